@@ -1,0 +1,97 @@
+package config
+
+import (
+	"sort"
+	"time"
+)
+
+// Option describes one configuration key the engine reads (Flink's
+// ConfigOption): its key, default as text, value kind and description.
+// SET without arguments lists every option that is set; completion and the
+// table designer list all known options.
+type Option struct {
+	Key         string
+	Default     string
+	Kind        string // "string", "int", "bool", "duration", "enum", "float"
+	Values      []string
+	Description string
+}
+
+var registry = map[string]Option{}
+
+// Register adds an option to the registry of known keys and returns it.
+func Register(o Option) Option {
+	registry[o.Key] = o
+	return o
+}
+
+// Lookup returns a known option by key.
+func Lookup(key string) (Option, bool) {
+	o, ok := registry[key]
+	return o, ok
+}
+
+// Known lists every registered option sorted by key.
+func Known() []Option {
+	out := make([]Option, 0, len(registry))
+	for _, o := range registry {
+		out = append(out, o)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+// The engine's options, with Flink's keys and defaults.
+var (
+	RuntimeMode = Register(Option{Key: "execution.runtime-mode", Default: "streaming", Kind: "enum",
+		Values: []string{"streaming", "batch", "automatic"}, Description: "Runtime execution mode of jobs: STREAMING or BATCH."})
+	Parallelism = Register(Option{Key: "parallelism.default", Default: "1", Kind: "int",
+		Description: "Default parallelism of keyed operators (goroutines per operator)."})
+	LocalTimeZone = Register(Option{Key: "table.local-time-zone", Default: "default", Kind: "string",
+		Description: "Session time zone for TIMESTAMP_LTZ conversions, e.g. 'UTC' or 'Europe/Berlin'; 'default' means the system zone."})
+	DMLSync = Register(Option{Key: "table.dml-sync", Default: "false", Kind: "bool",
+		Description: "Whether INSERT INTO statements wait for their job to finish."})
+	AutoWatermarkInterval = Register(Option{Key: "pipeline.auto-watermark-interval", Default: "200 ms", Kind: "duration",
+		Description: "Interval at which sources emit watermarks."})
+	PipelineName = Register(Option{Key: "pipeline.name", Default: "", Kind: "string",
+		Description: "Name of the next submitted job."})
+	SourceIdleTimeout = Register(Option{Key: "table.exec.source.idle-timeout", Default: "0 ms", Kind: "duration",
+		Description: "A source split that sends no rows for this long is marked idle and ignored by watermark alignment; 0 disables."})
+	StateTTL = Register(Option{Key: "table.exec.state.ttl", Default: "0 ms", Kind: "duration",
+		Description: "Idle state retention of stateful operators; 0 keeps state forever."})
+	MiniBatchEnabled = Register(Option{Key: "table.exec.mini-batch.enabled", Default: "false", Kind: "bool",
+		Description: "Buffer input rows and emit aggregate updates once per mini-batch."})
+	MiniBatchLatency = Register(Option{Key: "table.exec.mini-batch.allow-latency", Default: "0 ms", Kind: "duration",
+		Description: "Maximum latency of a mini-batch."})
+	MiniBatchSize = Register(Option{Key: "table.exec.mini-batch.size", Default: "-1", Kind: "int",
+		Description: "Maximum number of rows buffered in a mini-batch."})
+	SinkNotNullEnforcer = Register(Option{Key: "table.exec.sink.not-null-enforcer", Default: "ERROR", Kind: "enum",
+		Values: []string{"ERROR", "DROP"}, Description: "What a sink does with NULL in a NOT NULL column."})
+	ResultMode = Register(Option{Key: "sql-client.execution.result-mode", Default: "table", Kind: "enum",
+		Values: []string{"table", "changelog", "tableau"}, Description: "How the SQL client shows query results."})
+	MaxTableResultRows = Register(Option{Key: "sql-client.execution.max-table-result.rows", Default: "1000000", Kind: "int",
+		Description: "Maximum rows kept by the table result view; older rows are dropped."})
+	MaxColumnWidth = Register(Option{Key: "table.display.max-column-width", Default: "30", Kind: "int",
+		Description: "Maximum width of a column in tableau output; longer values end with '...'."})
+	Verbose = Register(Option{Key: "sql-client.verbose", Default: "false", Kind: "bool",
+		Description: "Print full stack traces of errors."})
+)
+
+// TimeZone resolves table.local-time-zone to a location ("default" and an
+// unset key mean time.Local).
+func (c *Configuration) TimeZone() (*time.Location, error) {
+	name := c.GetString(LocalTimeZone.Key, LocalTimeZone.Default)
+	if name == "" || name == "default" {
+		return time.Local, nil
+	}
+	return time.LoadLocation(name)
+}
+
+// IsBatch reports whether execution.runtime-mode is batch.
+func (c *Configuration) IsBatch() bool {
+	switch c.GetString(RuntimeMode.Key, RuntimeMode.Default) {
+	case "batch", "BATCH":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,361 @@
+// Package connector defines how Riffle reads and writes external data: the
+// factories chosen by a table's 'connector' option (Flink's
+// DynamicTableSourceFactory / DynamicTableSinkFactory) and the formats
+// chosen by its 'format' option (Flink's DeserializationFormatFactory /
+// SerializationFormatFactory).
+//
+// A Source is split into independent Splits (files, generator instances);
+// the runtime opens one Reader per split in its own goroutine, so a source
+// with several splits is read in parallel. Readers return Arrow batches of
+// the requested columns. Watermarks are not the source's business: the
+// runtime derives them from the rowtime column of each split.
+package connector
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/riffle-sql/riffle/engine/config"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// Option declares one option a connector or format understands. The
+// table designer and completion list them; validation rejects unknown keys.
+type Option struct {
+	Key         string
+	Required    bool
+	Default     string
+	Kind        string // "string", "int", "bool", "duration", "enum", "char", "float"
+	Values      []string
+	Description string
+}
+
+// Context is what a factory sees when a table is used.
+type Context struct {
+	// Table is the fully qualified table name, for error messages.
+	Table string
+	// Schema is the table's resolved schema (all column kinds).
+	Schema *types.Schema
+	// Options are the table's WITH options (plus dynamic OPTIONS hints).
+	Options map[string]string
+	// Config is the session configuration (time zone, runtime mode, ...).
+	Config *config.Configuration
+	// Stdout is where the print connector writes (the process's stdout
+	// unless the embedding program redirects it).
+	Stdout io.Writer
+}
+
+// PhysicalNames and PhysicalTypes list the physical columns in order.
+func (c *Context) PhysicalNames() []string {
+	var out []string
+	for _, col := range c.Schema.Physical() {
+		out = append(out, col.Name)
+	}
+	return out
+}
+
+// PhysicalTypes lists the physical column types in order.
+func (c *Context) PhysicalTypes() []*types.DataType {
+	var out []*types.DataType
+	for _, col := range c.Schema.Physical() {
+		out = append(out, col.Type)
+	}
+	return out
+}
+
+// Factory is the common part of source and sink factories.
+type Factory interface {
+	// Identifier is the 'connector' option value, e.g. "filesystem".
+	Identifier() string
+	// Options lists the options the connector understands (without the
+	// format's options, which the format declares).
+	Options() []Option
+}
+
+// SourceFactory creates sources.
+type SourceFactory interface {
+	Factory
+	CreateSource(ctx *Context) (Source, error)
+}
+
+// SinkFactory creates sinks.
+type SinkFactory interface {
+	Factory
+	CreateSink(ctx *Context) (Sink, error)
+}
+
+// Split is one independently readable part of a source (a file, a
+// generator instance). Its String names it in errors and metrics.
+type Split interface {
+	String() string
+}
+
+// ReadSpec says what a reader must produce.
+type ReadSpec struct {
+	// Columns are indexes into the physical columns (Context.PhysicalNames),
+	// in output order: the projection pushed into the source. Sources must
+	// honour it (a CSV reader still parses only the listed fields).
+	Columns []int
+	// Metadata lists metadata keys to append after the physical columns.
+	Metadata []string
+	// Limit, when >= 0, lets a reader stop after that many rows (a hint).
+	Limit int64
+}
+
+// Source reads a table.
+type Source interface {
+	// Bounded reports whether the source ends by itself (files, datagen
+	// with number-of-rows). Batch mode requires bounded sources.
+	Bounded() bool
+	// ChangelogMode is the kind of rows the source produces.
+	ChangelogMode() types.ChangelogMode
+	// Splits lists the independent parts of the source.
+	Splits(ctx context.Context) ([]Split, error)
+	// Open starts reading one split.
+	Open(ctx context.Context, split Split, spec ReadSpec) (Reader, error)
+}
+
+// MetadataSource is implemented by sources that offer metadata columns.
+type MetadataSource interface {
+	ReadableMetadata() map[string]*types.DataType
+}
+
+// Reader yields batches of one split.
+type Reader interface {
+	// Next returns the next non-empty batch, or io.EOF at the end of a
+	// bounded split. Unbounded readers block until data is due and must
+	// return ctx.Err() promptly when ctx is cancelled. Bad data yields a
+	// *DataError (unless the format is told to skip it).
+	Next(ctx context.Context) (*types.Batch, error)
+	// Close releases files and goroutines. It is safe to call twice.
+	Close() error
+}
+
+// SkipCounter is implemented by readers that skip bad rows
+// (csv.ignore-parse-errors, json.ignore-parse-errors): the number skipped so far.
+type SkipCounter interface {
+	SkippedRows() int64
+}
+
+// WriteSpec says what a sink receives.
+type WriteSpec struct {
+	// Names and Types of the written (persisted) columns, in order.
+	Names []string
+	Types []*types.DataType
+	// Overwrite is INSERT OVERWRITE.
+	Overwrite bool
+	// StaticPartitions are PARTITION (k='v') values of INSERT.
+	StaticPartitions map[string]string
+	// Bounded tells the sink whether its input ends.
+	Bounded bool
+}
+
+// Sink writes a table.
+type Sink interface {
+	// ChangelogMode returns the kinds the sink accepts for an input of the
+	// requested mode. An append-only sink returns InsertOnlyMode whatever
+	// is requested; the planner then rejects updating input at planning time.
+	ChangelogMode(requested types.ChangelogMode) types.ChangelogMode
+	// Open starts writing. Parallel writers may be opened (one per input
+	// partition); index identifies the writer.
+	Open(ctx context.Context, spec WriteSpec, index int) (Writer, error)
+}
+
+// Writer writes batches.
+type Writer interface {
+	Write(ctx context.Context, b *types.Batch) error
+	// Commit makes written data visible (filesystem: renames in-progress
+	// files into place) and releases resources.
+	Commit() error
+	// Abort discards uncommitted data and releases resources.
+	Abort()
+}
+
+// DataError is bad input data with its location. Line and Column are
+// 1-based; Column counts fields for CSV (the failing field's position) and
+// bytes for JSON; zero means unknown.
+type DataError struct {
+	File   string
+	Line   int64
+	Column int
+	Field  string
+	Msg    string
+}
+
+func (e *DataError) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+	} else {
+		b.WriteString("<input>")
+	}
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+		if e.Column > 0 {
+			fmt.Fprintf(&b, ":%d", e.Column)
+		}
+	}
+	b.WriteString(": ")
+	if e.Field != "" {
+		fmt.Fprintf(&b, "column %s: ", types.QuoteIdent(e.Field))
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+var (
+	regMu     sync.RWMutex
+	sources   = map[string]SourceFactory{}
+	sinks     = map[string]SinkFactory{}
+	factories = map[string]Factory{}
+)
+
+// Register makes a connector factory available under its identifier. A
+// factory may implement SourceFactory, SinkFactory or both.
+func Register(f Factory) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	factories[f.Identifier()] = f
+	if s, ok := f.(SourceFactory); ok {
+		sources[f.Identifier()] = s
+	}
+	if s, ok := f.(SinkFactory); ok {
+		sinks[f.Identifier()] = s
+	}
+}
+
+// Lookup returns the factory registered under id.
+func Lookup(id string) (Factory, bool) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	f, ok := factories[id]
+	return f, ok
+}
+
+// Identifiers lists the registered connectors, sorted.
+func Identifiers() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	out := make([]string, 0, len(factories))
+	for id := range factories {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CreateSource finds the factory for ctx's 'connector' option and creates a
+// source. Errors name the table and list the available connectors, as
+// Flink's "Could not find any factory for identifier 'x'" does.
+func CreateSource(ctx *Context) (Source, error) {
+	id, err := connectorID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	regMu.RLock()
+	f, ok := sources[id]
+	regMu.RUnlock()
+	if !ok {
+		return nil, unknownFactory(ctx, id, "DynamicTableSourceFactory", SourceIdentifiers())
+	}
+	return f.CreateSource(ctx)
+}
+
+// CreateSink is CreateSource for sinks.
+func CreateSink(ctx *Context) (Sink, error) {
+	id, err := connectorID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	regMu.RLock()
+	f, ok := sinks[id]
+	regMu.RUnlock()
+	if !ok {
+		return nil, unknownFactory(ctx, id, "DynamicTableSinkFactory", SinkIdentifiers())
+	}
+	return f.CreateSink(ctx)
+}
+
+// SourceIdentifiers lists connectors that can read.
+func SourceIdentifiers() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	var out []string
+	for id := range sources {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SinkIdentifiers lists connectors that can write.
+func SinkIdentifiers() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	var out []string
+	for id := range sinks {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func connectorID(ctx *Context) (string, error) {
+	id, ok := ctx.Options["connector"]
+	if !ok || id == "" {
+		return "", fmt.Errorf("table options of %s do not contain an option key 'connector' for discovering a connector", ctx.Table)
+	}
+	return id, nil
+}
+
+func unknownFactory(ctx *Context, id, kind string, avail []string) error {
+	return fmt.Errorf("unable to create a %s for table %s: could not find any factory for identifier '%s' that implements '%s'.\n\nAvailable factory identifiers are:\n\n%s",
+		map[string]string{"DynamicTableSourceFactory": "source", "DynamicTableSinkFactory": "sink"}[kind],
+		ctx.Table, id, kind, strings.Join(avail, "\n"))
+}
+
+// ValidateOptions checks ctx.Options against the declared options of a
+// connector and of its format (keys prefixed by the format identifier):
+// required keys must be present and unknown keys are rejected, naming the
+// unsupported keys and listing the supported ones as Flink does.
+func ValidateOptions(ctx *Context, declared []Option, formatPrefixes ...string) error {
+	known := map[string]bool{"connector": true}
+	for _, o := range declared {
+		known[o.Key] = true
+		if o.Required {
+			if _, ok := ctx.Options[o.Key]; !ok {
+				return fmt.Errorf("table %s: missing required option '%s'", ctx.Table, o.Key)
+			}
+		}
+	}
+	var unknown []string
+	for k := range ctx.Options {
+		if known[k] {
+			continue
+		}
+		prefixed := false
+		for _, p := range formatPrefixes {
+			if strings.HasPrefix(k, p+".") {
+				prefixed = true
+			}
+		}
+		if !prefixed {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		var supported []string
+		for k := range known {
+			supported = append(supported, k)
+		}
+		sort.Strings(supported)
+		return fmt.Errorf("table %s: unsupported options found for '%s': %s\nsupported options:\n%s",
+			ctx.Table, ctx.Options["connector"], strings.Join(unknown, ", "), strings.Join(supported, "\n"))
+	}
+	return nil
+}

@@ -1,0 +1,115 @@
+package connector
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/riffle-sql/riffle/engine/config"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// FormatContext is what a format factory sees.
+type FormatContext struct {
+	// Table is the fully qualified table name, for error messages.
+	Table string
+	// Names and Types are the columns the format reads or writes, in order
+	// (for decoding: the projected physical columns).
+	Names []string
+	Types []*types.DataType
+	// AllNames are all physical columns of the table in declaration order
+	// (a CSV decoder maps file fields to them by position).
+	AllNames []string
+	AllTypes []*types.DataType
+	// Projection maps output column i to AllNames index Projection[i].
+	Projection []int
+	// Options are the format's options with the "<format>." prefix removed
+	// (e.g. "field-delimiter" for 'csv.field-delimiter').
+	Options map[string]string
+	Config  *config.Configuration
+}
+
+// FormatFactory creates decoders and encoders for one 'format' value.
+type FormatFactory interface {
+	Identifier() string
+	// Options lists the format's options without the prefix.
+	Options() []Option
+	CreateDecoder(ctx *FormatContext) (Decoder, error)
+	CreateEncoder(ctx *FormatContext) (Encoder, error)
+}
+
+// Decoder turns a byte stream into batches.
+type Decoder interface {
+	// NewReader reads one stream. name is the file name used in
+	// DataErrors. maxRows bounds the rows per batch.
+	NewReader(r io.Reader, name string, maxRows int) BatchReader
+}
+
+// BatchReader yields the batches of one stream; Next returns io.EOF at the end.
+type BatchReader interface {
+	Next() (*types.Batch, error)
+	// SkippedRows counts rows skipped by an ignore-parse-errors option.
+	SkippedRows() int64
+}
+
+// Encoder turns batches into a byte stream.
+type Encoder interface {
+	NewWriter(w io.Writer) BatchWriter
+}
+
+// BatchWriter writes batches to one stream. Flush writes buffered bytes
+// through; it does not close the underlying writer.
+type BatchWriter interface {
+	Write(b *types.Batch) error
+	Flush() error
+}
+
+var formats = map[string]FormatFactory{}
+
+// RegisterFormat makes a format available under its identifier.
+func RegisterFormat(f FormatFactory) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	formats[f.Identifier()] = f
+}
+
+// LookupFormat finds a format by identifier; the error lists known formats.
+func LookupFormat(id string) (FormatFactory, error) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	f, ok := formats[id]
+	if !ok {
+		var ids []string
+		for k := range formats {
+			ids = append(ids, k)
+		}
+		sort.Strings(ids)
+		return nil, fmt.Errorf("could not find any format factory for identifier '%s'; available formats are: %s", id, strings.Join(ids, ", "))
+	}
+	return f, nil
+}
+
+// FormatIdentifiers lists registered formats, sorted.
+func FormatIdentifiers() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	var ids []string
+	for k := range formats {
+		ids = append(ids, k)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// FormatOptions extracts the options of format id from table options:
+// keys "id.x" become "x".
+func FormatOptions(tableOptions map[string]string, id string) map[string]string {
+	out := map[string]string{}
+	for k, v := range tableOptions {
+		if strings.HasPrefix(k, id+".") {
+			out[strings.TrimPrefix(k, id+".")] = v
+		}
+	}
+	return out
+}

@@ -1,0 +1,390 @@
+package types
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Batch is the unit of data between operators: Arrow columns of equal
+// length plus one RowKind per row. Kinds is nil when every row is an
+// INSERT (insert-only streams omit it). Columns are never mutated after a
+// batch is built: operators that change data build new arrays.
+type Batch struct {
+	Cols  []arrow.Array
+	Kinds []RowKind
+	Len   int
+}
+
+// NewBatch builds a batch; n is the row count (needed when there are no
+// columns, e.g. COUNT(*) over a projection of nothing).
+func NewBatch(cols []arrow.Array, kinds []RowKind, n int) *Batch {
+	return &Batch{Cols: cols, Kinds: kinds, Len: n}
+}
+
+// Kind returns the RowKind of row i.
+func (b *Batch) Kind(i int) RowKind {
+	if b.Kinds == nil {
+		return Insert
+	}
+	return b.Kinds[i]
+}
+
+// InsertOnly reports whether every row is an INSERT.
+func (b *Batch) InsertOnly() bool {
+	if b.Kinds == nil {
+		return true
+	}
+	for _, k := range b.Kinds {
+		if k != Insert {
+			return false
+		}
+	}
+	return true
+}
+
+// Row extracts row i as a Row of Go values (slow path: tests, collect, UI).
+func (b *Batch) Row(i int, ts []*DataType) *Row {
+	vals := make([]any, len(b.Cols))
+	for c, col := range b.Cols {
+		vals[c] = ValueAt(col, i, ts[c])
+	}
+	return &Row{Kind: b.Kind(i), Values: vals}
+}
+
+// Rows extracts all rows.
+func (b *Batch) Rows(ts []*DataType) []*Row {
+	out := make([]*Row, b.Len)
+	for i := range out {
+		out[i] = b.Row(i, ts)
+	}
+	return out
+}
+
+// Record returns the batch as an Arrow record with the given schema (the
+// RowKinds are not part of the record).
+func (b *Batch) Record(schema *arrow.Schema) arrow.RecordBatch {
+	return array.NewRecordBatch(schema, b.Cols, int64(b.Len))
+}
+
+// Slice returns rows [from, to) sharing memory with b.
+func (b *Batch) Slice(from, to int) *Batch {
+	cols := make([]arrow.Array, len(b.Cols))
+	for i, c := range b.Cols {
+		cols[i] = array.NewSlice(c, int64(from), int64(to))
+	}
+	var kinds []RowKind
+	if b.Kinds != nil {
+		kinds = b.Kinds[from:to]
+	}
+	return &Batch{Cols: cols, Kinds: kinds, Len: to - from}
+}
+
+// ValueAt converts element i of an Arrow column of logical type t to its Go
+// value (see values.go); nil for NULL.
+func ValueAt(arr arrow.Array, i int, t *DataType) any {
+	if arr.IsNull(i) {
+		return nil
+	}
+	switch a := arr.(type) {
+	case *array.Boolean:
+		return a.Value(i)
+	case *array.Int8:
+		return a.Value(i)
+	case *array.Int16:
+		return a.Value(i)
+	case *array.Int32:
+		return a.Value(i)
+	case *array.Int64:
+		return a.Value(i)
+	case *array.Float32:
+		return a.Value(i)
+	case *array.Float64:
+		return a.Value(i)
+	case *array.Decimal128:
+		return Decimal{Unscaled: a.Value(i), Scale: a.DataType().(*arrow.Decimal128Type).Scale}
+	case *array.String:
+		return a.Value(i)
+	case *array.Binary:
+		return append([]byte(nil), a.Value(i)...)
+	case *array.Date32:
+		return Date(a.Value(i))
+	case *array.Time32:
+		return LocalTime(int64(a.Value(i)) * 1_000_000)
+	case *array.Time64:
+		return LocalTime(int64(a.Value(i)))
+	case *array.Timestamp:
+		unit := a.DataType().(*arrow.TimestampType).Unit
+		return TimeFromUnits(int64(a.Value(i)), unit)
+	case *array.MonthInterval:
+		return Months(a.Value(i))
+	case *array.Duration:
+		return time.Duration(a.Value(i)) * time.Millisecond
+	case *array.Map:
+		kt, vt := t.Key, t.Value
+		if t.Root == MultisetRoot {
+			kt, vt = t.Elem, IntType()
+		}
+		start, end := a.ValueOffsets(i)
+		m := &Map{}
+		keys, items := a.Keys(), a.Items()
+		for j := int(start); j < int(end); j++ {
+			m.Keys = append(m.Keys, ValueAt(keys, j, kt))
+			m.Values = append(m.Values, ValueAt(items, j, vt))
+		}
+		return m
+	case *array.List:
+		start, end := a.ValueOffsets(i)
+		vals := a.ListValues()
+		out := make([]any, 0, end-start)
+		for j := int(start); j < int(end); j++ {
+			out = append(out, ValueAt(vals, j, t.Elem))
+		}
+		return out
+	case *array.Struct:
+		vals := make([]any, a.NumField())
+		names := make([]string, a.NumField())
+		for f := 0; f < a.NumField(); f++ {
+			vals[f] = ValueAt(a.Field(f), i, t.Fields[f].Type)
+			names[f] = t.Fields[f].Name
+		}
+		return &Row{Kind: Insert, Values: vals, Names: names}
+	case *array.Null:
+		return nil
+	}
+	panic(fmt.Sprintf("types.ValueAt: unsupported arrow array %T", arr))
+}
+
+// TimeFromUnits converts an epoch count in unit u to a UTC time.Time.
+func TimeFromUnits(v int64, u arrow.TimeUnit) time.Time {
+	switch u {
+	case arrow.Second:
+		return time.Unix(v, 0).UTC()
+	case arrow.Millisecond:
+		return time.UnixMilli(v).UTC()
+	case arrow.Microsecond:
+		return time.UnixMicro(v).UTC()
+	default:
+		return time.Unix(0, v).UTC()
+	}
+}
+
+// TimeToUnits converts a time.Time to an epoch count in unit u (truncating
+// finer digits).
+func TimeToUnits(t time.Time, u arrow.TimeUnit) int64 {
+	switch u {
+	case arrow.Second:
+		return t.Unix()
+	case arrow.Millisecond:
+		return t.UnixMilli()
+	case arrow.Microsecond:
+		return t.UnixMicro()
+	default:
+		return t.UnixNano()
+	}
+}
+
+// BatchBuilder builds a Batch row by row from Go values (slow path:
+// literals, VALUES, FromElements, tests). Columnar sources should use Arrow
+// builders directly.
+type BatchBuilder struct {
+	types    []*DataType
+	builders []array.Builder
+	kinds    []RowKind
+	hasKinds bool
+	n        int
+}
+
+// NewBatchBuilder creates a builder for columns of the given types.
+func NewBatchBuilder(ts []*DataType) *BatchBuilder {
+	bb := &BatchBuilder{types: ts, builders: make([]array.Builder, len(ts))}
+	for i, t := range ts {
+		bb.builders[i] = array.NewBuilder(memory.DefaultAllocator, ToArrow(t))
+	}
+	return bb
+}
+
+// Len is the number of rows appended since the last Build.
+func (bb *BatchBuilder) Len() int { return bb.n }
+
+// Append adds one row. It returns an error when a value does not match its
+// column type (e.g. a string for an INT column); the row is then not added.
+func (bb *BatchBuilder) Append(kind RowKind, values []any) error {
+	if len(values) != len(bb.builders) {
+		return fmt.Errorf("row has %d fields, expected %d", len(values), len(bb.builders))
+	}
+	for i, v := range values {
+		if err := checkValue(v, bb.types[i]); err != nil {
+			return fmt.Errorf("field %d: %w", i, err)
+		}
+	}
+	for i, v := range values {
+		AppendValue(bb.builders[i], v, bb.types[i])
+	}
+	if kind != Insert {
+		bb.hasKinds = true
+	}
+	bb.kinds = append(bb.kinds, kind)
+	bb.n++
+	return nil
+}
+
+// AppendRow adds a Row (its kind and values).
+func (bb *BatchBuilder) AppendRow(r *Row) error { return bb.Append(r.Kind, r.Values) }
+
+// Build returns the batch of appended rows and resets the builder.
+func (bb *BatchBuilder) Build() *Batch {
+	cols := make([]arrow.Array, len(bb.builders))
+	for i, b := range bb.builders {
+		cols[i] = b.NewArray()
+	}
+	var kinds []RowKind
+	if bb.hasKinds {
+		kinds = bb.kinds
+	}
+	out := &Batch{Cols: cols, Kinds: kinds, Len: bb.n}
+	bb.kinds, bb.hasKinds, bb.n = nil, false, 0
+	return out
+}
+
+func checkValue(v any, t *DataType) error {
+	if v == nil {
+		return nil
+	}
+	ok := true
+	switch t.Root {
+	case Boolean:
+		_, ok = v.(bool)
+	case TinyInt:
+		_, ok = v.(int8)
+	case SmallInt:
+		_, ok = v.(int16)
+	case Integer:
+		_, ok = v.(int32)
+	case BigInt:
+		_, ok = v.(int64)
+	case Float:
+		_, ok = v.(float32)
+	case Double:
+		_, ok = v.(float64)
+	case DecimalRoot:
+		_, ok = v.(Decimal)
+	case Char, VarChar:
+		_, ok = v.(string)
+	case Binary, VarBinary, Raw:
+		_, ok = v.([]byte)
+	case DateRoot:
+		_, ok = v.(Date)
+	case TimeRoot:
+		_, ok = v.(LocalTime)
+	case TimestampRoot, TimestampLTZRoot:
+		_, ok = v.(time.Time)
+	case IntervalYearMonthRoot:
+		_, ok = v.(Months)
+	case IntervalDayTimeRoot:
+		_, ok = v.(time.Duration)
+	case ArrayRoot:
+		_, ok = v.([]any)
+	case MapRoot, MultisetRoot:
+		_, ok = v.(*Map)
+	case RowRoot:
+		_, ok = v.(*Row)
+	case Null:
+		ok = false
+	}
+	if !ok {
+		return fmt.Errorf("value %v (%T) does not match type %s", v, v, t)
+	}
+	return nil
+}
+
+// AppendValue appends a Go value (or nil) of logical type t to an Arrow
+// builder made for ToArrow(t). It panics on a mismatched value; callers
+// validate first (BatchBuilder.Append does).
+func AppendValue(b array.Builder, v any, t *DataType) {
+	if v == nil {
+		b.AppendNull()
+		return
+	}
+	switch bb := b.(type) {
+	case *array.BooleanBuilder:
+		bb.Append(v.(bool))
+	case *array.Int8Builder:
+		bb.Append(v.(int8))
+	case *array.Int16Builder:
+		bb.Append(v.(int16))
+	case *array.Int32Builder:
+		bb.Append(v.(int32))
+	case *array.Int64Builder:
+		bb.Append(v.(int64))
+	case *array.Float32Builder:
+		bb.Append(v.(float32))
+	case *array.Float64Builder:
+		bb.Append(v.(float64))
+	case *array.Decimal128Builder:
+		d := v.(Decimal)
+		if d.Scale != int32(t.Scale) {
+			r, err := d.Rescale(int32(t.Scale), 0)
+			if err != nil {
+				bb.AppendNull()
+				return
+			}
+			d = r
+		}
+		bb.Append(d.Unscaled)
+	case *array.StringBuilder:
+		bb.Append(v.(string))
+	case *array.BinaryBuilder:
+		bb.Append(v.([]byte))
+	case *array.Date32Builder:
+		bb.Append(arrow.Date32(v.(Date)))
+	case *array.Time32Builder:
+		bb.Append(arrow.Time32(int64(v.(LocalTime)) / 1_000_000))
+	case *array.Time64Builder:
+		bb.Append(arrow.Time64(v.(LocalTime)))
+	case *array.TimestampBuilder:
+		unit := bb.Type().(*arrow.TimestampType).Unit
+		bb.Append(arrow.Timestamp(TimeToUnits(v.(time.Time), unit)))
+	case *array.MonthIntervalBuilder:
+		bb.Append(arrow.MonthInterval(v.(Months)))
+	case *array.DurationBuilder:
+		bb.Append(arrow.Duration(v.(time.Duration) / time.Millisecond))
+	case *array.MapBuilder:
+		m := v.(*Map)
+		kt, vt := t.Key, t.Value
+		if t.Root == MultisetRoot {
+			kt, vt = t.Elem, IntType()
+		}
+		bb.Append(true)
+		for i := range m.Keys {
+			AppendValue(bb.KeyBuilder(), m.Keys[i], kt)
+			AppendValue(bb.ItemBuilder(), m.Values[i], vt)
+		}
+	case *array.ListBuilder:
+		l := v.([]any)
+		bb.Append(true)
+		for _, e := range l {
+			AppendValue(bb.ValueBuilder(), e, t.Elem)
+		}
+	case *array.StructBuilder:
+		r := v.(*Row)
+		bb.Append(true)
+		for f := 0; f < bb.NumField(); f++ {
+			var fv any
+			if f < len(r.Values) {
+				fv = r.Values[f]
+			}
+			AppendValue(bb.FieldBuilder(f), fv, t.Fields[f].Type)
+		}
+	case *array.NullBuilder:
+		bb.AppendNull()
+	default:
+		panic(fmt.Sprintf("types.AppendValue: unsupported builder %T", b))
+	}
+}
+
+// CheckValue validates that v is a Go value of logical type t (nil allowed).
+func CheckValue(v any, t *DataType) error { return checkValue(v, t) }
