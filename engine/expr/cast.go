@@ -1,0 +1,780 @@
+package expr
+
+import (
+	"encoding/hex"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
+)
+
+// CAST and TRY_CAST, following Flink's cast rules (flink-table-planner
+// functions/casting): numeric narrowing wraps like Java, DECIMAL overflow
+// gives NULL, invalid strings fail the job (CAST) or give NULL (TRY_CAST),
+// BOOLEAN casts to 'TRUE'/'FALSE', timestamps format with their precision.
+
+var castFn = &Function{
+	Name: "CAST", Category: "Type conversion", MinArgs: 1, MaxArgs: 1,
+	Signatures: []string{"CAST(value AS type)"},
+	Build: func(args []*types.DataType, ret *types.DataType) (Kernel, error) {
+		return castKernel(args[0], ret, false)
+	},
+}
+
+var tryCastFn = &Function{
+	Name: "TRY_CAST", Category: "Type conversion", MinArgs: 1, MaxArgs: 1,
+	Signatures: []string{"TRY_CAST(value AS type)"},
+	Build: func(args []*types.DataType, ret *types.DataType) (Kernel, error) {
+		return castKernel(args[0], ret, true)
+	},
+}
+
+func init() {
+	Builtins.Register(castFn)
+	Builtins.Register(tryCastFn)
+}
+
+// NewCast builds CAST(e AS t) (TRY_CAST when try is set). It fails when
+// Flink does not support the cast, with Flink's message.
+func NewCast(e Expr, t *types.DataType, try bool) (Expr, error) {
+	from := e.Type()
+	if !CanCast(from, t) {
+		return nil, typeErrorf("Cast function cannot convert value of type %s to type %s", from, t.WithNullable(true))
+	}
+	fn, name := castFn, "CAST"
+	res := t.WithNullable(from.Nullable || t.Nullable)
+	if try {
+		fn, name = tryCastFn, "TRY_CAST"
+		res = t.WithNullable(true)
+	}
+	if !try && castMayFail(from, t) {
+		// a failing cast of a NOT NULL value still fails, so keep nullability
+		res = t.WithNullable(from.Nullable)
+	}
+	if !try && castMayNull(from, t) {
+		res = res.WithNullable(true)
+	}
+	return &Call{Name: name, Fn: fn, Args: []Expr{e}, T: res}, nil
+}
+
+// ImplicitCast wraps e in a CAST to t keeping e's nullability; the binder
+// uses it after type inference asked for a coercion.
+func ImplicitCast(e Expr, t *types.DataType) Expr {
+	if e.Type().Equals(t.WithNullable(e.Type().Nullable)) {
+		return e
+	}
+	if l, ok := e.(*Literal); ok {
+		if v, err := CastValue(l.Value, l.T, t, time.UTC); err == nil {
+			return &Literal{Value: v, T: t.WithNullable(l.T.Nullable || v == nil)}
+		}
+	}
+	return &Call{Name: "CAST", Fn: castFn, Args: []Expr{e}, T: t.WithNullable(e.Type().Nullable)}
+}
+
+func castMayFail(from, to *types.DataType) bool { return from.IsString() && !to.IsString() }
+
+func castMayNull(from, to *types.DataType) bool { return to.Root == types.DecimalRoot }
+
+// CanCast reports whether Flink supports CAST(from AS to).
+func CanCast(from, to *types.DataType) bool {
+	if from.Root == types.Null {
+		return true
+	}
+	if from.EqualsIgnoreNull(to) {
+		return true
+	}
+	f, t := from, to
+	switch {
+	case t.IsString():
+		return true
+	case f.IsString():
+		return t.IsNumeric() || t.Root == types.Boolean || t.IsDatetime() || t.IsBinary()
+	case f.IsNumeric() && t.IsNumeric():
+		return true
+	case f.Root == types.Boolean && (t.IsNumeric() || t.Root == types.Boolean):
+		return true
+	case f.IsNumeric() && t.Root == types.Boolean:
+		return true
+	case f.IsBinary() && t.IsBinary():
+		return true
+	case f.Root == types.DateRoot && t.IsTimestamp():
+		return true
+	case f.IsTimestamp() && (t.Root == types.DateRoot || t.Root == types.TimeRoot || t.IsTimestamp()):
+		return true
+	case f.Root == types.TimeRoot && (t.Root == types.TimeRoot || t.IsTimestamp()):
+		return true
+	case f.IsIntegral() && t.Root == types.TimestampLTZRoot, f.Root == types.TimestampLTZRoot && t.IsIntegral():
+		return true
+	case f.Root == types.IntervalDayTimeRoot && t.Root == types.IntervalDayTimeRoot,
+		f.Root == types.IntervalYearMonthRoot && t.Root == types.IntervalYearMonthRoot:
+		return true
+	case f.IsInterval() && t.IsIntegral(), f.IsIntegral() && t.IsInterval():
+		return true
+	case f.Root == types.ArrayRoot && t.Root == types.ArrayRoot:
+		return CanCast(f.Elem, t.Elem)
+	case f.Root == types.MultisetRoot && t.Root == types.MultisetRoot:
+		return CanCast(f.Elem, t.Elem)
+	case f.Root == types.MapRoot && t.Root == types.MapRoot:
+		return CanCast(f.Key, t.Key) && CanCast(f.Value, t.Value)
+	case f.Root == types.RowRoot && t.Root == types.RowRoot:
+		if len(f.Fields) != len(t.Fields) {
+			return false
+		}
+		for i := range f.Fields {
+			if !CanCast(f.Fields[i].Type, t.Fields[i].Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// SupportsImplicitCast reports whether Flink casts from to to implicitly
+// (widening within a family; CHAR to VARCHAR; any type to a common type).
+func SupportsImplicitCast(from, to *types.DataType) bool {
+	if from.Root == types.Null || from.EqualsIgnoreNull(to) {
+		return true
+	}
+	switch {
+	case from.IsString() && to.IsString():
+		return true
+	case from.IsBinary() && to.IsBinary():
+		return true
+	case from.IsNumeric() && to.IsNumeric():
+		return true
+	case from.IsTimestamp() && to.IsTimestamp():
+		return true
+	case from.Root == types.DateRoot && to.IsTimestamp():
+		return true
+	case from.Root == types.TimeRoot && to.Root == types.TimeRoot:
+		return true
+	}
+	ct := types.CommonType(from, to)
+	return ct != nil && ct.EqualsIgnoreNull(to)
+}
+
+func castKernel(from, to *types.DataType, try bool) (Kernel, error) {
+	if fast := fastCast(from, to); fast != nil {
+		return fast, nil
+	}
+	return func(ctx *Ctx, args []*Vec, n int) (*Vec, error) {
+		zone := time.UTC
+		if ctx != nil && ctx.Zone != nil {
+			zone = ctx.Zone
+		}
+		return rowWise(args, n, to, false, func(vals []any) (any, error) {
+			v, err := CastValue(vals[0], from, to, zone)
+			if err != nil {
+				if try {
+					return nil, nil
+				}
+				return nil, &EvalError{Func: "CAST", Msg: err.Error()}
+			}
+			return v, nil
+		})
+	}, nil
+}
+
+// fastCast returns a typed kernel for common numeric casts, or nil.
+func fastCast(from, to *types.DataType) Kernel {
+	if from.EqualsIgnoreNull(to) || (from.IsString() && to.Root == types.VarChar && to.Length == types.MaxLength) {
+		return func(_ *Ctx, args []*Vec, n int) (*Vec, error) {
+			v := *args[0]
+			v.T = to
+			return &v, nil
+		}
+	}
+	type conv = func(*Vec, int) *Vec
+	var k conv
+	switch from.Root {
+	case types.TinyInt:
+		k = numFrom[int8](to)
+	case types.SmallInt:
+		k = numFrom[int16](to)
+	case types.Integer:
+		k = numFrom[int32](to)
+	case types.BigInt:
+		k = numFrom[int64](to)
+	case types.Float:
+		if to.IsIntegral() {
+			return nil
+		}
+		k = numFrom[float32](to)
+	case types.Double:
+		if to.IsIntegral() {
+			return nil
+		}
+		k = numFrom[float64](to)
+	}
+	if k == nil {
+		return nil
+	}
+	return func(_ *Ctx, args []*Vec, n int) (*Vec, error) { return k(args[0], n), nil }
+}
+
+type number interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~float32 | ~float64
+}
+
+func numFrom[A number](to *types.DataType) func(*Vec, int) *Vec {
+	switch to.Root {
+	case types.TinyInt:
+		return func(a *Vec, n int) *Vec { return unaryFixed(a, n, to, func(x A) int8 { return int8(x) }) }
+	case types.SmallInt:
+		return func(a *Vec, n int) *Vec { return unaryFixed(a, n, to, func(x A) int16 { return int16(x) }) }
+	case types.Integer:
+		return func(a *Vec, n int) *Vec { return unaryFixed(a, n, to, func(x A) int32 { return int32(x) }) }
+	case types.BigInt:
+		return func(a *Vec, n int) *Vec { return unaryFixed(a, n, to, func(x A) int64 { return int64(x) }) }
+	case types.Float:
+		return func(a *Vec, n int) *Vec { return unaryFixed(a, n, to, func(x A) float32 { return float32(x) }) }
+	case types.Double:
+		return func(a *Vec, n int) *Vec { return unaryFixed(a, n, to, func(x A) float64 { return float64(x) }) }
+	case types.DecimalRoot:
+		var zero A
+		if _, isFloat := any(zero).(float64); isFloat {
+			return nil
+		}
+		if _, isFloat := any(zero).(float32); isFloat {
+			return nil
+		}
+		// integer -> decimal: multiply by 10^scale, NULL when it overflows
+		p, s := to.Precision, to.Scale
+		mult := decimal128.GetScaleMultiplier(s)
+		return func(a *Vec, n int) *Vec {
+			if a.Const {
+				if a.Val == nil {
+					return ConstVec(nil, to)
+				}
+				_, c := fixedOf[A](a)
+				d := decimal128.FromI64(int64(c)).Mul(mult)
+				if !d.FitsInPrecision(int32(p)) {
+					return ConstVec(nil, to)
+				}
+				return ConstVec(types.Decimal{Unscaled: d, Scale: int32(s)}, to)
+			}
+			av := vector.Values[A](a.Arr)
+			res := make([]decimal128.Num, n)
+			valid := validityOf(a, n)
+			for i := range res {
+				d := decimal128.FromI64(int64(av[i])).Mul(mult)
+				if !d.FitsInPrecision(int32(p)) {
+					if valid == nil {
+						valid = vector.AllValid(n)
+					}
+					vector.ClearBit(valid, i)
+					continue
+				}
+				res[i] = d
+			}
+			return ArrVec(vector.FromValues(types.ToArrow(to), res, valid, -1), to)
+		}
+	}
+	return nil
+}
+
+// CastValue casts one Go value of type from to type to (nil stays nil).
+// zone is the session time zone for TIMESTAMP_LTZ conversions. Decimal
+// overflow yields nil (NULL), as in Flink; unparsable strings are errors.
+func CastValue(v any, from, to *types.DataType, zone *time.Location) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if from.EqualsIgnoreNull(to) {
+		return v, nil
+	}
+	switch {
+	case to.IsString():
+		s, err := castToString(v, from, zone)
+		if err != nil {
+			return nil, err
+		}
+		return fitString(s, to), nil
+	case to.IsBinary():
+		var b []byte
+		switch x := v.(type) {
+		case string:
+			b = []byte(x)
+		case []byte:
+			b = x
+		default:
+			return nil, fmt.Errorf("cannot cast %s to %s", from, to)
+		}
+		if to.Root == types.Binary && len(b) < to.Length {
+			b = append(append([]byte(nil), b...), make([]byte, to.Length-len(b))...)
+		} else if len(b) > to.Length {
+			b = b[:to.Length]
+		}
+		return b, nil
+	}
+	if s, ok := v.(string); ok {
+		return castFromString(strings.TrimSpace(s), to, zone)
+	}
+	switch to.Root {
+	case types.Boolean:
+		switch x := v.(type) {
+		case bool:
+			return x, nil
+		default:
+			f, ok := toFloat(v)
+			if !ok {
+				return nil, fmt.Errorf("cannot cast %s to BOOLEAN", from)
+			}
+			return f != 0, nil
+		}
+	case types.TinyInt, types.SmallInt, types.Integer, types.BigInt:
+		return castToIntegral(v, from, to, zone)
+	case types.Float, types.Double:
+		var f float64
+		switch x := v.(type) {
+		case bool:
+			if x {
+				f = 1
+			}
+		default:
+			var ok bool
+			if f, ok = toFloat(v); !ok {
+				return nil, fmt.Errorf("cannot cast %s to %s", from, to)
+			}
+		}
+		if to.Root == types.Float {
+			return float32(f), nil
+		}
+		return f, nil
+	case types.DecimalRoot:
+		var r *big.Rat
+		switch x := v.(type) {
+		case bool:
+			r = big.NewRat(0, 1)
+			if x {
+				r = big.NewRat(1, 1)
+			}
+		case types.Decimal:
+			r = x.Rat()
+		case float32, float64:
+			f, _ := toFloat(v)
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, nil
+			}
+			r, _ = new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+		default:
+			i, ok := toInt64(v)
+			if !ok {
+				return nil, fmt.Errorf("cannot cast %s to %s", from, to)
+			}
+			r = new(big.Rat).SetInt64(i)
+		}
+		d, err := types.DecimalFromRat(r, int32(to.Scale))
+		if err != nil || !d.Unscaled.FitsInPrecision(int32(to.Precision)) {
+			return nil, nil
+		}
+		return d, nil
+	case types.DateRoot:
+		if t, ok := v.(time.Time); ok {
+			if from.Root == types.TimestampLTZRoot {
+				t = wallClock(t, zone)
+			}
+			return types.Date(floorDiv(t.Unix(), 86400)), nil
+		}
+	case types.TimeRoot:
+		switch x := v.(type) {
+		case time.Time:
+			if from.Root == types.TimestampLTZRoot {
+				x = wallClock(x, zone)
+			}
+			ns := int64(x.Hour()*3600+x.Minute()*60+x.Second())*1e9 + int64(x.Nanosecond())
+			return types.LocalTime(truncNanos(ns, to.Precision)), nil
+		case types.LocalTime:
+			return types.LocalTime(truncNanos(int64(x), to.Precision)), nil
+		}
+	case types.TimestampRoot, types.TimestampLTZRoot:
+		switch x := v.(type) {
+		case types.Date:
+			t := x.Time()
+			if to.Root == types.TimestampLTZRoot {
+				t = fromWallClock(t, zone)
+			}
+			return t, nil
+		case types.LocalTime:
+			t := time.Unix(0, int64(x)).UTC()
+			return t, nil
+		case time.Time:
+			t := x
+			if from.Root == types.TimestampRoot && to.Root == types.TimestampLTZRoot {
+				t = fromWallClock(t, zone)
+			} else if from.Root == types.TimestampLTZRoot && to.Root == types.TimestampRoot {
+				t = wallClock(t, zone)
+			}
+			return types.TruncateTime(t, to.Precision), nil
+		default:
+			if i, ok := toInt64(v); ok && to.Root == types.TimestampLTZRoot {
+				return time.Unix(i, 0).UTC(), nil
+			}
+		}
+	case types.IntervalDayTimeRoot, types.IntervalYearMonthRoot:
+		switch x := v.(type) {
+		case time.Duration, types.Months:
+			return x, nil
+		default:
+			i, ok := toInt64(v)
+			if ok {
+				if to.Root == types.IntervalYearMonthRoot {
+					return types.Months(i), nil
+				}
+				return time.Duration(i) * time.Millisecond, nil
+			}
+		}
+	case types.ArrayRoot, types.MultisetRoot:
+		if l, ok := v.([]any); ok {
+			out := make([]any, len(l))
+			for i, e := range l {
+				c, err := CastValue(e, from.Elem, to.Elem, zone)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = c
+			}
+			return out, nil
+		}
+		if m, ok := v.(*types.Map); ok {
+			out := &types.Map{Values: m.Values}
+			for _, k := range m.Keys {
+				c, err := CastValue(k, from.Elem, to.Elem, zone)
+				if err != nil {
+					return nil, err
+				}
+				out.Keys = append(out.Keys, c)
+			}
+			return out, nil
+		}
+	case types.MapRoot:
+		if m, ok := v.(*types.Map); ok {
+			out := &types.Map{}
+			for i := range m.Keys {
+				k, err := CastValue(m.Keys[i], from.Key, to.Key, zone)
+				if err != nil {
+					return nil, err
+				}
+				val, err := CastValue(m.Values[i], from.Value, to.Value, zone)
+				if err != nil {
+					return nil, err
+				}
+				out.Keys = append(out.Keys, k)
+				out.Values = append(out.Values, val)
+			}
+			return out, nil
+		}
+	case types.RowRoot:
+		if r, ok := v.(*types.Row); ok {
+			out := &types.Row{Kind: types.Insert, Values: make([]any, len(to.Fields))}
+			for i := range to.Fields {
+				c, err := CastValue(r.Values[i], from.Fields[i].Type, to.Fields[i].Type, zone)
+				if err != nil {
+					return nil, err
+				}
+				out.Values[i] = c
+				out.Names = append(out.Names, to.Fields[i].Name)
+			}
+			return out, nil
+		}
+	}
+	return nil, fmt.Errorf("cannot cast %s to %s", from, to)
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+func truncNanos(ns int64, p int) int64 {
+	unit := int64(1)
+	for i := p; i < 9; i++ {
+		unit *= 10
+	}
+	return ns - ns%unit
+}
+
+// wallClock converts an instant to its wall-clock time in zone, returned
+// as a UTC time.Time (the TIMESTAMP representation).
+func wallClock(t time.Time, zone *time.Location) time.Time {
+	l := t.In(zone)
+	return time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), l.Minute(), l.Second(), l.Nanosecond(), time.UTC)
+}
+
+// fromWallClock interprets a wall-clock time (stored as UTC) in zone and
+// returns the instant.
+func fromWallClock(t time.Time, zone *time.Location) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), zone).UTC()
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int8:
+		return float64(x), true
+	case int16:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case float32:
+		return float64(x), true
+	case float64:
+		return x, true
+	case types.Decimal:
+		return x.Float64(), true
+	}
+	return 0, false
+}
+
+func toInt64(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	case time.Duration:
+		return x.Milliseconds(), true
+	case types.Months:
+		return int64(x), true
+	}
+	return 0, false
+}
+
+func castToIntegral(v any, from, to *types.DataType, zone *time.Location) (any, error) {
+	var i int64
+	switch x := v.(type) {
+	case float32:
+		i = javaF2L(float64(x), to)
+	case float64:
+		i = javaF2L(x, to)
+	case types.Decimal:
+		// BigDecimal.longValue(): truncate toward zero
+		q := new(big.Int).Quo(x.Unscaled.BigInt(), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(x.Scale)), nil))
+		i = q.Int64()
+	case time.Time:
+		i = x.Unix()
+	default:
+		var ok bool
+		if i, ok = toInt64(v); !ok {
+			return nil, fmt.Errorf("cannot cast %s to %s", from, to)
+		}
+	}
+	return narrowInt(i, to), nil
+}
+
+// javaF2L mirrors Java's saturating (long)/(int) casts of a double.
+func javaF2L(f float64, to *types.DataType) int64 {
+	if math.IsNaN(f) {
+		return 0
+	}
+	lo, hi := float64(math.MinInt64), float64(math.MaxInt64)
+	if to.Root != types.BigInt {
+		lo, hi = math.MinInt32, math.MaxInt32
+	}
+	if f <= lo {
+		return int64(lo)
+	}
+	if f >= hi {
+		if to.Root == types.BigInt {
+			return math.MaxInt64
+		}
+		return math.MaxInt32
+	}
+	return int64(f)
+}
+
+func narrowInt(i int64, to *types.DataType) any {
+	switch to.Root {
+	case types.TinyInt:
+		return int8(i)
+	case types.SmallInt:
+		return int16(i)
+	case types.Integer:
+		return int32(i)
+	}
+	return i
+}
+
+func castFromString(s string, to *types.DataType, zone *time.Location) (any, error) {
+	switch to.Root {
+	case types.Boolean:
+		return types.ParseBool(s)
+	case types.TinyInt, types.SmallInt, types.Integer, types.BigInt:
+		bits := map[types.TypeRoot]int{types.TinyInt: 8, types.SmallInt: 16, types.Integer: 32, types.BigInt: 64}[to.Root]
+		i, err := strconv.ParseInt(s, 10, bits)
+		if err != nil {
+			return nil, fmt.Errorf("cannot parse '%s' as %s", s, to.WithNullable(true))
+		}
+		return narrowInt(i, to), nil
+	case types.Float, types.Double:
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			switch s {
+			case "NaN":
+				f = math.NaN()
+			case "Infinity":
+				f = math.Inf(1)
+			case "-Infinity":
+				f = math.Inf(-1)
+			default:
+				return nil, fmt.Errorf("cannot parse '%s' as %s", s, to.WithNullable(true))
+			}
+		}
+		if to.Root == types.Float {
+			return float32(f), nil
+		}
+		return f, nil
+	case types.DecimalRoot:
+		r, ok := new(big.Rat).SetString(s)
+		if !ok {
+			return nil, fmt.Errorf("cannot parse '%s' as %s", s, to.WithNullable(true))
+		}
+		d, err := types.DecimalFromRat(r, int32(to.Scale))
+		if err != nil || !d.Unscaled.FitsInPrecision(int32(to.Precision)) {
+			return nil, nil
+		}
+		return d, nil
+	case types.DateRoot:
+		if d, err := types.ParseDate(s); err == nil {
+			return d, nil
+		}
+		t, err := types.ParseTimestamp(s)
+		if err != nil {
+			return nil, fmt.Errorf("cannot parse '%s' as DATE", s)
+		}
+		return types.Date(floorDiv(t.Unix(), 86400)), nil
+	case types.TimeRoot:
+		t, err := types.ParseTime(s)
+		if err != nil {
+			return nil, err
+		}
+		return types.LocalTime(truncNanos(int64(t), to.Precision)), nil
+	case types.TimestampRoot, types.TimestampLTZRoot:
+		t, err := types.ParseTimestamp(s)
+		if err != nil {
+			return nil, fmt.Errorf("cannot parse '%s' as %s", s, to.WithNullable(true))
+		}
+		t = types.TruncateTime(t, to.Precision)
+		if to.Root == types.TimestampLTZRoot {
+			t = fromWallClock(t, zone)
+		}
+		return t, nil
+	}
+	return nil, fmt.Errorf("cannot cast STRING to %s", to)
+}
+
+// fitString applies CHAR(n) padding and VARCHAR(n)/CHAR(n) truncation of a
+// cast result (Flink 1.15+ behaviour).
+func fitString(s string, to *types.DataType) string {
+	if to.Length >= types.MaxLength {
+		return s
+	}
+	n := utf8.RuneCountInString(s)
+	if n > to.Length {
+		r := []rune(s)
+		return string(r[:to.Length])
+	}
+	if to.Root == types.Char && n < to.Length {
+		return s + strings.Repeat(" ", to.Length-n)
+	}
+	return s
+}
+
+// castToString renders a value as Flink's CAST(x AS STRING) does.
+func castToString(v any, from *types.DataType, zone *time.Location) (string, error) {
+	switch x := v.(type) {
+	case string:
+		return x, nil
+	case bool:
+		if x {
+			return "TRUE", nil
+		}
+		return "FALSE", nil
+	case []byte:
+		if utf8.Valid(x) {
+			return string(x), nil
+		}
+		return "x'" + hex.EncodeToString(x) + "'", nil
+	case time.Time:
+		if from.Root == types.TimestampLTZRoot {
+			x = wallClock(x, zone)
+		}
+		return types.FormatTimestampSQL(x, from.Precision), nil
+	case types.LocalTime:
+		return types.FormatTimeSQL(int64(x), from.Precision), nil
+	case types.Date:
+		return x.String(), nil
+	case time.Duration:
+		return types.FormatIntervalMillis(x), nil
+	case types.Months:
+		return x.String(), nil
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			s, err := castNested(e, from.Elem, zone)
+			if err != nil {
+				return "", err
+			}
+			parts[i] = s
+		}
+		return "[" + strings.Join(parts, ", ") + "]", nil
+	case *types.Map:
+		kt, vt := from.Key, from.Value
+		if from.Root == types.MultisetRoot {
+			kt, vt = from.Elem, types.IntType()
+		}
+		parts := make([]string, len(x.Keys))
+		for i := range x.Keys {
+			k, err := castNested(x.Keys[i], kt, zone)
+			if err != nil {
+				return "", err
+			}
+			val, err := castNested(x.Values[i], vt, zone)
+			if err != nil {
+				return "", err
+			}
+			parts[i] = k + "=" + val
+		}
+		return "{" + strings.Join(parts, ", ") + "}", nil
+	case *types.Row:
+		parts := make([]string, len(x.Values))
+		for i, e := range x.Values {
+			s, err := castNested(e, from.Fields[i].Type, zone)
+			if err != nil {
+				return "", err
+			}
+			parts[i] = s
+		}
+		return "(" + strings.Join(parts, ", ") + ")", nil
+	}
+	return types.FormatValue(v), nil
+}
+
+func castNested(v any, t *types.DataType, zone *time.Location) (string, error) {
+	if v == nil {
+		return "NULL", nil
+	}
+	return castToString(v, t, zone)
+}

@@ -1,0 +1,139 @@
+package expr
+
+import (
+	"testing"
+
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+func call(t *testing.T, name string, args ...Expr) Expr {
+	t.Helper()
+	f, ok := Builtins.Lookup(name)
+	if !ok {
+		t.Fatalf("no function %s", name)
+	}
+	c, err := ResolveCall(f, name, args)
+	if err != nil {
+		t.Fatalf("resolve %s: %v", name, err)
+	}
+	return c
+}
+
+func lit(v any, t *types.DataType) *Literal { return &Literal{Value: v, T: t.NotNull()} }
+
+func testBatch(t *testing.T) (*types.Batch, []*types.DataType) {
+	ts := []*types.DataType{types.IntType(), types.StringType(), types.IntType()}
+	bb := types.NewBatchBuilder(ts)
+	rows := [][]any{
+		{int32(5), "ATL", int32(0)},
+		{int32(20), "ORD", int32(4)},
+		{nil, "AUS", int32(2)},
+		{int32(-3), nil, nil},
+	}
+	for _, r := range rows {
+		if err := bb.Append(types.Insert, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bb.Build(), ts
+}
+
+func eval(t *testing.T, e Expr, b *types.Batch) []any {
+	t.Helper()
+	ev, err := Compile(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := ev(DefaultCtx(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]any, b.Len)
+	for i := range out {
+		out[i] = v.Value(i)
+	}
+	return out
+}
+
+func TestComparisonAndLogic(t *testing.T) {
+	b, ts := testBatch(t)
+	delay := &InputRef{Index: 0, Name: "delay", T: ts[0]}
+	origin := &InputRef{Index: 1, Name: "origin", T: ts[1]}
+	pred := call(t, "AND", call(t, ">", delay, lit(int32(1), types.IntType())), call(t, "LIKE", origin, lit("A%", types.CharType(2))))
+	got := eval(t, pred, b)
+	want := []any{true, false, nil, false}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("row %d: got %v want %v", i, got[i], want[i])
+		}
+	}
+	if s := pred.String(); s != "AND(>(delay, 1), LIKE(origin, 'A%'))" {
+		t.Errorf("String() = %s", s)
+	}
+}
+
+func TestIntegerDivisionAndLazyCase(t *testing.T) {
+	b, ts := testBatch(t)
+	a := &InputRef{Index: 0, Name: "a", T: ts[0]}
+	d := &InputRef{Index: 2, Name: "d", T: ts[2]}
+	div := call(t, "/", a, d)
+	if div.Type().Root != types.Integer {
+		t.Fatalf("INT / INT should be INT, got %s", div.Type())
+	}
+	// the unguarded division fails on row 0 (5 / 0)
+	ev, _ := Compile(div)
+	if _, err := ev(DefaultCtx(), b); err == nil {
+		t.Fatal("expected division by zero error")
+	}
+	guarded := call(t, "CASE", call(t, "<>", d, lit(int32(0), types.IntType())), div, lit(int32(-1), types.IntType()))
+	got := eval(t, guarded, b)
+	want := []any{int32(-1), int32(5), nil, int32(-1)}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("row %d: got %v (%T) want %v", i, got[i], got[i], want[i])
+		}
+	}
+}
+
+func TestDecimalTypes(t *testing.T) {
+	// Nexmark q1: 0.908 * price with price BIGINT is DECIMAL(23, 3)
+	price := &InputRef{Index: 0, Name: "price", T: types.BigIntType().NotNull()}
+	e := call(t, "*", lit(types.MustDecimal("0.908"), types.DecimalType(3, 3)), price)
+	if got := e.Type().String(); got != "DECIMAL(23, 3) NOT NULL" {
+		t.Fatalf("type = %s", got)
+	}
+	bb := types.NewBatchBuilder([]*types.DataType{price.T})
+	_ = bb.Append(types.Insert, []any{int64(1234)})
+	got := eval(t, e, bb.Build())
+	if d := got[0].(types.Decimal); d.String() != "1120.472" {
+		t.Fatalf("0.908 * 1234 = %s", d)
+	}
+}
+
+func TestIncompatibleComparison(t *testing.T) {
+	f, _ := Builtins.Lookup("=")
+	_, err := ResolveCall(f, "=", []Expr{lit(int32(1), types.IntType()), lit(true, types.BooleanType())})
+	if err == nil {
+		t.Fatal("INT = BOOLEAN must be a type error")
+	}
+}
+
+func TestCastToString(t *testing.T) {
+	cases := []struct {
+		v    any
+		from *types.DataType
+		want string
+	}{
+		{true, types.BooleanType(), "TRUE"},
+		{1.0, types.DoubleType(), "1.0"},
+		{1e10, types.DoubleType(), "1.0E10"},
+		{types.MustDecimal("-0.50"), types.DecimalType(5, 2), "-0.50"},
+		{types.DateOf(2024, 1, 31), types.DateType(), "2024-01-31"},
+	}
+	for _, c := range cases {
+		got, err := CastValue(c.v, c.from, types.StringType(), nil)
+		if err != nil || got != c.want {
+			t.Errorf("CAST(%v AS STRING) = %v, %v; want %s", c.v, got, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,480 @@
+package expr
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
+)
+
+// Arithmetic operators + - * / % and unary minus, with Flink's result
+// types: integers keep the wider integer type (INT / INT is INT, integer
+// division), DECIMAL follows LogicalTypeMerging's precision/scale rules,
+// anything with FLOAT/DOUBLE is approximate. Datetime ± interval is
+// supported for + and -.
+
+func arithInfer(op string) func(c *InferCtx) (*types.DataType, error) {
+	return func(c *InferCtx) (*types.DataType, error) {
+		a, b := c.Args[0], c.Args[1]
+		nullable := a.Nullable || b.Nullable
+		if a.Root == types.Null || b.Root == types.Null {
+			other := a
+			if a.Root == types.Null {
+				other = b
+			}
+			if other.Root == types.Null {
+				return nil, typeErrorf("Cannot apply '%s' to arguments of type '<NULL> %s <NULL>'", op, op)
+			}
+			return other.WithNullable(true), nil
+		}
+		if a.IsNumeric() && b.IsNumeric() {
+			rt, err := numericResult(op, a, b)
+			if err != nil {
+				return nil, err
+			}
+			if rt.Root == types.DecimalRoot {
+				// keep decimal operands at their own scale; integers become DECIMAL(p, 0)
+				for i, t := range c.Args {
+					if t.Root != types.DecimalRoot {
+						p, s := types.DecimalPS(t)
+						c.CastArg(i, types.DecimalType(p, s))
+					}
+				}
+			} else {
+				c.CastArg(0, rt)
+				c.CastArg(1, rt)
+			}
+			return rt.WithNullable(nullable), nil
+		}
+		// datetime and interval arithmetic
+		if op == "+" || op == "-" {
+			switch {
+			case a.IsDatetime() && b.IsInterval():
+				if a.Root == types.TimeRoot && b.Root == types.IntervalYearMonthRoot {
+					break
+				}
+				return a.WithNullable(nullable).WithTimeAttr(types.NoTimeAttr), nil
+			case op == "+" && a.IsInterval() && b.IsDatetime():
+				return b.WithNullable(nullable).WithTimeAttr(types.NoTimeAttr), nil
+			case a.IsInterval() && b.IsInterval() && a.Root == b.Root:
+				return types.CommonType(a, b), nil
+			}
+		}
+		if op == "*" && ((a.IsInterval() && b.IsNumeric()) || (b.IsInterval() && a.IsNumeric())) {
+			it := a
+			if b.IsInterval() {
+				it = b
+			}
+			return it.WithNullable(nullable), nil
+		}
+		if op == "/" && a.IsInterval() && b.IsNumeric() {
+			return a.WithNullable(nullable), nil
+		}
+		return nil, typeErrorf("Cannot apply '%s' to arguments of type '<%s> %s <%s>'. Supported form(s): '<NUMERIC> %s <NUMERIC>'\n'<DATETIME_INTERVAL> %s <DATETIME_INTERVAL>'\n'<DATETIME> %s <DATETIME_INTERVAL>'",
+			op, calciteName(a), op, calciteName(b), op, op, op)
+	}
+}
+
+func numericResult(op string, a, b *types.DataType) (*types.DataType, error) {
+	if a.IsApproxNumeric() || b.IsApproxNumeric() {
+		ct := types.CommonType(a, b)
+		if ct.Root == types.Float && (a.Root == types.DecimalRoot || b.Root == types.DecimalRoot) {
+			ct = types.DoubleType()
+		}
+		return ct.WithNullable(false), nil
+	}
+	if a.Root == types.DecimalRoot || b.Root == types.DecimalRoot {
+		p1, s1 := types.DecimalPS(a)
+		p2, s2 := types.DecimalPS(b)
+		switch op {
+		case "+", "-":
+			return types.DecimalAddType(p1, s1, p2, s2), nil
+		case "*":
+			return types.DecimalMulType(p1, s1, p2, s2), nil
+		case "/":
+			return types.DecimalDivType(p1, s1, p2, s2), nil
+		case "%":
+			return types.DecimalModType(p1, s1, p2, s2), nil
+		}
+	}
+	// integers: the wider type
+	if b.IntegralRank() > a.IntegralRank() {
+		return b.WithNullable(false).WithTimeAttr(types.NoTimeAttr), nil
+	}
+	return a.WithNullable(false).WithTimeAttr(types.NoTimeAttr), nil
+}
+
+func init() {
+	for _, op := range []string{"+", "-", "*", "/", "%"} {
+		op := op
+		Builtins.Register(&Function{
+			Name: op, Category: "Arithmetic", MinArgs: 2, MaxArgs: 2,
+			Signatures: []string{"numeric1 " + op + " numeric2"},
+			Infer:      arithInfer(op),
+			Build: func(args []*types.DataType, ret *types.DataType) (Kernel, error) {
+				return arithKernel(op, args[0], args[1], ret)
+			},
+		}, map[string]string{"+": "PLUS", "-": "MINUS", "*": "TIMES", "/": "DIVIDE", "%": "MOD_OP"}[op])
+	}
+	Builtins.Register(&Function{
+		Name: "MOD", Category: "Arithmetic", MinArgs: 2, MaxArgs: 2,
+		Signatures: []string{"MOD(numeric1, numeric2) -> remainder of numeric1 divided by numeric2"},
+		Infer: func(c *InferCtx) (*types.DataType, error) {
+			if !c.Args[0].IsNumeric() || !c.Args[1].IsNumeric() {
+				return nil, invalidArgs(c)
+			}
+			return arithInfer("%")(c)
+		},
+		Build: func(args []*types.DataType, ret *types.DataType) (Kernel, error) {
+			return arithKernel("%", args[0], args[1], ret)
+		},
+	})
+	Builtins.Register(&Function{
+		Name: "NEGATE", Category: "Arithmetic", MinArgs: 1, MaxArgs: 1,
+		Signatures: []string{"- numeric"},
+		Infer: func(c *InferCtx) (*types.DataType, error) {
+			if !c.Args[0].IsNumeric() && !c.Args[0].IsInterval() {
+				return nil, invalidArgs(c)
+			}
+			return c.Args[0].WithTimeAttr(types.NoTimeAttr), nil
+		},
+		Build: func(args []*types.DataType, ret *types.DataType) (Kernel, error) {
+			return func(_ *Ctx, a []*Vec, n int) (*Vec, error) { return negate(a[0], n, ret) }, nil
+		},
+	}, "UNARY_MINUS")
+	Builtins.Register(&Function{
+		Name: "UNARY_PLUS", Category: "Arithmetic", MinArgs: 1, MaxArgs: 1,
+		Infer: func(c *InferCtx) (*types.DataType, error) {
+			if !c.Args[0].IsNumeric() && !c.Args[0].IsInterval() {
+				return nil, invalidArgs(c)
+			}
+			return c.Args[0], nil
+		},
+		Build: func(args []*types.DataType, ret *types.DataType) (Kernel, error) {
+			return func(_ *Ctx, a []*Vec, n int) (*Vec, error) { return a[0], nil }, nil
+		},
+	})
+}
+
+func negate(a *Vec, n int, t *types.DataType) (*Vec, error) {
+	switch t.Root {
+	case types.TinyInt:
+		return unaryFixed(a, n, t, func(x int8) int8 { return -x }), nil
+	case types.SmallInt:
+		return unaryFixed(a, n, t, func(x int16) int16 { return -x }), nil
+	case types.Integer, types.IntervalYearMonthRoot:
+		return unaryFixed(a, n, t, func(x int32) int32 { return -x }), nil
+	case types.BigInt, types.IntervalDayTimeRoot:
+		return unaryFixed(a, n, t, func(x int64) int64 { return -x }), nil
+	case types.Float:
+		return unaryFixed(a, n, t, func(x float32) float32 { return -x }), nil
+	case types.Double:
+		return unaryFixed(a, n, t, func(x float64) float64 { return -x }), nil
+	case types.DecimalRoot:
+		return unaryFixed(a, n, t, func(x decimal128.Num) decimal128.Num { return x.Negate() }), nil
+	}
+	return nil, fmt.Errorf("cannot negate %s", t)
+}
+
+var errDivZero = &EvalError{Func: "/", Msg: "division by zero"}
+
+type integer interface{ ~int8 | ~int16 | ~int32 | ~int64 }
+
+func intArith[T integer](op string) func(a, b *Vec, n int, t *types.DataType) (*Vec, error) {
+	switch op {
+	case "+":
+		return func(a, b *Vec, n int, t *types.DataType) (*Vec, error) {
+			return binaryFixed(a, b, n, t, func(x, y T) T { return x + y }), nil
+		}
+	case "-":
+		return func(a, b *Vec, n int, t *types.DataType) (*Vec, error) {
+			return binaryFixed(a, b, n, t, func(x, y T) T { return x - y }), nil
+		}
+	case "*":
+		return func(a, b *Vec, n int, t *types.DataType) (*Vec, error) {
+			return binaryFixed(a, b, n, t, func(x, y T) T { return x * y }), nil
+		}
+	case "/":
+		return func(a, b *Vec, n int, t *types.DataType) (*Vec, error) {
+			return binaryFixedErr(a, b, n, t, func(x, y T) (T, error) {
+				if y == 0 {
+					return 0, &EvalError{Func: "/", Msg: fmt.Sprintf("division by zero: %d / 0", x)}
+				}
+				return x / y, nil
+			})
+		}
+	case "%":
+		return func(a, b *Vec, n int, t *types.DataType) (*Vec, error) {
+			return binaryFixedErr(a, b, n, t, func(x, y T) (T, error) {
+				if y == 0 {
+					return 0, &EvalError{Func: "MOD", Msg: fmt.Sprintf("division by zero: MOD(%d, 0)", x)}
+				}
+				return x % y, nil
+			})
+		}
+	}
+	return nil
+}
+
+type float interface{ ~float32 | ~float64 }
+
+func floatArith[T float](op string) func(a, b *Vec, n int, t *types.DataType) (*Vec, error) {
+	var f func(x, y T) T
+	switch op {
+	case "+":
+		f = func(x, y T) T { return x + y }
+	case "-":
+		f = func(x, y T) T { return x - y }
+	case "*":
+		f = func(x, y T) T { return x * y }
+	case "/":
+		f = func(x, y T) T { return x / y }
+	case "%":
+		f = func(x, y T) T { return T(math.Mod(float64(x), float64(y))) }
+	}
+	return func(a, b *Vec, n int, t *types.DataType) (*Vec, error) { return binaryFixed(a, b, n, t, f), nil }
+}
+
+func arithKernel(op string, ta, tb, ret *types.DataType) (Kernel, error) {
+	var f func(a, b *Vec, n int, t *types.DataType) (*Vec, error)
+	switch {
+	case ret.Root == types.DecimalRoot && ta.Root == types.DecimalRoot && tb.Root == types.DecimalRoot:
+		return decimalArith(op, ta, tb, ret), nil
+	case ret.IsDatetime() || ret.IsInterval() && (ta.IsNumeric() || tb.IsNumeric()):
+		return datetimeArith(op, ta, tb, ret)
+	case ret.Root == types.IntervalDayTimeRoot:
+		f = intArith[int64](op)
+	case ret.Root == types.IntervalYearMonthRoot:
+		f = intArith[int32](op)
+	}
+	if f == nil {
+		switch ret.Root {
+		case types.TinyInt:
+			f = intArith[int8](op)
+		case types.SmallInt:
+			f = intArith[int16](op)
+		case types.Integer:
+			f = intArith[int32](op)
+		case types.BigInt:
+			f = intArith[int64](op)
+		case types.Float:
+			f = floatArith[float32](op)
+		case types.Double:
+			f = floatArith[float64](op)
+		}
+	}
+	if f == nil {
+		return nil, fmt.Errorf("no kernel for %s %s %s", ta, op, tb)
+	}
+	return func(_ *Ctx, args []*Vec, n int) (*Vec, error) { return f(args[0], args[1], n, ret) }, nil
+}
+
+var pow10 = func() []*big.Int {
+	out := make([]*big.Int, 80)
+	out[0] = big.NewInt(1)
+	for i := 1; i < len(out); i++ {
+		out[i] = new(big.Int).Mul(out[i-1], big.NewInt(10))
+	}
+	return out
+}()
+
+// decimalArith computes decimal + - * / % with exact integer arithmetic on
+// the unscaled values, rounding HALF_UP to the result scale; a result that
+// does not fit the result precision is NULL (Flink's DecimalData overflow).
+func decimalArith(op string, ta, tb, ret *types.DataType) Kernel {
+	s1, s2, rs, rp := int32(ta.Scale), int32(tb.Scale), int32(ret.Scale), int32(ret.Precision)
+	fast := op == "+" || op == "-"
+	return func(_ *Ctx, args []*Vec, n int) (*Vec, error) {
+		a, b := args[0], args[1]
+		if a.IsNullConst() || b.IsNullConst() {
+			return ConstVec(nil, ret), nil
+		}
+		av, ac := fixedOf[decimal128.Num](a)
+		bv, bc := fixedOf[decimal128.Num](b)
+		res := make([]decimal128.Num, n)
+		valid := andValidity(n, a, b)
+		if a.Const && b.Const {
+			n = 1
+			res = res[:0]
+			res = append(res, decimal128.Num{})
+		}
+		for i := 0; i < n; i++ {
+			if valid != nil && !vector.BitIsSet(valid, i) {
+				continue
+			}
+			x, y := ac, bc
+			if !a.Const {
+				x = av[i]
+			}
+			if !b.Const {
+				y = bv[i]
+			}
+			var r decimal128.Num
+			ok := true
+			if fast {
+				x = x.IncreaseScaleBy(rs - s1)
+				y = y.IncreaseScaleBy(rs - s2)
+				if op == "+" {
+					r = x.Add(y)
+				} else {
+					r = x.Sub(y)
+				}
+			} else {
+				var err error
+				r, ok, err = decimalSlow(op, x, y, s1, s2, rs)
+				if err != nil {
+					return nil, err
+				}
+			}
+			if !ok || !r.FitsInPrecision(rp) {
+				if valid == nil {
+					valid = vector.AllValid(len(res))
+				}
+				vector.ClearBit(valid, i)
+				continue
+			}
+			res[i] = r
+		}
+		if a.Const && b.Const {
+			if valid != nil && !vector.BitIsSet(valid, 0) {
+				return ConstVec(nil, ret), nil
+			}
+			return ConstVec(types.Decimal{Unscaled: res[0], Scale: rs}, ret), nil
+		}
+		return ArrVec(vector.FromValues(types.ToArrow(ret), res, valid, -1), ret), nil
+	}
+}
+
+func decimalSlow(op string, x, y decimal128.Num, s1, s2, rs int32) (decimal128.Num, bool, error) {
+	bx, by := x.BigInt(), y.BigInt()
+	var num, den *big.Int
+	switch op {
+	case "*":
+		// x*y has scale s1+s2
+		num = new(big.Int).Mul(bx, by)
+		den = big.NewInt(1)
+		shift := int(s1 + s2 - rs)
+		if shift > 0 {
+			den = pow10[shift]
+		} else if shift < 0 {
+			num.Mul(num, pow10[-shift])
+		}
+	case "/":
+		if by.Sign() == 0 {
+			return decimal128.Num{}, false, &EvalError{Func: "/", Msg: "division by zero"}
+		}
+		// (bx/10^s1)/(by/10^s2) * 10^rs = bx*10^(s2+rs) / (by*10^s1)
+		num = new(big.Int).Mul(bx, pow10[int(s2+rs)])
+		den = new(big.Int).Mul(by, pow10[int(s1)])
+	case "%":
+		if by.Sign() == 0 {
+			return decimal128.Num{}, false, &EvalError{Func: "MOD", Msg: "division by zero"}
+		}
+		// align scales, remainder keeps the sign of the dividend
+		ax := new(big.Int).Mul(bx, pow10[int(rs-s1)])
+		ay := new(big.Int).Mul(by, pow10[int(rs-s2)])
+		r := new(big.Int).Rem(ax, ay)
+		if r.BitLen() > 126 {
+			return decimal128.Num{}, false, nil
+		}
+		return decimal128.FromBigInt(r), true, nil
+	}
+	q, rem := new(big.Int).QuoRem(num, den, new(big.Int))
+	rem.Abs(rem).Lsh(rem, 1)
+	if rem.Cmp(new(big.Int).Abs(den)) >= 0 {
+		if (num.Sign() < 0) != (den.Sign() < 0) {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	if q.BitLen() > 126 {
+		return decimal128.Num{}, false, nil
+	}
+	return decimal128.FromBigInt(q), true, nil
+}
+
+// datetimeArith handles datetime ± interval, interval ± interval and
+// interval * / numeric, row by row on Go values.
+func datetimeArith(op string, ta, tb, ret *types.DataType) (Kernel, error) {
+	return func(_ *Ctx, args []*Vec, n int) (*Vec, error) {
+		return rowWise(args, n, ret, false, func(v []any) (any, error) {
+			return datetimeOp(op, v[0], v[1], ret)
+		})
+	}, nil
+}
+
+func datetimeOp(op string, x, y any, ret *types.DataType) (any, error) {
+	sign := 1
+	if op == "-" {
+		sign = -1
+	}
+	switch a := x.(type) {
+	case time.Time:
+		switch d := y.(type) {
+		case time.Duration:
+			return a.Add(time.Duration(sign) * d), nil
+		case types.Months:
+			return a.AddDate(0, sign*int(d), 0), nil
+		}
+	case types.Date:
+		switch d := y.(type) {
+		case time.Duration:
+			t := a.Time().Add(time.Duration(sign) * d)
+			return types.Date(floorDiv(t.Unix(), 86400)), nil
+		case types.Months:
+			t := a.Time().AddDate(0, sign*int(d), 0)
+			return types.Date(floorDiv(t.Unix(), 86400)), nil
+		}
+	case types.LocalTime:
+		if d, ok := y.(time.Duration); ok {
+			day := int64(24 * time.Hour)
+			ns := (int64(a) + int64(sign)*int64(d)) % day
+			if ns < 0 {
+				ns += day
+			}
+			return types.LocalTime(ns), nil
+		}
+	case time.Duration:
+		switch d := y.(type) {
+		case time.Duration:
+			return a + time.Duration(sign)*d, nil
+		case time.Time, types.Date:
+			return datetimeOp(op, d, a, ret)
+		default:
+			f, _ := toFloat(y)
+			if op == "*" {
+				return time.Duration(float64(a.Milliseconds())*f) * time.Millisecond, nil
+			}
+			if op == "/" {
+				return time.Duration(float64(a.Milliseconds())/f) * time.Millisecond, nil
+			}
+		}
+	case types.Months:
+		switch d := y.(type) {
+		case types.Months:
+			return a + types.Months(sign)*d, nil
+		case time.Time, types.Date:
+			return datetimeOp(op, d, a, ret)
+		default:
+			f, _ := toFloat(y)
+			if op == "*" {
+				return types.Months(float64(a) * f), nil
+			}
+			if op == "/" {
+				return types.Months(float64(a) / f), nil
+			}
+		}
+	default:
+		// numeric * interval
+		if op == "*" {
+			return datetimeOp(op, y, x, ret)
+		}
+	}
+	return nil, fmt.Errorf("unsupported operands for %s: %T and %T", op, x, y)
+}
