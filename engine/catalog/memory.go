@@ -1,0 +1,678 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Catalog is Flink's Catalog interface: databases, tables and views,
+// functions, partitions and statistics. Methods return the typed errors
+// below (test with errors.As) with Flink's messages.
+type Catalog interface {
+	Open() error
+	Close() error
+	DefaultDatabase() string
+
+	ListDatabases() ([]string, error)
+	GetDatabase(name string) (*Database, error)
+	DatabaseExists(name string) bool
+	CreateDatabase(name string, db *Database, ignoreIfExists bool) error
+	DropDatabase(name string, ignoreIfNotExists, cascade bool) error
+	AlterDatabase(name string, db *Database, ignoreIfNotExists bool) error
+
+	// ListTables lists tables and views of a database.
+	ListTables(db string) ([]string, error)
+	ListViews(db string) ([]string, error)
+	GetTable(p ObjectPath) (BaseTable, error)
+	TableExists(p ObjectPath) bool
+	CreateTable(p ObjectPath, t BaseTable, ignoreIfExists bool) error
+	DropTable(p ObjectPath, ignoreIfNotExists bool) error
+	AlterTable(p ObjectPath, t BaseTable, ignoreIfNotExists bool) error
+	RenameTable(p ObjectPath, newName string, ignoreIfNotExists bool) error
+
+	ListFunctions(db string) ([]string, error)
+	GetFunction(p ObjectPath) (*Function, error)
+	FunctionExists(p ObjectPath) bool
+	CreateFunction(p ObjectPath, f *Function, ignoreIfExists bool) error
+	AlterFunction(p ObjectPath, f *Function, ignoreIfNotExists bool) error
+	DropFunction(p ObjectPath, ignoreIfNotExists bool) error
+
+	ListPartitions(p ObjectPath, filter PartitionSpec) ([]PartitionSpec, error)
+	GetPartition(p ObjectPath, spec PartitionSpec) (*Partition, error)
+	PartitionExists(p ObjectPath, spec PartitionSpec) bool
+	CreatePartition(p ObjectPath, spec PartitionSpec, part *Partition, ignoreIfExists bool) error
+	DropPartition(p ObjectPath, spec PartitionSpec, ignoreIfNotExists bool) error
+	AlterPartition(p ObjectPath, spec PartitionSpec, part *Partition, ignoreIfNotExists bool) error
+
+	GetTableStatistics(p ObjectPath) (TableStatistics, error)
+	GetTableColumnStatistics(p ObjectPath) (ColumnStatistics, error)
+	AlterTableStatistics(p ObjectPath, s TableStatistics, ignoreIfNotExists bool) error
+	AlterTableColumnStatistics(p ObjectPath, s ColumnStatistics, ignoreIfNotExists bool) error
+}
+
+// Errors, with Flink's messages.
+type (
+	// DatabaseNotExistError: "Database db does not exist in Catalog cat."
+	DatabaseNotExistError struct{ Catalog, Database string }
+	// DatabaseAlreadyExistError: "Database db already exists in Catalog cat."
+	DatabaseAlreadyExistError struct{ Catalog, Database string }
+	// DatabaseNotEmptyError: "Database db in catalog cat is not empty."
+	DatabaseNotEmptyError struct{ Catalog, Database string }
+	// TableNotExistError: "Table (or view) db.t does not exist in Catalog cat."
+	TableNotExistError struct {
+		Catalog string
+		Path    ObjectPath
+	}
+	// TableAlreadyExistError: "Table (or view) db.t already exists in Catalog cat."
+	TableAlreadyExistError struct {
+		Catalog string
+		Path    ObjectPath
+	}
+	// FunctionNotExistError: "Function db.f does not exist in Catalog cat."
+	FunctionNotExistError struct {
+		Catalog string
+		Path    ObjectPath
+	}
+	// FunctionAlreadyExistError: "Function db.f already exists in Catalog cat."
+	FunctionAlreadyExistError struct {
+		Catalog string
+		Path    ObjectPath
+	}
+	// PartitionNotExistError names the missing partition.
+	PartitionNotExistError struct {
+		Catalog string
+		Path    ObjectPath
+		Spec    PartitionSpec
+	}
+	// PartitionAlreadyExistsError names the existing partition.
+	PartitionAlreadyExistsError struct {
+		Catalog string
+		Path    ObjectPath
+		Spec    PartitionSpec
+	}
+	// TableNotPartitionedError: the table has no partition keys.
+	TableNotPartitionedError struct {
+		Catalog string
+		Path    ObjectPath
+	}
+)
+
+func (e *DatabaseNotExistError) Error() string {
+	return fmt.Sprintf("Database %s does not exist in Catalog %s.", e.Database, e.Catalog)
+}
+func (e *DatabaseAlreadyExistError) Error() string {
+	return fmt.Sprintf("Database %s already exists in Catalog %s.", e.Database, e.Catalog)
+}
+func (e *DatabaseNotEmptyError) Error() string {
+	return fmt.Sprintf("Database %s in catalog %s is not empty.", e.Database, e.Catalog)
+}
+func (e *TableNotExistError) Error() string {
+	return fmt.Sprintf("Table (or view) %s does not exist in Catalog %s.", e.Path, e.Catalog)
+}
+func (e *TableAlreadyExistError) Error() string {
+	return fmt.Sprintf("Table (or view) %s already exists in Catalog %s.", e.Path, e.Catalog)
+}
+func (e *FunctionNotExistError) Error() string {
+	return fmt.Sprintf("Function %s does not exist in Catalog %s.", e.Path, e.Catalog)
+}
+func (e *FunctionAlreadyExistError) Error() string {
+	return fmt.Sprintf("Function %s already exists in Catalog %s.", e.Path, e.Catalog)
+}
+func (e *PartitionNotExistError) Error() string {
+	return fmt.Sprintf("Partition %s of table %s in catalog %s does not exist.", e.Spec, e.Path, e.Catalog)
+}
+func (e *PartitionAlreadyExistsError) Error() string {
+	return fmt.Sprintf("Partition %s of table %s in catalog %s already exists.", e.Spec, e.Path, e.Catalog)
+}
+func (e *TableNotPartitionedError) Error() string {
+	return fmt.Sprintf("Table %s in catalog %s is not partitioned.", e.Path, e.Catalog)
+}
+
+// IsNotExist reports whether err says a database, table, function or
+// partition does not exist.
+func IsNotExist(err error) bool {
+	var a *DatabaseNotExistError
+	var b *TableNotExistError
+	var c *FunctionNotExistError
+	var d *PartitionNotExistError
+	return errors.As(err, &a) || errors.As(err, &b) || errors.As(err, &c) || errors.As(err, &d)
+}
+
+type memTable struct {
+	table      BaseTable
+	partitions map[string]*memPartition
+	stats      *TableStatistics
+	colStats   *ColumnStatistics
+}
+
+type memPartition struct {
+	spec PartitionSpec
+	part *Partition
+}
+
+type memDatabase struct {
+	db        *Database
+	tables    map[string]*memTable
+	functions map[string]*Function
+}
+
+// InMemoryCatalog keeps everything in memory (Flink's
+// GenericInMemoryCatalog). It is safe for concurrent use. Object names
+// are case-sensitive, as in Flink.
+type InMemoryCatalog struct {
+	name      string
+	defaultDB string
+	mu        sync.RWMutex
+	dbs       map[string]*memDatabase
+}
+
+// NewInMemoryCatalog creates a catalog with one empty default database.
+func NewInMemoryCatalog(name, defaultDatabase string) *InMemoryCatalog {
+	c := &InMemoryCatalog{name: name, defaultDB: defaultDatabase, dbs: map[string]*memDatabase{}}
+	c.dbs[defaultDatabase] = newMemDB(&Database{})
+	return c
+}
+
+func newMemDB(db *Database) *memDatabase {
+	return &memDatabase{db: db, tables: map[string]*memTable{}, functions: map[string]*Function{}}
+}
+
+// Name returns the catalog's name.
+func (c *InMemoryCatalog) Name() string { return c.name }
+
+// Open implements Catalog.
+func (c *InMemoryCatalog) Open() error { return nil }
+
+// Close implements Catalog.
+func (c *InMemoryCatalog) Close() error { return nil }
+
+// DefaultDatabase implements Catalog.
+func (c *InMemoryCatalog) DefaultDatabase() string { return c.defaultDB }
+
+// ListDatabases implements Catalog.
+func (c *InMemoryCatalog) ListDatabases() ([]string, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return sortedKeys(c.dbs), nil
+}
+
+// GetDatabase implements Catalog.
+func (c *InMemoryCatalog) GetDatabase(name string) (*Database, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	d, ok := c.dbs[name]
+	if !ok {
+		return nil, &DatabaseNotExistError{c.name, name}
+	}
+	return d.db, nil
+}
+
+// DatabaseExists implements Catalog.
+func (c *InMemoryCatalog) DatabaseExists(name string) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	_, ok := c.dbs[name]
+	return ok
+}
+
+// CreateDatabase implements Catalog.
+func (c *InMemoryCatalog) CreateDatabase(name string, db *Database, ignoreIfExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.dbs[name]; ok {
+		if ignoreIfExists {
+			return nil
+		}
+		return &DatabaseAlreadyExistError{c.name, name}
+	}
+	if db == nil {
+		db = &Database{}
+	}
+	c.dbs[name] = newMemDB(db)
+	return nil
+}
+
+// DropDatabase implements Catalog. A non-empty database needs cascade.
+func (c *InMemoryCatalog) DropDatabase(name string, ignoreIfNotExists, cascade bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.dbs[name]
+	if !ok {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return &DatabaseNotExistError{c.name, name}
+	}
+	if !cascade && (len(d.tables) > 0 || len(d.functions) > 0) {
+		return &DatabaseNotEmptyError{c.name, name}
+	}
+	delete(c.dbs, name)
+	return nil
+}
+
+// AlterDatabase implements Catalog.
+func (c *InMemoryCatalog) AlterDatabase(name string, db *Database, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.dbs[name]
+	if !ok {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return &DatabaseNotExistError{c.name, name}
+	}
+	d.db = db
+	return nil
+}
+
+func (c *InMemoryCatalog) database(name string) (*memDatabase, error) {
+	d, ok := c.dbs[name]
+	if !ok {
+		return nil, &DatabaseNotExistError{c.name, name}
+	}
+	return d, nil
+}
+
+// ListTables implements Catalog.
+func (c *InMemoryCatalog) ListTables(db string) ([]string, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	d, err := c.database(db)
+	if err != nil {
+		return nil, err
+	}
+	return sortedKeys(d.tables), nil
+}
+
+// ListViews implements Catalog.
+func (c *InMemoryCatalog) ListViews(db string) ([]string, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	d, err := c.database(db)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, n := range sortedKeys(d.tables) {
+		if d.tables[n].table.Kind() == KindView {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+func (c *InMemoryCatalog) table(p ObjectPath) (*memTable, error) {
+	d, ok := c.dbs[p.Database]
+	if !ok {
+		return nil, &TableNotExistError{c.name, p}
+	}
+	t, ok := d.tables[p.Object]
+	if !ok {
+		return nil, &TableNotExistError{c.name, p}
+	}
+	return t, nil
+}
+
+// GetTable implements Catalog.
+func (c *InMemoryCatalog) GetTable(p ObjectPath) (BaseTable, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	t, err := c.table(p)
+	if err != nil {
+		return nil, err
+	}
+	return t.table, nil
+}
+
+// TableExists implements Catalog.
+func (c *InMemoryCatalog) TableExists(p ObjectPath) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	_, err := c.table(p)
+	return err == nil
+}
+
+// CreateTable implements Catalog.
+func (c *InMemoryCatalog) CreateTable(p ObjectPath, t BaseTable, ignoreIfExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, err := c.database(p.Database)
+	if err != nil {
+		return err
+	}
+	if _, ok := d.tables[p.Object]; ok {
+		if ignoreIfExists {
+			return nil
+		}
+		return &TableAlreadyExistError{c.name, p}
+	}
+	d.tables[p.Object] = &memTable{table: t, partitions: map[string]*memPartition{}}
+	return nil
+}
+
+// DropTable implements Catalog.
+func (c *InMemoryCatalog) DropTable(p ObjectPath, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, err := c.table(p); err != nil {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return err
+	}
+	delete(c.dbs[p.Database].tables, p.Object)
+	return nil
+}
+
+// AlterTable implements Catalog. The new table must be of the same kind.
+func (c *InMemoryCatalog) AlterTable(p ObjectPath, t BaseTable, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old, err := c.table(p)
+	if err != nil {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return err
+	}
+	if old.table.Kind() != t.Kind() {
+		return fmt.Errorf("table types don't match: existing %s %s, new %s", strings.ToLower(old.table.Kind().String()), p, strings.ToLower(t.Kind().String()))
+	}
+	old.table = t
+	return nil
+}
+
+// RenameTable implements Catalog.
+func (c *InMemoryCatalog) RenameTable(p ObjectPath, newName string, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, err := c.table(p)
+	if err != nil {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return err
+	}
+	d := c.dbs[p.Database]
+	if _, ok := d.tables[newName]; ok {
+		return &TableAlreadyExistError{c.name, ObjectPath{p.Database, newName}}
+	}
+	delete(d.tables, p.Object)
+	d.tables[newName] = t
+	return nil
+}
+
+// ListFunctions implements Catalog.
+func (c *InMemoryCatalog) ListFunctions(db string) ([]string, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	d, err := c.database(db)
+	if err != nil {
+		return nil, err
+	}
+	return sortedKeys(d.functions), nil
+}
+
+// Function names are case-insensitive in Flink's catalogs (normalised to lower case).
+func fnKey(name string) string { return strings.ToLower(name) }
+
+// GetFunction implements Catalog.
+func (c *InMemoryCatalog) GetFunction(p ObjectPath) (*Function, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	d, ok := c.dbs[p.Database]
+	if ok {
+		if f, ok := d.functions[fnKey(p.Object)]; ok {
+			return f, nil
+		}
+	}
+	return nil, &FunctionNotExistError{c.name, p}
+}
+
+// FunctionExists implements Catalog.
+func (c *InMemoryCatalog) FunctionExists(p ObjectPath) bool {
+	_, err := c.GetFunction(p)
+	return err == nil
+}
+
+// CreateFunction implements Catalog.
+func (c *InMemoryCatalog) CreateFunction(p ObjectPath, f *Function, ignoreIfExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, err := c.database(p.Database)
+	if err != nil {
+		return err
+	}
+	if _, ok := d.functions[fnKey(p.Object)]; ok {
+		if ignoreIfExists {
+			return nil
+		}
+		return &FunctionAlreadyExistError{c.name, p}
+	}
+	d.functions[fnKey(p.Object)] = f
+	return nil
+}
+
+// AlterFunction implements Catalog.
+func (c *InMemoryCatalog) AlterFunction(p ObjectPath, f *Function, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.dbs[p.Database]
+	if !ok || d.functions[fnKey(p.Object)] == nil {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return &FunctionNotExistError{c.name, p}
+	}
+	d.functions[fnKey(p.Object)] = f
+	return nil
+}
+
+// DropFunction implements Catalog.
+func (c *InMemoryCatalog) DropFunction(p ObjectPath, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.dbs[p.Database]
+	if !ok || d.functions[fnKey(p.Object)] == nil {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return &FunctionNotExistError{c.name, p}
+	}
+	delete(d.functions, fnKey(p.Object))
+	return nil
+}
+
+func (c *InMemoryCatalog) partitionedTable(p ObjectPath) (*memTable, error) {
+	t, err := c.table(p)
+	if err != nil {
+		return nil, err
+	}
+	if tt, ok := t.table.(*Table); !ok || !tt.IsPartitioned() {
+		return nil, &TableNotPartitionedError{c.name, p}
+	}
+	return t, nil
+}
+
+// ListPartitions implements Catalog; filter (may be nil) keeps partitions
+// whose values match every given key.
+func (c *InMemoryCatalog) ListPartitions(p ObjectPath, filter PartitionSpec) ([]PartitionSpec, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	t, err := c.partitionedTable(p)
+	if err != nil {
+		return nil, err
+	}
+	var out []PartitionSpec
+	for _, k := range sortedKeys(t.partitions) {
+		mp := t.partitions[k]
+		ok := true
+		for fk, fv := range filter {
+			if mp.spec[fk] != fv {
+				ok = false
+			}
+		}
+		if ok {
+			out = append(out, mp.spec)
+		}
+	}
+	return out, nil
+}
+
+// GetPartition implements Catalog.
+func (c *InMemoryCatalog) GetPartition(p ObjectPath, spec PartitionSpec) (*Partition, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	t, err := c.partitionedTable(p)
+	if err != nil {
+		return nil, err
+	}
+	mp, ok := t.partitions[spec.String()]
+	if !ok {
+		return nil, &PartitionNotExistError{c.name, p, spec}
+	}
+	return mp.part, nil
+}
+
+// PartitionExists implements Catalog.
+func (c *InMemoryCatalog) PartitionExists(p ObjectPath, spec PartitionSpec) bool {
+	_, err := c.GetPartition(p, spec)
+	return err == nil
+}
+
+// CreatePartition implements Catalog.
+func (c *InMemoryCatalog) CreatePartition(p ObjectPath, spec PartitionSpec, part *Partition, ignoreIfExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, err := c.partitionedTable(p)
+	if err != nil {
+		return err
+	}
+	keys := t.table.(*Table).PartitionKeys
+	for k := range spec {
+		found := false
+		for _, pk := range keys {
+			if pk == k {
+				found = true
+			}
+		}
+		if !found {
+			return fmt.Errorf("partition spec %s is invalid: %s is not a partition key of %s", spec, k, p)
+		}
+	}
+	if _, ok := t.partitions[spec.String()]; ok {
+		if ignoreIfExists {
+			return nil
+		}
+		return &PartitionAlreadyExistsError{c.name, p, spec}
+	}
+	t.partitions[spec.String()] = &memPartition{spec: spec, part: part}
+	return nil
+}
+
+// DropPartition implements Catalog.
+func (c *InMemoryCatalog) DropPartition(p ObjectPath, spec PartitionSpec, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, err := c.partitionedTable(p)
+	if err != nil {
+		return err
+	}
+	if _, ok := t.partitions[spec.String()]; !ok {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return &PartitionNotExistError{c.name, p, spec}
+	}
+	delete(t.partitions, spec.String())
+	return nil
+}
+
+// AlterPartition implements Catalog.
+func (c *InMemoryCatalog) AlterPartition(p ObjectPath, spec PartitionSpec, part *Partition, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, err := c.partitionedTable(p)
+	if err != nil {
+		return err
+	}
+	mp, ok := t.partitions[spec.String()]
+	if !ok {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return &PartitionNotExistError{c.name, p, spec}
+	}
+	mp.part = part
+	return nil
+}
+
+// GetTableStatistics implements Catalog (UNKNOWN when never set).
+func (c *InMemoryCatalog) GetTableStatistics(p ObjectPath) (TableStatistics, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	t, err := c.table(p)
+	if err != nil {
+		return TableStatistics{}, err
+	}
+	if t.stats == nil {
+		return UnknownTableStatistics, nil
+	}
+	return *t.stats, nil
+}
+
+// GetTableColumnStatistics implements Catalog.
+func (c *InMemoryCatalog) GetTableColumnStatistics(p ObjectPath) (ColumnStatistics, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	t, err := c.table(p)
+	if err != nil {
+		return ColumnStatistics{}, err
+	}
+	if t.colStats == nil {
+		return ColumnStatistics{Columns: map[string]ColumnStats{}}, nil
+	}
+	return *t.colStats, nil
+}
+
+// AlterTableStatistics implements Catalog.
+func (c *InMemoryCatalog) AlterTableStatistics(p ObjectPath, s TableStatistics, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, err := c.table(p)
+	if err != nil {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return err
+	}
+	t.stats = &s
+	return nil
+}
+
+// AlterTableColumnStatistics implements Catalog.
+func (c *InMemoryCatalog) AlterTableColumnStatistics(p ObjectPath, s ColumnStatistics, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, err := c.table(p)
+	if err != nil {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return err
+	}
+	t.colStats = &s
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
