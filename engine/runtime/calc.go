@@ -1,0 +1,265 @@
+package runtime
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
+)
+
+// Calc evaluates an optional filter condition and then a projection over
+// whole batches (Flink's Calc). Rows whose condition is not TRUE are
+// dropped; RowKinds are carried through.
+type Calc struct {
+	BaseOperator
+	cond  expr.Evaluator
+	projs []expr.Evaluator
+	// identity projection: pass the filtered batch through
+	identity bool
+}
+
+// NewCalc compiles a Calc. cond may be nil; projs nil means keep all
+// columns unchanged.
+func NewCalc(cond expr.Expr, projs []expr.Expr) (*Calc, error) {
+	c := &Calc{identity: projs == nil}
+	if cond != nil {
+		ev, err := expr.Compile(cond)
+		if err != nil {
+			return nil, err
+		}
+		c.cond = ev
+	}
+	for _, p := range projs {
+		ev, err := expr.Compile(p)
+		if err != nil {
+			return nil, err
+		}
+		c.projs = append(c.projs, ev)
+	}
+	return c, nil
+}
+
+// ProcessBatch implements Operator.
+func (c *Calc) ProcessBatch(_ int, b *types.Batch) error {
+	out, err := c.Apply(c.Ctx.Eval, b)
+	if err != nil {
+		return err
+	}
+	return c.Emit(out)
+}
+
+// Apply runs the calc on one batch (also used outside operators).
+func (c *Calc) Apply(ctx *expr.Ctx, b *types.Batch) (*types.Batch, error) {
+	if c.cond != nil {
+		pred, err := c.cond(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		b = FilterBatch(b, pred)
+		if b.Len == 0 {
+			return b, nil
+		}
+	}
+	if c.identity {
+		return b, nil
+	}
+	cols := make([]arrow.Array, len(c.projs))
+	for i, p := range c.projs {
+		v, err := p(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		cols[i] = v.Materialize(b.Len)
+	}
+	return &types.Batch{Cols: cols, Kinds: b.Kinds, Len: b.Len}, nil
+}
+
+// FilterBatch keeps the rows where pred is TRUE.
+func FilterBatch(b *types.Batch, pred *expr.Vec) *types.Batch {
+	if pred.Const {
+		if v, ok := pred.Val.(bool); ok && v {
+			return b
+		}
+		return &types.Batch{Cols: emptyCols(b.Cols), Len: 0}
+	}
+	sel, all := vector.SelectionFromBools(pred.Arr)
+	if all {
+		return b
+	}
+	return TakeRows(b, sel)
+}
+
+// TakeRows gathers rows sel of b.
+func TakeRows(b *types.Batch, sel []int32) *types.Batch {
+	cols := make([]arrow.Array, len(b.Cols))
+	for i, c := range b.Cols {
+		cols[i] = vector.Take(c, sel)
+	}
+	var kinds []types.RowKind
+	if b.Kinds != nil {
+		kinds = make([]types.RowKind, len(sel))
+		for i, s := range sel {
+			kinds[i] = b.Kinds[s]
+		}
+	}
+	return &types.Batch{Cols: cols, Kinds: kinds, Len: len(sel)}
+}
+
+func emptyCols(cols []arrow.Array) []arrow.Array {
+	out := make([]arrow.Array, len(cols))
+	for i, c := range cols {
+		out[i] = vector.Take(c, nil)
+	}
+	return out
+}
+
+// WatermarkAssigner tracks the maximum of a watermark expression (for
+// example `ts - INTERVAL '5' SECOND`) over the rows of its input and emits
+// it as the watermark when it advances — Flink's periodic bounded
+// out-of-orderness watermarks, generated per source instance. The
+// expression's value is a TIMESTAMP(p) or TIMESTAMP_LTZ(p); the watermark
+// is its epoch milliseconds. Emission is throttled to JobConfig.WatermarkEvery
+// (0 = after every batch).
+type WatermarkAssigner struct {
+	BaseOperator
+	wmExpr  expr.Evaluator
+	unit    arrow.TimeUnit
+	current int64
+	emitted int64
+	lastAt  int64 // nanotime of last emission
+	now     func() int64
+}
+
+// NewWatermarkAssigner compiles the watermark expression (type TIMESTAMP(p)
+// or TIMESTAMP_LTZ(p)).
+func NewWatermarkAssigner(wm expr.Expr) (*WatermarkAssigner, error) {
+	ev, err := expr.Compile(wm)
+	if err != nil {
+		return nil, err
+	}
+	return &WatermarkAssigner{wmExpr: ev, unit: types.TimestampUnit(wm.Type().Precision), current: MinWatermark, emitted: MinWatermark, now: monoNanos}, nil
+}
+
+// ProcessBatch implements Operator: forwards the batch, then emits the
+// new watermark if it advanced.
+func (w *WatermarkAssigner) ProcessBatch(_ int, b *types.Batch) error {
+	v, err := w.wmExpr(w.Ctx.Eval, b)
+	if err != nil {
+		return err
+	}
+	arr := v.Materialize(b.Len)
+	vals := vector.Values[int64](arr)
+	per := types.UnitsPerSecond(w.unit) / 1000
+	mx := w.current
+	hasNulls := arr.NullN() > 0
+	for i, x := range vals {
+		if hasNulls && arr.IsNull(i) {
+			continue
+		}
+		ms := x
+		if per > 1 {
+			ms = floorDivInt(x, per)
+		}
+		if ms > mx {
+			mx = ms
+		}
+	}
+	w.current = mx
+	if err := w.Emit(b); err != nil {
+		return err
+	}
+	return w.maybeEmit(false)
+}
+
+func (w *WatermarkAssigner) maybeEmit(force bool) error {
+	if w.current <= w.emitted {
+		return nil
+	}
+	every := int64(w.Ctx.Config.WatermarkEvery)
+	now := w.now()
+	if !force && every > 0 && now-w.lastAt < every {
+		return nil
+	}
+	w.lastAt = now
+	w.emitted = w.current
+	return w.Out.EmitWatermark(w.current)
+}
+
+// ProcessWatermark implements Operator: upstream watermarks (only the
+// final +∞ of a bounded source) flush the pending one first.
+func (w *WatermarkAssigner) ProcessWatermark(_ int, wm int64) error {
+	if err := w.maybeEmit(true); err != nil {
+		return err
+	}
+	if wm == MaxWatermark {
+		return w.Out.EmitWatermark(wm)
+	}
+	return nil
+}
+
+func floorDivInt(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// Union forwards batches of every input and emits the minimum of its
+// inputs' watermarks (UNION ALL).
+type Union struct {
+	BaseOperator
+	wms *WatermarkTracker
+}
+
+// NewUnion creates a union of n inputs.
+func NewUnion(n int) *Union { return &Union{wms: NewWatermarkTracker(n)} }
+
+// ProcessBatch implements Operator.
+func (u *Union) ProcessBatch(_ int, b *types.Batch) error { return u.Emit(b) }
+
+// ProcessWatermark implements Operator.
+func (u *Union) ProcessWatermark(in int, wm int64) error {
+	if m, ok := u.wms.Update(in, wm); ok {
+		return u.Out.EmitWatermark(m)
+	}
+	return nil
+}
+
+// WatermarkTracker combines per-input watermarks by minimum.
+type WatermarkTracker struct {
+	wms []int64
+	cur int64
+}
+
+// NewWatermarkTracker tracks n inputs.
+func NewWatermarkTracker(n int) *WatermarkTracker {
+	t := &WatermarkTracker{wms: make([]int64, n), cur: MinWatermark}
+	for i := range t.wms {
+		t.wms[i] = MinWatermark
+	}
+	return t
+}
+
+// Update records input in's watermark and returns the combined minimum
+// and whether it advanced.
+func (t *WatermarkTracker) Update(in int, wm int64) (int64, bool) {
+	if wm > t.wms[in] {
+		t.wms[in] = wm
+	}
+	m := t.wms[0]
+	for _, w := range t.wms[1:] {
+		if w < m {
+			m = w
+		}
+	}
+	if m > t.cur {
+		t.cur = m
+		return m, true
+	}
+	return t.cur, false
+}
+
+// Current is the combined watermark.
+func (t *WatermarkTracker) Current() int64 { return t.cur }

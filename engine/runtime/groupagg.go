@@ -1,0 +1,472 @@
+package runtime
+
+import (
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
+)
+
+// groupIndex maps the key columns of a row to a dense group id.
+type groupIndex interface {
+	// lookup returns the group of row i, creating it (next id) if new.
+	lookup(b *types.Batch, i int, next int32) (g int32, isNew bool)
+	// find returns the group of row i without creating it.
+	find(b *types.Batch, i int) (int32, bool)
+	// remove forgets the group of row i.
+	remove(b *types.Batch, i int)
+	size() int64
+}
+
+func newGroupIndex(keys []int, keyTypes []*types.DataType) groupIndex {
+	switch {
+	case len(keys) == 0:
+		return &globalIndex{}
+	case len(keys) == 1 && (keyTypes[0].IsIntegral() || keyTypes[0].IsDatetime() || keyTypes[0].IsInterval()):
+		return &intIndex{col: keys[0], m: map[int64]int32{}, null: -1}
+	case len(keys) == 1 && keyTypes[0].IsString():
+		return &strIndex{col: keys[0], m: map[string]int32{}, null: -1}
+	}
+	return &bytesIndex{cols: keys, m: map[string]int32{}}
+}
+
+type globalIndex struct{ exists bool }
+
+func (x *globalIndex) lookup(_ *types.Batch, _ int, _ int32) (int32, bool) {
+	if x.exists {
+		return 0, false
+	}
+	x.exists = true
+	return 0, true
+}
+func (x *globalIndex) find(*types.Batch, int) (int32, bool) { return 0, x.exists }
+func (x *globalIndex) remove(*types.Batch, int)             { x.exists = false }
+func (x *globalIndex) size() int64                          { return 0 }
+
+type intIndex struct {
+	col  int
+	m    map[int64]int32
+	null int32
+}
+
+func (x *intIndex) lookup(b *types.Batch, i int, next int32) (int32, bool) {
+	c := b.Cols[x.col]
+	if c.IsNull(i) {
+		if x.null >= 0 {
+			return x.null, false
+		}
+		x.null = next
+		return next, true
+	}
+	k := int64Of(c, i)
+	if g, ok := x.m[k]; ok {
+		return g, false
+	}
+	x.m[k] = next
+	return next, true
+}
+
+func (x *intIndex) find(b *types.Batch, i int) (int32, bool) {
+	c := b.Cols[x.col]
+	if c.IsNull(i) {
+		return x.null, x.null >= 0
+	}
+	g, ok := x.m[int64Of(c, i)]
+	return g, ok
+}
+
+func (x *intIndex) remove(b *types.Batch, i int) {
+	c := b.Cols[x.col]
+	if c.IsNull(i) {
+		x.null = -1
+		return
+	}
+	delete(x.m, int64Of(c, i))
+}
+
+func (x *intIndex) size() int64 { return int64(len(x.m)) * 24 }
+
+type strIndex struct {
+	col  int
+	m    map[string]int32
+	null int32
+}
+
+func (x *strIndex) key(b *types.Batch, i int) (string, bool) {
+	c := b.Cols[x.col]
+	if c.IsNull(i) {
+		return "", false
+	}
+	offs, data := vector.StringData(c)
+	return vector.UnsafeString(data[offs[i]:offs[i+1]]), true
+}
+
+func (x *strIndex) lookup(b *types.Batch, i int, next int32) (int32, bool) {
+	k, ok := x.key(b, i)
+	if !ok {
+		if x.null >= 0 {
+			return x.null, false
+		}
+		x.null = next
+		return next, true
+	}
+	if g, ok := x.m[k]; ok {
+		return g, false
+	}
+	x.m[strings.Clone(k)] = next
+	return next, true
+}
+
+func (x *strIndex) find(b *types.Batch, i int) (int32, bool) {
+	k, ok := x.key(b, i)
+	if !ok {
+		return x.null, x.null >= 0
+	}
+	g, ok := x.m[k]
+	return g, ok
+}
+
+func (x *strIndex) remove(b *types.Batch, i int) {
+	k, ok := x.key(b, i)
+	if !ok {
+		x.null = -1
+		return
+	}
+	delete(x.m, k)
+}
+
+func (x *strIndex) size() int64 {
+	return int64(len(x.m)) * 40
+}
+
+type bytesIndex struct {
+	cols []int
+	m    map[string]int32
+	buf  []byte
+}
+
+func (x *bytesIndex) lookup(b *types.Batch, i int, next int32) (int32, bool) {
+	x.buf = AppendRowKey(x.buf[:0], b, x.cols, i)
+	if g, ok := x.m[vector.UnsafeString(x.buf)]; ok {
+		return g, false
+	}
+	x.m[string(x.buf)] = next
+	return next, true
+}
+
+func (x *bytesIndex) find(b *types.Batch, i int) (int32, bool) {
+	x.buf = AppendRowKey(x.buf[:0], b, x.cols, i)
+	g, ok := x.m[vector.UnsafeString(x.buf)]
+	return g, ok
+}
+
+func (x *bytesIndex) remove(b *types.Batch, i int) {
+	x.buf = AppendRowKey(x.buf[:0], b, x.cols, i)
+	delete(x.m, string(x.buf))
+}
+
+func (x *bytesIndex) size() int64 { return int64(len(x.m)) * 48 }
+
+// GroupAgg is a GROUP BY aggregation over keyed groups.
+//
+// In batch mode (or with Final set) it accumulates its whole input and
+// emits one insert-only row per group at the end (Flink's HashAggregate);
+// a global aggregate (no keys) then emits exactly one row even for empty
+// input. In streaming mode it emits, per input row, the change of its
+// group's result as Flink's GroupAggFunction does: +I for a new group,
+// -U old / +U new when the result changes, nothing when it does not, and
+// -D when the group's row count drops to zero. Retractions (-U/-D) in the
+// input are applied to the accumulators.
+type GroupAgg struct {
+	BaseOperator
+	Keys     []int
+	KeyTypes []*types.DataType
+	Aggs     []AggSpec
+	OutTypes []*types.DataType
+	// Final makes the operator emit only at the end of input.
+	Final bool
+	// Retractable input: MIN/MAX keep multisets, COUNT(*) tracks rows.
+	Retractable bool
+
+	accs    []accumulator
+	index   groupIndex
+	nGroups int32
+	// batch mode: key values of groups, one chunk per input batch
+	keyChunks [][]arrow.Array
+	// streaming mode
+	rowCount []int64
+	prev     [][]any
+	gidsBuf  []int32
+}
+
+// Open implements Operator.
+func (a *GroupAgg) Open(ctx *OpContext, out Output) error {
+	a.BaseOperator.Open(ctx, out)
+	a.index = newGroupIndex(a.Keys, a.KeyTypes)
+	for _, s := range a.Aggs {
+		acc, err := newAccumulator(s, a.Retractable)
+		if err != nil {
+			return err
+		}
+		a.accs = append(a.accs, acc)
+	}
+	if ctx.Batch {
+		a.Final = true
+	}
+	return nil
+}
+
+func (a *GroupAgg) argCols(b *types.Batch, s AggSpec) []arrow.Array {
+	if len(s.Args) == 0 {
+		return nil
+	}
+	cols := make([]arrow.Array, len(s.Args))
+	for i, c := range s.Args {
+		cols[i] = b.Cols[c]
+	}
+	return cols
+}
+
+// ProcessBatch implements Operator.
+func (a *GroupAgg) ProcessBatch(_ int, b *types.Batch) error {
+	if a.Final && b.InsertOnly() {
+		return a.accumulateBatch(b)
+	}
+	return a.processRows(b)
+}
+
+func (a *GroupAgg) accumulateBatch(b *types.Batch) error {
+	if cap(a.gidsBuf) < b.Len {
+		a.gidsBuf = make([]int32, b.Len)
+	}
+	gids := a.gidsBuf[:b.Len]
+	var newRows []int32
+	for i := 0; i < b.Len; i++ {
+		g, isNew := a.index.lookup(b, i, a.nGroups)
+		if isNew {
+			a.nGroups++
+			newRows = append(newRows, int32(i))
+		}
+		gids[i] = g
+	}
+	if len(newRows) > 0 {
+		chunk := make([]arrow.Array, len(a.Keys))
+		for k, c := range a.Keys {
+			chunk[k] = vector.Take(b.Cols[c], newRows)
+		}
+		a.keyChunks = append(a.keyChunks, chunk)
+		for _, acc := range a.accs {
+			acc.resize(int(a.nGroups))
+		}
+	}
+	for k, s := range a.Aggs {
+		args := a.argCols(b, s)
+		if s.Filter >= 0 {
+			filtered := make([]int32, len(gids))
+			f := b.Cols[s.Filter].(*array.Boolean)
+			for i, g := range gids {
+				if f.IsValid(i) && f.Value(i) {
+					filtered[i] = g
+				} else {
+					filtered[i] = -1
+				}
+			}
+			a.accs[k].accumulateBatch(filtered, args)
+			continue
+		}
+		a.accs[k].accumulateBatch(gids, args)
+	}
+	return nil
+}
+
+// processRows handles one batch row by row (streaming changelog output,
+// or retracting input in batch mode).
+func (a *GroupAgg) processRows(b *types.Batch) error {
+	ob := newRowEmitter(a.OutTypes, len(a.Keys))
+	args := make([][]arrow.Array, len(a.Aggs))
+	for k, s := range a.Aggs {
+		args[k] = a.argCols(b, s)
+	}
+	for i := 0; i < b.Len; i++ {
+		retract := b.Kind(i).IsRetract()
+		g, found := a.index.find(b, i)
+		if !found {
+			if retract {
+				continue // retraction of a group we never saw: ignore, as Flink does
+			}
+			g, _ = a.index.lookup(b, i, a.nGroups)
+			a.nGroups++
+			for _, acc := range a.accs {
+				acc.resize(int(a.nGroups))
+			}
+			a.rowCount = append(a.rowCount, 0)
+			a.prev = append(a.prev, nil)
+			if a.Final {
+				chunk := make([]arrow.Array, len(a.Keys))
+				for k, c := range a.Keys {
+					chunk[k] = vector.Take(b.Cols[c], []int32{int32(i)})
+				}
+				a.keyChunks = append(a.keyChunks, chunk)
+			}
+		}
+		if retract {
+			a.rowCount[g]--
+		} else {
+			a.rowCount[g]++
+		}
+		for k, s := range a.Aggs {
+			if s.Filter >= 0 {
+				f := b.Cols[s.Filter].(*array.Boolean)
+				if !f.IsValid(i) || !f.Value(i) {
+					continue
+				}
+			}
+			a.accs[k].update(g, args[k], i, retract)
+		}
+		if a.Final {
+			continue
+		}
+		prev := a.prev[g]
+		if a.rowCount[g] <= 0 {
+			if prev != nil {
+				ob.add(types.Delete, b, i, a.Keys, prev)
+			}
+			a.prev[g] = nil
+			// forget the emptied group; a returning key starts a fresh group
+			a.index.remove(b, i)
+			continue
+		}
+		cur := make([]any, len(a.accs))
+		for k, acc := range a.accs {
+			cur[k] = acc.result(g)
+		}
+		switch {
+		case prev == nil:
+			ob.add(types.Insert, b, i, a.Keys, cur)
+		case !rowValuesEqual(prev, cur):
+			ob.add(types.UpdateBefore, b, i, a.Keys, prev)
+			ob.add(types.UpdateAfter, b, i, a.Keys, cur)
+		}
+		a.prev[g] = cur
+	}
+	a.reportState()
+	return a.Emit(ob.build(b))
+}
+
+func (a *GroupAgg) reportState() {
+	if a.Ctx == nil || a.Ctx.Metrics == nil {
+		return
+	}
+	bytes := a.index.size()
+	for _, acc := range a.accs {
+		bytes += acc.size()
+	}
+	a.Ctx.Metrics.StateKeys.Store(int64(a.nGroups))
+	a.Ctx.Metrics.StateBytes.Store(bytes)
+}
+
+// StateSize implements StateReporter.
+func (a *GroupAgg) StateSize() (int64, int64) {
+	bytes := a.index.size()
+	for _, acc := range a.accs {
+		bytes += acc.size()
+	}
+	return int64(a.nGroups), bytes
+}
+
+// EndInput emits the final result in batch mode.
+func (a *GroupAgg) EndInput(int) error {
+	if !a.Final {
+		return nil
+	}
+	n := int(a.nGroups)
+	if n == 0 && len(a.Keys) == 0 {
+		// global aggregate over empty input: one row
+		for _, acc := range a.accs {
+			acc.resize(1)
+		}
+		n = 1
+	}
+	if n == 0 {
+		return nil
+	}
+	cols := make([]arrow.Array, len(a.OutTypes))
+	for k := range a.Keys {
+		parts := make([]arrow.Array, len(a.keyChunks))
+		for c, chunk := range a.keyChunks {
+			parts[c] = chunk[k]
+		}
+		cols[k] = vector.Concat(parts)
+	}
+	for k, acc := range a.accs {
+		cols[len(a.Keys)+k] = resultArray(acc, n, a.OutTypes[len(a.Keys)+k])
+	}
+	a.reportState()
+	out := &types.Batch{Cols: cols, Len: n}
+	size := a.Ctx.Config.BatchSize
+	if size <= 0 {
+		size = 4096
+	}
+	for from := 0; from < n; from += size {
+		if err := a.Emit(out.Slice(from, min(from+size, n))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func rowValuesEqual(a, b []any) bool {
+	for i := range a {
+		if !types.ValuesEqual(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowEmitter collects output rows made of key columns taken from input
+// rows plus computed values, and builds them into one batch.
+type rowEmitter struct {
+	types   []*types.DataType
+	nKeys   int
+	kinds   []types.RowKind
+	srcRows []int32
+	keyCols []int
+	vals    []array.Builder
+}
+
+func newRowEmitter(ts []*types.DataType, nKeys int) *rowEmitter {
+	e := &rowEmitter{types: ts, nKeys: nKeys}
+	for _, t := range ts[nKeys:] {
+		e.vals = append(e.vals, array.NewBuilder(memory.DefaultAllocator, types.ToArrow(t)))
+	}
+	return e
+}
+
+func (e *rowEmitter) add(kind types.RowKind, b *types.Batch, row int, keyCols []int, vals []any) {
+	e.kinds = append(e.kinds, kind)
+	e.srcRows = append(e.srcRows, int32(row))
+	e.keyCols = keyCols
+	for k, v := range vals {
+		types.AppendValue(e.vals[k], v, e.types[e.nKeys+k])
+	}
+}
+
+func (e *rowEmitter) build(src *types.Batch) *types.Batch {
+	n := len(e.kinds)
+	if n == 0 {
+		return nil
+	}
+	cols := make([]arrow.Array, len(e.types))
+	for k := 0; k < e.nKeys; k++ {
+		cols[k] = vector.Take(src.Cols[e.keyCols[k]], e.srcRows)
+	}
+	for k, bld := range e.vals {
+		cols[e.nKeys+k] = bld.NewArray()
+	}
+	return &types.Batch{Cols: cols, Kinds: e.kinds, Len: n}
+}

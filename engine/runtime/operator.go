@@ -1,0 +1,149 @@
+// Package runtime executes physical plans: operators over columnar
+// batches, tasks (goroutines) connected by bounded channels, watermarks,
+// jobs with status, cancellation and per-operator metrics.
+//
+// An Operator is push-based: its task calls ProcessBatch for each batch
+// arriving on one of its inputs, ProcessWatermark when the combined
+// watermark of an input advances, and EndInput when an input is
+// exhausted (bounded input; in batch mode blocking operators emit their
+// results then). Operators emit through their Output. The same operators
+// serve batch and streaming: batch mode is bounded input whose watermark
+// jumps to +∞ at the end.
+package runtime
+
+import (
+	"context"
+	"math"
+	"sync/atomic"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// Watermark values are event-time milliseconds since the epoch.
+const (
+	// MinWatermark is the watermark before any was seen.
+	MinWatermark int64 = math.MinInt64
+	// MaxWatermark is the watermark at the end of a bounded input.
+	MaxWatermark int64 = math.MaxInt64
+)
+
+// Output receives what an operator emits.
+type Output interface {
+	// Emit passes a batch downstream. The batch must not be modified later.
+	Emit(b *types.Batch) error
+	// EmitWatermark passes a watermark downstream (only increasing values).
+	EmitWatermark(wm int64) error
+}
+
+// Operator is one step of a pipeline.
+type Operator interface {
+	// Open prepares the operator; out is where it emits.
+	Open(ctx *OpContext, out Output) error
+	// ProcessBatch handles a batch arriving on input in (0-based).
+	ProcessBatch(in int, b *types.Batch) error
+	// ProcessWatermark handles the advance of input in's watermark (the
+	// minimum over that input's producers).
+	ProcessWatermark(in int, wm int64) error
+	// EndInput handles the end of input in.
+	EndInput(in int) error
+	// Close releases resources; called once, after success or failure.
+	Close() error
+}
+
+// InputSelector is implemented by multi-input operators that must read
+// one input before another (a batch hash join reads its build side first).
+type InputSelector interface {
+	// NextInput returns the input to read next, or -1 for any.
+	NextInput() int
+}
+
+// StateReporter is implemented by stateful operators for metrics.
+type StateReporter interface {
+	// StateSize returns the number of keys and an estimate of bytes held.
+	StateSize() (keys int64, bytes int64)
+}
+
+// OpContext is what an operator sees of its job.
+type OpContext struct {
+	Ctx      context.Context
+	Eval     *expr.Ctx
+	Metrics  *OperatorMetrics
+	Batch    bool // batch runtime mode
+	Config   JobConfig
+	Subtask  int // index of this parallel instance
+	Parallel int // number of parallel instances
+}
+
+// JobConfig carries the settings operators read.
+type JobConfig struct {
+	BatchSize        int
+	StateTTL         time.Duration
+	MiniBatch        bool
+	WatermarkEvery   time.Duration
+	IdleTimeout      time.Duration
+	ChannelCapacity  int
+	MaxCollectBuffer int
+}
+
+// DefaultJobConfig returns sensible defaults.
+func DefaultJobConfig() JobConfig {
+	return JobConfig{BatchSize: 4096, WatermarkEvery: 200 * time.Millisecond, ChannelCapacity: 16, MaxCollectBuffer: 64}
+}
+
+// OperatorMetrics are counters of one operator (summed over its parallel
+// instances), readable while the job runs.
+type OperatorMetrics struct {
+	ID          int
+	Name        string
+	RecordsIn   atomic.Int64
+	RecordsOut  atomic.Int64
+	BatchesIn   atomic.Int64
+	Watermark   atomic.Int64
+	LateDropped atomic.Int64
+	StateKeys   atomic.Int64
+	StateBytes  atomic.Int64
+	// Backpressure counts emits that found the downstream channel full.
+	Backpressure atomic.Int64
+	// BusyNanos is time spent processing.
+	BusyNanos atomic.Int64
+}
+
+func newMetrics(id int, name string) *OperatorMetrics {
+	m := &OperatorMetrics{ID: id, Name: name}
+	m.Watermark.Store(MinWatermark)
+	return m
+}
+
+// BaseOperator gives default no-op implementations; embed it.
+type BaseOperator struct {
+	Ctx *OpContext
+	Out Output
+}
+
+// Open stores the context and output.
+func (b *BaseOperator) Open(ctx *OpContext, out Output) error {
+	b.Ctx, b.Out = ctx, out
+	return nil
+}
+
+// ProcessWatermark forwards the watermark.
+func (b *BaseOperator) ProcessWatermark(in int, wm int64) error { return b.Out.EmitWatermark(wm) }
+
+// EndInput does nothing.
+func (b *BaseOperator) EndInput(in int) error { return nil }
+
+// Close does nothing.
+func (b *BaseOperator) Close() error { return nil }
+
+// Emit counts and forwards a batch (empty batches are dropped).
+func (b *BaseOperator) Emit(batch *types.Batch) error {
+	if batch == nil || batch.Len == 0 {
+		return nil
+	}
+	if b.Ctx != nil && b.Ctx.Metrics != nil {
+		b.Ctx.Metrics.RecordsOut.Add(int64(batch.Len))
+	}
+	return b.Out.Emit(batch)
+}

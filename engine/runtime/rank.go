@@ -1,0 +1,195 @@
+package runtime
+
+import (
+	"sort"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// Rank is the streaming Top-N operator (Flink's Rank with ROW_NUMBER):
+// per partition it keeps the rows ordered by the sort keys and emits the
+// changes of the visible range [RankStart, RankEnd] (1-based). Without a
+// rank number, a row entering the range is +I and a row leaving it is -D;
+// with a rank number (appended as a BIGINT column) a row whose rank
+// changes is retracted (-U) and re-emitted (+U). Retracting input is
+// supported. ORDER BY ... LIMIT n in streaming mode is a Rank without
+// partition keys.
+type Rank struct {
+	BaseOperator
+	PartitionKeys []int
+	Keys          []SortKey
+	Types         []*types.DataType
+	RankStart     int64
+	RankEnd       int64 // -1: unbounded
+	WithRankNum   bool
+
+	parts  map[string]*rankPartition
+	keyBuf []byte
+	wms    *WatermarkTracker
+}
+
+type rankRow struct {
+	vals []any
+	seq  int64 // arrival order, for stable ordering of ties
+}
+
+type rankPartition struct {
+	rows    []*rankRow
+	visible []*rankRow // rows currently emitted, in rank order
+}
+
+// Open implements Operator.
+func (r *Rank) Open(ctx *OpContext, out Output) error {
+	r.BaseOperator.Open(ctx, out)
+	r.parts = map[string]*rankPartition{}
+	return nil
+}
+
+var rankSeq int64
+
+func (r *Rank) less(a, b *rankRow) bool {
+	for _, k := range r.Keys {
+		x, y := a.vals[k.Col], b.vals[k.Col]
+		var c int
+		switch {
+		case x == nil && y == nil:
+			c = 0
+		case x == nil || y == nil:
+			if (x == nil) == k.NullsFirst {
+				return true
+			}
+			return false
+		default:
+			c = CompareValues(x, y)
+			if k.Desc {
+				c = -c
+			}
+		}
+		if c != 0 {
+			return c < 0
+		}
+	}
+	return a.seq < b.seq
+}
+
+// ProcessBatch implements Operator.
+func (r *Rank) ProcessBatch(_ int, b *types.Batch) error {
+	var kinds []types.RowKind
+	var rows [][]any
+	emit := func(k types.RowKind, row *rankRow, rank int64) {
+		vals := row.vals
+		if r.WithRankNum {
+			vals = append(append([]any(nil), vals...), rank)
+		}
+		kinds = append(kinds, k)
+		rows = append(rows, vals)
+	}
+	for i := 0; i < b.Len; i++ {
+		r.keyBuf = AppendRowKey(r.keyBuf[:0], b, r.PartitionKeys, i)
+		p := r.parts[string(r.keyBuf)]
+		if p == nil {
+			p = &rankPartition{}
+			r.parts[string(r.keyBuf)] = p
+		}
+		vals := b.Row(i, r.Types).Values
+		if b.Kind(i).IsRetract() {
+			for k, row := range p.rows {
+				if rowValuesEqual(row.vals, vals) {
+					p.rows = append(p.rows[:k], p.rows[k+1:]...)
+					break
+				}
+			}
+		} else {
+			rankSeq++
+			nr := &rankRow{vals: vals, seq: rankSeq}
+			pos := sort.Search(len(p.rows), func(k int) bool { return r.less(nr, p.rows[k]) })
+			p.rows = append(p.rows, nil)
+			copy(p.rows[pos+1:], p.rows[pos:])
+			p.rows[pos] = nr
+		}
+		// new visible range
+		from := int(r.RankStart - 1)
+		to := len(p.rows)
+		if r.RankEnd >= 0 && int(r.RankEnd) < to {
+			to = int(r.RankEnd)
+		}
+		var next []*rankRow
+		if from < to {
+			next = append(next, p.rows[from:to]...)
+		}
+		r.diff(p.visible, next, emit)
+		p.visible = next
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	return r.Emit(r.build(kinds, rows))
+}
+
+func (r *Rank) diff(old, next []*rankRow, emit func(types.RowKind, *rankRow, int64)) {
+	if !r.WithRankNum {
+		inNext := map[*rankRow]bool{}
+		for _, x := range next {
+			inNext[x] = true
+		}
+		inOld := map[*rankRow]bool{}
+		for _, x := range old {
+			inOld[x] = true
+			if !inNext[x] {
+				emit(types.Delete, x, 0)
+			}
+		}
+		for _, x := range next {
+			if !inOld[x] {
+				emit(types.Insert, x, 0)
+			}
+		}
+		return
+	}
+	for k := 0; k < max(len(old), len(next)); k++ {
+		rank := r.RankStart + int64(k)
+		switch {
+		case k >= len(next):
+			emit(types.Delete, old[k], rank)
+		case k >= len(old):
+			emit(types.Insert, next[k], rank)
+		case old[k] != next[k]:
+			emit(types.UpdateBefore, old[k], rank)
+			emit(types.UpdateAfter, next[k], rank)
+		}
+	}
+}
+
+func (r *Rank) build(kinds []types.RowKind, rows [][]any) *types.Batch {
+	ts := r.Types
+	if r.WithRankNum {
+		ts = append(append([]*types.DataType(nil), ts...), types.BigIntType().NotNull())
+	}
+	bs := make([]array.Builder, len(ts))
+	for c, t := range ts {
+		bs[c] = array.NewBuilder(memory.DefaultAllocator, types.ToArrow(t))
+	}
+	for _, row := range rows {
+		for c, v := range row {
+			types.AppendValue(bs[c], v, ts[c])
+		}
+	}
+	cols := make([]arrow.Array, len(ts))
+	for c, bld := range bs {
+		cols[c] = bld.NewArray()
+	}
+	return &types.Batch{Cols: cols, Kinds: kinds, Len: len(rows)}
+}
+
+// StateSize implements StateReporter.
+func (r *Rank) StateSize() (int64, int64) {
+	var n int64
+	for _, p := range r.parts {
+		n += int64(len(p.rows))
+	}
+	return int64(len(r.parts)), n * 64
+}

@@ -1,0 +1,180 @@
+package runtime
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
+)
+
+// router delivers a task's output to the input channels of its
+// consumers' instances according to each edge's partitioning.
+type router struct {
+	ctx     context.Context
+	inst    int
+	targets []target
+	m       *OperatorMetrics
+	rr      int
+}
+
+type target struct {
+	part  Partitioning
+	keys  []int
+	chans []chan event // one per consumer instance (this input)
+}
+
+func (e *executor) newRouter(ctx context.Context, n *Node, inst int) *router {
+	r := &router{ctx: ctx, inst: inst, m: n.metrics}
+	for _, c := range n.consumers {
+		for in, edge := range c.Inputs {
+			if edge.From != n {
+				continue
+			}
+			chans := make([]chan event, c.Parallelism)
+			for k := range chans {
+				chans[k] = e.inbound[c.ID][k][in]
+			}
+			r.targets = append(r.targets, target{part: edge.Part, keys: edge.Keys, chans: chans})
+		}
+	}
+	return r
+}
+
+func (r *router) send(c chan event, ev event) error {
+	select {
+	case c <- ev:
+		return nil
+	default:
+	}
+	r.m.Backpressure.Add(1)
+	select {
+	case c <- ev:
+		return nil
+	case <-r.ctx.Done():
+		return r.ctx.Err()
+	}
+}
+
+// producer id of this instance at a consumer: forward edges have a single
+// producer per consumer instance.
+func (r *router) producerID(t target) int {
+	if t.part == Forward {
+		return 0
+	}
+	return r.inst
+}
+
+func (r *router) Emit(b *types.Batch) error {
+	if b == nil || b.Len == 0 {
+		return nil
+	}
+	for _, t := range r.targets {
+		pid := r.producerID(t)
+		switch t.part {
+		case Forward:
+			if err := r.send(t.chans[r.inst], event{kind: evData, batch: b, producer: pid}); err != nil {
+				return err
+			}
+		case Single:
+			if err := r.send(t.chans[0], event{kind: evData, batch: b, producer: pid}); err != nil {
+				return err
+			}
+		case Broadcast:
+			for _, c := range t.chans {
+				if err := r.send(c, event{kind: evData, batch: b, producer: pid}); err != nil {
+					return err
+				}
+			}
+		case Rebalance:
+			r.rr = (r.rr + 1) % len(t.chans)
+			if err := r.send(t.chans[r.rr], event{kind: evData, batch: b, producer: pid}); err != nil {
+				return err
+			}
+		case Hash:
+			if len(t.chans) == 1 {
+				if err := r.send(t.chans[0], event{kind: evData, batch: b, producer: pid}); err != nil {
+					return err
+				}
+				continue
+			}
+			parts := PartitionBatch(b, t.keys, len(t.chans))
+			for k, p := range parts {
+				if p == nil {
+					continue
+				}
+				if err := r.send(t.chans[k], event{kind: evData, batch: p, producer: pid}); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (r *router) EmitWatermark(wm int64) error {
+	return r.broadcast(event{kind: evWatermark, wm: wm})
+}
+
+func (r *router) end() error { return r.broadcast(event{kind: evEnd}) }
+
+func (r *router) broadcast(ev event) error {
+	for _, t := range r.targets {
+		ev.producer = r.producerID(t)
+		switch t.part {
+		case Forward:
+			if err := r.send(t.chans[r.inst], ev); err != nil {
+				return err
+			}
+		case Single:
+			if err := r.send(t.chans[0], ev); err != nil {
+				return err
+			}
+		default:
+			for _, c := range t.chans {
+				if err := r.send(c, ev); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// PartitionBatch splits a batch into n parts by the hash of its key
+// columns (nil parts are empty). Rows keep their relative order.
+func PartitionBatch(b *types.Batch, keys []int, n int) []*types.Batch {
+	hashes := make([]uint64, b.Len)
+	for _, k := range keys {
+		HashColumn(b.Cols[k], hashes)
+	}
+	idx := make([][]int32, n)
+	for i, h := range hashes {
+		p := int(h % uint64(n))
+		idx[p] = append(idx[p], int32(i))
+	}
+	out := make([]*types.Batch, n)
+	for p, sel := range idx {
+		if len(sel) == 0 {
+			continue
+		}
+		if len(sel) == b.Len {
+			out[p] = b
+			continue
+		}
+		cols := make([]arrow.Array, len(b.Cols))
+		for c, col := range b.Cols {
+			cols[c] = vector.Take(col, sel)
+		}
+		var kinds []types.RowKind
+		if b.Kinds != nil {
+			kinds = make([]types.RowKind, len(sel))
+			for i, s := range sel {
+				kinds[i] = b.Kinds[s]
+			}
+		}
+		out[p] = &types.Batch{Cols: cols, Kinds: kinds, Len: len(sel)}
+	}
+	return out
+}
