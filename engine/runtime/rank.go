@@ -29,7 +29,7 @@ type Rank struct {
 
 	parts  map[string]*rankPartition
 	keyBuf []byte
-	wms    *WatermarkTracker
+	seq    int64
 }
 
 type rankRow struct {
@@ -48,8 +48,6 @@ func (r *Rank) Open(ctx *OpContext, out Output) error {
 	r.parts = map[string]*rankPartition{}
 	return nil
 }
-
-var rankSeq int64
 
 func (r *Rank) less(a, b *rankRow) bool {
 	for _, k := range r.Keys {
@@ -104,8 +102,8 @@ func (r *Rank) ProcessBatch(_ int, b *types.Batch) error {
 				}
 			}
 		} else {
-			rankSeq++
-			nr := &rankRow{vals: vals, seq: rankSeq}
+			r.seq++
+			nr := &rankRow{vals: vals, seq: r.seq}
 			pos := sort.Search(len(p.rows), func(k int) bool { return r.less(nr, p.rows[k]) })
 			p.rows = append(p.rows, nil)
 			copy(p.rows[pos+1:], p.rows[pos:])
