@@ -198,7 +198,11 @@ func (p *printer) partSpec(ps []*Property) {
 		if i > 0 {
 			p.w(", ")
 		}
-		p.prop(pr)
+		p.partKey(pr.Key)
+		if pr.ValueExpr != nil {
+			p.w(" = ")
+			p.expr(pr.ValueExpr)
+		}
 	}
 	p.w(")")
 }

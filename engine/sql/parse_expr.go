@@ -362,9 +362,10 @@ func (p *parser) parsePrimary() Expr {
 func (p *parser) parseParenExpr() Expr {
 	start := p.tok().Pos
 	if p.peekKw(1, "SELECT") || p.peekKw(1, "WITH") || p.peekKw(1, "VALUES") {
-		// (query) possibly followed by set operators: parse as a query.
+		p.advance()
 		q := p.parseQuery()
-		return &SubqueryExpr{Span: q.Span, Query: q}
+		p.expectOp(")")
+		return &SubqueryExpr{Span: p.span(start), Query: q}
 	}
 	p.advance()
 	items := p.parseExprList()
@@ -480,7 +481,8 @@ func (p *parser) parseKeywordExpr(t *Token) Expr {
 			}
 		}
 		if p.acceptKws("ORDER", "BY") {
-			ta.OrderBy = p.parseOrderItems()
+			// a single item: a following comma separates call arguments
+			ta.OrderBy = p.parseOrderItems1()
 		}
 		ta.Span = p.span(start)
 		return ta
@@ -642,7 +644,11 @@ func (p *parser) parseCast(try bool) Expr {
 	return &CastExpr{Span: p.span(start), Try: try, X: x, Type: ty}
 }
 
-func (p *parser) parseOrderItems() []*OrderItem {
+func (p *parser) parseOrderItems() []*OrderItem { return p.parseOrderItemsN(false) }
+
+func (p *parser) parseOrderItems1() []*OrderItem { return p.parseOrderItemsN(true) }
+
+func (p *parser) parseOrderItemsN(single bool) []*OrderItem {
 	var out []*OrderItem
 	for {
 		start := p.tok().Pos
@@ -662,7 +668,7 @@ func (p *parser) parseOrderItems() []*OrderItem {
 		}
 		it.Span = p.span(start)
 		out = append(out, it)
-		if !p.acceptOp(",") {
+		if single || !p.acceptOp(",") {
 			return out
 		}
 	}

@@ -497,7 +497,9 @@ func (p *parser) parseTableRef() TableExpr {
 		te = u
 	case p.isOp("("):
 		if p.atQueryStart() {
+			p.advance()
 			q := p.parseQuery()
+			p.expectOp(")")
 			dt := &DerivedTable{Query: q}
 			dt.Alias, dt.Columns = p.parseAlias()
 			dt.Span = p.span(start)

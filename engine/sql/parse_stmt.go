@@ -281,7 +281,7 @@ func (p *parser) parseCreate() Statement {
 		p.expectKw("AS")
 		f.Class, _ = p.parseString()
 		if p.acceptKw("LANGUAGE") {
-			f.Language = upperASCII(p.parseIdent().Name)
+			f.Language = p.parseLanguage()
 		}
 		if p.acceptKw("USING") {
 			for {
@@ -601,7 +601,7 @@ func (p *parser) parseAlter() Statement {
 		p.expectKw("AS")
 		f.Class, _ = p.parseString()
 		if p.acceptKw("LANGUAGE") {
-			f.Language = upperASCII(p.parseIdent().Name)
+			f.Language = p.parseLanguage()
 		}
 		f.Span = p.span(start)
 		return f
@@ -1016,7 +1016,8 @@ func (p *parser) parseNullability(t *DataType) {
 	if p.isKw("NOT") && p.peekKw(1, "NULL") {
 		p.p += 2
 		t.NotNull = true
-	} else if p.acceptKw("NULL") {
+	} else if p.isKw("NULL") && !p.peekKw(1, "ON") {
+		p.advance()
 		t.ExplicitNull = true
 	}
 	t.EndOff = p.lastEnd()
@@ -1143,4 +1144,15 @@ func (p *parser) parseBaseType() *DataType {
 	}
 	t.Span = p.span(start)
 	return t
+}
+
+// parseLanguage reads the word after LANGUAGE (JAVA, SCALA, PYTHON, GO...).
+func (p *parser) parseLanguage() string {
+	t := p.tok()
+	p.want("<IDENTIFIER>")
+	if t.Kind != TokIdent && t.Kind != TokQuotedIdent {
+		p.fail()
+	}
+	p.advance()
+	return upperASCII(t.Value)
 }

@@ -463,7 +463,19 @@ func (p *parser) parseProperty(partSpec bool) *Property {
 	switch {
 	case t.Kind == TokString:
 		prop.Key, _ = p.parseString()
-	case isIdentTok(t):
+	case partSpec && t.Kind == TokIdent, isIdentTok(t):
+		// partition keys may be any word (Flink's docs use PARTITION (date = ...))
+		p.advance()
+		prop.Key = t.Value
+		for p.isOp(".") && (p.peek(1).Kind == TokIdent || p.peek(1).Kind == TokQuotedIdent) {
+			p.advance()
+			prop.Key += "." + p.advance().Value
+		}
+		if partSpec && (p.isOp(",") || p.isOp(")")) {
+			prop.Span = p.span(t.Pos)
+			return prop
+		}
+	case t.Kind == TokQuotedIdent:
 		n := p.parseObjectName()
 		var parts []string
 		for _, x := range n.Parts {
