@@ -1,0 +1,26 @@
+INSERT INTO t SELECT * FROM s;
+INSERT INTO t VALUES (1, 'a'), (2, 'b');
+INSERT INTO t (a, b) VALUES (1, 'a');
+INSERT INTO t (a, b) SELECT x, y FROM s;
+INSERT INTO t (SELECT * FROM s);
+INSERT OVERWRITE t SELECT * FROM s;
+INSERT OVERWRITE t PARTITION (date = '2019-8-30', country = 'China') SELECT * FROM s;
+INSERT INTO country_page_view PARTITION (date = '2019-8-30', country = 'China') SELECT user, cnt FROM page_view_source;
+INSERT INTO country_page_view PARTITION (date = '2019-8-30') SELECT user, cnt, country FROM page_view_source;
+INSERT INTO t PARTITION (p = 1) (a, b) SELECT a, b FROM s;
+INSERT INTO t /*+ OPTIONS('sink.parallelism' = '2') */ SELECT * FROM s;
+INSERT INTO cat.db.t WITH x AS (SELECT 1 AS a) SELECT a FROM x;
+INSERT INTO t SELECT a FROM s UNION ALL SELECT a FROM u;
+UPSERT INTO t SELECT * FROM s;
+EXECUTE INSERT INTO t SELECT * FROM s;
+EXECUTE STATEMENT SET BEGIN INSERT INTO t1 SELECT * FROM s; INSERT INTO t2 SELECT * FROM s; END;
+EXECUTE STATEMENT SET
+BEGIN
+  INSERT INTO pageviews SELECT page_id, view_time FROM pageviews_source;
+  INSERT INTO uniqueviews SELECT page_id, COUNT(DISTINCT user_id) FROM pageviews_source GROUP BY page_id;
+END;
+EXECUTE SELECT * FROM t;
+BEGIN STATEMENT SET;
+INSERT INTO t1 SELECT * FROM s;
+INSERT INTO t2 SELECT * FROM s;
+END;
