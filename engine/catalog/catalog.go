@@ -131,6 +131,9 @@ type View struct {
 	// Plan, when set, is an in-process logical plan (for views created from
 	// Table API objects, which have no SQL text); it is opaque here.
 	Plan any
+	// Catalog and Database are the current catalog and database when the
+	// view was created: unqualified names in Query resolve against them.
+	Catalog, Database string
 }
 
 // Kind implements BaseTable.

@@ -778,3 +778,21 @@ func castNested(v any, t *types.DataType, zone *time.Location) (string, error) {
 	}
 	return castToString(v, t, zone)
 }
+
+// FormatSQL renders a value as Flink's CAST(value AS STRING) does, which is
+// also how the SQL Client displays values (zone is the session time zone
+// for TIMESTAMP_LTZ). NULL renders as "NULL"; display layers that show
+// NULL differently check for nil first.
+func FormatSQL(v any, t *types.DataType, zone *time.Location) string {
+	if v == nil {
+		return "NULL"
+	}
+	if zone == nil {
+		zone = time.UTC
+	}
+	s, err := castToString(v, t, zone)
+	if err != nil {
+		return types.FormatValue(v)
+	}
+	return s
+}

@@ -1,0 +1,284 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// aggScope maps the expressions of an aggregating SELECT to the columns
+// of its Aggregate node: GROUP BY expressions to the key columns and
+// aggregate calls to the aggregate columns.
+type aggScope struct {
+	base      *scope
+	groupStrs []string
+	calls     map[*sql.FuncCall]int
+	outTypes  []*types.DataType
+	outNames  []string
+}
+
+// isAggCall reports whether a call is to an aggregate function (and not a
+// windowed OVER call).
+func (b *binder) isAggCall(f *sql.FuncCall) bool {
+	if f.Over != nil {
+		return false
+	}
+	fn, err := b.ctx.lookup(identNames(f.Name.Parts))
+	return err == nil && fn != nil && fn.Kind == expr.AggregateKind
+}
+
+func (c *Context) lookup(parts []string) (*expr.Function, error) {
+	if c.Functions != nil {
+		return c.Functions(parts)
+	}
+	if len(parts) == 1 {
+		f, _ := expr.Builtins.Lookup(parts[0])
+		return f, nil
+	}
+	return nil, nil
+}
+
+// containsAgg reports whether an expression contains an aggregate call
+// (not looking into subqueries).
+func containsAgg(b *binder, e sql.Expr) bool {
+	found := false
+	walkSQL(e, func(x sql.Expr) bool {
+		if f, ok := x.(*sql.FuncCall); ok && b.isAggCall(f) {
+			found = true
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+// collectAggs lists the aggregate calls of an expression, outermost first.
+func collectAggs(b *binder, e sql.Expr, out *[]*sql.FuncCall) {
+	walkSQL(e, func(x sql.Expr) bool {
+		if f, ok := x.(*sql.FuncCall); ok && b.isAggCall(f) {
+			*out = append(*out, f)
+			return false
+		}
+		return true
+	})
+}
+
+// walkSQL visits an expression tree depth first.
+func walkSQL(e sql.Expr, fn func(sql.Expr) bool) {
+	if e == nil || !fn(e) {
+		return
+	}
+	switch x := e.(type) {
+	case *sql.UnaryExpr:
+		walkSQL(x.X, fn)
+	case *sql.BinaryExpr:
+		walkSQL(x.X, fn)
+		walkSQL(x.Y, fn)
+	case *sql.IsExpr:
+		walkSQL(x.X, fn)
+	case *sql.IsDistinctFromExpr:
+		walkSQL(x.X, fn)
+		walkSQL(x.Y, fn)
+	case *sql.LikeExpr:
+		walkSQL(x.X, fn)
+		walkSQL(x.Pattern, fn)
+		walkSQL(x.Escape, fn)
+	case *sql.InExpr:
+		walkSQL(x.X, fn)
+		for _, it := range x.List {
+			walkSQL(it, fn)
+		}
+	case *sql.BetweenExpr:
+		walkSQL(x.X, fn)
+		walkSQL(x.Low, fn)
+		walkSQL(x.High, fn)
+	case *sql.CastExpr:
+		walkSQL(x.X, fn)
+	case *sql.CaseExpr:
+		walkSQL(x.Operand, fn)
+		for _, w := range x.Whens {
+			walkSQL(w.Cond, fn)
+			walkSQL(w.Result, fn)
+		}
+		walkSQL(x.Else, fn)
+	case *sql.FuncCall:
+		for _, a := range x.Args {
+			walkSQL(a, fn)
+		}
+		walkSQL(x.Filter, fn)
+	case *sql.RowExpr:
+		for _, it := range x.Items {
+			walkSQL(it, fn)
+		}
+	case *sql.ArrayExpr:
+		for _, it := range x.Items {
+			walkSQL(it, fn)
+		}
+	case *sql.MapExpr:
+		for _, it := range x.Items {
+			walkSQL(it, fn)
+		}
+	case *sql.IndexExpr:
+		walkSQL(x.X, fn)
+		walkSQL(x.Index, fn)
+	case *sql.FieldExpr:
+		walkSQL(x.X, fn)
+	}
+}
+
+// aggregate builds Project(group exprs, agg args) -> Aggregate and returns
+// the aggregate node with a scope that maps select-list expressions onto it.
+func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (Node, *scope) {
+	var groupExprs []expr.Expr
+	var groupStrs []string
+	for _, g := range s.GroupBy {
+		if g.Kind != sql.GroupExpr {
+			b.failAt(g, "GROUPING SETS, ROLLUP and CUBE are not supported yet")
+		}
+		for _, ge := range g.Exprs {
+			if containsAgg(b, ge) {
+				b.failAt(ge, "Aggregate expression is illegal in GROUP BY clause")
+			}
+			e := b.expr(ge, sc)
+			str := e.String()
+			dup := false
+			for _, x := range groupStrs {
+				if x == str {
+					dup = true
+				}
+			}
+			if !dup {
+				groupExprs = append(groupExprs, e)
+				groupStrs = append(groupStrs, str)
+			}
+		}
+	}
+	var calls []*sql.FuncCall
+	for _, a := range asts {
+		collectAggs(b, a, &calls)
+	}
+	proj := append([]expr.Expr(nil), groupExprs...)
+	projIndex := func(e expr.Expr) int {
+		str := e.String()
+		for i, p := range proj {
+			if p.String() == str {
+				return i
+			}
+		}
+		proj = append(proj, e)
+		return len(proj) - 1
+	}
+	var aggs []AggCall
+	callIdx := map[*sql.FuncCall]int{}
+	aggKeys := map[string]int{}
+	for _, c := range calls {
+		for _, a := range c.Args {
+			if containsAgg(b, a) {
+				b.failAt(a, "Aggregate function calls cannot be nested")
+			}
+		}
+		fn := b.lookupFunction(c)
+		name := strings.ToUpper(fn.Name)
+		var args []expr.Expr
+		for _, a := range c.Args {
+			if _, ok := a.(*sql.Star); ok {
+				if name != "COUNT" || len(c.Args) != 1 {
+					b.failAt(a, "'*' is only allowed in COUNT(*)")
+				}
+				continue
+			}
+			args = append(args, b.expr(a, sc))
+		}
+		// type inference
+		call := b.resolve(c, fn, name, args)
+		ce, ok := call.(*expr.Call)
+		if !ok {
+			b.failAt(c, "aggregate %s cannot be folded", name)
+		}
+		spec := AggCall{Func: name, Distinct: c.Quantifier == "DISTINCT", Filter: -1, Type: ce.T}
+		for _, a := range ce.Args {
+			spec.Args = append(spec.Args, projIndex(a))
+			spec.ArgTypes = append(spec.ArgTypes, a.Type())
+		}
+		if c.Filter != nil {
+			spec.Filter = projIndex(b.boolExpr(c.Filter, sc, "FILTER"))
+		}
+		if spec.Func == "COUNT" && len(spec.Args) == 1 && !spec.Distinct && !ce.Args[0].Type().Nullable {
+			// COUNT(x) of a NOT NULL x counts rows
+			spec.Args, spec.ArgTypes = nil, nil
+		}
+		key := fmt.Sprintf("%s|%v|%v|%d", spec.Func, spec.Args, spec.Distinct, spec.Filter)
+		if k, ok := aggKeys[key]; ok {
+			callIdx[c] = k
+			continue
+		}
+		aggKeys[key] = len(aggs)
+		callIdx[c] = len(aggs)
+		aggs = append(aggs, spec)
+	}
+	projCols := make([]Column, len(proj))
+	for i, e := range proj {
+		name := fmt.Sprintf("$f%d", i)
+		if r, ok := e.(*expr.InputRef); ok {
+			name = r.Name
+		}
+		projCols[i] = Column{Name: name, Type: e.Type()}
+	}
+	pre := &Project{Input: n, Exprs: proj, Cols: projCols}
+	keys := make([]int, len(groupExprs))
+	var outCols []Column
+	for i := range groupExprs {
+		keys[i] = i
+		outCols = append(outCols, Column{Name: projCols[i].Name, Type: projCols[i].Type})
+	}
+	for i, a := range aggs {
+		outCols = append(outCols, Column{Name: fmt.Sprintf("EXPR$%d", len(groupExprs)+i), Type: a.Type})
+		a.Name = outCols[len(outCols)-1].Name
+		aggs[i] = a
+	}
+	agg := &Aggregate{Input: pre, GroupKeys: keys, Aggs: aggs, Cols: outCols}
+	as := &aggScope{base: sc, groupStrs: groupStrs, calls: map[*sql.FuncCall]int{}}
+	for c, k := range callIdx {
+		as.calls[c] = len(groupExprs) + k
+	}
+	out := &scope{rels: sc.rels, agg: as}
+	for _, c := range outCols {
+		out.fields = append(out.fields, field{name: c.Name, rel: -1, typ: c.Type})
+		as.outTypes = append(as.outTypes, c.Type)
+		as.outNames = append(as.outNames, c.Name)
+	}
+	return agg, out
+}
+
+// aggRef maps e onto the aggregate's output when it is an aggregate call
+// or equals a GROUP BY expression; nil means bind structurally. A column
+// reference that is neither is an error.
+func (b *binder) aggRef(e sql.Expr, sc *scope) expr.Expr {
+	as := sc.agg
+	if f, ok := e.(*sql.FuncCall); ok {
+		if idx, ok := as.calls[f]; ok {
+			return &expr.InputRef{Index: idx, Name: as.outNames[idx], T: as.outTypes[idx]}
+		}
+	}
+	if containsAgg(b, e) {
+		return nil
+	}
+	bound := b.expr(e, as.base)
+	str := bound.String()
+	for i, g := range as.groupStrs {
+		if g == str {
+			return &expr.InputRef{Index: i, Name: as.outNames[i], T: as.outTypes[i]}
+		}
+	}
+	if len(expr.InputRefs(bound)) == 0 {
+		return bound
+	}
+	switch e.(type) {
+	case *sql.Identifier:
+		b.failAt(e, "Expression '%s' is not being grouped", e)
+	}
+	return nil
+}

@@ -1,0 +1,631 @@
+package plan
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// boolExpr binds a condition and checks that it is BOOLEAN.
+func (b *binder) boolExpr(e sql.Expr, sc *scope, clause string) expr.Expr {
+	x := b.expr(e, sc)
+	t := x.Type()
+	if t.Root != types.Boolean && t.Root != types.Null {
+		b.failAt(e, "%s clause must be a condition; expression of type %s is not BOOLEAN", clause, t)
+	}
+	return x
+}
+
+// call resolves a built-in function or operator by name and reports type
+// errors at node n.
+func (b *binder) call(n sql.Node, name string, args ...expr.Expr) expr.Expr {
+	f, ok := expr.Builtins.Lookup(name)
+	if !ok {
+		b.failAt(n, "No match found for function signature %s", name)
+	}
+	return b.resolve(n, f, name, args)
+}
+
+func (b *binder) resolve(n sql.Node, f *expr.Function, name string, args []expr.Expr) expr.Expr {
+	c, err := expr.ResolveCall(f, name, args)
+	if err != nil {
+		var te *expr.TypeError
+		if errors.As(err, &te) {
+			b.failAt(n, "%s", te.Msg)
+		}
+		b.failAt(n, "%v", err)
+	}
+	return fold(c)
+}
+
+// fold evaluates a call whose arguments are all literals (constant
+// folding), keeping the call when evaluation fails (the error then
+// surfaces at run time, with the row that caused it).
+func fold(c *expr.Call) expr.Expr {
+	if c.Fn == nil || c.Fn.NonDeterministic {
+		return c
+	}
+	for _, a := range c.Args {
+		l, ok := a.(*expr.Literal)
+		if !ok || l.T.Root == types.Symbol && len(c.Args) == 1 {
+			return c
+		}
+	}
+	v, err := expr.EvalConst(c, expr.DefaultCtx())
+	if err != nil {
+		return c
+	}
+	return &expr.Literal{Value: v, T: c.T}
+}
+
+// expr binds an expression in a scope. In an aggregating scope, aggregate
+// calls become references to the aggregate's output and sub-expressions
+// equal to a GROUP BY expression become references to the key.
+func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
+	if sc.agg != nil {
+		if r := b.aggRef(e, sc); r != nil {
+			return r
+		}
+	}
+	switch x := e.(type) {
+	case *sql.Identifier:
+		return b.identifier(x, sc)
+	case *sql.NumberLit:
+		return b.number(x)
+	case *sql.StringLit:
+		v := x.Value
+		if x.Unicode {
+			v = unescapeUnicode(v)
+		}
+		return &expr.Literal{Value: v, T: types.CharType(len([]rune(v))).NotNull()}
+	case *sql.BinaryLit:
+		bs, err := hex.DecodeString(x.Hex)
+		if err != nil {
+			b.failAt(x, "Binary literal string must contain an even number of hexits")
+		}
+		return &expr.Literal{Value: bs, T: types.BinaryType(len(bs)).NotNull()}
+	case *sql.BoolLit:
+		return &expr.Literal{Value: x.Value, T: types.BooleanType().NotNull()}
+	case *sql.NullLit:
+		return &expr.Literal{Value: nil, T: types.NullType()}
+	case *sql.UnknownLit:
+		return &expr.Literal{Value: nil, T: types.BooleanType()}
+	case *sql.DateTimeLit:
+		return b.datetimeLit(x)
+	case *sql.IntervalLit:
+		return b.intervalLit(x)
+	case *sql.UnaryExpr:
+		arg := b.expr(x.X, sc)
+		switch x.Op {
+		case "NOT":
+			return b.call(x, "NOT", arg)
+		case "-":
+			return b.call(x, "NEGATE", arg)
+		}
+		return b.call(x, "UNARY_PLUS", arg)
+	case *sql.BinaryExpr:
+		return b.binary(x, sc)
+	case *sql.IsExpr:
+		arg := b.expr(x.X, sc)
+		name := "IS "
+		if x.Not {
+			name += "NOT "
+		}
+		name += x.What
+		return b.call(x, name, arg)
+	case *sql.IsDistinctFromExpr:
+		name := "IS DISTINCT FROM"
+		if x.Not {
+			name = "IS NOT DISTINCT FROM"
+		}
+		return b.call(x, name, b.expr(x.X, sc), b.expr(x.Y, sc))
+	case *sql.LikeExpr:
+		args := []expr.Expr{b.expr(x.X, sc), b.expr(x.Pattern, sc)}
+		if x.Escape != nil {
+			args = append(args, b.expr(x.Escape, sc))
+		}
+		name := x.Op
+		if x.Op == "ILIKE" {
+			args[0] = b.call(x, "LOWER", args[0])
+			args[1] = b.call(x, "LOWER", args[1])
+			name = "LIKE"
+		}
+		if x.Not {
+			name = "NOT " + name
+		}
+		return b.call(x, name, args...)
+	case *sql.InExpr:
+		if x.Query != nil {
+			b.failAt(x, "IN with a subquery is not supported yet")
+		}
+		args := []expr.Expr{b.expr(x.X, sc)}
+		for _, it := range x.List {
+			args = append(args, b.expr(it, sc))
+		}
+		in := b.call(x, "IN", args...)
+		if x.Not {
+			return b.call(x, "NOT", in)
+		}
+		return in
+	case *sql.BetweenExpr:
+		v, lo, hi := b.expr(x.X, sc), b.expr(x.Low, sc), b.expr(x.High, sc)
+		between := b.call(x, "AND", b.call(x, ">=", v, lo), b.call(x, "<=", v, hi))
+		if x.Symmetric == "SYMMETRIC" {
+			between = b.call(x, "OR", between, b.call(x, "AND", b.call(x, ">=", v, hi), b.call(x, "<=", v, lo)))
+		}
+		if x.Not {
+			return b.call(x, "NOT", between)
+		}
+		return between
+	case *sql.CastExpr:
+		arg := b.expr(x.X, sc)
+		t := b.dataType(x.Type)
+		c, err := expr.NewCast(arg, t, x.Try)
+		if err != nil {
+			b.failAt(x, "%v", err)
+		}
+		if call, ok := c.(*expr.Call); ok {
+			return fold(call)
+		}
+		return c
+	case *sql.CaseExpr:
+		var args []expr.Expr
+		var operand expr.Expr
+		if x.Operand != nil {
+			operand = b.expr(x.Operand, sc)
+		}
+		for _, w := range x.Whens {
+			cond := b.expr(w.Cond, sc)
+			if operand != nil {
+				cond = b.call(w, "=", operand, cond)
+			}
+			args = append(args, cond, b.expr(w.Result, sc))
+		}
+		if x.Else != nil {
+			args = append(args, b.expr(x.Else, sc))
+		}
+		return b.call(x, "CASE", args...)
+	case *sql.FuncCall:
+		return b.funcCall(x, sc)
+	case *sql.Symbol:
+		return expr.Symbol(x.Name)
+	case *sql.RowExpr:
+		args := make([]expr.Expr, len(x.Items))
+		for i, it := range x.Items {
+			args[i] = b.expr(it, sc)
+		}
+		return b.call(x, "ROW", args...)
+	case *sql.ArrayExpr:
+		if x.Query != nil {
+			b.failAt(x, "ARRAY(subquery) is not supported yet")
+		}
+		args := make([]expr.Expr, len(x.Items))
+		for i, it := range x.Items {
+			args[i] = b.expr(it, sc)
+		}
+		return b.call(x, "ARRAY", args...)
+	case *sql.MapExpr:
+		if x.Query != nil {
+			b.failAt(x, "MAP(subquery) is not supported yet")
+		}
+		args := make([]expr.Expr, len(x.Items))
+		for i, it := range x.Items {
+			args[i] = b.expr(it, sc)
+		}
+		return b.call(x, "MAP", args...)
+	case *sql.IndexExpr:
+		return b.call(x, "ITEM", b.expr(x.X, sc), b.expr(x.Index, sc))
+	case *sql.FieldExpr:
+		return b.fieldAccess(x, b.expr(x.X, sc), x.Field.Name)
+	case *sql.Star:
+		b.failAt(x, "'*' is only allowed in a select list or COUNT(*)")
+	case *sql.SubqueryExpr, *sql.ExistsExpr:
+		b.failAt(e, "Subqueries in expressions are not supported yet")
+	case *sql.ParamExpr:
+		b.failAt(x, "Dynamic parameters are not supported")
+	}
+	b.failAt(e, "Unsupported expression: %s", e)
+	return nil
+}
+
+// identifier resolves a column reference (with nested field access).
+func (b *binder) identifier(id *sql.Identifier, sc *scope) expr.Expr {
+	parts := identNames(id.Parts)
+	idx, rest, amb := sc.resolve(parts)
+	if amb {
+		b.failAt(id, "Column '%s' is ambiguous", strings.Join(parts, "."))
+	}
+	if idx < 0 {
+		name := parts[len(parts)-1]
+		if len(parts) > 1 {
+			// a qualifier that names no table
+			q := parts[:len(parts)-1]
+			known := false
+			for _, r := range sc.rels {
+				if r.matches(q) {
+					known = true
+				}
+			}
+			if !known {
+				b.failAt(id, "Table '%s' not found", strings.Join(q, "."))
+			}
+			b.failAt(id, "Column '%s' not found in table '%s'%s", name, strings.Join(q, "."), didYouMean(suggest(name, sc.names())))
+		}
+		b.failAt(id, "Column '%s' not found in any table%s", name, didYouMean(suggest(name, sc.names())))
+	}
+	f := sc.fields[idx]
+	var e expr.Expr = &expr.InputRef{Index: idx, Name: f.name, T: f.typ}
+	for _, r := range rest {
+		e = b.fieldAccess(id, e, r)
+	}
+	return e
+}
+
+func (b *binder) fieldAccess(n sql.Node, e expr.Expr, name string) expr.Expr {
+	t := e.Type()
+	if t.Root != types.RowRoot {
+		b.failAt(n, "Column '%s' not found; %s is not a ROW", name, e)
+	}
+	if t.FieldIndex(name) < 0 {
+		var names []string
+		for _, f := range t.Fields {
+			names = append(names, f.Name)
+		}
+		b.failAt(n, "Field '%s' not found in %s%s", name, t, didYouMean(suggest(name, names)))
+	}
+	return b.call(n, "GET_FIELD", e, &expr.Literal{Value: name, T: types.StringType().NotNull()})
+}
+
+func (b *binder) binary(x *sql.BinaryExpr, sc *scope) expr.Expr {
+	switch x.Op {
+	case "AND", "OR":
+		// flatten chains
+		var args []expr.Expr
+		var collect func(e sql.Expr)
+		collect = func(e sql.Expr) {
+			if be, ok := e.(*sql.BinaryExpr); ok && be.Op == x.Op {
+				collect(be.X)
+				collect(be.Y)
+				return
+			}
+			args = append(args, b.expr(e, sc))
+		}
+		collect(x)
+		return b.call(x, x.Op, args...)
+	case "<=>":
+		return b.call(x, "IS NOT DISTINCT FROM", b.expr(x.X, sc), b.expr(x.Y, sc))
+	}
+	return b.call(x, x.Op, b.expr(x.X, sc), b.expr(x.Y, sc))
+}
+
+// number types a numeric literal as Flink does: INT, BIGINT, DECIMAL(p, s)
+// or DOUBLE, NOT NULL.
+func (b *binder) number(n *sql.NumberLit) expr.Expr {
+	switch n.Kind {
+	case sql.NumInteger:
+		if v, err := strconv.ParseInt(n.Text, 10, 32); err == nil {
+			return &expr.Literal{Value: int32(v), T: types.IntType().NotNull()}
+		}
+		if v, err := strconv.ParseInt(n.Text, 10, 64); err == nil {
+			return &expr.Literal{Value: v, T: types.BigIntType().NotNull()}
+		}
+		d, err := types.ParseDecimal(n.Text)
+		if err != nil || len(strings.TrimLeft(n.Text, "0")) > types.MaxDecimalPrecision {
+			b.failAt(n, "Numeric literal '%s' out of range", n.Text)
+		}
+		return &expr.Literal{Value: d, T: types.DecimalType(max(len(strings.TrimLeft(n.Text, "0")), 1), 0).NotNull()}
+	case sql.NumDecimal:
+		d, err := types.ParseDecimal(n.Text)
+		if err != nil {
+			b.failAt(n, "Invalid decimal literal '%s'", n.Text)
+		}
+		intPart, frac, _ := strings.Cut(n.Text, ".")
+		intPart = strings.TrimLeft(intPart, "0")
+		p := len(intPart) + len(frac)
+		if p == 0 {
+			p = 1
+		}
+		if p > types.MaxDecimalPrecision {
+			b.failAt(n, "Numeric literal '%s' out of range", n.Text)
+		}
+		return &expr.Literal{Value: d, T: types.DecimalType(p, len(frac)).NotNull()}
+	}
+	f, err := strconv.ParseFloat(n.Text, 64)
+	if err != nil {
+		b.failAt(n, "Invalid numeric literal '%s'", n.Text)
+	}
+	return &expr.Literal{Value: f, T: types.DoubleType().NotNull()}
+}
+
+func fracDigits(s string) int {
+	i := strings.LastIndexByte(s, '.')
+	if i < 0 {
+		return 0
+	}
+	n := 0
+	for _, c := range s[i+1:] {
+		if c < '0' || c > '9' {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+func (b *binder) datetimeLit(x *sql.DateTimeLit) expr.Expr {
+	switch x.Type {
+	case "DATE":
+		d, err := types.ParseDate(x.Value)
+		if err != nil {
+			b.failAt(x, "Illegal DATE literal '%s': not in format 'yyyy-MM-dd'", x.Value)
+		}
+		return &expr.Literal{Value: d, T: types.DateType().NotNull()}
+	case "TIME":
+		t, err := types.ParseTime(x.Value)
+		if err != nil {
+			b.failAt(x, "Illegal TIME literal '%s': not in format 'HH:mm:ss'", x.Value)
+		}
+		return &expr.Literal{Value: t, T: types.TimeType(fracDigits(x.Value)).NotNull()}
+	case "TIMESTAMP", "TIMESTAMP_LTZ":
+		t, err := types.ParseTimestamp(x.Value)
+		if err != nil {
+			b.failAt(x, "Illegal %s literal '%s': not in format 'yyyy-MM-dd HH:mm:ss'", x.Type, x.Value)
+		}
+		p := fracDigits(x.Value)
+		if !strings.ContainsAny(strings.TrimSpace(x.Value), " T") {
+			p = 0
+		}
+		if x.Type == "TIMESTAMP_LTZ" {
+			return &expr.Literal{Value: fromWall(t, b.zone()), T: types.TimestampLTZType(p).NotNull()}
+		}
+		return &expr.Literal{Value: t, T: types.TimestampType(p).NotNull()}
+	}
+	b.failAt(x, "Unsupported literal %s", x.Type)
+	return nil
+}
+
+func (b *binder) zone() *time.Location {
+	if b.ctx.Zone != nil {
+		return b.ctx.Zone
+	}
+	return time.UTC
+}
+
+func fromWall(t time.Time, zone *time.Location) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), zone).UTC()
+}
+
+var unitNanos = map[string]time.Duration{
+	"DAY": 24 * time.Hour, "HOUR": time.Hour, "MINUTE": time.Minute, "SECOND": time.Second,
+	"MILLISECOND": time.Millisecond, "MICROSECOND": time.Microsecond, "NANOSECOND": time.Nanosecond,
+	"WEEK": 7 * 24 * time.Hour,
+}
+
+var resolutions = map[string]types.IntervalResolution{
+	"YEAR": types.ResYear, "YEAR TO MONTH": types.ResYearToMonth, "MONTH": types.ResMonth, "QUARTER": types.ResMonth,
+	"DAY": types.ResDay, "DAY TO HOUR": types.ResDayToHour, "DAY TO MINUTE": types.ResDayToMinute, "DAY TO SECOND": types.ResDayToSecond,
+	"HOUR": types.ResHour, "HOUR TO MINUTE": types.ResHourToMinute, "HOUR TO SECOND": types.ResHourToSecond,
+	"MINUTE": types.ResMinute, "MINUTE TO SECOND": types.ResMinuteToSecond, "SECOND": types.ResSecond,
+	"WEEK": types.ResDay, "MILLISECOND": types.ResSecond, "MICROSECOND": types.ResSecond, "NANOSECOND": types.ResSecond,
+}
+
+// IntervalType converts an interval qualifier to its type.
+func IntervalType(q *sql.IntervalQualifier) (*types.DataType, error) {
+	key := q.StartUnit
+	if q.EndUnit != "" {
+		key += " TO " + q.EndUnit
+	}
+	res, ok := resolutions[key]
+	if !ok {
+		return nil, fmt.Errorf("unsupported interval qualifier %s", key)
+	}
+	p := q.StartPrecision
+	if p < 0 {
+		p = 2
+	}
+	switch q.StartUnit {
+	case "YEAR", "MONTH", "QUARTER":
+		return types.IntervalYearMonthType(res, p).NotNull(), nil
+	}
+	f := q.FracPrecision
+	if f < 0 {
+		f = 6
+	}
+	if q.EndUnit != "SECOND" && q.StartUnit != "SECOND" {
+		f = 0
+	}
+	return types.IntervalDayTimeType(res, p, f).NotNull(), nil
+}
+
+// intervalLit parses INTERVAL 'value' qualifier into Months or a Duration.
+func (b *binder) intervalLit(x *sql.IntervalLit) expr.Expr {
+	t, err := IntervalType(x.Qualifier)
+	if err != nil {
+		b.failAt(x, "%v", err)
+	}
+	v, err := parseIntervalValue(strings.TrimSpace(x.Value), x.Qualifier)
+	if err != nil {
+		b.failAt(x, "Illegal interval literal format '%s' for %s: %v", x.Value, x.Qualifier, err)
+	}
+	if x.Negative {
+		switch y := v.(type) {
+		case types.Months:
+			v = -y
+		case time.Duration:
+			v = -y
+		}
+	}
+	return &expr.Literal{Value: v, T: t}
+}
+
+func parseIntervalValue(s string, q *sql.IntervalQualifier) (any, error) {
+	neg := false
+	if strings.HasPrefix(s, "-") {
+		neg, s = true, s[1:]
+	} else if strings.HasPrefix(s, "+") {
+		s = s[1:]
+	}
+	sign := func(v int64) int64 {
+		if neg {
+			return -v
+		}
+		return v
+	}
+	switch q.StartUnit {
+	case "YEAR":
+		if q.EndUnit == "MONTH" {
+			y, m, ok := strings.Cut(s, "-")
+			if !ok {
+				return nil, fmt.Errorf("expected 'years-months'")
+			}
+			yv, e1 := strconv.ParseInt(y, 10, 32)
+			mv, e2 := strconv.ParseInt(m, 10, 32)
+			if e1 != nil || e2 != nil || mv >= 12 {
+				return nil, fmt.Errorf("bad year-month value")
+			}
+			return types.Months(sign(yv*12 + mv)), nil
+		}
+		v, err := strconv.ParseInt(s, 10, 32)
+		return types.Months(sign(v * 12)), err
+	case "MONTH":
+		v, err := strconv.ParseInt(s, 10, 32)
+		return types.Months(sign(v)), err
+	case "QUARTER":
+		v, err := strconv.ParseInt(s, 10, 32)
+		return types.Months(sign(v * 3)), err
+	}
+	if q.EndUnit == "" {
+		// a single unit, possibly with a fraction of seconds
+		if q.StartUnit == "SECOND" && strings.Contains(s, ".") {
+			r, ok := new(big.Rat).SetString(s)
+			if !ok {
+				return nil, fmt.Errorf("bad seconds value")
+			}
+			r.Mul(r, big.NewRat(int64(time.Second), 1))
+			f, _ := r.Float64()
+			return time.Duration(sign(int64(f))), nil
+		}
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		return time.Duration(sign(v)) * unitNanos[q.StartUnit], nil
+	}
+	// ranges: D H:M:S.f, D H:M, D H, H:M:S, H:M, M:S
+	var days int64
+	rest := s
+	if q.StartUnit == "DAY" {
+		d, r, ok := strings.Cut(s, " ")
+		v, err := strconv.ParseInt(d, 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		days = v
+		if !ok {
+			r = ""
+		}
+		rest = r
+	}
+	var fields []string
+	if rest != "" {
+		fields = strings.Split(rest, ":")
+	}
+	units := []string{"HOUR", "MINUTE", "SECOND"}
+	startIdx := map[string]int{"DAY": 0, "HOUR": 0, "MINUTE": 1, "SECOND": 2}[q.StartUnit]
+	total := time.Duration(days) * 24 * time.Hour
+	for i, f := range fields {
+		u := startIdx + i
+		if u >= len(units) {
+			return nil, fmt.Errorf("too many fields")
+		}
+		if units[u] == "SECOND" && strings.Contains(f, ".") {
+			r, ok := new(big.Rat).SetString(f)
+			if !ok {
+				return nil, fmt.Errorf("bad seconds")
+			}
+			r.Mul(r, big.NewRat(int64(time.Second), 1))
+			v, _ := r.Float64()
+			total += time.Duration(v)
+			continue
+		}
+		v, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		total += time.Duration(v) * unitNanos[units[u]]
+	}
+	if neg {
+		total = -total
+	}
+	return total, nil
+}
+
+func unescapeUnicode(s string) string {
+	var out strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+4 < len(s) {
+			if v, err := strconv.ParseUint(s[i+1:i+5], 16, 32); err == nil {
+				out.WriteRune(rune(v))
+				i += 4
+				continue
+			}
+		}
+		out.WriteByte(s[i])
+	}
+	return out.String()
+}
+
+// lookupFunction resolves a function name through the session.
+func (b *binder) lookupFunction(n *sql.FuncCall) *expr.Function {
+	parts := identNames(n.Name.Parts)
+	var f *expr.Function
+	var err error
+	if b.ctx.Functions != nil {
+		f, err = b.ctx.Functions(parts)
+		if err != nil {
+			b.failAt(n, "%v", err)
+		}
+	} else if len(parts) == 1 {
+		f, _ = expr.Builtins.Lookup(parts[0])
+	}
+	if f == nil {
+		name := strings.Join(parts, ".")
+		b.failAt(n.Name, "No match found for function signature %s(%s)%s", name, b.argSummary(n), didYouMean(suggest(strings.ToUpper(parts[len(parts)-1]), expr.Builtins.Names())))
+	}
+	return f
+}
+
+func (b *binder) argSummary(n *sql.FuncCall) string {
+	parts := make([]string, len(n.Args))
+	for i := range parts {
+		parts[i] = "<ANY>"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (b *binder) funcCall(n *sql.FuncCall, sc *scope) expr.Expr {
+	if n.Over != nil {
+		b.failAt(n, "OVER windows are not supported yet")
+	}
+	f := b.lookupFunction(n)
+	if f.Kind == expr.AggregateKind {
+		b.failAt(n, "Aggregate function %s is not allowed here", strings.ToUpper(n.Name.String()))
+	}
+	name := strings.ToUpper(n.Name.Parts[len(n.Name.Parts)-1].Name)
+	args := make([]expr.Expr, 0, len(n.Args))
+	for _, a := range n.Args {
+		if _, ok := a.(*sql.Star); ok {
+			b.failAt(a, "'*' is only allowed in COUNT(*)")
+		}
+		args = append(args, b.expr(a, sc))
+	}
+	return b.resolve(n, f, name, args)
+}

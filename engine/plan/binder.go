@@ -1,0 +1,991 @@
+package plan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/catalog"
+	"github.com/riffle-sql/riffle/engine/config"
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// FunctionLookup resolves a (possibly qualified) function name in Flink's
+// order: temporary system functions, system (built-in) functions,
+// temporary catalog functions, catalog functions. It returns nil, nil when
+// nothing matches.
+type FunctionLookup func(parts []string) (*expr.Function, error)
+
+// Context is what binding needs from the session.
+type Context struct {
+	Catalogs  *catalog.Manager
+	Functions FunctionLookup
+	Config    *config.Configuration
+	Streaming bool
+	Zone      *time.Location
+}
+
+// binder binds one statement.
+type binder struct {
+	ctx  *Context
+	text string
+	base sql.Pos
+	ctes []map[string]*cteDef
+	// viewDepth guards against recursive views.
+	viewDepth int
+	// defaultCat/defaultDB override the session's current catalog and
+	// database while a view is expanded.
+	defaultCat, defaultDB string
+}
+
+// qualify completes a 1- to 3-part object name.
+func (b *binder) qualify(parts []string) (catalog.ObjectIdentifier, error) {
+	if b.defaultCat != "" && len(parts) < 3 {
+		switch len(parts) {
+		case 1:
+			return catalog.ObjectIdentifier{Catalog: b.defaultCat, Database: b.defaultDB, Object: parts[0]}, nil
+		case 2:
+			return catalog.ObjectIdentifier{Catalog: b.defaultCat, Database: parts[0], Object: parts[1]}, nil
+		}
+	}
+	return b.ctx.Catalogs.Qualify(parts)
+}
+
+type cteDef struct {
+	node Node
+	cols []Column
+}
+
+func newBinder(ctx *Context, text string, base sql.Pos) *binder {
+	return &binder{ctx: ctx, text: text, base: base}
+}
+
+// BindQuery binds a query AST to a logical plan. text is the statement's
+// source (for error end positions) starting at base.
+func BindQuery(ctx *Context, q *sql.Query, text string, base sql.Pos) (n Node, err error) {
+	b := newBinder(ctx, text, base)
+	defer b.recoverErr(&err)
+	n, _ = b.query(q, nil)
+	return n, nil
+}
+
+// bindPanic carries a binding error through recursion.
+type bindPanic struct{ err error }
+
+func (b *binder) fail(err error) { panic(bindPanic{err}) }
+
+func (b *binder) failAt(n sql.Node, format string, args ...any) {
+	b.fail(b.errAt(n, format, args...))
+}
+
+func (b *binder) recoverErr(err *error) {
+	if r := recover(); r != nil {
+		if bp, ok := r.(bindPanic); ok {
+			*err = bp.err
+			return
+		}
+		panic(r)
+	}
+}
+
+// ---------------------------------------------------------------- scopes
+
+type relation struct {
+	alias string
+	id    *catalog.ObjectIdentifier
+}
+
+type field struct {
+	name string
+	rel  int // index into scope.rels, -1 when anonymous
+	typ  *types.DataType
+}
+
+type scope struct {
+	rels   []relation
+	fields []field
+	agg    *aggScope
+}
+
+func (s *scope) columns() []Column {
+	out := make([]Column, len(s.fields))
+	for i, f := range s.fields {
+		out[i] = Column{Name: f.name, Type: f.typ}
+	}
+	return out
+}
+
+func scopeOf(cols []Column, alias string, id *catalog.ObjectIdentifier) *scope {
+	s := &scope{rels: []relation{{alias: alias, id: id}}}
+	for _, c := range cols {
+		s.fields = append(s.fields, field{name: c.Name, rel: 0, typ: c.Type})
+	}
+	return s
+}
+
+// join concatenates two scopes.
+func (s *scope) join(o *scope) *scope {
+	out := &scope{rels: append(append([]relation(nil), s.rels...), o.rels...)}
+	out.fields = append(out.fields, s.fields...)
+	for _, f := range o.fields {
+		if f.rel >= 0 {
+			f.rel += len(s.rels)
+		}
+		out.fields = append(out.fields, f)
+	}
+	return out
+}
+
+func (r relation) matches(q []string) bool {
+	if r.alias != "" {
+		return len(q) == 1 && q[0] == r.alias
+	}
+	if r.id == nil {
+		return false
+	}
+	switch len(q) {
+	case 1:
+		return q[0] == r.id.Object
+	case 2:
+		return q[0] == r.id.Database && q[1] == r.id.Object
+	case 3:
+		return q[0] == r.id.Catalog && q[1] == r.id.Database && q[2] == r.id.Object
+	}
+	return false
+}
+
+// resolve finds the column named by parts; it returns the column index and
+// the remaining parts (nested field accesses), or -1.
+func (s *scope) resolve(parts []string) (idx int, rest []string, ambiguous bool) {
+	// qualified: longest qualifier first
+	for k := min(3, len(parts)-1); k >= 1; k-- {
+		q := parts[:k]
+		found := -1
+		for i, f := range s.fields {
+			if f.rel >= 0 && s.rels[f.rel].matches(q) && f.name == parts[k] {
+				if found >= 0 {
+					return -1, nil, true
+				}
+				found = i
+			}
+		}
+		if found >= 0 {
+			return found, parts[k+1:], false
+		}
+	}
+	found := -1
+	for i, f := range s.fields {
+		if f.name == parts[0] {
+			if found >= 0 {
+				return -1, nil, true
+			}
+			found = i
+		}
+	}
+	if found >= 0 {
+		return found, parts[1:], false
+	}
+	return -1, nil, false
+}
+
+func (s *scope) names() []string {
+	out := make([]string, len(s.fields))
+	for i, f := range s.fields {
+		out[i] = f.name
+	}
+	return out
+}
+
+// ---------------------------------------------------------------- queries
+
+// query binds a full query (WITH, body, ORDER BY, LIMIT).
+func (b *binder) query(q *sql.Query, outer *scope) (Node, []Column) {
+	if q.With != nil {
+		defs := map[string]*cteDef{}
+		b.ctes = append(b.ctes, defs)
+		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
+		for _, c := range q.With.CTEs {
+			n, cols := b.query(c.Query, outer)
+			if len(c.Columns) > 0 {
+				if len(c.Columns) != len(cols) {
+					b.failAt(c, "Number of columns must match number of query columns")
+				}
+				n, cols = renameColumns(n, identNames(c.Columns))
+			}
+			defs[c.Name.Name] = &cteDef{node: n, cols: cols}
+		}
+	}
+	// ORDER BY / LIMIT bind against the body's select list
+	if sel, ok := q.Body.(*sql.Select); ok && (len(q.OrderBy) > 0 || q.Limit != nil || q.Offset != nil) {
+		n := b.selectBlock(sel, outer, q)
+		return n, n.Columns()
+	}
+	n := b.queryExpr(q.Body, outer)
+	if len(q.OrderBy) > 0 || q.Limit != nil || q.Offset != nil {
+		sc := scopeOf(n.Columns(), "", nil)
+		var keys []SortKey
+		for _, o := range q.OrderBy {
+			idx := b.orderTarget(o, sc, n.Columns(), nil)
+			keys = append(keys, b.sortKey(o, idx))
+		}
+		off, fetch := b.limits(q)
+		n = &Sort{Input: n, Keys: keys, Offset: off, Fetch: fetch}
+	}
+	return n, n.Columns()
+}
+
+func identNames(ids []*sql.Ident) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id.Name
+	}
+	return out
+}
+
+// renameColumns wraps n in a projection renaming its columns.
+func renameColumns(n Node, names []string) (Node, []Column) {
+	cols := n.Columns()
+	exprs := make([]expr.Expr, len(cols))
+	out := make([]Column, len(cols))
+	for i, c := range cols {
+		exprs[i] = &expr.InputRef{Index: i, Name: names[i], T: c.Type}
+		out[i] = Column{Name: names[i], Type: c.Type}
+	}
+	return &Project{Input: n, Exprs: exprs, Cols: out}, out
+}
+
+func (b *binder) limits(q *sql.Query) (int64, int64) {
+	off, fetch := int64(0), int64(-1)
+	if q.Offset != nil {
+		off = b.constInt(q.Offset, "OFFSET")
+	}
+	if q.Limit != nil {
+		fetch = b.constInt(q.Limit, "LIMIT")
+	}
+	return off, fetch
+}
+
+func (b *binder) constInt(e sql.Expr, what string) int64 {
+	n, ok := e.(*sql.NumberLit)
+	if !ok || n.Kind != sql.NumInteger {
+		b.failAt(e, "%s must be a non-negative integer literal", what)
+	}
+	v, err := strconv.ParseInt(n.Text, 10, 64)
+	if err != nil || v < 0 {
+		b.failAt(e, "%s must be a non-negative integer literal", what)
+	}
+	return v
+}
+
+func (b *binder) sortKey(o *sql.OrderItem, idx int) SortKey {
+	k := SortKey{Col: idx, Desc: o.Desc}
+	switch o.Nulls {
+	case "FIRST":
+		k.NullsFirst = true
+	case "LAST":
+		k.NullsFirst = false
+	default:
+		k.NullsFirst = !o.Desc
+	}
+	return k
+}
+
+// queryExpr binds a query body.
+func (b *binder) queryExpr(qe sql.QueryExpr, outer *scope) Node {
+	switch x := qe.(type) {
+	case *sql.Select:
+		return b.selectBlock(x, outer, nil)
+	case *sql.Query:
+		n, _ := b.query(x, outer)
+		return n
+	case *sql.Values:
+		return b.values(x)
+	case *sql.SetOp:
+		return b.setOp(x, outer)
+	}
+	b.failAt(qe, "unsupported query form")
+	return nil
+}
+
+func (b *binder) setOp(s *sql.SetOp, outer *scope) Node {
+	l := b.queryExpr(s.Left, outer)
+	r := b.queryExpr(s.Right, outer)
+	lc, rc := l.Columns(), r.Columns()
+	if len(lc) != len(rc) {
+		b.failAt(s, "Column count mismatch in %s", s.Op)
+	}
+	cols := make([]Column, len(lc))
+	for i := range lc {
+		t := types.CommonType(lc[i].Type, rc[i].Type)
+		if t == nil {
+			b.failAt(s, "Type mismatch in column %d of %s: %s and %s", i+1, s.Op, lc[i].Type, rc[i].Type)
+		}
+		cols[i] = Column{Name: lc[i].Name, Type: t.WithTimeAttr(types.NoTimeAttr)}
+	}
+	l = castTo(l, cols)
+	r = castTo(r, cols)
+	all := s.Quantifier == "ALL"
+	var kind SetOpKind
+	switch s.Op {
+	case "UNION":
+		kind = UnionOp
+	case "INTERSECT":
+		kind = IntersectOp
+	case "EXCEPT":
+		kind = ExceptOp
+	}
+	var n Node = &SetOp{Kind: kind, All: all, In: []Node{l, r}, Cols: cols}
+	if kind == UnionOp && !all {
+		n = distinct(n)
+	}
+	return n
+}
+
+// castTo projects n so its columns have the given types (names kept).
+func castTo(n Node, cols []Column) Node {
+	in := n.Columns()
+	same := true
+	for i := range in {
+		if !in[i].Type.Equals(cols[i].Type) {
+			same = false
+		}
+	}
+	if same {
+		return n
+	}
+	exprs := make([]expr.Expr, len(in))
+	out := make([]Column, len(in))
+	for i, c := range in {
+		var e expr.Expr = &expr.InputRef{Index: i, Name: c.Name, T: c.Type}
+		if !c.Type.EqualsIgnoreNull(cols[i].Type) {
+			e = expr.ImplicitCast(e, cols[i].Type)
+		}
+		exprs[i] = e
+		out[i] = Column{Name: c.Name, Type: cols[i].Type.WithNullable(c.Type.Nullable || cols[i].Type.Nullable)}
+	}
+	return &Project{Input: n, Exprs: exprs, Cols: out}
+}
+
+// distinct groups by every column.
+func distinct(n Node) Node {
+	cols := n.Columns()
+	keys := make([]int, len(cols))
+	for i := range keys {
+		keys[i] = i
+	}
+	return &Aggregate{Input: n, GroupKeys: keys, Cols: cols}
+}
+
+func (b *binder) values(v *sql.Values) Node {
+	var rows [][]expr.Expr
+	emptyScope := &scope{}
+	for _, r := range v.Rows {
+		var items []sql.Expr
+		if re, ok := r.(*sql.RowExpr); ok {
+			items = re.Items
+		} else {
+			items = []sql.Expr{r}
+		}
+		row := make([]expr.Expr, len(items))
+		for i, it := range items {
+			row[i] = b.expr(it, emptyScope)
+		}
+		if len(rows) > 0 && len(row) != len(rows[0]) {
+			b.failAt(r, "Values passed to VALUES operator must have compatible types")
+		}
+		rows = append(rows, row)
+	}
+	n := len(rows[0])
+	cols := make([]Column, n)
+	for c := 0; c < n; c++ {
+		ts := make([]*types.DataType, len(rows))
+		for i, r := range rows {
+			ts[i] = r[c].Type()
+		}
+		t := types.CommonType(ts...)
+		if t == nil {
+			b.failAt(v, "Values passed to VALUES operator must have compatible types")
+		}
+		if t.Root == types.Null {
+			t = types.NullType()
+		}
+		cols[c] = Column{Name: fmt.Sprintf("EXPR$%d", c), Type: t}
+		for _, r := range rows {
+			if !r[c].Type().EqualsIgnoreNull(t) {
+				r[c] = expr.ImplicitCast(r[c], t)
+			}
+		}
+	}
+	return &Values{Rows: rows, Cols: cols}
+}
+
+// ---------------------------------------------------------------- FROM
+
+func (b *binder) from(t sql.TableExpr, outer *scope) (Node, *scope) {
+	switch x := t.(type) {
+	case *sql.TableRef:
+		return b.tableRef(x)
+	case *sql.DerivedTable:
+		n, cols := b.query(x.Query, outer)
+		alias := ""
+		if x.Alias != nil {
+			alias = x.Alias.Name
+		}
+		if len(x.Columns) > 0 {
+			if len(x.Columns) != len(cols) {
+				b.failAt(x, "List of column aliases must have same degree as table; table has %d columns, whereas alias list has %d columns", len(cols), len(x.Columns))
+			}
+			n, cols = renameColumns(n, identNames(x.Columns))
+		}
+		return n, scopeOf(cols, alias, nil)
+	case *sql.Join:
+		return b.join(x, outer)
+	case *sql.TableFunc:
+		return b.tableFunc(x, outer)
+	case *sql.Unnest:
+		b.failAt(x, "UNNEST outside of CROSS JOIN UNNEST is not supported")
+	}
+	b.failAt(t, "unsupported FROM item")
+	return nil, nil
+}
+
+func (b *binder) tableRef(t *sql.TableRef) (Node, *scope) {
+	parts := identNames(t.Name.Parts)
+	alias := ""
+	if t.Alias != nil {
+		alias = t.Alias.Name
+	}
+	// a CTE shadows catalog tables
+	if len(parts) == 1 {
+		for i := len(b.ctes) - 1; i >= 0; i-- {
+			if d, ok := b.ctes[i][parts[0]]; ok {
+				if alias == "" {
+					alias = parts[0]
+				}
+				n, cols := d.node, d.cols
+				if len(t.Columns) > 0 {
+					n, cols = renameColumns(n, identNames(t.Columns))
+				}
+				return n, scopeOf(cols, alias, nil)
+			}
+		}
+	}
+	id, err := b.qualify(parts)
+	if err != nil {
+		b.failAt(t.Name, "%v", err)
+	}
+	rt, ok, err := b.ctx.Catalogs.GetTable(id)
+	if err != nil {
+		b.fail(err)
+	}
+	if !ok {
+		cands := b.tableNames(id)
+		b.failAt(t.Name, "Object '%s' not found%s", strings.Join(parts, "."), didYouMean(suggest(parts[len(parts)-1], cands)))
+	}
+	var n Node
+	switch tb := rt.Table.(type) {
+	case *catalog.Table:
+		n = b.tableScan(id, tb, t)
+	case *catalog.View:
+		n = b.expandView(id, tb, t)
+	}
+	cols := n.Columns()
+	if len(t.Columns) > 0 {
+		n, cols = renameColumns(n, identNames(t.Columns))
+	}
+	idc := id
+	return n, scopeOf(cols, alias, &idc)
+}
+
+func (b *binder) tableNames(id catalog.ObjectIdentifier) []string {
+	names, _ := b.ctx.Catalogs.ListTables(id.Catalog, id.Database, nil)
+	return names
+}
+
+// tableScan builds Scan + computed columns + watermark for a table. The
+// output has every column of the table's schema in declaration order.
+func (b *binder) tableScan(id catalog.ObjectIdentifier, t *catalog.Table, ref *sql.TableRef) Node {
+	schema := t.TableSchema
+	var opts map[string]string
+	if ref != nil {
+		for _, h := range ref.Hints {
+			if strings.EqualFold(h.Name.Name, "OPTIONS") {
+				if opts == nil {
+					opts = map[string]string{}
+				}
+				for _, kv := range h.KVOptions {
+					opts[kv.Key] = kv.Value
+				}
+			}
+		}
+	}
+	scan := &Scan{ID: id, Table: t, Options: opts, Limit: -1}
+	phys := 0
+	// scan columns: physical then metadata
+	var metaCols []types.Column
+	for _, c := range schema.Columns {
+		switch c.Kind {
+		case types.PhysicalColumn:
+			scan.Projection = append(scan.Projection, phys)
+			scan.Cols = append(scan.Cols, Column{Name: c.Name, Type: c.Type.WithTimeAttr(types.NoTimeAttr)})
+			phys++
+		case types.MetadataColumn:
+			metaCols = append(metaCols, c)
+		}
+	}
+	for _, c := range metaCols {
+		key := c.MetadataKey
+		if key == "" {
+			key = c.Name
+		}
+		scan.Metadata = append(scan.Metadata, key)
+		scan.Cols = append(scan.Cols, Column{Name: c.Name, Type: c.Type})
+	}
+	hasComputed := false
+	for _, c := range schema.Columns {
+		if c.Kind == types.ComputedColumn {
+			hasComputed = true
+		}
+	}
+	var n Node = scan
+	if hasComputed || len(metaCols) > 0 {
+		// project the declared column order, computing computed columns
+		sc := scopeOf(scan.Cols, "", nil)
+		var exprs []expr.Expr
+		var cols []Column
+		for _, c := range schema.Columns {
+			var e expr.Expr
+			switch c.Kind {
+			case types.ComputedColumn:
+				e = b.computedExpr(c.Expr, sc, id)
+			default:
+				idx, _, _ := sc.resolve([]string{c.Name})
+				e = &expr.InputRef{Index: idx, Name: c.Name, T: scan.Cols[idx].Type}
+			}
+			exprs = append(exprs, e)
+			cols = append(cols, Column{Name: c.Name, Type: e.Type()})
+		}
+		n = &Project{Input: scan, Exprs: exprs, Cols: cols}
+	}
+	if len(schema.Watermarks) > 0 {
+		cols := append([]Column(nil), n.Columns()...)
+		sc := scopeOf(cols, "", nil)
+		wm := schema.Watermarks[0]
+		idx, _, _ := sc.resolve([]string{wm.RowtimeAttribute})
+		if idx < 0 {
+			b.fail(fmt.Errorf("rowtime attribute %s of %s not found", wm.RowtimeAttribute, id))
+		}
+		we := b.computedExpr(wm.Expr, sc, id)
+		cols[idx] = Column{Name: cols[idx].Name, Type: cols[idx].Type.WithTimeAttr(types.Rowtime)}
+		n = &WatermarkAssigner{Input: withColumns(n, cols), Rowtime: idx, Expr: we}
+	}
+	return n
+}
+
+// withColumns re-labels a node's output columns (types may gain time
+// attribute markers) without changing data.
+func withColumns(n Node, cols []Column) Node {
+	exprs := make([]expr.Expr, len(cols))
+	for i, c := range cols {
+		exprs[i] = &expr.InputRef{Index: i, Name: c.Name, T: n.Columns()[i].Type}
+	}
+	if p, ok := n.(*Project); ok {
+		cp := *p
+		cp.Cols = cols
+		return &cp
+	}
+	return &Project{Input: n, Exprs: exprs, Cols: cols}
+}
+
+// computedExpr binds the SQL text of a computed column or watermark.
+func (b *binder) computedExpr(text string, sc *scope, id catalog.ObjectIdentifier) expr.Expr {
+	ast, err := sql.ParseExpr(text)
+	if err != nil {
+		b.fail(fmt.Errorf("invalid expression '%s' in table %s: %v", text, id, err))
+	}
+	sub := newBinder(b.ctx, text, sql.Pos{})
+	var e expr.Expr
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if bp, ok := r.(bindPanic); ok {
+					b.fail(fmt.Errorf("invalid expression '%s' in table %s: %v", text, id, bp.err))
+				}
+				panic(r)
+			}
+		}()
+		e = sub.expr(ast, sc)
+	}()
+	return e
+}
+
+func (b *binder) expandView(id catalog.ObjectIdentifier, v *catalog.View, ref *sql.TableRef) Node {
+	if n, ok := v.Plan.(Node); ok && n != nil {
+		return n
+	}
+	if b.viewDepth > 32 {
+		b.failAt(ref, "View %s is recursive", id)
+	}
+	st, err := sql.Parse(v.Query)
+	if err != nil {
+		b.fail(fmt.Errorf("cannot expand view %s: %v", id, err))
+	}
+	q, ok := st.(*sql.Query)
+	if !ok {
+		b.fail(fmt.Errorf("view %s does not hold a query", id))
+	}
+	sub := newBinder(b.ctx, v.Query, sql.Pos{})
+	sub.viewDepth = b.viewDepth + 1
+	sub.defaultCat, sub.defaultDB = v.Catalog, v.Database
+	var n Node
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if bp, ok := r.(bindPanic); ok {
+					b.fail(fmt.Errorf("cannot expand view %s: %v", id, bp.err))
+				}
+				panic(r)
+			}
+		}()
+		n, _ = sub.query(q, nil)
+	}()
+	// the view's declared column names win
+	if v.ViewSchema != nil && len(v.ViewSchema.Columns) == len(n.Columns()) {
+		n, _ = renameColumns(n, v.ViewSchema.ColumnNames())
+	}
+	return n
+}
+
+func (b *binder) join(j *sql.Join, outer *scope) (Node, *scope) {
+	l, ls := b.from(j.Left, outer)
+	// CROSS JOIN UNNEST / LATERAL are handled by the correlate binder
+	if u, ok := j.Right.(*sql.Unnest); ok {
+		return b.unnestJoin(j, l, ls, u)
+	}
+	if tf, ok := j.Right.(*sql.TableFunc); ok && tf.Lateral {
+		b.failAt(tf, "LATERAL TABLE is not supported yet")
+	}
+	r, rs := b.from(j.Right, outer)
+	sc := ls.join(rs)
+	cols := sc.columns()
+	var kind JoinKind
+	switch j.Type {
+	case sql.JoinInner, sql.JoinCross, sql.JoinComma:
+		kind = 0
+	case sql.JoinLeft:
+		kind = 1
+		for i := len(ls.fields); i < len(cols); i++ {
+			cols[i].Type = cols[i].Type.WithNullable(true)
+		}
+	case sql.JoinRight:
+		kind = 2
+		for i := 0; i < len(ls.fields); i++ {
+			cols[i].Type = cols[i].Type.WithNullable(true)
+		}
+	case sql.JoinFull:
+		kind = 3
+		for i := range cols {
+			cols[i].Type = cols[i].Type.WithNullable(true)
+		}
+	default:
+		b.failAt(j, "%s is not supported", j.Type)
+	}
+	// outer joins remove time attributes of the padded side
+	for i := range cols {
+		sc.fields[i].typ = cols[i].Type
+	}
+	var cond expr.Expr
+	switch {
+	case j.On != nil:
+		cond = b.boolExpr(j.On, &scope{rels: sc.rels, fields: joinCondFields(ls, rs)}, "JOIN ON")
+	case len(j.Using) > 0:
+		var conds []expr.Expr
+		for _, u := range j.Using {
+			li, _, _ := ls.resolve([]string{u.Name})
+			ri, _, _ := rs.resolve([]string{u.Name})
+			if li < 0 || ri < 0 {
+				b.failAt(u, "Column '%s' not found in both sides of the join", u.Name)
+			}
+			lr := &expr.InputRef{Index: li, Name: u.Name, T: ls.fields[li].typ}
+			rr := &expr.InputRef{Index: len(ls.fields) + ri, Name: u.Name, T: rs.fields[ri].typ}
+			conds = append(conds, b.call(u, "=", lr, rr))
+		}
+		cond = andAll(b, j, conds)
+	}
+	return &Join{Left: l, Right: r, Kind: kind, Cond: cond, Cols: cols}, sc
+}
+
+// joinCondFields are the fields visible in an ON condition: the original
+// (not null-padded) types of both sides.
+func joinCondFields(ls, rs *scope) []field {
+	out := append([]field(nil), ls.fields...)
+	for _, f := range rs.fields {
+		if f.rel >= 0 {
+			f.rel += len(ls.rels)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func andAll(b *binder, n sql.Node, conds []expr.Expr) expr.Expr {
+	switch len(conds) {
+	case 0:
+		return nil
+	case 1:
+		return conds[0]
+	}
+	return b.call(n, "AND", conds...)
+}
+
+// ---------------------------------------------------------------- SELECT
+
+// selectBlock binds one SELECT; q (may be nil) supplies ORDER BY and
+// LIMIT, which may refer to select aliases and non-selected columns.
+func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
+	var n Node
+	var sc *scope
+	if s.From == nil {
+		n = &Values{Rows: [][]expr.Expr{{}}, Cols: nil}
+		sc = &scope{}
+	} else {
+		n, sc = b.from(s.From, outer)
+	}
+	if s.Where != nil {
+		if containsAgg(b, s.Where) {
+			b.failAt(s.Where, "Aggregate functions are not allowed in WHERE")
+		}
+		n = &Filter{Input: n, Cond: b.boolExpr(s.Where, sc, "WHERE")}
+	}
+	// expand the select list
+	items := b.expandStars(s.Items, sc)
+	var orderBy []*sql.OrderItem
+	if q != nil {
+		orderBy = q.OrderBy
+	}
+	aggregating := len(s.GroupBy) > 0 || s.Having != nil
+	for _, it := range items {
+		if it.ast != nil && containsAgg(b, it.ast) {
+			aggregating = true
+		}
+	}
+	for _, o := range orderBy {
+		if containsAgg(b, o.Expr) {
+			aggregating = true
+		}
+	}
+	inScope := sc
+	if aggregating {
+		var aggAsts []sql.Expr
+		for _, it := range items {
+			if it.ast != nil {
+				aggAsts = append(aggAsts, it.ast)
+			}
+		}
+		if s.Having != nil {
+			aggAsts = append(aggAsts, s.Having)
+		}
+		for _, o := range orderBy {
+			aggAsts = append(aggAsts, o.Expr)
+		}
+		n, inScope = b.aggregate(n, sc, s, aggAsts)
+		if s.Having != nil {
+			n = &Filter{Input: n, Cond: b.boolExpr(s.Having, inScope, "HAVING")}
+		}
+	}
+	// select list
+	exprs := make([]expr.Expr, len(items))
+	names := make([]string, len(items))
+	for i, it := range items {
+		if it.bound != nil {
+			exprs[i] = it.bound
+			if aggregating {
+				exprs[i] = b.expr(it.ident, inScope)
+			}
+		} else {
+			exprs[i] = b.expr(it.ast, inScope)
+		}
+		names[i] = it.name
+		if names[i] == "" {
+			names[i] = fmt.Sprintf("EXPR$%d", i)
+		}
+	}
+	names = uniquify(names)
+	visible := len(exprs)
+	// ORDER BY items not in the select list become hidden columns
+	var keys []SortKey
+	if len(orderBy) > 0 {
+		selCols := make([]Column, len(exprs))
+		for i := range exprs {
+			selCols[i] = Column{Name: names[i], Type: exprs[i].Type()}
+		}
+		for _, o := range orderBy {
+			idx := b.orderTarget(o, inScope, selCols, exprs)
+			if idx < 0 {
+				if s.Quantifier == "DISTINCT" {
+					b.failAt(o, "Expression '%s' is not in the select clause", o.Expr)
+				}
+				e := b.expr(o.Expr, inScope)
+				exprs = append(exprs, e)
+				names = append(names, fmt.Sprintf("EXPR$%d", len(names)))
+				selCols = append(selCols, Column{Name: names[len(names)-1], Type: e.Type()})
+				idx = len(exprs) - 1
+			}
+			keys = append(keys, b.sortKey(o, idx))
+		}
+	}
+	cols := make([]Column, len(exprs))
+	for i, e := range exprs {
+		cols[i] = Column{Name: names[i], Type: e.Type()}
+	}
+	n = &Project{Input: n, Exprs: exprs, Cols: cols}
+	if s.Quantifier == "DISTINCT" {
+		n = distinct(n)
+	}
+	if q != nil && (len(keys) > 0 || q.Limit != nil || q.Offset != nil) {
+		off, fetch := b.limits(q)
+		n = &Sort{Input: n, Keys: keys, Offset: off, Fetch: fetch}
+	}
+	if len(exprs) > visible {
+		n = projectFirst(n, visible)
+	}
+	return n
+}
+
+// projectFirst keeps the first k columns.
+func projectFirst(n Node, k int) Node {
+	cols := n.Columns()[:k]
+	exprs := make([]expr.Expr, k)
+	for i, c := range cols {
+		exprs[i] = &expr.InputRef{Index: i, Name: c.Name, T: c.Type}
+	}
+	return &Project{Input: n, Exprs: exprs, Cols: append([]Column(nil), cols...)}
+}
+
+// uniquify renames duplicate column names as Calcite does: a, a0, a1, ...
+func uniquify(names []string) []string {
+	seen := map[string]bool{}
+	out := make([]string, len(names))
+	for i, n := range names {
+		name := n
+		for k := 0; seen[name]; k++ {
+			name = fmt.Sprintf("%s%d", n, k)
+		}
+		seen[name] = true
+		out[i] = name
+	}
+	return out
+}
+
+// orderTarget resolves an ORDER BY item to a select-list column: an
+// ordinal, a select alias, or an expression equal to a selected one; -1
+// when it must be added as a hidden column.
+func (b *binder) orderTarget(o *sql.OrderItem, sc *scope, selCols []Column, selExprs []expr.Expr) int {
+	if n, ok := o.Expr.(*sql.NumberLit); ok && n.Kind == sql.NumInteger {
+		v, _ := strconv.Atoi(n.Text)
+		if v < 1 || v > len(selCols) {
+			b.failAt(o.Expr, "Ordinal out of range")
+		}
+		return v - 1
+	}
+	if id, ok := o.Expr.(*sql.Identifier); ok && len(id.Parts) == 1 {
+		for i, c := range selCols {
+			if c.Name == id.Parts[0].Name {
+				// an alias wins over an input column of the same name
+				return i
+			}
+		}
+	}
+	if selExprs == nil {
+		// set operation / parenthesised query: only output columns exist
+		e := b.expr(o.Expr, sc)
+		if r, ok := e.(*expr.InputRef); ok {
+			return r.Index
+		}
+		b.failAt(o.Expr, "ORDER BY expression must refer to an output column")
+	}
+	e := b.expr(o.Expr, sc)
+	for i, s := range selExprs {
+		if s.String() == e.String() {
+			return i
+		}
+	}
+	return -1
+}
+
+type selItem struct {
+	ast   sql.Expr
+	ident sql.Expr // for star-expanded items: an identifier
+	bound expr.Expr
+	name  string
+}
+
+func (b *binder) expandStars(items []*sql.SelectItem, sc *scope) []selItem {
+	var out []selItem
+	for _, it := range items {
+		star, ok := it.Expr.(*sql.Star)
+		if !ok {
+			name := ""
+			if it.Alias != nil {
+				name = it.Alias.Name
+			} else {
+				name = impliedName(it.Expr)
+			}
+			out = append(out, selItem{ast: it.Expr, name: name})
+			continue
+		}
+		q := identNames(star.Qualifier)
+		found := false
+		for i, f := range sc.fields {
+			if len(q) > 0 && (f.rel < 0 || !sc.rels[f.rel].matches(q)) {
+				continue
+			}
+			found = true
+			ident := &sql.Identifier{Span: star.Span, Parts: []*sql.Ident{{Span: star.Span, Name: f.name}}}
+			if f.rel >= 0 {
+				r := sc.rels[f.rel]
+				switch {
+				case r.alias != "":
+					ident.Parts = append([]*sql.Ident{{Span: star.Span, Name: r.alias}}, ident.Parts...)
+				case r.id != nil:
+					ident.Parts = append([]*sql.Ident{{Span: star.Span, Name: r.id.Catalog}, {Span: star.Span, Name: r.id.Database}, {Span: star.Span, Name: r.id.Object}}, ident.Parts...)
+				}
+			}
+			out = append(out, selItem{ident: ident, bound: &expr.InputRef{Index: i, Name: f.name, T: f.typ}, name: f.name})
+		}
+		if !found {
+			if len(q) > 0 {
+				b.failAt(star, "Unknown identifier '%s'", strings.Join(q, "."))
+			}
+			b.failAt(star, "SELECT * requires a FROM clause")
+		}
+	}
+	return out
+}
+
+// impliedName is the column name Calcite derives for an unaliased item:
+// the last identifier part, or "" (then EXPR$n).
+func impliedName(e sql.Expr) string {
+	switch x := e.(type) {
+	case *sql.Identifier:
+		return x.Parts[len(x.Parts)-1].Name
+	case *sql.FieldExpr:
+		return x.Field.Name
+	}
+	return ""
+}
+
+// tableFunc binds TABLE(f(...)) in FROM (window TVFs, user table functions).
+func (b *binder) tableFunc(t *sql.TableFunc, outer *scope) (Node, *scope) {
+	b.failAt(t, "Table function %s is not supported yet", t.Call.Name)
+	return nil, nil
+}
+
+// unnestJoin binds CROSS JOIN UNNEST(...).
+func (b *binder) unnestJoin(j *sql.Join, l Node, ls *scope, u *sql.Unnest) (Node, *scope) {
+	b.failAt(u, "UNNEST is not supported yet")
+	return nil, nil
+}

@@ -1,0 +1,552 @@
+package plan
+
+import (
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// Optimize applies the logical rewrite rules: filter push-down (through
+// projections, into join inputs, below aggregates on key columns, into
+// union inputs), merging of join conditions, and projection pruning down
+// to the table scans (a CSV scan then parses only the columns used).
+func Optimize(n Node) Node {
+	n = pushFilters(n)
+	n, _ = prune(n, allUsed(n))
+	return n
+}
+
+func allUsed(n Node) []bool {
+	u := make([]bool, len(n.Columns()))
+	for i := range u {
+		u[i] = true
+	}
+	return u
+}
+
+// ---------------------------------------------------------------- filters
+
+// conjuncts splits a condition on AND.
+func conjuncts(e expr.Expr) []expr.Expr {
+	if c, ok := e.(*expr.Call); ok && c.Name == "AND" {
+		var out []expr.Expr
+		for _, a := range c.Args {
+			out = append(out, conjuncts(a)...)
+		}
+		return out
+	}
+	return []expr.Expr{e}
+}
+
+// andOf builds the conjunction of conditions (nil for none).
+func andOf(es []expr.Expr) expr.Expr {
+	switch len(es) {
+	case 0:
+		return nil
+	case 1:
+		return es[0]
+	}
+	f, _ := expr.Builtins.Lookup("AND")
+	c, err := expr.ResolveCall(f, "AND", es)
+	if err != nil {
+		return es[0]
+	}
+	return c
+}
+
+// refsWithin reports whether every input reference of e is in [lo, hi).
+func refsWithin(e expr.Expr, lo, hi int) bool {
+	for _, r := range expr.InputRefs(e) {
+		if r < lo || r >= hi {
+			return false
+		}
+	}
+	return true
+}
+
+// substitute replaces each InputRef i in e by exprs[i].
+func substitute(e expr.Expr, exprs []expr.Expr) expr.Expr {
+	return expr.Rewrite(e, func(x expr.Expr) expr.Expr {
+		if r, ok := x.(*expr.InputRef); ok {
+			return exprs[r.Index]
+		}
+		return x
+	})
+}
+
+func shift(e expr.Expr, by int) expr.Expr {
+	return expr.ShiftInputs(e, func(i int) int { return i + by })
+}
+
+// pushFilters moves filters towards the sources.
+func pushFilters(n Node) Node {
+	in := n.Inputs()
+	if len(in) > 0 {
+		next := make([]Node, len(in))
+		for i, c := range in {
+			next[i] = pushFilters(c)
+		}
+		n = n.WithInputs(next)
+	}
+	switch x := n.(type) {
+	case *Filter:
+		return pushFilter(x.Cond, x.Input)
+	case *Join:
+		if x.Kind == runtime.InnerJoin && x.Cond != nil {
+			// push single-side conjuncts of the ON condition into the inputs
+			return pushIntoJoin(conjuncts(x.Cond), &Join{Left: x.Left, Right: x.Right, Kind: x.Kind, Cols: x.Cols})
+		}
+	}
+	return n
+}
+
+// pushFilter places condition cond on top of input, pushing it down where
+// that is correct.
+func pushFilter(cond expr.Expr, input Node) Node {
+	if !expr.IsDeterministic(cond) {
+		return &Filter{Input: input, Cond: cond}
+	}
+	switch x := input.(type) {
+	case *Filter:
+		return pushFilter(andOf(append(conjuncts(cond), conjuncts(x.Cond)...)), x.Input)
+	case *Project:
+		for _, e := range x.Exprs {
+			if !expr.IsDeterministic(e) {
+				return &Filter{Input: input, Cond: cond}
+			}
+		}
+		return x.WithInputs([]Node{pushFilter(substitute(cond, x.Exprs), x.Input)})
+	case *Join:
+		switch x.Kind {
+		case runtime.InnerJoin:
+			return pushIntoJoin(conjuncts(cond), x)
+		case runtime.LeftJoin, runtime.SemiJoin, runtime.AntiJoin:
+			nl := len(x.Left.Columns())
+			var left, rest []expr.Expr
+			for _, c := range conjuncts(cond) {
+				if refsWithin(c, 0, nl) {
+					left = append(left, c)
+				} else {
+					rest = append(rest, c)
+				}
+			}
+			var out Node = x
+			if len(left) > 0 {
+				j := *x
+				j.Left = pushFilter(andOf(left), x.Left)
+				out = &j
+			}
+			if len(rest) > 0 {
+				out = &Filter{Input: out, Cond: andOf(rest)}
+			}
+			return out
+		}
+	case *Aggregate:
+		var below, above []expr.Expr
+		for _, c := range conjuncts(cond) {
+			refs := expr.InputRefs(c)
+			onKeys := true
+			for _, r := range refs {
+				if r >= len(x.GroupKeys) {
+					onKeys = false
+				}
+			}
+			if onKeys && len(refs) > 0 {
+				m := make([]expr.Expr, len(x.Cols))
+				inCols := x.Input.Columns()
+				for k, key := range x.GroupKeys {
+					m[k] = &expr.InputRef{Index: key, Name: inCols[key].Name, T: inCols[key].Type}
+				}
+				below = append(below, substitute(c, m))
+			} else {
+				above = append(above, c)
+			}
+		}
+		var out Node = x
+		if len(below) > 0 {
+			out = x.WithInputs([]Node{pushFilter(andOf(below), x.Input)})
+		}
+		if len(above) > 0 {
+			out = &Filter{Input: out, Cond: andOf(above)}
+		}
+		return out
+	case *SetOp:
+		if x.Kind == UnionOp {
+			next := make([]Node, len(x.In))
+			for i, c := range x.In {
+				next[i] = pushFilter(cond, c)
+			}
+			return x.WithInputs(next)
+		}
+	}
+	return &Filter{Input: input, Cond: cond}
+}
+
+// pushIntoJoin distributes conjuncts over an inner join: single-side ones
+// go into the inputs, the others into the join condition.
+func pushIntoJoin(conds []expr.Expr, j *Join) Node {
+	nl := len(j.Left.Columns())
+	nr := len(j.Right.Columns())
+	var left, right, both []expr.Expr
+	for _, c := range conds {
+		refs := expr.InputRefs(c)
+		switch {
+		case len(refs) > 0 && refsWithin(c, 0, nl):
+			left = append(left, c)
+		case len(refs) > 0 && refsWithin(c, nl, nl+nr):
+			right = append(right, shift(c, -nl))
+		default:
+			both = append(both, c)
+		}
+	}
+	out := *j
+	if len(left) > 0 {
+		out.Left = pushFilter(andOf(left), j.Left)
+	}
+	if len(right) > 0 {
+		out.Right = pushFilter(andOf(right), j.Right)
+	}
+	if j.Cond != nil {
+		both = append(conjuncts(j.Cond), both...)
+	}
+	out.Cond = andOf(both)
+	return &out
+}
+
+// ---------------------------------------------------------------- pruning
+
+// prune rewrites n to compute at least the used columns; it returns the
+// new node and, for every old column, its new index (-1 when dropped).
+func prune(n Node, used []bool) (Node, []int) {
+	switch x := n.(type) {
+	case *Scan:
+		return pruneScan(x, used)
+	case *Values:
+		keep := keepIdx(used)
+		if len(keep) == len(x.Cols) {
+			return x, identity(len(used))
+		}
+		nv := &Values{}
+		for _, k := range keep {
+			nv.Cols = append(nv.Cols, x.Cols[k])
+		}
+		for _, r := range x.Rows {
+			row := make([]expr.Expr, len(keep))
+			for i, k := range keep {
+				row[i] = r[k]
+			}
+			nv.Rows = append(nv.Rows, row)
+		}
+		return nv, mapping(used)
+	case *Project:
+		inUsed := make([]bool, len(x.Input.Columns()))
+		keep := keepIdx(used)
+		for _, k := range keep {
+			for _, r := range expr.InputRefs(x.Exprs[k]) {
+				inUsed[r] = true
+			}
+		}
+		in, m := prune(x.Input, inUsed)
+		np := &Project{Input: in}
+		for _, k := range keep {
+			np.Exprs = append(np.Exprs, remap(x.Exprs[k], m))
+			np.Cols = append(np.Cols, x.Cols[k])
+		}
+		return np, mapping(used)
+	case *Filter:
+		inUsed := append([]bool(nil), used...)
+		for _, r := range expr.InputRefs(x.Cond) {
+			inUsed[r] = true
+		}
+		in, m := prune(x.Input, inUsed)
+		return &Filter{Input: in, Cond: remap(x.Cond, m)}, m
+	case *WatermarkAssigner:
+		inUsed := append([]bool(nil), used...)
+		inUsed[x.Rowtime] = true
+		for _, r := range expr.InputRefs(x.Expr) {
+			inUsed[r] = true
+		}
+		in, m := prune(x.Input, inUsed)
+		return &WatermarkAssigner{Input: in, Rowtime: m[x.Rowtime], Expr: remap(x.Expr, m)}, m
+	case *Aggregate:
+		nk := len(x.GroupKeys)
+		inUsed := make([]bool, len(x.Input.Columns()))
+		for _, k := range x.GroupKeys {
+			inUsed[k] = true
+		}
+		var aggs []AggCall
+		outMap := make([]int, len(x.Cols))
+		for i := 0; i < nk; i++ {
+			outMap[i] = i
+		}
+		for i, a := range x.Aggs {
+			if !used[nk+i] {
+				outMap[nk+i] = -1
+				continue
+			}
+			outMap[nk+i] = nk + len(aggs)
+			aggs = append(aggs, a)
+			for _, c := range a.Args {
+				inUsed[c] = true
+			}
+			if a.Filter >= 0 {
+				inUsed[a.Filter] = true
+			}
+		}
+		in, m := prune(x.Input, inUsed)
+		na := &Aggregate{Input: in}
+		for _, k := range x.GroupKeys {
+			na.GroupKeys = append(na.GroupKeys, m[k])
+		}
+		na.Cols = append(na.Cols, x.Cols[:nk]...)
+		for i, a := range aggs {
+			a2 := a
+			a2.Args = nil
+			for _, c := range a.Args {
+				a2.Args = append(a2.Args, m[c])
+			}
+			if a.Filter >= 0 {
+				a2.Filter = m[a.Filter]
+			}
+			na.Aggs = append(na.Aggs, a2)
+			_ = i
+		}
+		for i := range x.Aggs {
+			if outMap[nk+i] >= 0 {
+				na.Cols = append(na.Cols, x.Cols[nk+i])
+			}
+		}
+		return na, outMap
+	case *Join:
+		nl := len(x.Left.Columns())
+		nr := len(x.Right.Columns())
+		lu := make([]bool, nl)
+		ru := make([]bool, nr)
+		for i, u := range used {
+			if !u {
+				continue
+			}
+			if i < nl {
+				lu[i] = true
+			} else {
+				ru[i-nl] = true
+			}
+		}
+		if x.Kind == runtime.SemiJoin || x.Kind == runtime.AntiJoin {
+			for i := range ru {
+				ru[i] = false
+			}
+		}
+		if x.Cond != nil {
+			for _, r := range expr.InputRefs(x.Cond) {
+				if r < nl {
+					lu[r] = true
+				} else {
+					ru[r-nl] = true
+				}
+			}
+		}
+		l, lm := prune(x.Left, lu)
+		r, rm := prune(x.Right, ru)
+		newNl := len(l.Columns())
+		m := make([]int, nl+nr)
+		for i := 0; i < nl; i++ {
+			m[i] = lm[i]
+		}
+		for i := 0; i < nr; i++ {
+			if rm[i] >= 0 {
+				m[nl+i] = newNl + rm[i]
+			} else {
+				m[nl+i] = -1
+			}
+		}
+		nj := &Join{Left: l, Right: r, Kind: x.Kind}
+		if x.Cond != nil {
+			nj.Cond = remap(x.Cond, m)
+		}
+		for i, c := range x.Cols {
+			if m[i] >= 0 {
+				nj.Cols = append(nj.Cols, c)
+			}
+		}
+		if x.Kind == runtime.SemiJoin || x.Kind == runtime.AntiJoin {
+			nj.Cols = nj.Cols[:0]
+			for i := 0; i < nl; i++ {
+				if m[i] >= 0 {
+					nj.Cols = append(nj.Cols, x.Cols[i])
+				}
+			}
+			return nj, m[:nl]
+		}
+		return nj, m
+	case *Sort:
+		inUsed := append([]bool(nil), used...)
+		for _, k := range x.Keys {
+			inUsed[k.Col] = true
+		}
+		in, m := prune(x.Input, inUsed)
+		ns := &Sort{Input: in, Offset: x.Offset, Fetch: x.Fetch}
+		for _, k := range x.Keys {
+			k.Col = m[k.Col]
+			ns.Keys = append(ns.Keys, k)
+		}
+		return ns, m
+	case *Rank:
+		nin := len(x.Input.Columns())
+		inUsed := make([]bool, nin)
+		copy(inUsed, used[:nin])
+		for _, k := range x.PartitionKeys {
+			inUsed[k] = true
+		}
+		for _, k := range x.Keys {
+			inUsed[k.Col] = true
+		}
+		in, m := prune(x.Input, inUsed)
+		nr := &Rank{Input: in, RankStart: x.RankStart, RankEnd: x.RankEnd, WithRankNum: x.WithRankNum}
+		for _, k := range x.PartitionKeys {
+			nr.PartitionKeys = append(nr.PartitionKeys, m[k])
+		}
+		for _, k := range x.Keys {
+			k.Col = m[k.Col]
+			nr.Keys = append(nr.Keys, k)
+		}
+		nr.Cols = append([]Column(nil), in.Columns()...)
+		out := append([]int(nil), m...)
+		if x.WithRankNum {
+			nr.Cols = append(nr.Cols, x.Cols[len(x.Cols)-1])
+			out = append(out, len(nr.Cols)-1)
+		}
+		return nr, out
+	case *SetOp:
+		if x.Kind != UnionOp || !x.All {
+			// set semantics depend on every column
+			next := make([]Node, len(x.In))
+			for i, c := range x.In {
+				next[i], _ = prune(c, allUsed(c))
+			}
+			return x.WithInputs(next), identity(len(used))
+		}
+		next := make([]Node, len(x.In))
+		for i, c := range x.In {
+			p, m := prune(c, used)
+			next[i] = projectExact(p, m, used)
+		}
+		ns := &SetOp{Kind: x.Kind, All: x.All, In: next}
+		for i, c := range x.Cols {
+			if used[i] {
+				ns.Cols = append(ns.Cols, c)
+			}
+		}
+		return ns, mapping(used)
+	case *Sink:
+		in, m := prune(x.Input, allUsed(x.Input))
+		s := *x
+		s.Input = projectExact(in, m, allUsed(x.Input))
+		return &s, identity(len(used))
+	}
+	// unknown node: prune inputs conservatively
+	in := n.Inputs()
+	if len(in) > 0 {
+		next := make([]Node, len(in))
+		for i, c := range in {
+			p, m := prune(c, allUsed(c))
+			next[i] = projectExact(p, m, allUsed(c))
+		}
+		n = n.WithInputs(next)
+	}
+	return n, identity(len(used))
+}
+
+// projectExact makes a pruned node produce exactly the used columns.
+func projectExact(n Node, m []int, used []bool) Node {
+	cols := n.Columns()
+	var exprs []expr.Expr
+	var out []Column
+	for i, u := range used {
+		if !u {
+			continue
+		}
+		c := cols[m[i]]
+		exprs = append(exprs, &expr.InputRef{Index: m[i], Name: c.Name, T: c.Type})
+		out = append(out, c)
+	}
+	if len(exprs) == len(cols) {
+		same := true
+		for i, e := range exprs {
+			if e.(*expr.InputRef).Index != i {
+				same = false
+			}
+		}
+		if same {
+			return n
+		}
+	}
+	return &Project{Input: n, Exprs: exprs, Cols: out}
+}
+
+func pruneScan(s *Scan, used []bool) (Node, []int) {
+	ns := *s
+	ns.Projection, ns.Metadata, ns.Cols = nil, nil, nil
+	np := len(s.Projection)
+	m := make([]int, len(used))
+	anyUsed := false
+	for _, u := range used {
+		if u {
+			anyUsed = true
+		}
+	}
+	for i := range used {
+		m[i] = -1
+		keep := used[i] || (!anyUsed && i == 0) // keep one column for COUNT(*)
+		if !keep {
+			continue
+		}
+		m[i] = len(ns.Cols)
+		ns.Cols = append(ns.Cols, s.Cols[i])
+		if i < np {
+			ns.Projection = append(ns.Projection, s.Projection[i])
+		} else {
+			ns.Metadata = append(ns.Metadata, s.Metadata[i-np])
+		}
+	}
+	return &ns, m
+}
+
+func keepIdx(used []bool) []int {
+	var out []int
+	for i, u := range used {
+		if u {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func mapping(used []bool) []int {
+	m := make([]int, len(used))
+	k := 0
+	for i, u := range used {
+		if u {
+			m[i] = k
+			k++
+		} else {
+			m[i] = -1
+		}
+	}
+	return m
+}
+
+func identity(n int) []int {
+	m := make([]int, n)
+	for i := range m {
+		m[i] = i
+	}
+	return m
+}
+
+func remap(e expr.Expr, m []int) expr.Expr {
+	return expr.ShiftInputs(e, func(i int) int { return m[i] })
+}
+
+// timeAttrFree strips time attribute markers from a type.
+func timeAttrFree(t *types.DataType) *types.DataType { return t.WithTimeAttr(types.NoTimeAttr) }

@@ -1,0 +1,986 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/riffle-sql/riffle/engine/config"
+	"github.com/riffle-sql/riffle/engine/connector"
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// PhysNode is a node of the physical plan: what EXPLAIN prints and what
+// the runtime graph is built from. Exchange nodes describe how rows are
+// distributed to the consumer's parallel instances.
+type PhysNode struct {
+	// Op is Flink's physical operator name: TableSourceScan, Calc,
+	// GroupAggregate, HashAggregate, Exchange, Join, HashJoin, Sort,
+	// SortLimit, Limit, Rank, Union, Values, WatermarkAssigner, Sink.
+	Op string
+	// Attrs are the "key=[value]" parts shown in parentheses.
+	Attrs  []string
+	Inputs []*PhysNode
+	Cols   []Column
+	// Mode is the node's changelog mode (streaming).
+	Mode types.ChangelogMode
+	// Parallelism of the operator.
+	Parallelism int
+	// Exchange: distribution of an Exchange node.
+	Dist runtime.Partitioning
+	Keys []int
+
+	source  runtime.SourceFunc
+	bounded bool
+	newOp   func() runtime.Operator
+	// rowcount estimate for EXPLAIN ESTIMATED_COST and join ordering
+	rows float64
+}
+
+// Env is what physical planning needs from the session.
+type Env struct {
+	Config    *config.Configuration
+	Streaming bool
+	Stdout    io.Writer
+	// Collector receives the rows of a query (SELECT) plan.
+	Collector *runtime.Collector
+	// Skipped is told of rows skipped by ignore-parse-errors options.
+	Skipped func(table string, n int64)
+}
+
+func (e *Env) parallelism() int {
+	p := int(e.Config.GetInteger(config.Parallelism.Key, 1))
+	if p < 1 {
+		p = 1
+	}
+	return p
+}
+
+// planner translates a logical plan.
+type planner struct {
+	env *Env
+}
+
+// Physical translates an optimised logical plan into a physical plan. It
+// creates the connectors' sources and sinks (so option errors surface at
+// planning time) and infers changelog modes, rejecting plans Flink
+// rejects (an updating result into an append-only sink, ORDER BY on a
+// non-time attribute in streaming mode, ...).
+func Physical(n Node, env *Env) (p *PhysNode, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if bp, ok := r.(bindPanic); ok {
+				p, err = nil, bp.err
+				return
+			}
+			panic(r)
+		}
+	}()
+	pl := &planner{env: env}
+	return pl.translate(n), nil
+}
+
+func (pl *planner) fail(format string, args ...any) {
+	panic(bindPanic{fmt.Errorf(format, args...)})
+}
+
+func (pl *planner) translate(n Node) *PhysNode {
+	switch x := n.(type) {
+	case *Scan:
+		return pl.scan(x)
+	case *Values:
+		return pl.valuesNode(x)
+	case *Project, *Filter:
+		return pl.calc(n)
+	case *WatermarkAssigner:
+		in := pl.translate(x.Input)
+		names := Names(in.Cols)
+		rowtime := names[x.Rowtime]
+		wmExpr := x.Expr
+		p := &PhysNode{Op: "WatermarkAssigner", Inputs: []*PhysNode{in}, Cols: x.Columns(), Mode: in.Mode,
+			Parallelism: in.Parallelism, rows: in.rows,
+			Attrs: []string{fmt.Sprintf("rowtime=[%s]", rowtime), fmt.Sprintf("watermark=[%s]", named(wmExpr, names))}}
+		p.newOp = func() runtime.Operator {
+			w, err := runtime.NewWatermarkAssigner(wmExpr)
+			if err != nil {
+				panic(err)
+			}
+			return w
+		}
+		return p
+	case *Aggregate:
+		return pl.aggregate(x)
+	case *Join:
+		return pl.join(x)
+	case *Sort:
+		return pl.sort(x)
+	case *Rank:
+		return pl.rank(x)
+	case *SetOp:
+		return pl.setOp(x)
+	case *Sink:
+		return pl.sink(x)
+	}
+	pl.fail("cannot plan %T", n)
+	return nil
+}
+
+// named renders an expression with column names.
+func named(e expr.Expr, names []string) string {
+	return expr.Rewrite(e, func(x expr.Expr) expr.Expr {
+		if r, ok := x.(*expr.InputRef); ok && r.Index < len(names) {
+			return &expr.InputRef{Index: r.Index, Name: names[r.Index], T: r.T}
+		}
+		return x
+	}).String()
+}
+
+func (pl *planner) scan(s *Scan) *PhysNode {
+	opts := map[string]string{}
+	for k, v := range s.Table.TableOptions {
+		opts[k] = v
+	}
+	for k, v := range s.Options {
+		opts[k] = v
+	}
+	stdout := pl.env.Stdout
+	if stdout == nil {
+		stdout = os.Stdout
+	}
+	ctx := &connector.Context{Table: s.ID.String(), Schema: s.Table.TableSchema, Options: opts, Config: pl.env.Config, Stdout: stdout}
+	src, err := connector.CreateSource(ctx)
+	if err != nil {
+		pl.fail("%v", err)
+	}
+	if !pl.env.Streaming && !src.Bounded() {
+		pl.fail("Querying an unbounded table '%s' in batch mode is not allowed. The table source is unbounded.", s.ID.Summary())
+	}
+	phys := s.Table.TableSchema.Physical()
+	var fields []string
+	for _, c := range s.Cols {
+		fields = append(fields, c.Name)
+	}
+	table := fmt.Sprintf("table=[[%s, %s, %s", s.ID.Catalog, s.ID.Database, s.ID.Object)
+	if len(s.Projection) < len(phys) {
+		var proj []string
+		for _, i := range s.Projection {
+			proj = append(proj, phys[i].Name)
+		}
+		table += ", project=[" + strings.Join(proj, ", ") + "]"
+	}
+	if len(s.Metadata) > 0 {
+		table += ", metadata=[" + strings.Join(s.Metadata, ", ") + "]"
+	}
+	if s.Limit >= 0 {
+		table += fmt.Sprintf(", limit=[%d]", s.Limit)
+	}
+	table += "]]"
+	spec := connector.ReadSpec{Columns: s.Projection, Metadata: s.Metadata, Limit: s.Limit}
+	name := s.ID.Summary()
+	skipped := pl.env.Skipped
+	p := &PhysNode{Op: "TableSourceScan", Attrs: []string{table, "fields=[" + strings.Join(fields, ", ") + "]"},
+		Cols: s.Cols, Mode: src.ChangelogMode(), Parallelism: pl.env.parallelism(), bounded: src.Bounded(), rows: 1e8}
+	if !pl.env.Streaming {
+		p.Mode = types.InsertOnlyMode
+	}
+	p.source = runtime.ConnectorSource(src, spec, func(n int64) {
+		if skipped != nil && n > 0 {
+			skipped(name, n)
+		}
+	})
+	return p
+}
+
+func (pl *planner) valuesNode(v *Values) *PhysNode {
+	ts := Types(v.Cols)
+	bb := types.NewBatchBuilder(ts)
+	var tuples []string
+	for _, r := range v.Rows {
+		row := make([]any, len(r))
+		parts := make([]string, len(r))
+		for i, e := range r {
+			val, err := expr.EvalConst(e, expr.DefaultCtx())
+			if err != nil {
+				pl.fail("%v", err)
+			}
+			row[i] = val
+			parts[i] = e.String()
+		}
+		if err := bb.Append(types.Insert, row); err != nil {
+			pl.fail("%v", err)
+		}
+		tuples = append(tuples, "{ "+strings.Join(parts, ", ")+" }")
+	}
+	b := bb.Build()
+	if len(ts) == 0 {
+		b.Len = len(v.Rows)
+	}
+	p := &PhysNode{Op: "Values", Attrs: []string{"tuples=[[" + strings.Join(tuples, ", ") + "]]"}, Cols: v.Cols,
+		Mode: types.InsertOnlyMode, Parallelism: 1, bounded: true, rows: float64(len(v.Rows))}
+	if len(v.Cols) > 0 {
+		p.Attrs = append(p.Attrs, "values=["+strings.Join(Names(v.Cols), ", ")+"]")
+	}
+	p.source = runtime.ValuesSource([]*types.Batch{b})
+	return p
+}
+
+// calc merges a chain of Project and Filter nodes into one Calc.
+func (pl *planner) calc(n Node) *PhysNode {
+	var cond []expr.Expr
+	var projs []expr.Expr // nil = identity
+	cur := n
+	for {
+		switch x := cur.(type) {
+		case *Project:
+			if projs == nil {
+				projs = x.Exprs
+			} else {
+				projs = substituteAll(projs, x.Exprs)
+			}
+			for i, c := range cond {
+				cond[i] = substitute(c, x.Exprs)
+			}
+			cur = x.Input
+			continue
+		case *Filter:
+			cond = append(cond, conjuncts(x.Cond)...)
+			cur = x.Input
+			continue
+		}
+		break
+	}
+	in := pl.translate(cur)
+	names := Names(in.Cols)
+	var where expr.Expr
+	if len(cond) > 0 {
+		where = andOf(cond)
+	}
+	cols := n.Columns()
+	// identity projection over the input?
+	if projs != nil && isIdentity(projs, len(in.Cols)) {
+		projs = nil
+	}
+	if projs == nil && where == nil {
+		if sameNames(cols, in.Cols) {
+			return in
+		}
+	}
+	var attrs []string
+	if projs != nil {
+		parts := make([]string, len(projs))
+		for i, e := range projs {
+			s := named(e, names)
+			if r, ok := e.(*expr.InputRef); !ok || names[r.Index] != cols[i].Name {
+				s += " AS " + cols[i].Name
+			}
+			parts[i] = s
+		}
+		attrs = append(attrs, "select=["+strings.Join(parts, ", ")+"]")
+	} else {
+		attrs = append(attrs, "select=["+strings.Join(names, ", ")+"]")
+	}
+	if where != nil {
+		attrs = append(attrs, "where=["+named(where, names)+"]")
+	}
+	p := &PhysNode{Op: "Calc", Attrs: attrs, Inputs: []*PhysNode{in}, Cols: cols, Mode: in.Mode, Parallelism: in.Parallelism, rows: in.rows}
+	if where != nil {
+		p.rows = in.rows / 2
+	}
+	ps := projs
+	w := where
+	p.newOp = func() runtime.Operator {
+		c, err := runtime.NewCalc(w, ps)
+		if err != nil {
+			panic(err)
+		}
+		return c
+	}
+	return p
+}
+
+func substituteAll(es, by []expr.Expr) []expr.Expr {
+	out := make([]expr.Expr, len(es))
+	for i, e := range es {
+		out[i] = substitute(e, by)
+	}
+	return out
+}
+
+func isIdentity(projs []expr.Expr, n int) bool {
+	if len(projs) != n {
+		return false
+	}
+	for i, e := range projs {
+		r, ok := e.(*expr.InputRef)
+		if !ok || r.Index != i {
+			return false
+		}
+	}
+	return true
+}
+
+func sameNames(a, b []Column) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name {
+			return false
+		}
+	}
+	return true
+}
+
+// exchange inserts an Exchange distributing input rows to a consumer of
+// the given parallelism.
+func (pl *planner) exchange(in *PhysNode, dist runtime.Partitioning, keys []int, par int) *PhysNode {
+	if dist == runtime.Forward {
+		return in
+	}
+	names := Names(in.Cols)
+	var d string
+	switch dist {
+	case runtime.Hash:
+		var ks []string
+		for _, k := range keys {
+			ks = append(ks, names[k])
+		}
+		d = "hash[" + strings.Join(ks, ", ") + "]"
+	case runtime.Single:
+		d = "single"
+	case runtime.Broadcast:
+		d = "broadcast"
+	default:
+		d = strings.ToLower(dist.String())
+	}
+	return &PhysNode{Op: "Exchange", Attrs: []string{"distribution=[" + d + "]"}, Inputs: []*PhysNode{in},
+		Cols: in.Cols, Mode: in.Mode, Parallelism: par, Dist: dist, Keys: keys, rows: in.rows}
+}
+
+func (pl *planner) aggregate(a *Aggregate) *PhysNode {
+	in := pl.translate(a.Input)
+	inNames := Names(in.Cols)
+	par := pl.env.parallelism()
+	dist := runtime.Hash
+	if len(a.GroupKeys) == 0 {
+		par, dist = 1, runtime.Single
+	}
+	ex := pl.exchange(in, dist, a.GroupKeys, par)
+	var keys []string
+	for _, k := range a.GroupKeys {
+		keys = append(keys, inNames[k])
+	}
+	sel := append([]string(nil), keys...)
+	for i, ag := range a.Aggs {
+		sel = append(sel, aggString(ag, inNames)+" AS "+a.Cols[len(a.GroupKeys)+i].Name)
+	}
+	op := "GroupAggregate"
+	attrs := []string{}
+	if !pl.env.Streaming {
+		op = "HashAggregate"
+		attrs = append(attrs, "isMerge=[false]")
+	}
+	if len(keys) > 0 {
+		attrs = append(attrs, "groupBy=["+strings.Join(keys, ", ")+"]")
+	}
+	attrs = append(attrs, "select=["+strings.Join(sel, ", ")+"]")
+	retractable := !in.Mode.IsInsertOnly()
+	mode := types.InsertOnlyMode
+	if pl.env.Streaming {
+		mode = types.ChangelogModeOf(types.Insert, types.UpdateBefore, types.UpdateAfter)
+		if retractable {
+			mode = types.RetractMode
+		}
+		if len(a.Aggs) == 0 && !retractable {
+			// SELECT DISTINCT over insert-only input only inserts
+			mode = types.InsertOnlyMode
+		}
+	}
+	if pl.env.Streaming {
+		for _, ag := range a.Aggs {
+			if ag.Distinct && retractable && ag.Func != "COUNT" && ag.Func != "SUM" {
+				pl.fail("%s(DISTINCT) over an updating input is not supported", ag.Func)
+			}
+		}
+	}
+	keysCopy := append([]int(nil), a.GroupKeys...)
+	keyTypes := make([]*types.DataType, len(keysCopy))
+	for i, k := range keysCopy {
+		keyTypes[i] = in.Cols[k].Type
+	}
+	aggs := append([]AggCall(nil), a.Aggs...)
+	outTypes := Types(a.Cols)
+	streaming := pl.env.Streaming
+	p := &PhysNode{Op: op, Attrs: attrs, Inputs: []*PhysNode{ex}, Cols: a.Cols, Mode: mode, Parallelism: par, rows: max(in.rows/10, 1)}
+	if len(keysCopy) == 0 {
+		p.rows = 1
+	}
+	p.newOp = func() runtime.Operator {
+		return &runtime.GroupAgg{Keys: keysCopy, KeyTypes: keyTypes, Aggs: aggs, OutTypes: outTypes,
+			Final: !streaming, Retractable: retractable}
+	}
+	if !streaming {
+		// a DISTINCT/group-by only aggregation over insert-only input in
+		// streaming emits inserts: nothing to do in batch
+		_ = p
+	}
+	return p
+}
+
+// equiKeys splits a join condition into equality key pairs (plain column
+// references of the same type on each side) and a residual condition.
+func equiKeys(cond expr.Expr, nl int, lcols, rcols []Column) (lk, rk []int, nullSafe []bool, residual []expr.Expr) {
+	if cond == nil {
+		return
+	}
+	for _, c := range conjuncts(cond) {
+		call, ok := c.(*expr.Call)
+		if ok && (call.Name == "=" || call.Name == "IS NOT DISTINCT FROM") && len(call.Args) == 2 {
+			a, aok := call.Args[0].(*expr.InputRef)
+			b, bok := call.Args[1].(*expr.InputRef)
+			if aok && bok {
+				if a.Index >= nl && b.Index < nl {
+					a, b = b, a
+				}
+				if a.Index < nl && b.Index >= nl && lcols[a.Index].Type.EqualsIgnoreNull(rcols[b.Index-nl].Type) {
+					lk = append(lk, a.Index)
+					rk = append(rk, b.Index-nl)
+					nullSafe = append(nullSafe, call.Name == "IS NOT DISTINCT FROM")
+					continue
+				}
+			}
+		}
+		residual = append(residual, c)
+	}
+	return
+}
+
+// normalizeJoin makes every cross-side equality a key: sides that are
+// expressions (or differently typed columns) are computed into extra key
+// columns by projections below the join, removed again above it.
+func normalizeJoin(j *Join) (Node, bool) {
+	if j.Cond == nil {
+		return j, false
+	}
+	nl := len(j.Left.Columns())
+	nr := len(j.Right.Columns())
+	lcols, rcols := j.Left.Columns(), j.Right.Columns()
+	var extraL, extraR []expr.Expr
+	var rest []expr.Expr
+	changed := false
+	for _, c := range conjuncts(j.Cond) {
+		call, ok := c.(*expr.Call)
+		if ok && call.Name == "=" && len(call.Args) == 2 {
+			x, y := call.Args[0], call.Args[1]
+			xl, xr := refsWithin(x, 0, nl), refsWithin(x, nl, nl+nr)
+			yl, yr := refsWithin(y, 0, nl), refsWithin(y, nl, nl+nr)
+			if len(expr.InputRefs(x)) > 0 && len(expr.InputRefs(y)) > 0 {
+				var le, re expr.Expr
+				switch {
+				case xl && yr:
+					le, re = x, y
+				case yl && xr:
+					le, re = y, x
+				}
+				if le != nil {
+					_, lIsRef := le.(*expr.InputRef)
+					_, rIsRef := re.(*expr.InputRef)
+					if lIsRef && rIsRef && le.Type().EqualsIgnoreNull(re.Type()) {
+						rest = append(rest, c)
+						continue
+					}
+					extraL = append(extraL, le)
+					extraR = append(extraR, shift(re, -nl))
+					changed = true
+					continue
+				}
+			}
+		}
+		rest = append(rest, c)
+	}
+	if !changed {
+		return j, false
+	}
+	addCols := func(in Node, cols []Column, extra []expr.Expr) Node {
+		var exprs []expr.Expr
+		out := append([]Column(nil), cols...)
+		for i, c := range cols {
+			exprs = append(exprs, &expr.InputRef{Index: i, Name: c.Name, T: c.Type})
+		}
+		for k, e := range extra {
+			exprs = append(exprs, e)
+			out = append(out, Column{Name: fmt.Sprintf("$k%d", k), Type: e.Type()})
+		}
+		return &Project{Input: in, Exprs: exprs, Cols: out}
+	}
+	left := addCols(j.Left, lcols, extraL)
+	right := addCols(j.Right, rcols, extraR)
+	nl2 := nl + len(extraL)
+	// shift right references in the residual
+	var conds []expr.Expr
+	for _, c := range rest {
+		conds = append(conds, expr.ShiftInputs(c, func(i int) int {
+			if i >= nl {
+				return i + len(extraL)
+			}
+			return i
+		}))
+	}
+	for k := range extraL {
+		lr := &expr.InputRef{Index: nl + k, Name: fmt.Sprintf("$k%d", k), T: extraL[k].Type()}
+		rr := &expr.InputRef{Index: nl2 + nr + k, Name: fmt.Sprintf("$k%d", k), T: extraR[k].Type()}
+		var eq expr.Expr
+		if lr.T.EqualsIgnoreNull(rr.T) {
+			f, _ := expr.Builtins.Lookup("=")
+			call, err := expr.ResolveCall(f, "=", []expr.Expr{lr, rr})
+			if err != nil {
+				return j, false
+			}
+			eq = call
+		} else {
+			return j, false
+		}
+		conds = append(conds, eq)
+	}
+	var cols []Column
+	cols = append(cols, j.Cols[:nl]...)
+	for k := range extraL {
+		cols = append(cols, Column{Name: fmt.Sprintf("$k%d", k), Type: extraL[k].Type()})
+	}
+	cols = append(cols, j.Cols[nl:]...)
+	for k := range extraR {
+		cols = append(cols, Column{Name: fmt.Sprintf("$k%d", k), Type: extraR[k].Type()})
+	}
+	nj := &Join{Left: left, Right: right, Kind: j.Kind, Cond: andOf(conds), Cols: cols}
+	// drop the key columns again
+	var exprs []expr.Expr
+	var out []Column
+	for i := 0; i < nl; i++ {
+		exprs = append(exprs, &expr.InputRef{Index: i, Name: cols[i].Name, T: cols[i].Type})
+		out = append(out, j.Cols[i])
+	}
+	if j.Kind != 4 && j.Kind != 5 {
+		for i := 0; i < nr; i++ {
+			idx := nl2 + i
+			exprs = append(exprs, &expr.InputRef{Index: idx, Name: cols[idx].Name, T: cols[idx].Type})
+			out = append(out, j.Cols[nl+i])
+		}
+	}
+	return &Project{Input: nj, Exprs: exprs, Cols: out}, true
+}
+
+func (pl *planner) join(j *Join) *PhysNode {
+	if n, ok := normalizeJoin(j); ok {
+		return pl.translate(n)
+	}
+	left := pl.translate(j.Left)
+	right := pl.translate(j.Right)
+	nl := len(left.Cols)
+	lk, rk, nullSafe, residual := equiKeys(j.Cond, nl, left.Cols, right.Cols)
+	par := pl.env.parallelism()
+	dist := runtime.Hash
+	if len(lk) == 0 {
+		par, dist = 1, runtime.Single
+	}
+	le := pl.exchange(left, dist, lk, par)
+	re := pl.exchange(right, dist, rk, par)
+	allNames := append(Names(left.Cols), Names(right.Cols)...)
+	where := "true"
+	if j.Cond != nil {
+		where = named(j.Cond, allNames)
+	}
+	spec := runtime.JoinSpec{Kind: j.Kind, LeftKeys: lk, RightKeys: rk, LeftTypes: Types(left.Cols), RightTypes: Types(right.Cols), NullSafe: nullSafe}
+	if len(residual) > 0 {
+		spec.Residual = andOf(residual)
+	}
+	attrs := []string{"joinType=[" + j.Kind.String() + "]", "where=[" + where + "]", "select=[" + strings.Join(Names(j.Cols), ", ") + "]"}
+	p := &PhysNode{Inputs: []*PhysNode{le, re}, Cols: j.Cols, Parallelism: par, rows: max(left.rows, right.rows)}
+	if pl.env.Streaming {
+		p.Op = "Join"
+		attrs = append(attrs, "leftInputSpec=[NoUniqueKey]", "rightInputSpec=[NoUniqueKey]")
+		p.Mode = types.InsertOnlyMode
+		if j.Kind != runtime.InnerJoin || !left.Mode.IsInsertOnly() || !right.Mode.IsInsertOnly() {
+			p.Mode = types.RetractMode
+		}
+		if j.Kind == runtime.SemiJoin || j.Kind == runtime.AntiJoin {
+			pl.fail("semi and anti joins are not supported in streaming mode yet")
+		}
+		p.newOp = func() runtime.Operator { return &runtime.StreamingJoin{Spec: spec} }
+	} else {
+		p.Op = "HashJoin"
+		if len(lk) == 0 {
+			p.Op = "NestedLoopJoin"
+		}
+		attrs = append(attrs, "build=[right]")
+		p.Mode = types.InsertOnlyMode
+		p.newOp = func() runtime.Operator { return &runtime.HashJoin{Spec: spec} }
+	}
+	p.Attrs = attrs
+	return p
+}
+
+func sortString(keys []SortKey, names []string) string {
+	var parts []string
+	for _, k := range keys {
+		dir := "ASC"
+		if k.Desc {
+			dir = "DESC"
+		}
+		parts = append(parts, names[k.Col]+" "+dir)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (pl *planner) sort(s *Sort) *PhysNode {
+	in := pl.translate(s.Input)
+	names := Names(in.Cols)
+	types_ := Types(in.Cols)
+	keys := append([]SortKey(nil), s.Keys...)
+	off, fetch := s.Offset, s.Fetch
+	if len(keys) == 0 {
+		ex := pl.exchange(in, runtime.Single, nil, 1)
+		attrs := []string{fmt.Sprintf("offset=[%d]", off)}
+		if fetch >= 0 {
+			attrs = append(attrs, fmt.Sprintf("fetch=[%d]", fetch))
+		}
+		p := &PhysNode{Op: "Limit", Attrs: attrs, Inputs: []*PhysNode{ex}, Cols: in.Cols, Mode: in.Mode, Parallelism: 1, rows: float64(max(fetch, 1))}
+		if !in.Mode.IsInsertOnly() {
+			pl.fail("LIMIT over an updating input is not supported yet")
+		}
+		p.newOp = func() runtime.Operator { return &runtime.Limit{Offset: off, Fetch: fetch} }
+		return p
+	}
+	if pl.env.Streaming {
+		if fetch < 0 {
+			if keys[0].Col < len(in.Cols) && in.Cols[keys[0].Col].Type.IsRowtime() && !keys[0].Desc {
+				pl.fail("ORDER BY on a time attribute needs the temporal sort of the streaming runtime, which is not supported yet")
+			}
+			pl.fail("Sort on a non-time-attribute field is not supported.")
+		}
+		// ORDER BY ... LIMIT n in streaming is a Top-N
+		ex := pl.exchange(in, runtime.Single, nil, 1)
+		p := &PhysNode{Op: "SortLimit", Inputs: []*PhysNode{ex}, Cols: in.Cols, Parallelism: 1,
+			Attrs: []string{"orderBy=[" + sortString(keys, names) + "]", fmt.Sprintf("offset=[%d]", off), fmt.Sprintf("fetch=[%d]", fetch)},
+			Mode: types.ChangelogModeOf(types.Insert, types.Delete), rows: float64(fetch)}
+		if !in.Mode.IsInsertOnly() {
+			p.Mode = types.RetractMode
+		}
+		p.newOp = func() runtime.Operator {
+			return &runtime.Rank{Keys: keys, Types: types_, RankStart: off + 1, RankEnd: off + fetch}
+		}
+		return p
+	}
+	ex := pl.exchange(in, runtime.Single, nil, 1)
+	op := "Sort"
+	attrs := []string{"orderBy=[" + sortString(keys, names) + "]"}
+	if fetch >= 0 || off > 0 {
+		op = "SortLimit"
+		attrs = append(attrs, fmt.Sprintf("offset=[%d]", off), fmt.Sprintf("fetch=[%d]", fetch))
+	}
+	p := &PhysNode{Op: op, Attrs: attrs, Inputs: []*PhysNode{ex}, Cols: in.Cols, Mode: types.InsertOnlyMode, Parallelism: 1, rows: in.rows}
+	p.newOp = func() runtime.Operator {
+		return &runtime.Sort{Keys: keys, Types: types_, Offset: off, Fetch: fetch}
+	}
+	return p
+}
+
+func (pl *planner) rank(r *Rank) *PhysNode {
+	in := pl.translate(r.Input)
+	par := pl.env.parallelism()
+	dist := runtime.Hash
+	if len(r.PartitionKeys) == 0 {
+		par, dist = 1, runtime.Single
+	}
+	ex := pl.exchange(in, dist, r.PartitionKeys, par)
+	names := Names(in.Cols)
+	var pk []string
+	for _, k := range r.PartitionKeys {
+		pk = append(pk, names[k])
+	}
+	keys := append([]SortKey(nil), r.Keys...)
+	pkeys := append([]int(nil), r.PartitionKeys...)
+	ts := Types(in.Cols)
+	start, end, withNum := r.RankStart, r.RankEnd, r.WithRankNum
+	p := &PhysNode{Op: "Rank", Inputs: []*PhysNode{ex}, Cols: r.Cols, Parallelism: par,
+		Attrs: []string{"rankType=[ROW_NUMBER]", fmt.Sprintf("rankRange=[rankStart=%d, rankEnd=%d]", start, end),
+			"partitionBy=[" + strings.Join(pk, ", ") + "]", "orderBy=[" + sortString(keys, names) + "]",
+			fmt.Sprintf("select=[%s]", strings.Join(Names(r.Cols), ", "))},
+		Mode: types.RetractMode, rows: in.rows}
+	p.newOp = func() runtime.Operator {
+		return &runtime.Rank{PartitionKeys: pkeys, Keys: keys, Types: ts, RankStart: start, RankEnd: end, WithRankNum: withNum}
+	}
+	return p
+}
+
+func (pl *planner) setOp(s *SetOp) *PhysNode {
+	if s.Kind != UnionOp {
+		pl.fail("%s is not supported yet", [...]string{"UNION", "INTERSECT", "EXCEPT"}[s.Kind])
+	}
+	var ins []*PhysNode
+	mode := types.ChangelogMode{}
+	rows := 0.0
+	par := pl.env.parallelism()
+	for _, c := range s.In {
+		p := pl.translate(c)
+		mode = mode.Union(p.Mode)
+		rows += p.rows
+		ins = append(ins, pl.exchange(p, runtime.Rebalance, nil, par))
+	}
+	n := len(ins)
+	p := &PhysNode{Op: "Union", Attrs: []string{"all=[true]", "union=[" + strings.Join(Names(s.Cols), ", ") + "]"},
+		Inputs: ins, Cols: s.Cols, Mode: mode, Parallelism: par, rows: rows}
+	p.newOp = func() runtime.Operator { return runtime.NewUnion(n) }
+	return p
+}
+
+func (pl *planner) sink(s *Sink) *PhysNode {
+	in := pl.translate(s.Input)
+	names := Names(in.Cols)
+	if s.Collect {
+		c := pl.env.Collector
+		p := &PhysNode{Op: "Sink", Attrs: []string{"table=[*anonymous_collect$1*]", "fields=[" + strings.Join(names, ", ") + "]"},
+			Inputs: []*PhysNode{pl.exchange(in, runtime.Single, nil, 1)}, Cols: in.Cols, Mode: in.Mode, Parallelism: 1, rows: in.rows}
+		if c != nil {
+			p.newOp = c.NewSink
+		}
+		return p
+	}
+	stdout := pl.env.Stdout
+	if stdout == nil {
+		stdout = os.Stdout
+	}
+	ctx := &connector.Context{Table: s.ID.String(), Schema: s.Table.TableSchema, Options: s.Table.TableOptions, Config: pl.env.Config, Stdout: stdout}
+	sk, err := connector.CreateSink(ctx)
+	if err != nil {
+		pl.fail("%v", err)
+	}
+	accepted := sk.ChangelogMode(in.Mode)
+	for _, k := range in.Mode.Kinds() {
+		if !accepted.Contains(k) {
+			pl.fail("Table sink '%s' doesn't support consuming update and delete changes which is produced by node %s", s.ID.Summary(), describeTop(in))
+		}
+	}
+	var persisted []types.Column
+	for _, c := range s.Table.TableSchema.Columns {
+		if c.IsPersisted() {
+			persisted = append(persisted, c)
+		}
+	}
+	spec := connector.WriteSpec{Overwrite: s.Overwrite, StaticPartitions: s.Static, Bounded: isBounded(in)}
+	for _, c := range persisted {
+		spec.Names = append(spec.Names, c.Name)
+		spec.Types = append(spec.Types, c.Type)
+	}
+	table := s.ID.String()
+	dropNulls := strings.EqualFold(pl.env.Config.GetString(config.SinkNotNullEnforcer.Key, "ERROR"), "DROP")
+	par := in.Parallelism
+	p := &PhysNode{Op: "Sink", Attrs: []string{"table=[" + s.ID.Summary() + "]", "fields=[" + strings.Join(names, ", ") + "]"},
+		Inputs: []*PhysNode{in}, Cols: in.Cols, Mode: in.Mode, Parallelism: par, rows: in.rows}
+	p.newOp = func() runtime.Operator {
+		return &runtime.ConnectorSink{Sink: sk, Spec: spec, Table: table, DropNulls: dropNulls}
+	}
+	return p
+}
+
+func isBounded(p *PhysNode) bool {
+	if p.source != nil {
+		return p.bounded
+	}
+	for _, in := range p.Inputs {
+		if !isBounded(in) {
+			return false
+		}
+	}
+	return true
+}
+
+func describeTop(p *PhysNode) string {
+	// the node that first produced updates
+	for len(p.Inputs) == 1 && (p.Op == "Exchange" || p.Op == "Calc") && !p.Inputs[0].Mode.IsInsertOnly() {
+		p = p.Inputs[0]
+	}
+	return p.Op + "(" + strings.Join(p.Attrs, ", ") + ")"
+}
+
+// ---------------------------------------------------------------- graph
+
+// BuildGraph turns physical plans (one per sink) into one runtime graph.
+// It returns the graph and the runtime node of every physical node (for
+// metrics).
+func BuildGraph(roots ...*PhysNode) (*runtime.Graph, map[*PhysNode]*runtime.Node) {
+	g := &runtime.Graph{}
+	nodes := map[*PhysNode]*runtime.Node{}
+	var build func(p *PhysNode) *runtime.Node
+	build = func(p *PhysNode) *runtime.Node {
+		if n, ok := nodes[p]; ok {
+			return n
+		}
+		if p.source != nil {
+			n := g.AddSource(p.Op+"("+strings.Join(p.Attrs, ", ")+")", p.Parallelism, p.bounded, p.source)
+			nodes[p] = n
+			return n
+		}
+		var edges []runtime.Edge
+		for _, in := range p.Inputs {
+			if in.Op == "Exchange" {
+				src := build(in.Inputs[0])
+				edges = append(edges, runtime.Edge{From: src, Part: in.Dist, Keys: in.Keys})
+				nodes[in] = src
+				continue
+			}
+			src := build(in)
+			part := runtime.Forward
+			if src.Parallelism != p.Parallelism {
+				part = runtime.Rebalance
+				if p.Parallelism == 1 {
+					part = runtime.Single
+				}
+			}
+			edges = append(edges, runtime.Edge{From: src, Part: part})
+		}
+		newOp := p.newOp
+		if newOp == nil {
+			newOp = func() runtime.Operator { return &passThrough{} }
+		}
+		n := g.AddOperator(p.Op+"("+strings.Join(p.Attrs, ", ")+")", p.Parallelism, newOp, edges...)
+		nodes[p] = n
+		return n
+	}
+	for _, root := range roots {
+		build(root)
+	}
+	return g, nodes
+}
+
+type passThrough struct{ runtime.BaseOperator }
+
+func (p *passThrough) ProcessBatch(_ int, b *types.Batch) error { return p.Emit(b) }
+
+// Run is a convenience for tests: plan, build and run a graph to completion.
+func Run(ctx context.Context, root *PhysNode, cfg runtime.JobConfig, ev *expr.Ctx, batch bool) (*runtime.Job, error) {
+	g, _ := BuildGraph(root)
+	return runtime.Submit(ctx, "job", g, cfg, ev, batch)
+}
+
+// ---------------------------------------------------------------- explain
+
+// ExplainDetail selects extra EXPLAIN output.
+type ExplainDetail struct {
+	EstimatedCost bool
+	ChangelogMode bool
+	JSONPlan      bool
+}
+
+// ExplainPhysical renders a physical plan tree.
+func ExplainPhysical(p *PhysNode, d ExplainDetail, streaming bool) string {
+	var b strings.Builder
+	var rec func(p *PhysNode, prefix string, last, root bool)
+	rec = func(p *PhysNode, prefix string, last, root bool) {
+		attrs := append([]string(nil), p.Attrs...)
+		if d.ChangelogMode && streaming {
+			attrs = append(attrs, "changelogMode=["+p.Mode.String()+"]")
+		}
+		line := p.Op + "(" + strings.Join(attrs, ", ") + ")"
+		if d.EstimatedCost {
+			line += fmt.Sprintf(": rowcount = %s, cumulative cost = {%s rows, %s cpu, 0.0 io, 0.0 network, 0.0 memory}",
+				javaDouble(p.rows), javaDouble(cumulative(p)), javaDouble(cumulative(p)))
+		}
+		if root {
+			b.WriteString(line)
+		} else {
+			b.WriteString(prefix + "+- " + line)
+		}
+		b.WriteByte('\n')
+		childPrefix := prefix
+		if !root {
+			if last {
+				childPrefix += "   "
+			} else {
+				childPrefix += ":  "
+			}
+		}
+		for i, c := range p.Inputs {
+			rec(c, childPrefix, i == len(p.Inputs)-1, false)
+		}
+	}
+	rec(p, "", true, true)
+	return b.String()
+}
+
+func cumulative(p *PhysNode) float64 {
+	total := p.rows
+	for _, in := range p.Inputs {
+		total += cumulative(in)
+	}
+	return total
+}
+
+func javaDouble(f float64) string { return types.FormatDoubleJava(f) }
+
+// JSONPlan renders the execution plan as Flink's JSON (nodes with id,
+// type, pact, contents, parallelism and predecessors).
+func JSONPlan(root *PhysNode) string {
+	ids := map[*PhysNode]int{}
+	var order []*PhysNode
+	var visit func(p *PhysNode)
+	visit = func(p *PhysNode) {
+		if _, ok := ids[p]; ok {
+			return
+		}
+		for _, in := range p.Inputs {
+			visit(in)
+		}
+		if p.Op == "Exchange" {
+			ids[p] = -1
+			return
+		}
+		ids[p] = len(order) + 1
+		order = append(order, p)
+	}
+	visit(root)
+	var b strings.Builder
+	b.WriteString("{\n  \"nodes\" : [ ")
+	for i, p := range order {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		pact := "Operator"
+		if p.source != nil {
+			pact = "Data Source"
+		} else if p.Op == "Sink" {
+			pact = "Data Sink"
+		}
+		fmt.Fprintf(&b, "{\n    \"id\" : %d,\n    \"type\" : %q,\n    \"pact\" : %q,\n    \"contents\" : %q,\n    \"parallelism\" : %d", ids[p], p.Op, pact, p.Op+"("+strings.Join(p.Attrs, ", ")+")", p.Parallelism)
+		var preds []string
+		for _, in := range p.Inputs {
+			ship := "FORWARD"
+			src := in
+			if in.Op == "Exchange" {
+				ship = strings.ToUpper(in.Dist.String())
+				src = in.Inputs[0]
+			}
+			preds = append(preds, fmt.Sprintf("{\n      \"id\" : %d,\n      \"ship_strategy\" : %q,\n      \"side\" : \"second\"\n    }", ids[src], ship))
+		}
+		if len(preds) > 0 {
+			b.WriteString(",\n    \"predecessors\" : [ " + strings.Join(preds, ", ") + " ]")
+		}
+		b.WriteString("\n  }")
+	}
+	b.WriteString(" ]\n}")
+	return b.String()
+}
+
+// SortedKeys is a helper for deterministic map iteration in plans.
+func SortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

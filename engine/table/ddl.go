@@ -1,0 +1,730 @@
+package table
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/riffle-sql/riffle/engine/catalog"
+	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+func props(ps []*sql.Property) map[string]string {
+	m := map[string]string{}
+	for _, p := range ps {
+		m[p.Key] = p.Value
+	}
+	return m
+}
+
+func (x *execution) qualify(n *sql.ObjectName) (catalog.ObjectIdentifier, error) {
+	return x.env.catalogs.Qualify(identNames(n.Parts))
+}
+
+func (x *execution) createTable(ct *sql.CreateTable) (*TableResult, error) {
+	t := x.env
+	id, err := x.qualify(ct.Name)
+	if err != nil {
+		return nil, err
+	}
+	var schema *types.Schema
+	options := props(ct.Options)
+	var partKeys []string
+	for _, p := range ct.PartitionBy {
+		partKeys = append(partKeys, p.Name)
+	}
+	comment := ""
+	if ct.Comment != nil {
+		comment = *ct.Comment
+	}
+	var asQuery plan.Node
+	switch {
+	case ct.AsQuery != nil:
+		if len(ct.Columns) > 0 {
+			return nil, errorf("CREATE TABLE AS SELECT with an explicit column list is not supported yet")
+		}
+		n, err := plan.BindQuery(t.bindContext(), ct.AsQuery, x.text, x.base)
+		if err != nil {
+			return nil, err
+		}
+		asQuery = n
+		var names []string
+		var ts []*types.DataType
+		for _, c := range n.Columns() {
+			names = append(names, c.Name)
+			ts = append(ts, c.Type.WithTimeAttr(types.NoTimeAttr))
+		}
+		schema = types.NewPhysicalSchema(names, ts)
+	default:
+		schema, err = plan.ResolveSchema(t.bindContext(), ct, x.text, x.base)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if ct.Like != nil {
+		schema, options, partKeys, err = x.applyLike(ct.Like, schema, options, partKeys)
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range partKeys {
+		if schema.Index(k) < 0 {
+			return nil, errorf("Partition column '%s' not defined in the table schema. Available columns: [%s]", k, strings.Join(schema.ColumnNames(), ", "))
+		}
+	}
+	tbl := &catalog.Table{TableSchema: schema, TableOptions: options, TableComment: comment, PartitionKeys: partKeys}
+	if err := t.registerTable(id, tbl, ct.Temporary, ct.IfNotExists); err != nil {
+		return nil, err
+	}
+	if asQuery != nil {
+		ins := &plan.Sink{Input: asQuery, ID: id, Table: tbl}
+		return t.runInserts(x.ctx, []plan.Node{ins}, x.text)
+	}
+	return okResult(), nil
+}
+
+func (t *TableEnvironment) registerTable(id catalog.ObjectIdentifier, tbl catalog.BaseTable, temporary, ignoreIfExists bool) error {
+	if temporary {
+		return t.catalogs.CreateTemporaryTable(id, tbl, ignoreIfExists)
+	}
+	c, err := t.catalogs.Catalog(id.Catalog)
+	if err != nil {
+		return err
+	}
+	if t.catalogs.IsTemporary(id) && !ignoreIfExists {
+		return errorf("Could not execute CreateTable in path %s: a temporary object with this name exists", id)
+	}
+	return c.CreateTable(id.Path(), tbl, ignoreIfExists)
+}
+
+// applyLike merges CREATE TABLE ... LIKE source (Flink's default is
+// INCLUDING ALL OVERWRITING OPTIONS EXCLUDING PARTITIONS... simplified:
+// columns, watermarks, constraints and options are inherited unless
+// EXCLUDING; explicit definitions of the new table win).
+func (x *execution) applyLike(like *sql.TableLike, s *types.Schema, opts map[string]string, parts []string) (*types.Schema, map[string]string, []string, error) {
+	id, err := x.qualify(like.Table)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	rt, ok, err := x.env.catalogs.GetTable(id)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if !ok {
+		return nil, nil, nil, errorf("Source table '%s' of the LIKE clause not found in the catalog", id.Summary())
+	}
+	src, ok := rt.Table.(*catalog.Table)
+	if !ok {
+		return nil, nil, nil, errorf("Source table '%s' of the LIKE clause is a view", id.Summary())
+	}
+	include := map[string]bool{"CONSTRAINTS": true, "GENERATED": true, "METADATA": true, "OPTIONS": true, "PARTITIONS": true, "WATERMARKS": true}
+	for _, o := range like.Options {
+		if o.Feature == "ALL" {
+			for k := range include {
+				include[k] = o.Strategy != "EXCLUDING"
+			}
+			continue
+		}
+		include[o.Feature] = o.Strategy != "EXCLUDING"
+	}
+	out := &types.Schema{}
+	for _, c := range src.TableSchema.Columns {
+		if c.Kind == types.ComputedColumn && !include["GENERATED"] || c.Kind == types.MetadataColumn && !include["METADATA"] {
+			continue
+		}
+		if s.Index(c.Name) >= 0 {
+			continue
+		}
+		out.Columns = append(out.Columns, c)
+	}
+	out.Columns = append(out.Columns, s.Columns...)
+	out.Watermarks = s.Watermarks
+	if len(out.Watermarks) == 0 && include["WATERMARKS"] {
+		out.Watermarks = src.TableSchema.Watermarks
+	}
+	out.PrimaryKey = s.PrimaryKey
+	if out.PrimaryKey == nil && include["CONSTRAINTS"] {
+		out.PrimaryKey = src.TableSchema.PrimaryKey
+	}
+	merged := map[string]string{}
+	if include["OPTIONS"] {
+		for k, v := range src.TableOptions {
+			merged[k] = v
+		}
+	}
+	for k, v := range opts {
+		merged[k] = v
+	}
+	if len(parts) == 0 && include["PARTITIONS"] {
+		parts = src.PartitionKeys
+	}
+	return out, merged, parts, nil
+}
+
+func (x *execution) createView(cv *sql.CreateView) (*TableResult, error) {
+	t := x.env
+	id, err := x.qualify(cv.Name)
+	if err != nil {
+		return nil, err
+	}
+	cols, _, err := plan.ViewColumns(t.bindContext(), cv.Query, x.text, x.base)
+	if err != nil {
+		return nil, err
+	}
+	names := plan.Names(cols)
+	if len(cv.Columns) > 0 {
+		if len(cv.Columns) != len(cols) {
+			return nil, &plan.Error{Line: cv.Pos().Line, Column: cv.Pos().Column, Msg: fmt.Sprintf("VIEW definition and input fields not match:\n\tDef fields: %v.\n\tInput fields: %v.", identNames(cv.Columns), names)}
+		}
+		names = identNames(cv.Columns)
+	}
+	ts := make([]*types.DataType, len(cols))
+	for i, c := range cols {
+		ts[i] = c.Type
+	}
+	comment := ""
+	if cv.Comment != nil {
+		comment = *cv.Comment
+	}
+	query := x.source(cv.Query)
+	v := &catalog.View{ViewSchema: types.NewPhysicalSchema(names, ts), Query: query, Expanded: cv.Query.String(), ViewComment: comment,
+		Catalog: t.catalogs.CurrentCatalog(), Database: t.catalogs.CurrentDatabase()}
+	if err := t.registerTable(id, v, cv.Temporary, cv.IfNotExists); err != nil {
+		return nil, err
+	}
+	return okResult(), nil
+}
+
+func (x *execution) drop(d *sql.Drop) (*TableResult, error) {
+	t := x.env
+	switch d.Kind {
+	case sql.DropTable, sql.DropView:
+		id, err := x.qualify(d.Name)
+		if err != nil {
+			return nil, err
+		}
+		want := catalog.KindTable
+		what := "Table"
+		if d.Kind == sql.DropView {
+			want, what = catalog.KindView, "View"
+		}
+		if d.Temporary {
+			if t.catalogs.DropTemporaryTable(id, &want) || d.IfExists {
+				return okResult(), nil
+			}
+			return nil, errorf("Temporary %s with identifier '%s' does not exist.", strings.ToLower(what), id)
+		}
+		if t.catalogs.IsTemporary(id) {
+			rt, _, _ := t.catalogs.GetTable(id)
+			if rt.Table.Kind() == want {
+				// Flink drops the temporary object first when no permanent one exists
+				c, _ := t.catalogs.Catalog(id.Catalog)
+				if c == nil || !c.TableExists(id.Path()) {
+					t.catalogs.DropTemporaryTable(id, &want)
+					return okResult(), nil
+				}
+				return nil, errorf("Temporary %s with identifier '%s' exists. Drop it first before removing the permanent %s.", strings.ToLower(what), id, strings.ToLower(what))
+			}
+		}
+		c, err := t.catalogs.Catalog(id.Catalog)
+		if err != nil {
+			return nil, err
+		}
+		bt, err := c.GetTable(id.Path())
+		if err != nil {
+			if d.IfExists && catalog.IsNotExist(err) {
+				return okResult(), nil
+			}
+			return nil, errorf("%s with identifier '%s' does not exist.", what, id)
+		}
+		if bt.Kind() != want {
+			if want == catalog.KindView {
+				return nil, errorf("DROP VIEW for a table is not allowed; use DROP TABLE %s", id)
+			}
+			return nil, errorf("DROP TABLE for a view is not allowed; use DROP VIEW %s", id)
+		}
+		if err := c.DropTable(id.Path(), d.IfExists); err != nil {
+			return nil, err
+		}
+		return okResult(), nil
+	case sql.DropDatabase:
+		parts := identNames(d.Name.Parts)
+		cat := t.catalogs.CurrentCatalog()
+		db := parts[len(parts)-1]
+		if len(parts) == 2 {
+			cat = parts[0]
+		}
+		if cat == t.catalogs.CurrentCatalog() && db == t.catalogs.CurrentDatabase() {
+			return nil, errorf("Cannot drop a database which is currently in use.")
+		}
+		c, err := t.catalogs.Catalog(cat)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.DropDatabase(db, d.IfExists, d.Behavior == "CASCADE"); err != nil {
+			return nil, err
+		}
+		return okResult(), nil
+	case sql.DropCatalog:
+		if err := t.catalogs.UnregisterCatalog(d.Name.Parts[0].Name, d.IfExists); err != nil {
+			return nil, err
+		}
+		return okResult(), nil
+	case sql.DropFunction:
+		return x.dropFunction(d)
+	}
+	return nil, errorf("DROP %s is not supported", d.Kind)
+}
+
+func (x *execution) createDatabase(cd *sql.CreateDatabase) (*TableResult, error) {
+	t := x.env
+	parts := identNames(cd.Name.Parts)
+	cat := t.catalogs.CurrentCatalog()
+	if len(parts) == 2 {
+		cat = parts[0]
+	}
+	c, err := t.catalogs.Catalog(cat)
+	if err != nil {
+		return nil, err
+	}
+	db := &catalog.Database{Properties: props(cd.Options)}
+	if cd.Comment != nil {
+		db.Comment = *cd.Comment
+	}
+	if err := c.CreateDatabase(parts[len(parts)-1], db, cd.IfNotExists); err != nil {
+		return nil, err
+	}
+	return okResult(), nil
+}
+
+func (x *execution) alterDatabase(ad *sql.AlterDatabase) (*TableResult, error) {
+	t := x.env
+	parts := identNames(ad.Name.Parts)
+	cat := t.catalogs.CurrentCatalog()
+	if len(parts) == 2 {
+		cat = parts[0]
+	}
+	c, err := t.catalogs.Catalog(cat)
+	if err != nil {
+		return nil, err
+	}
+	db, err := c.GetDatabase(parts[len(parts)-1])
+	if err != nil {
+		return nil, err
+	}
+	nd := &catalog.Database{Properties: map[string]string{}, Comment: db.Comment}
+	for k, v := range db.Properties {
+		nd.Properties[k] = v
+	}
+	for k, v := range props(ad.Options) {
+		nd.Properties[k] = v
+	}
+	if err := c.AlterDatabase(parts[len(parts)-1], nd, false); err != nil {
+		return nil, err
+	}
+	return okResult(), nil
+}
+
+func (x *execution) createCatalog(cc *sql.CreateCatalog) (*TableResult, error) {
+	opts := props(cc.Options)
+	typ := opts["type"]
+	if typ != "generic_in_memory" {
+		return nil, errorf("Could not find any factory for identifier '%s' that implements 'org.apache.flink.table.factories.CatalogFactory'. Available factory identifiers are:\n\ngeneric_in_memory", typ)
+	}
+	name := cc.Name.Name
+	if _, ok := x.env.catalogs.GetCatalog(name); ok {
+		if cc.IfNotExists {
+			return okResult(), nil
+		}
+		return nil, errorf("Catalog %s already exists.", name)
+	}
+	db := opts["default-database"]
+	if db == "" {
+		db = catalog.DefaultDatabase
+	}
+	if err := x.env.catalogs.RegisterCatalog(name, catalog.NewInMemoryCatalog(name, db)); err != nil {
+		return nil, err
+	}
+	return okResult(), nil
+}
+
+func (x *execution) alterView(av *sql.AlterView) (*TableResult, error) {
+	t := x.env
+	id, err := x.qualify(av.Name)
+	if err != nil {
+		return nil, err
+	}
+	rt, ok, err := t.catalogs.GetTable(id)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || rt.Table.Kind() != catalog.KindView {
+		return nil, errorf("View %s does not exist", id)
+	}
+	if av.NewName != nil {
+		nid, err := x.qualify(av.NewName)
+		if err != nil {
+			return nil, err
+		}
+		return x.rename(id, nid, rt)
+	}
+	cols, _, err := plan.ViewColumns(t.bindContext(), av.Query, x.text, x.base)
+	if err != nil {
+		return nil, err
+	}
+	ts := make([]*types.DataType, len(cols))
+	for i, c := range cols {
+		ts[i] = c.Type
+	}
+	v := &catalog.View{ViewSchema: types.NewPhysicalSchema(plan.Names(cols), ts), Query: x.source(av.Query), Expanded: av.Query.String(),
+		Catalog: t.catalogs.CurrentCatalog(), Database: t.catalogs.CurrentDatabase()}
+	return x.replace(id, rt, v)
+}
+
+func (x *execution) rename(id, nid catalog.ObjectIdentifier, rt catalog.ResolvedTable) (*TableResult, error) {
+	t := x.env
+	if rt.Temporary {
+		return nil, errorf("Temporary objects cannot be renamed; drop and recreate %s", id)
+	}
+	if nid.Catalog != id.Catalog || nid.Database != id.Database {
+		return nil, errorf("The new name %s must be in the same database as %s", nid, id)
+	}
+	c, err := t.catalogs.Catalog(id.Catalog)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.RenameTable(id.Path(), nid.Object, false); err != nil {
+		return nil, err
+	}
+	return okResult(), nil
+}
+
+func (x *execution) replace(id catalog.ObjectIdentifier, rt catalog.ResolvedTable, nt catalog.BaseTable) (*TableResult, error) {
+	t := x.env
+	if rt.Temporary {
+		t.catalogs.AlterTemporaryTable(id, nt)
+		return okResult(), nil
+	}
+	c, err := t.catalogs.Catalog(id.Catalog)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.AlterTable(id.Path(), nt, false); err != nil {
+		return nil, err
+	}
+	return okResult(), nil
+}
+
+func (x *execution) alterTable(at *sql.AlterTable) (*TableResult, error) {
+	t := x.env
+	id, err := x.qualify(at.Name)
+	if err != nil {
+		return nil, err
+	}
+	rt, ok, err := t.catalogs.GetTable(id)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		if at.IfExists {
+			return okResult(), nil
+		}
+		return nil, errorf("Table %s doesn't exist or is a temporary table.", id)
+	}
+	tbl, ok := rt.Table.(*catalog.Table)
+	if !ok {
+		return nil, errorf("ALTER TABLE for a view is not allowed; use ALTER VIEW %s", id)
+	}
+	nt := tbl.Copy().(*catalog.Table)
+	switch at.Op {
+	case sql.AlterRename:
+		nid, err := x.qualify(at.NewName)
+		if err != nil {
+			return nil, err
+		}
+		return x.rename(id, nid, rt)
+	case sql.AlterSet:
+		if nt.TableOptions == nil {
+			nt.TableOptions = map[string]string{}
+		}
+		for k, v := range props(at.Options) {
+			nt.TableOptions[k] = v
+		}
+	case sql.AlterReset:
+		for _, k := range at.ResetKeys {
+			if k == "connector" {
+				return nil, errorf("ALTER TABLE RESET does not support changing 'connector'")
+			}
+			delete(nt.TableOptions, k)
+		}
+	case sql.AlterAdd, sql.AlterModify:
+		if err := x.alterSchema(at, nt); err != nil {
+			return nil, err
+		}
+	case sql.AlterDropColumns:
+		for _, c := range at.DropColumns {
+			name := c.Parts[len(c.Parts)-1].Name
+			i := nt.TableSchema.Index(name)
+			if i < 0 {
+				return nil, errorf("The column `%s` does not exist in the base table.", name)
+			}
+			for _, w := range nt.TableSchema.Watermarks {
+				if w.RowtimeAttribute == name {
+					return nil, errorf("The column `%s` is referenced by watermark expression; drop the watermark first", name)
+				}
+			}
+			if pk := nt.TableSchema.PrimaryKey; pk != nil {
+				for _, k := range pk.Columns {
+					if k == name {
+						return nil, errorf("The column `%s` is used as the primary key.", name)
+					}
+				}
+			}
+			nt.TableSchema.Columns = append(nt.TableSchema.Columns[:i], nt.TableSchema.Columns[i+1:]...)
+		}
+	case sql.AlterDropPrimaryKey, sql.AlterDropConstraint:
+		if nt.TableSchema.PrimaryKey == nil {
+			return nil, errorf("The base table does not define any primary key.")
+		}
+		nt.TableSchema.PrimaryKey = nil
+	case sql.AlterDropWatermark:
+		if len(nt.TableSchema.Watermarks) == 0 {
+			return nil, errorf("The base table does not define any watermark strategy.")
+		}
+		nt.TableSchema.Watermarks = nil
+	case sql.AlterRenameColumn:
+		old := at.OldColumn.Parts[len(at.OldColumn.Parts)-1].Name
+		i := nt.TableSchema.Index(old)
+		if i < 0 {
+			return nil, errorf("The column `%s` does not exist in the base table.", old)
+		}
+		if nt.TableSchema.Index(at.NewColumn.Name) >= 0 {
+			return nil, errorf("The column `%s` already existed in table schema.", at.NewColumn.Name)
+		}
+		nt.TableSchema.Columns[i].Name = at.NewColumn.Name
+		for k, w := range nt.TableSchema.Watermarks {
+			if w.RowtimeAttribute == old {
+				nt.TableSchema.Watermarks[k].RowtimeAttribute = at.NewColumn.Name
+			}
+		}
+		if pk := nt.TableSchema.PrimaryKey; pk != nil {
+			for k, c := range pk.Columns {
+				if c == old {
+					pk.Columns[k] = at.NewColumn.Name
+				}
+			}
+		}
+	default:
+		return nil, errorf("This ALTER TABLE operation is not supported")
+	}
+	return x.replace(id, rt, nt)
+}
+
+// alterSchema applies ALTER TABLE ADD/MODIFY by re-resolving the schema
+// with the changed column definitions.
+func (x *execution) alterSchema(at *sql.AlterTable, nt *catalog.Table) error {
+	s := nt.TableSchema
+	// turn the current schema back into definitions
+	ct := &sql.CreateTable{}
+	for _, c := range s.Columns {
+		def, err := columnDef(c)
+		if err != nil {
+			return err
+		}
+		ct.Columns = append(ct.Columns, def)
+	}
+	for _, w := range s.Watermarks {
+		e, err := sql.ParseExpr(w.Expr)
+		if err != nil {
+			return err
+		}
+		ct.Watermarks = append(ct.Watermarks, &sql.Watermark{Column: &sql.Identifier{Parts: []*sql.Ident{{Name: w.RowtimeAttribute}}}, Expr: e})
+	}
+	if pk := s.PrimaryKey; pk != nil {
+		con := &sql.TableConstraint{Kind: "PRIMARY KEY", Name: &sql.Ident{Name: pk.Name}, NotEnforcedSet: true}
+		for _, c := range pk.Columns {
+			con.Columns = append(con.Columns, &sql.Ident{Name: c})
+		}
+		ct.Constraints = append(ct.Constraints, con)
+	}
+	index := func(name string) int {
+		for i, d := range ct.Columns {
+			if d.Name.Name == name {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, d := range at.Columns {
+		i := index(d.Name.Name)
+		switch {
+		case at.Op == sql.AlterAdd && i >= 0:
+			return errorf("Try to add a column `%s` which already exists in the table.", d.Name.Name)
+		case at.Op == sql.AlterModify && i < 0:
+			return errorf("Try to modify a column `%s` which does not exist in the table.", d.Name.Name)
+		}
+		if i >= 0 {
+			ct.Columns = append(ct.Columns[:i], ct.Columns[i+1:]...)
+		}
+		pos := len(ct.Columns)
+		if i >= 0 {
+			pos = i
+		}
+		switch d.Position {
+		case "FIRST":
+			pos = 0
+		case "AFTER":
+			j := index(d.After.Name)
+			if j < 0 {
+				return errorf("Referenced column `%s` by 'AFTER' does not exist in the table.", d.After.Name)
+			}
+			pos = j + 1
+		}
+		ct.Columns = append(ct.Columns[:pos], append([]*sql.ColumnDef{d}, ct.Columns[pos:]...)...)
+	}
+	if at.Watermark != nil {
+		if at.Op == sql.AlterAdd && len(ct.Watermarks) > 0 {
+			return errorf("The base table has already defined the watermark strategy; use MODIFY to change it")
+		}
+		ct.Watermarks = []*sql.Watermark{at.Watermark}
+	}
+	if at.Constraint != nil {
+		if at.Op == sql.AlterAdd && len(ct.Constraints) > 0 {
+			return errorf("The base table has already defined the primary key constraint; use MODIFY to change it")
+		}
+		ct.Constraints = []*sql.TableConstraint{at.Constraint}
+	}
+	ns, err := plan.ResolveSchema(x.env.bindContext(), ct, "", sql.Pos{})
+	if err != nil {
+		return err
+	}
+	nt.TableSchema = ns
+	return nil
+}
+
+// columnDef turns a resolved column back into a definition.
+func columnDef(c types.Column) (*sql.ColumnDef, error) {
+	d := &sql.ColumnDef{Name: &sql.Ident{Name: c.Name}}
+	if c.Comment != "" {
+		cm := c.Comment
+		d.Comment = &cm
+	}
+	switch c.Kind {
+	case types.ComputedColumn:
+		e, err := sql.ParseExpr(c.Expr)
+		if err != nil {
+			return nil, err
+		}
+		d.Kind, d.Expr = sql.ColumnComputed, e
+	default:
+		dt, err := sql.ParseDataType(c.Type.SQLString())
+		if err != nil {
+			return nil, err
+		}
+		d.Type = dt
+		if c.Kind == types.MetadataColumn {
+			d.Kind = sql.ColumnMetadata
+			if c.MetadataKey != "" {
+				k := c.MetadataKey
+				d.MetadataKey = &k
+			}
+			d.Virtual = c.Virtual
+		}
+	}
+	return d, nil
+}
+
+func (x *execution) createFunction(cf *sql.CreateFunction) (*TableResult, error) {
+	t := x.env
+	lang := cf.Language
+	if lang == "" {
+		lang = "GO"
+	}
+	if lang != "GO" && lang != "JAVA" && lang != "SCALA" {
+		return nil, errorf("Unsupported language %s for function %s: Riffle runs Go functions", lang, cf.Name)
+	}
+	impl, ok := lookupGoFunction(cf.Class)
+	if !ok {
+		return nil, errorf("Function class '%s' is not a registered Go function; register it with table.RegisterGoFunction", cf.Class)
+	}
+	if cf.System {
+		name := strings.ToLower(cf.Name.Parts[len(cf.Name.Parts)-1].Name)
+		t.funcs.mu.Lock()
+		defer t.funcs.mu.Unlock()
+		if _, exists := t.funcs.tempSystem[name]; exists && !cf.IfNotExists {
+			return nil, errorf("Could not register temporary system function. A function named '%s' does already exist.", name)
+		}
+		t.funcs.tempSystem[name] = impl
+		return okResult(), nil
+	}
+	id, err := x.qualify(cf.Name)
+	if err != nil {
+		return nil, err
+	}
+	id.Object = strings.ToLower(id.Object)
+	if cf.Temporary {
+		t.funcs.mu.Lock()
+		defer t.funcs.mu.Unlock()
+		if _, exists := t.funcs.tempCat[id]; exists && !cf.IfNotExists {
+			return nil, errorf("Could not register temporary catalog function. A function '%s' does already exist.", id)
+		}
+		t.funcs.tempCat[id] = impl
+		return okResult(), nil
+	}
+	c, err := t.catalogs.Catalog(id.Catalog)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.CreateFunction(id.Path(), &catalog.Function{ClassName: cf.Class, Language: lang}, cf.IfNotExists); err != nil {
+		return nil, err
+	}
+	return okResult(), nil
+}
+
+func (x *execution) dropFunction(d *sql.Drop) (*TableResult, error) {
+	t := x.env
+	if d.System {
+		name := strings.ToLower(d.Name.Parts[len(d.Name.Parts)-1].Name)
+		t.funcs.mu.Lock()
+		defer t.funcs.mu.Unlock()
+		if _, ok := t.funcs.tempSystem[name]; !ok {
+			if d.IfExists {
+				return okResult(), nil
+			}
+			return nil, errorf("Temporary system function %s doesn't exist", name)
+		}
+		delete(t.funcs.tempSystem, name)
+		return okResult(), nil
+	}
+	id, err := x.qualify(d.Name)
+	if err != nil {
+		return nil, err
+	}
+	id.Object = strings.ToLower(id.Object)
+	if d.Temporary {
+		t.funcs.mu.Lock()
+		defer t.funcs.mu.Unlock()
+		if _, ok := t.funcs.tempCat[id]; !ok {
+			if d.IfExists {
+				return okResult(), nil
+			}
+			return nil, errorf("Temporary catalog function %s doesn't exist", id)
+		}
+		delete(t.funcs.tempCat, id)
+		return okResult(), nil
+	}
+	c, err := t.catalogs.Catalog(id.Catalog)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.DropFunction(id.Path(), d.IfExists); err != nil {
+		var ne *catalog.FunctionNotExistError
+		if errors.As(err, &ne) {
+			return nil, errorf("Function %s doesn't exist.", id)
+		}
+		return nil, err
+	}
+	return okResult(), nil
+}

@@ -1,0 +1,296 @@
+// Package table is Riffle's public Go API, the counterpart of PyFlink's
+// pyflink.table: a TableEnvironment runs Flink SQL statements and builds
+// Tables; results come back as TableResults whose rows carry a RowKind.
+//
+//	env, _ := table.Create(table.InBatchMode())
+//	env.ExecuteSQL(`CREATE TABLE t (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '3')`)
+//	res, _ := env.ExecuteSQL("SELECT COUNT(*) FROM t")
+//	res.Print()
+//
+// Engines embed it exactly as the Riffle workbench does: the workbench
+// reaches the engine only through this package.
+package table
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/catalog"
+	"github.com/riffle-sql/riffle/engine/config"
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/runtime"
+)
+
+// EnvironmentSettings chooses the runtime mode and the built-in catalog
+// (PyFlink's EnvironmentSettings).
+type EnvironmentSettings struct {
+	streaming       bool
+	builtinCatalog  string
+	builtinDatabase string
+	config          *config.Configuration
+}
+
+// InStreamingMode returns settings for streaming mode (Flink's default).
+func InStreamingMode() *EnvironmentSettings {
+	return &EnvironmentSettings{streaming: true, builtinCatalog: catalog.DefaultCatalog, builtinDatabase: catalog.DefaultDatabase}
+}
+
+// InBatchMode returns settings for batch mode.
+func InBatchMode() *EnvironmentSettings {
+	return &EnvironmentSettings{streaming: false, builtinCatalog: catalog.DefaultCatalog, builtinDatabase: catalog.DefaultDatabase}
+}
+
+// IsStreamingMode reports the mode.
+func (s *EnvironmentSettings) IsStreamingMode() bool { return s.streaming }
+
+// GetBuiltinCatalogName is the name of the initial catalog.
+func (s *EnvironmentSettings) GetBuiltinCatalogName() string { return s.builtinCatalog }
+
+// GetBuiltinDatabaseName is the name of the initial database.
+func (s *EnvironmentSettings) GetBuiltinDatabaseName() string { return s.builtinDatabase }
+
+// WithConfiguration returns a copy carrying initial configuration entries.
+func (s *EnvironmentSettings) WithConfiguration(c *config.Configuration) *EnvironmentSettings {
+	cp := *s
+	cp.config = c.Clone()
+	return &cp
+}
+
+// TableEnvironment is the entry point of the Table API and SQL (PyFlink's
+// TableEnvironment): it owns the catalogs, functions, configuration and
+// the jobs it submitted. It is safe for concurrent use; statements run in
+// the order they are called.
+type TableEnvironment struct {
+	settings *EnvironmentSettings
+	config   *TableConfig
+	catalogs *catalog.Manager
+	funcs    *functionCatalog
+
+	mu     sync.Mutex
+	stdout io.Writer
+	jobs   []*JobClient
+	// skipped counts rows skipped by ignore-parse-errors, per table.
+	skipped map[string]int64
+	anonID  int
+}
+
+// Create builds a TableEnvironment (PyFlink's TableEnvironment.create).
+func Create(settings *EnvironmentSettings) (*TableEnvironment, error) {
+	if settings == nil {
+		settings = InStreamingMode()
+	}
+	cfg := config.New()
+	if settings.config != nil {
+		cfg.AddAll(settings.config)
+	}
+	mode := "streaming"
+	if !settings.streaming {
+		mode = "batch"
+	}
+	cfg.Set(config.RuntimeMode.Key, mode)
+	t := &TableEnvironment{
+		settings: settings,
+		config:   &TableConfig{conf: cfg},
+		catalogs: catalog.NewManager(),
+		stdout:   os.Stdout,
+		skipped:  map[string]int64{},
+	}
+	t.funcs = newFunctionCatalog(t)
+	return t, nil
+}
+
+// MustCreate is Create that panics on error (examples and tests).
+func MustCreate(settings *EnvironmentSettings) *TableEnvironment {
+	t, err := Create(settings)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// GetConfig returns the session configuration (PyFlink's get_config).
+func (t *TableEnvironment) GetConfig() *TableConfig { return t.config }
+
+// SetStdout redirects the output of the print connector (default os.Stdout).
+func (t *TableEnvironment) SetStdout(w io.Writer) {
+	t.mu.Lock()
+	t.stdout = w
+	t.mu.Unlock()
+}
+
+// Catalogs gives access to the catalog manager (for the workbench's
+// catalog tree and completion).
+func (t *TableEnvironment) Catalogs() *catalog.Manager { return t.catalogs }
+
+// IsStreaming reports whether the environment runs in streaming mode
+// (execution.runtime-mode).
+func (t *TableEnvironment) IsStreaming() bool { return !t.config.conf.IsBatch() }
+
+// SkippedRows returns the number of rows skipped so far because of
+// ignore-parse-errors options, per table (fully qualified name).
+func (t *TableEnvironment) SkippedRows() map[string]int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := map[string]int64{}
+	for k, v := range t.skipped {
+		out[k] = v
+	}
+	return out
+}
+
+func (t *TableEnvironment) noteSkipped(table string, n int64) {
+	t.mu.Lock()
+	t.skipped[table] += n
+	t.mu.Unlock()
+}
+
+// bindContext is the binder's view of the session.
+func (t *TableEnvironment) bindContext() *plan.Context {
+	zone, err := t.config.conf.TimeZone()
+	if err != nil {
+		zone = time.UTC
+	}
+	return &plan.Context{Catalogs: t.catalogs, Functions: t.funcs.lookup, Config: t.config.conf, Streaming: t.IsStreaming(), Zone: zone}
+}
+
+// evalCtx is the expression context of a job.
+func (t *TableEnvironment) evalCtx() *expr.Ctx {
+	zone, err := t.config.conf.TimeZone()
+	if err != nil {
+		zone = time.Local
+	}
+	return &expr.Ctx{Zone: zone, Start: time.Now(), Streaming: t.IsStreaming()}
+}
+
+func (t *TableEnvironment) jobConfig() runtime.JobConfig {
+	c := runtime.DefaultJobConfig()
+	c.WatermarkEvery = t.config.conf.GetDuration(config.AutoWatermarkInterval.Key, 200*time.Millisecond)
+	c.IdleTimeout = t.config.conf.GetDuration(config.SourceIdleTimeout.Key, 0)
+	c.StateTTL = t.config.conf.GetDuration(config.StateTTL.Key, 0)
+	c.MiniBatch = t.config.conf.GetBoolean(config.MiniBatchEnabled.Key, false)
+	return c
+}
+
+func (t *TableEnvironment) planEnv(collector *runtime.Collector) *plan.Env {
+	t.mu.Lock()
+	stdout := t.stdout
+	t.mu.Unlock()
+	return &plan.Env{Config: t.config.conf, Streaming: t.IsStreaming(), Stdout: stdout, Collector: collector, Skipped: t.noteSkipped}
+}
+
+// submit builds and starts a job for a physical plan.
+func (t *TableEnvironment) submit(ctx context.Context, name, statement string, root *plan.PhysNode) (*JobClient, error) {
+	g, nodes := plan.BuildGraph(root)
+	if name == "" {
+		name = t.config.conf.GetString(config.PipelineName.Key, "")
+	}
+	if name == "" {
+		name = "collect"
+		if root.Op == "Sink" && !strings.Contains(strings.Join(root.Attrs, ","), "anonymous_collect") {
+			name = "insert-into_" + strings.TrimSuffix(strings.TrimPrefix(root.Attrs[0], "table=["), "]")
+		}
+	}
+	job, err := runtime.Submit(context.WithoutCancel(ctx), name, g, t.jobConfig(), t.evalCtx(), !t.IsStreaming())
+	if err != nil {
+		return nil, err
+	}
+	jc := &JobClient{job: job, statement: statement, plan: root, nodes: nodes}
+	t.mu.Lock()
+	t.jobs = append(t.jobs, jc)
+	t.mu.Unlock()
+	return jc, nil
+}
+
+// Jobs lists the jobs this environment submitted, oldest first.
+func (t *TableEnvironment) Jobs() []*JobClient {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]*JobClient(nil), t.jobs...)
+}
+
+// JobByID finds a submitted job.
+func (t *TableEnvironment) JobByID(id string) (*JobClient, bool) {
+	for _, j := range t.Jobs() {
+		if j.GetJobID() == id {
+			return j, true
+		}
+	}
+	return nil, false
+}
+
+// ListCatalogs lists registered catalogs (PyFlink's list_catalogs).
+func (t *TableEnvironment) ListCatalogs() []string { return t.catalogs.ListCatalogs() }
+
+// ListDatabases lists the databases of the current catalog.
+func (t *TableEnvironment) ListDatabases() ([]string, error) {
+	c, err := t.catalogs.Catalog(t.catalogs.CurrentCatalog())
+	if err != nil {
+		return nil, err
+	}
+	return c.ListDatabases()
+}
+
+// ListTables lists tables and views (temporary and permanent) of the
+// current database.
+func (t *TableEnvironment) ListTables() ([]string, error) {
+	return t.catalogs.ListTables(t.catalogs.CurrentCatalog(), t.catalogs.CurrentDatabase(), nil)
+}
+
+// ListViews lists views of the current database.
+func (t *TableEnvironment) ListViews() ([]string, error) {
+	k := catalog.KindView
+	return t.catalogs.ListTables(t.catalogs.CurrentCatalog(), t.catalogs.CurrentDatabase(), &k)
+}
+
+// ListTemporaryTables lists temporary tables and views of the current database.
+func (t *TableEnvironment) ListTemporaryTables() []string {
+	return t.catalogs.ListTemporary(t.catalogs.CurrentCatalog(), t.catalogs.CurrentDatabase(), nil)
+}
+
+// ListTemporaryViews lists temporary views of the current database.
+func (t *TableEnvironment) ListTemporaryViews() []string {
+	k := catalog.KindView
+	return t.catalogs.ListTemporary(t.catalogs.CurrentCatalog(), t.catalogs.CurrentDatabase(), &k)
+}
+
+// GetCurrentCatalog returns the current catalog's name.
+func (t *TableEnvironment) GetCurrentCatalog() string { return t.catalogs.CurrentCatalog() }
+
+// GetCurrentDatabase returns the current database's name.
+func (t *TableEnvironment) GetCurrentDatabase() string { return t.catalogs.CurrentDatabase() }
+
+// UseCatalog sets the current catalog (and its default database).
+func (t *TableEnvironment) UseCatalog(name string) error { return t.catalogs.SetCurrentCatalog(name) }
+
+// UseDatabase sets the current database of the current catalog.
+func (t *TableEnvironment) UseDatabase(name string) error { return t.catalogs.SetCurrentDatabase(name) }
+
+// RegisterCatalog registers a catalog under a unique name.
+func (t *TableEnvironment) RegisterCatalog(name string, c catalog.Catalog) error {
+	return t.catalogs.RegisterCatalog(name, c)
+}
+
+// GetCatalog returns a registered catalog, or nil.
+func (t *TableEnvironment) GetCatalog(name string) catalog.Catalog {
+	c, _ := t.catalogs.GetCatalog(name)
+	return c
+}
+
+func sortedStrings(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// errorf builds a plain error (validation failures that have no position).
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

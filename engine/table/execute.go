@@ -1,0 +1,553 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/catalog"
+	"github.com/riffle-sql/riffle/engine/config"
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// ExecuteSQL runs one statement (PyFlink's execute_sql): DDL, DML
+// (INSERT, returns once the job is submitted), queries (return at once;
+// rows stream through the result), SHOW, DESCRIBE, EXPLAIN, SET, RESET,
+// USE and the other utility statements. Errors carry the line and column
+// of the fault (*sql.Error for syntax, *plan.Error for validation).
+func (t *TableEnvironment) ExecuteSQL(statement string) (*TableResult, error) {
+	return t.ExecuteSQLContext(context.Background(), statement)
+}
+
+// ExecuteSQLContext is ExecuteSQL with a context that bounds planning.
+// Jobs outlive the call: cancel them through the result's JobClient.
+func (t *TableEnvironment) ExecuteSQLContext(ctx context.Context, statement string) (*TableResult, error) {
+	stmts, err := sql.ParseScript(statement)
+	if err != nil {
+		return nil, err
+	}
+	if len(stmts) != 1 {
+		return nil, errorf("Unsupported SQL query! executeSql() only accepts a single SQL statement, got %d", len(stmts))
+	}
+	return t.ExecuteParsed(ctx, stmts[0], statement, sql.Pos{})
+}
+
+// ExecuteParsed runs a parsed statement. text is the statement's source
+// and base its position in a larger script (so errors point into the
+// script).
+func (t *TableEnvironment) ExecuteParsed(ctx context.Context, st sql.Statement, text string, base sql.Pos) (*TableResult, error) {
+	x := &execution{env: t, ctx: ctx, text: text, base: base}
+	return x.run(st)
+}
+
+type execution struct {
+	env  *TableEnvironment
+	ctx  context.Context
+	text string
+	base sql.Pos
+}
+
+// source returns the text of a node of this statement.
+func (x *execution) source(n sql.Node) string {
+	from := n.Pos().Offset - x.base.Offset
+	to := n.End() - x.base.Offset
+	if from < 0 || to > len(x.text) || from > to {
+		return n.String()
+	}
+	return x.text[from:to]
+}
+
+func (x *execution) run(st sql.Statement) (*TableResult, error) {
+	t := x.env
+	switch s := st.(type) {
+	case *sql.Query:
+		return x.query(s)
+	case *sql.Insert:
+		return x.inserts([]*sql.Insert{s})
+	case *sql.Execute:
+		switch inner := s.Stmt.(type) {
+		case *sql.Insert:
+			return x.inserts([]*sql.Insert{inner})
+		case *sql.StatementSet:
+			return x.inserts(inner.Statements)
+		case *sql.Query:
+			return x.query(inner)
+		}
+	case *sql.StatementSet:
+		return x.inserts(s.Statements)
+	case *sql.Explain:
+		return x.explain(s)
+	case *sql.CreateTable:
+		return x.createTable(s)
+	case *sql.CreateView:
+		return x.createView(s)
+	case *sql.Drop:
+		return x.drop(s)
+	case *sql.AlterTable:
+		return x.alterTable(s)
+	case *sql.AlterView:
+		return x.alterView(s)
+	case *sql.CreateDatabase:
+		return x.createDatabase(s)
+	case *sql.AlterDatabase:
+		return x.alterDatabase(s)
+	case *sql.CreateCatalog:
+		return x.createCatalog(s)
+	case *sql.CreateFunction:
+		return x.createFunction(s)
+	case *sql.Use:
+		if s.Catalog {
+			if err := t.UseCatalog(s.Name.Parts[0].Name); err != nil {
+				return nil, err
+			}
+			return okResult(), nil
+		}
+		parts := identNames(s.Name.Parts)
+		if len(parts) == 2 {
+			if err := t.UseCatalog(parts[0]); err != nil {
+				return nil, err
+			}
+		}
+		if err := t.UseDatabase(parts[len(parts)-1]); err != nil {
+			return nil, err
+		}
+		return okResult(), nil
+	case *sql.Set:
+		return x.set(s)
+	case *sql.Reset:
+		if s.Key == "" {
+			t.config.conf.Clear()
+			if t.settings.config != nil {
+				t.config.conf.AddAll(t.settings.config)
+			}
+			m := "streaming"
+			if !t.settings.streaming {
+				m = "batch"
+			}
+			t.config.conf.Set(config.RuntimeMode.Key, m)
+		} else if s.Key == config.RuntimeMode.Key {
+			m := "streaming"
+			if !t.settings.streaming {
+				m = "batch"
+			}
+			t.config.conf.Set(config.RuntimeMode.Key, m)
+		} else {
+			t.config.conf.Remove(s.Key)
+		}
+		return okResult(), nil
+	case *sql.Show:
+		return x.show(s)
+	case *sql.ShowCreate:
+		return x.showCreate(s)
+	case *sql.Describe:
+		return x.describe(s)
+	case *sql.StopJob:
+		j, ok := t.JobByID(s.JobID)
+		if !ok {
+			return nil, errorf("Could not stop job %s: no such job in this session", s.JobID)
+		}
+		if err := j.Cancel(); err != nil {
+			return nil, err
+		}
+		return okResult(), nil
+	case *sql.LoadModule:
+		if !strings.EqualFold(s.Name.Name, "core") {
+			return nil, errorf("Could not find any factory for identifier '%s' that implements 'org.apache.flink.table.factories.ModuleFactory'. Available factory identifiers are:\n\ncore", s.Name.Name)
+		}
+		return nil, errorf("A module with name 'core' already exists")
+	case *sql.UnloadModule:
+		return nil, errorf("Could not unload module %s: the core module provides the built-in functions", s.Name.Name)
+	case *sql.UseModules:
+		for _, n := range s.Names {
+			if n.Name != "core" {
+				return nil, errorf("Module %s is not loaded", n.Name)
+			}
+		}
+		return okResult(), nil
+	case *sql.Jar:
+		return nil, errorf("%s JAR is not supported: Riffle runs Go functions registered by the embedding program", s.Verb)
+	case *sql.BeginStatementSet, *sql.End:
+		return nil, errorf("BEGIN STATEMENT SET / END are SQL Client commands; use EXECUTE STATEMENT SET BEGIN ... END")
+	case *sql.ClientCommand:
+		return nil, errorf("%s is a SQL Client command", s.Command)
+	}
+	return nil, &plan.Error{Line: st.Pos().Line, Column: st.Pos().Column, Msg: fmt.Sprintf("Unsupported statement: %s", firstWords(x.source(st)))}
+}
+
+func firstWords(s string) string {
+	f := strings.Fields(s)
+	if len(f) > 3 {
+		f = f[:3]
+	}
+	return strings.Join(f, " ")
+}
+
+func identNames(ids []*sql.Ident) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id.Name
+	}
+	return out
+}
+
+func (x *execution) set(s *sql.Set) (*TableResult, error) {
+	t := x.env
+	if s.Key == "" {
+		m := t.config.conf.ToMap()
+		var rows []*types.Row
+		for _, k := range plan.SortedKeys(m) {
+			rows = append(rows, types.NewRow(k, m[k]))
+		}
+		return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"key", "value"}, []*types.DataType{types.StringType().NotNull(), types.StringType().NotNull()}), static: rows}, nil
+	}
+	switch s.Key {
+	case config.RuntimeMode.Key:
+		v := strings.ToLower(s.Value)
+		if v != "streaming" && v != "batch" {
+			return nil, errorf("Could not parse value '%s' for key '%s': expected STREAMING or BATCH", s.Value, s.Key)
+		}
+	case config.LocalTimeZone.Key:
+		if s.Value != "default" {
+			if _, err := time.LoadLocation(s.Value); err != nil {
+				return nil, errorf("Invalid time zone '%s' for %s: %v", s.Value, s.Key, err)
+			}
+		}
+	}
+	t.config.conf.Set(s.Key, s.Value)
+	return okResult(), nil
+}
+
+func (t *TableEnvironment) resultZone() *time.Location {
+	z, err := t.config.conf.TimeZone()
+	if err != nil {
+		return time.Local
+	}
+	return z
+}
+
+func (t *TableEnvironment) maxWidth() int {
+	if v, ok := t.config.conf.Get("sql-client.display.max-column-width"); ok {
+		var n int
+		if _, err := fmt.Sscan(v, &n); err == nil {
+			return n
+		}
+	}
+	return int(t.config.conf.GetInteger(config.MaxColumnWidth.Key, 30))
+}
+
+// bindQuery binds a query AST.
+func (x *execution) bindQuery(q *sql.Query) (plan.Node, error) {
+	return plan.BindQuery(x.env.bindContext(), q, x.text, x.base)
+}
+
+// query plans and starts a SELECT.
+func (x *execution) query(q *sql.Query) (*TableResult, error) {
+	n, err := x.bindQuery(q)
+	if err != nil {
+		return nil, err
+	}
+	return x.env.runQuery(x.ctx, n, x.source(q))
+}
+
+// runQuery plans a bound query into a collect job and starts it.
+func (t *TableEnvironment) runQuery(ctx context.Context, n plan.Node, statement string) (*TableResult, error) {
+	cols := n.Columns()
+	root := plan.Optimize(&plan.Sink{Input: n, Collect: true})
+	coll := runtime.NewCollector(64)
+	phys, err := plan.Physical(root, t.planEnv(coll))
+	if err != nil {
+		return nil, err
+	}
+	jc, err := t.submit(ctx, "", statement, phys)
+	if err != nil {
+		return nil, err
+	}
+	coll.Attach(jc.job)
+	names := make([]string, len(cols))
+	ts := make([]*types.DataType, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
+		ts[i] = c.Type.WithTimeAttr(types.NoTimeAttr)
+		if c.Type.IsProctime() {
+			ts[i] = c.Type.WithTimeAttr(types.NoTimeAttr)
+		}
+	}
+	return &TableResult{kind: SuccessWithContent, schema: NewTableSchema(names, ts), collector: coll, job: jc,
+		query: true, streaming: t.IsStreaming(), zone: t.resultZone(), maxWidth: t.maxWidth()}, nil
+}
+
+// insertPlan binds one INSERT into a logical sink.
+func (x *execution) insertPlan(ins *sql.Insert) (*plan.Sink, error) {
+	t := x.env
+	parts := identNames(ins.Table.Parts)
+	id, err := t.catalogs.Qualify(parts)
+	if err != nil {
+		return nil, err
+	}
+	rt, ok, err := t.catalogs.GetTable(id)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &plan.Error{Line: ins.Table.Pos().Line, Column: ins.Table.Pos().Column, Msg: fmt.Sprintf("Object '%s' not found", strings.Join(parts, "."))}
+	}
+	tbl, ok := rt.Table.(*catalog.Table)
+	if !ok {
+		return nil, &plan.Error{Line: ins.Table.Pos().Line, Column: ins.Table.Pos().Column, Msg: fmt.Sprintf("View '%s' cannot be the target of an INSERT", id.Summary())}
+	}
+	src, err := x.bindQuery(ins.Source)
+	if err != nil {
+		return nil, err
+	}
+	static := map[string]string{}
+	for _, p := range ins.Partition {
+		static[p.Key] = p.Value
+	}
+	input, err := mapInsertColumns(src, tbl, ins, static)
+	if err != nil {
+		return nil, err
+	}
+	return &plan.Sink{Input: input, ID: id, Table: tbl, Overwrite: ins.Overwrite, Static: static}, nil
+}
+
+// mapInsertColumns arranges the query's columns in the order of the
+// table's persisted columns (honouring an explicit column list and static
+// partition values) and casts them to the column types.
+func mapInsertColumns(src plan.Node, tbl *catalog.Table, ins *sql.Insert, static map[string]string) (plan.Node, error) {
+	var target []types.Column
+	for _, c := range tbl.TableSchema.Columns {
+		if c.IsPersisted() {
+			target = append(target, c)
+		}
+	}
+	srcCols := src.Columns()
+	// which target columns the query supplies, in query order
+	var supplied []int
+	if len(ins.Columns) > 0 {
+		for _, c := range ins.Columns {
+			idx := -1
+			for i, tc := range target {
+				if tc.Name == c.Name {
+					idx = i
+				}
+			}
+			if idx < 0 {
+				return nil, &plan.Error{Line: c.Pos().Line, Column: c.Pos().Column, Msg: fmt.Sprintf("Unknown target column '%s'", c.Name)}
+			}
+			supplied = append(supplied, idx)
+		}
+	} else {
+		for i, tc := range target {
+			if _, ok := static[tc.Name]; ok {
+				continue
+			}
+			supplied = append(supplied, i)
+		}
+	}
+	if len(supplied) != len(srcCols) {
+		return nil, &plan.Error{Line: ins.Pos().Line, Column: ins.Pos().Column, Msg: fmt.Sprintf(
+			"Column count mismatch: target table %s has %d column(s) to fill, but the query produces %d", ins.Table, len(supplied), len(srcCols))}
+	}
+	exprs := make([]expr.Expr, len(target))
+	cols := make([]plan.Column, len(target))
+	for k, ti := range supplied {
+		tc := target[ti]
+		var e expr.Expr = &expr.InputRef{Index: k, Name: srcCols[k].Name, T: srcCols[k].Type}
+		st := srcCols[k].Type
+		if !st.EqualsIgnoreNull(tc.Type) && st.Root != types.Null {
+			if !expr.SupportsImplicitCast(st, tc.Type) && !(st.IsString() && tc.Type.IsString()) {
+				return nil, &plan.Error{Line: ins.Pos().Line, Column: ins.Pos().Column, Msg: fmt.Sprintf(
+					"Incompatible types for sink column '%s' at position %d.\n\nQuery schema: [%s: %s]\nSink schema:  [%s: %s]",
+					tc.Name, ti, srcCols[k].Name, st, tc.Name, tc.Type)}
+			}
+		}
+		if !st.EqualsIgnoreNull(tc.Type) {
+			e = expr.ImplicitCast(e, tc.Type.WithNullable(st.Nullable))
+		}
+		exprs[ti] = e
+		cols[ti] = plan.Column{Name: tc.Name, Type: e.Type()}
+	}
+	for i, tc := range target {
+		if exprs[i] != nil {
+			continue
+		}
+		var v any
+		t := tc.Type.WithNullable(true)
+		if sv, ok := static[tc.Name]; ok {
+			cv, err := expr.CastValue(sv, types.StringType(), tc.Type, time.UTC)
+			if err != nil {
+				return nil, err
+			}
+			v = cv
+		} else if !tc.Type.Nullable {
+			return nil, errorf("Column '%s' has no default value and does not allow NULLs", tc.Name)
+		}
+		exprs[i] = &expr.Literal{Value: v, T: t}
+		cols[i] = plan.Column{Name: tc.Name, Type: t}
+	}
+	return &plan.Project{Input: src, Exprs: exprs, Cols: cols}, nil
+}
+
+// inserts plans INSERT statements into one job (a statement set).
+func (x *execution) inserts(ins []*sql.Insert) (*TableResult, error) {
+	t := x.env
+	if len(ins) == 0 {
+		return nil, errorf("A statement set must contain at least one INSERT")
+	}
+	var sinks []plan.Node
+	for _, i := range ins {
+		s, err := x.insertPlan(i)
+		if err != nil {
+			return nil, err
+		}
+		sinks = append(sinks, s)
+	}
+	return t.runInserts(x.ctx, sinks, x.text)
+}
+
+func (t *TableEnvironment) runInserts(ctx context.Context, sinks []plan.Node, statement string) (*TableResult, error) {
+	var roots []*plan.PhysNode
+	var names []string
+	for _, s := range sinks {
+		opt := plan.Optimize(s)
+		p, err := plan.Physical(opt, t.planEnv(nil))
+		if err != nil {
+			return nil, err
+		}
+		roots = append(roots, p)
+		names = append(names, s.(*plan.Sink).ID.Summary())
+	}
+	g, nodes := plan.BuildGraph(roots...)
+	name := t.config.conf.GetString(config.PipelineName.Key, "")
+	if name == "" {
+		name = "insert-into_" + strings.Join(names, ",")
+	}
+	job, err := runtime.Submit(context.WithoutCancel(ctx), name, g, t.jobConfig(), t.evalCtx(), !t.IsStreaming())
+	if err != nil {
+		return nil, err
+	}
+	jc := &JobClient{job: job, statement: statement, plan: roots[0], nodes: nodes}
+	t.mu.Lock()
+	t.jobs = append(t.jobs, jc)
+	t.mu.Unlock()
+	ts := make([]*types.DataType, len(names))
+	vals := make([]any, len(names))
+	for i := range names {
+		ts[i] = types.BigIntType().NotNull()
+		vals[i] = int64(-1)
+	}
+	res := &TableResult{kind: SuccessWithContent, schema: NewTableSchema(names, ts), static: []*types.Row{types.NewRow(vals...)}, job: jc,
+		message: "[INFO] Submitting SQL update statement to the cluster...\n[INFO] SQL update statement has been successfully submitted to the cluster:\nJob ID: " + job.ID}
+	if t.config.conf.GetBoolean(config.DMLSync.Key, false) {
+		if err := jc.Wait(ctx); err != nil {
+			return nil, err
+		}
+		res.message = "[INFO] Complete execution of the SQL update statement."
+	}
+	return res, nil
+}
+
+// explain renders EXPLAIN output.
+func (x *execution) explain(e *sql.Explain) (*TableResult, error) {
+	var d plan.ExplainDetail
+	for _, det := range e.Details {
+		switch det {
+		case "ESTIMATED_COST":
+			d.EstimatedCost = true
+		case "CHANGELOG_MODE":
+			d.ChangelogMode = true
+		case "JSON_EXECUTION_PLAN":
+			d.JSONPlan = true
+		}
+	}
+	var logical []plan.Node
+	switch s := e.Stmt.(type) {
+	case *sql.Query:
+		n, err := x.bindQuery(s)
+		if err != nil {
+			return nil, err
+		}
+		logical = append(logical, &plan.Sink{Input: n, Collect: true})
+	case *sql.Insert:
+		p, err := x.insertPlan(s)
+		if err != nil {
+			return nil, err
+		}
+		logical = append(logical, p)
+	case *sql.StatementSet:
+		for _, i := range s.Statements {
+			p, err := x.insertPlan(i)
+			if err != nil {
+				return nil, err
+			}
+			logical = append(logical, p)
+		}
+	case *sql.Execute:
+		return x.explain(&sql.Explain{Span: e.Span, Details: e.Details, Stmt: s.Stmt})
+	default:
+		return nil, errorf("EXPLAIN of %T is not supported", e.Stmt)
+	}
+	text, err := x.env.explainNodes(logical, d)
+	if err != nil {
+		return nil, err
+	}
+	return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"result"}, []*types.DataType{types.StringType()}), static: []*types.Row{types.NewRow(text)}}, nil
+}
+
+// explainNodes renders Flink's three EXPLAIN sections for logical sinks.
+func (t *TableEnvironment) explainNodes(logical []plan.Node, d plan.ExplainDetail) (string, error) {
+	var ast, phys, exec strings.Builder
+	var roots []*plan.PhysNode
+	for _, l := range logical {
+		ast.WriteString(plan.Explain(l))
+		p, err := plan.Physical(plan.Optimize(l), t.planEnv(runtime.NewCollector(1)))
+		if err != nil {
+			return "", err
+		}
+		roots = append(roots, p)
+		phys.WriteString(plan.ExplainPhysical(p, d, t.IsStreaming()))
+		exec.WriteString(plan.ExplainPhysical(p, plan.ExplainDetail{}, t.IsStreaming()))
+	}
+	out := "== Abstract Syntax Tree ==\n" + ast.String() + "\n== Optimized Physical Plan ==\n" + phys.String() + "\n== Optimized Execution Plan ==\n" + exec.String()
+	if d.JSONPlan {
+		for _, r := range roots {
+			out += "\n== Physical Execution Plan ==\n" + plan.JSONPlan(r) + "\n"
+		}
+	}
+	return out, nil
+}
+
+// ExplainSQL returns the plan of a statement (PyFlink's explain_sql).
+func (t *TableEnvironment) ExplainSQL(statement string, details ...ExplainDetail) (string, error) {
+	st, err := sql.Parse(statement)
+	if err != nil {
+		return "", err
+	}
+	var names []string
+	for _, d := range details {
+		names = append(names, string(d))
+	}
+	res, err := t.ExecuteParsed(context.Background(), &sql.Explain{Span: spanOf(st), Details: names, Stmt: st}, statement, sql.Pos{})
+	if err != nil {
+		return "", err
+	}
+	return res.static[0].Values[0].(string), nil
+}
+
+func spanOf(n sql.Node) sql.Span { return sql.Span{Start: n.Pos(), EndOff: n.End()} }
+
+// ExplainDetail asks EXPLAIN for extra information (PyFlink's ExplainDetail).
+type ExplainDetail string
+
+// Explain details.
+const (
+	EstimatedCost     ExplainDetail = "ESTIMATED_COST"
+	ChangelogMode     ExplainDetail = "CHANGELOG_MODE"
+	JSONExecutionPlan ExplainDetail = "JSON_EXECUTION_PLAN"
+	PlanAdvice        ExplainDetail = "PLAN_ADVICE"
+)

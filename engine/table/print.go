@@ -1,0 +1,198 @@
+package table
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// The tableau layout of Flink's SQL Client: right-aligned cells, "<NULL>"
+// for NULL, values longer than the maximum column width (default 30)
+// truncated with "...". Streaming query results start with an "op" column
+// and are printed as they arrive with widths derived from the column types,
+// ending with "Received a total of N rows"; other results are buffered,
+// sized to their content and end with "N rows in set" (or "Empty set").
+
+type tableauPrinter struct {
+	res       *TableResult
+	streaming bool
+	maxWidth  int
+	zone      *time.Location
+}
+
+func newTableauPrinter(r *TableResult) *tableauPrinter {
+	mw := r.maxWidth
+	if mw <= 0 {
+		mw = 30
+	}
+	zone := r.zone
+	if zone == nil {
+		zone = time.Local
+	}
+	return &tableauPrinter{res: r, streaming: r.query && r.streaming, maxWidth: mw, zone: zone}
+}
+
+// FormatCell renders one value as the SQL Client shows it (NULL as
+// "<NULL>").
+func FormatCell(v any, t *types.DataType, zone *time.Location) string {
+	if v == nil {
+		return "<NULL>"
+	}
+	return expr.FormatSQL(v, t, zone)
+}
+
+func (p *tableauPrinter) cell(v any, t *types.DataType) string {
+	s := FormatCell(v, t, p.zone)
+	if utf8.RuneCountInString(s) > p.maxWidth {
+		r := []rune(s)
+		s = string(r[:max(p.maxWidth-3, 0)]) + "..."
+	}
+	return s
+}
+
+// typeWidth is the display width Flink derives from a type for streaming
+// output (variable-width types get the maximum column width).
+func typeWidth(t *types.DataType, maxWidth int) int {
+	switch t.Root {
+	case types.Boolean:
+		return 5
+	case types.TinyInt:
+		return 4
+	case types.SmallInt:
+		return 6
+	case types.Integer:
+		return 11
+	case types.BigInt:
+		return 20
+	case types.DecimalRoot:
+		return t.Precision + 2
+	case types.DateRoot:
+		return 10
+	case types.TimeRoot:
+		if t.Precision > 0 {
+			return 9 + t.Precision
+		}
+		return 8
+	case types.TimestampRoot, types.TimestampLTZRoot:
+		if t.Precision > 0 {
+			return 20 + t.Precision
+		}
+		return 19
+	}
+	return maxWidth
+}
+
+func (p *tableauPrinter) print(w io.Writer, it *RowIterator) error {
+	names := p.res.schema.names
+	ts := p.res.schema.types
+	if p.streaming {
+		widths := make([]int, len(names)+1)
+		widths[0] = 2
+		for i, n := range names {
+			widths[i+1] = max(typeWidth(ts[i], p.maxWidth), utf8.RuneCountInString(n))
+		}
+		sep := separator(widths)
+		header := append([]string{"op"}, names...)
+		if _, err := fmt.Fprint(w, sep+line(widths, header)+sep); err != nil {
+			return err
+		}
+		n := 0
+		for it.Next() {
+			r := it.Row()
+			cells := make([]string, len(names)+1)
+			cells[0] = r.Kind.ShortString()
+			for i, v := range r.Values {
+				cells[i+1] = p.cell(v, ts[i])
+			}
+			if _, err := fmt.Fprint(w, line(widths, cells)); err != nil {
+				return err
+			}
+			n++
+		}
+		if err := it.Err(); err != nil {
+			if n > 0 {
+				fmt.Fprint(w, sep)
+			}
+			return err
+		}
+		_, err := fmt.Fprintf(w, "%sReceived a total of %d %s\n", sep, n, plural(n, "row", "rows"))
+		return err
+	}
+	var rows [][]string
+	for it.Next() {
+		r := it.Row()
+		cells := make([]string, len(names))
+		for i, v := range r.Values {
+			cells[i] = p.cell(v, ts[i])
+		}
+		rows = append(rows, cells)
+	}
+	if err := it.Err(); err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		_, err := fmt.Fprintln(w, "Empty set")
+		return err
+	}
+	widths := make([]int, len(names))
+	for i, n := range names {
+		widths[i] = utf8.RuneCountInString(n)
+	}
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	sep := separator(widths)
+	var b strings.Builder
+	b.WriteString(sep)
+	b.WriteString(line(widths, names))
+	b.WriteString(sep)
+	for _, r := range rows {
+		b.WriteString(line(widths, r))
+	}
+	b.WriteString(sep)
+	fmt.Fprintf(&b, "%d %s in set\n", len(rows), plural(len(rows), "row", "rows"))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// plural follows Flink's PrintUtils: "row" unless more than one.
+func plural(n int, one, many string) string {
+	if n > 1 {
+		return many
+	}
+	return one
+}
+
+func separator(widths []int) string {
+	var b strings.Builder
+	b.WriteByte('+')
+	for _, w := range widths {
+		b.WriteString(strings.Repeat("-", w+2))
+		b.WriteByte('+')
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+func line(widths []int, cells []string) string {
+	var b strings.Builder
+	b.WriteByte('|')
+	for i, c := range cells {
+		pad := widths[i] - utf8.RuneCountInString(c)
+		b.WriteByte(' ')
+		if pad > 0 {
+			b.WriteString(strings.Repeat(" ", pad))
+		}
+		b.WriteString(c)
+		b.WriteString(" |")
+	}
+	b.WriteByte('\n')
+	return b.String()
+}

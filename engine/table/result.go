@@ -1,0 +1,259 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// ResultKind says whether a result has rows to show (PyFlink's ResultKind).
+type ResultKind int
+
+// Result kinds.
+const (
+	// Success is a statement without content (DDL, SET, USE...).
+	Success ResultKind = iota
+	// SuccessWithContent is a result with rows (queries, SHOW, DESCRIBE,
+	// EXPLAIN, and the job result of INSERT).
+	SuccessWithContent
+)
+
+func (k ResultKind) String() string {
+	if k == Success {
+		return "SUCCESS"
+	}
+	return "SUCCESS_WITH_CONTENT"
+}
+
+// TableSchema lists the column names and types of a result (PyFlink's
+// TableSchema).
+type TableSchema struct {
+	names []string
+	types []*types.DataType
+}
+
+// NewTableSchema builds a schema.
+func NewTableSchema(names []string, ts []*types.DataType) *TableSchema {
+	return &TableSchema{names: names, types: ts}
+}
+
+// GetFieldNames returns the column names.
+func (s *TableSchema) GetFieldNames() []string { return append([]string(nil), s.names...) }
+
+// GetFieldDataTypes returns the column types.
+func (s *TableSchema) GetFieldDataTypes() []*types.DataType { return append([]*types.DataType(nil), s.types...) }
+
+// GetFieldCount returns the number of columns.
+func (s *TableSchema) GetFieldCount() int { return len(s.names) }
+
+// GetFieldName returns column i's name.
+func (s *TableSchema) GetFieldName(i int) (string, bool) {
+	if i < 0 || i >= len(s.names) {
+		return "", false
+	}
+	return s.names[i], true
+}
+
+// GetFieldDataType returns the type of the named column.
+func (s *TableSchema) GetFieldDataType(name string) (*types.DataType, bool) {
+	for i, n := range s.names {
+		if n == name {
+			return s.types[i], true
+		}
+	}
+	return nil, false
+}
+
+// String renders "root\n |-- name: TYPE" as Flink's TableSchema does.
+func (s *TableSchema) String() string {
+	out := "root\n"
+	for i, n := range s.names {
+		out += " |-- " + n + ": " + s.types[i].String() + "\n"
+	}
+	return out
+}
+
+// TableResult is the result of executing a statement (PyFlink's
+// TableResult). For queries the rows stream in while the job runs; read
+// them with Collect (and close the iterator) or Print.
+type TableResult struct {
+	kind      ResultKind
+	schema    *TableSchema
+	static    []*types.Row
+	collector *runtime.Collector
+	job       *JobClient
+	// query marks a SELECT result (printed with an op column in streaming).
+	query     bool
+	streaming bool
+	zone      *time.Location
+	maxWidth  int
+	// message is the SQL Client line for statements without rows.
+	message string
+
+	mu        sync.Mutex
+	collected bool
+}
+
+// okResult is the result of DDL and other statements without rows:
+// one column "result" with "OK".
+func okResult() *TableResult {
+	return &TableResult{kind: Success, schema: NewTableSchema([]string{"result"}, []*types.DataType{types.StringType()}),
+		static: []*types.Row{types.NewRow("OK")}, message: "[INFO] Execute statement succeeded."}
+}
+
+// GetResultKind returns SUCCESS or SUCCESS_WITH_CONTENT.
+func (r *TableResult) GetResultKind() ResultKind { return r.kind }
+
+// GetTableSchema returns the result's columns.
+func (r *TableResult) GetTableSchema() *TableSchema { return r.schema }
+
+// GetJobClient returns the job of a query or INSERT (nil otherwise).
+func (r *TableResult) GetJobClient() *JobClient { return r.job }
+
+// IsQuery reports a SELECT result (its rows carry changelog RowKinds).
+func (r *TableResult) IsQuery() bool { return r.query }
+
+// Message is the line the SQL Client prints for a statement without rows
+// ("[INFO] Execute statement succeeded.").
+func (r *TableResult) Message() string { return r.message }
+
+// Wait blocks until the result's job ends (no-op without a job) or the
+// timeout (0 = none) passes; it returns the job's error.
+func (r *TableResult) Wait(timeout time.Duration) error {
+	if r.job == nil {
+		return nil
+	}
+	ctx := context.Background()
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	return r.job.Wait(ctx)
+}
+
+// ErrAlreadyCollected is returned when a result's rows are read twice.
+var ErrAlreadyCollected = errors.New("the result of a query can only be collected once")
+
+// Collect returns an iterator over the rows. For a query it follows the
+// running job: rows arrive as they are produced, each with its RowKind.
+// Close the iterator to release the job (an unfinished query is cancelled).
+func (r *TableResult) Collect() (*RowIterator, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.collected && r.collector != nil {
+		return nil, ErrAlreadyCollected
+	}
+	r.collected = true
+	it := &RowIterator{res: r, ctx: context.Background()}
+	if r.collector == nil {
+		it.static = r.static
+	}
+	return it, nil
+}
+
+// RowIterator iterates a result's rows:
+//
+//	it, _ := res.Collect()
+//	defer it.Close()
+//	for it.Next() { row := it.Row() ... }
+//	if err := it.Err(); err != nil { ... }
+type RowIterator struct {
+	res    *TableResult
+	ctx    context.Context
+	static []*types.Row
+	pos    int
+	batch  *types.Batch
+	bpos   int
+	row    *types.Row
+	err    error
+	done   bool
+}
+
+// Next advances to the next row; it returns false at the end or on error.
+func (it *RowIterator) Next() bool {
+	if it.done {
+		return false
+	}
+	if it.res.collector == nil {
+		if it.pos >= len(it.static) {
+			it.done = true
+			return false
+		}
+		it.row = it.static[it.pos]
+		it.pos++
+		return true
+	}
+	for it.batch == nil || it.bpos >= it.batch.Len {
+		b, err := it.res.collector.Next(it.ctx)
+		if err == io.EOF {
+			it.done = true
+			return false
+		}
+		if err != nil {
+			it.err, it.done = err, true
+			return false
+		}
+		it.batch, it.bpos = b, 0
+	}
+	it.row = it.batch.Row(it.bpos, it.res.schema.types)
+	it.row.Names = it.res.schema.names
+	it.bpos++
+	return true
+}
+
+// NextBatch returns the next batch of rows (query results only; static
+// results come as one batch), io.EOF at the end. Use either Next or
+// NextBatch on one iterator, not both.
+func (it *RowIterator) NextBatch(ctx context.Context) (*types.Batch, error) {
+	if it.res.collector == nil {
+		if it.pos >= len(it.static) {
+			return nil, io.EOF
+		}
+		bb := types.NewBatchBuilder(it.res.schema.types)
+		for _, r := range it.static[it.pos:] {
+			if err := bb.AppendRow(r); err != nil {
+				return nil, err
+			}
+		}
+		it.pos = len(it.static)
+		return bb.Build(), nil
+	}
+	return it.res.collector.Next(ctx)
+}
+
+// Row returns the current row.
+func (it *RowIterator) Row() *types.Row { return it.row }
+
+// Err returns the error that ended iteration (the job's failure), if any.
+func (it *RowIterator) Err() error { return it.err }
+
+// Close stops reading; an unfinished query job is cancelled.
+func (it *RowIterator) Close() error {
+	it.done = true
+	if it.res.job != nil && !it.res.job.GetJobStatus().IsTerminal() {
+		return it.res.job.Cancel()
+	}
+	return nil
+}
+
+// Print writes the result to stdout in Flink's tableau layout (PyFlink's
+// TableResult.print).
+func (r *TableResult) Print() error { return r.PrintTo(os.Stdout) }
+
+// PrintTo writes the result in tableau layout to w.
+func (r *TableResult) PrintTo(w io.Writer) error {
+	it, err := r.Collect()
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	p := newTableauPrinter(r)
+	return p.print(w, it)
+}

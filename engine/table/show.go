@@ -1,0 +1,374 @@
+package table
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/riffle-sql/riffle/engine/catalog"
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+func listResult(column string, names []string) *TableResult {
+	rows := make([]*types.Row, len(names))
+	for i, n := range names {
+		rows[i] = types.NewRow(n)
+	}
+	return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{column}, []*types.DataType{types.StringType().NotNull()}), static: rows}
+}
+
+// likeFilter applies SHOW ... [NOT] LIKE|ILIKE 'pattern'.
+func likeFilter(names []string, l *sql.LikePattern) []string {
+	if l == nil {
+		return names
+	}
+	var re strings.Builder
+	re.WriteString("^")
+	if l.ILike {
+		re.WriteString("(?i)")
+	}
+	for _, r := range l.Pattern {
+		switch r {
+		case '%':
+			re.WriteString(".*")
+		case '_':
+			re.WriteString(".")
+		default:
+			re.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	re.WriteString("$")
+	rx := regexp.MustCompile(re.String())
+	var out []string
+	for _, n := range names {
+		if rx.MatchString(n) != l.Not {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (x *execution) show(s *sql.Show) (*TableResult, error) {
+	t := x.env
+	switch s.What {
+	case "CATALOGS":
+		return listResult("catalog name", likeFilter(t.ListCatalogs(), s.Like)), nil
+	case "CURRENT CATALOG":
+		return listResult("current catalog name", []string{t.GetCurrentCatalog()}), nil
+	case "CURRENT DATABASE":
+		return listResult("current database name", []string{t.GetCurrentDatabase()}), nil
+	case "DATABASES":
+		cat := t.GetCurrentCatalog()
+		if s.From != nil {
+			cat = s.From.Parts[0].Name
+		}
+		c, err := t.catalogs.Catalog(cat)
+		if err != nil {
+			return nil, err
+		}
+		dbs, err := c.ListDatabases()
+		if err != nil {
+			return nil, err
+		}
+		return listResult("database name", likeFilter(dbs, s.Like)), nil
+	case "TABLES", "VIEWS":
+		cat, db := t.GetCurrentCatalog(), t.GetCurrentDatabase()
+		if s.From != nil {
+			parts := identNames(s.From.Parts)
+			db = parts[len(parts)-1]
+			if len(parts) == 2 {
+				cat = parts[0]
+			}
+		}
+		var kind *catalog.TableKind
+		col := "table name"
+		if s.What == "VIEWS" {
+			k := catalog.KindView
+			kind, col = &k, "view name"
+		}
+		names, err := t.catalogs.ListTables(cat, db, kind)
+		if err != nil {
+			return nil, err
+		}
+		return listResult(col, likeFilter(names, s.Like)), nil
+	case "FUNCTIONS":
+		set := map[string]bool{}
+		for _, n := range expr.Builtins.Names() {
+			set[strings.ToLower(n)] = true
+		}
+		for _, n := range t.funcs.userNames() {
+			set[n] = true
+		}
+		return listResult("function name", likeFilter(sortedStrings(set), s.Like)), nil
+	case "USER FUNCTIONS":
+		return listResult("function name", likeFilter(t.funcs.userNames(), s.Like)), nil
+	case "MODULES":
+		return listResult("module name", []string{"core"}), nil
+	case "FULL MODULES":
+		return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"module name", "used"},
+			[]*types.DataType{types.StringType().NotNull(), types.BooleanType().NotNull()}), static: []*types.Row{types.NewRow("core", true)}}, nil
+	case "JOBS":
+		var rows []*types.Row
+		for _, j := range t.Jobs() {
+			rows = append(rows, types.NewRow(j.GetJobID(), j.GetJobName(), j.GetJobStatus().String(), j.StartTime().UTC().Format("2006-01-02T15:04:05.000Z")))
+		}
+		return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"job id", "job name", "status", "start time"},
+			[]*types.DataType{types.StringType().NotNull(), types.StringType().NotNull(), types.StringType().NotNull(), types.StringType().NotNull()}), static: rows}, nil
+	case "COLUMNS":
+		if s.From == nil {
+			return nil, errorf("SHOW COLUMNS needs FROM <table>")
+		}
+		res, err := x.describeTable(s.From)
+		if err != nil {
+			return nil, err
+		}
+		if s.Like != nil {
+			var names []string
+			for _, r := range res.static {
+				names = append(names, r.Values[0].(string))
+			}
+			keep := map[string]bool{}
+			for _, n := range likeFilter(names, s.Like) {
+				keep[n] = true
+			}
+			var rows []*types.Row
+			for _, r := range res.static {
+				if keep[r.Values[0].(string)] {
+					rows = append(rows, r)
+				}
+			}
+			res.static = rows
+		}
+		return res, nil
+	}
+	return nil, errorf("SHOW %s is not supported", s.What)
+}
+
+func (x *execution) describe(d *sql.Describe) (*TableResult, error) {
+	switch d.Kind {
+	case "":
+		return x.describeTable(d.Name)
+	case "DATABASE":
+		t := x.env
+		parts := identNames(d.Name.Parts)
+		cat := t.GetCurrentCatalog()
+		if len(parts) == 2 {
+			cat = parts[0]
+		}
+		c, err := t.catalogs.Catalog(cat)
+		if err != nil {
+			return nil, err
+		}
+		db, err := c.GetDatabase(parts[len(parts)-1])
+		if err != nil {
+			return nil, err
+		}
+		rows := []*types.Row{types.NewRow("database name", parts[len(parts)-1]), types.NewRow("comment", db.Comment)}
+		for _, k := range sortedKeys(db.Properties) {
+			rows = append(rows, types.NewRow(k, db.Properties[k]))
+		}
+		return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"info name", "info value"},
+			[]*types.DataType{types.StringType().NotNull(), types.StringType()}), static: rows}, nil
+	case "CATALOG":
+		name := d.Name.Parts[0].Name
+		if _, ok := x.env.catalogs.GetCatalog(name); !ok {
+			return nil, errorf("Cannot obtain metadata information from Catalog %s.", name)
+		}
+		rows := []*types.Row{types.NewRow("name", name), types.NewRow("type", "generic_in_memory"), types.NewRow("comment", "")}
+		return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"info name", "info value"},
+			[]*types.DataType{types.StringType().NotNull(), types.StringType()}), static: rows}, nil
+	}
+	return nil, errorf("DESCRIBE %s is not supported", d.Kind)
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// describeTable renders DESCRIBE: name, type, null, key, extras, watermark.
+func (x *execution) describeTable(n *sql.ObjectName) (*TableResult, error) {
+	t := x.env
+	id, err := x.qualify(n)
+	if err != nil {
+		return nil, err
+	}
+	rt, ok, err := t.catalogs.GetTable(id)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errorf("Tables or views with the identifier '%s' doesn't exist", id.Summary())
+	}
+	return DescribeSchema(rt.Table.Schema()), nil
+}
+
+// DescribeSchema renders a schema as DESCRIBE does.
+func DescribeSchema(s *types.Schema) *TableResult {
+	var rows []*types.Row
+	wm := map[string]string{}
+	for _, w := range s.Watermarks {
+		wm[w.RowtimeAttribute] = w.Expr
+	}
+	pk := map[string]bool{}
+	pkStr := ""
+	if s.PrimaryKey != nil {
+		for _, c := range s.PrimaryKey.Columns {
+			pk[c] = true
+		}
+		pkStr = "PRI(" + strings.Join(s.PrimaryKey.Columns, ", ") + ")"
+	}
+	for _, c := range s.Columns {
+		t := c.Type
+		if _, ok := wm[c.Name]; ok {
+			t = t.WithTimeAttr(types.Rowtime)
+		}
+		typ := t.WithNullable(true).String()
+		var key, extras, water any
+		if pk[c.Name] {
+			key = pkStr
+		}
+		switch c.Kind {
+		case types.ComputedColumn:
+			extras = "AS " + c.Expr
+		case types.MetadataColumn:
+			e := "METADATA"
+			if c.MetadataKey != "" && c.MetadataKey != c.Name {
+				e += " FROM '" + c.MetadataKey + "'"
+			}
+			if c.Virtual {
+				e += " VIRTUAL"
+			}
+			extras = e
+		}
+		if w, ok := wm[c.Name]; ok {
+			water = w
+		}
+		rows = append(rows, types.NewRow(c.Name, typ, t.Nullable, key, extras, water))
+	}
+	st := types.StringType()
+	return &TableResult{kind: SuccessWithContent,
+		schema: NewTableSchema([]string{"name", "type", "null", "key", "extras", "watermark"},
+			[]*types.DataType{st.NotNull(), st.NotNull(), types.BooleanType().NotNull(), st, st, st}),
+		static: rows}
+}
+
+func (x *execution) showCreate(s *sql.ShowCreate) (*TableResult, error) {
+	t := x.env
+	id, err := x.qualify(s.Name)
+	if err != nil {
+		return nil, err
+	}
+	rt, ok, err := t.catalogs.GetTable(id)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errorf("Could not execute SHOW CREATE %s. Table with identifier %s does not exist.", s.Kind, id)
+	}
+	var ddl string
+	switch tb := rt.Table.(type) {
+	case *catalog.Table:
+		if s.Kind == "VIEW" {
+			return nil, errorf("SHOW CREATE VIEW is only supported for views, but %s is a table. Please use SHOW CREATE TABLE instead.", id)
+		}
+		ddl = ShowCreateTable(id, tb, rt.Temporary)
+	case *catalog.View:
+		if s.Kind == "TABLE" {
+			return nil, errorf("SHOW CREATE TABLE is only supported for tables, but %s is a view. Please use SHOW CREATE VIEW instead.", id)
+		}
+		ddl = ShowCreateView(id, tb, rt.Temporary)
+	}
+	return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"result"}, []*types.DataType{types.StringType()}), static: []*types.Row{types.NewRow(ddl)}}, nil
+}
+
+// ShowCreateTable renders the DDL of a table as Flink's SHOW CREATE TABLE.
+func ShowCreateTable(id catalog.ObjectIdentifier, t *catalog.Table, temporary bool) string {
+	var b strings.Builder
+	b.WriteString("CREATE ")
+	if temporary {
+		b.WriteString("TEMPORARY ")
+	}
+	fmt.Fprintf(&b, "TABLE %s (\n", id)
+	var parts []string
+	for _, c := range t.TableSchema.Columns {
+		p := "  " + types.QuoteIdent(c.Name)
+		switch c.Kind {
+		case types.ComputedColumn:
+			p += " AS " + c.Expr
+		case types.MetadataColumn:
+			p += " " + c.Type.SQLString() + " METADATA"
+			if c.MetadataKey != "" && c.MetadataKey != c.Name {
+				p += " FROM '" + c.MetadataKey + "'"
+			}
+			if c.Virtual {
+				p += " VIRTUAL"
+			}
+		default:
+			p += " " + c.Type.SQLString()
+		}
+		if c.Comment != "" {
+			p += " COMMENT '" + strings.ReplaceAll(c.Comment, "'", "''") + "'"
+		}
+		parts = append(parts, p)
+	}
+	for _, w := range t.TableSchema.Watermarks {
+		parts = append(parts, fmt.Sprintf("  WATERMARK FOR %s AS %s", types.QuoteIdent(w.RowtimeAttribute), w.Expr))
+	}
+	if pk := t.TableSchema.PrimaryKey; pk != nil {
+		var cols []string
+		for _, c := range pk.Columns {
+			cols = append(cols, types.QuoteIdent(c))
+		}
+		parts = append(parts, fmt.Sprintf("  CONSTRAINT %s PRIMARY KEY (%s) NOT ENFORCED", types.QuoteIdent(pk.Name), strings.Join(cols, ", ")))
+	}
+	b.WriteString(strings.Join(parts, ",\n"))
+	b.WriteString("\n)")
+	if t.TableComment != "" {
+		fmt.Fprintf(&b, "\nCOMMENT '%s'", strings.ReplaceAll(t.TableComment, "'", "''"))
+	}
+	if len(t.PartitionKeys) > 0 {
+		var ks []string
+		for _, k := range t.PartitionKeys {
+			ks = append(ks, types.QuoteIdent(k))
+		}
+		fmt.Fprintf(&b, "\nPARTITIONED BY (%s)", strings.Join(ks, ", "))
+	}
+	if len(t.TableOptions) > 0 {
+		b.WriteString(" WITH (\n")
+		var opts []string
+		for _, k := range sortedKeys(t.TableOptions) {
+			opts = append(opts, fmt.Sprintf("  '%s' = '%s'", strings.ReplaceAll(k, "'", "''"), strings.ReplaceAll(t.TableOptions[k], "'", "''")))
+		}
+		b.WriteString(strings.Join(opts, ",\n"))
+		b.WriteString("\n)")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// ShowCreateView renders the DDL of a view.
+func ShowCreateView(id catalog.ObjectIdentifier, v *catalog.View, temporary bool) string {
+	var b strings.Builder
+	b.WriteString("CREATE ")
+	if temporary {
+		b.WriteString("TEMPORARY ")
+	}
+	var cols []string
+	for _, n := range v.ViewSchema.ColumnNames() {
+		cols = append(cols, types.QuoteIdent(n))
+	}
+	fmt.Fprintf(&b, "VIEW %s(%s)", id, strings.Join(cols, ", "))
+	if v.ViewComment != "" {
+		fmt.Fprintf(&b, "\nCOMMENT '%s'", strings.ReplaceAll(v.ViewComment, "'", "''"))
+	}
+	fmt.Fprintf(&b, " AS\n%s\n", v.Expanded)
+	return b.String()
+}
