@@ -183,7 +183,9 @@ func negate(a *Vec, n int, t *types.DataType) (*Vec, error) {
 
 var errDivZero = &EvalError{Func: "/", Msg: "division by zero"}
 
-type integer interface{ ~int8 | ~int16 | ~int32 | ~int64 }
+type integer interface {
+	~int8 | ~int16 | ~int32 | ~int64
+}
 
 func intArith[T integer](op string) func(a, b *Vec, n int, t *types.DataType) (*Vec, error) {
 	switch op {

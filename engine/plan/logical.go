@@ -68,8 +68,8 @@ type Scan struct {
 	Limit int64
 }
 
-func (s *Scan) Columns() []Column   { return s.Cols }
-func (s *Scan) Inputs() []Node      { return nil }
+func (s *Scan) Columns() []Column      { return s.Cols }
+func (s *Scan) Inputs() []Node         { return nil }
 func (s *Scan) WithInputs([]Node) Node { c := *s; return &c }
 func (s *Scan) Describe() string {
 	return fmt.Sprintf("LogicalTableScan(table=[[%s, %s, %s]])", s.ID.Catalog, s.ID.Database, s.ID.Object)
@@ -81,8 +81,8 @@ type Values struct {
 	Cols []Column
 }
 
-func (v *Values) Columns() []Column   { return v.Cols }
-func (v *Values) Inputs() []Node      { return nil }
+func (v *Values) Columns() []Column      { return v.Cols }
+func (v *Values) Inputs() []Node         { return nil }
 func (v *Values) WithInputs([]Node) Node { c := *v; return &c }
 func (v *Values) Describe() string {
 	var rows []string

@@ -666,7 +666,7 @@ func (pl *planner) sort(s *Sort) *PhysNode {
 		ex := pl.exchange(in, runtime.Single, nil, 1)
 		p := &PhysNode{Op: "SortLimit", Inputs: []*PhysNode{ex}, Cols: in.Cols, Parallelism: 1,
 			Attrs: []string{"orderBy=[" + sortString(keys, names) + "]", fmt.Sprintf("offset=[%d]", off), fmt.Sprintf("fetch=[%d]", fetch)},
-			Mode: types.ChangelogModeOf(types.Insert, types.Delete), rows: float64(fetch)}
+			Mode:  types.ChangelogModeOf(types.Insert, types.Delete), rows: float64(fetch)}
 		if !in.Mode.IsInsertOnly() {
 			p.Mode = types.RetractMode
 		}

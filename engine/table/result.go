@@ -47,7 +47,9 @@ func NewTableSchema(names []string, ts []*types.DataType) *TableSchema {
 func (s *TableSchema) GetFieldNames() []string { return append([]string(nil), s.names...) }
 
 // GetFieldDataTypes returns the column types.
-func (s *TableSchema) GetFieldDataTypes() []*types.DataType { return append([]*types.DataType(nil), s.types...) }
+func (s *TableSchema) GetFieldDataTypes() []*types.DataType {
+	return append([]*types.DataType(nil), s.types...)
+}
 
 // GetFieldCount returns the number of columns.
 func (s *TableSchema) GetFieldCount() int { return len(s.names) }
