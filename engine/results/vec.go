@@ -478,9 +478,11 @@ func (v *bytesVec) appendValue(x any) error {
 	case nil:
 		v.appendNull()
 	case string:
-		v.appendBytes(s)
+		v.data = append(v.data, s...)
+		v.offs = append(v.offs, uint32(len(v.data)))
 	case []byte:
-		v.appendBytes(string(s)) // no copy: the compiler converts in place
+		v.data = append(v.data, s...)
+		v.offs = append(v.offs, uint32(len(v.data)))
 	default:
 		return fmt.Errorf("value %v (%T) does not fit a string column", x, x)
 	}
