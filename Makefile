@@ -1,0 +1,40 @@
+# Riffle. `make run` opens the workbench on the demo workspace; `make test`
+# runs every test. Both first install the missing Debian packages that
+# Fyne's cgo build needs (scripts/install-deps.sh; quick when all present).
+
+GO      ?= go
+TAGS    ?= migrated_fynedo
+BIN     ?= bin/riffle
+RUNARGS ?=
+BENCH   ?= .
+PKGS    ?= ./...
+
+.PHONY: run build test race bench lint deps clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(GO) build -tags $(TAGS) -o $(BIN) .
+
+run: build
+	./$(BIN) $(RUNARGS)
+
+test: deps
+	$(GO) vet -tags $(TAGS) $(PKGS)
+	$(GO) test -tags $(TAGS) $(PKGS)
+
+# The pure-Go packages under the race detector.
+race:
+	$(GO) test -race ./engine/results/...
+
+bench: deps
+	$(GO) test -tags $(TAGS) -run '^$$' -bench '$(BENCH)' -benchmem $(PKGS)
+
+lint: deps
+	@unformatted="$$(gofmt -l .)"; \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet -tags $(TAGS) $(PKGS)
+
+clean:
+	rm -rf bin

@@ -1,0 +1,167 @@
+// Package cli is Riffle's command line: `riffle` (the workbench), `riffle
+// sql`, `riffle gateway`, `riffle bench nexmark` and `riffle version`.
+//
+// It holds no GUI code: the workbench is started through Env.RunWorkbench,
+// which package main supplies (main is the only package that creates a
+// fyne.App), so the command tree can be tested without a display.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"github.com/riffle-sql/riffle/sqlclient"
+)
+
+// Version is Riffle's version (also in FyneApp.toml); builds may override
+// it with -ldflags "-X github.com/riffle-sql/riffle/cli.Version=...".
+var Version = "0.1.0"
+
+// Env is what the commands need from the outside world.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// RunWorkbench opens the workbench on the given workspace file (empty =
+	// the default workspace) and blocks until it is closed or ctx ends.
+	RunWorkbench func(ctx context.Context, workspace string) error
+	// RunSQL runs the headless client; nil means sqlclient.Run.
+	RunSQL func(ctx context.Context, opts sqlclient.Options, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// exitError carries a specific exit status out of a command.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// Main runs the command line with args (without the program name) and
+// returns the process exit status.
+func Main(ctx context.Context, env Env, args []string) int {
+	root := NewRootCommand(env)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	var ee exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
+	default:
+		fmt.Fprintln(env.Stderr, "riffle:", err)
+		return 1
+	}
+}
+
+// NewRootCommand builds the command tree.
+func NewRootCommand(env Env) *cobra.Command {
+	var workspace string
+	root := &cobra.Command{
+		Use:   "riffle",
+		Short: "A workbench for streaming and batch SQL (Flink SQL dialect)",
+		Long: "Riffle runs Flink SQL on an embedded engine.\n\n" +
+			"Without a command it opens the workbench window.",
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if env.RunWorkbench == nil {
+				return errors.New("this build has no workbench")
+			}
+			return env.RunWorkbench(cmd.Context(), workspace)
+		},
+	}
+	root.SetIn(env.Stdin)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	root.PersistentFlags().StringVar(&workspace, "workspace", "",
+		"workspace file (SQLite) to open in the workbench; default under the user config directory")
+	root.AddCommand(newSQLCommand(env), newGatewayCommand(), newBenchCommand(), newVersionCommand())
+	return root
+}
+
+func newSQLCommand(env Env) *cobra.Command {
+	var opts sqlclient.Options
+	cmd := &cobra.Command{
+		Use:   "sql",
+		Short: "Run SQL statements headless, like Flink's SQL Client",
+		Long: "Run Flink SQL statements from -e, -f or standard input and print the results.\n" +
+			"Statements are separated by ';'. The exit status is 0 when every statement succeeds.",
+		Example: "  riffle sql --mode batch -e \"SELECT 1 + 1\"\n" +
+			"  riffle sql --init tables.sql -f report.sql --format csv > report.csv",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := opts.Validate(); err != nil {
+				return err
+			}
+			run := env.RunSQL
+			if run == nil {
+				run = sqlclient.Run
+			}
+			if code := run(cmd.Context(), opts, env.Stdin, env.Stdout, env.Stderr); code != 0 {
+				return exitError{code}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Mode, "mode", sqlclient.ModeStreaming, "runtime mode: streaming or batch")
+	f.StringVar(&opts.Format, "format", sqlclient.FormatTableau, "output format: tableau, csv or json")
+	f.StringVarP(&opts.InitFile, "init", "i", "", "SQL file run first (prints nothing on success)")
+	f.StringVarP(&opts.File, "file", "f", "", "SQL script file to run")
+	f.StringVarP(&opts.Statements, "execute", "e", "", "SQL statements to run")
+	f.StringVar(&opts.Endpoint, "endpoint", "", "SQL Gateway URL to run on instead of the embedded engine")
+	return cmd
+}
+
+func newGatewayCommand() *cobra.Command {
+	var listen, token string
+	cmd := &cobra.Command{
+		Use:   "gateway",
+		Short: "Serve the embedded engine over the Flink SQL Gateway REST API",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return errors.New("gateway: not implemented yet")
+		},
+	}
+	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8083", "address to listen on")
+	cmd.Flags().StringVar(&token, "token", "", "bearer token clients must present (empty = none)")
+	return cmd
+}
+
+func newBenchCommand() *cobra.Command {
+	bench := &cobra.Command{
+		Use:   "bench",
+		Short: "Run benchmarks",
+	}
+	var query string
+	var events int64
+	var parallelism int
+	nexmark := &cobra.Command{
+		Use:   "nexmark",
+		Short: "Run a Nexmark query over generated events",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return errors.New("bench nexmark: not implemented yet")
+		},
+	}
+	nexmark.Flags().StringVar(&query, "query", "q0", "Nexmark query (q0 .. q22)")
+	nexmark.Flags().Int64Var(&events, "events", 10_000_000, "number of events to generate")
+	nexmark.Flags().IntVar(&parallelism, "parallelism", runtime.NumCPU(), "parallelism.default")
+	bench.AddCommand(nexmark)
+	return bench
+}
+
+func newVersionCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			fmt.Fprintf(cmd.OutOrStdout(), "riffle %s (%s %s/%s)\n", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		},
+	}
+}

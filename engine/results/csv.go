@@ -1,0 +1,331 @@
+package results
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// QuotePolicy says which CSV fields are quoted.
+type QuotePolicy uint8
+
+// The quote policies.
+const (
+	// QuoteAsNeeded quotes a field that contains the delimiter, the quote
+	// character, CR or LF, and a value equal to the NULL text (so with the
+	// default empty NULL text an empty string is written as "" and a NULL
+	// as nothing, and the two stay apart).
+	QuoteAsNeeded QuotePolicy = iota
+	// QuoteAll quotes every field, numbers and NULLs included (a NULL is the
+	// quoted NULL text, so it can no longer be told from a string equal to
+	// the NULL text; QuoteAllButNulls keeps them apart).
+	QuoteAll
+	// QuoteAllButNulls quotes every value and writes NULL as the bare NULL text.
+	QuoteAllButNulls
+	// QuoteNever writes every field bare. A field that would need quotes
+	// (delimiter, quote character, CR or LF; or a value equal to the NULL
+	// text) fails the export instead of producing an ambiguous file: set
+	// ReplaceNewlines or use another policy.
+	QuoteNever
+)
+
+var quotePolicyNames = [...]string{"as-needed", "all", "all-but-nulls", "never"}
+
+func (p QuotePolicy) String() string {
+	if int(p) < len(quotePolicyNames) {
+		return quotePolicyNames[p]
+	}
+	return fmt.Sprintf("QuotePolicy(%d)", p)
+}
+
+// ParseQuotePolicy parses the names String returns.
+func ParseQuotePolicy(s string) (QuotePolicy, error) {
+	for i, n := range quotePolicyNames {
+		if s == n {
+			return QuotePolicy(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown quote policy %q", s)
+}
+
+// CSVOptions configure CSV output (RFC 4180 by default).
+type CSVOptions struct {
+	Delimiter rune        // field separator; 0 = ','
+	Quote     rune        // quote character, doubled inside quoted fields; 0 = '"'
+	Header    bool        // write the column names first
+	Policy    QuotePolicy // which fields are quoted
+	NullText  string      // how NULL is written; default empty
+	CRLF      bool        // end lines with CR LF instead of LF
+	BOM       bool        // start the file with the UTF-8 byte order mark
+	// ReplaceNewlines, when set, replaces every line break in a value
+	// (CR LF, lone LF, lone CR) by NewlineReplacement, for tools that
+	// cannot read quoted line breaks.
+	ReplaceNewlines    bool
+	NewlineReplacement string
+	// DecimalSeparator replaces '.' in FLOAT, DOUBLE and DECIMAL values;
+	// 0 = '.'. Other numbers and all dates are written exactly as the grid
+	// shows them, never with digit grouping.
+	DecimalSeparator rune
+}
+
+// DefaultCSVOptions are RFC 4180 with a header row: comma, double quotes
+// as needed, LF, no BOM, NULL as an empty field.
+func DefaultCSVOptions() CSVOptions { return CSVOptions{Header: true} }
+
+func (o *CSVOptions) normalize() error {
+	if o.Delimiter == 0 {
+		o.Delimiter = ','
+	}
+	if o.Quote == 0 {
+		o.Quote = '"'
+	}
+	if o.DecimalSeparator == 0 {
+		o.DecimalSeparator = '.'
+	}
+	bad := func(r rune) bool { return r == '\r' || r == '\n' || r == utf8.RuneError || !utf8.ValidRune(r) }
+	switch {
+	case bad(o.Delimiter):
+		return fmt.Errorf("csv: invalid delimiter %q", o.Delimiter)
+	case bad(o.Quote):
+		return fmt.Errorf("csv: invalid quote character %q", o.Quote)
+	case o.Delimiter == o.Quote:
+		return errors.New("csv: the delimiter and the quote character must differ")
+	case o.Policy > QuoteNever:
+		return fmt.Errorf("csv: invalid quote policy %d", o.Policy)
+	case strings.ContainsAny(o.NullText, "\r\n") || strings.ContainsRune(o.NullText, o.Delimiter) ||
+		strings.ContainsRune(o.NullText, o.Quote):
+		return fmt.Errorf("csv: the NULL text %q contains the delimiter, the quote character or a line break", o.NullText)
+	case o.ReplaceNewlines && strings.ContainsAny(o.NewlineReplacement, "\r\n"):
+		return errors.New("csv: the newline replacement contains a line break")
+	}
+	return nil
+}
+
+// csvEncoder turns cells into CSV lines.
+type csvEncoder struct {
+	o        CSVOptions
+	delim    []byte
+	quote    []byte
+	quote2   []byte
+	eol      string
+	special  string // bytes that force quoting
+	decimals []bool // per column: apply DecimalSeparator
+	tmp      []byte
+}
+
+func newCSVEncoder(o CSVOptions, cols []Column) (*csvEncoder, error) {
+	if err := o.normalize(); err != nil {
+		return nil, err
+	}
+	e := &csvEncoder{
+		o:       o,
+		delim:   utf8.AppendRune(nil, o.Delimiter),
+		quote:   utf8.AppendRune(nil, o.Quote),
+		eol:     "\n",
+		special: "\r\n" + string(o.Delimiter) + string(o.Quote),
+	}
+	e.quote2 = append(append([]byte(nil), e.quote...), e.quote...)
+	if o.CRLF {
+		e.eol = "\r\n"
+	}
+	e.decimals = make([]bool, len(cols))
+	if o.DecimalSeparator != '.' {
+		for i, c := range cols {
+			r := c.Type.Root
+			e.decimals[i] = r == types.Float || r == types.Double || r == types.DecimalRoot
+		}
+	}
+	return e, nil
+}
+
+// errNeedsQuotes reports a field that QuoteNever cannot write.
+type errNeedsQuotes struct {
+	row, col int
+	why      string
+}
+
+func (e *errNeedsQuotes) Error() string {
+	return fmt.Sprintf("csv: row %d, column %d %s, which needs quotes, but the quote policy is 'never'", e.row, e.col+1, e.why)
+}
+
+// appendField appends one field (without delimiter). row is for errors.
+func (e *csvEncoder) appendField(dst, val []byte, null bool, row, col int) ([]byte, error) {
+	if null {
+		if e.o.Policy == QuoteAll {
+			return e.appendQuoted(dst, []byte(e.o.NullText)), nil
+		}
+		return append(dst, e.o.NullText...), nil
+	}
+	if e.o.ReplaceNewlines && bytes.ContainsAny(val, "\r\n") {
+		val = e.replaceNewlines(val)
+	}
+	if col >= 0 && col < len(e.decimals) && e.decimals[col] {
+		val = bytes.ReplaceAll(val, []byte{'.'}, utf8.AppendRune(nil, e.o.DecimalSeparator))
+	}
+	switch e.o.Policy {
+	case QuoteAll, QuoteAllButNulls:
+		return e.appendQuoted(dst, val), nil
+	case QuoteNever:
+		if bytes.ContainsAny(val, e.special) {
+			return dst, &errNeedsQuotes{row, col, "contains the delimiter, the quote character or a line break"}
+		}
+		if string(val) == e.o.NullText {
+			return dst, &errNeedsQuotes{row, col, fmt.Sprintf("equals the NULL text %q", e.o.NullText)}
+		}
+		return append(dst, val...), nil
+	}
+	if bytes.ContainsAny(val, e.special) || string(val) == e.o.NullText {
+		return e.appendQuoted(dst, val), nil
+	}
+	return append(dst, val...), nil
+}
+
+func (e *csvEncoder) appendQuoted(dst, val []byte) []byte {
+	dst = append(dst, e.quote...)
+	for {
+		i := bytes.Index(val, e.quote)
+		if i < 0 {
+			break
+		}
+		dst = append(dst, val[:i]...)
+		dst = append(dst, e.quote2...)
+		val = val[i+len(e.quote):]
+	}
+	dst = append(dst, val...)
+	return append(dst, e.quote...)
+}
+
+func (e *csvEncoder) replaceNewlines(val []byte) []byte {
+	out := e.tmp[:0]
+	for i := 0; i < len(val); i++ {
+		switch c := val[i]; c {
+		case '\r':
+			if i+1 < len(val) && val[i+1] == '\n' {
+				i++
+			}
+			out = append(out, e.o.NewlineReplacement...)
+		case '\n':
+			out = append(out, e.o.NewlineReplacement...)
+		default:
+			out = append(out, c)
+		}
+	}
+	e.tmp = out
+	return out
+}
+
+// WriteCSV writes rows to w as CSV and returns the number of data rows
+// written. progress, if not nil, is called every few thousand rows and at
+// the end with (rows written, total rows). It stops with ctx.Err() when
+// ctx is cancelled.
+func WriteCSV(ctx context.Context, w io.Writer, rows Rows, opts CSVOptions, progress func(written, total int)) (int, error) {
+	cols := rows.Columns()
+	enc, err := newCSVEncoder(opts, cols)
+	if err != nil {
+		return 0, err
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	if enc.o.BOM {
+		bw.WriteString("\uFEFF")
+	}
+	var line, cell []byte
+	if enc.o.Header {
+		for c, col := range cols {
+			if c > 0 {
+				line = append(line, enc.delim...)
+			}
+			if line, err = enc.appendField(line, []byte(col.Name), false, 0, -1); err != nil {
+				return 0, err
+			}
+		}
+		line = append(line, enc.eol...)
+		bw.Write(line)
+	}
+	total := rows.Len()
+	for r := 0; r < total; r++ {
+		if r&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return r, err
+			}
+			if progress != nil && r&8191 == 0 && r > 0 {
+				progress(r, total)
+			}
+		}
+		line = line[:0]
+		for c := range cols {
+			if c > 0 {
+				line = append(line, enc.delim...)
+			}
+			var null bool
+			cell, null = rows.AppendText(cell[:0], r, c)
+			if line, err = enc.appendField(line, cell, null, r+1, c); err != nil {
+				return r, err
+			}
+		}
+		line = append(line, enc.eol...)
+		if _, err := bw.Write(line); err != nil {
+			return r, err
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return total, err
+	}
+	if progress != nil {
+		progress(total, total)
+	}
+	return total, nil
+}
+
+// ExportCSV writes rows to the file path atomically: the CSV goes to a
+// temporary file in the same folder, which is synced and renamed over path
+// only when complete. On an error or cancellation the temporary file is
+// removed and path is left as it was.
+func ExportCSV(ctx context.Context, rows Rows, path string, opts CSVOptions, progress func(written, total int)) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".*.partial")
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = WriteCSV(ctx, tmp, rows, opts, progress); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err = ctx.Err(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	// Make the rename itself durable.
+	if d, derr := os.Open(dir); derr == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}

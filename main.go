@@ -1,0 +1,48 @@
+// Command riffle is a desktop workbench for streaming and batch SQL.
+//
+//	riffle                       open the workbench (--workspace FILE)
+//	riffle sql [flags]           run SQL headless, like Flink's SQL Client
+//	riffle gateway [flags]       serve the engine over the SQL Gateway REST API
+//	riffle bench nexmark [flags] run a Nexmark benchmark
+//	riffle version               print the version
+//
+// SIGINT and SIGTERM cancel the running command's context.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+
+	"github.com/riffle-sql/riffle/assets"
+	"github.com/riffle-sql/riffle/cli"
+	_ "github.com/riffle-sql/riffle/internal/localefix" // before Fyne's init reads the locale
+	"github.com/riffle-sql/riffle/ui"
+)
+
+// appID matches FyneApp.toml.
+const appID = "io.riffle.workbench"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := cli.Main(ctx, cli.Env{
+		Stdin:        os.Stdin,
+		Stdout:       os.Stdout,
+		Stderr:       os.Stderr,
+		RunWorkbench: runWorkbench,
+	}, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// runWorkbench is the only place that creates a fyne.App (it needs cgo and
+// a display; everything else stays testable headless).
+func runWorkbench(ctx context.Context, workspace string) error {
+	a := app.NewWithID(appID)
+	a.SetIcon(fyne.NewStaticResource("icon.png", assets.IconPNG))
+	return ui.Run(ctx, a, ui.Options{Workspace: workspace})
+}
