@@ -1,8 +1,7 @@
 // Package sqlclient is Riffle's headless SQL client (`riffle sql`), the
 // counterpart of Flink's SQL Client in embedded mode: it runs statements
-// from -e, -f or standard input and prints results as tableau, CSV or JSON.
-//
-// This is a stub: Run reports that the client is not implemented yet.
+// from --init, then -e, -f or standard input, and prints results as
+// tableau, CSV or JSON Lines.
 package sqlclient
 
 import (
@@ -10,6 +9,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
+
+	"github.com/riffle-sql/riffle/engine/config"
+	_ "github.com/riffle-sql/riffle/engine/connector/all" // register connectors and formats
+	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/table"
 )
 
 // Runtime modes (Flink's execution.runtime-mode).
@@ -35,9 +42,6 @@ type Options struct {
 	Endpoint   string // --endpoint: a SQL Gateway URL; empty = the embedded engine
 }
 
-// ErrNotImplemented is returned until the client exists.
-var ErrNotImplemented = errors.New("riffle sql: not implemented yet")
-
 // Validate checks the option values.
 func (o Options) Validate() error {
 	switch o.Mode {
@@ -57,12 +61,255 @@ func (o Options) Validate() error {
 }
 
 // Run executes the statements and returns the process exit status: 0 when
-// every statement succeeded, non-zero otherwise (the error goes to stderr).
+// every statement succeeded; 1 at the first failing statement (later
+// statements do not run), with the error on stderr naming the line and
+// column in the SQL text; 2 for bad options.
+//
+// INSERT statements run to completion before the next statement starts
+// (as with table.dml-sync = true), so a script can read what it wrote;
+// SET 'table.dml-sync' = 'false' submits them in the background, and the
+// client then waits for them before it exits.
 func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := opts.Validate(); err != nil {
 		fmt.Fprintln(stderr, "[ERROR]", err)
 		return 2
 	}
-	fmt.Fprintln(stderr, "[ERROR]", ErrNotImplemented)
-	return 1
+	if opts.Endpoint != "" {
+		fmt.Fprintln(stderr, "[ERROR] --endpoint: the SQL Gateway client is not available yet")
+		return 2
+	}
+	settings := table.InStreamingMode()
+	if opts.Mode == ModeBatch {
+		settings = table.InBatchMode()
+	}
+	env, err := table.Create(settings)
+	if err != nil {
+		fmt.Fprintln(stderr, "[ERROR]", err)
+		return 1
+	}
+	env.SetStdout(stdout)
+	env.GetConfig().Set(config.DMLSync.Key, "true")
+	format := opts.Format
+	if format == "" {
+		format = FormatTableau
+	}
+	c := &client{env: env, out: stdout, errOut: stderr, format: format}
+	if opts.InitFile != "" {
+		script, err := os.ReadFile(opts.InitFile)
+		if err != nil {
+			fmt.Fprintln(stderr, "[ERROR] cannot read init file:", err)
+			return 1
+		}
+		c.silent = true
+		if !c.runScript(ctx, string(script), opts.InitFile) {
+			return 1
+		}
+		c.silent = false
+	}
+	var script, name string
+	switch {
+	case opts.Statements != "":
+		script, name = opts.Statements, "-e"
+	case opts.File != "":
+		b, err := os.ReadFile(opts.File)
+		if err != nil {
+			fmt.Fprintln(stderr, "[ERROR] cannot read script:", err)
+			return 1
+		}
+		script, name = string(b), opts.File
+	default:
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			fmt.Fprintln(stderr, "[ERROR] cannot read standard input:", err)
+			return 1
+		}
+		script, name = string(b), "<stdin>"
+	}
+	ok := c.runScript(ctx, script, name)
+	// background INSERT jobs (table.dml-sync = false) end before we exit
+	for _, j := range env.Jobs() {
+		if err := j.Wait(ctx); err != nil && ok && !errors.Is(err, context.Canceled) {
+			fmt.Fprintf(stderr, "[ERROR] Job %s failed: %v\n", j.GetJobID(), err)
+			ok = false
+		}
+	}
+	if !ok {
+		return 1
+	}
+	return 0
 }
+
+type client struct {
+	env    *table.TableEnvironment
+	out    io.Writer
+	errOut io.Writer
+	format string
+	silent bool
+	// statement set being collected by BEGIN STATEMENT SET ... END
+	inSet   bool
+	setText []string
+}
+
+// runScript runs each statement of a script; it stops at the first error.
+func (c *client) runScript(ctx context.Context, script, name string) bool {
+	for _, span := range sql.SplitStatements(script) {
+		if ctx.Err() != nil {
+			fmt.Fprintln(c.errOut, "[ERROR] interrupted")
+			return false
+		}
+		st, err := span.Parse()
+		if err != nil {
+			c.fail(name, span, err)
+			return false
+		}
+		if done, ok := c.clientCommand(ctx, st, span, name); done {
+			if !ok {
+				return false
+			}
+			continue
+		}
+		res, err := c.env.ExecuteParsed(ctx, st, span.Text, span.Start)
+		if err != nil {
+			c.fail(name, span, err)
+			return false
+		}
+		if err := c.print(ctx, res); err != nil {
+			c.fail(name, span, err)
+			return false
+		}
+	}
+	if c.inSet {
+		fmt.Fprintln(c.errOut, "[ERROR] BEGIN STATEMENT SET without END")
+		return false
+	}
+	return true
+}
+
+// clientCommand handles the SQL Client's own commands (statement sets,
+// HELP, QUIT); done reports whether st was one.
+func (c *client) clientCommand(ctx context.Context, st sql.Statement, span sql.StatementSpan, name string) (done, ok bool) {
+	switch s := st.(type) {
+	case *sql.BeginStatementSet:
+		if c.inSet {
+			c.fail(name, span, errors.New("a statement set is already open"))
+			return true, false
+		}
+		c.inSet, c.setText = true, nil
+		c.info("[INFO] Begin a statement set.")
+		return true, true
+	case *sql.End:
+		if !c.inSet {
+			c.fail(name, span, errors.New("END without BEGIN STATEMENT SET"))
+			return true, false
+		}
+		c.inSet = false
+		if len(c.setText) == 0 {
+			c.info("[INFO] No statement in the statement set, skip submit.")
+			return true, true
+		}
+		stmt := "EXECUTE STATEMENT SET BEGIN\n" + strings.Join(c.setText, ";\n") + ";\nEND"
+		res, err := c.env.ExecuteSQLContext(ctx, stmt)
+		if err != nil {
+			c.fail(name, span, err)
+			return true, false
+		}
+		if err := c.print(ctx, res); err != nil {
+			c.fail(name, span, err)
+			return true, false
+		}
+		return true, true
+	case *sql.Insert:
+		if c.inSet {
+			c.setText = append(c.setText, span.Text)
+			c.info("[INFO] Add SQL update statement to the statement set.")
+			return true, true
+		}
+	case *sql.ClientCommand:
+		switch s.Command {
+		case "HELP":
+			fmt.Fprint(c.out, helpText)
+		case "CLEAR":
+		case "QUIT", "EXIT":
+			return true, true
+		}
+		return true, true
+	}
+	if c.inSet {
+		c.fail(name, span, errors.New("only INSERT statements are allowed inside a statement set"))
+		return true, false
+	}
+	return false, true
+}
+
+func (c *client) info(msg string) {
+	if !c.silent && c.format == FormatTableau {
+		fmt.Fprintln(c.out, msg)
+	}
+}
+
+// fail prints Flink's error block. Errors without a position get the
+// statement's position.
+func (c *client) fail(name string, span sql.StatementSpan, err error) {
+	msg := err.Error()
+	var se *sql.Error
+	var pe *plan.Error
+	if !errors.As(err, &se) && !(errors.As(err, &pe) && pe.Line > 0) {
+		msg = fmt.Sprintf("%s\n(in the statement at line %d, column %d of %s)", msg, span.Start.Line, span.Start.Column, name)
+	}
+	fmt.Fprintf(c.errOut, "[ERROR] Could not execute SQL statement. Reason:\n%s\n", msg)
+}
+
+func (c *client) print(ctx context.Context, res *table.TableResult) error {
+	if res.GetResultKind() == table.Success || (!res.IsQuery() && res.GetJobClient() != nil) {
+		if c.silent || c.format != FormatTableau {
+			return nil
+		}
+		fmt.Fprintln(c.out, res.Message())
+		return nil
+	}
+	if c.silent {
+		return drain(res)
+	}
+	if names := res.GetTableSchema().GetFieldNames(); c.format == FormatTableau && len(names) == 1 && names[0] == "result" {
+		// EXPLAIN and SHOW CREATE print their text as is
+		it, err := res.Collect()
+		if err != nil {
+			return err
+		}
+		defer it.Close()
+		for it.Next() {
+			fmt.Fprintln(c.out, it.Row().Values[0])
+		}
+		return it.Err()
+	}
+	switch c.format {
+	case FormatCSV:
+		return writeCSV(c.out, res, c.env)
+	case FormatJSON:
+		return writeJSON(c.out, res, c.env)
+	}
+	return res.PrintTo(c.out)
+}
+
+func drain(res *table.TableResult) error {
+	it, err := res.Collect()
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for it.Next() {
+	}
+	return it.Err()
+}
+
+const helpText = `The following commands are available:
+
+CLEAR		Clears the current terminal.
+HELP		Prints the available commands.
+QUIT/EXIT	Quits the SQL CLI client.
+BEGIN STATEMENT SET	Begins a statement set. Syntax: "BEGIN STATEMENT SET;"
+END		Ends a statement set. Syntax: "END;"
+
+Every other statement is Flink SQL: DDL, DML, queries, SHOW, DESCRIBE,
+EXPLAIN, SET, RESET and USE.
+`
