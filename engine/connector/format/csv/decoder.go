@@ -130,6 +130,7 @@ func (d *Decoder) newReader(r io.Reader, name string, maxRows int) *Reader {
 type fieldRef struct {
 	start, end int
 	scratch    bool
+	quoted     bool
 	line       int64
 }
 
@@ -395,10 +396,10 @@ func (r *Reader) scan() error {
 					}
 					// Closing quote.
 					if plain {
-						ref = fieldRef{start: segStart, end: i, line: fieldLine}
+						ref = fieldRef{start: segStart, end: i, quoted: true, line: fieldLine}
 					} else {
 						r.scratch = append(r.scratch, buf[segStart:i]...)
-						ref = fieldRef{start: scratchStart, end: len(r.scratch), scratch: true, line: fieldLine}
+						ref = fieldRef{start: scratchStart, end: len(r.scratch), scratch: true, quoted: true, line: fieldLine}
 					}
 					i++
 				case o.EscapeEnabled && c == o.Escape:
@@ -586,7 +587,7 @@ func (r *Reader) emit() (bool, error) {
 			b = replaceInvalid(b)
 			r.badUTF8++
 		}
-		if err := r.ctx.value(p, r.d.outTypes[j], b); err != nil {
+		if err := r.ctx.value(p, r.d.outTypes[j], b, ref.quoted); err != nil {
 			return false, r.dataError(ref.line, fi+1, err.Error())
 		}
 	}

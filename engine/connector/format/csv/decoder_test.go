@@ -149,7 +149,7 @@ func TestCommentsBlankLinesBOMAndNullLiteral(t *testing.T) {
 	wantRows(t, decodeString(t, tb, map[string]string{OptAllowComments: "true"}, data), "+I[a, 1]", "+I[b, 2]")
 	// Without allow-comments '#' is data.
 	wantErr(t, decodeString(t, tb, nil, data).err, "test.csv", 3, 2, "n", `" with a comma"`)
-	wantRows(t, decodeString(t, tb, map[string]string{OptNullLiteral: "n/a"}, "n/a,n/a\n\"n/a\",5\n"), "+I[null, null]", "+I[null, 5]")
+	wantRows(t, decodeString(t, tb, map[string]string{OptNullLiteral: "n/a"}, "n/a,n/a\n\"n/a\",5\n"), "+I[null, null]", "+I[n/a, 5]")
 	wantRows(t, decodeString(t, tb, header, "a,n\nx,1\n"), "+I[x, 1]")
 	wantRows(t, decodeString(t, tb, nil, ""))
 	wantRows(t, decodeString(t, tb, nil, "x,1"), "+I[x, 1]")

@@ -19,8 +19,9 @@ import (
 // csv.ignore-first-line is set, so that files read back). A field is
 // quoted when it contains the delimiter, the quote or escape character or
 // a line break (RFC 4180; quotes inside are doubled, escape characters are
-// escaped), and an empty string is written as "" to tell it from NULL,
-// which is written as the null literal or as an empty field. Values are
+// escaped). An empty string, an empty BYTES or ARRAY value and a string
+// equal to the null literal are written quoted ("") to tell them from
+// NULL, which is written as the null literal or as an empty field. Values are
 // formatted as Flink's RowDataToCsvConverters does (see the package doc).
 type Encoder struct {
 	opts  Options
@@ -117,10 +118,18 @@ func (w *Writer) appendField(dst []byte, col arrow.Array, row int, t *types.Data
 	}
 	switch t.Root {
 	case types.Char, types.VarChar:
-		return w.appendText(dst, []byte(col.(*array.String).Value(row)), true)
+		v := col.(*array.String).Value(row)
+		if w.e.opts.HasNullLiteral && v == w.e.opts.NullLiteral && w.e.opts.QuoteEnabled {
+			return append(append(append(dst, w.e.opts.Quote), v...), w.e.opts.Quote)
+		}
+		return w.appendText(dst, []byte(v), true)
 	case types.ArrayRoot, types.RowRoot:
 		w.tmp = w.appendNested(w.tmp[:0], col, row, t)
-		return w.appendText(dst, w.tmp, false)
+		return w.appendText(dst, w.tmp, t.Root == types.ArrayRoot)
+	case types.Binary, types.VarBinary:
+		if len(col.(*array.Binary).Value(row)) == 0 {
+			return w.appendText(dst, nil, true)
+		}
 	}
 	return w.appendScalar(dst, col, row, t)
 }

@@ -62,15 +62,16 @@ type valueCtx struct {
 	fieldErrs  int64 // fields set to NULL because they did not parse
 }
 
-// value appends one field or element: the null literal and (for non-text
-// types) the empty text are NULL; a text that does not parse is NULL when
-// errors are ignored and an error otherwise.
-func (c *valueCtx) value(p parser, t *types.DataType, b []byte) error {
-	if c.hasNullLit && bytes.Equal(b, c.nullLit) {
+// value appends one field or element: the null literal (unquoted) and
+// (for non-text types) the empty text are NULL, except that a quoted empty field ("") is
+// the empty value of BYTES and ARRAY columns; a text that does not parse
+// is NULL when errors are ignored and an error otherwise.
+func (c *valueCtx) value(p parser, t *types.DataType, b []byte, quoted bool) error {
+	if c.hasNullLit && !quoted && bytes.Equal(b, c.nullLit) {
 		p.appendNull()
 		return nil
 	}
-	if len(b) == 0 && !p.isText() {
+	if len(b) == 0 && !p.isText() && !(quoted && hasEmptyValue(t)) {
 		p.appendNull()
 		return nil
 	}
@@ -87,6 +88,11 @@ func (c *valueCtx) value(p parser, t *types.DataType, b []byte) error {
 		return &valueError{t: t, text: string(b), reason: err}
 	}
 	return nil
+}
+
+// hasEmptyValue reports types with an empty value other than NULL.
+func hasEmptyValue(t *types.DataType) bool {
+	return t.IsBinary() || t.Root == types.ArrayRoot
 }
 
 // newParser builds the parser of a column type; nested says the type is
@@ -345,13 +351,13 @@ type listParser struct {
 }
 
 func (p *listParser) parse(b []byte) error {
-	for {
+	for len(b) > 0 {
 		i := bytes.IndexByte(b, p.ctx.arrayDelim)
 		part := b
 		if i >= 0 {
 			part = b[:i]
 		}
-		if err := p.ctx.value(p.elem, p.elemType, part); err != nil {
+		if err := p.ctx.value(p.elem, p.elemType, part, false); err != nil {
 			return err
 		}
 		if i < 0 {
@@ -388,7 +394,7 @@ func (p *rowParser) parse(b []byte) error {
 			part = b[:j]
 			b = b[j+1:]
 		}
-		if err := p.ctx.value(f, p.t.Fields[i].Type, part); err != nil {
+		if err := p.ctx.value(f, p.t.Fields[i].Type, part, false); err != nil {
 			return err
 		}
 	}

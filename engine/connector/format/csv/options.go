@@ -16,7 +16,8 @@
 //	csv.array-element-delimiter  ';'   separates ARRAY elements and nested ROW fields
 //	csv.escape-character         none  makes the next character literal (\n, \r, \t
 //	                                   and \0 after it are a newline, CR, tab and NUL)
-//	csv.null-literal             none  a field with exactly this text is NULL (any type)
+//	csv.null-literal             none  an unquoted field with exactly this text is NULL
+//	                                   (any type); quoted, it is a string
 //	csv.write-bigdecimal-in-scientific-notation  true  encoder: DECIMAL as Java's
 //	                                   BigDecimal.stripTrailingZeros().toString()
 //	                                   ("1E+5"); false writes plain digits ("100000")
