@@ -62,6 +62,7 @@ func benchScan(b *testing.B, proj []int) {
 	runtime.ReadMemStats(&ms1)
 	total := float64(rows) * float64(b.N)
 	b.ReportMetric(total/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(total/cpu, "rows/cpu-s")
 	b.ReportMetric(float64(len(input))*float64(b.N)/cpu/1e6, "MB/cpu-s")
 	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/total, "allocs/row")
 }
@@ -89,6 +90,7 @@ func BenchmarkCSVEncodeFlights(b *testing.B) {
 	e, _ := NewEncoder(DefaultOptions(), flightsTable.names, flightsTable.types)
 	b.SetBytes(int64(len(input)))
 	b.ReportAllocs()
+	cpu0 := cpuSeconds()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		w := e.NewWriter(io.Discard)
@@ -100,6 +102,7 @@ func BenchmarkCSVEncodeFlights(b *testing.B) {
 		_ = w.Flush()
 	}
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(float64(rows)*float64(b.N)/(cpuSeconds()-cpu0), "rows/cpu-s")
 }
 
 // cpuSeconds is the CPU time (user + system) used by the process so far:
