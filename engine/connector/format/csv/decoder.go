@@ -575,6 +575,7 @@ func (r *Reader) emit() (bool, error) {
 			return false, r.dataError(r.recLine, col, fmt.Sprintf("row has %d fields, expected %d", r.nfields, ncols))
 		}
 	}
+	hasNull := o.HasNullLiteral
 	for j, p := range r.parsers {
 		fi := r.d.proj[j]
 		if fi >= r.nfields {
@@ -582,8 +583,20 @@ func (r *Reader) emit() (bool, error) {
 			continue
 		}
 		ref := r.refs[fi]
-		b := r.bytesOf(ref)
-		if r.text[j] && o.ReplaceBadUTF8 && !utf8.Valid(b) {
+		var b []byte
+		if ref.scratch {
+			b = r.scratch[ref.start:ref.end]
+		} else {
+			b = r.buf[ref.start:ref.end]
+		}
+		text := r.text[j]
+		// Fast path: a non-empty value that is not the null literal.
+		if len(b) > 0 && !hasNull && !(text && o.ReplaceBadUTF8) {
+			if err := p.parse(b); err == nil {
+				continue
+			}
+		}
+		if text && o.ReplaceBadUTF8 && !utf8.Valid(b) {
 			b = replaceInvalid(b)
 			r.badUTF8++
 		}

@@ -369,27 +369,19 @@ func ParseTime(b []byte, secondsOptional bool) (int64, bool) {
 func ParseTimestamp(b []byte, sep byte, zSuffix, secondsOptional bool) (int64, int32, bool) {
 	// Fast path: exactly "yyyy-MM-dd HH:mm:ss".
 	if len(b) == 19 && !zSuffix && b[4] == '-' && b[7] == '-' && b[10] == sep && b[13] == ':' && b[16] == ':' {
-		var v [14]int
-		k := 0
-		ok := true
-		for _, p := range [...]int{0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18} {
-			d := int(b[p]) - '0'
-			if d < 0 || d > 9 {
-				ok = false
-				break
-			}
-			v[k] = d
-			k++
-		}
-		if ok {
-			y := int64(v[0]*1000 + v[1]*100 + v[2]*10 + v[3])
-			m := v[4]*10 + v[5]
-			d := v[6]*10 + v[7]
-			h := v[8]*10 + v[9]
-			mi := v[10]*10 + v[11]
-			s := v[12]*10 + v[13]
-			if m >= 1 && m <= 12 && d >= 1 && d <= DaysIn(y, m) && h <= 23 && mi <= 59 && s <= 59 {
-				return DaysFromCivil(y, m, d)*86400 + int64(h*3600+mi*60+s), 0, true
+		d0, d1, d2, d3 := b[0]-'0', b[1]-'0', b[2]-'0', b[3]-'0'
+		m0, m1, a0, a1 := b[5]-'0', b[6]-'0', b[8]-'0', b[9]-'0'
+		h0, h1, i0, i1, s0, s1 := b[11]-'0', b[12]-'0', b[14]-'0', b[15]-'0', b[17]-'0', b[18]-'0'
+		if (d0|d1|d2|d3|m0|m1|a0|a1|h0|h1|i0|i1|s0|s1)&0xF0 == 0 && d0 <= 9 && d1 <= 9 && d2 <= 9 && d3 <= 9 &&
+			m1 <= 9 && a1 <= 9 && h1 <= 9 && i1 <= 9 && s1 <= 9 {
+			y := int64(d0)*1000 + int64(d1)*100 + int64(d2)*10 + int64(d3)
+			m := int(m0)*10 + int(m1)
+			d := int(a0)*10 + int(a1)
+			h := int(h0)*10 + int(h1)
+			mi := int(i0)*10 + int(i1)
+			sec := int(s0)*10 + int(s1)
+			if m >= 1 && m <= 12 && d >= 1 && d <= DaysIn(y, m) && h <= 23 && mi <= 59 && sec <= 59 {
+				return DaysFromCivil(y, m, d)*86400 + int64(h*3600+mi*60+sec), 0, true
 			}
 			return 0, 0, false
 		}
@@ -432,6 +424,7 @@ func Pow10(n int) int64 { return pow10[n] }
 // DecimalError explains why a decimal did not parse.
 type DecimalError string
 
+// Error returns the reason.
 func (e DecimalError) Error() string { return string(e) }
 
 // ParseDecimal parses a number in Java's BigDecimal syntax (optional sign,
