@@ -1,6 +1,8 @@
 package filesystem
 
 import (
+	"time"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/riffle-sql/riffle/engine/connector/internal/columns"
@@ -16,4 +18,8 @@ func constantColumn(t *types.DataType, v any, n int) arrow.Array {
 		_ = columns.AppendValue(c, v)
 	}
 	return c.Build()
+}
+
+func timeOf(sec, nanos int64) any {
+	return time.Unix(sec, nanos).UTC()
 }

@@ -10,7 +10,8 @@
 //	source.path.regex-pattern              none      read only files whose absolute path matches (whole match)
 //	source.monitor-interval                none      continuous file monitoring in streaming mode (not yet
 //	                                                  supported: the source is bounded, see Source)
-//	partition.default-name                 __DEFAULT_PARTITION__  accepted; partitioned tables are not yet supported
+//	partition.default-name                 __DEFAULT_PARTITION__  the directory value of a NULL or empty
+//	                                                  partition value
 //	sink.rolling-policy.file-size          128MB     roll to a new part file when a file reaches this size
 //	sink.rolling-policy.rollover-interval  30 min    roll when a part file has been open this long
 //	sink.rolling-policy.check-interval     1 min     accepted (rolling is checked on every write)
@@ -21,6 +22,15 @@
 // each file is one split, in path order. Metadata columns file.path,
 // file.name, file.size and file.modification-time are available (Flink's
 // FileSystemTableSource metadata).
+//
+// Partitioned tables (Context.PartitionKeys, from PARTITIONED BY) keep
+// their partition columns in Hive-style directories "k1=v1/k2=v2/" below
+// the path, as Flink does: the files hold the other columns only. Reading
+// takes partition values from the directory names (files at another
+// depth are ignored); writing puts each row into its partition's directory
+// (values rendered as Java's toString, escaped like Hive, NULL or empty as
+// partition.default-name). INSERT OVERWRITE then replaces only the
+// partitions written (or the static PARTITION (k='v') one).
 //
 // Writing: the path is always a directory, as in Flink (writing to
 // 'out.csv' creates a directory named out.csv holding part files; a regular
@@ -108,6 +118,14 @@ type settings struct {
 	names     []string
 	types     []*types.DataType
 	config    *config.Configuration
+
+	partKeys    []string          // PARTITIONED BY columns
+	partIdx     []int             // their physical indexes
+	isPart      []bool            // per physical column
+	dataIdx     []int             // physical indexes of the stored columns
+	dataNames   []string          // names of the stored columns
+	dataTypes   []*types.DataType // types of the stored columns
+	defaultPart string
 }
 
 func parse(ctx *connector.Context) (*settings, error) {
@@ -125,6 +143,38 @@ func parse(ctx *connector.Context) (*settings, error) {
 	}
 	s := &settings{table: ctx.Table, path: p, format: f, formatID: fid, fmtOpts: connector.FormatOptions(ctx.Options, fid),
 		rollSize: DefaultRollingSize, rollAfter: DefaultRolloverPeriod, names: ctx.PhysicalNames(), types: ctx.PhysicalTypes(), config: ctx.Config}
+	s.defaultPart = "__DEFAULT_PARTITION__"
+	if v, ok := ctx.Options[OptDefaultPartition]; ok {
+		s.defaultPart = v
+	}
+	s.isPart = make([]bool, len(s.names))
+	for _, k := range ctx.PartitionKeys {
+		idx := -1
+		for i, n := range s.names {
+			if n == k {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			return nil, fmt.Errorf("table %s: partition column '%s' is not a physical column", ctx.Table, k)
+		}
+		if !supportedPartitionType(s.types[idx]) {
+			return nil, fmt.Errorf("table %s: partition column '%s' has type %s, which the filesystem connector cannot store in a path", ctx.Table, k, s.types[idx])
+		}
+		s.partKeys = append(s.partKeys, k)
+		s.partIdx = append(s.partIdx, idx)
+		s.isPart[idx] = true
+	}
+	for i := range s.names {
+		if !s.isPart[i] {
+			s.dataIdx = append(s.dataIdx, i)
+			s.dataNames = append(s.dataNames, s.names[i])
+			s.dataTypes = append(s.dataTypes, s.types[i])
+		}
+	}
+	if len(s.partKeys) > 0 && len(s.dataIdx) == 0 {
+		return nil, fmt.Errorf("table %s: every column is a partition column; the files would have no content", ctx.Table)
+	}
 	if v, ok := ctx.Options[OptRegexPattern]; ok {
 		re, err := regexp.Compile("^(?:" + v + ")$")
 		if err != nil {
@@ -222,8 +272,8 @@ func (Factory) CreateSource(ctx *connector.Context) (connector.Source, error) {
 		return nil, fmt.Errorf("table %s: option '%s' (continuously reading new files in streaming mode) is not supported yet", ctx.Table, OptMonitorInterval)
 	}
 	// Validate the format's options and the column types now, not at Open.
-	if _, err := s.format.CreateDecoder(&connector.FormatContext{Table: s.table, Names: s.names, Types: s.types,
-		AllNames: s.names, AllTypes: s.types, Options: s.fmtOpts, Config: s.config}); err != nil {
+	if _, err := s.format.CreateDecoder(&connector.FormatContext{Table: s.table, Names: s.dataNames, Types: s.dataTypes,
+		AllNames: s.dataNames, AllTypes: s.dataTypes, Options: s.fmtOpts, Config: s.config}); err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.table, err)
 	}
 	return &Source{s: s}, nil
@@ -254,6 +304,8 @@ type FileSplit struct {
 	Path    string
 	Size    int64
 	ModTime time.Time
+	// Partition holds the k=v values of a partitioned table's file.
+	Partition map[string]string
 }
 
 // String names the split (its path).
@@ -265,9 +317,16 @@ func (src *Source) Splits(ctx context.Context) ([]connector.Split, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", src.s.table, err)
 	}
-	out := make([]connector.Split, len(files))
-	for i, f := range files {
-		out[i] = f
+	var out []connector.Split
+	for _, f := range files {
+		if len(src.s.partKeys) > 0 {
+			spec, ok := partitionSpec(src.s.path, f.Path, src.s.partKeys)
+			if !ok {
+				continue // not in a partition directory
+			}
+			f.Partition = spec
+		}
+		out = append(out, f)
 	}
 	return out, nil
 }
@@ -345,11 +404,28 @@ func (src *Source) Open(ctx context.Context, split connector.Split, spec connect
 			proj[i] = i
 		}
 	}
-	fctx := &connector.FormatContext{Table: s.table, AllNames: s.names, AllTypes: s.types, Projection: proj, Options: s.fmtOpts, Config: s.config}
+	// The format decodes the stored columns among proj; partition columns
+	// come from the directory names.
+	dataPos := make([]int, len(s.types)) // physical index -> index among stored columns
+	for i, p := range s.dataIdx {
+		dataPos[p] = i
+	}
+	fctx := &connector.FormatContext{Table: s.table, AllNames: s.dataNames, AllTypes: s.dataTypes, Options: s.fmtOpts, Config: s.config}
+	var assemble []colSource
 	for _, p := range proj {
 		if p < 0 || p >= len(s.types) {
 			return nil, fmt.Errorf("filesystem: column index %d out of range", p)
 		}
+		if s.isPart[p] {
+			v, err := partitionValue(fsplit.Partition[s.names[p]], s.types[p], s.defaultPart)
+			if err != nil {
+				return nil, &connector.DataError{File: fsplit.Path, Field: s.names[p], Msg: err.Error()}
+			}
+			assemble = append(assemble, colSource{decoded: -1, t: s.types[p], value: v})
+			continue
+		}
+		assemble = append(assemble, colSource{decoded: len(fctx.Projection), t: s.types[p]})
+		fctx.Projection = append(fctx.Projection, dataPos[p])
 		fctx.Names = append(fctx.Names, s.names[p])
 		fctx.Types = append(fctx.Types, s.types[p])
 	}
@@ -367,12 +443,26 @@ func (src *Source) Open(ctx context.Context, split connector.Split, spec connect
 	if err != nil {
 		return nil, err
 	}
-	return &fileReader{f: f, split: fsplit, br: dec.NewReader(f, fsplit.Path, BatchRows), meta: spec.Metadata, limit: spec.Limit, hasLimit: spec.Limit >= 0 && spec.Limit < 1<<62}, nil
+	r := &fileReader{f: f, split: fsplit, br: dec.NewReader(f, fsplit.Path, BatchRows), meta: spec.Metadata,
+		limit: spec.Limit, hasLimit: spec.Limit >= 0 && spec.Limit < 1<<62}
+	if len(s.partKeys) > 0 {
+		r.assemble = assemble
+	}
+	return r, nil
+}
+
+// colSource says where an output column comes from: a decoded column or
+// a constant partition value.
+type colSource struct {
+	decoded int // index among decoded columns; -1 for a partition value
+	t       *types.DataType
+	value   any
 }
 
 // fileReader reads one file; it implements connector.Reader and
 // connector.SkipCounter.
 type fileReader struct {
+	assemble []colSource
 	f        *os.File
 	split    *FileSplit
 	br       connector.BatchReader
@@ -401,6 +491,17 @@ func (r *fileReader) Next(ctx context.Context) (*types.Batch, error) {
 		b = b.Slice(0, int(r.limit-r.read))
 	}
 	r.read += int64(b.Len)
+	if r.assemble != nil {
+		cols := make([]arrowArray, len(r.assemble))
+		for i, a := range r.assemble {
+			if a.decoded >= 0 {
+				cols[i] = b.Cols[a.decoded]
+			} else {
+				cols[i] = constantColumn(a.t, a.value, b.Len)
+			}
+		}
+		b = types.NewBatch(cols, b.Kinds, b.Len)
+	}
 	if len(r.meta) > 0 {
 		b = r.appendMetadata(b)
 	}
@@ -458,8 +559,8 @@ func (Factory) CreateSink(ctx *connector.Context) (connector.Sink, error) {
 	if st, err := os.Stat(s.path); err == nil && !st.IsDir() {
 		return nil, fmt.Errorf("table %s: path '%s' is a file; the filesystem sink writes a directory of part files there (as Flink does), so point 'path' at a directory", ctx.Table, s.path)
 	}
-	if _, err := s.format.CreateEncoder(&connector.FormatContext{Table: s.table, Names: s.names, Types: s.types,
-		AllNames: s.names, AllTypes: s.types, Options: s.fmtOpts, Config: s.config}); err != nil {
+	if _, err := s.format.CreateEncoder(&connector.FormatContext{Table: s.table, Names: s.dataNames, Types: s.dataTypes,
+		AllNames: s.dataNames, AllTypes: s.dataTypes, Options: s.fmtOpts, Config: s.config}); err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.table, err)
 	}
 	return &Sink{s: s, uuid: newUUID()}, nil
@@ -473,17 +574,25 @@ type Sink struct {
 	mu        sync.Mutex
 	snapshot  []string // visible files before an INSERT OVERWRITE
 	snapTaken bool
-	cleared   bool
+	cleared   map[string]bool // partition directories already cleared
 }
 
 // ChangelogMode is insert-only whatever is requested.
 func (k *Sink) ChangelogMode(types.ChangelogMode) types.ChangelogMode { return types.InsertOnlyMode }
 
-// Open starts writer number index.
+// Open starts writer number index. spec.Names must be the table's
+// physical columns (partition columns included); spec.StaticPartitions
+// are INSERT ... PARTITION (k='v') values.
 func (k *Sink) Open(ctx context.Context, spec connector.WriteSpec, index int) (connector.Writer, error) {
 	s := k.s
-	if len(spec.StaticPartitions) > 0 {
-		return nil, fmt.Errorf("table %s: INSERT ... PARTITION is not supported yet by the filesystem connector", s.table)
+	for key := range spec.StaticPartitions {
+		found := false
+		for _, pk := range s.partKeys {
+			found = found || pk == key
+		}
+		if !found {
+			return nil, fmt.Errorf("table %s: '%s' in PARTITION (...) is not a partition column", s.table, key)
+		}
 	}
 	if err := os.MkdirAll(s.path, 0o755); err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.table, err)
@@ -503,26 +612,75 @@ func (k *Sink) Open(ctx context.Context, spec connector.WriteSpec, index int) (c
 		}
 		k.mu.Unlock()
 	}
-	enc, err := s.format.CreateEncoder(&connector.FormatContext{Table: s.table, Names: spec.Names, Types: spec.Types,
-		AllNames: spec.Names, AllTypes: spec.Types, Options: s.fmtOpts, Config: s.config})
+	w := &writer{k: k, index: index, overwrite: spec.Overwrite, now: time.Now, parts: map[string]*partWriter{}, static: spec.StaticPartitions}
+	// Map the written columns to stored and partition columns by name.
+	w.partCol = make([]int, len(s.partKeys))
+	for i := range w.partCol {
+		w.partCol[i] = -1
+	}
+	var dataNames []string
+	var dataTypes []*types.DataType
+	for c, n := range spec.Names {
+		isPart := false
+		for i, pk := range s.partKeys {
+			if pk == n {
+				w.partCol[i], isPart = c, true
+			}
+		}
+		if !isPart {
+			w.dataCol = append(w.dataCol, c)
+			dataNames = append(dataNames, n)
+			dataTypes = append(dataTypes, spec.Types[c])
+		}
+	}
+	for i, c := range w.partCol {
+		if c < 0 {
+			if _, ok := spec.StaticPartitions[s.partKeys[i]]; !ok {
+				return nil, fmt.Errorf("table %s: the written columns lack partition column '%s'", s.table, s.partKeys[i])
+			}
+		}
+	}
+	w.types = spec.Types
+	enc, err := s.format.CreateEncoder(&connector.FormatContext{Table: s.table, Names: dataNames, Types: dataTypes,
+		AllNames: dataNames, AllTypes: dataTypes, Options: s.fmtOpts, Config: s.config})
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.table, err)
 	}
-	return &writer{k: k, enc: enc, index: index, overwrite: spec.Overwrite, now: time.Now}, nil
+	w.enc = enc
+	w.dataTypes = dataTypes
+	if spec.Overwrite && len(s.partKeys) > 0 && len(spec.StaticPartitions) == len(s.partKeys) {
+		// A fully static partition is replaced even when no row arrives.
+		w.touched = map[string]bool{w.partitionDir(nil, 0): true}
+	}
+	return w, nil
 }
 
-// clearOld deletes the files an INSERT OVERWRITE replaces (once per sink).
-func (k *Sink) clearOld() error {
+// clearOld deletes the files an INSERT OVERWRITE replaces: all of them for
+// an unpartitioned table, else those in the given partition directories.
+func (k *Sink) clearOld(dirs map[string]bool) error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if k.cleared {
-		return nil
+	if k.cleared == nil {
+		k.cleared = map[string]bool{}
 	}
-	k.cleared = true
+	partitioned := len(k.s.partKeys) > 0
+	if !partitioned {
+		if k.cleared[""] {
+			return nil
+		}
+		k.cleared[""] = true
+	}
 	for _, p := range k.snapshot {
+		dir := filepath.Dir(p)
+		if partitioned && (!dirs[dir] || k.cleared[dir]) {
+			continue
+		}
 		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
 			return err
 		}
+	}
+	for d := range dirs {
+		k.cleared[d] = true
 	}
 	return nil
 }
@@ -544,50 +702,118 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// partWriter is the open part file of one partition directory.
+type partWriter struct {
+	dir    string
+	cur    *countingWriter
+	bw     connector.BatchWriter
+	opened time.Time
+}
+
 type writer struct {
 	k         *Sink
 	enc       connector.Encoder
 	index     int
 	overwrite bool
 	now       func() time.Time
+	static    map[string]string
 
-	cur    *countingWriter
-	bw     connector.BatchWriter
-	opened time.Time
-	count  int
-	parts  []part
-	done   bool
+	types     []*types.DataType
+	partCol   []int // written column of each partition key, -1 if static
+	dataCol   []int // written columns stored in the files
+	dataTypes []*types.DataType
+
+	parts   map[string]*partWriter
+	count   int
+	files   []part
+	touched map[string]bool
+	done    bool
 }
 
-func (w *writer) openPart() error {
+// partitionDir is the directory of row i ("" columns: static only).
+func (w *writer) partitionDir(b *types.Batch, i int) string {
 	s := w.k.s
+	if len(s.partKeys) == 0 {
+		return s.path
+	}
+	segs := make([]string, len(s.partKeys))
+	for j, key := range s.partKeys {
+		var v string
+		if sv, ok := w.static[key]; ok {
+			v = sv
+			if v == "" {
+				v = s.defaultPart
+			}
+		} else {
+			c := w.partCol[j]
+			t := w.types[c]
+			v = partitionString(types.ValueAt(b.Cols[c], i, t), t, s.defaultPart)
+		}
+		segs[j] = escapePathName(key) + "=" + escapePathName(v)
+	}
+	return filepath.Join(append([]string{s.path}, segs...)...)
+}
+
+func (w *writer) open(dir string) (*partWriter, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
 	name := fmt.Sprintf("part-%s-%d-%d", w.k.uuid, w.index, w.count)
 	w.count++
-	p := part{tmp: filepath.Join(s.path, "."+name+".inprogress"), final: filepath.Join(s.path, name)}
+	p := part{tmp: filepath.Join(dir, "."+name+".inprogress"), final: filepath.Join(dir, name)}
 	f, err := os.OpenFile(p.tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	w.parts = append(w.parts, p)
-	w.cur = &countingWriter{f: f}
-	w.bw = w.enc.NewWriter(w.cur)
-	w.opened = w.now()
-	return nil
+	w.files = append(w.files, p)
+	cw := &countingWriter{f: f}
+	return &partWriter{dir: dir, cur: cw, bw: w.enc.NewWriter(cw), opened: w.now()}, nil
 }
 
-func (w *writer) closePart() error {
-	if w.cur == nil {
+func (pw *partWriter) close() error {
+	if pw.cur == nil {
 		return nil
 	}
-	err := w.bw.Flush()
-	if cerr := w.cur.f.Close(); err == nil {
+	err := pw.bw.Flush()
+	if cerr := pw.cur.f.Close(); err == nil {
 		err = cerr
 	}
-	w.cur, w.bw = nil, nil
+	pw.cur, pw.bw = nil, nil
 	return err
 }
 
-// Write appends a batch, rolling to a new part file by size or age.
+// write appends the stored columns of b to the partition directory's part
+// file, rolling by size and age.
+func (w *writer) write(dir string, b *types.Batch) error {
+	pw := w.parts[dir]
+	if pw != nil && w.now().Sub(pw.opened) >= w.k.s.rollAfter {
+		if err := pw.close(); err != nil {
+			return err
+		}
+		delete(w.parts, dir)
+		pw = nil
+	}
+	if pw == nil {
+		var err error
+		if pw, err = w.open(dir); err != nil {
+			return err
+		}
+		w.parts[dir] = pw
+	}
+	if err := pw.bw.Write(b); err != nil {
+		return err
+	}
+	if err := pw.bw.Flush(); err != nil {
+		return err
+	}
+	if pw.cur.n >= w.k.s.rollSize {
+		delete(w.parts, dir)
+		return pw.close()
+	}
+	return nil
+}
+
+// Write appends a batch, splitting it by partition.
 func (w *writer) Write(ctx context.Context, b *types.Batch) error {
 	if w.done {
 		return fmt.Errorf("filesystem: write after commit or abort")
@@ -601,45 +827,81 @@ func (w *writer) Write(ctx context.Context, b *types.Batch) error {
 	if b.Len == 0 {
 		return nil
 	}
-	if w.cur != nil && w.now().Sub(w.opened) >= w.k.s.rollAfter {
-		if err := w.closePart(); err != nil {
+	data := func(src *types.Batch) *types.Batch {
+		cols := make([]arrowArray, len(w.dataCol))
+		for i, c := range w.dataCol {
+			cols[i] = src.Cols[c]
+		}
+		return types.NewBatch(cols, nil, src.Len)
+	}
+	if len(w.k.s.partKeys) == 0 {
+		return w.write(w.k.s.path, data(b))
+	}
+	if w.touched == nil {
+		w.touched = map[string]bool{}
+	}
+	// Group the rows by partition directory, keeping their order.
+	dirs := make([]string, b.Len)
+	var order []string
+	groups := map[string][]int{}
+	for i := 0; i < b.Len; i++ {
+		d := w.partitionDir(b, i)
+		dirs[i] = d
+		if _, ok := groups[d]; !ok {
+			order = append(order, d)
+		}
+		groups[d] = append(groups[d], i)
+	}
+	for _, d := range order {
+		w.touched[d] = true
+		rows := groups[d]
+		if len(rows) == b.Len {
+			if err := w.write(d, data(b)); err != nil {
+				return err
+			}
+			continue
+		}
+		bb := types.NewBatchBuilder(w.dataTypes)
+		vals := make([]any, len(w.dataCol))
+		for _, i := range rows {
+			for j, c := range w.dataCol {
+				vals[j] = types.ValueAt(b.Cols[c], i, w.types[c])
+			}
+			if err := bb.Append(types.Insert, vals); err != nil {
+				return err
+			}
+		}
+		if err := w.write(d, bb.Build()); err != nil {
 			return err
 		}
-	}
-	if w.cur == nil {
-		if err := w.openPart(); err != nil {
-			return err
-		}
-	}
-	if err := w.bw.Write(b); err != nil {
-		return err
-	}
-	if err := w.bw.Flush(); err != nil {
-		return err
-	}
-	if w.cur.n >= w.k.s.rollSize {
-		return w.closePart()
 	}
 	return nil
 }
 
-// Commit closes the open part and renames every part into place.
+// Commit closes the open parts and renames every part into place (after
+// deleting what an INSERT OVERWRITE replaces).
 func (w *writer) Commit() error {
 	if w.done {
 		return nil
 	}
 	w.done = true
-	if err := w.closePart(); err != nil {
+	var err error
+	for _, pw := range w.parts {
+		if cerr := pw.close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
 		w.removeParts()
 		return err
 	}
 	if w.overwrite {
-		if err := w.k.clearOld(); err != nil {
+		if err := w.k.clearOld(w.touched); err != nil {
 			w.removeParts()
 			return err
 		}
 	}
-	for _, p := range w.parts {
+	for _, p := range w.files {
 		if err := os.Rename(p.tmp, p.final); err != nil {
 			return err
 		}
@@ -653,12 +915,14 @@ func (w *writer) Abort() {
 		return
 	}
 	w.done = true
-	_ = w.closePart()
+	for _, pw := range w.parts {
+		_ = pw.close()
+	}
 	w.removeParts()
 }
 
 func (w *writer) removeParts() {
-	for _, p := range w.parts {
+	for _, p := range w.files {
 		_ = os.Remove(p.tmp)
 	}
 }

@@ -266,8 +266,8 @@ func TestSinkCommitAbortOverwriteAndRoll(t *testing.T) {
 	_ = ww.Write(bg, batchOf(t, types.NewRow(int32(20), "y")))
 	clock = clock.Add(31 * time.Minute)
 	_ = ww.Write(bg, batchOf(t, types.NewRow(int32(21), "y")))
-	if len(ww.parts) != 2 {
-		t.Fatalf("rollover interval: %d parts", len(ww.parts))
+	if len(ww.files) != 2 {
+		t.Fatalf("rollover interval: %d parts", len(ww.files))
 	}
 	ww.Abort()
 	// INSERT OVERWRITE replaces what was there, on commit.
