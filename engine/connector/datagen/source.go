@@ -114,7 +114,8 @@ func (src *Source) Splits(ctx context.Context) ([]connector.Split, error) {
 	return out, nil
 }
 
-// Open starts generating one split.
+// Open starts generating one split. spec.Limit > 0 ends the split after
+// that many rows (0, the zero value, means no limit).
 func (src *Source) Open(ctx context.Context, split connector.Split, spec connector.ReadSpec) (connector.Reader, error) {
 	sp, ok := split.(Split)
 	if !ok {
@@ -137,7 +138,7 @@ func (src *Source) Open(ctx context.Context, split connector.Split, spec connect
 			}
 		}
 	}
-	if spec.Limit >= 0 && (remaining < 0 || spec.Limit < remaining) {
+	if spec.Limit > 0 && (remaining < 0 || spec.Limit < remaining) {
 		remaining = spec.Limit
 	}
 	_, rate := share(s.rate, sp.Index, sp.Count)

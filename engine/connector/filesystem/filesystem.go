@@ -390,7 +390,8 @@ func listFiles(root string, re *regexp.Regexp) ([]*FileSplit, error) {
 	return out, err
 }
 
-// Open starts reading one file.
+// Open starts reading one file. spec.Limit > 0 stops the reader after that
+// many rows (a hint; 0, the zero value, means no limit).
 func (src *Source) Open(ctx context.Context, split connector.Split, spec connector.ReadSpec) (connector.Reader, error) {
 	fsplit, ok := split.(*FileSplit)
 	if !ok {
@@ -444,7 +445,7 @@ func (src *Source) Open(ctx context.Context, split connector.Split, spec connect
 		return nil, err
 	}
 	r := &fileReader{f: f, split: fsplit, br: dec.NewReader(f, fsplit.Path, BatchRows), meta: spec.Metadata,
-		limit: spec.Limit, hasLimit: spec.Limit >= 0 && spec.Limit < 1<<62}
+		limit: spec.Limit, hasLimit: spec.Limit > 0}
 	if len(s.partKeys) > 0 {
 		r.assemble = assemble
 	}

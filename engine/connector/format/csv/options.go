@@ -45,7 +45,8 @@
 //     error (Flink would silently yield NULL). BOOLEAN: true/false in any
 //     case (Flink reads every other text as false; Riffle reports it).
 //   - DATE: yyyy-[M]M-[d]d (java.sql.Date.valueOf). TIME: HH:mm[:ss[.f]]
-//     (java.time LocalTime). TIMESTAMP: yyyy-MM-dd HH:mm:ss[.f{1,9}] with a
+//     (java.time LocalTime); TIME(p) with p > 3 is read too (Flink's csv
+//     format rejects it). TIMESTAMP: yyyy-MM-dd HH:mm:ss[.f{1,9}] with a
 //     space, after trimming (the ISO 'T' is rejected, as in Flink).
 //     TIMESTAMP_LTZ: the same followed by 'Z', read as UTC. Fractional
 //     digits beyond the column's precision are truncated.
