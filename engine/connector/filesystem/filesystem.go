@@ -411,7 +411,8 @@ func (src *Source) Open(ctx context.Context, split connector.Split, spec connect
 	for i, p := range s.dataIdx {
 		dataPos[p] = i
 	}
-	fctx := &connector.FormatContext{Table: s.table, AllNames: s.dataNames, AllTypes: s.dataTypes, Options: s.fmtOpts, Config: s.config}
+	fctx := &connector.FormatContext{Table: s.table, AllNames: s.dataNames, AllTypes: s.dataTypes, Projection: []int{},
+		Names: []string{}, Types: []*types.DataType{}, Options: s.fmtOpts, Config: s.config}
 	var assemble []colSource
 	for _, p := range proj {
 		if p < 0 || p >= len(s.types) {

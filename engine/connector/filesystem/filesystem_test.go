@@ -159,6 +159,27 @@ func TestOptionValidation(t *testing.T) {
 	}
 }
 
+func TestEmptyProjectionCountsRows(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.csv"), "1,one\n2,two\n3,three\n")
+	for _, format := range []string{"csv", "json"} {
+		if format == "json" {
+			write(t, filepath.Join(dir, "a.csv"), "{\"id\":1}\n{\"id\":2}\n{}\n")
+		}
+		src, _ := connector.CreateSource(newCtx(map[string]string{"path": dir, "format": format}, names, tys))
+		splits, _ := src.Splits(context.Background())
+		r, err := src.Open(context.Background(), splits[0], connector.ReadSpec{Columns: []int{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := r.Next(context.Background())
+		if err != nil || len(b.Cols) != 0 || b.Len != 3 {
+			t.Fatalf("%s: %d columns, %d rows, %v", format, len(b.Cols), b.Len, err)
+		}
+		r.Close()
+	}
+}
+
 func TestMetadataAndLimit(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "a.csv"), "1,one\n2,two\n3,three\n")
