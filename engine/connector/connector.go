@@ -40,6 +40,10 @@ type Context struct {
 	Table string
 	// Schema is the table's resolved schema (all column kinds).
 	Schema *types.Schema
+	// PartitionKeys are the table's PARTITIONED BY columns, in order (nil
+	// for an unpartitioned table). They are physical columns; connectors
+	// that store partitions in paths (filesystem) read and write them there.
+	PartitionKeys []string
 	// Options are the table's WITH options (plus dynamic OPTIONS hints).
 	Options map[string]string
 	// Config is the session configuration (time zone, runtime mode, ...).

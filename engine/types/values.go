@@ -267,9 +267,19 @@ func FormatValue(v any) string {
 	case float32:
 		return FormatFloatJava(x)
 	case Decimal:
-		return x.String()
+		return x.JavaString()
 	case []byte:
-		return fmt.Sprint([]int8(bytesToInt8(x)))
+		// Arrays.toString of Java's signed bytes: "[1, -2]".
+		var b strings.Builder
+		b.WriteByte('[')
+		for i, c := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(strconv.Itoa(int(int8(c))))
+		}
+		b.WriteByte(']')
+		return b.String()
 	case time.Time:
 		return formatLocalDateTimeJava(x)
 	case Date:
@@ -277,7 +287,9 @@ func FormatValue(v any) string {
 	case LocalTime:
 		return x.String()
 	case time.Duration:
-		return x.String()
+		return FormatDurationJava(x)
+	case Months:
+		return FormatPeriodJava(int32(x))
 	case []any:
 		parts := make([]string, len(x))
 		for i, e := range x {
@@ -296,10 +308,169 @@ func FormatValue(v any) string {
 	return fmt.Sprint(v)
 }
 
-func bytesToInt8(b []byte) []int8 {
-	out := make([]int8, len(b))
-	for i, c := range b {
-		out[i] = int8(c)
+// FormatValueAs renders a value of logical type t as Java's toString does
+// inside Flink's Row.toString (the print connector's output). Unlike
+// FormatValue it knows the type, so TIMESTAMP_LTZ values print as a
+// java.time.Instant ("2024-01-31T12:00:00Z") and TIMESTAMP values as a
+// LocalDateTime ("2024-01-31T12:00").
+func FormatValueAs(v any, t *DataType) string {
+	if v == nil || t == nil {
+		return FormatValue(v)
+	}
+	switch t.Root {
+	case TimestampLTZRoot:
+		if x, ok := v.(time.Time); ok {
+			return formatInstantJava(x)
+		}
+	case ArrayRoot:
+		if x, ok := v.([]any); ok {
+			parts := make([]string, len(x))
+			for i, e := range x {
+				parts[i] = FormatValueAs(e, t.Elem)
+			}
+			return "[" + strings.Join(parts, ", ") + "]"
+		}
+	case MapRoot, MultisetRoot:
+		if x, ok := v.(*Map); ok {
+			kt, vt := t.Key, t.Value
+			if t.Root == MultisetRoot {
+				kt, vt = t.Elem, IntType()
+			}
+			parts := make([]string, len(x.Keys))
+			for i := range x.Keys {
+				parts[i] = FormatValueAs(x.Keys[i], kt) + "=" + FormatValueAs(x.Values[i], vt)
+			}
+			return "{" + strings.Join(parts, ", ") + "}"
+		}
+	case RowRoot:
+		if x, ok := v.(*Row); ok {
+			var b strings.Builder
+			b.WriteString(x.Kind.ShortString())
+			b.WriteByte('[')
+			for i, fv := range x.Values {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				var ft *DataType
+				if i < len(t.Fields) {
+					ft = t.Fields[i].Type
+				}
+				b.WriteString(FormatValueAs(fv, ft))
+			}
+			b.WriteByte(']')
+			return b.String()
+		}
+	}
+	return FormatValue(v)
+}
+
+// formatInstantJava mirrors java.time.Instant.toString (ISO_INSTANT):
+// seconds always, the fraction in groups of three digits, then 'Z'.
+func formatInstantJava(t time.Time) string {
+	t = t.UTC()
+	s := t.Format("2006-01-02T15:04:05")
+	if n := t.Nanosecond(); n != 0 {
+		switch {
+		case n%1_000_000 == 0:
+			s += fmt.Sprintf(".%03d", n/1_000_000)
+		case n%1000 == 0:
+			s += fmt.Sprintf(".%06d", n/1000)
+		default:
+			s += fmt.Sprintf(".%09d", n)
+		}
+	}
+	return s + "Z"
+}
+
+// FormatDurationJava mirrors java.time.Duration.toString: "PT0S", "PT1H30M",
+// "PT0.001S", "PT-1H-30M", "PT48H".
+func FormatDurationJava(d time.Duration) string {
+	if d == 0 {
+		return "PT0S"
+	}
+	total := int64(d)
+	secs := total / 1e9
+	nanos := total % 1e9
+	if nanos < 0 {
+		nanos += 1e9
+		secs--
+	}
+	hours := secs / 3600
+	minutes := secs % 3600 / 60
+	s := secs % 60
+	var b strings.Builder
+	b.WriteString("PT")
+	if hours != 0 {
+		b.WriteString(strconv.FormatInt(hours, 10) + "H")
+	}
+	if minutes != 0 {
+		b.WriteString(strconv.FormatInt(minutes, 10) + "M")
+	}
+	if s == 0 && nanos == 0 && b.Len() > 2 {
+		return b.String()
+	}
+	if s < 0 && nanos > 0 {
+		if s == -1 {
+			b.WriteString("-0")
+		} else {
+			b.WriteString(strconv.FormatInt(s+1, 10))
+		}
+	} else {
+		b.WriteString(strconv.FormatInt(s, 10))
+	}
+	if nanos > 0 {
+		frac := nanos
+		if s < 0 {
+			frac = 1e9 - nanos
+		}
+		f := fmt.Sprintf("%09d", frac)
+		b.WriteString("." + strings.TrimRight(f, "0"))
+	}
+	b.WriteByte('S')
+	return b.String()
+}
+
+// FormatPeriodJava mirrors java.time.Period.toString for a number of
+// months: "P1Y2M", "P-1Y-2M", "P0D".
+func FormatPeriodJava(months int32) string {
+	if months == 0 {
+		return "P0D"
+	}
+	y, m := months/12, months%12
+	s := "P"
+	if y != 0 {
+		s += strconv.Itoa(int(y)) + "Y"
+	}
+	if m != 0 {
+		s += strconv.Itoa(int(m)) + "M"
+	}
+	return s
+}
+
+// JavaString renders the decimal as Java's BigDecimal.toString does:
+// plain digits, or scientific notation when the adjusted exponent is
+// below -6 ("1E-7", "1.5E-8").
+func (d Decimal) JavaString() string {
+	plain := d.String()
+	if d.Scale <= 0 {
+		return plain
+	}
+	neg := strings.HasPrefix(plain, "-")
+	digits := strings.TrimLeft(strings.Replace(strings.TrimPrefix(plain, "-"), ".", "", 1), "0")
+	if digits == "" {
+		return plain
+	}
+	adjusted := -int(d.Scale) + len(digits) - 1
+	if adjusted >= -6 {
+		return plain
+	}
+	out := digits[:1]
+	if len(digits) > 1 {
+		out += "." + digits[1:]
+	}
+	out += "E" + strconv.Itoa(adjusted)
+	if neg {
+		out = "-" + out
 	}
 	return out
 }

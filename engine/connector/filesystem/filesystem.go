@@ -1,0 +1,930 @@
+// Package filesystem implements Flink's 'filesystem' connector: a source
+// that reads a file or a directory of files with a format (csv, json, ...)
+// and a sink that writes a directory of part files.
+//
+// Options (Flink's FileSystemConnectorOptions):
+//
+//	path                                   required  a file or a directory (a "file://" URI or a local path)
+//	format                                 required  the format identifier, e.g. 'csv' or 'json'; its
+//	                                                  options follow with the format's prefix ('csv.*')
+//	source.path.regex-pattern              none      read only files whose absolute path matches (whole match)
+//	source.monitor-interval                none      continuous file monitoring in streaming mode (not yet
+//	                                                  supported: the source is bounded, see Source)
+//	partition.default-name                 __DEFAULT_PARTITION__  the directory value of a NULL or empty
+//	                                                  partition value
+//	sink.rolling-policy.file-size          128MB     roll to a new part file when a file reaches this size
+//	sink.rolling-policy.rollover-interval  30 min    roll when a part file has been open this long
+//	sink.rolling-policy.check-interval     1 min     accepted (rolling is checked on every write)
+//	sink.parallelism                       none      accepted; the runtime decides the writer count
+//
+// Reading: a directory is listed recursively; files and directories whose
+// names start with '.' or '_' are skipped (Flink's DefaultFileFilter), and
+// each file is one split, in path order. Metadata columns file.path,
+// file.name, file.size and file.modification-time are available (Flink's
+// FileSystemTableSource metadata).
+//
+// Partitioned tables (Context.PartitionKeys, from PARTITIONED BY) keep
+// their partition columns in Hive-style directories "k1=v1/k2=v2/" below
+// the path, as Flink does: the files hold the other columns only. Reading
+// takes partition values from the directory names (files at another
+// depth are ignored); writing puts each row into its partition's directory
+// (values rendered as Java's toString, escaped like Hive, NULL or empty as
+// partition.default-name). INSERT OVERWRITE then replaces only the
+// partitions written (or the static PARTITION (k='v') one).
+//
+// Writing: the path is always a directory, as in Flink (writing to
+// 'out.csv' creates a directory named out.csv holding part files; a regular
+// file at the path is an error). Each writer writes hidden in-progress files
+// ".part-<uuid>-<writer>-<n>.inprogress" and Commit renames them to
+// "part-<uuid>-<writer>-<n>"; Abort deletes them, so nothing is visible
+// before the job succeeds. INSERT OVERWRITE deletes the files that were in
+// the directory when the sink opened, on commit. The sink is insert-only.
+package filesystem
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/config"
+	"github.com/riffle-sql/riffle/engine/connector"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// Identifier is the 'connector' value of this connector.
+const Identifier = "filesystem"
+
+// Option keys.
+const (
+	OptPath               = "path"
+	OptFormat             = "format"
+	OptRegexPattern       = "source.path.regex-pattern"
+	OptMonitorInterval    = "source.monitor-interval"
+	OptDefaultPartition   = "partition.default-name"
+	OptRollingFileSize    = "sink.rolling-policy.file-size"
+	OptRolloverInterval   = "sink.rolling-policy.rollover-interval"
+	OptRollingCheck       = "sink.rolling-policy.check-interval"
+	OptSinkParallelism    = "sink.parallelism"
+	DefaultRollingSize    = 128 << 20
+	DefaultRolloverPeriod = 30 * time.Minute
+)
+
+// BatchRows is the number of rows per batch the source produces.
+const BatchRows = 8192
+
+func init() { connector.Register(Factory{}) }
+
+// Factory creates filesystem sources and sinks.
+type Factory struct{}
+
+// Identifier returns "filesystem".
+func (Factory) Identifier() string { return Identifier }
+
+// Options lists the connector's options (the format declares its own).
+func (Factory) Options() []connector.Option {
+	return []connector.Option{
+		{Key: OptPath, Required: true, Kind: "string", Description: "The path of a file or a directory."},
+		{Key: OptFormat, Required: true, Kind: "string", Description: "The format of the files, e.g. 'csv' or 'json'."},
+		{Key: OptRegexPattern, Kind: "string", Description: "Read only the files whose absolute path matches this regular expression."},
+		{Key: OptMonitorInterval, Kind: "duration", Description: "Interval of checking for new files in streaming mode (not yet supported)."},
+		{Key: OptDefaultPartition, Default: "__DEFAULT_PARTITION__", Kind: "string", Description: "The partition name used when a dynamic partition value is null or empty."},
+		{Key: OptRollingFileSize, Default: "128MB", Kind: "string", Description: "The maximum part file size before rolling."},
+		{Key: OptRolloverInterval, Default: "30 min", Kind: "duration", Description: "The maximum time a part file stays open before rolling."},
+		{Key: OptRollingCheck, Default: "1 min", Kind: "duration", Description: "The interval of checking time based rolling policies."},
+		{Key: OptSinkParallelism, Kind: "int", Description: "The parallelism of the sink."},
+	}
+}
+
+// settings are the parsed options shared by source and sink.
+type settings struct {
+	table     string
+	path      string
+	format    connector.FormatFactory
+	formatID  string
+	fmtOpts   map[string]string
+	regex     *regexp.Regexp
+	monitor   time.Duration
+	rollSize  int64
+	rollAfter time.Duration
+	names     []string
+	types     []*types.DataType
+	config    *config.Configuration
+
+	partKeys    []string          // PARTITIONED BY columns
+	partIdx     []int             // their physical indexes
+	isPart      []bool            // per physical column
+	dataIdx     []int             // physical indexes of the stored columns
+	dataNames   []string          // names of the stored columns
+	dataTypes   []*types.DataType // types of the stored columns
+	defaultPart string
+}
+
+func parse(ctx *connector.Context) (*settings, error) {
+	fid := ctx.Options[OptFormat]
+	if err := connector.ValidateOptions(ctx, Factory{}.Options(), fid); err != nil {
+		return nil, err
+	}
+	f, err := connector.LookupFormat(fid)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", ctx.Table, err)
+	}
+	p, err := localPath(ctx.Options[OptPath])
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", ctx.Table, err)
+	}
+	s := &settings{table: ctx.Table, path: p, format: f, formatID: fid, fmtOpts: connector.FormatOptions(ctx.Options, fid),
+		rollSize: DefaultRollingSize, rollAfter: DefaultRolloverPeriod, names: ctx.PhysicalNames(), types: ctx.PhysicalTypes(), config: ctx.Config}
+	s.defaultPart = "__DEFAULT_PARTITION__"
+	if v, ok := ctx.Options[OptDefaultPartition]; ok {
+		s.defaultPart = v
+	}
+	s.isPart = make([]bool, len(s.names))
+	for _, k := range ctx.PartitionKeys {
+		idx := -1
+		for i, n := range s.names {
+			if n == k {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			return nil, fmt.Errorf("table %s: partition column '%s' is not a physical column", ctx.Table, k)
+		}
+		if !supportedPartitionType(s.types[idx]) {
+			return nil, fmt.Errorf("table %s: partition column '%s' has type %s, which the filesystem connector cannot store in a path", ctx.Table, k, s.types[idx])
+		}
+		s.partKeys = append(s.partKeys, k)
+		s.partIdx = append(s.partIdx, idx)
+		s.isPart[idx] = true
+	}
+	for i := range s.names {
+		if !s.isPart[i] {
+			s.dataIdx = append(s.dataIdx, i)
+			s.dataNames = append(s.dataNames, s.names[i])
+			s.dataTypes = append(s.dataTypes, s.types[i])
+		}
+	}
+	if len(s.partKeys) > 0 && len(s.dataIdx) == 0 {
+		return nil, fmt.Errorf("table %s: every column is a partition column; the files would have no content", ctx.Table)
+	}
+	if v, ok := ctx.Options[OptRegexPattern]; ok {
+		re, err := regexp.Compile("^(?:" + v + ")$")
+		if err != nil {
+			return nil, fmt.Errorf("table %s: invalid '%s': %v", ctx.Table, OptRegexPattern, err)
+		}
+		s.regex = re
+	}
+	if v, ok := ctx.Options[OptMonitorInterval]; ok {
+		d, err := config.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("table %s: '%s' must be a positive duration, but was: %s", ctx.Table, OptMonitorInterval, v)
+		}
+		s.monitor = d
+	}
+	if v, ok := ctx.Options[OptRollingFileSize]; ok {
+		n, err := ParseMemorySize(v)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("table %s: invalid '%s': %s", ctx.Table, OptRollingFileSize, v)
+		}
+		s.rollSize = n
+	}
+	if v, ok := ctx.Options[OptRolloverInterval]; ok {
+		d, err := config.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("table %s: invalid '%s': %s", ctx.Table, OptRolloverInterval, v)
+		}
+		s.rollAfter = d
+	}
+	if v, ok := ctx.Options[OptRollingCheck]; ok {
+		if _, err := config.ParseDuration(v); err != nil {
+			return nil, fmt.Errorf("table %s: invalid '%s': %s", ctx.Table, OptRollingCheck, v)
+		}
+	}
+	return s, nil
+}
+
+// localPath accepts a local path or a file:// URI.
+func localPath(p string) (string, error) {
+	if p == "" {
+		return "", fmt.Errorf("option 'path' is empty")
+	}
+	if strings.HasPrefix(p, "file://") {
+		p = strings.TrimPrefix(p, "file://")
+		if p == "" || p[0] != '/' {
+			return "", fmt.Errorf("invalid file URI path 'file://%s'", p)
+		}
+	} else if i := strings.Index(p, "://"); i > 0 && !strings.ContainsAny(p[:i], `/\`) {
+		return "", fmt.Errorf("file system scheme '%s' is not supported (only local paths and file:// URIs)", p[:i])
+	}
+	return filepath.Clean(p), nil
+}
+
+// ParseMemorySize parses Flink's MemorySize syntax: a number with an
+// optional unit b, k/kb/kibibytes, m/mb, g/gb, t/tb (binary multiples).
+func ParseMemorySize(s string) (int64, error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, fmt.Errorf("invalid memory size %q", s)
+	}
+	var n int64
+	if _, err := fmt.Sscan(s[:i], &n); err != nil {
+		return 0, err
+	}
+	unit := strings.TrimSpace(s[i:])
+	mult := int64(1)
+	switch unit {
+	case "", "b", "bytes":
+	case "k", "kb", "kibibytes":
+		mult = 1 << 10
+	case "m", "mb", "mebibytes":
+		mult = 1 << 20
+	case "g", "gb", "gibibytes":
+		mult = 1 << 30
+	case "t", "tb", "tebibytes":
+		mult = 1 << 40
+	default:
+		return 0, fmt.Errorf("invalid memory size unit %q", unit)
+	}
+	return n * mult, nil
+}
+
+// CreateSource creates a source reading the table's path.
+func (Factory) CreateSource(ctx *connector.Context) (connector.Source, error) {
+	s, err := parse(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if s.monitor > 0 && !ctx.Config.IsBatch() {
+		// Hook for continuous monitoring (a later issue): Splits would be
+		// re-listed every s.monitor and new files handed out as new splits.
+		return nil, fmt.Errorf("table %s: option '%s' (continuously reading new files in streaming mode) is not supported yet", ctx.Table, OptMonitorInterval)
+	}
+	// Validate the format's options and the column types now, not at Open.
+	if _, err := s.format.CreateDecoder(&connector.FormatContext{Table: s.table, Names: s.dataNames, Types: s.dataTypes,
+		AllNames: s.dataNames, AllTypes: s.dataTypes, Options: s.fmtOpts, Config: s.config}); err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.table, err)
+	}
+	return &Source{s: s}, nil
+}
+
+// Source reads the files of a path; every file is one split.
+type Source struct{ s *settings }
+
+// Bounded is true: the files are listed once. (source.monitor-interval in
+// streaming mode, which would make the source unbounded, is rejected.)
+func (src *Source) Bounded() bool { return true }
+
+// ChangelogMode is insert-only.
+func (src *Source) ChangelogMode() types.ChangelogMode { return types.InsertOnlyMode }
+
+// ReadableMetadata lists the metadata keys of each file.
+func (src *Source) ReadableMetadata() map[string]*types.DataType {
+	return map[string]*types.DataType{
+		"file.path":              types.StringType().NotNull(),
+		"file.name":              types.StringType().NotNull(),
+		"file.size":              types.BigIntType().NotNull(),
+		"file.modification-time": types.TimestampLTZType(3).NotNull(),
+	}
+}
+
+// FileSplit is one file to read.
+type FileSplit struct {
+	Path    string
+	Size    int64
+	ModTime time.Time
+	// Partition holds the k=v values of a partitioned table's file.
+	Partition map[string]string
+}
+
+// String names the split (its path).
+func (f *FileSplit) String() string { return f.Path }
+
+// Splits lists the files under the path, sorted, skipping hidden names.
+func (src *Source) Splits(ctx context.Context) ([]connector.Split, error) {
+	files, err := listFiles(src.s.path, src.s.regex)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", src.s.table, err)
+	}
+	var out []connector.Split
+	for _, f := range files {
+		if len(src.s.partKeys) > 0 {
+			spec, ok := partitionSpec(src.s.path, f.Path, src.s.partKeys)
+			if !ok {
+				continue // not in a partition directory
+			}
+			f.Partition = spec
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func hidden(name string) bool { return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") }
+
+func listFiles(root string, re *regexp.Regexp) ([]*FileSplit, error) {
+	st, err := os.Stat(root)
+	if err != nil {
+		return nil, err
+	}
+	abs := func(p string) string {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return p
+		}
+		return a
+	}
+	if !st.IsDir() {
+		if re != nil && !re.MatchString(abs(root)) {
+			return nil, nil
+		}
+		return []*FileSplit{{Path: root, Size: st.Size(), ModTime: st.ModTime()}}, nil
+	}
+	var out []*FileSplit
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == root {
+			return nil
+		}
+		if hidden(d.Name()) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if !info.Mode().IsRegular() && info.Mode()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		if re != nil && !re.MatchString(abs(p)) {
+			return nil
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			if info, err = os.Stat(p); err != nil || info.IsDir() {
+				return nil
+			}
+		}
+		out = append(out, &FileSplit{Path: p, Size: info.Size(), ModTime: info.ModTime()})
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, err
+}
+
+// Open starts reading one file. spec.Limit > 0 stops the reader after that
+// many rows (a hint; 0, the zero value, means no limit).
+func (src *Source) Open(ctx context.Context, split connector.Split, spec connector.ReadSpec) (connector.Reader, error) {
+	fsplit, ok := split.(*FileSplit)
+	if !ok {
+		return nil, fmt.Errorf("filesystem: unexpected split %T", split)
+	}
+	s := src.s
+	proj := spec.Columns
+	if proj == nil {
+		proj = make([]int, len(s.types))
+		for i := range proj {
+			proj[i] = i
+		}
+	}
+	// The format decodes the stored columns among proj; partition columns
+	// come from the directory names.
+	dataPos := make([]int, len(s.types)) // physical index -> index among stored columns
+	for i, p := range s.dataIdx {
+		dataPos[p] = i
+	}
+	fctx := &connector.FormatContext{Table: s.table, AllNames: s.dataNames, AllTypes: s.dataTypes, Projection: []int{},
+		Names: []string{}, Types: []*types.DataType{}, Options: s.fmtOpts, Config: s.config}
+	var assemble []colSource
+	for _, p := range proj {
+		if p < 0 || p >= len(s.types) {
+			return nil, fmt.Errorf("filesystem: column index %d out of range", p)
+		}
+		if s.isPart[p] {
+			v, err := partitionValue(fsplit.Partition[s.names[p]], s.types[p], s.defaultPart)
+			if err != nil {
+				return nil, &connector.DataError{File: fsplit.Path, Field: s.names[p], Msg: err.Error()}
+			}
+			assemble = append(assemble, colSource{decoded: -1, t: s.types[p], value: v})
+			continue
+		}
+		assemble = append(assemble, colSource{decoded: len(fctx.Projection), t: s.types[p]})
+		fctx.Projection = append(fctx.Projection, dataPos[p])
+		fctx.Names = append(fctx.Names, s.names[p])
+		fctx.Types = append(fctx.Types, s.types[p])
+	}
+	dec, err := s.format.CreateDecoder(fctx)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.table, err)
+	}
+	meta := src.ReadableMetadata()
+	for _, k := range spec.Metadata {
+		if _, ok := meta[k]; !ok {
+			return nil, fmt.Errorf("table %s: unknown metadata key '%s'", s.table, k)
+		}
+	}
+	f, err := os.Open(fsplit.Path)
+	if err != nil {
+		return nil, err
+	}
+	r := &fileReader{f: f, split: fsplit, br: dec.NewReader(f, fsplit.Path, BatchRows), meta: spec.Metadata,
+		limit: spec.Limit, hasLimit: spec.Limit > 0}
+	if len(s.partKeys) > 0 {
+		r.assemble = assemble
+	}
+	return r, nil
+}
+
+// colSource says where an output column comes from: a decoded column or
+// a constant partition value.
+type colSource struct {
+	decoded int // index among decoded columns; -1 for a partition value
+	t       *types.DataType
+	value   any
+}
+
+// fileReader reads one file; it implements connector.Reader and
+// connector.SkipCounter.
+type fileReader struct {
+	assemble []colSource
+	f        *os.File
+	split    *FileSplit
+	br       connector.BatchReader
+	meta     []string
+	limit    int64
+	hasLimit bool
+	read     int64
+	closed   bool
+}
+
+func (r *fileReader) Next(ctx context.Context) (*types.Batch, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if r.closed {
+		return nil, io.EOF
+	}
+	if r.hasLimit && r.read >= r.limit {
+		return nil, io.EOF
+	}
+	b, err := r.br.Next()
+	if err != nil {
+		return nil, err
+	}
+	if r.hasLimit && r.read+int64(b.Len) > r.limit {
+		b = b.Slice(0, int(r.limit-r.read))
+	}
+	r.read += int64(b.Len)
+	if r.assemble != nil {
+		cols := make([]arrowArray, len(r.assemble))
+		for i, a := range r.assemble {
+			if a.decoded >= 0 {
+				cols[i] = b.Cols[a.decoded]
+			} else {
+				cols[i] = constantColumn(a.t, a.value, b.Len)
+			}
+		}
+		b = types.NewBatch(cols, b.Kinds, b.Len)
+	}
+	if len(r.meta) > 0 {
+		b = r.appendMetadata(b)
+	}
+	return b, nil
+}
+
+func (r *fileReader) SkippedRows() int64 { return r.br.SkippedRows() }
+
+func (r *fileReader) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	return r.f.Close()
+}
+
+// appendMetadata adds constant metadata columns.
+func (r *fileReader) appendMetadata(b *types.Batch) *types.Batch {
+	cols := append([]arrowArray(nil), b.Cols...)
+	for _, k := range r.meta {
+		var v any
+		t := metaTypes[k]
+		switch k {
+		case "file.path":
+			v = r.split.Path
+		case "file.name":
+			v = filepath.Base(r.split.Path)
+		case "file.size":
+			v = r.split.Size
+		case "file.modification-time":
+			v = r.split.ModTime.UTC()
+		}
+		cols = append(cols, constantColumn(t, v, b.Len))
+	}
+	return types.NewBatch(cols, b.Kinds, b.Len)
+}
+
+var metaTypes = (&Source{}).ReadableMetadata()
+
+// newUUID returns a random RFC 4122 version 4 UUID string.
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// CreateSink creates a sink writing part files under the table's path.
+func (Factory) CreateSink(ctx *connector.Context) (connector.Sink, error) {
+	s, err := parse(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(s.path); err == nil && !st.IsDir() {
+		return nil, fmt.Errorf("table %s: path '%s' is a file; the filesystem sink writes a directory of part files there (as Flink does), so point 'path' at a directory", ctx.Table, s.path)
+	}
+	if _, err := s.format.CreateEncoder(&connector.FormatContext{Table: s.table, Names: s.dataNames, Types: s.dataTypes,
+		AllNames: s.dataNames, AllTypes: s.dataTypes, Options: s.fmtOpts, Config: s.config}); err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.table, err)
+	}
+	return &Sink{s: s, uuid: newUUID()}, nil
+}
+
+// Sink writes part files; see the package documentation.
+type Sink struct {
+	s    *settings
+	uuid string
+
+	mu        sync.Mutex
+	snapshot  []string // visible files before an INSERT OVERWRITE
+	snapTaken bool
+	cleared   map[string]bool // partition directories already cleared
+}
+
+// ChangelogMode is insert-only whatever is requested.
+func (k *Sink) ChangelogMode(types.ChangelogMode) types.ChangelogMode { return types.InsertOnlyMode }
+
+// Open starts writer number index. spec.Names must be the table's
+// physical columns (partition columns included); spec.StaticPartitions
+// are INSERT ... PARTITION (k='v') values.
+func (k *Sink) Open(ctx context.Context, spec connector.WriteSpec, index int) (connector.Writer, error) {
+	s := k.s
+	for key := range spec.StaticPartitions {
+		found := false
+		for _, pk := range s.partKeys {
+			found = found || pk == key
+		}
+		if !found {
+			return nil, fmt.Errorf("table %s: '%s' in PARTITION (...) is not a partition column", s.table, key)
+		}
+	}
+	if err := os.MkdirAll(s.path, 0o755); err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.table, err)
+	}
+	if spec.Overwrite {
+		k.mu.Lock()
+		if !k.snapTaken {
+			k.snapTaken = true
+			files, err := listFiles(s.path, nil)
+			if err != nil {
+				k.mu.Unlock()
+				return nil, err
+			}
+			for _, f := range files {
+				k.snapshot = append(k.snapshot, f.Path)
+			}
+		}
+		k.mu.Unlock()
+	}
+	w := &writer{k: k, index: index, overwrite: spec.Overwrite, now: time.Now, parts: map[string]*partWriter{}, static: spec.StaticPartitions}
+	// Map the written columns to stored and partition columns by name.
+	w.partCol = make([]int, len(s.partKeys))
+	for i := range w.partCol {
+		w.partCol[i] = -1
+	}
+	var dataNames []string
+	var dataTypes []*types.DataType
+	for c, n := range spec.Names {
+		isPart := false
+		for i, pk := range s.partKeys {
+			if pk == n {
+				w.partCol[i], isPart = c, true
+			}
+		}
+		if !isPart {
+			w.dataCol = append(w.dataCol, c)
+			dataNames = append(dataNames, n)
+			dataTypes = append(dataTypes, spec.Types[c])
+		}
+	}
+	for i, c := range w.partCol {
+		if c < 0 {
+			if _, ok := spec.StaticPartitions[s.partKeys[i]]; !ok {
+				return nil, fmt.Errorf("table %s: the written columns lack partition column '%s'", s.table, s.partKeys[i])
+			}
+		}
+	}
+	w.types = spec.Types
+	enc, err := s.format.CreateEncoder(&connector.FormatContext{Table: s.table, Names: dataNames, Types: dataTypes,
+		AllNames: dataNames, AllTypes: dataTypes, Options: s.fmtOpts, Config: s.config})
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.table, err)
+	}
+	w.enc = enc
+	w.dataTypes = dataTypes
+	if spec.Overwrite && len(s.partKeys) > 0 && len(spec.StaticPartitions) == len(s.partKeys) {
+		// A fully static partition is replaced even when no row arrives.
+		w.touched = map[string]bool{w.partitionDir(nil, 0): true}
+	}
+	return w, nil
+}
+
+// clearOld deletes the files an INSERT OVERWRITE replaces: all of them for
+// an unpartitioned table, else those in the given partition directories.
+func (k *Sink) clearOld(dirs map[string]bool) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.cleared == nil {
+		k.cleared = map[string]bool{}
+	}
+	partitioned := len(k.s.partKeys) > 0
+	if !partitioned {
+		if k.cleared[""] {
+			return nil
+		}
+		k.cleared[""] = true
+	}
+	for _, p := range k.snapshot {
+		dir := filepath.Dir(p)
+		if partitioned && (!dirs[dir] || k.cleared[dir]) {
+			continue
+		}
+		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	for d := range dirs {
+		k.cleared[d] = true
+	}
+	return nil
+}
+
+// part is one file written by a writer.
+type part struct {
+	tmp, final string
+}
+
+// countingWriter counts the bytes written to a file.
+type countingWriter struct {
+	f *os.File
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.f.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// partWriter is the open part file of one partition directory.
+type partWriter struct {
+	dir    string
+	cur    *countingWriter
+	bw     connector.BatchWriter
+	opened time.Time
+}
+
+type writer struct {
+	k         *Sink
+	enc       connector.Encoder
+	index     int
+	overwrite bool
+	now       func() time.Time
+	static    map[string]string
+
+	types     []*types.DataType
+	partCol   []int // written column of each partition key, -1 if static
+	dataCol   []int // written columns stored in the files
+	dataTypes []*types.DataType
+
+	parts   map[string]*partWriter
+	count   int
+	files   []part
+	touched map[string]bool
+	done    bool
+}
+
+// partitionDir is the directory of row i ("" columns: static only).
+func (w *writer) partitionDir(b *types.Batch, i int) string {
+	s := w.k.s
+	if len(s.partKeys) == 0 {
+		return s.path
+	}
+	segs := make([]string, len(s.partKeys))
+	for j, key := range s.partKeys {
+		var v string
+		if sv, ok := w.static[key]; ok {
+			v = sv
+			if v == "" {
+				v = s.defaultPart
+			}
+		} else {
+			c := w.partCol[j]
+			t := w.types[c]
+			v = partitionString(types.ValueAt(b.Cols[c], i, t), t, s.defaultPart)
+		}
+		segs[j] = escapePathName(key) + "=" + escapePathName(v)
+	}
+	return filepath.Join(append([]string{s.path}, segs...)...)
+}
+
+func (w *writer) open(dir string) (*partWriter, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	name := fmt.Sprintf("part-%s-%d-%d", w.k.uuid, w.index, w.count)
+	w.count++
+	p := part{tmp: filepath.Join(dir, "."+name+".inprogress"), final: filepath.Join(dir, name)}
+	f, err := os.OpenFile(p.tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	w.files = append(w.files, p)
+	cw := &countingWriter{f: f}
+	return &partWriter{dir: dir, cur: cw, bw: w.enc.NewWriter(cw), opened: w.now()}, nil
+}
+
+func (pw *partWriter) close() error {
+	if pw.cur == nil {
+		return nil
+	}
+	err := pw.bw.Flush()
+	if cerr := pw.cur.f.Close(); err == nil {
+		err = cerr
+	}
+	pw.cur, pw.bw = nil, nil
+	return err
+}
+
+// write appends the stored columns of b to the partition directory's part
+// file, rolling by size and age.
+func (w *writer) write(dir string, b *types.Batch) error {
+	pw := w.parts[dir]
+	if pw != nil && w.now().Sub(pw.opened) >= w.k.s.rollAfter {
+		if err := pw.close(); err != nil {
+			return err
+		}
+		delete(w.parts, dir)
+		pw = nil
+	}
+	if pw == nil {
+		var err error
+		if pw, err = w.open(dir); err != nil {
+			return err
+		}
+		w.parts[dir] = pw
+	}
+	if err := pw.bw.Write(b); err != nil {
+		return err
+	}
+	if err := pw.bw.Flush(); err != nil {
+		return err
+	}
+	if pw.cur.n >= w.k.s.rollSize {
+		delete(w.parts, dir)
+		return pw.close()
+	}
+	return nil
+}
+
+// Write appends a batch, splitting it by partition.
+func (w *writer) Write(ctx context.Context, b *types.Batch) error {
+	if w.done {
+		return fmt.Errorf("filesystem: write after commit or abort")
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if !b.InsertOnly() {
+		return fmt.Errorf("table %s: the filesystem sink accepts insert-only input, got an update or delete row", w.k.s.table)
+	}
+	if b.Len == 0 {
+		return nil
+	}
+	data := func(src *types.Batch) *types.Batch {
+		cols := make([]arrowArray, len(w.dataCol))
+		for i, c := range w.dataCol {
+			cols[i] = src.Cols[c]
+		}
+		return types.NewBatch(cols, nil, src.Len)
+	}
+	if len(w.k.s.partKeys) == 0 {
+		return w.write(w.k.s.path, data(b))
+	}
+	if w.touched == nil {
+		w.touched = map[string]bool{}
+	}
+	// Group the rows by partition directory, keeping their order.
+	dirs := make([]string, b.Len)
+	var order []string
+	groups := map[string][]int{}
+	for i := 0; i < b.Len; i++ {
+		d := w.partitionDir(b, i)
+		dirs[i] = d
+		if _, ok := groups[d]; !ok {
+			order = append(order, d)
+		}
+		groups[d] = append(groups[d], i)
+	}
+	for _, d := range order {
+		w.touched[d] = true
+		rows := groups[d]
+		if len(rows) == b.Len {
+			if err := w.write(d, data(b)); err != nil {
+				return err
+			}
+			continue
+		}
+		bb := types.NewBatchBuilder(w.dataTypes)
+		vals := make([]any, len(w.dataCol))
+		for _, i := range rows {
+			for j, c := range w.dataCol {
+				vals[j] = types.ValueAt(b.Cols[c], i, w.types[c])
+			}
+			if err := bb.Append(types.Insert, vals); err != nil {
+				return err
+			}
+		}
+		if err := w.write(d, bb.Build()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Commit closes the open parts and renames every part into place (after
+// deleting what an INSERT OVERWRITE replaces).
+func (w *writer) Commit() error {
+	if w.done {
+		return nil
+	}
+	w.done = true
+	var err error
+	for _, pw := range w.parts {
+		if cerr := pw.close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		w.removeParts()
+		return err
+	}
+	if w.overwrite {
+		if err := w.k.clearOld(w.touched); err != nil {
+			w.removeParts()
+			return err
+		}
+	}
+	for _, p := range w.files {
+		if err := os.Rename(p.tmp, p.final); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Abort deletes the in-progress files.
+func (w *writer) Abort() {
+	if w.done {
+		return
+	}
+	w.done = true
+	for _, pw := range w.parts {
+		_ = pw.close()
+	}
+	w.removeParts()
+}
+
+func (w *writer) removeParts() {
+	for _, p := range w.files {
+		_ = os.Remove(p.tmp)
+	}
+}

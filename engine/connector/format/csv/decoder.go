@@ -1,0 +1,665 @@
+package csv
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/riffle-sql/riffle/engine/connector"
+	"github.com/riffle-sql/riffle/engine/connector/internal/columns"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// DefaultBatchRows is the batch size used when a caller passes maxRows <= 0.
+const DefaultBatchRows = 8192
+
+// Decoder reads CSV streams into batches of the projected columns. It is
+// immutable and may be shared by readers running in parallel.
+type Decoder struct {
+	opts     Options
+	allNames []string
+	allTypes []*types.DataType
+	proj     []int // output column -> file field
+	outTypes []*types.DataType
+}
+
+// NewDecoder builds a decoder for a table whose file fields are allTypes
+// (named allNames) and whose output columns are the fields listed in proj
+// (nil means all, in order). It rejects types the csv format cannot read.
+func NewDecoder(opts Options, allNames []string, allTypes []*types.DataType, proj []int) (*Decoder, error) {
+	if proj == nil {
+		proj = make([]int, len(allTypes))
+		for i := range proj {
+			proj[i] = i
+		}
+	}
+	d := &Decoder{opts: opts, allNames: allNames, allTypes: allTypes, proj: proj}
+	for _, p := range proj {
+		if p < 0 || p >= len(allTypes) {
+			return nil, fmt.Errorf("csv: projection index %d out of range", p)
+		}
+		d.outTypes = append(d.outTypes, allTypes[p])
+	}
+	for _, t := range allTypes {
+		if err := checkType(t, false); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// checkType rejects types Flink's csv format does not support.
+func checkType(t *types.DataType, nested bool) error {
+	switch t.Root {
+	case types.MapRoot, types.MultisetRoot, types.Raw, types.Symbol, types.Descriptor, types.Invalid:
+		return fmt.Errorf("the csv format does not support type %s", t)
+	case types.ArrayRoot, types.RowRoot:
+		if nested {
+			return fmt.Errorf("the csv format does not support nested type %s inside an ARRAY or ROW", t)
+		}
+		if t.Root == types.ArrayRoot {
+			return checkType(t.Elem, true)
+		}
+		for _, f := range t.Fields {
+			if err := checkType(f.Type, true); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Types lists the output column types.
+func (d *Decoder) Types() []*types.DataType { return d.outTypes }
+
+// NewReader starts reading one stream; name is the file name in errors.
+func (d *Decoder) NewReader(r io.Reader, name string, maxRows int) connector.BatchReader {
+	return d.newReader(r, name, maxRows)
+}
+
+func (d *Decoder) newReader(r io.Reader, name string, maxRows int) *Reader {
+	if maxRows <= 0 {
+		maxRows = DefaultBatchRows
+	}
+	rd := &Reader{
+		d: d, r: r, name: name, maxRows: maxRows, line: 1,
+		buf:    make([]byte, 256<<10),
+		wanted: make([]bool, len(d.allTypes)),
+		refs:   make([]fieldRef, len(d.allTypes)),
+		ctx: &valueCtx{ignore: d.opts.IgnoreParseErrs, nullLit: []byte(d.opts.NullLiteral),
+			hasNullLit: d.opts.HasNullLiteral, arrayDelim: d.opts.ArrayDelimiter},
+	}
+	for _, p := range d.proj {
+		rd.wanted[p] = true
+	}
+	for _, t := range d.outTypes {
+		col := columns.MustNew(t, maxRows)
+		p, err := newParser(t, col, rd.ctx, false)
+		if err != nil {
+			rd.err = err
+			return rd
+		}
+		rd.cols = append(rd.cols, col)
+		rd.parsers = append(rd.parsers, p)
+		rd.text = append(rd.text, t.IsString())
+	}
+	var special [256]bool
+	special[d.opts.Delimiter] = true
+	special['\n'] = true
+	special['\r'] = true
+	if d.opts.EscapeEnabled {
+		special[d.opts.Escape] = true
+	}
+	rd.special = special
+	var qspecial [256]bool
+	qspecial[d.opts.Quote] = true
+	qspecial['\n'] = true
+	qspecial['\r'] = true
+	if d.opts.EscapeEnabled {
+		qspecial[d.opts.Escape] = true
+	}
+	rd.qspecial = qspecial
+	return rd
+}
+
+// fieldRef locates one field of the current record: bytes [start, end) of
+// the read buffer, or of the scratch buffer when the field needed
+// unescaping.
+type fieldRef struct {
+	start, end int
+	scratch    bool
+	quoted     bool
+	line       int64
+}
+
+// Reader reads the batches of one CSV stream. It implements
+// connector.BatchReader.
+type Reader struct {
+	d       *Decoder
+	r       io.Reader
+	name    string
+	maxRows int
+
+	buf      []byte
+	pos, end int
+	eof      bool
+	started  bool
+	line     int64 // physical line of buf[pos]
+	records  int64 // records read (including a skipped header)
+	special  [256]bool
+	qspecial [256]bool
+
+	wanted      []bool
+	refs        []fieldRef
+	nfields     int
+	recLine     int64
+	recEnd      int
+	recStartOff int
+	scratch     []byte
+
+	cols    []columns.Column
+	parsers []parser
+	text    []bool
+	ctx     *valueCtx
+
+	skipped int64
+	badUTF8 int64
+	err     error
+}
+
+// SkippedRows counts rows skipped because of csv.ignore-parse-errors.
+func (r *Reader) SkippedRows() int64 { return r.skipped }
+
+// NulledFields counts fields set to NULL because of csv.ignore-parse-errors.
+func (r *Reader) NulledFields() int64 { return r.ctx.fieldErrs }
+
+// ReplacedInvalidUTF8 counts fields whose invalid UTF-8 was replaced
+// (csv.invalid-utf8 = 'replace').
+func (r *Reader) ReplacedInvalidUTF8() int64 { return r.badUTF8 }
+
+// Next returns the next batch of up to maxRows rows, io.EOF at the end, or
+// a *connector.DataError for bad input.
+func (r *Reader) Next() (*types.Batch, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	n := 0
+	for n < r.maxRows {
+		ok, err := r.nextRecord()
+		if err != nil {
+			r.err = err
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		r.records++
+		if r.records == 1 && r.d.opts.IgnoreFirstLine {
+			continue
+		}
+		added, err := r.emit()
+		if err != nil {
+			r.err = err
+			return nil, err
+		}
+		if added {
+			n++
+		}
+	}
+	if n == 0 {
+		r.err = io.EOF
+		return nil, io.EOF
+	}
+	out := make([]arrow.Array, len(r.cols))
+	for i, c := range r.cols {
+		out[i] = c.Build()
+	}
+	return types.NewBatch(out, nil, n), nil
+}
+
+func (r *Reader) dataError(line int64, col int, msg string) *connector.DataError {
+	e := &connector.DataError{File: r.name, Line: line, Column: col, Msg: msg}
+	if col > 0 && col <= len(r.d.allNames) {
+		e.Field = r.d.allNames[col-1]
+	}
+	return e
+}
+
+// fill reads more input, keeping buf[keep:end].
+func (r *Reader) fill(keep int) error {
+	if keep > 0 {
+		copy(r.buf, r.buf[keep:r.end])
+		r.end -= keep
+		r.pos -= keep
+	}
+	if r.end == len(r.buf) {
+		nb := make([]byte, 2*len(r.buf))
+		copy(nb, r.buf[:r.end])
+		r.buf = nb
+	}
+	for {
+		m, err := r.r.Read(r.buf[r.end:])
+		r.end += m
+		if err == io.EOF {
+			r.eof = true
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", r.name, err)
+		}
+		if m > 0 {
+			return nil
+		}
+	}
+}
+
+// start handles the byte order mark.
+func (r *Reader) start() error {
+	for r.end < 3 && !r.eof {
+		if err := r.fill(0); err != nil {
+			return err
+		}
+	}
+	b := r.buf[:r.end]
+	switch {
+	case len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF:
+		r.pos = 3
+	case len(b) >= 2 && ((b[0] == 0xFE && b[1] == 0xFF) || (b[0] == 0xFF && b[1] == 0xFE)):
+		return r.dataError(1, 0, "the file starts with a UTF-16 byte order mark; the csv format reads UTF-8 only (convert the file, e.g. with iconv -f UTF-16 -t UTF-8)")
+	}
+	r.started = true
+	return nil
+}
+
+var errNeedMore = errors.New("need more input")
+
+// nextRecord tokenizes the next record into refs; false at the end.
+func (r *Reader) nextRecord() (bool, error) {
+	if !r.started {
+		if err := r.start(); err != nil {
+			return false, err
+		}
+	}
+	for {
+		err := r.scan()
+		if err == nil {
+			return true, nil
+		}
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != errNeedMore {
+			return false, err
+		}
+		if r.eof {
+			return false, fmt.Errorf("csv: internal error: incomplete record at end of input")
+		}
+		if err := r.fill(r.pos); err != nil {
+			return false, err
+		}
+	}
+}
+
+// scan tokenizes one record starting at r.pos. It returns errNeedMore when
+// the buffer ends before the record does (the caller reads more and calls
+// again; nothing is consumed), io.EOF at the end of input, or a DataError.
+func (r *Reader) scan() error {
+	buf := r.buf[:r.end]
+	o := &r.d.opts
+	i := r.pos
+	line := r.line
+	// Skip blank and comment lines.
+	for {
+		if i >= len(buf) {
+			if !r.eof {
+				return errNeedMore
+			}
+			r.pos, r.line = i, line
+			return io.EOF
+		}
+		c := buf[i]
+		if c == '\n' {
+			i++
+			line++
+			continue
+		}
+		if c == '\r' {
+			if i+1 >= len(buf) && !r.eof {
+				return errNeedMore
+			}
+			i++
+			if i < len(buf) && buf[i] == '\n' {
+				i++
+			}
+			line++
+			continue
+		}
+		if c == '#' && o.AllowComments {
+			j := i
+			for j < len(buf) && buf[j] != '\n' && buf[j] != '\r' {
+				j++
+			}
+			if j >= len(buf) {
+				if !r.eof {
+					return errNeedMore
+				}
+				r.pos, r.line = j, line
+				return io.EOF
+			}
+			i = j
+			continue
+		}
+		break
+	}
+	r.pos, r.line = i, line // blank lines are consumed even if we need more
+	recStart := i
+	r.recLine = line
+	r.scratch = r.scratch[:0]
+	nf := 0
+	nwant := len(r.wanted)
+	for {
+		fieldLine := line
+		var ref fieldRef
+		if o.QuoteEnabled && i < len(buf) && buf[i] == o.Quote {
+			i++
+			segStart := i
+			plain := true // no doubled quotes or escapes: the value is a slice of buf
+			scratchStart := len(r.scratch)
+			for {
+				for i < len(buf) && !r.qspecial[buf[i]] {
+					i++
+				}
+				if i >= len(buf) {
+					if !r.eof {
+						return errNeedMore
+					}
+					return r.dataError(fieldLine, nf+1, "unterminated quoted field (the closing quote is missing)")
+				}
+				c := buf[i]
+				switch {
+				case c == o.Quote:
+					if i+1 >= len(buf) && !r.eof {
+						return errNeedMore
+					}
+					if i+1 < len(buf) && buf[i+1] == o.Quote {
+						if plain {
+							plain = false
+							r.scratch = append(r.scratch, buf[segStart:i+1]...)
+						} else {
+							r.scratch = append(r.scratch, buf[segStart:i+1]...)
+						}
+						i += 2
+						segStart = i
+						continue
+					}
+					// Closing quote.
+					if plain {
+						ref = fieldRef{start: segStart, end: i, quoted: true, line: fieldLine}
+					} else {
+						r.scratch = append(r.scratch, buf[segStart:i]...)
+						ref = fieldRef{start: scratchStart, end: len(r.scratch), scratch: true, quoted: true, line: fieldLine}
+					}
+					i++
+				case o.EscapeEnabled && c == o.Escape:
+					if i+1 >= len(buf) {
+						if !r.eof {
+							return errNeedMore
+						}
+						return r.dataError(fieldLine, nf+1, "unterminated quoted field (ends with the escape character)")
+					}
+					plain = false
+					r.scratch = append(r.scratch, buf[segStart:i]...)
+					r.scratch = append(r.scratch, unescapeChar(buf[i+1]))
+					if buf[i+1] == '\n' || (buf[i+1] == '\r' && (i+2 >= len(buf) || buf[i+2] != '\n')) {
+						line++
+					}
+					i += 2
+					segStart = i
+					continue
+				case c == '\n':
+					line++
+					i++
+					continue
+				default: // '\r'
+					if i+1 >= len(buf) && !r.eof {
+						return errNeedMore
+					}
+					if i+1 >= len(buf) || buf[i+1] != '\n' {
+						line++
+					}
+					i++
+					continue
+				}
+				break
+			}
+			// After the closing quote: a delimiter, a line break or the end.
+			if i < len(buf) {
+				if c := buf[i]; c != o.Delimiter && c != '\n' && c != '\r' {
+					return r.dataError(line, nf+1, fmt.Sprintf("expected the field delimiter %q or the end of the line after the closing quote, found %q", o.Delimiter, c))
+				}
+			} else if !r.eof {
+				return errNeedMore
+			}
+		} else {
+			start := i
+			for i < len(buf) && !r.special[buf[i]] {
+				i++
+			}
+			if i < len(buf) && o.EscapeEnabled && buf[i] == o.Escape {
+				// Slow path: unescape into scratch.
+				scratchStart := len(r.scratch)
+				seg := start
+				for {
+					for i < len(buf) && !r.special[buf[i]] {
+						i++
+					}
+					if i < len(buf) && buf[i] == o.Escape {
+						if i+1 >= len(buf) {
+							if !r.eof {
+								return errNeedMore
+							}
+							r.scratch = append(r.scratch, buf[seg:i]...)
+							i++
+							seg = i
+							break
+						}
+						r.scratch = append(r.scratch, buf[seg:i]...)
+						r.scratch = append(r.scratch, unescapeChar(buf[i+1]))
+						if buf[i+1] == '\n' || (buf[i+1] == '\r' && (i+2 >= len(buf) || buf[i+2] != '\n')) {
+							line++
+						}
+						i += 2
+						seg = i
+						continue
+					}
+					break
+				}
+				r.scratch = append(r.scratch, buf[seg:i]...)
+				ref = fieldRef{start: scratchStart, end: len(r.scratch), scratch: true, line: fieldLine}
+			} else {
+				ref = fieldRef{start: start, end: i, line: fieldLine}
+			}
+		}
+		if nf < nwant && r.wanted[nf] {
+			r.refs[nf] = ref
+		}
+		nf++
+		// Field terminator.
+		if i >= len(buf) {
+			if !r.eof {
+				return errNeedMore
+			}
+			break
+		}
+		c := buf[i]
+		if c == o.Delimiter {
+			i++
+			if i >= len(buf) && !r.eof {
+				return errNeedMore
+			}
+			continue
+		}
+		if c == '\n' {
+			i++
+			line++
+			break
+		}
+		// '\r'
+		if i+1 >= len(buf) && !r.eof {
+			return errNeedMore
+		}
+		i++
+		if i < len(buf) && buf[i] == '\n' {
+			i++
+		}
+		line++
+		break
+	}
+	r.nfields = nf
+	r.recEnd = i
+	r.pos, r.line = i, line
+	r.recStartOff = recStart
+	return nil
+}
+
+// unescapeChar maps the character after an escape character as Jackson's
+// CSV decoder does.
+func unescapeChar(c byte) byte {
+	switch c {
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 't':
+		return '\t'
+	case '0':
+		return 0
+	}
+	return c
+}
+
+func (r *Reader) bytesOf(ref fieldRef) []byte {
+	if ref.scratch {
+		return r.scratch[ref.start:ref.end]
+	}
+	return r.buf[ref.start:ref.end]
+}
+
+// emit converts the tokenized record into column values. It returns false
+// when the row was skipped (csv.ignore-parse-errors).
+func (r *Reader) emit() (bool, error) {
+	o := &r.d.opts
+	ncols := len(r.d.allTypes)
+	raw := r.buf[r.recStartOff:r.recEnd]
+	if !utf8.Valid(raw) && !o.ReplaceBadUTF8 {
+		off := firstInvalidUTF8(raw)
+		field, line := r.locate(off)
+		if o.IgnoreParseErrs {
+			r.skipped++
+			return false, nil
+		}
+		return false, r.dataError(line, field, fmt.Sprintf("invalid UTF-8 byte 0x%02X (the file is not UTF-8; set 'csv.invalid-utf8' = 'replace' to read it with U+FFFD replacement characters)", raw[off]))
+	}
+	if r.nfields != ncols {
+		if r.nfields > ncols || !o.IgnoreParseErrs {
+			if o.IgnoreParseErrs {
+				r.skipped++
+				return false, nil
+			}
+			col := 0
+			if r.nfields > ncols {
+				col = ncols + 1
+			}
+			return false, r.dataError(r.recLine, col, fmt.Sprintf("row has %d fields, expected %d", r.nfields, ncols))
+		}
+	}
+	hasNull := o.HasNullLiteral
+	for j, p := range r.parsers {
+		fi := r.d.proj[j]
+		if fi >= r.nfields {
+			p.appendNull()
+			continue
+		}
+		ref := r.refs[fi]
+		var b []byte
+		if ref.scratch {
+			b = r.scratch[ref.start:ref.end]
+		} else {
+			b = r.buf[ref.start:ref.end]
+		}
+		text := r.text[j]
+		// Fast path: a non-empty value that is not the null literal.
+		if len(b) > 0 && !hasNull && !(text && o.ReplaceBadUTF8) {
+			if err := p.parse(b); err == nil {
+				continue
+			}
+		}
+		if text && o.ReplaceBadUTF8 && !utf8.Valid(b) {
+			b = replaceInvalid(b)
+			r.badUTF8++
+		}
+		if err := r.ctx.value(p, r.d.outTypes[j], b, ref.quoted); err != nil {
+			return false, r.dataError(ref.line, fi+1, err.Error())
+		}
+	}
+	return true, nil
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return 0
+}
+
+func replaceInvalid(b []byte) []byte {
+	out := make([]byte, 0, len(b)+8)
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			out = append(out, "\uFFFD"...)
+			i++
+			continue
+		}
+		out = append(out, b[i:i+n]...)
+		i += n
+	}
+	return out
+}
+
+// locate finds the field (1-based) and physical line of byte offset off in
+// the current record by re-scanning it (error path only).
+func (r *Reader) locate(off int) (int, int64) {
+	o := &r.d.opts
+	raw := r.buf[r.recStartOff:r.recEnd]
+	field, line := 1, r.recLine
+	inQuotes := false
+	for i := 0; i < off && i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case o.EscapeEnabled && c == o.Escape:
+			i++
+		case o.QuoteEnabled && c == o.Quote:
+			inQuotes = !inQuotes
+		case c == o.Delimiter && !inQuotes:
+			field++
+		case c == '\n':
+			line++
+		case c == '\r':
+			if i+1 >= len(raw) || raw[i+1] != '\n' {
+				line++
+			}
+		}
+	}
+	return field, line
+}

@@ -1,0 +1,823 @@
+package json
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/riffle-sql/riffle/engine/connector"
+	"github.com/riffle-sql/riffle/engine/connector/internal/columns"
+	"github.com/riffle-sql/riffle/engine/connector/internal/textconv"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// DefaultBatchRows is the batch size used when a caller passes maxRows <= 0.
+const DefaultBatchRows = 8192
+
+// Decoder reads JSON Lines streams into batches of the projected columns.
+// It is immutable and may be shared by readers running in parallel.
+type Decoder struct {
+	opts  Options
+	names []string
+	types []*types.DataType
+}
+
+// NewDecoder builds a decoder producing the named columns (looked up by
+// name in each object).
+func NewDecoder(opts Options, names []string, ts []*types.DataType) (*Decoder, error) {
+	for _, t := range ts {
+		if err := checkType(t); err != nil {
+			return nil, err
+		}
+	}
+	return &Decoder{opts: opts, names: names, types: ts}, nil
+}
+
+// checkType rejects types the json format does not support.
+func checkType(t *types.DataType) error {
+	switch t.Root {
+	case types.Raw, types.Symbol, types.Descriptor, types.Invalid:
+		return fmt.Errorf("the json format does not support type %s", t)
+	case types.MapRoot, types.MultisetRoot:
+		k := t.Key
+		if t.Root == types.MultisetRoot {
+			k = t.Elem
+		}
+		if !k.IsString() {
+			return fmt.Errorf("JSON format doesn't support non-string as key type of map. The type is: %s", t)
+		}
+		if t.Root == types.MapRoot {
+			return checkType(t.Value)
+		}
+	case types.ArrayRoot:
+		return checkType(t.Elem)
+	case types.RowRoot:
+		for _, f := range t.Fields {
+			if err := checkType(f.Type); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// NewReader starts reading one stream; name is the file name in errors.
+func (d *Decoder) NewReader(r io.Reader, name string, maxRows int) connector.BatchReader {
+	return d.newReader(r, name, maxRows)
+}
+
+func (d *Decoder) newReader(r io.Reader, name string, maxRows int) *Reader {
+	if maxRows <= 0 {
+		maxRows = DefaultBatchRows
+	}
+	rd := &Reader{d: d, r: r, name: name, maxRows: maxRows, buf: make([]byte, 256<<10)}
+	rd.st = &state{opts: &d.opts}
+	rt := types.RowType()
+	for i, n := range d.names {
+		rt.Fields = append(rt.Fields, types.NewField(n, d.types[i]))
+	}
+	rd.top = newRowConv(rt, nil, rd.st, "")
+	for i, t := range d.types {
+		c := columns.MustNew(t, maxRows)
+		rd.cols = append(rd.cols, c)
+		rd.top.fields[i] = newConv(t, c, rd.st, d.names[i])
+	}
+	return rd
+}
+
+// state is shared by the converters of one reader.
+type state struct {
+	opts      *Options
+	line      []byte
+	scratch   []byte
+	fieldErrs int64
+}
+
+// fieldError is a value that does not convert, at a byte offset.
+type fieldError struct {
+	path string
+	off  int
+	msg  string
+}
+
+func (e *fieldError) Error() string { return e.msg }
+
+// Reader reads one JSON Lines stream; it implements connector.BatchReader.
+type Reader struct {
+	d       *Decoder
+	r       io.Reader
+	name    string
+	maxRows int
+
+	buf      []byte
+	pos, end int
+	eof      bool
+	lineNo   int64
+
+	st   *state
+	top  *rowConv
+	cols []columns.Column
+
+	skipped int64
+	err     error
+}
+
+// SkippedRows counts lines skipped because of json.ignore-parse-errors.
+func (r *Reader) SkippedRows() int64 { return r.skipped }
+
+// NulledFields counts fields set to NULL because of json.ignore-parse-errors.
+func (r *Reader) NulledFields() int64 { return r.st.fieldErrs }
+
+// nextLine returns the next line without its terminator, or io.EOF.
+func (r *Reader) nextLine() ([]byte, error) {
+	for {
+		if i := bytes.IndexByte(r.buf[r.pos:r.end], '\n'); i >= 0 {
+			line := r.buf[r.pos : r.pos+i]
+			r.pos += i + 1
+			r.lineNo++
+			return line, nil
+		}
+		if r.eof {
+			if r.pos < r.end {
+				line := r.buf[r.pos:r.end]
+				r.pos = r.end
+				r.lineNo++
+				return line, nil
+			}
+			return nil, io.EOF
+		}
+		if r.pos > 0 {
+			copy(r.buf, r.buf[r.pos:r.end])
+			r.end -= r.pos
+			r.pos = 0
+		}
+		if r.end == len(r.buf) {
+			nb := make([]byte, 2*len(r.buf))
+			copy(nb, r.buf[:r.end])
+			r.buf = nb
+		}
+		m, err := r.r.Read(r.buf[r.end:])
+		r.end += m
+		if err == io.EOF {
+			r.eof = true
+		} else if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", r.name, err)
+		}
+	}
+}
+
+func (r *Reader) dataError(col int, field, msg string) *connector.DataError {
+	return &connector.DataError{File: r.name, Line: r.lineNo, Column: col, Field: field, Msg: msg}
+}
+
+// Next returns the next batch, io.EOF at the end, or a *connector.DataError.
+func (r *Reader) Next() (*types.Batch, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	n := 0
+	for n < r.maxRows {
+		line, err := r.nextLine()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			r.err = err
+			return nil, err
+		}
+		if r.lineNo == 1 && len(line) >= 3 && line[0] == 0xEF && line[1] == 0xBB && line[2] == 0xBF {
+			line = line[3:]
+		}
+		i := skipWS(line, 0)
+		if i == len(line) {
+			continue // blank line
+		}
+		ok, err := r.decodeLine(line, i)
+		if err != nil {
+			r.err = err
+			return nil, err
+		}
+		if ok {
+			n++
+		}
+	}
+	if n == 0 {
+		r.err = io.EOF
+		return nil, io.EOF
+	}
+	out := make([]arrow.Array, len(r.cols))
+	for i, c := range r.cols {
+		out[i] = c.Build()
+	}
+	return types.NewBatch(out, nil, n), nil
+}
+
+// decodeLine decodes one object; false when the line was skipped.
+func (r *Reader) decodeLine(line []byte, i int) (bool, error) {
+	st := r.st
+	st.line = line
+	o := r.d.opts
+	rowErr := func(off int, msg string) (bool, error) {
+		if o.IgnoreParseErrors {
+			r.skipped++
+			return false, nil
+		}
+		return false, r.dataError(off+1, "", msg)
+	}
+	if !utf8.Valid(line) {
+		off := 0
+		for off < len(line) {
+			c, n := utf8.DecodeRune(line[off:])
+			if c == utf8.RuneError && n <= 1 {
+				break
+			}
+			off += n
+		}
+		return rowErr(off, fmt.Sprintf("invalid UTF-8 byte 0x%02X", line[off]))
+	}
+	if line[i] != '{' {
+		return rowErr(i, "expected a JSON object")
+	}
+	end, err := r.top.collect(line, i)
+	if err != nil {
+		var se *syntaxError
+		if errors.As(err, &se) {
+			return rowErr(se.off, "malformed JSON: "+se.msg)
+		}
+		return false, err
+	}
+	if j := skipWS(line, end); j != len(line) {
+		return rowErr(j, "malformed JSON: unexpected text after the object")
+	}
+	if err := r.top.emitFields(); err != nil {
+		var fe *fieldError
+		if errors.As(err, &fe) {
+			return false, r.dataError(fe.off+1, fe.path, fe.msg)
+		}
+		return false, err
+	}
+	return true, nil
+}
+
+// conv converts one JSON value into a column.
+type conv interface {
+	// convert appends the value of a non-null span or returns an error.
+	convert(s span) error
+	appendNull()
+}
+
+// value handles NULL and conversion errors around conv.convert.
+func (st *state) value(c conv, s span, path string) error {
+	if s.kind == 'n' {
+		c.appendNull()
+		return nil
+	}
+	if err := c.convert(s); err != nil {
+		if st.opts.IgnoreParseErrors {
+			st.fieldErrs++
+			c.appendNull()
+			return nil
+		}
+		var fe *fieldError
+		if errors.As(err, &fe) {
+			return err
+		}
+		return &fieldError{path: path, off: s.start, msg: err.Error()}
+	}
+	return nil
+}
+
+// text returns the content of a string span (unescaped into scratch when
+// needed; valid until the next call).
+func (st *state) text(s span) ([]byte, error) {
+	raw := st.line[s.start+1 : s.end-1]
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return raw, nil
+	}
+	var err error
+	st.scratch, err = unescape(st.scratch[:0], raw)
+	return st.scratch, err
+}
+
+// raw returns the text of a scalar span as written (numbers, booleans) or
+// the content of a string.
+func (st *state) scalarText(s span) ([]byte, error) {
+	if s.kind == '"' {
+		return st.text(s)
+	}
+	return st.line[s.start:s.end], nil
+}
+
+func mismatch(s span, t *types.DataType) error {
+	what := map[byte]string{'"': "a string", '0': "a number", 't': "a boolean", 'f': "a boolean", '{': "an object", '[': "an array"}[s.kind]
+	return fmt.Errorf("cannot convert %s to %s", what, t.StringNoNull())
+}
+
+func cannot(b []byte, t *types.DataType) error {
+	s := string(b)
+	if len(s) > 80 {
+		s = s[:80] + "..."
+	}
+	return fmt.Errorf("cannot parse %q as %s", s, t.StringNoNull())
+}
+
+func newConv(t *types.DataType, col columns.Column, st *state, path string) conv {
+	switch t.Root {
+	case types.Boolean:
+		return &boolConv{col.(*columns.Bool), st, t}
+	case types.TinyInt:
+		return &intConv[int8]{col.(*columns.Fixed[int8]), st, t, 8}
+	case types.SmallInt:
+		return &intConv[int16]{col.(*columns.Fixed[int16]), st, t, 16}
+	case types.Integer, types.IntervalYearMonthRoot:
+		return &intConv[int32]{col.(*columns.Fixed[int32]), st, t, 32}
+	case types.BigInt, types.IntervalDayTimeRoot:
+		return &intConv[int64]{col.(*columns.Fixed[int64]), st, t, 64}
+	case types.Float:
+		return &floatConv[float32]{col.(*columns.Fixed[float32]), st, t, 32}
+	case types.Double:
+		return &floatConv[float64]{col.(*columns.Fixed[float64]), st, t, 64}
+	case types.DecimalRoot:
+		return &decimalConv{col.(*columns.Decimal), st, t}
+	case types.Char, types.VarChar:
+		return &stringConv{col.(*columns.Bytes), st}
+	case types.Binary, types.VarBinary:
+		return &bytesConv{col.(*columns.Bytes), st, t}
+	case types.DateRoot:
+		return &dateConv{col.(*columns.Fixed[int32]), st, t}
+	case types.TimeRoot:
+		return &timeConv{col, st, t}
+	case types.TimestampRoot, types.TimestampLTZRoot:
+		return &timestampConv{c: col.(*columns.Fixed[int64]), st: st, t: t, units: types.UnitsPerSecond(types.TimestampUnit(t.Precision))}
+	case types.ArrayRoot:
+		l := col.(*columns.List)
+		return &arrayConv{l: l, st: st, t: t, elem: newConv(t.Elem, l.Elem, st, path+"[]"), path: path}
+	case types.MapRoot, types.MultisetRoot:
+		m := col.(*columns.Map)
+		vt := t.Value
+		if t.Root == types.MultisetRoot {
+			vt = types.IntType()
+		}
+		return &mapConv{m: m, st: st, t: t, key: m.Keys.(*columns.Bytes), val: newConv(vt, m.Items, st, path+"{}"), path: path}
+	case types.RowRoot:
+		rc := newRowConv(t, col.(*columns.Struct), st, path)
+		for i, f := range t.Fields {
+			rc.fields[i] = newConv(f.Type, rc.s.Fields[i], st, joinPath(path, f.Name))
+		}
+		return rc
+	case types.Null:
+		return nullConv{col}
+	}
+	panic(fmt.Sprintf("json: unsupported type %s", t))
+}
+
+func joinPath(p, name string) string {
+	if p == "" {
+		return name
+	}
+	return p + "." + name
+}
+
+type boolConv struct {
+	c  *columns.Bool
+	st *state
+	t  *types.DataType
+}
+
+func (c *boolConv) convert(s span) error {
+	switch s.kind {
+	case 't':
+		c.c.Append(true)
+	case 'f':
+		c.c.Append(false)
+	case '"':
+		b, err := c.st.text(s)
+		if err != nil {
+			return err
+		}
+		v, ok := textconv.ParseBool(b)
+		if !ok {
+			return cannot(b, c.t)
+		}
+		c.c.Append(v)
+	default:
+		return mismatch(s, c.t)
+	}
+	return nil
+}
+func (c *boolConv) appendNull() { c.c.AppendNull() }
+
+type intConv[T int8 | int16 | int32 | int64] struct {
+	c    *columns.Fixed[T]
+	st   *state
+	t    *types.DataType
+	bits int
+}
+
+func (c *intConv[T]) convert(s span) error {
+	if s.kind != '0' && s.kind != '"' {
+		return mismatch(s, c.t)
+	}
+	b, err := c.st.scalarText(s)
+	if err != nil {
+		return err
+	}
+	if v, ok := textconv.ParseInt(b, c.bits); ok {
+		c.c.Append(T(v))
+		return nil
+	}
+	if s.kind == '0' && c.bits >= 32 {
+		// Jackson's asInt/asLong truncate a fractional number in range.
+		if f, ok := textconv.ParseFloat(b, 64); ok {
+			lim := math.Ldexp(1, c.bits-1)
+			if f >= -lim && f < lim {
+				c.c.Append(T(f))
+				return nil
+			}
+		}
+	}
+	return cannot(b, c.t)
+}
+func (c *intConv[T]) appendNull() { c.c.AppendNull() }
+
+type floatConv[T float32 | float64] struct {
+	c    *columns.Fixed[T]
+	st   *state
+	t    *types.DataType
+	bits int
+}
+
+func (c *floatConv[T]) convert(s span) error {
+	if s.kind != '0' && s.kind != '"' {
+		return mismatch(s, c.t)
+	}
+	b, err := c.st.scalarText(s)
+	if err != nil {
+		return err
+	}
+	v, ok := textconv.ParseFloat(b, c.bits)
+	if !ok {
+		return cannot(b, c.t)
+	}
+	c.c.Append(T(v))
+	return nil
+}
+func (c *floatConv[T]) appendNull() { c.c.AppendNull() }
+
+type decimalConv struct {
+	c  *columns.Decimal
+	st *state
+	t  *types.DataType
+}
+
+func (c *decimalConv) convert(s span) error {
+	if s.kind != '0' && s.kind != '"' {
+		return mismatch(s, c.t)
+	}
+	b, err := c.st.scalarText(s)
+	if err != nil {
+		return err
+	}
+	v, err := textconv.ParseDecimal(b, c.t.Precision, c.t.Scale)
+	if err != nil {
+		if err.Error() == "not a number" {
+			return cannot(b, c.t)
+		}
+		return fmt.Errorf("value %s does not fit %s", b, c.t.StringNoNull())
+	}
+	c.c.Append(v)
+	return nil
+}
+func (c *decimalConv) appendNull() { c.c.AppendNull() }
+
+type stringConv struct {
+	c  *columns.Bytes
+	st *state
+}
+
+func (c *stringConv) convert(s span) error {
+	switch s.kind {
+	case '"':
+		b, err := c.st.text(s)
+		if err != nil {
+			return err
+		}
+		c.c.Append(b)
+	case '{', '[':
+		c.c.Commit(compact(c.c.Extend(), c.st.line[s.start:s.end]))
+	default:
+		c.c.Append(c.st.line[s.start:s.end])
+	}
+	return nil
+}
+func (c *stringConv) appendNull() { c.c.AppendNull() }
+
+type bytesConv struct {
+	c  *columns.Bytes
+	st *state
+	t  *types.DataType
+}
+
+func (c *bytesConv) convert(s span) error {
+	if s.kind != '"' {
+		return mismatch(s, c.t)
+	}
+	b, err := c.st.text(s)
+	if err != nil {
+		return err
+	}
+	enc := base64.StdEncoding
+	if len(b)%4 != 0 {
+		enc = base64.RawStdEncoding
+	}
+	out := make([]byte, enc.DecodedLen(len(b)))
+	n, err := enc.Decode(out, b)
+	if err != nil {
+		return fmt.Errorf("cannot decode BYTES: invalid base64")
+	}
+	c.c.Append(out[:n])
+	return nil
+}
+func (c *bytesConv) appendNull() { c.c.AppendNull() }
+
+type dateConv struct {
+	c  *columns.Fixed[int32]
+	st *state
+	t  *types.DataType
+}
+
+func (c *dateConv) convert(s span) error {
+	if s.kind != '"' {
+		return mismatch(s, c.t)
+	}
+	b, err := c.st.text(s)
+	if err != nil {
+		return err
+	}
+	d, ok := textconv.ParseDateISO(b)
+	if !ok {
+		return cannot(b, c.t)
+	}
+	c.c.Append(d)
+	return nil
+}
+func (c *dateConv) appendNull() { c.c.AppendNull() }
+
+type timeConv struct {
+	c  columns.Column
+	st *state
+	t  *types.DataType
+}
+
+func (c *timeConv) convert(s span) error {
+	if s.kind != '"' {
+		return mismatch(s, c.t)
+	}
+	b, err := c.st.text(s)
+	if err != nil {
+		return err
+	}
+	n, ok := textconv.ParseTime(b, false)
+	if !ok {
+		return cannot(b, c.t)
+	}
+	n = textconv.TruncNanos(n, c.t.Precision)
+	if c.t.Precision <= 3 {
+		c.c.(*columns.Fixed[int32]).Append(int32(n / 1_000_000))
+	} else {
+		c.c.(*columns.Fixed[int64]).Append(n)
+	}
+	return nil
+}
+func (c *timeConv) appendNull() { c.c.AppendNull() }
+
+type timestampConv struct {
+	c     *columns.Fixed[int64]
+	st    *state
+	t     *types.DataType
+	units int64
+}
+
+func (c *timestampConv) convert(s span) error {
+	if s.kind != '"' {
+		return mismatch(s, c.t)
+	}
+	b, err := c.st.text(s)
+	if err != nil {
+		return err
+	}
+	o := c.st.opts
+	ltz := c.t.Root == types.TimestampLTZRoot
+	var sec int64
+	var nanos int32
+	var ok bool
+	if o.ISO8601 {
+		sec, nanos, ok = textconv.ParseTimestamp(b, 'T', ltz, true)
+	} else {
+		sec, nanos, ok = textconv.ParseTimestamp(b, ' ', ltz, false)
+	}
+	if !ok {
+		if bytes.HasPrefix(b, []byte("0000-00-00")) && o.ZeroTimestampNull {
+			c.c.AppendNull()
+			return nil
+		}
+		std := "SQL"
+		if o.ISO8601 {
+			std = "ISO-8601"
+		}
+		return fmt.Errorf("%v (timestamp-format.standard is %s)", cannot(b, c.t), std)
+	}
+	n := textconv.TruncNanos(int64(nanos), c.t.Precision)
+	c.c.Append(sec*c.units + n/(1_000_000_000/c.units))
+	return nil
+}
+func (c *timestampConv) appendNull() { c.c.AppendNull() }
+
+type nullConv struct{ c columns.Column }
+
+func (c nullConv) convert(s span) error { c.c.AppendNull(); return nil }
+func (c nullConv) appendNull()          { c.c.AppendNull() }
+
+type arrayConv struct {
+	l    *columns.List
+	st   *state
+	t    *types.DataType
+	elem conv
+	path string
+}
+
+func (c *arrayConv) convert(s span) error {
+	if s.kind != '[' {
+		return mismatch(s, c.t)
+	}
+	b := c.st.line
+	j := skipWS(b, s.start+1)
+	if b[j] != ']' {
+		for {
+			v, _ := scanValue(b, j, 0)
+			if err := c.st.value(c.elem, v, c.path); err != nil {
+				return err
+			}
+			j = skipWS(b, v.end)
+			if b[j] == ']' {
+				break
+			}
+			j = skipWS(b, j+1)
+		}
+	}
+	c.l.Append()
+	return nil
+}
+func (c *arrayConv) appendNull() { c.l.AppendNull() }
+
+type mapConv struct {
+	m    *columns.Map
+	st   *state
+	t    *types.DataType
+	key  *columns.Bytes
+	val  conv
+	path string
+}
+
+func (c *mapConv) convert(s span) error {
+	if s.kind != '{' {
+		return mismatch(s, c.t)
+	}
+	b := c.st.line
+	j := skipWS(b, s.start+1)
+	if b[j] != '}' {
+		for {
+			kend, _ := scanString(b, j)
+			k, err := c.st.text(span{j, kend, '"'})
+			if err != nil {
+				return err
+			}
+			c.key.Append(k)
+			j = skipWS(b, kend)
+			j = skipWS(b, j+1)
+			v, _ := scanValue(b, j, 0)
+			if err := c.st.value(c.val, v, c.path); err != nil {
+				return err
+			}
+			j = skipWS(b, v.end)
+			if b[j] == '}' {
+				break
+			}
+			j = skipWS(b, j+1)
+		}
+	}
+	c.m.Append()
+	return nil
+}
+func (c *mapConv) appendNull() { c.m.AppendNull() }
+
+// rowConv matches object fields by name.
+type rowConv struct {
+	s      *columns.Struct
+	st     *state
+	t      *types.DataType
+	path   string
+	index  map[string]int
+	fields []conv
+	slots  []span
+	names  []string
+}
+
+func newRowConv(t *types.DataType, s *columns.Struct, st *state, path string) *rowConv {
+	rc := &rowConv{s: s, st: st, t: t, path: path, index: map[string]int{}, fields: make([]conv, len(t.Fields)), slots: make([]span, len(t.Fields))}
+	for i, f := range t.Fields {
+		if _, dup := rc.index[f.Name]; !dup {
+			rc.index[f.Name] = i
+		}
+		rc.names = append(rc.names, joinPath(path, f.Name))
+	}
+	return rc
+}
+
+// collect scans the object at b[i] (validating it) and records the span of
+// each wanted field; it returns the offset after the object.
+func (c *rowConv) collect(b []byte, i int) (int, error) {
+	for k := range c.slots {
+		c.slots[k] = span{}
+	}
+	j := skipWS(b, i+1)
+	if j < len(b) && b[j] == '}' {
+		return j + 1, nil
+	}
+	for {
+		if j >= len(b) || b[j] != '"' {
+			return 0, synErr(j, "expected a field name in double quotes")
+		}
+		kend, err := scanString(b, j)
+		if err != nil {
+			return 0, err
+		}
+		key := b[j+1 : kend-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			key, _ = unescape(nil, key)
+		}
+		j = skipWS(b, kend)
+		if j >= len(b) || b[j] != ':' {
+			return 0, synErr(j, "expected ':' after a field name")
+		}
+		j = skipWS(b, j+1)
+		v, err := scanValue(b, j, 1)
+		if err != nil {
+			return 0, err
+		}
+		if idx, ok := c.index[string(key)]; ok {
+			c.slots[idx] = v
+		}
+		j = skipWS(b, v.end)
+		if j < len(b) && b[j] == ',' {
+			j = skipWS(b, j+1)
+			continue
+		}
+		if j < len(b) && b[j] == '}' {
+			return j + 1, nil
+		}
+		return 0, synErr(j, "expected ',' or '}' in an object")
+	}
+}
+
+// emitFields converts the collected fields.
+func (c *rowConv) emitFields() error {
+	for k, f := range c.fields {
+		s := c.slots[k]
+		if s.kind == 0 {
+			if c.st.opts.FailOnMissingField {
+				return &fieldError{path: c.names[k], off: 0, msg: fmt.Sprintf("could not find field with name '%s'", c.t.Fields[k].Name)}
+			}
+			f.appendNull()
+			continue
+		}
+		if err := c.st.value(f, s, c.names[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *rowConv) convert(s span) error {
+	if s.kind != '{' {
+		return mismatch(s, c.t)
+	}
+	// Every ROW type has its own converter, and the values of one (the
+	// elements of an ARRAY<ROW>) are converted one after the other, so the
+	// slots are free to reuse.
+	if _, err := c.collect(c.st.line, s.start); err != nil {
+		return err
+	}
+	if err := c.emitFields(); err != nil {
+		return err
+	}
+	c.s.Append()
+	return nil
+}
+func (c *rowConv) appendNull() { c.s.AppendNull() }

@@ -1,0 +1,305 @@
+package json
+
+import (
+	"errors"
+	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// span is one JSON value within the current line: bytes [start, end).
+// kind is '"' (string), '0' (number), 't', 'f', 'n' (null), '{' or '['.
+type span struct {
+	start, end int
+	kind       byte
+}
+
+// syntaxError is malformed JSON at a byte offset of the line.
+type syntaxError struct {
+	off int
+	msg string
+}
+
+func (e *syntaxError) Error() string { return e.msg }
+
+func synErr(off int, format string, args ...any) error {
+	return &syntaxError{off: off, msg: fmt.Sprintf(format, args...)}
+}
+
+func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && isWS(b[i]) {
+		i++
+	}
+	return i
+}
+
+// scanValue scans (and validates) the value starting at b[i] (no leading
+// whitespace) and returns its span.
+func scanValue(b []byte, i int, depth int) (span, error) {
+	if i >= len(b) {
+		return span{}, synErr(i, "unexpected end of line, expected a value")
+	}
+	if depth > 1000 {
+		return span{}, synErr(i, "nesting too deep")
+	}
+	switch c := b[i]; c {
+	case '"':
+		end, err := scanString(b, i)
+		return span{i, end, '"'}, err
+	case '{':
+		j := skipWS(b, i+1)
+		if j < len(b) && b[j] == '}' {
+			return span{i, j + 1, '{'}, nil
+		}
+		for {
+			if j >= len(b) || b[j] != '"' {
+				return span{}, synErr(j, "expected a field name in double quotes")
+			}
+			end, err := scanString(b, j)
+			if err != nil {
+				return span{}, err
+			}
+			j = skipWS(b, end)
+			if j >= len(b) || b[j] != ':' {
+				return span{}, synErr(j, "expected ':' after a field name")
+			}
+			j = skipWS(b, j+1)
+			v, err := scanValue(b, j, depth+1)
+			if err != nil {
+				return span{}, err
+			}
+			j = skipWS(b, v.end)
+			if j < len(b) && b[j] == ',' {
+				j = skipWS(b, j+1)
+				continue
+			}
+			if j < len(b) && b[j] == '}' {
+				return span{i, j + 1, '{'}, nil
+			}
+			return span{}, synErr(j, "expected ',' or '}' in an object")
+		}
+	case '[':
+		j := skipWS(b, i+1)
+		if j < len(b) && b[j] == ']' {
+			return span{i, j + 1, '['}, nil
+		}
+		for {
+			v, err := scanValue(b, j, depth+1)
+			if err != nil {
+				return span{}, err
+			}
+			j = skipWS(b, v.end)
+			if j < len(b) && b[j] == ',' {
+				j = skipWS(b, j+1)
+				continue
+			}
+			if j < len(b) && b[j] == ']' {
+				return span{i, j + 1, '['}, nil
+			}
+			return span{}, synErr(j, "expected ',' or ']' in an array")
+		}
+	case 't':
+		return literal(b, i, "true", 't')
+	case 'f':
+		return literal(b, i, "false", 'f')
+	case 'n':
+		return literal(b, i, "null", 'n')
+	default:
+		if c == '-' || (c >= '0' && c <= '9') {
+			end, err := scanNumber(b, i)
+			return span{i, end, '0'}, err
+		}
+		if c == 'N' || c == 'I' {
+			return span{}, synErr(i, "non-standard number (NaN/Infinity) is not allowed")
+		}
+		return span{}, synErr(i, "unexpected character %q", c)
+	}
+}
+
+func literal(b []byte, i int, lit string, kind byte) (span, error) {
+	if len(b)-i >= len(lit) && string(b[i:i+len(lit)]) == lit {
+		return span{i, i + len(lit), kind}, nil
+	}
+	return span{}, synErr(i, "invalid literal, expected %s", lit)
+}
+
+// scanString returns the offset after the closing quote.
+func scanString(b []byte, i int) (int, error) {
+	j := i + 1
+	for j < len(b) {
+		c := b[j]
+		switch {
+		case c == '"':
+			return j + 1, nil
+		case c == '\\':
+			if j+1 >= len(b) {
+				return 0, synErr(j, "unterminated string")
+			}
+			switch b[j+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				j += 2
+			case 'u':
+				if j+6 > len(b) || !isHex4(b[j+2:j+6]) {
+					return 0, synErr(j, "invalid \\u escape")
+				}
+				j += 6
+			default:
+				return 0, synErr(j, "invalid escape \\%c", b[j+1])
+			}
+		case c < 0x20:
+			return 0, synErr(j, "control character 0x%02X in a string", c)
+		default:
+			j++
+		}
+	}
+	return 0, synErr(i, "unterminated string")
+}
+
+func isHex4(b []byte) bool {
+	for _, c := range b {
+		if !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) {
+			return false
+		}
+	}
+	return true
+}
+
+func scanNumber(b []byte, i int) (int, error) {
+	j := i
+	if b[j] == '-' {
+		j++
+	}
+	if j >= len(b) || b[j] < '0' || b[j] > '9' {
+		return 0, synErr(i, "invalid number")
+	}
+	if b[j] == '0' {
+		j++
+	} else {
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			j++
+		}
+	}
+	if j < len(b) && b[j] == '.' {
+		j++
+		s := j
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			j++
+		}
+		if j == s {
+			return 0, synErr(i, "invalid number")
+		}
+	}
+	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
+		j++
+		if j < len(b) && (b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		s := j
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			j++
+		}
+		if j == s {
+			return 0, synErr(i, "invalid number")
+		}
+	}
+	if j < len(b) {
+		if c := b[j]; !(isWS(c) || c == ',' || c == '}' || c == ']') {
+			return 0, synErr(j, "invalid number")
+		}
+	}
+	return j, nil
+}
+
+var errBadEscape = errors.New("invalid escape")
+
+// unescape appends the decoded content of a validated JSON string literal
+// (without its quotes) to dst.
+func unescape(dst, s []byte) ([]byte, error) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			dst = append(dst, c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case '"', '\\', '/':
+			dst = append(dst, s[i])
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r := hexRune(s[i+1 : i+5])
+			i += 4
+			if utf16.IsSurrogate(r) {
+				if i+6 < len(s) && s[i+1] == '\\' && s[i+2] == 'u' {
+					r2 := hexRune(s[i+3 : i+7])
+					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+						r = d
+						i += 6
+					} else {
+						r = utf8.RuneError
+					}
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			dst = utf8.AppendRune(dst, r)
+		default:
+			return dst, errBadEscape
+		}
+	}
+	return dst, nil
+}
+
+func hexRune(b []byte) rune {
+	var r rune
+	for _, c := range b {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		default:
+			r |= rune(c - 'A' + 10)
+		}
+	}
+	return r
+}
+
+// compact appends a validated JSON value without insignificant whitespace
+// (Jackson's JsonNode.toString for objects and arrays).
+func compact(dst, b []byte) []byte {
+	inStr := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inStr {
+			dst = append(dst, c)
+			if c == '\\' {
+				i++
+				dst = append(dst, b[i])
+			} else if c == '"' {
+				inStr = false
+			}
+			continue
+		}
+		if isWS(c) {
+			continue
+		}
+		if c == '"' {
+			inStr = true
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}

@@ -1,0 +1,96 @@
+package columns
+
+import (
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+func TestRoundTripEveryType(t *testing.T) {
+	ts := time.Date(2024, 1, 31, 12, 0, 1, 123456789, time.UTC)
+	cases := []struct {
+		t    *types.DataType
+		vals []any
+	}{
+		{types.BooleanType(), []any{true, nil, false, true, true, false, true, false, nil, true}},
+		{types.TinyIntType(), []any{int8(-128), nil, int8(127)}},
+		{types.SmallIntType(), []any{int16(1), int16(-2), nil}},
+		{types.IntType(), []any{nil, int32(7), int32(-9)}},
+		{types.BigIntType(), []any{int64(1) << 60, nil}},
+		{types.FloatType(), []any{float32(1.5), nil}},
+		{types.DoubleType(), []any{0.1, nil, -2.5}},
+		{types.DecimalType(10, 2), []any{types.MustDecimal("12.34"), nil, types.MustDecimal("-0.05")}},
+		{types.StringType(), []any{"a", nil, "", "héllo"}},
+		{types.BytesType(), []any{[]byte{1, 2}, nil, []byte{}}},
+		{types.DateType(), []any{types.DateOf(2024, 1, 31), nil}},
+		{types.TimeType(3), []any{types.TimeOf(12, 0, 1, 5_000_000), nil}},
+		{types.TimeType(9), []any{types.TimeOf(12, 0, 1, 5), nil}},
+		{types.TimestampType(3), []any{ts.Truncate(time.Millisecond), nil}},
+		{types.TimestampType(6), []any{ts.Truncate(time.Microsecond)}},
+		{types.TimestampType(9), []any{ts}},
+		{types.TimestampLTZType(3), []any{ts.Truncate(time.Millisecond), nil}},
+		{types.IntervalYearMonthType(types.ResYearToMonth, 2), []any{types.Months(14), nil}},
+		{types.IntervalDayTimeType(types.ResDayToSecond, 2, 3), []any{90 * time.Second, nil}},
+		{types.ArrayType(types.IntType()), []any{[]any{int32(1), nil, int32(3)}, nil, []any{}}},
+		{types.MapType(types.StringType().NotNull(), types.DoubleType()), []any{&types.Map{Keys: []any{"a", "b"}, Values: []any{1.0, nil}}, nil}},
+		{types.MultisetType(types.StringType()), []any{&types.Map{Keys: []any{"x"}, Values: []any{int32(2)}}}},
+		{types.RowType(types.NewField("a", types.IntType()), types.NewField("b", types.ArrayType(types.StringType()))),
+			[]any{types.NewRow(int32(1), []any{"x"}), nil, types.NewRow(nil, nil)}},
+	}
+	for _, c := range cases {
+		col := MustNew(c.t, 2)
+		for _, v := range c.vals {
+			if err := AppendValue(col, v); err != nil {
+				t.Fatalf("%s: append %v: %v", c.t, v, err)
+			}
+		}
+		if col.Len() != len(c.vals) {
+			t.Fatalf("%s: len %d", c.t, col.Len())
+		}
+		for round := 0; round < 2; round++ { // the column is reusable after Build
+			arr := col.Build()
+			if arr.Len() != len(c.vals) {
+				t.Fatalf("%s: arrow len %d", c.t, arr.Len())
+			}
+			if v, ok := arr.(interface{ ValidateFull() error }); ok {
+				if err := v.ValidateFull(); err != nil {
+					t.Fatalf("%s: invalid array: %v", c.t, err)
+				}
+			}
+			if !arrow.TypeEqual(arr.DataType(), types.ToArrow(c.t)) {
+				t.Fatalf("%s: arrow type %s", c.t, arr.DataType())
+			}
+			for i, want := range c.vals {
+				got := types.ValueAt(arr, i, c.t)
+				if r, ok := got.(*types.Row); ok {
+					r.Names = nil
+				}
+				if !types.ValuesEqual(got, want) {
+					t.Errorf("%s[%d]: got %v, want %v", c.t, i, types.FormatValue(got), types.FormatValue(want))
+				}
+			}
+			if col.Len() != 0 {
+				t.Fatalf("not reset")
+			}
+			for _, v := range c.vals {
+				_ = AppendValue(col, v)
+			}
+		}
+	}
+}
+
+func TestValidityLateNull(t *testing.T) {
+	c := NewFixed[int64](types.BigIntType(), 0)
+	for i := 0; i < 100; i++ {
+		c.Append(int64(i))
+	}
+	c.AppendNull()
+	c.Append(5)
+	arr := c.Build()
+	if arr.NullN() != 1 || !arr.IsNull(100) || arr.IsNull(99) || arr.IsNull(101) || arr.IsNull(0) {
+		t.Fatalf("validity wrong: nulls=%d", arr.NullN())
+	}
+}
