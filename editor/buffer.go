@@ -52,8 +52,13 @@ func newBuffer() *buffer {
 	return &buffer{lines: []line{{}}, statesValid: 1}
 }
 
-// normaliseNewlines converts "\r\n" and lone "\r" line breaks to "\n".
-func normaliseNewlines(s string) string {
+// cleanText converts "\r\n" and lone "\r" line breaks to "\n" and replaces
+// invalid UTF-8 with U+FFFD, so that rune columns stay stable when text is
+// joined (two invalid fragments could otherwise merge into one rune).
+func cleanText(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
 	if !strings.Contains(s, "\r") {
 		return s
 	}
@@ -64,7 +69,7 @@ func normaliseNewlines(s string) string {
 // setText replaces the whole document. Lines are substrings of s, so no
 // per-line copies are made.
 func (b *buffer) setText(s string) {
-	s = normaliseNewlines(s)
+	s = cleanText(s)
 	n := strings.Count(s, "\n") + 1
 	lines := make([]line, 0, n)
 	widest := 0

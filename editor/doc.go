@@ -17,7 +17,8 @@
 // Lines and columns in this API are 0-based and columns count runes
 // (characters), not bytes or display cells; a tab is one column. Offsets are
 // byte offsets into the string returned by [Editor.Text], as in Go strings.
-// Line breaks are normalised to "\n" when text is set or pasted.
+// Line breaks are normalised to "\n" and invalid UTF-8 to U+FFFD when text
+// is set, inserted or pasted.
 //
 // # Threading
 //

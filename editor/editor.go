@@ -56,6 +56,8 @@ type Editor struct {
 	// OnRunStatement is called for Ctrl+Enter with the selected text, or the
 	// statement under the cursor when nothing is selected, and the byte
 	// offset of stmt in Text(). It is not called when there is no statement.
+	// The handler typically calls HighlightRange(startOffset,
+	// startOffset+len(stmt), …) to show what runs.
 	OnRunStatement func(stmt string, startOffset int)
 	// OnRunAll is called for Ctrl+Shift+Enter with the whole script.
 	OnRunAll func(script string)
@@ -178,14 +180,14 @@ func (e *Editor) SelectAll() {
 // undo step, and leaves the cursor after it.
 func (e *Editor) InsertAtCursor(text string) {
 	a, b := order(e.sel.anchor, e.sel.cursor)
-	e.replace(a, b, normaliseNewlines(text), kindOther)
+	e.replace(a, b, cleanText(text), kindOther)
 }
 
 // ReplaceRange replaces the text between byte offsets start and end of
 // Text() with text as one undo step and leaves the cursor after it. Use it to
 // insert a completion or apply a formatter's output.
 func (e *Editor) ReplaceRange(start, end int, text string) {
-	e.replace(e.buf.posOf(start), e.buf.posOf(end), normaliseNewlines(text), kindOther)
+	e.replace(e.buf.posOf(start), e.buf.posOf(end), cleanText(text), kindOther)
 }
 
 // WordBeforeCursor returns the identifier characters just before the cursor
@@ -449,8 +451,19 @@ func (e *Editor) clampScroll() {
 	if e.r != nil {
 		rows = max(1, e.r.fullRows)
 	}
-	e.top = max(0, min(e.top, len(e.buf.lines)-rows/2))
+	e.top = max(0, min(e.top, e.maxTop(rows)))
 	e.left = max(0, min(e.left, e.buf.widest))
+}
+
+// maxTop returns the largest first visible line for rows visible rows: 0
+// when everything fits, else the view may scroll until the last line is half
+// way up, as code editors allow.
+func (e *Editor) maxTop(rows int) int {
+	n := len(e.buf.lines)
+	if n <= rows {
+		return 0
+	}
+	return n - rows/2
 }
 
 // ScrollToLine scrolls so that 0-based line is the first visible line (as

@@ -3,6 +3,7 @@ package editor
 import (
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -20,7 +21,12 @@ type findState struct {
 	matchCase bool
 	dirty     bool // the match count must be recomputed
 	count     int
+	countGen  int // generation of the pending deferred count
 }
+
+// largeScript is the line count above which the find bar's match count is
+// recomputed shortly after an edit instead of on every keystroke.
+const largeScript = 20000
 
 // maxCountedMatches caps how many matches the find bar counts.
 const maxCountedMatches = 9999
@@ -95,7 +101,7 @@ func (e *Editor) openFind(replace bool) {
 		e.find.query = sel
 	}
 	e.find.visible = true
-	e.find.replace = replace || e.find.replace && e.find.visible
+	e.find.replace = replace || e.find.replace
 	e.find.dirty = true
 	e.Refresh()
 	if e.r == nil {
@@ -122,7 +128,7 @@ func (e *Editor) closeFind() {
 // SetFindQuery sets the text the find bar searches for and whether case
 // matters, as if typed into the bar.
 func (e *Editor) SetFindQuery(q string, matchCase bool) {
-	e.find.query = q
+	e.find.query = cleanText(q)
 	e.find.matchCase = matchCase
 	e.find.dirty = true
 	if e.r != nil {
@@ -185,7 +191,7 @@ func (e *Editor) ReplaceNext(repl string) bool {
 	if a != b && a.line == b.line {
 		sel := e.buf.textRange(a, b)
 		if e.find.matchCase && sel == e.find.query || !e.find.matchCase && foldString(sel) == foldString(e.find.query) {
-			e.replace(a, b, repl, kindOther)
+			e.replace(a, b, cleanText(repl), kindOther)
 			done = true
 		}
 	}
@@ -200,6 +206,7 @@ func (e *Editor) ReplaceAll(repl string) int {
 	if q == "" {
 		return 0
 	}
+	repl = cleanText(repl)
 	before := e.sel
 	e.hist.beginCompound(before, e.lastActivity)
 	count := 0
@@ -293,8 +300,21 @@ func (f *findBar) sync() {
 func (f *findBar) refreshStatus() {
 	st := &f.e.find
 	if st.dirty {
-		st.count = st.countMatches(f.e)
 		st.dirty = false
+		st.countGen++
+		if len(f.e.buf.lines) < largeScript {
+			st.count = st.countMatches(f.e)
+		} else {
+			gen := st.countGen
+			time.AfterFunc(150*time.Millisecond, func() {
+				fyne.Do(func() {
+					if st.countGen == gen {
+						st.count = st.countMatches(f.e)
+						f.refreshStatus()
+					}
+				})
+			})
+		}
 	}
 	txt := ""
 	switch {

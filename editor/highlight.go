@@ -177,7 +177,7 @@ func flinkRules() chroma.Rules {
 			{Pattern: "`", Type: chroma.LiteralStringBacktick, Mutator: chroma.Push("quoted")},
 			{Pattern: `(\d+\.\d*|\.\d+)([eE][+-]?\d+)?|\d+[eE][+-]?\d+`, Type: chroma.LiteralNumberFloat},
 			{Pattern: `\d+`, Type: chroma.LiteralNumberInteger},
-			{Pattern: `[\p{L}_][\p{L}\p{N}_$]*(?=\s*\()`, Type: chroma.EmitterFunc(emitWord(true))},
+			{Pattern: `[\p{L}_][\p{L}\p{N}_$]*(?=\()`, Type: chroma.EmitterFunc(emitWord(true))},
 			{Pattern: `[\p{L}_][\p{L}\p{N}_$]*`, Type: chroma.EmitterFunc(emitWord(false))},
 			{Pattern: `\|\||<>|!=|<=|>=|[+\-*/%<>=!|&^~]`, Type: chroma.Operator},
 			{Pattern: `[;:()\[\],.{}]`, Type: chroma.Punctuation},
@@ -214,7 +214,8 @@ var leave = chroma.MutatorFunc(func(s *chroma.LexerState) error {
 })
 
 // emitWord returns an emitter that classifies an identifier by looking it up
-// in the Flink SQL word lists. call is true when the word is followed by '('.
+// in the Flink SQL word lists. call is true when the word is directly
+// followed by "(" (a space before it, as in "CREATE TABLE t (", is not a call).
 func emitWord(call bool) func(groups []string, _ *chroma.LexerState) chroma.Iterator {
 	return func(groups []string, _ *chroma.LexerState) chroma.Iterator {
 		w := groups[0]
@@ -269,7 +270,8 @@ var flinkKeywords = wordSet(`SELECT FROM WHERE GROUP BY HAVING ORDER LIMIT OFFSE
 	FRESHNESS REFRESH_MODE SUSPEND RESUME REFRESH MODEL MODELS EXISTS ANY SOME GROUPING
 	SETS CUBE ROLLUP ZONE LOCAL WITHOUT YEAR MONTH DAY HOUR MINUTE SECOND DEFAULT
 	CONSTRAINT UNIQUE QUALIFY TUMBLE HOP CUMULATE SESSION SLIDE FULL_CHANGELOG CREATED
-	COMPILE MODIFIED INPUT OUTPUT ENABLED DISABLED`)
+	COMPILE MODIFIED INPUT OUTPUT ENABLED DISABLED YEARS MONTHS DAYS HOURS MINUTES SECONDS
+	MILLISECOND MICROSECOND NANOSECOND WEEK QUARTER EPOCH`)
 
 // flinkFunctions are built-in function names that are highlighted even
 // without a following '(' (niladic functions such as CURRENT_TIMESTAMP) or

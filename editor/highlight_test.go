@@ -74,3 +74,10 @@ func TestLongLineNotLexed(t *testing.T) {
 		t.Errorf("long line in a comment should be one comment span")
 	}
 }
+
+func TestTableNameBeforeParenIsNotAFunction(t *testing.T) {
+	got := classesOf("CREATE TABLE clicks (id INT) WITH (x) ; SELECT my_udf(a)", stateCode)
+	if got["clicks"] != classPlain || got["my_udf"] != classFunction || got["WITH"] != classKeyword {
+		t.Errorf("classes %v", got)
+	}
+}

@@ -13,7 +13,8 @@ import (
 func (e *Editor) FocusGained() {
 	e.focused = true
 	e.shiftDown = false
-	if e.r != nil {
+	if e.r != nil && !e.r.blinking {
+		e.r.blinking = true
 		e.r.blink.Start()
 	}
 	e.Refresh()
@@ -24,7 +25,8 @@ func (e *Editor) FocusLost() {
 	e.focused = false
 	e.shiftDown = false
 	e.dragging = false
-	if e.r != nil {
+	if e.r != nil && e.r.blinking {
+		e.r.blinking = false
 		e.r.blink.Stop()
 	}
 	e.Refresh()
@@ -534,8 +536,12 @@ func (e *Editor) Scrolled(ev *fyne.ScrollEvent) {
 	if e.r == nil || e.r.cell.Height <= 0 {
 		return
 	}
-	e.scrollAccY -= ev.Scrolled.DY
-	e.scrollAccX -= ev.Scrolled.DX
+	dx, dy := ev.Scrolled.DX, ev.Scrolled.DY
+	if dx == 0 && e.shiftDown {
+		dx, dy = dy, 0 // Shift+wheel scrolls sideways
+	}
+	e.scrollAccY -= dy
+	e.scrollAccX -= dx
 	dl := int(e.scrollAccY / e.r.cell.Height)
 	dc := int(e.scrollAccX / e.r.cell.Width)
 	e.scrollAccY -= float32(dl) * e.r.cell.Height

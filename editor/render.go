@@ -50,7 +50,8 @@ type editorRenderer struct {
 	findBar                           *findBar
 	objects                           []fyne.CanvasObject
 
-	blink *fyne.Animation
+	blink    *fyne.Animation
+	blinking bool
 
 	tipBG   *canvas.Rectangle
 	tipText *canvas.Text
@@ -65,11 +66,12 @@ type editorRenderer struct {
 	viewRows   int // rows drawn, including a partial one
 	fullRows   int // rows fully visible
 
-	pal     palette
-	styles  map[styleKey]*widget.CustomTextGridStyle
-	gutter  [numGutterStyles]*widget.CustomTextGridStyle
-	bgs     [numBGs]color.Color
-	themeFG color.Color
+	pal      palette
+	themeKey themeKey // what the colours below were computed for
+	styles   map[styleKey]*widget.CustomTextGridStyle
+	gutter   [numGutterStyles]*widget.CustomTextGridStyle
+	bgs      [numBGs]color.Color
+	themeFG  color.Color
 }
 
 func newEditorRenderer(e *Editor) *editorRenderer {
@@ -116,10 +118,24 @@ func (r *editorRenderer) blinkTick(p float32) {
 	}
 }
 
-// applyTheme reads colours and the cell size from the current theme.
+// themeKey identifies the theme state the renderer's colours were built for.
+type themeKey struct {
+	th       fyne.Theme
+	v        fyne.ThemeVariant
+	bg, fg   color.Color
+	textSize float32
+}
+
+// applyTheme reads colours and the cell size from the current theme; it does
+// nothing when the theme did not change since the last call.
 func (r *editorRenderer) applyTheme() {
 	th := r.e.Theme()
 	v := fyne.CurrentApp().Settings().ThemeVariant()
+	key := themeKey{th, v, th.Color(theme.ColorNameBackground, v), th.Color(theme.ColorNameForeground, v), th.Size(theme.SizeNameText)}
+	if key == r.themeKey && r.styles != nil {
+		return
+	}
+	r.themeKey = key
 	r.pal = paletteFor(th, v)
 	r.themeFG = th.Color(theme.ColorNameForeground, v)
 	r.bgs = [numBGs]color.Color{
@@ -308,8 +324,7 @@ func (r *editorRenderer) updateContent() {
 
 	// Scroll bars overlay the right and bottom edges.
 	bw := theme.Size(theme.SizeNameScrollBar) * 0.6
-	lines := len(e.buf.lines)
-	r.vbar.set(lines+r.fullRows/2, r.fullRows, e.top)
+	r.vbar.set(e.maxTop(r.fullRows)+r.fullRows, r.fullRows, e.top)
 	r.vbar.Move(fyne.NewPos(r.area.X+r.areaSize.Width-bw, r.area.Y))
 	r.vbar.Resize(fyne.NewSize(bw, r.areaSize.Height))
 	r.hbar.set(e.buf.widest+4, r.textCols, e.left)
