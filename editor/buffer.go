@@ -46,6 +46,9 @@ type buffer struct {
 	// the horizontal scroll extent. It grows as lines grow and is recomputed
 	// only when the whole text is replaced.
 	widest int
+	// cachedLines counts lines whose hl was set since the last trim (an
+	// upper bound: edits drop caches without counting down).
+	cachedLines int
 }
 
 func newBuffer() *buffer {
@@ -86,6 +89,7 @@ func (b *buffer) setText(s string) {
 	widest = max(widest, cellWidthEstimate(s))
 	b.lines = lines
 	b.statesValid = 1
+	b.cachedLines = 0
 	b.widest = widest
 }
 

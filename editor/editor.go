@@ -74,7 +74,7 @@ type Editor struct {
 	OnComplete func()
 
 	// Splitter finds the statements of the script for Ctrl+Enter and
-	// Ctrl+E. Nil means SplitStatements.
+	// Ctrl+E. Nil means DefaultSplitter.
 	Splitter Splitter
 
 	buf  *buffer
@@ -348,6 +348,9 @@ func (e *Editor) currentStatement() (stmt string, start int, ok bool) {
 	}
 	script := e.Text()
 	split := e.Splitter
+	if split == nil {
+		split = DefaultSplitter
+	}
 	if split == nil {
 		split = SplitStatements
 	}

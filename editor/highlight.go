@@ -61,9 +61,37 @@ func (b *buffer) highlight(l int) []span {
 	if ln.hl != nil && ln.hl.state == st {
 		return ln.hl.spans
 	}
+	if ln.hl == nil {
+		b.cachedLines++
+	}
 	spans := lexLine(ln.text, st)
 	ln.hl = &lineHighlight{state: st, spans: spans}
 	return spans
+}
+
+// maxCachedLines bounds how many lines keep their highlighting cached, so
+// that scrolling through a huge script does not keep colour spans for all of
+// it.
+const maxCachedLines = 20000
+
+// trimCache drops the cached highlighting of lines outside [from, to) once
+// more than maxCachedLines lines hold one.
+func (b *buffer) trimCache(from, to int) {
+	if b.cachedLines <= maxCachedLines {
+		return
+	}
+	n := 0
+	for i := range b.lines {
+		if b.lines[i].hl == nil {
+			continue
+		}
+		if i < from || i >= to {
+			b.lines[i].hl = nil
+			continue
+		}
+		n++
+	}
+	b.cachedLines = n
 }
 
 // chromaStates maps a lexState to the state of the chroma lexer.

@@ -1,6 +1,9 @@
 package editor
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func classesOf(text string, st lexState) map[string]tokenClass {
 	rs := []rune(text)
@@ -79,5 +82,26 @@ func TestTableNameBeforeParenIsNotAFunction(t *testing.T) {
 	got := classesOf("CREATE TABLE clicks (id INT) WITH (x) ; SELECT my_udf(a)", stateCode)
 	if got["clicks"] != classPlain || got["my_udf"] != classFunction || got["WITH"] != classKeyword {
 		t.Errorf("classes %v", got)
+	}
+}
+
+func TestHighlightCacheIsBounded(t *testing.T) {
+	b := newBuffer()
+	b.setText(strings.Repeat("SELECT 1;\n", 3*maxCachedLines))
+	for l := range b.lines {
+		b.highlight(l)
+		if l%1000 == 0 {
+			b.trimCache(l-100, l+100)
+		}
+	}
+	b.trimCache(len(b.lines)-100, len(b.lines))
+	n := 0
+	for i := range b.lines {
+		if b.lines[i].hl != nil {
+			n++
+		}
+	}
+	if n > maxCachedLines+1000 {
+		t.Fatalf("%d lines cached", n)
 	}
 }

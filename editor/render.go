@@ -142,7 +142,7 @@ func (r *editorRenderer) applyTheme() {
 		bgNone:      nil,
 		bgMatch:     withAlpha(th.Color(theme.ColorNameWarning, v), 0x55),
 		bgError:     withAlpha(th.Color(theme.ColorNameError, v), 0x66),
-		bgFlash:     withAlpha(th.Color(theme.ColorNamePrimary, v), 0x55),
+		bgFlash:     withAlpha(th.Color(theme.ColorNameSuccess, v), 0x50),
 		bgSelection: th.Color(theme.ColorNameSelection, v),
 	}
 	r.styles = map[styleKey]*widget.CustomTextGridStyle{}
@@ -376,6 +376,7 @@ func (r *editorRenderer) fillRows() {
 		cells = r.appendLineCells(cells, l, hasSel, selA, selB)
 		g.Rows[row].Cells = cells
 	}
+	e.buf.trimCache(e.top-r.viewRows, e.top+2*r.viewRows)
 }
 
 // appendLineCells appends the visible cells of line l.

@@ -108,6 +108,11 @@ type Statement struct {
 // its Splitter field for Ctrl+Enter; the engine's parser can provide one.
 type Splitter func(script string) []Statement
 
+// DefaultSplitter is the Splitter of editors whose Splitter field is nil. It
+// is SplitStatements until the application installs another one (for example
+// the engine parser's) at start-up, before any editor is used.
+var DefaultSplitter Splitter = SplitStatements
+
 // SplitStatements splits a Flink SQL script at every ';' that is outside a
 // '…' string (with ” escapes), a `…` quoted identifier, a -- line comment
 // and a /* … */ comment. An EXECUTE STATEMENT SET BEGIN … END block is kept
