@@ -12,6 +12,22 @@
 // statement splitter, so an edit only invalidates the states from the edited
 // line down, and only to the bottom of what is actually shown.
 //
+// # Keys
+//
+// Arrows, Home (to the indentation, then column 0), End, PageUp/PageDown,
+// Ctrl+Home/End, Ctrl+Left/Right (by word) and Ctrl+Up/Down (scroll) move
+// the cursor; with Shift they extend the selection. Ctrl+A selects all,
+// Ctrl+C/X/V use the clipboard, Ctrl+Z undoes, Ctrl+Y and Ctrl+Shift+Z
+// redo, Tab/Shift+Tab indent/outdent (the selected lines), Enter keeps the
+// indentation (one more after "("), Ctrl+Backspace/Delete delete a word and
+// Ctrl+/ toggles "-- " comments. Ctrl+F opens the find bar, Ctrl+H the
+// replace row, F3/Ctrl+G and Shift+F3/Ctrl+Shift+G find next/previous, Esc
+// closes the bar. Ctrl+Enter, Ctrl+Shift+Enter, Ctrl+E, Ctrl+Shift+F,
+// Ctrl+Space and Esc call the On… hooks. On macOS Cmd works as Ctrl.
+// The mouse places the cursor (Shift+click extends), drags a selection,
+// double-click selects a word, a click in the gutter selects a line, the
+// wheel scrolls (Shift+wheel sideways) and the right button opens a menu.
+//
 // # Positions
 //
 // Lines and columns in this API are 0-based and columns count runes
