@@ -78,3 +78,14 @@ func BenchmarkScrollPage10MB(b *testing.B) {
 		e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown})
 	}
 }
+
+// BenchmarkText10MB measures Text(), which OnChanged handlers receive.
+func BenchmarkText10MB(b *testing.B) {
+	buf := newBuffer()
+	buf.setText(bigScript(10 << 20))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = buf.text()
+	}
+}

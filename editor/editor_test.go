@@ -642,7 +642,7 @@ func TestThemeChangeAndNoPanicWithoutRenderer(t *testing.T) {
 	key(e, fyne.KeyPageDown)
 	e.MouseMoved(&desktop.MouseEvent{})
 	e.Scrolled(&fyne.ScrollEvent{})
-	e.HighlightRange(0, 3, time.Millisecond)
+	e.HighlightRange(0, 3, time.Hour) // the test driver would run the timer's fyne.Do on its goroutine
 	e.SetFindQuery("x", false)
 	_ = e.CursorScreenPosition()
 	if !e.FindNext() {
