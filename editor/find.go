@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"image/color"
 	"strconv"
 	"strings"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -365,3 +367,50 @@ func (en *findEntry) TypedKey(ev *fyne.KeyEvent) {
 	}
 	en.Entry.TypedKey(ev)
 }
+
+// canvasRect returns a rectangle filled with a theme colour; its renderer
+// re-reads the colour on refresh.
+func canvasRect(name fyne.ThemeColorName) *themedRect {
+	return &themedRect{Rectangle: canvas.NewRectangle(color.Transparent), name: name}
+}
+
+// themedRect is a rectangle whose colour follows the theme.
+type themedRect struct {
+	*canvas.Rectangle
+	name fyne.ThemeColorName
+}
+
+func (t *themedRect) apply(th fyne.Theme) {
+	t.FillColor = th.Color(t.name, fyne.CurrentApp().Settings().ThemeVariant())
+	t.Rectangle.Refresh()
+}
+
+type findBarRenderer struct {
+	f  *findBar
+	bg *themedRect
+}
+
+// Layout stretches the background and the rows.
+func (r *findBarRenderer) Layout(size fyne.Size) {
+	r.bg.Resize(size)
+	r.f.content.Resize(size)
+}
+
+// MinSize is the rows' minimum size.
+func (r *findBarRenderer) MinSize() fyne.Size {
+	return r.f.content.MinSize()
+}
+
+// Refresh follows the theme.
+func (r *findBarRenderer) Refresh() {
+	r.bg.apply(r.f.Theme())
+	r.f.content.Refresh()
+}
+
+// Objects returns the background and the rows.
+func (r *findBarRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.bg.Rectangle, r.f.content}
+}
+
+// Destroy does nothing.
+func (r *findBarRenderer) Destroy() {}

@@ -134,6 +134,7 @@ type scrollBarRenderer struct {
 	s *scrollBar
 }
 
+// Layout places the thumb for the current offset; it is thin unless hovered.
 func (r *scrollBarRenderer) Layout(size fyne.Size) {
 	s := r.s
 	start, tl := s.thumbGeometry()
@@ -154,10 +155,12 @@ func (r *scrollBarRenderer) Layout(size fyne.Size) {
 	s.thumb.CornerRadius = thick / 2
 }
 
+// MinSize is a few pixels; the editor sizes the bar.
 func (r *scrollBarRenderer) MinSize() fyne.Size {
 	return fyne.NewSize(4, 4)
 }
 
+// Refresh re-reads the thumb colour and relayouts.
 func (r *scrollBarRenderer) Refresh() {
 	th := r.s.Theme()
 	v := fyne.CurrentApp().Settings().ThemeVariant()
@@ -166,50 +169,10 @@ func (r *scrollBarRenderer) Refresh() {
 	r.s.thumb.Refresh()
 }
 
+// Objects returns the thumb.
 func (r *scrollBarRenderer) Objects() []fyne.CanvasObject {
 	return []fyne.CanvasObject{r.s.thumb}
 }
 
+// Destroy does nothing.
 func (r *scrollBarRenderer) Destroy() {}
-
-// canvasRect returns a rectangle filled with a theme colour; its renderer
-// re-reads the colour on refresh.
-func canvasRect(name fyne.ThemeColorName) *themedRect {
-	return &themedRect{Rectangle: canvas.NewRectangle(color.Transparent), name: name}
-}
-
-// themedRect is a rectangle whose colour follows the theme.
-type themedRect struct {
-	*canvas.Rectangle
-	name fyne.ThemeColorName
-}
-
-func (t *themedRect) apply(th fyne.Theme) {
-	t.FillColor = th.Color(t.name, fyne.CurrentApp().Settings().ThemeVariant())
-	t.Rectangle.Refresh()
-}
-
-type findBarRenderer struct {
-	f  *findBar
-	bg *themedRect
-}
-
-func (r *findBarRenderer) Layout(size fyne.Size) {
-	r.bg.Resize(size)
-	r.f.content.Resize(size)
-}
-
-func (r *findBarRenderer) MinSize() fyne.Size {
-	return r.f.content.MinSize()
-}
-
-func (r *findBarRenderer) Refresh() {
-	r.bg.apply(r.f.Theme())
-	r.f.content.Refresh()
-}
-
-func (r *findBarRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.bg.Rectangle, r.f.content}
-}
-
-func (r *findBarRenderer) Destroy() {}
