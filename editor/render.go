@@ -116,6 +116,7 @@ func (r *editorRenderer) blinkTick(p float32) {
 	} else {
 		r.cursor.Hide()
 	}
+	r.cursor.Refresh()
 }
 
 // themeKey identifies the theme state the renderer's colours were built for.
@@ -314,6 +315,11 @@ func (r *editorRenderer) updateContent() {
 	cp := r.cellPos(c)
 	r.cursor.Move(fyne.NewPos(cp.X-1, cp.Y))
 	r.cursor.Resize(fyne.NewSize(2, r.cell.Height))
+	if e.focused && !r.blinking {
+		// Focus may have arrived before the renderer existed.
+		r.blinking = true
+		r.blink.Start()
+	}
 	if e.focused && r.cursorInView() {
 		r.cursor.Show()
 	} else {
