@@ -105,9 +105,21 @@ type Editor struct {
 
 // New returns an empty editor.
 func New() *Editor {
-	e := &Editor{buf: newBuffer(), goalCol: -1}
+	e := &Editor{}
 	e.ExtendBaseWidget(e)
 	return e
+}
+
+// ExtendBaseWidget is used by an extending widget (a struct embedding
+// Editor) to make use of BaseWidget functionality; it also prepares the empty
+// document, so a widget embedding Editor must call it before use, as with any
+// Fyne widget.
+func (e *Editor) ExtendBaseWidget(w fyne.Widget) {
+	if e.buf == nil {
+		e.buf = newBuffer()
+		e.goalCol = -1
+	}
+	e.BaseWidget.ExtendBaseWidget(w)
 }
 
 // Text returns the whole script, lines joined with "\n".

@@ -649,3 +649,56 @@ func TestThemeChangeAndNoPanicWithoutRenderer(t *testing.T) {
 		t.Fatal("find without renderer")
 	}
 }
+
+func TestScrollBars(t *testing.T) {
+	e, _ := newTestEditor(t, scriptOfLines(1000))
+	vb := e.r.vbar
+	if !vb.Visible() {
+		t.Fatal("no vertical scroll bar for 1000 lines")
+	}
+	if e.r.hbar.Visible() {
+		t.Fatal("horizontal scroll bar shown although every line fits")
+	}
+	// Tapping below the thumb pages down.
+	vb.Tapped(&fyne.PointEvent{Position: fyne.NewPos(2, vb.Size().Height-2)})
+	if e.FirstVisibleLine() != e.r.fullRows {
+		t.Fatalf("tap paged to %d, want %d", e.FirstVisibleLine(), e.r.fullRows)
+	}
+	// Dragging the thumb by the whole track scrolls to the end.
+	vb.Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(0, vb.Size().Height)})
+	vb.DragEnd()
+	if top := e.FirstVisibleLine(); top != e.maxTop(e.r.fullRows) {
+		t.Fatalf("drag scrolled to %d, want %d", top, e.maxTop(e.r.fullRows))
+	}
+	// The cursor did not move.
+	assertCursor(t, e, 0, 0)
+	// Shift+wheel scrolls sideways.
+	e.SetText(strings.Repeat("z", 400))
+	e.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	e.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -5*e.r.cell.Width)})
+	e.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	if e.left != 5 {
+		t.Fatalf("shift+wheel scrolled to column %d", e.left)
+	}
+}
+
+// embedded checks that the editor still works when extended.
+type embedded struct {
+	Editor
+}
+
+func TestExtendedEditor(t *testing.T) {
+	test.NewTempApp(t)
+	x := &embedded{}
+	x.ExtendBaseWidget(x)
+	w := test.NewTempWindow(t, x)
+	w.Resize(fyne.NewSize(300, 200))
+	w.Canvas().Focus(x)
+	test.Type(x, "SELECT 1")
+	if x.Text() != "SELECT 1" {
+		t.Fatalf("text %q", x.Text())
+	}
+	if len(x.r.grid.Rows) == 0 || x.r.grid.Rows[0].Cells[x.r.gutterCols].Rune != 'S' {
+		t.Fatal("extended editor not drawn")
+	}
+}
