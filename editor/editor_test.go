@@ -416,9 +416,42 @@ func TestFindReplace(t *testing.T) {
 	if e.Text() != "select a FROM t;\nSELECT b from u;\nselect c" {
 		t.Fatalf("undo replace all: %q", e.Text())
 	}
+	// Replace one at a time: the selected match, then the next is selected.
+	e.SetFindQuery("select", false)
+	e.SetCursorOffset(0)
+	e.FindNext()
+	if !e.ReplaceNext("SEL") || !strings.HasPrefix(e.Text(), "SEL a FROM") {
+		t.Fatalf("replace next: %q", e.Text())
+	}
+	if s, _, txt := e.Selection(); txt != "SELECT" || s != 14 {
+		t.Fatalf("after replace the next match should be selected, got %q at %d", txt, s)
+	}
+	// Esc in the find entry closes the bar and focuses the text again.
+	ctrl(e, fyne.KeyH)
+	if !e.find.replace || !e.r.findBar.replaceRow.Visible() {
+		t.Fatal("Ctrl+H did not show the replace row")
+	}
+	e.r.findBar.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if e.find.visible || !e.focused {
+		t.Fatal("Esc in the find entry did not close the bar")
+	}
+	ctrl(e, fyne.KeyF)
 	key(e, fyne.KeyEscape)
 	if e.find.visible {
 		t.Fatal("Esc did not close the find bar")
+	}
+}
+
+func TestContextMenu(t *testing.T) {
+	e, w := newTestEditor(t, "SELECT 1")
+	e.SelectAll()
+	e.TappedSecondary(&fyne.PointEvent{Position: fyne.NewPos(50, 5), AbsolutePosition: fyne.NewPos(50, 5)})
+	overlay := w.Canvas().Overlays().Top()
+	if overlay == nil {
+		t.Fatal("no context menu")
+	}
+	if !strings.Contains(test.RenderObjectToMarkup(overlay), "Copy") {
+		t.Fatal("context menu without Copy")
 	}
 }
 
