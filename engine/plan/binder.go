@@ -580,7 +580,7 @@ func (b *binder) tableScan(id catalog.ObjectIdentifier, t *catalog.Table, ref *s
 		}
 		we := b.computedExpr(wm.Expr, sc, id)
 		cols[idx] = Column{Name: cols[idx].Name, Type: cols[idx].Type.WithTimeAttr(types.Rowtime)}
-		n = &WatermarkAssigner{Input: withColumns(n, cols), Rowtime: idx, Expr: we}
+		n = &WatermarkAssigner{Input: withColumns(n, cols), Rowtime: idx, Expr: we, Replay: b.replaySpeed(t, opts)}
 	}
 	return n
 }
@@ -980,6 +980,9 @@ func impliedName(e sql.Expr) string {
 
 // tableFunc binds TABLE(f(...)) in FROM (window TVFs, user table functions).
 func (b *binder) tableFunc(t *sql.TableFunc, outer *scope) (Node, *scope) {
+	if n, sc, ok := b.windowTableFunc(t, outer); ok {
+		return n, sc
+	}
 	b.failAt(t, "Table function %s is not supported yet", t.Call.Name)
 	return nil, nil
 }

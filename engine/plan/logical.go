@@ -268,6 +268,8 @@ type WatermarkAssigner struct {
 	Input   Node
 	Rowtime int
 	Expr    expr.Expr
+	// Replay is the 'source.replay-speed' of the table (0 = no pacing).
+	Replay float64
 }
 
 func (w *WatermarkAssigner) Columns() []Column { return w.Input.Columns() }

@@ -11,6 +11,7 @@ import (
 // union inputs), merging of join conditions, and projection pruning down
 // to the table scans (a CSV scan then parses only the columns used).
 func Optimize(n Node) Node {
+	n = rewriteStreaming(n)
 	n = pushFilters(n)
 	n, _ = prune(n, allUsed(n))
 	return n
@@ -267,7 +268,7 @@ func prune(n Node, used []bool) (Node, []int) {
 			inUsed[r] = true
 		}
 		in, m := prune(x.Input, inUsed)
-		return &WatermarkAssigner{Input: in, Rowtime: m[x.Rowtime], Expr: remap(x.Expr, m)}, m
+		return &WatermarkAssigner{Input: in, Rowtime: m[x.Rowtime], Expr: remap(x.Expr, m), Replay: x.Replay}, m
 	case *Aggregate:
 		nk := len(x.GroupKeys)
 		inUsed := make([]bool, len(x.Input.Columns()))

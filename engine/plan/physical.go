@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/config"
@@ -105,11 +106,16 @@ func (pl *planner) translate(n Node) *PhysNode {
 		p := &PhysNode{Op: "WatermarkAssigner", Inputs: []*PhysNode{in}, Cols: x.Columns(), Mode: in.Mode,
 			Parallelism: in.Parallelism, rows: in.rows,
 			Attrs: []string{fmt.Sprintf("rowtime=[%s]", rowtime), fmt.Sprintf("watermark=[%s]", named(wmExpr, names))}}
+		rt, replay := x.Rowtime, x.Replay
+		if replay > 0 {
+			p.Attrs = append(p.Attrs, fmt.Sprintf("replaySpeed=[%g]", replay))
+		}
 		p.newOp = func() runtime.Operator {
-			w, err := runtime.NewWatermarkAssigner(wmExpr)
+			w, err := runtime.NewWatermarkAssigner(wmExpr, rt)
 			if err != nil {
 				panic(err)
 			}
+			w.Replay = replay
 			return w
 		}
 		return p
@@ -125,6 +131,9 @@ func (pl *planner) translate(n Node) *PhysNode {
 		return pl.setOp(x)
 	case *Sink:
 		return pl.sink(x)
+	}
+	if p := pl.translateStreaming(n); p != nil {
+		return p
 	}
 	pl.fail("cannot plan %T", n)
 	return nil
@@ -147,6 +156,17 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 	}
 	for k, v := range s.Options {
 		opts[k] = v
+	}
+	batchSize := 0
+	if v, ok := opts[OptBatchSize]; ok {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n <= 0 {
+			pl.fail("invalid value '%s' for option '%s': expected a positive integer", v, OptBatchSize)
+		}
+		batchSize = n
+	}
+	for _, k := range extensionOptions {
+		delete(opts, k)
 	}
 	stdout := pl.env.Stdout
 	if stdout == nil {
@@ -188,11 +208,11 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 	if !pl.env.Streaming {
 		p.Mode = types.InsertOnlyMode
 	}
-	p.source = runtime.ConnectorSource(src, spec, func(n int64) {
+	p.source = rebatch(runtime.ConnectorSource(src, spec, func(n int64) {
 		if skipped != nil && n > 0 {
 			skipped(name, n)
 		}
-	})
+	}), batchSize)
 	return p
 }
 

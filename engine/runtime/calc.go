@@ -114,90 +114,6 @@ func emptyCols(cols []arrow.Array) []arrow.Array {
 	return out
 }
 
-// WatermarkAssigner tracks the maximum of a watermark expression (for
-// example `ts - INTERVAL '5' SECOND`) over the rows of its input and emits
-// it as the watermark when it advances — Flink's periodic bounded
-// out-of-orderness watermarks, generated per source instance. The
-// expression's value is a TIMESTAMP(p) or TIMESTAMP_LTZ(p); the watermark
-// is its epoch milliseconds. Emission is throttled to JobConfig.WatermarkEvery
-// (0 = after every batch).
-type WatermarkAssigner struct {
-	BaseOperator
-	wmExpr  expr.Evaluator
-	unit    arrow.TimeUnit
-	current int64
-	emitted int64
-	lastAt  int64 // nanotime of last emission
-	now     func() int64
-}
-
-// NewWatermarkAssigner compiles the watermark expression (type TIMESTAMP(p)
-// or TIMESTAMP_LTZ(p)).
-func NewWatermarkAssigner(wm expr.Expr) (*WatermarkAssigner, error) {
-	ev, err := expr.Compile(wm)
-	if err != nil {
-		return nil, err
-	}
-	return &WatermarkAssigner{wmExpr: ev, unit: types.TimestampUnit(wm.Type().Precision), current: MinWatermark, emitted: MinWatermark, now: monoNanos}, nil
-}
-
-// ProcessBatch implements Operator: forwards the batch, then emits the
-// new watermark if it advanced.
-func (w *WatermarkAssigner) ProcessBatch(_ int, b *types.Batch) error {
-	v, err := w.wmExpr(w.Ctx.Eval, b)
-	if err != nil {
-		return err
-	}
-	arr := v.Materialize(b.Len)
-	vals := vector.Values[int64](arr)
-	per := types.UnitsPerSecond(w.unit) / 1000
-	mx := w.current
-	hasNulls := arr.NullN() > 0
-	for i, x := range vals {
-		if hasNulls && arr.IsNull(i) {
-			continue
-		}
-		ms := x
-		if per > 1 {
-			ms = floorDivInt(x, per)
-		}
-		if ms > mx {
-			mx = ms
-		}
-	}
-	w.current = mx
-	if err := w.Emit(b); err != nil {
-		return err
-	}
-	return w.maybeEmit(false)
-}
-
-func (w *WatermarkAssigner) maybeEmit(force bool) error {
-	if w.current <= w.emitted {
-		return nil
-	}
-	every := int64(w.Ctx.Config.WatermarkEvery)
-	now := w.now()
-	if !force && every > 0 && now-w.lastAt < every {
-		return nil
-	}
-	w.lastAt = now
-	w.emitted = w.current
-	return w.Out.EmitWatermark(w.current)
-}
-
-// ProcessWatermark implements Operator: upstream watermarks (only the
-// final +∞ of a bounded source) flush the pending one first.
-func (w *WatermarkAssigner) ProcessWatermark(_ int, wm int64) error {
-	if err := w.maybeEmit(true); err != nil {
-		return err
-	}
-	if wm == MaxWatermark {
-		return w.Out.EmitWatermark(wm)
-	}
-	return nil
-}
-
 func floorDivInt(a, b int64) int64 {
 	q := a / b
 	if a%b != 0 && (a < 0) != (b < 0) {
@@ -227,15 +143,25 @@ func (u *Union) ProcessWatermark(in int, wm int64) error {
 	return nil
 }
 
-// WatermarkTracker combines per-input watermarks by minimum.
+// SetInputIdle implements InputIdler.
+func (u *Union) SetInputIdle(in int, idle bool) error {
+	if m, ok := u.wms.SetIdle(in, idle); ok {
+		return u.Out.EmitWatermark(m)
+	}
+	return nil
+}
+
+// WatermarkTracker combines per-input watermarks by minimum, ignoring
+// idle inputs.
 type WatermarkTracker struct {
-	wms []int64
-	cur int64
+	wms  []int64
+	idle []bool
+	cur  int64
 }
 
 // NewWatermarkTracker tracks n inputs.
 func NewWatermarkTracker(n int) *WatermarkTracker {
-	t := &WatermarkTracker{wms: make([]int64, n), cur: MinWatermark}
+	t := &WatermarkTracker{wms: make([]int64, n), idle: make([]bool, n), cur: MinWatermark}
 	for i := range t.wms {
 		t.wms[i] = MinWatermark
 	}
@@ -248,13 +174,28 @@ func (t *WatermarkTracker) Update(in int, wm int64) (int64, bool) {
 	if wm > t.wms[in] {
 		t.wms[in] = wm
 	}
-	m := t.wms[0]
-	for _, w := range t.wms[1:] {
+	return t.recompute()
+}
+
+// SetIdle marks input in idle (ignored by the minimum) or active; it
+// returns the combined watermark and whether it advanced.
+func (t *WatermarkTracker) SetIdle(in int, idle bool) (int64, bool) {
+	t.idle[in] = idle
+	return t.recompute()
+}
+
+func (t *WatermarkTracker) recompute() (int64, bool) {
+	m, any := MaxWatermark, false
+	for i, w := range t.wms {
+		if t.idle[i] {
+			continue
+		}
+		any = true
 		if w < m {
 			m = w
 		}
 	}
-	if m > t.cur {
+	if any && m > t.cur {
 		t.cur = m
 		return m, true
 	}

@@ -64,7 +64,7 @@ func NewJobID() string {
 }
 
 type event struct {
-	kind     uint8 // evData, evWatermark, evEnd
+	kind     uint8 // evData, evWatermark, evEnd, evIdle, evActive
 	batch    *types.Batch
 	wm       int64
 	producer int
@@ -74,7 +74,20 @@ const (
 	evData uint8 = iota
 	evWatermark
 	evEnd
+	// evIdle and evActive carry a producer's watermark status (Flink's
+	// WatermarkStatus IDLE / ACTIVE): idle producers are ignored when
+	// watermarks are combined.
+	evIdle
+	evActive
 )
+
+// InputIdler is implemented by multi-input operators that combine their
+// inputs' watermarks: the task tells them when every producer of an input
+// became idle (or active again), so the idle input does not hold back the
+// combined watermark.
+type InputIdler interface {
+	SetInputIdle(in int, idle bool) error
+}
 
 // Submit starts a job running g and returns at once. The job stops when
 // every sink has seen the end of its input, on the first error, or when
@@ -283,7 +296,8 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int) (err er
 		next = &chainInput{op: op, m: n.metrics, name: n.Name}
 	}
 	for _, p := range built {
-		octx := &OpContext{Ctx: ctx, Eval: e.ev, Metrics: p.n.metrics, Batch: e.batch, Config: e.cfg, Subtask: inst, Parallel: p.n.Parallelism}
+		octx := &OpContext{Ctx: ctx, Eval: e.ev, Metrics: p.n.metrics, Batch: e.batch, Config: e.cfg, Subtask: inst, Parallel: p.n.Parallelism,
+			SetIdle: router.setIdle}
 		current = p.n.Name
 		if err := p.op.Open(octx, p.out); err != nil {
 			return &TaskError{Operator: p.n.Name, Err: err}
@@ -301,18 +315,8 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int) (err er
 	head := chain[0]
 	if head.Source != nil {
 		current = head.Name
-		emit := func(b *types.Batch) error {
-			if b == nil || b.Len == 0 {
-				return nil
-			}
-			head.metrics.RecordsOut.Add(int64(b.Len))
-			return next.Emit(b)
-		}
-		if err := head.Source(ctx, inst, head.Parallelism, emit); err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return &TaskError{Operator: head.Name, Err: err}
+		if err := e.runSource(ctx, head, inst, next, ops); err != nil {
+			return err
 		}
 		// end of a bounded source: watermark to +inf, then end of input
 		if err := next.EmitWatermark(MaxWatermark); err != nil {
@@ -323,10 +327,135 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int) (err er
 	// operator head: read its input channels
 	headOp := built[0].op
 	current = head.Name
-	if err := e.readInputs(ctx, head, inst, headOp); err != nil {
+	if err := e.readInputs(ctx, head, inst, headOp, router); err != nil {
 		return e.opErr(ctx, head.Name, err)
 	}
 	return e.endChain(ctx, built[1:], router)
+}
+
+// runSource reads a source in its own goroutine and pushes its batches
+// through the task's chained operators, firing their processing-time
+// timers (periodic watermarks, idleness) between batches.
+func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Output, ops []Operator) error {
+	srcCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan *types.Batch, 2)
+	errc := make(chan error, 1)
+	go func() {
+		defer close(batches)
+		var err error
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
+			}
+			errc <- err
+		}()
+		err = head.Source(srcCtx, inst, head.Parallelism, func(b *types.Batch) error {
+			if b == nil || b.Len == 0 {
+				return nil
+			}
+			select {
+			case batches <- b:
+				return nil
+			case <-srcCtx.Done():
+				return srcCtx.Err()
+			}
+		})
+	}()
+	drain := func() {
+		cancel()
+		for range batches {
+		}
+	}
+	var timerOps []ProcessingTimeOperator
+	for _, op := range ops {
+		if t, ok := op.(ProcessingTimeOperator); ok {
+			timerOps = append(timerOps, t)
+		}
+	}
+	timers := newChainTimers(timerOps, e.cfg.clock())
+	defer timers.stop()
+	for {
+		timers.arm()
+		select {
+		case b, ok := <-batches:
+			if !ok {
+				if err := <-errc; err != nil {
+					if ctx.Err() != nil {
+						return nil
+					}
+					return &TaskError{Operator: head.Name, Err: err}
+				}
+				return nil
+			}
+			head.metrics.RecordsOut.Add(int64(b.Len))
+			if err := next.Emit(b); err != nil {
+				drain()
+				return e.opErr(ctx, head.Name, err)
+			}
+		case <-timers.c:
+			if err := timers.fire(); err != nil {
+				drain()
+				return e.opErr(ctx, head.Name, err)
+			}
+		case <-ctx.Done():
+			drain()
+			return nil
+		}
+	}
+}
+
+// chainTimers drives the processing-time timers of a source task's
+// chained operators.
+type chainTimers struct {
+	ops    []ProcessingTimeOperator
+	clock  Clock
+	c      <-chan time.Time
+	cancel func()
+	at     int64
+}
+
+func newChainTimers(ops []ProcessingTimeOperator, clock Clock) *chainTimers {
+	return &chainTimers{ops: ops, clock: clock, at: -1}
+}
+
+func (t *chainTimers) arm() {
+	next, ok := int64(0), false
+	for _, op := range t.ops {
+		if n, has := op.NextProcessingTime(); has && (!ok || n < next) {
+			next, ok = n, true
+		}
+	}
+	if !ok {
+		t.stop()
+		return
+	}
+	if t.c != nil && next == t.at {
+		return
+	}
+	t.stop()
+	t.at = next
+	t.c, t.cancel = t.clock.At(time.UnixMilli(next))
+}
+
+func (t *chainTimers) fire() error {
+	t.c, t.cancel, t.at = nil, nil, -1
+	now := t.clock.Now().UnixMilli()
+	for _, op := range t.ops {
+		if n, has := op.NextProcessingTime(); has && n <= now {
+			if err := op.OnProcessingTime(now); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (t *chainTimers) stop() {
+	if t.cancel != nil {
+		t.cancel()
+	}
+	t.c, t.cancel, t.at = nil, nil, -1
 }
 
 func (e *executor) opErr(ctx context.Context, name string, err error) error {
@@ -357,7 +486,7 @@ func (e *executor) endChain(ctx context.Context, rest []chainedOp, router *route
 var errStopped = errors.New("stopped")
 
 // readInputs is the event loop of a task whose head has inputs.
-func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operator) error {
+func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operator, r *router) error {
 	chans := e.inbound[n.ID][inst]
 	nIn := len(chans)
 	producers := make([]int, nIn)
@@ -370,35 +499,95 @@ func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operato
 		}
 	}
 	wms := make([][]int64, nIn)
+	idle := make([][]bool, nIn)
+	inputIdle := make([]bool, nIn)
 	combined := make([]int64, nIn)
 	ended := make([]int, nIn)
 	for i := range wms {
 		wms[i] = make([]int64, producers[i])
+		idle[i] = make([]bool, producers[i])
 		for k := range wms[i] {
 			wms[i][k] = MinWatermark
 		}
 		combined[i] = MinWatermark
 	}
+	idler, _ := op.(InputIdler)
+	taskIdle := false
+	// advance recomputes input in's watermark as the minimum over its
+	// active producers (Flink's StatusWatermarkValve).
+	advance := func(in int) error {
+		low, any := MaxWatermark, false
+		for k, w := range wms[in] {
+			if idle[in][k] {
+				continue
+			}
+			any = true
+			if w < low {
+				low = w
+			}
+		}
+		if any && low > combined[in] {
+			combined[in] = low
+			return op.ProcessWatermark(in, low)
+		}
+		return nil
+	}
+	// status updates the idleness of input in and of the whole task.
+	status := func(in int) error {
+		all := true
+		for _, x := range idle[in] {
+			if !x {
+				all = false
+			}
+		}
+		if all != inputIdle[in] {
+			inputIdle[in] = all
+			if idler != nil {
+				if err := idler.SetInputIdle(in, all); err != nil {
+					return err
+				}
+			}
+		}
+		every := true
+		for _, x := range inputIdle {
+			if !x {
+				every = false
+			}
+		}
+		if every != taskIdle {
+			taskIdle = every
+			if r != nil {
+				r.setIdle(every)
+			}
+		}
+		return nil
+	}
 	open := nIn
 	selector, _ := op.(InputSelector)
-	cases := make([]reflect.SelectCase, nIn+1)
+	cases := make([]reflect.SelectCase, nIn+2)
 	cases[nIn] = reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())}
 	m := n.metrics
+	// processing-time timers of the head operator
+	timers := newTaskTimers(op, e.cfg.clock())
+	defer timers.stop()
 	for open > 0 {
+		if err := timers.arm(); err != nil {
+			return err
+		}
 		var in int
 		var ev event
 		want := -1
 		if selector != nil {
 			want = selector.NextInput()
 		}
-		if want >= 0 && ended[want] < producers[want] {
+		if want >= 0 && ended[want] < producers[want] && timers.c == nil {
 			select {
 			case ev = <-chans[want]:
 				in = want
 			case <-ctx.Done():
 				return ctx.Err()
 			}
-		} else if nIn == 1 {
+		} else if nIn == 1 && timers.c == nil {
 			select {
 			case ev = <-chans[0]:
 			case <-ctx.Done():
@@ -406,15 +595,25 @@ func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operato
 			}
 		} else {
 			for i, c := range chans {
-				if ended[i] == producers[i] {
+				if ended[i] == producers[i] || (want >= 0 && i != want && ended[want] < producers[want]) {
 					cases[i] = reflect.SelectCase{Dir: reflect.SelectRecv}
 				} else {
 					cases[i] = reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c)}
 				}
 			}
+			cases[nIn+1] = reflect.SelectCase{Dir: reflect.SelectRecv}
+			if timers.c != nil {
+				cases[nIn+1].Chan = reflect.ValueOf(timers.c)
+			}
 			chosen, v, _ := reflect.Select(cases)
 			if chosen == nIn {
 				return ctx.Err()
+			}
+			if chosen == nIn+1 {
+				if err := timers.fire(); err != nil {
+					return err
+				}
+				continue
 			}
 			in = chosen
 			ev = v.Interface().(event)
@@ -428,25 +627,30 @@ func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operato
 				return err
 			}
 			m.BusyNanos.Add(int64(time.Since(t0)))
+		case evIdle, evActive:
+			idle[in][ev.producer] = ev.kind == evIdle
+			if err := status(in); err != nil {
+				return err
+			}
+			if err := advance(in); err != nil {
+				return err
+			}
 		case evWatermark, evEnd:
 			wm := ev.wm
 			if ev.kind == evEnd {
 				wm = MaxWatermark
+				if idle[in][ev.producer] {
+					idle[in][ev.producer] = false
+					if err := status(in); err != nil {
+						return err
+					}
+				}
 			}
 			if wm > wms[in][ev.producer] {
 				wms[in][ev.producer] = wm
 			}
-			low := MaxWatermark
-			for _, w := range wms[in] {
-				if w < low {
-					low = w
-				}
-			}
-			if low > combined[in] {
-				combined[in] = low
-				if err := op.ProcessWatermark(in, low); err != nil {
-					return err
-				}
+			if err := advance(in); err != nil {
+				return err
 			}
 			if ev.kind == evEnd {
 				ended[in]++
@@ -460,6 +664,52 @@ func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operato
 		}
 	}
 	return nil
+}
+
+// taskTimers drives the processing-time timers of a task's head operator.
+type taskTimers struct {
+	op     ProcessingTimeOperator
+	clock  Clock
+	c      <-chan time.Time
+	cancel func()
+	at     int64
+}
+
+func newTaskTimers(op Operator, clock Clock) *taskTimers {
+	t := &taskTimers{clock: clock, at: -1}
+	t.op, _ = op.(ProcessingTimeOperator)
+	return t
+}
+
+// arm (re)starts the timer for the operator's next processing time.
+func (t *taskTimers) arm() error {
+	if t.op == nil {
+		return nil
+	}
+	next, ok := t.op.NextProcessingTime()
+	if !ok {
+		t.stop()
+		return nil
+	}
+	if t.c != nil && next == t.at {
+		return nil
+	}
+	t.stop()
+	t.at = next
+	t.c, t.cancel = t.clock.At(time.UnixMilli(next))
+	return nil
+}
+
+func (t *taskTimers) fire() error {
+	t.c, t.cancel, t.at = nil, nil, -1
+	return t.op.OnProcessingTime(t.clock.Now().UnixMilli())
+}
+
+func (t *taskTimers) stop() {
+	if t.cancel != nil {
+		t.cancel()
+	}
+	t.c, t.cancel, t.at = nil, nil, -1
 }
 
 // chainInput adapts an operator as the Output of the one before it.

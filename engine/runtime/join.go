@@ -276,6 +276,14 @@ func (j *StreamingJoin) ProcessWatermark(in int, wm int64) error {
 	return nil
 }
 
+// SetInputIdle implements InputIdler.
+func (j *StreamingJoin) SetInputIdle(in int, idle bool) error {
+	if m, ok := j.wms.SetIdle(in, idle); ok {
+		return j.Out.EmitWatermark(m)
+	}
+	return nil
+}
+
 // StateSize implements StateReporter.
 func (j *StreamingJoin) StateSize() (int64, int64) {
 	return int64(len(j.state[0]) + len(j.state[1])), j.rows * 64

@@ -74,6 +74,9 @@ type OpContext struct {
 	Config   JobConfig
 	Subtask  int // index of this parallel instance
 	Parallel int // number of parallel instances
+	// SetIdle marks this task's output idle (or active again): downstream
+	// tasks then ignore its watermarks (table.exec.source.idle-timeout).
+	SetIdle func(idle bool)
 }
 
 // JobConfig carries the settings operators read.
@@ -85,6 +88,29 @@ type JobConfig struct {
 	IdleTimeout      time.Duration
 	ChannelCapacity  int
 	MaxCollectBuffer int
+	// Clock is the processing-time clock (nil = the system clock). Tests
+	// set a ManualClock to make processing-time behaviour deterministic.
+	Clock Clock
+}
+
+// clock returns the configured clock or the system clock.
+func (c JobConfig) clock() Clock {
+	if c.Clock != nil {
+		return c.Clock
+	}
+	return SystemClock{}
+}
+
+// ProcessingTimeOperator is implemented by operators with processing-time
+// timers (processing-time windows). The task of an operator at the head of
+// a chain asks NextProcessingTime after each event and calls
+// OnProcessingTime (with the clock's epoch milliseconds) once that time
+// is reached.
+type ProcessingTimeOperator interface {
+	// NextProcessingTime returns the epoch millisecond of the next timer.
+	NextProcessingTime() (int64, bool)
+	// OnProcessingTime fires the timers due at now (epoch ms).
+	OnProcessingTime(now int64) error
 }
 
 // DefaultJobConfig returns sensible defaults.

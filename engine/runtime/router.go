@@ -17,6 +17,20 @@ type router struct {
 	targets []target
 	m       *OperatorMetrics
 	rr      int
+	idle    bool
+}
+
+// setIdle broadcasts a change of this task's watermark status.
+func (r *router) setIdle(idle bool) {
+	if idle == r.idle {
+		return
+	}
+	r.idle = idle
+	kind := evActive
+	if idle {
+		kind = evIdle
+	}
+	_ = r.broadcast(event{kind: kind})
 }
 
 type target struct {

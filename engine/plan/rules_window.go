@@ -1,0 +1,319 @@
+package plan
+
+import (
+	"fmt"
+
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// rewriteStreaming applies the rules that turn relational patterns into
+// Flink's streaming operators, bottom-up: an aggregation grouped by
+// window_start and window_end of a window TVF (or of an upstream window
+// operator) becomes a WindowAggregate; legacy group windows, Top-N and
+// deduplication patterns are recognised by the other rules of this file
+// family.
+func rewriteStreaming(n Node) Node {
+	in := n.Inputs()
+	if len(in) > 0 {
+		next := make([]Node, len(in))
+		changed := false
+		for i, c := range in {
+			next[i] = rewriteStreaming(c)
+			if next[i] != c {
+				changed = true
+			}
+		}
+		if changed {
+			n = n.WithInputs(next)
+		}
+	}
+	for _, rule := range streamingRules {
+		if out := rule(n); out != nil {
+			return out
+		}
+	}
+	return n
+}
+
+// streamingRules are tried in order on every node; a rule returns nil
+// when it does not apply.
+var streamingRules = []func(Node) Node{
+	windowAggregateRule,
+}
+
+// flatten looks through a chain of projections and filters: it returns
+// the first other node (base), the expressions of n's columns over base's
+// columns, and the filter conditions over base's columns.
+func flatten(n Node) (base Node, exprs []expr.Expr, conds []expr.Expr) {
+	switch x := n.(type) {
+	case *Project:
+		b, inner, cs := flatten(x.Input)
+		return b, substituteAll(x.Exprs, inner), cs
+	case *Filter:
+		b, inner, cs := flatten(x.Input)
+		return b, inner, append(cs, substitute(x.Cond, inner))
+	}
+	cols := n.Columns()
+	exprs = make([]expr.Expr, len(cols))
+	for i, c := range cols {
+		exprs[i] = &expr.InputRef{Index: i, Name: c.Name, T: c.Type}
+	}
+	return n, exprs, nil
+}
+
+// windowCol describes a column holding a window property.
+type windowCol struct {
+	prop   WindowProp
+	window WindowSpec
+	// id tells windows apart (the node that assigned them).
+	id Node
+}
+
+// windowColumnsOf reports the columns of n that hold window_start,
+// window_end or window_time of windows assigned below n.
+func windowColumnsOf(n Node) map[int]windowCol {
+	switch x := n.(type) {
+	case *WindowTVF:
+		nIn := len(x.Input.Columns())
+		return map[int]windowCol{
+			nIn:     {runtime.PropStart, x.Window, x},
+			nIn + 1: {runtime.PropEnd, x.Window, x},
+			nIn + 2: {runtime.PropTime, x.Window, x},
+		}
+	case *WindowAggregate:
+		out := map[int]windowCol{}
+		base := len(x.GroupKeys) + len(x.Aggs)
+		for i, p := range x.Props {
+			out[base+i] = windowCol{p, x.Window, x}
+		}
+		return out
+	case *Project:
+		in := windowColumnsOf(x.Input)
+		if len(in) == 0 {
+			return nil
+		}
+		out := map[int]windowCol{}
+		for i, e := range x.Exprs {
+			if r, ok := e.(*expr.InputRef); ok {
+				if wc, ok := in[r.Index]; ok {
+					out[i] = wc
+				}
+			}
+		}
+		return out
+	case *Filter:
+		return windowColumnsOf(x.Input)
+	}
+	if wc, ok := n.(interface{ windowColumns() map[int]windowCol }); ok {
+		return wc.windowColumns()
+	}
+	return nil
+}
+
+// refsAny reports whether e reads any of the columns in set.
+func refsAny(e expr.Expr, set map[int]windowCol) bool {
+	for _, r := range expr.InputRefs(e) {
+		if _, ok := set[r]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// windowAggregateRule turns Aggregate(Project/Filter*(windowed input))
+// grouped by window_start and window_end into a WindowAggregate (Flink's
+// StreamPhysicalWindowAggregateRule). Over a window TVF the window is
+// assigned from the time attribute; over another window operator the
+// windows it attached are reused.
+func windowAggregateRule(n Node) Node {
+	a, ok := n.(*Aggregate)
+	if !ok {
+		return nil
+	}
+	base, exprs, conds := flatten(a.Input)
+	wcols := windowColumnsOf(base)
+	if len(wcols) == 0 {
+		return nil
+	}
+	// classify group keys
+	props := map[int]WindowProp{} // key position -> property
+	var win *windowCol
+	var startBase, endBase = -1, -1
+	for k, key := range a.GroupKeys {
+		e := exprs[key]
+		if r, ok := e.(*expr.InputRef); ok {
+			if wc, ok := wcols[r.Index]; ok {
+				if win != nil && win.id != wc.id {
+					return nil
+				}
+				w := wc
+				win = &w
+				props[k] = wc.prop
+				switch wc.prop {
+				case runtime.PropStart:
+					startBase = r.Index
+				case runtime.PropEnd:
+					endBase = r.Index
+				}
+				continue
+			}
+		}
+		if refsAny(e, wcols) {
+			return nil
+		}
+	}
+	if win == nil || startBase < 0 || endBase < 0 {
+		return nil
+	}
+	for _, ag := range a.Aggs {
+		for _, c := range ag.Args {
+			if refsAny(exprs[c], wcols) {
+				return nil
+			}
+		}
+		if ag.Filter >= 0 && refsAny(exprs[ag.Filter], wcols) {
+			return nil
+		}
+	}
+	for _, c := range conds {
+		if refsAny(c, wcols) {
+			return nil
+		}
+	}
+	tvf, isTVF := base.(*WindowTVF)
+	if isTVF && tvf != win.id {
+		return nil
+	}
+	// the new input: filters and the needed expressions over the
+	// windowed input
+	var input Node
+	if isTVF {
+		input = tvf.Input
+	} else {
+		input = base
+	}
+	if len(conds) > 0 {
+		input = &Filter{Input: input, Cond: andOf(conds)}
+	}
+	inCols := input.Columns()
+	var proj []expr.Expr
+	var projCols []Column
+	add := func(e expr.Expr, name string) int {
+		s := e.String()
+		for i, p := range proj {
+			if p.String() == s {
+				return i
+			}
+		}
+		proj = append(proj, e)
+		projCols = append(projCols, Column{Name: name, Type: e.Type()})
+		return len(proj) - 1
+	}
+	aggCols := a.Input.Columns()
+	var keys []int
+	var keyPos []int // original key positions of the non-window keys
+	for k, key := range a.GroupKeys {
+		if _, ok := props[k]; ok {
+			continue
+		}
+		keys = append(keys, add(exprs[key], aggCols[key].Name))
+		keyPos = append(keyPos, k)
+	}
+	aggs := make([]AggCall, len(a.Aggs))
+	for i, ag := range a.Aggs {
+		ag2 := ag
+		ag2.Args = nil
+		for _, c := range ag.Args {
+			ag2.Args = append(ag2.Args, add(exprs[c], aggCols[c].Name))
+		}
+		if ag.Filter >= 0 {
+			ag2.Filter = add(exprs[ag.Filter], aggCols[ag.Filter].Name)
+		}
+		aggs[i] = ag2
+	}
+	wa := &WindowAggregate{Window: win.window, GroupKeys: keys, Aggs: aggs}
+	if isTVF {
+		tc := tvf.TimeCol
+		wa.TimeCol = add(&expr.InputRef{Index: tc, Name: inCols[tc].Name, T: inCols[tc].Type}, inCols[tc].Name)
+		if tvf.Window.Kind == runtime.SessionWindow {
+			// sessions are per group key: PARTITION BY keys must be grouped
+			for _, pk := range tvf.PartitionKeys {
+				found := false
+				for _, k := range keys {
+					if r, ok := proj[k].(*expr.InputRef); ok && r.Index == pk {
+						found = true
+					}
+				}
+				if !found {
+					return nil
+				}
+			}
+		}
+	} else {
+		wa.Attached = true
+		wa.StartCol = add(&expr.InputRef{Index: startBase, Name: inCols[startBase].Name, T: inCols[startBase].Type}, inCols[startBase].Name)
+		wa.EndCol = add(&expr.InputRef{Index: endBase, Name: inCols[endBase].Name, T: inCols[endBase].Type}, inCols[endBase].Name)
+	}
+	wa.Input = &Project{Input: input, Exprs: proj, Cols: projCols}
+	// output: keys, aggs, then window_start, window_end, window_time
+	for i, k := range keys {
+		wa.Cols = append(wa.Cols, Column{Name: projCols[k].Name, Type: projCols[k].Type})
+		_ = i
+	}
+	for i, ag := range aggs {
+		wa.Cols = append(wa.Cols, a.Cols[len(a.GroupKeys)+i])
+		_ = ag
+	}
+	wcolsOut := windowColumns(timeTypeOf(win, base))
+	wa.Props = []WindowProp{runtime.PropStart, runtime.PropEnd, runtime.PropTime}
+	wa.Cols = append(wa.Cols, wcolsOut...)
+	// project back to the aggregate's layout
+	outExprs := make([]expr.Expr, len(a.Cols))
+	nk := len(keys)
+	ki := 0
+	for k := range a.GroupKeys {
+		if p, ok := props[k]; ok {
+			idx := nk + len(aggs) + int(p)
+			if p == runtime.PropProctime {
+				idx = nk + len(aggs) + 2
+			}
+			outExprs[k] = &expr.InputRef{Index: idx, Name: wa.Cols[idx].Name, T: wa.Cols[idx].Type}
+			continue
+		}
+		outExprs[k] = &expr.InputRef{Index: ki, Name: wa.Cols[ki].Name, T: wa.Cols[ki].Type}
+		ki++
+	}
+	_ = keyPos
+	for i := range aggs {
+		idx := nk + i
+		outExprs[len(a.GroupKeys)+i] = &expr.InputRef{Index: idx, Name: wa.Cols[idx].Name, T: wa.Cols[idx].Type}
+	}
+	outCols := make([]Column, len(a.Cols))
+	for i, c := range a.Cols {
+		outCols[i] = Column{Name: c.Name, Type: outExprs[i].Type()}
+	}
+	return &Project{Input: wa, Exprs: outExprs, Cols: outCols}
+}
+
+// timeTypeOf returns the type of the time attribute behind a window: the
+// window_time column's type family decides window_time's type downstream.
+func timeTypeOf(w *windowCol, base Node) *types.DataType {
+	switch x := w.id.(type) {
+	case *WindowTVF:
+		return x.Input.Columns()[x.TimeCol].Type
+	case *WindowAggregate:
+		for i, p := range x.Props {
+			if p == runtime.PropTime {
+				return x.Cols[len(x.GroupKeys)+len(x.Aggs)+i].Type
+			}
+		}
+	}
+	if w.window.Proctime {
+		return types.TimestampLTZType(3).WithTimeAttr(types.Proctime)
+	}
+	return types.TimestampType(3).WithTimeAttr(types.Rowtime)
+}
+
+func describeWindowCol(w windowCol) string { return fmt.Sprintf("%s of %s", w.prop, w.window) }

@@ -1,0 +1,79 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+	"github.com/riffle-sql/riffle/engine/catalog"
+	"strconv"
+	"strings"
+
+	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// Riffle extensions understood for every source table, whatever its
+// connector. They are not Flink options: the planner removes them before
+// the connector sees the table's options.
+const (
+	// OptReplaySpeed replays a table with a rowtime attribute as a live
+	// stream paced by event time: 'N' makes event time advance N times as
+	// fast as wall-clock time ('1' = real time, '60' = an hour per
+	// minute); 'max' (the default) reads as fast as possible.
+	OptReplaySpeed = "source.replay-speed"
+	// OptBatchSize bounds the rows of the batches a source emits (it
+	// splits larger ones), e.g. to feed a stream row by row in tests.
+	OptBatchSize = "source.batch-size"
+)
+
+// extensionOptions lists the keys above.
+var extensionOptions = []string{OptReplaySpeed, OptBatchSize}
+
+// parseReplaySpeed parses 'source.replay-speed': 0 means no pacing.
+func parseReplaySpeed(v string) (float64, error) {
+	v = strings.TrimSpace(v)
+	if v == "" || strings.EqualFold(v, "max") {
+		return 0, nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f <= 0 {
+		return 0, fmt.Errorf("invalid value '%s' for option '%s': expected a positive number or 'max'", v, OptReplaySpeed)
+	}
+	return f, nil
+}
+
+// rebatch wraps a source so that it emits batches of at most n rows.
+func rebatch(src runtime.SourceFunc, n int) runtime.SourceFunc {
+	if n <= 0 {
+		return src
+	}
+	return func(ctx context.Context, inst, par int, emit func(*types.Batch) error) error {
+		return src(ctx, inst, par, func(b *types.Batch) error {
+			if b.Len <= n {
+				return emit(b)
+			}
+			for from := 0; from < b.Len; from += n {
+				if err := emit(b.Slice(from, min(from+n, b.Len))); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+}
+
+// replaySpeed reads 'source.replay-speed' from a table's options and its
+// OPTIONS hints.
+func (b *binder) replaySpeed(t *catalog.Table, hints map[string]string) float64 {
+	v, ok := hints[OptReplaySpeed]
+	if !ok {
+		v, ok = t.TableOptions[OptReplaySpeed]
+	}
+	if !ok {
+		return 0
+	}
+	f, err := parseReplaySpeed(v)
+	if err != nil {
+		b.fail(err)
+	}
+	return f
+}
