@@ -203,8 +203,14 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 	spec := connector.ReadSpec{Columns: s.Projection, Metadata: s.Metadata, Limit: s.Limit}
 	name := s.ID.Summary()
 	skipped := pl.env.Skipped
+	// a source never runs more instances than it has splits: idle
+	// instances would make watermarks depend on goroutine timing
+	par := pl.env.parallelism()
+	if splits, err := src.Splits(context.Background()); err == nil && len(splits) < par {
+		par = max(1, len(splits))
+	}
 	p := &PhysNode{Op: "TableSourceScan", Attrs: []string{table, "fields=[" + strings.Join(fields, ", ") + "]"},
-		Cols: s.Cols, Mode: src.ChangelogMode(), Parallelism: pl.env.parallelism(), bounded: src.Bounded(), rows: 1e8}
+		Cols: s.Cols, Mode: src.ChangelogMode(), Parallelism: par, bounded: src.Bounded(), rows: 1e8}
 	if !pl.env.Streaming {
 		p.Mode = types.InsertOnlyMode
 	}

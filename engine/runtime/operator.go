@@ -163,13 +163,11 @@ func (b *BaseOperator) EndInput(in int) error { return nil }
 // Close does nothing.
 func (b *BaseOperator) Close() error { return nil }
 
-// Emit counts and forwards a batch (empty batches are dropped).
+// Emit forwards a batch (empty batches are dropped); the task's output
+// counts the rows in the operator's metrics.
 func (b *BaseOperator) Emit(batch *types.Batch) error {
 	if batch == nil || batch.Len == 0 {
 		return nil
-	}
-	if b.Ctx != nil && b.Ctx.Metrics != nil {
-		b.Ctx.Metrics.RecordsOut.Add(int64(batch.Len))
 	}
 	return b.Out.Emit(batch)
 }

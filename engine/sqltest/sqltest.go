@@ -54,6 +54,9 @@ type Case struct {
 	Statement string
 	Expected  string
 	Kind      string // "ok", "info", "error", "unordered"
+	// OutFrom and OutTo are the 0-based line range [OutFrom, OutTo) of the
+	// expected output in the script (used by Record).
+	OutFrom, OutTo int
 }
 
 // Parse reads a script into cases.
@@ -62,6 +65,7 @@ func Parse(text string) ([]Case, error) {
 	var cases []Case
 	var stmt, out []string
 	stmtLine := 0
+	outFrom := 0
 	inStmt := true
 	for i, l := range lines {
 		trim := strings.TrimSpace(l)
@@ -75,6 +79,7 @@ func Parse(text string) ([]Case, error) {
 			stmt = append(stmt, l)
 			if strings.HasSuffix(trim, ";") && statementComplete(strings.Join(stmt, "\n")) {
 				inStmt = false
+				outFrom = i + 1
 			}
 			continue
 		}
@@ -85,7 +90,8 @@ func Parse(text string) ([]Case, error) {
 			default:
 				return nil, fmt.Errorf("line %d: unknown terminator %s", i+1, trim)
 			}
-			cases = append(cases, Case{Line: stmtLine, Statement: strings.TrimSuffix(strings.TrimSpace(strings.Join(stmt, "\n")), ";"), Expected: strings.Join(out, "\n"), Kind: kind})
+			cases = append(cases, Case{Line: stmtLine, Statement: strings.TrimSuffix(strings.TrimSpace(strings.Join(stmt, "\n")), ";"), Expected: strings.Join(out, "\n"), Kind: kind,
+				OutFrom: outFrom, OutTo: i})
 			stmt, out, inStmt = nil, nil, true
 			continue
 		}
@@ -241,4 +247,38 @@ func sortRows(s string) string {
 	}
 	sort.Strings(rows)
 	return strings.Join(head, "\n") + "\n" + strings.Join(rows, "\n") + "\n" + strings.Join(tail, "\n")
+}
+
+// Record runs a script like RunFile but rewrites its expected outputs with
+// what the statements print now (the terminators and everything else are
+// kept). It is the -update mode of the golden tests: review the diff.
+func Record(t *testing.T, path string, newEnv func() *table.TableEnvironment) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := Parse(string(data))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	abs, _ := filepath.Abs(filepath.Dir(path))
+	repl := strings.NewReplacer("${ASSETS}", filepath.Join(RepoRoot(), "assets"), "${TESTDATA}", abs)
+	env := newEnv()
+	lines := strings.Split(string(data), "\n")
+	var out []string
+	prev := 0
+	for _, c := range cases {
+		got := Output(env, repl.Replace(c.Statement))
+		if c.Kind == "error" && !strings.HasPrefix(got, "[ERROR]") {
+			t.Errorf("%s:%d: expected an error, got:\n%s", path, c.Line, got)
+		}
+		out = append(out, lines[prev:c.OutFrom]...)
+		out = append(out, strings.Split(got, "\n")...)
+		prev = c.OutTo
+	}
+	out = append(out, lines[prev:]...)
+	if err := os.WriteFile(path, []byte(strings.Join(out, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -173,15 +173,27 @@ func NullArray(dt arrow.DataType, n int) arrow.Array {
 }
 
 // StringData returns the offsets and data bytes of a String or Binary
-// array (offsets has Len()+1 entries, already shifted by the array offset).
+// array: offsets has Len()+1 entries (already shifted by the array
+// offset) and indexes data, the whole value buffer, so element i is
+// data[offsets[i]:offsets[i+1]] also for sliced arrays. (arrow-go's
+// ValueBytes trims the buffer to the slice, which does not match the
+// absolute offsets of a slice that does not start at byte 0.)
 func StringData(arr arrow.Array) (offsets []int32, data []byte) {
 	switch a := arr.(type) {
 	case *array.String:
-		return a.ValueOffsets(), a.ValueBytes()
+		return a.ValueOffsets(), valueBuffer(a.Data())
 	case *array.Binary:
-		return a.ValueOffsets(), a.ValueBytes()
+		return a.ValueOffsets(), valueBuffer(a.Data())
 	}
 	panic("vector.StringData: not a string or binary array")
+}
+
+func valueBuffer(d arrow.ArrayData) []byte {
+	bufs := d.Buffers()
+	if len(bufs) < 3 || bufs[2] == nil {
+		return nil
+	}
+	return bufs[2].Bytes()
 }
 
 // BytesAt returns element i of a String/Binary array as a byte slice
