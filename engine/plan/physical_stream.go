@@ -134,4 +134,6 @@ func (pl *planner) windowAggregate(w *WindowAggregate) *PhysNode {
 }
 
 // describeNode renders a physical node as EXPLAIN prints it.
-func describeNode(p *PhysNode) string { return fmt.Sprintf("%s(%s)", p.Op, strings.Join(p.Attrs, ", ")) }
+func describeNode(p *PhysNode) string {
+	return fmt.Sprintf("%s(%s)", p.Op, strings.Join(p.Attrs, ", "))
+}
