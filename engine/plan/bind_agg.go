@@ -18,6 +18,8 @@ type aggScope struct {
 	calls     map[*sql.FuncCall]int
 	outTypes  []*types.DataType
 	outNames  []string
+	// window is the legacy group window of the GROUP BY, if any.
+	window *groupWindow
 }
 
 // isAggCall reports whether a call is to an aggregate function (and not a
@@ -134,11 +136,15 @@ func walkSQL(e sql.Expr, fn func(sql.Expr) bool) {
 func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (Node, *scope) {
 	var groupExprs []expr.Expr
 	var groupStrs []string
+	n, sc, gw := b.bindGroupWindow(n, sc, s)
 	for _, g := range s.GroupBy {
 		if g.Kind != sql.GroupExpr {
 			b.failAt(g, "GROUPING SETS, ROLLUP and CUBE are not supported yet")
 		}
 		for _, ge := range g.Exprs {
+			if _, _, ok := isGroupWindowCall(ge); ok && gw != nil {
+				continue
+			}
 			if containsAgg(b, ge) {
 				b.failAt(ge, "Aggregate expression is illegal in GROUP BY clause")
 			}
@@ -154,6 +160,13 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 				groupExprs = append(groupExprs, e)
 				groupStrs = append(groupStrs, str)
 			}
+		}
+	}
+	if gw != nil {
+		gw.start = len(groupExprs)
+		for _, e := range gw.windowKeys(sc) {
+			groupExprs = append(groupExprs, e)
+			groupStrs = append(groupStrs, e.String())
 		}
 	}
 	var calls []*sql.FuncCall
@@ -240,7 +253,7 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 		aggs[i] = a
 	}
 	agg := &Aggregate{Input: pre, GroupKeys: keys, Aggs: aggs, Cols: outCols}
-	as := &aggScope{base: sc, groupStrs: groupStrs, calls: map[*sql.FuncCall]int{}}
+	as := &aggScope{base: sc, groupStrs: groupStrs, calls: map[*sql.FuncCall]int{}, window: gw}
 	for c, k := range callIdx {
 		as.calls[c] = len(groupExprs) + k
 	}
@@ -258,6 +271,9 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 // reference that is neither is an error.
 func (b *binder) aggRef(e sql.Expr, sc *scope) expr.Expr {
 	as := sc.agg
+	if r := b.windowPropertyRef(e, as); r != nil {
+		return r
+	}
 	if f, ok := e.(*sql.FuncCall); ok {
 		if idx, ok := as.calls[f]; ok {
 			return &expr.InputRef{Index: idx, Name: as.outNames[idx], T: as.outTypes[idx]}
