@@ -613,7 +613,7 @@ func (b *binder) argSummary(n *sql.FuncCall) string {
 
 func (b *binder) funcCall(n *sql.FuncCall, sc *scope) expr.Expr {
 	if n.Over != nil {
-		b.failAt(n, "OVER windows are not supported yet")
+		return b.overRef(n)
 	}
 	f := b.lookupFunction(n)
 	if f.Kind == expr.AggregateKind {

@@ -39,6 +39,8 @@ type binder struct {
 	// defaultCat/defaultDB override the session's current catalog and
 	// database while a view is expanded.
 	defaultCat, defaultDB string
+	// over maps the OVER calls of the SELECT being bound to their columns.
+	over overScope
 }
 
 // qualify completes a 1- to 3-part object name.
@@ -796,6 +798,7 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 			n = &Filter{Input: n, Cond: b.boolExpr(s.Having, inScope, "HAVING")}
 		}
 	}
+	n, inScope = b.bindOver(n, inScope, items, orderBy, s)
 	// select list
 	exprs := make([]expr.Expr, len(items))
 	names := make([]string, len(items))

@@ -291,7 +291,9 @@ type Rank struct {
 	RankStart     int64
 	RankEnd       int64
 	WithRankNum   bool
-	Cols          []Column
+	// RankType is ROW_NUMBER (the default when empty), RANK or DENSE_RANK.
+	RankType string
+	Cols     []Column
 }
 
 func (r *Rank) Columns() []Column { return r.Cols }

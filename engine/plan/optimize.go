@@ -403,7 +403,9 @@ func prune(n Node, used []bool) (Node, []int) {
 			inUsed[k.Col] = true
 		}
 		in, m := prune(x.Input, inUsed)
-		nr := &Rank{Input: in, RankStart: x.RankStart, RankEnd: x.RankEnd, WithRankNum: x.WithRankNum}
+		// the rank number is output only when a later node reads it
+		withNum := x.WithRankNum && used[len(x.Cols)-1]
+		nr := &Rank{Input: in, RankStart: x.RankStart, RankEnd: x.RankEnd, WithRankNum: withNum, RankType: x.RankType}
 		for _, k := range x.PartitionKeys {
 			nr.PartitionKeys = append(nr.PartitionKeys, m[k])
 		}
@@ -413,9 +415,11 @@ func prune(n Node, used []bool) (Node, []int) {
 		}
 		nr.Cols = append([]Column(nil), in.Columns()...)
 		out := append([]int(nil), m...)
-		if x.WithRankNum {
+		if withNum {
 			nr.Cols = append(nr.Cols, x.Cols[len(x.Cols)-1])
 			out = append(out, len(nr.Cols)-1)
+		} else if x.WithRankNum {
+			out = append(out, -1)
 		}
 		return nr, out
 	case *SetOp:

@@ -717,6 +717,16 @@ func (pl *planner) sort(s *Sort) *PhysNode {
 
 func (pl *planner) rank(r *Rank) *PhysNode {
 	in := pl.translate(r.Input)
+	if p := pl.deduplicate(r, in); p != nil {
+		return p
+	}
+	rankType := r.RankType
+	if rankType == "" {
+		rankType = "ROW_NUMBER"
+	}
+	if pl.env.Streaming && rankType != "ROW_NUMBER" {
+		pl.fail("%s() is not supported in streaming Top-N queries; only ROW_NUMBER() is.", rankType)
+	}
 	par := pl.env.parallelism()
 	dist := runtime.Hash
 	if len(r.PartitionKeys) == 0 {
@@ -732,13 +742,22 @@ func (pl *planner) rank(r *Rank) *PhysNode {
 	pkeys := append([]int(nil), r.PartitionKeys...)
 	ts := Types(in.Cols)
 	start, end, withNum := r.RankStart, r.RankEnd, r.WithRankNum
+	appendOnly := in.Mode.IsInsertOnly()
+	mode := types.RetractMode
+	if !withNum && appendOnly {
+		mode = types.ChangelogModeOf(types.Insert, types.Delete)
+	}
+	if !pl.env.Streaming {
+		mode = types.InsertOnlyMode
+	}
 	p := &PhysNode{Op: "Rank", Inputs: []*PhysNode{ex}, Cols: r.Cols, Parallelism: par,
-		Attrs: []string{"rankType=[ROW_NUMBER]", fmt.Sprintf("rankRange=[rankStart=%d, rankEnd=%d]", start, end),
+		Attrs: []string{"rankType=[" + rankType + "]", fmt.Sprintf("rankRange=[rankStart=%d, rankEnd=%d]", start, end),
 			"partitionBy=[" + strings.Join(pk, ", ") + "]", "orderBy=[" + sortString(keys, names) + "]",
 			fmt.Sprintf("select=[%s]", strings.Join(Names(r.Cols), ", "))},
-		Mode: types.RetractMode, rows: in.rows}
+		Mode: mode, rows: in.rows}
 	p.newOp = func() runtime.Operator {
-		return &runtime.Rank{PartitionKeys: pkeys, Keys: keys, Types: ts, RankStart: start, RankEnd: end, WithRankNum: withNum}
+		return &runtime.Rank{PartitionKeys: pkeys, Keys: keys, Types: ts, RankStart: start, RankEnd: end, WithRankNum: withNum,
+			RankType: rankType, AppendOnly: appendOnly}
 	}
 	return p
 }

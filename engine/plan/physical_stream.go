@@ -17,6 +17,8 @@ func (pl *planner) translateStreaming(n Node) *PhysNode {
 		return pl.windowTVF(x)
 	case *WindowAggregate:
 		return pl.windowAggregate(x)
+	case *Over:
+		return pl.over(x)
 	}
 	if t, ok := n.(interface{ physical(pl *planner) *PhysNode }); ok {
 		return t.physical(pl)
@@ -136,4 +138,140 @@ func (pl *planner) windowAggregate(w *WindowAggregate) *PhysNode {
 // describeNode renders a physical node as EXPLAIN prints it.
 func describeNode(p *PhysNode) string {
 	return fmt.Sprintf("%s(%s)", p.Op, strings.Join(p.Attrs, ", "))
+}
+
+func (pl *planner) over(o *Over) *PhysNode {
+	in := pl.translate(o.Input)
+	names := Names(in.Cols)
+	inTypes := Types(in.Cols)
+	groups := append([]OverGroup(nil), o.Groups...)
+	g0 := groups[0]
+	par := pl.env.parallelism()
+	dist := runtime.Hash
+	if len(g0.PartitionKeys) == 0 {
+		par, dist = 1, runtime.Single
+	}
+	for _, g := range groups[1:] {
+		if fmt.Sprint(g.PartitionKeys) != fmt.Sprint(g0.PartitionKeys) {
+			par, dist = 1, runtime.Single
+		}
+	}
+	ex := pl.exchange(in, dist, g0.PartitionKeys, par)
+	var pk []string
+	for _, k := range g0.PartitionKeys {
+		pk = append(pk, names[k])
+	}
+	outNames := Names(o.Cols)
+	var attrs []string
+	if len(pk) > 0 {
+		attrs = append(attrs, "partitionBy=["+strings.Join(pk, ", ")+"]")
+	}
+	attrs = append(attrs, "orderBy=["+sortString(g0.Order, names)+"]")
+	k := len(in.Cols)
+	sel := append([]string(nil), names...)
+	for gi, g := range groups {
+		var calls []string
+		for _, c := range g.Calls {
+			calls = append(calls, c.String(names)+" AS "+outNames[k])
+			sel = append(sel, outNames[k])
+			k++
+		}
+		attrs = append(attrs, fmt.Sprintf("window#%d=[%s %s]", gi, strings.Join(calls, ", "), g.Frame))
+	}
+	attrs = append(attrs, "select=["+strings.Join(sel, ", ")+"]")
+	p := &PhysNode{Op: "OverAggregate", Attrs: attrs, Inputs: []*PhysNode{ex}, Cols: o.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: in.rows}
+	if !pl.env.Streaming {
+		p.newOp = func() runtime.Operator { return &runtime.OverAggregate{Groups: groups, InTypes: inTypes} }
+		return p
+	}
+	pl.requireInsertOnly("StreamPhysicalOverAggregate", in)
+	if len(groups) > 1 {
+		pl.fail("Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window.")
+	}
+	if len(g0.Order) != 1 {
+		pl.fail("The window can only be ordered by a single time column.")
+	}
+	ok := g0.Order[0]
+	tt := in.Cols[ok.Col].Type
+	if !tt.IsRowtime() && !tt.IsProctime() {
+		pl.fail("OVER windows' ordering in stream mode must be defined on a time attribute.")
+	}
+	if ok.Desc {
+		pl.fail("The window can only be ordered in ASCENDING mode.")
+	}
+	for _, c := range g0.Calls {
+		if _, ranking := rankingFunctions[c.Func]; ranking {
+			pl.fail("%s is not supported in a streaming OVER window; only aggregate functions are (use ROW_NUMBER with a filter on its value for Top-N or deduplication)", c.Func)
+		}
+	}
+	fr := g0.Frame
+	if fr.Upper.Kind != runtime.CurrentRow || (fr.Lower.Kind != runtime.UnboundedPreceding && fr.Lower.Kind != runtime.Preceding) {
+		pl.fail("OVER RANGE FOLLOWING windows are not supported yet.")
+	}
+	keys := append([]int(nil), g0.PartitionKeys...)
+	keyTypes := make([]*types.DataType, len(keys))
+	for i, kc := range keys {
+		keyTypes[i] = in.Cols[kc].Type
+	}
+	rowtime := tt.IsRowtime()
+	p.newOp = func() runtime.Operator {
+		return &runtime.StreamOver{PartitionKeys: keys, KeyTypes: keyTypes, InTypes: inTypes, TimeCol: ok.Col, Rowtime: rowtime,
+			Frame: fr, Calls: g0.Calls}
+	}
+	return p
+}
+
+// deduplicate plans a ROW_NUMBER Top-1 over a time attribute without the
+// row number as Flink's Deduplicate (StreamPhysicalDeduplicate); nil when
+// the Rank is not one.
+func (pl *planner) deduplicate(r *Rank, in *PhysNode) *PhysNode {
+	if (r.RankType != "" && r.RankType != "ROW_NUMBER") || r.RankStart != 1 || r.RankEnd != 1 || r.WithRankNum || len(r.Keys) != 1 {
+		return nil
+	}
+	ok := r.Keys[0]
+	tt := in.Cols[ok.Col].Type
+	if !tt.IsRowtime() && !tt.IsProctime() {
+		return nil
+	}
+	pl.requireInsertOnly("StreamPhysicalDeduplicate", in)
+	names := Names(in.Cols)
+	par := pl.env.parallelism()
+	dist := runtime.Hash
+	if len(r.PartitionKeys) == 0 {
+		par, dist = 1, runtime.Single
+	}
+	ex := pl.exchange(in, dist, r.PartitionKeys, par)
+	var pk []string
+	for _, k := range r.PartitionKeys {
+		pk = append(pk, names[k])
+	}
+	keepLast := ok.Desc
+	rowtime := tt.IsRowtime()
+	keep, order := "FirstRow", "PROCTIME"
+	if keepLast {
+		keep = "LastRow"
+	}
+	if rowtime {
+		order = "ROWTIME"
+	}
+	mode := types.ChangelogModeOf(types.Insert, types.UpdateBefore, types.UpdateAfter)
+	if !keepLast && !rowtime {
+		mode = types.InsertOnlyMode
+	}
+	if !pl.env.Streaming {
+		mode = types.InsertOnlyMode
+	}
+	keys := append([]int(nil), r.PartitionKeys...)
+	keyTypes := make([]*types.DataType, len(keys))
+	for i, k := range keys {
+		keyTypes[i] = in.Cols[k].Type
+	}
+	ts := Types(in.Cols)
+	tc := ok.Col
+	p := &PhysNode{Op: "Deduplicate", Inputs: []*PhysNode{ex}, Cols: r.Cols, Parallelism: par, Mode: mode, rows: in.rows,
+		Attrs: []string{"keep=[" + keep + "]", "key=[" + strings.Join(pk, ", ") + "]", "order=[" + order + "]"}}
+	p.newOp = func() runtime.Operator {
+		return &runtime.Deduplicate{Keys: keys, KeyTypes: keyTypes, Types: ts, KeepLast: keepLast, Rowtime: rowtime, TimeCol: tc}
+	}
+	return p
 }

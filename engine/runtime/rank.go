@@ -26,8 +26,14 @@ type Rank struct {
 	RankStart     int64
 	RankEnd       int64 // -1: unbounded
 	WithRankNum   bool
+	// RankType is ROW_NUMBER (streaming), or RANK / DENSE_RANK (batch).
+	RankType string
+	// AppendOnly input lets a partition keep only its first RankEnd rows
+	// (Flink's AppendOnlyTopNFunction); retracting input needs them all.
+	AppendOnly bool
 
 	parts  map[string]*rankPartition
+	order  []*rankPartition // batch mode: partitions in first-seen order
 	keyBuf []byte
 	seq    int64
 }
@@ -46,7 +52,67 @@ type rankPartition struct {
 func (r *Rank) Open(ctx *OpContext, out Output) error {
 	r.BaseOperator.Open(ctx, out)
 	r.parts = map[string]*rankPartition{}
+	if r.RankType == "" {
+		r.RankType = "ROW_NUMBER"
+	}
+	if ctx.Batch && r.RankType != "ROW_NUMBER" {
+		r.AppendOnly = false // ties may extend the range: keep every row
+	}
 	return nil
+}
+
+// EndInput emits the final Top-N of every partition in batch mode (rank
+// numbers by ROW_NUMBER, RANK or DENSE_RANK).
+func (r *Rank) EndInput(int) error {
+	if !r.Ctx.Batch {
+		return nil
+	}
+	var kinds []types.RowKind
+	var rows [][]any
+	for _, p := range r.order {
+		rank, dense := int64(0), int64(0)
+		for k, row := range p.rows {
+			tie := k > 0 && r.sameKeys(p.rows[k-1], row)
+			switch r.RankType {
+			case "RANK":
+				if !tie {
+					rank = int64(k + 1)
+				}
+			case "DENSE_RANK":
+				if !tie {
+					dense++
+				}
+				rank = dense
+			default:
+				rank = int64(k + 1)
+			}
+			if rank < r.RankStart || (r.RankEnd >= 0 && rank > r.RankEnd) {
+				continue
+			}
+			vals := row.vals
+			if r.WithRankNum {
+				vals = append(append([]any(nil), vals...), rank)
+			}
+			kinds = append(kinds, types.Insert)
+			rows = append(rows, vals)
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	out := r.build(kinds, rows)
+	out.Kinds = nil
+	return r.Emit(out)
+}
+
+// sameKeys reports equal sort keys (ties).
+func (r *Rank) sameKeys(a, b *rankRow) bool {
+	for _, k := range r.Keys {
+		if CompareValues(a.vals[k.Col], b.vals[k.Col]) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *Rank) less(a, b *rankRow) bool {
@@ -92,6 +158,7 @@ func (r *Rank) ProcessBatch(_ int, b *types.Batch) error {
 		if p == nil {
 			p = &rankPartition{}
 			r.parts[string(r.keyBuf)] = p
+			r.order = append(r.order, p)
 		}
 		vals := b.Row(i, r.Types).Values
 		if b.Kind(i).IsRetract() {
@@ -105,9 +172,19 @@ func (r *Rank) ProcessBatch(_ int, b *types.Batch) error {
 			r.seq++
 			nr := &rankRow{vals: vals, seq: r.seq}
 			pos := sort.Search(len(p.rows), func(k int) bool { return r.less(nr, p.rows[k]) })
+			if r.AppendOnly && r.RankEnd >= 0 && r.RankType == "ROW_NUMBER" && pos >= int(r.RankEnd) {
+				continue // never enters the Top-N
+			}
 			p.rows = append(p.rows, nil)
 			copy(p.rows[pos+1:], p.rows[pos:])
 			p.rows[pos] = nr
+			if r.AppendOnly && r.RankEnd >= 0 && r.RankType == "ROW_NUMBER" && len(p.rows) > int(r.RankEnd) {
+				p.rows[len(p.rows)-1] = nil
+				p.rows = p.rows[:r.RankEnd]
+			}
+		}
+		if r.Ctx.Batch {
+			continue
 		}
 		// new visible range
 		from := int(r.RankStart - 1)

@@ -1,0 +1,128 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// Deduplicate keeps one row per key (Flink's deduplication: ROW_NUMBER()
+// OVER (PARTITION BY k ORDER BY time_attr ASC|DESC) = 1 without the row
+// number). KeepLast keeps the row with the latest time, else the first.
+//
+// On a proctime attribute (arrival order), keep-first emits each key's
+// first row (+I) and ignores the others; keep-last emits +I for a key's
+// first row and -U previous / +U new for each later one
+// (ProcTimeDeduplicateKeepLastRowFunction). On a rowtime attribute a row
+// replaces the kept one when its rowtime is >= (keep last) or < (keep
+// first) the kept row's, emitting -U old / +U new
+// (RowTimeDeduplicateFunction). In batch mode only the final rows are
+// emitted, as inserts, at the end of input.
+type Deduplicate struct {
+	BaseOperator
+	Keys     []int
+	KeyTypes []*types.DataType
+	Types    []*types.DataType
+	KeepLast bool
+	Rowtime  bool
+	TimeCol  int
+
+	index groupIndex
+	n     int32
+	rows  [][]any
+	ts    []int64
+}
+
+// Open implements Operator.
+func (d *Deduplicate) Open(ctx *OpContext, out Output) error {
+	d.BaseOperator.Open(ctx, out)
+	d.index = newGroupIndex(d.Keys, d.KeyTypes)
+	return nil
+}
+
+// ProcessBatch implements Operator.
+func (d *Deduplicate) ProcessBatch(_ int, b *types.Batch) error {
+	if !b.InsertOnly() {
+		return fmt.Errorf("Deduplicate doesn't support consuming update and delete changes")
+	}
+	var ts []int64
+	if d.Rowtime {
+		ts, _ = timestampsMillis(b.Cols[d.TimeCol])
+	}
+	var out *types.BatchBuilder
+	emit := func(k types.RowKind, vals []any) error {
+		if d.Ctx.Batch {
+			return nil
+		}
+		if out == nil {
+			out = types.NewBatchBuilder(d.Types)
+		}
+		return out.Append(k, vals)
+	}
+	for i := 0; i < b.Len; i++ {
+		g, isNew := d.index.lookup(b, i, d.n)
+		var t int64
+		if d.Rowtime {
+			t = ts[i]
+		}
+		if isNew {
+			d.n++
+			vals := b.Row(i, d.Types).Values
+			d.rows = append(d.rows, vals)
+			d.ts = append(d.ts, t)
+			if err := emit(types.Insert, vals); err != nil {
+				return err
+			}
+			continue
+		}
+		replace := false
+		switch {
+		case !d.Rowtime:
+			replace = d.KeepLast
+		case d.KeepLast:
+			replace = t >= d.ts[g]
+		default:
+			replace = t < d.ts[g]
+		}
+		if !replace {
+			continue
+		}
+		vals := b.Row(i, d.Types).Values
+		if err := emit(types.UpdateBefore, d.rows[g]); err != nil {
+			return err
+		}
+		if err := emit(types.UpdateAfter, vals); err != nil {
+			return err
+		}
+		d.rows[g], d.ts[g] = vals, t
+	}
+	d.Ctx.Metrics.StateKeys.Store(int64(d.n))
+	if out == nil {
+		return nil
+	}
+	return d.Emit(out.Build())
+}
+
+// EndInput emits the kept rows in batch mode.
+func (d *Deduplicate) EndInput(int) error {
+	if !d.Ctx.Batch || d.n == 0 {
+		return nil
+	}
+	out := types.NewBatchBuilder(d.Types)
+	for _, r := range d.rows {
+		if err := out.Append(types.Insert, r); err != nil {
+			return err
+		}
+		if out.Len() >= max(d.Ctx.Config.BatchSize, 1) {
+			if err := d.Emit(out.Build()); err != nil {
+				return err
+			}
+		}
+	}
+	return d.Emit(out.Build())
+}
+
+// StateSize implements StateReporter.
+func (d *Deduplicate) StateSize() (int64, int64) {
+	return int64(d.n), d.index.size() + int64(d.n)*int64(len(d.Types))*24
+}

@@ -1,0 +1,606 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// BoundKind is the kind of an OVER frame bound.
+type BoundKind uint8
+
+// Frame bound kinds.
+const (
+	UnboundedPreceding BoundKind = iota
+	Preceding
+	CurrentRow
+	Following
+	UnboundedFollowing
+)
+
+// FrameBound is one bound of an OVER frame. For ROWS frames Offset counts
+// rows; for RANGE frames it is a distance on the order key: the key's
+// number, or milliseconds for DATE, TIME and TIMESTAMP keys.
+type FrameBound struct {
+	Kind   BoundKind
+	Offset float64
+}
+
+func (b FrameBound) String() string {
+	switch b.Kind {
+	case UnboundedPreceding:
+		return "UNBOUNDED PRECEDING"
+	case Preceding:
+		return fmt.Sprintf("%g PRECEDING", b.Offset)
+	case CurrentRow:
+		return "CURRENT ROW"
+	case Following:
+		return fmt.Sprintf("%g FOLLOWING", b.Offset)
+	}
+	return "UNBOUNDED FOLLOWING"
+}
+
+// OverFrame is ROWS or RANGE BETWEEN Lower AND Upper.
+type OverFrame struct {
+	Rows         bool
+	Lower, Upper FrameBound
+}
+
+func (f OverFrame) String() string {
+	unit := "RANG"
+	if f.Rows {
+		unit = "ROWS"
+	}
+	return fmt.Sprintf("%s BETWEEN %s AND %s", unit, f.Lower, f.Upper)
+}
+
+// OverCall is one function computed over a window: a ranking or value
+// function (ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE,
+// LEAD, LAG, FIRST_VALUE, LAST_VALUE) or an aggregate (COUNT, SUM, AVG,
+// MIN, MAX, ...) over the frame.
+type OverCall struct {
+	Func     string
+	Args     []int
+	ArgTypes []*types.DataType
+	Type     *types.DataType
+	Distinct bool
+	// Filter is a BOOLEAN input column (FILTER (WHERE ...)) or -1.
+	Filter int
+	// Offset is LEAD/LAG's offset (default 1) or NTILE's bucket count.
+	Offset int64
+	// Default is LEAD/LAG's default value (a Go value, nil = NULL).
+	Default any
+	// IgnoreNulls is set by IGNORE NULLS (FIRST_VALUE, LAST_VALUE, LEAD, LAG).
+	IgnoreNulls bool
+}
+
+// isRanking reports functions that ignore the frame.
+func (c OverCall) isRanking() bool {
+	switch c.Func {
+	case "ROW_NUMBER", "RANK", "DENSE_RANK", "PERCENT_RANK", "CUME_DIST", "NTILE", "LEAD", "LAG":
+		return true
+	}
+	return false
+}
+
+func (c OverCall) isValue() bool { return c.Func == "FIRST_VALUE" || c.Func == "LAST_VALUE" }
+
+func (c OverCall) aggSpec() AggSpec {
+	return AggSpec{Func: c.Func, Args: c.Args, ArgTypes: c.ArgTypes, Distinct: c.Distinct, Filter: c.Filter, Type: c.Type}
+}
+
+// String renders the call as Flink's plans do.
+func (c OverCall) String(names []string) string {
+	var b strings.Builder
+	b.WriteString(c.Func)
+	b.WriteByte('(')
+	if c.Distinct {
+		b.WriteString("DISTINCT ")
+	}
+	for i, a := range c.Args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(names[a])
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// OverGroup is a set of calls sharing one window: PARTITION BY, ORDER BY
+// and frame.
+type OverGroup struct {
+	PartitionKeys []int
+	Order         []SortKey
+	Frame         OverFrame
+	Calls         []OverCall
+}
+
+// OverAggregate is the batch OVER operator (Flink's BatchExecOverAggregate
+// after a sort): it reads its whole input, orders each group's rows by
+// partition and order keys, and appends one column per call; the output
+// rows come in the order of the last group's sort. Frames follow the SQL
+// standard: ROWS counts rows, RANGE compares order key values (peers,
+// rows with equal keys, share results under CURRENT ROW).
+type OverAggregate struct {
+	BaseOperator
+	Groups  []OverGroup
+	InTypes []*types.DataType
+	buf     []*types.Batch
+}
+
+// ProcessBatch implements Operator.
+func (o *OverAggregate) ProcessBatch(_ int, b *types.Batch) error {
+	if !b.InsertOnly() {
+		return fmt.Errorf("OverAggregate doesn't support consuming update and delete changes")
+	}
+	o.buf = append(o.buf, b)
+	return nil
+}
+
+// ProcessWatermark implements Operator: nothing happens before the end.
+func (o *OverAggregate) ProcessWatermark(int, int64) error { return nil }
+
+// EndInput computes and emits the result.
+func (o *OverAggregate) EndInput(int) error {
+	if len(o.buf) == 0 {
+		return o.Out.EmitWatermark(MaxWatermark)
+	}
+	all := ConcatBatches(o.buf, len(o.InTypes))
+	o.buf = nil
+	var results [][]any
+	var resTypes []*types.DataType
+	var perm []int32
+	for _, g := range o.Groups {
+		perm = sortPerm(all, g.PartitionKeys, g.Order, o.InTypes)
+		res, err := evalOverGroup(all, perm, g, o.InTypes)
+		if err != nil {
+			return err
+		}
+		results = append(results, res...)
+		for _, c := range g.Calls {
+			resTypes = append(resTypes, c.Type)
+		}
+	}
+	out := TakeRows(all, perm)
+	for k, vals := range results {
+		bld := array.NewBuilder(memory.DefaultAllocator, types.ToArrow(resTypes[k]))
+		for _, p := range perm {
+			types.AppendValue(bld, vals[p], resTypes[k])
+		}
+		out.Cols = append(out.Cols, bld.NewArray())
+	}
+	size := max(o.Ctx.Config.BatchSize, 1)
+	for i := 0; i < out.Len; i += size {
+		if err := o.Emit(out.Slice(i, min(i+size, out.Len))); err != nil {
+			return err
+		}
+	}
+	return o.Out.EmitWatermark(MaxWatermark)
+}
+
+// sortPerm orders the rows of b by partition keys (ascending) then order
+// keys, stably.
+func sortPerm(b *types.Batch, part []int, order []SortKey, ts []*types.DataType) []int32 {
+	keys := make([]SortKey, 0, len(part)+len(order))
+	for _, p := range part {
+		keys = append(keys, SortKey{Col: p, NullsFirst: true})
+	}
+	keys = append(keys, order...)
+	perm := make([]int32, b.Len)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	if len(keys) > 0 {
+		cmp := newRowComparator(b, keys, ts)
+		slices.SortStableFunc(perm, func(x, y int32) int { return cmp(int(x), int(y)) })
+	}
+	return perm
+}
+
+// evalOverGroup computes a group's calls; results[k][row] is call k's
+// value for input row `row`.
+func evalOverGroup(b *types.Batch, perm []int32, g OverGroup, ts []*types.DataType) ([][]any, error) {
+	results := make([][]any, len(g.Calls))
+	for k := range results {
+		results[k] = make([]any, b.Len)
+	}
+	var partCmp, orderCmp rowComparator
+	if len(g.PartitionKeys) > 0 {
+		keys := make([]SortKey, len(g.PartitionKeys))
+		for i, p := range g.PartitionKeys {
+			keys[i] = SortKey{Col: p, NullsFirst: true}
+		}
+		partCmp = newRowComparator(b, keys, ts)
+	}
+	if len(g.Order) > 0 {
+		orderCmp = newRowComparator(b, g.Order, ts)
+	}
+	for start := 0; start < len(perm); {
+		end := start + 1
+		for end < len(perm) && (partCmp == nil || partCmp(int(perm[start]), int(perm[end])) == 0) {
+			end++
+		}
+		part := perm[start:end]
+		if err := evalPartition(b, part, g, orderCmp, results); err != nil {
+			return nil, err
+		}
+		start = end
+	}
+	return results, nil
+}
+
+// evalPartition computes the calls over one partition (rows in order).
+func evalPartition(b *types.Batch, rows []int32, g OverGroup, orderCmp rowComparator, results [][]any) error {
+	n := len(rows)
+	// peer groups: [peerStart[p], peerEnd[p]) rows with equal order keys
+	peerStart := make([]int, n)
+	peerEnd := make([]int, n)
+	for p := 0; p < n; {
+		q := p + 1
+		for q < n && orderCmp != nil && orderCmp(int(rows[p]), int(rows[q])) == 0 {
+			q++
+		}
+		if orderCmp == nil {
+			q = n
+		}
+		for r := p; r < q; r++ {
+			peerStart[r], peerEnd[r] = p, q
+		}
+		p = q
+	}
+	for k, c := range g.Calls {
+		res := results[k]
+		switch c.Func {
+		case "ROW_NUMBER":
+			for p, r := range rows {
+				res[r] = int64(p + 1)
+			}
+			continue
+		case "RANK":
+			for p, r := range rows {
+				res[r] = int64(peerStart[p] + 1)
+			}
+			continue
+		case "DENSE_RANK":
+			rank := int64(0)
+			for p, r := range rows {
+				if p == peerStart[p] {
+					rank++
+				}
+				res[r] = rank
+			}
+			continue
+		case "PERCENT_RANK":
+			for p, r := range rows {
+				if n <= 1 {
+					res[r] = 0.0
+				} else {
+					res[r] = float64(peerStart[p]) / float64(n-1)
+				}
+			}
+			continue
+		case "CUME_DIST":
+			for p, r := range rows {
+				res[r] = float64(peerEnd[p]) / float64(n)
+			}
+			continue
+		case "NTILE":
+			buckets := c.Offset
+			if buckets <= 0 {
+				return fmt.Errorf("Argument of NTILE must be greater than zero")
+			}
+			size, extra := int64(n)/buckets, int64(n)%buckets
+			for p, r := range rows {
+				// the first `extra` buckets hold size+1 rows
+				pp := int64(p)
+				var bucket int64
+				if pp < extra*(size+1) {
+					bucket = pp/(size+1) + 1
+				} else {
+					bucket = extra + (pp-extra*(size+1))/max(size, 1) + 1
+				}
+				res[r] = bucket
+			}
+			continue
+		case "LEAD", "LAG":
+			evalLeadLag(b, rows, c, res)
+			continue
+		}
+		if err := evalFramed(b, rows, g.Frame, g.Order, c, peerStart, peerEnd, res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func evalLeadLag(b *types.Batch, rows []int32, c OverCall, res []any) {
+	col := b.Cols[c.Args[0]]
+	t := c.ArgTypes[0]
+	off := c.Offset
+	if c.Func == "LAG" {
+		off = -off
+	}
+	for p, r := range rows {
+		q := int64(p)
+		var v any = c.Default
+		if c.IgnoreNulls {
+			steps := off
+			dir := int64(1)
+			if steps < 0 {
+				steps, dir = -steps, -1
+			}
+			found := false
+			for q+dir >= 0 && q+dir < int64(len(rows)) {
+				q += dir
+				if !col.IsNull(int(rows[q])) {
+					steps--
+					if steps == 0 {
+						found = true
+						break
+					}
+				}
+			}
+			if found {
+				v = types.ValueAt(col, int(rows[q]), t)
+			}
+		} else if q+off >= 0 && q+off < int64(len(rows)) {
+			v = types.ValueAt(col, int(rows[q+off]), t)
+		}
+		res[r] = v
+	}
+}
+
+// frameBounds returns the frame [lo, hi] (positions, hi inclusive; lo > hi
+// is empty) of every position.
+func frameBounds(b *types.Batch, rows []int32, f OverFrame, order []SortKey, peerStart, peerEnd []int) ([]int, []int, error) {
+	n := len(rows)
+	lo := make([]int, n)
+	hi := make([]int, n)
+	var keyVals []float64
+	var keyNull []bool
+	if !f.Rows && (f.Lower.Kind == Preceding || f.Lower.Kind == Following || f.Upper.Kind == Preceding || f.Upper.Kind == Following) {
+		if len(order) != 1 {
+			return nil, nil, fmt.Errorf("RANGE with an offset requires exactly one ORDER BY key")
+		}
+		col := b.Cols[order[0].Col]
+		keyVals = make([]float64, n)
+		keyNull = make([]bool, n)
+		for p, r := range rows {
+			if col.IsNull(int(r)) {
+				keyNull[p] = true
+				continue
+			}
+			keyVals[p] = orderKeyNumber(col, int(r))
+		}
+	}
+	desc := len(order) > 0 && order[0].Desc
+	// rangeBound finds, for position p, the frame edge at distance off
+	// (negative = preceding) on the key.
+	rangeLo := func(p int, off float64) int {
+		if keyNull[p] {
+			return peerStart[p]
+		}
+		target := keyVals[p] + off
+		if desc {
+			target = keyVals[p] - off
+		}
+		q := p
+		for q > 0 && !keyNull[q-1] && inRange(keyVals[q-1], target, desc, true) {
+			q--
+		}
+		for q < n && (keyNull[q] || !inRange(keyVals[q], target, desc, true)) {
+			q++
+		}
+		return q
+	}
+	rangeHi := func(p int, off float64) int {
+		if keyNull[p] {
+			return peerEnd[p] - 1
+		}
+		target := keyVals[p] + off
+		if desc {
+			target = keyVals[p] - off
+		}
+		q := p
+		for q+1 < n && !keyNull[q+1] && inRange(keyVals[q+1], target, desc, false) {
+			q++
+		}
+		for q >= 0 && (keyNull[q] || !inRange(keyVals[q], target, desc, false)) {
+			q--
+		}
+		return q
+	}
+	for p := 0; p < n; p++ {
+		switch f.Lower.Kind {
+		case UnboundedPreceding:
+			lo[p] = 0
+		case CurrentRow:
+			lo[p] = p
+			if !f.Rows {
+				lo[p] = peerStart[p]
+			}
+		case Preceding:
+			if f.Rows {
+				lo[p] = p - int(f.Lower.Offset)
+			} else {
+				lo[p] = rangeLo(p, -f.Lower.Offset)
+			}
+		case Following:
+			if f.Rows {
+				lo[p] = p + int(f.Lower.Offset)
+			} else {
+				lo[p] = rangeLo(p, f.Lower.Offset)
+			}
+		case UnboundedFollowing:
+			lo[p] = n
+		}
+		switch f.Upper.Kind {
+		case UnboundedFollowing:
+			hi[p] = n - 1
+		case CurrentRow:
+			hi[p] = p
+			if !f.Rows {
+				hi[p] = peerEnd[p] - 1
+			}
+		case Preceding:
+			if f.Rows {
+				hi[p] = p - int(f.Upper.Offset)
+			} else {
+				hi[p] = rangeHi(p, -f.Upper.Offset)
+			}
+		case Following:
+			if f.Rows {
+				hi[p] = p + int(f.Upper.Offset)
+			} else {
+				hi[p] = rangeHi(p, f.Upper.Offset)
+			}
+		case UnboundedPreceding:
+			hi[p] = -1
+		}
+		lo[p] = max(lo[p], 0)
+		hi[p] = min(hi[p], n-1)
+	}
+	return lo, hi, nil
+}
+
+// inRange reports whether v is within the bound target: for a lower bound
+// v >= target (ascending), for an upper bound v <= target; reversed for
+// descending order.
+func inRange(v, target float64, desc, lower bool) bool {
+	if desc {
+		lower = !lower
+	}
+	if lower {
+		return v >= target
+	}
+	return v <= target
+}
+
+// orderKeyNumber reads an order key as a number for RANGE offsets:
+// milliseconds for dates and times.
+func orderKeyNumber(col arrow.Array, i int) float64 {
+	switch a := col.(type) {
+	case *array.Timestamp:
+		unit := a.DataType().(*arrow.TimestampType).Unit
+		per := float64(types.UnitsPerSecond(unit)) / 1000
+		return float64(a.Value(i)) / per
+	case *array.Date32:
+		return float64(a.Value(i)) * 86_400_000
+	case *array.Time32:
+		return float64(a.Value(i))
+	case *array.Time64:
+		return float64(a.Value(i)) / 1e6
+	case *array.Decimal128:
+		s := a.DataType().(*arrow.Decimal128Type).Scale
+		f, _ := a.Value(i).BigInt().Float64()
+		return f / math.Pow10(int(s))
+	}
+	return float64Of(col, i)
+}
+
+// evalFramed computes an aggregate or FIRST_VALUE/LAST_VALUE over frames
+// with a sliding accumulator (rows enter at the top and are retracted at
+// the bottom: frames only move forward).
+func evalFramed(b *types.Batch, rows []int32, f OverFrame, order []SortKey, c OverCall, peerStart, peerEnd []int, res []any) error {
+	lo, hi, err := frameBounds(b, rows, f, order, peerStart, peerEnd)
+	if err != nil {
+		return err
+	}
+	if c.isValue() {
+		col := b.Cols[c.Args[0]]
+		t := c.ArgTypes[0]
+		for p, r := range rows {
+			res[r] = nil
+			if lo[p] > hi[p] {
+				continue
+			}
+			if c.Func == "FIRST_VALUE" {
+				for q := lo[p]; q <= hi[p]; q++ {
+					if !c.IgnoreNulls || !col.IsNull(int(rows[q])) {
+						res[r] = types.ValueAt(col, int(rows[q]), t)
+						break
+					}
+				}
+			} else {
+				for q := hi[p]; q >= lo[p]; q-- {
+					if !c.IgnoreNulls || !col.IsNull(int(rows[q])) {
+						res[r] = types.ValueAt(col, int(rows[q]), t)
+						break
+					}
+				}
+			}
+		}
+		return nil
+	}
+	acc, err := newAccumulator(c.aggSpec(), true)
+	if err != nil {
+		return err
+	}
+	acc.resize(1)
+	var args []arrow.Array
+	for _, a := range c.Args {
+		args = append(args, b.Cols[a])
+	}
+	var filter *array.Boolean
+	if c.Filter >= 0 {
+		filter = b.Cols[c.Filter].(*array.Boolean)
+	}
+	update := func(q int, retract bool) {
+		r := int(rows[q])
+		if filter != nil && (!filter.IsValid(r) || !filter.Value(r)) {
+			return
+		}
+		acc.update(0, args, r, retract)
+	}
+	curLo, curHi := 0, -1 // current frame [curLo, curHi]
+	for p, r := range rows {
+		l, h := lo[p], hi[p]
+		if l > h {
+			// empty frame: a fresh accumulator
+			if curLo <= curHi {
+				for q := curLo; q <= curHi; q++ {
+					update(q, true)
+				}
+			}
+			curLo, curHi = l, l-1
+			res[r] = acc.result(0)
+			continue
+		}
+		if l > curHi || curLo > curHi {
+			for q := curLo; q <= curHi; q++ {
+				update(q, true)
+			}
+			for q := l; q <= h; q++ {
+				update(q, false)
+			}
+		} else {
+			for q := curHi + 1; q <= h; q++ {
+				update(q, false)
+			}
+			for q := curLo; q < l; q++ {
+				update(q, true)
+			}
+		}
+		curLo, curHi = l, h
+		res[r] = acc.result(0)
+	}
+	return nil
+}
+
+// durationMillis converts an interval literal value to milliseconds.
+func durationMillis(v any) (float64, bool) {
+	switch d := v.(type) {
+	case time.Duration:
+		return float64(d / time.Millisecond), true
+	}
+	return 0, false
+}
