@@ -41,10 +41,11 @@ func TestTableauBatchAndInfo(t *testing.T) {
 func TestCSVOutput(t *testing.T) {
 	code, out, errs := runClient(t, Options{Mode: ModeBatch, Format: FormatCSV, Statements: writeData(t) + "SELECT * FROM t;"}, "")
 	// NULL is an empty field, the empty string is "" (NULL-vs-empty stays
-	// visible); quotes are doubled; DDL prints nothing in csv format
+	// visible); quotes are doubled; DDL prints nothing in csv format. An
+	// empty unquoted CSV field reads as '' for STRING and NULL otherwise.
 	want := "id,name,price,ts\n" +
 		"1,\"a, b\",1.50,2024-01-31 12:00:00.123\n" +
-		"2,,10.00,2024-02-01 00:00:00.000\n" +
+		"2,\"\",10.00,2024-02-01 00:00:00.000\n" +
 		"3,\"q\"\"q\",,\n"
 	if code != 0 || out != want {
 		t.Fatalf("code %d\nstdout:\n%q\nwant:\n%q\nstderr:\n%s", code, out, want, errs)
@@ -54,7 +55,7 @@ func TestCSVOutput(t *testing.T) {
 func TestJSONStreamingOutput(t *testing.T) {
 	code, out, errs := runClient(t, Options{Format: FormatJSON, Statements: writeData(t) + "SELECT id, name, price, ts FROM t WHERE id < 3;"}, "")
 	want := `{"op":"+I","id":1,"name":"a, b","price":1.50,"ts":"2024-01-31 12:00:00.123"}` + "\n" +
-		`{"op":"+I","id":2,"name":null,"price":10.00,"ts":"2024-02-01 00:00:00"}` + "\n"
+		`{"op":"+I","id":2,"name":"","price":10.00,"ts":"2024-02-01 00:00:00"}` + "\n"
 	if code != 0 || out != want {
 		t.Fatalf("code %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s", code, out, want, errs)
 	}
@@ -90,7 +91,7 @@ func TestErrorStopsScriptWithPosition(t *testing.T) {
 }
 
 func TestSyntaxErrorPosition(t *testing.T) {
-	code, _, errs := runClient(t, Options{Mode: ModeBatch, Statements: "SELECT 1 FORM x;"}, "")
+	code, _, errs := runClient(t, Options{Mode: ModeBatch, Statements: "SELECT * FORM t;"}, "")
 	if code == 0 || !strings.Contains(errs, "line 1, column 10") {
 		t.Fatalf("code %d, stderr %s", code, errs)
 	}
