@@ -408,16 +408,10 @@ func (p *printer) expr(e Expr) {
 			return
 		}
 		p.w(e.Op)
-		mark := p.b.Len()
-		p.sub(e.X, precUnary)
-		s := p.b.String()
-		if len(s) > mark && (s[mark] == '-' || s[mark] == '+') {
-			rest := s[mark:]
-			p.b.Reset()
-			p.b.WriteString(s[:mark])
-			p.b.WriteString(" ")
-			p.b.WriteString(rest)
+		if u, ok := e.X.(*UnaryExpr); ok && u.Op != "NOT" {
+			p.w(" ") // never emit "--", which would start a comment
 		}
+		p.sub(e.X, precUnary)
 	case *BinaryExpr:
 		prec := exprPrec(e)
 		p.sub(e.X, prec)

@@ -32,6 +32,7 @@ const maxDepth = 400
 type parser struct {
 	src    string
 	base   int // byte offset of src[0] in the caller's text
+	lex    *lexer
 	toks   []Token
 	p      int
 	expect []string
@@ -45,17 +46,25 @@ func newParser(src string, start Pos) *parser {
 	if start.Line > 0 {
 		l.line, l.col = start.Line, start.Column
 	}
-	toks := make([]Token, 0, len(src)/5+4)
-	for {
-		t := l.next()
-		t.Pos.Offset += start.Offset
-		t.End += start.Offset
-		toks = append(toks, t)
-		if t.Kind == TokEOF || t.Kind == TokError {
-			break
+	p := &parser{src: src, base: start.Offset, lex: l, expAt: -1}
+	p.toks = make([]Token, 0, 64)
+	p.fill(0)
+	return p
+}
+
+// fill lexes on demand until token i exists (or input ends). Tokens are
+// immutable once lexed, so *Token pointers stay valid in content even when
+// the slice grows.
+func (p *parser) fill(i int) {
+	for len(p.toks) <= i {
+		if n := len(p.toks); n > 0 && (p.toks[n-1].Kind == TokEOF || p.toks[n-1].Kind == TokError) {
+			return
 		}
+		t := p.lex.next()
+		t.Pos.Offset += p.base
+		t.End += p.base
+		p.toks = append(p.toks, t)
 	}
-	return &parser{src: src, base: start.Offset, toks: toks, expAt: -1}
 }
 
 // run executes f, converting a bailout panic into an *Error. Other panics
@@ -174,10 +183,14 @@ func ParseDataType(text string) (*DataType, error) {
 // ---------------------------------------------------------------------------
 // token helpers
 
-func (p *parser) tok() *Token { return &p.toks[p.p] }
+func (p *parser) tok() *Token {
+	p.fill(p.p)
+	return &p.toks[p.p]
+}
 
 func (p *parser) peek(n int) *Token {
 	i := p.p + n
+	p.fill(i)
 	if i >= len(p.toks) {
 		return &p.toks[len(p.toks)-1]
 	}
@@ -185,7 +198,7 @@ func (p *parser) peek(n int) *Token {
 }
 
 func (p *parser) advance() *Token {
-	t := &p.toks[p.p]
+	t := p.tok()
 	if t.Kind != TokEOF && t.Kind != TokError {
 		p.p++
 	}
