@@ -31,7 +31,7 @@ func (p *parser) parseExprList() []Expr {
 func (p *parser) binaryOp() (string, int) {
 	t := p.tok()
 	if t.Kind == TokOp {
-		p.want(`"+"`)
+		p.want("+")
 		switch t.Text {
 		case "=", "<>", "<", ">", "<=", ">=", "<=>":
 			return t.Text, precCmp
@@ -69,12 +69,12 @@ func (p *parser) binaryOp() (string, int) {
 			}
 		}
 	}
-	p.want(`"AND"`)
-	p.want(`"OR"`)
-	p.want(`"IS"`)
-	p.want(`"LIKE"`)
-	p.want(`"IN"`)
-	p.want(`"BETWEEN"`)
+	p.want("AND")
+	p.want("OR")
+	p.want("IS")
+	p.want("LIKE")
+	p.want("IN")
+	p.want("BETWEEN")
 	return "", 0
 }
 
@@ -198,7 +198,7 @@ func (p *parser) parsePredicateTail(x Expr, op string, not bool) Expr {
 // atQueryStart reports whether the current token starts a query (SELECT,
 // WITH, VALUES), looking through any number of opening parentheses.
 func (p *parser) atQueryStart() bool {
-	p.want(`"SELECT"`)
+	p.want("SELECT")
 	i := 0
 	for p.peekOp(i, "(") {
 		i++
@@ -352,7 +352,7 @@ func (p *parser) parsePrimary() Expr {
 	}
 	p.want("<IDENTIFIER>")
 	p.want("<literal>")
-	p.want(`"("`)
+	p.want("(")
 	p.fail()
 	return nil
 }

@@ -9,9 +9,9 @@ func (p *parser) parseStatement() Statement {
 		return p.parseQuery()
 	}
 	if t.Kind != TokIdent {
-		p.want(`"SELECT"`)
-		p.want(`"INSERT"`)
-		p.want(`"CREATE"`)
+		p.want("SELECT")
+		p.want("INSERT")
+		p.want("CREATE")
 		p.fail()
 	}
 	switch t.upper {
@@ -147,7 +147,7 @@ func (p *parser) parseStatement() Statement {
 		return &ClientCommand{Span: p.span(start), Command: t.upper}
 	}
 	for _, w := range []string{"SELECT", "INSERT", "CREATE", "DROP", "ALTER", "SHOW", "DESCRIBE", "EXPLAIN", "USE", "SET", "RESET"} {
-		p.want(`"` + w + `"`)
+		p.want(w)
 	}
 	p.fail()
 	return nil
@@ -165,7 +165,7 @@ func (p *parser) parseStatementSet() *StatementSet {
 			break
 		}
 		if !p.isKw("INSERT") && !p.isKw("UPSERT") {
-			p.want(`"END"`)
+			p.want("END")
 			p.fail()
 		}
 		ss.Statements = append(ss.Statements, p.parseInsert())
@@ -298,11 +298,11 @@ func (p *parser) parseCreate() Statement {
 	case p.isKw("MATERIALIZED"), p.isKw("MODEL"), p.isKw("CONNECTION"):
 		p.errorf(p.tok().Pos, "CREATE %s is not supported", p.tok().upper)
 	}
-	p.want(`"TABLE"`)
-	p.want(`"VIEW"`)
-	p.want(`"DATABASE"`)
-	p.want(`"CATALOG"`)
-	p.want(`"FUNCTION"`)
+	p.want("TABLE")
+	p.want("VIEW")
+	p.want("DATABASE")
+	p.want("CATALOG")
+	p.want("FUNCTION")
 	p.fail()
 	return nil
 }
@@ -359,7 +359,7 @@ func (p *parser) parseCreateTable(start Pos, orReplace, temporary bool) *CreateT
 					o.Feature = ft.upper
 				default:
 					for _, w := range []string{"ALL", "CONSTRAINTS", "GENERATED", "METADATA", "OPTIONS", "PARTITIONS", "WATERMARKS"} {
-						p.want(`"` + w + `"`)
+						p.want(w)
 					}
 					p.fail()
 				}
@@ -606,11 +606,11 @@ func (p *parser) parseAlter() Statement {
 		f.Span = p.span(start)
 		return f
 	}
-	p.want(`"TABLE"`)
-	p.want(`"VIEW"`)
-	p.want(`"DATABASE"`)
-	p.want(`"CATALOG"`)
-	p.want(`"FUNCTION"`)
+	p.want("TABLE")
+	p.want("VIEW")
+	p.want("DATABASE")
+	p.want("CATALOG")
+	p.want("FUNCTION")
 	p.fail()
 	return nil
 }
@@ -695,7 +695,7 @@ func (p *parser) parseAlterTable(start Pos) *AlterTable {
 		}
 	default:
 		for _, w := range []string{"RENAME", "SET", "RESET", "ADD", "MODIFY", "DROP"} {
-			p.want(`"` + w + `"`)
+			p.want(w)
 		}
 		p.fail()
 	}
@@ -825,7 +825,7 @@ func (p *parser) parseShow() Statement {
 		}
 	default:
 		for _, w := range []string{"CATALOGS", "CURRENT", "DATABASES", "TABLES", "VIEWS", "FUNCTIONS", "USER", "MODULES", "FULL", "JOBS", "JARS", "COLUMNS", "PARTITIONS", "CREATE"} {
-			p.want(`"` + w + `"`)
+			p.want(w)
 		}
 		p.fail()
 	}
@@ -905,7 +905,7 @@ func (p *parser) parseExplain() Statement {
 	default:
 		if !p.atQueryStart() && !p.isKw("TABLE") {
 			for _, w := range []string{"SELECT", "INSERT", "STATEMENT", "ESTIMATED_COST", "CHANGELOG_MODE", "JSON_EXECUTION_PLAN", "PLAN_ADVICE", "PLAN"} {
-				p.want(`"` + w + `"`)
+				p.want(w)
 			}
 			p.fail()
 		}

@@ -133,9 +133,10 @@ func ParseScript(script string) ([]Statement, error) {
 			}
 			out = append(out, p.parseStatement())
 			if p.tok().Kind != TokEOF {
-				p.want("\";\"")
+				p.want(";")
 				p.expectOp(";")
 			}
+			p.compact()
 		}
 	})
 	if err != nil {
@@ -183,6 +184,18 @@ func ParseDataType(text string) (*DataType, error) {
 // ---------------------------------------------------------------------------
 // token helpers
 
+// compact drops the tokens already consumed (keeping the previous one for
+// lastEnd), so that a long script does not keep every token alive.
+func (p *parser) compact() {
+	if p.p < 2 {
+		return
+	}
+	n := copy(p.toks, p.toks[p.p-1:])
+	p.toks = p.toks[:n]
+	p.p = 1
+	p.expAt = -1
+}
+
 func (p *parser) tok() *Token {
 	p.fill(p.p)
 	return &p.toks[p.p]
@@ -215,15 +228,13 @@ func (p *parser) lastEnd() int {
 
 func (p *parser) span(start Pos) Span { return Span{Start: start, EndOff: p.lastEnd()} }
 
+// want records that s (a keyword or operator, or a <CATEGORY>) would have
+// been accepted at the current token; fail lists them. It is called for
+// every check, so it only appends.
 func (p *parser) want(s string) {
 	if p.expAt != p.p {
 		p.expAt = p.p
 		p.expect = p.expect[:0]
-	}
-	for _, e := range p.expect {
-		if e == s {
-			return
-		}
 	}
 	p.expect = append(p.expect, s)
 }
@@ -238,7 +249,7 @@ func (t *Token) word() string {
 }
 
 func (p *parser) isKw(w string) bool {
-	p.want(`"` + w + `"`)
+	p.want(w)
 	t := p.tok()
 	return t.Kind == TokIdent && t.upper == w
 }
@@ -278,7 +289,7 @@ func (p *parser) expectKw(w string) *Token {
 }
 
 func (p *parser) isOp(s string) bool {
-	p.want(`"` + s + `"`)
+	p.want(s)
 	t := p.tok()
 	return t.Kind == TokOp && t.Text == s
 }
@@ -321,7 +332,17 @@ func (p *parser) fail() {
 	}
 	var exp []string
 	if p.expAt == p.p {
-		exp = p.expect
+		seen := map[string]bool{}
+		for _, e := range p.expect {
+			if seen[e] {
+				continue
+			}
+			seen[e] = true
+			if e[0] != '<' {
+				e = quoteJava(e)
+			}
+			exp = append(exp, e)
+		}
 	}
 	var b strings.Builder
 	img := t.Text
