@@ -1,5 +1,7 @@
 package sql
 
+import "strconv"
+
 func (p *printer) optComment(c *string) {
 	if c != nil {
 		p.nl()
@@ -98,15 +100,20 @@ func (p *printer) stmt(s Statement) {
 		if s.Language != "" {
 			p.w(" LANGUAGE " + s.Language)
 		}
-		if len(s.Jars) > 0 {
+		if len(s.Resources) > 0 {
 			p.w(" USING ")
-			for i, j := range s.Jars {
+			for i, r := range s.Resources {
 				if i > 0 {
 					p.w(", ")
 				}
-				p.w("JAR ")
-				p.str(j)
+				p.w(r.Kind + " ")
+				p.str(r.Path)
 			}
+		}
+		if s.Options != nil {
+			p.nl()
+			p.w("WITH ")
+			p.props(s.Options)
 		}
 	case *Drop:
 		p.w("DROP ")
@@ -295,6 +302,21 @@ func (p *printer) stmt(s Statement) {
 		p.objName(s.Table)
 	case *ClientCommand:
 		p.w(s.Command)
+	case *ExecutePlan:
+		p.w("EXECUTE PLAN ")
+		p.str(s.Path)
+	case *CompilePlan:
+		p.w("COMPILE ")
+		if s.AndExecute {
+			p.w("AND EXECUTE ")
+		}
+		p.w("PLAN ")
+		p.str(s.Path)
+		if s.IfNotExists {
+			p.w(" IF NOT EXISTS")
+		}
+		p.w(" FOR ")
+		p.stmt(s.Stmt)
 	}
 }
 
@@ -349,11 +371,20 @@ func (p *printer) insert(s *Insert) {
 	}
 	p.nl()
 	p.query(s.Source)
+	if s.OnConflict != "" {
+		p.nl()
+		p.w("ON CONFLICT DO " + s.OnConflict)
+	}
 }
 
 func (p *printer) columnDef(c *ColumnDef) {
+	for _, x := range c.Parent {
+		p.ident(x)
+		p.w(".")
+	}
 	p.ident(c.Name)
 	switch c.Kind {
+	case ColumnNameOnly:
 	case ColumnComputed:
 		p.w(" AS ")
 		p.expr(c.Expr)
@@ -370,16 +401,9 @@ func (p *printer) columnDef(c *ColumnDef) {
 				p.w(" VIRTUAL")
 			}
 		}
-		if c.PrimaryKey {
-			if c.ConstraintName != nil {
-				p.w(" CONSTRAINT ")
-				p.ident(c.ConstraintName)
-			}
-			if c.Enforced {
-				p.w(" PRIMARY KEY ENFORCED")
-			} else {
-				p.w(" PRIMARY KEY NOT ENFORCED")
-			}
+		if c.Constraint != nil {
+			p.w(" ")
+			p.constraint(c.Constraint)
 		}
 	}
 	if c.Comment != nil {
@@ -391,7 +415,7 @@ func (p *printer) columnDef(c *ColumnDef) {
 		p.w(" FIRST")
 	case "AFTER":
 		p.w(" AFTER ")
-		p.ident(c.After)
+		p.parts(c.After.Parts)
 	}
 }
 
@@ -408,18 +432,25 @@ func (p *printer) constraint(c *TableConstraint) {
 		p.ident(c.Name)
 		p.w(" ")
 	}
-	p.w(c.Kind + " (")
-	p.idents(c.Columns)
-	p.w(")")
+	p.w(c.Kind)
+	if len(c.Columns) > 0 {
+		p.w(" (")
+		p.idents(c.Columns)
+		p.w(")")
+	}
 	if c.Enforced {
 		p.w(" ENFORCED")
-	} else if c.NotEnforcedSet {
+	} else if c.NotEnforced {
 		p.w(" NOT ENFORCED")
 	}
 }
 
 func (p *printer) distribution(d *Distribution) {
 	p.w("DISTRIBUTED ")
+	p.distributionBody(d)
+}
+
+func (p *printer) distributionBody(d *Distribution) {
 	if len(d.Columns) > 0 {
 		p.w("BY ")
 		if d.Kind != "" {
@@ -428,14 +459,12 @@ func (p *printer) distribution(d *Distribution) {
 		p.w("(")
 		p.idents(d.Columns)
 		p.w(")")
-		if d.Buckets != nil {
+		if d.Buckets > 0 {
 			p.w(" ")
 		}
 	}
-	if d.Buckets != nil {
-		p.w("INTO ")
-		p.sub(d.Buckets, precAdd)
-		p.w(" BUCKETS")
+	if d.Buckets > 0 {
+		p.w("INTO " + strconv.Itoa(d.Buckets) + " BUCKETS")
 	}
 }
 
@@ -553,7 +582,7 @@ func (p *printer) alterTable(s *AlterTable) {
 		p.w(" RENAME ")
 		p.parts(s.OldColumn.Parts)
 		p.w(" TO ")
-		p.ident(s.NewColumn)
+		p.parts(s.NewColumn.Parts)
 	case AlterSet:
 		p.w(" SET ")
 		p.props(s.Options)
@@ -611,7 +640,32 @@ func (p *printer) alterTable(s *AlterTable) {
 		p.w(" " + s.DistributionVerb + " DISTRIBUTION")
 		if s.Distribution != nil {
 			p.w(" ")
-			p.distribution(s.Distribution)
+			p.distributionBody(s.Distribution)
+		}
+	case AlterAddPartitions:
+		p.w(" ADD")
+		if s.PartitionIfCond {
+			p.w(" IF NOT EXISTS")
+		}
+		for _, ps := range s.Partitions {
+			p.w(" PARTITION ")
+			p.partSpec(ps.Spec)
+			if ps.Options != nil {
+				p.w(" WITH ")
+				p.props(ps.Options)
+			}
+		}
+	case AlterDropPartitions:
+		p.w(" DROP")
+		if s.PartitionIfCond {
+			p.w(" IF EXISTS")
+		}
+		for i, ps := range s.Partitions {
+			if i > 0 {
+				p.w(",")
+			}
+			p.w(" PARTITION ")
+			p.partSpec(ps.Spec)
 		}
 	}
 }

@@ -808,6 +808,13 @@ func (p *parser) parseCall(name *ObjectName) Expr {
 				}
 			}
 		}
+		if p.isKw("IGNORE") && p.peekKw(1, "NULLS") {
+			p.p += 2
+			f.NullTreatment = "IGNORE NULLS"
+		} else if p.isKw("RESPECT") && p.peekKw(1, "NULLS") {
+			p.p += 2
+			f.NullTreatment = "RESPECT NULLS"
+		}
 		if p.acceptKws("ORDER", "BY") {
 			f.OrderBy = p.parseOrderItems()
 		}

@@ -259,6 +259,29 @@ func TestErrors(t *testing.T) {
 		{"INSERT t SELECT 1", 1, 8, "Encountered \"t\" at line 1, column 8.", "\"INTO\""},
 		{"SELECT 'é' FROM t WHERE #", 1, 25, "Lexical error at line 1, column 25.", ""},
 		{"SELECT 1; SELECT 2", 1, 11, "Encountered \"SELECT\" at line 1, column 11.", "<EOF>"},
+		{"show catalogs likes", 1, 15, "Encountered \"likes\" at line 1, column 15.", ""},
+		{"show tables db1", 1, 13, "Encountered \"db1\" at line 1, column 13.", ""},
+		{"alter table t1 drop constraint", 1, 31, "Encountered \"<EOF>\" at line 1, column 31.", ""},
+		{"alter table tbl1 add DISTRIBUTION BY RANDOM(a, h) INTO 6 BUCKETS", 1, 38, "Encountered \"RANDOM\" at line 1, column 38.", ""},
+		{"CREATE TABLE t (a INT) DISTRIBUTED INTO -3 BUCKETS", 1, 41, "Encountered \"-\" at line 1, column 41.", ""},
+		{"CREATE TABLE t (a INT) DISTRIBUTED INTO 3.2 BUCKETS", 1, 41, "Bucket count must be a positive integer at line 1, column 41.", ""},
+		{"alter table t add (watermark for ts as ts, watermark for f1 as now())", 1, 44, "Multiple WATERMARK declarations are not supported yet", ""},
+		{"CREATE VIEW V() AS SELECT * FROM TBL", 1, 15, "Encountered \")\" at line 1, column 15.\nWas expecting one of:", ""},
+		{"create temporary system function catalog1.db1.function1 as 'x'", 1, 42, "Encountered \".\" at line 1, column 42.", ""},
+		{"create system function f as 'x'", 1, 8, "CREATE SYSTEM FUNCTION is not supported", ""},
+		{"create temporary function f as 'x' language python using jar 'a.jar'", 1, 45, "CREATE FUNCTION USING JAR/ARTIFACT syntax is not applicable to PYTHON language", ""},
+		{"create temporary function f as 'x' language java using file 'a'", 1, 56, "Encountered \"file\" at line 1, column 56.\nWas expecting one of:\n    \"JAR\" ...\n    \"ARTIFACT\" ...", ""},
+		{"load module 'core'", 1, 13, "Encountered \"\\'core\\'\" at line 1, column 13.", ""},
+		{"use modules x,", 1, 15, "Encountered \"<EOF>\" at line 1, column 15.", ""},
+		{"UPSERT OVERWRITE t SELECT 1", 1, 8, "OVERWRITE expression is only used with INSERT statement", ""},
+		{"INSERT INTO t1 SELECT * FROM t2 ON CONFLICT DO UPDATE", 1, 48, "Encountered \"UPDATE\" at line 1, column 48.", ""},
+		{"explain changelog_mode, changelog_mode select * from emps", 1, 25, "Duplicate EXPLAIN DETAIL is not allowed", ""},
+		{"EXPLAIN CREATE TABLE t (id int)", 1, 9, "Unsupported CREATE OR REPLACE statement for EXPLAIN", ""},
+		{"CREATE TABLE t (col1 string) WITH ('test' = 'zm') like b AS SELECT col1 FROM b", 1, 58, "Encountered \"AS\" at line 1, column 58.", ""},
+		{"CREATE TABLE t (col1, col2 int) AS SELECT col1 FROM b", 1, 28, "Encountered \"int\" at line 1, column 28.", ""},
+		{"CREATE TABLE t (a, h) WITH ('connector' = 'kafka')", 1, 16, "Columns identifiers without types in the schema are supported on CTAS/RTAS statements only", ""},
+		{"analyze table emps partition compute statistics", 1, 30, "Encountered \"compute\" at line 1, column 30.", ""},
+		{"analyze table emps partition(x=, y) compute statistics", 1, 32, "Encountered \",\" at line 1, column 32.", ""},
 	}
 	for _, tc := range tests {
 		_, err := Parse(tc.in)
@@ -407,7 +430,7 @@ func TestCreateTable(t *testing.T) {
 		t.Fatalf("elements %d %d", len(ct.Columns), len(ct.Watermarks))
 	}
 	c0, c1, c2 := ct.Columns[0], ct.Columns[1], ct.Columns[2]
-	if c0.Kind != ColumnPhysical || !c0.Type.NotNull || !c0.PrimaryKey || *c0.Comment != "key" {
+	if c0.Kind != ColumnPhysical || !c0.Type.NotNull || c0.Constraint == nil || c0.Constraint.Kind != "PRIMARY KEY" || !c0.Constraint.NotEnforced || *c0.Comment != "key" {
 		t.Errorf("physical %+v", c0)
 	}
 	if c1.Kind != ColumnComputed || c1.Expr == nil {
