@@ -1066,11 +1066,14 @@ type DropKind uint8
 
 // Drop kinds.
 const (
+	// DropTable is DROP TABLE; the others follow the same pattern.
 	DropTable DropKind = iota
 	DropView
 	DropDatabase
 	DropCatalog
 	DropFunction
+	// DropModel and DropMaterializedTable are parsed for completeness;
+	// Riffle has no models or materialized tables.
 	DropModel
 	DropMaterializedTable
 )

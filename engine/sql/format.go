@@ -1185,7 +1185,9 @@ func (p *printer) table(t TableExpr) {
 		switch t.Type {
 		case JoinComma:
 			p.w(",")
+			p.indent++
 			p.nl()
+			p.indent--
 		default:
 			p.nl()
 			if t.Natural {
@@ -1216,7 +1218,14 @@ func (p *printer) table(t TableExpr) {
 			p.table(t.Right)
 		}
 		if t.On != nil {
-			p.w(" ON ")
+			if p.pretty {
+				p.indent++
+				p.nl()
+				p.indent--
+				p.w("ON ")
+			} else {
+				p.w(" ON ")
+			}
 			p.expr(t.On)
 		} else if len(t.Using) > 0 {
 			p.w(" USING (")

@@ -95,9 +95,11 @@ func (p *parser) parseStatement() Statement {
 		}
 		if p.isKw("MODULES") && !p.peekOp(1, ".") && !p.peekOp(1, ";") && p.peek(1).Kind != TokEOF {
 			p.advance()
-			return &UseModules{Span: p.span(start), Names: p.parseIdentList()}
+			names := p.parseIdentList()
+			return &UseModules{Span: p.span(start), Names: names}
 		}
-		return &Use{Span: p.span(start), Name: p.parseObjectName()}
+		name := p.parseObjectName()
+		return &Use{Span: p.span(start), Name: name}
 	case "LOAD":
 		p.advance()
 		p.expectKw("MODULE")
@@ -110,7 +112,8 @@ func (p *parser) parseStatement() Statement {
 	case "UNLOAD":
 		p.advance()
 		p.expectKw("MODULE")
-		return &UnloadModule{Name: p.parseIdent(), Span: p.span(start)}
+		name := p.parseIdent()
+		return &UnloadModule{Name: name, Span: p.span(start)}
 	case "SHOW":
 		return p.parseShow()
 	case "DESCRIBE", "DESC":
@@ -168,7 +171,8 @@ func (p *parser) parseStatement() Statement {
 	case "TRUNCATE":
 		p.advance()
 		p.expectKw("TABLE")
-		return &Truncate{Table: p.parseObjectName(), Span: p.span(start)}
+		name := p.parseObjectName()
+		return &Truncate{Table: name, Span: p.span(start)}
 	case "HELP", "QUIT", "EXIT", "CLEAR":
 		p.advance()
 		return &ClientCommand{Span: p.span(start), Command: t.upper}

@@ -6,6 +6,7 @@ type TokenClass uint8
 
 // Token classes.
 const (
+	// ClassOther is the zero class (never produced by Tokenize).
 	ClassOther TokenClass = iota
 	// ClassKeyword is a keyword (reserved, or a non-reserved keyword used
 	// structurally such as ASC, NULLS, TEMPORARY).
