@@ -836,6 +836,38 @@ type Insert struct {
 	OnConflict string
 }
 
+// Delete is DELETE FROM table [[AS] alias] [WHERE cond] (batch row-level
+// delete).
+type Delete struct {
+	Span
+	Table *ObjectName
+	Alias *Ident
+	Where Expr
+}
+
+// Assignment is one column = expr of UPDATE ... SET.
+type Assignment struct {
+	Span
+	Column *Identifier
+	Value  Expr
+}
+
+// Update is UPDATE table [[AS] alias] SET col = expr, ... [WHERE cond]
+// (batch row-level update).
+type Update struct {
+	Span
+	Table *ObjectName
+	Alias *Ident
+	Set   []*Assignment
+	Where Expr
+}
+
+// Call is CALL procedure(args), e.g. CALL cat.`system`.compact('t').
+type Call struct {
+	Span
+	Call *FuncCall
+}
+
 // CompilePlan is COMPILE [AND EXECUTE] PLAN 'file' [IF NOT EXISTS] FOR
 // stmt, where Stmt is an *Insert or *StatementSet.
 type CompilePlan struct {
@@ -1129,6 +1161,8 @@ const (
 	AlterRenameColumn
 	// AlterDistribution is ADD/MODIFY DISTRIBUTION ... or DROP DISTRIBUTION.
 	AlterDistribution
+	// AlterCompact is [PARTITION (...)] COMPACT (Partition holds the spec).
+	AlterCompact
 	// AlterAddPartitions is ADD [IF NOT EXISTS] PARTITION (...) [WITH
 	// (...)] ...; AlterDropPartitions is DROP [IF EXISTS] PARTITION (...),
 	// ...
@@ -1172,6 +1206,8 @@ type AlterTable struct {
 	// set by IF NOT EXISTS (ADD) or IF EXISTS (DROP).
 	Partitions      []*PartitionSpec
 	PartitionIfCond bool
+	// Partition is the optional spec of [PARTITION (...)] COMPACT.
+	Partition []*Property
 	// Distribution is the ADD/MODIFY DISTRIBUTION spec; DistributionVerb
 	// is "ADD", "MODIFY" or "DROP".
 	Distribution     *Distribution
@@ -1429,6 +1465,9 @@ func (*Analyze) stmtNode()           {}
 func (*Truncate) stmtNode()          {}
 func (*ClientCommand) stmtNode()     {}
 func (*CompilePlan) stmtNode()       {}
+func (*Delete) stmtNode()            {}
+func (*Update) stmtNode()            {}
+func (*Call) stmtNode()              {}
 func (*ExecutePlan) stmtNode()       {}
 
 func (*Query) queryExprNode()  {}

@@ -302,6 +302,43 @@ func (p *printer) stmt(s Statement) {
 		p.objName(s.Table)
 	case *ClientCommand:
 		p.w(s.Command)
+	case *Delete:
+		p.w("DELETE FROM ")
+		p.objName(s.Table)
+		if s.Alias != nil {
+			p.w(" AS ")
+			p.ident(s.Alias)
+		}
+		if s.Where != nil {
+			p.nl()
+			p.w("WHERE ")
+			p.expr(s.Where)
+		}
+	case *Update:
+		p.w("UPDATE ")
+		p.objName(s.Table)
+		if s.Alias != nil {
+			p.w(" AS ")
+			p.ident(s.Alias)
+		}
+		p.nl()
+		p.w("SET ")
+		for i, a := range s.Set {
+			if i > 0 {
+				p.w(", ")
+			}
+			p.parts(a.Column.Parts)
+			p.w(" = ")
+			p.expr(a.Value)
+		}
+		if s.Where != nil {
+			p.nl()
+			p.w("WHERE ")
+			p.expr(s.Where)
+		}
+	case *Call:
+		p.w("CALL ")
+		p.funcCall(s.Call)
 	case *ExecutePlan:
 		p.w("EXECUTE PLAN ")
 		p.str(s.Path)
@@ -642,6 +679,12 @@ func (p *printer) alterTable(s *AlterTable) {
 			p.w(" ")
 			p.distributionBody(s.Distribution)
 		}
+	case AlterCompact:
+		if s.Partition != nil {
+			p.w(" PARTITION ")
+			p.partSpec(s.Partition)
+		}
+		p.w(" COMPACT")
 	case AlterAddPartitions:
 		p.w(" ADD")
 		if s.PartitionIfCond {

@@ -62,5 +62,16 @@ func FuzzParse(f *testing.F) {
 		if d := astDiff(st, st2); d != "" {
 			t.Fatalf("round trip differs for %q:\n%s\n%s", text, canon, d)
 		}
+		pretty, err := FormatSQL(text)
+		if err != nil {
+			t.Fatalf("FormatSQL fails on parseable %q: %v", text, err)
+		}
+		st3, err := Parse(pretty)
+		if err != nil {
+			t.Fatalf("pretty form does not parse:\n%q\n%s\n%v", text, pretty, err)
+		}
+		if d := astDiff(st, st3); d != "" {
+			t.Fatalf("pretty round trip differs for %q:\n%s\n%s", text, pretty, d)
+		}
 	})
 }

@@ -168,6 +168,53 @@ func (p *parser) parseStatement() Statement {
 		}
 		a.Span = p.span(start)
 		return a
+	case "DELETE":
+		p.advance()
+		p.expectKw("FROM")
+		d := &Delete{Table: p.parseObjectName()}
+		if p.acceptKw("AS") {
+			d.Alias = p.parseIdent()
+		} else if p.isIdent() {
+			d.Alias = p.parseIdent()
+		}
+		if p.acceptKw("WHERE") {
+			d.Where = p.parseExpr()
+		}
+		d.Span = p.span(start)
+		return d
+	case "UPDATE":
+		p.advance()
+		u := &Update{Table: p.parseObjectName()}
+		if p.acceptKw("AS") {
+			u.Alias = p.parseIdent()
+		} else if p.isIdent() {
+			u.Alias = p.parseIdent()
+		}
+		p.expectKw("SET")
+		for {
+			as := p.tok().Pos
+			a := &Assignment{Column: p.parseColumnPath()}
+			p.expectOp("=")
+			a.Value = p.parseExpr()
+			a.Span = p.span(as)
+			u.Set = append(u.Set, a)
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+		if p.acceptKw("WHERE") {
+			u.Where = p.parseExpr()
+		}
+		u.Span = p.span(start)
+		return u
+	case "CALL":
+		p.advance()
+		name := p.parseFuncName()
+		if !p.isOp("(") {
+			p.fail()
+		}
+		f := p.parseCall(name).(*FuncCall)
+		return &Call{Span: p.span(start), Call: f}
 	case "TRUNCATE":
 		p.advance()
 		p.expectKw("TABLE")
@@ -784,6 +831,16 @@ func (p *parser) parseAlterTable(start Pos) *AlterTable {
 	case p.acceptKw("SET"):
 		a.Op = AlterSet
 		a.Options = p.parseProperties()
+	case p.isKw("COMPACT") || p.isKw("PARTITION"):
+		if p.acceptKw("PARTITION") {
+			a.Partition = p.parsePartitionSpec()
+		}
+		if !p.isIdent() || p.tok().upper != "COMPACT" {
+			p.want("COMPACT")
+			p.fail()
+		}
+		p.advance()
+		a.Op = AlterCompact
 	case p.acceptKw("RESET"):
 		a.Op = AlterReset
 		a.ResetKeys = p.parseKeyList()

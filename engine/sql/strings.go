@@ -183,6 +183,18 @@ func (n *Join) String() string { return Format(n) }
 func (n *Insert) String() string { return Format(n) }
 
 // String renders the node as canonical Flink SQL (see Format).
+func (n *Delete) String() string { return Format(n) }
+
+// String renders the node as canonical Flink SQL (see Format).
+func (n *Assignment) String() string { return Format(n) }
+
+// String renders the node as canonical Flink SQL (see Format).
+func (n *Update) String() string { return Format(n) }
+
+// String renders the node as canonical Flink SQL (see Format).
+func (n *Call) String() string { return Format(n) }
+
+// String renders the node as canonical Flink SQL (see Format).
 func (n *CompilePlan) String() string { return Format(n) }
 
 // String renders the node as canonical Flink SQL (see Format).
