@@ -252,7 +252,7 @@ func (p *printer) stmt(s Statement) {
 	case *Set:
 		p.w("SET")
 		if s.Key != "" || s.Value != "" {
-			if s.Quoted || p.canonical {
+			if s.Quoted || p.canonical || p.pretty {
 				p.w(" ")
 				p.str(s.Key)
 				p.w(" = ")
@@ -264,7 +264,7 @@ func (p *printer) stmt(s Statement) {
 	case *Reset:
 		p.w("RESET")
 		if s.Key != "" {
-			if s.Quoted || p.canonical {
+			if s.Quoted || p.canonical || p.pretty {
 				p.w(" ")
 				p.str(s.Key)
 			} else {

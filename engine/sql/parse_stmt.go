@@ -1194,21 +1194,35 @@ func (p *parser) parseSet() Statement {
 	if t.Kind == TokString {
 		s.Quoted = true
 		s.Key, _ = p.parseString()
-		p.expectOp("=")
-		s.Value, _ = p.parseString()
-		s.Span = p.span(start)
-		return s
+	} else {
+		key, ok := p.rawUntil(true)
+		if !ok {
+			p.want("<QUOTED_STRING>")
+			p.fail()
+		}
+		s.Key = key
 	}
-	key, ok := p.rawUntil(true)
-	if !ok {
-		p.want("<QUOTED_STRING>")
-		p.fail()
-	}
-	s.Key = key
 	p.expectOp("=")
-	s.Value, _ = p.rawUntil(false)
+	s.Value = p.parseSetValue()
 	s.Span = p.span(start)
 	return s
+}
+
+// parseSetValue reads the value of SET: a string literal, or the raw text
+// up to the end of the statement.
+func (p *parser) parseSetValue() string {
+	if p.tok().Kind == TokString {
+		n := p.peek(1)
+		for i := 1; n.Kind == TokString; i++ {
+			n = p.peek(i + 1)
+		}
+		if n.Kind == TokEOF || n.Kind == TokOp && n.Text == ";" {
+			v, _ := p.parseString()
+			return v
+		}
+	}
+	v, _ := p.rawUntil(false)
+	return v
 }
 
 func (p *parser) parseReset() Statement {
