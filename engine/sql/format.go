@@ -564,7 +564,11 @@ func (p *printer) expr(e Expr) {
 			p.orderItems(e.OrderBy)
 		}
 	case *NamedArg:
-		p.ident(e.Name)
+		if p.canonical || e.Name.Quoted {
+			p.ident(e.Name)
+		} else {
+			p.w(e.Name.Name) // may be a reserved word such as OFFSET
+		}
 		p.w(" => ")
 		p.expr(e.Value)
 	default:

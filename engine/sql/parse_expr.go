@@ -863,8 +863,10 @@ func (p *parser) parseCall(name *ObjectName) Expr {
 
 // parseCallArg parses one argument: name => value or an expression.
 func (p *parser) parseCallArg() Expr {
-	if isIdentTok(p.tok()) && p.peekOp(1, "=>") {
-		name := p.parseIdent()
+	if t := p.tok(); (t.Kind == TokIdent || t.Kind == TokQuotedIdent) && p.peekOp(1, "=>") {
+		// parameter names may be reserved words (OFFSET => ...)
+		p.advance()
+		name := &Ident{Span: Span{Start: t.Pos, EndOff: t.End}, Name: t.Value, Quoted: t.Kind == TokQuotedIdent}
 		p.advance()
 		v := p.parseExpr()
 		return &NamedArg{Span: p.span(name.Start), Name: name, Value: v}
