@@ -333,9 +333,6 @@ func (p *parser) parsePrimary() Expr {
 			e := &ParamExpr{Span: p.span(start), Index: p.params}
 			p.params++
 			return e
-		case "*":
-			p.advance()
-			return &Star{Span: p.span(start)}
 		}
 	case TokIdent:
 		if e := p.parseKeywordExpr(t); e != nil {
