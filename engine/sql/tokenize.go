@@ -86,7 +86,7 @@ func Tokenize(text string) []Token {
 	l := newLexer(text)
 	l.comments = true
 	l.recover = true
-	var toks []Token
+	toks := make([]Token, 0, len(text)/5+1)
 	for {
 		t := l.next()
 		if t.Kind == TokEOF {
