@@ -96,7 +96,7 @@ func (d *Deduplicate) ProcessBatch(_ int, b *types.Batch) error {
 		}
 		d.rows[g], d.ts[g] = vals, t
 	}
-	d.Ctx.Metrics.StateKeys.Store(int64(d.n))
+	d.Ctx.ReportState(d.StateSize())
 	if out == nil {
 		return nil
 	}

@@ -365,8 +365,7 @@ func (a *GroupAgg) reportState() {
 	for _, acc := range a.accs {
 		bytes += acc.size()
 	}
-	a.Ctx.Metrics.StateKeys.Store(int64(a.nGroups))
-	a.Ctx.Metrics.StateBytes.Store(bytes)
+	a.Ctx.ReportState(int64(a.nGroups), bytes)
 }
 
 // StateSize implements StateReporter.

@@ -127,7 +127,7 @@ func (j *HashJoin) finishBuild() {
 	}
 	j.matched = make([]bool, j.build.Len)
 	if j.Ctx != nil {
-		j.Ctx.Metrics.StateKeys.Store(int64(len(j.table)))
+		j.Ctx.ReportState(int64(len(j.table)), int64(j.build.Len)*48)
 	}
 }
 
@@ -504,6 +504,6 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 	for c, bld := range builders {
 		cols[c] = bld.NewArray()
 	}
-	j.Ctx.Metrics.StateKeys.Store(int64(len(j.state[0]) + len(j.state[1])))
+	j.Ctx.ReportState(j.StateSize())
 	return j.Emit(&types.Batch{Cols: cols, Kinds: out.kinds, Len: len(out.rows)})
 }

@@ -14,6 +14,7 @@ package runtime
 import (
 	"context"
 	"math"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -128,12 +129,57 @@ type OperatorMetrics struct {
 	BatchesIn   atomic.Int64
 	Watermark   atomic.Int64
 	LateDropped atomic.Int64
-	StateKeys   atomic.Int64
-	StateBytes  atomic.Int64
+	// StateKeys and StateBytes are the state size summed over the parallel
+	// instances (keys and an estimate of bytes); StatePeakBytes is the
+	// largest StateBytes seen. Operators report through OpContext.ReportState.
+	StateKeys      atomic.Int64
+	StateBytes     atomic.Int64
+	StatePeakBytes atomic.Int64
 	// Backpressure counts emits that found the downstream channel full.
 	Backpressure atomic.Int64
 	// BusyNanos is time spent processing.
 	BusyNanos atomic.Int64
+}
+
+// stateOf holds per-instance state sizes behind the totals.
+type stateOf struct {
+	mu    sync.Mutex
+	keys  map[int]int64
+	bytes map[int]int64
+}
+
+var metricsState sync.Map // *OperatorMetrics -> *stateOf
+
+// SetState records the state size of one parallel instance and updates
+// the totals.
+func (m *OperatorMetrics) SetState(subtask int, keys, bytes int64) {
+	v, _ := metricsState.LoadOrStore(m, &stateOf{keys: map[int]int64{}, bytes: map[int]int64{}})
+	st := v.(*stateOf)
+	st.mu.Lock()
+	st.keys[subtask], st.bytes[subtask] = keys, bytes
+	var k, b int64
+	for _, x := range st.keys {
+		k += x
+	}
+	for _, x := range st.bytes {
+		b += x
+	}
+	st.mu.Unlock()
+	m.StateKeys.Store(k)
+	m.StateBytes.Store(b)
+	for {
+		peak := m.StatePeakBytes.Load()
+		if b <= peak || m.StatePeakBytes.CompareAndSwap(peak, b) {
+			break
+		}
+	}
+}
+
+// ReportState records this instance's state size in its metrics.
+func (c *OpContext) ReportState(keys, bytes int64) {
+	if c != nil && c.Metrics != nil {
+		c.Metrics.SetState(c.Subtask, keys, bytes)
+	}
 }
 
 func newMetrics(id int, name string) *OperatorMetrics {

@@ -260,8 +260,7 @@ func (o *StreamOver) flush() error {
 
 func (o *StreamOver) reportState() {
 	k, b := o.StateSize()
-	o.Ctx.Metrics.StateKeys.Store(k)
-	o.Ctx.Metrics.StateBytes.Store(b)
+	o.Ctx.ReportState(k, b)
 }
 
 // StateSize implements StateReporter.

@@ -34,6 +34,7 @@ type Rank struct {
 
 	parts  map[string]*rankPartition
 	order  []*rankPartition // batch mode: partitions in first-seen order
+	nRows  int64
 	keyBuf []byte
 	seq    int64
 }
@@ -165,6 +166,7 @@ func (r *Rank) ProcessBatch(_ int, b *types.Batch) error {
 			for k, row := range p.rows {
 				if rowValuesEqual(row.vals, vals) {
 					p.rows = append(p.rows[:k], p.rows[k+1:]...)
+					r.nRows--
 					break
 				}
 			}
@@ -178,9 +180,11 @@ func (r *Rank) ProcessBatch(_ int, b *types.Batch) error {
 			p.rows = append(p.rows, nil)
 			copy(p.rows[pos+1:], p.rows[pos:])
 			p.rows[pos] = nr
+			r.nRows++
 			if r.AppendOnly && r.RankEnd >= 0 && r.RankType == "ROW_NUMBER" && len(p.rows) > int(r.RankEnd) {
 				p.rows[len(p.rows)-1] = nil
 				p.rows = p.rows[:r.RankEnd]
+				r.nRows--
 			}
 		}
 		if r.Ctx.Batch {
@@ -199,6 +203,7 @@ func (r *Rank) ProcessBatch(_ int, b *types.Batch) error {
 		r.diff(p.visible, next, emit)
 		p.visible = next
 	}
+	r.Ctx.ReportState(r.StateSize())
 	if len(rows) == 0 {
 		return nil
 	}
@@ -262,9 +267,5 @@ func (r *Rank) build(kinds []types.RowKind, rows [][]any) *types.Batch {
 
 // StateSize implements StateReporter.
 func (r *Rank) StateSize() (int64, int64) {
-	var n int64
-	for _, p := range r.parts {
-		n += int64(len(p.rows))
-	}
-	return int64(len(r.parts)), n * 64
+	return int64(len(r.parts)), r.nRows*int64(32+24*len(r.Types)) + int64(len(r.parts))*64
 }

@@ -410,8 +410,7 @@ func (s *SessionWindows) emitRows(fired []firedSession) error {
 
 func (s *SessionWindows) reportState() {
 	k, b := s.StateSize()
-	s.Ctx.Metrics.StateKeys.Store(k)
-	s.Ctx.Metrics.StateBytes.Store(b)
+	s.Ctx.ReportState(k, b)
 }
 
 // StateSize implements StateReporter.

@@ -555,8 +555,7 @@ func (w *WindowAgg) reportState() {
 		keys += int64(bk.n)
 		bytes += bk.size()
 	}
-	w.Ctx.Metrics.StateKeys.Store(keys)
-	w.Ctx.Metrics.StateBytes.Store(bytes)
+	w.Ctx.ReportState(keys, bytes)
 }
 
 // StateSize implements StateReporter.

@@ -9,6 +9,7 @@ import (
 	_ "github.com/riffle-sql/riffle/engine/connector/blackhole"
 	_ "github.com/riffle-sql/riffle/engine/connector/datagen"
 	_ "github.com/riffle-sql/riffle/engine/connector/filesystem"
+	_ "github.com/riffle-sql/riffle/engine/connector/nexmark"
 	_ "github.com/riffle-sql/riffle/engine/connector/print"
 
 	// Formats.
