@@ -8,10 +8,10 @@ import (
 )
 
 func TestEverythingRegistered(t *testing.T) {
-	if got := strings.Join(connector.Identifiers(), ","); got != "blackhole,datagen,filesystem,print" {
+	if got := strings.Join(connector.Identifiers(), ","); got != "blackhole,datagen,filesystem,nexmark,print" {
 		t.Fatalf("connectors: %s", got)
 	}
-	if got := strings.Join(connector.SourceIdentifiers(), ","); got != "datagen,filesystem" {
+	if got := strings.Join(connector.SourceIdentifiers(), ","); got != "datagen,filesystem,nexmark" {
 		t.Fatalf("sources: %s", got)
 	}
 	if got := strings.Join(connector.SinkIdentifiers(), ","); got != "blackhole,filesystem,print" {
