@@ -224,4 +224,3 @@ func (j *HashJoin) EndInput(in int) error {
 	left := emptyBatch(j.Spec.LeftTypes)
 	return j.Emit(joinRows(left, j.build, li, ri, true))
 }
-
