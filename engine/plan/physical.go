@@ -627,6 +627,9 @@ func (pl *planner) join(j *Join) *PhysNode {
 	attrs := []string{"joinType=[" + j.Kind.String() + "]", "where=[" + where + "]", "select=[" + strings.Join(Names(j.Cols), ", ") + "]"}
 	p := &PhysNode{Inputs: []*PhysNode{le, re}, Cols: j.Cols, Parallelism: par, rows: max(left.rows, right.rows)}
 	if pl.env.Streaming {
+		if ip := pl.intervalJoin(p, spec, left, right, residual, allNames); ip != nil {
+			return ip
+		}
 		p.Op = "Join"
 		attrs = append(attrs, "leftInputSpec=[NoUniqueKey]", "rightInputSpec=[NoUniqueKey]")
 		p.Mode = types.InsertOnlyMode

@@ -31,9 +31,8 @@ type StreamingJoin struct {
 	residual expr.Evaluator
 	wms      *WatermarkTracker
 
-	keys   *joinKeyIndex
-	sides  [2]*joinSide
-	keyBuf []byte
+	keys  *joinKeyIndex
+	sides [2]*joinSide
 }
 
 // joinSide is one input's state.
@@ -65,6 +64,7 @@ type joinKeyIndex struct {
 	ints   map[int64]int32
 	strs   map[string]int32
 	n      int32
+	buf    []byte
 }
 
 func newJoinKeyIndex(spec JoinSpec) *joinKeyIndex {
@@ -81,16 +81,20 @@ func newJoinKeyIndex(spec JoinSpec) *joinKeyIndex {
 	return x
 }
 
-// ids computes the key id of every row (-1 when a key column is NULL and
-// NULL must not match). create adds unknown keys; otherwise unknown keys
-// get -2.
+// keyIDs computes the key id of every row of a side's batch.
 func (j *StreamingJoin) keyIDs(b *types.Batch, side int, create bool) []int32 {
 	keys := j.Spec.LeftKeys
 	if side == 1 {
 		keys = j.Spec.RightKeys
 	}
+	return j.keys.ids(b, keys, j.Spec.NullSafe, create)
+}
+
+// ids computes the key id of every row (-1 when a key column is NULL and
+// NULL must not match). create adds unknown keys; otherwise unknown keys
+// get -2.
+func (x *joinKeyIndex) ids(b *types.Batch, keys []int, nullSafe []bool, create bool) []int32 {
 	out := make([]int32, b.Len)
-	x := j.keys
 	if x.intKey {
 		col := b.Cols[keys[0]]
 		nulls := col.NullN() > 0
@@ -99,16 +103,17 @@ func (j *StreamingJoin) keyIDs(b *types.Batch, side int, create bool) []int32 {
 			vals = vector.Values[int64](col)
 		}
 		for i := 0; i < b.Len; i++ {
-			if nulls && col.IsNull(i) && (j.Spec.NullSafe == nil || !j.Spec.NullSafe[0]) {
+			if nulls && col.IsNull(i) && (nullSafe == nil || !nullSafe[0]) {
 				out[i] = -1
 				continue
 			}
 			var k int64
-			if vals != nil {
-				k = vals[i]
-			} else if col.IsNull(i) {
+			switch {
+			case nulls && col.IsNull(i):
 				k = math64MinSentinel
-			} else {
+			case vals != nil:
+				k = vals[i]
+			default:
 				k = int64Of(col, i)
 			}
 			id, ok := x.ints[k]
@@ -126,12 +131,12 @@ func (j *StreamingJoin) keyIDs(b *types.Batch, side int, create bool) []int32 {
 		return out
 	}
 	for i := 0; i < b.Len; i++ {
-		if keyHasNull(b, keys, j.Spec.NullSafe, i) {
+		if keyHasNull(b, keys, nullSafe, i) {
 			out[i] = -1
 			continue
 		}
-		j.keyBuf = AppendRowKey(j.keyBuf[:0], b, keys, i)
-		id, ok := x.strs[vector.UnsafeString(j.keyBuf)]
+		x.buf = AppendRowKey(x.buf[:0], b, keys, i)
+		id, ok := x.strs[vector.UnsafeString(x.buf)]
 		if !ok {
 			if !create {
 				out[i] = -2
@@ -139,7 +144,7 @@ func (j *StreamingJoin) keyIDs(b *types.Batch, side int, create bool) []int32 {
 			}
 			id = x.n
 			x.n++
-			x.strs[string(j.keyBuf)] = id
+			x.strs[string(x.buf)] = id
 		}
 		out[i] = id
 	}
@@ -309,10 +314,8 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 				cnt := them.count[e]
 				old := them.assoc[e]
 				for c := int32(0); c < cnt; c++ {
-					if otherOuter {
-						if old == 0 && c == 0 {
-							out.add(types.Delete, -1, e)
-						}
+					if otherOuter && old == 0 {
+						out.add(types.Delete, -1, e)
 					}
 					out.add(outKind, int32(i), e)
 					assocs++
@@ -348,19 +351,21 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 			continue
 		}
 		for _, e := range partners {
-			cnt := them.count[e]
+			// every copy of a partner sees the association count as it
+			// was before (Flink iterates a snapshot of the records)
+			cnt, old := them.count[e], them.assoc[e]
 			for c := int32(0); c < cnt; c++ {
 				if inOuter {
 					out.add(types.Delete, int32(i), e)
 				} else {
 					out.add(kind, int32(i), e)
 				}
-				if otherOuter {
-					if them.assoc[e] == 1 {
-						out.add(types.Insert, -1, e)
-					}
-					them.assoc[e]--
+				if otherOuter && old == 1 {
+					out.add(types.Insert, -1, e)
 				}
+			}
+			if otherOuter {
+				them.assoc[e] = old - 1
 			}
 		}
 	}

@@ -1,0 +1,156 @@
+# joins_streaming.q - regular and interval joins in streaming mode
+# (Flink's docs/dev/table/sql/queries/joins.md). Which input a join reads
+# first depends on timing, so row order (and, for outer joins, whether a
+# NULL-padded row is emitted and retracted first) is not defined: the
+# exact changelogs of the regular join are checked by the operator tests
+# in engine/runtime; here results are compared without order.
+
+SET 'pipeline.auto-watermark-interval' = '0';
+[INFO] Execute statement succeeded.
+!info
+
+CREATE TABLE orders (
+  ts TIMESTAMP(3), id STRING, item STRING,
+  WATERMARK FOR ts AS ts - INTERVAL '1' SECOND
+) WITH ('connector' = 'filesystem', 'path' = '${TESTDATA}/orders_ooo.csv', 'format' = 'csv');
+[INFO] Execute statement succeeded.
+!info
+
+CREATE TABLE shipments (
+  sts TIMESTAMP(3), oid STRING,
+  WATERMARK FOR sts AS sts - INTERVAL '1' SECOND
+) WITH ('connector' = 'filesystem', 'path' = '${TESTDATA}/shipments.csv', 'format' = 'csv');
+[INFO] Execute statement succeeded.
+!info
+
+SELECT o.id, o.item, s.sts FROM orders o JOIN shipments s ON o.id = s.oid;
++----+--------------------------------+--------------------------------+-------------------------+
+| op |                             id |                           item |                     sts |
++----+--------------------------------+--------------------------------+-------------------------+
+| +I |                             o1 |                              A | 2024-03-01 10:00:05.000 |
+| +I |                             o2 |                              B | 2024-03-01 10:00:20.000 |
+| +I |                             o3 |                              A | 2024-03-01 10:00:09.000 |
++----+--------------------------------+--------------------------------+-------------------------+
+Received a total of 3 rows
+!unordered
+
+# An interval join: shipped within 10 seconds of the order (insert-only).
+SELECT o.id, o.ts, s.sts
+FROM orders o JOIN shipments s
+ON o.id = s.oid AND s.sts BETWEEN o.ts AND o.ts + INTERVAL '10' SECOND;
++----+--------------------------------+-------------------------+-------------------------+
+| op |                             id |                      ts |                     sts |
++----+--------------------------------+-------------------------+-------------------------+
+| +I |                             o1 | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:05.000 |
+| +I |                             o3 | 2024-03-01 10:00:07.000 | 2024-03-01 10:00:09.000 |
++----+--------------------------------+-------------------------+-------------------------+
+Received a total of 2 rows
+!unordered
+
+# Orders never shipped in time come out NULL-padded when they expire.
+SELECT o.id, o.ts, s.sts
+FROM orders o LEFT JOIN shipments s
+ON o.id = s.oid AND s.sts BETWEEN o.ts AND o.ts + INTERVAL '10' SECOND;
++----+--------------------------------+-------------------------+-------------------------+
+| op |                             id |                      ts |                     sts |
++----+--------------------------------+-------------------------+-------------------------+
+| +I |                             o1 | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:05.000 |
+| +I |                             o2 | 2024-03-01 10:00:02.000 |                  <NULL> |
+| +I |                             o3 | 2024-03-01 10:00:07.000 | 2024-03-01 10:00:09.000 |
+| +I |                             o4 | 2024-03-01 10:00:30.000 |                  <NULL> |
++----+--------------------------------+-------------------------+-------------------------+
+Received a total of 4 rows
+!unordered
+
+EXPLAIN CHANGELOG_MODE
+SELECT o.id, s.sts FROM orders o JOIN shipments s
+ON o.id = s.oid AND s.sts BETWEEN o.ts - INTERVAL '1' SECOND AND o.ts + INTERVAL '10' SECOND;
+== Abstract Syntax Tree ==
+LogicalSink(table=[..], fields=[id, sts])
++- LogicalProject(id=[$1], sts=[$3])
+   +- LogicalJoin(condition=[AND(=($1, $4), AND(>=($3, -($0, INTERVAL 'PT1S')), <=($3, +($0, INTERVAL 'PT10S'))))], joinType=[inner])
+      +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT1S')])
+      :  +- LogicalProject(ts=[$0], id=[$1], item=[$2])
+      :     +- LogicalTableScan(table=[[default_catalog, default_database, orders]])
+      +- LogicalWatermarkAssigner(rowtime=[sts], watermark=[-($0, INTERVAL 'PT1S')])
+         +- LogicalProject(sts=[$0], oid=[$1])
+            +- LogicalTableScan(table=[[default_catalog, default_database, shipments]])
+
+== Optimized Physical Plan ==
+Sink(table=[*anonymous_collect$1*], fields=[id, sts], changelogMode=[I])
++- Exchange(distribution=[single], changelogMode=[I])
+   +- Calc(select=[id, sts], changelogMode=[I])
+      +- IntervalJoin(joinType=[InnerJoin], windowBounds=[isRowTime=true, leftLowerBound=-10000, leftUpperBound=1000, leftTimeIndex=0, rightTimeIndex=0], where=[AND(>=(sts, -(ts, INTERVAL 'PT1S')), <=(sts, +(ts, INTERVAL 'PT10S')))], select=[ts, id, sts, oid], changelogMode=[I])
+         +- Exchange(distribution=[hash[id]], changelogMode=[I])
+         :  +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT1S')], changelogMode=[I])
+         :     +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[ts, id]]], fields=[ts, id], changelogMode=[I])
+         +- Exchange(distribution=[hash[oid]], changelogMode=[I])
+            +- WatermarkAssigner(rowtime=[sts], watermark=[-(sts, INTERVAL 'PT1S')], changelogMode=[I])
+               +- TableSourceScan(table=[[default_catalog, default_database, shipments]], fields=[sts, oid], changelogMode=[I])
+
+== Optimized Execution Plan ==
+Sink(table=[*anonymous_collect$1*], fields=[id, sts])
++- Exchange(distribution=[single])
+   +- Calc(select=[id, sts])
+      +- IntervalJoin(joinType=[InnerJoin], windowBounds=[isRowTime=true, leftLowerBound=-10000, leftUpperBound=1000, leftTimeIndex=0, rightTimeIndex=0], where=[AND(>=(sts, -(ts, INTERVAL 'PT1S')), <=(sts, +(ts, INTERVAL 'PT10S')))], select=[ts, id, sts, oid])
+         +- Exchange(distribution=[hash[id]])
+         :  +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT1S')])
+         :     +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[ts, id]]], fields=[ts, id])
+         +- Exchange(distribution=[hash[oid]])
+            +- WatermarkAssigner(rowtime=[sts], watermark=[-(sts, INTERVAL 'PT1S')])
+               +- TableSourceScan(table=[[default_catalog, default_database, shipments]], fields=[sts, oid])
+!ok
+
+EXPLAIN CHANGELOG_MODE
+SELECT o.id, s.sts FROM orders o LEFT JOIN shipments s ON o.id = s.oid;
+== Abstract Syntax Tree ==
+LogicalSink(table=[..], fields=[id, sts])
++- LogicalProject(id=[$1], sts=[$3])
+   +- LogicalJoin(condition=[=($1, $4)], joinType=[left])
+      +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT1S')])
+      :  +- LogicalProject(ts=[$0], id=[$1], item=[$2])
+      :     +- LogicalTableScan(table=[[default_catalog, default_database, orders]])
+      +- LogicalWatermarkAssigner(rowtime=[sts], watermark=[-($0, INTERVAL 'PT1S')])
+         +- LogicalProject(sts=[$0], oid=[$1])
+            +- LogicalTableScan(table=[[default_catalog, default_database, shipments]])
+
+== Optimized Physical Plan ==
+Sink(table=[*anonymous_collect$1*], fields=[id, sts], changelogMode=[I,UB,UA,D])
++- Exchange(distribution=[single], changelogMode=[I,UB,UA,D])
+   +- Calc(select=[id, sts], changelogMode=[I,UB,UA,D])
+      +- Join(joinType=[LeftOuterJoin], where=[=(id, oid)], select=[ts, id, sts, oid], leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey], changelogMode=[I,UB,UA,D])
+         +- Exchange(distribution=[hash[id]], changelogMode=[I])
+         :  +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT1S')], changelogMode=[I])
+         :     +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[ts, id]]], fields=[ts, id], changelogMode=[I])
+         +- Exchange(distribution=[hash[oid]], changelogMode=[I])
+            +- WatermarkAssigner(rowtime=[sts], watermark=[-(sts, INTERVAL 'PT1S')], changelogMode=[I])
+               +- TableSourceScan(table=[[default_catalog, default_database, shipments]], fields=[sts, oid], changelogMode=[I])
+
+== Optimized Execution Plan ==
+Sink(table=[*anonymous_collect$1*], fields=[id, sts])
++- Exchange(distribution=[single])
+   +- Calc(select=[id, sts])
+      +- Join(joinType=[LeftOuterJoin], where=[=(id, oid)], select=[ts, id, sts, oid], leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey])
+         +- Exchange(distribution=[hash[id]])
+         :  +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT1S')])
+         :     +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[ts, id]]], fields=[ts, id])
+         +- Exchange(distribution=[hash[oid]])
+            +- WatermarkAssigner(rowtime=[sts], watermark=[-(sts, INTERVAL 'PT1S')])
+               +- TableSourceScan(table=[[default_catalog, default_database, shipments]], fields=[sts, oid])
+!ok
+
+SET 'parallelism.default' = '4';
+[INFO] Execute statement succeeded.
+!info
+
+SELECT o.id, o.ts, s.sts
+FROM orders o JOIN shipments s
+ON o.id = s.oid AND s.sts BETWEEN o.ts AND o.ts + INTERVAL '10' SECOND;
++----+--------------------------------+-------------------------+-------------------------+
+| op |                             id |                      ts |                     sts |
++----+--------------------------------+-------------------------+-------------------------+
+| +I |                             o3 | 2024-03-01 10:00:07.000 | 2024-03-01 10:00:09.000 |
+| +I |                             o1 | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:05.000 |
++----+--------------------------------+-------------------------+-------------------------+
+Received a total of 2 rows
+!unordered
