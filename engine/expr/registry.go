@@ -19,6 +19,12 @@ type Ctx struct {
 	// Streaming reports streaming mode (CURRENT_TIMESTAMP is evaluated per
 	// row in streaming mode, per query in batch mode).
 	Streaming bool
+	// Now is the processing-time clock of PROCTIME() (nil: time.Now).
+	Now func() time.Time
+	// Watermark returns the current watermark (epoch ms) of the operator
+	// evaluating the expression, for CURRENT_WATERMARK; ok is false
+	// before the first watermark (nil: never one).
+	Watermark func() (wm int64, ok bool)
 }
 
 // DefaultCtx returns a context in the local zone starting now.

@@ -17,6 +17,8 @@ type Calc struct {
 	projs []expr.Evaluator
 	// identity projection: pass the filtered batch through
 	identity bool
+	eval     *expr.Ctx
+	wm       int64
 }
 
 // NewCalc compiles a Calc. cond may be nil; projs nil means keep all
@@ -40,9 +42,34 @@ func NewCalc(cond expr.Expr, projs []expr.Expr) (*Calc, error) {
 	return c, nil
 }
 
+// Open implements Operator: the calc evaluates with its own expression
+// context, which knows its input watermark (CURRENT_WATERMARK) and the
+// job's clock (PROCTIME).
+func (c *Calc) Open(ctx *OpContext, out Output) error {
+	c.BaseOperator.Open(ctx, out)
+	c.wm = MinWatermark
+	ev := expr.Ctx{}
+	if ctx.Eval != nil {
+		ev = *ctx.Eval
+	}
+	clock := ctx.Config.clock()
+	ev.Now = clock.Now
+	ev.Watermark = func() (int64, bool) { return c.wm, c.wm != MinWatermark }
+	c.eval = &ev
+	return nil
+}
+
+// ProcessWatermark records and forwards the watermark.
+func (c *Calc) ProcessWatermark(_ int, wm int64) error {
+	if wm > c.wm {
+		c.wm = wm
+	}
+	return c.Out.EmitWatermark(wm)
+}
+
 // ProcessBatch implements Operator.
 func (c *Calc) ProcessBatch(_ int, b *types.Batch) error {
-	out, err := c.Apply(c.Ctx.Eval, b)
+	out, err := c.Apply(c.eval, b)
 	if err != nil {
 		return err
 	}
