@@ -670,6 +670,9 @@ func (b *binder) join(j *sql.Join, outer *scope) (Node, *scope) {
 	if tf, ok := j.Right.(*sql.TableFunc); ok && tf.Lateral {
 		b.failAt(tf, "LATERAL TABLE is not supported yet")
 	}
+	if tr, ok := j.Right.(*sql.TableRef); ok && tr.SystemTime != nil {
+		return b.temporalJoin(j, l, ls, tr)
+	}
 	r, rs := b.from(j.Right, outer)
 	sc := ls.join(rs)
 	cols := sc.columns()

@@ -1,0 +1,167 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// temporalKeys splits a temporal join condition into key pairs (a left
+// expression equal to a right column) and residual conjuncts.
+func temporalKeys(cond expr.Expr, nl int) (left []expr.Expr, right []int, residual []expr.Expr) {
+	for _, c := range conjuncts(cond) {
+		call, ok := c.(*expr.Call)
+		if ok && call.Name == "=" && len(call.Args) == 2 {
+			a, b := call.Args[0], call.Args[1]
+			if r, ok := a.(*expr.InputRef); ok && r.Index >= nl && refsWithin(b, 0, nl) && len(expr.InputRefs(b)) > 0 {
+				a, b = b, a
+			}
+			if r, ok := b.(*expr.InputRef); ok && r.Index >= nl && refsWithin(a, 0, nl) && len(expr.InputRefs(a)) > 0 {
+				left = append(left, a)
+				right = append(right, r.Index-nl)
+				continue
+			}
+		}
+		residual = append(residual, c)
+	}
+	return
+}
+
+// withKeys projects the left input's columns followed by the key
+// expressions cast to the right key types.
+func withKeys(left Node, keys []expr.Expr, rightCols []Column, rk []int) (Node, []int) {
+	cols := left.Columns()
+	exprs := make([]expr.Expr, len(cols))
+	out := append([]Column(nil), cols...)
+	for i, c := range cols {
+		exprs[i] = &expr.InputRef{Index: i, Name: c.Name, T: c.Type}
+	}
+	var idx []int
+	for k, e := range keys {
+		t := rightCols[rk[k]].Type.WithNullable(true).WithTimeAttr(types.NoTimeAttr)
+		if !e.Type().EqualsIgnoreNull(t) {
+			e = expr.ImplicitCast(e, t)
+		}
+		idx = append(idx, len(exprs))
+		exprs = append(exprs, e)
+		out = append(out, Column{Name: fmt.Sprintf("$key%d", k), Type: e.Type()})
+	}
+	return &Project{Input: left, Exprs: exprs, Cols: out}, idx
+}
+
+func (t *TemporalJoin) physical(pl *planner) *PhysNode {
+	if !pl.env.Streaming {
+		pl.fail("Temporal table joins (FOR SYSTEM_TIME AS OF) are only supported in streaming mode")
+	}
+	nl := len(t.Left.Columns())
+	rightCols := t.Right.Columns()
+	lk, rk, residual := temporalKeys(t.Cond, nl)
+	if len(lk) == 0 {
+		pl.fail("Temporal table join requires an equality condition on fields of table [%s].", t.RightID.Summary())
+	}
+	leftIn, keyCols := withKeys(t.Left, lk, rightCols, rk)
+	left := pl.translate(leftIn)
+	pl.requireInsertOnly("StreamPhysicalTemporalJoin", left)
+	names := append(Names(t.Left.Columns()), Names(rightCols)...)
+	var res expr.Expr
+	if len(residual) > 0 {
+		res = andOf(residual)
+	}
+	rightTypes := Types(rightCols)
+	var lookup []string
+	for k, r := range rk {
+		lookup = append(lookup, fmt.Sprintf("%s=%s", rightCols[r].Name, named(lk[k], names[:nl])))
+	}
+	if t.Proctime {
+		return pl.lookupJoin(t, left, keyCols, rk, rightTypes, res, lookup, names)
+	}
+	// event time: a versioned table with a primary key and a rowtime
+	if t.RightTable == nil || t.RightTable.TableSchema.PrimaryKey == nil {
+		pl.fail("Temporal Table Join requires primary key in versioned table, but no primary key can be found. The physical plan is:\n%s", t.Describe())
+	}
+	for _, pk := range t.RightTable.TableSchema.PrimaryKey.Columns {
+		found := false
+		for _, r := range rk {
+			if rightCols[r].Name == pk {
+				found = true
+			}
+		}
+		if !found {
+			pl.fail("Join key [%s] must contain the primary key [%s] of the versioned table %s.",
+				strings.Join(lookup, ", "), strings.Join(t.RightTable.TableSchema.PrimaryKey.Columns, ", "), t.RightID.Summary())
+		}
+	}
+	rt := -1
+	for i, c := range rightCols {
+		if c.Type.IsRowtime() {
+			rt = i
+		}
+	}
+	if rt < 0 {
+		pl.fail("Event-Time Temporal Table Join requires both primary key and row time attribute in versioned table, but no row time attribute can be found.")
+	}
+	right := pl.translate(t.Right)
+	par := pl.env.parallelism()
+	le := pl.exchange(left, runtime.Hash, keyCols, par)
+	re := pl.exchange(right, runtime.Hash, rk, par)
+	spec := runtime.JoinSpec{Kind: t.Kind, LeftKeys: keyCols, RightKeys: rk, LeftTypes: Types(left.Cols), RightTypes: Types(right.Cols), Residual: res}
+	lt := t.TimeCol
+	p := &PhysNode{Op: "TemporalJoin", Inputs: []*PhysNode{le, re}, Cols: t.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: left.rows,
+		Attrs: []string{"joinType=[" + t.Kind.String() + "]", "where=[" + named(t.Cond, names) + "]",
+			"select=[" + strings.Join(Names(t.Cols), ", ") + "]"}}
+	p.newOp = func() runtime.Operator {
+		return &runtime.TemporalJoin{Spec: spec, LeftTime: lt, RightTime: rt, NumLeft: nl}
+	}
+	return p
+}
+
+// lookupJoin plans a processing-time temporal join as a lookup join: the
+// right side is planned as a bounded batch query that each operator
+// instance runs when it starts.
+func (pl *planner) lookupJoin(t *TemporalJoin, left *PhysNode, keyCols, rk []int, rightTypes []*types.DataType, res expr.Expr, lookup, names []string) *PhysNode {
+	benv := *pl.env
+	benv.Streaming = false
+	bp := &planner{env: &benv}
+	right := bp.translate(t.Right)
+	if !isBounded(right) {
+		pl.fail("Processing-time temporal join is only supported against a bounded (lookup) table; %s is unbounded.", t.RightID.Summary())
+	}
+	nl := len(t.Left.Columns())
+	name := t.RightID.Summary()
+	load := func(ctx context.Context, cfg runtime.JobConfig, ev *expr.Ctx) ([]*types.Batch, error) {
+		coll := runtime.NewCollector(16)
+		sink := &PhysNode{Op: "Sink", Attrs: []string{"table=[lookup " + name + "]"}, Inputs: []*PhysNode{pl.exchange(right, runtime.Single, nil, 1)},
+			Cols: right.Cols, Parallelism: 1}
+		sink.newOp = coll.NewSink
+		g, _ := BuildGraph(sink)
+		job, err := runtime.Submit(ctx, "lookup "+name, g, cfg, ev, true)
+		if err != nil {
+			return nil, err
+		}
+		coll.Attach(job)
+		var out []*types.Batch
+		for {
+			b, err := coll.Next(ctx)
+			if err == io.EOF {
+				return out, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, b)
+		}
+	}
+	kind := t.Kind
+	p := &PhysNode{Op: "LookupJoin", Inputs: []*PhysNode{left}, Cols: t.Cols, Mode: left.Mode, Parallelism: left.Parallelism, rows: left.rows,
+		Attrs: []string{"table=[" + name + "]", "joinType=[" + kind.String() + "]", "lookup=[" + strings.Join(lookup, ", ") + "]",
+			"where=[" + named(t.Cond, names) + "]", "select=[" + strings.Join(Names(t.Cols), ", ") + "]"}}
+	p.newOp = func() runtime.Operator {
+		return &runtime.LookupJoin{Kind: kind, NumLeft: nl, KeyCols: keyCols, RightKeys: rk, RightTypes: rightTypes, Residual: res, Load: load}
+	}
+	return p
+}
