@@ -55,8 +55,8 @@ ON o.id = s.oid AND s.sts BETWEEN o.ts AND o.ts + INTERVAL '10' SECOND;
 | op |                             id |                      ts |                     sts |
 +----+--------------------------------+-------------------------+-------------------------+
 | +I |                             o1 | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:05.000 |
-| +I |                             o2 | 2024-03-01 10:00:02.000 |                  <NULL> |
 | +I |                             o3 | 2024-03-01 10:00:07.000 | 2024-03-01 10:00:09.000 |
+| +I |                             o2 | 2024-03-01 10:00:02.000 |                  <NULL> |
 | +I |                             o4 | 2024-03-01 10:00:30.000 |                  <NULL> |
 +----+--------------------------------+-------------------------+-------------------------+
 Received a total of 4 rows
@@ -149,8 +149,111 @@ ON o.id = s.oid AND s.sts BETWEEN o.ts AND o.ts + INTERVAL '10' SECOND;
 +----+--------------------------------+-------------------------+-------------------------+
 | op |                             id |                      ts |                     sts |
 +----+--------------------------------+-------------------------+-------------------------+
-| +I |                             o3 | 2024-03-01 10:00:07.000 | 2024-03-01 10:00:09.000 |
 | +I |                             o1 | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:05.000 |
+| +I |                             o3 | 2024-03-01 10:00:07.000 | 2024-03-01 10:00:09.000 |
 +----+--------------------------------+-------------------------+-------------------------+
 Received a total of 2 rows
 !unordered
+
+SET 'parallelism.default' = '1';
+[INFO] Execute statement succeeded.
+!info
+
+# A window join: rows of the same 10-second windows, emitted when the
+# window closes (window-join.md).
+SELECT o.id, o.item, s.sts, o.window_start
+FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(ts), INTERVAL '10' SECOND)) o
+JOIN TABLE(TUMBLE(TABLE shipments, DESCRIPTOR(sts), INTERVAL '10' SECOND)) s
+ON o.id = s.oid AND o.window_start = s.window_start AND o.window_end = s.window_end;
++----+--------------------------------+--------------------------------+-------------------------+-------------------------+
+| op |                             id |                           item |                     sts |            window_start |
++----+--------------------------------+--------------------------------+-------------------------+-------------------------+
+| +I |                             o1 |                              A | 2024-03-01 10:00:05.000 | 2024-03-01 10:00:00.000 |
++----+--------------------------------+--------------------------------+-------------------------+-------------------------+
+Received a total of 1 row
+!unordered
+
+SELECT o.id, s.oid, COALESCE(o.window_start, s.window_start) AS w
+FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(ts), INTERVAL '10' SECOND)) o
+FULL JOIN TABLE(TUMBLE(TABLE shipments, DESCRIPTOR(sts), INTERVAL '10' SECOND)) s
+ON o.id = s.oid AND o.window_start = s.window_start AND o.window_end = s.window_end;
++----+--------------------------------+--------------------------------+-------------------------+
+| op |                             id |                            oid |                       w |
++----+--------------------------------+--------------------------------+-------------------------+
+| +I |                             o1 |                             o1 | 2024-03-01 10:00:00.000 |
+| +I |                             o2 |                         <NULL> | 2024-03-01 10:00:00.000 |
+| +I |                             o3 |                         <NULL> | 2024-03-01 10:00:00.000 |
+| +I |                         <NULL> |                             o2 | 2024-03-01 10:00:20.000 |
+| +I |                             o4 |                         <NULL> | 2024-03-01 10:00:30.000 |
+| +I |                         <NULL> |                             o5 | 2024-03-01 10:00:40.000 |
++----+--------------------------------+--------------------------------+-------------------------+
+Received a total of 6 rows
+!unordered
+
+# Window aggregates joined window by window (Nexmark q8's shape).
+EXPLAIN
+SELECT o.item, o.cnt, s.cnt
+FROM (SELECT item, window_start, window_end, COUNT(*) AS cnt
+      FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY item, window_start, window_end) o
+JOIN (SELECT oid, window_start, window_end, COUNT(*) AS cnt
+      FROM TABLE(TUMBLE(TABLE shipments, DESCRIPTOR(sts), INTERVAL '10' SECOND)) GROUP BY oid, window_start, window_end) s
+ON o.item = s.oid AND o.window_start = s.window_start AND o.window_end = s.window_end;
+== Abstract Syntax Tree ==
+LogicalSink(table=[..], fields=[item, cnt, cnt0])
++- LogicalProject(item=[$0], cnt=[$3], cnt0=[$7])
+   +- LogicalJoin(condition=[AND(=($0, $4), =($1, $5), =($2, $6))], joinType=[inner])
+      +- LogicalProject(item=[$0], window_start=[$1], window_end=[$2], cnt=[$3])
+      :  +- LogicalAggregate(group=[{0, 1, 2}], EXPR$3=[COUNT()])
+      :     +- LogicalProject(item=[$2], window_start=[$3], window_end=[$4])
+      :        +- LogicalTableFunctionScan(invocation=[TUMBLE(DESCRIPTOR($0), 10000:INTERVAL SECOND)], rowType=[RecordType(TIMESTAMP(3) ts, STRING id, STRING item, TIMESTAMP(3) NOT NULL window_start, TIMESTAMP(3) NOT NULL window_end, TIMESTAMP(3) NOT NULL *ROWTIME* window_time)])
+      :           +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT1S')])
+      :              +- LogicalProject(ts=[$0], id=[$1], item=[$2])
+      :                 +- LogicalTableScan(table=[[default_catalog, default_database, orders]])
+      +- LogicalProject(oid=[$0], window_start=[$1], window_end=[$2], cnt=[$3])
+         +- LogicalAggregate(group=[{0, 1, 2}], EXPR$3=[COUNT()])
+            +- LogicalProject(oid=[$1], window_start=[$2], window_end=[$3])
+               +- LogicalTableFunctionScan(invocation=[TUMBLE(DESCRIPTOR($0), 10000:INTERVAL SECOND)], rowType=[RecordType(TIMESTAMP(3) sts, STRING oid, TIMESTAMP(3) NOT NULL window_start, TIMESTAMP(3) NOT NULL window_end, TIMESTAMP(3) NOT NULL *ROWTIME* window_time)])
+                  +- LogicalWatermarkAssigner(rowtime=[sts], watermark=[-($0, INTERVAL 'PT1S')])
+                     +- LogicalProject(sts=[$0], oid=[$1])
+                        +- LogicalTableScan(table=[[default_catalog, default_database, shipments]])
+
+== Optimized Physical Plan ==
+Sink(table=[*anonymous_collect$1*], fields=[item, cnt, cnt0])
++- Exchange(distribution=[single])
+   +- Calc(select=[item, cnt, cnt AS cnt0])
+      +- WindowJoin(leftWindow=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], rightWindow=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], joinType=[InnerJoin], where=[=(item, oid)], select=[item, window_start, window_end, cnt, oid, window_start, window_end, cnt])
+         +- Exchange(distribution=[hash[item]])
+         :  +- Calc(select=[item, window_start, window_end, EXPR$3 AS cnt])
+         :     +- WindowAggregate(groupBy=[item], window=[TUMBLE(time_col=[ts], size=[10 s])], select=[item, COUNT(*) AS EXPR$3, start('w$) AS window_start, end('w$) AS window_end, rowtime('w$) AS window_time])
+         :        +- Exchange(distribution=[hash[item]])
+         :           +- Calc(select=[item, ts])
+         :              +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT1S')])
+         :                 +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[ts, item]]], fields=[ts, item])
+         +- Exchange(distribution=[hash[oid]])
+            +- Calc(select=[oid, window_start, window_end, EXPR$3 AS cnt])
+               +- WindowAggregate(groupBy=[oid], window=[TUMBLE(time_col=[sts], size=[10 s])], select=[oid, COUNT(*) AS EXPR$3, start('w$) AS window_start, end('w$) AS window_end, rowtime('w$) AS window_time])
+                  +- Exchange(distribution=[hash[oid]])
+                     +- Calc(select=[oid, sts])
+                        +- WatermarkAssigner(rowtime=[sts], watermark=[-(sts, INTERVAL 'PT1S')])
+                           +- TableSourceScan(table=[[default_catalog, default_database, shipments]], fields=[sts, oid])
+
+== Optimized Execution Plan ==
+Sink(table=[*anonymous_collect$1*], fields=[item, cnt, cnt0])
++- Exchange(distribution=[single])
+   +- Calc(select=[item, cnt, cnt AS cnt0])
+      +- WindowJoin(leftWindow=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], rightWindow=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], joinType=[InnerJoin], where=[=(item, oid)], select=[item, window_start, window_end, cnt, oid, window_start, window_end, cnt])
+         +- Exchange(distribution=[hash[item]])
+         :  +- Calc(select=[item, window_start, window_end, EXPR$3 AS cnt])
+         :     +- WindowAggregate(groupBy=[item], window=[TUMBLE(time_col=[ts], size=[10 s])], select=[item, COUNT(*) AS EXPR$3, start('w$) AS window_start, end('w$) AS window_end, rowtime('w$) AS window_time])
+         :        +- Exchange(distribution=[hash[item]])
+         :           +- Calc(select=[item, ts])
+         :              +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT1S')])
+         :                 +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[ts, item]]], fields=[ts, item])
+         +- Exchange(distribution=[hash[oid]])
+            +- Calc(select=[oid, window_start, window_end, EXPR$3 AS cnt])
+               +- WindowAggregate(groupBy=[oid], window=[TUMBLE(time_col=[sts], size=[10 s])], select=[oid, COUNT(*) AS EXPR$3, start('w$) AS window_start, end('w$) AS window_end, rowtime('w$) AS window_time])
+                  +- Exchange(distribution=[hash[oid]])
+                     +- Calc(select=[oid, sts])
+                        +- WatermarkAssigner(rowtime=[sts], watermark=[-(sts, INTERVAL 'PT1S')])
+                           +- TableSourceScan(table=[[default_catalog, default_database, shipments]], fields=[sts, oid])
+!ok
