@@ -111,6 +111,15 @@ func walkSQL(e sql.Expr, fn func(sql.Expr) bool) {
 			walkSQL(a, fn)
 		}
 		walkSQL(x.Filter, fn)
+		if x.Over != nil {
+			// aggregates inside a window specification (RANK() OVER (ORDER BY SUM(x)))
+			for _, p := range x.Over.PartitionBy {
+				walkSQL(p, fn)
+			}
+			for _, o := range x.Over.OrderBy {
+				walkSQL(o.Expr, fn)
+			}
+		}
 	case *sql.RowExpr:
 		for _, it := range x.Items {
 			walkSQL(it, fn)

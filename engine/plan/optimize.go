@@ -449,6 +449,11 @@ func prune(n Node, used []bool) (Node, []int) {
 		s.Input = projectExact(in, m, allUsed(x.Input))
 		return &s, identity(len(used))
 	}
+	if pn, ok := n.(interface {
+		prune(used []bool) (Node, []int)
+	}); ok {
+		return pn.prune(used)
+	}
 	// unknown node: prune inputs conservatively
 	in := n.Inputs()
 	if len(in) > 0 {

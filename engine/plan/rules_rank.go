@@ -66,8 +66,13 @@ func rankRule(n Node) Node {
 	}
 	cols := append([]Column(nil), over.Input.Columns()...)
 	cols = append(cols, Column{Name: over.Cols[rankCol].Name, Type: types.BigIntType().NotNull()})
-	var out Node = &Rank{Input: over.Input, PartitionKeys: append([]int(nil), g.PartitionKeys...), Keys: append([]SortKey(nil), g.Order...),
-		RankStart: start, RankEnd: end, WithRankNum: true, RankType: call.Func, Cols: cols}
+	var out Node
+	if wr := windowRank(over, g, call, start, end, cols); wr != nil {
+		out = wr
+	} else {
+		out = &Rank{Input: over.Input, PartitionKeys: append([]int(nil), g.PartitionKeys...), Keys: append([]SortKey(nil), g.Order...),
+			RankStart: start, RankEnd: end, WithRankNum: true, RankType: call.Func, Cols: cols}
+	}
 	if start > end {
 		// an empty range: Flink keeps the plan; nothing passes
 		rest = append(rest, &expr.Literal{Value: false, T: types.BooleanType().NotNull()})

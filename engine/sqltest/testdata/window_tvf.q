@@ -330,6 +330,99 @@ Sink(table=[*anonymous_collect$1*], fields=[item, window_start, window_end, cnt]
                   +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[ts, item]]], fields=[ts, item])
 !ok
 
+# Window Top-N (window-topn.md): the two highest prices of each window,
+# emitted when the window closes; the late row is dropped.
+SELECT * FROM (
+  SELECT ts, item, price, window_start, window_end,
+    ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY price DESC) AS rn
+  FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND)))
+WHERE rn <= 2;
++----+-------------------------+--------------------------------+-------------+-------------------------+-------------------------+----------------------+
+| op |                      ts |                           item |       price |            window_start |              window_end |                   rn |
++----+-------------------------+--------------------------------+-------------+-------------------------+-------------------------+----------------------+
+| +I | 2024-03-01 10:00:08.000 |                              B |           5 | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:10.000 |                    1 |
+| +I | 2024-03-01 10:00:03.000 |                              C |           3 | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:10.000 |                    2 |
+| +I | 2024-03-01 10:00:16.000 |                              C |           6 | 2024-03-01 10:00:10.000 | 2024-03-01 10:00:20.000 |                    1 |
+| +I | 2024-03-01 10:00:12.000 |                              A |           4 | 2024-03-01 10:00:10.000 | 2024-03-01 10:00:20.000 |                    2 |
+| +I | 2024-03-01 10:00:26.000 |                              A |           9 | 2024-03-01 10:00:20.000 | 2024-03-01 10:00:30.000 |                    1 |
+| +I | 2024-03-01 10:00:21.000 |                              B |           8 | 2024-03-01 10:00:20.000 | 2024-03-01 10:00:30.000 |                    2 |
++----+-------------------------+--------------------------------+-------------+-------------------------+-------------------------+----------------------+
+Received a total of 6 rows
+!ok
+
+# Window Top-N over a window aggregation.
+SELECT * FROM (
+  SELECT item, window_start, window_end, SUM(price) AS total,
+    ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY SUM(price) DESC) AS rn
+  FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND))
+  GROUP BY item, window_start, window_end)
+WHERE rn <= 1;
++----+--------------------------------+-------------------------+-------------------------+-------------+----------------------+
+| op |                           item |            window_start |              window_end |       total |                   rn |
++----+--------------------------------+-------------------------+-------------------------+-------------+----------------------+
+| +I |                              B | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:10.000 |           7 |                    1 |
+| +I |                              C | 2024-03-01 10:00:10.000 | 2024-03-01 10:00:20.000 |           6 |                    1 |
+| +I |                              A | 2024-03-01 10:00:20.000 | 2024-03-01 10:00:30.000 |           9 |                    1 |
++----+--------------------------------+-------------------------+-------------------------+-------------+----------------------+
+Received a total of 3 rows
+!ok
+
+# Window deduplication (window-deduplication.md): the last bid per item
+# and window.
+SELECT ts, item, price, window_start FROM (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end, item ORDER BY ts DESC) AS rn
+  FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND)))
+WHERE rn <= 1;
++----+-------------------------+--------------------------------+-------------+-------------------------+
+| op |                      ts |                           item |       price |            window_start |
++----+-------------------------+--------------------------------+-------------+-------------------------+
+| +I | 2024-03-01 10:00:01.000 |                              A |           1 | 2024-03-01 10:00:00.000 |
+| +I | 2024-03-01 10:00:08.000 |                              B |           5 | 2024-03-01 10:00:00.000 |
+| +I | 2024-03-01 10:00:03.000 |                              C |           3 | 2024-03-01 10:00:00.000 |
+| +I | 2024-03-01 10:00:12.000 |                              A |           4 | 2024-03-01 10:00:10.000 |
+| +I | 2024-03-01 10:00:16.000 |                              C |           6 | 2024-03-01 10:00:10.000 |
+| +I | 2024-03-01 10:00:26.000 |                              A |           9 | 2024-03-01 10:00:20.000 |
+| +I | 2024-03-01 10:00:21.000 |                              B |           8 | 2024-03-01 10:00:20.000 |
++----+-------------------------+--------------------------------+-------------+-------------------------+
+Received a total of 7 rows
+!unordered
+
+EXPLAIN SELECT ts, item, price, window_start FROM (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end, item ORDER BY ts DESC) AS rn
+  FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND)))
+WHERE rn <= 1;
+== Abstract Syntax Tree ==
+LogicalSink(table=[..], fields=[ts, item, price, window_start])
++- LogicalProject(ts=[$0], item=[$1], price=[$2], window_start=[$3])
+   +- LogicalFilter(condition=[<=($6, 1)])
+      +- LogicalProject(ts=[$0], item=[$1], price=[$2], window_start=[$3], window_end=[$4], window_time=[$5], rn=[$6])
+         +- LogicalWindow(window#0=[window(partition {$3, $4, $1} order by [$0 DESC-nulls-last] range between UNBOUNDED PRECEDING and CURRENT ROW aggs [ROW_NUMBER()])])
+            +- LogicalTableFunctionScan(invocation=[TUMBLE(DESCRIPTOR($0), 10000:INTERVAL SECOND)], rowType=[RecordType(TIMESTAMP(3) ts, STRING item, INT price, TIMESTAMP(3) NOT NULL window_start, TIMESTAMP(3) NOT NULL window_end, TIMESTAMP(3) NOT NULL *ROWTIME* window_time)])
+               +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT5S')])
+                  +- LogicalProject(ts=[$0], item=[$1], price=[$2])
+                     +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
+
+== Optimized Physical Plan ==
+Sink(table=[*anonymous_collect$1*], fields=[ts, item, price, window_start])
++- Exchange(distribution=[single])
+   +- Calc(select=[ts, item, price, window_start])
+      +- WindowDeduplicate(window=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], keep=[LastRow], partitionKeys=[item], orderKey=[ts], order=[ROWTIME])
+         +- Exchange(distribution=[hash[item]])
+            +- WindowTableFunction(window=[TUMBLE(time_col=[ts], size=[10 s])])
+               +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+                  +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
+
+== Optimized Execution Plan ==
+Sink(table=[*anonymous_collect$1*], fields=[ts, item, price, window_start])
++- Exchange(distribution=[single])
+   +- Calc(select=[ts, item, price, window_start])
+      +- WindowDeduplicate(window=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], keep=[LastRow], partitionKeys=[item], orderKey=[ts], order=[ROWTIME])
+         +- Exchange(distribution=[hash[item]])
+            +- WindowTableFunction(window=[TUMBLE(time_col=[ts], size=[10 s])])
+               +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+                  +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
+!ok
+
 CREATE TABLE plain (ts TIMESTAMP(3), item STRING, price INT) WITH (
   'connector' = 'filesystem', 'path' = '${TESTDATA}/bids_ooo.csv', 'format' = 'csv');
 [INFO] Execute statement succeeded.
@@ -375,11 +468,11 @@ GROUP BY item, window_start, window_end;
 +----+--------------------------------+-------------------------+-------------------------+----------------------+-------------+
 | +I |                              B | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:10.000 |                    2 |           7 |
 | +I |                              B | 2024-03-01 10:00:20.000 | 2024-03-01 10:00:30.000 |                    1 |           8 |
+| +I |                              C | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:10.000 |                    1 |           3 |
+| +I |                              C | 2024-03-01 10:00:10.000 | 2024-03-01 10:00:20.000 |                    1 |           6 |
 | +I |                              A | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:10.000 |                    1 |           1 |
 | +I |                              A | 2024-03-01 10:00:10.000 | 2024-03-01 10:00:20.000 |                    1 |           4 |
 | +I |                              A | 2024-03-01 10:00:20.000 | 2024-03-01 10:00:30.000 |                    1 |           9 |
-| +I |                              C | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:10.000 |                    1 |           3 |
-| +I |                              C | 2024-03-01 10:00:10.000 | 2024-03-01 10:00:20.000 |                    1 |           6 |
 +----+--------------------------------+-------------------------+-------------------------+----------------------+-------------+
 Received a total of 7 rows
 !unordered
@@ -390,13 +483,13 @@ GROUP BY item, window_start, window_end;
 +----+--------------------------------+-------------------------+-------------------------+----------------------+-------------+
 | op |                           item |            window_start |              window_end |                  cnt |       total |
 +----+--------------------------------+-------------------------+-------------------------+----------------------+-------------+
-| +I |                              A | 2024-03-01 10:00:01.000 | 2024-03-01 10:00:05.000 |                    1 |           1 |
-| +I |                              A | 2024-03-01 10:00:12.000 | 2024-03-01 10:00:16.000 |                    1 |           4 |
-| +I |                              A | 2024-03-01 10:00:26.000 | 2024-03-01 10:00:30.000 |                    1 |           9 |
 | +I |                              B | 2024-03-01 10:00:04.000 | 2024-03-01 10:00:12.000 |                    2 |           7 |
 | +I |                              B | 2024-03-01 10:00:21.000 | 2024-03-01 10:00:25.000 |                    1 |           8 |
 | +I |                              C | 2024-03-01 10:00:03.000 | 2024-03-01 10:00:07.000 |                    1 |           3 |
 | +I |                              C | 2024-03-01 10:00:16.000 | 2024-03-01 10:00:20.000 |                    1 |           6 |
+| +I |                              A | 2024-03-01 10:00:01.000 | 2024-03-01 10:00:05.000 |                    1 |           1 |
+| +I |                              A | 2024-03-01 10:00:12.000 | 2024-03-01 10:00:16.000 |                    1 |           4 |
+| +I |                              A | 2024-03-01 10:00:26.000 | 2024-03-01 10:00:30.000 |                    1 |           9 |
 +----+--------------------------------+-------------------------+-------------------------+----------------------+-------------+
 Received a total of 7 rows
 !unordered

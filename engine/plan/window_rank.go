@@ -1,0 +1,144 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// WindowRank is window Top-N (Flink's docs/dev/table/sql/queries/
+// window-topn.md) and, for a ROW_NUMBER Top-1 ordered by the window's
+// time attribute without the row number, window deduplication
+// (window-deduplication.md): rows are ranked within each window (its
+// window_start and window_end are partition keys) when the window closes.
+type WindowRank struct {
+	Input         Node
+	PartitionKeys []int // without the window columns
+	Keys          []SortKey
+	RankType      string
+	RankStart     int64
+	RankEnd       int64
+	WithRankNum   bool
+	StartCol      int
+	EndCol        int
+	Window        WindowSpec
+	// TimeCol is the time attribute the window was assigned on (-1 when
+	// unknown): ordering by it makes a Top-1 a deduplication.
+	TimeCol int
+	Cols    []Column
+	win     map[int]windowCol
+}
+
+func (w *WindowRank) Columns() []Column { return w.Cols }
+func (w *WindowRank) Inputs() []Node    { return []Node{w.Input} }
+func (w *WindowRank) WithInputs(in []Node) Node {
+	c := *w
+	c.Input = in[0]
+	return &c
+}
+
+// Describe renders the node in the logical plan's notation.
+func (w *WindowRank) Describe() string {
+	return fmt.Sprintf("LogicalWindowRank(partitionBy=%v, orderBy=%v, rankRange=[rankStart=%d, rankEnd=%d], window=[%s])",
+		w.PartitionKeys, w.Keys, w.RankStart, w.RankEnd, w.Window)
+}
+
+// windowColumns keeps the input's window columns (a window Top-N's output
+// is windowed).
+func (w *WindowRank) windowColumns() map[int]windowCol { return w.win }
+
+// prune drops the rank number when nothing reads it.
+func (w *WindowRank) prune(used []bool) (Node, []int) {
+	c := *w
+	in, m := prune(w.Input, allUsed(w.Input))
+	c.Input = projectExact(in, m, allUsed(w.Input))
+	out := identity(len(used))
+	if w.WithRankNum && !used[len(used)-1] {
+		c.WithRankNum = false
+		c.Cols = w.Cols[:len(w.Cols)-1]
+		out[len(out)-1] = -1
+	}
+	return &c, out
+}
+
+// windowRank builds a WindowRank when an OVER ranking is partitioned by
+// window_start and window_end of a windowed input; nil otherwise.
+func windowRank(over *Over, g OverGroup, call OverCall, start, end int64, cols []Column) *WindowRank {
+	wc := windowColumnsOf(over.Input)
+	if len(wc) == 0 {
+		return nil
+	}
+	w := &WindowRank{Input: over.Input, Keys: append([]SortKey(nil), g.Order...), RankType: call.Func, RankStart: start, RankEnd: end,
+		WithRankNum: true, StartCol: -1, EndCol: -1, TimeCol: -1, Cols: cols, win: wc}
+	for _, k := range g.PartitionKeys {
+		if c, ok := wc[k]; ok && (c.prop == runtime.PropStart || c.prop == runtime.PropEnd) {
+			w.Window = c.window
+			if c.prop == runtime.PropStart {
+				w.StartCol = k
+			} else {
+				w.EndCol = k
+			}
+			continue
+		}
+		w.PartitionKeys = append(w.PartitionKeys, k)
+	}
+	if w.StartCol < 0 || w.EndCol < 0 {
+		return nil
+	}
+	// the time attribute the windows were assigned on, for deduplication
+	base, exprs, _ := flatten(over.Input)
+	if tvf, ok := base.(*WindowTVF); ok {
+		for i, e := range exprs {
+			if r, ok := e.(*expr.InputRef); ok && r.Index == tvf.TimeCol {
+				w.TimeCol = i
+			}
+		}
+	}
+	return w
+}
+
+func (w *WindowRank) physical(pl *planner) *PhysNode {
+	in := pl.translate(w.Input)
+	pl.requireInsertOnly("StreamPhysicalWindowRank", in)
+	names := Names(in.Cols)
+	par := pl.env.parallelism()
+	dist := runtime.Hash
+	if len(w.PartitionKeys) == 0 {
+		par, dist = 1, runtime.Single
+	}
+	ex := pl.exchange(in, dist, w.PartitionKeys, par)
+	var pk []string
+	for _, k := range w.PartitionKeys {
+		pk = append(pk, names[k])
+	}
+	win := "window=[" + windowString(w.Window, "", true, names[w.StartCol], names[w.EndCol]) + "]"
+	keys := append([]SortKey(nil), w.Keys...)
+	pkeys := append([]int(nil), w.PartitionKeys...)
+	ts := Types(in.Cols)
+	rt := w.RankType
+	if rt == "" {
+		rt = "ROW_NUMBER"
+	}
+	p := &PhysNode{Inputs: []*PhysNode{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: in.rows}
+	dedup := rt == "ROW_NUMBER" && w.RankStart == 1 && w.RankEnd == 1 && !w.WithRankNum && len(keys) == 1 && keys[0].Col == w.TimeCol
+	if dedup {
+		keep := "FirstRow"
+		if keys[0].Desc {
+			keep = "LastRow"
+		}
+		p.Op = "WindowDeduplicate"
+		p.Attrs = []string{win, "keep=[" + keep + "]", "partitionKeys=[" + strings.Join(pk, ", ") + "]", "orderKey=[" + names[keys[0].Col] + "]", "order=[ROWTIME]"}
+	} else {
+		p.Op = "WindowRank"
+		p.Attrs = []string{win, "rankType=[" + rt + "]", fmt.Sprintf("rankRange=[rankStart=%d, rankEnd=%d]", w.RankStart, w.RankEnd),
+			"partitionBy=[" + strings.Join(pk, ", ") + "]", "orderBy=[" + sortString(keys, names) + "]", "select=[" + strings.Join(Names(w.Cols), ", ") + "]"}
+	}
+	endCol, start, end, withNum := w.EndCol, w.RankStart, w.RankEnd, w.WithRankNum
+	p.newOp = func() runtime.Operator {
+		return &runtime.WindowRank{PartitionKeys: pkeys, Keys: keys, Types: ts, EndCol: endCol, RankType: rt, RankStart: start, RankEnd: end, WithRankNum: withNum}
+	}
+	return p
+}
