@@ -201,6 +201,9 @@ type GroupAgg struct {
 	rowCount []int64
 	prev     [][]any
 	gidsBuf  []int32
+	// mini-batch: the batch in which a group was last touched
+	touchedAt []uint32
+	stamp     uint32
 }
 
 // Open implements Operator.
@@ -236,7 +239,114 @@ func (a *GroupAgg) ProcessBatch(_ int, b *types.Batch) error {
 	if a.Final && b.InsertOnly() {
 		return a.accumulateBatch(b)
 	}
+	if !a.Final && a.Ctx.Config.MiniBatch {
+		return a.processMiniBatch(b)
+	}
 	return a.processRows(b)
+}
+
+// processMiniBatch applies a whole batch (a mini-batch bundle, Flink's
+// MiniBatchGroupAggFunction with table.exec.mini-batch.enabled) and then
+// emits one change per touched group, in the order the groups were first
+// touched: +I for a new group, -U/+U when its result changed, -D when its
+// row count dropped to zero. Insert-only input is accumulated column-wise.
+func (a *GroupAgg) processMiniBatch(b *types.Batch) error {
+	if cap(a.gidsBuf) < b.Len {
+		a.gidsBuf = make([]int32, b.Len)
+	}
+	gids := a.gidsBuf[:b.Len]
+	a.stamp++
+	var touched []int32
+	var firstRow []int32
+	touch := func(g int32, i int) {
+		for int(g) >= len(a.touchedAt) {
+			a.touchedAt = append(a.touchedAt, 0)
+		}
+		if a.touchedAt[g] != a.stamp {
+			a.touchedAt[g] = a.stamp
+			touched = append(touched, g)
+			firstRow = append(firstRow, int32(i))
+		}
+	}
+	newGroup := func(b *types.Batch, i int) int32 {
+		g, _ := a.index.lookup(b, i, a.nGroups)
+		a.nGroups++
+		for _, acc := range a.accs {
+			acc.resize(int(a.nGroups))
+		}
+		a.rowCount = append(a.rowCount, 0)
+		a.prev = append(a.prev, nil)
+		return g
+	}
+	if b.InsertOnly() {
+		for i := 0; i < b.Len; i++ {
+			g, found := a.index.find(b, i)
+			if !found {
+				g = newGroup(b, i)
+			}
+			gids[i] = g
+			a.rowCount[g]++
+			touch(g, i)
+		}
+		accumulateAggs(a.accs, a.Aggs, b, gids)
+	} else {
+		args := make([][]arrow.Array, len(a.Aggs))
+		for k, s := range a.Aggs {
+			args[k] = a.argCols(b, s)
+		}
+		for i := 0; i < b.Len; i++ {
+			retract := b.Kind(i).IsRetract()
+			g, found := a.index.find(b, i)
+			if !found {
+				if retract {
+					continue
+				}
+				g = newGroup(b, i)
+			}
+			touch(g, i)
+			if retract {
+				a.rowCount[g]--
+			} else {
+				a.rowCount[g]++
+			}
+			for k, s := range a.Aggs {
+				if s.Filter >= 0 {
+					f := b.Cols[s.Filter].(*array.Boolean)
+					if !f.IsValid(i) || !f.Value(i) {
+						continue
+					}
+				}
+				a.accs[k].update(g, args[k], i, retract)
+			}
+		}
+	}
+	ob := newRowEmitter(a.OutTypes, len(a.Keys))
+	for t, g := range touched {
+		row := int(firstRow[t])
+		prev := a.prev[g]
+		if a.rowCount[g] <= 0 {
+			if prev != nil {
+				ob.add(types.Delete, b, row, a.Keys, prev)
+			}
+			a.prev[g] = nil
+			a.index.remove(b, row)
+			continue
+		}
+		cur := make([]any, len(a.accs))
+		for k, acc := range a.accs {
+			cur[k] = acc.result(g)
+		}
+		switch {
+		case prev == nil:
+			ob.add(types.Insert, b, row, a.Keys, cur)
+		case !rowValuesEqual(prev, cur):
+			ob.add(types.UpdateBefore, b, row, a.Keys, prev)
+			ob.add(types.UpdateAfter, b, row, a.Keys, cur)
+		}
+		a.prev[g] = cur
+	}
+	a.reportState()
+	return a.Emit(ob.build(b))
 }
 
 func (a *GroupAgg) accumulateBatch(b *types.Batch) error {

@@ -1,0 +1,226 @@
+# group_agg_streaming.q - group aggregation in streaming mode (Flink's
+# docs/dev/table/sql/queries/group-agg.md): every input row updates its
+# group's result, emitted as +I for a new group and -U/+U when the result
+# changes (GroupAggFunction); over an updating input the aggregates
+# retract (MIN/MAX keep all values) and a group whose rows are all
+# retracted is deleted (-D).
+
+CREATE TABLE bids (ts TIMESTAMP(3), item STRING, price INT)
+WITH ('connector' = 'filesystem', 'path' = '${TESTDATA}/bids_ooo.csv', 'format' = 'csv');
+[INFO] Execute statement succeeded.
+!info
+
+SELECT item, COUNT(*) AS cnt, SUM(price) AS total, MIN(price) AS lo, MAX(price) AS hi
+FROM bids GROUP BY item;
++----+--------------------------------+----------------------+-------------+-------------+-------------+
+| op |                           item |                  cnt |       total |          lo |          hi |
++----+--------------------------------+----------------------+-------------+-------------+-------------+
+| +I |                              A |                    1 |           1 |           1 |           1 |
+| +I |                              B |                    1 |           2 |           2 |           2 |
+| +I |                              C |                    1 |           3 |           3 |           3 |
+| -U |                              A |                    1 |           1 |           1 |           1 |
+| +U |                              A |                    2 |           5 |           1 |           4 |
+| -U |                              B |                    1 |           2 |           2 |           2 |
+| +U |                              B |                    2 |           7 |           2 |           5 |
+| -U |                              C |                    1 |           3 |           3 |           3 |
+| +U |                              C |                    2 |           9 |           3 |           6 |
+| -U |                              A |                    2 |           5 |           1 |           4 |
+| +U |                              A |                    3 |          12 |           1 |           7 |
+| -U |                              B |                    2 |           7 |           2 |           5 |
+| +U |                              B |                    3 |          15 |           2 |           8 |
+| -U |                              A |                    3 |          12 |           1 |           7 |
+| +U |                              A |                    4 |          21 |           1 |           9 |
++----+--------------------------------+----------------------+-------------+-------------+-------------+
+Received a total of 15 rows
+!ok
+
+# HAVING filters the changelog of the aggregate.
+SELECT item, SUM(price) AS total FROM bids GROUP BY item HAVING SUM(price) > 5;
++----+--------------------------------+-------------+
+| op |                           item |       total |
++----+--------------------------------+-------------+
+| +U |                              B |           7 |
+| +U |                              C |           9 |
+| +U |                              A |          12 |
+| -U |                              B |           7 |
+| +U |                              B |          15 |
+| -U |                              A |          12 |
+| +U |                              A |          21 |
++----+--------------------------------+-------------+
+Received a total of 7 rows
+!ok
+
+SELECT COUNT(DISTINCT item) AS items, COUNT(*) AS bids FROM bids;
++----+----------------------+----------------------+
+| op |                items |                 bids |
++----+----------------------+----------------------+
+| +I |                    1 |                    1 |
+| -U |                    1 |                    1 |
+| +U |                    2 |                    2 |
+| -U |                    2 |                    2 |
+| +U |                    3 |                    3 |
+| -U |                    3 |                    3 |
+| +U |                    3 |                    4 |
+| -U |                    3 |                    4 |
+| +U |                    3 |                    5 |
+| -U |                    3 |                    5 |
+| +U |                    3 |                    6 |
+| -U |                    3 |                    6 |
+| +U |                    3 |                    7 |
+| -U |                    3 |                    7 |
+| +U |                    3 |                    8 |
+| -U |                    3 |                    8 |
+| +U |                    3 |                    9 |
++----+----------------------+----------------------+
+Received a total of 17 rows
+!ok
+
+# Cascaded aggregates: the outer aggregate consumes -U/+U and retracts,
+# with MAX over an updating input keeping every value (MaxWithRetract).
+SELECT cnt, COUNT(*) AS items, MAX(total) AS top
+FROM (SELECT item, COUNT(*) AS cnt, SUM(price) AS total FROM bids GROUP BY item)
+GROUP BY cnt;
++----+----------------------+----------------------+-------------+
+| op |                  cnt |                items |         top |
++----+----------------------+----------------------+-------------+
+| +I |                    1 |                    1 |           1 |
+| -U |                    1 |                    1 |           1 |
+| +U |                    1 |                    2 |           2 |
+| -U |                    1 |                    2 |           2 |
+| +U |                    1 |                    3 |           3 |
+| -U |                    1 |                    3 |           3 |
+| +U |                    1 |                    2 |           3 |
+| +I |                    2 |                    1 |           5 |
+| -U |                    1 |                    2 |           3 |
+| +U |                    1 |                    1 |           3 |
+| -U |                    2 |                    1 |           5 |
+| +U |                    2 |                    2 |           7 |
+| -D |                    1 |                    1 |           3 |
+| -U |                    2 |                    2 |           7 |
+| +U |                    2 |                    3 |           9 |
+| -U |                    2 |                    3 |           9 |
+| +U |                    2 |                    2 |           9 |
+| +I |                    3 |                    1 |          12 |
+| -U |                    2 |                    2 |           9 |
+| +U |                    2 |                    1 |           9 |
+| -U |                    3 |                    1 |          12 |
+| +U |                    3 |                    2 |          15 |
+| -U |                    3 |                    2 |          15 |
+| +U |                    3 |                    1 |          15 |
+| +I |                    4 |                    1 |          21 |
++----+----------------------+----------------------+-------------+
+Received a total of 25 rows
+!ok
+
+EXPLAIN CHANGELOG_MODE
+SELECT cnt, COUNT(*) AS items FROM (SELECT item, COUNT(*) AS cnt FROM bids GROUP BY item) GROUP BY cnt;
+== Abstract Syntax Tree ==
+LogicalSink(table=[..], fields=[cnt, items])
++- LogicalProject(cnt=[$0], items=[$1])
+   +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
+      +- LogicalProject(cnt=[$1])
+         +- LogicalProject(item=[$0], cnt=[$1])
+            +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
+               +- LogicalProject(item=[$1])
+                  +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
+
+== Optimized Physical Plan ==
+Sink(table=[*anonymous_collect$1*], fields=[cnt, items], changelogMode=[I,UB,UA,D])
++- Exchange(distribution=[single], changelogMode=[I,UB,UA,D])
+   +- Calc(select=[cnt, EXPR$1], changelogMode=[I,UB,UA,D])
+      +- GroupAggregate(groupBy=[cnt], select=[cnt, COUNT(*) AS EXPR$1], changelogMode=[I,UB,UA,D])
+         +- Exchange(distribution=[hash[cnt]], changelogMode=[I,UB,UA])
+            +- Calc(select=[EXPR$1 AS cnt], changelogMode=[I,UB,UA])
+               +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1], changelogMode=[I,UB,UA])
+                  +- Exchange(distribution=[hash[item]], changelogMode=[I])
+                     +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item], changelogMode=[I])
+
+== Optimized Execution Plan ==
+Sink(table=[*anonymous_collect$1*], fields=[cnt, items])
++- Exchange(distribution=[single])
+   +- Calc(select=[cnt, EXPR$1])
+      +- GroupAggregate(groupBy=[cnt], select=[cnt, COUNT(*) AS EXPR$1])
+         +- Exchange(distribution=[hash[cnt]])
+            +- Calc(select=[EXPR$1 AS cnt])
+               +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1])
+                  +- Exchange(distribution=[hash[item]])
+                     +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item])
+!ok
+
+# Mini-batch aggregation (table.exec.mini-batch.enabled): the batches of
+# the source (3 rows here, 'source.batch-size' is a Riffle option) are
+# the bundles; each bundle emits one change per touched group.
+SET 'table.exec.mini-batch.enabled' = 'true';
+[INFO] Execute statement succeeded.
+!info
+
+SELECT item, COUNT(*) AS cnt, SUM(price) AS total
+FROM bids /*+ OPTIONS('source.batch-size' = '3') */ GROUP BY item;
++----+--------------------------------+----------------------+-------------+
+| op |                           item |                  cnt |       total |
++----+--------------------------------+----------------------+-------------+
+| +I |                              A |                    1 |           1 |
+| +I |                              B |                    1 |           2 |
+| +I |                              C |                    1 |           3 |
+| -U |                              A |                    1 |           1 |
+| +U |                              A |                    2 |           5 |
+| -U |                              B |                    1 |           2 |
+| +U |                              B |                    2 |           7 |
+| -U |                              C |                    1 |           3 |
+| +U |                              C |                    2 |           9 |
+| -U |                              A |                    2 |           5 |
+| +U |                              A |                    4 |          21 |
+| -U |                              B |                    2 |           7 |
+| +U |                              B |                    3 |          15 |
++----+--------------------------------+----------------------+-------------+
+Received a total of 13 rows
+!ok
+
+SELECT cnt, COUNT(*) AS items
+FROM (SELECT item, COUNT(*) AS cnt FROM bids /*+ OPTIONS('source.batch-size' = '3') */ GROUP BY item)
+GROUP BY cnt;
++----+----------------------+----------------------+
+| op |                  cnt |                items |
++----+----------------------+----------------------+
+| +I |                    1 |                    3 |
+| -D |                    1 |                    3 |
+| +I |                    2 |                    3 |
+| -U |                    2 |                    3 |
+| +U |                    2 |                    1 |
+| +I |                    4 |                    1 |
+| +I |                    3 |                    1 |
++----+----------------------+----------------------+
+Received a total of 7 rows
+!ok
+
+SET 'table.exec.mini-batch.enabled' = 'false';
+[INFO] Execute statement succeeded.
+!info
+
+SET 'parallelism.default' = '4';
+[INFO] Execute statement succeeded.
+!info
+
+SELECT item, COUNT(*) AS cnt, SUM(price) AS total, MIN(price) AS lo, MAX(price) AS hi
+FROM bids GROUP BY item;
++----+--------------------------------+----------------------+-------------+-------------+-------------+
+| op |                           item |                  cnt |       total |          lo |          hi |
++----+--------------------------------+----------------------+-------------+-------------+-------------+
+| +I |                              A |                    1 |           1 |           1 |           1 |
+| +I |                              B |                    1 |           2 |           2 |           2 |
+| -U |                              A |                    1 |           1 |           1 |           1 |
+| +U |                              A |                    2 |           5 |           1 |           4 |
+| -U |                              B |                    1 |           2 |           2 |           2 |
+| +U |                              B |                    2 |           7 |           2 |           5 |
+| -U |                              A |                    2 |           5 |           1 |           4 |
+| +U |                              A |                    3 |          12 |           1 |           7 |
+| -U |                              B |                    2 |           7 |           2 |           5 |
+| +U |                              B |                    3 |          15 |           2 |           8 |
+| -U |                              A |                    3 |          12 |           1 |           7 |
+| +U |                              A |                    4 |          21 |           1 |           9 |
+| +I |                              C |                    1 |           3 |           3 |           3 |
+| -U |                              C |                    1 |           3 |           3 |           3 |
+| +U |                              C |                    2 |           9 |           3 |           6 |
++----+--------------------------------+----------------------+-------------+-------------+-------------+
+Received a total of 15 rows
+!unordered
