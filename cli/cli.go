@@ -11,7 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -139,7 +141,7 @@ func newBenchCommand() *cobra.Command {
 		Use:   "bench",
 		Short: "Run benchmarks",
 	}
-	var query string
+	var query, cpuProfile string
 	var events, rate int64
 	var parallelism int
 	nexmark := &cobra.Command{
@@ -158,6 +160,17 @@ func newBenchCommand() *cobra.Command {
 					qs = append(qs, strings.TrimSpace(q))
 				}
 			}
+			if cpuProfile != "" {
+				f, err := os.Create(cpuProfile)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return err
+				}
+				defer pprof.StopCPUProfile()
+			}
 			results, err := nexmarkbench.Run(cmd.Context(), nexmarkbench.Options{Queries: qs, Events: events,
 				Parallelism: parallelism, Rate: rate, Progress: cmd.OutOrStdout()})
 			if err != nil {
@@ -175,6 +188,7 @@ func newBenchCommand() *cobra.Command {
 	nexmark.Flags().Int64Var(&events, "events", 10_000_000, "number of events to generate per query")
 	nexmark.Flags().IntVar(&parallelism, "parallelism", runtime.NumCPU(), "parallelism.default (and number of generators)")
 	nexmark.Flags().Int64Var(&rate, "rate", 10_000_000, "the generator's first-event.rate: events per second of event time")
+	nexmark.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
 	bench.AddCommand(nexmark)
 	return bench
 }

@@ -113,6 +113,11 @@ func Setup(q Query, opts Options) (*table.TableEnvironment, func(), error) {
 	conf.Set(config.Parallelism.Key, fmt.Sprint(max(opts.Parallelism, 1)))
 	conf.Set(config.LocalTimeZone.Key, "UTC")
 	conf.Set(config.DMLSync.Key, "true")
+	// the nexmark suite's table configuration (sql-client-defaults.yaml)
+	conf.Set(config.MiniBatchEnabled.Key, "true")
+	conf.Set(config.MiniBatchLatency.Key, "2s")
+	conf.Set(config.MiniBatchSize.Key, "50000")
+	conf.Set("table.optimizer.distinct-agg.split.enabled", "true")
 	dir, err := os.MkdirTemp("", "riffle-nexmark-")
 	if err != nil {
 		return nil, nil, err
