@@ -422,7 +422,7 @@ func datetimeOp(op string, x, y any, ret *types.DataType) (any, error) {
 		case time.Duration:
 			return a.Add(time.Duration(sign) * d), nil
 		case types.Months:
-			return a.AddDate(0, sign*int(d), 0), nil
+			return addMonths(a, sign*int(d)), nil
 		}
 	case types.Date:
 		switch d := y.(type) {
@@ -430,7 +430,7 @@ func datetimeOp(op string, x, y any, ret *types.DataType) (any, error) {
 			t := a.Time().Add(time.Duration(sign) * d)
 			return types.Date(floorDiv(t.Unix(), 86400)), nil
 		case types.Months:
-			t := a.Time().AddDate(0, sign*int(d), 0)
+			t := addMonths(a.Time(), sign*int(d))
 			return types.Date(floorDiv(t.Unix(), 86400)), nil
 		}
 	case types.LocalTime:

@@ -115,6 +115,13 @@ func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
 		return b.binary(x, sc)
 	case *sql.IsExpr:
 		arg := b.expr(x.X, sc)
+		if strings.HasPrefix(x.What, "JSON") {
+			isJSON := b.call(x, "IS "+x.What, arg)
+			if x.Not {
+				return b.call(x, "NOT", isJSON)
+			}
+			return isJSON
+		}
 		name := "IS "
 		if x.Not {
 			name += "NOT "
@@ -614,6 +621,9 @@ func (b *binder) argSummary(n *sql.FuncCall) string {
 func (b *binder) funcCall(n *sql.FuncCall, sc *scope) expr.Expr {
 	if n.Over != nil {
 		b.failAt(n, "OVER windows are not supported yet")
+	}
+	if e, ok := b.specialCall(n, sc); ok {
+		return e
 	}
 	f := b.lookupFunction(n)
 	if f.Kind == expr.AggregateKind {
