@@ -3,12 +3,10 @@ package expr
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -525,7 +523,6 @@ func sqlToJSON(v any, t *types.DataType, zone *time.Location) any {
 			}
 			kvs = append(kvs, kv{ks, sqlToJSON(x.Values[i], vt, zone)})
 		}
-		sort.SliceStable(kvs, func(i, j int) bool { return false })
 		for _, e := range kvs {
 			o.keys = append(o.keys, e.k)
 			o.vals = append(o.vals, e.v)
@@ -583,4 +580,30 @@ func encodeBase64(b []byte) string {
 	return sb.String()
 }
 
-var _ = utf8.RuneLen
+// JSONArrayText serialises values of type t as a JSON array (JSON_ARRAYAGG);
+// raw marks values that already are JSON text.
+func JSONArrayText(vals []any, t *types.DataType, raw bool) string {
+	arr := make([]any, len(vals))
+	for i, v := range vals {
+		if s, ok := v.(string); ok && raw {
+			arr[i] = jsonRaw(s)
+			continue
+		}
+		arr[i] = sqlToJSON(v, t, time.UTC)
+	}
+	return jsonText(arr)
+}
+
+// JSONObjectText serialises key/value pairs (values of type t) as a JSON
+// object (JSON_OBJECTAGG); raw marks values that already are JSON text.
+func JSONObjectText(keys []string, vals []any, t *types.DataType, raw bool) string {
+	o := &jsonObject{keys: keys, vals: make([]any, len(vals))}
+	for i, v := range vals {
+		if s, ok := v.(string); ok && raw {
+			o.vals[i] = jsonRaw(s)
+			continue
+		}
+		o.vals[i] = sqlToJSON(v, t, time.UTC)
+	}
+	return jsonText(o)
+}

@@ -199,10 +199,18 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 			b.failAt(c, "aggregate %s cannot be folded", name)
 		}
 		spec := AggCall{Func: name, Distinct: c.Quantifier == "DISTINCT", Filter: -1, Type: ce.T}
-		for _, a := range ce.Args {
+		params := aggParamPositions[name]
+		for i, a := range ce.Args {
+			if params[i] {
+				if l, ok := a.(*expr.Literal); ok {
+					spec.Params = append(spec.Params, l.Value)
+				}
+				continue
+			}
 			spec.Args = append(spec.Args, projIndex(a))
 			spec.ArgTypes = append(spec.ArgTypes, a.Type())
 		}
+		spec.Flags, spec.Raw = aggFlags(c)
 		if c.Filter != nil {
 			spec.Filter = projIndex(b.boolExpr(c.Filter, sc, "FILTER"))
 		}
@@ -210,7 +218,7 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 			// COUNT(x) of a NOT NULL x counts rows
 			spec.Args, spec.ArgTypes = nil, nil
 		}
-		key := fmt.Sprintf("%s|%v|%v|%d", spec.Func, spec.Args, spec.Distinct, spec.Filter)
+		key := fmt.Sprintf("%s|%v|%v|%d|%v|%s|%v", spec.Func, spec.Args, spec.Distinct, spec.Filter, spec.Params, spec.Flags, spec.Raw)
 		if k, ok := aggKeys[key]; ok {
 			callIdx[c] = k
 			continue
@@ -281,4 +289,32 @@ func (b *binder) aggRef(e sql.Expr, sc *scope) expr.Expr {
 		b.failAt(e, "Expression '%s' is not being grouped", e)
 	}
 	return nil
+}
+
+// aggParamPositions lists, per aggregate, the arguments that are literal
+// parameters rather than input columns.
+var aggParamPositions = map[string]map[int]bool{
+	"LISTAGG":    {1: true},
+	"PERCENTILE": {1: true},
+}
+
+// aggFlags returns the clause flags of an aggregate call (null treatment,
+// JSON ON NULL) and whether its JSON value is a nested JSON constructor.
+func aggFlags(c *sql.FuncCall) (string, bool) {
+	name := strings.ToUpper(c.Name.Parts[len(c.Name.Parts)-1].Name)
+	switch name {
+	case "ARRAY_AGG":
+		return c.NullTreatment, false
+	case "JSON_OBJECTAGG", "JSON_ARRAYAGG":
+		flag := "NULL ON NULL"
+		if name == "JSON_ARRAYAGG" {
+			flag = "ABSENT ON NULL"
+		}
+		if c.JSON != nil && c.JSON.OnNull != "" {
+			flag = c.JSON.OnNull + " ON NULL"
+		}
+		raw := len(c.Args) > 0 && isJSONConstructor(c.Args[len(c.Args)-1])
+		return flag, raw
+	}
+	return "", false
 }
