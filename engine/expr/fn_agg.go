@@ -143,3 +143,8 @@ func init() {
 			return types.DoubleType(), nil
 		})
 }
+
+func init() {
+	aggFn("SINGLE_VALUE", "SINGLE_VALUE(expression) -> the only value of the group; fails for more than one row (scalar subqueries)", 1, 1,
+		func(c *InferCtx) (*types.DataType, error) { return c.Args[0].WithNullable(true), nil })
+}

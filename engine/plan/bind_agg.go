@@ -156,6 +156,20 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 			}
 		}
 	}
+	// a correlated subquery groups by its correlation columns too
+	for _, e := range b.sq.extraGroups(s) {
+		str := e.String()
+		dup := false
+		for _, x := range groupStrs {
+			if x == str {
+				dup = true
+			}
+		}
+		if !dup {
+			groupExprs = append(groupExprs, e)
+			groupStrs = append(groupStrs, str)
+		}
+	}
 	var calls []*sql.FuncCall
 	for _, a := range asts {
 		collectAggs(b, a, &calls)
@@ -266,6 +280,9 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 // reference that is neither is an error.
 func (b *binder) aggRef(e sql.Expr, sc *scope) expr.Expr {
 	as := sc.agg
+	if containsSubquery(e) {
+		return nil
+	}
 	if f, ok := e.(*sql.FuncCall); ok {
 		if idx, ok := as.calls[f]; ok {
 			return &expr.InputRef{Index: idx, Name: as.outNames[idx], T: as.outTypes[idx]}

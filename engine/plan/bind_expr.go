@@ -151,7 +151,7 @@ func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
 		return b.call(x, name, args...)
 	case *sql.InExpr:
 		if x.Query != nil {
-			b.failAt(x, "IN with a subquery is not supported yet")
+			return b.inSubquery(x, sc)
 		}
 		args := []expr.Expr{b.expr(x.X, sc)}
 		for _, it := range x.List {
@@ -234,8 +234,10 @@ func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
 		return b.fieldAccess(x, b.expr(x.X, sc), x.Field.Name)
 	case *sql.Star:
 		b.failAt(x, "'*' is only allowed in a select list or COUNT(*)")
-	case *sql.SubqueryExpr, *sql.ExistsExpr:
-		b.failAt(e, "Subqueries in expressions are not supported yet")
+	case *sql.SubqueryExpr:
+		return b.scalarSubquery(x, sc)
+	case *sql.ExistsExpr:
+		return b.existsExpr(x, sc)
 	case *sql.ParamExpr:
 		b.failAt(x, "Dynamic parameters are not supported")
 	}
@@ -251,6 +253,9 @@ func (b *binder) identifier(id *sql.Identifier, sc *scope) expr.Expr {
 		b.failAt(id, "Column '%s' is ambiguous", strings.Join(parts, "."))
 	}
 	if idx < 0 {
+		if e := b.resolveOuter(id, parts); e != nil {
+			return e
+		}
 		name := parts[len(parts)-1]
 		if len(parts) > 1 {
 			// a qualifier that names no table

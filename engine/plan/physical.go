@@ -125,6 +125,8 @@ func (pl *planner) translate(n Node) *PhysNode {
 		return pl.setOp(x)
 	case *Sink:
 		return pl.sink(x)
+	case *Correlate:
+		return pl.translateCorrelate(x)
 	}
 	pl.fail("cannot plan %T", n)
 	return nil

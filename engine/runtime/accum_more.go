@@ -353,6 +353,16 @@ func newListAcc(s AggSpec) accumulator {
 			}
 			return expr.JSONObjectText(keys, vals, a.argTypes[1], s.Raw), nil
 		}
+	case "SINGLE_VALUE":
+		a.finish = func(rows [][]any) (any, error) {
+			switch len(rows) {
+			case 0:
+				return nil, nil
+			case 1:
+				return rows[0][0], nil
+			}
+			return nil, &expr.EvalError{Msg: "Cannot create a scalar value from a subquery that returns more than one row"}
+		}
 	case "PERCENTILE":
 		a.skipNull = true
 		a.finish = func(rows [][]any) (any, error) { return percentile(rows, s) }
