@@ -16,8 +16,11 @@ type aggScope struct {
 	base      *scope
 	groupStrs []string
 	calls     map[*sql.FuncCall]int
-	outTypes  []*types.DataType
-	outNames  []string
+	// special maps GROUPING / GROUPING_ID / GROUP_ID calls to their
+	// expressions over the aggregate's output.
+	special  map[*sql.FuncCall]expr.Expr
+	outTypes []*types.DataType
+	outNames []string
 }
 
 // isAggCall reports whether a call is to an aggregate function (and not a
@@ -132,30 +135,7 @@ func walkSQL(e sql.Expr, fn func(sql.Expr) bool) {
 // aggregate builds Project(group exprs, agg args) -> Aggregate and returns
 // the aggregate node with a scope that maps select-list expressions onto it.
 func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (Node, *scope) {
-	var groupExprs []expr.Expr
-	var groupStrs []string
-	for _, g := range s.GroupBy {
-		if g.Kind != sql.GroupExpr {
-			b.failAt(g, "GROUPING SETS, ROLLUP and CUBE are not supported yet")
-		}
-		for _, ge := range g.Exprs {
-			if containsAgg(b, ge) {
-				b.failAt(ge, "Aggregate expression is illegal in GROUP BY clause")
-			}
-			e := b.expr(ge, sc)
-			str := e.String()
-			dup := false
-			for _, x := range groupStrs {
-				if x == str {
-					dup = true
-				}
-			}
-			if !dup {
-				groupExprs = append(groupExprs, e)
-				groupStrs = append(groupStrs, str)
-			}
-		}
-	}
+	groupExprs, groupStrs, sets := b.groupingSets(s, sc)
 	// a correlated subquery groups by its correlation columns too
 	for _, e := range b.sq.extraGroups(s) {
 		str := e.String()
@@ -188,7 +168,12 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 	var aggs []AggCall
 	callIdx := map[*sql.FuncCall]int{}
 	aggKeys := map[string]int{}
+	var groupingCalls []*sql.FuncCall
 	for _, c := range calls {
+		if isGroupingFunc(c) {
+			groupingCalls = append(groupingCalls, c)
+			continue
+		}
 		for _, a := range c.Args {
 			if containsAgg(b, a) {
 				b.failAt(a, "Aggregate function calls cannot be nested")
@@ -249,22 +234,37 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 		}
 		projCols[i] = Column{Name: name, Type: e.Type()}
 	}
-	pre := &Project{Input: n, Exprs: proj, Cols: projCols}
-	keys := make([]int, len(groupExprs))
+	var pre Node = &Project{Input: n, Exprs: proj, Cols: projCols}
+	nk := len(groupExprs)
+	keys := make([]int, nk)
 	var outCols []Column
 	for i := range groupExprs {
 		keys[i] = i
 		outCols = append(outCols, Column{Name: projCols[i].Name, Type: projCols[i].Type})
 	}
+	expanded := sets != nil
+	if expanded {
+		// GROUPING SETS: expand each row once per set (the keys not in the
+		// set NULL) and group by the expanded keys and the set id $e
+		pre, keys = b.expandSets(pre, nk, sets)
+		for i := range outCols {
+			outCols[i].Type = outCols[i].Type.WithNullable(true)
+		}
+		outCols = append(outCols, Column{Name: "$e", Type: types.BigIntType().NotNull()})
+	}
+	base := len(outCols)
 	for i, a := range aggs {
 		outCols = append(outCols, Column{Name: fmt.Sprintf("EXPR$%d", len(groupExprs)+i), Type: a.Type})
 		a.Name = outCols[len(outCols)-1].Name
 		aggs[i] = a
 	}
 	agg := &Aggregate{Input: pre, GroupKeys: keys, Aggs: aggs, Cols: outCols}
-	as := &aggScope{base: sc, groupStrs: groupStrs, calls: map[*sql.FuncCall]int{}}
+	as := &aggScope{base: sc, groupStrs: groupStrs, calls: map[*sql.FuncCall]int{}, special: map[*sql.FuncCall]expr.Expr{}}
 	for c, k := range callIdx {
-		as.calls[c] = len(groupExprs) + k
+		as.calls[c] = base + k
+	}
+	for _, c := range groupingCalls {
+		as.special[c] = b.groupingCall(c, sc, groupStrs, expanded, nk)
 	}
 	out := &scope{rels: sc.rels, agg: as}
 	for _, c := range outCols {
@@ -286,6 +286,9 @@ func (b *binder) aggRef(e sql.Expr, sc *scope) expr.Expr {
 	if f, ok := e.(*sql.FuncCall); ok {
 		if idx, ok := as.calls[f]; ok {
 			return &expr.InputRef{Index: idx, Name: as.outNames[idx], T: as.outTypes[idx]}
+		}
+		if x, ok := as.special[f]; ok {
+			return x
 		}
 	}
 	if containsAgg(b, e) {

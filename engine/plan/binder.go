@@ -346,8 +346,11 @@ func (b *binder) setOp(s *sql.SetOp, outer *scope) Node {
 	case "EXCEPT":
 		kind = ExceptOp
 	}
+	if kind != UnionOp {
+		return b.intersectExcept(kind, all, l, r, cols)
+	}
 	var n Node = &SetOp{Kind: kind, All: all, In: []Node{l, r}, Cols: cols}
-	if kind == UnionOp && !all {
+	if !all {
 		n = distinct(n)
 	}
 	return n
