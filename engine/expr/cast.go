@@ -50,7 +50,7 @@ func NewCast(e Expr, t *types.DataType, try bool) (Expr, error) {
 		return nil, typeErrorf("Cast function cannot convert value of type %s to type %s", from, t.WithNullable(true))
 	}
 	fn, name := castFn, "CAST"
-	res := t.WithNullable(from.Nullable || t.Nullable)
+	res := t.WithNullable(from.Nullable)
 	if try {
 		fn, name = tryCastFn, "TRY_CAST"
 		res = t.WithNullable(true)
@@ -58,9 +58,6 @@ func NewCast(e Expr, t *types.DataType, try bool) (Expr, error) {
 	if !try && castMayFail(from, t) {
 		// a failing cast of a NOT NULL value still fails, so keep nullability
 		res = t.WithNullable(from.Nullable)
-	}
-	if !try && castMayNull(from, t) {
-		res = res.WithNullable(true)
 	}
 	return &Call{Name: name, Fn: fn, Args: []Expr{e}, T: res}, nil
 }
@@ -80,8 +77,6 @@ func ImplicitCast(e Expr, t *types.DataType) Expr {
 }
 
 func castMayFail(from, to *types.DataType) bool { return from.IsString() && !to.IsString() }
-
-func castMayNull(from, to *types.DataType) bool { return to.Root == types.DecimalRoot }
 
 // CanCast reports whether Flink supports CAST(from AS to).
 func CanCast(from, to *types.DataType) bool {

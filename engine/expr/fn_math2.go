@@ -11,10 +11,13 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
 )
 
 // Math functions of Flink's "arithmetic" list beyond the basics: the
@@ -42,7 +45,7 @@ func init() {
 	dbl("TAN", "the tangent", math.Tan)
 	dbl("COT", "the cotangent", func(x float64) float64 { return 1 / math.Tan(x) })
 	dbl("ASIN", "the arc sine", math.Asin)
-	dbl("ACOS", "the arc cosine", math.Acos)
+	dbl("ACOS", "the arc cosine", javaAcos)
 	dbl("ATAN", "the arc tangent", math.Atan)
 	dbl("SINH", "the hyperbolic sine", math.Sinh)
 	dbl("COSH", "the hyperbolic cosine", math.Cosh)
@@ -109,26 +112,67 @@ func init() {
 				})
 			}, nil
 		}})
-	registerRowFn(rowFn{name: "RAND", category: "Arithmetic", args: []argKind{kInt}, min: 0, max: 1, nonDet: true,
-		sig: "RAND([seed]) -> DOUBLE NOT NULL in [0.0, 1.0); the same seed gives the same sequence",
-		retFn: func(c *InferCtx) (*types.DataType, error) {
-			return types.DoubleType().WithNullable(anyNullable(c.Args)), nil
-		}, exactNull: true,
-		eval: func(ctx *Ctx, v []any) (any, error) {
-			return ctx.random(v, 0).nextDouble(), nil
-		}})
-	registerRowFn(rowFn{name: "RAND_INTEGER", category: "Arithmetic", args: []argKind{kInt, kInt}, min: 1, max: 2, nonDet: true,
-		sig: "RAND_INTEGER([seed, ] bound) -> INT NOT NULL in [0, bound); the same seed and bound give the same sequence",
-		retFn: func(c *InferCtx) (*types.DataType, error) {
-			return types.IntType().WithNullable(anyNullable(c.Args)), nil
-		}, exactNull: true,
-		eval: func(ctx *Ctx, v []any) (any, error) {
-			bound := v[len(v)-1].(int32)
-			if bound <= 0 {
-				return nil, &EvalError{Func: "RAND_INTEGER", Msg: "bound must be positive, got " + strconv.Itoa(int(bound))}
-			}
-			return ctx.random(v[:len(v)-1], 1).nextInt(bound), nil
-		}})
+	randFn := func(name, sig string, isInt bool) {
+		Builtins.Register(&Function{Name: name, Category: "Arithmetic", NonDeterministic: true,
+			MinArgs: map[bool]int{false: 0, true: 1}[isInt], MaxArgs: map[bool]int{false: 1, true: 2}[isInt],
+			Signatures: []string{sig},
+			Infer: func(c *InferCtx) (*types.DataType, error) {
+				for i, t := range c.Args {
+					if !t.IsIntegral() && t.Root != types.Null {
+						return nil, invalidArgs(c)
+					}
+					c.CastArg(i, types.IntType())
+				}
+				if isInt {
+					return types.IntType().WithNullable(anyNullable(c.Args)), nil
+				}
+				return types.DoubleType().WithNullable(anyNullable(c.Args)), nil
+			},
+			// every call site (and operator instance) has its own
+			// generator, as Flink's generated code keeps a java.util.Random
+			// per call: RAND(42) = RAND(42) is TRUE
+			Build: func(args []*types.DataType, ret *types.DataType) (Kernel, error) {
+				seeded := len(args) == 2 || !isInt && len(args) == 1
+				var gen *javaRandom
+				var mu sync.Mutex
+				return func(ctx *Ctx, a []*Vec, n int) (*Vec, error) {
+					mu.Lock()
+					defer mu.Unlock()
+					if gen == nil {
+						if seeded {
+							if a[0].Const && a[0].Val == nil {
+								return ConstVec(nil, ret), nil
+							}
+							gen = newJavaRandom(intArg(a[0].Value(0)))
+						} else {
+							gen = newJavaRandom(time.Now().UnixNano())
+						}
+					}
+					if isInt {
+						bv := a[len(a)-1]
+						if bv.IsNullConst() {
+							return ConstVec(nil, ret), nil
+						}
+						out := make([]int32, n)
+						for i := range out {
+							bound := bv.Value(i).(int32)
+							if bound <= 0 {
+								return nil, &EvalError{Func: name, Msg: "bound must be positive, got " + strconv.Itoa(int(bound))}
+							}
+							out[i] = gen.nextInt(bound)
+						}
+						return ArrVec(vector.FromValues(arrowType(ret), out, nil, -1), ret), nil
+					}
+					out := make([]float64, n)
+					for i := range out {
+						out[i] = gen.nextDouble()
+					}
+					return ArrVec(vector.FromValues(arrowType(ret), out, nil, -1), ret), nil
+				}, nil
+			}})
+	}
+	randFn("RAND", "RAND([seed]) -> DOUBLE NOT NULL in [0.0, 1.0); the same seed gives the same sequence", false)
+	randFn("RAND_INTEGER", "RAND_INTEGER([seed, ] bound) -> INT NOT NULL in [0, bound); the same seed and bound give the same sequence", true)
 	registerRowFn(rowFn{name: "BIN", category: "Arithmetic", args: []argKind{kLong},
 		sig: "BIN(integer) -> STRING, the binary representation (two's complement for negative numbers)", ret: types.StringType(),
 		eval: func(_ *Ctx, v []any) (any, error) { return strconv.FormatUint(uint64(v[0].(int64)), 2), nil }})
@@ -323,35 +367,4 @@ func (r *javaRandom) nextInt(bound int32) int32 {
 			return val
 		}
 	}
-}
-
-// random returns the generator for a RAND call: seeded generators are kept
-// per (function, seed) in the context so the sequence continues across
-// batches; unseeded ones draw from a shared generator.
-func (c *Ctx) random(seed []any, fn int) *javaRandom {
-	c.randMu.Lock()
-	defer c.randMu.Unlock()
-	if c.rands == nil {
-		c.rands = map[randKey]*javaRandom{}
-	}
-	key := randKey{fn: fn, seeded: len(seed) > 0}
-	if key.seeded {
-		key.seed = intArg(seed[0])
-	}
-	r, ok := c.rands[key]
-	if !ok {
-		s := key.seed
-		if !key.seeded {
-			s = c.Start.UnixNano()
-		}
-		r = newJavaRandom(s)
-		c.rands[key] = r
-	}
-	return r
-}
-
-type randKey struct {
-	fn     int
-	seeded bool
-	seed   int64
 }

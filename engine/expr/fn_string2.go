@@ -213,9 +213,17 @@ func init() {
 		}})
 	registerRowFn(rowFn{name: "TRANSLATE", category: "String", args: []argKind{kString, kString, kString},
 		sig: "TRANSLATE(expr, fromStr, toStr) -> STRING with each character of fromStr replaced by the one at the same position of toStr (removed when toStr is shorter)",
-		ret: stringT,
+		retFn: func(c *InferCtx) (*types.DataType, error) {
+			return stringT.WithNullable(c.Args[0].Nullable), nil
+		}, exactNull: true, nullSafe: true,
+		// StringFunctionsITCase: a NULL fromStr or toStr counts as ''
 		eval: func(_ *Ctx, v []any) (any, error) {
-			return translate(v[0].(string), v[1].(string), v[2].(string)), nil
+			if v[0] == nil {
+				return nil, nil
+			}
+			from, _ := v[1].(string)
+			to, _ := v[2].(string)
+			return translate(v[0].(string), from, to), nil
 		}})
 	for _, name := range []string{"STARTSWITH", "ENDSWITH"} {
 		prefix := name == "STARTSWITH"
@@ -311,7 +319,8 @@ func init() {
 			}
 			i := intArg(v[0])
 			if i < 1 || int(i) >= len(v) {
-				return nil, nil
+				// StringFunctionsITCase: "Index 0 is out of range [1, 1]"
+				return nil, &EvalError{Func: "ELT", Msg: fmt.Sprintf("Index %d is out of range [1, %d]", i, len(v)-1)}
 			}
 			return v[i], nil
 		}})

@@ -232,8 +232,8 @@ func parseJavaReplacement(repl string, groups int) ([]replPart, error) {
 // similarToRegex translates a SQL SIMILAR TO pattern into a Java pattern
 // matching the whole string (Calcite's SqlFunctions.similar): % is .*, _
 // is ., the regular-expression operators | * + ? {m,n} ( ) [ ] keep their
-// meaning, every other character is literal; escape (may be 0) quotes the
-// next character.
+// meaning (and so does ., as Calcite passes it through), every other
+// character is literal; escape (may be 0) quotes the next character.
 func similarToRegex(pattern string, escape rune) string {
 	var b strings.Builder
 	b.WriteString("(?s)^(?:")
@@ -261,7 +261,9 @@ func similarToRegex(pattern string, escape rune) string {
 		case c == '[':
 			inClass = true
 			b.WriteRune(c)
-		case strings.ContainsRune("|*+?{}()", c):
+		case strings.ContainsRune(".|*+?{}()", c):
+			// Calcite passes the regular-expression operators through;
+			// SqlExpressionTest: 'TEST' SIMILAR TO '.EST' is TRUE
 			b.WriteRune(c)
 		default:
 			b.WriteString(regexp.QuoteMeta(string(c)))

@@ -19,10 +19,6 @@ type Ctx struct {
 	// Streaming reports streaming mode (CURRENT_TIMESTAMP is evaluated per
 	// row in streaming mode, per query in batch mode).
 	Streaming bool
-
-	// random generators of RAND / RAND_INTEGER (see random)
-	randMu sync.Mutex
-	rands  map[randKey]*javaRandom
 }
 
 // DefaultCtx returns a context in the local zone starting now.
