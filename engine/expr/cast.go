@@ -68,7 +68,9 @@ func ImplicitCast(e Expr, t *types.DataType) Expr {
 	if e.Type().Equals(t.WithNullable(e.Type().Nullable)) {
 		return e
 	}
-	if l, ok := e.(*Literal); ok {
+	if l, ok := e.(*Literal); ok && l.T.Root != types.TimestampLTZRoot && t.Root != types.TimestampLTZRoot {
+		// (casts involving TIMESTAMP_LTZ depend on the session time zone;
+		// the binder folds them)
 		if v, err := CastValue(l.Value, l.T, t, time.UTC); err == nil {
 			return &Literal{Value: v, T: t.WithNullable(l.T.Nullable || v == nil)}
 		}

@@ -779,6 +779,11 @@ func registerFloorCeilTime() {
 					zone := zoneOf(ctx)
 					return rowWise(a[:1], n, ret, false, func(v []any) (any, error) {
 						w, _ := wallOf(v[0], t, zone)
+						if ceil && unit == "DAY" && t.Root == types.DateRoot {
+							// TimeFunctionsITCase: CEIL(DATE '1990-10-14' TO DAY) is
+							// 1990-10-15 (Calcite ceils a date to the next day)
+							return types.Date(int32(v[0].(types.Date)) + 1), nil
+						}
 						r, err := floorTime(w, unit, ceil)
 						if err != nil {
 							return nil, &EvalError{Func: name, Msg: err.Error()}

@@ -43,13 +43,13 @@ func (b *binder) resolve(n sql.Node, f *expr.Function, name string, args []expr.
 		}
 		b.failAt(n, "%v", err)
 	}
-	return fold(c)
+	return b.fold(c)
 }
 
 // fold evaluates a call whose arguments are all literals (constant
-// folding), keeping the call when evaluation fails (the error then
-// surfaces at run time, with the row that caused it).
-func fold(c *expr.Call) expr.Expr {
+// folding) in the session time zone, keeping the call when evaluation
+// fails (the error then surfaces at run time, with the row that caused it).
+func (b *binder) fold(c *expr.Call) expr.Expr {
 	if c.Fn == nil || c.Fn.NonDeterministic {
 		return c
 	}
@@ -59,7 +59,7 @@ func fold(c *expr.Call) expr.Expr {
 			return c
 		}
 	}
-	v, err := expr.EvalConst(c, expr.DefaultCtx())
+	v, err := expr.EvalConst(c, &expr.Ctx{Zone: b.zone()})
 	if err != nil {
 		return c
 	}
@@ -180,7 +180,7 @@ func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
 			b.failAt(x, "%v", err)
 		}
 		if call, ok := c.(*expr.Call); ok {
-			return fold(call)
+			return b.fold(call)
 		}
 		return c
 	case *sql.CaseExpr:
@@ -314,6 +314,13 @@ func (b *binder) binary(x *sql.BinaryExpr, sc *scope) expr.Expr {
 		return b.call(x, x.Op, args...)
 	case "<=>":
 		return b.call(x, "IS NOT DISTINCT FROM", b.expr(x.X, sc), b.expr(x.Y, sc))
+	case "OVERLAPS":
+		l, lok := x.X.(*sql.RowExpr)
+		r, rok := x.Y.(*sql.RowExpr)
+		if !lok || !rok || len(l.Items) != 2 || len(r.Items) != 2 {
+			b.failAt(x, "OVERLAPS needs a (start, end or interval) pair on each side")
+		}
+		return b.call(x, "OVERLAPS", b.expr(l.Items[0], sc), b.expr(l.Items[1], sc), b.expr(r.Items[0], sc), b.expr(r.Items[1], sc))
 	}
 	return b.call(x, x.Op, b.expr(x.X, sc), b.expr(x.Y, sc))
 }
