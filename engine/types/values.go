@@ -114,8 +114,18 @@ func (d Decimal) Rat() *big.Rat {
 	return new(big.Rat).SetFrac(d.Unscaled.BigInt(), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d.Scale)), nil))
 }
 
-// Float64 converts to the nearest float64.
-func (d Decimal) Float64() float64 { return d.Unscaled.ToFloat64(d.Scale) }
+// Float64 converts to the nearest float64 (correctly rounded, as Java's
+// BigDecimal.doubleValue).
+func (d Decimal) Float64() float64 {
+	if d.Scale == 0 && d.Unscaled.HighBits() == 0 && d.Unscaled.LowBits() < 1<<53 {
+		return float64(d.Unscaled.LowBits())
+	}
+	f, err := strconv.ParseFloat(d.String(), 64)
+	if err != nil {
+		return d.Unscaled.ToFloat64(d.Scale)
+	}
+	return f
+}
 
 // Rescale returns the value at another scale, rounding HALF_UP when the
 // scale shrinks. It fails when the result does not fit precision digits.
