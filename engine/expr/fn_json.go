@@ -140,8 +140,8 @@ func init() {
 				return nil, typeErrorf("Unsupported RETURNING type %s for JSON_VALUE", ret)
 			}
 			for _, i := range []int{4, 6} {
-				if i < len(c.Args) && c.Args[i].Root != types.Null {
-					if !SupportsImplicitCast(c.Args[i], ret) && !(c.Args[i].IsString() && ret.IsString()) {
+				if i < len(c.Args) && c.Args[i].Root != types.Null && !ret.IsString() {
+					if !SupportsImplicitCast(c.Args[i], ret) {
 						return nil, typeErrorf("Illegal default value of type %s for JSON_VALUE RETURNING %s", c.Args[i], ret)
 					}
 					c.CastArg(i, ret.WithNullable(c.Args[i].Nullable))
@@ -164,6 +164,13 @@ func init() {
 							}
 							return nil, &EvalError{Func: "JSON_VALUE", Msg: err.Error()}
 						case "DEFAULT":
+							if def != nil && ret.IsString() {
+								// the default becomes a string as String.valueOf
+								// does (sql_functions.yml: DEFAULT FALSE gives "false")
+								if _, ok := def.(string); !ok {
+									def = types.FormatValue(def)
+								}
+							}
 							return def, nil
 						}
 						return nil, nil
