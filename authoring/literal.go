@@ -16,7 +16,7 @@ import (
 // engine's Go value conventions (see engine/types), such that comparing a
 // column of type t with it is exact:
 //
-//   - strings are quoted ('it”s'); binary strings are X'..'
+//   - strings are quoted, an embedded quote doubled; binary strings are X'..'
 //   - integers and DECIMALs keep every digit (never through float64)
 //   - DOUBLE uses the shortest text that reads back to the same float64;
 //     FLOAT is wrapped in CAST(... AS FLOAT) because a decimal literal

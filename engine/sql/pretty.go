@@ -12,8 +12,8 @@ func FormatPretty(n Node) string {
 }
 
 // FormatCompact renders a node on one line like Format, but quotes
-// identifiers only when they were written quoted or must be:
-// `a + f(b)` instead of “ `a` + f(`b`) “.
+// identifiers only when they were written quoted or must be, as in
+// "a + f(b)" where Format writes "`a` + f(`b`)".
 func FormatCompact(n Node) string {
 	p := &printer{}
 	p.node(n)
