@@ -59,7 +59,9 @@ func (d *Design) Changes() (*ChangePlan, error) {
 		return plan, nil
 	}
 	name := pathSQL(o.Path)
-	alter := func(action string) { plan.Statements = append(plan.Statements, normalize("ALTER TABLE "+name+" "+action)) }
+	alter := func(action string) {
+		plan.Statements = append(plan.Statements, normalize("ALTER TABLE "+name+" "+action))
+	}
 
 	origCol := map[string]ColumnDesign{}
 	for _, c := range o.Columns {
