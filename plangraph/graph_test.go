@@ -42,7 +42,7 @@ func joinPlan() *plan.PhysNode {
 	ac := &plan.PhysNode{Op: "Calc", Attrs: []string{"select=[origin, delay]", "where=[>(delay, 0)]"}, Inputs: []*plan.PhysNode{a}, Cols: a.Cols, Parallelism: 1}
 	aagg := &plan.PhysNode{Op: "GroupAggregate", Attrs: []string{"groupBy=[origin]", "select=[origin, AVG(delay) AS d]"},
 		Inputs: []*plan.PhysNode{{Op: "Exchange", Inputs: []*plan.PhysNode{ac}, Dist: runtime.Hash, Keys: []int{0}, Cols: ac.Cols, Parallelism: 1}},
-		Cols: cols("origin", "d"), Mode: types.RetractMode, Parallelism: 1}
+		Cols:   cols("origin", "d"), Mode: types.RetractMode, Parallelism: 1}
 	b := &plan.PhysNode{Op: "TableSourceScan", Attrs: []string{"table=[[c, d, airports]]"}, Cols: cols("iata", "state"), Parallelism: 1}
 	join := &plan.PhysNode{Op: "Join", Attrs: []string{"joinType=[InnerJoin]", "where=[=(origin, iata)]", "select=[origin, d, iata, state]"},
 		Inputs: []*plan.PhysNode{
