@@ -616,3 +616,23 @@ func (m *Model) Points() int {
 	}
 	return n
 }
+
+// NewModel builds a model from series computed elsewhere (a watermark-lag
+// history, say): the axes keep their kinds and labels and get their
+// ranges from the data as Build sets them. Points of lines and areas must
+// be in X order.
+func NewModel(s Settings, x, y Axis, series []Series) *Model {
+	if x.Location == nil {
+		x.Location = time.UTC
+	}
+	if y.Location == nil {
+		y.Location = time.UTC
+	}
+	m := &Model{Settings: s, X: x, Y: y, Series: series}
+	for _, ser := range series {
+		m.Rows += len(ser.Points)
+	}
+	m.Total = m.Rows
+	m.setRanges()
+	return m
+}
