@@ -42,7 +42,7 @@ func windowed(t *testing.T, minutes int, carriers ...string) *results.Result {
 func TestDetect(t *testing.T) {
 	r := windowed(t, 1, "AA")
 	s, ok := Detect(r.Columns())
-	if !ok || s.Kind != Line || s.X != "window_end" || !slices.Equal(s.Y, []string{"flights", "avg_delay_min"}) || s.Series != "carrier" || !s.Auto {
+	if !ok || s.Kind != Line || s.X != "window_end" || !slices.Equal(s.Y, []string{"flights"}) || s.Series != "carrier" || !s.Auto {
 		t.Errorf("windowed aggregate: %+v %v", s, ok)
 	}
 	cases := []struct {

@@ -138,8 +138,9 @@ const maxDetectY = 4
 // first opening:
 //
 //   - a time column (window_end, window_start, then any other) and numeric
-//     columns: a line chart of the numeric columns over time, split by the
-//     first text column if there is one;
+//     columns: a line chart of the numeric columns over time or, when
+//     there is a text column, of the first numeric column with one line
+//     per value of that text column;
 //   - a text column and numeric columns: a bar chart of the numbers per
 //     text value;
 //   - two or more numeric columns: a scatter of the second against the
@@ -167,7 +168,9 @@ func Detect(cols []results.Column) (s Settings, ok bool) {
 		s.Kind, s.X = Line, pickTime(times)
 		s.Y = nums[:min(len(nums), maxDetectY)]
 		if len(texts) > 0 {
-			s.Series = texts[0]
+			// one line per key of the first numeric column; more columns
+			// times more keys would be a tangle
+			s.Series, s.Y = texts[0], nums[:1]
 		}
 	case len(times) > 1:
 		// a time column may be charted against another (say, event time
