@@ -170,7 +170,11 @@ func describe(n *Node, p *plan.PhysNode, streaming bool) {
 		}
 	}
 	if t, ok := attr(p.Attrs, "table"); ok {
-		add("table", tableName(t))
+		if strings.HasPrefix(t, "*anonymous_collect") {
+			add("to", "query result")
+		} else {
+			add("table", tableName(t))
+		}
 	}
 	for _, k := range []string{"groupBy", "partitionBy", "key"} {
 		if v, ok := attr(p.Attrs, k); ok && v != "" {

@@ -83,6 +83,9 @@ func TestFromPlan(t *testing.T) {
 	if want := []string{"4->3 forward", "3->2 hash[carrier]", "2->1 forward", "1->0 single"}; !slices.Equal(edges, want) {
 		t.Errorf("edges %q", edges)
 	}
+	if want := []string{"to: query result", "changelog [I] · parallelism 1"}; !slices.Equal(g.Nodes[0].Lines, want) {
+		t.Errorf("sink lines %q", g.Nodes[0].Lines)
+	}
 	// batch mode shows no changelog mode
 	gb := FromPlan(false, windowedPlan())
 	if gb.Nodes[2].Mode != "" || gb.Nodes[2].Lines[2] != "parallelism 2" {
