@@ -138,7 +138,7 @@ func TestGridRewrites(t *testing.T) {
 		}, "SELECT\n  `date`,\n  delay,\n  origin,\n  destination\nFROM flights"},
 		{"hide in a join's t.* wraps", func() (string, error) {
 			return HideColumn("SELECT f.*, a.state FROM flights f JOIN airports a ON f.origin = a.iata", "distance", []string{"date", "delay", "distance", "origin", "destination", "state"})
-		}, "SELECT\n  `date`,\n  delay,\n  origin,\n  destination,\n  state\nFROM (\n  SELECT\n    f.*,\n    a.state\n  FROM flights AS f\n  JOIN airports AS a ON f.origin = a.iata\n)"},
+		}, "SELECT\n  `date`,\n  delay,\n  origin,\n  destination,\n  state\nFROM (\n  SELECT\n    f.*,\n    a.state\n  FROM flights AS f\n  JOIN airports AS a\n    ON f.origin = a.iata\n)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

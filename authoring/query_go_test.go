@@ -90,7 +90,7 @@ func TestCopyAsGo(t *testing.T) {
 			return q
 		}, false,
 			"// The Table API has no form for column origin taken from two joined tables: the query runs as SQL.\n" +
-				"result, err := env.SQLQuery(`SELECT f.origin\nFROM flights AS f\nJOIN flights2 AS g ON f.origin = g.origin`)\n"},
+				"result, err := env.SQLQuery(`SELECT f.origin\nFROM flights AS f\nJOIN flights2 AS g\n  ON f.origin = g.origin`)\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

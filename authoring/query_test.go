@@ -96,7 +96,7 @@ func TestBuilderActions(t *testing.T) {
 			q.AddJoin(JoinLeft, TableRef{Path: []string{"airports"}}, []JoinKey{{Left: ColumnRef{Table: "f", Name: "origin"}, Right: "iata"}})
 			q.ToggleColumn(ColumnRef{Table: "a", Name: "state"})
 			return q
-		}, "SELECT\n  f.origin,\n  a.state\nFROM flights AS f\nLEFT JOIN airports AS a ON f.origin = a.iata\nWHERE f.delay > 15"},
+		}, "SELECT\n  f.origin,\n  a.state\nFROM flights AS f\nLEFT JOIN airports AS a\n  ON f.origin = a.iata\nWHERE f.delay > 15"},
 		{"hop window", func() *Query {
 			q := NewQuery("flights")
 			q.AddCountStar()
@@ -152,7 +152,7 @@ func TestBuilderRoundTrip(t *testing.T) {
 	texts = append(texts, mustSQL(t, flightsHourly()))
 	for _, s := range []string{
 		"SELECT *\nFROM flights",
-		"SELECT\n  f.origin,\n  a.state,\n  COUNT(*) AS cnt\nFROM flights AS f\nJOIN airports AS a ON f.origin = a.iata AND f.destination = a.iata\nRIGHT JOIN other AS o ON a.state = o.state\nWHERE f.delay > 60 AND a.state IN ('CA', 'NY')\nGROUP BY f.origin, a.state\nORDER BY cnt DESC\nLIMIT 5",
+		"SELECT\n  f.origin,\n  a.state,\n  COUNT(*) AS cnt\nFROM flights AS f\nJOIN airports AS a\n  ON f.origin = a.iata AND f.destination = a.iata\nRIGHT JOIN other AS o\n  ON a.state = o.state\nWHERE f.delay > 60 AND a.state IN ('CA', 'NY')\nGROUP BY f.origin, a.state\nORDER BY cnt DESC\nLIMIT 5",
 		"SELECT\n  window_start,\n  window_end,\n  COUNT(*) AS cnt\nFROM TABLE(HOP(TABLE flights, DESCRIPTOR(`date`), INTERVAL '15' MINUTE, INTERVAL '1' HOUR))\nWHERE origin LIKE 'O%' AND `date` >= TIMESTAMP '2001-01-01 00:00:00'\nGROUP BY window_start, window_end",
 		"SELECT\n  window_start,\n  window_end,\n  origin,\n  COUNT(*) AS cnt\nFROM TABLE(SESSION(TABLE flights PARTITION BY origin, DESCRIPTOR(`date`), INTERVAL '30' MINUTE))\nGROUP BY window_start, window_end, origin",
 		"SELECT\n  origin,\n  MIN(delay) AS min_delay\nFROM flights\nWHERE delay NOT BETWEEN -10 AND 10 AND ok = FALSE AND d = DATE '2001-01-01'\nGROUP BY origin\nORDER BY origin DESC",

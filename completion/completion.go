@@ -276,3 +276,56 @@ func formatDecls(id string) []connector.Option {
 	}
 	return out
 }
+
+// AutoTrigger reports whether typing should open the completion popup at
+// offset (the editor calls it after each typed character, Ctrl+Space
+// opens it always): after a "." that follows a name, after two or more
+// identifier characters, and after "(" , "=" or "'" inside a WITH (...)
+// option list.
+func AutoTrigger(script string, offset int) bool {
+	if offset <= 0 || offset > len(script) {
+		return false
+	}
+	c := script[offset-1]
+	if c == '.' {
+		if offset >= 2 && script[offset-2] == '`' {
+			return true
+		}
+		i := offset - 1
+		for i > 0 && isIdentByte(script[i-1]) {
+			i--
+		}
+		return i < offset-1 && !(script[i] >= '0' && script[i] <= '9') && !inCommentOrString(script, offset)
+	}
+	n := 0
+	for i := offset - 1; i >= 0 && isIdentByte(script[i]); i-- {
+		n++
+	}
+	if n >= 2 {
+		// not inside a number
+		start := offset - n
+		return !(script[start] >= '0' && script[start] <= '9') && !inCommentOrString(script, offset)
+	}
+	if c == '(' || c == ',' || c == '\'' || c == ' ' {
+		a := analyze(script, offset)
+		if a.inComment {
+			return false
+		}
+		cc := &completer{a: a}
+		if ctx, _, ok := cc.options(); ok && (ctx == "option key" || ctx == "option value") {
+			return c != ' ' || (len(a.before) > 0 && isOp(a.before[len(a.before)-1], "="))
+		}
+	}
+	return false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// inCommentOrString reports whether offset is inside a comment or a
+// string literal of the statement under it.
+func inCommentOrString(script string, offset int) bool {
+	a := analyze(script, offset)
+	return a.inComment || a.inString
+}

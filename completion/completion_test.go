@@ -331,3 +331,27 @@ func TestIncompleteAndOddInput(t *testing.T) {
 		t.Errorf("nil catalog tables: %v", labels(r.Items))
 	}
 }
+
+func TestAutoTrigger(t *testing.T) {
+	cases := map[string]bool{
+		"SELECT o|":                      false,
+		"SELECT or|":                     true,
+		"SELECT f.|":                     true,
+		"SELECT 1.|":                     false,
+		"SELECT 12|":                     false,
+		"SELECT |":                       false,
+		"SELECT 'ab|":                    false,
+		"-- commen|":                     false,
+		"CREATE TABLE t (a INT) WITH (|": true,
+		"CREATE TABLE t (a INT) WITH ('connector' = |":  true,
+		"CREATE TABLE t (a INT) WITH ('connector' = '|": true,
+		"SELECT f(|": false,
+		"|":          false,
+	}
+	for text, want := range cases {
+		i := strings.Index(text, "|")
+		if got := AutoTrigger(text[:i]+text[i+1:], i); got != want {
+			t.Errorf("%q: %v, want %v", text, got, want)
+		}
+	}
+}
