@@ -407,10 +407,9 @@ func (q *Query) AddCountStar() {
 }
 
 // Regroup keeps GROUP BY consistent with the select list, as the builder's
-// "group by" column does: when any item is aggregated, every plain item is
-// grouped (in select-list order, after any grouping key that is not
-// selected); without aggregates and without a window, GROUP BY is cleared
-// unless it holds keys that are not selected (a GROUP BY used as DISTINCT).
+// "group by" column does: when any item is aggregated, the plain items are
+// the grouping keys, in select-list order; without aggregates (and without
+// a window) GROUP BY is cleared.
 func (q *Query) Regroup() {
 	if !q.HasAggregates() {
 		if q.Window == nil {
