@@ -178,7 +178,7 @@ type batchSource interface {
 type iterSource struct{ it *table.RowIterator }
 
 func (s *iterSource) next(ctx context.Context) (*types.Batch, error) { return s.it.NextBatch(ctx) }
-func (s *iterSource) close() error                                     { return s.it.Close() }
+func (s *iterSource) close() error                                   { return s.it.Close() }
 
 // staticSource serves rows held in memory.
 type staticSource struct{ batch *types.Batch }

@@ -276,7 +276,6 @@ func (r *embeddedResult) Unwrap() *TableResult { return r.TableResult }
 
 // ---- catalog browsing through SHOW and DESCRIBE ------------------------------
 
-
 // queryStrings runs a statement and returns the string values of column
 // col of every row.
 func queryStrings(ctx context.Context, x StatementExecutor, statement string, col int) ([]string, error) {
