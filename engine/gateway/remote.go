@@ -208,9 +208,9 @@ func (e *RemoteEngine) execute(ctx context.Context, statement string) (*RemoteRe
 			res.zone = loc
 		}
 	}
-	res.maxWidth = 30
+	res.maxWidth = 30 // as the embedded engine: the configured width applies to queries
 	for _, k := range []string{"sql-client.display.max-column-width", "table.display.max-column-width"} {
-		if n, err := strconv.Atoi(conf[k]); err == nil && n > 0 {
+		if n, err := strconv.Atoi(conf[k]); err == nil && n > 0 && res.isQuery {
 			res.maxWidth = n
 			break
 		}
