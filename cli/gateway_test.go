@@ -71,7 +71,9 @@ func TestGatewayServesSQLEndpoint(t *testing.T) {
 	}
 	gw := Env{Stdin: strings.NewReader(""), Stdout: &gwOut, Stderr: &gwErr, Getenv: getenv}
 	done := make(chan int, 1)
-	go func() { done <- Main(ctx, gw, []string{"gateway", "--listen", "127.0.0.1:0", "-D", "execution.runtime-mode=batch"}) }()
+	go func() {
+		done <- Main(ctx, gw, []string{"gateway", "--listen", "127.0.0.1:0", "-D", "execution.runtime-mode=batch"})
+	}()
 	var url string
 	deadline := time.Now().Add(10 * time.Second)
 	for url == "" && time.Now().Before(deadline) {
