@@ -165,7 +165,7 @@ func (e *EmbeddedEngine) ExecuteStatement(ctx context.Context, statement string,
 	if err != nil {
 		return nil, err
 	}
-	return &embeddedResult{res}, nil
+	return &embeddedResult{TableResult: res, streaming: e.env.IsStreaming(), zone: e.env.resultZone()}, nil
 }
 
 // CompleteStatement implements Engine with CompleteStatement.
@@ -244,17 +244,17 @@ func (t *TableEnvironment) executeAt(ctx context.Context, statement string, at s
 	return t.ExecuteParsed(ctx, st, statement, at)
 }
 
-// embeddedResult adapts a TableResult to StatementResult.
-type embeddedResult struct{ *TableResult }
+// embeddedResult adapts a TableResult to StatementResult; streaming and
+// zone are the session's when the statement ran.
+type embeddedResult struct {
+	*TableResult
+	streaming bool
+	zone      *time.Location
+}
 
 func (r *embeddedResult) IsStreaming() bool { return r.streaming }
 
-func (r *embeddedResult) TimeZone() *time.Location {
-	if r.zone == nil {
-		return time.Local
-	}
-	return r.zone
-}
+func (r *embeddedResult) TimeZone() *time.Location { return r.zone }
 
 func (r *embeddedResult) JobID() string {
 	if r.job == nil {
