@@ -91,6 +91,10 @@ func DecodeFetchResults(body []byte) (*FetchResults, error) {
 					}
 					fr.Columns = make([]Column, len(cols))
 					for i, c := range cols {
+						if c.LogicalType.DataType == nil {
+							r.err = fmt.Errorf("gateway: result column %d (%q) has no logical type", i, c.Name)
+							return
+						}
 						fr.Columns[i] = Column{Name: c.Name, Type: c.LogicalType.DataType, Comment: c.Comment}
 					}
 				case "rowFormat":
@@ -167,6 +171,10 @@ func decodeRows(r *jreader, cols []Column, format RowFormat) []*types.Row {
 // decodeValue reads one JSON-format value of type t.
 func decodeValue(r *jreader, t *types.DataType) any {
 	if r.null() || r.err != nil {
+		return nil
+	}
+	if t == nil {
+		r.skip()
 		return nil
 	}
 	switch t.Root {
