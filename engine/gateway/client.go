@@ -324,9 +324,13 @@ func (c *Client) FetchResults(ctx context.Context, session, op string, token int
 // FetchURI fetches a page by the relative URI a previous page gave as
 // nextResultUri.
 func (c *Client) FetchURI(ctx context.Context, uri string) (*FetchResults, error) {
+	return c.fetchURI(ctx, uri, false)
+}
+
+func (c *Client) fetchURI(ctx context.Context, uri string, lazy bool) (*FetchResults, error) {
 	raw, err := c.doRaw(ctx, http.MethodGet, uri, nil)
 	if err != nil {
 		return nil, err
 	}
-	return DecodeFetchResults(raw)
+	return decodeFetch(raw, lazy)
 }

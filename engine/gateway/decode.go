@@ -38,6 +38,20 @@ type FetchResults struct {
 	// NextResultURI is the relative URI of the next page; "" when there is
 	// none (EOS).
 	NextResultURI string
+
+	// rawData is the undecoded "data" array (decodeFetch with lazy rows).
+	rawData []byte
+}
+
+// decodeData decodes rows left undecoded by a lazy decodeFetch.
+func (fr *FetchResults) decodeData() error {
+	if fr.rawData == nil {
+		return nil
+	}
+	r := &jreader{data: fr.rawData}
+	fr.Rows = decodeRows(r, fr.Columns, fr.RowFormat)
+	fr.rawData = nil
+	return r.err
 }
 
 type columnJSON struct {
@@ -50,6 +64,16 @@ type columnJSON struct {
 // their column types; fields in JSON row format follow Flink's JSON format
 // conversion (see the package's encoder), so values round-trip.
 func DecodeFetchResults(body []byte) (*FetchResults, error) {
+	fr, err := decodeFetch(body, false)
+	if err != nil {
+		return nil, err
+	}
+	return fr, nil
+}
+
+// decodeFetch decodes a fetch response; with lazy set the rows are left for
+// decodeData (so that another goroutine decodes them).
+func decodeFetch(body []byte, lazy bool) (*FetchResults, error) {
 	r := &jreader{data: body}
 	fr := &FetchResults{}
 	var pendingData []byte
@@ -102,8 +126,8 @@ func DecodeFetchResults(body []byte) (*FetchResults, error) {
 						fr.RowFormat = RowFormat(r.str())
 					}
 				case "data":
-					if fr.Columns == nil {
-						pendingData = r.skip() // columns come later
+					if fr.Columns == nil || lazy {
+						pendingData = r.skip() // columns come later, or decoded later
 						return
 					}
 					fr.Rows = decodeRows(r, fr.Columns, fr.RowFormat)
@@ -116,9 +140,10 @@ func DecodeFetchResults(body []byte) (*FetchResults, error) {
 		}
 	})
 	if r.err == nil && pendingData != nil {
-		pr := &jreader{data: pendingData}
-		fr.Rows = decodeRows(pr, fr.Columns, fr.RowFormat)
-		r.err = pr.err
+		fr.rawData = pendingData
+		if !lazy {
+			r.err = fr.decodeData()
+		}
 	}
 	if r.err != nil {
 		return nil, r.err
@@ -132,8 +157,20 @@ func DecodeFetchResults(body []byte) (*FetchResults, error) {
 // decodeRows reads the "data" array.
 func decodeRows(r *jreader, cols []Column, format RowFormat) []*types.Row {
 	var rows []*types.Row
+	// rows and values are carved from slabs: two allocations per 256 rows
+	// instead of two per row
+	const slab = 256
+	var rowSlab []types.Row
+	var valSlab []any
 	r.array(func() {
-		row := &types.Row{Values: make([]any, len(cols))}
+		if len(rowSlab) == 0 {
+			rowSlab = make([]types.Row, slab)
+			valSlab = make([]any, slab*len(cols))
+		}
+		row := &rowSlab[0]
+		rowSlab = rowSlab[1:]
+		row.Values = valSlab[:len(cols):len(cols)]
+		valSlab = valSlab[len(cols):]
 		r.object(func(key string) {
 			switch key {
 			case "kind":

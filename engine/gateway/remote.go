@@ -496,38 +496,74 @@ type RemoteRows struct {
 	closed bool
 }
 
-// prefetch fetches pages ahead of the reader (one page buffered): it
-// follows nextResultUri, backs off on empty pages and stops at EOS, on an
-// error or when cancelled.
+// prefetch fetches pages ahead of the reader in a pipeline of two
+// goroutines, so that fetching a page (the gateway encoding it, the
+// transfer) overlaps decoding the previous one: the fetcher follows
+// nextResultUri, backs off on empty pages and stops at EOS, on an error or
+// when cancelled; the decoder turns pages into rows. At most one fetched
+// and one decoded page wait, so memory stays bounded.
 func (it *RemoteRows) prefetch(ctx context.Context, uri string) {
+	raw := make(chan *FetchResults, 1)
+	fetchErr := make(chan error, 1)
+	go func() {
+		defer close(raw)
+		eng := it.res.eng
+		wait := eng.opts.PollMin
+		for uri != "" {
+			fr, err := eng.client.fetchURI(ctx, uri, true)
+			if err != nil {
+				if ctx.Err() == nil {
+					fetchErr <- err
+				}
+				return
+			}
+			if fr.ResultType == ResultEOS {
+				return
+			}
+			if len(fr.rawData) > 2 { // not "[]"
+				wait = eng.opts.PollMin
+				select {
+				case raw <- fr:
+				case <-ctx.Done():
+					return
+				}
+			} else if fr.NextResultURI != "" {
+				if sleepCtx(ctx, wait) != nil {
+					return
+				}
+				wait = min(wait*2, eng.opts.PollMax)
+			}
+			uri = fr.NextResultURI
+		}
+	}()
 	defer close(it.pages)
-	eng := it.res.eng
-	wait := eng.opts.PollMin
-	for uri != "" {
-		fr, err := eng.client.FetchURI(ctx, uri)
-		if err != nil {
-			if ctx.Err() == nil {
-				it.pages <- pageOrErr{err: err}
+	for fr := range raw {
+		if err := fr.decodeData(); err != nil {
+			it.send(ctx, pageOrErr{err: err})
+			for range raw {
 			}
 			return
 		}
-		if fr.ResultType == ResultEOS {
+		if len(fr.Rows) > 0 && !it.send(ctx, pageOrErr{rows: fr.Rows}) {
+			for range raw {
+			}
 			return
 		}
-		if len(fr.Rows) > 0 {
-			wait = eng.opts.PollMin
-			select {
-			case it.pages <- pageOrErr{rows: fr.Rows}:
-			case <-ctx.Done():
-				return
-			}
-		} else if fr.NextResultURI != "" {
-			if sleepCtx(ctx, wait) != nil {
-				return
-			}
-			wait = min(wait*2, eng.opts.PollMax)
-		}
-		uri = fr.NextResultURI
+	}
+	select {
+	case err := <-fetchErr:
+		it.send(ctx, pageOrErr{err: err})
+	default:
+	}
+}
+
+// send hands a page to the reader unless ctx ends first.
+func (it *RemoteRows) send(ctx context.Context, p pageOrErr) bool {
+	select {
+	case it.pages <- p:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 
