@@ -165,4 +165,3 @@ func BenchmarkGatewayJSON(b *testing.B) {
 		})
 	}
 }
-
