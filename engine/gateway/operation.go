@@ -75,7 +75,7 @@ func (o *operation) finish(res *opResult, err error) {
 	if o.status != StatusRunning {
 		o.mu.Unlock()
 		if res != nil {
-			res.release()
+			res.abort() // cancelled, closed or timed out while executing
 		}
 		return
 	}
@@ -154,6 +154,7 @@ type opResult struct {
 	kind    string // SUCCESS or SUCCESS_WITH_CONTENT
 	isQuery bool
 	jobID   string
+	job     *table.JobClient // the job of a query or INSERT, or nil
 	names   []string
 	types   []*types.DataType
 	src     batchSource
@@ -161,9 +162,19 @@ type opResult struct {
 	once sync.Once
 }
 
-// release closes the source: an unfinished query's job is cancelled.
+// release closes the source: an unfinished query's job is cancelled (an
+// INSERT's job runs on).
 func (r *opResult) release() {
 	r.once.Do(func() { _ = r.src.close() })
+}
+
+// abort releases the result and cancels its job: the statement's operation
+// was cancelled, closed or timed out before it finished executing.
+func (r *opResult) abort() {
+	r.release()
+	if r.job != nil && !r.job.GetJobStatus().IsTerminal() {
+		_ = r.job.Cancel()
+	}
 }
 
 // batchSource yields a result's rows in batches.

@@ -447,3 +447,60 @@ func TestPlainTextRows(t *testing.T) {
 		t.Errorf("PLAIN_TEXT rows\n got %s\nwant %s", raw, want)
 	}
 }
+
+// TestSlowClientBackPressuresQuery checks that a client that stops
+// fetching never makes the gateway buffer without bound: the query's job
+// stalls once the result buffer is full, and resumes when fetched.
+func TestSlowClientBackPressuresQuery(t *testing.T) {
+	g := newTestGateway(t, Config{PageRows: 100})
+	s := g.openSession(t, nil)
+	g.fetchUntilReady(t, s, g.execute(t, s, "CREATE TABLE gen (a BIGINT, b STRING) WITH ('connector' = 'datagen', 'rows-per-second' = '1000000000')"))
+	op := g.execute(t, s, "SELECT a, b FROM gen")
+	fr := g.fetchUntilReady(t, s, op)
+	ss, _ := g.srv.session(s)
+	jc, ok := ss.env.JobByID(fr["jobID"].(string))
+	if !ok {
+		t.Fatal("no job")
+	}
+	produced := func() int64 {
+		var max int64
+		for _, m := range jc.Metrics() {
+			max = maxInt64(max, m.RecordsOut.Load())
+		}
+		return max
+	}
+	// wait until the source stops producing (it is blocked by the full buffer)
+	var stalled int64
+	ok = waitFor(20*time.Second, func() bool {
+		a := produced()
+		time.Sleep(50 * time.Millisecond)
+		b := produced()
+		stalled = b
+		return a == b && b > 0
+	})
+	if !ok {
+		t.Fatalf("the job never stalled without a reader (produced %d rows)", produced())
+	}
+	// the bound: the job's channels and the 64-batch result buffer, far
+	// below what an unthrottled generator makes in the time waited
+	if stalled > 5_000_000 {
+		t.Errorf("%d rows produced without a reader", stalled)
+	}
+	// fetching resumes it (once a whole buffered batch has been read)
+	uri := fr["nextResultUri"].(string)
+	resumed := waitFor(20*time.Second, func() bool {
+		uri = g.mustOK(t, "GET", uri, nil)["nextResultUri"].(string)
+		return produced() > stalled
+	})
+	if !resumed {
+		t.Error("the job did not resume after fetching")
+	}
+	t.Logf("stalled after %d rows", stalled)
+}
+
+func maxInt64(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
+}

@@ -225,26 +225,28 @@ func (ss *session) close(wait time.Duration) {
 	for _, o := range ops {
 		o.closeOp()
 	}
+	deadline, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	// executions end first (they see the cancelled context), so that no
+	// job starts after the jobs are cancelled below
+	done := make(chan struct{})
+	go func() { ss.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-deadline.Done():
+	}
 	jobs := ss.env.Jobs()
 	for _, j := range jobs {
 		if !j.GetJobStatus().IsTerminal() {
 			_ = j.Cancel()
 		}
 	}
-	deadline := time.NewTimer(wait)
-	defer deadline.Stop()
 	for _, j := range jobs {
 		select {
 		case <-j.Done():
-		case <-deadline.C:
+		case <-deadline.Done():
 			return
 		}
-	}
-	done := make(chan struct{})
-	go func() { ss.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-deadline.C:
 	}
 }
 
@@ -357,7 +359,7 @@ func resultOf(res *table.TableResult) (*opResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &opResult{kind: kind, jobID: jc.GetJobID(), names: []string{"job id"}, types: ts, src: src}, nil
+		return &opResult{kind: kind, jobID: jc.GetJobID(), job: jc, names: []string{"job id"}, types: ts, src: src}, nil
 	}
 	it, err := res.Collect()
 	if err != nil {
@@ -366,7 +368,7 @@ func resultOf(res *table.TableResult) (*opResult, error) {
 	schema := res.GetTableSchema()
 	r := &opResult{kind: kind, isQuery: res.IsQuery(), names: schema.GetFieldNames(), types: schema.GetFieldDataTypes(), src: &iterSource{it}}
 	if jc := res.GetJobClient(); jc != nil {
-		r.jobID = jc.GetJobID()
+		r.jobID, r.job = jc.GetJobID(), jc
 	}
 	return r, nil
 }
