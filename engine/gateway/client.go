@@ -174,7 +174,7 @@ func (c *Client) doRaw(ctx context.Context, method, path string, body any) ([]by
 			backoff *= 2
 			continue
 		}
-		raw, err := io.ReadAll(resp.Body)
+		raw, err := readBody(resp)
 		resp.Body.Close()
 		if err != nil {
 			if ctx.Err() != nil || attempt >= c.retries {
@@ -198,6 +198,18 @@ func (c *Client) doRaw(ctx context.Context, method, path string, body any) ([]by
 		}
 		return raw, nil
 	}
+}
+
+// readBody reads an answer, in one allocation when its length is known.
+func readBody(resp *http.Response) ([]byte, error) {
+	if n := resp.ContentLength; n > 0 && n < 1<<30 {
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(resp.Body, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
+	}
+	return io.ReadAll(resp.Body)
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
