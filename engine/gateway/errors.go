@@ -121,6 +121,9 @@ type Error struct {
 	Errors []string
 }
 
+// Error returns the root cause: the last "Caused by:" message of a
+// server-side exception chain, the last message otherwise, or the HTTP
+// status text of an answer without messages.
 func (e *Error) Error() string {
 	if len(e.Errors) == 0 {
 		return http.StatusText(e.StatusCode)

@@ -252,10 +252,13 @@ type embeddedResult struct {
 	zone      *time.Location
 }
 
+// IsStreaming implements StatementResult.
 func (r *embeddedResult) IsStreaming() bool { return r.streaming }
 
+// TimeZone implements StatementResult.
 func (r *embeddedResult) TimeZone() *time.Location { return r.zone }
 
+// JobID implements StatementResult.
 func (r *embeddedResult) JobID() string {
 	if r.job == nil {
 		return ""
@@ -263,6 +266,7 @@ func (r *embeddedResult) JobID() string {
 	return r.job.GetJobID()
 }
 
+// Collect implements StatementResult.
 func (r *embeddedResult) Collect() (Rows, error) {
 	it, err := r.TableResult.Collect()
 	if err != nil {
