@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -37,9 +38,9 @@ type ClientOptions struct {
 	// DefaultVersion.
 	Version APIVersion
 	// Retries is how often a request that failed in transport (connection
-	// refused or reset, no answer) is retried, with back-off (default 3).
-	// Every endpoint the client retries is idempotent or, for fetches,
-	// answers a retried token with the same page.
+	// refused or reset, no answer) is retried, with back-off (default 3):
+	// any request that never reached the server, and idempotent ones (GET,
+	// DELETE, heartbeat; a retried fetch of a token returns the same page).
 	Retries int
 }
 
@@ -165,7 +166,7 @@ func (c *Client) doRaw(ctx context.Context, method, path string, body any) ([]by
 		}
 		resp, err := c.http.Do(req)
 		if err != nil {
-			if ctx.Err() != nil || attempt >= c.retries {
+			if ctx.Err() != nil || attempt >= c.retries || !retryable(method, path, err) {
 				return nil, fmt.Errorf("gateway: %s %s: %w", method, target, err)
 			}
 			if werr := sleepCtx(ctx, backoff); werr != nil {
@@ -198,6 +199,19 @@ func (c *Client) doRaw(ctx context.Context, method, path string, body any) ([]by
 		}
 		return raw, nil
 	}
+}
+
+// retryable reports whether a request that failed in transport may be sent
+// again: one that never reached the server (the connection was refused),
+// or an idempotent one (GET, DELETE, heartbeat; a fetch of the same token
+// returns the same page). Opening a session or submitting a statement is
+// not repeated when it may have arrived.
+func retryable(method, path string, err error) bool {
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Op == "dial" {
+		return true
+	}
+	return method == http.MethodGet || method == http.MethodDelete || strings.HasSuffix(path, "/heartbeat")
 }
 
 // readBody reads an answer, in one allocation when its length is known.

@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -135,4 +137,55 @@ func TestNewClientEndpoints(t *testing.T) {
 	if _, err := NewClient("ftp://h", ClientOptions{}); err == nil {
 		t.Error("ftp accepted")
 	}
+}
+
+// TestClientRetriesDroppedFetch drops the connection of fetches once the
+// server has answered them; the client fetches the same token again and
+// every row arrives once.
+func TestClientRetriesDroppedFetch(t *testing.T) {
+	srv := NewServer(Config{PrintOutput: io.Discard, PageRows: 10})
+	defer srv.Close()
+	var mu sync.Mutex
+	dropped := map[string]bool{}
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		drop := strings.Contains(r.URL.Path, "/result/") && !strings.HasSuffix(r.URL.Path, "/result/0") && !dropped[r.URL.Path]
+		dropped[r.URL.Path] = true
+		mu.Unlock()
+		if drop {
+			// the server serves the page, the answer is lost on the way
+			srv.ServeHTTP(httptest.NewRecorder(), r)
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	defer hs.Close()
+	hc := &http.Client{Transport: &http.Transport{}}
+	defer hc.CloseIdleConnections()
+	e, err := Connect(context.Background(), hs.URL, RemoteOptions{HTTPClient: hc, Properties: batchMode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	res, err := e.ExecuteSQL("SELECT * FROM (VALUES " + strings.Repeat("(1),", 99) + "(1)) AS t(a)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ := res.CollectRows()
+	n := 0
+	for it.Next() {
+		n++
+	}
+	if it.Err() != nil || n != 100 {
+		t.Errorf("%d rows, %v", n, it.Err())
+	}
+	mu.Lock()
+	if len(dropped) < 5 {
+		t.Errorf("only %d fetches went through the dropping proxy", len(dropped))
+	}
+	mu.Unlock()
 }
