@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -386,5 +387,38 @@ func TestLoopbackWithToken(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("ListenAndServe: %v", err)
+	}
+}
+
+// TestRemoteJobs lists a session's jobs with what a job list needs; what
+// the gateway does not report stays empty.
+func TestRemoteJobs(t *testing.T) {
+	g := newTestGateway(t, Config{})
+	e := g.connect(t, nil)
+	if _, err := e.ExecuteSQL("CREATE TABLE gen (a BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '10')"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.ExecuteSQL("SELECT a FROM gen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := e.RemoteJobs(context.Background())
+	if err != nil || len(jobs) != 1 {
+		t.Fatalf("jobs %v %v", jobs, err)
+	}
+	j := jobs[0]
+	if j.GetJobID() != res.JobID() || j.Statement() != "SELECT a FROM gen" || j.GetJobName() != "collect" ||
+		j.GetJobStatus() != runtime.Running || j.StartTime().IsZero() || j.Plan() != nil || j.NodeMetrics(nil) != nil || j.Err() != nil {
+		t.Errorf("job %+v status %v", j.info, j.GetJobStatus())
+	}
+	if err := j.Cancel(); err != nil {
+		t.Fatal(err)
+	}
+	ok := waitFor(10*time.Second, func() bool {
+		jobs, err := e.RemoteJobs(context.Background())
+		return err == nil && len(jobs) == 1 && jobs[0].GetJobStatus() == runtime.Canceled
+	})
+	if !ok {
+		t.Error("the job was not cancelled")
 	}
 }

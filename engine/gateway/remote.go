@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -46,9 +48,10 @@ type RemoteEngine struct {
 	session string
 	opts    RemoteOptions
 
-	mu     sync.Mutex
-	conf   map[string]string // cached session configuration; nil = stale
-	closed bool
+	mu         sync.Mutex
+	conf       map[string]string // cached session configuration; nil = stale
+	statements map[string]string // job id -> the statement that started it
+	closed     bool
 	stop   chan struct{}
 	hbDone chan struct{}
 }
@@ -193,6 +196,14 @@ func (e *RemoteEngine) execute(ctx context.Context, statement string) (*RemoteRe
 		names[i], ts[i] = c.Name, c.Type
 	}
 	res.schema = table.NewTableSchema(names, ts)
+	if res.jobID != "" {
+		e.mu.Lock()
+		if e.statements == nil || len(e.statements) >= maxRememberedStatements {
+			e.statements = map[string]string{}
+		}
+		e.statements[res.jobID] = strings.TrimSpace(statement)
+		e.mu.Unlock()
+	}
 	if !res.isQuery {
 		e.invalidateConfig() // SET, RESET, USE... may have changed it
 	}
@@ -629,6 +640,90 @@ func (it *RemoteRows) Close() error {
 	}
 	it.res.release()
 	return nil
+}
+
+// maxRememberedStatements bounds the job id → statement memory of a
+// RemoteEngine (it is cleared when full).
+const maxRememberedStatements = 10_000
+
+// RemoteJobs lists the session's jobs (SHOW JOBS) as RemoteJob values,
+// which a job list (the workbench's monitor.Jobs) shows like embedded
+// jobs, without what a remote engine cannot give.
+func (e *RemoteEngine) RemoteJobs(ctx context.Context) ([]*RemoteJob, error) {
+	infos, err := e.Jobs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]*RemoteJob, len(infos))
+	for i, j := range infos {
+		out[i] = &RemoteJob{eng: e, info: j, statement: e.statements[j.ID]}
+	}
+	return out, nil
+}
+
+// RemoteJob is a job of a gateway session as SHOW JOBS listed it: a
+// snapshot (list again to refresh). It has the methods of
+// *table.JobClient that a job list needs. What a remote engine does not
+// report is left empty rather than made up: Plan and NodeMetrics are nil
+// (no per-operator metrics), EndTime is zero, Err is nil, and Statement is
+// known only for jobs this RemoteEngine started.
+type RemoteJob struct {
+	eng       *RemoteEngine
+	info      table.JobInfo
+	statement string
+}
+
+// GetJobID returns the job's id.
+func (j *RemoteJob) GetJobID() string { return j.info.ID }
+
+// GetJobName returns the job's name.
+func (j *RemoteJob) GetJobName() string { return j.info.Name }
+
+// Statement is the SQL that started the job, or "" when unknown.
+func (j *RemoteJob) Statement() string { return j.statement }
+
+// StartTime is when the job started.
+func (j *RemoteJob) StartTime() time.Time { return j.info.StartTime }
+
+// EndTime is zero: SHOW JOBS does not report it.
+func (j *RemoteJob) EndTime() time.Time { return time.Time{} }
+
+// Status is the state as the gateway names it (Flink's JobStatus).
+func (j *RemoteJob) Status() string { return j.info.Status }
+
+// GetJobStatus maps the gateway's state onto Riffle's: INITIALIZING is
+// CREATED; RESTARTING, FAILING, CANCELLING and RECONCILING are RUNNING;
+// SUSPENDED is FAILED.
+func (j *RemoteJob) GetJobStatus() runtime.JobStatus {
+	switch j.info.Status {
+	case "CREATED", "INITIALIZING":
+		return runtime.Created
+	case "FINISHED":
+		return runtime.Finished
+	case "CANCELED":
+		return runtime.Canceled
+	case "FAILED", "SUSPENDED":
+		return runtime.Failed
+	}
+	return runtime.Running
+}
+
+// Err is nil: SHOW JOBS does not report why a job failed.
+func (j *RemoteJob) Err() error { return nil }
+
+// Plan is nil: a remote engine does not send its plan with its jobs.
+func (j *RemoteJob) Plan() *plan.PhysNode { return nil }
+
+// NodeMetrics is nil: a remote engine gives no per-operator metrics.
+func (j *RemoteJob) NodeMetrics(*plan.PhysNode) *runtime.OperatorMetrics { return nil }
+
+// Cancel stops the job (STOP JOB).
+func (j *RemoteJob) Cancel() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return j.eng.CancelJob(ctx, j.info.ID)
 }
 
 var _ table.Engine = (*RemoteEngine)(nil)
