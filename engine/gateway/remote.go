@@ -52,8 +52,8 @@ type RemoteEngine struct {
 	conf       map[string]string // cached session configuration; nil = stale
 	statements map[string]string // job id -> the statement that started it
 	closed     bool
-	stop   chan struct{}
-	hbDone chan struct{}
+	stop       chan struct{}
+	hbDone     chan struct{}
 }
 
 // Connect negotiates the API version with the gateway at endpoint, opens a
