@@ -1,7 +1,9 @@
 // Package sqlclient is Riffle's headless SQL client (`riffle sql`), the
-// counterpart of Flink's SQL Client in embedded mode: it runs statements
-// from --init, then -e, -f or standard input, and prints results as
-// tableau, CSV or JSON Lines.
+// counterpart of Flink's SQL Client in embedded mode, and in gateway mode
+// with --endpoint (any SQL Gateway, Riffle's or a Flink cluster's, through
+// the same table.Engine interface): it runs statements from --init, then
+// -e, -f or standard input, and prints results as tableau, CSV or JSON
+// Lines, the same way for both engines.
 package sqlclient
 
 import (
