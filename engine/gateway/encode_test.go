@@ -239,3 +239,28 @@ func FuzzDecodeFetchResults(f *testing.F) {
 		_, _ = DecodeFetchResults(data) // must not panic
 	})
 }
+
+// TestForeignHostWithoutToken: a server without a token answers only
+// requests addressed to a loopback host (no DNS rebinding from a web page).
+func TestForeignHostWithoutToken(t *testing.T) {
+	for _, token := range []string{"", "tok"} {
+		g := newTestGateway(t, Config{Token: token})
+		for host, want := range map[string]int{"evil.example.com": http.StatusForbidden, "evil.example.com:8083": http.StatusForbidden,
+			"localhost:8083": http.StatusOK, "127.0.0.1": http.StatusOK, "[::1]:1": http.StatusOK} {
+			req, _ := http.NewRequest("GET", g.url+"/v2/info", nil)
+			req.Host = host
+			if token != "" {
+				req.Header.Set("Authorization", "Bearer tok")
+				want = http.StatusOK // a token is the check; the host does not matter
+			}
+			resp, err := g.hc.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != want {
+				t.Errorf("token %q, Host %s: %d, want %d", token, host, resp.StatusCode, want)
+			}
+		}
+	}
+}

@@ -129,10 +129,19 @@ func (s *Server) now() time.Time { return s.cfg.Now() }
 
 // ServeHTTP implements http.Handler: it checks the bearer token, then
 // routes the request.
+//
+// Without a token the server is meant for this machine only: it refuses
+// (403) requests whose Host header names anything but a loopback address,
+// so that a web page cannot reach it through DNS rebinding.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.cfg.Token != "" && !s.authorized(r) {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="riffle"`)
-		writeJSON(w, http.StatusUnauthorized, ErrorResponse{Errors: []string{"Unauthorized."}})
+	if s.cfg.Token != "" {
+		if !s.authorized(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="riffle"`)
+			writeJSON(w, http.StatusUnauthorized, ErrorResponse{Errors: []string{"Unauthorized."}})
+			return
+		}
+	} else if !IsLoopback(r.Host) {
+		writeJSON(w, http.StatusForbidden, ErrorResponse{Errors: []string{"Forbidden: without a token the gateway only answers requests addressed to a loopback host."}})
 		return
 	}
 	s.handler.ServeHTTP(w, r)
