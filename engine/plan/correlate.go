@@ -180,6 +180,14 @@ func (b *binder) tableCall(fc *sql.FuncCall, sc *scope) *expr.TableCall {
 // function runs once over a one-row input.
 func (b *binder) tableFuncFrom(t *sql.TableFunc) (Node, *scope) {
 	empty := &scope{}
+	if len(t.Call.Name.Parts) == 1 {
+		switch n := strings.ToUpper(t.Call.Name.Parts[0].Name); n {
+		case "TUMBLE", "HOP", "CUMULATE", "SESSION":
+			if f, ok := expr.Builtins.Lookup(n); !ok || f.Table == nil {
+				b.failAt(t, "Window table function %s is not supported yet", n)
+			}
+		}
+	}
 	call := b.tableCall(t.Call, empty)
 	for _, a := range call.Args {
 		if len(expr.InputRefs(a)) > 0 {
