@@ -107,6 +107,9 @@ type field struct {
 	// hidden fields (subquery results joined in) are not visible by name
 	// or through *.
 	hidden bool
+	// qualifiedOnly fields (the inputs of a USING / NATURAL join's
+	// merged columns) are reached only through their table's qualifier.
+	qualifiedOnly bool
 }
 
 type scope struct {
@@ -187,7 +190,7 @@ func (s *scope) resolve(parts []string) (idx int, rest []string, ambiguous bool)
 	}
 	found := -1
 	for i, f := range s.fields {
-		if !f.hidden && f.name == parts[0] {
+		if !f.hidden && !f.qualifiedOnly && f.name == parts[0] {
 			if found >= 0 {
 				return -1, nil, true
 			}
@@ -710,19 +713,8 @@ func (b *binder) join(j *sql.Join, outer *scope) (Node, *scope) {
 	switch {
 	case j.On != nil:
 		cond = b.boolExpr(j.On, &scope{rels: sc.rels, fields: joinCondFields(ls, rs)}, "JOIN ON")
-	case len(j.Using) > 0:
-		var conds []expr.Expr
-		for _, u := range j.Using {
-			li, _, _ := ls.resolve([]string{u.Name})
-			ri, _, _ := rs.resolve([]string{u.Name})
-			if li < 0 || ri < 0 {
-				b.failAt(u, "Column '%s' not found in both sides of the join", u.Name)
-			}
-			lr := &expr.InputRef{Index: li, Name: u.Name, T: ls.fields[li].typ}
-			rr := &expr.InputRef{Index: len(ls.fields) + ri, Name: u.Name, T: rs.fields[ri].typ}
-			conds = append(conds, b.call(u, "=", lr, rr))
-		}
-		cond = andAll(b, j, conds)
+	case len(j.Using) > 0 || j.Natural:
+		return b.usingJoin(j, &Join{Left: l, Right: r, Kind: kind, Cols: cols}, ls, rs, sc)
 	}
 	return &Join{Left: l, Right: r, Kind: kind, Cond: cond, Cols: cols}, sc
 }
@@ -970,7 +962,7 @@ func (b *binder) expandStars(items []*sql.SelectItem, sc *scope) []selItem {
 		q := identNames(star.Qualifier)
 		found := false
 		for i, f := range sc.fields {
-			if f.hidden || len(q) > 0 && (f.rel < 0 || !sc.rels[f.rel].matches(q)) {
+			if f.hidden || len(q) == 0 && f.qualifiedOnly || len(q) > 0 && (f.rel < 0 || !sc.rels[f.rel].matches(q)) {
 				continue
 			}
 			found = true
