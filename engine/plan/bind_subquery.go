@@ -318,9 +318,6 @@ func (b *binder) bindSubquery(q *sql.Query, sc *scope) boundSubquery {
 	if sink != nil && len(sink.conds) > 0 {
 		bs.corr = sink
 		bs.visible = sink.outStart
-		if sink.aggregated && !sink.equi {
-			b.fail(fmt.Errorf("A correlated subquery with aggregates must correlate by equality only"))
-		}
 		sink.agg = findAggregate(n)
 	} else {
 		// correlation anywhere else remains unresolved
@@ -413,9 +410,6 @@ func (b *binder) semiAnti(c sql.Expr, sc *scope) (Node, bool) {
 		if x.Query == nil || x.Not {
 			return nil, false
 		}
-		if _, isRow := x.X.(*sql.RowExpr); isRow {
-			return nil, false
-		}
 		q, in = x.Query, x
 	default:
 		return nil, false
@@ -425,13 +419,21 @@ func (b *binder) semiAnti(c sql.Expr, sc *scope) (Node, bool) {
 	bs := b.bindSubquery(q, sc)
 	var extra []expr.Expr
 	if in != nil {
-		if bs.visible != 1 {
-			b.failAt(in, "The subquery of IN must return exactly one column, it returns %d", bs.visible)
+		// (x1, ..., xn) IN (SELECT y1, ..., yn ...): a semi join on
+		// x1 = y1 AND ... AND xn = yn
+		lhs := []sql.Expr{in.X}
+		if row, isRow := in.X.(*sql.RowExpr); isRow {
+			lhs = row.Items
 		}
-		x := b.expr(in.X, sc)
-		rc := bs.node.Columns()[0]
-		y := &expr.InputRef{Index: nl, Name: rc.Name, T: rc.Type}
-		extra = append(extra, b.call(in, "=", x, y))
+		if bs.visible != len(lhs) {
+			b.failAt(in, "The subquery of IN must return %d column(s), it returns %d", len(lhs), bs.visible)
+		}
+		for i, l := range lhs {
+			x := b.expr(l, sc)
+			rc := bs.node.Columns()[i]
+			y := &expr.InputRef{Index: nl + i, Name: rc.Name, T: rc.Type}
+			extra = append(extra, b.call(in, "=", x, y))
+		}
 	}
 	cond := bs.joinCond(b, nl, extra)
 	cols := append(append([]Column(nil), left.Columns()...), bs.node.Columns()...)
@@ -513,11 +515,18 @@ func (b *binder) existsExpr(x *sql.ExistsExpr, sc *scope) expr.Expr {
 	bs := b.bindSubquery(x.Query, sc)
 	keys := bs.keyCols()
 	if len(keys) == 0 {
-		// uncorrelated: one row with the row count
+		// no correlation keys: one row with the row count, joined under
+		// the correlated conditions that use outer columns only
 		cnt := &Aggregate{Input: bs.node, Aggs: []AggCall{{Func: "COUNT", Filter: -1, Type: types.BigIntType().NotNull(), Name: "$c"}},
 			Cols: []Column{{Name: "$c", Type: types.BigIntType().NotNull()}}}
-		at := b.leftJoin(s, cnt, nil, runtime.InnerJoin)
-		return b.call(x, ">", s.ref(at), &expr.Literal{Value: int64(0), T: types.BigIntType().NotNull()})
+		zero := &expr.Literal{Value: int64(0), T: types.BigIntType().NotNull()}
+		if bs.corr == nil {
+			at := b.leftJoin(s, cnt, nil, runtime.InnerJoin)
+			return b.call(x, ">", s.ref(at), zero)
+		}
+		bs2 := boundSubquery{node: cnt, corr: remapKeys(bs.corr, 0)}
+		at := b.leftJoin(s, cnt, bs2.joinCond(b, len(s.node.Columns()), nil), runtime.LeftJoin)
+		return b.call(x, ">", b.call(x, "COALESCE", s.ref(at), zero), zero)
 	}
 	d := withMarker(distinct(projectCols(bs.node, keys)))
 	// the subquery output keys now are columns 0..len(keys)-1 of d
@@ -548,7 +557,7 @@ func remapKeys(k *corrSink, start int) *corrSink {
 func (b *binder) inSubquery(x *sql.InExpr, sc *scope) expr.Expr {
 	s := b.needSub(x, sc)
 	if _, isRow := x.X.(*sql.RowExpr); isRow {
-		b.failAt(x, "IN with a row value and a subquery is not supported")
+		b.failAt(x, "IN with a row value and a subquery is supported only as a WHERE conjunct in batch mode")
 	}
 	lhs := b.expr(x.X, sc)
 	bs := b.bindSubquery(x.Query, sc)
@@ -577,7 +586,7 @@ func (b *binder) inSubquery(x *sql.InExpr, sc *scope) expr.Expr {
 	}}
 	nl := len(s.node.Columns())
 	var cAt int
-	if nk == 0 {
+	if bs.corr == nil {
 		cAt = b.leftJoin(s, counts, nil, runtime.InnerJoin)
 	} else {
 		k2 := remapKeys(bs.corr, 0)
@@ -720,4 +729,57 @@ func emptyGroupValue(bs boundSubquery) expr.Expr {
 		return nil
 	}
 	return &expr.Literal{Value: v, T: p.Exprs[0].Type()}
+}
+
+// valueGenerator prepares an aggregating subquery block whose correlated
+// conditions are not all key equalities (e.g. WHERE inner.d < outer.b), as
+// Calcite's decorrelator does with a value generator: the distinct values
+// of the outer columns the conditions use are joined onto the block's
+// input under those conditions, so the aggregate groups by them; the
+// block then correlates by null-safe equality on those columns. An outer
+// row whose values match no input row finds no group and gets the value
+// of the aggregate over no rows.
+func (b *binder) valueGenerator(k *corrSink, n Node, sc *scope) Node {
+	osc := b.sq.outer[len(b.sq.outer)-1]
+	if osc.sub == nil {
+		b.fail(fmt.Errorf("Correlated subqueries are not supported here"))
+	}
+	var outerIdx []int
+	pos := map[int]int{}
+	for _, c := range k.conds {
+		expr.Walk(c, func(x expr.Expr) bool {
+			if r, ok := x.(*CorrelRef); ok {
+				if _, seen := pos[r.Index]; !seen {
+					pos[r.Index] = len(outerIdx)
+					outerIdx = append(outerIdx, r.Index)
+				}
+			}
+			return true
+		})
+	}
+	d := distinct(projectCols(osc.sub.node, outerIdx))
+	nf := len(n.Columns())
+	var conds []expr.Expr
+	for _, c := range k.conds {
+		conds = append(conds, expr.Rewrite(c, func(x expr.Expr) expr.Expr {
+			if r, ok := x.(*CorrelRef); ok {
+				return &expr.InputRef{Index: nf + pos[r.Index], Name: r.Name, T: r.T}
+			}
+			return x
+		}))
+	}
+	cols := append(append([]Column(nil), n.Columns()...), d.Columns()...)
+	out := &Join{Left: n, Right: d, Kind: runtime.InnerJoin, Cond: andOf(conds), Cols: cols}
+	k.conds, k.keys, k.equi = nil, nil, true
+	for j, oi := range outerIdx {
+		c := d.Columns()[j]
+		b.sq.count++
+		name := fmt.Sprintf("$vg%d", b.sq.count)
+		sc.fields = append(sc.fields, field{name: name, rel: -1, typ: c.Type, hidden: true})
+		key := &expr.InputRef{Index: nf + j, Name: name, T: c.Type}
+		k.keys = append(k.keys, key)
+		of := osc.fields[oi]
+		k.conds = append(k.conds, b.call(k.sel, "IS NOT DISTINCT FROM", &CorrelRef{Index: oi, Name: of.name, T: of.typ}, key))
+	}
+	return out
 }

@@ -781,6 +781,9 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 		}
 	}
 	inScope := sc
+	if aggregating && corr != nil && !corr.equi && len(corr.conds) > 0 {
+		n = b.valueGenerator(corr, n, sc)
+	}
 	if aggregating {
 		var aggAsts []sql.Expr
 		for _, it := range items {
