@@ -138,7 +138,7 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 	groupExprs, groupStrs, sets := b.groupingSets(s, sc)
 	// a correlated subquery groups by its correlation columns too
 	for _, e := range b.sq.extraGroups(s) {
-		str := e.String()
+		str := exprKey(e)
 		dup := false
 		for _, x := range groupStrs {
 			if x == str {
@@ -156,9 +156,9 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 	}
 	proj := append([]expr.Expr(nil), groupExprs...)
 	projIndex := func(e expr.Expr) int {
-		str := e.String()
+		str := exprKey(e)
 		for i, p := range proj {
-			if p.String() == str {
+			if exprKey(p) == str {
 				return i
 			}
 		}
@@ -295,7 +295,7 @@ func (b *binder) aggRef(e sql.Expr, sc *scope) expr.Expr {
 		return nil
 	}
 	bound := b.expr(e, as.base)
-	str := bound.String()
+	str := exprKey(bound)
 	for i, g := range as.groupStrs {
 		if g == str {
 			return &expr.InputRef{Index: i, Name: as.outNames[i], T: as.outTypes[i]}
@@ -337,4 +337,17 @@ func aggFlags(c *sql.FuncCall) (string, bool) {
 		return flag, raw
 	}
 	return "", false
+}
+
+// exprKey is the text by which bound expressions are matched (GROUP BY
+// items against select items, ORDER BY against the select list): its
+// String with input references by index, so the same-named columns of
+// two join inputs (e.deptno, d.deptno) stay apart.
+func exprKey(e expr.Expr) string {
+	return expr.Rewrite(e, func(x expr.Expr) expr.Expr {
+		if r, ok := x.(*expr.InputRef); ok && r.Name != "" {
+			return &expr.InputRef{Index: r.Index, T: r.T}
+		}
+		return x
+	}).String()
 }

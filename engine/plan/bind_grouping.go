@@ -32,7 +32,7 @@ func (b *binder) groupingSets(s *sql.Select, sc *scope) ([]expr.Expr, []string, 
 			b.failAt(ge, "Aggregate expression is illegal in GROUP BY clause")
 		}
 		e := b.expr(ge, sc)
-		str := e.String()
+		str := exprKey(e)
 		for i, x := range strs {
 			if x == str {
 				return i
@@ -247,7 +247,7 @@ func (b *binder) groupingCall(c *sql.FuncCall, sc *scope, keyStrs []string, expa
 		ae := b.expr(a, sc)
 		pos := -1
 		for k, s := range keyStrs {
-			if s == ae.String() {
+			if s == exprKey(ae) {
 				pos = k
 			}
 		}

@@ -250,7 +250,7 @@ func (k *corrSink) appendKeys(exprs []expr.Expr, names []string, in *scope, aggr
 			as := in.agg
 			pos := -1
 			for gi, g := range as.groupStrs {
-				if g == r.String() {
+				if g == exprKey(r) {
 					pos = gi
 				}
 			}

@@ -934,7 +934,7 @@ func (b *binder) orderTarget(o *sql.OrderItem, sc *scope, selCols []Column, selE
 	}
 	e := b.expr(o.Expr, sc)
 	for i, s := range selExprs {
-		if s.String() == e.String() {
+		if exprKey(s) == exprKey(e) {
 			return i
 		}
 	}
