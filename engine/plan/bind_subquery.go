@@ -698,7 +698,10 @@ func singleRow(n Node) bool {
 
 // emptyGroupValue evaluates a correlated aggregate subquery's value over an
 // empty group (COUNT and SUM0 give 0, the others NULL); nil when it is NULL.
-func emptyGroupValue(bs boundSubquery) expr.Expr {
+func emptyGroupValue(bs boundSubquery) expr.Expr { return emptyGroupValueAt(bs, 0) }
+
+// emptyGroupValueAt is emptyGroupValue for output column col.
+func emptyGroupValueAt(bs boundSubquery, col int) expr.Expr {
 	p, ok := bs.node.(*Project)
 	if !ok || bs.corr.agg == nil {
 		return nil
@@ -723,12 +726,12 @@ func emptyGroupValue(bs boundSubquery) expr.Expr {
 	if _, direct := p.Input.(*Aggregate); !direct {
 		return nil
 	}
-	e := substitute(p.Exprs[0], subst)
+	e := substitute(p.Exprs[col], subst)
 	v, err := expr.EvalConst(e, expr.DefaultCtx())
 	if err != nil || v == nil {
 		return nil
 	}
-	return &expr.Literal{Value: v, T: p.Exprs[0].Type()}
+	return &expr.Literal{Value: v, T: p.Exprs[col].Type()}
 }
 
 // valueGenerator prepares an aggregating subquery block whose correlated

@@ -247,30 +247,63 @@ func (b *binder) unnestFrom(u *sql.Unnest) (Node, *scope) {
 // refer to the left side's columns in its WHERE clause; it is decorrelated
 // into a join on those conditions.
 func (b *binder) lateralSubquery(j *sql.Join, d *sql.DerivedTable, l Node, ls *scope, left bool) (Node, *scope) {
+	saved := ls.sub
+	ls.sub = &subqCtx{node: l, sc: ls}
 	bs := b.bindSubquery(d.Query, ls)
-	rcols := bs.node.Columns()
+	ls.sub = saved
 	nl := len(l.Columns())
-	cond := bs.joinCond(b, nl, nil)
 	kind := runtime.InnerJoin
 	if left {
 		kind = runtime.LeftJoin
 	}
+	// a global aggregate (no GROUP BY) yields one row for every outer row,
+	// also when no inner row correlates: join its groups with a marker and
+	// give missing groups the aggregates' values over no rows
+	globalAgg := false
+	if sel, ok := d.Query.Body.(*sql.Select); ok && bs.corr != nil && bs.corr.aggregated && len(sel.GroupBy) == 0 {
+		globalAgg = true
+	}
+	right := bs.node
+	if globalAgg {
+		right = withMarker(right)
+		kind = runtime.LeftJoin
+	}
+	rcols := right.Columns()
+	cond := bs.joinCond(b, nl, nil)
 	all := append([]Column(nil), l.Columns()...)
-	for i, c := range rcols {
+	for _, c := range rcols {
 		t := c.Type
-		if left {
+		if kind == runtime.LeftJoin {
 			t = t.WithNullable(true)
 		}
 		all = append(all, Column{Name: c.Name, Type: t})
-		_ = i
 	}
-	var n Node = &Join{Left: l, Right: bs.node, Kind: kind, Cond: cond, Cols: all}
-	// keep the left columns and the subquery's visible columns
-	keep := make([]int, 0, nl+bs.visible)
-	for i := 0; i < nl+bs.visible; i++ {
-		keep = append(keep, i)
-	}
-	if bs.visible < len(rcols) {
+	var n Node = &Join{Left: l, Right: right, Kind: kind, Cond: cond, Cols: all}
+	if globalAgg {
+		// left columns, then each visible column (or its empty-group value)
+		marker := &expr.InputRef{Index: len(all) - 1, Name: "$m", T: all[len(all)-1].Type}
+		var exprs []expr.Expr
+		var cols []Column
+		for i := 0; i < nl; i++ {
+			exprs = append(exprs, &expr.InputRef{Index: i, Name: all[i].Name, T: all[i].Type})
+			cols = append(cols, all[i])
+		}
+		for i := 0; i < bs.visible; i++ {
+			c := all[nl+i]
+			var e expr.Expr = &expr.InputRef{Index: nl + i, Name: c.Name, T: c.Type}
+			if empty := emptyGroupValueAt(bs, i); empty != nil {
+				e = b.call(d, "CASE", b.call(d, "IS NULL", marker), empty, e)
+			}
+			exprs = append(exprs, e)
+			cols = append(cols, Column{Name: c.Name, Type: e.Type()})
+		}
+		n = &Project{Input: n, Exprs: exprs, Cols: cols}
+	} else if bs.visible < len(rcols) {
+		// keep the left columns and the subquery's visible columns
+		keep := make([]int, 0, nl+bs.visible)
+		for i := 0; i < nl+bs.visible; i++ {
+			keep = append(keep, i)
+		}
 		n = projectCols(n, keep)
 	}
 	vis := n.Columns()[nl:]

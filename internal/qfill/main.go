@@ -39,6 +39,7 @@ import (
 )
 
 func main() {
+	sqltest.RegisterDocFunctions()
 	if len(os.Args) != 2 {
 		fmt.Fprintln(os.Stderr, "usage: qfill draft.q > out.q")
 		os.Exit(2)
