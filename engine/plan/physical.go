@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/connector"
@@ -86,6 +87,14 @@ func Physical(n Node, env *Env) (p *PhysNode, err error) {
 	return pl.translate(n), nil
 }
 
+// zone is the session time zone (table.local-time-zone).
+func (pl *planner) zone() *time.Location {
+	if z, err := pl.env.Config.TimeZone(); err == nil && z != nil {
+		return z
+	}
+	return time.UTC
+}
+
 func (pl *planner) fail(format string, args ...any) {
 	panic(bindPanic{fmt.Errorf(format, args...)})
 }
@@ -131,6 +140,8 @@ func (pl *planner) translate(n Node) *PhysNode {
 		return pl.setOp(x)
 	case *Sink:
 		return pl.sink(x)
+	case *Correlate:
+		return pl.translateCorrelate(x)
 	}
 	if p := pl.translateStreaming(n); p != nil {
 		return p
@@ -226,11 +237,12 @@ func (pl *planner) valuesNode(v *Values) *PhysNode {
 	ts := Types(v.Cols)
 	bb := types.NewBatchBuilder(ts)
 	var tuples []string
+	ectx := &expr.Ctx{Zone: pl.zone()}
 	for _, r := range v.Rows {
 		row := make([]any, len(r))
 		parts := make([]string, len(r))
 		for i, e := range r {
-			val, err := expr.EvalConst(e, expr.DefaultCtx())
+			val, err := expr.EvalConst(e, ectx)
 			if err != nil {
 				pl.fail("%v", err)
 			}

@@ -14,6 +14,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the expected outputs of the golden scripts")
 
 func TestGoldenScripts(t *testing.T) {
+	RegisterDocFunctions()
 	files, err := filepath.Glob("testdata/*.q")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scripts: %v", err)
