@@ -61,10 +61,7 @@ func compileCall(c *Call) (Evaluator, error) {
 	}
 	name := c.Name
 	if c.Fn.Lazy != nil {
-		lazy, ret := c.Fn.Lazy, c.T
-		return guard(name, func(ctx *Ctx, b *types.Batch) (*Vec, error) {
-			return lazy(ctx, b, args, argTypes, ret)
-		}), nil
+		return compileLazy(c, args, argTypes), nil
 	}
 	if c.Fn.Build == nil {
 		return nil, fmt.Errorf("function %s cannot be evaluated here", name)
@@ -137,14 +134,93 @@ func evalSubset(ctx *Ctx, ev Evaluator, b *types.Batch, sel []int32) (*Vec, erro
 	}
 	sub := &types.Batch{Cols: make([]arrow.Array, len(b.Cols)), Len: len(sel)}
 	for i, c := range b.Cols {
-		// take lazily only the columns that exist; all columns are needed
-		// because ev may read any of them
-		sub.Cols[i] = lazyTake(c, sel)
+		// compileLazy leaves the columns no argument reads nil
+		if c != nil {
+			sub.Cols[i] = vector.Take(c, sel)
+		}
 	}
 	return ev(ctx, sub)
 }
 
-func lazyTake(c arrow.Array, sel []int32) arrow.Array { return vector.Take(c, sel) }
+// compileLazy compiles a call of a lazy function (CASE, COALESCE, IF...),
+// which evaluates its arguments on subsets of the rows. Two things keep
+// the subsets cheap: the batch handed to the function holds only the
+// columns its arguments read (the others are nil, so evalSubset does not
+// gather them), and arguments that cannot fail and cost next to nothing
+// on all rows (column references, ROW field access, comparisons and
+// logic over them; see cheapSafe) are evaluated once on the whole batch
+// and handed over as extra columns, so a subset gathers their values
+// instead of whole ROW columns.
+func compileLazy(c *Call, args []Evaluator, argTypes []*types.DataType) Evaluator {
+	lazy, ret, name := c.Fn.Lazy, c.T, c.Name
+	used := map[int]bool{}
+	var pre []int // argument positions evaluated up front
+	for i, a := range c.Args {
+		if _, ok := a.(*Call); ok && cheapSafe(a) {
+			pre = append(pre, i)
+			continue
+		}
+		for _, r := range InputRefs(a) {
+			used[r] = true
+		}
+	}
+	return guard(name, func(ctx *Ctx, b *types.Batch) (*Vec, error) {
+		view := &types.Batch{Cols: make([]arrow.Array, len(b.Cols), len(b.Cols)+len(pre)), Kinds: b.Kinds, Len: b.Len}
+		for i, col := range b.Cols {
+			if used[i] {
+				view.Cols[i] = col
+			}
+		}
+		evs := args
+		if len(pre) > 0 {
+			evs = append([]Evaluator(nil), args...)
+			for _, i := range pre {
+				v, err := args[i](ctx, b)
+				if err != nil {
+					return nil, err
+				}
+				idx, t := len(view.Cols), argTypes[i]
+				view.Cols = append(view.Cols, v.Materialize(b.Len))
+				evs[i] = func(_ *Ctx, sb *types.Batch) (*Vec, error) {
+					return &Vec{Arr: sb.Cols[idx], T: t}, nil
+				}
+			}
+		}
+		return lazy(ctx, view, evs, argTypes, ret)
+	})
+}
+
+// cheapSafeFuncs are functions that never fail on well-typed arguments and
+// cost about as much on all rows of a batch as on a subset.
+var cheapSafeFuncs = map[string]bool{
+	"GET_FIELD": true, "=": true, "<>": true, "!=": true, "<": true, ">": true, "<=": true, ">=": true,
+	"IS NULL": true, "IS NOT NULL": true, "AND": true, "OR": true, "NOT": true,
+}
+
+// cheapSafe reports whether e is built only from column references,
+// literals and cheapSafeFuncs over numeric, boolean, temporal or ROW
+// values (string comparisons are left lazy: they are not free).
+func cheapSafe(e Expr) bool {
+	ok := true
+	Walk(e, func(x Expr) bool {
+		switch y := x.(type) {
+		case *Call:
+			if !cheapSafeFuncs[y.Name] {
+				ok = false
+				return false
+			}
+			if y.Name != "GET_FIELD" {
+				for _, a := range y.Args {
+					if r := a.Type().Root; r == types.Char || r == types.VarChar || r == types.Binary || r == types.VarBinary {
+						ok = false
+					}
+				}
+			}
+		}
+		return ok
+	})
+	return ok
+}
 
 // scatter builds a column of n rows taking row i from parts[which[i]] at
 // position pos[i]; it is how lazy functions put branch results together.

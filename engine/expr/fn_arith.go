@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -352,6 +353,8 @@ func decimalArith(op string, ta, tb, ret *types.DataType) Kernel {
 				} else {
 					r = x.Sub(y)
 				}
+			} else if p, fits := mulSmall(op, x, y, s1+s2 == rs); fits {
+				r = p
 			} else {
 				var err error
 				r, ok, err = decimalSlow(op, x, y, s1, s2, rs)
@@ -376,6 +379,34 @@ func decimalArith(op string, ta, tb, ret *types.DataType) Kernel {
 		}
 		return ArrVec(vector.FromValues(types.ToArrow(ret), res, valid, -1), ret), nil
 	}
+}
+
+// mulSmall multiplies two decimals whose unscaled values and product fit
+// in int64 when the product keeps the scale s1+s2 (exact: no rounding).
+func mulSmall(op string, x, y decimal128.Num, sameScale bool) (decimal128.Num, bool) {
+	if op != "*" || !sameScale || !fitsInt64(x) || !fitsInt64(y) {
+		return decimal128.Num{}, false
+	}
+	a, b := int64(x.LowBits()), int64(y.LowBits())
+	ua, ub := uint64(a), uint64(b)
+	if a < 0 {
+		ua = uint64(-a)
+	}
+	if b < 0 {
+		ub = uint64(-b)
+	}
+	hi, lo := bits.Mul64(ua, ub)
+	if hi != 0 || lo >= 1<<63 {
+		return decimal128.Num{}, false
+	}
+	return decimal128.FromI64(a * b), true
+}
+
+// fitsInt64 reports whether a decimal's unscaled value is an int64 (and
+// not MinInt64, so that its negation is one too).
+func fitsInt64(x decimal128.Num) bool {
+	lo, hi := int64(x.LowBits()), x.HighBits()
+	return (hi == 0 && lo >= 0) || (hi == -1 && lo < 0 && lo != math.MinInt64)
 }
 
 func decimalSlow(op string, x, y decimal128.Num, s1, s2, rs int32) (decimal128.Num, bool, error) {
@@ -430,6 +461,34 @@ func decimalSlow(op string, x, y decimal128.Num, s1, s2, rs int32) (decimal128.N
 // datetimeArith handles datetime ± interval, interval ± interval and
 // interval * / numeric, row by row on Go values.
 func datetimeArith(op string, ta, tb, ret *types.DataType) (Kernel, error) {
+	isTS := func(t *types.DataType) bool { return t.Root == types.TimestampRoot || t.Root == types.TimestampLTZRoot }
+	if (op == "+" || op == "-") && isTS(ta) && isTS(ret) && tb.Root == types.IntervalDayTimeRoot &&
+		types.TimestampUnit(ta.Precision) == types.TimestampUnit(ret.Precision) {
+		// typed fast path: a timestamp column plus or minus a constant
+		// day-time interval (the WATERMARK expression ts - INTERVAL ...)
+		perMs := types.UnitsPerSecond(types.TimestampUnit(ta.Precision)) / 1000
+		slow := func(args []*Vec, n int) (*Vec, error) {
+			return rowWise(args, n, ret, false, func(v []any) (any, error) {
+				return datetimeOp(op, v[0], v[1], ret)
+			})
+		}
+		return func(_ *Ctx, args []*Vec, n int) (*Vec, error) {
+			d, ok := args[1].Val.(time.Duration)
+			if args[0].Const || !args[1].Const || !ok || perMs == 0 {
+				return slow(args, n)
+			}
+			delta := d.Milliseconds() * perMs
+			if op == "-" {
+				delta = -delta
+			}
+			in := vector.Values[int64](args[0].Arr)
+			out := make([]int64, len(in))
+			for i, x := range in {
+				out[i] = x + delta
+			}
+			return ArrVec(vector.FromValues(types.ToArrow(ret), out, vector.Validity(args[0].Arr), args[0].Arr.NullN()), ret), nil
+		}, nil
+	}
 	return func(_ *Ctx, args []*Vec, n int) (*Vec, error) {
 		return rowWise(args, n, ret, false, func(v []any) (any, error) {
 			return datetimeOp(op, v[0], v[1], ret)

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"github.com/riffle-sql/riffle/engine/vector"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -44,9 +45,7 @@ func init() {
 				child := st.Field(idx)
 				if st.NullN() > 0 {
 					// a NULL row has NULL fields
-					return rowWise([]*Vec{a[0]}, n, ret, false, func(v []any) (any, error) {
-						return v[0].(*types.Row).Values[idx], nil
-					})
+					return ArrVec(vector.MaskNulls(child, st), ret), nil
 				}
 				return ArrVec(child, ret), nil
 			}, nil

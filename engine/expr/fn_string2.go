@@ -182,6 +182,7 @@ func init() {
 			}
 			return parts[idx], nil
 		}})
+	fastPath("SPLIT_INDEX", splitIndexFast)
 	registerRowFn(rowFn{name: "SPLIT", category: "Collection", args: []argKind{kString, kString},
 		sig: "SPLIT(string, delimiter) -> ARRAY<STRING> of the pieces (every character when the delimiter is '')",
 		ret: types.ArrayType(types.StringType()),

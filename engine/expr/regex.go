@@ -2,6 +2,7 @@ package expr
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,6 +37,10 @@ type javaRegex struct {
 	canEmpty bool
 	btOnce   sync.Once
 	btLazy   *regexp2.Regexp
+	// required is a literal every match contains (RE2 patterns only; ""
+	// if none is known): a string without it cannot match, which is
+	// checked with a fast substring search before running the engine.
+	required string
 }
 
 var regexCache sync.Map // pattern string -> *javaRegex or error
@@ -69,7 +74,7 @@ func compileJavaRegex(pattern string) (*javaRegex, error) {
 
 func compileJavaRegexUncached(pattern string) (*javaRegex, error) {
 	if re, err := regexp.Compile(pattern); err == nil {
-		return &javaRegex{re2: re, groups: re.NumSubexp(), canEmpty: re.MatchString("")}, nil
+		return &javaRegex{re2: re, groups: re.NumSubexp(), canEmpty: re.MatchString(""), required: requiredLiteral(pattern)}, nil
 	}
 	if strings.Contains(pattern, "*+") || strings.Contains(pattern, "++") || strings.Contains(pattern, "?+") {
 		return nil, &EvalError{Msg: "possessive quantifiers are not supported: " + pattern}
@@ -85,6 +90,9 @@ func compileJavaRegexUncached(pattern string) (*javaRegex, error) {
 // as byte offsets [start0, end0, start1, end1, ...] of the whole match and
 // the groups (-1 for a group that did not take part).
 func (r *javaRegex) matches(s string, n int) [][]int {
+	if r.required != "" && !strings.Contains(s, r.required) {
+		return nil
+	}
 	if r.re2 != nil {
 		return r.re2.FindAllStringSubmatchIndex(s, n)
 	}
@@ -139,6 +147,9 @@ func runeByteOffsets(s string) []int {
 
 // find reports whether some substring of s matches.
 func (r *javaRegex) find(s string) bool {
+	if r.required != "" && !strings.Contains(s, r.required) {
+		return false
+	}
 	if r.re2 != nil {
 		return r.re2.MatchString(s)
 	}
@@ -271,4 +282,33 @@ func similarToRegex(pattern string, escape rune) string {
 	}
 	b.WriteString(")$")
 	return b.String()
+}
+
+// requiredLiteral returns the longest case-sensitive literal that every
+// match of an RE2 pattern contains: a literal element of the top-level
+// concatenation (looking into capturing groups), or "" when there is none.
+func requiredLiteral(pattern string) string {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return ""
+	}
+	re = re.Simplify()
+	best := ""
+	var walk func(r *syntax.Regexp)
+	walk = func(r *syntax.Regexp) {
+		switch r.Op {
+		case syntax.OpLiteral:
+			if r.Flags&syntax.FoldCase == 0 && len(string(r.Rune)) > len(best) {
+				best = string(r.Rune)
+			}
+		case syntax.OpCapture:
+			walk(r.Sub[0])
+		case syntax.OpConcat:
+			for _, sub := range r.Sub {
+				walk(sub)
+			}
+		}
+	}
+	walk(re)
+	return best
 }

@@ -19,6 +19,13 @@ type Calc struct {
 	identity bool
 	eval     *expr.Ctx
 	wm       int64
+	// used marks the input columns the projections read (nil: all); the
+	// filter gathers only those.
+	used []bool
+	// early: every projection is a column reference or ROW field access
+	// (free, cannot fail), so the calc projects before filtering and
+	// gathers only the projected columns.
+	early bool
 }
 
 // NewCalc compiles a Calc. cond may be nil; projs nil means keep all
@@ -32,14 +39,45 @@ func NewCalc(cond expr.Expr, projs []expr.Expr) (*Calc, error) {
 		}
 		c.cond = ev
 	}
+	c.early = projs != nil && cond != nil
+	maxRef := -1
 	for _, p := range projs {
 		ev, err := expr.Compile(p)
 		if err != nil {
 			return nil, err
 		}
 		c.projs = append(c.projs, ev)
+		if !isFieldAccess(p) {
+			c.early = false
+		}
+		for _, r := range expr.InputRefs(p) {
+			maxRef = max(maxRef, r)
+		}
+	}
+	if projs != nil {
+		c.used = make([]bool, maxRef+1)
+		for _, p := range projs {
+			for _, r := range expr.InputRefs(p) {
+				c.used[r] = true
+			}
+		}
 	}
 	return c, nil
+}
+
+// isFieldAccess reports whether e is a column reference or a chain of ROW
+// field accesses on one.
+func isFieldAccess(e expr.Expr) bool {
+	switch x := e.(type) {
+	case *expr.InputRef:
+		return true
+	case *expr.Call:
+		if x.Name == "GET_FIELD" && len(x.Args) == 2 {
+			_, lit := x.Args[1].(*expr.Literal)
+			return lit && isFieldAccess(x.Args[0])
+		}
+	}
+	return false
 }
 
 // Open implements Operator: the calc evaluates with its own expression
@@ -70,18 +108,40 @@ func (c *Calc) ProcessWatermark(_ int, wm int64) error {
 // ProcessBatch implements Operator.
 func (c *Calc) ProcessBatch(_ int, b *types.Batch) error {
 	out, err := c.Apply(c.eval, b)
-	if err != nil {
+	if err != nil || out.Len == 0 {
 		return err
 	}
 	return c.Emit(out)
 }
 
-// Apply runs the calc on one batch (also used outside operators).
+// Apply runs the calc on one batch. A result without rows may lack the
+// output's columns.
 func (c *Calc) Apply(ctx *expr.Ctx, b *types.Batch) (*types.Batch, error) {
 	if c.cond != nil {
 		pred, err := c.cond(ctx, b)
 		if err != nil {
 			return nil, err
+		}
+		if c.early {
+			cols := make([]arrow.Array, len(c.projs))
+			for i, p := range c.projs {
+				v, err := p(ctx, b)
+				if err != nil {
+					return nil, err
+				}
+				cols[i] = v.Materialize(b.Len)
+			}
+			return FilterBatch(&types.Batch{Cols: cols, Kinds: b.Kinds, Len: b.Len}, pred), nil
+		}
+		if c.used != nil {
+			// gather only the columns the projections read
+			view := &types.Batch{Cols: make([]arrow.Array, len(b.Cols)), Kinds: b.Kinds, Len: b.Len}
+			for i, col := range b.Cols {
+				if i < len(c.used) && c.used[i] {
+					view.Cols[i] = col
+				}
+			}
+			b = view
 		}
 		b = FilterBatch(b, pred)
 		if b.Len == 0 {
@@ -121,7 +181,9 @@ func FilterBatch(b *types.Batch, pred *expr.Vec) *types.Batch {
 func TakeRows(b *types.Batch, sel []int32) *types.Batch {
 	cols := make([]arrow.Array, len(b.Cols))
 	for i, c := range b.Cols {
-		cols[i] = vector.Take(c, sel)
+		if c != nil {
+			cols[i] = vector.Take(c, sel)
+		}
 	}
 	var kinds []types.RowKind
 	if b.Kinds != nil {
@@ -136,7 +198,9 @@ func TakeRows(b *types.Batch, sel []int32) *types.Batch {
 func emptyCols(cols []arrow.Array) []arrow.Array {
 	out := make([]arrow.Array, len(cols))
 	for i, c := range cols {
-		out[i] = vector.Take(c, nil)
+		if c != nil {
+			out[i] = vector.Take(c, nil)
+		}
 	}
 	return out
 }

@@ -132,9 +132,29 @@ func takeValidity(arr arrow.Array, idx []int32) []byte {
 		return nil
 	}
 	out := make([]byte, bitutil.BytesForBits(int64(len(idx))))
+	d := arr.Data()
+	var src []byte
+	if bufs := d.Buffers(); len(bufs) > 0 && bufs[0] != nil {
+		src = bufs[0].Bytes()
+	}
+	if src == nil || arr.NullN() == 0 {
+		if arr.DataType().ID() == arrow.NULL {
+			return out
+		}
+		for i, j := range idx {
+			if j >= 0 {
+				out[i>>3] |= 1 << (i & 7)
+			}
+		}
+		return out
+	}
+	off := d.Offset()
 	for i, j := range idx {
-		if j >= 0 && arr.IsValid(int(j)) {
-			out[i>>3] |= 1 << (i & 7)
+		if j >= 0 {
+			k := off + int(j)
+			if src[k>>3]&(1<<(k&7)) != 0 {
+				out[i>>3] |= 1 << (i & 7)
+			}
 		}
 	}
 	return out

@@ -290,3 +290,33 @@ func (sb *StringBuilder) Finish(binary bool) arrow.Array {
 	}
 	return StringsFrom(sb.Offsets, sb.Data, valid, binary)
 }
+
+// MaskNulls returns arr with the rows where mask is NULL set to NULL too
+// (arr and mask have the same length; a ROW's NULL rows make its fields
+// NULL). The values are shared, only the validity bitmap is new.
+func MaskNulls(arr, mask arrow.Array) arrow.Array {
+	if mask.NullN() == 0 {
+		return arr
+	}
+	n := arr.Len()
+	if arr.DataType().ID() == arrow.NULL {
+		return arr
+	}
+	valid := AndValidity(n, arr, mask)
+	d := arr.Data()
+	off := d.Offset()
+	// the new bitmap must line up with the data's offset
+	bits := valid
+	if off != 0 {
+		bits = make([]byte, bitutil.BytesForBits(int64(off+n)))
+		for i := 0; i < n; i++ {
+			if valid[i>>3]&(1<<(i&7)) != 0 {
+				bitutil.SetBit(bits, off+i)
+			}
+		}
+	}
+	bufs := append([]*memory.Buffer(nil), d.Buffers()...)
+	bufs[0] = memory.NewBufferBytes(bits)
+	nd := array.NewData(d.DataType(), n, bufs, d.Children(), n-bitutil.CountSetBits(valid, 0, n), off)
+	return array.MakeFromData(nd)
+}

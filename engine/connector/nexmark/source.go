@@ -600,11 +600,17 @@ type stringField struct {
 	id   int
 	offs []int32
 	data []byte
+	// perRow is the bytes per row of the previous batch, to size the
+	// next batch's buffer without regrowing it
+	perRow int
 }
 
 func (f *stringField) reset(n int) {
+	if rows := len(f.offs) - 1; rows > 0 {
+		f.perRow = len(f.data)/rows + 1
+	}
 	f.offs = make([]int32, 1, n+1)
-	f.data = make([]byte, 0, n*16)
+	f.data = make([]byte, 0, n*max(f.perRow+f.perRow/8, 16))
 }
 
 func (f *stringField) addField(e *Event, set bool) {
