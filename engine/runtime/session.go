@@ -60,6 +60,9 @@ type SessionWindows struct {
 	rows     [][]rowRef // TVF mode: rows per session id
 	nSess    int32
 	free     []int32
+	// freed are the ids merged away during the current batch: they are
+	// reused only after it, since its rows still redirect from them
+	freed []int32
 	wm       int64
 	minEnd   int64
 	clock    Clock
@@ -204,6 +207,8 @@ func (s *SessionWindows) ProcessBatch(_ int, b *types.Batch) error {
 	} else {
 		accumulateAggs(s.accs, s.Aggs, b, gids)
 	}
+	s.free = append(s.free, s.freed...)
+	s.freed = s.freed[:0]
 	s.reportState()
 	return nil
 }
@@ -217,7 +222,7 @@ func (s *SessionWindows) mergeSession(dst, src int32) {
 		s.rows[dst] = append(s.rows[dst], s.rows[src]...)
 		s.rows[src] = nil
 	}
-	s.free = append(s.free, src)
+	s.freed = append(s.freed, src)
 }
 
 // ProcessWatermark fires the sessions that ended, then forwards the
