@@ -62,10 +62,10 @@ type SessionWindows struct {
 	free     []int32
 	// freed are the ids merged away during the current batch: they are
 	// reused only after it, since its rows still redirect from them
-	freed []int32
-	wm       int64
-	minEnd   int64
-	clock    Clock
+	freed  []int32
+	wm     int64
+	minEnd int64
+	clock  Clock
 }
 
 // Open implements Operator.
