@@ -698,10 +698,7 @@ func (pl *planner) sort(s *Sort) *PhysNode {
 	}
 	if pl.env.Streaming {
 		if fetch < 0 {
-			if keys[0].Col < len(in.Cols) && in.Cols[keys[0].Col].Type.IsRowtime() && !keys[0].Desc {
-				pl.fail("ORDER BY on a time attribute needs the temporal sort of the streaming runtime, which is not supported yet")
-			}
-			pl.fail("Sort on a non-time-attribute field is not supported.")
+			return pl.temporalSort(in, keys, off)
 		}
 		// ORDER BY ... LIMIT n in streaming is a Top-N
 		ex := pl.exchange(in, runtime.Single, nil, 1)

@@ -275,3 +275,28 @@ func (pl *planner) deduplicate(r *Rank, in *PhysNode) *PhysNode {
 	}
 	return p
 }
+
+// temporalSort plans streaming ORDER BY without LIMIT: allowed only when
+// the first key is a time attribute in ascending order (Flink's
+// StreamPhysicalTemporalSortRule); the rest are secondary keys.
+func (pl *planner) temporalSort(in *PhysNode, keys []SortKey, offset int64) *PhysNode {
+	first := keys[0]
+	t := in.Cols[first.Col].Type
+	if first.Desc || !(t.IsRowtime() || t.IsProctime()) || offset > 0 {
+		pl.fail("Sort on a non-time-attribute field is not supported.")
+	}
+	if !in.Mode.IsInsertOnly() {
+		pl.fail("TemporalSort doesn't support consuming update and delete changes which is produced by node %s", describeTop(in))
+	}
+	ex := pl.exchange(in, runtime.Single, nil, 1)
+	names := Names(in.Cols)
+	p := &PhysNode{Op: "TemporalSort", Inputs: []*PhysNode{ex}, Cols: in.Cols, Parallelism: 1,
+		Attrs: []string{"orderBy=[" + sortString(keys, names) + "]"}, Mode: types.InsertOnlyMode, rows: in.rows}
+	colTypes := Types(in.Cols)
+	secondary := append([]SortKey(nil), keys[1:]...)
+	timeCol, proctime := first.Col, t.IsProctime()
+	p.newOp = func() runtime.Operator {
+		return &runtime.TemporalSort{TimeCol: timeCol, Keys: secondary, Types: colTypes, Proctime: proctime}
+	}
+	return p
+}
