@@ -819,7 +819,7 @@ func (pl *planner) sink(s *Sink) *PhysNode {
 	accepted := sk.ChangelogMode(in.Mode)
 	for _, k := range in.Mode.Kinds() {
 		if !accepted.Contains(k) {
-			pl.fail("Table sink '%s' doesn't support consuming update and delete changes which is produced by node %s", s.ID.Summary(), describeTop(in))
+			pl.fail("Table sink '%s' doesn't support consuming %s which is produced by node %s", s.ID.Summary(), changesOf(in.Mode), describeTop(in))
 		}
 	}
 	var persisted []types.Column

@@ -30,8 +30,23 @@ func (pl *planner) translateStreaming(n Node) *PhysNode {
 // only consumes inserts gets an updating input.
 func (pl *planner) requireInsertOnly(op string, in *PhysNode) {
 	if pl.env.Streaming && !in.Mode.IsInsertOnly() {
-		pl.fail("%s doesn't support consuming update and delete changes which is produced by node %s", op, describeTop(in))
+		pl.fail("%s doesn't support consuming %s which is produced by node %s", op, changesOf(in.Mode), describeTop(in))
 	}
+}
+
+// changesOf names the non-insert changes of a mode as Flink's
+// FlinkChangelogModeInferenceProgram does in its errors: "update changes",
+// "delete changes" or "update and delete changes".
+func changesOf(m types.ChangelogMode) string {
+	upd := m.Contains(types.UpdateAfter) || m.Contains(types.UpdateBefore)
+	del := m.Contains(types.Delete)
+	switch {
+	case upd && !del:
+		return "update changes"
+	case del && !upd:
+		return "delete changes"
+	}
+	return "update and delete changes"
 }
 
 func (pl *planner) windowTVF(w *WindowTVF) *PhysNode {
@@ -286,7 +301,7 @@ func (pl *planner) temporalSort(in *PhysNode, keys []SortKey, offset int64) *Phy
 		pl.fail("Sort on a non-time-attribute field is not supported.")
 	}
 	if !in.Mode.IsInsertOnly() {
-		pl.fail("TemporalSort doesn't support consuming update and delete changes which is produced by node %s", describeTop(in))
+		pl.fail("TemporalSort doesn't support consuming %s which is produced by node %s", changesOf(in.Mode), describeTop(in))
 	}
 	ex := pl.exchange(in, runtime.Single, nil, 1)
 	names := Names(in.Cols)

@@ -206,6 +206,9 @@ FROM bids GROUP BY item;
 +----+--------------------------------+----------------------+-------------+-------------+-------------+
 | op |                           item |                  cnt |       total |          lo |          hi |
 +----+--------------------------------+----------------------+-------------+-------------+-------------+
+| +I |                              C |                    1 |           3 |           3 |           3 |
+| -U |                              C |                    1 |           3 |           3 |           3 |
+| +U |                              C |                    2 |           9 |           3 |           6 |
 | +I |                              A |                    1 |           1 |           1 |           1 |
 | +I |                              B |                    1 |           2 |           2 |           2 |
 | -U |                              A |                    1 |           1 |           1 |           1 |
@@ -218,9 +221,24 @@ FROM bids GROUP BY item;
 | +U |                              B |                    3 |          15 |           2 |           8 |
 | -U |                              A |                    3 |          12 |           1 |           7 |
 | +U |                              A |                    4 |          21 |           1 |           9 |
-| +I |                              C |                    1 |           3 |           3 |           3 |
-| -U |                              C |                    1 |           3 |           3 |           3 |
-| +U |                              C |                    2 |           9 |           3 |           6 |
 +----+--------------------------------+----------------------+-------------+-------------+-------------+
 Received a total of 15 rows
 !unordered
+
+# An insert-only sink rejects an updating query when it is planned, naming
+# the kinds of changes (FlinkChangelogModeInferenceProgram): a group
+# aggregate over inserts produces updates only; over its own updates
+# (COUNT of a COUNT) it also deletes.
+CREATE TABLE append_only (item STRING, cnt BIGINT) WITH ('connector' = 'filesystem', 'path' = '/tmp/riffle-never-written', 'format' = 'csv');
+[INFO] Execute statement succeeded.
+!info
+
+INSERT INTO append_only SELECT item, COUNT(*) FROM bids GROUP BY item;
+[ERROR] Could not execute SQL statement. Reason:
+Table sink 'default_catalog.default_database.append_only' doesn't support consuming update changes which is produced by node GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1])
+!error
+
+INSERT INTO append_only SELECT CAST(cnt AS STRING), COUNT(*) FROM (SELECT item, COUNT(*) AS cnt FROM bids GROUP BY item) GROUP BY cnt;
+[ERROR] Could not execute SQL statement. Reason:
+Table sink 'default_catalog.default_database.append_only' doesn't support consuming update and delete changes which is produced by node GroupAggregate(groupBy=[cnt], select=[cnt, COUNT(*) AS EXPR$1])
+!error
