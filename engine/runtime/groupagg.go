@@ -20,6 +20,10 @@ type groupIndex interface {
 	// remove forgets the group of row i.
 	remove(b *types.Batch, i int)
 	size() int64
+	// evict forgets every group for which dead returns true.
+	evict(dead func(g int32) bool)
+	// count is the number of groups.
+	count() int64
 }
 
 func newGroupIndex(keys []int, keyTypes []*types.DataType) groupIndex {
@@ -46,6 +50,17 @@ func (x *globalIndex) lookup(_ *types.Batch, _ int, _ int32) (int32, bool) {
 func (x *globalIndex) find(*types.Batch, int) (int32, bool) { return 0, x.exists }
 func (x *globalIndex) remove(*types.Batch, int)             { x.exists = false }
 func (x *globalIndex) size() int64                          { return 0 }
+func (x *globalIndex) count() int64 {
+	if x.exists {
+		return 1
+	}
+	return 0
+}
+func (x *globalIndex) evict(dead func(int32) bool) {
+	if x.exists && dead(0) {
+		x.exists = false
+	}
+}
 
 type intIndex struct {
 	col  int
@@ -89,6 +104,19 @@ func (x *intIndex) remove(b *types.Batch, i int) {
 }
 
 func (x *intIndex) size() int64 { return int64(len(x.m)) * 24 }
+
+func (x *intIndex) count() int64 { return int64(len(x.m)) + int64(min(x.null+1, 1)) }
+
+func (x *intIndex) evict(dead func(int32) bool) {
+	for k, g := range x.m {
+		if dead(g) {
+			delete(x.m, k)
+		}
+	}
+	if x.null >= 0 && dead(x.null) {
+		x.null = -1
+	}
+}
 
 type strIndex struct {
 	col  int
@@ -143,6 +171,19 @@ func (x *strIndex) size() int64 {
 	return int64(len(x.m)) * 40
 }
 
+func (x *strIndex) count() int64 { return int64(len(x.m)) + int64(min(x.null+1, 1)) }
+
+func (x *strIndex) evict(dead func(int32) bool) {
+	for k, g := range x.m {
+		if dead(g) {
+			delete(x.m, k)
+		}
+	}
+	if x.null >= 0 && dead(x.null) {
+		x.null = -1
+	}
+}
+
 type bytesIndex struct {
 	cols []int
 	m    map[string]int32
@@ -170,6 +211,16 @@ func (x *bytesIndex) remove(b *types.Batch, i int) {
 }
 
 func (x *bytesIndex) size() int64 { return int64(len(x.m)) * 48 }
+
+func (x *bytesIndex) count() int64 { return int64(len(x.m)) }
+
+func (x *bytesIndex) evict(dead func(int32) bool) {
+	for k, g := range x.m {
+		if dead(g) {
+			delete(x.m, k)
+		}
+	}
+}
 
 // GroupAgg is a GROUP BY aggregation over keyed groups.
 //
@@ -204,6 +255,8 @@ type GroupAgg struct {
 	// mini-batch: the batch in which a group was last touched
 	touchedAt []uint32
 	stamp     uint32
+	// state TTL (groupagg_ttl.go)
+	ttl ttlState
 }
 
 // Open implements Operator.
@@ -220,6 +273,7 @@ func (a *GroupAgg) Open(ctx *OpContext, out Output) error {
 	if ctx.Batch {
 		a.Final = true
 	}
+	a.ttl.open(ctx)
 	return nil
 }
 
@@ -256,6 +310,7 @@ func (a *GroupAgg) processMiniBatch(b *types.Batch) error {
 	}
 	gids := a.gidsBuf[:b.Len]
 	a.stamp++
+	now := a.ttl.now()
 	var touched []int32
 	var firstRow []int32
 	touch := func(g int32, i int) {
@@ -281,12 +336,16 @@ func (a *GroupAgg) processMiniBatch(b *types.Batch) error {
 	if b.InsertOnly() {
 		for i := 0; i < b.Len; i++ {
 			g, found := a.index.find(b, i)
+			if found && a.ttl.expired(g, now) {
+				g, found = a.expire(b, i, g)
+			}
 			if !found {
 				g = newGroup(b, i)
 			}
 			gids[i] = g
 			a.rowCount[g]++
 			touch(g, i)
+			a.ttl.write(g, now)
 		}
 		accumulateAggs(a.accs, a.Aggs, b, gids)
 	} else {
@@ -297,6 +356,9 @@ func (a *GroupAgg) processMiniBatch(b *types.Batch) error {
 		for i := 0; i < b.Len; i++ {
 			retract := b.Kind(i).IsRetract()
 			g, found := a.index.find(b, i)
+			if found && a.ttl.expired(g, now) {
+				g, found = a.expire(b, i, g)
+			}
 			if !found {
 				if retract {
 					continue
@@ -304,6 +366,7 @@ func (a *GroupAgg) processMiniBatch(b *types.Batch) error {
 				g = newGroup(b, i)
 			}
 			touch(g, i)
+			a.ttl.write(g, now)
 			if retract {
 				a.rowCount[g]--
 			} else {
@@ -339,7 +402,7 @@ func (a *GroupAgg) processMiniBatch(b *types.Batch) error {
 		switch {
 		case prev == nil:
 			ob.add(types.Insert, b, row, a.Keys, cur)
-		case !rowValuesEqual(prev, cur):
+		case a.ttl.on() || !rowValuesEqual(prev, cur):
 			ob.add(types.UpdateBefore, b, row, a.Keys, prev)
 			ob.add(types.UpdateAfter, b, row, a.Keys, cur)
 		}
@@ -401,9 +464,13 @@ func (a *GroupAgg) processRows(b *types.Batch) error {
 	for k, s := range a.Aggs {
 		args[k] = a.argCols(b, s)
 	}
+	now := a.ttl.now()
 	for i := 0; i < b.Len; i++ {
 		retract := b.Kind(i).IsRetract()
 		g, found := a.index.find(b, i)
+		if found && !a.Final && a.ttl.expired(g, now) {
+			g, found = a.expire(b, i, g)
+		}
 		if !found {
 			if retract {
 				continue // retraction of a group we never saw: ignore, as Flink does
@@ -428,6 +495,7 @@ func (a *GroupAgg) processRows(b *types.Batch) error {
 		} else {
 			a.rowCount[g]++
 		}
+		a.ttl.write(g, now)
 		for k, s := range a.Aggs {
 			if s.Filter >= 0 {
 				f := b.Cols[s.Filter].(*array.Boolean)
@@ -460,7 +528,7 @@ func (a *GroupAgg) processRows(b *types.Batch) error {
 		switch {
 		case prev == nil:
 			ob.add(types.Insert, b, i, a.Keys, cur)
-		case !rowValuesEqual(prev, cur):
+		case a.ttl.on() || !rowValuesEqual(prev, cur):
 			ob.add(types.UpdateBefore, b, i, a.Keys, prev)
 			ob.add(types.UpdateAfter, b, i, a.Keys, cur)
 		}
@@ -478,7 +546,7 @@ func (a *GroupAgg) reportState() {
 	for _, acc := range a.accs {
 		bytes += acc.size()
 	}
-	a.Ctx.ReportState(int64(a.nGroups), bytes)
+	a.Ctx.ReportState(a.index.count(), bytes)
 }
 
 // StateSize implements StateReporter.
@@ -487,7 +555,7 @@ func (a *GroupAgg) StateSize() (int64, int64) {
 	for _, acc := range a.accs {
 		bytes += acc.size()
 	}
-	return int64(a.nGroups), bytes
+	return a.index.count(), bytes
 }
 
 // EndInput emits the final result in batch mode.

@@ -45,10 +45,13 @@ type harness struct {
 	ctx *OpContext
 }
 
-func newHarness(t *testing.T, op Operator, outTypes []*types.DataType, batch bool, clock Clock) *harness {
+func newHarness(t *testing.T, op Operator, outTypes []*types.DataType, batch bool, clock Clock, tweak ...func(*JobConfig)) *harness {
 	t.Helper()
 	cfg := DefaultJobConfig()
 	cfg.Clock = clock
+	for _, f := range tweak {
+		f(&cfg)
+	}
 	m := newMetrics(0, "test")
 	ctx := &OpContext{Ctx: context.Background(), Eval: &expr.Ctx{Zone: time.UTC, Start: time.Now()}, Metrics: m, Batch: batch, Config: cfg, Parallel: 1}
 	out := &testOutput{ts: outTypes}

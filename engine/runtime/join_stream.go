@@ -42,6 +42,8 @@ type joinSide struct {
 	assoc   []int32 // outer sides: number of associations
 	buckets [][]int32
 	live    int64
+	// ttl tracks the last write of every entry (join_stream_ttl.go)
+	ttl ttlState
 }
 
 func (s *joinSide) bucket(k int32) []int32 {
@@ -161,6 +163,8 @@ func (j *StreamingJoin) Open(ctx *OpContext, out Output) error {
 	j.keys = newJoinKeyIndex(j.Spec)
 	j.sides[0] = &joinSide{store: NewRowStore(j.Spec.LeftTypes)}
 	j.sides[1] = &joinSide{store: NewRowStore(j.Spec.RightTypes)}
+	j.sides[0].ttl.open(ctx)
+	j.sides[1].ttl.open(ctx)
 	if j.Spec.Residual != nil {
 		ev, err := expr.Compile(j.Spec.Residual)
 		if err != nil {
@@ -230,13 +234,18 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 	me, them := j.sides[side], j.sides[other]
 	insertOnly := b.InsertOnly()
 	keyIDs := j.keyIDs(b, side, true)
-	// candidate partners of every row: pairs (row, other entry)
+	now := me.ttl.now()
+	// candidate partners of every row: pairs (row, other entry); expired
+	// entries are gone
 	var pRow, pEntry []int32
 	for i, k := range keyIDs {
 		if k < 0 {
 			continue
 		}
 		for _, e := range them.bucket(k) {
+			if them.ttl.expired(e, now) {
+				continue
+			}
 			pRow = append(pRow, int32(i))
 			pEntry = append(pEntry, e)
 		}
@@ -276,7 +285,7 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 			existing := int32(-1)
 			if needLookup && k >= 0 {
 				for _, e := range me.bucket(k) {
-					if me.count[e] > 0 && me.store.EqualRow(e, b, i) {
+					if me.count[e] > 0 && !me.ttl.expired(e, now) && me.store.EqualRow(e, b, i) {
 						existing = e
 						break
 					}
@@ -301,6 +310,7 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 				me.live++
 			}
 			me.count[entry]++
+			me.ttl.write(entry, now)
 			if inOuter && len(partners) == 0 {
 				out.add(types.Insert, int32(i), -1)
 				continue
@@ -322,6 +332,7 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 				}
 				if otherOuter && (old == 0 || additional) {
 					them.assoc[e] = old + 1
+					them.ttl.write(e, now)
 				}
 			}
 			if inOuter {
@@ -333,8 +344,9 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 		if k >= 0 {
 			bk := me.bucket(k)
 			for x, e := range bk {
-				if me.count[e] > 0 && me.store.EqualRow(e, b, i) {
+				if me.count[e] > 0 && !me.ttl.expired(e, now) && me.store.EqualRow(e, b, i) {
 					me.count[e]--
+					me.ttl.write(e, now)
 					if me.count[e] == 0 {
 						bk[x] = bk[len(bk)-1]
 						me.setBucket(k, bk[:len(bk)-1])
@@ -366,12 +378,14 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 			}
 			if otherOuter {
 				them.assoc[e] = old - 1
+				them.ttl.write(e, now)
 			}
 		}
 	}
 	if len(appendRows) > 0 {
 		me.store.Append(b, appendRows)
 	}
+	me.maybeCompact()
 	j.Ctx.ReportState(j.StateSize())
 	if len(out.kinds) == 0 {
 		return nil

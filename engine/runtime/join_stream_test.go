@@ -1,7 +1,9 @@
 package runtime
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -84,4 +86,54 @@ func TestStreamingJoinBatchOrder(t *testing.T) {
 	if k, _ := h.op.(*StreamingJoin).StateSize(); k != 3 {
 		t.Fatalf("state keys %d", k)
 	}
+}
+
+// table.exec.state.ttl: a stored row last written TTL ago no longer joins
+// and leaves without a retraction; the cleanup timer removes it.
+func TestStreamingJoinStateTTL(t *testing.T) {
+	clock := NewManualClock(time.UnixMilli(5_000_000))
+	spec := JoinSpec{Kind: LeftJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}
+	op := &StreamingJoin{Spec: spec}
+	h := newHarness(t, op, joinOut, false, clock, func(c *JobConfig) { c.StateTTL = time.Minute })
+	h.push(1, joinRight, ins(int32(1), "m"))
+	h.push(0, joinLeft, ins(int32(1), "x"))
+	h.expect("+I[1, x, 1, m]")
+	clock.Advance(40 * time.Second)
+	h.push(0, joinLeft, ins(int32(2), "y"))
+	h.expect("+I[2, y, null, null]")
+	// 70 s after they were written, m and x are gone
+	clock.Advance(30 * time.Second)
+	h.push(0, joinLeft, ins(int32(1), "z"))
+	h.expect("+I[1, z, null, null]")
+	h.push(1, joinRight, ins(int32(2), "n"))
+	h.expect("-D[2, y, null, null]", "+I[2, y, 2, n]")
+	if err := op.OnProcessingTime(clock.Now().UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	if l, r := op.sides[0].live, op.sides[1].live; l != 2 || r != 1 {
+		t.Errorf("live rows after cleanup: left %d, right %d; want 2, 1", l, r)
+	}
+}
+
+// Retracted rows are compacted away once they outnumber the live ones.
+func TestStreamingJoinCompaction(t *testing.T) {
+	op := &StreamingJoin{Spec: JoinSpec{Kind: InnerJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}}
+	h := newHarness(t, op, joinOut, false, nil)
+	h.push(1, joinRight, ins(int32(7), "r"))
+	var adds, dels []*types.Row
+	for i := 0; i < 5000; i++ {
+		adds = append(adds, ins(int32(i%10), fmt.Sprint("v", i)))
+		dels = append(dels, row(types.Delete, int32(i%10), fmt.Sprint("v", i)))
+	}
+	h.push(0, joinLeft, adds...)
+	h.push(0, joinLeft, dels[:4990]...)
+	h.out.take()
+	if n := op.sides[0].store.Len(); n != 10 {
+		t.Fatalf("left store holds %d rows after compaction, want 10", n)
+	}
+	// the survivors still join and retract correctly
+	h.push(1, joinRight, ins(int32(3), "s"))
+	h.expect("+I[3, v4993, 3, s]")
+	h.push(0, joinLeft, dels[4993])
+	h.expect("-D[3, v4993, 3, s]")
 }
