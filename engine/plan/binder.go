@@ -337,7 +337,14 @@ func (b *binder) setOp(s *sql.SetOp, outer *scope) Node {
 		if t == nil {
 			b.failAt(s, "Type mismatch in column %d of %s: %s and %s", i+1, s.Op, lc[i].Type, rc[i].Type)
 		}
-		cols[i] = Column{Name: lc[i].Name, Type: t.WithTimeAttr(types.NoTimeAttr)}
+		// UNION ALL of two time attributes of the same kind stays one
+		// (windows over a union of streams, as in Flink); else it is a
+		// plain timestamp
+		attr := types.NoTimeAttr
+		if s.Op == "UNION" && s.Quantifier == "ALL" && lc[i].Type.TimeAttr == rc[i].Type.TimeAttr {
+			attr = lc[i].Type.TimeAttr
+		}
+		cols[i] = Column{Name: lc[i].Name, Type: t.WithTimeAttr(attr)}
 	}
 	l = castTo(l, cols)
 	r = castTo(r, cols)

@@ -286,6 +286,14 @@ func (t *WatermarkTracker) recompute() (int64, bool) {
 			m = w
 		}
 	}
+	if !any {
+		// every input idle: flush the maximum (StatusWatermarkValve)
+		m = MinWatermark
+		for _, w := range t.wms {
+			m = max(m, w)
+		}
+		any = len(t.wms) > 0
+	}
 	if any && m > t.cur {
 		t.cur = m
 		return m, true

@@ -514,7 +514,8 @@ func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operato
 	idler, _ := op.(InputIdler)
 	taskIdle := false
 	// advance recomputes input in's watermark as the minimum over its
-	// active producers (Flink's StatusWatermarkValve).
+	// active producers (Flink's StatusWatermarkValve); once every producer
+	// is idle, the maximum over all of them is flushed, as the valve does.
 	advance := func(in int) error {
 		low, any := MaxWatermark, false
 		for k, w := range wms[in] {
@@ -525,6 +526,13 @@ func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operato
 			if w < low {
 				low = w
 			}
+		}
+		if !any {
+			low = MinWatermark
+			for _, w := range wms[in] {
+				low = max(low, w)
+			}
+			any = len(wms[in]) > 0
 		}
 		if any && low > combined[in] {
 			combined[in] = low

@@ -8,8 +8,9 @@
 //	format                                 required  the format identifier, e.g. 'csv' or 'json'; its
 //	                                                  options follow with the format's prefix ('csv.*')
 //	source.path.regex-pattern              none      read only files whose absolute path matches (whole match)
-//	source.monitor-interval                none      continuous file monitoring in streaming mode (not yet
-//	                                                  supported: the source is bounded, see Source)
+//	source.monitor-interval                none      in streaming mode, list the path again at this interval
+//	                                                  and read the new files: the source is unbounded
+//	                                                  (monitor.go)
 //	partition.default-name                 __DEFAULT_PARTITION__  the directory value of a NULL or empty
 //	                                                  partition value
 //	sink.rolling-policy.file-size          128MB     roll to a new part file when a file reaches this size
@@ -275,10 +276,9 @@ func (Factory) CreateSource(ctx *connector.Context) (connector.Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.monitor > 0 && !ctx.Config.IsBatch() {
-		// Hook for continuous monitoring (a later issue): Splits would be
-		// re-listed every s.monitor and new files handed out as new splits.
-		return nil, fmt.Errorf("table %s: option '%s' (continuously reading new files in streaming mode) is not supported yet", ctx.Table, OptMonitorInterval)
+	if ctx.Config.IsBatch() {
+		// monitoring is a streaming feature: batch mode lists the files once
+		s.monitor = 0
 	}
 	// Validate the format's options and the column types now, not at Open.
 	if _, err := s.format.CreateDecoder(&connector.FormatContext{Table: s.table, Names: s.dataNames, Types: s.dataTypes,
@@ -291,9 +291,10 @@ func (Factory) CreateSource(ctx *connector.Context) (connector.Source, error) {
 // Source reads the files of a path; every file is one split.
 type Source struct{ s *settings }
 
-// Bounded is true: the files are listed once. (source.monitor-interval in
-// streaming mode, which would make the source unbounded, is rejected.)
-func (src *Source) Bounded() bool { return true }
+// Bounded is true when the files are listed once; with
+// source.monitor-interval in streaming mode the source is unbounded
+// (monitor.go).
+func (src *Source) Bounded() bool { return src.s.monitor <= 0 }
 
 // ChangelogMode is insert-only.
 func (src *Source) ChangelogMode() types.ChangelogMode { return types.InsertOnlyMode }
@@ -320,8 +321,16 @@ type FileSplit struct {
 // String names the split (its path).
 func (f *FileSplit) String() string { return f.Path }
 
-// Splits lists the files under the path, sorted, skipping hidden names.
+// Splits lists the files under the path, sorted, skipping hidden names
+// (with monitoring: one split that reads the files as they appear).
 func (src *Source) Splits(ctx context.Context) ([]connector.Split, error) {
+	if src.s.monitor > 0 {
+		return []connector.Split{&MonitorSplit{Path: src.s.path, Interval: src.s.monitor}}, nil
+	}
+	return src.listSplits()
+}
+
+func (src *Source) listSplits() ([]connector.Split, error) {
 	files, err := listFiles(src.s.path, src.s.regex)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", src.s.table, err)
@@ -402,6 +411,9 @@ func listFiles(root string, re *regexp.Regexp) ([]*FileSplit, error) {
 // Open starts reading one file. spec.Limit > 0 stops the reader after that
 // many rows (a hint; 0, the zero value, means no limit).
 func (src *Source) Open(ctx context.Context, split connector.Split, spec connector.ReadSpec) (connector.Reader, error) {
+	if m, ok := split.(*MonitorSplit); ok {
+		return src.openMonitor(m, spec), nil
+	}
 	fsplit, ok := split.(*FileSplit)
 	if !ok {
 		return nil, fmt.Errorf("filesystem: unexpected split %T", split)

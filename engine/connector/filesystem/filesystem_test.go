@@ -141,7 +141,7 @@ func TestOptionValidation(t *testing.T) {
 		{"path": "s3://bucket/x", "format": "csv"},
 		{"path": "/tmp", "format": "csv", "sink.rolling-policy.file-size": "lots"},
 		{"path": "/tmp", "format": "csv", "source.path.regex-pattern": "("},
-		{"path": "/tmp", "format": "csv", "source.monitor-interval": "10 s"},
+		{"path": "/tmp", "format": "csv", "source.monitor-interval": "soon"},
 	} {
 		ctx := newCtx(opts, names, tys)
 		if _, err := connector.CreateSource(ctx); err == nil {
