@@ -174,6 +174,25 @@ func (a *extremeRetractAcc) reset(g int32) { a.groups[g], a.best[g] = nil, nil }
 // accumulator is supported (canMerge checks it).
 func (a *distinctAcc) mergeFrom(dst int32, src accumulator, sg int32) {
 	s := src.(*distinctAcc)
+	cnt := a.inner.(*countAcc)
+	if a.intKey {
+		sm := s.ints[sg]
+		if len(sm) == 0 {
+			return
+		}
+		m := a.ints[dst]
+		if m == nil {
+			m = map[int64]int64{}
+			a.ints[dst] = m
+		}
+		for k, c := range sm {
+			if m[k] == 0 {
+				cnt.counts[dst]++
+			}
+			m[k] += c
+		}
+		return
+	}
 	sm := s.seen[sg]
 	if len(sm) == 0 {
 		return
@@ -183,7 +202,6 @@ func (a *distinctAcc) mergeFrom(dst int32, src accumulator, sg int32) {
 		m = map[string]int64{}
 		a.seen[dst] = m
 	}
-	cnt := a.inner.(*countAcc)
 	for k, c := range sm {
 		if m[k] == 0 {
 			cnt.counts[dst]++
@@ -194,6 +212,9 @@ func (a *distinctAcc) mergeFrom(dst int32, src accumulator, sg int32) {
 
 func (a *distinctAcc) reset(g int32) {
 	a.seen[g] = nil
+	if a.intKey {
+		a.ints[g] = nil
+	}
 	if r, ok := a.inner.(resettableAcc); ok {
 		r.reset(g)
 	}
