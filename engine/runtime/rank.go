@@ -252,6 +252,16 @@ func (r *Rank) build(kinds []types.RowKind, rows [][]any) *types.Batch {
 	bs := make([]array.Builder, len(ts))
 	for c, t := range ts {
 		bs[c] = array.NewBuilder(memory.DefaultAllocator, types.ToArrow(t))
+		bs[c].Reserve(len(rows))
+		if sb, ok := bs[c].(*array.StringBuilder); ok {
+			total := 0
+			for _, row := range rows {
+				if s, ok := row[c].(string); ok {
+					total += len(s)
+				}
+			}
+			sb.ReserveData(total)
+		}
 	}
 	for _, row := range rows {
 		for c, v := range row {
