@@ -3,10 +3,10 @@ package plan
 import (
 	"context"
 	"fmt"
-	"github.com/riffle-sql/riffle/engine/catalog"
 	"strconv"
 	"strings"
 
+	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
