@@ -129,6 +129,23 @@ FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND, INTERVAL '3'
 Received a total of 9 rows
 !ok
 
+# The offset as a named parameter (OFFSET is a reserved word: quoted), in
+# a window aggregation: [09:59:53, 10:00:03) holds row 1, [10:00:03,
+# 10:00:13) rows 2-5 and the row at 10:00:05, which is not late for it.
+SELECT window_start, window_end, SUM(price) AS total
+FROM TABLE(TUMBLE(DATA => TABLE bids, TIMECOL => DESCRIPTOR(ts), SIZE => INTERVAL '10' SECOND, `OFFSET` => INTERVAL '3' SECOND))
+GROUP BY window_start, window_end;
++----+-------------------------+-------------------------+-------------+
+| op |            window_start |              window_end |       total |
++----+-------------------------+-------------------------+-------------+
+| +I | 2024-03-01 09:59:53.000 | 2024-03-01 10:00:03.000 |           1 |
+| +I | 2024-03-01 10:00:03.000 | 2024-03-01 10:00:13.000 |          21 |
+| +I | 2024-03-01 10:00:13.000 | 2024-03-01 10:00:23.000 |          14 |
+| +I | 2024-03-01 10:00:23.000 | 2024-03-01 10:00:33.000 |           9 |
++----+-------------------------+-------------------------+-------------+
+Received a total of 4 rows
+!ok
+
 # Tumbling window aggregation: the late row 7 is dropped.
 SELECT window_start, window_end, COUNT(*) AS cnt, SUM(price) AS total
 FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND))
