@@ -17,8 +17,8 @@ import (
 // turns them into joins while binding:
 //
 //   - A positive IN or EXISTS that is a conjunct of WHERE becomes a semi
-//     join, NOT EXISTS an anti join (batch mode; streaming uses the general
-//     form below).
+//     join, NOT EXISTS an anti join (in streaming mode Flink's
+//     StreamingSemiAntiJoinOperator, runtime/join_semi.go).
 //   - Otherwise the subquery is left-joined onto the query's input and the
 //     expression becomes a reference to the joined result. IN and EXISTS
 //     join the subquery's distinct rows with a marker column; IN also joins
@@ -159,7 +159,7 @@ func (b *binder) resolveOuter(id *sql.Identifier, parts []string) expr.Expr {
 }
 
 // bindWhere binds a WHERE condition on top of n: semi/anti joins for IN and
-// EXISTS conjuncts (batch mode), correlated conjuncts of a subquery block
+// EXISTS conjuncts, correlated conjuncts of a subquery block
 // into its sink, the rest into a Filter.
 func (b *binder) bindWhere(where sql.Expr, n Node, sc *scope, corr *corrSink) Node {
 	var conjs []sql.Expr
@@ -176,11 +176,9 @@ func (b *binder) bindWhere(where sql.Expr, n Node, sc *scope, corr *corrSink) No
 	sc.sub = &subqCtx{node: n, sc: sc}
 	var conds []expr.Expr
 	for _, c := range conjs {
-		if !b.ctx.Streaming {
-			if joined, ok := b.semiAnti(c, sc); ok {
-				sc.sub.node = joined
-				continue
-			}
+		if joined, ok := b.semiAnti(c, sc); ok {
+			sc.sub.node = joined
+			continue
 		}
 		e := b.expr(c, sc)
 		t := e.Type()

@@ -644,12 +644,12 @@ func (pl *planner) join(j *Join) *PhysNode {
 		}
 		p.Op = "Join"
 		attrs = append(attrs, "leftInputSpec=[NoUniqueKey]", "rightInputSpec=[NoUniqueKey]")
+		// inner and semi joins forward their inputs' kinds; the others may
+		// produce any change (FlinkChangelogModeInferenceProgram)
 		p.Mode = types.InsertOnlyMode
-		if j.Kind != runtime.InnerJoin || !left.Mode.IsInsertOnly() || !right.Mode.IsInsertOnly() {
+		forward := j.Kind == runtime.InnerJoin || j.Kind == runtime.SemiJoin
+		if !forward || !left.Mode.IsInsertOnly() || !right.Mode.IsInsertOnly() {
 			p.Mode = types.RetractMode
-		}
-		if j.Kind == runtime.SemiJoin || j.Kind == runtime.AntiJoin {
-			pl.fail("semi and anti joins are not supported in streaming mode yet")
 		}
 		p.newOp = func() runtime.Operator { return &runtime.StreamingJoin{Spec: spec} }
 	} else {

@@ -230,6 +230,9 @@ func (o *joinOutput) add(k types.RowKind, in, st int32) {
 
 // ProcessBatch implements Operator.
 func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
+	if j.Spec.Kind == SemiJoin || j.Spec.Kind == AntiJoin {
+		return j.processSemiAnti(side, b)
+	}
 	other := 1 - side
 	me, them := j.sides[side], j.sides[other]
 	insertOnly := b.InsertOnly()

@@ -137,3 +137,45 @@ func TestStreamingJoinCompaction(t *testing.T) {
 	h.push(0, joinLeft, dels[4993])
 	h.expect("-D[3, v4993, 3, s]")
 }
+
+// Semi and anti joins (StreamingSemiAntiJoinOperator): left rows are
+// forwarded with their kind while matched (semi) / unmatched (anti); right
+// rows that make or break a left row's first match emit +I / -D of it.
+func TestStreamingSemiAntiJoin(t *testing.T) {
+	leftOnly := joinLeft
+	for _, kind := range []JoinKind{SemiJoin, AntiJoin} {
+		spec := JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}
+		h := newHarness(t, &StreamingJoin{Spec: spec}, leftOnly, false, nil)
+		h.push(0, joinLeft, ins(int32(1), "x"), ins(int32(1), "x"))
+		if kind == SemiJoin {
+			h.expect()
+		} else {
+			h.expect("+I[1, x]", "+I[1, x]")
+		}
+		h.push(1, joinRight, ins(int32(1), "m"))
+		if kind == SemiJoin {
+			h.expect("+I[1, x]", "+I[1, x]")
+		} else {
+			h.expect("-D[1, x]", "-D[1, x]")
+		}
+		// a second match changes nothing
+		h.push(1, joinRight, ins(int32(1), "n"))
+		h.expect()
+		h.push(1, joinRight, row(types.Delete, int32(1), "m"))
+		h.expect()
+		// a left retraction while matched
+		h.push(0, joinLeft, row(types.Delete, int32(1), "x"))
+		if kind == SemiJoin {
+			h.expect("-D[1, x]")
+		} else {
+			h.expect()
+		}
+		// the last match leaves
+		h.push(1, joinRight, row(types.Delete, int32(1), "n"))
+		if kind == SemiJoin {
+			h.expect("-D[1, x]")
+		} else {
+			h.expect("+I[1, x]")
+		}
+	}
+}

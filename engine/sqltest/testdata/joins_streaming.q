@@ -55,8 +55,8 @@ ON o.id = s.oid AND s.sts BETWEEN o.ts AND o.ts + INTERVAL '10' SECOND;
 | op |                             id |                      ts |                     sts |
 +----+--------------------------------+-------------------------+-------------------------+
 | +I |                             o1 | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:05.000 |
-| +I |                             o2 | 2024-03-01 10:00:02.000 |                  <NULL> |
 | +I |                             o3 | 2024-03-01 10:00:07.000 | 2024-03-01 10:00:09.000 |
+| +I |                             o2 | 2024-03-01 10:00:02.000 |                  <NULL> |
 | +I |                             o4 | 2024-03-01 10:00:30.000 |                  <NULL> |
 +----+--------------------------------+-------------------------+-------------------------+
 Received a total of 4 rows
@@ -257,4 +257,63 @@ Sink(table=[*anonymous_collect$1*], fields=[item, cnt, cnt0])
                      +- Calc(select=[oid, sts])
                         +- WatermarkAssigner(rowtime=[sts], watermark=[-(sts, INTERVAL 'PT1S')])
                            +- TableSourceScan(table=[[default_catalog, default_database, shipments]], fields=[sts, oid])
+!ok
+
+# IN and EXISTS subqueries are semi / anti joins (StreamingSemiAntiJoinOperator).
+# Whichever input comes first, each shipped order is emitted once.
+SET 'parallelism.default' = '1';
+[INFO] Execute statement succeeded.
+!info
+
+SELECT id, item FROM orders WHERE id IN (SELECT oid FROM shipments);
++----+--------------------------------+--------------------------------+
+| op |                             id |                           item |
++----+--------------------------------+--------------------------------+
+| +I |                             o1 |                              A |
+| +I |                             o2 |                              B |
+| +I |                             o3 |                              A |
++----+--------------------------------+--------------------------------+
+Received a total of 3 rows
+!unordered
+
+# An anti join's changelog depends on which input comes first (an order
+# may be emitted and then deleted when its shipment arrives): its plan.
+EXPLAIN CHANGELOG_MODE SELECT id FROM orders o WHERE NOT EXISTS (SELECT 1 FROM shipments s WHERE s.oid = o.id);
+== Abstract Syntax Tree ==
+LogicalSink(table=[..], fields=[id])
++- LogicalProject(id=[$1])
+   +- LogicalJoin(condition=[=($4, $1)], joinType=[anti])
+      +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT1S')])
+      :  +- LogicalProject(ts=[$0], id=[$1], item=[$2])
+      :     +- LogicalTableScan(table=[[default_catalog, default_database, orders]])
+      +- LogicalProject(EXPR$0=[1], $corr0=[$1])
+         +- LogicalWatermarkAssigner(rowtime=[sts], watermark=[-($0, INTERVAL 'PT1S')])
+            +- LogicalProject(sts=[$0], oid=[$1])
+               +- LogicalTableScan(table=[[default_catalog, default_database, shipments]])
+
+== Optimized Physical Plan ==
+Sink(table=[*anonymous_collect$1*], fields=[id], changelogMode=[I,UB,UA,D])
++- Exchange(distribution=[single], changelogMode=[I,UB,UA,D])
+   +- Calc(select=[id], changelogMode=[I,UB,UA,D])
+      +- Join(joinType=[LeftAntiJoin], where=[=($corr0, id)], select=[ts, id], leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey], changelogMode=[I,UB,UA,D])
+         +- Exchange(distribution=[hash[id]], changelogMode=[I])
+         :  +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT1S')], changelogMode=[I])
+         :     +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[ts, id]]], fields=[ts, id], changelogMode=[I])
+         +- Exchange(distribution=[hash[$corr0]], changelogMode=[I])
+            +- Calc(select=[oid AS $corr0], changelogMode=[I])
+               +- WatermarkAssigner(rowtime=[sts], watermark=[-(sts, INTERVAL 'PT1S')], changelogMode=[I])
+                  +- TableSourceScan(table=[[default_catalog, default_database, shipments]], fields=[sts, oid], changelogMode=[I])
+
+== Optimized Execution Plan ==
+Sink(table=[*anonymous_collect$1*], fields=[id])
++- Exchange(distribution=[single])
+   +- Calc(select=[id])
+      +- Join(joinType=[LeftAntiJoin], where=[=($corr0, id)], select=[ts, id], leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey])
+         +- Exchange(distribution=[hash[id]])
+         :  +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT1S')])
+         :     +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[ts, id]]], fields=[ts, id])
+         +- Exchange(distribution=[hash[$corr0]])
+            +- Calc(select=[oid AS $corr0])
+               +- WatermarkAssigner(rowtime=[sts], watermark=[-(sts, INTERVAL 'PT1S')])
+                  +- TableSourceScan(table=[[default_catalog, default_database, shipments]], fields=[sts, oid])
 !ok
