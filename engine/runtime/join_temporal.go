@@ -263,6 +263,7 @@ func (j *TemporalJoin) SetInputIdle(in int, idle bool) error {
 }
 
 func (j *TemporalJoin) fire(wm int64) error {
+	j.compact()
 	keys := make([]int32, 0, len(j.pending))
 	for k := range j.pending {
 		keys = append(keys, k)
@@ -350,4 +351,47 @@ func (j *TemporalJoin) fire(wm int64) error {
 // StateSize implements StateReporter.
 func (j *TemporalJoin) StateSize() (int64, int64) {
 	return int64(len(j.versions)), j.left.Bytes() + j.right.Bytes()
+}
+
+// compact rebuilds the row stores with the rows still referenced (left
+// rows waiting for the watermark, right rows of kept versions) once the
+// others are the majority: emitted left rows and outdated versions are
+// never read again.
+func (j *TemporalJoin) compact() {
+	liveLeft := j.nPending
+	liveRight := int64(0)
+	for _, vs := range j.versions {
+		liveRight += int64(len(vs))
+	}
+	if dead := int64(j.left.Len()) - liveLeft; dead >= 4096 && dead >= liveLeft {
+		var keep []int32
+		for k, rows := range j.pending {
+			for x := range rows {
+				keep = append(keep, rows[x].row)
+				rows[x].row = int32(len(keep) - 1)
+			}
+			j.pending[k] = rows
+		}
+		j.left = rebuildStore(j.left, keep)
+	}
+	if dead := int64(j.right.Len()) - liveRight; dead >= 4096 && dead >= liveRight {
+		var keep []int32
+		for k, vs := range j.versions {
+			for x := range vs {
+				keep = append(keep, vs[x].row)
+				vs[x].row = int32(len(keep) - 1)
+			}
+			j.versions[k] = vs
+		}
+		j.right = rebuildStore(j.right, keep)
+	}
+}
+
+// rebuildStore returns a store holding rows keep of s, in that order.
+func rebuildStore(s *RowStore, keep []int32) *RowStore {
+	out := NewRowStore(s.types)
+	if len(keep) > 0 {
+		out.Append(&types.Batch{Cols: s.Gather(keep), Len: len(keep)}, nil)
+	}
+	return out
 }
