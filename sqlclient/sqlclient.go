@@ -311,6 +311,11 @@ func (c *client) print(ctx context.Context, res table.StatementResult) error {
 		fmt.Fprintln(c.out, res.Message())
 		return nil
 	}
+	if id := res.JobID(); id != "" {
+		// SIGINT/SIGTERM cancel ctx: stop the job, which ends its rows
+		stop := context.AfterFunc(ctx, func() { c.engine.CancelJob(context.Background(), id) })
+		defer stop()
+	}
 	if c.silent {
 		return drain(res)
 	}
