@@ -40,6 +40,15 @@ type PhysNode struct {
 	source  runtime.SourceFunc
 	bounded bool
 	newOp   func() runtime.Operator
+	// upsertKeys are column sets that identify a row of an updating
+	// output (Flink's upsert keys); noUpdateBefore asks the operator
+	// that produces the updates to leave out -U rows (upsert.go).
+	upsertKeys     [][]int
+	noUpdateBefore bool
+	// hidden nodes are left out of EXPLAIN (the key-by in front of an
+	// upsert-materializing sink, which Flink adds when translating the
+	// sink rather than as a plan node)
+	hidden bool
 	// rowcount estimate for EXPLAIN ESTIMATED_COST and join ordering
 	rows float64
 }
@@ -329,6 +338,7 @@ func (pl *planner) calc(n Node) *PhysNode {
 	if where != nil {
 		p.rows = in.rows / 2
 	}
+	p.upsertKeys = projectKeys(in.upsertKeys, projs)
 	ps := projs
 	w := where
 	p.newOp = func() runtime.Operator {
@@ -397,7 +407,7 @@ func (pl *planner) exchange(in *PhysNode, dist runtime.Partitioning, keys []int,
 		d = strings.ToLower(dist.String())
 	}
 	return &PhysNode{Op: "Exchange", Attrs: []string{"distribution=[" + d + "]"}, Inputs: []*PhysNode{in},
-		Cols: in.Cols, Mode: in.Mode, Parallelism: par, Dist: dist, Keys: keys, rows: in.rows}
+		Cols: in.Cols, Mode: in.Mode, Parallelism: par, Dist: dist, Keys: keys, rows: in.rows, upsertKeys: in.upsertKeys}
 }
 
 func (pl *planner) aggregate(a *Aggregate) *PhysNode {
@@ -458,9 +468,17 @@ func (pl *planner) aggregate(a *Aggregate) *PhysNode {
 	if len(keysCopy) == 0 {
 		p.rows = 1
 	}
+	if streaming {
+		// the group keys are the first output columns
+		key := make([]int, len(keysCopy))
+		for i := range key {
+			key[i] = i
+		}
+		p.upsertKeys = [][]int{key}
+	}
 	p.newOp = func() runtime.Operator {
 		return &runtime.GroupAgg{Keys: keysCopy, KeyTypes: keyTypes, Aggs: aggs, OutTypes: outTypes,
-			Final: !streaming, Retractable: retractable}
+			Final: !streaming, Retractable: retractable, NoUpdateBefore: p.noUpdateBefore}
 	}
 	if !streaming {
 		// a DISTINCT/group-by only aggregation over insert-only input in
@@ -767,9 +785,15 @@ func (pl *planner) rank(r *Rank) *PhysNode {
 			"partitionBy=[" + strings.Join(pk, ", ") + "]", "orderBy=[" + sortString(keys, names) + "]",
 			fmt.Sprintf("select=[%s]", strings.Join(Names(r.Cols), ", "))},
 		Mode: mode, rows: in.rows}
+	switch {
+	case withNum:
+		p.upsertKeys = [][]int{append(append([]int(nil), pkeys...), len(in.Cols))}
+	case start == 1 && end == 1:
+		p.upsertKeys = [][]int{pkeys}
+	}
 	p.newOp = func() runtime.Operator {
 		return &runtime.Rank{PartitionKeys: pkeys, Keys: keys, Types: ts, RankStart: start, RankEnd: end, WithRankNum: withNum,
-			RankType: rankType, AppendOnly: appendOnly}
+			RankType: rankType, AppendOnly: appendOnly, NoUpdateBefore: p.noUpdateBefore}
 	}
 	return p
 }
@@ -818,7 +842,9 @@ func (pl *planner) sink(s *Sink) *PhysNode {
 	}
 	accepted := sk.ChangelogMode(in.Mode)
 	for _, k := range in.Mode.Kinds() {
-		if !accepted.Contains(k) {
+		// a sink taking +U but not -U is an upsert sink: -U rows that
+		// cannot be left out reach it and are ignored (upsert.go)
+		if !accepted.Contains(k) && !(k == types.UpdateBefore && accepted.Contains(types.UpdateAfter)) {
 			pl.fail("Table sink '%s' doesn't support consuming %s which is produced by node %s", s.ID.Summary(), changesOf(in.Mode), describeTop(in))
 		}
 	}
@@ -828,6 +854,17 @@ func (pl *planner) sink(s *Sink) *PhysNode {
 			persisted = append(persisted, c)
 		}
 	}
+	var pk []int
+	if key := s.Table.TableSchema.PrimaryKey; key != nil {
+		for _, name := range key.Columns {
+			for i, c := range persisted {
+				if strings.EqualFold(c.Name, name) && i < len(in.Cols) {
+					pk = append(pk, i)
+				}
+			}
+		}
+	}
+	in, materialize := pl.sinkUpdates(in, accepted, pk)
 	spec := connector.WriteSpec{Overwrite: s.Overwrite, StaticPartitions: s.Static, Bounded: isBounded(in)}
 	for _, c := range persisted {
 		spec.Names = append(spec.Names, c.Name)
@@ -838,6 +875,22 @@ func (pl *planner) sink(s *Sink) *PhysNode {
 	par := in.Parallelism
 	p := &PhysNode{Op: "Sink", Attrs: []string{"table=[" + s.ID.Summary() + "]", "fields=[" + strings.Join(names, ", ") + "]"},
 		Inputs: []*PhysNode{in}, Cols: in.Cols, Mode: in.Mode, Parallelism: par, rows: in.rows}
+	if materialize {
+		p.Attrs = append(p.Attrs, "upsertMaterialize=[true]")
+		p.Mode = withoutUpdateBefore(in.Mode)
+		p.Parallelism = in.Parallelism
+		keyTypes := make([]*types.DataType, len(pk))
+		for i, k := range pk {
+			keyTypes[i] = in.Cols[k].Type
+		}
+		colTypes := Types(in.Cols)
+		p.newOp = func() runtime.Operator {
+			return &runtime.MaterializingSink{
+				Materializer: &runtime.SinkUpsertMaterializer{Keys: pk, KeyTypes: keyTypes, Types: colTypes},
+				Sink:         &runtime.ConnectorSink{Sink: sk, Spec: spec, Table: table, DropNulls: dropNulls}}
+		}
+		return p
+	}
 	p.newOp = func() runtime.Operator {
 		return &runtime.ConnectorSink{Sink: sk, Spec: spec, Table: table, DropNulls: dropNulls}
 	}
@@ -938,9 +991,16 @@ func ExplainPhysical(p *PhysNode, d ExplainDetail, streaming bool) string {
 	var b strings.Builder
 	var rec func(p *PhysNode, prefix string, last, root bool)
 	rec = func(p *PhysNode, prefix string, last, root bool) {
+		for p.hidden && len(p.Inputs) == 1 {
+			p = p.Inputs[0]
+		}
 		attrs := append([]string(nil), p.Attrs...)
 		if d.ChangelogMode && streaming {
-			attrs = append(attrs, "changelogMode=["+p.Mode.String()+"]")
+			mode := p.Mode.String()
+			if p.Op == "Sink" {
+				mode = "NONE" // a sink produces no changes (Flink prints NONE)
+			}
+			attrs = append(attrs, "changelogMode=["+mode+"]")
 		}
 		line := p.Op + "(" + strings.Join(attrs, ", ") + ")"
 		if d.EstimatedCost {

@@ -285,8 +285,10 @@ func (pl *planner) deduplicate(r *Rank, in *PhysNode) *PhysNode {
 	tc := ok.Col
 	p := &PhysNode{Op: "Deduplicate", Inputs: []*PhysNode{ex}, Cols: r.Cols, Parallelism: par, Mode: mode, rows: in.rows,
 		Attrs: []string{"keep=[" + keep + "]", "key=[" + strings.Join(pk, ", ") + "]", "order=[" + order + "]"}}
+	p.upsertKeys = [][]int{keys}
 	p.newOp = func() runtime.Operator {
-		return &runtime.Deduplicate{Keys: keys, KeyTypes: keyTypes, Types: ts, KeepLast: keepLast, Rowtime: rowtime, TimeCol: tc}
+		return &runtime.Deduplicate{Keys: keys, KeyTypes: keyTypes, Types: ts, KeepLast: keepLast, Rowtime: rowtime, TimeCol: tc,
+			NoUpdateBefore: p.noUpdateBefore}
 	}
 	return p
 }

@@ -26,6 +26,9 @@ type Deduplicate struct {
 	KeepLast bool
 	Rowtime  bool
 	TimeCol  int
+	// NoUpdateBefore leaves out -U rows (Flink's generateUpdateBefore =
+	// false, when the consumer takes upserts).
+	NoUpdateBefore bool
 
 	index groupIndex
 	n     int32
@@ -88,8 +91,10 @@ func (d *Deduplicate) ProcessBatch(_ int, b *types.Batch) error {
 			continue
 		}
 		vals := b.Row(i, d.Types).Values
-		if err := emit(types.UpdateBefore, d.rows[g]); err != nil {
-			return err
+		if !d.NoUpdateBefore {
+			if err := emit(types.UpdateBefore, d.rows[g]); err != nil {
+				return err
+			}
 		}
 		if err := emit(types.UpdateAfter, vals); err != nil {
 			return err

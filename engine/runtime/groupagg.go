@@ -242,6 +242,9 @@ type GroupAgg struct {
 	Final bool
 	// Retractable input: MIN/MAX keep multisets, COUNT(*) tracks rows.
 	Retractable bool
+	// NoUpdateBefore leaves out -U rows: an update is +U alone (Flink's
+	// generateUpdateBefore = false, when the consumer takes upserts).
+	NoUpdateBefore bool
 
 	accs    []accumulator
 	index   groupIndex
@@ -403,7 +406,9 @@ func (a *GroupAgg) processMiniBatch(b *types.Batch) error {
 		case prev == nil:
 			ob.add(types.Insert, b, row, a.Keys, cur)
 		case a.ttl.on() || !rowValuesEqual(prev, cur):
-			ob.add(types.UpdateBefore, b, row, a.Keys, prev)
+			if !a.NoUpdateBefore {
+				ob.add(types.UpdateBefore, b, row, a.Keys, prev)
+			}
 			ob.add(types.UpdateAfter, b, row, a.Keys, cur)
 		}
 		a.prev[g] = cur
@@ -529,7 +534,9 @@ func (a *GroupAgg) processRows(b *types.Batch) error {
 		case prev == nil:
 			ob.add(types.Insert, b, i, a.Keys, cur)
 		case a.ttl.on() || !rowValuesEqual(prev, cur):
-			ob.add(types.UpdateBefore, b, i, a.Keys, prev)
+			if !a.NoUpdateBefore {
+				ob.add(types.UpdateBefore, b, i, a.Keys, prev)
+			}
 			ob.add(types.UpdateAfter, b, i, a.Keys, cur)
 		}
 		a.prev[g] = cur

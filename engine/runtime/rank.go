@@ -31,6 +31,9 @@ type Rank struct {
 	// AppendOnly input lets a partition keep only its first RankEnd rows
 	// (Flink's AppendOnlyTopNFunction); retracting input needs them all.
 	AppendOnly bool
+	// NoUpdateBefore leaves out -U rows (Flink's generateUpdateBefore =
+	// false, when the consumer takes upserts).
+	NoUpdateBefore bool
 
 	parts  map[string]*rankPartition
 	order  []*rankPartition // batch mode: partitions in first-seen order
@@ -238,7 +241,9 @@ func (r *Rank) diff(old, next []*rankRow, emit func(types.RowKind, *rankRow, int
 		case k >= len(old):
 			emit(types.Insert, next[k], rank)
 		case old[k] != next[k]:
-			emit(types.UpdateBefore, old[k], rank)
+			if !r.NoUpdateBefore {
+				emit(types.UpdateBefore, old[k], rank)
+			}
 			emit(types.UpdateAfter, next[k], rank)
 		}
 	}

@@ -133,3 +133,19 @@ WITH (%s 'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')`, speed, p
 		}
 	}
 }
+
+// A print sink with a primary key that the query's updates are not keyed
+// on gets them through a SinkUpsertMaterializer: per key, the latest row.
+func TestUpsertMaterializeIntoPrintSink(t *testing.T) {
+	env := MustCreate(InStreamingMode())
+	var out strings.Builder
+	env.SetStdout(&out)
+	mustExec(t, env,
+		"SET 'table.dml-sync' = 'true'",
+		"CREATE TABLE p (item STRING, cnt BIGINT, PRIMARY KEY (cnt) NOT ENFORCED) WITH ('connector' = 'print')",
+		"INSERT INTO p SELECT item, COUNT(*) FROM (VALUES ('a'), ('b'), ('a')) AS t(item) GROUP BY item")
+	want := "+I[a, 1]\n+U[b, 1]\n+I[a, 2]\n"
+	if out.String() != want {
+		t.Fatalf("printed:\n%s\nwant:\n%s", out.String(), want)
+	}
+}

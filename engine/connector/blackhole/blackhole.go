@@ -39,8 +39,18 @@ type Sink struct{ rows atomic.Int64 }
 // Rows is the number of rows written (and committed or not) so far.
 func (s *Sink) Rows() int64 { return s.rows.Load() }
 
-// ChangelogMode accepts every row kind.
-func (s *Sink) ChangelogMode(requested types.ChangelogMode) types.ChangelogMode { return requested }
+// ChangelogMode accepts every row kind but -U (Flink's BlackHoleSink).
+func (s *Sink) ChangelogMode(requested types.ChangelogMode) types.ChangelogMode {
+	// every kind but -U, as Flink's BlackHoleSink: updates arrive as
+	// upserts when the query can produce them so
+	var kinds []types.RowKind
+	for _, k := range requested.Kinds() {
+		if k != types.UpdateBefore {
+			kinds = append(kinds, k)
+		}
+	}
+	return types.ChangelogModeOf(kinds...)
+}
 
 // Open starts a writer.
 func (s *Sink) Open(ctx context.Context, spec connector.WriteSpec, index int) (connector.Writer, error) {

@@ -15,8 +15,9 @@ func TestBlackhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.ChangelogMode(types.RetractMode) != types.RetractMode {
-		t.Fatal("blackhole must accept every row kind")
+	// like Flink's BlackHoleSink: every kind but -U (it takes upserts)
+	if s.ChangelogMode(types.RetractMode) != types.UpsertMode {
+		t.Fatalf("blackhole mode %s, want %s", s.ChangelogMode(types.RetractMode), types.UpsertMode)
 	}
 	w, _ := s.Open(context.Background(), connector.WriteSpec{}, 0)
 	b := types.NewBatch(nil, []types.RowKind{types.Insert, types.Delete, types.UpdateAfter}, 3)

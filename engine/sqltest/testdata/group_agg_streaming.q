@@ -125,7 +125,7 @@ LogicalSink(table=[..], fields=[cnt, items])
                   +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
 == Optimized Physical Plan ==
-Sink(table=[*anonymous_collect$1*], fields=[cnt, items], changelogMode=[I,UB,UA,D])
+Sink(table=[*anonymous_collect$1*], fields=[cnt, items], changelogMode=[NONE])
 +- Exchange(distribution=[single], changelogMode=[I,UB,UA,D])
    +- Calc(select=[cnt, EXPR$1], changelogMode=[I,UB,UA,D])
       +- GroupAggregate(groupBy=[cnt], select=[cnt, COUNT(*) AS EXPR$1], changelogMode=[I,UB,UA,D])
@@ -206,21 +206,21 @@ FROM bids GROUP BY item;
 +----+--------------------------------+----------------------+-------------+-------------+-------------+
 | op |                           item |                  cnt |       total |          lo |          hi |
 +----+--------------------------------+----------------------+-------------+-------------+-------------+
-| +I |                              C |                    1 |           3 |           3 |           3 |
-| -U |                              C |                    1 |           3 |           3 |           3 |
-| +U |                              C |                    2 |           9 |           3 |           6 |
 | +I |                              A |                    1 |           1 |           1 |           1 |
-| +I |                              B |                    1 |           2 |           2 |           2 |
 | -U |                              A |                    1 |           1 |           1 |           1 |
 | +U |                              A |                    2 |           5 |           1 |           4 |
-| -U |                              B |                    1 |           2 |           2 |           2 |
-| +U |                              B |                    2 |           7 |           2 |           5 |
 | -U |                              A |                    2 |           5 |           1 |           4 |
 | +U |                              A |                    3 |          12 |           1 |           7 |
-| -U |                              B |                    2 |           7 |           2 |           5 |
-| +U |                              B |                    3 |          15 |           2 |           8 |
 | -U |                              A |                    3 |          12 |           1 |           7 |
 | +U |                              A |                    4 |          21 |           1 |           9 |
+| +I |                              B |                    1 |           2 |           2 |           2 |
+| +I |                              C |                    1 |           3 |           3 |           3 |
+| -U |                              B |                    1 |           2 |           2 |           2 |
+| +U |                              B |                    2 |           7 |           2 |           5 |
+| -U |                              C |                    1 |           3 |           3 |           3 |
+| +U |                              C |                    2 |           9 |           3 |           6 |
+| -U |                              B |                    2 |           7 |           2 |           5 |
+| +U |                              B |                    3 |          15 |           2 |           8 |
 +----+--------------------------------+----------------------+-------------+-------------+-------------+
 Received a total of 15 rows
 !unordered
@@ -242,3 +242,119 @@ INSERT INTO append_only SELECT CAST(cnt AS STRING), COUNT(*) FROM (SELECT item, 
 [ERROR] Could not execute SQL statement. Reason:
 Table sink 'default_catalog.default_database.append_only' doesn't support consuming update and delete changes which is produced by node GroupAggregate(groupBy=[cnt], select=[cnt, COUNT(*) AS EXPR$1])
 !error
+
+# Sinks that take upserts (blackhole takes every kind but -U, as Flink's
+# BlackHoleSink): the aggregate leaves out -U rows (changelogMode=[I,UA,D]
+# all the way down) unless a filter stands in between (FLINK-9528).
+CREATE TABLE hole (item STRING, cnt BIGINT) WITH ('connector' = 'blackhole');
+[INFO] Execute statement succeeded.
+!info
+
+EXPLAIN CHANGELOG_MODE INSERT INTO hole SELECT item, COUNT(*) FROM bids GROUP BY item;
+== Abstract Syntax Tree ==
+LogicalSink(table=[default_catalog.default_database.hole], fields=[item, cnt])
++- LogicalProject(item=[$0], cnt=[$1])
+   +- LogicalProject(item=[$0], EXPR$1=[$1])
+      +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
+         +- LogicalProject(item=[$1])
+            +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
+
+== Optimized Physical Plan ==
+Sink(table=[default_catalog.default_database.hole], fields=[item, cnt], changelogMode=[NONE])
++- Calc(select=[item, EXPR$1], changelogMode=[I,UA])
+   +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1], changelogMode=[I,UA])
+      +- Exchange(distribution=[hash[item]], changelogMode=[I])
+         +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item], changelogMode=[I])
+
+== Optimized Execution Plan ==
+Sink(table=[default_catalog.default_database.hole], fields=[item, cnt])
++- Calc(select=[item, EXPR$1])
+   +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1])
+      +- Exchange(distribution=[hash[item]])
+         +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item])
+!ok
+
+EXPLAIN CHANGELOG_MODE INSERT INTO hole SELECT * FROM (SELECT item, COUNT(*) AS cnt FROM bids GROUP BY item) WHERE cnt > 1;
+== Abstract Syntax Tree ==
+LogicalSink(table=[default_catalog.default_database.hole], fields=[item, cnt])
++- LogicalProject(item=[$0], cnt=[$1])
+   +- LogicalProject(item=[$0], cnt=[$1])
+      +- LogicalFilter(condition=[>($1, 1)])
+         +- LogicalProject(item=[$0], cnt=[$1])
+            +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
+               +- LogicalProject(item=[$1])
+                  +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
+
+== Optimized Physical Plan ==
+Sink(table=[default_catalog.default_database.hole], fields=[item, cnt], changelogMode=[NONE])
++- Calc(select=[item, EXPR$1], where=[>(EXPR$1, 1)], changelogMode=[I,UB,UA])
+   +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1], changelogMode=[I,UB,UA])
+      +- Exchange(distribution=[hash[item]], changelogMode=[I])
+         +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item], changelogMode=[I])
+
+== Optimized Execution Plan ==
+Sink(table=[default_catalog.default_database.hole], fields=[item, cnt])
++- Calc(select=[item, EXPR$1], where=[>(EXPR$1, 1)])
+   +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1])
+      +- Exchange(distribution=[hash[item]])
+         +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item])
+!ok
+
+# A sink with a primary key fed updates keyed on something else gets a
+# SinkUpsertMaterializer (upsertMaterialize=[true]); keyed on its primary
+# key, none.
+CREATE TABLE hole_pk (item STRING, cnt BIGINT, PRIMARY KEY (cnt) NOT ENFORCED) WITH ('connector' = 'blackhole');
+[INFO] Execute statement succeeded.
+!info
+
+EXPLAIN CHANGELOG_MODE INSERT INTO hole_pk SELECT item, COUNT(*) FROM bids GROUP BY item;
+== Abstract Syntax Tree ==
+LogicalSink(table=[default_catalog.default_database.hole_pk], fields=[item, cnt])
++- LogicalProject(item=[$0], cnt=[$1])
+   +- LogicalProject(item=[$0], EXPR$1=[$1])
+      +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
+         +- LogicalProject(item=[$1])
+            +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
+
+== Optimized Physical Plan ==
+Sink(table=[default_catalog.default_database.hole_pk], fields=[item, cnt], upsertMaterialize=[true], changelogMode=[NONE])
++- Calc(select=[item, EXPR$1], changelogMode=[I,UB,UA])
+   +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1], changelogMode=[I,UB,UA])
+      +- Exchange(distribution=[hash[item]], changelogMode=[I])
+         +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item], changelogMode=[I])
+
+== Optimized Execution Plan ==
+Sink(table=[default_catalog.default_database.hole_pk], fields=[item, cnt], upsertMaterialize=[true])
++- Calc(select=[item, EXPR$1])
+   +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1])
+      +- Exchange(distribution=[hash[item]])
+         +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item])
+!ok
+
+CREATE TABLE hole_item (item STRING, cnt BIGINT, PRIMARY KEY (item) NOT ENFORCED) WITH ('connector' = 'blackhole');
+[INFO] Execute statement succeeded.
+!info
+
+EXPLAIN CHANGELOG_MODE INSERT INTO hole_item SELECT item, COUNT(*) FROM bids GROUP BY item;
+== Abstract Syntax Tree ==
+LogicalSink(table=[default_catalog.default_database.hole_item], fields=[item, cnt])
++- LogicalProject(item=[$0], cnt=[$1])
+   +- LogicalProject(item=[$0], EXPR$1=[$1])
+      +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
+         +- LogicalProject(item=[$1])
+            +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
+
+== Optimized Physical Plan ==
+Sink(table=[default_catalog.default_database.hole_item], fields=[item, cnt], changelogMode=[NONE])
++- Calc(select=[item, EXPR$1], changelogMode=[I,UA])
+   +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1], changelogMode=[I,UA])
+      +- Exchange(distribution=[hash[item]], changelogMode=[I])
+         +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item], changelogMode=[I])
+
+== Optimized Execution Plan ==
+Sink(table=[default_catalog.default_database.hole_item], fields=[item, cnt])
++- Calc(select=[item, EXPR$1])
+   +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1])
+      +- Exchange(distribution=[hash[item]])
+         +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item])
+!ok

@@ -77,7 +77,7 @@ LogicalSink(table=[..], fields=[id, sts])
             +- LogicalTableScan(table=[[default_catalog, default_database, shipments]])
 
 == Optimized Physical Plan ==
-Sink(table=[*anonymous_collect$1*], fields=[id, sts], changelogMode=[I])
+Sink(table=[*anonymous_collect$1*], fields=[id, sts], changelogMode=[NONE])
 +- Exchange(distribution=[single], changelogMode=[I])
    +- Calc(select=[id, sts], changelogMode=[I])
       +- IntervalJoin(joinType=[InnerJoin], windowBounds=[isRowTime=true, leftLowerBound=-10000, leftUpperBound=1000, leftTimeIndex=0, rightTimeIndex=0], where=[AND(>=(sts, -(ts, INTERVAL 'PT1S')), <=(sts, +(ts, INTERVAL 'PT10S')))], select=[ts, id, sts, oid], changelogMode=[I])
@@ -115,7 +115,7 @@ LogicalSink(table=[..], fields=[id, sts])
             +- LogicalTableScan(table=[[default_catalog, default_database, shipments]])
 
 == Optimized Physical Plan ==
-Sink(table=[*anonymous_collect$1*], fields=[id, sts], changelogMode=[I,UB,UA,D])
+Sink(table=[*anonymous_collect$1*], fields=[id, sts], changelogMode=[NONE])
 +- Exchange(distribution=[single], changelogMode=[I,UB,UA,D])
    +- Calc(select=[id, sts], changelogMode=[I,UB,UA,D])
       +- Join(joinType=[LeftOuterJoin], where=[=(id, oid)], select=[ts, id, sts, oid], leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey], changelogMode=[I,UB,UA,D])
@@ -149,8 +149,8 @@ ON o.id = s.oid AND s.sts BETWEEN o.ts AND o.ts + INTERVAL '10' SECOND;
 +----+--------------------------------+-------------------------+-------------------------+
 | op |                             id |                      ts |                     sts |
 +----+--------------------------------+-------------------------+-------------------------+
-| +I |                             o1 | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:05.000 |
 | +I |                             o3 | 2024-03-01 10:00:07.000 | 2024-03-01 10:00:09.000 |
+| +I |                             o1 | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:05.000 |
 +----+--------------------------------+-------------------------+-------------------------+
 Received a total of 2 rows
 !unordered
@@ -292,7 +292,7 @@ LogicalSink(table=[..], fields=[id])
                +- LogicalTableScan(table=[[default_catalog, default_database, shipments]])
 
 == Optimized Physical Plan ==
-Sink(table=[*anonymous_collect$1*], fields=[id], changelogMode=[I,UB,UA,D])
+Sink(table=[*anonymous_collect$1*], fields=[id], changelogMode=[NONE])
 +- Exchange(distribution=[single], changelogMode=[I,UB,UA,D])
    +- Calc(select=[id], changelogMode=[I,UB,UA,D])
       +- Join(joinType=[LeftAntiJoin], where=[=($corr0, id)], select=[ts, id], leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey], changelogMode=[I,UB,UA,D])

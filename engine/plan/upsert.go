@@ -1,0 +1,153 @@
+package plan
+
+import (
+	"strings"
+
+	"github.com/riffle-sql/riffle/engine/config"
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// Upsert keys and update kinds at sinks (Flink's
+// FlinkChangelogModeInferenceProgram and upsert-key metadata, simplified):
+//
+//   - Operators that produce updates from keyed state know their upsert
+//     keys: a streaming GroupAggregate its group keys, a Deduplicate and a
+//     Rank of the first row their partition keys, a Rank that outputs its
+//     rank number the partition keys and the rank number. Calc and
+//     Exchange carry them through when the key columns are projected.
+//   - A sink that takes no -U rows (blackhole, like Flink's) gets an
+//     update stream without them when the updates come from such an
+//     operator through projections and exchanges only (a filter could not
+//     turn a +U into the delete it would need, FLINK-9528): the operator
+//     then skips its -U rows (generateUpdateBefore = false). Otherwise the
+//     -U rows still flow and the sink ignores them.
+//   - A sink with a primary key fed updates that are not keyed on exactly
+//     that key goes through a SinkUpsertMaterializer
+//     (table.exec.sink.upsert-materialize: AUTO, or FORCE for every
+//     updating input, NONE never), shown as upsertMaterialize=[true].
+
+// projectKeys maps upsert keys through a projection (nil projs = the
+// identity): a key survives when all its columns are projected as is.
+func projectKeys(keys [][]int, projs []expr.Expr) [][]int {
+	if projs == nil || len(keys) == 0 {
+		return keys
+	}
+	pos := map[int]int{}
+	for i, e := range projs {
+		if r, ok := e.(*expr.InputRef); ok {
+			if _, seen := pos[r.Index]; !seen {
+				pos[r.Index] = i
+			}
+		}
+	}
+	var out [][]int
+	for _, k := range keys {
+		mapped := make([]int, 0, len(k))
+		for _, c := range k {
+			p, ok := pos[c]
+			if !ok {
+				mapped = nil
+				break
+			}
+			mapped = append(mapped, p)
+		}
+		if mapped != nil || len(k) == 0 {
+			out = append(out, mapped)
+		}
+	}
+	return out
+}
+
+// withoutUpdateBefore is m without -U.
+func withoutUpdateBefore(m types.ChangelogMode) types.ChangelogMode {
+	var kinds []types.RowKind
+	for _, k := range m.Kinds() {
+		if k != types.UpdateBefore {
+			kinds = append(kinds, k)
+		}
+	}
+	return types.ChangelogModeOf(kinds...)
+}
+
+// dropUpdateBefore makes p's output free of -U rows when the operator
+// producing its updates can leave them out; it reports whether it could.
+func dropUpdateBefore(p *PhysNode) bool {
+	if !p.Mode.Contains(types.UpdateBefore) {
+		return true
+	}
+	ok := false
+	switch p.Op {
+	case "Exchange":
+		ok = dropUpdateBefore(p.Inputs[0])
+	case "Calc":
+		ok = !hasWhere(p) && dropUpdateBefore(p.Inputs[0])
+	case "GroupAggregate", "Deduplicate", "Rank":
+		p.noUpdateBefore = true
+		ok = true
+	}
+	if ok {
+		p.Mode = withoutUpdateBefore(p.Mode)
+	}
+	return ok
+}
+
+func hasWhere(p *PhysNode) bool {
+	for _, a := range p.Attrs {
+		if strings.HasPrefix(a, "where=[") {
+			return true
+		}
+	}
+	return false
+}
+
+// keyedOn reports whether one of p's upsert keys is exactly the column set
+// pk.
+func keyedOn(p *PhysNode, pk []int) bool {
+	want := map[int]bool{}
+	for _, c := range pk {
+		want[c] = true
+	}
+	for _, k := range p.upsertKeys {
+		if len(k) != len(want) {
+			continue
+		}
+		all := true
+		for _, c := range k {
+			if !want[c] {
+				all = false
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// sinkUpdates adapts an updating input to a sink (see above): it returns
+// the input to connect, the mode the sink gets and whether a
+// SinkUpsertMaterializer runs in front of it (the input is then hash
+// distributed on the primary key pk, column positions of the input).
+func (pl *planner) sinkUpdates(in *PhysNode, accepted types.ChangelogMode, pk []int) (*PhysNode, bool) {
+	if !pl.env.Streaming || in.Mode.IsInsertOnly() {
+		return in, false
+	}
+	if len(pk) > 0 {
+		strategy := strings.ToUpper(pl.env.Config.GetString(config.SinkUpsertMaterialize.Key, "AUTO"))
+		keyed := keyedOn(in, pk)
+		if strategy == "FORCE" || strategy == "AUTO" && !keyed {
+			ex := pl.exchange(in, runtime.Hash, pk, pl.env.parallelism())
+			ex.hidden = true
+			return ex, true
+		}
+		if !keyed {
+			return in, false
+		}
+	}
+	if !accepted.Contains(types.UpdateBefore) && accepted.Contains(types.UpdateAfter) {
+		dropUpdateBefore(in)
+	}
+	return in, false
+}
