@@ -140,7 +140,7 @@ func TestFilter(t *testing.T) {
 // bigSource is a catalog with many tables, as a remote catalog may have.
 type bigSource struct{ n int }
 
-func (s bigSource) Catalogs() []string                { return []string{"hive"} }
+func (s bigSource) Catalogs() []string                 { return []string{"hive"} }
 func (s bigSource) Databases(string) ([]string, error) { return []string{"db"}, nil }
 func (s bigSource) Objects(string, string) ([]Object, error) {
 	out := make([]Object, s.n)
