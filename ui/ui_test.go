@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-		"fyne.io/fyne/v2/widget"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/engine/results"
 )
