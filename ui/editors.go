@@ -26,9 +26,10 @@ type editorTab struct {
 
 // editorTabs are the centre's DocTabs of SQL editors.
 type editorTabs struct {
-	wb   *Workbench
-	tabs *container.DocTabs
-	list []*editorTab // in display order
+	wb      *Workbench
+	tabs    *container.DocTabs
+	list    []*editorTab // in display order
+	loading bool         // restoring tabs: nothing to save
 }
 
 func newEditorTabs(wb *Workbench, ws *persistence.Workspace) *editorTabs {
@@ -39,8 +40,10 @@ func newEditorTabs(wb *Workbench, ws *persistence.Workspace) *editorTabs {
 			mode = modeStreaming
 		}
 		tab := et.makeTab(t.ID, t.Title, t.Text, mode)
-		tab.ed.SetCursor(t.CursorLine, t.CursorCol)
 		et.list = append(et.list, tab)
+		et.loading = true
+		tab.ed.SetCursor(t.CursorLine, t.CursorCol)
+		et.loading = false
 	}
 	items := make([]*container.TabItem, len(et.list))
 	for i, t := range et.list {
@@ -83,6 +86,9 @@ func (et *editorTabs) makeTab(id int64, title, text, mode string) *editorTab {
 		et.changed(t)
 	}
 	t.ed.OnCursorMoved = func(int, int) {
+		if et.loading {
+			return
+		}
 		et.changed(t)
 		if et.current() == t {
 			wb.updateStatus()
@@ -99,21 +105,24 @@ func (et *editorTabs) makeTab(id int64, title, text, mode string) *editorTab {
 
 // changed hands the tab's current state to the autosaver.
 func (et *editorTabs) changed(t *editorTab) {
-	if t.id == 0 {
+	if t.id == 0 || et.loading {
 		return
 	}
-	et.wb.saver.TabChanged(et.state(t))
+	if st, ok := et.state(t); ok {
+		et.wb.saver.TabChanged(st)
+	}
 }
 
-func (et *editorTabs) state(t *editorTab) persistence.Tab {
+// state is what the workspace stores of a tab; ok is false for a tab that
+// is not (or no longer) in the list.
+func (et *editorTabs) state(t *editorTab) (persistence.Tab, bool) {
 	line, col := t.ed.CursorPosition()
-	order := 0
 	for i, x := range et.list {
 		if x == t {
-			order = i
+			return persistence.Tab{ID: t.id, Title: t.title, Text: t.text, CursorLine: line, CursorCol: col, Order: i}, true
 		}
 	}
-	return persistence.Tab{ID: t.id, Title: t.title, Text: t.text, CursorLine: line, CursorCol: col, Order: order}
+	return persistence.Tab{}, false
 }
 
 // snapshotAll hands every tab to the autosaver (used before closing).
@@ -207,8 +216,7 @@ func (et *editorTabs) persist() error {
 	_ = et.wb.saver.Flush(ctx)
 	tabs := make([]persistence.Tab, len(et.list))
 	for i, t := range et.list {
-		tabs[i] = et.state(t)
-		tabs[i].Order = i
+		tabs[i], _ = et.state(t)
 	}
 	var sel int64
 	if c := et.byItem(et.tabs.Selected()); c != nil {

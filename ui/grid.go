@@ -521,6 +521,9 @@ func (g *resultGrid) statusText() string {
 	if g.view == results.ChangelogView {
 		noun = "changes"
 	}
+	if g.total == 1 {
+		noun = strings.TrimSuffix(noun, "s")
+	}
 	parts = append(parts, fmt.Sprintf("%s %s", groupDigits(g.total), noun))
 	if g.dropped > 0 {
 		if g.view == results.ChangelogView {

@@ -54,8 +54,7 @@ type runState struct {
 // worker runs submitted scripts one after another, in order.
 func (wb *Workbench) worker(q <-chan queued) {
 	for j := range q {
-		wb.execScript(j.ctx, j.req)
-		j.done()
+		j.done(wb.execScript(j.ctx, j.req))
 	}
 }
 
@@ -63,7 +62,7 @@ func (wb *Workbench) worker(q <-chan queued) {
 type queued struct {
 	ctx  context.Context
 	req  runReq
-	done func()
+	done func(ok bool)
 }
 
 // submit queues a script; it returns at once.
@@ -83,14 +82,14 @@ func (wb *Workbench) submit(req runReq) {
 	}
 	wb.running.Add(1)
 	wb.setStatus("Running…")
-	wb.runQ <- queued{ctx: ctx, req: req, done: func() {
+	wb.runQ <- queued{ctx: ctx, req: req, done: func(ok bool) {
 		cancel()
 		wb.mu.Lock()
 		delete(wb.runCancels, id)
 		wb.mu.Unlock()
 		left := wb.running.Add(-1)
 		wb.do(func() {
-			if left == 0 {
+			if left == 0 && ok {
 				wb.setStatus("Ready")
 			}
 			wb.catalog.Reload()
@@ -276,10 +275,13 @@ func (wb *Workbench) Stop() {
 }
 
 // execScript runs each statement of a script in order; a failing statement
-// stops the script (except the init script).
-func (wb *Workbench) execScript(ctx context.Context, req runReq) {
+// stops the script (except the init script). It reports whether every
+// statement succeeded.
+func (wb *Workbench) execScript(ctx context.Context, req runReq) (ok bool) {
+	ok = true
 	defer func() {
 		if p := recover(); p != nil {
+			ok = false
 			msg := fmt.Sprintf("Internal error while running statements: %v\n%s", p, debug.Stack())
 			wb.do(func() {
 				wb.messages.add(levelError, msg, nil)
@@ -293,7 +295,7 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) {
 	spans := sql.SplitStatements(req.text)
 	if len(spans) == 0 {
 		wb.do(func() { wb.setStatus("Nothing to run") })
-		return
+		return false
 	}
 	var st runState
 	for i, sp := range spans {
@@ -311,11 +313,15 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) {
 		} else {
 			pos = posAt(req.doc, abs)
 		}
-		if !wb.execOne(ctx, req, &st, sp.Text, pos) && req.source != srcInit {
-			break
+		if !wb.execOne(ctx, req, &st, sp.Text, pos) {
+			ok = false
+			if req.source != srcInit {
+				break
+			}
 		}
 	}
 	if st.inSet {
+		ok = false
 		wb.post(levelError, "BEGIN STATEMENT SET without END: the statement set was not submitted.", nil)
 	}
 	if req.tab != nil {
@@ -333,8 +339,18 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) {
 		})
 	}
 	if req.source == srcInit {
-		wb.post(levelInfo, "Init script done (File ▸ Edit init script… changes it).", nil)
+		if ok {
+			wb.post(levelInfo, "Init script done (File ▸ Edit init script… changes it).", nil)
+		} else {
+			wb.post(levelWarning, "Init script done with errors (see above); File ▸ Edit init script… fixes it.", nil)
+		}
+		wb.do(func() {
+			// Show the user's tables right away.
+			src := wb.env.Catalogs()
+			wb.catalog.OpenPath(src.CurrentCatalog(), src.CurrentDatabase())
+		})
 	}
+	return ok
 }
 
 // posAt returns the 1-based line and column (in runes) of byte offset off

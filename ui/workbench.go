@@ -14,7 +14,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -170,6 +169,9 @@ func New(w fyne.Window, opts Options) (*Workbench, error) {
 		wb.messages.add(levelWarning, "A damaged workspace entry was skipped: "+p.Error(), nil)
 	}
 	wb.restoreWindow(ws.Window)
+	if t := wb.editors.current(); t != nil {
+		w.Canvas().Focus(t.ed)
+	}
 	wb.runInit()
 	if !opts.NoTicker {
 		go wb.tickLoop()
@@ -311,7 +313,6 @@ func (wb *Workbench) buildToolbar() fyne.CanvasObject {
 			dialog.ShowInformation("Export CSV", "Run a query first: the export writes the selected result tab.", wb.win)
 		}
 	})
-	newTab := widget.NewButtonWithIcon("", theme.ContentAddIcon(), func() { wb.editors.newTab("", "") })
 	wb.modeSel = widget.NewSelect([]string{modeStreaming, modeBatch}, nil)
 	if t := wb.editors.current(); t != nil {
 		wb.modeSel.SetSelected(t.mode)
@@ -323,7 +324,7 @@ func (wb *Workbench) buildToolbar() fyne.CanvasObject {
 		}
 		wb.updateStatus()
 	}
-	for _, b := range []*widget.Button{runAll, explain, format, export, newTab} {
+	for _, b := range []*widget.Button{runAll, explain, format, export} {
 		b.Importance = widget.LowImportance
 	}
 	wb.stopBtn.Importance = widget.LowImportance
@@ -335,8 +336,6 @@ func (wb *Workbench) buildToolbar() fyne.CanvasObject {
 		widget.NewLabel("Mode"), wb.modeSel,
 		widget.NewSeparator(),
 		export,
-		layout.NewSpacer(),
-		newTab,
 	), widget.NewSeparator())
 }
 
