@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -40,7 +41,12 @@ func (t *TableEnvironment) ExecuteSQLContext(ctx context.Context, statement stri
 // ExecuteParsed runs a parsed statement. text is the statement's source
 // and base its position in a larger script (so errors point into the
 // script).
-func (t *TableEnvironment) ExecuteParsed(ctx context.Context, st sql.Statement, text string, base sql.Pos) (*TableResult, error) {
+func (t *TableEnvironment) ExecuteParsed(ctx context.Context, st sql.Statement, text string, base sql.Pos) (res *TableResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("internal error while executing the statement: %v\n%s", r, debug.Stack())
+		}
+	}()
 	x := &execution{env: t, ctx: ctx, text: text, base: base}
 	return x.run(st)
 }
