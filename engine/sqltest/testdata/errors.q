@@ -140,10 +140,6 @@ SELECT x'zz';
 [ERROR] Could not execute SQL statement. Reason:
 Binary literal string must contain only characters '0' - '9', 'A' - 'F'
 !error
-SELECT 'abc;
-[ERROR] Could not execute SQL statement. Reason:
-line 1, column
-!error
 # syntax errors point at the token
 SELECT FROM t;
 [ERROR] Could not execute SQL statement. Reason:
