@@ -121,7 +121,9 @@ func (pl *planner) prunePartitions(s *Scan, src connector.Source) string {
 		for k := range p {
 			keys = append(keys, k)
 		}
-		sort.Slice(keys, func(a, b int) bool { return indexOf(s.Table.PartitionKeys, keys[a]) < indexOf(s.Table.PartitionKeys, keys[b]) })
+		sort.Slice(keys, func(a, b int) bool {
+			return indexOf(s.Table.PartitionKeys, keys[a]) < indexOf(s.Table.PartitionKeys, keys[b])
+		})
 		kv := make([]string, len(keys))
 		for j, k := range keys {
 			kv[j] = fmt.Sprintf("%s=%s", k, p[k])

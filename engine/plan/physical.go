@@ -941,7 +941,6 @@ func ExplainPhysical(p *PhysNode, d ExplainDetail, streaming bool) string {
 	return b.String()
 }
 
-
 func javaDouble(f float64) string { return types.FormatDoubleJava(f) }
 
 // JSONPlan renders the execution plan as Flink's JSON (nodes with id,
