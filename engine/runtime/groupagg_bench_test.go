@@ -11,7 +11,7 @@ import (
 
 type discardOut struct{ rows int }
 
-func (d *discardOut) Emit(b *types.Batch) error   { d.rows += b.Len; return nil }
+func (d *discardOut) Emit(b *types.Batch) error { d.rows += b.Len; return nil }
 func (d *discardOut) EmitWatermark(int64) error { return nil }
 
 // BenchmarkGroupAggInMemory is issue 2's in-memory target: the plan of
