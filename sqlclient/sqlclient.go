@@ -1,7 +1,9 @@
 // Package sqlclient is Riffle's headless SQL client (`riffle sql`), the
-// counterpart of Flink's SQL Client in embedded mode: it runs statements
-// from --init, then -e, -f or standard input, and prints results as
-// tableau, CSV or JSON Lines.
+// counterpart of Flink's SQL Client in embedded mode, and in gateway mode
+// with --endpoint (any SQL Gateway, Riffle's or a Flink cluster's, through
+// the same table.Engine interface): it runs statements from --init, then
+// -e, -f or standard input, and prints results as tableau, CSV or JSON
+// Lines, the same way for both engines.
 package sqlclient
 
 import (
@@ -14,6 +16,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/config"
 	_ "github.com/riffle-sql/riffle/engine/connector/all" // register connectors and formats
+	"github.com/riffle-sql/riffle/engine/gateway"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
@@ -40,6 +43,7 @@ type Options struct {
 	File       string // -f: a script file
 	Statements string // -e: statements given on the command line
 	Endpoint   string // --endpoint: a SQL Gateway URL; empty = the embedded engine
+	Token      string // bearer token of the gateway (--token or RIFFLE_GATEWAY_TOKEN)
 }
 
 // Validate checks the option values.
@@ -74,26 +78,17 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		fmt.Fprintln(stderr, "[ERROR]", err)
 		return 2
 	}
-	if opts.Endpoint != "" {
-		fmt.Fprintln(stderr, "[ERROR] --endpoint: the SQL Gateway client is not available yet")
-		return 2
-	}
-	settings := table.InStreamingMode()
-	if opts.Mode == ModeBatch {
-		settings = table.InBatchMode()
-	}
-	env, err := table.Create(settings)
-	if err != nil {
-		fmt.Fprintln(stderr, "[ERROR]", err)
-		return 1
-	}
-	env.SetStdout(stdout)
-	env.GetConfig().Set(config.DMLSync.Key, "true")
 	format := opts.Format
 	if format == "" {
 		format = FormatTableau
 	}
-	c := &client{env: env, out: stdout, errOut: stderr, format: format}
+	engine, err := openEngine(ctx, opts, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "[ERROR]", err)
+		return 1
+	}
+	defer engine.Close()
+	c := &client{engine: engine, out: stdout, errOut: stderr, format: format}
 	if opts.InitFile != "" {
 		script, err := os.ReadFile(opts.InitFile)
 		if err != nil {
@@ -101,7 +96,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 			return 1
 		}
 		c.silent = true
-		if !c.runScript(ctx, string(script), opts.InitFile) {
+		if !c.runScript(ctx, stripBOM(string(script)), opts.InitFile) {
 			return 1
 		}
 		c.silent = false
@@ -116,22 +111,19 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 			fmt.Fprintln(stderr, "[ERROR] cannot read script:", err)
 			return 1
 		}
-		script, name = string(b), opts.File
+		script, name = stripBOM(string(b)), opts.File
 	default:
 		b, err := io.ReadAll(stdin)
 		if err != nil {
 			fmt.Fprintln(stderr, "[ERROR] cannot read standard input:", err)
 			return 1
 		}
-		script, name = string(b), "<stdin>"
+		script, name = stripBOM(string(b)), "<stdin>"
 	}
 	ok := c.runScript(ctx, script, name)
 	// background INSERT jobs (table.dml-sync = false) end before we exit
-	for _, j := range env.Jobs() {
-		if err := j.Wait(ctx); err != nil && ok && !errors.Is(err, context.Canceled) {
-			fmt.Fprintf(stderr, "[ERROR] Job %s failed: %v\n", j.GetJobID(), err)
-			ok = false
-		}
+	if !c.waitJobs(ctx, ok) {
+		ok = false
 	}
 	if !ok {
 		return 1
@@ -139,8 +131,58 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	return 0
 }
 
+// openEngine starts the embedded engine or connects to --endpoint. INSERT
+// statements run synchronously (table.dml-sync = true) either way.
+func openEngine(ctx context.Context, opts Options, stdout io.Writer) (table.Engine, error) {
+	mode := opts.Mode
+	if mode == "" {
+		mode = ModeStreaming
+	}
+	if opts.Endpoint != "" {
+		return gateway.Connect(ctx, opts.Endpoint, gateway.RemoteOptions{
+			Token:       opts.Token,
+			SessionName: "riffle sql",
+			Properties:  endpointProperties(opts.Mode),
+		})
+	}
+	settings := table.InStreamingMode()
+	if mode == ModeBatch {
+		settings = table.InBatchMode()
+	}
+	env, err := table.Create(settings)
+	if err != nil {
+		return nil, err
+	}
+	env.SetStdout(stdout)
+	env.GetConfig().Set(config.DMLSync.Key, "true")
+	return table.NewEmbeddedEngine(env), nil
+}
+
+// waitJobs waits for the session's unfinished jobs; when report is set it
+// prints the failures (and returns false for them).
+func (c *client) waitJobs(ctx context.Context, report bool) bool {
+	jobs, err := c.engine.Jobs(ctx)
+	if err != nil {
+		if report {
+			fmt.Fprintln(c.errOut, "[ERROR] Could not list the jobs:", err)
+		}
+		return false
+	}
+	ok := true
+	for _, j := range jobs {
+		if j.IsTerminal() && j.Status != "FAILED" {
+			continue
+		}
+		if err := c.engine.WaitJob(ctx, j.ID); err != nil && report && !errors.Is(err, context.Canceled) {
+			fmt.Fprintf(c.errOut, "[ERROR] Job %s failed: %v\n", j.ID, err)
+			ok = false
+		}
+	}
+	return ok
+}
+
 type client struct {
-	env    *table.TableEnvironment
+	engine table.Engine
 	out    io.Writer
 	errOut io.Writer
 	format string
@@ -148,11 +190,16 @@ type client struct {
 	// statement set being collected by BEGIN STATEMENT SET ... END
 	inSet   bool
 	setText []string
+	// quit is set by QUIT / EXIT: the rest of the script is skipped
+	quit bool
 }
 
 // runScript runs each statement of a script; it stops at the first error.
 func (c *client) runScript(ctx context.Context, script, name string) bool {
 	for _, span := range sql.SplitStatements(script) {
+		if c.quit {
+			return true
+		}
 		if ctx.Err() != nil {
 			fmt.Fprintln(c.errOut, "[ERROR] interrupted")
 			return false
@@ -168,12 +215,27 @@ func (c *client) runScript(ctx context.Context, script, name string) bool {
 			}
 			continue
 		}
-		res, err := c.env.ExecuteParsed(ctx, st, span.Text, span.Start)
+		res, err := c.engine.ExecuteStatement(ctx, span.Text, span.Start)
 		if err != nil {
 			c.fail(name, span, err)
 			return false
 		}
-		if err := c.print(ctx, res); err != nil {
+		raw := false
+		switch st.(type) {
+		case *sql.Explain, *sql.ShowCreate:
+			raw = true
+		case *sql.Reset:
+			// RESET restores the client's own defaults too
+			if err := c.applyDefaults(ctx); err != nil {
+				c.fail(name, span, err)
+				return false
+			}
+		}
+		if err := c.print(ctx, res, raw); err != nil {
+			if ctx.Err() != nil {
+				fmt.Fprintln(c.errOut, "[INFO] Query cancelled.")
+				return false
+			}
 			c.fail(name, span, err)
 			return false
 		}
@@ -208,12 +270,12 @@ func (c *client) clientCommand(ctx context.Context, st sql.Statement, span sql.S
 			return true, true
 		}
 		stmt := "EXECUTE STATEMENT SET BEGIN\n" + strings.Join(c.setText, ";\n") + ";\nEND"
-		res, err := c.env.ExecuteSQLContext(ctx, stmt)
+		res, err := c.engine.ExecuteStatement(ctx, stmt, sql.Pos{})
 		if err != nil {
 			c.fail(name, span, err)
 			return true, false
 		}
-		if err := c.print(ctx, res); err != nil {
+		if err := c.print(ctx, res, false); err != nil {
 			c.fail(name, span, err)
 			return true, false
 		}
@@ -230,7 +292,7 @@ func (c *client) clientCommand(ctx context.Context, st sql.Statement, span sql.S
 			fmt.Fprint(c.out, helpText)
 		case "CLEAR":
 		case "QUIT", "EXIT":
-			return true, true
+			c.quit = true
 		}
 		return true, true
 	}
@@ -253,14 +315,31 @@ func (c *client) fail(name string, span sql.StatementSpan, err error) {
 	msg := err.Error()
 	var se *sql.Error
 	var pe *plan.Error
-	if !errors.As(err, &se) && !(errors.As(err, &pe) && pe.Line > 0) {
+	var re interface{ Positioned() bool }
+	positioned := errors.As(err, &se) || (errors.As(err, &pe) && pe.Line > 0) || (errors.As(err, &re) && re.Positioned())
+	if !positioned {
 		msg = fmt.Sprintf("%s\n(in the statement at line %d, column %d of %s)", msg, span.Start.Line, span.Start.Column, name)
+	} else if name != "-e" && name != "<stdin>" {
+		msg = fmt.Sprintf("%s\n(in %s)", msg, name)
 	}
 	fmt.Fprintf(c.errOut, "[ERROR] Could not execute SQL statement. Reason:\n%s\n", msg)
 }
 
-func (c *client) print(ctx context.Context, res *table.TableResult) error {
-	if res.GetResultKind() == table.Success || (!res.IsQuery() && res.GetJobClient() != nil) {
+// applyDefaults sets the client's session defaults (INSERT runs to
+// completion: table.dml-sync = true).
+func (c *client) applyDefaults(ctx context.Context) error {
+	_, err := c.engine.ExecuteStatement(ctx, "SET '"+config.DMLSync.Key+"' = 'true'", sql.Pos{})
+	return err
+}
+
+// print shows a result. raw prints a single text column as is (EXPLAIN,
+// SHOW CREATE). Cancelling ctx (Ctrl+C) cancels a running query's job.
+func (c *client) print(ctx context.Context, res table.StatementResult, raw bool) error {
+	if id := res.JobID(); id != "" && res.IsQuery() {
+		stop := context.AfterFunc(ctx, func() { _ = c.engine.CancelJob(context.WithoutCancel(ctx), id) })
+		defer stop()
+	}
+	if res.GetResultKind() == table.Success || (!res.IsQuery() && res.JobID() != "") {
 		if c.silent || c.format != FormatTableau {
 			return nil
 		}
@@ -270,7 +349,7 @@ func (c *client) print(ctx context.Context, res *table.TableResult) error {
 	if c.silent {
 		return drain(res)
 	}
-	if names := res.GetTableSchema().GetFieldNames(); c.format == FormatTableau && len(names) == 1 && names[0] == "result" {
+	if names := res.GetTableSchema().GetFieldNames(); raw && c.format == FormatTableau && len(names) == 1 {
 		// EXPLAIN and SHOW CREATE print their text as is
 		it, err := res.Collect()
 		if err != nil {
@@ -284,14 +363,14 @@ func (c *client) print(ctx context.Context, res *table.TableResult) error {
 	}
 	switch c.format {
 	case FormatCSV:
-		return writeCSV(c.out, res, c.env)
+		return writeCSV(c.out, res)
 	case FormatJSON:
-		return writeJSON(c.out, res, c.env)
+		return writeJSON(c.out, res)
 	}
 	return res.PrintTo(c.out)
 }
 
-func drain(res *table.TableResult) error {
+func drain(res table.StatementResult) error {
 	it, err := res.Collect()
 	if err != nil {
 		return err
@@ -313,3 +392,17 @@ END		Ends a statement set. Syntax: "END;"
 Every other statement is Flink SQL: DDL, DML, queries, SHOW, DESCRIBE,
 EXPLAIN, SET, RESET and USE.
 `
+
+// stripBOM drops a UTF-8 byte order mark at the start of a script.
+func stripBOM(s string) string { return strings.TrimPrefix(s, "\ufeff") }
+
+// endpointProperties are the session properties sent to a gateway: the
+// runtime mode only when --mode was given (the gateway's own default wins
+// otherwise), and synchronous INSERTs.
+func endpointProperties(mode string) map[string]string {
+	props := map[string]string{config.DMLSync.Key: "true"}
+	if mode != "" {
+		props[config.RuntimeMode.Key] = mode
+	}
+	return props
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"sync"
 	"time"
@@ -256,6 +257,16 @@ func (r *TableResult) PrintTo(w io.Writer) error {
 		return err
 	}
 	defer it.Close()
-	p := newTableauPrinter(r)
-	return p.print(w, it)
+	return PrintTableau(w, r.schema, it, r.tableauOptions())
+}
+
+// tableauOptions are the options PrintTo prints with.
+func (r *TableResult) tableauOptions() TableauOptions {
+	width := r.maxWidth
+	if !r.query {
+		// Flink's client sizes non-query results (SHOW, DESCRIBE) to their
+		// content without a maximum
+		width = math.MaxInt32
+	}
+	return TableauOptions{Streaming: r.query && r.streaming, MaxColumnWidth: width, Zone: r.zone}
 }
