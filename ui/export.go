@@ -64,6 +64,7 @@ type exportJob struct {
 	bar      *widget.ProgressBar
 	label    *widget.Label
 	dlg      *dialog.CustomDialog
+	cancelB  *widget.Button
 	canceled atomic.Bool
 }
 
@@ -288,12 +289,12 @@ func (wb *Workbench) startExport(rt *resultTab, rows results.Rows, path string, 
 	ctx, cancel := context.WithCancel(context.Background())
 	j := &exportJob{path: path, cancel: cancel, bar: widget.NewProgressBar(), label: widget.NewLabel("Starting…")}
 	j.total.Store(int64(rows.Len()))
-	cancelBtn := widget.NewButton("Cancel", func() {
+	j.cancelB = widget.NewButton("Cancel", func() {
 		j.canceled.Store(true)
 		cancel()
 	})
 	j.dlg = dialog.NewCustomWithoutButtons("Exporting to "+filepath.Base(path),
-		container.NewVBox(j.label, j.bar, container.NewCenter(cancelBtn)), wb.win)
+		container.NewVBox(j.label, j.bar, container.NewCenter(j.cancelB)), wb.win)
 	j.dlg.Resize(fyne.NewSize(420, 160))
 	j.dlg.Show()
 	wb.exports = append(wb.exports, j)
@@ -348,6 +349,10 @@ func (wb *Workbench) tickExports() {
 		if t > 0 {
 			j.bar.SetValue(float64(w) / float64(t))
 		}
-		j.label.SetText(fmt.Sprintf("%s of %s rows", groupDigits(int(w)), groupDigits(int(t))))
+		noun := "rows"
+		if t == 1 {
+			noun = "row"
+		}
+		j.label.SetText(fmt.Sprintf("%s of %s %s written", groupDigits(int(w)), groupDigits(int(t)), noun))
 	}
 }
