@@ -273,21 +273,18 @@ func (b *Browser) label(uid widget.TreeNodeID) (name, detail string) {
 	case nodeCatalog:
 		return parts[0], ""
 	case nodeDatabase:
-		cat, db := b.src.Current()
-		if cat == parts[0] && db == parts[1] {
-			return parts[1], "(current)"
-		}
 		return parts[1], ""
 	case nodeObject:
 		o := b.objects[uid]
-		var tags []string
-		if o.Kind == KindView {
-			tags = append(tags, "view")
+		switch {
+		case o.Kind == KindView && o.Temporary:
+			return parts[2], "temp view"
+		case o.Kind == KindView:
+			return parts[2], "view"
+		case o.Temporary:
+			return parts[2], "temp"
 		}
-		if o.Temporary {
-			tags = append(tags, "temporary")
-		}
-		return parts[2], strings.Join(tags, ", ")
+		return parts[2], ""
 	case nodeColumn:
 		c := b.columns[uid]
 		d := c.Type
@@ -353,7 +350,20 @@ func (b *Browser) createNode(branch bool) fyne.CanvasObject {
 func (b *Browser) updateNode(uid widget.TreeNodeID, branch bool, o fyne.CanvasObject) {
 	row := o.(*nodeRow)
 	name, detail := b.label(uid)
-	row.set(uid, b.icon(uid), name, detail)
+	row.set(uid, b.icon(uid), name, detail, b.isCurrent(uid))
+}
+
+// isCurrent reports the current catalog and database (shown in bold).
+func (b *Browser) isCurrent(uid widget.TreeNodeID) bool {
+	kind, parts := splitID(uid)
+	cat, db := b.src.Current()
+	switch kind {
+	case nodeCatalog:
+		return parts[0] == cat
+	case nodeDatabase:
+		return parts[0] == cat && parts[1] == db
+	}
+	return false
 }
 
 // ref returns the object a node belongs to (ok false for catalogs and
@@ -456,9 +466,13 @@ func newNodeRow(b *Browser) *nodeRow {
 	return r
 }
 
-func (r *nodeRow) set(uid widget.TreeNodeID, icon fyne.Resource, name, detail string) {
+func (r *nodeRow) set(uid widget.TreeNodeID, icon fyne.Resource, name, detail string, bold bool) {
 	r.uid = uid
 	r.icon.SetResource(icon)
+	if r.name.TextStyle.Bold != bold {
+		r.name.TextStyle.Bold = bold
+		r.name.Refresh()
+	}
 	r.name.SetText(name)
 	r.detail.SetText(detail)
 }

@@ -39,7 +39,7 @@ func TestTreeShowsColumnsTypesAndMarkers(t *testing.T) {
 	got := strings.Join(b.VisibleLabels(), "\n")
 	want := strings.Join([]string{
 		"default_catalog",
-		"  default_database (current)",
+		"  default_database",
 		"    big view",
 		"    orders",
 		"      id BIGINT NOT NULL · PK",
@@ -67,7 +67,7 @@ func TestTreeShowsTableCreatedByDDLAfterReload(t *testing.T) {
 	}
 	b.Reload()
 	got := b.VisibleLabels()
-	if len(got) != 3 || got[2] != "    clicks temporary" {
+	if len(got) != 3 || got[2] != "    clicks temp" {
 		t.Fatalf("after DDL: %q", got)
 	}
 	if _, err := env.ExecuteSQL("DROP TEMPORARY TABLE clicks"); err != nil {

@@ -63,6 +63,7 @@ type resultTab struct {
 	exportBtn *widget.Button
 	pager     *fyne.Container
 	pageLbl   *widget.Label
+	emptyLbl  *widget.Label // "No rows" / "Waiting for rows…" over an empty grid
 
 	lastState  string
 	lastStatus time.Time
@@ -186,7 +187,10 @@ func (rt *resultTab) build() {
 		rt.grid.onSortError = func(err error) { wb.setStatus(err.Error()) }
 		rt.grid.onChanged = rt.updateStatus
 		rt.grid.onMenu = rt.showMenu
-		body = rt.grid
+		rt.emptyLbl = widget.NewLabel("")
+		rt.emptyLbl.Importance = widget.LowImportance
+		rt.emptyLbl.Hide()
+		body = container.NewStack(rt.grid, container.NewCenter(rt.emptyLbl))
 		if rt.job != nil {
 			rt.viewSel = widget.NewRadioGroup([]string{viewNames[results.TableView], viewNames[results.ChangelogView]}, func(s string) {
 				if s == viewNames[results.ChangelogView] {
@@ -370,6 +374,16 @@ func (rt *resultTab) updateStatus() {
 	var s string
 	if rt.grid != nil {
 		s = rt.grid.statusText()
+		switch {
+		case rt.grid.total > 0:
+			rt.emptyLbl.Hide()
+		case rt.isRunning():
+			rt.emptyLbl.SetText("Waiting for rows…")
+			rt.emptyLbl.Show()
+		default:
+			rt.emptyLbl.SetText("No rows")
+			rt.emptyLbl.Show()
+		}
 		if rt.pager != nil {
 			if p := rt.grid.pages(); p > 1 {
 				from := rt.grid.pageStart() + 1

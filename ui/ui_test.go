@@ -370,3 +370,15 @@ func TestViewSwitchKeepsTheFinishedResult(t *testing.T) {
 		t.Error("view not switched")
 	}
 }
+
+func TestEmptyResultSaysSo(t *testing.T) {
+	h := newHarness(t)
+	h.newTab("SELECT * FROM flights WHERE delay > 100000")
+	h.tab().mode = modeBatch
+	rt := h.runStatement()
+	h.waitDone(rt)
+	h.wb.Tick()
+	if !rt.emptyLbl.Visible() || rt.emptyLbl.Text != "No rows" || !strings.HasPrefix(rt.statusLbl.Text, "0 rows") {
+		t.Errorf("empty label %q (visible %v), status %q", rt.emptyLbl.Text, rt.emptyLbl.Visible(), rt.statusLbl.Text)
+	}
+}
