@@ -350,7 +350,14 @@ func (b *Browser) createNode(branch bool) fyne.CanvasObject {
 func (b *Browser) updateNode(uid widget.TreeNodeID, branch bool, o fyne.CanvasObject) {
 	row := o.(*nodeRow)
 	name, detail := b.label(uid)
-	row.set(uid, b.icon(uid), name, detail, b.isCurrent(uid))
+	style := fyne.TextStyle{Bold: b.isCurrent(uid)}
+	if kind, _ := splitID(uid); kind == nodeObject {
+		// Views have their own icon and temporary objects are in italics;
+		// the narrow tree has no room for tags after long names.
+		detail = ""
+		style.Italic = b.objects[uid].Temporary
+	}
+	row.set(uid, b.icon(uid), name, detail, style)
 }
 
 // isCurrent reports the current catalog and database (shown in bold).
@@ -466,11 +473,11 @@ func newNodeRow(b *Browser) *nodeRow {
 	return r
 }
 
-func (r *nodeRow) set(uid widget.TreeNodeID, icon fyne.Resource, name, detail string, bold bool) {
+func (r *nodeRow) set(uid widget.TreeNodeID, icon fyne.Resource, name, detail string, style fyne.TextStyle) {
 	r.uid = uid
 	r.icon.SetResource(icon)
-	if r.name.TextStyle.Bold != bold {
-		r.name.TextStyle.Bold = bold
+	if r.name.TextStyle != style {
+		r.name.TextStyle = style
 		r.name.Refresh()
 	}
 	r.name.SetText(name)

@@ -61,8 +61,9 @@ type resultGrid struct {
 	anchor, cursor widget.TableCellID
 	shiftDown      bool
 
-	widthsView results.View
-	widthsSet  bool
+	widthsView   results.View
+	widthsSet    bool
+	rowNumDigits int
 
 	// onSortError reports a sort that cannot be done (still running).
 	onSortError func(error)
@@ -178,6 +179,7 @@ func (g *resultGrid) refreshFrame() {
 		g.page = g.pages() - 1
 	}
 	g.setWidths()
+	g.fitRowNumbers()
 	g.trackMin, g.trackMax = math.MaxInt, -1
 	g.Table.Refresh()
 	if g.trackMax >= 0 {
@@ -202,8 +204,8 @@ func (g *resultGrid) setWidths() {
 	cw := charWidth(size)
 	pad := th.Size(theme.SizeNameInnerPadding) + 2
 	sample := min(g.pageRows(), 200)
-	digits := len(strconv.Itoa(max(1, g.total)))
-	g.SetColumnWidth(0, float32(max(digits, 2))*cw+pad)
+	g.rowNumDigits = 0
+	g.fitRowNumbers()
 	if g.opCols() == 1 {
 		g.SetColumnWidth(1, 3*cw+pad+fyne.MeasureText("op", size, fyne.TextStyle{Bold: true}).Width/2)
 	}
@@ -224,6 +226,17 @@ func (g *resultGrid) setWidths() {
 		g.SetColumnWidth(1+g.opCols()+c, min(max(w+pad, 60), 420))
 	}
 	g.widthsView, g.widthsSet = g.view, true
+}
+
+// fitRowNumbers widens the row-number column when the numbers get longer.
+func (g *resultGrid) fitRowNumbers() {
+	digits := max(2, len(strconv.Itoa(g.pageStart()+g.pageRows())))
+	if digits == g.rowNumDigits {
+		return
+	}
+	g.rowNumDigits = digits
+	th := g.Theme()
+	g.SetColumnWidth(0, float32(digits)*charWidth(th.Size(theme.SizeNameText))+th.Size(theme.SizeNameInnerPadding)+2)
 }
 
 // cellText returns the text of a cell on the current page, whether it is
