@@ -126,3 +126,49 @@ func TestClosingTabsKeepsOneAndAsksFirst(t *testing.T) {
 		t.Errorf("after closing the last tab: %d tabs", len(h.wb.editors.list))
 	}
 }
+
+func TestTabKeysWorkFromTheEditor(t *testing.T) {
+	h := newHarness(t)
+	titles := func() string {
+		var s []string
+		for _, t := range h.wb.editors.list {
+			s = append(s, t.title)
+		}
+		return strings.Join(s, "|")
+	}
+	ed := h.tab().ed
+	ed.TypedShortcut(ctrl(fyne.KeyT))
+	if titles() != "Delays by state|Flights by hour|Live stream|Query 1" || h.tab().title != "Query 1" {
+		t.Fatalf("after Ctrl+T: %s (current %s)", titles(), h.tab().title)
+	}
+	h.tab().ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyPageUp, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift})
+	if titles() != "Delays by state|Flights by hour|Query 1|Live stream" {
+		t.Errorf("after Ctrl+Shift+PageUp: %s", titles())
+	}
+	h.tab().ed.TypedShortcut(ctrl(fyne.KeyPageDown))
+	if h.tab().title != "Live stream" {
+		t.Errorf("after Ctrl+PageDown: %s", h.tab().title)
+	}
+	h.tab().ed.TypedShortcut(ctrl(fyne.KeyPageDown)) // wraps around
+	if h.tab().title != "Delays by state" {
+		t.Errorf("after another Ctrl+PageDown: %s", h.tab().title)
+	}
+	h.wb.editors.tabs.Select(h.wb.editors.byID(h.wb.editors.list[2].id).item)
+	h.tab().ed.TypedShortcut(ctrl(fyne.KeyW)) // empty: closes at once
+	if titles() != "Delays by state|Flights by hour|Live stream" {
+		t.Errorf("after Ctrl+W: %s", titles())
+	}
+	// The grid passes Ctrl+Enter on to the window.
+	tab := h.newTab("SELECT 1 AS uno")
+	rt := h.runStatement()
+	if rt == nil {
+		t.Fatalf("no result for %q; messages:\n%s", tab.ed.Text(), h.messages())
+	}
+	h.waitDone(rt)
+	h.wb.editors.tabs.Select(tab.item)
+	rt.grid.TypedShortcut(ctrl(fyne.KeyReturn))
+	h.settle()
+	if n := len(h.wb.results); n != 2 {
+		t.Errorf("%d results after Ctrl+Enter in the grid", n)
+	}
+}

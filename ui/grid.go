@@ -71,6 +71,8 @@ type resultGrid struct {
 	onChanged func()
 	// onMenu opens the context menu at an absolute position.
 	onMenu func(at fyne.Position)
+	// onShortcut gets the shortcuts the grid does not use (Ctrl+Enter…).
+	onShortcut func(fyne.Shortcut) bool
 }
 
 var (
@@ -497,6 +499,10 @@ func (g *resultGrid) TypedShortcut(s fyne.Shortcut) {
 		g.copySelection(sc.Clipboard, false)
 	case *fyne.ShortcutSelectAll:
 		g.selectAll()
+	default:
+		if g.onShortcut != nil {
+			g.onShortcut(s)
+		}
 	}
 }
 

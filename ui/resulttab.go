@@ -187,6 +187,7 @@ func (rt *resultTab) build() {
 		rt.grid.onSortError = func(err error) { wb.setStatus(err.Error()) }
 		rt.grid.onChanged = rt.updateStatus
 		rt.grid.onMenu = rt.showMenu
+		rt.grid.onShortcut = wb.globalShortcut
 		rt.emptyLbl = widget.NewLabel("")
 		rt.emptyLbl.Importance = widget.LowImportance
 		rt.emptyLbl.Hide()

@@ -383,6 +383,8 @@ func (wb *Workbench) buildMenu() *fyne.MainMenu {
 		fyne.NewMenuItem("Messages", func() { wb.showPanel(wb.messages.item) }),
 		fyne.NewMenuItem("History", func() { wb.showPanel(wb.history.item) }),
 		fyne.NewMenuItemSeparator(),
+		item("Previous tab", fyne.KeyPageUp, ctrl, func() { wb.editors.step(-1) }),
+		item("Next tab", fyne.KeyPageDown, ctrl, func() { wb.editors.step(1) }),
 		item("Move tab left", fyne.KeyPageUp, ctrl|fyne.KeyModifierShift, func() { wb.editors.moveCurrent(-1) }),
 		item("Move tab right", fyne.KeyPageDown, ctrl|fyne.KeyModifierShift, func() { wb.editors.moveCurrent(1) }),
 		fyne.NewMenuItem("Refresh catalog", func() { wb.catalog.Reload() }),
@@ -390,20 +392,84 @@ func (wb *Workbench) buildMenu() *fyne.MainMenu {
 	return fyne.NewMainMenu(file, run, view)
 }
 
-// addShortcuts registers the window-wide keys (the editor handles its own
-// when it has the focus).
+// addShortcuts registers the window-wide keys for when no editor has the
+// focus (an editor handles its own, and the tab keys through sqlEditor).
 func (wb *Workbench) addShortcuts() {
 	c := wb.win.Canvas()
 	ctrl := fyne.KeyModifierShortcutDefault
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: ctrl}, func(fyne.Shortcut) { wb.runCurrentStatement() })
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: ctrl | fyne.KeyModifierShift}, func(fyne.Shortcut) { wb.runCurrentScript() })
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyT, Modifier: ctrl}, func(fyne.Shortcut) { wb.editors.newTab("", "") })
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: ctrl}, func(fyne.Shortcut) { wb.editors.closeCurrent() })
+	shift := fyne.KeyModifierShift
+	for _, k := range []*desktop.CustomShortcut{
+		{KeyName: fyne.KeyReturn, Modifier: ctrl}, {KeyName: fyne.KeyReturn, Modifier: ctrl | shift},
+		{KeyName: fyne.KeyE, Modifier: ctrl}, {KeyName: fyne.KeyT, Modifier: ctrl}, {KeyName: fyne.KeyW, Modifier: ctrl},
+		{KeyName: fyne.KeyPageUp, Modifier: ctrl}, {KeyName: fyne.KeyPageDown, Modifier: ctrl},
+		{KeyName: fyne.KeyPageUp, Modifier: ctrl | shift}, {KeyName: fyne.KeyPageDown, Modifier: ctrl | shift},
+	} {
+		c.AddShortcut(k, func(s fyne.Shortcut) { wb.globalShortcut(s) })
+	}
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if ev.Name == fyne.KeyEscape {
+		switch ev.Name {
+		case fyne.KeyEscape:
 			wb.Stop()
+		case fyne.KeyF2:
+			wb.editors.renameCurrent()
 		}
 	})
+}
+
+// tabShortcut handles the keys that manage editor tabs; it reports whether
+// s was one.
+func (wb *Workbench) tabShortcut(s fyne.Shortcut) bool {
+	sc, ok := s.(*desktop.CustomShortcut)
+	if !ok || sc.Modifier&(fyne.KeyModifierControl|fyne.KeyModifierSuper) == 0 || sc.Modifier&fyne.KeyModifierAlt != 0 {
+		return false
+	}
+	shift := sc.Modifier&fyne.KeyModifierShift != 0
+	switch sc.KeyName {
+	case fyne.KeyT:
+		wb.editors.newTab("", "")
+	case fyne.KeyW:
+		wb.editors.closeCurrent()
+	case fyne.KeyPageUp:
+		if shift {
+			wb.editors.moveCurrent(-1)
+		} else {
+			wb.editors.step(-1)
+		}
+	case fyne.KeyPageDown:
+		if shift {
+			wb.editors.moveCurrent(1)
+		} else {
+			wb.editors.step(1)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// globalShortcut handles the window's keys wherever the focus is (the
+// grid passes on those it does not use); it reports whether s was one.
+func (wb *Workbench) globalShortcut(s fyne.Shortcut) bool {
+	if wb.tabShortcut(s) {
+		return true
+	}
+	sc, ok := s.(*desktop.CustomShortcut)
+	if !ok || sc.Modifier&(fyne.KeyModifierControl|fyne.KeyModifierSuper) == 0 {
+		return false
+	}
+	switch sc.KeyName {
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if sc.Modifier&fyne.KeyModifierShift != 0 {
+			wb.runCurrentScript()
+		} else {
+			wb.runCurrentStatement()
+		}
+	case fyne.KeyE:
+		wb.explainCurrent()
+	default:
+		return false
+	}
+	return true
 }
 
 // showPanel shows (re-adding if closed) and selects a bottom panel.
