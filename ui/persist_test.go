@@ -127,3 +127,22 @@ func openSQLite(t *testing.T, path string) *sql.DB {
 	}
 	return db
 }
+
+func TestClosingStopsRunningQueriesAsCanceled(t *testing.T) {
+	test.NewTempApp(t)
+	path := filepath.Join(t.TempDir(), "ws.riffle")
+	h := open(t, path)
+	h.newTab("CREATE TEMPORARY TABLE s (k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '100');\nSELECT k FROM s")
+	h.runAll()
+	rt := h.wb.results[0]
+	h.until("rows", func() bool { return rt.res.Len(0) > 0 })
+	h.close()
+	if rt.state() != stateCanceled {
+		t.Errorf("state after closing: %s", rt.state())
+	}
+	h2 := open(t, path)
+	defer h2.close()
+	if e := h2.wb.history.entries[0]; !strings.HasPrefix(e.Statement, "SELECT k FROM s") || e.Error != "canceled" {
+		t.Errorf("history %+v", e)
+	}
+}

@@ -640,7 +640,11 @@ func (wb *Workbench) startQuery(req runReq, text string, res *table.TableResult,
 	}
 	rt.historyID = wb.addHistory(text, started, 0, 0, "")
 	wb.do(func() { wb.addResult(rt) })
-	go wb.collect(ctx, rt, res, names, ts)
+	wb.collectors.Add(1)
+	go func() {
+		defer wb.collectors.Done()
+		wb.collect(ctx, rt, res, names, ts)
+	}()
 }
 
 // collect reads a query's rows into its Result until the end, an error or

@@ -91,8 +91,9 @@ type Workbench struct {
 	stopBtn        *widget.Button
 	content        fyne.CanvasObject
 
-	runQ        chan queued  // scripts for the worker, in submission order
-	running     atomic.Int32 // scripts submitted and not finished
+	runQ        chan queued    // scripts for the worker, in submission order
+	collectors  sync.WaitGroup // goroutines reading query results
+	running     atomic.Int32   // scripts submitted and not finished
 	idleMu      sync.Mutex
 	idleWaiters []chan struct{}
 
@@ -626,10 +627,24 @@ func (wb *Workbench) Close() {
 			c()
 		}
 		wb.mu.Unlock()
+		for _, rt := range wb.results {
+			rt.stop() // recorded as canceled, not failed
+		}
 		for _, j := range wb.env.Jobs() {
 			if !j.GetJobStatus().IsTerminal() {
 				_ = j.Cancel()
 			}
+		}
+		// Give the readers of the stopped queries a moment to record their
+		// end in the history.
+		done := make(chan struct{})
+		go func() {
+			wb.collectors.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(time.Second):
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
