@@ -78,6 +78,62 @@ func BenchmarkGridRefresh1M(b *testing.B) {
 	}
 }
 
+// BenchmarkGridRefreshWide measures a refresh of a 100,000-row ×
+// 30-column result in a full-screen grid (beekeeper #135: 8k × 20 took
+// seconds there).
+func BenchmarkGridRefreshWide(b *testing.B) {
+	a := test.NewApp()
+	defer a.Quit()
+	cols := make([]results.Column, 30)
+	for i := range cols {
+		t := types.BigIntType()
+		if i%3 == 1 {
+			t = types.StringType()
+		}
+		cols[i] = results.Column{Name: fmt.Sprintf("column_%02d", i), Type: t}
+	}
+	r := results.New(cols, results.Options{})
+	row := make([]any, len(cols))
+	for i := 0; i < 100_000; i++ {
+		for c := range row {
+			if c%3 == 1 {
+				row[c] = fmt.Sprintf("text %d", i+c)
+			} else {
+				row[c] = int64(i * c)
+			}
+		}
+		if err := r.Add(types.Insert, row); err != nil {
+			b.Fatal(err)
+		}
+	}
+	r.Finish(nil)
+	g := newResultGrid(r, results.TableView)
+	w := test.NewWindow(g)
+	defer w.Close()
+	w.Resize(fyne.NewSize(1600, 900))
+	g.refreshFrame()
+	b.Run("refresh", func(b *testing.B) {
+		for b.Loop() {
+			g.snap = nil
+			g.refreshFrame()
+		}
+	})
+	b.Run("scroll", func(b *testing.B) {
+		row := 0
+		for b.Loop() {
+			row = (row + 997) % 100_000
+			g.ScrollTo(widget.TableCellID{Row: row, Col: 1 + row%30})
+		}
+	})
+	b.Run("resize", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			i++
+			w.Resize(fyne.NewSize(1400+float32(i%200), 800+float32(i%100)))
+		}
+	})
+}
+
 // BenchmarkStreamToTableView runs a datagen stream at 100,000 rows/s into
 // the table view of the workbench for three seconds while the test
 // goroutine plays the UI: a Tick every 100 ms, as the ticker does. It

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/engine/results"
@@ -381,4 +383,32 @@ func TestEmptyResultSaysSo(t *testing.T) {
 	if !rt.emptyLbl.Visible() || rt.emptyLbl.Text != "No rows" || !strings.HasPrefix(rt.statusLbl.Text, "0 rows") {
 		t.Errorf("empty label %q (visible %v), status %q", rt.emptyLbl.Text, rt.emptyLbl.Visible(), rt.statusLbl.Text)
 	}
+}
+
+// Zeppelin's streaming table shook because one refresh was applied as
+// several appends (apache/zeppelin PR #3878): here the grid only changes on
+// a tick, so what is drawn stays the same between ticks however many rows
+// arrive, and the next tick shows them at once.
+func TestLiveGridIsStableBetweenTicks(t *testing.T) {
+	h := newHarness(t)
+	h.newTab(`CREATE TEMPORARY TABLE s (k BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '2000',
+  'fields.k.kind' = 'sequence', 'fields.k.start' = '1', 'fields.k.end' = '1000000');
+SELECT k FROM s`)
+	h.runAll()
+	rt := h.wb.results[0]
+	h.until("rows", func() bool { return rt.grid.total > 0 })
+	before, total := test.RenderObjectToMarkup(rt.grid), rt.grid.total
+	changes := rt.res.Stats().Changes
+	for rt.res.Stats().Changes < changes+200 { // no Tick meanwhile
+		time.Sleep(5 * time.Millisecond)
+	}
+	if after := test.RenderObjectToMarkup(rt.grid); after != before || rt.grid.total != total {
+		t.Error("the grid changed between ticks")
+	}
+	h.wb.Tick()
+	if rt.grid.total < total+200 {
+		t.Errorf("the tick showed %d rows, %d before", rt.grid.total, total)
+	}
+	rt.stop()
+	h.waitDone(rt)
 }
