@@ -512,6 +512,43 @@ func (g *resultGrid) MouseDown(e *desktop.MouseEvent) {
 	g.Table.MouseDown(e)
 }
 
+// TypedKey extends the selection with Shift+arrows, passes Esc on (Stop)
+// and leaves the other keys to the Table (arrows move the focus, Space
+// selects).
+func (g *resultGrid) TypedKey(e *fyne.KeyEvent) {
+	if e.Name == fyne.KeyEscape {
+		if g.onShortcut != nil {
+			g.onShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEscape})
+		}
+		return
+	}
+	if g.shiftDown && g.hasSel {
+		rows, cols := g.length()
+		c := g.cursor
+		switch e.Name {
+		case fyne.KeyUp:
+			c.Row = max(0, c.Row-1)
+		case fyne.KeyDown:
+			c.Row = min(rows-1, c.Row+1)
+		case fyne.KeyLeft:
+			c.Col = max(1, c.Col-1)
+		case fyne.KeyRight:
+			c.Col = min(cols-1, c.Col+1)
+		default:
+			g.Table.TypedKey(e)
+			return
+		}
+		g.cursor = c
+		g.ScrollTo(c)
+		g.Table.Refresh()
+		if g.onChanged != nil {
+			g.onChanged()
+		}
+		return
+	}
+	g.Table.TypedKey(e)
+}
+
 // KeyDown tracks Shift (Shift+arrows extend the selection).
 func (g *resultGrid) KeyDown(e *fyne.KeyEvent) {
 	if e.Name == desktop.KeyShiftLeft || e.Name == desktop.KeyShiftRight {

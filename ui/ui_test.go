@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -245,6 +246,15 @@ func TestSortAndCopyAsTSV(t *testing.T) {
 	rt.grid.TypedShortcut(&fyne.ShortcutCopy{Clipboard: cb})
 	if got := cb.Content(); got != "3\tc\n1\t\"a\tb\"\n2\t\n" {
 		t.Errorf("TSV %q", got)
+	}
+	// Shift+arrows extend a selection.
+	rt.grid.selectRange(0, 1, 0, 1)
+	rt.grid.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	rt.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	rt.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+	rt.grid.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	if got := rt.grid.selectionTSV(false); got != "3\tc\n1\t\"a\tb\"\n" {
+		t.Errorf("after Shift+Down, Shift+Right: %q", got)
 	}
 	rt.grid.selectRange(1, 2, 2, 2)
 	rt.grid.copySelection(cb, true)

@@ -455,6 +455,10 @@ func (wb *Workbench) globalShortcut(s fyne.Shortcut) bool {
 		return true
 	}
 	sc, ok := s.(*desktop.CustomShortcut)
+	if ok && sc.KeyName == fyne.KeyEscape && sc.Modifier == 0 {
+		wb.Stop()
+		return true
+	}
 	if !ok || sc.Modifier&(fyne.KeyModifierControl|fyne.KeyModifierSuper) == 0 {
 		return false
 	}
