@@ -199,6 +199,9 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 			b.failAt(c, "aggregate %s cannot be folded", name)
 		}
 		spec := AggCall{Func: name, Distinct: c.Quantifier == "DISTINCT", Filter: -1, Type: ce.T}
+		if fn.Aggregate != nil {
+			spec.Fn = fn
+		}
 		for _, a := range ce.Args {
 			spec.Args = append(spec.Args, projIndex(a))
 			spec.ArgTypes = append(spec.ArgTypes, a.Type())
