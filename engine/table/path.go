@@ -10,7 +10,7 @@ import (
 // ParsePath splits an object path "[[catalog.]database.]object" into its
 // parts (Flink's SQL identifier syntax): parts are separated by dots, and a
 // part holding dots or other special characters is written in backquotes,
-// with “ standing for one backquote. For example "cat.`db.Name`.`Table`"
+// with a doubled backquote standing for one. For example "cat.`db.Name`.`Table`"
 // is ["cat", "db.Name", "Table"]. It fails on an empty path or part, an
 // unterminated quote, or more than three parts.
 func ParsePath(path string) ([]string, error) {
