@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/sql"
 )
@@ -36,4 +37,14 @@ func BindExprWithInputs(ctx *Context, e sql.Expr, cols []Column, alias string) (
 	defer b.recoverErr(&err)
 	sc := scopeOf(cols, alias, nil)
 	return b.expr(e, sc), nil
+}
+
+// ScanTable builds the plan that reads a catalog table (its scan,
+// computed columns and watermark), as a FROM clause naming it would, for
+// tables that are not registered in a catalog (the Table API's
+// FromDescriptor and DataStream sources).
+func ScanTable(ctx *Context, id catalog.ObjectIdentifier, t *catalog.Table) (n Node, err error) {
+	b := newBinder(ctx, "", sql.Pos{})
+	defer b.recoverErr(&err)
+	return b.tableScan(id, t, nil), nil
 }

@@ -72,6 +72,7 @@ type TableEnvironment struct {
 	config   *TableConfig
 	catalogs *catalog.Manager
 	funcs    *functionCatalog
+	modules  *moduleManager
 
 	mu     sync.Mutex
 	stdout io.Writer
@@ -79,6 +80,9 @@ type TableEnvironment struct {
 	// skipped counts rows skipped by ignore-parse-errors, per table.
 	skipped map[string]int64
 	anonID  int
+	// buffered holds INSERTs of the deprecated InsertInto and SQLUpdate
+	// until Execute.
+	buffered []plan.Node
 }
 
 // Create builds a TableEnvironment (PyFlink's TableEnvironment.create).
@@ -103,6 +107,7 @@ func Create(settings *EnvironmentSettings) (*TableEnvironment, error) {
 		skipped:  map[string]int64{},
 	}
 	t.funcs = newFunctionCatalog(t)
+	t.modules = newModuleManager()
 	return t, nil
 }
 
@@ -166,7 +171,33 @@ func (t *TableEnvironment) evalCtx() *expr.Ctx {
 	if err != nil {
 		zone = time.Local
 	}
-	return &expr.Ctx{Zone: zone, Start: time.Now(), Streaming: t.IsStreaming()}
+	return &expr.Ctx{Zone: zone, Start: time.Now(), Streaming: t.IsStreaming(), JobParams: t.jobParams()}
+}
+
+// jobParams parses pipeline.global-job-parameters ("k1:v1,k2:v2").
+func (t *TableEnvironment) jobParams() map[string]string {
+	v := t.config.conf.GetString(globalJobParameters, "")
+	if v == "" {
+		return nil
+	}
+	return parseMapOption(v)
+}
+
+// startJob submits a job graph, tracking the user functions the job opens
+// so that they are closed when it ends.
+func (t *TableEnvironment) startJob(ctx context.Context, name string, g *runtime.Graph) (*runtime.Job, error) {
+	ev := t.evalCtx()
+	instances.register(ev)
+	job, err := runtime.Submit(context.WithoutCancel(ctx), name, g, t.jobConfig(), ev, !t.IsStreaming())
+	if err != nil {
+		_ = instances.release(ev)
+		return nil, err
+	}
+	go func() {
+		<-job.Done()
+		_ = instances.release(ev)
+	}()
+	return job, nil
 }
 
 func (t *TableEnvironment) jobConfig() runtime.JobConfig {
@@ -197,7 +228,7 @@ func (t *TableEnvironment) submit(ctx context.Context, name, statement string, r
 			name = "insert-into_" + strings.TrimSuffix(strings.TrimPrefix(root.Attrs[0], "table=["), "]")
 		}
 	}
-	job, err := runtime.Submit(context.WithoutCancel(ctx), name, g, t.jobConfig(), t.evalCtx(), !t.IsStreaming())
+	job, err := t.startJob(ctx, name, g)
 	if err != nil {
 		return nil, err
 	}

@@ -69,7 +69,7 @@ func (fc *functionCatalog) lookup(parts []string) (*expr.Function, error) {
 		if ok {
 			return f, nil
 		}
-		if f, ok := expr.Builtins.Lookup(parts[0]); ok {
+		if f, ok := fc.env.modules.lookup(parts[0]); ok {
 			return f, nil
 		}
 	}
