@@ -217,7 +217,9 @@ func (d *TableDescriptor) GetOptions() map[string]string { return copyOptions(d.
 
 // GetPartitionKeys returns the partition keys (PyFlink's
 // get_partition_keys).
-func (d *TableDescriptor) GetPartitionKeys() []string { return append([]string(nil), d.partitionKeys...) }
+func (d *TableDescriptor) GetPartitionKeys() []string {
+	return append([]string(nil), d.partitionKeys...)
+}
 
 // GetComment returns the comment ("" when none) (PyFlink's get_comment).
 func (d *TableDescriptor) GetComment() string { return d.comment }
