@@ -104,10 +104,11 @@ func TestUnimplementedCommandsFail(t *testing.T) {
 	}
 }
 
-func TestRealSQLClientStub(t *testing.T) {
+func TestSQLClientRuns(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := sqlclient.Run(context.Background(), sqlclient.Options{Statements: "SELECT 1"}, strings.NewReader(""), &out, &errb)
-	if code == 0 || !strings.Contains(errb.String(), "not implemented") {
-		t.Errorf("code %d, stderr %q", code, errb.String())
+	code := sqlclient.Run(context.Background(), sqlclient.Options{Mode: "batch", Statements: "SELECT 1 + 1 AS two"}, strings.NewReader(""), &out, &errb)
+	want := "+-----+\n| two |\n+-----+\n|   2 |\n+-----+\n1 row in set\n"
+	if code != 0 || out.String() != want {
+		t.Errorf("code %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }

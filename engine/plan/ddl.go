@@ -75,16 +75,19 @@ func (b *binder) resolveSchema(defs []*sql.ColumnDef, wms []*sql.Watermark, cons
 			col.Type = e.Type()
 			col.Expr = d.Expr.String()
 		}
-		if d.PrimaryKey {
+		if c := d.Constraint; c != nil {
+			if c.Kind != "PRIMARY KEY" {
+				b.failAt(c, "UNIQUE constraint is not supported yet")
+			}
 			if pk != nil {
 				b.failAt(d, "Duplicate primary key definition")
 			}
 			name := "PK_" + d.Name.Name
-			if d.ConstraintName != nil {
-				name = d.ConstraintName.Name
+			if c.Name != nil {
+				name = c.Name.Name
 			}
-			if d.Enforced {
-				b.failAt(d, "Flink doesn't support ENFORCED mode for PRIMARY KEY constraint. ENFORCED/NOT ENFORCED controls if the constraint checks are performed on the incoming/outgoing data. Flink does not own the data therefore the only supported mode is the NOT ENFORCED mode")
+			if c.Enforced || !c.NotEnforced {
+				b.failAt(c, "Flink doesn't support ENFORCED mode for PRIMARY KEY constraint. ENFORCED/NOT ENFORCED controls if the constraint checks are performed on the incoming/outgoing data. Flink does not own the data therefore the only supported mode is the NOT ENFORCED mode")
 			}
 			pk = &types.UniqueConstraint{Name: name, Columns: []string{d.Name.Name}}
 		}
@@ -97,7 +100,7 @@ func (b *binder) resolveSchema(defs []*sql.ColumnDef, wms []*sql.Watermark, cons
 		if pk != nil {
 			b.failAt(c, "Duplicate primary key definition")
 		}
-		if c.Enforced {
+		if c.Enforced || !c.NotEnforced {
 			b.failAt(c, "Flink doesn't support ENFORCED mode for PRIMARY KEY constraint. ENFORCED/NOT ENFORCED controls if the constraint checks are performed on the incoming/outgoing data. Flink does not own the data therefore the only supported mode is the NOT ENFORCED mode")
 		}
 		cols := identNames(c.Columns)

@@ -152,7 +152,7 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 	if stdout == nil {
 		stdout = os.Stdout
 	}
-	ctx := &connector.Context{Table: s.ID.String(), Schema: s.Table.TableSchema, Options: opts, Config: pl.env.Config, Stdout: stdout}
+	ctx := &connector.Context{Table: s.ID.String(), Schema: s.Table.TableSchema, Options: opts, Config: pl.env.Config, Stdout: stdout, PartitionKeys: s.Table.PartitionKeys}
 	src, err := connector.CreateSource(ctx)
 	if err != nil {
 		pl.fail("%v", err)
@@ -754,7 +754,7 @@ func (pl *planner) sink(s *Sink) *PhysNode {
 	if stdout == nil {
 		stdout = os.Stdout
 	}
-	ctx := &connector.Context{Table: s.ID.String(), Schema: s.Table.TableSchema, Options: s.Table.TableOptions, Config: pl.env.Config, Stdout: stdout}
+	ctx := &connector.Context{Table: s.ID.String(), Schema: s.Table.TableSchema, Options: s.Table.TableOptions, Config: pl.env.Config, Stdout: stdout, PartitionKeys: s.Table.PartitionKeys}
 	sk, err := connector.CreateSink(ctx)
 	if err != nil {
 		pl.fail("%v", err)

@@ -831,6 +831,57 @@ type Insert struct {
 	Partition []*Property
 	Columns   []*Ident
 	Source    *Query
+	// OnConflict is "", "ERROR", "NOTHING" or "DEDUPLICATE" for ON
+	// CONFLICT DO ... (Flink 2.x).
+	OnConflict string
+}
+
+// Delete is DELETE FROM table [[AS] alias] [WHERE cond] (batch row-level
+// delete).
+type Delete struct {
+	Span
+	Table *ObjectName
+	Alias *Ident
+	Where Expr
+}
+
+// Assignment is one column = expr of UPDATE ... SET.
+type Assignment struct {
+	Span
+	Column *Identifier
+	Value  Expr
+}
+
+// Update is UPDATE table [[AS] alias] SET col = expr, ... [WHERE cond]
+// (batch row-level update).
+type Update struct {
+	Span
+	Table *ObjectName
+	Alias *Ident
+	Set   []*Assignment
+	Where Expr
+}
+
+// Call is CALL procedure(args), e.g. CALL cat.`system`.compact('t').
+type Call struct {
+	Span
+	Call *FuncCall
+}
+
+// CompilePlan is COMPILE [AND EXECUTE] PLAN 'file' [IF NOT EXISTS] FOR
+// stmt, where Stmt is an *Insert or *StatementSet.
+type CompilePlan struct {
+	Span
+	Path        string
+	IfNotExists bool
+	AndExecute  bool
+	Stmt        Statement
+}
+
+// ExecutePlan is EXECUTE PLAN 'file'.
+type ExecutePlan struct {
+	Span
+	Path string
 }
 
 // StatementSet is STATEMENT SET BEGIN stmt; ... END (the body of EXECUTE
@@ -872,13 +923,20 @@ const (
 	ColumnComputed
 	// ColumnMetadata is name TYPE METADATA [FROM 'key'] [VIRTUAL].
 	ColumnMetadata
+	// ColumnNameOnly is a bare column name without type, allowed only in
+	// the schema part of CREATE/REPLACE TABLE ... AS query.
+	ColumnNameOnly
 )
 
 // ColumnDef is one column definition of CREATE TABLE / ALTER TABLE.
 type ColumnDef struct {
 	Span
-	Name *Ident
-	Kind ColumnKind
+	// Name is the column name. For a nested column of ALTER TABLE
+	// ADD/MODIFY (row_col.f2 INT), Parent holds the leading parts
+	// ([row_col]) and Name the last one (f2).
+	Name   *Ident
+	Parent []*Ident
+	Kind   ColumnKind
 	// Type is set for physical and metadata columns.
 	Type *DataType
 	// Expr is the expression of a computed column.
@@ -887,18 +945,16 @@ type ColumnDef struct {
 	MetadataKey *string
 	// Virtual is set for METADATA ... VIRTUAL.
 	Virtual bool
-	// PrimaryKey is set by an inline [CONSTRAINT name] PRIMARY KEY NOT
-	// ENFORCED; ConstraintName and Enforced describe it. Enforced is true
-	// only when written as ENFORCED (Flink rejects that later).
-	PrimaryKey     bool
-	ConstraintName *Ident
-	Enforced       bool
+	// Constraint is an inline column constraint: [CONSTRAINT name] PRIMARY
+	// KEY|UNIQUE [[NOT] ENFORCED]; its Columns list is empty. Nil when
+	// absent.
+	Constraint *TableConstraint
 	// Comment is the column comment, or nil.
 	Comment *string
 	// Position is the ALTER TABLE ADD/MODIFY column position: "", "FIRST"
-	// or "AFTER"; After names the reference column.
+	// or "AFTER"; After names the reference column (possibly nested).
 	Position string
-	After    *Ident
+	After    *Identifier
 }
 
 // Watermark is WATERMARK FOR column AS expr.
@@ -909,17 +965,19 @@ type Watermark struct {
 	Expr   Expr
 }
 
-// TableConstraint is [CONSTRAINT name] PRIMARY KEY (cols) [NOT] ENFORCED
-// (UNIQUE is accepted too and rejected later by Flink).
+// TableConstraint is [CONSTRAINT name] PRIMARY KEY (cols) [[NOT] ENFORCED]
+// (UNIQUE is accepted too and rejected later by Flink, as is a primary key
+// without NOT ENFORCED). As a column constraint Columns is empty.
 type TableConstraint struct {
 	Span
 	Name *Ident
 	// Kind is "PRIMARY KEY" or "UNIQUE".
-	Kind     string
-	Columns  []*Ident
-	Enforced bool
-	// NotEnforcedSet reports that NOT ENFORCED was written.
-	NotEnforcedSet bool
+	Kind    string
+	Columns []*Ident
+	// Enforced reports an explicit ENFORCED; NotEnforced an explicit NOT
+	// ENFORCED. Neither is set when the clause is absent.
+	Enforced    bool
+	NotEnforced bool
 }
 
 // LikeOption is one option of CREATE TABLE ... LIKE t (option, ...):
@@ -948,8 +1006,8 @@ type Distribution struct {
 	// Kind is "", "HASH" or "RANGE".
 	Kind    string
 	Columns []*Ident
-	// Buckets is the n of INTO n BUCKETS, or nil.
-	Buckets Expr
+	// Buckets is the n of INTO n BUCKETS, or 0 when absent.
+	Buckets int
 }
 
 // CreateTable is CREATE [OR REPLACE] [TEMPORARY] TABLE [IF NOT EXISTS]
@@ -1020,8 +1078,19 @@ type CreateFunction struct {
 	Class string
 	// Language is the upper-case language or "".
 	Language string
-	// Jars are the paths of USING JAR '...' resources.
-	Jars []string
+	// Resources are the USING JAR|ARTIFACT '...' resources.
+	Resources []*FunctionResource
+	// Options are the WITH (...) options.
+	Options []*Property
+}
+
+// FunctionResource is one JAR 'path' or ARTIFACT 'path' of CREATE FUNCTION
+// ... USING.
+type FunctionResource struct {
+	Span
+	// Kind is "JAR" or "ARTIFACT".
+	Kind string
+	Path string
 }
 
 // DropKind is the object kind of a Drop statement.
@@ -1029,11 +1098,14 @@ type DropKind uint8
 
 // Drop kinds.
 const (
+	// DropTable is DROP TABLE; the others follow the same pattern.
 	DropTable DropKind = iota
 	DropView
 	DropDatabase
 	DropCatalog
 	DropFunction
+	// DropModel and DropMaterializedTable are parsed for completeness;
+	// Riffle has no models or materialized tables.
 	DropModel
 	DropMaterializedTable
 )
@@ -1089,7 +1161,22 @@ const (
 	AlterRenameColumn
 	// AlterDistribution is ADD/MODIFY DISTRIBUTION ... or DROP DISTRIBUTION.
 	AlterDistribution
+	// AlterCompact is [PARTITION (...)] COMPACT (Partition holds the spec).
+	AlterCompact
+	// AlterAddPartitions is ADD [IF NOT EXISTS] PARTITION (...) [WITH
+	// (...)] ...; AlterDropPartitions is DROP [IF EXISTS] PARTITION (...),
+	// ...
+	AlterAddPartitions
+	AlterDropPartitions
 )
+
+// PartitionSpec is one PARTITION (k = v, ...) [WITH (options)] of ALTER
+// TABLE ADD/DROP PARTITION.
+type PartitionSpec struct {
+	Span
+	Spec    []*Property
+	Options []*Property
+}
 
 // AlterTable is ALTER TABLE [IF EXISTS] name action.
 type AlterTable struct {
@@ -1114,7 +1201,13 @@ type AlterTable struct {
 	ConstraintName *Ident
 	// OldColumn and NewColumn are the names of RENAME col TO newcol.
 	OldColumn *Identifier
-	NewColumn *Ident
+	NewColumn *Identifier
+	// Partitions are the specs of ADD/DROP PARTITION; PartitionIfCond is
+	// set by IF NOT EXISTS (ADD) or IF EXISTS (DROP).
+	Partitions      []*PartitionSpec
+	PartitionIfCond bool
+	// Partition is the optional spec of [PARTITION (...)] COMPACT.
+	Partition []*Property
 	// Distribution is the ADD/MODIFY DISTRIBUTION spec; DistributionVerb
 	// is "ADD", "MODIFY" or "DROP".
 	Distribution     *Distribution
@@ -1371,6 +1464,11 @@ func (*Jar) stmtNode()               {}
 func (*Analyze) stmtNode()           {}
 func (*Truncate) stmtNode()          {}
 func (*ClientCommand) stmtNode()     {}
+func (*CompilePlan) stmtNode()       {}
+func (*Delete) stmtNode()            {}
+func (*Update) stmtNode()            {}
+func (*Call) stmtNode()              {}
+func (*ExecutePlan) stmtNode()       {}
 
 func (*Query) queryExprNode()  {}
 func (*Select) queryExprNode() {}

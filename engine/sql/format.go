@@ -408,16 +408,10 @@ func (p *printer) expr(e Expr) {
 			return
 		}
 		p.w(e.Op)
-		mark := p.b.Len()
-		p.sub(e.X, precUnary)
-		s := p.b.String()
-		if len(s) > mark && (s[mark] == '-' || s[mark] == '+') {
-			rest := s[mark:]
-			p.b.Reset()
-			p.b.WriteString(s[:mark])
-			p.b.WriteString(" ")
-			p.b.WriteString(rest)
+		if u, ok := e.X.(*UnaryExpr); ok && u.Op != "NOT" {
+			p.w(" ") // never emit "--", which would start a comment
 		}
+		p.sub(e.X, precUnary)
 	case *BinaryExpr:
 		prec := exprPrec(e)
 		p.sub(e.X, prec)
@@ -570,7 +564,11 @@ func (p *printer) expr(e Expr) {
 			p.orderItems(e.OrderBy)
 		}
 	case *NamedArg:
-		p.ident(e.Name)
+		if p.canonical || e.Name.Quoted {
+			p.ident(e.Name)
+		} else {
+			p.w(e.Name.Name) // may be a reserved word such as OFFSET
+		}
 		p.w(" => ")
 		p.expr(e.Value)
 	default:
@@ -1191,7 +1189,9 @@ func (p *printer) table(t TableExpr) {
 		switch t.Type {
 		case JoinComma:
 			p.w(",")
+			p.indent++
 			p.nl()
+			p.indent--
 		default:
 			p.nl()
 			if t.Natural {
@@ -1222,7 +1222,14 @@ func (p *printer) table(t TableExpr) {
 			p.table(t.Right)
 		}
 		if t.On != nil {
-			p.w(" ON ")
+			if p.pretty {
+				p.indent++
+				p.nl()
+				p.indent--
+				p.w("ON ")
+			} else {
+				p.w(" ON ")
+			}
 			p.expr(t.On)
 		} else if len(t.Using) > 0 {
 			p.w(" USING (")

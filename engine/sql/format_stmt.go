@@ -1,5 +1,7 @@
 package sql
 
+import "strconv"
+
 func (p *printer) optComment(c *string) {
 	if c != nil {
 		p.nl()
@@ -98,15 +100,20 @@ func (p *printer) stmt(s Statement) {
 		if s.Language != "" {
 			p.w(" LANGUAGE " + s.Language)
 		}
-		if len(s.Jars) > 0 {
+		if len(s.Resources) > 0 {
 			p.w(" USING ")
-			for i, j := range s.Jars {
+			for i, r := range s.Resources {
 				if i > 0 {
 					p.w(", ")
 				}
-				p.w("JAR ")
-				p.str(j)
+				p.w(r.Kind + " ")
+				p.str(r.Path)
 			}
+		}
+		if s.Options != nil {
+			p.nl()
+			p.w("WITH ")
+			p.props(s.Options)
 		}
 	case *Drop:
 		p.w("DROP ")
@@ -245,7 +252,7 @@ func (p *printer) stmt(s Statement) {
 	case *Set:
 		p.w("SET")
 		if s.Key != "" || s.Value != "" {
-			if s.Quoted || p.canonical {
+			if s.Quoted || p.canonical || p.pretty {
 				p.w(" ")
 				p.str(s.Key)
 				p.w(" = ")
@@ -257,7 +264,7 @@ func (p *printer) stmt(s Statement) {
 	case *Reset:
 		p.w("RESET")
 		if s.Key != "" {
-			if s.Quoted || p.canonical {
+			if s.Quoted || p.canonical || p.pretty {
 				p.w(" ")
 				p.str(s.Key)
 			} else {
@@ -295,6 +302,58 @@ func (p *printer) stmt(s Statement) {
 		p.objName(s.Table)
 	case *ClientCommand:
 		p.w(s.Command)
+	case *Delete:
+		p.w("DELETE FROM ")
+		p.objName(s.Table)
+		if s.Alias != nil {
+			p.w(" AS ")
+			p.ident(s.Alias)
+		}
+		if s.Where != nil {
+			p.nl()
+			p.w("WHERE ")
+			p.expr(s.Where)
+		}
+	case *Update:
+		p.w("UPDATE ")
+		p.objName(s.Table)
+		if s.Alias != nil {
+			p.w(" AS ")
+			p.ident(s.Alias)
+		}
+		p.nl()
+		p.w("SET ")
+		for i, a := range s.Set {
+			if i > 0 {
+				p.w(", ")
+			}
+			p.parts(a.Column.Parts)
+			p.w(" = ")
+			p.expr(a.Value)
+		}
+		if s.Where != nil {
+			p.nl()
+			p.w("WHERE ")
+			p.expr(s.Where)
+		}
+	case *Call:
+		p.w("CALL ")
+		p.funcCall(s.Call)
+	case *ExecutePlan:
+		p.w("EXECUTE PLAN ")
+		p.str(s.Path)
+	case *CompilePlan:
+		p.w("COMPILE ")
+		if s.AndExecute {
+			p.w("AND EXECUTE ")
+		}
+		p.w("PLAN ")
+		p.str(s.Path)
+		if s.IfNotExists {
+			p.w(" IF NOT EXISTS")
+		}
+		p.w(" FOR ")
+		p.stmt(s.Stmt)
 	}
 }
 
@@ -349,11 +408,20 @@ func (p *printer) insert(s *Insert) {
 	}
 	p.nl()
 	p.query(s.Source)
+	if s.OnConflict != "" {
+		p.nl()
+		p.w("ON CONFLICT DO " + s.OnConflict)
+	}
 }
 
 func (p *printer) columnDef(c *ColumnDef) {
+	for _, x := range c.Parent {
+		p.ident(x)
+		p.w(".")
+	}
 	p.ident(c.Name)
 	switch c.Kind {
+	case ColumnNameOnly:
 	case ColumnComputed:
 		p.w(" AS ")
 		p.expr(c.Expr)
@@ -370,16 +438,9 @@ func (p *printer) columnDef(c *ColumnDef) {
 				p.w(" VIRTUAL")
 			}
 		}
-		if c.PrimaryKey {
-			if c.ConstraintName != nil {
-				p.w(" CONSTRAINT ")
-				p.ident(c.ConstraintName)
-			}
-			if c.Enforced {
-				p.w(" PRIMARY KEY ENFORCED")
-			} else {
-				p.w(" PRIMARY KEY NOT ENFORCED")
-			}
+		if c.Constraint != nil {
+			p.w(" ")
+			p.constraint(c.Constraint)
 		}
 	}
 	if c.Comment != nil {
@@ -391,7 +452,7 @@ func (p *printer) columnDef(c *ColumnDef) {
 		p.w(" FIRST")
 	case "AFTER":
 		p.w(" AFTER ")
-		p.ident(c.After)
+		p.parts(c.After.Parts)
 	}
 }
 
@@ -408,18 +469,25 @@ func (p *printer) constraint(c *TableConstraint) {
 		p.ident(c.Name)
 		p.w(" ")
 	}
-	p.w(c.Kind + " (")
-	p.idents(c.Columns)
-	p.w(")")
+	p.w(c.Kind)
+	if len(c.Columns) > 0 {
+		p.w(" (")
+		p.idents(c.Columns)
+		p.w(")")
+	}
 	if c.Enforced {
 		p.w(" ENFORCED")
-	} else if c.NotEnforcedSet {
+	} else if c.NotEnforced {
 		p.w(" NOT ENFORCED")
 	}
 }
 
 func (p *printer) distribution(d *Distribution) {
 	p.w("DISTRIBUTED ")
+	p.distributionBody(d)
+}
+
+func (p *printer) distributionBody(d *Distribution) {
 	if len(d.Columns) > 0 {
 		p.w("BY ")
 		if d.Kind != "" {
@@ -428,14 +496,12 @@ func (p *printer) distribution(d *Distribution) {
 		p.w("(")
 		p.idents(d.Columns)
 		p.w(")")
-		if d.Buckets != nil {
+		if d.Buckets > 0 {
 			p.w(" ")
 		}
 	}
-	if d.Buckets != nil {
-		p.w("INTO ")
-		p.sub(d.Buckets, precAdd)
-		p.w(" BUCKETS")
+	if d.Buckets > 0 {
+		p.w("INTO " + strconv.Itoa(d.Buckets) + " BUCKETS")
 	}
 }
 
@@ -553,7 +619,7 @@ func (p *printer) alterTable(s *AlterTable) {
 		p.w(" RENAME ")
 		p.parts(s.OldColumn.Parts)
 		p.w(" TO ")
-		p.ident(s.NewColumn)
+		p.parts(s.NewColumn.Parts)
 	case AlterSet:
 		p.w(" SET ")
 		p.props(s.Options)
@@ -611,7 +677,38 @@ func (p *printer) alterTable(s *AlterTable) {
 		p.w(" " + s.DistributionVerb + " DISTRIBUTION")
 		if s.Distribution != nil {
 			p.w(" ")
-			p.distribution(s.Distribution)
+			p.distributionBody(s.Distribution)
+		}
+	case AlterCompact:
+		if s.Partition != nil {
+			p.w(" PARTITION ")
+			p.partSpec(s.Partition)
+		}
+		p.w(" COMPACT")
+	case AlterAddPartitions:
+		p.w(" ADD")
+		if s.PartitionIfCond {
+			p.w(" IF NOT EXISTS")
+		}
+		for _, ps := range s.Partitions {
+			p.w(" PARTITION ")
+			p.partSpec(ps.Spec)
+			if ps.Options != nil {
+				p.w(" WITH ")
+				p.props(ps.Options)
+			}
+		}
+	case AlterDropPartitions:
+		p.w(" DROP")
+		if s.PartitionIfCond {
+			p.w(" IF EXISTS")
+		}
+		for i, ps := range s.Partitions {
+			if i > 0 {
+				p.w(",")
+			}
+			p.w(" PARTITION ")
+			p.partSpec(ps.Spec)
 		}
 	}
 }

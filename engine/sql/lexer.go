@@ -179,6 +179,7 @@ func lexicalError(at Pos, encountered string, after string) string {
 		at.Line, at.Column, encountered, quoteJava(after))
 }
 
+// quoteJava quotes s as JavaCC's addEscapes does in its messages.
 func quoteJava(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
@@ -186,6 +187,12 @@ func quoteJava(s string) string {
 		switch r {
 		case '"':
 			b.WriteString(`\"`)
+		case '\'':
+			b.WriteString(`\'`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
 		case '\\':
 			b.WriteString(`\\`)
 		case '\n':
@@ -296,7 +303,7 @@ func (l *lexer) scan(start Pos, c byte) Token {
 	if isIdentStart(r) {
 		return l.scanIdent(start)
 	}
-	return l.errTok(start, lexicalError(start, fmt.Sprintf("%s (%d)", quoteJava(string(r)), r), ""))
+	return l.errTok(start, lexicalError(start, fmt.Sprintf("%s (%d),", quoteJava(string(r)), r), ""))
 }
 
 func (l *lexer) scanIdent(start Pos) Token {
@@ -339,7 +346,7 @@ func (l *lexer) scanQuotedIdent(start Pos) Token {
 		if l.src[k] != '`' {
 			l.advanceTo(k)
 			at := l.pos()
-			return l.errTok(at, lexicalError(at, fmt.Sprintf("%s (%d)", quoteJava(l.src[k:k+1]), l.src[k]), l.src[start.Offset:k]))
+			return l.errTok(at, lexicalError(at, fmt.Sprintf("%s (%d),", quoteJava(l.src[k:k+1]), l.src[k]), l.src[start.Offset:k]))
 		}
 		b.WriteString(l.src[j:k])
 		if k+1 < len(l.src) && l.src[k+1] == '`' {
@@ -352,7 +359,7 @@ func (l *lexer) scanQuotedIdent(start Pos) Token {
 	}
 	v := b.String()
 	if v == "" {
-		return l.errTok(start, lexicalError(start, `"`+"`"+`" (96)`, ""))
+		return l.errTok(start, lexicalError(start, `"`+"`"+`" (96),`, ""))
 	}
 	return Token{Kind: TokQuotedIdent, Text: l.src[start.Offset:l.i], Value: v, Pos: start, End: l.i}
 }
@@ -438,7 +445,7 @@ func (l *lexer) scanOp(start Pos, c byte) Token {
 		}
 	case '!':
 		if c1 != '=' {
-			return l.errTok(start, lexicalError(start, `"!" (33)`, ""))
+			return l.errTok(start, lexicalError(start, `"!" (33),`, ""))
 		}
 		n = 2
 	case '|':
@@ -451,7 +458,7 @@ func (l *lexer) scanOp(start Pos, c byte) Token {
 		}
 	case '(', ')', '[', ']', '{', '}', ',', ';', '.', '+', '-', '*', '/', '%', '?', ':', '^':
 	default:
-		return l.errTok(start, lexicalError(start, fmt.Sprintf("%s (%d)", quoteJava(string(rune(c))), c), ""))
+		return l.errTok(start, lexicalError(start, fmt.Sprintf("%s (%d),", quoteJava(string(rune(c))), c), ""))
 	}
 	l.advanceASCII(n)
 	text := l.src[start.Offset:l.i]

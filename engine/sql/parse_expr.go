@@ -31,7 +31,7 @@ func (p *parser) parseExprList() []Expr {
 func (p *parser) binaryOp() (string, int) {
 	t := p.tok()
 	if t.Kind == TokOp {
-		p.want(`"+"`)
+		p.want("+")
 		switch t.Text {
 		case "=", "<>", "<", ">", "<=", ">=", "<=>":
 			return t.Text, precCmp
@@ -69,12 +69,12 @@ func (p *parser) binaryOp() (string, int) {
 			}
 		}
 	}
-	p.want(`"AND"`)
-	p.want(`"OR"`)
-	p.want(`"IS"`)
-	p.want(`"LIKE"`)
-	p.want(`"IN"`)
-	p.want(`"BETWEEN"`)
+	p.want("AND")
+	p.want("OR")
+	p.want("IS")
+	p.want("LIKE")
+	p.want("IN")
+	p.want("BETWEEN")
 	return "", 0
 }
 
@@ -198,7 +198,7 @@ func (p *parser) parsePredicateTail(x Expr, op string, not bool) Expr {
 // atQueryStart reports whether the current token starts a query (SELECT,
 // WITH, VALUES), looking through any number of opening parentheses.
 func (p *parser) atQueryStart() bool {
-	p.want(`"SELECT"`)
+	p.want("SELECT")
 	i := 0
 	for p.peekOp(i, "(") {
 		i++
@@ -333,9 +333,6 @@ func (p *parser) parsePrimary() Expr {
 			e := &ParamExpr{Span: p.span(start), Index: p.params}
 			p.params++
 			return e
-		case "*":
-			p.advance()
-			return &Star{Span: p.span(start)}
 		}
 	case TokIdent:
 		if e := p.parseKeywordExpr(t); e != nil {
@@ -352,7 +349,7 @@ func (p *parser) parsePrimary() Expr {
 	}
 	p.want("<IDENTIFIER>")
 	p.want("<literal>")
-	p.want(`"("`)
+	p.want("(")
 	p.fail()
 	return nil
 }
@@ -808,6 +805,13 @@ func (p *parser) parseCall(name *ObjectName) Expr {
 				}
 			}
 		}
+		if p.isKw("IGNORE") && p.peekKw(1, "NULLS") {
+			p.p += 2
+			f.NullTreatment = "IGNORE NULLS"
+		} else if p.isKw("RESPECT") && p.peekKw(1, "NULLS") {
+			p.p += 2
+			f.NullTreatment = "RESPECT NULLS"
+		}
 		if p.acceptKws("ORDER", "BY") {
 			f.OrderBy = p.parseOrderItems()
 		}
@@ -856,8 +860,10 @@ func (p *parser) parseCall(name *ObjectName) Expr {
 
 // parseCallArg parses one argument: name => value or an expression.
 func (p *parser) parseCallArg() Expr {
-	if isIdentTok(p.tok()) && p.peekOp(1, "=>") {
-		name := p.parseIdent()
+	if t := p.tok(); (t.Kind == TokIdent || t.Kind == TokQuotedIdent) && p.peekOp(1, "=>") {
+		// parameter names may be reserved words (OFFSET => ...)
+		p.advance()
+		name := &Ident{Span: Span{Start: t.Pos, EndOff: t.End}, Name: t.Value, Quoted: t.Kind == TokQuotedIdent}
 		p.advance()
 		v := p.parseExpr()
 		return &NamedArg{Span: p.span(name.Start), Name: name, Value: v}

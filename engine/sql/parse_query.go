@@ -123,9 +123,9 @@ func (p *parser) parseSetOps(min int) QueryExpr {
 
 func (p *parser) parseSetOpsFrom(left QueryExpr, min int) QueryExpr {
 	for {
-		p.want(`"UNION"`)
-		p.want(`"INTERSECT"`)
-		p.want(`"EXCEPT"`)
+		p.want("UNION")
+		p.want("INTERSECT")
+		p.want("EXCEPT")
 		t := p.tok()
 		prec := setOpPrec(t.word())
 		if prec == 0 || prec < min {
@@ -242,7 +242,7 @@ func (p *parser) parseHints() []*Hint {
 			break
 		}
 	}
-	p.want(`"*/"`)
+	p.want("*/")
 	if p.tok().Kind != TokHintEnd {
 		p.fail()
 	}

@@ -9,9 +9,9 @@ func (p *parser) parseStatement() Statement {
 		return p.parseQuery()
 	}
 	if t.Kind != TokIdent {
-		p.want(`"SELECT"`)
-		p.want(`"INSERT"`)
-		p.want(`"CREATE"`)
+		p.want("SELECT")
+		p.want("INSERT")
+		p.want("CREATE")
 		p.fail()
 	}
 	switch t.upper {
@@ -33,10 +33,37 @@ func (p *parser) parseStatement() Statement {
 			st = p.parseInsert()
 		case p.atQueryStart():
 			st = p.parseQuery()
+		case p.acceptKw("PLAN"):
+			ep := &ExecutePlan{}
+			ep.Path, _ = p.parseString()
+			ep.Span = p.span(start)
+			return ep
 		default:
 			p.fail()
 		}
 		return &Execute{Span: p.span(start), Stmt: st}
+	case "COMPILE":
+		p.advance()
+		cp := &CompilePlan{}
+		if p.acceptKw("AND") {
+			p.expectKw("EXECUTE")
+			cp.AndExecute = true
+		}
+		p.expectKw("PLAN")
+		cp.Path, _ = p.parseString()
+		if !cp.AndExecute {
+			cp.IfNotExists = p.acceptKws("IF", "NOT", "EXISTS")
+		}
+		p.expectKw("FOR")
+		if p.isKw("STATEMENT") {
+			cp.Stmt = p.parseStatementSet()
+		} else if p.isKw("INSERT") || p.isKw("UPSERT") {
+			cp.Stmt = p.parseInsert()
+		} else {
+			p.fail()
+		}
+		cp.Span = p.span(start)
+		return cp
 	case "STATEMENT":
 		return p.parseStatementSet()
 	case "BEGIN":
@@ -68,9 +95,11 @@ func (p *parser) parseStatement() Statement {
 		}
 		if p.isKw("MODULES") && !p.peekOp(1, ".") && !p.peekOp(1, ";") && p.peek(1).Kind != TokEOF {
 			p.advance()
-			return &UseModules{Span: p.span(start), Names: p.parseIdentList()}
+			names := p.parseIdentList()
+			return &UseModules{Span: p.span(start), Names: names}
 		}
-		return &Use{Span: p.span(start), Name: p.parseObjectName()}
+		name := p.parseObjectName()
+		return &Use{Span: p.span(start), Name: name}
 	case "LOAD":
 		p.advance()
 		p.expectKw("MODULE")
@@ -83,7 +112,8 @@ func (p *parser) parseStatement() Statement {
 	case "UNLOAD":
 		p.advance()
 		p.expectKw("MODULE")
-		return &UnloadModule{Name: p.parseIdent(), Span: p.span(start)}
+		name := p.parseIdent()
+		return &UnloadModule{Name: name, Span: p.span(start)}
 	case "SHOW":
 		return p.parseShow()
 	case "DESCRIBE", "DESC":
@@ -138,16 +168,64 @@ func (p *parser) parseStatement() Statement {
 		}
 		a.Span = p.span(start)
 		return a
+	case "DELETE":
+		p.advance()
+		p.expectKw("FROM")
+		d := &Delete{Table: p.parseObjectName()}
+		if p.acceptKw("AS") {
+			d.Alias = p.parseIdent()
+		} else if p.isIdent() {
+			d.Alias = p.parseIdent()
+		}
+		if p.acceptKw("WHERE") {
+			d.Where = p.parseExpr()
+		}
+		d.Span = p.span(start)
+		return d
+	case "UPDATE":
+		p.advance()
+		u := &Update{Table: p.parseObjectName()}
+		if p.acceptKw("AS") {
+			u.Alias = p.parseIdent()
+		} else if p.isIdent() {
+			u.Alias = p.parseIdent()
+		}
+		p.expectKw("SET")
+		for {
+			as := p.tok().Pos
+			a := &Assignment{Column: p.parseColumnPath()}
+			p.expectOp("=")
+			a.Value = p.parseExpr()
+			a.Span = p.span(as)
+			u.Set = append(u.Set, a)
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+		if p.acceptKw("WHERE") {
+			u.Where = p.parseExpr()
+		}
+		u.Span = p.span(start)
+		return u
+	case "CALL":
+		p.advance()
+		name := p.parseFuncName()
+		if !p.isOp("(") {
+			p.fail()
+		}
+		f := p.parseCall(name).(*FuncCall)
+		return &Call{Span: p.span(start), Call: f}
 	case "TRUNCATE":
 		p.advance()
 		p.expectKw("TABLE")
-		return &Truncate{Table: p.parseObjectName(), Span: p.span(start)}
+		name := p.parseObjectName()
+		return &Truncate{Table: name, Span: p.span(start)}
 	case "HELP", "QUIT", "EXIT", "CLEAR":
 		p.advance()
 		return &ClientCommand{Span: p.span(start), Command: t.upper}
 	}
 	for _, w := range []string{"SELECT", "INSERT", "CREATE", "DROP", "ALTER", "SHOW", "DESCRIBE", "EXPLAIN", "USE", "SET", "RESET"} {
-		p.want(`"` + w + `"`)
+		p.want(w)
 	}
 	p.fail()
 	return nil
@@ -165,7 +243,7 @@ func (p *parser) parseStatementSet() *StatementSet {
 			break
 		}
 		if !p.isKw("INSERT") && !p.isKw("UPSERT") {
-			p.want(`"END"`)
+			p.want("END")
 			p.fail()
 		}
 		ss.Statements = append(ss.Statements, p.parseInsert())
@@ -196,6 +274,9 @@ func (p *parser) parseInsert() *Insert {
 	ins := &Insert{}
 	if t.upper == "UPSERT" {
 		ins.Upsert = true
+		if p.isKw("OVERWRITE") {
+			p.errorf(p.tok().Pos, "OVERWRITE expression is only used with INSERT statement")
+		}
 		p.expectKw("INTO")
 	} else if p.acceptKw("OVERWRITE") {
 		ins.Overwrite = true
@@ -213,6 +294,23 @@ func (p *parser) parseInsert() *Insert {
 		ins.Columns = p.parseParenIdentList()
 	}
 	ins.Source = p.parseQuery()
+	if p.isKw("ON") && p.peekKw(1, "CONFLICT") {
+		p.p += 2
+		p.expectKw("DO")
+		switch {
+		case p.acceptKw("ERROR"):
+			ins.OnConflict = "ERROR"
+		case p.acceptKw("NOTHING"):
+			ins.OnConflict = "NOTHING"
+		case p.acceptKw("DEDUPLICATE"):
+			ins.OnConflict = "DEDUPLICATE"
+		default:
+			p.want("ERROR")
+			p.want("NOTHING")
+			p.want("DEDUPLICATE")
+			p.fail()
+		}
+	}
 	ins.Span = p.span(start)
 	return ins
 }
@@ -224,6 +322,9 @@ func (p *parser) parseCreate() Statement {
 	start := p.advance().Pos
 	orReplace := p.acceptKws("OR", "REPLACE")
 	temporary := p.acceptKw("TEMPORARY")
+	if !temporary && p.isKw("SYSTEM") && p.peekKw(1, "FUNCTION") {
+		p.errorf(p.tok().Pos, "CREATE SYSTEM FUNCTION is not supported, system functions can only be registered as temporary functions, you can use CREATE TEMPORARY SYSTEM FUNCTION instead")
+	}
 	system := temporary && p.acceptKw("SYSTEM")
 	switch {
 	case p.isKw("TABLE"):
@@ -277,32 +378,58 @@ func (p *parser) parseCreate() Statement {
 		p.advance()
 		f := &CreateFunction{OrReplace: orReplace, Temporary: temporary, System: system}
 		f.IfNotExists = p.acceptKws("IF", "NOT", "EXISTS")
-		f.Name = p.parseObjectName()
+		if system {
+			// a temporary system function has a simple name
+			id := p.parseIdent()
+			f.Name = &ObjectName{Span: id.Span, Parts: []*Ident{id}}
+		} else {
+			f.Name = p.parseObjectName()
+		}
 		p.expectKw("AS")
 		f.Class, _ = p.parseString()
+		langPos := p.tok().Pos
 		if p.acceptKw("LANGUAGE") {
+			langPos = p.tok().Pos
 			f.Language = p.parseLanguage()
 		}
 		if p.acceptKw("USING") {
+			if f.Language == "SQL" || f.Language == "PYTHON" {
+				p.errorf(langPos, "CREATE FUNCTION USING JAR/ARTIFACT syntax is not applicable to %s language", f.Language)
+			}
 			for {
-				p.expectKw("JAR")
-				j, _ := p.parseString()
-				f.Jars = append(f.Jars, j)
+				rs := p.tok().Pos
+				r := &FunctionResource{}
+				if p.acceptKw("JAR") {
+					r.Kind = "JAR"
+				} else {
+					p.want("ARTIFACT")
+					if !p.isIdent() || p.tok().upper != "ARTIFACT" {
+						p.fail()
+					}
+					p.advance()
+					r.Kind = "ARTIFACT"
+				}
+				r.Path, _ = p.parseString()
+				r.Span = p.span(rs)
+				f.Resources = append(f.Resources, r)
 				if !p.acceptOp(",") {
 					break
 				}
 			}
 		}
+		if p.acceptKw("WITH") {
+			f.Options = p.parseProperties()
+		}
 		f.Span = p.span(start)
 		return f
 	case p.isKw("MATERIALIZED"), p.isKw("MODEL"), p.isKw("CONNECTION"):
-		p.errorf(p.tok().Pos, "CREATE %s is not supported", p.tok().upper)
+		p.errorf(p.tok().Pos, "CREATE %s is not supported yet", p.tok().upper)
 	}
-	p.want(`"TABLE"`)
-	p.want(`"VIEW"`)
-	p.want(`"DATABASE"`)
-	p.want(`"CATALOG"`)
-	p.want(`"FUNCTION"`)
+	p.want("TABLE")
+	p.want("VIEW")
+	p.want("DATABASE")
+	p.want("CATALOG")
+	p.want("FUNCTION")
 	p.fail()
 	return nil
 }
@@ -312,6 +439,7 @@ func (p *parser) parseCreateTable(start Pos, orReplace, temporary bool) *CreateT
 	ct := &CreateTable{OrReplace: orReplace, Temporary: temporary}
 	ct.IfNotExists = p.acceptKws("IF", "NOT", "EXISTS")
 	ct.Name = p.parseObjectName()
+	schemaPos := p.tok().Pos
 	if p.isOp("(") {
 		p.advance()
 		for {
@@ -321,6 +449,17 @@ func (p *parser) parseCreateTable(start Pos, orReplace, temporary bool) *CreateT
 			}
 		}
 		p.expectOp(")")
+	}
+	nameOnly := false
+	for i, c := range ct.Columns {
+		if (c.Kind == ColumnNameOnly) != (ct.Columns[0].Kind == ColumnNameOnly) {
+			// mixing bare names and typed columns: report at the type
+			if c.Type != nil {
+				p.errAtTok(c.Type.Start)
+			}
+			p.errAtTok(ct.Columns[i].Name.Start)
+		}
+		nameOnly = nameOnly || c.Kind == ColumnNameOnly
 	}
 	if p.acceptKw("COMMENT") {
 		c, _ := p.parseString()
@@ -359,7 +498,7 @@ func (p *parser) parseCreateTable(start Pos, orReplace, temporary bool) *CreateT
 					o.Feature = ft.upper
 				default:
 					for _, w := range []string{"ALL", "CONSTRAINTS", "GENERATED", "METADATA", "OPTIONS", "PARTITIONS", "WATERMARKS"} {
-						p.want(`"` + w + `"`)
+						p.want(w)
 					}
 					p.fail()
 				}
@@ -372,15 +511,36 @@ func (p *parser) parseCreateTable(start Pos, orReplace, temporary bool) *CreateT
 		like.Span = p.span(ls)
 		ct.Like = like
 	}
-	if p.acceptKw("AS") {
+	if ct.Like == nil && p.acceptKw("AS") {
 		ct.AsQuery = p.parseQuery()
+	}
+	if nameOnly && ct.AsQuery == nil {
+		p.errorf(schemaPos, "Columns identifiers without types in the schema are supported on CTAS/RTAS statements only")
 	}
 	ct.Span = p.span(start)
 	return ct
 }
 
+// errAtTok reports "Encountered ..." for the token that starts at pos.
+func (p *parser) errAtTok(pos Pos) {
+	for i := range p.toks {
+		if p.toks[i].Pos.Offset == pos.Offset {
+			p.p = i
+			p.expAt = -1
+			p.fail()
+		}
+	}
+	p.errorf(pos, "Syntax error")
+}
+
 func (p *parser) parseDistribution() *Distribution {
 	start := p.expectKw("DISTRIBUTED").Pos
+	return p.parseDistributionBody(start)
+}
+
+// parseDistributionBody parses BY [HASH|RANGE](cols) [INTO n BUCKETS] or
+// INTO n BUCKETS.
+func (p *parser) parseDistributionBody(start Pos) *Distribution {
 	d := &Distribution{}
 	if p.acceptKw("BY") {
 		if p.acceptKw("HASH") {
@@ -390,27 +550,41 @@ func (p *parser) parseDistribution() *Distribution {
 		}
 		d.Columns = p.parseParenIdentList()
 		if p.acceptKw("INTO") {
-			d.Buckets = p.parseExprPrec(precAdd)
-			p.expectKw("BUCKETS")
+			d.Buckets = p.parseBuckets()
 		}
 	} else {
 		p.expectKw("INTO")
-		d.Buckets = p.parseExprPrec(precAdd)
-		p.expectKw("BUCKETS")
+		d.Buckets = p.parseBuckets()
 	}
 	d.Span = p.span(start)
 	return d
+}
+
+func (p *parser) parseBuckets() int {
+	t := p.tok()
+	if t.Kind == TokDecimal || t.Kind == TokApprox {
+		p.errorf(t.Pos, "Bucket count must be a positive integer")
+	}
+	n := p.parseInt()
+	if n <= 0 {
+		p.errorf(t.Pos, "Bucket count must be a positive integer")
+	}
+	p.expectKw("BUCKETS")
+	return n
 }
 
 // parseTableElement parses a column, watermark or constraint definition.
 func (p *parser) parseTableElement(cols *[]*ColumnDef, wms *[]*Watermark, cons *[]*TableConstraint) {
 	switch {
 	case p.isKw("WATERMARK"):
+		if len(*wms) > 0 {
+			p.errorf(p.tok().Pos, "Multiple WATERMARK declarations are not supported yet")
+		}
 		*wms = append(*wms, p.parseWatermark())
 	case p.isKw("CONSTRAINT"), p.isKw("PRIMARY"), p.isKw("UNIQUE"):
 		*cons = append(*cons, p.parseTableConstraint())
 	default:
-		*cols = append(*cols, p.parseColumnDef())
+		*cols = append(*cols, p.parseColumnDef(false))
 	}
 }
 
@@ -427,6 +601,7 @@ func (p *parser) parseWatermark() *Watermark {
 	return w
 }
 
+// parseEnforced parses an optional [NOT] ENFORCED.
 func (p *parser) parseEnforced() (enforced, notEnforced bool) {
 	if p.acceptKws("NOT", "ENFORCED") {
 		return false, true
@@ -451,18 +626,49 @@ func (p *parser) parseTableConstraint() *TableConstraint {
 		c.Kind = "PRIMARY KEY"
 	}
 	c.Columns = p.parseParenIdentList()
-	c.Enforced, c.NotEnforcedSet = p.parseEnforced()
+	c.Enforced, c.NotEnforced = p.parseEnforced()
 	c.Span = p.span(start)
 	return c
 }
 
-func (p *parser) parseColumnDef() *ColumnDef {
+// parseColumnConstraint parses [CONSTRAINT name] PRIMARY KEY|UNIQUE
+// [[NOT] ENFORCED] after a column type, or returns nil.
+func (p *parser) parseColumnConstraint() *TableConstraint {
+	if !p.isKw("CONSTRAINT") && !p.isKw("PRIMARY") && !p.isKw("UNIQUE") {
+		return nil
+	}
+	start := p.tok().Pos
+	c := &TableConstraint{}
+	if p.acceptKw("CONSTRAINT") {
+		c.Name = p.parseIdent()
+	}
+	if p.acceptKw("UNIQUE") {
+		c.Kind = "UNIQUE"
+	} else {
+		p.expectKw("PRIMARY")
+		p.expectKw("KEY")
+		c.Kind = "PRIMARY KEY"
+	}
+	c.Enforced, c.NotEnforced = p.parseEnforced()
+	c.Span = p.span(start)
+	return c
+}
+
+func (p *parser) parseColumnDef(nested bool) *ColumnDef {
 	start := p.tok().Pos
 	c := &ColumnDef{Name: p.parseIdent()}
-	if p.acceptKw("AS") {
+	for nested && p.isOp(".") && isIdentTok(p.peek(1)) {
+		p.advance()
+		c.Parent = append(c.Parent, c.Name)
+		c.Name = p.parseIdent()
+	}
+	switch {
+	case p.acceptKw("AS"):
 		c.Kind = ColumnComputed
 		c.Expr = p.parseExpr()
-	} else {
+	case p.isOp(",") || p.isOp(")"):
+		c.Kind = ColumnNameOnly
+	default:
 		c.Type = p.parseDataType()
 		if p.acceptKw("METADATA") {
 			c.Kind = ColumnMetadata
@@ -474,15 +680,7 @@ func (p *parser) parseColumnDef() *ColumnDef {
 				c.Virtual = true
 			}
 		}
-		if p.isKw("CONSTRAINT") || p.isKw("PRIMARY") {
-			if p.acceptKw("CONSTRAINT") {
-				c.ConstraintName = p.parseIdent()
-			}
-			p.expectKw("PRIMARY")
-			p.expectKw("KEY")
-			c.PrimaryKey = true
-			c.Enforced, _ = p.parseEnforced()
-		}
+		c.Constraint = p.parseColumnConstraint()
 	}
 	if p.acceptKw("COMMENT") {
 		s, _ := p.parseString()
@@ -606,11 +804,11 @@ func (p *parser) parseAlter() Statement {
 		f.Span = p.span(start)
 		return f
 	}
-	p.want(`"TABLE"`)
-	p.want(`"VIEW"`)
-	p.want(`"DATABASE"`)
-	p.want(`"CATALOG"`)
-	p.want(`"FUNCTION"`)
+	p.want("TABLE")
+	p.want("VIEW")
+	p.want("DATABASE")
+	p.want("CATALOG")
+	p.want("FUNCTION")
 	p.fail()
 	return nil
 }
@@ -626,15 +824,23 @@ func (p *parser) parseAlterTable(start Pos) *AlterTable {
 			a.NewName = p.parseObjectName()
 		} else {
 			a.Op = AlterRenameColumn
-			cs := p.tok().Pos
-			n := p.parseObjectName()
-			a.OldColumn = &Identifier{Span: p.span(cs), Parts: n.Parts}
+			a.OldColumn = p.parseColumnPath()
 			p.expectKw("TO")
-			a.NewColumn = p.parseIdent()
+			a.NewColumn = p.parseColumnPath()
 		}
 	case p.acceptKw("SET"):
 		a.Op = AlterSet
 		a.Options = p.parseProperties()
+	case p.isKw("COMPACT") || p.isKw("PARTITION"):
+		if p.acceptKw("PARTITION") {
+			a.Partition = p.parsePartitionSpec()
+		}
+		if !p.isIdent() || p.tok().upper != "COMPACT" {
+			p.want("COMPACT")
+			p.fail()
+		}
+		p.advance()
+		a.Op = AlterCompact
 	case p.acceptKw("RESET"):
 		a.Op = AlterReset
 		a.ResetKeys = p.parseKeyList()
@@ -648,7 +854,24 @@ func (p *parser) parseAlterTable(start Pos) *AlterTable {
 			p.advance()
 			a.Op = AlterDistribution
 			a.DistributionVerb = verb
-			a.Distribution = p.parseDistribution()
+			a.Distribution = p.parseDistributionBody(p.toks[p.p-1].Pos)
+			break
+		}
+		if verb == "ADD" && (p.isKw("PARTITION") || (p.isKw("IF") && p.peekKw(1, "NOT"))) {
+			a.Op = AlterAddPartitions
+			a.PartitionIfCond = p.acceptKws("IF", "NOT", "EXISTS")
+			for p.isKw("PARTITION") {
+				ps := p.advance().Pos
+				spec := &PartitionSpec{Spec: p.parsePartitionSpec()}
+				if p.acceptKw("WITH") {
+					spec.Options = p.parseProperties()
+				}
+				spec.Span = p.span(ps)
+				a.Partitions = append(a.Partitions, spec)
+			}
+			if len(a.Partitions) == 0 {
+				p.expectKw("PARTITION")
+			}
 			break
 		}
 		if p.acceptOp("(") {
@@ -675,13 +898,23 @@ func (p *parser) parseAlterTable(start Pos) *AlterTable {
 		case p.acceptKw("DISTRIBUTION"):
 			a.Op = AlterDistribution
 			a.DistributionVerb = "DROP"
+		case p.isKw("PARTITION") || (p.isKw("IF") && p.peekKw(1, "EXISTS")):
+			a.Op = AlterDropPartitions
+			a.PartitionIfCond = p.acceptKws("IF", "EXISTS")
+			for {
+				ps := p.expectKw("PARTITION").Pos
+				spec := &PartitionSpec{Spec: p.parsePartitionSpec()}
+				spec.Span = p.span(ps)
+				a.Partitions = append(a.Partitions, spec)
+				if !p.acceptOp(",") {
+					break
+				}
+			}
 		case p.acceptOp("("):
 			a.Op = AlterDropColumns
 			a.Parenthesised = true
 			for {
-				cs := p.tok().Pos
-				n := p.parseObjectName()
-				a.DropColumns = append(a.DropColumns, &Identifier{Span: p.span(cs), Parts: n.Parts})
+				a.DropColumns = append(a.DropColumns, p.parseColumnPath())
 				if !p.acceptOp(",") {
 					break
 				}
@@ -689,13 +922,11 @@ func (p *parser) parseAlterTable(start Pos) *AlterTable {
 			p.expectOp(")")
 		default:
 			a.Op = AlterDropColumns
-			cs := p.tok().Pos
-			n := p.parseObjectName()
-			a.DropColumns = []*Identifier{{Span: p.span(cs), Parts: n.Parts}}
+			a.DropColumns = []*Identifier{p.parseColumnPath()}
 		}
 	default:
 		for _, w := range []string{"RENAME", "SET", "RESET", "ADD", "MODIFY", "DROP"} {
-			p.want(`"` + w + `"`)
+			p.want(w)
 		}
 		p.fail()
 	}
@@ -703,11 +934,18 @@ func (p *parser) parseAlterTable(start Pos) *AlterTable {
 	return a
 }
 
+// parseColumnPath parses a possibly nested column name a.b.c.
+func (p *parser) parseColumnPath() *Identifier {
+	start := p.tok().Pos
+	n := p.parseObjectName()
+	return &Identifier{Span: p.span(start), Parts: n.Parts}
+}
+
 func (p *parser) parseAlterItem(a *AlterTable) {
 	switch {
 	case p.isKw("WATERMARK"):
 		if a.Watermark != nil {
-			p.errorf(p.tok().Pos, "Duplicate WATERMARK definition")
+			p.errorf(p.tok().Pos, "Multiple WATERMARK declarations are not supported yet")
 		}
 		a.Watermark = p.parseWatermark()
 	case p.isKw("CONSTRAINT"), p.isKw("PRIMARY"), p.isKw("UNIQUE"):
@@ -716,12 +954,12 @@ func (p *parser) parseAlterItem(a *AlterTable) {
 		}
 		a.Constraint = p.parseTableConstraint()
 	default:
-		c := p.parseColumnDef()
+		c := p.parseColumnDef(true)
 		if p.acceptKw("FIRST") {
 			c.Position = "FIRST"
 		} else if p.acceptKw("AFTER") {
 			c.Position = "AFTER"
-			c.After = p.parseIdent()
+			c.After = p.parseColumnPath()
 		}
 		c.Span = p.span(c.Start)
 		a.Columns = append(a.Columns, c)
@@ -825,7 +1063,7 @@ func (p *parser) parseShow() Statement {
 		}
 	default:
 		for _, w := range []string{"CATALOGS", "CURRENT", "DATABASES", "TABLES", "VIEWS", "FUNCTIONS", "USER", "MODULES", "FULL", "JOBS", "JARS", "COLUMNS", "PARTITIONS", "CREATE"} {
-			p.want(`"` + w + `"`)
+			p.want(w)
 		}
 		p.fail()
 	}
@@ -883,6 +1121,12 @@ func (p *parser) parseExplain() Statement {
 		e.PlanFor = true
 	} else {
 		for explainDetails[p.tok().word()] {
+			d := p.tok()
+			for _, x := range e.Details {
+				if x == d.upper {
+					p.errorf(d.Pos, "Duplicate EXPLAIN DETAIL is not allowed")
+				}
+			}
 			e.Details = append(e.Details, p.advance().upper)
 			if !p.acceptOp(",") {
 				break
@@ -899,13 +1143,13 @@ func (p *parser) parseExplain() Statement {
 	case p.isKw("CREATE") || p.isKw("REPLACE"):
 		st := p.parseStatement()
 		if ct, ok := st.(*CreateTable); !ok || ct.AsQuery == nil {
-			p.errorf(st.Pos(), "EXPLAIN supports only queries, INSERT, STATEMENT SET and CREATE TABLE AS")
+			p.errorf(st.Pos(), "Unsupported CREATE OR REPLACE statement for EXPLAIN. The statement must define a query using the AS clause (i.e. CTAS/RTAS statements)")
 		}
 		e.Stmt = st
 	default:
 		if !p.atQueryStart() && !p.isKw("TABLE") {
 			for _, w := range []string{"SELECT", "INSERT", "STATEMENT", "ESTIMATED_COST", "CHANGELOG_MODE", "JSON_EXECUTION_PLAN", "PLAN_ADVICE", "PLAN"} {
-				p.want(`"` + w + `"`)
+				p.want(w)
 			}
 			p.fail()
 		}
@@ -950,21 +1194,35 @@ func (p *parser) parseSet() Statement {
 	if t.Kind == TokString {
 		s.Quoted = true
 		s.Key, _ = p.parseString()
-		p.expectOp("=")
-		s.Value, _ = p.parseString()
-		s.Span = p.span(start)
-		return s
+	} else {
+		key, ok := p.rawUntil(true)
+		if !ok {
+			p.want("<QUOTED_STRING>")
+			p.fail()
+		}
+		s.Key = key
 	}
-	key, ok := p.rawUntil(true)
-	if !ok {
-		p.want("<QUOTED_STRING>")
-		p.fail()
-	}
-	s.Key = key
 	p.expectOp("=")
-	s.Value, _ = p.rawUntil(false)
+	s.Value = p.parseSetValue()
 	s.Span = p.span(start)
 	return s
+}
+
+// parseSetValue reads the value of SET: a string literal, or the raw text
+// up to the end of the statement.
+func (p *parser) parseSetValue() string {
+	if p.tok().Kind == TokString {
+		n := p.peek(1)
+		for i := 1; n.Kind == TokString; i++ {
+			n = p.peek(i + 1)
+		}
+		if n.Kind == TokEOF || n.Kind == TokOp && n.Text == ";" {
+			v, _ := p.parseString()
+			return v
+		}
+	}
+	v, _ := p.rawUntil(false)
+	return v
 }
 
 func (p *parser) parseReset() Statement {

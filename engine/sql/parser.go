@@ -32,6 +32,7 @@ const maxDepth = 400
 type parser struct {
 	src    string
 	base   int // byte offset of src[0] in the caller's text
+	lex    *lexer
 	toks   []Token
 	p      int
 	expect []string
@@ -45,17 +46,25 @@ func newParser(src string, start Pos) *parser {
 	if start.Line > 0 {
 		l.line, l.col = start.Line, start.Column
 	}
-	toks := make([]Token, 0, len(src)/5+4)
-	for {
-		t := l.next()
-		t.Pos.Offset += start.Offset
-		t.End += start.Offset
-		toks = append(toks, t)
-		if t.Kind == TokEOF || t.Kind == TokError {
-			break
+	p := &parser{src: src, base: start.Offset, lex: l, expAt: -1}
+	p.toks = make([]Token, 0, 64)
+	p.fill(0)
+	return p
+}
+
+// fill lexes on demand until token i exists (or input ends). Tokens are
+// immutable once lexed, so *Token pointers stay valid in content even when
+// the slice grows.
+func (p *parser) fill(i int) {
+	for len(p.toks) <= i {
+		if n := len(p.toks); n > 0 && (p.toks[n-1].Kind == TokEOF || p.toks[n-1].Kind == TokError) {
+			return
 		}
+		t := p.lex.next()
+		t.Pos.Offset += p.base
+		t.End += p.base
+		p.toks = append(p.toks, t)
 	}
-	return &parser{src: src, base: start.Offset, toks: toks, expAt: -1}
 }
 
 // run executes f, converting a bailout panic into an *Error. Other panics
@@ -124,9 +133,10 @@ func ParseScript(script string) ([]Statement, error) {
 			}
 			out = append(out, p.parseStatement())
 			if p.tok().Kind != TokEOF {
-				p.want("\";\"")
+				p.want(";")
 				p.expectOp(";")
 			}
+			p.compact()
 		}
 	})
 	if err != nil {
@@ -174,10 +184,26 @@ func ParseDataType(text string) (*DataType, error) {
 // ---------------------------------------------------------------------------
 // token helpers
 
-func (p *parser) tok() *Token { return &p.toks[p.p] }
+// compact drops the tokens already consumed (keeping the previous one for
+// lastEnd), so that a long script does not keep every token alive.
+func (p *parser) compact() {
+	if p.p < 2 {
+		return
+	}
+	n := copy(p.toks, p.toks[p.p-1:])
+	p.toks = p.toks[:n]
+	p.p = 1
+	p.expAt = -1
+}
+
+func (p *parser) tok() *Token {
+	p.fill(p.p)
+	return &p.toks[p.p]
+}
 
 func (p *parser) peek(n int) *Token {
 	i := p.p + n
+	p.fill(i)
 	if i >= len(p.toks) {
 		return &p.toks[len(p.toks)-1]
 	}
@@ -185,7 +211,7 @@ func (p *parser) peek(n int) *Token {
 }
 
 func (p *parser) advance() *Token {
-	t := &p.toks[p.p]
+	t := p.tok()
 	if t.Kind != TokEOF && t.Kind != TokError {
 		p.p++
 	}
@@ -202,15 +228,13 @@ func (p *parser) lastEnd() int {
 
 func (p *parser) span(start Pos) Span { return Span{Start: start, EndOff: p.lastEnd()} }
 
+// want records that s (a keyword or operator, or a <CATEGORY>) would have
+// been accepted at the current token; fail lists them. It is called for
+// every check, so it only appends.
 func (p *parser) want(s string) {
 	if p.expAt != p.p {
 		p.expAt = p.p
 		p.expect = p.expect[:0]
-	}
-	for _, e := range p.expect {
-		if e == s {
-			return
-		}
 	}
 	p.expect = append(p.expect, s)
 }
@@ -225,7 +249,7 @@ func (t *Token) word() string {
 }
 
 func (p *parser) isKw(w string) bool {
-	p.want(`"` + w + `"`)
+	p.want(w)
 	t := p.tok()
 	return t.Kind == TokIdent && t.upper == w
 }
@@ -265,7 +289,7 @@ func (p *parser) expectKw(w string) *Token {
 }
 
 func (p *parser) isOp(s string) bool {
-	p.want(`"` + s + `"`)
+	p.want(s)
 	t := p.tok()
 	return t.Kind == TokOp && t.Text == s
 }
@@ -308,7 +332,17 @@ func (p *parser) fail() {
 	}
 	var exp []string
 	if p.expAt == p.p {
-		exp = p.expect
+		seen := map[string]bool{}
+		for _, e := range p.expect {
+			if seen[e] {
+				continue
+			}
+			seen[e] = true
+			if e[0] != '<' {
+				e = quoteJava(e)
+			}
+			exp = append(exp, e)
+		}
 	}
 	var b strings.Builder
 	img := t.Text

@@ -32,6 +32,7 @@ func SplitStatements(script string) []StatementSpan {
 	var words [3]string // last three words of the current statement
 	nwords := 0
 	inBlock := false
+	caseDepth := 0 // CASE ... END nesting, so that END of a CASE does not end a block
 	flush := func() {
 		if first >= 0 {
 			out = append(out, StatementSpan{Text: script[first:last], Start: firstPos, End: last})
@@ -39,6 +40,7 @@ func SplitStatements(script string) []StatementSpan {
 		first, last = -1, -1
 		nwords = 0
 		inBlock = false
+		caseDepth = 0
 	}
 	for {
 		t := l.next()
@@ -58,9 +60,14 @@ func SplitStatements(script string) []StatementSpan {
 		last = t.End
 		if t.Kind == TokIdent {
 			w := t.upper
-			if w == "BEGIN" && nwords >= 2 && words[1] == "STATEMENT" && words[2] == "SET" && nwords > 2 {
+			switch {
+			case w == "BEGIN" && nwords >= 2 && words[1] == "STATEMENT" && words[2] == "SET":
 				inBlock = true
-			} else if w == "END" && inBlock {
+			case w == "CASE":
+				caseDepth++
+			case w == "END" && caseDepth > 0:
+				caseDepth--
+			case w == "END" && inBlock:
 				inBlock = false
 			}
 			words[0], words[1], words[2] = words[1], words[2], w

@@ -183,6 +183,24 @@ func (n *Join) String() string { return Format(n) }
 func (n *Insert) String() string { return Format(n) }
 
 // String renders the node as canonical Flink SQL (see Format).
+func (n *Delete) String() string { return Format(n) }
+
+// String renders the node as canonical Flink SQL (see Format).
+func (n *Assignment) String() string { return Format(n) }
+
+// String renders the node as canonical Flink SQL (see Format).
+func (n *Update) String() string { return Format(n) }
+
+// String renders the node as canonical Flink SQL (see Format).
+func (n *Call) String() string { return Format(n) }
+
+// String renders the node as canonical Flink SQL (see Format).
+func (n *CompilePlan) String() string { return Format(n) }
+
+// String renders the node as canonical Flink SQL (see Format).
+func (n *ExecutePlan) String() string { return Format(n) }
+
+// String renders the node as canonical Flink SQL (see Format).
 func (n *StatementSet) String() string { return Format(n) }
 
 // String renders the node as canonical Flink SQL (see Format).
@@ -228,7 +246,13 @@ func (n *CreateCatalog) String() string { return Format(n) }
 func (n *CreateFunction) String() string { return Format(n) }
 
 // String renders the node as canonical Flink SQL (see Format).
+func (n *FunctionResource) String() string { return Format(n) }
+
+// String renders the node as canonical Flink SQL (see Format).
 func (n *Drop) String() string { return Format(n) }
+
+// String renders the node as canonical Flink SQL (see Format).
+func (n *PartitionSpec) String() string { return Format(n) }
 
 // String renders the node as canonical Flink SQL (see Format).
 func (n *AlterTable) String() string { return Format(n) }

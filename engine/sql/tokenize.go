@@ -6,6 +6,7 @@ type TokenClass uint8
 
 // Token classes.
 const (
+	// ClassOther is the zero class (never produced by Tokenize).
 	ClassOther TokenClass = iota
 	// ClassKeyword is a keyword (reserved, or a non-reserved keyword used
 	// structurally such as ASC, NULLS, TEMPORARY).
@@ -85,7 +86,7 @@ func Tokenize(text string) []Token {
 	l := newLexer(text)
 	l.comments = true
 	l.recover = true
-	var toks []Token
+	toks := make([]Token, 0, len(text)/5+1)
 	for {
 		t := l.next()
 		if t.Kind == TokEOF {

@@ -496,23 +496,24 @@ func (x *execution) alterTable(at *sql.AlterTable) (*TableResult, error) {
 		nt.TableSchema.Watermarks = nil
 	case sql.AlterRenameColumn:
 		old := at.OldColumn.Parts[len(at.OldColumn.Parts)-1].Name
+		newName := at.NewColumn.Parts[len(at.NewColumn.Parts)-1].Name
 		i := nt.TableSchema.Index(old)
 		if i < 0 {
 			return nil, errorf("The column `%s` does not exist in the base table.", old)
 		}
-		if nt.TableSchema.Index(at.NewColumn.Name) >= 0 {
-			return nil, errorf("The column `%s` already existed in table schema.", at.NewColumn.Name)
+		if nt.TableSchema.Index(newName) >= 0 {
+			return nil, errorf("The column `%s` already existed in table schema.", newName)
 		}
-		nt.TableSchema.Columns[i].Name = at.NewColumn.Name
+		nt.TableSchema.Columns[i].Name = newName
 		for k, w := range nt.TableSchema.Watermarks {
 			if w.RowtimeAttribute == old {
-				nt.TableSchema.Watermarks[k].RowtimeAttribute = at.NewColumn.Name
+				nt.TableSchema.Watermarks[k].RowtimeAttribute = newName
 			}
 		}
 		if pk := nt.TableSchema.PrimaryKey; pk != nil {
 			for k, c := range pk.Columns {
 				if c == old {
-					pk.Columns[k] = at.NewColumn.Name
+					pk.Columns[k] = newName
 				}
 			}
 		}
@@ -543,7 +544,7 @@ func (x *execution) alterSchema(at *sql.AlterTable, nt *catalog.Table) error {
 		ct.Watermarks = append(ct.Watermarks, &sql.Watermark{Column: &sql.Identifier{Parts: []*sql.Ident{{Name: w.RowtimeAttribute}}}, Expr: e})
 	}
 	if pk := s.PrimaryKey; pk != nil {
-		con := &sql.TableConstraint{Kind: "PRIMARY KEY", Name: &sql.Ident{Name: pk.Name}, NotEnforcedSet: true}
+		con := &sql.TableConstraint{Kind: "PRIMARY KEY", Name: &sql.Ident{Name: pk.Name}, NotEnforced: true}
 		for _, c := range pk.Columns {
 			con.Columns = append(con.Columns, &sql.Ident{Name: c})
 		}
@@ -576,9 +577,10 @@ func (x *execution) alterSchema(at *sql.AlterTable, nt *catalog.Table) error {
 		case "FIRST":
 			pos = 0
 		case "AFTER":
-			j := index(d.After.Name)
+			after := d.After.Parts[len(d.After.Parts)-1].Name
+			j := index(after)
 			if j < 0 {
-				return errorf("Referenced column `%s` by 'AFTER' does not exist in the table.", d.After.Name)
+				return errorf("Referenced column `%s` by 'AFTER' does not exist in the table.", after)
 			}
 			pos = j + 1
 		}

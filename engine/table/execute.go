@@ -455,6 +455,19 @@ func (t *TableEnvironment) runInserts(ctx context.Context, sinks []plan.Node, st
 
 // explain renders EXPLAIN output.
 func (x *execution) explain(e *sql.Explain) (*TableResult, error) {
+	logical, d, err := x.explainLogical(e)
+	if err != nil {
+		return nil, err
+	}
+	text, err := x.env.explainNodes(logical, d)
+	if err != nil {
+		return nil, err
+	}
+	return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"result"}, []*types.DataType{types.StringType()}), static: []*types.Row{types.NewRow(text)}}, nil
+}
+
+// explainLogical binds the statement of an EXPLAIN into logical sinks.
+func (x *execution) explainLogical(e *sql.Explain) ([]plan.Node, plan.ExplainDetail, error) {
 	var d plan.ExplainDetail
 	for _, det := range e.Details {
 		switch det {
@@ -471,44 +484,47 @@ func (x *execution) explain(e *sql.Explain) (*TableResult, error) {
 	case *sql.Query:
 		n, err := x.bindQuery(s)
 		if err != nil {
-			return nil, err
+			return nil, d, err
 		}
 		logical = append(logical, &plan.Sink{Input: n, Collect: true})
 	case *sql.Insert:
 		p, err := x.insertPlan(s)
 		if err != nil {
-			return nil, err
+			return nil, d, err
 		}
 		logical = append(logical, p)
 	case *sql.StatementSet:
 		for _, i := range s.Statements {
 			p, err := x.insertPlan(i)
 			if err != nil {
-				return nil, err
+				return nil, d, err
 			}
 			logical = append(logical, p)
 		}
 	case *sql.Execute:
-		return x.explain(&sql.Explain{Span: e.Span, Details: e.Details, Stmt: s.Stmt})
+		return x.explainLogical(&sql.Explain{Span: e.Span, Details: e.Details, Stmt: s.Stmt})
 	default:
-		return nil, errorf("EXPLAIN of %T is not supported", e.Stmt)
+		return nil, d, errorf("EXPLAIN of %T is not supported", e.Stmt)
 	}
-	text, err := x.env.explainNodes(logical, d)
-	if err != nil {
-		return nil, err
-	}
-	return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"result"}, []*types.DataType{types.StringType()}), static: []*types.Row{types.NewRow(text)}}, nil
+	return logical, d, nil
 }
 
 // explainNodes renders Flink's three EXPLAIN sections for logical sinks.
 func (t *TableEnvironment) explainNodes(logical []plan.Node, d plan.ExplainDetail) (string, error) {
+	text, _, err := t.explainPlans(logical, d)
+	return text, err
+}
+
+// explainPlans renders the EXPLAIN sections and returns the physical
+// plans they print.
+func (t *TableEnvironment) explainPlans(logical []plan.Node, d plan.ExplainDetail) (string, []*plan.PhysNode, error) {
 	var ast, phys, exec strings.Builder
 	var roots []*plan.PhysNode
 	for _, l := range logical {
 		ast.WriteString(plan.Explain(l))
 		p, err := plan.Physical(plan.Optimize(l), t.planEnv(runtime.NewCollector(1)))
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		roots = append(roots, p)
 		phys.WriteString(plan.ExplainPhysical(p, d, t.IsStreaming()))
@@ -520,7 +536,7 @@ func (t *TableEnvironment) explainNodes(logical []plan.Node, d plan.ExplainDetai
 			out += "\n== Physical Execution Plan ==\n" + plan.JSONPlan(r) + "\n"
 		}
 	}
-	return out, nil
+	return out, roots, nil
 }
 
 // ExplainSQL returns the plan of a statement (PyFlink's explain_sql).

@@ -15,7 +15,7 @@
 //	sink.rolling-policy.file-size          128MB     roll to a new part file when a file reaches this size
 //	sink.rolling-policy.rollover-interval  30 min    roll when a part file has been open this long
 //	sink.rolling-policy.check-interval     1 min     accepted (rolling is checked on every write)
-//	sink.parallelism                       none      accepted; the runtime decides the writer count
+//	sink.parallelism                       none      the writer count the runtime should use (Sink.Parallelism)
 //
 // Reading: a directory is listed recursively; files and directories whose
 // names start with '.' or '_' are skipped (Flink's DefaultFileFilter), and
@@ -51,6 +51,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -115,6 +116,7 @@ type settings struct {
 	monitor   time.Duration
 	rollSize  int64
 	rollAfter time.Duration
+	sinkPar   int // sink.parallelism, 0 when unset
 	names     []string
 	types     []*types.DataType
 	config    *config.Configuration
@@ -202,6 +204,13 @@ func parse(ctx *connector.Context) (*settings, error) {
 			return nil, fmt.Errorf("table %s: invalid '%s': %s", ctx.Table, OptRolloverInterval, v)
 		}
 		s.rollAfter = d
+	}
+	if v, ok := ctx.Options[OptSinkParallelism]; ok {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("table %s: '%s' must be a positive integer, but was: %s", ctx.Table, OptSinkParallelism, v)
+		}
+		s.sinkPar = n
 	}
 	if v, ok := ctx.Options[OptRollingCheck]; ok {
 		if _, err := config.ParseDuration(v); err != nil {
@@ -578,6 +587,10 @@ type Sink struct {
 	snapTaken bool
 	cleared   map[string]bool // partition directories already cleared
 }
+
+// Parallelism is the sink.parallelism option (0 when unset): the number of
+// writers the runtime should open.
+func (k *Sink) Parallelism() int { return k.s.sinkPar }
 
 // ChangelogMode is insert-only whatever is requested.
 func (k *Sink) ChangelogMode(types.ChangelogMode) types.ChangelogMode { return types.InsertOnlyMode }

@@ -338,3 +338,40 @@ func TestCancelledContext(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestParallelWriters(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "par")
+	sink, err := connector.CreateSink(newCtx(map[string]string{"path": dir, "format": "csv"}, names, tys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := context.Background()
+	spec := connector.WriteSpec{Names: names, Types: tys, Overwrite: true}
+	errs := make(chan error, 4)
+	for w := 0; w < 4; w++ {
+		go func(w int) {
+			wr, err := sink.Open(bg, spec, w)
+			if err != nil {
+				errs <- err
+				return
+			}
+			for i := 0; i < 10; i++ {
+				if err := wr.Write(bg, batchOf(t, types.NewRow(int32(w*100+i), "x"))); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- wr.Commit()
+		}(w)
+	}
+	for w := 0; w < 4; w++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	src, _ := connector.CreateSource(newCtx(map[string]string{"path": dir, "format": "csv"}, names, tys))
+	rows, err := readAll(t, src, connector.ReadSpec{}, tys)
+	if err != nil || len(rows) != 40 || len(visible(t, dir)) != 4 {
+		t.Fatalf("%d rows in %d files, %v", len(rows), len(visible(t, dir)), err)
+	}
+}

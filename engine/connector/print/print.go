@@ -157,6 +157,8 @@ func AppendRow(dst []byte, b *types.Batch, i int, ts []*types.DataType) []byte {
 		var t *types.DataType
 		if c < len(ts) {
 			t = ts[c]
+		} else if ft, err := types.FromArrow(col.DataType()); err == nil {
+			t = ft
 		}
 		dst = append(dst, types.FormatValueAs(types.ValueAt(col, i, t), t)...)
 	}

@@ -84,3 +84,35 @@ func TestPrintLines(t *testing.T) {
 		}
 	}
 }
+
+func TestConcurrentWritersDoNotInterleave(t *testing.T) {
+	var out bytes.Buffer
+	s := sink(t, map[string]string{"sink.parallelism": "4"}, &out)
+	ts := []*types.DataType{types.StringType()}
+	done := make(chan struct{})
+	for w := 0; w < 4; w++ {
+		go func(w int) {
+			defer func() { done <- struct{}{} }()
+			wr, _ := s.Open(context.Background(), connector.WriteSpec{Types: ts}, w)
+			for i := 0; i < 50; i++ {
+				bb := types.NewBatchBuilder(ts)
+				for j := 0; j < 10; j++ {
+					_ = bb.Append(types.Insert, []any{"0123456789"})
+				}
+				_ = wr.Write(context.Background(), bb.Build())
+			}
+		}(w)
+	}
+	for w := 0; w < 4; w++ {
+		<-done
+	}
+	lines := bytes.Split(bytes.TrimSuffix(out.Bytes(), []byte("\n")), []byte("\n"))
+	if len(lines) != 2000 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	for _, l := range lines {
+		if len(l) != len("1> +I[0123456789]") {
+			t.Fatalf("interleaved line %q", l)
+		}
+	}
+}

@@ -290,6 +290,9 @@ func (r *Reader) nextRecord() (bool, error) {
 		if err == io.EOF {
 			return false, nil
 		}
+		if err == errSkipped {
+			continue
+		}
 		if err != errNeedMore {
 			return false, err
 		}
@@ -375,7 +378,7 @@ func (r *Reader) scan() error {
 					if !r.eof {
 						return errNeedMore
 					}
-					return r.dataError(fieldLine, nf+1, "unterminated quoted field (the closing quote is missing)")
+					return r.badRecord(len(buf), line, r.dataError(fieldLine, nf+1, "unterminated quoted field (the closing quote is missing)"))
 				}
 				c := buf[i]
 				switch {
@@ -407,7 +410,7 @@ func (r *Reader) scan() error {
 						if !r.eof {
 							return errNeedMore
 						}
-						return r.dataError(fieldLine, nf+1, "unterminated quoted field (ends with the escape character)")
+						return r.badRecord(len(buf), line, r.dataError(fieldLine, nf+1, "unterminated quoted field (ends with the escape character)"))
 					}
 					plain = false
 					r.scratch = append(r.scratch, buf[segStart:i]...)
@@ -437,7 +440,7 @@ func (r *Reader) scan() error {
 			// After the closing quote: a delimiter, a line break or the end.
 			if i < len(buf) {
 				if c := buf[i]; c != o.Delimiter && c != '\n' && c != '\r' {
-					return r.dataError(line, nf+1, fmt.Sprintf("expected the field delimiter %q or the end of the line after the closing quote, found %q", o.Delimiter, c))
+					return r.badRecord(i, line, r.dataError(line, nf+1, fmt.Sprintf("expected the field delimiter %q or the end of the line after the closing quote, found %q", o.Delimiter, c)))
 				}
 			} else if !r.eof {
 				return errNeedMore
@@ -522,6 +525,36 @@ func (r *Reader) scan() error {
 	r.pos, r.line = i, line
 	r.recStartOff = recStart
 	return nil
+}
+
+// errSkipped reports a malformed record skipped by ignore-parse-errors.
+var errSkipped = errors.New("record skipped")
+
+// badRecord handles a record that cannot be tokenized: with
+// csv.ignore-parse-errors it is skipped up to the end of the physical line
+// at offset from (and counted); otherwise err is returned.
+func (r *Reader) badRecord(from int, line int64, err *connector.DataError) error {
+	if !r.d.opts.IgnoreParseErrs {
+		return err
+	}
+	buf := r.buf[:r.end]
+	i := from
+	for i < len(buf) && buf[i] != '\n' && buf[i] != '\r' {
+		i++
+	}
+	if i >= len(buf) && !r.eof {
+		return errNeedMore
+	}
+	if i < len(buf) {
+		if buf[i] == '\r' && i+1 < len(buf) && buf[i+1] == '\n' {
+			i++
+		}
+		i++
+		line++
+	}
+	r.pos, r.line = i, line
+	r.skipped++
+	return errSkipped
 }
 
 // unescapeChar maps the character after an escape character as Jackson's

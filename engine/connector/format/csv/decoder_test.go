@@ -264,3 +264,15 @@ func TestUnsupportedTypes(t *testing.T) {
 		}
 	}
 }
+
+func TestIgnoreParseErrorsSkipsMalformedQuoting(t *testing.T) {
+	tb := strTable("a", "b")
+	opts := map[string]string{OptIgnoreParseErrors: "true"}
+	res := decodeString(t, tb, opts, "x,\"q\"junk,more\ny,z\n\"open,never\nclosed\n")
+	wantRows(t, res, "+I[y, z]")
+	if res.skipped != 2 {
+		t.Fatalf("skipped %d", res.skipped)
+	}
+	res = decodeReader(t, tb, opts, iotest.OneByteReader(strings.NewReader("x,\"q\"junk\r\ny,z\r\n")), "t.csv", 1)
+	wantRows(t, res, "+I[y, z]")
+}

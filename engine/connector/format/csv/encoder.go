@@ -73,12 +73,7 @@ func (w *Writer) Write(b *types.Batch) error {
 		w.buf = append(w.buf, '\n')
 	}
 	for row := 0; row < b.Len; row++ {
-		for c, col := range b.Cols {
-			if c > 0 {
-				w.buf = append(w.buf, w.e.opts.Delimiter)
-			}
-			w.buf = w.appendField(w.buf, col, row, w.e.types[c])
-		}
+		w.buf = w.appendRow(w.buf, b.Cols, row)
 		w.buf = append(w.buf, '\n')
 		if len(w.buf) >= 48<<10 {
 			if err := w.Flush(); err != nil {
@@ -87,6 +82,24 @@ func (w *Writer) Write(b *types.Batch) error {
 		}
 	}
 	return nil
+}
+
+func (w *Writer) appendRow(dst []byte, cols []arrow.Array, row int) []byte {
+	for c, col := range cols {
+		if c > 0 {
+			dst = append(dst, w.e.opts.Delimiter)
+		}
+		dst = w.appendField(dst, col, row, w.e.types[c])
+	}
+	return dst
+}
+
+// AppendRow appends row i of the columns as one CSV record (without the
+// line break): the hot path for callers that frame rows themselves, such
+// as a CLI printing an 'op' column first. It is not safe for concurrent
+// use with the same Writer.
+func (w *Writer) AppendRow(dst []byte, cols []arrow.Array, i int) []byte {
+	return w.appendRow(dst, cols, i)
 }
 
 // Flush writes buffered bytes through to the underlying writer.

@@ -296,3 +296,16 @@ func TestEncodeLikeFlink(t *testing.T) {
 		t.Fatalf("map: %s", got)
 	}
 }
+
+// TestSharedEarthquakesFull reads the full JSON Lines file when the
+// project's shared data set is present (skipped on a fresh clone).
+func TestSharedEarthquakesFull(t *testing.T) {
+	f, err := os.ReadFile("../../../../../../shared/data/earthquakes-usgs-2018-02.jsonl")
+	if err != nil {
+		t.Skip("shared data not present")
+	}
+	res := decode(t, quakeTable, nil, string(f))
+	if res.err != nil || len(res.rows) != 1707 {
+		t.Fatalf("%d rows, %v", len(res.rows), res.err)
+	}
+}

@@ -87,3 +87,8 @@ HELP;
 QUIT;
 EXIT;
 CLEAR;
+SET sql-client.execution.result-mode = tableau;
+SET table.dml-sync=true;
+SET pipeline.name = 'my job';
+SET 'pipeline.name' = 'a;b';
+RESET sql-client.execution.result-mode;

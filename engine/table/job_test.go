@@ -1,0 +1,79 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/riffle-sql/riffle/engine/connector/all"
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// An unbounded datagen query runs until its result is closed; closing
+// cancels the job promptly.
+func TestCancelUnboundedQuery(t *testing.T) {
+	env := MustCreate(InStreamingMode())
+	if _, err := env.ExecuteSQL(`CREATE TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '1000')`); err != nil {
+		t.Fatal(err)
+	}
+	res, err := env.ExecuteSQL("SELECT id FROM gen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := res.Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 10; i++ {
+		if !it.Next() {
+			t.Fatalf("stream ended early: %v", it.Err())
+		}
+	}
+	if err := it.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = res.GetJobClient().Wait(ctx)
+	if !errors.Is(err, runtime.ErrCanceled) {
+		t.Fatalf("job ended with %v, want cancellation", err)
+	}
+	if s := res.GetJobClient().GetJobStatus(); s != JobCanceled {
+		t.Fatalf("status %s", s)
+	}
+}
+
+// A panic inside a function fails only its job, with the stack in the
+// error; the environment keeps working.
+func TestPanickingFunctionFailsOnlyItsJob(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	RegisterGoFunction("test.boom", &expr.Function{Name: "boom", MinArgs: 1, MaxArgs: 1,
+		Infer: func(c *expr.InferCtx) (*types.DataType, error) { return types.IntType(), nil },
+		Build: func(args []*types.DataType, ret *types.DataType) (expr.Kernel, error) {
+			return func(*expr.Ctx, []*expr.Vec, int) (*expr.Vec, error) { panic("kaboom") }, nil
+		}})
+	if _, err := env.ExecuteSQL("CREATE TEMPORARY FUNCTION boom AS 'test.boom'"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := env.ExecuteSQL("SELECT boom(x) FROM (VALUES (1), (2)) AS v(x)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ := res.Collect()
+	for it.Next() {
+	}
+	if it.Err() == nil || !strings.Contains(it.Err().Error(), "kaboom") || !strings.Contains(it.Err().Error(), "goroutine") {
+		t.Fatalf("error %v should name the panic and carry a stack", it.Err())
+	}
+	if res.GetJobClient().GetJobStatus() != JobFailed {
+		t.Fatalf("status %s", res.GetJobClient().GetJobStatus())
+	}
+	// the environment still runs queries
+	if out := run(t, env, "SELECT 1 AS v"); !strings.Contains(out, "| 1 |") {
+		t.Fatalf("environment broken after a failed job:\n%s", out)
+	}
+}
