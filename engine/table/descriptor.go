@@ -380,7 +380,7 @@ func createTableAST(s *Schema) (*sql.CreateTable, error) {
 		ct.Watermarks = append(ct.Watermarks, &sql.Watermark{Column: colRef(w.Column), Expr: x})
 	}
 	if pk := s.PrimaryKey; pk != nil {
-		c := &sql.TableConstraint{Name: ident(pk.Name), Kind: "PRIMARY KEY", NotEnforcedSet: true}
+		c := &sql.TableConstraint{Name: ident(pk.Name), Kind: "PRIMARY KEY", NotEnforced: true}
 		for _, col := range pk.Columns {
 			c.Columns = append(c.Columns, ident(col))
 		}

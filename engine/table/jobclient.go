@@ -10,16 +10,19 @@ import (
 	"github.com/riffle-sql/riffle/engine/runtime"
 )
 
-// JobStatus is a job's state (PyFlink's JobStatus); see common.JobStatus.
-type JobStatus = common.JobStatus
+// JobStatus is the state of a Riffle job: CREATED, RUNNING, FINISHED,
+// CANCELED or FAILED, with Flink's names (String) but not Flink's
+// ordinals; common.JobStatus is PyFlink's full JobStatus enum and
+// common.JobStatusOf converts.
+type JobStatus = runtime.JobStatus
 
 // Job states a Riffle job goes through.
 const (
-	JobCreated  = common.JobCreated
-	JobRunning  = common.JobRunning
-	JobFinished = common.JobFinished
-	JobCanceled = common.JobCanceled
-	JobFailed   = common.JobFailed
+	JobCreated  = runtime.Created
+	JobRunning  = runtime.Running
+	JobFinished = runtime.Finished
+	JobCanceled = runtime.Canceled
+	JobFailed   = runtime.Failed
 )
 
 // JobExecutionResult is the result of a finished job (PyFlink's
@@ -47,13 +50,13 @@ func (c *JobClient) GetJobID() string { return c.job.ID }
 func (c *JobClient) GetJobName() string { return c.job.Name }
 
 // GetJobStatus returns the current state (PyFlink's get_job_status).
-func (c *JobClient) GetJobStatus() JobStatus { return common.JobStatusOf(c.job.Status()) }
+func (c *JobClient) GetJobStatus() JobStatus { return c.job.Status() }
 
-// GetJobStatusAsync is GetJobStatus as a completed future (PyFlink's
-// get_job_status future).
-func (c *JobClient) GetJobStatusAsync() *common.CompletableFuture[JobStatus] {
-	f := common.NewCompletableFuture[JobStatus](nil)
-	f.Complete(c.GetJobStatus())
+// GetJobStatusAsync returns the current state as PyFlink's JobStatus
+// enum, in a completed future (PyFlink's get_job_status future).
+func (c *JobClient) GetJobStatusAsync() *common.CompletableFuture[common.JobStatus] {
+	f := common.NewCompletableFuture[common.JobStatus](nil)
+	f.Complete(common.JobStatusOf(c.job.Status()))
 	return f
 }
 
