@@ -28,41 +28,6 @@ import (
 	"github.com/riffle-sql/riffle/engine/runtime"
 )
 
-// EnvironmentSettings chooses the runtime mode and the built-in catalog
-// (PyFlink's EnvironmentSettings).
-type EnvironmentSettings struct {
-	streaming       bool
-	builtinCatalog  string
-	builtinDatabase string
-	config          *config.Configuration
-}
-
-// InStreamingMode returns settings for streaming mode (Flink's default).
-func InStreamingMode() *EnvironmentSettings {
-	return &EnvironmentSettings{streaming: true, builtinCatalog: catalog.DefaultCatalog, builtinDatabase: catalog.DefaultDatabase}
-}
-
-// InBatchMode returns settings for batch mode.
-func InBatchMode() *EnvironmentSettings {
-	return &EnvironmentSettings{streaming: false, builtinCatalog: catalog.DefaultCatalog, builtinDatabase: catalog.DefaultDatabase}
-}
-
-// IsStreamingMode reports the mode.
-func (s *EnvironmentSettings) IsStreamingMode() bool { return s.streaming }
-
-// GetBuiltinCatalogName is the name of the initial catalog.
-func (s *EnvironmentSettings) GetBuiltinCatalogName() string { return s.builtinCatalog }
-
-// GetBuiltinDatabaseName is the name of the initial database.
-func (s *EnvironmentSettings) GetBuiltinDatabaseName() string { return s.builtinDatabase }
-
-// WithConfiguration returns a copy carrying initial configuration entries.
-func (s *EnvironmentSettings) WithConfiguration(c *config.Configuration) *EnvironmentSettings {
-	cp := *s
-	cp.config = c.Clone()
-	return &cp
-}
-
 // TableEnvironment is the entry point of the Table API and SQL (PyFlink's
 // TableEnvironment): it owns the catalogs, functions, configuration and
 // the jobs it submitted. It is safe for concurrent use; statements run in
@@ -101,8 +66,8 @@ func Create(settings *EnvironmentSettings) (*TableEnvironment, error) {
 	cfg.Set(config.RuntimeMode.Key, mode)
 	t := &TableEnvironment{
 		settings: settings,
-		config:   &TableConfig{conf: cfg},
-		catalogs: catalog.NewManager(),
+		config:   newTableConfig(cfg),
+		catalogs: catalog.NewManagerWithBuiltin(settings.builtinCatalog, settings.builtinDatabase),
 		stdout:   os.Stdout,
 		skipped:  map[string]int64{},
 	}
