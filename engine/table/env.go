@@ -48,6 +48,9 @@ type TableEnvironment struct {
 	// buffered holds INSERTs of the deprecated InsertInto and SQLUpdate
 	// until Execute.
 	buffered []plan.Node
+	// overwriteSinks are tables registered by RegisterTableSink in
+	// OVERWRITE mode.
+	overwriteSinks map[string]bool
 }
 
 // Create builds a TableEnvironment (PyFlink's TableEnvironment.create).

@@ -185,6 +185,7 @@ func (t *TableEnvironment) sinkPlan(target any, src *Table, overwrite bool) (*pl
 	default:
 		return nil, fmt.Errorf("an insert target must be a table path or a *TableDescriptor, got %T", target)
 	}
+	overwrite = overwrite || t.overwrites(id.String())
 	ins := &sql.Insert{Table: objName(id.Catalog, id.Database, id.Object), Overwrite: overwrite}
 	input, err := mapInsertColumns(src.node, tbl, ins, map[string]string{})
 	if err != nil {
