@@ -168,7 +168,9 @@ func (p ObjectPath) GetFullName() string { return p.FullName() }
 
 // NewCatalogPartitionSpec builds a partition spec from key/value pairs
 // (PyFlink's CatalogPartitionSpec(dict)).
-func NewCatalogPartitionSpec(spec map[string]string) PartitionSpec { return PartitionSpec(copyMap(spec)) }
+func NewCatalogPartitionSpec(spec map[string]string) PartitionSpec {
+	return PartitionSpec(copyMap(spec))
+}
 
 // GetPartitionSpec returns a copy of the key/value pairs; their order
 // carries no meaning (PyFlink's get_partition_spec).

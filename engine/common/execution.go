@@ -345,7 +345,9 @@ func (e *ExecutionConfig) IsForceAvroEnabled() bool { return e.conf.GetBoolean(k
 // EnableObjectReuse lets operators reuse record objects (PyFlink's
 // enable_object_reuse). Riffle's batches are immutable, so reuse is
 // always safe; the setting is recorded.
-func (e *ExecutionConfig) EnableObjectReuse() *ExecutionConfig { return e.setBool(keyObjectReuse, true) }
+func (e *ExecutionConfig) EnableObjectReuse() *ExecutionConfig {
+	return e.setBool(keyObjectReuse, true)
+}
 
 // DisableObjectReuse is recorded (PyFlink's disable_object_reuse).
 func (e *ExecutionConfig) DisableObjectReuse() *ExecutionConfig {
@@ -354,7 +356,9 @@ func (e *ExecutionConfig) DisableObjectReuse() *ExecutionConfig {
 
 // IsObjectReuseEnabled reports the setting (default false) (PyFlink's
 // is_object_reuse_enabled).
-func (e *ExecutionConfig) IsObjectReuseEnabled() bool { return e.conf.GetBoolean(keyObjectReuse, false) }
+func (e *ExecutionConfig) IsObjectReuseEnabled() bool {
+	return e.conf.GetBoolean(keyObjectReuse, false)
+}
 
 // GetGlobalJobParameters returns the global job parameters (PyFlink's
 // get_global_job_parameters); user functions read them with

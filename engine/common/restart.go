@@ -144,7 +144,9 @@ func RestartStrategiesFailureRateRestart(maxFailures int, interval, delay time.D
 
 // RestartStrategiesNoRestart never restarts (PyFlink's
 // RestartStrategies.no_restart).
-func RestartStrategiesNoRestart() NoRestartStrategyConfiguration { return NoRestartStrategyConfiguration{} }
+func RestartStrategiesNoRestart() NoRestartStrategyConfiguration {
+	return NoRestartStrategyConfiguration{}
+}
 
 // RestartStrategiesFallBackRestart uses the cluster-level strategy
 // (PyFlink's RestartStrategies.fall_back_restart).
