@@ -11,10 +11,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/riffle-sql/riffle/engine/config"
+	"github.com/riffle-sql/riffle/engine/gateway"
 	"github.com/riffle-sql/riffle/sqlclient"
 )
 
@@ -31,6 +37,20 @@ type Env struct {
 	RunWorkbench func(ctx context.Context, workspace string) error
 	// RunSQL runs the headless client; nil means sqlclient.Run.
 	RunSQL func(ctx context.Context, opts sqlclient.Options, stdin io.Reader, stdout, stderr io.Writer) int
+	// Getenv reads environment variables (RIFFLE_GATEWAY_TOKEN); nil means
+	// os.Getenv.
+	Getenv func(string) string
+}
+
+// TokenEnv is the environment variable holding the SQL Gateway bearer
+// token for `riffle gateway` and `riffle sql --endpoint`.
+const TokenEnv = "RIFFLE_GATEWAY_TOKEN"
+
+func (e Env) getenv(key string) string {
+	if e.Getenv != nil {
+		return e.Getenv(key)
+	}
+	return os.Getenv(key)
 }
 
 // exitError carries a specific exit status out of a command.
@@ -79,7 +99,7 @@ func NewRootCommand(env Env) *cobra.Command {
 	root.SetErr(env.Stderr)
 	root.PersistentFlags().StringVar(&workspace, "workspace", "",
 		"workspace file (SQLite) to open in the workbench; default under the user config directory")
-	root.AddCommand(newSQLCommand(env), newGatewayCommand(), newBenchCommand(), newVersionCommand())
+	root.AddCommand(newSQLCommand(env), newGatewayCommand(env), newBenchCommand(), newVersionCommand())
 	return root
 }
 
@@ -97,6 +117,9 @@ func newSQLCommand(env Env) *cobra.Command {
 			if err := opts.Validate(); err != nil {
 				return err
 			}
+			if opts.Endpoint != "" && opts.Token == "" {
+				opts.Token = env.getenv(TokenEnv)
+			}
 			run := env.RunSQL
 			if run == nil {
 				run = sqlclient.Run
@@ -113,22 +136,69 @@ func newSQLCommand(env Env) *cobra.Command {
 	f.StringVarP(&opts.InitFile, "init", "i", "", "SQL file run first (prints nothing on success)")
 	f.StringVarP(&opts.File, "file", "f", "", "SQL script file to run")
 	f.StringVarP(&opts.Statements, "execute", "e", "", "SQL statements to run")
-	f.StringVar(&opts.Endpoint, "endpoint", "", "SQL Gateway URL to run on instead of the embedded engine")
+	f.StringVar(&opts.Endpoint, "endpoint", "", "SQL Gateway URL (http://host:port) to run on instead of the embedded engine")
+	f.StringVar(&opts.Token, "token", "", "bearer token of the SQL Gateway (default $"+TokenEnv+")")
 	return cmd
 }
 
-func newGatewayCommand() *cobra.Command {
+func newGatewayCommand(env Env) *cobra.Command {
 	var listen, token string
+	var props []string
 	cmd := &cobra.Command{
 		Use:   "gateway",
 		Short: "Serve the embedded engine over the Flink SQL Gateway REST API",
-		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			return errors.New("gateway: not implemented yet")
+		Long: "Serve the embedded engine over Flink's SQL Gateway REST API (v1 and v2), so that\n" +
+			"Flink's SQL Client (sql-client.sh gateway --endpoint), the Flink JDBC driver or\n" +
+			"`riffle sql --endpoint` run statements on it.\n\n" +
+			"It listens on loopback by default. Any other address needs a bearer token\n" +
+			"(--token or $" + TokenEnv + "), checked on every request.\n\n" +
+			"-D sets a default session property (e.g. -D execution.runtime-mode=batch) or a\n" +
+			"gateway option: sql-gateway.session.idle-timeout (default 10 min),\n" +
+			"sql-gateway.session.check-interval (1 min), sql-gateway.session.max-num.",
+		Example: "  riffle gateway\n" +
+			"  RIFFLE_GATEWAY_TOKEN=s3cret riffle gateway --listen 0.0.0.0:8083\n" +
+			"  riffle sql --endpoint http://127.0.0.1:8083 -e \"SELECT 1\"",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if token == "" {
+				token = env.getenv(TokenEnv)
+			}
+			cfg := gateway.Config{Token: token, ProductName: "Riffle", Version: Version, Defaults: map[string]string{},
+				Logf: func(format string, args ...any) {
+					fmt.Fprintf(cmd.ErrOrStderr(), "[INFO] "+format+"\n", args...)
+				}}
+			for _, p := range props {
+				k, v, ok := strings.Cut(p, "=")
+				if !ok || strings.TrimSpace(k) == "" {
+					return fmt.Errorf("-D %q: want key=value", p)
+				}
+				k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+				var err error
+				switch k {
+				case "sql-gateway.session.idle-timeout":
+					cfg.IdleTimeout, err = config.ParseDuration(v)
+					if err == nil && cfg.IdleTimeout == 0 {
+						cfg.IdleTimeout = -1 // 0 disables expiry, as in Flink
+					}
+				case "sql-gateway.session.check-interval":
+					cfg.CheckInterval, err = config.ParseDuration(v)
+				case "sql-gateway.session.max-num":
+					cfg.MaxSessions, err = strconv.Atoi(v)
+				default:
+					cfg.Defaults[k] = v
+				}
+				if err != nil {
+					return fmt.Errorf("-D %s: %v", p, err)
+				}
+			}
+			return gateway.ListenAndServe(cmd.Context(), listen, cfg, func(a net.Addr) {
+				fmt.Fprintf(cmd.OutOrStdout(), "[INFO] Riffle SQL Gateway listening on http://%s (REST API v1, v2)\n", a)
+			})
 		},
 	}
-	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8083", "address to listen on")
-	cmd.Flags().StringVar(&token, "token", "", "bearer token clients must present (empty = none)")
+	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8083", "address to listen on (host:port)")
+	cmd.Flags().StringVar(&token, "token", "", "bearer token clients must present (default $"+TokenEnv+"; required off loopback)")
+	cmd.Flags().StringArrayVarP(&props, "define", "D", nil, "key=value: a default session property or sql-gateway.* option (repeatable)")
 	return cmd
 }
 

@@ -94,7 +94,6 @@ func TestVersion(t *testing.T) {
 
 func TestUnimplementedCommandsFail(t *testing.T) {
 	for _, args := range [][]string{
-		{"gateway", "--listen", "127.0.0.1:0", "--token", "x"},
 		{"bench", "nexmark", "--query", "q5", "--events", "1000", "--parallelism", "2"},
 	} {
 		code, _, _, stderr := run(t, 0, args...)

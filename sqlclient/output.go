@@ -17,25 +17,13 @@ import (
 
 // streamingOp reports whether rows of this result carry an op column: the
 // results of queries in streaming mode.
-func streamingOp(res *table.TableResult, env *table.TableEnvironment) bool {
-	return res.IsQuery() && env.IsStreaming()
-}
-
-func zoneOf(env *table.TableEnvironment) *time.Location {
-	name := env.GetConfig().GetLocalTimeZone()
-	if name == "" || name == "default" {
-		return time.Local
-	}
-	z, err := time.LoadLocation(name)
-	if err != nil {
-		return time.Local
-	}
-	return z
+func streamingOp(res table.StatementResult) bool {
+	return res.IsQuery() && res.IsStreaming()
 }
 
 // writeCSV writes RFC 4180 CSV with a header row; streaming query results
 // get a leading op column. NULL is an empty field; an empty string is "".
-func writeCSV(w io.Writer, res *table.TableResult, env *table.TableEnvironment) error {
+func writeCSV(w io.Writer, res table.StatementResult) error {
 	it, err := res.Collect()
 	if err != nil {
 		return err
@@ -46,8 +34,8 @@ func writeCSV(w io.Writer, res *table.TableResult, env *table.TableEnvironment) 
 	schema := res.GetTableSchema()
 	names := schema.GetFieldNames()
 	ts := schema.GetFieldDataTypes()
-	op := streamingOp(res, env)
-	zone := zoneOf(env)
+	op := streamingOp(res)
+	zone := res.TimeZone()
 	var rec []string
 	if op {
 		rec = append(rec, "op")
@@ -103,7 +91,7 @@ func writeCSVRecord(w *bufio.Writer, rec []string, nulls []bool) {
 // writeJSON writes JSON Lines: one object per row with the column names as
 // keys in order; streaming query rows start with "op". Values follow
 // Flink's json format with the SQL timestamp standard.
-func writeJSON(w io.Writer, res *table.TableResult, env *table.TableEnvironment) error {
+func writeJSON(w io.Writer, res table.StatementResult) error {
 	it, err := res.Collect()
 	if err != nil {
 		return err
@@ -114,7 +102,7 @@ func writeJSON(w io.Writer, res *table.TableResult, env *table.TableEnvironment)
 	schema := res.GetTableSchema()
 	names := schema.GetFieldNames()
 	ts := schema.GetFieldDataTypes()
-	op := streamingOp(res, env)
+	op := streamingOp(res)
 	var buf []byte
 	for it.Next() {
 		r := it.Row()

@@ -1,7 +1,9 @@
 // Package sqlclient is Riffle's headless SQL client (`riffle sql`), the
-// counterpart of Flink's SQL Client in embedded mode: it runs statements
-// from --init, then -e, -f or standard input, and prints results as
-// tableau, CSV or JSON Lines.
+// counterpart of Flink's SQL Client in embedded mode, and in gateway mode
+// with --endpoint (any SQL Gateway, Riffle's or a Flink cluster's, through
+// the same table.Engine interface): it runs statements from --init, then
+// -e, -f or standard input, and prints results as tableau, CSV or JSON
+// Lines, the same way for both engines.
 package sqlclient
 
 import (
@@ -14,6 +16,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/config"
 	_ "github.com/riffle-sql/riffle/engine/connector/all" // register connectors and formats
+	"github.com/riffle-sql/riffle/engine/gateway"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
@@ -40,6 +43,7 @@ type Options struct {
 	File       string // -f: a script file
 	Statements string // -e: statements given on the command line
 	Endpoint   string // --endpoint: a SQL Gateway URL; empty = the embedded engine
+	Token      string // bearer token of the gateway (--token or RIFFLE_GATEWAY_TOKEN)
 }
 
 // Validate checks the option values.
@@ -74,26 +78,17 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		fmt.Fprintln(stderr, "[ERROR]", err)
 		return 2
 	}
-	if opts.Endpoint != "" {
-		fmt.Fprintln(stderr, "[ERROR] --endpoint: the SQL Gateway client is not available yet")
-		return 2
-	}
-	settings := table.InStreamingMode()
-	if opts.Mode == ModeBatch {
-		settings = table.InBatchMode()
-	}
-	env, err := table.Create(settings)
-	if err != nil {
-		fmt.Fprintln(stderr, "[ERROR]", err)
-		return 1
-	}
-	env.SetStdout(stdout)
-	env.GetConfig().Set(config.DMLSync.Key, "true")
 	format := opts.Format
 	if format == "" {
 		format = FormatTableau
 	}
-	c := &client{env: env, out: stdout, errOut: stderr, format: format}
+	engine, err := openEngine(ctx, opts, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "[ERROR]", err)
+		return 1
+	}
+	defer engine.Close()
+	c := &client{engine: engine, out: stdout, errOut: stderr, format: format}
 	if opts.InitFile != "" {
 		script, err := os.ReadFile(opts.InitFile)
 		if err != nil {
@@ -127,11 +122,8 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	}
 	ok := c.runScript(ctx, script, name)
 	// background INSERT jobs (table.dml-sync = false) end before we exit
-	for _, j := range env.Jobs() {
-		if err := j.Wait(ctx); err != nil && ok && !errors.Is(err, context.Canceled) {
-			fmt.Fprintf(stderr, "[ERROR] Job %s failed: %v\n", j.GetJobID(), err)
-			ok = false
-		}
+	if !c.waitJobs(ctx, ok) {
+		ok = false
 	}
 	if !ok {
 		return 1
@@ -139,8 +131,58 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	return 0
 }
 
+// openEngine starts the embedded engine or connects to --endpoint. INSERT
+// statements run synchronously (table.dml-sync = true) either way.
+func openEngine(ctx context.Context, opts Options, stdout io.Writer) (table.Engine, error) {
+	mode := opts.Mode
+	if mode == "" {
+		mode = ModeStreaming
+	}
+	if opts.Endpoint != "" {
+		return gateway.Connect(ctx, opts.Endpoint, gateway.RemoteOptions{
+			Token:       opts.Token,
+			SessionName: "riffle sql",
+			Properties:  map[string]string{config.RuntimeMode.Key: mode, config.DMLSync.Key: "true"},
+		})
+	}
+	settings := table.InStreamingMode()
+	if mode == ModeBatch {
+		settings = table.InBatchMode()
+	}
+	env, err := table.Create(settings)
+	if err != nil {
+		return nil, err
+	}
+	env.SetStdout(stdout)
+	env.GetConfig().Set(config.DMLSync.Key, "true")
+	return table.NewEmbeddedEngine(env), nil
+}
+
+// waitJobs waits for the session's unfinished jobs; when report is set it
+// prints the failures (and returns false for them).
+func (c *client) waitJobs(ctx context.Context, report bool) bool {
+	jobs, err := c.engine.Jobs(ctx)
+	if err != nil {
+		if report {
+			fmt.Fprintln(c.errOut, "[ERROR] Could not list the jobs:", err)
+		}
+		return false
+	}
+	ok := true
+	for _, j := range jobs {
+		if j.IsTerminal() && j.Status != "FAILED" {
+			continue
+		}
+		if err := c.engine.WaitJob(ctx, j.ID); err != nil && report && !errors.Is(err, context.Canceled) {
+			fmt.Fprintf(c.errOut, "[ERROR] Job %s failed: %v\n", j.ID, err)
+			ok = false
+		}
+	}
+	return ok
+}
+
 type client struct {
-	env    *table.TableEnvironment
+	engine table.Engine
 	out    io.Writer
 	errOut io.Writer
 	format string
@@ -168,7 +210,7 @@ func (c *client) runScript(ctx context.Context, script, name string) bool {
 			}
 			continue
 		}
-		res, err := c.env.ExecuteParsed(ctx, st, span.Text, span.Start)
+		res, err := c.engine.ExecuteStatement(ctx, span.Text, span.Start)
 		if err != nil {
 			c.fail(name, span, err)
 			return false
@@ -208,7 +250,7 @@ func (c *client) clientCommand(ctx context.Context, st sql.Statement, span sql.S
 			return true, true
 		}
 		stmt := "EXECUTE STATEMENT SET BEGIN\n" + strings.Join(c.setText, ";\n") + ";\nEND"
-		res, err := c.env.ExecuteSQLContext(ctx, stmt)
+		res, err := c.engine.ExecuteStatement(ctx, stmt, sql.Pos{})
 		if err != nil {
 			c.fail(name, span, err)
 			return true, false
@@ -253,14 +295,16 @@ func (c *client) fail(name string, span sql.StatementSpan, err error) {
 	msg := err.Error()
 	var se *sql.Error
 	var pe *plan.Error
-	if !errors.As(err, &se) && !(errors.As(err, &pe) && pe.Line > 0) {
+	var re interface{ Positioned() bool }
+	positioned := errors.As(err, &se) || (errors.As(err, &pe) && pe.Line > 0) || (errors.As(err, &re) && re.Positioned())
+	if !positioned {
 		msg = fmt.Sprintf("%s\n(in the statement at line %d, column %d of %s)", msg, span.Start.Line, span.Start.Column, name)
 	}
 	fmt.Fprintf(c.errOut, "[ERROR] Could not execute SQL statement. Reason:\n%s\n", msg)
 }
 
-func (c *client) print(ctx context.Context, res *table.TableResult) error {
-	if res.GetResultKind() == table.Success || (!res.IsQuery() && res.GetJobClient() != nil) {
+func (c *client) print(ctx context.Context, res table.StatementResult) error {
+	if res.GetResultKind() == table.Success || (!res.IsQuery() && res.JobID() != "") {
 		if c.silent || c.format != FormatTableau {
 			return nil
 		}
@@ -284,14 +328,14 @@ func (c *client) print(ctx context.Context, res *table.TableResult) error {
 	}
 	switch c.format {
 	case FormatCSV:
-		return writeCSV(c.out, res, c.env)
+		return writeCSV(c.out, res)
 	case FormatJSON:
-		return writeJSON(c.out, res, c.env)
+		return writeJSON(c.out, res)
 	}
 	return res.PrintTo(c.out)
 }
 
-func drain(res *table.TableResult) error {
+func drain(res table.StatementResult) error {
 	it, err := res.Collect()
 	if err != nil {
 		return err

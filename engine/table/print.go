@@ -18,23 +18,43 @@ import (
 // ending with "Received a total of N rows"; other results are buffered,
 // sized to their content and end with "N rows in set" (or "Empty set").
 
-type tableauPrinter struct {
-	res       *TableResult
-	streaming bool
-	maxWidth  int
-	zone      *time.Location
+// TableauOptions controls PrintTableau.
+type TableauOptions struct {
+	// Streaming prints a streaming query's changelog: an "op" column with
+	// each row's RowKind, widths derived from the column types, rows
+	// written as they arrive and the footer "Received a total of N rows".
+	// Otherwise rows are buffered, columns sized to their content, and the
+	// footer is "N rows in set" (or "Empty set").
+	Streaming bool
+	// MaxColumnWidth truncates longer values with "..."
+	// (sql-client.display.max-column-width); 0 means 30.
+	MaxColumnWidth int
+	// Zone renders TIMESTAMP_LTZ values (table.local-time-zone); nil means
+	// time.Local.
+	Zone *time.Location
 }
 
-func newTableauPrinter(r *TableResult) *tableauPrinter {
-	mw := r.maxWidth
+// PrintTableau writes rows in the tableau layout of Flink's SQL Client. It
+// reads rows until the end (or an error) but does not close them.
+func PrintTableau(w io.Writer, schema *TableSchema, rows Rows, opts TableauOptions) error {
+	mw := opts.MaxColumnWidth
 	if mw <= 0 {
 		mw = 30
 	}
-	zone := r.zone
+	zone := opts.Zone
 	if zone == nil {
 		zone = time.Local
 	}
-	return &tableauPrinter{res: r, streaming: r.query && r.streaming, maxWidth: mw, zone: zone}
+	p := &tableauPrinter{names: schema.names, types: schema.types, streaming: opts.Streaming, maxWidth: mw, zone: zone}
+	return p.print(w, rows)
+}
+
+type tableauPrinter struct {
+	names     []string
+	types     []*types.DataType
+	streaming bool
+	maxWidth  int
+	zone      *time.Location
 }
 
 // FormatCell renders one value as the SQL Client shows it (NULL as
@@ -87,9 +107,9 @@ func typeWidth(t *types.DataType, maxWidth int) int {
 	return maxWidth
 }
 
-func (p *tableauPrinter) print(w io.Writer, it *RowIterator) error {
-	names := p.res.schema.names
-	ts := p.res.schema.types
+func (p *tableauPrinter) print(w io.Writer, it Rows) error {
+	names := p.names
+	ts := p.types
 	if p.streaming {
 		widths := make([]int, len(names)+1)
 		widths[0] = 2

@@ -352,6 +352,10 @@ func (r *TableResult) PrintTo(w io.Writer) error {
 		return err
 	}
 	defer it.Close()
-	p := newTableauPrinter(r)
-	return p.print(w, it)
+	return PrintTableau(w, r.schema, it, r.tableauOptions())
+}
+
+// tableauOptions are the options PrintTo prints with.
+func (r *TableResult) tableauOptions() TableauOptions {
+	return TableauOptions{Streaming: r.query && r.streaming, MaxColumnWidth: r.maxWidth, Zone: r.zone}
 }

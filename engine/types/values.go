@@ -114,8 +114,28 @@ func (d Decimal) Rat() *big.Rat {
 	return new(big.Rat).SetFrac(d.Unscaled.BigInt(), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d.Scale)), nil))
 }
 
-// Float64 converts to the nearest float64.
-func (d Decimal) Float64() float64 { return d.Unscaled.ToFloat64(d.Scale) }
+// Float64 converts to the nearest float64 (correctly rounded, as Java's
+// BigDecimal.doubleValue): 41.979595 becomes the same float64 as the
+// literal 41.979595E0, so a DOUBLE column compares equal to the decimal
+// text it was read from.
+func (d Decimal) Float64() float64 {
+	if d.Unscaled.HighBits() == 0 || d.Unscaled.HighBits() == -1 {
+		// |unscaled| < 2^53 and 10^scale <= 10^22 are exact float64s, so
+		// one division is correctly rounded.
+		u := int64(d.Unscaled.LowBits())
+		if u > -1<<53 && u < 1<<53 && ((d.Unscaled.HighBits() == 0) == (u >= 0)) && d.Scale >= 0 && d.Scale <= 22 {
+			return float64(u) / exactPow10[d.Scale]
+		}
+	}
+	f, err := strconv.ParseFloat(d.Unscaled.ToString(d.Scale), 64)
+	if err != nil {
+		return d.Unscaled.ToFloat64(d.Scale)
+	}
+	return f
+}
+
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // Rescale returns the value at another scale, rounding HALF_UP when the
 // scale shrinks. It fails when the result does not fit precision digits.

@@ -1,0 +1,532 @@
+package gateway
+
+import (
+	"encoding/base64"
+	"math"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// The row encoders append rows straight from Arrow columns into the
+// response buffer, with one specialised writer per column and batch: no
+// Go value per field, no reflection. encoding/json caps at about 3 M rows
+// per second per core; these writers are several times faster (README,
+// "Benchmarks").
+//
+// JSON follows Flink's RowDataToJsonConverters with the ISO-8601 timestamp
+// format, as ResultInfoSerializer configures it:
+//
+//	BOOLEAN true/false; TINYINT..BIGINT and INTERVAL (months, milliseconds)
+//	as JSON integers; FLOAT, DOUBLE as Java prints them (NaN and Infinity as
+//	strings); DECIMAL as a JSON number with the type's scale; CHAR, VARCHAR
+//	strings; BINARY base64; DATE "2024-01-31"; TIME "12:30:00" (with a
+//	fraction only when non-zero); TIMESTAMP "2024-01-31T12:30:00.123"
+//	(fraction without trailing zeros, none when zero); TIMESTAMP_LTZ the
+//	instant in UTC with "Z"; ARRAY an array; MAP and MULTISET an object keyed
+//	by the key's string form (NULL key "null"), MULTISET values are counts;
+//	ROW an object keyed by field name; NULL null.
+//
+// PLAIN_TEXT writes every non-NULL field as a JSON string holding Flink's
+// toString of its internal value: numbers and booleans as Java prints them,
+// DECIMAL in plain notation, strings as is, DATE as the day number since
+// 1970-01-01, TIME as the millisecond of the day, TIMESTAMP and
+// TIMESTAMP_LTZ as java.time.LocalDateTime prints them (UTC for LTZ),
+// intervals as months or milliseconds. For BINARY, ARRAY, MAP, MULTISET and
+// ROW, whose Flink toString is an object address, it writes the SQL
+// Client's string form instead.
+
+// fieldWriter appends field i of one column of one batch.
+type fieldWriter func(buf []byte, i int) []byte
+
+// writerFor returns the writer of a column in a row format.
+func writerFor(arr arrow.Array, t *types.DataType, format RowFormat) fieldWriter {
+	var w fieldWriter
+	if format == RowFormatPlainText {
+		w = textWriter(arr, t)
+	} else {
+		w = jsonWriter(arr, t)
+	}
+	if arr.NullN() == 0 {
+		return w
+	}
+	return func(buf []byte, i int) []byte {
+		if arr.IsNull(i) {
+			return append(buf, "null"...)
+		}
+		return w(buf, i)
+	}
+}
+
+func jsonWriter(arr arrow.Array, t *types.DataType) fieldWriter {
+	switch a := arr.(type) {
+	case *array.Boolean:
+		return func(buf []byte, i int) []byte { return strconv.AppendBool(buf, a.Value(i)) }
+	case *array.Int8:
+		return func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) }
+	case *array.Int16:
+		return func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) }
+	case *array.Int32:
+		return func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) }
+	case *array.Int64:
+		vals := a.Int64Values()
+		return func(buf []byte, i int) []byte { return strconv.AppendInt(buf, vals[i], 10) }
+	case *array.Float32:
+		return func(buf []byte, i int) []byte { return appendJavaFloat(buf, float64(a.Value(i)), 32, true) }
+	case *array.Float64:
+		return func(buf []byte, i int) []byte { return appendJavaFloat(buf, a.Value(i), 64, true) }
+	case *array.Decimal128:
+		scale := a.DataType().(*arrow.Decimal128Type).Scale
+		return func(buf []byte, i int) []byte {
+			return append(buf, types.Decimal{Unscaled: a.Value(i), Scale: scale}.String()...)
+		}
+	case *array.String:
+		return func(buf []byte, i int) []byte { return appendJSONString(buf, a.Value(i)) }
+	case *array.Binary:
+		return func(buf []byte, i int) []byte { return appendBase64(buf, a.Value(i)) }
+	case *array.Date32:
+		return func(buf []byte, i int) []byte {
+			buf = append(buf, '"')
+			buf = appendISODate(buf, int64(a.Value(i)))
+			return append(buf, '"')
+		}
+	case *array.Time32:
+		return func(buf []byte, i int) []byte {
+			buf = append(buf, '"')
+			buf = appendTimeOfDay(buf, int64(a.Value(i))*1_000_000)
+			return append(buf, '"')
+		}
+	case *array.Time64:
+		return func(buf []byte, i int) []byte {
+			buf = append(buf, '"')
+			buf = appendTimeOfDay(buf, int64(a.Value(i)))
+			return append(buf, '"')
+		}
+	case *array.Timestamp:
+		perSec := types.UnitsPerSecond(a.DataType().(*arrow.TimestampType).Unit)
+		ltz := t.Root == types.TimestampLTZRoot
+		vals := a.TimestampValues()
+		return func(buf []byte, i int) []byte {
+			buf = append(buf, '"')
+			buf = appendISOTimestamp(buf, int64(vals[i]), perSec)
+			if ltz {
+				buf = append(buf, 'Z')
+			}
+			return append(buf, '"')
+		}
+	case *array.MonthInterval:
+		return func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) }
+	case *array.Duration:
+		return func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) }
+	}
+	return func(buf []byte, i int) []byte { return appendJSONValue(buf, types.ValueAt(arr, i, t), t) }
+}
+
+// appendJSONValue appends a Go value of type t in Flink's JSON form (the
+// slow path of nested types).
+func appendJSONValue(buf []byte, v any, t *types.DataType) []byte {
+	if v == nil {
+		return append(buf, "null"...)
+	}
+	switch x := v.(type) {
+	case bool:
+		return strconv.AppendBool(buf, x)
+	case int8:
+		return strconv.AppendInt(buf, int64(x), 10)
+	case int16:
+		return strconv.AppendInt(buf, int64(x), 10)
+	case int32:
+		return strconv.AppendInt(buf, int64(x), 10)
+	case int64:
+		return strconv.AppendInt(buf, x, 10)
+	case float32:
+		return appendJavaFloat(buf, float64(x), 32, true)
+	case float64:
+		return appendJavaFloat(buf, x, 64, true)
+	case types.Decimal:
+		return append(buf, x.String()...)
+	case string:
+		return appendJSONString(buf, x)
+	case []byte:
+		return appendBase64(buf, x)
+	case types.Date:
+		buf = append(buf, '"')
+		buf = appendISODate(buf, int64(x))
+		return append(buf, '"')
+	case types.LocalTime:
+		buf = append(buf, '"')
+		buf = appendTimeOfDay(buf, int64(x))
+		return append(buf, '"')
+	case time.Time:
+		buf = append(buf, '"')
+		buf = appendISOTimestamp(buf, x.Unix()*1e9+int64(x.Nanosecond()), 1e9)
+		if t.Root == types.TimestampLTZRoot {
+			buf = append(buf, 'Z')
+		}
+		return append(buf, '"')
+	case types.Months:
+		return strconv.AppendInt(buf, int64(x), 10)
+	case time.Duration:
+		return strconv.AppendInt(buf, x.Milliseconds(), 10)
+	case []any:
+		buf = append(buf, '[')
+		for i, e := range x {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendJSONValue(buf, e, t.Elem)
+		}
+		return append(buf, ']')
+	case *types.Map:
+		kt, vt := t.Key, t.Value
+		if t.Root == types.MultisetRoot {
+			kt, vt = t.Elem, types.IntType()
+		}
+		buf = append(buf, '{')
+		for i := range x.Keys {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			key := "null"
+			if x.Keys[i] != nil {
+				key = expr.FormatSQL(x.Keys[i], kt, time.UTC)
+			}
+			buf = appendJSONString(buf, key)
+			buf = append(buf, ':')
+			buf = appendJSONValue(buf, x.Values[i], vt)
+		}
+		return append(buf, '}')
+	case *types.Row:
+		buf = append(buf, '{')
+		for i, f := range t.Fields {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendJSONString(buf, f.Name)
+			buf = append(buf, ':')
+			var fv any
+			if i < len(x.Values) {
+				fv = x.Values[i]
+			}
+			buf = appendJSONValue(buf, fv, f.Type)
+		}
+		return append(buf, '}')
+	}
+	return appendJSONString(buf, types.FormatValue(v))
+}
+
+func textWriter(arr arrow.Array, t *types.DataType) fieldWriter {
+	quoted := func(f func(buf []byte, i int) []byte) fieldWriter {
+		return func(buf []byte, i int) []byte {
+			buf = append(buf, '"')
+			buf = f(buf, i)
+			return append(buf, '"')
+		}
+	}
+	switch a := arr.(type) {
+	case *array.Boolean:
+		return quoted(func(buf []byte, i int) []byte { return strconv.AppendBool(buf, a.Value(i)) })
+	case *array.Int8:
+		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) })
+	case *array.Int16:
+		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) })
+	case *array.Int32:
+		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) })
+	case *array.Int64:
+		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, a.Value(i), 10) })
+	case *array.Float32:
+		return func(buf []byte, i int) []byte { return appendJavaFloat(buf, float64(a.Value(i)), 32, false) }
+	case *array.Float64:
+		return func(buf []byte, i int) []byte { return appendJavaFloat(buf, a.Value(i), 64, false) }
+	case *array.Decimal128:
+		scale := a.DataType().(*arrow.Decimal128Type).Scale
+		return quoted(func(buf []byte, i int) []byte {
+			return append(buf, types.Decimal{Unscaled: a.Value(i), Scale: scale}.String()...)
+		})
+	case *array.String:
+		return func(buf []byte, i int) []byte { return appendJSONString(buf, a.Value(i)) }
+	case *array.Date32:
+		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) })
+	case *array.Time32:
+		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) })
+	case *array.Time64:
+		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i))/1_000_000, 10) })
+	case *array.Timestamp:
+		perSec := types.UnitsPerSecond(a.DataType().(*arrow.TimestampType).Unit)
+		vals := a.TimestampValues()
+		return quoted(func(buf []byte, i int) []byte { return appendJavaLocalDateTime(buf, int64(vals[i]), perSec) })
+	case *array.MonthInterval:
+		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) })
+	case *array.Duration:
+		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) })
+	}
+	return func(buf []byte, i int) []byte {
+		return appendJSONString(buf, expr.FormatSQL(types.ValueAt(arr, i, t), t, time.UTC))
+	}
+}
+
+// appendJavaFloat appends a float as Java's Float/Double.toString prints
+// it; non-finite values (and every value when asNumber is false) as JSON
+// strings.
+func appendJavaFloat(buf []byte, f float64, bits int, asNumber bool) []byte {
+	var s string
+	if bits == 32 {
+		s = types.FormatFloatJava(float32(f))
+	} else {
+		s = types.FormatDoubleJava(f)
+	}
+	if !asNumber || math.IsNaN(f) || math.IsInf(f, 0) {
+		return appendJSONString(buf, s)
+	}
+	return append(buf, s...)
+}
+
+func appendBase64(buf []byte, b []byte) []byte {
+	buf = append(buf, '"')
+	n := base64.StdEncoding.EncodedLen(len(b))
+	buf = append(buf, make([]byte, n)...)
+	base64.StdEncoding.Encode(buf[len(buf)-n:], b)
+	return append(buf, '"')
+}
+
+// civil converts days since 1970-01-01 to a proleptic Gregorian date
+// (Howard Hinnant's days_from_civil inverse).
+func civil(days int64) (y int64, m, d int) {
+	z := days + 719468
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era--
+	}
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	y = yoe + era*400
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d = int(doy - (153*mp+2)/5 + 1)
+	if mp < 10 {
+		m = int(mp + 3)
+	} else {
+		m = int(mp - 9)
+	}
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
+}
+
+func append2(buf []byte, v int) []byte {
+	return append(buf, byte('0'+v/10), byte('0'+v%10))
+}
+
+// appendYear writes a year as java.time does: four digits, a sign for
+// negative years and "+" above 9999.
+func appendYear(buf []byte, y int64) []byte {
+	switch {
+	case y > 9999:
+		buf = append(buf, '+')
+		return strconv.AppendInt(buf, y, 10)
+	case y < 0:
+		buf = append(buf, '-')
+		y = -y
+	}
+	return append(buf, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10))
+}
+
+// appendISODate appends yyyy-MM-dd of a day number.
+func appendISODate(buf []byte, days int64) []byte {
+	y, m, d := civil(days)
+	buf = appendYear(buf, y)
+	buf = append(buf, '-')
+	buf = append2(buf, m)
+	buf = append(buf, '-')
+	return append2(buf, d)
+}
+
+// appendFraction appends "." and the nanoseconds without trailing zeros
+// (nothing when zero).
+func appendFraction(buf []byte, nanos int64) []byte {
+	if nanos == 0 {
+		return buf
+	}
+	var digits [9]byte
+	for i := 8; i >= 0; i-- {
+		digits[i] = byte('0' + nanos%10)
+		nanos /= 10
+	}
+	n := 9
+	for n > 0 && digits[n-1] == '0' {
+		n--
+	}
+	buf = append(buf, '.')
+	return append(buf, digits[:n]...)
+}
+
+// appendTimeOfDay appends HH:mm:ss[.fraction] of nanoseconds since midnight.
+func appendTimeOfDay(buf []byte, nanos int64) []byte {
+	secs := nanos / 1e9
+	buf = append2(buf, int(secs/3600))
+	buf = append(buf, ':')
+	buf = append2(buf, int(secs/60%60))
+	buf = append(buf, ':')
+	buf = append2(buf, int(secs%60))
+	return appendFraction(buf, nanos%1e9)
+}
+
+// splitEpoch splits an epoch count in units of 1/perSec second into days,
+// nanoseconds of the day.
+func splitEpoch(v, perSec int64) (days, nanosOfDay int64) {
+	secs := v / perSec
+	rem := v % perSec
+	if rem < 0 {
+		secs--
+		rem += perSec
+	}
+	nanos := rem * (1e9 / perSec)
+	days = secs / 86400
+	sod := secs % 86400
+	if sod < 0 {
+		days--
+		sod += 86400
+	}
+	return days, sod*1e9 + nanos
+}
+
+// appendISOTimestamp appends yyyy-MM-ddTHH:mm:ss[.fraction].
+func appendISOTimestamp(buf []byte, v, perSec int64) []byte {
+	days, nod := splitEpoch(v, perSec)
+	buf = appendISODate(buf, days)
+	buf = append(buf, 'T')
+	return appendTimeOfDay(buf, nod)
+}
+
+// appendJavaLocalDateTime appends java.time.LocalDateTime.toString():
+// seconds only when non-zero (or a fraction is), the fraction in groups of
+// three digits.
+func appendJavaLocalDateTime(buf []byte, v, perSec int64) []byte {
+	days, nod := splitEpoch(v, perSec)
+	buf = appendISODate(buf, days)
+	buf = append(buf, 'T')
+	secs := nod / 1e9
+	nanos := nod % 1e9
+	buf = append2(buf, int(secs/3600))
+	buf = append(buf, ':')
+	buf = append2(buf, int(secs/60%60))
+	if secs%60 == 0 && nanos == 0 {
+		return buf
+	}
+	buf = append(buf, ':')
+	buf = append2(buf, int(secs%60))
+	if nanos == 0 {
+		return buf
+	}
+	var width int
+	var frac int64
+	switch {
+	case nanos%1_000_000 == 0:
+		width, frac = 3, nanos/1_000_000
+	case nanos%1_000 == 0:
+		width, frac = 6, nanos/1_000
+	default:
+		width, frac = 9, nanos
+	}
+	buf = append(buf, '.')
+	var digits [9]byte
+	for i := width - 1; i >= 0; i-- {
+		digits[i] = byte('0' + frac%10)
+		frac /= 10
+	}
+	return append(buf, digits[:width]...)
+}
+
+const hexDigits = "0123456789ABCDEF"
+
+// appendJSONString appends s as a JSON string as Jackson writes it:
+// \" \\ \n \r \t \b \f and \u00XX for other control characters; invalid
+// UTF-8 becomes U+FFFD.
+func appendJSONString(buf []byte, s string) []byte {
+	buf = append(buf, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			buf = append(buf, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				buf = append(buf, '\\', c)
+			case '\n':
+				buf = append(buf, '\\', 'n')
+			case '\r':
+				buf = append(buf, '\\', 'r')
+			case '\t':
+				buf = append(buf, '\\', 't')
+			case '\b':
+				buf = append(buf, '\\', 'b')
+			case '\f':
+				buf = append(buf, '\\', 'f')
+			default:
+				buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			buf = append(buf, s[start:i]...)
+			buf = append(buf, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	buf = append(buf, s[start:]...)
+	return append(buf, '"')
+}
+
+// rowKindNames are the wire names of the row kinds, indexed by RowKind.
+var rowKindNames = [...]string{`"INSERT"`, `"UPDATE_BEFORE"`, `"UPDATE_AFTER"`, `"DELETE"`}
+
+// appendRows appends the rows of batches as the elements of the "data"
+// array: {"kind":"INSERT","fields":[...]}, separated by commas.
+func appendRows(buf []byte, batches []*types.Batch, ts []*types.DataType, format RowFormat) []byte {
+	first := true
+	writers := make([]fieldWriter, len(ts))
+	for _, b := range batches {
+		for c := range ts {
+			writers[c] = writerFor(b.Cols[c], ts[c], format)
+		}
+		for i := 0; i < b.Len; i++ {
+			if !first {
+				buf = append(buf, ',')
+			}
+			first = false
+			buf = append(buf, `{"kind":`...)
+			k := b.Kind(i)
+			if int(k) < len(rowKindNames) {
+				buf = append(buf, rowKindNames[k]...)
+			} else {
+				buf = append(buf, `"INSERT"`...)
+			}
+			buf = append(buf, `,"fields":[`...)
+			for c, w := range writers {
+				if c > 0 {
+					buf = append(buf, ',')
+				}
+				buf = w(buf, i)
+			}
+			buf = append(buf, ']', '}')
+		}
+	}
+	return buf
+}

@@ -1,0 +1,169 @@
+package gateway
+
+import (
+	"errors"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/riffle-sql/riffle/engine/connector"
+	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/sql"
+)
+
+// Errors travel as Flink's REST handlers send them: an HTTP error status
+// and {"errors": [...]}. Failures of the service (unknown session, a
+// statement that failed) are 500 with two entries, "Internal server
+// error." and the server-side exception chain,
+//
+//	<Exception on server side:
+//	org.apache.flink.table.gateway.api.utils.SqlGatewayException: Failed to fetchResults.
+//	Caused by: org.apache.flink.table.api.ValidationException: At line 1, column 8: Column 'x' not found ...
+//	End of exception on server side>
+//
+// so that Flink's own clients (SQL Client, JDBC driver), which read the
+// last "Caused by:" line, show the cause. The exception class names are
+// Flink's names for the kind of failure: SqlParserException for syntax
+// errors, ValidationException for validation errors, TableException
+// otherwise. Malformed requests are 400, unknown paths 404 and missing or
+// wrong bearer tokens 401, each with a single message.
+
+// Flink exception class names used in error chains.
+const (
+	classGatewayException   = "org.apache.flink.table.gateway.api.utils.SqlGatewayException"
+	classExecutionException = "org.apache.flink.table.gateway.service.utils.SqlExecutionException"
+	classParserException    = "org.apache.flink.table.api.SqlParserException"
+	classValidation         = "org.apache.flink.table.api.ValidationException"
+	classTableException     = "org.apache.flink.table.api.TableException"
+)
+
+// httpError is an error with its HTTP status and response messages.
+type httpError struct {
+	status int
+	msgs   []string
+}
+
+func (e *httpError) Error() string { return strings.Join(e.msgs, ": ") }
+
+// badRequest is a 400 with one message.
+func badRequest(msg string) *httpError {
+	return &httpError{status: http.StatusBadRequest, msgs: []string{msg}}
+}
+
+// serviceError is a 500 with Flink's internal-server-error body: top is
+// the outer exception's message, cause the error that caused it.
+func serviceError(top string, cause error) *httpError {
+	var b strings.Builder
+	b.WriteString("<Exception on server side:\n")
+	b.WriteString(classGatewayException)
+	b.WriteString(": ")
+	b.WriteString(top)
+	for c := cause; c != nil; {
+		var ce *causeError
+		if errors.As(c, &ce) && ce == c {
+			b.WriteString("\nCaused by: ")
+			b.WriteString(ce.class)
+			b.WriteString(": ")
+			b.WriteString(ce.msg)
+			c = ce.cause
+			continue
+		}
+		b.WriteString("\nCaused by: ")
+		b.WriteString(exceptionClass(c))
+		b.WriteString(": ")
+		b.WriteString(c.Error())
+		break
+	}
+	b.WriteString("\nEnd of exception on server side>")
+	return &httpError{status: http.StatusInternalServerError, msgs: []string{"Internal server error.", b.String()}}
+}
+
+// causeError is a link of an exception chain with an explicit class.
+type causeError struct {
+	class string
+	msg   string
+	cause error
+}
+
+func (e *causeError) Error() string {
+	if e.cause != nil {
+		return e.msg + ": " + e.cause.Error()
+	}
+	return e.msg
+}
+
+func (e *causeError) Unwrap() error { return e.cause }
+
+// exceptionClass names the Flink exception class for an engine error.
+func exceptionClass(err error) string {
+	var se *sql.Error
+	var pe *plan.Error
+	var de *connector.DataError
+	switch {
+	case errors.As(err, &se):
+		return classParserException
+	case errors.As(err, &pe):
+		return classValidation
+	case errors.As(err, &de):
+		return classTableException
+	}
+	return classTableException
+}
+
+// Error is an error answer of a SQL Gateway: the HTTP status and the
+// "errors" list of the body. Error() is the root cause as Flink's SQL
+// Client shows it: the message of the last "Caused by:" of a server-side
+// exception chain, or the last message.
+type Error struct {
+	// StatusCode is the HTTP status (400, 401, 404, 500...).
+	StatusCode int
+	// Errors is the body's "errors" list as sent.
+	Errors []string
+}
+
+// Error returns the root cause: the last "Caused by:" message of a
+// server-side exception chain, the last message otherwise, or the HTTP
+// status text of an answer without messages.
+func (e *Error) Error() string {
+	if len(e.Errors) == 0 {
+		return http.StatusText(e.StatusCode)
+	}
+	return RootCause(e.Errors[len(e.Errors)-1])
+}
+
+var positionRe = regexp.MustCompile(`\bline \d+, column \d+`)
+
+// Positioned reports whether the message names a position in the
+// statement ("line 2, column 5"), as syntax and validation errors do.
+func (e *Error) Positioned() bool { return positionRe.MatchString(e.Error()) }
+
+// RootCause extracts the message of the last "Caused by:" of a Flink
+// server-side exception chain ("<Exception on server side: ... End of
+// exception on server side>"), dropping the exception class and stack
+// frames. Other text is returned unchanged.
+func RootCause(text string) string {
+	if !strings.HasPrefix(text, "<Exception on server side:") {
+		return text
+	}
+	body := strings.TrimPrefix(text, "<Exception on server side:")
+	if i := strings.LastIndex(body, "End of exception on server side>"); i >= 0 {
+		body = body[:i]
+	}
+	if i := strings.LastIndex(body, "\nCaused by: "); i >= 0 {
+		body = body[i+len("\nCaused by: "):]
+	} else {
+		body = strings.TrimLeft(body, "\n")
+	}
+	// drop the exception class: "a.b.SomeException: message"
+	if i := strings.Index(body, ": "); i > 0 && !strings.ContainsAny(body[:i], " \n") {
+		body = body[i+2:]
+	}
+	var lines []string
+	for _, l := range strings.Split(body, "\n") {
+		if strings.HasPrefix(l, "\tat ") || strings.HasPrefix(l, "\t... ") {
+			continue
+		}
+		lines = append(lines, l)
+	}
+	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+}

@@ -1,0 +1,730 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// RemoteOptions configure Connect.
+type RemoteOptions struct {
+	// Token is the bearer token of the gateway, if it wants one.
+	Token string
+	// SessionName names the session on the gateway.
+	SessionName string
+	// Properties are the session's properties (its configuration), e.g.
+	// {"execution.runtime-mode": "batch"}.
+	Properties map[string]string
+	// HTTPClient is the HTTP client (see ClientOptions).
+	HTTPClient *http.Client
+	// Heartbeat is how often the session is kept alive while the engine is
+	// open (default 60 s; negative: never).
+	Heartbeat time.Duration
+	// PollMin and PollMax bound the back-off between fetches that found no
+	// rows (NOT_READY, or an empty page of a running query): it starts at
+	// PollMin and doubles up to PollMax (defaults 10 ms and 1 s).
+	PollMin, PollMax time.Duration
+}
+
+// RemoteEngine runs SQL on a SQL Gateway session, Riffle's or a Flink
+// cluster's. It has the shape of the embedded API (ExecuteSQL returns a
+// result whose Collect pages through the rows) and implements
+// table.Engine, so `riffle sql` and the workbench drive it like the
+// embedded engine. It is safe for concurrent use.
+type RemoteEngine struct {
+	client  *Client
+	session string
+	opts    RemoteOptions
+
+	mu         sync.Mutex
+	conf       map[string]string // cached session configuration; nil = stale
+	statements map[string]string // job id -> the statement that started it
+	closed     bool
+	stop       chan struct{}
+	hbDone     chan struct{}
+}
+
+// Connect negotiates the API version with the gateway at endpoint, opens a
+// session with opts.Properties and starts heart-beating it.
+func Connect(ctx context.Context, endpoint string, opts RemoteOptions) (*RemoteEngine, error) {
+	c, err := NewClient(endpoint, ClientOptions{Token: opts.Token, HTTPClient: opts.HTTPClient})
+	if err != nil {
+		return nil, err
+	}
+	v, err := c.Negotiate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if v < V2 {
+		return nil, fmt.Errorf("gateway: %s speaks only REST API %s; Riffle needs v2 or later", endpoint, v)
+	}
+	id, err := c.OpenSession(ctx, OpenSessionRequest{SessionName: opts.SessionName, Properties: opts.Properties})
+	if err != nil {
+		return nil, err
+	}
+	return newRemote(c, id, opts), nil
+}
+
+func newRemote(c *Client, session string, opts RemoteOptions) *RemoteEngine {
+	if opts.Heartbeat == 0 {
+		opts.Heartbeat = 60 * time.Second
+	}
+	if opts.PollMin <= 0 {
+		opts.PollMin = 10 * time.Millisecond
+	}
+	if opts.PollMax <= 0 {
+		opts.PollMax = time.Second
+	}
+	e := &RemoteEngine{client: c, session: session, opts: opts, stop: make(chan struct{}), hbDone: make(chan struct{})}
+	go e.heartbeat()
+	return e
+}
+
+func (e *RemoteEngine) heartbeat() {
+	defer close(e.hbDone)
+	if e.opts.Heartbeat < 0 {
+		<-e.stop
+		return
+	}
+	t := time.NewTicker(e.opts.Heartbeat)
+	defer t.Stop()
+	for {
+		select {
+		case <-e.stop:
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(context.Background(), e.opts.Heartbeat)
+			_ = e.client.Heartbeat(ctx, e.session)
+			cancel()
+		}
+	}
+}
+
+// Client returns the underlying REST client.
+func (e *RemoteEngine) Client() *Client { return e.client }
+
+// SessionHandle returns the session's handle.
+func (e *RemoteEngine) SessionHandle() string { return e.session }
+
+// Config returns the session's configuration (cached until a statement
+// other than a query runs).
+func (e *RemoteEngine) Config(ctx context.Context) (map[string]string, error) {
+	e.mu.Lock()
+	conf := e.conf
+	e.mu.Unlock()
+	if conf != nil {
+		return conf, nil
+	}
+	conf, err := e.client.GetSessionConfig(ctx, e.session)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	e.conf = conf
+	e.mu.Unlock()
+	return conf, nil
+}
+
+func (e *RemoteEngine) invalidateConfig() {
+	e.mu.Lock()
+	e.conf = nil
+	e.mu.Unlock()
+}
+
+// ExecuteSQL runs one statement (see ExecuteSQLContext).
+func (e *RemoteEngine) ExecuteSQL(statement string) (*RemoteResult, error) {
+	return e.ExecuteSQLContext(context.Background(), statement)
+}
+
+// ExecuteSQLContext submits one statement and waits until the gateway has
+// executed it (for a query: planned and started; for an INSERT with
+// table.dml-sync: run), polling NOT_READY with back-off. Errors of the
+// statement come back as *Error. The result's rows are fetched as Collect
+// reads them.
+func (e *RemoteEngine) ExecuteSQLContext(ctx context.Context, statement string) (*RemoteResult, error) {
+	return e.execute(ctx, statement)
+}
+
+// ExecuteStatement implements table.Engine. A statement from a larger
+// script is sent with as many leading line breaks and spaces as put it at
+// its place in the script, so that the gateway's error positions refer to
+// the script.
+func (e *RemoteEngine) ExecuteStatement(ctx context.Context, statement string, at sql.Pos) (table.StatementResult, error) {
+	if at.Line > 1 || at.Column > 1 {
+		statement = strings.Repeat("\n", max(at.Line-1, 0)) + strings.Repeat(" ", max(at.Column-1, 0)) + statement
+	}
+	res, err := e.execute(ctx, statement)
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func (e *RemoteEngine) execute(ctx context.Context, statement string) (*RemoteResult, error) {
+	op, err := e.client.ExecuteStatement(ctx, e.session, ExecuteStatementRequest{Statement: statement})
+	if err != nil {
+		return nil, err
+	}
+	first, err := e.fetchReady(ctx, op)
+	if err != nil {
+		// release the operation; its error is what matters
+		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, _ = e.client.CloseOperation(cctx, e.session, op)
+		cancel()
+		return nil, err
+	}
+	res := &RemoteResult{eng: e, op: op, first: first, isQuery: first.IsQueryResult, jobID: first.JobID}
+	res.kind = table.SuccessWithContent
+	if first.ResultKind == ResultKindSuccess {
+		res.kind = table.Success
+	}
+	names := make([]string, len(first.Columns))
+	ts := make([]*types.DataType, len(first.Columns))
+	for i, c := range first.Columns {
+		names[i], ts[i] = c.Name, c.Type
+	}
+	res.schema = table.NewTableSchema(names, ts)
+	if res.jobID != "" {
+		e.mu.Lock()
+		if e.statements == nil || len(e.statements) >= maxRememberedStatements {
+			e.statements = map[string]string{}
+		}
+		e.statements[res.jobID] = strings.TrimSpace(statement)
+		e.mu.Unlock()
+	}
+	if !res.isQuery {
+		e.invalidateConfig() // SET, RESET, USE... may have changed it
+	}
+	conf, err := e.Config(ctx)
+	if err != nil {
+		res.release()
+		return nil, err
+	}
+	res.streaming = !strings.EqualFold(conf["execution.runtime-mode"], "batch")
+	res.zone = time.Local
+	if z := conf["table.local-time-zone"]; z != "" && z != "default" {
+		if loc, err := time.LoadLocation(z); err == nil {
+			res.zone = loc
+		}
+	}
+	res.maxWidth = 30 // as the embedded engine: the configured width applies to queries
+	for _, k := range []string{"sql-client.display.max-column-width", "table.display.max-column-width"} {
+		if n, err := strconv.Atoi(conf[k]); err == nil && n > 0 && res.isQuery {
+			res.maxWidth = n
+			break
+		}
+	}
+	res.dmlSync = strings.EqualFold(conf["table.dml-sync"], "true")
+	if res.kind == table.Success || (!res.isQuery && res.jobID != "") {
+		// nothing worth fetching later: release the operation now
+		res.drainStatic(ctx)
+	}
+	return res, nil
+}
+
+// fetchReady fetches token 0 until the statement has been executed.
+func (e *RemoteEngine) fetchReady(ctx context.Context, op string) (*FetchResults, error) {
+	wait := e.opts.PollMin
+	for {
+		fr, err := e.client.FetchResults(ctx, e.session, op, 0, RowFormatJSON)
+		if err != nil {
+			return nil, err
+		}
+		if fr.ResultType != ResultNotReady {
+			return fr, nil
+		}
+		if err := sleepCtx(ctx, wait); err != nil {
+			return nil, err
+		}
+		wait = min(wait*2, e.opts.PollMax)
+	}
+}
+
+// CompleteStatement implements table.Engine with the complete-statement
+// endpoint.
+func (e *RemoteEngine) CompleteStatement(ctx context.Context, statement string, position int) ([]string, error) {
+	return e.client.CompleteStatement(ctx, e.session, statement, position)
+}
+
+// ListCatalogs implements table.Engine (SHOW CATALOGS).
+func (e *RemoteEngine) ListCatalogs(ctx context.Context) ([]string, error) {
+	return table.ListCatalogsSQL(ctx, e)
+}
+
+// ListDatabases implements table.Engine (SHOW DATABASES FROM).
+func (e *RemoteEngine) ListDatabases(ctx context.Context, catalog string) ([]string, error) {
+	return table.ListDatabasesSQL(ctx, e, catalog)
+}
+
+// ListTables implements table.Engine (SHOW TABLES, SHOW VIEWS).
+func (e *RemoteEngine) ListTables(ctx context.Context, catalog, database string) ([]table.TableInfo, error) {
+	return table.ListTablesSQL(ctx, e, catalog, database)
+}
+
+// ListColumns implements table.Engine (DESCRIBE).
+func (e *RemoteEngine) ListColumns(ctx context.Context, catalog, database, tbl string) ([]table.ColumnInfo, error) {
+	return table.ListColumnsSQL(ctx, e, catalog, database, tbl)
+}
+
+// Jobs implements table.Engine (SHOW JOBS; a Flink cluster lists all its
+// jobs).
+func (e *RemoteEngine) Jobs(ctx context.Context) ([]table.JobInfo, error) {
+	return table.JobsSQL(ctx, e)
+}
+
+// WaitJob implements table.Engine by polling SHOW JOBS with back-off.
+func (e *RemoteEngine) WaitJob(ctx context.Context, jobID string) error {
+	wait := 50 * time.Millisecond
+	for {
+		jobs, err := e.Jobs(ctx)
+		if err != nil {
+			return err
+		}
+		found := false
+		for _, j := range jobs {
+			if j.ID != jobID {
+				continue
+			}
+			found = true
+			switch j.Status {
+			case "FINISHED":
+				return nil
+			case "CANCELED", "FAILED":
+				return fmt.Errorf("job %s %s", jobID, j.Status)
+			}
+		}
+		if !found {
+			return fmt.Errorf("job %s: %w", jobID, table.ErrJobNotFound)
+		}
+		if err := sleepCtx(ctx, wait); err != nil {
+			return err
+		}
+		wait = min(wait*2, 2*time.Second)
+	}
+}
+
+// CancelJob implements table.Engine (STOP JOB).
+func (e *RemoteEngine) CancelJob(ctx context.Context, jobID string) error {
+	res, err := e.execute(ctx, "STOP JOB '"+strings.ReplaceAll(jobID, "'", "''")+"'")
+	if err != nil {
+		return err
+	}
+	res.release()
+	return nil
+}
+
+// Close stops heart-beating and closes the session; the gateway cancels
+// the session's jobs.
+func (e *RemoteEngine) Close() error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil
+	}
+	e.closed = true
+	e.mu.Unlock()
+	close(e.stop)
+	<-e.hbDone
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return e.client.CloseSession(ctx, e.session)
+}
+
+// RemoteResult is the result of a statement run on a gateway, with the
+// shape of table.TableResult; it implements table.StatementResult.
+type RemoteResult struct {
+	eng       *RemoteEngine
+	op        string
+	first     *FetchResults
+	kind      table.ResultKind
+	schema    *table.TableSchema
+	isQuery   bool
+	jobID     string
+	streaming bool
+	zone      *time.Location
+	maxWidth  int
+	dmlSync   bool
+
+	mu        sync.Mutex
+	collected bool
+	released  bool
+	static    []*types.Row // rows of a result already read in full
+}
+
+// GetResultKind returns SUCCESS or SUCCESS_WITH_CONTENT.
+func (r *RemoteResult) GetResultKind() table.ResultKind { return r.kind }
+
+// GetTableSchema returns the result's columns.
+func (r *RemoteResult) GetTableSchema() *table.TableSchema { return r.schema }
+
+// IsQuery reports a query result (isQueryResult).
+func (r *RemoteResult) IsQuery() bool { return r.isQuery }
+
+// IsStreaming reports a result of a streaming-mode session.
+func (r *RemoteResult) IsStreaming() bool { return r.streaming }
+
+// TimeZone is the session's table.local-time-zone.
+func (r *RemoteResult) TimeZone() *time.Location { return r.zone }
+
+// JobID is the job of a query or INSERT, or "".
+func (r *RemoteResult) JobID() string { return r.jobID }
+
+// GetJobID is JobID (the name TableResult users know from JobClient).
+func (r *RemoteResult) GetJobID() string { return r.jobID }
+
+// OperationHandle is the gateway's handle of the statement's operation.
+func (r *RemoteResult) OperationHandle() string { return r.op }
+
+// Message is the SQL Client's line for statements without rows, as the
+// embedded engine gives it.
+func (r *RemoteResult) Message() string {
+	switch {
+	case r.kind == table.Success:
+		return "[INFO] Execute statement succeeded."
+	case !r.isQuery && r.jobID != "":
+		if r.dmlSync {
+			return "[INFO] Complete execution of the SQL update statement."
+		}
+		return "[INFO] Submitting SQL update statement to the cluster...\n[INFO] SQL update statement has been successfully submitted to the cluster:\nJob ID: " + r.jobID
+	}
+	return ""
+}
+
+// drainStatic reads a small non-query result in full and closes the
+// operation.
+func (r *RemoteResult) drainStatic(ctx context.Context) {
+	fr := r.first
+	rows := append([]*types.Row(nil), fr.Rows...)
+	for fr.NextResultURI != "" && fr.ResultType != ResultEOS {
+		next, err := r.eng.client.FetchURI(ctx, fr.NextResultURI)
+		if err != nil {
+			return // leave it to Collect
+		}
+		fr = next
+		rows = append(rows, fr.Rows...)
+	}
+	r.mu.Lock()
+	r.static = rows
+	r.mu.Unlock()
+	r.release()
+}
+
+// release closes the operation on the gateway (once).
+func (r *RemoteResult) release() {
+	r.mu.Lock()
+	done := r.released
+	r.released = true
+	r.mu.Unlock()
+	if done {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, _ = r.eng.client.CloseOperation(ctx, r.eng.session, r.op)
+}
+
+// Collect returns an iterator over the rows. It follows nextResultUri page
+// by page (fetching the next page while the current one is read) until
+// EOS, polling empty pages with back-off. Close the iterator to close the
+// operation (an unfinished query is cancelled). Rows can be collected
+// once.
+func (r *RemoteResult) Collect() (table.Rows, error) {
+	it, err := r.CollectRows()
+	if err != nil {
+		return nil, err
+	}
+	return it, nil
+}
+
+// CollectRows is Collect returning the concrete iterator.
+func (r *RemoteResult) CollectRows() (*RemoteRows, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.collected {
+		return nil, table.ErrAlreadyCollected
+	}
+	r.collected = true
+	it := &RemoteRows{res: r, ts: r.schema.GetFieldDataTypes(), names: r.schema.GetFieldNames()}
+	if r.static != nil || r.released {
+		it.rows = r.static
+		it.done = true
+		return it, nil
+	}
+	it.rows = r.first.Rows
+	if r.first.ResultType == ResultEOS || r.first.NextResultURI == "" {
+		it.done = true
+		return it, nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	it.cancel = cancel
+	it.pages = make(chan pageOrErr, 1)
+	go it.prefetch(ctx, r.first.NextResultURI)
+	return it, nil
+}
+
+// Print writes the result to standard output in tableau layout.
+func (r *RemoteResult) Print() error { return r.PrintTo(os.Stdout) }
+
+// PrintTo writes the result in the SQL Client's tableau layout.
+func (r *RemoteResult) PrintTo(w io.Writer) error {
+	it, err := r.Collect()
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	return table.PrintTableau(w, r.schema, it, table.TableauOptions{Streaming: r.isQuery && r.streaming, MaxColumnWidth: r.maxWidth, Zone: r.zone})
+}
+
+type pageOrErr struct {
+	rows []*types.Row
+	err  error
+}
+
+// RemoteRows iterates a remote result (table.Rows).
+type RemoteRows struct {
+	res    *RemoteResult
+	ts     []*types.DataType
+	names  []string
+	rows   []*types.Row
+	pos    int
+	row    *types.Row
+	pages  chan pageOrErr
+	cancel context.CancelFunc
+	done   bool
+	err    error
+	closed bool
+}
+
+// prefetch fetches pages ahead of the reader in a pipeline of two
+// goroutines, so that fetching a page (the gateway encoding it, the
+// transfer) overlaps decoding the previous one: the fetcher follows
+// nextResultUri, backs off on empty pages and stops at EOS, on an error or
+// when cancelled; the decoder turns pages into rows. At most one fetched
+// and one decoded page wait, so memory stays bounded.
+func (it *RemoteRows) prefetch(ctx context.Context, uri string) {
+	raw := make(chan *FetchResults, 1)
+	fetchErr := make(chan error, 1)
+	go func() {
+		defer close(raw)
+		eng := it.res.eng
+		wait := eng.opts.PollMin
+		for uri != "" {
+			fr, err := eng.client.fetchURI(ctx, uri, true)
+			if err != nil {
+				if ctx.Err() == nil {
+					fetchErr <- err
+				}
+				return
+			}
+			if fr.ResultType == ResultEOS {
+				return
+			}
+			if len(fr.rawData) > 2 { // not "[]"
+				wait = eng.opts.PollMin
+				select {
+				case raw <- fr:
+				case <-ctx.Done():
+					return
+				}
+			} else if fr.NextResultURI != "" {
+				if sleepCtx(ctx, wait) != nil {
+					return
+				}
+				wait = min(wait*2, eng.opts.PollMax)
+			}
+			uri = fr.NextResultURI
+		}
+	}()
+	defer close(it.pages)
+	for fr := range raw {
+		if err := fr.decodeData(); err != nil {
+			it.send(ctx, pageOrErr{err: err})
+			for range raw {
+			}
+			return
+		}
+		if len(fr.Rows) > 0 && !it.send(ctx, pageOrErr{rows: fr.Rows}) {
+			for range raw {
+			}
+			return
+		}
+	}
+	select {
+	case err := <-fetchErr:
+		it.send(ctx, pageOrErr{err: err})
+	default:
+	}
+}
+
+// send hands a page to the reader unless ctx ends first.
+func (it *RemoteRows) send(ctx context.Context, p pageOrErr) bool {
+	select {
+	case it.pages <- p:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// Next advances to the next row; false at the end or on error.
+func (it *RemoteRows) Next() bool {
+	for {
+		if it.pos < len(it.rows) {
+			it.row = it.rows[it.pos]
+			it.rows[it.pos] = nil
+			it.pos++
+			if it.row.Names == nil {
+				it.row.Names = it.names
+			}
+			return true
+		}
+		if it.done || it.closed {
+			it.finish()
+			return false
+		}
+		p, ok := <-it.pages
+		if !ok {
+			it.done = true
+			continue
+		}
+		if p.err != nil {
+			it.err = p.err
+			it.done = true
+			continue
+		}
+		it.rows, it.pos = p.rows, 0
+	}
+}
+
+// finish releases the operation once all rows are read.
+func (it *RemoteRows) finish() {
+	if !it.closed {
+		it.closed = true
+		if it.cancel != nil {
+			it.cancel()
+		}
+		it.res.release()
+	}
+}
+
+// Row returns the current row.
+func (it *RemoteRows) Row() *types.Row { return it.row }
+
+// Err returns the error that ended iteration: the gateway's error (a
+// failed job) as *Error, or a transport error.
+func (it *RemoteRows) Err() error { return it.err }
+
+// Close stops reading and closes the operation; the gateway cancels an
+// unfinished query.
+func (it *RemoteRows) Close() error {
+	if it.closed {
+		return nil
+	}
+	it.closed = true
+	if it.cancel != nil {
+		it.cancel()
+		for range it.pages { // let the prefetcher end
+		}
+	}
+	it.res.release()
+	return nil
+}
+
+// maxRememberedStatements bounds the job id → statement memory of a
+// RemoteEngine (it is cleared when full).
+const maxRememberedStatements = 10_000
+
+// RemoteJobs lists the session's jobs (SHOW JOBS) as RemoteJob values,
+// which a job list (the workbench's monitor.Jobs) shows like embedded
+// jobs, without what a remote engine cannot give.
+func (e *RemoteEngine) RemoteJobs(ctx context.Context) ([]*RemoteJob, error) {
+	infos, err := e.Jobs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]*RemoteJob, len(infos))
+	for i, j := range infos {
+		out[i] = &RemoteJob{eng: e, info: j, statement: e.statements[j.ID]}
+	}
+	return out, nil
+}
+
+// RemoteJob is a job of a gateway session as SHOW JOBS listed it: a
+// snapshot (list again to refresh). It has the methods of
+// *table.JobClient that a job list needs. What a remote engine does not
+// report is left empty rather than made up: Plan and NodeMetrics are nil
+// (no per-operator metrics), EndTime is zero, Err is nil, and Statement is
+// known only for jobs this RemoteEngine started.
+type RemoteJob struct {
+	eng       *RemoteEngine
+	info      table.JobInfo
+	statement string
+}
+
+// GetJobID returns the job's id.
+func (j *RemoteJob) GetJobID() string { return j.info.ID }
+
+// GetJobName returns the job's name.
+func (j *RemoteJob) GetJobName() string { return j.info.Name }
+
+// Statement is the SQL that started the job, or "" when unknown.
+func (j *RemoteJob) Statement() string { return j.statement }
+
+// StartTime is when the job started.
+func (j *RemoteJob) StartTime() time.Time { return j.info.StartTime }
+
+// EndTime is zero: SHOW JOBS does not report it.
+func (j *RemoteJob) EndTime() time.Time { return time.Time{} }
+
+// Status is the state as the gateway names it (Flink's JobStatus).
+func (j *RemoteJob) Status() string { return j.info.Status }
+
+// GetJobStatus maps the gateway's state onto Riffle's: INITIALIZING is
+// CREATED; RESTARTING, FAILING, CANCELLING and RECONCILING are RUNNING;
+// SUSPENDED is FAILED.
+func (j *RemoteJob) GetJobStatus() runtime.JobStatus {
+	switch j.info.Status {
+	case "CREATED", "INITIALIZING":
+		return runtime.Created
+	case "FINISHED":
+		return runtime.Finished
+	case "CANCELED":
+		return runtime.Canceled
+	case "FAILED", "SUSPENDED":
+		return runtime.Failed
+	}
+	return runtime.Running
+}
+
+// Err is nil: SHOW JOBS does not report why a job failed.
+func (j *RemoteJob) Err() error { return nil }
+
+// Plan is nil: a remote engine does not send its plan with its jobs.
+func (j *RemoteJob) Plan() *plan.PhysNode { return nil }
+
+// NodeMetrics is nil: a remote engine gives no per-operator metrics.
+func (j *RemoteJob) NodeMetrics(*plan.PhysNode) *runtime.OperatorMetrics { return nil }
+
+// Cancel stops the job (STOP JOB).
+func (j *RemoteJob) Cancel() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return j.eng.CancelJob(ctx, j.info.ID)
+}
+
+var _ table.Engine = (*RemoteEngine)(nil)
+var _ table.StatementResult = (*RemoteResult)(nil)

@@ -1,0 +1,712 @@
+package gateway
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	_ "github.com/riffle-sql/riffle/engine/connector/all" // sessions use every connector and format
+	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/table"
+)
+
+// Config configures a Server. The zero value serves with Flink's defaults.
+type Config struct {
+	// Token, when set, is the bearer token every request must present
+	// ("Authorization: Bearer <token>"); others get 401.
+	Token string
+	// IdleTimeout closes sessions without a request for this long
+	// (sql-gateway.session.idle-timeout, default 10 minutes); negative
+	// means never.
+	IdleTimeout time.Duration
+	// CheckInterval is how often idle sessions are looked for
+	// (sql-gateway.session.check-interval, default 1 minute).
+	CheckInterval time.Duration
+	// MaxSessions caps open sessions (sql-gateway.session.max-num, default
+	// 1,000,000).
+	MaxSessions int
+	// PageRows caps the rows of one fetched page (default 4096).
+	PageRows int
+	// FetchWait is how long a fetch waits for the first rows of a page, or
+	// for a statement still being executed, before answering with an empty
+	// PAYLOAD or NOT_READY (default 200 ms). Clients then fetch again.
+	FetchWait time.Duration
+	// MaxRequestBytes caps request bodies (default 16 MiB).
+	MaxRequestBytes int64
+	// CloseWait bounds how long closing a session waits for its cancelled
+	// jobs to stop (default 10 s).
+	CloseWait time.Duration
+	// Defaults are session properties every new session starts with
+	// (a session's own properties override them).
+	Defaults map[string]string
+	// ProductName and Version answer GET /info (default "Riffle" and
+	// "dev").
+	ProductName, Version string
+	// PrintOutput receives the rows of the print connector (default the
+	// process's standard output).
+	PrintOutput io.Writer
+	// Now is the clock of session expiry (default time.Now).
+	Now func() time.Time
+	// Ticks, when set, replaces the CheckInterval ticker (tests drive
+	// expiry with it).
+	Ticks <-chan time.Time
+	// Logf, when set, receives one line per closed or expired session.
+	Logf func(format string, args ...any)
+}
+
+func (c *Config) setDefaults() {
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = 10 * time.Minute
+	}
+	if c.CheckInterval <= 0 {
+		c.CheckInterval = time.Minute
+	}
+	if c.MaxSessions <= 0 {
+		c.MaxSessions = 1_000_000
+	}
+	if c.PageRows <= 0 {
+		c.PageRows = 4096
+	}
+	if c.FetchWait <= 0 {
+		c.FetchWait = 200 * time.Millisecond
+	}
+	if c.MaxRequestBytes <= 0 {
+		c.MaxRequestBytes = 16 << 20
+	}
+	if c.CloseWait <= 0 {
+		c.CloseWait = 10 * time.Second
+	}
+	if c.ProductName == "" {
+		c.ProductName = "Riffle"
+	}
+	if c.Version == "" {
+		c.Version = "dev"
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+}
+
+// Server serves the SQL Gateway REST API over Riffle's embedded engine.
+// Each session owns a table.TableEnvironment. It is an http.Handler; Close
+// ends every session.
+type Server struct {
+	cfg       Config
+	handler   http.Handler
+	tokenHash [32]byte
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	closed   bool
+
+	stop     chan struct{}
+	loopDone chan struct{}
+}
+
+// NewServer creates a server and starts its session-expiry loop.
+func NewServer(cfg Config) *Server {
+	cfg.setDefaults()
+	s := &Server{cfg: cfg, sessions: map[string]*session{}, stop: make(chan struct{}), loopDone: make(chan struct{})}
+	if cfg.Token != "" {
+		s.tokenHash = sha256.Sum256([]byte(cfg.Token))
+	}
+	s.handler = s.routes()
+	go s.expiryLoop()
+	return s
+}
+
+func (s *Server) now() time.Time { return s.cfg.Now() }
+
+// ServeHTTP implements http.Handler: it checks the bearer token, then
+// routes the request.
+//
+// Without a token the server is meant for this machine only: it refuses
+// (403) requests whose Host header names anything but a loopback address,
+// so that a web page cannot reach it through DNS rebinding.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.Token != "" {
+		if !s.authorized(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="riffle"`)
+			writeJSON(w, http.StatusUnauthorized, ErrorResponse{Errors: []string{"Unauthorized."}})
+			return
+		}
+	} else if !IsLoopback(r.Host) {
+		writeJSON(w, http.StatusForbidden, ErrorResponse{Errors: []string{"Forbidden: without a token the gateway only answers requests addressed to a loopback host."}})
+		return
+	}
+	s.handler.ServeHTTP(w, r)
+}
+
+// authorized compares the bearer token in constant time (of the digests,
+// so the token's length does not leak either).
+func (s *Server) authorized(r *http.Request) bool {
+	h := r.Header.Get("Authorization")
+	const prefix = "Bearer "
+	if len(h) < len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
+		return false
+	}
+	got := sha256.Sum256([]byte(strings.TrimSpace(h[len(prefix):])))
+	return subtle.ConstantTimeCompare(got[:], s.tokenHash[:]) == 1
+}
+
+// Close closes every session (cancelling their jobs) and stops the expiry
+// loop. The server answers later requests with errors.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	sessions := s.sessions
+	s.sessions = map[string]*session{}
+	s.mu.Unlock()
+	close(s.stop)
+	<-s.loopDone
+	var wg sync.WaitGroup
+	for _, ss := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ss.close(s.cfg.CloseWait)
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// SessionCount returns the number of open sessions.
+func (s *Server) SessionCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
+}
+
+func (s *Server) expiryLoop() {
+	defer close(s.loopDone)
+	if s.cfg.IdleTimeout < 0 {
+		<-s.stop
+		return
+	}
+	ticks := s.cfg.Ticks
+	if ticks == nil {
+		t := time.NewTicker(s.cfg.CheckInterval)
+		defer t.Stop()
+		ticks = t.C
+	}
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-ticks:
+			s.expireIdle()
+		}
+	}
+}
+
+// expireIdle closes the sessions idle for longer than IdleTimeout.
+func (s *Server) expireIdle() {
+	now := s.now()
+	var expired []*session
+	s.mu.Lock()
+	for id, ss := range s.sessions {
+		if now.Sub(ss.idleSince()) > s.cfg.IdleTimeout {
+			expired = append(expired, ss)
+			delete(s.sessions, id)
+		}
+	}
+	s.mu.Unlock()
+	for _, ss := range expired {
+		s.logf("session %s (%q) expired after %s idle", ss.id, ss.name, s.cfg.IdleTimeout)
+		ss.close(s.cfg.CloseWait)
+	}
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.cfg.Logf != nil {
+		s.cfg.Logf(format, args...)
+	}
+}
+
+// session finds an open session and marks it used.
+func (s *Server) session(id string) (*session, error) {
+	if !isUUID(id) {
+		return nil, badRequest(fmt.Sprintf("Invalid session handle '%s': not a UUID.", id))
+	}
+	s.mu.Lock()
+	ss, ok := s.sessions[id]
+	s.mu.Unlock()
+	if !ok {
+		return nil, serviceError(fmt.Sprintf("Session '%s' does not exist.", id), nil)
+	}
+	ss.touch()
+	return ss, nil
+}
+
+// ---- routing ----------------------------------------------------------------
+
+type versionedHandler func(w http.ResponseWriter, r *http.Request, v APIVersion) error
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	paths := map[string]bool{}
+	add := func(method, path string, minVersion APIVersion, h versionedHandler) {
+		for _, v := range []APIVersion{0, V1, V2, V3, V4} {
+			version, prefix := v, "/"+v.Prefix()
+			if v == 0 {
+				version, prefix = DefaultVersion, ""
+			}
+			if version < minVersion {
+				continue
+			}
+			mux.HandleFunc(method+" "+prefix+path, func(w http.ResponseWriter, r *http.Request) {
+				if err := h(w, r, version); err != nil {
+					writeError(w, err)
+				}
+			})
+			paths[prefix+path] = true
+		}
+	}
+	add("GET", "/api_versions", V1, s.handleAPIVersions)
+	add("GET", "/info", V1, s.handleInfo)
+	add("POST", "/sessions", V1, s.handleOpenSession)
+	add("GET", "/sessions/{session_handle}", V1, s.handleGetSession)
+	add("DELETE", "/sessions/{session_handle}", V1, s.handleCloseSession)
+	add("POST", "/sessions/{session_handle}/heartbeat", V1, s.handleHeartbeat)
+	add("POST", "/sessions/{session_handle}/configure-session", V2, s.handleConfigureSession)
+	add("GET", "/sessions/{session_handle}/complete-statement", V2, s.handleCompleteStatement)
+	add("POST", "/sessions/{session_handle}/statements", V1, s.handleExecuteStatement)
+	add("GET", "/sessions/{session_handle}/operations/{operation_handle}/status", V1, s.handleOperationStatus)
+	add("POST", "/sessions/{session_handle}/operations/{operation_handle}/cancel", V1, s.handleCancelOperation)
+	add("DELETE", "/sessions/{session_handle}/operations/{operation_handle}/close", V1, s.handleCloseOperation)
+	add("GET", "/sessions/{session_handle}/operations/{operation_handle}/result/{token}", V1, s.handleFetchResults)
+	notFound := func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, ErrorResponse{Errors: []string{"Not found: " + r.URL.Path}})
+	}
+	for p := range paths {
+		mux.HandleFunc(p, notFound) // other methods on a known path: 404, as Flink's router
+	}
+	mux.HandleFunc("/", notFound)
+	return mux
+}
+
+// writeJSON writes v with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		b = []byte(`{"errors":["Internal server error."]}`)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+func writeError(w http.ResponseWriter, err error) {
+	var he *httpError
+	if !errors.As(err, &he) {
+		he = serviceError(err.Error(), nil)
+	}
+	writeJSON(w, he.status, ErrorResponse{Errors: he.msgs})
+}
+
+// readBody decodes an optional JSON request body into v; an empty body is
+// {}.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, v any, name string) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxRequestBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return &httpError{status: http.StatusRequestEntityTooLarge, msgs: []string{fmt.Sprintf("Request body exceeds %d bytes.", mbe.Limit)}}
+		}
+		return badRequest("Could not read the request body.")
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return badRequest(fmt.Sprintf("Request did not match expected format %s.", name))
+	}
+	return nil
+}
+
+var emptyBody = struct{}{}
+
+// ---- handlers -----------------------------------------------------------------
+
+func (s *Server) handleAPIVersions(w http.ResponseWriter, _ *http.Request, _ APIVersion) error {
+	writeJSON(w, http.StatusOK, GetAPIVersionResponse{Versions: []string{V1.String(), V2.String()}})
+	return nil
+}
+
+func (s *Server) handleInfo(w http.ResponseWriter, _ *http.Request, _ APIVersion) error {
+	writeJSON(w, http.StatusOK, GetInfoResponse{ProductName: s.cfg.ProductName, Version: s.cfg.Version})
+	return nil
+}
+
+func (s *Server) handleOpenSession(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
+	var req OpenSessionRequest
+	if err := s.readBody(w, r, &req, "OpenSessionRequestBody"); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	closed, n := s.closed, len(s.sessions)
+	s.mu.Unlock()
+	if closed {
+		return serviceError("Failed to openSession.", errors.New("The gateway is shutting down."))
+	}
+	if n >= s.cfg.MaxSessions {
+		return serviceError("Failed to openSession.", fmt.Errorf("Failed to create session, the count of active sessions exceeds the max count: %d", s.cfg.MaxSessions))
+	}
+	ss, err := s.newSession(req.SessionName, req.Properties)
+	if err != nil {
+		return serviceError("Failed to openSession.", err)
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		ss.close(0)
+		return serviceError("Failed to openSession.", errors.New("The gateway is shutting down."))
+	}
+	s.sessions[ss.id] = ss
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, OpenSessionResponse{SessionHandle: ss.id})
+	return nil
+}
+
+func (s *Server) handleGetSession(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
+	ss, err := s.session(r.PathValue("session_handle"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, GetSessionConfigResponse{Properties: ss.env.GetConfig().GetConfiguration().ToMap()})
+	return nil
+}
+
+func (s *Server) handleCloseSession(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
+	ss, err := s.session(r.PathValue("session_handle"))
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	delete(s.sessions, ss.id)
+	s.mu.Unlock()
+	ss.close(s.cfg.CloseWait)
+	s.logf("session %s (%q) closed", ss.id, ss.name)
+	writeJSON(w, http.StatusOK, CloseSessionResponse{Status: string(StatusClosed)})
+	return nil
+}
+
+func (s *Server) handleHeartbeat(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
+	if _, err := s.session(r.PathValue("session_handle")); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, emptyBody)
+	return nil
+}
+
+func (s *Server) handleConfigureSession(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
+	ss, err := s.session(r.PathValue("session_handle"))
+	if err != nil {
+		return err
+	}
+	var req ConfigureSessionRequest
+	if err := s.readBody(w, r, &req, "ConfigureSessionRequestBody"); err != nil {
+		return err
+	}
+	stmts, err := sql.ParseScript(req.Statement)
+	if err != nil {
+		return serviceError("Failed to configure session.", err)
+	}
+	if len(stmts) != 1 {
+		return serviceError("Failed to configure session.", errors.New("Unsupported SQL statement! Configure session only accepts a single SQL statement."))
+	}
+	if !configureAllowed(stmts[0]) {
+		return serviceError("Failed to configure session.", fmt.Errorf("Unsupported statement for configuring session:%s\n"+
+			"The configureSession API only supports to execute statement of type CREATE TABLE, DROP TABLE, ALTER TABLE, "+
+			"CREATE DATABASE, DROP DATABASE, ALTER DATABASE, CREATE FUNCTION, DROP FUNCTION, ALTER FUNCTION, "+
+			"CREATE CATALOG, DROP CATALOG, USE CATALOG, USE [CATALOG.]DATABASE, CREATE VIEW, DROP VIEW, "+
+			"LOAD MODULE, UNLOAD MODULE, USE MODULE, ADD JAR.", req.Statement))
+	}
+	if err := ss.run(r.Context(), req.Statement, time.Duration(req.ExecutionTimeout)*time.Millisecond); err != nil {
+		return serviceError("Failed to configure session.", err)
+	}
+	writeJSON(w, http.StatusOK, emptyBody)
+	return nil
+}
+
+func (s *Server) handleCompleteStatement(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
+	ss, err := s.session(r.PathValue("session_handle"))
+	if err != nil {
+		return err
+	}
+	var req CompleteStatementRequest
+	if err := s.readBody(w, r, &req, "CompleteStatementRequestBody"); err != nil {
+		return err
+	}
+	cands := table.CompleteStatement(ss.env, req.Statement, req.Position)
+	writeJSON(w, http.StatusOK, CompleteStatementResponse{Candidates: cands})
+	return nil
+}
+
+func (s *Server) handleExecuteStatement(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
+	ss, err := s.session(r.PathValue("session_handle"))
+	if err != nil {
+		return err
+	}
+	var req ExecuteStatementRequest
+	if err := s.readBody(w, r, &req, "ExecuteStatementRequestBody"); err != nil {
+		return err
+	}
+	if req.ExecutionTimeout < 0 {
+		req.ExecutionTimeout = 0
+	}
+	o, err := ss.submit(req.Statement, req.ExecutionConfig, time.Duration(req.ExecutionTimeout)*time.Millisecond)
+	if err != nil {
+		return serviceError("Failed to executeStatement.", err)
+	}
+	writeJSON(w, http.StatusOK, ExecuteStatementResponse{OperationHandle: o.id})
+	return nil
+}
+
+// operationOf resolves the session and operation of a request.
+func (s *Server) operationOf(r *http.Request) (*session, *operation, error) {
+	ss, err := s.session(r.PathValue("session_handle"))
+	if err != nil {
+		return nil, nil, err
+	}
+	id := r.PathValue("operation_handle")
+	if !isUUID(id) {
+		return nil, nil, badRequest(fmt.Sprintf("Invalid operation handle '%s': not a UUID.", id))
+	}
+	o, err := ss.operation(id)
+	if err != nil {
+		return nil, nil, serviceError("Failed to getOperationInfo.", err)
+	}
+	return ss, o, nil
+}
+
+func (s *Server) handleOperationStatus(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
+	_, o, err := s.operationOf(r)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, OperationStatusResponse{Status: string(o.Status())})
+	return nil
+}
+
+func (s *Server) handleCancelOperation(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
+	_, o, err := s.operationOf(r)
+	if err != nil {
+		return err
+	}
+	if err := o.cancelOp(); err != nil {
+		return serviceError("Failed to cancelOperation.", err)
+	}
+	writeJSON(w, http.StatusOK, OperationStatusResponse{Status: string(StatusCanceled)})
+	return nil
+}
+
+func (s *Server) handleCloseOperation(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
+	ss, err := s.session(r.PathValue("session_handle"))
+	if err != nil {
+		return err
+	}
+	id := r.PathValue("operation_handle")
+	if !isUUID(id) {
+		return badRequest(fmt.Sprintf("Invalid operation handle '%s': not a UUID.", id))
+	}
+	ss.closeOperation(id)
+	writeJSON(w, http.StatusOK, OperationStatusResponse{Status: string(StatusClosed)})
+	return nil
+}
+
+func (s *Server) handleFetchResults(w http.ResponseWriter, r *http.Request, v APIVersion) error {
+	ss, o, err := s.operationOf(r)
+	if err != nil {
+		return err
+	}
+	token, perr := strconv.ParseInt(r.PathValue("token"), 10, 64)
+	if perr != nil || token < 0 {
+		return badRequest(fmt.Sprintf("Invalid token '%s': not a non-negative integer.", r.PathValue("token")))
+	}
+	format := RowFormatJSON
+	if v >= V2 {
+		switch f := r.URL.Query().Get("rowFormat"); RowFormat(strings.ToUpper(f)) {
+		case RowFormatJSON:
+		case RowFormatPlainText:
+			format = RowFormatPlainText
+		case "":
+			return badRequest("Missing required query parameter 'rowFormat' (JSON or PLAIN_TEXT).")
+		default:
+			return badRequest(fmt.Sprintf("Invalid rowFormat '%s': expected JSON or PLAIN_TEXT.", f))
+		}
+	}
+	// Wait a little for a statement still being executed.
+	st := o.Status()
+	if !st.IsTerminal() {
+		o.waitChange(r.Context(), s.cfg.FetchWait)
+		st = o.Status()
+	}
+	switch st {
+	case StatusInitialized, StatusPending, StatusRunning:
+		s.writeFetch(w, v, ss.id, o, format, fetchResult{typ: ResultNotReady, nextToken: 0})
+		return nil
+	case StatusError:
+		o.mu.Lock()
+		cause := o.err
+		o.mu.Unlock()
+		return serviceError("Failed to fetchResults.", &causeError{class: classExecutionException,
+			msg: fmt.Sprintf("Failed to execute the operation %s.", o.id), cause: cause})
+	case StatusFinished:
+	default:
+		return serviceError("Failed to fetchResults.", fmt.Errorf("Can not fetch results from the OperationHandle{identifier=%s} in %s status.", o.id, st))
+	}
+	fr, err := o.fetch.fetchPage(r.Context(), token, s.cfg.FetchWait)
+	if err != nil {
+		if r.Context().Err() != nil {
+			return nil // the client went away
+		}
+		return serviceError("Failed to fetchResults.", err)
+	}
+	s.writeFetch(w, v, ss.id, o, format, fr)
+	return nil
+}
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// writeFetch writes a FetchResultsResponseBody as Flink's serializer does:
+// resultType; unless NOT_READY, isQueryResult, jobID (when there is a
+// job), resultKind and results; nextResultUri while more may come.
+func (s *Server) writeFetch(w http.ResponseWriter, v APIVersion, sessionID string, o *operation, format RowFormat, fr fetchResult) {
+	bp := bufPool.Get().(*[]byte)
+	buf := (*bp)[:0]
+	buf = append(buf, `{"resultType":"`...)
+	buf = append(buf, fr.typ...)
+	buf = append(buf, '"')
+	if fr.typ != ResultNotReady {
+		res := o.result
+		buf = append(buf, `,"isQueryResult":`...)
+		buf = strconv.AppendBool(buf, res.isQuery)
+		if res.jobID != "" {
+			buf = append(buf, `,"jobID":`...)
+			buf = appendJSONString(buf, res.jobID)
+		}
+		buf = append(buf, `,"resultKind":"`...)
+		buf = append(buf, res.kind...)
+		buf = append(buf, `","results":{"columns":[`...)
+		for i, n := range res.names {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = append(buf, `{"name":`...)
+			buf = appendJSONString(buf, n)
+			buf = append(buf, `,"logicalType":`...)
+			buf = AppendLogicalType(buf, res.types[i])
+			buf = append(buf, `,"comment":null}`...)
+		}
+		buf = append(buf, `],"rowFormat":"`...)
+		buf = append(buf, format...)
+		buf = append(buf, `","data":[`...)
+		buf = appendRows(buf, fr.rows.batches, res.types, format)
+		buf = append(buf, "]}"...)
+	}
+	if fr.nextToken >= 0 {
+		buf = append(buf, `,"nextResultUri":"/`...)
+		buf = append(buf, v.Prefix()...)
+		buf = append(buf, "/sessions/"...)
+		buf = append(buf, sessionID...)
+		buf = append(buf, "/operations/"...)
+		buf = append(buf, o.id...)
+		buf = append(buf, "/result/"...)
+		buf = strconv.AppendInt(buf, fr.nextToken, 10)
+		if v >= V2 {
+			buf = append(buf, "?rowFormat="...)
+			buf = append(buf, format...)
+		}
+		buf = append(buf, '"')
+	}
+	buf = append(buf, '}')
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(buf)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(buf)
+	if cap(buf) <= 4<<20 {
+		*bp = buf
+		bufPool.Put(bp)
+	}
+}
+
+// ---- listening ------------------------------------------------------------------
+
+// ErrTokenRequired is returned by CheckBind for a non-loopback address
+// without a token.
+var ErrTokenRequired = errors.New("binding to a non-loopback address requires a bearer token (--token or RIFFLE_GATEWAY_TOKEN)")
+
+// IsLoopback reports whether a listen address ("host:port") binds to the
+// loopback interface only: 127.0.0.0/8, ::1 or "localhost". An empty host
+// or 0.0.0.0 binds to every interface.
+func IsLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// CheckBind refuses to serve a non-loopback address without a token.
+func CheckBind(addr, token string) error {
+	if !IsLoopback(addr) && token == "" {
+		return fmt.Errorf("gateway: %s: %w", addr, ErrTokenRequired)
+	}
+	return nil
+}
+
+// ListenAndServe serves cfg on addr until ctx ends, then shuts down (open
+// requests get a few seconds) and closes every session. A non-loopback
+// addr without cfg.Token is refused. ready, when non-nil, receives the
+// bound address once listening.
+func ListenAndServe(ctx context.Context, addr string, cfg Config, ready func(net.Addr)) error {
+	if err := CheckBind(addr, cfg.Token); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	s := NewServer(cfg)
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err = <-errc:
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = hs.Shutdown(sctx)
+		cancel()
+		err = nil
+	}
+	_ = s.Close()
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}

@@ -1,0 +1,64 @@
+package sqlclient
+
+import (
+	"io"
+	"net/http/httptest"
+	"regexp"
+	"testing"
+
+	"github.com/riffle-sql/riffle/engine/gateway"
+)
+
+var jobIDRe = regexp.MustCompile(`[0-9a-f]{32}`)
+
+// TestEndpointOutputEqualsEmbedded runs the same scripts embedded and
+// against a gateway (--endpoint), in both modes and every output format,
+// and compares stdout, stderr and the exit status.
+func TestEndpointOutputEqualsEmbedded(t *testing.T) {
+	srv := gateway.NewServer(gateway.Config{PrintOutput: io.Discard})
+	defer srv.Close()
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	data := writeData(t)
+	scripts := []string{
+		data + `SELECT id, name, price, ts FROM t;
+SELECT name IS NULL AS n, COUNT(*) AS c, SUM(price) AS s FROM t GROUP BY name IS NULL;
+SET 'sql-client.display.max-column-width' = '6';
+SELECT name, ts FROM t;
+SHOW TABLES;
+DESCRIBE t;`,
+		data + `CREATE TABLE snk (id INT) WITH ('connector' = 'blackhole');
+INSERT INTO snk SELECT id FROM t;
+BEGIN STATEMENT SET;
+INSERT INTO snk SELECT id FROM t;
+INSERT INTO snk SELECT id + 1 FROM t;
+END;
+SELECT COUNT(*) FROM t;`,
+		data + "SELECT id,\n  nope\nFROM t;",
+		"SELECT 1;\nSELEC 2;",
+	}
+	for _, mode := range []string{ModeBatch, ModeStreaming} {
+		for _, format := range []string{FormatTableau, FormatCSV, FormatJSON} {
+			for i, script := range scripts {
+				opts := Options{Mode: mode, Format: format, Statements: script}
+				code, out, errs := runClient(t, opts, "")
+				opts.Endpoint = hs.URL
+				rcode, rout, rerrs := runClient(t, opts, "")
+				out, rout = jobIDRe.ReplaceAllString(out, "<job>"), jobIDRe.ReplaceAllString(rout, "<job>")
+				if code != rcode || out != rout || errs != rerrs {
+					t.Errorf("%s %s script %d:\nembedded %d\n%s%s\nremote %d\n%s%s", mode, format, i, code, out, errs, rcode, rout, rerrs)
+				}
+			}
+		}
+	}
+	if n := srv.SessionCount(); n != 0 {
+		t.Errorf("%d sessions left open", n)
+	}
+}
+
+func TestEndpointUnreachable(t *testing.T) {
+	code, out, errs := runClient(t, Options{Endpoint: "http://127.0.0.1:1", Statements: "SELECT 1"}, "")
+	if code != 1 || out != "" || errs == "" {
+		t.Errorf("code %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
