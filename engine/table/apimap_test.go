@@ -173,3 +173,60 @@ func TestAPIMapping(t *testing.T) {
 	}
 	t.Logf("%d rows, %d implemented, %d not applicable", rows, rows-na, na)
 }
+
+// TestExportedDocs checks that every exported identifier of the Table API
+// packages has a doc comment.
+func TestExportedDocs(t *testing.T) {
+	for _, dir := range []string{".", "datatypes", "descriptors", "../common", "../config", "../catalog"} {
+		fset := token.NewFileSet()
+		pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pkgs {
+			for fn, f := range p.Files {
+				for _, d := range f.Decls {
+					switch x := d.(type) {
+					case *ast.FuncDecl:
+						if x.Recv != nil && (x.Name.Name == "String" || x.Name.Name == "Error" || x.Name.Name == "Unwrap") {
+							continue // the standard interfaces document themselves
+						}
+						if x.Name.IsExported() && x.Doc == nil && (x.Recv == nil || exportedRecv(x)) {
+							t.Errorf("%s: func %s has no doc comment", fn, x.Name.Name)
+						}
+					case *ast.GenDecl:
+						for _, s := range x.Specs {
+							switch sp := s.(type) {
+							case *ast.TypeSpec:
+								if sp.Name.IsExported() && sp.Doc == nil && x.Doc == nil {
+									t.Errorf("%s: type %s has no doc comment", fn, sp.Name.Name)
+								}
+							case *ast.ValueSpec:
+								for _, n := range sp.Names {
+									if n.IsExported() && sp.Doc == nil && x.Doc == nil && sp.Comment == nil {
+										t.Errorf("%s: %s has no doc comment", fn, n.Name)
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func exportedRecv(f *ast.FuncDecl) bool {
+	rt := f.Recv.List[0].Type
+	if s, ok := rt.(*ast.StarExpr); ok {
+		rt = s.X
+	}
+	if ix, ok := rt.(*ast.IndexExpr); ok {
+		rt = ix.X
+	}
+	if ix, ok := rt.(*ast.IndexListExpr); ok {
+		rt = ix.X
+	}
+	id, ok := rt.(*ast.Ident)
+	return ok && id.IsExported()
+}
