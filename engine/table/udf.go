@@ -661,9 +661,10 @@ func (f *UserDefinedFunction) buildFunction() *expr.Function {
 	ret := f.resultType
 	switch f.kind {
 	case TableAggregateFunctionKind:
-		// a table aggregate is an aggregate whose value is the array of
-		// the rows it emits; the Table API unnests it
+		// a table aggregate is planned as an aggregate whose value is the
+		// array of the rows it emits; FlatAggregate unnests it
 		ret = types.ArrayType(f.resultType.NotNull()).NotNull()
+		fn.Kind = expr.AggregateKind
 	}
 	fn.Infer = func(c *expr.InferCtx) (*types.DataType, error) {
 		if f.inputTypes != nil {
