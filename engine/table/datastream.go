@@ -562,7 +562,7 @@ func withSourceWatermark(s *Schema, ds *DataStream) *Schema {
 	for _, w := range s.Watermarks {
 		x, err := sql.ParseExpr(w.Expr)
 		if err == nil {
-			if f, ok := x.(*sql.FuncCall); ok && strings.EqualFold(f.Name.String(), "SOURCE_WATERMARK") && len(f.Args) == 0 {
+			if f, ok := x.(*sql.FuncCall); ok && len(f.Name.Parts) == 1 && strings.EqualFold(f.Name.Parts[0].Name, "SOURCE_WATERMARK") && len(f.Args) == 0 {
 				expr := sql.QuoteIdent(w.Column)
 				if ds.watermark != nil && ds.watermark.MaxOutOfOrderness() > 0 {
 					expr += " - " + sql.Format(durationLit(ds.watermark.MaxOutOfOrderness()))

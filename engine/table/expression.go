@@ -349,15 +349,15 @@ func literalNode(v any) (sql.Expr, error) {
 		if x >= math.MinInt32 && x <= math.MaxInt32 {
 			return intLit(int64(x)), nil
 		}
-		return castNode(intLit(int64(x)), "BIGINT"), nil
+		return castNode(intLit(int64(x)), "BIGINT NOT NULL"), nil
 	case int8:
-		return castNode(intLit(int64(x)), "TINYINT"), nil
+		return castNode(intLit(int64(x)), "TINYINT NOT NULL"), nil
 	case int16:
-		return castNode(intLit(int64(x)), "SMALLINT"), nil
+		return castNode(intLit(int64(x)), "SMALLINT NOT NULL"), nil
 	case int32:
 		return intLit(int64(x)), nil
 	case int64:
-		return castNode(intLit(x), "BIGINT"), nil
+		return castNode(intLit(x), "BIGINT NOT NULL"), nil
 	case uint8, uint16, uint32, uint, uint64:
 		u := reflect.ValueOf(x).Uint()
 		if u > math.MaxInt64 {
@@ -366,7 +366,7 @@ func literalNode(v any) (sql.Expr, error) {
 		if u <= math.MaxInt32 {
 			return intLit(int64(u)), nil
 		}
-		return castNode(intLit(int64(u)), "BIGINT"), nil
+		return castNode(intLit(int64(u)), "BIGINT NOT NULL"), nil
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return castNode(&sql.StringLit{Value: types.FormatDoubleJava(x)}, "DOUBLE"), nil
@@ -377,7 +377,7 @@ func literalNode(v any) (sql.Expr, error) {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return castNode(&sql.StringLit{Value: types.FormatFloatJava(x)}, "FLOAT"), nil
 		}
-		return castNode(signed(x < 0, &sql.NumberLit{Kind: sql.NumApprox, Text: strconv.FormatFloat(math.Abs(f), 'E', -1, 32)}), "FLOAT"), nil
+		return castNode(signed(x < 0, &sql.NumberLit{Kind: sql.NumApprox, Text: strconv.FormatFloat(math.Abs(f), 'E', -1, 32)}), "FLOAT NOT NULL"), nil
 	case string:
 		return &sql.StringLit{Value: x}, nil
 	case []byte:
@@ -391,7 +391,7 @@ func literalNode(v any) (sql.Expr, error) {
 			kind = sql.NumInteger
 			if x.Scale == 0 {
 				// keep DECIMAL: integers would type as INT
-				return castNode(signed(neg, &sql.NumberLit{Kind: kind, Text: s}), fmt.Sprintf("DECIMAL(%d, 0)", max(len(s), 1))), nil
+				return castNode(signed(neg, &sql.NumberLit{Kind: kind, Text: s}), fmt.Sprintf("DECIMAL(%d, 0) NOT NULL", max(len(s), 1))), nil
 			}
 		}
 		return signed(neg, &sql.NumberLit{Kind: kind, Text: s}), nil

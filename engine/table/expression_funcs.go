@@ -215,7 +215,9 @@ func CurrentWatermark(rowtimeAttribute any) Expression {
 // point or interval, overlap: leftEnd >= rightStart AND rightEnd >=
 // leftStart (PyFlink's temporal_overlaps).
 func TemporalOverlaps(leftTimePoint, leftTemporal, rightTimePoint, rightTemporal any) Expression {
-	return call("TEMPORAL_OVERLAPS", leftTimePoint, leftTemporal, rightTimePoint, rightTemporal)
+	return derive(func(n []sql.Expr) sql.Expr {
+		return &sql.BinaryExpr{Op: "OVERLAPS", X: &sql.RowExpr{Items: n[:2]}, Y: &sql.RowExpr{Items: n[2:]}}
+	}, leftTimePoint, leftTemporal, rightTimePoint, rightTemporal)
 }
 
 // DateFormat formats a timestamp with a MySQL-style format such as

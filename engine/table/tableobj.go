@@ -267,3 +267,20 @@ func (t *Table) resolver() *resolver { return &resolver{env: t.env, cols: t.colu
 
 // ensure the expression package's kernels are linked (UDF kernels use it).
 var _ = expr.ScalarKind
+
+// Ordinal returns the detail's position in Flink's ExplainDetail enum:
+// ESTIMATED_COST 0, CHANGELOG_MODE 1, JSON_EXECUTION_PLAN 2 (PLAN_ADVICE,
+// a later addition, 3; -1 for unknown values).
+func (d ExplainDetail) Ordinal() int {
+	switch d {
+	case EstimatedCost:
+		return 0
+	case ChangelogMode:
+		return 1
+	case JSONExecutionPlan:
+		return 2
+	case PlanAdvice:
+		return 3
+	}
+	return -1
+}
