@@ -45,6 +45,8 @@ type TableEnvironment struct {
 	// skipped counts rows skipped by ignore-parse-errors, per table.
 	skipped map[string]int64
 	anonID  int
+	// unnamedID numbers the views Table.String registers.
+	unnamedID int
 	// buffered holds INSERTs of the deprecated InsertInto and SQLUpdate
 	// until Execute.
 	buffered []plan.Node

@@ -141,7 +141,19 @@ func (t *Table) Execute() (*TableResult, error) {
 	if t.err != nil {
 		return nil, t.err
 	}
-	return t.env.runQuery(context.Background(), t.node, t.String())
+	return t.env.runQuery(context.Background(), t.node, t.statement())
+}
+
+// statement describes the table for job listings: its registered name, the
+// query it was built from, or a generic label.
+func (t *Table) statement() string {
+	switch {
+	case t.name != "":
+		return "SELECT * FROM " + t.name
+	case t.ast != nil:
+		return t.QueryString()
+	}
+	return "Table API query"
 }
 
 // Explain returns the table's plan, with Flink's three EXPLAIN sections
@@ -179,7 +191,10 @@ func (t *Table) String() string {
 	if t.name != "" {
 		return t.name
 	}
-	name := t.env.anonName("UnnamedTable$")
+	t.env.mu.Lock()
+	name := fmt.Sprintf("UnnamedTable$%d", t.env.unnamedID)
+	t.env.unnamedID++
+	t.env.mu.Unlock()
 	id := catalog.ObjectIdentifier{Catalog: t.env.GetCurrentCatalog(), Database: t.env.GetCurrentDatabase(), Object: name}
 	cols := t.node.Columns()
 	names := make([]string, len(cols))
@@ -193,16 +208,12 @@ func (t *Table) String() string {
 	return t.name
 }
 
-// anonName returns a fresh name with the given prefix (a counter
-// suffix): "UnnamedTable$" gives UnnamedTable$0, UnnamedTable$1, ...
+// anonName returns a fresh internal name "$<prefix><n>".
 func (t *TableEnvironment) anonName(prefix string) string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	n := t.anonID
 	t.anonID++
-	if prefix == "UnnamedTable$" {
-		return fmt.Sprintf("%s%d", prefix, n)
-	}
 	return fmt.Sprintf("$%s%d", prefix, n)
 }
 
