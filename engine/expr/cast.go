@@ -1,7 +1,7 @@
 package expr
 
 import (
-	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -50,7 +50,7 @@ func NewCast(e Expr, t *types.DataType, try bool) (Expr, error) {
 		return nil, typeErrorf("Cast function cannot convert value of type %s to type %s", from, t.WithNullable(true))
 	}
 	fn, name := castFn, "CAST"
-	res := t.WithNullable(from.Nullable || t.Nullable)
+	res := t.WithNullable(from.Nullable)
 	if try {
 		fn, name = tryCastFn, "TRY_CAST"
 		res = t.WithNullable(true)
@@ -58,9 +58,6 @@ func NewCast(e Expr, t *types.DataType, try bool) (Expr, error) {
 	if !try && castMayFail(from, t) {
 		// a failing cast of a NOT NULL value still fails, so keep nullability
 		res = t.WithNullable(from.Nullable)
-	}
-	if !try && castMayNull(from, t) {
-		res = res.WithNullable(true)
 	}
 	return &Call{Name: name, Fn: fn, Args: []Expr{e}, T: res}, nil
 }
@@ -71,7 +68,9 @@ func ImplicitCast(e Expr, t *types.DataType) Expr {
 	if e.Type().Equals(t.WithNullable(e.Type().Nullable)) {
 		return e
 	}
-	if l, ok := e.(*Literal); ok {
+	if l, ok := e.(*Literal); ok && l.T.Root != types.TimestampLTZRoot && t.Root != types.TimestampLTZRoot {
+		// (casts involving TIMESTAMP_LTZ depend on the session time zone;
+		// the binder folds them)
 		if v, err := CastValue(l.Value, l.T, t, time.UTC); err == nil {
 			return &Literal{Value: v, T: t.WithNullable(l.T.Nullable || v == nil)}
 		}
@@ -80,8 +79,6 @@ func ImplicitCast(e Expr, t *types.DataType) Expr {
 }
 
 func castMayFail(from, to *types.DataType) bool { return from.IsString() && !to.IsString() }
-
-func castMayNull(from, to *types.DataType) bool { return to.Root == types.DecimalRoot }
 
 // CanCast reports whether Flink supports CAST(from AS to).
 func CanCast(from, to *types.DataType) bool {
@@ -294,11 +291,11 @@ func CastValue(v any, from, to *types.DataType, zone *time.Location) (any, error
 	}
 	switch {
 	case to.IsString():
-		s, err := castToString(v, from, zone)
+		s, err := CastToString(v, from, zone)
 		if err != nil {
 			return nil, err
 		}
-		return fitString(s, to), nil
+		return fitString(s, from, to), nil
 	case to.IsBinary():
 		var b []byte
 		switch x := v.(type) {
@@ -617,64 +614,71 @@ func narrowInt(i int64, to *types.DataType) any {
 	return i
 }
 
+// castFromString parses a (trimmed) string as Flink's string-to-X cast
+// rules do (CastRulesTest): integers accept a fraction that is cut off
+// ('1.234' → 1) but fail out of range; DATE accepts a bare year ('123' →
+// 0123-01-01) and ignores a time part; TIME accepts 'H', 'H:m' and
+// 'H:m:s.fff' (milliseconds kept) but not a date; TIMESTAMP needs a date.
 func castFromString(s string, to *types.DataType, zone *time.Location) (any, error) {
+	bad := func() error { return fmt.Errorf("cannot cast '%s' to %s", s, to.WithNullable(true)) }
 	switch to.Root {
 	case types.Boolean:
-		return types.ParseBool(s)
-	case types.TinyInt, types.SmallInt, types.Integer, types.BigInt:
-		bits := map[types.TypeRoot]int{types.TinyInt: 8, types.SmallInt: 16, types.Integer: 32, types.BigInt: 64}[to.Root]
-		i, err := strconv.ParseInt(s, 10, bits)
+		b, err := types.ParseBool(s)
 		if err != nil {
-			return nil, fmt.Errorf("cannot parse '%s' as %s", s, to.WithNullable(true))
+			return nil, bad()
+		}
+		return b, nil
+	case types.TinyInt, types.SmallInt, types.Integer, types.BigInt:
+		i, ok := parseJavaInteger(s, to)
+		if !ok {
+			return nil, bad()
 		}
 		return narrowInt(i, to), nil
 	case types.Float, types.Double:
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			switch s {
-			case "NaN":
-				f = math.NaN()
-			case "Infinity":
-				f = math.Inf(1)
-			case "-Infinity":
-				f = math.Inf(-1)
-			default:
-				return nil, fmt.Errorf("cannot parse '%s' as %s", s, to.WithNullable(true))
-			}
+		f, ok := parseJavaFloat(s)
+		if !ok {
+			return nil, bad()
 		}
 		if to.Root == types.Float {
 			return float32(f), nil
 		}
 		return f, nil
 	case types.DecimalRoot:
-		r, ok := new(big.Rat).SetString(s)
-		if !ok {
-			return nil, fmt.Errorf("cannot parse '%s' as %s", s, to.WithNullable(true))
+		d, err := types.ParseDecimal(s)
+		if err != nil {
+			return nil, bad()
 		}
-		d, err := types.DecimalFromRat(r, int32(to.Scale))
-		if err != nil || !d.Unscaled.FitsInPrecision(int32(to.Precision)) {
-			return nil, nil
+		d2, err := types.DecimalFromRat(d.Rat(), int32(to.Scale))
+		if err != nil || !d2.Unscaled.FitsInPrecision(int32(to.Precision)) {
+			return nil, nil // overflow: NULL, as DecimalData.fromBigDecimal
 		}
-		return d, nil
+		return d2, nil
 	case types.DateRoot:
 		if d, err := types.ParseDate(s); err == nil {
 			return d, nil
 		}
+		if y, err := strconv.Atoi(s); err == nil && y >= 0 && y <= 9999 {
+			return types.DateOf(y, time.January, 1), nil
+		}
 		t, err := types.ParseTimestamp(s)
 		if err != nil {
-			return nil, fmt.Errorf("cannot parse '%s' as DATE", s)
+			return nil, bad()
 		}
 		return types.Date(floorDiv(t.Unix(), 86400)), nil
 	case types.TimeRoot:
-		t, err := types.ParseTime(s)
-		if err != nil {
-			return nil, err
+		str := s
+		if h, err := strconv.Atoi(s); err == nil && h >= 0 && h <= 23 {
+			str = s + ":00"
 		}
-		return types.LocalTime(truncNanos(int64(t), to.Precision)), nil
+		t, err := types.ParseTime(str)
+		if err != nil {
+			return nil, bad()
+		}
+		return types.LocalTime(truncNanos(int64(t), min(to.Precision, 3))), nil
 	case types.TimestampRoot, types.TimestampLTZRoot:
 		t, err := types.ParseTimestamp(s)
 		if err != nil {
-			return nil, fmt.Errorf("cannot parse '%s' as %s", s, to.WithNullable(true))
+			return nil, bad()
 		}
 		t = types.TruncateTime(t, to.Precision)
 		if to.Root == types.TimestampLTZRoot {
@@ -685,10 +689,65 @@ func castFromString(s string, to *types.DataType, zone *time.Location) (any, err
 	return nil, fmt.Errorf("cannot cast STRING to %s", to)
 }
 
-// fitString applies CHAR(n) padding and VARCHAR(n)/CHAR(n) truncation of a
-// cast result (Flink 1.15+ behaviour).
-func fitString(s string, to *types.DataType) string {
+// parseJavaInteger parses an optionally signed integer, allowing and
+// dropping a fractional part of digits (Flink's BinaryStringDataUtil.toLong
+// and friends); it fails on anything else or a value out of the type's range.
+func parseJavaInteger(s string, to *types.DataType) (int64, bool) {
+	intPart := s
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		intPart = s[:i]
+		for _, c := range s[i+1:] {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+		}
+		if intPart == "" || intPart == "-" || intPart == "+" {
+			if i+1 == len(s) {
+				return 0, false
+			}
+			intPart += "0"
+		}
+	}
+	bits := map[types.TypeRoot]int{types.TinyInt: 8, types.SmallInt: 16, types.Integer: 32, types.BigInt: 64}[to.Root]
+	v, err := strconv.ParseInt(intPart, 10, bits)
+	return v, err == nil
+}
+
+// parseJavaFloat parses like Java's Double.parseDouble: decimal and
+// exponent forms, NaN, Infinity, an optional f/F/d/D suffix.
+func parseJavaFloat(s string) (float64, bool) {
+	switch s {
+	case "NaN", "+NaN", "-NaN":
+		return math.NaN(), true
+	case "Infinity", "+Infinity":
+		return math.Inf(1), true
+	case "-Infinity":
+		return math.Inf(-1), true
+	}
+	t := strings.TrimRight(s, "fFdD")
+	if t == "" || strings.ContainsAny(t, "iInN_xX") {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
+			return f, true // ±Inf or 0, as Java rounds
+		}
+		return 0, false
+	}
+	return f, true
+}
+
+// fitString applies the CHAR(n) padding and CHAR(n)/VARCHAR(n) truncation
+// of a cast result (CharVarCharTrimPadCastRule, Flink 1.15+). A source
+// whose declared length already fits is not trimmed (CastRulesTest: "we
+// assume that the input length is respected").
+func fitString(s string, from, to *types.DataType) string {
 	if to.Length >= types.MaxLength {
+		return s
+	}
+	if from != nil && from.IsString() && from.Length <= to.Length && to.Root == types.VarChar {
 		return s
 	}
 	n := utf8.RuneCountInString(s)
@@ -698,101 +757,6 @@ func fitString(s string, to *types.DataType) string {
 	}
 	if to.Root == types.Char && n < to.Length {
 		return s + strings.Repeat(" ", to.Length-n)
-	}
-	return s
-}
-
-// castToString renders a value as Flink's CAST(x AS STRING) does.
-func castToString(v any, from *types.DataType, zone *time.Location) (string, error) {
-	switch x := v.(type) {
-	case string:
-		return x, nil
-	case bool:
-		if x {
-			return "TRUE", nil
-		}
-		return "FALSE", nil
-	case []byte:
-		if utf8.Valid(x) {
-			return string(x), nil
-		}
-		return "x'" + hex.EncodeToString(x) + "'", nil
-	case time.Time:
-		if from.Root == types.TimestampLTZRoot {
-			x = wallClock(x, zone)
-		}
-		return types.FormatTimestampSQL(x, from.Precision), nil
-	case types.LocalTime:
-		return types.FormatTimeSQL(int64(x), from.Precision), nil
-	case types.Date:
-		return x.String(), nil
-	case time.Duration:
-		return types.FormatIntervalMillis(x), nil
-	case types.Months:
-		return x.String(), nil
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			s, err := castNested(e, from.Elem, zone)
-			if err != nil {
-				return "", err
-			}
-			parts[i] = s
-		}
-		return "[" + strings.Join(parts, ", ") + "]", nil
-	case *types.Map:
-		kt, vt := from.Key, from.Value
-		if from.Root == types.MultisetRoot {
-			kt, vt = from.Elem, types.IntType()
-		}
-		parts := make([]string, len(x.Keys))
-		for i := range x.Keys {
-			k, err := castNested(x.Keys[i], kt, zone)
-			if err != nil {
-				return "", err
-			}
-			val, err := castNested(x.Values[i], vt, zone)
-			if err != nil {
-				return "", err
-			}
-			parts[i] = k + "=" + val
-		}
-		return "{" + strings.Join(parts, ", ") + "}", nil
-	case *types.Row:
-		parts := make([]string, len(x.Values))
-		for i, e := range x.Values {
-			s, err := castNested(e, from.Fields[i].Type, zone)
-			if err != nil {
-				return "", err
-			}
-			parts[i] = s
-		}
-		return "(" + strings.Join(parts, ", ") + ")", nil
-	}
-	return types.FormatValue(v), nil
-}
-
-func castNested(v any, t *types.DataType, zone *time.Location) (string, error) {
-	if v == nil {
-		return "NULL", nil
-	}
-	return castToString(v, t, zone)
-}
-
-// FormatSQL renders a value as Flink's CAST(value AS STRING) does, which is
-// also how the SQL Client displays values (zone is the session time zone
-// for TIMESTAMP_LTZ). NULL renders as "NULL"; display layers that show
-// NULL differently check for nil first.
-func FormatSQL(v any, t *types.DataType, zone *time.Location) string {
-	if v == nil {
-		return "NULL"
-	}
-	if zone == nil {
-		zone = time.UTC
-	}
-	s, err := castToString(v, t, zone)
-	if err != nil {
-		return types.FormatValue(v)
 	}
 	return s
 }

@@ -37,6 +37,14 @@ func arithInfer(op string) func(c *InferCtx) (*types.DataType, error) {
 			if err != nil {
 				return nil, err
 			}
+			if op == "%" && a.Root == types.DecimalRoot && b.IsIntegral() {
+				// Calcite's MOD takes the type of its second operand
+				// (MathFunctionsITCase: DECIMAL(19, 0) % INT => INT); the
+				// remainder is computed exactly in DECIMAL first
+				p, s := types.DecimalPS(b)
+				c.CastArg(1, types.DecimalType(p, s))
+				return b.WithNullable(nullable).WithTimeAttr(types.NoTimeAttr), nil
+			}
 			if rt.Root == types.DecimalRoot {
 				// keep decimal operands at their own scale; integers become DECIMAL(p, 0)
 				for i, t := range c.Args {
@@ -102,7 +110,11 @@ func numericResult(op string, a, b *types.DataType) (*types.DataType, error) {
 			return types.DecimalModType(p1, s1, p2, s2), nil
 		}
 	}
-	// integers: the wider type
+	// integers: the wider type, except that MOD takes the type of its
+	// second operand (MathFunctionsITCase: BIGINT % INT => INT)
+	if op == "%" {
+		return b.WithNullable(false).WithTimeAttr(types.NoTimeAttr), nil
+	}
 	if b.IntegralRank() > a.IntegralRank() {
 		return b.WithNullable(false).WithTimeAttr(types.NoTimeAttr), nil
 	}
@@ -247,6 +259,20 @@ func arithKernel(op string, ta, tb, ret *types.DataType) (Kernel, error) {
 	switch {
 	case ret.Root == types.DecimalRoot && ta.Root == types.DecimalRoot && tb.Root == types.DecimalRoot:
 		return decimalArith(op, ta, tb, ret), nil
+	case op == "%" && ta.Root == types.DecimalRoot && tb.Root == types.DecimalRoot && ret.IsIntegral():
+		dt := types.DecimalModType(ta.Precision, ta.Scale, tb.Precision, tb.Scale)
+		k := decimalArith(op, ta, tb, dt)
+		conv, err := castKernel(dt, ret, false)
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx *Ctx, args []*Vec, n int) (*Vec, error) {
+			v, err := k(ctx, args, n)
+			if err != nil {
+				return nil, err
+			}
+			return conv(ctx, []*Vec{v}, n)
+		}, nil
 	case ret.IsDatetime() || ret.IsInterval() && (ta.IsNumeric() || tb.IsNumeric()):
 		return datetimeArith(op, ta, tb, ret)
 	case ret.Root == types.IntervalDayTimeRoot:
@@ -422,7 +448,7 @@ func datetimeOp(op string, x, y any, ret *types.DataType) (any, error) {
 		case time.Duration:
 			return a.Add(time.Duration(sign) * d), nil
 		case types.Months:
-			return a.AddDate(0, sign*int(d), 0), nil
+			return addMonths(a, sign*int(d)), nil
 		}
 	case types.Date:
 		switch d := y.(type) {
@@ -430,7 +456,7 @@ func datetimeOp(op string, x, y any, ret *types.DataType) (any, error) {
 			t := a.Time().Add(time.Duration(sign) * d)
 			return types.Date(floorDiv(t.Unix(), 86400)), nil
 		case types.Months:
-			t := a.Time().AddDate(0, sign*int(d), 0)
+			t := addMonths(a.Time(), sign*int(d))
 			return types.Date(floorDiv(t.Unix(), 86400)), nil
 		}
 	case types.LocalTime:

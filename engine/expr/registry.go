@@ -92,6 +92,13 @@ type Function struct {
 	// (Kind AggregateKind); nil for built-in aggregates, which the runtime
 	// implements by name.
 	Aggregate AggregateImpl
+	// Table builds the evaluator of a table function (Kind TableKind) for
+	// resolved argument types; Infer must return the output row type, a
+	// ROW whose fields are the output columns. See TableFunction.
+	Table func(args []*types.DataType, ret *types.DataType) (TableFunction, error)
+	// Internal functions are used by the planner and not listed by SHOW
+	// FUNCTIONS.
+	Internal bool
 }
 
 // Registry holds functions by upper-case name.
@@ -136,8 +143,8 @@ func (r *Registry) Names() []string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	var out []string
-	for n := range r.funcs {
-		if isWordName(n) {
+	for n, f := range r.funcs {
+		if isWordName(n) && !f.Internal {
 			out = append(out, n)
 		}
 	}

@@ -68,7 +68,7 @@ func TestLoad(t *testing.T) {
 						defer swg.Done()
 						stmt := "SELECT id FROM seq"
 						if q%3 == 2 {
-							stmt = "SELECT id % 10 AS k, SUM(id) AS s FROM seq GROUP BY id % 10" // updates in streaming mode
+							stmt = "SELECT id % CAST(10 AS BIGINT) AS k, SUM(id) AS s FROM seq GROUP BY id % CAST(10 AS BIGINT)" // updates in streaming mode; MOD takes its second operand's type (Calcite NULLABLE_MOD)
 						}
 						res, err := e.ExecuteSQLContext(ctx, stmt)
 						if err != nil {

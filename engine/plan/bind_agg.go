@@ -16,8 +16,11 @@ type aggScope struct {
 	base      *scope
 	groupStrs []string
 	calls     map[*sql.FuncCall]int
-	outTypes  []*types.DataType
-	outNames  []string
+	// special maps GROUPING / GROUPING_ID / GROUP_ID calls to their
+	// expressions over the aggregate's output.
+	special  map[*sql.FuncCall]expr.Expr
+	outTypes []*types.DataType
+	outNames []string
 }
 
 // isAggCall reports whether a call is to an aggregate function (and not a
@@ -132,28 +135,19 @@ func walkSQL(e sql.Expr, fn func(sql.Expr) bool) {
 // aggregate builds Project(group exprs, agg args) -> Aggregate and returns
 // the aggregate node with a scope that maps select-list expressions onto it.
 func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (Node, *scope) {
-	var groupExprs []expr.Expr
-	var groupStrs []string
-	for _, g := range s.GroupBy {
-		if g.Kind != sql.GroupExpr {
-			b.failAt(g, "GROUPING SETS, ROLLUP and CUBE are not supported yet")
+	groupExprs, groupStrs, sets := b.groupingSets(s, sc)
+	// a correlated subquery groups by its correlation columns too
+	for _, e := range b.sq.extraGroups(s) {
+		str := exprKey(e)
+		dup := false
+		for _, x := range groupStrs {
+			if x == str {
+				dup = true
+			}
 		}
-		for _, ge := range g.Exprs {
-			if containsAgg(b, ge) {
-				b.failAt(ge, "Aggregate expression is illegal in GROUP BY clause")
-			}
-			e := b.expr(ge, sc)
-			str := e.String()
-			dup := false
-			for _, x := range groupStrs {
-				if x == str {
-					dup = true
-				}
-			}
-			if !dup {
-				groupExprs = append(groupExprs, e)
-				groupStrs = append(groupStrs, str)
-			}
+		if !dup {
+			groupExprs = append(groupExprs, e)
+			groupStrs = append(groupStrs, str)
 		}
 	}
 	var calls []*sql.FuncCall
@@ -162,9 +156,9 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 	}
 	proj := append([]expr.Expr(nil), groupExprs...)
 	projIndex := func(e expr.Expr) int {
-		str := e.String()
+		str := exprKey(e)
 		for i, p := range proj {
-			if p.String() == str {
+			if exprKey(p) == str {
 				return i
 			}
 		}
@@ -174,7 +168,12 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 	var aggs []AggCall
 	callIdx := map[*sql.FuncCall]int{}
 	aggKeys := map[string]int{}
+	var groupingCalls []*sql.FuncCall
 	for _, c := range calls {
+		if isGroupingFunc(c) {
+			groupingCalls = append(groupingCalls, c)
+			continue
+		}
 		for _, a := range c.Args {
 			if containsAgg(b, a) {
 				b.failAt(a, "Aggregate function calls cannot be nested")
@@ -202,10 +201,18 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 		if fn.Aggregate != nil {
 			spec.Fn = fn
 		}
-		for _, a := range ce.Args {
+		params := aggParamPositions[name]
+		for i, a := range ce.Args {
+			if params[i] {
+				if l, ok := a.(*expr.Literal); ok {
+					spec.Params = append(spec.Params, l.Value)
+				}
+				continue
+			}
 			spec.Args = append(spec.Args, projIndex(a))
 			spec.ArgTypes = append(spec.ArgTypes, a.Type())
 		}
+		spec.Flags, spec.Raw = aggFlags(c)
 		if c.Filter != nil {
 			spec.Filter = projIndex(b.boolExpr(c.Filter, sc, "FILTER"))
 		}
@@ -213,7 +220,7 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 			// COUNT(x) of a NOT NULL x counts rows
 			spec.Args, spec.ArgTypes = nil, nil
 		}
-		key := fmt.Sprintf("%s|%v|%v|%d", spec.Func, spec.Args, spec.Distinct, spec.Filter)
+		key := fmt.Sprintf("%s|%v|%v|%d|%v|%s|%v", spec.Func, spec.Args, spec.Distinct, spec.Filter, spec.Params, spec.Flags, spec.Raw)
 		if k, ok := aggKeys[key]; ok {
 			callIdx[c] = k
 			continue
@@ -230,22 +237,37 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 		}
 		projCols[i] = Column{Name: name, Type: e.Type()}
 	}
-	pre := &Project{Input: n, Exprs: proj, Cols: projCols}
-	keys := make([]int, len(groupExprs))
+	var pre Node = &Project{Input: n, Exprs: proj, Cols: projCols}
+	nk := len(groupExprs)
+	keys := make([]int, nk)
 	var outCols []Column
 	for i := range groupExprs {
 		keys[i] = i
 		outCols = append(outCols, Column{Name: projCols[i].Name, Type: projCols[i].Type})
 	}
+	expanded := sets != nil
+	if expanded {
+		// GROUPING SETS: expand each row once per set (the keys not in the
+		// set NULL) and group by the expanded keys and the set id $e
+		pre, keys = b.expandSets(pre, nk, sets)
+		for i := range outCols {
+			outCols[i].Type = outCols[i].Type.WithNullable(true)
+		}
+		outCols = append(outCols, Column{Name: "$e", Type: types.BigIntType().NotNull()})
+	}
+	base := len(outCols)
 	for i, a := range aggs {
 		outCols = append(outCols, Column{Name: fmt.Sprintf("EXPR$%d", len(groupExprs)+i), Type: a.Type})
 		a.Name = outCols[len(outCols)-1].Name
 		aggs[i] = a
 	}
 	agg := &Aggregate{Input: pre, GroupKeys: keys, Aggs: aggs, Cols: outCols}
-	as := &aggScope{base: sc, groupStrs: groupStrs, calls: map[*sql.FuncCall]int{}}
+	as := &aggScope{base: sc, groupStrs: groupStrs, calls: map[*sql.FuncCall]int{}, special: map[*sql.FuncCall]expr.Expr{}}
 	for c, k := range callIdx {
-		as.calls[c] = len(groupExprs) + k
+		as.calls[c] = base + k
+	}
+	for _, c := range groupingCalls {
+		as.special[c] = b.groupingCall(c, sc, groupStrs, expanded, nk)
 	}
 	out := &scope{rels: sc.rels, agg: as}
 	for _, c := range outCols {
@@ -261,16 +283,22 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 // reference that is neither is an error.
 func (b *binder) aggRef(e sql.Expr, sc *scope) expr.Expr {
 	as := sc.agg
+	if containsSubquery(e) {
+		return nil
+	}
 	if f, ok := e.(*sql.FuncCall); ok {
 		if idx, ok := as.calls[f]; ok {
 			return &expr.InputRef{Index: idx, Name: as.outNames[idx], T: as.outTypes[idx]}
+		}
+		if x, ok := as.special[f]; ok {
+			return x
 		}
 	}
 	if containsAgg(b, e) {
 		return nil
 	}
 	bound := b.expr(e, as.base)
-	str := bound.String()
+	str := exprKey(bound)
 	for i, g := range as.groupStrs {
 		if g == str {
 			return &expr.InputRef{Index: i, Name: as.outNames[i], T: as.outTypes[i]}
@@ -284,4 +312,45 @@ func (b *binder) aggRef(e sql.Expr, sc *scope) expr.Expr {
 		b.failAt(e, "Expression '%s' is not being grouped", e)
 	}
 	return nil
+}
+
+// aggParamPositions lists, per aggregate, the arguments that are literal
+// parameters rather than input columns.
+var aggParamPositions = map[string]map[int]bool{
+	"LISTAGG":    {1: true},
+	"PERCENTILE": {1: true},
+}
+
+// aggFlags returns the clause flags of an aggregate call (null treatment,
+// JSON ON NULL) and whether its JSON value is a nested JSON constructor.
+func aggFlags(c *sql.FuncCall) (string, bool) {
+	name := strings.ToUpper(c.Name.Parts[len(c.Name.Parts)-1].Name)
+	switch name {
+	case "ARRAY_AGG":
+		return c.NullTreatment, false
+	case "JSON_OBJECTAGG", "JSON_ARRAYAGG":
+		flag := "NULL ON NULL"
+		if name == "JSON_ARRAYAGG" {
+			flag = "ABSENT ON NULL"
+		}
+		if c.JSON != nil && c.JSON.OnNull != "" {
+			flag = c.JSON.OnNull + " ON NULL"
+		}
+		raw := len(c.Args) > 0 && isJSONConstructor(c.Args[len(c.Args)-1])
+		return flag, raw
+	}
+	return "", false
+}
+
+// exprKey is the text by which bound expressions are matched (GROUP BY
+// items against select items, ORDER BY against the select list): its
+// String with input references by index, so the same-named columns of
+// two join inputs (e.deptno, d.deptno) stay apart.
+func exprKey(e expr.Expr) string {
+	return expr.Rewrite(e, func(x expr.Expr) expr.Expr {
+		if r, ok := x.(*expr.InputRef); ok && r.Name != "" {
+			return &expr.InputRef{Index: r.Index, T: r.T}
+		}
+		return x
+	}).String()
 }

@@ -43,13 +43,13 @@ func (b *binder) resolve(n sql.Node, f *expr.Function, name string, args []expr.
 		}
 		b.failAt(n, "%v", err)
 	}
-	return fold(c)
+	return b.fold(c)
 }
 
 // fold evaluates a call whose arguments are all literals (constant
-// folding), keeping the call when evaluation fails (the error then
-// surfaces at run time, with the row that caused it).
-func fold(c *expr.Call) expr.Expr {
+// folding) in the session time zone, keeping the call when evaluation
+// fails (the error then surfaces at run time, with the row that caused it).
+func (b *binder) fold(c *expr.Call) expr.Expr {
 	if c.Fn == nil || c.Fn.NonDeterministic {
 		return c
 	}
@@ -59,7 +59,7 @@ func fold(c *expr.Call) expr.Expr {
 			return c
 		}
 	}
-	v, err := expr.EvalConst(c, expr.DefaultCtx())
+	v, err := expr.EvalConst(c, &expr.Ctx{Zone: b.zone()})
 	if err != nil {
 		return c
 	}
@@ -115,6 +115,13 @@ func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
 		return b.binary(x, sc)
 	case *sql.IsExpr:
 		arg := b.expr(x.X, sc)
+		if strings.HasPrefix(x.What, "JSON") {
+			isJSON := b.call(x, "IS "+x.What, arg)
+			if x.Not {
+				return b.call(x, "NOT", isJSON)
+			}
+			return isJSON
+		}
 		name := "IS "
 		if x.Not {
 			name += "NOT "
@@ -144,7 +151,7 @@ func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
 		return b.call(x, name, args...)
 	case *sql.InExpr:
 		if x.Query != nil {
-			b.failAt(x, "IN with a subquery is not supported yet")
+			return b.inSubquery(x, sc)
 		}
 		args := []expr.Expr{b.expr(x.X, sc)}
 		for _, it := range x.List {
@@ -173,7 +180,7 @@ func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
 			b.failAt(x, "%v", err)
 		}
 		if call, ok := c.(*expr.Call); ok {
-			return fold(call)
+			return b.fold(call)
 		}
 		return c
 	case *sql.CaseExpr:
@@ -227,8 +234,10 @@ func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
 		return b.fieldAccess(x, b.expr(x.X, sc), x.Field.Name)
 	case *sql.Star:
 		b.failAt(x, "'*' is only allowed in a select list or COUNT(*)")
-	case *sql.SubqueryExpr, *sql.ExistsExpr:
-		b.failAt(e, "Subqueries in expressions are not supported yet")
+	case *sql.SubqueryExpr:
+		return b.scalarSubquery(x, sc)
+	case *sql.ExistsExpr:
+		return b.existsExpr(x, sc)
 	case *sql.ParamExpr:
 		b.failAt(x, "Dynamic parameters are not supported")
 	}
@@ -244,6 +253,9 @@ func (b *binder) identifier(id *sql.Identifier, sc *scope) expr.Expr {
 		b.failAt(id, "Column '%s' is ambiguous", strings.Join(parts, "."))
 	}
 	if idx < 0 {
+		if e := b.resolveOuter(id, parts); e != nil {
+			return e
+		}
 		name := parts[len(parts)-1]
 		if len(parts) > 1 {
 			// a qualifier that names no table
@@ -302,6 +314,13 @@ func (b *binder) binary(x *sql.BinaryExpr, sc *scope) expr.Expr {
 		return b.call(x, x.Op, args...)
 	case "<=>":
 		return b.call(x, "IS NOT DISTINCT FROM", b.expr(x.X, sc), b.expr(x.Y, sc))
+	case "OVERLAPS":
+		l, lok := x.X.(*sql.RowExpr)
+		r, rok := x.Y.(*sql.RowExpr)
+		if !lok || !rok || len(l.Items) != 2 || len(r.Items) != 2 {
+			b.failAt(x, "OVERLAPS needs a (start, end or interval) pair on each side")
+		}
+		return b.call(x, "OVERLAPS", b.expr(l.Items[0], sc), b.expr(l.Items[1], sc), b.expr(r.Items[0], sc), b.expr(r.Items[1], sc))
 	}
 	return b.call(x, x.Op, b.expr(x.X, sc), b.expr(x.Y, sc))
 }
@@ -614,6 +633,9 @@ func (b *binder) argSummary(n *sql.FuncCall) string {
 func (b *binder) funcCall(n *sql.FuncCall, sc *scope) expr.Expr {
 	if n.Over != nil {
 		b.failAt(n, "OVER windows are not supported yet")
+	}
+	if e, ok := b.specialCall(n, sc); ok {
+		return e
 	}
 	f := b.lookupFunction(n)
 	if f.Kind == expr.AggregateKind {

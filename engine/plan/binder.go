@@ -39,6 +39,8 @@ type binder struct {
 	// defaultCat/defaultDB override the session's current catalog and
 	// database while a view is expanded.
 	defaultCat, defaultDB string
+	// subquery binding state (bind_subquery.go)
+	sq subqState
 }
 
 // qualify completes a 1- to 3-part object name.
@@ -102,12 +104,22 @@ type field struct {
 	name string
 	rel  int // index into scope.rels, -1 when anonymous
 	typ  *types.DataType
+	// hidden fields (subquery results joined in) are not visible by name
+	// or through *.
+	hidden bool
+	// qualifiedOnly fields (the inputs of a USING / NATURAL join's
+	// merged columns) are reached only through their table's qualifier.
+	qualifiedOnly bool
 }
 
 type scope struct {
 	rels   []relation
 	fields []field
 	agg    *aggScope
+	// sub lets expressions bound in this scope join subqueries onto the
+	// scope's input node (bind_subquery.go); nil where subqueries are not
+	// allowed.
+	sub *subqCtx
 }
 
 func (s *scope) columns() []Column {
@@ -165,7 +177,7 @@ func (s *scope) resolve(parts []string) (idx int, rest []string, ambiguous bool)
 		q := parts[:k]
 		found := -1
 		for i, f := range s.fields {
-			if f.rel >= 0 && s.rels[f.rel].matches(q) && f.name == parts[k] {
+			if !f.hidden && f.rel >= 0 && s.rels[f.rel].matches(q) && f.name == parts[k] {
 				if found >= 0 {
 					return -1, nil, true
 				}
@@ -178,7 +190,7 @@ func (s *scope) resolve(parts []string) (idx int, rest []string, ambiguous bool)
 	}
 	found := -1
 	for i, f := range s.fields {
-		if f.name == parts[0] {
+		if !f.hidden && !f.qualifiedOnly && f.name == parts[0] {
 			if found >= 0 {
 				return -1, nil, true
 			}
@@ -337,8 +349,11 @@ func (b *binder) setOp(s *sql.SetOp, outer *scope) Node {
 	case "EXCEPT":
 		kind = ExceptOp
 	}
+	if kind != UnionOp {
+		return b.intersectExcept(kind, all, l, r, cols)
+	}
 	var n Node = &SetOp{Kind: kind, All: all, In: []Node{l, r}, Cols: cols}
-	if kind == UnionOp && !all {
+	if !all {
 		n = distinct(n)
 	}
 	return n
@@ -446,7 +461,7 @@ func (b *binder) from(t sql.TableExpr, outer *scope) (Node, *scope) {
 	case *sql.TableFunc:
 		return b.tableFunc(x, outer)
 	case *sql.Unnest:
-		b.failAt(x, "UNNEST outside of CROSS JOIN UNNEST is not supported")
+		return b.unnestFrom(x)
 	}
 	b.failAt(t, "unsupported FROM item")
 	return nil, nil
@@ -662,11 +677,8 @@ func (b *binder) expandView(id catalog.ObjectIdentifier, v *catalog.View, ref *s
 func (b *binder) join(j *sql.Join, outer *scope) (Node, *scope) {
 	l, ls := b.from(j.Left, outer)
 	// CROSS JOIN UNNEST / LATERAL are handled by the correlate binder
-	if u, ok := j.Right.(*sql.Unnest); ok {
-		return b.unnestJoin(j, l, ls, u)
-	}
-	if tf, ok := j.Right.(*sql.TableFunc); ok && tf.Lateral {
-		b.failAt(tf, "LATERAL TABLE is not supported yet")
+	if n, sc, ok := b.correlateJoin(j, l, ls); ok {
+		return n, sc
 	}
 	r, rs := b.from(j.Right, outer)
 	sc := ls.join(rs)
@@ -701,19 +713,8 @@ func (b *binder) join(j *sql.Join, outer *scope) (Node, *scope) {
 	switch {
 	case j.On != nil:
 		cond = b.boolExpr(j.On, &scope{rels: sc.rels, fields: joinCondFields(ls, rs)}, "JOIN ON")
-	case len(j.Using) > 0:
-		var conds []expr.Expr
-		for _, u := range j.Using {
-			li, _, _ := ls.resolve([]string{u.Name})
-			ri, _, _ := rs.resolve([]string{u.Name})
-			if li < 0 || ri < 0 {
-				b.failAt(u, "Column '%s' not found in both sides of the join", u.Name)
-			}
-			lr := &expr.InputRef{Index: li, Name: u.Name, T: ls.fields[li].typ}
-			rr := &expr.InputRef{Index: len(ls.fields) + ri, Name: u.Name, T: rs.fields[ri].typ}
-			conds = append(conds, b.call(u, "=", lr, rr))
-		}
-		cond = andAll(b, j, conds)
+	case len(j.Using) > 0 || j.Natural:
+		return b.usingJoin(j, &Join{Left: l, Right: r, Kind: kind, Cols: cols}, ls, rs, sc)
 	}
 	return &Join{Left: l, Right: r, Kind: kind, Cond: cond, Cols: cols}, sc
 }
@@ -754,12 +755,14 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 	} else {
 		n, sc = b.from(s.From, outer)
 	}
+	corr := b.sq.sinkFor(s)
 	if s.Where != nil {
 		if containsAgg(b, s.Where) {
 			b.failAt(s.Where, "Aggregate functions are not allowed in WHERE")
 		}
-		n = &Filter{Input: n, Cond: b.boolExpr(s.Where, sc, "WHERE")}
+		n = b.bindWhere(s.Where, n, sc, corr)
 	}
+	sc.sub = &subqCtx{node: n, sc: sc}
 	// expand the select list
 	items := b.expandStars(s.Items, sc)
 	var orderBy []*sql.OrderItem
@@ -778,6 +781,9 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 		}
 	}
 	inScope := sc
+	if aggregating && corr != nil && !corr.equi && len(corr.conds) > 0 {
+		n = b.valueGenerator(corr, n, sc)
+	}
 	if aggregating {
 		var aggAsts []sql.Expr
 		for _, it := range items {
@@ -791,9 +797,13 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 		for _, o := range orderBy {
 			aggAsts = append(aggAsts, o.Expr)
 		}
+		sc.sub = nil // no subqueries in aggregate arguments
 		n, inScope = b.aggregate(n, sc, s, aggAsts)
+		inScope.sub = &subqCtx{node: n, sc: inScope}
 		if s.Having != nil {
-			n = &Filter{Input: n, Cond: b.boolExpr(s.Having, inScope, "HAVING")}
+			cond := b.boolExpr(s.Having, inScope, "HAVING")
+			n = &Filter{Input: inScope.sub.node, Cond: cond}
+			inScope.sub.node = n
 		}
 	}
 	// select list
@@ -814,6 +824,12 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 		}
 	}
 	names = uniquify(names)
+	if inScope.sub != nil {
+		n = inScope.sub.node
+	}
+	if corr != nil {
+		b.checkNoCorrelation(exprs)
+	}
 	visible := len(exprs)
 	// ORDER BY items not in the select list become hidden columns
 	var keys []SortKey
@@ -836,6 +852,15 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 			}
 			keys = append(keys, b.sortKey(o, idx))
 		}
+	}
+	if corr != nil {
+		// correlated subquery: carry the local columns of the correlation
+		// conditions as trailing outputs
+		if len(keys) > 0 || q != nil && (q.Limit != nil || q.Offset != nil) {
+			b.failAt(s, "ORDER BY, LIMIT and OFFSET are not supported in a correlated subquery")
+		}
+		exprs, names = corr.appendKeys(exprs, names, inScope, aggregating)
+		visible = len(exprs)
 	}
 	cols := make([]Column, len(exprs))
 	for i, e := range exprs {
@@ -909,7 +934,7 @@ func (b *binder) orderTarget(o *sql.OrderItem, sc *scope, selCols []Column, selE
 	}
 	e := b.expr(o.Expr, sc)
 	for i, s := range selExprs {
-		if s.String() == e.String() {
+		if exprKey(s) == exprKey(e) {
 			return i
 		}
 	}
@@ -940,7 +965,7 @@ func (b *binder) expandStars(items []*sql.SelectItem, sc *scope) []selItem {
 		q := identNames(star.Qualifier)
 		found := false
 		for i, f := range sc.fields {
-			if len(q) > 0 && (f.rel < 0 || !sc.rels[f.rel].matches(q)) {
+			if f.hidden || len(q) == 0 && f.qualifiedOnly || len(q) > 0 && (f.rel < 0 || !sc.rels[f.rel].matches(q)) {
 				continue
 			}
 			found = true
@@ -980,12 +1005,8 @@ func impliedName(e sql.Expr) string {
 
 // tableFunc binds TABLE(f(...)) in FROM (window TVFs, user table functions).
 func (b *binder) tableFunc(t *sql.TableFunc, outer *scope) (Node, *scope) {
-	b.failAt(t, "Table function %s is not supported yet", t.Call.Name)
-	return nil, nil
-}
-
-// unnestJoin binds CROSS JOIN UNNEST(...).
-func (b *binder) unnestJoin(j *sql.Join, l Node, ls *scope, u *sql.Unnest) (Node, *scope) {
-	b.failAt(u, "UNNEST is not supported yet")
-	return nil, nil
+	if t.Lateral {
+		b.failAt(t, "LATERAL TABLE needs a table on its left (FROM t, LATERAL TABLE(f(t.x)))")
+	}
+	return b.tableFuncFrom(t)
 }

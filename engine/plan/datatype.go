@@ -16,9 +16,12 @@ func (b *binder) dataType(t *sql.DataType) *types.DataType {
 }
 
 // ConvertType converts a parsed data type to a logical type, with Flink's
-// defaults (DECIMAL = DECIMAL(10, 0), CHAR = CHAR(1), VARCHAR =
-// VARCHAR(1), TIME = TIME(0), TIMESTAMP = TIMESTAMP(6), TIMESTAMP_LTZ =
-// TIMESTAMP_LTZ(6), BINARY = BINARY(1)) and range checks.
+// SQL defaults (DECIMAL = DECIMAL(10, 0), CHAR = CHAR(1), VARCHAR =
+// STRING, TIME = TIME(0), TIMESTAMP = TIMESTAMP(6), TIMESTAMP_LTZ =
+// TIMESTAMP_LTZ(6), BINARY = BINARY(1), VARBINARY = BYTES) and range
+// checks. In SQL text a VARCHAR or VARBINARY without a length has the
+// maximum length: FlinkTypeSystem.getDefaultPrecision returns
+// Integer.MAX_VALUE for them (unlike DataTypes.VARCHAR in the Table API).
 func ConvertType(t *sql.DataType) (*types.DataType, error) {
 	dt, err := convertType(t)
 	if err != nil {
@@ -69,7 +72,7 @@ func convertType(t *sql.DataType) (*types.DataType, error) {
 		}
 		return types.CharType(n), nil
 	case "VARCHAR":
-		n := param(t, 0, 1)
+		n := param(t, 0, types.MaxLength)
 		if n < 1 {
 			return nil, fmt.Errorf("Variable character string length must be between 1 and %d (both inclusive)", types.MaxLength)
 		}
@@ -79,7 +82,7 @@ func convertType(t *sql.DataType) (*types.DataType, error) {
 	case "BINARY":
 		return types.BinaryType(param(t, 0, 1)), nil
 	case "VARBINARY":
-		return types.VarBinaryType(param(t, 0, 1)), nil
+		return types.VarBinaryType(param(t, 0, types.MaxLength)), nil
 	case "BYTES":
 		return types.BytesType(), nil
 	case "DATE":

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/connector"
@@ -85,6 +86,14 @@ func Physical(n Node, env *Env) (p *PhysNode, err error) {
 	return pl.translate(n), nil
 }
 
+// zone is the session time zone (table.local-time-zone).
+func (pl *planner) zone() *time.Location {
+	if z, err := pl.env.Config.TimeZone(); err == nil && z != nil {
+		return z
+	}
+	return time.UTC
+}
+
 func (pl *planner) fail(format string, args ...any) {
 	panic(bindPanic{fmt.Errorf(format, args...)})
 }
@@ -125,6 +134,8 @@ func (pl *planner) translate(n Node) *PhysNode {
 		return pl.setOp(x)
 	case *Sink:
 		return pl.sink(x)
+	case *Correlate:
+		return pl.translateCorrelate(x)
 	}
 	pl.fail("cannot plan %T", n)
 	return nil
@@ -200,11 +211,12 @@ func (pl *planner) valuesNode(v *Values) *PhysNode {
 	ts := Types(v.Cols)
 	bb := types.NewBatchBuilder(ts)
 	var tuples []string
+	ectx := &expr.Ctx{Zone: pl.zone()}
 	for _, r := range v.Rows {
 		row := make([]any, len(r))
 		parts := make([]string, len(r))
 		for i, e := range r {
-			val, err := expr.EvalConst(e, expr.DefaultCtx())
+			val, err := expr.EvalConst(e, ectx)
 			if err != nil {
 				pl.fail("%v", err)
 			}

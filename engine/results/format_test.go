@@ -8,7 +8,8 @@ import (
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
-// Expected strings follow Flink's CastRulesTest (cast to STRING, non-legacy).
+// Expected strings follow Flink's CastRulesTest (cast to STRING, non-legacy);
+// binary strings print as x'hex' (BinaryToStringCastRule in printing mode).
 func TestFormatFollowsFlinkCastToString(t *testing.T) {
 	cet, err := time.LoadLocation("CET")
 	if err != nil {
@@ -38,9 +39,9 @@ func TestFormatFollowsFlinkCastToString(t *testing.T) {
 		{types.MustDecimal("-0.5"), types.DecimalType(5, 2), "-0.50"},
 		{"Apache Flink", types.StringType(), "Apache Flink"},
 		{"", types.StringType(), ""},
-		{[]byte{0, 1, 2}, types.VarBinaryType(3), "000102"},
-		{[]byte{0, 0xff, 0xfe}, types.BytesType(), "00fffe"},
-		{[]byte{0x85, 0x2b, 0xfc, 0x7d, 0x05}, types.BytesType(), "852bfc7d05"},
+		{[]byte{0, 1, 2}, types.VarBinaryType(3), "x'000102'"},
+		{[]byte{0, 0xff, 0xfe}, types.BytesType(), "x'00fffe'"},
+		{[]byte{0x85, 0x2b, 0xfc, 0x7d, 0x05}, types.BytesType(), "x'852bfc7d05'"},
 		{types.DateOf(2021, 9, 24), types.DateType(), "2021-09-24"},
 		{types.TimeOf(12, 34, 56, 123_000_000), types.TimeType(5), "12:34:56.123"},
 		{types.TimeOf(12, 34, 56, 100_000_000), types.TimeType(3), "12:34:56.1"},

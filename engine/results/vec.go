@@ -13,6 +13,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -534,11 +535,7 @@ func (v *bytesVec) compare(i int, o vec, j int) int {
 }
 func (v *bytesVec) appendText(dst []byte, i int, _ *Formatter) []byte {
 	if v.binary {
-		const hexdigits = "0123456789abcdef"
-		for _, c := range v.at(i) {
-			dst = append(dst, hexdigits[c>>4], hexdigits[c&15])
-		}
-		return dst
+		return expr.AppendBinaryLiteral(dst, v.at(i))
 	}
 	return append(dst, v.at(i)...)
 }

@@ -33,6 +33,16 @@ type AggSpec struct {
 	// Fn is the function of a user-defined aggregate (Fn.Aggregate set);
 	// nil for built-in aggregates.
 	Fn *expr.Function
+	// Params are literal parameters of the call that are not input columns:
+	// the separator of LISTAGG, the percentage of PERCENTILE.
+	Params []any
+	// Flags carries a clause of the call: "IGNORE NULLS" / "RESPECT NULLS"
+	// (ARRAY_AGG), "NULL ON NULL" / "ABSENT ON NULL" (JSON_OBJECTAGG,
+	// JSON_ARRAYAGG).
+	Flags string
+	// Raw marks a JSON aggregate whose value argument is JSON text from a
+	// nested JSON constructor (inserted as JSON, not as a string).
+	Raw bool
 }
 
 // String renders the call as in Flink's plans: "COUNT(DISTINCT $1)".
@@ -118,8 +128,19 @@ func newAccumulator(s AggSpec, retractable bool) (accumulator, error) {
 		} else {
 			acc = newExtremeAcc(s.Func == "MAX", argT)
 		}
+	case "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "VARIANCE", "STDDEV":
+		fn := s.Func
+		switch fn {
+		case "VARIANCE":
+			fn = "VAR_SAMP"
+		case "STDDEV":
+			fn = "STDDEV_SAMP"
+		}
+		acc = newVarianceAcc(fn, argT, s.Type)
 	default:
-		return nil, fmt.Errorf("aggregate function %s is not supported", s.Func)
+		if acc = newListAcc(s); acc == nil {
+			return nil, fmt.Errorf("aggregate function %s is not supported", s.Func)
+		}
 	}
 	if s.Distinct {
 		acc = &distinctAcc{inner: acc, t: argT}
@@ -860,10 +881,14 @@ func (a *distinctAcc) resize(n int) {
 }
 
 func (a *distinctAcc) update(g int32, args []arrow.Array, i int, retract bool) {
-	if args[0].IsNull(i) {
-		return
+	var kb []byte
+	for _, c := range args {
+		if c.IsNull(i) {
+			return // DISTINCT ignores rows with a NULL argument
+		}
+		kb = AppendKey(kb, c, i)
 	}
-	key := string(AppendKey(nil, args[0], i))
+	key := string(kb)
 	m := a.seen[g]
 	if m == nil {
 		m = map[string]int64{}

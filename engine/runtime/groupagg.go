@@ -350,6 +350,9 @@ func (a *GroupAgg) processRows(b *types.Batch) error {
 		for k, acc := range a.accs {
 			cur[k] = acc.result(g)
 		}
+		if err := a.accErr(); err != nil {
+			return err
+		}
 		switch {
 		case prev == nil:
 			ob.add(types.Insert, b, i, a.Keys, cur)
@@ -411,6 +414,9 @@ func (a *GroupAgg) EndInput(int) error {
 	for k, acc := range a.accs {
 		cols[len(a.Keys)+k] = resultArray(acc, n, a.OutTypes[len(a.Keys)+k])
 	}
+	if err := a.accErr(); err != nil {
+		return err
+	}
 	a.reportState()
 	out := &types.Batch{Cols: cols, Len: n}
 	size := a.Ctx.Config.BatchSize
@@ -420,6 +426,21 @@ func (a *GroupAgg) EndInput(int) error {
 	for from := 0; from < n; from += size {
 		if err := a.Emit(out.Slice(from, min(from+size, n))); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// accErr returns the first error an accumulator met computing a result.
+func (a *GroupAgg) accErr() error {
+	for _, acc := range a.accs {
+		if d, ok := acc.(*distinctAcc); ok {
+			acc = d.inner
+		}
+		if e, ok := acc.(accumulatorErr); ok {
+			if err := e.resultErr(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

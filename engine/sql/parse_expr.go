@@ -56,6 +56,9 @@ func (p *parser) binaryOp() (string, int) {
 		return "IS", precIs
 	case "LIKE", "ILIKE", "IN", "BETWEEN":
 		return t.upper, precLike
+	case "OVERLAPS":
+		// (start1, end1) OVERLAPS (start2, end2): a BinaryExpr of two RowExprs
+		return "OVERLAPS", precLike
 	case "SIMILAR":
 		if p.peekKw(1, "TO") {
 			return "SIMILAR", precLike

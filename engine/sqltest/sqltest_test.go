@@ -9,6 +9,7 @@ import (
 )
 
 func TestGoldenScripts(t *testing.T) {
+	RegisterDocFunctions()
 	files, err := filepath.Glob("testdata/*.q")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scripts: %v", err)

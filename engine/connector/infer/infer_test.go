@@ -43,7 +43,8 @@ var realFiles = []realFile{
 	{name: "earthquakes-usgs-2018-02.jsonl", records: 1707, format: "json",
 		types: map[string]string{"type": "STRING", "id": "STRING",
 			"properties": "ROW<`mag` DOUBLE, `place` STRING, `time` BIGINT, `updated` BIGINT, `tz` BIGINT, `url` STRING, `detail` STRING, `felt` BIGINT, `cdi` DOUBLE, `mmi` DOUBLE, `alert` STRING, `status` STRING, `tsunami` BIGINT, `sig` BIGINT, `net` STRING, `code` STRING, `ids` STRING, `sources` STRING, `types` STRING, `nst` BIGINT, `dmin` DOUBLE, `rms` DOUBLE, `gap` DOUBLE, `magType` STRING, `type` STRING, `title` STRING>",
-			"geometry":   "ROW<`type` STRING, `coordinates` ARRAY<DOUBLE>>"}},
+			"geometry":   "ROW<`type` STRING, `coordinates` ARRAY<DOUBLE>>"},
+		rowtime: "properties.time"}, // TO_TIMESTAMP_LTZ(properties.`time`, 3)
 	{name: "tweets-mayweather-mcgregor.csv", records: 12118, format: "csv",
 		types:   map[string]string{"created_at": "TIMESTAMP(0)", "emojis": "BOOLEAN", "id": "BIGINT", "retweeted": "BOOLEAN", "text": "STRING"},
 		rowtime: "created_at"},
@@ -54,7 +55,8 @@ var realFiles = []realFile{
 	{name: "tweets-realDonaldTrump-mojibake.csv", records: 3232, format: "csv",
 		types:   map[string]string{"created_at": "STRING", "replies": "BIGINT", "retweets": "BIGINT", "favorites": "BIGINT", "user": "STRING"},
 		options: map[string]string{"csv.invalid-utf8": "replace"},
-		notes:   []string{"not valid UTF-8", "M/d/yy H:mm"}},
+		notes:   []string{"not valid UTF-8", "M/d/yy H:mm"},
+		rowtime: "created_at"}, // CAST(TO_TIMESTAMP(created_at, 'M/d/yy H:mm') AS TIMESTAMP(3))
 }
 
 // extractOf maps a shared file to its extract and the extract's records.

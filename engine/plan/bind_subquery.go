@@ -1,0 +1,788 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// Subqueries in expressions: scalar subqueries, IN / NOT IN (subquery),
+// EXISTS / NOT EXISTS, correlated or not.
+//
+// Like Calcite's SubQueryRemoveRule and decorrelator in Flink, the binder
+// turns them into joins while binding:
+//
+//   - A positive IN or EXISTS that is a conjunct of WHERE becomes a semi
+//     join, NOT EXISTS an anti join (batch mode; streaming uses the general
+//     form below).
+//   - Otherwise the subquery is left-joined onto the query's input and the
+//     expression becomes a reference to the joined result. IN and EXISTS
+//     join the subquery's distinct rows with a marker column; IN also joins
+//     the row counts COUNT(*) and COUNT(y) of the subquery so that its
+//     three-valued result follows SQL: x IN (…) is TRUE when a row matches,
+//     NULL when x is NULL or the subquery has a NULL value and nothing
+//     matched, FALSE when the subquery is empty or no row matches.
+//   - A scalar subquery yields its single value (SINGLE_VALUE fails the job
+//     when it returns more than one row; no row gives NULL).
+//
+// A correlated subquery may refer to columns of the enclosing query in its
+// WHERE clause. Conjuncts that do so are pulled out of the subquery into
+// the join condition; the subquery's columns they use become extra output
+// columns (and grouping keys when the subquery aggregates, in which case
+// an empty group gives the value the aggregate has over no rows, e.g.
+// COUNT(*) = 0). Correlation elsewhere (SELECT list, GROUP BY, HAVING, a
+// nested subquery two levels down) is rejected with an error.
+
+// subqCtx is the node that subqueries of a scope's expressions are joined
+// onto; it grows as they are bound.
+type subqCtx struct {
+	node Node
+	sc   *scope
+}
+
+// CorrelRef refers to column Index of the enclosing query's row from inside
+// a subquery (a correlation variable). Decorrelation replaces every
+// CorrelRef before planning; it cannot be evaluated.
+type CorrelRef struct {
+	Index int
+	Name  string
+	T     *types.DataType
+}
+
+// Type implements expr.Expr.
+func (c *CorrelRef) Type() *types.DataType { return c.T }
+
+// String implements expr.Expr: "$cor0.name".
+func (c *CorrelRef) String() string { return "$cor0." + c.Name }
+
+// subqState is the binder's subquery state.
+type subqState struct {
+	// outer is the stack of enclosing scopes of the subqueries being bound.
+	outer []*scope
+	// sinks collect the correlated conditions of the SELECT blocks of
+	// subqueries being bound.
+	sinks []*corrSink
+	count int
+}
+
+// corrSink collects the correlated WHERE conjuncts of one subquery block.
+type corrSink struct {
+	sel   *sql.Select
+	depth int // len(outer) when the subquery was entered
+	// conds are the correlated conjuncts over the block's FROM scope and
+	// CorrelRefs.
+	conds []expr.Expr
+	// keys are the FROM-scope expressions the conditions use; they become
+	// trailing outputs (and grouping keys) of the block.
+	keys []expr.Expr
+	// equi reports that every condition is an equality of a key and a
+	// correlation variable (required when the block aggregates).
+	equi bool
+	// aggregated is set when the block aggregates; aggs lists its
+	// aggregate calls (for the value over an empty group).
+	aggregated bool
+	agg        *Aggregate
+	// outStart is the index of the first key among the block's outputs.
+	outStart int
+}
+
+func (s *subqState) sinkFor(sel *sql.Select) *corrSink {
+	for _, k := range s.sinks {
+		if k.sel == sel {
+			return k
+		}
+	}
+	return nil
+}
+
+func (s *subqState) extraGroups(sel *sql.Select) []expr.Expr {
+	if k := s.sinkFor(sel); k != nil {
+		return k.keys
+	}
+	return nil
+}
+
+func containsSubquery(e sql.Expr) bool {
+	found := false
+	walkSQL(e, func(x sql.Expr) bool {
+		switch y := x.(type) {
+		case *sql.SubqueryExpr, *sql.ExistsExpr:
+			found = true
+		case *sql.InExpr:
+			if y.Query != nil {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func hasCorrel(e expr.Expr) bool {
+	found := false
+	expr.Walk(e, func(x expr.Expr) bool {
+		if _, ok := x.(*CorrelRef); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// resolveOuter resolves a column of an enclosing query (a correlation
+// variable), or returns nil.
+func (b *binder) resolveOuter(id *sql.Identifier, parts []string) expr.Expr {
+	for lvl := len(b.sq.outer) - 1; lvl >= 0; lvl-- {
+		osc := b.sq.outer[lvl]
+		idx, rest, amb := osc.resolve(parts)
+		if amb {
+			b.failAt(id, "Column '%s' is ambiguous", strings.Join(parts, "."))
+		}
+		if idx < 0 {
+			continue
+		}
+		if lvl != len(b.sq.outer)-1 {
+			b.failAt(id, "Correlation with a query two or more levels out ('%s') is not supported", strings.Join(parts, "."))
+		}
+		f := osc.fields[idx]
+		var e expr.Expr = &CorrelRef{Index: idx, Name: f.name, T: f.typ}
+		for _, r := range rest {
+			e = b.fieldAccess(id, e, r)
+		}
+		return e
+	}
+	return nil
+}
+
+// bindWhere binds a WHERE condition on top of n: semi/anti joins for IN and
+// EXISTS conjuncts (batch mode), correlated conjuncts of a subquery block
+// into its sink, the rest into a Filter.
+func (b *binder) bindWhere(where sql.Expr, n Node, sc *scope, corr *corrSink) Node {
+	var conjs []sql.Expr
+	var split func(e sql.Expr)
+	split = func(e sql.Expr) {
+		if be, ok := e.(*sql.BinaryExpr); ok && be.Op == "AND" {
+			split(be.X)
+			split(be.Y)
+			return
+		}
+		conjs = append(conjs, e)
+	}
+	split(where)
+	sc.sub = &subqCtx{node: n, sc: sc}
+	var conds []expr.Expr
+	for _, c := range conjs {
+		if !b.ctx.Streaming {
+			if joined, ok := b.semiAnti(c, sc); ok {
+				sc.sub.node = joined
+				continue
+			}
+		}
+		e := b.expr(c, sc)
+		t := e.Type()
+		if t.Root != types.Boolean && t.Root != types.Null {
+			b.failAt(c, "WHERE clause must be a condition; expression of type %s is not BOOLEAN", t)
+		}
+		if corr != nil && hasCorrel(e) {
+			corr.add(b, c, e)
+			continue
+		}
+		conds = append(conds, e)
+	}
+	out := sc.sub.node
+	if len(conds) > 0 {
+		out = &Filter{Input: out, Cond: andAll(b, where, conds)}
+	}
+	return out
+}
+
+// add records a correlated conjunct.
+func (k *corrSink) add(b *binder, n sql.Node, e expr.Expr) {
+	isEqui := false
+	if c, ok := e.(*expr.Call); ok && c.Name == "=" && len(c.Args) == 2 {
+		_, l1 := c.Args[0].(*CorrelRef)
+		_, l2 := c.Args[1].(*CorrelRef)
+		if l1 != l2 && !hasCorrel(c.Args[boolIdx(l1)]) {
+			isEqui = true
+		}
+	}
+	if len(k.conds) == 0 {
+		k.equi = true
+	}
+	k.equi = k.equi && isEqui
+	k.conds = append(k.conds, e)
+	// the FROM-scope columns the conjunct uses become keys
+	have := map[int]bool{}
+	for _, x := range k.keys {
+		have[x.(*expr.InputRef).Index] = true
+	}
+	expr.Walk(e, func(x expr.Expr) bool {
+		if r, ok := x.(*expr.InputRef); ok && !have[r.Index] {
+			have[r.Index] = true
+			k.keys = append(k.keys, &expr.InputRef{Index: r.Index, Name: r.Name, T: r.T})
+		}
+		return true
+	})
+}
+
+func boolIdx(first bool) int {
+	if first {
+		return 1
+	}
+	return 0
+}
+
+// appendKeys appends the correlation key columns to a subquery block's
+// select list and rewrites the sink's conditions to refer to the block's
+// outputs (local refs) and the enclosing row (CorrelRefs).
+func (k *corrSink) appendKeys(exprs []expr.Expr, names []string, in *scope, aggregated bool) ([]expr.Expr, []string) {
+	k.outStart = len(exprs)
+	k.aggregated = aggregated
+	keyOut := map[int]int{} // FROM-scope column -> block output
+	for i, key := range k.keys {
+		r := key.(*expr.InputRef)
+		var ref expr.Expr = r
+		if aggregated {
+			as := in.agg
+			pos := -1
+			for gi, g := range as.groupStrs {
+				if g == exprKey(r) {
+					pos = gi
+				}
+			}
+			if pos < 0 {
+				panic(bindPanic{fmt.Errorf("correlation column %s is not a grouping key", r.Name)})
+			}
+			ref = &expr.InputRef{Index: pos, Name: as.outNames[pos], T: as.outTypes[pos]}
+		}
+		keyOut[r.Index] = k.outStart + i
+		exprs = append(exprs, ref)
+		names = append(names, fmt.Sprintf("$corr%d", i))
+	}
+	for i, c := range k.conds {
+		k.conds[i] = expr.Rewrite(c, func(x expr.Expr) expr.Expr {
+			if r, ok := x.(*expr.InputRef); ok {
+				return &subqOutRef{Index: keyOut[r.Index], T: r.T, Name: r.Name}
+			}
+			return x
+		})
+	}
+	return exprs, names
+}
+
+// subqOutRef refers to an output column of a subquery while its join is
+// built.
+type subqOutRef struct {
+	Index int
+	Name  string
+	T     *types.DataType
+}
+
+func (r *subqOutRef) Type() *types.DataType { return r.T }
+func (r *subqOutRef) String() string        { return fmt.Sprintf("$sq.%s", r.Name) }
+
+// checkNoCorrelation rejects correlation variables outside WHERE.
+func (b *binder) checkNoCorrelation(exprs []expr.Expr) {
+	for _, e := range exprs {
+		if hasCorrel(e) {
+			b.fail(fmt.Errorf("Correlated references are only supported in the WHERE clause of a subquery"))
+		}
+	}
+}
+
+// boundSubquery is a subquery bound with its correlation.
+type boundSubquery struct {
+	node    Node
+	visible int
+	corr    *corrSink // nil when not correlated
+}
+
+// bindSubquery binds q as a subquery of scope sc.
+func (b *binder) bindSubquery(q *sql.Query, sc *scope) boundSubquery {
+	b.sq.outer = append(b.sq.outer, sc)
+	var sink *corrSink
+	if sel, ok := q.Body.(*sql.Select); ok && q.With == nil {
+		sink = &corrSink{sel: sel, depth: len(b.sq.outer)}
+		b.sq.sinks = append(b.sq.sinks, sink)
+	}
+	n, cols := b.query(q, nil)
+	b.sq.outer = b.sq.outer[:len(b.sq.outer)-1]
+	if sink != nil {
+		b.sq.sinks = b.sq.sinks[:len(b.sq.sinks)-1]
+	}
+	bs := boundSubquery{node: n, visible: len(cols)}
+	if sink != nil && len(sink.conds) > 0 {
+		bs.corr = sink
+		bs.visible = sink.outStart
+		sink.agg = findAggregate(n)
+	} else {
+		// correlation anywhere else remains unresolved
+		checkNodeNoCorrel(b, n)
+	}
+	return bs
+}
+
+func findAggregate(n Node) *Aggregate {
+	for n != nil {
+		switch x := n.(type) {
+		case *Aggregate:
+			return x
+		case *Project:
+			n = x.Input
+		case *Filter:
+			n = x.Input
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+func checkNodeNoCorrel(b *binder, n Node) {
+	var exprs []expr.Expr
+	switch x := n.(type) {
+	case *Project:
+		exprs = x.Exprs
+	case *Filter:
+		exprs = []expr.Expr{x.Cond}
+	case *Join:
+		if x.Cond != nil {
+			exprs = []expr.Expr{x.Cond}
+		}
+	}
+	for _, e := range exprs {
+		if hasCorrel(e) {
+			b.fail(fmt.Errorf("Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only"))
+		}
+	}
+	for _, in := range n.Inputs() {
+		checkNodeNoCorrel(b, in)
+	}
+}
+
+// joinCond builds the join condition of a subquery join over the
+// concatenation of the outer input (nl columns) and the subquery.
+func (bs boundSubquery) joinCond(b *binder, nl int, extra []expr.Expr) expr.Expr {
+	var conds []expr.Expr
+	conds = append(conds, extra...)
+	if bs.corr != nil {
+		for _, c := range bs.corr.conds {
+			conds = append(conds, expr.Rewrite(c, func(x expr.Expr) expr.Expr {
+				switch r := x.(type) {
+				case *CorrelRef:
+					return &expr.InputRef{Index: r.Index, Name: r.Name, T: r.T}
+				case *subqOutRef:
+					return &expr.InputRef{Index: nl + r.Index, Name: r.Name, T: r.T}
+				}
+				return x
+			}))
+		}
+	}
+	if len(conds) == 0 {
+		return nil
+	}
+	return andOf(conds)
+}
+
+// semiAnti turns a WHERE conjunct x IN (subquery), EXISTS (subquery) or
+// NOT EXISTS (subquery) into a semi or anti join on the scope's node.
+func (b *binder) semiAnti(c sql.Expr, sc *scope) (Node, bool) {
+	var q *sql.Query
+	kind := runtime.SemiJoin
+	var in *sql.InExpr
+	switch x := c.(type) {
+	case *sql.ExistsExpr:
+		q = x.Query
+	case *sql.UnaryExpr:
+		if x.Op != "NOT" {
+			return nil, false
+		}
+		ex, ok := x.X.(*sql.ExistsExpr)
+		if !ok {
+			return nil, false
+		}
+		q, kind = ex.Query, runtime.AntiJoin
+	case *sql.InExpr:
+		if x.Query == nil || x.Not {
+			return nil, false
+		}
+		q, in = x.Query, x
+	default:
+		return nil, false
+	}
+	left := sc.sub.node
+	nl := len(left.Columns())
+	bs := b.bindSubquery(q, sc)
+	var extra []expr.Expr
+	if in != nil {
+		// (x1, ..., xn) IN (SELECT y1, ..., yn ...): a semi join on
+		// x1 = y1 AND ... AND xn = yn
+		lhs := []sql.Expr{in.X}
+		if row, isRow := in.X.(*sql.RowExpr); isRow {
+			lhs = row.Items
+		}
+		if bs.visible != len(lhs) {
+			b.failAt(in, "The subquery of IN must return %d column(s), it returns %d", len(lhs), bs.visible)
+		}
+		for i, l := range lhs {
+			x := b.expr(l, sc)
+			rc := bs.node.Columns()[i]
+			y := &expr.InputRef{Index: nl + i, Name: rc.Name, T: rc.Type}
+			extra = append(extra, b.call(in, "=", x, y))
+		}
+	}
+	cond := bs.joinCond(b, nl, extra)
+	cols := append(append([]Column(nil), left.Columns()...), bs.node.Columns()...)
+	return &Join{Left: left, Right: bs.node, Kind: kind, Cond: cond, Cols: cols[:nl]}, true
+}
+
+// addHidden appends a column to the scope as a hidden field and returns a
+// reference to it.
+func (s *subqCtx) ref(i int) *expr.InputRef {
+	c := s.node.Columns()[i]
+	return &expr.InputRef{Index: i, Name: c.Name, T: c.Type}
+}
+
+// leftJoin left-joins r onto the context's node and registers r's columns
+// as hidden fields of the scope; it returns the index of r's first column.
+func (b *binder) leftJoin(s *subqCtx, r Node, cond expr.Expr, kind JoinKind) int {
+	nl := len(s.node.Columns())
+	cols := append([]Column(nil), s.node.Columns()...)
+	for _, c := range r.Columns() {
+		t := c.Type
+		if kind == runtime.LeftJoin {
+			t = t.WithNullable(true)
+		}
+		b.sq.count++
+		name := fmt.Sprintf("$sq%d", b.sq.count)
+		cols = append(cols, Column{Name: name, Type: t})
+		s.sc.fields = append(s.sc.fields, field{name: name, rel: -1, typ: t, hidden: true})
+	}
+	s.node = &Join{Left: s.node, Right: r, Kind: kind, Cond: cond, Cols: cols}
+	return nl
+}
+
+// withMarker appends a TRUE NOT NULL column "$m" to n.
+func withMarker(n Node) Node {
+	cols := n.Columns()
+	exprs := make([]expr.Expr, 0, len(cols)+1)
+	out := append([]Column(nil), cols...)
+	for i, c := range cols {
+		exprs = append(exprs, &expr.InputRef{Index: i, Name: c.Name, T: c.Type})
+	}
+	exprs = append(exprs, &expr.Literal{Value: true, T: types.BooleanType().NotNull()})
+	out = append(out, Column{Name: "$m", Type: types.BooleanType().NotNull()})
+	return &Project{Input: n, Exprs: exprs, Cols: out}
+}
+
+// project keeps columns idx of n.
+func projectCols(n Node, idx []int) Node {
+	cols := n.Columns()
+	exprs := make([]expr.Expr, len(idx))
+	out := make([]Column, len(idx))
+	for k, i := range idx {
+		exprs[k] = &expr.InputRef{Index: i, Name: cols[i].Name, T: cols[i].Type}
+		out[k] = cols[i]
+	}
+	return &Project{Input: n, Exprs: exprs, Cols: out}
+}
+
+// keyCols lists the correlation key outputs of a bound subquery.
+func (bs boundSubquery) keyCols() []int {
+	var out []int
+	if bs.corr != nil {
+		for i := range bs.corr.keys {
+			out = append(out, bs.corr.outStart+i)
+		}
+	}
+	return out
+}
+
+func (b *binder) needSub(n sql.Node, sc *scope) *subqCtx {
+	if sc == nil || sc.sub == nil {
+		b.failAt(n, "Subqueries are not supported here")
+	}
+	return sc.sub
+}
+
+// existsExpr binds EXISTS (subquery) as a boolean column.
+func (b *binder) existsExpr(x *sql.ExistsExpr, sc *scope) expr.Expr {
+	s := b.needSub(x, sc)
+	bs := b.bindSubquery(x.Query, sc)
+	keys := bs.keyCols()
+	if len(keys) == 0 {
+		// no correlation keys: one row with the row count, joined under
+		// the correlated conditions that use outer columns only
+		cnt := &Aggregate{Input: bs.node, Aggs: []AggCall{{Func: "COUNT", Filter: -1, Type: types.BigIntType().NotNull(), Name: "$c"}},
+			Cols: []Column{{Name: "$c", Type: types.BigIntType().NotNull()}}}
+		zero := &expr.Literal{Value: int64(0), T: types.BigIntType().NotNull()}
+		if bs.corr == nil {
+			at := b.leftJoin(s, cnt, nil, runtime.InnerJoin)
+			return b.call(x, ">", s.ref(at), zero)
+		}
+		bs2 := boundSubquery{node: cnt, corr: remapKeys(bs.corr, 0)}
+		at := b.leftJoin(s, cnt, bs2.joinCond(b, len(s.node.Columns()), nil), runtime.LeftJoin)
+		return b.call(x, ">", b.call(x, "COALESCE", s.ref(at), zero), zero)
+	}
+	d := withMarker(distinct(projectCols(bs.node, keys)))
+	// the subquery output keys now are columns 0..len(keys)-1 of d
+	remap := bs
+	remap.corr = remapKeys(bs.corr, 0)
+	nl := len(s.node.Columns())
+	at := b.leftJoin(s, d, remap.joinCond(b, nl, nil), runtime.LeftJoin)
+	return b.call(x, "IS NOT NULL", s.ref(at+len(keys)))
+}
+
+// remapKeys returns a copy of a sink whose key outputs start at start.
+func remapKeys(k *corrSink, start int) *corrSink {
+	c := *k
+	c.conds = make([]expr.Expr, len(k.conds))
+	for i, e := range k.conds {
+		c.conds[i] = expr.Rewrite(e, func(x expr.Expr) expr.Expr {
+			if r, ok := x.(*subqOutRef); ok {
+				return &subqOutRef{Index: r.Index - k.outStart + start, Name: r.Name, T: r.T}
+			}
+			return x
+		})
+	}
+	c.outStart = start
+	return &c
+}
+
+// inExpr binds x [NOT] IN (subquery) as a three-valued boolean column.
+func (b *binder) inSubquery(x *sql.InExpr, sc *scope) expr.Expr {
+	s := b.needSub(x, sc)
+	if _, isRow := x.X.(*sql.RowExpr); isRow {
+		b.failAt(x, "IN with a row value and a subquery is supported only as a WHERE conjunct in batch mode")
+	}
+	lhs := b.expr(x.X, sc)
+	bs := b.bindSubquery(x.Query, sc)
+	if bs.visible != 1 {
+		b.failAt(x, "The subquery of IN must return exactly one column, it returns %d", bs.visible)
+	}
+	keys := bs.keyCols()
+	yc := bs.node.Columns()[0]
+	// counts per correlation group: COUNT(*) c, COUNT(y) ck
+	cntIdx := append([]int(nil), keys...)
+	cntIdx = append(cntIdx, 0)
+	cntIn := projectCols(bs.node, cntIdx)
+	nk := len(keys)
+	gk := make([]int, nk)
+	for i := range gk {
+		gk[i] = i
+	}
+	var cols []Column
+	for i := 0; i < nk; i++ {
+		cols = append(cols, cntIn.Columns()[i])
+	}
+	cols = append(cols, Column{Name: "$c", Type: types.BigIntType().NotNull()}, Column{Name: "$ck", Type: types.BigIntType().NotNull()})
+	counts := &Aggregate{Input: cntIn, GroupKeys: gk, Cols: cols, Aggs: []AggCall{
+		{Func: "COUNT", Filter: -1, Type: types.BigIntType().NotNull(), Name: "$c"},
+		{Func: "COUNT", Args: []int{nk}, ArgTypes: []*types.DataType{yc.Type}, Filter: -1, Type: types.BigIntType().NotNull(), Name: "$ck"},
+	}}
+	nl := len(s.node.Columns())
+	var cAt int
+	if bs.corr == nil {
+		cAt = b.leftJoin(s, counts, nil, runtime.InnerJoin)
+	} else {
+		k2 := remapKeys(bs.corr, 0)
+		bs2 := boundSubquery{node: counts, corr: k2}
+		cAt = b.leftJoin(s, counts, bs2.joinCond(b, nl, nil), runtime.LeftJoin)
+	}
+	c, ck := s.ref(cAt+nk), s.ref(cAt+nk+1)
+	// distinct values with a marker
+	dIdx := append([]int{0}, keys...)
+	d := withMarker(distinct(projectCols(bs.node, dIdx)))
+	nl = len(s.node.Columns())
+	y := &expr.InputRef{Index: nl, Name: yc.Name, T: yc.Type}
+	var corr *corrSink
+	if bs.corr != nil {
+		corr = remapKeys(bs.corr, 1)
+	}
+	bs3 := boundSubquery{node: d, corr: corr}
+	dAt := b.leftJoin(s, d, bs3.joinCond(b, nl, []expr.Expr{b.call(x, "=", lhs, y)}), runtime.LeftJoin)
+	marker := s.ref(dAt + 1 + nk)
+	zero := &expr.Literal{Value: int64(0), T: types.BigIntType().NotNull()}
+	t := func(v any) expr.Expr { return &expr.Literal{Value: v, T: types.BooleanType().NotNull()} }
+	null := &expr.Literal{T: types.BooleanType()}
+	cs := b.call(x, "CASE",
+		b.call(x, "OR", b.call(x, "IS NULL", c), b.call(x, "=", c, zero)), t(false),
+		b.call(x, "IS NOT NULL", marker), t(true),
+		b.call(x, "IS NULL", lhs), null,
+		b.call(x, "<", ck, c), null,
+		t(false))
+	if x.Not {
+		return b.call(x, "NOT", cs)
+	}
+	return cs
+}
+
+// scalarSubquery binds (subquery) used as a value.
+func (b *binder) scalarSubquery(x *sql.SubqueryExpr, sc *scope) expr.Expr {
+	s := b.needSub(x, sc)
+	bs := b.bindSubquery(x.Query, sc)
+	if bs.visible != 1 {
+		b.failAt(x, "A scalar subquery must return exactly one column, it returns %d", bs.visible)
+	}
+	vc := bs.node.Columns()[0]
+	keys := bs.keyCols()
+	nl := len(s.node.Columns())
+	if bs.corr == nil {
+		var one Node = bs.node
+		if !singleRow(bs.node) {
+			one = &Aggregate{Input: bs.node, Aggs: []AggCall{{Func: "SINGLE_VALUE", Args: []int{0}, ArgTypes: []*types.DataType{vc.Type},
+				Filter: -1, Type: vc.Type.WithNullable(true), Name: "$v"}}, Cols: []Column{{Name: "$v", Type: vc.Type.WithNullable(true)}}}
+		}
+		at := b.leftJoin(s, one, nil, runtime.InnerJoin)
+		return s.ref(at)
+	}
+	if bs.corr.aggregated {
+		// grouped by the correlation keys: a missing group has the value
+		// of the aggregate over no rows
+		d := withMarker(projectCols(bs.node, append([]int{0}, keys...)))
+		corr := remapKeys(bs.corr, 1)
+		bs2 := boundSubquery{node: d, corr: corr}
+		at := b.leftJoin(s, d, bs2.joinCond(b, nl, nil), runtime.LeftJoin)
+		v := s.ref(at)
+		if empty := emptyGroupValue(bs); empty != nil {
+			return b.call(x, "CASE", b.call(x, "IS NULL", s.ref(at+1+len(keys))), empty, v)
+		}
+		return v
+	}
+	// not aggregated: at most one row per correlation group
+	idx := append([]int{0}, keys...)
+	in := projectCols(bs.node, idx)
+	gk := make([]int, len(keys))
+	var cols []Column
+	for i := range keys {
+		gk[i] = i + 1
+	}
+	// group keys first, then the value
+	in2 := projectCols(in, append(append([]int(nil), gk...), 0))
+	for i := range keys {
+		cols = append(cols, in2.Columns()[i])
+	}
+	cols = append(cols, Column{Name: "$v", Type: vc.Type.WithNullable(true)})
+	kk := make([]int, len(keys))
+	for i := range kk {
+		kk[i] = i
+	}
+	one := &Aggregate{Input: in2, GroupKeys: kk, Cols: cols, Aggs: []AggCall{{Func: "SINGLE_VALUE", Args: []int{len(keys)},
+		ArgTypes: []*types.DataType{vc.Type}, Filter: -1, Type: vc.Type.WithNullable(true), Name: "$v"}}}
+	corr := remapKeys(bs.corr, 0)
+	bs2 := boundSubquery{node: one, corr: corr}
+	at := b.leftJoin(s, one, bs2.joinCond(b, nl, nil), runtime.LeftJoin)
+	return s.ref(at + len(keys))
+}
+
+// singleRow reports a plan that returns exactly one row: a global
+// aggregate (under projections).
+func singleRow(n Node) bool {
+	for {
+		switch x := n.(type) {
+		case *Project:
+			n = x.Input
+		case *Aggregate:
+			return len(x.GroupKeys) == 0
+		case *Values:
+			return len(x.Rows) == 1
+		default:
+			return false
+		}
+	}
+}
+
+// emptyGroupValue evaluates a correlated aggregate subquery's value over an
+// empty group (COUNT and SUM0 give 0, the others NULL); nil when it is NULL.
+func emptyGroupValue(bs boundSubquery) expr.Expr { return emptyGroupValueAt(bs, 0) }
+
+// emptyGroupValueAt is emptyGroupValue for output column col.
+func emptyGroupValueAt(bs boundSubquery, col int) expr.Expr {
+	p, ok := bs.node.(*Project)
+	if !ok || bs.corr.agg == nil {
+		return nil
+	}
+	agg := bs.corr.agg
+	nk := len(agg.GroupKeys)
+	subst := make([]expr.Expr, len(agg.Cols))
+	for i, c := range agg.Cols {
+		subst[i] = &expr.Literal{T: c.Type.WithNullable(true)}
+		if i >= nk {
+			switch agg.Aggs[i-nk].Func {
+			case "COUNT", "SUM0":
+				v, err := expr.CastValue(int64(0), types.BigIntType(), c.Type, nil)
+				if err == nil {
+					subst[i] = &expr.Literal{Value: v, T: c.Type}
+				}
+			}
+		}
+	}
+	// the Project may sit on a Filter (HAVING) over the aggregate: then an
+	// empty group has no row
+	if _, direct := p.Input.(*Aggregate); !direct {
+		return nil
+	}
+	e := substitute(p.Exprs[col], subst)
+	v, err := expr.EvalConst(e, expr.DefaultCtx())
+	if err != nil || v == nil {
+		return nil
+	}
+	return &expr.Literal{Value: v, T: p.Exprs[col].Type()}
+}
+
+// valueGenerator prepares an aggregating subquery block whose correlated
+// conditions are not all key equalities (e.g. WHERE inner.d < outer.b), as
+// Calcite's decorrelator does with a value generator: the distinct values
+// of the outer columns the conditions use are joined onto the block's
+// input under those conditions, so the aggregate groups by them; the
+// block then correlates by null-safe equality on those columns. An outer
+// row whose values match no input row finds no group and gets the value
+// of the aggregate over no rows.
+func (b *binder) valueGenerator(k *corrSink, n Node, sc *scope) Node {
+	osc := b.sq.outer[len(b.sq.outer)-1]
+	if osc.sub == nil {
+		b.fail(fmt.Errorf("Correlated subqueries are not supported here"))
+	}
+	var outerIdx []int
+	pos := map[int]int{}
+	for _, c := range k.conds {
+		expr.Walk(c, func(x expr.Expr) bool {
+			if r, ok := x.(*CorrelRef); ok {
+				if _, seen := pos[r.Index]; !seen {
+					pos[r.Index] = len(outerIdx)
+					outerIdx = append(outerIdx, r.Index)
+				}
+			}
+			return true
+		})
+	}
+	d := distinct(projectCols(osc.sub.node, outerIdx))
+	nf := len(n.Columns())
+	var conds []expr.Expr
+	for _, c := range k.conds {
+		conds = append(conds, expr.Rewrite(c, func(x expr.Expr) expr.Expr {
+			if r, ok := x.(*CorrelRef); ok {
+				return &expr.InputRef{Index: nf + pos[r.Index], Name: r.Name, T: r.T}
+			}
+			return x
+		}))
+	}
+	cols := append(append([]Column(nil), n.Columns()...), d.Columns()...)
+	out := &Join{Left: n, Right: d, Kind: runtime.InnerJoin, Cond: andOf(conds), Cols: cols}
+	k.conds, k.keys, k.equi = nil, nil, true
+	for j, oi := range outerIdx {
+		c := d.Columns()[j]
+		b.sq.count++
+		name := fmt.Sprintf("$vg%d", b.sq.count)
+		sc.fields = append(sc.fields, field{name: name, rel: -1, typ: c.Type, hidden: true})
+		key := &expr.InputRef{Index: nf + j, Name: name, T: c.Type}
+		k.keys = append(k.keys, key)
+		of := osc.fields[oi]
+		k.conds = append(k.conds, b.call(k.sel, "IS NOT DISTINCT FROM", &CorrelRef{Index: oi, Name: of.name, T: of.typ}, key))
+	}
+	return out
+}

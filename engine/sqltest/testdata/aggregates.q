@@ -1,0 +1,408 @@
+# aggregates.q - aggregate functions, DISTINCT and FILTER.
+# Sources: docs/data/sql_functions.yml ("aggregate"; examples quoted),
+# MathAggFunctionITCase.java (variance family over integral, approximate
+# and decimal inputs), the seed inventory §6 (E-44..E-46, E-73),
+# LogicalTypeMerging (SUM/AVG result types).
+
+SET 'execution.runtime-mode' = 'batch';
+[INFO] Execute statement succeeded.
+!info
+SET 'sql-client.display.max-column-width' = '60';
+[INFO] Execute statement succeeded.
+!info
+
+CREATE TEMPORARY VIEW t AS SELECT * FROM (VALUES ('a', 1, 'x'), ('a', 2, 'y'), ('a', 2, CAST(NULL AS STRING)), ('b', 5, 'z'), ('c', CAST(NULL AS INT), 'w')) AS v(k, n, s);
+[INFO] Execute statement succeeded.
+!info
+
+# seed §6 E-44: SUM of only NULLs is NULL, SUM0 is 0; COUNT counts non-NULL values
+SELECT k, SUM(n), SUM0(n), COUNT(n), COUNT(*) FROM t GROUP BY k;
++---+--------+--------+--------+--------+
+| k | EXPR$1 | EXPR$2 | EXPR$3 | EXPR$4 |
++---+--------+--------+--------+--------+
+| a |      5 |      5 |      3 |      3 |
+| b |      5 |      5 |      1 |      1 |
+| c | <NULL> |      0 |      0 |      1 |
++---+--------+--------+--------+--------+
+3 rows in set
+!unordered
+SELECT MIN(n), MAX(n), AVG(n), COUNT(DISTINCT n), SUM(DISTINCT n) FROM t;
++--------+--------+--------+--------+--------+
+| EXPR$0 | EXPR$1 | EXPR$2 | EXPR$3 | EXPR$4 |
++--------+--------+--------+--------+--------+
+|      1 |      5 |      2 |      3 |      8 |
++--------+--------+--------+--------+--------+
+1 row in set
+!ok
+# COUNT(1) counts rows (sql_functions.yml COUNT(*) / COUNT(1))
+SELECT COUNT(1), COUNT(*) FROM t;
++--------+--------+
+| EXPR$0 | EXPR$1 |
++--------+--------+
+|      5 |      5 |
++--------+--------+
+1 row in set
+!ok
+# a global aggregate over no rows returns one row (SQL standard)
+SELECT COUNT(*), SUM(n), MAX(s) FROM t WHERE n > 100;
++--------+--------+--------+
+| EXPR$0 | EXPR$1 | EXPR$2 |
++--------+--------+--------+
+|      0 | <NULL> | <NULL> |
++--------+--------+--------+
+1 row in set
+!ok
+# a grouped aggregate over no rows returns no rows
+SELECT k, COUNT(*) FROM t WHERE n > 100 GROUP BY k;
+Empty set
+!ok
+# AVG over an integer type is an integer (truncated); over DECIMAL a DECIMAL(38, max(6, s))
+SELECT AVG(x) FROM (VALUES (1), (2)) AS v(x);
++--------+
+| EXPR$0 |
++--------+
+|      1 |
++--------+
+1 row in set
+!ok
+SELECT AVG(x) FROM (VALUES (CAST(1 AS DECIMAL(10, 2))), (CAST(2 AS DECIMAL(10, 2)))) AS v(x);
++----------+
+|   EXPR$0 |
++----------+
+| 1.500000 |
++----------+
+1 row in set
+!ok
+SELECT AVG(x) FROM (VALUES (1.0E0), (2.0E0)) AS v(x);
++--------+
+| EXPR$0 |
++--------+
+|    1.5 |
++--------+
+1 row in set
+!ok
+SELECT SUM(x) FROM (VALUES (CAST(1.25 AS DECIMAL(10, 2))), (CAST(2.5 AS DECIMAL(10, 2)))) AS v(x);
++--------+
+| EXPR$0 |
++--------+
+|   3.75 |
++--------+
+1 row in set
+!ok
+# FILTER (WHERE ...) and DISTINCT (seed §6 E-46: SUM(DISTINCT b))
+SELECT k, COUNT(*) FILTER (WHERE n > 1), SUM(n) FILTER (WHERE s IS NOT NULL), SUM(DISTINCT n) FROM t GROUP BY k;
++---+--------+--------+--------+
+| k | EXPR$1 | EXPR$2 | EXPR$3 |
++---+--------+--------+--------+
+| a |      2 |      3 |      3 |
+| b |      1 |      5 |      5 |
+| c |      0 | <NULL> | <NULL> |
++---+--------+--------+--------+
+3 rows in set
+!unordered
+SELECT COUNT(DISTINCT k, n) FROM t;
++--------+
+| EXPR$0 |
++--------+
+|      3 |
++--------+
+1 row in set
+!ok
+# HAVING
+SELECT k, SUM(n) FROM t GROUP BY k HAVING SUM(n) > 4;
++---+--------+
+| k | EXPR$1 |
++---+--------+
+| a |      5 |
+| b |      5 |
++---+--------+
+2 rows in set
+!unordered
+SELECT k FROM t GROUP BY k HAVING COUNT(*) > 1;
++---+
+| k |
++---+
+| a |
++---+
+1 row in set
+!ok
+# expressions over aggregates and group keys
+SELECT k || '!', SUM(n) * 2 + 1 FROM t GROUP BY k ORDER BY k;
++--------+--------+
+| EXPR$0 | EXPR$1 |
++--------+--------+
+|     a! |     11 |
+|     b! |     11 |
+|     c! | <NULL> |
++--------+--------+
+3 rows in set
+!ok
+SELECT n FROM t GROUP BY n ORDER BY n NULLS FIRST;
++--------+
+|      n |
++--------+
+| <NULL> |
+|      1 |
+|      2 |
+|      5 |
++--------+
+4 rows in set
+!ok
+# MIN / MAX of strings, dates, booleans
+SELECT MIN(s), MAX(s) FROM t;
++--------+--------+
+| EXPR$0 | EXPR$1 |
++--------+--------+
+|      w |      z |
++--------+--------+
+1 row in set
+!ok
+SELECT MIN(d), MAX(d) FROM (VALUES (DATE '2020-01-02'), (DATE '2019-05-01')) AS v(d);
++------------+------------+
+|     EXPR$0 |     EXPR$1 |
++------------+------------+
+| 2019-05-01 | 2020-01-02 |
++------------+------------+
+1 row in set
+!ok
+SELECT MIN(b), MAX(b) FROM (VALUES (TRUE), (FALSE)) AS v(b);
++--------+--------+
+| EXPR$0 | EXPR$1 |
++--------+--------+
+|  FALSE |   TRUE |
++--------+--------+
+1 row in set
+!ok
+
+# MathAggFunctionITCase "integer numeric": results in the input type
+SELECT STDDEV_POP(f1), STDDEV_SAMP(f1), VAR_POP(f1), VAR_SAMP(f1) FROM (VALUES (CAST(1 AS TINYINT)), (CAST(2 AS TINYINT)), (CAST(3 AS TINYINT))) AS v(f1);
++--------+--------+--------+--------+
+| EXPR$0 | EXPR$1 | EXPR$2 | EXPR$3 |
++--------+--------+--------+--------+
+|      0 |      1 |      0 |      1 |
++--------+--------+--------+--------+
+1 row in set
+!ok
+SELECT STDDEV_POP(f2), STDDEV_SAMP(f2), VAR_POP(f2), VAR_SAMP(f2) FROM (VALUES (CAST(16 AS SMALLINT)), (CAST(32 AS SMALLINT)), (CAST(48 AS SMALLINT))) AS v(f2);
++--------+--------+--------+--------+
+| EXPR$0 | EXPR$1 | EXPR$2 | EXPR$3 |
++--------+--------+--------+--------+
+|     13 |     16 |    170 |    256 |
++--------+--------+--------+--------+
+1 row in set
+!ok
+SELECT STDDEV_POP(f3), STDDEV_SAMP(f3), VAR_POP(f3), VAR_SAMP(f3) FROM (VALUES (256), (512), (768)) AS v(f3);
++--------+--------+--------+--------+
+| EXPR$0 | EXPR$1 | EXPR$2 | EXPR$3 |
++--------+--------+--------+--------+
+|    209 |    256 |  43690 |  65536 |
++--------+--------+--------+--------+
+1 row in set
+!ok
+SELECT STDDEV_POP(f4), STDDEV_SAMP(f4), VAR_POP(f4), VAR_SAMP(f4) FROM (VALUES (CAST(4096 AS BIGINT)), (CAST(8192 AS BIGINT)), (CAST(12288 AS BIGINT))) AS v(f4);
++--------+--------+----------+----------+
+| EXPR$0 | EXPR$1 |   EXPR$2 |   EXPR$3 |
++--------+--------+----------+----------+
+|   3344 |   4096 | 11184810 | 16777216 |
++--------+--------+----------+----------+
+1 row in set
+!ok
+# "approximate numeric"
+SELECT ROUND(STDDEV_POP(f2), 6), ROUND(STDDEV_SAMP(f2), 6), ROUND(VAR_POP(f2), 6), ROUND(VAR_SAMP(f2), 6) FROM (VALUES (1.0E0), (1.5E0), (2.0E0)) AS v(f2);
++----------+--------+----------+--------+
+|   EXPR$0 | EXPR$1 |   EXPR$2 | EXPR$3 |
++----------+--------+----------+--------+
+| 0.408248 |    0.5 | 0.166667 |   0.25 |
++----------+--------+----------+--------+
+1 row in set
+!ok
+# "decimal": DECIMAL(10, 2) inputs give DECIMAL(38, 6)
+SELECT ROUND(STDDEV_POP(f1), 6), ROUND(STDDEV_SAMP(f1), 6), ROUND(VAR_POP(f1), 6), ROUND(VAR_SAMP(f1), 6) FROM (VALUES (CAST(0.27 AS DECIMAL(10, 2))), (CAST(0.28 AS DECIMAL(10, 2))), (CAST(0.29 AS DECIMAL(10, 2)))) AS v(f1);
++----------+----------+----------+----------+
+|   EXPR$0 |   EXPR$1 |   EXPR$2 |   EXPR$3 |
++----------+----------+----------+----------+
+| 0.008165 | 0.010000 | 0.000067 | 0.000100 |
++----------+----------+----------+----------+
+1 row in set
+!ok
+# "failed case of FLINK-38740": no negative variance from rounding
+SELECT STDDEV_POP(f1), STDDEV_SAMP(f1), VAR_POP(f1) < 0, VAR_SAMP(f1) < 0 FROM (VALUES (0.27E0), (0.27E0), (0.27E0)) AS v(f1);
++--------+--------+--------+--------+
+| EXPR$0 | EXPR$1 | EXPR$2 | EXPR$3 |
++--------+--------+--------+--------+
+|    0.0 |    0.0 |  FALSE |  FALSE |
++--------+--------+--------+--------+
+1 row in set
+!ok
+# sample variants are NULL for one row; VARIANCE is VAR_SAMP (sql_functions.yml)
+SELECT VAR_SAMP(x), STDDEV_SAMP(x), VARIANCE(x) FROM (VALUES (1.0E0)) AS v(x);
++--------+--------+--------+
+| EXPR$0 | EXPR$1 | EXPR$2 |
++--------+--------+--------+
+| <NULL> | <NULL> | <NULL> |
++--------+--------+--------+
+1 row in set
+!ok
+SELECT VARIANCE(f3) FROM (VALUES (256), (512), (768)) AS v(f3);
++--------+
+| EXPR$0 |
++--------+
+|  65536 |
++--------+
+1 row in set
+!ok
+
+# COLLECT: a MULTISET of the non-NULL values
+SELECT k, COLLECT(s) FROM t WHERE k <> 'a' GROUP BY k;
++---+--------+
+| k | EXPR$1 |
++---+--------+
+| b |  {z=1} |
+| c |  {w=1} |
++---+--------+
+2 rows in set
+!unordered
+SELECT COLLECT(x) FROM (VALUES ('a'), ('a'), ('b')) AS v(x) WHERE x = 'a';
++--------+
+| EXPR$0 |
++--------+
+|  {a=2} |
++--------+
+1 row in set
+!ok
+SELECT COLLECT(DISTINCT x) FROM (VALUES ('a'), ('a')) AS v(x);
++--------+
+| EXPR$0 |
++--------+
+|  {a=1} |
++--------+
+1 row in set
+!ok
+# LISTAGG: separator ',' by default; NULLs skipped
+SELECT LISTAGG(x) FROM (VALUES ('a'), (CAST(NULL AS STRING)), ('b')) AS v(x);
++--------+
+| EXPR$0 |
++--------+
+|    a,b |
++--------+
+1 row in set
+!ok
+SELECT LISTAGG(x, '; ') FROM (VALUES ('a'), ('b')) AS v(x);
++--------+
+| EXPR$0 |
++--------+
+|   a; b |
++--------+
+1 row in set
+!ok
+# FIRST_VALUE / LAST_VALUE ignore NULLs
+SELECT FIRST_VALUE(x), LAST_VALUE(x) FROM (VALUES (CAST(NULL AS INT)), (1), (2), (CAST(NULL AS INT))) AS v(x);
++--------+--------+
+| EXPR$0 | EXPR$1 |
++--------+--------+
+|      1 |      2 |
++--------+--------+
+1 row in set
+!ok
+# ARRAY_AGG: NULLs respected by default; NULL for no rows
+# (ARRAY_AGG(x IGNORE NULLS) needs parser support, not yet there)
+SELECT ARRAY_AGG(x) FROM (VALUES (1), (CAST(NULL AS INT)), (2)) AS v(x);
++--------------+
+|       EXPR$0 |
++--------------+
+| [1, NULL, 2] |
++--------------+
+1 row in set
+!ok
+SELECT ARRAY_AGG(DISTINCT x) FROM (VALUES (1), (1), (2)) AS v(x);
++--------+
+| EXPR$0 |
++--------+
+| [1, 2] |
++--------+
+1 row in set
+!ok
+SELECT ARRAY_AGG(x) FROM (VALUES (1)) AS v(x) WHERE x > 1;
++--------+
+| EXPR$0 |
++--------+
+| <NULL> |
++--------+
+1 row in set
+!ok
+# sql_functions.yml JSON_OBJECTAGG / JSON_ARRAYAGG examples over an orders table
+CREATE TEMPORARY VIEW orders AS SELECT * FROM (VALUES ('Apple', 2), ('Banana', 17), ('Orange', 0)) AS o(product, cnt);
+[INFO] Execute statement succeeded.
+!info
+SELECT JSON_OBJECTAGG(KEY product VALUE cnt) FROM orders;
++------------------------------------+
+|                             EXPR$0 |
++------------------------------------+
+| {"Apple":2,"Banana":17,"Orange":0} |
++------------------------------------+
+1 row in set
+!ok
+SELECT JSON_ARRAYAGG(product) FROM orders;
++-----------------------------+
+|                      EXPR$0 |
++-----------------------------+
+| ["Apple","Banana","Orange"] |
++-----------------------------+
+1 row in set
+!ok
+SELECT JSON_ARRAYAGG(x) FROM (VALUES (1), (CAST(NULL AS INT))) AS v(x);
++--------+
+| EXPR$0 |
++--------+
+|    [1] |
++--------+
+1 row in set
+!ok
+SELECT JSON_ARRAYAGG(x NULL ON NULL) FROM (VALUES (1), (CAST(NULL AS INT))) AS v(x);
++----------+
+|   EXPR$0 |
++----------+
+| [1,null] |
++----------+
+1 row in set
+!ok
+# "If a key occurs multiple times, an error will be thrown"
+SELECT JSON_OBJECTAGG(KEY k VALUE n) FROM (VALUES ('a', 1), ('a', 2)) AS v(k, n);
+[ERROR] Could not execute SQL statement. Reason:
+Duplicate key 'a'
+!error
+# sql_functions.yml PERCENTILE: linear interpolation; an array of percentages gives an array
+SELECT PERCENTILE(x, 0.5) FROM (VALUES (1), (2), (3), (4)) AS v(x);
++--------+
+| EXPR$0 |
++--------+
+|    2.5 |
++--------+
+1 row in set
+!ok
+SELECT PERCENTILE(x, ARRAY[0.0, 1.0]) FROM (VALUES (1), (2), (3), (4)) AS v(x);
++------------+
+|     EXPR$0 |
++------------+
+| [1.0, 4.0] |
++------------+
+1 row in set
+!ok
+SELECT PERCENTILE(x, 0.5, f) FROM (VALUES (1, 3), (10, 1)) AS v(x, f);
++--------+
+| EXPR$0 |
++--------+
+|    1.0 |
++--------+
+1 row in set
+!ok
+
+# seed §6 E-45: the aggregate example over every function, per group
+SELECT a, SUM(b) AS d, SUM0(b) AS e, MIN(b) AS f, MAX(b) AS g, COUNT(b) AS h, AVG(b) AS i, STDDEV_POP(b) AS j, STDDEV_SAMP(b) AS k, VAR_POP(b) AS l, VAR_SAMP(b) AS m FROM (VALUES ('x', 2.0E0), ('x', 4.0E0)) AS v(a, b) GROUP BY a;
++---+-----+-----+-----+-----+---+-----+-----+--------------------+-----+-----+
+| a |   d |   e |   f |   g | h |   i |   j |                  k |   l |   m |
++---+-----+-----+-----+-----+---+-----+-----+--------------------+-----+-----+
+| x | 6.0 | 6.0 | 2.0 | 4.0 | 2 | 3.0 | 1.0 | 1.4142135623730951 | 1.0 | 2.0 |
++---+-----+-----+-----+-----+---+-----+-----+--------------------+-----+-----+
+1 row in set
+!ok
