@@ -500,12 +500,16 @@ func ExampleTableConfig_SetLocalTimeZone() {
 	_ = c.SetLocalTimeZone("America/Los_Angeles")
 	fmt.Println(c.GetLocalTimeZone())
 	fmt.Println(c.SetLocalTimeZone("Mars/Olympus") != nil)
-	r, _ := env.SQLQuery("SELECT CAST(TIMESTAMP_LTZ '2021-01-01 00:00:00' AS STRING)")
+	r, err := env.SQLQuery("SELECT CAST(TO_TIMESTAMP_LTZ(0, 3) AS STRING)")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	show(r)
 	// Output:
 	// America/Los_Angeles
 	// true
-	// 2021-01-01 08:00:00
+	// 1969-12-31 16:00:00.000
 }
 
 // A job's client: status and result.

@@ -688,6 +688,8 @@ func (f *UserDefinedFunction) buildFunction() *expr.Function {
 		}
 	case AggregateFunctionKind, TableAggregateFunctionKind:
 		fn.Aggregate = &aggImpl{f: f}
+	case TableFunctionKind:
+		f.attachTable(fn)
 	}
 	return fn
 }

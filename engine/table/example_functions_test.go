@@ -1,5 +1,3 @@
-//go:build riffle_sqlfull
-
 package table
 
 import (
@@ -11,11 +9,9 @@ import (
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
-// Examples of the seed inventory's §6 that need the built-in functions,
-// set operations and table functions of the SQL-breadth work (BIN, HEX,
-// LPAD, JSON_VALUE, INTERSECT ALL, UNNEST, LATERAL TABLE, ...). Their
-// outputs were checked against that work; they run with
-// -tags riffle_sqlfull until it is merged, when this constraint goes.
+// Examples of the seed inventory's §6 that use built-in functions, set
+// operations and table functions (BIN, HEX, LPAD, JSON_VALUE, INTERSECT
+// ALL, UNNEST, LATERAL TABLE, ...).
 
 // exampleTop2 keeps the two largest values of a group (the seed's Top2).
 type exampleTop2 struct{}
