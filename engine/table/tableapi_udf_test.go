@@ -240,3 +240,47 @@ func TestDataStreamBridge(t *testing.T) {
 		t.Fatalf("delete row in FromDataStream: %v", err)
 	}
 }
+
+type panicky struct{}
+
+func (panicky) CreateAccumulator() any                { return new(int64) }
+func (panicky) Accumulate(acc any, args ...any) error { panic("agg kaput") }
+func (panicky) GetValue(acc any) (any, error)         { return *(acc.(*int64)), nil }
+
+func runErr(t *testing.T, tab *Table) error {
+	t.Helper()
+	if err := tab.Err(); err != nil {
+		return err
+	}
+	res, err := tab.Execute()
+	if err != nil {
+		return err
+	}
+	it, err := res.Collect()
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for it.Next() {
+	}
+	return it.Err()
+}
+
+func TestPanickingFunctionsNameThemselves(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	o := orders(t, env)
+	agg := UDAF(panicky{}, WithResultType(types.BigIntType()), WithName("my_agg"))
+	if err := runErr(t, o.GroupBy(Col("name")).Select(agg.Call(Col("id")))); err == nil || !strings.Contains(err.Error(), "my_agg") || !strings.Contains(err.Error(), "agg kaput") {
+		t.Fatalf("UDAF panic: %v", err)
+	}
+	tf := UDTF(func(s string, emit func(string)) { panic("table kaput") }, WithName("my_split"))
+	if err := runErr(t, o.JoinLateral(tf.Call(Col("name")).As("w"))); err == nil || !strings.Contains(err.Error(), "my_split") || !strings.Contains(err.Error(), "table kaput") {
+		t.Fatalf("UDTF panic: %v", err)
+	}
+	sf := UDF(func(s string) string { panic("scalar kaput") }, WithName("my_scalar"))
+	if err := runErr(t, o.Select(sf.Call(Col("name")))); err == nil || !strings.Contains(err.Error(), "my_scalar") || !strings.Contains(err.Error(), "scalar kaput") {
+		t.Fatalf("UDF panic: %v", err)
+	}
+	// the environment keeps working
+	wantRows(t, o.Select(Col("id").Count()), "+I[4]")
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	goruntime "runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -901,7 +902,8 @@ type funcInstance struct {
 	opened bool
 }
 
-func (i *funcInstance) open(params map[string]string) error {
+func (i *funcInstance) open(params map[string]string) (err error) {
+	defer recoverUDF(i.f.name, &err)
 	i.ctx = &FunctionContext{params: params, metrics: newMetricGroup(i.f.name)}
 	if o, ok := i.f.impl.(OpenableFunction); ok {
 		if err := o.Open(i.ctx); err != nil {
@@ -912,7 +914,8 @@ func (i *funcInstance) open(params map[string]string) error {
 	return nil
 }
 
-func (i *funcInstance) close() error {
+func (i *funcInstance) close() (err error) {
+	defer recoverUDF(i.f.name, &err)
 	if !i.opened {
 		return nil
 	}
@@ -925,8 +928,17 @@ func (i *funcInstance) close() error {
 	return nil
 }
 
+// recoverUDF turns a panic of user code into an error naming the
+// function, with the stack.
+func recoverUDF(name string, err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("user-defined function %s panicked: %v\n%s", name, r, debug.Stack())
+	}
+}
+
 // evalScalar calls the scalar function on one row.
-func (i *funcInstance) evalScalar(vals []any) (any, error) {
+func (i *funcInstance) evalScalar(vals []any) (out any, err error) {
+	defer recoverUDF(i.f.name, &err)
 	f := i.f
 	if f.goFn != nil {
 		args, ok, err := f.goFn.args(vals)
@@ -940,7 +952,8 @@ func (i *funcInstance) evalScalar(vals []any) (any, error) {
 
 // evalTable calls the table function on one row and returns the rows it
 // emitted.
-func (i *funcInstance) evalTable(vals []any) ([][]any, error) {
+func (i *funcInstance) evalTable(vals []any) (rows [][]any, err error) {
+	defer recoverUDF(i.f.name, &err)
 	f := i.f
 	out := &Collector{n: len(f.resultType.Fields)}
 	if f.goFn != nil {
@@ -1061,7 +1074,8 @@ func (a *aggImpl) Open(ctx *expr.Ctx) (expr.AggregateInstance, error) {
 
 type aggInstance struct{ inst *funcInstance }
 
-func (a *aggInstance) CreateAccumulator() (any, error) {
+func (a *aggInstance) CreateAccumulator() (acc any, err error) {
+	defer recoverUDF(a.inst.f.name, &err)
 	switch impl := a.inst.f.impl.(type) {
 	case AggregateFunction:
 		return impl.CreateAccumulator(), nil
@@ -1071,7 +1085,8 @@ func (a *aggInstance) CreateAccumulator() (any, error) {
 	return nil, fmt.Errorf("%s is not an aggregate function", a.inst.f.name)
 }
 
-func (a *aggInstance) Accumulate(acc any, args []any) error {
+func (a *aggInstance) Accumulate(acc any, args []any) (err error) {
+	defer recoverUDF(a.inst.f.name, &err)
 	switch impl := a.inst.f.impl.(type) {
 	case AggregateFunction:
 		return impl.Accumulate(acc, args...)
@@ -1081,21 +1096,24 @@ func (a *aggInstance) Accumulate(acc any, args []any) error {
 	return nil
 }
 
-func (a *aggInstance) Retract(acc any, args []any) error {
+func (a *aggInstance) Retract(acc any, args []any) (err error) {
+	defer recoverUDF(a.inst.f.name, &err)
 	if r, ok := a.inst.f.impl.(RetractableFunction); ok {
 		return r.Retract(acc, args...)
 	}
 	return fmt.Errorf("function %s cannot consume an updating input: it does not implement Retract", a.inst.f.name)
 }
 
-func (a *aggInstance) Merge(acc any, others []any) error {
+func (a *aggInstance) Merge(acc any, others []any) (err error) {
+	defer recoverUDF(a.inst.f.name, &err)
 	if m, ok := a.inst.f.impl.(MergeableFunction); ok {
 		return m.Merge(acc, others)
 	}
 	return fmt.Errorf("function %s does not implement Merge", a.inst.f.name)
 }
 
-func (a *aggInstance) GetValue(acc any) (any, error) {
+func (a *aggInstance) GetValue(acc any) (v any, err error) {
+	defer recoverUDF(a.inst.f.name, &err)
 	f := a.inst.f
 	switch impl := f.impl.(type) {
 	case AggregateFunction:
