@@ -2,7 +2,6 @@ package common
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -364,13 +363,13 @@ func (e *ExecutionConfig) IsObjectReuseEnabled() bool {
 // get_global_job_parameters); user functions read them with
 // FunctionContext.GetJobParameter.
 func (e *ExecutionConfig) GetGlobalJobParameters() map[string]string {
-	return parseMap(e.conf.GetString(keyGlobalJobParameters, ""))
+	return config.ParseMapValue(e.conf.GetString(keyGlobalJobParameters, ""))
 }
 
 // SetGlobalJobParameters replaces the global job parameters
 // (pipeline.global-job-parameters) (PyFlink's set_global_job_parameters).
 func (e *ExecutionConfig) SetGlobalJobParameters(params map[string]string) *ExecutionConfig {
-	e.conf.Set(keyGlobalJobParameters, formatMap(params))
+	e.conf.Set(keyGlobalJobParameters, config.FormatMapValue(params))
 	return e
 }
 
@@ -474,59 +473,3 @@ func copyStrings(m map[string]string) map[string]string {
 	return out
 }
 
-// parseMap parses Flink's map syntax "k1:v1,k2:v2".
-func parseMap(s string) map[string]string {
-	out := map[string]string{}
-	if strings.TrimSpace(s) == "" {
-		return out
-	}
-	for _, part := range splitQuoted(s) {
-		k, v, ok := strings.Cut(part, ":")
-		if ok {
-			out[unq(strings.TrimSpace(k))] = unq(strings.TrimSpace(v))
-		}
-	}
-	return out
-}
-
-func formatMap(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = q(k) + ":" + q(m[k])
-	}
-	return strings.Join(parts, ",")
-}
-
-func q(s string) string {
-	if strings.ContainsAny(s, ",:'") {
-		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
-	}
-	return s
-}
-
-func unq(s string) string {
-	if len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' {
-		return strings.ReplaceAll(s[1:len(s)-1], "''", "'")
-	}
-	return s
-}
-
-func splitQuoted(s string) []string {
-	var out []string
-	start, quoted := 0, false
-	for i := 0; i < len(s); i++ {
-		switch {
-		case s[i] == '\'':
-			quoted = !quoted
-		case s[i] == ',' && !quoted:
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, s[start:])
-}

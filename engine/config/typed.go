@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/base64"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -240,4 +241,66 @@ func GetOptional[T any](c *Configuration, o *ConfigOption[T]) (T, bool, error) {
 func Set[T any](c *Configuration, o *ConfigOption[T], v T) *Configuration {
 	c.Set(o.key, o.format(v))
 	return c
+}
+
+// ParseMapValue parses Flink's map option syntax "k1:v1,k2:v2", where a
+// key or value holding ',' or ':' is enclosed in single quotes (a quote
+// inside is doubled). Malformed entries are skipped.
+func ParseMapValue(s string) map[string]string {
+	out := map[string]string{}
+	for _, part := range splitOutsideQuotes(s, ',') {
+		kv := splitOutsideQuotes(part, ':')
+		if len(kv) != 2 {
+			continue
+		}
+		out[unquoteMapPart(strings.TrimSpace(kv[0]))] = unquoteMapPart(strings.TrimSpace(kv[1]))
+	}
+	return out
+}
+
+// FormatMapValue renders a map in Flink's map option syntax, keys sorted.
+func FormatMapValue(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = quoteMapPart(k) + ":" + quoteMapPart(m[k])
+	}
+	return strings.Join(parts, ",")
+}
+
+func quoteMapPart(s string) string {
+	if strings.ContainsAny(s, ",:'") {
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	}
+	return s
+}
+
+func unquoteMapPart(s string) string {
+	if len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' {
+		return strings.ReplaceAll(s[1:len(s)-1], "''", "'")
+	}
+	return s
+}
+
+// splitOutsideQuotes splits s at sep where it is not inside single quotes.
+func splitOutsideQuotes(s string, sep byte) []string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	var out []string
+	start, quoted := 0, false
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\'':
+			quoted = !quoted
+		case s[i] == sep && !quoted:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
 }

@@ -150,7 +150,7 @@ func (t *TableEnvironment) jobParams() map[string]string {
 	if v == "" {
 		return nil
 	}
-	return parseMapOption(v)
+	return config.ParseMapValue(v)
 }
 
 // startJob submits a job graph, tracking the user functions the job opens

@@ -3,7 +3,9 @@ package table
 import (
 	"bytes"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -283,4 +285,45 @@ func TestPanickingFunctionsNameThemselves(t *testing.T) {
 	}
 	// the environment keeps working
 	wantRows(t, o.Select(Col("id").Count()), "+I[4]")
+}
+
+type lifecycle struct {
+	opens, closes, evals atomic.Int64
+	param                string
+}
+
+func (l *lifecycle) Open(ctx *FunctionContext) error {
+	l.opens.Add(1)
+	l.param = ctx.GetJobParameter("greeting", "none")
+	ctx.GetMetricGroup().Counter("opened").Inc()
+	return nil
+}
+func (l *lifecycle) Close() error { l.closes.Add(1); return nil }
+func (l *lifecycle) Eval(args ...any) (any, error) {
+	l.evals.Add(1)
+	return l.param, nil
+}
+
+func TestFunctionLifecycleAndDeterminism(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	env.GetConfig().GetExecutionConfig().SetGlobalJobParameters(map[string]string{"greeting": "hello"})
+	o := orders(t, env)
+	l := &lifecycle{}
+	f := UDF(l, WithResultType(types.StringType()), WithDeterministic(false))
+	wantRows(t, o.Select(f.Call(Col("id"))).Limit(1), "+I[hello]")
+	deadline := time.Now().Add(10 * time.Second)
+	for l.closes.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if l.opens.Load() != 1 || l.closes.Load() != 1 {
+		t.Fatalf("open %d close %d", l.opens.Load(), l.closes.Load())
+	}
+	// a non-deterministic function of constants is evaluated per row
+	var n atomic.Int64
+	counter := UDF(func() int64 { return n.Add(1) }, WithDeterministic(false), WithName("counter"))
+	wantRows(t, o.Select(counter.Call()).OrderBy(Col("_c0")), "+I[1]", "+I[2]", "+I[3]", "+I[4]")
+	// a deterministic one is folded at planning time
+	var m atomic.Int64
+	folded := UDF(func() int64 { return m.Add(1) }, WithName("folded"))
+	wantRows(t, o.Select(folded.Call()).Distinct(), "+I[1]")
 }

@@ -1,7 +1,6 @@
 package table
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -244,61 +243,3 @@ func (c *TableConfig) SetPythonExecutable(path string) { c.conf.Set("python.exec
 // globalJobParameters is Flink's pipeline.global-job-parameters key.
 const globalJobParameters = "pipeline.global-job-parameters"
 
-// parseMapOption parses Flink's map option syntax "k1:v1,k2:v2" (values
-// may be quoted with single quotes).
-func parseMapOption(v string) map[string]string {
-	out := map[string]string{}
-	for _, part := range splitUnquoted(v, ',') {
-		k, val, ok := strings.Cut(part, ":")
-		if !ok {
-			continue
-		}
-		out[unquote(strings.TrimSpace(k))] = unquote(strings.TrimSpace(val))
-	}
-	return out
-}
-
-// formatMapOption renders a map as "k1:v1,k2:v2" in key order, quoting
-// keys and values that hold ',' or ':'.
-func formatMapOption(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = quoteIfNeeded(k) + ":" + quoteIfNeeded(m[k])
-	}
-	return strings.Join(parts, ",")
-}
-
-func quoteIfNeeded(s string) string {
-	if strings.ContainsAny(s, ",:'") {
-		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
-	}
-	return s
-}
-
-func unquote(s string) string {
-	if len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' {
-		return strings.ReplaceAll(s[1:len(s)-1], "''", "'")
-	}
-	return s
-}
-
-// splitUnquoted splits s at sep outside single quotes.
-func splitUnquoted(s string, sep byte) []string {
-	var out []string
-	start, quoted := 0, false
-	for i := 0; i < len(s); i++ {
-		switch {
-		case s[i] == '\'':
-			quoted = !quoted
-		case s[i] == sep && !quoted:
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, s[start:])
-}
