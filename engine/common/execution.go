@@ -472,4 +472,3 @@ func copyStrings(m map[string]string) map[string]string {
 	}
 	return out
 }
-

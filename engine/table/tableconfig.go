@@ -242,4 +242,3 @@ func (c *TableConfig) SetPythonExecutable(path string) { c.conf.Set("python.exec
 
 // globalJobParameters is Flink's pipeline.global-job-parameters key.
 const globalJobParameters = "pipeline.global-job-parameters"
-
