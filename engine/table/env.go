@@ -55,7 +55,8 @@ type TableEnvironment struct {
 	overwriteSinks map[string]bool
 }
 
-// Create builds a TableEnvironment (PyFlink's TableEnvironment.create).
+// Create builds a TableEnvironment from settings (nil: streaming mode)
+// (PyFlink's TableEnvironment.create).
 func Create(settings *EnvironmentSettings) (*TableEnvironment, error) {
 	if settings == nil {
 		settings = InStreamingMode()
@@ -226,10 +227,12 @@ func (t *TableEnvironment) JobByID(id string) (*JobClient, bool) {
 	return nil, false
 }
 
-// ListCatalogs lists registered catalogs (PyFlink's list_catalogs).
+// ListCatalogs lists the registered catalogs, sorted (PyFlink's
+// list_catalogs).
 func (t *TableEnvironment) ListCatalogs() []string { return t.catalogs.ListCatalogs() }
 
-// ListDatabases lists the databases of the current catalog.
+// ListDatabases lists the databases of the current catalog (PyFlink's
+// list_databases); it fails when the catalog cannot list them.
 func (t *TableEnvironment) ListDatabases() ([]string, error) {
 	c, err := t.catalogs.Catalog(t.catalogs.CurrentCatalog())
 	if err != nil {
@@ -238,47 +241,58 @@ func (t *TableEnvironment) ListDatabases() ([]string, error) {
 	return c.ListDatabases()
 }
 
-// ListTables lists tables and views (temporary and permanent) of the
-// current database.
+// ListTables lists the tables and views, temporary and permanent, of the
+// current database, sorted (PyFlink's list_tables).
 func (t *TableEnvironment) ListTables() ([]string, error) {
 	return t.catalogs.ListTables(t.catalogs.CurrentCatalog(), t.catalogs.CurrentDatabase(), nil)
 }
 
-// ListViews lists views of the current database.
+// ListViews lists the views, temporary and permanent, of the current
+// database (PyFlink's list_views).
 func (t *TableEnvironment) ListViews() ([]string, error) {
 	k := catalog.KindView
 	return t.catalogs.ListTables(t.catalogs.CurrentCatalog(), t.catalogs.CurrentDatabase(), &k)
 }
 
-// ListTemporaryTables lists temporary tables and views of the current database.
+// ListTemporaryTables lists the temporary tables and views of the current
+// database (PyFlink's list_temporary_tables).
 func (t *TableEnvironment) ListTemporaryTables() []string {
 	return t.catalogs.ListTemporary(t.catalogs.CurrentCatalog(), t.catalogs.CurrentDatabase(), nil)
 }
 
-// ListTemporaryViews lists temporary views of the current database.
+// ListTemporaryViews lists the temporary views of the current database
+// (PyFlink's list_temporary_views).
 func (t *TableEnvironment) ListTemporaryViews() []string {
 	k := catalog.KindView
 	return t.catalogs.ListTemporary(t.catalogs.CurrentCatalog(), t.catalogs.CurrentDatabase(), &k)
 }
 
-// GetCurrentCatalog returns the current catalog's name.
+// GetCurrentCatalog returns the current catalog's name, used to resolve
+// paths (PyFlink's get_current_catalog).
 func (t *TableEnvironment) GetCurrentCatalog() string { return t.catalogs.CurrentCatalog() }
 
-// GetCurrentDatabase returns the current database's name.
+// GetCurrentDatabase returns the current database's name (PyFlink's
+// get_current_database).
 func (t *TableEnvironment) GetCurrentDatabase() string { return t.catalogs.CurrentDatabase() }
 
-// UseCatalog sets the current catalog (and its default database).
+// UseCatalog sets the current catalog and, as Flink does, the current
+// database to that catalog's default database (PyFlink's use_catalog). An
+// unknown catalog is an error.
 func (t *TableEnvironment) UseCatalog(name string) error { return t.catalogs.SetCurrentCatalog(name) }
 
-// UseDatabase sets the current database of the current catalog.
+// UseDatabase sets the current database, which must exist in the current
+// catalog (PyFlink's use_database).
 func (t *TableEnvironment) UseDatabase(name string) error { return t.catalogs.SetCurrentDatabase(name) }
 
-// RegisterCatalog registers a catalog under a unique name.
+// RegisterCatalog registers and opens a catalog under a unique name; its
+// tables become accessible (PyFlink's register_catalog). A taken name is an
+// error.
 func (t *TableEnvironment) RegisterCatalog(name string, c catalog.Catalog) error {
 	return t.catalogs.RegisterCatalog(name, c)
 }
 
-// GetCatalog returns a registered catalog, or nil.
+// GetCatalog returns a registered catalog, or nil when no catalog has that
+// name (PyFlink's get_catalog).
 func (t *TableEnvironment) GetCatalog(name string) catalog.Catalog {
 	c, _ := t.catalogs.GetCatalog(name)
 	return c

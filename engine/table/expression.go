@@ -587,13 +587,14 @@ func (e Expression) Alias(name string, extraNames ...string) Expression {
 
 // ---------------------------------------------------------------- arithmetic
 
-// Plus is e + o (numeric addition, or a time point plus an interval).
+// Plus is e + o: numeric addition, or a time point plus an interval
+// (PyFlink's + operator).
 func (e Expression) Plus(o any) Expression { return binary("+", e, o) }
 
-// Minus is e - o.
+// Minus is e - o (PyFlink's - operator).
 func (e Expression) Minus(o any) Expression { return binary("-", e, o) }
 
-// Times is e * o.
+// Times is e * o (PyFlink's * operator).
 func (e Expression) Times(o any) Expression { return binary("*", e, o) }
 
 // Div is e / o (PyFlink's / operator; integer division for integers).

@@ -165,13 +165,19 @@ func okResult() *TableResult {
 		static: []*types.Row{types.NewRow("OK")}, message: "[INFO] Execute statement succeeded."}
 }
 
-// GetResultKind returns SUCCESS or SUCCESS_WITH_CONTENT.
+// GetResultKind returns SUCCESS for DDL and USE and SUCCESS_WITH_CONTENT
+// for everything else, DML, queries, SHOW, DESCRIBE and EXPLAIN included
+// (PyFlink's get_result_kind).
 func (r *TableResult) GetResultKind() ResultKind { return r.kind }
 
-// GetTableSchema returns the result's columns.
+// GetTableSchema returns the result's columns (PyFlink's
+// get_table_schema): "result" STRING for DDL, USE and EXPLAIN, one STRING
+// column for SHOW, one BIGINT column per sink for INSERT, the selected
+// columns for a query.
 func (r *TableResult) GetTableSchema() *TableSchema { return r.schema }
 
-// GetJobClient returns the job of a query or INSERT (nil otherwise).
+// GetJobClient returns the job of a query or INSERT, nil for statements
+// that run no job (PyFlink's get_job_client).
 func (r *TableResult) GetJobClient() *JobClient { return r.job }
 
 // IsQuery reports a SELECT result (its rows carry changelog RowKinds).
@@ -232,9 +238,12 @@ func (r *TableResult) takePending() *types.Batch {
 // ErrAlreadyCollected is returned when a result's rows are read twice.
 var ErrAlreadyCollected = errors.New("the result of a query can only be collected once")
 
-// Collect returns an iterator over the rows. For a query it follows the
-// running job: rows arrive as they are produced, each with its RowKind.
-// Close the iterator to release the job (an unfinished query is cancelled).
+// Collect returns an iterator over the rows (PyFlink's collect). For a
+// query it follows the running job: rows arrive as they are produced, each
+// with its RowKind, and the job does not finish before they are consumed;
+// closing the iterator cancels an unfinished job. For an INSERT it yields
+// -1 per sink. A query's rows can be read once: Collect and Print are
+// mutually exclusive (ErrAlreadyCollected).
 func (r *TableResult) Collect() (*RowIterator, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -332,7 +341,8 @@ func (it *RowIterator) Row() *types.Row { return it.row }
 // Err returns the error that ended iteration (the job's failure), if any.
 func (it *RowIterator) Err() error { return it.err }
 
-// Close stops reading; an unfinished query job is cancelled.
+// Close stops reading; an unfinished query job is cancelled (PyFlink's
+// CloseableIterator.close).
 func (it *RowIterator) Close() error {
 	it.done = true
 	if it.res.job != nil && !it.res.job.GetJobStatus().IsTerminal() {
@@ -342,10 +352,11 @@ func (it *RowIterator) Close() error {
 }
 
 // Print writes the result to stdout in Flink's tableau layout (PyFlink's
-// TableResult.print).
+// TableResult.print); for a query it consumes the rows as Collect does.
 func (r *TableResult) Print() error { return r.PrintTo(os.Stdout) }
 
-// PrintTo writes the result in tableau layout to w.
+// PrintTo writes the result in tableau layout to w (PyFlink's print, to a
+// writer).
 func (r *TableResult) PrintTo(w io.Writer) error {
 	it, err := r.Collect()
 	if err != nil {
