@@ -114,3 +114,20 @@ func ExampleRowInterval() {
 	// a, 3, 4
 	// a, 4, 7
 }
+
+// A row-count tumbling window: every 2 rows of a user form a window, in
+// rowtime order; the last row of a waits for a partner that never comes.
+// The result is append-only, as Flink's count windows are.
+func ExampleTumbleOver_rowCount() {
+	env := MustCreate(InStreamingMode())
+	t := exampleEvents(env)
+	w := t.Window(TumbleOver(RowInterval(2)).On(Col("ts")).Alias("w"))
+	res, _ := w.GroupBy(Col("w"), Col("user")).Select(Col("user"), Col("amount").Sum().As("total")).Execute()
+	it, _ := res.Collect()
+	defer it.Close()
+	for it.Next() {
+		fmt.Println(it.Row())
+	}
+	// Output:
+	// +I[a, 4]
+}

@@ -81,6 +81,9 @@ func (g *GroupedTable) aggregate(f Expression, w *windowCtx) *Table {
 		items = append(items, &sql.SelectItem{Expr: call, Alias: ident("_agg")})
 		q := selectQuery(items, from)
 		q.Body.(*sql.Select).GroupBy = groupBy(keys)
+		if w != nil {
+			q.Body.(*sql.Select).Having = w.having()
+		}
 		return q, deps.merge(kd), nil
 	})
 	return agg.expandRow("_agg", names(f), keyNames)
@@ -246,9 +249,28 @@ type WindowGroupedTable struct {
 type windowCtx struct {
 	w    *GroupWindow
 	args []sql.Expr
+	// count is set for row-count windows: the input then carries the
+	// window id column and groups need HAVING COUNT(*) = size.
+	count *countWindow
 }
 
-func (c *windowCtx) call() sql.Expr { return &sql.FuncCall{Name: objName(c.w.kind), Args: c.args} }
+// call is the window's group key: TUMBLE(...) etc., or the count
+// window id.
+func (c *windowCtx) call() sql.Expr {
+	if c.count != nil {
+		return colRef(countWindowID)
+	}
+	return &sql.FuncCall{Name: objName(c.w.kind), Args: c.args}
+}
+
+// having is the HAVING condition of the window's groups (nil for time
+// windows).
+func (c *windowCtx) having() sql.Expr {
+	if c.count != nil {
+		return c.count.having()
+	}
+	return nil
+}
 
 type namedExpr struct {
 	name string
@@ -257,6 +279,9 @@ type namedExpr struct {
 
 // props are the window's properties as hidden columns.
 func (c *windowCtx) props() []namedExpr {
+	if c.count != nil {
+		return nil
+	}
 	rw := c.w.windowRewriter(c.args)
 	var out []namedExpr
 	for _, m := range []string{markStart, markEnd} {
@@ -268,6 +293,9 @@ func (c *windowCtx) props() []namedExpr {
 
 // propertyColumns rewrites window properties onto the hidden columns.
 func (c *windowCtx) propertyColumns() func(mark string, arg sql.Expr) (sql.Expr, error) {
+	if c.count != nil {
+		return c.w.countProperties()
+	}
 	return func(mark string, arg sql.Expr) (sql.Expr, error) {
 		id, ok := arg.(*sql.Identifier)
 		if !ok || len(id.Parts) != 1 || id.Parts[0].Name != c.w.alias {
@@ -292,10 +320,47 @@ func (g *WindowGroupedTable) resolveWindow(r *resolver) (*windowCtx, error) {
 	return &windowCtx{w: g.w, args: args}, nil
 }
 
+// countInput returns the input of a row-count window's grouping, the
+// rows with their window ids (see window_count.go), or nil for a time
+// window.
+func (g *WindowGroupedTable) countInput() (*Table, *windowCtx, error) {
+	cw, err := g.countWindow()
+	if err != nil || cw == nil {
+		return nil, nil, err
+	}
+	return g.w.assign(g.w.numbered(g.t, g.keys), cw), &windowCtx{w: g.w, count: cw}, nil
+}
+
+// countWindow returns the row-count window of g, or nil for a time window.
+func (g *WindowGroupedTable) countWindow() (*countWindow, error) {
+	if g.err != nil {
+		return nil, g.err
+	}
+	if g.w.alias == "" {
+		return nil, fmt.Errorf("a group window needs an alias")
+	}
+	return g.w.rowCount()
+}
+
 // Select projects window properties (Col("w").Start(), End(), Rowtime(),
 // Proctime()), keys and aggregates (PyFlink's WindowGroupedTable.select):
 // the SQL GROUP BY TUMBLE(...) / HOP(...) / SESSION(...) group window.
+// Row-count windows (TumbleOver(RowInterval(n))) count the rows of each
+// key in the order of the time field and emit a window once it holds n
+// rows; they have no properties (selecting Start fails as in Flink).
+// Flink runs them only on processing time in streaming mode; Riffle also
+// accepts event time and batch mode, where the order is deterministic.
 func (g *WindowGroupedTable) Select(fields ...Expression) *Table {
+	if g.t == nil || g.t.err != nil {
+		return g.t.op(nil)
+	}
+	cw, err := g.countWindow()
+	if err != nil {
+		return g.t.env.failedTable(err)
+	}
+	if cw != nil {
+		return g.countSelect(fields, cw)
+	}
 	return g.t.op(func(from *sql.TableRef, r *resolver) (*sql.Query, *exprDeps, error) {
 		wc, err := g.resolveWindow(r)
 		if err != nil {
@@ -325,6 +390,14 @@ func (g *WindowGroupedTable) Aggregate(f Expression) *AggregatedTable {
 	}
 	if g.err != nil {
 		return &AggregatedTable{t: g.t.env.failedTable(g.err)}
+	}
+	in, cwc, err := g.countInput()
+	if err != nil {
+		return &AggregatedTable{t: g.t.env.failedTable(err)}
+	}
+	if cwc != nil {
+		gt := &GroupedTable{t: in, keys: g.keys}
+		return &AggregatedTable{t: gt.aggregate(f, cwc), w: cwc}
 	}
 	wc, err := g.resolveWindow(g.t.resolver())
 	if err != nil {

@@ -338,6 +338,20 @@ func (t *TableEnvironment) isAggregateCall(f *sql.FuncCall) bool {
 	return err == nil && fn != nil && (fn.Kind == expr.AggregateKind || fn.Kind == expr.TableAggregateKind)
 }
 
+// isUserAggregateCall reports whether f calls a user-defined aggregate
+// function.
+func (t *TableEnvironment) isUserAggregateCall(f *sql.FuncCall) bool {
+	if !t.isAggregateCall(f) {
+		return false
+	}
+	parts := make([]string, len(f.Name.Parts))
+	for i, p := range f.Name.Parts {
+		parts[i] = p.Name
+	}
+	fn, err := t.funcs.lookup(parts)
+	return err == nil && fn != nil && fn.Aggregate != nil
+}
+
 // containsAggregate reports whether an expression calls an aggregate.
 func (t *TableEnvironment) containsAggregate(e sql.Expr) bool {
 	found := false

@@ -30,8 +30,8 @@ type TumbleWithSizeOnTime struct{ w GroupWindow }
 
 // TumbleOver starts a tumbling window of the given size, a time interval
 // such as Lit(10).Minutes() (PyFlink's Tumble.over). Tumbling windows are
-// consecutive and do not overlap. Row-count sizes (RowInterval) are not
-// supported by Riffle's SQL windows and fail when the window is used.
+// consecutive and do not overlap. A row-count size (RowInterval(n)) makes
+// a count window of n rows per key (see WindowGroupedTable.Select).
 func TumbleOver(size Expression) *TumbleWithSize {
 	return &TumbleWithSize{GroupWindow{kind: "TUMBLE", size: size}}
 }
@@ -65,7 +65,8 @@ type SlideWithSizeAndSlideOnTime struct{ w GroupWindow }
 
 // SlideOver starts a sliding (hopping) window of the given size (PyFlink's
 // Slide.over). With a size of 15 minutes and a slide of 5, each row falls
-// into 3 windows.
+// into 3 windows. With row counts (RowInterval for size and slide) window
+// k holds rows k*slide .. k*slide+size-1 of each key, emitted when full.
 func SlideOver(size Expression) *SlideWithSize {
 	return &SlideWithSize{GroupWindow{kind: "HOP", size: size}}
 }
@@ -125,6 +126,16 @@ func (w *GroupWindow) AliasName() string { return w.alias }
 
 // String renders the window, e.g. "TUMBLE(`rowtime`, INTERVAL '10' MINUTE) AS w".
 func (w *GroupWindow) String() string {
+	if cw, err := w.rowCount(); err == nil && cw != nil {
+		on, _ := w.on.sqlNode()
+		if on == nil {
+			on = colRef("?")
+		}
+		if w.kind == "TUMBLE" {
+			return fmt.Sprintf("TUMBLE(%s, %d ROWS) AS %s", sql.Format(on), cw.size, sql.QuoteIdent(w.alias))
+		}
+		return fmt.Sprintf("HOP(%s, %d ROWS, %d ROWS) AS %s", sql.Format(on), cw.slide, cw.size, sql.QuoteIdent(w.alias))
+	}
 	args, err := w.args(nil)
 	if err != nil {
 		return "<invalid window: " + err.Error() + ">"
