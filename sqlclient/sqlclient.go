@@ -96,7 +96,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 			return 1
 		}
 		c.silent = true
-		if !c.runScript(ctx, string(script), opts.InitFile) {
+		if !c.runScript(ctx, stripBOM(string(script)), opts.InitFile) {
 			return 1
 		}
 		c.silent = false
@@ -111,14 +111,14 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 			fmt.Fprintln(stderr, "[ERROR] cannot read script:", err)
 			return 1
 		}
-		script, name = string(b), opts.File
+		script, name = stripBOM(string(b)), opts.File
 	default:
 		b, err := io.ReadAll(stdin)
 		if err != nil {
 			fmt.Fprintln(stderr, "[ERROR] cannot read standard input:", err)
 			return 1
 		}
-		script, name = string(b), "<stdin>"
+		script, name = stripBOM(string(b)), "<stdin>"
 	}
 	ok := c.runScript(ctx, script, name)
 	// background INSERT jobs (table.dml-sync = false) end before we exit
@@ -142,7 +142,7 @@ func openEngine(ctx context.Context, opts Options, stdout io.Writer) (table.Engi
 		return gateway.Connect(ctx, opts.Endpoint, gateway.RemoteOptions{
 			Token:       opts.Token,
 			SessionName: "riffle sql",
-			Properties:  map[string]string{config.RuntimeMode.Key: mode, config.DMLSync.Key: "true"},
+			Properties:  endpointProperties(opts.Mode),
 		})
 	}
 	settings := table.InStreamingMode()
@@ -190,11 +190,16 @@ type client struct {
 	// statement set being collected by BEGIN STATEMENT SET ... END
 	inSet   bool
 	setText []string
+	// quit is set by QUIT / EXIT: the rest of the script is skipped
+	quit bool
 }
 
 // runScript runs each statement of a script; it stops at the first error.
 func (c *client) runScript(ctx context.Context, script, name string) bool {
 	for _, span := range sql.SplitStatements(script) {
+		if c.quit {
+			return true
+		}
 		if ctx.Err() != nil {
 			fmt.Fprintln(c.errOut, "[ERROR] interrupted")
 			return false
@@ -215,7 +220,22 @@ func (c *client) runScript(ctx context.Context, script, name string) bool {
 			c.fail(name, span, err)
 			return false
 		}
-		if err := c.print(ctx, res); err != nil {
+		raw := false
+		switch st.(type) {
+		case *sql.Explain, *sql.ShowCreate:
+			raw = true
+		case *sql.Reset:
+			// RESET restores the client's own defaults too
+			if err := c.applyDefaults(ctx); err != nil {
+				c.fail(name, span, err)
+				return false
+			}
+		}
+		if err := c.print(ctx, res, raw); err != nil {
+			if ctx.Err() != nil {
+				fmt.Fprintln(c.errOut, "[INFO] Query cancelled.")
+				return false
+			}
 			c.fail(name, span, err)
 			return false
 		}
@@ -255,7 +275,7 @@ func (c *client) clientCommand(ctx context.Context, st sql.Statement, span sql.S
 			c.fail(name, span, err)
 			return true, false
 		}
-		if err := c.print(ctx, res); err != nil {
+		if err := c.print(ctx, res, false); err != nil {
 			c.fail(name, span, err)
 			return true, false
 		}
@@ -272,7 +292,7 @@ func (c *client) clientCommand(ctx context.Context, st sql.Statement, span sql.S
 			fmt.Fprint(c.out, helpText)
 		case "CLEAR":
 		case "QUIT", "EXIT":
-			return true, true
+			c.quit = true
 		}
 		return true, true
 	}
@@ -299,11 +319,26 @@ func (c *client) fail(name string, span sql.StatementSpan, err error) {
 	positioned := errors.As(err, &se) || (errors.As(err, &pe) && pe.Line > 0) || (errors.As(err, &re) && re.Positioned())
 	if !positioned {
 		msg = fmt.Sprintf("%s\n(in the statement at line %d, column %d of %s)", msg, span.Start.Line, span.Start.Column, name)
+	} else if name != "-e" && name != "<stdin>" {
+		msg = fmt.Sprintf("%s\n(in %s)", msg, name)
 	}
 	fmt.Fprintf(c.errOut, "[ERROR] Could not execute SQL statement. Reason:\n%s\n", msg)
 }
 
-func (c *client) print(ctx context.Context, res table.StatementResult) error {
+// applyDefaults sets the client's session defaults (INSERT runs to
+// completion: table.dml-sync = true).
+func (c *client) applyDefaults(ctx context.Context) error {
+	_, err := c.engine.ExecuteStatement(ctx, "SET '"+config.DMLSync.Key+"' = 'true'", sql.Pos{})
+	return err
+}
+
+// print shows a result. raw prints a single text column as is (EXPLAIN,
+// SHOW CREATE). Cancelling ctx (Ctrl+C) cancels a running query's job.
+func (c *client) print(ctx context.Context, res table.StatementResult, raw bool) error {
+	if id := res.JobID(); id != "" && res.IsQuery() {
+		stop := context.AfterFunc(ctx, func() { _ = c.engine.CancelJob(context.WithoutCancel(ctx), id) })
+		defer stop()
+	}
 	if res.GetResultKind() == table.Success || (!res.IsQuery() && res.JobID() != "") {
 		if c.silent || c.format != FormatTableau {
 			return nil
@@ -314,7 +349,7 @@ func (c *client) print(ctx context.Context, res table.StatementResult) error {
 	if c.silent {
 		return drain(res)
 	}
-	if names := res.GetTableSchema().GetFieldNames(); c.format == FormatTableau && len(names) == 1 && names[0] == "result" {
+	if names := res.GetTableSchema().GetFieldNames(); raw && c.format == FormatTableau && len(names) == 1 {
 		// EXPLAIN and SHOW CREATE print their text as is
 		it, err := res.Collect()
 		if err != nil {
@@ -357,3 +392,17 @@ END		Ends a statement set. Syntax: "END;"
 Every other statement is Flink SQL: DDL, DML, queries, SHOW, DESCRIBE,
 EXPLAIN, SET, RESET and USE.
 `
+
+// stripBOM drops a UTF-8 byte order mark at the start of a script.
+func stripBOM(s string) string { return strings.TrimPrefix(s, "\ufeff") }
+
+// endpointProperties are the session properties sent to a gateway: the
+// runtime mode only when --mode was given (the gateway's own default wins
+// otherwise), and synchronous INSERTs.
+func endpointProperties(mode string) map[string]string {
+	props := map[string]string{config.DMLSync.Key: "true"}
+	if mode != "" {
+		props[config.RuntimeMode.Key] = mode
+	}
+	return props
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"strconv"
@@ -219,7 +220,10 @@ func (e *RemoteEngine) execute(ctx context.Context, statement string) (*RemoteRe
 			res.zone = loc
 		}
 	}
-	res.maxWidth = 30 // as the embedded engine: the configured width applies to queries
+	res.maxWidth = math.MaxInt32 // as the embedded engine: non-query results are not truncated
+	if res.isQuery {
+		res.maxWidth = 30
+	}
 	for _, k := range []string{"sql-client.display.max-column-width", "table.display.max-column-width"} {
 		if n, err := strconv.Atoi(conf[k]); err == nil && n > 0 && res.isQuery {
 			res.maxWidth = n

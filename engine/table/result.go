@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"sync"
 	"time"
@@ -368,5 +369,11 @@ func (r *TableResult) PrintTo(w io.Writer) error {
 
 // tableauOptions are the options PrintTo prints with.
 func (r *TableResult) tableauOptions() TableauOptions {
-	return TableauOptions{Streaming: r.query && r.streaming, MaxColumnWidth: r.maxWidth, Zone: r.zone}
+	width := r.maxWidth
+	if !r.query {
+		// Flink's client sizes non-query results (SHOW, DESCRIBE) to their
+		// content without a maximum
+		width = math.MaxInt32
+	}
+	return TableauOptions{Streaming: r.query && r.streaming, MaxColumnWidth: width, Zone: r.zone}
 }
