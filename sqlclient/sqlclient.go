@@ -20,8 +20,8 @@ import (
 	"github.com/riffle-sql/riffle/engine/gateway"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/sql"
-	"golang.org/x/term"
 	"github.com/riffle-sql/riffle/engine/table"
+	"golang.org/x/term"
 )
 
 // Runtime modes (Flink's execution.runtime-mode).
