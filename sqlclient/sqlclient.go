@@ -7,6 +7,7 @@
 package sqlclient
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
+	"golang.org/x/term"
 )
 
 // Runtime modes (Flink's execution.runtime-mode).
@@ -44,6 +46,9 @@ type Options struct {
 	Statements string // -e: statements given on the command line
 	Endpoint   string // --endpoint: a SQL Gateway URL; empty = the embedded engine
 	Token      string // bearer token of the gateway (--token or RIFFLE_GATEWAY_TOKEN)
+	// Interrupts delivers Ctrl+C (SIGINT) in interactive mode, where it
+	// cancels the running statement instead of the client. Nil: none.
+	Interrupts <-chan os.Signal
 }
 
 // Validate checks the option values.
@@ -113,12 +118,19 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		}
 		script, name = stripBOM(string(b)), opts.File
 	default:
-		b, err := io.ReadAll(stdin)
-		if err != nil {
-			fmt.Fprintln(stderr, "[ERROR] cannot read standard input:", err)
+		var ok bool
+		if f, isFile := stdin.(*os.File); isFile && term.IsTerminal(int(f.Fd())) {
+			ok = c.interactive(ctx, f, opts.Interrupts)
+		} else {
+			ok = c.runStream(ctx, stdin, "<stdin>")
+		}
+		if !c.waitJobs(ctx, ok) {
+			ok = false
+		}
+		if !ok {
 			return 1
 		}
-		script, name = stripBOM(string(b)), "<stdin>"
+		return 0
 	}
 	ok := c.runScript(ctx, script, name)
 	// background INSERT jobs (table.dml-sync = false) end before we exit
@@ -200,43 +212,7 @@ func (c *client) runScript(ctx context.Context, script, name string) bool {
 		if c.quit {
 			return true
 		}
-		if ctx.Err() != nil {
-			fmt.Fprintln(c.errOut, "[ERROR] interrupted")
-			return false
-		}
-		st, err := span.Parse()
-		if err != nil {
-			c.fail(name, span, err)
-			return false
-		}
-		if done, ok := c.clientCommand(ctx, st, span, name); done {
-			if !ok {
-				return false
-			}
-			continue
-		}
-		res, err := c.engine.ExecuteStatement(ctx, span.Text, span.Start)
-		if err != nil {
-			c.fail(name, span, err)
-			return false
-		}
-		raw := false
-		switch st.(type) {
-		case *sql.Explain, *sql.ShowCreate:
-			raw = true
-		case *sql.Reset:
-			// RESET restores the client's own defaults too
-			if err := c.applyDefaults(ctx); err != nil {
-				c.fail(name, span, err)
-				return false
-			}
-		}
-		if err := c.print(ctx, res, raw); err != nil {
-			if ctx.Err() != nil {
-				fmt.Fprintln(c.errOut, "[INFO] Query cancelled.")
-				return false
-			}
-			c.fail(name, span, err)
+		if !c.runStatement(ctx, span, name) {
 			return false
 		}
 	}
@@ -245,6 +221,146 @@ func (c *client) runScript(ctx context.Context, script, name string) bool {
 		return false
 	}
 	return true
+}
+
+// runStatement parses and runs one statement, printing its result or error;
+// it reports success.
+func (c *client) runStatement(ctx context.Context, span sql.StatementSpan, name string) bool {
+	if ctx.Err() != nil {
+		fmt.Fprintln(c.errOut, "[ERROR] interrupted")
+		return false
+	}
+	st, err := span.Parse()
+	if err != nil {
+		c.fail(name, span, err)
+		return false
+	}
+	if done, ok := c.clientCommand(ctx, st, span, name); done {
+		return ok
+	}
+	res, err := c.engine.ExecuteStatement(ctx, span.Text, span.Start)
+	if err != nil {
+		c.fail(name, span, err)
+		return false
+	}
+	raw := false
+	switch st.(type) {
+	case *sql.Explain, *sql.ShowCreate:
+		raw = true
+	case *sql.Reset:
+		// RESET restores the client's own defaults too
+		if err := c.applyDefaults(ctx); err != nil {
+			c.fail(name, span, err)
+			return false
+		}
+	}
+	if err := c.print(ctx, res, raw); err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintln(c.errOut, "[INFO] Query cancelled.")
+			return false
+		}
+		c.fail(name, span, err)
+		return false
+	}
+	return true
+}
+
+// runStream runs statements read from r as soon as each is complete
+// (ends with ';'), so piped input is answered while it arrives; a final
+// statement without ';' runs at the end of input. It stops at the first
+// error.
+func (c *client) runStream(ctx context.Context, r io.Reader, name string) bool {
+	br := bufio.NewReader(r)
+	var buf strings.Builder
+	base := sql.Pos{Line: 1, Column: 1}
+	first := true
+	for {
+		line, err := br.ReadString('\n')
+		if first {
+			line = stripBOM(line)
+			first = false
+		}
+		buf.WriteString(line)
+		atEOF := err != nil
+		text := buf.String()
+		done := completeStatements(text, atEOF)
+		for _, span := range done.spans {
+			if c.quit {
+				return true
+			}
+			span.Start = shiftPos(base, span.Start)
+			if !c.runStatement(ctx, span, name) {
+				return false
+			}
+		}
+		if done.consumed > 0 {
+			base = advance(base, text[:done.consumed])
+			rest := text[done.consumed:]
+			buf.Reset()
+			buf.WriteString(rest)
+		}
+		if atEOF {
+			if err != io.EOF {
+				fmt.Fprintln(c.errOut, "[ERROR] cannot read standard input:", err)
+				return false
+			}
+			if c.inSet {
+				fmt.Fprintln(c.errOut, "[ERROR] BEGIN STATEMENT SET without END")
+				return false
+			}
+			return true
+		}
+	}
+}
+
+type completed struct {
+	spans    []sql.StatementSpan
+	consumed int // bytes of text that belong to the returned statements
+}
+
+// completeStatements returns the statements of text that end with ';'
+// (all of them at the end of input).
+func completeStatements(text string, atEOF bool) completed {
+	var out completed
+	for _, span := range sql.SplitStatements(text) {
+		rest := strings.TrimLeft(text[span.End:], " \t\r\n")
+		if strings.HasPrefix(rest, ";") {
+			out.spans = append(out.spans, span)
+			out.consumed = span.End + strings.Index(text[span.End:], ";") + 1
+			continue
+		}
+		if atEOF {
+			out.spans = append(out.spans, span)
+			out.consumed = len(text)
+		}
+		break
+	}
+	return out
+}
+
+// shiftPos makes a position relative to a buffer that starts at base
+// relative to the whole input.
+func shiftPos(base, p sql.Pos) sql.Pos {
+	if p.Line == 1 {
+		p.Column += base.Column - 1
+	}
+	p.Line += base.Line - 1
+	p.Offset += base.Offset
+	return p
+}
+
+// advance moves a position over text.
+func advance(p sql.Pos, text string) sql.Pos {
+	for _, r := range text {
+		if r == '\n' {
+			p.Line++
+			p.Column = 1
+		} else {
+			p.Column++
+		}
+	}
+	p.Offset += len(text)
+	return p
 }
 
 // clientCommand handles the SQL Client's own commands (statement sets,

@@ -198,6 +198,9 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 			b.failAt(c, "aggregate %s cannot be folded", name)
 		}
 		spec := AggCall{Func: name, Distinct: c.Quantifier == "DISTINCT", Filter: -1, Type: ce.T}
+		if fn.Aggregate != nil {
+			spec.Fn = fn
+		}
 		params := aggParamPositions[name]
 		for i, a := range ce.Args {
 			if params[i] {

@@ -162,17 +162,18 @@ func (x *execution) run(st sql.Statement) (*TableResult, error) {
 		}
 		return okResult(), nil
 	case *sql.LoadModule:
-		if !strings.EqualFold(s.Name.Name, "core") {
-			return nil, errorf("Could not find any factory for identifier '%s' that implements 'org.apache.flink.table.factories.ModuleFactory'. Available factory identifiers are:\n\ncore", s.Name.Name)
+		if err := t.loadModuleSQL(s.Name.Name, props(s.Options)); err != nil {
+			return nil, err
 		}
-		return nil, errorf("A module with name 'core' already exists")
+		return okResult(), nil
 	case *sql.UnloadModule:
-		return nil, errorf("Could not unload module %s: the core module provides the built-in functions", s.Name.Name)
+		if err := t.UnloadModule(s.Name.Name); err != nil {
+			return nil, err
+		}
+		return okResult(), nil
 	case *sql.UseModules:
-		for _, n := range s.Names {
-			if n.Name != "core" {
-				return nil, errorf("Module %s is not loaded", n.Name)
-			}
+		if err := t.UseModules(identNames(s.Names)...); err != nil {
+			return nil, err
 		}
 		return okResult(), nil
 	case *sql.Jar:
@@ -445,7 +446,7 @@ func (t *TableEnvironment) runInserts(ctx context.Context, sinks []plan.Node, st
 	if name == "" {
 		name = "insert-into_" + strings.Join(names, ",")
 	}
-	job, err := runtime.Submit(context.WithoutCancel(ctx), name, g, t.jobConfig(), t.evalCtx(), !t.IsStreaming())
+	job, err := t.startJob(ctx, name, g)
 	if err != nil {
 		return nil, err
 	}
