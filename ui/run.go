@@ -42,13 +42,17 @@ type runReq struct {
 	// explainShift, when > 0, marks an "EXPLAIN " prefix of that many
 	// bytes added in front of the statement at base.
 	explainShift int
+	// toFile, when set, sends the rows of the first query to a CSV file
+	// instead of a grid (Run to CSV file).
+	toFile *fileTarget
 }
 
 // runState is the state of one script run (the SQL Client's statement
 // set between BEGIN STATEMENT SET and END).
 type runState struct {
-	inSet   bool
-	setText []string
+	inSet    bool
+	setText  []string
+	fileUsed bool // the Run to CSV file target got its query
 }
 
 // worker runs submitted scripts one after another, in order.
@@ -379,6 +383,9 @@ func (wb *Workbench) execOne(ctx context.Context, req runReq, st *runState, text
 		return false
 	}
 	switch {
+	case res.IsQuery() && req.toFile != nil && !st.fileUsed:
+		st.fileUsed = true
+		wb.streamToFile(req, text, res, started, *req.toFile)
 	case res.IsQuery():
 		wb.startQuery(req, text, res, started)
 	case res.GetJobClient() != nil:

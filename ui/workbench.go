@@ -105,6 +105,7 @@ type Workbench struct {
 	layoutCheck time.Time
 
 	exports       []*exportJob
+	fileRuns      []*fileRun
 	currentExport *exportForm
 	exportPrefs   persistence.ExportSettings
 
@@ -378,6 +379,7 @@ func (wb *Workbench) buildMenu() *fyne.MainMenu {
 		item("Run all", fyne.KeyReturn, ctrl|fyne.KeyModifierShift, wb.runCurrentScript),
 		item("Stop", fyne.KeyEscape, 0, wb.Stop),
 		item("Explain", fyne.KeyE, ctrl, wb.explainCurrent),
+		fyne.NewMenuItem("Run to CSV file…", func() { wb.runToFileCurrent() }),
 		item("Format SQL", fyne.KeyF, ctrl|fyne.KeyModifierShift, wb.formatCurrent),
 	)
 	view := fyne.NewMenu("View",
@@ -571,6 +573,7 @@ func (wb *Workbench) Tick() {
 		rt.tick(rt.item == sel)
 	}
 	wb.tickExports()
+	wb.tickFileRuns()
 	if now := time.Now(); now.Sub(wb.layoutCheck) > 3*time.Second {
 		wb.layoutCheck = now
 		wb.saveLayoutIfChanged()
