@@ -106,7 +106,6 @@ func (wb *Workbench) showCSVDialog(f *exportForm, title, confirm string) {
 	}, wb.win)
 	f.dlg.Resize(fyne.NewSize(620, 560))
 	f.dlg.Show()
-	wb.currentExport = f
 }
 
 // newExportForm is the form exporting a result's current view.

@@ -757,7 +757,7 @@ func (wb *Workbench) watchJob(req runReq, text string, res *table.TableResult, s
 // result tab: as text when the result is one "result" column (EXPLAIN,
 // SHOW CREATE), else in a grid.
 func (wb *Workbench) showStatic(req runReq, text string, res *table.TableResult, started time.Time) {
-	cols, _, ts := resultColumns(res)
+	cols, _, _ := resultColumns(res)
 	r := wb.newResult(cols)
 	it, err := res.Collect()
 	if err != nil {
@@ -781,7 +781,6 @@ func (wb *Workbench) showStatic(req runReq, text string, res *table.TableResult,
 	} else {
 		r.Finish(nil)
 	}
-	_ = ts
 	d := time.Since(started)
 	rt := &resultTab{wb: wb, stmt: text, res: r, started: started, title: req.title, editorTab: -1}
 	rt.ended.Store(time.Now().UnixNano())

@@ -104,10 +104,9 @@ type Workbench struct {
 	lastLayout  persistence.Window
 	layoutCheck time.Time
 
-	exports       []*exportJob
-	fileRuns      []*fileRun
-	currentExport *exportForm
-	exportPrefs   persistence.ExportSettings
+	exports     []*exportJob
+	fileRuns    []*fileRun
+	exportPrefs persistence.ExportSettings
 
 	// exportCSV writes an export (results.ExportCSV; tests wrap it).
 	exportCSV func(ctx context.Context, rows results.Rows, path string, opts results.CSVOptions, progress func(written, total int)) error
