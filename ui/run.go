@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/riffle-sql/riffle/assets"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/sql"
@@ -296,6 +297,9 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) (ok bool) {
 	if req.mode != "" {
 		wb.env.GetConfig().Set("execution.runtime-mode", strings.ToLower(req.mode))
 	}
+	if req.source == srcInit {
+		wb.ensureSampleData(req.text)
+	}
 	spans := sql.SplitStatements(req.text)
 	if len(spans) == 0 {
 		wb.do(func() { wb.setStatus("Nothing to run") })
@@ -355,6 +359,19 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) (ok bool) {
 		})
 	}
 	return ok
+}
+
+// ensureSampleData extracts the bundled sample files again when the init
+// script reads them from the data folder and they are missing or changed
+// (a cleaned cache): cheap when they are in place.
+func (wb *Workbench) ensureSampleData(script string) {
+	dir, err := wb.dataDir()
+	if err != nil || !strings.Contains(script, strings.ReplaceAll(dir, "'", "''")) {
+		return
+	}
+	if _, err := assets.ExtractDataTo(dir); err != nil {
+		wb.post(levelWarning, "The sample data could not be extracted again: "+err.Error(), nil)
+	}
 }
 
 // posAt returns the 1-based line and column (in runes) of byte offset off

@@ -104,6 +104,8 @@ type Workbench struct {
 	lastLayout  persistence.Window
 	layoutCheck time.Time
 
+	startProblems []string // what went wrong while opening, for Messages
+
 	exports     []*exportJob
 	fileRuns    []*fileRun
 	exportPrefs persistence.ExportSettings
@@ -169,6 +171,9 @@ func New(w fyne.Window, opts Options) (*Workbench, error) {
 	for _, p := range ws.Problems {
 		wb.messages.add(levelWarning, "A damaged workspace entry was skipped: "+p.Error(), nil)
 	}
+	for _, p := range wb.startProblems {
+		wb.messages.add(levelWarning, p, nil)
+	}
 	wb.restoreWindow(ws.Window)
 	if t := wb.editors.current(); t != nil {
 		w.Canvas().Focus(t.ed)
@@ -180,22 +185,27 @@ func New(w fyne.Window, opts Options) (*Workbench, error) {
 	return wb, nil
 }
 
-// seedDemo fills a new workspace with the demo: init script and tabs.
+// dataDir is where the sample data is extracted.
+func (wb *Workbench) dataDir() (string, error) {
+	if wb.opts.DataDir != "" {
+		return wb.opts.DataDir, nil
+	}
+	return assets.DefaultDataDir()
+}
+
+// seedDemo fills a new workspace with the demo: init script and tabs. When
+// the sample data cannot be extracted, the workspace starts with an empty
+// tab and says why (startProblems).
 func (wb *Workbench) seedDemo(ctx context.Context, ws *persistence.Workspace) (*persistence.Workspace, error) {
-	dir := wb.opts.DataDir
-	if dir == "" {
-		d, err := assets.DefaultDataDir()
-		if err != nil {
-			return nil, err
-		}
-		dir = d
+	dir, err := wb.dataDir()
+	var paths assets.DataPaths
+	if err == nil {
+		paths, err = assets.ExtractDataTo(dir)
 	}
-	paths, err := assets.ExtractDataTo(dir)
 	if err != nil {
-		return nil, err
-	}
-	demo := assets.DemoWorkspace(paths)
-	if ws.InitScript == "" && len(ws.Tabs) == 0 {
+		wb.startProblems = append(wb.startProblems, "The demo's sample data could not be extracted, so the workspace starts empty: "+err.Error())
+	} else if ws.InitScript == "" && len(ws.Tabs) == 0 {
+		demo := assets.DemoWorkspace(paths)
 		if err := wb.store.SaveInitScript(ctx, demo.InitScript); err != nil {
 			return nil, err
 		}
@@ -216,8 +226,10 @@ func (wb *Workbench) seedDemo(ctx context.Context, ws *persistence.Workspace) (*
 			return nil, err
 		}
 	}
-	if err := wb.store.SetSetting(ctx, settingInitialized, time.Now().UTC().Format(time.RFC3339)); err != nil {
-		return nil, err
+	if err == nil {
+		if err := wb.store.SetSetting(ctx, settingInitialized, time.Now().UTC().Format(time.RFC3339)); err != nil {
+			return nil, err
+		}
 	}
 	return wb.store.Load(ctx)
 }
@@ -581,6 +593,9 @@ func (wb *Workbench) Tick() {
 
 // updateStatus refreshes the status bar and the mode switch.
 func (wb *Workbench) updateStatus() {
+	if wb.editors == nil || wb.statusRight == nil || wb.modeSel == nil {
+		return // still building
+	}
 	t := wb.editors.current()
 	right := ""
 	if t != nil {
