@@ -306,7 +306,7 @@ func (g *resultGrid) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 		c.set("", cellNull, fyne.TextAlignLeading, sel)
 	default:
 		align := fyne.TextAlignLeading
-		if g.numeric[id.Col-1-g.opCols()] {
+		if dc := id.Col - 1 - g.opCols(); dc >= 0 && dc < len(g.numeric) && g.numeric[dc] {
 			align = fyne.TextAlignTrailing
 		}
 		c.set(text, cellText, align, sel)
