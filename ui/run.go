@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/riffle-sql/riffle/assets"
+	"github.com/riffle-sql/riffle/authoring"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/sql"
@@ -217,7 +218,8 @@ func (wb *Workbench) explain(t *editorTab, stmt string, start int) {
 	wb.submit(runReq{source: srcEditor, tab: t, doc: t.ed.Text(), base: start, text: prefix + stmt, explainShift: len(prefix)})
 }
 
-// formatCurrent pretty-prints the selection or the whole tab (Ctrl+Shift+F).
+// formatCurrent pretty-prints the selection or the statement under the
+// cursor (Ctrl+Shift+F).
 func (wb *Workbench) formatCurrent() {
 	if t := wb.editors.current(); t != nil {
 		wb.format(t)
@@ -225,18 +227,15 @@ func (wb *Workbench) formatCurrent() {
 }
 
 func (wb *Workbench) format(t *editorTab) {
-	start, end, text := t.ed.Selection()
-	if text == "" {
-		start, end, text = 0, len(t.ed.Text()), t.ed.Text()
-	}
-	out, err := sql.FormatSQL(text)
+	selStart, selEnd, _ := t.ed.Selection()
+	start, end, text, err := authoring.FormatRange(t.ed.Text(), selStart, selEnd, t.ed.CursorOffset())
 	if err != nil {
 		wb.messages.add(levelError, "Format: "+err.Error(), nil)
 		wb.showPanel(wb.messages.item)
 		return
 	}
-	if out != text {
-		t.ed.ReplaceRange(start, end, out)
+	if t.ed.Text()[start:end] != text {
+		t.ed.ReplaceRange(start, end, text)
 	}
 }
 
@@ -414,7 +413,7 @@ func (wb *Workbench) execOne(ctx context.Context, req runReq, st *runState, text
 		if msg == "" {
 			msg = "[INFO] Execute statement succeeded."
 		}
-		if req.source == srcEditor && isCatalogDDL(stmt) && wb.recordInit(text) {
+		if req.source == srcEditor && isCatalogDDL(stmt) && wb.recordInit(text, stmt) {
 			msg += " Recorded in the init script."
 		}
 		if req.source != srcInit {
@@ -494,26 +493,18 @@ func isCatalogDDL(st sql.Statement) bool {
 	return false
 }
 
-// recordInit appends a DDL statement to the init script (unless recording
-// is off or the script already holds it) and reports whether it did.
-func (wb *Workbench) recordInit(text string) bool {
+// recordInit records a DDL statement in the init script (see recordDDL)
+// unless recording is off; it reports whether the script changed.
+func (wb *Workbench) recordInit(text string, st sql.Statement) bool {
 	wb.mu.Lock()
 	defer wb.mu.Unlock()
 	if !wb.recordDDL {
 		return false
 	}
-	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	want := norm(text)
-	for _, sp := range sql.SplitStatements(wb.initScript) {
-		if norm(sp.Text) == want {
-			return false
-		}
+	script, changed := recordDDL(wb.initScript, text, st)
+	if !changed {
+		return false
 	}
-	script := strings.TrimRight(wb.initScript, " \t\n")
-	if script != "" {
-		script += "\n\n"
-	}
-	script += text + ";\n"
 	if err := wb.store.SaveInitScript(context.Background(), script); err != nil {
 		wb.post(levelError, "Could not record the statement in the init script: "+err.Error(), nil)
 		return false
