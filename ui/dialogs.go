@@ -42,6 +42,10 @@ func (wb *Workbench) showInitScriptDialog() {
 	d.Show()
 }
 
+// maxCompletions is how many candidates the popup lists (the best first):
+// more would not fit below the cursor.
+const maxCompletions = 12
+
 // complete shows the completions at the cursor (Ctrl+Space), computed by
 // package completion from the statement being typed and the catalog: one
 // candidate is inserted at once, several are offered in a menu.
@@ -60,8 +64,8 @@ func (wb *Workbench) complete(t *editorTab) {
 		return
 	}
 	items := res.Items
-	if len(items) > 40 {
-		items = items[:40]
+	if len(items) > maxCompletions {
+		items = items[:maxCompletions]
 	}
 	menu := make([]*fyne.MenuItem, len(items))
 	for i, it := range items {
