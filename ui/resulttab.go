@@ -58,6 +58,7 @@ type resultTab struct {
 	statusLbl *widget.Label
 	errLbl    *widget.Label
 	viewSel   *widget.RadioGroup
+	follow    *widget.Check // changelog view: keep the newest change in sight
 	pauseBtn  *widget.Button
 	stopBtn   *widget.Button
 	exportBtn *widget.Button
@@ -193,11 +194,20 @@ func (rt *resultTab) build() {
 		rt.emptyLbl.Hide()
 		body = container.NewStack(rt.grid, container.NewCenter(rt.emptyLbl))
 		if rt.job != nil {
+			rt.follow = widget.NewCheck("Follow", func(on bool) {
+				if on {
+					rt.grid.ScrollToBottom()
+				}
+			})
+			rt.follow.SetChecked(true)
+			rt.follow.Hide()
 			rt.viewSel = widget.NewRadioGroup([]string{viewNames[results.TableView], viewNames[results.ChangelogView]}, func(s string) {
 				if s == viewNames[results.ChangelogView] {
 					rt.grid.setView(results.ChangelogView)
+					rt.follow.Show()
 				} else {
 					rt.grid.setView(results.TableView)
+					rt.follow.Hide()
 				}
 				rt.updateStatus()
 			})
@@ -208,7 +218,7 @@ func (rt *resultTab) build() {
 			rt.pauseBtn.Importance = widget.LowImportance
 			rt.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), rt.stop)
 			rt.stopBtn.Importance = widget.LowImportance
-			bar = append(bar, rt.viewSel, rt.pauseBtn, rt.stopBtn)
+			bar = append(bar, rt.viewSel, rt.follow, rt.pauseBtn, rt.stopBtn)
 		}
 		bar = append(bar, rt.exportBtn)
 		prev := widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { rt.grid.setPage(rt.grid.page - 1) })
@@ -302,7 +312,7 @@ func (rt *resultTab) tick(visible bool) {
 			rt.res.SetPaused(false)
 		}
 		rt.grid.refreshFrame() // calls updateStatus
-		if rt.grid.view == results.ChangelogView && state == stateRunning {
+		if rt.grid.view == results.ChangelogView && state == stateRunning && rt.follow.Checked {
 			rt.grid.ScrollToBottom() // follow the newest changes
 		}
 		return
