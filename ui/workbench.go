@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -167,6 +168,7 @@ func New(w fyne.Window, opts Options) (*Workbench, error) {
 	wb.runQ = make(chan queued, 1024)
 	go wb.worker(wb.runQ)
 
+	w.SetTitle("Riffle — " + strings.TrimSuffix(filepath.Base(path), ".riffle"))
 	wb.build(ws)
 	for _, p := range ws.Problems {
 		wb.messages.add(levelWarning, "A damaged workspace entry was skipped: "+p.Error(), nil)
