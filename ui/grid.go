@@ -73,6 +73,15 @@ type resultGrid struct {
 	onMenu func(at fyne.Position)
 	// onShortcut gets the shortcuts the grid does not use (Ctrl+Enter…).
 	onShortcut func(fyne.Shortcut) bool
+	// onStatus shows a passing message (sorting…).
+	onStatus func(string)
+
+	// do runs a function on the UI goroutine; when set, sorts of more than
+	// asyncSortRows rows run on another goroutine (a million rows take a few
+	// hundred milliseconds) and the grid is redrawn when they are done.
+	do            func(func())
+	asyncSortRows int
+	sorting       bool
 }
 
 var (
@@ -83,7 +92,7 @@ var (
 )
 
 func newResultGrid(res *results.Result, view results.View) *resultGrid {
-	g := &resultGrid{res: res, view: view, pageSize: defaultPageSize, sortCol: -1, visTo: 60}
+	g := &resultGrid{res: res, view: view, pageSize: defaultPageSize, sortCol: -1, visTo: 60, asyncSortRows: 50_000}
 	g.cols = res.Columns()
 	for _, c := range g.cols {
 		g.numeric = append(g.numeric, c.Type != nil && c.Type.IsNumeric())
@@ -346,30 +355,59 @@ func (g *resultGrid) headerTapped(col int) {
 	if dc < 0 {
 		return
 	}
-	var err error
-	switch {
-	case g.view == results.ChangelogView:
-		err = errors.New("the changelog view is in arrival order; switch to the table view to sort")
-	case g.sortCol != dc:
-		err = g.res.SortBy(dc, false)
-	case !g.desc:
-		err = g.res.SortBy(dc, true)
-	default:
-		g.res.ClearSort()
-	}
-	if err != nil {
-		if errors.Is(err, results.ErrRunning) {
-			err = errors.New("sorting is available when the query has finished (or after Stop)")
-		}
-		if g.onSortError != nil {
-			g.onSortError(err)
-		}
+	if g.sorting {
 		return
 	}
-	if g.frozen != nil {
-		g.frozen = g.res.Freeze(g.view)
+	var sort func() error
+	switch {
+	case g.view == results.ChangelogView:
+		g.sortFailed(errors.New("the changelog view is in arrival order; switch to the table view to sort"))
+		return
+	case g.state == results.Running:
+		g.sortFailed(results.ErrRunning)
+		return
+	case g.sortCol != dc:
+		sort = func() error { return g.res.SortBy(dc, false) }
+	case !g.desc:
+		sort = func() error { return g.res.SortBy(dc, true) }
+	default:
+		sort = func() error { g.res.ClearSort(); return nil }
 	}
-	g.refreshFrame()
+	done := func(err error) {
+		g.sorting = false
+		if err != nil {
+			g.sortFailed(err)
+			return
+		}
+		if g.frozen != nil {
+			g.frozen = g.res.Freeze(g.view)
+		}
+		g.refreshFrame()
+		if g.onStatus != nil {
+			g.onStatus("")
+		}
+	}
+	if g.do == nil || g.total <= g.asyncSortRows {
+		done(sort())
+		return
+	}
+	g.sorting = true
+	if g.onStatus != nil {
+		g.onStatus(fmt.Sprintf("Sorting %s rows…", groupDigits(g.total)))
+	}
+	go func() {
+		err := sort()
+		g.do(func() { done(err) })
+	}()
+}
+
+func (g *resultGrid) sortFailed(err error) {
+	if errors.Is(err, results.ErrRunning) {
+		err = errors.New("sorting is available when the query has finished (or after Stop)")
+	}
+	if g.onSortError != nil {
+		g.onSortError(err)
+	}
 }
 
 // setPage shows page p (0-based).

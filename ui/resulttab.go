@@ -186,6 +186,13 @@ func (rt *resultTab) build() {
 	} else {
 		rt.grid = newResultGrid(rt.res, results.TableView)
 		rt.grid.onSortError = func(err error) { wb.setStatus(err.Error()) }
+		rt.grid.onStatus = func(s string) {
+			if s == "" {
+				s = "Ready"
+			}
+			wb.setStatus(s)
+		}
+		rt.grid.do = wb.do
 		rt.grid.onChanged = rt.updateStatus
 		rt.grid.onMenu = rt.showMenu
 		rt.grid.onShortcut = wb.globalShortcut

@@ -422,3 +422,23 @@ SELECT k FROM s`)
 	rt.stop()
 	h.waitDone(rt)
 }
+
+func TestLargeSortsRunOffTheUIGoroutine(t *testing.T) {
+	h := newHarness(t)
+	h.newTab("SELECT * FROM (VALUES (3), (1), (2)) AS t(n)")
+	rt := h.runStatement()
+	h.waitDone(rt)
+	h.wb.Tick()
+	rt.grid.asyncSortRows = 2 // as if three rows were a million
+	rt.grid.headerTapped(1)
+	if !rt.grid.sorting || h.wb.statusLeft.Text != "Sorting 3 rows…" {
+		t.Errorf("sorting %v, status %q", rt.grid.sorting, h.wb.statusLeft.Text)
+	}
+	h.until("the sort", func() bool { return !rt.grid.sorting })
+	if got := strings.Join(rows(rt.grid), ","); got != "1,2,3" {
+		t.Errorf("sorted %q", got)
+	}
+	if h.wb.statusLeft.Text != "Ready" {
+		t.Errorf("status %q", h.wb.statusLeft.Text)
+	}
+}
