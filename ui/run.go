@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -32,7 +33,11 @@ const (
 // runReq is a script to run on the worker.
 type runReq struct {
 	source runSource
-	tab    *editorTab // srcEditor
+	tab    *editorTab // srcEditor; the worker reads only the copies below
+	// tabID and tabTitle are the tab's, copied when the run is submitted
+	// (the worker must not read widgets' state).
+	tabID    int64
+	tabTitle string
 	// doc is the text positions refer to (the editor's text when run);
 	// base is the byte offset of text in doc.
 	doc  string
@@ -82,9 +87,11 @@ func (wb *Workbench) submit(req runReq) {
 	ctx, cancel := context.WithCancel(context.Background())
 	wb.runCancels[id] = cancel
 	wb.mu.Unlock()
+	req.tabID = -1
 	if req.tab != nil {
 		req.tab.ed.ClearErrorMarkers()
 		req.mode = req.tab.mode
+		req.tabID, req.tabTitle = req.tab.id, req.tab.title
 	}
 	wb.running.Add(1)
 	wb.setStatus("Running…")
@@ -513,6 +520,20 @@ func (wb *Workbench) recordInit(text string, st sql.Statement) bool {
 	return true
 }
 
+// resultTitle names the results of a run: the detached run's title, or the
+// editor tab's title when the user named it ("" = named after the query).
+func (r runReq) resultTitle() string {
+	if r.title != "" || r.tab == nil {
+		return r.title
+	}
+	if defaultTabTitle.MatchString(r.tabTitle) {
+		return ""
+	}
+	return r.tabTitle
+}
+
+var defaultTabTitle = regexp.MustCompile(`^Query \d+$`)
+
 // loc is where a message about the statement at pos points.
 func (r runReq) loc(pos sql.Pos) *msgLoc {
 	if r.tab == nil {
@@ -647,12 +668,8 @@ func (wb *Workbench) startQuery(req runReq, text string, res *table.TableResult,
 	cols, names, ts := resultColumns(res)
 	r := wb.newResult(cols)
 	ctx, cancel := context.WithCancel(context.Background())
-	rt := &resultTab{wb: wb, stmt: text, res: r, job: res.GetJobClient(), cancel: cancel, started: started, title: req.title}
-	if req.tab != nil {
-		rt.editorTab = req.tab.id
-	} else {
-		rt.editorTab = -1
-	}
+	rt := &resultTab{wb: wb, stmt: text, res: r, job: res.GetJobClient(), cancel: cancel, started: started, title: req.resultTitle()}
+	rt.editorTab = req.tabID
 	rt.historyID = wb.addHistory(text, started, 0, 0, "")
 	wb.do(func() { wb.addResult(rt) })
 	wb.collectors.Add(1)
@@ -790,11 +807,9 @@ func (wb *Workbench) showStatic(req runReq, text string, res *table.TableResult,
 		r.Finish(nil)
 	}
 	d := time.Since(started)
-	rt := &resultTab{wb: wb, stmt: text, res: r, started: started, title: req.title, editorTab: -1}
+	rt := &resultTab{wb: wb, stmt: text, res: r, started: started, title: req.resultTitle(), editorTab: -1}
 	rt.ended.Store(time.Now().UnixNano())
-	if req.tab != nil {
-		rt.editorTab = req.tab.id
-	}
+	rt.editorTab = req.tabID
 	if asText {
 		rt.text = strings.Join(lines, "\n")
 	}
