@@ -410,6 +410,16 @@ func (g *resultGrid) sortFailed(err error) {
 	}
 }
 
+// followTail scrolls to the last row. Table.ScrollToBottom on a table not
+// laid out yet (or without rows) leaves a scroll offset its content does
+// not have, and the first rows would then never be drawn.
+func (g *resultGrid) followTail() {
+	if rows, _ := g.length(); rows == 0 || g.Size().Height <= 0 {
+		return
+	}
+	g.ScrollToBottom()
+}
+
 // setPage shows page p (0-based).
 func (g *resultGrid) setPage(p int) {
 	p = max(0, min(p, g.pages()-1))

@@ -201,12 +201,13 @@ func (rt *resultTab) build() {
 		rt.emptyLbl.Hide()
 		body = container.NewStack(rt.grid, container.NewCenter(rt.emptyLbl))
 		if rt.job != nil {
-			rt.follow = widget.NewCheck("Follow", func(on bool) {
+			rt.follow = widget.NewCheck("Follow", nil)
+			rt.follow.SetChecked(true) // before OnChanged: no scroll of the empty grid
+			rt.follow.OnChanged = func(on bool) {
 				if on {
-					rt.grid.ScrollToBottom()
+					rt.grid.followTail()
 				}
-			})
-			rt.follow.SetChecked(true)
+			}
 			rt.follow.Hide()
 			rt.viewSel = widget.NewRadioGroup([]string{viewNames[results.TableView], viewNames[results.ChangelogView]}, func(s string) {
 				if s == viewNames[results.ChangelogView] {
@@ -320,7 +321,7 @@ func (rt *resultTab) tick(visible bool) {
 		}
 		rt.grid.refreshFrame() // calls updateStatus
 		if rt.grid.view == results.ChangelogView && state == stateRunning && rt.follow.Checked {
-			rt.grid.ScrollToBottom() // follow the newest changes
+			rt.grid.followTail() // follow the newest changes
 		}
 		return
 	}

@@ -176,6 +176,9 @@ SELECT k, COUNT(*) AS n FROM s GROUP BY k`)
 		return sum
 	}
 	h.until("three keys in the grid", func() bool { return len(rows(rt.grid)) == 3 })
+	if c := drawnCells(rt.grid)[widget.TableCellID{Row: 0, Col: 0}]; c == nil || c.text != "1" {
+		t.Errorf("the first row is not drawn: %+v", c)
+	}
 	first := total()
 	h.until("the counts to grow", func() bool { return total() > first+100 })
 	// The changelog view shows the op column.
