@@ -630,6 +630,17 @@ func (it *RemoteRows) Row() *types.Row { return it.row }
 // failed job) as *Error, or a transport error.
 func (it *RemoteRows) Err() error { return it.err }
 
+// Abort stops the fetching of pages; unlike the other methods it may be
+// called from any goroutine, while another one waits in Next. Next then
+// returns false after the rows already fetched (Err stays nil: check your
+// own reason for aborting), and the reader's Close closes the operation,
+// which cancels an unfinished query on the gateway.
+func (it *RemoteRows) Abort() {
+	if it.cancel != nil {
+		it.cancel()
+	}
+}
+
 // Close stops reading and closes the operation; the gateway cancels an
 // unfinished query.
 func (it *RemoteRows) Close() error {
