@@ -442,7 +442,7 @@ func (b *Browser) MenuFor(uid widget.TreeNodeID) *fyne.Menu {
 			}
 		}))
 	}
-	items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Refresh", b.Reload))
+	items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Refresh", b.refreshFromSource))
 	return fyne.NewMenu("", items...)
 }
 

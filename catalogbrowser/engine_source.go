@@ -308,6 +308,18 @@ func DetailsFromDescribe(cols []table.ColumnInfo) Details {
 	return d
 }
 
+// Invalidator is implemented by a Source that caches what it read
+// (EngineSource): the tree's Refresh menu item invalidates it first.
+type Invalidator interface{ Invalidate() }
+
+// refreshFromSource reads everything shown again (the Refresh menu item).
+func (b *Browser) refreshFromSource() {
+	if inv, ok := b.src.(Invalidator); ok {
+		inv.Invalidate()
+	}
+	b.Reload()
+}
+
 // SetSource makes the browser read src (another connection's catalogs)
 // and redraws it; open branches that exist in src too stay open.
 func (b *Browser) SetSource(src Source) {

@@ -623,8 +623,14 @@ func (it *RemoteRows) finish() {
 	}
 }
 
-// Row returns the current row.
+// Row returns the current row. Rows are not reused: a row stays valid
+// after Next.
 func (it *RemoteRows) Row() *types.Row { return it.row }
+
+// Buffered is how many rows Next returns without waiting for the gateway
+// (the rest of the page fetched last): a reader that batches rows hands
+// its batch on when it reaches 0.
+func (it *RemoteRows) Buffered() int { return len(it.rows) - it.pos }
 
 // Err returns the error that ended iteration: the gateway's error (a
 // failed job) as *Error, or a transport error.
