@@ -69,9 +69,10 @@ type connection struct {
 	local bool // the embedded engine (never changes)
 
 	// Fields of the UI goroutine.
-	src  catalogbrowser.Source        // what the catalog tree reads
-	esrc *catalogbrowser.EngineSource // src of a gateway connection
-	q    chan queued                  // a gateway connection's statement queue (nil: embedded, wb.runQ)
+	src    catalogbrowser.Source        // what the catalog tree reads
+	esrc   *catalogbrowser.EngineSource // src of a gateway connection
+	q      chan queued                  // a gateway connection's statement queue (nil: embedded, wb.runQ)
+	opened bool                         // the tree opened its current database once
 
 	mu      sync.Mutex
 	cfg     persistence.Connection // Kind KindEmbedded for the built-in one
@@ -423,9 +424,17 @@ func newConnections(wb *Workbench, ws *persistence.Workspace) *connections {
 func (cs *connections) add(cfg persistence.Connection, runInit bool) *connection {
 	c := &connection{wb: cs.wb, cfg: cfg, runInit: runInit, q: make(chan queued, 1024)}
 	c.esrc = catalogbrowser.NewEngineSource(c.engine, cs.wb.do, func() {
-		if cs.shown == c {
-			cs.wb.catalog.Reload()
+		if cs.shown != c {
+			return
 		}
+		if !c.opened {
+			// first shown: open the session's current database
+			if cat, db := c.esrc.Current(); cat != "" {
+				c.opened = true
+				cs.wb.catalog.OpenPath(cat, db)
+			}
+		}
+		cs.wb.catalog.Reload()
 	})
 	c.src = c.esrc
 	go cs.wb.worker(c.q)
@@ -607,11 +616,12 @@ func (wb *Workbench) connStatus() string {
 	return cfg.Name
 }
 
-// connHeaderText is the line above the catalog tree.
-func connHeaderText(c *connection) string {
+// connHeaderText is what the two lines above the catalog tree say: the
+// connection's name, and where it is and its state.
+func connHeaderText(c *connection) (name, detail string) {
 	cfg, st, err, info := c.snapshot()
 	if cfg.Kind == persistence.KindEmbedded {
-		return cfg.Name
+		return cfg.Name, "Riffle's engine in this process"
 	}
 	host := cfg.URL
 	if u, perr := url.Parse(cfg.URL); perr == nil && u.Host != "" {
@@ -619,14 +629,14 @@ func connHeaderText(c *connection) string {
 	}
 	switch st {
 	case connConnecting:
-		return cfg.Name + " · connecting to " + host + "…"
+		return cfg.Name, "connecting to " + host + "…"
 	case connReady:
 		if info != "" {
-			return cfg.Name + " · " + info + " at " + host
+			return cfg.Name, info + " at " + host
 		}
-		return cfg.Name + " · " + host
+		return cfg.Name, host
 	case connFailed:
-		return cfg.Name + " · not connected: " + firstLine(err.Error())
+		return cfg.Name, "not connected: " + firstLine(err.Error())
 	}
-	return cfg.Name + " · " + host
+	return cfg.Name, "SQL Gateway at " + host
 }

@@ -35,7 +35,9 @@ func (wb *Workbench) connectionSwitch() fyne.CanvasObject {
 	wb.connSel.SetSelected(wb.currentConn().cfg.Name)
 	manage := widget.NewButtonWithIcon("", theme.SettingsIcon(), wb.showConnectionsDialog)
 	manage.Importance = widget.LowImportance
-	return container.NewHBox(widget.NewLabel("Connection"), wb.connSel, manage)
+	// wide enough for "Embedded (this machine)"
+	sel := container.New(layout.NewGridWrapLayout(fyne.NewSize(230, wb.connSel.MinSize().Height)), wb.connSel)
+	return container.NewHBox(widget.NewLabel("Connection"), sel, manage)
 }
 
 // catalogPane is the catalog tree under its connection's name and state.
@@ -43,8 +45,12 @@ func (wb *Workbench) catalogPane() fyne.CanvasObject {
 	wb.connHeader = widget.NewLabel("")
 	wb.connHeader.Truncation = fyne.TextTruncateEllipsis
 	wb.connHeader.TextStyle = fyne.TextStyle{Bold: true}
+	wb.connDetail = widget.NewLabel("")
+	wb.connDetail.Truncation = fyne.TextTruncateEllipsis
+	wb.connDetail.Importance = widget.LowImportance
 	wb.updateConnHeader()
-	return container.NewBorder(wb.connHeader, nil, nil, nil, wb.catalog)
+	head := container.New(layout.NewCustomPaddedVBoxLayout(-2*theme.Padding()), wb.connHeader, wb.connDetail)
+	return container.NewBorder(head, nil, nil, nil, wb.catalog)
 }
 
 func (wb *Workbench) updateConnHeader() {
@@ -52,14 +58,17 @@ func (wb *Workbench) updateConnHeader() {
 		return
 	}
 	c := wb.conns.shown
-	text := connHeaderText(c)
-	imp := widget.MediumImportance
+	name, detail := connHeaderText(c)
+	imp := widget.LowImportance
 	if _, st, _, _ := c.snapshot(); st == connFailed {
 		imp = widget.DangerImportance
 	}
-	if wb.connHeader.Text != text || wb.connHeader.Importance != imp {
-		wb.connHeader.Importance = imp
-		wb.connHeader.SetText(text)
+	if wb.connHeader.Text != name {
+		wb.connHeader.SetText(name)
+	}
+	if wb.connDetail.Text != detail || wb.connDetail.Importance != imp {
+		wb.connDetail.Importance = imp
+		wb.connDetail.SetText(detail)
 	}
 }
 
@@ -296,7 +305,7 @@ func (wb *Workbench) openConnectionsDialog() *connDialog {
 	cd.token = widget.NewPasswordEntry()
 	cd.token.SetPlaceHolder("optional bearer token")
 	cd.props = widget.NewMultiLineEntry()
-	cd.props.SetPlaceHolder("table.local-time-zone = UTC\nparallelism.default = 4\n(key = value, one a line; the tab's Mode switch sets execution.runtime-mode)")
+	cd.props.SetPlaceHolder("table.local-time-zone = UTC\nparallelism.default = 4")
 	cd.props.SetMinRowsVisible(5)
 	cd.runInit = widget.NewCheck("Run the workspace's init script in each new session", nil)
 	cd.status = widget.NewLabel("")
@@ -305,7 +314,8 @@ func (wb *Workbench) openConnectionsDialog() *connDialog {
 	cd.saveBtn.Importance = widget.HighImportance
 	cd.testBtn = widget.NewButtonWithIcon("Test", theme.MediaPlayIcon(), cd.test)
 	cd.useBtn = widget.NewButtonWithIcon("Use in this tab", theme.ConfirmIcon(), cd.useInTab)
-	note := widget.NewLabel("The token is stored in the workspace file, like the rest of the connection.")
+	note := widget.NewLabel("Session properties: key = value, one a line (the tab's Mode switch sets execution.runtime-mode before each run). " +
+		"The token is stored in the workspace file, like the rest of the connection.")
 	note.Importance = widget.LowImportance
 	note.Wrapping = fyne.TextWrapWord
 	form := widget.NewForm(

@@ -96,8 +96,10 @@ func TestGatewayConnectionBrowseRunAndSwitchBack(t *testing.T) {
 	}
 	// (the branches open on the embedded engine stay open)
 	h.until("the remote catalog", func() bool { return h.catalog() == "default_catalog\n  default_database (current)\n    no tables" })
-	if !strings.HasPrefix(h.wb.connHeader.Text, "local gateway · Riffle ") || !strings.Contains(h.wb.statusRight.Text, "local gateway") {
-		t.Errorf("header %q, status %q", h.wb.connHeader.Text, h.wb.statusRight.Text)
+	host := strings.TrimPrefix(g.url, "http://")
+	if h.wb.connHeader.Text != "local gateway" || !strings.HasPrefix(h.wb.connDetail.Text, "Riffle ") || !strings.HasSuffix(h.wb.connDetail.Text, " at "+host) ||
+		!strings.Contains(h.wb.statusRight.Text, "local gateway") {
+		t.Errorf("header %q / %q, status %q", h.wb.connHeader.Text, h.wb.connDetail.Text, h.wb.statusRight.Text)
 	}
 
 	// DDL over the gateway shows in the tree; the embedded engine has none of it.
@@ -259,9 +261,9 @@ func TestGatewayErrorsMarkTheEditor(t *testing.T) {
 	h.addConnection("nowhere", "http://127.0.0.1:1", "", "")
 	tab.ed.SetText("SELECT 1")
 	h.runStatement()
-	h.until("the failure in the catalog's header", func() bool { return strings.Contains(h.wb.connHeader.Text, "not connected") })
+	h.until("the failure in the catalog's header", func() bool { return strings.HasPrefix(h.wb.connDetail.Text, "not connected: ") })
 	if !strings.Contains(h.messages(), "[ERROR] Statement at line 1: connecting to http://127.0.0.1:1: connect: connection refused") {
-		t.Errorf("header %q; messages:\n%s", h.wb.connHeader.Text, h.messages())
+		t.Errorf("header %q; messages:\n%s", h.wb.connDetail.Text, h.messages())
 	}
 }
 
@@ -292,7 +294,7 @@ func TestGatewayTokenIsHiddenAndChecked(t *testing.T) {
 	if conf, err := c.open().(*gateway.RemoteEngine).Config(context.Background()); err != nil || conf["table.local-time-zone"] != "Asia/Tokyo" {
 		t.Errorf("session configuration %v %v", conf, err)
 	}
-	if strings.Contains(h.wb.statusRight.Text, "s3cret") || strings.Contains(h.wb.connHeader.Text, "s3cret") {
+	if strings.Contains(h.wb.statusRight.Text, "s3cret") || strings.Contains(h.wb.connDetail.Text, "s3cret") {
 		t.Error("the token is shown")
 	}
 }

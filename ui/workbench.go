@@ -91,7 +91,8 @@ type Workbench struct {
 	statusRight    *widget.Label
 	stopBtn        *widget.Button
 	connSel        *widget.Select // the current tab's connection
-	connHeader     *widget.Label  // the catalog's connection and its state
+	connHeader     *widget.Label  // the catalog's connection
+	connDetail     *widget.Label  // where it is, its state
 	catalogErr     string         // the catalog error reported last
 	content        fyne.CanvasObject
 
