@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"net/url"
+	"os"
 	"sort"
 	"strings"
 
@@ -92,6 +94,11 @@ func (wb *Workbench) saveConnection(old string, cfg persistence.Connection, runI
 	if err := wb.store.SetSetting(ctx, settingConnInit+cfg.Name, fmt.Sprint(runInit)); err != nil {
 		return nil, err
 	}
+	if cfg.Token != "" {
+		if err := protectWorkspace(wb.store.Path()); err != nil {
+			wb.messages.add(levelWarning, "The workspace holds a token but could not be made private: "+err.Error(), nil)
+		}
+	}
 	c := wb.conns.byName(old)
 	if old == "" || c == nil {
 		c = wb.conns.add(cfg, runInit)
@@ -124,6 +131,18 @@ func (wb *Workbench) saveConnection(old string, cfg persistence.Connection, runI
 	}
 	wb.refreshConnectionList()
 	return c, nil
+}
+
+// protectWorkspace makes the workspace file (and SQLite's WAL and
+// shared-memory files beside it) readable and writable by its owner only:
+// it holds a token.
+func protectWorkspace(path string) error {
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }
 
 // deleteConnection removes a gateway connection: its tabs move to the

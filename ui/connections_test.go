@@ -294,6 +294,10 @@ func TestGatewayTokenIsHiddenAndChecked(t *testing.T) {
 	if conf, err := c.open().(*gateway.RemoteEngine).Config(context.Background()); err != nil || conf["table.local-time-zone"] != "Asia/Tokyo" {
 		t.Errorf("session configuration %v %v", conf, err)
 	}
+	// a workspace holding a token is private to its owner
+	if fi, err := os.Stat(h.wb.store.Path()); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("workspace file mode %v %v", fi.Mode(), err)
+	}
 	if strings.Contains(h.wb.statusRight.Text, "s3cret") || strings.Contains(h.wb.connDetail.Text, "s3cret") {
 		t.Error("the token is shown")
 	}
