@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -493,5 +494,60 @@ func TestGatewayConnectionRunsTheInitScriptWhenAsked(t *testing.T) {
 	h.q.drain()
 	if h.wb.currentConn() != h.wb.conns.embedded {
 		t.Errorf("the demo tab runs on %q", h.wb.currentConn().cfg.Name)
+	}
+}
+
+// TestGatewayMatchesEmbedded runs the same statements on the embedded
+// engine and over a gateway and compares what the result tabs show:
+// state, headers, cells (or text) and the status line's row count.
+func TestGatewayMatchesEmbedded(t *testing.T) {
+	g := startGateway(t, gateway.Config{})
+	h := newHarness(t)
+	local := h.newTab("")
+	remote := h.newTab("")
+	h.addConnection("gw", g.url, "", "")
+	setup := "CREATE TEMPORARY VIEW IF NOT EXISTS v AS SELECT * FROM (VALUES " +
+		"(1, 'a', CAST(1.50 AS DECIMAL(5, 2)), TIMESTAMP '2024-01-01 10:00:00.123', DATE '2024-02-29', TRUE, ARRAY[1, 2], MAP['k', 1.5e0])," +
+		"(2, CAST(NULL AS STRING), CAST(-2 AS DECIMAL(5, 2)), CAST(NULL AS TIMESTAMP(3)), DATE '1970-01-01', FALSE, CAST(NULL AS ARRAY<INT>), MAP['x', -0.25e0])," +
+		"(3, '', CAST(NULL AS DECIMAL(5, 2)), TIMESTAMP '1999-12-31 23:59:59', CAST(NULL AS DATE), CAST(NULL AS BOOLEAN), ARRAY[CAST(NULL AS INT)], CAST(NULL AS MAP<STRING, DOUBLE>))" +
+		") AS t(n, s, d, ts, dt, b, arr, m)"
+	scripts := []string{
+		"SET 'execution.runtime-mode' = 'batch';\nSELECT * FROM v",
+		"SET 'execution.runtime-mode' = 'batch';\nSELECT s IS NULL AS no_s, COUNT(*) AS c, SUM(d) AS total, MAX(ts) AS latest FROM v GROUP BY s IS NULL",
+		"SET 'execution.runtime-mode' = 'streaming';\nSELECT b, COUNT(*) AS c FROM v GROUP BY b",
+		"SELECT n, ROW(n, s) AS r, CAST(ts AS STRING) AS ts_text, TIMESTAMPDIFF(DAY, dt, DATE '2024-03-01') AS days FROM v",
+		"DESCRIBE v",
+		"SHOW FUNCTIONS",
+		"EXPLAIN SELECT n FROM v WHERE n > 1",
+	}
+	show := func(tab *editorTab, script string) string {
+		h.wb.editors.tabs.Select(tab.item)
+		h.q.drain()
+		rt := h.run(setup + ";\n" + script)
+		if rt == nil {
+			t.Fatalf("%s: no result on %s; messages:\n%s", script, h.wb.currentConn().cfg.Name, h.messages())
+		}
+		h.waitDone(rt)
+		h.wb.Tick()
+		if rt.text != "" {
+			return rt.state() + "\n" + rt.text
+		}
+		var hs []string
+		for c, hc := range drawnHeaders(rt.grid) {
+			hs = append(hs, fmt.Sprintf("%d:%s %s", c, hc.name, hc.typ))
+		}
+		sort.Strings(hs)
+		status, _, _ := strings.Cut(rt.statusLbl.Text, " · ")
+		return rt.state() + "\n" + strings.Join(hs, ", ") + "\n" + strings.Join(rows(rt.grid), "\n") + "\n" + status
+	}
+	for _, s := range scripts {
+		want := show(local, s)
+		got := show(remote, s)
+		if got != want {
+			t.Errorf("%s\nover the gateway:\n%s\nembedded:\n%s", s, got, want)
+		}
+	}
+	if h.wb.conns.of(local) != h.wb.conns.embedded || h.wb.conns.of(remote).cfg.Name != "gw" {
+		t.Error("the tabs changed connections")
 	}
 }
