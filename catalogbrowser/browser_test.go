@@ -39,7 +39,7 @@ func TestTreeShowsColumnsTypesAndMarkers(t *testing.T) {
 	got := strings.Join(b.VisibleLabels(), "\n")
 	want := strings.Join([]string{
 		"default_catalog",
-		"  default_database",
+		"  default_database (current)",
 		"    big view",
 		"    orders",
 		"      id BIGINT NOT NULL · PK",

@@ -50,6 +50,10 @@ const maxCompletions = 12
 // package completion from the statement being typed and the catalog: one
 // candidate is inserted at once, several are offered in a menu.
 func (wb *Workbench) complete(t *editorTab) {
+	if c := wb.conns.of(t); !c.embedded() {
+		wb.completeRemote(t, c) // the gateway's complete-statement
+		return
+	}
 	res := completion.Complete(t.ed.Text(), t.ed.CursorOffset(), completion.EnvCatalog(wb.env))
 	if len(res.Items) == 0 {
 		wb.setStatus("No completion here")

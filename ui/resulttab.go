@@ -51,6 +51,11 @@ type resultTab struct {
 	editorTab int64        // the editor tab that ran it, -1 = none
 	historyID int64
 
+	// The query's job ID (embedded or on a gateway; job is nil for a
+	// gateway's) and where it runs (nil: the embedded engine).
+	jobID string
+	conn  *connection
+
 	item      *container.TabItem
 	grid      *resultGrid
 	textView  *widget.TextGrid
@@ -200,7 +205,7 @@ func (rt *resultTab) build() {
 		rt.emptyLbl.Importance = widget.LowImportance
 		rt.emptyLbl.Hide()
 		body = container.NewStack(rt.grid, container.NewCenter(rt.emptyLbl))
-		if rt.job != nil {
+		if rt.job != nil || rt.jobID != "" {
 			rt.follow = widget.NewCheck("Follow", nil)
 			rt.follow.SetChecked(true) // before OnChanged: no scroll of the empty grid
 			rt.follow.OnChanged = func(on bool) {
@@ -227,6 +232,9 @@ func (rt *resultTab) build() {
 			rt.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), rt.stop)
 			rt.stopBtn.Importance = widget.LowImportance
 			bar = append(bar, rt.viewSel, rt.follow, rt.pauseBtn, rt.stopBtn)
+			if rt.conn != nil && !rt.conn.hasOperatorMetrics() {
+				bar = append(bar, remoteJobLabel(rt))
+			}
 		}
 		bar = append(bar, rt.exportBtn)
 		prev := widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { rt.grid.setPage(rt.grid.page - 1) })

@@ -73,9 +73,9 @@ func (wb *Workbench) runToFileCurrent() *exportForm {
 // streamToFile writes a query's rows to a CSV file on a goroutine, with a
 // progress dialog; the file appears only when the query ends or the user
 // stops it with "Stop and keep".
-func (wb *Workbench) streamToFile(req runReq, text string, res *table.TableResult, started time.Time, target fileTarget) {
+func (wb *Workbench) streamToFile(req runReq, text string, res table.StatementResult, started time.Time, target fileTarget) {
 	cols, names, ts := resultColumns(res)
-	streaming := wb.env.IsStreaming()
+	streaming := res.IsStreaming()
 	ctx, cancel := context.WithCancel(context.Background())
 	readCtx, stopRead := context.WithCancel(ctx)
 	fr := &fileRun{path: target.path, cancel: cancel, stopRead: stopRead}
@@ -92,7 +92,7 @@ func (wb *Workbench) streamToFile(req runReq, text string, res *table.TableResul
 					err = fmt.Errorf("internal error: %v", p)
 				}
 			}()
-			err = writeQueryCSV(ctx, readCtx, res, cols, names, ts, streaming, wb.zone(), target, fr)
+			err = writeQueryCSV(ctx, readCtx, res, cols, names, ts, streaming, res.TimeZone(), target, fr)
 		}()
 		d := time.Since(started)
 		h := persistence.HistoryEntry{ID: histID, Duration: d, Rows: fr.written.Load()}
@@ -125,13 +125,64 @@ func (wb *Workbench) streamToFile(req runReq, text string, res *table.TableResul
 // writeQueryCSV reads res batch by batch into a temporary file beside the
 // target and renames it into place when the query ends (or reading is
 // stopped with fr.keep set). Cancelling ctx removes the temporary file.
-func writeQueryCSV(ctx, readCtx context.Context, res *table.TableResult, cols []results.Column, names []string, ts []*types.DataType,
+func writeQueryCSV(ctx, readCtx context.Context, res table.StatementResult, cols []results.Column, names []string, ts []*types.DataType,
 	streaming bool, zone *time.Location, target fileTarget, fr *fileRun) (err error) {
-	it, err := res.Collect()
-	if err != nil {
-		return err
+	newResult := func() *results.Result {
+		return results.New(cols, results.Options{MaxTableRows: -1, MaxChangelogRows: -1, Location: zone})
 	}
-	defer it.Close() // cancels the job when it has not finished
+	var next func() (*results.Result, error) // the next batch; io.EOF at the end
+	if tr := tableResult(res); tr != nil {
+		it, err := tr.Collect()
+		if err != nil {
+			return err
+		}
+		defer it.Close() // cancels the job when it has not finished
+		schema := types.ArrowSchema(names, ts)
+		next = func() (*results.Result, error) {
+			b, err := it.NextBatch(readCtx)
+			if err != nil {
+				return nil, err
+			}
+			r := newResult()
+			if b != nil && b.Len > 0 {
+				if err := r.AddRecord(b.Record(schema), b.Kinds); err != nil && r.Stats().Changes == 0 {
+					_ = r.AddRows(b.Rows(ts))
+				}
+			}
+			return r, nil
+		}
+	} else { // a gateway's rows, a page at a time
+		it, err := res.Collect()
+		if err != nil {
+			return err
+		}
+		defer it.Close()
+		if ab, ok := it.(interface{ Abort() }); ok {
+			defer context.AfterFunc(readCtx, ab.Abort)()
+		}
+		buffered, _ := it.(interface{ Buffered() int })
+		next = func() (*results.Result, error) {
+			var rows []*types.Row
+			for len(rows) < 4096 && it.Next() {
+				rows = append(rows, it.Row())
+				if buffered == nil || buffered.Buffered() == 0 {
+					break
+				}
+			}
+			if len(rows) == 0 {
+				if err := it.Err(); err != nil {
+					return nil, err
+				}
+				if readCtx.Err() != nil {
+					return nil, readCtx.Err()
+				}
+				return nil, io.EOF
+			}
+			r := newResult()
+			_ = r.AddRows(rows)
+			return r, nil
+		}
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(target.path), "."+filepath.Base(target.path)+".*.tmp")
 	if err != nil {
 		return err
@@ -148,7 +199,6 @@ func writeQueryCSV(ctx, readCtx context.Context, res *table.TableResult, cols []
 	if streaming {
 		view = results.ChangelogView // the op column, as the SQL Client's CSV output
 	}
-	schema := types.ArrowSchema(names, ts)
 	opts := target.opts
 	first := true
 	write := func(r *results.Result) error {
@@ -161,23 +211,16 @@ func writeQueryCSV(ctx, readCtx context.Context, res *table.TableResult, cols []
 		fr.written.Add(int64(n))
 		return err
 	}
-	newResult := func() *results.Result {
-		return results.New(cols, results.Options{MaxTableRows: -1, MaxChangelogRows: -1, Location: zone})
-	}
 	for {
-		b, err := it.NextBatch(readCtx)
+		r, err := next()
 		if err == io.EOF || (err != nil && fr.keep.Load() && ctx.Err() == nil) {
 			break
 		}
 		if err != nil {
 			return err
 		}
-		if b == nil || b.Len == 0 {
+		if r.Stats().Changes == 0 {
 			continue
-		}
-		r := newResult()
-		if err := r.AddRecord(b.Record(schema), b.Kinds); err != nil && r.Stats().Changes == 0 {
-			_ = r.AddRows(b.Rows(ts))
 		}
 		if err := write(r); err != nil {
 			return err
