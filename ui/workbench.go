@@ -107,6 +107,8 @@ type Workbench struct {
 	currentExport *exportForm
 	exportPrefs   persistence.ExportSettings
 
+	mon monitorState // monitoring hook: Jobs panel, chart settings, job tabs (monitoring.go)
+
 	// exportCSV writes an export (results.ExportCSV; tests wrap it).
 	exportCSV func(ctx context.Context, rows results.Rows, path string, opts results.CSVOptions, progress func(written, total int)) error
 }
@@ -240,6 +242,7 @@ func demoMode(script string) string {
 func (wb *Workbench) build(ws *persistence.Workspace) {
 	wb.messages = newMessagesPanel(wb)
 	wb.history = newHistoryPanel(wb)
+	wb.initMonitoring(ws) // monitoring hook
 	wb.catalog = catalogbrowser.New(catalogbrowser.EnvSource{Env: wb.env})
 	wb.catalog.OnInsert = func(s string) {
 		if t := wb.editors.current(); t != nil {
@@ -261,16 +264,18 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 
 	wb.editors = newEditorTabs(wb, ws)
 
-	wb.bottom = container.NewDocTabs(wb.messages.item, wb.history.item)
+	wb.bottom = container.NewDocTabs(wb.messages.item, wb.history.item, wb.mon.jobs.item) // monitoring hook: Jobs
 	wb.bottom.CloseIntercept = func(it *container.TabItem) {
-		switch it {
-		case wb.messages.item, wb.history.item:
+		switch {
+		case wb.isFixedPanel(it): // monitoring hook: Messages, History, Jobs
 			// The fixed panels only hide; View ▸ Messages / History (or
 			// a new message) brings them back.
 			wb.bottom.Remove(it)
 		default:
 			if rt := wb.resultFor(it); rt != nil {
 				wb.closeResult(rt)
+			} else {
+				wb.closeJobTab(it) // monitoring hook
 			}
 		}
 	}
@@ -382,6 +387,7 @@ func (wb *Workbench) buildMenu() *fyne.MainMenu {
 	view := fyne.NewMenu("View",
 		fyne.NewMenuItem("Messages", func() { wb.showPanel(wb.messages.item) }),
 		fyne.NewMenuItem("History", func() { wb.showPanel(wb.history.item) }),
+		item("Jobs", fyne.KeyJ, ctrl|fyne.KeyModifierShift, wb.showJobs), // monitoring hook
 		fyne.NewMenuItemSeparator(),
 		item("Move tab left", fyne.KeyPageUp, ctrl|fyne.KeyModifierShift, func() { wb.editors.moveCurrent(-1) }),
 		item("Move tab right", fyne.KeyPageDown, ctrl|fyne.KeyModifierShift, func() { wb.editors.moveCurrent(1) }),
@@ -415,11 +421,11 @@ func (wb *Workbench) showPanel(it *container.TabItem) {
 		}
 	}
 	items := append([]*container.TabItem{}, wb.bottom.Items...)
-	// Messages and History stay left of the results.
+	// Messages, History and Jobs stay left of the results, in that order.
 	pos := 0
-	if it == wb.history.item {
+	if it == wb.history.item || it == wb.mon.jobs.item {
 		for i, x := range items {
-			if x == wb.messages.item {
+			if x == wb.messages.item || (it == wb.mon.jobs.item && x == wb.history.item) {
 				pos = i + 1
 			}
 		}
@@ -500,6 +506,7 @@ func (wb *Workbench) Tick() {
 		rt.tick(rt.item == sel)
 	}
 	wb.tickExports()
+	wb.tickMonitoring() // monitoring hook
 	if now := time.Now(); now.Sub(wb.layoutCheck) > 3*time.Second {
 		wb.layoutCheck = now
 		wb.saveLayoutIfChanged()
