@@ -109,10 +109,12 @@ func newChartView(rt *resultTab) *chartView {
 	cv.show(s)
 
 	lbl := func(s string) *widget.Label { return widget.NewLabel(s) }
-	bar := container.NewHBox(lbl("Chart"), cv.kindSel, lbl("X"), cv.xSel, cv.yBtn, lbl("Series"), cv.seriesSel,
-		cv.windowSel, widget.NewSeparator(), lbl("Save"), savePNG, saveSVG)
+	w := func(width float32, o fyne.CanvasObject) fyne.CanvasObject { return container.New(&minWidthLayout{width}, o) }
+	bar := container.NewHBox(w(150, cv.kindSel), lbl("X"), w(170, cv.xSel), cv.yBtn, lbl("Series"), w(150, cv.seriesSel),
+		w(140, cv.windowSel))
+	save := container.NewHBox(widget.NewSeparator(), savePNG, saveSVG)
 	cv.area = newChartArea(cv.resized)
-	cv.content = container.NewBorder(container.NewBorder(nil, nil, container.NewHScroll(bar), nil), cv.info, nil, nil, cv.area)
+	cv.content = container.NewBorder(container.NewBorder(nil, nil, nil, save, container.NewHScroll(bar)), cv.info, nil, nil, cv.area)
 
 	cv.live = charts.NewLive(rt.res, s, charts.RenderOptions{Theme: chartTheme()}, func(f charts.Frame) {
 		rt.wb.do(func() { cv.showFrame(f) })
@@ -150,8 +152,8 @@ func (cv *chartView) setYLabel(s charts.Settings) {
 	if len(s.Y) == 0 {
 		t = "Y: choose…"
 	}
-	if r := []rune(t); len(r) > 40 {
-		t = string(r[:39]) + "…"
+	if r := []rune(t); len(r) > 32 {
+		t = string(r[:31]) + "…"
 	}
 	cv.yBtn.SetText(t)
 	if s.Kind == charts.Histogram {
@@ -472,4 +474,24 @@ func (wb *Workbench) saveChart(rt *resultTab, s charts.Settings) {
 	if err := wb.store.SaveChart(context.Background(), rt.editorTab, b); err != nil {
 		wb.messages.add(levelWarning, "Could not keep the chart settings: "+err.Error(), nil)
 	}
+}
+
+// minWidthLayout gives its one object at least a width (a Select sizes
+// itself for its placeholder, not its options).
+type minWidthLayout struct{ width float32 }
+
+func (l *minWidthLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+func (l *minWidthLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	s := fyne.NewSize(l.width, 0)
+	for _, o := range objs {
+		m := o.MinSize()
+		s = fyne.NewSize(max(s.Width, m.Width), max(s.Height, m.Height))
+	}
+	return s
 }

@@ -329,4 +329,3 @@ func (r *planGraphRenderer) Refresh() {
 
 func (r *planGraphRenderer) Objects() []fyne.CanvasObject { return r.pg.objs }
 func (r *planGraphRenderer) Destroy()                     {}
-
