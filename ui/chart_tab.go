@@ -109,7 +109,9 @@ func newChartView(rt *resultTab) *chartView {
 	cv.show(s)
 
 	lbl := func(s string) *widget.Label { return widget.NewLabel(s) }
-	w := func(width float32, o fyne.CanvasObject) fyne.CanvasObject { return container.New(&minWidthLayout{width}, o) }
+	w := func(width float32, o fyne.CanvasObject) fyne.CanvasObject {
+		return container.New(&minWidthLayout{width}, o)
+	}
 	bar := container.NewHBox(w(150, cv.kindSel), lbl("X"), w(170, cv.xSel), cv.yBtn, lbl("Series"), w(150, cv.seriesSel),
 		w(140, cv.windowSel))
 	save := container.NewHBox(widget.NewSeparator(), savePNG, saveSVG)
