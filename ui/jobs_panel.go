@@ -38,8 +38,8 @@ var jobCols = []struct {
 	title string
 	width float32
 }{
-	{"Status", 96}, {"Job", 84}, {"Kind", 56}, {"Statement", 0}, {"Started", 72}, {"Rows out", 92},
-	{"Rate", 88}, {"Watermark", 104}, {"Lag", 72}, {"Watermark lag", 150}, {"", 184},
+	{"Status", 92}, {"Job", 80}, {"Kind", 52}, {"Statement", 0}, {"Started", 72}, {"Rows out", 84},
+	{"Rate", 76}, {"Watermark", 100}, {"Lag", 60}, {"Watermark lag", 132}, {"", 176},
 }
 
 const jobStmtCol = 3
@@ -190,6 +190,7 @@ func (p *jobsPanel) update(now time.Time) {
 		}
 		p.item.Text = title
 		p.wb.bottom.Refresh()
+		p.wb.updateStatus()
 	}
 	p.list.Refresh()
 }

@@ -533,7 +533,8 @@ func (wb *Workbench) updateStatus() {
 
 func (wb *Workbench) setStatus(s string) { wb.statusLeft.SetText(s) }
 
-// runningJobs counts result tabs whose query still runs.
+// runningJobs counts result tabs whose query still runs (or the Jobs
+// panel's running jobs, INSERT jobs included, when more).
 func (wb *Workbench) runningJobs() int {
 	n := 0
 	for _, rt := range wb.results {
@@ -541,7 +542,7 @@ func (wb *Workbench) runningJobs() int {
 			n++
 		}
 	}
-	return n
+	return max(n, wb.mon.jobs.running) // monitoring hook: INSERT jobs run too
 }
 
 // flushPending saves autosaver edits now; safe on any goroutine.
