@@ -38,11 +38,11 @@ var jobCols = []struct {
 	title string
 	width float32
 }{
-	{"Status", 92}, {"Job", 80}, {"Kind", 52}, {"Statement", 0}, {"Started", 72}, {"Rows out", 84},
-	{"Rate", 76}, {"Watermark", 100}, {"Lag", 60}, {"Watermark lag", 132}, {"", 176},
+	{"Status", 92}, {"Job", 96}, {"Statement", 0}, {"Started", 72}, {"Rows out", 84},
+	{"Rate", 76}, {"Watermark", 104}, {"Lag", 60}, {"Watermark lag", 112}, {"", 176},
 }
 
-const jobStmtCol = 3
+const jobStmtCol = 2
 
 func newJobsPanel(wb *Workbench) *jobsPanel {
 	p := &jobsPanel{wb: wb, model: monitor.NewJobs()}
@@ -105,10 +105,9 @@ func (p *jobsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	set(0, r.Status.String())
 	set(1, shortID(r.ID))
-	set(2, r.Kind)
 	set(jobStmtCol, r.Statement)
-	set(4, r.Start.In(p.wb.zone()).Format("15:04:05"))
-	set(5, monitor.FormatCount(r.RowsOut))
+	set(3, r.Start.In(p.wb.zone()).Format("15:04:05"))
+	set(4, monitor.FormatCount(r.RowsOut))
 	rate, wm, lag := "–", "–", "–"
 	if r.HasRate {
 		rate = monitor.FormatRate(r.Rate)
@@ -119,14 +118,14 @@ func (p *jobsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 			lag = monitor.FormatLag(r.Lag)
 		}
 	}
-	set(6, rate)
-	set(7, wm)
-	set(8, lag)
-	spark := cells[9].(*lagSpark)
+	set(5, rate)
+	set(6, wm)
+	set(7, lag)
+	spark := cells[8].(*lagSpark)
 	if h, ok := p.model.Lag(r.ID); ok {
 		spark.set(h.Points(), !r.Status.IsTerminal())
 	}
-	btns := cells[10].(*fyne.Container).Objects
+	btns := cells[9].(*fyne.Container).Objects
 	open, cancel := btns[0].(*widget.Button), btns[1].(*widget.Button)
 	jobID := r.ID
 	open.OnTapped = func() { p.open(jobID) }

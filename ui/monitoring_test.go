@@ -9,9 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/riffle-sql/riffle/charts"
+	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/table"
 )
@@ -408,5 +410,59 @@ func TestChartTab(t *testing.T) {
 	h.wb.closeResult(rt)
 	if !rt.mon.closed {
 		t.Error("closed tab's views not stopped")
+	}
+}
+
+// TestPlanBackPressure: an operator whose output queue stays full is
+// marked (badge, border, its out-edge), and its consumer is named slow.
+func TestPlanBackPressure(t *testing.T) {
+	test.NewTempApp(t)
+	env, err := table.Create(table.InStreamingMode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := benchPlan()
+	p := newPlanView(&Workbench{env: env}, j, []*plan.PhysNode{j.root}, true, "text")
+	w := test.NewWindow(p.content)
+	defer w.Close()
+	w.Resize(fyne.NewSize(1100, 600))
+	src := -1
+	for i, n := range p.g.Nodes {
+		if n.Op == "TableSourceScan" {
+			src = i
+			break
+		}
+	}
+	m := j.ms[p.g.Nodes[src].Phys]
+	now := time.Now()
+	for k := range 5 {
+		m.RecordsOut.Add(1000)
+		m.Backpressure.Add(10)
+		p.refreshNow(now.Add(time.Duration(k) * time.Second))
+	}
+	box := strings.Join(p.graph.texts(src), "\n")
+	if !strings.Contains(box, "back-pressured") || !p.graph.nodes[src].bp {
+		t.Errorf("source box not marked:\n%s", box)
+	}
+	consumer := p.g.Outputs(src)[0].To
+	if s := strings.Join(p.graph.texts(consumer), "\n"); !strings.Contains(s, "slow") {
+		t.Errorf("consumer box:\n%s", s)
+	}
+	hot := 0
+	for _, e := range p.graph.edges {
+		if e.hot {
+			hot++
+		}
+	}
+	if hot != 1 || !strings.Contains(p.status.Text, "1 back-pressured operator") {
+		t.Errorf("%d hot edges, status %q", hot, p.status.Text)
+	}
+	// the queue drains: the mark goes
+	for k := 5; k < 9; k++ {
+		m.RecordsOut.Add(1000)
+		p.refreshNow(now.Add(time.Duration(k) * time.Second))
+	}
+	if p.graph.nodes[src].bp || strings.Contains(strings.Join(p.graph.texts(src), "\n"), "back-pressured") {
+		t.Error("still marked after the queue drained")
 	}
 }
