@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -39,7 +40,7 @@ var jobCols = []struct {
 	width float32
 }{
 	{"Status", 92}, {"Job", 96}, {"Statement", 0}, {"Started", 72}, {"Rows out", 84},
-	{"Rate", 76}, {"Watermark", 104}, {"Lag", 60}, {"Watermark lag", 112}, {"", 176},
+	{"Rate", 76}, {"Watermark", 104}, {"Lag", 60}, {"Lag, 5 min", 112}, {"", 176},
 }
 
 const jobStmtCol = 2
@@ -255,7 +256,11 @@ func (wb *Workbench) openJobTab(j monitor.Job) {
 		return
 	}
 	streaming := root.Mode.String() != ""
-	text := "== Optimized Execution Plan ==\n" + plan.ExplainPhysical(plan.QueryRoot(root), plan.ExplainDetail{}, streaming) +
+	shown := root
+	if strings.Contains(strings.Join(root.Attrs, " "), "*anonymous_collect") {
+		shown = plan.QueryRoot(root) // a query is explained without its collect sink
+	}
+	text := "== Optimized Execution Plan ==\n" + plan.ExplainPhysical(shown, plan.ExplainDetail{}, streaming) +
 		"\n-- " + monitor.OneLine(j.Statement(), 400)
 	v := newPlanView(wb, j, []*plan.PhysNode{root}, streaming, text)
 	t := &jobTab{id: id, view: v}

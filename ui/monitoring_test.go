@@ -274,7 +274,7 @@ func TestJobsPanel(t *testing.T) {
 		t.Fatalf("Open of the INSERT job: %d job tabs", n)
 	}
 	jt := h.wb.mon.jobTabs[0]
-	if !strings.Contains(jt.view.text, "Sink(table=[default_catalog.default_database.sink]") && !strings.Contains(jt.view.text, "sink") {
+	if !strings.Contains(jt.view.text, "Sink(table=[default_catalog.default_database.sink]") {
 		t.Errorf("job tab text:\n%s", jt.view.text)
 	}
 	h.wb.bottom.CloseIntercept(jt.item)
