@@ -501,12 +501,12 @@ func (wb *Workbench) Tick() {
 	if wb.closed {
 		return
 	}
+	wb.tickMonitoring() // monitoring hook
 	sel := wb.bottom.Selected()
 	for _, rt := range wb.results {
 		rt.tick(rt.item == sel)
 	}
 	wb.tickExports()
-	wb.tickMonitoring() // monitoring hook
 	if now := time.Now(); now.Sub(wb.layoutCheck) > 3*time.Second {
 		wb.layoutCheck = now
 		wb.saveLayoutIfChanged()
