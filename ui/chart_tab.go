@@ -112,8 +112,8 @@ func newChartView(rt *resultTab) *chartView {
 	w := func(width float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.New(&minWidthLayout{width}, o)
 	}
-	bar := container.NewHBox(w(150, cv.kindSel), lbl("X"), w(170, cv.xSel), cv.yBtn, lbl("Series"), w(150, cv.seriesSel),
-		w(140, cv.windowSel))
+	bar := container.NewHBox(w(120, cv.kindSel), lbl("X"), w(150, cv.xSel), cv.yBtn, lbl("Series"), w(130, cv.seriesSel),
+		w(124, cv.windowSel))
 	save := container.NewHBox(widget.NewSeparator(), savePNG, saveSVG)
 	cv.area = newChartArea(cv.resized)
 	cv.content = container.NewBorder(container.NewBorder(nil, nil, nil, save, container.NewHScroll(bar)), cv.info, nil, nil, cv.area)

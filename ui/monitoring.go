@@ -13,7 +13,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
+	"github.com/riffle-sql/riffle/charts"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/persistence"
 )
@@ -38,6 +40,7 @@ type resultMon struct {
 	chart                         *chartView
 	plan                          *planView
 	closed                        bool // the tab was closed
+	noChart                       bool // the result has nothing to chart
 }
 
 // initMonitoring creates the Jobs panel and reads the chart settings of
@@ -166,9 +169,16 @@ func (rt *resultTab) showView(it *container.TabItem) {
 func (rt *resultTab) viewsSelected() {
 	m := &rt.mon
 	sel := m.tabs.Selected()
-	if sel == m.chartItem && m.chart == nil {
-		m.chart = newChartView(rt)
-		m.chartItem.Content = m.chart.content
+	if sel == m.chartItem && m.chart == nil && !m.noChart {
+		if _, ok := charts.Detect(rt.res.Columns()); ok {
+			m.chart = newChartView(rt)
+			m.chartItem.Content = m.chart.content
+		} else {
+			m.noChart = true
+			l := widget.NewLabel("Nothing to chart: the result has no numeric or time column.")
+			l.Importance = widget.LowImportance
+			m.chartItem.Content = container.NewCenter(l)
+		}
 		m.tabs.Refresh()
 	}
 	rt.tickViews(rt.wb.bottom.Selected() == rt.item)

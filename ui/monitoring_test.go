@@ -103,8 +103,8 @@ func TestPlanTab(t *testing.T) {
 			scan = p.graph.texts(i)
 		}
 	}
-	if s := strings.Join(scan, "\n"); !strings.Contains(s, "out ") || !strings.Contains(s, "rows ") || !strings.Contains(s, "wm ") {
-		t.Errorf("scan box has no metrics:\n%s", s)
+	if s := strings.Join(scan, "\n"); !strings.Contains(s, "\nout ") || strings.Contains(s, "in ") || !strings.Contains(s, "rows ") || !strings.Contains(s, "wm ") {
+		t.Errorf("scan box metrics (a source has no in rate):\n%s", s)
 	}
 	if !strings.Contains(p.status.Text, "live, updated") || !strings.Contains(p.status.Text, "RUNNING") {
 		t.Errorf("status %q", p.status.Text)
@@ -405,6 +405,13 @@ func TestChartTab(t *testing.T) {
 	rt2.showView(rt2.mon.chartItem)
 	if s := rt2.mon.chart.settings; !s.Auto || s.Kind != charts.Scatter {
 		t.Errorf("a new statement's chart: %+v", s)
+	}
+	// a result without numbers says there is nothing to chart
+	h.newTab("SHOW TABLES;")
+	rt3 := h.runStatement()
+	rt3.showView(rt3.mon.chartItem)
+	if rt3.mon.chart != nil || !rt3.mon.noChart {
+		t.Error("SHOW TABLES got a chart")
 	}
 	// closing the tab stops the renderer
 	h.wb.closeResult(rt)

@@ -3,6 +3,7 @@ package ui
 import (
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -36,6 +37,7 @@ type planGraph struct {
 
 type graphNode struct {
 	n       *plangraph.Node
+	source  bool // no inputs: its "in" rate says nothing
 	box     *canvas.Rectangle
 	title   *canvas.Text
 	lines   []*canvas.Text
@@ -125,7 +127,7 @@ func (pg *planGraph) build() {
 		pg.edges = append(pg.edges, ge)
 	}
 	for _, n := range pg.g.Nodes {
-		gn := &graphNode{n: n}
+		gn := &graphNode{n: n, source: len(pg.g.Inputs(n.ID)) == 0}
 		gn.box = canvas.NewRectangle(boxFill)
 		gn.box.StrokeColor = boxLine
 		gn.box.StrokeWidth = 1.5
@@ -217,6 +219,11 @@ func (pg *planGraph) setMetrics(pm *monitor.PlanMetrics) int {
 			s := ""
 			if k < len(nv.Lines) {
 				s = nv.Lines[k]
+			}
+			if k == 0 && gn.source {
+				if _, out, ok := strings.Cut(s, " · "); ok && strings.HasPrefix(s, "in ") {
+					s = out // a source reads, it receives nothing
+				}
 			}
 			if t.Text != s {
 				t.Text = s
