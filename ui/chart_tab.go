@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/color"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -312,6 +313,17 @@ func (cv *chartView) showSave(ext string) {
 	name = strings.TrimSuffix(name, filepath.Ext(name)) + "-chart" + ext
 	d.SetFileName(name)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{ext}))
+	// where the last export went, else the home folder (never the
+	// process's working directory)
+	dir := cv.rt.wb.exportSettings().LastDir
+	if dir == "" {
+		dir, _ = os.UserHomeDir()
+	}
+	if dir != "" {
+		if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
+			d.SetLocation(l)
+		}
+	}
 	d.Show()
 }
 
