@@ -488,6 +488,12 @@ func Save(path string, m *Model, o RenderOptions) (err error) {
 	if err != nil {
 		return err
 	}
+	// CreateTemp makes the file private; a saved chart is an ordinary file
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm() // replacing a file keeps its permissions
+	}
+	_ = f.Chmod(mode)
 	defer func() {
 		if err != nil {
 			f.Close()
