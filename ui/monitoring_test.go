@@ -152,6 +152,21 @@ func TestExplainGraph(t *testing.T) {
 	if ms := p.graph.MinSize(); ms.Width < float32(p.g.Width)-1 || ms.Height < float32(p.g.Height)-1 {
 		t.Errorf("graph min size %v, layout %vx%v", ms, p.g.Width, p.g.Height)
 	}
+	// zooming out lays the graph out again, smaller, with the same boxes
+	before := p.graph.MinSize()
+	texts := p.graph.texts(0)
+	p.setZoom(0.5)
+	after := p.graph.MinSize()
+	if after.Height > before.Height*0.6 || after.Height < before.Height*0.4 || p.zoomL.Text != "50%" {
+		t.Errorf("zoom 50%%: %v → %v, label %q", before, after, p.zoomL.Text)
+	}
+	if !slices.Equal(p.graph.texts(0), texts) || len(p.graph.nodes) != len(p.g.Nodes) {
+		t.Error("zoom changed the boxes' texts")
+	}
+	p.setZoom(1)
+	if p.graph.MinSize() != before {
+		t.Errorf("back at 100%%: %v, was %v", p.graph.MinSize(), before)
+	}
 }
 
 // TestJobsPanel: the panel lists a query and an INSERT job as SHOW JOBS

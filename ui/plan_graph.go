@@ -30,6 +30,7 @@ type planGraph struct {
 	edges []*graphEdge
 	objs  []fyne.CanvasObject
 	size  fyne.Size // the laid-out graph's size
+	zoom  float32   // 1 = the theme's text size
 	pad   float32
 	lineH float32
 	dx    float32 // horizontal offset when centred
@@ -62,7 +63,7 @@ const (
 // newPlanGraph lays g out and builds its canvas objects. live reserves
 // room for monitor.MetricLines lines of metrics in every box.
 func newPlanGraph(g *plangraph.Graph, live bool) *planGraph {
-	pg := &planGraph{g: g, live: live}
+	pg := &planGraph{g: g, live: live, zoom: 1}
 	pg.ExtendBaseWidget(pg)
 	pg.build()
 	return pg
@@ -71,12 +72,13 @@ func newPlanGraph(g *plangraph.Graph, live bool) *planGraph {
 func (pg *planGraph) build() {
 	th := theme.Current()
 	v := fyne.CurrentApp().Settings().ThemeVariant()
-	size := th.Size(theme.SizeNameText)
-	small := size - 1
+	z := pg.zoom
+	size := th.Size(theme.SizeNameText) * z
+	small := size - z
 	mono := fyne.TextStyle{Monospace: true}
 	charW := float64(fyne.MeasureText("0123456789", small, mono).Width) / 10
 	pg.lineH = float32(math.Ceil(float64(small) * 1.45))
-	pg.pad = 8
+	pg.pad = 8 * z
 	metricLines := 0
 	if pg.live {
 		metricLines = monitor.MetricLines
@@ -98,7 +100,7 @@ func (pg *planGraph) build() {
 		}
 		return math.Ceil(w + 2*pad), math.Ceil(h + 2*pad)
 	}
-	pg.g.Layout(plangraph.LayoutOptions{Measure: measure, LayerGap: 56, NodeGap: 28})
+	pg.g.Layout(plangraph.LayoutOptions{Measure: measure, LayerGap: float64(56 * z), NodeGap: float64(28 * z), Margin: float64(12 * z)})
 	pg.size = fyne.NewSize(float32(pg.g.Width), float32(pg.g.Height))
 
 	fg := th.Color(theme.ColorNameForeground, v)
@@ -111,13 +113,13 @@ func (pg *planGraph) build() {
 		ge := &graphEdge{e: e}
 		for i := 1; i < len(e.Points); i++ {
 			l := canvas.NewLine(edgeC)
-			l.StrokeWidth = 1.5
+			l.StrokeWidth = max(1.5*z, 1)
 			ge.segs = append(ge.segs, l)
 			pg.objs = append(pg.objs, l)
 		}
 		for i := range ge.head {
 			ge.head[i] = canvas.NewLine(edgeC)
-			ge.head[i].StrokeWidth = 1.5
+			ge.head[i].StrokeWidth = max(1.5*z, 1)
 			pg.objs = append(pg.objs, ge.head[i])
 		}
 		ge.label = canvas.NewText(e.Label, dim)
@@ -130,8 +132,8 @@ func (pg *planGraph) build() {
 		gn := &graphNode{n: n, source: len(pg.g.Inputs(n.ID)) == 0}
 		gn.box = canvas.NewRectangle(boxFill)
 		gn.box.StrokeColor = boxLine
-		gn.box.StrokeWidth = 1.5
-		gn.box.CornerRadius = 6
+		gn.box.StrokeWidth = max(1.5*z, 1)
+		gn.box.CornerRadius = 6 * z
 		gn.title = canvas.NewText(n.Op, fg)
 		gn.title.TextStyle = fyne.TextStyle{Bold: true}
 		gn.title.TextSize = size
@@ -161,6 +163,20 @@ func (pg *planGraph) build() {
 	pg.place(0)
 }
 
+// setZoom redraws the graph at a zoom factor (0.3 to 2): text, boxes
+// and gaps scale together and the layout is computed again.
+func (pg *planGraph) setZoom(z float32) {
+	z = min(max(z, 0.3), 2)
+	if z == pg.zoom {
+		return
+	}
+	pg.zoom = z
+	pg.nodes, pg.edges, pg.objs = nil, nil, nil
+	pg.dx = 0
+	pg.build()
+	pg.Refresh()
+}
+
 // place positions every object with the graph shifted right by dx.
 func (pg *planGraph) place(dx float32) {
 	pg.dx = dx
@@ -176,7 +192,7 @@ func (pg *planGraph) place(dx float32) {
 			for i, side := range []float64{-1, 1} {
 				a := ang + math.Pi - side*0.45
 				ge.head[i].Position1 = tip
-				ge.head[i].Position2 = fyne.NewPos(tip.X+float32(9*math.Cos(a)), tip.Y+float32(9*math.Sin(a)))
+				ge.head[i].Position2 = fyne.NewPos(tip.X+9*pg.zoom*float32(math.Cos(a)), tip.Y+9*pg.zoom*float32(math.Sin(a)))
 			}
 		}
 		ls := ge.label.MinSize()
@@ -253,10 +269,10 @@ func (pg *planGraph) setMetrics(pm *monitor.PlanMetrics) int {
 			gn.bp = bp
 			if bp {
 				gn.box.StrokeColor = th.Color(theme.ColorNameWarning, v)
-				gn.box.StrokeWidth = 3
+				gn.box.StrokeWidth = max(3*pg.zoom, 2)
 			} else {
 				gn.box.StrokeColor = th.Color(theme.ColorNamePrimary, v)
-				gn.box.StrokeWidth = 1.5
+				gn.box.StrokeWidth = max(1.5*pg.zoom, 1)
 			}
 			gn.box.Refresh()
 			changed++

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,6 +31,9 @@ type planView struct {
 	pm     *monitor.PlanMetrics
 	text   string
 	status *widget.Label
+	scroll *container.Scroll
+	zoomL  *widget.Label
+	base   fyne.Size // the graph's size at zoom 1
 
 	content fyne.CanvasObject
 	last    time.Time
@@ -62,11 +67,41 @@ func newPlanView(wb *Workbench, job monitor.Job, roots []*plan.PhysNode, streami
 	copyBtn.Importance = widget.LowImportance
 	textSide := container.NewBorder(container.NewHBox(widget.NewLabelWithStyle("EXPLAIN", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), copyBtn),
 		nil, nil, nil, container.NewScroll(tg))
-	graphSide := container.NewBorder(p.status, nil, nil, nil, container.NewScroll(p.graph))
+	p.base = p.graph.MinSize()
+	p.scroll = container.NewScroll(p.graph)
+	p.zoomL = widget.NewLabel("100%")
+	btn := func(label string, f func()) *widget.Button {
+		b := widget.NewButton(label, f)
+		b.Importance = widget.LowImportance
+		return b
+	}
+	zoom := container.NewHBox(btn("−", func() { p.setZoom(p.graph.zoom / 1.25) }), p.zoomL,
+		btn("+", func() { p.setZoom(p.graph.zoom * 1.25) }), btn("Fit", p.fit))
+	graphSide := container.NewBorder(container.NewBorder(nil, nil, nil, zoom, p.status), nil, nil, nil, p.scroll)
 	split := container.NewHSplit(graphSide, textSide)
 	split.Offset = 0.62
 	p.content = split
 	return p
+}
+
+// setZoom shows the graph at zoom z, keeping its metrics.
+func (p *planView) setZoom(z float32) {
+	p.graph.setZoom(z)
+	if p.pm != nil && p.refreshes > 0 {
+		p.graph.setMetrics(p.pm)
+	}
+	p.zoomL.SetText(strconv.Itoa(int(math.Round(float64(p.graph.zoom)*100))) + "%")
+	p.scroll.Refresh()
+}
+
+// fit zooms so that the whole graph is in view (never above 100%).
+func (p *planView) fit() {
+	s := p.scroll.Size()
+	if s.Width <= 0 || s.Height <= 0 || p.base.Width <= 0 || p.base.Height <= 0 {
+		return
+	}
+	p.setZoom(max(min(1, s.Width/p.base.Width, s.Height/p.base.Height), 0.45)) // smaller text is unreadable
+	p.scroll.ScrollToTop()
 }
 
 // planSummary counts operators and exchanges.
