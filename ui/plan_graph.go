@@ -57,7 +57,7 @@ type graphEdge struct {
 
 // plan graph metrics (pixels at scale 1)
 const (
-	graphMetricChars = 36 // room for a metric line
+	graphMetricChars = 42 // room for a metric line ("wm 12:00:00.000 · state 12.3K keys, 1.5 MiB")
 )
 
 // newPlanGraph lays g out and builds its canvas objects. live reserves
