@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -326,6 +327,25 @@ func (pg *planGraph) texts(i int) []string {
 		out = append(out, gn.badge.Text)
 	}
 	return out
+}
+
+// Tapped shows the full attributes of the tapped operator (EXPLAIN's
+// line for it), which the box only summarises.
+func (pg *planGraph) Tapped(ev *fyne.PointEvent) {
+	n := pg.nodeAt(ev.Position)
+	c := fyne.CurrentApp().Driver().CanvasForObject(pg)
+	if n == nil || c == nil {
+		return
+	}
+	title := widget.NewLabelWithStyle(n.Op, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	attrs := widget.NewLabel(strings.Join(n.Attrs, "\n"))
+	attrs.Wrapping = fyne.TextWrapBreak
+	attrs.TextStyle = fyne.TextStyle{Monospace: true}
+	attrs.Selectable = true
+	body := container.NewBorder(title, nil, nil, nil, container.NewVScroll(attrs))
+	pop := widget.NewPopUp(body, c)
+	pop.ShowAtPosition(ev.AbsolutePosition)
+	pop.Resize(fyne.NewSize(560, min(float32(120+40*len(n.Attrs)), 420)))
 }
 
 func (pg *planGraph) CreateRenderer() fyne.WidgetRenderer { return &planGraphRenderer{pg: pg} }
