@@ -84,6 +84,10 @@ func (wb *Workbench) completions(prefix string) []string {
 // complete shows the completions for the word before the cursor
 // (Ctrl+Space); one candidate is inserted at once.
 func (wb *Workbench) complete(t *editorTab) {
+	if c := wb.conns.of(t); !c.embedded() {
+		wb.completeRemote(t, c) // the gateway's complete-statement
+		return
+	}
 	prefix, start := t.ed.WordBeforeCursor()
 	cands := wb.completions(prefix)
 	if len(cands) == 0 {
