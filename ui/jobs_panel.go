@@ -32,6 +32,7 @@ type jobsPanel struct {
 	item    *container.TabItem
 	last    time.Time
 	running int
+	zone    *time.Location // the session's, read once per update
 }
 
 // Jobs panel columns: their widths (the statement takes what is left).
@@ -107,14 +108,14 @@ func (p *jobsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	set(0, r.Status.String())
 	set(1, shortID(r.ID))
 	set(jobStmtCol, r.Statement)
-	set(3, r.Start.In(p.wb.zone()).Format("15:04:05"))
+	set(3, r.Start.In(p.zone).Format("15:04:05"))
 	set(4, monitor.FormatCount(r.RowsOut))
 	rate, wm, lag := "–", "–", "–"
 	if r.HasRate {
 		rate = monitor.FormatRate(r.Rate)
 	}
 	if r.HasWatermark {
-		wm = monitor.FormatWatermark(r.Watermark, p.wb.zone(), time.Now())
+		wm = monitor.FormatWatermark(r.Watermark, p.zone, time.Now())
 		if r.Watermark != runtime.MaxWatermark {
 			lag = monitor.FormatLag(r.Lag)
 		}
@@ -172,6 +173,7 @@ func (p *jobsPanel) tick(now time.Time) {
 // update samples every job of the session and redraws the list.
 func (p *jobsPanel) update(now time.Time) {
 	p.last = now
+	p.zone = p.wb.embeddedZone()
 	p.model.Update(now, monitor.SessionJobs(p.wb.env))
 	p.rows = p.model.Rows()
 	running := p.model.Running()

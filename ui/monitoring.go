@@ -79,17 +79,22 @@ func (wb *Workbench) isFixedPanel(it *container.TabItem) bool {
 // attachPlan records, on the worker, the plan a result tab shows: for a
 // query the job's physical plan (whose nodes carry the live metrics) and
 // Flink's EXPLAIN text of the statement; for an EXPLAIN statement the
-// plans it printed (monitoring hook).
-func (wb *Workbench) attachPlan(rt *resultTab) {
+// plans it printed (monitoring hook). Only the embedded engine has plans
+// to draw: a gateway's results get none.
+func (wb *Workbench) attachPlan(rt *resultTab, conn *connection) {
 	defer func() { _ = recover() }() // a plan view is never worth a failed statement
+	env := conn.embeddedEnv()
+	if env == nil {
+		return
+	}
 	if rt.job != nil {
 		root := rt.job.Plan()
 		if root == nil {
 			return
 		}
 		rt.mon.planRoots = []*plan.PhysNode{root}
-		rt.mon.streaming = wb.env.IsStreaming()
-		if ep, err := wb.env.ExplainPlan(rt.stmt); err == nil {
+		rt.mon.streaming = env.IsStreaming()
+		if ep, err := env.ExplainPlan(rt.stmt); err == nil {
 			rt.mon.planText = ep.Text
 		} else {
 			rt.mon.planText = "== Optimized Execution Plan ==\n" + plan.ExplainPhysical(plan.QueryRoot(root), plan.ExplainDetail{}, rt.mon.streaming)
@@ -97,10 +102,23 @@ func (wb *Workbench) attachPlan(rt *resultTab) {
 		return
 	}
 	if rt.text != "" && isExplain(rt.stmt) {
-		if ep, err := wb.env.ExplainPlan(rt.stmt); err == nil {
+		if ep, err := env.ExplainPlan(rt.stmt); err == nil {
 			rt.mon.planRoots, rt.mon.streaming, rt.mon.planText = ep.Roots, ep.Streaming, rt.text
 		}
 	}
+}
+
+// embeddedZone is the embedded session's time zone
+// (table.local-time-zone), which watermarks are shown in.
+func (wb *Workbench) embeddedZone() *time.Location {
+	z := wb.env.GetConfig().GetLocalTimeZone()
+	if z == "" || z == "default" {
+		return time.Local
+	}
+	if loc, err := time.LoadLocation(z); err == nil {
+		return loc
+	}
+	return time.Local
 }
 
 func isExplain(stmt string) bool {

@@ -53,7 +53,7 @@ func newPlanView(wb *Workbench, job monitor.Job, roots []*plan.PhysNode, streami
 	p.status.Truncation = fyne.TextTruncateEllipsis
 	if job != nil {
 		p.pm = monitor.NewPlanMetrics(p.g)
-		p.pm.Location = wb.zone()
+		p.pm.Location = wb.embeddedZone()
 		p.status.SetText("Live metrics: waiting for the first sample…")
 	} else {
 		p.status.SetText(planSummary(p.g) + " · not running (EXPLAIN)")

@@ -657,7 +657,7 @@ func (wb *Workbench) startQuery(req runReq, text string, res table.StatementResu
 		rt.editorTab = -1
 	}
 	rt.historyID = wb.addHistory(text, started, 0, 0, "")
-	wb.attachPlan(rt) // monitoring hook: the Plan view's plan and text
+	wb.attachPlan(rt, req.conn) // monitoring hook: the Plan view's plan and text
 	wb.do(func() { wb.addResult(rt) })
 	go wb.collect(ctx, rt, res, names, ts)
 }
@@ -818,7 +818,7 @@ func (wb *Workbench) showStatic(req runReq, text string, res table.StatementResu
 		rt.text = strings.Join(lines, "\n")
 	}
 	rt.historyID = wb.addHistory(text, started, d, int64(r.Stats().Rows), "")
-	wb.attachPlan(rt) // monitoring hook: EXPLAIN's plan graph
+	wb.attachPlan(rt, req.conn) // monitoring hook: EXPLAIN's plan graph
 	wb.do(func() { wb.addResult(rt) })
 }
 
