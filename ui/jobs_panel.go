@@ -33,6 +33,8 @@ type jobsPanel struct {
 	last    time.Time
 	running int
 	zone    *time.Location // the session's, read once per update
+	// cancelling are the jobs cancelled here and not ended yet
+	cancelling map[string]bool
 }
 
 // Jobs panel columns: their widths (the statement takes what is left).
@@ -47,7 +49,7 @@ var jobCols = []struct {
 const jobStmtCol = 2
 
 func newJobsPanel(wb *Workbench) *jobsPanel {
-	p := &jobsPanel{wb: wb, model: monitor.NewJobs()}
+	p := &jobsPanel{wb: wb, model: monitor.NewJobs(), cancelling: map[string]bool{}}
 	p.summary = widget.NewLabel("No jobs yet. Queries and INSERT INTO jobs of this session appear here (SHOW JOBS and STOP JOB '<id>' work in SQL too).")
 	p.summary.Importance = widget.LowImportance
 	p.summary.Truncation = fyne.TextTruncateEllipsis
@@ -116,8 +118,8 @@ func (p *jobsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	if r.HasWatermark {
 		wm = monitor.FormatWatermark(r.Watermark, p.zone, time.Now())
-		if r.Watermark != runtime.MaxWatermark {
-			lag = monitor.FormatLag(r.Lag)
+		if r.Watermark != runtime.MaxWatermark && !r.Status.IsTerminal() {
+			lag = monitor.FormatLag(r.Lag) // an ended job falls no further behind
 		}
 	}
 	set(5, rate)
@@ -137,7 +139,7 @@ func (p *jobsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	} else {
 		cancel.Enable()
 	}
-	if r.Err != nil {
+	if r.Err != nil && r.Status == runtime.Failed {
 		summary, _ := monitor.Failure(r.Err)
 		set(jobStmtCol, summary+" — "+r.Statement)
 	}
@@ -174,7 +176,14 @@ func (p *jobsPanel) tick(now time.Time) {
 func (p *jobsPanel) update(now time.Time) {
 	p.last = now
 	p.zone = p.wb.embeddedZone()
-	p.model.Update(now, monitor.SessionJobs(p.wb.env))
+	for _, c := range p.model.Update(now, monitor.SessionJobs(p.wb.env)) {
+		if c.To == runtime.Canceled && p.cancelling[c.ID] {
+			p.wb.setStatus("Job " + shortID(c.ID) + " cancelled")
+		}
+		if c.To.IsTerminal() {
+			delete(p.cancelling, c.ID)
+		}
+	}
 	p.rows = p.model.Rows()
 	running := p.model.Running()
 	switch {
@@ -205,6 +214,7 @@ func (p *jobsPanel) cancel(id string) {
 	} else if err := p.model.Cancel(id); err != nil {
 		p.wb.messages.add(levelError, "Cancelling job "+id+": "+err.Error(), nil)
 	}
+	p.cancelling[id] = true
 	p.wb.setStatus("Cancelling job " + shortID(id) + "…")
 	p.last = time.Time{} // show the new status on the next tick
 }

@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/charts"
 	"github.com/riffle-sql/riffle/engine/plan"
@@ -238,6 +239,21 @@ func TestJobsPanel(t *testing.T) {
 	})
 	if r, _ := jp.row(query); r.Status != runtime.Running {
 		t.Errorf("the query is %s after cancelling the INSERT job", r.Status)
+	}
+	if !strings.Contains(h.wb.statusLeft.Text, "cancelled") {
+		t.Errorf("status bar %q", h.wb.statusLeft.Text)
+	}
+	// its row: CANCELED, no error text, no lag
+	for i, r := range jp.rows {
+		if r.ID != insert {
+			continue
+		}
+		o := jp.makeRow()
+		jp.updateRow(i, o)
+		cells := o.(*fyne.Container).Objects
+		if st, stmt, lag := cells[0].(*widget.Label).Text, cells[jobStmtCol].(*widget.Label).Text, cells[7].(*widget.Label).Text; st != "CANCELED" || !strings.HasPrefix(stmt, "INSERT INTO sink") || lag != "–" {
+			t.Errorf("cancelled row: %q %q lag %q", st, stmt, lag)
+		}
 	}
 	if jp.item.Text != "Jobs (1)" {
 		t.Errorf("panel title %q", jp.item.Text)
