@@ -43,7 +43,7 @@ var jobCols = []struct {
 	width float32
 }{
 	{"Status", 92}, {"Job", 96}, {"Statement", 0}, {"Started", 72}, {"Rows out", 84},
-	{"Rate", 76}, {"Watermark", 104}, {"Lag", 60}, {"Lag, 5 min", 112}, {"", 176},
+	{"Rate", 76}, {"Watermark", 104}, {"Lag", 60}, {"Lag, 5 min", 140}, {"", 176},
 }
 
 const jobStmtCol = 2
@@ -414,17 +414,19 @@ func (r *lagSparkRenderer) draw(size fyne.Size) {
 	if top <= 0 {
 		top = 1
 	}
-	h := size.Height - 2
-	s.base.Position1 = fyne.NewPos(0, size.Height-1)
-	s.base.Position2 = fyne.NewPos(size.Width, size.Height-1)
 	if len(pts) > 0 {
 		s.label.Text = "max " + monitor.FormatLag(time.Duration(top*float64(time.Second)))
 	} else {
 		s.label.Text = ""
 	}
+	// the line on the left, its scale ("max 1.2s") on the right
 	ls := s.label.MinSize()
-	s.label.Move(fyne.NewPos(size.Width-ls.Width, -2))
+	s.label.Move(fyne.NewPos(size.Width-ls.Width, (size.Height-ls.Height)/2))
 	s.label.Resize(ls)
+	w := max(size.Width-ls.Width-4, 10)
+	h := size.Height - 2
+	s.base.Position1 = fyne.NewPos(0, size.Height-1)
+	s.base.Position2 = fyne.NewPos(w, size.Height-1)
 	c := theme.Color(theme.ColorNamePrimary)
 	if !s.active {
 		c = theme.Color(theme.ColorNameDisabled)
@@ -435,7 +437,7 @@ func (r *lagSparkRenderer) draw(size fyne.Size) {
 			l.Hide()
 			continue
 		}
-		x := func(j int) float32 { return float32(j) / float32(max(n-1, 1)) * size.Width }
+		x := func(j int) float32 { return float32(j) / float32(max(n-1, 1)) * w }
 		y := func(j int) float32 { return 1 + h - float32(pts[j].Lag.Seconds()/top)*h }
 		l.Position1 = fyne.NewPos(x(i), y(i))
 		l.Position2 = fyne.NewPos(x(i+1), y(i+1))
