@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -35,7 +36,17 @@ type jobsPanel struct {
 	zone    *time.Location // the session's, read once per update
 	// cancelling are the jobs cancelled here and not ended yet
 	cancelling map[string]bool
+
+	// gateway sessions' jobs, listed off the UI goroutine every few
+	// seconds (SHOW JOBS over the network), and where each job runs
+	remote   map[*connection][]monitor.Job
+	connOf   map[string]string // job ID -> connection name (gateway jobs)
+	polling  bool
+	lastPoll time.Time
 }
+
+// remoteJobsRefresh is how often gateway sessions are asked for their jobs.
+const remoteJobsRefresh = 2 * time.Second
 
 // Jobs panel columns: their widths (the statement takes what is left).
 var jobCols = []struct {
@@ -49,7 +60,7 @@ var jobCols = []struct {
 const jobStmtCol = 2
 
 func newJobsPanel(wb *Workbench) *jobsPanel {
-	p := &jobsPanel{wb: wb, model: monitor.NewJobs(), cancelling: map[string]bool{}}
+	p := &jobsPanel{wb: wb, model: monitor.NewJobs(), cancelling: map[string]bool{}, connOf: map[string]string{}}
 	p.summary = widget.NewLabel("No jobs yet. Queries and INSERT INTO jobs of this session appear here (SHOW JOBS and STOP JOB '<id>' work in SQL too).")
 	p.summary.Importance = widget.LowImportance
 	p.summary.Truncation = fyne.TextTruncateEllipsis
@@ -109,9 +120,21 @@ func (p *jobsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	set(0, r.Status.String())
 	set(1, shortID(r.ID))
-	set(jobStmtCol, r.Statement)
+	remote := p.connOf[r.ID]
+	stmt := r.Statement
+	if remote != "" {
+		if stmt == "" {
+			stmt = r.Name
+		}
+		stmt = "on " + remote + " · " + stmt
+	}
+	set(jobStmtCol, stmt)
 	set(3, r.Start.In(p.zone).Format("15:04:05"))
-	set(4, monitor.FormatCount(r.RowsOut))
+	rows := monitor.FormatCount(r.RowsOut)
+	if remote != "" {
+		rows = "–" // a gateway reports no counters
+	}
+	set(4, rows)
 	rate, wm, lag := "–", "–", "–"
 	if r.HasRate {
 		rate = monitor.FormatRate(r.Rate)
@@ -141,7 +164,7 @@ func (p *jobsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	if r.Err != nil && r.Status == runtime.Failed {
 		summary, _ := monitor.Failure(r.Err)
-		set(jobStmtCol, summary+" — "+r.Statement)
+		set(jobStmtCol, summary+" — "+stmt)
 	}
 }
 
@@ -176,7 +199,15 @@ func (p *jobsPanel) tick(now time.Time) {
 func (p *jobsPanel) update(now time.Time) {
 	p.last = now
 	p.zone = p.wb.embeddedZone()
-	for _, c := range p.model.Update(now, monitor.SessionJobs(p.wb.env)) {
+	p.pollRemote(now)
+	jobs := monitor.SessionJobs(p.wb.env)
+	for c, js := range p.remote {
+		for _, j := range js {
+			p.connOf[j.GetJobID()] = c.name()
+		}
+		jobs = append(jobs, js...)
+	}
+	for _, c := range p.model.Update(now, jobs) {
 		if c.To == runtime.Canceled && p.cancelling[c.ID] {
 			p.wb.setStatus("Job " + shortID(c.ID) + " cancelled")
 		}
@@ -206,11 +237,57 @@ func (p *jobsPanel) update(now time.Time) {
 	p.list.Refresh()
 }
 
+// pollRemote asks the open gateway sessions for their jobs on a
+// goroutine (never opening a session); the answer is used by the next
+// update.
+func (p *jobsPanel) pollRemote(now time.Time) {
+	if p.polling || now.Sub(p.lastPoll) < remoteJobsRefresh || p.wb.conns == nil {
+		return
+	}
+	var open []*connection
+	for _, c := range p.wb.conns.list {
+		if _, state, _, _ := c.snapshot(); !c.embedded() && state == connReady {
+			open = append(open, c)
+		}
+	}
+	p.lastPoll = now
+	if len(open) == 0 {
+		p.remote = nil
+		return
+	}
+	p.polling = true
+	wb := p.wb
+	go func() {
+		got := map[*connection][]monitor.Job{}
+		for _, c := range open {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			if js, err := wb.jobsOf(ctx, c); err == nil {
+				got[c] = js
+			}
+			cancel()
+		}
+		wb.do(func() {
+			p.remote, p.polling = got, false
+			p.last = time.Time{} // show them on the next tick
+		})
+	}()
+}
+
 // cancel stops a job: through its result tab when it has one (so the
 // tab says CANCELED), else through the job.
 func (p *jobsPanel) cancel(id string) {
 	if rt := p.wb.resultForJob(id); rt != nil && rt.isRunning() {
 		rt.stop()
+	} else if name := p.connOf[id]; name != "" {
+		// STOP JOB on a gateway: over the network, off the UI goroutine
+		if j, ok := p.model.Job(id); ok {
+			wb := p.wb
+			go func() {
+				if err := j.Cancel(); err != nil {
+					wb.do(func() { wb.messages.add(levelError, "Cancelling job "+id+" on "+name+": "+err.Error(), nil) })
+				}
+			}()
+		}
 	} else if err := p.model.Cancel(id); err != nil {
 		p.wb.messages.add(levelError, "Cancelling job "+id+": "+err.Error(), nil)
 	}
@@ -264,7 +341,7 @@ func (wb *Workbench) openJobTab(j monitor.Job) {
 	}
 	root := j.Plan()
 	if root == nil {
-		wb.setStatus("Job " + shortID(id) + " has no plan to show")
+		wb.setStatus("Job " + shortID(id) + " runs on a gateway, which sends no plan with its jobs")
 		return
 	}
 	streaming := root.Mode.String() != ""
@@ -298,7 +375,7 @@ func (wb *Workbench) closeJobTab(it *container.TabItem) bool {
 // resultForJob returns the result tab showing a job's rows.
 func (wb *Workbench) resultForJob(id string) *resultTab {
 	for _, rt := range wb.results {
-		if rt.job != nil && rt.job.GetJobID() == id {
+		if rt.jobID == id || rt.job != nil && rt.job.GetJobID() == id {
 			return rt
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/charts"
+	"github.com/riffle-sql/riffle/engine/gateway"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/table"
@@ -503,4 +504,50 @@ func TestPlanBackPressure(t *testing.T) {
 	if p.graph.nodes[src].bp || strings.Contains(strings.Join(p.graph.texts(src), "\n"), "back-pressured") {
 		t.Error("still marked after the queue drained")
 	}
+}
+
+// TestJobsPanelGatewayJobs: a gateway session's jobs are listed too
+// (asked for off the UI goroutine), marked with their connection, without
+// made-up counters, and cancelled with STOP JOB on the gateway.
+func TestJobsPanelGatewayJobs(t *testing.T) {
+	g := startGateway(t, gateway.Config{})
+	h := newHarness(t)
+	h.newTab("")
+	h.addConnection("gw", g.url, "", "")
+	h.run("CREATE TEMPORARY TABLE s (k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '100'); " +
+		"CREATE TEMPORARY TABLE bh (k INT) WITH ('connector' = 'blackhole'); INSERT INTO bh SELECT k FROM s;")
+	jp := h.wb.mon.jobs
+	clock := time.Now()
+	tick := func() {
+		clock = clock.Add(3 * time.Second)
+		jp.update(clock)
+	}
+	var id string
+	h.until("the gateway's job in the panel", func() bool {
+		tick()
+		for _, r := range jp.rows {
+			if jp.connOf[r.ID] == "gw" && r.Status == runtime.Running {
+				id = r.ID
+				return true
+			}
+		}
+		return false
+	})
+	for i, r := range jp.rows {
+		if r.ID != id {
+			continue
+		}
+		o := jp.makeRow()
+		jp.updateRow(i, o)
+		cells := o.(*fyne.Container).Objects
+		if stmt, rows := cells[jobStmtCol].(*widget.Label).Text, cells[4].(*widget.Label).Text; !strings.HasPrefix(stmt, "on gw · INSERT INTO bh") || rows != "–" {
+			t.Errorf("gateway row: %q, rows %q", stmt, rows)
+		}
+	}
+	jp.cancel(id)
+	h.until("the job to be cancelled on the gateway", func() bool {
+		tick()
+		r, _ := jp.row(id)
+		return r.Status == runtime.Canceled
+	})
 }
