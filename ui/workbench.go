@@ -84,6 +84,7 @@ type Workbench struct {
 	history  *historyPanel
 	results  []*resultTab
 	resultN  int
+	mon      monitorState // monitoring hook: Jobs panel, chart settings, job tabs (monitoring.go)
 
 	hsplit, vsplit *container.Split
 	modeSel        *widget.Select
@@ -111,8 +112,6 @@ type Workbench struct {
 	exports       []*exportJob
 	currentExport *exportForm
 	exportPrefs   persistence.ExportSettings
-
-	mon monitorState // monitoring hook: Jobs panel, chart settings, job tabs (monitoring.go)
 
 	// exportCSV writes an export (results.ExportCSV; tests wrap it).
 	exportCSV func(ctx context.Context, rows results.Rows, path string, opts results.CSVOptions, progress func(written, total int)) error
