@@ -73,6 +73,8 @@ type resultTab struct {
 
 	lastState  string
 	lastStatus time.Time
+
+	mon resultMon // monitoring hook: plan, Chart and Plan views (monitoring.go)
 }
 
 // addResult shows a new result tab and selects it.
@@ -155,6 +157,7 @@ func (wb *Workbench) closeResult(rt *resultTab) {
 	if rt.isRunning() {
 		rt.stop()
 	}
+	rt.closeViews() // monitoring hook
 	for i, x := range wb.results {
 		if x == rt {
 			wb.results = append(wb.results[:i], wb.results[i+1:]...)
@@ -243,6 +246,7 @@ func (rt *resultTab) build() {
 		rt.pager = container.NewHBox(prev, rt.pageLbl, next)
 		rt.pager.Hide()
 	}
+	body = rt.wrapViews(body) // monitoring hook: Data / Chart / Plan views
 	top := container.NewBorder(nil, nil, container.NewHBox(bar...), nil, rt.statusLbl)
 	bottom := container.NewVBox()
 	if rt.pager != nil {
@@ -319,6 +323,7 @@ func (rt *resultTab) tick(visible bool) {
 		rt.lastState = state
 		rt.applyState(state)
 	}
+	rt.tickViews(visible) // monitoring hook
 	if !visible {
 		return
 	}

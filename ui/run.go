@@ -689,6 +689,7 @@ func (wb *Workbench) startQuery(req runReq, text string, res table.StatementResu
 	}
 	rt.editorTab = req.tabID
 	rt.historyID = wb.addHistory(text, started, 0, 0, "")
+	wb.attachPlan(rt, req.conn) // monitoring hook: the Plan view's plan and text
 	wb.do(func() { wb.addResult(rt) })
 	wb.collectors.Add(1)
 	go func() {
@@ -850,6 +851,7 @@ func (wb *Workbench) showStatic(req runReq, text string, res table.StatementResu
 		rt.text = strings.Join(lines, "\n")
 	}
 	rt.historyID = wb.addHistory(text, started, d, int64(r.Stats().Rows), "")
+	wb.attachPlan(rt, req.conn) // monitoring hook: EXPLAIN's plan graph
 	wb.do(func() { wb.addResult(rt) })
 }
 

@@ -85,6 +85,7 @@ type Workbench struct {
 	history  *historyPanel
 	results  []*resultTab
 	resultN  int
+	mon      monitorState // monitoring hook: Jobs panel, chart settings, job tabs (monitoring.go)
 
 	hsplit, vsplit *container.Split
 	modeSel        *widget.Select
@@ -261,6 +262,7 @@ func demoMode(script string) string {
 func (wb *Workbench) build(ws *persistence.Workspace) {
 	wb.messages = newMessagesPanel(wb)
 	wb.history = newHistoryPanel(wb)
+	wb.initMonitoring(ws) // monitoring hook
 	wb.catalog = catalogbrowser.New(catalogbrowser.EnvSource{Env: wb.env})
 	wb.catalog.OnInsert = func(s string) {
 		if t := wb.editors.current(); t != nil {
@@ -282,16 +284,18 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 
 	wb.editors = newEditorTabs(wb, ws)
 
-	wb.bottom = container.NewDocTabs(wb.messages.item, wb.history.item)
+	wb.bottom = container.NewDocTabs(wb.messages.item, wb.history.item, wb.mon.jobs.item) // monitoring hook: Jobs
 	wb.bottom.CloseIntercept = func(it *container.TabItem) {
-		switch it {
-		case wb.messages.item, wb.history.item:
+		switch {
+		case wb.isFixedPanel(it): // monitoring hook: Messages, History, Jobs
 			// The fixed panels only hide; View ▸ Messages / History (or
 			// a new message) brings them back.
 			wb.bottom.Remove(it)
 		default:
 			if rt := wb.resultFor(it); rt != nil {
 				wb.closeResult(rt)
+			} else {
+				wb.closeJobTab(it) // monitoring hook
 			}
 		}
 	}
@@ -407,6 +411,7 @@ func (wb *Workbench) buildMenu() *fyne.MainMenu {
 	view := fyne.NewMenu("View",
 		fyne.NewMenuItem("Messages", func() { wb.showPanel(wb.messages.item) }),
 		fyne.NewMenuItem("History", func() { wb.showPanel(wb.history.item) }),
+		item("Jobs", fyne.KeyJ, ctrl|fyne.KeyModifierShift, wb.showJobs), // monitoring hook
 		fyne.NewMenuItemSeparator(),
 		item("Previous tab", fyne.KeyPageUp, ctrl, func() { wb.editors.step(-1) }),
 		item("Next tab", fyne.KeyPageDown, ctrl, func() { wb.editors.step(1) }),
@@ -510,11 +515,11 @@ func (wb *Workbench) showPanel(it *container.TabItem) {
 		}
 	}
 	items := append([]*container.TabItem{}, wb.bottom.Items...)
-	// Messages and History stay left of the results.
+	// Messages, History and Jobs stay left of the results, in that order.
 	pos := 0
-	if it == wb.history.item {
+	if it == wb.history.item || it == wb.mon.jobs.item {
 		for i, x := range items {
-			if x == wb.messages.item {
+			if x == wb.messages.item || (it == wb.mon.jobs.item && x == wb.history.item) {
 				pos = i + 1
 			}
 		}
@@ -590,6 +595,7 @@ func (wb *Workbench) Tick() {
 	if wb.closed {
 		return
 	}
+	wb.tickMonitoring() // monitoring hook
 	sel := wb.bottom.Selected()
 	for _, rt := range wb.results {
 		rt.tick(rt.item == sel)
@@ -626,7 +632,8 @@ func (wb *Workbench) updateStatus() {
 
 func (wb *Workbench) setStatus(s string) { wb.statusLeft.SetText(s) }
 
-// runningJobs counts result tabs whose query still runs.
+// runningJobs counts result tabs whose query still runs (or the Jobs
+// panel's running jobs, INSERT jobs included, when more).
 func (wb *Workbench) runningJobs() int {
 	n := 0
 	for _, rt := range wb.results {
@@ -634,7 +641,7 @@ func (wb *Workbench) runningJobs() int {
 			n++
 		}
 	}
-	return n
+	return max(n, wb.mon.jobs.running) // monitoring hook: INSERT jobs run too
 }
 
 // flushPending saves autosaver edits now; safe on any goroutine.
