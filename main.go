@@ -6,7 +6,9 @@
 //	riffle bench nexmark [flags] run a Nexmark benchmark
 //	riffle version               print the version
 //
-// SIGINT and SIGTERM cancel the running command's context.
+// SIGTERM cancels the running command's context; so does SIGINT (Ctrl+C),
+// except in the interactive SQL client, where it cancels the running
+// statement.
 package main
 
 import (
@@ -28,12 +30,15 @@ import (
 const appID = "io.riffle.workbench"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
 	code := cli.Main(ctx, cli.Env{
 		Stdin:        os.Stdin,
 		Stdout:       os.Stdout,
 		Stderr:       os.Stderr,
 		RunWorkbench: runWorkbench,
+		Interrupts:   interrupts,
 	}, os.Args[1:])
 	stop()
 	os.Exit(code)

@@ -18,12 +18,14 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
-	nexmarkbench "github.com/riffle-sql/riffle/bench/nexmark"
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/gateway"
+	nexmarkbench "github.com/riffle-sql/riffle/nexmark"
 	"github.com/riffle-sql/riffle/sqlclient"
 )
 
@@ -43,6 +45,44 @@ type Env struct {
 	// Getenv reads environment variables (RIFFLE_GATEWAY_TOKEN); nil means
 	// os.Getenv.
 	Getenv func(string) string
+	// Interrupts delivers SIGINT (Ctrl+C). It cancels the running command,
+	// except in the interactive SQL client, where it cancels the running
+	// statement. Nil: no interrupt handling (SIGTERM still cancels ctx).
+	Interrupts <-chan os.Signal
+
+	router *interruptRouter
+}
+
+// interruptRouter turns interrupts into the cancellation of the command's
+// context, unless a command takes them over.
+type interruptRouter struct {
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	fwd    chan os.Signal
+}
+
+func (r *interruptRouter) deliver(sig os.Signal) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.fwd != nil {
+		select {
+		case r.fwd <- sig:
+		default:
+		}
+		return
+	}
+	r.cancel()
+}
+
+// takeOver makes interrupts arrive on the returned channel instead of
+// cancelling the command.
+func (r *interruptRouter) takeOver() <-chan os.Signal {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.fwd == nil {
+		r.fwd = make(chan os.Signal, 1)
+	}
+	return r.fwd
 }
 
 // TokenEnv is the environment variable holding the SQL Gateway bearer
@@ -64,6 +104,22 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 // Main runs the command line with args (without the program name) and
 // returns the process exit status.
 func Main(ctx context.Context, env Env, args []string) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	router := &interruptRouter{cancel: cancel}
+	if env.Interrupts != nil {
+		go func() {
+			for {
+				select {
+				case sig := <-env.Interrupts:
+					router.deliver(sig)
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	env.router = router
 	root := NewRootCommand(env)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -127,6 +183,9 @@ func newSQLCommand(env Env) *cobra.Command {
 			if run == nil {
 				run = sqlclient.Run
 			}
+			if f, ok := env.Stdin.(*os.File); ok && opts.File == "" && opts.Statements == "" && env.router != nil && env.Interrupts != nil && term.IsTerminal(int(f.Fd())) {
+				opts.Interrupts = env.router.takeOver()
+			}
 			if code := run(cmd.Context(), opts, env.Stdin, env.Stdout, env.Stderr); code != 0 {
 				return exitError{code}
 			}
@@ -134,7 +193,7 @@ func newSQLCommand(env Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Mode, "mode", sqlclient.ModeStreaming, "runtime mode: streaming or batch")
+	f.StringVar(&opts.Mode, "mode", "", "runtime mode: streaming (default) or batch")
 	f.StringVar(&opts.Format, "format", sqlclient.FormatTableau, "output format: tableau, csv or json")
 	f.StringVarP(&opts.InitFile, "init", "i", "", "SQL file run first (prints nothing on success)")
 	f.StringVarP(&opts.File, "file", "f", "", "SQL script file to run")

@@ -56,7 +56,8 @@ func TestSQLFlags(t *testing.T) {
 		t.Errorf("options %+v, want %+v", *got.sql, want)
 	}
 	_, got, _, _ = run(t, 0, "sql", "-f", "script.sql")
-	if got.sql.File != "script.sql" || got.sql.Mode != "streaming" || got.sql.Format != "tableau" {
+	// no --mode: the client applies streaming (embedded) or the gateway's default
+	if got.sql.File != "script.sql" || got.sql.Mode != "" || got.sql.Format != "tableau" {
 		t.Errorf("defaults wrong: %+v", *got.sql)
 	}
 }

@@ -90,8 +90,8 @@ func TestGatewayServesSQLEndpoint(t *testing.T) {
 	var out, errb bytes.Buffer
 	client := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv}
 	code := Main(ctx, client, []string{"sql", "--endpoint", url, "-e", "SELECT 40 + 2 AS answer"})
-	// the client's --mode (streaming by default) overrides the gateway's -D default
-	want := "+----+-------------+\n| op |      answer |\n+----+-------------+\n| +I |          42 |\n+----+-------------+\nReceived a total of 1 row\n"
+	// without --mode the gateway's -D default (batch) applies
+	want := "+--------+\n| answer |\n+--------+\n|     42 |\n+--------+\n1 row in set\n"
 	if code != 0 || out.String() != want {
 		t.Fatalf("code %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}

@@ -384,6 +384,20 @@ func (s *Store) AddHistory(ctx context.Context, h HistoryEntry) (int64, error) {
 	return res.LastInsertId()
 }
 
+// UpdateHistory records the outcome of a statement added earlier (a
+// query's final duration, row count and error): it rewrites the entry's
+// duration, row count and error by ID. A missing entry (history cleared
+// meanwhile) is not an error.
+func (s *Store) UpdateHistory(ctx context.Context, h HistoryEntry) error {
+	_, err := s.db.ExecContext(ctx,
+		`UPDATE history SET duration_ms = ?, row_count = ?, error = ? WHERE id = ?`,
+		h.Duration.Milliseconds(), h.Rows, h.Error, h.ID)
+	if err != nil {
+		return fmt.Errorf("persistence: %w", err)
+	}
+	return nil
+}
+
 // History returns the latest limit statements, newest first (limit <= 0: all).
 // An entry whose start time cannot be read is skipped and reported.
 func (s *Store) History(ctx context.Context, limit int) ([]HistoryEntry, []error, error) {

@@ -429,3 +429,18 @@ func TestKilledChild(t *testing.T) {
 		}
 	}
 }
+
+func TestUpdateHistoryRecordsTheOutcome(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "w.riffle"))
+	started := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	id, err := s.AddHistory(ctx, HistoryEntry{Statement: "SELECT * FROM clicks", Started: started})
+	must(t, err)
+	must(t, s.UpdateHistory(ctx, HistoryEntry{ID: id, Duration: 1500 * time.Millisecond, Rows: 42, Error: "canceled"}))
+	must(t, s.UpdateHistory(ctx, HistoryEntry{ID: id + 100, Rows: 1})) // gone: not an error
+	h, _, err := s.History(ctx, 0)
+	must(t, err)
+	if len(h) != 1 || h[0].Statement != "SELECT * FROM clicks" || h[0].Rows != 42 ||
+		h[0].Duration != 1500*time.Millisecond || h[0].Error != "canceled" || !h[0].Started.Equal(started) {
+		t.Errorf("history after update: %+v", h)
+	}
+}

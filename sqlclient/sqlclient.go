@@ -7,6 +7,7 @@
 package sqlclient
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
+	"golang.org/x/term"
 )
 
 // Runtime modes (Flink's execution.runtime-mode).
@@ -44,6 +46,9 @@ type Options struct {
 	Statements string // -e: statements given on the command line
 	Endpoint   string // --endpoint: a SQL Gateway URL; empty = the embedded engine
 	Token      string // bearer token of the gateway (--token or RIFFLE_GATEWAY_TOKEN)
+	// Interrupts delivers Ctrl+C (SIGINT) in interactive mode, where it
+	// cancels the running statement instead of the client. Nil: none.
+	Interrupts <-chan os.Signal
 }
 
 // Validate checks the option values.
@@ -96,7 +101,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 			return 1
 		}
 		c.silent = true
-		if !c.runScript(ctx, string(script), opts.InitFile) {
+		if !c.runScript(ctx, stripBOM(string(script)), opts.InitFile) {
 			return 1
 		}
 		c.silent = false
@@ -111,14 +116,21 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 			fmt.Fprintln(stderr, "[ERROR] cannot read script:", err)
 			return 1
 		}
-		script, name = string(b), opts.File
+		script, name = stripBOM(string(b)), opts.File
 	default:
-		b, err := io.ReadAll(stdin)
-		if err != nil {
-			fmt.Fprintln(stderr, "[ERROR] cannot read standard input:", err)
+		var ok bool
+		if f, isFile := stdin.(*os.File); isFile && term.IsTerminal(int(f.Fd())) {
+			ok = c.interactive(ctx, f, opts.Interrupts)
+		} else {
+			ok = c.runStream(ctx, stdin, "<stdin>")
+		}
+		if !c.waitJobs(ctx, ok) {
+			ok = false
+		}
+		if !ok {
 			return 1
 		}
-		script, name = string(b), "<stdin>"
+		return 0
 	}
 	ok := c.runScript(ctx, script, name)
 	// background INSERT jobs (table.dml-sync = false) end before we exit
@@ -142,7 +154,7 @@ func openEngine(ctx context.Context, opts Options, stdout io.Writer) (table.Engi
 		return gateway.Connect(ctx, opts.Endpoint, gateway.RemoteOptions{
 			Token:       opts.Token,
 			SessionName: "riffle sql",
-			Properties:  map[string]string{config.RuntimeMode.Key: mode, config.DMLSync.Key: "true"},
+			Properties:  endpointProperties(opts.Mode),
 		})
 	}
 	settings := table.InStreamingMode()
@@ -190,33 +202,17 @@ type client struct {
 	// statement set being collected by BEGIN STATEMENT SET ... END
 	inSet   bool
 	setText []string
+	// quit is set by QUIT / EXIT: the rest of the script is skipped
+	quit bool
 }
 
 // runScript runs each statement of a script; it stops at the first error.
 func (c *client) runScript(ctx context.Context, script, name string) bool {
 	for _, span := range sql.SplitStatements(script) {
-		if ctx.Err() != nil {
-			fmt.Fprintln(c.errOut, "[ERROR] interrupted")
-			return false
+		if c.quit {
+			return true
 		}
-		st, err := span.Parse()
-		if err != nil {
-			c.fail(name, span, err)
-			return false
-		}
-		if done, ok := c.clientCommand(ctx, st, span, name); done {
-			if !ok {
-				return false
-			}
-			continue
-		}
-		res, err := c.engine.ExecuteStatement(ctx, span.Text, span.Start)
-		if err != nil {
-			c.fail(name, span, err)
-			return false
-		}
-		if err := c.print(ctx, res); err != nil {
-			c.fail(name, span, err)
+		if !c.runStatement(ctx, span, name) {
 			return false
 		}
 	}
@@ -225,6 +221,146 @@ func (c *client) runScript(ctx context.Context, script, name string) bool {
 		return false
 	}
 	return true
+}
+
+// runStatement parses and runs one statement, printing its result or error;
+// it reports success.
+func (c *client) runStatement(ctx context.Context, span sql.StatementSpan, name string) bool {
+	if ctx.Err() != nil {
+		fmt.Fprintln(c.errOut, "[ERROR] interrupted")
+		return false
+	}
+	st, err := span.Parse()
+	if err != nil {
+		c.fail(name, span, err)
+		return false
+	}
+	if done, ok := c.clientCommand(ctx, st, span, name); done {
+		return ok
+	}
+	res, err := c.engine.ExecuteStatement(ctx, span.Text, span.Start)
+	if err != nil {
+		c.fail(name, span, err)
+		return false
+	}
+	raw := false
+	switch st.(type) {
+	case *sql.Explain, *sql.ShowCreate:
+		raw = true
+	case *sql.Reset:
+		// RESET restores the client's own defaults too
+		if err := c.applyDefaults(ctx); err != nil {
+			c.fail(name, span, err)
+			return false
+		}
+	}
+	if err := c.print(ctx, res, raw); err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintln(c.errOut, "[INFO] Query cancelled.")
+			return false
+		}
+		c.fail(name, span, err)
+		return false
+	}
+	return true
+}
+
+// runStream runs statements read from r as soon as each is complete
+// (ends with ';'), so piped input is answered while it arrives; a final
+// statement without ';' runs at the end of input. It stops at the first
+// error.
+func (c *client) runStream(ctx context.Context, r io.Reader, name string) bool {
+	br := bufio.NewReader(r)
+	var buf strings.Builder
+	base := sql.Pos{Line: 1, Column: 1}
+	first := true
+	for {
+		line, err := br.ReadString('\n')
+		if first {
+			line = stripBOM(line)
+			first = false
+		}
+		buf.WriteString(line)
+		atEOF := err != nil
+		text := buf.String()
+		done := completeStatements(text, atEOF)
+		for _, span := range done.spans {
+			if c.quit {
+				return true
+			}
+			span.Start = shiftPos(base, span.Start)
+			if !c.runStatement(ctx, span, name) {
+				return false
+			}
+		}
+		if done.consumed > 0 {
+			base = advance(base, text[:done.consumed])
+			rest := text[done.consumed:]
+			buf.Reset()
+			buf.WriteString(rest)
+		}
+		if atEOF {
+			if err != io.EOF {
+				fmt.Fprintln(c.errOut, "[ERROR] cannot read standard input:", err)
+				return false
+			}
+			if c.inSet {
+				fmt.Fprintln(c.errOut, "[ERROR] BEGIN STATEMENT SET without END")
+				return false
+			}
+			return true
+		}
+	}
+}
+
+type completed struct {
+	spans    []sql.StatementSpan
+	consumed int // bytes of text that belong to the returned statements
+}
+
+// completeStatements returns the statements of text that end with ';'
+// (all of them at the end of input).
+func completeStatements(text string, atEOF bool) completed {
+	var out completed
+	for _, span := range sql.SplitStatements(text) {
+		rest := strings.TrimLeft(text[span.End:], " \t\r\n")
+		if strings.HasPrefix(rest, ";") {
+			out.spans = append(out.spans, span)
+			out.consumed = span.End + strings.Index(text[span.End:], ";") + 1
+			continue
+		}
+		if atEOF {
+			out.spans = append(out.spans, span)
+			out.consumed = len(text)
+		}
+		break
+	}
+	return out
+}
+
+// shiftPos makes a position relative to a buffer that starts at base
+// relative to the whole input.
+func shiftPos(base, p sql.Pos) sql.Pos {
+	if p.Line == 1 {
+		p.Column += base.Column - 1
+	}
+	p.Line += base.Line - 1
+	p.Offset += base.Offset
+	return p
+}
+
+// advance moves a position over text.
+func advance(p sql.Pos, text string) sql.Pos {
+	for _, r := range text {
+		if r == '\n' {
+			p.Line++
+			p.Column = 1
+		} else {
+			p.Column++
+		}
+	}
+	p.Offset += len(text)
+	return p
 }
 
 // clientCommand handles the SQL Client's own commands (statement sets,
@@ -255,7 +391,7 @@ func (c *client) clientCommand(ctx context.Context, st sql.Statement, span sql.S
 			c.fail(name, span, err)
 			return true, false
 		}
-		if err := c.print(ctx, res); err != nil {
+		if err := c.print(ctx, res, false); err != nil {
 			c.fail(name, span, err)
 			return true, false
 		}
@@ -272,7 +408,7 @@ func (c *client) clientCommand(ctx context.Context, st sql.Statement, span sql.S
 			fmt.Fprint(c.out, helpText)
 		case "CLEAR":
 		case "QUIT", "EXIT":
-			return true, true
+			c.quit = true
 		}
 		return true, true
 	}
@@ -299,11 +435,26 @@ func (c *client) fail(name string, span sql.StatementSpan, err error) {
 	positioned := errors.As(err, &se) || (errors.As(err, &pe) && pe.Line > 0) || (errors.As(err, &re) && re.Positioned())
 	if !positioned {
 		msg = fmt.Sprintf("%s\n(in the statement at line %d, column %d of %s)", msg, span.Start.Line, span.Start.Column, name)
+	} else if name != "-e" && name != "<stdin>" {
+		msg = fmt.Sprintf("%s\n(in %s)", msg, name)
 	}
 	fmt.Fprintf(c.errOut, "[ERROR] Could not execute SQL statement. Reason:\n%s\n", msg)
 }
 
-func (c *client) print(ctx context.Context, res table.StatementResult) error {
+// applyDefaults sets the client's session defaults (INSERT runs to
+// completion: table.dml-sync = true).
+func (c *client) applyDefaults(ctx context.Context) error {
+	_, err := c.engine.ExecuteStatement(ctx, "SET '"+config.DMLSync.Key+"' = 'true'", sql.Pos{})
+	return err
+}
+
+// print shows a result. raw prints a single text column as is (EXPLAIN,
+// SHOW CREATE). Cancelling ctx (Ctrl+C) cancels a running query's job.
+func (c *client) print(ctx context.Context, res table.StatementResult, raw bool) error {
+	if id := res.JobID(); id != "" && res.IsQuery() {
+		stop := context.AfterFunc(ctx, func() { _ = c.engine.CancelJob(context.WithoutCancel(ctx), id) })
+		defer stop()
+	}
 	if res.GetResultKind() == table.Success || (!res.IsQuery() && res.JobID() != "") {
 		if c.silent || c.format != FormatTableau {
 			return nil
@@ -319,7 +470,7 @@ func (c *client) print(ctx context.Context, res table.StatementResult) error {
 	if c.silent {
 		return drain(res)
 	}
-	if names := res.GetTableSchema().GetFieldNames(); c.format == FormatTableau && len(names) == 1 && names[0] == "result" {
+	if names := res.GetTableSchema().GetFieldNames(); raw && c.format == FormatTableau && len(names) == 1 {
 		// EXPLAIN and SHOW CREATE print their text as is
 		it, err := res.Collect()
 		if err != nil {
@@ -362,3 +513,17 @@ END		Ends a statement set. Syntax: "END;"
 Every other statement is Flink SQL: DDL, DML, queries, SHOW, DESCRIBE,
 EXPLAIN, SET, RESET and USE.
 `
+
+// stripBOM drops a UTF-8 byte order mark at the start of a script.
+func stripBOM(s string) string { return strings.TrimPrefix(s, "\ufeff") }
+
+// endpointProperties are the session properties sent to a gateway: the
+// runtime mode only when --mode was given (the gateway's own default wins
+// otherwise), and synchronous INSERTs.
+func endpointProperties(mode string) map[string]string {
+	props := map[string]string{config.DMLSync.Key: "true"}
+	if mode != "" {
+		props[config.RuntimeMode.Key] = mode
+	}
+	return props
+}

@@ -133,3 +133,30 @@ func TestBadOptions(t *testing.T) {
 		t.Fatalf("bad mode: code %d", code)
 	}
 }
+
+// Piped standard input runs statements as they complete, and error
+// positions count lines across the whole input.
+func TestStdinStreamPositions(t *testing.T) {
+	stdin := "SELECT 1 AS a;\n\nSELECT 2 AS b; SELECT\n  nope FROM (VALUES (1)) AS v(x);\nSELECT 3;"
+	code, out, errs := runClient(t, Options{Mode: ModeBatch}, stdin)
+	if code == 0 {
+		t.Fatal("expected failure")
+	}
+	if !strings.Contains(out, "| a |") || !strings.Contains(out, "| b |") {
+		t.Fatalf("earlier statements did not run:\n%s", out)
+	}
+	if !strings.Contains(errs, "line 4, column 3") {
+		t.Fatalf("position not relative to the whole input: %s", errs)
+	}
+}
+
+func TestCompleteStatements(t *testing.T) {
+	c := completeStatements("SELECT 1; SELECT 'a;b'; SELECT", false)
+	if len(c.spans) != 2 || c.spans[1].Text != "SELECT 'a;b'" || c.consumed != len("SELECT 1; SELECT 'a;b';") {
+		t.Fatalf("%+v", c)
+	}
+	c = completeStatements("SELECT 1; SELECT", true)
+	if len(c.spans) != 2 {
+		t.Fatalf("at EOF the unterminated statement runs: %+v", c)
+	}
+}

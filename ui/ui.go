@@ -1,13 +1,34 @@
-// Package ui is Riffle's workbench window. It builds Fyne objects only; the
-// fyne.App is created in package main, so this package is testable with
-// Fyne's headless test driver.
+// Package ui is Riffle's workbench window: the catalog tree on the left,
+// SQL editor tabs in the centre, result tabs (live grids), Messages and
+// History at the bottom, a toolbar and a status bar. It builds Fyne
+// objects only; the fyne.App is created in package main, so this package
+// is testable with Fyne's headless test driver.
 //
-// For now the window holds a placeholder label; the workbench (editor,
-// catalog tree, result grid) replaces it.
+// # Threading
+//
+// Every Fyne object is touched on the Fyne UI goroutine only. Statements
+// run on a worker goroutine, and query results are read from the engine by
+// one goroutine per query into an engine/results.Result; those goroutines
+// never touch widgets: they post closures with Options.Do (fyne.Do). A
+// ticker posts one Tick ten times a second, which redraws the visible
+// result only when it changed, so a stream of any rate costs at most ten
+// grid refreshes a second and the engine never waits for the UI (a slow
+// grid drops frames, not rows).
+//
+// # Workspaces
+//
+// The workbench keeps everything in a SQLite workspace (package
+// persistence): editor tabs (text, cursor, order, runtime mode), window
+// size and split positions, query history, the init script (run at start;
+// DDL run in the editor is recorded there so user tables come back) and
+// export settings. Edits are autosaved within two seconds.
 package ui
 
 import (
 	"context"
+	"log"
+	"os"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -16,30 +37,77 @@ import (
 
 // Options configure the workbench.
 type Options struct {
-	// Workspace is the SQLite workspace file; empty = the default workspace.
+	// Workspace is the SQLite workspace file; empty = the default workspace
+	// (persistence.DefaultPath).
 	Workspace string
-}
+	// DataDir is where the bundled sample data is extracted for a new
+	// workspace; empty = assets.DefaultDataDir (the user cache directory).
+	DataDir string
 
-// NewContent builds the window's content.
-func NewContent(opts Options) fyne.CanvasObject {
-	return container.NewCenter(widget.NewLabel("Riffle workbench"))
+	// Do runs f on the Fyne UI goroutine; nil = fyne.Do. Tests pass a queue
+	// they drain on the test goroutine.
+	Do func(f func())
+	// NoTicker, when set, starts no refresh ticker: the caller calls Tick
+	// (tests do, to control frames).
+	NoTicker bool
+	// FlashDuration is how long the statement being run is highlighted;
+	// 0 = 600 ms, < 0 = no highlight.
+	FlashDuration time.Duration
+	// MaxTableRows and MaxChangelogRows cap each result's views
+	// (0 = engine/results' defaults: 1,000,000 and 10,000).
+	MaxTableRows, MaxChangelogRows int
 }
 
 // Run opens the main window on a and blocks until it is closed or ctx is
-// cancelled (SIGINT/SIGTERM), in which case the app quits.
+// cancelled (SIGINT/SIGTERM). Either way the workspace is saved first. After
+// ctx ends the window has four seconds to save and close; if the UI
+// goroutine is stuck, the pending edits are saved from the watchdog and the
+// process exits, so a SIGTERM always ends the process within five seconds.
 func Run(ctx context.Context, a fyne.App, opts Options) error {
 	w := a.NewWindow("Riffle")
-	w.SetContent(NewContent(opts))
-	w.Resize(fyne.NewSize(1200, 800))
+	wb, err := New(w, opts)
+	if err != nil {
+		return showStartupError(a, w, err)
+	}
+	w.SetCloseIntercept(func() {
+		wb.Close()
+		a.Quit()
+	})
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
 		select {
 		case <-ctx.Done():
-			fyne.Do(a.Quit)
 		case <-done:
+			return
+		}
+		// Save what the autosaver holds at once (safe off the UI
+		// goroutine), then close on the UI goroutine.
+		wb.flushPending()
+		fyne.Do(func() {
+			wb.Close()
+			a.Quit()
+		})
+		select {
+		case <-done:
+		case <-time.After(4 * time.Second):
+			log.Print("riffle: the window did not close in time; exiting")
+			wb.flushPending()
+			os.Exit(0)
 		}
 	}()
 	w.ShowAndRun()
+	wb.Close()
 	return nil
+}
+
+// showStartupError shows why the workspace could not be opened and waits
+// for the window to be closed.
+func showStartupError(a fyne.App, w fyne.Window, err error) error {
+	l := widget.NewLabel("Riffle could not open the workspace:\n\n" + err.Error())
+	l.Wrapping = fyne.TextWrapWord
+	w.SetContent(container.NewPadded(l))
+	w.Resize(fyne.NewSize(640, 240))
+	w.ShowAndRun()
+	return err
 }

@@ -33,10 +33,15 @@ type Manager struct {
 
 // NewManager creates a manager with the built-in in-memory catalog
 // default_catalog (database default_database) as current.
-func NewManager() *Manager {
+func NewManager() *Manager { return NewManagerWithBuiltin(DefaultCatalog, DefaultDatabase) }
+
+// NewManagerWithBuiltin creates a manager whose built-in in-memory catalog
+// and database have the given names (EnvironmentSettings'
+// built-in catalog and database names).
+func NewManagerWithBuiltin(catalogName, databaseName string) *Manager {
 	m := &Manager{catalogs: map[string]Catalog{}, temporary: map[ObjectIdentifier]BaseTable{}}
-	m.catalogs[DefaultCatalog] = NewInMemoryCatalog(DefaultCatalog, DefaultDatabase)
-	m.currentCat, m.currentDB = DefaultCatalog, DefaultDatabase
+	m.catalogs[catalogName] = NewInMemoryCatalog(catalogName, databaseName)
+	m.currentCat, m.currentDB = catalogName, databaseName
 	return m
 }
 

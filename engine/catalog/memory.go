@@ -49,8 +49,12 @@ type Catalog interface {
 
 	GetTableStatistics(p ObjectPath) (TableStatistics, error)
 	GetTableColumnStatistics(p ObjectPath) (ColumnStatistics, error)
+	GetPartitionStatistics(p ObjectPath, spec PartitionSpec) (TableStatistics, error)
+	GetPartitionColumnStatistics(p ObjectPath, spec PartitionSpec) (ColumnStatistics, error)
 	AlterTableStatistics(p ObjectPath, s TableStatistics, ignoreIfNotExists bool) error
 	AlterTableColumnStatistics(p ObjectPath, s ColumnStatistics, ignoreIfNotExists bool) error
+	AlterPartitionStatistics(p ObjectPath, spec PartitionSpec, s TableStatistics, ignoreIfNotExists bool) error
+	AlterPartitionColumnStatistics(p ObjectPath, spec PartitionSpec, s ColumnStatistics, ignoreIfNotExists bool) error
 }
 
 // Errors, with Flink's messages.
@@ -98,7 +102,19 @@ type (
 		Catalog string
 		Path    ObjectPath
 	}
+	// PartitionSpecInvalidError: the spec does not name exactly the
+	// table's partition keys.
+	PartitionSpecInvalidError struct {
+		Catalog       string
+		PartitionKeys []string
+		Path          ObjectPath
+		Spec          PartitionSpec
+	}
 )
+
+func (e *PartitionSpecInvalidError) Error() string {
+	return fmt.Sprintf("PartitionSpec %s does not match partition keys %v of table %s in catalog %s.", e.Spec, e.PartitionKeys, e.Path, e.Catalog)
+}
 
 func (e *DatabaseNotExistError) Error() string {
 	return fmt.Sprintf("Database %s does not exist in Catalog %s.", e.Database, e.Catalog)
@@ -149,8 +165,10 @@ type memTable struct {
 }
 
 type memPartition struct {
-	spec PartitionSpec
-	part *Partition
+	spec     PartitionSpec
+	part     *Partition
+	stats    *TableStatistics
+	colStats *ColumnStatistics
 }
 
 type memDatabase struct {
@@ -381,6 +399,11 @@ func (c *InMemoryCatalog) AlterTable(p ObjectPath, t BaseTable, ignoreIfNotExist
 	if old.table.Kind() != t.Kind() {
 		return fmt.Errorf("table types don't match: existing %s %s, new %s", strings.ToLower(old.table.Kind().String()), p, strings.ToLower(t.Kind().String()))
 	}
+	if ot, ok := old.table.(*Table); ok {
+		if nt, ok := t.(*Table); ok && ot.IsPartitioned() != nt.IsPartitioned() {
+			return fmt.Errorf("cannot alter a partitioned table to a non-partitioned table or vice versa: %s", p)
+		}
+	}
 	old.table = t
 	return nil
 }
@@ -552,6 +575,9 @@ func (c *InMemoryCatalog) CreatePartition(p ObjectPath, spec PartitionSpec, part
 		return err
 	}
 	keys := t.table.(*Table).PartitionKeys
+	if len(spec) != len(keys) {
+		return &PartitionSpecInvalidError{c.name, keys, p, spec}
+	}
 	for k := range spec {
 		found := false
 		for _, pk := range keys {
@@ -560,7 +586,7 @@ func (c *InMemoryCatalog) CreatePartition(p ObjectPath, spec PartitionSpec, part
 			}
 		}
 		if !found {
-			return fmt.Errorf("partition spec %s is invalid: %s is not a partition key of %s", spec, k, p)
+			return &PartitionSpecInvalidError{c.name, keys, p, spec}
 		}
 	}
 	if _, ok := t.partitions[spec.String()]; ok {
@@ -675,4 +701,76 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+func (c *InMemoryCatalog) partition(p ObjectPath, spec PartitionSpec) (*memPartition, error) {
+	t, err := c.partitionedTable(p)
+	if err != nil {
+		return nil, err
+	}
+	mp, ok := t.partitions[spec.String()]
+	if !ok {
+		return nil, &PartitionNotExistError{c.name, p, spec}
+	}
+	return mp, nil
+}
+
+// GetPartitionStatistics implements Catalog (UNKNOWN when never set).
+func (c *InMemoryCatalog) GetPartitionStatistics(p ObjectPath, spec PartitionSpec) (TableStatistics, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	mp, err := c.partition(p, spec)
+	if err != nil {
+		return TableStatistics{}, err
+	}
+	if mp.stats == nil {
+		return UnknownTableStatistics, nil
+	}
+	return mp.stats.Copy(), nil
+}
+
+// GetPartitionColumnStatistics implements Catalog.
+func (c *InMemoryCatalog) GetPartitionColumnStatistics(p ObjectPath, spec PartitionSpec) (ColumnStatistics, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	mp, err := c.partition(p, spec)
+	if err != nil {
+		return ColumnStatistics{}, err
+	}
+	if mp.colStats == nil {
+		return ColumnStatistics{Columns: map[string]ColumnStats{}}, nil
+	}
+	return mp.colStats.Copy(), nil
+}
+
+// AlterPartitionStatistics implements Catalog.
+func (c *InMemoryCatalog) AlterPartitionStatistics(p ObjectPath, spec PartitionSpec, s TableStatistics, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	mp, err := c.partition(p, spec)
+	if err != nil {
+		if ignoreIfNotExists && IsNotExist(err) {
+			return nil
+		}
+		return err
+	}
+	cp := s.Copy()
+	mp.stats = &cp
+	return nil
+}
+
+// AlterPartitionColumnStatistics implements Catalog.
+func (c *InMemoryCatalog) AlterPartitionColumnStatistics(p ObjectPath, spec PartitionSpec, s ColumnStatistics, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	mp, err := c.partition(p, spec)
+	if err != nil {
+		if ignoreIfNotExists && IsNotExist(err) {
+			return nil
+		}
+		return err
+	}
+	cp := s.Copy()
+	mp.colStats = &cp
+	return nil
 }

@@ -55,7 +55,7 @@ func (c *Configuration) Get(key string) (string, bool) {
 	return v, ok
 }
 
-// GetString returns the value or def when unset.
+// GetString returns the value or def when unset (PyFlink's get_string).
 func (c *Configuration) GetString(key, def string) string {
 	if v, ok := c.Get(key); ok {
 		return v
@@ -63,10 +63,15 @@ func (c *Configuration) GetString(key, def string) string {
 	return def
 }
 
-// SetString stores a string.
-func (c *Configuration) SetString(key, value string) { c.Set(key, value) }
+// SetString stores a string and returns c for chaining (PyFlink's
+// set_string).
+func (c *Configuration) SetString(key, value string) *Configuration {
+	c.Set(key, value)
+	return c
+}
 
-// GetInteger parses an integer value; def when unset or unparsable.
+// GetInteger parses an integer value; def when unset or unparsable
+// (PyFlink's get_integer).
 func (c *Configuration) GetInteger(key string, def int64) int64 {
 	if v, ok := c.Get(key); ok {
 		if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
@@ -76,10 +81,15 @@ func (c *Configuration) GetInteger(key string, def int64) int64 {
 	return def
 }
 
-// SetInteger stores an integer.
-func (c *Configuration) SetInteger(key string, v int64) { c.Set(key, strconv.FormatInt(v, 10)) }
+// SetInteger stores an integer and returns c for chaining (PyFlink's
+// set_integer).
+func (c *Configuration) SetInteger(key string, v int64) *Configuration {
+	c.Set(key, strconv.FormatInt(v, 10))
+	return c
+}
 
-// GetBoolean parses "true"/"false" (case-insensitive); def otherwise.
+// GetBoolean parses "true"/"false" (case-insensitive); def otherwise
+// (PyFlink's get_boolean).
 func (c *Configuration) GetBoolean(key string, def bool) bool {
 	if v, ok := c.Get(key); ok {
 		switch strings.ToLower(strings.TrimSpace(v)) {
@@ -92,10 +102,15 @@ func (c *Configuration) GetBoolean(key string, def bool) bool {
 	return def
 }
 
-// SetBoolean stores a boolean.
-func (c *Configuration) SetBoolean(key string, v bool) { c.Set(key, strconv.FormatBool(v)) }
+// SetBoolean stores a boolean and returns c for chaining (PyFlink's
+// set_boolean).
+func (c *Configuration) SetBoolean(key string, v bool) *Configuration {
+	c.Set(key, strconv.FormatBool(v))
+	return c
+}
 
-// GetFloat parses a float value; def when unset or unparsable.
+// GetFloat parses a float value; def when unset or unparsable (PyFlink's
+// get_float).
 func (c *Configuration) GetFloat(key string, def float64) float64 {
 	if v, ok := c.Get(key); ok {
 		if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
@@ -105,9 +120,11 @@ func (c *Configuration) GetFloat(key string, def float64) float64 {
 	return def
 }
 
-// SetFloat stores a float.
-func (c *Configuration) SetFloat(key string, v float64) {
+// SetFloat stores a float and returns c for chaining (PyFlink's
+// set_float).
+func (c *Configuration) SetFloat(key string, v float64) *Configuration {
 	c.Set(key, strconv.FormatFloat(v, 'g', -1, 64))
+	return c
 }
 
 // GetDuration parses a Flink duration ("200 ms", "10s", "1 min", "2 h",
@@ -121,7 +138,7 @@ func (c *Configuration) GetDuration(key string, def time.Duration) time.Duration
 	return def
 }
 
-// ContainsKey reports whether the key is set.
+// ContainsKey reports whether the key is set (PyFlink's contains_key).
 func (c *Configuration) ContainsKey(key string) bool {
 	_, ok := c.Get(key)
 	return ok
@@ -136,7 +153,7 @@ func (c *Configuration) Remove(key string) bool {
 	return ok
 }
 
-// KeySet lists the keys in sorted order.
+// KeySet lists the keys in sorted order (PyFlink's key_set).
 func (c *Configuration) KeySet() []string {
 	if c == nil {
 		return nil
@@ -151,7 +168,7 @@ func (c *Configuration) KeySet() []string {
 	return keys
 }
 
-// ToMap returns a copy of all entries.
+// ToMap returns a copy of all entries (PyFlink's to_dict).
 func (c *Configuration) ToMap() map[string]string {
 	out := map[string]string{}
 	if c == nil {
@@ -165,11 +182,13 @@ func (c *Configuration) ToMap() map[string]string {
 	return out
 }
 
-// AddAll copies every entry of o into c.
-func (c *Configuration) AddAll(o *Configuration) {
+// AddAll copies every entry of o into c, overwriting existing keys, and
+// returns c (PyFlink's add_all without a prefix).
+func (c *Configuration) AddAll(o *Configuration) *Configuration {
 	for k, v := range o.ToMap() {
 		c.Set(k, v)
 	}
+	return c
 }
 
 // Clear removes every entry.

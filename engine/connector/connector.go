@@ -123,6 +123,19 @@ type Source interface {
 	Open(ctx context.Context, split Split, spec ReadSpec) (Reader, error)
 }
 
+// PartitionPruner is implemented by sources of partitioned tables, like
+// Flink's SupportsPartitionPushDown: the planner hands over a predicate on
+// the partition columns, and Splits then lists only the splits of the
+// partitions that satisfy it.
+type PartitionPruner interface {
+	// PrunePartitions installs keep, which receives the values of one
+	// partition by partition key (typed as the columns' Go values, nil for
+	// the default partition) and reports whether to read it. It returns
+	// the kept partitions as key -> directory value maps, sorted, for
+	// EXPLAIN.
+	PrunePartitions(ctx context.Context, keep func(values map[string]any) bool) ([]map[string]string, error)
+}
+
 // MetadataSource is implemented by sources that offer metadata columns.
 type MetadataSource interface {
 	ReadableMetadata() map[string]*types.DataType

@@ -65,9 +65,12 @@ func (l *Literal) String() string {
 		if l.T.Root == types.Symbol {
 			return v
 		}
-		return "'" + strings.ReplaceAll(v, "'", "''") + "'"
+		// Calcite's RexLiteral digest: the character set prefix Flink
+		// plans show (_UTF-16LE'F%')
+		return "_UTF-16LE'" + strings.ReplaceAll(v, "'", "''") + "'"
 	case bool:
-		return strings.ToUpper(fmt.Sprint(v))
+		// RexLiteral prints booleans in lower case
+		return fmt.Sprint(v)
 	case types.Date:
 		return "DATE '" + v.String() + "'"
 	}

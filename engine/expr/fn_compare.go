@@ -93,8 +93,12 @@ func comparisonInfer(op string) func(c *InferCtx) (*types.DataType, error) {
 			return nil, typeErrorf("Cannot apply '%s' to arguments of type '<%s> %s <%s>'. Supported form(s): '<COMPARABLE_TYPE> %s <COMPARABLE_TYPE>'",
 				op, calciteName(a), op, calciteName(b), op)
 		}
-		c.CastArg(0, ct)
-		c.CastArg(1, ct)
+		if !(a.IsString() && b.IsString()) && !(a.IsBinary() && b.IsBinary()) {
+			// character (binary) strings of any lengths compare as they
+			// are: no cast, as in Flink's plans (=($1, $3))
+			c.CastArg(0, ct)
+			c.CastArg(1, ct)
+		}
 		nullable := a.Nullable || b.Nullable
 		if op == "IS DISTINCT FROM" || op == "IS NOT DISTINCT FROM" {
 			nullable = false

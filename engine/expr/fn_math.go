@@ -253,6 +253,11 @@ func roundFloat(x float64, digits int) float64 {
 		p := math.Pow10(-digits)
 		return math.Round(x/p) * p
 	}
+	// The nearest double to the rounded decimal (Decimal.Float64 scales by
+	// a power of ten and would give 13.700000000000001 for 13.7).
+	if f, err := strconv.ParseFloat(d.String(), 64); err == nil {
+		return f
+	}
 	return d.Float64()
 }
 

@@ -19,6 +19,9 @@ type Ctx struct {
 	// Streaming reports streaming mode (CURRENT_TIMESTAMP is evaluated per
 	// row in streaming mode, per query in batch mode).
 	Streaming bool
+	// JobParams are the job's global parameters, read by user-defined
+	// functions (FunctionContext.GetJobParameter).
+	JobParams map[string]string
 	// Now is the processing-time clock of PROCTIME() (nil: time.Now).
 	Now func() time.Time
 	// Watermark returns the current watermark (epoch ms) of the operator
@@ -91,6 +94,10 @@ type Function struct {
 	Lazy func(ctx *Ctx, b *types.Batch, args []Evaluator, argTypes []*types.DataType, ret *types.DataType) (*Vec, error)
 	// UDF marks user-defined functions (SHOW USER FUNCTIONS).
 	UDF bool
+	// Aggregate is the implementation of a user-defined aggregate function
+	// (Kind AggregateKind); nil for built-in aggregates, which the runtime
+	// implements by name.
+	Aggregate AggregateImpl
 	// Table builds the evaluator of a table function (Kind TableKind) for
 	// resolved argument types; Infer must return the output row type, a
 	// ROW whose fields are the output columns. See TableFunction.

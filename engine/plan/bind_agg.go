@@ -244,6 +244,9 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 			b.failAt(c, "aggregate %s cannot be folded", name)
 		}
 		spec := AggCall{Func: name, Distinct: c.Quantifier == "DISTINCT", Filter: -1, Type: ce.T}
+		if fn.Aggregate != nil {
+			spec.Fn = fn
+		}
 		params := aggParamPositions[name]
 		for i, a := range ce.Args {
 			if params[i] {
@@ -258,6 +261,15 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 		spec.Flags, spec.Raw = aggFlags(c)
 		if c.Filter != nil {
 			spec.Filter = projIndex(b.boolExpr(c.Filter, sc, "FILTER"))
+		}
+		switch name {
+		case "SUM", "MIN", "MAX", "AVG":
+			// Calcite's AGG_SUM / ARG0_NULLABLE_IF_EMPTY / AVG_AGG_FUNCTION:
+			// nullable only for a global aggregate, a FILTER or a nullable
+			// argument
+			if len(groupExprs) > 0 && spec.Filter < 0 && len(ce.Args) == 1 && !ce.Args[0].Type().Nullable {
+				spec.Type = spec.Type.WithNullable(false)
+			}
 		}
 		if spec.Func == "COUNT" && len(spec.Args) == 1 && !spec.Distinct && !ce.Args[0].Type().Nullable {
 			// COUNT(x) of a NOT NULL x counts rows

@@ -693,6 +693,7 @@ func (b *binder) join(j *sql.Join, outer *scope) (Node, *scope) {
 		return b.temporalJoin(j, l, ls, tr)
 	}
 	r, rs := b.from(j.Right, outer)
+	b.checkDuplicateRelations(j.Right, ls, rs)
 	sc := ls.join(rs)
 	cols := sc.columns()
 	var kind JoinKind
@@ -1025,4 +1026,32 @@ func (b *binder) tableFunc(t *sql.TableFunc, outer *scope) (Node, *scope) {
 		b.failAt(t, "LATERAL TABLE needs a table on its left (FROM t, LATERAL TABLE(f(t.x)))")
 	}
 	return b.tableFuncFrom(t)
+}
+
+// relName is the name a FROM item is referred to by: its alias, or the
+// table's object name.
+func (r relation) relName() string {
+	if r.alias != "" {
+		return r.alias
+	}
+	if r.id != nil {
+		return r.id.Object
+	}
+	return ""
+}
+
+// checkDuplicateRelations rejects a FROM clause that names two relations
+// alike, as Calcite does ("Duplicate relation name 'f' in FROM clause").
+func (b *binder) checkDuplicateRelations(at sql.Node, ls, rs *scope) {
+	names := map[string]bool{}
+	for _, r := range ls.rels {
+		if n := r.relName(); n != "" {
+			names[n] = true
+		}
+	}
+	for _, r := range rs.rels {
+		if n := r.relName(); n != "" && names[n] {
+			b.failAt(at, "Duplicate relation name '%s' in FROM clause", n)
+		}
+	}
 }

@@ -66,6 +66,11 @@ type Scan struct {
 	Options map[string]string
 	// Limit pushed into the source, -1 when none.
 	Limit int64
+	// PartFilter is the conjunction of the WHERE conditions on partition
+	// columns only (InputRef indexes are physical column indexes), pushed
+	// into a partitioned source for partition pruning (plan/partition.go);
+	// nil when none.
+	PartFilter expr.Expr
 }
 
 func (s *Scan) Columns() []Column      { return s.Cols }
@@ -386,7 +391,12 @@ func explainRec(b *strings.Builder, n Node, prefix string, last, root bool) {
 	if root {
 		b.WriteString(n.Describe())
 	} else {
-		b.WriteString(prefix + "+- " + n.Describe())
+		// Calcite's RelTreeWriter: ":- " before all inputs but the last
+		branch := "+- "
+		if !last {
+			branch = ":- "
+		}
+		b.WriteString(prefix + branch + n.Describe())
 	}
 	b.WriteByte('\n')
 	childPrefix := prefix

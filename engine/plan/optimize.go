@@ -13,6 +13,7 @@ import (
 func Optimize(n Node) Node {
 	n = rewriteStreaming(n)
 	n = pushFilters(n)
+	n = pushPartitionFilters(n)
 	n, _ = prune(n, allUsed(n))
 	return n
 }
@@ -260,7 +261,31 @@ func prune(n Node, used []bool) (Node, []int) {
 			inUsed[r] = true
 		}
 		in, m := prune(x.Input, inUsed)
-		return &Filter{Input: in, Cond: remap(x.Cond, m)}, m
+		f := &Filter{Input: in, Cond: remap(x.Cond, m)}
+		// columns only the condition needs are projected away after it
+		// (Calcite's ProjectFilterTransposeRule), so joins and exchanges
+		// above carry less
+		var extra bool
+		for i, u := range inUsed {
+			if u && !used[i] && m[i] >= 0 {
+				extra = true
+			}
+		}
+		if !extra {
+			return f, m
+		}
+		cols := f.Columns()
+		np := &Project{Input: f}
+		out := make([]int, len(used))
+		for i := range out {
+			out[i] = -1
+			if used[i] && m[i] >= 0 {
+				out[i] = len(np.Exprs)
+				np.Exprs = append(np.Exprs, &expr.InputRef{Index: m[i], Name: cols[m[i]].Name, T: cols[m[i]].Type})
+				np.Cols = append(np.Cols, cols[m[i]])
+			}
+		}
+		return np, out
 	case *WatermarkAssigner:
 		inUsed := append([]bool(nil), used...)
 		inUsed[x.Rowtime] = true

@@ -206,6 +206,9 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 		fields = append(fields, c.Name)
 	}
 	table := fmt.Sprintf("table=[[%s, %s, %s", s.ID.Catalog, s.ID.Database, s.ID.Object)
+	if parts := pl.prunePartitions(s, src); parts != "" {
+		table += ", " + parts
+	}
 	if len(s.Projection) < len(phys) {
 		var proj []string
 		for _, i := range s.Projection {
@@ -336,7 +339,7 @@ func (pl *planner) calc(n Node) *PhysNode {
 	}
 	p := &PhysNode{Op: "Calc", Attrs: attrs, Inputs: []*PhysNode{in}, Cols: cols, Mode: in.Mode, Parallelism: in.Parallelism, rows: in.rows}
 	if where != nil {
-		p.rows = in.rows / 2
+		p.rows = in.rows * selectivity(where)
 	}
 	p.upsertKeys = projectKeys(in.upsertKeys, projs)
 	ps := projs
@@ -645,7 +648,12 @@ func (pl *planner) join(j *Join) *PhysNode {
 	}
 	le := pl.exchange(left, dist, lk, par)
 	re := pl.exchange(right, dist, rk, par)
-	allNames := append(Names(left.Cols), Names(right.Cols)...)
+	// Calcite's join row type makes the field names unique (word, word0)
+	allNames := uniquify(append(Names(left.Cols), Names(right.Cols)...))
+	outCols := make([]Column, len(j.Cols))
+	for i, c := range j.Cols {
+		outCols[i] = Column{Name: allNames[i], Type: c.Type}
+	}
 	where := "true"
 	if j.Cond != nil {
 		where = named(j.Cond, allNames)
@@ -654,8 +662,8 @@ func (pl *planner) join(j *Join) *PhysNode {
 	if len(residual) > 0 {
 		spec.Residual = andOf(residual)
 	}
-	attrs := []string{"joinType=[" + j.Kind.String() + "]", "where=[" + where + "]", "select=[" + strings.Join(Names(j.Cols), ", ") + "]"}
-	p := &PhysNode{Inputs: []*PhysNode{le, re}, Cols: j.Cols, Parallelism: par, rows: max(left.rows, right.rows)}
+	attrs := []string{"joinType=[" + j.Kind.String() + "]", "where=[" + where + "]", "select=[" + strings.Join(Names(outCols), ", ") + "]"}
+	p := &PhysNode{Inputs: []*PhysNode{le, re}, Cols: outCols, Parallelism: par, rows: max(left.rows, right.rows)}
 	if pl.env.Streaming {
 		if ip := pl.intervalJoin(p, spec, left, right, residual, allNames); ip != nil {
 			return ip
@@ -991,7 +999,11 @@ func ExplainPhysical(p *PhysNode, d ExplainDetail, streaming bool) string {
 	var b strings.Builder
 	var rec func(p *PhysNode, prefix string, last, root bool)
 	rec = func(p *PhysNode, prefix string, last, root bool) {
-		for p.hidden && len(p.Inputs) == 1 {
+		// Flink's plans show exchanges that redistribute by key, to one
+		// instance or by broadcast; round-robin and forward edges are
+		// chosen when the job graph is built and do not appear (nor the
+		// key-by in front of an upsert-materializing sink)
+		for hiddenExchange(p) || p.hidden && len(p.Inputs) == 1 {
 			p = p.Inputs[0]
 		}
 		attrs := append([]string(nil), p.Attrs...)
@@ -1004,13 +1016,16 @@ func ExplainPhysical(p *PhysNode, d ExplainDetail, streaming bool) string {
 		}
 		line := p.Op + "(" + strings.Join(attrs, ", ") + ")"
 		if d.EstimatedCost {
-			line += fmt.Sprintf(": rowcount = %s, cumulative cost = {%s rows, %s cpu, 0.0 io, 0.0 network, 0.0 memory}",
-				javaDouble(p.rows), javaDouble(cumulative(p)), javaDouble(cumulative(p)))
+			line += ": " + costString(p)
 		}
 		if root {
 			b.WriteString(line)
 		} else {
-			b.WriteString(prefix + "+- " + line)
+			branch := "+- "
+			if !last {
+				branch = ":- "
+			}
+			b.WriteString(prefix + branch + line)
 		}
 		b.WriteByte('\n')
 		childPrefix := prefix
@@ -1027,14 +1042,6 @@ func ExplainPhysical(p *PhysNode, d ExplainDetail, streaming bool) string {
 	}
 	rec(p, "", true, true)
 	return b.String()
-}
-
-func cumulative(p *PhysNode) float64 {
-	total := p.rows
-	for _, in := range p.Inputs {
-		total += cumulative(in)
-	}
-	return total
 }
 
 func javaDouble(f float64) string { return types.FormatDoubleJava(f) }
@@ -1072,7 +1079,12 @@ func JSONPlan(root *PhysNode) string {
 		} else if p.Op == "Sink" {
 			pact = "Data Sink"
 		}
-		fmt.Fprintf(&b, "{\n    \"id\" : %d,\n    \"type\" : %q,\n    \"pact\" : %q,\n    \"contents\" : %q,\n    \"parallelism\" : %d", ids[p], p.Op, pact, p.Op+"("+strings.Join(p.Attrs, ", ")+")", p.Parallelism)
+		// Flink names a node by its description; sources carry "Source: "
+		desc := p.Op + "(" + strings.Join(p.Attrs, ", ") + ")"
+		if p.source != nil {
+			desc = "Source: " + desc
+		}
+		fmt.Fprintf(&b, "{\n    \"id\" : %d,\n    \"type\" : %q,\n    \"pact\" : %q,\n    \"contents\" : %q,\n    \"parallelism\" : %d", ids[p], desc, pact, desc, p.Parallelism)
 		var preds []string
 		for _, in := range p.Inputs {
 			ship := "FORWARD"
@@ -1080,6 +1092,10 @@ func JSONPlan(root *PhysNode) string {
 			if in.Op == "Exchange" {
 				ship = strings.ToUpper(in.Dist.String())
 				src = in.Inputs[0]
+				if src.Parallelism == p.Parallelism && (in.Dist == runtime.Single || in.Dist == runtime.Rebalance) {
+					// equal parallelism: Flink chains the edge forward
+					ship = "FORWARD"
+				}
 			}
 			preds = append(preds, fmt.Sprintf("{\n      \"id\" : %d,\n      \"ship_strategy\" : %q,\n      \"side\" : \"second\"\n    }", ids[src], ship))
 		}
@@ -1100,4 +1116,18 @@ func SortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// QueryRoot returns the part of a collect plan that EXPLAIN shows for a
+// query: Flink explains a SELECT without the sink that collects its rows
+// (and without the exchange to that sink's single instance).
+func QueryRoot(p *PhysNode) *PhysNode {
+	if p.Op != "Sink" || len(p.Inputs) != 1 {
+		return p
+	}
+	in := p.Inputs[0]
+	if in.Op == "Exchange" && len(in.Inputs) == 1 && (in.Dist == runtime.Single || in.Dist == runtime.Rebalance || in.Dist == runtime.Forward) {
+		in = in.Inputs[0]
+	}
+	return in
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -29,6 +30,9 @@ type AggSpec struct {
 	Type *types.DataType
 	// Name is the output column name, for plans.
 	Name string
+	// Fn is the function of a user-defined aggregate (Fn.Aggregate set);
+	// nil for built-in aggregates.
+	Fn *expr.Function
 	// Params are literal parameters of the call that are not input columns:
 	// the separator of LISTAGG, the percentage of PERCENTILE.
 	Params []any
@@ -84,6 +88,14 @@ func newAccumulator(s AggSpec, retractable bool) (accumulator, error) {
 	var argT *types.DataType
 	if len(s.ArgTypes) > 0 {
 		argT = s.ArgTypes[0]
+	}
+	if s.Fn != nil && s.Fn.Aggregate != nil {
+		// a user-defined aggregate function (udaf.go)
+		acc = newUserAccumulator(s)
+		if s.Distinct {
+			acc = &distinctAcc{inner: acc, t: argT}
+		}
+		return acc, nil
 	}
 	switch s.Func {
 	case "COUNT":

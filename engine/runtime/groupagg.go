@@ -273,12 +273,18 @@ func (a *GroupAgg) Open(ctx *OpContext, out Output) error {
 		}
 		a.accs = append(a.accs, acc)
 	}
+	if err := openAccumulators(a.accs, ctx); err != nil {
+		return err
+	}
 	if ctx.Batch {
 		a.Final = true
 	}
 	a.ttl.open(ctx)
 	return nil
 }
+
+// Close implements Operator: it closes user-defined aggregate functions.
+func (a *GroupAgg) Close() error { return closeAccumulators(a.accs) }
 
 func (a *GroupAgg) argCols(b *types.Batch, s AggSpec) []arrow.Array {
 	if len(s.Args) == 0 {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -268,7 +269,13 @@ type TaskError struct {
 	Err      error
 }
 
-func (e *TaskError) Error() string { return fmt.Sprintf("%s: %v", e.Operator, e.Err) }
+func (e *TaskError) Error() string {
+	op := e.Operator
+	if i := strings.IndexByte(op, '('); i > 0 {
+		op = op[:i]
+	}
+	return fmt.Sprintf("%v (in operator %s)", e.Err, op)
+}
 func (e *TaskError) Unwrap() error { return e.Err }
 
 func (e *executor) runTask(ctx context.Context, chain []*Node, inst int) (err error) {

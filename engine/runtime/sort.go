@@ -154,8 +154,16 @@ type Sort struct {
 	held   int
 }
 
+// topNLimit bounds the offset+fetch up to which Sort selects the best rows
+// of each batch with a heap (Flink's SortLimit) instead of buffering.
+const topNLimit = 1 << 16
+
 // ProcessBatch implements Operator.
 func (s *Sort) ProcessBatch(_ int, b *types.Batch) error {
+	if k := s.Offset + s.Fetch; s.Fetch >= 0 && k <= topNLimit {
+		s.topN(b, int(k))
+		return nil
+	}
 	s.buf = append(s.buf, b)
 	s.held += b.Len
 	if s.Fetch >= 0 && int64(s.held) > 2*(s.Offset+s.Fetch)+4096 {
@@ -232,4 +240,73 @@ func (l *Limit) ProcessBatch(_ int, b *types.Batch) error {
 		return nil
 	}
 	return l.Emit(b.Slice(int(from), int(to)))
+}
+
+// topN keeps in s.buf only the best k rows seen so far: it selects the
+// best k rows of b with a bounded heap (n log k comparisons), then merges
+// them with the rows kept so far. Ties keep arrival order.
+func (s *Sort) topN(b *types.Batch, k int) {
+	if k == 0 || b.Len == 0 {
+		return
+	}
+	cmp := newRowComparator(b, s.Keys, s.Types)
+	// worse reports row x after row y (ties: the later row is worse)
+	worse := func(x, y int32) bool {
+		if c := cmp(int(x), int(y)); c != 0 {
+			return c > 0
+		}
+		return x > y
+	}
+	// max-heap of the best rows: the root is the worst of them
+	h := make([]int32, 0, min(k, b.Len))
+	down := func(i int) {
+		for {
+			l, r, m := 2*i+1, 2*i+2, i
+			if l < len(h) && worse(h[l], h[m]) {
+				m = l
+			}
+			if r < len(h) && worse(h[r], h[m]) {
+				m = r
+			}
+			if m == i {
+				return
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	for i := int32(0); i < int32(b.Len); i++ {
+		if len(h) < k {
+			h = append(h, i)
+			for c := len(h) - 1; c > 0; {
+				p := (c - 1) / 2
+				if !worse(h[c], h[p]) {
+					break
+				}
+				h[c], h[p] = h[p], h[c]
+				c = p
+			}
+			continue
+		}
+		if worse(h[0], i) {
+			h[0] = i
+			down(0)
+		}
+	}
+	slices.SortFunc(h, func(x, y int32) int {
+		if worse(x, y) {
+			return 1
+		}
+		if worse(y, x) {
+			return -1
+		}
+		return 0
+	})
+	best := TakeRows(b, h)
+	if len(s.buf) == 0 {
+		s.buf, s.held = []*types.Batch{best}, best.Len
+		return
+	}
+	s.buf = append(s.buf, best)
+	s.compact(k)
 }

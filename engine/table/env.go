@@ -28,41 +28,6 @@ import (
 	"github.com/riffle-sql/riffle/engine/runtime"
 )
 
-// EnvironmentSettings chooses the runtime mode and the built-in catalog
-// (PyFlink's EnvironmentSettings).
-type EnvironmentSettings struct {
-	streaming       bool
-	builtinCatalog  string
-	builtinDatabase string
-	config          *config.Configuration
-}
-
-// InStreamingMode returns settings for streaming mode (Flink's default).
-func InStreamingMode() *EnvironmentSettings {
-	return &EnvironmentSettings{streaming: true, builtinCatalog: catalog.DefaultCatalog, builtinDatabase: catalog.DefaultDatabase}
-}
-
-// InBatchMode returns settings for batch mode.
-func InBatchMode() *EnvironmentSettings {
-	return &EnvironmentSettings{streaming: false, builtinCatalog: catalog.DefaultCatalog, builtinDatabase: catalog.DefaultDatabase}
-}
-
-// IsStreamingMode reports the mode.
-func (s *EnvironmentSettings) IsStreamingMode() bool { return s.streaming }
-
-// GetBuiltinCatalogName is the name of the initial catalog.
-func (s *EnvironmentSettings) GetBuiltinCatalogName() string { return s.builtinCatalog }
-
-// GetBuiltinDatabaseName is the name of the initial database.
-func (s *EnvironmentSettings) GetBuiltinDatabaseName() string { return s.builtinDatabase }
-
-// WithConfiguration returns a copy carrying initial configuration entries.
-func (s *EnvironmentSettings) WithConfiguration(c *config.Configuration) *EnvironmentSettings {
-	cp := *s
-	cp.config = c.Clone()
-	return &cp
-}
-
 // TableEnvironment is the entry point of the Table API and SQL (PyFlink's
 // TableEnvironment): it owns the catalogs, functions, configuration and
 // the jobs it submitted. It is safe for concurrent use; statements run in
@@ -72,6 +37,7 @@ type TableEnvironment struct {
 	config   *TableConfig
 	catalogs *catalog.Manager
 	funcs    *functionCatalog
+	modules  *moduleManager
 
 	mu     sync.Mutex
 	stdout io.Writer
@@ -79,9 +45,18 @@ type TableEnvironment struct {
 	// skipped counts rows skipped by ignore-parse-errors, per table.
 	skipped map[string]int64
 	anonID  int
+	// unnamedID numbers the views Table.String registers.
+	unnamedID int
+	// buffered holds INSERTs of the deprecated InsertInto and SQLUpdate
+	// until Execute.
+	buffered []plan.Node
+	// overwriteSinks are tables registered by RegisterTableSink in
+	// OVERWRITE mode.
+	overwriteSinks map[string]bool
 }
 
-// Create builds a TableEnvironment (PyFlink's TableEnvironment.create).
+// Create builds a TableEnvironment from settings (nil: streaming mode)
+// (PyFlink's TableEnvironment.create).
 func Create(settings *EnvironmentSettings) (*TableEnvironment, error) {
 	if settings == nil {
 		settings = InStreamingMode()
@@ -97,12 +72,13 @@ func Create(settings *EnvironmentSettings) (*TableEnvironment, error) {
 	cfg.Set(config.RuntimeMode.Key, mode)
 	t := &TableEnvironment{
 		settings: settings,
-		config:   &TableConfig{conf: cfg},
-		catalogs: catalog.NewManager(),
+		config:   newTableConfig(cfg),
+		catalogs: catalog.NewManagerWithBuiltin(settings.builtinCatalog, settings.builtinDatabase),
 		stdout:   os.Stdout,
 		skipped:  map[string]int64{},
 	}
 	t.funcs = newFunctionCatalog(t)
+	t.modules = newModuleManager()
 	return t, nil
 }
 
@@ -166,7 +142,33 @@ func (t *TableEnvironment) evalCtx() *expr.Ctx {
 	if err != nil {
 		zone = time.Local
 	}
-	return &expr.Ctx{Zone: zone, Start: time.Now(), Streaming: t.IsStreaming()}
+	return &expr.Ctx{Zone: zone, Start: time.Now(), Streaming: t.IsStreaming(), JobParams: t.jobParams()}
+}
+
+// jobParams parses pipeline.global-job-parameters ("k1:v1,k2:v2").
+func (t *TableEnvironment) jobParams() map[string]string {
+	v := t.config.conf.GetString(globalJobParameters, "")
+	if v == "" {
+		return nil
+	}
+	return config.ParseMapValue(v)
+}
+
+// startJob submits a job graph, tracking the user functions the job opens
+// so that they are closed when it ends.
+func (t *TableEnvironment) startJob(ctx context.Context, name string, g *runtime.Graph) (*runtime.Job, error) {
+	ev := t.evalCtx()
+	instances.register(ev)
+	job, err := runtime.Submit(context.WithoutCancel(ctx), name, g, t.jobConfig(), ev, !t.IsStreaming())
+	if err != nil {
+		_ = instances.release(ev)
+		return nil, err
+	}
+	go func() {
+		<-job.Done()
+		_ = instances.release(ev)
+	}()
+	return job, nil
 }
 
 func (t *TableEnvironment) jobConfig() runtime.JobConfig {
@@ -197,7 +199,7 @@ func (t *TableEnvironment) submit(ctx context.Context, name, statement string, r
 			name = "insert-into_" + strings.TrimSuffix(strings.TrimPrefix(root.Attrs[0], "table=["), "]")
 		}
 	}
-	job, err := runtime.Submit(context.WithoutCancel(ctx), name, g, t.jobConfig(), t.evalCtx(), !t.IsStreaming())
+	job, err := t.startJob(ctx, name, g)
 	if err != nil {
 		return nil, err
 	}
@@ -225,10 +227,12 @@ func (t *TableEnvironment) JobByID(id string) (*JobClient, bool) {
 	return nil, false
 }
 
-// ListCatalogs lists registered catalogs (PyFlink's list_catalogs).
+// ListCatalogs lists the registered catalogs, sorted (PyFlink's
+// list_catalogs).
 func (t *TableEnvironment) ListCatalogs() []string { return t.catalogs.ListCatalogs() }
 
-// ListDatabases lists the databases of the current catalog.
+// ListDatabases lists the databases of the current catalog (PyFlink's
+// list_databases); it fails when the catalog cannot list them.
 func (t *TableEnvironment) ListDatabases() ([]string, error) {
 	c, err := t.catalogs.Catalog(t.catalogs.CurrentCatalog())
 	if err != nil {
@@ -237,47 +241,58 @@ func (t *TableEnvironment) ListDatabases() ([]string, error) {
 	return c.ListDatabases()
 }
 
-// ListTables lists tables and views (temporary and permanent) of the
-// current database.
+// ListTables lists the tables and views, temporary and permanent, of the
+// current database, sorted (PyFlink's list_tables).
 func (t *TableEnvironment) ListTables() ([]string, error) {
 	return t.catalogs.ListTables(t.catalogs.CurrentCatalog(), t.catalogs.CurrentDatabase(), nil)
 }
 
-// ListViews lists views of the current database.
+// ListViews lists the views, temporary and permanent, of the current
+// database (PyFlink's list_views).
 func (t *TableEnvironment) ListViews() ([]string, error) {
 	k := catalog.KindView
 	return t.catalogs.ListTables(t.catalogs.CurrentCatalog(), t.catalogs.CurrentDatabase(), &k)
 }
 
-// ListTemporaryTables lists temporary tables and views of the current database.
+// ListTemporaryTables lists the temporary tables and views of the current
+// database (PyFlink's list_temporary_tables).
 func (t *TableEnvironment) ListTemporaryTables() []string {
 	return t.catalogs.ListTemporary(t.catalogs.CurrentCatalog(), t.catalogs.CurrentDatabase(), nil)
 }
 
-// ListTemporaryViews lists temporary views of the current database.
+// ListTemporaryViews lists the temporary views of the current database
+// (PyFlink's list_temporary_views).
 func (t *TableEnvironment) ListTemporaryViews() []string {
 	k := catalog.KindView
 	return t.catalogs.ListTemporary(t.catalogs.CurrentCatalog(), t.catalogs.CurrentDatabase(), &k)
 }
 
-// GetCurrentCatalog returns the current catalog's name.
+// GetCurrentCatalog returns the current catalog's name, used to resolve
+// paths (PyFlink's get_current_catalog).
 func (t *TableEnvironment) GetCurrentCatalog() string { return t.catalogs.CurrentCatalog() }
 
-// GetCurrentDatabase returns the current database's name.
+// GetCurrentDatabase returns the current database's name (PyFlink's
+// get_current_database).
 func (t *TableEnvironment) GetCurrentDatabase() string { return t.catalogs.CurrentDatabase() }
 
-// UseCatalog sets the current catalog (and its default database).
+// UseCatalog sets the current catalog and, as Flink does, the current
+// database to that catalog's default database (PyFlink's use_catalog). An
+// unknown catalog is an error.
 func (t *TableEnvironment) UseCatalog(name string) error { return t.catalogs.SetCurrentCatalog(name) }
 
-// UseDatabase sets the current database of the current catalog.
+// UseDatabase sets the current database, which must exist in the current
+// catalog (PyFlink's use_database).
 func (t *TableEnvironment) UseDatabase(name string) error { return t.catalogs.SetCurrentDatabase(name) }
 
-// RegisterCatalog registers a catalog under a unique name.
+// RegisterCatalog registers and opens a catalog under a unique name; its
+// tables become accessible (PyFlink's register_catalog). A taken name is an
+// error.
 func (t *TableEnvironment) RegisterCatalog(name string, c catalog.Catalog) error {
 	return t.catalogs.RegisterCatalog(name, c)
 }
 
-// GetCatalog returns a registered catalog, or nil.
+// GetCatalog returns a registered catalog, or nil when no catalog has that
+// name (PyFlink's get_catalog).
 func (t *TableEnvironment) GetCatalog(name string) catalog.Catalog {
 	c, _ := t.catalogs.GetCatalog(name)
 	return c

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -40,7 +41,12 @@ func (t *TableEnvironment) ExecuteSQLContext(ctx context.Context, statement stri
 // ExecuteParsed runs a parsed statement. text is the statement's source
 // and base its position in a larger script (so errors point into the
 // script).
-func (t *TableEnvironment) ExecuteParsed(ctx context.Context, st sql.Statement, text string, base sql.Pos) (*TableResult, error) {
+func (t *TableEnvironment) ExecuteParsed(ctx context.Context, st sql.Statement, text string, base sql.Pos) (res *TableResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("internal error while executing the statement: %v\n%s", r, debug.Stack())
+		}
+	}()
 	x := &execution{env: t, ctx: ctx, text: text, base: base}
 	return x.run(st)
 }
@@ -156,17 +162,18 @@ func (x *execution) run(st sql.Statement) (*TableResult, error) {
 		}
 		return okResult(), nil
 	case *sql.LoadModule:
-		if !strings.EqualFold(s.Name.Name, "core") {
-			return nil, errorf("Could not find any factory for identifier '%s' that implements 'org.apache.flink.table.factories.ModuleFactory'. Available factory identifiers are:\n\ncore", s.Name.Name)
+		if err := t.loadModuleSQL(s.Name.Name, props(s.Options)); err != nil {
+			return nil, err
 		}
-		return nil, errorf("A module with name 'core' already exists")
+		return okResult(), nil
 	case *sql.UnloadModule:
-		return nil, errorf("Could not unload module %s: the core module provides the built-in functions", s.Name.Name)
+		if err := t.UnloadModule(s.Name.Name); err != nil {
+			return nil, err
+		}
+		return okResult(), nil
 	case *sql.UseModules:
-		for _, n := range s.Names {
-			if n.Name != "core" {
-				return nil, errorf("Module %s is not loaded", n.Name)
-			}
+		if err := t.UseModules(identNames(s.Names)...); err != nil {
+			return nil, err
 		}
 		return okResult(), nil
 	case *sql.Jar:
@@ -366,7 +373,7 @@ func mapInsertColumns(src plan.Node, tbl *catalog.Table, ins *sql.Insert, static
 					tc.Name, ti, srcCols[k].Name, st, tc.Name, tc.Type)}
 			}
 		}
-		if !st.EqualsIgnoreNull(tc.Type) {
+		if !st.EqualsIgnoreNull(tc.Type) && !avoidsCast(st, tc.Type) {
 			e = expr.ImplicitCast(e, tc.Type.WithNullable(st.Nullable))
 		}
 		exprs[ti] = e
@@ -389,6 +396,18 @@ func mapInsertColumns(src plan.Node, tbl *catalog.Table, ins *sql.Insert, static
 		}
 		exprs[i] = &expr.Literal{Value: v, T: t}
 		cols[i] = plan.Column{Name: tc.Name, Type: t}
+	}
+	// the query's columns as they are need no projection (as in Flink's plans)
+	identity := len(exprs) == len(srcCols)
+	for i, e := range exprs {
+		r, ok := e.(*expr.InputRef)
+		if !identity || !ok || r.Index != i || srcCols[i].Name != cols[i].Name || !srcCols[i].Type.Equals(cols[i].Type) {
+			identity = false
+			break
+		}
+	}
+	if identity {
+		return src, nil
 	}
 	return &plan.Project{Input: src, Exprs: exprs, Cols: cols}, nil
 }
@@ -427,7 +446,7 @@ func (t *TableEnvironment) runInserts(ctx context.Context, sinks []plan.Node, st
 	if name == "" {
 		name = "insert-into_" + strings.Join(names, ",")
 	}
-	job, err := runtime.Submit(context.WithoutCancel(ctx), name, g, t.jobConfig(), t.evalCtx(), !t.IsStreaming())
+	job, err := t.startJob(ctx, name, g)
 	if err != nil {
 		return nil, err
 	}
@@ -520,14 +539,21 @@ func (t *TableEnvironment) explainPlans(logical []plan.Node, d plan.ExplainDetai
 	var ast, phys, exec strings.Builder
 	var roots []*plan.PhysNode
 	for _, l := range logical {
-		ast.WriteString(plan.Explain(l))
 		p, err := plan.Physical(plan.Optimize(l), t.planEnv(runtime.NewCollector(1)))
 		if err != nil {
 			return "", nil, err
 		}
 		roots = append(roots, p)
-		phys.WriteString(plan.ExplainPhysical(p, d, t.IsStreaming()))
-		exec.WriteString(plan.ExplainPhysical(p, plan.ExplainDetail{}, t.IsStreaming()))
+		shown := p
+		if s, ok := l.(*plan.Sink); ok && s.Collect {
+			// a query is explained without its collect sink, as Flink does
+			ast.WriteString(plan.Explain(s.Input))
+			shown = plan.QueryRoot(p)
+		} else {
+			ast.WriteString(plan.Explain(l))
+		}
+		phys.WriteString(plan.ExplainPhysical(shown, d, t.IsStreaming()))
+		exec.WriteString(plan.ExplainPhysical(shown, plan.ExplainDetail{}, t.IsStreaming()))
 	}
 	out := "== Abstract Syntax Tree ==\n" + ast.String() + "\n== Optimized Physical Plan ==\n" + phys.String() + "\n== Optimized Execution Plan ==\n" + exec.String()
 	if d.JSONPlan {
@@ -567,3 +593,16 @@ const (
 	JSONExecutionPlan ExplainDetail = "JSON_EXECUTION_PLAN"
 	PlanAdvice        ExplainDetail = "PLAN_ADVICE"
 )
+
+// avoidsCast reports a query column type the sink takes without a cast
+// (Flink's LogicalTypeCasts.supportsAvoidingCast): a character or binary
+// string into a VARCHAR / VARBINARY at least as long.
+func avoidsCast(from, to *types.DataType) bool {
+	switch {
+	case from.IsString() && to.Root == types.VarChar:
+		return from.Length <= to.Length
+	case from.IsBinary() && to.Root == types.VarBinary:
+		return from.Length <= to.Length
+	}
+	return false
+}

@@ -17,10 +17,21 @@ type functionCatalog struct {
 	mu         sync.RWMutex
 	tempSystem map[string]*expr.Function
 	tempCat    map[catalog.ObjectIdentifier]*expr.Function
+	// inline holds user functions called inline (UserDefinedFunction.Call)
+	// under generated keys; they are not listed.
+	inline map[string]*expr.Function
 }
 
 func newFunctionCatalog(env *TableEnvironment) *functionCatalog {
-	return &functionCatalog{env: env, tempSystem: map[string]*expr.Function{}, tempCat: map[catalog.ObjectIdentifier]*expr.Function{}}
+	return &functionCatalog{env: env, tempSystem: map[string]*expr.Function{}, tempCat: map[catalog.ObjectIdentifier]*expr.Function{},
+		inline: map[string]*expr.Function{}}
+}
+
+// addInline makes an inline-called user function resolvable by its key.
+func (fc *functionCatalog) addInline(key string, f *expr.Function) {
+	fc.mu.Lock()
+	fc.inline[key] = f
+	fc.mu.Unlock()
 }
 
 // GoFunctions maps identifiers usable in CREATE FUNCTION ... AS
@@ -51,11 +62,14 @@ func (fc *functionCatalog) lookup(parts []string) (*expr.Function, error) {
 		name := strings.ToLower(parts[0])
 		fc.mu.RLock()
 		f, ok := fc.tempSystem[name]
+		if !ok {
+			f, ok = fc.inline[parts[0]]
+		}
 		fc.mu.RUnlock()
 		if ok {
 			return f, nil
 		}
-		if f, ok := expr.Builtins.Lookup(parts[0]); ok {
+		if f, ok := fc.env.modules.lookup(parts[0]); ok {
 			return f, nil
 		}
 	}

@@ -2,16 +2,21 @@ package table
 
 import (
 	"context"
+	"errors"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/common"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/runtime"
 )
 
-// JobStatus is a job's state: CREATED, RUNNING, FINISHED, CANCELED, FAILED.
+// JobStatus is the state of a Riffle job: CREATED, RUNNING, FINISHED,
+// CANCELED or FAILED, with Flink's names (String) but not Flink's
+// ordinals; common.JobStatus is PyFlink's full JobStatus enum and
+// common.JobStatusOf converts.
 type JobStatus = runtime.JobStatus
 
-// Job states.
+// Job states a Riffle job goes through.
 const (
 	JobCreated  = runtime.Created
 	JobRunning  = runtime.Running
@@ -20,7 +25,17 @@ const (
 	JobFailed   = runtime.Failed
 )
 
-// JobClient controls a submitted job (PyFlink's JobClient).
+// JobExecutionResult is the result of a finished job (PyFlink's
+// JobExecutionResult); see common.JobExecutionResult.
+type JobExecutionResult = common.JobExecutionResult
+
+// ErrSavepointsNotSupported is returned by the savepoint methods of
+// JobClient: Riffle jobs do not take savepoints yet.
+var ErrSavepointsNotSupported = errors.New("savepoints are not supported by Riffle's runtime yet")
+
+// JobClient controls a submitted job (PyFlink's JobClient). Methods that
+// return futures in PyFlink block here, bounded by a context, or return a
+// common.CompletableFuture in their Async form.
 type JobClient struct {
 	job       *runtime.Job
 	statement string
@@ -28,16 +43,25 @@ type JobClient struct {
 	nodes     map[*plan.PhysNode]*runtime.Node
 }
 
-// GetJobID returns the job's 32-hex-digit id.
+// GetJobID returns the job's 32-hex-digit id (PyFlink's get_job_id).
 func (c *JobClient) GetJobID() string { return c.job.ID }
 
 // GetJobName returns the job's name.
 func (c *JobClient) GetJobName() string { return c.job.Name }
 
-// GetJobStatus returns the current state.
+// GetJobStatus returns the current state (PyFlink's get_job_status).
 func (c *JobClient) GetJobStatus() JobStatus { return c.job.Status() }
 
-// Cancel stops the job (it returns at once; use Wait to wait).
+// GetJobStatusAsync returns the current state as PyFlink's JobStatus
+// enum, in a completed future (PyFlink's get_job_status future).
+func (c *JobClient) GetJobStatusAsync() *common.CompletableFuture[common.JobStatus] {
+	f := common.NewCompletableFuture[common.JobStatus](nil)
+	f.Complete(common.JobStatusOf(c.job.Status()))
+	return f
+}
+
+// Cancel stops the job and returns at once; use Wait to wait for the end
+// (PyFlink's cancel). Cancelling a finished job does nothing.
 func (c *JobClient) Cancel() error {
 	c.job.Cancel()
 	return nil
@@ -52,6 +76,49 @@ func (c *JobClient) Done() <-chan struct{} { return c.job.Done() }
 
 // Err returns the failure cause of a FAILED job.
 func (c *JobClient) Err() error { return c.job.Err() }
+
+// GetJobExecutionResult waits for the job to end and returns its result
+// (PyFlink's get_job_execution_result): the job's error when it failed or
+// was cancelled, ctx's error when ctx ends first.
+func (c *JobClient) GetJobExecutionResult(ctx context.Context) (*JobExecutionResult, error) {
+	if err := c.job.Wait(ctx); err != nil {
+		return nil, err
+	}
+	return common.NewJobExecutionResult(common.JobID(c.job.ID), c.job.EndTime().Sub(c.job.StartTime()), c.accumulators()), nil
+}
+
+// GetJobExecutionResultAsync is GetJobExecutionResult as a future;
+// cancelling the future cancels the job.
+func (c *JobClient) GetJobExecutionResultAsync() *common.CompletableFuture[*JobExecutionResult] {
+	return common.Go(func() (*JobExecutionResult, error) { return c.GetJobExecutionResult(context.Background()) }, c.job.Cancel)
+}
+
+// GetAccumulators returns the job's accumulators: the number of rows each
+// operator emitted, keyed "<operator>.numRecordsOut" (PyFlink's
+// get_accumulators).
+func (c *JobClient) GetAccumulators() map[string]any { return c.accumulators() }
+
+func (c *JobClient) accumulators() map[string]any {
+	out := map[string]any{}
+	for _, m := range c.job.Metrics() {
+		out[m.Name+".numRecordsOut"] = m.RecordsOut.Load()
+	}
+	return out
+}
+
+// StopWithSavepoint stops a streaming job with a savepoint (PyFlink's
+// stop_with_savepoint). Riffle does not take savepoints yet: it returns
+// ErrSavepointsNotSupported and leaves the job running.
+func (c *JobClient) StopWithSavepoint(advanceToEndOfEventTime bool, savepointDirectory string) (string, error) {
+	return "", ErrSavepointsNotSupported
+}
+
+// TriggerSavepoint takes a savepoint of the running job (PyFlink's
+// trigger_savepoint). Riffle does not take savepoints yet: it returns
+// ErrSavepointsNotSupported.
+func (c *JobClient) TriggerSavepoint(savepointDirectory string) (string, error) {
+	return "", ErrSavepointsNotSupported
+}
 
 // Statement is the SQL the job runs.
 func (c *JobClient) Statement() string { return c.statement }

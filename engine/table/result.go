@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"sync"
 	"time"
@@ -31,30 +32,63 @@ func (k ResultKind) String() string {
 	return "SUCCESS_WITH_CONTENT"
 }
 
-// TableSchema lists the column names and types of a result (PyFlink's
-// TableSchema).
+// TableSchema lists the column names and types of a table or result
+// (PyFlink's TableSchema). It is immutable.
 type TableSchema struct {
 	names []string
 	types []*types.DataType
 }
 
-// NewTableSchema builds a schema.
+// NewTableSchema builds a schema from names and types of equal length
+// (PyFlink's TableSchema(field_names, data_types)).
 func NewTableSchema(names []string, ts []*types.DataType) *TableSchema {
 	return &TableSchema{names: names, types: ts}
 }
 
-// GetFieldNames returns the column names.
+// TableSchemaBuilder builds a TableSchema field by field (PyFlink's
+// TableSchema.Builder).
+type TableSchemaBuilder struct{ s TableSchema }
+
+// NewTableSchemaBuilder starts an empty schema (PyFlink's
+// TableSchema.builder).
+func NewTableSchemaBuilder() *TableSchemaBuilder { return &TableSchemaBuilder{} }
+
+// Field appends a field; call order is field order (PyFlink's field).
+func (b *TableSchemaBuilder) Field(name string, t *types.DataType) *TableSchemaBuilder {
+	b.s.names = append(b.s.names, name)
+	b.s.types = append(b.s.types, t)
+	return b
+}
+
+// Build returns the schema (PyFlink's build).
+func (b *TableSchemaBuilder) Build() *TableSchema {
+	return NewTableSchema(append([]string(nil), b.s.names...), append([]*types.DataType(nil), b.s.types...))
+}
+
+// Copy returns a deep copy (PyFlink's copy).
+func (s *TableSchema) Copy() *TableSchema {
+	ts := make([]*types.DataType, len(s.types))
+	for i, t := range s.types {
+		ts[i] = t.Copy()
+	}
+	return NewTableSchema(append([]string(nil), s.names...), ts)
+}
+
+// GetFieldNames returns the column names (PyFlink's get_field_names).
 func (s *TableSchema) GetFieldNames() []string { return append([]string(nil), s.names...) }
 
-// GetFieldDataTypes returns the column types.
+// GetFieldDataTypes returns the column types (PyFlink's
+// get_field_data_types).
 func (s *TableSchema) GetFieldDataTypes() []*types.DataType {
 	return append([]*types.DataType(nil), s.types...)
 }
 
-// GetFieldCount returns the number of columns.
+// GetFieldCount returns the number of columns (PyFlink's
+// get_field_count).
 func (s *TableSchema) GetFieldCount() int { return len(s.names) }
 
-// GetFieldName returns column i's name.
+// GetFieldName returns column i's name; false when i is out of range
+// (PyFlink's get_field_name).
 func (s *TableSchema) GetFieldName(i int) (string, bool) {
 	if i < 0 || i >= len(s.names) {
 		return "", false
@@ -62,7 +96,8 @@ func (s *TableSchema) GetFieldName(i int) (string, bool) {
 	return s.names[i], true
 }
 
-// GetFieldDataType returns the type of the named column.
+// GetFieldDataType returns the type of the named column; false when there
+// is none (PyFlink's get_field_data_type with a name).
 func (s *TableSchema) GetFieldDataType(name string) (*types.DataType, bool) {
 	for i, n := range s.names {
 		if n == name {
@@ -70,6 +105,25 @@ func (s *TableSchema) GetFieldDataType(name string) (*types.DataType, bool) {
 		}
 	}
 	return nil, false
+}
+
+// GetFieldDataTypeAt returns the type of column i; false when i is out of
+// range (PyFlink's get_field_data_type with an index).
+func (s *TableSchema) GetFieldDataTypeAt(i int) (*types.DataType, bool) {
+	if i < 0 || i >= len(s.types) {
+		return nil, false
+	}
+	return s.types[i], true
+}
+
+// ToRowDataType returns the schema as a ROW type (PyFlink's
+// to_row_data_type).
+func (s *TableSchema) ToRowDataType() *types.DataType {
+	fields := make([]types.Field, len(s.names))
+	for i, n := range s.names {
+		fields[i] = types.NewField(n, s.types[i])
+	}
+	return types.RowType(fields...).NotNull()
 }
 
 // String renders "root\n |-- name: TYPE" as Flink's TableSchema does.
@@ -100,6 +154,9 @@ type TableResult struct {
 
 	mu        sync.Mutex
 	collected bool
+	// pending is a batch read by Wait before Collect.
+	pending *types.Batch
+	ended   bool
 }
 
 // okResult is the result of DDL and other statements without rows:
@@ -109,13 +166,19 @@ func okResult() *TableResult {
 		static: []*types.Row{types.NewRow("OK")}, message: "[INFO] Execute statement succeeded."}
 }
 
-// GetResultKind returns SUCCESS or SUCCESS_WITH_CONTENT.
+// GetResultKind returns SUCCESS for DDL and USE and SUCCESS_WITH_CONTENT
+// for everything else, DML, queries, SHOW, DESCRIBE and EXPLAIN included
+// (PyFlink's get_result_kind).
 func (r *TableResult) GetResultKind() ResultKind { return r.kind }
 
-// GetTableSchema returns the result's columns.
+// GetTableSchema returns the result's columns (PyFlink's
+// get_table_schema): "result" STRING for DDL, USE and EXPLAIN, one STRING
+// column for SHOW, one BIGINT column per sink for INSERT, the selected
+// columns for a query.
 func (r *TableResult) GetTableSchema() *TableSchema { return r.schema }
 
-// GetJobClient returns the job of a query or INSERT (nil otherwise).
+// GetJobClient returns the job of a query or INSERT, nil for statements
+// that run no job (PyFlink's get_job_client).
 func (r *TableResult) GetJobClient() *JobClient { return r.job }
 
 // IsQuery reports a SELECT result (its rows carry changelog RowKinds).
@@ -125,8 +188,11 @@ func (r *TableResult) IsQuery() bool { return r.query }
 // ("[INFO] Execute statement succeeded.").
 func (r *TableResult) Message() string { return r.message }
 
-// Wait blocks until the result's job ends (no-op without a job) or the
-// timeout (0 = none) passes; it returns the job's error.
+// Wait blocks until the result is ready or timeout (0 = none) passes
+// (PyFlink's wait): for a query until its first row is available (or the
+// job ended), for an INSERT until the job ends; other results are ready at
+// once. It returns the job's error, or context.DeadlineExceeded on
+// timeout.
 func (r *TableResult) Wait(timeout time.Duration) error {
 	if r.job == nil {
 		return nil
@@ -137,15 +203,48 @@ func (r *TableResult) Wait(timeout time.Duration) error {
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	return r.job.Wait(ctx)
+	if r.collector == nil {
+		return r.job.Wait(ctx)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pending != nil || r.ended || r.collected {
+		return nil
+	}
+	for {
+		b, err := r.collector.Next(ctx)
+		if err == io.EOF {
+			r.ended = true
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if b.Len > 0 {
+			r.pending = b
+			return nil
+		}
+	}
+}
+
+// takePending returns the batch Wait read ahead, if any.
+func (r *TableResult) takePending() *types.Batch {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b := r.pending
+	r.pending = nil
+	return b
 }
 
 // ErrAlreadyCollected is returned when a result's rows are read twice.
 var ErrAlreadyCollected = errors.New("the result of a query can only be collected once")
 
-// Collect returns an iterator over the rows. For a query it follows the
-// running job: rows arrive as they are produced, each with its RowKind.
-// Close the iterator to release the job (an unfinished query is cancelled).
+// Collect returns an iterator over the rows (PyFlink's collect). For a
+// query it follows the running job: rows arrive as they are produced, each
+// with its RowKind, and the job does not finish before they are consumed;
+// closing the iterator cancels an unfinished job. For an INSERT it yields
+// -1 per sink. A query's rows can be read once: Collect and Print are
+// mutually exclusive (ErrAlreadyCollected).
 func (r *TableResult) Collect() (*RowIterator, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -193,6 +292,10 @@ func (it *RowIterator) Next() bool {
 		return true
 	}
 	for it.batch == nil || it.bpos >= it.batch.Len {
+		if p := it.res.takePending(); p != nil {
+			it.batch, it.bpos = p, 0
+			continue
+		}
 		b, err := it.res.collector.Next(it.ctx)
 		if err == io.EOF {
 			it.done = true
@@ -227,6 +330,9 @@ func (it *RowIterator) NextBatch(ctx context.Context) (*types.Batch, error) {
 		it.pos = len(it.static)
 		return bb.Build(), nil
 	}
+	if p := it.res.takePending(); p != nil {
+		return p, nil
+	}
 	return it.res.collector.Next(ctx)
 }
 
@@ -236,7 +342,8 @@ func (it *RowIterator) Row() *types.Row { return it.row }
 // Err returns the error that ended iteration (the job's failure), if any.
 func (it *RowIterator) Err() error { return it.err }
 
-// Close stops reading; an unfinished query job is cancelled.
+// Close stops reading; an unfinished query job is cancelled (PyFlink's
+// CloseableIterator.close).
 func (it *RowIterator) Close() error {
 	it.done = true
 	if it.res.job != nil && !it.res.job.GetJobStatus().IsTerminal() {
@@ -246,10 +353,11 @@ func (it *RowIterator) Close() error {
 }
 
 // Print writes the result to stdout in Flink's tableau layout (PyFlink's
-// TableResult.print).
+// TableResult.print); for a query it consumes the rows as Collect does.
 func (r *TableResult) Print() error { return r.PrintTo(os.Stdout) }
 
-// PrintTo writes the result in tableau layout to w.
+// PrintTo writes the result in tableau layout to w (PyFlink's print, to a
+// writer).
 func (r *TableResult) PrintTo(w io.Writer) error {
 	it, err := r.Collect()
 	if err != nil {
@@ -261,5 +369,11 @@ func (r *TableResult) PrintTo(w io.Writer) error {
 
 // tableauOptions are the options PrintTo prints with.
 func (r *TableResult) tableauOptions() TableauOptions {
-	return TableauOptions{Streaming: r.query && r.streaming, MaxColumnWidth: r.maxWidth, Zone: r.zone}
+	width := r.maxWidth
+	if !r.query {
+		// Flink's client sizes non-query results (SHOW, DESCRIBE) to their
+		// content without a maximum
+		width = math.MaxInt32
+	}
+	return TableauOptions{Streaming: r.query && r.streaming, MaxColumnWidth: width, Zone: r.zone}
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/catalog"
-	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -96,8 +95,8 @@ func (x *execution) show(s *sql.Show) (*TableResult, error) {
 		return listResult(col, likeFilter(names, s.Like)), nil
 	case "FUNCTIONS":
 		set := map[string]bool{}
-		for _, n := range expr.Builtins.Names() {
-			set[strings.ToLower(n)] = true
+		for _, n := range t.modules.functionNames() {
+			set[n] = true
 		}
 		for _, n := range t.funcs.userNames() {
 			set[n] = true
@@ -106,10 +105,14 @@ func (x *execution) show(s *sql.Show) (*TableResult, error) {
 	case "USER FUNCTIONS":
 		return listResult("function name", likeFilter(t.funcs.userNames(), s.Like)), nil
 	case "MODULES":
-		return listResult("module name", []string{"core"}), nil
+		return listResult("module name", t.ListModules()), nil
 	case "FULL MODULES":
+		var rows []*types.Row
+		for _, e := range t.ListFullModules() {
+			rows = append(rows, types.NewRow(e.Name(), e.Used()))
+		}
 		return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"module name", "used"},
-			[]*types.DataType{types.StringType().NotNull(), types.BooleanType().NotNull()}), static: []*types.Row{types.NewRow("core", true)}}, nil
+			[]*types.DataType{types.StringType().NotNull(), types.BooleanType().NotNull()}), static: rows}, nil
 	case "JOBS":
 		var rows []*types.Row
 		for _, j := range t.Jobs() {

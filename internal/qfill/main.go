@@ -15,7 +15,8 @@
 //	#! Cannot cast 'x' to INT
 //
 // "#=" lines are the expected rows (cells as displayed, separated by " | ",
-// NULL for NULL, "#= (empty)" for no rows); "#~" instead of "#=" marks rows
+// NULL for NULL, "#= (empty)" for no rows), or, for an output that is not
+// a table (SHOW CREATE TABLE, EXPLAIN), its lines without indentation; "#~" instead of "#=" marks rows
 // whose order Flink does not define; "#!" is a text the error must contain; a
 // statement without markers must succeed with an [INFO] message.
 //
@@ -167,6 +168,17 @@ func check(got string, markers []string) (string, string) {
 			return "info", ""
 		}
 		return "ok", "no expected rows given"
+	}
+	if !strings.HasPrefix(got, "+") && got != "Empty set" {
+		// raw text (SHOW CREATE TABLE, EXPLAIN): compare trimmed lines
+		var have []string
+		for _, l := range strings.Split(strings.TrimSpace(got), "\n") {
+			have = append(have, strings.TrimSpace(l))
+		}
+		if strings.Join(rows, "\n") != strings.Join(have, "\n") {
+			return "ok", fmt.Sprintf("text differs:\n  want: %q\n  have: %q", rows, have)
+		}
+		return "ok", ""
 	}
 	cells := tableCells(got)
 	if len(rows) == 1 && rows[0] == "(empty)" {

@@ -289,7 +289,11 @@ func (Factory) CreateSource(ctx *connector.Context) (connector.Source, error) {
 }
 
 // Source reads the files of a path; every file is one split.
-type Source struct{ s *settings }
+type Source struct {
+	s *settings
+	// keep, when set by PrunePartitions, selects the partitions to read.
+	keep func(values map[string]any) bool
+}
 
 // Bounded is true when the files are listed once; with
 // source.monitor-interval in streaming mode the source is unbounded
@@ -341,6 +345,15 @@ func (src *Source) listSplits() ([]connector.Split, error) {
 			spec, ok := partitionSpec(src.s.path, f.Path, src.s.partKeys)
 			if !ok {
 				continue // not in a partition directory
+			}
+			if src.keep != nil {
+				keep, err := src.keepPartition(spec)
+				if err != nil {
+					return nil, fmt.Errorf("table %s: %s: %w", src.s.table, f.Path, err)
+				}
+				if !keep {
+					continue
+				}
 			}
 			f.Partition = spec
 		}

@@ -115,36 +115,31 @@ Received a total of 25 rows
 EXPLAIN CHANGELOG_MODE
 SELECT cnt, COUNT(*) AS items FROM (SELECT item, COUNT(*) AS cnt FROM bids GROUP BY item) GROUP BY cnt;
 == Abstract Syntax Tree ==
-LogicalSink(table=[..], fields=[cnt, items])
-+- LogicalProject(cnt=[$0], items=[$1])
-   +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
-      +- LogicalProject(cnt=[$1])
-         +- LogicalProject(item=[$0], cnt=[$1])
-            +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
-               +- LogicalProject(item=[$1])
-                  +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
+LogicalProject(cnt=[$0], items=[$1])
++- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
+   +- LogicalProject(cnt=[$1])
+      +- LogicalProject(item=[$0], cnt=[$1])
+         +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
+            +- LogicalProject(item=[$1])
+               +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
 == Optimized Physical Plan ==
-Sink(table=[*anonymous_collect$1*], fields=[cnt, items], changelogMode=[NONE])
-+- Exchange(distribution=[single], changelogMode=[I,UB,UA,D])
-   +- Calc(select=[cnt, EXPR$1], changelogMode=[I,UB,UA,D])
-      +- GroupAggregate(groupBy=[cnt], select=[cnt, COUNT(*) AS EXPR$1], changelogMode=[I,UB,UA,D])
-         +- Exchange(distribution=[hash[cnt]], changelogMode=[I,UB,UA])
-            +- Calc(select=[EXPR$1 AS cnt], changelogMode=[I,UB,UA])
-               +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1], changelogMode=[I,UB,UA])
-                  +- Exchange(distribution=[hash[item]], changelogMode=[I])
-                     +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item], changelogMode=[I])
+Calc(select=[cnt, EXPR$1], changelogMode=[I,UB,UA,D])
++- GroupAggregate(groupBy=[cnt], select=[cnt, COUNT(*) AS EXPR$1], changelogMode=[I,UB,UA,D])
+   +- Exchange(distribution=[hash[cnt]], changelogMode=[I,UB,UA])
+      +- Calc(select=[EXPR$1 AS cnt], changelogMode=[I,UB,UA])
+         +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1], changelogMode=[I,UB,UA])
+            +- Exchange(distribution=[hash[item]], changelogMode=[I])
+               +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item], changelogMode=[I])
 
 == Optimized Execution Plan ==
-Sink(table=[*anonymous_collect$1*], fields=[cnt, items])
-+- Exchange(distribution=[single])
-   +- Calc(select=[cnt, EXPR$1])
-      +- GroupAggregate(groupBy=[cnt], select=[cnt, COUNT(*) AS EXPR$1])
-         +- Exchange(distribution=[hash[cnt]])
-            +- Calc(select=[EXPR$1 AS cnt])
-               +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1])
-                  +- Exchange(distribution=[hash[item]])
-                     +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item])
+Calc(select=[cnt, EXPR$1])
++- GroupAggregate(groupBy=[cnt], select=[cnt, COUNT(*) AS EXPR$1])
+   +- Exchange(distribution=[hash[cnt]])
+      +- Calc(select=[EXPR$1 AS cnt])
+         +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1])
+            +- Exchange(distribution=[hash[item]])
+               +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item])
 !ok
 
 # Mini-batch aggregation (table.exec.mini-batch.enabled): the batches of
@@ -206,21 +201,21 @@ FROM bids GROUP BY item;
 +----+--------------------------------+----------------------+-------------+-------------+-------------+
 | op |                           item |                  cnt |       total |          lo |          hi |
 +----+--------------------------------+----------------------+-------------+-------------+-------------+
-| +I |                              A |                    1 |           1 |           1 |           1 |
-| -U |                              A |                    1 |           1 |           1 |           1 |
-| +U |                              A |                    2 |           5 |           1 |           4 |
-| -U |                              A |                    2 |           5 |           1 |           4 |
-| +U |                              A |                    3 |          12 |           1 |           7 |
-| -U |                              A |                    3 |          12 |           1 |           7 |
-| +U |                              A |                    4 |          21 |           1 |           9 |
-| +I |                              B |                    1 |           2 |           2 |           2 |
 | +I |                              C |                    1 |           3 |           3 |           3 |
-| -U |                              B |                    1 |           2 |           2 |           2 |
-| +U |                              B |                    2 |           7 |           2 |           5 |
 | -U |                              C |                    1 |           3 |           3 |           3 |
 | +U |                              C |                    2 |           9 |           3 |           6 |
+| +I |                              A |                    1 |           1 |           1 |           1 |
+| +I |                              B |                    1 |           2 |           2 |           2 |
+| -U |                              A |                    1 |           1 |           1 |           1 |
+| +U |                              A |                    2 |           5 |           1 |           4 |
+| -U |                              B |                    1 |           2 |           2 |           2 |
+| +U |                              B |                    2 |           7 |           2 |           5 |
+| -U |                              A |                    2 |           5 |           1 |           4 |
+| +U |                              A |                    3 |          12 |           1 |           7 |
 | -U |                              B |                    2 |           7 |           2 |           5 |
 | +U |                              B |                    3 |          15 |           2 |           8 |
+| -U |                              A |                    3 |          12 |           1 |           7 |
+| +U |                              A |                    4 |          21 |           1 |           9 |
 +----+--------------------------------+----------------------+-------------+-------------+-------------+
 Received a total of 15 rows
 !unordered
@@ -278,12 +273,11 @@ EXPLAIN CHANGELOG_MODE INSERT INTO hole SELECT * FROM (SELECT item, COUNT(*) AS 
 == Abstract Syntax Tree ==
 LogicalSink(table=[default_catalog.default_database.hole], fields=[item, cnt])
 +- LogicalProject(item=[$0], cnt=[$1])
-   +- LogicalProject(item=[$0], cnt=[$1])
-      +- LogicalFilter(condition=[>($1, 1)])
-         +- LogicalProject(item=[$0], cnt=[$1])
-            +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
-               +- LogicalProject(item=[$1])
-                  +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
+   +- LogicalFilter(condition=[>($1, 1)])
+      +- LogicalProject(item=[$0], cnt=[$1])
+         +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
+            +- LogicalProject(item=[$1])
+               +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
 == Optimized Physical Plan ==
 Sink(table=[default_catalog.default_database.hole], fields=[item, cnt], changelogMode=[NONE])

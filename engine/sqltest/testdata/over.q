@@ -85,30 +85,25 @@ Received a total of 8 rows
 
 EXPLAIN SELECT item, SUM(price) OVER (PARTITION BY item ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM bids;
 == Abstract Syntax Tree ==
-LogicalSink(table=[..], fields=[item, EXPR$1])
-+- LogicalProject(item=[$1], EXPR$1=[$3])
-   +- LogicalWindow(window#0=[window(partition {$1} order by [$0 ASC-nulls-first] rows between 2 PRECEDING and CURRENT ROW aggs [SUM($2)])])
-      +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT5S')])
-         +- LogicalProject(ts=[$0], item=[$1], price=[$2])
-            +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
+LogicalProject(item=[$1], EXPR$1=[$3])
++- LogicalWindow(window#0=[window(partition {$1} order by [$0 ASC-nulls-first] rows between 2 PRECEDING and CURRENT ROW aggs [SUM($2)])])
+   +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT5S')])
+      +- LogicalProject(ts=[$0], item=[$1], price=[$2])
+         +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
 == Optimized Physical Plan ==
-Sink(table=[*anonymous_collect$1*], fields=[item, EXPR$1])
-+- Exchange(distribution=[single])
-   +- Calc(select=[item, w0$o0 AS EXPR$1])
-      +- OverAggregate(partitionBy=[item], orderBy=[ts ASC], window#0=[SUM(price) AS w0$o0 ROWS BETWEEN 2 PRECEDING AND CURRENT ROW], select=[ts, item, price, w0$o0])
-         +- Exchange(distribution=[hash[item]])
-            +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
-               +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
+Calc(select=[item, w0$o0 AS EXPR$1])
++- OverAggregate(partitionBy=[item], orderBy=[ts ASC], window#0=[SUM(price) AS w0$o0 ROWS BETWEEN 2 PRECEDING AND CURRENT ROW], select=[ts, item, price, w0$o0])
+   +- Exchange(distribution=[hash[item]])
+      +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+         +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
 
 == Optimized Execution Plan ==
-Sink(table=[*anonymous_collect$1*], fields=[item, EXPR$1])
-+- Exchange(distribution=[single])
-   +- Calc(select=[item, w0$o0 AS EXPR$1])
-      +- OverAggregate(partitionBy=[item], orderBy=[ts ASC], window#0=[SUM(price) AS w0$o0 ROWS BETWEEN 2 PRECEDING AND CURRENT ROW], select=[ts, item, price, w0$o0])
-         +- Exchange(distribution=[hash[item]])
-            +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
-               +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
+Calc(select=[item, w0$o0 AS EXPR$1])
++- OverAggregate(partitionBy=[item], orderBy=[ts ASC], window#0=[SUM(price) AS w0$o0 ROWS BETWEEN 2 PRECEDING AND CURRENT ROW], select=[ts, item, price, w0$o0])
+   +- Exchange(distribution=[hash[item]])
+      +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+         +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
 !ok
 
 SELECT item, SUM(price) OVER (PARTITION BY item ORDER BY price) FROM bids;
@@ -268,30 +263,25 @@ EXPLAIN CHANGELOG_MODE SELECT ts, item, price FROM (
   SELECT *, ROW_NUMBER() OVER (PARTITION BY item ORDER BY ts DESC) AS rn FROM bids)
 WHERE rn = 1;
 == Abstract Syntax Tree ==
-LogicalSink(table=[..], fields=[ts, item, price])
-+- LogicalProject(ts=[$0], item=[$1], price=[$2])
-   +- LogicalFilter(condition=[=($3, 1)])
-      +- LogicalProject(ts=[$0], item=[$1], price=[$2], rn=[$3])
-         +- LogicalWindow(window#0=[window(partition {$1} order by [$0 DESC-nulls-last] range between UNBOUNDED PRECEDING and CURRENT ROW aggs [ROW_NUMBER()])])
-            +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT5S')])
-               +- LogicalProject(ts=[$0], item=[$1], price=[$2])
-                  +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
+LogicalProject(ts=[$0], item=[$1], price=[$2])
++- LogicalFilter(condition=[=($3, 1)])
+   +- LogicalProject(ts=[$0], item=[$1], price=[$2], rn=[$3])
+      +- LogicalWindow(window#0=[window(partition {$1} order by [$0 DESC-nulls-last] range between UNBOUNDED PRECEDING and CURRENT ROW aggs [ROW_NUMBER()])])
+         +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT5S')])
+            +- LogicalProject(ts=[$0], item=[$1], price=[$2])
+               +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
 == Optimized Physical Plan ==
-Sink(table=[*anonymous_collect$1*], fields=[ts, item, price], changelogMode=[NONE])
-+- Exchange(distribution=[single], changelogMode=[I,UB,UA])
-   +- Deduplicate(keep=[LastRow], key=[item], order=[ROWTIME], changelogMode=[I,UB,UA])
-      +- Exchange(distribution=[hash[item]], changelogMode=[I])
-         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')], changelogMode=[I])
-            +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price], changelogMode=[I])
+Deduplicate(keep=[LastRow], key=[item], order=[ROWTIME], changelogMode=[I,UB,UA])
++- Exchange(distribution=[hash[item]], changelogMode=[I])
+   +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')], changelogMode=[I])
+      +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price], changelogMode=[I])
 
 == Optimized Execution Plan ==
-Sink(table=[*anonymous_collect$1*], fields=[ts, item, price])
-+- Exchange(distribution=[single])
-   +- Deduplicate(keep=[LastRow], key=[item], order=[ROWTIME])
-      +- Exchange(distribution=[hash[item]])
-         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
-            +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
+Deduplicate(keep=[LastRow], key=[item], order=[ROWTIME])
++- Exchange(distribution=[hash[item]])
+   +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+      +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
 !ok
 
 SELECT item, price, ROW_NUMBER() OVER (PARTITION BY item ORDER BY price DESC) AS rn FROM bids;
@@ -309,14 +299,14 @@ FROM bids;
 +----+-------------------------+--------------------------------+-------------+-------------+
 | op |                      ts |                           item |       price |       total |
 +----+-------------------------+--------------------------------+-------------+-------------+
-| +I | 2024-03-01 10:00:01.000 |                              A |           1 |           1 |
-| +I | 2024-03-01 10:00:12.000 |                              A |           4 |           5 |
-| +I | 2024-03-01 10:00:26.000 |                              A |           9 |          14 |
-| +I | 2024-03-01 10:00:04.000 |                              B |           2 |           2 |
 | +I | 2024-03-01 10:00:03.000 |                              C |           3 |           3 |
-| +I | 2024-03-01 10:00:08.000 |                              B |           5 |           7 |
 | +I | 2024-03-01 10:00:16.000 |                              C |           6 |           9 |
+| +I | 2024-03-01 10:00:01.000 |                              A |           1 |           1 |
+| +I | 2024-03-01 10:00:04.000 |                              B |           2 |           2 |
+| +I | 2024-03-01 10:00:08.000 |                              B |           5 |           7 |
+| +I | 2024-03-01 10:00:12.000 |                              A |           4 |           5 |
 | +I | 2024-03-01 10:00:21.000 |                              B |           8 |          15 |
+| +I | 2024-03-01 10:00:26.000 |                              A |           9 |          14 |
 +----+-------------------------+--------------------------------+-------------+-------------+
 Received a total of 8 rows
 !unordered
@@ -327,17 +317,17 @@ WHERE rn = 1;
 +----+-------------------------+--------------------------------+-------------+
 | op |                      ts |                           item |       price |
 +----+-------------------------+--------------------------------+-------------+
-| +I | 2024-03-01 10:00:04.000 |                              B |           2 |
 | +I | 2024-03-01 10:00:03.000 |                              C |           3 |
-| -U | 2024-03-01 10:00:04.000 |                              B |           2 |
-| +U | 2024-03-01 10:00:08.000 |                              B |           5 |
 | -U | 2024-03-01 10:00:03.000 |                              C |           3 |
 | +U | 2024-03-01 10:00:16.000 |                              C |           6 |
-| -U | 2024-03-01 10:00:08.000 |                              B |           5 |
-| +U | 2024-03-01 10:00:21.000 |                              B |           8 |
 | +I | 2024-03-01 10:00:01.000 |                              A |           1 |
+| +I | 2024-03-01 10:00:04.000 |                              B |           2 |
 | -U | 2024-03-01 10:00:01.000 |                              A |           1 |
 | +U | 2024-03-01 10:00:12.000 |                              A |           4 |
+| -U | 2024-03-01 10:00:04.000 |                              B |           2 |
+| +U | 2024-03-01 10:00:08.000 |                              B |           5 |
+| -U | 2024-03-01 10:00:08.000 |                              B |           5 |
+| +U | 2024-03-01 10:00:21.000 |                              B |           8 |
 | -U | 2024-03-01 10:00:12.000 |                              A |           4 |
 | +U | 2024-03-01 10:00:26.000 |                              A |           9 |
 +----+-------------------------+--------------------------------+-------------+

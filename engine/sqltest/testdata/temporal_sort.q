@@ -74,28 +74,23 @@ Received a total of 8 rows
 
 EXPLAIN SELECT ts, item FROM bids ORDER BY ts, item DESC;
 == Abstract Syntax Tree ==
-LogicalSink(table=[..], fields=[ts, item])
-+- LogicalSort(sort0=[$0], dir0=[ASC], sort1=[$1], dir1=[DESC])
-   +- LogicalProject(ts=[$0], item=[$1])
-      +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT5S')])
-         +- LogicalProject(ts=[$0], item=[$1], price=[$2])
-            +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
+LogicalSort(sort0=[$0], dir0=[ASC], sort1=[$1], dir1=[DESC])
++- LogicalProject(ts=[$0], item=[$1])
+   +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT5S')])
+      +- LogicalProject(ts=[$0], item=[$1], price=[$2])
+         +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
 == Optimized Physical Plan ==
-Sink(table=[*anonymous_collect$1*], fields=[ts, item])
+TemporalSort(orderBy=[ts ASC, item DESC])
 +- Exchange(distribution=[single])
-   +- TemporalSort(orderBy=[ts ASC, item DESC])
-      +- Exchange(distribution=[single])
-         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
-            +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[ts, item]]], fields=[ts, item])
+   +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+      +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[ts, item]]], fields=[ts, item])
 
 == Optimized Execution Plan ==
-Sink(table=[*anonymous_collect$1*], fields=[ts, item])
+TemporalSort(orderBy=[ts ASC, item DESC])
 +- Exchange(distribution=[single])
-   +- TemporalSort(orderBy=[ts ASC, item DESC])
-      +- Exchange(distribution=[single])
-         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
-            +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[ts, item]]], fields=[ts, item])
+   +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+      +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[ts, item]]], fields=[ts, item])
 !ok
 
 # Descending time, or no time attribute first: Flink's error.

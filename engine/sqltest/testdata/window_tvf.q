@@ -317,34 +317,29 @@ SELECT item, window_start, window_end, COUNT(*) AS cnt
 FROM TABLE(HOP(TABLE bids, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND))
 GROUP BY item, window_start, window_end;
 == Abstract Syntax Tree ==
-LogicalSink(table=[..], fields=[item, window_start, window_end, cnt])
-+- LogicalProject(item=[$0], window_start=[$1], window_end=[$2], cnt=[$3])
-   +- LogicalAggregate(group=[{0, 1, 2}], EXPR$3=[COUNT()])
-      +- LogicalProject(item=[$1], window_start=[$3], window_end=[$4])
-         +- LogicalTableFunctionScan(invocation=[HOP(DESCRIPTOR($0), 5000:INTERVAL SECOND, 10000:INTERVAL SECOND)], rowType=[RecordType(TIMESTAMP(3) ts, STRING item, INT price, TIMESTAMP(3) NOT NULL window_start, TIMESTAMP(3) NOT NULL window_end, TIMESTAMP(3) NOT NULL *ROWTIME* window_time)])
-            +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT5S')])
-               +- LogicalProject(ts=[$0], item=[$1], price=[$2])
-                  +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
+LogicalProject(item=[$0], window_start=[$1], window_end=[$2], cnt=[$3])
++- LogicalAggregate(group=[{0, 1, 2}], EXPR$3=[COUNT()])
+   +- LogicalProject(item=[$1], window_start=[$3], window_end=[$4])
+      +- LogicalTableFunctionScan(invocation=[HOP(DESCRIPTOR($0), 5000:INTERVAL SECOND, 10000:INTERVAL SECOND)], rowType=[RecordType(TIMESTAMP(3) ts, STRING item, INT price, TIMESTAMP(3) NOT NULL window_start, TIMESTAMP(3) NOT NULL window_end, TIMESTAMP(3) NOT NULL *ROWTIME* window_time)])
+         +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT5S')])
+            +- LogicalProject(ts=[$0], item=[$1], price=[$2])
+               +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
 == Optimized Physical Plan ==
-Sink(table=[*anonymous_collect$1*], fields=[item, window_start, window_end, cnt], changelogMode=[NONE])
-+- Exchange(distribution=[single], changelogMode=[I])
-   +- Calc(select=[item, window_start, window_end, EXPR$3 AS cnt], changelogMode=[I])
-      +- WindowAggregate(groupBy=[item], window=[HOP(time_col=[ts], size=[10 s], slide=[5 s])], select=[item, COUNT(*) AS EXPR$3, start('w$) AS window_start, end('w$) AS window_end, rowtime('w$) AS window_time], changelogMode=[I])
-         +- Exchange(distribution=[hash[item]], changelogMode=[I])
-            +- Calc(select=[item, ts], changelogMode=[I])
-               +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')], changelogMode=[I])
-                  +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[ts, item]]], fields=[ts, item], changelogMode=[I])
+Calc(select=[item, window_start, window_end, EXPR$3 AS cnt], changelogMode=[I])
++- WindowAggregate(groupBy=[item], window=[HOP(time_col=[ts], size=[10 s], slide=[5 s])], select=[item, COUNT(*) AS EXPR$3, start('w$) AS window_start, end('w$) AS window_end, rowtime('w$) AS window_time], changelogMode=[I])
+   +- Exchange(distribution=[hash[item]], changelogMode=[I])
+      +- Calc(select=[item, ts], changelogMode=[I])
+         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')], changelogMode=[I])
+            +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[ts, item]]], fields=[ts, item], changelogMode=[I])
 
 == Optimized Execution Plan ==
-Sink(table=[*anonymous_collect$1*], fields=[item, window_start, window_end, cnt])
-+- Exchange(distribution=[single])
-   +- Calc(select=[item, window_start, window_end, EXPR$3 AS cnt])
-      +- WindowAggregate(groupBy=[item], window=[HOP(time_col=[ts], size=[10 s], slide=[5 s])], select=[item, COUNT(*) AS EXPR$3, start('w$) AS window_start, end('w$) AS window_end, rowtime('w$) AS window_time])
-         +- Exchange(distribution=[hash[item]])
-            +- Calc(select=[item, ts])
-               +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
-                  +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[ts, item]]], fields=[ts, item])
+Calc(select=[item, window_start, window_end, EXPR$3 AS cnt])
++- WindowAggregate(groupBy=[item], window=[HOP(time_col=[ts], size=[10 s], slide=[5 s])], select=[item, COUNT(*) AS EXPR$3, start('w$) AS window_start, end('w$) AS window_end, rowtime('w$) AS window_time])
+   +- Exchange(distribution=[hash[item]])
+      +- Calc(select=[item, ts])
+         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+            +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[ts, item]]], fields=[ts, item])
 !ok
 
 # Window Top-N (window-topn.md): the two highest prices of each window,
@@ -409,35 +404,30 @@ EXPLAIN SELECT ts, item, price, window_start FROM (
   FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND)))
 WHERE rn <= 1;
 == Abstract Syntax Tree ==
-LogicalSink(table=[..], fields=[ts, item, price, window_start])
-+- LogicalProject(ts=[$0], item=[$1], price=[$2], window_start=[$3])
-   +- LogicalFilter(condition=[<=($6, 1)])
-      +- LogicalProject(ts=[$0], item=[$1], price=[$2], window_start=[$3], window_end=[$4], window_time=[$5], rn=[$6])
-         +- LogicalWindow(window#0=[window(partition {$3, $4, $1} order by [$0 DESC-nulls-last] range between UNBOUNDED PRECEDING and CURRENT ROW aggs [ROW_NUMBER()])])
-            +- LogicalTableFunctionScan(invocation=[TUMBLE(DESCRIPTOR($0), 10000:INTERVAL SECOND)], rowType=[RecordType(TIMESTAMP(3) ts, STRING item, INT price, TIMESTAMP(3) NOT NULL window_start, TIMESTAMP(3) NOT NULL window_end, TIMESTAMP(3) NOT NULL *ROWTIME* window_time)])
-               +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT5S')])
-                  +- LogicalProject(ts=[$0], item=[$1], price=[$2])
-                     +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
+LogicalProject(ts=[$0], item=[$1], price=[$2], window_start=[$3])
++- LogicalFilter(condition=[<=($6, 1)])
+   +- LogicalProject(ts=[$0], item=[$1], price=[$2], window_start=[$3], window_end=[$4], window_time=[$5], rn=[$6])
+      +- LogicalWindow(window#0=[window(partition {$3, $4, $1} order by [$0 DESC-nulls-last] range between UNBOUNDED PRECEDING and CURRENT ROW aggs [ROW_NUMBER()])])
+         +- LogicalTableFunctionScan(invocation=[TUMBLE(DESCRIPTOR($0), 10000:INTERVAL SECOND)], rowType=[RecordType(TIMESTAMP(3) ts, STRING item, INT price, TIMESTAMP(3) NOT NULL window_start, TIMESTAMP(3) NOT NULL window_end, TIMESTAMP(3) NOT NULL *ROWTIME* window_time)])
+            +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT5S')])
+               +- LogicalProject(ts=[$0], item=[$1], price=[$2])
+                  +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
 == Optimized Physical Plan ==
-Sink(table=[*anonymous_collect$1*], fields=[ts, item, price, window_start])
-+- Exchange(distribution=[single])
-   +- Calc(select=[ts, item, price, window_start])
-      +- WindowDeduplicate(window=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], keep=[LastRow], partitionKeys=[item], orderKey=[ts], order=[ROWTIME])
-         +- Exchange(distribution=[hash[item]])
-            +- WindowTableFunction(window=[TUMBLE(time_col=[ts], size=[10 s])])
-               +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
-                  +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
+Calc(select=[ts, item, price, window_start])
++- WindowDeduplicate(window=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], keep=[LastRow], partitionKeys=[item], orderKey=[ts], order=[ROWTIME])
+   +- Exchange(distribution=[hash[item]])
+      +- WindowTableFunction(window=[TUMBLE(time_col=[ts], size=[10 s])])
+         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+            +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
 
 == Optimized Execution Plan ==
-Sink(table=[*anonymous_collect$1*], fields=[ts, item, price, window_start])
-+- Exchange(distribution=[single])
-   +- Calc(select=[ts, item, price, window_start])
-      +- WindowDeduplicate(window=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], keep=[LastRow], partitionKeys=[item], orderKey=[ts], order=[ROWTIME])
-         +- Exchange(distribution=[hash[item]])
-            +- WindowTableFunction(window=[TUMBLE(time_col=[ts], size=[10 s])])
-               +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
-                  +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
+Calc(select=[ts, item, price, window_start])
++- WindowDeduplicate(window=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], keep=[LastRow], partitionKeys=[item], orderKey=[ts], order=[ROWTIME])
+   +- Exchange(distribution=[hash[item]])
+      +- WindowTableFunction(window=[TUMBLE(time_col=[ts], size=[10 s])])
+         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+            +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
 !ok
 
 CREATE TABLE plain (ts TIMESTAMP(3), item STRING, price INT) WITH (
@@ -483,13 +473,13 @@ GROUP BY item, window_start, window_end;
 +----+--------------------------------+-------------------------+-------------------------+----------------------+-------------+
 | op |                           item |            window_start |              window_end |                  cnt |       total |
 +----+--------------------------------+-------------------------+-------------------------+----------------------+-------------+
-| +I |                              A | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:10.000 |                    1 |           1 |
-| +I |                              A | 2024-03-01 10:00:10.000 | 2024-03-01 10:00:20.000 |                    1 |           4 |
-| +I |                              A | 2024-03-01 10:00:20.000 | 2024-03-01 10:00:30.000 |                    1 |           9 |
-| +I |                              B | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:10.000 |                    2 |           7 |
 | +I |                              C | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:10.000 |                    1 |           3 |
 | +I |                              C | 2024-03-01 10:00:10.000 | 2024-03-01 10:00:20.000 |                    1 |           6 |
+| +I |                              A | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:10.000 |                    1 |           1 |
+| +I |                              B | 2024-03-01 10:00:00.000 | 2024-03-01 10:00:10.000 |                    2 |           7 |
+| +I |                              A | 2024-03-01 10:00:10.000 | 2024-03-01 10:00:20.000 |                    1 |           4 |
 | +I |                              B | 2024-03-01 10:00:20.000 | 2024-03-01 10:00:30.000 |                    1 |           8 |
+| +I |                              A | 2024-03-01 10:00:20.000 | 2024-03-01 10:00:30.000 |                    1 |           9 |
 +----+--------------------------------+-------------------------+-------------------------+----------------------+-------------+
 Received a total of 7 rows
 !unordered
@@ -501,12 +491,12 @@ GROUP BY item, window_start, window_end;
 | op |                           item |            window_start |              window_end |                  cnt |       total |
 +----+--------------------------------+-------------------------+-------------------------+----------------------+-------------+
 | +I |                              C | 2024-03-01 10:00:03.000 | 2024-03-01 10:00:07.000 |                    1 |           3 |
-| +I |                              A | 2024-03-01 10:00:01.000 | 2024-03-01 10:00:05.000 |                    1 |           1 |
-| +I |                              A | 2024-03-01 10:00:12.000 | 2024-03-01 10:00:16.000 |                    1 |           4 |
-| +I |                              A | 2024-03-01 10:00:26.000 | 2024-03-01 10:00:30.000 |                    1 |           9 |
-| +I |                              B | 2024-03-01 10:00:04.000 | 2024-03-01 10:00:12.000 |                    2 |           7 |
 | +I |                              C | 2024-03-01 10:00:16.000 | 2024-03-01 10:00:20.000 |                    1 |           6 |
+| +I |                              A | 2024-03-01 10:00:01.000 | 2024-03-01 10:00:05.000 |                    1 |           1 |
+| +I |                              B | 2024-03-01 10:00:04.000 | 2024-03-01 10:00:12.000 |                    2 |           7 |
+| +I |                              A | 2024-03-01 10:00:12.000 | 2024-03-01 10:00:16.000 |                    1 |           4 |
 | +I |                              B | 2024-03-01 10:00:21.000 | 2024-03-01 10:00:25.000 |                    1 |           8 |
+| +I |                              A | 2024-03-01 10:00:26.000 | 2024-03-01 10:00:30.000 |                    1 |           9 |
 +----+--------------------------------+-------------------------+-------------------------+----------------------+-------------+
 Received a total of 7 rows
 !unordered

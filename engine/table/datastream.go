@@ -1,0 +1,997 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/catalog"
+	"github.com/riffle-sql/riffle/engine/common"
+	"github.com/riffle-sql/riffle/engine/connector"
+	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// StreamRecord is one element of a DataStream: a row (with its RowKind)
+// and, optionally, its event timestamp.
+type StreamRecord struct {
+	Row *types.Row
+	// Timestamp is the record's event time; the zero time means none.
+	Timestamp time.Time
+}
+
+// DataStream is a stream of rows exchanged with Go code (the Go form of
+// PyFlink's DataStream in the StreamTableEnvironment bridge). An input
+// stream comes from a channel, a slice or an iterator and is read by a
+// table source; it can be consumed by one job. An output stream
+// (ToDataStream, ToChangelogStream) delivers a table's rows to Go code
+// while its job runs.
+type DataStream struct {
+	rowType *types.DataType
+
+	// input side
+	records   <-chan StreamRecord
+	replay    func(yield func(StreamRecord) bool)
+	bounded   bool
+	watermark *common.WatermarkStrategy
+	used      atomic.Bool
+
+	// output side
+	job    *JobClient
+	out    chan StreamRecord
+	schema *types.Schema
+	mode   types.ChangelogMode
+	errMu  sync.Mutex
+	err    error
+	taken  atomic.Bool
+}
+
+// NewDataStream wraps a channel of rows as an unbounded stream of the
+// given row type (a ROW type: its fields become the columns; any other
+// type is one column named f0). The stream ends when the channel is
+// closed. Rows carry their RowKind.
+func NewDataStream(rows <-chan *types.Row, rowType *types.DataType) *DataStream {
+	ch := make(chan StreamRecord)
+	go func() {
+		defer close(ch)
+		for r := range rows {
+			ch <- StreamRecord{Row: r}
+		}
+	}()
+	return &DataStream{rowType: rowType, records: ch}
+}
+
+// NewDataStreamOfRecords wraps a channel of records with timestamps as an
+// unbounded stream of the given row type.
+func NewDataStreamOfRecords(records <-chan StreamRecord, rowType *types.DataType) *DataStream {
+	return &DataStream{rowType: rowType, records: records}
+}
+
+// DataStreamOf is a bounded stream of the given rows (a DataStream from a
+// collection); it may be read by several jobs.
+func DataStreamOf(rowType *types.DataType, rows ...*types.Row) *DataStream {
+	rs := append([]*types.Row(nil), rows...)
+	return &DataStream{rowType: rowType, bounded: true, replay: func(yield func(StreamRecord) bool) {
+		for _, r := range rs {
+			if !yield(StreamRecord{Row: r}) {
+				return
+			}
+		}
+	}}
+}
+
+// DataStreamFromIterator is a bounded stream read from an iterator each
+// time a job reads it (a Go iter.Seq of rows).
+func DataStreamFromIterator(rowType *types.DataType, seq func(yield func(*types.Row) bool)) *DataStream {
+	return &DataStream{rowType: rowType, bounded: true, replay: func(yield func(StreamRecord) bool) {
+		seq(func(r *types.Row) bool { return yield(StreamRecord{Row: r}) })
+	}}
+}
+
+// AssignTimestampsAndWatermarks returns the stream with timestamps
+// extracted by the strategy's assigner and its watermark strategy, used by
+// a SOURCE_WATERMARK() watermark declaration (DataStream's
+// assign_timestamps_and_watermarks).
+func (d *DataStream) AssignTimestampsAndWatermarks(w common.WatermarkStrategy) *DataStream {
+	c := &DataStream{rowType: d.rowType, records: d.records, replay: d.replay, bounded: d.bounded, watermark: &w}
+	return c
+}
+
+// RowType returns the stream's row type.
+func (d *DataStream) RowType() *types.DataType { return d.rowType }
+
+// fields are the stream's columns: the ROW fields, or one column f0.
+func (d *DataStream) fields() []types.Field {
+	if d.rowType == nil {
+		return nil
+	}
+	if d.rowType.Root == types.RowRoot {
+		return d.rowType.Fields
+	}
+	return []types.Field{types.NewField("f0", d.rowType)}
+}
+
+// ---------------------------------------------------------------- output side
+
+// Records returns the channel the stream's records arrive on; it is
+// closed when the job ends (see Err). Use either Records or Rows, once.
+func (d *DataStream) Records() <-chan StreamRecord {
+	if d.out == nil {
+		ch := make(chan StreamRecord)
+		close(ch)
+		return ch
+	}
+	d.taken.Store(true)
+	return d.out
+}
+
+// Rows returns the stream's rows (without timestamps); the channel is
+// closed when the job ends (see Err).
+func (d *DataStream) Rows() <-chan *types.Row {
+	in := d.Records()
+	out := make(chan *types.Row)
+	go func() {
+		defer close(out)
+		for r := range in {
+			out <- r.Row
+		}
+	}()
+	return out
+}
+
+// Collect reads the whole stream (it must end) and returns its rows.
+func (d *DataStream) Collect() ([]*types.Row, error) {
+	var out []*types.Row
+	for r := range d.Rows() {
+		out = append(out, r)
+	}
+	return out, d.Err()
+}
+
+// Err returns the error that ended an output stream (nil after success).
+func (d *DataStream) Err() error {
+	d.errMu.Lock()
+	defer d.errMu.Unlock()
+	return d.err
+}
+
+// GetJobClient returns the job producing an output stream (nil for input
+// streams).
+func (d *DataStream) GetJobClient() *JobClient { return d.job }
+
+// GetSchema returns the schema of an output stream (its physical columns
+// and, for a rowtime, a metadata column), nil for input streams.
+func (d *DataStream) GetSchema() *types.Schema { return d.schema }
+
+// Close stops the job of an output stream.
+func (d *DataStream) Close() error {
+	if d.job != nil {
+		return d.job.Cancel()
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------- changelog modes
+
+// ChangelogModeAll is the mode with every row kind (PyFlink's
+// ChangelogMode.all).
+func ChangelogModeAll() types.ChangelogMode { return types.RetractMode }
+
+// ChangelogModeInsertOnly is the mode of insert-only streams (PyFlink's
+// ChangelogMode.insert_only).
+func ChangelogModeInsertOnly() types.ChangelogMode { return types.InsertOnlyMode }
+
+// ChangelogModeUpsert is the mode of upsert streams: INSERT, UPDATE_AFTER
+// and DELETE, keyed by a primary key (PyFlink's ChangelogMode.upsert).
+func ChangelogModeUpsert() types.ChangelogMode { return types.UpsertMode }
+
+// ---------------------------------------------------------------- StreamTableEnvironment
+
+// StreamTableEnvironment is a TableEnvironment with the bridge to
+// DataStreams (PyFlink's StreamTableEnvironment). Every TableEnvironment
+// has the bridge methods; this type exists for programs that mirror
+// PyFlink.
+type StreamTableEnvironment struct {
+	*TableEnvironment
+}
+
+// CreateStreamTableEnvironment creates a StreamTableEnvironment
+// (PyFlink's StreamTableEnvironment.create): settings may be nil
+// (streaming mode), and an optional TableConfig's entries are copied in.
+func CreateStreamTableEnvironment(settings *EnvironmentSettings, conf ...*TableConfig) (*StreamTableEnvironment, error) {
+	t, err := Create(settings)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range conf {
+		if c != nil {
+			t.config.AddConfiguration(c.GetConfiguration())
+		}
+	}
+	return &StreamTableEnvironment{t}, nil
+}
+
+// ---------------------------------------------------------------- streams to tables
+
+// dataStreamIdentifier is the connector reading registered DataStreams.
+const dataStreamIdentifier = "datastream"
+
+var streamRegistry = struct {
+	sync.Mutex
+	m    map[string]*streamSource
+	next int64
+}{m: map[string]*streamSource{}}
+
+// streamSource is a registered input stream with the declared table.
+type streamSource struct {
+	ds   *DataStream
+	mode types.ChangelogMode
+	// from maps each physical column to the stream field it reads (-1:
+	// none, NULL).
+	from []int
+	// pk are the indexes of the primary key columns (upsert streams).
+	pk []int
+	// checkInsert rejects non-INSERT rows (FromDataStream).
+	checkInsert bool
+}
+
+func registerStream(s *streamSource) string {
+	streamRegistry.Lock()
+	defer streamRegistry.Unlock()
+	streamRegistry.next++
+	id := strconv.FormatInt(streamRegistry.next, 10)
+	streamRegistry.m[id] = s
+	return id
+}
+
+func init() { connector.Register(streamFactory{}) }
+
+type streamFactory struct{}
+
+func (streamFactory) Identifier() string { return dataStreamIdentifier }
+
+func (streamFactory) Options() []connector.Option {
+	return []connector.Option{{Key: "datastream.id", Required: true, Kind: "string",
+		Description: "Internal: the DataStream registered by TableEnvironment.FromDataStream / FromChangelogStream."}}
+}
+
+func (f streamFactory) CreateSource(ctx *connector.Context) (connector.Source, error) {
+	if err := connector.ValidateOptions(ctx, f.Options()); err != nil {
+		return nil, err
+	}
+	streamRegistry.Lock()
+	s, ok := streamRegistry.m[ctx.Options["datastream.id"]]
+	streamRegistry.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("table %s: no DataStream is registered under id '%s' (the datastream connector is created by FromDataStream)", ctx.Table, ctx.Options["datastream.id"])
+	}
+	return &streamSourceImpl{s: s, schema: ctx.Schema}, nil
+}
+
+type streamSourceImpl struct {
+	s      *streamSource
+	schema *types.Schema
+}
+
+func (s *streamSourceImpl) Bounded() bool { return s.s.ds.bounded }
+
+func (s *streamSourceImpl) ChangelogMode() types.ChangelogMode {
+	if s.s.mode.Contains(types.UpdateAfter) && !s.s.mode.Contains(types.UpdateBefore) {
+		// upsert input is normalized into a retract stream by the reader
+		return types.RetractMode
+	}
+	return s.s.mode
+}
+
+func (s *streamSourceImpl) ReadableMetadata() map[string]*types.DataType {
+	return map[string]*types.DataType{"rowtime": types.TimestampLTZType(3)}
+}
+
+type streamSplit struct{}
+
+func (streamSplit) String() string { return "datastream" }
+
+func (s *streamSourceImpl) Splits(context.Context) ([]connector.Split, error) {
+	return []connector.Split{streamSplit{}}, nil
+}
+
+func (s *streamSourceImpl) Open(ctx context.Context, _ connector.Split, spec connector.ReadSpec) (connector.Reader, error) {
+	ds := s.s.ds
+	r := &streamReader{s: s.s, spec: spec, phys: s.schema.Physical()}
+	if ds.replay != nil {
+		ch := make(chan StreamRecord)
+		rctx, cancel := context.WithCancel(ctx)
+		r.stop = cancel
+		go func() {
+			defer close(ch)
+			ds.replay(func(rec StreamRecord) bool {
+				select {
+				case ch <- rec:
+					return true
+				case <-rctx.Done():
+					return false
+				}
+			})
+		}()
+		r.in = ch
+	} else {
+		if !ds.used.CompareAndSwap(false, true) {
+			return nil, errors.New("this DataStream is already being read by another job: a channel-backed DataStream can be consumed once")
+		}
+		r.in = ds.records
+	}
+	if s.s.pk != nil {
+		r.upserts = map[string][]any{}
+	}
+	return r, nil
+}
+
+type streamReader struct {
+	s       *streamSource
+	spec    connector.ReadSpec
+	phys    []types.Column
+	in      <-chan StreamRecord
+	stop    func()
+	done    bool
+	upserts map[string][]any
+}
+
+// maxBatch bounds the rows per emitted batch.
+const maxBatch = 1024
+
+func (r *streamReader) Next(ctx context.Context) (*types.Batch, error) {
+	if r.done {
+		return nil, io.EOF
+	}
+	ts := make([]*types.DataType, 0, len(r.spec.Columns)+len(r.spec.Metadata))
+	for _, c := range r.spec.Columns {
+		ts = append(ts, r.phys[c].Type)
+	}
+	for range r.spec.Metadata {
+		ts = append(ts, types.TimestampLTZType(3))
+	}
+	bb := types.NewBatchBuilder(ts)
+	for bb.Len() < maxBatch {
+		var rec StreamRecord
+		var ok bool
+		if bb.Len() == 0 {
+			select {
+			case rec, ok = <-r.in:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		} else {
+			select {
+			case rec, ok = <-r.in:
+			default:
+				return bb.Build(), nil
+			}
+		}
+		if !ok {
+			r.done = true
+			if bb.Len() == 0 {
+				return nil, io.EOF
+			}
+			return bb.Build(), nil
+		}
+		if err := r.append(bb, rec); err != nil {
+			return nil, err
+		}
+	}
+	return bb.Build(), nil
+}
+
+// append converts one record into the requested columns (and, for upsert
+// streams, into retract rows).
+func (r *streamReader) append(bb *types.BatchBuilder, rec StreamRecord) error {
+	row := rec.Row
+	if row == nil {
+		return errors.New("DataStream: nil row")
+	}
+	if r.s.checkInsert && row.Kind != types.Insert {
+		return fmt.Errorf("Error during input conversion from external DataStream API to internal Table API data structures. Make sure that the provided data types that configure the converters are correctly declared in the schema. Affected record:\n%s\nFromDataStream accepts insert-only streams: use FromChangelogStream for rows of kind %s", row, row.Kind)
+	}
+	if !r.s.mode.Contains(row.Kind) && r.s.mode != types.UpsertMode {
+		return fmt.Errorf("DataStream row %s has kind %s, which the declared changelog mode [%s] does not contain", row, row.Kind, r.s.mode)
+	}
+	full := make([]any, len(r.phys))
+	for i, c := range r.phys {
+		src := r.s.from[i]
+		if src < 0 || src >= len(row.Values) {
+			continue
+		}
+		v, err := convertValue(row.Values[src], c.Type)
+		if err != nil {
+			return fmt.Errorf("DataStream row %s, column %s: %w", row, c.Name, err)
+		}
+		if v == nil && !c.Type.Nullable {
+			return fmt.Errorf("DataStream row %s: column %s is NOT NULL but the value is null", row, c.Name)
+		}
+		full[i] = v
+	}
+	var ts any
+	if !rec.Timestamp.IsZero() {
+		ts = rec.Timestamp.UTC()
+	} else if w := r.s.ds.watermark; w != nil && w.TimestampAssigner() != nil {
+		ms := w.TimestampAssigner().ExtractTimestamp(row, -1)
+		ts = time.UnixMilli(ms).UTC()
+	}
+	emit := func(kind types.RowKind, vals []any) error {
+		out := make([]any, 0, len(r.spec.Columns)+len(r.spec.Metadata))
+		for _, c := range r.spec.Columns {
+			out = append(out, vals[c])
+		}
+		for range r.spec.Metadata {
+			out = append(out, ts)
+		}
+		return bb.Append(kind, out)
+	}
+	if r.upserts == nil {
+		return emit(row.Kind, full)
+	}
+	// upsert normalization (Flink's ChangelogNormalize): keep the last row
+	// per key and turn +U/-D into retractions of it
+	var kb strings.Builder
+	for _, i := range r.s.pk {
+		kb.WriteString(types.FormatValue(full[i]))
+		kb.WriteByte(0)
+	}
+	key := kb.String()
+	prev, had := r.upserts[key]
+	switch row.Kind {
+	case types.Insert, types.UpdateAfter:
+		r.upserts[key] = full
+		if !had {
+			return emit(types.Insert, full)
+		}
+		if err := emit(types.UpdateBefore, prev); err != nil {
+			return err
+		}
+		return emit(types.UpdateAfter, full)
+	case types.Delete:
+		if !had {
+			return nil
+		}
+		delete(r.upserts, key)
+		return emit(types.Delete, prev)
+	}
+	return nil
+}
+
+func (r *streamReader) Close() error {
+	if r.stop != nil {
+		r.stop()
+	}
+	return nil
+}
+
+// streamTable builds the inline table of a stream with an optional
+// declared schema.
+func (t *TableEnvironment) streamTable(ds *DataStream, schema *Schema, mode types.ChangelogMode, checkInsert bool) (*Table, error) {
+	if ds == nil {
+		return nil, errors.New("nil DataStream")
+	}
+	if ds.records == nil && ds.replay == nil {
+		return nil, errors.New("this DataStream is an output stream; it cannot be read again")
+	}
+	fields := ds.fields()
+	if len(fields) == 0 {
+		return nil, errors.New("the DataStream has no row type")
+	}
+	b := NewSchemaBuilder()
+	if schema == nil || schema.PhysicalColumnCount() == 0 {
+		for _, f := range fields {
+			b.Column(f.Name, f.Type)
+		}
+	}
+	if schema != nil {
+		b.FromSchema(withSourceWatermark(schema, ds))
+	}
+	s := b.Build()
+	rs, err := t.resolveSchema(s)
+	if err != nil {
+		return nil, err
+	}
+	src := &streamSource{ds: ds, mode: mode, checkInsert: checkInsert}
+	byName := map[string]int{}
+	for i, f := range fields {
+		byName[f.Name] = i
+	}
+	for _, c := range rs.Physical() {
+		i, ok := byName[c.Name]
+		if !ok {
+			return nil, fmt.Errorf("Unable to find a field named '%s' in the physical data type derived from the given type information for schema declaration. Make sure that the type information is not a generic raw type. Currently available fields are: [%s]", c.Name, fieldNames(fields))
+		}
+		src.from = append(src.from, i)
+	}
+	for _, c := range rs.Columns {
+		if c.Kind == types.MetadataColumn {
+			key := c.MetadataKey
+			if key == "" {
+				key = c.Name
+			}
+			if key != "rowtime" {
+				return nil, fmt.Errorf("Invalid metadata key '%s' in column '%s': a DataStream offers the metadata key 'rowtime' only", key, c.Name)
+			}
+		}
+	}
+	if mode.Contains(types.UpdateAfter) && !mode.Contains(types.UpdateBefore) {
+		if rs.PrimaryKey == nil {
+			return nil, errors.New("An upsert changelog mode requires a primary key in the schema")
+		}
+		phys := rs.Physical()
+		for _, k := range rs.PrimaryKey.Columns {
+			for i, c := range phys {
+				if c.Name == k {
+					src.pk = append(src.pk, i)
+				}
+			}
+		}
+	}
+	id := registerStream(src)
+	tbl := &catalog.Table{TableSchema: rs, TableOptions: map[string]string{"connector": dataStreamIdentifier, "datastream.id": id}}
+	oid := catalog.ObjectIdentifier{Catalog: t.GetCurrentCatalog(), Database: t.GetCurrentDatabase(), Object: "*anonymous_datastream_source$" + id + "*"}
+	n, err := plan.ScanTable(t.bindContext(), oid, tbl)
+	if err != nil {
+		return nil, err
+	}
+	return &Table{env: t, node: n}, nil
+}
+
+func fieldNames(fs []types.Field) string {
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// withSourceWatermark replaces a SOURCE_WATERMARK() watermark by the
+// stream's watermark strategy: the rowtime minus the out-of-orderness
+// bound (the rowtime itself without a strategy).
+func withSourceWatermark(s *Schema, ds *DataStream) *Schema {
+	out := *s
+	out.Watermarks = nil
+	for _, w := range s.Watermarks {
+		x, err := sql.ParseExpr(w.Expr)
+		if err == nil {
+			if f, ok := x.(*sql.FuncCall); ok && len(f.Name.Parts) == 1 && strings.EqualFold(f.Name.Parts[0].Name, "SOURCE_WATERMARK") && len(f.Args) == 0 {
+				expr := sql.QuoteIdent(w.Column)
+				if ds.watermark != nil && ds.watermark.MaxOutOfOrderness() > 0 {
+					expr += " - " + sql.Format(durationLit(ds.watermark.MaxOutOfOrderness()))
+				}
+				w.Expr = expr
+			}
+		}
+		out.Watermarks = append(out.Watermarks, w)
+	}
+	return &out
+}
+
+// FromDataStream reads an insert-only DataStream as a table (PyFlink's
+// from_data_stream). Without a schema the stream's fields are the
+// columns. A schema may declare all physical columns (mapped by name,
+// possibly reordered and with other types, to which values are
+// converted), or only computed columns, metadata columns and a watermark,
+// the physical columns then being derived at the front. The record
+// timestamp is the metadata column with key "rowtime" (TIMESTAMP_LTZ(3)),
+// and the watermark SOURCE_WATERMARK() follows the stream's watermark
+// strategy. Rows of a kind other than INSERT fail the job.
+func (t *TableEnvironment) FromDataStream(ds *DataStream, schema ...*Schema) (*Table, error) {
+	var s *Schema
+	if len(schema) > 0 {
+		s = schema[0]
+	}
+	return t.streamTable(ds, s, types.InsertOnlyMode, true)
+}
+
+// FromChangelogStream reads a DataStream of rows of every RowKind as a
+// table, evaluating each row's kind (PyFlink's from_changelog_stream). The
+// default mode accepts all kinds; an upsert mode (ChangelogModeUpsert)
+// needs a primary key in the schema, and its updates are turned into
+// retractions of the previous row per key. A row whose kind the mode does
+// not contain fails the job.
+func (t *TableEnvironment) FromChangelogStream(ds *DataStream, schema *Schema, mode ...types.ChangelogMode) (*Table, error) {
+	m := types.RetractMode
+	if len(mode) > 0 {
+		m = mode[0]
+	}
+	return t.streamTable(ds, schema, m, false)
+}
+
+// FromDataStreamWithFields reads an insert-only DataStream with a field
+// mapping of expressions (PyFlink's from_data_stream with fields): by
+// name, when the expressions reference the stream's fields (they may
+// reorder, project and rename them with As), or by position (renaming
+// them in order). Col(name).Rowtime() declares the record timestamp as the
+// rowtime attribute (replacing the field of that name, or appended), with
+// the stream's watermarks; Col(name).Proctime() appends a processing-time
+// attribute.
+func (t *TableEnvironment) FromDataStreamWithFields(ds *DataStream, fields ...Expression) (*Table, error) {
+	if ds == nil {
+		return nil, errors.New("nil DataStream")
+	}
+	sf := ds.fields()
+	byName := map[string]int{}
+	for i, f := range sf {
+		byName[f.Name] = i
+	}
+	byPosition := true
+	for _, f := range fields {
+		if err := f.Err(); err != nil {
+			return nil, err
+		}
+		base := f
+		if f.x.kind == kindTimeAttr {
+			base = f.x.args[0]
+		}
+		if id, ok := base.x.node.(*sql.Identifier); ok && len(id.Parts) == 1 {
+			if _, ok := byName[id.Parts[0].Name]; ok && f.x.kind != kindTimeAttr {
+				byPosition = false
+			}
+		}
+	}
+	b := NewSchemaBuilder()
+	var rowtime, proctime string
+	var proj []Expression
+	pos := 0
+	for _, f := range fields {
+		base, prop := f, ""
+		if f.x.kind == kindTimeAttr {
+			base, prop = f.x.args[0], f.x.prop
+		}
+		id, ok := base.x.node.(*sql.Identifier)
+		if !ok || len(id.Parts) != 1 {
+			return nil, fmt.Errorf("field mappings accept column references, not %s", f)
+		}
+		name := id.Parts[0].Name
+		out := name
+		if len(f.x.names) == 1 {
+			out = f.x.names[0]
+		} else if len(base.x.names) == 1 {
+			out = base.x.names[0]
+		}
+		switch prop {
+		case "rowtime":
+			rowtime = out
+			if i, ok := byName[name]; ok && !byPosition {
+				_ = i
+			}
+			continue
+		case "proctime":
+			proctime = out
+			continue
+		}
+		src := name
+		if byPosition {
+			if pos >= len(sf) {
+				return nil, fmt.Errorf("the field mapping has more fields than the stream (%d)", len(sf))
+			}
+			src = sf[pos].Name
+			out = name
+			if len(f.x.names) == 1 {
+				out = f.x.names[0]
+			}
+			pos++
+		} else if _, ok := byName[src]; !ok {
+			return nil, fmt.Errorf("Cannot resolve field [%s], input field list:[%s]", src, fieldNames(sf))
+		}
+		proj = append(proj, Col(src).As(out))
+	}
+	for _, f := range sf {
+		b.Column(f.Name, f.Type)
+	}
+	if rowtime != "" {
+		b.ColumnByMetadata("$rowtime", types.TimestampLTZType(3), "rowtime", true)
+		b.Watermark("$rowtime", "SOURCE_WATERMARK()")
+	}
+	tbl, err := t.streamTable(ds, b.Build(), types.InsertOnlyMode, true)
+	if err != nil {
+		return nil, err
+	}
+	if rowtime != "" {
+		proj = append(proj, Col("$rowtime").As(rowtime))
+	}
+	if proctime != "" {
+		proj = append(proj, Call("PROCTIME").As(proctime))
+	}
+	out := tbl.Select(proj...)
+	return out, out.err
+}
+
+// CreateTemporaryViewFromDataStream registers a DataStream as a temporary
+// view (PyFlink's create_temporary_view with a DataStream): with a
+// *Schema as FromDataStream does, with Expressions as
+// FromDataStreamWithFields does, or with nothing.
+func (t *TableEnvironment) CreateTemporaryViewFromDataStream(path string, ds *DataStream, fieldsOrSchema ...any) error {
+	var tbl *Table
+	var err error
+	switch {
+	case len(fieldsOrSchema) == 0:
+		tbl, err = t.FromDataStream(ds)
+	default:
+		if s, ok := fieldsOrSchema[0].(*Schema); ok && len(fieldsOrSchema) == 1 {
+			tbl, err = t.FromDataStream(ds, s)
+			break
+		}
+		var fs []Expression
+		for _, f := range fieldsOrSchema {
+			switch x := f.(type) {
+			case Expression:
+				fs = append(fs, x)
+			case string:
+				fs = append(fs, Exprs(x)...)
+			default:
+				return fmt.Errorf("CreateTemporaryViewFromDataStream takes a *Schema or Expressions, got %T", f)
+			}
+		}
+		tbl, err = t.FromDataStreamWithFields(ds, fs...)
+	}
+	if err != nil {
+		return err
+	}
+	return t.CreateTemporaryView(path, tbl)
+}
+
+// ---------------------------------------------------------------- tables to streams
+
+// toStream runs a table and delivers its rows to a DataStream. mode is
+// the requested changelog mode; insertOnly rejects updating tables.
+func (t *TableEnvironment) toStream(tab *Table, target *Schema, mode types.ChangelogMode, what string) (*DataStream, error) {
+	if err := t.checkInput(tab); err != nil {
+		return nil, err
+	}
+	src := tab
+	cols := tab.columns()
+	var schema *types.Schema
+	rowtimeCol := -1
+	if target != nil {
+		if err := target.Err(); err != nil {
+			return nil, err
+		}
+		var proj []Expression
+		var out []types.Column
+		metaRowtime := ""
+		for _, c := range target.Columns {
+			if c.Kind == types.MetadataColumn {
+				key := c.MetadataKey
+				if key == "" {
+					key = c.Name
+				}
+				if key != "rowtime" {
+					return nil, fmt.Errorf("Invalid metadata key '%s' in column '%s': a DataStream offers the metadata key 'rowtime' only", key, c.Name)
+				}
+				metaRowtime = c.Name
+			}
+		}
+		phys := 0
+		for _, c := range target.Columns {
+			if c.Kind == types.PhysicalColumn {
+				phys++
+			}
+		}
+		if phys == 0 {
+			// derived: every column, the last one replaced by the rowtime
+			derived := cols
+			if metaRowtime != "" && len(derived) > 0 {
+				rowtimeCol = len(derived) - 1
+				derived = derived[:len(derived)-1]
+			}
+			for _, c := range derived {
+				proj = append(proj, Col(c.Name))
+				out = append(out, types.Column{Name: c.Name, Type: c.Type.WithTimeAttr(types.NoTimeAttr)})
+			}
+		} else {
+			for _, c := range target.Columns {
+				if c.Kind != types.PhysicalColumn {
+					continue
+				}
+				dt := c.Type
+				if dt == nil {
+					pt, err := sql.ParseDataType(c.TypeString)
+					if err != nil {
+						return nil, err
+					}
+					if dt, err = plan.ConvertType(pt); err != nil {
+						return nil, err
+					}
+				}
+				proj = append(proj, Col(c.Name).Cast(dt).As(c.Name))
+				out = append(out, types.Column{Name: c.Name, Type: dt})
+			}
+			if metaRowtime != "" {
+				for i, c := range cols {
+					if c.Type.IsRowtime() {
+						rowtimeCol = i
+					}
+				}
+				if rowtimeCol >= 0 {
+					proj = append(proj, Col(cols[rowtimeCol].Name))
+					rowtimeCol = len(proj) - 1
+				}
+			}
+		}
+		if metaRowtime != "" {
+			out = append(out, types.Column{Name: metaRowtime, Type: types.TimestampLTZType(3), Kind: types.MetadataColumn})
+			if rowtimeCol >= 0 && phys == 0 {
+				proj = append(proj, Col(cols[rowtimeCol].Name))
+				rowtimeCol = len(proj) - 1
+			}
+		}
+		src = tab.Select(proj...)
+		if src.err != nil {
+			return nil, src.err
+		}
+		schema = &types.Schema{Columns: out}
+	} else {
+		var out []types.Column
+		for _, c := range cols {
+			out = append(out, types.Column{Name: c.Name, Type: c.Type.WithTimeAttr(types.NoTimeAttr)})
+		}
+		schema = &types.Schema{Columns: out}
+		// a single rowtime column becomes the record timestamp
+		for i, c := range cols {
+			if c.Type.IsRowtime() {
+				if rowtimeCol >= 0 {
+					rowtimeCol = -1
+					break
+				}
+				rowtimeCol = i
+			}
+		}
+	}
+	// check the changelog mode before running
+	root, err := plan.Physical(plan.Optimize(&plan.Sink{Input: src.node, Collect: true}), t.planEnv(nil))
+	if err != nil {
+		return nil, err
+	}
+	produced := root.Mode
+	if len(root.Inputs) > 0 {
+		produced = root.Inputs[0].Mode
+	}
+	if !t.IsStreaming() {
+		produced = types.InsertOnlyMode
+	}
+	dropUB := false
+	for _, k := range produced.Kinds() {
+		if mode.Contains(k) {
+			continue
+		}
+		if k == types.UpdateBefore && mode.Contains(types.UpdateAfter) {
+			dropUB = true
+			continue
+		}
+		return nil, fmt.Errorf("%s: the table produces a changelog with kinds [%s], which the requested changelog mode [%s] cannot represent", what, produced, mode)
+	}
+	res, err := t.runQuery(context.Background(), src.node, what)
+	if err != nil {
+		return nil, err
+	}
+	ds := &DataStream{rowType: rowTypeOf(schema), job: res.job, out: make(chan StreamRecord), schema: schema, mode: mode}
+	nPhys := len(schema.Physical())
+	go func() {
+		defer close(ds.out)
+		it, err := res.Collect()
+		if err != nil {
+			ds.setErr(err)
+			return
+		}
+		defer it.Close()
+		for it.Next() {
+			r := it.Row()
+			if dropUB && r.Kind == types.UpdateBefore {
+				continue
+			}
+			rec := StreamRecord{Row: &types.Row{Kind: r.Kind, Values: r.Values[:min(nPhys, len(r.Values))], Names: schema.ColumnNames()[:nPhys]}}
+			if rowtimeCol >= 0 && rowtimeCol < len(r.Values) {
+				if ts, ok := r.Values[rowtimeCol].(time.Time); ok {
+					rec.Timestamp = ts
+				}
+			}
+			ds.out <- rec
+		}
+		ds.setErr(it.Err())
+	}()
+	return ds, nil
+}
+
+func (d *DataStream) setErr(err error) {
+	d.errMu.Lock()
+	d.err = err
+	d.errMu.Unlock()
+}
+
+func rowTypeOf(s *types.Schema) *types.DataType {
+	var fields []types.Field
+	for _, c := range s.Physical() {
+		fields = append(fields, types.NewField(c.Name, c.Type))
+	}
+	return types.RowType(fields...)
+}
+
+// ToDataStream runs an insert-only table and delivers its rows to a
+// DataStream (PyFlink's to_data_stream). An updating table is rejected.
+// A single rowtime column becomes the records' timestamp.
+func (t *TableEnvironment) ToDataStream(tab *Table) (*DataStream, error) {
+	return t.toStream(tab, nil, types.InsertOnlyMode, "ToDataStream")
+}
+
+// ToChangelogStream runs a table and delivers its changelog, each row
+// with its RowKind, to a DataStream (PyFlink's to_changelog_stream). The
+// default mode accepts every kind; a narrower mode fails when the table
+// cannot be represented in it (an upsert mode drops UPDATE_BEFORE rows). A
+// target schema sets the columns and types of the records (values are
+// cast); a metadata column with key "rowtime" takes the records'
+// timestamp instead of a column (with no physical columns declared, the
+// last column).
+func (t *TableEnvironment) ToChangelogStream(tab *Table, target *Schema, mode ...types.ChangelogMode) (*DataStream, error) {
+	m := types.RetractMode
+	if len(mode) > 0 {
+		m = mode[0]
+	}
+	return t.toStream(tab, target, m, "ToChangelogStream")
+}
+
+// ToAppendStream runs an insert-only table and delivers its rows,
+// converted to typeInfo's row type when given (PyFlink's
+// to_append_stream).
+func (t *TableEnvironment) ToAppendStream(tab *Table, typeInfo ...*common.TypeInformation) (*DataStream, error) {
+	target, err := typeInfoSchema(typeInfo)
+	if err != nil {
+		return nil, err
+	}
+	return t.toStream(tab, target, types.InsertOnlyMode, "ToAppendStream")
+}
+
+// RetractRecord is an element of a retract stream: Add is true for an
+// added row and false for a retracted one (PyFlink's (flag, record)
+// tuples).
+type RetractRecord struct {
+	Add bool
+	Row *types.Row
+}
+
+// ToRetractStream runs a table and delivers its changelog as (add, row)
+// pairs: INSERT and UPDATE_AFTER rows are additions, UPDATE_BEFORE and
+// DELETE retractions (PyFlink's to_retract_stream). The channel closes
+// when the job ends; ds.Err then reports a failure.
+func (t *TableEnvironment) ToRetractStream(tab *Table, typeInfo ...*common.TypeInformation) (<-chan RetractRecord, *DataStream, error) {
+	target, err := typeInfoSchema(typeInfo)
+	if err != nil {
+		return nil, nil, err
+	}
+	ds, err := t.toStream(tab, target, types.RetractMode, "ToRetractStream")
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make(chan RetractRecord)
+	go func() {
+		defer close(out)
+		for r := range ds.Rows() {
+			add := r.Kind.IsAccumulate()
+			c := r.Copy()
+			c.Kind = types.Insert
+			out <- RetractRecord{Add: add, Row: c}
+		}
+	}()
+	return out, ds, nil
+}
+
+// typeInfoSchema turns a ROW type information into a target schema.
+func typeInfoSchema(ti []*common.TypeInformation) (*Schema, error) {
+	if len(ti) == 0 || ti[0] == nil {
+		return nil, nil
+	}
+	dt := ti[0].DataType()
+	if dt.Root != types.RowRoot {
+		return nil, fmt.Errorf("the type information of a table conversion must describe rows, got %s", ti[0])
+	}
+	return NewSchemaBuilder().FromRowDataType(dt).Build(), nil
+}

@@ -1,0 +1,1143 @@
+package table
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	goruntime "runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// ---------------------------------------------------------------- user function interfaces
+
+// ScalarFunction maps zero or more values to one value (PyFlink's
+// ScalarFunction). Eval receives the arguments in the engine's Go value
+// conventions (nil for NULL; see package types) and returns a value of the
+// declared result type (plain Go values are converted: an int for a BIGINT
+// result, a []string for an ARRAY<STRING>, ...). Wrap it with UDF, giving
+// its result type with WithResultType.
+type ScalarFunction interface {
+	Eval(args ...any) (any, error)
+}
+
+// TableFunction maps zero or more values to zero or more rows (PyFlink's
+// TableFunction, whose eval is a generator): Eval emits each row with
+// out.Collect. Wrap it with UDTF, giving the row's column types with
+// WithResultTypes.
+type TableFunction interface {
+	Eval(out *Collector, args ...any) error
+}
+
+// AggregateFunction aggregates many rows' values into one value (PyFlink's
+// AggregateFunction). CreateAccumulator returns a fresh accumulator, which
+// Accumulate updates in place (so it must be a pointer or a reference
+// type such as a map); GetValue computes the result from it, possibly
+// several times (early results in streaming mode). Implement
+// RetractableFunction to consume updating input and MergeableFunction for
+// two-phase aggregation. Wrap it with UDAF.
+type AggregateFunction interface {
+	CreateAccumulator() any
+	Accumulate(acc any, args ...any) error
+	GetValue(acc any) (any, error)
+}
+
+// TableAggregateFunction aggregates many rows into zero or more rows per
+// group (PyFlink's TableAggregateFunction): EmitValue emits the group's
+// rows with out.Collect. In streaming mode a group's previous rows are
+// retracted before the new ones are emitted. Wrap it with UDTAF.
+type TableAggregateFunction interface {
+	CreateAccumulator() any
+	Accumulate(acc any, args ...any) error
+	EmitValue(acc any, out *Collector) error
+}
+
+// RetractableFunction is implemented by aggregate functions that can
+// withdraw a previously accumulated row (Flink's retract method), needed
+// when the input is an updating table.
+type RetractableFunction interface {
+	Retract(acc any, args ...any) error
+}
+
+// MergeableFunction is implemented by aggregate functions whose
+// accumulators can be merged (Flink's merge method).
+type MergeableFunction interface {
+	Merge(acc any, others []any) error
+}
+
+// ResettableFunction is implemented by aggregate functions that can reset
+// an accumulator (Flink's resetAccumulator).
+type ResettableFunction interface {
+	ResetAccumulator(acc any) error
+}
+
+// OpenableFunction is implemented by functions that need set-up before
+// the first call (PyFlink's UserDefinedFunction.open): Open is called once
+// per job (per operator instance for aggregate functions) with the
+// function's context.
+type OpenableFunction interface {
+	Open(ctx *FunctionContext) error
+}
+
+// ClosableFunction is implemented by functions that release resources
+// when the job ends (PyFlink's UserDefinedFunction.close).
+type ClosableFunction interface {
+	Close() error
+}
+
+// DeterministicFunction is implemented by functions that tell whether
+// they are deterministic (PyFlink's is_deterministic; the default is
+// true). Non-deterministic functions are never evaluated at planning time.
+type DeterministicFunction interface {
+	IsDeterministic() bool
+}
+
+// ResultTypedFunction is implemented by functions that declare their
+// result type (PyFlink's get_result_type); WithResultType overrides it.
+type ResultTypedFunction interface {
+	GetResultType() *types.DataType
+}
+
+// AccumulatorTypedFunction is implemented by aggregate functions that
+// declare their accumulator type (PyFlink's get_accumulator_type). Riffle
+// keeps accumulators as Go values, so the type is informational.
+type AccumulatorTypedFunction interface {
+	GetAccumulatorType() *types.DataType
+}
+
+// Collector receives the rows a TableFunction or TableAggregateFunction
+// emits (the yield of a PyFlink generator). Collect takes the row's
+// column values (a single value for a one-column result; a *types.Row or
+// a struct is unboxed into its fields).
+type Collector struct {
+	rows [][]any
+	n    int
+}
+
+// Collect emits one row.
+func (c *Collector) Collect(values ...any) {
+	if len(values) == 1 && c.n != 1 {
+		if vals, _, err := rowValues(values[0]); err == nil {
+			values = vals
+		}
+	}
+	c.rows = append(c.rows, append([]any(nil), values...))
+}
+
+// ---------------------------------------------------------------- function context
+
+// FunctionContext is the runtime context of a user function, passed to
+// Open (PyFlink's FunctionContext): the job's global parameters and a
+// metric group.
+type FunctionContext struct {
+	params  map[string]string
+	metrics *MetricGroup
+}
+
+// GetMetricGroup returns the function's metric group (PyFlink's
+// get_metric_group).
+func (c *FunctionContext) GetMetricGroup() *MetricGroup { return c.metrics }
+
+// GetJobParameter returns a global job parameter (set with the
+// configuration key pipeline.global-job-parameters or
+// ExecutionConfig.SetGlobalJobParameters), or def (Flink's
+// getJobParameter).
+func (c *FunctionContext) GetJobParameter(key, def string) string {
+	if v, ok := c.params[key]; ok {
+		return v
+	}
+	return def
+}
+
+// MetricGroup holds a function's metrics (PyFlink's MetricGroup): named
+// counters and gauges, readable while and after the job runs.
+type MetricGroup struct {
+	mu       sync.Mutex
+	scope    []string
+	counters map[string]*Counter
+	gauges   map[string]func() int64
+}
+
+func newMetricGroup(scope ...string) *MetricGroup {
+	return &MetricGroup{scope: scope, counters: map[string]*Counter{}, gauges: map[string]func() int64{}}
+}
+
+// AddGroup returns a sub-group (PyFlink's add_group).
+func (g *MetricGroup) AddGroup(name string) *MetricGroup {
+	return newMetricGroup(append(append([]string(nil), g.scope...), name)...)
+}
+
+// Counter returns the counter with that name, creating it (PyFlink's
+// counter).
+func (g *MetricGroup) Counter(name string) *Counter {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c, ok := g.counters[name]
+	if !ok {
+		c = &Counter{}
+		g.counters[name] = c
+	}
+	return c
+}
+
+// Gauge registers a gauge read by calling f (PyFlink's gauge).
+func (g *MetricGroup) Gauge(name string, f func() int64) {
+	g.mu.Lock()
+	g.gauges[name] = f
+	g.mu.Unlock()
+}
+
+// Values returns the current value of every counter and gauge, keyed by
+// the scoped name ("scope.name").
+func (g *MetricGroup) Values() map[string]int64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := map[string]int64{}
+	prefix := strings.Join(g.scope, ".")
+	if prefix != "" {
+		prefix += "."
+	}
+	for n, c := range g.counters {
+		out[prefix+n] = c.Count()
+	}
+	for n, f := range g.gauges {
+		out[prefix+n] = f()
+	}
+	return out
+}
+
+// Counter is a metric that counts (PyFlink's Counter).
+type Counter struct{ n atomic.Int64 }
+
+// Inc adds n (default 1).
+func (c *Counter) Inc(n ...int64) {
+	if len(n) == 0 {
+		c.n.Add(1)
+		return
+	}
+	c.n.Add(n[0])
+}
+
+// Dec subtracts n (default 1).
+func (c *Counter) Dec(n ...int64) {
+	if len(n) == 0 {
+		c.n.Add(-1)
+		return
+	}
+	c.n.Add(-n[0])
+}
+
+// Count returns the current count (PyFlink's get_count).
+func (c *Counter) Count() int64 { return c.n.Load() }
+
+// ---------------------------------------------------------------- data views
+
+// DataView is a collection usable inside an aggregate accumulator
+// (PyFlink's DataView). Riffle keeps accumulators in memory, so data views
+// are plain Go collections.
+type DataView interface {
+	// Clear removes every element.
+	Clear()
+}
+
+// ListView is a list inside an accumulator (PyFlink's ListView, declared
+// with datatypes.ListView).
+type ListView[T any] struct {
+	items []T
+}
+
+// Get returns the elements (PyFlink's get).
+func (l *ListView[T]) Get() []T { return l.items }
+
+// Add appends an element (PyFlink's add).
+func (l *ListView[T]) Add(v T) { l.items = append(l.items, v) }
+
+// AddAll appends elements (PyFlink's add_all).
+func (l *ListView[T]) AddAll(vs []T) { l.items = append(l.items, vs...) }
+
+// Clear implements DataView (PyFlink's clear).
+func (l *ListView[T]) Clear() { l.items = nil }
+
+// MapView is a map inside an accumulator (PyFlink's MapView, declared
+// with datatypes.MapView).
+type MapView[K comparable, V any] struct {
+	m map[K]V
+}
+
+// Get returns the value of key and whether it exists (PyFlink's get).
+func (m *MapView[K, V]) Get(key K) (V, bool) {
+	v, ok := m.m[key]
+	return v, ok
+}
+
+// Put sets a value, replacing an existing one (PyFlink's put).
+func (m *MapView[K, V]) Put(key K, value V) {
+	if m.m == nil {
+		m.m = map[K]V{}
+	}
+	m.m[key] = value
+}
+
+// PutAll sets several values (PyFlink's put_all).
+func (m *MapView[K, V]) PutAll(values map[K]V) {
+	for k, v := range values {
+		m.Put(k, v)
+	}
+}
+
+// Remove deletes a key (PyFlink's remove).
+func (m *MapView[K, V]) Remove(key K) { delete(m.m, key) }
+
+// Contains reports whether key exists (PyFlink's contains).
+func (m *MapView[K, V]) Contains(key K) bool {
+	_, ok := m.m[key]
+	return ok
+}
+
+// Keys returns the keys, in no particular order (PyFlink's keys).
+func (m *MapView[K, V]) Keys() []K {
+	out := make([]K, 0, len(m.m))
+	for k := range m.m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// Values returns the values, in no particular order (PyFlink's values).
+func (m *MapView[K, V]) Values() []V {
+	out := make([]V, 0, len(m.m))
+	for _, v := range m.m {
+		out = append(out, v)
+	}
+	return out
+}
+
+// Items returns a copy of the entries (PyFlink's items).
+func (m *MapView[K, V]) Items() map[K]V {
+	out := make(map[K]V, len(m.m))
+	for k, v := range m.m {
+		out[k] = v
+	}
+	return out
+}
+
+// IsEmpty reports whether the map has no entries (PyFlink's is_empty).
+func (m *MapView[K, V]) IsEmpty() bool { return len(m.m) == 0 }
+
+// Clear implements DataView (PyFlink's clear).
+func (m *MapView[K, V]) Clear() { m.m = nil }
+
+// ---------------------------------------------------------------- wrappers
+
+// FunctionKind tells scalar, table, aggregate and table aggregate
+// functions apart.
+type FunctionKind = expr.FunctionKind
+
+// Function kinds.
+const (
+	ScalarFunctionKind         = expr.ScalarKind
+	TableFunctionKind          = expr.TableKind
+	AggregateFunctionKind      = expr.AggregateKind
+	TableAggregateFunctionKind = expr.TableAggregateKind
+)
+
+// UserDefinedFunction is a user function ready for registration or inline
+// calls (PyFlink's UserDefinedFunctionWrapper, what udf, udtf, udaf and
+// udtaf return). Call it on expressions with Call; register it with
+// TableEnvironment.CreateTemporarySystemFunction and friends. A wrapper
+// built from an invalid function reports the problem through Err and when
+// it is used.
+type UserDefinedFunction struct {
+	name          string
+	kind          FunctionKind
+	impl          any
+	inputTypes    []*types.DataType
+	resultType    *types.DataType
+	accType       *types.DataType
+	deterministic bool
+	err           error
+	id            int64
+
+	// goFn is set for functions built from plain Go funcs.
+	goFn *goFunc
+
+	once sync.Once
+	fn   *expr.Function
+}
+
+var udfIDs atomic.Int64
+
+// FunctionOption configures UDF, UDTF, UDAF and UDTAF.
+type FunctionOption func(*UserDefinedFunction)
+
+// WithName names the function (in plans, errors and SHOW FUNCTIONS before
+// registration); the default is the Go type or func name.
+func WithName(name string) FunctionOption {
+	return func(f *UserDefinedFunction) { f.name = name }
+}
+
+// WithResultType declares the result type of a scalar or aggregate
+// function (PyFlink's result_type), overriding what is derived from a Go
+// func or declared by GetResultType.
+func WithResultType(t *types.DataType) FunctionOption {
+	return func(f *UserDefinedFunction) { f.resultType = t }
+}
+
+// WithResultTypes declares the column types of a table function's or
+// table aggregate function's rows (PyFlink's result_types); the columns
+// are named f0, f1, ... unless the call is aliased.
+func WithResultTypes(ts ...*types.DataType) FunctionOption {
+	return func(f *UserDefinedFunction) {
+		fields := make([]types.Field, len(ts))
+		for i, t := range ts {
+			fields[i] = types.NewField(fmt.Sprintf("f%d", i), t)
+		}
+		f.resultType = types.RowType(fields...)
+	}
+}
+
+// WithInputTypes declares the argument types (PyFlink's input_types);
+// arguments are cast to them. Without it any arguments are accepted (a Go
+// func's parameter types are used when it is one).
+func WithInputTypes(ts ...*types.DataType) FunctionOption {
+	return func(f *UserDefinedFunction) { f.inputTypes = ts }
+}
+
+// WithAccumulatorType declares an aggregate function's accumulator type
+// (PyFlink's accumulator_type; informational in Riffle).
+func WithAccumulatorType(t *types.DataType) FunctionOption {
+	return func(f *UserDefinedFunction) { f.accType = t }
+}
+
+// WithDeterministic declares whether the function is deterministic
+// (PyFlink's deterministic); the default is true.
+func WithDeterministic(d bool) FunctionOption {
+	return func(f *UserDefinedFunction) { f.deterministic = d }
+}
+
+func newWrapper(kind FunctionKind, impl any, opts []FunctionOption) *UserDefinedFunction {
+	f := &UserDefinedFunction{kind: kind, impl: impl, deterministic: true, id: udfIDs.Add(1)}
+	if d, ok := impl.(DeterministicFunction); ok {
+		f.deterministic = d.IsDeterministic()
+	}
+	if r, ok := impl.(ResultTypedFunction); ok {
+		f.resultType = r.GetResultType()
+	}
+	if a, ok := impl.(AccumulatorTypedFunction); ok {
+		f.accType = a.GetAccumulatorType()
+	}
+	for _, o := range opts {
+		o(f)
+	}
+	if f.name == "" {
+		f.name = defaultFuncName(impl)
+	}
+	return f
+}
+
+func defaultFuncName(impl any) string {
+	if impl == nil {
+		return "udf"
+	}
+	if n := funcName(impl); n != "" {
+		return n
+	}
+	t := reflect.TypeOf(impl)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Name() != "" && t.Kind() != reflect.Func {
+		return t.Name()
+	}
+	return "udf"
+}
+
+// UDF wraps a scalar function (PyFlink's udf): f is a ScalarFunction, or a
+// plain Go func such as func(a, b int64) int64 whose parameter and result
+// types give the function's types (see typeOfGo: int64 BIGINT, string
+// STRING, *int64 a nullable BIGINT, ...). A func may return (R, error)
+// and may be variadic. When a parameter that cannot hold NULL (a
+// non-pointer basic type) receives NULL, the result is NULL without a
+// call. A ScalarFunction needs WithResultType or a GetResultType method.
+//
+//	add := table.UDF(func(i, j int64) int64 { return i + j }, table.WithName("add"))
+//	tab.Select(add.Call(table.Col("a"), table.Col("b")))
+func UDF(f any, opts ...FunctionOption) *UserDefinedFunction {
+	w := newWrapper(ScalarFunctionKind, f, opts)
+	switch impl := f.(type) {
+	case ScalarFunction:
+		if w.resultType == nil {
+			w.err = fmt.Errorf("scalar function %s needs a result type (WithResultType)", w.name)
+		}
+		_ = impl
+	default:
+		g, err := newGoFunc(f, false)
+		if err != nil {
+			w.err = fmt.Errorf("UDF: %w", err)
+			return w
+		}
+		w.goFn = g
+		if w.inputTypes == nil {
+			w.inputTypes = g.inTypes
+			w.goFn.typedInputs = true
+		}
+		if w.resultType == nil {
+			if g.outType == nil {
+				w.err = fmt.Errorf("UDF %s: the result type of %s cannot be derived; use WithResultType", w.name, g.t)
+				return w
+			}
+			w.resultType = g.outType
+		}
+	}
+	return w
+}
+
+// funcName is the name of a named Go func ("" for closures).
+func funcName(f any) string {
+	rv := reflect.ValueOf(f)
+	if rv.Kind() != reflect.Func || rv.IsNil() {
+		return ""
+	}
+	fn := goruntime.FuncForPC(rv.Pointer())
+	if fn == nil {
+		return ""
+	}
+	name := fn.Name()
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	if strings.HasPrefix(name, "func") || strings.Contains(name, "-") || name == "" {
+		return ""
+	}
+	return name
+}
+
+// UDTF wraps a table function (PyFlink's udtf): f is a TableFunction, or a
+// plain Go func whose last parameter is an emit func, e.g.
+//
+//	split := table.UDTF(func(x int32, s string, emit func(int32, string)) {
+//		for _, p := range strings.Split(s, ",") {
+//			emit(x, p)
+//		}
+//	})
+//
+// The emit func's parameter types are the result columns (named f0, f1,
+// ...). A TableFunction needs WithResultTypes.
+func UDTF(f any, opts ...FunctionOption) *UserDefinedFunction {
+	w := newWrapper(TableFunctionKind, f, opts)
+	if _, ok := f.(TableFunction); ok {
+		if w.resultType == nil {
+			w.err = fmt.Errorf("table function %s needs result types (WithResultTypes)", w.name)
+		}
+		return w
+	}
+	g, err := newGoFunc(f, true)
+	if err != nil {
+		w.err = fmt.Errorf("UDTF: %w", err)
+		return w
+	}
+	w.goFn = g
+	if w.inputTypes == nil {
+		w.inputTypes = g.inTypes
+		w.goFn.typedInputs = true
+	}
+	if w.resultType == nil {
+		w.resultType = g.outType
+	}
+	return w
+}
+
+// UDAF wraps an aggregate function (PyFlink's udaf). The result type comes
+// from WithResultType or the function's GetResultType.
+func UDAF(f AggregateFunction, opts ...FunctionOption) *UserDefinedFunction {
+	w := newWrapper(AggregateFunctionKind, f, opts)
+	if f == nil {
+		w.err = errors.New("UDAF: nil function")
+	} else if w.resultType == nil {
+		w.err = fmt.Errorf("aggregate function %s needs a result type (WithResultType or GetResultType)", w.name)
+	}
+	return w
+}
+
+// UDTAF wraps a table aggregate function (PyFlink's udtaf). The row type
+// comes from WithResultType (a ROW type), WithResultTypes or
+// GetResultType; a non-ROW result type is one column named f0.
+func UDTAF(f TableAggregateFunction, opts ...FunctionOption) *UserDefinedFunction {
+	w := newWrapper(TableAggregateFunctionKind, f, opts)
+	if f == nil {
+		w.err = errors.New("UDTAF: nil function")
+	} else if w.resultType == nil {
+		w.err = fmt.Errorf("table aggregate function %s needs a result type (WithResultType or GetResultType)", w.name)
+	} else if w.resultType.Root != types.RowRoot {
+		w.resultType = types.RowType(types.NewField("f0", w.resultType))
+	}
+	return w
+}
+
+// Name returns the function's name.
+func (f *UserDefinedFunction) Name() string { return f.name }
+
+// Kind returns the function's kind.
+func (f *UserDefinedFunction) Kind() FunctionKind { return f.kind }
+
+// Err reports why the function cannot be used, or nil.
+func (f *UserDefinedFunction) Err() error {
+	if f == nil {
+		return errors.New("nil user-defined function")
+	}
+	return f.err
+}
+
+// ResultType returns the declared or derived result type (for table and
+// table aggregate functions, the ROW of their columns).
+func (f *UserDefinedFunction) ResultType() *types.DataType { return f.resultType }
+
+// IsDeterministic reports whether the function is deterministic.
+func (f *UserDefinedFunction) IsDeterministic() bool { return f.deterministic }
+
+// inlineKey is the name under which an inline call resolves.
+func (f *UserDefinedFunction) inlineKey() string { return fmt.Sprintf("%s$inline%d", f.name, f.id) }
+
+// Call applies the function to arguments (PyFlink's calling a wrapper:
+// add(tab.a, tab.b)). The call resolves to this function without
+// registration. Col("*") as the only argument passes all columns of the
+// input as one ROW value (in Map, FlatMap, Aggregate, FlatAggregate and
+// JoinLateral).
+func (f *UserDefinedFunction) Call(args ...any) Expression {
+	if err := f.Err(); err != nil {
+		return failed(err)
+	}
+	key := f.inlineKey()
+	if len(args) == 1 {
+		if e, ok := args[0].(Expression); ok && e.x != nil && e.x.kind == kindStar {
+			return Expression{&exprData{kind: kindUDFRow, udf: f, deps: &exprDeps{funcs: map[string]*UserDefinedFunction{key: f}}}}
+		}
+	}
+	x := derive(func(n []sql.Expr) sql.Expr { return &sql.FuncCall{Name: objName(key), Args: n} }, args...)
+	if x.x.err != nil {
+		return x
+	}
+	x.x.udf = f
+	x.x.deps = x.x.deps.merge(&exprDeps{funcs: map[string]*UserDefinedFunction{key: f}})
+	return x
+}
+
+// Alias is the function applied to all columns of the input as one ROW,
+// with names for its result columns (PyFlink's wrapper.alias, as in
+// tab.FlatMap(split.Alias("a", "b")) or tab.FlatAggregate(top2.Alias("a", "b"))).
+func (f *UserDefinedFunction) Alias(name string, extraNames ...string) Expression {
+	return f.Call(Col("*")).As(name, extraNames...)
+}
+
+// ---------------------------------------------------------------- expr.Function
+
+// function returns the planner's view of the function.
+func (f *UserDefinedFunction) function() (*expr.Function, error) {
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	f.once.Do(func() { f.fn = f.buildFunction() })
+	return f.fn, nil
+}
+
+func (f *UserDefinedFunction) buildFunction() *expr.Function {
+	fn := &expr.Function{Name: f.name, Kind: f.kind, Category: "User-defined", UDF: true,
+		NonDeterministic: !f.deterministic, MinArgs: 0, MaxArgs: -1,
+		Description: fmt.Sprintf("user-defined %s function", strings.ToLower(f.kind.String()))}
+	if f.inputTypes != nil {
+		fn.MinArgs, fn.MaxArgs = len(f.inputTypes), len(f.inputTypes)
+		if f.goFn != nil && f.goFn.variadic {
+			fn.MinArgs, fn.MaxArgs = len(f.inputTypes)-1, -1
+		}
+	}
+	ret := f.resultType
+	switch f.kind {
+	case TableAggregateFunctionKind:
+		// a table aggregate is planned as an aggregate whose value is the
+		// array of the rows it emits; FlatAggregate unnests it
+		ret = types.ArrayType(f.resultType.NotNull()).NotNull()
+		fn.Kind = expr.AggregateKind
+	}
+	fn.Infer = func(c *expr.InferCtx) (*types.DataType, error) {
+		if f.inputTypes != nil {
+			for i, a := range c.Args {
+				want := f.argType(i)
+				if want == nil || a.EqualsIgnoreNull(want) {
+					continue
+				}
+				if a.Root != types.Null && !expr.SupportsImplicitCast(a, want) && !(a.IsString() && want.IsString()) {
+					return nil, fmt.Errorf("Invalid argument type at position %d of function %s: expected %s, got %s", i, f.name, want, a)
+				}
+				c.CastArg(i, want.WithNullable(a.Nullable))
+			}
+		}
+		return ret, nil
+	}
+	switch f.kind {
+	case ScalarFunctionKind:
+		fn.Build = func(args []*types.DataType, rt *types.DataType) (expr.Kernel, error) {
+			return f.scalarKernel(args, rt), nil
+		}
+	case AggregateFunctionKind, TableAggregateFunctionKind:
+		fn.Aggregate = &aggImpl{f: f}
+	case TableFunctionKind:
+		f.attachTable(fn)
+	}
+	return fn
+}
+
+func (f *UserDefinedFunction) argType(i int) *types.DataType {
+	if i < len(f.inputTypes) {
+		return f.inputTypes[i]
+	}
+	if f.goFn != nil && f.goFn.variadic && len(f.inputTypes) > 0 {
+		return f.inputTypes[len(f.inputTypes)-1]
+	}
+	return nil
+}
+
+// scalarKernel evaluates the function row by row.
+func (f *UserDefinedFunction) scalarKernel(argTypes []*types.DataType, ret *types.DataType) expr.Kernel {
+	return func(ctx *expr.Ctx, a []*expr.Vec, n int) (*expr.Vec, error) {
+		inst, done, err := instances.acquire(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		b := array.NewBuilder(memory.DefaultAllocator, types.ToArrow(ret))
+		defer b.Release()
+		b.Reserve(n)
+		vals := make([]any, len(a))
+		for i := 0; i < n; i++ {
+			for k, v := range a {
+				vals[k] = v.Value(i)
+			}
+			out, err := inst.evalScalar(vals)
+			if err != nil {
+				return nil, &expr.EvalError{Func: f.name, Msg: err.Error()}
+			}
+			cv, err := convertValue(out, ret)
+			if err != nil {
+				return nil, &expr.EvalError{Func: f.name, Msg: fmt.Sprintf("result: %v", err)}
+			}
+			types.AppendValue(b, cv, ret)
+		}
+		return expr.ArrVec(b.NewArray(), ret), nil
+	}
+}
+
+// ---------------------------------------------------------------- Go funcs
+
+// goFunc describes a plain Go func used as a function.
+type goFunc struct {
+	v        reflect.Value
+	t        reflect.Type
+	params   []reflect.Type // value parameters (without the emit func)
+	inTypes  []*types.DataType
+	outType  *types.DataType
+	variadic bool
+	errOut   bool // returns error last
+	hasOut   bool // returns a value
+	// emit is the emit parameter of a table function.
+	emit reflect.Type
+	// typedInputs is set when inTypes came from the func's parameters.
+	typedInputs bool
+}
+
+func newGoFunc(f any, table bool) (*goFunc, error) {
+	rv := reflect.ValueOf(f)
+	if rv.Kind() != reflect.Func || rv.IsNil() {
+		return nil, fmt.Errorf("expected a function implementation or a Go func, got %T", f)
+	}
+	t := rv.Type()
+	g := &goFunc{v: rv, t: t, variadic: t.IsVariadic()}
+	nIn := t.NumIn()
+	if table {
+		if nIn == 0 || t.In(nIn-1).Kind() != reflect.Func || g.variadic {
+			return nil, fmt.Errorf("a table function's last parameter must be an emit func, as in func(x int32, emit func(int32)), got %s", t)
+		}
+		g.emit = t.In(nIn - 1)
+		if g.emit.NumOut() > 0 {
+			return nil, fmt.Errorf("the emit func of %s must not return values", t)
+		}
+		nIn--
+		var fields []types.Field
+		for i := 0; i < g.emit.NumIn(); i++ {
+			ft, err := typeOfGo(g.emit.In(i))
+			if err != nil {
+				return nil, fmt.Errorf("emit parameter %d: %w", i, err)
+			}
+			fields = append(fields, types.NewField(fmt.Sprintf("f%d", i), ft.AsNullable()))
+		}
+		if len(fields) == 1 && fields[0].Type.Root == types.RowRoot {
+			fields = fields[0].Type.Fields
+		}
+		g.outType = types.RowType(fields...)
+	}
+	for i := 0; i < nIn; i++ {
+		pt := t.In(i)
+		g.params = append(g.params, pt)
+		if g.variadic && i == nIn-1 {
+			pt = pt.Elem()
+		}
+		it, err := typeOfGo(pt)
+		if err != nil {
+			if pt == rtAny || pt == rtRowPtr || pt == rtMapPtr {
+				it = nil
+			} else {
+				return nil, fmt.Errorf("parameter %d: %w", i, err)
+			}
+		}
+		g.inTypes = append(g.inTypes, it)
+	}
+	// inputs of type any accept anything: no declared input types then
+	for _, it := range g.inTypes {
+		if it == nil {
+			g.inTypes = nil
+			break
+		}
+	}
+	switch t.NumOut() {
+	case 0:
+	case 1:
+		if t.Out(0) == rtError {
+			g.errOut = true
+		} else {
+			g.hasOut = true
+		}
+	case 2:
+		if t.Out(1) != rtError {
+			return nil, fmt.Errorf("a func returning two values must return (value, error), got %s", t)
+		}
+		g.hasOut, g.errOut = true, true
+	default:
+		return nil, fmt.Errorf("too many results in %s", t)
+	}
+	if table && g.hasOut {
+		return nil, fmt.Errorf("a table function emits its rows and returns nothing or an error, got %s", t)
+	}
+	if !table {
+		if !g.hasOut {
+			return nil, fmt.Errorf("a scalar function must return a value, got %s", t)
+		}
+		ot, err := typeOfGo(t.Out(0))
+		if err == nil {
+			// results may always be NULL when the inputs are
+			g.outType = ot.AsNullable()
+		}
+	}
+	return g, nil
+}
+
+// args converts engine values to the func's parameters; ok is false when
+// a NULL reached a parameter that cannot hold it.
+func (g *goFunc) args(vals []any) ([]reflect.Value, bool, error) {
+	out := make([]reflect.Value, 0, len(vals)+1)
+	fixed := len(g.params)
+	if g.variadic {
+		fixed--
+	}
+	if len(vals) < fixed || (!g.variadic && len(vals) != fixed) {
+		return nil, false, fmt.Errorf("called with %d arguments, expects %d", len(vals), fixed)
+	}
+	for i, v := range vals {
+		pt := g.paramType(i)
+		rv, ok, err := toGoValue(v, pt)
+		if err != nil {
+			return nil, false, fmt.Errorf("argument %d: %w", i, err)
+		}
+		if !ok {
+			return nil, false, nil
+		}
+		out = append(out, rv)
+	}
+	return out, true, nil
+}
+
+func (g *goFunc) paramType(i int) reflect.Type {
+	if g.variadic && i >= len(g.params)-1 {
+		return g.params[len(g.params)-1].Elem()
+	}
+	return g.params[i]
+}
+
+// call calls the func with converted arguments; the returned value is the
+// Go result (nil for none).
+func (g *goFunc) call(args []reflect.Value, emit reflect.Value) (any, error) {
+	if emit.IsValid() {
+		args = append(args, emit)
+	}
+	res := g.v.Call(args)
+	if g.errOut {
+		if e := res[len(res)-1]; !e.IsNil() {
+			return nil, e.Interface().(error)
+		}
+	}
+	if g.hasOut {
+		r := res[0]
+		if (r.Kind() == reflect.Pointer || r.Kind() == reflect.Interface || r.Kind() == reflect.Slice || r.Kind() == reflect.Map) && r.IsNil() {
+			return nil, nil
+		}
+		return r.Interface(), nil
+	}
+	return nil, nil
+}
+
+// ---------------------------------------------------------------- instances
+
+// funcInstance is a user function opened for a job.
+type funcInstance struct {
+	f      *UserDefinedFunction
+	mu     sync.Mutex
+	ctx    *FunctionContext
+	opened bool
+}
+
+func (i *funcInstance) open(params map[string]string) (err error) {
+	defer recoverUDF(i.f.name, &err)
+	i.ctx = &FunctionContext{params: params, metrics: newMetricGroup(i.f.name)}
+	if o, ok := i.f.impl.(OpenableFunction); ok {
+		if err := o.Open(i.ctx); err != nil {
+			return fmt.Errorf("open of function %s failed: %w", i.f.name, err)
+		}
+	}
+	i.opened = true
+	return nil
+}
+
+func (i *funcInstance) close() (err error) {
+	defer recoverUDF(i.f.name, &err)
+	if !i.opened {
+		return nil
+	}
+	i.opened = false
+	if c, ok := i.f.impl.(ClosableFunction); ok {
+		if err := c.Close(); err != nil {
+			return fmt.Errorf("close of function %s failed: %w", i.f.name, err)
+		}
+	}
+	return nil
+}
+
+// recoverUDF turns a panic of user code into an error naming the
+// function, with the stack.
+func recoverUDF(name string, err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("user-defined function %s panicked: %v\n%s", name, r, debug.Stack())
+	}
+}
+
+// evalScalar calls the scalar function on one row.
+func (i *funcInstance) evalScalar(vals []any) (out any, err error) {
+	defer recoverUDF(i.f.name, &err)
+	f := i.f
+	if f.goFn != nil {
+		args, ok, err := f.goFn.args(vals)
+		if err != nil || !ok {
+			return nil, err
+		}
+		return f.goFn.call(args, reflect.Value{})
+	}
+	return f.impl.(ScalarFunction).Eval(vals...)
+}
+
+// evalTable calls the table function on one row and returns the rows it
+// emitted.
+func (i *funcInstance) evalTable(vals []any) (rows [][]any, err error) {
+	defer recoverUDF(i.f.name, &err)
+	f := i.f
+	out := &Collector{n: len(f.resultType.Fields)}
+	if f.goFn != nil {
+		args, ok, err := f.goFn.args(vals)
+		if err != nil || !ok {
+			return nil, err
+		}
+		emit := reflect.MakeFunc(f.goFn.emit, func(in []reflect.Value) []reflect.Value {
+			row := make([]any, len(in))
+			for k, v := range in {
+				if (v.Kind() == reflect.Pointer || v.Kind() == reflect.Slice || v.Kind() == reflect.Map || v.Kind() == reflect.Interface) && v.IsNil() {
+					row[k] = nil
+				} else {
+					row[k] = v.Interface()
+				}
+			}
+			out.Collect(row...)
+			return nil
+		})
+		if _, err := f.goFn.call(args, emit); err != nil {
+			return nil, err
+		}
+		return out.rows, nil
+	}
+	if err := f.impl.(TableFunction).Eval(out, vals...); err != nil {
+		return nil, err
+	}
+	return out.rows, nil
+}
+
+// instanceSet tracks the functions opened by each running job (keyed by
+// the job's expression context) so that they are closed when it ends.
+type instanceSet struct {
+	mu   sync.Mutex
+	jobs map[*expr.Ctx]map[*UserDefinedFunction]*funcInstance
+}
+
+var instances = &instanceSet{jobs: map[*expr.Ctx]map[*UserDefinedFunction]*funcInstance{}}
+
+// register starts tracking a job's context.
+func (s *instanceSet) register(ctx *expr.Ctx) {
+	s.mu.Lock()
+	s.jobs[ctx] = map[*UserDefinedFunction]*funcInstance{}
+	s.mu.Unlock()
+}
+
+// release closes the functions a job opened.
+func (s *instanceSet) release(ctx *expr.Ctx) error {
+	s.mu.Lock()
+	m := s.jobs[ctx]
+	delete(s.jobs, ctx)
+	s.mu.Unlock()
+	var first error
+	for _, inst := range m {
+		inst.mu.Lock()
+		if err := inst.close(); err != nil && first == nil {
+			first = err
+		}
+		inst.mu.Unlock()
+	}
+	return first
+}
+
+// acquire returns the function's instance for a job, opening it on first
+// use, locked for the caller until done is called (user functions need not
+// be safe for concurrent use). Outside a job (constant folding at planning
+// time) a fresh instance is opened and closed around the call.
+func (s *instanceSet) acquire(ctx *expr.Ctx, f *UserDefinedFunction) (*funcInstance, func(), error) {
+	s.mu.Lock()
+	m, tracked := s.jobs[ctx]
+	var inst *funcInstance
+	if tracked {
+		inst = m[f]
+		if inst == nil {
+			inst = &funcInstance{f: f}
+			m[f] = inst
+		}
+	}
+	s.mu.Unlock()
+	var params map[string]string
+	if ctx != nil {
+		params = ctx.JobParams
+	}
+	if !tracked {
+		inst = &funcInstance{f: f}
+		if err := inst.open(params); err != nil {
+			return nil, nil, err
+		}
+		return inst, func() { _ = inst.close() }, nil
+	}
+	inst.mu.Lock()
+	if !inst.opened {
+		if err := inst.open(params); err != nil {
+			inst.mu.Unlock()
+			return nil, nil, err
+		}
+	}
+	return inst, inst.mu.Unlock, nil
+}
+
+// ---------------------------------------------------------------- aggregate adapter
+
+// aggImpl implements expr.AggregateImpl for AggregateFunction and
+// TableAggregateFunction.
+type aggImpl struct{ f *UserDefinedFunction }
+
+func (a *aggImpl) Open(ctx *expr.Ctx) (expr.AggregateInstance, error) {
+	inst := &funcInstance{f: a.f}
+	var params map[string]string
+	if ctx != nil {
+		params = ctx.JobParams
+	}
+	if err := inst.open(params); err != nil {
+		return nil, err
+	}
+	return &aggInstance{inst: inst}, nil
+}
+
+type aggInstance struct{ inst *funcInstance }
+
+func (a *aggInstance) CreateAccumulator() (acc any, err error) {
+	defer recoverUDF(a.inst.f.name, &err)
+	switch impl := a.inst.f.impl.(type) {
+	case AggregateFunction:
+		return impl.CreateAccumulator(), nil
+	case TableAggregateFunction:
+		return impl.CreateAccumulator(), nil
+	}
+	return nil, fmt.Errorf("%s is not an aggregate function", a.inst.f.name)
+}
+
+func (a *aggInstance) Accumulate(acc any, args []any) (err error) {
+	defer recoverUDF(a.inst.f.name, &err)
+	switch impl := a.inst.f.impl.(type) {
+	case AggregateFunction:
+		return impl.Accumulate(acc, args...)
+	case TableAggregateFunction:
+		return impl.Accumulate(acc, args...)
+	}
+	return nil
+}
+
+func (a *aggInstance) Retract(acc any, args []any) (err error) {
+	defer recoverUDF(a.inst.f.name, &err)
+	if r, ok := a.inst.f.impl.(RetractableFunction); ok {
+		return r.Retract(acc, args...)
+	}
+	return fmt.Errorf("function %s cannot consume an updating input: it does not implement Retract", a.inst.f.name)
+}
+
+func (a *aggInstance) Merge(acc any, others []any) (err error) {
+	defer recoverUDF(a.inst.f.name, &err)
+	if m, ok := a.inst.f.impl.(MergeableFunction); ok {
+		return m.Merge(acc, others)
+	}
+	return fmt.Errorf("function %s does not implement Merge", a.inst.f.name)
+}
+
+func (a *aggInstance) GetValue(acc any) (v any, err error) {
+	defer recoverUDF(a.inst.f.name, &err)
+	f := a.inst.f
+	switch impl := f.impl.(type) {
+	case AggregateFunction:
+		v, err := impl.GetValue(acc)
+		if err != nil {
+			return nil, err
+		}
+		return convertValue(v, f.resultType)
+	case TableAggregateFunction:
+		out := &Collector{n: len(f.resultType.Fields)}
+		if err := impl.EmitValue(acc, out); err != nil {
+			return nil, err
+		}
+		rows := make([]any, len(out.rows))
+		for i, r := range out.rows {
+			cv, err := convertValue(r, f.resultType)
+			if err != nil {
+				return nil, fmt.Errorf("emitted row %v: %w", r, err)
+			}
+			rows[i] = cv
+		}
+		return rows, nil
+	}
+	return nil, nil
+}
+
+func (a *aggInstance) Close() error { return a.inst.close() }

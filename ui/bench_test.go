@@ -1,0 +1,246 @@
+package ui
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/riffle-sql/riffle/engine/results"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// bigResult is a finished result of n rows × 5 columns (BIGINT, DOUBLE,
+// a 10-character STRING, TIMESTAMP(3), INT), as in engine/results' benchmarks.
+func bigResult(tb testing.TB, n int) *results.Result {
+	tb.Helper()
+	r := results.New([]results.Column{
+		{Name: "id", Type: types.BigIntType().NotNull()},
+		{Name: "price", Type: types.DoubleType()},
+		{Name: "name", Type: types.StringType()},
+		{Name: "ts", Type: types.TimestampType(3)},
+		{Name: "qty", Type: types.IntType()},
+	}, results.Options{})
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	rows := make([]*types.Row, 0, 4096)
+	for i := 0; i < n; i++ {
+		rows = append(rows, &types.Row{Kind: types.Insert, Values: []any{
+			int64(i), float64(i) * 1.25, fmt.Sprintf("name-%05d", i%100000), base.Add(time.Duration(i) * time.Millisecond), int32(i % 1000),
+		}})
+		if len(rows) == cap(rows) {
+			if err := r.AddRows(rows); err != nil {
+				tb.Fatal(err)
+			}
+			rows = rows[:0]
+		}
+	}
+	if err := r.AddRows(rows); err != nil {
+		tb.Fatal(err)
+	}
+	r.Finish(nil)
+	return r
+}
+
+// BenchmarkGridRefresh1M measures one grid refresh on the UI goroutine —
+// a snapshot of the rows around the visible ones and the redraw of every
+// visible cell — over a 1,000,000-row × 5-column result, in a grid of the
+// size the workbench gives it (1,100 × 400 px), at the top and in the
+// middle of the first page.
+func BenchmarkGridRefresh1M(b *testing.B) {
+	a := test.NewApp()
+	defer a.Quit()
+	r := bigResult(b, 1_000_000)
+	for _, at := range []int{0, 150_000} {
+		b.Run(fmt.Sprintf("row%d", at), func(b *testing.B) {
+			g := newResultGrid(r, results.TableView)
+			w := test.NewWindow(g)
+			defer w.Close()
+			w.Resize(fyne.NewSize(1100, 400))
+			g.refreshFrame()
+			g.ScrollTo(widget.TableCellID{Row: at, Col: 1})
+			g.refreshFrame()
+			b.ResetTimer()
+			for b.Loop() {
+				g.snap = nil // force a new snapshot, as after a change
+				g.refreshFrame()
+			}
+			if got, _, _ := g.cellText(at, 1); got != fmt.Sprint(at) {
+				b.Fatalf("cell (%d, id) = %q", at, got)
+			}
+		})
+	}
+}
+
+// BenchmarkGridRefreshWide measures a refresh of a 100,000-row ×
+// 30-column result in a full-screen grid (beekeeper #135: 8k × 20 took
+// seconds there).
+func BenchmarkGridRefreshWide(b *testing.B) {
+	a := test.NewApp()
+	defer a.Quit()
+	cols := make([]results.Column, 30)
+	for i := range cols {
+		t := types.BigIntType()
+		if i%3 == 1 {
+			t = types.StringType()
+		}
+		cols[i] = results.Column{Name: fmt.Sprintf("column_%02d", i), Type: t}
+	}
+	r := results.New(cols, results.Options{})
+	row := make([]any, len(cols))
+	for i := 0; i < 100_000; i++ {
+		for c := range row {
+			if c%3 == 1 {
+				row[c] = fmt.Sprintf("text %d", i+c)
+			} else {
+				row[c] = int64(i * c)
+			}
+		}
+		if err := r.Add(types.Insert, row); err != nil {
+			b.Fatal(err)
+		}
+	}
+	r.Finish(nil)
+	g := newResultGrid(r, results.TableView)
+	w := test.NewWindow(g)
+	defer w.Close()
+	w.Resize(fyne.NewSize(1600, 900))
+	g.refreshFrame()
+	b.Run("refresh", func(b *testing.B) {
+		for b.Loop() {
+			g.snap = nil
+			g.refreshFrame()
+		}
+	})
+	b.Run("scroll", func(b *testing.B) {
+		row := 0
+		for b.Loop() {
+			row = (row + 997) % 100_000
+			g.ScrollTo(widget.TableCellID{Row: row, Col: 1 + row%30})
+		}
+	})
+	b.Run("resize", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			i++
+			w.Resize(fyne.NewSize(1400+float32(i%200), 800+float32(i%100)))
+		}
+	})
+}
+
+// BenchmarkStreamToTableView runs a datagen stream at 100,000 rows/s into
+// the table view of the workbench for three seconds while the test
+// goroutine plays the UI: a Tick every 100 ms, as the ticker does. It
+// reports the UI time per refresh (mean and worst) and the rate at which
+// the result received rows (the engine is never held up by the UI, so it
+// should match the source's rate).
+//
+// The "noui" variants run the same stream without ticking: the rate the
+// result receives then is the engine's alone, to compare with.
+func BenchmarkStreamToTableView(b *testing.B) {
+	for _, rate := range []int{100_000, 1_000_000} {
+		for _, ui := range []bool{true, false} {
+			name := fmt.Sprintf("rate%d", rate)
+			if !ui {
+				name += "/noui"
+			}
+			b.Run(name, func(b *testing.B) {
+				for b.Loop() {
+					benchStream(b, rate, 3*time.Second, ui)
+				}
+			})
+		}
+	}
+}
+
+func benchStream(b *testing.B, rate int, d time.Duration, tick bool) {
+	a := test.NewApp()
+	defer a.Quit()
+	h := open(b, filepath.Join(b.TempDir(), "ws.riffle"))
+	defer h.close()
+	t := h.newTab("")
+	t.ed.SetText(fmt.Sprintf(`CREATE TEMPORARY TABLE s (id BIGINT, price DOUBLE, name STRING, ts TIMESTAMP(3), qty INT)
+WITH ('connector' = 'datagen', 'rows-per-second' = '%d', 'fields.name.length' = '10');
+SELECT * FROM s`, rate))
+	h.runAll()
+	if len(h.wb.results) != 1 {
+		b.Fatalf("no result: %s", h.messages())
+	}
+	rt := h.wb.results[0]
+	var ui []time.Duration
+	start := time.Now()
+	first := rt.res.Stats().Changes
+	next := start
+	for time.Since(start) < d {
+		next = next.Add(100 * time.Millisecond)
+		time.Sleep(time.Until(next))
+		if !tick {
+			continue
+		}
+		t0 := time.Now()
+		h.q.drain()
+		h.wb.Tick()
+		ui = append(ui, time.Since(t0))
+	}
+	elapsed := time.Since(start)
+	got := rt.res.Stats().Changes - first
+	rt.stop()
+	h.waitDone(rt)
+	b.ReportMetric(float64(got)/elapsed.Seconds(), "rows/s")
+	if !tick {
+		return
+	}
+	sort.Slice(ui, func(i, j int) bool { return ui[i] < ui[j] })
+	var sum time.Duration
+	for _, x := range ui {
+		sum += x
+	}
+	b.ReportMetric(float64(sum.Microseconds())/float64(len(ui))/1000, "ui-ms/refresh")
+	b.ReportMetric(float64(ui[len(ui)*9/10].Microseconds())/1000, "p90-ui-ms/refresh")
+	b.ReportMetric(float64(ui[len(ui)-1].Microseconds())/1000, "max-ui-ms/refresh")
+	b.ReportMetric(float64(rt.grid.fetches)/elapsed.Seconds(), "snapshots/s")
+}
+
+// TestPageFitsFloat32Geometry checks that a grid page stays within the
+// pixel range float32 positions hold exactly (2^24), with the theme's row
+// height: beyond that Fyne's layout would drift.
+func TestPageFitsFloat32Geometry(t *testing.T) {
+	test.NewTempApp(t)
+	th := test.Theme()
+	cell := newGridCell()
+	row := cell.MinSize().Height + th.Size(theme.SizeNamePadding)
+	if span := float64(defaultPageSize) * float64(row); span >= 1<<24 {
+		t.Errorf("a page of %d rows spans %.0f px, more than 2^24", defaultPageSize, span)
+	}
+}
+
+// BenchmarkOpenWorkbench measures New: opening a workspace and building
+// the window's content (the init script then runs in the background).
+func BenchmarkOpenWorkbench(b *testing.B) {
+	a := test.NewApp()
+	defer a.Quit()
+	path := filepath.Join(b.TempDir(), "ws.riffle")
+	h := open(b, path)
+	h.close()
+	q := &uiQueue{}
+	for b.Loop() {
+		w := test.NewWindow(nil)
+		wb, err := New(w, Options{Workspace: path, DataDir: sharedDataDir(b), Do: q.Do, NoTicker: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		<-wb.waitIdle()
+		q.drain()
+		wb.Close()
+		w.Close()
+		b.StartTimer()
+	}
+	runtime.GC()
+}

@@ -1,0 +1,662 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/riffle-sql/riffle/engine/results"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// defaultPageSize is how many rows one grid page shows. Fyne lays cells out
+// with float32 positions, exact only up to 2^24 px (about 430,000 rows of
+// 39 px); beyond a page the pager moves on.
+const defaultPageSize = 200_000
+
+// resultGrid is the virtualised grid of one result: a widget.Table whose
+// cells read a cached window of the result (results.Snapshot), refreshed
+// by the result tab at most ~10 times a second. Column 0 holds row numbers
+// (sticky); in the changelog view column 1 holds the RowKind ("op").
+//
+// It adds to the Table: a typed header that sorts on tap, a rectangular
+// selection (click, Shift+click, Ctrl+A) copied as TSV (Ctrl+C), pages of
+// defaultPageSize rows, and a frozen frame while paused.
+type resultGrid struct {
+	widget.Table
+
+	res     *results.Result
+	view    results.View
+	cols    []results.Column
+	numeric []bool
+	types   []string
+
+	// frozen, when set, is the frame shown (paused): the grid reads it
+	// instead of the live result.
+	frozen *results.Frozen
+	snap   *results.Snapshot
+	// The current frame.
+	total   int
+	version uint64
+	dropped int64
+	state   results.State
+	err     error
+	sortCol int
+	desc    bool
+
+	page, pageSize int
+
+	visFrom, visTo     int // absolute rows drawn by the last refresh
+	trackMin, trackMax int
+	fetches            int // snapshot reads (for tests and benchmarks)
+
+	hasSel         bool
+	anchor, cursor widget.TableCellID
+	shiftDown      bool
+
+	widthsView   results.View
+	widthsSet    bool
+	rowNumDigits int
+
+	// onSortError reports a sort that cannot be done (still running).
+	onSortError func(error)
+	// onChanged is called after the frame or selection changed.
+	onChanged func()
+	// onMenu opens the context menu at an absolute position.
+	onMenu func(at fyne.Position)
+	// onShortcut gets the shortcuts the grid does not use (Ctrl+Enter…).
+	onShortcut func(fyne.Shortcut) bool
+	// onStatus shows a passing message (sorting…).
+	onStatus func(string)
+
+	// do runs a function on the UI goroutine; when set, sorts of more than
+	// asyncSortRows rows run on another goroutine (a million rows take a few
+	// hundred milliseconds) and the grid is redrawn when they are done.
+	do            func(func())
+	asyncSortRows int
+	sorting       bool
+}
+
+var (
+	_ fyne.Shortcutable      = (*resultGrid)(nil)
+	_ fyne.SecondaryTappable = (*resultGrid)(nil)
+	_ desktop.Mouseable      = (*resultGrid)(nil)
+	_ desktop.Keyable        = (*resultGrid)(nil)
+)
+
+func newResultGrid(res *results.Result, view results.View) *resultGrid {
+	g := &resultGrid{res: res, view: view, pageSize: defaultPageSize, sortCol: -1, visTo: 60, asyncSortRows: 50_000}
+	g.cols = res.Columns()
+	for _, c := range g.cols {
+		g.numeric = append(g.numeric, c.Type != nil && c.Type.IsNumeric())
+		t := ""
+		if c.Type != nil {
+			t = c.Type.String()
+		}
+		g.types = append(g.types, t)
+	}
+	g.Length = g.length
+	g.CreateCell = func() fyne.CanvasObject { return newGridCell() }
+	g.UpdateCell = g.updateCell
+	g.ShowHeaderRow = true
+	g.StickyColumnCount = 1
+	g.CreateHeader = func() fyne.CanvasObject { return newHeaderCell(g) }
+	g.UpdateHeader = g.updateHeader
+	g.OnSelected = g.selected
+	g.ExtendBaseWidget(g)
+	g.refreshFrame()
+	return g
+}
+
+// opCols is 1 in the changelog view (the op column), else 0.
+func (g *resultGrid) opCols() int {
+	if g.view == results.ChangelogView {
+		return 1
+	}
+	return 0
+}
+
+// gridCols is the number of table columns: row number, op, data.
+func (g *resultGrid) gridCols() int { return 1 + g.opCols() + len(g.cols) }
+
+func (g *resultGrid) pageStart() int { return g.page * g.pageSize }
+
+// pageRows is the number of rows on the current page.
+func (g *resultGrid) pageRows() int {
+	return max(0, min(g.pageSize, g.total-g.pageStart()))
+}
+
+// pages is the number of pages of the current frame (at least 1).
+func (g *resultGrid) pages() int {
+	return max(1, (g.total+g.pageSize-1)/g.pageSize)
+}
+
+func (g *resultGrid) length() (int, int) { return g.pageRows(), g.gridCols() }
+
+// setView switches between the table and the changelog view.
+func (g *resultGrid) setView(v results.View) {
+	if g.view == v {
+		return
+	}
+	g.view = v
+	g.frozen = nil
+	if g.res.Paused() {
+		g.frozen = g.res.Freeze(v)
+	}
+	g.snap = nil
+	g.page = 0
+	g.hasSel = false
+	g.widthsSet = false
+	g.Table.UnselectAll()
+	g.refreshFrame()
+	g.ScrollToTop()
+}
+
+// setPaused freezes the frame (the result keeps consuming rows) or goes
+// back to the live result.
+func (g *resultGrid) setPaused(p bool) {
+	g.res.SetPaused(p)
+	if p {
+		g.frozen = g.res.Freeze(g.view)
+	} else {
+		g.frozen = nil
+	}
+	g.refreshFrame()
+}
+
+// refreshFrame reads a new frame (the rows around those drawn last time)
+// and redraws the visible cells: the UI-goroutine work of one live update.
+func (g *resultGrid) refreshFrame() {
+	if g.frozen != nil {
+		g.total = g.frozen.Len()
+		st, err := g.res.State()
+		g.state, g.err = st, err
+	} else {
+		from, to := g.visFrom-32, g.visTo+32
+		g.snap = g.res.Snapshot(g.view, from, to, g.snap)
+		g.fetches++
+		s := g.snap
+		g.total, g.version, g.dropped, g.state, g.err = s.Total, s.Version, s.Dropped, s.State, s.Err
+		g.sortCol, g.desc = s.SortCol, s.Desc
+	}
+	if g.page >= g.pages() {
+		g.page = g.pages() - 1
+	}
+	g.setWidths()
+	g.fitRowNumbers()
+	g.trackMin, g.trackMax = math.MaxInt, -1
+	g.Table.Refresh()
+	if g.trackMax >= 0 {
+		g.visFrom, g.visTo = g.trackMin, g.trackMax+1
+	}
+	if g.onChanged != nil {
+		g.onChanged()
+	}
+}
+
+// setWidths sizes the columns once per view from the header and the first
+// rows of the frame (the user may resize them afterwards).
+func (g *resultGrid) setWidths() {
+	if g.widthsSet && g.widthsView == g.view {
+		return
+	}
+	if g.total == 0 && g.state == results.Running {
+		return // wait for rows to size by
+	}
+	th := g.Theme()
+	size := th.Size(theme.SizeNameText)
+	cw := charWidth(size)
+	pad := th.Size(theme.SizeNameInnerPadding) + 2
+	sample := min(g.pageRows(), 200)
+	g.rowNumDigits = 0
+	g.fitRowNumbers()
+	if g.opCols() == 1 {
+		g.SetColumnWidth(1, 3*cw+pad+fyne.MeasureText("op", size, fyne.TextStyle{Bold: true}).Width/2)
+	}
+	for c := range g.cols {
+		head := fyne.MeasureText(g.cols[c].Name, size, fyne.TextStyle{Bold: true}).Width +
+			fyne.MeasureText(" "+g.types[c], th.Size(theme.SizeNameCaptionText), fyne.TextStyle{}).Width +
+			fyne.MeasureText(" ▲", size, fyne.TextStyle{}).Width
+		cells := 4
+		for r := 0; r < sample; r++ {
+			text, null, _ := g.cellText(r, 1+g.opCols()+c)
+			n := cellsOf(text)
+			if null {
+				n = 4
+			}
+			cells = max(cells, n)
+		}
+		w := max(head, float32(cells)*cw)
+		g.SetColumnWidth(1+g.opCols()+c, min(max(w+pad, 60), 420))
+	}
+	g.widthsView, g.widthsSet = g.view, true
+}
+
+// fitRowNumbers widens the row-number column when the numbers get longer.
+func (g *resultGrid) fitRowNumbers() {
+	digits := max(2, len(strconv.Itoa(g.pageStart()+g.pageRows())))
+	if digits == g.rowNumDigits {
+		return
+	}
+	g.rowNumDigits = digits
+	th := g.Theme()
+	g.SetColumnWidth(0, float32(digits)*charWidth(th.Size(theme.SizeNameText))+th.Size(theme.SizeNameInnerPadding)+2)
+}
+
+// cellText returns the text of a cell on the current page, whether it is
+// NULL, and its RowKind in the changelog view. Column 0 is the row number.
+func (g *resultGrid) cellText(row, col int) (text string, null bool, kind types.RowKind) {
+	abs := g.pageStart() + row
+	if col == 0 {
+		return strconv.Itoa(abs + 1), false, types.Insert
+	}
+	fc := col - 1 // column of the frozen frame (op first in the changelog)
+	if g.frozen != nil {
+		if abs >= g.frozen.Len() || fc >= len(g.frozen.Columns()) {
+			return "", false, types.Insert
+		}
+		text, null = g.frozen.Text(abs, fc)
+		if g.opCols() == 1 {
+			k, _ := g.frozen.Text(abs, 0)
+			kind, _ = types.ParseRowKind(k)
+			if fc == 0 {
+				return text, false, kind
+			}
+		}
+		return text, null, kind
+	}
+	s := g.snap
+	if s == nil || abs < s.From || abs >= s.From+len(s.Cells) {
+		g.snap = g.res.Snapshot(g.view, abs-80, abs+160, g.snap)
+		g.fetches++
+		s = g.snap
+	}
+	i := abs - s.From
+	if i < 0 || i >= len(s.Cells) {
+		return "", false, types.Insert // the row is gone since the frame began
+	}
+	if g.opCols() == 1 && i < len(s.Kinds) {
+		kind = s.Kinds[i]
+		if fc == 0 {
+			return kind.ShortString(), false, kind
+		}
+	}
+	dc := fc - g.opCols()
+	if dc < 0 || dc >= len(s.Cells[i]) {
+		return "", false, kind
+	}
+	return s.Cells[i][dc], s.Nulls[i][dc], kind
+}
+
+func (g *resultGrid) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
+	c := o.(*gridCell)
+	c.id = id
+	abs := g.pageStart() + id.Row
+	g.trackMin, g.trackMax = min(g.trackMin, abs), max(g.trackMax, abs)
+	text, null, kind := g.cellText(id.Row, id.Col)
+	sel := g.inSelection(id)
+	switch {
+	case id.Col == 0:
+		c.set(text, cellRowNum, fyne.TextAlignTrailing, sel)
+	case g.opCols() == 1 && id.Col == 1:
+		k := cellOpPlus
+		if kind.IsRetract() {
+			k = cellOpMinus
+		}
+		c.set(text, k, fyne.TextAlignLeading, sel)
+	case null:
+		c.set("", cellNull, fyne.TextAlignLeading, sel)
+	default:
+		align := fyne.TextAlignLeading
+		if dc := id.Col - 1 - g.opCols(); dc >= 0 && dc < len(g.numeric) && g.numeric[dc] {
+			align = fyne.TextAlignTrailing
+		}
+		c.set(text, cellText, align, sel)
+	}
+}
+
+func (g *resultGrid) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
+	h := o.(*headerCell)
+	switch {
+	case id.Col == 0:
+		h.set(0, "#", "", "")
+	case g.opCols() == 1 && id.Col == 1:
+		h.set(1, "op", "", "")
+	case id.Col > 0 && id.Col-1-g.opCols() < len(g.cols):
+		dc := id.Col - 1 - g.opCols()
+		arrow := ""
+		if g.sortCol == dc {
+			arrow = "▲"
+			if g.desc {
+				arrow = "▼"
+			}
+		}
+		h.set(id.Col, g.cols[dc].Name, g.types[dc], arrow)
+	default:
+		h.set(id.Col, "", "", "")
+	}
+}
+
+// headerTapped cycles the sort of a data column: ascending, descending,
+// arrival order. The "#" header selects everything.
+func (g *resultGrid) headerTapped(col int) {
+	if col == 0 {
+		g.selectAll()
+		return
+	}
+	dc := col - 1 - g.opCols()
+	if dc < 0 {
+		return
+	}
+	if g.sorting {
+		return
+	}
+	var sort func() error
+	switch {
+	case g.view == results.ChangelogView:
+		g.sortFailed(errors.New("the changelog view is in arrival order; switch to the table view to sort"))
+		return
+	case g.state == results.Running:
+		g.sortFailed(results.ErrRunning)
+		return
+	case g.sortCol != dc:
+		sort = func() error { return g.res.SortBy(dc, false) }
+	case !g.desc:
+		sort = func() error { return g.res.SortBy(dc, true) }
+	default:
+		sort = func() error { g.res.ClearSort(); return nil }
+	}
+	done := func(err error) {
+		g.sorting = false
+		if err != nil {
+			g.sortFailed(err)
+			return
+		}
+		if g.frozen != nil {
+			g.frozen = g.res.Freeze(g.view)
+		}
+		g.refreshFrame()
+		if g.onStatus != nil {
+			g.onStatus("")
+		}
+	}
+	if g.do == nil || g.total <= g.asyncSortRows {
+		done(sort())
+		return
+	}
+	g.sorting = true
+	if g.onStatus != nil {
+		g.onStatus(fmt.Sprintf("Sorting %s rows…", groupDigits(g.total)))
+	}
+	go func() {
+		err := sort()
+		g.do(func() { done(err) })
+	}()
+}
+
+func (g *resultGrid) sortFailed(err error) {
+	if errors.Is(err, results.ErrRunning) {
+		err = errors.New("sorting is available when the query has finished (or after Stop)")
+	}
+	if g.onSortError != nil {
+		g.onSortError(err)
+	}
+}
+
+// followTail scrolls to the last row. Table.ScrollToBottom on a table not
+// laid out yet (or without rows) leaves a scroll offset its content does
+// not have, and the first rows would then never be drawn.
+func (g *resultGrid) followTail() {
+	if rows, _ := g.length(); rows == 0 || g.Size().Height <= 0 {
+		return
+	}
+	g.ScrollToBottom()
+}
+
+// setPage shows page p (0-based).
+func (g *resultGrid) setPage(p int) {
+	p = max(0, min(p, g.pages()-1))
+	if p == g.page {
+		return
+	}
+	g.page = p
+	g.hasSel = false
+	g.Table.UnselectAll()
+	g.visFrom, g.visTo = g.pageStart(), g.pageStart()+60
+	g.ScrollToTop()
+	g.refreshFrame()
+}
+
+// Selection.
+
+func (g *resultGrid) selected(id widget.TableCellID) {
+	if g.hasSel && g.shiftDown {
+		g.cursor = id
+	} else {
+		g.anchor, g.cursor, g.hasSel = id, id, true
+	}
+	g.Table.Refresh()
+	if g.onChanged != nil {
+		g.onChanged()
+	}
+}
+
+// selectRange selects rows r1..r2 and grid columns c1..c2 of the page.
+func (g *resultGrid) selectRange(r1, c1, r2, c2 int) {
+	g.anchor, g.cursor, g.hasSel = widget.TableCellID{Row: r1, Col: c1}, widget.TableCellID{Row: r2, Col: c2}, true
+	g.Table.Refresh()
+}
+
+func (g *resultGrid) selectAll() {
+	rows, cols := g.length()
+	if rows == 0 {
+		return
+	}
+	g.selectRange(0, 1, rows-1, cols-1)
+}
+
+// selBounds returns the selected rectangle (a row-number cell selects its
+// whole row).
+func (g *resultGrid) selBounds() (r1, c1, r2, c2 int, ok bool) {
+	if !g.hasSel {
+		return 0, 0, 0, 0, false
+	}
+	r1, r2 = min(g.anchor.Row, g.cursor.Row), max(g.anchor.Row, g.cursor.Row)
+	c1, c2 = min(g.anchor.Col, g.cursor.Col), max(g.anchor.Col, g.cursor.Col)
+	if c1 == 0 {
+		c1, c2 = 1, g.gridCols()-1
+	}
+	return r1, c1, r2, c2, true
+}
+
+func (g *resultGrid) inSelection(id widget.TableCellID) bool {
+	r1, c1, r2, c2, ok := g.selBounds()
+	if !ok || (r1 == r2 && c1 == c2) {
+		return false // a single cell shows the Table's own marker
+	}
+	return id.Row >= r1 && id.Row <= r2 && ((id.Col >= c1 && id.Col <= c2) || id.Col == 0)
+}
+
+// selectionTSV returns the selected cells as tab-separated values (NULL as
+// an empty field; fields holding a tab, line break or quote are quoted as
+// spreadsheets expect), with the column names first when header is set.
+func (g *resultGrid) selectionTSV(header bool) string {
+	r1, c1, r2, c2, ok := g.selBounds()
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	if header {
+		for c := c1; c <= c2; c++ {
+			if c > c1 {
+				b.WriteByte('\t')
+			}
+			name := "op"
+			if dc := c - 1 - g.opCols(); dc >= 0 {
+				name = g.cols[dc].Name
+			}
+			b.WriteString(tsvField(name))
+		}
+		b.WriteByte('\n')
+	}
+	for r := r1; r <= r2; r++ {
+		for c := c1; c <= c2; c++ {
+			if c > c1 {
+				b.WriteByte('\t')
+			}
+			text, null, _ := g.cellText(r, c)
+			if !null {
+				b.WriteString(tsvField(text))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func tsvField(s string) string {
+	if !strings.ContainsAny(s, "\t\n\r\"") {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// copySelection puts the selection on the clipboard as TSV.
+func (g *resultGrid) copySelection(cb fyne.Clipboard, header bool) {
+	if cb == nil {
+		if app := fyne.CurrentApp(); app != nil {
+			cb = app.Clipboard()
+		}
+	}
+	if s := g.selectionTSV(header); s != "" && cb != nil {
+		cb.SetContent(s)
+	}
+}
+
+// TypedShortcut handles Ctrl+C (copy the selection as TSV) and Ctrl+A.
+func (g *resultGrid) TypedShortcut(s fyne.Shortcut) {
+	switch sc := s.(type) {
+	case *fyne.ShortcutCopy:
+		g.copySelection(sc.Clipboard, false)
+	case *fyne.ShortcutSelectAll:
+		g.selectAll()
+	default:
+		if g.onShortcut != nil {
+			g.onShortcut(s)
+		}
+	}
+}
+
+// MouseDown remembers Shift for range selection.
+func (g *resultGrid) MouseDown(e *desktop.MouseEvent) {
+	g.shiftDown = e.Modifier&fyne.KeyModifierShift != 0
+	g.Table.MouseDown(e)
+}
+
+// TypedKey extends the selection with Shift+arrows, passes Esc on (Stop)
+// and leaves the other keys to the Table (arrows move the focus, Space
+// selects).
+func (g *resultGrid) TypedKey(e *fyne.KeyEvent) {
+	if e.Name == fyne.KeyEscape {
+		if g.onShortcut != nil {
+			g.onShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEscape})
+		}
+		return
+	}
+	if g.shiftDown && g.hasSel {
+		rows, cols := g.length()
+		c := g.cursor
+		switch e.Name {
+		case fyne.KeyUp:
+			c.Row = max(0, c.Row-1)
+		case fyne.KeyDown:
+			c.Row = min(rows-1, c.Row+1)
+		case fyne.KeyLeft:
+			c.Col = max(1, c.Col-1)
+		case fyne.KeyRight:
+			c.Col = min(cols-1, c.Col+1)
+		default:
+			g.Table.TypedKey(e)
+			return
+		}
+		g.cursor = c
+		g.ScrollTo(c)
+		g.Table.Refresh()
+		if g.onChanged != nil {
+			g.onChanged()
+		}
+		return
+	}
+	g.Table.TypedKey(e)
+}
+
+// KeyDown tracks Shift (Shift+arrows extend the selection).
+func (g *resultGrid) KeyDown(e *fyne.KeyEvent) {
+	if e.Name == desktop.KeyShiftLeft || e.Name == desktop.KeyShiftRight {
+		g.shiftDown = true
+	}
+}
+
+// KeyUp tracks Shift.
+func (g *resultGrid) KeyUp(e *fyne.KeyEvent) {
+	if e.Name == desktop.KeyShiftLeft || e.Name == desktop.KeyShiftRight {
+		g.shiftDown = false
+	}
+}
+
+// TappedSecondary opens the grid's context menu.
+func (g *resultGrid) TappedSecondary(e *fyne.PointEvent) {
+	if g.onMenu != nil {
+		g.onMenu(e.AbsolutePosition)
+	}
+}
+
+// statusText summarises the frame: rows, page, dropped rows.
+func (g *resultGrid) statusText() string {
+	var parts []string
+	noun := "rows"
+	if g.view == results.ChangelogView {
+		noun = "changes"
+	}
+	if g.total == 1 {
+		noun = strings.TrimSuffix(noun, "s")
+	}
+	parts = append(parts, fmt.Sprintf("%s %s", groupDigits(g.total), noun))
+	if g.dropped > 0 {
+		if g.view == results.ChangelogView {
+			parts = append(parts, fmt.Sprintf("%s older changes dropped", groupDigits(int(g.dropped))))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s rows dropped by the cap", groupDigits(int(g.dropped))))
+		}
+	}
+	if r1, c1, r2, c2, ok := g.selBounds(); ok && (r1 != r2 || c1 != c2) {
+		parts = append(parts, fmt.Sprintf("%d×%d selected", r2-r1+1, c2-c1+1))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// groupDigits writes n with thousands separators for status lines (never
+// in cells or exports).
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}

@@ -1,0 +1,453 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/riffle-sql/riffle/engine/results"
+	"github.com/riffle-sql/riffle/engine/table"
+)
+
+// maxResultTabs bounds the result tabs kept: older finished ones are
+// closed (their rows freed) when more arrive.
+const maxResultTabs = 20
+
+// Result states as the tab shows them.
+const (
+	stateRunning  = "RUNNING"
+	statePaused   = "PAUSED"
+	stateFinished = "FINISHED"
+	stateCanceled = "CANCELED"
+	stateFailed   = "FAILED"
+)
+
+// viewNames label the two views in the view switch.
+var viewNames = [...]string{results.TableView: "Table", results.ChangelogView: "Changelog"}
+
+// resultTab is the bottom tab of one executed query (or SHOW, DESCRIBE,
+// EXPLAIN): a state badge, view switch, pause, stop and export, the grid
+// (or text) and a status line.
+type resultTab struct {
+	wb        *Workbench
+	n         int
+	title     string
+	stmt      string
+	res       *results.Result
+	text      string // EXPLAIN / SHOW CREATE output ("" = a grid)
+	job       *table.JobClient
+	cancel    context.CancelFunc
+	canceled  atomic.Bool
+	started   time.Time
+	ended     atomic.Int64 // UnixNano; 0 while running
+	editorTab int64        // the editor tab that ran it, -1 = none
+	historyID int64
+
+	// The query's job ID (embedded or on a gateway; job is nil for a
+	// gateway's) and where it runs (nil: the embedded engine).
+	jobID string
+	conn  *connection
+
+	item      *container.TabItem
+	grid      *resultGrid
+	textView  *widget.TextGrid
+	stateLbl  *widget.Label
+	statusLbl *widget.Label
+	errLbl    *widget.Label
+	viewSel   *widget.RadioGroup
+	follow    *widget.Check // changelog view: keep the newest change in sight
+	pauseBtn  *widget.Button
+	stopBtn   *widget.Button
+	exportBtn *widget.Button
+	pager     *fyne.Container
+	pageLbl   *widget.Label
+	emptyLbl  *widget.Label // "No rows" / "Waiting for rows…" over an empty grid
+
+	lastState  string
+	lastStatus time.Time
+
+	mon resultMon // monitoring hook: plan, Chart and Plan views (monitoring.go)
+}
+
+// addResult shows a new result tab and selects it.
+func (wb *Workbench) addResult(rt *resultTab) {
+	if wb.closed {
+		if rt.isRunning() {
+			rt.stop()
+		}
+		return
+	}
+	wb.resultN++
+	rt.n = wb.resultN
+	if rt.title == "" {
+		rt.title = resultTitle(rt.stmt)
+	}
+	rt.title = fmt.Sprintf("#%d %s", rt.n, rt.title)
+	rt.build()
+	wb.results = append(wb.results, rt)
+	wb.bottom.Append(rt.item)
+	wb.bottom.Select(rt.item)
+	wb.pruneResults()
+	rt.tick(true)
+}
+
+// resultTitle names a result after its statement: the table after FROM,
+// or the statement's first words.
+func resultTitle(stmt string) string {
+	f := strings.Fields(stmt)
+	for i, w := range f {
+		if strings.EqualFold(w, "FROM") && i+1 < len(f) {
+			name := strings.Trim(f[i+1], "`();")
+			if j := strings.LastIndexByte(name, '.'); j >= 0 {
+				name = strings.Trim(name[j+1:], "`")
+			}
+			if name != "" && !strings.HasPrefix(name, "(") {
+				return name
+			}
+		}
+	}
+	s := strings.Join(f, " ")
+	if r := []rune(s); len(r) > 24 {
+		s = string(r[:23]) + "…"
+	}
+	return s
+}
+
+// pruneResults closes the oldest finished results beyond maxResultTabs.
+func (wb *Workbench) pruneResults() {
+	for len(wb.results) > maxResultTabs {
+		victim := -1
+		for i, rt := range wb.results {
+			if !rt.isRunning() {
+				victim = i
+				break
+			}
+		}
+		if victim < 0 {
+			return
+		}
+		wb.closeResult(wb.results[victim])
+	}
+}
+
+func (wb *Workbench) resultFor(it *container.TabItem) *resultTab {
+	if it == nil {
+		return nil
+	}
+	for _, rt := range wb.results {
+		if rt.item == it {
+			return rt
+		}
+	}
+	return nil
+}
+
+func (wb *Workbench) selectedResult() *resultTab { return wb.resultFor(wb.bottom.Selected()) }
+
+// closeResult stops a result's query and removes its tab.
+func (wb *Workbench) closeResult(rt *resultTab) {
+	if rt.isRunning() {
+		rt.stop()
+	}
+	rt.closeViews() // monitoring hook
+	for i, x := range wb.results {
+		if x == rt {
+			wb.results = append(wb.results[:i], wb.results[i+1:]...)
+			break
+		}
+	}
+	wb.bottom.Remove(rt.item)
+	wb.updateStatus()
+}
+
+func (rt *resultTab) build() {
+	wb := rt.wb
+	rt.stateLbl = widget.NewLabel("")
+	rt.stateLbl.TextStyle = fyne.TextStyle{Bold: true}
+	rt.statusLbl = widget.NewLabel("")
+	rt.statusLbl.Truncation = fyne.TextTruncateEllipsis
+	rt.errLbl = widget.NewLabel("")
+	rt.errLbl.Wrapping = fyne.TextWrapWord
+	rt.errLbl.Importance = widget.DangerImportance
+	rt.errLbl.Hide()
+	rt.exportBtn = widget.NewButtonWithIcon("Export CSV…", theme.DownloadIcon(), func() { wb.showExportDialog(rt) })
+	rt.exportBtn.Importance = widget.LowImportance
+
+	var body fyne.CanvasObject
+	bar := []fyne.CanvasObject{rt.stateLbl}
+	if rt.text != "" {
+		rt.textView = widget.NewTextGridFromString(rt.text)
+		body = rt.textView
+		copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+			fyne.CurrentApp().Clipboard().SetContent(rt.text)
+		})
+		copyBtn.Importance = widget.LowImportance
+		bar = append(bar, copyBtn)
+	} else {
+		rt.grid = newResultGrid(rt.res, results.TableView)
+		rt.grid.onSortError = func(err error) { wb.setStatus(err.Error()) }
+		rt.grid.onStatus = func(s string) {
+			if s == "" {
+				s = "Ready"
+			}
+			wb.setStatus(s)
+		}
+		rt.grid.do = wb.do
+		rt.grid.onChanged = rt.updateStatus
+		rt.grid.onMenu = rt.showMenu
+		rt.grid.onShortcut = wb.globalShortcut
+		rt.emptyLbl = widget.NewLabel("")
+		rt.emptyLbl.Importance = widget.LowImportance
+		rt.emptyLbl.Hide()
+		body = container.NewStack(rt.grid, container.NewCenter(rt.emptyLbl))
+		if rt.job != nil || rt.jobID != "" {
+			rt.follow = widget.NewCheck("Follow", nil)
+			rt.follow.SetChecked(true) // before OnChanged: no scroll of the empty grid
+			rt.follow.OnChanged = func(on bool) {
+				if on {
+					rt.grid.followTail()
+				}
+			}
+			rt.follow.Hide()
+			rt.viewSel = widget.NewRadioGroup([]string{viewNames[results.TableView], viewNames[results.ChangelogView]}, func(s string) {
+				if s == viewNames[results.ChangelogView] {
+					rt.grid.setView(results.ChangelogView)
+					rt.follow.Show()
+				} else {
+					rt.grid.setView(results.TableView)
+					rt.follow.Hide()
+				}
+				rt.updateStatus()
+			})
+			rt.viewSel.Horizontal = true
+			rt.viewSel.Required = true
+			rt.viewSel.SetSelected(viewNames[results.TableView])
+			rt.pauseBtn = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), rt.togglePause)
+			rt.pauseBtn.Importance = widget.LowImportance
+			rt.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), rt.stop)
+			rt.stopBtn.Importance = widget.LowImportance
+			bar = append(bar, rt.viewSel, rt.follow, rt.pauseBtn, rt.stopBtn)
+			if rt.conn != nil && !rt.conn.hasOperatorMetrics() {
+				bar = append(bar, remoteJobLabel(rt))
+			}
+		}
+		bar = append(bar, rt.exportBtn)
+		prev := widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { rt.grid.setPage(rt.grid.page - 1) })
+		next := widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { rt.grid.setPage(rt.grid.page + 1) })
+		rt.pageLbl = widget.NewLabel("")
+		rt.pager = container.NewHBox(prev, rt.pageLbl, next)
+		rt.pager.Hide()
+	}
+	body = rt.wrapViews(body) // monitoring hook: Data / Chart / Plan views
+	top := container.NewBorder(nil, nil, container.NewHBox(bar...), nil, rt.statusLbl)
+	bottom := container.NewVBox()
+	if rt.pager != nil {
+		bottom.Add(container.NewHBox(layout.NewSpacer(), rt.pager))
+	}
+	rt.item = container.NewTabItemWithIcon(rt.title, theme.MediaPlayIcon(),
+		container.NewBorder(container.NewVBox(top, rt.errLbl), bottom, nil, nil, body))
+}
+
+// state is what the tab's badge says.
+func (rt *resultTab) state() string {
+	st, _ := rt.res.State()
+	switch st {
+	case results.Running:
+		if rt.res.Paused() {
+			return statePaused
+		}
+		return stateRunning
+	case results.Finished:
+		return stateFinished
+	case results.Canceled:
+		return stateCanceled
+	}
+	return stateFailed
+}
+
+func (rt *resultTab) isRunning() bool {
+	st, _ := rt.res.State()
+	return st == results.Running
+}
+
+// elapsed is the query's run time so far (or in total).
+func (rt *resultTab) elapsed() time.Duration {
+	if e := rt.ended.Load(); e != 0 {
+		return time.Unix(0, e).Sub(rt.started)
+	}
+	return time.Since(rt.started)
+}
+
+// stop cancels the query (the job is cancelled; the rows so far stay).
+func (rt *resultTab) stop() {
+	if !rt.isRunning() {
+		return
+	}
+	rt.canceled.Store(true)
+	if rt.job != nil {
+		_ = rt.job.Cancel()
+	}
+	if rt.cancel != nil {
+		rt.cancel()
+	}
+}
+
+// togglePause pauses or resumes the view; the query keeps running.
+func (rt *resultTab) togglePause() {
+	if rt.grid == nil {
+		return
+	}
+	p := !rt.res.Paused()
+	if p && !rt.isRunning() {
+		return
+	}
+	rt.grid.setPaused(p)
+	rt.tick(true)
+}
+
+// tick is the result's share of the workbench tick: it redraws the grid
+// when the result changed (visible tabs only) and keeps the state badge and
+// status line current.
+func (rt *resultTab) tick(visible bool) {
+	state := rt.state()
+	changed := state != rt.lastState
+	if changed {
+		rt.lastState = state
+		rt.applyState(state)
+	}
+	rt.tickViews(visible) // monitoring hook
+	if !visible {
+		return
+	}
+	if rt.grid != nil && (changed || rt.res.NeedsRefresh(rt.grid.version)) {
+		if state != statePaused && rt.grid.frozen != nil {
+			rt.grid.frozen = nil // finished while paused: show the final rows
+			rt.res.SetPaused(false)
+		}
+		rt.grid.refreshFrame() // calls updateStatus
+		if rt.grid.view == results.ChangelogView && state == stateRunning && rt.follow.Checked {
+			rt.grid.followTail() // follow the newest changes
+		}
+		return
+	}
+	if changed || (state == stateRunning && time.Since(rt.lastStatus) >= 500*time.Millisecond) {
+		rt.updateStatus()
+	}
+}
+
+// refresh redraws the tab now (it was just selected).
+func (rt *resultTab) refresh(force bool) {
+	if rt.grid != nil && force && rt.grid.frozen == nil {
+		rt.grid.refreshFrame()
+	}
+	rt.tick(true)
+}
+
+func (rt *resultTab) applyState(state string) {
+	rt.stateLbl.SetText(state)
+	var icon fyne.Resource
+	switch state {
+	case stateRunning:
+		rt.stateLbl.Importance = widget.HighImportance
+		icon = theme.MediaPlayIcon()
+	case statePaused:
+		rt.stateLbl.Importance = widget.WarningImportance
+		icon = theme.MediaPauseIcon()
+	case stateFinished:
+		rt.stateLbl.Importance = widget.SuccessImportance
+		icon = theme.ConfirmIcon()
+	case stateCanceled:
+		rt.stateLbl.Importance = widget.LowImportance
+		icon = theme.MediaStopIcon()
+	default:
+		rt.stateLbl.Importance = widget.DangerImportance
+		icon = theme.ErrorIcon()
+	}
+	rt.stateLbl.Refresh()
+	if rt.item.Icon != icon {
+		rt.item.Icon = icon
+		rt.wb.bottom.Refresh()
+	}
+	running := state == stateRunning || state == statePaused
+	if rt.stopBtn != nil {
+		if running {
+			rt.stopBtn.Enable()
+			rt.pauseBtn.Enable()
+		} else {
+			rt.stopBtn.Disable()
+			rt.pauseBtn.Disable()
+		}
+		if state == statePaused {
+			rt.pauseBtn.SetText("Resume")
+			rt.pauseBtn.SetIcon(theme.MediaPlayIcon())
+		} else {
+			rt.pauseBtn.SetText("Pause")
+			rt.pauseBtn.SetIcon(theme.MediaPauseIcon())
+		}
+	}
+	if _, err := rt.res.State(); err != nil && state == stateFailed {
+		rt.errLbl.SetText(err.Error())
+		rt.errLbl.Show()
+	}
+	rt.wb.updateStatus()
+}
+
+// updateStatus writes the status line: rows, dropped rows, elapsed time.
+func (rt *resultTab) updateStatus() {
+	rt.lastStatus = time.Now()
+	var s string
+	if rt.grid != nil {
+		s = rt.grid.statusText()
+		switch {
+		case rt.grid.total > 0:
+			rt.emptyLbl.Hide()
+		case rt.isRunning():
+			rt.emptyLbl.SetText("Waiting for rows…")
+			rt.emptyLbl.Show()
+		default:
+			rt.emptyLbl.SetText("No rows")
+			rt.emptyLbl.Show()
+		}
+		if rt.pager != nil {
+			if p := rt.grid.pages(); p > 1 {
+				from := rt.grid.pageStart() + 1
+				to := rt.grid.pageStart() + rt.grid.pageRows()
+				rt.pageLbl.SetText(fmt.Sprintf("Rows %s–%s of %s (page %d of %d)", groupDigits(from), groupDigits(to), groupDigits(rt.grid.total), rt.grid.page+1, p))
+				rt.pager.Show()
+			} else {
+				rt.pager.Hide()
+			}
+		}
+	} else {
+		s = fmt.Sprintf("%d lines", strings.Count(rt.text, "\n")+1)
+	}
+	if rt.res.Paused() {
+		s += fmt.Sprintf(" (paused; %s changes received)", groupDigits(int(rt.res.Stats().Changes)))
+	}
+	s += " · " + fmtDuration(rt.elapsed())
+	rt.statusLbl.SetText(s)
+}
+
+// showMenu opens the grid's context menu.
+func (rt *resultTab) showMenu(at fyne.Position) {
+	c := fyne.CurrentApp().Driver().CanvasForObject(rt.grid)
+	if c == nil {
+		return
+	}
+	m := fyne.NewMenu("",
+		fyne.NewMenuItem("Copy", func() { rt.grid.copySelection(nil, false) }),
+		fyne.NewMenuItem("Copy with column names", func() { rt.grid.copySelection(nil, true) }),
+		fyne.NewMenuItem("Select all", rt.grid.selectAll),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Export CSV…", func() { rt.wb.showExportDialog(rt) }),
+	)
+	widget.ShowPopUpMenuAtPosition(m, c, at)
+}
