@@ -279,7 +279,7 @@ func newBenchCommand() *cobra.Command {
 			"embedded engine: the in-process generator feeds each query into a blackhole sink. For each\n" +
 			"query it prints the events, wall-clock seconds, CPU seconds of the process (getrusage) and\n" +
 			"events per second per core (events / CPU seconds). Unless GOGC or GOMEMLIMIT is set, the\n" +
-			"run uses GOGC=200 under a 4 GiB soft memory limit.",
+			"run uses GOGC=200 under an 8 GiB soft memory limit.",
 		Example: "  riffle bench nexmark --query q5 --events 1000000\n  riffle bench nexmark --query all --events 10000000",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -291,10 +291,10 @@ func newBenchCommand() *cobra.Command {
 			}
 			// Garbage collection trades memory for CPU: unless GOGC or
 			// GOMEMLIMIT are set, the benchmark lets the heap grow to three
-			// times the live data, under a 4 GiB soft limit.
+			// times the live data, under an 8 GiB soft limit.
 			if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 				debug.SetGCPercent(200)
-				debug.SetMemoryLimit(4 << 30)
+				debug.SetMemoryLimit(8 << 30)
 			}
 			if cpuProfile != "" {
 				f, err := os.Create(cpuProfile)
