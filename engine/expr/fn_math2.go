@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
