@@ -14,6 +14,7 @@
 package catalogbrowser
 
 import (
+	"errors"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -45,6 +46,7 @@ const (
 	nodeWatermark = "w"
 	nodeError     = "e"
 	nodeEmpty     = "n"
+	nodeLoading   = "l"
 )
 
 // sep separates the parts of a node ID; names cannot contain it in any
@@ -150,7 +152,9 @@ func (b *Browser) OpenPath(cat string, more ...string) {
 
 // VisibleLabels returns the text of every node under the open branches, in
 // tree order, indented by depth with two spaces per level: what a user sees
-// when scrolling the whole tree (for tests).
+// when scrolling the whole tree (for tests). What the tree shows by style
+// is written out: "(current)" for the database in bold, "view", "temp"
+// for the object icons and italics.
 func (b *Browser) VisibleLabels() []string {
 	var out []string
 	var walk func(uid widget.TreeNodeID, depth int)
@@ -182,21 +186,31 @@ func (b *Browser) childUIDs(uid widget.TreeNodeID) []widget.TreeNodeID {
 
 // load reads the children of a node from the source.
 func (b *Browser) load(uid widget.TreeNodeID) []widget.TreeNodeID {
-	if uid == "" {
-		var out []widget.TreeNodeID
-		for _, c := range b.src.Catalogs() {
-			out = append(out, nodeID(nodeCatalog, c))
-		}
-		return out
-	}
 	kind, parts := splitID(uid)
 	fail := func(err error) []widget.TreeNodeID {
+		if errors.Is(err, ErrLoading) {
+			return []widget.TreeNodeID{nodeID(nodeLoading, parts...)}
+		}
 		id := nodeID(nodeError, parts...)
 		b.texts[id] = err.Error()
 		if b.OnError != nil {
 			b.OnError(err)
 		}
 		return []widget.TreeNodeID{id}
+	}
+	if uid == "" {
+		cats := b.src.Catalogs()
+		if l, ok := b.src.(CatalogLister); ok {
+			var err error
+			if cats, err = l.ListCatalogs(); err != nil {
+				return fail(err)
+			}
+		}
+		var out []widget.TreeNodeID
+		for _, c := range cats {
+			out = append(out, nodeID(nodeCatalog, c))
+		}
+		return out
 	}
 	switch kind {
 	case nodeCatalog:
@@ -273,21 +287,21 @@ func (b *Browser) label(uid widget.TreeNodeID) (name, detail string) {
 	case nodeCatalog:
 		return parts[0], ""
 	case nodeDatabase:
-		cat, db := b.src.Current()
-		if cat == parts[0] && db == parts[1] {
+		if cat, db := b.src.Current(); cat == parts[0] && db == parts[1] {
 			return parts[1], "(current)"
 		}
 		return parts[1], ""
 	case nodeObject:
 		o := b.objects[uid]
-		var tags []string
-		if o.Kind == KindView {
-			tags = append(tags, "view")
+		switch {
+		case o.Kind == KindView && o.Temporary:
+			return parts[2], "temp view"
+		case o.Kind == KindView:
+			return parts[2], "view"
+		case o.Temporary:
+			return parts[2], "temp"
 		}
-		if o.Temporary {
-			tags = append(tags, "temporary")
-		}
-		return parts[2], strings.Join(tags, ", ")
+		return parts[2], ""
 	case nodeColumn:
 		c := b.columns[uid]
 		d := c.Type
@@ -313,6 +327,8 @@ func (b *Browser) label(uid widget.TreeNodeID) (name, detail string) {
 		return "error", b.texts[uid]
 	case nodeEmpty:
 		return b.texts[uid], ""
+	case nodeLoading:
+		return "loading…", ""
 	}
 	return uid, ""
 }
@@ -342,6 +358,8 @@ func (b *Browser) icon(uid widget.TreeNodeID) fyne.Resource {
 		return theme.MediaFastForwardIcon()
 	case nodeError:
 		return theme.ErrorIcon()
+	case nodeLoading:
+		return theme.ViewRefreshIcon()
 	}
 	return theme.InfoIcon()
 }
@@ -353,7 +371,30 @@ func (b *Browser) createNode(branch bool) fyne.CanvasObject {
 func (b *Browser) updateNode(uid widget.TreeNodeID, branch bool, o fyne.CanvasObject) {
 	row := o.(*nodeRow)
 	name, detail := b.label(uid)
-	row.set(uid, b.icon(uid), name, detail)
+	style := fyne.TextStyle{Bold: b.isCurrent(uid)}
+	switch kind, _ := splitID(uid); kind {
+	case nodeObject:
+		// Views have their own icon and temporary objects are in italics;
+		// the narrow tree has no room for tags after long names.
+		detail = ""
+		style.Italic = b.objects[uid].Temporary
+	case nodeDatabase:
+		detail = "" // the current one is in bold
+	}
+	row.set(uid, b.icon(uid), name, detail, style)
+}
+
+// isCurrent reports the current catalog and database (shown in bold).
+func (b *Browser) isCurrent(uid widget.TreeNodeID) bool {
+	kind, parts := splitID(uid)
+	cat, db := b.src.Current()
+	switch kind {
+	case nodeCatalog:
+		return parts[0] == cat
+	case nodeDatabase:
+		return parts[0] == cat && parts[1] == db
+	}
+	return false
 }
 
 // ref returns the object a node belongs to (ok false for catalogs and
@@ -426,7 +467,7 @@ func (b *Browser) MenuFor(uid widget.TreeNodeID) *fyne.Menu {
 			}
 		}))
 	}
-	items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Refresh", b.Reload))
+	items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Refresh", b.refreshFromSource))
 	return fyne.NewMenu("", items...)
 }
 
@@ -456,9 +497,13 @@ func newNodeRow(b *Browser) *nodeRow {
 	return r
 }
 
-func (r *nodeRow) set(uid widget.TreeNodeID, icon fyne.Resource, name, detail string) {
+func (r *nodeRow) set(uid widget.TreeNodeID, icon fyne.Resource, name, detail string, style fyne.TextStyle) {
 	r.uid = uid
 	r.icon.SetResource(icon)
+	if r.name.TextStyle != style {
+		r.name.TextStyle = style
+		r.name.Refresh()
+	}
 	r.name.SetText(name)
 	r.detail.SetText(detail)
 }

@@ -2,17 +2,14 @@ package ui
 
 import (
 	"context"
-	"sort"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/riffle-sql/riffle/catalogbrowser"
+	"github.com/riffle-sql/riffle/completion"
 	"github.com/riffle-sql/riffle/editor"
-	"github.com/riffle-sql/riffle/engine/sql"
 )
 
 // showInitScriptDialog edits the workspace's init script: the statements
@@ -45,66 +42,45 @@ func (wb *Workbench) showInitScriptDialog() {
 	d.Show()
 }
 
-// completions returns what Ctrl+Space offers for prefix: tables and views
-// of the current database, their columns, then keywords, each at most once.
-func (wb *Workbench) completions(prefix string) []string {
-	p := strings.ToUpper(prefix)
-	seen := map[string]bool{}
-	var names, words []string
-	add := func(list *[]string, s string) {
-		if s == "" || seen[strings.ToUpper(s)] || !strings.HasPrefix(strings.ToUpper(s), p) {
-			return
-		}
-		seen[strings.ToUpper(s)] = true
-		*list = append(*list, s)
-	}
-	src := catalogbrowser.EnvSource{Env: wb.env}
-	cat, db := src.Current()
-	if objs, err := src.Objects(cat, db); err == nil {
-		for _, o := range objs {
-			add(&names, sql.QuoteIdentIfNeeded(o.Name))
-		}
-		if len(objs) <= 200 {
-			for _, o := range objs {
-				if d, err := src.Details(cat, db, o.Name); err == nil {
-					for _, c := range d.Columns {
-						add(&names, sql.QuoteIdentIfNeeded(c.Name))
-					}
-				}
-			}
-		}
-	}
-	sort.Strings(names)
-	for _, k := range sql.Keywords() {
-		add(&words, k.Word)
-	}
-	return append(names, words...)
-}
+// maxCompletions is how many candidates the popup lists (the best first):
+// more would not fit below the cursor.
+const maxCompletions = 12
 
-// complete shows the completions for the word before the cursor
-// (Ctrl+Space); one candidate is inserted at once.
+// complete shows the completions at the cursor (Ctrl+Space), computed by
+// package completion from the statement being typed and the catalog: one
+// candidate is inserted at once, several are offered in a menu.
 func (wb *Workbench) complete(t *editorTab) {
-	prefix, start := t.ed.WordBeforeCursor()
-	cands := wb.completions(prefix)
-	if len(cands) == 0 {
-		wb.setStatus("No completion for " + prefix)
+	if c := wb.conns.of(t); !c.embedded() {
+		wb.completeRemote(t, c) // the gateway's complete-statement
 		return
 	}
-	end := start + len(prefix)
-	apply := func(s string) {
-		t.ed.ReplaceRange(start, end, s)
+	res := completion.Complete(t.ed.Text(), t.ed.CursorOffset(), completion.EnvCatalog(wb.env))
+	if len(res.Items) == 0 {
+		wb.setStatus("No completion here")
+		return
+	}
+	apply := func(it completion.Item) {
+		t.ed.ReplaceRange(res.Start, res.End, it.Insert)
 		wb.win.Canvas().Focus(t.ed)
 	}
-	if len(cands) == 1 {
-		apply(cands[0])
+	if len(res.Items) == 1 {
+		apply(res.Items[0])
 		return
 	}
-	if len(cands) > 30 {
-		cands = cands[:30]
+	items := res.Items
+	if len(items) > maxCompletions {
+		items = items[:maxCompletions]
 	}
-	items := make([]*fyne.MenuItem, len(cands))
-	for i, c := range cands {
-		items[i] = fyne.NewMenuItem(c, func() { apply(c) })
+	menu := make([]*fyne.MenuItem, len(items))
+	for i, it := range items {
+		label := it.Label
+		if d := firstLine(it.Detail); d != "" {
+			if r := []rune(d); len(r) > 48 {
+				d = string(r[:47]) + "…"
+			}
+			label += "   " + d
+		}
+		menu[i] = fyne.NewMenuItem(label, func() { apply(it) })
 	}
-	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), wb.win.Canvas(), t.ed.CursorScreenPosition())
+	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", menu...), wb.win.Canvas(), t.ed.CursorScreenPosition())
 }

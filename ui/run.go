@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/riffle-sql/riffle/assets"
+	"github.com/riffle-sql/riffle/authoring"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/sql"
@@ -30,7 +33,12 @@ const (
 // runReq is a script to run on the worker.
 type runReq struct {
 	source runSource
-	tab    *editorTab // srcEditor
+	tab    *editorTab  // srcEditor; the worker reads only the copies below
+	conn   *connection // where it runs (set by submit: the tab's, else embedded)
+	// tabID and tabTitle are the tab's, copied when the run is submitted
+	// (the worker must not read widgets' state).
+	tabID    int64
+	tabTitle string
 	// doc is the text positions refer to (the editor's text when run);
 	// base is the byte offset of text in doc.
 	doc  string
@@ -42,13 +50,17 @@ type runReq struct {
 	// explainShift, when > 0, marks an "EXPLAIN " prefix of that many
 	// bytes added in front of the statement at base.
 	explainShift int
+	// toFile, when set, sends the rows of the first query to a CSV file
+	// instead of a grid (Run to CSV file).
+	toFile *fileTarget
 }
 
 // runState is the state of one script run (the SQL Client's statement
 // set between BEGIN STATEMENT SET and END).
 type runState struct {
-	inSet   bool
-	setText []string
+	inSet    bool
+	setText  []string
+	fileUsed bool // the Run to CSV file target got its query
 }
 
 // worker runs submitted scripts one after another, in order.
@@ -76,13 +88,25 @@ func (wb *Workbench) submit(req runReq) {
 	ctx, cancel := context.WithCancel(context.Background())
 	wb.runCancels[id] = cancel
 	wb.mu.Unlock()
+	req.tabID = -1
 	if req.tab != nil {
 		req.tab.ed.ClearErrorMarkers()
 		req.mode = req.tab.mode
+		req.tabID, req.tabTitle = req.tab.id, req.tab.title
+		if req.conn == nil {
+			req.conn = wb.conns.of(req.tab)
+		}
+	}
+	if req.conn == nil {
+		req.conn = wb.conns.embedded
+	}
+	q := wb.runQ
+	if req.conn.q != nil {
+		q = req.conn.q
 	}
 	wb.running.Add(1)
 	wb.setStatus("Running…")
-	wb.runQ <- queued{ctx: ctx, req: req, done: func(ok bool) {
+	q <- queued{ctx: ctx, req: req, done: func(ok bool) {
 		cancel()
 		wb.mu.Lock()
 		delete(wb.runCancels, id)
@@ -92,7 +116,7 @@ func (wb *Workbench) submit(req runReq) {
 			if left == 0 && ok {
 				wb.setStatus("Ready")
 			}
-			wb.catalog.Reload()
+			wb.catalogChanged(req.conn)
 			wb.updateStatus()
 		})
 		if left == 0 {
@@ -212,7 +236,8 @@ func (wb *Workbench) explain(t *editorTab, stmt string, start int) {
 	wb.submit(runReq{source: srcEditor, tab: t, doc: t.ed.Text(), base: start, text: prefix + stmt, explainShift: len(prefix)})
 }
 
-// formatCurrent pretty-prints the selection or the whole tab (Ctrl+Shift+F).
+// formatCurrent pretty-prints the selection or the statement under the
+// cursor (Ctrl+Shift+F).
 func (wb *Workbench) formatCurrent() {
 	if t := wb.editors.current(); t != nil {
 		wb.format(t)
@@ -220,18 +245,15 @@ func (wb *Workbench) formatCurrent() {
 }
 
 func (wb *Workbench) format(t *editorTab) {
-	start, end, text := t.ed.Selection()
-	if text == "" {
-		start, end, text = 0, len(t.ed.Text()), t.ed.Text()
-	}
-	out, err := sql.FormatSQL(text)
+	selStart, selEnd, _ := t.ed.Selection()
+	start, end, text, err := authoring.FormatRange(t.ed.Text(), selStart, selEnd, t.ed.CursorOffset())
 	if err != nil {
 		wb.messages.add(levelError, "Format: "+err.Error(), nil)
 		wb.showPanel(wb.messages.item)
 		return
 	}
-	if out != text {
-		t.ed.ReplaceRange(start, end, out)
+	if t.ed.Text()[start:end] != text {
+		t.ed.ReplaceRange(start, end, text)
 	}
 }
 
@@ -241,7 +263,7 @@ func (wb *Workbench) runDetached(stmt, title string) {
 	if t := wb.editors.current(); t != nil {
 		mode = t.mode
 	}
-	wb.submit(runReq{source: srcDetached, doc: stmt, text: stmt, title: title, mode: mode})
+	wb.submit(runReq{source: srcDetached, doc: stmt, text: stmt, title: title, mode: mode, conn: wb.conns.shown})
 }
 
 // Stop cancels the scripts being run and the running queries started from
@@ -289,13 +311,19 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) (ok bool) {
 			})
 		}
 	}()
-	if req.mode != "" {
-		wb.env.GetConfig().Set("execution.runtime-mode", strings.ToLower(req.mode))
+	if req.source == srcInit {
+		wb.ensureSampleData(req.text)
 	}
 	spans := sql.SplitStatements(req.text)
 	if len(spans) == 0 {
 		wb.do(func() { wb.setStatus("Nothing to run") })
 		return false
+	}
+	if req.mode != "" {
+		if err := wb.applyMode(ctx, req.conn, req.mode); err != nil {
+			wb.fail(req, spans[0].Text, posAt(req.doc, req.base+spans[0].Start.Offset), err, time.Now())
+			return false
+		}
 	}
 	var st runState
 	for i, sp := range spans {
@@ -324,11 +352,7 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) (ok bool) {
 		ok = false
 		wb.post(levelError, "BEGIN STATEMENT SET without END: the statement set was not submitted.", nil)
 	}
-	if req.tab != nil {
-		mode := modeBatch
-		if wb.env.IsStreaming() {
-			mode = modeStreaming
-		}
+	if mode, err := wb.sessionMode(ctx, req.conn); req.tab != nil && err == nil {
 		t := req.tab
 		wb.do(func() {
 			if t.mode != mode {
@@ -346,11 +370,25 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) (ok bool) {
 		}
 		wb.do(func() {
 			// Show the user's tables right away.
-			src := wb.env.Catalogs()
-			wb.catalog.OpenPath(src.CurrentCatalog(), src.CurrentDatabase())
+			if wb.conns.shown == req.conn {
+				wb.catalog.OpenPath(req.conn.src.Current())
+			}
 		})
 	}
 	return ok
+}
+
+// ensureSampleData extracts the bundled sample files again when the init
+// script reads them from the data folder and they are missing or changed
+// (a cleaned cache): cheap when they are in place.
+func (wb *Workbench) ensureSampleData(script string) {
+	dir, err := wb.dataDir()
+	if err != nil || !strings.Contains(script, strings.ReplaceAll(dir, "'", "''")) {
+		return
+	}
+	if _, err := assets.ExtractDataTo(dir); err != nil {
+		wb.post(levelWarning, "The sample data could not be extracted again: "+err.Error(), nil)
+	}
 }
 
 // posAt returns the 1-based line and column (in runes) of byte offset off
@@ -366,22 +404,29 @@ func posAt(doc string, off int) sql.Pos {
 func (wb *Workbench) execOne(ctx context.Context, req runReq, st *runState, text string, pos sql.Pos) bool {
 	started := time.Now()
 	stmt, err := sql.ParseAt(text, pos)
-	if err != nil {
+	if err != nil && req.conn.embedded() {
 		wb.fail(req, text, pos, err, started)
 		return false
 	}
-	if done, ok := wb.clientCommand(ctx, req, st, stmt, text, pos, started); done {
-		return ok
+	// A gateway may be a Flink cluster knowing syntax Riffle does not: a
+	// statement Riffle cannot parse is sent anyway, the server decides.
+	if stmt != nil {
+		if done, ok := wb.clientCommand(ctx, req, st, stmt, text, pos, started); done {
+			return ok
+		}
 	}
-	res, err := wb.env.ExecuteParsed(ctx, stmt, text, pos)
+	res, err := wb.executeReq(ctx, req, text, pos)
 	if err != nil {
 		wb.fail(req, text, pos, err, started)
 		return false
 	}
 	switch {
+	case res.IsQuery() && req.toFile != nil && !st.fileUsed:
+		st.fileUsed = true
+		wb.streamToFile(req, text, res, started, *req.toFile)
 	case res.IsQuery():
 		wb.startQuery(req, text, res, started)
-	case res.GetJobClient() != nil:
+	case res.JobID() != "":
 		wb.watchJob(req, text, res, started)
 	case res.GetResultKind() == table.SuccessWithContent:
 		wb.showStatic(req, text, res, started)
@@ -390,7 +435,9 @@ func (wb *Workbench) execOne(ctx context.Context, req runReq, st *runState, text
 		if msg == "" {
 			msg = "[INFO] Execute statement succeeded."
 		}
-		if req.source == srcEditor && isCatalogDDL(stmt) && wb.recordInit(text) {
+		// Only the embedded engine's DDL is replayed at start: a gateway's
+		// tables may name paths of another machine.
+		if req.source == srcEditor && req.conn.embedded() && stmt != nil && isCatalogDDL(stmt) && wb.recordInit(text, stmt) {
 			msg += " Recorded in the init script."
 		}
 		if req.source != srcInit {
@@ -424,7 +471,7 @@ func (wb *Workbench) clientCommand(ctx context.Context, req runReq, st *runState
 			return true, true
 		}
 		set := "EXECUTE STATEMENT SET BEGIN\n" + strings.Join(st.setText, ";\n") + ";\nEND"
-		res, err := wb.env.ExecuteSQLContext(ctx, set)
+		res, err := wb.execute(ctx, req.conn, set, sql.Pos{})
 		if err != nil {
 			wb.fail(req, set, pos, err, started)
 			return true, false
@@ -470,26 +517,18 @@ func isCatalogDDL(st sql.Statement) bool {
 	return false
 }
 
-// recordInit appends a DDL statement to the init script (unless recording
-// is off or the script already holds it) and reports whether it did.
-func (wb *Workbench) recordInit(text string) bool {
+// recordInit records a DDL statement in the init script (see recordDDL)
+// unless recording is off; it reports whether the script changed.
+func (wb *Workbench) recordInit(text string, st sql.Statement) bool {
 	wb.mu.Lock()
 	defer wb.mu.Unlock()
 	if !wb.recordDDL {
 		return false
 	}
-	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	want := norm(text)
-	for _, sp := range sql.SplitStatements(wb.initScript) {
-		if norm(sp.Text) == want {
-			return false
-		}
+	script, changed := recordDDL(wb.initScript, text, st)
+	if !changed {
+		return false
 	}
-	script := strings.TrimRight(wb.initScript, " \t\n")
-	if script != "" {
-		script += "\n\n"
-	}
-	script += text + ";\n"
 	if err := wb.store.SaveInitScript(context.Background(), script); err != nil {
 		wb.post(levelError, "Could not record the statement in the init script: "+err.Error(), nil)
 		return false
@@ -497,6 +536,20 @@ func (wb *Workbench) recordInit(text string) bool {
 	wb.initScript = script
 	return true
 }
+
+// resultTitle names the results of a run: the detached run's title, or the
+// editor tab's title when the user named it ("" = named after the query).
+func (r runReq) resultTitle() string {
+	if r.title != "" || r.tab == nil {
+		return r.title
+	}
+	if defaultTabTitle.MatchString(r.tabTitle) {
+		return ""
+	}
+	return r.tabTitle
+}
+
+var defaultTabTitle = regexp.MustCompile(`^Query \d+$`)
 
 // loc is where a message about the statement at pos points.
 func (r runReq) loc(pos sql.Pos) *msgLoc {
@@ -532,6 +585,11 @@ func errPos(err error) (line, col int, ok bool) {
 	var pe *plan.Error
 	if errors.As(err, &pe) && pe.Line > 0 {
 		return pe.Line, pe.Column, true
+	}
+	// a gateway's error names its position in its message
+	var re interface{ Position() (int, int, bool) }
+	if errors.As(err, &re) {
+		return re.Position()
 	}
 	return 0, 0, false
 }
@@ -596,7 +654,7 @@ func (wb *Workbench) updateHistory(h persistence.HistoryEntry) {
 }
 
 // resultColumns returns a result's columns.
-func resultColumns(res *table.TableResult) ([]results.Column, []string, []*types.DataType) {
+func resultColumns(res interface{ GetTableSchema() *table.TableSchema }) ([]results.Column, []string, []*types.DataType) {
 	sch := res.GetTableSchema()
 	names, ts := sch.GetFieldNames(), sch.GetFieldDataTypes()
 	cols := make([]results.Column, len(names))
@@ -606,46 +664,43 @@ func resultColumns(res *table.TableResult) ([]results.Column, []string, []*types
 	return cols, names, ts
 }
 
-// newResult creates the store of a result.
-func (wb *Workbench) newResult(cols []results.Column) *results.Result {
+// newResult creates the store of a result; zone is the session time zone
+// (table.local-time-zone) TIMESTAMP_LTZ values are shown in.
+func (wb *Workbench) newResult(cols []results.Column, zone *time.Location) *results.Result {
+	if zone == nil {
+		zone = time.Local
+	}
 	return results.New(cols, results.Options{
 		MaxTableRows:     wb.opts.MaxTableRows,
 		MaxChangelogRows: wb.opts.MaxChangelogRows,
-		Location:         wb.zone(),
+		Location:         zone,
 	})
 }
 
-// zone is the session time zone (table.local-time-zone).
-func (wb *Workbench) zone() *time.Location {
-	z := wb.env.GetConfig().GetLocalTimeZone()
-	if z == "" || z == "default" {
-		return time.Local
-	}
-	if loc, err := time.LoadLocation(z); err == nil {
-		return loc
-	}
-	return time.Local
-}
-
 // startQuery opens a result tab for a query and starts reading its rows.
-func (wb *Workbench) startQuery(req runReq, text string, res *table.TableResult, started time.Time) {
+func (wb *Workbench) startQuery(req runReq, text string, res table.StatementResult, started time.Time) {
 	cols, names, ts := resultColumns(res)
-	r := wb.newResult(cols)
+	r := wb.newResult(cols, res.TimeZone())
 	ctx, cancel := context.WithCancel(context.Background())
-	rt := &resultTab{wb: wb, stmt: text, res: r, job: res.GetJobClient(), cancel: cancel, started: started, title: req.title}
-	if req.tab != nil {
-		rt.editorTab = req.tab.id
-	} else {
-		rt.editorTab = -1
+	rt := &resultTab{wb: wb, stmt: text, res: r, cancel: cancel, started: started, title: req.resultTitle(),
+		jobID: res.JobID(), conn: req.conn}
+	if tr := tableResult(res); tr != nil {
+		rt.job = tr.GetJobClient()
 	}
+	rt.editorTab = req.tabID
 	rt.historyID = wb.addHistory(text, started, 0, 0, "")
+	wb.attachPlan(rt, req.conn) // monitoring hook: the Plan view's plan and text
 	wb.do(func() { wb.addResult(rt) })
-	go wb.collect(ctx, rt, res, names, ts)
+	wb.collectors.Add(1)
+	go func() {
+		defer wb.collectors.Done()
+		wb.collect(ctx, rt, res, names, ts)
+	}()
 }
 
 // collect reads a query's rows into its Result until the end, an error or
 // Stop. It never waits for the UI.
-func (wb *Workbench) collect(ctx context.Context, rt *resultTab, res *table.TableResult, names []string, ts []*types.DataType) {
+func (wb *Workbench) collect(ctx context.Context, rt *resultTab, sres table.StatementResult, names []string, ts []*types.DataType) {
 	r := rt.res
 	var finalErr error
 	defer func() {
@@ -656,6 +711,11 @@ func (wb *Workbench) collect(ctx context.Context, rt *resultTab, res *table.Tabl
 		rt.ended.Store(time.Now().UnixNano())
 		wb.queryEnded(rt, finalErr)
 	}()
+	res := tableResult(sres)
+	if res == nil {
+		finalErr = wb.collectRows(ctx, rt, sres)
+		return
+	}
 	it, err := res.Collect()
 	if err != nil {
 		finalErr = err
@@ -720,23 +780,36 @@ func (wb *Workbench) queryEnded(rt *resultTab, err error) {
 }
 
 // watchJob reports an INSERT (or statement set) job: submitted, then its end.
-func (wb *Workbench) watchJob(req runReq, text string, res *table.TableResult, started time.Time) {
-	job := res.GetJobClient()
+func (wb *Workbench) watchJob(req runReq, text string, res table.StatementResult, started time.Time) {
+	jobID := res.JobID()
 	id := wb.addHistory(text, started, 0, 0, "")
 	wb.post(levelInfo, summary(text)+"\n[INFO] Submitting SQL update statement to the cluster...\n"+
-		"[INFO] SQL update statement has been successfully submitted to the cluster:\nJob ID: "+job.GetJobID(), req.loc(posAt(req.doc, req.base)))
+		"[INFO] SQL update statement has been successfully submitted to the cluster:\nJob ID: "+jobID, req.loc(posAt(req.doc, req.base)))
+	var job *table.JobClient
+	if tr := tableResult(res); tr != nil {
+		job = tr.GetJobClient()
+	}
+	c := req.conn
 	go func() {
-		err := job.Wait(context.Background())
+		var err error
+		canceled := false
+		if job != nil {
+			err = job.Wait(context.Background())
+			canceled = job.GetJobStatus() == table.JobCanceled
+		} else {
+			err = wb.waitRemoteJob(c, jobID)
+			canceled = err != nil && strings.HasSuffix(err.Error(), " CANCELED")
+		}
 		h := persistence.HistoryEntry{ID: id, Duration: time.Since(started)}
 		switch {
 		case err == nil:
-			wb.post(levelInfo, fmt.Sprintf("Job %s finished in %s.", job.GetJobID(), fmtDuration(h.Duration)), nil)
-		case job.GetJobStatus() == table.JobCanceled || errors.Is(err, context.Canceled):
+			wb.post(levelInfo, fmt.Sprintf("Job %s finished in %s.", jobID, fmtDuration(h.Duration)), nil)
+		case canceled || errors.Is(err, context.Canceled):
 			h.Error = "canceled"
-			wb.post(levelWarning, fmt.Sprintf("Job %s was canceled.", job.GetJobID()), nil)
+			wb.post(levelWarning, fmt.Sprintf("Job %s was canceled.", jobID), nil)
 		default:
 			h.Error = err.Error()
-			wb.post(levelError, fmt.Sprintf("[ERROR] Job %s failed: %s", job.GetJobID(), err), nil)
+			wb.post(levelError, fmt.Sprintf("[ERROR] Job %s failed: %s", jobID, err), nil)
 		}
 		wb.updateHistory(h)
 	}()
@@ -745,9 +818,9 @@ func (wb *Workbench) watchJob(req runReq, text string, res *table.TableResult, s
 // showStatic shows the rows of SHOW, DESCRIBE, EXPLAIN and the like in a
 // result tab: as text when the result is one "result" column (EXPLAIN,
 // SHOW CREATE), else in a grid.
-func (wb *Workbench) showStatic(req runReq, text string, res *table.TableResult, started time.Time) {
-	cols, _, ts := resultColumns(res)
-	r := wb.newResult(cols)
+func (wb *Workbench) showStatic(req runReq, text string, res table.StatementResult, started time.Time) {
+	cols, _, _ := resultColumns(res)
+	r := wb.newResult(cols, res.TimeZone())
 	it, err := res.Collect()
 	if err != nil {
 		wb.fail(req, text, posAt(req.doc, req.base), err, started)
@@ -770,17 +843,15 @@ func (wb *Workbench) showStatic(req runReq, text string, res *table.TableResult,
 	} else {
 		r.Finish(nil)
 	}
-	_ = ts
 	d := time.Since(started)
-	rt := &resultTab{wb: wb, stmt: text, res: r, started: started, title: req.title, editorTab: -1}
+	rt := &resultTab{wb: wb, stmt: text, res: r, started: started, title: req.resultTitle(), editorTab: -1}
 	rt.ended.Store(time.Now().UnixNano())
-	if req.tab != nil {
-		rt.editorTab = req.tab.id
-	}
+	rt.editorTab = req.tabID
 	if asText {
 		rt.text = strings.Join(lines, "\n")
 	}
 	rt.historyID = wb.addHistory(text, started, d, int64(r.Stats().Rows), "")
+	wb.attachPlan(rt, req.conn) // monitoring hook: EXPLAIN's plan graph
 	wb.do(func() { wb.addResult(rt) })
 }
 
