@@ -82,7 +82,7 @@ func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
 	case *sql.StringLit:
 		v := x.Value
 		if x.Unicode {
-			v = unescapeUnicode(v)
+			v = sql.UnescapeUnicode(v)
 		}
 		return &expr.Literal{Value: v, T: types.CharType(len([]rune(v))).NotNull()}
 	case *sql.BinaryLit:
@@ -192,6 +192,9 @@ func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
 			cond := b.expr(w.Cond, sc)
 			if operand != nil {
 				cond = b.call(w, "=", operand, cond)
+				for _, m := range w.More {
+					cond = b.call(w, "OR", cond, b.call(m, "=", operand, b.expr(m, sc)))
+				}
 			}
 			args = append(args, cond, b.expr(w.Result, sc))
 		}
@@ -455,21 +458,6 @@ func IntervalType(q *sql.IntervalQualifier) (*types.DataType, error) {
 		f = 0
 	}
 	return types.IntervalDayTimeType(res, p, f).NotNull(), nil
-}
-
-func unescapeUnicode(s string) string {
-	var out strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+4 < len(s) {
-			if v, err := strconv.ParseUint(s[i+1:i+5], 16, 32); err == nil {
-				out.WriteRune(rune(v))
-				i += 4
-				continue
-			}
-		}
-		out.WriteByte(s[i])
-	}
-	return out.String()
 }
 
 // lookupFunction resolves a function name through the session.
