@@ -12,10 +12,10 @@
 // separately. Every engine returns its full result to Go, which counts
 // the rows. The fair comparison with SQLite is Riffle in memory.
 //
-//	cd bench && go run . [-runs 7] [-only group-by] [-cpuprofile riffle.pprof]
+//	cd bench && go run . [-runs 7] [-only group-by] [-cpuprofile riffle.pprof [-profile-mem]]
 //
 // -cpuprofile profiles Riffle's timed runs of the first query run (pick it
-// with -only).
+// with -only), over the CSV files or, with -profile-mem, in memory.
 //
 // The module has its own go.mod so the product never depends on DuckDB or
 // on this harness.
@@ -36,6 +36,8 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	_ "github.com/duckdb/duckdb-go/v2"
 	_ "github.com/mattn/go-sqlite3"
 
@@ -86,6 +88,7 @@ func main() {
 	runs := flag.Int("runs", 7, "timed runs per query and engine (the median is printed)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of Riffle's runs to this file")
 	only := flag.String("only", "", "run only queries whose name contains this text")
+	profMem := flag.Bool("profile-mem", false, "profile Riffle's in-memory runs instead of its CSV runs")
 	assets := flag.String("assets", "../assets", "directory with flights-2001-01-01_14.csv and airports.csv")
 	flag.Parse()
 	runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), 1))
@@ -127,10 +130,14 @@ func main() {
 		if prof != nil && !profiled {
 			p, profiled = prof, true
 		}
+		pc, pm := p, (*os.File)(nil)
+		if *profMem {
+			pc, pm = nil, p
+		}
 		rt, rn, rerr := timeRuns(*runs, func() (int, error) {
 			return rf.run(q.riffle)
-		}, p)
-		mt, mn, merr := timeRuns(*runs, func() (int, error) { return rm.run(q.riffle) }, nil)
+		}, pc)
+		mt, mn, merr := timeRuns(*runs, func() (int, error) { return rm.run(q.riffle) }, pm)
 		dt, dn, derr := timeRuns(*runs, func() (int, error) { return sqlRows(duck, fReplace.Replace(q.duck)) }, nil)
 		st, _, serr := timeRuns(*runs, func() (int, error) { return sqlRows(lite, q.lite) }, nil)
 		rows := rn
@@ -195,7 +202,19 @@ func newRiffleInMemory(flights, airports string) (*riffleEnv, time.Duration, err
 		if err != nil {
 			return nil, 0, err
 		}
-		recs := []arrow.RecordBatch{rec}
+		// batches of 8 Ki rows, as a source emits them (copied, so that
+		// every array starts at offset 0)
+		var recs []arrow.RecordBatch
+		for off := int64(0); off < rec.NumRows(); off += 8192 {
+			part := rec.NewSlice(off, min(off+8192, rec.NumRows()))
+			cols := make([]arrow.Array, part.NumCols())
+			for i := range cols {
+				if cols[i], err = array.Concatenate([]arrow.Array{part.Column(i)}, memory.DefaultAllocator); err != nil {
+					return nil, 0, err
+				}
+			}
+			recs = append(recs, array.NewRecordBatch(part.Schema(), cols, part.NumRows()))
+		}
 		mem, err := env.FromArrow(recs, nil)
 		if err != nil {
 			return nil, 0, err

@@ -388,8 +388,9 @@ func (bs boundSubquery) joinCond(b *binder, nl int, extra []expr.Expr) expr.Expr
 	return andOf(conds)
 }
 
-// semiAnti turns a WHERE conjunct x IN (subquery), EXISTS (subquery) or
-// NOT EXISTS (subquery) into a semi or anti join on the scope's node.
+// semiAnti turns a WHERE conjunct x IN (subquery), EXISTS (subquery),
+// NOT EXISTS (subquery) or (x1, ..., xn) NOT IN (subquery) into a semi or
+// anti join on the scope's node.
 func (b *binder) semiAnti(c sql.Expr, sc *scope) (Node, bool) {
 	var q *sql.Query
 	kind := runtime.SemiJoin
@@ -407,10 +408,14 @@ func (b *binder) semiAnti(c sql.Expr, sc *scope) (Node, bool) {
 		}
 		q, kind = ex.Query, runtime.AntiJoin
 	case *sql.InExpr:
-		if x.Query == nil || x.Not {
+		_, isRow := x.X.(*sql.RowExpr)
+		if x.Query == nil || x.Not && !isRow {
 			return nil, false
 		}
 		q, in = x.Query, x
+		if x.Not {
+			kind = runtime.AntiJoin
+		}
 	default:
 		return nil, false
 	}
@@ -432,7 +437,15 @@ func (b *binder) semiAnti(c sql.Expr, sc *scope) (Node, bool) {
 			x := b.expr(l, sc)
 			rc := bs.node.Columns()[i]
 			y := &expr.InputRef{Index: nl + i, Name: rc.Name, T: rc.Type}
-			extra = append(extra, b.call(in, "=", x, y))
+			eq := b.call(in, "=", x, y)
+			if in.Not {
+				// (x1, ..., xn) NOT IN (...) keeps a row only when every
+				// subquery row differs in some column: a null-aware anti
+				// join on (xi = yi OR (xi = yi) IS NULL) for each i, as in
+				// Flink's SubQueryAntiJoinTest
+				eq = b.call(in, "OR", eq, b.call(in, "IS NULL", eq))
+			}
+			extra = append(extra, eq)
 		}
 	}
 	cond := bs.joinCond(b, nl, extra)
@@ -557,7 +570,7 @@ func remapKeys(k *corrSink, start int) *corrSink {
 func (b *binder) inSubquery(x *sql.InExpr, sc *scope) expr.Expr {
 	s := b.needSub(x, sc)
 	if _, isRow := x.X.(*sql.RowExpr); isRow {
-		b.failAt(x, "IN with a row value and a subquery is supported only as a WHERE conjunct in batch mode")
+		b.failAt(x, "IN and NOT IN with a row value and a subquery are supported only as a WHERE conjunct in batch mode")
 	}
 	lhs := b.expr(x.X, sc)
 	bs := b.bindSubquery(x.Query, sc)
