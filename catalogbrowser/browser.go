@@ -73,6 +73,14 @@ type Browser struct {
 	OnInsert func(text string)
 	// OnError reports a failure to read a catalog (also shown in the tree).
 	OnError func(error)
+	// OnEdit opens a table in the table designer ("Edit table…"; tables
+	// only). Authoring hooks: OnEdit, OnDrag and OnDragEnd (see drag.go).
+	OnEdit func(Ref)
+	// OnDrag is called while a table or view is dragged out of the tree,
+	// with the pointer's absolute position; OnDragEnd when it is dropped
+	// there (the workbench drops it on the query builder).
+	OnDrag    func(r Ref, at fyne.Position)
+	OnDragEnd func(r Ref, at fyne.Position)
 
 	src    Source
 	tree   *widget.Tree
@@ -426,6 +434,9 @@ func (b *Browser) MenuFor(uid widget.TreeNodeID) *fyne.Menu {
 			}
 		}))
 	}
+	if r, ok := refOf(uid, b.objects); ok && r.Kind == KindTable && b.OnEdit != nil {
+		items = append(items, fyne.NewMenuItem("Edit table…", func() { b.OnEdit(r) }))
+	}
 	items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Refresh", b.Reload))
 	return fyne.NewMenu("", items...)
 }
@@ -439,6 +450,9 @@ type nodeRow struct {
 	name   *widget.Label
 	detail *widget.Label
 	box    *fyne.Container
+	// dragging and dragAt follow a drag of the row (drag.go).
+	dragging bool
+	dragAt   fyne.Position
 }
 
 var (

@@ -186,6 +186,7 @@ func (rt *resultTab) build() {
 		rt.grid.onSortError = func(err error) { wb.setStatus(err.Error()) }
 		rt.grid.onChanged = rt.updateStatus
 		rt.grid.onMenu = rt.showMenu
+		rt.grid.onCellMenu, rt.grid.onHeaderMenu = rt.showCellMenu, rt.showHeaderMenu // authoring hook (grid_actions.go)
 		body = rt.grid
 		if rt.job != nil {
 			rt.viewSel = widget.NewRadioGroup([]string{viewNames[results.TableView], viewNames[results.ChangelogView]}, func(s string) {
@@ -391,17 +392,24 @@ func (rt *resultTab) updateStatus() {
 }
 
 // showMenu opens the grid's context menu.
-func (rt *resultTab) showMenu(at fyne.Position) {
+func (rt *resultTab) showMenu(at fyne.Position) { rt.showMenuWith(nil, at) }
+
+// showMenuWith opens the grid's context menu with extra items first (the
+// grid actions of a right-clicked cell or header).
+func (rt *resultTab) showMenuWith(extra []*fyne.MenuItem, at fyne.Position) {
 	c := fyne.CurrentApp().Driver().CanvasForObject(rt.grid)
 	if c == nil {
 		return
 	}
-	m := fyne.NewMenu("",
+	if len(extra) > 0 {
+		extra = append(extra, fyne.NewMenuItemSeparator())
+	}
+	m := fyne.NewMenu("", append(extra,
 		fyne.NewMenuItem("Copy", func() { rt.grid.copySelection(nil, false) }),
 		fyne.NewMenuItem("Copy with column names", func() { rt.grid.copySelection(nil, true) }),
 		fyne.NewMenuItem("Select all", rt.grid.selectAll),
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Export CSV…", func() { rt.wb.showExportDialog(rt) }),
-	)
+	)...)
 	widget.ShowPopUpMenuAtPosition(m, c, at)
 }

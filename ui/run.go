@@ -220,19 +220,7 @@ func (wb *Workbench) formatCurrent() {
 }
 
 func (wb *Workbench) format(t *editorTab) {
-	start, end, text := t.ed.Selection()
-	if text == "" {
-		start, end, text = 0, len(t.ed.Text()), t.ed.Text()
-	}
-	out, err := sql.FormatSQL(text)
-	if err != nil {
-		wb.messages.add(levelError, "Format: "+err.Error(), nil)
-		wb.showPanel(wb.messages.item)
-		return
-	}
-	if out != text {
-		t.ed.ReplaceRange(start, end, out)
-	}
+	wb.formatRange(t) // authoring: the statement or the selection (format_range.go)
 }
 
 // runDetached runs a statement that comes from the catalog tree.

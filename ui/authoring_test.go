@@ -1,0 +1,442 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/riffle-sql/riffle/completion"
+)
+
+// popup returns the open completion popup (failing when there is none).
+func (h *harness) popup() *completionPopup {
+	h.t.Helper()
+	p := h.wb.authoring().popup
+	if p == nil || !p.pop.Visible() {
+		h.t.Fatalf("no completion popup; editor %q", h.tab().ed.Text())
+	}
+	return p
+}
+
+// labels lists the popup's candidates as "label/kind".
+func (p *completionPopup) labels() []string {
+	var out []string
+	for _, it := range p.res.Items {
+		out = append(out, it.Label+"/"+it.Kind.String())
+	}
+	return out
+}
+
+// typeKeys types text where the keyboard focus is (the editor, or the
+// popup once it is open).
+func (h *harness) typeKeys(text string) {
+	h.t.Helper()
+	for _, r := range text {
+		f := h.w.Canvas().Focused()
+		if f == nil {
+			h.t.Fatal("nothing has the focus")
+		}
+		f.TypedRune(r)
+	}
+}
+
+// key presses a key where the keyboard focus is.
+func (h *harness) key(name fyne.KeyName) {
+	h.t.Helper()
+	f := h.w.Canvas().Focused()
+	if f == nil {
+		h.t.Fatal("nothing has the focus")
+	}
+	f.TypedKey(&fyne.KeyEvent{Name: name})
+}
+
+func (h *harness) cursorAtEnd() {
+	t := h.tab()
+	t.ed.SetCursorOffset(len(t.ed.Text()))
+}
+
+func TestCompletionPopupOpensWhileTypingAndInsertsATable(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("")
+	h.w.Canvas().Focus(tab.ed)
+	h.typeKeys("SELECT * FROM fl")
+	p := h.popup()
+	if p.res.Context != "table" || !strings.Contains(strings.Join(p.labels(), ","), "flights/table") {
+		t.Fatalf("context %q, items %v", p.res.Context, p.labels())
+	}
+	if h.w.Canvas().Focused() != p.view {
+		t.Fatalf("the popup does not have the keyboard: %T", h.w.Canvas().Focused())
+	}
+	// Typing goes on into the editor and narrows the list.
+	h.typeKeys("i")
+	if got := tab.ed.Text(); got != "SELECT * FROM fli" {
+		t.Fatalf("editor %q", got)
+	}
+	if got := h.popup().labels(); len(got) != 1 || got[0] != "flights/table" {
+		t.Fatalf("items %v", got)
+	}
+	h.key(fyne.KeyReturn)
+	if got := tab.ed.Text(); got != "SELECT * FROM flights" {
+		t.Fatalf("editor %q", got)
+	}
+	if h.wb.completionOpen(nil) {
+		t.Error("the popup stays open after Enter")
+	}
+	if h.w.Canvas().Focused() != tab.ed {
+		t.Errorf("focus on %T, not the editor", h.w.Canvas().Focused())
+	}
+}
+
+func TestCompletionPopupKeyboard(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("")
+	h.w.Canvas().Focus(tab.ed)
+	h.typeKeys("SELECT de")
+	p := h.popup()
+	first := p.res.Items[0]
+	h.key(fyne.KeyDown)
+	if p.sel != 1 || !p.rows[1].bg.Visible() {
+		t.Fatalf("selection %d", p.sel)
+	}
+	h.key(fyne.KeyUp)
+	h.key(fyne.KeyUp) // wraps to the last
+	if p.sel != len(p.res.Items)-1 {
+		t.Fatalf("selection %d of %d", p.sel, len(p.res.Items))
+	}
+	h.key(fyne.KeyDown) // back to the first
+	h.key(fyne.KeyTab)  // Tab accepts too
+	if got := tab.ed.Text(); got != "SELECT "+first.Insert {
+		t.Fatalf("editor %q, want the first item %q", got, first.Insert)
+	}
+	// Esc closes without inserting; Backspace past the word closes.
+	h.typeKeys(" AND xx")
+	tab.ed.SetText("SELECT ab")
+	tab.ed.SetCursorOffset(9)
+	h.wb.showCompletion(tab, true)
+	if h.wb.completionOpen(nil) {
+		h.key(fyne.KeyEscape)
+		if h.wb.completionOpen(nil) || tab.ed.Text() != "SELECT ab" {
+			t.Errorf("Esc: open %v, editor %q", h.wb.completionOpen(nil), tab.ed.Text())
+		}
+	}
+	tab.ed.SetText("SELECT co")
+	tab.ed.SetCursorOffset(9)
+	h.wb.showCompletion(tab, true)
+	p = h.popup()
+	n := len(p.res.Items)
+	h.key(fyne.KeyBackspace)
+	if tab.ed.Text() != "SELECT c" || len(h.popup().res.Items) <= n {
+		t.Errorf("after Backspace: editor %q, %d items (had %d)", tab.ed.Text(), len(h.popup().res.Items), n)
+	}
+	h.key(fyne.KeyBackspace)
+	h.key(fyne.KeyBackspace)
+	if h.wb.completionOpen(nil) {
+		t.Errorf("the popup stays open when the cursor leaves the word: %q", tab.ed.Text())
+	}
+}
+
+func TestCompletionInEachContext(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("")
+	cases := []struct {
+		name   string
+		before string // text before the typed part (the cursor is at its end)
+		after  string // text after the cursor
+		typed  string
+		ctx    string
+		want   []string // label/kind, each must be offered
+		detail string   // the first wanted item's detail contains it
+	}{
+		{"statement start", "", "", "se", "statement", []string{"SELECT/keyword", "SET/keyword"}, ""},
+		{"table after FROM", "SELECT * FROM ", "", "ai", "table", []string{"airports/table"}, "table"},
+		{"column in the select list", "SELECT ", " FROM flights", "de", "column", []string{"delay/column", "destination/column"}, "INT"},
+		{"column after an alias and a dot", "SELECT ", " FROM flights AS f", "f.", "qualified", []string{"date/column", "origin/column"}, "TIMESTAMP(0)"},
+		{"function with its signature", "SELECT ", " FROM flights", "AV", "column", []string{"AVG/function"}, "AVG("},
+		{"option key inside WITH", "CREATE TABLE t (a INT) WITH (", "", "'", "option key", []string{"connector/option"}, ""},
+		{"option value", "CREATE TABLE t (a INT) WITH ('connector' = ", "", "'", "option value", []string{"filesystem/value", "datagen/value"}, ""},
+		{"type in a column definition", "CREATE TABLE t (a ", "", "TI", "type", []string{"TIMESTAMP/type", "TINYINT/type"}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h.wb.closeCompletion()
+			tab.ed.SetText(c.before + c.after)
+			tab.ed.SetCursorOffset(len(c.before))
+			h.w.Canvas().Focus(tab.ed)
+			h.typeKeys(c.typed)
+			p := h.wb.authoring().popup
+			if p == nil || !p.pop.Visible() {
+				t.Fatalf("no popup after typing %q into %q", c.typed, tab.ed.Text())
+			}
+			if p.res.Context != c.ctx {
+				t.Errorf("context %q, want %q", p.res.Context, c.ctx)
+			}
+			got := p.labels()
+			for _, w := range c.want {
+				if !contains(got, w) {
+					t.Errorf("%s not offered: %v", w, got)
+				}
+			}
+			if c.detail != "" {
+				for _, it := range p.res.Items {
+					if it.Label+"/"+it.Kind.String() == c.want[0] && !strings.Contains(it.Detail, c.detail) {
+						t.Errorf("%s detail %q lacks %q", c.want[0], it.Detail, c.detail)
+					}
+				}
+				if !strings.Contains(p.detail.Text, p.res.Items[p.sel].Kind.String()) {
+					t.Errorf("detail line %q", p.detail.Text)
+				}
+			}
+		})
+	}
+	h.wb.closeCompletion()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestCompletionCtrlSpaceAndTheCatalog(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("")
+	// a table created in the session is offered at once
+	tab.ed.SetText("CREATE TABLE sensors (id INT) WITH ('connector' = 'datagen');\nSELECT * FROM ")
+	tab.ed.SetCursorOffset(strings.Index(tab.ed.Text(), ";"))
+	h.runStatement()
+	tab.ed.SetCursorOffset(len(tab.ed.Text()))
+	tab.ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeySpace, Modifier: fyne.KeyModifierControl})
+	p := h.popup()
+	if !contains(p.labels(), "sensors/table") {
+		t.Fatalf("items %v", p.labels())
+	}
+	// the popup sits under the cursor
+	at := tab.ed.CursorScreenPosition()
+	if pos := p.pop.Content.Position(); pos.Y < at.Y-1 || pos.Y > at.Y+2*theme.Padding() || pos.X < at.X-1 || pos.X > at.X+2*theme.Padding() {
+		t.Errorf("popup content at %v, the cursor at %v", pos, at)
+	}
+	// a tap on a row inserts it
+	for _, r := range p.rows {
+		if r.Visible() && r.label.Text == "sensors" {
+			test.Tap(r)
+		}
+	}
+	if !strings.HasSuffix(tab.ed.Text(), "SELECT * FROM sensors") {
+		t.Errorf("editor %q", tab.ed.Text())
+	}
+	// a single candidate is inserted without a popup
+	tab.ed.SetText("SELECT * FROM senso")
+	tab.ed.SetCursorOffset(len(tab.ed.Text()))
+	h.wb.showCompletion(tab, true)
+	if tab.ed.Text() != "SELECT * FROM sensors" || h.wb.completionOpen(nil) {
+		t.Errorf("single candidate: editor %q, popup %v", tab.ed.Text(), h.wb.completionOpen(nil))
+	}
+}
+
+func TestTypedOneRune(t *testing.T) {
+	cases := []struct {
+		old, text string
+		off       int
+		want      bool
+	}{
+		{"SELEC", "SELECT", 6, true},
+		{"SELECT  FROM t", "SELECT a FROM t", 8, true},
+		{"ab", "aéb", 3, true},
+		{"SELECT", "SELECT x, y", 11, false},
+		{"abc", "ab", 2, false},
+		{"abc", "abd", 3, false},
+	}
+	for _, c := range cases {
+		if got := typedOneRune(c.old, c.text, c.off); got != c.want {
+			t.Errorf("typedOneRune(%q, %q, %d) = %v", c.old, c.text, c.off, got)
+		}
+	}
+	if completion.AutoTrigger("SELECT 1", 8) {
+		t.Error("AutoTrigger in a number")
+	}
+}
+
+func TestFormatStatementOrSelection(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("")
+	script := "select origin,count(*) as n from flights where delay>60 group by origin;\nselect 1;"
+	tab.ed.SetText(script)
+	tab.ed.SetCursorOffset(3)
+	tab.ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift})
+	want := "SELECT\n  origin,\n  count(*) AS n\nFROM flights\nWHERE delay > 60\nGROUP BY origin;\nselect 1;"
+	if got := tab.ed.Text(); got != want {
+		t.Fatalf("statement formatted:\n%s\nwant\n%s", got, want)
+	}
+	// one undo step
+	tab.ed.Undo()
+	if tab.ed.Text() != script {
+		t.Fatalf("undo: %q", tab.ed.Text())
+	}
+	// the selection only
+	tab.ed.Select(strings.Index(script, "select 1"), len(script)-1)
+	h.wb.formatCurrent()
+	if got := tab.ed.Text(); !strings.HasSuffix(got, "group by origin;\nSELECT 1;") {
+		t.Fatalf("selection formatted: %q", got)
+	}
+	// text that does not parse is left alone, the error is marked
+	tab.ed.SetText("SELECT FROM WHERE")
+	tab.ed.SetCursorOffset(2)
+	h.wb.formatCurrent()
+	if tab.ed.Text() != "SELECT FROM WHERE" || len(tab.ed.ErrorMarkers()) == 0 || !strings.Contains(h.messages(), "Format:") {
+		t.Errorf("bad SQL: editor %q, markers %v", tab.ed.Text(), tab.ed.ErrorMarkers())
+	}
+}
+
+// runBatch types a query into a new batch tab, runs it and waits.
+func (h *harness) runBatch(query string) *resultTab {
+	h.t.Helper()
+	tab := h.newTab("")
+	tab.ed.SetText(query)
+	tab.mode = modeBatch
+	tab.ed.SetCursorOffset(1)
+	rt := h.runStatement()
+	if rt == nil {
+		h.t.Fatalf("no result for %q; messages:\n%s", query, h.messages())
+	}
+	h.waitDone(rt)
+	rt.refresh(true)
+	return rt
+}
+
+// action runs the menu item labelled label (prefix) and returns the new
+// result tab once its query has ended.
+func (h *harness) action(items []*fyne.MenuItem, label string) *resultTab {
+	h.t.Helper()
+	for _, it := range items {
+		if strings.HasPrefix(it.Label, label) {
+			before := len(h.wb.results)
+			var last *resultTab
+			if before > 0 {
+				last = h.wb.results[before-1]
+			}
+			it.Action()
+			h.settle()
+			n := len(h.wb.results)
+			if n == 0 || h.wb.results[n-1] == last {
+				h.t.Fatalf("%s: no new result; messages:\n%s", label, h.messages())
+			}
+			rt := h.wb.results[n-1]
+			h.waitDone(rt)
+			rt.refresh(true)
+			return rt
+		}
+	}
+	var labels []string
+	for _, it := range items {
+		labels = append(labels, it.Label)
+	}
+	h.t.Fatalf("no menu item %q in %v", label, labels)
+	return nil
+}
+
+func TestGridActionsEditTheSQLAndRerun(t *testing.T) {
+	h := newHarness(t)
+	rt := h.runBatch("SELECT origin, delay FROM flights WHERE delay > 300 ORDER BY delay DESC LIMIT 20")
+	tab := h.tab()
+	first := rows(rt.grid)[0] // "ORD | 1200"-like
+	origin := strings.Split(first, " | ")[0]
+
+	// a cell: Filter = value
+	items := rt.cellActions(widget.TableCellID{Row: 0, Col: 1})
+	rt2 := h.action(items, "Filter = "+origin)
+	wantSQL := "SELECT\n  origin,\n  delay\nFROM flights\nWHERE delay > 300 AND origin = '" + origin + "'\nORDER BY delay DESC\nLIMIT 20"
+	if got := tab.ed.Text(); got != wantSQL {
+		t.Fatalf("editor after Filter =:\n%s\nwant\n%s", got, wantSQL)
+	}
+	if h.tab() != tab {
+		t.Error("the query's tab is not selected")
+	}
+	for _, r := range rows(rt2.grid) {
+		if !strings.HasPrefix(r, origin+" | ") {
+			t.Fatalf("row %q after Filter = %s", r, origin)
+		}
+	}
+	for _, x := range h.wb.results {
+		if x == rt {
+			t.Error("the old result tab is still open")
+		}
+	}
+	// Filter > on a number replaces the > 300 filter of the same column
+	rt3 := h.action(rt2.cellActions(widget.TableCellID{Row: 0, Col: 2}), "Filter <")
+	if got := tab.ed.Text(); !strings.Contains(got, "WHERE delay > 300 AND origin = '"+origin+"' AND delay < ") {
+		t.Fatalf("editor after Filter <:\n%s", got)
+	}
+	_ = rt3
+
+	// headers
+	rt4 := h.runBatch("SELECT origin, destination, delay FROM flights WHERE origin IN ('SFO', 'LAX')")
+	tab = h.tab()
+	rt5 := h.action(rt4.headerActions(1), "Group by this column")
+	if got := tab.ed.Text(); got != "SELECT\n  origin,\n  COUNT(*) AS cnt\nFROM flights\nWHERE origin IN ('SFO', 'LAX')\nGROUP BY origin" {
+		t.Fatalf("group by: %q", got)
+	}
+	if got := rows(rt5.grid); len(got) != 2 {
+		t.Fatalf("group by rows %q", got)
+	}
+	rt6 := h.action(rt5.headerActions(2), "Sort descending")
+	if got := tab.ed.Text(); !strings.HasSuffix(got, "GROUP BY origin\nORDER BY cnt DESC") {
+		t.Fatalf("sort: %q", got)
+	}
+	g := rows(rt6.grid)
+	if len(g) != 2 || g[0] == g[1] {
+		t.Fatalf("sorted rows %q", g)
+	}
+	rt7 := h.action(rt6.headerActions(1), "Hide column")
+	if got := tab.ed.Text(); !strings.HasPrefix(got, "SELECT COUNT(*) AS cnt\nFROM flights") {
+		t.Fatalf("hide: %q", got)
+	}
+	if n := len(rt7.grid.cols); n != 1 {
+		t.Errorf("%d columns after hiding", n)
+	}
+	rt8 := h.runBatch("SELECT origin, destination FROM flights WHERE origin = 'SFO'")
+	rt9 := h.action(rt8.headerActions(2), "Count distinct")
+	if got := h.tab().ed.Text(); got != "SELECT COUNT(DISTINCT destination) AS count_distinct_destination\nFROM flights\nWHERE origin = 'SFO'" {
+		t.Fatalf("count distinct: %q", got)
+	}
+	if got := rows(rt9.grid); len(got) != 1 || got[0] == "0" {
+		t.Errorf("count distinct rows %q", got)
+	}
+}
+
+func TestGridActionOnAPreviewOpensATab(t *testing.T) {
+	h := newHarness(t)
+	h.wb.catalog.OpenPath("default_catalog", "default_database", "airports")
+	tabs := len(h.wb.editors.list)
+	h.wb.runDetached("SELECT * FROM `default_catalog`.`default_database`.`airports` LIMIT 100", "Preview of airports")
+	h.settle()
+	rt := h.wb.results[len(h.wb.results)-1]
+	h.waitDone(rt)
+	rt.refresh(true)
+	if items := rt.cellActions(widget.TableCellID{Row: 0, Col: 0}); items != nil {
+		t.Errorf("the row-number column has actions: %d", len(items))
+	}
+	// a NULL-free string column: state (column 4)
+	rt2 := h.action(rt.cellActions(widget.TableCellID{Row: 0, Col: 4}), "Filter ≠")
+	if len(h.wb.editors.list) != tabs+1 {
+		t.Fatalf("no new tab for the preview's query")
+	}
+	if got := h.tab().ed.Text(); !strings.Contains(got, "WHERE state <> ") {
+		t.Errorf("new tab's SQL %q", got)
+	}
+	if len(rows(rt2.grid)) == 0 {
+		t.Error("no rows")
+	}
+	// EXPLAIN-like text results and SHOW results have no actions
+	show := h.runBatch("SHOW TABLES")
+	if show.actionable() || show.headerActions(1) != nil {
+		t.Error("SHOW TABLES has grid actions")
+	}
+}

@@ -1,0 +1,4 @@
+package ui
+
+func (wb *Workbench) showOpenFileDialog()      {}
+func (wb *Workbench) openDataFile(path string) {}
