@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"sync"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -24,6 +26,13 @@ type authoringUI struct {
 	builder *builderPanel
 	// builderMenu is View ▸ Query builder (checked while shown).
 	builderMenu *fyne.MenuItem
+
+	// lastOpenDir is where File ▸ Open data file… starts.
+	lastOpenDir string
+	// review is the last open-file review dialog (for tests).
+	review *openReview
+	// bg counts background work (inference, DDL) that posts to the UI.
+	bg sync.WaitGroup
 }
 
 // authoring returns the authoring state (created on first use: editor

@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -438,5 +441,154 @@ func TestGridActionOnAPreviewOpensATab(t *testing.T) {
 	show := h.runBatch("SHOW TABLES")
 	if show.actionable() || show.headerActions(1) != nil {
 		t.Error("SHOW TABLES has grid actions")
+	}
+}
+
+// waitBG waits for the authoring background work (inference, DDL) and
+// runs what it posted.
+func (h *harness) waitBG() {
+	h.t.Helper()
+	for i := 0; i < 10; i++ {
+		h.wb.authoring().bg.Wait()
+		if h.q.drain() == 0 {
+			return
+		}
+	}
+}
+
+func TestOpenFileReviewCreatesATable(t *testing.T) {
+	test.NewTempApp(t)
+	h := open(t, filepath.Join(t.TempDir(), "ws.riffle"))
+	closed := false
+	defer func() {
+		if !closed {
+			h.close()
+		}
+	}()
+	path, _ := filepath.Abs(filepath.Join("..", "engine", "connector", "testdata", "flights-head2000.csv"))
+	h.wb.openDataFile(path)
+	h.waitBG()
+	r := h.wb.authoring().review
+	if r == nil || r.res.Path != path {
+		t.Fatalf("no review; messages:\n%s", h.messages())
+	}
+	if r.name.Text != "flights_head2000" || r.rowtime == nil || !r.rowtime.Checked {
+		t.Fatalf("name %q, rowtime offered %v", r.name.Text, r.rowtime != nil)
+	}
+	ddl := r.ddl.Text()
+	for _, want := range []string{"CREATE TABLE flights_head2000 (", "`date` TIMESTAMP(0)", "WATERMARK FOR `date` AS `date` - INTERVAL '1' SECOND", "'csv.ignore-first-line' = 'true'", "'path' = '" + path + "'"} {
+		if !strings.Contains(ddl, want) {
+			t.Errorf("DDL lacks %q:\n%s", want, ddl)
+		}
+	}
+	// the form rewrites the statement
+	r.delay.SetText("5")
+	r.unit.SetSelected("MINUTE")
+	if !strings.Contains(r.ddl.Text(), "INTERVAL '5' MINUTE") {
+		t.Errorf("delay not applied:\n%s", r.ddl.Text())
+	}
+	r.rowtime.SetChecked(false)
+	if strings.Contains(r.ddl.Text(), "WATERMARK") {
+		t.Errorf("rowtime not removed:\n%s", r.ddl.Text())
+	}
+	r.rowtime.SetChecked(true)
+	r.name.SetText("flights_file")
+	// a broken edit disables Create; the user's own edit is what runs
+	r.ddl.SetText("CREATE TABLE x (")
+	if !r.create.Disabled() || r.status.Importance != widget.DangerImportance {
+		t.Errorf("broken DDL: create enabled %v, status %q", !r.create.Disabled(), r.status.Text)
+	}
+	edited := strings.Replace(r.statement(), "delay BIGINT", "delay INT COMMENT 'minutes'", 1)
+	r.ddl.SetText(edited)
+	if r.create.Disabled() {
+		t.Fatalf("create disabled: %s", r.status.Text)
+	}
+	test.Tap(r.create)
+	h.waitBG()
+	if r.created != "flights_file" {
+		t.Fatalf("not created: %s; messages:\n%s", r.status.Text, h.messages())
+	}
+	// registered, in the init script, in the catalog tree
+	if !strings.Contains(h.wb.initScript, edited) {
+		t.Errorf("init script lacks the statement:\n%s", h.wb.initScript)
+	}
+	if got := strings.Join(h.wb.catalog.VisibleLabels(), "\n"); !strings.Contains(got, "flights_file") {
+		t.Errorf("catalog tree:\n%s", got)
+	}
+	rt := h.runBatch("SELECT COUNT(*) AS n, MAX(delay) AS m FROM flights_file")
+	if got := rows(rt.grid); len(got) != 1 || !strings.HasPrefix(got[0], "2000 | ") {
+		t.Errorf("rows %q; messages:\n%s", got, h.messages())
+	}
+	if typ := rt.grid.cols[1].Type.String(); typ != "INT" {
+		t.Errorf("the edited type was not used: %s", typ)
+	}
+	// opening it again proposes another name
+	h.wb.openDataFile(path)
+	h.waitBG()
+	if r2 := h.wb.authoring().review; r2 == r || r2.name.Text != "flights_head2000" {
+		t.Errorf("second open: name %q", r2.name.Text)
+	}
+	// the init script brings the table back when the workspace opens again
+	h.close()
+	closed = true
+	h2 := open(t, h.path)
+	defer h2.close()
+	h2.settle()
+	if _, err := h2.wb.Env().FromPath("flights_file"); err != nil {
+		t.Errorf("after reopening: %v; messages:\n%s", err, h2.messages())
+	}
+}
+
+func TestOpenFileThatIsNotATable(t *testing.T) {
+	h := newHarness(t)
+	path, _ := filepath.Abs(filepath.Join("..", "engine", "connector", "testdata", "README.md"))
+	before := h.wb.authoring().review
+	h.wb.openDataFile(path)
+	h.waitBG()
+	if h.wb.authoring().review != before {
+		t.Error("a review for a README")
+	}
+	if !strings.Contains(h.messages(), "does not look like a table") {
+		t.Errorf("messages:\n%s", h.messages())
+	}
+}
+
+func TestOpenEveryFileOfTheSharedData(t *testing.T) {
+	// ../shared/data beside the project (a worktree is one level deeper)
+	var files []string
+	for _, dir := range []string{filepath.Join("..", "..", "shared", "data"), filepath.Join("..", "..", "..", "shared", "data")} {
+		if files, _ = filepath.Glob(filepath.Join(dir, "*")); len(files) > 0 {
+			break
+		}
+	}
+	if len(files) == 0 {
+		t.Skip("no shared data here")
+	}
+	h := newHarness(t)
+	for _, f := range files {
+		if strings.HasSuffix(f, ".md") || strings.HasSuffix(f, ".txt") {
+			continue
+		}
+		if st, err := os.Stat(f); err != nil || st.IsDir() {
+			continue
+		}
+		h.wb.authoring().review = nil
+		h.wb.openDataFile(f)
+		h.waitBG()
+		r := h.wb.authoring().review
+		if r == nil {
+			t.Errorf("%s: no review; messages:\n%s", f, h.messages())
+			continue
+		}
+		test.Tap(r.create)
+		h.waitBG()
+		if r.created == "" {
+			t.Errorf("%s: not created: %s", f, r.status.Text)
+			continue
+		}
+		rt := h.runBatch("SELECT COUNT(*) FROM " + r.created)
+		if got := rows(rt.grid); len(got) != 1 || got[0] != fmt.Sprint(r.res.Records) {
+			t.Errorf("%s: COUNT(*) %q, inference read %d records; messages:\n%s", f, got, r.res.Records, h.messages())
+		}
 	}
 }

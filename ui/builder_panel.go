@@ -11,3 +11,4 @@ func (wb *Workbench) builderEditorChanged(t *editorTab)                    {}
 func (wb *Workbench) builderTabChanged()                                   {}
 func (wb *Workbench) catalogDragged(r catalogbrowserRef, at fyne.Position) {}
 func (wb *Workbench) catalogDropped(r catalogbrowserRef, at fyne.Position) {}
+func (wb *Workbench) builderTableCreated(path []string)                    {}
