@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/riffle-sql/riffle/authoring"
@@ -29,8 +30,11 @@ type authoringUI struct {
 
 	// lastOpenDir is where File ▸ Open data file… starts.
 	lastOpenDir string
-	// review is the last open-file review dialog (for tests).
-	review *openReview
+	// review is the last open-file review dialog, designer the last table
+	// designer and confirm its last drop-and-create question (for tests).
+	review   *openReview
+	designer *designerDialog
+	confirm  *dialog.ConfirmDialog
 	// bg counts background work (inference, DDL) that posts to the UI.
 	bg sync.WaitGroup
 }

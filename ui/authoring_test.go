@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/riffle-sql/riffle/catalogbrowser"
 	"github.com/riffle-sql/riffle/completion"
 )
 
@@ -590,5 +591,192 @@ func TestOpenEveryFileOfTheSharedData(t *testing.T) {
 		if got := rows(rt.grid); len(got) != 1 || got[0] != fmt.Sprint(r.res.Records) {
 			t.Errorf("%s: COUNT(*) %q, inference read %d records; messages:\n%s", f, got, r.res.Records, h.messages())
 		}
+	}
+}
+
+// findButton finds a shown button by its text under o.
+func findButton(o fyne.CanvasObject, text string) *widget.Button {
+	for _, x := range shown(o) {
+		if b, ok := x.(*widget.Button); ok && b.Text == text {
+			return b
+		}
+	}
+	return nil
+}
+
+// applyDesign presses the designer's apply button and waits for its
+// statements.
+func (h *harness) applyDesign(dd *designerDialog) error {
+	h.t.Helper()
+	var res error
+	ran := false
+	dd.done = func(err error) { res, ran = err, true }
+	test.Tap(dd.apply)
+	h.waitBG()
+	if c := h.wb.authoring().confirm; c != nil && !ran {
+		b := findButton(h.w.Canvas().Overlays().Top(), "Drop and create")
+		if b == nil {
+			h.t.Fatal("no Drop and create button")
+		}
+		test.Tap(b)
+		h.waitBG()
+	}
+	if !ran {
+		h.t.Fatalf("nothing ran: apply disabled %v; problems:\n%s", dd.apply.Disabled(), dd.problems.Text)
+	}
+	return res
+}
+
+func TestDesignerCreatesANewTable(t *testing.T) {
+	h := newHarness(t)
+	dd := h.wb.showTableDesigner(nil)
+	if dd.apply.Disabled() == false {
+		t.Error("a design without a name or path can be applied")
+	}
+	dd.name.SetText("orders")
+	// columns through the form
+	dd.rows[0].name.SetText("order_id")
+	dd.rows[0].notNull.SetChecked(true)
+	test.Tap(dd.addColumn)
+	dd.rows[1].name.SetText("amount")
+	dd.rows[1].typ.SetSelected("DECIMAL")
+	dd.rows[1].params.Objects[0].(*fyne.Container).Objects[0].(*widget.Entry).SetText("10")
+	dd.rows[1].params.Objects[1].(*fyne.Container).Objects[0].(*widget.Entry).SetText("2")
+	test.Tap(dd.addColumn)
+	dd.rows[2].name.SetText("ts")
+	dd.rows[2].typ.SetSelected("TIMESTAMP")
+	dd.rows[2].params.Objects[0].(*fyne.Container).Objects[0].(*widget.Entry).SetText("3")
+	test.Tap(dd.addColumn)
+	dd.rows[3].name.SetText("total")
+	dd.rows[3].kind.SetSelected("computed")
+	dd.rows[3].expr.SetText("amount * 2")
+	dd.pk.SetSelected([]string{"order_id"})
+	dd.wmCheck.SetChecked(true)
+	dd.wmColumn.SetSelected("ts")
+	dd.wmDelay.SetText("5")
+	// options: required path, a bad delimiter shown next to its field
+	if p := dd.optionProblems["path"]; p == nil || p.Text != "required" {
+		t.Fatalf("path problem %v", p)
+	}
+	dir := t.TempDir()
+	dd.optionInputs["path"].(*widget.Entry).SetText(dir)
+	dd.optionInputs["csv.field-delimiter"].(*widget.Entry).SetText(";;")
+	if p := dd.optionProblems["csv.field-delimiter"].Text; p == "" || !dd.apply.Disabled() {
+		t.Errorf("bad delimiter: problem %q, apply enabled %v", p, !dd.apply.Disabled())
+	}
+	dd.optionInputs["csv.field-delimiter"].(*widget.Entry).SetText(";")
+	want := "CREATE TABLE orders (\n" +
+		"  order_id BIGINT NOT NULL,\n" +
+		"  amount DECIMAL(10, 2),\n" +
+		"  ts TIMESTAMP(3),\n" +
+		"  total AS amount * 2,\n" +
+		"  PRIMARY KEY (order_id) NOT ENFORCED,\n" +
+		"  WATERMARK FOR ts AS ts - INTERVAL '5' SECOND\n" +
+		")\n" +
+		"WITH (\n" +
+		"  'connector' = 'filesystem',\n" +
+		"  'path' = '" + dir + "',\n" +
+		"  'format' = 'csv',\n" +
+		"  'csv.field-delimiter' = ';'\n" +
+		");"
+	if got := dd.preview.Text(); got != want {
+		t.Fatalf("preview:\n%s\nwant\n%s\nproblems: %s", got, want, dd.problems.Text)
+	}
+	if err := h.applyDesign(dd); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := h.wb.Env().FromPath("orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tab.GetResolvedSchema().String(); !strings.Contains(got, "`total` DECIMAL(21, 2)") || !strings.Contains(got, "`ts` TIMESTAMP(3) *ROWTIME*") {
+		t.Errorf("schema %s", got)
+	}
+	if !strings.Contains(h.wb.initScript, "CREATE TABLE orders (") {
+		t.Errorf("init script:\n%s", h.wb.initScript)
+	}
+	if got := strings.Join(h.wb.catalog.VisibleLabels(), "\n"); !strings.Contains(got, "orders") {
+		t.Errorf("catalog:\n%s", got)
+	}
+}
+
+func TestDesignerEditsATableWithAlter(t *testing.T) {
+	h := newHarness(t)
+	h.wb.catalog.OpenPath("default_catalog", "default_database", "airports")
+	m := h.wb.catalog.MenuFor("o\x1fdefault_catalog\x1fdefault_database\x1fairports")
+	var edit *fyne.MenuItem
+	for _, it := range m.Items {
+		if it.Label == "Edit table…" {
+			edit = it
+		}
+	}
+	if edit == nil {
+		t.Fatal("no Edit table… in the catalog menu")
+	}
+	edit.Action()
+	dd := h.wb.authoring().designer
+	if dd == nil || dd.d.IsNew() || len(dd.rows) != 7 || dd.rows[0].name.Text != "iata" {
+		t.Fatalf("designer not filled: %+v", dd)
+	}
+	if dd.preview.Text() != "-- no changes" || !dd.apply.Disabled() {
+		t.Errorf("unchanged table: preview %q", dd.preview.Text())
+	}
+	// rename a column, change a type, drop one, add one, set an option
+	dd.rows[1].name.SetText("airport_name")
+	test.Tap(dd.rows[4].del) // country
+	test.Tap(dd.addColumn)
+	last := dd.rows[len(dd.rows)-1]
+	last.name.SetText("elevation")
+	last.typ.SetSelected("INT")
+	dd.pk.SetSelected([]string{"iata"})
+	dd.optionInputs["csv.ignore-parse-errors"].(*widget.Select).SetSelected("true")
+	got := dd.preview.Text()
+	for _, w := range []string{
+		"ALTER TABLE default_catalog.default_database.airports DROP (country)",
+		"ALTER TABLE default_catalog.default_database.airports RENAME name TO airport_name",
+		"ALTER TABLE default_catalog.default_database.airports ADD elevation INT",
+		"ALTER TABLE default_catalog.default_database.airports ADD PRIMARY KEY (iata) NOT ENFORCED",
+		"ALTER TABLE default_catalog.default_database.airports SET (\n  'csv.ignore-parse-errors' = 'true'\n)",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("preview lacks %q:\n%s", w, got)
+		}
+	}
+	if strings.Contains(got, "DROP TABLE") {
+		t.Errorf("drop-and-create for alterable changes:\n%s", got)
+	}
+	if err := h.applyDesign(dd); err != nil {
+		t.Fatal(err)
+	}
+	tab, _ := h.wb.Env().FromPath("airports")
+	names := strings.Join(tab.GetSchema().GetFieldNames(), ",")
+	if names != "iata,airport_name,city,state,latitude,longitude,elevation" {
+		t.Errorf("columns after ALTER: %s", names)
+	}
+	// the init script's CREATE TABLE now is the new definition
+	if !strings.Contains(h.wb.initScript, "airport_name STRING") || strings.Contains(h.wb.initScript, "country") {
+		t.Errorf("init script:\n%s", h.wb.initScript)
+	}
+}
+
+func TestDesignerAsksBeforeDropAndCreate(t *testing.T) {
+	h := newHarness(t)
+	dd := h.wb.showTableDesigner(&catalogbrowser.Ref{Catalog: "default_catalog", Database: "default_database", Object: "flights", Kind: catalogbrowser.KindTable})
+	dd.comment.SetText("departures")
+	if got := dd.preview.Text(); !strings.Contains(got, "-- Flink cannot ALTER this: the table comment cannot be altered") || !strings.Contains(got, "DROP TABLE default_catalog.default_database.flights;") {
+		t.Fatalf("preview:\n%s", got)
+	}
+	if err := h.applyDesign(dd); err != nil {
+		t.Fatal(err)
+	}
+	if h.wb.authoring().confirm == nil {
+		t.Fatal("not asked")
+	}
+	rt := h.runBatch("SELECT COUNT(*) FROM flights")
+	if got := rows(rt.grid); len(got) != 1 || got[0] == "0" {
+		t.Errorf("flights after drop-and-create: %q; messages:\n%s", got, h.messages())
+	}
+	if !strings.Contains(h.wb.initScript, "COMMENT 'departures'") {
+		t.Errorf("init script:\n%s", h.wb.initScript)
 	}
 }
