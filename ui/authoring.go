@@ -64,6 +64,13 @@ func (wb *Workbench) hookEditor(t *editorTab) {
 		wb.autoComplete(t, old, text)
 		wb.builderEditorChanged(t)
 	}
+	prevMoved := t.ed.OnCursorMoved
+	t.ed.OnCursorMoved = func(line, col int) {
+		if prevMoved != nil {
+			prevMoved(line, col)
+		}
+		wb.builderCursorMoved(t)
+	}
 }
 
 // setupAuthoring wires the catalog tree, dropped files and the editor
