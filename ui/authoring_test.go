@@ -1079,7 +1079,7 @@ func TestBuilderTakesATableDraggedFromTheCatalog(t *testing.T) {
 	ref := catalogbrowser.Ref{Catalog: "default_catalog", Database: "default_database", Object: "airports", Kind: catalogbrowser.KindTable}
 	d := fyne.CurrentApp().Driver()
 	// hidden builder: dropping on the editor area opens it
-	at := d.AbsolutePositionForObject(b.area).Add(fyne.NewPos(50, 50))
+	at := d.AbsolutePositionForObject(h.wb.editors.tabs).Add(fyne.NewPos(50, 80))
 	h.wb.catalogDragged(ref, at)
 	if !strings.Contains(b.dragLabel.Text, "query builder") {
 		t.Errorf("drag label %q", b.dragLabel.Text)
@@ -1097,5 +1097,28 @@ func TestBuilderTakesATableDraggedFromTheCatalog(t *testing.T) {
 	h.wb.toggleBuilder()
 	if b.shown || h.wb.authoring().builderMenu.Checked {
 		t.Error("still shown")
+	}
+}
+
+func TestCompletionPopupPassesShiftAndPrefersTheTypedWord(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("")
+	h.w.Canvas().Focus(tab.ed)
+	// Shift pressed in the editor, released while the popup is open
+	shift := &fyne.KeyEvent{Name: desktop.KeyShiftLeft}
+	tab.ed.KeyDown(shift)
+	h.typeKeys("SELECT * FR")
+	h.popup()
+	h.w.Canvas().Focused().(desktop.Keyable).KeyUp(shift)
+	h.typeKeys("OM")
+	p := h.popup()
+	if it := p.res.Items[p.sel]; it.Label != "FROM" {
+		t.Errorf("selected %q, not the typed word", it.Label)
+	}
+	h.key(fyne.KeyEscape)
+	h.key(fyne.KeyHome)
+	h.key(fyne.KeyRight)
+	if s, e, _ := tab.ed.Selection(); s != e {
+		t.Errorf("Shift is stuck: selection %d..%d", s, e)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -51,7 +52,8 @@ type builderPanel struct {
 	lastSQL string
 
 	shown   bool
-	area    *fyne.Container // the editor area: the tabs, or the split
+	center  fyne.CanvasObject // editors and results
+	area    *fyne.Container   // the centre, or the split of it and the builder
 	split   *container.Split
 	content fyne.CanvasObject
 	bg      *canvas.Rectangle // highlighted while a table is dragged over
@@ -152,11 +154,12 @@ func newBuilderPanel(wb *Workbench) *builderPanel {
 	return b
 }
 
-// editorArea is the centre of the window: the editor tabs, with the
-// builder to their right while it is shown.
-func (wb *Workbench) editorArea() fyne.CanvasObject {
+// builderArea holds the centre of the window (editors and results), with
+// the builder to its right while it is shown.
+func (wb *Workbench) builderArea(center fyne.CanvasObject) fyne.CanvasObject {
 	b := wb.builder()
-	b.area = container.NewStack(wb.editors.tabs)
+	b.center = center
+	b.area = container.NewStack(center)
 	return b.area
 }
 
@@ -181,16 +184,16 @@ func (b *builderPanel) setShown(on bool) {
 	wb := b.wb
 	if on {
 		if b.split == nil {
-			b.split = container.NewHSplit(wb.editors.tabs, b.content)
-			b.split.Offset = 0.6
+			b.split = container.NewHSplit(b.center, b.content)
+			b.split.Offset = 0.7
 		} else {
-			b.split.Leading = wb.editors.tabs
+			b.split.Leading = b.center
 		}
 		b.area.Objects = []fyne.CanvasObject{b.split}
 		b.reloadTables()
 		b.follow(wb.editors.current(), true)
 	} else {
-		b.area.Objects = []fyne.CanvasObject{wb.editors.tabs}
+		b.area.Objects = []fyne.CanvasObject{b.center}
 	}
 	b.area.Refresh()
 	if m := wb.authoring().builderMenu; m != nil {
@@ -418,7 +421,7 @@ func (b *builderPanel) render() {
 	switch {
 	case b.unsupported != "":
 		b.selectTableLabel("")
-		b.setStatus("⚠ "+b.unsupported+".\nThe SQL is left as it is; choose a table or New query to build another query.", widget.WarningImportance)
+		b.setStatus("⚠ "+capitalize(b.unsupported)+".\nThe SQL is left as it is; choose a table or New query to build another query.", widget.WarningImportance)
 		b.body.Refresh()
 		return
 	case q == nil:
@@ -1260,12 +1263,12 @@ func (wb *Workbench) catalogDropped(r catalogbrowser.Ref, at fyne.Position) {
 	b.setTable(path)
 }
 
-// over reports whether at lies on the builder (or on the editor area
+// over reports whether at lies on the builder (or on the editors
 // while the builder is hidden).
 func (b *builderPanel) over(at fyne.Position) bool {
 	var o fyne.CanvasObject = b.content
 	if !b.shown {
-		o = b.area
+		o = b.wb.editors.tabs
 	}
 	if o == nil {
 		return false
@@ -1337,4 +1340,14 @@ func (l *rowsLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 		height += h + pad
 	}
 	return fyne.NewSize(width, height)
+}
+
+// capitalize upper-cases the first letter of a message.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image/color"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -40,6 +41,7 @@ type completionPopup struct {
 	rows   []*completionRow
 	detail *widget.Label
 	more   *widget.Label
+	foot   *fyne.Container
 }
 
 // completionCatalog reads the engine's catalog and functions.
@@ -51,9 +53,23 @@ func (wb *Workbench) completionCatalog() completion.Catalog {
 	return a.compCat
 }
 
-// completeAt computes the candidates at the cursor of t.
+// completeAt computes the candidates at the cursor of t. A keyword that
+// is also offered as a function (AVG, COUNT, …) is shown once, as the
+// function with its signature.
 func (wb *Workbench) completeAt(t *editorTab) completion.Result {
-	return completion.Complete(t.ed.Text(), t.ed.CursorOffset(), wb.completionCatalog())
+	res := completion.Complete(t.ed.Text(), t.ed.CursorOffset(), wb.completionCatalog())
+	funcs := map[string]bool{}
+	for _, it := range res.Items {
+		if it.Kind == completion.KindFunction {
+			funcs[strings.ToUpper(it.Label)] = true
+		}
+	}
+	if len(funcs) > 0 {
+		res.Items = slices.DeleteFunc(res.Items, func(it completion.Item) bool {
+			return it.Kind == completion.KindKeyword && funcs[strings.ToUpper(it.Label)]
+		})
+	}
+	return res
 }
 
 // showCompletion opens the popup for t's cursor (Ctrl+Space: explicit).
@@ -79,7 +95,7 @@ func (wb *Workbench) showCompletion(t *editorTab, explicit bool) {
 	if c == nil {
 		return
 	}
-	p := &completionPopup{wb: wb, tab: t, res: res}
+	p := &completionPopup{wb: wb, tab: t, res: res, sel: exactMatch(res)}
 	p.build()
 	p.pop = widget.NewPopUp(p.content(), c)
 	p.pop.Resize(p.size())
@@ -120,6 +136,17 @@ func (wb *Workbench) autoComplete(t *editorTab, old, text string) {
 	}
 }
 
+// exactMatch is the index of the candidate that is the typed word itself
+// (so that Enter after "FROM" keeps FROM, not FROM_BASE64), or 0.
+func exactMatch(res completion.Result) int {
+	for i, it := range res.Items {
+		if res.Prefix != "" && strings.EqualFold(it.Label, res.Prefix) {
+			return i
+		}
+	}
+	return 0
+}
+
 // typedOneRune reports whether text is old with one character inserted
 // just before byte offset off (what typing does).
 func typedOneRune(old, text string, off int) bool {
@@ -139,7 +166,7 @@ func (p *completionPopup) build() {
 		p.rows = append(p.rows, newCompletionRow(p))
 	}
 	p.detail = widget.NewLabel("")
-	p.detail.Wrapping = fyne.TextWrapWord
+	p.detail.Truncation = fyne.TextTruncateEllipsis
 	p.detail.Importance = widget.LowImportance
 	p.more = widget.NewLabel("")
 	p.more.Importance = widget.LowImportance
@@ -150,13 +177,15 @@ func (p *completionPopup) content() fyne.CanvasObject {
 	for _, r := range p.rows {
 		list.Add(r)
 	}
-	return container.NewStack(p.view, container.NewBorder(nil, container.NewVBox(widget.NewSeparator(), p.detail, p.more), nil, nil, list))
+	p.foot = container.NewVBox(widget.NewSeparator(), p.detail, p.more)
+	return container.NewStack(p.view, container.NewBorder(nil, p.foot, nil, nil, list))
 }
 
 func (p *completionPopup) size() fyne.Size {
 	n := min(len(p.res.Items), completionRows)
 	rowH := p.rows[0].MinSize().Height
-	return fyne.NewSize(560, float32(n)*rowH+3*theme.Padding()+2*p.detail.MinSize().Height+p.more.MinSize().Height)
+	h := float32(n)*(rowH+theme.Padding()) + p.foot.MinSize().Height + theme.Padding()
+	return fyne.NewSize(560, h)
 }
 
 // place anchors the popup under the cursor, or above it when it would
@@ -198,7 +227,7 @@ func (p *completionPopup) render() {
 	if n > 0 {
 		it := p.res.Items[p.sel]
 		d := it.Kind.String()
-		if it.Detail != "" {
+		if it.Detail != "" && it.Detail != d {
 			d += " · " + it.Detail
 		}
 		p.detail.SetText(d)
@@ -256,11 +285,13 @@ func (p *completionPopup) update() {
 	if p.sel < len(p.res.Items) {
 		label = p.res.Items[p.sel].Label
 	}
-	p.res, p.sel, p.top = res, 0, 0
-	for i, it := range res.Items {
-		if it.Label == label {
-			p.sel = i
-			break
+	p.res, p.sel, p.top = res, exactMatch(res), 0
+	if p.sel == 0 {
+		for i, it := range res.Items {
+			if it.Label == label {
+				p.sel = i
+				break
+			}
 		}
 	}
 	p.render()
@@ -329,6 +360,7 @@ var (
 	_ fyne.Focusable    = (*completionView)(nil)
 	_ fyne.Shortcutable = (*completionView)(nil)
 	_ fyne.Tabbable     = (*completionView)(nil)
+	_ desktop.Keyable   = (*completionView)(nil)
 )
 
 func newCompletionView(p *completionPopup) *completionView {
@@ -352,6 +384,13 @@ func (v *completionView) TypedRune(r rune) { v.p.typed(r) }
 
 // TypedKey navigates, accepts or closes.
 func (v *completionView) TypedKey(ev *fyne.KeyEvent) { v.p.key(ev) }
+
+// KeyDown and KeyUp go on to the editor, which tracks Shift with them (a
+// Shift released while the popup is open must reach it).
+func (v *completionView) KeyDown(ev *fyne.KeyEvent) { v.p.tab.ed.KeyDown(ev) }
+
+// KeyUp: see KeyDown.
+func (v *completionView) KeyUp(ev *fyne.KeyEvent) { v.p.tab.ed.KeyUp(ev) }
 
 // AcceptsTab makes Tab accept the selection instead of moving the focus.
 func (v *completionView) AcceptsTab() bool { return true }

@@ -290,7 +290,7 @@ func (r *openReview) validate() {
 		r.status.Importance = widget.DangerImportance
 		r.create.Disable()
 	default:
-		r.status.SetText("Ready to create " + sql.Format(st.(*sql.CreateTable).Name))
+		r.status.SetText("Ready to create " + objectName(st.(*sql.CreateTable).Name))
 		r.status.Importance = widget.MediumImportance
 		r.create.Enable()
 	}
@@ -324,7 +324,7 @@ func (r *openReview) apply() {
 			return
 		}
 		r.created = name.Parts[len(name.Parts)-1].Name
-		msg := "Table " + sql.Format(name) + " created from " + filepath.Base(r.res.Path) + "."
+		msg := "Table " + objectName(name) + " created from " + filepath.Base(r.res.Path) + "."
 		if record {
 			if err := r.wb.addToInitScript(stmt); err != nil {
 				msg += " It could not be added to the init script: " + err.Error()
@@ -395,4 +395,13 @@ func (wb *Workbench) addToInitScript(stmt string) error {
 	}
 	wb.initScript = script
 	return nil
+}
+
+// objectName writes a parsed name with quotes only where needed.
+func objectName(n *sql.ObjectName) string {
+	var parts []string
+	for _, p := range n.Parts {
+		parts = append(parts, p.Name)
+	}
+	return pathText(parts)
 }

@@ -282,8 +282,9 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 		}
 	}
 
-	wb.hsplit = container.NewHSplit(wb.catalog, container.NewVSplit(wb.editorArea() /* authoring hook: editors + query builder */, wb.bottom))
+	wb.hsplit = container.NewHSplit(wb.catalog, container.NewVSplit(wb.editors.tabs, wb.bottom))
 	wb.vsplit = wb.hsplit.Trailing.(*container.Split)
+	wb.hsplit.Trailing = wb.builderArea(wb.vsplit) // authoring hook: the query builder at the right
 	wb.hsplit.Offset = 0.2
 	wb.vsplit.Offset = 0.5
 
