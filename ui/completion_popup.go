@@ -341,11 +341,14 @@ func (p *completionPopup) key(ev *fyne.KeyEvent) {
 			return
 		}
 		p.update()
-	default:
-		// Left, Right, Home, End, Delete, …: the editor handles them and
-		// the popup closes.
+	case fyne.KeyLeft, fyne.KeyRight, fyne.KeyHome, fyne.KeyEnd, fyne.KeyDelete:
+		// the cursor leaves the word: the editor moves it, the popup closes
 		p.wb.closeCompletion()
 		p.focusEditor()
+		p.tab.ed.TypedKey(ev)
+	default:
+		// Fyne reports every key, letters too, before the character
+		// (TypedRune, which follows); the editor ignores those.
 		p.tab.ed.TypedKey(ev)
 	}
 }
