@@ -745,11 +745,11 @@ func TestDesignerEditsATableWithAlter(t *testing.T) {
 	dd.optionInputs["csv.ignore-parse-errors"].(*widget.Select).SetSelected("true")
 	got := dd.preview.Text()
 	for _, w := range []string{
-		"ALTER TABLE default_catalog.default_database.airports DROP (country)",
-		"ALTER TABLE default_catalog.default_database.airports RENAME name TO airport_name",
-		"ALTER TABLE default_catalog.default_database.airports ADD elevation INT",
-		"ALTER TABLE default_catalog.default_database.airports ADD PRIMARY KEY (iata) NOT ENFORCED",
-		"ALTER TABLE default_catalog.default_database.airports SET (\n  'csv.ignore-parse-errors' = 'true'\n)",
+		"ALTER TABLE default_catalog.default_database.airports\n  DROP (country)",
+		"ALTER TABLE default_catalog.default_database.airports\n  RENAME name TO airport_name",
+		"ALTER TABLE default_catalog.default_database.airports\n  ADD elevation INT",
+		"ALTER TABLE default_catalog.default_database.airports\n  ADD PRIMARY KEY (iata) NOT ENFORCED",
+		"ALTER TABLE default_catalog.default_database.airports\n  SET (\n  'csv.ignore-parse-errors' = 'true'\n)",
 	} {
 		if !strings.Contains(got, w) {
 			t.Errorf("preview lacks %q:\n%s", w, got)

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -252,18 +253,19 @@ func (dd *designerDialog) build() {
 	other := container.NewBorder(nil, nil, nil, addOpt, container.NewGridWithColumns(2, dd.newKey, dd.newValue))
 	form := container.NewVBox(head, widget.NewSeparator(), colHead, dd.columns, widget.NewSeparator(), keys, widget.NewSeparator(),
 		conn, dd.options, other)
-	previewBox := container.NewBorder(widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		container.NewVBox(dd.problems, container.NewBorder(nil, nil, dd.initCheck, container.NewHBox(cancel, dd.apply))), nil, nil, dd.preview)
-	split := container.NewHSplit(container.NewVScroll(form), previewBox)
-	split.Offset = 0.62
+	previewBox := container.NewBorder(widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, dd.preview)
+	split := container.NewVSplit(container.NewVScroll(form), previewBox)
+	split.Offset = 0.66
+	bar := container.NewBorder(nil, nil, nil, container.NewVBox(dd.initCheck, container.NewHBox(layout.NewSpacer(), cancel, dd.apply)), dd.problems)
+	content := container.NewBorder(nil, bar, nil, nil, split)
 
 	dd.building = false
 	dd.fillColumns()
 	dd.fillOptions()
 	dd.changed()
-	dd.dlg = dialog.NewCustomWithoutButtons(title, split, dd.wb.win)
+	dd.dlg = dialog.NewCustomWithoutButtons(title, content, dd.wb.win)
 	cs := dd.wb.win.Canvas().Size()
-	dd.dlg.Resize(fyne.NewSize(min(1400, cs.Width-40), min(860, cs.Height-40)))
+	dd.dlg.Resize(fyne.NewSize(min(1100, cs.Width-40), min(900, cs.Height-30)))
 	dd.dlg.Show()
 }
 
@@ -470,9 +472,9 @@ func (dd *designerDialog) columnRow(i int) fyne.CanvasObject {
 		}
 		middle = container.NewHBox(parts...)
 	}
-	left := container.NewHBox(container.NewGridWrap(fyne.NewSize(170, name.MinSize().Height), name),
-		container.NewGridWrap(fyne.NewSize(120, kind.MinSize().Height), kind))
-	right := container.NewHBox(container.NewGridWrap(fyne.NewSize(150, comment.MinSize().Height), comment), up, down, del)
+	left := container.NewHBox(container.NewGridWrap(fyne.NewSize(150, name.MinSize().Height), name),
+		container.NewGridWrap(fyne.NewSize(115, kind.MinSize().Height), kind))
+	right := container.NewHBox(container.NewGridWrap(fyne.NewSize(120, comment.MinSize().Height), comment), up, down, del)
 	return container.NewBorder(nil, nil, left, right, middle)
 }
 
@@ -520,7 +522,7 @@ func (dd *designerDialog) typePicker(c *authoring.ColumnDesign, row *designerRow
 				c.Type = authoring.TypeSpec{Text: s}
 				dd.changed()
 			}
-			params.Add(container.NewGridWrap(fyne.NewSize(230, text.MinSize().Height), text))
+			params.Add(container.NewGridWrap(fyne.NewSize(200, text.MinSize().Height), text))
 			return
 		}
 		for k, p := range ch.Params {
@@ -532,7 +534,7 @@ func (dd *designerDialog) typePicker(c *authoring.ColumnDesign, row *designerRow
 			e.OnChanged = func(s string) {
 				dd.setTypeParam(c, k, s)
 			}
-			params.Add(container.NewGridWrap(fyne.NewSize(110, e.MinSize().Height), e))
+			params.Add(container.NewGridWrap(fyne.NewSize(90, e.MinSize().Height), e))
 		}
 	}
 	cur := c.Type.Name
@@ -560,7 +562,7 @@ func (dd *designerDialog) typePicker(c *authoring.ColumnDesign, row *designerRow
 		dd.fillColumnChoices()
 		dd.changed()
 	}
-	return container.NewHBox(container.NewGridWrap(fyne.NewSize(150, sel.MinSize().Height), sel), params)
+	return container.NewHBox(container.NewGridWrap(fyne.NewSize(145, sel.MinSize().Height), sel), params)
 }
 
 // setTypeParam sets parameter k of a column type from the text typed; an
@@ -663,8 +665,14 @@ func (dd *designerDialog) fillOptions() {
 		if !of.Declared {
 			desc.SetText("not declared by the connector or format")
 		}
-		row := container.NewBorder(nil, nil, container.NewGridWrap(fyne.NewSize(230, label.MinSize().Height), label), nil,
-			container.NewGridWithColumns(2, input, container.NewVBox(problem, desc)))
+		if of.Problem == "" {
+			problem.Hide()
+		}
+		if desc.Text == "" {
+			desc.Hide()
+		}
+		row := container.NewBorder(nil, nil, container.NewGridWrap(fyne.NewSize(210, label.MinSize().Height), label), nil,
+			container.NewGridWithColumns(2, container.NewVBox(input), container.NewVBox(problem, desc)))
 		if !of.Declared || (of.Set && !o.Required) {
 			rm := widget.NewButtonWithIcon("", theme.ContentRemoveIcon(), func() {
 				d.RemoveOption(key)
@@ -718,6 +726,11 @@ func (dd *designerDialog) changed() {
 		if l.Text != fields[k] {
 			l.SetText(fields[k])
 		}
+		if fields[k] == "" {
+			l.Hide()
+		} else {
+			l.Show()
+		}
 	}
 	if len(lines) == 0 {
 		lines = []string{"✓ No problems"}
@@ -750,7 +763,11 @@ func (dd *designerDialog) showPreview() {
 		if recreate {
 			text = "-- Flink cannot ALTER this: " + strings.Join(reasons, "; ") + ".\n-- The table is dropped and created again (its data stays where the connector keeps it).\n"
 		}
-		text += strings.Join(stmts, ";\n\n") + ";"
+		shown := make([]string, len(stmts))
+		for i, st := range stmts {
+			shown[i] = breakAlter(st, dd.d.OriginalPath())
+		}
+		text += strings.Join(shown, ";\n\n") + ";"
 	}
 	if dd.preview.Text() != text {
 		was := dd.building
@@ -884,4 +901,14 @@ func (wb *Workbench) saveInitScript(script string) error {
 	}
 	wb.initScript = script
 	return nil
+}
+
+// breakAlter starts the action of an ALTER TABLE on its own line, so that
+// the narrow preview shows it.
+func breakAlter(stmt string, path []string) string {
+	head := "ALTER TABLE " + pathText(path) + " "
+	if len(path) == 0 || !strings.HasPrefix(stmt, head) {
+		return stmt
+	}
+	return strings.TrimSuffix(head, " ") + "\n  " + stmt[len(head):]
 }
