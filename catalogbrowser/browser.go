@@ -14,6 +14,7 @@
 package catalogbrowser
 
 import (
+	"errors"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -45,6 +46,7 @@ const (
 	nodeWatermark = "w"
 	nodeError     = "e"
 	nodeEmpty     = "n"
+	nodeLoading   = "l"
 )
 
 // sep separates the parts of a node ID; names cannot contain it in any
@@ -190,21 +192,31 @@ func (b *Browser) childUIDs(uid widget.TreeNodeID) []widget.TreeNodeID {
 
 // load reads the children of a node from the source.
 func (b *Browser) load(uid widget.TreeNodeID) []widget.TreeNodeID {
-	if uid == "" {
-		var out []widget.TreeNodeID
-		for _, c := range b.src.Catalogs() {
-			out = append(out, nodeID(nodeCatalog, c))
-		}
-		return out
-	}
 	kind, parts := splitID(uid)
 	fail := func(err error) []widget.TreeNodeID {
+		if errors.Is(err, ErrLoading) {
+			return []widget.TreeNodeID{nodeID(nodeLoading, parts...)}
+		}
 		id := nodeID(nodeError, parts...)
 		b.texts[id] = err.Error()
 		if b.OnError != nil {
 			b.OnError(err)
 		}
 		return []widget.TreeNodeID{id}
+	}
+	if uid == "" {
+		cats := b.src.Catalogs()
+		if l, ok := b.src.(CatalogLister); ok {
+			var err error
+			if cats, err = l.ListCatalogs(); err != nil {
+				return fail(err)
+			}
+		}
+		var out []widget.TreeNodeID
+		for _, c := range cats {
+			out = append(out, nodeID(nodeCatalog, c))
+		}
+		return out
 	}
 	switch kind {
 	case nodeCatalog:
@@ -321,6 +333,8 @@ func (b *Browser) label(uid widget.TreeNodeID) (name, detail string) {
 		return "error", b.texts[uid]
 	case nodeEmpty:
 		return b.texts[uid], ""
+	case nodeLoading:
+		return "loading…", ""
 	}
 	return uid, ""
 }
@@ -350,6 +364,8 @@ func (b *Browser) icon(uid widget.TreeNodeID) fyne.Resource {
 		return theme.MediaFastForwardIcon()
 	case nodeError:
 		return theme.ErrorIcon()
+	case nodeLoading:
+		return theme.ViewRefreshIcon()
 	}
 	return theme.InfoIcon()
 }
@@ -437,7 +453,7 @@ func (b *Browser) MenuFor(uid widget.TreeNodeID) *fyne.Menu {
 	if r, ok := refOf(uid, b.objects); ok && r.Kind == KindTable && b.OnEdit != nil {
 		items = append(items, fyne.NewMenuItem("Edit table…", func() { b.OnEdit(r) }))
 	}
-	items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Refresh", b.Reload))
+	items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Refresh", b.refreshFromSource))
 	return fyne.NewMenu("", items...)
 }
 

@@ -124,3 +124,10 @@ func chainTabSelected(prev func(*container.TabItem), f func()) func(*container.T
 		f()
 	}
 }
+
+// embeddedTab reports whether t runs on the embedded engine, whose
+// catalog the builder, completion popup and designer read (a tab on a SQL
+// Gateway keeps the gateway's own completion).
+func (wb *Workbench) embeddedTab(t *editorTab) bool {
+	return wb.conns == nil || t == nil || wb.conns.of(t).embedded()
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/riffle-sql/riffle/authoring"
 	"github.com/riffle-sql/riffle/catalogbrowser"
 	"github.com/riffle-sql/riffle/completion"
+	"github.com/riffle-sql/riffle/engine/gateway"
 )
 
 // popup returns the open completion popup (failing when there is none).
@@ -1132,5 +1133,34 @@ func TestCompletionPopupPassesShiftAndPrefersTheTypedWord(t *testing.T) {
 	h.key(fyne.KeyRight)
 	if s, e, _ := tab.ed.Selection(); s != e {
 		t.Errorf("Shift is stuck: selection %d..%d", s, e)
+	}
+}
+
+func TestAuthoringOnAGatewayTab(t *testing.T) {
+	g := startGateway(t, gateway.Config{})
+	h := newHarness(t)
+	tab := h.newTab("")
+	h.addConnection("gw", g.url, "", "")
+	// no popup while typing: the gateway completes on Ctrl+Space
+	h.w.Canvas().Focus(tab.ed)
+	h.typeKeys("SELECT * FROM fl")
+	if h.wb.completionOpen(nil) {
+		t.Error("the embedded catalog's popup opened on a gateway tab")
+	}
+	// the builder says it reads the embedded engine and leaves the tab alone
+	h.wb.toggleBuilder()
+	b := h.wb.builder()
+	if b.q != nil || !strings.Contains(b.status.Text, "runs on gw") {
+		t.Errorf("builder status %q", b.status.Text)
+	}
+	b.tableSel.SetSelected("airports")
+	if tab.ed.Text() != "SELECT * FROM fl" {
+		t.Errorf("the builder wrote into a gateway tab: %q", tab.ed.Text())
+	}
+	// Edit table… on the gateway's catalog explains instead of opening
+	before := h.wb.authoring().designer
+	h.wb.showTableDesignerFor(catalogbrowser.Ref{Catalog: "default_catalog", Database: "default_database", Object: "x", Kind: catalogbrowser.KindTable})
+	if h.wb.authoring().designer != before {
+		t.Error("the designer opened on a gateway table")
 	}
 }

@@ -263,6 +263,12 @@ func (b *builderPanel) follow(t *editorTab, force bool) {
 	if t == nil {
 		return
 	}
+	if !b.wb.embeddedTab(t) {
+		b.q, b.owned, b.lastSQL = nil, false, ""
+		b.unsupported = "this tab runs on " + b.wb.conns.of(t).name() + "; the query builder reads the embedded engine's tables"
+		b.render()
+		return
+	}
 	text := t.ed.Text()
 	off := t.ed.CursorOffset()
 	sp, ok := sql.StatementAt(text, off)
@@ -306,6 +312,10 @@ func (b *builderPanel) setTable(path []string) {
 		}
 	}
 	if b.q != nil && b.owned && slices.Equal(b.q.From.Path, path) && len(b.q.Joins) == 0 {
+		return
+	}
+	if !b.wb.embeddedTab(b.tab) {
+		b.setStatus("⚠ This tab runs on a SQL Gateway: open a tab on the embedded engine to build a query.", widget.WarningImportance)
 		return
 	}
 	q := authoring.NewQuery(path...)

@@ -124,8 +124,8 @@ func (wb *Workbench) completionOpen(t *editorTab) bool {
 // autoComplete runs after a change of t's text from old to text: when it
 // was one typed character and AutoTrigger says so, the popup opens.
 func (wb *Workbench) autoComplete(t *editorTab, old, text string) {
-	if wb.completionOpen(nil) || wb.editors.current() != t {
-		return
+	if wb.completionOpen(nil) || wb.editors.current() != t || !wb.embeddedTab(t) {
+		return // a gateway's tab completes on Ctrl+Space, by the gateway
 	}
 	off := t.ed.CursorOffset()
 	if !typedOneRune(old, text, off) {

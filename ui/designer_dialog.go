@@ -71,8 +71,15 @@ type designerDialog struct {
 	done func(err error)
 }
 
-// showTableDesignerFor opens the designer on an existing table.
+// showTableDesignerFor opens the designer on an existing table of the
+// catalog tree (the embedded engine's; a gateway's tables are changed
+// with DDL in an editor tab on that connection).
 func (wb *Workbench) showTableDesignerFor(r catalogbrowser.Ref) {
+	if wb.conns != nil && wb.conns.shown != nil && !wb.conns.shown.embedded() {
+		dialog.ShowInformation("Edit table", "The table designer changes tables of the embedded engine.\n"+
+			r.Object+" belongs to "+wb.conns.shown.name()+": change it with ALTER TABLE in a tab on that connection.", wb.win)
+		return
+	}
 	wb.showTableDesigner(&r)
 }
 

@@ -43,5 +43,9 @@ func (wb *Workbench) showInitScriptDialog() {
 
 // complete opens the completion popup at the cursor (Ctrl+Space).
 func (wb *Workbench) complete(t *editorTab) {
+	if c := wb.conns.of(t); !c.embedded() {
+		wb.completeRemote(t, c) // the gateway's complete-statement
+		return
+	}
 	wb.showCompletion(t, true) // authoring: completion_popup.go
 }

@@ -203,6 +203,9 @@ func (wb *Workbench) gridAction(rt *resultTab, f func(query string) (string, err
 		}
 		t.mode = mode
 		wb.editors.saveMode(t)
+		if rt.conn != nil {
+			wb.setTabConnection(t, rt.conn) // the preview's connection
+		}
 		start = 0
 	} else {
 		t.ed.ReplaceRange(start, start+len(rt.stmt), out)

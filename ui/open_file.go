@@ -351,8 +351,10 @@ func (wb *Workbench) tableCreated(path []*sql.Ident) {
 	if len(path) == 3 {
 		cat = path[0].Name
 	}
-	wb.catalog.Reload()
-	wb.catalog.OpenPath(cat, db, obj)
+	wb.catalogChanged(wb.conns.embedded)
+	if wb.conns.shown == wb.conns.embedded {
+		wb.catalog.OpenPath(cat, db, obj)
+	}
 	wb.builderTableCreated([]string{cat, db, obj})
 }
 

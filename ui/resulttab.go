@@ -51,6 +51,11 @@ type resultTab struct {
 	editorTab int64        // the editor tab that ran it, -1 = none
 	historyID int64
 
+	// The query's job ID (embedded or on a gateway; job is nil for a
+	// gateway's) and where it runs (nil: the embedded engine).
+	jobID string
+	conn  *connection
+
 	item      *container.TabItem
 	grid      *resultGrid
 	textView  *widget.TextGrid
@@ -188,7 +193,7 @@ func (rt *resultTab) build() {
 		rt.grid.onMenu = rt.showMenu
 		rt.grid.onCellMenu, rt.grid.onHeaderMenu = rt.showCellMenu, rt.showHeaderMenu // authoring hook (grid_actions.go)
 		body = rt.grid
-		if rt.job != nil {
+		if rt.job != nil || rt.jobID != "" {
 			rt.viewSel = widget.NewRadioGroup([]string{viewNames[results.TableView], viewNames[results.ChangelogView]}, func(s string) {
 				if s == viewNames[results.ChangelogView] {
 					rt.grid.setView(results.ChangelogView)
@@ -205,6 +210,9 @@ func (rt *resultTab) build() {
 			rt.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), rt.stop)
 			rt.stopBtn.Importance = widget.LowImportance
 			bar = append(bar, rt.viewSel, rt.pauseBtn, rt.stopBtn)
+			if rt.conn != nil && !rt.conn.hasOperatorMetrics() {
+				bar = append(bar, remoteJobLabel(rt))
+			}
 		}
 		bar = append(bar, rt.exportBtn)
 		prev := widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { rt.grid.setPage(rt.grid.page - 1) })

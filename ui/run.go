@@ -30,7 +30,8 @@ const (
 // runReq is a script to run on the worker.
 type runReq struct {
 	source runSource
-	tab    *editorTab // srcEditor
+	tab    *editorTab  // srcEditor
+	conn   *connection // where it runs (set by submit: the tab's, else embedded)
 	// doc is the text positions refer to (the editor's text when run);
 	// base is the byte offset of text in doc.
 	doc  string
@@ -79,10 +80,20 @@ func (wb *Workbench) submit(req runReq) {
 	if req.tab != nil {
 		req.tab.ed.ClearErrorMarkers()
 		req.mode = req.tab.mode
+		if req.conn == nil {
+			req.conn = wb.conns.of(req.tab)
+		}
+	}
+	if req.conn == nil {
+		req.conn = wb.conns.embedded
+	}
+	q := wb.runQ
+	if req.conn.q != nil {
+		q = req.conn.q
 	}
 	wb.running.Add(1)
 	wb.setStatus("Running…")
-	wb.runQ <- queued{ctx: ctx, req: req, done: func(ok bool) {
+	q <- queued{ctx: ctx, req: req, done: func(ok bool) {
 		cancel()
 		wb.mu.Lock()
 		delete(wb.runCancels, id)
@@ -92,7 +103,7 @@ func (wb *Workbench) submit(req runReq) {
 			if left == 0 && ok {
 				wb.setStatus("Ready")
 			}
-			wb.catalog.Reload()
+			wb.catalogChanged(req.conn)
 			wb.updateStatus()
 		})
 		if left == 0 {
@@ -229,7 +240,7 @@ func (wb *Workbench) runDetached(stmt, title string) {
 	if t := wb.editors.current(); t != nil {
 		mode = t.mode
 	}
-	wb.submit(runReq{source: srcDetached, doc: stmt, text: stmt, title: title, mode: mode})
+	wb.submit(runReq{source: srcDetached, doc: stmt, text: stmt, title: title, mode: mode, conn: wb.conns.shown})
 }
 
 // Stop cancels the scripts being run and the running queries started from
@@ -277,13 +288,16 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) (ok bool) {
 			})
 		}
 	}()
-	if req.mode != "" {
-		wb.env.GetConfig().Set("execution.runtime-mode", strings.ToLower(req.mode))
-	}
 	spans := sql.SplitStatements(req.text)
 	if len(spans) == 0 {
 		wb.do(func() { wb.setStatus("Nothing to run") })
 		return false
+	}
+	if req.mode != "" {
+		if err := wb.applyMode(ctx, req.conn, req.mode); err != nil {
+			wb.fail(req, spans[0].Text, posAt(req.doc, req.base+spans[0].Start.Offset), err, time.Now())
+			return false
+		}
 	}
 	var st runState
 	for i, sp := range spans {
@@ -312,11 +326,7 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) (ok bool) {
 		ok = false
 		wb.post(levelError, "BEGIN STATEMENT SET without END: the statement set was not submitted.", nil)
 	}
-	if req.tab != nil {
-		mode := modeBatch
-		if wb.env.IsStreaming() {
-			mode = modeStreaming
-		}
+	if mode, err := wb.sessionMode(ctx, req.conn); req.tab != nil && err == nil {
 		t := req.tab
 		wb.do(func() {
 			if t.mode != mode {
@@ -334,8 +344,9 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) (ok bool) {
 		}
 		wb.do(func() {
 			// Show the user's tables right away.
-			src := wb.env.Catalogs()
-			wb.catalog.OpenPath(src.CurrentCatalog(), src.CurrentDatabase())
+			if wb.conns.shown == req.conn {
+				wb.catalog.OpenPath(req.conn.src.Current())
+			}
 		})
 	}
 	return ok
@@ -354,14 +365,18 @@ func posAt(doc string, off int) sql.Pos {
 func (wb *Workbench) execOne(ctx context.Context, req runReq, st *runState, text string, pos sql.Pos) bool {
 	started := time.Now()
 	stmt, err := sql.ParseAt(text, pos)
-	if err != nil {
+	if err != nil && req.conn.embedded() {
 		wb.fail(req, text, pos, err, started)
 		return false
 	}
-	if done, ok := wb.clientCommand(ctx, req, st, stmt, text, pos, started); done {
-		return ok
+	// A gateway may be a Flink cluster knowing syntax Riffle does not: a
+	// statement Riffle cannot parse is sent anyway, the server decides.
+	if stmt != nil {
+		if done, ok := wb.clientCommand(ctx, req, st, stmt, text, pos, started); done {
+			return ok
+		}
 	}
-	res, err := wb.env.ExecuteParsed(ctx, stmt, text, pos)
+	res, err := wb.executeReq(ctx, req, text, pos)
 	if err != nil {
 		wb.fail(req, text, pos, err, started)
 		return false
@@ -369,7 +384,7 @@ func (wb *Workbench) execOne(ctx context.Context, req runReq, st *runState, text
 	switch {
 	case res.IsQuery():
 		wb.startQuery(req, text, res, started)
-	case res.GetJobClient() != nil:
+	case res.JobID() != "":
 		wb.watchJob(req, text, res, started)
 	case res.GetResultKind() == table.SuccessWithContent:
 		wb.showStatic(req, text, res, started)
@@ -378,7 +393,9 @@ func (wb *Workbench) execOne(ctx context.Context, req runReq, st *runState, text
 		if msg == "" {
 			msg = "[INFO] Execute statement succeeded."
 		}
-		if req.source == srcEditor && isCatalogDDL(stmt) && wb.recordInit(text) {
+		// Only the embedded engine's DDL is replayed at start: a gateway's
+		// tables may name paths of another machine.
+		if req.source == srcEditor && req.conn.embedded() && stmt != nil && isCatalogDDL(stmt) && wb.recordInit(text) {
 			msg += " Recorded in the init script."
 		}
 		if req.source != srcInit {
@@ -412,7 +429,7 @@ func (wb *Workbench) clientCommand(ctx context.Context, req runReq, st *runState
 			return true, true
 		}
 		set := "EXECUTE STATEMENT SET BEGIN\n" + strings.Join(st.setText, ";\n") + ";\nEND"
-		res, err := wb.env.ExecuteSQLContext(ctx, set)
+		res, err := wb.execute(ctx, req.conn, set, sql.Pos{})
 		if err != nil {
 			wb.fail(req, set, pos, err, started)
 			return true, false
@@ -521,6 +538,11 @@ func errPos(err error) (line, col int, ok bool) {
 	if errors.As(err, &pe) && pe.Line > 0 {
 		return pe.Line, pe.Column, true
 	}
+	// a gateway's error names its position in its message
+	var re interface{ Position() (int, int, bool) }
+	if errors.As(err, &re) {
+		return re.Position()
+	}
 	return 0, 0, false
 }
 
@@ -584,7 +606,7 @@ func (wb *Workbench) updateHistory(h persistence.HistoryEntry) {
 }
 
 // resultColumns returns a result's columns.
-func resultColumns(res *table.TableResult) ([]results.Column, []string, []*types.DataType) {
+func resultColumns(res interface{ GetTableSchema() *table.TableSchema }) ([]results.Column, []string, []*types.DataType) {
 	sch := res.GetTableSchema()
 	names, ts := sch.GetFieldNames(), sch.GetFieldDataTypes()
 	cols := make([]results.Column, len(names))
@@ -594,33 +616,29 @@ func resultColumns(res *table.TableResult) ([]results.Column, []string, []*types
 	return cols, names, ts
 }
 
-// newResult creates the store of a result.
-func (wb *Workbench) newResult(cols []results.Column) *results.Result {
+// newResult creates the store of a result; zone is the session time zone
+// (table.local-time-zone) TIMESTAMP_LTZ values are shown in.
+func (wb *Workbench) newResult(cols []results.Column, zone *time.Location) *results.Result {
+	if zone == nil {
+		zone = time.Local
+	}
 	return results.New(cols, results.Options{
 		MaxTableRows:     wb.opts.MaxTableRows,
 		MaxChangelogRows: wb.opts.MaxChangelogRows,
-		Location:         wb.zone(),
+		Location:         zone,
 	})
 }
 
-// zone is the session time zone (table.local-time-zone).
-func (wb *Workbench) zone() *time.Location {
-	z := wb.env.GetConfig().GetLocalTimeZone()
-	if z == "" || z == "default" {
-		return time.Local
-	}
-	if loc, err := time.LoadLocation(z); err == nil {
-		return loc
-	}
-	return time.Local
-}
-
 // startQuery opens a result tab for a query and starts reading its rows.
-func (wb *Workbench) startQuery(req runReq, text string, res *table.TableResult, started time.Time) {
+func (wb *Workbench) startQuery(req runReq, text string, res table.StatementResult, started time.Time) {
 	cols, names, ts := resultColumns(res)
-	r := wb.newResult(cols)
+	r := wb.newResult(cols, res.TimeZone())
 	ctx, cancel := context.WithCancel(context.Background())
-	rt := &resultTab{wb: wb, stmt: text, res: r, job: res.GetJobClient(), cancel: cancel, started: started, title: req.title}
+	rt := &resultTab{wb: wb, stmt: text, res: r, cancel: cancel, started: started, title: req.title,
+		jobID: res.JobID(), conn: req.conn}
+	if tr := tableResult(res); tr != nil {
+		rt.job = tr.GetJobClient()
+	}
 	if req.tab != nil {
 		rt.editorTab = req.tab.id
 	} else {
@@ -633,7 +651,7 @@ func (wb *Workbench) startQuery(req runReq, text string, res *table.TableResult,
 
 // collect reads a query's rows into its Result until the end, an error or
 // Stop. It never waits for the UI.
-func (wb *Workbench) collect(ctx context.Context, rt *resultTab, res *table.TableResult, names []string, ts []*types.DataType) {
+func (wb *Workbench) collect(ctx context.Context, rt *resultTab, sres table.StatementResult, names []string, ts []*types.DataType) {
 	r := rt.res
 	var finalErr error
 	defer func() {
@@ -644,6 +662,11 @@ func (wb *Workbench) collect(ctx context.Context, rt *resultTab, res *table.Tabl
 		rt.ended.Store(time.Now().UnixNano())
 		wb.queryEnded(rt, finalErr)
 	}()
+	res := tableResult(sres)
+	if res == nil {
+		finalErr = wb.collectRows(ctx, rt, sres)
+		return
+	}
 	it, err := res.Collect()
 	if err != nil {
 		finalErr = err
@@ -708,23 +731,36 @@ func (wb *Workbench) queryEnded(rt *resultTab, err error) {
 }
 
 // watchJob reports an INSERT (or statement set) job: submitted, then its end.
-func (wb *Workbench) watchJob(req runReq, text string, res *table.TableResult, started time.Time) {
-	job := res.GetJobClient()
+func (wb *Workbench) watchJob(req runReq, text string, res table.StatementResult, started time.Time) {
+	jobID := res.JobID()
 	id := wb.addHistory(text, started, 0, 0, "")
 	wb.post(levelInfo, summary(text)+"\n[INFO] Submitting SQL update statement to the cluster...\n"+
-		"[INFO] SQL update statement has been successfully submitted to the cluster:\nJob ID: "+job.GetJobID(), req.loc(posAt(req.doc, req.base)))
+		"[INFO] SQL update statement has been successfully submitted to the cluster:\nJob ID: "+jobID, req.loc(posAt(req.doc, req.base)))
+	var job *table.JobClient
+	if tr := tableResult(res); tr != nil {
+		job = tr.GetJobClient()
+	}
+	c := req.conn
 	go func() {
-		err := job.Wait(context.Background())
+		var err error
+		canceled := false
+		if job != nil {
+			err = job.Wait(context.Background())
+			canceled = job.GetJobStatus() == table.JobCanceled
+		} else {
+			err = wb.waitRemoteJob(c, jobID)
+			canceled = err != nil && strings.HasSuffix(err.Error(), " CANCELED")
+		}
 		h := persistence.HistoryEntry{ID: id, Duration: time.Since(started)}
 		switch {
 		case err == nil:
-			wb.post(levelInfo, fmt.Sprintf("Job %s finished in %s.", job.GetJobID(), fmtDuration(h.Duration)), nil)
-		case job.GetJobStatus() == table.JobCanceled || errors.Is(err, context.Canceled):
+			wb.post(levelInfo, fmt.Sprintf("Job %s finished in %s.", jobID, fmtDuration(h.Duration)), nil)
+		case canceled || errors.Is(err, context.Canceled):
 			h.Error = "canceled"
-			wb.post(levelWarning, fmt.Sprintf("Job %s was canceled.", job.GetJobID()), nil)
+			wb.post(levelWarning, fmt.Sprintf("Job %s was canceled.", jobID), nil)
 		default:
 			h.Error = err.Error()
-			wb.post(levelError, fmt.Sprintf("[ERROR] Job %s failed: %s", job.GetJobID(), err), nil)
+			wb.post(levelError, fmt.Sprintf("[ERROR] Job %s failed: %s", jobID, err), nil)
 		}
 		wb.updateHistory(h)
 	}()
@@ -733,9 +769,9 @@ func (wb *Workbench) watchJob(req runReq, text string, res *table.TableResult, s
 // showStatic shows the rows of SHOW, DESCRIBE, EXPLAIN and the like in a
 // result tab: as text when the result is one "result" column (EXPLAIN,
 // SHOW CREATE), else in a grid.
-func (wb *Workbench) showStatic(req runReq, text string, res *table.TableResult, started time.Time) {
+func (wb *Workbench) showStatic(req runReq, text string, res table.StatementResult, started time.Time) {
 	cols, _, ts := resultColumns(res)
-	r := wb.newResult(cols)
+	r := wb.newResult(cols, res.TimeZone())
 	it, err := res.Collect()
 	if err != nil {
 		wb.fail(req, text, posAt(req.doc, req.base), err, started)

@@ -66,7 +66,8 @@ type Workbench struct {
 	win  fyne.Window
 	do   func(func())
 
-	env   *table.TableEnvironment
+	env   *table.TableEnvironment // the embedded engine (connections.go: where tabs run)
+	conns *connections
 	store *persistence.Store
 	saver *persistence.Autosaver
 
@@ -89,6 +90,10 @@ type Workbench struct {
 	statusLeft     *widget.Label
 	statusRight    *widget.Label
 	stopBtn        *widget.Button
+	connSel        *widget.Select // the current tab's connection
+	connHeader     *widget.Label  // the catalog's connection
+	connDetail     *widget.Label  // where it is, its state
+	catalogErr     string         // the catalog error reported last
 	content        fyne.CanvasObject
 
 	runQ        chan queued  // scripts for the worker, in submission order
@@ -163,6 +168,7 @@ func New(w fyne.Window, opts Options) (*Workbench, error) {
 		return nil, err
 	}
 	wb.env = env
+	wb.conns = newConnections(wb, ws)
 	wb.runQ = make(chan queued, 1024)
 	go wb.worker(wb.runQ)
 
@@ -259,7 +265,7 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 		}
 		wb.runDetached("SHOW CREATE "+kind+" "+r.QualifiedName(), "DDL of "+r.Object)
 	}
-	wb.catalog.OnError = func(err error) { wb.messages.add(levelError, "Reading the catalog: "+err.Error(), nil) }
+	wb.catalog.OnError = wb.reportCatalogError
 
 	wb.editors = newEditorTabs(wb, ws)
 
@@ -282,7 +288,7 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 		}
 	}
 
-	wb.hsplit = container.NewHSplit(wb.catalog, container.NewVSplit(wb.editors.tabs, wb.bottom))
+	wb.hsplit = container.NewHSplit(wb.catalogPane(), container.NewVSplit(wb.editors.tabs, wb.bottom))
 	wb.vsplit = wb.hsplit.Trailing.(*container.Split)
 	wb.hsplit.Trailing = wb.builderArea(wb.vsplit) // authoring hook: the query builder at the right
 	wb.hsplit.Offset = 0.2
@@ -339,6 +345,8 @@ func (wb *Workbench) buildToolbar() fyne.CanvasObject {
 		widget.NewSeparator(),
 		widget.NewLabel("Mode"), wb.modeSel,
 		widget.NewSeparator(),
+		wb.connectionSwitch(),
+		widget.NewSeparator(),
 		export,
 	), widget.NewSeparator())
 }
@@ -373,6 +381,7 @@ func (wb *Workbench) buildMenu() *fyne.MainMenu {
 			}
 		}),
 		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Connections…", wb.showConnectionsDialog),
 		fyne.NewMenuItem("Edit init script…", wb.showInitScriptDialog),
 		recordItem,
 	)
@@ -389,7 +398,7 @@ func (wb *Workbench) buildMenu() *fyne.MainMenu {
 		fyne.NewMenuItemSeparator(),
 		item("Move tab left", fyne.KeyPageUp, ctrl|fyne.KeyModifierShift, func() { wb.editors.moveCurrent(-1) }),
 		item("Move tab right", fyne.KeyPageDown, ctrl|fyne.KeyModifierShift, func() { wb.editors.moveCurrent(1) }),
-		fyne.NewMenuItem("Refresh catalog", func() { wb.catalog.Reload() }),
+		fyne.NewMenuItem("Refresh catalog", wb.refreshCatalog),
 	)
 	wb.extendMenus(file, view) // authoring hook: Open data file…, New table…, Query builder
 	return fyne.NewMainMenu(file, run, view)
@@ -513,6 +522,7 @@ func (wb *Workbench) Tick() {
 
 // updateStatus refreshes the status bar and the mode switch.
 func (wb *Workbench) updateStatus() {
+	wb.syncConnection()
 	t := wb.editors.current()
 	right := ""
 	if t != nil {
@@ -525,7 +535,7 @@ func (wb *Workbench) updateStatus() {
 	if n := wb.runningJobs(); n > 0 {
 		right += fmt.Sprintf(" · %d running", n)
 	}
-	right += " · " + filepath.Base(wb.store.Path())
+	right += " · " + wb.connStatus() + " · " + filepath.Base(wb.store.Path())
 	wb.statusRight.SetText(right)
 }
 
@@ -570,6 +580,7 @@ func (wb *Workbench) Close() {
 				_ = j.Cancel()
 			}
 		}
+		wb.conns.closeAll(2 * time.Second)
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
 		if err := wb.saver.Close(ctx); err != nil && !errors.Is(err, context.Canceled) {
@@ -579,7 +590,8 @@ func (wb *Workbench) Close() {
 	})
 }
 
-// Env returns the workbench's TableEnvironment.
+// Env returns the workbench's embedded TableEnvironment (whatever the
+// current tab's connection; see EmbeddedEnv).
 func (wb *Workbench) Env() *table.TableEnvironment { return wb.env }
 
 // Content returns the window content (for tests).

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/connector"
@@ -131,11 +132,46 @@ func (e *Error) Error() string {
 	return RootCause(e.Errors[len(e.Errors)-1])
 }
 
-var positionRe = regexp.MustCompile(`\bline \d+, column \d+`)
+var positionRe = regexp.MustCompile(`\b[Ll]ine (\d+), column (\d+)`)
 
 // Positioned reports whether the message names a position in the
 // statement ("line 2, column 5"), as syntax and validation errors do.
 func (e *Error) Positioned() bool { return positionRe.MatchString(e.Error()) }
+
+// Position returns the first position the message names ("At line 2,
+// column 5: ..." of a validation error, "... at line 1, column 8." of a
+// syntax error): 1-based line and column in the statement as sent.
+func (e *Error) Position() (line, col int, ok bool) {
+	m := positionRe.FindStringSubmatch(e.Error())
+	if m == nil {
+		return 0, 0, false
+	}
+	line, err1 := strconv.Atoi(m[1])
+	col, err2 := strconv.Atoi(m[2])
+	if err1 != nil || err2 != nil || line < 1 || col < 1 {
+		return 0, 0, false
+	}
+	return line, col, true
+}
+
+var sessionLostRe = regexp.MustCompile(`Session '[^']*' does not exist`)
+
+// SessionLost reports an error saying that the session is unknown to the
+// gateway: it expired or the gateway restarted. A statement refused for
+// that reason was not run, so a client may open a new session and send it
+// again.
+func SessionLost(err error) bool {
+	var ge *Error
+	if !errors.As(err, &ge) {
+		return false
+	}
+	for _, m := range ge.Errors {
+		if sessionLostRe.MatchString(m) {
+			return true
+		}
+	}
+	return false
+}
 
 // RootCause extracts the message of the last "Caused by:" of a Flink
 // server-side exception chain ("<Exception on server side: ... End of

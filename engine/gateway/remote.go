@@ -623,12 +623,29 @@ func (it *RemoteRows) finish() {
 	}
 }
 
-// Row returns the current row.
+// Row returns the current row. Rows are not reused: a row stays valid
+// after Next.
 func (it *RemoteRows) Row() *types.Row { return it.row }
+
+// Buffered is how many rows Next returns without waiting for the gateway
+// (the rest of the page fetched last): a reader that batches rows hands
+// its batch on when it reaches 0.
+func (it *RemoteRows) Buffered() int { return len(it.rows) - it.pos }
 
 // Err returns the error that ended iteration: the gateway's error (a
 // failed job) as *Error, or a transport error.
 func (it *RemoteRows) Err() error { return it.err }
+
+// Abort stops the fetching of pages; unlike the other methods it may be
+// called from any goroutine, while another one waits in Next. Next then
+// returns false after the rows already fetched (Err stays nil: check your
+// own reason for aborting), and the reader's Close closes the operation,
+// which cancels an unfinished query on the gateway.
+func (it *RemoteRows) Abort() {
+	if it.cancel != nil {
+		it.cancel()
+	}
+}
 
 // Close stops reading and closes the operation; the gateway cancels an
 // unfinished query.
