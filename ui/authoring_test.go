@@ -1164,3 +1164,15 @@ func TestAuthoringOnAGatewayTab(t *testing.T) {
 		t.Error("the designer opened on a gateway table")
 	}
 }
+
+func TestResultTitleOfAWindowTVF(t *testing.T) {
+	for stmt, want := range map[string]string{
+		"SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE flights, DESCRIPTOR(`date`), INTERVAL '1' HOUR)) GROUP BY window_start": "flights",
+		"SELECT * FROM TABLE(HOP(TABLE cat.db.`my events`, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '5' MINUTE))":                 "my events",
+		"SELECT * FROM flights": "flights",
+	} {
+		if got := resultTitle(stmt); got != want {
+			t.Errorf("resultTitle(%q) = %q, want %q", stmt, got, want)
+		}
+	}
+}

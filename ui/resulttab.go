@@ -101,6 +101,9 @@ func resultTitle(stmt string) string {
 	f := strings.Fields(stmt)
 	for i, w := range f {
 		if strings.EqualFold(w, "FROM") && i+1 < len(f) {
+			if name := windowTVFTable(f[i+1:]); name != "" {
+				return name // authoring hook: FROM TABLE(TUMBLE(TABLE t, …)) is named t
+			}
 			name := strings.Trim(f[i+1], "`();")
 			if j := strings.LastIndexByte(name, '.'); j >= 0 {
 				name = strings.Trim(name[j+1:], "`")
