@@ -79,13 +79,7 @@ func (wb *Workbench) setupAuthoring() {
 	wb.catalog.OnEdit = wb.showTableDesignerFor
 	wb.catalog.OnDrag = wb.catalogDragged
 	wb.catalog.OnDragEnd = wb.catalogDropped
-	wb.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
-		for _, u := range uris {
-			if u.Scheme() == "file" {
-				wb.openDataFile(u.Path())
-			}
-		}
-	})
+	wb.win.SetOnDropped(wb.filesDropped)
 	wb.editors.tabs.OnSelected = chainTabSelected(wb.editors.tabs.OnSelected, func() {
 		wb.closeCompletion()
 		wb.builderTabChanged()
@@ -130,4 +124,14 @@ func chainTabSelected(prev func(*container.TabItem), f func()) func(*container.T
 // Gateway keeps the gateway's own completion).
 func (wb *Workbench) embeddedTab(t *editorTab) bool {
 	return wb.conns == nil || t == nil || wb.conns.of(t).embedded()
+}
+
+// filesDropped opens files dropped on the window (one review each; other
+// kinds of URIs are ignored).
+func (wb *Workbench) filesDropped(_ fyne.Position, uris []fyne.URI) {
+	for _, u := range uris {
+		if u.Scheme() == "file" {
+			wb.openDataFile(u.Path())
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -1174,5 +1175,20 @@ func TestResultTitleOfAWindowTVF(t *testing.T) {
 		if got := resultTitle(stmt); got != want {
 			t.Errorf("resultTitle(%q) = %q, want %q", stmt, got, want)
 		}
+	}
+}
+
+func TestDroppingAFileOpensItsReview(t *testing.T) {
+	h := newHarness(t)
+	path, _ := filepath.Abs(filepath.Join("..", "engine", "connector", "testdata", "earthquakes-head300.jsonl"))
+	web, _ := storage.ParseURI("https://example.com/x.csv")
+	h.wb.filesDropped(fyne.NewPos(10, 10), []fyne.URI{web, storage.NewFileURI(path)})
+	h.waitBG()
+	r := h.wb.authoring().review
+	if r == nil || r.res.Path != path || r.res.Format != "json" {
+		t.Fatalf("review %+v; messages:\n%s", r, h.messages())
+	}
+	if r.rowtime == nil || !strings.Contains(r.ddl.Text(), "TO_TIMESTAMP_LTZ") {
+		t.Errorf("no rowtime offer:\n%s", r.ddl.Text())
 	}
 }
