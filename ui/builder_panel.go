@@ -420,6 +420,7 @@ func (b *builderPanel) qualifier(i int) string {
 
 // render rebuilds the form from the query.
 func (b *builderPanel) render() {
+	b.reloadTables() // tables created or dropped since
 	b.body.RemoveAll()
 	b.colChecks = map[authoring.ColumnRef]*widget.Check{}
 	b.colAggs = map[authoring.ColumnRef]*widget.Select{}
