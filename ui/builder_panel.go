@@ -363,7 +363,18 @@ func (b *builderPanel) write() {
 	if t == nil || b.q == nil || !b.owned {
 		return
 	}
-	text, err := b.q.SQL()
+	// A filter whose value is not entered yet is left out until it is.
+	q, pending := b.q, ""
+	for _, f := range b.q.Filters {
+		if incomplete(f) {
+			if pending == "" {
+				pending = f.Column.String()
+				q = b.q.Clone()
+			}
+			q.Filters = slices.DeleteFunc(q.Filters, func(g authoring.Filter) bool { return incomplete(g) })
+		}
+	}
+	text, err := q.SQL()
 	if err != nil {
 		b.setStatus("✕ "+err.Error(), widget.DangerImportance)
 		return
@@ -377,7 +388,27 @@ func (b *builderPanel) write() {
 	b.writing = false
 	b.end = b.start + len(text)
 	b.lastSQL = text
+	if pending != "" {
+		b.setStatus("Enter the value of the filter on "+pending+" (it is left out of the SQL until then)", widget.WarningImportance)
+		return
+	}
 	b.setStatus("✓ The editor shows this query (Run or Ctrl+Enter runs it)", widget.SuccessImportance)
+}
+
+// incomplete reports a filter whose value(s) are still empty.
+func incomplete(f authoring.Filter) bool {
+	if f.Op.Operands() == 0 {
+		return false
+	}
+	if len(f.Values) == 0 {
+		return true
+	}
+	for _, v := range f.Values {
+		if strings.TrimSpace(v.Text) == "" {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *builderPanel) setStatus(s string, imp widget.Importance) {
@@ -453,9 +484,18 @@ func (b *builderPanel) render() {
 	}
 	b.body.Add(b.orderSection())
 	b.body.Refresh()
-	if err := q.Check(); err != nil {
+	pending := ""
+	for _, f := range q.Filters {
+		if incomplete(f) && pending == "" {
+			pending = f.Column.String()
+		}
+	}
+	switch err := q.Check(); {
+	case pending != "":
+		b.setStatus("Enter the value of the filter on "+pending+" (it is left out of the SQL until then)", widget.WarningImportance)
+	case err != nil:
 		b.setStatus("✕ "+err.Error(), widget.DangerImportance)
-	} else {
+	default:
 		b.setStatus("✓ The editor shows this query (Run or Ctrl+Enter runs it)", widget.SuccessImportance)
 	}
 }
