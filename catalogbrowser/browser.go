@@ -160,7 +160,9 @@ func (b *Browser) OpenPath(cat string, more ...string) {
 
 // VisibleLabels returns the text of every node under the open branches, in
 // tree order, indented by depth with two spaces per level: what a user sees
-// when scrolling the whole tree (for tests).
+// when scrolling the whole tree (for tests). What the tree shows by style
+// is written out: "(current)" for the database in bold, "view", "temp"
+// for the object icons and italics.
 func (b *Browser) VisibleLabels() []string {
 	var out []string
 	var walk func(uid widget.TreeNodeID, depth int)
@@ -293,21 +295,21 @@ func (b *Browser) label(uid widget.TreeNodeID) (name, detail string) {
 	case nodeCatalog:
 		return parts[0], ""
 	case nodeDatabase:
-		cat, db := b.src.Current()
-		if cat == parts[0] && db == parts[1] {
+		if cat, db := b.src.Current(); cat == parts[0] && db == parts[1] {
 			return parts[1], "(current)"
 		}
 		return parts[1], ""
 	case nodeObject:
 		o := b.objects[uid]
-		var tags []string
-		if o.Kind == KindView {
-			tags = append(tags, "view")
+		switch {
+		case o.Kind == KindView && o.Temporary:
+			return parts[2], "temp view"
+		case o.Kind == KindView:
+			return parts[2], "view"
+		case o.Temporary:
+			return parts[2], "temp"
 		}
-		if o.Temporary {
-			tags = append(tags, "temporary")
-		}
-		return parts[2], strings.Join(tags, ", ")
+		return parts[2], ""
 	case nodeColumn:
 		c := b.columns[uid]
 		d := c.Type
@@ -377,7 +379,30 @@ func (b *Browser) createNode(branch bool) fyne.CanvasObject {
 func (b *Browser) updateNode(uid widget.TreeNodeID, branch bool, o fyne.CanvasObject) {
 	row := o.(*nodeRow)
 	name, detail := b.label(uid)
-	row.set(uid, b.icon(uid), name, detail)
+	style := fyne.TextStyle{Bold: b.isCurrent(uid)}
+	switch kind, _ := splitID(uid); kind {
+	case nodeObject:
+		// Views have their own icon and temporary objects are in italics;
+		// the narrow tree has no room for tags after long names.
+		detail = ""
+		style.Italic = b.objects[uid].Temporary
+	case nodeDatabase:
+		detail = "" // the current one is in bold
+	}
+	row.set(uid, b.icon(uid), name, detail, style)
+}
+
+// isCurrent reports the current catalog and database (shown in bold).
+func (b *Browser) isCurrent(uid widget.TreeNodeID) bool {
+	kind, parts := splitID(uid)
+	cat, db := b.src.Current()
+	switch kind {
+	case nodeCatalog:
+		return parts[0] == cat
+	case nodeDatabase:
+		return parts[0] == cat && parts[1] == db
+	}
+	return false
 }
 
 // ref returns the object a node belongs to (ok false for catalogs and
@@ -486,9 +511,13 @@ func newNodeRow(b *Browser) *nodeRow {
 	return r
 }
 
-func (r *nodeRow) set(uid widget.TreeNodeID, icon fyne.Resource, name, detail string) {
+func (r *nodeRow) set(uid widget.TreeNodeID, icon fyne.Resource, name, detail string, style fyne.TextStyle) {
 	r.uid = uid
 	r.icon.SetResource(icon)
+	if r.name.TextStyle != style {
+		r.name.TextStyle = style
+		r.name.Refresh()
+	}
 	r.name.SetText(name)
 	r.detail.SetText(detail)
 }

@@ -67,7 +67,7 @@ func TestTreeShowsTableCreatedByDDLAfterReload(t *testing.T) {
 	}
 	b.Reload()
 	got := b.VisibleLabels()
-	if len(got) != 3 || got[2] != "    clicks temporary" {
+	if len(got) != 3 || got[2] != "    clicks temp" {
 		t.Fatalf("after DDL: %q", got)
 	}
 	if _, err := env.ExecuteSQL("DROP TEMPORARY TABLE clicks"); err != nil {

@@ -366,6 +366,9 @@ func TestSaveAndMessages(t *testing.T) {
 	if err := Save(filepath.Join(dir, "c.png"), m, o); err != nil {
 		t.Fatal(err)
 	}
+	if st, err := os.Stat(filepath.Join(dir, "c.png")); err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("saved file mode %v (%v), want the ordinary -rw-r--r--", st.Mode(), err)
+	}
 	f, _ := os.ReadFile(filepath.Join(dir, "c.png"))
 	img, err := png.Decode(bytes.NewReader(f))
 	if err != nil || img.Bounds().Dx() != 320 || img.Bounds().Dy() != 200 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -146,5 +147,26 @@ func TestRandomChartsRender(t *testing.T) {
 		if _, err := Render(m, RenderOptions{Width: 160 + rng.IntN(400), Height: 90 + rng.IntN(300), DPI: float64(72 + rng.IntN(100))}); err != nil {
 			t.Errorf("%d: %+v: render: %v", i, s, err)
 		}
+	}
+}
+
+// TestLongAxisLabelShortened: a Y label longer than a short chart is
+// shortened rather than squeezing the data area.
+func TestLongAxisLabelShortened(t *testing.T) {
+	r := windowed(t, 5, "UA")
+	m, err := Build(r, Settings{Kind: Line, X: "window_start", Y: []string{"flights", "avg_delay_min"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := m.Plot(RenderOptions{Width: 900, Height: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := p.Y.Label.Text; !strings.HasSuffix(l, "…") || len(l) >= len(m.Y.Label) {
+		t.Errorf("Y label %q not shortened from %q", l, m.Y.Label)
+	}
+	p, _ = m.Plot(RenderOptions{Width: 900, Height: 600})
+	if p.Y.Label.Text != m.Y.Label {
+		t.Errorf("Y label %q shortened on a tall chart", p.Y.Label.Text)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -161,6 +162,10 @@ func (m *Model) Plot(o RenderOptions) (p *plot.Plot, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// an axis label longer than its axis makes gonum shrink the data
+	// area to make room for it: shorten it to fit instead
+	p.Y.Label.Text = fitLabel(p.Y.Label.TextStyle, p.Y.Label.Text, (hpt-2*margin)*0.8-vg.Points(40))
+	p.X.Label.Text = fitLabel(p.X.Label.TextStyle, p.X.Label.Text, (wpt-2*margin)*0.8-vg.Points(60))
 	// tick density from the size: time labels are wide
 	xn := max(2, int(float64(wpt)/72*o.dpi()/110))
 	yn := max(2, int(float64(hpt)/72*o.dpi()/45))
@@ -257,6 +262,21 @@ func (m *Model) Plot(o RenderOptions) (p *plot.Plot, err error) {
 	p.X.Min, p.X.Max = m.X.Min, m.X.Max
 	p.Y.Min, p.Y.Max = m.Y.Min, m.Y.Max
 	return p, nil
+}
+
+// fitLabel shortens text (ending it in "…") until it is at most max wide.
+func fitLabel(st text.Style, label string, max vg.Length) string {
+	if label == "" || st.Width(label) <= max {
+		return label
+	}
+	r := []rune(label)
+	for n := len(r) - 1; n > 1; n-- {
+		s := string(r[:n]) + "…"
+		if st.Width(s) <= max {
+			return s
+		}
+	}
+	return ""
 }
 
 // emptyLegend returns a legend styled as l without entries.
@@ -468,6 +488,12 @@ func Save(path string, m *Model, o RenderOptions) (err error) {
 	if err != nil {
 		return err
 	}
+	// CreateTemp makes the file private; a saved chart is an ordinary file
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm() // replacing a file keeps its permissions
+	}
+	_ = f.Chmod(mode)
 	defer func() {
 		if err != nil {
 			f.Close()

@@ -101,6 +101,15 @@ type Editor struct {
 	find findState
 
 	r *editorRenderer
+
+	// outer is the widget that extends the Editor (nil: the Editor itself).
+	outer focusWidget
+}
+
+// focusWidget is a focusable widget: what the canvas holds of an editor.
+type focusWidget interface {
+	fyne.Widget
+	fyne.Focusable
 }
 
 // New returns an empty editor.
@@ -119,7 +128,21 @@ func (e *Editor) ExtendBaseWidget(w fyne.Widget) {
 		e.buf = newBuffer()
 		e.goalCol = -1
 	}
+	if e.outer == nil {
+		if f, ok := w.(focusWidget); ok && f != fyne.Widget(e) {
+			e.outer = f
+		}
+	}
 	e.BaseWidget.ExtendBaseWidget(w)
+}
+
+// self is the widget in the canvas: the struct embedding the Editor when
+// there is one (the canvas knows that one, not the embedded Editor).
+func (e *Editor) self() focusWidget {
+	if e.outer != nil {
+		return e.outer
+	}
+	return e
 }
 
 // Text returns the whole script, lines joined with "\n".
@@ -348,7 +371,7 @@ func (e *Editor) CursorScreenPosition() fyne.Position {
 	local := e.r.cellPos(e.sel.cursor)
 	local.Y += e.r.cell.Height
 	d := fyne.CurrentApp().Driver()
-	return d.AbsolutePositionForObject(e).Add(local)
+	return d.AbsolutePositionForObject(e.self()).Add(local)
 }
 
 // currentStatement returns the selection, or else the statement under the

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
@@ -734,4 +735,32 @@ func TestExtendedEditor(t *testing.T) {
 	if len(x.r.grid.Rows) == 0 || x.r.grid.Rows[0].Cells[x.r.gutterCols].Rune != 'S' {
 		t.Fatal("extended editor not drawn")
 	}
+}
+
+// An extended editor finds its canvas and position through the extending
+// widget: the context menu opens, the find bar gets the focus and the
+// completion anchor is where the cursor is.
+func TestExtendedEditorUsesItsCanvas(t *testing.T) {
+	test.NewTempApp(t)
+	x := &embedded{}
+	x.ExtendBaseWidget(x)
+	top := widget.NewLabel("above")
+	w := test.NewTempWindow(t, container.NewBorder(top, nil, nil, nil, x))
+	w.Resize(fyne.NewSize(400, 300))
+	w.Canvas().Focus(x)
+	test.Type(x, "SELECT 1")
+	if p := x.CursorScreenPosition(); p.Y <= top.MinSize().Height {
+		t.Errorf("cursor anchor %v is not below the label", p)
+	}
+	test.TapSecondary(x)
+	if w.Canvas().Overlays().Top() == nil {
+		t.Error("no context menu")
+	}
+	w.Canvas().Overlays().Top().Hide()
+	w.Canvas().Overlays().Remove(w.Canvas().Overlays().Top())
+	x.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierControl})
+	if w.Canvas().Focused() == fyne.Focusable(x) || w.Canvas().Focused() == nil {
+		t.Errorf("find bar not focused: %T", w.Canvas().Focused())
+	}
+	x.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 }

@@ -111,7 +111,7 @@ func (e *Editor) openFind(replace bool) {
 	}
 	fb := e.r.findBar
 	fb.sync()
-	if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(e.self()); c != nil {
 		c.Focus(fb.query)
 	}
 	fb.query.TypedShortcut(&fyne.ShortcutSelectAll{})
@@ -122,8 +122,8 @@ func (e *Editor) closeFind() {
 	e.find.visible = false
 	e.find.replace = false
 	e.Refresh()
-	if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil {
-		c.Focus(e)
+	if c := fyne.CurrentApp().Driver().CanvasForObject(e.self()); c != nil {
+		c.Focus(e.self())
 	}
 }
 

@@ -442,8 +442,8 @@ func (e *Editor) paste(cb fyne.Clipboard) {
 // MouseDown places the cursor (Shift extends the selection) and takes the
 // focus.
 func (e *Editor) MouseDown(ev *desktop.MouseEvent) {
-	if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil && !e.focused {
-		c.Focus(e)
+	if c := fyne.CurrentApp().Driver().CanvasForObject(e.self()); c != nil && !e.focused {
+		c.Focus(e.self())
 	}
 	if e.r == nil || ev.Button != desktop.MouseButtonPrimary {
 		return
@@ -507,7 +507,7 @@ func (e *Editor) DoubleTapped(ev *fyne.PointEvent) {
 
 // TappedSecondary opens the context menu.
 func (e *Editor) TappedSecondary(ev *fyne.PointEvent) {
-	c := fyne.CurrentApp().Driver().CanvasForObject(e)
+	c := fyne.CurrentApp().Driver().CanvasForObject(e.self())
 	if c == nil {
 		return
 	}

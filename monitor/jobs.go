@@ -82,7 +82,9 @@ func NewJobs() *Jobs { return &Jobs{byID: map[string]*jobEntry{}} }
 // Update samples the given jobs (all jobs of the session, as
 // TableEnvironment.Jobs returns them) at now and reports the jobs whose
 // status changed since the last Update (a new job counts as a change
-// from CREATED). Jobs no longer listed are dropped.
+// from CREATED). Jobs no longer listed are dropped. A job may be listed by
+// a new value each time (a snapshot, such as a gateway's SHOW JOBS row):
+// the newest is the one read and cancelled.
 func (j *Jobs) Update(now time.Time, jobs []Job) []StatusChange {
 	var changes []StatusChange
 	seen := make(map[string]bool, len(jobs))
@@ -98,6 +100,7 @@ func (j *Jobs) Update(now time.Time, jobs []Job) []StatusChange {
 			j.byID[id] = e
 			j.entries = append(j.entries, e)
 		}
+		e.job = jb // a snapshot (a gateway's SHOW JOBS row) is replaced by the newer one
 		j.sample(e, now)
 		if e.row.Status != e.status {
 			changes = append(changes, StatusChange{ID: id, Name: e.row.Name, Statement: e.row.Statement,

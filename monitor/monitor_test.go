@@ -300,3 +300,15 @@ func TestPlanMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestJobsSnapshots: a job listed by a new snapshot value each time (a
+// gateway's SHOW JOBS row) shows the newest status.
+func TestJobsSnapshots(t *testing.T) {
+	j := NewJobs()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	j.Update(now, []Job{&fakeJob{id: "a", stmt: "INSERT INTO t SELECT 1", start: now, status: runtime.Running}})
+	changes := j.Update(now.Add(time.Second), []Job{&fakeJob{id: "a", stmt: "INSERT INTO t SELECT 1", start: now, status: runtime.Canceled}})
+	if rows := j.Rows(); len(rows) != 1 || rows[0].Status != runtime.Canceled || len(changes) != 1 || changes[0].To != runtime.Canceled {
+		t.Errorf("rows %+v changes %+v", rows, changes)
+	}
+}

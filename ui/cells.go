@@ -219,13 +219,11 @@ func isASCII(s string) bool {
 // and the sort arrow. Tapping it sorts by the column.
 type headerCell struct {
 	widget.BaseWidget
-	grid     *resultGrid
-	col      int
-	name     string
-	typ      string
-	arrow    string
-	numeric  bool
-	onTapped func(col int)
+	grid  *resultGrid
+	col   int
+	name  string
+	typ   string
+	arrow string
 }
 
 var _ fyne.Tappable = (*headerCell)(nil)

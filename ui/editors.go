@@ -20,8 +20,39 @@ type editorTab struct {
 	title string
 	mode  string // modeStreaming or modeBatch: set before each run
 	text  string // the editor's text as of the last change
-	ed    *editor.Editor
+	ed    *sqlEditor
 	item  *container.TabItem
+}
+
+// sqlEditor is a tab's editor: editor.Editor plus the window's tab keys
+// (Ctrl+T, Ctrl+W, Ctrl+[Shift+]PageUp/PageDown, F2), which must work while
+// the editor has the focus.
+type sqlEditor struct {
+	editor.Editor
+	wb *Workbench
+}
+
+func newSQLEditor(wb *Workbench) *sqlEditor {
+	e := &sqlEditor{wb: wb}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// TypedShortcut handles the tab keys, then the editor's own.
+func (e *sqlEditor) TypedShortcut(s fyne.Shortcut) {
+	if e.wb.tabShortcut(s) {
+		return
+	}
+	e.Editor.TypedShortcut(s)
+}
+
+// TypedKey handles F2 (rename the tab), then the editor's keys.
+func (e *sqlEditor) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyF2 {
+		e.wb.editors.renameCurrent()
+		return
+	}
+	e.Editor.TypedKey(ev)
 }
 
 // editorTabs are the centre's DocTabs of SQL editors.
@@ -77,7 +108,7 @@ func newEditorTabs(wb *Workbench, ws *persistence.Workspace) *editorTabs {
 // makeTab builds the widgets of a tab.
 func (et *editorTabs) makeTab(id int64, title, text, mode string) *editorTab {
 	wb := et.wb
-	t := &editorTab{id: id, title: title, mode: mode, ed: editor.New()}
+	t := &editorTab{id: id, title: title, mode: mode, ed: newSQLEditor(wb)}
 	t.ed.SetText(text)
 	t.text = t.ed.Text()
 	t.item = container.NewTabItem(title, t.ed)
@@ -338,6 +369,18 @@ func (et *editorTabs) moveCurrent(delta int) {
 	if t := et.current(); t != nil {
 		et.move(t, delta)
 	}
+}
+
+// step selects the tab delta places away (wrapping around).
+func (et *editorTabs) step(delta int) {
+	n := len(et.list)
+	if n == 0 {
+		return
+	}
+	i := et.tabs.SelectedIndex()
+	t := et.list[((i+delta)%n+n)%n]
+	et.tabs.Select(t.item)
+	et.wb.win.Canvas().Focus(t.ed)
 }
 
 func (et *editorTabs) byID(id int64) *editorTab {

@@ -36,23 +36,25 @@ var (
 // exportForm is the export dialog's form; its fields are what the user
 // set. Tests fill it and call submit.
 type exportForm struct {
-	path        *widget.Entry
-	delimiter   *widget.Select
-	quote       *widget.Select
-	policy      *widget.Select
-	header      *widget.Check
-	nullText    *widget.Entry
-	eol         *widget.RadioGroup
-	bom         *widget.Check
-	replaceNL   *widget.Check
-	nlReplace   *widget.Entry
-	decimal     *widget.Select
-	rowsLbl     *widget.Label
-	errLbl      *widget.Label
-	dlg         *dialog.ConfirmDialog
-	frozen      *results.Frozen
-	rt          *resultTab
-	submitState func()
+	path      *widget.Entry
+	delimiter *widget.Select
+	quote     *widget.Select
+	policy    *widget.Select
+	header    *widget.Check
+	nullText  *widget.Entry
+	eol       *widget.RadioGroup
+	bom       *widget.Check
+	replaceNL *widget.Check
+	nlReplace *widget.Entry
+	decimal   *widget.Select
+	rowsLbl   *widget.Label
+	errLbl    *widget.Label
+	dlg       *dialog.ConfirmDialog
+	wb        *Workbench
+	frozen    *results.Frozen // the rows to write (nil for Run to CSV)
+	rt        *resultTab      // the result they come from (nil for Run to CSV)
+	// start begins writing once the target is checked.
+	start func(path string, opts results.CSVOptions)
 }
 
 // exportJob is an export in progress.
@@ -91,23 +93,42 @@ func indexOfRune(rs []rune, s string, def int) int {
 // rows are frozen now (a running query exports what it has so far).
 func (wb *Workbench) showExportDialog(rt *resultTab) *exportForm {
 	f := wb.newExportForm(rt)
-	f.dlg = dialog.NewCustomConfirm("Export CSV", "Export", "Cancel", f.content(), func(ok bool) {
+	wb.showCSVDialog(f, "Export CSV", "Export")
+	return f
+}
+
+// showCSVDialog shows a CSV form in a dialog.
+func (wb *Workbench) showCSVDialog(f *exportForm, title, confirm string) {
+	f.dlg = dialog.NewCustomConfirm(title, confirm, "Cancel", f.content(), func(ok bool) {
 		if ok {
 			wb.submitExport(f)
 		}
 	}, wb.win)
 	f.dlg.Resize(fyne.NewSize(620, 560))
 	f.dlg.Show()
-	wb.currentExport = f
-	return f
 }
 
+// newExportForm is the form exporting a result's current view.
 func (wb *Workbench) newExportForm(rt *resultTab) *exportForm {
 	view := results.TableView
 	if rt.grid != nil {
 		view = rt.grid.view
 	}
-	f := &exportForm{rt: rt, frozen: rt.res.Freeze(view)}
+	f := wb.newCSVForm(fileNameFor(rt))
+	f.rt, f.frozen = rt, rt.res.Freeze(view)
+	what := fmt.Sprintf("%s rows of the %s view", groupDigits(f.frozen.Len()), strings.ToLower(viewNames[view]))
+	if rt.isRunning() {
+		what += " (a snapshot: the query is still running)"
+	}
+	f.rowsLbl.SetText(what)
+	f.start = func(path string, opts results.CSVOptions) { wb.startExport(rt, f.frozen, path, opts) }
+	return f
+}
+
+// newCSVForm builds the CSV options form with the last choices and a file
+// name.
+func (wb *Workbench) newCSVForm(name string) *exportForm {
+	f := &exportForm{wb: wb}
 	s := wb.exportSettings()
 	dir := s.LastDir
 	if dir == "" {
@@ -116,7 +137,7 @@ func (wb *Workbench) newExportForm(rt *resultTab) *exportForm {
 		}
 	}
 	f.path = widget.NewEntry()
-	f.path.SetText(filepath.Join(dir, fileNameFor(rt)+".csv"))
+	f.path.SetText(filepath.Join(dir, name+".csv"))
 	f.delimiter = widget.NewSelect(delimiterChoices, nil)
 	f.delimiter.SetSelectedIndex(indexOfRune(delimiterRunes, s.Delimiter, 0))
 	f.quote = widget.NewSelect(quoteChoices, nil)
@@ -162,11 +183,8 @@ func (wb *Workbench) newExportForm(rt *resultTab) *exportForm {
 	} else {
 		f.decimal.SetSelectedIndex(0)
 	}
-	what := fmt.Sprintf("%s rows of the %s view", groupDigits(f.frozen.Len()), strings.ToLower(viewNames[view]))
-	if rt.isRunning() {
-		what += " (a snapshot: the query is still running)"
-	}
-	f.rowsLbl = widget.NewLabel(what)
+	f.rowsLbl = widget.NewLabel("")
+	f.rowsLbl.Wrapping = fyne.TextWrapWord
 	f.errLbl = widget.NewLabel("")
 	f.errLbl.Importance = widget.DangerImportance
 	f.errLbl.Wrapping = fyne.TextWrapWord
@@ -202,7 +220,7 @@ func (f *exportForm) content() fyne.CanvasObject {
 			p := w.URI().Path()
 			_ = w.Close()
 			f.path.SetText(p)
-		}, f.rt.wb.win)
+		}, f.wb.win)
 		d.SetFileName(filepath.Base(f.path.Text))
 		d.Show()
 	})
@@ -250,6 +268,13 @@ func (f *exportForm) options() (results.CSVOptions, persistence.ExportSettings) 
 	return o, s
 }
 
+// startFromForm starts what the form is for with its options, without the
+// checks of submitExport (tests).
+func (wb *Workbench) startFromForm(f *exportForm) {
+	opts, _ := f.options()
+	f.start(f.path.Text, opts)
+}
+
 // submitExport checks the target and starts the export (asking before
 // replacing an existing file).
 func (wb *Workbench) submitExport(f *exportForm) {
@@ -270,7 +295,7 @@ func (wb *Workbench) submitExport(f *exportForm) {
 	}
 	wb.exportPrefs = settings
 	_ = wb.store.SaveExportSettings(context.Background(), settings)
-	start := func() { wb.startExport(f.rt, f.frozen, path, opts) }
+	start := func() { f.start(path, opts) }
 	if _, err := os.Stat(path); err == nil {
 		dialog.ShowConfirm("Replace file?", path+" exists. Replace it?\n(It is only replaced when the export completes.)",
 			func(ok bool) {

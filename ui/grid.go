@@ -61,8 +61,9 @@ type resultGrid struct {
 	anchor, cursor widget.TableCellID
 	shiftDown      bool
 
-	widthsView results.View
-	widthsSet  bool
+	widthsView   results.View
+	widthsSet    bool
+	rowNumDigits int
 
 	// onSortError reports a sort that cannot be done (still running).
 	onSortError func(error)
@@ -74,6 +75,17 @@ type resultGrid struct {
 	// cell or header (authoring hook: grid_actions.go).
 	onCellMenu   func(id widget.TableCellID, at fyne.Position)
 	onHeaderMenu func(col int, at fyne.Position)
+	// onShortcut gets the shortcuts the grid does not use (Ctrl+Enter…).
+	onShortcut func(fyne.Shortcut) bool
+	// onStatus shows a passing message (sorting…).
+	onStatus func(string)
+
+	// do runs a function on the UI goroutine; when set, sorts of more than
+	// asyncSortRows rows run on another goroutine (a million rows take a few
+	// hundred milliseconds) and the grid is redrawn when they are done.
+	do            func(func())
+	asyncSortRows int
+	sorting       bool
 }
 
 var (
@@ -84,7 +96,7 @@ var (
 )
 
 func newResultGrid(res *results.Result, view results.View) *resultGrid {
-	g := &resultGrid{res: res, view: view, pageSize: defaultPageSize, sortCol: -1, visTo: 60}
+	g := &resultGrid{res: res, view: view, pageSize: defaultPageSize, sortCol: -1, visTo: 60, asyncSortRows: 50_000}
 	g.cols = res.Columns()
 	for _, c := range g.cols {
 		g.numeric = append(g.numeric, c.Type != nil && c.Type.IsNumeric())
@@ -186,6 +198,7 @@ func (g *resultGrid) refreshFrame() {
 		g.page = g.pages() - 1
 	}
 	g.setWidths()
+	g.fitRowNumbers()
 	g.trackMin, g.trackMax = math.MaxInt, -1
 	g.Table.Refresh()
 	if g.trackMax >= 0 {
@@ -210,8 +223,8 @@ func (g *resultGrid) setWidths() {
 	cw := charWidth(size)
 	pad := th.Size(theme.SizeNameInnerPadding) + 2
 	sample := min(g.pageRows(), 200)
-	digits := len(strconv.Itoa(max(1, g.total)))
-	g.SetColumnWidth(0, float32(max(digits, 2))*cw+pad)
+	g.rowNumDigits = 0
+	g.fitRowNumbers()
 	if g.opCols() == 1 {
 		g.SetColumnWidth(1, 3*cw+pad+fyne.MeasureText("op", size, fyne.TextStyle{Bold: true}).Width/2)
 	}
@@ -232,6 +245,17 @@ func (g *resultGrid) setWidths() {
 		g.SetColumnWidth(1+g.opCols()+c, min(max(w+pad, 60), 420))
 	}
 	g.widthsView, g.widthsSet = g.view, true
+}
+
+// fitRowNumbers widens the row-number column when the numbers get longer.
+func (g *resultGrid) fitRowNumbers() {
+	digits := max(2, len(strconv.Itoa(g.pageStart()+g.pageRows())))
+	if digits == g.rowNumDigits {
+		return
+	}
+	g.rowNumDigits = digits
+	th := g.Theme()
+	g.SetColumnWidth(0, float32(digits)*charWidth(th.Size(theme.SizeNameText))+th.Size(theme.SizeNameInnerPadding)+2)
 }
 
 // cellText returns the text of a cell on the current page, whether it is
@@ -299,7 +323,7 @@ func (g *resultGrid) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 		c.set("", cellNull, fyne.TextAlignLeading, sel)
 	default:
 		align := fyne.TextAlignLeading
-		if g.numeric[id.Col-1-g.opCols()] {
+		if dc := id.Col - 1 - g.opCols(); dc >= 0 && dc < len(g.numeric) && g.numeric[dc] {
 			align = fyne.TextAlignTrailing
 		}
 		c.set(text, cellText, align, sel)
@@ -339,30 +363,69 @@ func (g *resultGrid) headerTapped(col int) {
 	if dc < 0 {
 		return
 	}
-	var err error
-	switch {
-	case g.view == results.ChangelogView:
-		err = errors.New("the changelog view is in arrival order; switch to the table view to sort")
-	case g.sortCol != dc:
-		err = g.res.SortBy(dc, false)
-	case !g.desc:
-		err = g.res.SortBy(dc, true)
-	default:
-		g.res.ClearSort()
-	}
-	if err != nil {
-		if errors.Is(err, results.ErrRunning) {
-			err = errors.New("sorting is available when the query has finished (or after Stop)")
-		}
-		if g.onSortError != nil {
-			g.onSortError(err)
-		}
+	if g.sorting {
 		return
 	}
-	if g.frozen != nil {
-		g.frozen = g.res.Freeze(g.view)
+	var sort func() error
+	switch {
+	case g.view == results.ChangelogView:
+		g.sortFailed(errors.New("the changelog view is in arrival order; switch to the table view to sort"))
+		return
+	case g.state == results.Running:
+		g.sortFailed(results.ErrRunning)
+		return
+	case g.sortCol != dc:
+		sort = func() error { return g.res.SortBy(dc, false) }
+	case !g.desc:
+		sort = func() error { return g.res.SortBy(dc, true) }
+	default:
+		sort = func() error { g.res.ClearSort(); return nil }
 	}
-	g.refreshFrame()
+	done := func(err error) {
+		g.sorting = false
+		if err != nil {
+			g.sortFailed(err)
+			return
+		}
+		if g.frozen != nil {
+			g.frozen = g.res.Freeze(g.view)
+		}
+		g.refreshFrame()
+		if g.onStatus != nil {
+			g.onStatus("")
+		}
+	}
+	if g.do == nil || g.total <= g.asyncSortRows {
+		done(sort())
+		return
+	}
+	g.sorting = true
+	if g.onStatus != nil {
+		g.onStatus(fmt.Sprintf("Sorting %s rows…", groupDigits(g.total)))
+	}
+	go func() {
+		err := sort()
+		g.do(func() { done(err) })
+	}()
+}
+
+func (g *resultGrid) sortFailed(err error) {
+	if errors.Is(err, results.ErrRunning) {
+		err = errors.New("sorting is available when the query has finished (or after Stop)")
+	}
+	if g.onSortError != nil {
+		g.onSortError(err)
+	}
+}
+
+// followTail scrolls to the last row. Table.ScrollToBottom on a table not
+// laid out yet (or without rows) leaves a scroll offset its content does
+// not have, and the first rows would then never be drawn.
+func (g *resultGrid) followTail() {
+	if rows, _ := g.length(); rows == 0 || g.Size().Height <= 0 {
+		return
+	}
+	g.ScrollToBottom()
 }
 
 // setPage shows page p (0-based).
@@ -492,6 +555,10 @@ func (g *resultGrid) TypedShortcut(s fyne.Shortcut) {
 		g.copySelection(sc.Clipboard, false)
 	case *fyne.ShortcutSelectAll:
 		g.selectAll()
+	default:
+		if g.onShortcut != nil {
+			g.onShortcut(s)
+		}
 	}
 }
 
@@ -499,6 +566,43 @@ func (g *resultGrid) TypedShortcut(s fyne.Shortcut) {
 func (g *resultGrid) MouseDown(e *desktop.MouseEvent) {
 	g.shiftDown = e.Modifier&fyne.KeyModifierShift != 0
 	g.Table.MouseDown(e)
+}
+
+// TypedKey extends the selection with Shift+arrows, passes Esc on (Stop)
+// and leaves the other keys to the Table (arrows move the focus, Space
+// selects).
+func (g *resultGrid) TypedKey(e *fyne.KeyEvent) {
+	if e.Name == fyne.KeyEscape {
+		if g.onShortcut != nil {
+			g.onShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEscape})
+		}
+		return
+	}
+	if g.shiftDown && g.hasSel {
+		rows, cols := g.length()
+		c := g.cursor
+		switch e.Name {
+		case fyne.KeyUp:
+			c.Row = max(0, c.Row-1)
+		case fyne.KeyDown:
+			c.Row = min(rows-1, c.Row+1)
+		case fyne.KeyLeft:
+			c.Col = max(1, c.Col-1)
+		case fyne.KeyRight:
+			c.Col = min(cols-1, c.Col+1)
+		default:
+			g.Table.TypedKey(e)
+			return
+		}
+		g.cursor = c
+		g.ScrollTo(c)
+		g.Table.Refresh()
+		if g.onChanged != nil {
+			g.onChanged()
+		}
+		return
+	}
+	g.Table.TypedKey(e)
 }
 
 // KeyDown tracks Shift (Shift+arrows extend the selection).

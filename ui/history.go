@@ -156,7 +156,10 @@ func (r *historyRow) set(id int, h persistence.HistoryEntry) {
 		stats = "failed"
 	default:
 		r.icon.SetResource(theme.ConfirmIcon())
-		if h.Rows > 0 {
+		switch {
+		case h.Rows == 1:
+			stats = "1 row"
+		case h.Rows > 1:
 			stats = fmt.Sprintf("%s rows", groupDigits(int(h.Rows)))
 		}
 	}

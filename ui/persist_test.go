@@ -127,3 +127,58 @@ func openSQLite(t *testing.T, path string) *sql.DB {
 	}
 	return db
 }
+
+func TestClosingStopsRunningQueriesAsCanceled(t *testing.T) {
+	test.NewTempApp(t)
+	path := filepath.Join(t.TempDir(), "ws.riffle")
+	h := open(t, path)
+	h.newTab("CREATE TEMPORARY TABLE s (k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '100');\nSELECT k FROM s")
+	h.runAll()
+	rt := h.wb.results[0]
+	h.until("rows", func() bool { return rt.res.Len(0) > 0 })
+	h.close()
+	if rt.state() != stateCanceled {
+		t.Errorf("state after closing: %s", rt.state())
+	}
+	h2 := open(t, path)
+	defer h2.close()
+	if e := h2.wb.history.entries[0]; !strings.HasPrefix(e.Statement, "SELECT k FROM s") || e.Error != "canceled" {
+		t.Errorf("history %+v", e)
+	}
+}
+
+func TestSampleDataComesBackWhenTheCacheWasCleaned(t *testing.T) {
+	test.NewTempApp(t)
+	data := filepath.Join(t.TempDir(), "data")
+	path := filepath.Join(t.TempDir(), "ws.riffle")
+	h := open(t, path, func(o *Options) { o.DataDir = data })
+	h.close()
+	if err := os.RemoveAll(data); err != nil {
+		t.Fatal(err)
+	}
+	h2 := open(t, path, func(o *Options) { o.DataDir = data })
+	defer h2.close()
+	h2.newTab("SELECT COUNT(*) AS n FROM flights")
+	h2.tab().mode = modeBatch
+	rt := h2.runStatement()
+	h2.waitDone(rt)
+	if got := rows(rt.grid); len(got) != 1 || got[0] != "228738" {
+		t.Errorf("count %q; messages:\n%s", got, h2.messages())
+	}
+}
+
+func TestUnwritableDataFolderStillOpensTheWorkspace(t *testing.T) {
+	test.NewTempApp(t)
+	blocker := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := open(t, filepath.Join(t.TempDir(), "ws.riffle"), func(o *Options) { o.DataDir = filepath.Join(blocker, "data") })
+	defer h.close()
+	if len(h.wb.editors.list) != 1 || h.tab().ed.Text() != "" {
+		t.Errorf("%d tabs", len(h.wb.editors.list))
+	}
+	if !strings.Contains(h.messages(), "sample data could not be extracted") {
+		t.Errorf("messages:\n%s", h.messages())
+	}
+}

@@ -63,14 +63,18 @@ type resultTab struct {
 	statusLbl *widget.Label
 	errLbl    *widget.Label
 	viewSel   *widget.RadioGroup
+	follow    *widget.Check // changelog view: keep the newest change in sight
 	pauseBtn  *widget.Button
 	stopBtn   *widget.Button
 	exportBtn *widget.Button
 	pager     *fyne.Container
 	pageLbl   *widget.Label
+	emptyLbl  *widget.Label // "No rows" / "Waiting for rows…" over an empty grid
 
 	lastState  string
 	lastStatus time.Time
+
+	mon resultMon // monitoring hook: plan, Chart and Plan views (monitoring.go)
 }
 
 // addResult shows a new result tab and selects it.
@@ -156,6 +160,7 @@ func (wb *Workbench) closeResult(rt *resultTab) {
 	if rt.isRunning() {
 		rt.stop()
 	}
+	rt.closeViews() // monitoring hook
 	for i, x := range wb.results {
 		if x == rt {
 			wb.results = append(wb.results[:i], wb.results[i+1:]...)
@@ -192,16 +197,37 @@ func (rt *resultTab) build() {
 	} else {
 		rt.grid = newResultGrid(rt.res, results.TableView)
 		rt.grid.onSortError = func(err error) { wb.setStatus(err.Error()) }
+		rt.grid.onStatus = func(s string) {
+			if s == "" {
+				s = "Ready"
+			}
+			wb.setStatus(s)
+		}
+		rt.grid.do = wb.do
 		rt.grid.onChanged = rt.updateStatus
 		rt.grid.onMenu = rt.showMenu
 		rt.grid.onCellMenu, rt.grid.onHeaderMenu = rt.showCellMenu, rt.showHeaderMenu // authoring hook (grid_actions.go)
-		body = rt.grid
+		rt.grid.onShortcut = wb.globalShortcut
+		rt.emptyLbl = widget.NewLabel("")
+		rt.emptyLbl.Importance = widget.LowImportance
+		rt.emptyLbl.Hide()
+		body = container.NewStack(rt.grid, container.NewCenter(rt.emptyLbl))
 		if rt.job != nil || rt.jobID != "" {
+			rt.follow = widget.NewCheck("Follow", nil)
+			rt.follow.SetChecked(true) // before OnChanged: no scroll of the empty grid
+			rt.follow.OnChanged = func(on bool) {
+				if on {
+					rt.grid.followTail()
+				}
+			}
+			rt.follow.Hide()
 			rt.viewSel = widget.NewRadioGroup([]string{viewNames[results.TableView], viewNames[results.ChangelogView]}, func(s string) {
 				if s == viewNames[results.ChangelogView] {
 					rt.grid.setView(results.ChangelogView)
+					rt.follow.Show()
 				} else {
 					rt.grid.setView(results.TableView)
+					rt.follow.Hide()
 				}
 				rt.updateStatus()
 			})
@@ -212,7 +238,7 @@ func (rt *resultTab) build() {
 			rt.pauseBtn.Importance = widget.LowImportance
 			rt.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), rt.stop)
 			rt.stopBtn.Importance = widget.LowImportance
-			bar = append(bar, rt.viewSel, rt.pauseBtn, rt.stopBtn)
+			bar = append(bar, rt.viewSel, rt.follow, rt.pauseBtn, rt.stopBtn)
 			if rt.conn != nil && !rt.conn.hasOperatorMetrics() {
 				bar = append(bar, remoteJobLabel(rt))
 			}
@@ -224,6 +250,7 @@ func (rt *resultTab) build() {
 		rt.pager = container.NewHBox(prev, rt.pageLbl, next)
 		rt.pager.Hide()
 	}
+	body = rt.wrapViews(body) // monitoring hook: Data / Chart / Plan views
 	top := container.NewBorder(nil, nil, container.NewHBox(bar...), nil, rt.statusLbl)
 	bottom := container.NewVBox()
 	if rt.pager != nil {
@@ -300,6 +327,7 @@ func (rt *resultTab) tick(visible bool) {
 		rt.lastState = state
 		rt.applyState(state)
 	}
+	rt.tickViews(visible) // monitoring hook
 	if !visible {
 		return
 	}
@@ -309,8 +337,8 @@ func (rt *resultTab) tick(visible bool) {
 			rt.res.SetPaused(false)
 		}
 		rt.grid.refreshFrame() // calls updateStatus
-		if rt.grid.view == results.ChangelogView && state == stateRunning {
-			rt.grid.ScrollToBottom() // follow the newest changes
+		if rt.grid.view == results.ChangelogView && state == stateRunning && rt.follow.Checked {
+			rt.grid.followTail() // follow the newest changes
 		}
 		return
 	}
@@ -382,6 +410,16 @@ func (rt *resultTab) updateStatus() {
 	var s string
 	if rt.grid != nil {
 		s = rt.grid.statusText()
+		switch {
+		case rt.grid.total > 0:
+			rt.emptyLbl.Hide()
+		case rt.isRunning():
+			rt.emptyLbl.SetText("Waiting for rows…")
+			rt.emptyLbl.Show()
+		default:
+			rt.emptyLbl.SetText("No rows")
+			rt.emptyLbl.Show()
+		}
 		if rt.pager != nil {
 			if p := rt.grid.pages(); p > 1 {
 				from := rt.grid.pageStart() + 1

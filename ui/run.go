@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/riffle-sql/riffle/assets"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/sql"
@@ -30,8 +32,12 @@ const (
 // runReq is a script to run on the worker.
 type runReq struct {
 	source runSource
-	tab    *editorTab  // srcEditor
+	tab    *editorTab  // srcEditor; the worker reads only the copies below
 	conn   *connection // where it runs (set by submit: the tab's, else embedded)
+	// tabID and tabTitle are the tab's, copied when the run is submitted
+	// (the worker must not read widgets' state).
+	tabID    int64
+	tabTitle string
 	// doc is the text positions refer to (the editor's text when run);
 	// base is the byte offset of text in doc.
 	doc  string
@@ -43,13 +49,17 @@ type runReq struct {
 	// explainShift, when > 0, marks an "EXPLAIN " prefix of that many
 	// bytes added in front of the statement at base.
 	explainShift int
+	// toFile, when set, sends the rows of the first query to a CSV file
+	// instead of a grid (Run to CSV file).
+	toFile *fileTarget
 }
 
 // runState is the state of one script run (the SQL Client's statement
 // set between BEGIN STATEMENT SET and END).
 type runState struct {
-	inSet   bool
-	setText []string
+	inSet    bool
+	setText  []string
+	fileUsed bool // the Run to CSV file target got its query
 }
 
 // worker runs submitted scripts one after another, in order.
@@ -77,9 +87,11 @@ func (wb *Workbench) submit(req runReq) {
 	ctx, cancel := context.WithCancel(context.Background())
 	wb.runCancels[id] = cancel
 	wb.mu.Unlock()
+	req.tabID = -1
 	if req.tab != nil {
 		req.tab.ed.ClearErrorMarkers()
 		req.mode = req.tab.mode
+		req.tabID, req.tabTitle = req.tab.id, req.tab.title
 		if req.conn == nil {
 			req.conn = wb.conns.of(req.tab)
 		}
@@ -223,7 +235,8 @@ func (wb *Workbench) explain(t *editorTab, stmt string, start int) {
 	wb.submit(runReq{source: srcEditor, tab: t, doc: t.ed.Text(), base: start, text: prefix + stmt, explainShift: len(prefix)})
 }
 
-// formatCurrent pretty-prints the selection or the whole tab (Ctrl+Shift+F).
+// formatCurrent pretty-prints the selection or the statement under the
+// cursor (Ctrl+Shift+F).
 func (wb *Workbench) formatCurrent() {
 	if t := wb.editors.current(); t != nil {
 		wb.format(t)
@@ -288,6 +301,9 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) (ok bool) {
 			})
 		}
 	}()
+	if req.source == srcInit {
+		wb.ensureSampleData(req.text)
+	}
 	spans := sql.SplitStatements(req.text)
 	if len(spans) == 0 {
 		wb.do(func() { wb.setStatus("Nothing to run") })
@@ -352,6 +368,19 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) (ok bool) {
 	return ok
 }
 
+// ensureSampleData extracts the bundled sample files again when the init
+// script reads them from the data folder and they are missing or changed
+// (a cleaned cache): cheap when they are in place.
+func (wb *Workbench) ensureSampleData(script string) {
+	dir, err := wb.dataDir()
+	if err != nil || !strings.Contains(script, strings.ReplaceAll(dir, "'", "''")) {
+		return
+	}
+	if _, err := assets.ExtractDataTo(dir); err != nil {
+		wb.post(levelWarning, "The sample data could not be extracted again: "+err.Error(), nil)
+	}
+}
+
 // posAt returns the 1-based line and column (in runes) of byte offset off
 // of doc.
 func posAt(doc string, off int) sql.Pos {
@@ -382,6 +411,9 @@ func (wb *Workbench) execOne(ctx context.Context, req runReq, st *runState, text
 		return false
 	}
 	switch {
+	case res.IsQuery() && req.toFile != nil && !st.fileUsed:
+		st.fileUsed = true
+		wb.streamToFile(req, text, res, started, *req.toFile)
 	case res.IsQuery():
 		wb.startQuery(req, text, res, started)
 	case res.JobID() != "":
@@ -395,7 +427,7 @@ func (wb *Workbench) execOne(ctx context.Context, req runReq, st *runState, text
 		}
 		// Only the embedded engine's DDL is replayed at start: a gateway's
 		// tables may name paths of another machine.
-		if req.source == srcEditor && req.conn.embedded() && stmt != nil && isCatalogDDL(stmt) && wb.recordInit(text) {
+		if req.source == srcEditor && req.conn.embedded() && stmt != nil && isCatalogDDL(stmt) && wb.recordInit(text, stmt) {
 			msg += " Recorded in the init script."
 		}
 		if req.source != srcInit {
@@ -475,26 +507,18 @@ func isCatalogDDL(st sql.Statement) bool {
 	return false
 }
 
-// recordInit appends a DDL statement to the init script (unless recording
-// is off or the script already holds it) and reports whether it did.
-func (wb *Workbench) recordInit(text string) bool {
+// recordInit records a DDL statement in the init script (see recordDDL)
+// unless recording is off; it reports whether the script changed.
+func (wb *Workbench) recordInit(text string, st sql.Statement) bool {
 	wb.mu.Lock()
 	defer wb.mu.Unlock()
 	if !wb.recordDDL {
 		return false
 	}
-	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	want := norm(text)
-	for _, sp := range sql.SplitStatements(wb.initScript) {
-		if norm(sp.Text) == want {
-			return false
-		}
+	script, changed := recordDDL(wb.initScript, text, st)
+	if !changed {
+		return false
 	}
-	script := strings.TrimRight(wb.initScript, " \t\n")
-	if script != "" {
-		script += "\n\n"
-	}
-	script += text + ";\n"
 	if err := wb.store.SaveInitScript(context.Background(), script); err != nil {
 		wb.post(levelError, "Could not record the statement in the init script: "+err.Error(), nil)
 		return false
@@ -502,6 +526,20 @@ func (wb *Workbench) recordInit(text string) bool {
 	wb.initScript = script
 	return true
 }
+
+// resultTitle names the results of a run: the detached run's title, or the
+// editor tab's title when the user named it ("" = named after the query).
+func (r runReq) resultTitle() string {
+	if r.title != "" || r.tab == nil {
+		return r.title
+	}
+	if defaultTabTitle.MatchString(r.tabTitle) {
+		return ""
+	}
+	return r.tabTitle
+}
+
+var defaultTabTitle = regexp.MustCompile(`^Query \d+$`)
 
 // loc is where a message about the statement at pos points.
 func (r runReq) loc(pos sql.Pos) *msgLoc {
@@ -634,19 +672,20 @@ func (wb *Workbench) startQuery(req runReq, text string, res table.StatementResu
 	cols, names, ts := resultColumns(res)
 	r := wb.newResult(cols, res.TimeZone())
 	ctx, cancel := context.WithCancel(context.Background())
-	rt := &resultTab{wb: wb, stmt: text, res: r, cancel: cancel, started: started, title: req.title,
+	rt := &resultTab{wb: wb, stmt: text, res: r, cancel: cancel, started: started, title: req.resultTitle(),
 		jobID: res.JobID(), conn: req.conn}
 	if tr := tableResult(res); tr != nil {
 		rt.job = tr.GetJobClient()
 	}
-	if req.tab != nil {
-		rt.editorTab = req.tab.id
-	} else {
-		rt.editorTab = -1
-	}
+	rt.editorTab = req.tabID
 	rt.historyID = wb.addHistory(text, started, 0, 0, "")
+	wb.attachPlan(rt, req.conn) // monitoring hook: the Plan view's plan and text
 	wb.do(func() { wb.addResult(rt) })
-	go wb.collect(ctx, rt, res, names, ts)
+	wb.collectors.Add(1)
+	go func() {
+		defer wb.collectors.Done()
+		wb.collect(ctx, rt, res, names, ts)
+	}()
 }
 
 // collect reads a query's rows into its Result until the end, an error or
@@ -770,7 +809,7 @@ func (wb *Workbench) watchJob(req runReq, text string, res table.StatementResult
 // result tab: as text when the result is one "result" column (EXPLAIN,
 // SHOW CREATE), else in a grid.
 func (wb *Workbench) showStatic(req runReq, text string, res table.StatementResult, started time.Time) {
-	cols, _, ts := resultColumns(res)
+	cols, _, _ := resultColumns(res)
 	r := wb.newResult(cols, res.TimeZone())
 	it, err := res.Collect()
 	if err != nil {
@@ -794,17 +833,15 @@ func (wb *Workbench) showStatic(req runReq, text string, res table.StatementResu
 	} else {
 		r.Finish(nil)
 	}
-	_ = ts
 	d := time.Since(started)
-	rt := &resultTab{wb: wb, stmt: text, res: r, started: started, title: req.title, editorTab: -1}
+	rt := &resultTab{wb: wb, stmt: text, res: r, started: started, title: req.resultTitle(), editorTab: -1}
 	rt.ended.Store(time.Now().UnixNano())
-	if req.tab != nil {
-		rt.editorTab = req.tab.id
-	}
+	rt.editorTab = req.tabID
 	if asText {
 		rt.text = strings.Join(lines, "\n")
 	}
 	rt.historyID = wb.addHistory(text, started, d, int64(r.Stats().Rows), "")
+	wb.attachPlan(rt, req.conn) // monitoring hook: EXPLAIN's plan graph
 	wb.do(func() { wb.addResult(rt) })
 }
 

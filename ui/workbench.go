@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -84,6 +85,7 @@ type Workbench struct {
 	history  *historyPanel
 	results  []*resultTab
 	resultN  int
+	mon      monitorState // monitoring hook: Jobs panel, chart settings, job tabs (monitoring.go)
 
 	hsplit, vsplit *container.Split
 	modeSel        *widget.Select
@@ -96,8 +98,9 @@ type Workbench struct {
 	catalogErr     string         // the catalog error reported last
 	content        fyne.CanvasObject
 
-	runQ        chan queued  // scripts for the worker, in submission order
-	running     atomic.Int32 // scripts submitted and not finished
+	runQ        chan queued    // scripts for the worker, in submission order
+	collectors  sync.WaitGroup // goroutines reading query results
+	running     atomic.Int32   // scripts submitted and not finished
 	idleMu      sync.Mutex
 	idleWaiters []chan struct{}
 
@@ -108,9 +111,11 @@ type Workbench struct {
 	lastLayout  persistence.Window
 	layoutCheck time.Time
 
-	exports       []*exportJob
-	currentExport *exportForm
-	exportPrefs   persistence.ExportSettings
+	startProblems []string // what went wrong while opening, for Messages
+
+	exports     []*exportJob
+	fileRuns    []*fileRun
+	exportPrefs persistence.ExportSettings
 
 	auth *authoringUI // authoring hook: builder, designer, completion, open file (authoring.go)
 
@@ -172,9 +177,13 @@ func New(w fyne.Window, opts Options) (*Workbench, error) {
 	wb.runQ = make(chan queued, 1024)
 	go wb.worker(wb.runQ)
 
+	w.SetTitle("Riffle — " + strings.TrimSuffix(filepath.Base(path), ".riffle"))
 	wb.build(ws)
 	for _, p := range ws.Problems {
 		wb.messages.add(levelWarning, "A damaged workspace entry was skipped: "+p.Error(), nil)
+	}
+	for _, p := range wb.startProblems {
+		wb.messages.add(levelWarning, p, nil)
 	}
 	wb.restoreWindow(ws.Window)
 	if t := wb.editors.current(); t != nil {
@@ -187,22 +196,27 @@ func New(w fyne.Window, opts Options) (*Workbench, error) {
 	return wb, nil
 }
 
-// seedDemo fills a new workspace with the demo: init script and tabs.
+// dataDir is where the sample data is extracted.
+func (wb *Workbench) dataDir() (string, error) {
+	if wb.opts.DataDir != "" {
+		return wb.opts.DataDir, nil
+	}
+	return assets.DefaultDataDir()
+}
+
+// seedDemo fills a new workspace with the demo: init script and tabs. When
+// the sample data cannot be extracted, the workspace starts with an empty
+// tab and says why (startProblems).
 func (wb *Workbench) seedDemo(ctx context.Context, ws *persistence.Workspace) (*persistence.Workspace, error) {
-	dir := wb.opts.DataDir
-	if dir == "" {
-		d, err := assets.DefaultDataDir()
-		if err != nil {
-			return nil, err
-		}
-		dir = d
+	dir, err := wb.dataDir()
+	var paths assets.DataPaths
+	if err == nil {
+		paths, err = assets.ExtractDataTo(dir)
 	}
-	paths, err := assets.ExtractDataTo(dir)
 	if err != nil {
-		return nil, err
-	}
-	demo := assets.DemoWorkspace(paths)
-	if ws.InitScript == "" && len(ws.Tabs) == 0 {
+		wb.startProblems = append(wb.startProblems, "The demo's sample data could not be extracted, so the workspace starts empty: "+err.Error())
+	} else if ws.InitScript == "" && len(ws.Tabs) == 0 {
+		demo := assets.DemoWorkspace(paths)
 		if err := wb.store.SaveInitScript(ctx, demo.InitScript); err != nil {
 			return nil, err
 		}
@@ -223,8 +237,10 @@ func (wb *Workbench) seedDemo(ctx context.Context, ws *persistence.Workspace) (*
 			return nil, err
 		}
 	}
-	if err := wb.store.SetSetting(ctx, settingInitialized, time.Now().UTC().Format(time.RFC3339)); err != nil {
-		return nil, err
+	if err == nil {
+		if err := wb.store.SetSetting(ctx, settingInitialized, time.Now().UTC().Format(time.RFC3339)); err != nil {
+			return nil, err
+		}
 	}
 	return wb.store.Load(ctx)
 }
@@ -248,6 +264,7 @@ func demoMode(script string) string {
 func (wb *Workbench) build(ws *persistence.Workspace) {
 	wb.messages = newMessagesPanel(wb)
 	wb.history = newHistoryPanel(wb)
+	wb.initMonitoring(ws) // monitoring hook
 	wb.catalog = catalogbrowser.New(catalogbrowser.EnvSource{Env: wb.env})
 	wb.catalog.OnInsert = func(s string) {
 		if t := wb.editors.current(); t != nil {
@@ -269,16 +286,18 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 
 	wb.editors = newEditorTabs(wb, ws)
 
-	wb.bottom = container.NewDocTabs(wb.messages.item, wb.history.item)
+	wb.bottom = container.NewDocTabs(wb.messages.item, wb.history.item, wb.mon.jobs.item) // monitoring hook: Jobs
 	wb.bottom.CloseIntercept = func(it *container.TabItem) {
-		switch it {
-		case wb.messages.item, wb.history.item:
+		switch {
+		case wb.isFixedPanel(it): // monitoring hook: Messages, History, Jobs
 			// The fixed panels only hide; View ▸ Messages / History (or
 			// a new message) brings them back.
 			wb.bottom.Remove(it)
 		default:
 			if rt := wb.resultFor(it); rt != nil {
 				wb.closeResult(rt)
+			} else {
+				wb.closeJobTab(it) // monitoring hook
 			}
 		}
 	}
@@ -390,12 +409,16 @@ func (wb *Workbench) buildMenu() *fyne.MainMenu {
 		item("Run all", fyne.KeyReturn, ctrl|fyne.KeyModifierShift, wb.runCurrentScript),
 		item("Stop", fyne.KeyEscape, 0, wb.Stop),
 		item("Explain", fyne.KeyE, ctrl, wb.explainCurrent),
+		fyne.NewMenuItem("Run to CSV file…", func() { wb.runToFileCurrent() }),
 		item("Format SQL", fyne.KeyF, ctrl|fyne.KeyModifierShift, wb.formatCurrent),
 	)
 	view := fyne.NewMenu("View",
 		fyne.NewMenuItem("Messages", func() { wb.showPanel(wb.messages.item) }),
 		fyne.NewMenuItem("History", func() { wb.showPanel(wb.history.item) }),
+		item("Jobs", fyne.KeyJ, ctrl|fyne.KeyModifierShift, wb.showJobs), // monitoring hook
 		fyne.NewMenuItemSeparator(),
+		item("Previous tab", fyne.KeyPageUp, ctrl, func() { wb.editors.step(-1) }),
+		item("Next tab", fyne.KeyPageDown, ctrl, func() { wb.editors.step(1) }),
 		item("Move tab left", fyne.KeyPageUp, ctrl|fyne.KeyModifierShift, func() { wb.editors.moveCurrent(-1) }),
 		item("Move tab right", fyne.KeyPageDown, ctrl|fyne.KeyModifierShift, func() { wb.editors.moveCurrent(1) }),
 		fyne.NewMenuItem("Refresh catalog", wb.refreshCatalog),
@@ -404,20 +427,88 @@ func (wb *Workbench) buildMenu() *fyne.MainMenu {
 	return fyne.NewMainMenu(file, run, view)
 }
 
-// addShortcuts registers the window-wide keys (the editor handles its own
-// when it has the focus).
+// addShortcuts registers the window-wide keys for when no editor has the
+// focus (an editor handles its own, and the tab keys through sqlEditor).
 func (wb *Workbench) addShortcuts() {
 	c := wb.win.Canvas()
 	ctrl := fyne.KeyModifierShortcutDefault
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: ctrl}, func(fyne.Shortcut) { wb.runCurrentStatement() })
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: ctrl | fyne.KeyModifierShift}, func(fyne.Shortcut) { wb.runCurrentScript() })
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyT, Modifier: ctrl}, func(fyne.Shortcut) { wb.editors.newTab("", "") })
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: ctrl}, func(fyne.Shortcut) { wb.editors.closeCurrent() })
+	shift := fyne.KeyModifierShift
+	for _, k := range []*desktop.CustomShortcut{
+		{KeyName: fyne.KeyReturn, Modifier: ctrl}, {KeyName: fyne.KeyReturn, Modifier: ctrl | shift},
+		{KeyName: fyne.KeyE, Modifier: ctrl}, {KeyName: fyne.KeyT, Modifier: ctrl}, {KeyName: fyne.KeyW, Modifier: ctrl},
+		{KeyName: fyne.KeyPageUp, Modifier: ctrl}, {KeyName: fyne.KeyPageDown, Modifier: ctrl},
+		{KeyName: fyne.KeyPageUp, Modifier: ctrl | shift}, {KeyName: fyne.KeyPageDown, Modifier: ctrl | shift},
+	} {
+		c.AddShortcut(k, func(s fyne.Shortcut) { wb.globalShortcut(s) })
+	}
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if ev.Name == fyne.KeyEscape {
+		switch ev.Name {
+		case fyne.KeyEscape:
 			wb.Stop()
+		case fyne.KeyF2:
+			wb.editors.renameCurrent()
 		}
 	})
+}
+
+// tabShortcut handles the keys that manage editor tabs; it reports whether
+// s was one.
+func (wb *Workbench) tabShortcut(s fyne.Shortcut) bool {
+	sc, ok := s.(*desktop.CustomShortcut)
+	if !ok || sc.Modifier&(fyne.KeyModifierControl|fyne.KeyModifierSuper) == 0 || sc.Modifier&fyne.KeyModifierAlt != 0 {
+		return false
+	}
+	shift := sc.Modifier&fyne.KeyModifierShift != 0
+	switch sc.KeyName {
+	case fyne.KeyT:
+		wb.editors.newTab("", "")
+	case fyne.KeyW:
+		wb.editors.closeCurrent()
+	case fyne.KeyPageUp:
+		if shift {
+			wb.editors.moveCurrent(-1)
+		} else {
+			wb.editors.step(-1)
+		}
+	case fyne.KeyPageDown:
+		if shift {
+			wb.editors.moveCurrent(1)
+		} else {
+			wb.editors.step(1)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// globalShortcut handles the window's keys wherever the focus is (the
+// grid passes on those it does not use); it reports whether s was one.
+func (wb *Workbench) globalShortcut(s fyne.Shortcut) bool {
+	if wb.tabShortcut(s) {
+		return true
+	}
+	sc, ok := s.(*desktop.CustomShortcut)
+	if ok && sc.KeyName == fyne.KeyEscape && sc.Modifier == 0 {
+		wb.Stop()
+		return true
+	}
+	if !ok || sc.Modifier&(fyne.KeyModifierControl|fyne.KeyModifierSuper) == 0 {
+		return false
+	}
+	switch sc.KeyName {
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if sc.Modifier&fyne.KeyModifierShift != 0 {
+			wb.runCurrentScript()
+		} else {
+			wb.runCurrentStatement()
+		}
+	case fyne.KeyE:
+		wb.explainCurrent()
+	default:
+		return false
+	}
+	return true
 }
 
 // showPanel shows (re-adding if closed) and selects a bottom panel.
@@ -429,11 +520,11 @@ func (wb *Workbench) showPanel(it *container.TabItem) {
 		}
 	}
 	items := append([]*container.TabItem{}, wb.bottom.Items...)
-	// Messages and History stay left of the results.
+	// Messages, History and Jobs stay left of the results, in that order.
 	pos := 0
-	if it == wb.history.item {
+	if it == wb.history.item || it == wb.mon.jobs.item {
 		for i, x := range items {
-			if x == wb.messages.item {
+			if x == wb.messages.item || (it == wb.mon.jobs.item && x == wb.history.item) {
 				pos = i + 1
 			}
 		}
@@ -509,11 +600,13 @@ func (wb *Workbench) Tick() {
 	if wb.closed {
 		return
 	}
+	wb.tickMonitoring() // monitoring hook
 	sel := wb.bottom.Selected()
 	for _, rt := range wb.results {
 		rt.tick(rt.item == sel)
 	}
 	wb.tickExports()
+	wb.tickFileRuns()
 	if now := time.Now(); now.Sub(wb.layoutCheck) > 3*time.Second {
 		wb.layoutCheck = now
 		wb.saveLayoutIfChanged()
@@ -522,6 +615,9 @@ func (wb *Workbench) Tick() {
 
 // updateStatus refreshes the status bar and the mode switch.
 func (wb *Workbench) updateStatus() {
+	if wb.editors == nil || wb.statusRight == nil || wb.modeSel == nil || wb.conns == nil {
+		return // still building
+	}
 	wb.syncConnection()
 	t := wb.editors.current()
 	right := ""
@@ -541,7 +637,8 @@ func (wb *Workbench) updateStatus() {
 
 func (wb *Workbench) setStatus(s string) { wb.statusLeft.SetText(s) }
 
-// runningJobs counts result tabs whose query still runs.
+// runningJobs counts result tabs whose query still runs (or the Jobs
+// panel's running jobs, INSERT jobs included, when more).
 func (wb *Workbench) runningJobs() int {
 	n := 0
 	for _, rt := range wb.results {
@@ -549,7 +646,7 @@ func (wb *Workbench) runningJobs() int {
 			n++
 		}
 	}
-	return n
+	return max(n, wb.mon.jobs.running) // monitoring hook: INSERT jobs run too
 }
 
 // flushPending saves autosaver edits now; safe on any goroutine.
@@ -575,10 +672,24 @@ func (wb *Workbench) Close() {
 			c()
 		}
 		wb.mu.Unlock()
+		for _, rt := range wb.results {
+			rt.stop() // recorded as canceled, not failed
+		}
 		for _, j := range wb.env.Jobs() {
 			if !j.GetJobStatus().IsTerminal() {
 				_ = j.Cancel()
 			}
+		}
+		// Give the readers of the stopped queries a moment to record their
+		// end in the history, and the gateways to close their sessions.
+		done := make(chan struct{})
+		go func() {
+			wb.collectors.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(time.Second):
 		}
 		wb.conns.closeAll(2 * time.Second)
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)

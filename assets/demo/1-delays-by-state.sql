@@ -1,5 +1,6 @@
 -- Departures and average arrival delay per origin state:
 -- a batch aggregate joining flights with airports.
+-- Ctrl+Enter runs the statement under the cursor, Ctrl+Shift+Enter the tab.
 SET 'execution.runtime-mode' = 'batch';
 
 SELECT a.state,

@@ -1,6 +1,8 @@
 -- A live stream: datagen produces sensor readings forever, and the running
--- count per sensor updates in place (table view) or as +I/-U/+U changes
--- (changelog view). Stop cancels the job.
+-- count per sensor updates as they arrive. Run the whole tab (Ctrl+Shift+Enter).
+-- The table view shows the current counts (an updated row moves to the end,
+-- as in Flink's SQL Client); the changelog view shows every +I/-U/+U change.
+-- Pause freezes the grid while the job runs on; Stop cancels the job.
 SET 'execution.runtime-mode' = 'streaming';
 
 CREATE TEMPORARY TABLE IF NOT EXISTS sensor_readings (

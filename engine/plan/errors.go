@@ -80,6 +80,22 @@ func suggest(name string, candidates []string) string {
 			return c
 		}
 	}
+	// a unique candidate that starts with the name ("dest" -> "destination")
+	if len(name) >= 3 {
+		prefixed := ""
+		for _, c := range candidates {
+			if strings.HasPrefix(strings.ToLower(c), strings.ToLower(name)) {
+				if prefixed != "" {
+					prefixed = ""
+					break
+				}
+				prefixed = c
+			}
+		}
+		if prefixed != "" {
+			return prefixed
+		}
+	}
 	limit := max(1, len(name)/3)
 	for _, c := range candidates {
 		d := levenshtein(strings.ToLower(name), strings.ToLower(c))

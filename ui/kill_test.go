@@ -1,0 +1,101 @@
+package ui
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+)
+
+// TestKilledWorkbenchKeepsTheAutosavedText kills a workbench process (a
+// child running TestKilledWorkbenchChild) after its autosaver saved what
+// was typed, while newer typing is still pending, and reopens the
+// workspace: the autosaved text, the tab order and the cursor are there.
+func TestKilledWorkbenchKeepsTheAutosavedText(t *testing.T) {
+	if os.Getenv("RIFFLE_UI_CHILD") != "" {
+		return
+	}
+	path := filepath.Join(t.TempDir(), "killed.riffle")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKilledWorkbenchChild$")
+	cmd.Env = append(os.Environ(), "RIFFLE_UI_CHILD="+path, "RIFFLE_UI_DATA="+sharedDataDir(t))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	ready := false
+	for sc.Scan() {
+		if sc.Text() == "autosaved" {
+			ready = true
+			break
+		}
+	}
+	if !ready {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatal("the child never autosaved")
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+
+	test.NewTempApp(t)
+	h := open(t, path)
+	defer h.close()
+	var got []string
+	for _, tab := range h.wb.editors.list {
+		got = append(got, tab.title)
+	}
+	if fmt.Sprint(got) != "[Delays by state Flights by hour Live stream Query 1]" {
+		t.Errorf("tabs %q", got)
+	}
+	last := h.wb.editors.list[3]
+	if text := last.ed.Text(); text != "SELECT * FROM flights WHERE delay > 60" {
+		t.Errorf("text %q", text)
+	}
+	if l, c := last.ed.CursorPosition(); l != 0 || c != 38 {
+		t.Errorf("cursor %d:%d", l, c)
+	}
+}
+
+// TestKilledWorkbenchChild is the process TestKilledWorkbenchKeepsTheAutosavedText kills.
+func TestKilledWorkbenchChild(t *testing.T) {
+	path := os.Getenv("RIFFLE_UI_CHILD")
+	if path == "" {
+		t.Skip("child process of TestKilledWorkbenchKeepsTheAutosavedText")
+	}
+	test.NewTempApp(t)
+	q := &uiQueue{}
+	w := test.NewWindow(nil)
+	wb, err := New(w, Options{Workspace: path, DataDir: os.Getenv("RIFFLE_UI_DATA"), Do: q.Do, NoTicker: true, FlashDuration: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := wb.editors.newTab("", "")
+	test.Type(tab.ed, "SELECT * FROM flights WHERE delay > 60")
+	// Wait until the autosaver's timer (not a Flush) has committed it.
+	for saved := false; !saved; {
+		time.Sleep(10 * time.Millisecond)
+		tabs, err := wb.store.Tabs(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range tabs {
+			saved = saved || (st.ID == tab.id && st.Text == "SELECT * FROM flights WHERE delay > 60" && st.CursorCol == 38)
+		}
+	}
+	fmt.Println("autosaved")
+	os.Stdout.Sync()
+	test.Type(tab.ed, " AND origin = 'SFO'") // pending when killed
+	select {}
+}

@@ -1,0 +1,553 @@
+package ui
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/riffle-sql/riffle/charts"
+	"github.com/riffle-sql/riffle/engine/gateway"
+	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/table"
+)
+
+// readingsDDL is an endless datagen stream with an event-time column.
+// (test.Type drops newlines: statements are on one line.)
+const readingsDDL = `CREATE TEMPORARY TABLE readings (sensor_id INT, reading DOUBLE, ts TIMESTAMP(3), ` +
+	`WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen', 'rows-per-second' = '200', ` +
+	`'fields.sensor_id.min' = '1', 'fields.sensor_id.max' = '4', 'fields.reading.min' = '0', 'fields.reading.max' = '100');
+CREATE TEMPORARY TABLE sink (sensor_id INT, reading DOUBLE) WITH ('connector' = 'blackhole');
+`
+
+const perSecond = `SELECT FLOOR(ts TO SECOND) AS window_start, COUNT(*) AS readings, AVG(reading) AS avg_reading ` +
+	`FROM readings GROUP BY FLOOR(ts TO SECOND)`
+
+// TestPlanTab: a running query's Plan view draws its operators with
+// keys, changelog mode, parallelism and exchanges, shows Flink's text
+// sections, and fills in live metrics once sampled.
+func TestPlanTab(t *testing.T) {
+	h := newHarness(t)
+	h.newTab(readingsDDL + perSecond + ";")
+	h.runAll()
+	if len(h.wb.results) == 0 {
+		t.Fatalf("no result; messages:\n%s", h.messages())
+	}
+	rt := h.wb.results[len(h.wb.results)-1]
+	defer rt.stop()
+	if !rt.isRunning() || rt.mon.plan == nil || rt.mon.planItem == nil {
+		t.Fatalf("running %v, plan view %v", rt.isRunning(), rt.mon.plan != nil)
+	}
+	p := rt.mon.plan
+	if !strings.Contains(p.text, "== Abstract Syntax Tree ==") || !strings.Contains(p.text, "== Optimized Execution Plan ==") ||
+		!strings.Contains(p.text, "GroupAggregate(groupBy=[$f0]") {
+		t.Errorf("plan text:\n%s", p.text)
+	}
+	var ops []string
+	var agg []string
+	for i, n := range p.g.Nodes {
+		ops = append(ops, n.Op)
+		if n.Op == "GroupAggregate" {
+			agg = p.graph.texts(i)
+		}
+	}
+	for _, want := range []string{"Sink", "Calc", "GroupAggregate", "WatermarkAssigner", "TableSourceScan"} {
+		if !slices.Contains(ops, want) {
+			t.Errorf("operators %v lack %s", ops, want)
+		}
+	}
+	if s := strings.Join(agg, "\n"); !strings.Contains(s, "keys: $f0") || !strings.Contains(s, "changelog [I,UB,UA]") && !strings.Contains(s, "changelog [") ||
+		!strings.Contains(s, "parallelism 1") {
+		t.Errorf("GroupAggregate box:\n%s", s)
+	}
+	hash := false
+	for _, e := range p.g.Edges {
+		if strings.HasPrefix(e.Label, "hash[") {
+			hash = true
+		}
+	}
+	if !hash {
+		t.Error("no hash exchange edge")
+	}
+	if p.status.Text == "" || !strings.Contains(p.status.Text, "waiting") {
+		t.Errorf("status before sampling: %q", p.status.Text)
+	}
+
+	// Show the Plan view; ticks sample once a second.
+	rt.showView(rt.mon.planItem)
+	h.until("rows to flow", func() bool { return rt.res.Stats().Rows > 0 })
+	r0 := p.refreshes
+	base := time.Now().Add(time.Hour) // later than the harness's ticks
+	p.tick(base, true)
+	p.tick(base.Add(100*time.Millisecond), true) // too soon
+	if p.refreshes != r0+1 {
+		t.Errorf("%d refreshes after two ticks 100 ms apart", p.refreshes-r0)
+	}
+	p.tick(base.Add(1100*time.Millisecond), true)
+	if p.refreshes != r0+2 {
+		t.Errorf("%d refreshes after ticks a second apart", p.refreshes-r0)
+	}
+	p.tick(base.Add(2200*time.Millisecond), false) // hidden: sampled, not drawn
+	if p.refreshes != r0+2 {
+		t.Errorf("a hidden plan was drawn")
+	}
+	var scan []string
+	for i, n := range p.g.Nodes {
+		if n.Op == "TableSourceScan" {
+			scan = p.graph.texts(i)
+		}
+	}
+	if s := strings.Join(scan, "\n"); !strings.Contains(s, "\nout ") || strings.Contains(s, "in ") || !strings.Contains(s, "rows ") || !strings.Contains(s, "wm ") {
+		t.Errorf("scan box metrics (a source has no in rate):\n%s", s)
+	}
+	if !strings.Contains(p.status.Text, "live, updated") || !strings.Contains(p.status.Text, "RUNNING") {
+		t.Errorf("status %q", p.status.Text)
+	}
+
+	// After the job ends, the final figures are drawn once.
+	rt.stop()
+	h.waitDone(rt)
+	h.until("the job to end", func() bool { return rt.job.GetJobStatus().IsTerminal() })
+	p.tick(time.Now().Add(time.Hour), true)
+	if !p.ended || !strings.Contains(p.status.Text, "final metrics") {
+		t.Errorf("after the end: ended %v, status %q", p.ended, p.status.Text)
+	}
+}
+
+// TestExplainGraph: Ctrl+E shows Flink's EXPLAIN text beside the graph
+// of the same plan (not running).
+func TestExplainGraph(t *testing.T) {
+	h := newHarness(t)
+	h.newTab(readingsDDL)
+	h.runAll()
+	tab := h.newTab(perSecond + ";")
+	tab.ed.SetCursor(0, 5)
+	tab.ed.TypedShortcut(ctrl("E"))
+	h.settle()
+	rt := h.wb.results[len(h.wb.results)-1]
+	if rt.text == "" || rt.mon.plan == nil {
+		t.Fatalf("Ctrl+E gave text %q, plan %v", rt.text, rt.mon.plan != nil)
+	}
+	p := rt.mon.plan
+	if p.job != nil || p.text != rt.text || !strings.Contains(p.text, "== Optimized Physical Plan ==") {
+		t.Errorf("EXPLAIN view: job %v text %q", p.job, p.text)
+	}
+	if len(p.g.Nodes) < 4 || !strings.Contains(p.status.Text, "not running") {
+		t.Errorf("%d nodes, status %q", len(p.g.Nodes), p.status.Text)
+	}
+	// boxes do not overlap and the widget is as big as the layout
+	for i, a := range p.g.Nodes {
+		for _, b := range p.g.Nodes[i+1:] {
+			if a.X < b.X+b.W && b.X < a.X+a.W && a.Y < b.Y+b.H && b.Y < a.Y+a.H {
+				t.Errorf("%s and %s overlap", a.Op, b.Op)
+			}
+		}
+	}
+	if ms := p.graph.MinSize(); ms.Width < float32(p.g.Width)-1 || ms.Height < float32(p.g.Height)-1 {
+		t.Errorf("graph min size %v, layout %vx%v", ms, p.g.Width, p.g.Height)
+	}
+	// zooming out lays the graph out again, smaller, with the same boxes
+	before := p.graph.MinSize()
+	texts := p.graph.texts(0)
+	p.setZoom(0.5)
+	after := p.graph.MinSize()
+	if after.Height > before.Height*0.6 || after.Height < before.Height*0.4 || p.zoomL.Text != "50%" {
+		t.Errorf("zoom 50%%: %v → %v, label %q", before, after, p.zoomL.Text)
+	}
+	if !slices.Equal(p.graph.texts(0), texts) || len(p.graph.nodes) != len(p.g.Nodes) {
+		t.Error("zoom changed the boxes' texts")
+	}
+	p.setZoom(1)
+	if p.graph.MinSize() != before {
+		t.Errorf("back at 100%%: %v, was %v", p.graph.MinSize(), before)
+	}
+}
+
+// TestJobsPanel: the panel lists a query and an INSERT job as SHOW JOBS
+// does, cancels one (the other runs on), follows STOP JOB, and a job
+// whose function panics fails alone, with the stack in Messages.
+func TestJobsPanel(t *testing.T) {
+	h := newHarness(t)
+	boom := table.UDF(func(x float64) float64 {
+		if x >= 0 {
+			panic("boom in a UDF")
+		}
+		return x
+	}, table.WithName("boom"))
+	if err := h.wb.env.CreateTemporarySystemFunction("boom", boom); err != nil {
+		t.Fatal(err)
+	}
+	h.newTab(readingsDDL + "SELECT sensor_id, COUNT(*) AS n FROM readings GROUP BY sensor_id; INSERT INTO sink SELECT sensor_id, reading FROM readings;")
+	h.runAll()
+	jp := h.wb.mon.jobs
+	jp.update(time.Now())
+	if len(jp.rows) != 2 {
+		t.Fatalf("%d job rows: %+v", len(jp.rows), jp.rows)
+	}
+	var query, insert string
+	for _, r := range jp.rows {
+		if r.Status != runtime.Running {
+			t.Errorf("job %s is %s", r.ID, r.Status)
+		}
+		switch r.Kind {
+		case "query":
+			query = r.ID
+		case "insert":
+			insert = r.ID
+		}
+	}
+	if query == "" || insert == "" {
+		t.Fatalf("kinds: %+v", jp.rows)
+	}
+	if jp.item.Text != "Jobs (2)" {
+		t.Errorf("panel title %q", jp.item.Text)
+	}
+	// SHOW JOBS agrees with the panel
+	res, err := h.wb.env.ExecuteSQL("SHOW JOBS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ := res.Collect()
+	shown := map[string]string{}
+	for it.Next() {
+		v := it.Row().Values
+		shown[v[0].(string)] = v[2].(string)
+	}
+	it.Close()
+	for _, r := range jp.rows {
+		if shown[r.ID] != r.Status.String() {
+			t.Errorf("SHOW JOBS says %s is %q, the panel %s", r.ID, shown[r.ID], r.Status)
+		}
+	}
+
+	// the row is drawn: status, kind, statement, a spark line
+	obj := jp.makeRow()
+	jp.updateRow(0, obj)
+
+	// Cancel the INSERT job from the panel; the query runs on.
+	jp.cancel(insert)
+	h.until("the INSERT job to be cancelled", func() bool {
+		r, _ := jp.row(insert)
+		return r.Status == runtime.Canceled
+	})
+	if r, _ := jp.row(query); r.Status != runtime.Running {
+		t.Errorf("the query is %s after cancelling the INSERT job", r.Status)
+	}
+	if !strings.Contains(h.wb.statusLeft.Text, "cancelled") {
+		t.Errorf("status bar %q", h.wb.statusLeft.Text)
+	}
+	// its row: CANCELED, no error text, no lag
+	for i, r := range jp.rows {
+		if r.ID != insert {
+			continue
+		}
+		o := jp.makeRow()
+		jp.updateRow(i, o)
+		cells := o.(*fyne.Container).Objects
+		if st, stmt, lag := cells[0].(*widget.Label).Text, cells[jobStmtCol].(*widget.Label).Text, cells[7].(*widget.Label).Text; st != "CANCELED" || !strings.HasPrefix(stmt, "INSERT INTO sink") || lag != "–" {
+			t.Errorf("cancelled row: %q %q lag %q", st, stmt, lag)
+		}
+	}
+	if jp.item.Text != "Jobs (1)" {
+		t.Errorf("panel title %q", jp.item.Text)
+	}
+
+	// A failing job: only it fails; Messages has the error and the stack.
+	h.newTab("INSERT INTO sink SELECT sensor_id, boom(reading) FROM readings;")
+	h.runAll()
+	h.until("the panicking job to fail", func() bool {
+		for _, r := range jp.rows {
+			if r.Status == runtime.Failed {
+				return strings.Contains(h.messages(), "boom in a UDF")
+			}
+		}
+		return false
+	})
+	msgs := h.messages()
+	if !strings.Contains(msgs, "panic") || !strings.Contains(msgs, "goroutine") && !strings.Contains(msgs, ".go:") {
+		t.Errorf("no stack in Messages:\n%s", msgs)
+	}
+	if r, _ := jp.row(query); r.Status != runtime.Running {
+		t.Errorf("the query is %s after another job failed", r.Status)
+	}
+
+	// STOP JOB in SQL: the panel follows; the result tab says CANCELED.
+	rt := h.wb.resultForJob(query)
+	if rt == nil {
+		t.Fatal("no result tab for the query")
+	}
+	if _, err := h.wb.env.ExecuteSQL("STOP JOB '" + query + "'"); err != nil {
+		t.Fatal(err)
+	}
+	h.until("the query to be stopped", func() bool {
+		r, _ := jp.row(query)
+		return r.Status == runtime.Canceled && !rt.isRunning()
+	})
+	if jp.running != 0 || jp.item.Text != "Jobs" {
+		t.Errorf("running %d, title %q", jp.running, jp.item.Text)
+	}
+
+	// Open: a query's result tab, an INSERT job's plan tab.
+	h.wb.bottom.Select(jp.item)
+	jp.open(query)
+	if h.wb.bottom.Selected() != rt.item {
+		t.Error("Open did not select the query's result tab")
+	}
+	jp.open(insert)
+	if n := len(h.wb.mon.jobTabs); n != 1 || h.wb.bottom.Selected() != h.wb.mon.jobTabs[0].item {
+		t.Fatalf("Open of the INSERT job: %d job tabs", n)
+	}
+	jt := h.wb.mon.jobTabs[0]
+	if !strings.Contains(jt.view.text, "Sink(table=[default_catalog.default_database.sink]") {
+		t.Errorf("job tab text:\n%s", jt.view.text)
+	}
+	h.wb.bottom.CloseIntercept(jt.item)
+	if len(h.wb.mon.jobTabs) != 0 {
+		t.Error("closing the job tab kept it")
+	}
+	// closing the Jobs panel only hides it; View ▸ Jobs brings it back
+	h.wb.bottom.CloseIntercept(jp.item)
+	h.wb.showJobs()
+	if h.wb.bottom.Selected() != jp.item {
+		t.Error("View ▸ Jobs did not bring the panel back")
+	}
+}
+
+// TestChartTab: a result's chart starts from charts.Detect (a line over
+// the time column), renders frames, keeps changed settings in the
+// workspace and restores them when the statement runs again after a
+// restart; Save writes PNG and SVG.
+func TestChartTab(t *testing.T) {
+	test.NewTempApp(t)
+	path := filepath.Join(t.TempDir(), "ws.riffle")
+	h := open(t, path)
+	const q = `SELECT * FROM (VALUES (TIMESTAMP '2024-01-01 10:00:00', 'a', 1.5, 3), (TIMESTAMP '2024-01-01 10:01:00', 'a', 2.5, 4), ` +
+		`(TIMESTAMP '2024-01-01 10:02:00', 'b', 0.5, 7)) AS t(window_start, k, v, n)`
+	tab := h.newTab(q + ";")
+	tabID := tab.id
+	rt := h.runStatement()
+	h.waitDone(rt)
+	if rt.mon.chart != nil {
+		t.Fatal("the chart was built before it was shown")
+	}
+	rt.showView(rt.mon.chartItem)
+	cv := rt.mon.chart
+	if cv == nil {
+		t.Fatal("no chart view")
+	}
+	h.wb.Tick()
+	s := cv.settings
+	if s.Kind != charts.Line || s.X != "window_start" || s.Series != "k" || !slices.Equal(s.Y, []string{"v"}) {
+		t.Errorf("detected settings %+v", s)
+	}
+	if cv.kindSel.Selected != "Line" || cv.xSel.Selected != "window_start" || cv.seriesSel.Selected != "k" {
+		t.Errorf("selects %q %q %q", cv.kindSel.Selected, cv.xSel.Selected, cv.seriesSel.Selected)
+	}
+	if !cv.visible {
+		t.Fatal("chart not visible")
+	}
+	if !cv.step() {
+		t.Fatal("no frame rendered")
+	}
+	h.q.drain()
+	if cv.frames != 1 || cv.frame.Model == nil || cv.frame.Model.Points() != 3 || cv.area.img.Image == nil {
+		t.Fatalf("frames %d, model %+v", cv.frames, cv.frame.Model)
+	}
+	if !strings.Contains(cv.info.Text, "3 points, 2 series from 3 rows") {
+		t.Errorf("info %q", cv.info.Text)
+	}
+	if cv.step() {
+		t.Error("a frame without a change")
+	}
+
+	// The user changes the chart: a bar chart of v and n, last 5 minutes.
+	cv.kindSel.SetSelected("Bar")
+	cv.yChecks.SetSelected([]string{"n", "v"})
+	cv.seriesSel.SetSelected(noSeries)
+	cv.windowSel.SetSelected(windowTitle(5 * time.Minute))
+	want := charts.Settings{Kind: charts.Bar, X: "window_start", Y: []string{"v", "n"}, Window: charts.Duration(5 * time.Minute)}
+	if got := cv.settings; got.Kind != want.Kind || !slices.Equal(got.Y, want.Y) || got.Series != "" || got.Window != want.Window || got.Auto {
+		t.Errorf("settings %+v", got)
+	}
+	if !cv.step() {
+		t.Error("no frame after a settings change")
+	}
+	h.q.drain()
+	if cv.frame.Model == nil || len(cv.frame.Model.Series) != 2 {
+		t.Errorf("bar model %+v", cv.frame.Model)
+	}
+
+	// Save as PNG and SVG.
+	dir := t.TempDir()
+	for _, ext := range []string{".png", ".svg"} {
+		done := make(chan error, 1)
+		cv.save(filepath.Join(dir, "c"+ext), func(err error) { done <- err })
+		deadline := time.Now().Add(10 * time.Second)
+		var err error = errors.New("timeout")
+	wait:
+		for time.Now().Before(deadline) {
+			h.q.drain()
+			select {
+			case err = <-done:
+				break wait
+			default:
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+		if err != nil {
+			t.Fatalf("save %s: %v", ext, err)
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, "c"+ext))
+		if ext == ".png" && !strings.HasPrefix(string(b), "\x89PNG") || ext == ".svg" && !strings.Contains(string(b), "<svg") {
+			t.Errorf("%s file starts %q", ext, b[:min(len(b), 20)])
+		}
+	}
+
+	// Restart: the same statement in the same editor tab gets the chart back.
+	h.close()
+	h = open(t, path)
+	defer h.close()
+	tab = h.wb.editors.byID(tabID)
+	if tab == nil {
+		t.Fatal("the editor tab was not restored")
+	}
+	h.wb.editors.tabs.Select(tab.item)
+	rt = h.runStatement()
+	h.waitDone(rt)
+	rt.showView(rt.mon.chartItem)
+	got := rt.mon.chart.settings
+	if got.Kind != want.Kind || got.X != want.X || !slices.Equal(got.Y, want.Y) || got.Series != "" || got.Window != want.Window {
+		t.Errorf("restored settings %+v, want %+v", got, want)
+	}
+	if rt.mon.chart.kindSel.Selected != "Bar" || rt.mon.chart.windowSel.Selected != "Last 5 min" {
+		t.Errorf("restored selects %q %q", rt.mon.chart.kindSel.Selected, rt.mon.chart.windowSel.Selected)
+	}
+	// another statement starts from detection
+	h.newTab("SELECT 1 AS a, 2.5 AS b;")
+	rt2 := h.runStatement()
+	h.waitDone(rt2)
+	rt2.showView(rt2.mon.chartItem)
+	if s := rt2.mon.chart.settings; !s.Auto || s.Kind != charts.Scatter {
+		t.Errorf("a new statement's chart: %+v", s)
+	}
+	// a result without numbers says there is nothing to chart
+	h.newTab("SHOW TABLES;")
+	rt3 := h.runStatement()
+	rt3.showView(rt3.mon.chartItem)
+	if rt3.mon.chart != nil || !rt3.mon.noChart {
+		t.Error("SHOW TABLES got a chart")
+	}
+	// closing the tab stops the renderer
+	h.wb.closeResult(rt)
+	if !rt.mon.closed {
+		t.Error("closed tab's views not stopped")
+	}
+}
+
+// TestPlanBackPressure: an operator whose output queue stays full is
+// marked (badge, border, its out-edge), and its consumer is named slow.
+func TestPlanBackPressure(t *testing.T) {
+	test.NewTempApp(t)
+	env, err := table.Create(table.InStreamingMode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := benchPlan()
+	p := newPlanView(&Workbench{env: env}, j, []*plan.PhysNode{j.root}, true, "text")
+	w := test.NewWindow(p.content)
+	defer w.Close()
+	w.Resize(fyne.NewSize(1100, 600))
+	src := -1
+	for i, n := range p.g.Nodes {
+		if n.Op == "TableSourceScan" {
+			src = i
+			break
+		}
+	}
+	m := j.ms[p.g.Nodes[src].Phys]
+	now := time.Now()
+	for k := range 5 {
+		m.RecordsOut.Add(1000)
+		m.Backpressure.Add(10)
+		p.refreshNow(now.Add(time.Duration(k) * time.Second))
+	}
+	box := strings.Join(p.graph.texts(src), "\n")
+	if !strings.Contains(box, "back-pressured") || !p.graph.nodes[src].bp {
+		t.Errorf("source box not marked:\n%s", box)
+	}
+	consumer := p.g.Outputs(src)[0].To
+	if s := strings.Join(p.graph.texts(consumer), "\n"); !strings.Contains(s, "slow") {
+		t.Errorf("consumer box:\n%s", s)
+	}
+	hot := 0
+	for _, e := range p.graph.edges {
+		if e.hot {
+			hot++
+		}
+	}
+	if hot != 1 || !strings.Contains(p.status.Text, "1 back-pressured operator") {
+		t.Errorf("%d hot edges, status %q", hot, p.status.Text)
+	}
+	// the queue drains: the mark goes
+	for k := 5; k < 9; k++ {
+		m.RecordsOut.Add(1000)
+		p.refreshNow(now.Add(time.Duration(k) * time.Second))
+	}
+	if p.graph.nodes[src].bp || strings.Contains(strings.Join(p.graph.texts(src), "\n"), "back-pressured") {
+		t.Error("still marked after the queue drained")
+	}
+}
+
+// TestJobsPanelGatewayJobs: a gateway session's jobs are listed too
+// (asked for off the UI goroutine), marked with their connection, without
+// made-up counters, and cancelled with STOP JOB on the gateway.
+func TestJobsPanelGatewayJobs(t *testing.T) {
+	g := startGateway(t, gateway.Config{})
+	h := newHarness(t)
+	h.newTab("")
+	h.addConnection("gw", g.url, "", "")
+	h.run("CREATE TEMPORARY TABLE s (k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '100'); " +
+		"CREATE TEMPORARY TABLE bh (k INT) WITH ('connector' = 'blackhole'); INSERT INTO bh SELECT k FROM s;")
+	jp := h.wb.mon.jobs
+	clock := time.Now()
+	tick := func() {
+		clock = clock.Add(3 * time.Second)
+		jp.update(clock)
+	}
+	var id string
+	h.until("the gateway's job in the panel", func() bool {
+		tick()
+		for _, r := range jp.rows {
+			if jp.connOf[r.ID] == "gw" && r.Status == runtime.Running {
+				id = r.ID
+				return true
+			}
+		}
+		return false
+	})
+	for i, r := range jp.rows {
+		if r.ID != id {
+			continue
+		}
+		o := jp.makeRow()
+		jp.updateRow(i, o)
+		cells := o.(*fyne.Container).Objects
+		if stmt, rows := cells[jobStmtCol].(*widget.Label).Text, cells[4].(*widget.Label).Text; !strings.HasPrefix(stmt, "on gw · INSERT INTO bh") || rows != "–" {
+			t.Errorf("gateway row: %q, rows %q", stmt, rows)
+		}
+	}
+	jp.cancel(id)
+	h.until("the job to be cancelled on the gateway", func() bool {
+		tick()
+		r, _ := jp.row(id)
+		return r.Status == runtime.Canceled
+	})
+}
