@@ -1,0 +1,55 @@
+// Package readmeexample keeps the README's embedding example compiling and
+// correct: the code below is the README's, verbatim.
+package readmeexample
+
+import (
+	"fmt"
+	"log"
+	"testing"
+
+	_ "github.com/riffle-sql/riffle/engine/connector/all" // filesystem, datagen, csv, json, ...
+	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+func embed() []string {
+	var out []string
+	env, err := table.Create(table.InBatchMode())
+	if err != nil {
+		log.Fatal(err)
+	}
+	// A table from Go values; a Table is usable from SQL through String().
+	orders, err := env.FromElements(
+		[]any{types.NewRow("Alice", int64(10)), types.NewRow("Bob", int64(20)), types.NewRow("Alice", int64(30))},
+		"name", "amount")
+	if err != nil {
+		log.Fatal(err)
+	}
+	// The Table API and SQL build the same plans.
+	totals := orders.GroupBy(table.Col("name")).Select(table.Col("name"), table.Col("amount").Sum().As("total"))
+	res, err := env.ExecuteSQL("SELECT name, total FROM " + totals.String() + " ORDER BY total DESC")
+	if err != nil {
+		log.Fatal(err)
+	}
+	it, err := res.Collect()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer it.Close()
+	for it.Next() {
+		row := it.Row() // a *types.Row with its RowKind (+I, -U, +U, -D)
+		out = append(out, fmt.Sprint(row))
+	}
+	if err := it.Err(); err != nil {
+		log.Fatal(err)
+	}
+	return out
+}
+
+func TestReadmeExample(t *testing.T) {
+	got := embed()
+	want := []string{"+I[Alice, 40]", "+I[Bob, 20]"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
