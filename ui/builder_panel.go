@@ -132,7 +132,7 @@ func newBuilderPanel(wb *Workbench) *builderPanel {
 			b.setTable(p)
 		}
 	})
-	b.tableSel.PlaceHolder = "Choose a table or drag one here"
+	b.tableSel.PlaceHolder = "choose or drag one"
 	b.body = container.NewVBox()
 	b.status = widget.NewLabel("")
 	b.status.Wrapping = fyne.TextWrapWord
@@ -147,7 +147,8 @@ func newBuilderPanel(wb *Workbench) *builderPanel {
 	title := widget.NewLabelWithStyle("Query builder", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, closeBtn, title),
 		container.NewBorder(nil, nil, widget.NewLabel("Table"), nil, b.tableSel))
-	bottom := container.NewVBox(widget.NewSeparator(), b.status, container.NewHBox(b.runBtn, b.goBtn, b.newBtn))
+	// two rows of buttons keep the panel narrow beside wide result tabs
+	bottom := container.NewVBox(widget.NewSeparator(), b.status, container.NewHBox(b.runBtn, b.goBtn), container.NewHBox(b.newBtn))
 	b.bg = canvas.NewRectangle(color.Transparent)
 	b.content = container.NewStack(b.bg, container.NewBorder(top, bottom, nil, nil, container.NewVScroll(b.body)))
 	b.dragLabel = widget.NewLabel("")
@@ -468,7 +469,9 @@ func (b *builderPanel) render() {
 		return
 	case q == nil:
 		b.selectTableLabel("")
-		b.body.Add(widget.NewLabel("Choose a table (or drag one from the catalog)\nto start a query."))
+		hint := widget.NewLabel("Choose a table (or drag one from the catalog) to start a query.")
+		hint.Wrapping = fyne.TextWrapWord
+		b.body.Add(hint)
 		b.setStatus("", widget.MediumImportance)
 		b.body.Refresh()
 		return
@@ -553,6 +556,7 @@ func (b *builderPanel) columnsSection() fyne.CanvasObject {
 	box := container.NewVBox(sectionTitle("Columns"))
 	if q.Window != nil {
 		l := widget.NewLabel("window_start, window_end (the window)")
+		l.Wrapping = fyne.TextWrapWord
 		l.Importance = widget.LowImportance
 		box.Add(l)
 	}
@@ -561,6 +565,7 @@ func (b *builderPanel) columnsSection() fyne.CanvasObject {
 		s := b.schema(t)
 		if len(q.Joins) > 0 {
 			head := widget.NewLabelWithStyle(t.Qualifier()+" · "+t.String(), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+			head.Truncation = fyne.TextTruncateEllipsis
 			box.Add(grid)
 			grid = container.New(newRowsLayout(3))
 			box.Add(head)
@@ -792,7 +797,8 @@ func (b *builderPanel) filterRow(i int, labels []string, refs map[string]authori
 			}
 		}
 	}
-	head := container.NewBorder(nil, nil, nil, container.NewHBox(row.op, row.remove), row.column)
+	// stacked, so that the panel stays narrow
+	head := container.NewVBox(row.column, container.NewBorder(nil, nil, nil, row.remove, row.op))
 	if len(inputs) == 0 {
 		return head
 	}
@@ -999,9 +1005,10 @@ func (b *builderPanel) joinRow(i int) fyne.CanvasObject {
 		b.changed(true)
 	})
 	row.remove.Importance = widget.LowImportance
-	head := container.NewBorder(nil, nil, row.kind, row.remove,
-		widget.NewLabel("JOIN "+j.Table.String()+" AS "+j.Table.Qualifier()))
-	on := container.NewBorder(nil, nil, widget.NewLabel("ON"), nil, container.NewGridWithColumns(2, row.left, row.right))
+	what := widget.NewLabel("JOIN " + j.Table.String() + " AS " + j.Table.Qualifier())
+	what.Truncation = fyne.TextTruncateEllipsis
+	head := container.NewBorder(nil, nil, row.kind, row.remove, what)
+	on := container.NewBorder(nil, nil, widget.NewLabel("ON"), nil, container.NewVBox(row.left, container.NewBorder(nil, nil, widget.NewLabel("="), nil, row.right)))
 	box := container.NewVBox(head, on)
 	if len(j.Keys) > 1 {
 		row.hint = widget.NewLabel(fmt.Sprintf("and %d more key pair(s), kept as written", len(j.Keys)-1))
@@ -1062,7 +1069,6 @@ func (b *builderPanel) windowSection() fyne.CanvasObject {
 		names = append(names, c.Name)
 	}
 	wf.partition = widget.NewCheckGroup(names, nil)
-	wf.partition.Horizontal = true
 	w := q.Window
 	if w == nil {
 		wf.kind.SetSelected(builderNone)
@@ -1199,7 +1205,7 @@ func (b *builderPanel) orderSection() fyne.CanvasObject {
 			b.changed(true)
 		})
 		row.remove.Importance = widget.LowImportance
-		box.Add(container.NewBorder(nil, nil, nil, container.NewHBox(row.dir, row.remove), row.column))
+		box.Add(container.NewVBox(row.column, container.NewBorder(nil, nil, nil, row.remove, row.dir)))
 	}
 	b.addOrder = widget.NewButtonWithIcon("Order by", theme.ContentAddIcon(), func() {
 		if len(labels) == 0 {
@@ -1226,7 +1232,8 @@ func (b *builderPanel) orderSection() fyne.CanvasObject {
 		}
 		b.changed(false)
 	}
-	box.Add(container.NewBorder(nil, nil, b.addOrder, nil, container.NewBorder(nil, nil, widget.NewLabel("Limit"), nil, b.limit)))
+	box.Add(container.NewHBox(b.addOrder))
+	box.Add(container.NewBorder(nil, nil, widget.NewLabel("Limit"), nil, b.limit))
 	return box
 }
 
