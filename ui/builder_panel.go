@@ -187,6 +187,10 @@ func (b *builderPanel) setShown(on bool) {
 		if b.split == nil {
 			b.split = container.NewHSplit(b.center, b.content)
 			b.split.Offset = 0.7
+			if w := b.area.Size().Width; w > 0 {
+				// about 340 px for the builder (a quarter of a wide window)
+				b.split.Offset = float64(1 - max(340, w/4)/w)
+			}
 		} else {
 			b.split.Leading = b.center
 		}
@@ -1374,6 +1378,14 @@ func (l *rowsLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 				cw = last
 			}
 			o := objects[r*l.n+c]
+			if c > 0 && c < l.n-1 {
+				// a middle column (the types) gives way when narrow
+				if cw < 40 {
+					o.Hide()
+					continue
+				}
+				o.Show()
+			}
 			o.Move(fyne.NewPos(x, y))
 			o.Resize(fyne.NewSize(max(cw, 0), h))
 			x += cw + pad
