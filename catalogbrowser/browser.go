@@ -94,13 +94,16 @@ type Browser struct {
 	details  map[widget.TreeNodeID]Details
 	texts    map[widget.TreeNodeID]string // error and watermark texts
 	query    string                       // lower-case object filter
+	// reported holds, per node, the failure last given to OnError, so a
+	// cached failure is not reported again on every reload
+	reported map[widget.TreeNodeID]string
 
 	content fyne.CanvasObject
 }
 
 // New returns a browser reading src.
 func New(src Source) *Browser {
-	b := &Browser{src: src}
+	b := &Browser{src: src, reported: map[widget.TreeNodeID]string{}}
 	b.ExtendBaseWidget(b)
 	b.resetCache()
 	b.tree = widget.NewTree(b.childUIDs, b.isBranch, b.createNode, b.updateNode)
@@ -189,6 +192,9 @@ func (b *Browser) childUIDs(uid widget.TreeNodeID) []widget.TreeNodeID {
 	}
 	c := b.load(uid)
 	b.children[uid] = c
+	if len(c) == 0 || !strings.HasPrefix(c[0], nodeError+sep) {
+		delete(b.reported, uid)
+	}
 	return c
 }
 
@@ -201,9 +207,12 @@ func (b *Browser) load(uid widget.TreeNodeID) []widget.TreeNodeID {
 		}
 		id := nodeID(nodeError, parts...)
 		b.texts[id] = err.Error()
-		if b.OnError != nil {
+		// a failure is reported once, not again on every reload that finds
+		// the same (cached) error
+		if b.OnError != nil && b.reported[uid] != err.Error() {
 			b.OnError(err)
 		}
+		b.reported[uid] = err.Error()
 		return []widget.TreeNodeID{id}
 	}
 	if uid == "" {
