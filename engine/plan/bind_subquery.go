@@ -34,8 +34,11 @@ import (
 // the join condition; the subquery's columns they use become extra output
 // columns (and grouping keys when the subquery aggregates, in which case
 // an empty group gives the value the aggregate has over no rows, e.g.
-// COUNT(*) = 0). Correlation elsewhere (SELECT list, GROUP BY, HAVING, a
-// nested subquery two levels down) is rejected with an error.
+// COUNT(*) = 0). The select list of a non-aggregating LATERAL subquery
+// may use the outer row too: those expressions are evaluated over the
+// joined row (corrSink.post). Correlation elsewhere (other select lists,
+// GROUP BY, HAVING, a nested subquery two levels down) is rejected with
+// an error.
 
 // subqCtx is the node that subqueries of a scope's expressions are joined
 // onto; it grows as they are bound.
@@ -67,6 +70,9 @@ type subqState struct {
 	// subqueries being bound.
 	sinks []*corrSink
 	count int
+	// lateral is set by a LATERAL subquery for the next bindSubquery: its
+	// select list may refer to the outer row.
+	lateral bool
 }
 
 // corrSink collects the correlated WHERE conjuncts of one subquery block.
@@ -88,6 +94,40 @@ type corrSink struct {
 	agg        *Aggregate
 	// outStart is the index of the first key among the block's outputs.
 	outStart int
+	// post holds, per visible output, a select-list expression that uses
+	// the outer row (nil for the others): it is evaluated over the joined
+	// row, with subqOutRefs to the block's outputs and CorrelRefs. Its
+	// local columns are carried as extra keys.
+	post []expr.Expr
+}
+
+// deferCorrelated replaces the select-list expressions that refer to the
+// outer row by typed NULL placeholders, keeping them in k.post over the
+// block's FROM-scope columns (made keys, so they become outputs).
+func (k *corrSink) deferCorrelated(exprs []expr.Expr) []expr.Expr {
+	out := append([]expr.Expr(nil), exprs...)
+	for i, e := range exprs {
+		if !hasCorrel(e) {
+			continue
+		}
+		if k.post == nil {
+			k.post = make([]expr.Expr, len(exprs))
+		}
+		k.post[i] = e
+		have := map[int]bool{}
+		for _, x := range k.keys {
+			have[x.(*expr.InputRef).Index] = true
+		}
+		expr.Walk(e, func(x expr.Expr) bool {
+			if r, ok := x.(*expr.InputRef); ok && !have[r.Index] {
+				have[r.Index] = true
+				k.keys = append(k.keys, &expr.InputRef{Index: r.Index, Name: r.Name, T: r.T})
+			}
+			return true
+		})
+		out[i] = &expr.Literal{T: e.Type().WithNullable(true)}
+	}
+	return out
 }
 
 func (s *subqState) sinkFor(sel *sql.Select) *corrSink {
@@ -271,6 +311,16 @@ func (k *corrSink) appendKeys(exprs []expr.Expr, names []string, in *scope, aggr
 			return x
 		})
 	}
+	for i, p := range k.post {
+		if p != nil {
+			k.post[i] = expr.Rewrite(p, func(x expr.Expr) expr.Expr {
+				if r, ok := x.(*expr.InputRef); ok {
+					return &subqOutRef{Index: keyOut[r.Index], T: r.T, Name: r.Name}
+				}
+				return x
+			})
+		}
+	}
 	return exprs, names
 }
 
@@ -299,10 +349,14 @@ type boundSubquery struct {
 	node    Node
 	visible int
 	corr    *corrSink // nil when not correlated
+	// post: see corrSink.post (LATERAL subqueries only)
+	post []expr.Expr
 }
 
 // bindSubquery binds q as a subquery of scope sc.
 func (b *binder) bindSubquery(q *sql.Query, sc *scope) boundSubquery {
+	lateral := b.sq.lateral
+	b.sq.lateral = false
 	b.sq.outer = append(b.sq.outer, sc)
 	var sink *corrSink
 	if sel, ok := q.Body.(*sql.Select); ok && q.With == nil {
@@ -315,6 +369,13 @@ func (b *binder) bindSubquery(q *sql.Query, sc *scope) boundSubquery {
 		b.sq.sinks = b.sq.sinks[:len(b.sq.sinks)-1]
 	}
 	bs := boundSubquery{node: n, visible: len(cols)}
+	if sink != nil && sink.post != nil {
+		if !lateral {
+			b.fail(fmt.Errorf("Correlated references are only supported in the WHERE clause of a subquery and in the select list of a LATERAL subquery"))
+		}
+		bs.post = sink.post
+		bs.visible = sink.outStart
+	}
 	if sink != nil && len(sink.conds) > 0 {
 		bs.corr = sink
 		bs.visible = sink.outStart
