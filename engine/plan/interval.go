@@ -223,13 +223,18 @@ func ParseIntervalLiteral(value string, q *sql.IntervalQualifier) (any, error) {
 	}
 	field := fmt.Sprintf("%s(%d)", q.StartUnit, prec)
 	if err != nil {
+		if q.StartUnit == "MILLISECOND" || q.StartUnit == "MICROSECOND" || q.StartUnit == "NANOSECOND" {
+			return nil, intervalRangeError{}
+		}
 		digits := strings.TrimLeft(fields[0], "0")
 		if sign < 0 {
 			digits = "-" + digits
 		}
 		return nil, &intervalPrecisionError{digits: digits, field: field}
 	}
-	if lead >= limit {
+	sub := q.StartUnit == "MILLISECOND" || q.StartUnit == "MICROSECOND" || q.StartUnit == "NANOSECOND"
+	if lead >= limit && !sub {
+		// (MILLISECOND and finer are Riffle's extensions: no precision)
 		return nil, &intervalPrecisionError{value: sign * lead, field: field}
 	}
 	// the other fields: their ranges

@@ -176,3 +176,12 @@ SELECT INTERVAL '99' DAY / 0;
 [ERROR] Could not execute SQL statement. Reason:
 division by zero
 !error
+# MILLISECOND and finer are Riffle's extensions, without a leading precision
+SELECT INTERVAL '500' MILLISECOND, INTERVAL '1500000' MICROSECOND, TIMESTAMP '2020-01-01 00:00:00' + INTERVAL '2500' MILLISECOND;
++-----------------+-----------------+---------------------+
+|          EXPR$0 |          EXPR$1 |              EXPR$2 |
++-----------------+-----------------+---------------------+
+| +0 00:00:00.500 | +0 00:00:01.500 | 2020-01-01 00:00:02 |
++-----------------+-----------------+---------------------+
+1 row in set
+!ok
