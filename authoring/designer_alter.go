@@ -187,6 +187,15 @@ func (d *Design) Changes() (*ChangePlan, error) {
 	return plan, nil
 }
 
+// OriginalPath is the qualified name (catalog, database, table) of the
+// table the design was opened from, or nil for a new table.
+func (d *Design) OriginalPath() []string {
+	if d.original == nil {
+		return nil
+	}
+	return slices.Clone(d.original.Path)
+}
+
 // qualifiedPath completes the design's name with the original table's
 // catalog and database.
 func (d *Design) qualifiedPath() []string {

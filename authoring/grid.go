@@ -384,7 +384,7 @@ func walkExpr(e sql.Expr, fn func(sql.Expr) bool) {
 	case *sql.CaseExpr:
 		kids = []sql.Expr{x.Operand, x.Else}
 		for _, w := range x.Whens {
-			kids = append(kids, w.Cond, w.Result)
+			kids = append(append(kids, w.Cond, w.Result), w.More...)
 		}
 	case *sql.FuncCall:
 		kids = append(append(kids, x.Args...), x.Filter)

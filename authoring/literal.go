@@ -90,20 +90,14 @@ func Literal(v any, t *types.DataType) (sql.Expr, error) {
 		if neg {
 			m = -m
 		}
-		return &sql.IntervalLit{Negative: neg, Value: fmt.Sprintf("%d-%d", m/12, m%12),
-			Qualifier: &sql.IntervalQualifier{StartUnit: "YEAR", StartPrecision: -1, EndUnit: "MONTH", FracPrecision: -1}}, nil
-	case time.Duration:
-		d := x
-		neg := d < 0
-		if neg {
-			d = -d
+		p := -1
+		if m/12 > 99 {
+			p = len(strconv.FormatInt(m/12, 10))
 		}
-		ms := d.Milliseconds()
-		days := ms / 86_400_000
-		ms %= 86_400_000
-		val := fmt.Sprintf("%d %02d:%02d:%02d.%03d", days, ms/3_600_000, ms/60_000%60, ms/1000%60, ms%1000)
-		return &sql.IntervalLit{Negative: neg, Value: val,
-			Qualifier: &sql.IntervalQualifier{StartUnit: "DAY", StartPrecision: -1, EndUnit: "SECOND", FracPrecision: 3}}, nil
+		return &sql.IntervalLit{Negative: neg, Value: fmt.Sprintf("%d-%d", m/12, m%12),
+			Qualifier: &sql.IntervalQualifier{StartUnit: "YEAR", StartPrecision: p, EndUnit: "MONTH", FracPrecision: -1}}, nil
+	case time.Duration:
+		return sql.DayTimeInterval(x.Milliseconds()), nil
 	}
 	name := fmt.Sprintf("%T", v)
 	if t != nil {

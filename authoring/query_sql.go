@@ -2,6 +2,7 @@ package authoring
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 
@@ -181,8 +182,17 @@ func (iv Interval) seconds() (int64, error) {
 }
 
 func (iv Interval) expr() sql.Expr {
+	p := -1
+	if iv.Value > 99 {
+		// INTERVAL '120' MINUTE exceeds MINUTE(2)
+		p = len(strconv.FormatInt(iv.Value, 10))
+	}
+	if s, ok := unitSeconds[iv.Unit]; ok && p > 3 && iv.Value <= math.MaxInt64/1000/s {
+		// Flink takes no day-time literal with a leading precision above 3
+		return sql.DayTimeInterval(iv.Value * s * 1000)
+	}
 	return &sql.IntervalLit{Value: strconv.FormatInt(iv.Value, 10),
-		Qualifier: &sql.IntervalQualifier{StartUnit: iv.Unit, StartPrecision: -1, FracPrecision: -1}}
+		Qualifier: &sql.IntervalQualifier{StartUnit: iv.Unit, StartPrecision: p, FracPrecision: -1}}
 }
 
 // windowFunc builds TABLE(<TVF>(TABLE t, DESCRIPTOR(ts), ...)).

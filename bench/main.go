@@ -2,17 +2,20 @@
 // Riffle, DuckDB and SQLite in one process and prints the median times and
 // their ratios.
 //
-// Riffle reads the CSV files through its filesystem connector in batch
-// mode with parallelism 1; DuckDB reads the same files with read_csv on
-// one thread (SET threads=1); SQLite, which cannot query CSV files, runs
-// over in-memory tables loaded once before timing (its load time is
-// printed separately). Every engine returns its full result to Go, which
-// counts the rows.
+// Riffle runs twice: reading the CSV files through its filesystem
+// connector on every query (batch mode, parallelism 1), and over the same
+// data loaded once into memory (the CSV tables read once into Arrow
+// records, registered with TableEnvironment.FromArrow as temporary views
+// of the same names). DuckDB reads the files with read_csv on one thread
+// (SET threads=1); SQLite, which cannot query CSV files, runs over
+// in-memory tables loaded once before timing. Load times are printed
+// separately. Every engine returns its full result to Go, which counts
+// the rows. The fair comparison with SQLite is Riffle in memory.
 //
-//	cd bench && go run . [-runs 7] [-only group-by] [-cpuprofile riffle.pprof]
+//	cd bench && go run . [-runs 7] [-only group-by] [-cpuprofile riffle.pprof [-profile-mem]]
 //
 // -cpuprofile profiles Riffle's timed runs of the first query run (pick it
-// with -only).
+// with -only), over the CSV files or, with -profile-mem, in memory.
 //
 // The module has its own go.mod so the product never depends on DuckDB or
 // on this harness.
@@ -32,6 +35,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	_ "github.com/duckdb/duckdb-go/v2"
 	_ "github.com/mattn/go-sqlite3"
 
@@ -82,6 +88,7 @@ func main() {
 	runs := flag.Int("runs", 7, "timed runs per query and engine (the median is printed)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of Riffle's runs to this file")
 	only := flag.String("only", "", "run only queries whose name contains this text")
+	profMem := flag.Bool("profile-mem", false, "profile Riffle's in-memory runs instead of its CSV runs")
 	assets := flag.String("assets", "../assets", "directory with flights-2001-01-01_14.csv and airports.csv")
 	flag.Parse()
 	runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), 1))
@@ -90,6 +97,8 @@ func main() {
 	airports, _ := filepath.Abs(filepath.Join(*assets, "airports.csv"))
 
 	rf, err := newRiffle(flights, airports)
+	check(err)
+	rm, memLoad, err := newRiffleInMemory(flights, airports)
 	check(err)
 	duck, err := newDuck()
 	check(err)
@@ -102,8 +111,9 @@ func main() {
 		"{F}", fmt.Sprintf("read_csv('%s', header=true, columns={'date': 'TIMESTAMP', 'delay': 'INTEGER', 'distance': 'INTEGER', 'origin': 'VARCHAR', 'destination': 'VARCHAR'})", flights),
 		"{A}", fmt.Sprintf("read_csv('%s', header=true, columns={'iata': 'VARCHAR', 'name': 'VARCHAR', 'city': 'VARCHAR', 'state': 'VARCHAR', 'country': 'VARCHAR', 'latitude': 'DOUBLE', 'longitude': 'DOUBLE'})", airports))
 
-	fmt.Printf("flights: %s (%d cores, GOMAXPROCS %d); SQLite load: %v\n\n", flights, runtime.NumCPU(), runtime.GOMAXPROCS(0), load.Round(time.Millisecond))
-	fmt.Printf("%-16s %8s %10s %10s %10s %14s %14s\n", "query", "rows", "riffle", "duckdb", "sqlite", "riffle/duckdb", "sqlite/riffle")
+	fmt.Printf("flights: %s (%d cores, GOMAXPROCS %d); load into memory: SQLite %v, Riffle %v\n\n", flights, runtime.NumCPU(), runtime.GOMAXPROCS(0),
+		load.Round(time.Millisecond), memLoad.Round(time.Millisecond))
+	fmt.Printf("%-16s %8s %10s %10s %10s %10s %14s %14s %14s\n", "query", "rows", "riffle", "riffle-mem", "duckdb", "sqlite", "riffle/duckdb", "sqlite/riffle", "sqlite/r-mem")
 	var prof *os.File
 	if *cpuprofile != "" {
 		prof, err = os.Create(*cpuprofile)
@@ -120,22 +130,33 @@ func main() {
 		if prof != nil && !profiled {
 			p, profiled = prof, true
 		}
+		pc, pm := p, (*os.File)(nil)
+		if *profMem {
+			pc, pm = nil, p
+		}
 		rt, rn, rerr := timeRuns(*runs, func() (int, error) {
 			return rf.run(q.riffle)
-		}, p)
+		}, pc)
+		mt, mn, merr := timeRuns(*runs, func() (int, error) { return rm.run(q.riffle) }, pm)
 		dt, dn, derr := timeRuns(*runs, func() (int, error) { return sqlRows(duck, fReplace.Replace(q.duck)) }, nil)
 		st, _, serr := timeRuns(*runs, func() (int, error) { return sqlRows(lite, q.lite) }, nil)
 		rows := rn
 		if rerr != nil {
 			rows = dn
 		}
-		fmt.Printf("%-16s %8d %10s %10s %10s %14s %14s\n", q.name, rows, show(rt, rerr), show(dt, derr), show(st, serr),
-			ratio(rt, rerr, dt, derr), ratio(st, serr, rt, rerr))
+		fmt.Printf("%-16s %8d %10s %10s %10s %10s %14s %14s %14s\n", q.name, rows, show(rt, rerr), show(mt, merr), show(dt, derr), show(st, serr),
+			ratio(rt, rerr, dt, derr), ratio(st, serr, rt, rerr), ratio(st, serr, mt, merr))
 		if rerr == nil && derr == nil && rn != dn {
 			fmt.Printf("  ! row counts differ: riffle %d, duckdb %d\n", rn, dn)
 		}
+		if rerr == nil && merr == nil && rn != mn {
+			fmt.Printf("  ! row counts differ: riffle %d, riffle in memory %d\n", rn, mn)
+		}
 		if rerr != nil {
 			fmt.Printf("  riffle: %v\n", firstLine(rerr))
+		}
+		if merr != nil && (rerr == nil || firstLine(merr) != firstLine(rerr)) {
+			fmt.Printf("  riffle in memory: %v\n", firstLine(merr))
 		}
 	}
 	if prof != nil {
@@ -160,6 +181,49 @@ func newRiffle(flights, airports string) (*riffleEnv, error) {
 		}
 	}
 	return &riffleEnv{env: env}, nil
+}
+
+// newRiffleInMemory loads the two CSV tables once into Arrow records (read
+// by Riffle itself, so the columns have its types) and registers them with
+// FromArrow as temporary views named flights and airports.
+func newRiffleInMemory(flights, airports string) (*riffleEnv, time.Duration, error) {
+	start := time.Now()
+	csv, err := newRiffle(flights, airports)
+	if err != nil {
+		return nil, 0, err
+	}
+	env := table.MustCreate(table.InBatchMode())
+	for _, name := range []string{"flights", "airports"} {
+		t, err := csv.env.SQLQuery("SELECT * FROM " + name)
+		if err != nil {
+			return nil, 0, err
+		}
+		rec, err := t.ToArrow()
+		if err != nil {
+			return nil, 0, err
+		}
+		// batches of 8 Ki rows, as a source emits them (copied, so that
+		// every array starts at offset 0)
+		var recs []arrow.RecordBatch
+		for off := int64(0); off < rec.NumRows(); off += 8192 {
+			part := rec.NewSlice(off, min(off+8192, rec.NumRows()))
+			cols := make([]arrow.Array, part.NumCols())
+			for i := range cols {
+				if cols[i], err = array.Concatenate([]arrow.Array{part.Column(i)}, memory.DefaultAllocator); err != nil {
+					return nil, 0, err
+				}
+			}
+			recs = append(recs, array.NewRecordBatch(part.Schema(), cols, part.NumRows()))
+		}
+		mem, err := env.FromArrow(recs, nil)
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := env.CreateTemporaryView(name, mem); err != nil {
+			return nil, 0, err
+		}
+	}
+	return &riffleEnv{env: env}, time.Since(start), nil
 }
 
 func (r *riffleEnv) run(q string) (int, error) {

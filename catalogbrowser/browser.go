@@ -75,6 +75,14 @@ type Browser struct {
 	OnInsert func(text string)
 	// OnError reports a failure to read a catalog (also shown in the tree).
 	OnError func(error)
+	// OnEdit opens a table in the table designer ("Edit table…"; tables
+	// only). Authoring hooks: OnEdit, OnDrag and OnDragEnd (see drag.go).
+	OnEdit func(Ref)
+	// OnDrag is called while a table or view is dragged out of the tree,
+	// with the pointer's absolute position; OnDragEnd when it is dropped
+	// there (the workbench drops it on the query builder).
+	OnDrag    func(r Ref, at fyne.Position)
+	OnDragEnd func(r Ref, at fyne.Position)
 
 	src    Source
 	tree   *widget.Tree
@@ -86,13 +94,16 @@ type Browser struct {
 	details  map[widget.TreeNodeID]Details
 	texts    map[widget.TreeNodeID]string // error and watermark texts
 	query    string                       // lower-case object filter
+	// reported holds, per node, the failure last given to OnError, so a
+	// cached failure is not reported again on every reload
+	reported map[widget.TreeNodeID]string
 
 	content fyne.CanvasObject
 }
 
 // New returns a browser reading src.
 func New(src Source) *Browser {
-	b := &Browser{src: src}
+	b := &Browser{src: src, reported: map[widget.TreeNodeID]string{}}
 	b.ExtendBaseWidget(b)
 	b.resetCache()
 	b.tree = widget.NewTree(b.childUIDs, b.isBranch, b.createNode, b.updateNode)
@@ -181,6 +192,9 @@ func (b *Browser) childUIDs(uid widget.TreeNodeID) []widget.TreeNodeID {
 	}
 	c := b.load(uid)
 	b.children[uid] = c
+	if len(c) == 0 || !strings.HasPrefix(c[0], nodeError+sep) {
+		delete(b.reported, uid)
+	}
 	return c
 }
 
@@ -193,9 +207,12 @@ func (b *Browser) load(uid widget.TreeNodeID) []widget.TreeNodeID {
 		}
 		id := nodeID(nodeError, parts...)
 		b.texts[id] = err.Error()
-		if b.OnError != nil {
+		// a failure is reported once, not again on every reload that finds
+		// the same (cached) error
+		if b.OnError != nil && b.reported[uid] != err.Error() {
 			b.OnError(err)
 		}
+		b.reported[uid] = err.Error()
 		return []widget.TreeNodeID{id}
 	}
 	if uid == "" {
@@ -467,6 +484,9 @@ func (b *Browser) MenuFor(uid widget.TreeNodeID) *fyne.Menu {
 			}
 		}))
 	}
+	if r, ok := refOf(uid, b.objects); ok && r.Kind == KindTable && b.OnEdit != nil {
+		items = append(items, fyne.NewMenuItem("Edit table…", func() { b.OnEdit(r) }))
+	}
 	items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Refresh", b.refreshFromSource))
 	return fyne.NewMenu("", items...)
 }
@@ -480,6 +500,9 @@ type nodeRow struct {
 	name   *widget.Label
 	detail *widget.Label
 	box    *fyne.Container
+	// dragging and dragAt follow a drag of the row (drag.go).
+	dragging bool
+	dragAt   fyne.Position
 }
 
 var (

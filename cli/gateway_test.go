@@ -129,3 +129,24 @@ func TestSQLEndpointTokenFromEnvironment(t *testing.T) {
 		t.Errorf("code %d, token %q: the flag should win", code, got.Token)
 	}
 }
+
+// A malformed --listen address says so, rather than asking for a token
+// (which is what a non-loopback address without one gets).
+func TestGatewayRejectsMalformedListenAddress(t *testing.T) {
+	for _, c := range []struct{ addr, want string }{
+		{"nonsense", `invalid listen address "nonsense": missing port in address`},
+		{"127.0.0.1", `invalid listen address "127.0.0.1": missing port in address`},
+		{"localhost:http2", `invalid listen address "localhost:http2": the port must be a number`},
+		{"127.0.0.1:99999", `invalid listen address "127.0.0.1:99999": the port must be a number`},
+	} {
+		var out, errb bytes.Buffer
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: noEnv}
+		code := Main(context.Background(), env, []string{"gateway", "--listen", c.addr})
+		if code == 0 || !strings.Contains(errb.String(), c.want) || strings.Contains(errb.String(), "token") {
+			t.Errorf("%s: code %d, stderr %q", c.addr, code, errb.String())
+		}
+		if strings.Contains(out.String(), "listening") {
+			t.Errorf("%s: it listened: %q", c.addr, out.String())
+		}
+	}
+}

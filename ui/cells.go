@@ -30,6 +30,7 @@ const (
 type gridCell struct {
 	widget.BaseWidget
 	id       widget.TableCellID // the cell it shows now (for tests)
+	grid     *resultGrid        // authoring hook: right-click actions (grid_actions.go)
 	text     string
 	kind     cellKind
 	align    fyne.TextAlign

@@ -8,7 +8,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/riffle-sql/riffle/completion"
 	"github.com/riffle-sql/riffle/editor"
 )
 
@@ -42,45 +41,11 @@ func (wb *Workbench) showInitScriptDialog() {
 	d.Show()
 }
 
-// maxCompletions is how many candidates the popup lists (the best first):
-// more would not fit below the cursor.
-const maxCompletions = 12
-
-// complete shows the completions at the cursor (Ctrl+Space), computed by
-// package completion from the statement being typed and the catalog: one
-// candidate is inserted at once, several are offered in a menu.
+// complete opens the completion popup at the cursor (Ctrl+Space).
 func (wb *Workbench) complete(t *editorTab) {
 	if c := wb.conns.of(t); !c.embedded() {
 		wb.completeRemote(t, c) // the gateway's complete-statement
 		return
 	}
-	res := completion.Complete(t.ed.Text(), t.ed.CursorOffset(), completion.EnvCatalog(wb.env))
-	if len(res.Items) == 0 {
-		wb.setStatus("No completion here")
-		return
-	}
-	apply := func(it completion.Item) {
-		t.ed.ReplaceRange(res.Start, res.End, it.Insert)
-		wb.win.Canvas().Focus(t.ed)
-	}
-	if len(res.Items) == 1 {
-		apply(res.Items[0])
-		return
-	}
-	items := res.Items
-	if len(items) > maxCompletions {
-		items = items[:maxCompletions]
-	}
-	menu := make([]*fyne.MenuItem, len(items))
-	for i, it := range items {
-		label := it.Label
-		if d := firstLine(it.Detail); d != "" {
-			if r := []rune(d); len(r) > 48 {
-				d = string(r[:47]) + "…"
-			}
-			label += "   " + d
-		}
-		menu[i] = fyne.NewMenuItem(label, func() { apply(it) })
-	}
-	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", menu...), wb.win.Canvas(), t.ed.CursorScreenPosition())
+	wb.showCompletion(t, true) // authoring: completion_popup.go
 }

@@ -131,6 +131,7 @@ func (et *editorTabs) makeTab(id int64, title, text, mode string) *editorTab {
 	t.ed.OnExplain = func(stmt string, start int) { wb.explain(t, stmt, start) }
 	t.ed.OnFormat = func() { wb.format(t) }
 	t.ed.OnComplete = func() { wb.complete(t) }
+	wb.hookEditor(t) // authoring hook: completion while typing, builder sync (authoring.go)
 	return t
 }
 

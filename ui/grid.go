@@ -71,6 +71,10 @@ type resultGrid struct {
 	onChanged func()
 	// onMenu opens the context menu at an absolute position.
 	onMenu func(at fyne.Position)
+	// onCellMenu and onHeaderMenu open the menus of a right-clicked data
+	// cell or header (authoring hook: grid_actions.go).
+	onCellMenu   func(id widget.TableCellID, at fyne.Position)
+	onHeaderMenu func(col int, at fyne.Position)
 	// onShortcut gets the shortcuts the grid does not use (Ctrl+Enter…).
 	onShortcut func(fyne.Shortcut) bool
 	// onStatus shows a passing message (sorting…).
@@ -103,7 +107,11 @@ func newResultGrid(res *results.Result, view results.View) *resultGrid {
 		g.types = append(g.types, t)
 	}
 	g.Length = g.length
-	g.CreateCell = func() fyne.CanvasObject { return newGridCell() }
+	g.CreateCell = func() fyne.CanvasObject {
+		c := newGridCell()
+		c.grid = g // authoring hook: right-click actions (grid_actions.go)
+		return c
+	}
 	g.UpdateCell = g.updateCell
 	g.ShowHeaderRow = true
 	g.StickyColumnCount = 1

@@ -105,6 +105,9 @@ func resultTitle(stmt string) string {
 	f := strings.Fields(stmt)
 	for i, w := range f {
 		if strings.EqualFold(w, "FROM") && i+1 < len(f) {
+			if name := windowTVFTable(f[i+1:]); name != "" {
+				return name // authoring hook: FROM TABLE(TUMBLE(TABLE t, …)) is named t
+			}
 			name := strings.Trim(f[i+1], "`();")
 			if j := strings.LastIndexByte(name, '.'); j >= 0 {
 				name = strings.Trim(name[j+1:], "`")
@@ -203,6 +206,7 @@ func (rt *resultTab) build() {
 		rt.grid.do = wb.do
 		rt.grid.onChanged = rt.updateStatus
 		rt.grid.onMenu = rt.showMenu
+		rt.grid.onCellMenu, rt.grid.onHeaderMenu = rt.showCellMenu, rt.showHeaderMenu // authoring hook (grid_actions.go)
 		rt.grid.onShortcut = wb.globalShortcut
 		rt.emptyLbl = widget.NewLabel("")
 		rt.emptyLbl.Importance = widget.LowImportance
@@ -437,17 +441,24 @@ func (rt *resultTab) updateStatus() {
 }
 
 // showMenu opens the grid's context menu.
-func (rt *resultTab) showMenu(at fyne.Position) {
+func (rt *resultTab) showMenu(at fyne.Position) { rt.showMenuWith(nil, at) }
+
+// showMenuWith opens the grid's context menu with extra items first (the
+// grid actions of a right-clicked cell or header).
+func (rt *resultTab) showMenuWith(extra []*fyne.MenuItem, at fyne.Position) {
 	c := fyne.CurrentApp().Driver().CanvasForObject(rt.grid)
 	if c == nil {
 		return
 	}
-	m := fyne.NewMenu("",
+	if len(extra) > 0 {
+		extra = append(extra, fyne.NewMenuItemSeparator())
+	}
+	m := fyne.NewMenu("", append(extra,
 		fyne.NewMenuItem("Copy", func() { rt.grid.copySelection(nil, false) }),
 		fyne.NewMenuItem("Copy with column names", func() { rt.grid.copySelection(nil, true) }),
 		fyne.NewMenuItem("Select all", rt.grid.selectAll),
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Export CSV…", func() { rt.wb.showExportDialog(rt) }),
-	)
+	)...)
 	widget.ShowPopUpMenuAtPosition(m, c, at)
 }

@@ -12,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/riffle-sql/riffle/assets"
-	"github.com/riffle-sql/riffle/authoring"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/sql"
@@ -245,16 +244,7 @@ func (wb *Workbench) formatCurrent() {
 }
 
 func (wb *Workbench) format(t *editorTab) {
-	selStart, selEnd, _ := t.ed.Selection()
-	start, end, text, err := authoring.FormatRange(t.ed.Text(), selStart, selEnd, t.ed.CursorOffset())
-	if err != nil {
-		wb.messages.add(levelError, "Format: "+err.Error(), nil)
-		wb.showPanel(wb.messages.item)
-		return
-	}
-	if t.ed.Text()[start:end] != text {
-		t.ed.ReplaceRange(start, end, text)
-	}
+	wb.formatRange(t) // authoring: the statement or the selection (format_range.go)
 }
 
 // runDetached runs a statement that comes from the catalog tree.

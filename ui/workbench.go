@@ -117,6 +117,8 @@ type Workbench struct {
 	fileRuns    []*fileRun
 	exportPrefs persistence.ExportSettings
 
+	auth *authoringUI // authoring hook: builder, designer, completion, open file (authoring.go)
+
 	// exportCSV writes an export (results.ExportCSV; tests wrap it).
 	exportCSV func(ctx context.Context, rows results.Rows, path string, opts results.CSVOptions, progress func(written, total int)) error
 }
@@ -307,6 +309,7 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 
 	wb.hsplit = container.NewHSplit(wb.catalogPane(), container.NewVSplit(wb.editors.tabs, wb.bottom))
 	wb.vsplit = wb.hsplit.Trailing.(*container.Split)
+	wb.hsplit.Trailing = wb.builderArea(wb.vsplit) // authoring hook: the query builder at the right
 	wb.hsplit.Offset = 0.2
 	wb.vsplit.Offset = 0.5
 
@@ -319,6 +322,7 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 	wb.win.SetContent(wb.content)
 	wb.win.SetMainMenu(wb.buildMenu())
 	wb.addShortcuts()
+	wb.setupAuthoring() // authoring hook (authoring.go)
 	wb.editors.selectStored(ws.SelectedTab)
 	wb.history.reload()
 	wb.updateStatus()
@@ -356,7 +360,7 @@ func (wb *Workbench) buildToolbar() fyne.CanvasObject {
 	return container.NewVBox(container.NewHBox(
 		run, runAll, wb.stopBtn,
 		widget.NewSeparator(),
-		explain, format,
+		explain, format, wb.builderButton(), // authoring hook: query builder toggle
 		widget.NewSeparator(),
 		widget.NewLabel("Mode"), wb.modeSel,
 		widget.NewSeparator(),
@@ -419,6 +423,7 @@ func (wb *Workbench) buildMenu() *fyne.MainMenu {
 		item("Move tab right", fyne.KeyPageDown, ctrl|fyne.KeyModifierShift, func() { wb.editors.moveCurrent(1) }),
 		fyne.NewMenuItem("Refresh catalog", wb.refreshCatalog),
 	)
+	wb.extendMenus(file, view) // authoring hook: Open data file…, New table…, Query builder
 	return fyne.NewMainMenu(file, run, view)
 }
 

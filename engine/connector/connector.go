@@ -182,6 +182,15 @@ type Sink interface {
 	Open(ctx context.Context, spec WriteSpec, index int) (Writer, error)
 }
 
+// OverwriteSink is implemented by sinks that accept INSERT OVERWRITE
+// (Flink's SupportsOverwrite); the planner rejects INSERT OVERWRITE into
+// any other sink. CheckOverwrite is called while planning with whether
+// the job runs in batch mode and may refuse the statement (Flink's
+// filesystem sink: "Streaming mode not support overwrite.").
+type OverwriteSink interface {
+	CheckOverwrite(batch bool) error
+}
+
 // Writer writes batches.
 type Writer interface {
 	Write(ctx context.Context, b *types.Batch) error

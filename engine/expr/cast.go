@@ -425,7 +425,13 @@ func CastValue(v any, from, to *types.DataType, zone *time.Location) (any, error
 			i, ok := toInt64(v)
 			if ok {
 				if to.Root == types.IntervalYearMonthRoot {
+					if i > math.MaxInt32 || i < math.MinInt32 {
+						return nil, intervalOverflow("YEAR TO MONTH")
+					}
 					return types.Months(i), nil
+				}
+				if i > MaxIntervalMillis || i < -MaxIntervalMillis {
+					return nil, intervalOverflow("DAY TO SECOND")
 				}
 				return time.Duration(i) * time.Millisecond, nil
 			}

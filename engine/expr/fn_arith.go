@@ -496,6 +496,81 @@ func datetimeArith(op string, ta, tb, ret *types.DataType) (Kernel, error) {
 	}, nil
 }
 
+// MaxIntervalMillis is the largest INTERVAL DAY TO SECOND magnitude in
+// milliseconds: Riffle holds such a value as a time.Duration (±106,751
+// days), and arithmetic that leaves that range fails instead of wrapping.
+const MaxIntervalMillis = math.MaxInt64 / int64(time.Millisecond)
+
+func intervalOverflow(family string) error {
+	if family == "YEAR TO MONTH" {
+		return &EvalError{Msg: "INTERVAL YEAR TO MONTH overflow: the result exceeds 2147483647 months"}
+	}
+	return &EvalError{Msg: fmt.Sprintf("INTERVAL DAY TO SECOND overflow: the result exceeds the ±%d days Riffle holds", MaxIntervalMillis/86_400_000)}
+}
+
+// addIntervalMillis adds two day-time intervals in milliseconds.
+func addIntervalMillis(a, b int64) (any, error) {
+	s := a + b
+	if (s > a) != (b > 0) || s > MaxIntervalMillis || s < -MaxIntervalMillis {
+		return nil, intervalOverflow("DAY TO SECOND")
+	}
+	return time.Duration(s) * time.Millisecond, nil
+}
+
+// scaleInterval multiplies or divides an interval's count (months or
+// milliseconds) by a number: exact for integers, through float64
+// otherwise (truncated toward zero, as Flink's long conversion does);
+// a result beyond limit fails.
+func scaleInterval(op string, v int64, y any, limit int64, mk func(int64) any) (any, error) {
+	family := "DAY TO SECOND"
+	if limit == math.MaxInt32 {
+		family = "YEAR TO MONTH"
+	}
+	if n, ok := y.(int64); ok || isIntValue(y) {
+		if !ok {
+			n, _ = toInt64(y)
+		}
+		switch op {
+		case "*":
+			r := new(big.Int).Mul(big.NewInt(v), big.NewInt(n))
+			if !r.IsInt64() || r.Int64() > limit || r.Int64() < -limit {
+				return nil, intervalOverflow(family)
+			}
+			return mk(r.Int64()), nil
+		case "/":
+			if n == 0 {
+				return nil, &EvalError{Func: "/", Msg: "division by zero"}
+			}
+			return mk(v / n), nil
+		}
+	}
+	f, ok := toFloat(y)
+	if !ok || (op != "*" && op != "/") {
+		return nil, fmt.Errorf("unsupported operands for %s: interval and %T", op, y)
+	}
+	var r float64
+	if op == "*" {
+		r = float64(v) * f
+	} else {
+		if f == 0 {
+			return nil, &EvalError{Func: "/", Msg: "division by zero"}
+		}
+		r = float64(v) / f
+	}
+	if math.IsNaN(r) || math.Abs(r) > float64(limit) {
+		return nil, intervalOverflow(family)
+	}
+	return mk(int64(r)), nil
+}
+
+func isIntValue(v any) bool {
+	switch v.(type) {
+	case int8, int16, int32, int64:
+		return true
+	}
+	return false
+}
+
 func datetimeOp(op string, x, y any, ret *types.DataType) (any, error) {
 	sign := 1
 	if op == "-" {
@@ -530,32 +605,26 @@ func datetimeOp(op string, x, y any, ret *types.DataType) (any, error) {
 	case time.Duration:
 		switch d := y.(type) {
 		case time.Duration:
-			return a + time.Duration(sign)*d, nil
+			return addIntervalMillis(a.Milliseconds(), int64(sign)*d.Milliseconds())
 		case time.Time, types.Date:
 			return datetimeOp(op, d, a, ret)
 		default:
-			f, _ := toFloat(y)
-			if op == "*" {
-				return time.Duration(float64(a.Milliseconds())*f) * time.Millisecond, nil
-			}
-			if op == "/" {
-				return time.Duration(float64(a.Milliseconds())/f) * time.Millisecond, nil
-			}
+			return scaleInterval(op, a.Milliseconds(), y, MaxIntervalMillis, func(ms int64) any {
+				return time.Duration(ms) * time.Millisecond
+			})
 		}
 	case types.Months:
 		switch d := y.(type) {
 		case types.Months:
-			return a + types.Months(sign)*d, nil
+			m := int64(a) + int64(sign)*int64(d)
+			if m > math.MaxInt32 || m < math.MinInt32 {
+				return nil, intervalOverflow("YEAR TO MONTH")
+			}
+			return types.Months(m), nil
 		case time.Time, types.Date:
 			return datetimeOp(op, d, a, ret)
 		default:
-			f, _ := toFloat(y)
-			if op == "*" {
-				return types.Months(float64(a) * f), nil
-			}
-			if op == "/" {
-				return types.Months(float64(a) / f), nil
-			}
+			return scaleInterval(op, int64(a), y, math.MaxInt32, func(m int64) any { return types.Months(m) })
 		}
 	default:
 		// numeric * interval

@@ -183,18 +183,18 @@ func compareKernel(op string, t *types.DataType) (Kernel, error) {
 	test := cmpOps[op]
 	switch t.Root {
 	case types.TinyInt:
-		return cmpFixedKernel[int8](test), nil
+		return cmpIntKernel[int8](op, test), nil
 	case types.SmallInt:
-		return cmpFixedKernel[int16](test), nil
+		return cmpIntKernel[int16](op, test), nil
 	case types.Integer, types.DateRoot, types.IntervalYearMonthRoot:
-		return cmpFixedKernel[int32](test), nil
+		return cmpIntKernel[int32](op, test), nil
 	case types.BigInt, types.TimestampRoot, types.TimestampLTZRoot, types.IntervalDayTimeRoot:
-		return cmpFixedKernel[int64](test), nil
+		return cmpIntKernel[int64](op, test), nil
 	case types.TimeRoot:
 		if t.Precision <= 3 {
-			return cmpFixedKernel[int32](test), nil
+			return cmpIntKernel[int32](op, test), nil
 		}
-		return cmpFixedKernel[int64](test), nil
+		return cmpIntKernel[int64](op, test), nil
 	case types.Float:
 		return cmpFixedKernel[float32](test), nil
 	case types.Double:
@@ -232,6 +232,172 @@ func compareKernel(op string, t *types.DataType) (Kernel, error) {
 		}, nil
 	}
 	return nil, fmt.Errorf("cannot compare values of type %s", t)
+}
+
+// cmpIntKernel compares integer columns with Go's operators in a loop of
+// their own per operator (no call per row), the common case of filters
+// such as delay > 60; other operators take cmpFixedKernel.
+func cmpIntKernel[T ~int8 | ~int16 | ~int32 | ~int64](op string, test func(int) bool) Kernel {
+	if _, ok := cmpOps[op]; !ok {
+		return cmpFixedKernel[T](test)
+	}
+	general := cmpFixedKernel[T](test)
+	return func(ctx *Ctx, a []*Vec, n int) (*Vec, error) {
+		x, y := a[0], a[1]
+		if x.IsNullConst() || y.IsNullConst() || x.Const && y.Const {
+			return general(ctx, a, n)
+		}
+		bits := make([]byte, (n+7)/8)
+		av, ac := fixedOf[T](x)
+		bv, bc := fixedOf[T](y)
+		if !x.Const {
+			av = av[:n]
+		}
+		if !y.Const {
+			bv = bv[:n]
+		}
+		cmpIntLoops(op, av, bv, ac, bc, x.Const, y.Const, bits)
+		return ArrVec(vector.BoolsFromBits(bits, n, andValidity(n, x, y)), types.BooleanType()), nil
+	}
+}
+
+// cmpIntLoops sets bit i of bits where a[i] op b[i] (a constant side given
+// as ac or bc).
+func cmpIntLoops[T ~int8 | ~int16 | ~int32 | ~int64](op string, av, bv []T, ac, bc T, aConst, bConst bool, bits []byte) {
+	switch op {
+	case "=":
+		switch {
+		case aConst:
+			for i, y := range bv {
+				if ac == y {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		case bConst:
+			for i, x := range av {
+				if x == bc {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		default:
+			bv = bv[:len(av)]
+			for i, x := range av {
+				if x == bv[i] {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		}
+	case "<>":
+		switch {
+		case aConst:
+			for i, y := range bv {
+				if ac != y {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		case bConst:
+			for i, x := range av {
+				if x != bc {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		default:
+			bv = bv[:len(av)]
+			for i, x := range av {
+				if x != bv[i] {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		}
+	case "<":
+		switch {
+		case aConst:
+			for i, y := range bv {
+				if ac < y {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		case bConst:
+			for i, x := range av {
+				if x < bc {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		default:
+			bv = bv[:len(av)]
+			for i, x := range av {
+				if x < bv[i] {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		}
+	case "<=":
+		switch {
+		case aConst:
+			for i, y := range bv {
+				if ac <= y {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		case bConst:
+			for i, x := range av {
+				if x <= bc {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		default:
+			bv = bv[:len(av)]
+			for i, x := range av {
+				if x <= bv[i] {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		}
+	case ">":
+		switch {
+		case aConst:
+			for i, y := range bv {
+				if ac > y {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		case bConst:
+			for i, x := range av {
+				if x > bc {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		default:
+			bv = bv[:len(av)]
+			for i, x := range av {
+				if x > bv[i] {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		}
+	case ">=":
+		switch {
+		case aConst:
+			for i, y := range bv {
+				if ac >= y {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		case bConst:
+			for i, x := range av {
+				if x >= bc {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		default:
+			bv = bv[:len(av)]
+			for i, x := range av {
+				if x >= bv[i] {
+					bits[i>>3] |= 1 << (i & 7)
+				}
+			}
+		}
+	}
 }
 
 func cmpFixedKernel[T interface {

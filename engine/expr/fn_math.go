@@ -200,21 +200,7 @@ func absInt[T integer](x T) T {
 func roundValue(v any, digits int, ret *types.DataType) any {
 	switch x := v.(type) {
 	case types.Decimal:
-		d, err := types.DecimalFromRat(x.Rat(), int32(max(digits, 0)))
-		if err != nil {
-			return nil
-		}
-		if digits < 0 {
-			r := new(big.Rat).SetFrac(d.Unscaled.BigInt(), pow10[-digits])
-			q, _ := types.DecimalFromRat(r, 0)
-			q.Unscaled = q.Unscaled.Mul(decimal128.FromBigInt(pow10[-digits]))
-			d = q
-		}
-		out, err := d.Rescale(int32(ret.Scale), int32(ret.Precision))
-		if err != nil {
-			return nil
-		}
-		return out
+		return decimalRoundTo(x, digits, false, ret)
 	case float64:
 		return roundFloat(x, digits)
 	case float32:
@@ -224,22 +210,90 @@ func roundValue(v any, digits int, ret *types.DataType) any {
 	if digits >= 0 {
 		return v
 	}
-	p := int64(math.Pow10(-digits))
-	q := i / p
-	r := i % p
-	if absInt(r)*2 >= p {
-		if i < 0 {
-			q--
+	return narrowInt(intRoundTo(i, digits, false), ret)
+}
+
+// pow10Big is 10^n for 0 <= n (cached below 80).
+func pow10Big(n int) *big.Int {
+	if n < len(pow10) {
+		return pow10[n]
+	}
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+}
+
+// decimalRoundTo rounds (HALF_UP) or truncates a decimal to digits
+// decimal places (negative: to tens, hundreds, ...) and fits the result to
+// ret, as Flink's SqlFunctionUtils.sround / struncate do with BigDecimal
+// setScale. A rounding position past the value's own scale keeps the value
+// (ROUND(123.456, 38) is 123.456); one past 38 digits to the left gives 0.
+func decimalRoundTo(x types.Decimal, digits int, truncate bool, ret *types.DataType) any {
+	d := x
+	if digits < int(x.Scale) {
+		drop := int(x.Scale) - digits
+		u := x.Unscaled.BigInt()
+		if drop > 2*types.MaxDecimalPrecision {
+			u.SetInt64(0)
 		} else {
-			q++
+			p := pow10Big(drop)
+			q, r := new(big.Int).QuoRem(u, p, new(big.Int))
+			if !truncate && new(big.Int).Mul(r.Abs(r), big.NewInt(2)).Cmp(p) >= 0 {
+				if u.Sign() < 0 {
+					q.Sub(q, big.NewInt(1))
+				} else {
+					q.Add(q, big.NewInt(1))
+				}
+			}
+			u = q
+		}
+		scale := int32(max(digits, 0))
+		if digits < 0 && u.Sign() != 0 {
+			// |u| >= 1 here, so -digits <= 2*38
+			u.Mul(u, pow10Big(-digits))
+		}
+		var err error
+		if d, err = types.DecimalFromBig(u, scale); err != nil {
+			return nil
 		}
 	}
-	return narrowInt(q*p, ret)
+	out, err := d.Rescale(int32(ret.Scale), int32(ret.Precision))
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// intRoundTo rounds (HALF_UP) or truncates an integer to a negative
+// number of digits; the result wraps to 64 bits as Java's
+// BigDecimal.longValue does.
+func intRoundTo(i int64, digits int, truncate bool) int64 {
+	if -digits > 19 {
+		return 0
+	}
+	p := pow10Big(-digits)
+	u := big.NewInt(i)
+	q, r := new(big.Int).QuoRem(u, p, new(big.Int))
+	if !truncate && new(big.Int).Mul(r.Abs(r), big.NewInt(2)).Cmp(p) >= 0 {
+		if i < 0 {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	q.Mul(q, p)
+	if q.IsInt64() {
+		return q.Int64()
+	}
+	// the low 64 bits, two's complement (And works so on negatives)
+	return int64(new(big.Int).And(q, new(big.Int).SetUint64(math.MaxUint64)).Uint64())
 }
 
 func roundFloat(x float64, digits int) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
+	if math.IsNaN(x) || math.IsInf(x, 0) || digits > 400 {
+		// a double has no digits 400 places after the point
 		return x
+	}
+	if digits < -308 {
+		return 0
 	}
 	r, ok := new(big.Rat).SetString(formatG(x))
 	if !ok {

@@ -14,8 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
-
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -290,18 +288,7 @@ func signValue(v any, t *types.DataType) any {
 func truncateValue(v any, digits int, ret *types.DataType) any {
 	switch x := v.(type) {
 	case types.Decimal:
-		u := x.Unscaled.BigInt()
-		drop := int(x.Scale) - digits
-		if drop > 0 {
-			u.Quo(u, pow10[drop])
-			u.Mul(u, pow10[drop])
-		}
-		d := types.Decimal{Unscaled: decimal128.FromBigInt(u), Scale: x.Scale}
-		out, err := d.Rescale(int32(ret.Scale), int32(ret.Precision))
-		if err != nil {
-			return nil
-		}
-		return out
+		return decimalRoundTo(x, digits, true, ret)
 	case float64:
 		return truncFloat(x, digits)
 	case float32:
@@ -311,13 +298,15 @@ func truncateValue(v any, digits int, ret *types.DataType) any {
 	if digits >= 0 {
 		return v
 	}
-	p := int64(math.Pow10(-digits))
-	return narrowInt(i/p*p, ret)
+	return narrowInt(intRoundTo(i, digits, true), ret)
 }
 
 func truncFloat(x float64, digits int) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
+	if math.IsNaN(x) || math.IsInf(x, 0) || digits > 400 {
 		return x
+	}
+	if digits < -400 {
+		return 0
 	}
 	r, ok := new(big.Rat).SetString(strconv.FormatFloat(x, 'g', -1, 64))
 	if !ok {
@@ -326,12 +315,12 @@ func truncFloat(x float64, digits int) float64 {
 	num := new(big.Int).Set(r.Num())
 	den := new(big.Int).Set(r.Denom())
 	if digits >= 0 {
-		num.Mul(num, pow10[digits])
+		num.Mul(num, pow10Big(digits))
 		num.Quo(num, den)
-		f, _ := new(big.Rat).SetFrac(num, pow10[digits]).Float64()
+		f, _ := new(big.Rat).SetFrac(num, pow10Big(digits)).Float64()
 		return f
 	}
-	p := pow10[-digits]
+	p := pow10Big(-digits)
 	num.Quo(num, den)
 	num.Quo(num, p)
 	num.Mul(num, p)

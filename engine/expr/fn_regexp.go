@@ -189,7 +189,10 @@ func init() {
 					return rowWise(a, n, ret, false, func(v []any) (any, error) {
 						var esc rune
 						if len(v) == 3 {
-							esc, _ = utf8.DecodeRuneInString(v[2].(string))
+							var err error
+							if esc, err = likeEscape(v[2].(string)); err != nil {
+								return nil, err
+							}
 						}
 						re, err := compileJavaRegex(similarToRegex(v[1].(string), esc))
 						if err != nil {

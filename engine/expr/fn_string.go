@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -271,23 +272,37 @@ func substring(s string, pos, length int, hasLen bool) string {
 // likeMatcher compiles a SQL LIKE pattern (with % and _, and an optional
 // escape character) into a matcher, using plain string tests for the
 // common prefix/suffix/contains/equals shapes.
-func likeMatcher(pattern string, escape rune) func(string) bool {
+func likeMatcher(pattern string, escape rune) (func(string) bool, error) {
 	hasEscape := escape != 0 && strings.ContainsRune(pattern, escape)
+	if hasEscape {
+		// Calcite's Like.sqlToRegexLike: the escape character must be
+		// followed by '_', '%' or itself
+		rs := []rune(pattern)
+		for i := 0; i < len(rs); i++ {
+			if rs[i] != escape {
+				continue
+			}
+			if i+1 == len(rs) || (rs[i+1] != '_' && rs[i+1] != '%' && rs[i+1] != escape) {
+				return nil, &EvalError{Msg: fmt.Sprintf("Invalid escape sequence '%s', %d", pattern, i)}
+			}
+			i++
+		}
+	}
 	if !hasEscape && !strings.Contains(pattern, "_") {
 		inner := strings.Trim(pattern, "%")
 		if !strings.Contains(inner, "%") {
 			pre, suf := strings.HasPrefix(pattern, "%"), strings.HasSuffix(pattern, "%") && len(pattern) > 0
 			switch {
 			case pattern == "%":
-				return func(string) bool { return true }
+				return func(string) bool { return true }, nil
 			case pre && suf:
-				return func(s string) bool { return strings.Contains(s, inner) }
+				return func(s string) bool { return strings.Contains(s, inner) }, nil
 			case pre:
-				return func(s string) bool { return strings.HasSuffix(s, inner) }
+				return func(s string) bool { return strings.HasSuffix(s, inner) }, nil
 			case suf:
-				return func(s string) bool { return strings.HasPrefix(s, inner) }
+				return func(s string) bool { return strings.HasPrefix(s, inner) }, nil
 			default:
-				return func(s string) bool { return s == pattern }
+				return func(s string) bool { return s == pattern }, nil
 			}
 		}
 	}
@@ -310,7 +325,26 @@ func likeMatcher(pattern string, escape rune) func(string) bool {
 	}
 	re.WriteString("$")
 	rx := regexp.MustCompile(re.String())
-	return rx.MatchString
+	return rx.MatchString, nil
+}
+
+// likeEscape reads the ESCAPE string, which must be one character
+// (Calcite's Like: "Invalid escape character '...'").
+func likeEscape(s string) (rune, error) {
+	if utf8.RuneCountInString(s) != 1 {
+		return 0, &EvalError{Msg: fmt.Sprintf("Invalid escape character '%s'", s)}
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return r, nil
+}
+
+// likeMatch matches s against a pattern compiled on the spot.
+func likeMatch(s, pattern string, escape rune) (bool, error) {
+	m, err := likeMatcher(pattern, escape)
+	if err != nil {
+		return false, err
+	}
+	return m(s), nil
 }
 
 func likeBuild(negate bool) func(args []*types.DataType, ret *types.DataType) (Kernel, error) {
@@ -320,21 +354,32 @@ func likeBuild(negate bool) func(args []*types.DataType, ret *types.DataType) (K
 			if len(a) == 3 {
 				if !a[2].Const || a[2].Val == nil {
 					return rowWise(a, n, ret, false, func(v []any) (any, error) {
-						e, _ := utf8.DecodeRuneInString(v[2].(string))
-						return likeMatcher(v[1].(string), e)(v[0].(string)) != negate, nil
+						e, err := likeEscape(v[2].(string))
+						if err != nil {
+							return nil, err
+						}
+						ok, err := likeMatch(v[0].(string), v[1].(string), e)
+						return ok != negate, err
 					})
 				}
-				escape, _ = utf8.DecodeRuneInString(a[2].Val.(string))
+				var err error
+				if escape, err = likeEscape(a[2].Val.(string)); err != nil {
+					return nil, err
+				}
 			}
 			if !a[1].Const {
 				return rowWise(a[:2], n, ret, false, func(v []any) (any, error) {
-					return likeMatcher(v[1].(string), escape)(v[0].(string)) != negate, nil
+					ok, err := likeMatch(v[0].(string), v[1].(string), escape)
+					return ok != negate, err
 				})
 			}
 			if a[1].Val == nil || a[0].IsNullConst() {
 				return ConstVec(nil, ret), nil
 			}
-			m := likeMatcher(a[1].Val.(string), escape)
+			m, err := likeMatcher(a[1].Val.(string), escape)
+			if err != nil {
+				return nil, err
+			}
 			if a[0].Const {
 				return ConstVec(m(a[0].Val.(string)) != negate, ret), nil
 			}

@@ -677,6 +677,14 @@ func instantOf(v any, t *types.DataType) (time.Time, bool) {
 }
 
 // addUnits adds n units to a wall-clock time (TIMESTAMPADD).
+// addWhole adds n units of a fixed length to w exactly: whole days
+// through AddDate, the rest as a Duration, so that n*unit may exceed a
+// time.Duration's ±292 years.
+func addWhole(w time.Time, n int64, unit time.Duration) time.Time {
+	perDay := int64(24 * time.Hour / unit)
+	return w.AddDate(0, 0, int(n/perDay)).Add(time.Duration(n%perDay) * unit)
+}
+
 func addUnits(w time.Time, unit string, n int64) (time.Time, error) {
 	switch unit {
 	case "YEAR":
@@ -690,15 +698,15 @@ func addUnits(w time.Time, unit string, n int64) (time.Time, error) {
 	case "DAY":
 		return w.AddDate(0, 0, int(n)), nil
 	case "HOUR":
-		return w.Add(time.Duration(n) * time.Hour), nil
+		return addWhole(w, n, time.Hour), nil
 	case "MINUTE":
-		return w.Add(time.Duration(n) * time.Minute), nil
+		return addWhole(w, n, time.Minute), nil
 	case "SECOND":
-		return w.Add(time.Duration(n) * time.Second), nil
+		return addWhole(w, n, time.Second), nil
 	case "MILLISECOND":
-		return w.Add(time.Duration(n) * time.Millisecond), nil
+		return addWhole(w, n, time.Millisecond), nil
 	case "MICROSECOND":
-		return w.Add(time.Duration(n) * time.Microsecond), nil
+		return addWhole(w, n, time.Microsecond), nil
 	case "NANOSECOND":
 		return w.Add(time.Duration(n)), nil
 	}

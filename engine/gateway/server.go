@@ -669,8 +669,29 @@ func IsLoopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// CheckBind refuses to serve a non-loopback address without a token.
+// CheckListenAddr checks that addr has the form host:port with a port
+// number (host may be empty for every interface).
+func CheckListenAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		msg := err.Error()
+		if ae, ok := err.(*net.AddrError); ok {
+			msg = ae.Err
+		}
+		return fmt.Errorf("gateway: invalid listen address %q: %s (expected host:port, e.g. 127.0.0.1:8083 or :8083)", addr, msg)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return fmt.Errorf("gateway: invalid listen address %q: the port must be a number from 0 to 65535 (expected host:port, e.g. 127.0.0.1:8083)", addr)
+	}
+	return nil
+}
+
+// CheckBind refuses a malformed address, and a non-loopback address
+// without a token.
 func CheckBind(addr, token string) error {
+	if err := CheckListenAddr(addr); err != nil {
+		return err
+	}
 	if !IsLoopback(addr) && token == "" {
 		return fmt.Errorf("gateway: %s: %w", addr, ErrTokenRequired)
 	}

@@ -106,6 +106,9 @@ func walkSQL(e sql.Expr, fn func(sql.Expr) bool) {
 		walkSQL(x.Operand, fn)
 		for _, w := range x.Whens {
 			walkSQL(w.Cond, fn)
+			for _, m := range w.More {
+				walkSQL(m, fn)
+			}
 			walkSQL(w.Result, fn)
 		}
 		walkSQL(x.Else, fn)

@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -83,7 +82,7 @@ func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
 	case *sql.StringLit:
 		v := x.Value
 		if x.Unicode {
-			v = unescapeUnicode(v)
+			v = sql.UnescapeUnicode(v)
 		}
 		return &expr.Literal{Value: v, T: types.CharType(len([]rune(v))).NotNull()}
 	case *sql.BinaryLit:
@@ -193,6 +192,9 @@ func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
 			cond := b.expr(w.Cond, sc)
 			if operand != nil {
 				cond = b.call(w, "=", operand, cond)
+				for _, m := range w.More {
+					cond = b.call(w, "OR", cond, b.call(m, "=", operand, b.expr(m, sc)))
+				}
 			}
 			args = append(args, cond, b.expr(w.Result, sc))
 		}
@@ -422,12 +424,6 @@ func fromWall(t time.Time, zone *time.Location) time.Time {
 	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), zone).UTC()
 }
 
-var unitNanos = map[string]time.Duration{
-	"DAY": 24 * time.Hour, "HOUR": time.Hour, "MINUTE": time.Minute, "SECOND": time.Second,
-	"MILLISECOND": time.Millisecond, "MICROSECOND": time.Microsecond, "NANOSECOND": time.Nanosecond,
-	"WEEK": 7 * 24 * time.Hour,
-}
-
 var resolutions = map[string]types.IntervalResolution{
 	"YEAR": types.ResYear, "YEAR TO MONTH": types.ResYearToMonth, "MONTH": types.ResMonth, "QUARTER": types.ResMonth,
 	"DAY": types.ResDay, "DAY TO HOUR": types.ResDayToHour, "DAY TO MINUTE": types.ResDayToMinute, "DAY TO SECOND": types.ResDayToSecond,
@@ -462,144 +458,6 @@ func IntervalType(q *sql.IntervalQualifier) (*types.DataType, error) {
 		f = 0
 	}
 	return types.IntervalDayTimeType(res, p, f).NotNull(), nil
-}
-
-// intervalLit parses INTERVAL 'value' qualifier into Months or a Duration.
-func (b *binder) intervalLit(x *sql.IntervalLit) expr.Expr {
-	t, err := IntervalType(x.Qualifier)
-	if err != nil {
-		b.failAt(x, "%v", err)
-	}
-	v, err := parseIntervalValue(strings.TrimSpace(x.Value), x.Qualifier)
-	if err != nil {
-		b.failAt(x, "Illegal interval literal format '%s' for %s: %v", x.Value, x.Qualifier, err)
-	}
-	if x.Negative {
-		switch y := v.(type) {
-		case types.Months:
-			v = -y
-		case time.Duration:
-			v = -y
-		}
-	}
-	return &expr.Literal{Value: v, T: t}
-}
-
-func parseIntervalValue(s string, q *sql.IntervalQualifier) (any, error) {
-	neg := false
-	if strings.HasPrefix(s, "-") {
-		neg, s = true, s[1:]
-	} else if strings.HasPrefix(s, "+") {
-		s = s[1:]
-	}
-	sign := func(v int64) int64 {
-		if neg {
-			return -v
-		}
-		return v
-	}
-	switch q.StartUnit {
-	case "YEAR":
-		if q.EndUnit == "MONTH" {
-			y, m, ok := strings.Cut(s, "-")
-			if !ok {
-				return nil, fmt.Errorf("expected 'years-months'")
-			}
-			yv, e1 := strconv.ParseInt(y, 10, 32)
-			mv, e2 := strconv.ParseInt(m, 10, 32)
-			if e1 != nil || e2 != nil || mv >= 12 {
-				return nil, fmt.Errorf("bad year-month value")
-			}
-			return types.Months(sign(yv*12 + mv)), nil
-		}
-		v, err := strconv.ParseInt(s, 10, 32)
-		return types.Months(sign(v * 12)), err
-	case "MONTH":
-		v, err := strconv.ParseInt(s, 10, 32)
-		return types.Months(sign(v)), err
-	case "QUARTER":
-		v, err := strconv.ParseInt(s, 10, 32)
-		return types.Months(sign(v * 3)), err
-	}
-	if q.EndUnit == "" {
-		// a single unit, possibly with a fraction of seconds
-		if q.StartUnit == "SECOND" && strings.Contains(s, ".") {
-			r, ok := new(big.Rat).SetString(s)
-			if !ok {
-				return nil, fmt.Errorf("bad seconds value")
-			}
-			r.Mul(r, big.NewRat(int64(time.Second), 1))
-			f, _ := r.Float64()
-			return time.Duration(sign(int64(f))), nil
-		}
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return nil, err
-		}
-		return time.Duration(sign(v)) * unitNanos[q.StartUnit], nil
-	}
-	// ranges: D H:M:S.f, D H:M, D H, H:M:S, H:M, M:S
-	var days int64
-	rest := s
-	if q.StartUnit == "DAY" {
-		d, r, ok := strings.Cut(s, " ")
-		v, err := strconv.ParseInt(d, 10, 64)
-		if err != nil {
-			return nil, err
-		}
-		days = v
-		if !ok {
-			r = ""
-		}
-		rest = r
-	}
-	var fields []string
-	if rest != "" {
-		fields = strings.Split(rest, ":")
-	}
-	units := []string{"HOUR", "MINUTE", "SECOND"}
-	startIdx := map[string]int{"DAY": 0, "HOUR": 0, "MINUTE": 1, "SECOND": 2}[q.StartUnit]
-	total := time.Duration(days) * 24 * time.Hour
-	for i, f := range fields {
-		u := startIdx + i
-		if u >= len(units) {
-			return nil, fmt.Errorf("too many fields")
-		}
-		if units[u] == "SECOND" && strings.Contains(f, ".") {
-			r, ok := new(big.Rat).SetString(f)
-			if !ok {
-				return nil, fmt.Errorf("bad seconds")
-			}
-			r.Mul(r, big.NewRat(int64(time.Second), 1))
-			v, _ := r.Float64()
-			total += time.Duration(v)
-			continue
-		}
-		v, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			return nil, err
-		}
-		total += time.Duration(v) * unitNanos[units[u]]
-	}
-	if neg {
-		total = -total
-	}
-	return total, nil
-}
-
-func unescapeUnicode(s string) string {
-	var out strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+4 < len(s) {
-			if v, err := strconv.ParseUint(s[i+1:i+5], 16, 32); err == nil {
-				out.WriteRune(rune(v))
-				i += 4
-				continue
-			}
-		}
-		out.WriteByte(s[i])
-	}
-	return out.String()
 }
 
 // lookupFunction resolves a function name through the session.

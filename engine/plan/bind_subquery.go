@@ -34,8 +34,11 @@ import (
 // the join condition; the subquery's columns they use become extra output
 // columns (and grouping keys when the subquery aggregates, in which case
 // an empty group gives the value the aggregate has over no rows, e.g.
-// COUNT(*) = 0). Correlation elsewhere (SELECT list, GROUP BY, HAVING, a
-// nested subquery two levels down) is rejected with an error.
+// COUNT(*) = 0). The select list of a non-aggregating LATERAL subquery
+// may use the outer row too: those expressions are evaluated over the
+// joined row (corrSink.post). Correlation elsewhere (other select lists,
+// GROUP BY, HAVING, a nested subquery two levels down) is rejected with
+// an error.
 
 // subqCtx is the node that subqueries of a scope's expressions are joined
 // onto; it grows as they are bound.
@@ -67,6 +70,9 @@ type subqState struct {
 	// subqueries being bound.
 	sinks []*corrSink
 	count int
+	// lateral is set by a LATERAL subquery for the next bindSubquery: its
+	// select list may refer to the outer row.
+	lateral bool
 }
 
 // corrSink collects the correlated WHERE conjuncts of one subquery block.
@@ -88,6 +94,40 @@ type corrSink struct {
 	agg        *Aggregate
 	// outStart is the index of the first key among the block's outputs.
 	outStart int
+	// post holds, per visible output, a select-list expression that uses
+	// the outer row (nil for the others): it is evaluated over the joined
+	// row, with subqOutRefs to the block's outputs and CorrelRefs. Its
+	// local columns are carried as extra keys.
+	post []expr.Expr
+}
+
+// deferCorrelated replaces the select-list expressions that refer to the
+// outer row by typed NULL placeholders, keeping them in k.post over the
+// block's FROM-scope columns (made keys, so they become outputs).
+func (k *corrSink) deferCorrelated(exprs []expr.Expr) []expr.Expr {
+	out := append([]expr.Expr(nil), exprs...)
+	for i, e := range exprs {
+		if !hasCorrel(e) {
+			continue
+		}
+		if k.post == nil {
+			k.post = make([]expr.Expr, len(exprs))
+		}
+		k.post[i] = e
+		have := map[int]bool{}
+		for _, x := range k.keys {
+			have[x.(*expr.InputRef).Index] = true
+		}
+		expr.Walk(e, func(x expr.Expr) bool {
+			if r, ok := x.(*expr.InputRef); ok && !have[r.Index] {
+				have[r.Index] = true
+				k.keys = append(k.keys, &expr.InputRef{Index: r.Index, Name: r.Name, T: r.T})
+			}
+			return true
+		})
+		out[i] = &expr.Literal{T: e.Type().WithNullable(true)}
+	}
+	return out
 }
 
 func (s *subqState) sinkFor(sel *sql.Select) *corrSink {
@@ -269,6 +309,16 @@ func (k *corrSink) appendKeys(exprs []expr.Expr, names []string, in *scope, aggr
 			return x
 		})
 	}
+	for i, p := range k.post {
+		if p != nil {
+			k.post[i] = expr.Rewrite(p, func(x expr.Expr) expr.Expr {
+				if r, ok := x.(*expr.InputRef); ok {
+					return &subqOutRef{Index: keyOut[r.Index], T: r.T, Name: r.Name}
+				}
+				return x
+			})
+		}
+	}
 	return exprs, names
 }
 
@@ -297,10 +347,14 @@ type boundSubquery struct {
 	node    Node
 	visible int
 	corr    *corrSink // nil when not correlated
+	// post: see corrSink.post (LATERAL subqueries only)
+	post []expr.Expr
 }
 
 // bindSubquery binds q as a subquery of scope sc.
 func (b *binder) bindSubquery(q *sql.Query, sc *scope) boundSubquery {
+	lateral := b.sq.lateral
+	b.sq.lateral = false
 	b.sq.outer = append(b.sq.outer, sc)
 	var sink *corrSink
 	if sel, ok := q.Body.(*sql.Select); ok && q.With == nil {
@@ -313,6 +367,13 @@ func (b *binder) bindSubquery(q *sql.Query, sc *scope) boundSubquery {
 		b.sq.sinks = b.sq.sinks[:len(b.sq.sinks)-1]
 	}
 	bs := boundSubquery{node: n, visible: len(cols)}
+	if sink != nil && sink.post != nil {
+		if !lateral {
+			b.fail(fmt.Errorf("Correlated references are only supported in the WHERE clause of a subquery and in the select list of a LATERAL subquery"))
+		}
+		bs.post = sink.post
+		bs.visible = sink.outStart
+	}
 	if sink != nil && len(sink.conds) > 0 {
 		bs.corr = sink
 		bs.visible = sink.outStart
@@ -386,8 +447,9 @@ func (bs boundSubquery) joinCond(b *binder, nl int, extra []expr.Expr) expr.Expr
 	return andOf(conds)
 }
 
-// semiAnti turns a WHERE conjunct x IN (subquery), EXISTS (subquery) or
-// NOT EXISTS (subquery) into a semi or anti join on the scope's node.
+// semiAnti turns a WHERE conjunct x IN (subquery), EXISTS (subquery),
+// NOT EXISTS (subquery) or (x1, ..., xn) NOT IN (subquery) into a semi or
+// anti join on the scope's node.
 func (b *binder) semiAnti(c sql.Expr, sc *scope) (Node, bool) {
 	var q *sql.Query
 	kind := runtime.SemiJoin
@@ -405,10 +467,14 @@ func (b *binder) semiAnti(c sql.Expr, sc *scope) (Node, bool) {
 		}
 		q, kind = ex.Query, runtime.AntiJoin
 	case *sql.InExpr:
-		if x.Query == nil || x.Not {
+		_, isRow := x.X.(*sql.RowExpr)
+		if x.Query == nil || x.Not && !isRow {
 			return nil, false
 		}
 		q, in = x.Query, x
+		if x.Not {
+			kind = runtime.AntiJoin
+		}
 	default:
 		return nil, false
 	}
@@ -430,7 +496,15 @@ func (b *binder) semiAnti(c sql.Expr, sc *scope) (Node, bool) {
 			x := b.expr(l, sc)
 			rc := bs.node.Columns()[i]
 			y := &expr.InputRef{Index: nl + i, Name: rc.Name, T: rc.Type}
-			extra = append(extra, b.call(in, "=", x, y))
+			eq := b.call(in, "=", x, y)
+			if in.Not {
+				// (x1, ..., xn) NOT IN (...) keeps a row only when every
+				// subquery row differs in some column: a null-aware anti
+				// join on (xi = yi OR (xi = yi) IS NULL) for each i, as in
+				// Flink's SubQueryAntiJoinTest
+				eq = b.call(in, "OR", eq, b.call(in, "IS NULL", eq))
+			}
+			extra = append(extra, eq)
 		}
 	}
 	cond := bs.joinCond(b, nl, extra)
@@ -555,7 +629,7 @@ func remapKeys(k *corrSink, start int) *corrSink {
 func (b *binder) inSubquery(x *sql.InExpr, sc *scope) expr.Expr {
 	s := b.needSub(x, sc)
 	if _, isRow := x.X.(*sql.RowExpr); isRow {
-		b.failAt(x, "IN with a row value and a subquery is supported only as a WHERE conjunct in batch mode")
+		b.failAt(x, "IN and NOT IN with a row value and a subquery are supported only as a WHERE conjunct")
 	}
 	lhs := b.expr(x.X, sc)
 	bs := b.bindSubquery(x.Query, sc)

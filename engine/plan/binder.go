@@ -842,6 +842,11 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 		n = inScope.sub.node
 	}
 	if corr != nil {
+		if !aggregating && s.Quantifier != "DISTINCT" {
+			// a LATERAL subquery's select list may use the outer row:
+			// its expressions are evaluated after the join (corr.post)
+			exprs = corr.deferCorrelated(exprs)
+		}
 		b.checkNoCorrelation(exprs)
 	}
 	visible := len(exprs)

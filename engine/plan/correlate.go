@@ -249,6 +249,7 @@ func (b *binder) unnestFrom(u *sql.Unnest) (Node, *scope) {
 func (b *binder) lateralSubquery(j *sql.Join, d *sql.DerivedTable, l Node, ls *scope, left bool) (Node, *scope) {
 	saved := ls.sub
 	ls.sub = &subqCtx{node: l, sc: ls}
+	b.sq.lateral = true
 	bs := b.bindSubquery(d.Query, ls)
 	ls.sub = saved
 	nl := len(l.Columns())
@@ -264,8 +265,10 @@ func (b *binder) lateralSubquery(j *sql.Join, d *sql.DerivedTable, l Node, ls *s
 		globalAgg = true
 	}
 	right := bs.node
-	if globalAgg {
+	if globalAgg || bs.post != nil && left {
 		right = withMarker(right)
+	}
+	if globalAgg {
 		kind = runtime.LeftJoin
 	}
 	rcols := right.Columns()
@@ -293,6 +296,38 @@ func (b *binder) lateralSubquery(j *sql.Join, d *sql.DerivedTable, l Node, ls *s
 			var e expr.Expr = &expr.InputRef{Index: nl + i, Name: c.Name, T: c.Type}
 			if empty := emptyGroupValueAt(bs, i); empty != nil {
 				e = b.call(d, "CASE", b.call(d, "IS NULL", marker), empty, e)
+			}
+			exprs = append(exprs, e)
+			cols = append(cols, Column{Name: c.Name, Type: e.Type()})
+		}
+		n = &Project{Input: n, Exprs: exprs, Cols: cols}
+	} else if bs.post != nil {
+		// left columns, then each visible column, or its select-list
+		// expression over the joined row (NULL when a LEFT JOIN found no
+		// inner row)
+		var exprs []expr.Expr
+		var cols []Column
+		for i := 0; i < nl; i++ {
+			exprs = append(exprs, &expr.InputRef{Index: i, Name: all[i].Name, T: all[i].Type})
+			cols = append(cols, all[i])
+		}
+		for i := 0; i < bs.visible; i++ {
+			c := all[nl+i]
+			var e expr.Expr = &expr.InputRef{Index: nl + i, Name: c.Name, T: c.Type}
+			if p := bs.post[i]; p != nil {
+				e = expr.Rewrite(p, func(x expr.Expr) expr.Expr {
+					switch r := x.(type) {
+					case *CorrelRef:
+						return &expr.InputRef{Index: r.Index, Name: r.Name, T: r.T}
+					case *subqOutRef:
+						return &expr.InputRef{Index: nl + r.Index, Name: r.Name, T: all[nl+r.Index].Type}
+					}
+					return x
+				})
+				if left {
+					marker := &expr.InputRef{Index: len(all) - 1, Name: "$m", T: all[len(all)-1].Type}
+					e = b.call(d, "CASE", b.call(d, "IS NULL", marker), &expr.Literal{T: e.Type().WithNullable(true)}, e)
+				}
 			}
 			exprs = append(exprs, e)
 			cols = append(cols, Column{Name: c.Name, Type: e.Type()})

@@ -848,6 +848,15 @@ func (pl *planner) sink(s *Sink) *PhysNode {
 	if err != nil {
 		pl.fail("%v", err)
 	}
+	if s.Overwrite {
+		ow, ok := sk.(connector.OverwriteSink)
+		if !ok {
+			pl.fail("INSERT OVERWRITE requires that the underlying DynamicTableSink of table '%s' implements the SupportsOverwrite interface.", s.ID.Summary())
+		}
+		if err := ow.CheckOverwrite(!pl.env.Streaming); err != nil {
+			pl.fail("%v", err)
+		}
+	}
 	accepted := sk.ChangelogMode(in.Mode)
 	for _, k := range in.Mode.Kinds() {
 		// a sink taking +U but not -U is an upsert sink: -U rows that

@@ -328,6 +328,9 @@ type CastExpr struct {
 type When struct {
 	Span
 	Cond, Result Expr
+	// More holds the further values of a simple CASE's WHEN v1, v2, ...
+	// (Calcite's grammar): the branch is taken when the operand equals any.
+	More []Expr
 }
 
 // CaseExpr is CASE [operand] WHEN ... THEN ... [ELSE ...] END. Operand is

@@ -261,6 +261,10 @@ func (p *printer) node(n Node) {
 	case *When:
 		p.w("WHEN ")
 		p.expr(n.Cond)
+		for _, m := range n.More {
+			p.w(", ")
+			p.expr(m)
+		}
 		p.w(" THEN ")
 		p.expr(n.Result)
 	case *CTE:
@@ -492,6 +496,10 @@ func (p *printer) expr(e Expr) {
 		for _, wh := range e.Whens {
 			p.w(" WHEN ")
 			p.expr(wh.Cond)
+			for _, m := range wh.More {
+				p.w(", ")
+				p.expr(m)
+			}
 			p.w(" THEN ")
 			p.expr(wh.Result)
 		}

@@ -604,6 +604,43 @@ func (p *parser) parseInterval() Expr {
 	} else {
 		p.acceptOp("+")
 	}
+	if t := p.tok(); t.Kind != TokString {
+		// Calcite's IntervalLiteralOrExpression: INTERVAL 2 DAY,
+		// INTERVAL (expr) DAY, INTERVAL col DAY, each value times one unit
+		var n Expr
+		switch {
+		case t.Kind == TokInteger || t.Kind == TokDecimal:
+			p.advance()
+			k := NumInteger
+			if t.Kind == TokDecimal {
+				k = NumDecimal
+			}
+			n = &NumberLit{Span: p.span(t.Pos), Kind: k, Text: t.Text}
+		case p.isOp("("):
+			p.advance()
+			n = p.parseExpr()
+			p.expectOp(")")
+		case isIdentTok(t) && !intervalUnits[t.upper]:
+			n = p.parseNameOrCall()
+			if _, ok := n.(*Identifier); !ok {
+				p.errorf(t.Pos, "Encountered \"%s\" at line %d, column %d", t.Text, t.Pos.Line, t.Pos.Column)
+			}
+		default:
+			p.want("<QUOTED_STRING>")
+			p.want("<UNSIGNED_NUMERIC_LITERAL>")
+			p.want("(")
+			p.fail()
+		}
+		q := p.parseIntervalQualifier()
+		if q.EndUnit != "" {
+			p.errorf(q.Start, "Encountered \"TO\": INTERVAL with a number or expression takes a single unit")
+		}
+		one := &IntervalLit{Span: p.span(start), Value: "1", Qualifier: &IntervalQualifier{Span: q.Span, StartUnit: q.StartUnit, StartPrecision: -1, FracPrecision: -1}}
+		if lit.Negative {
+			n = &UnaryExpr{Span: p.span(start), Op: "-", X: n}
+		}
+		return &BinaryExpr{Span: p.span(start), Op: "*", X: n, Y: one}
+	}
 	lit.Value, _ = p.parseString()
 	lit.Qualifier = p.parseIntervalQualifier()
 	lit.Span = p.span(start)
@@ -619,9 +656,13 @@ func (p *parser) parseCase() Expr {
 	for p.isKw("WHEN") {
 		ws := p.advance().Pos
 		cond := p.parseExpr()
+		var more []Expr
+		for c.Operand != nil && p.acceptOp(",") {
+			more = append(more, p.parseExpr())
+		}
 		p.expectKw("THEN")
 		res := p.parseExpr()
-		c.Whens = append(c.Whens, &When{Span: p.span(ws), Cond: cond, Result: res})
+		c.Whens = append(c.Whens, &When{Span: p.span(ws), Cond: cond, Result: res, More: more})
 	}
 	if len(c.Whens) == 0 {
 		p.fail()
@@ -901,6 +942,13 @@ func (p *parser) parseTrimArgs(f *FuncCall) bool {
 			chars = &StringLit{Span: Span{Start: sideStart, EndOff: sideStart.Offset}, Value: " "}
 		}
 		f.Args = []Expr{sideSym, chars, s}
+		f.Syntax = SyntaxTrim
+		return true
+	}
+	if side != "" && chars != nil && p.isOp(")") {
+		// TRIM(BOTH x): Calcite reads x as the string, trimming spaces
+		sp := &StringLit{Span: Span{Start: sideStart, EndOff: sideStart.Offset}, Value: " "}
+		f.Args = []Expr{sideSym, sp, chars}
 		f.Syntax = SyntaxTrim
 		return true
 	}

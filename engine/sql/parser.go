@@ -531,6 +531,11 @@ func (p *parser) parseProperty(partSpec bool) *Property {
 		default:
 			prop.Value = p.src[e.Pos().Offset-p.base : e.End()-p.base]
 		}
+	} else if p.tok().Kind == TokUnicodeString {
+		// Flink's csv docs: 'csv.field-delimiter' = U&'\0001'
+		if lit, ok := p.parsePrimary().(*StringLit); ok {
+			prop.Value = UnescapeUnicode(lit.Value)
+		}
 	} else {
 		prop.Value, _ = p.parseString()
 	}

@@ -13,7 +13,9 @@ import (
 // become the columns (their Arrow types mapped to SQL types, see
 // types.FromArrow). rowType, when not nil, renames and retypes the columns
 // (a ROW type with as many fields; values are converted). The records are
-// read each time the table is executed.
+// read each time the table is executed; when their Arrow types are those
+// of the columns (types.ToArrow), their arrays go to the job as they are,
+// so a table kept in memory is scanned without conversion.
 func (t *TableEnvironment) FromArrow(records []arrow.RecordBatch, rowType *types.DataType) (*Table, error) {
 	if len(records) == 0 {
 		return nil, errorf("FromArrow needs at least one record to know the schema")
@@ -66,6 +68,17 @@ func (t *TableEnvironment) FromArrow(records []arrow.RecordBatch, rowType *types
 			}
 		}
 	})
+	// records whose Arrow types are exactly those of the columns are read
+	// as batches, without converting a value
+	direct := true
+	for c, f := range target.Fields {
+		if !arrow.TypeEqual(schema.Field(c).Type, types.ToArrow(f.Type)) {
+			direct = false
+		}
+	}
+	if direct {
+		ds.arrow = recs
+	}
 	return t.FromDataStream(ds)
 }
 

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/common"
 	"github.com/riffle-sql/riffle/engine/connector"
@@ -37,6 +39,11 @@ type DataStream struct {
 	rowType *types.DataType
 
 	// input side
+	// arrow, when set, holds the stream's rows as Arrow records whose
+	// columns have exactly the Arrow types of the stream's fields
+	// (FromArrow): a reader then hands them to the job as batches without
+	// converting a value.
+	arrow     []arrow.RecordBatch
 	records   <-chan StreamRecord
 	replay    func(yield func(StreamRecord) bool)
 	bounded   bool
@@ -304,6 +311,9 @@ func (s *streamSourceImpl) Splits(context.Context) ([]connector.Split, error) {
 
 func (s *streamSourceImpl) Open(ctx context.Context, _ connector.Split, spec connector.ReadSpec) (connector.Reader, error) {
 	ds := s.s.ds
+	if r := s.arrowReader(spec); r != nil {
+		return r, nil
+	}
 	r := &streamReader{s: s.s, spec: spec, phys: s.schema.Physical()}
 	if ds.replay != nil {
 		ch := make(chan StreamRecord)
@@ -464,6 +474,63 @@ func (r *streamReader) append(bb *types.BatchBuilder, rec StreamRecord) error {
 	}
 	return nil
 }
+
+// arrowReader reads a FromArrow stream's records as they are, when the
+// requested columns map one to one onto record columns of the same Arrow
+// type (and NOT NULL columns hold no nulls); nil otherwise.
+func (s *streamSourceImpl) arrowReader(spec connector.ReadSpec) connector.Reader {
+	ds, phys := s.s.ds, s.schema.Physical()
+	if ds.arrow == nil || s.s.pk != nil || !s.s.checkInsert || ds.watermark != nil || len(spec.Metadata) > 0 {
+		return nil
+	}
+	idx := make([]int, len(spec.Columns))
+	for i, c := range spec.Columns {
+		src := s.s.from[c]
+		if src < 0 {
+			return nil
+		}
+		want := types.ToArrow(phys[c].Type)
+		for _, rec := range ds.arrow {
+			col := rec.Column(src)
+			// Riffle's kernels read buffers from offset 0: sliced arrays
+			// (rec.NewSlice) take the row path
+			if !arrow.TypeEqual(col.DataType(), want) || col.Data().Offset() != 0 || (!phys[c].Type.Nullable && col.NullN() > 0) {
+				return nil
+			}
+		}
+		idx[i] = src
+	}
+	return &arrowRecordReader{recs: ds.arrow, idx: idx}
+}
+
+// arrowRecordReader emits Arrow records as insert-only batches, sharing
+// their arrays (Arrow arrays are immutable).
+type arrowRecordReader struct {
+	recs []arrow.RecordBatch
+	idx  []int
+	next int
+}
+
+func (r *arrowRecordReader) Next(ctx context.Context) (*types.Batch, error) {
+	for r.next < len(r.recs) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		rec := r.recs[r.next]
+		r.next++
+		if rec.NumRows() == 0 {
+			continue
+		}
+		cols := make([]arrow.Array, len(r.idx))
+		for i, c := range r.idx {
+			cols[i] = rec.Column(c)
+		}
+		return types.NewBatch(cols, nil, int(rec.NumRows())), nil
+	}
+	return nil, io.EOF
+}
+
+func (r *arrowRecordReader) Close() error { return nil }
 
 func (r *streamReader) Close() error {
 	if r.stop != nil {

@@ -187,7 +187,7 @@ func (t *TableEnvironment) sinkPlan(target any, src *Table, overwrite bool) (*pl
 	}
 	overwrite = overwrite || t.overwrites(id.String())
 	ins := &sql.Insert{Table: objName(id.Catalog, id.Database, id.Object), Overwrite: overwrite}
-	input, err := mapInsertColumns(src.node, tbl, ins, map[string]string{})
+	input, err := mapInsertColumns(src.node, tbl, ins, map[string]string{}, id.Summary())
 	if err != nil {
 		return nil, err
 	}

@@ -315,7 +315,7 @@ func (x *execution) insertPlan(ins *sql.Insert) (*plan.Sink, error) {
 	for _, p := range ins.Partition {
 		static[p.Key] = p.Value
 	}
-	input, err := mapInsertColumns(src, tbl, ins, static)
+	input, err := mapInsertColumns(src, tbl, ins, static, id.Summary())
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +325,7 @@ func (x *execution) insertPlan(ins *sql.Insert) (*plan.Sink, error) {
 // mapInsertColumns arranges the query's columns in the order of the
 // table's persisted columns (honouring an explicit column list and static
 // partition values) and casts them to the column types.
-func mapInsertColumns(src plan.Node, tbl *catalog.Table, ins *sql.Insert, static map[string]string) (plan.Node, error) {
+func mapInsertColumns(src plan.Node, tbl *catalog.Table, ins *sql.Insert, static map[string]string, sinkName string) (plan.Node, error) {
 	var target []types.Column
 	for _, c := range tbl.TableSchema.Columns {
 		if c.IsPersisted() {
@@ -356,9 +356,23 @@ func mapInsertColumns(src plan.Node, tbl *catalog.Table, ins *sql.Insert, static
 			supplied = append(supplied, i)
 		}
 	}
+	// Flink's DynamicSinkUtils.validateSchemaAndApplyImplicitCast: the
+	// cause, then both schemas in full
+	mismatch := func(cause string) error {
+		q := make([]string, len(srcCols))
+		for i, c := range srcCols {
+			q[i] = c.Name + ": " + c.Type.String()
+		}
+		k := make([]string, len(target))
+		for i, c := range target {
+			k[i] = c.Name + ": " + c.Type.String()
+		}
+		return &plan.Error{Line: ins.Pos().Line, Column: ins.Pos().Column, Msg: fmt.Sprintf(
+			"Column types of query result and sink for '%s' do not match.\nCause: %s\n\nQuery schema: [%s]\nSink schema:  [%s]",
+			sinkName, cause, strings.Join(q, ", "), strings.Join(k, ", "))}
+	}
 	if len(supplied) != len(srcCols) {
-		return nil, &plan.Error{Line: ins.Pos().Line, Column: ins.Pos().Column, Msg: fmt.Sprintf(
-			"Column count mismatch: target table %s has %d column(s) to fill, but the query produces %d", ins.Table, len(supplied), len(srcCols))}
+		return nil, mismatch("Different number of columns.")
 	}
 	exprs := make([]expr.Expr, len(target))
 	cols := make([]plan.Column, len(target))
@@ -368,9 +382,7 @@ func mapInsertColumns(src plan.Node, tbl *catalog.Table, ins *sql.Insert, static
 		st := srcCols[k].Type
 		if !st.EqualsIgnoreNull(tc.Type) && st.Root != types.Null {
 			if !expr.SupportsImplicitCast(st, tc.Type) && !(st.IsString() && tc.Type.IsString()) {
-				return nil, &plan.Error{Line: ins.Pos().Line, Column: ins.Pos().Column, Msg: fmt.Sprintf(
-					"Incompatible types for sink column '%s' at position %d.\n\nQuery schema: [%s: %s]\nSink schema:  [%s: %s]",
-					tc.Name, ti, srcCols[k].Name, st, tc.Name, tc.Type)}
+				return nil, mismatch(fmt.Sprintf("Incompatible types for sink column '%s' at position %d.", tc.Name, ti))
 			}
 		}
 		if !st.EqualsIgnoreNull(tc.Type) && !avoidsCast(st, tc.Type) {

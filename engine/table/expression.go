@@ -523,13 +523,19 @@ func digitsPrecision(v int64, min int) int {
 	return max(len(strconv.FormatInt(v, 10)), min)
 }
 
-// durationLit renders a Go duration as INTERVAL 's.fffffffff' SECOND(p, 9).
+// durationLit renders a Go duration as INTERVAL 's.fffffffff' SECOND(p, 9)
+// while the seconds fit SECOND(3), and otherwise as a DAY TO SECOND(3)
+// literal (see sql.DayTimeInterval): Flink rejects a day-time literal whose leading
+// precision exceeds 3.
 func durationLit(d time.Duration) sql.Expr {
 	neg := d < 0
 	if neg {
 		d = -d
 	}
 	secs := int64(d / time.Second)
+	if secs > 999 {
+		return sql.DayTimeInterval(int64(sign(neg)) * d.Milliseconds())
+	}
 	nanos := int64(d % time.Second)
 	v := strconv.FormatInt(secs, 10)
 	if nanos != 0 {
@@ -1117,6 +1123,14 @@ func (e Expression) interval(unit string, scale int64) Expression {
 				}
 			case "DAY", "HOUR", "MINUTE", "SECOND":
 				q.StartPrecision = digitsPrecision(v, 2)
+				if q.StartPrecision > 3 {
+					// beyond a literal Flink accepts: see sql.DayTimeInterval
+					unitMs := map[string]int64{"DAY": 86_400_000, "HOUR": 3_600_000, "MINUTE": 60_000, "SECOND": 1000}[unit]
+					if v > MaxIntervalMillis/unitMs {
+						return failedf("%d %s is beyond the ±%d days an INTERVAL DAY TO SECOND holds in Riffle", v, unit, MaxIntervalMillis/86_400_000)
+					}
+					return Expression{&exprData{node: sql.DayTimeInterval(int64(sign(neg)) * v * unitMs), deps: e.x.deps}}
+				}
 			case "MILLISECOND":
 				return Expression{&exprData{node: durationLit(time.Duration(v) * time.Millisecond * sign(neg)), deps: e.x.deps}}
 			}
@@ -1129,6 +1143,10 @@ func (e Expression) interval(unit string, scale int64) Expression {
 	}
 	return binary("*", plain(one), e)
 }
+
+// MaxIntervalMillis is the largest INTERVAL DAY TO SECOND, in
+// milliseconds, that Riffle holds (a Go time.Duration: ±106,751 days).
+const MaxIntervalMillis = math.MaxInt64 / int64(time.Millisecond)
 
 func sign(neg bool) time.Duration {
 	if neg {

@@ -447,6 +447,9 @@ func walkSQLExpr(e sql.Expr, fn func(sql.Expr)) {
 		walkSQLExpr(x.Operand, fn)
 		for _, w := range x.Whens {
 			walkSQLExpr(w.Cond, fn)
+			for _, m := range w.More {
+				walkSQLExpr(m, fn)
+			}
 			walkSQLExpr(w.Result, fn)
 		}
 		walkSQLExpr(x.Else, fn)
@@ -540,6 +543,9 @@ func rewriteSQLExpr(e sql.Expr, fn func(sql.Expr) (sql.Expr, error)) (sql.Expr, 
 		c.Whens = make([]*sql.When, len(x.Whens))
 		for i, w := range x.Whens {
 			c.Whens[i] = &sql.When{Span: w.Span, Cond: re(w.Cond), Result: re(w.Result)}
+			for _, m := range w.More {
+				c.Whens[i].More = append(c.Whens[i].More, re(m))
+			}
 		}
 		c.Else = re(x.Else)
 		e = &c

@@ -45,6 +45,7 @@ package filesystem
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -623,6 +624,15 @@ func (k *Sink) ChangelogMode(types.ChangelogMode) types.ChangelogMode { return t
 // Open starts writer number index. spec.Names must be the table's
 // physical columns (partition columns included); spec.StaticPartitions
 // are INSERT ... PARTITION (k='v') values.
+// CheckOverwrite accepts INSERT OVERWRITE in batch mode only, as Flink's
+// FileSystemTableSink does (its streaming writer cannot replace files).
+func (k *Sink) CheckOverwrite(batch bool) error {
+	if !batch {
+		return errors.New("Streaming mode not support overwrite.")
+	}
+	return nil
+}
+
 func (k *Sink) Open(ctx context.Context, spec connector.WriteSpec, index int) (connector.Writer, error) {
 	s := k.s
 	for key := range spec.StaticPartitions {

@@ -16,8 +16,10 @@ package infer
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -79,7 +81,17 @@ type Rowtime struct {
 // WatermarkExpr is the watermark expression: Column - INTERVAL 'Delay' Unit.
 func (r *Rowtime) WatermarkExpr() string {
 	col := sql.QuoteIdentIfNeeded(r.Column)
-	return fmt.Sprintf("%s - INTERVAL '%s' %s", col, r.Delay, r.Unit)
+	unit := r.Unit
+	if len(r.Delay) > 2 {
+		// INTERVAL '120' SECOND exceeds SECOND(2)
+		unit = fmt.Sprintf("%s(%d)", r.Unit, len(r.Delay))
+		ms := map[string]int64{"SECOND": 1000, "MINUTE": 60_000, "HOUR": 3_600_000, "DAY": 86_400_000}[r.Unit]
+		if n, err := strconv.ParseInt(r.Delay, 10, 64); err == nil && len(r.Delay) > 3 && ms > 0 && n < math.MaxInt64/ms {
+			// Flink takes no day-time literal with a leading precision above 3
+			return fmt.Sprintf("%s - (%s)", col, sql.Format(sql.DayTimeInterval(n*ms)))
+		}
+	}
+	return fmt.Sprintf("%s - INTERVAL '%s' %s", col, r.Delay, unit)
 }
 
 // Result is the proposal for one file.

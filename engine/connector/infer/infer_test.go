@@ -404,3 +404,18 @@ func TestHelpers(t *testing.T) {
 		t.Errorf("javaLayout: %s %d", p, ms)
 	}
 }
+
+// A delay of more than two digits carries its precision (INTERVAL '120'
+// SECOND exceeds SECOND(2)); beyond 999 it is no single literal.
+func TestWatermarkExprPrecision(t *testing.T) {
+	for _, c := range []struct{ delay, unit, want string }{
+		{"5", "MINUTE", "ts - INTERVAL '5' MINUTE"},
+		{"120", "SECOND", "ts - INTERVAL '120' SECOND(3)"},
+		{"1500", "DAY", "ts - (INTERVAL '1' DAY * 1500 + INTERVAL '0 00:00:00.000' DAY TO SECOND(3))"},
+	} {
+		r := &Rowtime{Column: "ts", Delay: c.delay, Unit: c.unit}
+		if got := r.WatermarkExpr(); got != c.want {
+			t.Errorf("%s %s: got %s, want %s", c.delay, c.unit, got, c.want)
+		}
+	}
+}

@@ -547,7 +547,7 @@ SELECT CAST(CAST(TIME '12:34:56.123' AS TIME(5)) AS STRING);
 +--------------+
 1 row in set
 !ok
-SELECT CAST(INTERVAL '7' YEAR AS STRING), CAST(INTERVAL '5' MONTH AS STRING), CAST(INTERVAL '123' MONTH AS STRING);
+SELECT CAST(INTERVAL '7' YEAR AS STRING), CAST(INTERVAL '5' MONTH AS STRING), CAST(INTERVAL '123' MONTH(3) AS STRING);
 +--------+--------+--------+
 | EXPR$0 | EXPR$1 | EXPR$2 |
 +--------+--------+--------+
@@ -579,7 +579,7 @@ SELECT CAST(ARRAY[CAST(NULL AS INT), 456] AS STRING);
 +-------------+
 1 row in set
 !ok
-SELECT CAST(MAP['a', INTERVAL '-123' MONTH, 'b', INTERVAL '123' MONTH] AS STRING);
+SELECT CAST(MAP['a', INTERVAL '-123' MONTH(3), 'b', INTERVAL '123' MONTH(3)] AS STRING);
 +----------------------+
 |               EXPR$0 |
 +----------------------+

@@ -1,0 +1,80 @@
+# parser_forms.q - forms of Calcite's grammar (as in Flink's parser).
+# Sources: Calcite Parser.jj: CaseExpression (WHEN takes a list of values
+# in a simple CASE), TRIM (TRIM(BOTH x) reads x as the string: "This is to
+# handle the case of TRIM(x)"), IntervalLiteralOrExpression (INTERVAL 2
+# DAY, INTERVAL (expr) DAY, INTERVAL col DAY: the value times one unit);
+# Flink's csv format docs ('csv.field-delimiter' = U&'\0001'); Flink's
+# ARRAY_AGG([ ALL | DISTINCT ] expression [ RESPECT NULLS | IGNORE NULLS ]).
+
+SET 'execution.runtime-mode' = 'batch';
+[INFO] Execute statement succeeded.
+!info
+
+SELECT CASE 2 WHEN 1, 2 THEN 'a' ELSE 'b' END, CASE 3 WHEN 1, 2 THEN 'a' WHEN 3 THEN 'c' ELSE 'b' END;
++--------+--------+
+| EXPR$0 | EXPR$1 |
++--------+--------+
+|      a |      c |
++--------+--------+
+1 row in set
+!ok
+SELECT x, CASE x WHEN 1, 3 THEN 'odd' WHEN 2, 4 THEN 'even' END FROM (VALUES (1), (2), (3), (5)) AS t(x);
++---+--------+
+| x | EXPR$1 |
++---+--------+
+| 1 |    odd |
+| 2 |   even |
+| 3 |    odd |
+| 5 | <NULL> |
++---+--------+
+4 rows in set
+!ok
+SELECT '[' || TRIM(BOTH ' x ') || ']', '[' || TRIM(LEADING ' x ') || ']', '[' || TRIM(TRAILING ' x ') || ']';
++--------+--------+--------+
+| EXPR$0 | EXPR$1 | EXPR$2 |
++--------+--------+--------+
+|    [x] |   [x ] |   [ x] |
++--------+--------+--------+
+1 row in set
+!ok
+SELECT INTERVAL 1 DAY, INTERVAL 100 DAY, INTERVAL -2 HOUR, DATE '2020-01-01' + INTERVAL 3 DAY, INTERVAL 1.5 SECOND;
++-----------------+-------------------+-----------------+------------+-----------------+
+|          EXPR$0 |            EXPR$1 |          EXPR$2 |     EXPR$3 |          EXPR$4 |
++-----------------+-------------------+-----------------+------------+-----------------+
+| +1 00:00:00.000 | +100 00:00:00.000 | -0 02:00:00.000 | 2020-01-04 | +0 00:00:01.500 |
++-----------------+-------------------+-----------------+------------+-----------------+
+1 row in set
+!ok
+SELECT x, INTERVAL x MINUTE, INTERVAL (x + 1) MINUTE FROM (VALUES (1), (2)) AS t(x);
++---+-----------------+-----------------+
+| x |          EXPR$1 |          EXPR$2 |
++---+-----------------+-----------------+
+| 1 | +0 00:01:00.000 | +0 00:02:00.000 |
+| 2 | +0 00:02:00.000 | +0 00:03:00.000 |
++---+-----------------+-----------------+
+2 rows in set
+!ok
+SELECT ARRAY_AGG(x RESPECT NULLS), ARRAY_AGG(x IGNORE NULLS) FROM (VALUES (1), (CAST(NULL AS INT))) AS t(x);
++-----------+--------+
+|    EXPR$0 | EXPR$1 |
++-----------+--------+
+| [1, NULL] |    [1] |
++-----------+--------+
+1 row in set
+!ok
+# Calcite's ARRAY value constructor takes at least one value
+SELECT ARRAY[];
+[ERROR] Could not execute SQL statement. Reason:
+Was expecting at least 1 arguments
+!error
+CREATE TABLE tsv (a STRING, b INT) WITH ('connector' = 'filesystem', 'path' = '${TESTDATA}/csv-spaces/tab.tsv', 'format' = 'csv', 'csv.field-delimiter' = U&'\0009', 'csv.ignore-first-line' = 'true');
+[INFO] Execute statement succeeded.
+!info
+SELECT * FROM tsv;
++---+---+
+| a | b |
++---+---+
+| 1 | 2 |
++---+---+
+1 row in set
+!ok

@@ -1,0 +1,496 @@
+package ui
+
+import (
+	"image/color"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/riffle-sql/riffle/completion"
+)
+
+// The completion popup: opened by typing (completion.AutoTrigger decides
+// after each typed character) and by Ctrl+Space, anchored under the
+// editor's cursor. While it is open it holds the keyboard focus of its
+// overlay: Up/Down/PageUp/PageDown choose, Enter or Tab accept, Esc closes;
+// typed characters and Backspace go on to the editor and the candidates
+// follow the new prefix. The chosen item replaces the word at the cursor
+// with Editor.ReplaceRange (one undo step).
+
+// completionRows is how many candidates the popup shows at once.
+const completionRows = 10
+
+// completionPopup is the open popup (at most one).
+type completionPopup struct {
+	wb   *Workbench
+	tab  *editorTab
+	res  completion.Result
+	sel  int
+	top  int // first shown item
+	pop  *widget.PopUp
+	view *completionView
+
+	rows   []*completionRow
+	detail *widget.Label
+	more   *widget.Label
+	foot   *fyne.Container
+}
+
+// completionCatalog reads the engine's catalog and functions.
+func (wb *Workbench) completionCatalog() completion.Catalog {
+	a := wb.authoring()
+	if a.compCat == nil {
+		a.compCat = completion.EnvCatalog(wb.env)
+	}
+	return a.compCat
+}
+
+// completeAt computes the candidates at the cursor of t. A keyword that
+// is also offered as a function (AVG, COUNT, …) is shown once, as the
+// function with its signature.
+func (wb *Workbench) completeAt(t *editorTab) completion.Result {
+	res := completion.Complete(t.ed.Text(), t.ed.CursorOffset(), wb.completionCatalog())
+	funcs := map[string]bool{}
+	for _, it := range res.Items {
+		if it.Kind == completion.KindFunction {
+			funcs[strings.ToUpper(it.Label)] = true
+		}
+	}
+	if len(funcs) > 0 {
+		res.Items = slices.DeleteFunc(res.Items, func(it completion.Item) bool {
+			return it.Kind == completion.KindKeyword && funcs[strings.ToUpper(it.Label)]
+		})
+	}
+	return res
+}
+
+// showCompletion opens the popup for t's cursor (Ctrl+Space: explicit).
+// An explicit request with a single candidate inserts it at once; with no
+// candidate the status bar says so.
+func (wb *Workbench) showCompletion(t *editorTab, explicit bool) {
+	wb.closeCompletion()
+	res := wb.completeAt(t)
+	if len(res.Items) == 0 {
+		if explicit {
+			wb.setStatus("No completion here (" + res.Context + ")")
+		}
+		return
+	}
+	if explicit && len(res.Items) == 1 {
+		t.ed.ReplaceRange(res.Start, res.End, res.Items[0].Insert)
+		return
+	}
+	if !explicit && len(res.Items) == 1 && strings.EqualFold(res.Items[0].Insert, res.Prefix) {
+		return // typed in full already
+	}
+	c := wb.win.Canvas()
+	if c == nil {
+		return
+	}
+	p := &completionPopup{wb: wb, tab: t, res: res, sel: exactMatch(res)}
+	p.build()
+	p.pop = widget.NewPopUp(p.content(), c)
+	p.pop.Resize(p.size())
+	wb.authoring().popup = p
+	p.place()
+	p.pop.Show()
+	c.Focus(p.view)
+	p.render()
+}
+
+// closeCompletion hides the popup, if open.
+func (wb *Workbench) closeCompletion() {
+	a := wb.authoring()
+	if p := a.popup; p != nil {
+		a.popup = nil
+		p.pop.Hide()
+	}
+}
+
+// completionOpen reports whether the popup is shown (for t, when not nil).
+func (wb *Workbench) completionOpen(t *editorTab) bool {
+	p := wb.authoring().popup
+	return p != nil && p.pop.Visible() && (t == nil || p.tab == t)
+}
+
+// autoComplete runs after a change of t's text from old to text: when it
+// was one typed character and AutoTrigger says so, the popup opens.
+func (wb *Workbench) autoComplete(t *editorTab, old, text string) {
+	if wb.completionOpen(nil) || wb.editors.current() != t || !wb.embeddedTab(t) {
+		return // a gateway's tab completes on Ctrl+Space, by the gateway
+	}
+	off := t.ed.CursorOffset()
+	if !typedOneRune(old, text, off) {
+		return
+	}
+	if completion.AutoTrigger(text, off) {
+		wb.showCompletion(t, false)
+	}
+}
+
+// exactMatch is the index of the candidate that is the typed word itself
+// (so that Enter after "FROM" keeps FROM, not FROM_BASE64), or 0.
+func exactMatch(res completion.Result) int {
+	for i, it := range res.Items {
+		if res.Prefix != "" && strings.EqualFold(it.Label, res.Prefix) {
+			return i
+		}
+	}
+	return 0
+}
+
+// typedOneRune reports whether text is old with one character inserted
+// just before byte offset off (what typing does).
+func typedOneRune(old, text string, off int) bool {
+	if off <= 0 || off > len(text) {
+		return false
+	}
+	_, n := utf8.DecodeLastRuneInString(text[:off])
+	if len(text) != len(old)+n || off-n > len(old) {
+		return false
+	}
+	return text[:off-n] == old[:off-n] && text[off:] == old[off-n:]
+}
+
+func (p *completionPopup) build() {
+	p.view = newCompletionView(p)
+	for range completionRows {
+		p.rows = append(p.rows, newCompletionRow(p))
+	}
+	p.detail = widget.NewLabel("")
+	p.detail.Truncation = fyne.TextTruncateEllipsis
+	p.detail.Importance = widget.LowImportance
+	p.more = widget.NewLabel("")
+	p.more.Importance = widget.LowImportance
+}
+
+func (p *completionPopup) content() fyne.CanvasObject {
+	list := container.NewVBox()
+	for _, r := range p.rows {
+		list.Add(r)
+	}
+	p.foot = container.NewVBox(widget.NewSeparator(), p.detail, p.more)
+	return container.NewStack(p.view, container.NewBorder(nil, p.foot, nil, nil, list))
+}
+
+func (p *completionPopup) size() fyne.Size {
+	n := min(len(p.res.Items), completionRows)
+	rowH := p.rows[0].MinSize().Height
+	h := float32(n)*(rowH+theme.Padding()) + p.foot.MinSize().Height + theme.Padding()
+	return fyne.NewSize(560, h)
+}
+
+// place anchors the popup under the cursor, or above it when it would
+// leave the window.
+func (p *completionPopup) place() {
+	at := p.tab.ed.CursorScreenPosition()
+	cs := p.wb.win.Canvas().Size()
+	sz := p.size()
+	if at.Y+sz.Height > cs.Height {
+		line := lineHeight(theme.TextSize())
+		at.Y = max(0, at.Y-line-sz.Height)
+	}
+	if at.X+sz.Width > cs.Width {
+		at.X = max(0, cs.Width-sz.Width)
+	}
+	p.pop.ShowAtPosition(at)
+}
+
+// render shows the items around the selection.
+func (p *completionPopup) render() {
+	n := len(p.res.Items)
+	p.sel = max(0, min(p.sel, n-1))
+	if p.sel < p.top {
+		p.top = p.sel
+	}
+	if p.sel >= p.top+completionRows {
+		p.top = p.sel - completionRows + 1
+	}
+	p.top = max(0, min(p.top, n-completionRows))
+	for i, r := range p.rows {
+		k := p.top + i
+		if k < n {
+			r.set(k, p.res.Items[k], k == p.sel)
+			r.Show()
+		} else {
+			r.Hide()
+		}
+	}
+	if n > 0 {
+		it := p.res.Items[p.sel]
+		d := it.Kind.String()
+		if it.Detail != "" && it.Detail != d {
+			d += " · " + it.Detail
+		}
+		p.detail.SetText(d)
+	}
+	if n > completionRows {
+		p.more.SetText(itoa(p.sel+1) + " of " + itoa(n) + " · ↑↓ choose · Enter/Tab insert · Esc close")
+	} else {
+		p.more.SetText("↑↓ choose · Enter/Tab insert · Esc close")
+	}
+	p.pop.Resize(p.size())
+}
+
+func itoa(n int) string { return groupDigits(n) }
+
+// move changes the selection by d.
+func (p *completionPopup) move(d int) {
+	n := len(p.res.Items)
+	if n == 0 {
+		return
+	}
+	p.sel = (p.sel + d%n + n) % n
+	p.render()
+}
+
+// accept inserts item k and closes the popup.
+func (p *completionPopup) accept(k int) {
+	if k < 0 || k >= len(p.res.Items) {
+		return
+	}
+	it := p.res.Items[k]
+	p.wb.closeCompletion()
+	p.tab.ed.ReplaceRange(p.res.Start, p.res.End, it.Insert)
+	p.focusEditor()
+	// "table." after an alias, "fn(" and the like go on completing
+	if off := p.tab.ed.CursorOffset(); completion.AutoTrigger(p.tab.ed.Text(), off) && strings.HasSuffix(it.Insert, ".") {
+		p.wb.showCompletion(p.tab, false)
+	}
+}
+
+func (p *completionPopup) focusEditor() {
+	if c := p.wb.win.Canvas(); c != nil {
+		c.Focus(p.tab.ed)
+	}
+}
+
+// update recomputes the candidates after the editor changed; the popup
+// closes when nothing matches or the cursor left the word.
+func (p *completionPopup) update() {
+	res := p.wb.completeAt(p.tab)
+	if len(res.Items) == 0 {
+		p.wb.closeCompletion()
+		return
+	}
+	var label string
+	if p.sel < len(p.res.Items) {
+		label = p.res.Items[p.sel].Label
+	}
+	p.res, p.sel, p.top = res, exactMatch(res), 0
+	if p.sel == 0 {
+		for i, it := range res.Items {
+			if it.Label == label {
+				p.sel = i
+				break
+			}
+		}
+	}
+	p.render()
+	p.place()
+}
+
+// typed forwards a character to the editor.
+func (p *completionPopup) typed(r rune) {
+	p.tab.ed.TypedRune(r)
+	if isWordRune(r) {
+		p.update()
+		return
+	}
+	// a separator ends the word: close, and reopen where typing would
+	p.wb.closeCompletion()
+	if completion.AutoTrigger(p.tab.ed.Text(), p.tab.ed.CursorOffset()) {
+		p.wb.showCompletion(p.tab, false)
+	}
+}
+
+func isWordRune(r rune) bool {
+	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// key handles a navigation or editing key.
+func (p *completionPopup) key(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyUp:
+		p.move(-1)
+	case fyne.KeyDown:
+		p.move(1)
+	case fyne.KeyPageUp:
+		p.sel = max(0, p.sel-(completionRows-1))
+		p.render()
+	case fyne.KeyPageDown:
+		p.sel = min(len(p.res.Items)-1, p.sel+completionRows-1)
+		p.render()
+	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeyTab:
+		p.accept(p.sel)
+	case fyne.KeyEscape:
+		p.wb.closeCompletion()
+		p.focusEditor()
+	case fyne.KeyBackspace:
+		p.tab.ed.TypedKey(ev)
+		if p.tab.ed.CursorOffset() < p.res.Start || p.tab.ed.CursorOffset() == 0 {
+			p.wb.closeCompletion()
+			return
+		}
+		p.update()
+	case fyne.KeyLeft, fyne.KeyRight, fyne.KeyHome, fyne.KeyEnd, fyne.KeyDelete:
+		// the cursor leaves the word: the editor moves it, the popup closes
+		p.wb.closeCompletion()
+		p.focusEditor()
+		p.tab.ed.TypedKey(ev)
+	default:
+		// Fyne reports every key, letters too, before the character
+		// (TypedRune, which follows); the editor ignores those.
+		p.tab.ed.TypedKey(ev)
+	}
+}
+
+// completionView is the popup's keyboard receiver (focusable, invisible).
+type completionView struct {
+	widget.BaseWidget
+	p *completionPopup
+}
+
+var (
+	_ fyne.Focusable    = (*completionView)(nil)
+	_ fyne.Shortcutable = (*completionView)(nil)
+	_ fyne.Tabbable     = (*completionView)(nil)
+	_ desktop.Keyable   = (*completionView)(nil)
+)
+
+func newCompletionView(p *completionPopup) *completionView {
+	v := &completionView{p: p}
+	v.ExtendBaseWidget(v)
+	return v
+}
+
+func (v *completionView) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
+}
+
+// FocusGained implements fyne.Focusable.
+func (v *completionView) FocusGained() {}
+
+// FocusLost implements fyne.Focusable.
+func (v *completionView) FocusLost() {}
+
+// TypedRune forwards the character to the editor.
+func (v *completionView) TypedRune(r rune) { v.p.typed(r) }
+
+// TypedKey navigates, accepts or closes.
+func (v *completionView) TypedKey(ev *fyne.KeyEvent) { v.p.key(ev) }
+
+// KeyDown and KeyUp go on to the editor, which tracks Shift with them (a
+// Shift released while the popup is open must reach it).
+func (v *completionView) KeyDown(ev *fyne.KeyEvent) { v.p.tab.ed.KeyDown(ev) }
+
+// KeyUp: see KeyDown.
+func (v *completionView) KeyUp(ev *fyne.KeyEvent) { v.p.tab.ed.KeyUp(ev) }
+
+// AcceptsTab makes Tab accept the selection instead of moving the focus.
+func (v *completionView) AcceptsTab() bool { return true }
+
+// TypedShortcut: Ctrl+Space recomputes; other shortcuts close the popup
+// and go to the editor (Ctrl+Enter runs, Ctrl+Z undoes, …).
+func (v *completionView) TypedShortcut(s fyne.Shortcut) {
+	p := v.p
+	if cs, ok := s.(*desktop.CustomShortcut); ok && cs.KeyName == fyne.KeySpace {
+		p.update()
+		return
+	}
+	p.wb.closeCompletion()
+	p.focusEditor()
+	p.tab.ed.TypedShortcut(s)
+}
+
+// completionRow is one candidate: kind tag, label and detail; a tap
+// inserts it.
+type completionRow struct {
+	widget.BaseWidget
+	p      *completionPopup
+	k      int
+	bg     *canvas.Rectangle
+	kind   *canvas.Text
+	label  *canvas.Text
+	detail *canvas.Text
+}
+
+var _ fyne.Tappable = (*completionRow)(nil)
+
+func newCompletionRow(p *completionPopup) *completionRow {
+	r := &completionRow{p: p, bg: canvas.NewRectangle(color.Transparent),
+		kind: canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder)), label: canvas.NewText("", theme.Color(theme.ColorNameForeground)),
+		detail: canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder))}
+	r.kind.TextSize = theme.CaptionTextSize()
+	r.label.TextStyle = fyne.TextStyle{Monospace: true}
+	r.detail.TextSize = theme.CaptionTextSize()
+	r.detail.TextStyle = fyne.TextStyle{Monospace: true}
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+func (r *completionRow) set(k int, it completion.Item, selected bool) {
+	r.k = k
+	r.kind.Text = it.Kind.String()
+	r.label.Text = it.Label
+	r.detail.Text = it.Detail
+	if selected {
+		r.bg.FillColor = theme.Color(theme.ColorNameSelection)
+	} else {
+		r.bg.FillColor = color.Transparent
+	}
+	r.Refresh()
+}
+
+// Tapped inserts the candidate.
+func (r *completionRow) Tapped(*fyne.PointEvent) { r.p.accept(r.k) }
+
+func (r *completionRow) CreateRenderer() fyne.WidgetRenderer {
+	return &completionRowRenderer{r: r}
+}
+
+type completionRowRenderer struct{ r *completionRow }
+
+func (rr *completionRowRenderer) Layout(s fyne.Size) {
+	r := rr.r
+	pad := theme.InnerPadding() / 2
+	r.bg.Resize(s)
+	kw := fyne.MeasureText("function", r.kind.TextSize, r.kind.TextStyle).Width
+	r.kind.Move(fyne.NewPos(pad, (s.Height-r.kind.MinSize().Height)/2))
+	lx := pad + kw + pad
+	r.label.Move(fyne.NewPos(lx, (s.Height-r.label.MinSize().Height)/2))
+	lw := r.label.MinSize().Width
+	dx := lx + lw + 2*pad
+	r.detail.Text = fitText(r.detail.Text, s.Width-dx-pad, r.detail.TextSize)
+	r.detail.Move(fyne.NewPos(dx, (s.Height-r.detail.MinSize().Height)/2))
+}
+
+func (rr *completionRowRenderer) MinSize() fyne.Size {
+	h := rr.r.label.MinSize().Height + theme.InnerPadding()/2
+	return fyne.NewSize(200, h)
+}
+
+func (rr *completionRowRenderer) Refresh() {
+	r := rr.r
+	r.kind.Color = theme.Color(theme.ColorNamePlaceHolder)
+	r.label.Color = theme.Color(theme.ColorNameForeground)
+	r.detail.Color = theme.Color(theme.ColorNamePlaceHolder)
+	rr.Layout(r.Size())
+	for _, o := range rr.Objects() {
+		o.Refresh()
+	}
+}
+
+func (rr *completionRowRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{rr.r.bg, rr.r.kind, rr.r.label, rr.r.detail}
+}
+
+func (rr *completionRowRenderer) Destroy() {}

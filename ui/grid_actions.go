@@ -1,0 +1,229 @@
+package ui
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/riffle-sql/riffle/authoring"
+	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// Grid actions: a right-click on a data cell offers "Filter = value",
+// "Filter ≠ value", "Filter > value" and "Filter < value"; on a column
+// header "Group by this column", "Count distinct", "Sort ascending/
+// descending" and "Hide column". Each rewrites the result's query with
+// package authoring, puts the new SQL in place of the statement in its
+// editor tab (a new tab for results of the catalog's Preview), and runs it;
+// the old result tab makes way for the new one.
+
+var (
+	_ fyne.SecondaryTappable = (*gridCell)(nil)
+	_ fyne.SecondaryTappable = (*headerCell)(nil)
+)
+
+// TappedSecondary opens the menu of the cell (grid actions first).
+func (c *gridCell) TappedSecondary(e *fyne.PointEvent) {
+	g := c.grid
+	if g == nil {
+		return
+	}
+	if g.onCellMenu != nil {
+		g.onCellMenu(c.id, e.AbsolutePosition)
+		return
+	}
+	g.TappedSecondary(e)
+}
+
+// TappedSecondary opens the menu of a column header.
+func (h *headerCell) TappedSecondary(e *fyne.PointEvent) {
+	if g := h.grid; g != nil && g.onHeaderMenu != nil {
+		g.onHeaderMenu(h.col, e.AbsolutePosition)
+	}
+}
+
+// showCellMenu selects the right-clicked cell (unless it is inside the
+// selection) and opens the menu with the filter actions.
+func (rt *resultTab) showCellMenu(id widget.TableCellID, at fyne.Position) {
+	if g := rt.grid; g != nil && !g.inSelection(id) && id.Col > 0 {
+		g.Table.Select(id)
+	}
+	rt.showMenuWith(rt.cellActions(id), at)
+}
+
+// showHeaderMenu opens a header's menu.
+func (rt *resultTab) showHeaderMenu(col int, at fyne.Position) {
+	rt.showMenuWith(rt.headerActions(col), at)
+}
+
+// actionable reports whether the result's statement is a query the grid
+// actions can rewrite.
+func (rt *resultTab) actionable() bool {
+	if rt.grid == nil || rt.text != "" {
+		return false
+	}
+	st, err := sql.Parse(rt.stmt)
+	if err != nil {
+		return false
+	}
+	_, ok := st.(*sql.Query)
+	return ok
+}
+
+// dataColumn maps a grid column to the result's column index (-1 for the
+// row number and op columns).
+func (g *resultGrid) dataColumn(col int) int {
+	dc := col - 1 - g.opCols()
+	if dc < 0 || dc >= len(g.cols) {
+		return -1
+	}
+	return dc
+}
+
+// cellValue returns the Go value of a cell of the current page (nil for
+// NULL), read from the frozen frame or a fresh copy of the view.
+func (g *resultGrid) cellValue(row, col int) (any, bool) {
+	dc := g.dataColumn(col)
+	if dc < 0 {
+		return nil, false
+	}
+	f := g.frozen
+	if f == nil {
+		f = g.res.Freeze(g.view)
+	}
+	abs := g.pageStart() + row
+	fc := dc + g.opCols()
+	if abs >= f.Len() {
+		return nil, false
+	}
+	if f.IsNull(abs, fc) {
+		return nil, true
+	}
+	return f.Value(abs, fc), true
+}
+
+// cellActions are the filter actions of a data cell.
+func (rt *resultTab) cellActions(id widget.TableCellID) []*fyne.MenuItem {
+	g := rt.grid
+	dc := g.dataColumn(id.Col)
+	if dc < 0 || !rt.actionable() {
+		return nil
+	}
+	v, ok := g.cellValue(id.Row, id.Col)
+	if !ok {
+		return nil
+	}
+	col := g.cols[dc]
+	text, null, _ := g.cellText(id.Row, id.Col)
+	shown := shortValue(text)
+	if null {
+		shown = "NULL"
+	}
+	act := func(label string, op authoring.Op) *fyne.MenuItem {
+		return fyne.NewMenuItem(label, func() {
+			rt.wb.gridAction(rt, func(q string) (string, error) { return authoring.FilterByValue(q, col.Name, op, v, col.Type) })
+		})
+	}
+	items := []*fyne.MenuItem{
+		act("Filter = "+shown, authoring.OpEq),
+		act("Filter ≠ "+shown, authoring.OpNe),
+	}
+	if !null && orderable(col.Type) {
+		items = append(items, act("Filter > "+shown, authoring.OpGt), act("Filter < "+shown, authoring.OpLt))
+	}
+	return items
+}
+
+// orderable reports types that compare with < and >.
+func orderable(t *types.DataType) bool {
+	return t != nil && (t.IsNumeric() || t.IsString() || t.IsDatetime())
+}
+
+// shortValue shortens a cell's text for a menu label.
+func shortValue(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if r := []rune(s); len(r) > 32 {
+		s = string(r[:31]) + "…"
+	}
+	if s == "" {
+		return "''"
+	}
+	return s
+}
+
+// headerActions are the actions of a column header.
+func (rt *resultTab) headerActions(col int) []*fyne.MenuItem {
+	g := rt.grid
+	dc := g.dataColumn(col)
+	if dc < 0 || !rt.actionable() {
+		return nil
+	}
+	name := g.cols[dc].Name
+	var names []string
+	for _, c := range g.cols {
+		names = append(names, c.Name)
+	}
+	do := func(label string, f func(q string) (string, error)) *fyne.MenuItem {
+		return fyne.NewMenuItem(label, func() { rt.wb.gridAction(rt, f) })
+	}
+	return []*fyne.MenuItem{
+		do("Group by this column", func(q string) (string, error) { return authoring.GroupByColumn(q, name) }),
+		do("Count distinct", func(q string) (string, error) { return authoring.CountDistinct(q, name) }),
+		do("Sort ascending", func(q string) (string, error) { return authoring.SortBy(q, name, false) }),
+		do("Sort descending", func(q string) (string, error) { return authoring.SortBy(q, name, true) }),
+		do("Hide column", func(q string) (string, error) { return authoring.HideColumn(q, name, names) }),
+	}
+}
+
+// gridAction rewrites the result's query with f, shows the new SQL in the
+// editor in place of the old statement and runs it.
+func (wb *Workbench) gridAction(rt *resultTab, f func(query string) (string, error)) {
+	out, err := f(rt.stmt)
+	if err != nil {
+		wb.setStatus("Cannot apply: " + err.Error())
+		wb.messages.add(levelWarning, "The grid action cannot rewrite the query: "+err.Error(), nil)
+		return
+	}
+	t := wb.editors.byID(rt.editorTab)
+	start := -1
+	if t != nil {
+		start = statementOffset(t.ed.Text(), rt.stmt)
+	}
+	if start < 0 {
+		// A preview, or the statement was edited since: a new tab.
+		mode := modeStreaming
+		if cur := wb.editors.current(); cur != nil {
+			mode = cur.mode
+		}
+		t = wb.editors.newTab("", out+";\n")
+		if t == nil {
+			return
+		}
+		t.mode = mode
+		wb.editors.saveMode(t)
+		if rt.conn != nil {
+			wb.setTabConnection(t, rt.conn) // the preview's connection
+		}
+		start = 0
+	} else {
+		t.ed.ReplaceRange(start, start+len(rt.stmt), out)
+		wb.editors.tabs.Select(t.item)
+	}
+	t.ed.SetCursorOffset(start)
+	wb.closeResult(rt)
+	wb.runStatementIn(t, out, start)
+}
+
+// statementOffset finds the statement stmt in the script: the offset of
+// the statement whose text equals it (the first, when it occurs several
+// times), or -1.
+func statementOffset(script, stmt string) int {
+	for _, sp := range sql.SplitStatements(script) {
+		if sp.Text == stmt {
+			return sp.Start.Offset
+		}
+	}
+	return -1
+}
