@@ -46,6 +46,9 @@ var demoTab2 string
 //go:embed demo/3-live-stream.sql
 var demoTab3 string
 
+//go:embed demo/4-live-flights.sql
+var demoTab4 string
+
 // File names of the bundled data, as extracted.
 const (
 	FlightsFile  = "flights-2001-01-01_14.csv"
@@ -209,6 +212,7 @@ func DemoWorkspace(p DataPaths) Demo {
 			{Title: "Delays by state", SQL: demoTab1},
 			{Title: "Flights by hour", SQL: demoTab2},
 			{Title: "Live stream", SQL: demoTab3},
+			{Title: "Live flights", SQL: r.Replace(demoTab4)},
 		},
 	}
 }

@@ -97,8 +97,8 @@ func TestDemoWorkspace(t *testing.T) {
 			t.Errorf("init script lacks %q", want)
 		}
 	}
-	if len(d.Tabs) != 3 {
-		t.Fatalf("want 3 demo tabs, got %d", len(d.Tabs))
+	if len(d.Tabs) != 4 {
+		t.Fatalf("want 4 demo tabs, got %d", len(d.Tabs))
 	}
 	for _, tab := range d.Tabs {
 		if tab.Title == "" || !strings.Contains(tab.SQL, "SELECT") {
@@ -107,5 +107,8 @@ func TestDemoWorkspace(t *testing.T) {
 	}
 	if !strings.Contains(d.Tabs[0].SQL, "JOIN airports") || !strings.Contains(d.Tabs[2].SQL, "'connector' = 'datagen'") {
 		t.Error("demo tabs are not the join and the datagen stream")
+	}
+	if live := d.Tabs[3].SQL; !strings.Contains(live, "TUMBLE(TABLE flights_live") || !strings.Contains(live, "'path' = '/tmp/it''s/flights.csv'") || !strings.Contains(live, "'source.replay-speed'") {
+		t.Errorf("the live flights tab is not a windowed replay of the flights file:\n%s", live)
 	}
 }

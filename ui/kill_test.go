@@ -56,10 +56,10 @@ func TestKilledWorkbenchKeepsTheAutosavedText(t *testing.T) {
 	for _, tab := range h.wb.editors.list {
 		got = append(got, tab.title)
 	}
-	if fmt.Sprint(got) != "[Delays by state Flights by hour Live stream Query 1]" {
+	if fmt.Sprint(got) != "[Delays by state Flights by hour Live stream Live flights Query 1]" {
 		t.Errorf("tabs %q", got)
 	}
-	last := h.wb.editors.list[3]
+	last := h.wb.editors.list[len(h.wb.editors.list)-1]
 	if text := last.ed.Text(); text != "SELECT * FROM flights WHERE delay > 60" {
 		t.Errorf("text %q", text)
 	}

@@ -28,7 +28,7 @@ func TestCloseAndReopenBringsEverythingBack(t *testing.T) {
 	h.wb.editors.list[1].mode = modeBatch
 	h.wb.editors.saveMode(h.wb.editors.list[1])
 	h.wb.vsplit.SetOffset(0.35)
-	want := []string{"Flights by hour", "Live stream", "Query 1", "DDL"}
+	want := []string{"Flights by hour", "Live stream", "Live flights", "Query 1", "DDL"}
 	var got []string
 	for _, t := range h.wb.editors.list {
 		got = append(got, t.title)
@@ -44,7 +44,7 @@ func TestCloseAndReopenBringsEverythingBack(t *testing.T) {
 	for _, t := range h2.wb.editors.list {
 		got = append(got, t.title+"/"+t.mode)
 	}
-	if want := "Flights by hour/Batch|Live stream/Batch|Query 1/Streaming|DDL/Streaming"; strings.Join(got, "|") != want {
+	if want := "Flights by hour/Batch|Live stream/Batch|Live flights/Streaming|Query 1/Streaming|DDL/Streaming"; strings.Join(got, "|") != want {
 		t.Errorf("tabs after reopening %q, want %q", got, want)
 	}
 	cur := h2.tab()
@@ -94,7 +94,7 @@ func TestEditsAreSavedWithoutClosing(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := tabs[len(tabs)-1]
-	if last.ID != tab.id || last.Text != "SELECT 'unsaved'" || last.CursorCol != 16 || last.Order != 3 {
+	if last.ID != tab.id || last.Text != "SELECT 'unsaved'" || last.CursorCol != 16 || last.Order != 4 {
 		t.Errorf("stored %+v", last)
 	}
 }
