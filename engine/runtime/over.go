@@ -3,7 +3,6 @@ package runtime
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -200,8 +199,8 @@ func sortPerm(b *types.Batch, part []int, order []SortKey, ts []*types.DataType)
 		perm[i] = int32(i)
 	}
 	if len(keys) > 0 {
-		cmp := newRowComparator(b, keys, ts)
-		slices.SortStableFunc(perm, func(x, y int32) int { return cmp(int(x), int(y)) })
+		cmp := newSortComparator(b, keys, ts)
+		stableSortIndex(perm, cmp)
 	}
 	return perm
 }

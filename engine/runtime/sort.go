@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -72,40 +73,153 @@ func columnComparator(arr arrow.Array, t *types.DataType) func(i, j int) int {
 	}
 }
 
-// newRowComparator builds a comparator over the key columns of a batch.
+// newRowComparator builds a comparator over the key columns of a batch,
+// for callers that compare about once per row (a bounded heap, a scan for
+// partition boundaries). Each key's comparator folds in its direction and
+// null ordering and skips the null checks when the column has no nulls.
 func newRowComparator(b *types.Batch, keys []SortKey, ts []*types.DataType) rowComparator {
+	return buildRowComparator(b, keys, ts, false)
+}
+
+// newSortComparator is newRowComparator for a full sort of the batch
+// (n log n comparisons): it also compares low cardinality string columns
+// of large batches by precomputed ranks, which pays for the one hash
+// lookup per row that builds them.
+func newSortComparator(b *types.Batch, keys []SortKey, ts []*types.DataType) rowComparator {
+	return buildRowComparator(b, keys, ts, true)
+}
+
+func buildRowComparator(b *types.Batch, keys []SortKey, ts []*types.DataType, ranked bool) rowComparator {
 	cmps := make([]func(i, j int) int, len(keys))
 	for k, key := range keys {
-		cmps[k] = columnComparator(b.Cols[key.Col], ts[key.Col])
+		cmps[k] = keyComparator(b.Cols[key.Col], ts[key.Col], key, ranked)
+	}
+	switch len(cmps) {
+	case 0:
+		return func(i, j int) int { return 0 }
+	case 1:
+		return cmps[0]
+	case 2:
+		c0, c1 := cmps[0], cmps[1]
+		return func(i, j int) int {
+			if c := c0(i, j); c != 0 {
+				return c
+			}
+			return c1(i, j)
+		}
 	}
 	return func(i, j int) int {
-		for k, key := range keys {
-			col := b.Cols[key.Col]
-			ni, nj := col.IsNull(i), col.IsNull(j)
-			var c int
-			switch {
-			case ni && nj:
-				c = 0
-			case ni || nj:
-				c = 1
-				if ni == key.NullsFirst {
-					c = -1
-				}
-				if c != 0 {
-					return c
-				}
-			default:
-				c = cmps[k](i, j)
-				if key.Desc {
-					c = -c
-				}
-			}
-			if c != 0 {
-				return c
+		for _, c := range cmps {
+			if r := c(i, j); r != 0 {
+				return r
 			}
 		}
 		return 0
 	}
+}
+
+// keyComparator compares rows i and j of one key column in the key's
+// direction and null ordering.
+func keyComparator(col arrow.Array, t *types.DataType, key SortKey, ranked bool) func(i, j int) int {
+	c := columnComparator(col, t)
+	if ranked {
+		if ranks := stringRanks(col); ranks != nil {
+			c = func(i, j int) int { return cmp64(int64(ranks[i]), int64(ranks[j])) }
+		}
+	}
+	desc := key.Desc
+	if col.NullN() == 0 {
+		if desc {
+			asc := c
+			return func(i, j int) int { return asc(j, i) }
+		}
+		return c
+	}
+	nullCmp := 1 // a NULL i sorts after a value j
+	if key.NullsFirst {
+		nullCmp = -1
+	}
+	return func(i, j int) int {
+		ni, nj := col.IsNull(i), col.IsNull(j)
+		switch {
+		case ni && nj:
+			return 0
+		case ni:
+			return nullCmp
+		case nj:
+			return -nullCmp
+		case desc:
+			return c(j, i)
+		}
+		return c(i, j)
+	}
+}
+
+// stringRanks returns, for a string column of at least rankMinRows rows
+// with at most one distinct value per rankMaxRatio rows, each row's rank
+// among the column's sorted distinct values (null rows get rank 0 and are
+// ordered by the null checks); otherwise nil. Comparing ranks replaces a
+// byte comparison per sort comparison with an integer one.
+func stringRanks(col arrow.Array) []int32 {
+	const rankMinRows, rankMaxRatio = 4096, 8
+	if col.Len() < rankMinRows {
+		return nil
+	}
+	switch col.DataType().ID() {
+	case arrow.STRING, arrow.BINARY:
+	default:
+		return nil
+	}
+	offs, data := vector.StringData(col)
+	n := col.Len()
+	ids := make(map[string]int32)
+	rowID := make([]int32, n)
+	var distinct []string
+	for i := 0; i < n; i++ {
+		if col.IsNull(i) {
+			continue
+		}
+		v := data[offs[i]:offs[i+1]]
+		id, ok := ids[string(v)]
+		if !ok {
+			if len(distinct) >= n/rankMaxRatio {
+				return nil
+			}
+			id = int32(len(distinct))
+			s := string(v)
+			ids[s] = id
+			distinct = append(distinct, s)
+		}
+		rowID[i] = id
+	}
+	order := make([]int32, len(distinct))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(distinct[a], distinct[b]) })
+	rank := make([]int32, len(distinct))
+	for r, id := range order {
+		rank[id] = int32(r)
+	}
+	for i, id := range rowID {
+		rowID[i] = rank[id]
+	}
+	return rowID
+}
+
+// stableSortIndex sorts idx, a permutation of row positions, by cmp,
+// keeping rows that compare equal in their original order (SQL ORDER BY
+// over a batch is deterministic in Riffle: ties keep arrival order). The
+// positions are distinct, so breaking ties on them turns pattern-defeating
+// quicksort into a stable O(n log n) sort, faster than an insertion and
+// merge based stable sort on large batches.
+func stableSortIndex(idx []int32, cmp rowComparator) {
+	slices.SortFunc(idx, func(a, b int32) int {
+		if c := cmp(int(a), int(b)); c != 0 {
+			return c
+		}
+		return int(a) - int(b)
+	})
 }
 
 // ConcatBatches joins batches into one (kinds included).
@@ -181,8 +295,7 @@ func (s *Sort) sorted() *types.Batch {
 	for i := range idx {
 		idx[i] = int32(i)
 	}
-	cmp := newRowComparator(all, s.Keys, s.Types)
-	slices.SortStableFunc(idx, func(a, b int32) int { return cmp(int(a), int(b)) })
+	stableSortIndex(idx, newSortComparator(all, s.Keys, s.Types))
 	return TakeRows(all, idx)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/riffle-sql/riffle/engine/types"
@@ -100,4 +101,67 @@ func cmpKey(a, b any, desc bool) int {
 		c = -c
 	}
 	return c
+}
+
+// TestRowComparatorStringRanks sorts a batch large enough for string keys
+// to be compared by rank (low cardinality, with nulls, both directions and
+// both null orderings, a second integer key) and checks the order against
+// a plain comparison of the Go values, ties kept in arrival order.
+func TestRowComparatorStringRanks(t *testing.T) {
+	ts := []*types.DataType{types.StringType(), types.IntType(), types.BigIntType().NotNull()}
+	r := rand.New(rand.NewSource(7))
+	words := []string{"", "a", "ab", "b", "ba", "zz", "Z", "é", "ä", "aa"}
+	bb := types.NewBatchBuilder(ts)
+	var all [][]any
+	for i := 0; i < 20000; i++ {
+		var s any = words[r.Intn(len(words))]
+		if r.Intn(15) == 0 {
+			s = nil
+		}
+		row := []any{s, int32(r.Intn(5)), int64(i)}
+		if err := bb.Append(types.Insert, row); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, row)
+	}
+	b := bb.Build()
+	if stringRanks(b.Cols[0]) == nil {
+		t.Fatal("the string column was not rank-encoded; the test would not cover ranks")
+	}
+	for _, desc := range []bool{false, true} {
+		for _, nullsFirst := range []bool{false, true} {
+			keys := []SortKey{{Col: 0, Desc: desc, NullsFirst: nullsFirst}, {Col: 1}}
+			idx := make([]int32, b.Len)
+			for i := range idx {
+				idx[i] = int32(i)
+			}
+			stableSortIndex(idx, newSortComparator(b, keys, ts))
+			want := slices.Clone(all)
+			slices.SortStableFunc(want, func(x, y []any) int {
+				xn, yn := x[0] == nil, y[0] == nil
+				switch {
+				case xn && yn:
+				case xn || yn:
+					if xn == nullsFirst {
+						return -1
+					}
+					return 1
+				default:
+					c := strings.Compare(x[0].(string), y[0].(string))
+					if desc {
+						c = -c
+					}
+					if c != 0 {
+						return c
+					}
+				}
+				return int(x[1].(int32) - y[1].(int32))
+			})
+			for i, id := range idx {
+				if want[i][2] != int64(id) {
+					t.Fatalf("desc=%v nullsFirst=%v: position %d holds row %d %v, want %v", desc, nullsFirst, i, id, all[id], want[i])
+				}
+			}
+		}
+	}
 }

@@ -168,8 +168,8 @@ func (s *TemporalSort) flushProctime() error {
 	for i := range idx {
 		idx[i] = int32(i)
 	}
-	cmp := newRowComparator(all, s.Keys, s.Types)
-	slices.SortStableFunc(idx, func(a, b int32) int { return cmp(int(a), int(b)) })
+	cmp := newSortComparator(all, s.Keys, s.Types)
+	stableSortIndex(idx, cmp)
 	return s.emitChunks(TakeRows(all, idx))
 }
 
