@@ -5,11 +5,11 @@ import (
 	"math"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	jsonformat "github.com/riffle-sql/riffle/engine/connector/format/json"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -87,7 +87,7 @@ func jsonWriter(arr arrow.Array, t *types.DataType) fieldWriter {
 			return append(buf, types.Decimal{Unscaled: a.Value(i), Scale: scale}.String()...)
 		}
 	case *array.String:
-		return func(buf []byte, i int) []byte { return appendJSONString(buf, a.Value(i)) }
+		return func(buf []byte, i int) []byte { return jsonformat.AppendString(buf, a.Value(i)) }
 	case *array.Binary:
 		return func(buf []byte, i int) []byte { return appendBase64(buf, a.Value(i)) }
 	case *array.Date32:
@@ -125,100 +125,9 @@ func jsonWriter(arr arrow.Array, t *types.DataType) fieldWriter {
 	case *array.Duration:
 		return func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) }
 	}
-	return func(buf []byte, i int) []byte { return appendJSONValue(buf, types.ValueAt(arr, i, t), t) }
-}
-
-// appendJSONValue appends a Go value of type t in Flink's JSON form (the
-// slow path of nested types).
-func appendJSONValue(buf []byte, v any, t *types.DataType) []byte {
-	if v == nil {
-		return append(buf, "null"...)
+	return func(buf []byte, i int) []byte {
+		return jsonformat.AppendGoValue(buf, types.ValueAt(arr, i, t), t, true)
 	}
-	switch x := v.(type) {
-	case bool:
-		return strconv.AppendBool(buf, x)
-	case int8:
-		return strconv.AppendInt(buf, int64(x), 10)
-	case int16:
-		return strconv.AppendInt(buf, int64(x), 10)
-	case int32:
-		return strconv.AppendInt(buf, int64(x), 10)
-	case int64:
-		return strconv.AppendInt(buf, x, 10)
-	case float32:
-		return appendJavaFloat(buf, float64(x), 32, true)
-	case float64:
-		return appendJavaFloat(buf, x, 64, true)
-	case types.Decimal:
-		return append(buf, x.String()...)
-	case string:
-		return appendJSONString(buf, x)
-	case []byte:
-		return appendBase64(buf, x)
-	case types.Date:
-		buf = append(buf, '"')
-		buf = appendISODate(buf, int64(x))
-		return append(buf, '"')
-	case types.LocalTime:
-		buf = append(buf, '"')
-		buf = appendTimeOfDay(buf, int64(x))
-		return append(buf, '"')
-	case time.Time:
-		buf = append(buf, '"')
-		buf = appendISOTimestamp(buf, x.Unix()*1e9+int64(x.Nanosecond()), 1e9)
-		if t.Root == types.TimestampLTZRoot {
-			buf = append(buf, 'Z')
-		}
-		return append(buf, '"')
-	case types.Months:
-		return strconv.AppendInt(buf, int64(x), 10)
-	case time.Duration:
-		return strconv.AppendInt(buf, x.Milliseconds(), 10)
-	case []any:
-		buf = append(buf, '[')
-		for i, e := range x {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = appendJSONValue(buf, e, t.Elem)
-		}
-		return append(buf, ']')
-	case *types.Map:
-		kt, vt := t.Key, t.Value
-		if t.Root == types.MultisetRoot {
-			kt, vt = t.Elem, types.IntType()
-		}
-		buf = append(buf, '{')
-		for i := range x.Keys {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			key := "null"
-			if x.Keys[i] != nil {
-				key = expr.FormatSQL(x.Keys[i], kt, time.UTC)
-			}
-			buf = appendJSONString(buf, key)
-			buf = append(buf, ':')
-			buf = appendJSONValue(buf, x.Values[i], vt)
-		}
-		return append(buf, '}')
-	case *types.Row:
-		buf = append(buf, '{')
-		for i, f := range t.Fields {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = appendJSONString(buf, f.Name)
-			buf = append(buf, ':')
-			var fv any
-			if i < len(x.Values) {
-				fv = x.Values[i]
-			}
-			buf = appendJSONValue(buf, fv, f.Type)
-		}
-		return append(buf, '}')
-	}
-	return appendJSONString(buf, types.FormatValue(v))
 }
 
 func textWriter(arr arrow.Array, t *types.DataType) fieldWriter {
@@ -250,7 +159,7 @@ func textWriter(arr arrow.Array, t *types.DataType) fieldWriter {
 			return append(buf, types.Decimal{Unscaled: a.Value(i), Scale: scale}.String()...)
 		})
 	case *array.String:
-		return func(buf []byte, i int) []byte { return appendJSONString(buf, a.Value(i)) }
+		return func(buf []byte, i int) []byte { return jsonformat.AppendString(buf, a.Value(i)) }
 	case *array.Date32:
 		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) })
 	case *array.Time32:
@@ -267,7 +176,7 @@ func textWriter(arr arrow.Array, t *types.DataType) fieldWriter {
 		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) })
 	}
 	return func(buf []byte, i int) []byte {
-		return appendJSONString(buf, expr.FormatSQL(types.ValueAt(arr, i, t), t, time.UTC))
+		return jsonformat.AppendString(buf, expr.FormatSQL(types.ValueAt(arr, i, t), t, time.UTC))
 	}
 }
 
@@ -282,7 +191,7 @@ func appendJavaFloat(buf []byte, f float64, bits int, asNumber bool) []byte {
 		s = types.FormatDoubleJava(f)
 	}
 	if !asNumber || math.IsNaN(f) || math.IsInf(f, 0) {
-		return appendJSONString(buf, s)
+		return jsonformat.AppendString(buf, s)
 	}
 	return append(buf, s...)
 }
@@ -442,56 +351,6 @@ func appendJavaLocalDateTime(buf []byte, v, perSec int64) []byte {
 		frac /= 10
 	}
 	return append(buf, digits[:width]...)
-}
-
-const hexDigits = "0123456789ABCDEF"
-
-// appendJSONString appends s as a JSON string as Jackson writes it:
-// \" \\ \n \r \t \b \f and \u00XX for other control characters; invalid
-// UTF-8 becomes U+FFFD.
-func appendJSONString(buf []byte, s string) []byte {
-	buf = append(buf, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			buf = append(buf, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				buf = append(buf, '\\', c)
-			case '\n':
-				buf = append(buf, '\\', 'n')
-			case '\r':
-				buf = append(buf, '\\', 'r')
-			case '\t':
-				buf = append(buf, '\\', 't')
-			case '\b':
-				buf = append(buf, '\\', 'b')
-			case '\f':
-				buf = append(buf, '\\', 'f')
-			default:
-				buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			buf = append(buf, s[start:i]...)
-			buf = append(buf, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	buf = append(buf, s[start:]...)
-	return append(buf, '"')
 }
 
 // rowKindNames are the wire names of the row kinds, indexed by RowKind.

@@ -8,12 +8,13 @@ import (
 	"testing"
 	"time"
 
+	jsonformat "github.com/riffle-sql/riffle/engine/connector/format/json"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
 func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
 	for _, s := range []string{"", "plain", `q"uote`, `back\slash`, "tab\tnl\ncr\r", "\x00\x01\x1f", "\b\f", "ünïcödé ✓ 😀", "\u2028", "a/b<c>&"} {
-		raw := appendJSONString(nil, s)
+		raw := jsonformat.AppendString(nil, s)
 		var back string
 		if err := json.Unmarshal(raw, &back); err != nil || back != s {
 			t.Errorf("%q -> %s -> %q (%v)", s, raw, back, err)
@@ -23,10 +24,10 @@ func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
 			t.Errorf("jreader %s -> %q (%v)", raw, got, r.err)
 		}
 	}
-	if got := string(appendJSONString(nil, "a\xffb")); got != `"a\ufffdb"` {
+	if got := string(jsonformat.AppendString(nil, "a\xffb")); got != `"a\ufffdb"` {
 		t.Errorf("invalid UTF-8: %s", got)
 	}
-	if got := string(appendJSONString(nil, "\x01")); got != `"\u0001"` {
+	if got := string(jsonformat.AppendString(nil, "\x01")); got != `"\u0001"` {
 		t.Errorf("control character: %s", got)
 	}
 }
@@ -128,7 +129,7 @@ func TestJSONValueForms(t *testing.T) {
 		{&types.Row{Values: []any{int32(1), "a"}}, types.RowType(types.NewField("i", types.IntType()), types.NewField("s", types.StringType())), `{"i":1,"s":"a"}`},
 	}
 	for _, c := range cases {
-		got := string(appendJSONValue(nil, c.v, c.t))
+		got := string(jsonformat.AppendGoValue(nil, c.v, c.t, true))
 		if got != c.json {
 			t.Errorf("%v %s: %s, want %s", c.v, c.t, got, c.json)
 			continue

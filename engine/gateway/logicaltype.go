@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	jsonformat "github.com/riffle-sql/riffle/engine/connector/format/json"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -120,7 +121,7 @@ func AppendLogicalType(buf []byte, t *types.DataType) []byte {
 		buf = append(buf, ',', '"')
 		buf = append(buf, name...)
 		buf = append(buf, '"', ':')
-		buf = appendJSONString(buf, v)
+		buf = jsonformat.AppendString(buf, v)
 	}
 	switch t.Root {
 	case types.Char, types.VarChar, types.Binary, types.VarBinary:
@@ -167,12 +168,12 @@ func AppendLogicalType(buf []byte, t *types.DataType) []byte {
 				buf = append(buf, ',')
 			}
 			buf = append(buf, `{"name":`...)
-			buf = appendJSONString(buf, f.Name)
+			buf = jsonformat.AppendString(buf, f.Name)
 			buf = append(buf, `,"fieldType":`...)
 			buf = AppendLogicalType(buf, f.Type)
 			if f.Description != "" {
 				buf = append(buf, `,"description":`...)
-				buf = appendJSONString(buf, f.Description)
+				buf = jsonformat.AppendString(buf, f.Description)
 			}
 			buf = append(buf, '}')
 		}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	_ "github.com/riffle-sql/riffle/engine/connector/all" // sessions use every connector and format
+	jsonformat "github.com/riffle-sql/riffle/engine/connector/format/json"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
 )
@@ -601,7 +602,7 @@ func (s *Server) writeFetch(w http.ResponseWriter, v APIVersion, sessionID strin
 		buf = strconv.AppendBool(buf, res.isQuery)
 		if res.jobID != "" {
 			buf = append(buf, `,"jobID":`...)
-			buf = appendJSONString(buf, res.jobID)
+			buf = jsonformat.AppendString(buf, res.jobID)
 		}
 		buf = append(buf, `,"resultKind":"`...)
 		buf = append(buf, res.kind...)
@@ -611,7 +612,7 @@ func (s *Server) writeFetch(w http.ResponseWriter, v APIVersion, sessionID strin
 				buf = append(buf, ',')
 			}
 			buf = append(buf, `{"name":`...)
-			buf = appendJSONString(buf, n)
+			buf = jsonformat.AppendString(buf, n)
 			buf = append(buf, `,"logicalType":`...)
 			buf = AppendLogicalType(buf, res.types[i])
 			buf = append(buf, `,"comment":null}`...)

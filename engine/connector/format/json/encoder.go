@@ -1,12 +1,10 @@
 package json
 
 import (
-	"encoding/base64"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -44,7 +42,7 @@ func NewEncoder(opts Options, names []string, ts []*types.DataType) (*Encoder, e
 	}
 	e := &Encoder{opts: opts, names: names, types: ts}
 	for _, n := range names {
-		e.keys = append(e.keys, append(appendString(nil, n), ':'))
+		e.keys = append(e.keys, append(AppendString(nil, n), ':'))
 	}
 	return e, nil
 }
@@ -144,14 +142,9 @@ func (e *Encoder) appendValue(dst []byte, col arrow.Array, i int, t *types.DataT
 	case *array.Decimal128:
 		return textconv.AppendDecimal(dst, a.Value(i), int32(t.Scale), false, e.opts.DecimalPlain), nil
 	case *array.String:
-		return appendString(dst, a.Value(i)), nil
+		return AppendString(dst, a.Value(i)), nil
 	case *array.Binary:
-		v := a.Value(i)
-		dst = append(dst, '"')
-		n := len(dst)
-		dst = append(dst, make([]byte, base64.StdEncoding.EncodedLen(len(v)))...)
-		base64.StdEncoding.Encode(dst[n:], v)
-		return append(dst, '"'), nil
+		return appendBase64(dst, a.Value(i)), nil
 	case *array.Date32:
 		dst = append(dst, '"')
 		return append(textconv.AppendDate(dst, int64(a.Value(i))), '"'), nil
@@ -220,7 +213,7 @@ func (e *Encoder) appendValue(dst []byte, col arrow.Array, i int, t *types.DataT
 				dst = append(dst, ',')
 			}
 			first = false
-			dst = appendString(dst, k)
+			dst = AppendString(dst, k)
 			dst = append(dst, ':')
 			var err error
 			if dst, err = e.appendValue(dst, items, j, vt); err != nil {
@@ -240,7 +233,7 @@ func (e *Encoder) appendValue(dst []byte, col arrow.Array, i int, t *types.DataT
 				dst = append(dst, ',')
 			}
 			first = false
-			dst = appendString(dst, t.Fields[f].Name)
+			dst = AppendString(dst, t.Fields[f].Name)
 			dst = append(dst, ':')
 			var err error
 			if dst, err = e.appendValue(dst, fc, i, t.Fields[f].Type); err != nil {
@@ -260,53 +253,4 @@ func appendFloat(dst []byte, f float64, bits int) []byte {
 		return append(textconv.AppendDoubleJava(dst, f, bits), '"')
 	}
 	return textconv.AppendDoubleJava(dst, f, bits)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string literal, escaping as Jackson
-// does: '"', '\\' and control characters; other text (valid UTF-8) as is.
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				dst = append(dst, s[start:i]...)
-				dst = append(dst, `\ufffd`...)
-				i++
-				start = i
-				continue
-			}
-			i += n
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-		}
-		i++
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }
