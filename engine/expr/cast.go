@@ -522,6 +522,13 @@ func fromWallClock(t time.Time, zone *time.Location) time.Time {
 	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), zone).UTC()
 }
 
+// NumberAsFloat64 converts a numeric Go value (int8, int16, int32, int64,
+// float32, float64, types.Decimal) to float64; ok is false for any other
+// value, NULL included.
+func NumberAsFloat64(v any) (f float64, ok bool) {
+	return toFloat(v)
+}
+
 func toFloat(v any) (float64, bool) {
 	switch x := v.(type) {
 	case int8:

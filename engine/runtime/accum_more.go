@@ -384,7 +384,7 @@ func percentile(rows [][]any, s AggSpec) (any, error) {
 	var vals []wv
 	var total int64
 	for _, r := range rows {
-		x, ok := numberAsFloat(r[0])
+		x, ok := expr.NumberAsFloat64(r[0])
 		if !ok {
 			continue
 		}
@@ -408,11 +408,11 @@ func percentile(rows [][]any, s AggSpec) (any, error) {
 		case []any:
 			single = false
 			for _, e := range p {
-				f, _ := numberAsFloat(e)
+				f, _ := expr.NumberAsFloat64(e)
 				ps = append(ps, f)
 			}
 		default:
-			f, _ := numberAsFloat(p)
+			f, _ := expr.NumberAsFloat64(p)
 			ps = append(ps, f)
 		}
 	}
@@ -448,26 +448,6 @@ func percentile(rows [][]any, s AggSpec) (any, error) {
 		out[i] = compute(p)
 	}
 	return out, nil
-}
-
-func numberAsFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int8:
-		return float64(x), true
-	case int16:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case float32:
-		return float64(x), true
-	case float64:
-		return x, true
-	case types.Decimal:
-		return x.Float64(), true
-	}
-	return 0, false
 }
 
 func numberAsInt(v any) (int64, bool) {
