@@ -40,17 +40,87 @@ func DefaultPath() (string, error) {
 type Store struct {
 	db   *sql.DB
 	path string
+	lock *workspaceLock // nil for a read-only store
+	// copyDir, for a read-only store, holds the private copy it works on.
+	copyDir string
 }
 
 // ErrNewerSchema is returned by Open for a workspace written by a newer Riffle.
 var ErrNewerSchema = errors.New("persistence: the workspace was written by a newer version of Riffle")
 
 // Open opens (creating if needed) the workspace at path and migrates its
-// schema to the current version.
+// schema to the current version. It first takes the workspace's lock (see
+// LockPath), held until Close: when another process (or another Store of
+// this process) has the workspace open, Open fails with a *LockedError
+// (errors.Is(err, ErrLocked)) and writes nothing; OpenReadOnly is the
+// alternative.
 func Open(ctx context.Context, path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("persistence: %w", err)
 	}
+	lock, err := lockWorkspace(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := openDB(ctx, path)
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	s.lock = lock
+	return s, nil
+}
+
+// OpenReadOnly opens the workspace at path without its lock and without
+// ever writing it: it works on a private copy (taken with SQLite's VACUUM
+// INTO, a consistent read even while another process writes), which
+// Close deletes. Everything saved through the Store goes to the copy and
+// is lost at Close. It is what a second window on a workspace that is
+// already open uses.
+func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("persistence: %w", err)
+	}
+	dir, err := os.MkdirTemp("", "riffle-readonly-")
+	if err != nil {
+		return nil, fmt.Errorf("persistence: %w", err)
+	}
+	copyPath := filepath.Join(dir, filepath.Base(path))
+	if err := snapshotInto(ctx, path, copyPath); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	s, err := openDB(ctx, copyPath)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	s.path, s.copyDir = path, dir
+	return s, nil
+}
+
+// snapshotInto copies the database at src to dst through a read-only
+// connection.
+func snapshotInto(ctx context.Context, src, dst string) error {
+	q := url.Values{}
+	q.Set("mode", "ro")
+	q.Set("_busy_timeout", "5000")
+	db, err := sql.Open("sqlite3", "file:"+url.PathEscape(src)+"?"+q.Encode())
+	if err != nil {
+		return fmt.Errorf("persistence: %w", err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `VACUUM INTO ?`, dst); err != nil {
+		return fmt.Errorf("persistence: reading %s: %w", src, err)
+	}
+	return nil
+}
+
+// ReadOnly reports a Store opened with OpenReadOnly: nothing it saves
+// reaches the workspace file.
+func (s *Store) ReadOnly() bool { return s.copyDir != "" }
+
+func openDB(ctx context.Context, path string) (*Store, error) {
 	q := url.Values{}
 	q.Set("_journal_mode", "WAL")
 	q.Set("_synchronous", "NORMAL")
@@ -75,8 +145,17 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // Path returns the workspace file's path.
 func (s *Store) Path() string { return s.path }
 
-// Close closes the database (flush autosavers first).
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the database (flush autosavers first) and releases the
+// workspace's lock (a read-only Store deletes its copy).
+func (s *Store) Close() error {
+	err := s.db.Close()
+	s.lock.release()
+	s.lock = nil
+	if s.copyDir != "" {
+		os.RemoveAll(s.copyDir)
+	}
+	return err
+}
 
 // SchemaVersion returns the schema version of the open workspace.
 func (s *Store) SchemaVersion(ctx context.Context) (int, error) {

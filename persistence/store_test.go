@@ -369,8 +369,20 @@ func TestReopenAfterKill(t *testing.T) {
 		t.Fatal("child never flushed")
 	}
 	time.Sleep(150 * time.Millisecond) // let it write more, mid-transaction
+	// While the child holds the workspace, it cannot be opened for writing.
+	var le *LockedError
+	if s, err := Open(ctx, path); !errors.As(err, &le) || !errors.Is(err, ErrLocked) {
+		if s != nil {
+			s.Close()
+		}
+		t.Fatalf("opened a workspace another process holds: %v", err)
+	}
+	if le.PID != cmd.Process.Pid || !strings.Contains(le.Error(), fmt.Sprintf("process %d", cmd.Process.Pid)) {
+		t.Errorf("lock holder %d (%v), want the child %d", le.PID, le, cmd.Process.Pid)
+	}
 	must(t, cmd.Process.Kill())
 	cmd.Wait()
+	// The killed holder's lock went with it.
 	if st, err := os.Stat(path + "-wal"); err != nil || st.Size() == 0 {
 		t.Fatalf("no WAL left behind by the killed process: %v", err)
 	}
@@ -442,5 +454,68 @@ func TestUpdateHistoryRecordsTheOutcome(t *testing.T) {
 	if len(h) != 1 || h[0].Statement != "SELECT * FROM clicks" || h[0].Rows != 42 ||
 		h[0].Duration != 1500*time.Millisecond || h[0].Error != "canceled" || !h[0].Started.Equal(started) {
 		t.Errorf("history after update: %+v", h)
+	}
+}
+
+// Two Stores on one workspace (two windows): the second cannot open it for
+// writing, and gets the lock once the first is closed. A read-only Store
+// reads the workspace as it is and never writes it.
+func TestWorkspaceLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.riffle")
+	first, err := Open(ctx, path)
+	must(t, err)
+	tabs, err := first.SaveTabs(ctx, []Tab{{Title: "mine", Text: "SELECT 1"}}, 0)
+	must(t, err)
+	second, err := Open(ctx, path)
+	if !errors.Is(err, ErrLocked) || second != nil {
+		t.Fatalf("second Open: %v", err)
+	}
+	var le *LockedError
+	if !errors.As(err, &le) || le.PID != os.Getpid() || le.Since.IsZero() || !strings.Contains(err.Error(), "open in another Riffle window") {
+		t.Errorf("lock error %#v", err)
+	}
+
+	ro, err := OpenReadOnly(ctx, path)
+	must(t, err)
+	if !ro.ReadOnly() || first.ReadOnly() || ro.Path() != path {
+		t.Errorf("ReadOnly %v/%v, path %q", ro.ReadOnly(), first.ReadOnly(), ro.Path())
+	}
+	w, err := ro.Load(ctx)
+	must(t, err)
+	if len(w.Tabs) != 1 || w.Tabs[0].Text != "SELECT 1" {
+		t.Fatalf("read-only store reads %+v", w.Tabs)
+	}
+	before, err := os.ReadFile(path)
+	must(t, err)
+	beforeWAL, _ := os.ReadFile(path + "-wal")
+	// Everything the read-only store saves stays in its copy.
+	must(t, ro.UpdateTab(ctx, Tab{ID: tabs[0].ID, Title: "mine", Text: "overwritten?"}))
+	_, err = ro.SaveTabs(ctx, []Tab{{Title: "theirs"}}, 0)
+	must(t, err)
+	must(t, ro.SaveInitScript(ctx, "DROP TABLE everything"))
+	must(t, ro.Close())
+	after, err := os.ReadFile(path)
+	must(t, err)
+	afterWAL, _ := os.ReadFile(path + "-wal")
+	if string(before) != string(after) || string(beforeWAL) != string(afterWAL) {
+		t.Error("the read-only store changed the workspace file")
+	}
+	w, err = first.Load(ctx)
+	must(t, err)
+	if len(w.Tabs) != 1 || w.Tabs[0].Text != "SELECT 1" || w.InitScript != "" {
+		t.Errorf("the writer's workspace changed: %+v, %q", w.Tabs, w.InitScript)
+	}
+
+	must(t, first.Close())
+	second, err = Open(ctx, path)
+	must(t, err)
+	w, err = second.Load(ctx)
+	must(t, err)
+	if len(w.Tabs) != 1 || w.Tabs[0].Title != "mine" {
+		t.Errorf("reopened: %+v", w.Tabs)
+	}
+	must(t, second.Close())
+	if _, err := os.Stat(LockPath(path)); err != nil {
+		t.Errorf("lock file: %v", err)
 	}
 }

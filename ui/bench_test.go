@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -243,4 +244,88 @@ func BenchmarkOpenWorkbench(b *testing.B) {
 		b.StartTimer()
 	}
 	runtime.GC()
+}
+
+// BenchmarkUIStallBatch1M runs a batch query whose 1,000,000 rows (BIGINT,
+// DOUBLE, a 10-character STRING, TIMESTAMP(3), INT from a bounded datagen
+// table) pour into a result tab as fast as the engine makes them, while the
+// test goroutine plays the UI goroutine: every 5 ms it runs what
+// background goroutines posted (fyne.Do), a Tick, a read of the grid's
+// visible window (as scrolling does) and a typed key in the editor. Each of
+// those is one piece of UI-goroutine work; the worst is the longest the
+// window would have been frozen. It reports that worst stall, the 99th
+// percentile, the worst wait for a snapshot of the result (the UI waiting
+// on the producer) and the time to the last row. (The figures are
+// reported, not asserted: they depend on the machine and its load.)
+func BenchmarkUIStallBatch1M(b *testing.B) {
+	a := test.NewApp()
+	defer a.Quit()
+	for b.Loop() {
+		s := uiStallBatch(b, 1_000_000)
+		b.ReportMetric(float64(s.worst.Microseconds())/1000, "worst-stall-ms")
+		b.ReportMetric(float64(s.p99.Microseconds())/1000, "p99-stall-ms")
+		b.ReportMetric(float64(s.snapshot.Microseconds())/1000, "worst-snapshot-ms")
+		b.ReportMetric(s.took.Seconds(), "s-to-last-row")
+	}
+}
+
+type stallFigures struct{ worst, p99, snapshot, took time.Duration }
+
+func uiStallBatch(tb testing.TB, n int) stallFigures {
+	h := open(tb, filepath.Join(tb.TempDir(), "ws.riffle"))
+	defer h.close()
+	t := h.newTab("")
+	t.mode = modeBatch
+	t.ed.SetText(fmt.Sprintf(`CREATE TEMPORARY TABLE big (id BIGINT, price DOUBLE, name STRING, ts TIMESTAMP(3), qty INT)
+WITH ('connector' = 'datagen', 'number-of-rows' = '%d', 'fields.id.kind' = 'sequence',
+      'fields.id.start' = '1', 'fields.id.end' = '%d', 'fields.name.length' = '10',
+      'rows-per-second' = '1000000000');
+SELECT * FROM big`, n, n))
+	var stalls []time.Duration
+	var snapshot time.Duration
+	timed := func(f func()) {
+		t0 := time.Now()
+		f()
+		stalls = append(stalls, time.Since(t0))
+	}
+	start := time.Now()
+	t.ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift})
+	var rt *resultTab
+	for time.Since(start) < 2*time.Minute {
+		for {
+			h.q.mu.Lock()
+			fns := h.q.fns
+			h.q.fns = nil
+			h.q.mu.Unlock()
+			if len(fns) == 0 {
+				break
+			}
+			for _, f := range fns {
+				timed(f)
+			}
+		}
+		timed(h.wb.Tick)
+		if rt == nil && len(h.wb.results) > 0 {
+			rt = h.wb.results[len(h.wb.results)-1]
+		}
+		if rt != nil {
+			timed(func() {
+				t0 := time.Now()
+				mid := rt.res.Len(results.TableView) / 2
+				rt.res.Snapshot(results.TableView, mid, mid+60, nil) // a scroll to the middle
+				snapshot = max(snapshot, time.Since(t0))
+			})
+			timed(func() { t.ed.TypedRune(' ') })
+			if !rt.isRunning() {
+				break
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	took := time.Since(start)
+	if rt == nil || rt.state() != stateFinished || rt.res.Stats().Rows != n {
+		tb.Fatalf("the query did not finish with %d rows: %s", n, h.messages())
+	}
+	sort.Slice(stalls, func(i, j int) bool { return stalls[i] < stalls[j] })
+	return stallFigures{stalls[len(stalls)-1], stalls[len(stalls)*99/100], snapshot, took}
 }

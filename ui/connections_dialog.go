@@ -94,7 +94,7 @@ func (wb *Workbench) saveConnection(old string, cfg persistence.Connection, runI
 	if err := wb.store.SetSetting(ctx, settingConnInit+cfg.Name, fmt.Sprint(runInit)); err != nil {
 		return nil, err
 	}
-	if cfg.Token != "" {
+	if cfg.Token != "" && !wb.store.ReadOnly() {
 		if err := protectWorkspace(wb.store.Path()); err != nil {
 			wb.messages.add(levelWarning, "The workspace holds a token but could not be made private: "+err.Error(), nil)
 		}

@@ -2,12 +2,16 @@ package ui
 
 import (
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+
+	"github.com/riffle-sql/riffle/persistence"
 )
 
 func TestCloseAndReopenBringsEverythingBack(t *testing.T) {
@@ -180,5 +184,56 @@ func TestUnwritableDataFolderStillOpensTheWorkspace(t *testing.T) {
 	}
 	if !strings.Contains(h.messages(), "sample data could not be extracted") {
 		t.Errorf("messages:\n%s", h.messages())
+	}
+}
+
+// A second window on an open workspace: New refuses it with ErrLocked, the
+// dialog's text names the file and the holder, and the read-only window
+// shows the workspace but saves nothing of what is edited in it.
+func TestSecondWindowOnAWorkspaceIsReadOnly(t *testing.T) {
+	test.NewTempApp(t)
+	path := filepath.Join(t.TempDir(), "shared.riffle")
+	first := open(t, path)
+	first.wb.editors.list[0].ed.SetText("SELECT 'first window'")
+	if err := first.wb.saver.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, tab := range first.wb.editors.list {
+		want = append(want, tab.title)
+	}
+
+	_, err := New(test.NewWindow(nil), Options{Workspace: path, DataDir: sharedDataDir(t), NoTicker: true})
+	if !errors.Is(err, persistence.ErrLocked) {
+		t.Fatalf("second writable window: %v", err)
+	}
+	msg := lockedMessage(err)
+	if !strings.HasPrefix(msg, "shared.riffle is already open in another Riffle window (process "+strconv.Itoa(os.Getpid())) {
+		t.Errorf("dialog text %q", msg)
+	}
+
+	ro := open(t, path, func(o *Options) { o.ReadOnly = true })
+	if !strings.HasSuffix(ro.w.Title(), "(read-only)") || !strings.Contains(ro.wb.statusRight.Text, "(read-only)") {
+		t.Errorf("title %q, status %q", ro.w.Title(), ro.wb.statusRight.Text)
+	}
+	if got := ro.wb.editors.list[0].ed.Text(); got != "SELECT 'first window'" {
+		t.Errorf("read-only window shows %q", got)
+	}
+	ro.wb.editors.list[0].ed.SetText("SELECT 'lost'")
+	ro.newTab("SELECT 'also lost'")
+	if err := ro.wb.saver.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	ro.close()
+	first.close()
+
+	again := open(t, path)
+	defer again.close()
+	var titles []string
+	for _, tab := range again.wb.editors.list {
+		titles = append(titles, tab.title)
+	}
+	if got := again.wb.editors.list[0].ed.Text(); got != "SELECT 'first window'" || strings.Join(titles, "|") != strings.Join(want, "|") {
+		t.Errorf("after the read-only window: %q, tabs %q", got, titles)
 	}
 }

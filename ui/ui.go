@@ -26,13 +26,17 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"log"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/riffle-sql/riffle/persistence"
 )
 
 // Options configure the workbench.
@@ -56,6 +60,9 @@ type Options struct {
 	// MaxTableRows and MaxChangelogRows cap each result's views
 	// (0 = engine/results' defaults: 1,000,000 and 10,000).
 	MaxTableRows, MaxChangelogRows int
+	// ReadOnly opens the workspace without its lock and never writes it
+	// (persistence.OpenReadOnly): for a workspace another window has open.
+	ReadOnly bool
 }
 
 // Run opens the main window on a and blocks until it is closed or ctx is
@@ -63,22 +70,48 @@ type Options struct {
 // ctx ends the window has four seconds to save and close; if the UI
 // goroutine is stuck, the pending edits are saved from the watchdog and the
 // process exits, so a SIGTERM always ends the process within five seconds.
+//
+// When another Riffle window has the workspace open (persistence.ErrLocked),
+// a dialog says so and offers to open it read-only or to quit.
 func Run(ctx context.Context, a fyne.App, opts Options) error {
 	w := a.NewWindow("Riffle")
-	wb, err := New(w, opts)
-	if err != nil {
-		return showStartupError(a, w, err)
+	var current atomic.Pointer[Workbench] // set on the UI goroutine, read by the signal watcher
+	start := func(o Options) error {
+		wb, err := New(w, o)
+		if err != nil {
+			return err
+		}
+		current.Store(wb)
+		w.SetCloseIntercept(func() {
+			wb.Close()
+			a.Quit()
+		})
+		return nil
 	}
-	w.SetCloseIntercept(func() {
-		wb.Close()
-		a.Quit()
-	})
+	if err := start(opts); err != nil {
+		if !errors.Is(err, persistence.ErrLocked) {
+			return showStartupError(a, w, err)
+		}
+		w.Resize(fyne.NewSize(760, 420))
+		showWorkspaceLocked(w, err, func() {
+			o := opts
+			o.ReadOnly = true
+			if err := start(o); err != nil {
+				w.SetContent(startupErrorContent(err))
+			}
+		}, a.Quit)
+	}
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
 		select {
 		case <-ctx.Done():
 		case <-done:
+			return
+		}
+		wb := current.Load()
+		if wb == nil { // still asking about a locked workspace
+			fyne.Do(a.Quit)
 			return
 		}
 		// Save what the autosaver holds at once (safe off the UI
@@ -97,17 +130,23 @@ func Run(ctx context.Context, a fyne.App, opts Options) error {
 		}
 	}()
 	w.ShowAndRun()
-	wb.Close()
+	if wb := current.Load(); wb != nil {
+		wb.Close()
+	}
 	return nil
 }
 
 // showStartupError shows why the workspace could not be opened and waits
 // for the window to be closed.
 func showStartupError(a fyne.App, w fyne.Window, err error) error {
-	l := widget.NewLabel("Riffle could not open the workspace:\n\n" + err.Error())
-	l.Wrapping = fyne.TextWrapWord
-	w.SetContent(container.NewPadded(l))
+	w.SetContent(startupErrorContent(err))
 	w.Resize(fyne.NewSize(640, 240))
 	w.ShowAndRun()
 	return err
+}
+
+func startupErrorContent(err error) fyne.CanvasObject {
+	l := widget.NewLabel("Riffle could not open the workspace:\n\n" + err.Error())
+	l.Wrapping = fyne.TextWrapWord
+	return container.NewPadded(l)
 }

@@ -145,7 +145,11 @@ func New(w fyne.Window, opts Options) (*Workbench, error) {
 		return nil, fmt.Errorf("creating the workspace folder: %w", err)
 	}
 	ctx := context.Background()
-	store, err := persistence.Open(ctx, path)
+	open := persistence.Open
+	if opts.ReadOnly {
+		open = persistence.OpenReadOnly
+	}
+	store, err := open(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +181,13 @@ func New(w fyne.Window, opts Options) (*Workbench, error) {
 	wb.runQ = make(chan queued, 1024)
 	go wb.worker(wb.runQ)
 
-	w.SetTitle("Riffle — " + strings.TrimSuffix(filepath.Base(path), ".riffle"))
+	title := "Riffle — " + strings.TrimSuffix(filepath.Base(path), ".riffle")
+	if store.ReadOnly() {
+		title += " (read-only)"
+		wb.startProblems = append(wb.startProblems, "Read-only: "+filepath.Base(path)+
+			" is open in another Riffle window, so nothing changed here is saved.")
+	}
+	w.SetTitle(title)
 	wb.build(ws)
 	for _, p := range ws.Problems {
 		wb.messages.add(levelWarning, "A damaged workspace entry was skipped: "+p.Error(), nil)
@@ -632,6 +642,9 @@ func (wb *Workbench) updateStatus() {
 		right += fmt.Sprintf(" · %d running", n)
 	}
 	right += " · " + wb.connStatus() + " · " + filepath.Base(wb.store.Path())
+	if wb.store.ReadOnly() {
+		right += " (read-only)"
+	}
 	wb.statusRight.SetText(right)
 }
 

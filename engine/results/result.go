@@ -17,11 +17,21 @@
 // consistent Snapshots of a window of rows as display text (Format) with
 // NULL flags, or a Frozen copy of a whole view for export and charts. A
 // Result is safe for one writer and any number of readers at once.
+//
+// Readers never wait long for the writer, so a UI goroutine can read a
+// Result while a million rows pour in: batches are converted outside the
+// lock and applied ingestRows rows per critical section; State, Stats, Len,
+// Version and NeedsRefresh read counters published after every write and
+// take no lock; Freeze (and ReadValues, SortBy) hold the read lock only to
+// capture the chunk list (sealed chunks are immutable and shared, the one
+// still written to is copied), in time proportional to the number of
+// chunks, not rows.
 package results
 
 import (
 	"context"
 	"errors"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -85,6 +95,11 @@ func (s State) String() string {
 	return [...]string{"RUNNING", "FINISHED", "CANCELED", "FAILED"}[s]
 }
 
+// ingestRows is the most rows AddRecord and AddRows apply under one write
+// lock (a fraction of a millisecond), so that a reader waits at most that
+// long for a writer, however large the batch.
+const ingestRows = 1024
+
 // ErrRunning is returned by SortBy while the query still runs.
 var ErrRunning = errors.New("results: the query is still running")
 
@@ -104,6 +119,25 @@ type Result struct {
 
 	version atomic.Uint64
 	paused  atomic.Bool
+	// pub is what State, Stats and Len read without the lock: republished
+	// at the end of every write.
+	pub atomic.Pointer[published]
+	// bytesAt is log.total when Stats.Bytes was last measured.
+	bytesAt int64
+
+	// stageMu guards stage, the chunk batches are converted into outside
+	// the lock (reused, so ingest does not allocate per batch).
+	stageMu sync.Mutex
+	stage   *chunk
+}
+
+// published are a Result's counters as of its last write.
+type published struct {
+	state       State
+	err         error
+	stats       Stats
+	tableLen    int
+	changelogLn int
 }
 
 // New creates an empty, running Result for the given columns.
@@ -121,7 +155,32 @@ func New(cols []Column, opts Options) *Result {
 	}
 	r.tab = newTable(r.specs, opts.MaxTableRows)
 	r.log = &changelog{specs: r.specs, max: opts.MaxChangelogRows}
+	r.publishLocked()
 	return r
+}
+
+// publishLocked republishes the counters (the write lock is held, or the
+// Result is not shared yet). Stats.Bytes walks the chunks, so it is measured
+// again only every chunkRows changes and when the state changes.
+func (r *Result) publishLocked() {
+	p := &published{state: r.state, err: r.err, tableLen: r.tab.live, changelogLn: r.log.visible()}
+	bytes := 0
+	if old := r.pub.Load(); old != nil && old.state == r.state && r.log.total-r.bytesAt < chunkRows {
+		bytes = old.stats.Bytes
+	} else {
+		bytes = r.tab.bytes() + r.log.bytes()
+		r.bytesAt = r.log.total
+	}
+	p.stats = Stats{
+		Rows:             r.tab.live,
+		Changes:          r.log.total,
+		Dropped:          r.tab.dropped,
+		ChangelogDropped: r.log.dropped(),
+		Unmatched:        r.tab.unmatched,
+		BadValues:        r.badValues,
+		Bytes:            bytes,
+	}
+	r.pub.Store(p)
 }
 
 // Columns returns the result's columns.
@@ -144,20 +203,74 @@ func (r *Result) Add(kind types.RowKind, values []any) error {
 // AddRow applies one row with its RowKind.
 func (r *Result) AddRow(row *types.Row) error { return r.Add(row.Kind, row.Values) }
 
-// AddRows applies a batch of rows under one lock; it returns the first
-// error and still applies every row.
+// AddRows applies a batch of rows; it returns the first error and still
+// applies every row. The values are converted outside the lock and applied
+// ingestRows at a time.
 func (r *Result) AddRows(rows []*types.Row) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	var first error
-	for _, row := range rows {
-		if err := r.addLocked(row.Kind, row.Values); err != nil && first == nil {
-			first = err
+	r.stageMu.Lock()
+	defer r.stageMu.Unlock()
+	st := r.staging()
+	kinds := st.kinds[:0]
+	for lo := 0; lo < len(rows); lo += ingestRows {
+		hi := min(len(rows), lo+ingestRows)
+		st.reset()
+		kinds = kinds[:0]
+		bad := 0
+		for _, row := range rows[lo:hi] {
+			if err := st.appendValues(row.Values); err != nil {
+				bad++
+				if first == nil {
+					first = err
+				}
+			}
+			kinds = append(kinds, row.Kind)
 		}
+		r.applyStaged(st, kinds, bad)
 	}
-	r.changed()
+	st.kinds = kinds[:0]
 	return first
 }
+
+// staging returns the reused staging chunk (stageMu is held).
+func (r *Result) staging() *chunk {
+	if r.stage == nil {
+		r.stage = newChunk(r.specs, 0, ingestRows)
+	}
+	return r.stage
+}
+
+// applyStaged applies the rows of a staging chunk (kinds nil = all
+// INSERT) under one write lock; bad is how many of them had a value stored
+// as NULL because it did not fit.
+func (r *Result) applyStaged(st *chunk, kinds []types.RowKind, bad int) {
+	n := st.n()
+	if n == 0 {
+		return
+	}
+	r.mu.Lock()
+	for j := 0; j < n; j++ {
+		kind := types.Insert
+		if kinds != nil {
+			kind = kinds[j]
+		}
+		c, off := r.log.addFrom(kind, st.cols, j)
+		r.applyLogged(kind, c, off)
+	}
+	r.badValues += int64(bad)
+	r.changed()
+	r.mu.Unlock()
+	// Let the goroutines that waited meanwhile (the UI's) run before the
+	// next slice: a big batch then delays them by one slice, not by all.
+	runtime.Gosched()
+	if afterIngest != nil {
+		afterIngest(r)
+	}
+}
+
+// afterIngest, when set (tests), is called after each slice of AddRecord
+// and AddRows has been applied and the lock released.
+var afterIngest func(*Result)
 
 func (r *Result) addLocked(kind types.RowKind, values []any) error {
 	c, off, err := r.log.add(kind, values)
@@ -178,9 +291,11 @@ func (r *Result) applyLogged(kind types.RowKind, c *chunk, off int) {
 	}
 }
 
-// changed bumps the version (the write lock is held).
+// changed drops the sort order, republishes the counters and bumps the
+// version (the write lock is held).
 func (r *Result) changed() {
 	r.sorted = nil
+	r.publishLocked()
 	r.version.Add(1)
 }
 
@@ -198,14 +313,15 @@ func (r *Result) Finish(err error) {
 		r.state = Failed
 	}
 	r.err = err
+	r.publishLocked()
 	r.version.Add(1)
 }
 
-// State returns the query's state and its error (Failed, Canceled).
+// State returns the query's state and its error (Failed, Canceled). It
+// never blocks.
 func (r *Result) State() (State, error) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return r.state, r.err
+	p := r.pub.Load()
+	return p.state, p.err
 }
 
 // Version increases with every change of the result (rows, state, sort
@@ -239,29 +355,19 @@ type Stats struct {
 	ChangelogDropped int64 // changes no longer held by the changelog view
 	Unmatched        int64 // retractions that matched no row (ignored, as Flink does)
 	BadValues        int64 // changes with a value of the wrong type (stored as NULL)
-	Bytes            int   // approximate heap bytes of the stored rows
+	Bytes            int   // approximate heap bytes of the stored rows (measured every few thousand changes)
 }
 
-// Stats returns the current counters.
-func (r *Result) Stats() Stats {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return Stats{
-		Rows:             r.tab.live,
-		Changes:          r.log.total,
-		Dropped:          r.tab.dropped,
-		ChangelogDropped: r.log.dropped(),
-		Unmatched:        r.tab.unmatched,
-		BadValues:        r.badValues,
-		Bytes:            r.tab.bytes() + r.log.bytes(),
-	}
-}
+// Stats returns the counters as of the last change. It never blocks.
+func (r *Result) Stats() Stats { return r.pub.Load().stats }
 
-// Len returns the number of rows of a view.
+// Len returns the number of rows of a view. It never blocks.
 func (r *Result) Len(v View) int {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return r.lenLocked(v)
+	p := r.pub.Load()
+	if v == ChangelogView {
+		return p.changelogLn
+	}
+	return p.tableLen
 }
 
 func (r *Result) lenLocked(v View) int {

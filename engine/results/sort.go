@@ -22,20 +22,35 @@ type sortOrder struct {
 // comparing typed values (numbers numerically, strings by their UTF-8
 // bytes, timestamps in time order). NULLs come first in ascending order and
 // last in descending order, as Flink's default null collation (LOW) does.
-// Ties keep arrival order. It returns ErrRunning while the query runs.
+// Ties keep arrival order. It returns ErrRunning while the query runs. The
+// rows are sorted outside the lock (readers are not held up); the order is
+// installed only if the result did not change meanwhile.
 func (r *Result) SortBy(col int, desc bool) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.state == Running {
+	if st, _ := r.State(); st == Running {
 		return ErrRunning
 	}
 	if col < 0 || col >= len(r.cols) {
 		return fmt.Errorf("results: no column %d", col)
 	}
-	rows := make([]rowRef, 0, r.tab.live)
-	r.tab.scan(0, r.tab.live, func(c *chunk, off int) bool {
+	for {
+		f := r.freeze(TableView, true)
+		rows := sortedRows(f, col, desc)
+		r.mu.Lock()
+		if r.version.Load() == f.version {
+			r.sorted = &sortOrder{col: col, desc: desc, rows: rows}
+			r.version.Add(1)
+			r.mu.Unlock()
+			return nil
+		}
+		r.mu.Unlock() // changed while sorting (rows added after Finish): again
+	}
+}
+
+// sortedRows returns the rows of f ordered by column col.
+func sortedRows(f *Frozen, col int, desc bool) []rowRef {
+	rows := make([]rowRef, 0, f.Len())
+	f.scan(0, f.Len(), func(c *chunk, off int) {
 		rows = append(rows, rowRef{c, int32(off)})
-		return true
 	})
 	slices.SortStableFunc(rows, func(a, b rowRef) int {
 		av, bv := a.c.cols[col], b.c.cols[col]
@@ -56,10 +71,7 @@ func (r *Result) SortBy(col int, desc bool) error {
 		}
 		return c
 	})
-	r.sorted = nil // set after the version bump below
-	r.version.Add(1)
-	r.sorted = &sortOrder{col: col, desc: desc, rows: rows}
-	return nil
+	return rows
 }
 
 // ClearSort returns the table view to arrival order.

@@ -3,6 +3,7 @@ package results
 import (
 	"hash/maphash"
 	"math/bits"
+	"slices"
 	"sort"
 
 	"github.com/riffle-sql/riffle/engine/types"
@@ -60,6 +61,24 @@ func (c *chunk) appendFrom(src []vec, j int) {
 	for i, col := range c.cols {
 		col.appendFrom(src[i], j)
 	}
+}
+
+// reset empties a staging chunk.
+func (c *chunk) reset() {
+	for _, col := range c.cols {
+		col.reset()
+	}
+	c.kinds = c.kinds[:0]
+}
+
+// clone copies a chunk's rows, kinds and live bitmap: a private copy of
+// the chunk still being appended to, for a capture.
+func (c *chunk) clone() *chunk {
+	d := &chunk{id0: c.id0, cols: make([]vec, len(c.cols)), kinds: slices.Clone(c.kinds), live: slices.Clone(c.live), nLive: c.nLive}
+	for i, col := range c.cols {
+		d.cols[i] = col.clone()
+	}
+	return d
 }
 
 func (c *chunk) seal() {
@@ -362,6 +381,13 @@ func (l *changelog) add(kind types.RowKind, values []any) (*chunk, int, error) {
 	c := l.tail()
 	err := c.appendValues(values)
 	return l.added(c, kind), c.n() - 1, err
+}
+
+// addFrom appends row j of src (vectors of the same columns).
+func (l *changelog) addFrom(kind types.RowKind, src []vec, j int) (*chunk, int) {
+	c := l.tail()
+	c.appendFrom(src, j)
+	return l.added(c, kind), c.n() - 1
 }
 
 func (l *changelog) tail() *chunk {

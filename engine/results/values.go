@@ -55,21 +55,21 @@ func IsNumeric(t *types.DataType) bool {
 
 // ReadValues copies columns cols (indexes into Columns) of the last
 // maxRows rows of view v (every row when maxRows <= 0), in display order,
-// under one read lock. dst, when not nil, is reused. A column index out of
+// from a Frozen picture (the lock is held only to take it). dst, when not
+// nil, is reused. A column index out of
 // range yields a column of NULLs.
 func (r *Result) ReadValues(v View, cols []int, maxRows int, dst *Values) *Values {
 	if dst == nil {
 		dst = &Values{}
 	}
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	total := r.lenLocked(v)
+	f := r.freeze(v, false)
+	total := f.Len()
 	from := 0
 	if maxRows > 0 && total > maxRows {
 		from = total - maxRows
 	}
 	n := total - from
-	dst.Version, dst.Total, dst.From, dst.Len = r.version.Load(), total, from, n
+	dst.Version, dst.Total, dst.From, dst.Len = f.version, total, from, n
 	dst.Cols = resize(dst.Cols, len(cols))
 	for k, c := range cols {
 		cv := &dst.Cols[k]
@@ -83,7 +83,7 @@ func (r *Result) ReadValues(v View, cols []int, maxRows int, dst *Values) *Value
 	}
 	var buf []byte
 	i := 0
-	r.scan(v, from, total, func(ch *chunk, off int) bool {
+	f.scan(from, total, func(ch *chunk, off int) {
 		for k, c := range cols {
 			cv := &dst.Cols[k]
 			if c < 0 || c >= len(r.cols) || ch.cols[c].isNull(off) {
@@ -106,7 +106,6 @@ func (r *Result) ReadValues(v View, cols []int, maxRows int, dst *Values) *Value
 			}
 		}
 		i++
-		return true
 	})
 	return dst
 }

@@ -8,6 +8,7 @@ import (
 	"hash/maphash"
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,15 +39,42 @@ type vec interface {
 	appendText(dst []byte, i int, f *Formatter) []byte
 	// seal trims spare capacity once the chunk is full.
 	seal()
+	// clone copies the vector (a private copy of a chunk still written to).
+	clone() vec
+	// reset empties the vector, keeping its memory (staging chunks).
+	reset()
 	bytes() int // approximate heap bytes held
 }
 
 // colSpec describes a column and creates its vectors.
 type colSpec struct {
-	name string
-	typ  *types.DataType
-	mk   func(capacity int) vec
+	name  string
+	typ   *types.DataType
+	mk    func(capacity int) vec
+	store storeKind // the vectors' storage, for AddRecord's fast paths
 }
+
+// storeKind names how a column is stored (see newColSpec).
+type storeKind uint8
+
+const (
+	storeAny storeKind = iota
+	storeBool
+	storeInt8
+	storeInt16
+	storeInt32
+	storeInt64
+	storeFloat32
+	storeFloat64
+	storeDecimal
+	storeDate
+	storeTime
+	storeTsMicros
+	storeTsNanos
+	storeMonths
+	storeDuration
+	storeBytes
+)
 
 // bitmap is a growable bitset.
 type bitmap []uint64
@@ -150,7 +178,11 @@ func (v *fixedVec[T]) compare(i int, o vec, j int) int {
 func (v *fixedVec[T]) appendText(dst []byte, i int, f *Formatter) []byte {
 	return v.c.text(dst, v.vals[i], v.t, f)
 }
-func (v *fixedVec[T]) seal()      {}
+func (v *fixedVec[T]) seal()  {}
+func (v *fixedVec[T]) reset() { v.vals, v.nulls = v.vals[:0], v.nulls[:0] }
+func (v *fixedVec[T]) clone() vec {
+	return &fixedVec[T]{vals: slices.Clone(v.vals), nulls: slices.Clone(v.nulls), c: v.c, t: v.t}
+}
 func (v *fixedVec[T]) bytes() int { return cap(v.vals)*v.c.size + cap(v.nulls)*8 }
 
 func newFixed[T any](c *codec[T], t *types.DataType) func(int) vec {
@@ -495,6 +527,11 @@ func (v *bytesVec) appendBytes(s string) {
 	v.offs = append(v.offs, uint32(len(v.data)))
 }
 
+func (v *bytesVec) appendRaw(b []byte) {
+	v.data = append(v.data, b...)
+	v.offs = append(v.offs, uint32(len(v.data)))
+}
+
 func (v *bytesVec) at(i int) []byte {
 	start := uint32(0)
 	if i > 0 {
@@ -545,6 +582,10 @@ func (v *bytesVec) seal() {
 	}
 }
 func (v *bytesVec) bytes() int { return cap(v.data) + cap(v.offs)*4 + cap(v.nulls)*8 }
+func (v *bytesVec) reset()     { v.data, v.offs, v.nulls = v.data[:0], v.offs[:0], v.nulls[:0] }
+func (v *bytesVec) clone() vec {
+	return &bytesVec{data: slices.Clone(v.data), offs: slices.Clone(v.offs), nulls: slices.Clone(v.nulls), binary: v.binary}
+}
 
 // ---- any other type: boxed Go values ------------------------------------------
 
@@ -580,48 +621,55 @@ func (v *anyVec) appendText(dst []byte, i int, f *Formatter) []byte {
 }
 func (v *anyVec) seal()      {}
 func (v *anyVec) bytes() int { return cap(v.vals) * 16 }
+func (v *anyVec) clone() vec { return &anyVec{vals: slices.Clone(v.vals), t: v.t} }
+func (v *anyVec) reset() {
+	clear(v.vals)
+	v.vals = v.vals[:0]
+}
 
 // newColSpec picks the storage for a column type.
 func newColSpec(name string, t *types.DataType) colSpec {
 	s := colSpec{name: name, typ: t}
 	switch t.Root {
 	case types.Boolean:
-		s.mk = newFixed(boolCodec, t)
+		s.mk, s.store = newFixed(boolCodec, t), storeBool
 	case types.TinyInt:
-		s.mk = newFixed(int8Codec, t)
+		s.mk, s.store = newFixed(int8Codec, t), storeInt8
 	case types.SmallInt:
-		s.mk = newFixed(int16Codec, t)
+		s.mk, s.store = newFixed(int16Codec, t), storeInt16
 	case types.Integer:
-		s.mk = newFixed(int32Codec, t)
+		s.mk, s.store = newFixed(int32Codec, t), storeInt32
 	case types.BigInt:
-		s.mk = newFixed(int64Codec, t)
+		s.mk, s.store = newFixed(int64Codec, t), storeInt64
 	case types.Float:
-		s.mk = newFixed(float32Codec, t)
+		s.mk, s.store = newFixed(float32Codec, t), storeFloat32
 	case types.Double:
-		s.mk = newFixed(float64Codec, t)
+		s.mk, s.store = newFixed(float64Codec, t), storeFloat64
 	case types.DecimalRoot:
 		c := *decimalCodec
 		scale := int32(t.Scale)
 		c.to = func(x decimal128.Num) any { return types.Decimal{Unscaled: x, Scale: scale} }
-		s.mk = newFixed(&c, t)
+		s.mk, s.store = newFixed(&c, t), storeDecimal
 	case types.DateRoot:
-		s.mk = newFixed(dateCodec, t)
+		s.mk, s.store = newFixed(dateCodec, t), storeDate
 	case types.TimeRoot:
-		s.mk = newFixed(timeCodec, t)
+		s.mk, s.store = newFixed(timeCodec, t), storeTime
 	case types.TimestampRoot, types.TimestampLTZRoot:
 		ltz := t.Root == types.TimestampLTZRoot
 		if t.Precision <= 6 {
-			s.mk = newFixed(tsMicrosCodec(ltz), t)
+			s.mk, s.store = newFixed(tsMicrosCodec(ltz), t), storeTsMicros
 		} else {
-			s.mk = newFixed(tsNanosCodec(ltz), t)
+			s.mk, s.store = newFixed(tsNanosCodec(ltz), t), storeTsNanos
 		}
 	case types.IntervalYearMonthRoot:
-		s.mk = newFixed(monthsCodec, t)
+		s.mk, s.store = newFixed(monthsCodec, t), storeMonths
 	case types.IntervalDayTimeRoot:
-		s.mk = newFixed(durationCodec, t)
+		s.mk, s.store = newFixed(durationCodec, t), storeDuration
 	case types.Char, types.VarChar:
+		s.store = storeBytes
 		s.mk = func(capacity int) vec { return &bytesVec{offs: make([]uint32, 0, capacity)} }
 	case types.Binary, types.VarBinary:
+		s.store = storeBytes
 		s.mk = func(capacity int) vec { return &bytesVec{offs: make([]uint32, 0, capacity), binary: true} }
 	default:
 		s.mk = func(capacity int) vec { return &anyVec{vals: make([]any, 0, capacity), t: t} }

@@ -1,0 +1,29 @@
+//go:build unix
+
+package persistence
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// tryLockFile takes an exclusive flock on f without waiting; false means
+// another open file holds it (in this process too: flock locks belong to
+// open files, not processes).
+func tryLockFile(f *os.File) (bool, error) {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		switch {
+		case err == nil:
+			return true, nil
+		case errors.Is(err, syscall.EWOULDBLOCK):
+			return false, nil
+		case errors.Is(err, syscall.EINTR):
+			continue
+		}
+		return false, err
+	}
+}
+
+func unlockFile(f *os.File) { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
