@@ -147,18 +147,9 @@ func (j *HashJoin) probe(b *types.Batch) error {
 	}
 	// residual condition on candidate pairs
 	if j.residual != nil && len(li) > 0 {
-		cand := joinRows(b, j.build, li, ri, false)
-		v, err := j.residual(j.Ctx.Eval, cand)
-		if err != nil {
+		var err error
+		if li, ri, err = keepResidualPairs(j.residual, j.Ctx.Eval, joinRows(b, j.build, li, ri, false), li, ri); err != nil {
 			return err
-		}
-		sel, all := vector.SelectionFromBools(v.Materialize(cand.Len))
-		if !all {
-			nl, nr := make([]int32, len(sel)), make([]int32, len(sel))
-			for k, s := range sel {
-				nl[k], nr[k] = li[s], ri[s]
-			}
-			li, ri = nl, nr
 		}
 	}
 	probeMatched := make([]bool, b.Len)
@@ -223,4 +214,25 @@ func (j *HashJoin) EndInput(in int) error {
 	}
 	left := emptyBatch(j.Spec.LeftTypes)
 	return j.Emit(joinRows(left, j.build, li, ri, true))
+}
+
+// keepResidualPairs evaluates a join's residual condition over cand, the
+// batch of candidate pairs (pair k joins input row rows[k] with partner
+// entries[k]), and returns the pairs for which it is TRUE (FALSE and NULL
+// drop the pair), in their order. rows and entries are returned unchanged
+// when every pair qualifies. Errors are the condition's evaluation errors.
+func keepResidualPairs(residual expr.Evaluator, ev *expr.Ctx, cand *types.Batch, rows, entries []int32) ([]int32, []int32, error) {
+	v, err := residual(ev, cand)
+	if err != nil {
+		return nil, nil, err
+	}
+	sel, all := vector.SelectionFromBools(v.Materialize(cand.Len))
+	if all {
+		return rows, entries, nil
+	}
+	nr, ne := make([]int32, len(sel)), make([]int32, len(sel))
+	for k, s := range sel {
+		nr[k], ne[k] = rows[s], entries[s]
+	}
+	return nr, ne, nil
 }

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"github.com/riffle-sql/riffle/engine/types"
-	"github.com/riffle-sql/riffle/engine/vector"
 )
 
 // Streaming semi and anti joins (IN / EXISTS subqueries; Flink's
@@ -37,18 +36,9 @@ func (j *StreamingJoin) processSemiAnti(side int, b *types.Batch) error {
 		}
 	}
 	if j.residual != nil && len(pRow) > 0 {
-		cand := j.pairBatch(b, side, pRow, pEntry)
-		v, err := j.residual(j.Ctx.Eval, cand)
-		if err != nil {
+		var err error
+		if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, j.pairBatch(b, side, pRow, pEntry), pRow, pEntry); err != nil {
 			return err
-		}
-		sel, all := vector.SelectionFromBools(v.Materialize(cand.Len))
-		if !all {
-			nr, ne := make([]int32, len(sel)), make([]int32, len(sel))
-			for k, s := range sel {
-				nr[k], ne[k] = pRow[s], pEntry[s]
-			}
-			pRow, pEntry = nr, ne
 		}
 	}
 	var kinds []types.RowKind

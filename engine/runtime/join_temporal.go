@@ -94,18 +94,9 @@ func (j *LookupJoin) ProcessBatch(_ int, b *types.Batch) error {
 	}
 	left := &types.Batch{Cols: b.Cols[:j.NumLeft], Kinds: b.Kinds, Len: b.Len}
 	if j.residual != nil && len(pRow) > 0 {
-		cand := pairBatchOf(left, 0, j.store, pRow, pEntry)
-		v, err := j.residual(j.Ctx.Eval, cand)
-		if err != nil {
+		var err error
+		if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, pairBatchOf(left, 0, j.store, pRow, pEntry), pRow, pEntry); err != nil {
 			return err
-		}
-		sel, all := vector.SelectionFromBools(v.Materialize(cand.Len))
-		if !all {
-			nr, ne := make([]int32, len(sel)), make([]int32, len(sel))
-			for k, s := range sel {
-				nr[k], ne[k] = pRow[s], pEntry[s]
-			}
-			pRow, pEntry = nr, ne
 		}
 	}
 	if j.Kind == LeftJoin {
