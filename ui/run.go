@@ -60,6 +60,8 @@ type runState struct {
 	inSet    bool
 	setText  []string
 	fileUsed bool // the Run to CSV file target got its query
+	// job is the INSERT job the last statement submitted (nil: none).
+	job *jobWatch
 }
 
 // worker runs submitted scripts one after another, in order.
@@ -331,9 +333,17 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) (ok bool) {
 		} else {
 			pos = posAt(req.doc, abs)
 		}
+		st.job = nil
 		if !wb.execOne(ctx, req, &st, sp.Text, pos) {
 			ok = false
 			if req.source != srcInit {
+				break
+			}
+		}
+		if st.job != nil && i < len(spans)-1 && !wb.waitJob(ctx, req, st.job) && ctx.Err() == nil {
+			ok = false
+			if req.source != srcInit {
+				wb.post(levelWarning, fmt.Sprintf("Job %s did not finish: %d statement(s) after it not run.", st.job.id, len(spans)-1-i), req.loc(st.job.pos))
 				break
 			}
 		}
@@ -417,7 +427,7 @@ func (wb *Workbench) execOne(ctx context.Context, req runReq, st *runState, text
 	case res.IsQuery():
 		wb.startQuery(req, text, res, started)
 	case res.JobID() != "":
-		wb.watchJob(req, text, res, started)
+		st.job = wb.watchJob(req, text, res, started)
 	case res.GetResultKind() == table.SuccessWithContent:
 		wb.showStatic(req, text, res, started)
 	default:
@@ -466,7 +476,7 @@ func (wb *Workbench) clientCommand(ctx context.Context, req runReq, st *runState
 			wb.fail(req, set, pos, err, started)
 			return true, false
 		}
-		wb.watchJob(req, set, res, started)
+		st.job = wb.watchJob(req, set, res, started)
 		return true, true
 	case *sql.Insert:
 		if st.inSet {
@@ -769,8 +779,20 @@ func (wb *Workbench) queryEnded(rt *resultTab, err error) {
 	wb.post(level, msg, nil)
 }
 
-// watchJob reports an INSERT (or statement set) job: submitted, then its end.
-func (wb *Workbench) watchJob(req runReq, text string, res table.StatementResult, started time.Time) {
+// jobWatch is an INSERT (or statement set) job being watched: ended is
+// closed once its end is known, with err (nil when it finished).
+type jobWatch struct {
+	id      string
+	pos     sql.Pos
+	bounded bool // it ends by itself
+	cancel  func()
+	ended   chan struct{}
+	err     error
+}
+
+// watchJob reports an INSERT (or statement set) job: submitted, then its
+// end. The returned watch lets a script wait for the end (waitJob).
+func (wb *Workbench) watchJob(req runReq, text string, res table.StatementResult, started time.Time) *jobWatch {
 	jobID := res.JobID()
 	id := wb.addHistory(text, started, 0, 0, "")
 	wb.post(levelInfo, summary(text)+"\n[INFO] Submitting SQL update statement to the cluster...\n"+
@@ -780,9 +802,28 @@ func (wb *Workbench) watchJob(req runReq, text string, res table.StatementResult
 		job = tr.GetJobClient()
 	}
 	c := req.conn
+	w := &jobWatch{id: jobID, pos: posAt(req.doc, req.base), ended: make(chan struct{})}
+	if job != nil {
+		w.bounded = job.Bounded()
+		w.cancel = func() { _ = job.Cancel() }
+	} else {
+		// A gateway does not say whether a job's sources end: a batch
+		// session's jobs do.
+		mode, err := wb.sessionMode(context.Background(), c)
+		w.bounded = err == nil && mode == modeBatch
+		w.cancel = func() {
+			if eng := c.open(); eng != nil {
+				_ = eng.CancelJob(context.Background(), jobID)
+			}
+		}
+	}
 	go func() {
 		var err error
 		canceled := false
+		defer func() {
+			w.err = err
+			close(w.ended)
+		}()
 		if job != nil {
 			err = job.Wait(context.Background())
 			canceled = job.GetJobStatus() == table.JobCanceled
@@ -803,6 +844,42 @@ func (wb *Workbench) watchJob(req runReq, text string, res table.StatementResult
 		}
 		wb.updateHistory(h)
 	}()
+	return w
+}
+
+// waitJob waits for a job the script submitted before the script goes on
+// (the SQL Client's table.dml-sync = true for what the job can finish): so
+// a SELECT after an INSERT reads every row the INSERT wrote. A job over an
+// unbounded source is left running in the background. Stop cancels the
+// job. It reports whether the job finished.
+func (wb *Workbench) waitJob(ctx context.Context, req runReq, w *jobWatch) bool {
+	if !w.bounded {
+		wb.post(levelInfo, fmt.Sprintf("Job %s reads an unbounded source: it keeps running (Jobs panel) while the next statements run.", w.id), req.loc(w.pos))
+		return true
+	}
+	select {
+	case <-w.ended:
+	default:
+		wb.do(func() {
+			wb.setStatus(fmt.Sprintf("Running… waiting for job %s (INSERT) to finish before the next statement", shortJobID(w.id)))
+		})
+		select {
+		case <-w.ended:
+		case <-ctx.Done():
+			w.cancel()
+			<-w.ended
+			return false
+		}
+	}
+	return w.err == nil
+}
+
+// shortJobID is the first 8 digits of a job ID, for status lines.
+func shortJobID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
 }
 
 // showStatic shows the rows of SHOW, DESCRIBE, EXPLAIN and the like in a
