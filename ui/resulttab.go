@@ -25,6 +25,7 @@ const maxResultTabs = 20
 const (
 	stateRunning  = "RUNNING"
 	statePaused   = "PAUSED"
+	stateStopping = "STOPPING" // Stop was pressed; the job has not ended yet
 	stateFinished = "FINISHED"
 	stateCanceled = "CANCELED"
 	stateFailed   = "FAILED"
@@ -236,7 +237,7 @@ func (rt *resultTab) build() {
 			rt.viewSel.SetSelected(viewNames[results.TableView])
 			rt.pauseBtn = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), rt.togglePause)
 			rt.pauseBtn.Importance = widget.LowImportance
-			rt.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), rt.stop)
+			rt.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { wb.stopResults(rt) })
 			rt.stopBtn.Importance = widget.LowImportance
 			bar = append(bar, rt.viewSel, rt.follow, rt.pauseBtn, rt.stopBtn)
 			if rt.conn != nil && !rt.conn.hasOperatorMetrics() {
@@ -265,6 +266,9 @@ func (rt *resultTab) state() string {
 	st, _ := rt.res.State()
 	switch st {
 	case results.Running:
+		if rt.canceled.Load() {
+			return stateStopping
+		}
 		if rt.res.Paused() {
 			return statePaused
 		}
@@ -272,10 +276,23 @@ func (rt *resultTab) state() string {
 	case results.Finished:
 		return stateFinished
 	case results.Canceled:
+		if rt.jobEnding() {
+			return stateStopping
+		}
 		return stateCanceled
 	}
 	return stateFailed
 }
+
+// jobEnding reports a cancelled query whose embedded job has not ended yet
+// (its reader stopped first).
+func (rt *resultTab) jobEnding() bool {
+	return rt.canceled.Load() && rt.job != nil && !rt.job.GetJobStatus().IsTerminal()
+}
+
+// stopping reports whether Stop was pressed and the query or its job has
+// not ended yet.
+func (rt *resultTab) stopping() bool { return rt.state() == stateStopping }
 
 func (rt *resultTab) isRunning() bool {
 	st, _ := rt.res.State()
@@ -362,9 +379,12 @@ func (rt *resultTab) applyState(state string) {
 	case stateRunning:
 		rt.stateLbl.Importance = widget.HighImportance
 		icon = theme.MediaPlayIcon()
-	case statePaused:
+	case statePaused, stateStopping:
 		rt.stateLbl.Importance = widget.WarningImportance
 		icon = theme.MediaPauseIcon()
+		if state == stateStopping {
+			icon = theme.MediaStopIcon()
+		}
 	case stateFinished:
 		rt.stateLbl.Importance = widget.SuccessImportance
 		icon = theme.ConfirmIcon()

@@ -114,7 +114,7 @@ func (wb *Workbench) submit(req runReq) {
 		wb.mu.Unlock()
 		left := wb.running.Add(-1)
 		wb.do(func() {
-			if left == 0 && ok {
+			if left == 0 && ok && len(wb.stopWaits) == 0 {
 				wb.setStatus("Ready")
 			}
 			wb.catalogChanged(req.conn)
@@ -260,32 +260,79 @@ func (wb *Workbench) runDetached(stmt, title string) {
 
 // Stop cancels the scripts being run and the running queries started from
 // the current editor tab; when there are none, the selected result's query.
+//
+// The status bar says "Stopping…" and Stop is disabled until every one of
+// them has ended (a job may take a moment to end), then "Canceled".
 func (wb *Workbench) Stop() {
+	var ending []func() bool
 	wb.mu.Lock()
-	n := len(wb.runCancels)
-	for _, c := range wb.runCancels {
+	for id, c := range wb.runCancels {
 		c()
+		ending = append(ending, func() bool {
+			wb.mu.Lock()
+			defer wb.mu.Unlock()
+			_, running := wb.runCancels[id]
+			return running
+		})
 	}
 	wb.mu.Unlock()
 	var tabID int64 = -1
 	if t := wb.editors.current(); t != nil {
 		tabID = t.id
 	}
+	var rts []*resultTab
 	for _, rt := range wb.results {
 		if rt.isRunning() && rt.editorTab == tabID {
-			rt.stop()
-			n++
+			rts = append(rts, rt)
 		}
 	}
-	if n == 0 {
+	if len(rts) == 0 && len(ending) == 0 {
 		if rt := wb.selectedResult(); rt != nil && rt.isRunning() {
-			rt.stop()
-			n++
+			rts = append(rts, rt)
 		}
 	}
-	if n > 0 {
-		wb.setStatus("Stopping…")
+	wb.awaitStop(ending)
+	wb.stopResults(rts...)
+}
+
+// stopResults cancels the queries of result tabs (their Stop buttons).
+func (wb *Workbench) stopResults(rts ...*resultTab) {
+	var ending []func() bool
+	for _, rt := range rts {
+		if !rt.isRunning() {
+			continue
+		}
+		rt.stop()
+		rt.tick(rt.item == wb.bottom.Selected()) // STOPPING, its buttons disabled
+		ending = append(ending, rt.stopping)
 	}
+	wb.awaitStop(ending)
+}
+
+// awaitStop shows "Stopping…" until every ending function reports false
+// (tickStopping checks them).
+func (wb *Workbench) awaitStop(ending []func() bool) {
+	if len(ending) == 0 {
+		return
+	}
+	wb.stopWaits = append(wb.stopWaits, ending...)
+	wb.setStatus("Stopping…")
+	wb.stopBtn.Disable()
+}
+
+// tickStopping ends "Stopping…" once what was stopped has ended.
+func (wb *Workbench) tickStopping() {
+	if len(wb.stopWaits) == 0 {
+		return
+	}
+	for _, f := range wb.stopWaits {
+		if f() {
+			return
+		}
+	}
+	wb.stopWaits = nil
+	wb.setStatus("Canceled")
+	wb.stopBtn.Enable()
 }
 
 // execScript runs each statement of a script in order; a failing statement

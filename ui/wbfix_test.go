@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -9,7 +10,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
+	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // Run all runs a script's statements one after another: a bounded INSERT
@@ -103,7 +106,55 @@ SELECT 42 AS answer`)
 			t.Errorf("job %s is %s", j.Statement(), st)
 		}
 	}
+	if got := h.wb.statusLeft.Text; got != "Canceled" {
+		t.Errorf("status %q after the job ended", got)
+	}
 	if !strings.Contains(h.messages(), "Stopped: 1 statement(s) not run.") {
 		t.Errorf("messages:\n%s", h.messages())
+	}
+}
+
+// Stop (Esc) says "Stopping…" and disables Stop until the query's job has
+// ended, then "Canceled".
+func TestStopSaysStoppingUntilTheJobHasEnded(t *testing.T) {
+	h := newHarness(t)
+	h.newTab(`CREATE TEMPORARY TABLE s (k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '1000');
+SELECT k FROM s`)
+	h.runAll()
+	rt := h.wb.results[0]
+	h.until("rows", func() bool { return rt.grid.total > 0 })
+	h.tab().ed.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if got := h.wb.statusLeft.Text; got != "Stopping…" {
+		t.Errorf("status right after Stop %q", got)
+	}
+	if !h.wb.stopBtn.Disabled() || !rt.stopBtn.Disabled() || !rt.pauseBtn.Disabled() {
+		t.Errorf("Stop buttons enabled while stopping: toolbar %v, result %v", !h.wb.stopBtn.Disabled(), !rt.stopBtn.Disabled())
+	}
+	if s := rt.stateLbl.Text; s != stateStopping && s != stateCanceled {
+		t.Errorf("badge %q right after Stop", s)
+	}
+	h.until("Canceled", func() bool { return h.wb.statusLeft.Text == "Canceled" })
+	if st := rt.job.GetJobStatus(); !st.IsTerminal() {
+		t.Errorf("status says Canceled while the job is %s", st)
+	}
+	if rt.stateLbl.Text != stateCanceled || h.wb.stopBtn.Disabled() {
+		t.Errorf("after the end: badge %q, toolbar Stop disabled %v", rt.stateLbl.Text, h.wb.stopBtn.Disabled())
+	}
+}
+
+// A cancelled query is STOPPING until its reader has ended, then CANCELED.
+func TestCanceledQueryIsStoppingUntilItEnds(t *testing.T) {
+	r := results.New([]results.Column{{Name: "k", Type: types.IntType()}}, results.Options{})
+	rt := &resultTab{res: r}
+	if got := rt.state(); got != stateRunning {
+		t.Fatalf("state %s", got)
+	}
+	rt.canceled.Store(true)
+	if got := rt.state(); got != stateStopping || !rt.stopping() {
+		t.Errorf("state %s after Stop", got)
+	}
+	r.Finish(context.Canceled)
+	if got := rt.state(); got != stateCanceled || rt.stopping() {
+		t.Errorf("state %s after the end", got)
 	}
 }

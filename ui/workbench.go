@@ -92,6 +92,7 @@ type Workbench struct {
 	statusLeft     *widget.Label
 	statusRight    *widget.Label
 	stopBtn        *widget.Button
+	stopWaits      []func() bool  // what Stop cancelled: true while it has not ended
 	connSel        *widget.Select // the current tab's connection
 	connHeader     *widget.Label  // the catalog's connection
 	connDetail     *widget.Label  // where it is, its state
@@ -617,6 +618,7 @@ func (wb *Workbench) Tick() {
 	}
 	wb.tickExports()
 	wb.tickFileRuns()
+	wb.tickStopping()
 	if now := time.Now(); now.Sub(wb.layoutCheck) > 3*time.Second {
 		wb.layoutCheck = now
 		wb.saveLayoutIfChanged()
