@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/table"
@@ -156,5 +157,108 @@ func TestCanceledQueryIsStoppingUntilItEnds(t *testing.T) {
 	r.Finish(context.Canceled)
 	if got := rt.state(); got != stateCanceled || rt.stopping() {
 		t.Errorf("state %s after the end", got)
+	}
+}
+
+// desktopClick clicks at an absolute position of c as the desktop (GLFW)
+// driver does: the event goes to the topmost object that takes taps, mouse
+// buttons or focus; it gets MouseDown/MouseUp when Mouseable and Tapped
+// when Tappable. (test.TapCanvas looks for Tappable objects only, so it
+// cannot show which object a real click reaches.)
+func desktopClick(c fyne.Canvas, at fyne.Position, mod fyne.KeyModifier) {
+	var co fyne.CanvasObject
+	var pos fyne.Position
+	d := fyne.CurrentApp().Driver()
+	for _, o := range shown(c.Content()) { // parents first, later siblings on top
+		switch o.(type) {
+		case fyne.Tappable, fyne.SecondaryTappable, fyne.DoubleTappable, fyne.Focusable, desktop.Mouseable:
+			p := d.AbsolutePositionForObject(o)
+			if at.X >= p.X && at.Y >= p.Y && at.X < p.X+o.Size().Width && at.Y < p.Y+o.Size().Height {
+				co, pos = o, at.Subtract(p)
+			}
+		}
+	}
+	if co == nil {
+		return
+	}
+	ev := &desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: pos, AbsolutePosition: at}, Button: desktop.MouseButtonPrimary, Modifier: mod}
+	if m, ok := co.(desktop.Mouseable); ok {
+		m.MouseDown(ev)
+		m.MouseUp(ev)
+	}
+	if t, ok := co.(fyne.Tappable); ok {
+		t.Tapped(&ev.PointEvent)
+	}
+}
+
+// cellCenter is the absolute position of the middle of a drawn grid cell.
+func cellCenter(t *testing.T, g *resultGrid, id widget.TableCellID) fyne.Position {
+	t.Helper()
+	c := drawnCells(g)[id]
+	if c == nil {
+		t.Fatalf("cell %v is not drawn", id)
+	}
+	p := fyne.CurrentApp().Driver().AbsolutePositionForObject(c)
+	return p.Add(fyne.NewPos(c.Size().Width/2, c.Size().Height/2))
+}
+
+// A click in the result grid gives it the keyboard: arrows move the
+// selected cell, Shift+arrows and Shift+click extend the selection, Ctrl+C
+// copies it as TSV.
+func TestGridKeyboardAfterAClick(t *testing.T) {
+	h := newHarness(t)
+	h.newTab("SELECT * FROM (VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30)) AS t(n, s, x)")
+	h.wb.closeCompletion() // opened by typing
+	rt := h.runStatement()
+	h.waitDone(rt)
+	h.wb.Tick()
+	c := h.w.Canvas()
+	if c.Focused() == rt.grid {
+		t.Fatal("the grid has the focus before any click")
+	}
+	desktopClick(c, cellCenter(t, rt.grid, widget.TableCellID{Row: 0, Col: 1}), 0)
+	if c.Focused() != rt.grid {
+		t.Fatalf("focus after a click in the grid: %T", c.Focused())
+	}
+	key := func(name fyne.KeyName) {
+		c.Focused().TypedKey(&fyne.KeyEvent{Name: name})
+	}
+	copied := func() string {
+		cb := fyne.CurrentApp().Clipboard()
+		cb.SetContent("")
+		c.Focused().(fyne.Shortcutable).TypedShortcut(&fyne.ShortcutCopy{Clipboard: cb})
+		return cb.Content()
+	}
+	if got := copied(); got != "1\n" {
+		t.Errorf("Ctrl+C after the click copied %q", got)
+	}
+	key(fyne.KeyDown)
+	key(fyne.KeyRight)
+	if got := copied(); got != "b\n" {
+		t.Errorf("after Down, Right: %q", got)
+	}
+	// Shift+Down, Shift+Right extend the selection from there.
+	kb := c.Focused().(desktop.Keyable)
+	kb.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	key(fyne.KeyDown)
+	key(fyne.KeyRight)
+	kb.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	if got := copied(); got != "b\t20\nc\t30\n" {
+		t.Errorf("after Shift+Down, Shift+Right: %q", got)
+	}
+	// Up without Shift collapses it to one cell again; Home goes to the
+	// first column.
+	key(fyne.KeyUp)
+	key(fyne.KeyHome)
+	if got := copied(); got != "2\n" {
+		t.Errorf("after Up, Home: %q", got)
+	}
+	// Shift+click extends from the selected cell.
+	desktopClick(c, cellCenter(t, rt.grid, widget.TableCellID{Row: 2, Col: 2}), fyne.KeyModifierShift)
+	if got := copied(); got != "2\tb\n3\tc\n" {
+		t.Errorf("after Shift+click: %q", got)
+	}
+	if !strings.Contains(rt.statusLbl.Text, "2×2 selected") {
+		t.Errorf("status %q", rt.statusLbl.Text)
 	}
 }
