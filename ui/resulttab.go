@@ -74,6 +74,8 @@ type resultTab struct {
 
 	lastState  string
 	lastStatus time.Time
+	// pausedAt is the number of changes received when the view was paused.
+	pausedAt int64
 
 	mon resultMon // monitoring hook: plan, Chart and Plan views (monitoring.go)
 }
@@ -330,6 +332,9 @@ func (rt *resultTab) togglePause() {
 	if p && !rt.isRunning() {
 		return
 	}
+	if p {
+		rt.pausedAt = rt.res.Stats().Changes
+	}
 	rt.grid.setPaused(p)
 	rt.tick(true)
 }
@@ -359,7 +364,8 @@ func (rt *resultTab) tick(visible bool) {
 		}
 		return
 	}
-	if changed || (state == stateRunning && time.Since(rt.lastStatus) >= 500*time.Millisecond) {
+	live := state == stateRunning || state == statePaused // the time runs, a paused view counts what it does not show
+	if changed || (live && time.Since(rt.lastStatus) >= 500*time.Millisecond) {
 		rt.updateStatus()
 	}
 }
@@ -454,7 +460,14 @@ func (rt *resultTab) updateStatus() {
 		s = fmt.Sprintf("%d lines", strings.Count(rt.text, "\n")+1)
 	}
 	if rt.res.Paused() {
-		s += fmt.Sprintf(" (paused; %s changes received)", groupDigits(int(rt.res.Stats().Changes)))
+		// The grid and its counts stay as they were at the pause; what
+		// arrives meanwhile is counted apart and shown on Resume.
+		n := max(0, rt.res.Stats().Changes-rt.pausedAt)
+		noun := "changes"
+		if n == 1 {
+			noun = "change"
+		}
+		s += fmt.Sprintf(" · paused: %s new %s not shown (Resume shows them)", groupDigits(int(n)), noun)
 	}
 	s += " · " + fmtDuration(rt.elapsed())
 	rt.statusLbl.SetText(s)

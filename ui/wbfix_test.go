@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -261,4 +262,45 @@ func TestGridKeyboardAfterAClick(t *testing.T) {
 	if !strings.Contains(rt.statusLbl.Text, "2×2 selected") {
 		t.Errorf("status %q", rt.statusLbl.Text)
 	}
+}
+
+// A paused result's status says so: the grid's counts stay as they were at
+// the pause and the changes arriving meanwhile are counted apart; Resume
+// catches up.
+func TestPausedStatusSaysPausedAndCountsWhatItDoesNotShow(t *testing.T) {
+	h := newHarness(t)
+	h.newTab(`CREATE TEMPORARY TABLE s (k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '1000');
+SELECT k FROM s`)
+	h.runAll()
+	rt := h.wb.results[0]
+	h.until("rows", func() bool { return rt.grid.total > 10 })
+	rt.pauseBtn.OnTapped()
+	frame := rt.grid.total
+	rows := groupDigits(frame) + " rows · paused: "
+	if got := rt.statusLbl.Text; !strings.HasPrefix(got, rows) {
+		t.Fatalf("status right after Pause %q, want it to start %q", got, rows)
+	}
+	// The status keeps counting the changes it does not show, apart from
+	// the frozen row count.
+	var waiting int
+	h.until("the status to count new changes", func() bool {
+		rt.lastStatus = time.Time{} // no 500 ms wait between status updates
+		h.wb.Tick()
+		got := rt.statusLbl.Text
+		if !strings.HasPrefix(got, rows) {
+			t.Fatalf("paused status %q, want it to start %q", got, rows)
+		}
+		_, err := fmt.Sscanf(strings.TrimPrefix(got, rows), "%d new changes not shown", &waiting)
+		return err == nil && waiting > 50
+	})
+	if rt.grid.total != frame {
+		t.Errorf("paused grid moved: %d -> %d", frame, rt.grid.total)
+	}
+	rt.pauseBtn.OnTapped()
+	h.until("the grid to catch up", func() bool { return rt.grid.total >= frame+waiting })
+	if got := rt.statusLbl.Text; strings.Contains(got, "paused") {
+		t.Errorf("status after Resume %q", got)
+	}
+	rt.stopBtn.OnTapped()
+	h.waitDone(rt)
 }
