@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/riffle-sql/riffle/assets"
+	"github.com/riffle-sql/riffle/catalogbrowser"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/sql"
@@ -52,6 +53,11 @@ type runReq struct {
 	// toFile, when set, sends the rows of the first query to a CSV file
 	// instead of a grid (Run to CSV file).
 	toFile *fileTarget
+	// limit, when > 0, is the LIMIT of a detached query (Preview): once
+	// that many rows have arrived, insert only, the query is complete and
+	// its job is stopped (a streaming LIMIT over an unbounded source does
+	// not end by itself).
+	limit int
 }
 
 // runState is the state of one script run (the SQL Client's statement
@@ -249,12 +255,29 @@ func (wb *Workbench) format(t *editorTab) {
 	wb.formatRange(t) // authoring: the statement or the selection (format_range.go)
 }
 
-// runDetached runs a statement that comes from the catalog tree.
+// runDetached runs a statement that comes from the catalog tree, in the
+// current tab's runtime mode.
 func (wb *Workbench) runDetached(stmt, title string) {
 	mode := modeStreaming
 	if t := wb.editors.current(); t != nil {
 		mode = t.mode
 	}
+	wb.runDetachedIn(stmt, title, mode)
+}
+
+// preview shows the first 100 rows of a table or view (catalog ▸ Preview).
+// It runs in streaming mode whatever the tab's mode, as a table can be read
+// in streaming mode whether its source ends or not (batch mode refuses an
+// unbounded one), and LIMIT ends the query at the 100th row. The tabs keep
+// their modes: each run sets its tab's mode first.
+func (wb *Workbench) preview(r catalogbrowser.Ref) {
+	const rows = 100
+	stmt := fmt.Sprintf("SELECT * FROM %s LIMIT %d", r.QualifiedName(), rows)
+	wb.submit(runReq{source: srcDetached, doc: stmt, text: stmt, title: "Preview of " + r.Object, mode: modeStreaming, conn: wb.conns.shown, limit: rows})
+}
+
+// runDetachedIn runs a statement from the catalog tree in a runtime mode.
+func (wb *Workbench) runDetachedIn(stmt, title, mode string) {
 	wb.submit(runReq{source: srcDetached, doc: stmt, text: stmt, title: title, mode: mode, conn: wb.conns.shown})
 }
 
@@ -735,6 +758,7 @@ func (wb *Workbench) startQuery(req runReq, text string, res table.StatementResu
 		rt.job = tr.GetJobClient()
 	}
 	rt.editorTab = req.tabID
+	rt.limit = req.limit
 	rt.historyID = wb.addHistory(text, started, 0, 0, "")
 	wb.attachPlan(rt, req.conn) // monitoring hook: the Plan view's plan and text
 	wb.do(func() { wb.addResult(rt) })
@@ -790,6 +814,7 @@ func (wb *Workbench) collect(ctx context.Context, rt *resultTab, sres table.Stat
 		if b == nil || b.Len == 0 {
 			continue
 		}
+		added := false
 		if !useRows {
 			before := r.Stats().Changes
 			if err := r.AddRecord(b.Record(schema), b.Kinds); err != nil && r.Stats().Changes == before {
@@ -797,11 +822,28 @@ func (wb *Workbench) collect(ctx context.Context, rt *resultTab, sres table.Stat
 				// through engine/types' values from now on.
 				useRows = true
 			} else {
-				continue
+				added = true
 			}
 		}
-		_ = r.AddRows(b.Rows(ts))
+		if !added {
+			_ = r.AddRows(b.Rows(ts))
+		}
+		if rt.limitReached() {
+			if rt.job != nil {
+				_ = rt.job.Cancel()
+			}
+			r.Finish(nil)
+			return
+		}
 	}
+}
+
+// limitReached reports that every row of a query's LIMIT (rt.limit) has
+// arrived, insert only, so no row can change any more: the query is
+// complete although a streaming job over an unbounded source still runs.
+func (rt *resultTab) limitReached() bool {
+	st := rt.res.Stats()
+	return rt.limit > 0 && st.Rows >= rt.limit && st.Changes == int64(st.Rows)
 }
 
 // queryEnded records a finished, cancelled or failed query.

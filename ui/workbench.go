@@ -283,9 +283,7 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 			wb.win.Canvas().Focus(t.ed)
 		}
 	}
-	wb.catalog.OnPreview = func(r catalogbrowser.Ref) {
-		wb.runDetached("SELECT * FROM "+r.QualifiedName()+" LIMIT 100", "Preview of "+r.Object)
-	}
+	wb.catalog.OnPreview = wb.preview
 	wb.catalog.OnShowDDL = func(r catalogbrowser.Ref) {
 		kind := "TABLE"
 		if r.Kind == catalogbrowser.KindView {
