@@ -344,3 +344,44 @@ func TestPreviewOfAnUnboundedTableInBatchMode(t *testing.T) {
 		t.Errorf("the batch tab ran in streaming mode; messages:\n%s", h.messages())
 	}
 }
+
+// Format says what it did: a parse error leaves the text as it is, marks
+// it and shows Messages with the line and column; a formatted statement
+// keeps its comments and the status says which lines changed.
+func TestFormatSaysWhatItDid(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("")
+	h.wb.closeCompletion()
+	broken := "SELECT 1;\nselect a from t where (a > ;\n"
+	tab.ed.SetText(broken)
+	tab.ed.SetCursor(1, 5)
+	h.wb.bottom.Select(h.wb.history.item)
+	h.wb.formatCurrent()
+	if tab.ed.Text() != broken {
+		t.Errorf("text changed: %q", tab.ed.Text())
+	}
+	if h.wb.bottom.Selected() != h.wb.messages.item {
+		t.Error("Messages is not shown")
+	}
+	if msg := h.messages(); !strings.Contains(msg, "left as it is (line 2, column ") {
+		t.Errorf("messages:\n%s", msg)
+	}
+	if got := h.wb.statusLeft.Text; !strings.HasPrefix(got, "Not formatted: ") {
+		t.Errorf("status %q", got)
+	}
+
+	tab.ed.SetText("SELECT 1;\nselect origin, -- where from\n  count(*) from flights group by origin;\n")
+	tab.ed.SetCursor(1, 3)
+	h.wb.formatCurrent()
+	want := "SELECT 1;\nSELECT\n  origin, -- where from\n  count(*)\nFROM flights\nGROUP BY origin;\n"
+	if got := tab.ed.Text(); got != want {
+		t.Errorf("formatted %q, want %q", got, want)
+	}
+	if got := h.wb.statusLeft.Text; got != "Formatted the statement (lines 2–6); Ctrl+Z undoes it" {
+		t.Errorf("status %q", got)
+	}
+	h.wb.formatCurrent()
+	if got := h.wb.statusLeft.Text; got != "Already formatted: the statement is unchanged" {
+		t.Errorf("status after a second Format %q", got)
+	}
+}
