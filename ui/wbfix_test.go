@@ -385,3 +385,44 @@ func TestFormatSaysWhatItDid(t *testing.T) {
 		t.Errorf("status after a second Format %q", got)
 	}
 }
+
+// Moving the cursor and selecting another tab, without editing, is saved:
+// reopening the workspace selects that tab and puts the cursor back, in
+// view.
+func TestCursorAndSelectedTabAreSavedWithoutEdits(t *testing.T) {
+	test.NewTempApp(t)
+	path := filepath.Join(t.TempDir(), "ws.riffle")
+	h := open(t, path)
+	lines := make([]string, 300)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("SELECT %d;", i)
+	}
+	long := h.wb.editors.newTab("Long", strings.Join(lines, "\n"))
+	h.close()
+
+	h = open(t, path)
+	long = h.wb.editors.list[4]
+	h.wb.editors.tabs.Select(long.item)
+	long.ed.SetCursor(250, 3) // no edit
+	h.wb.editors.tabs.Select(h.wb.editors.list[1].item)
+	h.wb.editors.list[1].ed.SetCursor(2, 4)
+	h.close()
+
+	h = open(t, path)
+	defer h.close()
+	if cur := h.tab(); cur.title != "Flights by hour" {
+		t.Errorf("selected tab %q", cur.title)
+	} else if l, c := cur.ed.CursorPosition(); l != 2 || c != 4 {
+		t.Errorf("cursor of %q at %d:%d, want 2:4", cur.title, l, c)
+	}
+	long = h.wb.editors.list[4]
+	if l, c := long.ed.CursorPosition(); l != 250 || c != 3 {
+		t.Errorf("cursor of Long at %d:%d, want 250:3", l, c)
+	}
+	h.wb.editors.tabs.Select(long.item)
+	h.w.Resize(fyne.NewSize(1400, 901)) // lay the tab out
+	// The editor pane (half of 900 px) shows fewer than 40 lines.
+	if top := long.ed.FirstVisibleLine(); top > 250 || 250-top >= 40 {
+		t.Errorf("line 250 not in view: the first visible line is %d", top)
+	}
+}
