@@ -339,9 +339,14 @@ func (wb *Workbench) awaitStop(ending []func() bool) {
 		return
 	}
 	wb.stopWaits = append(wb.stopWaits, ending...)
+	wb.stopSince = time.Now()
 	wb.setStatus("Stopping…")
 	wb.stopBtn.Disable()
 }
+
+// stopRetryAfter is how long Stop stays disabled while what it stopped has
+// not ended: then it may be pressed again.
+const stopRetryAfter = 10 * time.Second
 
 // tickStopping ends "Stopping…" once what was stopped has ended.
 func (wb *Workbench) tickStopping() {
@@ -350,6 +355,9 @@ func (wb *Workbench) tickStopping() {
 	}
 	for _, f := range wb.stopWaits {
 		if f() {
+			if time.Since(wb.stopSince) > stopRetryAfter {
+				wb.stopBtn.Enable()
+			}
 			return
 		}
 	}

@@ -93,6 +93,7 @@ type Workbench struct {
 	statusRight    *widget.Label
 	stopBtn        *widget.Button
 	stopWaits      []func() bool  // what Stop cancelled: true while it has not ended
+	stopSince      time.Time      // when Stop was last pressed
 	connSel        *widget.Select // the current tab's connection
 	connHeader     *widget.Label  // the catalog's connection
 	connDetail     *widget.Label  // where it is, its state
