@@ -23,7 +23,7 @@ func (wb *Workbench) formatRange(t *editorTab) {
 			loc = &msgLoc{tab: t, line: line, col: col}
 		}
 		where := ""
-		if loc != nil {
+		if loc != nil && !strings.Contains(err.Error(), fmt.Sprintf("line %d, column %d", loc.line, loc.col)) {
 			where = fmt.Sprintf(" (line %d, column %d)", loc.line, loc.col)
 		}
 		wb.messages.add(levelError, "Format: the SQL does not parse, so it was left as it is"+where+":\n"+err.Error(), loc)

@@ -468,7 +468,7 @@ func (rt *resultTab) updateStatus() {
 		if n == 1 {
 			noun = "change"
 		}
-		s += fmt.Sprintf(" · paused: %s new %s not shown (Resume shows them)", groupDigits(int(n)), noun)
+		s += fmt.Sprintf(" · paused: +%s %s not shown", groupDigits(int(n)), noun)
 	}
 	s += " · " + fmtDuration(rt.elapsed())
 	rt.statusLbl.SetText(s)

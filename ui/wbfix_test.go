@@ -291,7 +291,7 @@ SELECT k FROM s`)
 		if !strings.HasPrefix(got, rows) {
 			t.Fatalf("paused status %q, want it to start %q", got, rows)
 		}
-		_, err := fmt.Sscanf(strings.TrimPrefix(got, rows), "%d new changes not shown", &waiting)
+		_, err := fmt.Sscanf(strings.TrimPrefix(got, rows), "+%d changes not shown", &waiting)
 		return err == nil && waiting > 50
 	})
 	if rt.grid.total != frame {
@@ -363,7 +363,7 @@ func TestFormatSaysWhatItDid(t *testing.T) {
 	if h.wb.bottom.Selected() != h.wb.messages.item {
 		t.Error("Messages is not shown")
 	}
-	if msg := h.messages(); !strings.Contains(msg, "left as it is (line 2, column ") {
+	if msg := h.messages(); !strings.Contains(msg, "Format: the SQL does not parse, so it was left as it is") || !strings.Contains(msg, "line 2, column 27") {
 		t.Errorf("messages:\n%s", msg)
 	}
 	if got := h.wb.statusLeft.Text; !strings.HasPrefix(got, "Not formatted: ") {
