@@ -64,6 +64,9 @@ type resultGrid struct {
 
 	widthsView   results.View
 	widthsSet    bool
+	widthsLive   bool      // sized from the rows of a running result
+	userResized  bool      // the user dragged in the grid (maybe a column edge)
+	dataWidths   []float32 // the widths setWidths gave the data columns
 	rowNumDigits int
 
 	// onSortError reports a sort that cannot be done (still running).
@@ -210,8 +213,9 @@ func (g *resultGrid) refreshFrame() {
 	}
 }
 
-// setWidths sizes the columns once per view from the header and the first
-// rows of the frame (the user may resize them afterwards).
+// setWidths sizes the columns once per view from the header and a sample
+// of rows of the frame: the first 200 and the last 100 of the page (the
+// user may resize them afterwards).
 func (g *resultGrid) setWidths() {
 	if g.widthsSet && g.widthsView == g.view {
 		return
@@ -223,29 +227,53 @@ func (g *resultGrid) setWidths() {
 	size := th.Size(theme.SizeNameText)
 	cw := charWidth(size)
 	pad := th.Size(theme.SizeNameInnerPadding) + 2
-	sample := min(g.pageRows(), 200)
+	g.dataWidths = make([]float32, len(g.cols))
 	g.rowNumDigits = 0
 	g.fitRowNumbers()
 	if g.opCols() == 1 {
 		g.SetColumnWidth(1, 3*cw+pad+fyne.MeasureText("op", size, fyne.TextStyle{Bold: true}).Width/2)
 	}
+	cells := make([]int, len(g.cols))
+	n := g.pageRows()
+	for r := 0; r < n; r++ {
+		if r == 200 {
+			r = max(r, n-100) // then the last rows
+		}
+		for c := range g.cols {
+			text, null, _ := g.cellText(r, 1+g.opCols()+c)
+			w := cellsOf(text)
+			if null {
+				w = 4
+			}
+			cells[c] = max(cells[c], w)
+		}
+	}
 	for c := range g.cols {
 		head := fyne.MeasureText(g.cols[c].Name, size, fyne.TextStyle{Bold: true}).Width +
 			fyne.MeasureText(" "+g.types[c], th.Size(theme.SizeNameCaptionText), fyne.TextStyle{}).Width +
 			fyne.MeasureText(" ▲", size, fyne.TextStyle{}).Width
-		cells := 4
-		for r := 0; r < sample; r++ {
-			text, null, _ := g.cellText(r, 1+g.opCols()+c)
-			n := cellsOf(text)
-			if null {
-				n = 4
-			}
-			cells = max(cells, n)
-		}
-		w := max(head, float32(cells)*cw)
-		g.SetColumnWidth(1+g.opCols()+c, min(max(w+pad, 60), 420))
+		w := min(max(max(head, float32(max(cells[c], 4))*cw)+pad, 60), 420)
+		g.SetColumnWidth(1+g.opCols()+c, w)
+		g.dataWidths[c] = w
 	}
 	g.widthsView, g.widthsSet = g.view, true
+	g.widthsLive = g.state == results.Running
+}
+
+// refitWidths sizes the columns again from the final rows once a result
+// has ended, when they were sized from its first rows and the user has not
+// resized any (later values are often longer than the first ones).
+func (g *resultGrid) refitWidths() {
+	if g.widthsSet && g.widthsLive && !g.userResized {
+		g.widthsSet = false
+	}
+}
+
+// Dragged resizes a column when the drag began on a header edge (the
+// Table's); the grid then keeps the user's widths.
+func (g *resultGrid) Dragged(e *fyne.DragEvent) {
+	g.userResized = true
+	g.Table.Dragged(e)
 }
 
 // fitRowNumbers widens the row-number column when the numbers get longer.

@@ -354,6 +354,9 @@ func (rt *resultTab) tick(visible bool) {
 	if !visible {
 		return
 	}
+	if rt.grid != nil && changed && !rt.isRunning() {
+		rt.grid.refitWidths() // sized from the first rows while it ran
+	}
 	if rt.grid != nil && (changed || rt.res.NeedsRefresh(rt.grid.version)) {
 		if state != statePaused && rt.grid.frozen != nil {
 			rt.grid.frozen = nil // finished while paused: show the final rows

@@ -426,3 +426,26 @@ func TestCursorAndSelectedTabAreSavedWithoutEdits(t *testing.T) {
 		t.Errorf("line 250 not in view: the first visible line is %d", top)
 	}
 }
+
+// Columns sized from the first rows of a running query are sized again
+// from the final rows when it ends (longer values came later), unless the
+// user resized them.
+func TestColumnsAreRefittedWhenTheQueryEnds(t *testing.T) {
+	h := newHarness(t)
+	h.newTab(`CREATE TEMPORARY TABLE g (n INT) WITH ('connector' = 'datagen', 'number-of-rows' = '300', 'rows-per-second' = '200',
+  'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '300');
+SELECT CASE WHEN n <= 200 THEN 'short' ELSE 'a value much longer than the first ones' END AS s FROM g`)
+	h.wb.closeCompletion()
+	h.runAll()
+	rt := h.wb.results[0]
+	h.until("the first rows", func() bool { return rt.grid.total > 0 && rt.grid.widthsSet })
+	if !rt.isRunning() {
+		t.Skip("the query ended before the first frame") // nothing to refit
+	}
+	first := rt.grid.dataWidths[0]
+	h.waitDone(rt)
+	h.wb.Tick()
+	if got := rt.grid.dataWidths[0]; got <= first {
+		t.Errorf("column width %v after the end, %v while running", got, first)
+	}
+}
