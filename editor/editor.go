@@ -83,9 +83,12 @@ type Editor struct {
 	// goalCol is the display column Up/Down try to keep, or -1.
 	goalCol int
 
-	top, left  int     // first visible line and display column
-	scrollAccX float32 // sub-cell wheel deltas not yet applied
-	scrollAccY float32
+	top, left int // first visible line and display column
+	// scrollPending: the cursor moved before the editor had a size (a
+	// restored tab); the first layout scrolls it into view.
+	scrollPending bool
+	scrollAccX    float32 // sub-cell wheel deltas not yet applied
+	scrollAccY    float32
 
 	focused      bool
 	shiftDown    bool
@@ -464,8 +467,10 @@ func (e *Editor) changed(textChanged bool) {
 // scrollToCursor adjusts the scroll position so the cursor is visible.
 func (e *Editor) scrollToCursor() {
 	if e.r == nil || e.r.fullRows <= 0 {
+		e.scrollPending = true
 		return
 	}
+	e.scrollPending = false
 	c := e.sel.cursor
 	rows := e.r.fullRows
 	if c.line < e.top {
@@ -507,6 +512,7 @@ func (e *Editor) maxTop(rows int) int {
 // ScrollToLine scrolls so that 0-based line is the first visible line (as
 // far as the document allows), without moving the cursor.
 func (e *Editor) ScrollToLine(line int) {
+	e.scrollPending = false
 	e.top = line
 	e.clampScroll()
 	e.Refresh()

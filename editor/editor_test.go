@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"fmt"
 	"image/color"
 	"strings"
 	"testing"
@@ -763,4 +764,34 @@ func TestExtendedEditorUsesItsCanvas(t *testing.T) {
 		t.Errorf("find bar not focused: %T", w.Canvas().Focused())
 	}
 	x.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+}
+
+// A cursor set before the editor is shown (a restored workspace tab) is
+// scrolled into view when the editor is first laid out.
+func TestCursorSetBeforeLayoutIsScrolledIntoView(t *testing.T) {
+	test.NewTempApp(t)
+	lines := make([]string, 300)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("SELECT %d", i)
+	}
+	e := New()
+	e.SetText(strings.Join(lines, "\n"))
+	e.SetCursor(250, 3)
+	w := test.NewTempWindow(t, e)
+	w.SetPadded(false)
+	w.Resize(fyne.NewSize(600, 400))
+	rows := e.r.fullRows
+	if top := e.FirstVisibleLine(); top > 250 || top+rows <= 250 {
+		t.Errorf("line 250 (the cursor's) is not visible: top %d, %d rows", top, rows)
+	}
+	// An explicit scroll before the layout wins over the cursor.
+	e2 := New()
+	e2.SetText(strings.Join(lines, "\n"))
+	e2.SetCursor(250, 3)
+	e2.ScrollToLine(10)
+	w2 := test.NewTempWindow(t, e2)
+	w2.Resize(fyne.NewSize(600, 400))
+	if top := e2.FirstVisibleLine(); top != 10 {
+		t.Errorf("top %d after ScrollToLine(10)", top)
+	}
 }

@@ -185,6 +185,9 @@ func (r *editorRenderer) Layout(size fyne.Size) {
 	r.area = fyne.NewPos(0, findH)
 	r.areaSize = fyne.NewSize(size.Width, max(0, size.Height-findH))
 	r.updateGeometry()
+	if r.e.scrollPending && r.fullRows > 0 {
+		r.e.scrollToCursor()
+	}
 	r.updateContent()
 }
 

@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/riffle-sql/riffle/authoring"
 )
 
@@ -19,18 +22,34 @@ func (wb *Workbench) formatRange(t *editorTab) {
 			t.ed.SetErrorMarker(line-1, col-1, err.Error())
 			loc = &msgLoc{tab: t, line: line, col: col}
 		}
-		wb.messages.add(levelError, "Format: "+err.Error(), loc)
-		wb.setStatus("Format: " + firstLine(err.Error()))
+		where := ""
+		if loc != nil && !strings.Contains(err.Error(), fmt.Sprintf("line %d, column %d", loc.line, loc.col)) {
+			where = fmt.Sprintf(" (line %d, column %d)", loc.line, loc.col)
+		}
+		wb.messages.add(levelError, "Format: the SQL does not parse, so it was left as it is"+where+":\n"+err.Error(), loc)
+		wb.showPanel(wb.messages.item)
+		wb.setStatus("Not formatted: " + firstLine(err.Error()))
 		return
 	}
 	if start == end && out == "" {
-		wb.setStatus("Nothing to format here")
+		wb.setStatus("Nothing to format here: put the cursor in a statement or select some SQL")
 		return
+	}
+	what := "the statement"
+	if s != e {
+		what = "the selection"
 	}
 	if text[start:end] != out {
 		t.ed.ReplaceRange(start, end, out)
-		wb.setStatus("Formatted")
+		first, last := lineOf(t.ed.Text(), start), lineOf(t.ed.Text(), start+len(out))
+		wb.setStatus(fmt.Sprintf("Formatted %s (lines %d–%d); Ctrl+Z undoes it", what, first, last))
 	} else {
-		wb.setStatus("Already formatted")
+		wb.setStatus(fmt.Sprintf("Already formatted: %s is unchanged", what))
 	}
+	wb.flash(t, start, start+len(out)) // show what was formatted
+}
+
+// lineOf is the 1-based line of byte offset off of text.
+func lineOf(text string, off int) int {
+	return 1 + strings.Count(text[:max(0, min(off, len(text)))], "\n")
 }

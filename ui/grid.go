@@ -60,9 +60,13 @@ type resultGrid struct {
 	hasSel         bool
 	anchor, cursor widget.TableCellID
 	shiftDown      bool
+	moving         bool // moveTo is selecting: the Table's OnSelected is ours
 
 	widthsView   results.View
 	widthsSet    bool
+	widthsLive   bool      // sized from the rows of a running result
+	userResized  bool      // the user dragged in the grid (maybe a column edge)
+	dataWidths   []float32 // the widths setWidths gave the data columns
 	rowNumDigits int
 
 	// onSortError reports a sort that cannot be done (still running).
@@ -209,8 +213,9 @@ func (g *resultGrid) refreshFrame() {
 	}
 }
 
-// setWidths sizes the columns once per view from the header and the first
-// rows of the frame (the user may resize them afterwards).
+// setWidths sizes the columns once per view from the header and a sample
+// of rows of the frame: the first 200 and the last 100 of the page (the
+// user may resize them afterwards).
 func (g *resultGrid) setWidths() {
 	if g.widthsSet && g.widthsView == g.view {
 		return
@@ -222,29 +227,53 @@ func (g *resultGrid) setWidths() {
 	size := th.Size(theme.SizeNameText)
 	cw := charWidth(size)
 	pad := th.Size(theme.SizeNameInnerPadding) + 2
-	sample := min(g.pageRows(), 200)
+	g.dataWidths = make([]float32, len(g.cols))
 	g.rowNumDigits = 0
 	g.fitRowNumbers()
 	if g.opCols() == 1 {
 		g.SetColumnWidth(1, 3*cw+pad+fyne.MeasureText("op", size, fyne.TextStyle{Bold: true}).Width/2)
 	}
+	cells := make([]int, len(g.cols))
+	n := g.pageRows()
+	for r := 0; r < n; r++ {
+		if r == 200 {
+			r = max(r, n-100) // then the last rows
+		}
+		for c := range g.cols {
+			text, null, _ := g.cellText(r, 1+g.opCols()+c)
+			w := cellsOf(text)
+			if null {
+				w = 4
+			}
+			cells[c] = max(cells[c], w)
+		}
+	}
 	for c := range g.cols {
 		head := fyne.MeasureText(g.cols[c].Name, size, fyne.TextStyle{Bold: true}).Width +
 			fyne.MeasureText(" "+g.types[c], th.Size(theme.SizeNameCaptionText), fyne.TextStyle{}).Width +
 			fyne.MeasureText(" ▲", size, fyne.TextStyle{}).Width
-		cells := 4
-		for r := 0; r < sample; r++ {
-			text, null, _ := g.cellText(r, 1+g.opCols()+c)
-			n := cellsOf(text)
-			if null {
-				n = 4
-			}
-			cells = max(cells, n)
-		}
-		w := max(head, float32(cells)*cw)
-		g.SetColumnWidth(1+g.opCols()+c, min(max(w+pad, 60), 420))
+		w := min(max(max(head, float32(max(cells[c], 4))*cw)+pad, 60), 420)
+		g.SetColumnWidth(1+g.opCols()+c, w)
+		g.dataWidths[c] = w
 	}
 	g.widthsView, g.widthsSet = g.view, true
+	g.widthsLive = g.state == results.Running
+}
+
+// refitWidths sizes the columns again from the final rows once a result
+// has ended, when they were sized from its first rows and the user has not
+// resized any (later values are often longer than the first ones).
+func (g *resultGrid) refitWidths() {
+	if g.widthsSet && g.widthsLive && !g.userResized {
+		g.widthsSet = false
+	}
+}
+
+// Dragged resizes a column when the drag began on a header edge (the
+// Table's); the grid then keeps the user's widths.
+func (g *resultGrid) Dragged(e *fyne.DragEvent) {
+	g.userResized = true
+	g.Table.Dragged(e)
 }
 
 // fitRowNumbers widens the row-number column when the numbers get longer.
@@ -444,7 +473,95 @@ func (g *resultGrid) setPage(p int) {
 
 // Selection.
 
+// cellPressed selects a cell by mouse (extend: Shift held) and gives the
+// grid the keyboard focus.
+func (g *resultGrid) cellPressed(id widget.TableCellID, extend bool) {
+	g.focus()
+	if id.Col == 0 { // the row number: the whole row
+		g.selectRow(id.Row, extend)
+		return
+	}
+	g.moveTo(id, extend)
+}
+
+// focus gives the grid the keyboard (arrows, Shift+arrows, Ctrl+C).
+func (g *resultGrid) focus() {
+	if app := fyne.CurrentApp(); app != nil {
+		if c := app.Driver().CanvasForObject(g); c != nil && c.Focused() != g {
+			c.Focus(g)
+		}
+	}
+}
+
+// moveTo makes id the selection's moving corner: with extend the anchor
+// stays, else id becomes the only selected cell. It scrolls id into view.
+func (g *resultGrid) moveTo(id widget.TableCellID, extend bool) {
+	rows, cols := g.length()
+	if rows == 0 || cols < 2 {
+		return
+	}
+	id.Row = max(0, min(id.Row, rows-1))
+	id.Col = max(0, min(id.Col, cols-1))
+	if extend && g.hasSel {
+		g.cursor = id
+	} else {
+		g.anchor, g.cursor, g.hasSel = id, id, true
+	}
+	g.moving = true
+	g.Table.Select(id) // the Table's marker and keyboard focus follow
+	g.moving = false
+	g.ScrollTo(id)
+	g.Table.Refresh()
+	if g.onChanged != nil {
+		g.onChanged()
+	}
+}
+
+// selectRow selects a whole row (a click on its number); with extend, the
+// rows from the anchor's.
+func (g *resultGrid) selectRow(row int, extend bool) {
+	rows, cols := g.length()
+	if rows == 0 || cols < 2 {
+		return
+	}
+	row = max(0, min(row, rows-1))
+	if !extend || !g.hasSel {
+		g.anchor = widget.TableCellID{Row: row, Col: 0}
+	}
+	g.cursor, g.hasSel = widget.TableCellID{Row: row, Col: 0}, true
+	g.Table.Refresh()
+	if g.onChanged != nil {
+		g.onChanged()
+	}
+}
+
+// step moves the selection's moving corner by rows and columns (data
+// columns only; a row selection moves to its first data cell).
+func (g *resultGrid) step(dRow, dCol int, extend bool) {
+	rows, cols := g.length()
+	if rows == 0 || cols < 2 {
+		return
+	}
+	c := widget.TableCellID{Row: 0, Col: 1}
+	if g.hasSel {
+		c = g.cursor
+	}
+	c.Row = max(0, min(c.Row+dRow, rows-1))
+	c.Col = max(1, min(c.Col+dCol, cols-1))
+	g.moveTo(c, extend)
+}
+
+// visibleRows is about how many rows fit in the grid (Page Up/Down).
+func (g *resultGrid) visibleRows() int {
+	h := g.Size().Height
+	cell := g.Theme().Size(theme.SizeNameText)*1.4 + g.Theme().Size(theme.SizeNameInnerPadding)
+	return max(1, int(h/cell)-2)
+}
+
 func (g *resultGrid) selected(id widget.TableCellID) {
+	if g.moving {
+		return
+	}
 	if g.hasSel && g.shiftDown {
 		g.cursor = id
 	} else {
@@ -568,41 +685,35 @@ func (g *resultGrid) MouseDown(e *desktop.MouseEvent) {
 	g.Table.MouseDown(e)
 }
 
-// TypedKey extends the selection with Shift+arrows, passes Esc on (Stop)
-// and leaves the other keys to the Table (arrows move the focus, Space
-// selects).
+// TypedKey moves the selected cell with the arrows, Home/End (first/last
+// column), Page Up/Down; with Shift held they extend the selection. Esc is
+// passed on (Stop).
 func (g *resultGrid) TypedKey(e *fyne.KeyEvent) {
-	if e.Name == fyne.KeyEscape {
+	_, cols := g.length()
+	switch e.Name {
+	case fyne.KeyEscape:
 		if g.onShortcut != nil {
 			g.onShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEscape})
 		}
-		return
+	case fyne.KeyUp:
+		g.step(-1, 0, g.shiftDown)
+	case fyne.KeyDown:
+		g.step(1, 0, g.shiftDown)
+	case fyne.KeyLeft:
+		g.step(0, -1, g.shiftDown)
+	case fyne.KeyRight:
+		g.step(0, 1, g.shiftDown)
+	case fyne.KeyHome:
+		g.step(0, -cols, g.shiftDown)
+	case fyne.KeyEnd:
+		g.step(0, cols, g.shiftDown)
+	case fyne.KeyPageUp:
+		g.step(-g.visibleRows(), 0, g.shiftDown)
+	case fyne.KeyPageDown:
+		g.step(g.visibleRows(), 0, g.shiftDown)
+	default:
+		g.Table.TypedKey(e)
 	}
-	if g.shiftDown && g.hasSel {
-		rows, cols := g.length()
-		c := g.cursor
-		switch e.Name {
-		case fyne.KeyUp:
-			c.Row = max(0, c.Row-1)
-		case fyne.KeyDown:
-			c.Row = min(rows-1, c.Row+1)
-		case fyne.KeyLeft:
-			c.Col = max(1, c.Col-1)
-		case fyne.KeyRight:
-			c.Col = min(cols-1, c.Col+1)
-		default:
-			g.Table.TypedKey(e)
-			return
-		}
-		g.cursor = c
-		g.ScrollTo(c)
-		g.Table.Refresh()
-		if g.onChanged != nil {
-			g.onChanged()
-		}
-		return
-	}
-	g.Table.TypedKey(e)
 }
 
 // KeyDown tracks Shift (Shift+arrows extend the selection).

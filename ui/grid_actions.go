@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/authoring"
@@ -21,8 +22,28 @@ import (
 
 var (
 	_ fyne.SecondaryTappable = (*gridCell)(nil)
+	_ desktop.Mouseable      = (*gridCell)(nil)
 	_ fyne.SecondaryTappable = (*headerCell)(nil)
 )
+
+// MouseDown selects the cell (Shift extends the selection) and gives the
+// grid the keyboard focus. A cell, not the Table, is what a desktop click
+// reaches (it takes right-clicks), so the Table's own tap never runs. A
+// right-click inside the selection keeps it (for Copy).
+func (c *gridCell) MouseDown(e *desktop.MouseEvent) {
+	g := c.grid
+	if g == nil {
+		return
+	}
+	if e.Button == desktop.MouseButtonSecondary && g.inSelection(c.id) {
+		g.focus()
+		return
+	}
+	g.cellPressed(c.id, e.Modifier&fyne.KeyModifierShift != 0)
+}
+
+// MouseUp implements desktop.Mouseable.
+func (c *gridCell) MouseUp(*desktop.MouseEvent) {}
 
 // TappedSecondary opens the menu of the cell (grid actions first).
 func (c *gridCell) TappedSecondary(e *fyne.PointEvent) {

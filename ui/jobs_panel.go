@@ -277,7 +277,7 @@ func (p *jobsPanel) pollRemote(now time.Time) {
 // tab says CANCELED), else through the job.
 func (p *jobsPanel) cancel(id string) {
 	if rt := p.wb.resultForJob(id); rt != nil && rt.isRunning() {
-		rt.stop()
+		p.wb.stopResults(rt)
 	} else if name := p.connOf[id]; name != "" {
 		// STOP JOB on a gateway: over the network, off the UI goroutine
 		if j, ok := p.model.Job(id); ok {

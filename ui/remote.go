@@ -55,6 +55,10 @@ func (wb *Workbench) collectRows(ctx context.Context, rt *resultTab, res table.S
 		if len(batch) == maxBatch || buffered == nil || buffered.Buffered() == 0 {
 			_ = r.AddRows(batch)
 			batch = make([]*types.Row, 0, maxBatch)
+			if rt.limitReached() {
+				r.Finish(nil) // closing the result ends the query on the gateway
+				return nil
+			}
 		}
 	}
 	if len(batch) > 0 {

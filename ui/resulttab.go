@@ -25,6 +25,7 @@ const maxResultTabs = 20
 const (
 	stateRunning  = "RUNNING"
 	statePaused   = "PAUSED"
+	stateStopping = "STOPPING" // Stop was pressed; the job has not ended yet
 	stateFinished = "FINISHED"
 	stateCanceled = "CANCELED"
 	stateFailed   = "FAILED"
@@ -50,6 +51,7 @@ type resultTab struct {
 	ended     atomic.Int64 // UnixNano; 0 while running
 	editorTab int64        // the editor tab that ran it, -1 = none
 	historyID int64
+	limit     int // rows that complete the query (Preview's LIMIT; 0 = none)
 
 	// The query's job ID (embedded or on a gateway; job is nil for a
 	// gateway's) and where it runs (nil: the embedded engine).
@@ -73,6 +75,8 @@ type resultTab struct {
 
 	lastState  string
 	lastStatus time.Time
+	// pausedAt is the number of changes received when the view was paused.
+	pausedAt int64
 
 	mon resultMon // monitoring hook: plan, Chart and Plan views (monitoring.go)
 }
@@ -236,7 +240,7 @@ func (rt *resultTab) build() {
 			rt.viewSel.SetSelected(viewNames[results.TableView])
 			rt.pauseBtn = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), rt.togglePause)
 			rt.pauseBtn.Importance = widget.LowImportance
-			rt.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), rt.stop)
+			rt.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { wb.stopResults(rt) })
 			rt.stopBtn.Importance = widget.LowImportance
 			bar = append(bar, rt.viewSel, rt.follow, rt.pauseBtn, rt.stopBtn)
 			if rt.conn != nil && !rt.conn.hasOperatorMetrics() {
@@ -265,6 +269,9 @@ func (rt *resultTab) state() string {
 	st, _ := rt.res.State()
 	switch st {
 	case results.Running:
+		if rt.canceled.Load() {
+			return stateStopping
+		}
 		if rt.res.Paused() {
 			return statePaused
 		}
@@ -272,10 +279,23 @@ func (rt *resultTab) state() string {
 	case results.Finished:
 		return stateFinished
 	case results.Canceled:
+		if rt.jobEnding() {
+			return stateStopping
+		}
 		return stateCanceled
 	}
 	return stateFailed
 }
+
+// jobEnding reports a cancelled query whose embedded job has not ended yet
+// (its reader stopped first).
+func (rt *resultTab) jobEnding() bool {
+	return rt.canceled.Load() && rt.job != nil && !rt.job.GetJobStatus().IsTerminal()
+}
+
+// stopping reports whether Stop was pressed and the query or its job has
+// not ended yet.
+func (rt *resultTab) stopping() bool { return rt.state() == stateStopping }
 
 func (rt *resultTab) isRunning() bool {
 	st, _ := rt.res.State()
@@ -313,6 +333,9 @@ func (rt *resultTab) togglePause() {
 	if p && !rt.isRunning() {
 		return
 	}
+	if p {
+		rt.pausedAt = rt.res.Stats().Changes
+	}
 	rt.grid.setPaused(p)
 	rt.tick(true)
 }
@@ -331,6 +354,9 @@ func (rt *resultTab) tick(visible bool) {
 	if !visible {
 		return
 	}
+	if rt.grid != nil && changed && !rt.isRunning() {
+		rt.grid.refitWidths() // sized from the first rows while it ran
+	}
 	if rt.grid != nil && (changed || rt.res.NeedsRefresh(rt.grid.version)) {
 		if state != statePaused && rt.grid.frozen != nil {
 			rt.grid.frozen = nil // finished while paused: show the final rows
@@ -342,7 +368,8 @@ func (rt *resultTab) tick(visible bool) {
 		}
 		return
 	}
-	if changed || (state == stateRunning && time.Since(rt.lastStatus) >= 500*time.Millisecond) {
+	live := state == stateRunning || state == statePaused // the time runs, a paused view counts what it does not show
+	if changed || (live && time.Since(rt.lastStatus) >= 500*time.Millisecond) {
 		rt.updateStatus()
 	}
 }
@@ -362,9 +389,12 @@ func (rt *resultTab) applyState(state string) {
 	case stateRunning:
 		rt.stateLbl.Importance = widget.HighImportance
 		icon = theme.MediaPlayIcon()
-	case statePaused:
+	case statePaused, stateStopping:
 		rt.stateLbl.Importance = widget.WarningImportance
 		icon = theme.MediaPauseIcon()
+		if state == stateStopping {
+			icon = theme.MediaStopIcon()
+		}
 	case stateFinished:
 		rt.stateLbl.Importance = widget.SuccessImportance
 		icon = theme.ConfirmIcon()
@@ -434,7 +464,14 @@ func (rt *resultTab) updateStatus() {
 		s = fmt.Sprintf("%d lines", strings.Count(rt.text, "\n")+1)
 	}
 	if rt.res.Paused() {
-		s += fmt.Sprintf(" (paused; %s changes received)", groupDigits(int(rt.res.Stats().Changes)))
+		// The grid and its counts stay as they were at the pause; what
+		// arrives meanwhile is counted apart and shown on Resume.
+		n := max(0, rt.res.Stats().Changes-rt.pausedAt)
+		noun := "changes"
+		if n == 1 {
+			noun = "change"
+		}
+		s += fmt.Sprintf(" · paused: +%s %s not shown", groupDigits(int(n)), noun)
 	}
 	s += " · " + fmtDuration(rt.elapsed())
 	rt.statusLbl.SetText(s)

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/riffle-sql/riffle/assets"
+	"github.com/riffle-sql/riffle/catalogbrowser"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/sql"
@@ -52,6 +53,11 @@ type runReq struct {
 	// toFile, when set, sends the rows of the first query to a CSV file
 	// instead of a grid (Run to CSV file).
 	toFile *fileTarget
+	// limit, when > 0, is the LIMIT of a detached query (Preview): once
+	// that many rows have arrived, insert only, the query is complete and
+	// its job is stopped (a streaming LIMIT over an unbounded source does
+	// not end by itself).
+	limit int
 }
 
 // runState is the state of one script run (the SQL Client's statement
@@ -60,6 +66,8 @@ type runState struct {
 	inSet    bool
 	setText  []string
 	fileUsed bool // the Run to CSV file target got its query
+	// job is the INSERT job the last statement submitted (nil: none).
+	job *jobWatch
 }
 
 // worker runs submitted scripts one after another, in order.
@@ -112,7 +120,7 @@ func (wb *Workbench) submit(req runReq) {
 		wb.mu.Unlock()
 		left := wb.running.Add(-1)
 		wb.do(func() {
-			if left == 0 && ok {
+			if left == 0 && ok && len(wb.stopWaits) == 0 {
 				wb.setStatus("Ready")
 			}
 			wb.catalogChanged(req.conn)
@@ -247,43 +255,115 @@ func (wb *Workbench) format(t *editorTab) {
 	wb.formatRange(t) // authoring: the statement or the selection (format_range.go)
 }
 
-// runDetached runs a statement that comes from the catalog tree.
+// runDetached runs a statement that comes from the catalog tree, in the
+// current tab's runtime mode.
 func (wb *Workbench) runDetached(stmt, title string) {
 	mode := modeStreaming
 	if t := wb.editors.current(); t != nil {
 		mode = t.mode
 	}
+	wb.runDetachedIn(stmt, title, mode)
+}
+
+// preview shows the first 100 rows of a table or view (catalog ▸ Preview).
+// It runs in streaming mode whatever the tab's mode, as a table can be read
+// in streaming mode whether its source ends or not (batch mode refuses an
+// unbounded one), and LIMIT ends the query at the 100th row. The tabs keep
+// their modes: each run sets its tab's mode first.
+func (wb *Workbench) preview(r catalogbrowser.Ref) {
+	const rows = 100
+	stmt := fmt.Sprintf("SELECT * FROM %s LIMIT %d", r.QualifiedName(), rows)
+	wb.submit(runReq{source: srcDetached, doc: stmt, text: stmt, title: "Preview of " + r.Object, mode: modeStreaming, conn: wb.conns.shown, limit: rows})
+}
+
+// runDetachedIn runs a statement from the catalog tree in a runtime mode.
+func (wb *Workbench) runDetachedIn(stmt, title, mode string) {
 	wb.submit(runReq{source: srcDetached, doc: stmt, text: stmt, title: title, mode: mode, conn: wb.conns.shown})
 }
 
 // Stop cancels the scripts being run and the running queries started from
 // the current editor tab; when there are none, the selected result's query.
+//
+// The status bar says "Stopping…" and Stop is disabled until every one of
+// them has ended (a job may take a moment to end), then "Canceled".
 func (wb *Workbench) Stop() {
+	var ending []func() bool
 	wb.mu.Lock()
-	n := len(wb.runCancels)
-	for _, c := range wb.runCancels {
+	for id, c := range wb.runCancels {
 		c()
+		ending = append(ending, func() bool {
+			wb.mu.Lock()
+			defer wb.mu.Unlock()
+			_, running := wb.runCancels[id]
+			return running
+		})
 	}
 	wb.mu.Unlock()
 	var tabID int64 = -1
 	if t := wb.editors.current(); t != nil {
 		tabID = t.id
 	}
+	var rts []*resultTab
 	for _, rt := range wb.results {
 		if rt.isRunning() && rt.editorTab == tabID {
-			rt.stop()
-			n++
+			rts = append(rts, rt)
 		}
 	}
-	if n == 0 {
+	if len(rts) == 0 && len(ending) == 0 {
 		if rt := wb.selectedResult(); rt != nil && rt.isRunning() {
-			rt.stop()
-			n++
+			rts = append(rts, rt)
 		}
 	}
-	if n > 0 {
-		wb.setStatus("Stopping…")
+	wb.awaitStop(ending)
+	wb.stopResults(rts...)
+}
+
+// stopResults cancels the queries of result tabs (their Stop buttons).
+func (wb *Workbench) stopResults(rts ...*resultTab) {
+	var ending []func() bool
+	for _, rt := range rts {
+		if !rt.isRunning() {
+			continue
+		}
+		rt.stop()
+		rt.tick(rt.item == wb.bottom.Selected()) // STOPPING, its buttons disabled
+		ending = append(ending, rt.stopping)
 	}
+	wb.awaitStop(ending)
+}
+
+// awaitStop shows "Stopping…" until every ending function reports false
+// (tickStopping checks them).
+func (wb *Workbench) awaitStop(ending []func() bool) {
+	if len(ending) == 0 {
+		return
+	}
+	wb.stopWaits = append(wb.stopWaits, ending...)
+	wb.stopSince = time.Now()
+	wb.setStatus("Stopping…")
+	wb.stopBtn.Disable()
+}
+
+// stopRetryAfter is how long Stop stays disabled while what it stopped has
+// not ended: then it may be pressed again.
+const stopRetryAfter = 10 * time.Second
+
+// tickStopping ends "Stopping…" once what was stopped has ended.
+func (wb *Workbench) tickStopping() {
+	if len(wb.stopWaits) == 0 {
+		return
+	}
+	for _, f := range wb.stopWaits {
+		if f() {
+			if time.Since(wb.stopSince) > stopRetryAfter {
+				wb.stopBtn.Enable()
+			}
+			return
+		}
+	}
+	wb.stopWaits = nil
+	wb.setStatus("Canceled")
+	wb.stopBtn.Enable()
 }
 
 // execScript runs each statement of a script in order; a failing statement
@@ -331,9 +411,17 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) (ok bool) {
 		} else {
 			pos = posAt(req.doc, abs)
 		}
+		st.job = nil
 		if !wb.execOne(ctx, req, &st, sp.Text, pos) {
 			ok = false
 			if req.source != srcInit {
+				break
+			}
+		}
+		if st.job != nil && i < len(spans)-1 && !wb.waitJob(ctx, req, st.job) && ctx.Err() == nil {
+			ok = false
+			if req.source != srcInit {
+				wb.post(levelWarning, fmt.Sprintf("Job %s did not finish: %d statement(s) after it not run.", st.job.id, len(spans)-1-i), req.loc(st.job.pos))
 				break
 			}
 		}
@@ -417,7 +505,7 @@ func (wb *Workbench) execOne(ctx context.Context, req runReq, st *runState, text
 	case res.IsQuery():
 		wb.startQuery(req, text, res, started)
 	case res.JobID() != "":
-		wb.watchJob(req, text, res, started)
+		st.job = wb.watchJob(req, text, res, started)
 	case res.GetResultKind() == table.SuccessWithContent:
 		wb.showStatic(req, text, res, started)
 	default:
@@ -466,7 +554,7 @@ func (wb *Workbench) clientCommand(ctx context.Context, req runReq, st *runState
 			wb.fail(req, set, pos, err, started)
 			return true, false
 		}
-		wb.watchJob(req, set, res, started)
+		st.job = wb.watchJob(req, set, res, started)
 		return true, true
 	case *sql.Insert:
 		if st.inSet {
@@ -678,6 +766,7 @@ func (wb *Workbench) startQuery(req runReq, text string, res table.StatementResu
 		rt.job = tr.GetJobClient()
 	}
 	rt.editorTab = req.tabID
+	rt.limit = req.limit
 	rt.historyID = wb.addHistory(text, started, 0, 0, "")
 	wb.attachPlan(rt, req.conn) // monitoring hook: the Plan view's plan and text
 	wb.do(func() { wb.addResult(rt) })
@@ -733,6 +822,7 @@ func (wb *Workbench) collect(ctx context.Context, rt *resultTab, sres table.Stat
 		if b == nil || b.Len == 0 {
 			continue
 		}
+		added := false
 		if !useRows {
 			before := r.Stats().Changes
 			if err := r.AddRecord(b.Record(schema), b.Kinds); err != nil && r.Stats().Changes == before {
@@ -740,11 +830,28 @@ func (wb *Workbench) collect(ctx context.Context, rt *resultTab, sres table.Stat
 				// through engine/types' values from now on.
 				useRows = true
 			} else {
-				continue
+				added = true
 			}
 		}
-		_ = r.AddRows(b.Rows(ts))
+		if !added {
+			_ = r.AddRows(b.Rows(ts))
+		}
+		if rt.limitReached() {
+			if rt.job != nil {
+				_ = rt.job.Cancel()
+			}
+			r.Finish(nil)
+			return
+		}
 	}
+}
+
+// limitReached reports that every row of a query's LIMIT (rt.limit) has
+// arrived, insert only, so no row can change any more: the query is
+// complete although a streaming job over an unbounded source still runs.
+func (rt *resultTab) limitReached() bool {
+	st := rt.res.Stats()
+	return rt.limit > 0 && st.Rows >= rt.limit && st.Changes == int64(st.Rows)
 }
 
 // queryEnded records a finished, cancelled or failed query.
@@ -769,8 +876,20 @@ func (wb *Workbench) queryEnded(rt *resultTab, err error) {
 	wb.post(level, msg, nil)
 }
 
-// watchJob reports an INSERT (or statement set) job: submitted, then its end.
-func (wb *Workbench) watchJob(req runReq, text string, res table.StatementResult, started time.Time) {
+// jobWatch is an INSERT (or statement set) job being watched: ended is
+// closed once its end is known, with err (nil when it finished).
+type jobWatch struct {
+	id      string
+	pos     sql.Pos
+	bounded bool // it ends by itself
+	cancel  func()
+	ended   chan struct{}
+	err     error
+}
+
+// watchJob reports an INSERT (or statement set) job: submitted, then its
+// end. The returned watch lets a script wait for the end (waitJob).
+func (wb *Workbench) watchJob(req runReq, text string, res table.StatementResult, started time.Time) *jobWatch {
 	jobID := res.JobID()
 	id := wb.addHistory(text, started, 0, 0, "")
 	wb.post(levelInfo, summary(text)+"\n[INFO] Submitting SQL update statement to the cluster...\n"+
@@ -780,9 +899,28 @@ func (wb *Workbench) watchJob(req runReq, text string, res table.StatementResult
 		job = tr.GetJobClient()
 	}
 	c := req.conn
+	w := &jobWatch{id: jobID, pos: posAt(req.doc, req.base), ended: make(chan struct{})}
+	if job != nil {
+		w.bounded = job.Bounded()
+		w.cancel = func() { _ = job.Cancel() }
+	} else {
+		// A gateway does not say whether a job's sources end: a batch
+		// session's jobs do.
+		mode, err := wb.sessionMode(context.Background(), c)
+		w.bounded = err == nil && mode == modeBatch
+		w.cancel = func() {
+			if eng := c.open(); eng != nil {
+				_ = eng.CancelJob(context.Background(), jobID)
+			}
+		}
+	}
 	go func() {
 		var err error
 		canceled := false
+		defer func() {
+			w.err = err
+			close(w.ended)
+		}()
 		if job != nil {
 			err = job.Wait(context.Background())
 			canceled = job.GetJobStatus() == table.JobCanceled
@@ -803,6 +941,42 @@ func (wb *Workbench) watchJob(req runReq, text string, res table.StatementResult
 		}
 		wb.updateHistory(h)
 	}()
+	return w
+}
+
+// waitJob waits for a job the script submitted before the script goes on
+// (the SQL Client's table.dml-sync = true for what the job can finish): so
+// a SELECT after an INSERT reads every row the INSERT wrote. A job over an
+// unbounded source is left running in the background. Stop cancels the
+// job. It reports whether the job finished.
+func (wb *Workbench) waitJob(ctx context.Context, req runReq, w *jobWatch) bool {
+	if !w.bounded {
+		wb.post(levelInfo, fmt.Sprintf("Job %s reads an unbounded source: it keeps running (Jobs panel) while the next statements run.", w.id), req.loc(w.pos))
+		return true
+	}
+	select {
+	case <-w.ended:
+	default:
+		wb.do(func() {
+			wb.setStatus(fmt.Sprintf("Running… waiting for job %s (INSERT) to finish before the next statement", shortJobID(w.id)))
+		})
+		select {
+		case <-w.ended:
+		case <-ctx.Done():
+			w.cancel()
+			<-w.ended
+			return false
+		}
+	}
+	return w.err == nil
+}
+
+// shortJobID is the first 8 digits of a job ID, for status lines.
+func shortJobID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
 }
 
 // showStatic shows the rows of SHOW, DESCRIBE, EXPLAIN and the like in a

@@ -92,6 +92,8 @@ type Workbench struct {
 	statusLeft     *widget.Label
 	statusRight    *widget.Label
 	stopBtn        *widget.Button
+	stopWaits      []func() bool  // what Stop cancelled: true while it has not ended
+	stopSince      time.Time      // when Stop was last pressed
 	connSel        *widget.Select // the current tab's connection
 	connHeader     *widget.Label  // the catalog's connection
 	connDetail     *widget.Label  // where it is, its state
@@ -282,9 +284,7 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 			wb.win.Canvas().Focus(t.ed)
 		}
 	}
-	wb.catalog.OnPreview = func(r catalogbrowser.Ref) {
-		wb.runDetached("SELECT * FROM "+r.QualifiedName()+" LIMIT 100", "Preview of "+r.Object)
-	}
+	wb.catalog.OnPreview = wb.preview
 	wb.catalog.OnShowDDL = func(r catalogbrowser.Ref) {
 		kind := "TABLE"
 		if r.Kind == catalogbrowser.KindView {
@@ -617,6 +617,7 @@ func (wb *Workbench) Tick() {
 	}
 	wb.tickExports()
 	wb.tickFileRuns()
+	wb.tickStopping()
 	if now := time.Now(); now.Sub(wb.layoutCheck) > 3*time.Second {
 		wb.layoutCheck = now
 		wb.saveLayoutIfChanged()

@@ -19,9 +19,10 @@ func Format(n Node) string {
 // multi-line style: one clause per line, select lists and column lists
 // indented by two spaces, upper-case keywords, identifiers quoted as they
 // were written (or when they must be). Statements are terminated by ";"
-// and separated by a blank line. Comments before a statement are kept; a
-// statement with comments inside it is emitted unchanged so that no comment
-// is lost. The output parses to the same trees as the input. It returns an
+// and separated by a blank line. Comments before a statement are kept;
+// comments inside a statement are put back next to the code they were next
+// to (formatKeepingComments), and a statement whose comments cannot be
+// placed so is emitted unchanged, so that no comment is lost. The output parses to the same trees as the input. It returns an
 // *Error if the script does not parse.
 func FormatSQL(text string) (string, error) {
 	spans := SplitStatements(text)
@@ -40,7 +41,11 @@ func FormatSQL(text string) (string, error) {
 			out.WriteString("\n")
 		}
 		if len(commentsIn(sp.Text)) > 0 {
-			out.WriteString(sp.Text)
+			if f, ok := formatKeepingComments(sp.Text, st); ok {
+				out.WriteString(f)
+			} else {
+				out.WriteString(sp.Text)
+			}
 		} else {
 			p := &printer{pretty: true}
 			p.node(st)

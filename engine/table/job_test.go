@@ -77,3 +77,37 @@ func TestPanickingFunctionFailsOnlyItsJob(t *testing.T) {
 		t.Fatalf("environment broken after a failed job:\n%s", out)
 	}
 }
+
+// JobClient.Bounded tells an INSERT over bounded sources (which ends by
+// itself) from one over an unbounded source, in streaming mode.
+func TestJobClientBounded(t *testing.T) {
+	env := MustCreate(InStreamingMode())
+	for _, ddl := range []string{
+		`CREATE TABLE endless (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '10')`,
+		`CREATE TABLE few (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '5')`,
+		`CREATE TABLE sink (id BIGINT) WITH ('connector' = 'blackhole')`,
+	} {
+		if _, err := env.ExecuteSQL(ddl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		stmt    string
+		bounded bool
+	}{
+		{"INSERT INTO sink SELECT id FROM few", true},
+		{"INSERT INTO sink SELECT id FROM endless", false},
+		{"INSERT INTO sink SELECT f.id FROM few AS f JOIN endless AS e ON f.id = e.id", false},
+	} {
+		res, err := env.ExecuteSQL(c.stmt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jc := res.GetJobClient()
+		if got := jc.Bounded(); got != c.bounded {
+			t.Errorf("%s: Bounded() = %v, want %v", c.stmt, got, c.bounded)
+		}
+		_ = jc.Cancel()
+		_ = jc.Wait(context.Background())
+	}
+}

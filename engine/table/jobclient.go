@@ -71,6 +71,21 @@ func (c *JobClient) Cancel() error {
 // error (nil when FINISHED).
 func (c *JobClient) Wait(ctx context.Context) error { return c.job.Wait(ctx) }
 
+// Bounded reports whether the job ends by itself: every source of its
+// dataflow is bounded (batch mode, or bounded sources in streaming mode). An
+// unbounded job runs until it is cancelled or fails.
+func (c *JobClient) Bounded() bool {
+	if c.job.Graph == nil {
+		return false
+	}
+	for _, n := range c.job.Graph.Nodes {
+		if n.Source != nil && !n.Bounded {
+			return false
+		}
+	}
+	return true
+}
+
 // Done is closed when the job ends.
 func (c *JobClient) Done() <-chan struct{} { return c.job.Done() }
 
