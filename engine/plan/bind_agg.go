@@ -358,6 +358,14 @@ func (b *binder) aggRef(e sql.Expr, sc *scope) expr.Expr {
 	if containsAgg(b, e) {
 		return nil
 	}
+	// an OVER call binds to the window's output column, which is not an
+	// input column of the aggregate: bind structurally (comparing it with
+	// the GROUP BY expressions would mix up the two scopes' columns)
+	var overs []*sql.FuncCall
+	collectOverCalls(e, &overs)
+	if len(overs) > 0 {
+		return nil
+	}
 	bound := b.expr(e, as.base)
 	str := exprKey(bound)
 	for i, g := range as.groupStrs {

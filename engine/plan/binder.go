@@ -794,7 +794,22 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 		}
 	}
 	inScope := sc
-	if aggregating && corr != nil && !corr.equi && len(corr.conds) > 0 {
+	windowed := false
+	if corr != nil && !corr.equi && len(corr.conds) > 0 && !aggregating {
+		var calls []*sql.FuncCall
+		for _, it := range items {
+			if it.ast != nil {
+				collectOverCalls(it.ast, &calls)
+			}
+		}
+		for _, o := range orderBy {
+			collectOverCalls(o.Expr, &calls)
+		}
+		windowed = len(calls) > 0
+	}
+	if (aggregating || windowed) && corr != nil && !corr.equi && len(corr.conds) > 0 {
+		// the aggregates or windows span the rows that correlate with one
+		// outer row: group or partition by the outer values
 		n = b.valueGenerator(corr, n, sc)
 	}
 	if aggregating {
@@ -819,7 +834,7 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 			inScope.sub.node = n
 		}
 	}
-	n, inScope = b.bindOver(n, inScope, items, orderBy, s)
+	n, inScope = b.bindOver(n, inScope, items, orderBy, s, corr, aggregating)
 	// select list
 	exprs := make([]expr.Expr, len(items))
 	names := make([]string, len(items))
