@@ -30,3 +30,14 @@ SELECT TIMESTAMPDIFF(MONTH, TIMESTAMP '2024-01-15 10:00:00', TIMESTAMP '2024-02-
 +---+----+---+---+
 1 row in set
 !ok
+
+# Java patterns with adjacent numeric fields (java.time's adjacent value
+# parsing, SimpleDateFormat alike): MM followed by dd takes two digits
+SELECT TO_DATE('20240310', 'yyyyMMdd') AS a, TO_TIMESTAMP('20240310123000', 'yyyyMMddHHmmss') AS b, TO_DATE('10Mar2024', 'ddMMMyyyy') AS c;
++------------+-------------------------+------------+
+|          a |                       b |          c |
++------------+-------------------------+------------+
+| 2024-03-10 | 2024-03-10 12:30:00.000 | 2024-03-10 |
++------------+-------------------------+------------+
+1 row in set
+!ok
