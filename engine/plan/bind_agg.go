@@ -328,8 +328,16 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 		as.special[c] = b.groupingCall(c, sc, groupStrs, expanded, nk)
 	}
 	out := &scope{rels: sc.rels, agg: as}
-	for _, c := range outCols {
-		out.fields = append(out.fields, field{name: c.Name, rel: -1, typ: c.Type})
+	for i, c := range outCols {
+		f := field{name: c.Name, rel: -1, typ: c.Type}
+		if i < nk {
+			// a grouped column keeps its table, so that a subquery in
+			// the select list or HAVING can refer to it qualified (x.b)
+			if r, ok := groupExprs[i].(*expr.InputRef); ok && r.Index < len(sc.fields) && sc.fields[r.Index].name == c.Name {
+				f.rel, f.qualifiedOnly = sc.fields[r.Index].rel, sc.fields[r.Index].qualifiedOnly
+			}
+		}
+		out.fields = append(out.fields, f)
 		as.outTypes = append(as.outTypes, c.Type)
 		as.outNames = append(as.outNames, c.Name)
 	}

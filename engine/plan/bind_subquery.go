@@ -198,6 +198,13 @@ func (b *binder) resolveOuter(id *sql.Identifier, parts []string) expr.Expr {
 		if amb {
 			b.failAt(id, "Column '%s' is ambiguous", strings.Join(parts, "."))
 		}
+		if idx < 0 && osc.agg != nil {
+			// a column of an aggregating query's input that it does not
+			// group by
+			if bi, _, _ := osc.agg.base.resolve(parts); bi >= 0 {
+				b.failAt(id, "Expression '%s' is not being grouped", strings.Join(parts, "."))
+			}
+		}
 		if idx < 0 {
 			continue
 		}

@@ -353,3 +353,74 @@ SELECT e, MAX(e) OVER () AS m, e + MIN(e) OVER () AS s FROM r GROUP BY e;
 +---+---+---+
 4 rows in set
 !unordered
+
+# the select list and HAVING of an aggregating query may correlate a
+# subquery with a grouped column, also qualified (Flink's
+# SubQuerySemiJoinTest.testInWithCorrelatedOnHaving / testExistsWithCorrelatedOnHaving)
+SELECT b, (SELECT COUNT(*) FROM y WHERE y.d = x.b) AS n FROM x GROUP BY b;
++--------+---+
+|      b | n |
++--------+---+
+| <NULL> | 0 |
+|      2 | 2 |
+|      3 | 1 |
+|      5 | 1 |
++--------+---+
+4 rows in set
+!unordered
+
+SELECT b, SUM(a) AS s FROM x GROUP BY b HAVING SUM(a) > (SELECT COUNT(*) FROM y WHERE y.d = x.b);
++--------+---+
+|      b | s |
++--------+---+
+| <NULL> | 3 |
+|      3 | 2 |
++--------+---+
+2 rows in set
+!unordered
+
+SELECT SUM(a) AS s FROM x GROUP BY b HAVING MAX(a) IN (SELECT c FROM y WHERE y.d = x.b);
++---+
+| s |
++---+
+| 1 |
++---+
+1 row in set
+!unordered
+
+SELECT SUM(a) AS s FROM x GROUP BY b HAVING EXISTS (SELECT * FROM y WHERE y.d = x.b);
++--------+
+|      s |
++--------+
+|      1 |
+|      2 |
+| <NULL> |
++--------+
+3 rows in set
+!unordered
+
+SELECT x.b, COUNT(*) AS n FROM x GROUP BY x.b HAVING NOT EXISTS (SELECT * FROM y WHERE y.d = x.b);
++--------+---+
+|      b | n |
++--------+---+
+| <NULL> | 1 |
++--------+---+
+1 row in set
+!unordered
+
+SELECT f, COUNT(*) AS n FROM r GROUP BY f HAVING COUNT(*) >= (SELECT COUNT(*) FROM l WHERE l.c = r.f);
++---+---+
+| f | n |
++---+---+
+| w | 1 |
+| x | 2 |
+| z | 1 |
++---+---+
+3 rows in set
+!unordered
+
+# a column the query does not group by
+SELECT b, (SELECT COUNT(*) FROM y WHERE y.d = x.a) AS n FROM x GROUP BY b;
+[ERROR] Could not execute SQL statement. Reason:
+Expression 'x.a' is not being grouped
+!error
