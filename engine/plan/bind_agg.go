@@ -96,6 +96,8 @@ func walkSQL(e sql.Expr, fn func(sql.Expr) bool) {
 		for _, it := range x.List {
 			walkSQL(it, fn)
 		}
+	case *sql.QuantifiedExpr:
+		walkSQL(x.X, fn)
 	case *sql.BetweenExpr:
 		walkSQL(x.X, fn)
 		walkSQL(x.Low, fn)

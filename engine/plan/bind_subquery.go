@@ -166,7 +166,7 @@ func containsSubquery(e sql.Expr) bool {
 	found := false
 	walkSQL(e, func(x sql.Expr) bool {
 		switch y := x.(type) {
-		case *sql.SubqueryExpr, *sql.ExistsExpr:
+		case *sql.SubqueryExpr, *sql.ExistsExpr, *sql.QuantifiedExpr:
 			found = true
 		case *sql.InExpr:
 			if y.Query != nil {
@@ -810,6 +810,83 @@ func (b *binder) inSubquery(x *sql.InExpr, sc *scope) expr.Expr {
 		return b.call(x, "NOT", cs)
 	}
 	return cs
+}
+
+// quantified binds x op SOME|ANY|ALL (subquery) as Calcite's
+// SubQueryRemoveRule does: = SOME is IN and <> ALL is NOT IN; x op ALL q
+// is NOT (x op' SOME q) with the negated comparison op'; the other SOME
+// forms compare x with the subquery's MIN or MAX, with SQL's three-valued
+// result: FALSE over no rows, NULL when x is NULL or when the comparison
+// is not true and the subquery has a NULL.
+func (b *binder) quantified(x *sql.QuantifiedExpr, sc *scope) expr.Expr {
+	op, all := x.Op, x.Quantifier == "ALL"
+	if all {
+		op = map[string]string{"=": "<>", "<>": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}[op]
+	}
+	var some expr.Expr
+	if op == "=" {
+		some = b.inSubquery(&sql.InExpr{Span: x.Span, X: x.X, Query: x.Query}, sc)
+	} else {
+		sel, ok := x.Query.Body.(*sql.Select)
+		if ok && len(sel.Items) != 1 {
+			b.failAt(x, "The subquery of %s must return exactly one column, it returns %d", x.Quantifier, len(sel.Items))
+		}
+		simple := ok && len(x.Query.OrderBy) == 0 && x.Query.Limit == nil && x.Query.Offset == nil && len(sel.GroupBy) == 0 &&
+			sel.Having == nil && sel.Qualify == nil && sel.Quantifier != "DISTINCT" && len(sel.Items) == 1
+		if simple {
+			if _, star := sel.Items[0].Expr.(*sql.Star); star || containsAgg(b, sel.Items[0].Expr) {
+				simple = false
+			}
+		}
+		var item sql.Expr
+		if simple {
+			item = sel.Items[0].Expr
+		} else {
+			// over the subquery as a derived table
+			item = &sql.Identifier{Span: x.Span, Parts: []*sql.Ident{{Span: x.Span, Name: "$q"}}}
+		}
+		agg := func(name string, arg sql.Expr) expr.Expr {
+			call := &sql.FuncCall{Span: x.Span, Name: &sql.ObjectName{Span: x.Span, Parts: []*sql.Ident{{Span: x.Span, Name: name}}}, Args: []sql.Expr{arg}}
+			var q *sql.Query
+			if simple {
+				s2 := *sel
+				s2.Items = []*sql.SelectItem{{Span: x.Span, Expr: call}}
+				q2 := *x.Query
+				q2.Body = &s2
+				q = &q2
+			} else {
+				q = &sql.Query{Span: x.Span, Body: &sql.Select{Span: x.Span, Items: []*sql.SelectItem{{Span: x.Span, Expr: call}},
+					From: &sql.DerivedTable{Span: x.Span, Query: x.Query, Alias: &sql.Ident{Span: x.Span, Name: "$sq"},
+						Columns: []*sql.Ident{{Span: x.Span, Name: "$q"}}}}}
+			}
+			return b.scalarSubquery(&sql.SubqueryExpr{Span: x.Span, Query: q}, sc)
+		}
+		lhs := b.expr(x.X, sc)
+		var cond expr.Expr
+		switch op {
+		case "<", "<=":
+			cond = b.call(x, op, lhs, agg("MAX", item))
+		case ">", ">=":
+			cond = b.call(x, op, lhs, agg("MIN", item))
+		default: // <>: some non-NULL value differs from x
+			cond = b.call(x, "OR", b.call(x, "<>", lhs, agg("MIN", item)), b.call(x, "<>", lhs, agg("MAX", item)))
+		}
+		c := agg("COUNT", &sql.Star{Span: x.Span})
+		ck := agg("COUNT", item)
+		zero := &expr.Literal{Value: int64(0), T: types.BigIntType().NotNull()}
+		t := func(v bool) expr.Expr { return &expr.Literal{Value: v, T: types.BooleanType().NotNull()} }
+		null := &expr.Literal{T: types.BooleanType()}
+		some = b.call(x, "CASE",
+			b.call(x, "OR", b.call(x, "IS NULL", c), b.call(x, "=", c, zero)), t(false),
+			b.call(x, "IS NULL", lhs), null,
+			cond, t(true),
+			b.call(x, "<", ck, c), null,
+			t(false))
+	}
+	if all {
+		return b.call(x, "NOT", some)
+	}
+	return some
 }
 
 // scalarSubquery binds (subquery) used as a value.

@@ -424,3 +424,56 @@ SELECT b, (SELECT COUNT(*) FROM y WHERE y.d = x.a) AS n FROM x GROUP BY b;
 [ERROR] Could not execute SQL statement. Reason:
 Expression 'x.a' is not being grouped
 !error
+
+# quantified comparisons x op SOME|ANY|ALL (subquery), as Calcite's
+# SubQueryRemoveRule rewrites them (expected values by hand: r.d is
+# 1, 2, 3, NULL): SOME is FALSE over no rows, ALL TRUE; a NULL x, or a
+# comparison that is not true while the subquery has a NULL, is NULL
+SELECT a, a > SOME (SELECT d FROM r) AS gt_some, a > ALL (SELECT d FROM r) AS gt_all, a = ANY (SELECT d FROM r) AS eq_any, a <> SOME (SELECT d FROM r) AS ne_some FROM l;
++--------+---------+--------+--------+---------+
+|      a | gt_some | gt_all | eq_any | ne_some |
++--------+---------+--------+--------+---------+
+|      1 |  <NULL> |  FALSE |   TRUE |    TRUE |
+|      2 |    TRUE |  FALSE |   TRUE |    TRUE |
+|      3 |    TRUE |  FALSE |   TRUE |    TRUE |
+| <NULL> |  <NULL> | <NULL> | <NULL> |  <NULL> |
++--------+---------+--------+--------+---------+
+4 rows in set
+!unordered
+SELECT a, a = ALL (SELECT d FROM r WHERE d = 1) AS eq_all, a <= ALL (SELECT d FROM r WHERE d > 100) AS le_all_empty, a < SOME (SELECT d FROM r WHERE d > 100) AS lt_some_empty FROM l;
++--------+--------+--------------+---------------+
+|      a | eq_all | le_all_empty | lt_some_empty |
++--------+--------+--------------+---------------+
+|      1 |   TRUE |         TRUE |         FALSE |
+|      2 |  FALSE |         TRUE |         FALSE |
+|      3 |  FALSE |         TRUE |         FALSE |
+| <NULL> | <NULL> |         TRUE |         FALSE |
++--------+--------+--------------+---------------+
+4 rows in set
+!unordered
+# correlated: l(2, 'y') and l(NULL, NULL) correlate with no row (ALL is
+# TRUE), l(1, 'x') has 1 >= 2 false, l(3, 'z') compares with NULL
+SELECT a FROM l WHERE a >= ALL (SELECT d FROM r WHERE r.f = l.c);
++--------+
+|      a |
++--------+
+|      2 |
+| <NULL> |
++--------+
+2 rows in set
+!unordered
+SELECT a FROM l WHERE a < ANY (SELECT d FROM r WHERE r.e > l.b);
++---+
+| a |
++---+
+| 1 |
++---+
+1 row in set
+!unordered
+SELECT a FROM l WHERE b > ALL (SELECT e FROM r WHERE e < 5 UNION SELECT j FROM t);
+Empty set
+!ok
+SELECT a FROM l WHERE a > ALL (SELECT d, e FROM r);
+[ERROR] Could not execute SQL statement. Reason:
+The subquery of ALL must return exactly one column, it returns 2
+!error
