@@ -367,10 +367,10 @@ func (r *subqOutRef) Type() *types.DataType { return r.T }
 func (r *subqOutRef) String() string        { return fmt.Sprintf("$sq.%s", r.Name) }
 
 // checkNoCorrelation rejects correlation variables outside WHERE.
-func (b *binder) checkNoCorrelation(exprs []expr.Expr) {
+func (b *binder) checkNoCorrelation(at sql.Node, exprs []expr.Expr) {
 	for _, e := range exprs {
 		if hasCorrel(e) {
-			b.fail(fmt.Errorf("Correlated references are only supported in the WHERE clause of a subquery"))
+			b.failAt(at, "Correlated references are only supported in the WHERE clause of a subquery")
 		}
 	}
 }
@@ -410,7 +410,7 @@ func (b *binder) bindSubquery(q *sql.Query, sc *scope) boundSubquery {
 		case lateral || inSemi || scalar:
 			bs.post = sink.post
 		default:
-			b.fail(fmt.Errorf("Correlated references in the select list of a subquery are supported in LATERAL, scalar and EXISTS subqueries and in x IN (subquery) or (x, y) NOT IN (subquery) as a WHERE conjunct"))
+			b.failAt(q, "Correlated references in the select list of a subquery are supported in LATERAL, scalar and EXISTS subqueries and in x IN (subquery) or (x, y) NOT IN (subquery) as a WHERE conjunct")
 		}
 		bs.visible = sink.outStart
 	}
@@ -420,7 +420,7 @@ func (b *binder) bindSubquery(q *sql.Query, sc *scope) boundSubquery {
 		sink.agg = findAggregate(n)
 	} else {
 		// correlation anywhere else remains unresolved
-		checkNodeNoCorrel(b, n)
+		checkNodeNoCorrel(b, q, n)
 	}
 	return bs
 }
@@ -441,7 +441,7 @@ func findAggregate(n Node) *Aggregate {
 	return nil
 }
 
-func checkNodeNoCorrel(b *binder, n Node) {
+func checkNodeNoCorrel(b *binder, at sql.Node, n Node) {
 	var exprs []expr.Expr
 	switch x := n.(type) {
 	case *Project:
@@ -455,11 +455,11 @@ func checkNodeNoCorrel(b *binder, n Node) {
 	}
 	for _, e := range exprs {
 		if hasCorrel(e) {
-			b.fail(fmt.Errorf("Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only"))
+			b.failAt(at, "Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only")
 		}
 	}
 	for _, in := range n.Inputs() {
-		checkNodeNoCorrel(b, in)
+		checkNodeNoCorrel(b, at, in)
 	}
 }
 

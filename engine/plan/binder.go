@@ -862,7 +862,7 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 			// its expressions are evaluated after the join (corr.post)
 			exprs = corr.deferCorrelated(exprs)
 		}
-		b.checkNoCorrelation(exprs)
+		b.checkNoCorrelation(s, exprs)
 	}
 	visible := len(exprs)
 	// ORDER BY items not in the select list become hidden columns
