@@ -453,18 +453,23 @@ func (b *binder) from(t sql.TableExpr, outer *scope) (Node, *scope) {
 	case *sql.TableRef:
 		return b.tableRef(x)
 	case *sql.DerivedTable:
-		n, cols := b.query(x.Query, outer)
+		n, cols, visible := b.derivedTable(x, outer)
 		alias := ""
 		if x.Alias != nil {
 			alias = x.Alias.Name
 		}
 		if len(x.Columns) > 0 {
-			if len(x.Columns) != len(cols) {
-				b.failAt(x, "List of column aliases must have same degree as table; table has %d columns, whereas alias list has %d columns", len(cols), len(x.Columns))
+			if len(x.Columns) != visible {
+				b.failAt(x, "List of column aliases must have same degree as table; table has %d columns, whereas alias list has %d columns", visible, len(x.Columns))
 			}
-			n, cols = renameColumns(n, identNames(x.Columns))
+			n, cols = renameColumns(n, append(identNames(x.Columns), Names(cols[visible:])...))
 		}
-		return n, scopeOf(cols, alias, nil)
+		sc := scopeOf(cols, alias, nil)
+		for i := visible; i < len(sc.fields); i++ {
+			// correlation keys lifted into the enclosing subquery block
+			sc.fields[i].hidden = true
+		}
+		return n, sc
 	case *sql.Join:
 		return b.join(x, outer)
 	case *sql.TableFunc:
@@ -684,6 +689,7 @@ func (b *binder) expandView(id catalog.ObjectIdentifier, v *catalog.View, ref *s
 }
 
 func (b *binder) join(j *sql.Join, outer *scope) (Node, *scope) {
+	pendingLeft := len(b.sq.pending)
 	l, ls := b.from(j.Left, outer)
 	// CROSS JOIN UNNEST / LATERAL are handled by the correlate binder
 	if n, sc, ok := b.correlateJoin(j, l, ls); ok {
@@ -692,8 +698,16 @@ func (b *binder) join(j *sql.Join, outer *scope) (Node, *scope) {
 	if tr, ok := j.Right.(*sql.TableRef); ok && tr.SystemTime != nil {
 		return b.temporalJoin(j, l, ls, tr)
 	}
+	pending := len(b.sq.pending)
 	r, rs := b.from(j.Right, outer)
 	b.checkDuplicateRelations(j.Right, ls, rs)
+	// a correlated condition on a padded side cannot move above the join
+	if (j.Type == sql.JoinLeft || j.Type == sql.JoinFull) && len(b.sq.pending) > pending {
+		b.failAt(b.sq.pending[pending].at, "Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only")
+	}
+	if (j.Type == sql.JoinRight || j.Type == sql.JoinFull) && pending > pendingLeft {
+		b.failAt(b.sq.pending[pendingLeft].at, "Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only")
+	}
 	sc := ls.join(rs)
 	cols := sc.columns()
 	var kind JoinKind
@@ -762,13 +776,15 @@ func andAll(b *binder, n sql.Node, conds []expr.Expr) expr.Expr {
 func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 	var n Node
 	var sc *scope
+	corr := b.sq.sinkFor(s)
 	if s.From == nil {
 		n = &Values{Rows: [][]expr.Expr{{}}, Cols: nil}
 		sc = &scope{}
 	} else {
+		pending := len(b.sq.pending)
 		n, sc = b.from(s.From, outer)
+		b.liftDerived(pending, corr, sc, s)
 	}
-	corr := b.sq.sinkFor(s)
 	if s.Where != nil {
 		if containsAgg(b, s.Where) {
 			b.failAt(s.Where, "Aggregate functions are not allowed in WHERE")

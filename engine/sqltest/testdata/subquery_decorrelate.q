@@ -425,6 +425,111 @@ SELECT b, (SELECT COUNT(*) FROM y WHERE y.d = x.a) AS n FROM x GROUP BY b;
 Expression 'x.a' is not being grouped
 !error
 
+# a derived table in the FROM clause of a subquery may correlate in its
+# WHERE clause (inner joins, or the preserved side of an outer join): its
+# conditions are lifted into the subquery block, as Calcite's decorrelator
+# pulls them up (SubQuerySemiJoinTest.testExistsWithCorrelatedOnWhere_InnerJoin1..3,
+# _RightJoin2, testInWithCorrelatedOnWhere_InnerJoin1,
+# testExistsWithCorrelatedOnWhere_InsideWith1 written with a derived table)
+SELECT * FROM l WHERE EXISTS (SELECT * FROM (SELECT f FROM r WHERE r.d = l.a AND r.e > 1) r1 INNER JOIN t ON r1.f = t.k);
++---+---+---+
+| a | b | c |
++---+---+---+
+| 1 | 2 | x |
+| 2 | 3 | y |
++---+---+---+
+2 rows in set
+!unordered
+
+SELECT * FROM l WHERE EXISTS (SELECT * FROM r INNER JOIN (SELECT * FROM t WHERE t.j = l.b AND i < 50) t1 ON r.f = t1.k);
++--------+---+--------+
+|      a | b |      c |
++--------+---+--------+
+|      1 | 2 |      x |
+| <NULL> | 4 | <NULL> |
++--------+---+--------+
+2 rows in set
+!unordered
+
+SELECT * FROM l WHERE EXISTS (SELECT * FROM (SELECT f FROM r WHERE r.d = l.a AND r.e > 1) r1 INNER JOIN (SELECT i, k FROM t WHERE t.j = l.b AND i < 50) t1 ON r1.f = t1.k);
++---+---+---+
+| a | b | c |
++---+---+---+
+| 1 | 2 | x |
++---+---+---+
+1 row in set
+!unordered
+
+SELECT * FROM l WHERE EXISTS (SELECT * FROM r RIGHT JOIN (SELECT * FROM t WHERE t.j = l.b AND i < 50) t1 ON r.f = t1.k);
++--------+---+--------+
+|      a | b |      c |
++--------+---+--------+
+|      1 | 2 |      x |
+|      2 | 3 |      y |
+| <NULL> | 4 | <NULL> |
++--------+---+--------+
+3 rows in set
+!unordered
+
+SELECT c FROM l WHERE b IN (SELECT d FROM r INNER JOIN (SELECT j FROM t WHERE l.c = t.k AND i > 0) t2 ON r.e = t2.j);
++---+
+| c |
++---+
+| y |
++---+
+1 row in set
+!unordered
+
+SELECT * FROM x WHERE EXISTS (SELECT 1 FROM (SELECT * FROM y WHERE y.c = x.a) y2 WHERE y2.d = x.b);
++---+---+
+| a | b |
++---+---+
+| 1 | 2 |
++---+---+
+1 row in set
+!unordered
+
+SELECT a, (SELECT COUNT(*) FROM (SELECT * FROM r WHERE r.d <= l.a) q) AS n FROM l;
++--------+---+
+|      a | n |
++--------+---+
+|      1 | 1 |
+|      2 | 2 |
+|      3 | 3 |
+| <NULL> | 0 |
++--------+---+
+4 rows in set
+!unordered
+
+SELECT a, (SELECT SUM(q.e) FROM (SELECT e FROM r WHERE r.d < l.a) q) AS n FROM l;
++--------+--------+
+|      a |      n |
++--------+--------+
+|      1 | <NULL> |
+|      2 |      2 |
+|      3 |      7 |
+| <NULL> | <NULL> |
++--------+--------+
+4 rows in set
+!unordered
+
+SELECT a FROM l WHERE NOT EXISTS (SELECT 1 FROM (SELECT d FROM (SELECT d, f FROM r WHERE r.f = l.c) q1 WHERE d > 1) q2);
++--------+
+|      a |
++--------+
+|      2 |
+|      3 |
+| <NULL> |
++--------+
+3 rows in set
+!unordered
+
+# on the padded side of an outer join the condition cannot move up
+SELECT * FROM l WHERE EXISTS (SELECT * FROM r LEFT JOIN (SELECT * FROM t WHERE t.j = l.b AND i < 50) t1 ON r.f = t1.k);
+[ERROR] Could not execute SQL statement. Reason:
+Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only
+!error
+
 # quantified comparisons x op SOME|ANY|ALL (subquery), as Calcite's
 # SubQueryRemoveRule rewrites them (expected values by hand: r.d is
 # 1, 2, 3, NULL): SOME is FALSE over no rows, ALL TRUE; a NULL x, or a
