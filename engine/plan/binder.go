@@ -903,9 +903,10 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 			keys = append(keys, b.sortKey(o, idx))
 		}
 	}
-	if corr != nil {
+	if corr != nil && (len(corr.conds) > 0 || corr.post != nil) {
 		// correlated subquery: carry the local columns of the correlation
-		// conditions as trailing outputs
+		// conditions as trailing outputs (an uncorrelated one may sort
+		// and limit)
 		if len(keys) > 0 || q != nil && (q.Limit != nil || q.Offset != nil) {
 			b.failAt(s, "ORDER BY, LIMIT and OFFSET are not supported in a correlated subquery")
 		}

@@ -582,3 +582,32 @@ SELECT a FROM l WHERE a > ALL (SELECT d, e FROM r);
 [ERROR] Could not execute SQL statement. Reason:
 The subquery of ALL must return exactly one column, it returns 2
 !error
+
+# an uncorrelated subquery may sort and limit (ORDER BY d puts NULL first,
+# DESC last, as Flink does; expected values by hand)
+SELECT a FROM l WHERE a IN (SELECT d FROM r ORDER BY d LIMIT 2);
++---+
+| a |
++---+
+| 1 |
++---+
+1 row in set
+!unordered
+SELECT a, (SELECT d FROM r ORDER BY d DESC LIMIT 1) AS m FROM l;
++--------+---+
+|      a | m |
++--------+---+
+|      1 | 3 |
+|      2 | 3 |
+|      3 | 3 |
+| <NULL> | 3 |
++--------+---+
+4 rows in set
+!unordered
+SELECT a FROM l WHERE EXISTS (SELECT d FROM r ORDER BY e LIMIT 1 OFFSET 4);
+Empty set
+!ok
+SELECT a, (SELECT d FROM r WHERE r.d = l.a ORDER BY d LIMIT 1) FROM l;
+[ERROR] Could not execute SQL statement. Reason:
+ORDER BY, LIMIT and OFFSET are not supported in a correlated subquery
+!error
