@@ -366,6 +366,9 @@ func (k *corrSink) scopeKeys(in *scope, aggregated bool) []expr.Expr {
 type pendingCorr struct {
 	at    sql.Node
 	conds []expr.Expr
+	// depth is len(binder.sq.outer) where the conditions were bound: their
+	// correlation variables refer to that enclosing query
+	depth int
 }
 
 // dtKeyRef refers to a hidden correlation key column of a derived table by
@@ -385,18 +388,18 @@ func (r *dtKeyRef) String() string        { return "$dt." + r.Name }
 // decorrelator pulls them up through joins: the derived table outputs the
 // columns they use as hidden columns and the block treats the conditions
 // as its own (its selectBlock calls liftDerived).
-func (b *binder) derivedTable(x *sql.DerivedTable, outer *scope) (Node, []Column, int) {
+func (b *binder) derivedTable(x *sql.DerivedTable, outer *scope) (Node, []Column, int, *pendingCorr) {
 	sel, ok := x.Query.Body.(*sql.Select)
 	if !ok || len(b.sq.outer) == 0 || x.Lateral || x.Query.With != nil || len(x.Query.OrderBy) > 0 || x.Query.Limit != nil || x.Query.Offset != nil {
 		n, cols := b.query(x.Query, outer)
-		return n, cols, len(cols)
+		return n, cols, len(cols), nil
 	}
 	sink := &corrSink{sel: sel, depth: len(b.sq.outer)}
 	b.sq.sinks = append(b.sq.sinks, sink)
 	n, cols := b.query(x.Query, outer)
 	b.sq.sinks = b.sq.sinks[:len(b.sq.sinks)-1]
 	if len(sink.conds) == 0 && sink.post == nil {
-		return n, cols, len(cols)
+		return n, cols, len(cols), nil
 	}
 	if sink.aggregated || sink.post != nil || len(sink.conds) == 0 {
 		b.failAt(x, "Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only")
@@ -422,8 +425,30 @@ func (b *binder) derivedTable(x *sql.DerivedTable, outer *scope) (Node, []Column
 			return e
 		}))
 	}
-	b.sq.pending = append(b.sq.pending, pendingCorr{at: x, conds: conds})
-	return n, cols, sink.outStart
+	return n, cols, sink.outStart, &pendingCorr{at: x, conds: conds, depth: len(b.sq.outer)}
+}
+
+// withKeyNames gives the hidden key columns (from visible on) of a derived
+// table or WITH query fresh names, and p's conditions with them.
+func (b *binder) withKeyNames(n Node, cols []Column, visible int, p *pendingCorr, at sql.Node) (Node, []Column, pendingCorr) {
+	names := Names(cols)
+	rename := map[string]string{}
+	for i := visible; i < len(cols); i++ {
+		b.sq.count++
+		rename[names[i]] = fmt.Sprintf("$dk%d", b.sq.count)
+		names[i] = rename[names[i]]
+	}
+	n, cols = renameColumns(n, names)
+	out := pendingCorr{at: at, depth: p.depth}
+	for _, c := range p.conds {
+		out.conds = append(out.conds, expr.Rewrite(c, func(e expr.Expr) expr.Expr {
+			if r, ok := e.(*dtKeyRef); ok {
+				return &dtKeyRef{Name: rename[r.Name], T: r.T}
+			}
+			return e
+		}))
+	}
+	return n, cols, out
 }
 
 // liftDerived moves the pending conditions of the derived tables bound
@@ -435,7 +460,7 @@ func (b *binder) liftDerived(from int, k *corrSink, sc *scope, s *sql.Select) {
 	ps := b.sq.pending[from:]
 	b.sq.pending = b.sq.pending[:from]
 	for _, p := range ps {
-		if k == nil {
+		if k == nil || p.depth != len(b.sq.outer) {
 			b.failAt(p.at, "Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only")
 		}
 		for _, c := range p.conds {
@@ -493,7 +518,7 @@ func (b *binder) bindSubquery(q *sql.Query, sc *scope) boundSubquery {
 	b.sq.lateral, b.sq.exists, b.sq.inSemi, b.sq.scalar = false, false, false, false
 	b.sq.outer = append(b.sq.outer, sc)
 	var sink *corrSink
-	if sel, ok := q.Body.(*sql.Select); ok && q.With == nil {
+	if sel, ok := q.Body.(*sql.Select); ok {
 		sink = &corrSink{sel: sel, depth: len(b.sq.outer)}
 		b.sq.sinks = append(b.sq.sinks, sink)
 	}

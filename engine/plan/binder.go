@@ -61,6 +61,11 @@ func (b *binder) qualify(parts []string) (catalog.ObjectIdentifier, error) {
 type cteDef struct {
 	node Node
 	cols []Column
+	// visible is the number of columns a reference sees; the others are
+	// correlation keys of a WITH query inside a subquery whose WHERE
+	// clause correlates (pending, lifted at each reference)
+	visible int
+	pending *pendingCorr
 }
 
 func newBinder(ctx *Context, text string, base sql.Pos) *binder {
@@ -222,14 +227,14 @@ func (b *binder) query(q *sql.Query, outer *scope) (Node, []Column) {
 		b.ctes = append(b.ctes, defs)
 		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 		for _, c := range q.With.CTEs {
-			n, cols := b.query(c.Query, outer)
+			n, cols, visible, pending := b.derivedTable(&sql.DerivedTable{Span: c.Span, Query: c.Query}, outer)
 			if len(c.Columns) > 0 {
-				if len(c.Columns) != len(cols) {
+				if len(c.Columns) != visible {
 					b.failAt(c, "Number of columns must match number of query columns")
 				}
-				n, cols = renameColumns(n, identNames(c.Columns))
+				n, cols = renameColumns(n, append(identNames(c.Columns), Names(cols[visible:])...))
 			}
-			defs[c.Name.Name] = &cteDef{node: n, cols: cols}
+			defs[c.Name.Name] = &cteDef{node: n, cols: cols, visible: visible, pending: pending}
 		}
 	}
 	// ORDER BY / LIMIT bind against the body's select list
@@ -453,7 +458,10 @@ func (b *binder) from(t sql.TableExpr, outer *scope) (Node, *scope) {
 	case *sql.TableRef:
 		return b.tableRef(x)
 	case *sql.DerivedTable:
-		n, cols, visible := b.derivedTable(x, outer)
+		n, cols, visible, pending := b.derivedTable(x, outer)
+		if pending != nil {
+			b.sq.pending = append(b.sq.pending, *pending)
+		}
 		alias := ""
 		if x.Alias != nil {
 			alias = x.Alias.Name
@@ -494,11 +502,26 @@ func (b *binder) tableRef(t *sql.TableRef) (Node, *scope) {
 				if alias == "" {
 					alias = parts[0]
 				}
-				n, cols := d.node, d.cols
-				if len(t.Columns) > 0 {
-					n, cols = renameColumns(n, identNames(t.Columns))
+				n, cols, visible := d.node, d.cols, len(d.cols)
+				if d.pending != nil {
+					// a correlated WITH query: lift its conditions at
+					// this reference, under fresh key names
+					var p pendingCorr
+					n, cols, p = b.withKeyNames(n, cols, d.visible, d.pending, t)
+					b.sq.pending = append(b.sq.pending, p)
+					visible = d.visible
 				}
-				return n, scopeOf(cols, alias, nil)
+				if len(t.Columns) > 0 {
+					if len(t.Columns) != visible {
+						b.failAt(t, "List of column aliases must have same degree as table; table has %d columns, whereas alias list has %d columns", visible, len(t.Columns))
+					}
+					n, cols = renameColumns(n, append(identNames(t.Columns), Names(cols[visible:])...))
+				}
+				sc := scopeOf(cols, alias, nil)
+				for i := visible; i < len(sc.fields); i++ {
+					sc.fields[i].hidden = true
+				}
+				return n, sc
 			}
 		}
 	}

@@ -530,6 +530,65 @@ SELECT * FROM l WHERE EXISTS (SELECT * FROM r LEFT JOIN (SELECT * FROM t WHERE t
 Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only
 !error
 
+# WITH inside a subquery may correlate in the WITH query's WHERE clause
+# (lifted at each reference, as a derived table's)
+# SubQuerySemiJoinTest.testExistsWithCorrelatedOnWhere_InsideWith1 /
+# testInWithCorrelatedOnWhere_InnerJoin2, _InnerJoin3
+SELECT * FROM x WHERE EXISTS (WITH y2 AS (SELECT * FROM y WHERE y.c = x.a) SELECT 1 FROM y2 WHERE y2.d = x.b);
++---+---+
+| a | b |
++---+---+
+| 1 | 2 |
++---+---+
+1 row in set
+!unordered
+
+SELECT c FROM l WHERE b IN (WITH r1 AS (SELECT e, f FROM r WHERE l.a = r.d AND r.e < 50) SELECT t.j FROM r1 INNER JOIN t ON r1.f = t.k);
++---+
+| c |
++---+
+| x |
++---+
+1 row in set
+!unordered
+
+SELECT c FROM l WHERE b IN (WITH r1 AS (SELECT e FROM r WHERE l.a = r.d AND r.e < 50) SELECT e FROM r1 INNER JOIN (SELECT j FROM t WHERE l.c = t.k AND i > 0) t2 ON r1.e = t2.j);
++---+
+| c |
++---+
+| x |
++---+
+1 row in set
+!unordered
+
+SELECT a FROM l WHERE EXISTS (WITH q AS (SELECT d FROM r WHERE r.f = l.c) SELECT 1 FROM q q1, q q2 WHERE q1.d < q2.d);
++---+
+| a |
++---+
+| 1 |
++---+
+1 row in set
+!unordered
+
+SELECT a, (WITH q AS (SELECT e FROM r WHERE r.d <= l.a) SELECT SUM(e) FROM q) AS s FROM l;
++--------+--------+
+|      a |      s |
++--------+--------+
+|      1 |      2 |
+|      2 |      7 |
+|      3 |     10 |
+| <NULL> | <NULL> |
++--------+--------+
+4 rows in set
+!unordered
+
+# referenced from a subquery one level further in, the WITH query's
+# correlation would be two levels out
+SELECT a FROM l WHERE EXISTS (WITH q AS (SELECT d FROM r WHERE r.f = l.c) SELECT 1 FROM y WHERE EXISTS (SELECT 1 FROM q WHERE q.d = y.c));
+[ERROR] Could not execute SQL statement. Reason:
+Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only
+!error
+
 # quantified comparisons x op SOME|ANY|ALL (subquery), as Calcite's
 # SubQueryRemoveRule rewrites them (expected values by hand: r.d is
 # 1, 2, 3, NULL): SOME is FALSE over no rows, ALL TRUE; a NULL x, or a
