@@ -287,7 +287,8 @@ func parseJavaDate(s, pattern string) (t time.Time, offset int, hasZone bool, er
 		}
 		// adjacent numeric fields: take exactly count digits
 		width := 0
-		if ti+1 < len(toks) && toks[ti+1].letter != 0 && tk.letter != 'M' && tk.letter != 'E' && tk.letter != 'a' {
+		textual := (tk.letter == 'M' || tk.letter == 'L') && tk.count >= 3 || tk.letter == 'E' || tk.letter == 'a'
+		if ti+1 < len(toks) && toks[ti+1].letter != 0 && !textual {
 			width = tk.count
 		}
 		var ok bool

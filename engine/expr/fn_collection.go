@@ -75,9 +75,14 @@ func init() {
 			}, nil
 		}})
 
-	Builtins.Register(&Function{Name: "ARRAY", Category: "Value construction", MinArgs: 1, MaxArgs: -1,
+	Builtins.Register(&Function{Name: "ARRAY", Category: "Value construction", MinArgs: 0, MaxArgs: -1,
 		Signatures: []string{"ARRAY[value1 [, value2]*] -> ARRAY"},
 		Infer: func(c *InferCtx) (*types.DataType, error) {
+			if len(c.Args) == 0 {
+				// ARRAY[]: Flink's SqlArrayConstructor types the empty
+				// array ARRAY<INT NOT NULL> NOT NULL
+				return types.ArrayType(types.IntType().NotNull()).NotNull(), nil
+			}
 			et := types.CommonType(c.Args...)
 			if et == nil {
 				return nil, typeErrorf("Parameters must be of the same type")

@@ -320,8 +320,8 @@ func init() {
 			}
 			i := intArg(v[0])
 			if i < 1 || int(i) >= len(v) {
-				// StringFunctionsITCase: "Index 0 is out of range [1, 1]"
-				return nil, &EvalError{Func: "ELT", Msg: fmt.Sprintf("Index %d is out of range [1, %d]", i, len(v)-1)}
+				// Flink's EltFunction (FLINK-35987): NULL, not an error
+				return nil, nil
 			}
 			return v[i], nil
 		}})

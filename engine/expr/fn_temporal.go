@@ -736,15 +736,7 @@ func diffUnits(unit string, a, b time.Time) (int64, error) {
 	case "NANOSECOND":
 		return int64(d), nil
 	case "MONTH", "QUARTER", "YEAR":
-		months := int64(b.Year()-a.Year())*12 + int64(b.Month()-a.Month())
-		// remainder within the month
-		ra := a.Sub(time.Date(a.Year(), a.Month(), 1, 0, 0, 0, 0, time.UTC))
-		rb := b.Sub(time.Date(b.Year(), b.Month(), 1, 0, 0, 0, 0, time.UTC))
-		if months > 0 && rb < ra {
-			months--
-		} else if months < 0 && rb > ra {
-			months++
-		}
+		months := subtractMonthsMillis(b.UnixMilli(), a.UnixMilli())
 		switch unit {
 		case "QUARTER":
 			return months / 3, nil
@@ -754,6 +746,66 @@ func diffUnits(unit string, a, b time.Time) (int64, error) {
 		return months, nil
 	}
 	return 0, fmt.Errorf("unsupported time unit %s", unit)
+}
+
+// addMonthsDays, subtractMonthsDays and subtractMonthsMillis are Flink's
+// DateTimeUtils.addMonths / subtractMonths, which TIMESTAMPDIFF over
+// months, quarters and years uses (Calcite rewrites it to the difference
+// of the two timepoints as a year-month interval): adding months clamps the
+// day to the month's last day, and the difference is the largest number
+// of months that, added to the earlier date, does not pass the later one
+// (so from 2024-01-31 to 2024-02-29 is one month).
+func addMonthsDays(date, m int64) int64 {
+	t := time.Unix(date*86400, 0).UTC()
+	y0, m0, d0 := int64(t.Year()), int64(t.Month())+m, t.Day()
+	dy := m0 / 12
+	if m0%12 != 0 && m0 < 0 {
+		dy--
+	}
+	y0 += dy
+	m0 -= dy * 12
+	if m0 == 0 {
+		y0--
+		m0 = 12
+	}
+	if last := time.Date(int(y0), time.Month(m0)+1, 0, 0, 0, 0, 0, time.UTC).Day(); d0 > last {
+		d0 = last
+	}
+	return time.Date(int(y0), time.Month(m0), d0, 0, 0, 0, 0, time.UTC).Unix() / 86400
+}
+
+func subtractMonthsDays(date0, date1 int64) int64 {
+	if date0 < date1 {
+		return -subtractMonthsDays(date1, date0)
+	}
+	m := (date0 - date1) / 31
+	for {
+		if addMonthsDays(date1, m) >= date0 {
+			return m
+		}
+		if addMonthsDays(date1, m+1) > date0 {
+			return m
+		}
+		m++
+	}
+}
+
+func subtractMonthsMillis(t0, t1 int64) int64 {
+	const day = 86400000
+	floorDiv := func(a int64) int64 {
+		q := a / day
+		if a%day != 0 && a < 0 {
+			q--
+		}
+		return q
+	}
+	d0, d1 := floorDiv(t0), floorDiv(t1)
+	millis0, millis1 := t0-d0*day, t1-d1*day
+	x := subtractMonthsDays(d0, d1)
+	if addMonthsDays(d1, x) == d0 && millis0 < millis1 {
+		x--
+	}
+	return x
 }
 
 // registerFloorCeilTime extends FLOOR and CEIL with the FLOOR(x TO unit)

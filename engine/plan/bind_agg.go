@@ -96,6 +96,8 @@ func walkSQL(e sql.Expr, fn func(sql.Expr) bool) {
 		for _, it := range x.List {
 			walkSQL(it, fn)
 		}
+	case *sql.QuantifiedExpr:
+		walkSQL(x.X, fn)
 	case *sql.BetweenExpr:
 		walkSQL(x.X, fn)
 		walkSQL(x.Low, fn)
@@ -328,8 +330,16 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 		as.special[c] = b.groupingCall(c, sc, groupStrs, expanded, nk)
 	}
 	out := &scope{rels: sc.rels, agg: as}
-	for _, c := range outCols {
-		out.fields = append(out.fields, field{name: c.Name, rel: -1, typ: c.Type})
+	for i, c := range outCols {
+		f := field{name: c.Name, rel: -1, typ: c.Type}
+		if i < nk {
+			// a grouped column keeps its table, so that a subquery in
+			// the select list or HAVING can refer to it qualified (x.b)
+			if r, ok := groupExprs[i].(*expr.InputRef); ok && r.Index < len(sc.fields) && sc.fields[r.Index].name == c.Name {
+				f.rel, f.qualifiedOnly = sc.fields[r.Index].rel, sc.fields[r.Index].qualifiedOnly
+			}
+		}
+		out.fields = append(out.fields, f)
 		as.outTypes = append(as.outTypes, c.Type)
 		as.outNames = append(as.outNames, c.Name)
 	}
@@ -356,6 +366,14 @@ func (b *binder) aggRef(e sql.Expr, sc *scope) expr.Expr {
 		}
 	}
 	if containsAgg(b, e) {
+		return nil
+	}
+	// an OVER call binds to the window's output column, which is not an
+	// input column of the aggregate: bind structurally (comparing it with
+	// the GROUP BY expressions would mix up the two scopes' columns)
+	var overs []*sql.FuncCall
+	collectOverCalls(e, &overs)
+	if len(overs) > 0 {
 		return nil
 	}
 	bound := b.expr(e, as.base)

@@ -238,6 +238,8 @@ func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
 		b.failAt(x, "'*' is only allowed in a select list or COUNT(*)")
 	case *sql.SubqueryExpr:
 		return b.scalarSubquery(x, sc)
+	case *sql.QuantifiedExpr:
+		return b.quantified(x, sc)
 	case *sql.ExistsExpr:
 		return b.existsExpr(x, sc)
 	case *sql.ParamExpr:

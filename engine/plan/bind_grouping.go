@@ -141,7 +141,21 @@ func (b *binder) groupingSets(s *sql.Select, sc *scope) ([]expr.Expr, []string, 
 		}
 		sets = uniq
 	}
+	if len(sets) == 1 && len(setKey(sets[0])) == len(setKey(identitySet(len(keys)))) {
+		// one grouping set of all the keys (GROUP BY (), GROUP BY
+		// GROUPING SETS ((a, b))) is a plain aggregation, as Calcite makes
+		// it: a global aggregate has its one row also over no input
+		return keys, strs, nil
+	}
 	return keys, strs, sets
+}
+
+func identitySet(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }
 
 func setKey(set []int) string {

@@ -36,7 +36,12 @@ type overScope map[*sql.FuncCall]*expr.InputRef
 // bindOver binds the OVER calls of a select list (and ORDER BY) into an
 // Over node on top of n; it returns the new input and scope. Calls with
 // the same window share a group.
-func (b *binder) bindOver(n Node, sc *scope, items []selItem, orderBy []*sql.OrderItem, s *sql.Select) (Node, *scope) {
+//
+// In a correlated subquery block (corr with conditions) every window is
+// also partitioned by the correlation keys, so that it spans the rows
+// that correlate with one outer row, as the window of the subquery
+// evaluated for that row does.
+func (b *binder) bindOver(n Node, sc *scope, items []selItem, orderBy []*sql.OrderItem, s *sql.Select, corr *corrSink, aggregating bool) (Node, *scope) {
 	var calls []*sql.FuncCall
 	for _, it := range items {
 		if it.ast != nil {
@@ -80,10 +85,20 @@ func (b *binder) bindOver(n Node, sc *scope, items []selItem, orderBy []*sql.Ord
 		g     OverGroup
 		oc    OverCall
 	}
+	var corrKeys []expr.Expr
+	if corr != nil && len(corr.conds) > 0 {
+		if !corr.equi {
+			b.failAt(calls[0], "OVER windows in a correlated subquery are supported only when its correlation conditions are equalities")
+		}
+		corrKeys = corr.scopeKeys(sc, aggregating)
+	}
 	var bs []bound
 	for _, f := range calls {
 		spec := b.resolveWindowSpec(f.Over, named)
 		var g OverGroup
+		for _, k := range corrKeys {
+			g.PartitionKeys = append(g.PartitionKeys, col(k))
+		}
 		for _, p := range spec.PartitionBy {
 			g.PartitionKeys = append(g.PartitionKeys, col(b.expr(p, sc)))
 		}

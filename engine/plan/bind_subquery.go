@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/expr"
@@ -34,11 +35,12 @@ import (
 // the join condition; the subquery's columns they use become extra output
 // columns (and grouping keys when the subquery aggregates, in which case
 // an empty group gives the value the aggregate has over no rows, e.g.
-// COUNT(*) = 0). The select list of a non-aggregating LATERAL subquery
-// may use the outer row too: those expressions are evaluated over the
-// joined row (corrSink.post). Correlation elsewhere (other select lists,
-// GROUP BY, HAVING, a nested subquery two levels down) is rejected with
-// an error.
+// COUNT(*) = 0). The select list of a non-aggregating LATERAL or scalar
+// subquery, and of x IN (subquery) bound as a semi join, may use the outer
+// row too: those expressions are evaluated over the joined row
+// (corrSink.post); EXISTS ignores its select list. Correlation elsewhere
+// (other select lists, GROUP BY, HAVING, a nested subquery two levels
+// down) is rejected with an error.
 
 // subqCtx is the node that subqueries of a scope's expressions are joined
 // onto; it grows as they are bound.
@@ -73,6 +75,20 @@ type subqState struct {
 	// lateral is set by a LATERAL subquery for the next bindSubquery: its
 	// select list may refer to the outer row.
 	lateral bool
+	// exists is set by EXISTS for the next bindSubquery: its select list
+	// does not matter, outer references there are dropped.
+	exists bool
+	// scalar is set by a scalar subquery for the next bindSubquery: its
+	// select list may refer to the outer row.
+	scalar bool
+	// pending are the correlated conditions of derived tables in the FROM
+	// clause of a subquery block, waiting to join that block's sink
+	// (liftDerived).
+	pending []pendingCorr
+	// inSemi is set by an IN conjunct bound as a semi or anti join for the
+	// next bindSubquery: its select list may refer to the outer row (the
+	// join condition compares with the expressions over the joined row).
+	inSemi bool
 }
 
 // corrSink collects the correlated WHERE conjuncts of one subquery block.
@@ -99,12 +115,16 @@ type corrSink struct {
 	// row, with subqOutRefs to the block's outputs and CorrelRefs. Its
 	// local columns are carried as extra keys.
 	post []expr.Expr
+	// condKeys is the number of keys the conditions use (the keys after
+	// them are the local columns of post).
+	condKeys int
 }
 
 // deferCorrelated replaces the select-list expressions that refer to the
 // outer row by typed NULL placeholders, keeping them in k.post over the
 // block's FROM-scope columns (made keys, so they become outputs).
 func (k *corrSink) deferCorrelated(exprs []expr.Expr) []expr.Expr {
+	k.condKeys = len(k.keys)
 	out := append([]expr.Expr(nil), exprs...)
 	for i, e := range exprs {
 		if !hasCorrel(e) {
@@ -150,7 +170,7 @@ func containsSubquery(e sql.Expr) bool {
 	found := false
 	walkSQL(e, func(x sql.Expr) bool {
 		switch y := x.(type) {
-		case *sql.SubqueryExpr, *sql.ExistsExpr:
+		case *sql.SubqueryExpr, *sql.ExistsExpr, *sql.QuantifiedExpr:
 			found = true
 		case *sql.InExpr:
 			if y.Query != nil {
@@ -181,6 +201,13 @@ func (b *binder) resolveOuter(id *sql.Identifier, parts []string) expr.Expr {
 		idx, rest, amb := osc.resolve(parts)
 		if amb {
 			b.failAt(id, "Column '%s' is ambiguous", strings.Join(parts, "."))
+		}
+		if idx < 0 && osc.agg != nil {
+			// a column of an aggregating query's input that it does not
+			// group by
+			if bi, _, _ := osc.agg.base.resolve(parts); bi >= 0 {
+				b.failAt(id, "Expression '%s' is not being grouped", strings.Join(parts, "."))
+			}
 		}
 		if idx < 0 {
 			continue
@@ -281,23 +308,8 @@ func (k *corrSink) appendKeys(exprs []expr.Expr, names []string, in *scope, aggr
 	k.outStart = len(exprs)
 	k.aggregated = aggregated
 	keyOut := map[int]int{} // FROM-scope column -> block output
-	for i, key := range k.keys {
-		r := key.(*expr.InputRef)
-		var ref expr.Expr = r
-		if aggregated {
-			as := in.agg
-			pos := -1
-			for gi, g := range as.groupStrs {
-				if g == exprKey(r) {
-					pos = gi
-				}
-			}
-			if pos < 0 {
-				panic(bindPanic{fmt.Errorf("correlation column %s is not a grouping key", r.Name)})
-			}
-			ref = &expr.InputRef{Index: pos, Name: as.outNames[pos], T: as.outTypes[pos]}
-		}
-		keyOut[r.Index] = k.outStart + i
+	for i, ref := range k.scopeKeys(in, aggregated) {
+		keyOut[k.keys[i].(*expr.InputRef).Index] = k.outStart + i
 		exprs = append(exprs, ref)
 		names = append(names, fmt.Sprintf("$corr%d", i))
 	}
@@ -322,6 +334,152 @@ func (k *corrSink) appendKeys(exprs []expr.Expr, names []string, in *scope, aggr
 	return exprs, names
 }
 
+// scopeKeys returns the keys as expressions over in, the scope of the
+// block's select list (over the aggregate's outputs when it aggregates).
+func (k *corrSink) scopeKeys(in *scope, aggregated bool) []expr.Expr {
+	var out []expr.Expr
+	for _, key := range k.keys {
+		r := key.(*expr.InputRef)
+		var ref expr.Expr = r
+		if aggregated {
+			as := in.agg
+			pos := -1
+			for gi, g := range as.groupStrs {
+				if g == exprKey(r) {
+					pos = gi
+				}
+			}
+			if pos < 0 {
+				panic(bindPanic{fmt.Errorf("correlation column %s is not a grouping key", r.Name)})
+			}
+			ref = &expr.InputRef{Index: pos, Name: as.outNames[pos], T: as.outTypes[pos]}
+		}
+		out = append(out, ref)
+	}
+	return out
+}
+
+// pendingCorr is the correlated conditions of a derived table inside a
+// subquery block. They refer to the derived table's correlation key columns
+// (hidden outputs) by name (dtKeyRef) until the block's FROM scope is
+// known.
+type pendingCorr struct {
+	at    sql.Node
+	conds []expr.Expr
+	// depth is len(binder.sq.outer) where the conditions were bound: their
+	// correlation variables refer to that enclosing query
+	depth int
+}
+
+// dtKeyRef refers to a hidden correlation key column of a derived table by
+// its unique name.
+type dtKeyRef struct {
+	Name string
+	T    *types.DataType
+}
+
+func (r *dtKeyRef) Type() *types.DataType { return r.T }
+func (r *dtKeyRef) String() string        { return "$dt." + r.Name }
+
+// derivedTable binds a derived table in the FROM clause of a subquery
+// block: when its WHERE clause correlates with the enclosing query (a
+// plain non-aggregating SELECT, like (SELECT f FROM r WHERE r.d = l.a) r1),
+// its correlated conjuncts are lifted into the subquery block, as Calcite's
+// decorrelator pulls them up through joins: the derived table outputs the
+// columns they use as hidden columns and the block treats the conditions
+// as its own (its selectBlock calls liftDerived).
+func (b *binder) derivedTable(x *sql.DerivedTable, outer *scope) (Node, []Column, int, *pendingCorr) {
+	sel, ok := x.Query.Body.(*sql.Select)
+	if !ok || len(b.sq.outer) == 0 || x.Lateral || x.Query.With != nil || len(x.Query.OrderBy) > 0 || x.Query.Limit != nil || x.Query.Offset != nil {
+		n, cols := b.query(x.Query, outer)
+		return n, cols, len(cols), nil
+	}
+	sink := &corrSink{sel: sel, depth: len(b.sq.outer)}
+	b.sq.sinks = append(b.sq.sinks, sink)
+	n, cols := b.query(x.Query, outer)
+	b.sq.sinks = b.sq.sinks[:len(b.sq.sinks)-1]
+	if len(sink.conds) == 0 && sink.post == nil {
+		return n, cols, len(cols), nil
+	}
+	if sink.aggregated || sink.post != nil || len(sink.conds) == 0 {
+		b.failAt(x, "Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only")
+	}
+	// name the key columns uniquely and refer to them by name
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
+	}
+	keyName := map[int]string{}
+	for i := sink.outStart; i < len(cols); i++ {
+		b.sq.count++
+		names[i] = fmt.Sprintf("$dk%d", b.sq.count)
+		keyName[i] = names[i]
+	}
+	n, cols = renameColumns(n, names)
+	var conds []expr.Expr
+	for _, c := range sink.conds {
+		conds = append(conds, expr.Rewrite(c, func(e expr.Expr) expr.Expr {
+			if r, ok := e.(*subqOutRef); ok {
+				return &dtKeyRef{Name: keyName[r.Index], T: r.T}
+			}
+			return e
+		}))
+	}
+	return n, cols, sink.outStart, &pendingCorr{at: x, conds: conds, depth: len(b.sq.outer)}
+}
+
+// withKeyNames gives the hidden key columns (from visible on) of a derived
+// table or WITH query fresh names, and p's conditions with them.
+func (b *binder) withKeyNames(n Node, cols []Column, visible int, p *pendingCorr, at sql.Node) (Node, []Column, pendingCorr) {
+	names := Names(cols)
+	rename := map[string]string{}
+	for i := visible; i < len(cols); i++ {
+		b.sq.count++
+		rename[names[i]] = fmt.Sprintf("$dk%d", b.sq.count)
+		names[i] = rename[names[i]]
+	}
+	n, cols = renameColumns(n, names)
+	out := pendingCorr{at: at, depth: p.depth}
+	for _, c := range p.conds {
+		out.conds = append(out.conds, expr.Rewrite(c, func(e expr.Expr) expr.Expr {
+			if r, ok := e.(*dtKeyRef); ok {
+				return &dtKeyRef{Name: rename[r.Name], T: r.T}
+			}
+			return e
+		}))
+	}
+	return n, cols, out
+}
+
+// liftDerived moves the pending conditions of the derived tables bound
+// since pending[from] into sink k of the block whose FROM scope is sc.
+func (b *binder) liftDerived(from int, k *corrSink, sc *scope, s *sql.Select) {
+	if len(b.sq.pending) <= from {
+		return
+	}
+	ps := b.sq.pending[from:]
+	b.sq.pending = b.sq.pending[:from]
+	for _, p := range ps {
+		if k == nil || p.depth != len(b.sq.outer) {
+			b.failAt(p.at, "Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only")
+		}
+		for _, c := range p.conds {
+			c = expr.Rewrite(c, func(e expr.Expr) expr.Expr {
+				if r, ok := e.(*dtKeyRef); ok {
+					for i, f := range sc.fields {
+						if f.name == r.Name {
+							return &expr.InputRef{Index: i, Name: f.name, T: f.typ}
+						}
+					}
+					b.failAt(p.at, "Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only")
+				}
+				return e
+			})
+			k.add(b, s, c)
+		}
+	}
+}
+
 // subqOutRef refers to an output column of a subquery while its join is
 // built.
 type subqOutRef struct {
@@ -334,10 +492,10 @@ func (r *subqOutRef) Type() *types.DataType { return r.T }
 func (r *subqOutRef) String() string        { return fmt.Sprintf("$sq.%s", r.Name) }
 
 // checkNoCorrelation rejects correlation variables outside WHERE.
-func (b *binder) checkNoCorrelation(exprs []expr.Expr) {
+func (b *binder) checkNoCorrelation(at sql.Node, exprs []expr.Expr) {
 	for _, e := range exprs {
 		if hasCorrel(e) {
-			b.fail(fmt.Errorf("Correlated references are only supported in the WHERE clause of a subquery"))
+			b.failAt(at, "Correlated references are only supported in the WHERE clause of a subquery")
 		}
 	}
 }
@@ -349,15 +507,18 @@ type boundSubquery struct {
 	corr    *corrSink // nil when not correlated
 	// post: see corrSink.post (LATERAL subqueries only)
 	post []expr.Expr
+	// sink is the block's correlation sink (nil for set operations and
+	// WITH queries)
+	sink *corrSink
 }
 
 // bindSubquery binds q as a subquery of scope sc.
 func (b *binder) bindSubquery(q *sql.Query, sc *scope) boundSubquery {
-	lateral := b.sq.lateral
-	b.sq.lateral = false
+	lateral, exists, inSemi, scalar := b.sq.lateral, b.sq.exists, b.sq.inSemi, b.sq.scalar
+	b.sq.lateral, b.sq.exists, b.sq.inSemi, b.sq.scalar = false, false, false, false
 	b.sq.outer = append(b.sq.outer, sc)
 	var sink *corrSink
-	if sel, ok := q.Body.(*sql.Select); ok && q.With == nil {
+	if sel, ok := q.Body.(*sql.Select); ok {
 		sink = &corrSink{sel: sel, depth: len(b.sq.outer)}
 		b.sq.sinks = append(b.sq.sinks, sink)
 	}
@@ -366,12 +527,16 @@ func (b *binder) bindSubquery(q *sql.Query, sc *scope) boundSubquery {
 	if sink != nil {
 		b.sq.sinks = b.sq.sinks[:len(b.sq.sinks)-1]
 	}
-	bs := boundSubquery{node: n, visible: len(cols)}
+	bs := boundSubquery{node: n, visible: len(cols), sink: sink}
 	if sink != nil && sink.post != nil {
-		if !lateral {
-			b.fail(fmt.Errorf("Correlated references are only supported in the WHERE clause of a subquery and in the select list of a LATERAL subquery"))
+		switch {
+		case exists:
+			// the select list of EXISTS is not used
+		case lateral || inSemi || scalar:
+			bs.post = sink.post
+		default:
+			b.failAt(q, "Correlated references in the select list of a subquery are supported in LATERAL, scalar and EXISTS subqueries and in x IN (subquery) or (x, y) NOT IN (subquery) as a WHERE conjunct")
 		}
-		bs.post = sink.post
 		bs.visible = sink.outStart
 	}
 	if sink != nil && len(sink.conds) > 0 {
@@ -380,7 +545,7 @@ func (b *binder) bindSubquery(q *sql.Query, sc *scope) boundSubquery {
 		sink.agg = findAggregate(n)
 	} else {
 		// correlation anywhere else remains unresolved
-		checkNodeNoCorrel(b, n)
+		checkNodeNoCorrel(b, q, n)
 	}
 	return bs
 }
@@ -401,7 +566,7 @@ func findAggregate(n Node) *Aggregate {
 	return nil
 }
 
-func checkNodeNoCorrel(b *binder, n Node) {
+func checkNodeNoCorrel(b *binder, at sql.Node, n Node) {
 	var exprs []expr.Expr
 	switch x := n.(type) {
 	case *Project:
@@ -415,11 +580,11 @@ func checkNodeNoCorrel(b *binder, n Node) {
 	}
 	for _, e := range exprs {
 		if hasCorrel(e) {
-			b.fail(fmt.Errorf("Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only"))
+			b.failAt(at, "Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only")
 		}
 	}
 	for _, in := range n.Inputs() {
-		checkNodeNoCorrel(b, in)
+		checkNodeNoCorrel(b, at, in)
 	}
 }
 
@@ -478,24 +643,48 @@ func (b *binder) semiAnti(c sql.Expr, sc *scope) (Node, bool) {
 	default:
 		return nil, false
 	}
+	// the values before IN are bound first: subqueries among them join
+	// onto the scope's node, which the semi or anti join then takes as its
+	// left input
+	var lhs []sql.Expr
+	var lhsExprs []expr.Expr
+	if in != nil {
+		lhs = []sql.Expr{in.X}
+		if row, isRow := in.X.(*sql.RowExpr); isRow {
+			lhs = row.Items
+		}
+		for _, l := range lhs {
+			lhsExprs = append(lhsExprs, b.expr(l, sc))
+		}
+	}
+	q = predicateQuery(q, in == nil)
 	left := sc.sub.node
 	nl := len(left.Columns())
+	b.sq.exists, b.sq.inSemi = in == nil, in != nil
 	bs := b.bindSubquery(q, sc)
 	var extra []expr.Expr
 	if in != nil {
 		// (x1, ..., xn) IN (SELECT y1, ..., yn ...): a semi join on
 		// x1 = y1 AND ... AND xn = yn
-		lhs := []sql.Expr{in.X}
-		if row, isRow := in.X.(*sql.RowExpr); isRow {
-			lhs = row.Items
-		}
 		if bs.visible != len(lhs) {
 			b.failAt(in, "The subquery of IN must return %d column(s), it returns %d", len(lhs), bs.visible)
 		}
-		for i, l := range lhs {
-			x := b.expr(l, sc)
+		for i := range lhs {
+			x := lhsExprs[i]
 			rc := bs.node.Columns()[i]
-			y := &expr.InputRef{Index: nl + i, Name: rc.Name, T: rc.Type}
+			var y expr.Expr = &expr.InputRef{Index: nl + i, Name: rc.Name, T: rc.Type}
+			if bs.post != nil && bs.post[i] != nil {
+				// a select-list expression over the outer row
+				y = expr.Rewrite(bs.post[i], func(e expr.Expr) expr.Expr {
+					switch r := e.(type) {
+					case *CorrelRef:
+						return &expr.InputRef{Index: r.Index, Name: r.Name, T: r.T}
+					case *subqOutRef:
+						return &expr.InputRef{Index: nl + r.Index, Name: r.Name, T: r.T}
+					}
+					return e
+				})
+			}
 			eq := b.call(in, "=", x, y)
 			if in.Not {
 				// (x1, ..., xn) NOT IN (...) keeps a row only when every
@@ -506,6 +695,13 @@ func (b *binder) semiAnti(c sql.Expr, sc *scope) (Node, bool) {
 			}
 			extra = append(extra, eq)
 		}
+	}
+	if in == nil && b.oneRowQuery(q) {
+		// EXISTS over a block that always returns one row is TRUE
+		if kind == runtime.SemiJoin {
+			return left, true
+		}
+		return &Filter{Input: left, Cond: &expr.Literal{Value: false, T: types.BooleanType().NotNull()}}, true
 	}
 	cond := bs.joinCond(b, nl, extra)
 	cols := append(append([]Column(nil), left.Columns()...), bs.node.Columns()...)
@@ -584,7 +780,12 @@ func (b *binder) needSub(n sql.Node, sc *scope) *subqCtx {
 // existsExpr binds EXISTS (subquery) as a boolean column.
 func (b *binder) existsExpr(x *sql.ExistsExpr, sc *scope) expr.Expr {
 	s := b.needSub(x, sc)
-	bs := b.bindSubquery(x.Query, sc)
+	q := predicateQuery(x.Query, true)
+	b.sq.exists = true
+	bs := b.bindSubquery(q, sc)
+	if b.oneRowQuery(q) {
+		return &expr.Literal{Value: true, T: types.BooleanType().NotNull()}
+	}
 	keys := bs.keyCols()
 	if len(keys) == 0 {
 		// no correlation keys: one row with the row count, joined under
@@ -607,6 +808,49 @@ func (b *binder) existsExpr(x *sql.ExistsExpr, sc *scope) expr.Expr {
 	nl := len(s.node.Columns())
 	at := b.leftJoin(s, d, remap.joinCond(b, nl, nil), runtime.LeftJoin)
 	return b.call(x, "IS NOT NULL", s.ref(at+len(keys)))
+}
+
+// predicateQuery drops from the subquery of EXISTS or IN what cannot change
+// its result: ORDER BY without LIMIT or OFFSET (Calcite ignores it in a
+// subquery) and, for EXISTS, ORDER BY with a positive LIMIT (the query has
+// a row exactly when it has one without them). A correlated subquery with
+// them can then be decorrelated.
+func predicateQuery(q *sql.Query, exists bool) *sql.Query {
+	if q.Offset != nil || len(q.OrderBy) == 0 && q.Limit == nil {
+		return q
+	}
+	c := *q
+	if q.Limit == nil {
+		c.OrderBy = nil
+		return &c
+	}
+	n, ok := q.Limit.(*sql.NumberLit)
+	if !exists || !ok || n.Kind != sql.NumInteger {
+		return q
+	}
+	if v, err := strconv.ParseInt(n.Text, 10, 64); err != nil || v <= 0 {
+		return q
+	}
+	c.OrderBy, c.Limit, c.Fetch = nil, nil, false
+	return &c
+}
+
+// oneRowQuery reports a query that returns exactly one row whatever its
+// input rows: a SELECT block that aggregates without GROUP BY, HAVING,
+// QUALIFY, LIMIT or OFFSET. EXISTS over it is TRUE even when it is
+// correlated (Calcite's SubQueryRemoveRule rewrites EXISTS over a query
+// whose minimum row count is 1 to TRUE).
+func (b *binder) oneRowQuery(q *sql.Query) bool {
+	sel, ok := q.Body.(*sql.Select)
+	if !ok || q.Limit != nil || q.Offset != nil || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Qualify != nil {
+		return false
+	}
+	for _, it := range sel.Items {
+		if it.Expr != nil && containsAgg(b, it.Expr) {
+			return true
+		}
+	}
+	return false
 }
 
 // remapKeys returns a copy of a sink whose key outputs start at start.
@@ -632,7 +876,7 @@ func (b *binder) inSubquery(x *sql.InExpr, sc *scope) expr.Expr {
 		b.failAt(x, "IN and NOT IN with a row value and a subquery are supported only as a WHERE conjunct")
 	}
 	lhs := b.expr(x.X, sc)
-	bs := b.bindSubquery(x.Query, sc)
+	bs := b.bindSubquery(predicateQuery(x.Query, false), sc)
 	if bs.visible != 1 {
 		b.failAt(x, "The subquery of IN must return exactly one column, it returns %d", bs.visible)
 	}
@@ -693,12 +937,93 @@ func (b *binder) inSubquery(x *sql.InExpr, sc *scope) expr.Expr {
 	return cs
 }
 
+// quantified binds x op SOME|ANY|ALL (subquery) as Calcite's
+// SubQueryRemoveRule does: = SOME is IN and <> ALL is NOT IN; x op ALL q
+// is NOT (x op' SOME q) with the negated comparison op'; the other SOME
+// forms compare x with the subquery's MIN or MAX, with SQL's three-valued
+// result: FALSE over no rows, NULL when x is NULL or when the comparison
+// is not true and the subquery has a NULL.
+func (b *binder) quantified(x *sql.QuantifiedExpr, sc *scope) expr.Expr {
+	op, all := x.Op, x.Quantifier == "ALL"
+	if all {
+		op = map[string]string{"=": "<>", "<>": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}[op]
+	}
+	var some expr.Expr
+	if op == "=" {
+		some = b.inSubquery(&sql.InExpr{Span: x.Span, X: x.X, Query: x.Query}, sc)
+	} else {
+		sel, ok := x.Query.Body.(*sql.Select)
+		if ok && len(sel.Items) != 1 {
+			b.failAt(x, "The subquery of %s must return exactly one column, it returns %d", x.Quantifier, len(sel.Items))
+		}
+		simple := ok && len(x.Query.OrderBy) == 0 && x.Query.Limit == nil && x.Query.Offset == nil && len(sel.GroupBy) == 0 &&
+			sel.Having == nil && sel.Qualify == nil && sel.Quantifier != "DISTINCT" && len(sel.Items) == 1
+		if simple {
+			if _, star := sel.Items[0].Expr.(*sql.Star); star || containsAgg(b, sel.Items[0].Expr) {
+				simple = false
+			}
+		}
+		var item sql.Expr
+		if simple {
+			item = sel.Items[0].Expr
+		} else {
+			// over the subquery as a derived table
+			item = &sql.Identifier{Span: x.Span, Parts: []*sql.Ident{{Span: x.Span, Name: "$q"}}}
+		}
+		agg := func(name string, arg sql.Expr) expr.Expr {
+			call := &sql.FuncCall{Span: x.Span, Name: &sql.ObjectName{Span: x.Span, Parts: []*sql.Ident{{Span: x.Span, Name: name}}}, Args: []sql.Expr{arg}}
+			var q *sql.Query
+			if simple {
+				s2 := *sel
+				s2.Items = []*sql.SelectItem{{Span: x.Span, Expr: call}}
+				q2 := *x.Query
+				q2.Body = &s2
+				q = &q2
+			} else {
+				q = &sql.Query{Span: x.Span, Body: &sql.Select{Span: x.Span, Items: []*sql.SelectItem{{Span: x.Span, Expr: call}},
+					From: &sql.DerivedTable{Span: x.Span, Query: x.Query, Alias: &sql.Ident{Span: x.Span, Name: "$sq"},
+						Columns: []*sql.Ident{{Span: x.Span, Name: "$q"}}}}}
+			}
+			return b.scalarSubquery(&sql.SubqueryExpr{Span: x.Span, Query: q}, sc)
+		}
+		lhs := b.expr(x.X, sc)
+		var cond expr.Expr
+		switch op {
+		case "<", "<=":
+			cond = b.call(x, op, lhs, agg("MAX", item))
+		case ">", ">=":
+			cond = b.call(x, op, lhs, agg("MIN", item))
+		default: // <>: some non-NULL value differs from x
+			cond = b.call(x, "OR", b.call(x, "<>", lhs, agg("MIN", item)), b.call(x, "<>", lhs, agg("MAX", item)))
+		}
+		c := agg("COUNT", &sql.Star{Span: x.Span})
+		ck := agg("COUNT", item)
+		zero := &expr.Literal{Value: int64(0), T: types.BigIntType().NotNull()}
+		t := func(v bool) expr.Expr { return &expr.Literal{Value: v, T: types.BooleanType().NotNull()} }
+		null := &expr.Literal{T: types.BooleanType()}
+		some = b.call(x, "CASE",
+			b.call(x, "OR", b.call(x, "IS NULL", c), b.call(x, "=", c, zero)), t(false),
+			b.call(x, "IS NULL", lhs), null,
+			cond, t(true),
+			b.call(x, "<", ck, c), null,
+			t(false))
+	}
+	if all {
+		return b.call(x, "NOT", some)
+	}
+	return some
+}
+
 // scalarSubquery binds (subquery) used as a value.
 func (b *binder) scalarSubquery(x *sql.SubqueryExpr, sc *scope) expr.Expr {
 	s := b.needSub(x, sc)
+	b.sq.scalar = true
 	bs := b.bindSubquery(x.Query, sc)
 	if bs.visible != 1 {
 		b.failAt(x, "A scalar subquery must return exactly one column, it returns %d", bs.visible)
+	}
+	if bs.post != nil && bs.post[0] != nil {
+		return b.correlatedScalar(x, s, bs)
 	}
 	vc := bs.node.Columns()[0]
 	keys := bs.keyCols()
@@ -749,6 +1074,64 @@ func (b *binder) scalarSubquery(x *sql.SubqueryExpr, sc *scope) expr.Expr {
 	bs2 := boundSubquery{node: one, corr: corr}
 	at := b.leftJoin(s, one, bs2.joinCond(b, nl, nil), runtime.LeftJoin)
 	return s.ref(at + len(keys))
+}
+
+// correlatedScalar binds a non-aggregating scalar subquery whose value uses
+// the outer row, e.g. (SELECT c + l.a FROM r WHERE r.k = l.a), as
+// Calcite's decorrelator does: per correlation group, SINGLE_VALUE of each
+// inner column the value uses (more than one row fails the job) and the
+// row count are joined onto the outer row, and the value is evaluated over
+// the joined row, NULL when no inner row matched.
+func (b *binder) correlatedScalar(x *sql.SubqueryExpr, s *subqCtx, bs boundSubquery) expr.Expr {
+	k := bs.sink
+	nk := len(k.keys)
+	nc := k.condKeys
+	idx := make([]int, nk)
+	for i := range idx {
+		idx[i] = k.outStart + i
+	}
+	in := projectCols(bs.node, idx)
+	inCols := in.Columns()
+	gk := make([]int, nc)
+	var cols []Column
+	for i := range gk {
+		gk[i] = i
+		cols = append(cols, inCols[i])
+	}
+	var aggs []AggCall
+	for i := nc; i < nk; i++ {
+		t := inCols[i].Type.WithNullable(true)
+		aggs = append(aggs, AggCall{Func: "SINGLE_VALUE", Args: []int{i}, ArgTypes: []*types.DataType{inCols[i].Type},
+			Filter: -1, Type: t, Name: inCols[i].Name})
+		cols = append(cols, Column{Name: inCols[i].Name, Type: t})
+	}
+	cnt := types.BigIntType().NotNull()
+	aggs = append(aggs, AggCall{Func: "COUNT", Filter: -1, Type: cnt, Name: "$n"})
+	cols = append(cols, Column{Name: "$n", Type: cnt})
+	one := &Aggregate{Input: in, GroupKeys: gk, Cols: cols, Aggs: aggs}
+	nl := len(s.node.Columns())
+	var at int
+	if bs.corr == nil {
+		at = b.leftJoin(s, one, nil, runtime.InnerJoin)
+	} else {
+		bs2 := boundSubquery{node: one, corr: remapKeys(bs.corr, 0)}
+		at = b.leftJoin(s, one, bs2.joinCond(b, nl, nil), runtime.LeftJoin)
+	}
+	// key i of the block is column at+i of the joined row
+	v := expr.Rewrite(bs.post[0], func(e expr.Expr) expr.Expr {
+		switch r := e.(type) {
+		case *CorrelRef:
+			return &expr.InputRef{Index: r.Index, Name: r.Name, T: r.T}
+		case *subqOutRef:
+			c := s.node.Columns()[at+r.Index-k.outStart]
+			return &expr.InputRef{Index: at + r.Index - k.outStart, Name: c.Name, T: c.Type}
+		}
+		return e
+	})
+	n := s.ref(at + nk)
+	zero := &expr.Literal{Value: int64(0), T: cnt}
+	return b.call(x, "CASE", b.call(x, "OR", b.call(x, "IS NULL", n), b.call(x, "=", n, zero)),
+		&expr.Literal{T: v.Type().WithNullable(true)}, v)
 }
 
 // singleRow reports a plan that returns exactly one row: a global

@@ -61,6 +61,11 @@ func (b *binder) qualify(parts []string) (catalog.ObjectIdentifier, error) {
 type cteDef struct {
 	node Node
 	cols []Column
+	// visible is the number of columns a reference sees; the others are
+	// correlation keys of a WITH query inside a subquery whose WHERE
+	// clause correlates (pending, lifted at each reference)
+	visible int
+	pending *pendingCorr
 }
 
 func newBinder(ctx *Context, text string, base sql.Pos) *binder {
@@ -222,14 +227,14 @@ func (b *binder) query(q *sql.Query, outer *scope) (Node, []Column) {
 		b.ctes = append(b.ctes, defs)
 		defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
 		for _, c := range q.With.CTEs {
-			n, cols := b.query(c.Query, outer)
+			n, cols, visible, pending := b.derivedTable(&sql.DerivedTable{Span: c.Span, Query: c.Query}, outer)
 			if len(c.Columns) > 0 {
-				if len(c.Columns) != len(cols) {
+				if len(c.Columns) != visible {
 					b.failAt(c, "Number of columns must match number of query columns")
 				}
-				n, cols = renameColumns(n, identNames(c.Columns))
+				n, cols = renameColumns(n, append(identNames(c.Columns), Names(cols[visible:])...))
 			}
-			defs[c.Name.Name] = &cteDef{node: n, cols: cols}
+			defs[c.Name.Name] = &cteDef{node: n, cols: cols, visible: visible, pending: pending}
 		}
 	}
 	// ORDER BY / LIMIT bind against the body's select list
@@ -453,18 +458,26 @@ func (b *binder) from(t sql.TableExpr, outer *scope) (Node, *scope) {
 	case *sql.TableRef:
 		return b.tableRef(x)
 	case *sql.DerivedTable:
-		n, cols := b.query(x.Query, outer)
+		n, cols, visible, pending := b.derivedTable(x, outer)
+		if pending != nil {
+			b.sq.pending = append(b.sq.pending, *pending)
+		}
 		alias := ""
 		if x.Alias != nil {
 			alias = x.Alias.Name
 		}
 		if len(x.Columns) > 0 {
-			if len(x.Columns) != len(cols) {
-				b.failAt(x, "List of column aliases must have same degree as table; table has %d columns, whereas alias list has %d columns", len(cols), len(x.Columns))
+			if len(x.Columns) != visible {
+				b.failAt(x, "List of column aliases must have same degree as table; table has %d columns, whereas alias list has %d columns", visible, len(x.Columns))
 			}
-			n, cols = renameColumns(n, identNames(x.Columns))
+			n, cols = renameColumns(n, append(identNames(x.Columns), Names(cols[visible:])...))
 		}
-		return n, scopeOf(cols, alias, nil)
+		sc := scopeOf(cols, alias, nil)
+		for i := visible; i < len(sc.fields); i++ {
+			// correlation keys lifted into the enclosing subquery block
+			sc.fields[i].hidden = true
+		}
+		return n, sc
 	case *sql.Join:
 		return b.join(x, outer)
 	case *sql.TableFunc:
@@ -489,11 +502,26 @@ func (b *binder) tableRef(t *sql.TableRef) (Node, *scope) {
 				if alias == "" {
 					alias = parts[0]
 				}
-				n, cols := d.node, d.cols
-				if len(t.Columns) > 0 {
-					n, cols = renameColumns(n, identNames(t.Columns))
+				n, cols, visible := d.node, d.cols, len(d.cols)
+				if d.pending != nil {
+					// a correlated WITH query: lift its conditions at
+					// this reference, under fresh key names
+					var p pendingCorr
+					n, cols, p = b.withKeyNames(n, cols, d.visible, d.pending, t)
+					b.sq.pending = append(b.sq.pending, p)
+					visible = d.visible
 				}
-				return n, scopeOf(cols, alias, nil)
+				if len(t.Columns) > 0 {
+					if len(t.Columns) != visible {
+						b.failAt(t, "List of column aliases must have same degree as table; table has %d columns, whereas alias list has %d columns", visible, len(t.Columns))
+					}
+					n, cols = renameColumns(n, append(identNames(t.Columns), Names(cols[visible:])...))
+				}
+				sc := scopeOf(cols, alias, nil)
+				for i := visible; i < len(sc.fields); i++ {
+					sc.fields[i].hidden = true
+				}
+				return n, sc
 			}
 		}
 	}
@@ -684,6 +712,7 @@ func (b *binder) expandView(id catalog.ObjectIdentifier, v *catalog.View, ref *s
 }
 
 func (b *binder) join(j *sql.Join, outer *scope) (Node, *scope) {
+	pendingLeft := len(b.sq.pending)
 	l, ls := b.from(j.Left, outer)
 	// CROSS JOIN UNNEST / LATERAL are handled by the correlate binder
 	if n, sc, ok := b.correlateJoin(j, l, ls); ok {
@@ -692,8 +721,16 @@ func (b *binder) join(j *sql.Join, outer *scope) (Node, *scope) {
 	if tr, ok := j.Right.(*sql.TableRef); ok && tr.SystemTime != nil {
 		return b.temporalJoin(j, l, ls, tr)
 	}
+	pending := len(b.sq.pending)
 	r, rs := b.from(j.Right, outer)
 	b.checkDuplicateRelations(j.Right, ls, rs)
+	// a correlated condition on a padded side cannot move above the join
+	if (j.Type == sql.JoinLeft || j.Type == sql.JoinFull) && len(b.sq.pending) > pending {
+		b.failAt(b.sq.pending[pending].at, "Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only")
+	}
+	if (j.Type == sql.JoinRight || j.Type == sql.JoinFull) && pending > pendingLeft {
+		b.failAt(b.sq.pending[pendingLeft].at, "Correlated subqueries are supported with correlation in the WHERE clause of a simple SELECT only")
+	}
 	sc := ls.join(rs)
 	cols := sc.columns()
 	var kind JoinKind
@@ -762,13 +799,15 @@ func andAll(b *binder, n sql.Node, conds []expr.Expr) expr.Expr {
 func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 	var n Node
 	var sc *scope
+	corr := b.sq.sinkFor(s)
 	if s.From == nil {
 		n = &Values{Rows: [][]expr.Expr{{}}, Cols: nil}
 		sc = &scope{}
 	} else {
+		pending := len(b.sq.pending)
 		n, sc = b.from(s.From, outer)
+		b.liftDerived(pending, corr, sc, s)
 	}
-	corr := b.sq.sinkFor(s)
 	if s.Where != nil {
 		if containsAgg(b, s.Where) {
 			b.failAt(s.Where, "Aggregate functions are not allowed in WHERE")
@@ -794,7 +833,22 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 		}
 	}
 	inScope := sc
-	if aggregating && corr != nil && !corr.equi && len(corr.conds) > 0 {
+	windowed := false
+	if corr != nil && !corr.equi && len(corr.conds) > 0 && !aggregating {
+		var calls []*sql.FuncCall
+		for _, it := range items {
+			if it.ast != nil {
+				collectOverCalls(it.ast, &calls)
+			}
+		}
+		for _, o := range orderBy {
+			collectOverCalls(o.Expr, &calls)
+		}
+		windowed = len(calls) > 0
+	}
+	if (aggregating || windowed) && corr != nil && !corr.equi && len(corr.conds) > 0 {
+		// the aggregates or windows span the rows that correlate with one
+		// outer row: group or partition by the outer values
 		n = b.valueGenerator(corr, n, sc)
 	}
 	if aggregating {
@@ -819,7 +873,7 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 			inScope.sub.node = n
 		}
 	}
-	n, inScope = b.bindOver(n, inScope, items, orderBy, s)
+	n, inScope = b.bindOver(n, inScope, items, orderBy, s, corr, aggregating)
 	// select list
 	exprs := make([]expr.Expr, len(items))
 	names := make([]string, len(items))
@@ -847,7 +901,7 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 			// its expressions are evaluated after the join (corr.post)
 			exprs = corr.deferCorrelated(exprs)
 		}
-		b.checkNoCorrelation(exprs)
+		b.checkNoCorrelation(s, exprs)
 	}
 	visible := len(exprs)
 	// ORDER BY items not in the select list become hidden columns
@@ -872,9 +926,10 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 			keys = append(keys, b.sortKey(o, idx))
 		}
 	}
-	if corr != nil {
+	if corr != nil && (len(corr.conds) > 0 || corr.post != nil) {
 		// correlated subquery: carry the local columns of the correlation
-		// conditions as trailing outputs
+		// conditions as trailing outputs (an uncorrelated one may sort
+		// and limit)
 		if len(keys) > 0 || q != nil && (q.Limit != nil || q.Offset != nil) {
 			b.failAt(s, "ORDER BY, LIMIT and OFFSET are not supported in a correlated subquery")
 		}

@@ -288,7 +288,9 @@ func (pl *planner) calc(n Node) *PhysNode {
 		switch x := cur.(type) {
 		case *Project:
 			if projs == nil {
-				projs = x.Exprs
+				// a Project with no columns (pruned to none) is not the
+				// identity, which nil means
+				projs = append(make([]expr.Expr, 0, len(x.Exprs)), x.Exprs...)
 			} else {
 				projs = substituteAll(projs, x.Exprs)
 			}

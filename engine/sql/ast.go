@@ -294,6 +294,17 @@ type InExpr struct {
 	Query *Query
 }
 
+// QuantifiedExpr is a quantified comparison x op SOME|ANY|ALL (subquery),
+// op one of = <> < <= > >=. Quantifier is "SOME", "ANY" or "ALL" as
+// written (ANY is SOME).
+type QuantifiedExpr struct {
+	Span
+	X          Expr
+	Op         string
+	Quantifier string
+	Query      *Query
+}
+
 // BetweenExpr is x [NOT] BETWEEN [ASYMMETRIC|SYMMETRIC] low AND high.
 type BetweenExpr struct {
 	Span
@@ -1420,6 +1431,7 @@ func (*IsDistinctFromExpr) exprNode() {}
 func (*LikeExpr) exprNode()           {}
 func (*InExpr) exprNode()             {}
 func (*BetweenExpr) exprNode()        {}
+func (*QuantifiedExpr) exprNode()     {}
 func (*ExistsExpr) exprNode()         {}
 func (*SubqueryExpr) exprNode()       {}
 func (*CastExpr) exprNode()           {}

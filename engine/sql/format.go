@@ -326,6 +326,8 @@ func exprPrec(e Expr) int {
 		return precUnary
 	case *IsExpr, *IsDistinctFromExpr:
 		return precIs
+	case *QuantifiedExpr:
+		return precCmp
 	case *LikeExpr, *InExpr, *BetweenExpr:
 		return precLike
 	case *TableArg, *NamedArg:
@@ -452,6 +454,10 @@ func (p *printer) expr(e Expr) {
 			p.w(" ESCAPE ")
 			p.sub(e.Escape, precLike+1)
 		}
+	case *QuantifiedExpr:
+		p.sub(e.X, precCmp)
+		p.w(" " + e.Op + " " + e.Quantifier + " ")
+		p.subquery(e.Query)
 	case *InExpr:
 		p.sub(e.X, precLike)
 		if e.Not {

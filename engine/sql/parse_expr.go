@@ -116,6 +116,14 @@ func (p *parser) parseExprPrec(min int) Expr {
 			}
 			left = p.parsePredicateTail(left, op, not)
 		default:
+			if prec == precCmp && op != "<=>" && p.atQuantifier() {
+				q := p.advance().upper
+				p.expectOp("(")
+				query := p.parseQuery()
+				p.expectOp(")")
+				left = &QuantifiedExpr{Span: p.span(start), X: left, Op: op, Quantifier: q, Query: query}
+				continue
+			}
 			y := p.parseExprPrec(prec + 1)
 			left = &BinaryExpr{Span: p.span(start), Op: op, OpPos: opTok.Pos, X: left, Y: y}
 		}
@@ -196,6 +204,21 @@ func (p *parser) parsePredicateTail(x Expr, op string, not bool) Expr {
 		b.Span = p.span(start)
 		return b
 	}
+}
+
+// atQuantifier reports whether the current token starts the SOME, ANY or
+// ALL (subquery) of a quantified comparison.
+func (p *parser) atQuantifier() bool {
+	t := p.tok()
+	if t.Kind != TokIdent || t.upper != "SOME" && t.upper != "ANY" && t.upper != "ALL" || !p.peekOp(1, "(") {
+		return false
+	}
+	i := 1
+	for p.peekOp(i, "(") {
+		i++
+	}
+	n := p.peek(i)
+	return n.Kind == TokIdent && (n.upper == "SELECT" || n.upper == "WITH" || n.upper == "VALUES")
 }
 
 // atQueryStart reports whether the current token starts a query (SELECT,

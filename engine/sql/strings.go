@@ -71,6 +71,8 @@ func (n *InExpr) String() string { return Format(n) }
 // String renders the node as canonical Flink SQL (see Format).
 func (n *BetweenExpr) String() string { return Format(n) }
 
+func (n *QuantifiedExpr) String() string { return Format(n) }
+
 // String renders the node as canonical Flink SQL (see Format).
 func (n *ExistsExpr) String() string { return Format(n) }
 

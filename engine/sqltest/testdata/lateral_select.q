@@ -56,12 +56,20 @@ SELECT a, s FROM (VALUES ('x'), ('y')) AS l(a) CROSS JOIN LATERAL (SELECT UPPER(
 +---+----+
 4 rows in set
 !unordered
-# aggregating blocks and scalar subqueries keep correlation to WHERE
+# aggregating blocks keep correlation to WHERE
 SELECT a, x FROM (VALUES (1), (2)) AS l(a), LATERAL (SELECT SUM(c) + l.a AS x FROM (VALUES (1, 10)) AS r(k, c) WHERE r.k = l.a);
 [ERROR] Could not execute SQL statement. Reason:
 Correlated references are only supported in the WHERE clause of a subquery
 !error
+# a scalar subquery's value may use the outer row (Calcite decorrelates the
+# projection); no inner row gives NULL
 SELECT a, (SELECT c + l.a FROM (VALUES (1, 10), (2, 20)) AS r(k, c) WHERE r.k = l.a) FROM (VALUES (1), (2), (3)) AS l(a);
-[ERROR] Could not execute SQL statement. Reason:
-Correlated references are only supported in the WHERE clause of a subquery and in the select list of a LATERAL subquery
-!error
++---+--------+
+| a | EXPR$1 |
++---+--------+
+| 1 |     11 |
+| 2 |     22 |
+| 3 | <NULL> |
++---+--------+
+3 rows in set
+!unordered

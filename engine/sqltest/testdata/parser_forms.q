@@ -62,11 +62,27 @@ SELECT ARRAY_AGG(x RESPECT NULLS), ARRAY_AGG(x IGNORE NULLS) FROM (VALUES (1), (
 +-----------+--------+
 1 row in set
 !ok
-# Calcite's ARRAY value constructor takes at least one value
-SELECT ARRAY[];
-[ERROR] Could not execute SQL statement. Reason:
-Was expecting at least 1 arguments
-!error
+# Flink's SqlArrayConstructor accepts the empty array, typed
+# ARRAY<INT NOT NULL> NOT NULL
+SELECT ARRAY[] AS e, CARDINALITY(ARRAY[]) AS n, ARRAY[] IS NULL AS z;
++----+---+-------+
+|  e | n |     z |
++----+---+-------+
+| [] | 0 | FALSE |
++----+---+-------+
+1 row in set
+!ok
+CREATE TEMPORARY VIEW empty_array AS SELECT ARRAY[] AS e;
+[INFO] Execute statement succeeded.
+!info
+DESCRIBE empty_array;
++------+---------------------+-------+--------+--------+-----------+
+| name |                type |  null |    key | extras | watermark |
++------+---------------------+-------+--------+--------+-----------+
+|    e | ARRAY<INT NOT NULL> | FALSE | <NULL> | <NULL> |    <NULL> |
++------+---------------------+-------+--------+--------+-----------+
+1 row in set
+!ok
 CREATE TABLE tsv (a STRING, b INT) WITH ('connector' = 'filesystem', 'path' = '${TESTDATA}/csv-spaces/tab.tsv', 'format' = 'csv', 'csv.field-delimiter' = U&'\0009', 'csv.ignore-first-line' = 'true');
 [INFO] Execute statement succeeded.
 !info

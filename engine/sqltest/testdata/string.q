@@ -759,10 +759,15 @@ SELECT ELT(CAST(NULL AS INT), 'a', 'b');
 +--------+
 1 row in set
 !ok
-SELECT ELT(4, 'a', 'b', 'c');
-[ERROR] Could not execute SQL statement. Reason:
-Index 4 is out of range [1, 3]
-!error
+# an index out of range gives NULL (Flink's EltFunction, FLINK-35987)
+SELECT ELT(4, 'a', 'b', 'c') AS x, ELT(0, 'a') AS y, ELT(-1, 'a') AS z;
++--------+--------+--------+
+|      x |      y |      z |
++--------+--------+--------+
+| <NULL> | <NULL> | <NULL> |
++--------+--------+--------+
+1 row in set
+!ok
 # RegexpFunctionsITCase: REGEXP_COUNT
 SELECT REGEXP_COUNT('hello world! Hello everyone!', 'Hello');
 +--------+
