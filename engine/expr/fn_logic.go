@@ -81,19 +81,19 @@ func argList(ts []*types.DataType) string {
 }
 
 // andOr evaluates AND (isAnd) or OR lazily over any number of operands.
-func andOr(isAnd bool) func(ctx *Ctx, b *types.Batch, args []Evaluator, _ []*types.DataType, ret *types.DataType) (*Vec, error) {
+func andOr(isAnd bool) func(ctx *Ctx, args *LazyArgs, _ []*types.DataType, ret *types.DataType) (*Vec, error) {
 	decisive := tri(0) // AND: false decides
 	if !isAnd {
 		decisive = 1
 	}
-	return func(ctx *Ctx, b *types.Batch, args []Evaluator, _ []*types.DataType, ret *types.DataType) (*Vec, error) {
-		n := b.Len
-		first, err := args[0](ctx, b)
+	return func(ctx *Ctx, args *LazyArgs, _ []*types.DataType, ret *types.DataType) (*Vec, error) {
+		n := args.Len()
+		first, err := args.Eval(ctx, 0, nil)
 		if err != nil {
 			return nil, err
 		}
 		acc := triOf(first, n)
-		for _, ev := range args[1:] {
+		for k := 1; k < args.Count(); k++ {
 			// rows not yet decided
 			var sel []int32
 			for i, t := range acc {
@@ -104,7 +104,7 @@ func andOr(isAnd bool) func(ctx *Ctx, b *types.Batch, args []Evaluator, _ []*typ
 			if len(sel) == 0 {
 				break
 			}
-			v, err := evalSubset(ctx, ev, b, sel)
+			v, err := args.Eval(ctx, k, sel)
 			if err != nil {
 				return nil, err
 			}
@@ -317,8 +317,8 @@ func caseInfer(c *InferCtx) (*types.DataType, error) {
 	return ct.WithNullable(nullable), nil
 }
 
-func caseEval(ctx *Ctx, b *types.Batch, args []Evaluator, argTypes []*types.DataType, ret *types.DataType) (*Vec, error) {
-	n := b.Len
+func caseEval(ctx *Ctx, args *LazyArgs, argTypes []*types.DataType, ret *types.DataType) (*Vec, error) {
+	n := args.Len()
 	which := make([]int8, n)
 	pos := make([]int32, n)
 	for i := range which {
@@ -328,10 +328,10 @@ func caseEval(ctx *Ctx, b *types.Batch, args []Evaluator, argTypes []*types.Data
 	for i := range remaining {
 		remaining[i] = int32(i)
 	}
-	nArgs := len(args)
+	nArgs := args.Count()
 	var parts []*Vec
 	for k := 0; k+1 < nArgs && len(remaining) > 0; k += 2 {
-		cond, err := evalSubset(ctx, args[k], b, remaining)
+		cond, err := args.Eval(ctx, k, remaining)
 		if err != nil {
 			return nil, err
 		}
@@ -345,7 +345,7 @@ func caseEval(ctx *Ctx, b *types.Batch, args []Evaluator, argTypes []*types.Data
 			}
 		}
 		if len(hit) > 0 {
-			v, err := evalSubset(ctx, args[k+1], b, hit)
+			v, err := args.Eval(ctx, k+1, hit)
 			if err != nil {
 				return nil, err
 			}
@@ -358,7 +358,7 @@ func caseEval(ctx *Ctx, b *types.Batch, args []Evaluator, argTypes []*types.Data
 		remaining = miss
 	}
 	if nArgs%2 == 1 && len(remaining) > 0 {
-		v, err := evalSubset(ctx, args[nArgs-1], b, remaining)
+		v, err := args.Eval(ctx, nArgs-1, remaining)
 		if err != nil {
 			return nil, err
 		}
@@ -371,8 +371,8 @@ func caseEval(ctx *Ctx, b *types.Batch, args []Evaluator, argTypes []*types.Data
 	return ArrVec(scatter(ret, n, parts, which, pos), ret), nil
 }
 
-func coalesceEval(ctx *Ctx, b *types.Batch, args []Evaluator, argTypes []*types.DataType, ret *types.DataType) (*Vec, error) {
-	n := b.Len
+func coalesceEval(ctx *Ctx, args *LazyArgs, argTypes []*types.DataType, ret *types.DataType) (*Vec, error) {
+	n := args.Len()
 	which := make([]int8, n)
 	pos := make([]int32, n)
 	for i := range which {
@@ -383,11 +383,11 @@ func coalesceEval(ctx *Ctx, b *types.Batch, args []Evaluator, argTypes []*types.
 		remaining[i] = int32(i)
 	}
 	var parts []*Vec
-	for _, ev := range args {
+	for k := 0; k < args.Count(); k++ {
 		if len(remaining) == 0 {
 			break
 		}
-		v, err := evalSubset(ctx, ev, b, remaining)
+		v, err := args.Eval(ctx, k, remaining)
 		if err != nil {
 			return nil, err
 		}
