@@ -77,3 +77,44 @@ func TestLazyHoistsFieldAccess(t *testing.T) {
 		}
 	}
 }
+
+// TestShareSubexpressions checks what a Calc computes once per batch: ROW
+// field accesses and repeated calls that cannot fail, not a regular
+// expression (left to lazy evaluation) nor a call that can fail.
+func TestShareSubexpressions(t *testing.T) {
+	rowT := types.RowType(types.NewField("channel", types.StringType()), types.NewField("url", types.StringType()))
+	row := &InputRef{Index: 1, Name: "bid", T: rowT}
+	n := &InputRef{Index: 0, Name: "n", T: types.IntType()}
+	ch := call(t, "GET_FIELD", row, lit("channel", types.StringType()))
+	url := call(t, "GET_FIELD", row, lit("url", types.StringType()))
+	lower := call(t, "LOWER", ch)
+	re := func() Expr { return call(t, "REGEXP_EXTRACT", url, lit("a(b)", types.StringType())) }
+	quot := func() Expr { return call(t, "/", lit(int32(10), types.IntType()), n) }
+	cond := call(t, "OR", call(t, "IS NOT NULL", re()), call(t, "=", lower, lit("apple", types.StringType())))
+	projs := []Expr{
+		call(t, "CASE", call(t, "=", lower, lit("google", types.StringType())), lit("1", types.StringType()), re()),
+		quot(), quot(),
+	}
+	shared, out := ShareSubexpressions(append([]Expr{cond}, projs...), 2)
+	var got []string
+	for _, e := range shared {
+		got = append(got, e.String())
+	}
+	// LOWER(bid.channel) as a whole (the field inside is read only there)
+	want := []string{url.String(), lower.String()}
+	if len(got) != len(want) {
+		t.Fatalf("shared %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("shared %v, want %v", got, want)
+		}
+	}
+	// the rewritten condition reads the url as column 2 and LOWER as 3
+	if s := out[0].String(); s != "OR(IS NOT NULL(REGEXP_EXTRACT($2, _UTF-16LE'a(b)')), =($3, _UTF-16LE'apple'))" {
+		t.Errorf("rewritten condition %s", s)
+	}
+	if out[2].String() != quot().String() {
+		t.Errorf("a division (can fail) was shared: %s", out[2])
+	}
+}

@@ -26,12 +26,49 @@ type Calc struct {
 	// (free, cannot fail), so the calc projects before filtering and
 	// gathers only the projected columns.
 	early bool
+	// shared are the subexpressions computed once per batch before the
+	// condition; shared[j] is read as column width+j
+	shared []expr.Evaluator
+	width  int
 }
 
 // NewCalc compiles a Calc. cond may be nil; projs nil means keep all
-// columns unchanged.
+// columns unchanged. Subexpressions of the condition and the projections
+// worth computing once per batch (expr.ShareSubexpressions: ROW field
+// accesses, repeated calls that cannot fail) are computed before the
+// condition, on all rows, and read as extra columns; the projections then
+// gather only the columns, and fields, they read.
 func NewCalc(cond expr.Expr, projs []expr.Expr) (*Calc, error) {
 	c := &Calc{identity: projs == nil}
+	c.early = projs != nil && cond != nil
+	width := 0
+	for _, p := range projs {
+		if !isFieldAccess(p) {
+			c.early = false
+		}
+		for _, r := range expr.InputRefs(p) {
+			width = max(width, r+1)
+		}
+	}
+	if projs != nil && !c.early {
+		if cond != nil {
+			for _, r := range expr.InputRefs(cond) {
+				width = max(width, r+1)
+			}
+		}
+		shared, rewritten := expr.ShareSubexpressions(append([]expr.Expr{cond}, projs...), width)
+		if len(shared) > 0 {
+			for _, e := range shared {
+				ev, err := expr.Compile(e)
+				if err != nil {
+					return nil, err
+				}
+				c.shared = append(c.shared, ev)
+			}
+			c.width = width
+			cond, projs = rewritten[0], rewritten[1:]
+		}
+	}
 	if cond != nil {
 		ev, err := expr.Compile(cond)
 		if err != nil {
@@ -39,7 +76,6 @@ func NewCalc(cond expr.Expr, projs []expr.Expr) (*Calc, error) {
 		}
 		c.cond = ev
 	}
-	c.early = projs != nil && cond != nil
 	maxRef := -1
 	for _, p := range projs {
 		ev, err := expr.Compile(p)
@@ -47,9 +83,6 @@ func NewCalc(cond expr.Expr, projs []expr.Expr) (*Calc, error) {
 			return nil, err
 		}
 		c.projs = append(c.projs, ev)
-		if !isFieldAccess(p) {
-			c.early = false
-		}
 		for _, r := range expr.InputRefs(p) {
 			maxRef = max(maxRef, r)
 		}
@@ -117,6 +150,18 @@ func (c *Calc) ProcessBatch(_ int, b *types.Batch) error {
 // Apply runs the calc on one batch. A result without rows may lack the
 // output's columns.
 func (c *Calc) Apply(ctx *expr.Ctx, b *types.Batch) (*types.Batch, error) {
+	if len(c.shared) > 0 {
+		ext := &types.Batch{Cols: make([]arrow.Array, c.width+len(c.shared)), Kinds: b.Kinds, Len: b.Len}
+		copy(ext.Cols, b.Cols[:min(len(b.Cols), c.width)])
+		for j, ev := range c.shared {
+			v, err := ev(ctx, b)
+			if err != nil {
+				return nil, err
+			}
+			ext.Cols[c.width+j] = v.Materialize(b.Len)
+		}
+		b = ext
+	}
 	if c.cond != nil {
 		pred, err := c.cond(ctx, b)
 		if err != nil {

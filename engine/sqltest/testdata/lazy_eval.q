@@ -72,3 +72,39 @@ SELECT id FROM t WHERE NOT (REGEXP(url, 'id=1') AND flag);
 +----+
 5 rows in set
 !ok
+
+# Nexmark q21's shape: LOWER(channel) in the filter and four CASE
+# conditions is computed once per batch; the regular expression, in the
+# filter and the ELSE branch, only on rows whose channel is not listed
+CREATE TEMPORARY VIEW bids AS SELECT * FROM (VALUES
+  (1, 'Apple', 'https://x/item.htm?query=1&channel_id=11'),
+  (2, 'GOOGLE', CAST(NULL AS STRING)),
+  (3, 'channel-3', 'https://x/item.htm?query=1&channel_id=33'),
+  (4, 'channel-4', 'https://x/item.htm?query=1'),
+  (5, CAST(NULL AS STRING), 'channel_id=55&a=b'),
+  (6, CAST(NULL AS STRING), CAST(NULL AS STRING)),
+  (7, 'Baidu', 'https://x/item.htm?query=1'),
+  (8, 'channel-8', 'https://x/item.htm?query=1&channel_id='),
+  (9, 'channel-9', 'https://x/item.htm?channel_id=9')
+) AS v(id, channel, url);
+[INFO] Execute statement succeeded.
+!info
+
+SELECT id, channel,
+  CASE WHEN LOWER(channel) = 'apple' THEN '0' WHEN LOWER(channel) = 'google' THEN '1'
+       WHEN LOWER(channel) = 'facebook' THEN '2' WHEN LOWER(channel) = 'baidu' THEN '3'
+       ELSE REGEXP_EXTRACT(url, '(&|^)channel_id=([^&]*)', 2) END AS channel_id
+FROM bids
+WHERE REGEXP_EXTRACT(url, '(&|^)channel_id=([^&]*)', 2) IS NOT NULL OR LOWER(channel) IN ('apple', 'google', 'facebook', 'baidu');
++----+-----------+------------+
+| id |   channel | channel_id |
++----+-----------+------------+
+|  1 |     Apple |          0 |
+|  2 |    GOOGLE |          1 |
+|  3 | channel-3 |         33 |
+|  5 |    <NULL> |         55 |
+|  7 |     Baidu |          3 |
+|  8 | channel-8 |            |
++----+-----------+------------+
+6 rows in set
+!ok
