@@ -379,9 +379,33 @@ func costOrder(args []Expr) []Expr {
 	return out
 }
 
+// scatterStrings is scatter for strings: the values are appended straight
+// from the parts (constants or arrays), without gathering.
+func scatterStrings(n int, parts []*Vec, which []int8, pos []int32) arrow.Array {
+	acc := make([]strAccess, len(parts))
+	for i, p := range parts {
+		if p != nil {
+			acc[i] = strOf(p)
+		}
+	}
+	sb := vector.NewStringBuilder(n, 8)
+	for i := 0; i < n; i++ {
+		w := which[i]
+		if w < 0 || parts[w] == nil || parts[w].Null(int(pos[i])) {
+			sb.AppendNull()
+			continue
+		}
+		sb.AppendString(acc[w].at(int(pos[i])))
+	}
+	return sb.Finish(false)
+}
+
 // scatter builds a column of n rows taking row i from parts[which[i]] at
 // position pos[i]; it is how lazy functions put branch results together.
 func scatter(t *types.DataType, n int, parts []*Vec, which []int8, pos []int32) arrow.Array {
+	if t.Root == types.Char || t.Root == types.VarChar {
+		return scatterStrings(n, parts, which, pos)
+	}
 	need := make([]int, len(parts))
 	for i, w := range which {
 		if w >= 0 && int(pos[i])+1 > need[w] {

@@ -464,6 +464,12 @@ func inKernel(args []*types.DataType, ret *types.DataType) (Kernel, error) {
 		return nil, err
 	}
 	return func(ctx *Ctx, a []*Vec, n int) (*Vec, error) {
+		// fast path: a string column against constant strings
+		if r := a[0].T.Root; (r == types.Char || r == types.VarChar) && !a[0].Const {
+			if list, hasNull, ok := constStrings(a[1:]); ok {
+				return inStrings(a[0], n, list, hasNull, ret), nil
+			}
+		}
 		// fast path: constant list of strings or integers
 		if set, hasNull, ok := constSet(a[1:]); ok && !a[0].Const {
 			out := make([]bool, n)
@@ -508,6 +514,69 @@ func inKernel(args []*types.DataType, ret *types.DataType) (Kernel, error) {
 		}
 		return ArrVec(vector.Bools(out, valid), ret), nil
 	}, nil
+}
+
+// constStrings returns the values of constant string arguments (ok false
+// when one is not a constant string) and whether one is NULL.
+func constStrings(vs []*Vec) (list []string, hasNull, ok bool) {
+	for _, v := range vs {
+		if !v.Const {
+			return nil, false, false
+		}
+		switch x := v.Val.(type) {
+		case nil:
+			hasNull = true
+		case string:
+			list = append(list, x)
+		default:
+			return nil, false, false
+		}
+	}
+	return list, hasNull, true
+}
+
+// inStrings computes x IN (list) for a string column: TRUE when x equals an
+// element, NULL when x is NULL or (hasNull) the list holds a NULL and x
+// equals no element, FALSE otherwise. Short lists are compared in order, long
+// ones through a set.
+func inStrings(x *Vec, n int, list []string, hasNull bool, ret *types.DataType) *Vec {
+	var set map[string]struct{}
+	if len(list) > 8 {
+		set = make(map[string]struct{}, len(list))
+		for _, s := range list {
+			set[s] = struct{}{}
+		}
+	}
+	out := make([]bool, n)
+	var valid []byte
+	if hasNull || x.Arr.NullN() > 0 {
+		valid = vector.AllValid(n)
+	}
+	s := strOf(x)
+	for i := 0; i < n; i++ {
+		if x.Arr.IsNull(i) {
+			vector.ClearBit(valid, i)
+			continue
+		}
+		v := s.at(i)
+		found := false
+		if set != nil {
+			_, found = set[v]
+		} else {
+			for _, e := range list {
+				if v == e {
+					found = true
+					break
+				}
+			}
+		}
+		if found {
+			out[i] = true
+		} else if hasNull {
+			vector.ClearBit(valid, i)
+		}
+	}
+	return ArrVec(vector.Bools(out, valid), ret)
 }
 
 func constSet(vs []*Vec) (map[any]bool, bool, bool) {

@@ -118,3 +118,33 @@ func TestShareSubexpressions(t *testing.T) {
 		t.Errorf("a division (can fail) was shared: %s", out[2])
 	}
 }
+
+// TestInStrings checks IN over a string column (origin ATL, ORD, AUS,
+// NULL) against short and long constant lists, with and without NULL.
+func TestInStrings(t *testing.T) {
+	b, ts := testBatch(t)
+	origin := &InputRef{Index: 1, Name: "origin", T: ts[1]}
+	s := func(v string) Expr { return lit(v, types.StringType()) }
+	null := &Literal{Value: nil, T: types.StringType()}
+	long := []Expr{origin}
+	for _, v := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "ORD"} {
+		long = append(long, s(v))
+	}
+	for _, c := range []struct {
+		e    Expr
+		want []any
+	}{
+		{call(t, "IN", origin, s("ORD"), s("ATL")), []any{true, true, false, nil}},
+		{call(t, "IN", origin, s("ORD"), null), []any{nil, true, nil, nil}},
+		{call(t, "IN", long...), []any{false, true, false, nil}},
+		{call(t, "IN", append(long, null)...), []any{nil, true, nil, nil}},
+	} {
+		got := eval(t, c.e, b)
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("%s = %v, want %v", c.e, got, c.want)
+				break
+			}
+		}
+	}
+}
