@@ -204,6 +204,10 @@ func compareKernel(op string, t *types.DataType) (Kernel, error) {
 			return compareFixed(a[0], a[1], n, func(x, y decimal128.Num) bool { return test(x.Cmp(y)) }), nil
 		}, nil
 	case types.Char, types.VarChar, types.Binary, types.VarBinary:
+		if op == "=" || op == "<>" {
+			eq := op == "="
+			return func(_ *Ctx, a []*Vec, n int) (*Vec, error) { return equalStrings(a[0], a[1], n, eq), nil }, nil
+		}
 		return func(_ *Ctx, a []*Vec, n int) (*Vec, error) { return compareStrings(a[0], a[1], n, test), nil }, nil
 	case types.Boolean:
 		return func(_ *Ctx, a []*Vec, n int) (*Vec, error) {
@@ -432,6 +436,26 @@ func compareStrings(a, b *Vec, n int, test func(int) bool) *Vec {
 	bits := make([]byte, (n+7)/8)
 	for i := 0; i < n; i++ {
 		if test(bytes.Compare(sa.bytesAt(i), sb.bytesAt(i))) {
+			bits[i>>3] |= 1 << (i & 7)
+		}
+	}
+	return ArrVec(vector.BoolsFromBits(bits, n, andValidity(n, a, b)), out)
+}
+
+// equalStrings is compareStrings for = (eq) and <>: byte equality, which
+// checks lengths before bytes, rather than an ordering.
+func equalStrings(a, b *Vec, n int, eq bool) *Vec {
+	out := types.BooleanType()
+	if a.IsNullConst() || b.IsNullConst() {
+		return ConstVec(nil, out)
+	}
+	sa, sb := strOf(a), strOf(b)
+	if a.Const && b.Const {
+		return ConstVec((sa.c == sb.c) == eq, out)
+	}
+	bits := make([]byte, (n+7)/8)
+	for i := 0; i < n; i++ {
+		if (sa.at(i) == sb.at(i)) == eq {
 			bits[i>>3] |= 1 << (i & 7)
 		}
 	}

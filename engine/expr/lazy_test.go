@@ -1,9 +1,11 @@
 package expr
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
 )
 
 // TestCostOrder checks which operands of AND/OR are moved: a regular
@@ -146,5 +148,80 @@ func TestInStrings(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestMemoize follows a Calc through one batch: the filter OR evaluates
+// REGEXP_EXTRACT on the rows whose channel is not 'x', the projection's
+// CASE on the selected rows whose channel is not 'y'; with the memo each
+// row's value is computed once, the projection computing only the rows
+// the filter did not need.
+func TestMemoize(t *testing.T) {
+	str := types.StringType()
+	bb := types.NewBatchBuilder([]*types.DataType{str, str, types.IntType().NotNull()})
+	rows := [][]any{
+		{"x", "a&id=1"}, // passes by channel, RE not needed by the filter
+		{"y", "a&id=2"}, // passes by RE, CASE takes 'Y'
+		{"z", "a&id=3"}, // passes by RE, CASE takes RE (memo)
+		{"z", "nothing"},
+		{nil, "id=5"}, // passes by RE (^), CASE takes RE (memo)
+		{"x", nil},    // passes by channel, CASE takes RE: NULL
+	}
+	for i, r := range rows {
+		if err := bb.Append(types.Insert, []any{r[0], r[1], int32(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := bb.Build()
+	ch := &InputRef{Index: 0, Name: "channel", T: str}
+	url := &InputRef{Index: 1, Name: "url", T: str}
+	re := func() Expr {
+		return call(t, "REGEXP_EXTRACT", url, lit("(&|^)id=([^&]*)", str), lit(int32(2), types.IntType()))
+	}
+	cond := call(t, "OR", call(t, "IS NOT NULL", re()), call(t, "=", ch, lit("x", str)))
+	proj := call(t, "CASE", call(t, "=", ch, lit("y", str)), lit("Y", str), re())
+	memo, out := Memoize([]Expr{cond, proj}, 2)
+	if memo == nil {
+		t.Fatal("REGEXP_EXTRACT should be memoized")
+	}
+	condEv, err := Compile(out[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	projEv, err := Compile(out[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	memo.Reset(b.Len)
+	pred, err := condEv(DefaultCtx(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _ := vector.SelectionFromBools(pred.Arr)
+	if want := []int32{0, 1, 2, 4, 5}; !slices.Equal(sel, want) {
+		t.Fatalf("filter selects %v, want %v", sel, want)
+	}
+	fb := &types.Batch{Len: len(sel)}
+	for _, c := range b.Cols {
+		fb.Cols = append(fb.Cols, vector.Take(c, sel))
+	}
+	v, err := projEv(DefaultCtx(), fb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []any{"1", "Y", "3", "5", nil}
+	for i := range want {
+		if v.Value(i) != want[i] {
+			t.Fatalf("projection row %d = %v, want %v", i, v.Value(i), want[i])
+		}
+	}
+	// computed rows: the filter 1, 2, 3, 4 (channel not 'x'; row 4's
+	// channel NULL), the projection 0 and 5 (not computed by the filter)
+	computed := 0
+	for _, p := range memo.slots[0].parts {
+		computed += p.Arr.Len()
+	}
+	if computed != 6 || len(memo.slots[0].parts) != 2 {
+		t.Errorf("%d rows computed in %d parts, want 6 in 2", computed, len(memo.slots[0].parts))
 	}
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -30,6 +31,11 @@ type Calc struct {
 	// condition; shared[j] is read as column width+j
 	shared []expr.Evaluator
 	width  int
+	// memo keeps the values of expensive expressions shared by the filter
+	// and the projection (expr.Memoize), which read the batch's row
+	// positions rowIDs as the column after the shared ones
+	memo   *expr.Memo
+	rowIDs arrow.Array
 }
 
 // NewCalc compiles a Calc. cond may be nil; projs nil means keep all
@@ -57,15 +63,16 @@ func NewCalc(cond expr.Expr, projs []expr.Expr) (*Calc, error) {
 			}
 		}
 		shared, rewritten := expr.ShareSubexpressions(append([]expr.Expr{cond}, projs...), width)
-		if len(shared) > 0 {
-			for _, e := range shared {
-				ev, err := expr.Compile(e)
-				if err != nil {
-					return nil, err
-				}
-				c.shared = append(c.shared, ev)
+		for _, e := range shared {
+			ev, err := expr.Compile(e)
+			if err != nil {
+				return nil, err
 			}
-			c.width = width
+			c.shared = append(c.shared, ev)
+		}
+		memo, rewritten := expr.Memoize(rewritten, width+len(shared))
+		if len(shared) > 0 || memo != nil {
+			c.width, c.memo = width, memo
 			cond, projs = rewritten[0], rewritten[1:]
 		}
 	}
@@ -96,6 +103,21 @@ func NewCalc(cond expr.Expr, projs []expr.Expr) (*Calc, error) {
 		}
 	}
 	return c, nil
+}
+
+// rowPositions returns an INT column 0..n-1 (kept between batches).
+func (c *Calc) rowPositions(n int) arrow.Array {
+	if c.rowIDs == nil || c.rowIDs.Len() < n {
+		ids := make([]int32, max(n, 1024))
+		for i := range ids {
+			ids[i] = int32(i)
+		}
+		c.rowIDs = vector.FromValues(arrow.PrimitiveTypes.Int32, ids, nil, 0)
+	}
+	if c.rowIDs.Len() == n {
+		return c.rowIDs
+	}
+	return array.NewSlice(c.rowIDs, 0, int64(n))
 }
 
 // isFieldAccess reports whether e is a column reference or a chain of ROW
@@ -150,8 +172,8 @@ func (c *Calc) ProcessBatch(_ int, b *types.Batch) error {
 // Apply runs the calc on one batch. A result without rows may lack the
 // output's columns.
 func (c *Calc) Apply(ctx *expr.Ctx, b *types.Batch) (*types.Batch, error) {
-	if len(c.shared) > 0 {
-		ext := &types.Batch{Cols: make([]arrow.Array, c.width+len(c.shared)), Kinds: b.Kinds, Len: b.Len}
+	if c.width > 0 {
+		ext := &types.Batch{Cols: make([]arrow.Array, c.width+len(c.shared), c.width+len(c.shared)+1), Kinds: b.Kinds, Len: b.Len}
 		copy(ext.Cols, b.Cols[:min(len(b.Cols), c.width)])
 		for j, ev := range c.shared {
 			v, err := ev(ctx, b)
@@ -159,6 +181,10 @@ func (c *Calc) Apply(ctx *expr.Ctx, b *types.Batch) (*types.Batch, error) {
 				return nil, err
 			}
 			ext.Cols[c.width+j] = v.Materialize(b.Len)
+		}
+		if c.memo != nil {
+			c.memo.Reset(b.Len)
+			ext.Cols = append(ext.Cols, c.rowPositions(b.Len))
 		}
 		b = ext
 	}
