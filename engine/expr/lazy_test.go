@@ -225,3 +225,27 @@ func TestMemoize(t *testing.T) {
 		t.Errorf("%d rows computed in %d parts, want 6 in 2", computed, len(memo.slots[0].parts))
 	}
 }
+
+// TestLowerUpper checks LOWER and UPPER on ASCII strings with and without
+// letters to change, non-ASCII strings and NULL.
+func TestLowerUpper(t *testing.T) {
+	str := types.StringType()
+	bb := types.NewBatchBuilder([]*types.DataType{str})
+	in := []any{"Apple", "channel-12", "ÄBc Ö", nil, "", "MiXeD_9"}
+	for _, v := range in {
+		if err := bb.Append(types.Insert, []any{v}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := bb.Build()
+	x := &InputRef{Index: 0, Name: "x", T: str}
+	for name, want := range map[string][]any{
+		"LOWER": {"apple", "channel-12", "äbc ö", nil, "", "mixed_9"},
+		"UPPER": {"APPLE", "CHANNEL-12", "ÄBC Ö", nil, "", "MIXED_9"},
+	} {
+		got := eval(t, call(t, name, x), b)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+}
