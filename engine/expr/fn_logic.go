@@ -104,9 +104,16 @@ func andOr(isAnd bool) func(ctx *Ctx, args *LazyArgs, _ []*types.DataType, ret *
 			if len(sel) == 0 {
 				break
 			}
-			v, err := args.Eval(ctx, k, sel)
+			v, full, err := args.EvalCovering(ctx, k, sel)
 			if err != nil {
 				return nil, err
+			}
+			if full {
+				part := triOf(v, n)
+				for _, i := range sel {
+					acc[i] = combine(isAnd, acc[i], part[i])
+				}
+				continue
 			}
 			part := triOf(v, len(sel))
 			for k, i := range sel {

@@ -249,3 +249,62 @@ func TestLowerUpper(t *testing.T) {
 		}
 	}
 }
+
+// TestAndOrDense checks AND and OR when the cheap operand leaves most rows
+// undecided, so the regular expression runs on every row (EvalCovering):
+// the values are SQL's three-valued logic all the same, row by row.
+func TestAndOrDense(t *testing.T) {
+	str, boolT := types.StringType(), types.BooleanType()
+	bb := types.NewBatchBuilder([]*types.DataType{boolT, str})
+	flags := []any{true, false, nil, false, nil, false, false, nil, true, false, nil, false, false, false, false, nil}
+	urls := []any{"x", "x", "x", "y", "y", nil, "x", nil, nil, "y", "x", "x", "y", nil, "x", "y"}
+	for i := range flags {
+		if err := bb.Append(types.Insert, []any{flags[i], urls[i]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := bb.Build()
+	f := &InputRef{Index: 0, Name: "f", T: boolT}
+	re := call(t, "REGEXP", &InputRef{Index: 1, Name: "u", T: str}, lit("x", str))
+	tri := func(v any) int { // 0 false, 1 true, 2 unknown
+		if v == nil {
+			return 2
+		}
+		if v.(bool) {
+			return 1
+		}
+		return 0
+	}
+	val := []any{false, true, nil}
+	for _, isAnd := range []bool{false, true} {
+		name := "OR"
+		if isAnd {
+			name = "AND"
+		}
+		// the written order puts the regular expression first
+		got := eval(t, call(t, name, re, f), b)
+		for i := range flags {
+			x := tri(flags[i])
+			y := 2
+			if urls[i] != nil {
+				y = tri(urls[i] == "x")
+			}
+			var w int
+			switch {
+			case isAnd && (x == 0 || y == 0):
+				w = 0
+			case !isAnd && (x == 1 || y == 1):
+				w = 1
+			case x == 2 || y == 2:
+				w = 2
+			case isAnd:
+				w = 1
+			default:
+				w = 0
+			}
+			if got[i] != val[w] {
+				t.Errorf("%s row %d (f=%v, url=%v) = %v, want %v", name, i, flags[i], urls[i], got[i], val[w])
+			}
+		}
+	}
+}
