@@ -338,13 +338,21 @@ func caseEval(ctx *Ctx, args *LazyArgs, argTypes []*types.DataType, ret *types.D
 	nArgs := args.Count()
 	var parts []*Vec
 	for k := 0; k+1 < nArgs && len(remaining) > 0; k += 2 {
-		cond, err := args.Eval(ctx, k, remaining)
+		cond, full, err := args.EvalCovering(ctx, k, remaining)
 		if err != nil {
 			return nil, err
 		}
-		ts := triOf(cond, len(remaining))
+		var ts []tri
+		if full {
+			ts = triOf(cond, n)
+		} else {
+			ts = triOf(cond, len(remaining))
+		}
 		var hit, miss []int32
 		for j, r := range remaining {
+			if full {
+				j = int(r)
+			}
 			if ts[j] == 1 {
 				hit = append(hit, r)
 			} else {

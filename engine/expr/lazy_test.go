@@ -308,3 +308,44 @@ func TestAndOrDense(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseDenseConditions checks a CASE whose later conditions are
+// evaluated on every row (most rows are still undecided) next to one
+// evaluated on a subset: NULL conditions fall through, and every row takes
+// the first TRUE branch.
+func TestCaseDenseConditions(t *testing.T) {
+	str := types.StringType()
+	bb := types.NewBatchBuilder([]*types.DataType{str, str})
+	chans := []any{"a", "b", "c", nil, "b", "c", "d", "c", "a", nil, "d", "c", "c", "b", "d", "c"}
+	urls := []any{"u0", nil, "u2", "u3", "u4", "u5", nil, "u7", "u8", "u9", "u10", "u11", "u12", "u13", "u14", "u15"}
+	for i := range chans {
+		if err := bb.Append(types.Insert, []any{chans[i], urls[i]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := bb.Build()
+	ch := &InputRef{Index: 0, Name: "c", T: str}
+	url := &InputRef{Index: 1, Name: "u", T: str}
+	s := func(v string) Expr { return lit(v, str) }
+	e := call(t, "CASE", call(t, "=", ch, s("a")), s("A"), call(t, "=", ch, s("b")), s("B"),
+		call(t, "=", ch, s("c")), call(t, "UPPER", url), s("other"))
+	got := eval(t, e, b)
+	for i := range chans {
+		var want any
+		switch chans[i] {
+		case "a":
+			want = "A"
+		case "b":
+			want = "B"
+		case "c":
+			if urls[i] != nil {
+				want = "U" + urls[i].(string)[1:]
+			}
+		default:
+			want = "other"
+		}
+		if got[i] != want {
+			t.Errorf("row %d (c=%v, u=%v) = %v, want %v", i, chans[i], urls[i], got[i], want)
+		}
+	}
+}
