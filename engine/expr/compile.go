@@ -49,6 +49,9 @@ func compileCall(c *Call) (Evaluator, error) {
 	if c.Fn == nil {
 		return nil, fmt.Errorf("expr.Compile: call %s has no function", c.Name)
 	}
+	if c.Fn.Lazy != nil {
+		return compileLazy(c)
+	}
 	args := make([]Evaluator, len(c.Args))
 	argTypes := make([]*types.DataType, len(c.Args))
 	for i, a := range c.Args {
@@ -60,9 +63,6 @@ func compileCall(c *Call) (Evaluator, error) {
 		argTypes[i] = a.Type()
 	}
 	name := c.Name
-	if c.Fn.Lazy != nil {
-		return compileLazy(c, args, argTypes), nil
-	}
 	if c.Fn.Build == nil {
 		return nil, fmt.Errorf("function %s cannot be evaluated here", name)
 	}
@@ -126,68 +126,156 @@ func EvalConst(e Expr, ctx *Ctx) (any, error) {
 	return v.Value(0), nil
 }
 
-// evalSubset evaluates ev on the rows sel of b and returns a column of
-// len(sel) rows.
-func evalSubset(ctx *Ctx, ev Evaluator, b *types.Batch, sel []int32) (*Vec, error) {
-	if len(sel) == b.Len {
-		return ev(ctx, b)
-	}
-	sub := &types.Batch{Cols: make([]arrow.Array, len(b.Cols)), Len: len(sel)}
-	for i, c := range b.Cols {
-		// compileLazy leaves the columns no argument reads nil
-		if c != nil {
-			sub.Cols[i] = vector.Take(c, sel)
-		}
-	}
-	return ev(ctx, sub)
+// LazyArgs are the arguments of a lazy function (CASE, COALESCE, IF, AND,
+// OR), evaluated on demand over all rows of the batch or a subset.
+type LazyArgs struct {
+	b   *types.Batch
+	evs []Evaluator
+	// cols[i] lists the columns argument i reads: a subset gathers only
+	// those
+	cols [][]int
+	// safe[i]: argument i never fails (NeverFails); expensive[i]: it
+	// calls an expensive function (Expensive)
+	safe, expensive []bool
 }
 
-// compileLazy compiles a call of a lazy function (CASE, COALESCE, IF...),
-// which evaluates its arguments on subsets of the rows. Two things keep
-// the subsets cheap: the batch handed to the function holds only the
-// columns its arguments read (the others are nil, so evalSubset does not
-// gather them), and arguments that cannot fail and cost next to nothing
-// on all rows (column references, ROW field access, comparisons and
-// logic over them; see cheapSafe) are evaluated once on the whole batch
-// and handed over as extra columns, so a subset gathers their values
-// instead of whole ROW columns.
-func compileLazy(c *Call, args []Evaluator, argTypes []*types.DataType) Evaluator {
-	lazy, ret, name := c.Fn.Lazy, c.T, c.Name
-	used := map[int]bool{}
-	var pre []int // argument positions evaluated up front
-	for i, a := range c.Args {
-		if _, ok := a.(*Call); ok && cheapSafe(a) {
-			pre = append(pre, i)
-			continue
-		}
-		for _, r := range InputRefs(a) {
-			used[r] = true
+// Len is the number of rows of the batch.
+func (a *LazyArgs) Len() int { return a.b.Len }
+
+// Count is the number of arguments.
+func (a *LazyArgs) Count() int { return len(a.evs) }
+
+// Eval evaluates argument i on the rows sel of the batch (increasing row
+// positions; nil means every row) and returns a column of len(sel) rows
+// (Len() when sel is nil).
+func (a *LazyArgs) Eval(ctx *Ctx, i int, sel []int32) (*Vec, error) {
+	if sel == nil || len(sel) == a.b.Len {
+		return a.evs[i](ctx, a.b)
+	}
+	sub := &types.Batch{Cols: make([]arrow.Array, len(a.b.Cols)), Len: len(sel)}
+	for _, c := range a.cols[i] {
+		if col := a.b.Cols[c]; col != nil {
+			sub.Cols[c] = vector.Take(col, sel)
 		}
 	}
+	return a.evs[i](ctx, sub)
+}
+
+// EvalCovering evaluates argument i at least on the rows sel (increasing
+// positions, a subset of the batch): when the argument never fails and
+// sel holds most rows, on every row, which costs less than gathering the
+// argument's columns for the subset (a gather costs about as much per row
+// and column as a cheap function; past 7/8 of the rows, the rows added
+// cost at most 1/7 more of even an expensive function). full reports
+// that the result has a row per batch row rather than per element of sel.
+func (a *LazyArgs) EvalCovering(ctx *Ctx, i int, sel []int32) (v *Vec, full bool, err error) {
+	n := a.b.Len
+	if len(sel) < n && a.safe[i] && (len(sel)*8 >= n*7 || !a.expensive[i] && len(sel)*2 >= n) {
+		v, err = a.evs[i](ctx, a.b)
+		return v, true, err
+	}
+	v, err = a.Eval(ctx, i, sel)
+	return v, len(sel) == n, err
+}
+
+// compileLazy compiles a call of a lazy function (CASE, COALESCE, IF, AND,
+// OR), which evaluates its arguments on subsets of the rows. Three things
+// keep the subsets cheap:
+//   - the largest subexpressions of the arguments that cannot fail and
+//     cost next to nothing on all rows (column references, ROW field
+//     access, comparisons and logic over them; see cheapSafe) are
+//     evaluated once on the whole batch and read as extra columns, so a
+//     subset gathers, say, one field of a ROW rather than the whole ROW;
+//   - a subset of rows gathers only the columns of the argument evaluated
+//     on it;
+//   - the operands of AND and OR are put in order of cost when none of
+//     them can fail (costOrder).
+func compileLazy(c *Call) (Evaluator, error) {
+	lazy, ret, name := c.Fn.Lazy, c.T, c.Name
+	args := c.Args
+	if name == "AND" || name == "OR" {
+		args = costOrder(args)
+	}
+	width := 0
+	for _, r := range InputRefs(c) {
+		width = max(width, r+1)
+	}
+	var hoisted []Expr
+	keys := map[string]int{}
+	var hoist func(e Expr) Expr
+	hoist = func(e Expr) Expr {
+		x, ok := e.(*Call)
+		if !ok {
+			return e
+		}
+		if cheapSafe(x) {
+			key := x.String() + " " + x.T.String()
+			j, seen := keys[key]
+			if !seen {
+				j = len(hoisted)
+				keys[key] = j
+				hoisted = append(hoisted, x)
+			}
+			return &InputRef{Index: width + j, T: x.T}
+		}
+		nargs := make([]Expr, len(x.Args))
+		changed := false
+		for i, a := range x.Args {
+			nargs[i] = hoist(a)
+			changed = changed || nargs[i] != a
+		}
+		if !changed {
+			return x
+		}
+		nc := *x
+		nc.Args = nargs
+		return &nc
+	}
+	evs := make([]Evaluator, len(args))
+	argTypes := make([]*types.DataType, len(args))
+	cols := make([][]int, len(args))
+	safe, expensive := make([]bool, len(args)), make([]bool, len(args))
+	for i, a := range args {
+		safe[i], expensive[i] = NeverFails(a), Expensive(a)
+	}
+	used := make([]bool, width)
+	for i, a := range args {
+		ra := hoist(a)
+		ev, err := Compile(ra)
+		if err != nil {
+			return nil, err
+		}
+		evs[i], argTypes[i], cols[i] = ev, a.Type(), InputRefs(ra)
+		for _, r := range cols[i] {
+			if r < width {
+				used[r] = true
+			}
+		}
+	}
+	pre := make([]Evaluator, len(hoisted))
+	for j, h := range hoisted {
+		ev, err := Compile(h)
+		if err != nil {
+			return nil, err
+		}
+		pre[j] = ev
+	}
 	return guard(name, func(ctx *Ctx, b *types.Batch) (*Vec, error) {
-		view := &types.Batch{Cols: make([]arrow.Array, len(b.Cols), len(b.Cols)+len(pre)), Kinds: b.Kinds, Len: b.Len}
-		for i, col := range b.Cols {
-			if used[i] {
-				view.Cols[i] = col
+		view := &types.Batch{Cols: make([]arrow.Array, width+len(pre)), Kinds: b.Kinds, Len: b.Len}
+		for i, u := range used {
+			if u {
+				view.Cols[i] = b.Cols[i]
 			}
 		}
-		evs := args
-		if len(pre) > 0 {
-			evs = append([]Evaluator(nil), args...)
-			for _, i := range pre {
-				v, err := args[i](ctx, b)
-				if err != nil {
-					return nil, err
-				}
-				idx, t := len(view.Cols), argTypes[i]
-				view.Cols = append(view.Cols, v.Materialize(b.Len))
-				evs[i] = func(_ *Ctx, sb *types.Batch) (*Vec, error) {
-					return &Vec{Arr: sb.Cols[idx], T: t}, nil
-				}
+		for j, ev := range pre {
+			v, err := ev(ctx, b)
+			if err != nil {
+				return nil, err
 			}
+			view.Cols[width+j] = v.Materialize(b.Len)
 		}
-		return lazy(ctx, view, evs, argTypes, ret)
-	})
+		return lazy(ctx, &LazyArgs{b: view, evs: evs, cols: cols, safe: safe, expensive: expensive}, argTypes, ret)
+	}), nil
 }
 
 // cheapSafeFuncs are functions that never fail on well-typed arguments and
@@ -199,20 +287,29 @@ var cheapSafeFuncs = map[string]bool{
 
 // cheapSafe reports whether e is built only from column references,
 // literals and cheapSafeFuncs over numeric, boolean, temporal or ROW
-// values (string comparisons are left lazy: they are not free).
+// values, or comparisons of a string with a literal (comparisons of two
+// string columns are left lazy: they are not free).
 func cheapSafe(e Expr) bool {
 	ok := true
 	Walk(e, func(x Expr) bool {
 		switch y := x.(type) {
 		case *Call:
-			if !cheapSafeFuncs[y.Name] {
+			if !cheapSafeFuncs[y.Name] || y.Fn == nil || y.Fn.UDF {
 				ok = false
 				return false
 			}
 			if y.Name != "GET_FIELD" {
+				lit := false
+				for _, a := range y.Args {
+					if _, isLit := a.(*Literal); isLit {
+						lit = true
+					}
+				}
 				for _, a := range y.Args {
 					if r := a.Type().Root; r == types.Char || r == types.VarChar || r == types.Binary || r == types.VarBinary {
-						ok = false
+						if !lit || len(y.Args) != 2 {
+							ok = false
+						}
 					}
 				}
 			}
@@ -222,9 +319,117 @@ func cheapSafe(e Expr) bool {
 	return ok
 }
 
+// neverFailFuncs are built-in functions that cannot raise an error on
+// well-typed arguments (an invalid regular expression gives NULL, as in
+// Flink), so evaluating them on more or fewer rows, or in another order,
+// cannot change a query's outcome.
+var neverFailFuncs = map[string]bool{
+	"LOWER": true, "UPPER": true, "IN": true, "CHAR_LENGTH": true, "CHARACTER_LENGTH": true,
+	"IS TRUE": true, "IS NOT TRUE": true, "IS FALSE": true, "IS NOT FALSE": true,
+	"IS UNKNOWN": true, "IS NOT UNKNOWN": true, "CASE": true, "COALESCE": true,
+	"REGEXP": true, "REGEXP_EXTRACT": true, "REGEXP_SUBSTR": true, "REGEXP_INSTR": true, "REGEXP_COUNT": true,
+}
+
+// expensiveFuncs cost far more per row than a comparison.
+var expensiveFuncs = map[string]bool{
+	"REGEXP": true, "REGEXP_EXTRACT": true, "REGEXP_SUBSTR": true, "REGEXP_INSTR": true, "REGEXP_COUNT": true,
+	"REGEXP_REPLACE": true, "REGEXP_EXTRACT_ALL": true, "SIMILAR TO": true, "NOT SIMILAR TO": true,
+	"JSON_VALUE": true, "JSON_QUERY": true, "JSON_EXISTS": true, "IS JSON": true, "JSON_STRING": true,
+}
+
+// NeverFails reports whether evaluating e can never raise an error and
+// gives the same result whenever it is evaluated: it is built from column
+// references, literals and built-in functions that cannot fail
+// (cheapSafeFuncs, neverFailFuncs).
+func NeverFails(e Expr) bool {
+	ok := true
+	Walk(e, func(x Expr) bool {
+		if y, isCall := x.(*Call); isCall {
+			if y.Fn == nil || y.Fn.UDF || y.Fn.NonDeterministic || !cheapSafeFuncs[y.Name] && !neverFailFuncs[y.Name] {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// Expensive reports whether e calls a function that costs far more per row
+// than a comparison (regular expressions, JSON functions, user-defined
+// functions).
+func Expensive(e Expr) bool {
+	exp := false
+	Walk(e, func(x Expr) bool {
+		if y, isCall := x.(*Call); isCall && (expensiveFuncs[y.Name] || y.Fn != nil && y.Fn.UDF) {
+			exp = true
+		}
+		return !exp
+	})
+	return exp
+}
+
+// costOrder orders the operands of AND or OR by cost: those cheapSafe
+// first, those calling expensive functions last, the others between, each
+// group in its written order. AND and OR are commutative in SQL's
+// three-valued logic, so the result is the same; the operands are
+// reordered only when none can fail, so no error is raised or hidden by
+// the new order. With the lazy evaluation of AND and OR, an expensive
+// operand is then evaluated only on the rows the cheaper ones leave
+// undecided (Flink's generated code also evaluates operands only until
+// the result is known, in written order).
+func costOrder(args []Expr) []Expr {
+	rank := make([]int, len(args))
+	for i, a := range args {
+		if !NeverFails(a) {
+			return args
+		}
+		switch {
+		case cheapSafe(a):
+			rank[i] = 0
+		case Expensive(a):
+			rank[i] = 2
+		default:
+			rank[i] = 1
+		}
+	}
+	out := make([]Expr, 0, len(args))
+	for r := 0; r <= 2; r++ {
+		for i, a := range args {
+			if rank[i] == r {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// scatterStrings is scatter for strings: the values are appended straight
+// from the parts (constants or arrays), without gathering.
+func scatterStrings(n int, parts []*Vec, which []int8, pos []int32) arrow.Array {
+	acc := make([]strAccess, len(parts))
+	for i, p := range parts {
+		if p != nil {
+			acc[i] = strOf(p)
+		}
+	}
+	sb := vector.NewStringBuilder(n, 8)
+	for i := 0; i < n; i++ {
+		w := which[i]
+		if w < 0 || parts[w] == nil || parts[w].Null(int(pos[i])) {
+			sb.AppendNull()
+			continue
+		}
+		sb.AppendString(acc[w].at(int(pos[i])))
+	}
+	return sb.Finish(false)
+}
+
 // scatter builds a column of n rows taking row i from parts[which[i]] at
 // position pos[i]; it is how lazy functions put branch results together.
 func scatter(t *types.DataType, n int, parts []*Vec, which []int8, pos []int32) arrow.Array {
+	if t.Root == types.Char || t.Root == types.VarChar {
+		return scatterStrings(n, parts, which, pos)
+	}
 	need := make([]int, len(parts))
 	for i, w := range which {
 		if w >= 0 && int(pos[i])+1 > need[w] {

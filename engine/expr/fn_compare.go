@@ -204,6 +204,10 @@ func compareKernel(op string, t *types.DataType) (Kernel, error) {
 			return compareFixed(a[0], a[1], n, func(x, y decimal128.Num) bool { return test(x.Cmp(y)) }), nil
 		}, nil
 	case types.Char, types.VarChar, types.Binary, types.VarBinary:
+		if op == "=" || op == "<>" {
+			eq := op == "="
+			return func(_ *Ctx, a []*Vec, n int) (*Vec, error) { return equalStrings(a[0], a[1], n, eq), nil }, nil
+		}
 		return func(_ *Ctx, a []*Vec, n int) (*Vec, error) { return compareStrings(a[0], a[1], n, test), nil }, nil
 	case types.Boolean:
 		return func(_ *Ctx, a []*Vec, n int) (*Vec, error) {
@@ -438,6 +442,26 @@ func compareStrings(a, b *Vec, n int, test func(int) bool) *Vec {
 	return ArrVec(vector.BoolsFromBits(bits, n, andValidity(n, a, b)), out)
 }
 
+// equalStrings is compareStrings for = (eq) and <>: byte equality, which
+// checks lengths before bytes, rather than an ordering.
+func equalStrings(a, b *Vec, n int, eq bool) *Vec {
+	out := types.BooleanType()
+	if a.IsNullConst() || b.IsNullConst() {
+		return ConstVec(nil, out)
+	}
+	sa, sb := strOf(a), strOf(b)
+	if a.Const && b.Const {
+		return ConstVec((sa.c == sb.c) == eq, out)
+	}
+	bits := make([]byte, (n+7)/8)
+	for i := 0; i < n; i++ {
+		if (sa.at(i) == sb.at(i)) == eq {
+			bits[i>>3] |= 1 << (i & 7)
+		}
+	}
+	return ArrVec(vector.BoolsFromBits(bits, n, andValidity(n, a, b)), out)
+}
+
 func inInfer(c *InferCtx) (*types.DataType, error) {
 	ct := c.Args[0]
 	for _, t := range c.Args[1:] {
@@ -464,6 +488,12 @@ func inKernel(args []*types.DataType, ret *types.DataType) (Kernel, error) {
 		return nil, err
 	}
 	return func(ctx *Ctx, a []*Vec, n int) (*Vec, error) {
+		// fast path: a string column against constant strings
+		if r := a[0].T.Root; (r == types.Char || r == types.VarChar) && !a[0].Const {
+			if list, hasNull, ok := constStrings(a[1:]); ok {
+				return inStrings(a[0], n, list, hasNull, ret), nil
+			}
+		}
 		// fast path: constant list of strings or integers
 		if set, hasNull, ok := constSet(a[1:]); ok && !a[0].Const {
 			out := make([]bool, n)
@@ -508,6 +538,69 @@ func inKernel(args []*types.DataType, ret *types.DataType) (Kernel, error) {
 		}
 		return ArrVec(vector.Bools(out, valid), ret), nil
 	}, nil
+}
+
+// constStrings returns the values of constant string arguments (ok false
+// when one is not a constant string) and whether one is NULL.
+func constStrings(vs []*Vec) (list []string, hasNull, ok bool) {
+	for _, v := range vs {
+		if !v.Const {
+			return nil, false, false
+		}
+		switch x := v.Val.(type) {
+		case nil:
+			hasNull = true
+		case string:
+			list = append(list, x)
+		default:
+			return nil, false, false
+		}
+	}
+	return list, hasNull, true
+}
+
+// inStrings computes x IN (list) for a string column: TRUE when x equals an
+// element, NULL when x is NULL or (hasNull) the list holds a NULL and x
+// equals no element, FALSE otherwise. Short lists are compared in order, long
+// ones through a set.
+func inStrings(x *Vec, n int, list []string, hasNull bool, ret *types.DataType) *Vec {
+	var set map[string]struct{}
+	if len(list) > 8 {
+		set = make(map[string]struct{}, len(list))
+		for _, s := range list {
+			set[s] = struct{}{}
+		}
+	}
+	out := make([]bool, n)
+	var valid []byte
+	if hasNull || x.Arr.NullN() > 0 {
+		valid = vector.AllValid(n)
+	}
+	s := strOf(x)
+	for i := 0; i < n; i++ {
+		if x.Arr.IsNull(i) {
+			vector.ClearBit(valid, i)
+			continue
+		}
+		v := s.at(i)
+		found := false
+		if set != nil {
+			_, found = set[v]
+		} else {
+			for _, e := range list {
+				if v == e {
+					found = true
+					break
+				}
+			}
+		}
+		if found {
+			out[i] = true
+		} else if hasNull {
+			vector.ClearBit(valid, i)
+		}
+	}
+	return ArrVec(vector.Bools(out, valid), ret)
 }
 
 func constSet(vs []*Vec) (map[any]bool, bool, bool) {

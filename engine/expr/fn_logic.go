@@ -81,19 +81,19 @@ func argList(ts []*types.DataType) string {
 }
 
 // andOr evaluates AND (isAnd) or OR lazily over any number of operands.
-func andOr(isAnd bool) func(ctx *Ctx, b *types.Batch, args []Evaluator, _ []*types.DataType, ret *types.DataType) (*Vec, error) {
+func andOr(isAnd bool) func(ctx *Ctx, args *LazyArgs, _ []*types.DataType, ret *types.DataType) (*Vec, error) {
 	decisive := tri(0) // AND: false decides
 	if !isAnd {
 		decisive = 1
 	}
-	return func(ctx *Ctx, b *types.Batch, args []Evaluator, _ []*types.DataType, ret *types.DataType) (*Vec, error) {
-		n := b.Len
-		first, err := args[0](ctx, b)
+	return func(ctx *Ctx, args *LazyArgs, _ []*types.DataType, ret *types.DataType) (*Vec, error) {
+		n := args.Len()
+		first, err := args.Eval(ctx, 0, nil)
 		if err != nil {
 			return nil, err
 		}
 		acc := triOf(first, n)
-		for _, ev := range args[1:] {
+		for k := 1; k < args.Count(); k++ {
 			// rows not yet decided
 			var sel []int32
 			for i, t := range acc {
@@ -104,9 +104,16 @@ func andOr(isAnd bool) func(ctx *Ctx, b *types.Batch, args []Evaluator, _ []*typ
 			if len(sel) == 0 {
 				break
 			}
-			v, err := evalSubset(ctx, ev, b, sel)
+			v, full, err := args.EvalCovering(ctx, k, sel)
 			if err != nil {
 				return nil, err
+			}
+			if full {
+				part := triOf(v, n)
+				for _, i := range sel {
+					acc[i] = combine(isAnd, acc[i], part[i])
+				}
+				continue
 			}
 			part := triOf(v, len(sel))
 			for k, i := range sel {
@@ -317,8 +324,8 @@ func caseInfer(c *InferCtx) (*types.DataType, error) {
 	return ct.WithNullable(nullable), nil
 }
 
-func caseEval(ctx *Ctx, b *types.Batch, args []Evaluator, argTypes []*types.DataType, ret *types.DataType) (*Vec, error) {
-	n := b.Len
+func caseEval(ctx *Ctx, args *LazyArgs, argTypes []*types.DataType, ret *types.DataType) (*Vec, error) {
+	n := args.Len()
 	which := make([]int8, n)
 	pos := make([]int32, n)
 	for i := range which {
@@ -328,16 +335,24 @@ func caseEval(ctx *Ctx, b *types.Batch, args []Evaluator, argTypes []*types.Data
 	for i := range remaining {
 		remaining[i] = int32(i)
 	}
-	nArgs := len(args)
+	nArgs := args.Count()
 	var parts []*Vec
 	for k := 0; k+1 < nArgs && len(remaining) > 0; k += 2 {
-		cond, err := evalSubset(ctx, args[k], b, remaining)
+		cond, full, err := args.EvalCovering(ctx, k, remaining)
 		if err != nil {
 			return nil, err
 		}
-		ts := triOf(cond, len(remaining))
+		var ts []tri
+		if full {
+			ts = triOf(cond, n)
+		} else {
+			ts = triOf(cond, len(remaining))
+		}
 		var hit, miss []int32
 		for j, r := range remaining {
+			if full {
+				j = int(r)
+			}
 			if ts[j] == 1 {
 				hit = append(hit, r)
 			} else {
@@ -345,7 +360,7 @@ func caseEval(ctx *Ctx, b *types.Batch, args []Evaluator, argTypes []*types.Data
 			}
 		}
 		if len(hit) > 0 {
-			v, err := evalSubset(ctx, args[k+1], b, hit)
+			v, err := args.Eval(ctx, k+1, hit)
 			if err != nil {
 				return nil, err
 			}
@@ -358,7 +373,7 @@ func caseEval(ctx *Ctx, b *types.Batch, args []Evaluator, argTypes []*types.Data
 		remaining = miss
 	}
 	if nArgs%2 == 1 && len(remaining) > 0 {
-		v, err := evalSubset(ctx, args[nArgs-1], b, remaining)
+		v, err := args.Eval(ctx, nArgs-1, remaining)
 		if err != nil {
 			return nil, err
 		}
@@ -371,8 +386,8 @@ func caseEval(ctx *Ctx, b *types.Batch, args []Evaluator, argTypes []*types.Data
 	return ArrVec(scatter(ret, n, parts, which, pos), ret), nil
 }
 
-func coalesceEval(ctx *Ctx, b *types.Batch, args []Evaluator, argTypes []*types.DataType, ret *types.DataType) (*Vec, error) {
-	n := b.Len
+func coalesceEval(ctx *Ctx, args *LazyArgs, argTypes []*types.DataType, ret *types.DataType) (*Vec, error) {
+	n := args.Len()
 	which := make([]int8, n)
 	pos := make([]int32, n)
 	for i := range which {
@@ -383,11 +398,11 @@ func coalesceEval(ctx *Ctx, b *types.Batch, args []Evaluator, argTypes []*types.
 		remaining[i] = int32(i)
 	}
 	var parts []*Vec
-	for _, ev := range args {
+	for k := 0; k < args.Count(); k++ {
 		if len(remaining) == 0 {
 			break
 		}
-		v, err := evalSubset(ctx, ev, b, remaining)
+		v, err := args.Eval(ctx, k, remaining)
 		if err != nil {
 			return nil, err
 		}

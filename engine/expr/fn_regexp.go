@@ -223,14 +223,10 @@ func (r *javaRegex) replaceLiteral(s, repl string) string {
 }
 
 func regexpExtract(re *javaRegex, s string, idx int) any {
-	if idx < 0 || idx > re.groups {
-		return nil
+	if g, ok := re.group(s, idx); ok {
+		return g
 	}
-	ms := re.matches(s, 1)
-	if len(ms) == 0 || ms[0][2*idx] < 0 {
-		return nil
-	}
-	return s[ms[0][2*idx]:ms[0][2*idx+1]]
+	return nil
 }
 
 // extractColumn applies REGEXP_EXTRACT with a constant pattern and index.
@@ -248,12 +244,12 @@ func extractColumn(a *Vec, n int, ret *types.DataType, re *javaRegex, idx int) *
 			sb.AppendNull()
 			continue
 		}
-		v := regexpExtract(re, s.at(i), idx)
-		if v == nil {
+		g, ok := re.group(s.at(i), idx)
+		if !ok {
 			sb.AppendNull()
 			continue
 		}
-		sb.AppendString(v.(string))
+		sb.AppendString(g)
 	}
 	return ArrVec(sb.Finish(false), ret)
 }

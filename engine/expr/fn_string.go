@@ -39,8 +39,60 @@ func registerStringMap(name, sig string, f func(string) string) {
 			return types.VarCharType(t.Length).WithNullable(t.Nullable), nil
 		},
 		Build: func(args []*types.DataType, ret *types.DataType) (Kernel, error) {
+			if name == "LOWER" || name == "UPPER" {
+				return func(_ *Ctx, a []*Vec, n int) (*Vec, error) { return mapCase(a[0], n, ret, name == "UPPER", f), nil }, nil
+			}
 			return func(_ *Ctx, a []*Vec, n int) (*Vec, error) { return mapString(a[0], n, ret, f), nil }, nil
 		}})
+}
+
+// mapCase is mapString for LOWER (upper false) and UPPER: an ASCII string
+// is converted byte by byte into a reused buffer (no allocation per row);
+// others go through f.
+func mapCase(a *Vec, n int, out *types.DataType, upper bool, f func(string) string) *Vec {
+	if a.Const {
+		return mapString(a, n, out, f)
+	}
+	from, to := byte('A'), byte('Z')
+	if upper {
+		from, to = 'a', 'z'
+	}
+	s := strOf(a)
+	sb := vector.NewStringBuilder(n, 16)
+	var buf []byte
+	for i := 0; i < n; i++ {
+		if a.Arr.IsNull(i) {
+			sb.AppendNull()
+			continue
+		}
+		v := s.at(i)
+		ascii, change := true, false
+		for j := 0; j < len(v); j++ {
+			c := v[j]
+			if c >= utf8.RuneSelf {
+				ascii = false
+				break
+			}
+			if c >= from && c <= to {
+				change = true
+			}
+		}
+		switch {
+		case !ascii:
+			sb.AppendString(f(v))
+		case !change:
+			sb.AppendString(v)
+		default:
+			buf = append(buf[:0], v...)
+			for j, c := range buf {
+				if c >= from && c <= to {
+					buf[j] = c ^ 0x20
+				}
+			}
+			sb.AppendBytes(buf)
+		}
+	}
+	return ArrVec(sb.Finish(false), out)
 }
 
 func init() {

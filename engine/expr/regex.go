@@ -41,6 +41,9 @@ type javaRegex struct {
 	// if none is known): a string without it cannot match, which is
 	// checked with a fast substring search before running the engine.
 	required string
+	// simple is the direct matcher of a simple RE2 pattern (nil if the
+	// pattern is not simple), used for the first match (regex_simple.go)
+	simple *simpleProg
 }
 
 var regexCache sync.Map // pattern string -> *javaRegex or error
@@ -74,7 +77,8 @@ func compileJavaRegex(pattern string) (*javaRegex, error) {
 
 func compileJavaRegexUncached(pattern string) (*javaRegex, error) {
 	if re, err := regexp.Compile(pattern); err == nil {
-		return &javaRegex{re2: re, groups: re.NumSubexp(), canEmpty: re.MatchString(""), required: requiredLiteral(pattern)}, nil
+		return &javaRegex{re2: re, groups: re.NumSubexp(), canEmpty: re.MatchString(""), required: requiredLiteral(pattern),
+			simple: compileSimple(pattern)}, nil
 	}
 	if strings.Contains(pattern, "*+") || strings.Contains(pattern, "++") || strings.Contains(pattern, "?+") {
 		return nil, &EvalError{Msg: "possessive quantifiers are not supported: " + pattern}
@@ -93,10 +97,60 @@ func (r *javaRegex) matches(s string, n int) [][]int {
 	if r.required != "" && !strings.Contains(s, r.required) {
 		return nil
 	}
+	if n == 1 && r.simple != nil {
+		if m, ok, done := r.simple.first(s); done {
+			if !ok {
+				r.simple.release(m)
+				return nil
+			}
+			loc := append([]int(nil), m.caps...)
+			r.simple.release(m)
+			return [][]int{loc}
+		}
+	}
 	if r.re2 != nil {
 		return r.re2.FindAllStringSubmatchIndex(s, n)
 	}
 	return r.btMatches(r.bt, s, n)
+}
+
+// group returns group idx (0: the whole match) of the first match of s;
+// ok is false when there is no match or the group did not take part.
+func (r *javaRegex) group(s string, idx int) (string, bool) {
+	if idx < 0 || idx > r.groups {
+		return "", false
+	}
+	// the direct matcher looks for its literal itself
+	selfFilter := r.simple != nil && r.simple.lit == r.required && r.simple.litMax >= 0
+	if r.required != "" && !selfFilter && !strings.Contains(s, r.required) {
+		return "", false
+	}
+	if r.simple != nil {
+		if m, ok, done := r.simple.first(s); done {
+			if !ok {
+				r.simple.release(m)
+				return "", false
+			}
+			a, b := m.caps[2*idx], m.caps[2*idx+1]
+			r.simple.release(m)
+			if a < 0 {
+				return "", false
+			}
+			return s[a:b], true
+		}
+	}
+	if r.re2 != nil {
+		loc := r.re2.FindStringSubmatchIndex(s)
+		if loc == nil || loc[2*idx] < 0 {
+			return "", false
+		}
+		return s[loc[2*idx]:loc[2*idx+1]], true
+	}
+	ms := r.btMatches(r.bt, s, 1)
+	if len(ms) == 0 || ms[0][2*idx] < 0 {
+		return "", false
+	}
+	return s[ms[0][2*idx]:ms[0][2*idx+1]], true
 }
 
 // javaMatches lists all matches as java.util.regex.Matcher.find does: an
@@ -149,6 +203,12 @@ func runeByteOffsets(s string) []int {
 func (r *javaRegex) find(s string) bool {
 	if r.required != "" && !strings.Contains(s, r.required) {
 		return false
+	}
+	if r.simple != nil {
+		if m, ok, done := r.simple.first(s); done {
+			r.simple.release(m)
+			return ok
+		}
 	}
 	if r.re2 != nil {
 		return r.re2.MatchString(s)

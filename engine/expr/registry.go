@@ -91,7 +91,7 @@ type Function struct {
 	Build func(args []*types.DataType, ret *types.DataType) (Kernel, error)
 	// Lazy functions get their arguments as evaluators so they can evaluate
 	// branches only on the rows that need them (CASE, AND, OR, IF, COALESCE).
-	Lazy func(ctx *Ctx, b *types.Batch, args []Evaluator, argTypes []*types.DataType, ret *types.DataType) (*Vec, error)
+	Lazy func(ctx *Ctx, args *LazyArgs, argTypes []*types.DataType, ret *types.DataType) (*Vec, error)
 	// UDF marks user-defined functions (SHOW USER FUNCTIONS).
 	UDF bool
 	// Aggregate is the implementation of a user-defined aggregate function

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -26,12 +27,55 @@ type Calc struct {
 	// (free, cannot fail), so the calc projects before filtering and
 	// gathers only the projected columns.
 	early bool
+	// shared are the subexpressions computed once per batch before the
+	// condition; shared[j] is read as column width+j
+	shared []expr.Evaluator
+	width  int
+	// memo keeps the values of expensive expressions shared by the filter
+	// and the projection (expr.Memoize), which read the batch's row
+	// positions rowIDs as the column after the shared ones
+	memo   *expr.Memo
+	rowIDs arrow.Array
 }
 
 // NewCalc compiles a Calc. cond may be nil; projs nil means keep all
-// columns unchanged.
+// columns unchanged. Subexpressions of the condition and the projections
+// worth computing once per batch (expr.ShareSubexpressions: ROW field
+// accesses, repeated calls that cannot fail) are computed before the
+// condition, on all rows, and read as extra columns; the projections then
+// gather only the columns, and fields, they read.
 func NewCalc(cond expr.Expr, projs []expr.Expr) (*Calc, error) {
 	c := &Calc{identity: projs == nil}
+	c.early = projs != nil && cond != nil
+	width := 0
+	for _, p := range projs {
+		if !isFieldAccess(p) {
+			c.early = false
+		}
+		for _, r := range expr.InputRefs(p) {
+			width = max(width, r+1)
+		}
+	}
+	if projs != nil && !c.early {
+		if cond != nil {
+			for _, r := range expr.InputRefs(cond) {
+				width = max(width, r+1)
+			}
+		}
+		shared, rewritten := expr.ShareSubexpressions(append([]expr.Expr{cond}, projs...), width)
+		for _, e := range shared {
+			ev, err := expr.Compile(e)
+			if err != nil {
+				return nil, err
+			}
+			c.shared = append(c.shared, ev)
+		}
+		memo, rewritten := expr.Memoize(rewritten, width+len(shared))
+		if len(shared) > 0 || memo != nil {
+			c.width, c.memo = width, memo
+			cond, projs = rewritten[0], rewritten[1:]
+		}
+	}
 	if cond != nil {
 		ev, err := expr.Compile(cond)
 		if err != nil {
@@ -39,7 +83,6 @@ func NewCalc(cond expr.Expr, projs []expr.Expr) (*Calc, error) {
 		}
 		c.cond = ev
 	}
-	c.early = projs != nil && cond != nil
 	maxRef := -1
 	for _, p := range projs {
 		ev, err := expr.Compile(p)
@@ -47,9 +90,6 @@ func NewCalc(cond expr.Expr, projs []expr.Expr) (*Calc, error) {
 			return nil, err
 		}
 		c.projs = append(c.projs, ev)
-		if !isFieldAccess(p) {
-			c.early = false
-		}
 		for _, r := range expr.InputRefs(p) {
 			maxRef = max(maxRef, r)
 		}
@@ -63,6 +103,21 @@ func NewCalc(cond expr.Expr, projs []expr.Expr) (*Calc, error) {
 		}
 	}
 	return c, nil
+}
+
+// rowPositions returns an INT column 0..n-1 (kept between batches).
+func (c *Calc) rowPositions(n int) arrow.Array {
+	if c.rowIDs == nil || c.rowIDs.Len() < n {
+		ids := make([]int32, max(n, 1024))
+		for i := range ids {
+			ids[i] = int32(i)
+		}
+		c.rowIDs = vector.FromValues(arrow.PrimitiveTypes.Int32, ids, nil, 0)
+	}
+	if c.rowIDs.Len() == n {
+		return c.rowIDs
+	}
+	return array.NewSlice(c.rowIDs, 0, int64(n))
 }
 
 // isFieldAccess reports whether e is a column reference or a chain of ROW
@@ -117,6 +172,22 @@ func (c *Calc) ProcessBatch(_ int, b *types.Batch) error {
 // Apply runs the calc on one batch. A result without rows may lack the
 // output's columns.
 func (c *Calc) Apply(ctx *expr.Ctx, b *types.Batch) (*types.Batch, error) {
+	if c.width > 0 {
+		ext := &types.Batch{Cols: make([]arrow.Array, c.width+len(c.shared), c.width+len(c.shared)+1), Kinds: b.Kinds, Len: b.Len}
+		copy(ext.Cols, b.Cols[:min(len(b.Cols), c.width)])
+		for j, ev := range c.shared {
+			v, err := ev(ctx, b)
+			if err != nil {
+				return nil, err
+			}
+			ext.Cols[c.width+j] = v.Materialize(b.Len)
+		}
+		if c.memo != nil {
+			c.memo.Reset(b.Len)
+			ext.Cols = append(ext.Cols, c.rowPositions(b.Len))
+		}
+		b = ext
+	}
 	if c.cond != nil {
 		pred, err := c.cond(ctx, b)
 		if err != nil {
