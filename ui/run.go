@@ -586,12 +586,18 @@ func errPos(err error) (line, col int, ok bool) {
 
 // fail reports a failed statement: a marker in the editor at the error's
 // position (or the statement's start), the message in Messages, history.
+// A gateway that cannot be reached marks nothing: the statement is not
+// at fault.
 func (wb *Workbench) fail(req runReq, text string, pos sql.Pos, err error, started time.Time) {
 	line, col, ok := errPos(err)
 	if !ok {
 		line, col = pos.Line, max(pos.Column, 1)
 	}
 	msg := err.Error()
+	connMsg, connErr := unreachable(err)
+	if connErr {
+		msg = connMsg
+	}
 	if req.source != srcInit {
 		wb.addHistory(text, started, time.Since(started), 0, msg)
 	}
@@ -600,14 +606,14 @@ func (wb *Workbench) fail(req runReq, text string, pos sql.Pos, err error, start
 	case srcInit:
 		where = fmt.Sprintf("Init script, line %d: ", line)
 	case srcEditor:
-		if !ok {
+		if !ok && !connErr {
 			where = fmt.Sprintf("Statement at line %d: ", line)
 		}
 	}
 	t := req.tab
 	wb.do(func() {
 		var loc *msgLoc
-		if t != nil && wb.editors.byID(t.id) == t {
+		if t != nil && wb.editors.byID(t.id) == t && !connErr {
 			t.ed.SetErrorMarker(line-1, col-1, msg)
 			loc = &msgLoc{tab: t, line: line, col: col}
 		}
