@@ -578,3 +578,21 @@ func TestGatewayGoneIsAConnectionErrorNotASQLError(t *testing.T) {
 		t.Errorf("markers %+v", m)
 	}
 }
+
+// TestGatewaySetListsAndSaysSo: SET without arguments on a gateway tab
+// lists the session's properties in a result and has its Messages entry.
+func TestGatewaySetListsAndSaysSo(t *testing.T) {
+	g := startGateway(t, gateway.Config{})
+	h := newHarness(t)
+	h.newTab("")
+	h.addConnection("gw", g.url, "", "")
+	h.wb.messages.clear()
+	rt := h.run("SET")
+	got := h.wb.messages.texts()
+	if rt == nil {
+		t.Fatalf("no result; messages %q", got)
+	}
+	if n := rt.res.Stats().Rows; n == 0 || len(got) != 1 || !strings.HasPrefix(got[0], "SET\nFinished: "+plural(n, "row")+" in ") {
+		t.Errorf("%d rows, messages %q", n, got)
+	}
+}

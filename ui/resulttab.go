@@ -50,6 +50,7 @@ type resultTab struct {
 	ended     atomic.Int64 // UnixNano; 0 while running
 	editorTab int64        // the editor tab that ran it, -1 = none
 	historyID int64
+	msgID     int64 // its entry in Messages (messagesPanel.reserve)
 
 	// The query's job ID (embedded or on a gateway; job is nil for a
 	// gateway's) and where it runs (nil: the embedded engine).

@@ -554,6 +554,12 @@ func (wb *Workbench) post(level msgLevel, text string, loc *msgLoc) {
 	wb.do(func() { wb.messages.add(level, text, loc) })
 }
 
+// postAs adds or replaces (messagesPanel.put) the message id from the
+// worker.
+func (wb *Workbench) postAs(id int64, level msgLevel, text string, loc *msgLoc) {
+	wb.do(func() { wb.messages.put(id, level, text, loc) })
+}
+
 // summary is a statement's first line, shortened, for messages.
 func summary(text string) string {
 	first, _, more := strings.Cut(strings.TrimSpace(text), "\n")
@@ -685,6 +691,8 @@ func (wb *Workbench) startQuery(req runReq, text string, res table.StatementResu
 	}
 	rt.editorTab = req.tabID
 	rt.historyID = wb.addHistory(text, started, 0, 0, "")
+	rt.msgID = wb.messages.reserve()
+	wb.postAs(rt.msgID, levelInfo, summary(text)+"\nRunning…", nil)
 	wb.attachPlan(rt, req.conn) // monitoring hook: the Plan view's plan and text
 	wb.do(func() { wb.addResult(rt) })
 	wb.collectors.Add(1)
@@ -762,17 +770,17 @@ func (wb *Workbench) queryEnded(rt *resultTab, err error) {
 	level := levelInfo
 	switch {
 	case err == nil:
-		msg = fmt.Sprintf("%s\nFinished: %s rows in %s.", summary(rt.stmt), groupDigits(st.Rows), fmtDuration(d))
+		msg = fmt.Sprintf("%s\nFinished: %s in %s.", summary(rt.stmt), plural(st.Rows, "row"), fmtDuration(d))
 	case errors.Is(err, context.Canceled):
 		h.Error = "canceled"
-		msg = fmt.Sprintf("%s\nCanceled after %s (%s rows shown).", summary(rt.stmt), fmtDuration(d), groupDigits(st.Rows))
+		msg = fmt.Sprintf("%s\nCanceled after %s (%s shown).", summary(rt.stmt), fmtDuration(d), plural(st.Rows, "row"))
 	default:
 		h.Error = err.Error()
 		level = levelError
 		msg = fmt.Sprintf("%s\n[ERROR] The query failed: %s", summary(rt.stmt), err)
 	}
 	wb.updateHistory(h)
-	wb.post(level, msg, nil)
+	wb.postAs(rt.msgID, level, msg, nil)
 }
 
 // watchJob reports an INSERT (or statement set) job: submitted, then its end.
@@ -848,6 +856,14 @@ func (wb *Workbench) showStatic(req runReq, text string, res table.StatementResu
 	}
 	rt.historyID = wb.addHistory(text, started, d, int64(r.Stats().Rows), "")
 	wb.attachPlan(rt, req.conn) // monitoring hook: EXPLAIN's plan graph
+	if req.source != srcInit {
+		outcome := fmt.Sprintf("Finished: %s in %s.", plural(r.Stats().Rows, "row"), fmtDuration(d))
+		if err := it.Err(); err != nil {
+			wb.post(levelError, summary(text)+"\n[ERROR] "+err.Error(), req.loc(posAt(req.doc, req.base)))
+		} else {
+			wb.post(levelInfo, summary(text)+"\n"+outcome, req.loc(posAt(req.doc, req.base)))
+		}
+	}
 	wb.do(func() { wb.addResult(rt) })
 }
 

@@ -445,3 +445,28 @@ func TestLargeSortsRunOffTheUIGoroutine(t *testing.T) {
 		t.Errorf("status %q", h.wb.statusLeft.Text)
 	}
 }
+
+// TestMessagesFollowTheStatementsInOrder: a query's entry is where it
+// started, and its outcome replaces it, so a later statement's error comes
+// after it; every statement has an outcome, counted in the right number.
+func TestMessagesFollowTheStatementsInOrder(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("")
+	tab.mode = modeBatch
+	h.wb.messages.clear()
+	tab.ed.SetText("SELECT 1;\nSELECT nope;")
+	h.runAll()
+	rt := h.wb.results[len(h.wb.results)-1]
+	h.waitDone(rt)
+	h.settle()
+	got := h.wb.messages.texts()
+	if len(got) != 2 || !strings.HasPrefix(got[0], "SELECT 1\nFinished: 1 row in ") || !strings.HasPrefix(got[1], "[ERROR]") {
+		t.Errorf("messages %q", got)
+	}
+	h.wb.messages.clear()
+	tab.ed.SetText("SHOW DATABASES")
+	h.runStatement()
+	if got := h.wb.messages.texts(); len(got) != 1 || !strings.HasPrefix(got[0], "SHOW DATABASES\nFinished: 1 row in ") {
+		t.Errorf("messages %q", got)
+	}
+}
