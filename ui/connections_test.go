@@ -277,6 +277,12 @@ func TestGatewayTokenIsHiddenAndChecked(t *testing.T) {
 	if !cd.token.Password {
 		t.Error("the token entry shows the token")
 	}
+	// examples are worded as examples, not as values already there
+	for _, e := range []*widget.Entry{cd.url, cd.props} {
+		if !strings.HasPrefix(e.PlaceHolder, "e.g. ") || e.Text != "" {
+			t.Errorf("placeholder %q, text %q", e.PlaceHolder, e.Text)
+		}
+	}
 	cd.d.Hide()
 	h.addConnection("wrong", g.url, "nope", "")
 	h.catalog()
