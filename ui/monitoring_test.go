@@ -603,3 +603,34 @@ func TestJobsPanelReplayedWatermark(t *testing.T) {
 		t.Errorf("live spark label %q", s.label.Text)
 	}
 }
+
+// TestChartLeavesOutAColumnOnAnotherScale: the detected chart of counts
+// in the thousands and averages below 200 keeps the counts only, and says
+// so; the user can add the column back.
+func TestChartLeavesOutAColumnOnAnotherScale(t *testing.T) {
+	h := newHarness(t)
+	rt := h.runBatch("SELECT h, flights, avg_delay FROM (VALUES ('01', 15000, 12.5), ('02', 14200, 170.0), ('03', 9000, 3.0)) AS t(h, flights, avg_delay)")
+	rt.showView(rt.mon.chartItem)
+	cv := rt.mon.chart
+	if cv == nil || !slices.Equal(cv.settings.Y, []string{"flights", "avg_delay"}) {
+		t.Fatalf("detected %+v", cv)
+	}
+	if !cv.step() {
+		t.Fatal("no frame")
+	}
+	h.q.drain()
+	if !slices.Equal(cv.settings.Y, []string{"flights"}) || !cv.settings.Auto || cv.yBtn.Text != "Y: flights" ||
+		!strings.Contains(cv.info.Text, "avg_delay left out: on another scale than flights") {
+		t.Errorf("settings %+v, Y button %q, info %q", cv.settings, cv.yBtn.Text, cv.info.Text)
+	}
+	if !cv.step() || h.q.drain() == 0 || len(cv.frame.Model.Series) != 1 {
+		t.Fatalf("the narrowed chart: %+v", cv.frame.Model)
+	}
+	// the user's choice stands
+	cv.yChecks.SetSelected([]string{"flights", "avg_delay"})
+	cv.step()
+	h.q.drain()
+	if !slices.Equal(cv.settings.Y, []string{"flights", "avg_delay"}) || len(cv.frame.Model.Series) != 2 || strings.Contains(cv.info.Text, "left out") {
+		t.Errorf("after choosing: %+v, info %q", cv.settings, cv.info.Text)
+	}
+}
