@@ -73,7 +73,10 @@ func newJobsPanel(wb *Workbench) *jobsPanel {
 		header[i] = l
 	}
 	head := container.New(&columnsLayout{}, header...)
-	p.item = container.NewTabItemWithIcon("Jobs", theme.ListIcon(), container.NewBorder(container.NewVBox(p.summary, head), nil, nil, nil, p.list))
+	// the columns scroll sideways in a narrow window rather than widen it
+	// (the panel's width is the whole centre's minimum)
+	table := container.NewHScroll(container.NewBorder(head, nil, nil, nil, p.list))
+	p.item = container.NewTabItemWithIcon("Jobs", theme.ListIcon(), container.NewBorder(p.summary, nil, nil, nil, table))
 	return p
 }
 

@@ -367,17 +367,17 @@ func (wb *Workbench) buildToolbar() fyne.CanvasObject {
 		b.Importance = widget.LowImportance
 	}
 	wb.stopBtn.Importance = widget.LowImportance
-	return container.NewVBox(container.NewHBox(
+	items := []fyne.CanvasObject{
 		run, runAll, wb.stopBtn,
 		widget.NewSeparator(),
 		explain, format, wb.builderButton(), // authoring hook: query builder toggle
 		widget.NewSeparator(),
 		widget.NewLabel("Mode"), wb.modeSel,
 		widget.NewSeparator(),
-		wb.connectionSwitch(),
-		widget.NewSeparator(),
-		export,
-	), widget.NewSeparator())
+	}
+	items = append(items, wb.connectionSwitch()...)
+	items = append(items, widget.NewSeparator(), export)
+	return container.NewVBox(newToolbar(items...), widget.NewSeparator()) // toolbar.go: fits narrow windows
 }
 
 func (wb *Workbench) buildMenu() *fyne.MainMenu {

@@ -1,0 +1,66 @@
+package ui
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
+// TestToolbarFitsANarrowWindow: at 800 px the toolbar's buttons show
+// their icons only and every item, the connection switch and Export
+// included, is inside the window; wide again, the labels come back. The
+// window's minimum width is no longer the full toolbar's.
+func TestToolbarFitsANarrowWindow(t *testing.T) {
+	h := newHarness(t)
+	bar := h.wb.content.(*fyne.Container).Objects[1].(*fyne.Container).Objects[0].(*fyne.Container)
+	var export *widget.Button
+	for _, o := range bar.Objects {
+		if b, ok := o.(*widget.Button); ok && b.Text == "Export CSV…" {
+			export = b
+		}
+	}
+	if export == nil {
+		t.Fatal("no Export button")
+	}
+	if w := h.w.Content().MinSize().Width; w > 800 {
+		t.Errorf("the window needs %v px", w)
+	}
+	h.w.Resize(fyne.NewSize(800, 550))
+	bar.Refresh()
+	if export.Text != "" {
+		t.Errorf("Export still labelled %q", export.Text)
+	}
+	right := bar.Size().Width
+	for _, o := range bar.Objects {
+		if o.Visible() && o.Position().X+o.Size().Width > right+0.5 {
+			t.Errorf("%T at %v, %v wide, past %v", o, o.Position(), o.Size().Width, right)
+		}
+	}
+	if s := h.wb.connSel.Size().Width; s < toolbarMinSelect-0.5 {
+		t.Errorf("the connection switch is %v wide", s)
+	}
+	h.w.Resize(fyne.NewSize(1400, 900))
+	bar.Refresh()
+	if export.Text != "Export CSV…" || h.wb.connSel.Size().Width != 230 {
+		t.Errorf("wide again: Export %q, switch %v wide", export.Text, h.wb.connSel.Size().Width)
+	}
+}
+
+// TestQueryBuilderKeepsTheWindowAndTheCatalog: showing the builder beside
+// a query does not widen the window (its form and the Jobs panel's
+// columns scroll instead), so the catalog tree keeps its width.
+func TestQueryBuilderKeepsTheWindowAndTheCatalog(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("")
+	before := h.w.Content().MinSize().Width
+	tab.ed.SetText("SELECT distance, delay FROM flights WHERE delay BETWEEN -20 AND 200 LIMIT 3000")
+	h.wb.toggleBuilder()
+	b := h.wb.builder()
+	if !b.shown || len(b.colAggs) == 0 {
+		t.Fatalf("the builder shows no columns: %v", b.colAggs)
+	}
+	if after := h.w.Content().MinSize().Width; after > before+300 || after > 1000 {
+		t.Errorf("the window needs %v px with the builder (%v without)", after, before)
+	}
+}
