@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -62,5 +65,59 @@ func TestQueryBuilderKeepsTheWindowAndTheCatalog(t *testing.T) {
 	}
 	if after := h.w.Content().MinSize().Width; after > before+300 || after > 1000 {
 		t.Errorf("the window needs %v px with the builder (%v without)", after, before)
+	}
+}
+
+// TestResultTabTitlesFitTheStrip: with more results than the strip holds
+// with their titles, the tabs other than the selected one are titled by
+// number, so that they fit and none is cut at the strip's edge; with room
+// again the titles come back.
+func TestResultTabTitlesFitTheStrip(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("")
+	tab.mode = modeBatch
+	tab.ed.SetText("SELECT 1 AS a FROM flights LIMIT 1; SELECT 2 AS b FROM airports LIMIT 1;")
+	h.runAll()
+	if got := h.wb.results[0].item.Text; got != "#1 flights" {
+		t.Errorf("with room: %q", got)
+	}
+	var script strings.Builder
+	for range 3 {
+		script.WriteString("SELECT 1 AS a FROM flights LIMIT 1;\n")
+	}
+	tab.ed.SetText(script.String())
+	h.runAll()
+	sel := h.wb.bottom.Selected()
+	width := 2 * (theme.IconInlineSize() + 2*theme.InnerPadding()) // + and ···
+	var full float32
+	for _, it := range h.wb.bottom.Items {
+		width += tabWidth(it.Text)
+	}
+	for _, rt := range h.wb.results {
+		full += tabWidth(rt.title) - tabWidth(rt.item.Text)
+	}
+	if width+full <= h.wb.bottom.Size().Width {
+		t.Fatalf("the full titles fit (%v px of %v): no test", width+full, h.wb.bottom.Size().Width)
+	}
+	for _, rt := range h.wb.results {
+		want := fmt.Sprintf("#%d", rt.n)
+		if rt.item == sel {
+			want = rt.title
+		}
+		if rt.item.Text != want {
+			t.Errorf("tab %d titled %q, want %q", rt.n, rt.item.Text, want)
+		}
+	}
+	if width > h.wb.bottom.Size().Width {
+		t.Errorf("the tabs need %v px of %v", width, h.wb.bottom.Size().Width)
+	}
+	for len(h.wb.results) > 2 {
+		h.wb.closeResult(h.wb.results[0])
+	}
+	h.wb.Tick()
+	for _, rt := range h.wb.results {
+		if rt.item.Text != rt.title {
+			t.Errorf("room again: %q, not %q", rt.item.Text, rt.title)
+		}
 	}
 }

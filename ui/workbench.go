@@ -110,6 +110,7 @@ type Workbench struct {
 	tickPending atomic.Bool
 	lastLayout  persistence.Window
 	layoutCheck time.Time
+	tabFit      tabFit // the result tabs' titles fit the strip (tabfit.go)
 
 	startProblems []string // what went wrong while opening, for Messages
 
@@ -617,6 +618,7 @@ func (wb *Workbench) Tick() {
 	}
 	wb.tickExports()
 	wb.tickFileRuns()
+	wb.fitTabTitles()
 	if now := time.Now(); now.Sub(wb.layoutCheck) > 3*time.Second {
 		wb.layoutCheck = now
 		wb.saveLayoutIfChanged()
