@@ -461,5 +461,5 @@ func (rt *resultTab) showMenuWith(extra []*fyne.MenuItem, at fyne.Position) {
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Export CSV…", func() { rt.wb.showExportDialog(rt) }),
 	)...)
-	widget.ShowPopUpMenuAtPosition(m, c, at)
+	showMenuAt(m, c, at) // popupmenu.go: upward near the bottom
 }
