@@ -345,6 +345,7 @@ func (cv *chartView) showSave(ext string) {
 			d.SetLocation(l)
 		}
 	}
+	d.Resize(fileDialogSize(win))
 	d.Show()
 }
 

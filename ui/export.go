@@ -222,6 +222,7 @@ func (f *exportForm) content() fyne.CanvasObject {
 			f.path.SetText(p)
 		}, f.wb.win)
 		d.SetFileName(filepath.Base(f.path.Text))
+		d.Resize(fileDialogSize(f.wb.win))
 		d.Show()
 	})
 	form := widget.NewForm(

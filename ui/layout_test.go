@@ -142,3 +142,14 @@ func TestContextMenuOpensUpwardNearTheBottom(t *testing.T) {
 		t.Errorf("tall menu at %v", got)
 	}
 }
+
+func TestFileDialogSize(t *testing.T) {
+	h := newHarness(t)
+	if got := fileDialogSize(h.w); got != fyne.NewSize(900, 600) {
+		t.Errorf("in 1400×900: %v", got)
+	}
+	h.w.Resize(fyne.NewSize(800, 550))
+	if got := fileDialogSize(h.w); got != fyne.NewSize(760, 510) {
+		t.Errorf("in 800×550: %v", got)
+	}
+}

@@ -6,6 +6,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
+// Overlays sized and placed to fit the window: context menus and file
+// dialogs.
+
 // showMenuAt opens a context menu at pos (canvas coordinates), as a
 // desktop does: below and to the right of the pointer, or above it (to
 // its left) when it would run past the window's bottom (right) edge.
@@ -25,4 +28,16 @@ func menuPosition(pos fyne.Position, size, area fyne.Size) fyne.Position {
 		pos.X = max(0, min(pos.X-size.Width, area.Width-size.Width-margin))
 	}
 	return pos
+}
+
+// fileDialogSize is the size of a file dialog: Fyne's starts at its
+// minimum, too small to read a folder; 900×600, or the window's size less
+// a margin when that is smaller.
+func fileDialogSize(win fyne.Window) fyne.Size {
+	s := fyne.NewSize(900, 600)
+	if c := win.Canvas(); c != nil && c.Size().Width > 0 {
+		cs := c.Size()
+		s = fyne.NewSize(min(s.Width, cs.Width-40), min(s.Height, cs.Height-40))
+	}
+	return s
 }
