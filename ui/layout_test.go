@@ -153,3 +153,31 @@ func TestFileDialogSize(t *testing.T) {
 		t.Errorf("in 800×550: %v", got)
 	}
 }
+
+// holds reports whether o is, or contains, target.
+func holds(o, target fyne.CanvasObject) bool {
+	if o == target {
+		return true
+	}
+	if c, ok := o.(*fyne.Container); ok {
+		for _, k := range c.Objects {
+			if holds(k, target) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestPagerIsInTheDataView: the pager of a large result sits under the
+// grid, in the Data view, not under the Data / Chart / Plan switch.
+func TestPagerIsInTheDataView(t *testing.T) {
+	h := newHarness(t)
+	rt := h.runBatch("SELECT 1 AS n")
+	if rt.pager == nil || rt.mon.dataItem == nil {
+		t.Fatal("no pager or no Data view")
+	}
+	if !holds(rt.mon.dataItem.Content, rt.pager) || !holds(rt.mon.dataItem.Content, rt.grid) {
+		t.Error("the pager is not with the grid in the Data view")
+	}
+}

@@ -251,14 +251,14 @@ func (rt *resultTab) build() {
 		rt.pager = container.NewHBox(prev, rt.pageLbl, next)
 		rt.pager.Hide()
 	}
+	if rt.pager != nil {
+		// the pager belongs to the grid: under it, in the Data view
+		body = container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), rt.pager), nil, nil, body)
+	}
 	body = rt.wrapViews(body) // monitoring hook: Data / Chart / Plan views
 	top := container.NewBorder(nil, nil, container.NewHBox(bar...), nil, rt.statusLbl)
-	bottom := container.NewVBox()
-	if rt.pager != nil {
-		bottom.Add(container.NewHBox(layout.NewSpacer(), rt.pager))
-	}
 	rt.item = container.NewTabItemWithIcon(rt.title, theme.MediaPlayIcon(),
-		container.NewBorder(container.NewVBox(top, rt.errLbl), bottom, nil, nil, body))
+		container.NewBorder(container.NewVBox(top, rt.errLbl), nil, nil, nil, body))
 }
 
 // state is what the tab's badge says.
