@@ -181,3 +181,16 @@ func TestPagerIsInTheDataView(t *testing.T) {
 		t.Error("the pager is not with the grid in the Data view")
 	}
 }
+
+// TestStatementTextIsInset: SHOW CREATE's text is inset from the tab's
+// left edge, as the grid's cells are.
+func TestStatementTextIsInset(t *testing.T) {
+	h := newHarness(t)
+	rt := h.runBatch("SHOW CREATE TABLE flights")
+	if rt.textView == nil {
+		t.Fatal("no text view")
+	}
+	if x := rt.textView.Position().X; x != theme.InnerPadding() || rt.textView.Size().Width <= 0 {
+		t.Errorf("text at x %v, %v wide", x, rt.textView.Size().Width)
+	}
+}

@@ -189,7 +189,8 @@ func (rt *resultTab) build() {
 	bar := []fyne.CanvasObject{rt.stateLbl}
 	if rt.text != "" {
 		rt.textView = widget.NewTextGridFromString(rt.text)
-		body = rt.textView
+		// inset like the grid's cells, not against the tab's edge
+		body = container.New(layout.NewCustomPaddedLayout(theme.Padding(), 0, theme.InnerPadding(), 0), rt.textView)
 		copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
 			fyne.CurrentApp().Clipboard().SetContent(rt.text)
 		})
