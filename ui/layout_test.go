@@ -2,10 +2,13 @@ package ui
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -193,4 +196,60 @@ func TestStatementTextIsInset(t *testing.T) {
 	if x := rt.textView.Position().X; x != theme.InnerPadding() || rt.textView.Size().Width <= 0 {
 		t.Errorf("text at x %v, %v wide", x, rt.textView.Size().Width)
 	}
+}
+
+// TestStartupErrorOffersAWayOn: a damaged workspace file is explained,
+// with Quit and a way to another workspace (a new, empty file opens).
+func TestStartupErrorOffersAWayOn(t *testing.T) {
+	test.NewTempApp(t)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.riffle")
+	if err := os.WriteFile(bad, []byte("this is not a workspace, it is text"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := test.NewWindow(nil)
+	defer w.Close()
+	_, err := New(w, Options{Workspace: bad, DataDir: sharedDataDir(t), Do: func(f func()) { f() }, NoTicker: true})
+	if err == nil {
+		t.Fatal("a damaged workspace opened")
+	}
+	quit, opened := 0, ""
+	content := startupErrorContent(w, err, func(p string) { opened = p }, func() { quit++ })
+	w.SetContent(content)
+	buttons := map[string]*widget.Button{}
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *widget.Button:
+			buttons[x.Text] = x
+		case *fyne.Container:
+			for _, k := range x.Objects {
+				walk(k)
+			}
+		}
+	}
+	walk(content)
+	for _, want := range []string{"Quit", "Open another workspace…", "New workspace…"} {
+		if buttons[want] == nil {
+			t.Errorf("no %q button (have %v)", want, buttons)
+		}
+	}
+	if b := buttons["Quit"]; b != nil {
+		test.Tap(b)
+		if quit != 1 || opened != "" {
+			t.Errorf("Quit: %d quits, opened %q", quit, opened)
+		}
+	}
+	// what New workspace… hands over, an empty file, opens as a workspace
+	fresh := filepath.Join(dir, "fresh.riffle")
+	if err := os.WriteFile(fresh, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w2 := test.NewWindow(nil)
+	defer w2.Close()
+	wb, err := New(w2, Options{Workspace: fresh, DataDir: sharedDataDir(t), Do: func(f func()) { f() }, NoTicker: true})
+	if err != nil {
+		t.Fatalf("a new, empty workspace file: %v", err)
+	}
+	wb.Close()
 }
