@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -590,6 +591,25 @@ func errPos(err error) (line, col int, ok bool) {
 	return 0, 0, false
 }
 
+var errEndRe = regexp.MustCompile(`\bto line (\d+), column (\d+)`)
+
+// errEnd extracts where an error's span ends (1-based, the column of its
+// last character), when it reports one: "From line 1, column 40 to line
+// 1, column 55: …" (the embedded validator's and Flink's wording).
+func errEnd(err error) (line, col int, ok bool) {
+	var pe *plan.Error
+	if errors.As(err, &pe) && pe.EndLine > 0 {
+		return pe.EndLine, pe.EndColumn, true
+	}
+	m := errEndRe.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 0, 0, false
+	}
+	line, _ = strconv.Atoi(m[1])
+	col, _ = strconv.Atoi(m[2])
+	return line, col, line > 0 && col > 0
+}
+
 // fail reports a failed statement: a marker in the editor at the error's
 // position (or the statement's start), the message in Messages, history.
 // A gateway that cannot be reached marks nothing: the statement is not
@@ -620,7 +640,11 @@ func (wb *Workbench) fail(req runReq, text string, pos sql.Pos, err error, start
 	wb.do(func() {
 		var loc *msgLoc
 		if t != nil && wb.editors.byID(t.id) == t && !connErr {
-			t.ed.SetErrorMarker(line-1, col-1, msg)
+			if el, ec, span := errEnd(err); span && ok {
+				t.ed.SetErrorSpan(line-1, col-1, el-1, ec, msg) // the whole span
+			} else {
+				t.ed.SetErrorMarker(line-1, col-1, msg)
+			}
 			loc = &msgLoc{tab: t, line: line, col: col}
 		}
 		wb.messages.add(levelError, "[ERROR] "+where+msg, loc)

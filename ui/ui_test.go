@@ -470,3 +470,22 @@ func TestMessagesFollowTheStatementsInOrder(t *testing.T) {
 		t.Errorf("messages %q", got)
 	}
 }
+
+// TestErrorMarksTheWholeSpan: an error that reports a span ("From line 1,
+// column 16 to line 1, column 34") marks all of it, not its first word.
+func TestErrorMarksTheWholeSpan(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("")
+	tab.ed.SetText("SELECT origin, SUM(distance) + 'x' AS d FROM flights GROUP BY origin")
+	h.runStatement()
+	m := tab.ed.ErrorMarkers()
+	if len(m) != 1 || m[0].Line != 0 || m[0].Col != 15 || m[0].EndCol != 34 || !strings.Contains(m[0].Message, "Cannot apply '+'") {
+		t.Errorf("markers %+v", m)
+	}
+	// a reported position without a span still marks its token
+	tab.ed.SetText("SELECT pric FROM (VALUES (1)) AS t(price)")
+	h.runStatement()
+	if m := tab.ed.ErrorMarkers(); len(m) != 1 || m[0].Col != 7 || m[0].EndCol > m[0].Col && m[0].EndCol != 11 {
+		t.Errorf("markers %+v", m)
+	}
+}
