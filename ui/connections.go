@@ -615,6 +615,12 @@ func (wb *Workbench) reportCatalogError(err error) {
 		return
 	}
 	wb.catalogErr = err.Error()
+	if msg, ok := unreachable(err); ok {
+		// said already when a statement just failed for the same reason
+		if n := len(wb.messages.msgs); n > 0 && strings.HasSuffix(wb.messages.msgs[n-1].text, msg) {
+			return
+		}
+	}
 	wb.messages.add(levelError, "Reading the catalog of "+wb.conns.shown.cfg.Name+": "+err.Error(), nil)
 }
 

@@ -583,6 +583,12 @@ func TestGatewayGoneIsAConnectionErrorNotASQLError(t *testing.T) {
 	if m := tab.ed.ErrorMarkers(); len(m) != 0 {
 		t.Errorf("markers %+v", m)
 	}
+	// the catalog, read again after the statement, does not say it twice
+	h.until("the catalog's failure", func() bool { return strings.HasPrefix(h.wb.connDetail.Text, "not connected") || h.wb.catalogErr != "" })
+	h.settle()
+	if n := strings.Count(h.messages(), "Cannot reach the SQL Gateway") + strings.Count(h.messages(), "cannot reach the SQL Gateway"); n != 1 {
+		t.Errorf("said %d times:\n%s", n, h.messages())
+	}
 }
 
 // TestGatewaySetListsAndSaysSo: SET without arguments on a gateway tab
