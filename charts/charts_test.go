@@ -286,7 +286,9 @@ func TestScatterAndArea(t *testing.T) {
 	if len(m.Series) != 2 || m.Points() != 100 || m.X.Label != "distance_miles (miles)" || m.Y.Label != "delay_min, late_min (min)" || m.Y.Unit != "min" {
 		t.Errorf("scatter: %d series %d points labels %q %q", len(m.Series), m.Points(), m.X.Label, m.Y.Label)
 	}
-	if m.X.Min != 0 || m.X.Max != 4900 || m.Y.Min != 0 || m.Y.Max != 6 {
+	// a margin of 3% beyond the outermost points: their marks are whole
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	if !near(m.X.Min, -147) || !near(m.X.Max, 5047) || !near(m.Y.Min, -0.18) || !near(m.Y.Max, 6.18) {
 		t.Errorf("ranges x %v..%v y %v..%v", m.X.Min, m.X.Max, m.Y.Min, m.Y.Max)
 	}
 	m.Settings.Kind = Area
@@ -428,6 +430,39 @@ func TestGallery(t *testing.T) {
 			if err := Save(filepath.Join(dir, string(k)+"-"+th.name+".png"), m, RenderOptions{Width: 640, Height: 360, Theme: th.theme}); err != nil {
 				t.Error(err)
 			}
+		}
+	}
+}
+
+func TestFitScales(t *testing.T) {
+	series := func(tops ...float64) *Model {
+		m := &Model{}
+		for _, top := range tops {
+			m.Series = append(m.Series, Series{Points: []Point{{0, top / 2}, {1, -top}, {2, 0}}})
+		}
+		return m
+	}
+	s := Settings{Kind: Bar, X: "hour", Y: []string{"flights", "avg_delay", "worst_delay", "cancelled"}, Auto: true}
+	got, out := FitScales(s, series(15000, 170, 2000, 0))
+	if !slices.Equal(got.Y, []string{"flights", "worst_delay", "cancelled"}) || !slices.Equal(out, []string{"avg_delay"}) || !got.Auto {
+		t.Errorf("Y %v, left out %v", got.Y, out)
+	}
+	// a larger column is left out as well: the first one decides
+	if got, out = FitScales(s, series(100, 5000, 20, 1)); !slices.Equal(got.Y, []string{"flights", "worst_delay"}) || len(out) != 2 {
+		t.Errorf("Y %v, left out %v", got.Y, out)
+	}
+	// comparable scales, a user's choice, a split chart: unchanged
+	for _, c := range []struct {
+		s Settings
+		m *Model
+	}{
+		{s, series(100, 20, 900, 50)},
+		{Settings{Kind: Bar, X: "hour", Y: s.Y}, series(15000, 170, 1400, 0)},
+		{Settings{Kind: Line, X: "t", Y: []string{"n"}, Series: "k", Auto: true}, series(15000, 1)},
+		{s, series(0, 170, 1400, 5)},
+	} {
+		if got, out := FitScales(c.s, c.m); out != nil || !slices.Equal(got.Y, c.s.Y) {
+			t.Errorf("%+v: Y %v, left out %v", c.s, got.Y, out)
 		}
 	}
 }

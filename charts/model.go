@@ -534,7 +534,9 @@ func (m *Model) buildHistogram(s Settings, xv *results.ColumnValues, keep []bool
 
 // setRanges sets the axis ranges from the data: X spans the data (or the
 // categories), Y spans the data extended to nice tick values and, for
-// bars, areas and histograms, to zero.
+// bars, areas and histograms, to zero. A scatter's ranges leave a margin
+// (scatterMargin of the span) beyond its outermost points, so that their
+// marks are drawn whole.
 func (m *Model) setRanges() {
 	s := m.Settings
 	xlo, xhi := math.Inf(1), math.Inf(-1)
@@ -584,6 +586,7 @@ func (m *Model) setRanges() {
 	if yhi == ylo {
 		ylo, yhi = widen(ylo, m.Y.Kind)
 	}
+	dylo, dyhi := ylo, yhi // the data's (widened) span
 	if m.Y.Kind == NumberAxis {
 		step := niceStep((yhi - ylo) / 5)
 		if m.Y.Integer {
@@ -592,9 +595,21 @@ func (m *Model) setRanges() {
 		ylo = math.Floor(ylo/step+1e-9) * step
 		yhi = math.Ceil(yhi/step-1e-9) * step
 	}
+	if s.Kind == Scatter {
+		if m.X.Kind != CategoryAxis {
+			pad := (xhi - xlo) * scatterMargin
+			xlo, xhi = xlo-pad, xhi+pad
+		}
+		pad := (dyhi - dylo) * scatterMargin
+		ylo, yhi = min(ylo, dylo-pad), max(yhi, dyhi+pad)
+	}
 	m.X.Min, m.X.Max = xlo, xhi
 	m.Y.Min, m.Y.Max = ylo, yhi
 }
+
+// scatterMargin is the share of an axis's span left free beyond a
+// scatter's outermost points.
+const scatterMargin = 0.03
 
 // widen gives a single value a visible range.
 func widen(v float64, k AxisKind) (float64, float64) {

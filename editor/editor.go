@@ -34,6 +34,10 @@ type ErrorMarker struct {
 	// Line and Col are 0-based; Col counts runes. Parsers that report
 	// 1-based positions (as Flink does) must subtract one from both.
 	Line, Col int
+	// EndCol, when greater than Col, ends the span the error covers on
+	// Line (exclusive, in runes): "From line 1, column 40 to line 1,
+	// column 55" marks 39..55. Otherwise the token at Col is marked.
+	EndCol int
 	// Message is the error text, shown as a tooltip on the marker.
 	Message string
 }
@@ -330,6 +334,25 @@ func (e *Editor) SetErrorMarker(line, col int, msg string) {
 		return
 	}
 	e.errors = append(e.errors, ErrorMarker{Line: line, Col: max(0, col), Message: msg})
+	e.Refresh()
+}
+
+// SetErrorSpan marks an error covering the text from the 0-based line and
+// rune column to endLine and endCol (exclusive), as SetErrorMarker does
+// for a token; a span over several lines is marked to the end of its
+// first line, where the marker sits.
+func (e *Editor) SetErrorSpan(line, col, endLine, endCol int, msg string) {
+	if line < 0 || line >= len(e.buf.lines) {
+		return
+	}
+	col = max(0, col)
+	switch {
+	case endLine > line:
+		endCol = e.buf.lineLen(line)
+	case endLine < line || endCol <= col:
+		endCol = 0 // no span: the token
+	}
+	e.errors = append(e.errors, ErrorMarker{Line: line, Col: col, EndCol: endCol, Message: msg})
 	e.Refresh()
 }
 

@@ -795,3 +795,39 @@ func TestCursorSetBeforeLayoutIsScrolledIntoView(t *testing.T) {
 		t.Errorf("top %d after ScrollToLine(10)", top)
 	}
 }
+
+func TestErrorSpan(t *testing.T) {
+	e, _ := newTestEditor(t, "SELECT origin, SUM(distance) + 'x' AS d FROM flights")
+	g := e.r.gutterCols
+	marked := func(col int) bool {
+		c := e.r.grid.Rows[0].Cells[g+col]
+		return c.Style != nil && c.Style.BackgroundColor() == e.r.bgs[bgError]
+	}
+	// "SUM(distance) + 'x'" is columns 15..33 (0-based)
+	e.SetErrorSpan(0, 15, 0, 34, "Cannot apply '+' to arguments of type '<INTEGER> + <CHAR(1)>'")
+	for col := 15; col < 34; col++ {
+		if !marked(col) {
+			t.Fatalf("column %d (%q) not marked", col, e.r.grid.Rows[0].Cells[g+col].Rune)
+		}
+	}
+	if marked(14) || marked(34) {
+		t.Error("the span is marked beyond its ends")
+	}
+	// hovering its end shows the message
+	e.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: e.r.cellPos(pos{0, 32}).Add(fyne.NewPos(1, 2))}})
+	if !e.r.tipText.Visible() || !strings.HasPrefix(e.r.tipText.Text, "Cannot apply") {
+		t.Error("no tooltip over the span's end")
+	}
+	e.MouseOut()
+	// a span over lines: to the end of the first; no span: the token
+	e.ClearErrorMarkers()
+	e.SetErrorSpan(0, 45, 3, 2, "more lines")
+	if !marked(45) || !marked(51) || marked(44) {
+		t.Error("a span over lines")
+	}
+	e.ClearErrorMarkers()
+	e.SetErrorSpan(0, 19, 0, 19, "the token")
+	if !marked(19) || !marked(26) || marked(27) || marked(18) {
+		t.Error("no span: the token")
+	}
+}

@@ -572,7 +572,7 @@ func (e *Editor) MouseMoved(ev *desktop.MouseEvent) {
 			if m.Line != p.line {
 				continue
 			}
-			a, b := errorTokenBounds(e.buf, m.Line, m.Col)
+			a, b := markerBounds(e.buf, m)
 			if e.r.inGutter(ev.Position) || (p.col >= a && p.col <= b) {
 				msg = m.Message
 				break

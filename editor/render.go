@@ -397,7 +397,7 @@ func (r *editorRenderer) appendLineCells(cells []widget.TextGridCell, l int, has
 	var errA, errB int = -1, -1
 	for _, m := range e.errors {
 		if m.Line == l {
-			errA, errB = errorTokenBounds(e.buf, m.Line, m.Col)
+			errA, errB = markerBounds(e.buf, m)
 			break
 		}
 	}
@@ -483,6 +483,16 @@ func (r *editorRenderer) appendLineCells(cells []widget.TextGridCell, l int, has
 // errorTokenBounds returns the rune columns of the token at (l, col) that an
 // error marker underlines: the word there, or the single character, or the
 // last character when col is at or past the line end.
+// markerBounds is the rune range a marker highlights on its line: its
+// span, or the token at its column.
+func markerBounds(b *buffer, m ErrorMarker) (int, int) {
+	if m.EndCol > m.Col {
+		n := b.lineLen(m.Line)
+		return min(m.Col, n), min(m.EndCol, n)
+	}
+	return errorTokenBounds(b, m.Line, m.Col)
+}
+
 func errorTokenBounds(b *buffer, l, col int) (int, int) {
 	n := b.lineLen(l)
 	if n == 0 {

@@ -64,8 +64,8 @@ func FormatBytes(n int64) string {
 }
 
 // FormatWatermark renders a watermark (epoch ms) in loc: "–" for none,
-// "end" for the end of input, else date and time to the millisecond
-// (the date is left out when it is today's in loc at now).
+// "end" for the end of input, else the time to the millisecond when it is
+// today's in loc at now, or the date and time to the second otherwise.
 func FormatWatermark(wm int64, loc *time.Location, now time.Time) string {
 	switch wm {
 	case runtime.MinWatermark:
@@ -81,7 +81,7 @@ func FormatWatermark(wm int64, loc *time.Location, now time.Time) string {
 	if t.Year() == n.Year() && t.YearDay() == n.YearDay() {
 		return t.Format("15:04:05.000")
 	}
-	return t.Format("2006-01-02 15:04:05.000")
+	return t.Format("2006-01-02 15:04:05")
 }
 
 // FormatLag renders how far a watermark is behind: "850ms", "12.5s",

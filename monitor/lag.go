@@ -14,6 +14,17 @@ type LagPoint struct {
 	Lag       time.Duration
 }
 
+// MaxLiveLag bounds the watermark lags that say how far a job is behind:
+// a watermark further than this from processing time (either way) belongs
+// to a source whose event time does not follow the wall clock, such as
+// historical data replayed ('source.replay-speed') or a test clock, and
+// its lag only tells how old the data is.
+const MaxLiveLag = 24 * time.Hour
+
+// LiveLag reports whether a watermark lag is within MaxLiveLag of
+// processing time, so that showing it as "behind by" means something.
+func LiveLag(d time.Duration) bool { return d > -MaxLiveLag && d < MaxLiveLag }
+
 // DefaultLagSpan is how much history a LagHistory keeps.
 const DefaultLagSpan = 5 * time.Minute
 

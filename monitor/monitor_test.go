@@ -110,11 +110,20 @@ func TestFormat(t *testing.T) {
 		{FormatLag(-2 * time.Second), "-2.0s"}, {FormatLag(25*365*24*time.Hour + 3*24*time.Hour), "25y 3d"},
 		{FormatWatermark(runtime.MinWatermark, time.UTC, t0), "–"}, {FormatWatermark(runtime.MaxWatermark, time.UTC, t0), "end"},
 		{FormatWatermark(t0.Add(-1500*time.Millisecond).UnixMilli(), time.UTC, t0), "11:59:58.500"},
-		{FormatWatermark(time.Date(2001, 1, 1, 6, 0, 0, 0, time.UTC).UnixMilli(), time.UTC, t0), "2001-01-01 06:00:00.000"},
+		{FormatWatermark(time.Date(2001, 1, 1, 6, 0, 0, 0, time.UTC).UnixMilli(), time.UTC, t0), "2001-01-01 06:00:00"},
 		{OneLine("SELECT a,\n  b\tFROM t", 100), "SELECT a, b FROM t"}, {OneLine("abcdef", 4), "abc…"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		d    time.Duration
+		live bool
+	}{{0, true}, {-2 * time.Second, true}, {23 * time.Hour, true}, {-23 * time.Hour, true},
+		{25 * time.Hour, false}, {-25 * time.Hour, false}, {25 * 365 * 24 * time.Hour, false}} {
+		if LiveLag(c.d) != c.live {
+			t.Errorf("LiveLag(%v) = %v", c.d, !c.live)
 		}
 	}
 	sum, det := Failure(errors.New("Calc(select=[boom(x)]): panic: kaboom\ngoroutine 7 [running]:\nmain.f()\n"))

@@ -1198,3 +1198,81 @@ func TestDroppingAFileOpensItsReview(t *testing.T) {
 		t.Errorf("no rowtime offer:\n%s", r.ddl.Text())
 	}
 }
+
+// typeLines types text as typeKeys does, pressing Return for each "\n".
+func (h *harness) typeLines(text string) {
+	h.t.Helper()
+	for i, line := range strings.Split(text, "\n") {
+		if i > 0 {
+			h.key(fyne.KeyReturn)
+		}
+		h.typeKeys(line)
+	}
+}
+
+func TestCompletionEnterAfterAWordTypedInFullIsALineBreak(t *testing.T) {
+	h := newHarness(t)
+	h.newTab("")
+	h.run("CREATE TABLE flights_live (x INT) WITH ('connector' = 'datagen')")
+	tab := h.newTab("")
+	h.w.Canvas().Focus(tab.ed)
+
+	// "flights" is offered beside "flights_live": Enter keeps the word and
+	// breaks the line, the popup closes.
+	h.typeKeys("SELECT * FROM flights")
+	if got := strings.Join(h.popup().labels(), ","); !strings.Contains(got, "flights/table") || !strings.Contains(got, "flights_live/table") {
+		t.Fatalf("items %s", got)
+	}
+	h.key(fyne.KeyReturn)
+	if h.wb.completionOpen(nil) {
+		t.Error("the popup stays open after Enter")
+	}
+	h.typeKeys("WHERE x")
+	if got := tab.ed.Text(); got != "SELECT * FROM flights\nWHERE x" {
+		t.Errorf("editor %q", got)
+	}
+
+	// A keyword typed in lower case is typed in full too.
+	tab.ed.SetText("")
+	h.typeKeys("SELECT * from")
+	if it := h.popup().res.Items[h.popup().sel]; it.Label != "FROM" {
+		t.Fatalf("selected %q", it.Label)
+	}
+	h.key(fyne.KeyReturn)
+	if got := tab.ed.Text(); got != "SELECT * from\n" {
+		t.Errorf("editor %q", got)
+	}
+
+	// Enter still completes a word begun, and an item chosen with the arrows.
+	tab.ed.SetText("")
+	h.typeKeys("SELECT * FROM flights_l")
+	h.key(fyne.KeyReturn)
+	if got := tab.ed.Text(); got != "SELECT * FROM flights_live" {
+		t.Errorf("a begun word: editor %q", got)
+	}
+	tab.ed.SetText("")
+	h.typeKeys("SELECT * FROM flights")
+	p := h.popup()
+	h.key(fyne.KeyDown)
+	want := p.res.Items[p.sel].Insert
+	h.key(fyne.KeyReturn)
+	if got := tab.ed.Text(); got != "SELECT * FROM "+want || want == "flights" {
+		t.Errorf("a chosen item %q: editor %q", want, got)
+	}
+}
+
+func TestCompletionKeepsTheLineBreaksOfATypedScript(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("")
+	h.w.Canvas().Focus(tab.ed)
+	script := "CREATE TABLE t (\nid INT,\nname STRING\n) WITH (\n'connector' = 'datagen',\n'rows-per-second' = '1'\n)"
+	h.typeLines(script)
+	// the editor indents new lines; the lines themselves are the typed ones
+	var got []string
+	for _, l := range strings.Split(tab.ed.Text(), "\n") {
+		got = append(got, strings.TrimSpace(l))
+	}
+	if strings.Join(got, "\n") != script {
+		t.Errorf("editor\n%s\nwant\n%s", tab.ed.Text(), script)
+	}
+}

@@ -150,7 +150,13 @@ func newBuilderPanel(wb *Workbench) *builderPanel {
 	// two rows of buttons keep the panel narrow beside wide result tabs
 	bottom := container.NewVBox(widget.NewSeparator(), b.status, container.NewHBox(b.runBtn, b.goBtn), container.NewHBox(b.newBtn))
 	b.bg = canvas.NewRectangle(color.Transparent)
-	b.content = container.NewStack(b.bg, container.NewBorder(top, bottom, nil, nil, container.NewVScroll(b.body)))
+	// The form scrolls both ways, so that a wide form (a window TVF, a
+	// join) never widens the window nor squeezes the catalog tree; a
+	// gutter keeps the scroll bar off the right-hand selects.
+	gutter := canvas.NewRectangle(color.Transparent)
+	gutter.SetMinSize(fyne.NewSize(theme.ScrollBarSize()+theme.Padding(), 0))
+	form := container.NewScroll(container.NewBorder(nil, nil, nil, gutter, b.body))
+	b.content = container.NewStack(b.bg, container.NewBorder(top, bottom, nil, nil, form))
 	b.dragLabel = widget.NewLabel("")
 	return b
 }

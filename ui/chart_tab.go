@@ -46,6 +46,11 @@ type chartView struct {
 	setting bool // the selects are being set from code
 	frame   charts.Frame
 	frames  int // frames shown (for tests)
+
+	// fitted: the detected Y columns were checked against the first
+	// frame's values (charts.FitScales); scaleNote says what was left out
+	fitted    bool
+	scaleNote string
 }
 
 const (
@@ -265,6 +270,19 @@ func (cv *chartView) showFrame(f charts.Frame) {
 	}
 	cv.frame = f
 	cv.frames++
+	if !cv.fitted && f.Model != nil && f.Model.Rows > 0 && slices.Equal(f.Model.Settings.Y, cv.settings.Y) {
+		cv.fitted = true
+		if s, out := charts.FitScales(cv.settings, f.Model); len(out) > 0 {
+			cv.settings = s
+			cv.show(s)
+			cv.live.SetSettings(s) // a frame of the narrowed chart follows
+			them := "it"
+			if len(out) > 1 {
+				them = "them"
+			}
+			cv.scaleNote = fmt.Sprintf(" · %s left out: on another scale than %s (Y adds %s back)", strings.Join(out, ", "), s.Y[0], them)
+		}
+	}
 	cv.area.img.Image = f.Image
 	cv.area.img.Refresh()
 	var s string
@@ -282,6 +300,9 @@ func (cv *chartView) showFrame(f charts.Frame) {
 		}
 	}
 	s += fmt.Sprintf(" · drawn in %d ms", f.Elapsed.Milliseconds())
+	if cv.settings.Auto {
+		s += cv.scaleNote
+	}
 	cv.info.SetText(s)
 }
 
@@ -324,6 +345,7 @@ func (cv *chartView) showSave(ext string) {
 			d.SetLocation(l)
 		}
 	}
+	d.Resize(fileDialogSize(win))
 	d.Show()
 }
 

@@ -23,7 +23,11 @@ import (
 // overlay: Up/Down/PageUp/PageDown choose, Enter or Tab accept, Esc closes;
 // typed characters and Backspace go on to the editor and the candidates
 // follow the new prefix. The chosen item replaces the word at the cursor
-// with Editor.ReplaceRange (one undo step).
+// with Editor.ReplaceRange (one undo step). Enter is a line break, not an
+// acceptance, when accepting would change nothing (the word is typed in
+// full) or when a popup that opened by itself offers items for a word not
+// begun yet (after "(" or ","), unless an item was chosen with the arrows:
+// typing, however fast, keeps its line breaks.
 
 // completionRows is how many candidates the popup shows at once.
 const completionRows = 10
@@ -37,6 +41,10 @@ type completionPopup struct {
 	top  int // first shown item
 	pop  *widget.PopUp
 	view *completionView
+
+	// explicit: opened by Ctrl+Space; chosen: the selection was moved
+	// with the keyboard (then Enter accepts whatever the word is).
+	explicit, chosen bool
 
 	rows   []*completionRow
 	detail *widget.Label
@@ -95,7 +103,7 @@ func (wb *Workbench) showCompletion(t *editorTab, explicit bool) {
 	if c == nil {
 		return
 	}
-	p := &completionPopup{wb: wb, tab: t, res: res, sel: exactMatch(res)}
+	p := &completionPopup{wb: wb, tab: t, res: res, sel: exactMatch(res), explicit: explicit}
 	p.build()
 	p.pop = widget.NewPopUp(p.content(), c)
 	p.pop.Resize(p.size())
@@ -145,6 +153,38 @@ func exactMatch(res completion.Result) int {
 		}
 	}
 	return 0
+}
+
+// typedInFull reports whether accepting it would leave text as it is:
+// the word under the cursor is its insert text already (in any case for
+// keywords, types and functions, which SQL reads case-insensitively).
+func typedInFull(res completion.Result, text string, it completion.Item) bool {
+	if res.Start < 0 || res.End > len(text) || res.Start > res.End {
+		return false
+	}
+	word := text[res.Start:res.End]
+	if word == it.Insert {
+		return true
+	}
+	switch it.Kind {
+	case completion.KindKeyword, completion.KindType, completion.KindFunction:
+		return strings.EqualFold(word, it.Insert)
+	}
+	return false
+}
+
+// enterIsALineBreak reports whether Enter should go to the editor as a
+// new line instead of accepting the selection: accepting would change
+// nothing, or the popup opened by itself where no word is begun and no
+// item was chosen.
+func (p *completionPopup) enterIsALineBreak() bool {
+	if p.sel < 0 || p.sel >= len(p.res.Items) {
+		return true
+	}
+	if typedInFull(p.res, p.tab.ed.Text(), p.res.Items[p.sel]) {
+		return true
+	}
+	return !p.explicit && !p.chosen && p.res.Prefix == ""
 }
 
 // typedOneRune reports whether text is old with one character inserted
@@ -249,6 +289,7 @@ func (p *completionPopup) move(d int) {
 		return
 	}
 	p.sel = (p.sel + d%n + n) % n
+	p.chosen = true
 	p.render()
 }
 
@@ -277,8 +318,9 @@ func (p *completionPopup) focusEditor() {
 // closes when nothing matches or the cursor left the word.
 func (p *completionPopup) update() {
 	res := p.wb.completeAt(p.tab)
-	if len(res.Items) == 0 {
+	if len(res.Items) == 0 || !p.explicit && len(res.Items) == 1 && typedInFull(res, p.tab.ed.Text(), res.Items[0]) {
 		p.wb.closeCompletion()
+		p.focusEditor()
 		return
 	}
 	var label string
@@ -325,11 +367,21 @@ func (p *completionPopup) key(ev *fyne.KeyEvent) {
 		p.move(1)
 	case fyne.KeyPageUp:
 		p.sel = max(0, p.sel-(completionRows-1))
+		p.chosen = true
 		p.render()
 	case fyne.KeyPageDown:
 		p.sel = min(len(p.res.Items)-1, p.sel+completionRows-1)
+		p.chosen = true
 		p.render()
-	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeyTab:
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if p.enterIsALineBreak() {
+			p.wb.closeCompletion()
+			p.focusEditor()
+			p.tab.ed.TypedKey(ev)
+			return
+		}
+		p.accept(p.sel)
+	case fyne.KeyTab:
 		p.accept(p.sel)
 	case fyne.KeyEscape:
 		p.wb.closeCompletion()

@@ -203,11 +203,26 @@ func connectError(cfg persistence.Connection, err error) error {
 	if errors.As(err, &ge) && ge.StatusCode == 401 {
 		return &connectErr{fmt.Errorf("%s refused the token (401): check the connection's token", cfg.URL)}
 	}
+	var ce *gateway.ConnectionError
+	if errors.As(err, &ce) {
+		return &connectErr{ce} // "cannot reach the SQL Gateway at host:port: connection refused"
+	}
 	var oe *net.OpError
 	if errors.As(err, &oe) && oe.Err != nil {
 		err = oe.Err // "connect: connection refused", without the request
 	}
 	return &connectErr{fmt.Errorf("connecting to %s: %w", cfg.URL, err)}
+}
+
+// unreachable reports an error that is no fault of the statement: the
+// gateway could not be reached. Its message is worded for Messages.
+func unreachable(err error) (string, bool) {
+	var ce *gateway.ConnectionError
+	if !errors.As(err, &ce) {
+		return "", false
+	}
+	msg := ce.Error()
+	return strings.ToUpper(msg[:1]) + msg[1:], true
 }
 
 // connectErr is a failure to open a session.
@@ -600,6 +615,12 @@ func (wb *Workbench) reportCatalogError(err error) {
 		return
 	}
 	wb.catalogErr = err.Error()
+	if msg, ok := unreachable(err); ok {
+		// said already when a statement just failed for the same reason
+		if n := len(wb.messages.msgs); n > 0 && strings.HasSuffix(wb.messages.msgs[n-1].text, msg) {
+			return
+		}
+	}
 	wb.messages.add(levelError, "Reading the catalog of "+wb.conns.shown.cfg.Name+": "+err.Error(), nil)
 }
 

@@ -28,7 +28,7 @@ import (
 
 // connectionSwitch builds the toolbar's connection switch: the current
 // tab's connection, and a button opening the Connections dialog.
-func (wb *Workbench) connectionSwitch() fyne.CanvasObject {
+func (wb *Workbench) connectionSwitch() []fyne.CanvasObject {
 	wb.connSel = widget.NewSelect(wb.conns.names(), func(name string) {
 		if c := wb.conns.byName(name); c != nil {
 			wb.setTabConnection(wb.editors.current(), c)
@@ -37,9 +37,8 @@ func (wb *Workbench) connectionSwitch() fyne.CanvasObject {
 	wb.connSel.SetSelected(wb.currentConn().cfg.Name)
 	manage := widget.NewButtonWithIcon("", theme.SettingsIcon(), wb.showConnectionsDialog)
 	manage.Importance = widget.LowImportance
-	// wide enough for "Embedded (this machine)"
-	sel := container.New(layout.NewGridWrapLayout(fyne.NewSize(230, wb.connSel.MinSize().Height)), wb.connSel)
-	return container.NewHBox(widget.NewLabel("Connection"), sel, manage)
+	// wide enough for "Embedded (this machine)", less in a narrow window
+	return []fyne.CanvasObject{widget.NewLabel("Connection"), prefWidth(230, wb.connSel), manage}
 }
 
 // catalogPane is the catalog tree under its connection's name and state.
@@ -320,11 +319,12 @@ func (wb *Workbench) openConnectionsDialog() *connDialog {
 	cd.name = widget.NewEntry()
 	cd.name.SetPlaceHolder("e.g. Flink staging")
 	cd.url = widget.NewEntry()
-	cd.url.SetPlaceHolder("http://127.0.0.1:8083")
+	cd.url.SetPlaceHolder("e.g. http://127.0.0.1:8083")
 	cd.token = widget.NewPasswordEntry()
 	cd.token.SetPlaceHolder("optional bearer token")
 	cd.props = widget.NewMultiLineEntry()
-	cd.props.SetPlaceHolder("table.local-time-zone = UTC\nparallelism.default = 4")
+	// an example, worded as one: the field starts empty (the gateway's defaults)
+	cd.props.SetPlaceHolder("e.g. table.local-time-zone = UTC\n(one key = value a line; none: the gateway's defaults)")
 	cd.props.SetMinRowsVisible(5)
 	cd.runInit = widget.NewCheck("Run the workspace's init script in each new session", nil)
 	cd.status = widget.NewLabel("")

@@ -23,6 +23,7 @@ import (
 type testGateway struct {
 	srv *gateway.Server
 	url string
+	hs  *httptest.Server
 }
 
 func startGateway(t *testing.T, cfg gateway.Config) *testGateway {
@@ -35,7 +36,7 @@ func startGateway(t *testing.T, cfg gateway.Config) *testGateway {
 		hs.Close()
 		srv.Close()
 	})
-	return &testGateway{srv: srv, url: hs.URL}
+	return &testGateway{srv: srv, url: hs.URL, hs: hs}
 }
 
 // addConnection adds a gateway connection through File ▸ Connections…
@@ -263,8 +264,8 @@ func TestGatewayErrorsMarkTheEditor(t *testing.T) {
 	tab.ed.SetText("SELECT 1")
 	h.runStatement()
 	h.until("the failure in the catalog's header", func() bool { return strings.HasPrefix(h.wb.connDetail.Text, "not connected: ") })
-	if !strings.Contains(h.messages(), "[ERROR] Statement at line 1: connecting to http://127.0.0.1:1: connect: connection refused") {
-		t.Errorf("header %q; messages:\n%s", h.wb.connDetail.Text, h.messages())
+	if !strings.Contains(h.messages(), "[ERROR] Cannot reach the SQL Gateway at 127.0.0.1:1: connection refused") || len(tab.ed.ErrorMarkers()) != 0 {
+		t.Errorf("header %q, markers %v; messages:\n%s", h.wb.connDetail.Text, tab.ed.ErrorMarkers(), h.messages())
 	}
 }
 
@@ -275,6 +276,12 @@ func TestGatewayTokenIsHiddenAndChecked(t *testing.T) {
 	cd := h.wb.openConnectionsDialog()
 	if !cd.token.Password {
 		t.Error("the token entry shows the token")
+	}
+	// examples are worded as examples, not as values already there
+	for _, e := range []*widget.Entry{cd.url, cd.props} {
+		if !strings.HasPrefix(e.PlaceHolder, "e.g. ") || e.Text != "" {
+			t.Errorf("placeholder %q, text %q", e.PlaceHolder, e.Text)
+		}
 	}
 	cd.d.Hide()
 	h.addConnection("wrong", g.url, "nope", "")
@@ -549,5 +556,55 @@ func TestGatewayMatchesEmbedded(t *testing.T) {
 	}
 	if h.wb.conns.of(local) != h.wb.conns.embedded || h.wb.conns.of(remote).cfg.Name != "gw" {
 		t.Error("the tabs changed connections")
+	}
+}
+
+// TestGatewayGoneIsAConnectionErrorNotASQLError: a gateway that stops
+// after the session was opened fails the next statement with a connection
+// error in Messages and no marker in the editor.
+func TestGatewayGoneIsAConnectionErrorNotASQLError(t *testing.T) {
+	g := startGateway(t, gateway.Config{})
+	h := newHarness(t)
+	tab := h.newTab("")
+	h.addConnection("gw", g.url, "", "")
+	if rt := h.run("SELECT 41"); rt == nil {
+		t.Fatalf("no result; messages:\n%s", h.messages())
+	}
+	g.hs.CloseClientConnections()
+	g.hs.Close()
+	h.wb.messages.clear()
+	tab.ed.SetText("SELECT 42")
+	h.runStatement()
+	addr := strings.TrimPrefix(g.url, "http://")
+	want := "[ERROR] Cannot reach the SQL Gateway at " + addr + ": connection refused"
+	if got := h.messages(); !strings.Contains(got, want) || strings.Contains(got, "http://") || strings.Contains(got, "line 1") {
+		t.Errorf("messages:\n%s\nwant %q", got, want)
+	}
+	if m := tab.ed.ErrorMarkers(); len(m) != 0 {
+		t.Errorf("markers %+v", m)
+	}
+	// the catalog, read again after the statement, does not say it twice
+	h.until("the catalog's failure", func() bool { return strings.HasPrefix(h.wb.connDetail.Text, "not connected") || h.wb.catalogErr != "" })
+	h.settle()
+	if n := strings.Count(h.messages(), "Cannot reach the SQL Gateway") + strings.Count(h.messages(), "cannot reach the SQL Gateway"); n != 1 {
+		t.Errorf("said %d times:\n%s", n, h.messages())
+	}
+}
+
+// TestGatewaySetListsAndSaysSo: SET without arguments on a gateway tab
+// lists the session's properties in a result and has its Messages entry.
+func TestGatewaySetListsAndSaysSo(t *testing.T) {
+	g := startGateway(t, gateway.Config{})
+	h := newHarness(t)
+	h.newTab("")
+	h.addConnection("gw", g.url, "", "")
+	h.wb.messages.clear()
+	rt := h.run("SET")
+	got := h.wb.messages.texts()
+	if rt == nil {
+		t.Fatalf("no result; messages %q", got)
+	}
+	if n := rt.res.Stats().Rows; n == 0 || len(got) != 1 || !strings.HasPrefix(got[0], "SET\nFinished: "+plural(n, "row")+" in ") {
+		t.Errorf("%d rows, messages %q", n, got)
 	}
 }

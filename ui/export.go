@@ -222,6 +222,7 @@ func (f *exportForm) content() fyne.CanvasObject {
 			f.path.SetText(p)
 		}, f.wb.win)
 		d.SetFileName(filepath.Base(f.path.Text))
+		d.Resize(fileDialogSize(f.wb.win))
 		d.Show()
 	})
 	form := widget.NewForm(
@@ -354,7 +355,7 @@ func (wb *Workbench) exportDone(j *exportJob, err error, d time.Duration) {
 	j.dlg.Hide()
 	switch {
 	case err == nil:
-		msg := fmt.Sprintf("Exported %s rows to %s in %s.", groupDigits(int(j.written.Load())), j.path, fmtDuration(d))
+		msg := fmt.Sprintf("Exported %s to %s in %s.", plural(int(j.written.Load()), "row"), j.path, fmtDuration(d))
 		wb.messages.add(levelInfo, msg, nil)
 		wb.setStatus(msg)
 	case j.canceled.Load() || errors.Is(err, context.Canceled):

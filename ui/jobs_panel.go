@@ -54,7 +54,7 @@ var jobCols = []struct {
 	width float32
 }{
 	{"Status", 92}, {"Job", 96}, {"Statement", 0}, {"Started", 72}, {"Rows out", 84},
-	{"Rate", 76}, {"Watermark", 104}, {"Lag", 60}, {"Lag, 5 min", 140}, {"", 176},
+	{"Rate", 76}, {"Watermark", 160}, {"Lag", 64}, {"Lag, 5 min", 150}, {"", 176},
 }
 
 const jobStmtCol = 2
@@ -73,7 +73,10 @@ func newJobsPanel(wb *Workbench) *jobsPanel {
 		header[i] = l
 	}
 	head := container.New(&columnsLayout{}, header...)
-	p.item = container.NewTabItemWithIcon("Jobs", theme.ListIcon(), container.NewBorder(container.NewVBox(p.summary, head), nil, nil, nil, p.list))
+	// the columns scroll sideways in a narrow window rather than widen it
+	// (the panel's width is the whole centre's minimum)
+	table := container.NewHScroll(container.NewBorder(head, nil, nil, nil, p.list))
+	p.item = container.NewTabItemWithIcon("Jobs", theme.ListIcon(), container.NewBorder(p.summary, nil, nil, nil, table))
 	return p
 }
 
@@ -141,8 +144,13 @@ func (p *jobsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	if r.HasWatermark {
 		wm = monitor.FormatWatermark(r.Watermark, p.zone, time.Now())
-		if r.Watermark != runtime.MaxWatermark && !r.Status.IsTerminal() {
-			lag = monitor.FormatLag(r.Lag) // an ended job falls no further behind
+		switch {
+		case r.Watermark == runtime.MaxWatermark || r.Status.IsTerminal():
+			// an ended job falls no further behind
+		case !monitor.LiveLag(r.Lag):
+			lag = "—" // replayed data: its age is no lag (the summary says so)
+		default:
+			lag = monitor.FormatLag(r.Lag)
 		}
 	}
 	set(5, rate)
@@ -166,6 +174,17 @@ func (p *jobsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		summary, _ := monitor.Failure(r.Err)
 		set(jobStmtCol, summary+" — "+stmt)
 	}
+}
+
+// replaying reports a running job whose watermark is too far from the
+// wall clock for its lag to mean anything (monitor.LiveLag).
+func replaying(rows []monitor.JobRow) bool {
+	for _, r := range rows {
+		if r.HasWatermark && r.Watermark != runtime.MaxWatermark && !r.Status.IsTerminal() && !monitor.LiveLag(r.Lag) {
+			return true
+		}
+	}
+	return false
 }
 
 func statusImportance(s runtime.JobStatus) widget.Importance {
@@ -222,7 +241,11 @@ func (p *jobsPanel) update(now time.Time) {
 	case running == 0:
 		p.summary.SetText(fmt.Sprintf("%s, none running. SHOW JOBS and STOP JOB '<id>' work in SQL too.", plural(len(p.rows), "job")))
 	default:
-		p.summary.SetText(fmt.Sprintf("%d running of %s · refreshed %s", running, plural(len(p.rows), "job"), now.Format("15:04:05")))
+		text := fmt.Sprintf("%d running of %s · refreshed %s", running, plural(len(p.rows), "job"), now.Format("15:04:05"))
+		if replaying(p.rows) {
+			text += " · Lag —: the watermark is more than a day from the clock (replayed data), so the chart shows how far event time advanced"
+		}
+		p.summary.SetText(text)
 	}
 	if running != p.running {
 		p.running = running
@@ -419,7 +442,9 @@ func (l *columnsLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 }
 
 // lagSpark is a small line chart of a job's watermark lag over the last
-// minutes: one canvas line per step, scaled to the largest lag shown.
+// minutes: one canvas line per step, scaled to the largest lag shown. When
+// the lag is no lag (replayed data, monitor.LiveLag) it charts how far the
+// watermark advanced instead ("wm +2h10m").
 type lagSpark struct {
 	widget.BaseWidget
 	pts    []monitor.LagPoint
@@ -484,20 +509,34 @@ func (r *lagSparkRenderer) draw(size fyne.Size) {
 		}
 		pts = thin
 	}
+	value := func(p monitor.LagPoint) float64 { return p.Lag.Seconds() }
+	replay := len(pts) > 0 && !monitor.LiveLag(pts[len(pts)-1].Lag)
+	if replay {
+		first := pts[0].Watermark
+		value = func(p monitor.LagPoint) float64 { return float64(p.Watermark-first) / 1000 }
+	}
 	top := float64(0)
 	for _, p := range pts {
-		top = max(top, p.Lag.Seconds())
+		top = max(top, value(p))
+	}
+	switch {
+	case len(pts) == 0:
+		s.label.Text = ""
+	case replay:
+		s.label.Text = "wm +" + monitor.FormatLag(time.Duration(top*float64(time.Second)))
+	default:
+		s.label.Text = "max " + monitor.FormatLag(time.Duration(top*float64(time.Second)))
 	}
 	if top <= 0 {
 		top = 1
 	}
-	if len(pts) > 0 {
-		s.label.Text = "max " + monitor.FormatLag(time.Duration(top*float64(time.Second)))
-	} else {
-		s.label.Text = ""
-	}
-	// the line on the left, its scale ("max 1.2s") on the right
+	// the line on the left, its scale ("max 1.2s") on the right; a scale
+	// that leaves the line too little room is left out
 	ls := s.label.MinSize()
+	if size.Width-ls.Width-4 < 40 {
+		s.label.Text = ""
+		ls = fyne.Size{}
+	}
 	s.label.Move(fyne.NewPos(size.Width-ls.Width, (size.Height-ls.Height)/2))
 	s.label.Resize(ls)
 	w := max(size.Width-ls.Width-4, 10)
@@ -515,7 +554,7 @@ func (r *lagSparkRenderer) draw(size fyne.Size) {
 			continue
 		}
 		x := func(j int) float32 { return float32(j) / float32(max(n-1, 1)) * w }
-		y := func(j int) float32 { return 1 + h - float32(pts[j].Lag.Seconds()/top)*h }
+		y := func(j int) float32 { return 1 + h - float32(value(pts[j])/top)*h }
 		l.Position1 = fyne.NewPos(x(i), y(i))
 		l.Position2 = fyne.NewPos(x(i+1), y(i+1))
 		l.StrokeColor = c

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -33,17 +34,21 @@ type message struct {
 	level msgLevel
 	text  string
 	loc   *msgLoc
+	id    int64 // reserved with reserve (0 = none): put replaces it
 }
 
-// messagesPanel lists statement outcomes and errors, newest last; the
-// selected message is shown in full on the right, and selecting one with a
-// position moves the editor's cursor there.
+// messagesPanel lists statement outcomes and errors, newest last (as
+// DataGrip's and DBeaver's output logs do); a statement that takes a while
+// (a query) has one entry, at the time it started, that its outcome
+// replaces. The selected message is shown in full on the right, and
+// selecting one with a position moves the editor's cursor there.
 type messagesPanel struct {
 	wb     *Workbench
 	list   *widget.List
 	detail *widget.Label
 	msgs   []message
 	item   *container.TabItem
+	lastID atomic.Int64
 }
 
 func newMessagesPanel(wb *Workbench) *messagesPanel {
@@ -118,6 +123,33 @@ func (p *messagesPanel) add(level msgLevel, text string, loc *msgLoc) {
 	if level == levelError || p.detail.Text == "" {
 		p.detail.SetText(text)
 	}
+}
+
+// reserve returns an ID for a message that put adds and later replaces
+// (any goroutine may call it).
+func (p *messagesPanel) reserve() int64 { return p.lastID.Add(1) }
+
+// put replaces the message with ID id, keeping its time and place, or
+// appends it when there is none (it was cleared or dropped).
+func (p *messagesPanel) put(id int64, level msgLevel, text string, loc *msgLoc) {
+	for i := len(p.msgs) - 1; i >= 0; i-- {
+		m := &p.msgs[i]
+		if m.id != id {
+			continue
+		}
+		old := m.text
+		m.level, m.text = level, text
+		if loc != nil {
+			m.loc = loc
+		}
+		p.list.RefreshItem(i)
+		if level == levelError || p.detail.Text == old {
+			p.detail.SetText(text)
+		}
+		return
+	}
+	p.add(level, text, loc)
+	p.msgs[len(p.msgs)-1].id = id
 }
 
 func (p *messagesPanel) clear() {

@@ -18,6 +18,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/monitor"
 )
 
 // readingsDDL is an endless datagen stream with an event-time column.
@@ -550,4 +551,86 @@ func TestJobsPanelGatewayJobs(t *testing.T) {
 		r, _ := jp.row(id)
 		return r.Status == runtime.Canceled
 	})
+}
+
+// TestJobsPanelReplayedWatermark: a watermark years behind the clock
+// (replayed 2001 data) shows no lag but "—", its chart the watermark's
+// advance, and the summary says why; a live watermark shows its lag.
+func TestJobsPanelReplayedWatermark(t *testing.T) {
+	h := newHarness(t)
+	jp := h.wb.mon.jobs
+	jp.zone = time.UTC
+	now := time.Now()
+	wm := time.Date(2001, 1, 1, 6, 0, 0, 0, time.UTC)
+	jp.rows = []monitor.JobRow{
+		{ID: "replay", Status: runtime.Running, Start: now, HasWatermark: true, Watermark: wm.UnixMilli(), Lag: now.Sub(wm)},
+		{ID: "live", Status: runtime.Running, Start: now, HasWatermark: true, Watermark: now.Add(-3 * time.Second).UnixMilli(), Lag: 3 * time.Second},
+	}
+	cellText := func(i, col int) string {
+		o := jp.makeRow()
+		jp.updateRow(i, o)
+		return o.(*fyne.Container).Objects[col].(*widget.Label).Text
+	}
+	if wmText, lag := cellText(0, 6), cellText(0, 7); wmText != "2001-01-01 06:00:00" || lag != "—" {
+		t.Errorf("replay: watermark %q, lag %q", wmText, lag)
+	}
+	if lag := cellText(1, 7); lag != "3.0s" {
+		t.Errorf("live: lag %q", lag)
+	}
+	if !replaying(jp.rows) || replaying(jp.rows[1:]) {
+		t.Error("replaying")
+	}
+
+	// the spark line of the replay charts the watermark's advance
+	s := newLagSpark()
+	pts := []monitor.LagPoint{
+		{Time: now, Watermark: wm.UnixMilli(), Lag: now.Sub(wm)},
+		{Time: now.Add(3 * time.Second), Watermark: wm.Add(time.Hour).UnixMilli(), Lag: now.Add(3 * time.Second).Sub(wm.Add(time.Hour))},
+	}
+	s.set(pts, true)
+	s.Resize(fyne.NewSize(150, 24))
+	test.WidgetRenderer(s).Layout(s.Size())
+	if s.label.Text != "wm +1h00m" {
+		t.Errorf("replay spark label %q", s.label.Text)
+	}
+	if l := s.lines[0]; l.Position1.Y <= l.Position2.Y || l.Position2.X+s.label.MinSize().Width > 150 {
+		t.Errorf("the line %v–%v does not rise, or the label overlaps it", l.Position1, l.Position2)
+	}
+	// a live lag charts the lag, scaled to its maximum
+	s.set([]monitor.LagPoint{{Time: now, Lag: 2 * time.Second}, {Time: now.Add(time.Second), Lag: 1500 * time.Millisecond}}, true)
+	test.WidgetRenderer(s).Layout(s.Size())
+	if s.label.Text != "max 2.0s" {
+		t.Errorf("live spark label %q", s.label.Text)
+	}
+}
+
+// TestChartLeavesOutAColumnOnAnotherScale: the detected chart of counts
+// in the thousands and averages below 200 keeps the counts only, and says
+// so; the user can add the column back.
+func TestChartLeavesOutAColumnOnAnotherScale(t *testing.T) {
+	h := newHarness(t)
+	rt := h.runBatch("SELECT h, flights, avg_delay FROM (VALUES ('01', 15000, 12.5), ('02', 14200, 170.0), ('03', 9000, 3.0)) AS t(h, flights, avg_delay)")
+	rt.showView(rt.mon.chartItem)
+	cv := rt.mon.chart
+	if cv == nil || !slices.Equal(cv.settings.Y, []string{"flights", "avg_delay"}) {
+		t.Fatalf("detected %+v", cv)
+	}
+	if !cv.step() {
+		t.Fatal("no frame")
+	}
+	h.q.drain()
+	if !slices.Equal(cv.settings.Y, []string{"flights"}) || !cv.settings.Auto || cv.yBtn.Text != "Y: flights" ||
+		!strings.Contains(cv.info.Text, "avg_delay left out: on another scale than flights") {
+		t.Errorf("settings %+v, Y button %q, info %q", cv.settings, cv.yBtn.Text, cv.info.Text)
+	}
+	if !cv.step() || h.q.drain() == 0 || len(cv.frame.Model.Series) != 1 {
+		t.Fatalf("the narrowed chart: %+v", cv.frame.Model)
+	}
+	// the user's choice stands
+	cv.yChecks.SetSelected([]string{"flights", "avg_delay"})
+	cv.step()
+	h.q.drain()
+	if !slices.Equal(cv.settings.Y, []string{"flights", "avg_delay"}) || len(cv.frame.Model.Series) != 2 || strings.Contains(cv.info.Text, "left out") {
+		t.Errorf("after choosing: %+v, info %q", cv.settings, cv.info.Text)
+	}
 }

@@ -71,7 +71,7 @@ func (wb *Workbench) showOpenFileDialog() {
 			d.SetLocation(l)
 		}
 	}
-	d.Resize(fyne.NewSize(900, 600))
+	d.Resize(fileDialogSize(wb.win))
 	d.Show()
 }
 

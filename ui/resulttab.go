@@ -51,7 +51,8 @@ type resultTab struct {
 	ended     atomic.Int64 // UnixNano; 0 while running
 	editorTab int64        // the editor tab that ran it, -1 = none
 	historyID int64
-	limit     int // rows that complete the query (Preview's LIMIT; 0 = none)
+	limit     int   // rows that complete the query (Preview's LIMIT; 0 = none)
+	msgID     int64 // its entry in Messages (messagesPanel.reserve)
 
 	// The query's job ID (embedded or on a gateway; job is nil for a
 	// gateway's) and where it runs (nil: the embedded engine).
@@ -192,7 +193,8 @@ func (rt *resultTab) build() {
 	bar := []fyne.CanvasObject{rt.stateLbl}
 	if rt.text != "" {
 		rt.textView = widget.NewTextGridFromString(rt.text)
-		body = rt.textView
+		// inset like the grid's cells, not against the tab's edge
+		body = container.New(layout.NewCustomPaddedLayout(theme.Padding(), 0, theme.InnerPadding(), 0), rt.textView)
 		copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
 			fyne.CurrentApp().Clipboard().SetContent(rt.text)
 		})
@@ -254,14 +256,14 @@ func (rt *resultTab) build() {
 		rt.pager = container.NewHBox(prev, rt.pageLbl, next)
 		rt.pager.Hide()
 	}
+	if rt.pager != nil {
+		// the pager belongs to the grid: under it, in the Data view
+		body = container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), rt.pager), nil, nil, body)
+	}
 	body = rt.wrapViews(body) // monitoring hook: Data / Chart / Plan views
 	top := container.NewBorder(nil, nil, container.NewHBox(bar...), nil, rt.statusLbl)
-	bottom := container.NewVBox()
-	if rt.pager != nil {
-		bottom.Add(container.NewHBox(layout.NewSpacer(), rt.pager))
-	}
 	rt.item = container.NewTabItemWithIcon(rt.title, theme.MediaPlayIcon(),
-		container.NewBorder(container.NewVBox(top, rt.errLbl), bottom, nil, nil, body))
+		container.NewBorder(container.NewVBox(top, rt.errLbl), nil, nil, nil, body))
 }
 
 // state is what the tab's badge says.
@@ -497,5 +499,5 @@ func (rt *resultTab) showMenuWith(extra []*fyne.MenuItem, at fyne.Position) {
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Export CSV…", func() { rt.wb.showExportDialog(rt) }),
 	)...)
-	widget.ShowPopUpMenuAtPosition(m, c, at)
+	showMenuAt(m, c, at) // popupmenu.go: upward near the bottom
 }

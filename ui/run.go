@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -642,6 +643,12 @@ func (wb *Workbench) post(level msgLevel, text string, loc *msgLoc) {
 	wb.do(func() { wb.messages.add(level, text, loc) })
 }
 
+// postAs adds or replaces (messagesPanel.put) the message id from the
+// worker.
+func (wb *Workbench) postAs(id int64, level msgLevel, text string, loc *msgLoc) {
+	wb.do(func() { wb.messages.put(id, level, text, loc) })
+}
+
 // summary is a statement's first line, shortened, for messages.
 func summary(text string) string {
 	first, _, more := strings.Cut(strings.TrimSpace(text), "\n")
@@ -672,14 +679,39 @@ func errPos(err error) (line, col int, ok bool) {
 	return 0, 0, false
 }
 
+var errEndRe = regexp.MustCompile(`\bto line (\d+), column (\d+)`)
+
+// errEnd extracts where an error's span ends (1-based, the column of its
+// last character), when it reports one: "From line 1, column 40 to line
+// 1, column 55: …" (the embedded validator's and Flink's wording).
+func errEnd(err error) (line, col int, ok bool) {
+	var pe *plan.Error
+	if errors.As(err, &pe) && pe.EndLine > 0 {
+		return pe.EndLine, pe.EndColumn, true
+	}
+	m := errEndRe.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 0, 0, false
+	}
+	line, _ = strconv.Atoi(m[1])
+	col, _ = strconv.Atoi(m[2])
+	return line, col, line > 0 && col > 0
+}
+
 // fail reports a failed statement: a marker in the editor at the error's
 // position (or the statement's start), the message in Messages, history.
+// A gateway that cannot be reached marks nothing: the statement is not
+// at fault.
 func (wb *Workbench) fail(req runReq, text string, pos sql.Pos, err error, started time.Time) {
 	line, col, ok := errPos(err)
 	if !ok {
 		line, col = pos.Line, max(pos.Column, 1)
 	}
 	msg := err.Error()
+	connMsg, connErr := unreachable(err)
+	if connErr {
+		msg = connMsg
+	}
 	if req.source != srcInit {
 		wb.addHistory(text, started, time.Since(started), 0, msg)
 	}
@@ -688,15 +720,19 @@ func (wb *Workbench) fail(req runReq, text string, pos sql.Pos, err error, start
 	case srcInit:
 		where = fmt.Sprintf("Init script, line %d: ", line)
 	case srcEditor:
-		if !ok {
+		if !ok && !connErr {
 			where = fmt.Sprintf("Statement at line %d: ", line)
 		}
 	}
 	t := req.tab
 	wb.do(func() {
 		var loc *msgLoc
-		if t != nil && wb.editors.byID(t.id) == t {
-			t.ed.SetErrorMarker(line-1, col-1, msg)
+		if t != nil && wb.editors.byID(t.id) == t && !connErr {
+			if el, ec, span := errEnd(err); span && ok {
+				t.ed.SetErrorSpan(line-1, col-1, el-1, ec, msg) // the whole span
+			} else {
+				t.ed.SetErrorMarker(line-1, col-1, msg)
+			}
 			loc = &msgLoc{tab: t, line: line, col: col}
 		}
 		wb.messages.add(levelError, "[ERROR] "+where+msg, loc)
@@ -768,6 +804,8 @@ func (wb *Workbench) startQuery(req runReq, text string, res table.StatementResu
 	rt.editorTab = req.tabID
 	rt.limit = req.limit
 	rt.historyID = wb.addHistory(text, started, 0, 0, "")
+	rt.msgID = wb.messages.reserve()
+	wb.postAs(rt.msgID, levelInfo, summary(text)+"\nRunning…", nil)
 	wb.attachPlan(rt, req.conn) // monitoring hook: the Plan view's plan and text
 	wb.do(func() { wb.addResult(rt) })
 	wb.collectors.Add(1)
@@ -863,17 +901,17 @@ func (wb *Workbench) queryEnded(rt *resultTab, err error) {
 	level := levelInfo
 	switch {
 	case err == nil:
-		msg = fmt.Sprintf("%s\nFinished: %s rows in %s.", summary(rt.stmt), groupDigits(st.Rows), fmtDuration(d))
+		msg = fmt.Sprintf("%s\nFinished: %s in %s.", summary(rt.stmt), plural(st.Rows, "row"), fmtDuration(d))
 	case errors.Is(err, context.Canceled):
 		h.Error = "canceled"
-		msg = fmt.Sprintf("%s\nCanceled after %s (%s rows shown).", summary(rt.stmt), fmtDuration(d), groupDigits(st.Rows))
+		msg = fmt.Sprintf("%s\nCanceled after %s (%s shown).", summary(rt.stmt), fmtDuration(d), plural(st.Rows, "row"))
 	default:
 		h.Error = err.Error()
 		level = levelError
 		msg = fmt.Sprintf("%s\n[ERROR] The query failed: %s", summary(rt.stmt), err)
 	}
 	wb.updateHistory(h)
-	wb.post(level, msg, nil)
+	wb.postAs(rt.msgID, level, msg, nil)
 }
 
 // jobWatch is an INSERT (or statement set) job being watched: ended is
@@ -1016,6 +1054,14 @@ func (wb *Workbench) showStatic(req runReq, text string, res table.StatementResu
 	}
 	rt.historyID = wb.addHistory(text, started, d, int64(r.Stats().Rows), "")
 	wb.attachPlan(rt, req.conn) // monitoring hook: EXPLAIN's plan graph
+	if req.source != srcInit {
+		outcome := fmt.Sprintf("Finished: %s in %s.", plural(r.Stats().Rows, "row"), fmtDuration(d))
+		if err := it.Err(); err != nil {
+			wb.post(levelError, summary(text)+"\n[ERROR] "+err.Error(), req.loc(posAt(req.doc, req.base)))
+		} else {
+			wb.post(levelInfo, summary(text)+"\n"+outcome, req.loc(posAt(req.doc, req.base)))
+		}
+	}
 	wb.do(func() { wb.addResult(rt) })
 }
 

@@ -29,11 +29,16 @@ import (
 	"errors"
 	"log"
 	"os"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/persistence"
@@ -73,6 +78,9 @@ type Options struct {
 //
 // When another Riffle window has the workspace open (persistence.ErrLocked),
 // a dialog says so and offers to open it read-only or to quit.
+// A workspace that cannot be opened (a damaged file) is explained in the
+// window, which offers to open another workspace file, to start a new one
+// or to quit; Run returns the error when none was opened.
 func Run(ctx context.Context, a fyne.App, opts Options) error {
 	w := a.NewWindow("Riffle")
 	var current atomic.Pointer[Workbench] // set on the UI goroutine, read by the signal watcher
@@ -88,18 +96,36 @@ func Run(ctx context.Context, a fyne.App, opts Options) error {
 		})
 		return nil
 	}
+	// startErr is why the workspace could not be opened, while no other
+	// was opened instead (Run returns it)
+	var startErr error
+	var failed func(err error)
+	failed = func(err error) {
+		startErr = err
+		w.SetContent(startupErrorContent(w, err, func(path string) {
+			o := opts
+			o.Workspace, o.ReadOnly = path, false
+			if err := start(o); err != nil {
+				failed(err)
+				return
+			}
+			startErr = nil
+		}, a.Quit))
+		w.Resize(fyne.NewSize(680, 280))
+	}
 	if err := start(opts); err != nil {
 		if !errors.Is(err, persistence.ErrLocked) {
-			return showStartupError(a, w, err)
+			failed(err)
+		} else {
+			w.Resize(fyne.NewSize(760, 420))
+			showWorkspaceLocked(w, err, func() {
+				o := opts
+				o.ReadOnly = true
+				if err := start(o); err != nil {
+					failed(err)
+				}
+			}, a.Quit)
 		}
-		w.Resize(fyne.NewSize(760, 420))
-		showWorkspaceLocked(w, err, func() {
-			o := opts
-			o.ReadOnly = true
-			if err := start(o); err != nil {
-				w.SetContent(startupErrorContent(err))
-			}
-		}, a.Quit)
 	}
 	done := make(chan struct{})
 	defer close(done)
@@ -133,20 +159,53 @@ func Run(ctx context.Context, a fyne.App, opts Options) error {
 	if wb := current.Load(); wb != nil {
 		wb.Close()
 	}
-	return nil
+	return startErr
 }
 
 // showStartupError shows why the workspace could not be opened and waits
 // for the window to be closed.
-func showStartupError(a fyne.App, w fyne.Window, err error) error {
-	w.SetContent(startupErrorContent(err))
-	w.Resize(fyne.NewSize(640, 240))
-	w.ShowAndRun()
-	return err
-}
-
-func startupErrorContent(err error) fyne.CanvasObject {
+// startupErrorContent says why the workspace could not be opened and
+// offers a way on: open another workspace file (or a new one) with open,
+// or quit.
+func startupErrorContent(w fyne.Window, err error, open func(path string), quit func()) fyne.CanvasObject {
 	l := widget.NewLabel("Riffle could not open the workspace:\n\n" + err.Error())
 	l.Wrapping = fyne.TextWrapWord
-	return container.NewPadded(l)
+	// the small error window grows to hold a file dialog
+	grow := func() { w.Resize(w.Canvas().Size().Max(fyne.NewSize(960, 680))) }
+	other := widget.NewButtonWithIcon("Open another workspace…", theme.FolderOpenIcon(), func() {
+		grow()
+		d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+			if err != nil || r == nil {
+				return
+			}
+			path := r.URI().Path()
+			r.Close()
+			open(path)
+		}, w)
+		d.SetFilter(storage.NewExtensionFileFilter([]string{".riffle"}))
+		d.Resize(fyne.NewSize(900, 600))
+		d.Show()
+	})
+	fresh := widget.NewButtonWithIcon("New workspace…", theme.ContentAddIcon(), func() {
+		grow()
+		d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+			if err != nil || wc == nil {
+				return
+			}
+			path := wc.URI().Path()
+			wc.Close() // an empty file: the workspace is created in it
+			if filepath.Ext(path) == "" {
+				_ = os.Remove(path)
+				path += ".riffle"
+			}
+			open(path)
+		}, w)
+		d.SetFileName("workspace.riffle")
+		d.Resize(fyne.NewSize(900, 600))
+		d.Show()
+	})
+	quitBtn := widget.NewButtonWithIcon("Quit", theme.CancelIcon(), quit)
+	quitBtn.Importance = widget.HighImportance
+	buttons := container.NewHBox(layout.NewSpacer(), other, fresh, quitBtn)
+	return container.NewPadded(container.NewBorder(nil, buttons, nil, nil, container.NewVScroll(l)))
 }

@@ -445,3 +445,47 @@ func TestLargeSortsRunOffTheUIGoroutine(t *testing.T) {
 		t.Errorf("status %q", h.wb.statusLeft.Text)
 	}
 }
+
+// TestMessagesFollowTheStatementsInOrder: a query's entry is where it
+// started, and its outcome replaces it, so a later statement's error comes
+// after it; every statement has an outcome, counted in the right number.
+func TestMessagesFollowTheStatementsInOrder(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("")
+	tab.mode = modeBatch
+	h.wb.messages.clear()
+	tab.ed.SetText("SELECT 1;\nSELECT nope;")
+	h.runAll()
+	rt := h.wb.results[len(h.wb.results)-1]
+	h.waitDone(rt)
+	h.settle()
+	got := h.wb.messages.texts()
+	if len(got) != 2 || !strings.HasPrefix(got[0], "SELECT 1\nFinished: 1 row in ") || !strings.HasPrefix(got[1], "[ERROR]") {
+		t.Errorf("messages %q", got)
+	}
+	h.wb.messages.clear()
+	tab.ed.SetText("SHOW DATABASES")
+	h.runStatement()
+	if got := h.wb.messages.texts(); len(got) != 1 || !strings.HasPrefix(got[0], "SHOW DATABASES\nFinished: 1 row in ") {
+		t.Errorf("messages %q", got)
+	}
+}
+
+// TestErrorMarksTheWholeSpan: an error that reports a span ("From line 1,
+// column 16 to line 1, column 34") marks all of it, not its first word.
+func TestErrorMarksTheWholeSpan(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("")
+	tab.ed.SetText("SELECT origin, SUM(distance) + 'x' AS d FROM flights GROUP BY origin")
+	h.runStatement()
+	m := tab.ed.ErrorMarkers()
+	if len(m) != 1 || m[0].Line != 0 || m[0].Col != 15 || m[0].EndCol != 34 || !strings.Contains(m[0].Message, "Cannot apply '+'") {
+		t.Errorf("markers %+v", m)
+	}
+	// a reported position without a span still marks its token
+	tab.ed.SetText("SELECT pric FROM (VALUES (1)) AS t(price)")
+	h.runStatement()
+	if m := tab.ed.ErrorMarkers(); len(m) != 1 || m[0].Col != 7 || m[0].EndCol > m[0].Col && m[0].EndCol != 11 {
+		t.Errorf("markers %+v", m)
+	}
+}

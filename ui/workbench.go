@@ -112,6 +112,7 @@ type Workbench struct {
 	tickPending atomic.Bool
 	lastLayout  persistence.Window
 	layoutCheck time.Time
+	tabFit      tabFit // the result tabs' titles fit the strip (tabfit.go)
 
 	startProblems []string // what went wrong while opening, for Messages
 
@@ -367,17 +368,17 @@ func (wb *Workbench) buildToolbar() fyne.CanvasObject {
 		b.Importance = widget.LowImportance
 	}
 	wb.stopBtn.Importance = widget.LowImportance
-	return container.NewVBox(container.NewHBox(
+	items := []fyne.CanvasObject{
 		run, runAll, wb.stopBtn,
 		widget.NewSeparator(),
 		explain, format, wb.builderButton(), // authoring hook: query builder toggle
 		widget.NewSeparator(),
 		widget.NewLabel("Mode"), wb.modeSel,
 		widget.NewSeparator(),
-		wb.connectionSwitch(),
-		widget.NewSeparator(),
-		export,
-	), widget.NewSeparator())
+	}
+	items = append(items, wb.connectionSwitch()...)
+	items = append(items, widget.NewSeparator(), export)
+	return container.NewVBox(newToolbar(items...), widget.NewSeparator()) // toolbar.go: fits narrow windows
 }
 
 func (wb *Workbench) buildMenu() *fyne.MainMenu {
@@ -618,6 +619,7 @@ func (wb *Workbench) Tick() {
 	wb.tickExports()
 	wb.tickFileRuns()
 	wb.tickStopping()
+	wb.fitTabTitles()
 	if now := time.Now(); now.Sub(wb.layoutCheck) > 3*time.Second {
 		wb.layoutCheck = now
 		wb.saveLayoutIfChanged()

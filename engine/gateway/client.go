@@ -10,14 +10,17 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
 // Client is a low-level client of a SQL Gateway REST endpoint, Riffle's
 // or a Flink cluster's: one method per endpoint. It is safe for concurrent
-// use. Errors answered by the gateway are *Error.
+// use. Errors answered by the gateway are *Error; a gateway that cannot be
+// reached (refused, unknown host, no answer) is a *ConnectionError.
 type Client struct {
 	base    *url.URL
 	token   string
@@ -166,8 +169,11 @@ func (c *Client) doRaw(ctx context.Context, method, path string, body any) ([]by
 		}
 		resp, err := c.http.Do(req)
 		if err != nil {
-			if ctx.Err() != nil || attempt >= c.retries || !retryable(method, path, err) {
+			if ctx.Err() != nil {
 				return nil, fmt.Errorf("gateway: %s %s: %w", method, target, err)
+			}
+			if attempt >= c.retries || !retryable(method, path, err) {
+				return nil, &ConnectionError{Addr: c.base.Host, Method: method, URL: target, Err: err}
 			}
 			if werr := sleepCtx(ctx, backoff); werr != nil {
 				return nil, werr
@@ -199,6 +205,63 @@ func (c *Client) doRaw(ctx context.Context, method, path string, body any) ([]by
 		}
 		return raw, nil
 	}
+}
+
+// ConnectionError is a request that did not reach the gateway or got no
+// answer from it: the connection was refused or reset, the host is
+// unknown, the request timed out. It is no fault of the statement sent.
+type ConnectionError struct {
+	// Addr is the gateway's host and port as configured.
+	Addr string
+	// Method and URL are the request's.
+	Method, URL string
+	// Err is the transport's error.
+	Err error
+}
+
+// Error says which gateway could not be reached, and why, in a few words:
+// "cannot reach the SQL Gateway at 127.0.0.1:8083: connection refused".
+func (e *ConnectionError) Error() string {
+	return "cannot reach the SQL Gateway at " + e.Addr + ": " + e.Reason()
+}
+
+// Unwrap returns the transport's error.
+func (e *ConnectionError) Unwrap() error { return e.Err }
+
+// Reason is the cause without the request and the layers of wrapping that
+// net/http puts around it: "connection refused", "no such host",
+// "timed out".
+func (e *ConnectionError) Reason() string {
+	err := e.Err
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		if dns.IsNotFound {
+			return "no such host"
+		}
+		return dns.Err
+	}
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errno.Error()
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) {
+		return "timed out"
+	}
+	if te, ok := err.(interface{ Timeout() bool }); ok && te.Timeout() {
+		return "timed out"
+	}
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Err != nil {
+		return oe.Err.Error()
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		return ue.Err.Error()
+	}
+	if err == nil {
+		return "no answer"
+	}
+	return err.Error()
 }
 
 // retryable reports whether a request that failed in transport may be sent

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -420,5 +421,39 @@ func TestRemoteJobs(t *testing.T) {
 	})
 	if !ok {
 		t.Error("the job was not cancelled")
+	}
+}
+
+// TestUnreachableGatewayIsAConnectionError: a gateway that went away
+// after the session was opened, and one that was never there, fail with a
+// *ConnectionError that names the address and the reason only.
+func TestUnreachableGatewayIsAConnectionError(t *testing.T) {
+	g := newTestGateway(t, Config{})
+	e := g.connect(t, batchMode)
+	addr := strings.TrimPrefix(g.url, "http://")
+	g.hc.CloseIdleConnections()
+	g.hs.Close()
+	_, err := e.ExecuteSQL("SELECT 42")
+	var ce *ConnectionError
+	if !errors.As(err, &ce) {
+		t.Fatalf("%T %v", err, err)
+	}
+	if want := "cannot reach the SQL Gateway at " + addr + ": connection refused"; err.Error() != want || ce.Addr != addr {
+		t.Errorf("error %q, want %q", err, want)
+	}
+	if !errors.Is(err, syscall.ECONNREFUSED) || ce.Method != http.MethodPost || !strings.HasSuffix(ce.URL, "/statements") {
+		t.Errorf("cause %v, request %s %s", ce.Err, ce.Method, ce.URL)
+	}
+
+	_, err = Connect(context.Background(), "http://"+addr, RemoteOptions{HTTPClient: g.hc})
+	if !errors.As(err, &ce) || ce.Reason() != "connection refused" {
+		t.Errorf("connect: %T %v", err, err)
+	}
+	// a context cancelled by the caller is not the gateway's fault
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = Connect(ctx, "http://"+addr, RemoteOptions{HTTPClient: g.hc})
+	if errors.As(err, &ce) || !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %T %v", err, err)
 	}
 }

@@ -1,0 +1,99 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+)
+
+// Result tabs are titled "#3 flights". When the bottom panel's tab strip
+// cannot show every title, Fyne's DocTabs scrolls it and cuts the labels
+// at its edges ("ssages", "y"); so, rather than overflow, the result tabs
+// other than the selected one are titled by their number alone ("#3"),
+// which the ··· menu and the selected tab's full title explain.
+
+// tabFit is what the titles were last fitted for.
+type tabFit struct {
+	width    float32
+	selected *container.TabItem
+	key      string
+}
+
+// fitTabTitles shortens or restores the result tabs' titles to fit the
+// bottom panel's width (called from Tick; cheap when nothing changed).
+func (wb *Workbench) fitTabTitles() {
+	if wb.bottom == nil {
+		return
+	}
+	items := wb.bottom.Items
+	sel := wb.bottom.Selected()
+	var key strings.Builder
+	for _, it := range items {
+		key.WriteString(it.Text)
+		key.WriteByte(0)
+	}
+	for _, rt := range wb.results {
+		key.WriteString(rt.title)
+		key.WriteByte(0)
+	}
+	width := wb.bottom.Size().Width
+	k := tabFit{width: width, selected: sel, key: key.String()}
+	if k == wb.tabFit || width <= 0 {
+		return
+	}
+	short := stripOverflows(items, wb.results, width)
+	changed := false
+	for _, rt := range wb.results {
+		want := rt.title
+		if short && rt.item != sel {
+			want = fmt.Sprintf("#%d", rt.n)
+		}
+		if rt.item.Text != want {
+			rt.item.Text = want
+			changed = true
+		}
+	}
+	if changed {
+		wb.bottom.Refresh()
+		// the titles changed: the key is that of the new titles
+		key.Reset()
+		for _, it := range items {
+			key.WriteString(it.Text)
+			key.WriteByte(0)
+		}
+		for _, rt := range wb.results {
+			key.WriteString(rt.title)
+			key.WriteByte(0)
+		}
+		k.key = key.String()
+	}
+	wb.tabFit = k
+}
+
+// stripOverflows reports whether the tabs, with the results' full
+// titles, are wider than width (less the strip's + and ··· buttons).
+func stripOverflows(items []*container.TabItem, results []*resultTab, width float32) bool {
+	full := map[*container.TabItem]string{}
+	for _, rt := range results {
+		full[rt.item] = rt.title
+	}
+	total := 2 * (theme.IconInlineSize() + 2*theme.InnerPadding()) // + and ···
+	for _, it := range items {
+		text := it.Text
+		if t, ok := full[it]; ok {
+			text = t
+		}
+		total += tabWidth(text)
+	}
+	return total > width
+}
+
+// tabWidth estimates a DocTabs button's width: icon, text and close
+// button, with their paddings.
+func tabWidth(text string) float32 {
+	tw := fyne.MeasureText(text, theme.TextSize(), fyne.TextStyle{Bold: true}).Width
+	return tw + 2*theme.IconInlineSize() + 4*theme.InnerPadding()
+}
