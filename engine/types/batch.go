@@ -55,13 +55,82 @@ func (b *Batch) Row(i int, ts []*DataType) *Row {
 	return &Row{Kind: b.Kind(i), Values: vals}
 }
 
-// Rows extracts all rows.
+// Rows extracts all rows as Go values (the values ValueAt returns). It
+// converts column by column and allocates the rows and their value slices
+// in one block each, so it is cheaper than calling Row per row; every row
+// is still a separate *Row with its own Values (capacity limited to its
+// columns, so appending to one row never overwrites the next).
 func (b *Batch) Rows(ts []*DataType) []*Row {
-	out := make([]*Row, b.Len)
-	for i := range out {
-		out[i] = b.Row(i, ts)
+	n, k := b.Len, len(b.Cols)
+	out := make([]*Row, n)
+	rows := make([]Row, n)
+	vals := make([]any, n*k)
+	for c, col := range b.Cols {
+		fillColumn(vals, k, c, col, ts[c])
+	}
+	for i := range rows {
+		rows[i] = Row{Kind: b.Kind(i), Values: vals[i*k : (i+1)*k : (i+1)*k]}
+		out[i] = &rows[i]
 	}
 	return out
+}
+
+// fillColumn stores the Go value of every element of arr into
+// dst[i*stride+c] (NULL stays nil), with a loop per common Arrow type and
+// ValueAt for the others.
+func fillColumn(dst []any, stride, c int, arr arrow.Array, t *DataType) {
+	n := arr.Len()
+	if arr.NullN() == n {
+		return
+	}
+	nulls := arr.NullN() > 0
+	switch a := arr.(type) {
+	case *array.Boolean:
+		for i := 0; i < n; i++ {
+			if !nulls || a.IsValid(i) {
+				dst[i*stride+c] = a.Value(i)
+			}
+		}
+	case *array.Int32:
+		v := a.Int32Values()
+		for i, x := range v {
+			if !nulls || a.IsValid(i) {
+				dst[i*stride+c] = x
+			}
+		}
+	case *array.Int64:
+		v := a.Int64Values()
+		for i, x := range v {
+			if !nulls || a.IsValid(i) {
+				dst[i*stride+c] = x
+			}
+		}
+	case *array.Float64:
+		v := a.Float64Values()
+		for i, x := range v {
+			if !nulls || a.IsValid(i) {
+				dst[i*stride+c] = x
+			}
+		}
+	case *array.String:
+		for i := 0; i < n; i++ {
+			if !nulls || a.IsValid(i) {
+				dst[i*stride+c] = a.Value(i)
+			}
+		}
+	case *array.Timestamp:
+		unit := a.DataType().(*arrow.TimestampType).Unit
+		v := a.TimestampValues()
+		for i, x := range v {
+			if !nulls || a.IsValid(i) {
+				dst[i*stride+c] = TimeFromUnits(int64(x), unit)
+			}
+		}
+	default:
+		for i := 0; i < n; i++ {
+			dst[i*stride+c] = ValueAt(arr, i, t)
+		}
+	}
 }
 
 // Record returns the batch as an Arrow record with the given schema (the
