@@ -169,4 +169,3 @@ func (a *extremeRetractAcc) mergeFrom(dst int32, src accumulator, sg int32) {
 }
 
 func (a *extremeRetractAcc) reset(g int32) { a.groups[g], a.best[g] = nil, nil }
-
