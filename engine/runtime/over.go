@@ -194,15 +194,7 @@ func sortPerm(b *types.Batch, part []int, order []SortKey, ts []*types.DataType)
 		keys = append(keys, SortKey{Col: p, NullsFirst: true})
 	}
 	keys = append(keys, order...)
-	perm := make([]int32, b.Len)
-	for i := range perm {
-		perm[i] = int32(i)
-	}
-	if len(keys) > 0 {
-		cmp := newSortComparator(b, keys, ts)
-		stableSortIndex(perm, cmp)
-	}
-	return perm
+	return sortIndex(b, keys, ts)
 }
 
 // evalOverGroup computes a group's calls; results[k][row] is call k's

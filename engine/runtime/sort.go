@@ -291,12 +291,7 @@ func (s *Sort) sorted() *types.Batch {
 		return nil
 	}
 	all := ConcatBatches(s.buf, len(s.Types))
-	idx := make([]int32, all.Len)
-	for i := range idx {
-		idx[i] = int32(i)
-	}
-	stableSortIndex(idx, newSortComparator(all, s.Keys, s.Types))
-	return TakeRows(all, idx)
+	return TakeRows(all, sortIndex(all, s.Keys, s.Types))
 }
 
 func (s *Sort) compact(keep int) {
