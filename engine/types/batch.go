@@ -77,7 +77,10 @@ func (b *Batch) Rows(ts []*DataType) []*Row {
 
 // fillColumn stores the Go value of every element of arr into
 // dst[i*stride+c] (NULL stays nil), with a loop per common Arrow type and
-// ValueAt for the others.
+// ValueAt for the others. Strings, integers and timestamps go through a
+// small cache of recently boxed values (the slot picked by a hash of the
+// value), so repeated values, common in keys and sorted output, share one
+// interface value instead of allocating one each.
 func fillColumn(dst []any, stride, c int, arr arrow.Array, t *DataType) {
 	n := arr.Len()
 	if arr.NullN() == n {
@@ -92,17 +95,17 @@ func fillColumn(dst []any, stride, c int, arr arrow.Array, t *DataType) {
 			}
 		}
 	case *array.Int32:
-		v := a.Int32Values()
-		for i, x := range v {
+		var cache boxCache[int32]
+		for i, x := range a.Int32Values() {
 			if !nulls || a.IsValid(i) {
-				dst[i*stride+c] = x
+				dst[i*stride+c] = cache.box(x, uint(x))
 			}
 		}
 	case *array.Int64:
-		v := a.Int64Values()
-		for i, x := range v {
+		var cache boxCache[int64]
+		for i, x := range a.Int64Values() {
 			if !nulls || a.IsValid(i) {
-				dst[i*stride+c] = x
+				dst[i*stride+c] = cache.box(x, uint(x))
 			}
 		}
 	case *array.Float64:
@@ -113,17 +116,26 @@ func fillColumn(dst []any, stride, c int, arr arrow.Array, t *DataType) {
 			}
 		}
 	case *array.String:
+		var cache boxCache[string]
 		for i := 0; i < n; i++ {
 			if !nulls || a.IsValid(i) {
-				dst[i*stride+c] = a.Value(i)
+				s := a.Value(i)
+				dst[i*stride+c] = cache.box(s, strSlot(s))
 			}
 		}
 	case *array.Timestamp:
 		unit := a.DataType().(*arrow.TimestampType).Unit
-		v := a.TimestampValues()
-		for i, x := range v {
+		var cache [boxSlots]struct {
+			x arrow.Timestamp
+			v any
+		}
+		for i, x := range a.TimestampValues() {
 			if !nulls || a.IsValid(i) {
-				dst[i*stride+c] = TimeFromUnits(int64(x), unit)
+				e := &cache[uint(x)%boxSlots]
+				if e.v == nil || e.x != x {
+					e.x, e.v = x, TimeFromUnits(int64(x), unit)
+				}
+				dst[i*stride+c] = e.v
 			}
 		}
 	default:
@@ -131,6 +143,34 @@ func fillColumn(dst []any, stride, c int, arr arrow.Array, t *DataType) {
 			dst[i*stride+c] = ValueAt(arr, i, t)
 		}
 	}
+}
+
+// boxSlots is the size of fillColumn's caches of boxed values.
+const boxSlots = 256
+
+// boxCache remembers the interface value last made for each slot.
+type boxCache[T comparable] [boxSlots]struct {
+	x T
+	v any
+}
+
+// box returns x as an interface value, reusing the cached one when slot
+// (a hash of x) last held x.
+func (c *boxCache[T]) box(x T, slot uint) any {
+	e := &c[slot%boxSlots]
+	if e.v == nil || e.x != x {
+		e.x, e.v = x, x
+	}
+	return e.v
+}
+
+// strSlot hashes the first 8 bytes and the length of s (FNV-1a).
+func strSlot(s string) uint {
+	h := uint32(2166136261) ^ uint32(len(s))
+	for j := 0; j < len(s) && j < 8; j++ {
+		h = (h ^ uint32(s[j])) * 16777619
+	}
+	return uint(h ^ h>>16)
 }
 
 // Record returns the batch as an Arrow record with the given schema (the

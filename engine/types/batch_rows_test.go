@@ -51,3 +51,28 @@ func TestBatchRowsMatchesRow(t *testing.T) {
 		t.Errorf("values: %#v / %#v", got[0].Values, got[2].Values)
 	}
 }
+
+// TestBatchRowsRepeatedValues checks that the boxed-value caches of Rows
+// return the right value when slots collide and values repeat: every
+// element equals ValueAt's value.
+func TestBatchRowsRepeatedValues(t *testing.T) {
+	ts := []*DataType{StringType(), IntType(), BigIntType(), TimestampType(3)}
+	bb := NewBatchBuilder(ts)
+	at := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < 3000; i++ {
+		// 0 and 256 (and 512, ...) share an integer slot
+		row := []any{[]string{"LAS", "PHL", "ATL", "", "LAS", "SAV"}[i%6] + string(rune('A'+i%29)), int32((i % 5) * 256), int64(i%700) - 350, at.Add(time.Duration(i%3*256) * time.Millisecond)}
+		if i%11 == 0 {
+			row[i%4] = nil
+		}
+		if err := bb.Append(Insert, row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := bb.Build()
+	for i, r := range b.Rows(ts) {
+		if want := b.Row(i, ts); !reflect.DeepEqual(r.Values, want.Values) {
+			t.Fatalf("row %d: %#v, want %#v", i, r.Values, want.Values)
+		}
+	}
+}
