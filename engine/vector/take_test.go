@@ -67,3 +67,55 @@ func BenchmarkTakeStrings(b *testing.B) {
 		Take(src, idx)
 	}
 }
+
+// TestSelectionFromBools lists the TRUE rows of boolean arrays with and
+// without NULLs, of lengths that are not a multiple of 8, sliced at byte
+// and at bit offsets, and all-true.
+func TestSelectionFromBools(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	bld := array.NewBooleanBuilder(memory.DefaultAllocator)
+	var vals, valid []bool
+	for i := 0; i < 1003; i++ {
+		v, ok := r.Intn(5) == 0, r.Intn(7) != 0
+		vals, valid = append(vals, v), append(valid, ok)
+		if ok {
+			bld.Append(v)
+		} else {
+			bld.AppendNull()
+		}
+	}
+	withNulls := bld.NewBooleanArray()
+	for i := range vals {
+		bld.Append(vals[i])
+	}
+	noNulls := bld.NewBooleanArray()
+	check := func(name string, arr *array.Boolean, from int, nulls bool) {
+		t.Helper()
+		sel, all := SelectionFromBools(arr)
+		var want []int32
+		for i := 0; i < arr.Len(); i++ {
+			if vals[from+i] && (!nulls || valid[from+i]) {
+				want = append(want, int32(i))
+			}
+		}
+		if len(sel) != len(want) || all != (len(want) == arr.Len()) {
+			t.Fatalf("%s: %d rows (all %v), want %d", name, len(sel), all, len(want))
+		}
+		for i := range want {
+			if sel[i] != want[i] {
+				t.Fatalf("%s: selection[%d] = %d, want %d", name, i, sel[i], want[i])
+			}
+		}
+	}
+	check("nulls", withNulls, 0, true)
+	check("no nulls", noNulls, 0, false)
+	check("nulls sliced at byte 16", array.NewSlice(withNulls, 16, 1001).(*array.Boolean), 16, true)
+	check("sliced at bit 5", array.NewSlice(noNulls, 5, 900).(*array.Boolean), 5, false)
+	check("nulls sliced at bit 3", array.NewSlice(withNulls, 3, 77).(*array.Boolean), 3, true)
+	for i := 0; i < 13; i++ {
+		bld.Append(true)
+	}
+	if sel, all := SelectionFromBools(bld.NewBooleanArray()); !all || len(sel) != 13 || sel[12] != 12 {
+		t.Fatalf("all true: %v %v", sel, all)
+	}
+}
