@@ -26,6 +26,12 @@ type Calc struct {
 	// (free, cannot fail), so the calc projects before filtering and
 	// gathers only the projected columns.
 	early bool
+	// conjuncts: a condition that is an AND of several terms is applied
+	// one term at a time, each filtering the rows the next one sees;
+	// keep[k] marks the input columns still needed after term k (nil:
+	// all).
+	conjuncts []expr.Evaluator
+	keep      [][]bool
 }
 
 // NewCalc compiles a Calc. cond may be nil; projs nil means keep all
@@ -38,6 +44,11 @@ func NewCalc(cond expr.Expr, projs []expr.Expr) (*Calc, error) {
 			return nil, err
 		}
 		c.cond = ev
+		if terms := conjuncts(cond, nil); len(terms) > 1 {
+			if err := c.compileConjuncts(terms, projs); err != nil {
+				return nil, err
+			}
+		}
 	}
 	c.early = projs != nil && cond != nil
 	maxRef := -1
@@ -63,6 +74,86 @@ func NewCalc(cond expr.Expr, projs []expr.Expr) (*Calc, error) {
 		}
 	}
 	return c, nil
+}
+
+// conjuncts appends the terms of a chain of ANDs (e itself when it is not
+// an AND).
+func conjuncts(e expr.Expr, out []expr.Expr) []expr.Expr {
+	if call, ok := e.(*expr.Call); ok && call.Name == "AND" {
+		for _, a := range call.Args {
+			out = conjuncts(a, out)
+		}
+		return out
+	}
+	return append(out, e)
+}
+
+// compileConjuncts prepares the term-by-term filter: WHERE a AND b keeps
+// the rows where both are TRUE, so the rows where a is not TRUE can be
+// dropped before b is evaluated. Terms are applied in written order, so b
+// is evaluated only on the rows a keeps (the lazy AND also skips rows
+// where a is FALSE; here rows where a is NULL are skipped as well).
+func (c *Calc) compileConjuncts(terms, projs []expr.Expr) error {
+	c.conjuncts = make([]expr.Evaluator, len(terms))
+	for k, t := range terms {
+		ev, err := expr.Compile(t)
+		if err != nil {
+			return err
+		}
+		c.conjuncts[k] = ev
+	}
+	c.keep = make([][]bool, len(terms))
+	if projs == nil {
+		return nil // every column is output: keep all
+	}
+	// keep[k]: columns read by the projections or by terms after k
+	need := map[int]bool{}
+	for _, p := range projs {
+		for _, r := range expr.InputRefs(p) {
+			need[r] = true
+		}
+	}
+	for k := len(terms) - 1; k >= 0; k-- {
+		maxRef := -1
+		for r := range need {
+			maxRef = max(maxRef, r)
+		}
+		keep := make([]bool, maxRef+1)
+		for r := range need {
+			keep[r] = true
+		}
+		c.keep[k] = keep
+		for _, r := range expr.InputRefs(terms[k]) {
+			need[r] = true
+		}
+	}
+	return nil
+}
+
+// filterConjuncts applies the terms of the condition one after the other
+// (see compileConjuncts); the result keeps the input's column positions,
+// with nil for columns no longer needed.
+func (c *Calc) filterConjuncts(ctx *expr.Ctx, b *types.Batch) (*types.Batch, error) {
+	for k, term := range c.conjuncts {
+		pred, err := term(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		if keep := c.keep[k]; keep != nil {
+			view := &types.Batch{Cols: make([]arrow.Array, len(b.Cols)), Kinds: b.Kinds, Len: b.Len}
+			for i, col := range b.Cols {
+				if i < len(keep) && keep[i] {
+					view.Cols[i] = col
+				}
+			}
+			b = view
+		}
+		b = FilterBatch(b, pred)
+		if b.Len == 0 {
+			return b, nil
+		}
+	}
+	return b, nil
 }
 
 // isFieldAccess reports whether e is a column reference or a chain of ROW
@@ -117,7 +208,12 @@ func (c *Calc) ProcessBatch(_ int, b *types.Batch) error {
 // Apply runs the calc on one batch. A result without rows may lack the
 // output's columns.
 func (c *Calc) Apply(ctx *expr.Ctx, b *types.Batch) (*types.Batch, error) {
-	if c.cond != nil {
+	if c.conjuncts != nil {
+		var err error
+		if b, err = c.filterConjuncts(ctx, b); err != nil || b.Len == 0 {
+			return b, err
+		}
+	} else if c.cond != nil {
 		pred, err := c.cond(ctx, b)
 		if err != nil {
 			return nil, err
