@@ -273,6 +273,7 @@ type RowIterator struct {
 	batch  *types.Batch
 	bpos   int
 	rows   []*types.Row // the current batch's rows, converted on first use
+	conv   *types.RowConverter
 	row    *types.Row
 	err    error
 	done   bool
@@ -311,7 +312,10 @@ func (it *RowIterator) Next() bool {
 	if it.rows == nil {
 		// convert the whole batch at once: one type switch per column and
 		// one allocation for its rows rather than per row
-		it.rows = it.batch.Rows(it.res.schema.types)
+		if it.conv == nil {
+			it.conv = types.NewRowConverter(it.res.schema.types)
+		}
+		it.rows = it.conv.Rows(it.batch)
 	}
 	it.row = it.rows[it.bpos]
 	it.row.Names = it.res.schema.names

@@ -60,13 +60,32 @@ func (b *Batch) Row(i int, ts []*DataType) *Row {
 // in one block each, so it is cheaper than calling Row per row; every row
 // is still a separate *Row with its own Values (capacity limited to its
 // columns, so appending to one row never overwrites the next).
-func (b *Batch) Rows(ts []*DataType) []*Row {
+func (b *Batch) Rows(ts []*DataType) []*Row { return NewRowConverter(ts).Rows(b) }
+
+// RowConverter converts batches of one schema to rows as Batch.Rows does,
+// keeping its caches of boxed values from batch to batch, so values that
+// repeat across batches (keys, codes) are boxed once. The rows it returns
+// may share interface values, and through them, string memory of earlier
+// batches (at most a few hundred values per column). Not safe for
+// concurrent use.
+type RowConverter struct {
+	types  []*DataType
+	caches []columnCache
+}
+
+// NewRowConverter returns a converter for columns of types ts.
+func NewRowConverter(ts []*DataType) *RowConverter {
+	return &RowConverter{types: ts, caches: make([]columnCache, len(ts))}
+}
+
+// Rows converts every row of b (see Batch.Rows).
+func (rc *RowConverter) Rows(b *Batch) []*Row {
 	n, k := b.Len, len(b.Cols)
 	out := make([]*Row, n)
 	rows := make([]Row, n)
 	vals := make([]any, n*k)
 	for c, col := range b.Cols {
-		fillColumn(vals, k, c, col, ts[c])
+		rc.caches[c].fill(vals, k, c, col, rc.types[c])
 	}
 	for i := range rows {
 		rows[i] = Row{Kind: b.Kind(i), Values: vals[i*k : (i+1)*k : (i+1)*k]}
@@ -75,13 +94,22 @@ func (b *Batch) Rows(ts []*DataType) []*Row {
 	return out
 }
 
-// fillColumn stores the Go value of every element of arr into
-// dst[i*stride+c] (NULL stays nil), with a loop per common Arrow type and
-// ValueAt for the others. Strings, integers and timestamps go through a
-// small cache of recently boxed values (the slot picked by a hash of the
-// value), so repeated values, common in keys and sorted output, share one
-// interface value instead of allocating one each.
-func fillColumn(dst []any, stride, c int, arr arrow.Array, t *DataType) {
+// columnCache holds a column's cache of boxed values, made on first use
+// for the column's Arrow type.
+type columnCache struct {
+	i32 *boxCache[int32]
+	i64 *boxCache[int64]
+	str *boxCache[string]
+	ts  *boxCache[arrow.Timestamp]
+}
+
+// fill stores the Go value of every element of arr into dst[i*stride+c]
+// (NULL stays nil), with a loop per common Arrow type and ValueAt for the
+// others. Strings, integers and timestamps go through a small cache of
+// recently boxed values (the slot picked by a hash of the value), so
+// repeated values, common in keys and sorted output, share one interface
+// value instead of allocating one each.
+func (cc *columnCache) fill(dst []any, stride, c int, arr arrow.Array, t *DataType) {
 	n := arr.Len()
 	if arr.NullN() == n {
 		return
@@ -95,14 +123,20 @@ func fillColumn(dst []any, stride, c int, arr arrow.Array, t *DataType) {
 			}
 		}
 	case *array.Int32:
-		var cache boxCache[int32]
+		if cc.i32 == nil {
+			cc.i32 = new(boxCache[int32])
+		}
+		cache := cc.i32
 		for i, x := range a.Int32Values() {
 			if !nulls || a.IsValid(i) {
 				dst[i*stride+c] = cache.box(x, uint(x))
 			}
 		}
 	case *array.Int64:
-		var cache boxCache[int64]
+		if cc.i64 == nil {
+			cc.i64 = new(boxCache[int64])
+		}
+		cache := cc.i64
 		for i, x := range a.Int64Values() {
 			if !nulls || a.IsValid(i) {
 				dst[i*stride+c] = cache.box(x, uint(x))
@@ -116,7 +150,10 @@ func fillColumn(dst []any, stride, c int, arr arrow.Array, t *DataType) {
 			}
 		}
 	case *array.String:
-		var cache boxCache[string]
+		if cc.str == nil {
+			cc.str = new(boxCache[string])
+		}
+		cache := cc.str
 		for i := 0; i < n; i++ {
 			if !nulls || a.IsValid(i) {
 				s := a.Value(i)
@@ -125,10 +162,10 @@ func fillColumn(dst []any, stride, c int, arr arrow.Array, t *DataType) {
 		}
 	case *array.Timestamp:
 		unit := a.DataType().(*arrow.TimestampType).Unit
-		var cache [boxSlots]struct {
-			x arrow.Timestamp
-			v any
+		if cc.ts == nil {
+			cc.ts = new(boxCache[arrow.Timestamp])
 		}
+		cache := cc.ts
 		for i, x := range a.TimestampValues() {
 			if !nulls || a.IsValid(i) {
 				e := &cache[uint(x)%boxSlots]

@@ -76,3 +76,32 @@ func TestBatchRowsRepeatedValues(t *testing.T) {
 		}
 	}
 }
+
+// TestRowConverterAcrossBatches converts several batches with one
+// converter, whose caches carry over: values repeated across batches and
+// values that collide in a slot still come out as ValueAt's.
+func TestRowConverterAcrossBatches(t *testing.T) {
+	ts := []*DataType{StringType(), IntType(), BigIntType()}
+	rc := NewRowConverter(ts)
+	for k := 0; k < 4; k++ {
+		bb := NewBatchBuilder(ts)
+		for i := 0; i < 700; i++ {
+			row := []any{[]string{"LAS", "PHL", "ATL"}[(i+k)%3] + string(rune('a'+(i*k)%23)), int32((i + k) % 9 * 256), int64(i*k) - 1000}
+			if (i+k)%13 == 0 {
+				row[(i+k)%3] = nil
+			}
+			if err := bb.Append(Insert, row); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b := bb.Build()
+		if k == 2 {
+			b = b.Slice(5, 600)
+		}
+		for i, r := range rc.Rows(b) {
+			if want := b.Row(i, ts); !reflect.DeepEqual(r.Values, want.Values) {
+				t.Fatalf("batch %d row %d: %#v, want %#v", k, i, r.Values, want.Values)
+			}
+		}
+	}
+}
