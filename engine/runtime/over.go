@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
 )
 
 // BoundKind is the kind of an OVER frame bound.
@@ -210,9 +211,7 @@ func (r overResult) column(perm []int32, t *types.DataType) arrow.Array {
 		for p, row := range perm {
 			out[p] = r.ints[row]
 		}
-		bld := array.NewInt64Builder(memory.DefaultAllocator)
-		bld.AppendValues(out, nil)
-		return bld.NewArray()
+		return vector.FromValues(at, out, nil, -1)
 	}
 	bld := array.NewBuilder(memory.DefaultAllocator, at)
 	for _, row := range perm {
@@ -245,20 +244,17 @@ func evalOverGroup(b *types.Batch, perm []int32, g OverGroup, ts []*types.DataTy
 			results[k].vals = make([]any, b.Len)
 		}
 	}
-	var partCmp, orderCmp rowComparator
+	var samePart func(i, j int) bool
+	var orderCmp rowComparator
 	if len(g.PartitionKeys) > 0 {
-		keys := make([]SortKey, len(g.PartitionKeys))
-		for i, p := range g.PartitionKeys {
-			keys[i] = SortKey{Col: p, NullsFirst: true}
-		}
-		partCmp = newRowComparator(b, keys, ts)
+		samePart = newRowEqual(b, g.PartitionKeys, ts)
 	}
 	if len(g.Order) > 0 {
 		orderCmp = newRowComparator(b, g.Order, ts)
 	}
 	for start := 0; start < len(perm); {
 		end := start + 1
-		for end < len(perm) && (partCmp == nil || partCmp(int(perm[start]), int(perm[end])) == 0) {
+		for end < len(perm) && (samePart == nil || samePart(int(perm[start]), int(perm[end]))) {
 			end++
 		}
 		part := perm[start:end]

@@ -73,6 +73,49 @@ func columnComparator(arr arrow.Array, t *types.DataType) func(i, j int) int {
 	}
 }
 
+// newRowEqual reports whether rows i and j of b hold equal values in the
+// columns cols (NULL equals NULL), as partitioning needs: strings compare
+// for equality, without ordering their bytes.
+func newRowEqual(b *types.Batch, cols []int, ts []*types.DataType) func(i, j int) bool {
+	eqs := make([]func(i, j int) bool, len(cols))
+	for k, c := range cols {
+		col := b.Cols[c]
+		var eq func(i, j int) bool
+		switch col.DataType().ID() {
+		case arrow.STRING, arrow.BINARY:
+			offs, data := vector.StringData(col)
+			eq = func(i, j int) bool {
+				return vector.UnsafeString(data[offs[i]:offs[i+1]]) == vector.UnsafeString(data[offs[j]:offs[j+1]])
+			}
+		default:
+			cmp := columnComparator(col, ts[c])
+			eq = func(i, j int) bool { return cmp(i, j) == 0 }
+		}
+		if col.NullN() > 0 {
+			values := eq
+			eq = func(i, j int) bool {
+				ni, nj := col.IsNull(i), col.IsNull(j)
+				if ni || nj {
+					return ni == nj
+				}
+				return values(i, j)
+			}
+		}
+		eqs[k] = eq
+	}
+	if len(eqs) == 1 {
+		return eqs[0]
+	}
+	return func(i, j int) bool {
+		for _, eq := range eqs {
+			if !eq(i, j) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
 // newRowComparator builds a comparator over the key columns of a batch,
 // for callers that compare about once per row (a bounded heap, a scan for
 // partition boundaries). Each key's comparator folds in its direction and
