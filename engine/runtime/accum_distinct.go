@@ -30,13 +30,14 @@ type distinctAcc struct {
 	intKey, strKey bool
 	intIDs         map[int64]int32
 	ids            map[string]int32
+	shortIDs       u64Table // strKey values of up to 7 bytes, by shortKey
 	ints           []int64  // value number → value (intKey)
 	keys           []string // value number → key (otherwise)
 	kb             []byte
 	// pairs maps (group, value number) to the value's multiplicity in
 	// the group; members lists each group's value numbers in pairs
 	// (entries whose multiplicity fell to zero stay listed)
-	pairs   pairTable
+	pairs   u64Table
 	members [][]int32
 }
 
@@ -91,7 +92,7 @@ func (a *distinctAcc) valueID(args []arrow.Array, i int, create bool) (id int32,
 			return 0, false
 		}
 		offs, data := vector.StringData(c)
-		return a.keyID(vector.UnsafeString(data[offs[i]:offs[i+1]]), create)
+		return a.stringID(offs, data, i, create)
 	}
 	kb := a.kb[:0]
 	for _, c := range args {
@@ -113,9 +114,45 @@ func isStringData(c arrow.Array) bool {
 	return false
 }
 
+// stringID numbers element i of a string column (strKey).
+func (a *distinctAcc) stringID(offs []int32, data []byte, i int, create bool) (int32, bool) {
+	k, short := shortKey(offs, data, i)
+	if !short {
+		return a.keyID(vector.UnsafeString(data[offs[i]:offs[i+1]]), create)
+	}
+	if !create {
+		if p := a.shortIDs.find(k); p != nil {
+			return int32(*p), true
+		}
+		return 0, false
+	}
+	p, isNew := a.shortIDs.slot(k)
+	if isNew {
+		*p = int64(len(a.keys))
+		a.keys = append(a.keys, string(data[offs[i]:offs[i+1]]))
+	}
+	return int32(*p), true
+}
+
 // keyID numbers key, which may alias memory that changes (it is copied
 // when stored).
 func (a *distinctAcc) keyID(key string, create bool) (int32, bool) {
+	if a.strKey {
+		if k, short := shortKeyOf(key); short {
+			if !create {
+				if p := a.shortIDs.find(k); p != nil {
+					return int32(*p), true
+				}
+				return 0, false
+			}
+			p, isNew := a.shortIDs.slot(k)
+			if isNew {
+				*p = int64(len(a.keys))
+				a.keys = append(a.keys, strings.Clone(key))
+			}
+			return int32(*p), true
+		}
+	}
 	if id, ok := a.ids[key]; ok {
 		return id, true
 	}
@@ -172,7 +209,7 @@ func (a *distinctAcc) accumulateBatch(gids []int32, args []arrow.Array) {
 			if g < 0 || nulls && c.IsNull(i) {
 				continue
 			}
-			id, _ := a.keyID(vector.UnsafeString(data[offs[i]:offs[i+1]]), true)
+			id, _ := a.stringID(offs, data, i, true)
 			a.add(g, id, args, i)
 		}
 		return
@@ -190,7 +227,7 @@ func (a *distinctAcc) accumulateBatch(gids []int32, args []arrow.Array) {
 func (a *distinctAcc) result(g int32) any { return a.inner.result(g) }
 
 func (a *distinctAcc) size() int64 {
-	n := a.inner.size() + int64(len(a.pairs.keys))*16 + int64(len(a.ints))*24
+	n := a.inner.size() + int64(len(a.pairs.keys)+len(a.shortIDs.keys))*16 + int64(len(a.ints))*24
 	for _, k := range a.keys {
 		n += int64(len(k)) + 40
 	}
@@ -252,23 +289,26 @@ func (a *distinctAcc) reset(g int32) {
 // pairKey packs a group id and a value number into one key.
 func pairKey(g, id int32) uint64 { return uint64(uint32(g))<<32 | uint64(uint32(id)) }
 
-// pairTable is an open-addressing hash table from uint64 keys to int64
-// counts (linear probing, at most half full). Entries are never deleted.
-type pairTable struct {
+// u64Table is an open-addressing hash table from uint64 keys to int64
+// values (linear probing, at most half full): the (group, value) counts
+// of DISTINCT and dictionaries keyed by shortKey. ^uint64(0) cannot be a
+// key. Entries are never deleted.
+type u64Table struct {
 	keys  []uint64 // emptyPair marks a free slot
 	vals  []int64
 	n     int
 	shift uint
 }
 
-// emptyPair is never a pairKey: group ids are below 2^31.
+// emptyPair marks a free slot; it is never a pairKey (group ids are below
+// 2^31) nor a shortKey (lengths are below 8).
 const emptyPair = ^uint64(0)
 
-func (t *pairTable) home(k uint64) uint64 { return (k * 0x9E3779B97F4A7C15) >> t.shift }
+func (t *u64Table) home(k uint64) uint64 { return (k * 0x9E3779B97F4A7C15) >> t.shift }
 
 // find returns the count of key k, nil if absent. The pointer is valid
 // until the next slot call.
-func (t *pairTable) find(k uint64) *int64 {
+func (t *u64Table) find(k uint64) *int64 {
 	if t.n == 0 {
 		return nil
 	}
@@ -285,7 +325,7 @@ func (t *pairTable) find(k uint64) *int64 {
 
 // slot returns the count of key k, adding it with count 0 (isNew) if
 // absent. The pointer is valid until the next slot call.
-func (t *pairTable) slot(k uint64) (p *int64, isNew bool) {
+func (t *u64Table) slot(k uint64) (p *int64, isNew bool) {
 	if 2*(t.n+1) > len(t.keys) {
 		t.grow()
 	}
@@ -302,7 +342,7 @@ func (t *pairTable) slot(k uint64) (p *int64, isNew bool) {
 	}
 }
 
-func (t *pairTable) grow() {
+func (t *u64Table) grow() {
 	size := max(2*len(t.keys), 64)
 	old, oldVals := t.keys, t.vals
 	t.keys, t.vals = make([]uint64, size), make([]int64, size)
@@ -324,4 +364,36 @@ func (t *pairTable) grow() {
 		}
 		t.keys[i], t.vals[i] = k, oldVals[j]
 	}
+}
+
+// remove deletes key k, reporting whether it was present. Later entries of
+// its probe run move back into the freed slot (backward shift deletion),
+// so lookups never need tombstones.
+func (t *u64Table) remove(k uint64) bool {
+	if t.n == 0 {
+		return false
+	}
+	mask := uint64(len(t.keys) - 1)
+	i := t.home(k)
+	for ; t.keys[i] != k; i = (i + 1) & mask {
+		if t.keys[i] == emptyPair {
+			return false
+		}
+	}
+	for j := i; ; {
+		j = (j + 1) & mask
+		if t.keys[j] == emptyPair {
+			break
+		}
+		// the entry at j stays unless its home lies outside (i, j]
+		// (cyclically): then it may move back to i
+		h := t.home(t.keys[j])
+		if i <= j && (h <= i || h > j) || i > j && h <= i && h > j {
+			t.keys[i], t.vals[i] = t.keys[j], t.vals[j]
+			i = j
+		}
+	}
+	t.keys[i] = emptyPair
+	t.n--
+	return true
 }

@@ -41,6 +41,9 @@ func TestGroupAggCountDistinctManyGroups(t *testing.T) {
 				k = nil
 			}
 			var s any = fmt.Sprintf("v%d", r.Intn(40))
+			if r.Intn(4) == 0 {
+				s = fmt.Sprintf("a longer value %d", r.Intn(20))
+			}
 			if r.Intn(10) == 0 {
 				s = nil
 			}

@@ -216,21 +216,36 @@ func stringRanks(col arrow.Array) []int32 {
 	offs, data := vector.StringData(col)
 	n := col.Len()
 	ids := make(map[string]int32)
+	var shortIDs u64Table // values of up to 7 bytes
 	rowID := make([]int32, n)
 	var distinct []string
+	nulls := col.NullN() > 0
 	for i := 0; i < n; i++ {
-		if col.IsNull(i) {
+		if nulls && col.IsNull(i) {
 			continue
 		}
-		v := data[offs[i]:offs[i+1]]
-		id, ok := ids[string(v)]
+		var id int32
+		var ok bool
+		k, short := shortKey(offs, data, i)
+		if short {
+			if p := shortIDs.find(k); p != nil {
+				id, ok = int32(*p), true
+			}
+		} else {
+			id, ok = ids[vector.UnsafeString(data[offs[i]:offs[i+1]])]
+		}
 		if !ok {
 			if len(distinct) >= n/rankMaxRatio {
 				return nil
 			}
 			id = int32(len(distinct))
-			s := string(v)
-			ids[s] = id
+			s := string(data[offs[i]:offs[i+1]])
+			if short {
+				p, _ := shortIDs.slot(k)
+				*p = int64(id)
+			} else {
+				ids[s] = id
+			}
 			distinct = append(distinct, s)
 		}
 		rowID[i] = id
