@@ -27,11 +27,12 @@ type Calc struct {
 	// gathers only the projected columns.
 	early bool
 	// conjuncts: a condition that is an AND of several terms is applied
-	// one term at a time, each filtering the rows the next one sees;
-	// keep[k] marks the input columns still needed after term k (nil:
-	// all).
+	// one term at a time, each evaluated on the rows the earlier ones
+	// kept; termCols[k] marks the input columns term k reads, outCols the
+	// columns the projections read (nil: all).
 	conjuncts []expr.Evaluator
-	keep      [][]bool
+	termCols  [][]bool
+	outCols   []bool
 }
 
 // NewCalc compiles a Calc. cond may be nil; projs nil means keep all
@@ -102,58 +103,102 @@ func (c *Calc) compileConjuncts(terms, projs []expr.Expr) error {
 		}
 		c.conjuncts[k] = ev
 	}
-	c.keep = make([][]bool, len(terms))
-	if projs == nil {
-		return nil // every column is output: keep all
+	c.termCols = make([][]bool, len(terms))
+	for k, t := range terms {
+		c.termCols[k] = refMask(expr.InputRefs(t))
 	}
-	// keep[k]: columns read by the projections or by terms after k
-	need := map[int]bool{}
-	for _, p := range projs {
-		for _, r := range expr.InputRefs(p) {
-			need[r] = true
+	if projs != nil {
+		var refs []int
+		for _, p := range projs {
+			refs = append(refs, expr.InputRefs(p)...)
 		}
-	}
-	for k := len(terms) - 1; k >= 0; k-- {
-		maxRef := -1
-		for r := range need {
-			maxRef = max(maxRef, r)
-		}
-		keep := make([]bool, maxRef+1)
-		for r := range need {
-			keep[r] = true
-		}
-		c.keep[k] = keep
-		for _, r := range expr.InputRefs(terms[k]) {
-			need[r] = true
-		}
+		c.outCols = refMask(refs)
 	}
 	return nil
 }
 
+// refMask marks the column indexes refs.
+func refMask(refs []int) []bool {
+	n := 0
+	for _, r := range refs {
+		n = max(n, r+1)
+	}
+	mask := make([]bool, n)
+	for _, r := range refs {
+		mask[r] = true
+	}
+	return mask
+}
+
 // filterConjuncts applies the terms of the condition one after the other
-// (see compileConjuncts); the result keeps the input's column positions,
-// with nil for columns no longer needed.
+// (see compileConjuncts). It tracks the kept rows as a selection of b:
+// each later term sees only its own columns gathered at the rows kept so
+// far, and the columns the projections read are gathered once at the end.
+// The result keeps the input's column positions, with nil for the columns
+// the projections do not read.
 func (c *Calc) filterConjuncts(ctx *expr.Ctx, b *types.Batch) (*types.Batch, error) {
+	var sel []int32 // rows of b kept so far; nil: all
 	for k, term := range c.conjuncts {
-		pred, err := term(ctx, b)
+		cur := b
+		if sel != nil {
+			cur = gatherColumns(b, sel, c.termCols[k])
+		}
+		pred, err := term(ctx, cur)
 		if err != nil {
 			return nil, err
 		}
-		if keep := c.keep[k]; keep != nil {
-			view := &types.Batch{Cols: make([]arrow.Array, len(b.Cols)), Kinds: b.Kinds, Len: b.Len}
-			for i, col := range b.Cols {
-				if i < len(keep) && keep[i] {
-					view.Cols[i] = col
-				}
+		if pred.Const {
+			if v, ok := pred.Val.(bool); ok && v {
+				continue
 			}
-			b = view
+			sel = []int32{}
+			break
 		}
-		b = FilterBatch(b, pred)
-		if b.Len == 0 {
-			return b, nil
+		kept, all := vector.SelectionFromBools(pred.Arr)
+		if all {
+			continue
+		}
+		if sel != nil {
+			for i, j := range kept {
+				kept[i] = sel[j]
+			}
+		}
+		sel = kept
+		if len(sel) == 0 {
+			break
 		}
 	}
-	return b, nil
+	out := b
+	if c.outCols != nil {
+		out = &types.Batch{Cols: make([]arrow.Array, len(b.Cols)), Kinds: b.Kinds, Len: b.Len}
+		for i, col := range b.Cols {
+			if i < len(c.outCols) && c.outCols[i] {
+				out.Cols[i] = col
+			}
+		}
+	}
+	if sel == nil {
+		return out, nil
+	}
+	return TakeRows(out, sel), nil
+}
+
+// gatherColumns returns rows sel of b with only the columns marked in
+// cols (the others nil) and the rows' kinds.
+func gatherColumns(b *types.Batch, sel []int32, cols []bool) *types.Batch {
+	out := &types.Batch{Cols: make([]arrow.Array, len(b.Cols)), Len: len(sel)}
+	for i, col := range b.Cols {
+		if i < len(cols) && cols[i] && col != nil {
+			out.Cols[i] = vector.Take(col, sel)
+		}
+	}
+	if b.Kinds != nil {
+		out.Kinds = make([]types.RowKind, len(sel))
+		for i, j := range sel {
+			out.Kinds[i] = b.Kinds[j]
+		}
+	}
+	return out
 }
 
 // isFieldAccess reports whether e is a column reference or a chain of ROW

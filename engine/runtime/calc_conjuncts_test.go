@@ -65,6 +65,21 @@ func TestCalcConjunctsMatchOneCondition(t *testing.T) {
 		if len(split.conjuncts) != 3 {
 			t.Fatalf("%d terms, want 3", len(split.conjuncts))
 		}
+		// a constant term: TRUE keeps the rows, FALSE drops them all
+		for _, c := range []bool{true, false} {
+			cc, err := NewCalc(call("AND", cond, lit(c, types.BooleanType())), ps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			withConst, err := cc.Apply(&expr.Ctx{}, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, _ := split.Apply(&expr.Ctx{}, b)
+			if want := map[bool]int{true: ref.Len, false: 0}[c]; withConst.Len != want {
+				t.Fatalf("AND %v: %d rows, want %d", c, withConst.Len, want)
+			}
+		}
 		whole, err := NewCalc(cond, ps)
 		if err != nil {
 			t.Fatal(err)
