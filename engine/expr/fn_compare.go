@@ -266,142 +266,155 @@ func cmpIntKernel[T ~int8 | ~int16 | ~int32 | ~int64](op string, test func(int) 
 }
 
 // cmpIntLoops sets bit i of bits where a[i] op b[i] (a constant side given
-// as ac or bc).
+// as ac or bc). bits must be zero. The loops store eight results at a time
+// and turn each comparison into a 0 or 1 without a branch, so their speed
+// does not depend on how predictable the data is.
 func cmpIntLoops[T ~int8 | ~int16 | ~int32 | ~int64](op string, av, bv []T, ac, bc T, aConst, bConst bool, bits []byte) {
+	if aConst {
+		// c op b[i] is b[i] op' c with the operator mirrored
+		switch op {
+		case "<":
+			op = ">"
+		case "<=":
+			op = ">="
+		case ">":
+			op = "<"
+		case ">=":
+			op = "<="
+		}
+		av, bc, bConst = bv, ac, true
+	}
+	full := len(av) &^ 7
+	if bConst {
+		switch op {
+		case "=":
+			for i := 0; i < full; i += 8 {
+				x := av[i : i+8 : i+8]
+				bits[i>>3] = bit(x[0] == bc) | bit(x[1] == bc)<<1 | bit(x[2] == bc)<<2 | bit(x[3] == bc)<<3 |
+					bit(x[4] == bc)<<4 | bit(x[5] == bc)<<5 | bit(x[6] == bc)<<6 | bit(x[7] == bc)<<7
+			}
+			for i := full; i < len(av); i++ {
+				bits[i>>3] |= bit(av[i] == bc) << (i & 7)
+			}
+		case "<>":
+			for i := 0; i < full; i += 8 {
+				x := av[i : i+8 : i+8]
+				bits[i>>3] = bit(x[0] != bc) | bit(x[1] != bc)<<1 | bit(x[2] != bc)<<2 | bit(x[3] != bc)<<3 |
+					bit(x[4] != bc)<<4 | bit(x[5] != bc)<<5 | bit(x[6] != bc)<<6 | bit(x[7] != bc)<<7
+			}
+			for i := full; i < len(av); i++ {
+				bits[i>>3] |= bit(av[i] != bc) << (i & 7)
+			}
+		case "<":
+			for i := 0; i < full; i += 8 {
+				x := av[i : i+8 : i+8]
+				bits[i>>3] = bit(x[0] < bc) | bit(x[1] < bc)<<1 | bit(x[2] < bc)<<2 | bit(x[3] < bc)<<3 |
+					bit(x[4] < bc)<<4 | bit(x[5] < bc)<<5 | bit(x[6] < bc)<<6 | bit(x[7] < bc)<<7
+			}
+			for i := full; i < len(av); i++ {
+				bits[i>>3] |= bit(av[i] < bc) << (i & 7)
+			}
+		case "<=":
+			for i := 0; i < full; i += 8 {
+				x := av[i : i+8 : i+8]
+				bits[i>>3] = bit(x[0] <= bc) | bit(x[1] <= bc)<<1 | bit(x[2] <= bc)<<2 | bit(x[3] <= bc)<<3 |
+					bit(x[4] <= bc)<<4 | bit(x[5] <= bc)<<5 | bit(x[6] <= bc)<<6 | bit(x[7] <= bc)<<7
+			}
+			for i := full; i < len(av); i++ {
+				bits[i>>3] |= bit(av[i] <= bc) << (i & 7)
+			}
+		case ">":
+			for i := 0; i < full; i += 8 {
+				x := av[i : i+8 : i+8]
+				bits[i>>3] = bit(x[0] > bc) | bit(x[1] > bc)<<1 | bit(x[2] > bc)<<2 | bit(x[3] > bc)<<3 |
+					bit(x[4] > bc)<<4 | bit(x[5] > bc)<<5 | bit(x[6] > bc)<<6 | bit(x[7] > bc)<<7
+			}
+			for i := full; i < len(av); i++ {
+				bits[i>>3] |= bit(av[i] > bc) << (i & 7)
+			}
+		case ">=":
+			for i := 0; i < full; i += 8 {
+				x := av[i : i+8 : i+8]
+				bits[i>>3] = bit(x[0] >= bc) | bit(x[1] >= bc)<<1 | bit(x[2] >= bc)<<2 | bit(x[3] >= bc)<<3 |
+					bit(x[4] >= bc)<<4 | bit(x[5] >= bc)<<5 | bit(x[6] >= bc)<<6 | bit(x[7] >= bc)<<7
+			}
+			for i := full; i < len(av); i++ {
+				bits[i>>3] |= bit(av[i] >= bc) << (i & 7)
+			}
+		}
+		return
+	}
+	bv = bv[:len(av)]
 	switch op {
 	case "=":
-		switch {
-		case aConst:
-			for i, y := range bv {
-				if ac == y {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
-		case bConst:
-			for i, x := range av {
-				if x == bc {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
-		default:
-			bv = bv[:len(av)]
-			for i, x := range av {
-				if x == bv[i] {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
+		for i := 0; i < full; i += 8 {
+			x := av[i : i+8 : i+8]
+			y := bv[i : i+8 : i+8]
+			bits[i>>3] = bit(x[0] == y[0]) | bit(x[1] == y[1])<<1 | bit(x[2] == y[2])<<2 | bit(x[3] == y[3])<<3 |
+				bit(x[4] == y[4])<<4 | bit(x[5] == y[5])<<5 | bit(x[6] == y[6])<<6 | bit(x[7] == y[7])<<7
+		}
+		for i := full; i < len(av); i++ {
+			bits[i>>3] |= bit(av[i] == bv[i]) << (i & 7)
 		}
 	case "<>":
-		switch {
-		case aConst:
-			for i, y := range bv {
-				if ac != y {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
-		case bConst:
-			for i, x := range av {
-				if x != bc {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
-		default:
-			bv = bv[:len(av)]
-			for i, x := range av {
-				if x != bv[i] {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
+		for i := 0; i < full; i += 8 {
+			x := av[i : i+8 : i+8]
+			y := bv[i : i+8 : i+8]
+			bits[i>>3] = bit(x[0] != y[0]) | bit(x[1] != y[1])<<1 | bit(x[2] != y[2])<<2 | bit(x[3] != y[3])<<3 |
+				bit(x[4] != y[4])<<4 | bit(x[5] != y[5])<<5 | bit(x[6] != y[6])<<6 | bit(x[7] != y[7])<<7
+		}
+		for i := full; i < len(av); i++ {
+			bits[i>>3] |= bit(av[i] != bv[i]) << (i & 7)
 		}
 	case "<":
-		switch {
-		case aConst:
-			for i, y := range bv {
-				if ac < y {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
-		case bConst:
-			for i, x := range av {
-				if x < bc {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
-		default:
-			bv = bv[:len(av)]
-			for i, x := range av {
-				if x < bv[i] {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
+		for i := 0; i < full; i += 8 {
+			x := av[i : i+8 : i+8]
+			y := bv[i : i+8 : i+8]
+			bits[i>>3] = bit(x[0] < y[0]) | bit(x[1] < y[1])<<1 | bit(x[2] < y[2])<<2 | bit(x[3] < y[3])<<3 |
+				bit(x[4] < y[4])<<4 | bit(x[5] < y[5])<<5 | bit(x[6] < y[6])<<6 | bit(x[7] < y[7])<<7
+		}
+		for i := full; i < len(av); i++ {
+			bits[i>>3] |= bit(av[i] < bv[i]) << (i & 7)
 		}
 	case "<=":
-		switch {
-		case aConst:
-			for i, y := range bv {
-				if ac <= y {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
-		case bConst:
-			for i, x := range av {
-				if x <= bc {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
-		default:
-			bv = bv[:len(av)]
-			for i, x := range av {
-				if x <= bv[i] {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
+		for i := 0; i < full; i += 8 {
+			x := av[i : i+8 : i+8]
+			y := bv[i : i+8 : i+8]
+			bits[i>>3] = bit(x[0] <= y[0]) | bit(x[1] <= y[1])<<1 | bit(x[2] <= y[2])<<2 | bit(x[3] <= y[3])<<3 |
+				bit(x[4] <= y[4])<<4 | bit(x[5] <= y[5])<<5 | bit(x[6] <= y[6])<<6 | bit(x[7] <= y[7])<<7
+		}
+		for i := full; i < len(av); i++ {
+			bits[i>>3] |= bit(av[i] <= bv[i]) << (i & 7)
 		}
 	case ">":
-		switch {
-		case aConst:
-			for i, y := range bv {
-				if ac > y {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
-		case bConst:
-			for i, x := range av {
-				if x > bc {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
-		default:
-			bv = bv[:len(av)]
-			for i, x := range av {
-				if x > bv[i] {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
+		for i := 0; i < full; i += 8 {
+			x := av[i : i+8 : i+8]
+			y := bv[i : i+8 : i+8]
+			bits[i>>3] = bit(x[0] > y[0]) | bit(x[1] > y[1])<<1 | bit(x[2] > y[2])<<2 | bit(x[3] > y[3])<<3 |
+				bit(x[4] > y[4])<<4 | bit(x[5] > y[5])<<5 | bit(x[6] > y[6])<<6 | bit(x[7] > y[7])<<7
+		}
+		for i := full; i < len(av); i++ {
+			bits[i>>3] |= bit(av[i] > bv[i]) << (i & 7)
 		}
 	case ">=":
-		switch {
-		case aConst:
-			for i, y := range bv {
-				if ac >= y {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
-		case bConst:
-			for i, x := range av {
-				if x >= bc {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
-		default:
-			bv = bv[:len(av)]
-			for i, x := range av {
-				if x >= bv[i] {
-					bits[i>>3] |= 1 << (i & 7)
-				}
-			}
+		for i := 0; i < full; i += 8 {
+			x := av[i : i+8 : i+8]
+			y := bv[i : i+8 : i+8]
+			bits[i>>3] = bit(x[0] >= y[0]) | bit(x[1] >= y[1])<<1 | bit(x[2] >= y[2])<<2 | bit(x[3] >= y[3])<<3 |
+				bit(x[4] >= y[4])<<4 | bit(x[5] >= y[5])<<5 | bit(x[6] >= y[6])<<6 | bit(x[7] >= y[7])<<7
+		}
+		for i := full; i < len(av); i++ {
+			bits[i>>3] |= bit(av[i] >= bv[i]) << (i & 7)
 		}
 	}
+}
+
+// bit is 1 for true and 0 for false (compiled without a branch).
+func bit(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func cmpFixedKernel[T interface {

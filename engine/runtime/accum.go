@@ -93,7 +93,7 @@ func newAccumulator(s AggSpec, retractable bool) (accumulator, error) {
 		// a user-defined aggregate function (udaf.go)
 		acc = newUserAccumulator(s)
 		if s.Distinct {
-			acc = &distinctAcc{inner: acc, t: argT}
+			acc = newDistinctAcc(acc, s)
 		}
 		return acc, nil
 	}
@@ -143,9 +143,7 @@ func newAccumulator(s AggSpec, retractable bool) (accumulator, error) {
 		}
 	}
 	if s.Distinct {
-		d := &distinctAcc{inner: acc, t: argT}
-		d.intKey = len(s.Args) == 1 && argT != nil && (argT.IsIntegral() || argT.IsDatetime())
-		acc = d
+		acc = newDistinctAcc(acc, s)
 	}
 	return acc, nil
 }
@@ -862,121 +860,6 @@ func (a *extremeRetractAcc) size() int64 {
 	var n int64
 	for _, m := range a.groups {
 		n += int64(len(m)) * 64
-	}
-	return n
-}
-
-// ---- DISTINCT: forwards a value to the inner accumulator only on its
-// first occurrence (and retracts it on its last removal).
-
-type distinctAcc struct {
-	inner accumulator
-	t     *types.DataType
-	// the multiplicity of each distinct value per group: keyed by the
-	// value itself for a single integral or temporal argument (intKey),
-	// else by the arguments' encoded key
-	intKey bool
-	seen   []map[string]int64
-	ints   []map[int64]int64
-	kb     []byte
-}
-
-func (a *distinctAcc) resize(n int) {
-	a.inner.resize(n)
-	for len(a.seen) < n {
-		a.seen = append(a.seen, nil)
-	}
-	for a.intKey && len(a.ints) < n {
-		a.ints = append(a.ints, nil)
-	}
-}
-
-func (a *distinctAcc) update(g int32, args []arrow.Array, i int, retract bool) {
-	if a.intKey {
-		c := args[0]
-		if c.IsNull(i) {
-			return // DISTINCT ignores rows with a NULL argument
-		}
-		m := a.ints[g]
-		if m == nil {
-			m = map[int64]int64{}
-			a.ints[g] = m
-		}
-		a.count(m, int64Of(c, i), g, args, i, retract)
-		return
-	}
-	kb := a.kb[:0]
-	for _, c := range args {
-		if c.IsNull(i) {
-			return // DISTINCT ignores rows with a NULL argument
-		}
-		kb = AppendKey(kb, c, i)
-	}
-	a.kb = kb
-	m := a.seen[g]
-	if m == nil {
-		m = map[string]int64{}
-		a.seen[g] = m
-	}
-	if retract {
-		c := m[string(kb)]
-		if c <= 0 {
-			return
-		}
-		if c == 1 {
-			delete(m, string(kb))
-			a.inner.update(g, args, i, true)
-		} else {
-			m[string(kb)] = c - 1
-		}
-		return
-	}
-	if c, ok := m[string(kb)]; ok && c > 0 {
-		m[string(kb)] = c + 1
-		return
-	}
-	m[string(kb)] = 1
-	a.inner.update(g, args, i, false)
-}
-
-// count updates the multiplicity of value k (int keys) and forwards its
-// first occurrence or last removal to the inner accumulator.
-func (a *distinctAcc) count(m map[int64]int64, k int64, g int32, args []arrow.Array, i int, retract bool) {
-	c := m[k]
-	if retract {
-		switch {
-		case c <= 0:
-		case c == 1:
-			delete(m, k)
-			a.inner.update(g, args, i, true)
-		default:
-			m[k] = c - 1
-		}
-		return
-	}
-	m[k] = c + 1
-	if c == 0 {
-		a.inner.update(g, args, i, false)
-	}
-}
-
-func (a *distinctAcc) accumulateBatch(gids []int32, args []arrow.Array) {
-	for i, g := range gids {
-		if g >= 0 {
-			a.update(g, args, i, false)
-		}
-	}
-}
-
-func (a *distinctAcc) result(g int32) any { return a.inner.result(g) }
-
-func (a *distinctAcc) size() int64 {
-	n := a.inner.size()
-	for _, m := range a.seen {
-		n += int64(len(m)) * 32
-	}
-	for _, m := range a.ints {
-		n += int64(len(m)) * 24
 	}
 	return n
 }

@@ -36,6 +36,13 @@ type Calc struct {
 	// positions rowIDs as the column after the shared ones
 	memo   *expr.Memo
 	rowIDs arrow.Array
+	// conjuncts: a condition that is an AND of several terms is applied
+	// one term at a time, each evaluated on the rows the earlier ones
+	// kept; termCols[k] marks the input columns term k reads, outCols the
+	// columns the projections read (nil: all).
+	conjuncts []expr.Evaluator
+	termCols  [][]bool
+	outCols   []bool
 }
 
 // NewCalc compiles a Calc. cond may be nil; projs nil means keep all
@@ -82,6 +89,11 @@ func NewCalc(cond expr.Expr, projs []expr.Expr) (*Calc, error) {
 			return nil, err
 		}
 		c.cond = ev
+		if terms := conjuncts(cond, nil); len(terms) > 1 {
+			if err := c.compileConjuncts(terms, projs); err != nil {
+				return nil, err
+			}
+		}
 	}
 	maxRef := -1
 	for _, p := range projs {
@@ -118,6 +130,130 @@ func (c *Calc) rowPositions(n int) arrow.Array {
 		return c.rowIDs
 	}
 	return array.NewSlice(c.rowIDs, 0, int64(n))
+}
+
+// conjuncts appends the terms of a chain of ANDs (e itself when it is not
+// an AND).
+func conjuncts(e expr.Expr, out []expr.Expr) []expr.Expr {
+	if call, ok := e.(*expr.Call); ok && call.Name == "AND" {
+		for _, a := range call.Args {
+			out = conjuncts(a, out)
+		}
+		return out
+	}
+	return append(out, e)
+}
+
+// compileConjuncts prepares the term-by-term filter: WHERE a AND b keeps
+// the rows where both are TRUE, so the rows where a is not TRUE can be
+// dropped before b is evaluated. Terms are applied in written order, so b
+// is evaluated only on the rows a keeps (the lazy AND also skips rows
+// where a is FALSE; here rows where a is NULL are skipped as well).
+func (c *Calc) compileConjuncts(terms, projs []expr.Expr) error {
+	c.conjuncts = make([]expr.Evaluator, len(terms))
+	for k, t := range terms {
+		ev, err := expr.Compile(t)
+		if err != nil {
+			return err
+		}
+		c.conjuncts[k] = ev
+	}
+	c.termCols = make([][]bool, len(terms))
+	for k, t := range terms {
+		c.termCols[k] = refMask(expr.InputRefs(t))
+	}
+	if projs != nil {
+		var refs []int
+		for _, p := range projs {
+			refs = append(refs, expr.InputRefs(p)...)
+		}
+		c.outCols = refMask(refs)
+	}
+	return nil
+}
+
+// refMask marks the column indexes refs.
+func refMask(refs []int) []bool {
+	n := 0
+	for _, r := range refs {
+		n = max(n, r+1)
+	}
+	mask := make([]bool, n)
+	for _, r := range refs {
+		mask[r] = true
+	}
+	return mask
+}
+
+// filterConjuncts applies the terms of the condition one after the other
+// (see compileConjuncts). It tracks the kept rows as a selection of b:
+// each later term sees only its own columns gathered at the rows kept so
+// far, and the columns the projections read are gathered once at the end.
+// The result keeps the input's column positions, with nil for the columns
+// the projections do not read.
+func (c *Calc) filterConjuncts(ctx *expr.Ctx, b *types.Batch) (*types.Batch, error) {
+	var sel []int32 // rows of b kept so far; nil: all
+	for k, term := range c.conjuncts {
+		cur := b
+		if sel != nil {
+			cur = gatherColumns(b, sel, c.termCols[k])
+		}
+		pred, err := term(ctx, cur)
+		if err != nil {
+			return nil, err
+		}
+		if pred.Const {
+			if v, ok := pred.Val.(bool); ok && v {
+				continue
+			}
+			sel = []int32{}
+			break
+		}
+		kept, all := vector.SelectionFromBools(pred.Arr)
+		if all {
+			continue
+		}
+		if sel != nil {
+			for i, j := range kept {
+				kept[i] = sel[j]
+			}
+		}
+		sel = kept
+		if len(sel) == 0 {
+			break
+		}
+	}
+	out := b
+	if c.outCols != nil {
+		out = &types.Batch{Cols: make([]arrow.Array, len(b.Cols)), Kinds: b.Kinds, Len: b.Len}
+		for i, col := range b.Cols {
+			if i < len(c.outCols) && c.outCols[i] {
+				out.Cols[i] = col
+			}
+		}
+	}
+	if sel == nil {
+		return out, nil
+	}
+	return TakeRows(out, sel), nil
+}
+
+// gatherColumns returns rows sel of b with only the columns marked in
+// cols (the others nil) and the rows' kinds.
+func gatherColumns(b *types.Batch, sel []int32, cols []bool) *types.Batch {
+	out := &types.Batch{Cols: make([]arrow.Array, len(b.Cols)), Len: len(sel)}
+	for i, col := range b.Cols {
+		if i < len(cols) && cols[i] && col != nil {
+			out.Cols[i] = vector.Take(col, sel)
+		}
+	}
+	if b.Kinds != nil {
+		out.Kinds = make([]types.RowKind, len(sel))
+		for i, j := range sel {
+			out.Kinds[i] = b.Kinds[j]
+		}
+	}
+	return out
 }
 
 // isFieldAccess reports whether e is a column reference or a chain of ROW
@@ -188,7 +324,12 @@ func (c *Calc) Apply(ctx *expr.Ctx, b *types.Batch) (*types.Batch, error) {
 		}
 		b = ext
 	}
-	if c.cond != nil {
+	if c.conjuncts != nil {
+		var err error
+		if b, err = c.filterConjuncts(ctx, b); err != nil || b.Len == 0 {
+			return b, err
+		}
+	} else if c.cond != nil {
 		pred, err := c.cond(ctx, b)
 		if err != nil {
 			return nil, err

@@ -33,7 +33,7 @@ func newGroupIndex(keys []int, keyTypes []*types.DataType) groupIndex {
 	case len(keys) == 1 && (keyTypes[0].IsIntegral() || keyTypes[0].IsDatetime() || keyTypes[0].IsInterval()):
 		return &intIndex{col: keys[0], m: map[int64]int32{}, null: -1}
 	case len(keys) == 1 && keyTypes[0].IsString():
-		return &strIndex{col: keys[0], m: map[string]int32{}, null: -1}
+		return newStrIndex(keys[0])
 	}
 	return &bytesIndex{cols: keys, m: map[string]int32{}}
 }
@@ -118,30 +118,37 @@ func (x *intIndex) evict(dead func(int32) bool) {
 	}
 }
 
+// strIndex numbers the values of one string key column; values of up to
+// 7 bytes are keyed by shortKey, longer ones by the string.
 type strIndex struct {
-	col  int
-	m    map[string]int32
-	null int32
+	col   int
+	short u64Table
+	m     map[string]int32
+	null  int32
 }
 
-func (x *strIndex) key(b *types.Batch, i int) (string, bool) {
-	c := b.Cols[x.col]
-	if c.IsNull(i) {
-		return "", false
-	}
-	offs, data := vector.StringData(c)
-	return vector.UnsafeString(data[offs[i]:offs[i+1]]), true
+func newStrIndex(col int) *strIndex {
+	return &strIndex{col: col, m: map[string]int32{}, null: -1}
 }
 
 func (x *strIndex) lookup(b *types.Batch, i int, next int32) (int32, bool) {
-	k, ok := x.key(b, i)
-	if !ok {
+	c := b.Cols[x.col]
+	if c.IsNull(i) {
 		if x.null >= 0 {
 			return x.null, false
 		}
 		x.null = next
 		return next, true
 	}
+	offs, data := vector.StringData(c)
+	if k, ok := shortKey(offs, data, i); ok {
+		p, isNew := x.short.slot(k)
+		if isNew {
+			*p = int64(next)
+		}
+		return int32(*p), isNew
+	}
+	k := vector.UnsafeString(data[offs[i]:offs[i+1]])
 	if g, ok := x.m[k]; ok {
 		return g, false
 	}
@@ -150,30 +157,53 @@ func (x *strIndex) lookup(b *types.Batch, i int, next int32) (int32, bool) {
 }
 
 func (x *strIndex) find(b *types.Batch, i int) (int32, bool) {
-	k, ok := x.key(b, i)
-	if !ok {
+	c := b.Cols[x.col]
+	if c.IsNull(i) {
 		return x.null, x.null >= 0
 	}
-	g, ok := x.m[k]
+	offs, data := vector.StringData(c)
+	if k, ok := shortKey(offs, data, i); ok {
+		if p := x.short.find(k); p != nil {
+			return int32(*p), true
+		}
+		return 0, false
+	}
+	g, ok := x.m[vector.UnsafeString(data[offs[i]:offs[i+1]])]
 	return g, ok
 }
 
 func (x *strIndex) remove(b *types.Batch, i int) {
-	k, ok := x.key(b, i)
-	if !ok {
+	c := b.Cols[x.col]
+	if c.IsNull(i) {
 		x.null = -1
 		return
 	}
-	delete(x.m, k)
+	offs, data := vector.StringData(c)
+	if k, ok := shortKey(offs, data, i); ok {
+		x.short.remove(k)
+		return
+	}
+	delete(x.m, vector.UnsafeString(data[offs[i]:offs[i+1]]))
 }
 
 func (x *strIndex) size() int64 {
-	return int64(len(x.m)) * 40
+	return int64(len(x.m))*40 + int64(len(x.short.keys))*16
 }
 
-func (x *strIndex) count() int64 { return int64(len(x.m)) + int64(min(x.null+1, 1)) }
+func (x *strIndex) count() int64 {
+	return int64(len(x.m)) + int64(x.short.n) + int64(min(x.null+1, 1))
+}
 
 func (x *strIndex) evict(dead func(int32) bool) {
+	var drop []uint64
+	for j, k := range x.short.keys {
+		if k != emptyPair && dead(int32(x.short.vals[j])) {
+			drop = append(drop, k)
+		}
+	}
+	for _, k := range drop {
+		x.short.remove(k)
+	}
 	for k, g := range x.m {
 		if dead(g) {
 			delete(x.m, k)

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
 )
 
 // BoundKind is the kind of an OVER frame bound.
@@ -155,7 +156,7 @@ func (o *OverAggregate) EndInput(int) error {
 	}
 	all := ConcatBatches(o.buf, len(o.InTypes))
 	o.buf = nil
-	var results [][]any
+	var results []overResult
 	var resTypes []*types.DataType
 	var perm []int32
 	for _, g := range o.Groups {
@@ -170,12 +171,8 @@ func (o *OverAggregate) EndInput(int) error {
 		}
 	}
 	out := TakeRows(all, perm)
-	for k, vals := range results {
-		bld := array.NewBuilder(memory.DefaultAllocator, types.ToArrow(resTypes[k]))
-		for _, p := range perm {
-			types.AppendValue(bld, vals[p], resTypes[k])
-		}
-		out.Cols = append(out.Cols, bld.NewArray())
+	for k, res := range results {
+		out.Cols = append(out.Cols, res.column(perm, resTypes[k]))
 	}
 	size := max(o.Ctx.Config.BatchSize, 1)
 	for i := 0; i < out.Len; i += size {
@@ -194,38 +191,70 @@ func sortPerm(b *types.Batch, part []int, order []SortKey, ts []*types.DataType)
 		keys = append(keys, SortKey{Col: p, NullsFirst: true})
 	}
 	keys = append(keys, order...)
-	perm := make([]int32, b.Len)
-	for i := range perm {
-		perm[i] = int32(i)
-	}
-	if len(keys) > 0 {
-		cmp := newSortComparator(b, keys, ts)
-		stableSortIndex(perm, cmp)
-	}
-	return perm
+	return sortIndex(b, keys, ts)
 }
 
-// evalOverGroup computes a group's calls; results[k][row] is call k's
-// value for input row `row`.
-func evalOverGroup(b *types.Batch, perm []int32, g OverGroup, ts []*types.DataType) ([][]any, error) {
-	results := make([][]any, len(g.Calls))
-	for k := range results {
-		results[k] = make([]any, b.Len)
-	}
-	var partCmp, orderCmp rowComparator
-	if len(g.PartitionKeys) > 0 {
-		keys := make([]SortKey, len(g.PartitionKeys))
-		for i, p := range g.PartitionKeys {
-			keys[i] = SortKey{Col: p, NullsFirst: true}
+// overResult is one call's value for every input row: ints for the
+// ranking functions that yield a non-NULL BIGINT (ROW_NUMBER, RANK,
+// DENSE_RANK, NTILE), vals (Go values, nil = NULL) for the others.
+type overResult struct {
+	ints []int64
+	vals []any
+}
+
+// column returns the results in the order of perm as an Arrow array of
+// type t.
+func (r overResult) column(perm []int32, t *types.DataType) arrow.Array {
+	at := types.ToArrow(t)
+	if r.ints != nil && at.ID() == arrow.INT64 {
+		out := make([]int64, len(perm))
+		for p, row := range perm {
+			out[p] = r.ints[row]
 		}
-		partCmp = newRowComparator(b, keys, ts)
+		return vector.FromValues(at, out, nil, -1)
+	}
+	bld := array.NewBuilder(memory.DefaultAllocator, at)
+	for _, row := range perm {
+		if r.ints != nil {
+			types.AppendValue(bld, r.ints[row], t)
+		} else {
+			types.AppendValue(bld, r.vals[row], t)
+		}
+	}
+	return bld.NewArray()
+}
+
+// intRanking reports the functions whose results are overResult.ints.
+func intRanking(fn string) bool {
+	switch fn {
+	case "ROW_NUMBER", "RANK", "DENSE_RANK", "NTILE":
+		return true
+	}
+	return false
+}
+
+// evalOverGroup computes a group's calls; results[k] holds call k's value
+// for every input row.
+func evalOverGroup(b *types.Batch, perm []int32, g OverGroup, ts []*types.DataType) ([]overResult, error) {
+	results := make([]overResult, len(g.Calls))
+	for k, c := range g.Calls {
+		if intRanking(c.Func) {
+			results[k].ints = make([]int64, b.Len)
+		} else {
+			results[k].vals = make([]any, b.Len)
+		}
+	}
+	var samePart func(i, j int) bool
+	var orderCmp rowComparator
+	if len(g.PartitionKeys) > 0 {
+		samePart = newRowEqual(b, g.PartitionKeys, ts)
 	}
 	if len(g.Order) > 0 {
 		orderCmp = newRowComparator(b, g.Order, ts)
 	}
 	for start := 0; start < len(perm); {
 		end := start + 1
-		for end < len(perm) && (partCmp == nil || partCmp(int(perm[start]), int(perm[end])) == 0) {
+		for end < len(perm) && (samePart == nil || samePart(int(perm[start]), int(perm[end]))) {
 			end++
 		}
 		part := perm[start:end]
@@ -238,35 +267,30 @@ func evalOverGroup(b *types.Batch, perm []int32, g OverGroup, ts []*types.DataTy
 }
 
 // evalPartition computes the calls over one partition (rows in order).
-func evalPartition(b *types.Batch, rows []int32, g OverGroup, orderCmp rowComparator, results [][]any) error {
+func evalPartition(b *types.Batch, rows []int32, g OverGroup, orderCmp rowComparator, results []overResult) error {
 	n := len(rows)
-	// peer groups: [peerStart[p], peerEnd[p]) rows with equal order keys
-	peerStart := make([]int, n)
-	peerEnd := make([]int, n)
-	for p := 0; p < n; {
-		q := p + 1
-		for q < n && orderCmp != nil && orderCmp(int(rows[p]), int(rows[q])) == 0 {
-			q++
+	// peer groups: [peerStart[p], peerEnd[p]) rows with equal order keys;
+	// ROW_NUMBER, NTILE, LEAD and LAG do not look at them
+	var peerStart, peerEnd []int
+	for _, c := range g.Calls {
+		switch c.Func {
+		case "ROW_NUMBER", "NTILE", "LEAD", "LAG":
+			continue
 		}
-		if orderCmp == nil {
-			q = n
-		}
-		for r := p; r < q; r++ {
-			peerStart[r], peerEnd[r] = p, q
-		}
-		p = q
+		peerStart, peerEnd = peerGroups(rows, orderCmp)
+		break
 	}
 	for k, c := range g.Calls {
-		res := results[k]
+		res, ints := results[k].vals, results[k].ints
 		switch c.Func {
 		case "ROW_NUMBER":
 			for p, r := range rows {
-				res[r] = int64(p + 1)
+				ints[r] = int64(p + 1)
 			}
 			continue
 		case "RANK":
 			for p, r := range rows {
-				res[r] = int64(peerStart[p] + 1)
+				ints[r] = int64(peerStart[p] + 1)
 			}
 			continue
 		case "DENSE_RANK":
@@ -275,7 +299,7 @@ func evalPartition(b *types.Batch, rows []int32, g OverGroup, orderCmp rowCompar
 				if p == peerStart[p] {
 					rank++
 				}
-				res[r] = rank
+				ints[r] = rank
 			}
 			continue
 		case "PERCENT_RANK":
@@ -307,7 +331,7 @@ func evalPartition(b *types.Batch, rows []int32, g OverGroup, orderCmp rowCompar
 				} else {
 					bucket = extra + (pp-extra*(size+1))/max(size, 1) + 1
 				}
-				res[r] = bucket
+				ints[r] = bucket
 			}
 			continue
 		case "LEAD", "LAG":
@@ -319,6 +343,28 @@ func evalPartition(b *types.Batch, rows []int32, g OverGroup, orderCmp rowCompar
 		}
 	}
 	return nil
+}
+
+// peerGroups returns, for each position of rows, the bounds [start, end)
+// of its peers: the rows with equal order keys (all rows without orderCmp).
+func peerGroups(rows []int32, orderCmp rowComparator) (peerStart, peerEnd []int) {
+	n := len(rows)
+	peerStart = make([]int, n)
+	peerEnd = make([]int, n)
+	for p := 0; p < n; {
+		q := p + 1
+		for q < n && orderCmp != nil && orderCmp(int(rows[p]), int(rows[q])) == 0 {
+			q++
+		}
+		if orderCmp == nil {
+			q = n
+		}
+		for r := p; r < q; r++ {
+			peerStart[r], peerEnd[r] = p, q
+		}
+		p = q
+	}
+	return peerStart, peerEnd
 }
 
 func evalLeadLag(b *types.Batch, rows []int32, c OverCall, res []any) {

@@ -73,6 +73,49 @@ func columnComparator(arr arrow.Array, t *types.DataType) func(i, j int) int {
 	}
 }
 
+// newRowEqual reports whether rows i and j of b hold equal values in the
+// columns cols (NULL equals NULL), as partitioning needs: strings compare
+// for equality, without ordering their bytes.
+func newRowEqual(b *types.Batch, cols []int, ts []*types.DataType) func(i, j int) bool {
+	eqs := make([]func(i, j int) bool, len(cols))
+	for k, c := range cols {
+		col := b.Cols[c]
+		var eq func(i, j int) bool
+		switch col.DataType().ID() {
+		case arrow.STRING, arrow.BINARY:
+			offs, data := vector.StringData(col)
+			eq = func(i, j int) bool {
+				return vector.UnsafeString(data[offs[i]:offs[i+1]]) == vector.UnsafeString(data[offs[j]:offs[j+1]])
+			}
+		default:
+			cmp := columnComparator(col, ts[c])
+			eq = func(i, j int) bool { return cmp(i, j) == 0 }
+		}
+		if col.NullN() > 0 {
+			values := eq
+			eq = func(i, j int) bool {
+				ni, nj := col.IsNull(i), col.IsNull(j)
+				if ni || nj {
+					return ni == nj
+				}
+				return values(i, j)
+			}
+		}
+		eqs[k] = eq
+	}
+	if len(eqs) == 1 {
+		return eqs[0]
+	}
+	return func(i, j int) bool {
+		for _, eq := range eqs {
+			if !eq(i, j) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
 // newRowComparator builds a comparator over the key columns of a batch,
 // for callers that compare about once per row (a bounded heap, a scan for
 // partition boundaries). Each key's comparator folds in its direction and
@@ -173,21 +216,36 @@ func stringRanks(col arrow.Array) []int32 {
 	offs, data := vector.StringData(col)
 	n := col.Len()
 	ids := make(map[string]int32)
+	var shortIDs u64Table // values of up to 7 bytes
 	rowID := make([]int32, n)
 	var distinct []string
+	nulls := col.NullN() > 0
 	for i := 0; i < n; i++ {
-		if col.IsNull(i) {
+		if nulls && col.IsNull(i) {
 			continue
 		}
-		v := data[offs[i]:offs[i+1]]
-		id, ok := ids[string(v)]
+		var id int32
+		var ok bool
+		k, short := shortKey(offs, data, i)
+		if short {
+			if p := shortIDs.find(k); p != nil {
+				id, ok = int32(*p), true
+			}
+		} else {
+			id, ok = ids[vector.UnsafeString(data[offs[i]:offs[i+1]])]
+		}
 		if !ok {
 			if len(distinct) >= n/rankMaxRatio {
 				return nil
 			}
 			id = int32(len(distinct))
-			s := string(v)
-			ids[s] = id
+			s := string(data[offs[i]:offs[i+1]])
+			if short {
+				p, _ := shortIDs.slot(k)
+				*p = int64(id)
+			} else {
+				ids[s] = id
+			}
 			distinct = append(distinct, s)
 		}
 		rowID[i] = id
@@ -291,12 +349,7 @@ func (s *Sort) sorted() *types.Batch {
 		return nil
 	}
 	all := ConcatBatches(s.buf, len(s.Types))
-	idx := make([]int32, all.Len)
-	for i := range idx {
-		idx[i] = int32(i)
-	}
-	stableSortIndex(idx, newSortComparator(all, s.Keys, s.Types))
-	return TakeRows(all, idx)
+	return TakeRows(all, sortIndex(all, s.Keys, s.Types))
 }
 
 func (s *Sort) compact(keep int) {

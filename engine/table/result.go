@@ -272,6 +272,8 @@ type RowIterator struct {
 	pos    int
 	batch  *types.Batch
 	bpos   int
+	rows   []*types.Row // the current batch's rows, converted on first use
+	conv   *types.RowConverter
 	row    *types.Row
 	err    error
 	done   bool
@@ -293,7 +295,7 @@ func (it *RowIterator) Next() bool {
 	}
 	for it.batch == nil || it.bpos >= it.batch.Len {
 		if p := it.res.takePending(); p != nil {
-			it.batch, it.bpos = p, 0
+			it.batch, it.bpos, it.rows = p, 0, nil
 			continue
 		}
 		b, err := it.res.collector.Next(it.ctx)
@@ -305,9 +307,17 @@ func (it *RowIterator) Next() bool {
 			it.err, it.done = err, true
 			return false
 		}
-		it.batch, it.bpos = b, 0
+		it.batch, it.bpos, it.rows = b, 0, nil
 	}
-	it.row = it.batch.Row(it.bpos, it.res.schema.types)
+	if it.rows == nil {
+		// convert the whole batch at once: one type switch per column and
+		// one allocation for its rows rather than per row
+		if it.conv == nil {
+			it.conv = types.NewRowConverter(it.res.schema.types)
+		}
+		it.rows = it.conv.Rows(it.batch)
+	}
+	it.row = it.rows[it.bpos]
 	it.row.Names = it.res.schema.names
 	it.bpos++
 	return true

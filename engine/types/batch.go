@@ -55,13 +55,159 @@ func (b *Batch) Row(i int, ts []*DataType) *Row {
 	return &Row{Kind: b.Kind(i), Values: vals}
 }
 
-// Rows extracts all rows.
-func (b *Batch) Rows(ts []*DataType) []*Row {
-	out := make([]*Row, b.Len)
-	for i := range out {
-		out[i] = b.Row(i, ts)
+// Rows extracts all rows as Go values (the values ValueAt returns). It
+// converts column by column and allocates the rows and their value slices
+// in one block each, so it is cheaper than calling Row per row; every row
+// is still a separate *Row with its own Values (capacity limited to its
+// columns, so appending to one row never overwrites the next).
+func (b *Batch) Rows(ts []*DataType) []*Row { return NewRowConverter(ts).Rows(b) }
+
+// RowConverter converts batches of one schema to rows as Batch.Rows does,
+// keeping its caches of boxed values from batch to batch, so values that
+// repeat across batches (keys, codes) are boxed once. The rows it returns
+// may share interface values, and through them, string memory of earlier
+// batches (at most a few hundred values per column). Not safe for
+// concurrent use.
+type RowConverter struct {
+	types  []*DataType
+	caches []columnCache
+}
+
+// NewRowConverter returns a converter for columns of types ts.
+func NewRowConverter(ts []*DataType) *RowConverter {
+	return &RowConverter{types: ts, caches: make([]columnCache, len(ts))}
+}
+
+// Rows converts every row of b (see Batch.Rows).
+func (rc *RowConverter) Rows(b *Batch) []*Row {
+	n, k := b.Len, len(b.Cols)
+	out := make([]*Row, n)
+	rows := make([]Row, n)
+	vals := make([]any, n*k)
+	for c, col := range b.Cols {
+		rc.caches[c].fill(vals, k, c, col, rc.types[c])
+	}
+	for i := range rows {
+		rows[i] = Row{Kind: b.Kind(i), Values: vals[i*k : (i+1)*k : (i+1)*k]}
+		out[i] = &rows[i]
 	}
 	return out
+}
+
+// columnCache holds a column's cache of boxed values, made on first use
+// for the column's Arrow type.
+type columnCache struct {
+	i32 *boxCache[int32]
+	i64 *boxCache[int64]
+	str *boxCache[string]
+	ts  *boxCache[arrow.Timestamp]
+}
+
+// fill stores the Go value of every element of arr into dst[i*stride+c]
+// (NULL stays nil), with a loop per common Arrow type and ValueAt for the
+// others. Strings, integers and timestamps go through a small cache of
+// recently boxed values (the slot picked by a hash of the value), so
+// repeated values, common in keys and sorted output, share one interface
+// value instead of allocating one each.
+func (cc *columnCache) fill(dst []any, stride, c int, arr arrow.Array, t *DataType) {
+	n := arr.Len()
+	if arr.NullN() == n {
+		return
+	}
+	nulls := arr.NullN() > 0
+	switch a := arr.(type) {
+	case *array.Boolean:
+		for i := 0; i < n; i++ {
+			if !nulls || a.IsValid(i) {
+				dst[i*stride+c] = a.Value(i)
+			}
+		}
+	case *array.Int32:
+		if cc.i32 == nil {
+			cc.i32 = new(boxCache[int32])
+		}
+		cache := cc.i32
+		for i, x := range a.Int32Values() {
+			if !nulls || a.IsValid(i) {
+				dst[i*stride+c] = cache.box(x, uint(x))
+			}
+		}
+	case *array.Int64:
+		if cc.i64 == nil {
+			cc.i64 = new(boxCache[int64])
+		}
+		cache := cc.i64
+		for i, x := range a.Int64Values() {
+			if !nulls || a.IsValid(i) {
+				dst[i*stride+c] = cache.box(x, uint(x))
+			}
+		}
+	case *array.Float64:
+		v := a.Float64Values()
+		for i, x := range v {
+			if !nulls || a.IsValid(i) {
+				dst[i*stride+c] = x
+			}
+		}
+	case *array.String:
+		if cc.str == nil {
+			cc.str = new(boxCache[string])
+		}
+		cache := cc.str
+		for i := 0; i < n; i++ {
+			if !nulls || a.IsValid(i) {
+				s := a.Value(i)
+				dst[i*stride+c] = cache.box(s, strSlot(s))
+			}
+		}
+	case *array.Timestamp:
+		unit := a.DataType().(*arrow.TimestampType).Unit
+		if cc.ts == nil {
+			cc.ts = new(boxCache[arrow.Timestamp])
+		}
+		cache := cc.ts
+		for i, x := range a.TimestampValues() {
+			if !nulls || a.IsValid(i) {
+				e := &cache[uint(x)%boxSlots]
+				if e.v == nil || e.x != x {
+					e.x, e.v = x, TimeFromUnits(int64(x), unit)
+				}
+				dst[i*stride+c] = e.v
+			}
+		}
+	default:
+		for i := 0; i < n; i++ {
+			dst[i*stride+c] = ValueAt(arr, i, t)
+		}
+	}
+}
+
+// boxSlots is the size of fillColumn's caches of boxed values.
+const boxSlots = 256
+
+// boxCache remembers the interface value last made for each slot.
+type boxCache[T comparable] [boxSlots]struct {
+	x T
+	v any
+}
+
+// box returns x as an interface value, reusing the cached one when slot
+// (a hash of x) last held x.
+func (c *boxCache[T]) box(x T, slot uint) any {
+	e := &c[slot%boxSlots]
+	if e.v == nil || e.x != x {
+		e.x, e.v = x, x
+	}
+	return e.v
+}
+
+// strSlot hashes the first 8 bytes and the length of s (FNV-1a).
+func strSlot(s string) uint {
+	h := uint32(2166136261) ^ uint32(len(s))
+	for j := 0; j < len(s) && j < 8; j++ {
+		h = (h ^ uint32(s[j])) * 16777619
+	}
+	return uint(h ^ h>>16)
 }
 
 // Record returns the batch as an Arrow record with the given schema (the

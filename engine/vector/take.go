@@ -2,6 +2,7 @@ package vector
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -186,18 +187,53 @@ func Repeat(arr arrow.Array, i, n int) arrow.Array {
 func SelectionFromBools(pred arrow.Array) ([]int32, bool) {
 	b := pred.(*array.Boolean)
 	n := b.Len()
-	sel := make([]int32, 0, n)
-	if b.NullN() == 0 {
-		for i := 0; i < n; i++ {
-			if b.Value(i) {
-				sel = append(sel, int32(i))
-			}
+	d := b.Data()
+	bufs := d.Buffers()
+	if d.Offset()%8 != 0 || len(bufs) < 2 || bufs[1] == nil {
+		return selectionPerRow(b)
+	}
+	// whole bytes of the value bitmap, ANDed with the validity bitmap:
+	// count the set bits to size the selection, then list them
+	start := d.Offset() / 8
+	vals := bufs[1].Bytes()[start:]
+	var valid []byte
+	if b.NullN() > 0 {
+		if bufs[0] == nil {
+			return selectionPerRow(b)
 		}
-	} else {
-		for i := 0; i < n; i++ {
-			if b.IsValid(i) && b.Value(i) {
-				sel = append(sel, int32(i))
-			}
+		valid = bufs[0].Bytes()[start:]
+	}
+	nbytes := (n + 7) / 8
+	byteAt := func(i int) uint8 {
+		x := vals[i]
+		if valid != nil {
+			x &= valid[i]
+		}
+		if i == nbytes-1 && n%8 != 0 {
+			x &= uint8(1)<<(n%8) - 1
+		}
+		return x
+	}
+	count := 0
+	for i := 0; i < nbytes; i++ {
+		count += bits.OnesCount8(byteAt(i))
+	}
+	sel := make([]int32, 0, count)
+	for i := 0; i < nbytes; i++ {
+		for x := byteAt(i); x != 0; x &= x - 1 {
+			sel = append(sel, int32(i*8+bits.TrailingZeros8(x)))
+		}
+	}
+	return sel, count == n
+}
+
+// selectionPerRow is SelectionFromBools reading one value at a time.
+func selectionPerRow(b *array.Boolean) ([]int32, bool) {
+	n := b.Len()
+	sel := make([]int32, 0, n)
+	for i := 0; i < n; i++ {
+		if b.IsValid(i) && b.Value(i) {
+			sel = append(sel, int32(i))
 		}
 	}
 	return sel, len(sel) == n

@@ -34,6 +34,18 @@ SELECT MIN(n), MAX(n), AVG(n), COUNT(DISTINCT n), SUM(DISTINCT n) FROM t;
 +--------+--------+--------+--------+--------+
 1 row in set
 !ok
+# COUNT(DISTINCT) per group: NULL arguments are ignored, FILTER applies
+# before the distinct set, a group with only NULLs counts 0
+SELECT k, COUNT(DISTINCT s), COUNT(DISTINCT s) FILTER (WHERE n > 1), COUNT(DISTINCT n) FROM t GROUP BY k;
++---+--------+--------+--------+
+| k | EXPR$1 | EXPR$2 | EXPR$3 |
++---+--------+--------+--------+
+| a |      2 |      1 |      2 |
+| b |      1 |      1 |      1 |
+| c |      1 |      0 |      0 |
++---+--------+--------+--------+
+3 rows in set
+!unordered
 # COUNT(1) counts rows (sql_functions.yml COUNT(*) / COUNT(1))
 SELECT COUNT(1), COUNT(*) FROM t;
 +--------+--------+

@@ -1,0 +1,107 @@
+package types
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
+
+// TestBatchRowsMatchesRow checks that Rows, which converts column by
+// column, yields the same kinds and values as Row for every row, NULLs,
+// RowKinds and a sliced batch (non-zero array offsets) included.
+func TestBatchRowsMatchesRow(t *testing.T) {
+	ts := []*DataType{BooleanType(), IntType(), BigIntType(), DoubleType(), StringType(), TimestampType(3), DecimalType(10, 2), DateType()}
+	bb := NewBatchBuilder(ts)
+	at := time.Date(2001, 1, 1, 0, 1, 0, 0, time.UTC)
+	rows := [][]any{
+		{true, int32(-7), int64(1) << 40, 1.5, "LAS", at, Decimal{Unscaled: decimal128.FromI64(1234), Scale: 2}, Date(11323)},
+		{nil, nil, nil, nil, nil, nil, nil, nil},
+		{false, int32(300), int64(-1), -0.25, "", at.Add(time.Millisecond), Decimal{Unscaled: decimal128.FromI64(-5), Scale: 2}, Date(0)},
+		{true, int32(0), nil, 2.0, "PHL", nil, nil, Date(1)},
+	}
+	kinds := []RowKind{Insert, UpdateBefore, UpdateAfter, Delete}
+	for i, r := range rows {
+		if err := bb.Append(kinds[i], r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := bb.Build()
+	for _, batch := range []*Batch{b, b.Slice(1, 4)} {
+		got := batch.Rows(ts)
+		if len(got) != batch.Len {
+			t.Fatalf("%d rows, want %d", len(got), batch.Len)
+		}
+		for i, r := range got {
+			want := batch.Row(i, ts)
+			if r.Kind != want.Kind || !reflect.DeepEqual(r.Values, want.Values) {
+				t.Errorf("row %d: got %v %#v, want %v %#v", i, r.Kind, r.Values, want.Kind, want.Values)
+			}
+		}
+	}
+	// the rows share one backing array but appending to one row must not
+	// overwrite the next
+	got := b.Rows(ts)
+	_ = append(got[0].Values, "extra")
+	if got[1].Values[0] != nil {
+		t.Errorf("append to row 0 changed row 1: %#v", got[1].Values[0])
+	}
+	if got[0].Values[1] != int32(-7) || got[2].Values[1] != int32(300) || got[2].Values[4] != "" {
+		t.Errorf("values: %#v / %#v", got[0].Values, got[2].Values)
+	}
+}
+
+// TestBatchRowsRepeatedValues checks that the boxed-value caches of Rows
+// return the right value when slots collide and values repeat: every
+// element equals ValueAt's value.
+func TestBatchRowsRepeatedValues(t *testing.T) {
+	ts := []*DataType{StringType(), IntType(), BigIntType(), TimestampType(3)}
+	bb := NewBatchBuilder(ts)
+	at := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < 3000; i++ {
+		// 0 and 256 (and 512, ...) share an integer slot
+		row := []any{[]string{"LAS", "PHL", "ATL", "", "LAS", "SAV"}[i%6] + string(rune('A'+i%29)), int32((i % 5) * 256), int64(i%700) - 350, at.Add(time.Duration(i%3*256) * time.Millisecond)}
+		if i%11 == 0 {
+			row[i%4] = nil
+		}
+		if err := bb.Append(Insert, row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := bb.Build()
+	for i, r := range b.Rows(ts) {
+		if want := b.Row(i, ts); !reflect.DeepEqual(r.Values, want.Values) {
+			t.Fatalf("row %d: %#v, want %#v", i, r.Values, want.Values)
+		}
+	}
+}
+
+// TestRowConverterAcrossBatches converts several batches with one
+// converter, whose caches carry over: values repeated across batches and
+// values that collide in a slot still come out as ValueAt's.
+func TestRowConverterAcrossBatches(t *testing.T) {
+	ts := []*DataType{StringType(), IntType(), BigIntType()}
+	rc := NewRowConverter(ts)
+	for k := 0; k < 4; k++ {
+		bb := NewBatchBuilder(ts)
+		for i := 0; i < 700; i++ {
+			row := []any{[]string{"LAS", "PHL", "ATL"}[(i+k)%3] + string(rune('a'+(i*k)%23)), int32((i + k) % 9 * 256), int64(i*k) - 1000}
+			if (i+k)%13 == 0 {
+				row[(i+k)%3] = nil
+			}
+			if err := bb.Append(Insert, row); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b := bb.Build()
+		if k == 2 {
+			b = b.Slice(5, 600)
+		}
+		for i, r := range rc.Rows(b) {
+			if want := b.Row(i, ts); !reflect.DeepEqual(r.Values, want.Values) {
+				t.Fatalf("batch %d row %d: %#v, want %#v", k, i, r.Values, want.Values)
+			}
+		}
+	}
+}
