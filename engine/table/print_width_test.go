@@ -56,8 +56,9 @@ func TestTableauFullWidth(t *testing.T) {
 	if b.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
 	}
-	// truncation at the maximum column width counts columns too: 13 wide
-	// characters (26 columns) fit in 30 - 3 of the 31 columns, the 14th does not
+	// truncation at the maximum column width counts columns too: the value
+	// is 31 columns wide; 13 wide characters (26 columns) fit in 30 - 3,
+	// the 14th does not
 	res, err = env.ExecuteSQL("SELECT '日本語日本語日本語日本語日本語x' AS j")
 	if err != nil {
 		t.Fatal(err)
