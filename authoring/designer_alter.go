@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	engineplan "github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // ChangePlan is how a changed design is applied to its existing table.
@@ -79,6 +81,37 @@ func (d *Design) Changes() (*ChangePlan, error) {
 			dropped = append(dropped, c.Name)
 		}
 	}
+	// Flink refuses to drop or rename a column that a computed column or
+	// the watermark refers to: computed columns referring to a dropped or
+	// renamed column (or to such a computed column) are dropped first and
+	// added back with their new definition after the renames.
+	gone := map[string]bool{}
+	for _, n := range dropped {
+		gone[n] = true
+	}
+	for _, c := range d.Columns {
+		if c.Original != "" && kept[c.Original] && c.Name != c.Original {
+			gone[c.Original] = true
+		}
+	}
+	refersToGone := func(exprSQL string) bool {
+		refs, err := engineplan.ReferencedColumns(exprSQL)
+		return err == nil && slices.ContainsFunc(refs, func(r string) bool { return gone[r] })
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, oc := range o.Columns {
+			if oc.Kind == types.ComputedColumn && kept[oc.Name] && refersToGone(oc.Expr) {
+				kept[oc.Name], gone[oc.Name], changed = false, true, true
+			}
+		}
+	}
+	dropped = dropped[:0]
+	for _, c := range o.Columns {
+		if !kept[c.Name] {
+			dropped = append(dropped, c.Name)
+		}
+	}
 	// touched lists original columns that are dropped, renamed or redefined.
 	touched := map[string]bool{}
 	for _, n := range dropped {
@@ -93,7 +126,7 @@ func (d *Design) Changes() (*ChangePlan, error) {
 			}
 		}
 	}
-	wmChanged := !sameWatermark(o.Watermark, d.Watermark) || (o.Watermark != nil && touched[o.Watermark.Column])
+	wmChanged := !sameWatermark(o.Watermark, d.Watermark) || (o.Watermark != nil && (touched[o.Watermark.Column] || refersToGone(o.Watermark.SQL())))
 	pkChanged := !slices.Equal(o.PrimaryKey, d.PrimaryKey) || slices.ContainsFunc(o.PrimaryKey, func(k string) bool { return touched[k] })
 
 	if wmChanged && o.Watermark != nil {

@@ -156,7 +156,8 @@ func NewRootCommand(env Env) *cobra.Command {
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
-	root.PersistentFlags().StringVar(&workspace, "workspace", "",
+	// a flag of the workbench (the root command) only: sql and gateway ignore it
+	root.Flags().StringVar(&workspace, "workspace", "",
 		"workspace file (SQLite) to open in the workbench; default under the user config directory")
 	root.AddCommand(newSQLCommand(env), newGatewayCommand(env), newBenchCommand(), newVersionCommand())
 	return root

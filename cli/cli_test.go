@@ -112,3 +112,24 @@ func TestSQLClientRuns(t *testing.T) {
 		t.Errorf("code %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }
+
+// --workspace belongs to the workbench: `riffle sql --help` and `riffle
+// gateway --help` do not list it, and `riffle sql` refuses it.
+func TestWorkspaceIsAWorkbenchFlagOnly(t *testing.T) {
+	_, _, out, _ := run(t, 0, "--help")
+	if !strings.Contains(out, "--workspace") {
+		t.Errorf("riffle --help does not list --workspace:\n%s", out)
+	}
+	for _, sub := range []string{"sql", "gateway"} {
+		_, _, out, _ := run(t, 0, sub, "--help")
+		if !strings.Contains(out, "Usage:") {
+			t.Fatalf("riffle %s --help printed no usage:\n%s", sub, out)
+		}
+		if strings.Contains(out, "--workspace") {
+			t.Errorf("riffle %s --help lists --workspace:\n%s", sub, out)
+		}
+	}
+	if code, got, _, _ := run(t, 0, "sql", "--workspace", "w.riffle", "-e", "SELECT 1"); code == 0 || got.sql != nil {
+		t.Errorf("riffle sql --workspace was accepted")
+	}
+}

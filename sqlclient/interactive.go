@@ -37,7 +37,7 @@ func (c *client) interactive(ctx context.Context, tty *os.File, interrupts <-cha
 			return true
 		}
 		if w, h, err := term.GetSize(fd); err == nil {
-			_ = t.SetSize(w, h)
+			_ = t.SetSize(usableSize(w, h))
 		}
 		old, err := term.MakeRaw(fd)
 		if err != nil {
@@ -88,6 +88,20 @@ func (c *client) interactive(ctx context.Context, tty *os.File, interrupts <-cha
 	}
 	fmt.Fprintln(c.out, "Shutting down the session...\ndone.")
 	return true
+}
+
+// usableSize is the size given to the line editor for a terminal that
+// reports w columns and h rows: a terminal that reports no width (0, as
+// under `script -qc`) gets 80 columns, or the editor would wrap after
+// every character.
+func usableSize(w, h int) (int, int) {
+	if w <= 0 {
+		w = 80
+	}
+	if h <= 0 {
+		h = 24
+	}
+	return w, h
 }
 
 // runInteractive runs one statement with its own context, cancelled by an

@@ -160,3 +160,18 @@ func TestCompleteStatements(t *testing.T) {
 		t.Fatalf("at EOF the unterminated statement runs: %+v", c)
 	}
 }
+
+// A terminal that reports 0 columns (script -qc) gets the 80 columns of
+// a default terminal, so the prompt and typed characters stay on a line.
+func TestUsableSizeFallsBackTo80Columns(t *testing.T) {
+	for _, c := range []struct{ w, h, wantW, wantH int }{
+		{0, 0, 80, 24},
+		{0, 50, 80, 50},
+		{-1, 10, 80, 10},
+		{120, 40, 120, 40},
+	} {
+		if w, h := usableSize(c.w, c.h); w != c.wantW || h != c.wantH {
+			t.Errorf("usableSize(%d, %d) = %d, %d, want %d, %d", c.w, c.h, w, h, c.wantW, c.wantH)
+		}
+	}
+}

@@ -113,7 +113,7 @@ func (b *binder) bindGroupWindow(n Node, sc *scope, s *sql.Select) (Node, *scope
 	cols[ref.Index] = Column{Name: cols[ref.Index].Name, Type: cols[ref.Index].Type.WithTimeAttr(types.NoTimeAttr)}
 	nIn := len(cols)
 	cols = append(cols, windowColumns(timeType)...)
-	tvf := &WindowTVF{Input: n, Window: spec, TimeCol: ref.Index, Cols: cols}
+	tvf := &WindowTVF{Input: n, Window: spec, TimeCol: ref.Index, Cols: cols, GroupWindow: true}
 	out := &scope{rels: sc.rels, fields: append([]field(nil), sc.fields...)}
 	out.fields[ref.Index].typ = cols[ref.Index].Type
 	for _, c := range cols[nIn:] {

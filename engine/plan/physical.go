@@ -118,6 +118,13 @@ func (pl *planner) translate(n Node) *PhysNode {
 		return pl.calc(n)
 	case *WatermarkAssigner:
 		in := pl.translate(x.Input)
+		if !pl.env.Streaming {
+			// In batch mode Flink ignores watermarks: a batch physical
+			// plan has no watermark assigner, and every time-based
+			// operator sees the whole bounded input before the final
+			// watermark (+inf at end of input), so no row is late.
+			return in
+		}
 		names := Names(in.Cols)
 		rowtime := names[x.Rowtime]
 		wmExpr := x.Expr

@@ -93,6 +93,11 @@ func (pl *planner) windowTVF(w *WindowTVF) *PhysNode {
 }
 
 func (pl *planner) windowAggregate(w *WindowAggregate) *PhysNode {
+	if w.sizeErr != nil && pl.env.Streaming {
+		// in batch mode Flink aggregates the window table function's rows
+		// with an ordinary aggregate, which takes any size and slide
+		panic(bindPanic{w.sizeErr})
+	}
 	in := pl.translate(w.Input)
 	pl.requireInsertOnly("StreamPhysicalWindowAggregate", in)
 	names := Names(in.Cols)

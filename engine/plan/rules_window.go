@@ -234,6 +234,14 @@ func windowAggregateRule(n Node) Node {
 		aggs[i] = ag2
 	}
 	wa := &WindowAggregate{Window: win.window, GroupKeys: keys, Aggs: aggs}
+	if t, ok := win.id.(*WindowTVF); ok && !t.GroupWindow && t.Window.Kind == runtime.HopWindow && t.Window.Size%t.Window.Slide != 0 {
+		e := Error{Msg: fmt.Sprintf("HOP table function based aggregate requires size must be an integral multiple of slide, but got size %d ms and slide %d ms",
+			t.Window.Size, t.Window.Slide)}
+		if t.At != nil {
+			e.Line, e.Column, e.EndLine, e.EndColumn = t.At.Line, t.At.Column, t.At.EndLine, t.At.EndColumn
+		}
+		wa.sizeErr = &e
+	}
 	if isTVF {
 		tc := tvf.TimeCol
 		wa.TimeCol = add(&expr.InputRef{Index: tc, Name: inCols[tc].Name, T: inCols[tc].Type}, inCols[tc].Name)

@@ -24,6 +24,12 @@ type WindowTVF struct {
 	// PartitionKeys are SESSION's PARTITION BY columns.
 	PartitionKeys []int
 	Cols          []Column
+	// GroupWindow marks the window of a legacy group window (GROUP BY
+	// TUMBLE/HOP/SESSION(...)) rather than a window table function.
+	GroupWindow bool
+	// At is the position of the window function call (for errors found
+	// after binding; its Msg is empty).
+	At *Error
 }
 
 func (w *WindowTVF) Columns() []Column { return w.Cols }
@@ -104,6 +110,10 @@ type WindowAggregate struct {
 	EndCol    int
 	Props     []WindowProp
 	Cols      []Column
+	// sizeErr is set for a HOP window table function aggregate whose size
+	// is not an integral multiple of its slide, which Flink's streaming
+	// slicing window aggregate rejects.
+	sizeErr *Error
 }
 
 func (w *WindowAggregate) Columns() []Column { return w.Cols }

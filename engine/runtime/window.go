@@ -165,7 +165,11 @@ func (s WindowSpec) windowEndsOfSlice(e int64, out []int64) []int64 {
 			first -= s.Slide
 		}
 		for st := first; st <= last; st += s.Slide {
-			out = append(out, st+s.Size)
+			// with a slide longer than the size, windows leave gaps: a
+			// slice in a gap belongs to no window
+			if st+s.Size >= e {
+				out = append(out, st+s.Size)
+			}
 		}
 	case CumulateWindow:
 		start := windowStartWithOffset(e-ss, s.Offset, s.Size)
@@ -229,7 +233,11 @@ func (s WindowSpec) windowsOf(ts int64, out [][2]int64) [][2]int64 {
 			first -= s.Slide
 		}
 		for st := first; st <= last; st += s.Slide {
-			out = append(out, [2]int64{st, st + s.Size})
+			// only windows containing ts (Flink's SlidingWindowAssigner):
+			// with a slide longer than the size a row may fall in a gap
+			if st+s.Size > ts {
+				out = append(out, [2]int64{st, st + s.Size})
+			}
 		}
 	case CumulateWindow:
 		st := windowStartWithOffset(ts, s.Offset, s.Size)

@@ -285,6 +285,9 @@ func (w *WindowAgg) ProcessBatch(_ int, b *types.Batch) error {
 		}
 		if w.sliced() {
 			e := w.Window.sliceEnd(ts[i])
+			if w.Window.Kind == HopWindow && !w.Attached && w.Window.lastWindowEnd(e) < e {
+				continue // in a gap between windows (slide > size): no window
+			}
 			if !w.Window.Proctime && w.Window.isFired(e, w.wm) && w.Window.isFired(w.Window.lastWindowEnd(e), w.wm) {
 				late++
 				continue

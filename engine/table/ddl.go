@@ -3,6 +3,7 @@ package table
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/catalog"
@@ -464,25 +465,8 @@ func (x *execution) alterTable(at *sql.AlterTable) (*TableResult, error) {
 			return nil, err
 		}
 	case sql.AlterDropColumns:
-		for _, c := range at.DropColumns {
-			name := c.Parts[len(c.Parts)-1].Name
-			i := nt.TableSchema.Index(name)
-			if i < 0 {
-				return nil, errorf("The column `%s` does not exist in the base table.", name)
-			}
-			for _, w := range nt.TableSchema.Watermarks {
-				if w.RowtimeAttribute == name {
-					return nil, errorf("The column `%s` is referenced by watermark expression; drop the watermark first", name)
-				}
-			}
-			if pk := nt.TableSchema.PrimaryKey; pk != nil {
-				for _, k := range pk.Columns {
-					if k == name {
-						return nil, errorf("The column `%s` is used as the primary key.", name)
-					}
-				}
-			}
-			nt.TableSchema.Columns = append(nt.TableSchema.Columns[:i], nt.TableSchema.Columns[i+1:]...)
+		if err := dropColumns(at, nt); err != nil {
+			return nil, err
 		}
 	case sql.AlterDropPrimaryKey, sql.AlterDropConstraint:
 		if nt.TableSchema.PrimaryKey == nil {
@@ -495,60 +479,212 @@ func (x *execution) alterTable(at *sql.AlterTable) (*TableResult, error) {
 		}
 		nt.TableSchema.Watermarks = nil
 	case sql.AlterRenameColumn:
-		old := at.OldColumn.Parts[len(at.OldColumn.Parts)-1].Name
-		newName := at.NewColumn.Parts[len(at.NewColumn.Parts)-1].Name
-		i := nt.TableSchema.Index(old)
-		if i < 0 {
-			return nil, errorf("The column `%s` does not exist in the base table.", old)
-		}
-		if nt.TableSchema.Index(newName) >= 0 {
-			return nil, errorf("The column `%s` already existed in table schema.", newName)
-		}
-		nt.TableSchema.Columns[i].Name = newName
-		for k, w := range nt.TableSchema.Watermarks {
-			if w.RowtimeAttribute == old {
-				nt.TableSchema.Watermarks[k].RowtimeAttribute = newName
-			}
-		}
-		if pk := nt.TableSchema.PrimaryKey; pk != nil {
-			for k, c := range pk.Columns {
-				if c == old {
-					pk.Columns[k] = newName
-				}
-			}
+		if err := renameColumn(at, nt); err != nil {
+			return nil, err
 		}
 	default:
 		return nil, errorf("This ALTER TABLE operation is not supported")
 	}
+	// the new schema must resolve (computed columns, watermark, primary
+	// key) before it replaces the old one: on error the catalog is left
+	// untouched
+	if _, err := x.resolveTableSchema(nt.TableSchema); err != nil {
+		return nil, errorf("%s%v", alterPrefix, err)
+	}
 	return x.replace(id, rt, nt)
+}
+
+// alterPrefix starts Flink's ALTER TABLE schema errors
+// (AlterSchemaConverter's EX_MSG_PREFIX).
+const alterPrefix = "Failed to execute ALTER TABLE statement.\n"
+
+// schemaRefs tells which columns of a table's schema others depend on, as
+// Flink's AlterSchemaConverter.ReferencesManager: computed columns refer
+// to columns, the watermark to its rowtime column and the columns of its
+// expression, and the primary key and partition keys to theirs.
+type schemaRefs struct {
+	columns map[string]bool
+	// referencedBy maps a column to the computed columns referring to it.
+	referencedBy map[string]map[string]bool
+	// dependsOn maps a computed column to the columns it refers to.
+	dependsOn  map[string][]string
+	primaryKey map[string]bool
+	watermark  map[string]bool
+	partitions map[string]bool
+}
+
+func newSchemaRefs(t *catalog.Table) (*schemaRefs, error) {
+	r := &schemaRefs{columns: map[string]bool{}, referencedBy: map[string]map[string]bool{}, dependsOn: map[string][]string{},
+		primaryKey: map[string]bool{}, watermark: map[string]bool{}, partitions: map[string]bool{}}
+	s := t.TableSchema
+	for _, c := range s.Columns {
+		r.columns[c.Name] = true
+	}
+	for _, c := range s.Columns {
+		if c.Kind != types.ComputedColumn {
+			continue
+		}
+		refs, err := plan.ReferencedColumns(c.Expr)
+		if err != nil {
+			return nil, err
+		}
+		for _, ref := range refs {
+			if !r.columns[ref] {
+				continue
+			}
+			if r.referencedBy[ref] == nil {
+				r.referencedBy[ref] = map[string]bool{}
+			}
+			r.referencedBy[ref][c.Name] = true
+			r.dependsOn[c.Name] = append(r.dependsOn[c.Name], ref)
+		}
+	}
+	for _, w := range s.Watermarks {
+		r.watermark[w.RowtimeAttribute] = true
+		refs, err := plan.ReferencedColumns(w.Expr)
+		if err != nil {
+			return nil, err
+		}
+		for _, ref := range refs {
+			if r.columns[ref] {
+				r.watermark[ref] = true
+			}
+		}
+	}
+	if pk := s.PrimaryKey; pk != nil {
+		for _, c := range pk.Columns {
+			r.primaryKey[c] = true
+		}
+	}
+	for _, k := range t.PartitionKeys {
+		r.partitions[k] = true
+	}
+	return r, nil
+}
+
+// check fails when a column cannot be renamed or dropped: it does not
+// exist, a computed column, the partition keys or the watermark refer to
+// it (Flink's ReferencesManager.checkReferences).
+func (r *schemaRefs) check(name string) error {
+	if !r.columns[name] {
+		return errorf("%sThe column `%s` does not exist in the base table.", alterPrefix, name)
+	}
+	if by := r.referencedBy[name]; len(by) > 0 {
+		names := make([]string, 0, len(by))
+		for n := range by {
+			names = append(names, "`"+n+"`")
+		}
+		sort.Strings(names)
+		return errorf("%sThe column `%s` is referenced by computed column %s.", alterPrefix, name, strings.Join(names, ", "))
+	}
+	if r.partitions[name] {
+		return errorf("%sThe column `%s` is used as the partition keys.", alterPrefix, name)
+	}
+	if r.watermark[name] {
+		return errorf("%sThe column `%s` is referenced by watermark expression.", alterPrefix, name)
+	}
+	return nil
+}
+
+// drop removes a column after checking it may go (Flink's
+// ReferencesManager.dropColumn).
+func (r *schemaRefs) drop(name string) error {
+	if err := r.check(name); err != nil {
+		return err
+	}
+	if r.primaryKey[name] {
+		return errorf("%sThe column `%s` is used as the primary key.", alterPrefix, name)
+	}
+	for _, ref := range r.dependsOn[name] {
+		delete(r.referencedBy[ref], name)
+	}
+	delete(r.dependsOn, name)
+	delete(r.columns, name)
+	return nil
+}
+
+// dropColumns applies ALTER TABLE DROP (col, ...): computed columns that
+// are dropped too no longer hold their references, so DROP (price, cost)
+// drops both when cost AS price * 2.
+func dropColumns(at *sql.AlterTable, nt *catalog.Table) error {
+	var names []string
+	set := map[string]bool{}
+	for _, c := range at.DropColumns {
+		if len(c.Parts) > 1 {
+			return errorf("%sAlter nested row type %s is not supported yet.", alterPrefix, c)
+		}
+		name := c.Parts[0].Name
+		if set[name] {
+			return errorf("%sDuplicate column `%s`.", alterPrefix, name)
+		}
+		set[name] = true
+		names = append(names, name)
+	}
+	refs, err := newSchemaRefs(nt)
+	if err != nil {
+		return err
+	}
+	// columns that depend on more columns go first (Flink sorts by the
+	// number of dependencies, largest first)
+	sort.SliceStable(names, func(i, j int) bool { return len(refs.dependsOn[names[i]]) > len(refs.dependsOn[names[j]]) })
+	for _, name := range names {
+		if err := refs.drop(name); err != nil {
+			return err
+		}
+	}
+	cols := make([]types.Column, 0, len(nt.TableSchema.Columns))
+	for _, c := range nt.TableSchema.Columns {
+		if !set[c.Name] {
+			cols = append(cols, c)
+		}
+	}
+	nt.TableSchema.Columns = cols
+	return nil
+}
+
+// renameColumn applies ALTER TABLE RENAME old TO new: a column that a
+// computed column, the watermark or the partition keys refer to cannot be
+// renamed; a primary key column can (the key follows it).
+func renameColumn(at *sql.AlterTable, nt *catalog.Table) error {
+	if len(at.OldColumn.Parts) > 1 {
+		return errorf("%sAlter nested row type %s is not supported yet.", alterPrefix, at.OldColumn)
+	}
+	if len(at.NewColumn.Parts) > 1 {
+		return errorf("%sAlter nested row type %s is not supported yet.", alterPrefix, at.NewColumn)
+	}
+	old, newName := at.OldColumn.Parts[0].Name, at.NewColumn.Parts[0].Name
+	refs, err := newSchemaRefs(nt)
+	if err != nil {
+		return err
+	}
+	if err := refs.check(old); err != nil {
+		return err
+	}
+	if nt.TableSchema.Index(newName) >= 0 {
+		return errorf("%sThe column `%s` already existed in table schema.", alterPrefix, newName)
+	}
+	cols := append([]types.Column(nil), nt.TableSchema.Columns...)
+	cols[nt.TableSchema.Index(old)].Name = newName
+	nt.TableSchema.Columns = cols
+	if pk := nt.TableSchema.PrimaryKey; pk != nil {
+		npk := *pk
+		npk.Columns = append([]string(nil), pk.Columns...)
+		for k, c := range npk.Columns {
+			if c == old {
+				npk.Columns[k] = newName
+			}
+		}
+		nt.TableSchema.PrimaryKey = &npk
+	}
+	return nil
 }
 
 // alterSchema applies ALTER TABLE ADD/MODIFY by re-resolving the schema
 // with the changed column definitions.
 func (x *execution) alterSchema(at *sql.AlterTable, nt *catalog.Table) error {
-	s := nt.TableSchema
-	// turn the current schema back into definitions
-	ct := &sql.CreateTable{}
-	for _, c := range s.Columns {
-		def, err := columnDef(c)
-		if err != nil {
-			return err
-		}
-		ct.Columns = append(ct.Columns, def)
-	}
-	for _, w := range s.Watermarks {
-		e, err := sql.ParseExpr(w.Expr)
-		if err != nil {
-			return err
-		}
-		ct.Watermarks = append(ct.Watermarks, &sql.Watermark{Column: &sql.Identifier{Parts: []*sql.Ident{{Name: w.RowtimeAttribute}}}, Expr: e})
-	}
-	if pk := s.PrimaryKey; pk != nil {
-		con := &sql.TableConstraint{Kind: "PRIMARY KEY", Name: &sql.Ident{Name: pk.Name}, NotEnforced: true}
-		for _, c := range pk.Columns {
-			con.Columns = append(con.Columns, &sql.Ident{Name: c})
-		}
-		ct.Constraints = append(ct.Constraints, con)
+	ct, err := schemaDefinitions(nt.TableSchema)
+	if err != nil {
+		return err
 	}
 	index := func(name string) int {
 		for i, d := range ct.Columns {
@@ -598,12 +734,65 @@ func (x *execution) alterSchema(at *sql.AlterTable, nt *catalog.Table) error {
 		}
 		ct.Constraints = []*sql.TableConstraint{at.Constraint}
 	}
-	ns, err := plan.ResolveSchema(x.env.bindContext(), ct, "", sql.Pos{})
+	ns, err := x.resolveDefinitions(ct)
 	if err != nil {
-		return err
+		return errorf("%s%v", alterPrefix, err)
 	}
 	nt.TableSchema = ns
 	return nil
+}
+
+// resolveTableSchema resolves a schema again from its definitions, as
+// CREATE TABLE would: it fails when a computed column, the watermark or
+// the primary key no longer fit the columns.
+func (x *execution) resolveTableSchema(s *types.Schema) (*types.Schema, error) {
+	ct, err := schemaDefinitions(s)
+	if err != nil {
+		return nil, err
+	}
+	return x.resolveDefinitions(ct)
+}
+
+// resolveDefinitions resolves the definitions of a table's schema.
+func (x *execution) resolveDefinitions(ct *sql.CreateTable) (*types.Schema, error) {
+	ns, err := plan.ResolveSchema(x.env.bindContext(), ct, "", sql.Pos{})
+	if err != nil {
+		// positions would point into the stored expression texts
+		var pe *plan.Error
+		if errors.As(err, &pe) {
+			return nil, errors.New(pe.Msg)
+		}
+		return nil, err
+	}
+	return ns, nil
+}
+
+// schemaDefinitions turns a resolved schema back into the definitions of
+// a CREATE TABLE.
+func schemaDefinitions(s *types.Schema) (*sql.CreateTable, error) {
+	ct := &sql.CreateTable{}
+	for _, c := range s.Columns {
+		def, err := columnDef(c)
+		if err != nil {
+			return nil, err
+		}
+		ct.Columns = append(ct.Columns, def)
+	}
+	for _, w := range s.Watermarks {
+		e, err := sql.ParseExpr(w.Expr)
+		if err != nil {
+			return nil, err
+		}
+		ct.Watermarks = append(ct.Watermarks, &sql.Watermark{Column: &sql.Identifier{Parts: []*sql.Ident{{Name: w.RowtimeAttribute}}}, Expr: e})
+	}
+	if pk := s.PrimaryKey; pk != nil {
+		con := &sql.TableConstraint{Kind: "PRIMARY KEY", Name: &sql.Ident{Name: pk.Name}, NotEnforced: true}
+		for _, c := range pk.Columns {
+			con.Columns = append(con.Columns, &sql.Ident{Name: c})
+		}
+		ct.Constraints = append(ct.Constraints, con)
+	}
+	return ct, nil
 }
 
 // columnDef turns a resolved column back into a definition.

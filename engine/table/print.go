@@ -9,6 +9,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/types"
+	"golang.org/x/text/width"
 )
 
 // The tableau layout of Flink's SQL Client: right-aligned cells, "<NULL>"
@@ -68,11 +69,46 @@ func FormatCell(v any, t *types.DataType, zone *time.Location) string {
 
 func (p *tableauPrinter) cell(v any, t *types.DataType) string {
 	s := FormatCell(v, t, p.zone)
-	if utf8.RuneCountInString(s) > p.maxWidth {
-		r := []rune(s)
-		s = string(r[:max(p.maxWidth-3, 0)]) + "..."
+	if DisplayWidth(s) > p.maxWidth {
+		s = truncateToWidth(s, max(p.maxWidth-3, 0)) + "..."
 	}
 	return s
+}
+
+// DisplayWidth is the number of terminal columns a string takes, as
+// Flink's TableauStyle.getStringDisplayWidth counts them: East Asian wide
+// and full-width characters (Unicode's East_Asian_Width W and F) take two,
+// every other character one.
+func DisplayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeWidth(r)
+	}
+	return n
+}
+
+func runeWidth(r rune) int {
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
+}
+
+// truncateToWidth keeps the longest prefix of s that fits in w columns,
+// padded on the left to exactly w columns when a wide character did not
+// fit (Flink's TableauStyle.truncateString).
+func truncateToWidth(s string, w int) string {
+	used, end := 0, 0
+	for i, r := range s {
+		rw := runeWidth(r)
+		if used+rw > w {
+			break
+		}
+		used += rw
+		end = i + utf8.RuneLen(r)
+	}
+	return strings.Repeat(" ", w-used) + s[:end]
 }
 
 // typeWidth is the display width Flink derives from a type for streaming
@@ -114,7 +150,7 @@ func (p *tableauPrinter) print(w io.Writer, it Rows) error {
 		widths := make([]int, len(names)+1)
 		widths[0] = 2
 		for i, n := range names {
-			widths[i+1] = max(typeWidth(ts[i], p.maxWidth), utf8.RuneCountInString(n))
+			widths[i+1] = max(typeWidth(ts[i], p.maxWidth), DisplayWidth(n))
 		}
 		sep := separator(widths)
 		header := append([]string{"op"}, names...)
@@ -161,11 +197,11 @@ func (p *tableauPrinter) print(w io.Writer, it Rows) error {
 	}
 	widths := make([]int, len(names))
 	for i, n := range names {
-		widths[i] = utf8.RuneCountInString(n)
+		widths[i] = DisplayWidth(n)
 	}
 	for _, r := range rows {
 		for i, c := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+			widths[i] = max(widths[i], DisplayWidth(c))
 		}
 	}
 	sep := separator(widths)
@@ -205,7 +241,7 @@ func line(widths []int, cells []string) string {
 	var b strings.Builder
 	b.WriteByte('|')
 	for i, c := range cells {
-		pad := widths[i] - utf8.RuneCountInString(c)
+		pad := widths[i] - DisplayWidth(c)
 		b.WriteByte(' ')
 		if pad > 0 {
 			b.WriteString(strings.Repeat(" ", pad))

@@ -120,6 +120,8 @@ func (x *execution) show(s *sql.Show) (*TableResult, error) {
 		}
 		return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"job id", "job name", "status", "start time"},
 			[]*types.DataType{types.StringType().NotNull(), types.StringType().NotNull(), types.StringType().NotNull(), types.StringType().NotNull()}), static: rows}, nil
+	case "PARTITIONS":
+		return x.showPartitions(s)
 	case "COLUMNS":
 		if s.From == nil {
 			return nil, errorf("SHOW COLUMNS needs FROM <table>")

@@ -501,8 +501,9 @@ GROUP BY item, window_start, window_end;
 Received a total of 7 rows
 !unordered
 
-# Batch mode: the same plan over bounded input, nothing is late (the
-# watermark jumps to the end only after all rows).
+# Batch mode: watermarks are ignored (no watermark assigner in the batch
+# plan), nothing is late: row 7 (10:00:05, price 7) counts in the first
+# window, 1+2+3+5+7 = 18.
 SET 'execution.runtime-mode' = 'batch';
 [INFO] Execute statement succeeded.
 !info
@@ -517,7 +518,7 @@ GROUP BY window_start, window_end;
 +-------------------------+-------------------------+-----+-------+
 |            window_start |              window_end | cnt | total |
 +-------------------------+-------------------------+-----+-------+
-| 2024-03-01 10:00:00.000 | 2024-03-01 10:00:10.000 |   4 |    11 |
+| 2024-03-01 10:00:00.000 | 2024-03-01 10:00:10.000 |   5 |    18 |
 | 2024-03-01 10:00:10.000 | 2024-03-01 10:00:20.000 |   2 |    10 |
 | 2024-03-01 10:00:20.000 | 2024-03-01 10:00:30.000 |   2 |    17 |
 +-------------------------+-------------------------+-----+-------+
