@@ -157,7 +157,12 @@ func (x *strIndex) lookup(b *types.Batch, i int, next int32) (int32, bool) {
 }
 
 func (x *strIndex) find(b *types.Batch, i int) (int32, bool) {
-	c := b.Cols[x.col]
+	return x.findIn(b.Cols[x.col], i)
+}
+
+// findIn looks up row i of c, a string column of another batch than the
+// one the index numbers (a join's probe side).
+func (x *strIndex) findIn(c arrow.Array, i int) (int32, bool) {
 	if c.IsNull(i) {
 		return x.null, x.null >= 0
 	}

@@ -64,9 +64,12 @@ type HashJoin struct {
 	built        bool
 	build        *types.Batch
 	table        map[string][]int32
-	matched      []bool
-	keyBuf       []byte
-	buildDone    bool
+	// strKeys replaces table when the join has one key, a character
+	// string on both sides (see finishBuild).
+	strKeys   *strJoinIndex
+	matched   []bool
+	keyBuf    []byte
+	buildDone bool
 }
 
 // NextInput implements InputSelector: the build side first.
@@ -114,6 +117,15 @@ func (j *HashJoin) finishBuild() {
 		j.build = ConcatBatches(j.buildBatches, len(j.Spec.RightTypes))
 	}
 	j.buildBatches = nil
+	j.matched = make([]bool, j.build.Len)
+	if len(j.Spec.RightKeys) == 1 && isStringKey(j.Spec.LeftTypes[j.Spec.LeftKeys[0]]) &&
+		isStringKey(j.Spec.RightTypes[j.Spec.RightKeys[0]]) {
+		j.strKeys = newStrJoinIndex(j.build, j.Spec.RightKeys[0], len(j.Spec.NullSafe) > 0 && j.Spec.NullSafe[0])
+		if j.Ctx != nil {
+			j.Ctx.ReportState(j.strKeys.x.count(), int64(j.build.Len)*48)
+		}
+		return
+	}
 	j.table = make(map[string][]int32, j.build.Len)
 	for i := 0; i < j.build.Len; i++ {
 		if keyHasNull(j.build, j.Spec.RightKeys, j.Spec.NullSafe, i) {
@@ -123,7 +135,6 @@ func (j *HashJoin) finishBuild() {
 		k := string(j.keyBuf)
 		j.table[k] = append(j.table[k], int32(i))
 	}
-	j.matched = make([]bool, j.build.Len)
 	if j.Ctx != nil {
 		j.Ctx.ReportState(int64(len(j.table)), int64(j.build.Len)*48)
 	}
@@ -135,14 +146,18 @@ func emptyBatch(ts []*types.DataType) *types.Batch {
 
 func (j *HashJoin) probe(b *types.Batch) error {
 	var li, ri []int32
-	for i := 0; i < b.Len; i++ {
-		if keyHasNull(b, j.Spec.LeftKeys, j.Spec.NullSafe, i) {
-			continue
-		}
-		j.keyBuf = AppendRowKey(j.keyBuf[:0], b, j.Spec.LeftKeys, i)
-		for _, r := range j.table[vector.UnsafeString(j.keyBuf)] {
-			li = append(li, int32(i))
-			ri = append(ri, r)
+	if j.strKeys != nil {
+		li, ri = j.strKeys.probe(b.Cols[j.Spec.LeftKeys[0]], b.Len)
+	} else {
+		for i := 0; i < b.Len; i++ {
+			if keyHasNull(b, j.Spec.LeftKeys, j.Spec.NullSafe, i) {
+				continue
+			}
+			j.keyBuf = AppendRowKey(j.keyBuf[:0], b, j.Spec.LeftKeys, i)
+			for _, r := range j.table[vector.UnsafeString(j.keyBuf)] {
+				li = append(li, int32(i))
+				ri = append(ri, r)
+			}
 		}
 	}
 	// residual condition on candidate pairs
@@ -235,4 +250,72 @@ func keepResidualPairs(residual expr.Evaluator, ev *expr.Ctx, cand *types.Batch,
 		nr[k], ne[k] = rows[s], entries[s]
 	}
 	return nr, ne, nil
+}
+
+// isStringKey reports a key of a character string type (CHAR, VARCHAR,
+// STRING), held in an Arrow String array.
+func isStringKey(t *types.DataType) bool {
+	return t != nil && types.ToArrow(t).ID() == arrow.STRING
+}
+
+// strJoinIndex is the batch hash join's table for one character string
+// key: the build side's key values are numbered by a strIndex (values of
+// up to 7 bytes in an open-addressing table, longer ones in a Go map) and
+// the build rows of value g are rows[start[g]:start[g+1]], in build order.
+// NULL keys match only when nullSafe (IS NOT DISTINCT FROM).
+type strJoinIndex struct {
+	x           *strIndex
+	start, rows []int32
+	nullSafe    bool
+}
+
+func newStrJoinIndex(build *types.Batch, col int, nullSafe bool) *strJoinIndex {
+	ix := &strJoinIndex{x: newStrIndex(col), nullSafe: nullSafe}
+	ids := make([]int32, build.Len)
+	var counts []int32
+	c := build.Cols[col]
+	for i := range ids {
+		if !nullSafe && c.IsNull(i) {
+			ids[i] = -1
+			continue
+		}
+		g, isNew := ix.x.lookup(build, i, int32(len(counts)))
+		if isNew {
+			counts = append(counts, 0)
+		}
+		ids[i] = g
+		counts[g]++
+	}
+	ix.start = make([]int32, len(counts)+1)
+	for g, n := range counts {
+		ix.start[g+1] = ix.start[g] + n
+	}
+	ix.rows = make([]int32, ix.start[len(counts)])
+	next := append([]int32(nil), ix.start[:len(counts)]...)
+	for i, g := range ids {
+		if g >= 0 {
+			ix.rows[next[g]] = int32(i)
+			next[g]++
+		}
+	}
+	return ix
+}
+
+// probe returns the matching pairs (probe row, build row) for the n rows
+// of the probe side's key column c, in probe order, build order within.
+func (ix *strJoinIndex) probe(c arrow.Array, n int) (li, ri []int32) {
+	for i := 0; i < n; i++ {
+		if !ix.nullSafe && c.IsNull(i) {
+			continue
+		}
+		g, ok := ix.x.findIn(c, i)
+		if !ok {
+			continue
+		}
+		for _, r := range ix.rows[ix.start[g]:ix.start[g+1]] {
+			li = append(li, int32(i))
+			ri = append(ri, r)
+		}
+	}
+	return li, ri
 }

@@ -100,12 +100,33 @@ func BenchmarkFlightsInMemory(b *testing.B) {
 	if err := env.CreateTemporaryView("flights", mem); err != nil {
 		b.Fatal(err)
 	}
+	// airports, in memory too, for the join
+	if _, err := csvEnv.ExecuteSQL("CREATE TABLE airports (iata STRING, name STRING, city STRING, state STRING, country STRING, latitude DOUBLE, longitude DOUBLE) " +
+		"WITH ('connector' = 'filesystem', 'path' = '" + filepath.Join(RepoRoot(), "assets", "airports.csv") + "', 'format' = 'csv', 'csv.ignore-first-line' = 'true')"); err != nil {
+		b.Fatal(err)
+	}
+	at, err := csvEnv.SQLQuery("SELECT * FROM airports")
+	if err != nil {
+		b.Fatal(err)
+	}
+	arec, err := at.ToArrow()
+	if err != nil {
+		b.Fatal(err)
+	}
+	amem, err := env.FromArrow([]arrow.RecordBatch{arec}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := env.CreateTemporaryView("airports", amem); err != nil {
+		b.Fatal(err)
+	}
 	for _, q := range []struct {
 		name, sql string
 		rows      int
 	}{
 		{"filtered", "SELECT origin, destination, delay FROM flights WHERE delay > 60 AND distance < 1000", 9748},
 		{"groupby", "SELECT origin, COUNT(*), AVG(delay) FROM flights GROUP BY origin", 223},
+		{"join", "SELECT a.state, COUNT(*), SUM(f.distance) FROM flights f JOIN airports a ON f.origin = a.iata GROUP BY a.state", 51},
 		{"countdistinct", "SELECT origin, COUNT(DISTINCT destination) FROM flights GROUP BY origin", 223},
 		{"over", "SELECT origin, delay, ROW_NUMBER() OVER (PARTITION BY origin ORDER BY delay DESC) FROM flights", 228738},
 	} {
