@@ -13,6 +13,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/connector/format/csv"
+	engineplan "github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -417,6 +418,13 @@ func (d *Design) Validate() []Problem {
 			}
 		}
 	}
+	for i, c := range d.Columns {
+		if c.Kind == types.ComputedColumn {
+			for _, msg := range d.missingRefs(c.Expr) {
+				add(fmt.Sprintf("column %d %s", i+1, sql.QuoteIdentIfNeeded(c.Name)), "the expression %s", msg)
+			}
+		}
+	}
 	for _, k := range d.PrimaryKey {
 		i := d.column(k)
 		switch {
@@ -446,6 +454,10 @@ func (d *Design) Validate() []Problem {
 			}
 		} else if _, err := sql.ParseExpr(w.Expr); err != nil {
 			add("watermark", "expression: %s", firstLine(err))
+		} else {
+			for _, msg := range d.missingRefs(w.Expr) {
+				add("watermark", "the expression %s", msg)
+			}
 		}
 	}
 	for _, p := range d.PartitionBy {
@@ -467,6 +479,33 @@ func (d *Design) Validate() []Problem {
 		ps = append(ps, p)
 	}
 	return ps
+}
+
+// missingRefs says which columns an expression refers to that the design
+// does not have, naming what became of them: renamed (the expression must
+// follow) or dropped. Flink refuses such expressions, and an ALTER plan
+// must not stop half-way on them.
+func (d *Design) missingRefs(expr string) []string {
+	refs, err := engineplan.ReferencedColumns(expr)
+	if err != nil {
+		return nil // the parse error is reported by the caller
+	}
+	var out []string
+	for _, r := range refs {
+		if d.column(r) >= 0 {
+			continue
+		}
+		q := sql.QuoteIdentIfNeeded(r)
+		switch i := slices.IndexFunc(d.Columns, func(c ColumnDesign) bool { return c.Original == r }); {
+		case i >= 0:
+			out = append(out, fmt.Sprintf("refers to %s, which is renamed to %s: change the expression too", q, sql.QuoteIdentIfNeeded(d.Columns[i].Name)))
+		case d.original != nil && d.original.column(r) >= 0:
+			out = append(out, fmt.Sprintf("refers to %s, which is dropped", q))
+		default:
+			out = append(out, fmt.Sprintf("refers to %s, which is not a column of the table", q))
+		}
+	}
+	return out
 }
 
 // firstLine is an error's first line (parser errors go on to list what
