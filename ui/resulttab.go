@@ -52,6 +52,10 @@ type resultTab struct {
 	editorTab int64        // the editor tab that ran it, -1 = none
 	historyID int64
 	limit     int   // rows that complete the query (Preview's LIMIT; 0 = none)
+	// streaming is set when the query ran in streaming mode (where ORDER
+	// BY must start with a time attribute: the grid actions sort in the
+	// grid instead).
+	streaming bool
 	msgID     int64 // its entry in Messages (messagesPanel.reserve)
 
 	// The query's job ID (embedded or on a gateway; job is nil for a
