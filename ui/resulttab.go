@@ -51,7 +51,7 @@ type resultTab struct {
 	ended     atomic.Int64 // UnixNano; 0 while running
 	editorTab int64        // the editor tab that ran it, -1 = none
 	historyID int64
-	limit     int   // rows that complete the query (Preview's LIMIT; 0 = none)
+	limit     int // rows that complete the query (Preview's LIMIT; 0 = none)
 	// streaming is set when the query ran in streaming mode (where ORDER
 	// BY must start with a time attribute: the grid actions sort in the
 	// grid instead).
