@@ -51,17 +51,18 @@ type resultTab struct {
 	ended     atomic.Int64 // UnixNano; 0 while running
 	editorTab int64        // the editor tab that ran it, -1 = none
 	historyID int64
-	limit     int // rows that complete the query (Preview's LIMIT; 0 = none)
-	// streaming is set when the query ran in streaming mode (where ORDER
-	// BY must start with a time attribute: the grid actions sort in the
-	// grid instead).
-	streaming bool
+	limit     int   // rows that complete the query (Preview's LIMIT; 0 = none)
 	msgID     int64 // its entry in Messages (messagesPanel.reserve)
 
 	// The query's job ID (embedded or on a gateway; job is nil for a
 	// gateway's) and where it runs (nil: the embedded engine).
 	jobID string
 	conn  *connection
+
+	// streaming is set when the query ran in streaming mode (where ORDER
+	// BY must start with a time attribute: the grid actions sort in the
+	// grid instead).
+	streaming bool
 
 	item      *container.TabItem
 	grid      *resultGrid
