@@ -176,3 +176,55 @@ func TestDesignerDryRunRecreate(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDesignerPositionalFormat: csv maps fields by position, so moving a
+// physical column (or adding or dropping one before others) needs the
+// user's confirmation; appending, dropping the last column and moving a
+// computed column do not.
+func TestDesignerPositionalFormat(t *testing.T) {
+	env := table.MustCreate(table.InBatchMode())
+	exec(t, env, "CREATE TABLE c (a INT, b STRING, c DOUBLE, d AS a * 2) WITH ('connector' = 'filesystem', 'path' = '/tmp/riffle-c', 'format' = 'csv')")
+	cases := []struct {
+		name   string
+		change func(d *Design)
+		want   []string
+	}{
+		{"append", func(d *Design) { d.Columns = append(d.Columns, ColumnDesign{Name: "e", Type: TypeSpec{Name: "INT"}}) }, nil},
+		{"drop the last physical column", func(d *Design) { d.Columns = slices.Delete(d.Columns, 2, 3) }, nil},
+		{"move the computed column first", func(d *Design) { d.Columns = append([]ColumnDesign{d.Columns[3]}, d.Columns[:3]...) }, nil},
+		{"move up", func(d *Design) { d.Columns[0], d.Columns[1] = d.Columns[1], d.Columns[0] },
+			[]string{"b would read field 1 instead of 2", "a would read field 2 instead of 1"}},
+		{"add in the middle", func(d *Design) {
+			d.Columns = slices.Insert(d.Columns, 1, ColumnDesign{Name: "x", Type: TypeSpec{Name: "INT"}})
+		}, []string{"b would read field 3 instead of 2", "c would read field 4 instead of 3"}},
+		{"drop the first", func(d *Design) { d.Columns[3].Expr = "2"; d.Columns = d.Columns[1:] },
+			[]string{"b would read field 1 instead of 2", "c would read field 2 instead of 3"}},
+	}
+	for _, c := range cases {
+		d := openTable(t, env, "c")
+		c.change(d)
+		if got := d.PositionChanges(); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+		errs := Errors(d.Validate())
+		if (len(errs) > 0) != (c.want != nil) {
+			t.Errorf("%s: problems %v", c.name, errs)
+		}
+		if c.want == nil {
+			continue
+		}
+		if !strings.HasPrefix(errs[0].String(), "columns: csv maps the fields of each record to the columns by position: ") {
+			t.Errorf("%s: %s", c.name, errs[0])
+		}
+		d.ConfirmPositions = true
+		if errs := Errors(d.Validate()); len(errs) > 0 {
+			t.Errorf("%s confirmed: %v", c.name, errs)
+		}
+		// the same change of a json table (fields by name) is no problem
+		d.ConfirmPositions = false
+		d.SetFormat("json")
+		if got := d.PositionChanges(); got != nil {
+			t.Errorf("%s in json: %q", c.name, got)
+		}
+	}
+}

@@ -189,3 +189,26 @@ func TestStreamingSortStaysInTheGrid(t *testing.T) {
 		t.Fatalf("rows %q", got)
 	}
 }
+
+// TestDesignerMovingACSVColumnNeedsConfirmation: csv reads fields by
+// position; a moved column is a problem until the user confirms it.
+func TestDesignerMovingACSVColumnNeedsConfirmation(t *testing.T) {
+	h := newHarness(t)
+	dd := h.wb.showTableDesigner(&catalogbrowser.Ref{Catalog: "default_catalog", Database: "default_database", Object: "flights", Kind: catalogbrowser.KindTable})
+	if dd.positions.Visible() {
+		t.Fatal("confirmation shown for an unchanged table")
+	}
+	test.Tap(dd.rows[2].up)
+	if !dd.apply.Disabled() || !dd.positions.Visible() ||
+		!strings.Contains(dd.problems.Text, "✕ columns: csv maps the fields of each record to the columns by position: ") {
+		t.Fatalf("apply enabled %v, confirmation %v; problems:\n%s", !dd.apply.Disabled(), dd.positions.Visible(), dd.problems.Text)
+	}
+	dd.positions.SetChecked(true)
+	if dd.apply.Disabled() || !strings.Contains(dd.problems.Text, "⚠ columns: csv maps") || !strings.Contains(dd.preview.Text(), "MODIFY") {
+		t.Fatalf("confirmed: apply enabled %v; problems:\n%s\npreview:\n%s", !dd.apply.Disabled(), dd.problems.Text, dd.preview.Text())
+	}
+	test.Tap(dd.rows[1].down) // back in place
+	if dd.positions.Visible() || dd.preview.Text() != "-- no changes" {
+		t.Errorf("moved back: confirmation %v, preview %q", dd.positions.Visible(), dd.preview.Text())
+	}
+}

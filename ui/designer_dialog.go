@@ -60,6 +60,9 @@ type designerDialog struct {
 	preview   *editor.Editor
 	initCheck *widget.Check
 	apply     *widget.Button
+	// positions confirms moving columns of a csv table (shown when the
+	// design moves some: Design.PositionChanges).
+	positions *widget.Check
 
 	// rows are the column editors; optionInputs and optionProblems the
 	// option rows' inputs and problem labels, by key.
@@ -234,6 +237,13 @@ func (dd *designerDialog) build() {
 	}
 	dd.initCheck = widget.NewCheck("Record in the workspace's init script", nil)
 	dd.initCheck.SetChecked(true)
+	dd.positions = widget.NewCheck("The data has its fields in the new column order", func(b bool) {
+		if !dd.building {
+			d.ConfirmPositions = b
+			dd.changed()
+		}
+	})
+	dd.positions.Hide()
 
 	label := "Create table"
 	title := "New table"
@@ -265,7 +275,7 @@ func (dd *designerDialog) build() {
 	previewBox := container.NewBorder(widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, dd.preview)
 	split := container.NewVSplit(container.NewVScroll(form), previewBox)
 	split.Offset = 0.66
-	bar := container.NewBorder(nil, nil, nil, container.NewVBox(dd.initCheck, container.NewHBox(layout.NewSpacer(), cancel, dd.apply)), dd.problems)
+	bar := container.NewBorder(nil, nil, nil, container.NewVBox(dd.positions, dd.initCheck, container.NewHBox(layout.NewSpacer(), cancel, dd.apply)), dd.problems)
 	content := container.NewBorder(nil, bar, nil, nil, split)
 
 	dd.building = false
@@ -743,6 +753,11 @@ func (dd *designerDialog) changed() {
 	}
 	if len(lines) == 0 {
 		lines = []string{"✓ No problems"}
+	}
+	if len(dd.d.PositionChanges()) > 0 {
+		dd.positions.Show()
+	} else {
+		dd.positions.Hide()
 	}
 	dd.problems.SetText(strings.Join(lines, "\n"))
 	if errs > 0 {
