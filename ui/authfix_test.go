@@ -212,3 +212,33 @@ func TestDesignerMovingACSVColumnNeedsConfirmation(t *testing.T) {
 		t.Errorf("moved back: confirmation %v, preview %q", dd.positions.Visible(), dd.preview.Text())
 	}
 }
+
+// TestFilterByValueOfACollection: ARRAY, MAP and ROW cells have no
+// literal to filter with: the item says so, disabled; NULL and scalar
+// cells keep their filters.
+func TestFilterByValueOfACollection(t *testing.T) {
+	h := newHarness(t)
+	rt := h.runBatch("SELECT a, m, r, n FROM (VALUES (ARRAY['x', 'y'], MAP['k', 1], ROW(1, 'b'), 7), (CAST(NULL AS ARRAY<STRING>), MAP['j', 2], ROW(2, 'c'), 8)) AS t(a, m, r, n)")
+	for col, typ := range map[int]string{1: "ARRAY<STRING> values", 2: "MAP<", 3: "ROW<"} {
+		items := rt.cellActions(widget.TableCellID{Row: 0, Col: col})
+		if len(items) != 1 || !items[0].Disabled || !strings.HasPrefix(items[0].Label, "Filter by value: not for "+typ) {
+			var labels []string
+			for _, it := range items {
+				labels = append(labels, it.Label)
+			}
+			t.Errorf("column %d: %q", col, labels)
+		}
+	}
+	// a NULL array filters with IS NULL
+	tab := h.tab()
+	rt2 := h.action(rt.cellActions(widget.TableCellID{Row: 1, Col: 1}), "Filter = NULL")
+	if got := tab.ed.Text(); !strings.Contains(got, "WHERE a IS NULL") {
+		t.Errorf("editor: %q", got)
+	}
+	if got := rows(rt2.grid); len(got) != 1 || !strings.HasSuffix(got[0], " | 8") {
+		t.Errorf("rows %q", got)
+	}
+	if items := rt.cellActions(widget.TableCellID{Row: 0, Col: 4}); len(items) != 4 || items[0].Label != "Filter = 7" {
+		t.Errorf("scalar cell: %d items", len(items))
+	}
+}

@@ -148,6 +148,19 @@ func (rt *resultTab) cellActions(id widget.TableCellID) []*fyne.MenuItem {
 			rt.wb.gridAction(rt, func(q string) (string, error) { return authoring.FilterByValue(q, col.Name, op, v, col.Type) })
 		})
 	}
+	if !null {
+		// ARRAY, MAP, ROW and MULTISET values (and NaN) have no literal
+		// to compare with: say so rather than fail after the click
+		if _, err := authoring.Literal(v, col.Type); err != nil {
+			kind := "these"
+			if col.Type != nil {
+				kind = col.Type.String()
+			}
+			it := fyne.NewMenuItem("Filter by value: not for "+kind+" values", nil)
+			it.Disabled = true
+			return []*fyne.MenuItem{it}
+		}
+	}
 	items := []*fyne.MenuItem{
 		act("Filter = "+shown, authoring.OpEq),
 		act("Filter ≠ "+shown, authoring.OpNe),
