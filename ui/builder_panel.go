@@ -382,7 +382,7 @@ func (b *builderPanel) write() {
 	for _, f := range b.q.Filters {
 		if incomplete(f) {
 			if pending == "" {
-				pending = f.Column.String()
+				pending = pickerLabel(f.Column)
 				q = b.q.Clone()
 			}
 			q.Filters = slices.DeleteFunc(q.Filters, func(g authoring.Filter) bool { return incomplete(g) })
@@ -507,7 +507,7 @@ func (b *builderPanel) render() {
 	pending := ""
 	for _, f := range q.Filters {
 		if incomplete(f) && pending == "" {
-			pending = f.Column.String()
+			pending = pickerLabel(f.Column)
 		}
 	}
 	err := q.Check()
