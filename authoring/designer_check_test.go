@@ -140,6 +140,15 @@ func TestDesignerRestore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if err := d.DryRun(env); err != nil {
+			t.Fatalf("dry run (temporary %v): %v", temporary, err)
+		}
+		if tmp := env.ListTemporaryTables(); len(tmp) != map[bool]int{false: 0, true: 1}[temporary] {
+			t.Fatalf("temporary tables after the dry run: %v", tmp)
+		}
+		if left := env.Catalogs().ListTemporary("riffle_designer_check", "default_database", nil); len(left) > 0 {
+			t.Fatalf("the scratch copy is left: %v", left)
+		}
 		for _, st := range plan.Statements[:3] {
 			exec(t, env, st)
 		}
