@@ -13,6 +13,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/connector/format/csv"
+	engineplan "github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -87,6 +88,11 @@ type Design struct {
 	// included).
 	Connector string
 	Options   []OptionValue
+
+	// ConfirmPositions accepts that physical columns of a table in a
+	// positional format (csv) change position: the change then reads the
+	// file's fields in the new order (see PositionChanges).
+	ConfirmPositions bool
 
 	// original is the design of the existing table, when the design was
 	// opened from the catalog (see DesignFromTable and Changes).
@@ -417,6 +423,20 @@ func (d *Design) Validate() []Problem {
 			}
 		}
 	}
+	for i, c := range d.Columns {
+		if c.Kind == types.ComputedColumn {
+			for _, msg := range d.missingRefs(c.Expr) {
+				add(fmt.Sprintf("column %d %s", i+1, sql.QuoteIdentIfNeeded(c.Name)), "the expression %s", msg)
+			}
+		}
+	}
+	if moves := d.PositionChanges(); len(moves) > 0 {
+		f, _ := d.positionalFormat()
+		p := Problem{Field: "columns", Msg: fmt.Sprintf("%s maps the fields of each record to the columns by position: %s. "+
+			"Confirm that the data has the fields in the new order, or keep the columns in place", f, strings.Join(moves, "; "))}
+		p.Warning = d.ConfirmPositions
+		ps = append(ps, p)
+	}
 	for _, k := range d.PrimaryKey {
 		i := d.column(k)
 		switch {
@@ -446,6 +466,10 @@ func (d *Design) Validate() []Problem {
 			}
 		} else if _, err := sql.ParseExpr(w.Expr); err != nil {
 			add("watermark", "expression: %s", firstLine(err))
+		} else {
+			for _, msg := range d.missingRefs(w.Expr) {
+				add("watermark", "the expression %s", msg)
+			}
 		}
 	}
 	for _, p := range d.PartitionBy {
@@ -467,6 +491,79 @@ func (d *Design) Validate() []Problem {
 		ps = append(ps, p)
 	}
 	return ps
+}
+
+// positionalFormats map a record's fields to the physical columns by
+// their position rather than by name.
+var positionalFormats = map[string]bool{"csv": true}
+
+// positionalFormat returns the design's format (or value format) when it
+// is positional.
+func (d *Design) positionalFormat() (string, bool) {
+	for _, k := range []string{"format", "value.format"} {
+		if f, ok := d.Option(k); ok && positionalFormats[f] {
+			return f, true
+		}
+	}
+	return "", false
+}
+
+// PositionChanges lists the existing physical columns that a changed
+// design puts at another position among the physical columns (moved, or
+// a column before them added or dropped), for a table in a positional
+// format such as csv, where each would then read another field of the
+// data: "reading: field 3 instead of 2". Appending and dropping the last
+// columns move nothing.
+func (d *Design) PositionChanges() []string {
+	o := d.original
+	if _, ok := d.positionalFormat(); o == nil || !ok {
+		return nil
+	}
+	var before []string
+	for _, c := range o.Columns {
+		if c.Kind == types.PhysicalColumn {
+			before = append(before, c.Name)
+		}
+	}
+	var out []string
+	n := 0
+	for _, c := range d.Columns {
+		if c.Kind != types.PhysicalColumn {
+			continue
+		}
+		n++
+		if i := slices.Index(before, c.Original); c.Original != "" && i >= 0 && i+1 != n {
+			out = append(out, fmt.Sprintf("%s would read field %d instead of %d", sql.QuoteIdentIfNeeded(c.Name), n, i+1))
+		}
+	}
+	return out
+}
+
+// missingRefs says which columns an expression refers to that the design
+// does not have, naming what became of them: renamed (the expression must
+// follow) or dropped. Flink refuses such expressions, and an ALTER plan
+// must not stop half-way on them.
+func (d *Design) missingRefs(expr string) []string {
+	refs, err := engineplan.ReferencedColumns(expr)
+	if err != nil {
+		return nil // the parse error is reported by the caller
+	}
+	var out []string
+	for _, r := range refs {
+		if d.column(r) >= 0 {
+			continue
+		}
+		q := sql.QuoteIdentIfNeeded(r)
+		switch i := slices.IndexFunc(d.Columns, func(c ColumnDesign) bool { return c.Original == r }); {
+		case i >= 0:
+			out = append(out, fmt.Sprintf("refers to %s, which is renamed to %s: change the expression too", q, sql.QuoteIdentIfNeeded(d.Columns[i].Name)))
+		case d.original != nil && d.original.column(r) >= 0:
+			out = append(out, fmt.Sprintf("refers to %s, which is dropped", q))
+		default:
+			out = append(out, fmt.Sprintf("refers to %s, which is not a column of the table", q))
+		}
+	}
+	return out
 }
 
 // firstLine is an error's first line (parser errors go on to list what

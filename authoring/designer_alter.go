@@ -29,7 +29,11 @@ type ChangePlan struct {
 // MODIFY (with FIRST/AFTER for moved columns), DROP, RENAME, SET, RESET,
 // watermark and primary key changes, then RENAME TO; or, when Flink cannot
 // alter a change, drop-and-create. A design with errors is refused.
-func (d *Design) Changes() (*ChangePlan, error) {
+func (d *Design) Changes() (*ChangePlan, error) { return d.changesIn("") }
+
+// changesIn writes the plan as Changes, with every table name moved to
+// catalog when it is not "" (for a dry run on a scratch copy).
+func (d *Design) changesIn(catalog string) (*ChangePlan, error) {
 	o := d.original
 	if o == nil {
 		return nil, fmt.Errorf("the design is of a new table: run CreateTableSQL")
@@ -47,9 +51,13 @@ func (d *Design) Changes() (*ChangePlan, error) {
 	if d.Comment != o.Comment {
 		plan.Reasons = append(plan.Reasons, "the table comment cannot be altered")
 	}
-	newPath := d.qualifiedPath()
-	if newPath[0] != o.Path[0] || newPath[1] != o.Path[1] {
+	origPath, newPath := o.Path, d.qualifiedPath()
+	if newPath[0] != origPath[0] || newPath[1] != origPath[1] {
 		plan.Reasons = append(plan.Reasons, "a table cannot be moved to another catalog or database with ALTER TABLE")
+	}
+	if catalog != "" {
+		origPath = []string{catalog, origPath[1], origPath[2]}
+		newPath = []string{catalog, newPath[1], newPath[2]}
 	}
 	if len(plan.Reasons) > 0 {
 		plan.Recreate = true
@@ -57,10 +65,15 @@ func (d *Design) Changes() (*ChangePlan, error) {
 		if o.Temporary {
 			drop += "TEMPORARY "
 		}
-		plan.Statements = []string{drop + "TABLE " + pathSQL(o.Path), d.CreateTableSQL()}
+		create := d
+		if catalog != "" {
+			create = d.Clone()
+			create.Path = newPath
+		}
+		plan.Statements = []string{drop + "TABLE " + pathSQL(origPath), create.CreateTableSQL()}
 		return plan, nil
 	}
-	name := pathSQL(o.Path)
+	name := pathSQL(origPath)
 	alter := func(action string) {
 		plan.Statements = append(plan.Statements, normalize("ALTER TABLE "+name+" "+action))
 	}
@@ -214,7 +227,7 @@ func (d *Design) Changes() (*ChangePlan, error) {
 	if len(reset) > 0 {
 		alter("RESET (" + strings.Join(reset, ", ") + ")")
 	}
-	if newPath[2] != o.Path[2] {
+	if newPath[2] != origPath[2] {
 		alter("RENAME TO " + pathSQL(newPath))
 	}
 	return plan, nil

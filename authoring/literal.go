@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -243,6 +244,15 @@ func (v Value) Expr() (sql.Expr, error) {
 		if !isNumber(s) {
 			return nil, fmt.Errorf("'%s' is not a number", v.Text)
 		}
+		if strings.ContainsAny(s, "eE") {
+			// an approximate literal is a DOUBLE: Flink refuses one that
+			// is not finite
+			if f, err := strconv.ParseFloat(s, 64); err != nil || math.IsInf(f, 0) {
+				return nil, fmt.Errorf("'%s' is out of the range of DOUBLE", v.Text)
+			}
+		} else if digits := strings.TrimLeft(strings.NewReplacer("+", "", "-", "", ".", "").Replace(s), "0"); len(digits) > maxDecimalPrecision {
+			return nil, fmt.Errorf("'%s' has more than %d digits (the largest DECIMAL)", v.Text, maxDecimalPrecision)
+		}
 		return numberLit(strings.TrimPrefix(s, "+")), nil
 	case ValueBool:
 		switch strings.ToLower(s) {
@@ -264,12 +274,70 @@ func (v Value) Expr() (sql.Expr, error) {
 		}
 		return &sql.DateTimeLit{Type: "TIME", Value: s}, nil
 	case ValueTimestamp:
+		if d, err := types.ParseDate(s); err == nil && !strings.ContainsAny(s, " T:") {
+			// a date alone is its midnight
+			return &sql.DateTimeLit{Type: "TIMESTAMP", Value: d.String() + " 00:00:00"}, nil
+		}
 		if _, err := types.ParseTimestamp(s); err != nil || !strings.Contains(s, ":") {
 			return nil, fmt.Errorf("'%s' is not a timestamp (yyyy-MM-dd HH:mm:ss)", v.Text)
 		}
 		return &sql.DateTimeLit{Type: "TIMESTAMP", Value: strings.Replace(strings.TrimSuffix(s, "Z"), "T", " ", 1)}, nil
 	}
 	return nil, fmt.Errorf("unknown value kind %d", v.Kind)
+}
+
+// maxDecimalPrecision is Flink's largest DECIMAL precision.
+const maxDecimalPrecision = 38
+
+// CheckFor checks a number against the range of the column type it is
+// compared with: TINYINT to BIGINT, DECIMAL(p, s) (at most p - s digits
+// before the point), FLOAT and DOUBLE. Other kinds and types pass.
+func (v Value) CheckFor(t *types.DataType) error {
+	if v.Kind != ValueNumber || t == nil || !t.IsNumeric() {
+		return nil
+	}
+	if _, err := v.Expr(); err != nil {
+		return err
+	}
+	s := strings.TrimPrefix(strings.TrimSpace(v.Text), "+")
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		return fmt.Errorf("'%s' is not a number", v.Text)
+	}
+	abs := new(big.Rat).Abs(r)
+	var lo, hi *big.Rat
+	switch t.Root {
+	case types.TinyInt:
+		lo, hi = big.NewRat(math.MinInt8, 1), big.NewRat(math.MaxInt8, 1)
+	case types.SmallInt:
+		lo, hi = big.NewRat(math.MinInt16, 1), big.NewRat(math.MaxInt16, 1)
+	case types.Integer:
+		lo, hi = big.NewRat(math.MinInt32, 1), big.NewRat(math.MaxInt32, 1)
+	case types.BigInt:
+		lo, hi = big.NewRat(math.MinInt64, 1), big.NewRat(math.MaxInt64, 1)
+	case types.Float, types.Double:
+		max := math.MaxFloat64
+		if t.Root == types.Float {
+			max = math.MaxFloat32
+		}
+		if abs.Cmp(new(big.Rat).SetFloat64(max)) > 0 {
+			return fmt.Errorf("'%s' is out of the range of %s", v.Text, t.AsNullable())
+		}
+		return nil
+	case types.DecimalRoot:
+		// |v| < 10^(p-s)
+		limit := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(t.Precision-t.Scale)), nil))
+		if abs.Cmp(limit) >= 0 {
+			return fmt.Errorf("'%s' is out of the range of %s (at most %d digits before the point)", v.Text, t.AsNullable(), t.Precision-t.Scale)
+		}
+		return nil
+	default:
+		return nil
+	}
+	if r.Cmp(lo) < 0 || r.Cmp(hi) > 0 {
+		return fmt.Errorf("'%s' is out of the range of %s (%s to %s)", v.Text, t.AsNullable(), lo.FloatString(0), hi.FloatString(0))
+	}
+	return nil
 }
 
 // valueOf reads a literal expression back into a Value; ok is false for

@@ -380,7 +380,13 @@ func (q *Query) ToggleColumn(c ColumnRef) {
 		out = append(out, it)
 	}
 	if !removed {
-		out = append(out, Item{Column: c})
+		it := Item{Column: c}
+		// a column of another table with the same name (a self-join's
+		// origin and origin) gets its table's name: unique output names
+		if c.Table != "" && slices.ContainsFunc(out, func(o Item) bool { return o.OutputName() == c.Name }) {
+			it.Alias = aliasPart(c.Table) + "_" + aliasPart(c.Name)
+		}
+		out = append(out, it)
 	}
 	q.Items = out
 	q.Regroup()
@@ -485,7 +491,7 @@ func (q *Query) AddJoin(kind JoinKind, t TableRef, keys []JoinKey) {
 		q.qualifyMain()
 	}
 	if t.Alias == "" {
-		t.Alias = q.freeAlias(t.Qualifier())
+		t.Alias = q.freeAlias(t.Qualifier(), q.HasTable(t.Path))
 	}
 	q.Joins = append(q.Joins, Join{Kind: kind, Table: t, Keys: keys})
 }
@@ -553,9 +559,21 @@ func (q *Query) outputAlias(name string) bool {
 	return false
 }
 
+// HasTable reports whether the query reads the table at path already
+// (compared by the table's name: joining it again is a self-join).
+func (q *Query) HasTable(path []string) bool {
+	if len(path) == 0 {
+		return false
+	}
+	return slices.ContainsFunc(q.Tables(), func(t TableRef) bool {
+		return len(t.Path) > 0 && t.Path[len(t.Path)-1] == path[len(path)-1]
+	})
+}
+
 // freeAlias returns base's first letter, or a longer name, that no table
-// of the query uses yet.
-func (q *Query) freeAlias(base string) string {
+// of the query uses yet; another instance of a table read already (self)
+// is numbered: f, f2, f3.
+func (q *Query) freeAlias(base string, self bool) string {
 	used := map[string]bool{q.From.Qualifier(): true}
 	for _, j := range q.Joins {
 		used[j.Table.Qualifier()] = true
@@ -564,7 +582,12 @@ func (q *Query) freeAlias(base string) string {
 	if b == "" {
 		b = "t"
 	}
-	for _, cand := range []string{b[:1], b} {
+	cands := []string{b[:1], b}
+	if self {
+		b = b[:1]
+		cands = cands[:1]
+	}
+	for _, cand := range cands {
 		if !used[cand] {
 			return cand
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // SQL renders the query as Flink SQL in the formatter's multi-line style
@@ -69,6 +70,21 @@ func (q *Query) Statement() (*sql.Query, error) {
 		out.Limit = intLit(q.Limit)
 	}
 	return out, nil
+}
+
+// CheckValues checks the filters' numbers against the types of their
+// columns (typeOf returns nil for a column it does not know): a BIGINT
+// is not compared with 1e400, nor an INT with 3000000000.
+func (q *Query) CheckValues(typeOf func(ColumnRef) *types.DataType) error {
+	for _, f := range q.Filters {
+		t := typeOf(f.Column)
+		for _, v := range f.Values {
+			if err := v.CheckFor(t); err != nil {
+				return fmt.Errorf("filter on %s: %v", f.Column, err)
+			}
+		}
+	}
+	return nil
 }
 
 // Check reports the first problem that keeps the query from being valid

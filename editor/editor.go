@@ -546,6 +546,20 @@ func (e *Editor) FirstVisibleLine() int {
 	return e.top
 }
 
+// ScrollToColumn scrolls sideways so that the 0-based visual column col
+// is the first one shown (as far as the document allows), without moving
+// the cursor.
+func (e *Editor) ScrollToColumn(col int) {
+	e.left = col
+	e.clampScroll()
+	e.Refresh()
+}
+
+// FirstVisibleColumn returns the 0-based visual column shown at the left.
+func (e *Editor) FirstVisibleColumn() int {
+	return e.left
+}
+
 // MinSize returns a small size; an editor is meant to be stretched by its
 // container.
 func (e *Editor) MinSize() fyne.Size {

@@ -37,6 +37,9 @@ type authoringUI struct {
 	confirm  *dialog.ConfirmDialog
 	// bg counts background work (inference, DDL) that posts to the UI.
 	bg sync.WaitGroup
+	// beforeChange, when set, is called (on the worker) before statement
+	// i of a table change runs (for tests).
+	beforeChange func(i int)
 }
 
 // authoring returns the authoring state (created on first use: editor

@@ -745,6 +745,12 @@ func TestDesignerEditsATableWithAlter(t *testing.T) {
 	last.typ.SetSelected("INT")
 	dd.pk.SetSelected([]string{"iata"})
 	dd.optionInputs["csv.ignore-parse-errors"].(*widget.Select).SetSelected("true")
+	// csv reads fields by position: dropping country shifts the columns
+	// after it, which the user must confirm
+	if !dd.apply.Disabled() || !dd.positions.Visible() || !strings.Contains(dd.problems.Text, "latitude would read field 5 instead of 6") {
+		t.Fatalf("dropping a csv column: apply enabled %v, confirmation shown %v; problems:\n%s", !dd.apply.Disabled(), dd.positions.Visible(), dd.problems.Text)
+	}
+	dd.positions.SetChecked(true)
 	got := dd.preview.Text()
 	for _, w := range []string{
 		"ALTER TABLE default_catalog.default_database.airports\n  DROP (country)",

@@ -293,8 +293,11 @@ func (b *builderPanel) follow(t *editorTab, force bool) {
 		b.start, b.end, b.owned = len(text), len(text), false
 	default:
 		b.start, b.end = sp.Start.Offset, sp.End
-		var err error
-		q, err = authoring.ParseQuery(sp.Text)
+		// parsed where it is in the editor: messages give editor lines
+		st, err := sp.Parse()
+		if err == nil {
+			q, err = authoring.FromStatement(st)
+		}
 		if err != nil {
 			msg = err.Error()
 			q = nil
@@ -379,13 +382,16 @@ func (b *builderPanel) write() {
 	for _, f := range b.q.Filters {
 		if incomplete(f) {
 			if pending == "" {
-				pending = f.Column.String()
+				pending = pickerLabel(f.Column)
 				q = b.q.Clone()
 			}
 			q.Filters = slices.DeleteFunc(q.Filters, func(g authoring.Filter) bool { return incomplete(g) })
 		}
 	}
 	text, err := q.SQL()
+	if err == nil {
+		err = q.CheckValues(b.columnType)
+	}
 	if err != nil {
 		b.setStatus("✕ "+err.Error(), widget.DangerImportance)
 		return
@@ -396,6 +402,7 @@ func (b *builderPanel) write() {
 	}
 	b.writing = true
 	t.ed.ReplaceRange(b.start, b.end, text)
+	t.ed.ScrollToColumn(0) // the new lines start at the left
 	b.writing = false
 	b.end = b.start + len(text)
 	b.lastSQL = text
@@ -500,10 +507,14 @@ func (b *builderPanel) render() {
 	pending := ""
 	for _, f := range q.Filters {
 		if incomplete(f) && pending == "" {
-			pending = f.Column.String()
+			pending = pickerLabel(f.Column)
 		}
 	}
-	switch err := q.Check(); {
+	err := q.Check()
+	if err == nil {
+		err = q.CheckValues(b.columnType)
+	}
+	switch {
 	case pending != "":
 		b.setStatus("Enter the value of the filter on "+pending+" (it is left out of the SQL until then)", widget.WarningImportance)
 	case err != nil:
@@ -663,6 +674,22 @@ func (b *builderPanel) itemOf(ref authoring.ColumnRef) int {
 	return -1
 }
 
+// pickerLabel shows a column reference in a choice as the column list
+// does: plain names, "qualifier.name" or "name" (no SQL quotes).
+func pickerLabel(c authoring.ColumnRef) string {
+	if c.Table == "" {
+		return c.Name
+	}
+	return c.Table + "." + c.Name
+}
+
+// columnType is the type of a column of the query's tables (nil when
+// unknown).
+func (b *builderPanel) columnType(c authoring.ColumnRef) *types.DataType {
+	_, _, typs := b.columnChoices()
+	return typs[pickerLabel(c)]
+}
+
 // columnChoices lists the query's table columns as "qualifier.name" (or
 // "name"), with their references and types.
 func (b *builderPanel) columnChoices() ([]string, map[string]authoring.ColumnRef, map[string]*types.DataType) {
@@ -676,7 +703,7 @@ func (b *builderPanel) columnChoices() ([]string, map[string]authoring.ColumnRef
 		}
 		for _, c := range s.Columns {
 			ref := authoring.ColumnRef{Table: b.qualifier(ti), Name: c.Name}
-			l := ref.String()
+			l := pickerLabel(ref)
 			labels = append(labels, l)
 			refs[l], typs[l] = ref, c.Type
 		}
@@ -715,9 +742,9 @@ func (b *builderPanel) filterRow(i int, labels []string, refs map[string]authori
 	f := &q.Filters[i]
 	row := &builderFilterRow{}
 	b.filterRows = append(b.filterRows, row)
-	typ := typs[f.Column.String()]
+	typ := typs[pickerLabel(f.Column)]
 	row.column = widget.NewSelect(labels, nil)
-	row.column.SetSelected(f.Column.String())
+	row.column.SetSelected(pickerLabel(f.Column))
 	row.column.OnChanged = func(s string) {
 		f.Column = refs[s]
 		nt := typs[s]
@@ -798,13 +825,17 @@ func (b *builderPanel) filterRow(i int, labels []string, refs map[string]authori
 				b.changed(false)
 			}
 			row.values = append(row.values, e)
-			inputs = append(inputs, e)
+			var input fyne.CanvasObject = e
 			if kind == authoring.ValueDate || kind == authoring.ValueTimestamp {
 				pick := widget.NewButtonWithIcon("", theme.CalendarIcon(), func() { b.pickDate(e, kind) })
 				pick.Importance = widget.LowImportance
 				row.pick = pick
-				inputs = append(inputs, pick)
+				input = container.NewBorder(nil, nil, nil, pick, e)
 			}
+			if k > 0 { // BETWEEN's second value, on a line of its own
+				input = container.NewBorder(nil, nil, widget.NewLabel("and"), nil, input)
+			}
+			inputs = append(inputs, input)
 		}
 	}
 	// stacked, so that the panel stays narrow
@@ -816,10 +847,7 @@ func (b *builderPanel) filterRow(i int, labels []string, refs map[string]authori
 	if len(inputs) == 1 {
 		vals = inputs[0]
 	} else {
-		vals = container.NewGridWithColumns(len(inputs), inputs...)
-		if row.pick != nil && len(inputs) == 2 {
-			vals = container.NewBorder(nil, nil, nil, inputs[1], inputs[0])
-		}
+		vals = container.NewVBox(inputs...) // full width each: BETWEEN's values stay readable
 	}
 	return container.NewVBox(head, container.NewPadded(vals))
 }
@@ -945,9 +973,10 @@ func (b *builderPanel) join(path []string) {
 			left = append(left, authoring.QualifiedColumn{Table: qual, Column: c})
 		}
 	}
-	sugg := authoring.SuggestJoinKeys(left, path[len(path)-1], right)
 	var keys []authoring.JoinKey
-	if len(sugg) > 0 {
+	// a self-join matches every column with itself: no suggestion, the
+	// user picks the pair
+	if sugg := authoring.SuggestJoinKeys(left, path[len(path)-1], right); len(sugg) > 0 && !q.HasTable(path) {
 		keys = []authoring.JoinKey{sugg[0].Key}
 	}
 	q.AddJoin(authoring.JoinInner, t, keys)
@@ -980,8 +1009,8 @@ func (b *builderPanel) joinRow(i int) fyne.CanvasObject {
 		if s := b.schema(t); s != nil {
 			for _, c := range s.Columns {
 				ref := authoring.ColumnRef{Table: b.qualifier(ti), Name: c.Name}
-				leftLabels = append(leftLabels, ref.String())
-				leftRefs[ref.String()] = ref
+				leftLabels = append(leftLabels, pickerLabel(ref))
+				leftRefs[pickerLabel(ref)] = ref
 			}
 		}
 	}
@@ -998,7 +1027,7 @@ func (b *builderPanel) joinRow(i int) fyne.CanvasObject {
 	k := &j.Keys[0]
 	row.left = widget.NewSelect(leftLabels, nil)
 	if k.Left.Name != "" {
-		row.left.SetSelected(k.Left.String())
+		row.left.SetSelected(pickerLabel(k.Left))
 	}
 	row.left.OnChanged = func(s string) { k.Left = leftRefs[s]; b.changed(false) }
 	row.right = widget.NewSelect(rightLabels, nil)
@@ -1177,7 +1206,7 @@ func (b *builderPanel) orderSection() fyne.CanvasObject {
 	for _, it := range q.Items {
 		n := it.OutputName()
 		if it.Agg == authoring.AggNone {
-			n = it.Column.String()
+			n = pickerLabel(it.Column)
 		}
 		if n != "" && refs[n] == (authoring.ColumnRef{}) {
 			labels = append(labels, n)
@@ -1202,12 +1231,12 @@ func (b *builderPanel) orderSection() fyne.CanvasObject {
 		row := &builderOrderRow{}
 		b.orderRows = append(b.orderRows, row)
 		opts := labels
-		if !slices.Contains(opts, o.Column.String()) {
-			opts = append(slices.Clone(labels), o.Column.String())
-			refs[o.Column.String()] = o.Column
+		if !slices.Contains(opts, pickerLabel(o.Column)) {
+			opts = append(slices.Clone(labels), pickerLabel(o.Column))
+			refs[pickerLabel(o.Column)] = o.Column
 		}
 		row.column = widget.NewSelect(opts, func(s string) { o.Column = refs[s]; b.changed(false) })
-		row.column.Selected = o.Column.String()
+		row.column.Selected = pickerLabel(o.Column)
 		row.dir = widget.NewSelect([]string{"ASC", "DESC"}, func(s string) { o.Desc = s == "DESC"; b.changed(false) })
 		row.dir.Selected = map[bool]string{false: "ASC", true: "DESC"}[o.Desc]
 		row.remove = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {

@@ -2,10 +2,12 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -58,6 +60,9 @@ type designerDialog struct {
 	preview   *editor.Editor
 	initCheck *widget.Check
 	apply     *widget.Button
+	// positions confirms moving columns of a csv table (shown when the
+	// design moves some: Design.PositionChanges).
+	positions *widget.Check
 
 	// rows are the column editors; optionInputs and optionProblems the
 	// option rows' inputs and problem labels, by key.
@@ -232,6 +237,13 @@ func (dd *designerDialog) build() {
 	}
 	dd.initCheck = widget.NewCheck("Record in the workspace's init script", nil)
 	dd.initCheck.SetChecked(true)
+	dd.positions = widget.NewCheck("The data has its fields in the new column order", func(b bool) {
+		if !dd.building {
+			d.ConfirmPositions = b
+			dd.changed()
+		}
+	})
+	dd.positions.Hide()
 
 	label := "Create table"
 	title := "New table"
@@ -263,7 +275,7 @@ func (dd *designerDialog) build() {
 	previewBox := container.NewBorder(widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, dd.preview)
 	split := container.NewVSplit(container.NewVScroll(form), previewBox)
 	split.Offset = 0.66
-	bar := container.NewBorder(nil, nil, nil, container.NewVBox(dd.initCheck, container.NewHBox(layout.NewSpacer(), cancel, dd.apply)), dd.problems)
+	bar := container.NewBorder(nil, nil, nil, container.NewVBox(dd.positions, dd.initCheck, container.NewHBox(layout.NewSpacer(), cancel, dd.apply)), dd.problems)
 	content := container.NewBorder(nil, bar, nil, nil, split)
 
 	dd.building = false
@@ -742,6 +754,11 @@ func (dd *designerDialog) changed() {
 	if len(lines) == 0 {
 		lines = []string{"✓ No problems"}
 	}
+	if len(dd.d.PositionChanges()) > 0 {
+		dd.positions.Show()
+	} else {
+		dd.positions.Hide()
+	}
 	dd.problems.SetText(strings.Join(lines, "\n"))
 	if errs > 0 {
 		dd.problems.Importance = widget.DangerImportance
@@ -814,7 +831,12 @@ func (dd *designerDialog) exec(stmts []string, recreate bool) {
 	record := dd.initCheck.Checked
 	create := dd.d.CreateTableSQL()
 	dd.apply.Disable()
-	dd.wb.execDDL(stmts, func(err error) {
+	run := dd.wb.execDDL
+	if !dd.d.IsNew() {
+		d := dd.d
+		run = func(stmts []string, done func(error)) { dd.wb.applyChange(d, stmts, done) }
+	}
+	run(stmts, func(err error) {
 		defer func() {
 			if dd.done != nil {
 				dd.done(err)
@@ -845,6 +867,72 @@ func (dd *designerDialog) exec(stmts []string, recreate bool) {
 		}
 		dd.wb.tableCreated(path)
 	})
+}
+
+// applyChange runs the statements that change an existing table, all or
+// nothing: they are first tried on a scratch copy of the table (a plan
+// that would fail changes nothing); should one still fail for real after
+// others ran, the table is dropped and created again from its DDL as it
+// was before, so that the session keeps the table the init script
+// creates. done gets the error, on the UI goroutine.
+func (wb *Workbench) applyChange(d *authoring.Design, stmts []string, done func(err error)) {
+	a := wb.authoring()
+	a.bg.Add(1)
+	go func() {
+		defer a.bg.Done()
+		err := wb.applyChangeNow(d, stmts)
+		wb.do(func() { done(err) })
+	}()
+}
+
+func (wb *Workbench) applyChangeNow(d *authoring.Design, stmts []string) error {
+	saved, err := authoring.SaveTable(wb.env, d.OriginalPath())
+	if err != nil {
+		return fmt.Errorf("nothing was changed: %w", err)
+	}
+	if err := d.DryRun(wb.env); err != nil {
+		var se *authoring.StatementError
+		if errors.As(err, &se) {
+			return fmt.Errorf("Nothing was changed: tried on a copy of the table, statement %d of %d fails.\n%s\n%w", se.Index+1, se.Count, summary(se.Statement), se.Err)
+		}
+		return fmt.Errorf("Nothing was changed: %w", err)
+	}
+	run := func(s string) error {
+		started := time.Now()
+		_, err := wb.env.ExecuteSQL(s)
+		errText := ""
+		if err != nil {
+			errText = err.Error()
+		}
+		wb.addHistory(s, started, time.Since(started), 0, errText)
+		return err
+	}
+	hook := wb.authoring().beforeChange
+	for i, s := range stmts {
+		if hook != nil {
+			hook(i)
+		}
+		err := run(s)
+		if err == nil {
+			continue
+		}
+		failed := fmt.Errorf("Statement %d of %d failed.\n%s\n%w", i+1, len(stmts), summary(s), err)
+		if i == 0 {
+			return fmt.Errorf("%w\nNothing was changed.", failed)
+		}
+		for _, r := range saved.RestoreStatements() {
+			if rerr := run(r); rerr != nil {
+				msg := fmt.Sprintf("%v\nPutting the table back failed too: %v\nThe session's table is left as statements 1 to %d made it; "+
+					"the init script still creates it as it was. To restore it, run:\n%s;", failed, rerr, i, saved.DDL)
+				wb.post(levelError, msg, nil)
+				return errors.New(msg)
+			}
+		}
+		msg := fmt.Sprintf("%v\nThe table was put back as it was before: dropped and created again from its saved DDL.", failed)
+		wb.post(levelWarning, msg, nil)
+		return errors.New(msg)
+	}
+	return nil
 }
 
 // recordDesign keeps the init script in step with a designed table: the

@@ -395,14 +395,12 @@ func (g *resultGrid) headerTapped(col int) {
 	if g.sorting {
 		return
 	}
+	if err := g.unsortable(); err != nil {
+		g.sortFailed(err)
+		return
+	}
 	var sort func() error
 	switch {
-	case g.view == results.ChangelogView:
-		g.sortFailed(errors.New("the changelog view is in arrival order; switch to the table view to sort"))
-		return
-	case g.state == results.Running:
-		g.sortFailed(results.ErrRunning)
-		return
 	case g.sortCol != dc:
 		sort = func() error { return g.res.SortBy(dc, false) }
 	case !g.desc:
@@ -410,6 +408,23 @@ func (g *resultGrid) headerTapped(col int) {
 	default:
 		sort = func() error { g.res.ClearSort(); return nil }
 	}
+	g.runSort(sort)
+}
+
+// unsortable says why the grid cannot sort now (nil when it can).
+func (g *resultGrid) unsortable() error {
+	switch {
+	case g.view == results.ChangelogView:
+		return errors.New("the changelog view is in arrival order; switch to the table view to sort")
+	case g.state == results.Running:
+		return results.ErrRunning
+	}
+	return nil
+}
+
+// runSort runs a sort of the result (on another goroutine when it is
+// large) and redraws the grid.
+func (g *resultGrid) runSort(sort func() error) {
 	done := func(err error) {
 		g.sorting = false
 		if err != nil {

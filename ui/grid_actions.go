@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/authoring"
+	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -147,6 +148,19 @@ func (rt *resultTab) cellActions(id widget.TableCellID) []*fyne.MenuItem {
 			rt.wb.gridAction(rt, func(q string) (string, error) { return authoring.FilterByValue(q, col.Name, op, v, col.Type) })
 		})
 	}
+	if !null {
+		// ARRAY, MAP, ROW and MULTISET values (and NaN) have no literal
+		// to compare with: say so rather than fail after the click
+		if _, err := authoring.Literal(v, col.Type); err != nil {
+			kind := "these"
+			if col.Type != nil {
+				kind = col.Type.String()
+			}
+			it := fyne.NewMenuItem("Filter by value: not for "+kind+" values", nil)
+			it.Disabled = true
+			return []*fyne.MenuItem{it}
+		}
+	}
 	items := []*fyne.MenuItem{
 		act("Filter = "+shown, authoring.OpEq),
 		act("Filter ≠ "+shown, authoring.OpNe),
@@ -189,13 +203,54 @@ func (rt *resultTab) headerActions(col int) []*fyne.MenuItem {
 	do := func(label string, f func(q string) (string, error)) *fyne.MenuItem {
 		return fyne.NewMenuItem(label, func() { rt.wb.gridAction(rt, f) })
 	}
+	sortAsc := do("Sort ascending", func(q string) (string, error) { return authoring.SortBy(q, name, false) })
+	sortDesc := do("Sort descending", func(q string) (string, error) { return authoring.SortBy(q, name, true) })
+	if rt.streaming {
+		sortAsc, sortDesc = rt.gridSortItem("Sort ascending", dc, false), rt.gridSortItem("Sort descending", dc, true)
+	}
 	return []*fyne.MenuItem{
 		do("Group by this column", func(q string) (string, error) { return authoring.GroupByColumn(q, name) }),
 		do("Count distinct", func(q string) (string, error) { return authoring.CountDistinct(q, name) }),
-		do("Sort ascending", func(q string) (string, error) { return authoring.SortBy(q, name, false) }),
-		do("Sort descending", func(q string) (string, error) { return authoring.SortBy(q, name, true) }),
+		sortAsc,
+		sortDesc,
 		do("Hide column", func(q string) (string, error) { return authoring.HideColumn(q, name, names) }),
 	}
+}
+
+// gridSortItem sorts a streaming result in the grid: a streaming ORDER BY
+// must start with a time attribute, so the query is not rewritten (nor
+// its job stopped). While the query runs the item is disabled, saying
+// why.
+func (rt *resultTab) gridSortItem(label string, dc int, desc bool) *fyne.MenuItem {
+	g := rt.grid
+	it := fyne.NewMenuItem(label+" (in the grid)", func() {
+		if g.sorting {
+			return
+		}
+		if err := g.unsortable(); err != nil {
+			g.sortFailed(err)
+			return
+		}
+		g.runSort(func() error { return g.res.SortBy(dc, desc) })
+	})
+	if err := g.unsortable(); err != nil {
+		it.Label = label + " — after Stop or when finished (a streaming ORDER BY needs a time attribute)"
+		if g.view == results.ChangelogView {
+			it.Label = label + " — in the table view"
+		}
+		it.Disabled = true
+	}
+	return it
+}
+
+// ranStreaming reports whether a query runs in streaming mode: the
+// embedded engine's mode as it starts (a script may have SET it), a
+// gateway session's as the tab asked.
+func (wb *Workbench) ranStreaming(req runReq) bool {
+	if req.conn == nil || req.conn.embedded() {
+		return wb.env.IsStreaming()
+	}
+	return req.mode != modeBatch
 }
 
 // gridAction rewrites the result's query with f, shows the new SQL in the

@@ -59,6 +59,11 @@ type resultTab struct {
 	jobID string
 	conn  *connection
 
+	// streaming is set when the query ran in streaming mode (where ORDER
+	// BY must start with a time attribute: the grid actions sort in the
+	// grid instead).
+	streaming bool
+
 	item      *container.TabItem
 	grid      *resultGrid
 	textView  *widget.TextGrid

@@ -797,7 +797,7 @@ func (wb *Workbench) startQuery(req runReq, text string, res table.StatementResu
 	r := wb.newResult(cols, res.TimeZone())
 	ctx, cancel := context.WithCancel(context.Background())
 	rt := &resultTab{wb: wb, stmt: text, res: r, cancel: cancel, started: started, title: req.resultTitle(),
-		jobID: res.JobID(), conn: req.conn}
+		jobID: res.JobID(), conn: req.conn, streaming: wb.ranStreaming(req)}
 	if tr := tableResult(res); tr != nil {
 		rt.job = tr.GetJobClient()
 	}
