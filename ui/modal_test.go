@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
+// menuItem finds a main-menu item by label.
+func menuItem(t *testing.T, w fyne.Window, label string) *fyne.MenuItem {
+	t.Helper()
+	for _, m := range w.MainMenu().Items {
+		for _, it := range m.Items {
+			if it.Label == label {
+				return it
+			}
+		}
+	}
+	t.Fatalf("no menu item %q", label)
+	return nil
+}
+
+// Esc with a dialog open closes the dialog and leaves the running query
+// alone; the window's shortcuts wait behind the dialog.
+func TestEscClosesTheDialogNotTheQuery(t *testing.T) {
+	h := newHarness(t)
+	h.newTab(`CREATE TEMPORARY TABLE s (k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '100');
+SELECT k FROM s`)
+	h.runAll()
+	rt := h.wb.results[0]
+	h.until("rows", func() bool { return rt.grid.total > 0 })
+
+	h.wb.closeCompletion() // typing opened it
+	c := h.w.Canvas()
+	if top := c.Overlays().Top(); top != nil {
+		t.Fatalf("an overlay before the dialog: %T", top)
+	}
+	h.wb.showInitScriptDialog()
+	if c.Overlays().Top() == nil {
+		t.Fatal("no dialog shown")
+	}
+	tabs := len(h.wb.editors.tabs.Items)
+	menuItem(t, h.w, "New tab").Action() // Ctrl+T reaches the menu first
+	if got := len(h.wb.editors.tabs.Items); got != tabs {
+		t.Errorf("Ctrl+T behind a dialog opened a tab: %d tabs, was %d", got, tabs)
+	}
+	if h.wb.globalShortcut(ctrl(fyne.KeyE)) {
+		t.Error("Ctrl+E handled behind a dialog")
+	}
+
+	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	h.q.drain()
+	if top := c.Overlays().Top(); top != nil {
+		t.Errorf("dialog still open after Esc: %T", top)
+	}
+	if rt.canceled.Load() || rt.state() != stateRunning {
+		t.Errorf("Esc in a dialog stopped the query: state %s", rt.state())
+	}
+
+	menuItem(t, h.w, "New tab").Action()
+	if got := len(h.wb.editors.tabs.Items); got != tabs+1 {
+		t.Errorf("Ctrl+T without a dialog: %d tabs, want %d", got, tabs+1)
+	}
+	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape}) // no dialog: Esc stops
+	h.until("Canceled", func() bool { return rt.state() == stateCanceled })
+}
+
+// A dialog offering only real choices is not closed by Esc; a popup
+// without buttons is.
+func TestEscLeavesAChoiceDialogAndHidesAPopover(t *testing.T) {
+	h := newHarness(t)
+	c := h.w.Canvas()
+	quit := false
+	choice := widget.NewModalPopUp(widget.NewButton("Quit", func() { quit = true }), c)
+	choice.Show()
+	if !h.wb.dismissOverlay() || c.Overlays().Top() != choice || quit {
+		t.Errorf("Esc on a choice dialog: top %T, quit %v", c.Overlays().Top(), quit)
+	}
+	choice.Hide()
+	pop := widget.NewPopUp(widget.NewLabel("details"), c)
+	pop.Show()
+	h.wb.dismissOverlay()
+	if c.Overlays().Top() != nil {
+		t.Error("popover still shown after Esc")
+	}
+	if h.wb.dismissOverlay() {
+		t.Error("dismissOverlay with nothing open reported something")
+	}
+}
