@@ -292,6 +292,10 @@ func TestJobsPanel(t *testing.T) {
 		r, _ := jp.row(query)
 		return r.Status == runtime.Canceled && !rt.isRunning()
 	})
+	if got := rt.state(); got != stateCanceled {
+		st, err := rt.res.State()
+		t.Errorf("result tab %s after STOP JOB (%v, %v)", got, st, err)
+	}
 	if jp.running != 0 || jp.item.Text != "Jobs" {
 		t.Errorf("running %d, title %q", jp.running, jp.item.Text)
 	}

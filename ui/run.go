@@ -849,7 +849,7 @@ func (wb *Workbench) collect(ctx context.Context, rt *resultTab, sres table.Stat
 			return
 		}
 		if err != nil {
-			if rt.canceled.Load() || ctx.Err() != nil {
+			if rt.canceled.Load() || ctx.Err() != nil || rt.jobStopped() {
 				finalErr = context.Canceled
 			} else {
 				finalErr = err
