@@ -272,6 +272,20 @@ func TestJobsPanel(t *testing.T) {
 		}
 		return false
 	})
+	// its row shows its SQL; the summary line says why it failed
+	for i, r := range jp.rows {
+		if r.Status != runtime.Failed {
+			continue
+		}
+		o := jp.makeRow()
+		jp.updateRow(i, o)
+		if stmt := o.(*fyne.Container).Objects[jobStmtCol].(*widget.Label).Text; stmt != "INSERT INTO sink SELECT sensor_id, boom(reading) FROM readings" {
+			t.Errorf("failed job's Statement cell %q", stmt)
+		}
+		if sum := jp.summary.Text; !strings.Contains(sum, "Job "+shortID(r.ID)+" failed: ") || !strings.Contains(sum, "boom in a UDF") {
+			t.Errorf("summary line %q", sum)
+		}
+	}
 	msgs := h.messages()
 	if !strings.Contains(msgs, "panic") || !strings.Contains(msgs, "goroutine") && !strings.Contains(msgs, ".go:") {
 		t.Errorf("no stack in Messages:\n%s", msgs)

@@ -156,3 +156,22 @@ func TestStopJobStatement(t *testing.T) {
 		t.Errorf("after STOP JOB: %v, %s", err, job.GetJobStatus())
 	}
 }
+
+// A runtime error in a Calc chained after a source names the Calc, as
+// Flink does, not the source that pushed the batch.
+func TestRuntimeErrorNamesTheFailingOperator(t *testing.T) {
+	env := MustCreate(InStreamingMode())
+	if _, err := env.ExecuteSQL(`CREATE TABLE t (s STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '5', 'fields.s.length' = '3')`); err != nil {
+		t.Fatal(err)
+	}
+	res, err := env.ExecuteSQL("SELECT CAST(CONCAT('x', s) AS INT) FROM t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = res.GetJobClient().Wait(ctx)
+	if err == nil || !strings.Contains(err.Error(), "cannot cast") || !strings.HasSuffix(err.Error(), "(in operator Calc)") {
+		t.Errorf("job error %v, want the CAST error in operator Calc", err)
+	}
+}
