@@ -652,3 +652,24 @@ func TestChartLeavesOutAColumnOnAnotherScale(t *testing.T) {
 		t.Errorf("after choosing: %+v, info %q", cv.settings, cv.info.Text)
 	}
 }
+
+// A windowed count grouped by an integer id charts one line per id over
+// window_start; a column chosen as Series leaves the Y columns.
+func TestChartSeriesKeyIsNotAMeasure(t *testing.T) {
+	h := newHarness(t)
+	h.newTab(`SELECT * FROM (VALUES (TIMESTAMP '2024-01-01 10:01:00', TIMESTAMP '2024-01-01 10:00:00', 1, CAST(5 AS BIGINT)), ` +
+		`(TIMESTAMP '2024-01-01 10:01:00', TIMESTAMP '2024-01-01 10:00:00', 2, CAST(7 AS BIGINT))) AS t(window_end, window_start, id, cnt);`)
+	rt := h.runStatement()
+	h.waitDone(rt)
+	rt.showView(rt.mon.chartItem)
+	cv := rt.mon.chart
+	if s := cv.settings; s.X != "window_start" || s.Series != "id" || !slices.Equal(s.Y, []string{"cnt"}) {
+		t.Errorf("detected %+v", s)
+	}
+	cv.seriesSel.SetSelected(noSeries)
+	cv.yChecks.SetSelected([]string{"id", "cnt"})
+	cv.seriesSel.SetSelected("id")
+	if s := cv.settings; s.Series != "id" || !slices.Equal(s.Y, []string{"cnt"}) || !slices.Equal(cv.yChecks.Selected, []string{"cnt"}) {
+		t.Errorf("after Series = id: %+v, ticked %v", s, cv.yChecks.Selected)
+	}
+}
