@@ -2,9 +2,11 @@ package ui
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -671,5 +673,34 @@ func TestChartSeriesKeyIsNotAMeasure(t *testing.T) {
 	cv.seriesSel.SetSelected("id")
 	if s := cv.settings; s.Series != "id" || !slices.Equal(s.Y, []string{"cnt"}) || !slices.Equal(cv.yChecks.Selected, []string{"cnt"}) {
 		t.Errorf("after Series = id: %+v, ticked %v", s, cv.yChecks.Selected)
+	}
+}
+
+// Fit shows the whole graph: a 16-operator live plan in a low window fits
+// its scroll area, down to a zoom below 45%.
+func TestPlanFitShowsTheWholeGraph(t *testing.T) {
+	test.NewTempApp(t)
+	env, err := table.Create(table.InStreamingMode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := benchPlan()
+	p := newPlanView(&Workbench{env: env}, j, []*plan.PhysNode{j.root}, true, "text")
+	w := test.NewWindow(p.content)
+	defer w.Close()
+	w.Resize(fyne.NewSize(1100, 400))
+	p.fit()
+	s, g := p.scroll.Size(), p.graph.MinSize()
+	if g.Width > s.Width || g.Height > s.Height {
+		t.Errorf("after Fit the graph is %v in a view of %v (zoom %v)", g, s, p.graph.zoom)
+	}
+	if p.zoomL.Text != strconv.Itoa(int(math.Round(float64(p.graph.zoom)*100)))+"%" {
+		t.Errorf("zoom label %q for zoom %v", p.zoomL.Text, p.graph.zoom)
+	}
+	// a large view: Fit does not zoom past 100%
+	w.Resize(fyne.NewSize(4000, 4000))
+	p.fit()
+	if p.graph.zoom != 1 {
+		t.Errorf("zoom %v in a large view", p.graph.zoom)
 	}
 }
