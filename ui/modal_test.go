@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -87,4 +88,24 @@ func TestEscLeavesAChoiceDialogAndHidesAPopover(t *testing.T) {
 	if h.wb.dismissOverlay() {
 		t.Error("dismissOverlay with nothing open reported something")
 	}
+}
+
+// A function's signature in the completion list keeps its underscores:
+// it is drawn in the proportional font, as the monospace one at caption
+// size dropped "_" under Xvfb ("DATE FORMAT(…)").
+func TestCompletionSignatureIsLiteral(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("")
+	h.w.Canvas().Focus(tab.ed)
+	h.typeKeys("SELECT DATE_FOR")
+	p := h.popup()
+	for _, r := range p.rows {
+		if r.label.Text == "DATE_FORMAT" {
+			if !strings.HasPrefix(r.detail.Text, "DATE_FORMAT(") || r.detail.TextStyle.Monospace {
+				t.Errorf("detail %q, monospace %v", r.detail.Text, r.detail.TextStyle.Monospace)
+			}
+			return
+		}
+	}
+	t.Errorf("DATE_FORMAT not offered: %v", p.res.Items)
 }
