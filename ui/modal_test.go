@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/riffle-sql/riffle/engine/results"
 )
 
 // menuItem finds a main-menu item by label.
@@ -108,4 +111,31 @@ func TestCompletionSignatureIsLiteral(t *testing.T) {
 		}
 	}
 	t.Errorf("DATE_FORMAT not offered: %v", p.res.Items)
+}
+
+// A finished streaming Top-N shows its rows in the query's order (the
+// changelog leaves them in change order) and says so.
+func TestFinishedTopNIsShownInItsOrder(t *testing.T) {
+	h := newHarness(t)
+	h.newTab(`SET 'execution.runtime-mode' = 'streaming';
+SELECT id, delay FROM (VALUES (1, 5), (2, 9), (3, 1), (4, 7)) AS t(id, delay) ORDER BY delay DESC LIMIT 3;`)
+	h.runAll()
+	rt := h.wb.results[len(h.wb.results)-1]
+	h.waitDone(rt)
+	h.settle()
+	if got, want := rows(rt.grid), []string{"2 | 9", "4 | 7", "1 | 5"}; !slices.Equal(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+	if rt.grid.sortCol != 1 || !rt.grid.desc { // the delay column, descending
+		t.Errorf("grid sort column %d desc %v", rt.grid.sortCol, rt.grid.desc)
+	}
+	if m := h.messages(); !strings.Contains(m, "sorted by delay DESC") {
+		t.Errorf("messages:\n%s", m)
+	}
+	if _, _, _, ok := querySort("SELECT id FROM t ORDER BY id", []results.Column{{Name: "id"}}); ok {
+		t.Error("ORDER BY without LIMIT sorted")
+	}
+	if col, desc, _, ok := querySort("SELECT a, b FROM t ORDER BY 2 LIMIT 5", []results.Column{{Name: "a"}, {Name: "b"}}); !ok || col != 1 || desc {
+		t.Errorf("ORDER BY 2: %d %v %v", col, desc, ok)
+	}
 }

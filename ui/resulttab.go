@@ -42,6 +42,7 @@ type resultTab struct {
 	n         int
 	title     string
 	stmt      string
+	sortedAs  string // the ORDER BY key the finished table view was sorted by (query_sort.go)
 	res       *results.Result
 	text      string // EXPLAIN / SHOW CREATE output ("" = a grid)
 	job       *table.JobClient
