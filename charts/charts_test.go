@@ -2,6 +2,7 @@ package charts
 
 import (
 	"bytes"
+	"image/color"
 	"image/png"
 	"math"
 	"os"
@@ -42,7 +43,7 @@ func windowed(t *testing.T, minutes int, carriers ...string) *results.Result {
 func TestDetect(t *testing.T) {
 	r := windowed(t, 1, "AA")
 	s, ok := Detect(r.Columns())
-	if !ok || s.Kind != Line || s.X != "window_end" || !slices.Equal(s.Y, []string{"flights"}) || s.Series != "carrier" || !s.Auto {
+	if !ok || s.Kind != Line || s.X != "window_start" || !slices.Equal(s.Y, []string{"flights"}) || s.Series != "carrier" || !s.Auto {
 		t.Errorf("windowed aggregate: %+v %v", s, ok)
 	}
 	cases := []struct {
@@ -59,12 +60,34 @@ func TestDetect(t *testing.T) {
 		{[]results.Column{{Name: "name", Type: types.StringType()}}, Settings{}, false},
 		{[]results.Column{{Name: "ts", Type: types.TimestampLTZType(3)}, {Name: "n", Type: types.DecimalType(10, 2)}, {Name: "w", Type: types.TimestampType(3)}},
 			Settings{Kind: Line, X: "ts", Y: []string{"n"}, Auto: true}, true},
+		// a HOP aggregate grouped by window and an integer id: one line per id
+		{[]results.Column{{Name: "window_end", Type: types.TimestampType(3)}, {Name: "window_start", Type: types.TimestampType(3)},
+			{Name: "id", Type: types.BigIntType()}, {Name: "cnt", Type: types.BigIntType()}},
+			Settings{Kind: Line, X: "window_start", Y: []string{"cnt"}, Series: "id", Auto: true}, true},
+		{[]results.Column{{Name: "sensor_id", Type: types.IntType()}, {Name: "avg_temp", Type: types.DoubleType()}, {Name: "station", Type: types.StringType()}},
+			Settings{Kind: Bar, X: "station", Y: []string{"avg_temp"}, Auto: true}, true},
+		// nothing but ids: they are charted
+		{[]results.Column{{Name: "ts", Type: types.TimestampType(3)}, {Name: "id", Type: types.IntType()}},
+			Settings{Kind: Line, X: "ts", Y: []string{"id"}, Auto: true}, true},
 	}
 	for _, c := range cases {
 		got, ok := Detect(c.cols)
 		if ok != c.ok || got.Kind != c.want.Kind || got.X != c.want.X || !slices.Equal(got.Y, c.want.Y) || got.Series != c.want.Series {
 			t.Errorf("Detect(%v) = %+v, %v; want %+v, %v", c.cols, got, ok, c.want, c.ok)
 		}
+	}
+}
+
+// A column chosen as Series leaves the Y columns.
+func TestWithoutSeriesInY(t *testing.T) {
+	s := Settings{Kind: Line, X: "window_start", Y: []string{"id", "cnt"}, Series: "id"}
+	got := s.WithoutSeriesInY()
+	if !slices.Equal(got.Y, []string{"cnt"}) || !slices.Equal(s.Y, []string{"id", "cnt"}) {
+		t.Errorf("Y %v (was %v)", got.Y, s.Y)
+	}
+	s.Series = ""
+	if got := s.WithoutSeriesInY(); !slices.Equal(got.Y, []string{"id", "cnt"}) {
+		t.Errorf("no series: Y %v", got.Y)
 	}
 }
 
@@ -118,7 +141,7 @@ func TestValidate(t *testing.T) {
 func TestLineChartModel(t *testing.T) {
 	r := windowed(t, 30, "UA", "AA", "DL")
 	s, _ := Detect(r.Columns())
-	s.Y = []string{"flights"}
+	s.X, s.Y = "window_end", []string{"flights"}
 	m, err := Build(r, s)
 	if err != nil {
 		t.Fatal(err)
@@ -464,5 +487,23 @@ func TestFitScales(t *testing.T) {
 		if got, out := FitScales(c.s, c.m); out != nil || !slices.Equal(got.Y, c.s.Y) {
 			t.Errorf("%+v: Y %v, left out %v", c.s, got.Y, out)
 		}
+	}
+}
+
+// Twelve series get twelve different colours; the next twelve are dashed.
+func TestSeriesColoursDoNotRepeatSoon(t *testing.T) {
+	th := DarkTheme()
+	seen := map[color.Color]bool{}
+	for i := range 12 {
+		seen[th.SeriesColor(i)] = true
+		if th.SeriesDashes(i) != nil {
+			t.Errorf("series %d dashed", i)
+		}
+	}
+	if len(seen) != 12 {
+		t.Errorf("%d colours for 12 series", len(seen))
+	}
+	if th.SeriesDashes(12) == nil || th.SeriesColor(12) != th.SeriesColor(0) {
+		t.Error("series 13 is not a dashed first colour")
 	}
 }

@@ -36,17 +36,21 @@ type Theme struct {
 	FontSize float64
 }
 
-// tableau10-like colours, readable on dark and light backgrounds
+// twelve colours told apart on dark and light backgrounds (tableau10-like,
+// plus cyan and olive); a series past the twelfth repeats a colour with a
+// dashed line (SeriesDashes)
 var palette = []color.Color{
 	color.NRGBA{0x4e, 0x9a, 0xf1, 0xff}, // blue
 	color.NRGBA{0xf2, 0x8e, 0x2b, 0xff}, // orange
 	color.NRGBA{0x59, 0xc1, 0x5c, 0xff}, // green
 	color.NRGBA{0xe1, 0x57, 0x59, 0xff}, // red
 	color.NRGBA{0xb0, 0x7a, 0xd9, 0xff}, // purple
-	color.NRGBA{0x76, 0xb7, 0xb2, 0xff}, // teal
 	color.NRGBA{0xed, 0xc9, 0x48, 0xff}, // yellow
+	color.NRGBA{0x17, 0xbe, 0xcf, 0xff}, // cyan
 	color.NRGBA{0xff, 0x9d, 0xa7, 0xff}, // pink
 	color.NRGBA{0x9c, 0x75, 0x5f, 0xff}, // brown
+	color.NRGBA{0xbc, 0xbd, 0x22, 0xff}, // olive
+	color.NRGBA{0x76, 0xb7, 0xb2, 0xff}, // teal
 	color.NRGBA{0xba, 0xb0, 0xac, 0xff}, // grey
 }
 
@@ -77,6 +81,20 @@ func (t Theme) SeriesColor(i int) color.Color {
 		p = palette
 	}
 	return p[i%len(p)]
+}
+
+// SeriesDashes returns the dash pattern of series i's line: solid for the
+// first round of the palette, then dashed, so that no two of the first 24
+// lines look alike.
+func (t Theme) SeriesDashes(i int) []vg.Length {
+	n := len(t.Palette)
+	if n == 0 {
+		n = len(palette)
+	}
+	if (i/n)%2 == 0 {
+		return nil
+	}
+	return []vg.Length{vg.Points(5), vg.Points(3)}
 }
 
 func (t Theme) fontSize() float64 {
@@ -189,7 +207,7 @@ func (m *Model) Plot(o RenderOptions) (p *plot.Plot, err error) {
 	case Line, Area:
 		for i, s := range m.Series {
 			pts := decimate(s.Points, dataPx)
-			l := &chartLine{XYs: xys(pts), LineStyle: draw.LineStyle{Color: th.SeriesColor(i), Width: vg.Points(1.5)}}
+			l := &chartLine{XYs: xys(pts), LineStyle: draw.LineStyle{Color: th.SeriesColor(i), Width: vg.Points(1.5), Dashes: th.SeriesDashes(i)}}
 			if m.Settings.Kind == Area {
 				l.FillColor = withAlpha(th.SeriesColor(i), 0x50)
 			}

@@ -138,11 +138,12 @@ const maxDetectY = 4
 // Detect chooses settings for a result's columns, as a chart tab does on
 // first opening:
 //
-//   - a time column (window_end, window_start, then any other) and numeric
-//     columns: a line chart of the numeric columns over time or, when
-//     there is a text column, of the first numeric column with one line
-//     per value of that text column;
-//   - a text column and numeric columns: a bar chart of the numbers per
+//   - a time column (window_start, window_end, then any other) and numeric
+//     columns: a line chart over time of the measures (the numeric columns
+//     that are not keys) or, when there is a key column (a text column, or
+//     an integer id such as id or sensor_id, as GROUP BY keys are), of the
+//     first measure with one line per key;
+//   - a text column and numeric columns: a bar chart of the measures per
 //     text value;
 //   - two or more numeric columns: a scatter of the second against the
 //     first;
@@ -150,35 +151,46 @@ const maxDetectY = 4
 //
 // ok is false when nothing can be charted (no numeric column).
 func Detect(cols []results.Column) (s Settings, ok bool) {
-	var times, nums, texts []string
+	var times, nums, texts, keys, measures []string
 	for _, c := range cols {
 		switch AxisKindOf(c.Type) {
 		case TimeAxis:
 			times = append(times, c.Name)
 		case NumberAxis:
 			nums = append(nums, c.Name)
+			if isKeyLike(c) {
+				keys = append(keys, c.Name)
+			} else {
+				measures = append(measures, c.Name)
+			}
 		default:
 			if c.Type.Root != types.Boolean {
 				texts = append(texts, c.Name)
+				keys = append(keys, c.Name)
 			}
 		}
+	}
+	if len(measures) == 0 {
+		// only ids: chart them rather than nothing
+		measures = nums
+		keys = texts
 	}
 	s.Auto = true
 	switch {
 	case len(times) > 0 && len(nums) > 0:
 		s.Kind, s.X = Line, pickTime(times)
-		s.Y = nums[:min(len(nums), maxDetectY)]
-		if len(texts) > 0 {
-			// one line per key of the first numeric column; more columns
-			// times more keys would be a tangle
-			s.Series, s.Y = texts[0], nums[:1]
+		s.Y = measures[:min(len(measures), maxDetectY)]
+		if len(keys) > 0 {
+			// one line per key of the first measure; more columns times
+			// more keys would be a tangle
+			s.Series, s.Y = keys[0], measures[:1]
 		}
 	case len(times) > 1:
 		// a time column may be charted against another (say, event time
 		// against processing time)
 		s.Kind, s.X, s.Y = Scatter, times[0], times[1:2]
 	case len(texts) > 0 && len(nums) > 0:
-		s.Kind, s.X, s.Y = Bar, texts[0], nums[:min(len(nums), maxDetectY)]
+		s.Kind, s.X, s.Y = Bar, texts[0], measures[:min(len(measures), maxDetectY)]
 	case len(nums) > 1:
 		s.Kind, s.X, s.Y = Scatter, nums[0], nums[1:2]
 	case len(nums) == 1:
@@ -189,6 +201,30 @@ func Detect(cols []results.Column) (s Settings, ok bool) {
 		return Settings{}, false
 	}
 	return s, true
+}
+
+// isKeyLike reports a numeric column that identifies rather than
+// measures: an integer named id, or ending in _id or _key (sensor_id,
+// auction_id), as the keys of a GROUP BY usually are. A result schema
+// carries no upsert key to go by.
+func isKeyLike(c results.Column) bool {
+	switch c.Type.Root {
+	case types.TinyInt, types.SmallInt, types.Integer, types.BigInt:
+	default:
+		return false
+	}
+	n := strings.ToLower(c.Name)
+	return n == "id" || n == "key" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, "_key")
+}
+
+// WithoutSeriesInY drops the Series column from the Y columns: a column
+// that splits the rows into lines is not also one of the lines.
+func (s Settings) WithoutSeriesInY() Settings {
+	if s.Series == "" || !slices.Contains(s.Y, s.Series) {
+		return s
+	}
+	s.Y = slices.DeleteFunc(slices.Clone(s.Y), func(y string) bool { return y == s.Series })
+	return s
 }
 
 // MaxScaleRatio is how many times larger than the first Y column's values
@@ -232,9 +268,10 @@ func FitScales(s Settings, m *Model) (Settings, []string) {
 	return s, out
 }
 
-// pickTime prefers the window columns of a window TVF aggregate.
+// pickTime prefers the window columns of a window TVF aggregate, the
+// window's start first (as the SQL Client's examples plot them).
 func pickTime(names []string) string {
-	for _, pref := range []string{"window_end", "window_start", "window_time", "rowtime", "ts"} {
+	for _, pref := range []string{"window_start", "window_end", "window_time", "rowtime", "ts"} {
 		for _, n := range names {
 			if strings.EqualFold(n, pref) {
 				return n

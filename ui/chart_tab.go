@@ -81,6 +81,7 @@ func newChartView(rt *resultTab) *chartView {
 	if !ok || s.Validate(cv.cols) != nil {
 		s, _ = charts.Detect(cv.cols)
 	}
+	s = cv.seriesOutOfY(s) // settings saved before a series left Y
 	cv.settings = s
 
 	names := make([]string, len(cv.cols))
@@ -192,6 +193,7 @@ func (cv *chartView) current() charts.Settings {
 	if s.Series == noSeries {
 		s.Series = ""
 	}
+	s = cv.seriesOutOfY(s)
 	s.Window = 0
 	for _, d := range chartWindows {
 		if windowTitle(d) == cv.windowSel.Selected {
@@ -200,6 +202,25 @@ func (cv *chartView) current() charts.Settings {
 	}
 	if cv.windowSel.Selected != allWindow && s.Window == 0 {
 		s.Window = cv.settings.Window // a restored window not in the list
+	}
+	return s
+}
+
+// seriesOutOfY takes the Series column out of Y (it splits the lines, it
+// is not one); when it was the only Y column, the first other number
+// takes its place.
+func (cv *chartView) seriesOutOfY(s charts.Settings) charts.Settings {
+	if s.Series == "" || !slices.Contains(s.Y, s.Series) {
+		return s
+	}
+	s = s.WithoutSeriesInY()
+	if len(s.Y) == 0 {
+		for _, c := range cv.cols {
+			if c.Name != s.Series && c.Name != s.X && charts.AxisKindOf(c.Type) == charts.NumberAxis {
+				s.Y = []string{c.Name}
+				break
+			}
+		}
 	}
 	return s
 }

@@ -483,8 +483,10 @@ func newCompletionRow(p *completionPopup) *completionRow {
 		detail: canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder))}
 	r.kind.TextSize = theme.CaptionTextSize()
 	r.label.TextStyle = fyne.TextStyle{Monospace: true}
+	r.detail.TextStyle = fyne.TextStyle{}
 	r.detail.TextSize = theme.CaptionTextSize()
-	r.detail.TextStyle = fyne.TextStyle{Monospace: true}
+	// proportional: the monospace font at this size drops "_" (DATE_FORMAT
+	// showed as "DATE FORMAT")
 	r.ExtendBaseWidget(r)
 	return r
 }

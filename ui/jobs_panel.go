@@ -170,10 +170,24 @@ func (p *jobsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	} else {
 		cancel.Enable()
 	}
-	if r.Err != nil && r.Status == runtime.Failed {
-		summary, _ := monitor.Failure(r.Err)
-		set(jobStmtCol, summary+" — "+stmt)
+}
+
+// lastFailure says why the most recently started failed job failed, for
+// the summary line (the Statement column keeps the SQL; Messages has the
+// whole error).
+func lastFailure(rows []monitor.JobRow) string {
+	var last *monitor.JobRow
+	for i := range rows {
+		r := &rows[i]
+		if r.Status == runtime.Failed && r.Err != nil && (last == nil || r.Start.After(last.Start)) {
+			last = r
+		}
 	}
+	if last == nil {
+		return ""
+	}
+	summary, _ := monitor.Failure(last.Err)
+	return fmt.Sprintf(" · Job %s failed: %s (the whole error is in Messages)", shortID(last.ID), monitor.OneLine(summary, 300))
 }
 
 // replaying reports a running job whose watermark is too far from the
@@ -239,12 +253,19 @@ func (p *jobsPanel) update(now time.Time) {
 	switch {
 	case len(p.rows) == 0:
 	case running == 0:
-		p.summary.SetText(fmt.Sprintf("%s, none running. SHOW JOBS and STOP JOB '<id>' work in SQL too.", plural(len(p.rows), "job")))
+		text := fmt.Sprintf("%s, none running.", plural(len(p.rows), "job"))
+		if failed := lastFailure(p.rows); failed != "" {
+			text += failed
+		} else {
+			text += " SHOW JOBS and STOP JOB '<id>' work in SQL too."
+		}
+		p.summary.SetText(text)
 	default:
 		text := fmt.Sprintf("%d running of %s · refreshed %s", running, plural(len(p.rows), "job"), now.Format("15:04:05"))
 		if replaying(p.rows) {
 			text += " · Lag —: the watermark is more than a day from the clock (replayed data), so the chart shows how far event time advanced"
 		}
+		text += lastFailure(p.rows)
 		p.summary.SetText(text)
 	}
 	if running != p.running {

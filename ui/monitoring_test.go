@@ -2,9 +2,11 @@ package ui
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -272,6 +274,20 @@ func TestJobsPanel(t *testing.T) {
 		}
 		return false
 	})
+	// its row shows its SQL; the summary line says why it failed
+	for i, r := range jp.rows {
+		if r.Status != runtime.Failed {
+			continue
+		}
+		o := jp.makeRow()
+		jp.updateRow(i, o)
+		if stmt := o.(*fyne.Container).Objects[jobStmtCol].(*widget.Label).Text; stmt != "INSERT INTO sink SELECT sensor_id, boom(reading) FROM readings" {
+			t.Errorf("failed job's Statement cell %q", stmt)
+		}
+		if sum := jp.summary.Text; !strings.Contains(sum, "Job "+shortID(r.ID)+" failed: ") || !strings.Contains(sum, "boom in a UDF") {
+			t.Errorf("summary line %q", sum)
+		}
+	}
 	msgs := h.messages()
 	if !strings.Contains(msgs, "panic") || !strings.Contains(msgs, "goroutine") && !strings.Contains(msgs, ".go:") {
 		t.Errorf("no stack in Messages:\n%s", msgs)
@@ -292,6 +308,10 @@ func TestJobsPanel(t *testing.T) {
 		r, _ := jp.row(query)
 		return r.Status == runtime.Canceled && !rt.isRunning()
 	})
+	if got := rt.state(); got != stateCanceled {
+		st, err := rt.res.State()
+		t.Errorf("result tab %s after STOP JOB (%v, %v)", got, st, err)
+	}
 	if jp.running != 0 || jp.item.Text != "Jobs" {
 		t.Errorf("running %d, title %q", jp.running, jp.item.Text)
 	}
@@ -632,5 +652,55 @@ func TestChartLeavesOutAColumnOnAnotherScale(t *testing.T) {
 	h.q.drain()
 	if !slices.Equal(cv.settings.Y, []string{"flights", "avg_delay"}) || len(cv.frame.Model.Series) != 2 || strings.Contains(cv.info.Text, "left out") {
 		t.Errorf("after choosing: %+v, info %q", cv.settings, cv.info.Text)
+	}
+}
+
+// A windowed count grouped by an integer id charts one line per id over
+// window_start; a column chosen as Series leaves the Y columns.
+func TestChartSeriesKeyIsNotAMeasure(t *testing.T) {
+	h := newHarness(t)
+	h.newTab(`SELECT * FROM (VALUES (TIMESTAMP '2024-01-01 10:01:00', TIMESTAMP '2024-01-01 10:00:00', 1, CAST(5 AS BIGINT)), ` +
+		`(TIMESTAMP '2024-01-01 10:01:00', TIMESTAMP '2024-01-01 10:00:00', 2, CAST(7 AS BIGINT))) AS t(window_end, window_start, id, cnt);`)
+	rt := h.runStatement()
+	h.waitDone(rt)
+	rt.showView(rt.mon.chartItem)
+	cv := rt.mon.chart
+	if s := cv.settings; s.X != "window_start" || s.Series != "id" || !slices.Equal(s.Y, []string{"cnt"}) {
+		t.Errorf("detected %+v", s)
+	}
+	cv.seriesSel.SetSelected(noSeries)
+	cv.yChecks.SetSelected([]string{"id", "cnt"})
+	cv.seriesSel.SetSelected("id")
+	if s := cv.settings; s.Series != "id" || !slices.Equal(s.Y, []string{"cnt"}) || !slices.Equal(cv.yChecks.Selected, []string{"cnt"}) {
+		t.Errorf("after Series = id: %+v, ticked %v", s, cv.yChecks.Selected)
+	}
+}
+
+// Fit shows the whole graph: a 16-operator live plan in a low window fits
+// its scroll area, down to a zoom below 45%.
+func TestPlanFitShowsTheWholeGraph(t *testing.T) {
+	test.NewTempApp(t)
+	env, err := table.Create(table.InStreamingMode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := benchPlan()
+	p := newPlanView(&Workbench{env: env}, j, []*plan.PhysNode{j.root}, true, "text")
+	w := test.NewWindow(p.content)
+	defer w.Close()
+	w.Resize(fyne.NewSize(1100, 400))
+	p.fit()
+	s, g := p.scroll.Size(), p.graph.MinSize()
+	if g.Width > s.Width || g.Height > s.Height {
+		t.Errorf("after Fit the graph is %v in a view of %v (zoom %v)", g, s, p.graph.zoom)
+	}
+	if p.zoomL.Text != strconv.Itoa(int(math.Round(float64(p.graph.zoom)*100)))+"%" {
+		t.Errorf("zoom label %q for zoom %v", p.zoomL.Text, p.graph.zoom)
+	}
+	// a large view: Fit does not zoom past 100%
+	w.Resize(fyne.NewSize(4000, 4000))
+	p.fit()
+	if p.graph.zoom != 1 {
+		t.Errorf("zoom %v in a large view", p.graph.zoom)
 	}
 }

@@ -164,10 +164,13 @@ func (pg *planGraph) build() {
 	pg.place(0)
 }
 
-// setZoom redraws the graph at a zoom factor (0.3 to 2): text, boxes
-// and gaps scale together and the layout is computed again.
+// minPlanZoom is the smallest zoom: Fit may go down to it for a long plan.
+const minPlanZoom = 0.1
+
+// setZoom redraws the graph at a zoom factor (minPlanZoom to 2): text,
+// boxes and gaps scale together and the layout is computed again.
 func (pg *planGraph) setZoom(z float32) {
-	z = min(max(z, 0.3), 2)
+	z = min(max(z, minPlanZoom), 2)
 	if z == pg.zoom {
 		return
 	}

@@ -33,7 +33,6 @@ type planView struct {
 	status *widget.Label
 	scroll *container.Scroll
 	zoomL  *widget.Label
-	base   fyne.Size // the graph's size at zoom 1
 
 	content fyne.CanvasObject
 	last    time.Time
@@ -67,7 +66,6 @@ func newPlanView(wb *Workbench, job monitor.Job, roots []*plan.PhysNode, streami
 	copyBtn.Importance = widget.LowImportance
 	textSide := container.NewBorder(container.NewHBox(widget.NewLabelWithStyle("EXPLAIN", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), copyBtn),
 		nil, nil, nil, container.NewScroll(tg))
-	p.base = p.graph.MinSize()
 	p.scroll = container.NewScroll(p.graph)
 	p.zoomL = widget.NewLabel("100%")
 	btn := func(label string, f func()) *widget.Button {
@@ -94,13 +92,29 @@ func (p *planView) setZoom(z float32) {
 	p.scroll.Refresh()
 }
 
-// fit zooms so that the whole graph is in view (never above 100%).
+// fit zooms so that the whole graph is in view (never above 100%). The
+// graph's size is not quite proportional to the zoom (text is measured
+// and rounded at each size), so the zoom is refined on the size actually
+// laid out until the graph fits or the smallest zoom is reached.
 func (p *planView) fit() {
 	s := p.scroll.Size()
-	if s.Width <= 0 || s.Height <= 0 || p.base.Width <= 0 || p.base.Height <= 0 {
+	if s.Width <= 0 || s.Height <= 0 {
 		return
 	}
-	p.setZoom(max(min(1, s.Width/p.base.Width, s.Height/p.base.Height), 0.45)) // smaller text is unreadable
+	z := float32(1)
+	for range 8 {
+		p.graph.setZoom(z)
+		g := p.graph.MinSize()
+		if g.Width <= 0 || g.Height <= 0 {
+			break
+		}
+		r := min(s.Width/g.Width, s.Height/g.Height)
+		if r >= 1 || p.graph.zoom <= minPlanZoom {
+			break
+		}
+		z = p.graph.zoom * r * 0.99
+	}
+	p.setZoom(p.graph.zoom)
 	p.scroll.ScrollToTop()
 }
 

@@ -42,6 +42,7 @@ type resultTab struct {
 	n         int
 	title     string
 	stmt      string
+	sortedAs  string // the ORDER BY key the finished table view was sorted by (query_sort.go)
 	res       *results.Result
 	text      string // EXPLAIN / SHOW CREATE output ("" = a grid)
 	job       *table.JobClient
@@ -298,6 +299,20 @@ func (rt *resultTab) state() string {
 // (its reader stopped first).
 func (rt *resultTab) jobEnding() bool {
 	return rt.canceled.Load() && rt.job != nil && !rt.job.GetJobStatus().IsTerminal()
+}
+
+// jobStopped reports whether the query's embedded job was cancelled from
+// elsewhere (STOP JOB in another tab, Cancel in the Jobs panel): its
+// reader ends with an error, and the query is CANCELED, not FAILED. The
+// reader may see the error before the job has ended: it waits a little.
+func (rt *resultTab) jobStopped() bool {
+	if rt.job == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = rt.job.Wait(ctx)
+	return rt.job.GetJobStatus() == table.JobCanceled
 }
 
 // stopping reports whether Stop was pressed and the query or its job has

@@ -846,10 +846,11 @@ func (wb *Workbench) collect(ctx context.Context, rt *resultTab, sres table.Stat
 		b, err := it.NextBatch(ctx)
 		if err == io.EOF {
 			r.Finish(nil)
+			wb.sortAsQueried(rt) // query_sort.go: a Top-N's rows in its order
 			return
 		}
 		if err != nil {
-			if rt.canceled.Load() || ctx.Err() != nil {
+			if rt.canceled.Load() || ctx.Err() != nil || rt.jobStopped() {
 				finalErr = context.Canceled
 			} else {
 				finalErr = err
@@ -902,6 +903,9 @@ func (wb *Workbench) queryEnded(rt *resultTab, err error) {
 	switch {
 	case err == nil:
 		msg = fmt.Sprintf("%s\nFinished: %s in %s.", summary(rt.stmt), plural(st.Rows, "row"), fmtDuration(d))
+		if rt.sortedAs != "" {
+			msg += fmt.Sprintf(" The table view is sorted by %s, as the query's ORDER BY says (a streaming Top-N sends its rows in change order).", rt.sortedAs)
+		}
 	case errors.Is(err, context.Canceled):
 		h.Error = "canceled"
 		msg = fmt.Sprintf("%s\nCanceled after %s (%s shown).", summary(rt.stmt), fmtDuration(d), plural(st.Rows, "row"))

@@ -331,7 +331,7 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 
 	wb.content = container.NewBorder(wb.buildToolbar(), status, nil, nil, wb.hsplit)
 	wb.win.SetContent(wb.content)
-	wb.win.SetMainMenu(wb.buildMenu())
+	wb.win.SetMainMenu(wb.gateMenu(wb.buildMenu())) // modal.go: no shortcuts behind a dialog
 	wb.addShortcuts()
 	wb.setupAuthoring() // authoring hook (authoring.go)
 	wb.editors.selectStored(ws.SelectedTab)
@@ -453,6 +453,12 @@ func (wb *Workbench) addShortcuts() {
 		c.AddShortcut(k, func(s fyne.Shortcut) { wb.globalShortcut(s) })
 	}
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if wb.overlayOpen() { // modal.go: Esc closes the dialog
+			if ev.Name == fyne.KeyEscape {
+				wb.dismissOverlay()
+			}
+			return
+		}
 		switch ev.Name {
 		case fyne.KeyEscape:
 			wb.Stop()
@@ -496,6 +502,12 @@ func (wb *Workbench) tabShortcut(s fyne.Shortcut) bool {
 // globalShortcut handles the window's keys wherever the focus is (the
 // grid passes on those it does not use); it reports whether s was one.
 func (wb *Workbench) globalShortcut(s fyne.Shortcut) bool {
+	if wb.overlayOpen() { // modal.go
+		if sc, ok := s.(*desktop.CustomShortcut); ok && sc.KeyName == fyne.KeyEscape && sc.Modifier == 0 {
+			return wb.dismissOverlay()
+		}
+		return false
+	}
 	if wb.tabShortcut(s) {
 		return true
 	}

@@ -738,10 +738,24 @@ type chainInput struct {
 func (c *chainInput) Emit(b *types.Batch) error {
 	c.m.RecordsIn.Add(int64(b.Len))
 	c.m.BatchesIn.Add(1)
-	return c.op.ProcessBatch(0, b)
+	return c.blame(c.op.ProcessBatch(0, b))
 }
 
-func (c *chainInput) EmitWatermark(wm int64) error { return c.op.ProcessWatermark(0, wm) }
+func (c *chainInput) EmitWatermark(wm int64) error { return c.blame(c.op.ProcessWatermark(0, wm)) }
+
+// blame names the chained operator that failed (a Calc's CAST error is the
+// Calc's, not the source's that pushed the batch into the chain); an error
+// already named by an operator further down keeps that name.
+func (c *chainInput) blame(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, errStopped) {
+		return err
+	}
+	var te *TaskError
+	if errors.As(err, &te) {
+		return err
+	}
+	return &TaskError{Operator: c.name, Err: err}
+}
 
 // countingOutput counts emitted rows and records the output watermark.
 type countingOutput struct {

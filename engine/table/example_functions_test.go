@@ -211,7 +211,7 @@ func ExampleExpression_Element() {
 	// Output:
 	// 7
 	// NULL
-	// error: ELEMENT: the array has more than one element (2) (in operator Values)
+	// error: ELEMENT: the array has more than one element (2) (in operator Calc)
 }
 
 // E-31: array access is 1-based; map access is by key; cardinality

@@ -157,6 +157,16 @@ func (x *execution) run(st sql.Statement) (*TableResult, error) {
 		if !ok {
 			return nil, errorf("Could not stop job %s: no such job in this session", s.JobID)
 		}
+		if s.WithSavepoint {
+			// The job runs on: Flink would stop it only once the savepoint
+			// is written.
+			return nil, errorf("Could not stop job %s: STOP JOB ... WITH SAVEPOINT is not supported: "+
+				"Riffle's runtime takes no savepoints (STOP JOB '%s' cancels the job without one)", s.JobID, s.JobID)
+		}
+		if st := j.GetJobStatus(); st.IsTerminal() {
+			// Flink's dispatcher refuses to cancel an ended job.
+			return nil, errorf("Could not stop job %s: the job is not running (it is %s)", s.JobID, st)
+		}
 		if err := j.Cancel(); err != nil {
 			return nil, err
 		}

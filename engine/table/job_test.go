@@ -111,3 +111,67 @@ func TestJobClientBounded(t *testing.T) {
 		_ = jc.Wait(context.Background())
 	}
 }
+
+// STOP JOB refuses a job that is not running and WITH SAVEPOINT (the job
+// runs on); plain STOP JOB cancels a running one.
+func TestStopJobStatement(t *testing.T) {
+	env := MustCreate(InStreamingMode())
+	if _, err := env.ExecuteSQL(`CREATE TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '100')`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.ExecuteSQL(`CREATE TABLE few (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3')`); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	done, err := env.ExecuteSQL("SELECT id FROM few")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := done.GetJobClient().Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, err = env.ExecuteSQL("STOP JOB '" + done.GetJobClient().GetJobID() + "'")
+	if err == nil || !strings.Contains(err.Error(), "not running (it is FINISHED)") {
+		t.Errorf("STOP JOB of a finished job: %v", err)
+	}
+
+	res, err := env.ExecuteSQL("SELECT id FROM gen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := res.GetJobClient()
+	_, err = env.ExecuteSQL("STOP JOB '" + job.GetJobID() + "' WITH SAVEPOINT")
+	if err == nil || !strings.Contains(err.Error(), "WITH SAVEPOINT is not supported") {
+		t.Errorf("STOP JOB WITH SAVEPOINT: %v", err)
+	}
+	if s := job.GetJobStatus(); s != JobRunning && s != JobCreated {
+		t.Errorf("the job is %s after a refused STOP JOB WITH SAVEPOINT", s)
+	}
+	if _, err := env.ExecuteSQL("STOP JOB '" + job.GetJobID() + "'"); err != nil {
+		t.Fatal(err)
+	}
+	if err := job.Wait(ctx); !errors.Is(err, runtime.ErrCanceled) || job.GetJobStatus() != JobCanceled {
+		t.Errorf("after STOP JOB: %v, %s", err, job.GetJobStatus())
+	}
+}
+
+// A runtime error in a Calc chained after a source names the Calc, as
+// Flink does, not the source that pushed the batch.
+func TestRuntimeErrorNamesTheFailingOperator(t *testing.T) {
+	env := MustCreate(InStreamingMode())
+	if _, err := env.ExecuteSQL(`CREATE TABLE t (s STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '5', 'fields.s.length' = '3')`); err != nil {
+		t.Fatal(err)
+	}
+	res, err := env.ExecuteSQL("SELECT CAST(CONCAT('x', s) AS INT) FROM t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = res.GetJobClient().Wait(ctx)
+	if err == nil || !strings.Contains(err.Error(), "cannot cast") || !strings.HasSuffix(err.Error(), "(in operator Calc)") {
+		t.Errorf("job error %v, want the CAST error in operator Calc", err)
+	}
+}

@@ -300,7 +300,7 @@ func (s *textStats) csvType() (*types.DataType, string) {
 		return types.TimestampType(s.tsPrec), ""
 	case s.ltzOK:
 		return types.TimestampLTZType(s.tsPrec), "timestamps with a trailing Z (UTC): TIMESTAMP_LTZ"
-	case s.isoOK:
+	case s.isoOK || s.isoZOK:
 		return types.StringType(), "ISO-8601 timestamps with 'T': the csv format reads 'yyyy-MM-dd HH:mm:ss', so they stay STRING (convert them in a query)"
 	case s.otherTime != "":
 		return types.StringType(), fmt.Sprintf("timestamps written %s: the csv format reads 'yyyy-MM-dd HH:mm:ss', so they stay STRING (convert them in a query)", s.otherTime)

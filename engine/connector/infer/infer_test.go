@@ -345,6 +345,41 @@ func TestInferredFromWrittenFiles(t *testing.T) {
 	if n := countWithEngine(t, r, true); n != 3 {
 		t.Errorf("%d rows", n)
 	}
+	// ISO-8601 instants with Z are TIMESTAMP_LTZ(3), read with the ISO
+	// option and proposed as the rowtime; every column has an example
+	p = write("instants.jsonl", `{"id":1,"ts":"2024-03-01T10:00:00Z","tags":[],"ok":true}`+"\n"+
+		`{"id":2,"ts":"2024-03-01T10:00:05Z","tags":["a","b"],"ok":false}`+"\n")
+	r, err = File(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	var examples []string
+	for _, c := range r.Columns {
+		got = append(got, c.Name+" "+c.Type.String())
+		examples = append(examples, c.Example)
+	}
+	want = []string{"id BIGINT", "ts TIMESTAMP_LTZ(3)", "tags ARRAY<STRING>", "ok BOOLEAN"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v (notes %v)", got, want, r.Notes)
+	}
+	if want := []string{"1", "2024-03-01T10:00:00Z", `["a","b"]`, "true"}; !slices.Equal(examples, want) {
+		t.Errorf("examples %q, want %q", examples, want)
+	}
+	if v, _ := r.Option("json.timestamp-format.standard"); v != "ISO-8601" {
+		t.Errorf("ISO option %q", v)
+	}
+	if r.Rowtime == nil || r.Rowtime.Column != "ts" || r.Rowtime.Expr != "" {
+		t.Errorf("rowtime %+v", r.Rowtime)
+	}
+	for _, n := range r.Notes {
+		if strings.Contains(n, "cannot") {
+			t.Errorf("note %q", n)
+		}
+	}
+	if n := countWithEngine(t, r, true); n != 2 {
+		t.Errorf("%d rows", n)
+	}
 	// a JSON array file
 	p = write("array.json", `[{"a":1},{"a":2}]`)
 	if _, err := File(p, Options{}); err == nil || !strings.Contains(err.Error(), "jq -c") {

@@ -43,12 +43,18 @@ type jnode struct {
 	overflow, bigInt bool
 	minInt, maxInt   int64
 	order            orderStats
+	// example is the first value that is not null (an empty array or
+	// object gives way to a later one), as JSON text, for the preview
+	example string
 }
 
 func newNode(name string) *jnode { return &jnode{name: name} }
 
 func (j *jnode) add(v any) {
 	j.seen++
+	if v != nil && (j.example == "" || j.example == "[]" || j.example == "{}") {
+		j.example = exampleText(v)
+	}
 	switch x := v.(type) {
 	case nil:
 		j.nulls++
@@ -143,6 +149,10 @@ func (j *jnode) typ(iso bool) (*types.DataType, string) {
 			return types.TimestampLTZType(s.tsPrec), ""
 		case s.isoOK && iso:
 			return types.TimestampType(s.tsPrec), "ISO-8601 timestamps ('json.timestamp-format.standard' = 'ISO-8601')"
+		case s.isoZOK && iso:
+			// Flink's json format reads an ISO-8601 instant ('…Z') into
+			// TIMESTAMP_LTZ only; TIMESTAMP(p) refuses the Z.
+			return types.TimestampLTZType(max(s.tsPrec, 3)), "ISO-8601 instants in UTC ('…Z'): TIMESTAMP_LTZ ('json.timestamp-format.standard' = 'ISO-8601')"
 		}
 		return types.StringType(), ""
 	case jObject:
@@ -234,7 +244,7 @@ func JSONLines(path string, opts Options) (*Result, error) {
 		if s := root.sub[k].str; s != nil && root.sub[k].kinds == jString && s.n > s.empty {
 			if s.tsOK || s.ltzOK {
 				sqlTS++
-			} else if s.isoOK {
+			} else if s.isoOK || s.isoZOK {
 				isoTS++
 			}
 		}
@@ -247,7 +257,8 @@ func JSONLines(path string, opts Options) (*Result, error) {
 		n := root.sub[k]
 		c := Column{Name: k, Nulls: n.nulls + (r.Records - n.seen)}
 		c.Type, c.Note = n.typ(iso)
-		if n.str != nil {
+		c.Example = n.example
+		if n.str != nil && n.str.example != "" {
 			c.Example = n.str.example
 		}
 		r.Columns = append(r.Columns, c)
@@ -264,6 +275,55 @@ func JSONLines(path string, opts Options) (*Result, error) {
 
 // object is a JSON object with its keys in written order (the last of
 // duplicate keys wins, as in the json format).
+// exampleText shows a decoded JSON value as compact JSON text (a string
+// without its quotes), shortened for a preview cell.
+func exampleText(v any) string {
+	var b strings.Builder
+	var write func(v any)
+	write = func(v any) {
+		if b.Len() > 200 {
+			return
+		}
+		switch x := v.(type) {
+		case nil:
+			b.WriteString("null")
+		case bool:
+			b.WriteString(strconv.FormatBool(x))
+		case encjson.Number:
+			b.WriteString(x.String())
+		case string:
+			b.WriteString(strconv.Quote(x))
+		case []any:
+			b.WriteByte('[')
+			for i, e := range x {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				write(e)
+			}
+			b.WriteByte(']')
+		case *object:
+			b.WriteByte('{')
+			for i, k := range x.keys {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(strconv.Quote(k) + ":")
+				write(x.vals[i])
+			}
+			b.WriteByte('}')
+		}
+	}
+	if s, ok := v.(string); ok {
+		return s
+	}
+	write(v)
+	if r := []rune(b.String()); len(r) > 80 {
+		return string(r[:79]) + "…"
+	}
+	return b.String()
+}
+
 type object struct {
 	keys []string
 	vals []any

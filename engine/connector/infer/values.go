@@ -16,7 +16,7 @@ type textStats struct {
 	n, empty int64
 	example  string
 
-	boolOK, intOK, numOK, dateOK, tsOK, ltzOK, isoOK bool
+	boolOK, intOK, numOK, dateOK, tsOK, ltzOK, isoOK, isoZOK bool
 	// numbers
 	bigInt      bool // an integer beyond ±2^53 (DOUBLE would round it)
 	leadingZero bool // 007: an identifier, not a number
@@ -45,7 +45,7 @@ type textStats struct {
 }
 
 func newTextStats() *textStats {
-	return &textStats{boolOK: true, intOK: true, numOK: true, dateOK: true, tsOK: true, ltzOK: true, isoOK: true,
+	return &textStats{boolOK: true, intOK: true, numOK: true, dateOK: true, tsOK: true, ltzOK: true, isoOK: true, isoZOK: true,
 		scales: map[int]bool{}, nonNumeric: map[string]int64{}}
 }
 
@@ -124,11 +124,12 @@ func (s *textStats) add(v string) {
 			s.order.add(int64(d) * 86_400_000)
 		}
 	}
-	if s.tsOK || s.ltzOK || s.isoOK {
+	if s.tsOK || s.ltzOK || s.isoOK || s.isoZOK {
 		kind, prec, ts := classifyTimestamp(t)
 		s.tsOK = s.tsOK && kind == tsSQL
 		s.ltzOK = s.ltzOK && kind == tsSQLZ
-		s.isoOK = s.isoOK && (kind == tsISO || kind == tsISOZ)
+		s.isoOK = s.isoOK && kind == tsISO
+		s.isoZOK = s.isoZOK && kind == tsISOZ
 		if kind != tsNone {
 			s.tsPrec = max(s.tsPrec, prec)
 			if !s.dateOK {
