@@ -552,6 +552,11 @@ func (t *TableEnvironment) streamTable(ds *DataStream, schema *Schema, mode type
 	if len(fields) == 0 {
 		return nil, errors.New("the DataStream has no row type")
 	}
+	for _, f := range fields {
+		if err := checkDataType(f.Type); err != nil {
+			return nil, fmt.Errorf("DataStream field %s: %w", f.Name, err)
+		}
+	}
 	b := NewSchemaBuilder()
 	if schema == nil || schema.PhysicalColumnCount() == 0 {
 		for _, f := range fields {

@@ -83,6 +83,9 @@ func (t *TableEnvironment) FromElementsWithType(elements []any, rowType *types.D
 	if rowType == nil {
 		return nil, errorf("FromElementsWithType: nil row type")
 	}
+	if err := checkDataType(rowType); err != nil {
+		return nil, fmt.Errorf("FromElementsWithType: %w", err)
+	}
 	if rowType.Root != types.RowRoot {
 		rowType = types.RowType(types.NewField("value", rowType))
 		wrapped := make([]any, len(elements))

@@ -469,7 +469,8 @@ func (t *TableEnvironment) runInserts(ctx context.Context, sinks []plan.Node, st
 	ts := make([]*types.DataType, len(names))
 	vals := make([]any, len(names))
 	for i := range names {
-		ts[i] = types.BigIntType().NotNull()
+		// Flink declares the affected-row-count columns nullable BIGINT.
+		ts[i] = types.BigIntType()
 		vals[i] = int64(-1)
 	}
 	res := &TableResult{kind: SuccessWithContent, schema: NewTableSchema(names, ts), static: []*types.Row{types.NewRow(vals...)}, job: jc,
@@ -577,7 +578,14 @@ func (t *TableEnvironment) explainPlans(logical []plan.Node, d plan.ExplainDetai
 }
 
 // ExplainSQL returns the plan of a statement (PyFlink's explain_sql).
+//
+// It fails for syntax and validation errors (a *sql.Error or *plan.Error
+// with line and column) and for a detail that is not one of the
+// ExplainDetail constants.
 func (t *TableEnvironment) ExplainSQL(statement string, details ...ExplainDetail) (string, error) {
+	if _, err := explainDetails(details); err != nil {
+		return "", err
+	}
 	st, err := sql.Parse(statement)
 	if err != nil {
 		return "", err

@@ -545,10 +545,44 @@ func durationLit(d time.Duration) sql.Expr {
 		Qualifier: &sql.IntervalQualifier{StartUnit: "SECOND", StartPrecision: digitsPrecision(secs, 2), FracPrecision: 9}}
 }
 
+// checkDataType reports a nil type, or a nil element, key, value or field
+// type inside a composite one. The datatypes constructors return nil for
+// an invalid precision or length (datatypes.Decimal(50, 60)), so a nil
+// usually comes from there; without this check it would reach the
+// engine's type code.
+func checkDataType(t *types.DataType) error {
+	if t == nil {
+		return errors.New("nil data type (a datatypes constructor returns nil for an invalid precision, scale or length; see datatypes.DecimalE)")
+	}
+	var inner func(t *types.DataType, where string) error
+	inner = func(t *types.DataType, where string) error {
+		if t == nil {
+			return fmt.Errorf("nil data type for %s (a datatypes constructor returns nil for an invalid precision, scale or length)", where)
+		}
+		switch t.Root {
+		case types.ArrayRoot, types.MultisetRoot:
+			return inner(t.Elem, "the element type of an ARRAY or MULTISET")
+		case types.MapRoot:
+			if err := inner(t.Key, "the key type of a MAP"); err != nil {
+				return err
+			}
+			return inner(t.Value, "the value type of a MAP")
+		case types.RowRoot:
+			for _, f := range t.Fields {
+				if err := inner(f.Type, "ROW field "+f.Name); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return inner(t, "the type")
+}
+
 // dataTypeNode converts a logical type to its SQL syntax tree.
 func dataTypeNode(t *types.DataType) (*sql.DataType, error) {
-	if t == nil {
-		return nil, errors.New("nil data type")
+	if err := checkDataType(t); err != nil {
+		return nil, err
 	}
 	s := t.WithTimeAttr(types.NoTimeAttr).String()
 	n, err := sql.ParseDataType(s)

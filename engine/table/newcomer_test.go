@@ -1,0 +1,238 @@
+package table
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/catalog"
+	"github.com/riffle-sql/riffle/engine/table/datatypes"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// Tests for what a newcomer embedding the engine runs into: the nil
+// values returned next to errors, invalid enum and type values, and the
+// documented behaviour of functions whose PyFlink docstrings mislead.
+
+// A *Table returned as nil next to an error (FromPath of a missing table,
+// say) must not crash the program when used: every method reports "nil
+// Table" or returns an empty value.
+func TestNilTableMethodsReportErrors(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	tab, err := env.FromPath("missing")
+	if err == nil || tab != nil {
+		t.Fatalf("FromPath(missing) = %v, %v; want nil and an error", tab, err)
+	}
+	wantNil := func(what string, err error) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), "nil Table") {
+			t.Errorf("%s: error %v, want one saying nil Table", what, err)
+		}
+	}
+	_, err = tab.Execute()
+	wantNil("Execute", err)
+	_, err = tab.Explain()
+	wantNil("Explain", err)
+	_, err = tab.ExecuteInsert("sink")
+	wantNil("ExecuteInsert", err)
+	wantNil("InsertInto", tab.InsertInto("sink"))
+	_, err = tab.ToArrow()
+	wantNil("ToArrow", err)
+	wantNil("Err", tab.Err())
+	wantNil("Select(...).Err", tab.Select(Col("a")).Err())
+	if n := len(tab.GetSchema().GetFieldNames()); n != 0 {
+		t.Errorf("GetSchema of a nil Table has %d fields, want 0", n)
+	}
+	if n := len(tab.GetResolvedSchema().Columns); n != 0 {
+		t.Errorf("GetResolvedSchema of a nil Table has %d columns, want 0", n)
+	}
+	if s := tab.String(); s != "<invalid table: nil Table>" {
+		t.Errorf("String = %q", s)
+	}
+	if tab.Plan() != nil || tab.QueryString() != "" || tab.GetEnvironment() != nil {
+		t.Errorf("Plan, QueryString, GetEnvironment of a nil Table: %v %q %v", tab.Plan(), tab.QueryString(), tab.GetEnvironment())
+	}
+	var buf bytes.Buffer
+	tab.PrintSchemaTo(&buf)
+	if got := buf.String(); got != "root\n" {
+		t.Errorf("PrintSchemaTo of a nil Table wrote %q, want \"root\\n\"", got)
+	}
+}
+
+// The *TableResult returned as nil next to an ExecuteSQL error: Print,
+// Collect and Wait return an error instead of panicking.
+func TestNilTableResultMethodsReportErrors(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	res, err := env.ExecuteSQL("SELEC 1")
+	if err == nil || res != nil {
+		t.Fatalf("ExecuteSQL(SELEC 1) = %v, %v; want nil and a syntax error", res, err)
+	}
+	for what, err := range map[string]error{
+		"Print": res.PrintTo(&bytes.Buffer{}),
+		"Wait":  res.Wait(time.Second),
+		"Collect": func() error {
+			_, err := res.Collect()
+			return err
+		}(),
+	} {
+		if !errors.Is(err, errNilResult) {
+			t.Errorf("%s on a nil TableResult: %v, want errNilResult", what, err)
+		}
+	}
+	if res.GetResultKind() != Success || res.GetJobClient() != nil || res.IsQuery() || res.Message() != "" ||
+		len(res.GetTableSchema().GetFieldNames()) != 0 {
+		t.Errorf("getters of a nil TableResult: %v %v %v %q %v", res.GetResultKind(), res.GetJobClient(), res.IsQuery(), res.Message(), res.GetTableSchema())
+	}
+}
+
+func TestRegisterCatalogRejectsNil(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	var typedNil *catalog.InMemoryCatalog
+	for _, c := range []catalog.Catalog{nil, typedNil} {
+		err := env.RegisterCatalog("c", c)
+		if err == nil || !strings.Contains(err.Error(), "nil catalog") {
+			t.Errorf("RegisterCatalog(%#v) = %v, want a nil catalog error", c, err)
+		}
+	}
+	if got := env.ListCatalogs(); len(got) != 1 || got[0] != "default_catalog" {
+		t.Errorf("catalogs after the failed registrations: %v", got)
+	}
+	if err := env.RegisterCatalog("c", catalog.NewInMemoryCatalog("c", "db")); err != nil {
+		t.Errorf("RegisterCatalog of a real catalog: %v", err)
+	}
+}
+
+// ExplainDetail is a string type, so any string compiles as one; a value
+// that is not one of Flink's enum constants is an error, not ignored.
+func TestExplainRejectsUnknownDetail(t *testing.T) {
+	env := MustCreate(InStreamingMode())
+	tab, err := env.FromElements([]any{types.NewRow(int64(1))}, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const bogus = ExplainDetail("ESTIMATED_COSTS")
+	check := func(what string, err error) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), `Unsupported ExplainDetail "ESTIMATED_COSTS"`) {
+			t.Errorf("%s with an unknown detail: %v", what, err)
+		}
+	}
+	_, err = tab.Explain(bogus)
+	check("Table.Explain", err)
+	_, err = env.ExplainSQL("SELECT 1", bogus)
+	check("ExplainSQL", err)
+	_, err = env.ExplainPlan("SELECT 1", bogus)
+	check("ExplainPlan", err)
+	if _, err := env.ExecuteSQL("CREATE TABLE snk (a BIGINT) WITH ('connector' = 'blackhole')"); err != nil {
+		t.Fatal(err)
+	}
+	ss := env.CreateStatementSet()
+	if _, err := ss.AddInsert("snk", tab); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ss.Explain(bogus)
+	check("StatementSet.Explain", err)
+
+	// The constants work; ChangelogMode adds changelogMode=[...] to the
+	// physical plan, PlanAdvice is accepted.
+	s, err := tab.Explain(ChangelogMode, PlanAdvice)
+	if err != nil || !strings.Contains(s, "changelogMode=[I]") {
+		t.Errorf("Explain(ChangelogMode, PlanAdvice) = %q, %v", s, err)
+	}
+}
+
+// A datatypes constructor returns nil for an invalid parameter; a nil
+// inside a ROW, ARRAY or MAP is reported as an error by every API taking
+// a type instead of crashing in the engine.
+func TestNilTypesInsideCompositeTypesAreErrors(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	tab, err := env.FromElements([]any{types.NewRow(int64(1))}, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	badRow := datatypes.Row(datatypes.Field("x", datatypes.Decimal(50, 60)))
+	badArray := datatypes.Array(datatypes.Char(0))
+	badMap := datatypes.Map(datatypes.String(), datatypes.Timestamp(12))
+	want := func(what string, err error, part string) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), part) {
+			t.Errorf("%s: error %v, want one mentioning %q", what, err, part)
+		}
+	}
+	_, err = env.FromElementsWithType([]any{[]any{1}}, badRow, true)
+	want("FromElementsWithType", err, "nil data type for ROW field x")
+	want("Cast", tab.Select(Col("a").Cast(badArray)).Err(), "element type of an ARRAY")
+	want("TryCast", tab.Select(Col("a").TryCast(badMap)).Err(), "value type of a MAP")
+	want("NullOf", tab.Select(NullOf(badArray)).Err(), "element type of an ARRAY")
+	want("Lit", tab.Select(Lit(nil, badRow)).Err(), "ROW field x")
+	err = env.CreateTemporaryTable("t", ForConnector("datagen").Schema(NewSchemaBuilder().Column("c", badArray).Build()).Build())
+	want("Schema.Column in a descriptor", err, "element type of an ARRAY")
+	_, err = env.FromDataStream(DataStreamOf(badRow, types.NewRow(1)))
+	want("FromDataStream", err, "DataStream field x")
+	u := UDF(func(a int64) []string { return nil }, WithResultType(badArray))
+	want("UDF WithResultType", tab.Select(u.Call(Col("a"))).Err(), "WithResultType")
+	v := UDTF(func(a int64, emit func(int64)) {}, WithResultTypes(datatypes.BigInt(), nil))
+	want("UDTF WithResultTypes", tab.FlatMap(v.Call(Col("a"))).Err(), "WithResultTypes")
+}
+
+// A closure nested in a closure is named funcN.M by the Go runtime; the
+// UDF's default name is "udf" then, not the bare "M".
+func TestUDFNameOfNestedClosure(t *testing.T) {
+	u := func() *UserDefinedFunction {
+		return UDF(func(a, b int64) int64 { return a + b })
+	}()
+	if u.Name() != "udf" {
+		t.Errorf("name of a nested closure UDF = %q, want udf", u.Name())
+	}
+	if n := UDF(strings.ToUpper).Name(); n != "ToUpper" {
+		t.Errorf("name of a named Go func UDF = %q, want ToUpper", n)
+	}
+}
+
+// E-40: CURRENT_WATERMARK of a TIMESTAMP_LTZ rowtime is a
+// TIMESTAMP_LTZ(3), and NULL before any watermark was emitted: the first
+// row is read before the source's first watermark. (The seed's
+// TIMESTAMP_LTZ(9) cannot be a rowtime attribute, in Flink as here: a
+// watermark needs a precision of at most 3.)
+func TestCurrentWatermarkOfLTZRowtime(t *testing.T) {
+	env := MustCreate(InStreamingMode())
+	rt := datatypes.Row(datatypes.Field("id", datatypes.Int()), datatypes.Field("ts", datatypes.TimestampLTZ(3)))
+	t0 := time.Date(2021, 1, 1, 10, 0, 0, 0, time.UTC)
+	ds := DataStreamOf(rt, types.NewRow(int32(1), t0), types.NewRow(int32(2), t0.Add(time.Minute)))
+	tab, err := env.FromDataStream(ds, NewSchemaBuilder().Watermark("ts", "ts - INTERVAL '1' SECOND").Build())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := tab.Select(Col("id"), CurrentWatermark(Col("ts")).As("wm"))
+	if got := r.GetSchema().GetFieldDataTypes()[1].String(); got != "TIMESTAMP_LTZ(3)" {
+		t.Errorf("CURRENT_WATERMARK type = %s, want TIMESTAMP_LTZ(3)", got)
+	}
+	res, err := r.Execute()
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := res.Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	if !it.Next() {
+		t.Fatalf("no rows: %v", it.Err())
+	}
+	if row := it.Row(); row.Values[0] != int32(1) || row.Values[1] != nil {
+		t.Errorf("first row = %v, want +I[1, null]", row)
+	}
+}
+
+// E-38's format string is from PyFlink's docstring, which describes a
+// MySQL-style format; Flink's DATE_FORMAT takes a Java pattern, where '%'
+// is a literal, Y the week year and d, M the unpadded day and month.
+func ExampleDateFormat_pyflinkDocstringFormat() {
+	env := exampleEnv()
+	ts := Lit("2017-05-05 10:11:12").ToTimestamp()
+	eval(env, DateFormat(ts, "%Y, %d %M"), DateFormat(ts, "yyyy, dd MMM"))
+	// Output:
+	// %2017, %5 %5, 2017, 05 May
+}
