@@ -319,8 +319,11 @@ func Col(name string) Expression {
 // float32 FLOAT, bool BOOLEAN, a string of n characters CHAR(n) (so
 // Lit("abc") is CHAR(3) NOT NULL), []byte BINARY(n), types.Decimal
 // DECIMAL(p, s), types.Date DATE, types.LocalTime TIME, time.Time
-// TIMESTAMP(9) (its wall-clock reading in UTC), time.Duration INTERVAL
-// SECOND(9), types.Months INTERVAL MONTH, []any ARRAY, map[K]V MAP,
+// TIMESTAMP(9) (its wall-clock reading in its own location, the zone
+// dropped: 10:00 in Asia/Shanghai is TIMESTAMP '... 10:00:00', as a Java
+// LocalDateTime; for the instant use Call("TO_TIMESTAMP_LTZ",
+// t.UnixMilli(), 3)), time.Duration INTERVAL SECOND(9), types.Months INTERVAL
+// MONTH, []any ARRAY, map[K]V MAP,
 // *types.Row ROW, and nil the NULL type. An optional data type casts the
 // literal to that type: Lit(nil, types.IntType()) is a typed NULL. An
 // unsupported Go value gives an Expression whose Err reports it.

@@ -3,6 +3,7 @@ package table
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -235,4 +236,19 @@ func ExampleDateFormat_pyflinkDocstringFormat() {
 	eval(env, DateFormat(ts, "%Y, %d %M"), DateFormat(ts, "yyyy, dd MMM"))
 	// Output:
 	// %2017, %5 %5, 2017, 05 May
+}
+
+// A zoned time.Time literal is its wall-clock reading (a TIMESTAMP, like a
+// Java LocalDateTime); TO_TIMESTAMP_LTZ of its epoch milliseconds is the
+// instant, shown in the session time zone.
+func ExampleLit_zonedTime() {
+	env := exampleEnv()
+	if err := env.GetConfig().SetLocalTimeZone("UTC"); err != nil {
+		fmt.Println(err)
+	}
+	shanghai := time.FixedZone("CST", 8*3600)
+	t := time.Date(2024, 1, 1, 10, 0, 0, 0, shanghai)
+	eval(env, Lit(t), Call("TO_TIMESTAMP_LTZ", t.UnixMilli(), 3))
+	// Output:
+	// 2024-01-01 10:00:00.000000000, 2024-01-01 02:00:00.000
 }
