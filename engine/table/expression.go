@@ -1344,8 +1344,11 @@ func (e Expression) Over(alias any) Expression {
 	case string:
 		name = a
 	case Expression:
+		if a.Err() != nil {
+			return failedf("Over: the window must be referenced by its alias, e.g. Col(\"w\"): %v", a.Err())
+		}
 		id, ok := a.x.node.(*sql.Identifier)
-		if a.Err() != nil || !ok || len(id.Parts) != 1 {
+		if !ok || len(id.Parts) != 1 {
 			return failedf("Over: the window must be referenced by its alias, e.g. Col(\"w\")")
 		}
 		name = id.Parts[0].Name

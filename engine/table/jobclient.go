@@ -60,16 +60,29 @@ func (c *JobClient) GetJobStatusAsync() *common.CompletableFuture[common.JobStat
 	return f
 }
 
+// errNilJobClient is reported by the methods of a nil JobClient, which
+// TableResult.GetJobClient returns for statements that run no job.
+var errNilJobClient = errors.New("nil JobClient: the statement runs no job (DDL, SHOW, ... have none)")
+
 // Cancel stops the job and returns at once; use Wait to wait for the end
-// (PyFlink's cancel). Cancelling a finished job does nothing.
+// (PyFlink's cancel). Cancelling a finished job does nothing; a nil
+// JobClient is an error.
 func (c *JobClient) Cancel() error {
+	if c == nil {
+		return errNilJobClient
+	}
 	c.job.Cancel()
 	return nil
 }
 
 // Wait blocks until the job ends or ctx is done; it returns the job's
-// error (nil when FINISHED).
-func (c *JobClient) Wait(ctx context.Context) error { return c.job.Wait(ctx) }
+// error (nil when FINISHED); a nil JobClient is an error.
+func (c *JobClient) Wait(ctx context.Context) error {
+	if c == nil {
+		return errNilJobClient
+	}
+	return c.job.Wait(ctx)
+}
 
 // Bounded reports whether the job ends by itself: every source of its
 // dataflow is bounded (batch mode, or bounded sources in streaming mode). An
@@ -89,13 +102,22 @@ func (c *JobClient) Bounded() bool {
 // Done is closed when the job ends.
 func (c *JobClient) Done() <-chan struct{} { return c.job.Done() }
 
-// Err returns the failure cause of a FAILED job.
-func (c *JobClient) Err() error { return c.job.Err() }
+// Err returns the failure cause of a FAILED job (an error for a nil
+// JobClient).
+func (c *JobClient) Err() error {
+	if c == nil {
+		return errNilJobClient
+	}
+	return c.job.Err()
+}
 
 // GetJobExecutionResult waits for the job to end and returns its result
 // (PyFlink's get_job_execution_result): the job's error when it failed or
 // was cancelled, ctx's error when ctx ends first.
 func (c *JobClient) GetJobExecutionResult(ctx context.Context) (*JobExecutionResult, error) {
+	if c == nil {
+		return nil, errNilJobClient
+	}
 	if err := c.job.Wait(ctx); err != nil {
 		return nil, err
 	}

@@ -252,3 +252,61 @@ func ExampleLit_zonedTime() {
 	// Output:
 	// 2024-01-01 10:00:00.000000000, 2024-01-01 02:00:00.000
 }
+
+// The other values returned nil next to an error, or documented as nil:
+// Collect's iterator, ToDataStream's stream and the JobClient of a
+// statement that runs no job. Using them reports an error.
+func TestNilIteratorStreamAndJobClientReportErrors(t *testing.T) {
+	var it *RowIterator
+	if it.Next() || it.Row() != nil || it.Close() != nil || !errors.Is(it.Err(), errNilIterator) {
+		t.Errorf("nil RowIterator: Next %v, Row %v, Err %v", it.Next(), it.Row(), it.Err())
+	}
+	if _, err := it.NextBatch(t.Context()); !errors.Is(err, errNilIterator) {
+		t.Errorf("nil RowIterator NextBatch: %v", err)
+	}
+
+	env := MustCreate(InStreamingMode())
+	ds, err := env.ToDataStream(nil)
+	if err == nil || ds != nil {
+		t.Fatalf("ToDataStream(nil) = %v, %v", ds, err)
+	}
+	if _, err := ds.Collect(); !errors.Is(err, errNilDataStream) {
+		t.Errorf("nil DataStream Collect: %v", err)
+	}
+	if ds.Close() != nil || !errors.Is(ds.Err(), errNilDataStream) {
+		t.Errorf("nil DataStream Close/Err: %v %v", ds.Close(), ds.Err())
+	}
+	if _, ok := <-ds.Records(); ok {
+		t.Errorf("nil DataStream Records delivered a record")
+	}
+
+	res, err := env.ExecuteSQL("CREATE TABLE t (a INT) WITH ('connector' = 'blackhole')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jc := res.GetJobClient()
+	if jc != nil {
+		t.Fatalf("a DDL result has a job client")
+	}
+	for what, err := range map[string]error{
+		"Cancel": jc.Cancel(),
+		"Wait":   jc.Wait(t.Context()),
+		"Err":    jc.Err(),
+		"GetJobExecutionResult": func() error {
+			_, err := jc.GetJobExecutionResult(t.Context())
+			return err
+		}(),
+	} {
+		if !errors.Is(err, errNilJobClient) {
+			t.Errorf("nil JobClient %s: %v", what, err)
+		}
+	}
+}
+
+func TestOverWithEmptyWindowReference(t *testing.T) {
+	var zero Expression
+	err := Col("a").Sum().Over(zero).Err()
+	if err == nil || !strings.Contains(err.Error(), "referenced by its alias") {
+		t.Errorf("Over(empty Expression) = %v", err)
+	}
+}

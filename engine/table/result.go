@@ -309,9 +309,10 @@ type RowIterator struct {
 	done   bool
 }
 
-// Next advances to the next row; it returns false at the end or on error.
+// Next advances to the next row; it returns false at the end or on error
+// (see Err), and for a nil iterator (Collect's value next to an error).
 func (it *RowIterator) Next() bool {
-	if it.done {
+	if it == nil || it.done {
 		return false
 	}
 	if it.res.collector == nil {
@@ -349,6 +350,9 @@ func (it *RowIterator) Next() bool {
 // results come as one batch), io.EOF at the end. Use either Next or
 // NextBatch on one iterator, not both.
 func (it *RowIterator) NextBatch(ctx context.Context) (*types.Batch, error) {
+	if it == nil {
+		return nil, errNilIterator
+	}
 	if it.res.collector == nil {
 		if it.pos >= len(it.static) {
 			return nil, io.EOF
@@ -368,15 +372,32 @@ func (it *RowIterator) NextBatch(ctx context.Context) (*types.Batch, error) {
 	return it.res.collector.Next(ctx)
 }
 
-// Row returns the current row.
-func (it *RowIterator) Row() *types.Row { return it.row }
+// Row returns the current row (nil before the first Next and for a nil
+// iterator).
+func (it *RowIterator) Row() *types.Row {
+	if it == nil {
+		return nil
+	}
+	return it.row
+}
 
-// Err returns the error that ended iteration (the job's failure), if any.
-func (it *RowIterator) Err() error { return it.err }
+// Err returns the error that ended iteration (the job's failure), if any;
+// for a nil iterator an error saying so.
+func (it *RowIterator) Err() error {
+	if it == nil {
+		return errNilIterator
+	}
+	return it.err
+}
+
+var errNilIterator = errors.New("nil RowIterator (Collect failed: check its error)")
 
 // Close stops reading; an unfinished query job is cancelled (PyFlink's
 // CloseableIterator.close).
 func (it *RowIterator) Close() error {
+	if it == nil {
+		return nil
+	}
 	it.done = true
 	if it.res.job != nil && !it.res.job.GetJobStatus().IsTerminal() {
 		return it.res.job.Cancel()
