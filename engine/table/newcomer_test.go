@@ -310,3 +310,40 @@ func TestOverWithEmptyWindowReference(t *testing.T) {
 		t.Errorf("Over(empty Expression) = %v", err)
 	}
 }
+
+// Over windows: any order in batch mode; a time attribute in streaming
+// mode, checked when the table is executed or explained.
+func TestOverWindowOrderByModes(t *testing.T) {
+	for _, streaming := range []bool{false, true} {
+		settings := InBatchMode()
+		if streaming {
+			settings = InStreamingMode()
+		}
+		env := MustCreate(settings)
+		tab, err := env.FromElements([]any{types.NewRow(int64(1), "k"), types.NewRow(int64(2), "k")}, "a", "b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		over := tab.OverWindow(OverPartitionBy(Col("b")).OrderBy(Col("a")).Preceding(UnboundedRow).Alias("w")).
+			Select(Col("a"), Col("a").Sum().Over(Col("w")).As("s"))
+		res, err := over.Execute()
+		if streaming {
+			if err == nil || !strings.Contains(err.Error(), "must be defined on a time attribute") {
+				t.Errorf("streaming over window ordered by BIGINT: %v", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("batch over window: %v", err)
+		}
+		it, _ := res.Collect()
+		var got []string
+		for it.Next() {
+			got = append(got, it.Row().String())
+		}
+		it.Close()
+		if strings.Join(got, " ") != "+I[1, 1] +I[2, 3]" {
+			t.Errorf("batch running sum = %v", got)
+		}
+	}
+}
