@@ -347,3 +347,18 @@ func TestOverWindowOrderByModes(t *testing.T) {
 		}
 	}
 }
+
+// A wrong argument count to an unregistered UDF names the function, not
+// the internal key its Table API call goes through.
+func TestUDFArityErrorNamesTheFunction(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	tab, err := env.FromElements([]any{types.NewRow(int64(1))}, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := UDF(func(a, b int64) int64 { return a + b }, WithName("myadd"))
+	err = tab.Select(u.Call(Col("a"))).Err()
+	if err == nil || err.Error() != "Invalid number of arguments to function 'myadd'. Was expecting 2 arguments, got 1" {
+		t.Errorf("arity error = %v", err)
+	}
+}
