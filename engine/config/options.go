@@ -2,6 +2,8 @@ package config
 
 import (
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -86,7 +88,50 @@ func (c *Configuration) TimeZone() (*time.Location, error) {
 	if name == "" || name == "default" {
 		return time.Local, nil
 	}
-	return time.LoadLocation(name)
+	return ParseTimeZone(name)
+}
+
+// ParseTimeZone resolves a zone id of table.local-time-zone as Flink's
+// ZoneId does: a region name ("America/Los_Angeles", "UTC") or a custom
+// offset id "GMT+hh:mm" / "GMT-hh:mm" (also "GMT+h" and "GMT+hhmm"), at
+// most 18 hours away. Other ids are an error.
+func ParseTimeZone(name string) (*time.Location, error) {
+	loc, err := time.LoadLocation(name)
+	if err == nil {
+		return loc, nil
+	}
+	if loc, ok := parseGMTOffset(name); ok {
+		return loc, nil
+	}
+	return nil, err
+}
+
+// parseGMTOffset accepts "GMT+hh:mm" / "GMT-hh:mm" ids.
+func parseGMTOffset(z string) (*time.Location, bool) {
+	if !strings.HasPrefix(z, "GMT") || len(z) < 5 {
+		return nil, false
+	}
+	sign := 1
+	switch z[3] {
+	case '+':
+	case '-':
+		sign = -1
+	default:
+		return nil, false
+	}
+	h, m, ok := strings.Cut(z[4:], ":")
+	if !ok {
+		h, m = z[4:], "0"
+		if len(h) == 4 {
+			h, m = h[:2], h[2:]
+		}
+	}
+	hh, err1 := strconv.Atoi(h)
+	mm, err2 := strconv.Atoi(m)
+	if err1 != nil || err2 != nil || len(h) > 2 || len(m) > 2 || hh > 18 || mm > 59 || hh == 18 && mm > 0 {
+		return nil, false
+	}
+	return time.FixedZone(z, sign*(hh*3600+mm*60)), true
 }
 
 // IsBatch reports whether execution.runtime-mode is batch.

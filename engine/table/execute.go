@@ -220,7 +220,7 @@ func (x *execution) set(s *sql.Set) (*TableResult, error) {
 		}
 	case config.LocalTimeZone.Key:
 		if s.Value != "default" {
-			if _, err := time.LoadLocation(s.Value); err != nil {
+			if _, err := config.ParseTimeZone(s.Value); err != nil {
 				return nil, errorf("Invalid time zone '%s' for %s: %v", s.Value, s.Key, err)
 			}
 		}

@@ -362,3 +362,44 @@ func TestUDFArityErrorNamesTheFunction(t *testing.T) {
 		t.Errorf("arity error = %v", err)
 	}
 }
+
+// A custom offset zone id such as Flink's documented "GMT-08:00" is
+// accepted by SetLocalTimeZone and SET, and used: it was accepted by
+// SetLocalTimeZone but then ignored (the system zone was used) and
+// rejected by SET.
+func TestGMTOffsetLocalTimeZoneIsUsed(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	if err := env.GetConfig().SetLocalTimeZone("GMT+08:00"); err != nil {
+		t.Fatal(err)
+	}
+	read := func() string {
+		t.Helper()
+		res, err := env.ExecuteSQL("SELECT CAST(TO_TIMESTAMP_LTZ(0, 3) AS STRING)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		it, err := res.Collect()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer it.Close()
+		if !it.Next() {
+			t.Fatal(it.Err())
+		}
+		return it.Row().Values[0].(string)
+	}
+	if got := read(); got != "1970-01-01 08:00:00.000" {
+		t.Errorf("epoch 0 in GMT+08:00 = %s", got)
+	}
+	if _, err := env.ExecuteSQL("SET 'table.local-time-zone' = 'GMT-05:30'"); err != nil {
+		t.Fatalf("SET GMT-05:30: %v", err)
+	}
+	if got := read(); got != "1969-12-31 18:30:00.000" {
+		t.Errorf("epoch 0 in GMT-05:30 = %s", got)
+	}
+	for _, bad := range []string{"GMT+19:00", "GMT+8:75", "Mars/Base", "GMT+"} {
+		if err := env.GetConfig().SetLocalTimeZone(bad); err == nil {
+			t.Errorf("SetLocalTimeZone(%q) accepted", bad)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package table
 
 import (
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -71,39 +70,12 @@ func (c *TableConfig) GetLocalTimeZone() string {
 // (PyFlink's set_local_timezone). It fails for unknown zones.
 func (c *TableConfig) SetLocalTimeZone(zone string) error {
 	if zone != "default" {
-		if _, err := time.LoadLocation(zone); err != nil {
-			if _, ok := parseGMTOffset(zone); !ok {
-				return err
-			}
+		if _, err := config.ParseTimeZone(zone); err != nil {
+			return err
 		}
 	}
 	c.conf.Set(config.LocalTimeZone.Key, zone)
 	return nil
-}
-
-// parseGMTOffset accepts "GMT+hh:mm" / "GMT-hh:mm" ids.
-func parseGMTOffset(z string) (*time.Location, bool) {
-	if !strings.HasPrefix(z, "GMT") || len(z) < 4 {
-		return nil, false
-	}
-	sign := 1
-	switch z[3] {
-	case '+':
-	case '-':
-		sign = -1
-	default:
-		return nil, false
-	}
-	h, m, ok := strings.Cut(z[4:], ":")
-	if !ok {
-		m = "0"
-	}
-	hh, err1 := strconv.Atoi(h)
-	mm, err2 := strconv.Atoi(m)
-	if err1 != nil || err2 != nil || hh > 18 || mm > 59 {
-		return nil, false
-	}
-	return time.FixedZone(z, sign*(hh*3600+mm*60)), true
 }
 
 // GetIdleStateRetention returns table.exec.state.ttl, how long state of an
