@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -141,4 +142,50 @@ func (c *Configuration) IsBatch() bool {
 		return true
 	}
 	return false
+}
+
+// CheckValue reports a value that the known option key cannot take: not an
+// integer, a boolean (true or false, any case), a duration (ParseDuration),
+// a number or one of the enumeration's values (any case), with Flink's
+// "Could not parse value ... for key ..." message. Unknown keys and string
+// options accept any value.
+func CheckValue(key, value string) error {
+	o, ok := Lookup(key)
+	if !ok {
+		return nil
+	}
+	v := strings.TrimSpace(value)
+	var expected string
+	switch o.Kind {
+	case "int":
+		if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+			expected = "an integer"
+		}
+	case "bool":
+		if !strings.EqualFold(v, "true") && !strings.EqualFold(v, "false") {
+			expected = "true or false"
+		}
+	case "duration":
+		if _, err := ParseDuration(v); err != nil {
+			expected = "a duration such as '10 s' or '500 ms'"
+		}
+	case "float":
+		if _, err := strconv.ParseFloat(v, 64); err != nil {
+			expected = "a number"
+		}
+	case "enum":
+		found := false
+		for _, e := range o.Values {
+			if strings.EqualFold(v, e) {
+				found = true
+			}
+		}
+		if !found {
+			expected = "one of " + strings.Join(o.Values, ", ")
+		}
+	}
+	if expected != "" {
+		return fmt.Errorf("Could not parse value '%s' for key '%s' (expected %s).", value, key, expected)
+	}
+	return nil
 }

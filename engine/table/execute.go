@@ -225,8 +225,25 @@ func (x *execution) set(s *sql.Set) (*TableResult, error) {
 			}
 		}
 	}
+	if err := config.CheckValue(s.Key, s.Value); err != nil {
+		return nil, err
+	}
 	t.config.conf.Set(s.Key, s.Value)
 	return okResult(), nil
+}
+
+// checkConfig reports a value of a known option, set through
+// TableConfig.GetConfiguration, that the option cannot take; a job is not
+// started with it (Flink fails reading such a value rather than falling
+// back to the default).
+func (t *TableEnvironment) checkConfig() error {
+	m := t.config.conf.ToMap()
+	for _, k := range plan.SortedKeys(m) {
+		if err := config.CheckValue(k, m[k]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (t *TableEnvironment) resultZone() *time.Location {
@@ -263,6 +280,9 @@ func (x *execution) query(q *sql.Query) (*TableResult, error) {
 
 // runQuery plans a bound query into a collect job and starts it.
 func (t *TableEnvironment) runQuery(ctx context.Context, n plan.Node, statement string) (*TableResult, error) {
+	if err := t.checkConfig(); err != nil {
+		return nil, err
+	}
 	cols := n.Columns()
 	root := plan.Optimize(&plan.Sink{Input: n, Collect: true})
 	coll := runtime.NewCollector(64)
@@ -442,6 +462,9 @@ func (x *execution) inserts(ins []*sql.Insert) (*TableResult, error) {
 }
 
 func (t *TableEnvironment) runInserts(ctx context.Context, sinks []plan.Node, statement string) (*TableResult, error) {
+	if err := t.checkConfig(); err != nil {
+		return nil, err
+	}
 	var roots []*plan.PhysNode
 	var names []string
 	for _, s := range sinks {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -401,5 +403,95 @@ func TestGMTOffsetLocalTimeZoneIsUsed(t *testing.T) {
 		if err := env.GetConfig().SetLocalTimeZone(bad); err == nil {
 			t.Errorf("SetLocalTimeZone(%q) accepted", bad)
 		}
+	}
+}
+
+// A value a known option cannot take is an error, from SET at once and
+// from a value set on the Configuration when a job starts, instead of
+// silently running with the default.
+func TestInvalidOptionValuesAreErrors(t *testing.T) {
+	env := MustCreate(InStreamingMode())
+	tab, err := env.FromElements([]any{types.NewRow(int64(1))}, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := env.GetConfig().GetConfiguration()
+	conf.SetString("table.exec.mini-batch.enabled", "maybe")
+	_, err = tab.Execute()
+	if err == nil || err.Error() != "Could not parse value 'maybe' for key 'table.exec.mini-batch.enabled' (expected true or false)." {
+		t.Errorf("Execute with mini-batch.enabled = maybe: %v", err)
+	}
+	conf.SetString("table.exec.mini-batch.enabled", "TRUE")
+	for stmt, bad := range map[string]bool{
+		"SET 'parallelism.default' = 'two'":                    true,
+		"SET 'parallelism.default' = '2'":                      false,
+		"SET 'table.exec.mini-batch.allow-latency' = 'soon'":   true,
+		"SET 'table.exec.mini-batch.allow-latency' = '5 s'":    false,
+		"SET 'table.exec.sink.not-null-enforcer' = 'ignore'":   true,
+		"SET 'table.exec.sink.not-null-enforcer' = 'drop'":     false,
+		"SET 'some.unknown.key' = 'anything'":                  false,
+		"SET 'table.exec.mini-batch.size' = '1000'":            false,
+		"SET 'table.exec.mini-batch.size' = '1e3'":             true,
+		"SET 'pipeline.name' = 'free text is fine for a name'": false,
+	} {
+		_, err := env.ExecuteSQL(stmt)
+		if bad != (err != nil) {
+			t.Errorf("%s: error %v, want an error: %v", stmt, err, bad)
+		}
+	}
+	if v := conf.GetString("parallelism.default", ""); v != "2" {
+		t.Errorf("parallelism.default = %q after the SETs, want 2 (the rejected value is not stored)", v)
+	}
+	res, err := tab.Execute()
+	if err != nil {
+		t.Fatalf("Execute with valid options: %v", err)
+	}
+	it, _ := res.Collect()
+	defer it.Close()
+	if !it.Next() || it.Row().Values[0] != int64(1) {
+		t.Errorf("row = %v, %v", it.Row(), it.Err())
+	}
+}
+
+// CsvTableSink's path is a directory of part files; CsvTableSource reads
+// them back.
+func TestCsvTableSinkWritesADirectory(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	dir := filepath.Join(t.TempDir(), "out.csv")
+	fieldTypes := []*types.DataType{datatypes.Int(), datatypes.String()}
+	if err := env.RegisterTableSink("sink", NewCsvTableSink([]string{"a", "b"}, fieldTypes, dir)); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := env.FromElementsWithType([]any{[]any{1, "Hi"}, []any{2, "Hello"}},
+		datatypes.Row(datatypes.Field("a", datatypes.Int()), datatypes.Field("b", datatypes.String())), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tab.ExecuteInsert("sink")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Wait(0); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Fatalf("sink path %s: %v, want a directory", dir, err)
+	}
+	back, err := env.FromTableSource(NewCsvTableSource(dir, []string{"a", "b"}, fieldTypes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := back.OrderBy(Col("a")).Execute()
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ := r.Collect()
+	defer it.Close()
+	var got []string
+	for it.Next() {
+		got = append(got, it.Row().String())
+	}
+	if strings.Join(got, " ") != "+I[1, Hi] +I[2, Hello]" {
+		t.Errorf("read back %v (%v)", got, it.Err())
 	}
 }
