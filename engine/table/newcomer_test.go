@@ -495,3 +495,41 @@ func TestCsvTableSinkWritesADirectory(t *testing.T) {
 		t.Errorf("read back %v (%v)", got, it.Err())
 	}
 }
+
+// A TIMESTAMP(9) holds int64 nanoseconds; a Go time outside 1677..2262 (the
+// zero time.Time, year 1, for one) was silently wrapped to another date.
+// It is an error now, from FromElements and from a UDF's result; with a
+// precision of 6 the same value is kept.
+func TestTimestampNanosOutOfRangeIsAnError(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	_, err := env.FromElements([]any{[]any{1, time.Time{}}})
+	if err == nil || !strings.Contains(err.Error(), "value 0001-01-01 00:00:00 is out of the range of TIMESTAMP(9)") {
+		t.Errorf("FromElements of the zero time: %v", err)
+	}
+	tab, err := env.FromElementsWithType([]any{[]any{time.Time{}}}, datatypes.Row(datatypes.Field("t", datatypes.Timestamp(6))), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tab.Execute()
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ := res.Collect()
+	if !it.Next() || !it.Row().Values[0].(time.Time).Equal(time.Time{}) {
+		t.Errorf("TIMESTAMP(6) of the zero time = %v (%v)", it.Row(), it.Err())
+	}
+	it.Close()
+	u := UDF(func(a int64) time.Time { return time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC) })
+	one, _ := env.FromElements([]any{int64(1)}, "x")
+	res, err = one.Select(u.Call(Col("x"))).Execute()
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ = res.Collect()
+	defer it.Close()
+	if it.Next() {
+		t.Errorf("a UDF returning 2300-01-01 as TIMESTAMP(9) gave %v", it.Row())
+	} else if err := it.Err(); err == nil || !strings.Contains(err.Error(), "value 2300-01-01 00:00:00 is out of the range of TIMESTAMP(9)") {
+		t.Errorf("UDF out-of-range result: %v", err)
+	}
+}
