@@ -533,3 +533,25 @@ func TestTimestampNanosOutOfRangeIsAnError(t *testing.T) {
 		t.Errorf("UDF out-of-range result: %v", err)
 	}
 }
+
+// Flink's projections reject a repeated output name ("Ambiguous column
+// name"); SQL's renaming of the second one to a0 does not apply.
+func TestSelectRejectsRepeatedNames(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	tab, err := env.FromElements([]any{types.NewRow(int64(1), "x")}, "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, got := range map[string]*Table{
+		"Select(a, a)":         tab.Select(Col("a"), Col("a")),
+		"Select(a, b AS a)":    tab.Select(Col("a"), Col("b").As("a")),
+		"GroupBy.Select(b, b)": tab.GroupBy(Col("b")).Select(Col("b"), Col("b")),
+	} {
+		if err := got.Err(); err == nil || err.Error() != "Ambiguous column name: a" && err.Error() != "Ambiguous column name: b" {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+	if names := tab.Select(Col("a"), Col("a").As("a2")).GetSchema().GetFieldNames(); strings.Join(names, ",") != "a,a2" {
+		t.Errorf("distinct names: %v", names)
+	}
+}

@@ -420,6 +420,15 @@ func (r *resolver) selectList(fields []Expression) ([]*sql.SelectItem, *exprDeps
 			out = append(out, &sql.SelectItem{Expr: it.e, Alias: ident(name)})
 		}
 	}
+	// Flink's projections reject a repeated output name (where SQL
+	// renames the second "a" to "a0").
+	seen := map[string]bool{}
+	for _, it := range out {
+		if seen[it.Alias.Name] {
+			return nil, nil, fmt.Errorf("Ambiguous column name: %s", it.Alias.Name)
+		}
+		seen[it.Alias.Name] = true
+	}
 	return out, deps, nil
 }
 
