@@ -555,3 +555,27 @@ func TestSelectRejectsRepeatedNames(t *testing.T) {
 		t.Errorf("distinct names: %v", names)
 	}
 }
+
+// An unknown function's error suggests a close built-in only when that
+// helps: not for a one-letter name, nor the very function of a module
+// that was unloaded.
+func TestUnknownFunctionSuggestions(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	for stmt, want := range map[string]string{
+		"SELECT f('x')":     "No match found for function signature f(<ANY>)",
+		"SELECT uper('x')":  "No match found for function signature uper(<ANY>); did you mean 'UPPER'?",
+		"SELECT upper('x')": "",
+	} {
+		_, err := env.ExecuteSQL(stmt)
+		if got := fmt.Sprint(err); want == "" && err != nil || want != "" && !strings.HasSuffix(got, want) {
+			t.Errorf("%s: %v, want %q", stmt, err, want)
+		}
+	}
+	if err := env.UnloadModule("core"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := env.ExecuteSQL("SELECT upper('x')")
+	if err == nil || !strings.HasSuffix(err.Error(), "No match found for function signature upper(<ANY>)") {
+		t.Errorf("UPPER without the core module: %v", err)
+	}
+}
