@@ -579,3 +579,24 @@ func TestUnknownFunctionSuggestions(t *testing.T) {
 		t.Errorf("UPPER without the core module: %v", err)
 	}
 }
+
+// E-53's deprecated form: maxTime must exceed minTime by 5 minutes (or
+// both be 0), as the seed's note and Flink's check say.
+func TestSetIdleStateRetentionTimeNeedsFiveMinutes(t *testing.T) {
+	c := NewTableConfig()
+	if err := c.SetIdleStateRetentionTime(time.Hour, time.Hour+4*time.Minute); err == nil {
+		t.Errorf("a 4-minute difference was accepted")
+	}
+	if got := c.GetIdleStateRetention(); got != 0 {
+		t.Errorf("retention after the rejected call = %v, want it unchanged (0)", got)
+	}
+	if err := c.SetIdleStateRetentionTime(time.Hour, time.Hour+5*time.Minute); err != nil {
+		t.Errorf("a 5-minute difference: %v", err)
+	}
+	if got := c.GetMaxIdleStateRetentionTime(); got != 5400000 {
+		t.Errorf("max retention = %d ms, want 1.5 h", got)
+	}
+	if err := c.SetIdleStateRetentionTime(0, 0); err != nil || c.GetIdleStateRetention() != 0 {
+		t.Errorf("0, 0: %v, retention %v", err, c.GetIdleStateRetention())
+	}
+}

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -93,12 +94,18 @@ func (c *TableConfig) SetIdleStateRetention(d time.Duration) {
 }
 
 // SetIdleStateRetentionTime sets the idle state retention to minTime;
-// maxTime is ignored and derived as 1.5 × minTime (PyFlink's
-// set_idle_state_retention_time).
+// maxTime is otherwise ignored and derived as 1.5 × minTime (PyFlink's
+// set_idle_state_retention_time). As in Flink, maxTime must exceed
+// minTime by at least 5 minutes unless both are 0 (never clean up);
+// otherwise it returns an error and changes nothing.
 //
 // Deprecated: use SetIdleStateRetention.
-func (c *TableConfig) SetIdleStateRetentionTime(minTime, maxTime time.Duration) {
+func (c *TableConfig) SetIdleStateRetentionTime(minTime, maxTime time.Duration) error {
+	if maxTime-minTime < 5*time.Minute && !(minTime == 0 && maxTime == 0) {
+		return fmt.Errorf("Difference between minTime: %v and maxTime: %v should be at least 5 minutes.", minTime, maxTime)
+	}
 	c.SetIdleStateRetention(minTime)
+	return nil
 }
 
 // GetMinIdleStateRetentionTime returns the retention in milliseconds
