@@ -600,3 +600,32 @@ func TestSetIdleStateRetentionTimeNeedsFiveMinutes(t *testing.T) {
 		t.Errorf("0, 0: %v, retention %v", err, c.GetIdleStateRetention())
 	}
 }
+
+// Inventory §3 #46: AddOrReplaceColumns replaces an existing column in
+// place and, among repeated new names, the last wins; AddColumns rejects
+// both.
+func TestAddOrReplaceColumnsLastDuplicateWins(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	tab, err := env.FromElements([]any{types.NewRow(int64(1), "x")}, "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := tab.AddOrReplaceColumns(Lit(1).As("c"), Lit(2).As("c"), Lit("y").As("b"))
+	res, err := r.Execute()
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ := res.Collect()
+	defer it.Close()
+	if !it.Next() {
+		t.Fatal(it.Err())
+	}
+	if got := strings.Join(r.GetSchema().GetFieldNames(), ",") + " " + it.Row().String(); got != "a,b,c +I[1, y, 2]" {
+		t.Errorf("AddOrReplaceColumns = %s", got)
+	}
+	for _, bad := range []*Table{tab.AddColumns(Lit(1).As("c"), Lit(2).As("c")), tab.AddColumns(Lit(1).As("a"))} {
+		if err := bad.Err(); err == nil || !strings.Contains(err.Error(), "already exists") {
+			t.Errorf("AddColumns with a repeated name: %v", err)
+		}
+	}
+}

@@ -123,7 +123,7 @@ func (t *Table) AddOrReplaceColumns(fields ...Expression) *Table { return t.addC
 
 func (t *Table) addColumns(fields []Expression, replace bool) *Table {
 	return t.op(func(from *sql.TableRef, r *resolver) (*sql.Query, *exprDeps, error) {
-		added, deps, err := r.selectList(fields)
+		added, deps, err := r.selectItems(fields)
 		if err != nil {
 			return nil, nil, err
 		}
