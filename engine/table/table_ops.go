@@ -685,7 +685,7 @@ func (t *Table) Window(w *GroupWindow) *GroupWindowedTable {
 // (PyFlink's over_window); Select with Expression.Over follows, and each
 // window needs an Alias and an OrderBy. In streaming mode the order must
 // be an ascending time attribute (the rowtime or proctime column), as in
-// Flink; an other order is reported when the table is executed or
+// Flink; another order is reported when the table is executed or
 // explained ("OVER windows' ordering in stream mode must be defined on a
 // time attribute"). In batch mode any sortable column may order the window,
 // as Flink's batch over aggregation allows.

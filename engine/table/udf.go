@@ -494,7 +494,9 @@ func defaultFuncName(impl any) string {
 // []T ARRAY<T>, map[K]V MAP<K, V>, a struct a ROW of its exported fields
 // (named by a `table:"name"` tag or the field name). Basic types are NOT
 // NULL; a pointer (*int64) is the nullable type, the way to accept or
-// return NULL. A func may return (R, error) and may be variadic. When a
+// return NULL. A time.Time result must lie within TIMESTAMP(9)'s range,
+// 1677-09-21 to 2262-04-11 (declare WithResultType(datatypes.Timestamp(6))
+// for other dates); outside it the job fails. A func may return (R, error) and may be variadic. When a
 // parameter that cannot hold NULL receives NULL, the result is NULL
 // without a call. A ScalarFunction needs WithResultType or a
 // GetResultType method.
