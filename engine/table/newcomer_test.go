@@ -629,3 +629,27 @@ func TestAddOrReplaceColumnsLastDuplicateWins(t *testing.T) {
 		}
 	}
 }
+
+// A time.Time declared as TIMESTAMP_LTZ(6), PyFlink's inferred type for a
+// datetime, is the instant, shown in the session zone.
+func TestFromElementsTimeAsLTZ(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	if err := env.GetConfig().SetLocalTimeZone("UTC"); err != nil {
+		t.Fatal(err)
+	}
+	tokyo := time.FixedZone("JST", 9*3600)
+	tab, err := env.FromElementsWithType([]any{[]any{time.Date(2024, 1, 1, 9, 0, 0, 0, tokyo)}},
+		datatypes.Row(datatypes.Field("ts", datatypes.TimestampLTZ(6))), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tab.Select(Col("ts").Cast(datatypes.String()).As("s")).Execute()
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ := res.Collect()
+	defer it.Close()
+	if !it.Next() || it.Row().Values[0] != "2024-01-01 00:00:00.000000" {
+		t.Errorf("TIMESTAMP_LTZ(6) of 09:00 JST in UTC = %v (%v)", it.Row(), it.Err())
+	}
+}
