@@ -290,6 +290,17 @@ func TestNilIteratorStreamAndJobClientReportErrors(t *testing.T) {
 	if jc != nil {
 		t.Fatalf("a DDL result has a job client")
 	}
+	if jc.GetJobStatus() != JobFinished || jc.GetJobID() != "" || jc.Statement() != "" || jc.Plan() != nil ||
+		len(jc.Metrics()) != 0 || len(jc.GetAccumulators()) != 0 || !jc.Bounded() || !jc.StartTime().IsZero() {
+		t.Errorf("getters of a nil JobClient: %v %q %q", jc.GetJobStatus(), jc.GetJobID(), jc.Statement())
+	}
+	<-jc.Done()
+	if st, err := jc.GetJobStatusAsync().Result(t.Context()); err != nil || st.String() != "FINISHED" {
+		t.Errorf("GetJobStatusAsync of a nil JobClient: %v %v", st, err)
+	}
+	if _, err := jc.GetJobExecutionResultAsync().Result(t.Context()); !errors.Is(err, errNilJobClient) {
+		t.Errorf("GetJobExecutionResultAsync of a nil JobClient: %v", err)
+	}
 	for what, err := range map[string]error{
 		"Cancel": jc.Cancel(),
 		"Wait":   jc.Wait(t.Context()),
