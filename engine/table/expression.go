@@ -322,7 +322,8 @@ func Col(name string) Expression {
 // TIMESTAMP(9) (its wall-clock reading in its own location, the zone
 // dropped: 10:00 in Asia/Shanghai is TIMESTAMP '... 10:00:00', as a Java
 // LocalDateTime; for the instant use Call("TO_TIMESTAMP_LTZ",
-// t.UnixMilli(), 3)), time.Duration INTERVAL SECOND(9), types.Months INTERVAL
+// t.UnixMilli(), 3); a time before 1677-09-21 or after 2262-04-11, which
+// TIMESTAMP(9)'s int64 nanoseconds cannot hold, is a TIMESTAMP(6)), time.Duration INTERVAL SECOND(9), types.Months INTERVAL
 // MONTH, []any ARRAY, map[K]V MAP,
 // *types.Row ROW, and nil the NULL type. An optional data type casts the
 // literal to that type: Lit(nil, types.IntType()) is a typed NULL. An
@@ -414,7 +415,14 @@ func literalNode(v any) (sql.Expr, error) {
 			// a zoned Go time: its wall clock is the TIMESTAMP value
 			u = time.Date(x.Year(), x.Month(), x.Day(), x.Hour(), x.Minute(), x.Second(), x.Nanosecond(), time.UTC)
 		}
-		return &sql.DateTimeLit{Type: "TIMESTAMP", Value: types.FormatTimestampSQL(u, 9)}, nil
+		p := 9
+		if types.CheckValue(u, types.TimestampType(9)) != nil {
+			// outside the int64 nanoseconds of TIMESTAMP(9) (before
+			// 1677-09-21 or after 2262-04-11, the zero time.Time for one):
+			// a TIMESTAMP(6) holds the value, to the microsecond
+			p = 6
+		}
+		return &sql.DateTimeLit{Type: "TIMESTAMP", Value: types.FormatTimestampSQL(u, p)}, nil
 	case time.Duration:
 		return durationLit(x), nil
 	case types.Months:

@@ -530,6 +530,20 @@ func TestTimestampNanosOutOfRangeIsAnError(t *testing.T) {
 		t.Errorf("TIMESTAMP(6) of the zero time = %v (%v)", it.Row(), it.Err())
 	}
 	it.Close()
+	// a literal of such a time is a TIMESTAMP(6)
+	lit := tab.Select(Lit(time.Time{}).As("z"))
+	if got := lit.GetSchema().GetFieldDataTypes()[0].String(); got != "TIMESTAMP(6) NOT NULL" {
+		t.Errorf("Lit(time.Time{}) type = %s", got)
+	}
+	res, err = lit.Execute()
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ = res.Collect()
+	if !it.Next() || !it.Row().Values[0].(time.Time).Equal(time.Time{}) {
+		t.Errorf("Lit(time.Time{}) = %v (%v)", it.Row(), it.Err())
+	}
+	it.Close()
 	u := UDF(func(a int64) time.Time { return time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC) })
 	one, _ := env.FromElements([]any{int64(1)}, "x")
 	res, err = one.Select(u.Call(Col("x"))).Execute()
