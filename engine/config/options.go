@@ -1,7 +1,10 @@
 package config
 
 import (
+	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -86,7 +89,50 @@ func (c *Configuration) TimeZone() (*time.Location, error) {
 	if name == "" || name == "default" {
 		return time.Local, nil
 	}
-	return time.LoadLocation(name)
+	return ParseTimeZone(name)
+}
+
+// ParseTimeZone resolves a zone id of table.local-time-zone as Flink's
+// ZoneId does: a region name ("America/Los_Angeles", "UTC") or a custom
+// offset id "GMT+hh:mm" / "GMT-hh:mm" (also "GMT+h" and "GMT+hhmm"), at
+// most 18 hours away. Other ids are an error.
+func ParseTimeZone(name string) (*time.Location, error) {
+	loc, err := time.LoadLocation(name)
+	if err == nil {
+		return loc, nil
+	}
+	if loc, ok := parseGMTOffset(name); ok {
+		return loc, nil
+	}
+	return nil, err
+}
+
+// parseGMTOffset accepts "GMT+hh:mm" / "GMT-hh:mm" ids.
+func parseGMTOffset(z string) (*time.Location, bool) {
+	if !strings.HasPrefix(z, "GMT") || len(z) < 5 {
+		return nil, false
+	}
+	sign := 1
+	switch z[3] {
+	case '+':
+	case '-':
+		sign = -1
+	default:
+		return nil, false
+	}
+	h, m, ok := strings.Cut(z[4:], ":")
+	if !ok {
+		h, m = z[4:], "0"
+		if len(h) == 4 {
+			h, m = h[:2], h[2:]
+		}
+	}
+	hh, err1 := strconv.Atoi(h)
+	mm, err2 := strconv.Atoi(m)
+	if err1 != nil || err2 != nil || len(h) > 2 || len(m) > 2 || hh > 18 || mm > 59 || hh == 18 && mm > 0 {
+		return nil, false
+	}
+	return time.FixedZone(z, sign*(hh*3600+mm*60)), true
 }
 
 // IsBatch reports whether execution.runtime-mode is batch.
@@ -96,4 +142,50 @@ func (c *Configuration) IsBatch() bool {
 		return true
 	}
 	return false
+}
+
+// CheckValue reports a value that the known option key cannot take: not an
+// integer, a boolean (true or false, any case), a duration (ParseDuration),
+// a number or one of the enumeration's values (any case), with Flink's
+// "Could not parse value ... for key ..." message. Unknown keys and string
+// options accept any value.
+func CheckValue(key, value string) error {
+	o, ok := Lookup(key)
+	if !ok {
+		return nil
+	}
+	v := strings.TrimSpace(value)
+	var expected string
+	switch o.Kind {
+	case "int":
+		if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+			expected = "an integer"
+		}
+	case "bool":
+		if !strings.EqualFold(v, "true") && !strings.EqualFold(v, "false") {
+			expected = "true or false"
+		}
+	case "duration":
+		if _, err := ParseDuration(v); err != nil {
+			expected = "a duration such as '10 s' or '500 ms'"
+		}
+	case "float":
+		if _, err := strconv.ParseFloat(v, 64); err != nil {
+			expected = "a number"
+		}
+	case "enum":
+		found := false
+		for _, e := range o.Values {
+			if strings.EqualFold(v, e) {
+				found = true
+			}
+		}
+		if !found {
+			expected = "one of " + strings.Join(o.Values, ", ")
+		}
+	}
+	if expected != "" {
+		return fmt.Errorf("Could not parse value '%s' for key '%s' (expected %s).", value, key, expected)
+	}
+	return nil
 }

@@ -208,7 +208,14 @@ func ResolveCall(f *Function, name string, args []Expr) (*Call, error) {
 				want = fmt.Sprintf("%d to %d", f.MinArgs, f.MaxArgs)
 			}
 		}
-		return nil, typeErrorf("Invalid number of arguments to function '%s'. Was expecting %s arguments, got %d", strings.ToUpper(name), want, len(args))
+		display := strings.ToUpper(name)
+		if _, _, inline := strings.Cut(display, "$INLINE"); inline && f.UDF {
+			// A Table API call of an unregistered user function goes
+			// through an internal "<name>$inline<n>" key, which the user
+			// never wrote: show the function's own name.
+			display = f.Name
+		}
+		return nil, typeErrorf("Invalid number of arguments to function '%s'. Was expecting %s arguments, got %d", display, want, len(args))
 	}
 	ic := &InferCtx{Name: strings.ToUpper(f.Name), Args: make([]*types.DataType, len(args)), Literals: make([]*Literal, len(args))}
 	for i, a := range args {

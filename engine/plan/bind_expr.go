@@ -477,7 +477,14 @@ func (b *binder) lookupFunction(n *sql.FuncCall) *expr.Function {
 	}
 	if f == nil {
 		name := strings.Join(parts, ".")
-		b.failAt(n.Name, "No match found for function signature %s(%s)%s", name, b.argSummary(n), didYouMean(suggest(strings.ToUpper(parts[len(parts)-1]), expr.Builtins.Names())))
+		last := parts[len(parts)-1]
+		hint := ""
+		// A suggestion equal to the name (a built-in of a module that is
+		// not used) or for a one- or two-letter name ('f' -> 'E') misleads.
+		if s := suggest(strings.ToUpper(last), expr.Builtins.Names()); len(last) >= 3 && !strings.EqualFold(s, last) {
+			hint = didYouMean(s)
+		}
+		b.failAt(n.Name, "No match found for function signature %s(%s)%s", name, b.argSummary(n), hint)
 	}
 	return f
 }

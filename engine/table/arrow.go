@@ -88,6 +88,9 @@ func (t *TableEnvironment) FromArrow(records []arrow.RecordBatch, rowType *types
 // table's rows at the end of a bounded job. The whole result must fit in
 // memory. The caller releases the record.
 func (t *Table) ToArrow() (arrow.RecordBatch, error) {
+	if err := t.usable(); err != nil {
+		return nil, err
+	}
 	res, err := t.Execute()
 	if err != nil {
 		return nil, err

@@ -404,7 +404,12 @@ func convertValue(v any, t *types.DataType) (any, error) {
 			if x.Location() != time.UTC {
 				x = time.Date(x.Year(), x.Month(), x.Day(), x.Hour(), x.Minute(), x.Second(), x.Nanosecond(), time.UTC)
 			}
-			return types.TruncateTime(x, t.Precision), nil
+			x = types.TruncateTime(x, t.Precision)
+			// a TIMESTAMP(7..9) holds 1677-09-21 to 2262-04-11 only
+			if err := types.CheckValue(x, t); err != nil {
+				return nil, err
+			}
+			return x, nil
 		case types.Date:
 			return x.Time(), nil
 		case string:
@@ -418,7 +423,11 @@ func convertValue(v any, t *types.DataType) (any, error) {
 	case types.TimestampLTZRoot:
 		switch x := v.(type) {
 		case time.Time:
-			return types.TruncateTime(x.UTC(), t.Precision), nil
+			x = types.TruncateTime(x.UTC(), t.Precision)
+			if err := types.CheckValue(x, t); err != nil {
+				return nil, err
+			}
+			return x, nil
 		}
 		if rv.Kind() == reflect.Int64 || rv.Kind() == reflect.Int {
 			return time.UnixMilli(rv.Int()).UTC(), nil

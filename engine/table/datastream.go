@@ -130,7 +130,7 @@ func (d *DataStream) fields() []types.Field {
 // Records returns the channel the stream's records arrive on; it is
 // closed when the job ends (see Err). Use either Records or Rows, once.
 func (d *DataStream) Records() <-chan StreamRecord {
-	if d.out == nil {
+	if d == nil || d.out == nil {
 		ch := make(chan StreamRecord)
 		close(ch)
 		return ch
@@ -153,8 +153,13 @@ func (d *DataStream) Rows() <-chan *types.Row {
 	return out
 }
 
-// Collect reads the whole stream (it must end) and returns its rows.
+// Collect reads the whole stream (it must end) and returns its rows. It
+// fails with the job's error, and for a nil DataStream (the value
+// ToDataStream and its siblings return next to an error).
 func (d *DataStream) Collect() ([]*types.Row, error) {
+	if d == nil {
+		return nil, errNilDataStream
+	}
 	var out []*types.Row
 	for r := range d.Rows() {
 		out = append(out, r)
@@ -162,8 +167,12 @@ func (d *DataStream) Collect() ([]*types.Row, error) {
 	return out, d.Err()
 }
 
-// Err returns the error that ended an output stream (nil after success).
+// Err returns the error that ended an output stream (nil after success;
+// an error for a nil DataStream).
 func (d *DataStream) Err() error {
+	if d == nil {
+		return errNilDataStream
+	}
 	d.errMu.Lock()
 	defer d.errMu.Unlock()
 	return d.err
@@ -177,9 +186,12 @@ func (d *DataStream) GetJobClient() *JobClient { return d.job }
 // and, for a rowtime, a metadata column), nil for input streams.
 func (d *DataStream) GetSchema() *types.Schema { return d.schema }
 
+// errNilDataStream is reported by the methods of a nil DataStream.
+var errNilDataStream = errors.New("nil DataStream (the conversion that should have produced it failed: check its error)")
+
 // Close stops the job of an output stream.
 func (d *DataStream) Close() error {
-	if d.job != nil {
+	if d != nil && d.job != nil {
 		return d.job.Cancel()
 	}
 	return nil
@@ -551,6 +563,11 @@ func (t *TableEnvironment) streamTable(ds *DataStream, schema *Schema, mode type
 	fields := ds.fields()
 	if len(fields) == 0 {
 		return nil, errors.New("the DataStream has no row type")
+	}
+	for _, f := range fields {
+		if err := checkDataType(f.Type); err != nil {
+			return nil, fmt.Errorf("DataStream field %s: %w", f.Name, err)
+		}
 	}
 	b := NewSchemaBuilder()
 	if schema == nil || schema.PhysicalColumnCount() == 0 {

@@ -21,9 +21,13 @@ import (
 //   - any other value is a one-column row (column _1).
 //
 // Column types are inferred from all elements and merged (see Lit for the
-// Go value of each type; Go int is BIGINT, as a Python int is); columns
-// whose values are all nil cannot be typed and fail. fieldNames, when
-// given, rename the columns and must match their number. All elements must
+// Go value of each type; Go int is BIGINT, as a Python int is; a time.Time
+// is a TIMESTAMP(9) of its wall clock, where PyFlink infers a datetime as
+// TIMESTAMP_LTZ(6), and must lie in 1677..2262 — declare another type,
+// such as TIMESTAMP_LTZ(6) for instants or TIMESTAMP(6) for the zero time,
+// with FromElementsWithType); columns whose values are all nil cannot be
+// typed and fail. fieldNames, when given, rename the columns and must
+// match their number. All elements must
 // have the same shape. Elements that are Expressions (such as Row(1,
 // "abc")) make a VALUES table typed by SQL's rules.
 func (t *TableEnvironment) FromElements(elements []any, fieldNames ...string) (*Table, error) {
@@ -82,6 +86,9 @@ func (t *TableEnvironment) FromElements(elements []any, fieldNames ...string) (*
 func (t *TableEnvironment) FromElementsWithType(elements []any, rowType *types.DataType, verify bool) (*Table, error) {
 	if rowType == nil {
 		return nil, errorf("FromElementsWithType: nil row type")
+	}
+	if err := checkDataType(rowType); err != nil {
+		return nil, fmt.Errorf("FromElementsWithType: %w", err)
 	}
 	if rowType.Root != types.RowRoot {
 		rowType = types.RowType(types.NewField("value", rowType))

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -285,10 +286,25 @@ func (t *TableEnvironment) UseCatalog(name string) error { return t.catalogs.Set
 func (t *TableEnvironment) UseDatabase(name string) error { return t.catalogs.SetCurrentDatabase(name) }
 
 // RegisterCatalog registers and opens a catalog under a unique name; its
-// tables become accessible (PyFlink's register_catalog). A taken name is an
-// error.
+// tables become accessible (PyFlink's register_catalog). An empty or taken
+// name, a nil catalog (including a typed nil pointer) and an error from the
+// catalog's Open are errors.
 func (t *TableEnvironment) RegisterCatalog(name string, c catalog.Catalog) error {
+	if c == nil || isNilPointer(c) {
+		return errorf("RegisterCatalog: nil catalog for %q", name)
+	}
 	return t.catalogs.RegisterCatalog(name, c)
+}
+
+// isNilPointer reports an interface holding a nil pointer, map, slice,
+// func or channel, which a plain == nil check misses.
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return rv.IsNil()
+	}
+	return false
 }
 
 // GetCatalog returns a registered catalog, or nil when no catalog has that

@@ -200,8 +200,8 @@ func (t *TableEnvironment) sinkPlan(target any, src *Table, overwrite bool) (*pl
 // asynchronously: wait for it with TableResult.Wait or through
 // GetJobClient. Several inserts in one job need a StatementSet.
 func (t *Table) ExecuteInsert(target any, overwrite ...bool) (*TableResult, error) {
-	if t.err != nil {
-		return nil, t.err
+	if err := t.usable(); err != nil {
+		return nil, err
 	}
 	s, err := t.env.sinkPlan(target, t, len(overwrite) > 0 && overwrite[0])
 	if err != nil {
@@ -215,8 +215,8 @@ func (t *Table) ExecuteInsert(target any, overwrite ...bool) (*TableResult, erro
 //
 // Deprecated: use ExecuteInsert, or a StatementSet for several sinks.
 func (t *Table) InsertInto(tablePath string) error {
-	if t.err != nil {
-		return t.err
+	if err := t.usable(); err != nil {
+		return err
 	}
 	return t.env.InsertInto(tablePath, t)
 }
@@ -316,7 +316,8 @@ func (t *TableEnvironment) Explain(table *Table, extended bool) (string, error) 
 	if len(sinks) == 0 {
 		return "", errorf("No INSERT was buffered: nothing to explain")
 	}
-	return t.explainNodes(sinks, explainDetails(details))
+	d, _ := explainDetails(details) // only the constants above
+	return t.explainNodes(sinks, d)
 }
 
 // ---------------------------------------------------------------- functions

@@ -257,7 +257,9 @@ func ExampleTableEnvironment_ExecuteSQL() {
 	// SUCCESS_WITH_CONTENT (1): +I[snk] +I[src]
 }
 
-// E-RSCHEMA: the schemas of statement results.
+// E-RSCHEMA: the schemas of statement results. As in Flink, the SHOW,
+// DESCRIBE and INSERT columns are nullable (DataTypes.STRING(),
+// DataTypes.BOOLEAN(), DataTypes.BIGINT()).
 func ExampleTableResult_GetTableSchema() {
 	env := exampleEnv()
 	for _, stmt := range []string{
@@ -288,14 +290,14 @@ func ExampleTableResult_GetTableSchema() {
 	// Output:
 	// CREATE     result STRING
 	// CREATE     result STRING
-	// SHOW       catalog name STRING NOT NULL
-	// SHOW       database name STRING NOT NULL
-	// SHOW       table name STRING NOT NULL
-	// SHOW       view name STRING NOT NULL
-	// SHOW       function name STRING NOT NULL
-	// DESCRIBE   name STRING NOT NULL, type STRING NOT NULL, null BOOLEAN NOT NULL, key STRING, extras STRING, watermark STRING
+	// SHOW       catalog name STRING
+	// SHOW       database name STRING
+	// SHOW       table name STRING
+	// SHOW       view name STRING
+	// SHOW       function name STRING
+	// DESCRIBE   name STRING, type STRING, null BOOLEAN, key STRING, extras STRING, watermark STRING
 	// EXPLAIN    result STRING
-	// INSERT     default_catalog.default_database.s BIGINT NOT NULL
+	// INSERT     default_catalog.default_database.s BIGINT
 	// SELECT     id INT NOT NULL, name STRING
 }
 

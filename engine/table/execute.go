@@ -230,13 +230,30 @@ func (x *execution) set(s *sql.Set) (*TableResult, error) {
 		}
 	case config.LocalTimeZone.Key:
 		if s.Value != "default" {
-			if _, err := time.LoadLocation(s.Value); err != nil {
+			if _, err := config.ParseTimeZone(s.Value); err != nil {
 				return nil, errorf("Invalid time zone '%s' for %s: %v", s.Value, s.Key, err)
 			}
 		}
 	}
+	if err := config.CheckValue(s.Key, s.Value); err != nil {
+		return nil, err
+	}
 	t.config.conf.Set(s.Key, s.Value)
 	return okResult(), nil
+}
+
+// checkConfig reports a value of a known option, set through
+// TableConfig.GetConfiguration, that the option cannot take; a job is not
+// started with it (Flink fails reading such a value rather than falling
+// back to the default).
+func (t *TableEnvironment) checkConfig() error {
+	m := t.config.conf.ToMap()
+	for _, k := range plan.SortedKeys(m) {
+		if err := config.CheckValue(k, m[k]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (t *TableEnvironment) resultZone() *time.Location {
@@ -273,6 +290,9 @@ func (x *execution) query(q *sql.Query) (*TableResult, error) {
 
 // runQuery plans a bound query into a collect job and starts it.
 func (t *TableEnvironment) runQuery(ctx context.Context, n plan.Node, statement string) (*TableResult, error) {
+	if err := t.checkConfig(); err != nil {
+		return nil, err
+	}
 	cols := n.Columns()
 	root := plan.Optimize(&plan.Sink{Input: n, Collect: true})
 	coll := runtime.NewCollector(64)
@@ -452,6 +472,9 @@ func (x *execution) inserts(ins []*sql.Insert) (*TableResult, error) {
 }
 
 func (t *TableEnvironment) runInserts(ctx context.Context, sinks []plan.Node, statement string) (*TableResult, error) {
+	if err := t.checkConfig(); err != nil {
+		return nil, err
+	}
 	var roots []*plan.PhysNode
 	var names []string
 	for _, s := range sinks {
@@ -479,7 +502,8 @@ func (t *TableEnvironment) runInserts(ctx context.Context, sinks []plan.Node, st
 	ts := make([]*types.DataType, len(names))
 	vals := make([]any, len(names))
 	for i := range names {
-		ts[i] = types.BigIntType().NotNull()
+		// Flink declares the affected-row-count columns nullable BIGINT.
+		ts[i] = types.BigIntType()
 		vals[i] = int64(-1)
 	}
 	res := &TableResult{kind: SuccessWithContent, schema: NewTableSchema(names, ts), static: []*types.Row{types.NewRow(vals...)}, job: jc,
@@ -587,7 +611,14 @@ func (t *TableEnvironment) explainPlans(logical []plan.Node, d plan.ExplainDetai
 }
 
 // ExplainSQL returns the plan of a statement (PyFlink's explain_sql).
+//
+// It fails for syntax and validation errors (a *sql.Error or *plan.Error
+// with line and column) and for a detail that is not one of the
+// ExplainDetail constants.
 func (t *TableEnvironment) ExplainSQL(statement string, details ...ExplainDetail) (string, error) {
+	if _, err := explainDetails(details); err != nil {
+		return "", err
+	}
 	st, err := sql.Parse(statement)
 	if err != nil {
 		return "", err

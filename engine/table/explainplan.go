@@ -25,6 +25,9 @@ type ExplainedPlan struct {
 // without running it. Planning creates the connectors' sources and sinks
 // (so option errors show), but nothing is read or written.
 func (t *TableEnvironment) ExplainPlan(statement string, details ...ExplainDetail) (*ExplainedPlan, error) {
+	if _, err := explainDetails(details); err != nil {
+		return nil, err
+	}
 	st, err := sql.Parse(statement)
 	if err != nil {
 		return nil, err

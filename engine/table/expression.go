@@ -319,8 +319,12 @@ func Col(name string) Expression {
 // float32 FLOAT, bool BOOLEAN, a string of n characters CHAR(n) (so
 // Lit("abc") is CHAR(3) NOT NULL), []byte BINARY(n), types.Decimal
 // DECIMAL(p, s), types.Date DATE, types.LocalTime TIME, time.Time
-// TIMESTAMP(9) (its wall-clock reading in UTC), time.Duration INTERVAL
-// SECOND(9), types.Months INTERVAL MONTH, []any ARRAY, map[K]V MAP,
+// TIMESTAMP(9) (its wall-clock reading in its own location, the zone
+// dropped: 10:00 in Asia/Shanghai is TIMESTAMP '... 10:00:00', as a Java
+// LocalDateTime; for the instant use Call("TO_TIMESTAMP_LTZ",
+// t.UnixMilli(), 3); a time before 1677-09-21 or after 2262-04-11, which
+// TIMESTAMP(9)'s int64 nanoseconds cannot hold, is a TIMESTAMP(6)), time.Duration INTERVAL SECOND(9), types.Months INTERVAL
+// MONTH, []any ARRAY, map[K]V MAP,
 // *types.Row ROW, and nil the NULL type. An optional data type casts the
 // literal to that type: Lit(nil, types.IntType()) is a typed NULL. An
 // unsupported Go value gives an Expression whose Err reports it.
@@ -411,7 +415,14 @@ func literalNode(v any) (sql.Expr, error) {
 			// a zoned Go time: its wall clock is the TIMESTAMP value
 			u = time.Date(x.Year(), x.Month(), x.Day(), x.Hour(), x.Minute(), x.Second(), x.Nanosecond(), time.UTC)
 		}
-		return &sql.DateTimeLit{Type: "TIMESTAMP", Value: types.FormatTimestampSQL(u, 9)}, nil
+		p := 9
+		if types.CheckValue(u, types.TimestampType(9)) != nil {
+			// outside the int64 nanoseconds of TIMESTAMP(9) (before
+			// 1677-09-21 or after 2262-04-11, the zero time.Time for one):
+			// a TIMESTAMP(6) holds the value, to the microsecond
+			p = 6
+		}
+		return &sql.DateTimeLit{Type: "TIMESTAMP", Value: types.FormatTimestampSQL(u, p)}, nil
 	case time.Duration:
 		return durationLit(x), nil
 	case types.Months:
@@ -545,10 +556,44 @@ func durationLit(d time.Duration) sql.Expr {
 		Qualifier: &sql.IntervalQualifier{StartUnit: "SECOND", StartPrecision: digitsPrecision(secs, 2), FracPrecision: 9}}
 }
 
+// checkDataType reports a nil type, or a nil element, key, value or field
+// type inside a composite one. The datatypes constructors return nil for
+// an invalid precision or length (datatypes.Decimal(50, 60)), so a nil
+// usually comes from there; without this check it would reach the
+// engine's type code.
+func checkDataType(t *types.DataType) error {
+	if t == nil {
+		return errors.New("nil data type (a datatypes constructor returns nil for an invalid precision, scale or length; see datatypes.DecimalE)")
+	}
+	var inner func(t *types.DataType, where string) error
+	inner = func(t *types.DataType, where string) error {
+		if t == nil {
+			return fmt.Errorf("nil data type for %s (a datatypes constructor returns nil for an invalid precision, scale or length)", where)
+		}
+		switch t.Root {
+		case types.ArrayRoot, types.MultisetRoot:
+			return inner(t.Elem, "the element type of an ARRAY or MULTISET")
+		case types.MapRoot:
+			if err := inner(t.Key, "the key type of a MAP"); err != nil {
+				return err
+			}
+			return inner(t.Value, "the value type of a MAP")
+		case types.RowRoot:
+			for _, f := range t.Fields {
+				if err := inner(f.Type, "ROW field "+f.Name); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return inner(t, "the type")
+}
+
 // dataTypeNode converts a logical type to its SQL syntax tree.
 func dataTypeNode(t *types.DataType) (*sql.DataType, error) {
-	if t == nil {
-		return nil, errors.New("nil data type")
+	if err := checkDataType(t); err != nil {
+		return nil, err
 	}
 	s := t.WithTimeAttr(types.NoTimeAttr).String()
 	n, err := sql.ParseDataType(s)
@@ -1307,8 +1352,11 @@ func (e Expression) Over(alias any) Expression {
 	case string:
 		name = a
 	case Expression:
+		if a.Err() != nil {
+			return failedf("Over: the window must be referenced by its alias, e.g. Col(\"w\"): %v", a.Err())
+		}
 		id, ok := a.x.node.(*sql.Identifier)
-		if a.Err() != nil || !ok || len(id.Parts) != 1 {
+		if !ok || len(id.Parts) != 1 {
 			return failedf("Over: the window must be referenced by its alias, e.g. Col(\"w\")")
 		}
 		name = id.Parts[0].Name

@@ -220,8 +220,16 @@ func TemporalOverlaps(leftTimePoint, leftTemporal, rightTimePoint, rightTemporal
 	}, leftTimePoint, leftTemporal, rightTimePoint, rightTemporal)
 }
 
-// DateFormat formats a timestamp with a MySQL-style format such as
-// "%Y, %d %M" (PyFlink's date_format).
+// DateFormat formats a timestamp, a date or a timestamp string as a
+// STRING with a Java SimpleDateFormat pattern, as Flink's DATE_FORMAT does:
+// DateFormat(ts, "yyyy, dd MMM") gives "2017, 05 May" (PyFlink's
+// date_format). PyFlink's docstring describes a MySQL-style format
+// ("%Y, %d %M"), which Flink does not implement: there '%' is a literal
+// and Y the week year, so that format gives "%2017, %5 %5", here as in
+// Flink (Flink later corrected its docstring). A TIMESTAMP_LTZ is
+// formatted in the session time zone (table.local-time-zone); a string
+// that is not a timestamp gives NULL; NULL arguments give NULL; an invalid
+// pattern fails the job.
 func DateFormat(timestamp, format any) Expression { return call("DATE_FORMAT", timestamp, format) }
 
 // TimestampDiff is the signed number of units between two time points

@@ -43,38 +43,77 @@ type JobClient struct {
 	nodes     map[*plan.PhysNode]*runtime.Node
 }
 
-// GetJobID returns the job's 32-hex-digit id (PyFlink's get_job_id).
-func (c *JobClient) GetJobID() string { return c.job.ID }
+// A nil *JobClient is what TableResult.GetJobClient returns for a
+// statement that runs no job (DDL, SHOW, ...). Its methods do not panic:
+// the error-returning ones return an error, GetJobStatus reports FINISHED
+// (the statement completed inside ExecuteSQL) and the other getters return
+// zero values.
 
-// GetJobName returns the job's name.
-func (c *JobClient) GetJobName() string { return c.job.Name }
+// GetJobID returns the job's 32-hex-digit id (PyFlink's get_job_id); ""
+// for a nil JobClient.
+func (c *JobClient) GetJobID() string {
+	if c == nil {
+		return ""
+	}
+	return c.job.ID
+}
 
-// GetJobStatus returns the current state (PyFlink's get_job_status).
-func (c *JobClient) GetJobStatus() JobStatus { return c.job.Status() }
+// GetJobName returns the job's name ("" for a nil JobClient).
+func (c *JobClient) GetJobName() string {
+	if c == nil {
+		return ""
+	}
+	return c.job.Name
+}
+
+// GetJobStatus returns the current state (PyFlink's get_job_status);
+// FINISHED for a nil JobClient.
+func (c *JobClient) GetJobStatus() JobStatus {
+	if c == nil {
+		return JobFinished
+	}
+	return c.job.Status()
+}
 
 // GetJobStatusAsync returns the current state as PyFlink's JobStatus
 // enum, in a completed future (PyFlink's get_job_status future).
 func (c *JobClient) GetJobStatusAsync() *common.CompletableFuture[common.JobStatus] {
 	f := common.NewCompletableFuture[common.JobStatus](nil)
-	f.Complete(common.JobStatusOf(c.job.Status()))
+	f.Complete(common.JobStatusOf(c.GetJobStatus()))
 	return f
 }
 
+// errNilJobClient is reported by the methods of a nil JobClient, which
+// TableResult.GetJobClient returns for statements that run no job.
+var errNilJobClient = errors.New("nil JobClient: the statement runs no job (DDL, SHOW, ... have none)")
+
 // Cancel stops the job and returns at once; use Wait to wait for the end
-// (PyFlink's cancel). Cancelling a finished job does nothing.
+// (PyFlink's cancel). Cancelling a finished job does nothing; a nil
+// JobClient is an error.
 func (c *JobClient) Cancel() error {
+	if c == nil {
+		return errNilJobClient
+	}
 	c.job.Cancel()
 	return nil
 }
 
 // Wait blocks until the job ends or ctx is done; it returns the job's
-// error (nil when FINISHED).
-func (c *JobClient) Wait(ctx context.Context) error { return c.job.Wait(ctx) }
+// error (nil when FINISHED); a nil JobClient is an error.
+func (c *JobClient) Wait(ctx context.Context) error {
+	if c == nil {
+		return errNilJobClient
+	}
+	return c.job.Wait(ctx)
+}
 
 // Bounded reports whether the job ends by itself: every source of its
 // dataflow is bounded (batch mode, or bounded sources in streaming mode). An
 // unbounded job runs until it is cancelled or fails.
 func (c *JobClient) Bounded() bool {
+	if c == nil {
+		return true
+	}
 	if c.job.Graph == nil {
 		return false
 	}
@@ -86,16 +125,32 @@ func (c *JobClient) Bounded() bool {
 	return true
 }
 
-// Done is closed when the job ends.
-func (c *JobClient) Done() <-chan struct{} { return c.job.Done() }
+// Done is closed when the job ends (at once for a nil JobClient).
+func (c *JobClient) Done() <-chan struct{} {
+	if c == nil {
+		ch := make(chan struct{})
+		close(ch)
+		return ch
+	}
+	return c.job.Done()
+}
 
-// Err returns the failure cause of a FAILED job.
-func (c *JobClient) Err() error { return c.job.Err() }
+// Err returns the failure cause of a FAILED job (an error for a nil
+// JobClient).
+func (c *JobClient) Err() error {
+	if c == nil {
+		return errNilJobClient
+	}
+	return c.job.Err()
+}
 
 // GetJobExecutionResult waits for the job to end and returns its result
 // (PyFlink's get_job_execution_result): the job's error when it failed or
 // was cancelled, ctx's error when ctx ends first.
 func (c *JobClient) GetJobExecutionResult(ctx context.Context) (*JobExecutionResult, error) {
+	if c == nil {
+		return nil, errNilJobClient
+	}
 	if err := c.job.Wait(ctx); err != nil {
 		return nil, err
 	}
@@ -105,7 +160,11 @@ func (c *JobClient) GetJobExecutionResult(ctx context.Context) (*JobExecutionRes
 // GetJobExecutionResultAsync is GetJobExecutionResult as a future;
 // cancelling the future cancels the job.
 func (c *JobClient) GetJobExecutionResultAsync() *common.CompletableFuture[*JobExecutionResult] {
-	return common.Go(func() (*JobExecutionResult, error) { return c.GetJobExecutionResult(context.Background()) }, c.job.Cancel)
+	cancel := func() {}
+	if c != nil {
+		cancel = c.job.Cancel
+	}
+	return common.Go(func() (*JobExecutionResult, error) { return c.GetJobExecutionResult(context.Background()) }, cancel)
 }
 
 // GetAccumulators returns the job's accumulators: the number of rows each
@@ -115,6 +174,9 @@ func (c *JobClient) GetAccumulators() map[string]any { return c.accumulators() }
 
 func (c *JobClient) accumulators() map[string]any {
 	out := map[string]any{}
+	if c == nil {
+		return out
+	}
 	for _, m := range c.job.Metrics() {
 		out[m.Name+".numRecordsOut"] = m.RecordsOut.Load()
 	}
@@ -135,24 +197,54 @@ func (c *JobClient) TriggerSavepoint(savepointDirectory string) (string, error) 
 	return "", ErrSavepointsNotSupported
 }
 
-// Statement is the SQL the job runs.
-func (c *JobClient) Statement() string { return c.statement }
+// Statement is the SQL the job runs ("" for a nil JobClient).
+func (c *JobClient) Statement() string {
+	if c == nil {
+		return ""
+	}
+	return c.statement
+}
 
-// StartTime is when the job was submitted.
-func (c *JobClient) StartTime() time.Time { return c.job.StartTime() }
+// StartTime is when the job was submitted (zero for a nil JobClient).
+func (c *JobClient) StartTime() time.Time {
+	if c == nil {
+		return time.Time{}
+	}
+	return c.job.StartTime()
+}
 
-// EndTime is when the job ended (zero while running).
-func (c *JobClient) EndTime() time.Time { return c.job.EndTime() }
+// EndTime is when the job ended (zero while running and for a nil
+// JobClient).
+func (c *JobClient) EndTime() time.Time {
+	if c == nil {
+		return time.Time{}
+	}
+	return c.job.EndTime()
+}
 
-// Plan is the job's physical plan.
-func (c *JobClient) Plan() *plan.PhysNode { return c.plan }
+// Plan is the job's physical plan (nil for a nil JobClient).
+func (c *JobClient) Plan() *plan.PhysNode {
+	if c == nil {
+		return nil
+	}
+	return c.plan
+}
 
-// Metrics returns per-operator metrics in graph order.
-func (c *JobClient) Metrics() []*runtime.OperatorMetrics { return c.job.Metrics() }
+// Metrics returns per-operator metrics in graph order (none for a nil
+// JobClient).
+func (c *JobClient) Metrics() []*runtime.OperatorMetrics {
+	if c == nil {
+		return nil
+	}
+	return c.job.Metrics()
+}
 
 // NodeMetrics returns the metrics of the runtime node that executes a
 // physical plan node (nil for nodes fused into edges).
 func (c *JobClient) NodeMetrics(p *plan.PhysNode) *runtime.OperatorMetrics {
+	if c == nil {
+		return nil
+	}
 	if n, ok := c.nodes[p]; ok {
 		return n.Metrics()
 	}

@@ -117,7 +117,12 @@ func (s *CsvTableSource) Descriptor() *TableDescriptor {
 }
 
 // CsvTableSink writes CSV files (PyFlink's CsvTableSink): a filesystem
-// table with the csv format.
+// table with the csv format. Unlike Flink's CsvTableSink, which writes a
+// single file named Path when it runs with one task (NumFiles 1), Path is
+// always a directory: the rows go to part files inside it
+// ("part-<uuid>-<task>-<n>"), as with Flink's filesystem connector. Read
+// them back through a filesystem table or CsvTableSource over that
+// directory.
 type CsvTableSink struct {
 	FieldNames     []string
 	FieldTypes     []*types.DataType

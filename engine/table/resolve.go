@@ -368,6 +368,25 @@ func (t *TableEnvironment) containsAggregate(e sql.Expr) bool {
 // and an unnamed computed item gets Flink's Table API name: _c<position>
 // for plain expressions, EXPR$<n> for the n-th aggregate.
 func (r *resolver) selectList(fields []Expression) ([]*sql.SelectItem, *exprDeps, error) {
+	out, deps, err := r.selectItems(fields)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Flink's projections reject a repeated output name (where SQL
+	// renames the second "a" to "a0").
+	seen := map[string]bool{}
+	for _, it := range out {
+		if seen[it.Alias.Name] {
+			return nil, nil, fmt.Errorf("Ambiguous column name: %s", it.Alias.Name)
+		}
+		seen[it.Alias.Name] = true
+	}
+	return out, deps, nil
+}
+
+// selectItems is selectList without the check for repeated names
+// (AddOrReplaceColumns lets the last of them win).
+func (r *resolver) selectItems(fields []Expression) ([]*sql.SelectItem, *exprDeps, error) {
 	var out []*sql.SelectItem
 	var deps *exprDeps
 	aggN := 0

@@ -169,31 +169,60 @@ func okResult() *TableResult {
 // GetResultKind returns SUCCESS for DDL and USE and SUCCESS_WITH_CONTENT
 // for everything else, DML, queries, SHOW, DESCRIBE and EXPLAIN included
 // (PyFlink's get_result_kind).
-func (r *TableResult) GetResultKind() ResultKind { return r.kind }
+// A nil *TableResult (returned next to an error) reports SUCCESS.
+func (r *TableResult) GetResultKind() ResultKind {
+	if r == nil {
+		return Success
+	}
+	return r.kind
+}
 
 // GetTableSchema returns the result's columns (PyFlink's
 // get_table_schema): "result" STRING for DDL, USE and EXPLAIN, one STRING
 // column for SHOW, one BIGINT column per sink for INSERT, the selected
-// columns for a query.
-func (r *TableResult) GetTableSchema() *TableSchema { return r.schema }
+// columns for a query. A nil *TableResult has an empty schema.
+func (r *TableResult) GetTableSchema() *TableSchema {
+	if r == nil {
+		return NewTableSchema(nil, nil)
+	}
+	return r.schema
+}
 
 // GetJobClient returns the job of a query or INSERT, nil for statements
-// that run no job (PyFlink's get_job_client).
-func (r *TableResult) GetJobClient() *JobClient { return r.job }
+// that run no job (PyFlink's get_job_client) and for a nil *TableResult.
+func (r *TableResult) GetJobClient() *JobClient {
+	if r == nil {
+		return nil
+	}
+	return r.job
+}
 
 // IsQuery reports a SELECT result (its rows carry changelog RowKinds).
-func (r *TableResult) IsQuery() bool { return r.query }
+func (r *TableResult) IsQuery() bool { return r != nil && r.query }
 
 // Message is the line the SQL Client prints for a statement without rows
-// ("[INFO] Execute statement succeeded.").
-func (r *TableResult) Message() string { return r.message }
+// ("[INFO] Execute statement succeeded."); "" for a nil *TableResult.
+func (r *TableResult) Message() string {
+	if r == nil {
+		return ""
+	}
+	return r.message
+}
+
+// errNilResult is reported by the methods of a nil *TableResult, the
+// value ExecuteSQL and Execute return next to an error.
+var errNilResult = errors.New("nil TableResult (the statement that should have produced it failed: check its error)")
 
 // Wait blocks until the result is ready or timeout (0 = none) passes
 // (PyFlink's wait): for a query until its first row is available (or the
 // job ended), for an INSERT until the job ends; other results are ready at
 // once. It returns the job's error, or context.DeadlineExceeded on
-// timeout.
+// timeout. PyFlink's timeout is in milliseconds; here it is a Duration,
+// and zero or a negative one waits without limit.
 func (r *TableResult) Wait(timeout time.Duration) error {
+	if r == nil {
+		return errNilResult
+	}
 	if r.job == nil {
 		return nil
 	}
@@ -246,6 +275,9 @@ var ErrAlreadyCollected = errors.New("the result of a query can only be collecte
 // -1 per sink. A query's rows can be read once: Collect and Print are
 // mutually exclusive (ErrAlreadyCollected).
 func (r *TableResult) Collect() (*RowIterator, error) {
+	if r == nil {
+		return nil, errNilResult
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.collected && r.collector != nil {
@@ -279,9 +311,10 @@ type RowIterator struct {
 	done   bool
 }
 
-// Next advances to the next row; it returns false at the end or on error.
+// Next advances to the next row; it returns false at the end or on error
+// (see Err), and for a nil iterator (Collect's value next to an error).
 func (it *RowIterator) Next() bool {
-	if it.done {
+	if it == nil || it.done {
 		return false
 	}
 	if it.res.collector == nil {
@@ -327,6 +360,9 @@ func (it *RowIterator) Next() bool {
 // results come as one batch), io.EOF at the end. Use either Next or
 // NextBatch on one iterator, not both.
 func (it *RowIterator) NextBatch(ctx context.Context) (*types.Batch, error) {
+	if it == nil {
+		return nil, errNilIterator
+	}
 	if it.res.collector == nil {
 		if it.pos >= len(it.static) {
 			return nil, io.EOF
@@ -346,15 +382,32 @@ func (it *RowIterator) NextBatch(ctx context.Context) (*types.Batch, error) {
 	return it.res.collector.Next(ctx)
 }
 
-// Row returns the current row.
-func (it *RowIterator) Row() *types.Row { return it.row }
+// Row returns the current row (nil before the first Next and for a nil
+// iterator).
+func (it *RowIterator) Row() *types.Row {
+	if it == nil {
+		return nil
+	}
+	return it.row
+}
 
-// Err returns the error that ended iteration (the job's failure), if any.
-func (it *RowIterator) Err() error { return it.err }
+// Err returns the error that ended iteration (the job's failure), if any;
+// for a nil iterator an error saying so.
+func (it *RowIterator) Err() error {
+	if it == nil {
+		return errNilIterator
+	}
+	return it.err
+}
+
+var errNilIterator = errors.New("nil RowIterator (Collect failed: check its error)")
 
 // Close stops reading; an unfinished query job is cancelled (PyFlink's
 // CloseableIterator.close).
 func (it *RowIterator) Close() error {
+	if it == nil {
+		return nil
+	}
 	it.done = true
 	if it.res.job != nil && !it.res.job.GetJobStatus().IsTerminal() {
 		return it.res.job.Cancel()

@@ -11,12 +11,14 @@ import (
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
+// listResult is the result of a SHOW listing: one nullable STRING column,
+// as Flink's buildShowResult declares it.
 func listResult(column string, names []string) *TableResult {
 	rows := make([]*types.Row, len(names))
 	for i, n := range names {
 		rows[i] = types.NewRow(n)
 	}
-	return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{column}, []*types.DataType{types.StringType().NotNull()}), static: rows}
+	return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{column}, []*types.DataType{types.StringType()}), static: rows}
 }
 
 // likeFilter applies SHOW ... [NOT] LIKE|ILIKE 'pattern'.
@@ -112,7 +114,7 @@ func (x *execution) show(s *sql.Show) (*TableResult, error) {
 			rows = append(rows, types.NewRow(e.Name(), e.Used()))
 		}
 		return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"module name", "used"},
-			[]*types.DataType{types.StringType().NotNull(), types.BooleanType().NotNull()}), static: rows}, nil
+			[]*types.DataType{types.StringType(), types.BooleanType()}), static: rows}, nil
 	case "JOBS":
 		var rows []*types.Row
 		for _, j := range t.Jobs() {
@@ -258,10 +260,11 @@ func DescribeSchema(s *types.Schema) *TableResult {
 		}
 		rows = append(rows, types.NewRow(c.Name, typ, t.Nullable, key, extras, water))
 	}
+	// All columns nullable, as in Flink's DESCRIBE result.
 	st := types.StringType()
 	return &TableResult{kind: SuccessWithContent,
 		schema: NewTableSchema([]string{"name", "type", "null", "key", "extras", "watermark"},
-			[]*types.DataType{st.NotNull(), st.NotNull(), types.BooleanType().NotNull(), st, st, st}),
+			[]*types.DataType{st, st, types.BooleanType(), st, st, st}),
 		static: rows}
 }
 

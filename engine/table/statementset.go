@@ -84,7 +84,11 @@ func (s *StatementSet) Explain(details ...ExplainDetail) (string, error) {
 	if len(sinks) == 0 {
 		return "", errorf("No statement was added to the statement set")
 	}
-	return s.env.explainNodes(sinks, explainDetails(details))
+	d, err := explainDetails(details)
+	if err != nil {
+		return "", err
+	}
+	return s.env.explainNodes(sinks, d)
 }
 
 // Execute runs all inserts as one job and clears the set (PyFlink's

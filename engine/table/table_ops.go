@@ -123,7 +123,7 @@ func (t *Table) AddOrReplaceColumns(fields ...Expression) *Table { return t.addC
 
 func (t *Table) addColumns(fields []Expression, replace bool) *Table {
 	return t.op(func(from *sql.TableRef, r *resolver) (*sql.Query, *exprDeps, error) {
-		added, deps, err := r.selectList(fields)
+		added, deps, err := r.selectItems(fields)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -682,9 +682,13 @@ func (t *Table) Window(w *GroupWindow) *GroupWindowedTable {
 }
 
 // OverWindow defines over windows for aggregates that do not collapse rows
-// (PyFlink's over_window); Select with Expression.Over follows. Over
-// windows need a time attribute order; on batch tables Flink does not
-// support them.
+// (PyFlink's over_window); Select with Expression.Over follows, and each
+// window needs an Alias and an OrderBy. In streaming mode the order must
+// be an ascending time attribute (the rowtime or proctime column), as in
+// Flink; another order is reported when the table is executed or
+// explained ("OVER windows' ordering in stream mode must be defined on a
+// time attribute"). In batch mode any sortable column may order the window,
+// as Flink's batch over aggregation allows.
 func (t *Table) OverWindow(windows ...*OverWindow) *OverWindowedTable {
 	return &OverWindowedTable{t: t, ws: windows}
 }

@@ -1,7 +1,7 @@
 package table
 
 import (
-	"strconv"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -71,39 +71,12 @@ func (c *TableConfig) GetLocalTimeZone() string {
 // (PyFlink's set_local_timezone). It fails for unknown zones.
 func (c *TableConfig) SetLocalTimeZone(zone string) error {
 	if zone != "default" {
-		if _, err := time.LoadLocation(zone); err != nil {
-			if _, ok := parseGMTOffset(zone); !ok {
-				return err
-			}
+		if _, err := config.ParseTimeZone(zone); err != nil {
+			return err
 		}
 	}
 	c.conf.Set(config.LocalTimeZone.Key, zone)
 	return nil
-}
-
-// parseGMTOffset accepts "GMT+hh:mm" / "GMT-hh:mm" ids.
-func parseGMTOffset(z string) (*time.Location, bool) {
-	if !strings.HasPrefix(z, "GMT") || len(z) < 4 {
-		return nil, false
-	}
-	sign := 1
-	switch z[3] {
-	case '+':
-	case '-':
-		sign = -1
-	default:
-		return nil, false
-	}
-	h, m, ok := strings.Cut(z[4:], ":")
-	if !ok {
-		m = "0"
-	}
-	hh, err1 := strconv.Atoi(h)
-	mm, err2 := strconv.Atoi(m)
-	if err1 != nil || err2 != nil || hh > 18 || mm > 59 {
-		return nil, false
-	}
-	return time.FixedZone(z, sign*(hh*3600+mm*60)), true
 }
 
 // GetIdleStateRetention returns table.exec.state.ttl, how long state of an
@@ -121,12 +94,18 @@ func (c *TableConfig) SetIdleStateRetention(d time.Duration) {
 }
 
 // SetIdleStateRetentionTime sets the idle state retention to minTime;
-// maxTime is ignored and derived as 1.5 × minTime (PyFlink's
-// set_idle_state_retention_time).
+// maxTime is otherwise ignored and derived as 1.5 × minTime (PyFlink's
+// set_idle_state_retention_time). As in Flink, maxTime must exceed
+// minTime by at least 5 minutes unless both are 0 (never clean up);
+// otherwise it returns an error and changes nothing.
 //
 // Deprecated: use SetIdleStateRetention.
-func (c *TableConfig) SetIdleStateRetentionTime(minTime, maxTime time.Duration) {
+func (c *TableConfig) SetIdleStateRetentionTime(minTime, maxTime time.Duration) error {
+	if maxTime-minTime < 5*time.Minute && !(minTime == 0 && maxTime == 0) {
+		return fmt.Errorf("Difference between minTime: %v and maxTime: %v should be at least 5 minutes.", minTime, maxTime)
+	}
 	c.SetIdleStateRetention(minTime)
+	return nil
 }
 
 // GetMinIdleStateRetentionTime returns the retention in milliseconds

@@ -79,17 +79,38 @@ func (t *Table) Err() error {
 	return t.err
 }
 
-// GetEnvironment returns the TableEnvironment the table belongs to.
-func (t *Table) GetEnvironment() *TableEnvironment { return t.env }
+// usable returns the error that keeps the table from being used: "nil
+// Table" for a nil *Table (as returned next to an error by FromPath,
+// FromElements, ...), or the error of the operation that built it.
+func (t *Table) usable() error {
+	if t == nil {
+		return errorf("nil Table")
+	}
+	return t.err
+}
 
-// Plan returns the table's logical plan (nil for a failed table).
-func (t *Table) Plan() plan.Node { return t.node }
+// GetEnvironment returns the TableEnvironment the table belongs to (nil
+// for a nil *Table).
+func (t *Table) GetEnvironment() *TableEnvironment {
+	if t == nil {
+		return nil
+	}
+	return t.env
+}
+
+// Plan returns the table's logical plan (nil for a failed or nil table).
+func (t *Table) Plan() plan.Node {
+	if t == nil {
+		return nil
+	}
+	return t.node
+}
 
 // QueryString renders the SQL query a Table API operation was bound from,
 // with inputs shown by generated names; "" for tables that were not built
 // by a Table API operation.
 func (t *Table) QueryString() string {
-	if t.ast == nil {
+	if t == nil || t.ast == nil {
 		return ""
 	}
 	return sql.Format(t.ast)
@@ -97,14 +118,14 @@ func (t *Table) QueryString() string {
 
 // columns returns the table's output columns.
 func (t *Table) columns() []plan.Column {
-	if t.node == nil {
+	if t == nil || t.node == nil {
 		return nil
 	}
 	return t.node.Columns()
 }
 
 // GetSchema returns the table's columns (PyFlink's get_schema). A failed
-// table has an empty schema (see Err).
+// or nil table has an empty schema (see Err).
 func (t *Table) GetSchema() *TableSchema {
 	cols := t.columns()
 	names := make([]string, len(cols))
@@ -128,8 +149,15 @@ func (t *Table) GetResolvedSchema() *types.Schema {
 }
 
 // PrintSchema prints the schema as a tree ("root\n |-- a: INT") to the
-// environment's standard output (PyFlink's print_schema).
-func (t *Table) PrintSchema() { t.PrintSchemaTo(t.env.out()) }
+// environment's standard output (PyFlink's print_schema); a failed or nil
+// table prints "root" alone.
+func (t *Table) PrintSchema() {
+	if t == nil || t.env == nil {
+		t.PrintSchemaTo(os.Stdout)
+		return
+	}
+	t.PrintSchemaTo(t.env.out())
+}
 
 // PrintSchemaTo writes the schema tree to w.
 func (t *Table) PrintSchemaTo(w io.Writer) { fmt.Fprint(w, t.GetSchema().String()) }
@@ -138,8 +166,8 @@ func (t *Table) PrintSchemaTo(w io.Writer) { fmt.Fprint(w, t.GetSchema().String(
 // are collected to the client (PyFlink's execute). It returns the table's
 // error if it has one, or a planning error.
 func (t *Table) Execute() (*TableResult, error) {
-	if t.err != nil {
-		return nil, t.err
+	if err := t.usable(); err != nil {
+		return nil, err
 	}
 	return t.env.runQuery(context.Background(), t.node, t.statement())
 }
@@ -158,14 +186,25 @@ func (t *Table) statement() string {
 
 // Explain returns the table's plan, with Flink's three EXPLAIN sections
 // and the requested extra details (PyFlink's explain).
+//
+// It fails for the table's error and for a detail that is not one of the
+// ExplainDetail constants.
 func (t *Table) Explain(details ...ExplainDetail) (string, error) {
-	if t.err != nil {
-		return "", t.err
+	if err := t.usable(); err != nil {
+		return "", err
 	}
-	return t.env.explainNodes([]plan.Node{&plan.Sink{Input: t.node, Collect: true}}, explainDetails(details))
+	d, err := explainDetails(details)
+	if err != nil {
+		return "", err
+	}
+	return t.env.explainNodes([]plan.Node{&plan.Sink{Input: t.node, Collect: true}}, d)
 }
 
-func explainDetails(details []ExplainDetail) plan.ExplainDetail {
+// explainDetails converts the requested details; an ExplainDetail that is
+// not one of the constants (the type is a string, so any value compiles)
+// is an error, as Flink's enum cannot hold one. PLAN_ADVICE is accepted
+// and adds nothing: Riffle has no plan advisor.
+func explainDetails(details []ExplainDetail) (plan.ExplainDetail, error) {
 	var d plan.ExplainDetail
 	for _, x := range details {
 		switch x {
@@ -175,16 +214,23 @@ func explainDetails(details []ExplainDetail) plan.ExplainDetail {
 			d.ChangelogMode = true
 		case JSONExecutionPlan:
 			d.JSONPlan = true
+		case PlanAdvice:
+		default:
+			return d, errorf("Unsupported ExplainDetail %q: expected one of ESTIMATED_COST, CHANGELOG_MODE, JSON_EXECUTION_PLAN, PLAN_ADVICE", string(x))
 		}
 	}
-	return d
+	return d, nil
 }
 
 // String registers the table as an anonymous temporary view (once) and
 // returns its quoted name, so that SQL can refer to it:
 // env.SQLQuery("SELECT * FROM " + tbl.String()) — PyFlink's __str__. A
-// failed table renders as "<invalid table: error>".
+// failed table renders as "<invalid table: error>", a nil one as
+// "<invalid table: nil Table>".
 func (t *Table) String() string {
+	if t == nil {
+		return "<invalid table: nil Table>"
+	}
 	if t.err != nil {
 		return "<invalid table: " + t.err.Error() + ">"
 	}

@@ -387,9 +387,21 @@ func WithName(name string) FunctionOption {
 
 // WithResultType declares the result type of a scalar or aggregate
 // function (PyFlink's result_type), overriding what is derived from a Go
-// func or declared by GetResultType.
+// func or declared by GetResultType. A nil type (or one holding nil, as an
+// invalid datatypes constructor returns) makes the function fail with an
+// error when it is used.
 func WithResultType(t *types.DataType) FunctionOption {
-	return func(f *UserDefinedFunction) { f.resultType = t }
+	return func(f *UserDefinedFunction) {
+		f.failType("WithResultType", t)
+		f.resultType = t
+	}
+}
+
+// failType records an error for an invalid declared type.
+func (f *UserDefinedFunction) failType(option string, t *types.DataType) {
+	if err := checkDataType(t); err != nil && f.err == nil {
+		f.err = fmt.Errorf("%s: %w", option, err)
+	}
 }
 
 // WithResultTypes declares the column types of a table function's or
@@ -399,6 +411,7 @@ func WithResultTypes(ts ...*types.DataType) FunctionOption {
 	return func(f *UserDefinedFunction) {
 		fields := make([]types.Field, len(ts))
 		for i, t := range ts {
+			f.failType("WithResultTypes", t)
 			fields[i] = types.NewField(fmt.Sprintf("f%d", i), t)
 		}
 		f.resultType = types.RowType(fields...)
@@ -409,13 +422,23 @@ func WithResultTypes(ts ...*types.DataType) FunctionOption {
 // arguments are cast to them. Without it any arguments are accepted (a Go
 // func's parameter types are used when it is one).
 func WithInputTypes(ts ...*types.DataType) FunctionOption {
-	return func(f *UserDefinedFunction) { f.inputTypes = ts }
+	return func(f *UserDefinedFunction) {
+		for _, t := range ts {
+			f.failType("WithInputTypes", t)
+		}
+		f.inputTypes = ts
+	}
 }
 
 // WithAccumulatorType declares an aggregate function's accumulator type
 // (PyFlink's accumulator_type; informational in Riffle).
 func WithAccumulatorType(t *types.DataType) FunctionOption {
-	return func(f *UserDefinedFunction) { f.accType = t }
+	return func(f *UserDefinedFunction) {
+		if t != nil {
+			f.failType("WithAccumulatorType", t)
+		}
+		f.accType = t
+	}
 }
 
 // WithDeterministic declares whether the function is deterministic
@@ -463,11 +486,27 @@ func defaultFuncName(impl any) string {
 
 // UDF wraps a scalar function (PyFlink's udf): f is a ScalarFunction, or a
 // plain Go func such as func(a, b int64) int64 whose parameter and result
-// types give the function's types (see typeOfGo: int64 BIGINT, string
-// STRING, *int64 a nullable BIGINT, ...). A func may return (R, error)
-// and may be variadic. When a parameter that cannot hold NULL (a
-// non-pointer basic type) receives NULL, the result is NULL without a
-// call. A ScalarFunction needs WithResultType or a GetResultType method.
+// types give the function's types: bool BOOLEAN, int8 TINYINT, int16
+// SMALLINT, int32 INT, int and int64 BIGINT, float32 FLOAT, float64
+// DOUBLE, string STRING, []byte BYTES, types.Decimal DECIMAL(38, 18),
+// types.Date DATE, types.LocalTime TIME(9), time.Time TIMESTAMP(9),
+// time.Duration INTERVAL SECOND(3), types.Months INTERVAL YEAR TO MONTH,
+// []T ARRAY<T>, map[K]V MAP<K, V>, a struct a ROW of its exported fields
+// (named by a `table:"name"` tag or the field name). Basic types are NOT
+// NULL; a pointer (*int64) is the nullable type, the way to accept or
+// return NULL. A time.Time result must lie within TIMESTAMP(9)'s range,
+// 1677-09-21 to 2262-04-11 (declare WithResultType(datatypes.Timestamp(6))
+// for other dates); outside it the job fails. A func may return (R, error) and may be variadic. When a
+// parameter that cannot hold NULL receives NULL, the result is NULL
+// without a call. A ScalarFunction needs WithResultType or a
+// GetResultType method.
+//
+// The function's name (in plans, errors and listings) is WithName's, else
+// the Go func's or type's name, else "udf" for a closure. Errors in the
+// wrapped function (a bad signature, an invalid declared type) are kept
+// and reported when the function is called in a Table operation or
+// registered; see Err. A panic inside the function fails the job with an
+// error holding the panic value and stack instead of crashing the process.
 //
 //	add := table.UDF(func(i, j int64) int64 { return i + j }, table.WithName("add"))
 //	tab.Select(add.Call(table.Col("a"), table.Col("b")))
@@ -515,7 +554,9 @@ func funcName(f any) string {
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		name = name[i+1:]
 	}
-	if strings.HasPrefix(name, "func") || strings.Contains(name, "-") || name == "" {
+	// Closures are named funcN, and closures nested in closures funcN.M,
+	// whose last part is a bare number.
+	if strings.HasPrefix(name, "func") || strings.Contains(name, "-") || name == "" || strings.Trim(name, "0123456789") == "" {
 		return ""
 	}
 	return name

@@ -2,6 +2,7 @@ package types
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -396,6 +397,12 @@ func (bb *BatchBuilder) Build() *Batch {
 	return out
 }
 
+// The range of a TIMESTAMP(7..9) value, an int64 of nanoseconds.
+var (
+	minNanosTime = time.Unix(0, math.MinInt64).UTC()
+	maxNanosTime = time.Unix(0, math.MaxInt64).UTC()
+)
+
 func checkValue(v any, t *DataType) error {
 	if v == nil {
 		return nil
@@ -427,7 +434,12 @@ func checkValue(v any, t *DataType) error {
 	case TimeRoot:
 		_, ok = v.(LocalTime)
 	case TimestampRoot, TimestampLTZRoot:
-		_, ok = v.(time.Time)
+		var x time.Time
+		if x, ok = v.(time.Time); ok && TimestampUnit(t.Precision) == arrow.Nanosecond &&
+			(x.Before(minNanosTime) || x.After(maxNanosTime)) {
+			return fmt.Errorf("value %s is out of the range of %s: precisions above 6 are stored in int64 nanoseconds, from %s to %s; use a precision of at most 6 for other dates",
+				x.Format("2006-01-02 15:04:05.999999999"), t, minNanosTime.Format("2006-01-02 15:04:05.999999999"), maxNanosTime.Format("2006-01-02 15:04:05.999999999"))
+		}
 	case IntervalYearMonthRoot:
 		_, ok = v.(Months)
 	case IntervalDayTimeRoot:
