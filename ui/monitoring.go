@@ -111,11 +111,7 @@ func (wb *Workbench) attachPlan(rt *resultTab, conn *connection) {
 // embeddedZone is the embedded session's time zone
 // (table.local-time-zone), which watermarks are shown in.
 func (wb *Workbench) embeddedZone() *time.Location {
-	z := wb.env.GetConfig().GetLocalTimeZone()
-	if z == "" || z == "default" {
-		return time.Local
-	}
-	if loc, err := time.LoadLocation(z); err == nil {
+	if loc, err := wb.env.GetConfig().LocalTimeZoneLocation(); err == nil {
 		return loc
 	}
 	return time.Local

@@ -66,6 +66,15 @@ func (c *TableConfig) GetLocalTimeZone() string {
 	return c.conf.GetString(config.LocalTimeZone.Key, config.LocalTimeZone.Default)
 }
 
+// LocalTimeZoneLocation resolves table.local-time-zone to a location as
+// the engine does at run time: "default" (or unset) is time.Local, a region
+// name is loaded from the zone database, and a custom offset id such as
+// "GMT+08:00" is a fixed zone (config.ParseTimeZone). An id the engine
+// cannot resolve is an error (a job would fail on it as well).
+func (c *TableConfig) LocalTimeZoneLocation() (*time.Location, error) {
+	return c.conf.TimeZone()
+}
+
 // SetLocalTimeZone sets table.local-time-zone: a zone name such as
 // "America/Los_Angeles", an offset id such as "GMT-08:00", or "default"
 // (PyFlink's set_local_timezone). It fails for unknown zones.
