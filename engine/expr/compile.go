@@ -218,18 +218,7 @@ func compileLazy(c *Call) (Evaluator, error) {
 			}
 			return &InputRef{Index: width + j, T: x.T}
 		}
-		nargs := make([]Expr, len(x.Args))
-		changed := false
-		for i, a := range x.Args {
-			nargs[i] = hoist(a)
-			changed = changed || nargs[i] != a
-		}
-		if !changed {
-			return x
-		}
-		nc := *x
-		nc.Args = nargs
-		return &nc
+		return withArgsMapped(x, hoist)
 	}
 	evs := make([]Evaluator, len(args))
 	argTypes := make([]*types.DataType, len(args))

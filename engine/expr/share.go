@@ -53,18 +53,7 @@ func ShareSubexpressions(exprs []Expr, width int) (shared []Expr, rewritten []Ex
 			}
 			return &InputRef{Index: width + j, T: c.T}
 		}
-		args := make([]Expr, len(c.Args))
-		changed := false
-		for i, a := range c.Args {
-			args[i] = rewrite(a)
-			changed = changed || args[i] != a
-		}
-		if !changed {
-			return c
-		}
-		nc := *c
-		nc.Args = args
-		return &nc
+		return withArgsMapped(c, rewrite)
 	}
 	rewritten = make([]Expr, len(exprs))
 	for i, e := range exprs {
@@ -188,18 +177,7 @@ func Memoize(exprs []Expr, rowID int) (*Memo, []Expr) {
 			fn := memoFunction(c, memo, j)
 			return &Call{Name: c.Name, Fn: fn, Args: append([]Expr{rowRef}, c.Args...), T: c.T}
 		}
-		args := make([]Expr, len(c.Args))
-		changed := false
-		for i, a := range c.Args {
-			args[i] = rewrite(a)
-			changed = changed || args[i] != a
-		}
-		if !changed {
-			return c
-		}
-		nc := *c
-		nc.Args = args
-		return &nc
+		return withArgsMapped(c, rewrite)
 	}
 	out := make([]Expr, len(exprs))
 	for i, e := range exprs {
@@ -291,4 +269,27 @@ func memoFunction(c *Call, memo *Memo, j int) *Function {
 		}, nil
 	}
 	return &f
+}
+
+// withArgsMapped returns c with f applied to each argument: c itself when
+// f changes none of them, otherwise a copy of the call with the new
+// arguments (the tree rewriters never modify a Call in place).
+func withArgsMapped(c *Call, f func(Expr) Expr) Expr {
+	var args []Expr
+	for i, a := range c.Args {
+		na := f(a)
+		if na != a && args == nil {
+			args = make([]Expr, len(c.Args))
+			copy(args, c.Args[:i])
+		}
+		if args != nil {
+			args[i] = na
+		}
+	}
+	if args == nil {
+		return c
+	}
+	nc := *c
+	nc.Args = args
+	return &nc
 }
