@@ -237,16 +237,21 @@ func seqWidth(seq []*simpleNode) (int, int) {
 	lo, hi := 0, 0
 	for _, n := range seq {
 		a, b := nodeWidth(n)
-		lo += a
-		if hi >= 0 {
-			if b < 0 {
-				hi = -1
-			} else {
-				hi += b
-			}
-		}
+		lo, hi = addWidth(lo, hi, a, b)
 	}
 	return lo, hi
+}
+
+// addWidth appends a part matching a..b bytes to a sequence matching
+// lo..hi bytes (a max below 0 is unbounded).
+func addWidth(lo, hi, a, b int) (int, int) {
+	switch {
+	case hi < 0:
+		return lo + a, hi
+	case b < 0:
+		return lo + a, -1
+	}
+	return lo + a, hi + b
 }
 
 func nodeWidth(n *simpleNode) (int, int) {
@@ -316,14 +321,7 @@ func literalAtOffset(seq []*simpleNode) (string, int, int) {
 				continue
 			}
 			a, b = nodeWidth(n)
-			lo += a
-			if hi >= 0 {
-				if b < 0 {
-					hi = -1
-				} else {
-					hi += b
-				}
-			}
+			lo, hi = addWidth(lo, hi, a, b)
 		}
 		return lo, hi
 	}
