@@ -229,10 +229,14 @@ func attr(attrs []string, key string) (string, bool) {
 func tableName(t string) string {
 	t = strings.TrimSuffix(strings.TrimPrefix(t, "["), "]")
 	parts := splitList(t)
-	if len(parts) == 0 {
-		return t
+	// the object name is the last part that is not a pushed-down ability
+	// (project=[...], filter=[...], partitions=[...], limit=[...], ...)
+	for i := len(parts) - 1; i >= 0; i-- {
+		if !strings.Contains(parts[i], "=") {
+			return parts[i]
+		}
 	}
-	return parts[len(parts)-1]
+	return t
 }
 
 // splitList splits "a, f(b, c), d" at top-level commas.

@@ -116,3 +116,21 @@ func TestSharedNodesAppearOnce(t *testing.T) {
 		t.Error("out-edges share their start")
 	}
 }
+
+// A scan with pushed-down projection, partitions or a limit is labelled
+// with its table's name, not with the last pushed-down item.
+func TestScanLabelIsTheTableName(t *testing.T) {
+	for attr, want := range map[string]string{
+		"table=[[default_catalog, default_database, flights, project=[delay, origin]]]":                         "table: flights",
+		"table=[[c, d, parted, partitions=[{dt=2024-01-01}], project=[a]]]":                                     "table: parted",
+		"table=[[default_catalog, default_database, airports, project=[iata, state], metadata=[], limit=[10]]]": "table: airports",
+		"table=[[default_catalog, default_database, plain]]":                                                    "table: plain",
+	} {
+		scan := &plan.PhysNode{Op: "TableSourceScan", Attrs: []string{attr}, Cols: cols("a"), Parallelism: 1}
+		n := &Node{}
+		describe(n, scan, false)
+		if len(n.Lines) == 0 || n.Lines[0] != want {
+			t.Errorf("%s: lines %q, want %q first", attr, n.Lines, want)
+		}
+	}
+}
