@@ -385,8 +385,10 @@ func (rt *resultTab) tick(visible bool) {
 			rt.res.SetPaused(false)
 		}
 		rt.grid.refreshFrame() // calls updateStatus
-		if rt.grid.view == results.ChangelogView && state == stateRunning && rt.follow.Checked {
-			rt.grid.followTail() // follow the newest changes
+		if rt.grid.view == results.ChangelogView && (state == stateRunning || changed) && rt.follow.Checked {
+			// follow the newest changes, and show the last ones when the
+			// view is paused or the query ends
+			rt.grid.followTail()
 		}
 		return
 	}

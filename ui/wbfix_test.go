@@ -449,3 +449,36 @@ SELECT CASE WHEN n <= 200 THEN 'short' ELSE 'a value much longer than the first 
 		t.Errorf("column width %v after the end, %v while running", got, first)
 	}
 }
+
+// With Follow on, pausing the changelog view shows its newest frozen
+// change, and so does the end of the query (here: Stop while paused).
+func TestFollowShowsTheLastChangeWhenPausedAndWhenEnded(t *testing.T) {
+	h := newHarness(t)
+	h.newTab(`CREATE TEMPORARY TABLE s (k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '2000');
+SELECT k FROM s`)
+	h.runAll()
+	rt := h.wb.results[0]
+	rt.viewSel.SetSelected(viewNames[results.ChangelogView])
+	if !rt.follow.Checked {
+		t.Fatal("Follow is off by default")
+	}
+	h.until("a few hundred changes", func() bool { h.wb.Tick(); return rt.grid.total > 300 })
+	lastShown := func() bool {
+		rt.grid.refreshFrame() // measure the rows drawn now
+		return rt.grid.visTo >= rt.grid.total
+	}
+	time.Sleep(100 * time.Millisecond) // changes arrive that the grid has not drawn
+	rt.pauseBtn.OnTapped()
+	h.wb.Tick()
+	if !lastShown() {
+		t.Errorf("paused: rows %d..%d shown of %d", rt.grid.visFrom, rt.grid.visTo, rt.grid.total)
+	}
+	rt.grid.ScrollToTop() // looking at older changes when it ends
+	rt.stopBtn.OnTapped()
+	h.waitDone(rt)
+	h.until("the end to be drawn", func() bool { h.wb.Tick(); return rt.state() != statePaused && rt.state() != stateRunning })
+	h.wb.Tick()
+	if !lastShown() {
+		t.Errorf("ended: rows %d..%d shown of %d", rt.grid.visFrom, rt.grid.visTo, rt.grid.total)
+	}
+}
