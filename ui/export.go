@@ -165,7 +165,7 @@ func (wb *Workbench) newCSVForm(name string) *exportForm {
 	f.bom.SetChecked(s.BOM)
 	f.nlReplace = widget.NewEntry()
 	f.nlReplace.SetText(s.NewlineReplacement)
-	f.nlReplace.SetPlaceHolder("replacement, e.g. a space")
+	f.nlReplace.SetPlaceHolder("e.g. a space")
 	f.replaceNL = widget.NewCheck("Replace line breaks in values with", func(on bool) {
 		if on {
 			f.nlReplace.Enable()
