@@ -84,6 +84,17 @@ func TestAggregateWithoutRetractOverUpdatingInput(t *testing.T) {
 	flat := counts.GroupBy(Col("n")).FlatAggregate(last.Call(Col("n")).As("v")).Select(Col("n"), Col("v"))
 	_, err = flat.Execute()
 	checkNoRetract(t, "FlatAggregate", err, "my_last")
+	// a changelog source producing -U/+U: rejected as well, naming the source
+	rt := types.RowType(types.NewField("name", types.StringType()), types.NewField("score", types.BigIntType()))
+	ch := make(chan *types.Row, 3)
+	ch <- types.NewRowWithKind(types.Insert, "Alice", int64(12))
+	ch <- types.NewRowWithKind(types.UpdateBefore, "Alice", int64(12))
+	ch <- types.NewRowWithKind(types.UpdateAfter, "Alice", int64(100))
+	close(ch)
+	ctab, err := senv.FromChangelogStream(NewDataStream(ch, rt), nil)
+	mustTable(t, ctab, err)
+	_, err = ctab.GroupBy(Col("name")).Select(Col("name"), mySum.Call(Col("score"))).Execute()
+	checkNoRetract(t, "changelog source", err, "my_sum")
 	// over insert-only input the function needs no retract
 	wantRows(t, so.GroupBy(Col("name")).Select(Col("name"), mySum.Call(Col("id")).As("s")).
 		Where(Col("name").IsEqual("Bob")), "+I[Bob, 2]")
