@@ -282,7 +282,23 @@ func numFrom[A number](to *types.DataType) func(*Vec, int) *Vec {
 // CastValue casts one Go value of type from to type to (nil stays nil).
 // zone is the session time zone for TIMESTAMP_LTZ conversions. Decimal
 // overflow yields nil (NULL), as in Flink; unparsable strings are errors.
+// A TIMESTAMP(7..9) result outside 1677-09-21..2262-04-11 (Riffle's int64
+// nanoseconds, see types.CheckTimestampRange) is an error where Flink
+// would succeed: CAST fails, TRY_CAST gives NULL, never a wrapped date.
 func CastValue(v any, from, to *types.DataType, zone *time.Location) (any, error) {
+	out, err := castValue(v, from, to, zone)
+	if err != nil {
+		return nil, err
+	}
+	if t, ok := out.(time.Time); ok {
+		if err := types.CheckTimestampRange(t, to); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func castValue(v any, from, to *types.DataType, zone *time.Location) (any, error) {
 	if v == nil {
 		return nil, nil
 	}

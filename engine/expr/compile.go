@@ -3,6 +3,7 @@ package expr
 import (
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -37,6 +38,11 @@ func Compile(e Expr) (Evaluator, error) {
 			return &Vec{Arr: b.Cols[idx], T: t}, nil
 		}, nil
 	case *Literal:
+		if t, ok := x.Value.(time.Time); ok {
+			if err := types.CheckTimestampRange(t, x.T); err != nil {
+				return nil, err
+			}
+		}
 		v := ConstVec(x.Value, x.T)
 		return func(*Ctx, *types.Batch) (*Vec, error) { return v, nil }, nil
 	case *Call:
@@ -86,6 +92,15 @@ func compileCall(c *Call) (Evaluator, error) {
 		}
 		if out.T == nil {
 			out.T = ret
+		}
+		if out.Const {
+			// a constant TIMESTAMP(7..9) outside int64 nanoseconds would
+			// wrap when materialised: fail instead (types.CheckTimestampRange)
+			if t, ok := out.Val.(time.Time); ok {
+				if err := types.CheckTimestampRange(t, ret); err != nil {
+					return nil, &EvalError{Func: name, Msg: err.Error()}
+				}
+			}
 		}
 		return out, nil
 	}), nil

@@ -485,6 +485,11 @@ func datetimeArith(op string, ta, tb, ret *types.DataType) (Kernel, error) {
 			out := make([]int64, len(in))
 			for i, x := range in {
 				out[i] = x + delta
+				if (delta > 0) != (out[i] > x) && delta != 0 {
+					// left the int64 range (a TIMESTAMP(7..9) past 1677 or
+					// 2262): the row-wise path fails with the range
+					return slow(args, n)
+				}
 			}
 			return ArrVec(vector.FromValues(types.ToArrow(ret), out, vector.Validity(args[0].Arr), args[0].Arr.NullN()), ret), nil
 		}, nil

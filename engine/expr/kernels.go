@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"errors"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -194,6 +195,9 @@ func rowWise(args []*Vec, n int, out *types.DataType, nullSafe bool, f func(vals
 		}
 		row[0] = v
 		if err := bb.Append(types.Insert, row); err != nil {
+			if u := errors.Unwrap(err); u != nil {
+				err = u // the value's own error, without "field 0"
+			}
 			return nil, err
 		}
 	}

@@ -17,6 +17,28 @@ type AggregateImpl interface {
 	Open(ctx *Ctx) (AggregateInstance, error)
 }
 
+// RetractionSupport is implemented by an AggregateImpl that can tell the
+// planner, before a job runs, whether its function retracts (Flink's
+// retract method). An implementation without it is taken to retract.
+type RetractionSupport interface {
+	SupportsRetraction() bool
+}
+
+// CanRetract reports whether the user-defined aggregate function f can
+// consume an updating input (-U/-D rows): the planner rejects a streaming
+// aggregation over such input when it cannot, as Flink's code generation
+// does (ImperativeAggCodeGen.checkNeededMethods). Built-in aggregates
+// (f.Aggregate nil) all retract.
+func CanRetract(f *Function) bool {
+	if f == nil || f.Aggregate == nil {
+		return true
+	}
+	if r, ok := f.Aggregate.(RetractionSupport); ok {
+		return r.SupportsRetraction()
+	}
+	return true
+}
+
 // AggregateInstance is an opened user-defined aggregate function. Every
 // method may return an error (or panic); the job then fails with the
 // function's name in its error.

@@ -406,10 +406,16 @@ func (b *binder) datetimeLit(x *sql.DateTimeLit) expr.Expr {
 		if !strings.ContainsAny(strings.TrimSpace(x.Value), " T") {
 			p = 0
 		}
+		lt := types.TimestampType(p).NotNull()
 		if x.Type == "TIMESTAMP_LTZ" {
-			return &expr.Literal{Value: fromWall(t, b.zone()), T: types.TimestampLTZType(p).NotNull()}
+			t, lt = fromWall(t, b.zone()), types.TimestampLTZType(p).NotNull()
 		}
-		return &expr.Literal{Value: t, T: types.TimestampType(p).NotNull()}
+		if err := types.CheckTimestampRange(t, lt); err != nil {
+			// Flink accepts 0000..9999 at every precision; Riffle's
+			// TIMESTAMP(7..9) holds int64 nanoseconds only
+			b.failAt(x, "Illegal %s literal '%s': %v", x.Type, x.Value, err)
+		}
+		return &expr.Literal{Value: t, T: lt}
 	}
 	b.failAt(x, "Unsupported literal %s", x.Type)
 	return nil

@@ -466,6 +466,9 @@ func (pl *planner) aggregate(a *Aggregate) *PhysNode {
 			if ag.Distinct && retractable && ag.Func != "COUNT" && ag.Func != "SUM" {
 				pl.fail("%s(DISTINCT) over an updating input is not supported", ag.Func)
 			}
+			if retractable && !expr.CanRetract(ag.Fn) {
+				pl.fail("%s", noRetractError(ag, in))
+			}
 		}
 	}
 	keysCopy := append([]int(nil), a.GroupKeys...)
@@ -1148,4 +1151,23 @@ func QueryRoot(p *PhysNode) *PhysNode {
 		in = in.Inputs[0]
 	}
 	return in
+}
+
+// noRetractError is Flink's planning error for a user-defined aggregate
+// function without a retract method over an updating input
+// (ImperativeAggCodeGen.checkNeededMethods: "No matching retract method
+// found for AggregateFunction ... with parameters ..."), naming the
+// function, its argument types and the node producing the changes.
+func noRetractError(ag AggCall, in *PhysNode) error {
+	kind := "AggregateFunction"
+	if ag.Fn.Kind == expr.TableAggregateKind {
+		kind = "TableAggregateFunction"
+	}
+	args := make([]string, len(ag.ArgTypes))
+	for i, t := range ag.ArgTypes {
+		args[i] = t.String()
+	}
+	return fmt.Errorf("No matching retract method found for %s '%s' with parameters '(%s)'. "+
+		"The aggregation consumes %s produced by node %s; implement table.RetractableFunction to aggregate an updating input",
+		kind, ag.Fn.Name, strings.Join(args, ", "), changesOf(in.Mode), describeTop(in))
 }

@@ -282,6 +282,12 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int) (err er
 	current := chain[0].Name
 	defer func() {
 		if r := recover(); r != nil {
+			if ue, ok := r.(*UDFError); ok {
+				// a user-defined aggregate's error, raised through the
+				// accumulator interface (udaf.go): no stack, it is not a bug
+				err = &TaskError{Operator: current, Err: ue}
+				return
+			}
 			err = &TaskError{Operator: current, Err: fmt.Errorf("panic: %v\n%s", r, debug.Stack())}
 		}
 	}()

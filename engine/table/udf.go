@@ -63,7 +63,11 @@ type TableAggregateFunction interface {
 
 // RetractableFunction is implemented by aggregate functions that can
 // withdraw a previously accumulated row (Flink's retract method), needed
-// when the input is an updating table.
+// when the input is an updating table. As in Flink, a streaming
+// aggregation (or FlatAggregate) of a function without it over an
+// updating input fails when the plan is built (ExecuteSQL, Explain,
+// Execute) with "No matching retract method found for AggregateFunction
+// '<name>' with parameters '(<types>)'"; batch mode never retracts.
 type RetractableFunction interface {
 	Retract(acc any, args ...any) error
 }
@@ -1111,6 +1115,14 @@ func (a *aggImpl) Open(ctx *expr.Ctx) (expr.AggregateInstance, error) {
 		return nil, err
 	}
 	return &aggInstance{inst: inst}, nil
+}
+
+// SupportsRetraction reports whether the user's function implements
+// RetractableFunction, so the planner can reject an updating input before
+// the job runs (expr.RetractionSupport).
+func (a *aggImpl) SupportsRetraction() bool {
+	_, ok := a.f.impl.(RetractableFunction)
+	return ok
 }
 
 type aggInstance struct{ inst *funcInstance }

@@ -403,6 +403,26 @@ var (
 	maxNanosTime = time.Unix(0, math.MaxInt64).UTC()
 )
 
+// CheckTimestampRange reports an error when t cannot be held by a column of
+// type dt: a TIMESTAMP(7..9) or TIMESTAMP_LTZ(7..9) is stored in int64
+// nanoseconds since the epoch, 1677-09-21 00:12:43.145224192 to
+// 2262-04-11 23:47:16.854775807 UTC, where Flink's range is 0000-01-01 to
+// 9999-12-31 at every precision. Riffle fails (or TRY_CAST gives NULL)
+// rather than wrapping to a wrong date. Other types and precisions up to 6
+// always pass (nil).
+func CheckTimestampRange(t time.Time, dt *DataType) error {
+	if dt == nil || (dt.Root != TimestampRoot && dt.Root != TimestampLTZRoot) ||
+		TimestampUnit(dt.Precision) != arrow.Nanosecond {
+		return nil
+	}
+	if t.Before(minNanosTime) || t.After(maxNanosTime) {
+		const layout = "2006-01-02 15:04:05.999999999"
+		return fmt.Errorf("value %s is out of the range of %s: precisions above 6 are stored in int64 nanoseconds, from %s to %s; use a precision of at most 6 for other dates",
+			t.Format(layout), dt.WithNullable(true), minNanosTime.Format(layout), maxNanosTime.Format(layout))
+	}
+	return nil
+}
+
 func checkValue(v any, t *DataType) error {
 	if v == nil {
 		return nil
@@ -435,10 +455,10 @@ func checkValue(v any, t *DataType) error {
 		_, ok = v.(LocalTime)
 	case TimestampRoot, TimestampLTZRoot:
 		var x time.Time
-		if x, ok = v.(time.Time); ok && TimestampUnit(t.Precision) == arrow.Nanosecond &&
-			(x.Before(minNanosTime) || x.After(maxNanosTime)) {
-			return fmt.Errorf("value %s is out of the range of %s: precisions above 6 are stored in int64 nanoseconds, from %s to %s; use a precision of at most 6 for other dates",
-				x.Format("2006-01-02 15:04:05.999999999"), t, minNanosTime.Format("2006-01-02 15:04:05.999999999"), maxNanosTime.Format("2006-01-02 15:04:05.999999999"))
+		if x, ok = v.(time.Time); ok {
+			if err := CheckTimestampRange(x, t); err != nil {
+				return err
+			}
 		}
 	case IntervalYearMonthRoot:
 		_, ok = v.(Months)

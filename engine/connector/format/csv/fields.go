@@ -5,7 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"math"
+	"time"
 
 	"github.com/riffle-sql/riffle/engine/connector/internal/columns"
 	"github.com/riffle-sql/riffle/engine/connector/internal/textconv"
@@ -328,10 +328,15 @@ func (p *timestampParser) parse(b []byte) error {
 		}
 	}
 	n := textconv.TruncNanos(int64(nanos), p.precision)
-	if sec > math.MaxInt64/p.units-1 || sec < math.MinInt64/p.units+1 {
+	v, fits := textconv.EpochUnits(sec, n, p.units)
+	if !fits {
+		// TIMESTAMP(7..9) holds int64 nanoseconds: never wrap to a wrong date
+		if err := types.CheckTimestampRange(time.Unix(sec, n).UTC(), types.TimestampType(p.precision)); err != nil {
+			return err
+		}
 		return fmt.Errorf("timestamp out of range")
 	}
-	p.c.Append(sec*p.units + n/(1_000_000_000/p.units))
+	p.c.Append(v)
 	return nil
 }
 func (p *timestampParser) appendNull()  { p.c.AppendNull() }

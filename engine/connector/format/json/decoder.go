@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"time"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -634,7 +635,15 @@ func (c *timestampConv) convert(s span) error {
 		return fmt.Errorf("%v (timestamp-format.standard is %s)", cannot(b, c.t), std)
 	}
 	n := textconv.TruncNanos(int64(nanos), c.t.Precision)
-	c.c.Append(sec*c.units + n/(1_000_000_000/c.units))
+	v, fits := textconv.EpochUnits(sec, n, c.units)
+	if !fits {
+		// TIMESTAMP(7..9) holds int64 nanoseconds: never wrap to a wrong date
+		if err := types.CheckTimestampRange(time.Unix(sec, n).UTC(), c.t); err != nil {
+			return err
+		}
+		return fmt.Errorf("%v: out of range", cannot(b, c.t))
+	}
+	c.c.Append(v)
 	return nil
 }
 func (c *timestampConv) appendNull() { c.c.AppendNull() }

@@ -405,6 +405,19 @@ func ParseTimestamp(b []byte, sep byte, zSuffix, secondsOptional bool) (int64, i
 	return days*86400 + nanos/1e9, int32(nanos % 1e9), true
 }
 
+// EpochUnits is sec*units + fracNanos/(1e9/units), the count of units
+// (1, 1e3, 1e6 or 1e9 per second) since the epoch that an Arrow timestamp
+// column holds; ok is false when it does not fit in an int64 (a
+// TIMESTAMP(7..9) before 1677-09-21 or after 2262-04-11). fracNanos is
+// 0..999999999.
+func EpochUnits(sec, fracNanos, units int64) (v int64, ok bool) {
+	frac := fracNanos / (1_000_000_000 / units)
+	if sec > (math.MaxInt64-frac)/units || sec < math.MinInt64/units {
+		return 0, false
+	}
+	return sec*units + frac, true
+}
+
 // TruncNanos drops fractional digits beyond precision p (0..9).
 func TruncNanos(nanos int64, p int) int64 {
 	if p >= 9 {
