@@ -4,7 +4,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -87,14 +86,12 @@ func (pg *planGraph) build() {
 	lineH, pad := float64(pg.lineH), float64(pg.pad)
 	measure := func(n *plangraph.Node) (float64, float64) {
 		w := float64(fyne.MeasureText(n.Op, size, fyne.TextStyle{Bold: true}).Width)
-		longest := 0
 		for _, l := range n.Lines {
-			longest = max(longest, utf8.RuneCountInString(l))
+			w = max(w, float64(fyne.MeasureText(l, small, fyne.TextStyle{}).Width))
 		}
 		if pg.live {
-			longest = max(longest, graphMetricChars)
+			w = max(w, float64(graphMetricChars)*charW)
 		}
-		w = max(w, float64(longest)*charW)
 		h := float64(size)*1.5 + float64(len(n.Lines)+metricLines)*lineH
 		if pg.live {
 			h += lineH // the back-pressure badge
@@ -140,9 +137,10 @@ func (pg *planGraph) build() {
 		gn.title.TextSize = size
 		pg.objs = append(pg.objs, gn.box, gn.title)
 		for _, l := range n.Lines {
+			// the proportional font: the monospace one loses '_' at this
+			// size, and names are full of them
 			t := canvas.NewText(l, dim)
 			t.TextSize = small
-			t.TextStyle = mono
 			gn.lines = append(gn.lines, t)
 			pg.objs = append(pg.objs, t)
 		}
