@@ -159,19 +159,7 @@ func init() {
 	doubleFn("LOG10", "LOG10(numeric) -> DOUBLE", math.Log10)
 	doubleFn("LOG2", "LOG2(numeric) -> DOUBLE", math.Log2)
 	doubleFn("EXP", "EXP(numeric) -> DOUBLE, e raised to the power", math.Exp)
-	Builtins.Register(&Function{Name: "POWER", Category: "Arithmetic", MinArgs: 2, MaxArgs: 2,
-		Signatures: []string{"POWER(numeric1, numeric2) -> DOUBLE"},
-		Infer: func(c *InferCtx) (*types.DataType, error) {
-			if err := numericArg(c); err != nil {
-				return nil, err
-			}
-			c.CastArg(0, types.DoubleType())
-			c.CastArg(1, types.DoubleType())
-			return types.DoubleType().WithNullable(anyNullable(c.Args)), nil
-		},
-		Build: func(args []*types.DataType, ret *types.DataType) (Kernel, error) {
-			return func(_ *Ctx, a []*Vec, n int) (*Vec, error) { return binaryFixed(a[0], a[1], n, ret, math.Pow), nil }, nil
-		}})
+	binaryDoubleFn("POWER", "POWER(numeric1, numeric2) -> DOUBLE", math.Pow)
 	Builtins.Register(&Function{Name: "PI", Category: "Arithmetic", MinArgs: 0, MaxArgs: 0,
 		Signatures: []string{"PI() -> DOUBLE"},
 		Infer:      func(c *InferCtx) (*types.DataType, error) { return types.DoubleType().NotNull(), nil },
@@ -316,3 +304,22 @@ func roundFloat(x float64, digits int) float64 {
 }
 
 func formatG(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// binaryDoubleFn registers a function of two numeric arguments, both cast
+// to DOUBLE, computing f; the result is DOUBLE, NULL when either argument
+// is NULL.
+func binaryDoubleFn(name, sig string, f func(float64, float64) float64) {
+	Builtins.Register(&Function{Name: name, Category: "Arithmetic", MinArgs: 2, MaxArgs: 2,
+		Signatures: []string{sig},
+		Infer: func(c *InferCtx) (*types.DataType, error) {
+			if err := numericArg(c); err != nil {
+				return nil, err
+			}
+			c.CastArg(0, types.DoubleType())
+			c.CastArg(1, types.DoubleType())
+			return types.DoubleType().WithNullable(anyNullable(c.Args)), nil
+		},
+		Build: func(args []*types.DataType, ret *types.DataType) (Kernel, error) {
+			return func(_ *Ctx, a []*Vec, n int) (*Vec, error) { return binaryFixed(a[0], a[1], n, ret, f), nil }, nil
+		}})
+}

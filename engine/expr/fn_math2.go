@@ -50,19 +50,7 @@ func init() {
 	dbl("TANH", "the hyperbolic tangent", math.Tanh)
 	dbl("DEGREES", "radians converted to degrees", func(x float64) float64 { return x * 180 / math.Pi })
 	dbl("RADIANS", "degrees converted to radians", func(x float64) float64 { return x / 180 * math.Pi })
-	Builtins.Register(&Function{Name: "ATAN2", Category: "Arithmetic", MinArgs: 2, MaxArgs: 2,
-		Signatures: []string{"ATAN2(numeric1, numeric2) -> DOUBLE, the arc tangent of the point (numeric1, numeric2)"},
-		Infer: func(c *InferCtx) (*types.DataType, error) {
-			if err := numericArg(c); err != nil {
-				return nil, err
-			}
-			c.CastArg(0, types.DoubleType())
-			c.CastArg(1, types.DoubleType())
-			return types.DoubleType().WithNullable(anyNullable(c.Args)), nil
-		},
-		Build: func(args []*types.DataType, ret *types.DataType) (Kernel, error) {
-			return func(_ *Ctx, a []*Vec, n int) (*Vec, error) { return binaryFixed(a[0], a[1], n, ret, math.Atan2), nil }, nil
-		}})
+	binaryDoubleFn("ATAN2", "ATAN2(numeric1, numeric2) -> DOUBLE, the arc tangent of the point (numeric1, numeric2)", math.Atan2)
 	Builtins.Register(&Function{Name: "E", Category: "Arithmetic", MinArgs: 0, MaxArgs: 0,
 		Signatures: []string{"E() -> DOUBLE NOT NULL, Euler's number"},
 		Infer:      func(c *InferCtx) (*types.DataType, error) { return types.DoubleType().NotNull(), nil },
