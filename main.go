@@ -48,6 +48,7 @@ func main() {
 // a display; everything else stays testable headless).
 func runWorkbench(ctx context.Context, workspace string) error {
 	a := app.NewWithID(appID)
+	a.Settings().SetTheme(ui.Theme())
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.IconPNG))
 	return ui.Run(ctx, a, ui.Options{Workspace: workspace})
 }
