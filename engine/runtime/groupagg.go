@@ -429,30 +429,9 @@ func (a *GroupAgg) processMiniBatch(b *types.Batch) error {
 	}
 	ob := newRowEmitter(a.OutTypes, len(a.Keys))
 	for t, g := range touched {
-		row := int(firstRow[t])
-		prev := a.prev[g]
-		if a.rowCount[g] <= 0 {
-			if prev != nil {
-				ob.add(types.Delete, b, row, a.Keys, prev)
-			}
-			a.prev[g] = nil
-			a.index.remove(b, row)
-			continue
+		if err := a.emitGroupChange(ob, b, int(firstRow[t]), g); err != nil {
+			return err
 		}
-		cur := make([]any, len(a.accs))
-		for k, acc := range a.accs {
-			cur[k] = acc.result(g)
-		}
-		switch {
-		case prev == nil:
-			ob.add(types.Insert, b, row, a.Keys, cur)
-		case a.ttl.on() || !rowValuesEqual(prev, cur):
-			if !a.NoUpdateBefore {
-				ob.add(types.UpdateBefore, b, row, a.Keys, prev)
-			}
-			ob.add(types.UpdateAfter, b, row, a.Keys, cur)
-		}
-		a.prev[g] = cur
 	}
 	a.reportState()
 	return a.Emit(ob.build(b))
@@ -554,36 +533,48 @@ func (a *GroupAgg) processRows(b *types.Batch) error {
 		if a.Final {
 			continue
 		}
-		prev := a.prev[g]
-		if a.rowCount[g] <= 0 {
-			if prev != nil {
-				ob.add(types.Delete, b, i, a.Keys, prev)
-			}
-			a.prev[g] = nil
-			// forget the emptied group; a returning key starts a fresh group
-			a.index.remove(b, i)
-			continue
-		}
-		cur := make([]any, len(a.accs))
-		for k, acc := range a.accs {
-			cur[k] = acc.result(g)
-		}
-		if err := a.accErr(); err != nil {
+		if err := a.emitGroupChange(ob, b, i, g); err != nil {
 			return err
 		}
-		switch {
-		case prev == nil:
-			ob.add(types.Insert, b, i, a.Keys, cur)
-		case a.ttl.on() || !rowValuesEqual(prev, cur):
-			if !a.NoUpdateBefore {
-				ob.add(types.UpdateBefore, b, i, a.Keys, prev)
-			}
-			ob.add(types.UpdateAfter, b, i, a.Keys, cur)
-		}
-		a.prev[g] = cur
 	}
 	a.reportState()
 	return a.Emit(ob.build(b))
+}
+
+// emitGroupChange emits what group g's update by the rows of b (row is
+// one of them, for the key columns) changed in its result, as Flink's
+// GroupAggFunction: -D of the last result when the group emptied (which
+// is then forgotten, so a returning key starts a fresh group), +I for a
+// new group, and -U/+U (only +U with NoUpdateBefore) when the result
+// changed, or always with state TTL on.
+func (a *GroupAgg) emitGroupChange(ob *rowEmitter, b *types.Batch, row int, g int32) error {
+	prev := a.prev[g]
+	if a.rowCount[g] <= 0 {
+		if prev != nil {
+			ob.add(types.Delete, b, row, a.Keys, prev)
+		}
+		a.prev[g] = nil
+		a.index.remove(b, row)
+		return nil
+	}
+	cur := make([]any, len(a.accs))
+	for k, acc := range a.accs {
+		cur[k] = acc.result(g)
+	}
+	if err := a.accErr(); err != nil {
+		return err
+	}
+	switch {
+	case prev == nil:
+		ob.add(types.Insert, b, row, a.Keys, cur)
+	case a.ttl.on() || !rowValuesEqual(prev, cur):
+		if !a.NoUpdateBefore {
+			ob.add(types.UpdateBefore, b, row, a.Keys, prev)
+		}
+		ob.add(types.UpdateAfter, b, row, a.Keys, cur)
+	}
+	a.prev[g] = cur
+	return nil
 }
 
 func (a *GroupAgg) reportState() {
