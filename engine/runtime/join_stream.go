@@ -335,21 +335,7 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 			continue
 		}
 		// retraction: remove one occurrence of the record from state
-		if k >= 0 {
-			bk := me.bucket(k)
-			for x, e := range bk {
-				if me.count[e] > 0 && !me.ttl.expired(e, now) && me.store.EqualRow(e, b, i) {
-					me.count[e]--
-					me.ttl.write(e, now)
-					if me.count[e] == 0 {
-						bk[x] = bk[len(bk)-1]
-						me.setBucket(k, bk[:len(bk)-1])
-						me.live--
-					}
-					break
-				}
-			}
-		}
+		j.removeRow(me, b, i, k, now)
 		if len(partners) == 0 {
 			if inOuter {
 				out.add(types.Delete, int32(i), -1)
