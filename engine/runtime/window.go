@@ -322,3 +322,27 @@ func millisColumn(v int64, n int) arrow.Array {
 	}
 	return vector.FromValues(&arrow.TimestampType{Unit: arrow.Millisecond}, vals, nil, 0)
 }
+
+// groupByWindowEnd groups the rows of a window-end column (window_end of a
+// window TVF's output, epoch ms) by window, in order of first appearance.
+// Rows with a NULL end are skipped; rows of windows that fired already
+// under the watermark wm (their last millisecond is not after it) are
+// counted in late and left out, as Flink's window operators drop them.
+func groupByWindowEnd(endCol arrow.Array, wm int64) (groups map[int64][]int32, order []int64, late int64) {
+	ends, valid := timestampsMillis(endCol)
+	groups = map[int64][]int32{}
+	for i, e := range ends {
+		if valid != nil && !vector.BitIsSet(valid, i) {
+			continue
+		}
+		if wm != MinWatermark && e-1 <= wm {
+			late++
+			continue
+		}
+		if _, ok := groups[e]; !ok {
+			order = append(order, e)
+		}
+		groups[e] = append(groups[e], int32(i))
+	}
+	return groups, order, late
+}

@@ -56,23 +56,7 @@ func (j *WindowJoin) ProcessBatch(side int, b *types.Batch) error {
 	if side == 1 {
 		endCol = j.RightEnd
 	}
-	ends, valid := timestampsMillis(b.Cols[endCol])
-	groups := map[int64][]int32{}
-	var order []int64
-	late := int64(0)
-	for i, e := range ends {
-		if valid != nil && !vector.BitIsSet(valid, i) {
-			continue
-		}
-		if j.wm != MinWatermark && e-1 <= j.wm {
-			late++
-			continue
-		}
-		if _, ok := groups[e]; !ok {
-			order = append(order, e)
-		}
-		groups[e] = append(groups[e], int32(i))
-	}
+	groups, order, late := groupByWindowEnd(b.Cols[endCol], j.wm)
 	if late > 0 {
 		j.Ctx.Metrics.LateDropped.Add(late)
 	}

@@ -49,23 +49,7 @@ func (w *WindowRank) ProcessBatch(_ int, b *types.Batch) error {
 	if !b.InsertOnly() {
 		return fmt.Errorf("WindowRank doesn't support consuming update and delete changes")
 	}
-	ends, valid := timestampsMillis(b.Cols[w.EndCol])
-	groups := map[int64][]int32{}
-	var order []int64
-	late := int64(0)
-	for i, e := range ends {
-		if valid != nil && !vector.BitIsSet(valid, i) {
-			continue
-		}
-		if w.wm != MinWatermark && e-1 <= w.wm {
-			late++
-			continue
-		}
-		if _, ok := groups[e]; !ok {
-			order = append(order, e)
-		}
-		groups[e] = append(groups[e], int32(i))
-	}
+	groups, order, late := groupByWindowEnd(b.Cols[w.EndCol], w.wm)
 	if late > 0 {
 		w.Ctx.Metrics.LateDropped.Add(late)
 	}
