@@ -9,7 +9,7 @@ RUNARGS ?=
 BENCH   ?= .
 PKGS    ?= ./...
 
-.PHONY: run build test race bench lint deps clean
+.PHONY: run build test test-interop race bench lint deps clean
 
 deps:
 	@scripts/install-deps.sh
@@ -23,6 +23,13 @@ run: build
 test: deps
 	$(GO) vet -tags $(TAGS) $(PKGS)
 	$(GO) test -tags $(TAGS) $(PKGS)
+
+# The tests beside real servers (Apache Flink on 127.0.0.1; Java and Maven
+# needed): scripts/interop.sh installs and starts them, runs the tests tagged
+# `interop` and stops the servers. INTEROPARGS go to `go test`.
+INTEROPARGS ?=
+test-interop: deps
+	TAGS=$(TAGS) scripts/interop.sh $(INTEROPARGS)
 
 # The pure-Go packages under the race detector.
 race:

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# `make test-interop`: the tests that need real servers. Installs (once, into
+# the cache) and starts Apache Flink on 127.0.0.1 in a private run folder,
+# runs the interop tests against it, and stops it by PID whatever happens.
+#
+#   scripts/interop.sh [go test flags…]     e.g. scripts/interop.sh -run TestFlinkGateway -v
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TAGS=${TAGS:-migrated_fynedo}
+export FLINK_RUN_DIR=${FLINK_RUN_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/riffle-flink.XXXXXX")}
+cleanup() { scripts/flink.sh stop || true; }
+trap cleanup EXIT INT TERM
+
+t0=$SECONDS
+scripts/flink.sh install
+scripts/flink.sh start >/dev/null
+echo "== flink up: $((SECONDS - t0)) s"
+set -a
+# shellcheck disable=SC1091
+. "$FLINK_RUN_DIR/endpoints.env"
+set +a
+
+go test -tags "interop,$TAGS" -count=1 -timeout 25m "$@" ./interop/...
