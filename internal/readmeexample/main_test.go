@@ -1,5 +1,5 @@
-// Package readmeexample keeps the README's embedding example compiling and
-// correct: the code below is the README's, verbatim.
+// Package readmeexample keeps the embedding example of docs/embedding.md compiling and
+// correct: the code below is docs/embedding.md's, verbatim.
 package readmeexample
 
 import (
