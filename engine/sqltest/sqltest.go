@@ -42,6 +42,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,10 +56,21 @@ type Case struct {
 	Statement string
 	Expected  string
 	Kind      string // "ok", "info", "error", "unordered"
+	// RiffleOnly, when not "", is the reason the case runs only on Riffle
+	// (a "# riffle-only: <reason>" line among the comments before the
+	// statement, or a "# riffle-only-file: <reason>" line anywhere before
+	// the first statement): an oracle run on Apache Flink skips it.
+	RiffleOnly string
 	// OutFrom and OutTo are the 0-based line range [OutFrom, OutTo) of the
 	// expected output in the script (used by Record).
 	OutFrom, OutTo int
 }
+
+// Directives in comment lines before a statement.
+const (
+	riffleOnlyDirective     = "# riffle-only:"
+	riffleOnlyFileDirective = "# riffle-only-file:"
+)
 
 // Parse reads a script into cases.
 func Parse(text string) ([]Case, error) {
@@ -68,10 +80,24 @@ func Parse(text string) ([]Case, error) {
 	stmtLine := 0
 	outFrom := 0
 	inStmt := true
+	fileReason, caseReason := "", ""
 	for i, l := range lines {
 		trim := strings.TrimSpace(l)
 		if inStmt {
 			if len(stmt) == 0 && (trim == "" || strings.HasPrefix(trim, "#") || strings.HasPrefix(trim, "--")) {
+				switch {
+				case strings.HasPrefix(trim, riffleOnlyFileDirective):
+					if len(cases) > 0 {
+						return nil, fmt.Errorf("line %d: %s must come before the first statement", i+1, riffleOnlyFileDirective)
+					}
+					if fileReason = strings.TrimSpace(trim[len(riffleOnlyFileDirective):]); fileReason == "" {
+						return nil, fmt.Errorf("line %d: %s needs a reason", i+1, riffleOnlyFileDirective)
+					}
+				case strings.HasPrefix(trim, riffleOnlyDirective):
+					if caseReason = strings.TrimSpace(trim[len(riffleOnlyDirective):]); caseReason == "" {
+						return nil, fmt.Errorf("line %d: %s needs a reason", i+1, riffleOnlyDirective)
+					}
+				}
 				continue
 			}
 			if len(stmt) == 0 {
@@ -91,9 +117,13 @@ func Parse(text string) ([]Case, error) {
 			default:
 				return nil, fmt.Errorf("line %d: unknown terminator %s", i+1, trim)
 			}
+			reason := caseReason
+			if fileReason != "" {
+				reason = fileReason
+			}
 			cases = append(cases, Case{Line: stmtLine, Statement: strings.TrimSuffix(strings.TrimSpace(strings.Join(stmt, "\n")), ";"), Expected: strings.Join(out, "\n"), Kind: kind,
-				OutFrom: outFrom, OutTo: i})
-			stmt, out, inStmt = nil, nil, true
+				RiffleOnly: reason, OutFrom: outFrom, OutTo: i})
+			stmt, out, inStmt, caseReason = nil, nil, true, ""
 			continue
 		}
 		out = append(out, l)
@@ -124,41 +154,67 @@ func statementComplete(text string) bool {
 	return true
 }
 
-// Output executes one statement as the SQL Client would and returns what it
-// prints.
+// errorPrefix starts the SQL Client's output for a failed statement.
+const errorPrefix = "[ERROR] Could not execute SQL statement. Reason:\n"
+
+// StatementTimeout bounds one statement of a script (its planning, its
+// job and the reading of its rows).
+var StatementTimeout = 5 * time.Minute
+
+// Output executes one statement on env as the SQL Client would and returns
+// what it prints (see Exec).
 func Output(env *table.TableEnvironment, stmt string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	return Exec(context.Background(), table.NewEmbeddedEngine(env), stmt)
+}
+
+// Exec executes one statement on an engine (embedded, or remote behind a
+// SQL Gateway: Riffle's or Apache Flink's) and returns what the SQL Client
+// would print for it: the statement's message, the tableau rendering of
+// its rows (table.PrintTableau, as the result itself renders it, so the
+// layout does not depend on the engine), the raw lines of a single
+// "result" column (EXPLAIN, SHOW CREATE), "[INFO] Complete execution of the
+// SQL update statement." once an INSERT's job has finished, or "[ERROR]
+// Could not execute SQL statement. Reason:" and the error text. A job
+// failing while its rows are printed leaves the printed part (the header
+// of a streaming result) before the error. Each statement is bounded by
+// StatementTimeout.
+func Exec(ctx context.Context, eng table.Engine, stmt string) string {
+	ctx, cancel := context.WithTimeout(ctx, StatementTimeout)
 	defer cancel()
-	res, err := env.ExecuteSQLContext(ctx, stmt)
+	res, err := eng.ExecuteStatement(ctx, stmt, sql.Pos{})
 	if err != nil {
-		return "[ERROR] Could not execute SQL statement. Reason:\n" + err.Error()
+		return errorPrefix + err.Error()
 	}
-	if res.GetResultKind() == table.Success || (!res.IsQuery() && res.GetJobClient() != nil) {
-		if j := res.GetJobClient(); j != nil {
-			if err := j.Wait(ctx); err != nil {
-				return "[ERROR] Could not execute SQL statement. Reason:\n" + err.Error()
-			}
-			return "[INFO] Complete execution of the SQL update statement."
+	if !res.IsQuery() && res.JobID() != "" {
+		// an INSERT or a statement set: wait for its job
+		if rows, err := res.Collect(); err == nil {
+			rows.Close()
 		}
+		if err := eng.WaitJob(ctx, res.JobID()); err != nil {
+			return errorPrefix + err.Error()
+		}
+		return "[INFO] Complete execution of the SQL update statement."
+	}
+	if res.GetResultKind() == table.Success {
 		return res.Message()
 	}
 	var b bytes.Buffer
 	if names := res.GetTableSchema().GetFieldNames(); len(names) == 1 && names[0] == "result" {
 		it, err := res.Collect()
 		if err != nil {
-			return "[ERROR] " + err.Error()
+			return errorPrefix + err.Error()
 		}
 		for it.Next() {
 			fmt.Fprintln(&b, it.Row().Values[0])
 		}
 		it.Close()
 		if err := it.Err(); err != nil {
-			return "[ERROR] Could not execute SQL statement. Reason:\n" + err.Error()
+			return errorPrefix + err.Error()
 		}
 		return strings.TrimRight(b.String(), "\n")
 	}
 	if err := res.PrintTo(&b); err != nil {
-		return b.String() + "[ERROR] Could not execute SQL statement. Reason:\n" + err.Error()
+		return b.String() + errorPrefix + err.Error()
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -179,9 +235,151 @@ func RepoRoot() string {
 	}
 }
 
-// RunFile runs every case of a script on a fresh environment made by newEnv
+// NewEngine makes a fresh engine for one script; the harness closes it
+// when the script ends.
+type NewEngine func(t *testing.T) table.Engine
+
+// EmbeddedEngine returns a NewEngine for the embedded engine in streaming
+// mode with table.local-time-zone UTC, the setting every script starts
+// from.
+func EmbeddedEngine() NewEngine {
+	return func(*testing.T) table.Engine {
+		env := table.MustCreate(table.InStreamingMode())
+		env.GetConfig().Set("table.local-time-zone", "UTC")
+		return table.NewEmbeddedEngine(env)
+	}
+}
+
+// SessionProperties are the session properties a remote engine (a SQL
+// Gateway session) is opened with so that it starts where EmbeddedEngine
+// does: streaming mode and UTC. table.dml-sync makes an INSERT run to its
+// end within its statement, so that its failure is the statement's error
+// (as the embedded engine reports it) rather than a job status.
+func SessionProperties() map[string]string {
+	return map[string]string{
+		"execution.runtime-mode": "streaming",
+		"table.local-time-zone":  "UTC",
+		"table.dml-sync":         "true",
+	}
+}
+
+// Options configure RunScript.
+type Options struct {
+	// Oracle runs the script on an engine other than Riffle's (Apache
+	// Flink): cases marked riffle-only are skipped, and every case is
+	// tallied in Tally.
+	Oracle bool
+	// Tally, when set, counts the outcomes (it may be shared by scripts
+	// run in parallel).
+	Tally *Tally
+}
+
+// Tally counts what an oracle run found. Every case of a script is either
+// Marked (riffle-only, not run) or run; a case run either Agreed or not,
+// and one that did not is exactly one of Differed (both gave rows or
+// messages, unlike), ErrorTextDiffers (both failed, the expected message
+// lines are not in the engine's error), EngineOnlyErrors (the engine
+// failed where Riffle's expectation is a result) or RiffleOnlyErrors
+// (Riffle's expectation is an error, the engine gave a result).
+type Tally struct {
+	mu                                                 sync.Mutex
+	Scripts, Cases, Agreed, Differed, ErrorTextDiffers int
+	EngineOnlyErrors, RiffleOnlyErrors, Marked         int
+	Diffs                                              []Diff
+}
+
+// Diff is one case on which the engine disagreed with the script.
+type Diff struct {
+	Script string // file name
+	Line   int
+	Class  string // "differed", "error-text", "engine-only-error", "riffle-only-error"
+	Got    string
+}
+
+// Summary is the one-line account of a tally, e.g. "scripts=42
+// cases_run=1500 agreed=1490 differed=4 error_text_differs=1
+// flink_only_errors=3 riffle_only_errors=2 marked_riffle_only=163"; engine
+// names the oracle (e.g. "flink").
+func (t *Tally) Summary(engine string) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return fmt.Sprintf("golden scripts on %s: scripts=%d cases_run=%d agreed=%d differed=%d error_text_differs=%d %s_only_errors=%d riffle_only_errors=%d marked_riffle_only=%d",
+		engine, t.Scripts, t.Cases, t.Agreed, t.Differed, t.ErrorTextDiffers, engine, t.EngineOnlyErrors, t.RiffleOnlyErrors, t.Marked)
+}
+
+func (t *Tally) add(script string, c Case, got, msg string) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.Cases++
+	if msg == "" {
+		t.Agreed++
+		return
+	}
+	gotErr := strings.HasPrefix(errorBody(got), "[ERROR]")
+	class := ""
+	switch {
+	case c.Kind == "error" && gotErr:
+		t.ErrorTextDiffers++
+		class = "error-text"
+	case c.Kind == "error":
+		t.RiffleOnlyErrors++
+		class = "riffle-only-error"
+	case gotErr:
+		t.EngineOnlyErrors++
+		class = "engine-only-error"
+	default:
+		t.Differed++
+		class = "differed"
+	}
+	t.Diffs = append(t.Diffs, Diff{Script: script, Line: c.Line, Class: class, Got: got})
+}
+
+// RunFile runs every case of a script on a fresh engine made by newEngine
 // and reports mismatches as test errors.
-func RunFile(t *testing.T, path string, newEnv func() *table.TableEnvironment) {
+func RunFile(t *testing.T, path string, newEngine NewEngine) {
+	t.Helper()
+	RunScript(t, path, newEngine, Options{})
+}
+
+// RunScript runs a script's cases in order on one engine made by
+// newEngine and reports every mismatch as a test error naming the script
+// line, the statement, the output and the expectation.
+func RunScript(t *testing.T, path string, newEngine NewEngine, opts Options) {
+	t.Helper()
+	cases, repl := load(t, path)
+	eng := newEngine(t)
+	defer eng.Close()
+	if opts.Tally != nil {
+		opts.Tally.mu.Lock()
+		opts.Tally.Scripts++
+		opts.Tally.mu.Unlock()
+	}
+	for _, c := range cases {
+		if opts.Oracle && c.RiffleOnly != "" {
+			if opts.Tally != nil {
+				opts.Tally.mu.Lock()
+				opts.Tally.Marked++
+				opts.Tally.mu.Unlock()
+			}
+			continue
+		}
+		got := Exec(context.Background(), eng, repl.Replace(c.Statement))
+		msg := Compare(c, got)
+		if opts.Oracle {
+			opts.Tally.add(filepath.Base(path), c, got, msg)
+		}
+		if msg != "" {
+			t.Errorf("%s:%d: %s\n--- statement:\n%s\n--- got:\n%s\n--- want:\n%s", path, c.Line, msg, c.Statement, got, c.Expected)
+		}
+	}
+}
+
+// load reads and parses a script and returns the replacer of its
+// placeholders.
+func load(t *testing.T, path string) ([]Case, *strings.Replacer) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -191,16 +389,26 @@ func RunFile(t *testing.T, path string, newEnv func() *table.TableEnvironment) {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
+	return cases, Placeholders(path)
+}
+
+// Placeholders returns the replacer of a script's ${ASSETS} (the
+// repository's assets/ folder) and ${TESTDATA} (the script's own folder),
+// both absolute.
+func Placeholders(path string) *strings.Replacer {
 	abs, _ := filepath.Abs(filepath.Dir(path))
-	repl := strings.NewReplacer("${ASSETS}", filepath.Join(RepoRoot(), "assets"), "${TESTDATA}", abs)
-	env := newEnv()
-	for _, c := range cases {
-		stmt := repl.Replace(c.Statement)
-		got := Output(env, stmt)
-		if msg := Compare(c, got); msg != "" {
-			t.Errorf("%s:%d: %s\n--- statement:\n%s\n--- got:\n%s\n--- want:\n%s", path, c.Line, msg, c.Statement, got, c.Expected)
+	return strings.NewReplacer("${ASSETS}", filepath.Join(RepoRoot(), "assets"), "${TESTDATA}", abs)
+}
+
+// errorBody is an output without the result header a run-time failure
+// follows.
+func errorBody(got string) string {
+	if strings.HasPrefix(got, "+") {
+		if l := strings.SplitN(got, "\n", 4); len(l) == 4 {
+			return l[3] // border, column names, border
 		}
 	}
+	return got
 }
 
 // Compare checks an output against a case; it returns "" when they match.
@@ -210,12 +418,7 @@ func Compare(c Case, got string) string {
 	case "error":
 		// a job failing at run time prints its result's header first, as
 		// Flink's SQL Client does; the error must follow at once (no rows)
-		body := got
-		if strings.HasPrefix(body, "+") {
-			if l := strings.SplitN(body, "\n", 4); len(l) == 4 {
-				body = l[3] // border, column names, border
-			}
-		}
+		body := errorBody(got)
 		if !strings.HasPrefix(body, "[ERROR]") {
 			return "expected an error"
 		}
@@ -261,25 +464,21 @@ func sortRows(s string) string {
 // Record runs a script like RunFile but rewrites its expected outputs with
 // what the statements print now (the terminators and everything else are
 // kept). It is the -update mode of the golden tests: review the diff.
-func Record(t *testing.T, path string, newEnv func() *table.TableEnvironment) {
+func Record(t *testing.T, path string, newEngine NewEngine) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases, err := Parse(string(data))
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	abs, _ := filepath.Abs(filepath.Dir(path))
-	repl := strings.NewReplacer("${ASSETS}", filepath.Join(RepoRoot(), "assets"), "${TESTDATA}", abs)
-	env := newEnv()
+	cases, repl := load(t, path)
+	eng := newEngine(t)
+	defer eng.Close()
 	lines := strings.Split(string(data), "\n")
 	var out []string
 	prev := 0
 	for _, c := range cases {
-		got := Output(env, repl.Replace(c.Statement))
-		if c.Kind == "error" && !strings.HasPrefix(got, "[ERROR]") {
+		got := Exec(context.Background(), eng, repl.Replace(c.Statement))
+		if c.Kind == "error" && !strings.HasPrefix(errorBody(got), "[ERROR]") {
 			t.Errorf("%s:%d: expected an error, got:\n%s", path, c.Line, got)
 		}
 		out = append(out, lines[prev:c.OutFrom]...)
