@@ -1,0 +1,85 @@
+//go:build interop
+
+package interop
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/gateway"
+	"github.com/riffle-sql/riffle/engine/sqltest"
+	"github.com/riffle-sql/riffle/engine/table"
+)
+
+// TestGoldenScriptsOnFlink makes real Apache Flink the oracle of Riffle's
+// golden SQL scripts (engine/sqltest/testdata/*.q): each script runs, in
+// one session of Flink's SQL Gateway opened with
+// sqltest.SessionProperties, through the same harness the embedded and
+// loopback-gateway golden tests use, so Flink's rows are rendered by the
+// same tableau printer and compared with the expectations Riffle passes.
+// Cases marked "# riffle-only: <reason>" (or files marked
+// "# riffle-only-file: <reason>") are skipped. Every other difference
+// fails the test.
+//
+// It logs one summary line (scripts, cases run, agreed, differed, error
+// texts that differ, Flink-only errors, Riffle-only errors, cases marked
+// Riffle-only) and writes it, with one line per difference, to the file
+// named by $RIFFLE_DIFF_REPORT when that is set. One script runs with
+// -run 'TestGoldenScriptsOnFlink/scripts/like.q'.
+func TestGoldenScriptsOnFlink(t *testing.T) {
+	f := requireFlink(t)
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(root, "engine", "sqltest", "testdata", "*.q"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden scripts: %v", err)
+	}
+	newEngine := func(t *testing.T) table.Engine {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		e, err := gateway.Connect(ctx, f.Gateway, gateway.RemoteOptions{SessionName: "riffle-golden", Properties: sqltest.SessionProperties()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	sqltest.StatementTimeout = 3 * time.Minute
+	var tally sqltest.Tally
+	t.Run("scripts", func(t *testing.T) {
+		for _, file := range files {
+			file := file
+			t.Run(filepath.Base(file), func(t *testing.T) {
+				t.Parallel()
+				sqltest.RunScript(t, file, newEngine, sqltest.Options{Oracle: true, Tally: &tally})
+			})
+		}
+	})
+	summary := tally.Summary("flink")
+	t.Log(summary)
+	if path := os.Getenv("RIFFLE_DIFF_REPORT"); path != "" {
+		var b strings.Builder
+		b.WriteString(summary + "\n")
+		diffs := append([]sqltest.Diff(nil), tally.Diffs...)
+		sort.Slice(diffs, func(i, j int) bool {
+			if diffs[i].Script != diffs[j].Script {
+				return diffs[i].Script < diffs[j].Script
+			}
+			return diffs[i].Line < diffs[j].Line
+		})
+		for _, d := range diffs {
+			first, _, _ := strings.Cut(strings.TrimPrefix(d.Got, "[ERROR] Could not execute SQL statement. Reason:\n"), "\n")
+			fmt.Fprintf(&b, "%s:%d %s %s\n", d.Script, d.Line, d.Class, first)
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Errorf("RIFFLE_DIFF_REPORT: %v", err)
+		}
+	}
+}
