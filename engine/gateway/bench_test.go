@@ -34,7 +34,7 @@ func BenchmarkEncodeRows(b *testing.B) {
 	buf := make([]byte, 0, 1<<20)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		buf = appendRows(buf[:0], []*types.Batch{batch}, benchTypes, RowFormatJSON)
+		buf = appendRows(buf[:0], []*types.Batch{batch}, benchTypes, RowFormatJSON, nil)
 	}
 	b.ReportMetric(float64(b.N*batch.Len)/b.Elapsed().Seconds(), "rows/s")
 	b.SetBytes(int64(len(buf)))
@@ -80,7 +80,7 @@ func BenchmarkDecodePage(b *testing.B) {
 		body = append(body, `,"comment":null}`...)
 	}
 	body = append(body, `],"rowFormat":"JSON","data":[`...)
-	body = appendRows(body, []*types.Batch{batch}, benchTypes, RowFormatJSON)
+	body = appendRows(body, []*types.Batch{batch}, benchTypes, RowFormatJSON, nil)
 	body = append(body, `]},"nextResultUri":"/v2/sessions/s/operations/o/result/1?rowFormat=JSON"}`...)
 	b.SetBytes(int64(len(body)))
 	b.ResetTimer()

@@ -33,23 +33,28 @@ import (
 //	by the key's string form (NULL key "null"), MULTISET values are counts;
 //	ROW an object keyed by field name; NULL null.
 //
-// PLAIN_TEXT writes every non-NULL field as a JSON string holding Flink's
-// toString of its internal value: numbers and booleans as Java prints them,
-// DECIMAL in plain notation, strings as is, DATE as the day number since
-// 1970-01-01, TIME as the millisecond of the day, TIMESTAMP and
-// TIMESTAMP_LTZ as java.time.LocalDateTime prints them (UTC for LTZ),
-// intervals as months or milliseconds. For BINARY, ARRAY, MAP, MULTISET and
-// ROW, whose Flink toString is an object address, it writes the SQL
-// Client's string form instead.
+// PLAIN_TEXT writes every non-NULL field as a JSON string holding the text
+// Flink's SQL Client prints for it (RowDataToStringConverterImpl, the
+// cast-to-STRING rules in printing mode; expr.FormatSQL): numbers as Java
+// prints them, BOOLEAN TRUE/FALSE, DECIMAL with the type's scale, DATE
+// 2024-01-31, TIME 12:34:56, TIMESTAMP(p) 2024-01-31 10:00:00.5 (exactly p
+// fractional digits), TIMESTAMP_LTZ the same in the session time zone
+// (table.local-time-zone), intervals +1-02 and +2 00:00:00.000, BINARY
+// x'0102', ARRAY [1, 2], MAP {a=1}, ROW (1, x), nested NULLs as NULL. NULL
+// fields are JSON null. Flink 2.3.0's SQL Client fetches PLAIN_TEXT and
+// prints these strings as they are.
 
 // fieldWriter appends field i of one column of one batch.
 type fieldWriter func(buf []byte, i int) []byte
 
 // writerFor returns the writer of a column in a row format.
-func writerFor(arr arrow.Array, t *types.DataType, format RowFormat) fieldWriter {
+//
+// zone is the session time zone of TIMESTAMP_LTZ values in PLAIN_TEXT
+// (nil = UTC).
+func writerFor(arr arrow.Array, t *types.DataType, format RowFormat, zone *time.Location) fieldWriter {
 	var w fieldWriter
 	if format == RowFormatPlainText {
-		w = textWriter(arr, t)
+		w = textWriter(arr, t, zone)
 	} else {
 		w = jsonWriter(arr, t)
 	}
@@ -130,7 +135,7 @@ func jsonWriter(arr arrow.Array, t *types.DataType) fieldWriter {
 	}
 }
 
-func textWriter(arr arrow.Array, t *types.DataType) fieldWriter {
+func textWriter(arr arrow.Array, t *types.DataType, zone *time.Location) fieldWriter {
 	quoted := func(f func(buf []byte, i int) []byte) fieldWriter {
 		return func(buf []byte, i int) []byte {
 			buf = append(buf, '"')
@@ -140,12 +145,20 @@ func textWriter(arr arrow.Array, t *types.DataType) fieldWriter {
 	}
 	switch a := arr.(type) {
 	case *array.Boolean:
-		return quoted(func(buf []byte, i int) []byte { return strconv.AppendBool(buf, a.Value(i)) })
+		return func(buf []byte, i int) []byte {
+			if a.Value(i) {
+				return append(buf, `"TRUE"`...)
+			}
+			return append(buf, `"FALSE"`...)
+		}
 	case *array.Int8:
 		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) })
 	case *array.Int16:
 		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) })
 	case *array.Int32:
+		if t.Root == types.IntervalYearMonthRoot {
+			break
+		}
 		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) })
 	case *array.Int64:
 		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, a.Value(i), 10) })
@@ -161,22 +174,12 @@ func textWriter(arr arrow.Array, t *types.DataType) fieldWriter {
 	case *array.String:
 		return func(buf []byte, i int) []byte { return jsonformat.AppendString(buf, a.Value(i)) }
 	case *array.Date32:
-		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) })
-	case *array.Time32:
-		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) })
-	case *array.Time64:
-		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i))/1_000_000, 10) })
-	case *array.Timestamp:
-		perSec := types.UnitsPerSecond(a.DataType().(*arrow.TimestampType).Unit)
-		vals := a.TimestampValues()
-		return quoted(func(buf []byte, i int) []byte { return appendJavaLocalDateTime(buf, int64(vals[i]), perSec) })
-	case *array.MonthInterval:
-		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) })
-	case *array.Duration:
-		return quoted(func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) })
+		return quoted(func(buf []byte, i int) []byte { return appendISODate(buf, int64(a.Value(i))) })
 	}
+	var text []byte
 	return func(buf []byte, i int) []byte {
-		return jsonformat.AppendString(buf, expr.FormatSQL(types.ValueAt(arr, i, t), t, time.UTC))
+		text = expr.AppendSQL(text[:0], types.ValueAt(arr, i, t), t, zone)
+		return jsonformat.AppendString(buf, string(text))
 	}
 }
 
@@ -314,56 +317,20 @@ func appendISOTimestamp(buf []byte, v, perSec int64) []byte {
 	return appendTimeOfDay(buf, nod)
 }
 
-// appendJavaLocalDateTime appends java.time.LocalDateTime.toString():
-// seconds only when non-zero (or a fraction is), the fraction in groups of
-// three digits.
-func appendJavaLocalDateTime(buf []byte, v, perSec int64) []byte {
-	days, nod := splitEpoch(v, perSec)
-	buf = appendISODate(buf, days)
-	buf = append(buf, 'T')
-	secs := nod / 1e9
-	nanos := nod % 1e9
-	buf = append2(buf, int(secs/3600))
-	buf = append(buf, ':')
-	buf = append2(buf, int(secs/60%60))
-	if secs%60 == 0 && nanos == 0 {
-		return buf
-	}
-	buf = append(buf, ':')
-	buf = append2(buf, int(secs%60))
-	if nanos == 0 {
-		return buf
-	}
-	var width int
-	var frac int64
-	switch {
-	case nanos%1_000_000 == 0:
-		width, frac = 3, nanos/1_000_000
-	case nanos%1_000 == 0:
-		width, frac = 6, nanos/1_000
-	default:
-		width, frac = 9, nanos
-	}
-	buf = append(buf, '.')
-	var digits [9]byte
-	for i := width - 1; i >= 0; i-- {
-		digits[i] = byte('0' + frac%10)
-		frac /= 10
-	}
-	return append(buf, digits[:width]...)
-}
-
 // rowKindNames are the wire names of the row kinds, indexed by RowKind.
 var rowKindNames = [...]string{`"INSERT"`, `"UPDATE_BEFORE"`, `"UPDATE_AFTER"`, `"DELETE"`}
 
 // appendRows appends the rows of batches as the elements of the "data"
 // array: {"kind":"INSERT","fields":[...]}, separated by commas.
-func appendRows(buf []byte, batches []*types.Batch, ts []*types.DataType, format RowFormat) []byte {
+//
+// zone is the session time zone PLAIN_TEXT prints TIMESTAMP_LTZ values in
+// (nil = UTC).
+func appendRows(buf []byte, batches []*types.Batch, ts []*types.DataType, format RowFormat, zone *time.Location) []byte {
 	first := true
 	writers := make([]fieldWriter, len(ts))
 	for _, b := range batches {
 		for c := range ts {
-			writers[c] = writerFor(b.Cols[c], ts[c], format)
+			writers[c] = writerFor(b.Cols[c], ts[c], format, zone)
 		}
 		for i := 0; i < b.Len; i++ {
 			if !first {

@@ -19,7 +19,10 @@ import (
 //
 //	<Exception on server side:
 //	org.apache.flink.table.gateway.api.utils.SqlGatewayException: Failed to fetchResults.
+//		at github.com/riffle-sql/riffle/engine/gateway(Riffle SQL Gateway)
 //	Caused by: org.apache.flink.table.api.ValidationException: At line 1, column 8: Column 'x' not found ...
+//		at github.com/riffle-sql/riffle/engine/gateway(Riffle SQL Gateway)
+//
 //	End of exception on server side>
 //
 // so that Flink's own clients (SQL Client, JDBC driver), which read the
@@ -60,6 +63,7 @@ func serviceError(top string, cause error) *httpError {
 	b.WriteString(": ")
 	b.WriteString(top)
 	for c := cause; c != nil; {
+		b.WriteString(serverFrame)
 		var ce *causeError
 		if errors.As(c, &ce) && ce == c {
 			b.WriteString("\nCaused by: ")
@@ -75,9 +79,17 @@ func serviceError(top string, cause error) *httpError {
 		b.WriteString(c.Error())
 		break
 	}
-	b.WriteString("\nEnd of exception on server side>")
+	b.WriteString(serverFrame)
+	b.WriteString("\n\nEnd of exception on server side>")
 	return &httpError{status: http.StatusInternalServerError, msgs: []string{"Internal server error.", b.String()}}
 }
+
+// serverFrame follows each exception message of a chain where a Java
+// server prints the stack frames. Flink's SQL Client and JDBC driver cut the
+// message they show at the first frame ("\tat "); without one they would
+// show the rest of the body, "End of exception on server side>]" included.
+// Riffle has no Java stack: the frame names the Go package that answered.
+const serverFrame = "\n\tat github.com/riffle-sql/riffle/engine/gateway(Riffle SQL Gateway)"
 
 // causeError is a link of an exception chain with an explicit class.
 type causeError struct {

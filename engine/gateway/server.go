@@ -620,7 +620,7 @@ func (s *Server) writeFetch(w http.ResponseWriter, v APIVersion, sessionID strin
 		buf = append(buf, `],"rowFormat":"`...)
 		buf = append(buf, format...)
 		buf = append(buf, `","data":[`...)
-		buf = appendRows(buf, fr.rows.batches, res.types, format)
+		buf = appendRows(buf, fr.rows.batches, res.types, format, o.sess.timeZone())
 		buf = append(buf, "]}"...)
 	}
 	if fr.nextToken >= 0 {

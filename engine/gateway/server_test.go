@@ -442,7 +442,32 @@ func TestPlainTextRows(t *testing.T) {
 		t.Errorf("rowFormat %v", res["rowFormat"])
 	}
 	raw, _ := json.Marshal(res["data"])
-	want := `[{"fields":["1","2.50","x\"y","true","1","2024-01-02T03:04",null,"1.5"],"kind":"INSERT"}]`
+	want := `[{"fields":["1","2.50","x\"y","TRUE","1970-01-02","2024-01-02 03:04:00",null,"1.5"],"kind":"INSERT"}]`
+	if string(raw) != want {
+		t.Errorf("PLAIN_TEXT rows\n got %s\nwant %s", raw, want)
+	}
+}
+
+// TestPlainTextRowsAsFlinkPrints checks PLAIN_TEXT against what Flink
+// 2.3.0's SQL Gateway answered for the same query (the SQL Client fetches
+// PLAIN_TEXT and prints the strings as they come): the SQL Client's text of
+// every type, TIMESTAMP_LTZ in the session time zone.
+func TestPlainTextRowsAsFlinkPrints(t *testing.T) {
+	g := newTestGateway(t, Config{})
+	s := g.openSession(t, map[string]string{"execution.runtime-mode": "batch", "table.local-time-zone": "Asia/Shanghai"})
+	op := g.execute(t, s, "SELECT DATE '2024-01-31' AS d, TRUE AS b, FALSE AS b2, TIMESTAMP '2024-01-31 10:00:00.5' AS ts, "+
+		"TIMESTAMP '2024-01-31 10:00:00' AS ts0, CAST(1.50 AS DECIMAL(5,2)) AS dc, CAST(NULL AS INT) AS n, TIME '12:34:56' AS t, "+
+		"ARRAY[1,2] AS arr, 1.5e0 AS dbl, X'0102' AS bin, MAP['a',1] AS m, ROW(1,'x') AS r, INTERVAL '14' MONTH AS ym, "+
+		"CAST(1.0 AS FLOAT) AS f, TO_TIMESTAMP_LTZ(0, 3) AS ltz, CAST(5 AS TINYINT) AS ti, 'it''s' AS s, CAST(1e20 AS DOUBLE) AS big, "+
+		"CAST(NULL AS VARCHAR) AS ns, CAST('ab' AS CHAR(4)) AS ch, 7000000000 AS bi")
+	var m map[string]any
+	waitFor(10*time.Second, func() bool {
+		m = g.mustOK(t, "GET", "/v2/sessions/"+s+"/operations/"+op+"/result/0?rowFormat=PLAIN_TEXT", nil)
+		return m["resultType"] != "NOT_READY"
+	})
+	raw, _ := json.Marshal(m["results"].(map[string]any)["data"])
+	want := `[{"fields":["2024-01-31","TRUE","FALSE","2024-01-31 10:00:00.5","2024-01-31 10:00:00","1.50",null,"12:34:56",` +
+		`"[1, 2]","1.5","x'0102'","{a=1}","(1, x)","+1-02","1.0","1970-01-01 08:00:00.000","5","it's","1.0E20",null,"ab  ","7000000000"],"kind":"INSERT"}]`
 	if string(raw) != want {
 		t.Errorf("PLAIN_TEXT rows\n got %s\nwant %s", raw, want)
 	}

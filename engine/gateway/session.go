@@ -108,6 +108,17 @@ func (s *Server) newSession(name string, props map[string]string) (*session, err
 	return sess, nil
 }
 
+// timeZone is the session time zone (table.local-time-zone) that
+// PLAIN_TEXT rows print TIMESTAMP_LTZ values in; UTC when the configured
+// zone cannot be resolved (the statement that used it failed already).
+func (ss *session) timeZone() *time.Location {
+	loc, err := ss.env.GetConfig().LocalTimeZoneLocation()
+	if err != nil || loc == nil {
+		return time.UTC
+	}
+	return loc
+}
+
 func (ss *session) touch() { ss.lastAccess.Store(ss.srv.now().UnixNano()) }
 
 // idleSince returns when the session was last used.

@@ -1,0 +1,66 @@
+package gateway
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sqlClientReason is the line Flink 2.3.0's SQL Client prints after
+// "[ERROR] Could not execute SQL statement. Reason:" for a REST error
+// (CliStrings.messageError): the text after the last "Caused by: " of the
+// body's message, cut at the first stack frame ("\tat "), trimmed. The
+// message is the errors list as Java prints a list: "[a, b]".
+func sqlClientReason(errs []string) string {
+	msg := "[" + strings.Join(errs, ", ") + "]"
+	parts := strings.Split(msg, "Caused by: ")
+	return strings.TrimSpace(strings.Split(parts[len(parts)-1], "\tat ")[0])
+}
+
+// TestErrorBodyAsFlinkClientsRead checks that the error of a failed
+// statement reads, with the SQL Client's rule, as the exception and message
+// of its cause alone (before the fix the client showed the rest of the
+// body: "End of exception on server side>]").
+func TestErrorBodyAsFlinkClientsRead(t *testing.T) {
+	g := newTestGateway(t, Config{})
+	s := g.openSession(t, batchMode)
+	op := g.execute(t, s, "SELECT nosuch FROM (VALUES (1)) AS t(x)")
+	var status int
+	var raw []byte
+	waitFor(10*time.Second, func() bool {
+		status, raw = g.call(t, "GET", "/v2/sessions/"+s+"/operations/"+op+"/result/0?rowFormat=PLAIN_TEXT", nil)
+		return status != 200 || !strings.Contains(string(raw), "NOT_READY")
+	})
+	var er ErrorResponse
+	if err := json.Unmarshal(raw, &er); err != nil || status != 500 || len(er.Errors) != 2 {
+		t.Fatalf("status %d, body %s", status, raw)
+	}
+	got := sqlClientReason(er.Errors)
+	want := "org.apache.flink.table.api.ValidationException: From line 1, column 8 to line 1, column 13: Column 'nosuch' not found in any table"
+	if got != want {
+		t.Errorf("SQL Client reason\n got %q\nwant %q", got, want)
+	}
+	if !strings.HasSuffix(er.Errors[1], "\n\nEnd of exception on server side>") {
+		t.Errorf("body does not end as Flink's: %q", er.Errors[1])
+	}
+	// Riffle's own client reads the same root cause
+	if rc := (&Error{StatusCode: status, Errors: er.Errors}).Error(); rc != strings.TrimPrefix(want, classValidation+": ") {
+		t.Errorf("RootCause %q", rc)
+	}
+}
+
+// A chain of several causes (the fetch of a failed operation) puts a frame
+// after every message, so that each "Caused by:" segment ends at its frame.
+func TestServiceErrorFramesEveryLink(t *testing.T) {
+	he := serviceError("Failed to fetchResults.", &causeError{class: classExecutionException,
+		msg: "Failed to execute the operation x.", cause: fmt.Errorf("boom")})
+	body := he.msgs[1]
+	if n := strings.Count(body, serverFrame); n != 3 {
+		t.Errorf("%d frames in %q", n, body)
+	}
+	if got := sqlClientReason(he.msgs); got != classTableException+": boom" {
+		t.Errorf("reason %q", got)
+	}
+}
