@@ -52,6 +52,10 @@ var migrations = []string{
 	   tab_id   INTEGER PRIMARY KEY REFERENCES tabs(id) ON DELETE CASCADE,
 	   settings TEXT NOT NULL
 	 );`,
+
+	// 2 -> 3: a gateway connection's optional cluster REST URL (the Flink
+	// JobManager's REST API, where its jobs are listed and cancelled).
+	`ALTER TABLE connections ADD COLUMN cluster_rest TEXT NOT NULL DEFAULT '';`,
 }
 
 // CurrentVersion is the schema version this build writes.

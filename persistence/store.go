@@ -236,6 +236,11 @@ type Connection struct {
 	URL        string
 	Token      string
 	Properties map[string]string // session properties (SET 'k' = 'v')
+	// ClusterREST is, for a gateway, the REST API of the Flink cluster it
+	// submits to (the JobManager's, e.g. "http://127.0.0.1:8081"), or "":
+	// optional; jobs are then listed, followed and cancelled there (see
+	// gateway.RemoteOptions.ClusterREST).
+	ClusterREST string
 }
 
 // Workspace is everything Load reads at start.
@@ -527,10 +532,10 @@ func (s *Store) SaveConnection(ctx context.Context, c Connection) error {
 		return err
 	}
 	_, err = s.db.ExecContext(ctx,
-		`INSERT INTO connections(name, kind, url, token, properties) VALUES (?, ?, ?, ?, ?)
+		`INSERT INTO connections(name, kind, url, token, properties, cluster_rest) VALUES (?, ?, ?, ?, ?, ?)
 		 ON CONFLICT(name) DO UPDATE SET kind = excluded.kind, url = excluded.url,
-		   token = excluded.token, properties = excluded.properties`,
-		c.Name, c.Kind, c.URL, c.Token, string(props))
+		   token = excluded.token, properties = excluded.properties, cluster_rest = excluded.cluster_rest`,
+		c.Name, c.Kind, c.URL, c.Token, string(props), c.ClusterREST)
 	return err
 }
 
@@ -541,7 +546,7 @@ func (s *Store) DeleteConnection(ctx context.Context, name string) error {
 }
 
 func (s *Store) connections(ctx context.Context, problems *[]error) ([]Connection, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT name, kind, url, token, properties FROM connections ORDER BY name`)
+	rows, err := s.db.QueryContext(ctx, `SELECT name, kind, url, token, properties, cluster_rest FROM connections ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: %w", err)
 	}
@@ -550,7 +555,7 @@ func (s *Store) connections(ctx context.Context, problems *[]error) ([]Connectio
 	for rows.Next() {
 		var c Connection
 		var props string
-		if err := rows.Scan(&c.Name, &c.Kind, &c.URL, &c.Token, &props); err != nil {
+		if err := rows.Scan(&c.Name, &c.Kind, &c.URL, &c.Token, &props, &c.ClusterREST); err != nil {
 			return nil, fmt.Errorf("persistence: %w", err)
 		}
 		if err := json.Unmarshal([]byte(props), &c.Properties); err != nil {

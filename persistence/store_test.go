@@ -48,7 +48,8 @@ func TestRoundTripOfEverything(t *testing.T) {
 		CRLF: true, BOM: true, ReplaceNewlines: true, NewlineReplacement: " ", DecimalSeparator: ",", LastDir: "/home/u"}
 	must(t, s.SaveExportSettings(ctx, exp))
 	conns := []Connection{
-		{Name: "cluster", Kind: KindGateway, URL: "http://localhost:8083", Token: "s3cret", Properties: map[string]string{"execution.runtime-mode": "batch"}},
+		{Name: "cluster", Kind: KindGateway, URL: "http://localhost:8083", Token: "s3cret", Properties: map[string]string{"execution.runtime-mode": "batch"},
+			ClusterREST: "http://localhost:8081"},
 		{Name: "local", Kind: KindEmbedded, Properties: map[string]string{}},
 	}
 	for _, c := range conns {
@@ -294,6 +295,33 @@ func TestMigrationFromVersion1(t *testing.T) {
 	tabs, _ := s.Tabs(ctx)
 	if tabs[1].CursorLine != 3 {
 		t.Errorf("tab %+v", tabs[1])
+	}
+}
+
+// A schema-2 workspace's gateway connections keep their settings after
+// the migration that adds the cluster REST URL, which starts empty.
+func TestMigrationFromVersion2KeepsConnections(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v2.riffle")
+	db, err := sql.Open("sqlite3", path)
+	must(t, err)
+	for _, stmt := range []string{migrations[0], migrations[1], `UPDATE schema_version SET version = 2`,
+		`INSERT INTO connections(name, kind, url, token, properties) VALUES ('flink', 'gateway', 'http://127.0.0.1:8083', 't', '{"a":"b"}')`} {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	db.Close()
+	s := open(t, path)
+	w, err := s.Load(ctx)
+	must(t, err)
+	want := []Connection{{Name: "flink", Kind: KindGateway, URL: "http://127.0.0.1:8083", Token: "t", Properties: map[string]string{"a": "b"}}}
+	if !reflect.DeepEqual(w.Connections, want) {
+		t.Fatalf("connections %+v", w.Connections)
+	}
+	want[0].ClusterREST = "http://127.0.0.1:8081"
+	must(t, s.SaveConnection(ctx, want[0]))
+	if w, _ := s.Load(ctx); !reflect.DeepEqual(w.Connections, want) {
+		t.Errorf("after saving the cluster REST URL: %+v", w.Connections)
 	}
 }
 
