@@ -185,10 +185,15 @@ func SessionLost(err error) bool {
 	return false
 }
 
-// RootCause extracts the message of the last "Caused by:" of a Flink
-// server-side exception chain ("<Exception on server side: ... End of
-// exception on server side>"), dropping the exception class and stack
-// frames. Other text is returned unchanged.
+// RootCause extracts the message of the exception that says what went
+// wrong from a Flink server-side exception chain ("<Exception on server
+// side: ... End of exception on server side>"): the last "Caused by:"
+// that is a ValidationException or SqlParserException of Flink's table API
+// when there is one (Flink's message with its position, "SQL validation
+// failed. From line 1, column 15 to line 1, column 20: Object 'nosuch' not
+// found"; the Calcite exceptions below it repeat it without the context),
+// otherwise the last "Caused by:". The exception class and stack frames
+// are dropped. Other text is returned unchanged.
 func RootCause(text string) string {
 	if !strings.HasPrefix(text, "<Exception on server side:") {
 		return text
@@ -197,17 +202,23 @@ func RootCause(text string) string {
 	if i := strings.LastIndex(body, "End of exception on server side>"); i >= 0 {
 		body = body[:i]
 	}
-	if i := strings.LastIndex(body, "\nCaused by: "); i >= 0 {
-		body = body[i+len("\nCaused by: "):]
-	} else {
-		body = strings.TrimLeft(body, "\n")
+	causes := strings.Split(body, "\nCaused by: ")
+	pick := causes[len(causes)-1]
+	if len(causes) == 1 {
+		pick = strings.TrimLeft(pick, "\n")
+	}
+	for i := len(causes) - 1; i > 0; i-- {
+		if strings.HasPrefix(causes[i], classValidation+":") || strings.HasPrefix(causes[i], classParserException+":") {
+			pick = causes[i]
+			break
+		}
 	}
 	// drop the exception class: "a.b.SomeException: message"
-	if i := strings.Index(body, ": "); i > 0 && !strings.ContainsAny(body[:i], " \n") {
-		body = body[i+2:]
+	if i := strings.Index(pick, ": "); i > 0 && !strings.ContainsAny(pick[:i], " \n") {
+		pick = pick[i+2:]
 	}
 	var lines []string
-	for _, l := range strings.Split(body, "\n") {
+	for _, l := range strings.Split(pick, "\n") {
 		if strings.HasPrefix(l, "\tat ") || strings.HasPrefix(l, "\t... ") {
 			continue
 		}
