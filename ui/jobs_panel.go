@@ -127,7 +127,9 @@ func (p *jobsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	stmt := r.Statement
 	if remote != "" {
 		if stmt == "" {
-			stmt = r.Name
+			// a job this session did not start: its name, which on Flink is
+			// the statement over several lines (a label shows one)
+			stmt = monitor.OneLine(r.Name, 200)
 		}
 		stmt = "on " + remote + " · " + stmt
 	}
@@ -139,7 +141,7 @@ func (p *jobsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	set(4, rows)
 	rate, wm, lag := "–", "–", "–"
-	if r.HasRate {
+	if r.HasRate && remote == "" { // a gateway reports no counters to rate
 		rate = monitor.FormatRate(r.Rate)
 	}
 	if r.HasWatermark {

@@ -561,10 +561,23 @@ func TestJobsPanelGatewayJobs(t *testing.T) {
 		o := jp.makeRow()
 		jp.updateRow(i, o)
 		cells := o.(*fyne.Container).Objects
-		if stmt, rows := cells[jobStmtCol].(*widget.Label).Text, cells[4].(*widget.Label).Text; !strings.HasPrefix(stmt, "on gw · INSERT INTO bh") || rows != "–" {
-			t.Errorf("gateway row: %q, rows %q", stmt, rows)
+		if stmt, rows, rate := cells[jobStmtCol].(*widget.Label).Text, cells[4].(*widget.Label).Text, cells[5].(*widget.Label).Text; !strings.HasPrefix(stmt, "on gw · INSERT INTO bh") || rows != "–" || rate != "–" {
+			t.Errorf("gateway row: %q, rows %q, rate %q (a gateway gives no counters to rate)", stmt, rows, rate)
 		}
 	}
+	// A job known only by its name (Flink names a query's job after its
+	// statement, over several lines) is listed on one line.
+	saved, savedConn := jp.rows, jp.connOf["other"]
+	jp.rows = []monitor.JobRow{{ID: "other", Name: "SELECT `t`.`k`\nFROM `default_catalog`.`default_database`.`t` AS `t`\nGROUP BY `t`.`k`",
+		Status: runtime.Running, HasRate: true, Start: time.Now()}}
+	jp.connOf["other"] = "Flink"
+	o := jp.makeRow()
+	jp.updateRow(0, o)
+	cells := o.(*fyne.Container).Objects
+	if stmt, rate := cells[jobStmtCol].(*widget.Label).Text, cells[5].(*widget.Label).Text; stmt != "on Flink · SELECT `t`.`k` FROM `default_catalog`.`default_database`.`t` AS `t` GROUP BY `t`.`k`" || rate != "–" {
+		t.Errorf("a named job's row: %q, rate %q", stmt, rate)
+	}
+	jp.rows, jp.connOf["other"] = saved, savedConn
 	jp.cancel(id)
 	h.until("the job to be cancelled on the gateway", func() bool {
 		tick()
