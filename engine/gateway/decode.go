@@ -416,3 +416,75 @@ func parseISOTimestamp(s string) (time.Time, bool) {
 	}
 	return time.Date(y, time.Month(mo), d, h, mi, sec, nanos, time.UTC), true
 }
+
+// hasLTZ reports whether t is or holds (in ARRAY, MAP, MULTISET or ROW) a
+// TIMESTAMP_LTZ.
+func hasLTZ(t *types.DataType) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Root {
+	case types.TimestampLTZRoot:
+		return true
+	case types.ArrayRoot, types.MultisetRoot:
+		return hasLTZ(t.Elem)
+	case types.MapRoot:
+		return hasLTZ(t.Key) || hasLTZ(t.Value)
+	case types.RowRoot:
+		for _, f := range t.Fields {
+			if hasLTZ(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wallClockToInstant turns the TIMESTAMP_LTZ values in v (of type t, also
+// nested in ARRAY, MAP, MULTISET and ROW) from wall-clock times in zone,
+// decoded as if they were UTC, into the instants they stand for. Apache
+// Flink's SQL Gateway writes TIMESTAMP_LTZ in the JSON row format that way
+// (its RowDataLocalTimeZoneConverter shifts them into the session time
+// zone, table.local-time-zone, before the JSON format appends "Z"):
+// epoch 0 in a session in Asia/Tokyo arrives as "1970-01-01T09:00:00Z".
+// Values are changed in place where they are held in slices, maps or rows.
+func wallClockToInstant(v any, t *types.DataType, zone *time.Location) any {
+	if v == nil || t == nil {
+		return v
+	}
+	switch t.Root {
+	case types.TimestampLTZRoot:
+		if ts, ok := v.(time.Time); ok {
+			ts = ts.UTC()
+			return time.Date(ts.Year(), ts.Month(), ts.Day(), ts.Hour(), ts.Minute(), ts.Second(), ts.Nanosecond(), zone).UTC()
+		}
+	case types.ArrayRoot:
+		if a, ok := v.([]any); ok {
+			for i := range a {
+				a[i] = wallClockToInstant(a[i], t.Elem, zone)
+			}
+		}
+	case types.MapRoot, types.MultisetRoot:
+		if m, ok := v.(*types.Map); ok {
+			kt, vt := t.Key, t.Value
+			if t.Root == types.MultisetRoot {
+				kt, vt = t.Elem, nil
+			}
+			for i := range m.Keys {
+				m.Keys[i] = wallClockToInstant(m.Keys[i], kt, zone)
+				if vt != nil && i < len(m.Values) {
+					m.Values[i] = wallClockToInstant(m.Values[i], vt, zone)
+				}
+			}
+		}
+	case types.RowRoot:
+		if r, ok := v.(*types.Row); ok {
+			for i, f := range t.Fields {
+				if i < len(r.Values) {
+					r.Values[i] = wallClockToInstant(r.Values[i], f.Type, zone)
+				}
+			}
+		}
+	}
+	return v
+}

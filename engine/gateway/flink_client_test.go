@@ -2,6 +2,9 @@ package gateway
 
 import (
 	"testing"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // flinkValidationError is the error body Apache Flink 2.3.0's SQL Gateway
@@ -54,5 +57,46 @@ func TestErrorFlinkRuntimeCause(t *testing.T) {
 	}
 	if got := RootCause("Internal server error. Could not map response to JSON."); got != "Internal server error. Could not map response to JSON." {
 		t.Fatalf("RootCause of a plain message = %q", got)
+	}
+}
+
+// TestWallClockToInstant: Flink's gateway writes TIMESTAMP_LTZ in JSON as
+// the wall clock of the session time zone with "Z" (epoch 0 in Tokyo is
+// "1970-01-01T09:00:00Z"); the client turns it back into the instant, in
+// nested values too.
+func TestWallClockToInstant(t *testing.T) {
+	tokyo, err := time.LoadLocation("Asia/Tokyo")
+	if err != nil {
+		t.Skip("no time zone database")
+	}
+	ltz := types.TimestampLTZType(3)
+	colType := types.RowType(types.Field{Name: "a", Type: types.ArrayType(ltz)}, types.Field{Name: "m", Type: types.MapType(types.StringType(), ltz)})
+	body := `{"resultType":"PAYLOAD","isQueryResult":true,"resultKind":"SUCCESS_WITH_CONTENT","results":{"columns":[` +
+		`{"name":"t","logicalType":{"type":"TIMESTAMP_WITH_LOCAL_TIME_ZONE","nullable":false,"precision":3}},` +
+		`{"name":"r","logicalType":` + string(AppendLogicalType(nil, colType)) + `}],` +
+		`"rowFormat":"JSON","data":[{"kind":"INSERT","fields":["1970-01-01T09:00:00Z",{"a":["1970-01-01T09:00:01.5Z"],"m":{"k":"1970-01-01T09:00:02Z"}}]}]}}`
+	fr, err := DecodeFetchResults([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := fr.Rows[0]
+	for i, c := range fr.Columns {
+		if !hasLTZ(c.Type) {
+			t.Fatalf("column %s: hasLTZ false", c.Name)
+		}
+		row.Values[i] = wallClockToInstant(row.Values[i], c.Type, tokyo)
+	}
+	if got := row.Values[0].(time.Time); !got.Equal(time.Unix(0, 0)) {
+		t.Errorf("t = %v, want the epoch", got)
+	}
+	nested := row.Values[1].(*types.Row)
+	if got := nested.Values[0].([]any)[0].(time.Time); !got.Equal(time.UnixMilli(1500)) {
+		t.Errorf("r.a[0] = %v, want epoch + 1.5 s", got)
+	}
+	if got := nested.Values[1].(*types.Map).Values[0].(time.Time); !got.Equal(time.Unix(2, 0)) {
+		t.Errorf("r.m['k'] = %v, want epoch + 2 s", got)
+	}
+	if hasLTZ(types.ArrayType(types.TimestampType(3))) {
+		t.Error("hasLTZ(ARRAY<TIMESTAMP>) = true")
 	}
 }

@@ -2,10 +2,12 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -33,6 +35,16 @@ type RemoteOptions struct {
 	// Heartbeat is how often the session is kept alive while the engine is
 	// open (default 60 s; negative: never).
 	Heartbeat time.Duration
+	// ClusterREST is the REST API of the Flink cluster the gateway submits
+	// to (its JobManager's rest.address:rest.port, e.g.
+	// "http://127.0.0.1:8081"), optional. A SQL Gateway says little about
+	// jobs: SHOW JOBS gives id, name, state and start time of every job of
+	// the cluster, and nothing tells when a job ended. With ClusterREST
+	// set, Jobs, WaitJob and the RemoteJob snapshots read the cluster's
+	// /jobs/overview and /jobs/:jobid instead (end time included), and
+	// CancelJob falls back to the cluster's cancel request when STOP JOB
+	// fails. Riffle's own gateway has no such API: leave it empty there.
+	ClusterREST string
 	// PollMin and PollMax bound the back-off between fetches that found no
 	// rows (NOT_READY, or an empty page of a running query): it starts at
 	// PollMin and doubles up to PollMax (defaults 10 ms and 1 s).
@@ -48,6 +60,11 @@ type RemoteEngine struct {
 	client  *Client
 	session string
 	opts    RemoteOptions
+	info    GetInfoResponse
+	// ltzWallClock: the server writes TIMESTAMP_LTZ values as wall-clock
+	// times in the session time zone (Apache Flink), not as UTC instants
+	// (Riffle); see wallClockToInstant.
+	ltzWallClock bool
 
 	mu         sync.Mutex
 	conf       map[string]string // cached session configuration; nil = stale
@@ -71,12 +88,28 @@ func Connect(ctx context.Context, endpoint string, opts RemoteOptions) (*RemoteE
 	if v < V2 {
 		return nil, fmt.Errorf("gateway: %s speaks only REST API %s; Riffle needs v2 or later", endpoint, v)
 	}
+	// which server it is decides how TIMESTAMP_LTZ values are read
+	info, err := c.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
 	id, err := c.OpenSession(ctx, OpenSessionRequest{SessionName: opts.SessionName, Properties: opts.Properties})
 	if err != nil {
 		return nil, err
 	}
-	return newRemote(c, id, opts), nil
+	e := newRemote(c, id, opts)
+	e.info = info
+	e.ltzWallClock = info.ProductName == FlinkProductName
+	return e, nil
 }
+
+// FlinkProductName is the product name Apache Flink's SQL Gateway gives in
+// GET /info.
+const FlinkProductName = "Apache Flink"
+
+// ServerInfo is the gateway's product name and version (GET /info) as
+// Connect found them.
+func (e *RemoteEngine) ServerInfo() GetInfoResponse { return e.info }
 
 func newRemote(c *Client, session string, opts RemoteOptions) *RemoteEngine {
 	if opts.Heartbeat == 0 {
@@ -220,6 +253,14 @@ func (e *RemoteEngine) execute(ctx context.Context, statement string) (*RemoteRe
 			res.zone = loc
 		}
 	}
+	if e.ltzWallClock {
+		for _, t := range ts {
+			if hasLTZ(t) {
+				res.ltzZone = res.zone
+				break
+			}
+		}
+	}
 	res.maxWidth = math.MaxInt32 // as the embedded engine: non-query results are not truncated
 	if res.isQuery {
 		res.maxWidth = 30
@@ -282,35 +323,106 @@ func (e *RemoteEngine) ListColumns(ctx context.Context, catalog, database, tbl s
 	return table.ListColumnsSQL(ctx, e, catalog, database, tbl)
 }
 
-// Jobs implements table.Engine (SHOW JOBS; a Flink cluster lists all its
-// jobs).
+// Jobs implements table.Engine: the jobs this engine started (queries,
+// INSERTs, statement sets), with their current state. A Flink gateway's
+// SHOW JOBS lists every job of the cluster, other clients' too; they are
+// left out here, as the embedded engine and Riffle's gateway list only the
+// session's jobs. With RemoteOptions.ClusterREST the states come from the
+// cluster's /jobs/overview, otherwise from SHOW JOBS.
 func (e *RemoteEngine) Jobs(ctx context.Context) ([]table.JobInfo, error) {
-	return table.JobsSQL(ctx, e)
+	all, err := e.allJobs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []table.JobInfo
+	for _, j := range all {
+		if _, ok := e.statements[j.info.ID]; ok {
+			out = append(out, j.info)
+		}
+	}
+	return out, nil
 }
 
-// WaitJob implements table.Engine by polling SHOW JOBS with back-off.
+// remoteJobInfo is a job as the gateway or the cluster reports it.
+type remoteJobInfo struct {
+	info table.JobInfo
+	end  time.Time // zero when unknown or still running
+}
+
+// allJobs lists every job the gateway (SHOW JOBS) or the cluster
+// (/jobs/overview) knows.
+func (e *RemoteEngine) allJobs(ctx context.Context) ([]remoteJobInfo, error) {
+	if e.opts.ClusterREST != "" {
+		var body struct {
+			Jobs []clusterJobJSON `json:"jobs"`
+		}
+		if _, err := e.clusterGet(ctx, "/jobs/overview", &body); err != nil {
+			return nil, err
+		}
+		out := make([]remoteJobInfo, len(body.Jobs))
+		for i, j := range body.Jobs {
+			out[i] = j.info()
+		}
+		return out, nil
+	}
+	infos, err := table.JobsSQL(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]remoteJobInfo, len(infos))
+	for i, j := range infos {
+		out[i] = remoteJobInfo{info: j}
+	}
+	return out, nil
+}
+
+// jobState returns a job's state ("" with found false for a job the
+// gateway or cluster does not know).
+func (e *RemoteEngine) jobState(ctx context.Context, jobID string) (state string, found bool, err error) {
+	if e.opts.ClusterREST != "" {
+		var j clusterJobJSON
+		status, err := e.clusterGet(ctx, "/jobs/"+url.PathEscape(jobID), &j)
+		if status == http.StatusNotFound {
+			return "", false, nil
+		}
+		if err != nil {
+			return "", false, err
+		}
+		return j.State, true, nil
+	}
+	all, err := e.allJobs(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	for _, j := range all {
+		if j.info.ID == jobID {
+			return j.info.Status, true, nil
+		}
+	}
+	return "", false, nil
+}
+
+// WaitJob implements table.Engine by polling the job's state with
+// back-off (50 ms doubling up to 2 s): nil when it FINISHED, an error
+// naming the job when it was CANCELED or FAILED, or when the gateway or
+// cluster does not know it (table.ErrJobNotFound).
 func (e *RemoteEngine) WaitJob(ctx context.Context, jobID string) error {
 	wait := 50 * time.Millisecond
 	for {
-		jobs, err := e.Jobs(ctx)
+		state, found, err := e.jobState(ctx, jobID)
 		if err != nil {
 			return err
 		}
-		found := false
-		for _, j := range jobs {
-			if j.ID != jobID {
-				continue
-			}
-			found = true
-			switch j.Status {
-			case "FINISHED":
-				return nil
-			case "CANCELED", "FAILED":
-				return fmt.Errorf("job %s %s", jobID, j.Status)
-			}
-		}
 		if !found {
 			return fmt.Errorf("job %s: %w", jobID, table.ErrJobNotFound)
+		}
+		switch state {
+		case "FINISHED":
+			return nil
+		case "CANCELED", "FAILED", "SUSPENDED":
+			return fmt.Errorf("job %s %s", jobID, state)
 		}
 		if err := sleepCtx(ctx, wait); err != nil {
 			return err
@@ -319,14 +431,88 @@ func (e *RemoteEngine) WaitJob(ctx context.Context, jobID string) error {
 	}
 }
 
-// CancelJob implements table.Engine (STOP JOB).
+// CancelJob implements table.Engine with STOP JOB; when that fails and
+// RemoteOptions.ClusterREST is set, the cluster is asked to cancel the job
+// (PATCH /jobs/:jobid?mode=cancel) and the STOP JOB error is returned only
+// if that fails too.
 func (e *RemoteEngine) CancelJob(ctx context.Context, jobID string) error {
 	res, err := e.execute(ctx, "STOP JOB '"+strings.ReplaceAll(jobID, "'", "''")+"'")
-	if err != nil {
+	if err == nil {
+		res.release()
+		return nil
+	}
+	if e.opts.ClusterREST == "" || ctx.Err() != nil {
 		return err
 	}
-	res.release()
+	if _, _, rerr := e.clusterRequest(ctx, http.MethodPatch, "/jobs/"+url.PathEscape(jobID)+"?mode=cancel"); rerr != nil {
+		return err
+	}
 	return nil
+}
+
+// clusterJobJSON is a job as the cluster's REST API describes it
+// (/jobs/overview entries and /jobs/:jobid); times are epoch milliseconds,
+// -1 while unknown.
+type clusterJobJSON struct {
+	ID    string `json:"jid"`
+	Name  string `json:"name"`
+	State string `json:"state"`
+	Start int64  `json:"start-time"`
+	End   int64  `json:"end-time"`
+}
+
+func (j clusterJobJSON) info() remoteJobInfo {
+	r := remoteJobInfo{info: table.JobInfo{ID: j.ID, Name: j.Name, Status: j.State}}
+	if j.Start > 0 {
+		r.info.StartTime = time.UnixMilli(j.Start)
+	}
+	if j.End > 0 {
+		r.end = time.UnixMilli(j.End)
+	}
+	return r
+}
+
+// clusterGet GETs a path of the cluster's REST API and decodes the JSON
+// answer into out; it returns the HTTP status too.
+func (e *RemoteEngine) clusterGet(ctx context.Context, path string, out any) (int, error) {
+	raw, status, err := e.clusterRequest(ctx, http.MethodGet, path)
+	if err != nil {
+		return status, err
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return status, fmt.Errorf("cluster REST API %s: bad answer: %w", path, err)
+	}
+	return status, nil
+}
+
+func (e *RemoteEngine) clusterRequest(ctx context.Context, method, path string) ([]byte, int, error) {
+	base := strings.TrimRight(e.opts.ClusterREST, "/")
+	if !strings.Contains(base, "://") {
+		base = "http://" + base
+	}
+	req, err := http.NewRequestWithContext(ctx, method, base+path, nil)
+	if err != nil {
+		return nil, 0, fmt.Errorf("cluster REST API: %w", err)
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := e.client.http.Do(req)
+	if err != nil {
+		return nil, 0, fmt.Errorf("cannot reach the cluster REST API at %s: %w", base, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return nil, resp.StatusCode, fmt.Errorf("cluster REST API %s %s: %w", method, path, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		var er ErrorResponse
+		msg := strings.TrimSpace(string(raw))
+		if json.Unmarshal(raw, &er) == nil && len(er.Errors) > 0 {
+			msg = RootCause(er.Errors[len(er.Errors)-1])
+		}
+		return nil, resp.StatusCode, fmt.Errorf("cluster REST API %s %s: %s: %s", method, path, resp.Status, msg)
+	}
+	return raw, resp.StatusCode, nil
 }
 
 // Close stops heart-beating and closes the session; the gateway cancels
@@ -360,6 +546,9 @@ type RemoteResult struct {
 	zone      *time.Location
 	maxWidth  int
 	dmlSync   bool
+	// ltzZone is set when TIMESTAMP_LTZ values arrive as wall-clock times
+	// in this zone (Apache Flink's gateway): Next turns them into instants
+	ltzZone *time.Location
 
 	mu        sync.Mutex
 	collected bool
@@ -592,6 +781,13 @@ func (it *RemoteRows) Next() bool {
 			if it.row.Names == nil {
 				it.row.Names = it.names
 			}
+			if z := it.res.ltzZone; z != nil {
+				for i, t := range it.ts {
+					if i < len(it.row.Values) {
+						it.row.Values[i] = wallClockToInstant(it.row.Values[i], t, z)
+					}
+				}
+			}
 			return true
 		}
 		if it.done || it.closed {
@@ -667,19 +863,23 @@ func (it *RemoteRows) Close() error {
 // RemoteEngine (it is cleared when full).
 const maxRememberedStatements = 10_000
 
-// RemoteJobs lists the session's jobs (SHOW JOBS) as RemoteJob values,
+// RemoteJobs lists the jobs this engine started as RemoteJob values,
 // which a job list (the workbench's monitor.Jobs) shows like embedded
 // jobs, without what a remote engine cannot give.
 func (e *RemoteEngine) RemoteJobs(ctx context.Context) ([]*RemoteJob, error) {
-	infos, err := e.Jobs(ctx)
+	all, err := e.allJobs(ctx)
 	if err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	out := make([]*RemoteJob, len(infos))
-	for i, j := range infos {
-		out[i] = &RemoteJob{eng: e, info: j, statement: e.statements[j.ID]}
+	var out []*RemoteJob
+	for _, j := range all {
+		stmt, ok := e.statements[j.info.ID]
+		if !ok {
+			continue
+		}
+		out = append(out, &RemoteJob{eng: e, info: j.info, end: j.end, statement: stmt})
 	}
 	return out, nil
 }
@@ -688,11 +888,13 @@ func (e *RemoteEngine) RemoteJobs(ctx context.Context) ([]*RemoteJob, error) {
 // snapshot (list again to refresh). It has the methods of
 // *table.JobClient that a job list needs. What a remote engine does not
 // report is left empty rather than made up: Plan and NodeMetrics are nil
-// (no per-operator metrics), EndTime is zero, Err is nil, and Statement is
-// known only for jobs this RemoteEngine started.
+// (no per-operator metrics), EndTime is zero unless the cluster's REST API
+// is known (RemoteOptions.ClusterREST), Err is nil. Only jobs this
+// RemoteEngine started are listed.
 type RemoteJob struct {
 	eng       *RemoteEngine
 	info      table.JobInfo
+	end       time.Time
 	statement string
 }
 
@@ -708,8 +910,10 @@ func (j *RemoteJob) Statement() string { return j.statement }
 // StartTime is when the job started.
 func (j *RemoteJob) StartTime() time.Time { return j.info.StartTime }
 
-// EndTime is zero: SHOW JOBS does not report it.
-func (j *RemoteJob) EndTime() time.Time { return time.Time{} }
+// EndTime is when the job ended, as the cluster's REST API reports it
+// (RemoteOptions.ClusterREST); zero while it runs, or when only SHOW JOBS
+// was asked, which does not report it.
+func (j *RemoteJob) EndTime() time.Time { return j.end }
 
 // Status is the state as the gateway names it (Flink's JobStatus).
 func (j *RemoteJob) Status() string { return j.info.Status }
