@@ -137,3 +137,34 @@ func TestCastToString(t *testing.T) {
 		}
 	}
 }
+
+// Found by the differential run against Flink (interop/diff_flink_test.go):
+// INITCAP cases ASCII letters only and treats every other character as a
+// word separator (Calcite's SqlFunctions.initcap); UPPER and LOWER use
+// Java's full case mappings (Flink 2.3.0: UPPER('straße') = 'STRASSE',
+// LOWER('ΣΑΣ') = 'σας').
+func TestStringCaseAsFlink(t *testing.T) {
+	ts := []*types.DataType{types.StringType()}
+	bb := types.NewBatchBuilder(ts)
+	in := []string{"ünï", "élan vital ßx 3abc ab-cd o'neil", "straße", "ΣΑΣ", "cherry PIE", "a,b"}
+	for _, s := range in {
+		if err := bb.Append(types.Insert, []any{s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := bb.Build()
+	s := &InputRef{Index: 0, Name: "s", T: ts[0]}
+	cases := map[string][]any{
+		"INITCAP": {"üNï", "éLan Vital ßX 3abc Ab-Cd O'Neil", "StraßE", "ΣΑΣ", "Cherry Pie", "A,B"},
+		"UPPER":   {"ÜNÏ", "ÉLAN VITAL SSX 3ABC AB-CD O'NEIL", "STRASSE", "ΣΑΣ", "CHERRY PIE", "A,B"},
+		"LOWER":   {"ünï", "élan vital ßx 3abc ab-cd o'neil", "straße", "σας", "cherry pie", "a,b"},
+	}
+	for fn, want := range cases {
+		got := eval(t, call(t, fn, s), b)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("%s(%q) = %q, want %q", fn, in[i], got[i], want[i])
+			}
+		}
+	}
+}

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
+
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -95,9 +98,38 @@ func mapCase(a *Vec, n int, out *types.DataType, upper bool, f func(string) stri
 	return ArrVec(sb.Finish(false), out)
 }
 
+// javaUpper and javaLower case a string as Java's String.toUpperCase and
+// toLowerCase do for Flink's UPPER and LOWER: with the full Unicode
+// mappings, where one character may become several ("straße" -> "STRASSE")
+// and a final capital sigma lowers to 'ς' ("ΣΑΣ" -> "σας"); Go's
+// strings.ToUpper and ToLower map rune by rune. ASCII strings take the
+// fast path of mapCase and never get here in a column.
+func javaUpper(s string) string {
+	if isASCII(s) {
+		return strings.ToUpper(s)
+	}
+	return cases.Upper(language.Und).String(s)
+}
+
+func javaLower(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s)
+	}
+	return cases.Lower(language.Und).String(s)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 func init() {
-	registerStringMap("UPPER", "UPPER(string) -> STRING", strings.ToUpper)
-	registerStringMap("LOWER", "LOWER(string) -> STRING", strings.ToLower)
+	registerStringMap("UPPER", "UPPER(string) -> STRING", javaUpper)
+	registerStringMap("LOWER", "LOWER(string) -> STRING", javaLower)
 	registerStringMap("LTRIM", "LTRIM(string) -> STRING, removes leading spaces", func(s string) string { return strings.TrimLeft(s, " ") })
 	registerStringMap("RTRIM", "RTRIM(string) -> STRING, removes trailing spaces", func(s string) string { return strings.TrimRight(s, " ") })
 

@@ -438,21 +438,31 @@ func pad(s string, length int, p string, left bool) any {
 // initCap upper-cases the first letter of each word and lower-cases the
 // rest; words are runs of letters and digits.
 func initCap(s string) string {
-	var b strings.Builder
+	// Flink's INITCAP is Calcite's SqlFunctions.initcap: only ASCII
+	// letters and digits form words; they are cased (first upper, the rest
+	// lower) and every other character, non-ASCII letters included, is
+	// kept as is and separates words ("élan" -> "éLan").
+	b := []byte(s)
 	start := true
-	for _, r := range s {
-		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
+	for i, c := range b {
 		switch {
-		case alnum && start:
-			b.WriteRune(unicode.ToUpper(r))
-		case alnum:
-			b.WriteRune(unicode.ToLower(r))
+		case c >= '0' && c <= '9':
+			start = false
+		case c >= 'A' && c <= 'Z':
+			if !start {
+				b[i] = c + 32
+			}
+			start = false
+		case c >= 'a' && c <= 'z':
+			if start {
+				b[i] = c - 32
+			}
+			start = false
 		default:
-			b.WriteRune(r)
+			start = true
 		}
-		start = !alnum
 	}
-	return b.String()
+	return string(b)
 }
 
 // javaSplit splits like SqlFunctionUtils.splitByWholeSeparatorPreserveAllTokens:
