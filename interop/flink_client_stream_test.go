@@ -1,0 +1,159 @@
+//go:build interop
+
+package interop
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestFlinkClientStreamingChangelog: a GROUP BY over a bounded source in
+// streaming mode arrives as the changelog Flink sends (+I, -U, +U), paged
+// to the end of the stream; applied, it gives the batch answer.
+func TestFlinkClientStreamingChangelog(t *testing.T) {
+	f := fcRequire(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	e := fcConnectFlink(t, f, fcStreamingProps())
+	fcCreateTables(t, ctx, e, t.TempDir())
+
+	res := fcExec(t, ctx, e, "SELECT name, COUNT(*) AS n, SUM(amount) AS total FROM orders_csv GROUP BY name")
+	if !res.IsQuery() || !res.IsStreaming() || res.JobID() == "" {
+		t.Fatalf("IsQuery %v, IsStreaming %v, JobID %q", res.IsQuery(), res.IsStreaming(), res.JobID())
+	}
+	got := fcFormatRows(t, res)
+	fcMustEqual(t, "changelog", got, []string{
+		"+I[apple, 1, 2.50]", "+I[pear, 1, 1.25]",
+		"-U[apple, 1, 2.50]", "+U[apple, 2, 6.50]",
+		"+I[plum, 1, 0.75]",
+	})
+	fcMustEqual(t, "applied", fcApplyChangelog(t, got), []string{"[apple, 2, 6.50]", "[pear, 1, 1.25]", "[plum, 1, 0.75]"})
+
+	// many rows come in many pages, all of them, in order, up to EOS
+	fcExec(t, ctx, e, "CREATE TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "+
+		"'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '20000')")
+	res = fcExec(t, ctx, e, "SELECT id FROM seq")
+	it, err := res.Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	n := int64(0)
+	for it.Next() {
+		n++
+		if id := it.Row().Values[0].(int64); id != n {
+			t.Fatalf("row %d has id %d", n, id)
+		}
+	}
+	if err := it.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n != 20000 {
+		t.Fatalf("%d rows, want 20000", n)
+	}
+}
+
+// TestFlinkClientStreamingCancel: closing the rows of an unbounded
+// streaming query closes its operation, and Flink cancels the job.
+func TestFlinkClientStreamingCancel(t *testing.T) {
+	f := fcRequire(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	e := fcConnectFlink(t, f, fcStreamingProps())
+	fcExec(t, ctx, e, "CREATE TABLE endless (id BIGINT, v INT) WITH ('connector' = 'datagen', 'rows-per-second' = '50')")
+	res := fcExec(t, ctx, e, "SELECT id, v FROM endless")
+	job := res.JobID()
+	it, err := res.Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 20; i++ {
+		if !it.Next() {
+			t.Fatalf("the unbounded query ended after %d rows: %v", i, it.Err())
+		}
+	}
+	if st := fcClusterJobState(t, f, job); st != "RUNNING" {
+		t.Fatalf("job %s is %q while its rows are read, want RUNNING", job, st)
+	}
+	if err := it.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fcWaitUntil(t, time.Minute, func() bool { return fcClusterJobState(t, f, job) == "CANCELED" },
+		func() string { return fmt.Sprintf("job %s is %q, want CANCELED", job, fcClusterJobState(t, f, job)) })
+	// the engine agrees
+	if err := e.WaitJob(ctx, job); err == nil || !strings.Contains(err.Error(), "CANCELED") {
+		t.Errorf("WaitJob of the cancelled job = %v, want CANCELED", err)
+	}
+}
+
+// TestFlinkClientStopJob: an unbounded INSERT submitted in the background
+// (table.dml-sync false) is listed by Jobs as RUNNING, and both STOP JOB
+// and RemoteEngine.CancelJob end such jobs: CANCELED on the cluster.
+func TestFlinkClientStopJob(t *testing.T) {
+	f := fcRequire(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	props := fcStreamingProps()
+	props["table.dml-sync"] = "false"
+	e := fcConnectFlink(t, f, props)
+	fcExec(t, ctx, e, "CREATE TABLE endless (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '10')")
+	fcExec(t, ctx, e, "CREATE TABLE drain (id BIGINT) WITH ('connector' = 'blackhole')")
+
+	start := func() string {
+		res := fcExec(t, ctx, e, "INSERT INTO drain SELECT id FROM endless")
+		if res.JobID() == "" || !strings.Contains(res.Message(), "Job ID: "+res.JobID()) {
+			t.Fatalf("INSERT: job %q, message %q", res.JobID(), res.Message())
+		}
+		job := res.JobID()
+		fcWaitUntil(t, time.Minute, func() bool { return fcClusterJobState(t, f, job) == "RUNNING" },
+			func() string { return "job " + job + " is " + fcClusterJobState(t, f, job) })
+		return job
+	}
+	job1 := start()
+	jobs, err := e.Jobs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 1 || jobs[0].ID != job1 || jobs[0].Status != "RUNNING" || jobs[0].StartTime.IsZero() {
+		t.Fatalf("Jobs = %+v, want only %s RUNNING with its start time", jobs, job1)
+	}
+	if d := time.Since(jobs[0].StartTime); d < 0 || d > 10*time.Minute {
+		t.Errorf("start time %v is not a recent instant", jobs[0].StartTime)
+	}
+	res := fcExec(t, ctx, e, "STOP JOB '"+job1+"'")
+	if res.Message() != "[INFO] Execute statement succeeded." {
+		t.Errorf("STOP JOB: %q", res.Message())
+	}
+	fcWaitUntil(t, time.Minute, func() bool { return fcClusterJobState(t, f, job1) == "CANCELED" },
+		func() string { return "job " + job1 + " is " + fcClusterJobState(t, f, job1) })
+
+	job2 := start()
+	if err := e.CancelJob(ctx, job2); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.WaitJob(ctx, job2); err == nil || !strings.Contains(err.Error(), "CANCELED") {
+		t.Errorf("WaitJob after CancelJob = %v, want CANCELED", err)
+	}
+	if st := fcClusterJobState(t, f, job2); st != "CANCELED" {
+		t.Errorf("job %s is %q on the cluster, want CANCELED", job2, st)
+	}
+	rj, err := e.RemoteJobs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range rj {
+		if j.Status() != "CANCELED" || j.EndTime().IsZero() || !strings.HasPrefix(j.Statement(), "INSERT INTO drain") {
+			t.Errorf("RemoteJob %s: status %s, end %v, statement %q", j.GetJobID(), j.Status(), j.EndTime(), j.Statement())
+		}
+	}
+	if len(rj) != 2 {
+		t.Errorf("RemoteJobs lists %d jobs, want 2", len(rj))
+	}
+	// an unknown job
+	if err := e.WaitJob(ctx, "00000000000000000000000000000000"); err == nil {
+		t.Error("WaitJob of an unknown job succeeded")
+	}
+}
