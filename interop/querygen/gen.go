@@ -1,0 +1,515 @@
+package querygen
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+)
+
+// Mode is the runtime mode a query runs in (execution.runtime-mode).
+type Mode string
+
+// The two runtime modes.
+const (
+	Batch     Mode = "batch"
+	Streaming Mode = "streaming"
+)
+
+// Query is one generated query.
+type Query struct {
+	// ID is "s<seed>-q<n>": QueryAt(seed, n) generates the query again.
+	ID   string
+	Seed int64
+	N    int
+	// Kind names the grammar rule: project, join, agg, window, topn,
+	// dedup, setop, orderby, joinagg.
+	Kind string
+	Mode Mode
+	SQL  string
+	// Ordered reports an ORDER BY over every output column: the rows
+	// must agree in order (ties are identical rows).
+	Ordered bool
+}
+
+// Generate returns queries 0..n-1 of seed.
+func Generate(seed int64, n int) []Query {
+	qs := make([]Query, n)
+	for i := range qs {
+		qs[i] = QueryAt(seed, i)
+	}
+	return qs
+}
+
+// QueryAt returns query n of seed; it depends on nothing else.
+func QueryAt(seed int64, n int) Query {
+	g := &gen{r: rand.New(rand.NewSource(seed*1_000_003 + int64(n)*7919 + 1))}
+	q := Query{ID: fmt.Sprintf("s%d-q%d", seed, n), Seed: seed, N: n, Mode: Batch}
+	if g.r.Intn(2) == 0 {
+		q.Mode = Streaming
+	}
+	kinds := []string{"project", "project", "join", "agg", "agg", "window", "topn", "dedup", "setop", "orderby", "joinagg"}
+	q.Kind = kinds[g.r.Intn(len(kinds))]
+	if q.Kind == "orderby" {
+		// ORDER BY a non-time column is batch only in Flink
+		q.Mode = Batch
+	}
+	switch q.Kind {
+	case "project":
+		q.SQL = g.project()
+	case "orderby":
+		q.SQL = g.orderBy()
+		q.Ordered = true
+	case "join":
+		q.SQL = g.join()
+	case "agg":
+		q.SQL = g.agg()
+	case "joinagg":
+		q.SQL = g.joinAgg()
+	case "window":
+		q.SQL = g.window()
+	case "topn":
+		q.SQL = g.topN()
+	case "dedup":
+		q.SQL = g.dedup()
+	case "setop":
+		q.SQL = g.setOp(q.Mode)
+	}
+	return q
+}
+
+// col is a column in scope: the text that names it and its type.
+type col struct {
+	ref string
+	t   Type
+}
+
+type gen struct {
+	r     *rand.Rand
+	scope []col
+}
+
+func (g *gen) pick(options ...string) string { return options[g.r.Intn(len(options))] }
+
+func (g *gen) chance(n int) bool { return g.r.Intn(n) == 0 }
+
+// tableScope returns the columns of a test table, qualified by alias
+// (none when alias is "").
+func tableScope(alias string) []col {
+	var out []col
+	for _, c := range Columns {
+		ref := c.Name
+		if alias != "" {
+			ref = alias + "." + c.Name
+		}
+		out = append(out, col{ref, c.Type})
+	}
+	return out
+}
+
+func (g *gen) table() string { return TableNames[g.r.Intn(len(TableNames))] }
+
+func (g *gen) colOf(ts ...Type) (col, bool) {
+	var cands []col
+	for _, c := range g.scope {
+		for _, t := range ts {
+			if c.t == t {
+				cands = append(cands, c)
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return col{}, false
+	}
+	return cands[g.r.Intn(len(cands))], true
+}
+
+// literal returns a literal of type t.
+func (g *gen) literal(t Type) string {
+	switch t {
+	case Int:
+		return fmt.Sprint(g.r.Intn(21) - 5)
+	case BigInt:
+		return fmt.Sprintf("CAST(%d AS BIGINT)", g.r.Intn(8))
+	case Double:
+		return fmt.Sprintf("CAST(%s AS DOUBLE)", g.pick("0.5", "2.25", "-1.5", "10", "0", "100.125"))
+	case Decimal:
+		return g.pick("1.50", "0.25", "100.00", "-3.10", "12.34")
+	case Varchar:
+		return g.pick("'apple'", "'x'", "''", "'Banana'", "'zz'", "'a'")
+	case Boolean:
+		return g.pick("TRUE", "FALSE")
+	case Date:
+		return fmt.Sprintf("DATE '2024-01-%02d'", 1+g.r.Intn(10))
+	case Timestamp:
+		return fmt.Sprintf("TIMESTAMP '2024-01-01 00:%02d:%02d'", g.r.Intn(5), g.r.Intn(60))
+	}
+	panic("literal of unknown type")
+}
+
+// nullOf is a typed NULL.
+func nullOf(t Type) string { return "CAST(NULL AS " + t.SQL() + ")" }
+
+// expr returns an expression of type t of at most depth nested operators
+// over the columns in scope.
+func (g *gen) expr(t Type, depth int) string {
+	if depth <= 0 || g.chance(3) {
+		if c, ok := g.colOf(t); ok && !g.chance(4) {
+			return c.ref
+		}
+		if g.chance(12) {
+			return nullOf(t)
+		}
+		if t == Timestamp {
+			if c, ok := g.colOf(Timestamp); ok {
+				return c.ref
+			}
+		}
+		return g.literal(t)
+	}
+	d := depth - 1
+	switch t {
+	case Int:
+		switch g.r.Intn(9) {
+		case 0:
+			return fmt.Sprintf("(%s %s %s)", g.expr(Int, d), g.pick("+", "-", "*"), g.expr(Int, d))
+		case 1:
+			return fmt.Sprintf("CHAR_LENGTH(%s)", g.expr(Varchar, d))
+		case 2:
+			return fmt.Sprintf("MOD(%s, %d)", g.expr(Int, d), 2+g.r.Intn(4))
+		case 3:
+			return fmt.Sprintf("ABS(%s)", g.expr(Int, d))
+		case 4:
+			return fmt.Sprintf("CAST(%s AS INT)", g.expr(g.pickType(Double, Decimal, BigInt), d))
+		case 5:
+			return fmt.Sprintf("(%s / %d)", g.expr(Int, d), g.pick2(2, 3, -4))
+		case 6:
+			return fmt.Sprintf("POSITION(%s IN %s)", g.literal(Varchar), g.expr(Varchar, d))
+		case 7:
+			return fmt.Sprintf("CAST(EXTRACT(DAY FROM %s) AS INT)", g.expr(Date, d))
+		}
+	case BigInt:
+		switch g.r.Intn(5) {
+		case 0:
+			return fmt.Sprintf("(%s %s %s)", g.expr(BigInt, d), g.pick("+", "-", "*"), g.expr(g.pickType(Int, BigInt), d))
+		case 1:
+			return fmt.Sprintf("CAST(%s AS BIGINT)", g.expr(Int, d))
+		case 2:
+			return fmt.Sprintf("EXTRACT(%s FROM %s)", g.pick("SECOND", "MINUTE", "DAY"), g.expr(Timestamp, d))
+		case 3:
+			return fmt.Sprintf("(%s / NULLIF(%s, 0))", g.expr(BigInt, d), g.expr(BigInt, d))
+		}
+	case Double:
+		switch g.r.Intn(6) {
+		case 0:
+			return fmt.Sprintf("(%s %s %s)", g.expr(Double, d), g.pick("+", "-", "*"), g.expr(g.pickType(Double, Int), d))
+		case 1:
+			return fmt.Sprintf("(%s / %s)", g.expr(Double, d), g.pick("4", "CAST(2.5 AS DOUBLE)", "-8"))
+		case 2:
+			return fmt.Sprintf("ABS(%s)", g.expr(Double, d))
+		case 3:
+			return fmt.Sprintf("CAST(%s AS DOUBLE)", g.expr(g.pickType(Int, BigInt, Decimal), d))
+		case 4:
+			return fmt.Sprintf("FLOOR(%s)", g.expr(Double, d))
+		}
+	case Decimal:
+		switch g.r.Intn(6) {
+		case 0:
+			return fmt.Sprintf("(%s %s %s)", g.expr(Decimal, d), g.pick("+", "-"), g.expr(g.pickType(Decimal, Int), d))
+		case 1:
+			return fmt.Sprintf("(%s * %s)", g.expr(Decimal, d), g.pick("2", "0.5", "-1"))
+		case 2:
+			return fmt.Sprintf("ABS(%s)", g.expr(Decimal, d))
+		case 3:
+			return fmt.Sprintf("CAST(%s AS DECIMAL(10, 2))", g.expr(g.pickType(Int, BigInt), d))
+		case 4:
+			return fmt.Sprintf("ROUND(%s, %d)", g.expr(Decimal, d), g.r.Intn(2))
+		}
+	case Varchar:
+		switch g.r.Intn(11) {
+		case 0:
+			return fmt.Sprintf("UPPER(%s)", g.expr(Varchar, d))
+		case 1:
+			return fmt.Sprintf("LOWER(%s)", g.expr(Varchar, d))
+		case 2:
+			return fmt.Sprintf("TRIM(%s)", g.expr(Varchar, d))
+		case 3:
+			return fmt.Sprintf("(%s || %s)", g.expr(Varchar, d), g.expr(Varchar, d))
+		case 4:
+			return fmt.Sprintf("SUBSTRING(%s FROM %d FOR %d)", g.expr(Varchar, d), 1+g.r.Intn(3), 1+g.r.Intn(4))
+		case 5:
+			return fmt.Sprintf("CAST(%s AS VARCHAR)", g.expr(g.pickType(Int, BigInt, Decimal, Boolean, Date), d))
+		case 6:
+			return fmt.Sprintf("REPLACE(%s, 'a', 'A')", g.expr(Varchar, d))
+		case 7:
+			return fmt.Sprintf("CONCAT(%s, '-', %s)", g.expr(Varchar, d), g.expr(Varchar, d))
+		case 8:
+			return fmt.Sprintf("INITCAP(%s)", g.expr(Varchar, d))
+		}
+	case Boolean:
+		return g.pred(d)
+	case Date:
+		if g.chance(2) {
+			return fmt.Sprintf("CAST(%s AS DATE)", g.expr(Timestamp, d))
+		}
+	case Timestamp:
+	}
+	// the generic forms, of any type
+	switch g.r.Intn(3) {
+	case 0:
+		return fmt.Sprintf("COALESCE(%s, %s)", g.expr(t, d), g.literal(t))
+	case 1:
+		return fmt.Sprintf("CASE WHEN %s THEN %s ELSE %s END", g.pred(d), g.expr(t, d), g.expr(t, d))
+	}
+	return fmt.Sprintf("NULLIF(%s, %s)", g.expr(t, d), g.literal(t))
+}
+
+func (g *gen) pick2(opts ...int) int { return opts[g.r.Intn(len(opts))] }
+
+func (g *gen) pickType(ts ...Type) Type { return ts[g.r.Intn(len(ts))] }
+
+// comparable types: both sides of a comparison have one of them.
+var cmpTypes = []Type{Int, BigInt, Double, Decimal, Varchar, Date, Timestamp, Boolean}
+
+// pred returns a BOOLEAN expression.
+func (g *gen) pred(depth int) string {
+	if depth <= 0 {
+		t := cmpTypes[g.r.Intn(len(cmpTypes))]
+		if g.chance(5) {
+			return fmt.Sprintf("%s IS %sNULL", g.expr(t, 0), g.pick("", "NOT "))
+		}
+		if t == Boolean {
+			return g.expr(Boolean, 0)
+		}
+		return fmt.Sprintf("%s %s %s", g.expr(t, 0), g.pick("=", "<>", "<", "<=", ">", ">="), g.expr(t, 0))
+	}
+	d := depth - 1
+	switch g.r.Intn(9) {
+	case 0:
+		return fmt.Sprintf("(%s AND %s)", g.pred(d), g.pred(d))
+	case 1:
+		return fmt.Sprintf("(%s OR %s)", g.pred(d), g.pred(d))
+	case 2:
+		return fmt.Sprintf("NOT (%s)", g.pred(d))
+	case 3:
+		return fmt.Sprintf("%s LIKE '%s'", g.expr(Varchar, d), g.pick("a%", "%e%", "_", "%", "B%"))
+	case 4:
+		t := g.pickType(Int, BigInt, Double, Decimal)
+		return fmt.Sprintf("%s %sBETWEEN %s AND %s", g.expr(t, d), g.pick("", "NOT "), g.literal(t), g.literal(t))
+	case 5:
+		t := g.pickType(Int, BigInt, Varchar)
+		return fmt.Sprintf("%s %sIN (%s, %s, %s)", g.expr(t, d), g.pick("", "NOT "), g.literal(t), g.literal(t), g.literal(t))
+	case 6:
+		return fmt.Sprintf("(%s) IS %s", g.pred(d), g.pick("TRUE", "FALSE", "NOT TRUE", "NOT FALSE", "UNKNOWN"))
+	case 7:
+		// comparisons with NULL: three-valued logic
+		t := cmpTypes[g.r.Intn(len(cmpTypes)-1)]
+		return fmt.Sprintf("%s %s %s", g.expr(t, d), g.pick("=", "<>", "<"), nullOf(t))
+	}
+	t := cmpTypes[g.r.Intn(len(cmpTypes))]
+	return fmt.Sprintf("%s %s %s", g.expr(t, d), g.pick("=", "<>", "<", "<=", ">", ">="), g.expr(t, d))
+}
+
+// selectList returns n expressions AS c0..c(n-1), and their types.
+func (g *gen) selectList(n int) (string, []Type) {
+	var parts []string
+	var types []Type
+	for i := 0; i < n; i++ {
+		t := cmpTypes[g.r.Intn(len(cmpTypes))]
+		parts = append(parts, fmt.Sprintf("%s AS c%d", g.expr(t, 2), i))
+		types = append(types, t)
+	}
+	return strings.Join(parts, ", "), types
+}
+
+func (g *gen) where() string {
+	if g.chance(3) {
+		return ""
+	}
+	return " WHERE " + g.pred(2)
+}
+
+func (g *gen) project() string {
+	t := g.table()
+	g.scope = tableScope("")
+	sel, _ := g.selectList(1 + g.r.Intn(4))
+	return fmt.Sprintf("SELECT %s FROM %s%s", sel, t, g.where())
+}
+
+func (g *gen) orderBy() string {
+	t := g.table()
+	g.scope = tableScope("")
+	n := 1 + g.r.Intn(3)
+	sel, _ := g.selectList(n)
+	var keys []string
+	for i := 0; i < n; i++ {
+		keys = append(keys, fmt.Sprintf("c%d %s", i, g.pick("", "ASC", "DESC", "ASC NULLS LAST", "DESC NULLS FIRST")))
+	}
+	// id and ts make the order total (only identical rows tie)
+	sel += ", id, ts"
+	keys = append(keys, "id", "ts")
+	limit := ""
+	if g.chance(2) {
+		limit = fmt.Sprintf(" LIMIT %d", 1+g.r.Intn(10))
+	}
+	return fmt.Sprintf("SELECT %s FROM %s%s ORDER BY %s%s", sel, t, g.where(), strings.Join(keys, ", "), limit)
+}
+
+func (g *gen) joinClause() string {
+	typ := g.pick("JOIN", "LEFT JOIN", "FULL JOIN", "JOIN", "LEFT JOIN")
+	on := g.pick("a.k = b.k", "a.id = b.id", "a.g = b.g AND a.k = b.k", "a.k = b.k AND a.dt = b.dt", "a.s = b.s")
+	return fmt.Sprintf("t1 AS a %s t2 AS b ON %s", typ, on)
+}
+
+func (g *gen) join() string {
+	from := g.joinClause()
+	g.scope = append(tableScope("a"), tableScope("b")...)
+	// the time attribute of a regular join's input is no rowtime after it:
+	// compare it as a plain timestamp
+	sel, _ := g.selectList(1 + g.r.Intn(4))
+	return fmt.Sprintf("SELECT %s FROM %s%s", sel, from, g.where())
+}
+
+// aggCall returns an aggregate call over the scope.
+func (g *gen) aggCall() string {
+	switch g.r.Intn(8) {
+	case 0:
+		return "COUNT(*)"
+	case 1:
+		return fmt.Sprintf("COUNT(%s)", g.expr(cmpTypes[g.r.Intn(len(cmpTypes))], 1))
+	case 2:
+		return fmt.Sprintf("SUM(%s)", g.expr(g.pickType(Int, BigInt, Double, Decimal), 1))
+	case 3:
+		return fmt.Sprintf("MIN(%s)", g.expr(g.pickType(Int, BigInt, Double, Decimal, Varchar, Date, Boolean), 1))
+	case 4:
+		return fmt.Sprintf("MAX(%s)", g.expr(g.pickType(Int, BigInt, Double, Decimal, Varchar, Date, Boolean), 1))
+	case 5:
+		return fmt.Sprintf("AVG(%s)", g.expr(g.pickType(Int, BigInt, Double, Decimal), 1))
+	case 6:
+		return fmt.Sprintf("COUNT(DISTINCT %s)", g.expr(g.pickType(Int, BigInt, Varchar, Date, Decimal), 1))
+	}
+	return fmt.Sprintf("SUM(DISTINCT %s)", g.expr(g.pickType(Int, BigInt), 0))
+}
+
+// groupKeys picks 0..2 grouping keys among simple columns and expressions.
+func (g *gen) groupKeys() []string {
+	cands := []string{"k", "g", "b", "dt", "MOD(id, 3)", "UPPER(s)", "m > 0"}
+	n := g.r.Intn(3)
+	var keys []string
+	seen := map[string]bool{}
+	for len(keys) < n {
+		k := cands[g.r.Intn(len(cands))]
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+func (g *gen) aggSelect(keys []string) string {
+	var parts []string
+	for i, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s AS k%d", k, i))
+	}
+	for i := 0; i < 1+g.r.Intn(3); i++ {
+		parts = append(parts, fmt.Sprintf("%s AS a%d", g.aggCall(), i))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (g *gen) having() string {
+	if !g.chance(3) {
+		return ""
+	}
+	return fmt.Sprintf(" HAVING %s", g.pick("COUNT(*) > 1", "SUM(k) >= 6", "MIN(id) < 20", "MAX(d) > 10", "COUNT(DISTINCT g) = 2", "AVG(m) > 0"))
+}
+
+func (g *gen) agg() string {
+	t := g.table()
+	g.scope = tableScope("")
+	keys := g.groupKeys()
+	gb := ""
+	if len(keys) > 0 {
+		gb = " GROUP BY " + strings.Join(keys, ", ")
+	}
+	return fmt.Sprintf("SELECT %s FROM %s%s%s%s", g.aggSelect(keys), t, g.where(), gb, g.having())
+}
+
+func (g *gen) joinAgg() string {
+	from := g.joinClause()
+	g.scope = append(tableScope("a"), tableScope("b")...)
+	keys := []string{g.pick("a.k", "b.g", "a.g", "b.b")}
+	parts := []string{keys[0] + " AS k0"}
+	for i := 0; i < 1+g.r.Intn(3); i++ {
+		parts = append(parts, fmt.Sprintf("%s AS a%d", g.aggCall(), i))
+	}
+	return fmt.Sprintf("SELECT %s FROM %s%s GROUP BY %s", strings.Join(parts, ", "), from, g.where(), keys[0])
+}
+
+func (g *gen) window() string {
+	t := g.table()
+	var tvf string
+	switch g.r.Intn(3) {
+	case 0:
+		tvf = fmt.Sprintf("TUMBLE(TABLE %s, DESCRIPTOR(ts), %s)", t, g.pick("INTERVAL '1' MINUTE", "INTERVAL '30' SECOND", "INTERVAL '2' MINUTE"))
+	case 1:
+		tvf = fmt.Sprintf("HOP(TABLE %s, DESCRIPTOR(ts), %s, %s)", t, g.pick("INTERVAL '30' SECOND", "INTERVAL '1' MINUTE"), g.pick("INTERVAL '2' MINUTE", "INTERVAL '3' MINUTE"))
+	default:
+		tvf = fmt.Sprintf("CUMULATE(TABLE %s, DESCRIPTOR(ts), %s, %s)", t, g.pick("INTERVAL '30' SECOND", "INTERVAL '1' MINUTE"), g.pick("INTERVAL '2' MINUTE", "INTERVAL '3' MINUTE"))
+	}
+	g.scope = tableScope("")
+	keys := []string{"window_start", "window_end"}
+	if g.chance(2) {
+		keys = append(keys, g.pick("g", "k", "b"))
+	}
+	var parts []string
+	parts = append(parts, keys...)
+	for i := 0; i < 1+g.r.Intn(3); i++ {
+		parts = append(parts, fmt.Sprintf("%s AS a%d", g.aggCall(), i))
+	}
+	return fmt.Sprintf("SELECT %s FROM TABLE(%s)%s GROUP BY %s", strings.Join(parts, ", "), tvf, g.where(), strings.Join(keys, ", "))
+}
+
+func (g *gen) topN() string {
+	t := g.table()
+	g.scope = tableScope("")
+	part := g.pick("g", "k", "b", "")
+	over := ""
+	if part != "" {
+		over = "PARTITION BY " + part + " "
+	}
+	key := g.pick("d", "m", "s", "dt", "k", "id")
+	// id and ts break ties: only identical rows tie, so rn is determined
+	over += fmt.Sprintf("ORDER BY %s %s, id, ts", key, g.pick("ASC", "DESC"))
+	cols := "id, " + key + ", ts"
+	if part != "" {
+		cols = part + ", " + cols
+	}
+	rnCol := ""
+	if g.chance(2) {
+		rnCol = ", rn"
+	}
+	return fmt.Sprintf("SELECT %s%s FROM (SELECT *, ROW_NUMBER() OVER (%s) AS rn FROM %s%s) WHERE rn <= %d",
+		cols, rnCol, over, t, g.where(), 1+g.r.Intn(4))
+}
+
+func (g *gen) dedup() string {
+	t := g.table()
+	g.scope = tableScope("")
+	part := g.pick("g", "k", "b", "g, k", "id")
+	return fmt.Sprintf("SELECT %s, id, d, s, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY %s ORDER BY ts %s) AS rn FROM %s%s) WHERE rn = 1",
+		part, part, g.pick("ASC", "DESC"), t, g.where())
+}
+
+func (g *gen) setOp(m Mode) string {
+	g.scope = tableScope("")
+	n := 1 + g.r.Intn(2)
+	var cols []string
+	for i := 0; i < n; i++ {
+		t := g.pickType(Int, BigInt, Varchar, Decimal, Date, Boolean)
+		cols = append(cols, fmt.Sprintf("%s AS c%d", g.expr(t, 1), i))
+	}
+	sel := strings.Join(cols, ", ")
+	op := g.pick("UNION ALL", "UNION", "INTERSECT", "EXCEPT", "INTERSECT ALL", "EXCEPT ALL")
+	return fmt.Sprintf("SELECT %s FROM t1%s %s SELECT %s FROM t2%s", sel, g.where(), op, sel, g.where())
+}

@@ -1,0 +1,209 @@
+package querygen
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+func TestQueriesAreRepeatableAndAddressable(t *testing.T) {
+	a := Generate(7, 50)
+	b := Generate(7, 50)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("the same seed generated different queries")
+	}
+	for i, q := range a {
+		if one := QueryAt(7, i); !reflect.DeepEqual(one, q) {
+			t.Fatalf("QueryAt(7, %d) = %+v, Generate gave %+v", i, one, q)
+		}
+		if want := "s7-q" + strconv.Itoa(i); q.ID != want {
+			t.Fatalf("query %d has id %q, want %q", i, q.ID, want)
+		}
+	}
+	c := Generate(8, 50)
+	same := 0
+	for i := range a {
+		if a[i].SQL == c[i].SQL {
+			same++
+		}
+	}
+	if same > 5 {
+		t.Fatalf("seeds 7 and 8 share %d of 50 queries", same)
+	}
+}
+
+func TestQueriesParseAndCoverTheGrammar(t *testing.T) {
+	kinds := map[string]int{}
+	modes := map[Mode]int{}
+	for _, q := range Generate(1, 600) {
+		if _, err := sql.Parse(q.SQL); err != nil {
+			t.Fatalf("%s does not parse: %v\n%s", q.ID, err, q.SQL)
+		}
+		kinds[q.Kind]++
+		modes[q.Mode]++
+		if q.Kind == "orderby" && (q.Mode != Batch || !q.Ordered) {
+			t.Fatalf("%s: ORDER BY query in %s mode, ordered=%v", q.ID, q.Mode, q.Ordered)
+		}
+	}
+	for _, k := range []string{"project", "join", "agg", "joinagg", "window", "topn", "dedup", "setop", "orderby"} {
+		if kinds[k] < 20 {
+			t.Errorf("kind %s generated %d times in 600", k, kinds[k])
+		}
+	}
+	if modes[Batch] < 200 || modes[Streaming] < 200 {
+		t.Errorf("modes = %v", modes)
+	}
+	text := ""
+	for _, q := range Generate(1, 600) {
+		text += q.SQL + "\n"
+	}
+	for _, w := range []string{"CASE WHEN", "COALESCE(", "CAST(", "UPPER(", "IS NULL", "= CAST(NULL", "LEFT JOIN", "FULL JOIN",
+		"COUNT(DISTINCT", "AVG(", "HAVING", "TUMBLE(", "HOP(", "CUMULATE(", "ROW_NUMBER()", "UNION ALL", "INTERSECT", "EXCEPT", "LIMIT"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("no generated query contains %q", w)
+		}
+	}
+}
+
+func TestTablesHaveNullsDuplicatesAndOrderedTime(t *testing.T) {
+	tables := Tables(3)
+	if !reflect.DeepEqual(tables, Tables(3)) {
+		t.Fatal("Tables is not repeatable")
+	}
+	for _, tb := range tables {
+		nulls := make([]int, len(Columns))
+		seen := map[string]int{}
+		var maxTS time.Time
+		for _, r := range tb.Rows {
+			for i, v := range r {
+				if v == nil {
+					nulls[i]++
+				}
+			}
+			seen[FormatRow(r)]++
+			ts := r[len(r)-1].(time.Time)
+			if ts.Before(maxTS.Add(-WatermarkDelay)) {
+				t.Errorf("%s: row at %v is late after %v", tb.Name, ts, maxTS)
+			}
+			if ts.After(maxTS) {
+				maxTS = ts
+			}
+		}
+		for i, c := range Columns {
+			if c.Name == "ts" {
+				if nulls[i] != 0 {
+					t.Errorf("%s.ts has NULLs", tb.Name)
+				}
+			} else if nulls[i] == 0 && c.Name != "id" {
+				t.Errorf("%s.%s has no NULL", tb.Name, c.Name)
+			}
+		}
+		dups := 0
+		for _, n := range seen {
+			if n > 1 {
+				dups++
+			}
+		}
+		if dups == 0 {
+			t.Errorf("%s has no duplicate row", tb.Name)
+		}
+	}
+}
+
+func TestWriteCSVAndDDL(t *testing.T) {
+	dir := t.TempDir()
+	tables := Tables(3)
+	paths, err := WriteCSV(dir, tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(paths["t1"], "data.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != len(tables[0].Rows) {
+		t.Fatalf("%d records, want %d", len(recs), len(tables[0].Rows))
+	}
+	for i, rec := range recs {
+		for j, v := range tables[0].Rows[i] {
+			if v == nil && rec[j] != NullLiteral {
+				t.Fatalf("row %d column %s: NULL written as %q", i, Columns[j].Name, rec[j])
+			}
+		}
+		if _, err := time.Parse("2006-01-02 15:04:05.000", rec[8]); err != nil {
+			t.Fatalf("row %d: ts %q: %v", i, rec[8], err)
+		}
+		if rec[7] != NullLiteral {
+			if _, err := time.Parse("2006-01-02", rec[7]); err != nil {
+				t.Fatalf("row %d: dt %q: %v", i, rec[7], err)
+			}
+		}
+	}
+	ddl := DDL("t1", paths["t1"])
+	st, err := sql.Parse(ddl)
+	if err != nil {
+		t.Fatalf("DDL does not parse: %v\n%s", err, ddl)
+	}
+	_ = st
+	for _, w := range []string{"'connector' = 'filesystem'", "'format' = 'csv'", "WATERMARK FOR ts", "DECIMAL(10, 2)", "file://" + paths["t1"]} {
+		if !strings.Contains(ddl, w) {
+			t.Errorf("DDL lacks %q:\n%s", w, ddl)
+		}
+	}
+}
+
+func TestChangelogAndCompare(t *testing.T) {
+	var c Changelog
+	c.Add(types.Insert, []any{"a", int64(1)})
+	c.Add(types.UpdateBefore, []any{"a", int64(1)})
+	c.Add(types.UpdateAfter, []any{"a", int64(2)})
+	c.Add(types.Insert, []any{"b", nil})
+	c.Add(types.Insert, []any{"b", nil})
+	c.Add(types.Delete, []any{"b", nil})
+	c.Add(types.Delete, []any{"zz", nil})
+	if c.Unmatched != 1 {
+		t.Errorf("Unmatched = %d, want 1", c.Unmatched)
+	}
+	want := [][]any{{"a", int64(2)}, {"b", nil}}
+	if d := Compare(c.Rows(), want, true); d != "" {
+		t.Errorf("final rows: %s", d)
+	}
+
+	dec := types.MustDecimal("1.50")
+	a := [][]any{{1.0 / 3, dec, int32(4)}, {nil, dec, int32(4)}, {nil, dec, int32(4)}}
+	b := [][]any{{nil, dec, int64(4)}, {0.3333333333333333 + 1e-17, dec, int64(4)}, {nil, dec, int64(4)}}
+	if d := Compare(a, b, false); d != "" {
+		t.Errorf("equal multisets differ: %s", d)
+	}
+	if d := Compare(a, b, true); d == "" {
+		t.Error("different orders agree under ordered comparison")
+	}
+	if d := Compare(a, b[:2], false); !strings.Contains(d, "3 rows vs 2 rows") {
+		t.Errorf("missing duplicate: %q", d)
+	}
+	if d := Compare([][]any{{1.0}}, [][]any{{1.001}}, false); d == "" {
+		t.Error("1.0 and 1.001 agree")
+	}
+	if d := Compare([][]any{{types.MustDecimal("1.5")}}, [][]any{{types.MustDecimal("1.50")}}, false); d == "" {
+		t.Error("DECIMAL 1.5 and 1.50 (different scales) agree")
+	}
+	if d := Compare([][]any{{"1"}}, [][]any{{int32(1)}}, false); d == "" {
+		t.Error("'1' and 1 agree")
+	}
+	if ValuesEqual(nil, int32(0)) || !ValuesEqual(nil, nil) {
+		t.Error("NULL handling")
+	}
+}
