@@ -36,6 +36,7 @@ package sqltest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -46,6 +47,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/gateway"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
 )
@@ -183,7 +185,7 @@ func Exec(ctx context.Context, eng table.Engine, stmt string) string {
 	defer cancel()
 	res, err := eng.ExecuteStatement(ctx, stmt, sql.Pos{})
 	if err != nil {
-		return errorPrefix + err.Error()
+		return errorPrefix + errorText(err)
 	}
 	if !res.IsQuery() && res.JobID() != "" {
 		// an INSERT or a statement set: wait for its job
@@ -191,7 +193,7 @@ func Exec(ctx context.Context, eng table.Engine, stmt string) string {
 			rows.Close()
 		}
 		if err := eng.WaitJob(ctx, res.JobID()); err != nil {
-			return errorPrefix + err.Error()
+			return errorPrefix + errorText(err)
 		}
 		return "[INFO] Complete execution of the SQL update statement."
 	}
@@ -202,21 +204,46 @@ func Exec(ctx context.Context, eng table.Engine, stmt string) string {
 	if names := res.GetTableSchema().GetFieldNames(); len(names) == 1 && names[0] == "result" {
 		it, err := res.Collect()
 		if err != nil {
-			return errorPrefix + err.Error()
+			return errorPrefix + errorText(err)
 		}
 		for it.Next() {
 			fmt.Fprintln(&b, it.Row().Values[0])
 		}
 		it.Close()
 		if err := it.Err(); err != nil {
-			return errorPrefix + err.Error()
+			return errorPrefix + errorText(err)
 		}
 		return strings.TrimRight(b.String(), "\n")
 	}
 	if err := res.PrintTo(&b); err != nil {
-		return b.String() + errorPrefix + err.Error()
+		return b.String() + errorPrefix + errorText(err)
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// errorText is what the SQL Client prints for an error: its message (for
+// a SQL Gateway's error, the root cause). A gateway's error also carries
+// the server's exception chain; its messages (without stack frames) follow
+// under "Exception chain:", so that an expected message line that Flink
+// puts in an outer exception (a validation error's position) is found.
+func errorText(err error) string {
+	text := err.Error()
+	var ge *gateway.Error
+	if !errors.As(err, &ge) || len(ge.Errors) == 0 {
+		return text
+	}
+	var chain []string
+	for _, l := range strings.Split(ge.Errors[len(ge.Errors)-1], "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "at ") || strings.HasPrefix(t, "... ") || strings.Contains(t, "Exception on server side") {
+			continue
+		}
+		chain = append(chain, l)
+	}
+	if len(chain) == 0 {
+		return text
+	}
+	return text + "\nException chain:\n" + strings.Join(chain, "\n")
 }
 
 // RepoRoot finds the repository root (the directory holding go.mod).
