@@ -46,12 +46,14 @@ public class JdbcProbe {
         try (Connection conn = DriverManager.getConnection(url, props)) {
             DatabaseMetaData md = conn.getMetaData();
             out("meta", "driver " + md.getDriverName() + " " + md.getDriverMajorVersion());
+            out("meta", "product " + md.getDatabaseProductName() + " " + md.getDatabaseProductVersion());
             out("meta", "catalog " + conn.getCatalog() + " schema " + conn.getSchema());
 
             try (Statement st = conn.createStatement()) {
                 typedQuery(st);
                 ddlAndTable(st, csv);
                 updates(st);
+                streaming(st);
                 metadata(conn, md);
                 errors(st);
             }
@@ -143,6 +145,21 @@ public class JdbcProbe {
         out("execute", "insert result=" + r);
     }
 
+    // A streaming aggregate: the driver reads the changelog rows as they come.
+    static void streaming(Statement st) throws SQLException {
+        st.execute("SET 'execution.runtime-mode' = 'streaming'");
+        st.execute("CREATE TABLE gen (k INT, v BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '5',"
+                + " 'fields.k.min' = '1', 'fields.k.max' = '1', 'fields.v.kind' = 'sequence',"
+                + " 'fields.v.start' = '1', 'fields.v.end' = '5')");
+        out("query", "streaming");
+        try (ResultSet rs = st.executeQuery("SELECT k, SUM(v) AS s FROM gen GROUP BY k")) {
+            while (rs.next()) {
+                out("stream", rs.getInt("k") + " " + rs.getLong("s"));
+            }
+        }
+        st.execute("SET 'execution.runtime-mode' = 'batch'");
+    }
+
     static void metadata(Connection conn, DatabaseMetaData md) throws SQLException {
         List<String> cats = new ArrayList<>();
         try (ResultSet rs = md.getCatalogs()) {
@@ -159,6 +176,23 @@ public class JdbcProbe {
         }
         out("schemas", String.join(",", schemas));
         out("meta", "catalog " + conn.getCatalog() + " schema " + conn.getSchema());
+        // a second database, and USE through setSchema
+        conn.createStatement().execute("CREATE DATABASE IF NOT EXISTS probe_db");
+        conn.setSchema("probe_db");
+        out("meta", "after setSchema: catalog " + conn.getCatalog() + " schema " + conn.getSchema());
+        List<String> all = new ArrayList<>();
+        try (ResultSet rs = md.getSchemas()) {
+            while (rs.next()) {
+                all.add(rs.getString("TABLE_CATALOG") + "." + rs.getString("TABLE_SCHEM"));
+            }
+        }
+        out("schemas", String.join(",", all));
+        try {
+            md.getSchemas("default_catalog", "probe%").close();
+        } catch (UnsupportedOperationException | SQLException e) {
+            out("unsupported", "getSchemas(catalog, pattern) " + e.getClass().getSimpleName());
+        }
+        conn.setSchema("default_database");
         try (ResultSet rs = md.getTables(null, null, "%", null)) {
             while (rs.next()) {
                 out("tables", rs.getString("TABLE_NAME"));
