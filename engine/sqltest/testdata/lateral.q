@@ -83,7 +83,7 @@ WITH T1 AS (SELECT b, COLLECT(c) as `set` FROM TC GROUP BY b) SELECT b, id, poin
 3 rows in set
 !unordered
 
-CREATE TEMPORARY VIEW TL (a, b, c) AS VALUES (1, '1', 'Hello'), (1, '2', 'Hello2'), (2, '2', 'Hello'), (3, CAST(NULL AS STRING), 'Hello'), (4, '4', 'Hello'), (5, '5', 'Hello'), (5, NULL, 'Hello'), (6, '6', 'Hello'), (7, '7', 'Hello World'), (7, '8', 'Hello World');
+CREATE TEMPORARY VIEW TL (a, b, c) AS VALUES (1, '1', 'Hello'), (1, '2', 'Hello2'), (2, '2', 'Hello'), (3, CAST(NULL AS STRING), 'Hello'), (4, '4', 'Hello'), (5, '5', 'Hello'), (5, CAST(NULL AS STRING), 'Hello'), (6, '6', 'Hello'), (7, '7', 'Hello World'), (7, '8', 'Hello World');
 [INFO] Execute statement succeeded.
 !info
 # UnnestITCase.testLeftUnnestMultiSetFromCollectResult: LEFT JOIN UNNEST keeps rows with an empty collection
