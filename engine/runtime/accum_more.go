@@ -345,7 +345,7 @@ func newListAcc(s AggSpec) accumulator {
 				}
 				k, _ := r[0].(string)
 				if seen[k] {
-					return nil, &expr.EvalError{Func: "JSON_OBJECTAGG", Msg: fmt.Sprintf("Duplicate key '%s' in JSON_OBJECTAGG", k)}
+					return nil, &expr.EvalError{Func: "JSON_OBJECTAGG", Msg: fmt.Sprintf("Key '%s' is already present. Duplicate keys are not allowed in JSON_OBJECTAGG. Please ensure that keys are unique.", k)}
 				}
 				seen[k] = true
 				keys = append(keys, k)

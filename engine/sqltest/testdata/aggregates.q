@@ -381,7 +381,7 @@ SELECT JSON_ARRAYAGG(x NULL ON NULL) FROM (VALUES (1), (CAST(NULL AS INT))) AS v
 # "If a key occurs multiple times, an error will be thrown"
 SELECT JSON_OBJECTAGG(KEY k VALUE n) FROM (VALUES ('a', 1), ('a', 2)) AS v(k, n);
 [ERROR] Could not execute SQL statement. Reason:
-Duplicate key 'a'
+Key 'a' is already present. Duplicate keys are not allowed in JSON_OBJECTAGG. Please ensure that keys are unique.
 !error
 # sql_functions.yml PERCENTILE: linear interpolation; an array of percentages gives an array
 SELECT PERCENTILE(x, 0.5) FROM (VALUES (1), (2), (3), (4)) AS v(x);
