@@ -412,7 +412,7 @@ func mapInsertColumns(src plan.Node, tbl *catalog.Table, ins *sql.Insert, static
 		st := srcCols[k].Type
 		if !st.EqualsIgnoreNull(tc.Type) && st.Root != types.Null {
 			if !expr.SupportsImplicitCast(st, tc.Type) && !(st.IsString() && tc.Type.IsString()) {
-				return nil, mismatch(fmt.Sprintf("Incompatible types for sink column '%s' at position %d.", tc.Name, ti))
+				return nil, mismatch(fmt.Sprintf("Incompatible types for sink column '%s' at position %d.", tc.Name, ti+1))
 			}
 		}
 		if !st.EqualsIgnoreNull(tc.Type) && !avoidsCast(st, tc.Type) {

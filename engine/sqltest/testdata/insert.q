@@ -15,7 +15,7 @@ CREATE TABLE bh (a INT, b DATE, c STRING) WITH ('connector' = 'blackhole');
 INSERT INTO bh SELECT 1, 2, 'x';
 [ERROR] Could not execute SQL statement. Reason:
 Column types of query result and sink for 'default_catalog.default_database.bh' do not match.
-Cause: Incompatible types for sink column 'b' at position 1.
+Cause: Incompatible types for sink column 'b' at position 2.
 Query schema: [EXPR$0: INT NOT NULL, EXPR$1: INT NOT NULL, EXPR$2: CHAR(1) NOT NULL]
 Sink schema:  [a: INT, b: DATE, c: STRING]
 !error
