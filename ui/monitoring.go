@@ -34,6 +34,11 @@ type resultMon struct {
 	planRoots []*plan.PhysNode
 	streaming bool
 	planText  string
+	// remote says planRoots were read from a gateway's EXPLAIN text
+	// (remote_plan.go); remoteQuery that the Plan view of a gateway's
+	// query asks the gateway for EXPLAIN when first shown (planLoading
+	// while it does).
+	remote, remoteQuery, planLoading bool
 
 	tabs                          *container.AppTabs
 	dataItem, chartItem, planItem *container.TabItem
@@ -85,6 +90,7 @@ func (wb *Workbench) attachPlan(rt *resultTab, conn *connection) {
 	defer func() { _ = recover() }() // a plan view is never worth a failed statement
 	env := conn.embeddedEnv()
 	if env == nil {
+		wb.attachRemotePlan(rt, conn)
 		return
 	}
 	if rt.job != nil {
@@ -154,7 +160,11 @@ func (rt *resultTab) wrapViews(body fyne.CanvasObject) fyne.CanvasObject {
 		if m.planRoots == nil {
 			return body
 		}
-		m.plan = newPlanView(rt.wb, nil, m.planRoots, m.streaming, m.planText)
+		if m.remote {
+			m.plan = newPlanViewOf(rt.wb, nil, remotePlanGraph(m.streaming, m.planRoots), m.planText)
+		} else {
+			m.plan = newPlanView(rt.wb, nil, m.planRoots, m.streaming, m.planText)
+		}
 		return m.plan.content
 	}
 	m.dataItem = container.NewTabItemWithIcon("Data", theme.GridIcon(), body)
@@ -163,6 +173,9 @@ func (rt *resultTab) wrapViews(body fyne.CanvasObject) fyne.CanvasObject {
 	if m.planRoots != nil {
 		m.plan = newPlanView(rt.wb, rt.job, m.planRoots, m.streaming, m.planText)
 		m.planItem = container.NewTabItemWithIcon("Plan", theme.ListIcon(), m.plan.content)
+		items = append(items, m.planItem)
+	} else if m.remoteQuery {
+		m.planItem = container.NewTabItemWithIcon("Plan", theme.ListIcon(), container.NewStack())
 		items = append(items, m.planItem)
 	}
 	m.tabs = container.NewAppTabs(items...)
@@ -194,6 +207,9 @@ func (rt *resultTab) viewsSelected() {
 			m.chartItem.Content = container.NewCenter(l)
 		}
 		m.tabs.Refresh()
+	}
+	if sel == m.planItem && m.remoteQuery && m.plan == nil && !m.planLoading {
+		rt.loadRemotePlan()
 	}
 	rt.tickViews(rt.wb.bottom.Selected() == rt.item)
 }

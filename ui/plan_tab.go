@@ -44,8 +44,13 @@ type planView struct {
 // newPlanView builds the view of plan roots; job, when set, is the job
 // running them (its metrics are shown).
 func newPlanView(wb *Workbench, job monitor.Job, roots []*plan.PhysNode, streaming bool, text string) *planView {
+	return newPlanViewOf(wb, job, plangraph.FromPlan(streaming, roots...), text)
+}
+
+// newPlanViewOf builds the view of a plan graph (see newPlanView).
+func newPlanViewOf(wb *Workbench, job monitor.Job, g *plangraph.Graph, text string) *planView {
 	p := &planView{wb: wb, job: job, text: text}
-	p.g = plangraph.FromPlan(streaming, roots...)
+	p.g = g
 	p.graph = newPlanGraph(p.g, job != nil)
 	p.status = widget.NewLabel("")
 	p.status.Importance = widget.LowImportance

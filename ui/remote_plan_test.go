@@ -1,0 +1,154 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/riffle-sql/riffle/engine/gateway"
+	"github.com/riffle-sql/riffle/plangraph"
+)
+
+// EXPLAIN CHANGELOG_MODE and a batch EXPLAIN as Apache Flink 2.3.0's SQL
+// Gateway answered them (a union reusing a node; a MultipleInput over two
+// hash exchanges whose source is reused).
+const flinkStreamExplain = `== Abstract Syntax Tree ==
+LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
++- LogicalUnion(all=[true])
+   :- LogicalProject(k=[$0])
+   :  +- LogicalTableScan(table=[[default_catalog, default_database, a]])
+   +- LogicalProject(k=[$0])
+      +- LogicalTableScan(table=[[default_catalog, default_database, a]])
+
+== Optimized Physical Plan ==
+GroupAggregate(groupBy=[k], select=[k, COUNT(*) AS EXPR$1], changelogMode=[I,UA])
++- Exchange(distribution=[hash[k]], changelogMode=[I])
+   +- Union(all=[true], union=[k], changelogMode=[I])
+      :- Calc(select=[k], changelogMode=[I])
+      :  +- TableSourceScan(table=[[default_catalog, default_database, a]], fields=[k, v], changelogMode=[I])
+      +- Calc(select=[k], changelogMode=[I])
+         +- TableSourceScan(table=[[default_catalog, default_database, a]], fields=[k, v], changelogMode=[I])
+
+== Optimized Execution Plan ==
+GroupAggregate(groupBy=[k], select=[k, COUNT(*) AS EXPR$1])
++- Exchange(distribution=[hash[k]])
+   +- Union(all=[true], union=[k])
+      :- Calc(select=[k])(reuse_id=[1])
+      :  +- TableSourceScan(table=[[default_catalog, default_database, a]], fields=[k, v])
+      +- Reused(reference_id=[1])
+`
+
+const flinkBatchExecution = `== Optimized Execution Plan ==
+Calc(select=[k, c])
++- MultipleInput(readOrder=[0,1], members=[\nHashJoin(joinType=[InnerJoin], where=[(k = k0)], select=[k, k0, c], build=[left])\n:- HashAggregate(isMerge=[true], groupBy=[k], select=[k])\n:  +- [#1] Exchange(distribution=[hash[k]])\n+- HashAggregate(isMerge=[true], groupBy=[k], select=[k, Final_COUNT(count1$0) AS c])\n   +- [#2] Exchange(distribution=[hash[k]])\n])
+   :- Exchange(distribution=[hash[k]])
+   :  +- LocalHashAggregate(groupBy=[k], select=[k])
+   :     +- TableSourceScan(table=[[default_catalog, default_database, a]], fields=[k, v])(reuse_id=[1])
+   +- Exchange(distribution=[hash[k]])
+      +- LocalHashAggregate(groupBy=[k], select=[k, Partial_COUNT(*) AS count1$0])
+         +- Calc(select=[k])
+            +- Reused(reference_id=[1])
+`
+
+func graphEdges(g *plangraph.Graph) string {
+	var out []string
+	for _, e := range g.Edges {
+		out = append(out, g.Nodes[e.From].Op+" -"+e.Label+"-> "+g.Nodes[e.To].Op)
+	}
+	return strings.Join(out, "; ")
+}
+
+func TestRemoteExplainPlanReadsFlinksText(t *testing.T) {
+	// CHANGELOG_MODE: the physical plan, which carries the modes
+	roots, streaming, err := remoteExplainPlan(flinkStreamExplain)
+	if err != nil || !streaming || len(roots) != 1 {
+		t.Fatalf("roots %d streaming %v err %v", len(roots), streaming, err)
+	}
+	g := remotePlanGraph(streaming, roots)
+	if len(g.Nodes) != 6 || g.Nodes[0].Op != "GroupAggregate" || g.Nodes[0].Mode != "I,UA" || g.Nodes[1].Mode != "I" {
+		t.Errorf("nodes %+v", g.Nodes)
+	}
+	if got := graphEdges(g); got != "TableSourceScan -forward-> Calc; Calc -forward-> Union; TableSourceScan -forward-> Calc; Calc -forward-> Union; Union -hash[k]-> GroupAggregate" {
+		t.Errorf("edges %s", got)
+	}
+	if lines := strings.Join(g.Nodes[0].Lines, " | "); lines != "keys: k | changelog [I,UA]" {
+		t.Errorf("GroupAggregate's lines %q (EXPLAIN gives no parallelism)", lines)
+	}
+	if lines := strings.Join(g.Nodes[len(g.Nodes)-1].Lines, " | "); lines != "table: a | changelog [I]" {
+		t.Errorf("the scan's lines %q", lines)
+	}
+
+	// the execution plan: a reused node is one node with two consumers
+	roots, streaming, err = remoteExplainPlan(flinkBatchExecution)
+	if err != nil || streaming || len(roots) != 1 {
+		t.Fatalf("roots %d streaming %v err %v", len(roots), streaming, err)
+	}
+	g = remotePlanGraph(streaming, roots)
+	if len(g.Nodes) != 6 {
+		t.Errorf("%d nodes: %s", len(g.Nodes), graphEdges(g))
+	}
+	if got := graphEdges(g); got != "TableSourceScan -forward-> LocalHashAggregate; LocalHashAggregate -hash[k]-> MultipleInput; TableSourceScan -forward-> Calc; "+
+		"Calc -forward-> LocalHashAggregate; LocalHashAggregate -hash[k]-> MultipleInput; MultipleInput -forward-> Calc" {
+		t.Errorf("edges %s", got)
+	}
+	if a := g.Nodes[1].Attrs; len(a) != 2 || !strings.HasPrefix(a[1], "members=[\\nHashJoin(joinType=[InnerJoin]") {
+		t.Errorf("MultipleInput's attributes %q", a)
+	}
+
+	// several sinks: a tree each
+	roots, _, err = remoteExplainPlan("== Optimized Execution Plan ==\nSink(table=[a])\n+- Calc(select=[x])(reuse_id=[1])\n   +- Values(tuples=[[{ 1 }]])\n\nSink(table=[b])\n+- Reused(reference_id=[1])\n")
+	if err != nil || len(roots) != 2 || roots[1].Inputs[0] != roots[0].Inputs[0] {
+		t.Errorf("statement set: %d roots, %v", len(roots), err)
+	}
+	// what is not a plan is said to be none
+	for _, bad := range []string{"", "== Optimized Execution Plan ==\n", "== Optimized Execution Plan ==\n   +- Calc()\n",
+		"== Optimized Execution Plan ==\nCalc()\n+- Reused(reference_id=[9])\n", "{\"nodes\": []}"} {
+		if roots, _, err := remoteExplainPlan(bad); err == nil {
+			t.Errorf("%q read as %d roots", bad, len(roots))
+		}
+	}
+	// a quoted bracket or comma does not split an attribute
+	if _, groups := splitOperator("Calc(select=[k], where=[(s = ')],x')])"); len(groups) != 1 || len(splitTopLevel(groups[0])) != 2 {
+		t.Errorf("groups %q", groups)
+	}
+}
+
+// Over a gateway, EXPLAIN's result shows the plan graph beside the text,
+// and a query's Plan view asks the gateway for EXPLAIN when first shown.
+func TestGatewayExplainAndQueryPlanView(t *testing.T) {
+	g := startGateway(t, gateway.Config{})
+	h := newHarness(t)
+	h.newTab("")
+	h.addConnection("gw", g.url, "", "")
+	h.run("CREATE TEMPORARY TABLE s (k INT, v INT) WITH ('connector' = 'datagen', 'rows-per-second' = '10')")
+	rt := h.run("EXPLAIN SELECT k, COUNT(*) AS n FROM s GROUP BY k")
+	if rt == nil || rt.mon.plan == nil {
+		t.Fatalf("no plan graph for EXPLAIN; messages:\n%s", h.messages())
+	}
+	ops := []string{}
+	for _, n := range rt.mon.plan.g.Nodes {
+		ops = append(ops, n.Op)
+	}
+	if got := strings.Join(ops, ","); got != "Calc,GroupAggregate,TableSourceScan" {
+		t.Errorf("operators %s", got)
+	}
+	if !strings.Contains(rt.mon.plan.status.Text, "3 operators, 1 exchange") {
+		t.Errorf("status %q", rt.mon.plan.status.Text)
+	}
+
+	rt = h.run("SELECT k, COUNT(*) AS n FROM s GROUP BY k")
+	if rt == nil || rt.mon.planItem == nil {
+		t.Fatalf("no Plan view for a gateway query; messages:\n%s", h.messages())
+	}
+	rt.mon.tabs.Select(rt.mon.planItem)
+	h.until("the gateway's plan", func() bool { return rt.mon.plan != nil })
+	if st := rt.mon.plan.status.Text; !strings.Contains(st, "EXPLAIN by gw") || len(rt.mon.plan.g.Nodes) != 3 {
+		t.Errorf("status %q, %d nodes", st, len(rt.mon.plan.g.Nodes))
+	}
+	if !strings.Contains(rt.mon.plan.text, "== Optimized Execution Plan ==") {
+		t.Errorf("text %q", rt.mon.plan.text)
+	}
+	test.Tap(rt.stopBtn)
+	h.waitDone(rt)
+}
