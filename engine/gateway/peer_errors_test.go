@@ -64,3 +64,56 @@ func TestServiceErrorFramesEveryLink(t *testing.T) {
 		t.Errorf("reason %q", got)
 	}
 }
+
+// An unknown session or operation reads as in Flink: the outer message
+// names the service call, the cause the missing handle, and Flink's
+// clients show the cause alone.
+func TestMissingHandleErrorsAsFlink(t *testing.T) {
+	g := newTestGateway(t, Config{})
+	s := g.openSession(t, nil)
+	gone := newUUID()
+	for _, c := range []struct{ method, path, outer, reason string }{
+		{"GET", "/v2/sessions/" + gone, "Failed to getSessionConfig.", "Session '" + gone + "' does not exist."},
+		{"POST", "/v2/sessions/" + gone + "/heartbeat", "Failed to getSessionConfig.", "Session '" + gone + "' does not exist."},
+		{"DELETE", "/v2/sessions/" + gone, "Failed to closeSession.", "Session '" + gone + "' does not exist."},
+		{"POST", "/v2/sessions/" + gone + "/statements", "Failed to executeStatement.", "Session '" + gone + "' does not exist."},
+		{"GET", "/v2/sessions/" + s + "/operations/" + gone + "/result/0?rowFormat=JSON", "Failed to fetchResults.",
+			"Can not find the submitted operation in the OperationManager with the " + gone + "."},
+		{"GET", "/v2/sessions/" + s + "/operations/" + gone + "/status", "Failed to getOperationInfo.",
+			"Can not find the submitted operation in the OperationManager with the " + gone + "."},
+	} {
+		var body any
+		if c.method == "POST" {
+			body = map[string]any{"statement": "SELECT 1"}
+		}
+		status, raw := g.call(t, c.method, c.path, body)
+		var er ErrorResponse
+		if err := json.Unmarshal(raw, &er); err != nil || status != 500 || len(er.Errors) != 2 {
+			t.Errorf("%s %s: %d %s", c.method, c.path, status, raw)
+			continue
+		}
+		if !strings.Contains(er.Errors[1], classGatewayException+": "+c.outer) {
+			t.Errorf("%s %s: no %q in %q", c.method, c.path, c.outer, er.Errors[1])
+		}
+		if got := sqlClientReason(er.Errors); got != classGatewayException+": "+c.reason {
+			t.Errorf("%s %s: SQL Client reason %q", c.method, c.path, got)
+		}
+	}
+	if err := (&Error{StatusCode: 500, Errors: mustErrors(t, g, "GET", "/v2/sessions/"+gone)}); !SessionLost(err) {
+		t.Errorf("SessionLost(%v) = false", err)
+	}
+	status, raw := g.call(t, "GET", "/v2/sessions/not-a-uuid/operations/"+gone+"/status", nil)
+	if status != 400 || !strings.Contains(string(raw), `Cannot resolve path parameter (session_handle) from value \"not-a-uuid\"`) {
+		t.Errorf("bad handle: %d %s", status, raw)
+	}
+}
+
+func mustErrors(t *testing.T, g *testGateway, method, path string) []string {
+	t.Helper()
+	_, raw := g.call(t, method, path, nil)
+	var er ErrorResponse
+	if err := json.Unmarshal(raw, &er); err != nil {
+		t.Fatal(err)
+	}
+	return er.Errors
+}

@@ -240,18 +240,29 @@ func (s *Server) logf(format string, args ...any) {
 }
 
 // session finds an open session and marks it used.
-func (s *Server) session(id string) (*session, error) {
+func (s *Server) session(id string) (*session, error) { return s.sessionFor(id, "getSessionConfig") }
+
+// sessionFor finds an open session and marks it used. op names the service
+// call for the error, as Flink's handlers do ("Failed to getSessionConfig."
+// caused by "Session '<id>' does not exist.").
+func (s *Server) sessionFor(id, op string) (*session, error) {
 	if !isUUID(id) {
-		return nil, badRequest(fmt.Sprintf("Invalid session handle '%s': not a UUID.", id))
+		return nil, badHandle("session_handle", id)
 	}
 	s.mu.Lock()
 	ss, ok := s.sessions[id]
 	s.mu.Unlock()
 	if !ok {
-		return nil, serviceError(fmt.Sprintf("Session '%s' does not exist.", id), nil)
+		return nil, serviceError(fmt.Sprintf("Failed to %s.", op),
+			&causeError{class: classGatewayException, msg: fmt.Sprintf("Session '%s' does not exist.", id)})
 	}
 	ss.touch()
 	return ss, nil
+}
+
+// badHandle is Flink's 400 for a path parameter that is not a UUID.
+func badHandle(param, value string) *httpError {
+	return badRequest(fmt.Sprintf("Bad request, could not parse parameters: Cannot resolve path parameter (%s) from value \"%s\": not a UUID.", param, value))
 }
 
 // ---- routing ----------------------------------------------------------------
@@ -387,7 +398,7 @@ func (s *Server) handleOpenSession(w http.ResponseWriter, r *http.Request, _ API
 }
 
 func (s *Server) handleGetSession(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
-	ss, err := s.session(r.PathValue("session_handle"))
+	ss, err := s.sessionFor(r.PathValue("session_handle"), "getSessionConfig")
 	if err != nil {
 		return err
 	}
@@ -396,7 +407,7 @@ func (s *Server) handleGetSession(w http.ResponseWriter, r *http.Request, _ APIV
 }
 
 func (s *Server) handleCloseSession(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
-	ss, err := s.session(r.PathValue("session_handle"))
+	ss, err := s.sessionFor(r.PathValue("session_handle"), "closeSession")
 	if err != nil {
 		return err
 	}
@@ -410,7 +421,7 @@ func (s *Server) handleCloseSession(w http.ResponseWriter, r *http.Request, _ AP
 }
 
 func (s *Server) handleHeartbeat(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
-	if _, err := s.session(r.PathValue("session_handle")); err != nil {
+	if _, err := s.sessionFor(r.PathValue("session_handle"), "getSessionConfig"); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, emptyBody)
@@ -418,7 +429,7 @@ func (s *Server) handleHeartbeat(w http.ResponseWriter, r *http.Request, _ APIVe
 }
 
 func (s *Server) handleConfigureSession(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
-	ss, err := s.session(r.PathValue("session_handle"))
+	ss, err := s.sessionFor(r.PathValue("session_handle"), "configureSession")
 	if err != nil {
 		return err
 	}
@@ -448,7 +459,7 @@ func (s *Server) handleConfigureSession(w http.ResponseWriter, r *http.Request, 
 }
 
 func (s *Server) handleCompleteStatement(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
-	ss, err := s.session(r.PathValue("session_handle"))
+	ss, err := s.sessionFor(r.PathValue("session_handle"), "completeStatement")
 	if err != nil {
 		return err
 	}
@@ -462,7 +473,7 @@ func (s *Server) handleCompleteStatement(w http.ResponseWriter, r *http.Request,
 }
 
 func (s *Server) handleExecuteStatement(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
-	ss, err := s.session(r.PathValue("session_handle"))
+	ss, err := s.sessionFor(r.PathValue("session_handle"), "executeStatement")
 	if err != nil {
 		return err
 	}
@@ -482,24 +493,24 @@ func (s *Server) handleExecuteStatement(w http.ResponseWriter, r *http.Request, 
 }
 
 // operationOf resolves the session and operation of a request.
-func (s *Server) operationOf(r *http.Request) (*session, *operation, error) {
-	ss, err := s.session(r.PathValue("session_handle"))
+func (s *Server) operationOf(r *http.Request, op string) (*session, *operation, error) {
+	ss, err := s.sessionFor(r.PathValue("session_handle"), op)
 	if err != nil {
 		return nil, nil, err
 	}
 	id := r.PathValue("operation_handle")
 	if !isUUID(id) {
-		return nil, nil, badRequest(fmt.Sprintf("Invalid operation handle '%s': not a UUID.", id))
+		return nil, nil, badHandle("operation_handle", id)
 	}
 	o, err := ss.operation(id)
 	if err != nil {
-		return nil, nil, serviceError("Failed to getOperationInfo.", err)
+		return nil, nil, serviceError(fmt.Sprintf("Failed to %s.", op), err)
 	}
 	return ss, o, nil
 }
 
 func (s *Server) handleOperationStatus(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
-	_, o, err := s.operationOf(r)
+	_, o, err := s.operationOf(r, "getOperationInfo")
 	if err != nil {
 		return err
 	}
@@ -508,7 +519,7 @@ func (s *Server) handleOperationStatus(w http.ResponseWriter, r *http.Request, _
 }
 
 func (s *Server) handleCancelOperation(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
-	_, o, err := s.operationOf(r)
+	_, o, err := s.operationOf(r, "cancelOperation")
 	if err != nil {
 		return err
 	}
@@ -520,13 +531,13 @@ func (s *Server) handleCancelOperation(w http.ResponseWriter, r *http.Request, _
 }
 
 func (s *Server) handleCloseOperation(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
-	ss, err := s.session(r.PathValue("session_handle"))
+	ss, err := s.sessionFor(r.PathValue("session_handle"), "closeOperation")
 	if err != nil {
 		return err
 	}
 	id := r.PathValue("operation_handle")
 	if !isUUID(id) {
-		return badRequest(fmt.Sprintf("Invalid operation handle '%s': not a UUID.", id))
+		return badHandle("operation_handle", id)
 	}
 	ss.closeOperation(id)
 	writeJSON(w, http.StatusOK, OperationStatusResponse{Status: string(StatusClosed)})
@@ -534,7 +545,7 @@ func (s *Server) handleCloseOperation(w http.ResponseWriter, r *http.Request, _ 
 }
 
 func (s *Server) handleFetchResults(w http.ResponseWriter, r *http.Request, v APIVersion) error {
-	ss, o, err := s.operationOf(r)
+	ss, o, err := s.operationOf(r, "fetchResults")
 	if err != nil {
 		return err
 	}

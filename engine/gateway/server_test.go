@@ -380,7 +380,7 @@ func TestErrors(t *testing.T) {
 		{"PUT", "/v2/sessions", nil, 404, "Not found: /v2/sessions"},
 		{"POST", "/v2/sessions", "{not json", 400, "Request did not match expected format OpenSessionRequestBody."},
 		{"POST", "/v2/sessions/" + s + "/statements", `{"statement": 3}`, 400, "ExecuteStatementRequestBody"},
-		{"GET", "/v2/sessions/not-a-uuid", nil, 400, "not a UUID"},
+		{"GET", "/v2/sessions/not-a-uuid", nil, 400, `Cannot resolve path parameter (session_handle) from value "not-a-uuid"`},
 		{"GET", "/v2/sessions/" + newUUID(), nil, 500, "does not exist."},
 		{"GET", "/v2/sessions/" + s + "/operations/" + newUUID() + "/status", nil, 500, "Can not find the submitted operation"},
 		{"GET", "/v2/sessions/" + s + "/operations/" + newUUID() + "/result/x?rowFormat=JSON", nil, 500, "Can not find"},

@@ -131,7 +131,8 @@ func (ss *session) operation(id string) (*operation, error) {
 	if o, ok := ss.ops[id]; ok {
 		return o, nil
 	}
-	return nil, fmt.Errorf("Can not find the submitted operation in the OperationManager with the OperationHandle{identifier=%s}.", id)
+	return nil, &causeError{class: classGatewayException,
+		msg: fmt.Sprintf("Can not find the submitted operation in the OperationManager with the %s.", id)}
 }
 
 // submit registers an operation for statement and starts executing it
