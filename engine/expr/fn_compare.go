@@ -54,7 +54,8 @@ func comparisonType(a, b *types.DataType) *types.DataType {
 
 // stringNumericError is Flink's validation error for comparing a character
 // string with a number (FLINK-24914, ImplicitConversionEqualsFunctionITCase):
-// "implicit type conversion between VARCHAR and INTEGER is not supported now".
+// "implicit type conversion between VARCHAR and INTEGER is not supported now"
+// (CHAR for a character literal, as Flink names the string's type root).
 func stringNumericError(a, b *types.DataType) error {
 	if b.IsString() && a.IsNumeric() {
 		a, b = b, a
@@ -67,7 +68,11 @@ func stringNumericError(a, b *types.DataType) error {
 	case types.Integer:
 		root = "INTEGER"
 	}
-	return typeErrorf("implicit type conversion between VARCHAR and %s is not supported now", root)
+	str := "VARCHAR"
+	if a.Root == types.Char {
+		str = "CHAR"
+	}
+	return typeErrorf("implicit type conversion between %s and %s is not supported now", str, root)
 }
 
 func calciteName(t *types.DataType) string {

@@ -56,7 +56,7 @@ func ExampleExpression_In() {
 	eval(env, Lit("42").In(1, 2, 3))
 	eval(env, Lit("42").Cast(types.IntType()).In(1, 2, 3), Lit(2).In(1, 2, 3))
 	// Output:
-	// error: implicit type conversion between VARCHAR and INTEGER is not supported now
+	// error: implicit type conversion between CHAR and INTEGER is not supported now
 	// FALSE, TRUE
 }
 

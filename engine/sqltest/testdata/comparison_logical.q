@@ -634,7 +634,7 @@ SELECT TIMESTAMP '2001-01-01 00:00:00' = '2001-01-01 00:00:00';
 # ... but strings never compare with numbers (FLINK-24914)
 SELECT '1' = 1;
 [ERROR] Could not execute SQL statement. Reason:
-implicit type conversion between VARCHAR and INTEGER is not supported now
+implicit type conversion between CHAR and INTEGER is not supported now
 !error
 SELECT CAST('1' AS STRING) = CAST(1 AS DOUBLE);
 [ERROR] Could not execute SQL statement. Reason:

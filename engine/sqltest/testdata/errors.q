@@ -65,7 +65,7 @@ Cannot apply '=' to arguments of type '<INTEGER> = <BOOLEAN>'
 !error
 SELECT 'a' = 1;
 [ERROR] Could not execute SQL statement. Reason:
-implicit type conversion between VARCHAR and INTEGER is not supported now
+implicit type conversion between CHAR and INTEGER is not supported now
 !error
 SELECT 1 LIKE 'a';
 [ERROR] Could not execute SQL statement. Reason:
