@@ -258,6 +258,11 @@ func TestDiffFlinkSQL(t *testing.T) {
 	q.Ordered = strings.Contains(strings.ToUpper(q.SQL), "ORDER BY")
 	flink, riffle := diffEngines(t, *diffSeed)
 	ctx := context.Background()
+	if os.Getenv("RIFFLE_DIFF_RAW") != "" {
+		for name, e := range map[string]table.Engine{"flink": flink[q.Mode], "riffle": riffle[q.Mode]} {
+			t.Logf("%s changelog:\n%s", name, rawChangelog(ctx, e, q.SQL))
+		}
+	}
 	fr, ferr := runFlinkQuery(ctx, flink[q.Mode], q.SQL)
 	rr, rerr := runQuery(ctx, riffle[q.Mode], q.SQL)
 	t.Logf("flink (%v):\n%s", ferr, querygen.FormatRows(fr, q.Ordered))
@@ -271,6 +276,28 @@ func TestDiffFlinkSQL(t *testing.T) {
 	if d := querygen.Compare(fr, rr, q.Ordered); d != "" {
 		t.Errorf("difference: %s", d)
 	}
+}
+
+// rawChangelog returns a query's rows with their kinds, one a line.
+func rawChangelog(ctx context.Context, e table.Engine, q string) string {
+	res, err := e.ExecuteStatement(ctx, q, sql.Pos{})
+	if err != nil {
+		return err.Error()
+	}
+	rows, err := res.Collect()
+	if err != nil {
+		return err.Error()
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		r := rows.Row()
+		fmt.Fprintf(&b, "%s %s\n", r.Kind.ShortString(), querygen.FormatRow(r.Values))
+	}
+	if err := rows.Err(); err != nil {
+		b.WriteString(err.Error())
+	}
+	return b.String()
 }
 
 // runFlinkQuery is runQuery that tries again, up to 5 times with a growing

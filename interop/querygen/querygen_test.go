@@ -49,6 +49,9 @@ func TestQueriesParseAndCoverTheGrammar(t *testing.T) {
 		}
 		kinds[q.Kind]++
 		modes[q.Mode]++
+		if q.Kind == "topn" && q.Mode == Streaming && strings.Contains(q.SQL, "rn <= 1") {
+			t.Fatalf("%s: streaming Top-1 (FLINK-40368)\n%s", q.ID, q.SQL)
+		}
 		if q.Kind == "orderby" && (q.Mode != Batch || !q.Ordered) {
 			t.Fatalf("%s: ORDER BY query in %s mode, ordered=%v", q.ID, q.Mode, q.Ordered)
 		}
