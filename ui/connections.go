@@ -161,7 +161,8 @@ func (c *connection) engine(ctx context.Context) (table.Engine, error) {
 // workspace's init script in it before anything else does.
 func (c *connection) dial(a *attempt, cfg persistence.Connection, runInit bool, gen int) {
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
-	eng, err := gateway.Connect(ctx, cfg.URL, gateway.RemoteOptions{Token: cfg.Token, Properties: cfg.Properties, SessionName: sessionName})
+	eng, err := gateway.Connect(ctx, cfg.URL, gateway.RemoteOptions{Token: cfg.Token, Properties: cfg.Properties, SessionName: sessionName,
+		ClusterREST: cfg.ClusterREST})
 	info := ""
 	if err == nil {
 		if i, ierr := eng.Client().Info(ctx); ierr == nil {

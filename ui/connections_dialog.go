@@ -2,10 +2,14 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
+	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"sort"
@@ -116,7 +120,8 @@ func (wb *Workbench) saveConnection(old string, cfg persistence.Connection, runI
 		}
 	}
 	c.mu.Lock()
-	reconnect := c.cfg.URL != cfg.URL || c.cfg.Token != cfg.Token || !maps.Equal(c.cfg.Properties, cfg.Properties)
+	reconnect := c.cfg.URL != cfg.URL || c.cfg.Token != cfg.Token || !maps.Equal(c.cfg.Properties, cfg.Properties) ||
+		c.cfg.ClusterREST != cfg.ClusterREST
 	c.cfg, c.runInit = cfg, runInit
 	c.mu.Unlock()
 	wb.conns.sort()
@@ -270,6 +275,48 @@ func normalizeURL(s string) (string, error) {
 	return strings.TrimRight(s, "/"), nil
 }
 
+// normalizeRESTURL checks the optional cluster REST URL ("" is none),
+// adding http:// when no scheme is given.
+func normalizeRESTURL(s string) (string, error) {
+	if strings.TrimSpace(s) == "" {
+		return "", nil
+	}
+	u, err := normalizeURL(s)
+	if err != nil {
+		return "", fmt.Errorf("cluster REST URL: %w", err)
+	}
+	return u, nil
+}
+
+// probeClusterREST asks a Flink cluster's REST API for its version (GET
+// /config, whose "flink-version" the web UI shows), to tell the user that
+// the URL is one.
+func probeClusterREST(ctx context.Context, base string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+"/config", nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		var oe *net.OpError
+		if errors.As(err, &oe) && oe.Err != nil {
+			err = oe.Err
+		}
+		return "", fmt.Errorf("cannot reach %s: %w", base, err)
+	}
+	defer resp.Body.Close()
+	var conf struct {
+		Version string `json:"flink-version"`
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("%s is not a Flink cluster's REST API (GET /config: %s)", base, resp.Status)
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&conf); err != nil || conf.Version == "" {
+		return "", fmt.Errorf("%s is not a Flink cluster's REST API (GET /config has no flink-version)", base)
+	}
+	return conf.Version, nil
+}
+
 // ---- the dialog ----------------------------------------------------------------
 
 // connDialog is File ▸ Connections…: the connections on the left, the
@@ -282,6 +329,7 @@ type connDialog struct {
 	editing string // the name of the connection in the form ("" = a new one)
 
 	name, url, token, props *widget.Entry
+	rest                    *widget.Entry // the cluster REST URL (optional)
 	runInit                 *widget.Check
 	status                  *widget.Label
 	form, embeddedInfo      fyne.CanvasObject
@@ -322,6 +370,8 @@ func (wb *Workbench) openConnectionsDialog() *connDialog {
 	cd.url.SetPlaceHolder("e.g. http://127.0.0.1:8083")
 	cd.token = widget.NewPasswordEntry()
 	cd.token.SetPlaceHolder("optional bearer token")
+	cd.rest = widget.NewEntry()
+	cd.rest.SetPlaceHolder("optional, e.g. http://127.0.0.1:8081")
 	cd.props = widget.NewMultiLineEntry()
 	// an example, worded as one: the field starts empty (the gateway's defaults)
 	cd.props.SetPlaceHolder("e.g. table.local-time-zone = UTC\n(one key = value a line; none: the gateway's defaults)")
@@ -333,7 +383,9 @@ func (wb *Workbench) openConnectionsDialog() *connDialog {
 	cd.saveBtn.Importance = widget.HighImportance
 	cd.testBtn = widget.NewButtonWithIcon("Test", theme.MediaPlayIcon(), cd.test)
 	cd.useBtn = widget.NewButtonWithIcon("Use in this tab", theme.ConfirmIcon(), cd.useInTab)
-	note := widget.NewLabel("Session properties: key = value, one a line (the tab's Mode switch sets execution.runtime-mode before each run). " +
+	note := widget.NewLabel("Cluster REST URL: the REST API of the Flink cluster the gateway submits to (its JobManager's rest.port, the web UI's address); " +
+		"with it, jobs are listed with their end times and cancelled there. Session properties: key = value, one a line " +
+		"(the tab's Mode switch sets execution.runtime-mode before each run). " +
 		"The token is stored in the workspace file, like the rest of the connection.")
 	note.Importance = widget.LowImportance
 	note.Wrapping = fyne.TextWrapWord
@@ -341,6 +393,7 @@ func (wb *Workbench) openConnectionsDialog() *connDialog {
 		widget.NewFormItem("Name", cd.name),
 		widget.NewFormItem("Gateway URL", cd.url),
 		widget.NewFormItem("Token", cd.token),
+		widget.NewFormItem("Cluster REST URL", cd.rest),
 		widget.NewFormItem("Session properties", cd.props),
 		widget.NewFormItem("", cd.runInit),
 	)
@@ -408,6 +461,7 @@ func (cd *connDialog) load(name string) {
 	cd.name.SetText(cfg.Name)
 	cd.url.SetText(cfg.URL)
 	cd.token.SetText(cfg.Token)
+	cd.rest.SetText(cfg.ClusterREST)
 	cd.props.SetText(formatProperties(cfg.Properties))
 	cd.runInit.SetChecked(runInit)
 	switch st {
@@ -435,6 +489,7 @@ func (cd *connDialog) newConnection() {
 	cd.name.SetText(name)
 	cd.url.SetText("")
 	cd.token.SetText("")
+	cd.rest.SetText("")
 	cd.props.SetText("")
 	cd.runInit.SetChecked(false)
 	cd.status.SetText("")
@@ -459,11 +514,16 @@ func (cd *connDialog) read() (persistence.Connection, error) {
 	if err != nil {
 		return persistence.Connection{}, err
 	}
+	rest, err := normalizeRESTURL(cd.rest.Text)
+	if err != nil {
+		return persistence.Connection{}, err
+	}
 	props, err := parseProperties(cd.props.Text)
 	if err != nil {
 		return persistence.Connection{}, err
 	}
-	return persistence.Connection{Name: name, Kind: persistence.KindGateway, URL: u, Token: strings.TrimSpace(cd.token.Text), Properties: props}, nil
+	return persistence.Connection{Name: name, Kind: persistence.KindGateway, URL: u, Token: strings.TrimSpace(cd.token.Text),
+		Properties: props, ClusterREST: rest}, nil
 }
 
 func (cd *connDialog) fail(err error) {
@@ -489,6 +549,7 @@ func (cd *connDialog) save() {
 	}
 	cd.editing = cfg.Name
 	cd.url.SetText(cfg.URL)
+	cd.rest.SetText(cfg.ClusterREST)
 	cd.reloadNames()
 	cd.selectName(cfg.Name)
 	cd.say("Saved.")
@@ -509,13 +570,20 @@ func (cd *connDialog) test() {
 		defer cancel()
 		msg := ""
 		eng, err := gateway.Connect(ctx, cfg.URL, gateway.RemoteOptions{Token: cfg.Token, Properties: cfg.Properties,
-			SessionName: sessionName + " (test)", Heartbeat: -1})
+			SessionName: sessionName + " (test)", Heartbeat: -1, ClusterREST: cfg.ClusterREST})
 		if err == nil {
 			msg = "Connected: a session opened"
 			if i, ierr := eng.Client().Info(ctx); ierr == nil {
 				msg = fmt.Sprintf("Connected to %s %s (REST API %s): a session opened and closed.", i.ProductName, i.Version, eng.Client().Version())
 			}
 			eng.Close()
+			if cfg.ClusterREST != "" {
+				if v, rerr := probeClusterREST(ctx, cfg.ClusterREST); rerr != nil {
+					err = fmt.Errorf("%s But the cluster REST URL: %w", msg, rerr)
+				} else {
+					msg += " Cluster REST API: Flink " + v + "."
+				}
+			}
 		} else {
 			err = connectError(cfg, err)
 		}

@@ -616,3 +616,73 @@ func TestGatewaySetListsAndSaysSo(t *testing.T) {
 		t.Errorf("%d rows, messages %q", n, got)
 	}
 }
+
+// The optional cluster REST URL: checked, saved with the connection and
+// shown again, a change opens a new session, and Test says when the URL
+// is not a Flink cluster's REST API (here Riffle's gateway, which has none).
+func TestConnectionsDialogClusterRESTURL(t *testing.T) {
+	g := startGateway(t, gateway.Config{})
+	test.NewTempApp(t)
+	path := filepath.Join(t.TempDir(), "ws.riffle")
+	h := open(t, path)
+	h.newTab("")
+	c := h.addConnection("gw", g.url, "", "")
+	h.catalog()
+	first := c.open()
+	if first == nil {
+		t.Fatal("not connected")
+	}
+	cd := h.wb.openConnectionsDialog()
+	if cd.rest.Text != "" {
+		t.Fatalf("a new connection's cluster REST URL %q", cd.rest.Text)
+	}
+	cd.rest.SetText("ftp://127.0.0.1:8081")
+	test.Tap(cd.saveBtn)
+	if !strings.Contains(cd.status.Text, "cluster REST URL") || !strings.Contains(cd.status.Text, "http://") {
+		t.Errorf("status %q", cd.status.Text)
+	}
+	if cfg, _, _, _ := c.snapshot(); cfg.ClusterREST != "" {
+		t.Errorf("a refused URL was kept: %q", cfg.ClusterREST)
+	}
+	// no scheme: http:// is added, as for the gateway's URL
+	rest := strings.TrimPrefix(g.url, "http://")
+	cd.rest.SetText(rest + "/")
+	test.Tap(cd.saveBtn)
+	if cd.status.Text != "Saved." || cd.rest.Text != g.url {
+		t.Fatalf("status %q, field %q", cd.status.Text, cd.rest.Text)
+	}
+	if cfg, _, _, _ := c.snapshot(); cfg.ClusterREST != g.url || c.open() == first {
+		t.Errorf("connection %+v; same session: %v", cfg, c.open() == first)
+	}
+	// Test opens a session, then finds no Flink REST API at the URL
+	test.Tap(cd.testBtn)
+	h.until("the test's answer", func() bool { return strings.Contains(cd.status.Text, "cluster REST URL") })
+	if !strings.Contains(cd.status.Text, "is not a Flink cluster's REST API (GET /config: 404") ||
+		!strings.Contains(cd.status.Text, "a session opened and closed") {
+		t.Errorf("status %q", cd.status.Text)
+	}
+	// statements still run (the cluster REST API is only asked about jobs)
+	rt := h.run("SELECT 1 AS a")
+	h.waitDone(rt)
+	if got := rows(rt.grid); len(got) != 1 || got[0] != "1" {
+		t.Errorf("rows %q; messages:\n%s", got, h.messages())
+	}
+	// stored, and shown again after a restart
+	h.close()
+	h2 := open(t, path)
+	defer h2.close()
+	if c2 := h2.wb.conns.byName("gw"); c2 == nil || c2.cfg.ClusterREST != g.url {
+		t.Fatalf("connections %q", h2.wb.conns.names())
+	}
+	cd2 := h2.wb.openConnectionsDialog()
+	cd2.selectName("gw")
+	if cd2.rest.Text != g.url {
+		t.Errorf("the dialog shows %q", cd2.rest.Text)
+	}
+	// emptied: none
+	cd2.rest.SetText("  ")
+	test.Tap(cd2.saveBtn)
+	if ws, _ := h2.wb.store.Load(context.Background()); len(ws.Connections) != 1 || ws.Connections[0].ClusterREST != "" {
+		t.Errorf("stored %+v", ws.Connections)
+	}
+}

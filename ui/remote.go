@@ -90,6 +90,9 @@ func (wb *Workbench) waitRemoteJob(c *connection, jobID string) error {
 	}()
 	err := eng.WaitJob(ctx, jobID)
 	if err != nil && strings.HasSuffix(err.Error(), " FAILED") {
+		if cfg, _, _, _ := c.snapshot(); cfg.ClusterREST != "" {
+			return fmt.Errorf("the job failed (its exceptions are in the cluster's web UI at %s)", cfg.ClusterREST)
+		}
 		return errors.New("the job failed (a SQL Gateway's SHOW JOBS does not say why: see the cluster's logs)")
 	}
 	return err
