@@ -113,7 +113,7 @@ func ExampleTableConfig_GetDecimalContext() {
 	fmt.Println(s.GetBuiltinCatalogName(), s.GetBuiltinDatabaseName())
 	// Output:
 	// 34 HALF_EVEN
-	// 64000
+	// 4000
 	// default_catalog default_database
 }
 
@@ -739,15 +739,14 @@ func ExampleTableEnvironment_GetConfig() {
 	// 8 3m0s
 }
 
-// E-95: settings as configuration.
+// E-95: settings as configuration (Flink 2.3's content: the runtime mode
+// as its enum name; 1.14's table.planner is gone).
 func ExampleEnvironmentSettings_ToConfiguration() {
 	printOptions(InBatchMode().ToConfiguration().ToMap())
 	printOptions(InStreamingMode().ToConfiguration().ToMap())
 	// Output:
-	// 'execution.runtime-mode' = 'batch'
-	// 'table.planner' = 'blink'
-	// 'execution.runtime-mode' = 'streaming'
-	// 'table.planner' = 'blink'
+	// 'execution.runtime-mode' = 'BATCH'
+	// 'execution.runtime-mode' = 'STREAMING'
 }
 
 // E-96: the legacy schema descriptor and its current form.

@@ -56,16 +56,17 @@ func (s *EnvironmentSettings) WithConfiguration(c *config.Configuration) *Enviro
 }
 
 // ToConfiguration returns the settings as configuration entries:
-// execution.runtime-mode (streaming or batch) and table.planner (blink)
-// (PyFlink's to_configuration).
+// execution.runtime-mode, STREAMING or BATCH, as Flink 2.3's
+// EnvironmentSettings.getConfiguration holds it (PyFlink 1.14's
+// to_configuration also set table.planner=blink; Flink 2.x has no such
+// option).
 func (s *EnvironmentSettings) ToConfiguration() *config.Configuration {
 	c := s.config.Clone()
-	mode := "streaming"
+	mode := "STREAMING"
 	if !s.streaming {
-		mode = "batch"
+		mode = "BATCH"
 	}
 	c.Set(config.RuntimeMode.Key, mode)
-	c.Set("table.planner", "blink")
 	return c
 }
 
