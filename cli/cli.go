@@ -171,7 +171,8 @@ func newSQLCommand(env Env) *cobra.Command {
 		Long: "Run Flink SQL statements from -e, -f or standard input and print the results.\n" +
 			"Statements are separated by ';'. The exit status is 0 when every statement succeeds.",
 		Example: "  riffle sql --mode batch -e \"SELECT 1 + 1\"\n" +
-			"  riffle sql --init tables.sql -f report.sql --format csv > report.csv",
+			"  riffle sql --init tables.sql -f report.sql --format csv > report.csv\n" +
+			"  riffle sql --endpoint http://127.0.0.1:8083 --cluster-rest http://127.0.0.1:8081 -f job.sql",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := opts.Validate(); err != nil {
@@ -201,6 +202,7 @@ func newSQLCommand(env Env) *cobra.Command {
 	f.StringVarP(&opts.Statements, "execute", "e", "", "SQL statements to run")
 	f.StringVar(&opts.Endpoint, "endpoint", "", "SQL Gateway URL (http://host:port) to run on instead of the embedded engine")
 	f.StringVar(&opts.Token, "token", "", "bearer token of the SQL Gateway (default $"+TokenEnv+")")
+	f.StringVar(&opts.ClusterREST, "cluster-rest", "", "REST URL of the Flink cluster behind --endpoint (http://host:8081): job states come from there")
 	return cmd
 }
 

@@ -133,3 +133,12 @@ func TestWorkspaceIsAWorkbenchFlagOnly(t *testing.T) {
 		t.Errorf("riffle sql --workspace was accepted")
 	}
 }
+
+func TestSQLClusterRESTNeedsEndpoint(t *testing.T) {
+	var out, errb bytes.Buffer
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	code := Main(context.Background(), env, []string{"sql", "--cluster-rest", "http://127.0.0.1:8081", "-e", "SELECT 1"})
+	if code == 0 || !strings.Contains(errb.String(), "--cluster-rest needs --endpoint") {
+		t.Fatalf("code %d, stderr %q", code, errb.String())
+	}
+}

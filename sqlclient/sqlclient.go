@@ -46,6 +46,10 @@ type Options struct {
 	Statements string // -e: statements given on the command line
 	Endpoint   string // --endpoint: a SQL Gateway URL; empty = the embedded engine
 	Token      string // bearer token of the gateway (--token or RIFFLE_GATEWAY_TOKEN)
+	// ClusterREST (--cluster-rest) is the REST API of the Flink cluster
+	// behind --endpoint (e.g. http://127.0.0.1:8081): job states and end
+	// times come from there (gateway.RemoteOptions.ClusterREST).
+	ClusterREST string
 	// Interrupts delivers Ctrl+C (SIGINT) in interactive mode, where it
 	// cancels the running statement instead of the client. Nil: none.
 	Interrupts <-chan os.Signal
@@ -65,6 +69,9 @@ func (o Options) Validate() error {
 	}
 	if o.File != "" && o.Statements != "" {
 		return errors.New("-f and -e cannot be used together")
+	}
+	if o.ClusterREST != "" && o.Endpoint == "" {
+		return errors.New("--cluster-rest needs --endpoint")
 	}
 	return nil
 }
@@ -94,6 +101,9 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	}
 	defer engine.Close()
 	c := &client{engine: engine, out: stdout, errOut: stderr, format: format}
+	if re, ok := engine.(*gateway.RemoteEngine); ok {
+		c.passThrough = re.ServerInfo().ProductName == gateway.FlinkProductName
+	}
 	if opts.InitFile != "" {
 		script, err := os.ReadFile(opts.InitFile)
 		if err != nil {
@@ -155,6 +165,7 @@ func openEngine(ctx context.Context, opts Options, stdout io.Writer) (table.Engi
 			Token:       opts.Token,
 			SessionName: "riffle sql",
 			Properties:  endpointProperties(opts.Mode),
+			ClusterREST: opts.ClusterREST,
 		})
 	}
 	settings := table.InStreamingMode()
@@ -195,6 +206,10 @@ func (c *client) waitJobs(ctx context.Context, report bool) bool {
 
 type client struct {
 	engine table.Engine
+	// passThrough: the engine is Apache Flink's SQL Gateway, which judges
+	// the statements Riffle's parser does not know (Flink's newer syntax);
+	// they are sent as they are
+	passThrough bool
 	out    io.Writer
 	errOut io.Writer
 	format string
@@ -231,7 +246,7 @@ func (c *client) runStatement(ctx context.Context, span sql.StatementSpan, name 
 		return false
 	}
 	st, err := span.Parse()
-	if err != nil {
+	if err != nil && !c.passThrough {
 		c.fail(name, span, err)
 		return false
 	}
@@ -433,6 +448,9 @@ func (c *client) fail(name string, span sql.StatementSpan, err error) {
 	var pe *plan.Error
 	var re interface{ Positioned() bool }
 	positioned := errors.As(err, &se) || (errors.As(err, &pe) && pe.Line > 0) || (errors.As(err, &re) && re.Positioned())
+	if gateway.SessionLost(err) {
+		msg += "\n(The SQL Gateway session expired or was closed on the server; run the statements again in a new session.)"
+	}
 	if !positioned {
 		msg = fmt.Sprintf("%s\n(in the statement at line %d, column %d of %s)", msg, span.Start.Line, span.Start.Column, name)
 	} else if name != "-e" && name != "<stdin>" {
