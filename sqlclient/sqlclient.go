@@ -210,10 +210,10 @@ type client struct {
 	// the statements Riffle's parser does not know (Flink's newer syntax);
 	// they are sent as they are
 	passThrough bool
-	out    io.Writer
-	errOut io.Writer
-	format string
-	silent bool
+	out         io.Writer
+	errOut      io.Writer
+	format      string
+	silent      bool
 	// statement set being collected by BEGIN STATEMENT SET ... END
 	inSet   bool
 	setText []string
