@@ -43,6 +43,13 @@ type jobsPanel struct {
 	connOf   map[string]string // job ID -> connection name (gateway jobs)
 	polling  bool
 	lastPoll time.Time
+
+	// noMetrics is set while every listed job runs on a gateway, which
+	// reports no counters or watermarks: their columns are left out and
+	// the statement gets the room.
+	noMetrics bool
+	header    []fyne.CanvasObject
+	head      *fyne.Container
 }
 
 // remoteJobsRefresh is how often gateway sessions are asked for their jobs.
@@ -59,6 +66,10 @@ var jobCols = []struct {
 
 const jobStmtCol = 2
 
+// jobMetricCol reports the columns a gateway's jobs have no values for
+// (rows out, rate, watermark, lag and its chart).
+func jobMetricCol(i int) bool { return i >= 4 && i <= 8 }
+
 func newJobsPanel(wb *Workbench) *jobsPanel {
 	p := &jobsPanel{wb: wb, model: monitor.NewJobs(), cancelling: map[string]bool{}, connOf: map[string]string{}}
 	p.summary = widget.NewLabel("No jobs yet. Queries and INSERT INTO jobs of this session appear here (SHOW JOBS and STOP JOB '<id>' work in SQL too).")
@@ -72,7 +83,9 @@ func newJobsPanel(wb *Workbench) *jobsPanel {
 		l.Truncation = fyne.TextTruncateClip
 		header[i] = l
 	}
-	head := container.New(&columnsLayout{}, header...)
+	p.header = header
+	head := container.New(&columnsLayout{p: p}, header...)
+	p.head = head
 	// the columns scroll sideways in a narrow window rather than widen it
 	// (the panel's width is the whole centre's minimum)
 	table := container.NewHScroll(container.NewBorder(head, nil, nil, nil, p.list))
@@ -101,7 +114,7 @@ func (p *jobsPanel) makeRow() fyne.CanvasObject {
 			cells[i] = l
 		}
 	}
-	return container.New(&columnsLayout{}, cells...)
+	return container.New(&columnsLayout{p: p}, cells...)
 }
 
 func (p *jobsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
@@ -110,6 +123,9 @@ func (p *jobsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	r := p.rows[id]
 	cells := o.(*fyne.Container).Objects
+	if showMetricCols(cells, !p.noMetrics) {
+		o.(*fyne.Container).Refresh() // lay the columns out again
+	}
 	set := func(i int, s string) {
 		if l := cells[i].(*widget.Label); l.Text != s {
 			l.SetText(s)
@@ -251,6 +267,19 @@ func (p *jobsPanel) update(now time.Time) {
 		}
 	}
 	p.rows = p.model.Rows()
+	noMetrics := len(p.rows) > 0
+	for _, r := range p.rows {
+		if p.connOf[r.ID] == "" {
+			noMetrics = false
+			break
+		}
+	}
+	if noMetrics != p.noMetrics {
+		p.noMetrics = noMetrics
+		if showMetricCols(p.header, !noMetrics) {
+			p.head.Refresh()
+		}
+	}
 	running := p.model.Running()
 	switch {
 	case len(p.rows) == 0:
@@ -264,6 +293,9 @@ func (p *jobsPanel) update(now time.Time) {
 		p.summary.SetText(text)
 	default:
 		text := fmt.Sprintf("%d running of %s · refreshed %s", running, plural(len(p.rows), "job"), now.Format("15:04:05"))
+		if p.noMetrics {
+			text += " · a SQL Gateway reports no row counts, rates or watermarks of its jobs"
+		}
 		if replaying(p.rows) {
 			text += " · Lag —: the watermark is more than a day from the clock (replayed data), so the chart shows how far event time advanced"
 		}
@@ -428,19 +460,45 @@ func (wb *Workbench) resultForJob(id string) *resultTab {
 	return nil
 }
 
+// showMetricCols shows or hides the metric columns of a row or the
+// header; it reports whether any changed.
+func showMetricCols(cells []fyne.CanvasObject, show bool) bool {
+	changed := false
+	for i, o := range cells {
+		if jobMetricCol(i) && o.Visible() != show {
+			changed = true
+			if show {
+				o.Show()
+			} else {
+				o.Hide()
+			}
+		}
+	}
+	return changed
+}
+
 // columnsLayout places cells side by side at the jobCols widths; the
-// statement column takes the rest.
-type columnsLayout struct{}
+// statement column takes the rest. Without metrics (p.noMetrics) their
+// columns take no room.
+type columnsLayout struct{ p *jobsPanel }
+
+// width is column i's width, 0 when it is left out.
+func (l *columnsLayout) width(i int) float32 {
+	if l.p != nil && l.p.noMetrics && jobMetricCol(i) {
+		return 0
+	}
+	return jobCols[i].width
+}
 
 func (l *columnsLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	fixed := float32(0)
-	for _, c := range jobCols {
-		fixed += c.width
+	for i := range jobCols {
+		fixed += l.width(i)
 	}
 	stretch := max(size.Width-fixed, 120)
 	x := float32(0)
 	for i, o := range objs {
-		w := jobCols[i].width
+		w := l.width(i)
 		if i == jobStmtCol {
 			w = stretch
 		}
@@ -459,7 +517,7 @@ func (l *columnsLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	w := float32(120)
 	for i, o := range objs {
 		h = max(h, o.MinSize().Height)
-		w += jobCols[i].width
+		w += l.width(i)
 	}
 	return fyne.NewSize(w, h)
 }

@@ -565,6 +565,18 @@ func TestJobsPanelGatewayJobs(t *testing.T) {
 			t.Errorf("gateway row: %q, rows %q, rate %q (a gateway gives no counters to rate)", stmt, rows, rate)
 		}
 	}
+	// Only gateway jobs: their empty metric columns are left out, and the
+	// statement takes the room; the summary says why.
+	if !jp.noMetrics || jp.header[5].Visible() || !strings.Contains(jp.summary.Text, "reports no row counts") {
+		t.Errorf("metric columns shown for gateway jobs only; summary %q", jp.summary.Text)
+	}
+	row := jp.makeRow()
+	jp.updateRow(0, row)
+	row.Resize(fyne.NewSize(1100, row.MinSize().Height))
+	cells := row.(*fyne.Container).Objects
+	if w := cells[jobStmtCol].Size().Width; w != 1100-92-96-72-176 || cells[6].Visible() {
+		t.Errorf("statement column %v wide, watermark cell visible %v", w, cells[6].Visible())
+	}
 	// A job known only by its name (Flink names a query's job after its
 	// statement, over several lines) is listed on one line.
 	saved, savedConn := jp.rows, jp.connOf["other"]
@@ -573,7 +585,7 @@ func TestJobsPanelGatewayJobs(t *testing.T) {
 	jp.connOf["other"] = "Flink"
 	o := jp.makeRow()
 	jp.updateRow(0, o)
-	cells := o.(*fyne.Container).Objects
+	cells = o.(*fyne.Container).Objects
 	if stmt, rate := cells[jobStmtCol].(*widget.Label).Text, cells[5].(*widget.Label).Text; stmt != "on Flink · SELECT `t`.`k` FROM `default_catalog`.`default_database`.`t` AS `t` GROUP BY `t`.`k`" || rate != "–" {
 		t.Errorf("a named job's row: %q, rate %q", stmt, rate)
 	}

@@ -327,7 +327,7 @@ func (rt *resultTab) loadRemotePlan() {
 				m.remoteQuery = false // said once; the Data view still works
 			} else {
 				m.plan = newPlanViewOf(wb, nil, remotePlanGraph(streaming, roots), text)
-				m.plan.status.SetText(planSummary(m.plan.g) + " · EXPLAIN by " + c.name() + " (no live metrics over a gateway)")
+				m.plan.status.SetText(planSummary(m.plan.g) + " · EXPLAIN on " + c.name() + ", no live metrics")
 				m.planItem.Content = m.plan.content
 			}
 			m.tabs.Refresh()

@@ -143,7 +143,7 @@ func TestGatewayExplainAndQueryPlanView(t *testing.T) {
 	}
 	rt.mon.tabs.Select(rt.mon.planItem)
 	h.until("the gateway's plan", func() bool { return rt.mon.plan != nil })
-	if st := rt.mon.plan.status.Text; !strings.Contains(st, "EXPLAIN by gw") || len(rt.mon.plan.g.Nodes) != 3 {
+	if st := rt.mon.plan.status.Text; !strings.Contains(st, "EXPLAIN on gw, no live metrics") || len(rt.mon.plan.g.Nodes) != 3 {
 		t.Errorf("status %q, %d nodes", st, len(rt.mon.plan.g.Nodes))
 	}
 	if !strings.Contains(rt.mon.plan.text, "== Optimized Execution Plan ==") {
