@@ -110,6 +110,10 @@ type Server struct {
 	sessions map[string]*session
 	closed   bool
 
+	// detached holds the INSERT jobs whose session closed while they ran
+	// (jobs.go).
+	detached jobRegistry
+
 	stop     chan struct{}
 	loopDone chan struct{}
 }
@@ -160,8 +164,9 @@ func (s *Server) authorized(r *http.Request) bool {
 	return subtle.ConstantTimeCompare(got[:], s.tokenHash[:]) == 1
 }
 
-// Close closes every session (cancelling their jobs) and stops the expiry
-// loop. The server answers later requests with errors.
+// Close closes every session, cancels every job (those kept after their
+// session closed too) and stops the expiry loop. The server answers later
+// requests with errors.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -183,6 +188,9 @@ func (s *Server) Close() error {
 		}()
 	}
 	wg.Wait()
+	deadline, cancel := context.WithTimeout(context.Background(), s.cfg.CloseWait)
+	defer cancel()
+	s.detached.cancelAll(deadline.Done())
 	return nil
 }
 

@@ -38,6 +38,10 @@ type session struct {
 	tail   chan struct{} // closed when the last submitted execution ended
 	wg     sync.WaitGroup
 
+	// queryJobs are the ids of the jobs of the session's queries: they end
+	// with the session, its INSERT jobs run on (jobs.go).
+	queryJobs map[string]bool
+
 	// statement set collected by BEGIN STATEMENT SET ... END; touched only
 	// by executions, which are serialised.
 	inSet   bool
@@ -103,7 +107,7 @@ func (s *Server) newSession(name string, props map[string]string) (*session, err
 	tail := make(chan struct{})
 	close(tail)
 	sess := &session{id: newUUID(), name: name, srv: s, env: env, ctx: ctx, cancel: cancel,
-		ops: map[string]*operation{}, tail: tail}
+		ops: map[string]*operation{}, tail: tail, queryJobs: map[string]bool{}}
 	sess.touch()
 	return sess, nil
 }
@@ -167,6 +171,11 @@ func (ss *session) submit(statement string, execConfig map[string]string, timeou
 			return // cancelled, closed or timed out while pending
 		}
 		res, err := ss.execute(o.ctx, statement, execConfig)
+		if res != nil && res.isQuery && res.job != nil {
+			ss.mu.Lock()
+			ss.queryJobs[res.job.GetJobID()] = true
+			ss.mu.Unlock()
+		}
 		o.finish(res, err)
 	}()
 	return o, nil
@@ -221,8 +230,10 @@ func (ss *session) closeOperation(id string) {
 	}
 }
 
-// close closes every operation, cancels the session's jobs and waits
-// (bounded by wait) for them and for executions to end.
+// close closes every operation, cancels the session's query jobs and
+// waits (bounded by wait) for them and for executions to end. The jobs of
+// its INSERTs and statement sets still running run on: the server keeps
+// them (jobs.go), as a Flink session cluster keeps a closed session's jobs.
 func (ss *session) close(wait time.Duration) {
 	ss.mu.Lock()
 	if ss.closed {
@@ -240,20 +251,30 @@ func (ss *session) close(wait time.Duration) {
 	deadline, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	// executions end first (they see the cancelled context), so that no
-	// job starts after the jobs are cancelled below
+	// job starts after the jobs are sorted out below
 	done := make(chan struct{})
 	go func() { ss.wg.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-deadline.Done():
 	}
-	jobs := ss.env.Jobs()
-	for _, j := range jobs {
-		if !j.GetJobStatus().IsTerminal() {
-			_ = j.Cancel()
+	var queries []*table.JobClient
+	for _, j := range ss.env.Jobs() {
+		if j.GetJobStatus().IsTerminal() {
+			continue
 		}
+		ss.mu.Lock()
+		query := ss.queryJobs[j.GetJobID()]
+		ss.mu.Unlock()
+		if !query {
+			ss.srv.detached.adopt(j, ss.srv.now())
+			ss.srv.logf("session %s (%q) closed; job %s (%s) runs on", ss.id, ss.name, j.GetJobID(), j.GetJobName())
+			continue
+		}
+		_ = j.Cancel()
+		queries = append(queries, j)
 	}
-	for _, j := range jobs {
+	for _, j := range queries {
 		select {
 		case <-j.Done():
 		case <-deadline.Done():
@@ -303,10 +324,20 @@ func (ss *session) execute(ctx context.Context, statement string, execConfig map
 		}
 		return nil, errors.New("Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' statement to submit Statement Set.")
 	}
-	switch st.(type) {
+	switch s := st.(type) {
 	case *sql.BeginStatementSet:
 		ss.inSet = true
 		return okResult(), nil
+	case *sql.Show:
+		if strings.EqualFold(s.What, "JOBS") {
+			return ss.srv.showJobs() // every session's jobs, as a cluster lists them
+		}
+	case *sql.StopJob:
+		if _, own := ss.env.JobByID(s.JobID); !own {
+			if res, found, err := ss.srv.stopJob(s); found {
+				return res, err
+			}
+		}
 	case *sql.End:
 		return nil, errors.New("No Statement Set to submit. 'END' statement should be used after 'BEGIN STATEMENT SET'.")
 	}
