@@ -463,9 +463,6 @@ func (pl *planner) aggregate(a *Aggregate) *PhysNode {
 	}
 	if pl.env.Streaming {
 		for _, ag := range a.Aggs {
-			if ag.Distinct && retractable && ag.Func != "COUNT" && ag.Func != "SUM" {
-				pl.fail("%s(DISTINCT) over an updating input is not supported", ag.Func)
-			}
 			if retractable && !expr.CanRetract(ag.Fn) {
 				pl.fail("%s", noRetractError(ag, in))
 			}
