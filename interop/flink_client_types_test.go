@@ -58,3 +58,25 @@ func TestFlinkClientTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestFlinkClientPlainTextFallback: Flink's JSON row format cannot write a
+// MAP whose key is not a string ("Could not map response to JSON"); the
+// client fetches such results in PLAIN_TEXT, every column a STRING as
+// Flink's SQL Client shows it, in batch and in streaming mode.
+func TestFlinkClientPlainTextFallback(t *testing.T) {
+	f := fcRequire(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	for _, props := range []map[string]string{fcBatchProps(), fcStreamingProps()} {
+		e := fcConnectFlink(t, f, props)
+		res := fcExec(t, ctx, e, "SELECT x, MAP[x, ARRAY['a', 'b']] AS m, CAST(x AS DECIMAL(5, 2)) AS d, CAST(NULL AS INT) AS n FROM (VALUES (1), (2)) AS t(x)")
+		for i, dt := range res.GetTableSchema().GetFieldDataTypes() {
+			if !dt.IsString() {
+				t.Errorf("column %d is %v, want STRING", i, dt)
+			}
+		}
+		got := fcFormatRows(t, res)
+		fcSortStrings(got)
+		fcMustEqual(t, props["execution.runtime-mode"], got, []string{"+I[1, {1=[a, b]}, 1.00, <NULL>]", "+I[2, {2=[a, b]}, 2.00, <NULL>]"})
+	}
+}

@@ -3,6 +3,7 @@ package gateway
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -487,4 +488,54 @@ func wallClockToInstant(v any, t *types.DataType, zone *time.Location) any {
 		}
 	}
 	return v
+}
+
+// needsPlainText reports columns that Apache Flink's JSON row format cannot
+// write: a MAP or MULTISET (at any depth) whose key is not a CHAR or
+// VARCHAR ("JSON format doesn't support non-string as key type of map";
+// the gateway answers "Could not map response to JSON"). Such results are
+// fetched in PLAIN_TEXT, every column a STRING.
+func needsPlainText(cols []Column) bool {
+	for _, c := range cols {
+		if nonStringMapKey(c.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+func nonStringMapKey(t *types.DataType) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Root {
+	case types.MapRoot:
+		return !t.Key.IsString() || nonStringMapKey(t.Key) || nonStringMapKey(t.Value)
+	case types.MultisetRoot:
+		return !t.Elem.IsString() || nonStringMapKey(t.Elem)
+	case types.ArrayRoot:
+		return nonStringMapKey(t.Elem)
+	case types.RowRoot:
+		for _, f := range t.Fields {
+			if nonStringMapKey(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isJSONMappingError reports Flink's answer to a fetch whose page its JSON
+// row format could not write.
+func isJSONMappingError(err error) bool {
+	var ge *Error
+	if !errors.As(err, &ge) {
+		return false
+	}
+	for _, m := range ge.Errors {
+		if strings.Contains(m, "Could not map response to JSON") {
+			return true
+		}
+	}
+	return false
 }

@@ -100,3 +100,34 @@ func TestWallClockToInstant(t *testing.T) {
 		t.Error("hasLTZ(ARRAY<TIMESTAMP>) = true")
 	}
 }
+
+// TestNeedsPlainText: the columns Flink's JSON row format cannot write
+// (a MAP or MULTISET key that is not a string, at any depth), Flink's
+// answer to fetching them, and the page URIs the client then asks for.
+func TestNeedsPlainText(t *testing.T) {
+	str, i := types.StringType(), types.IntType()
+	cases := []struct {
+		t    *types.DataType
+		want bool
+	}{
+		{types.MapType(str, i), false},
+		{types.MapType(i, str), true},
+		{types.ArrayType(types.MapType(types.CharType(3), types.MapType(i, i))), true},
+		{types.RowType(types.Field{Name: "a", Type: types.MultisetType(i)}), true},
+		{types.MultisetType(str), false},
+		{types.ArrayType(i), false},
+	}
+	for _, c := range cases {
+		if got := needsPlainText([]Column{{Name: "c", Type: c.t}}); got != c.want {
+			t.Errorf("needsPlainText(%v) = %v", c.t, got)
+		}
+	}
+	flinkAnswer := &Error{StatusCode: 500, Errors: []string{"Internal server error. Could not map response to JSON."}}
+	if !isJSONMappingError(flinkAnswer) || isJSONMappingError(&Error{StatusCode: 500, Errors: []string{"x"}}) {
+		t.Error("isJSONMappingError")
+	}
+	r := &RemoteResult{plain: true}
+	if got := r.pageURI("/v4/sessions/s/operations/o/result/1?rowFormat=JSON"); got != "/v4/sessions/s/operations/o/result/1?rowFormat=PLAIN_TEXT" {
+		t.Errorf("pageURI = %q", got)
+	}
+}

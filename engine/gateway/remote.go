@@ -211,7 +211,19 @@ func (e *RemoteEngine) execute(ctx context.Context, statement string) (*RemoteRe
 	if err != nil {
 		return nil, err
 	}
-	first, err := e.fetchReady(ctx, op)
+	first, err := e.fetchReady(ctx, op, RowFormatJSON)
+	plain := false
+	if isJSONMappingError(err) {
+		// Flink's JSON row format cannot write this result (a MAP whose
+		// key is not a string): fetch the same page as text
+		plain = true
+		first, err = e.fetchReady(ctx, op, RowFormatPlainText)
+	} else if err == nil && e.info.ProductName == FlinkProductName && needsPlainText(first.Columns) {
+		plain = true
+		if len(first.Rows) > 0 {
+			first, err = e.fetchReady(ctx, op, RowFormatPlainText)
+		}
+	}
 	if err != nil {
 		// release the operation; its error is what matters
 		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -219,7 +231,7 @@ func (e *RemoteEngine) execute(ctx context.Context, statement string) (*RemoteRe
 		cancel()
 		return nil, err
 	}
-	res := &RemoteResult{eng: e, op: op, first: first, isQuery: first.IsQueryResult, jobID: first.JobID}
+	res := &RemoteResult{eng: e, op: op, first: first, isQuery: first.IsQueryResult, jobID: first.JobID, plain: plain}
 	res.kind = table.SuccessWithContent
 	if first.ResultKind == ResultKindSuccess {
 		res.kind = table.Success
@@ -228,6 +240,9 @@ func (e *RemoteEngine) execute(ctx context.Context, statement string) (*RemoteRe
 	ts := make([]*types.DataType, len(first.Columns))
 	for i, c := range first.Columns {
 		names[i], ts[i] = c.Name, c.Type
+		if plain {
+			ts[i] = types.StringType()
+		}
 	}
 	res.schema = table.NewTableSchema(names, ts)
 	if res.jobID != "" {
@@ -280,10 +295,10 @@ func (e *RemoteEngine) execute(ctx context.Context, statement string) (*RemoteRe
 }
 
 // fetchReady fetches token 0 until the statement has been executed.
-func (e *RemoteEngine) fetchReady(ctx context.Context, op string) (*FetchResults, error) {
+func (e *RemoteEngine) fetchReady(ctx context.Context, op string, format RowFormat) (*FetchResults, error) {
 	wait := e.opts.PollMin
 	for {
-		fr, err := e.client.FetchResults(ctx, e.session, op, 0, RowFormatJSON)
+		fr, err := e.client.FetchResults(ctx, e.session, op, 0, format)
 		if err != nil {
 			return nil, err
 		}
@@ -546,6 +561,10 @@ type RemoteResult struct {
 	zone      *time.Location
 	maxWidth  int
 	dmlSync   bool
+	// plain: the rows are fetched in PLAIN_TEXT (every column a STRING as
+	// Flink's SQL Client shows it), because Flink's JSON row format cannot
+	// write them; see needsPlainText
+	plain bool
 	// ltzZone is set when TIMESTAMP_LTZ values arrive as wall-clock times
 	// in this zone (Apache Flink's gateway): Next turns them into instants
 	ltzZone *time.Location
@@ -595,13 +614,22 @@ func (r *RemoteResult) Message() string {
 	return ""
 }
 
+// pageURI is the URI of a next page in the result's row format (a
+// gateway's nextResultUri repeats the format of the request before).
+func (r *RemoteResult) pageURI(uri string) string {
+	if !r.plain || uri == "" {
+		return uri
+	}
+	return strings.Replace(uri, "rowFormat="+string(RowFormatJSON), "rowFormat="+string(RowFormatPlainText), 1)
+}
+
 // drainStatic reads a small non-query result in full and closes the
 // operation.
 func (r *RemoteResult) drainStatic(ctx context.Context) {
 	fr := r.first
 	rows := append([]*types.Row(nil), fr.Rows...)
 	for fr.NextResultURI != "" && fr.ResultType != ResultEOS {
-		next, err := r.eng.client.FetchURI(ctx, fr.NextResultURI)
+		next, err := r.eng.client.FetchURI(ctx, r.pageURI(fr.NextResultURI))
 		if err != nil {
 			return // leave it to Collect
 		}
@@ -663,7 +691,7 @@ func (r *RemoteResult) CollectRows() (*RemoteRows, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	it.cancel = cancel
 	it.pages = make(chan pageOrErr, 1)
-	go it.prefetch(ctx, r.first.NextResultURI)
+	go it.prefetch(ctx, r.pageURI(r.first.NextResultURI))
 	return it, nil
 }
 
@@ -737,7 +765,7 @@ func (it *RemoteRows) prefetch(ctx context.Context, uri string) {
 				}
 				wait = min(wait*2, eng.opts.PollMax)
 			}
-			uri = fr.NextResultURI
+			uri = it.res.pageURI(fr.NextResultURI)
 		}
 	}()
 	defer close(it.pages)
