@@ -16,6 +16,13 @@ t0=$SECONDS
 scripts/flink.sh install
 scripts/flink.sh start >/dev/null
 echo "== flink up: $((SECONDS - t0)) s"
+# PyFlink for TestPyFlinkSeedExamples (a venv in the cache, ~1 GiB, about a
+# minute to install once); RIFFLE_PYFLINK=0 leaves it out and skips the test.
+if [ "${RIFFLE_PYFLINK:-1}" != 0 ]; then
+  t1=$SECONDS
+  scripts/pyflink.sh install
+  echo "== pyflink venv: $((SECONDS - t1)) s"
+fi
 set -a
 # shellcheck disable=SC1091
 . "$FLINK_RUN_DIR/endpoints.env"

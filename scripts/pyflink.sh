@@ -34,7 +34,7 @@ install() {
   local t0=$SECONDS
   rm -rf "$venv"
   mkdir -p "$cache"
-  "$py" -m venv "$venv"
+  "$py" -m venv "$venv" || die "$py -m venv failed (on Debian: apt-get install python3-venv)"
   "$venv/bin/python" -m pip install -q --upgrade pip
   "$venv/bin/python" -m pip install -q "apache-flink==$version"
   echo "$version" >"$venv/.installed"
