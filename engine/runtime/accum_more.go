@@ -21,26 +21,26 @@ import (
 
 // ---- variance family
 
-// varianceAcc keeps count, sum and sum of squares per group and evaluates
-// Calcite's reduction of the variance functions in the input type
-// (AggregateReduceFunctionsRule, as Flink runs it):
+// varianceAcc computes the variance functions as Flink 2.3 plans them:
+// a Welford aggregate ($WELFORD_M2: running mean and sum of squared
+// deviations M2, in DOUBLE) and COUNT, then
 //
-//	VAR_POP  = (SUM(x*x) - SUM(x)*SUM(x)/COUNT(x)) / COUNT(x)
-//	VAR_SAMP = (SUM(x*x) - SUM(x)*SUM(x)/COUNT(x)) / (COUNT(x) - 1), NULL for one row
-//	STDDEV_* = POWER(VAR_*, 0.5)
+//	VAR_POP  = CAST(M2 / COUNT(x) AS <type>)
+//	VAR_SAMP = CAST(M2 / (COUNT(x) - 1) AS <type>), NULL for one row
+//	STDDEV_* = CAST(POWER(M2 / ..., 0.5) AS <type>)
 //
-// so integer inputs give truncated integer results (MathAggFunctionITCase:
-// STDDEV_POP of INT 256, 512, 768 is 209) and a negative rounding residue
-// of approximate inputs is clamped to 0 (FLINK-38740).
+// (EXPLAIN of Flink 2.3.0 shows the Calc over Final_$WELFORD_M2), so an
+// integer input's result is the DOUBLE value truncated (VAR_SAMP of INT
+// 13 and 18 is 12, from 12.5; MathAggFunctionITCase: STDDEV_POP of INT
+// 256, 512, 768 is 209) and M2 never goes negative (FLINK-38740).
+// Decimal inputs keep exact sums (big.Rat) and round to the result scale.
 type varianceAcc struct {
 	fn    string // STDDEV_POP, STDDEV_SAMP, VAR_POP, VAR_SAMP
 	in    *types.DataType
 	out   *types.DataType
 	cnt   []int64
-	sumI  []int64
-	sqI   []int64
-	sumF  []float64
-	sqF   []float64
+	mean  []float64 // Welford running mean (kinds 0 and 1)
+	m2    []float64 // Welford sum of squared deviations
 	sumD  []*big.Rat
 	sqD   []*big.Rat
 	kind  int // 0 integral, 1 approximate, 2 decimal
@@ -74,12 +74,9 @@ func (a *varianceAcc) resize(n int) {
 	for len(a.cnt) < n {
 		a.cnt = append(a.cnt, 0)
 		switch a.kind {
-		case 0:
-			a.sumI = append(a.sumI, 0)
-			a.sqI = append(a.sqI, 0)
-		case 1:
-			a.sumF = append(a.sumF, 0)
-			a.sqF = append(a.sqF, 0)
+		case 0, 1:
+			a.mean = append(a.mean, 0)
+			a.m2 = append(a.m2, 0)
 		case 2:
 			a.sumD = append(a.sumD, new(big.Rat))
 			a.sqD = append(a.sqD, new(big.Rat))
@@ -98,14 +95,27 @@ func (a *varianceAcc) update(g int32, args []arrow.Array, i int, retract bool) {
 	}
 	a.cnt[g] += sign
 	switch a.kind {
-	case 0:
-		v := int64Of(col, i)
-		a.sumI[g] = a.wrap(a.sumI[g] + sign*v)
-		a.sqI[g] = a.wrap(a.sqI[g] + sign*a.wrap(v*v))
-	case 1:
-		v := float64Of(col, i)
-		a.sumF[g] += float64(sign) * v
-		a.sqF[g] += float64(sign) * v * v
+	case 0, 1:
+		var x float64
+		if a.kind == 0 {
+			x = float64(int64Of(col, i))
+		} else {
+			x = float64Of(col, i)
+		}
+		n := float64(a.cnt[g])
+		switch {
+		case a.cnt[g] <= 0:
+			a.mean[g], a.m2[g] = 0, 0
+		case !retract:
+			delta := x - a.mean[g]
+			a.mean[g] += delta / n
+			a.m2[g] += delta * (x - a.mean[g])
+		default:
+			// the inverse of the Welford step that added x
+			delta := x - a.mean[g]
+			a.mean[g] -= delta / n
+			a.m2[g] -= delta * (x - a.mean[g])
+		}
 	case 2:
 		d := types.Decimal{Unscaled: col.(*array.Decimal128).Value(i), Scale: int32(a.in.Scale)}
 		r := d.Rat()
@@ -139,22 +149,20 @@ func (a *varianceAcc) result(g int32) any {
 	if samp {
 		div = n - 1
 	}
-	switch a.kind {
-	case 0:
-		v := (a.sqI[g] - a.wrap(a.sumI[g]*a.sumI[g])/n) / div
-		if std {
-			v = int64(math.Pow(float64(v), 0.5))
+	if a.kind != 2 {
+		m2 := a.m2[g]
+		if m2 < 0 {
+			m2 = 0
 		}
-		return fromInt64(a.wrap(v), a.out)
-	case 1:
-		v := (a.sqF[g] - a.sumF[g]*a.sumF[g]/float64(n)) / float64(div)
-		if v < 0 {
-			v = 0
-		}
+		v := m2 / float64(div)
 		if std {
 			v = math.Pow(v, 0.5)
 		}
-		if a.out.Root == types.Float {
+		switch {
+		case a.kind == 0:
+			// CAST(DOUBLE AS <integer type>): truncation toward zero
+			return fromInt64(a.wrap(int64(math.Trunc(v))), a.out)
+		case a.out.Root == types.Float:
 			return float32(v)
 		}
 		return v

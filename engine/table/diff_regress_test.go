@@ -65,3 +65,20 @@ GROUP BY g`)
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// Flink 2.3 computes the variance family with a Welford aggregate in
+// DOUBLE and casts the result to the input type, so integer results are
+// truncated from the exact value: VAR_SAMP of 13 and 18 is 12 (12.5), not
+// 13 as integer arithmetic ((493 - 961/2) / 1) gave. Expected values are
+// Flink 2.3.0's, in batch and streaming mode.
+func TestVarianceOfIntegersAsFlink(t *testing.T) {
+	const q = `SELECT g, VAR_SAMP(x), VAR_POP(x), STDDEV_SAMP(x), STDDEV_POP(x), VAR_SAMP(CAST(x AS BIGINT))
+FROM (VALUES ('a', 13), ('a', 18), ('b', 1), ('b', 2), ('b', 4), ('b', 7)) AS v(g, x) GROUP BY g`
+	want := "+I[a, 12, 6, 3, 2, 12]\n+I[b, 7, 5, 2, 2, 7]"
+	for _, settings := range []*EnvironmentSettings{InBatchMode(), InStreamingMode()} {
+		got := strings.Join(finalRows(t, MustCreate(settings), q), "\n")
+		if got != want {
+			t.Errorf("streaming=%v: got\n%s\nwant\n%s", settings.IsStreamingMode(), got, want)
+		}
+	}
+}
