@@ -213,8 +213,10 @@ SELECT k, COUNT(*) AS n FROM s GROUP BY k`)
 	}
 	rt.viewSel.SetSelected("Table")
 	// what the gateway cannot give is said, not made up
-	if !strings.Contains(labelsText(rt.item.Content), "on gw · operator metrics unavailable") {
-		t.Errorf("result bar: %q", labelsText(rt.item.Content))
+	// (at the end of the status line, after the counts, which a narrow
+	// window must not cut off)
+	if st := rt.statusLbl.Text; !strings.HasSuffix(st, " · on gw · operator metrics unavailable") || !strings.Contains(st, " rows · ") {
+		t.Errorf("status line: %q", st)
 	}
 	jobs, err := h.wb.jobsOf(context.Background(), h.wb.currentConn())
 	if err != nil || len(jobs) != 1 || jobs[0].GetJobID() != rt.jobID || jobs[0].Plan() != nil || jobs[0].GetJobStatus().IsTerminal() {

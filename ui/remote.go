@@ -217,10 +217,12 @@ func (wb *Workbench) offerRemoteCompletions(t *editorTab, prefix string, start i
 	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), wb.win.Canvas(), t.ed.CursorScreenPosition())
 }
 
-// remoteJobLabel says where a gateway query runs and what is not shown
-// for it: the embedded engine's per-operator metrics.
-func remoteJobLabel(rt *resultTab) fyne.CanvasObject {
-	l := widget.NewLabel("on " + rt.conn.name() + " · operator metrics unavailable")
-	l.Importance = widget.LowImportance
-	return l
+// remoteJobNote says, at the end of a gateway query's status line, where
+// it runs and what is not shown for it: the embedded engine's
+// per-operator metrics ("" for other results).
+func remoteJobNote(rt *resultTab) string {
+	if rt.conn == nil || rt.conn.hasOperatorMetrics() || rt.job == nil && rt.jobID == "" {
+		return ""
+	}
+	return " · on " + rt.conn.name() + " · operator metrics unavailable"
 }

@@ -251,9 +251,6 @@ func (rt *resultTab) build() {
 			rt.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { wb.stopResults(rt) })
 			rt.stopBtn.Importance = widget.LowImportance
 			bar = append(bar, rt.viewSel, rt.follow, rt.pauseBtn, rt.stopBtn)
-			if rt.conn != nil && !rt.conn.hasOperatorMetrics() {
-				bar = append(bar, remoteJobLabel(rt))
-			}
 		}
 		bar = append(bar, rt.exportBtn)
 		prev := widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { rt.grid.setPage(rt.grid.page - 1) })
@@ -498,6 +495,7 @@ func (rt *resultTab) updateStatus() {
 		s += fmt.Sprintf(" · paused: +%s %s not shown", groupDigits(int(n)), noun)
 	}
 	s += " · " + fmtDuration(rt.elapsed())
+	s += remoteJobNote(rt) // last: in a narrow window the counts stay in view
 	rt.statusLbl.SetText(s)
 }
 
