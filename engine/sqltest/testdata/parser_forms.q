@@ -83,7 +83,7 @@ DESCRIBE empty_array;
 +------+---------------------+-------+--------+--------+-----------+
 1 row in set
 !ok
-CREATE TABLE tsv (a STRING, b INT) WITH ('connector' = 'filesystem', 'path' = '${TESTDATA}/csv-spaces/tab.tsv', 'format' = 'csv', 'csv.field-delimiter' = U&'\0009', 'csv.ignore-first-line' = 'true');
+CREATE TABLE tsv (a STRING, b INT) WITH ('connector' = 'filesystem', 'path' = '${TESTDATA}/csv-spaces/tab.tsv', 'format' = 'csv', 'csv.field-delimiter' = U&'\0009');
 [INFO] Execute statement succeeded.
 !info
 SELECT * FROM tsv;

@@ -35,8 +35,7 @@ CREATE TABLE ev (
 ) WITH (
   'connector' = 'filesystem',
   'path' = '${TESTDATA}/ev_ooo.csv',
-  'format' = 'csv',
-  'csv.ignore-first-line' = 'true'
+  'format' = 'csv'
 );
 [INFO] Execute statement succeeded.
 !info
@@ -51,8 +50,7 @@ CREATE TABLE s (
 ) WITH (
   'connector' = 'filesystem',
   'path' = '${TESTDATA}/sessions_ooo.csv',
-  'format' = 'csv',
-  'csv.ignore-first-line' = 'true'
+  'format' = 'csv'
 );
 [INFO] Execute statement succeeded.
 !info
