@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The tests here run Flink 2.3.0's own SQL Client
@@ -17,9 +18,15 @@ import (
 // --endpoint`) against `riffle gateway`, and the same script against the
 // real Flink SQL Gateway, and read what the client printed.
 
+// bigRows is how many rows the script's last INSERT writes: about two
+// seconds of datagen, so that the client exits (and closes its session)
+// while the job still runs.
+const bigRows = 100000
+
 // peerScript is the SQL Client script of the tests: DDL over a csv file
 // and datagen, batch and streaming SELECTs in tableau mode, INSERT INTO
-// (synchronous and submitted), SET/RESET, SHOW/DESCRIBE. dir holds the csv
+// (synchronous and submitted), SET/RESET, SHOW/DESCRIBE, and last an
+// INSERT still running when the script ends. dir holds the csv
 // table and the sink's folder.
 func peerScript(t *testing.T, dir string) string {
 	t.Helper()
@@ -44,7 +51,11 @@ SET 'execution.runtime-mode' = 'streaming';
 SELECT k, SUM(v) AS s FROM gen GROUP BY k;
 SHOW TABLES;
 DESCRIBE people;
-`, csv, filepath.Join(dir, "out"))
+SET 'execution.runtime-mode' = 'batch';
+CREATE TABLE big (a BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '%d', 'rows-per-second' = '50000', 'fields.a.kind' = 'sequence', 'fields.a.start' = '1', 'fields.a.end' = '%d');
+CREATE TABLE bigsink (a BIGINT) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv');
+INSERT INTO bigsink SELECT a FROM big;
+`, csv, filepath.Join(dir, "out"), bigRows, bigRows, filepath.Join(dir, "big"))
 }
 
 // TestPeerSQLClient runs Flink's SQL Client against `riffle gateway` and
@@ -126,7 +137,7 @@ Received a total of 9 rows`,
 	// SET lists the session configuration: what the client sent and SET
 	if !regexp.MustCompile(`\|\s+sql-client.execution.result-mode \|\s+tableau \|`).MatchString(text) ||
 		!regexp.MustCompile(`\|\s+table.local-time-zone \|\s+UTC \|`).MatchString(text) ||
-		!regexp.MustCompile(`\|\s+execution.runtime-mode \|\s+streaming \|`).MatchString(text) {
+		!regexp.MustCompile(`\|\s+execution.runtime-mode \|\s+batch \|`).MatchString(text) {
 		t.Errorf("SET did not list the session's configuration")
 	}
 	if strings.Contains(text, "table.dml-sync") {
@@ -153,6 +164,23 @@ Received a total of 9 rows`,
 	if got := readSinkRows(t, filepath.Join(dir, "out")); strings.Join(got, ";") != "2,bob;3,carol" {
 		t.Errorf("sink rows %q, want 2,bob and 3,carol", got)
 	}
+	// the INSERT submitted last ran on after the client closed its session
+	waitSinkRows(t, filepath.Join(dir, "big"), bigRows)
+}
+
+// waitSinkRows waits (up to a minute) until a filesystem sink's folder
+// holds n rows.
+func waitSinkRows(t *testing.T, dir string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	got := 0
+	for time.Now().Before(deadline) {
+		if got = len(readSinkRows(t, dir)); got == n {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Errorf("%s holds %d rows, want %d: the INSERT did not finish after the client exited", dir, got, n)
 }
 
 // readSinkRows reads every line of the files under a filesystem sink's
@@ -219,6 +247,8 @@ func TestPeerSQLClientMatchesFlink(t *testing.T) {
 	if got, want := readSinkRows(t, filepath.Join(riffleDir, "out")), readSinkRows(t, filepath.Join(flinkDir, "out")); strings.Join(got, ";") != strings.Join(want, ";") {
 		t.Errorf("sink rows: Riffle %q, Flink %q", got, want)
 	}
+	waitSinkRows(t, filepath.Join(flinkDir, "big"), bigRows)
+	waitSinkRows(t, filepath.Join(riffleDir, "big"), bigRows)
 }
 
 // lineDiff lists the lines that differ, position by position ("" when
