@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/riffle-sql/riffle/engine/gateway"
+	"github.com/riffle-sql/riffle/engine/table"
 )
 
 // TestFlinkClientStreamingChangelog: a GROUP BY over a bounded source in
@@ -89,6 +92,48 @@ func TestFlinkClientStreamingCancel(t *testing.T) {
 	}
 }
 
+// TestFlinkClientStreamingContextCancel: rows collected with a context
+// (RemoteResult.CollectContext) end when it is cancelled, with its error,
+// and Flink cancels the query's job.
+func TestFlinkClientStreamingContextCancel(t *testing.T) {
+	f := fcRequire(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	e := fcConnectFlink(t, f, fcStreamingProps())
+	fcExec(t, ctx, e, "CREATE TABLE endless (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '50')")
+	res, err := e.ExecuteSQLContext(ctx, "SELECT id FROM endless")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readCtx, stop := context.WithCancel(ctx)
+	it, err := res.CollectContext(readCtx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	done := make(chan int)
+	go func() {
+		n := 0
+		for it.Next() {
+			n++
+			if n == 10 {
+				stop()
+			}
+		}
+		done <- n
+	}()
+	select {
+	case n := <-done:
+		if n < 10 || it.Err() != context.Canceled {
+			t.Errorf("read %d rows, then Err %v; want 10 or more and context.Canceled", n, it.Err())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("rows do not end after the context was cancelled")
+	}
+	fcWaitUntil(t, time.Minute, func() bool { return fcClusterJobState(t, f, res.JobID()) == "CANCELED" },
+		func() string { return "job " + res.JobID() + " is " + fcClusterJobState(t, f, res.JobID()) })
+}
+
 // TestFlinkClientStopJob: an unbounded INSERT submitted in the background
 // (table.dml-sync false) is listed by Jobs as RUNNING, and both STOP JOB
 // and RemoteEngine.CancelJob end such jobs: CANCELED on the cluster.
@@ -108,8 +153,14 @@ func TestFlinkClientStopJob(t *testing.T) {
 			t.Fatalf("INSERT: job %q, message %q", res.JobID(), res.Message())
 		}
 		job := res.JobID()
-		fcWaitUntil(t, time.Minute, func() bool { return fcClusterJobState(t, f, job) == "RUNNING" },
-			func() string { return "job " + job + " is " + fcClusterJobState(t, f, job) })
+		state := ""
+		fcWaitUntil(t, time.Minute, func() bool {
+			state = fcClusterJobState(t, f, job)
+			return state == "RUNNING" || state == "FAILED"
+		}, func() string { return "job " + job + " is " + state })
+		if state == "FAILED" {
+			t.Fatalf("the INSERT's job failed: %v", e.WaitJob(ctx, job))
+		}
 		return job
 	}
 	job1 := start()
@@ -156,4 +207,65 @@ func TestFlinkClientStopJob(t *testing.T) {
 	if err := e.WaitJob(ctx, "00000000000000000000000000000000"); err == nil {
 		t.Error("WaitJob of an unknown job succeeded")
 	}
+}
+
+// TestFlinkClientJobsWithoutClusterREST: without the cluster's REST URL
+// the jobs come from Flink's SHOW JOBS: the engine's own job, RUNNING, with
+// its start time (a TIMESTAMP_LTZ read as Flink writes it), cancelled by
+// CancelJob and then reported CANCELED by WaitJob.
+func TestFlinkClientJobsWithoutClusterREST(t *testing.T) {
+	f := fcRequire(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	props := fcStreamingProps()
+	props["table.dml-sync"] = "false"
+	props["table.local-time-zone"] = "America/New_York"
+	e, err := gateway.Connect(ctx, f.Gateway, gateway.RemoteOptions{Properties: props})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	fcExec(t, ctx, e, "CREATE TABLE endless (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '10')")
+	fcExec(t, ctx, e, "CREATE TABLE drain (id BIGINT) WITH ('connector' = 'blackhole')")
+	before := time.Now().Add(-time.Minute)
+	job := fcExec(t, ctx, e, "INSERT INTO drain SELECT id FROM endless").JobID()
+	var jobs []table.JobInfo
+	fcWaitUntil(t, time.Minute, func() bool {
+		jobs, err = e.Jobs(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(jobs) == 1 && (jobs[0].Status == "RUNNING" || jobs[0].Status == "FAILED")
+	}, func() string { return fmt.Sprintf("Jobs = %+v, want %s RUNNING", jobs, job) })
+	if jobs[0].Status == "FAILED" {
+		t.Fatalf("the INSERT's job failed: %v", e.WaitJob(ctx, job))
+	}
+	if jobs[0].ID != job || jobs[0].StartTime.Before(before) || jobs[0].StartTime.After(time.Now().Add(time.Minute)) {
+		t.Errorf("Jobs = %+v: want %s started about now (%v)", jobs, job, time.Now())
+	}
+	if err := e.CancelJob(ctx, job); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.WaitJob(ctx, job); err == nil || !strings.Contains(err.Error(), "CANCELED") {
+		t.Errorf("WaitJob = %v, want CANCELED", err)
+	}
+}
+
+// TestFlinkClientFailedJobReason: WaitJob of a job that failed on the
+// cluster says why, from the cluster's REST API.
+func TestFlinkClientFailedJobReason(t *testing.T) {
+	f := fcRequire(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	props := fcBatchProps()
+	props["table.dml-sync"] = "false"
+	e := fcConnectFlink(t, f, props)
+	fcCreateTables(t, ctx, e, t.TempDir())
+	fcExec(t, ctx, e, "CREATE TABLE drain (n INT) WITH ('connector' = 'blackhole')")
+	job := fcExec(t, ctx, e, "INSERT INTO drain SELECT CAST(name AS INT) FROM orders_csv").JobID()
+	err := e.WaitJob(ctx, job)
+	if err == nil || !strings.Contains(err.Error(), "FAILED: ") || !strings.Contains(err.Error(), "apple") {
+		t.Errorf("WaitJob = %v, want FAILED with Flink's reason naming 'apple'", err)
+	}
+	t.Log(err)
 }

@@ -131,3 +131,18 @@ func TestNeedsPlainText(t *testing.T) {
 		t.Errorf("pageURI = %q", got)
 	}
 }
+
+func TestJavaRootCause(t *testing.T) {
+	trace := "org.apache.flink.runtime.JobException: Recovery is suppressed by NoRestartBackoffTimeStrategy\n" +
+		"\tat org.apache.flink.runtime.executiongraph.failover.ExecutionFailureHandler.handleFailure(ExecutionFailureHandler.java:213)\n" +
+		"Caused by: java.util.concurrent.CompletionException: org.apache.flink.runtime.jobmanager.scheduler.NoResourceAvailableException: Could not acquire the minimum required resources.\n" +
+		"\tat a.b(C.java:1)\n" +
+		"Caused by: org.apache.flink.runtime.jobmanager.scheduler.NoResourceAvailableException: Could not acquire the minimum required resources.\n" +
+		"\t... 5 more\n"
+	if got := javaRootCause(trace); got != "NoResourceAvailableException: Could not acquire the minimum required resources." {
+		t.Errorf("javaRootCause = %q", got)
+	}
+	if got := javaRootCause("java.lang.IllegalStateException\n\tat x.y(Z.java:1)"); got != "IllegalStateException" {
+		t.Errorf("javaRootCause = %q", got)
+	}
+}

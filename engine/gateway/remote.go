@@ -436,7 +436,12 @@ func (e *RemoteEngine) WaitJob(ctx context.Context, jobID string) error {
 		switch state {
 		case "FINISHED":
 			return nil
-		case "CANCELED", "FAILED", "SUSPENDED":
+		case "FAILED":
+			if why := e.jobFailure(ctx, jobID); why != "" {
+				return fmt.Errorf("job %s FAILED: %s", jobID, why)
+			}
+			return fmt.Errorf("job %s %s", jobID, state)
+		case "CANCELED", "SUSPENDED":
 			return fmt.Errorf("job %s %s", jobID, state)
 		}
 		if err := sleepCtx(ctx, wait); err != nil {
@@ -444,6 +449,55 @@ func (e *RemoteEngine) WaitJob(ctx context.Context, jobID string) error {
 		}
 		wait = min(wait*2, 2*time.Second)
 	}
+}
+
+// jobFailure is why a failed job failed, as the cluster's REST API
+// (/jobs/:jobid/exceptions) tells: the root cause of the latest exception,
+// "NoResourceAvailableException: Could not acquire the minimum required
+// resources."; "" without RemoteOptions.ClusterREST or when unknown.
+func (e *RemoteEngine) jobFailure(ctx context.Context, jobID string) string {
+	if e.opts.ClusterREST == "" {
+		return ""
+	}
+	var body struct {
+		History struct {
+			Entries []struct {
+				Name       string `json:"exceptionName"`
+				StackTrace string `json:"stacktrace"`
+			} `json:"entries"`
+		} `json:"exceptionHistory"`
+		RootException string `json:"root-exception"`
+	}
+	if _, err := e.clusterGet(ctx, "/jobs/"+url.PathEscape(jobID)+"/exceptions", &body); err != nil {
+		return ""
+	}
+	trace := body.RootException
+	if len(body.History.Entries) > 0 {
+		trace = body.History.Entries[0].StackTrace
+	}
+	return javaRootCause(trace)
+}
+
+// javaRootCause is the last "Caused by:" of a Java stack trace (or its
+// first line), with the exception's simple class name: "java.lang.
+// ArithmeticException: / by zero" becomes "ArithmeticException: / by zero".
+func javaRootCause(trace string) string {
+	line := trace
+	if i := strings.LastIndex(trace, "\nCaused by: "); i >= 0 {
+		line = trace[i+len("\nCaused by: "):]
+	}
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	line = strings.TrimSpace(line)
+	if i := strings.Index(line, ": "); i > 0 && !strings.Contains(line[:i], " ") {
+		if j := strings.LastIndexByte(line[:i], '.'); j >= 0 {
+			line = line[j+1:]
+		}
+	} else if j := strings.LastIndexByte(line, '.'); j >= 0 && !strings.Contains(line, " ") {
+		line = line[j+1:]
+	}
+	return line
 }
 
 // CancelJob implements table.Engine with STOP JOB; when that fails and
@@ -695,6 +749,24 @@ func (r *RemoteResult) CollectRows() (*RemoteRows, error) {
 	return it, nil
 }
 
+// CollectContext is CollectRows bound to ctx: when ctx ends, fetching
+// stops, Next returns false after the rows already fetched and Err returns
+// ctx's error, and the operation is closed at once, which cancels an
+// unfinished query's job on the gateway (Flink cancels it on the
+// cluster). Close the iterator as usual.
+func (r *RemoteResult) CollectContext(ctx context.Context) (*RemoteRows, error) {
+	it, err := r.CollectRows()
+	if err != nil {
+		return nil, err
+	}
+	it.ctx = ctx
+	it.stopCtx = context.AfterFunc(ctx, func() {
+		it.Abort()
+		r.release()
+	})
+	return it, nil
+}
+
 // Print writes the result to standard output in tableau layout.
 func (r *RemoteResult) Print() error { return r.PrintTo(os.Stdout) }
 
@@ -726,6 +798,9 @@ type RemoteRows struct {
 	done   bool
 	err    error
 	closed bool
+	// ctx and stopCtx are set by CollectContext
+	ctx     context.Context
+	stopCtx func() bool
 }
 
 // prefetch fetches pages ahead of the reader in a pipeline of two
@@ -819,6 +894,9 @@ func (it *RemoteRows) Next() bool {
 			return true
 		}
 		if it.done || it.closed {
+			if it.err == nil && it.ctx != nil && it.ctx.Err() != nil {
+				it.err = it.ctx.Err()
+			}
 			it.finish()
 			return false
 		}
@@ -838,6 +916,9 @@ func (it *RemoteRows) Next() bool {
 
 // finish releases the operation once all rows are read.
 func (it *RemoteRows) finish() {
+	if it.stopCtx != nil {
+		it.stopCtx()
+	}
 	if !it.closed {
 		it.closed = true
 		if it.cancel != nil {
@@ -874,6 +955,9 @@ func (it *RemoteRows) Abort() {
 // Close stops reading and closes the operation; the gateway cancels an
 // unfinished query.
 func (it *RemoteRows) Close() error {
+	if it.stopCtx != nil {
+		it.stopCtx()
+	}
 	if it.closed {
 		return nil
 	}
