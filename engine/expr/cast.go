@@ -47,7 +47,7 @@ func init() {
 func NewCast(e Expr, t *types.DataType, try bool) (Expr, error) {
 	from := e.Type()
 	if !CanCast(from, t) {
-		return nil, typeErrorf("Cast function cannot convert value of type %s to type %s", from, t.WithNullable(true))
+		return nil, typeErrorf("Cast function cannot convert value of type %s to type %s", calciteName(from), calciteName(t))
 	}
 	fn, name := castFn, "CAST"
 	res := t.WithNullable(from.Nullable)

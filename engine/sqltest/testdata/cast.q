@@ -830,15 +830,15 @@ SELECT CAST(CAST(1 AS TIMESTAMP_LTZ(3)) AS BIGINT);
 # casts Flink does not support fail validation (CastFunctionITCase: failValidation)
 SELECT CAST(TRUE AS BINARY(2));
 [ERROR] Could not execute SQL statement. Reason:
-Cast function cannot convert value of type BOOLEAN NOT NULL to type BINARY(2)
+Cast function cannot convert value of type BOOLEAN to type BINARY(2)
 !error
 SELECT CAST(DATE '2021-09-24' AS BOOLEAN);
 [ERROR] Could not execute SQL statement. Reason:
-Cast function cannot convert value of type DATE NOT NULL to type BOOLEAN
+Cast function cannot convert value of type DATE to type BOOLEAN
 !error
 SELECT CAST(12 AS DATE);
 [ERROR] Could not execute SQL statement. Reason:
-Cast function cannot convert value of type INT NOT NULL to type DATE
+Cast function cannot convert value of type INTEGER to type DATE
 !error
 # nested types cast element-wise
 SELECT CAST(ARRAY['1', '2'] AS ARRAY<INT>);

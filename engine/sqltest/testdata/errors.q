@@ -85,7 +85,7 @@ Parameters must be of the same type
 !error
 SELECT CAST(TRUE AS DATE);
 [ERROR] Could not execute SQL statement. Reason:
-Cast function cannot convert value of type BOOLEAN NOT NULL to type DATE
+Cast function cannot convert value of type BOOLEAN to type DATE
 !error
 # unknown column and table, with positions
 SELECT x FROM (VALUES 1) AS t(a);
