@@ -174,6 +174,10 @@ func TestFlinkClientSessionExpiry(t *testing.T) {
 	if !gateway.SessionLost(err) || !strings.Contains(err.Error(), handle) {
 		t.Errorf("error %q: want one saying that session %s does not exist", err, handle)
 	}
+	// closing it is no error: it is gone already
+	if err := idle.Close(); err != nil {
+		t.Errorf("Close of the expired session: %v", err)
+	}
 }
 
 // TestFlinkClientSessionClosed: a session closed on the server while a

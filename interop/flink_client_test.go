@@ -140,6 +140,20 @@ func TestFlinkClientBatch(t *testing.T) {
 		"+I[amount, DECIMAL(10, 2), TRUE, <NULL>, <NULL>, <NULL>]",
 	})
 
+	// completion (complete-statement, a GET with a body)
+	cands, err := e.CompleteStatement(ctx, "SELECT * FROM orders_c", len("SELECT * FROM orders_c"))
+	// (Flink 2.3.0 offers the table's full name)
+	if err != nil || !fcContainsPrefix(cands, "default_catalog.default_database.orders_csv") {
+		t.Errorf("CompleteStatement = %v, %v; want orders_csv", cands, err)
+	}
+
+	// USE and SHOW CURRENT
+	fcExec(t, ctx, e, "CREATE DATABASE extra")
+	fcExec(t, ctx, e, "USE extra")
+	fcMustEqual(t, "SHOW CURRENT DATABASE", fcRowsOf(t, ctx, e, "SHOW CURRENT DATABASE"), []string{"+I[extra]"})
+	fcMustEqual(t, "SHOW TABLES in extra", fcRowsOf(t, ctx, e, "SHOW TABLES"), nil)
+	fcExec(t, ctx, e, "USE default_database")
+
 	// EXPLAIN: one row, Flink's plan text
 	plan := fcExec(t, ctx, e, "EXPLAIN SELECT name, COUNT(*) FROM orders_csv GROUP BY name")
 	rows := fcRawRows(t, plan)

@@ -598,7 +598,10 @@ func (e *RemoteEngine) Close() error {
 	<-e.hbDone
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	return e.client.CloseSession(ctx, e.session)
+	if err := e.client.CloseSession(ctx, e.session); err != nil && !SessionLost(err) {
+		return err
+	}
+	return nil // a session the gateway no longer knows is closed already
 }
 
 // RemoteResult is the result of a statement run on a gateway, with the
