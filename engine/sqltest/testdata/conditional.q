@@ -198,7 +198,7 @@ SELECT b, b IS TRUE, b IS FALSE, b IS NOT TRUE, b IS NOT FALSE FROM (VALUES (TRU
 | <NULL> |  FALSE |  FALSE |   TRUE |   TRUE |
 +--------+--------+--------+--------+--------+
 3 rows in set
-!ok
+!unordered
 
 # SqlExpressionTest.testHashFunctions
 SELECT MD5('');

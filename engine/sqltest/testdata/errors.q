@@ -17,10 +17,12 @@ SET 'execution.runtime-mode' = 'batch';
 !info
 
 # unknown function, with its argument types and position
+# riffle-only: error wording differs (Flink: From line 1, column 8 to line 1, column 13: No match found for function signature FOO(<NUMERIC>))
 SELECT FOO(1);
 [ERROR] Could not execute SQL statement. Reason:
 From line 1, column 8 to line 1, column 10: No match found for function signature FOO(
 !error
+# riffle-only: error wording differs (Flink: From line 3, column 3 to line 3, column 13: No match found for function signature BAR(<CHARACTER>, <NUMERIC>))
 SELECT
   1,
   BAR('x', 2);
@@ -42,14 +44,17 @@ SELECT
 line 2, column 3
 !error
 # argument types that fit no signature
+# riffle-only: error wording differs (Flink: From line 1, column 8 to line 1, column 15: Cannot apply 'UPPER' to arguments of type 'UPPER(<INTEGER>)'. Supported form(s): 'UPPER(<CHAR)
 SELECT UPPER(1);
 [ERROR] Could not execute SQL statement. Reason:
 Invalid function call
 !error
+# riffle-only: error wording differs (Flink: From line 1, column 8 to line 1, column 29: Cannot apply 'DATE_FORMAT' to arguments of type 'DATE_FORMAT(<INTEGER>, <CHAR(4)>)'. Supporte)
 SELECT DATE_FORMAT(1, 'yyyy');
 [ERROR] Could not execute SQL statement. Reason:
 DATE_FORMAT(INT NOT NULL, CHAR(4) NOT NULL)
 !error
+# riffle-only: error wording differs (Flink: From line 1, column 8 to line 1, column 15: Cannot apply 'SUM' to arguments of type 'SUM(<CHAR(1)>)'. Supported form(s): 'SUM(<NUMERIC>)')
 SELECT SUM('a');
 [ERROR] Could not execute SQL statement. Reason:
 SUM(CHAR(1) NOT NULL)
@@ -75,6 +80,7 @@ SELECT CASE WHEN TRUE THEN 1 ELSE 'a' END;
 [ERROR] Could not execute SQL statement. Reason:
 Illegal mixing of types in CASE or COALESCE statement
 !error
+# riffle-only: error wording differs (Flink: From line 1, column 8 to line 1, column 29: Expected a boolean type)
 SELECT CASE WHEN 1 THEN 2 END;
 [ERROR] Could not execute SQL statement. Reason:
 CASE
@@ -83,6 +89,7 @@ SELECT ARRAY[1, 'a'];
 [ERROR] Could not execute SQL statement. Reason:
 Parameters must be of the same type
 !error
+# riffle-only: error wording differs (Flink: From line 1, column 8 to line 1, column 25: Cast function cannot convert value of type BOOLEAN to type DATE)
 SELECT CAST(TRUE AS DATE);
 [ERROR] Could not execute SQL statement. Reason:
 Cast function cannot convert value of type BOOLEAN to type DATE
@@ -92,6 +99,7 @@ SELECT x FROM (VALUES 1) AS t(a);
 [ERROR] Could not execute SQL statement. Reason:
 line 1, column 8: Column 'x' not found in any table
 !error
+# riffle-only: error wording differs (Flink: At line 3, column 9: Column 'b' not found in table 't')
 SELECT a
 FROM (VALUES 1) AS t(a)
 WHERE t.b > 0;
@@ -102,23 +110,28 @@ SELECT * FROM nope;
 [ERROR] Could not execute SQL statement. Reason:
 From line 1, column 15 to line 1, column 18: Object 'nope' not found
 !error
+# riffle-only: error wording differs (Flink: From line 1, column 15 to line 1, column 37: Object 'no_db' not found within 'default_catalog')
 SELECT * FROM default_catalog.no_db.t;
 [ERROR] Could not execute SQL statement. Reason:
 Object 'default_catalog.no_db.t' not found
 !error
 # unknown types and out-of-range type parameters
+# riffle-only: error wording differs (Flink: From line 1, column 18 to line 1, column 20: Unknown identifier 'FOO')
 SELECT CAST(1 AS FOO);
 [ERROR] Could not execute SQL statement. Reason:
 Unknown type
 !error
+# riffle-only: Riffle stricter: Flink accepts DECIMAL(40, 2) in a CAST without complaint
 SELECT CAST(1 AS DECIMAL(40, 2));
 [ERROR] Could not execute SQL statement. Reason:
 Decimal precision must be between 1 and 38 (both inclusive)
 !error
+# riffle-only: Riffle stricter: Flink accepts VARCHAR(0) in a CAST without complaint
 SELECT CAST('a' AS VARCHAR(0));
 [ERROR] Could not execute SQL statement. Reason:
 Variable character string length must be between 1 and 2147483647 (both inclusive)
 !error
+# riffle-only: Riffle stricter: Flink accepts TIMESTAMP(10) in a CAST without complaint
 SELECT CAST(TIMESTAMP '2020-01-01 00:00:00' AS TIMESTAMP(10));
 [ERROR] Could not execute SQL statement. Reason:
 precision must be between 0 and 9 (both inclusive)
@@ -145,10 +158,12 @@ SELECT FROM t;
 [ERROR] Could not execute SQL statement. Reason:
 line 1, column 8
 !error
+# riffle-only: error wording differs (Flink: SQL parse failed. Encountered "+ <EOF>" at line 1, column 10. Was expecting one of: <EOF> "AS" ... "EXCEPT" ... "FETCH" ... "FROM" ... "INTE)
 SELECT 1 +;
 [ERROR] Could not execute SQL statement. Reason:
 Encountered "<EOF>" at line 1, column 11
 !error
+# riffle-only: error wording differs (Flink: SQL parse failed. Non-query expression encountered in illegal context)
 SELEC 1;
 [ERROR] Could not execute SQL statement. Reason:
 Encountered "SELEC" at line 1, column 1
@@ -158,10 +173,12 @@ SELECT INTERVAL '1' FOO;
 Encountered "FOO" at line 1, column 21
 !error
 # aggregates in the wrong place
+# riffle-only: error wording differs (Flink: From line 1, column 47 to line 1, column 54: Aggregate expression is illegal in WHERE clause)
 SELECT COUNT(*) FROM (VALUES 1) AS t(a) WHERE COUNT(*) > 1;
 [ERROR] Could not execute SQL statement. Reason:
 Aggregate functions are not allowed in WHERE
 !error
+# riffle-only: error wording differs (Flink: From line 1, column 8 to line 1, column 18: Aggregate expressions cannot be nested)
 SELECT SUM(SUM(a)) FROM (VALUES 1) AS t(a);
 [ERROR] Could not execute SQL statement. Reason:
 Aggregate function calls cannot be nested
@@ -181,10 +198,12 @@ Ordinal out of range
 
 # runtime failures name the value: CAST of a bad string fails the job (Flink
 # CastRulesTest: string to numeric / boolean casts throw on bad input)
+# riffle-only: error wording differs (Flink: For input string: 'abc'. Invalid character found.)
 SELECT CAST(s AS INT) FROM (VALUES ('1'), ('abc')) AS t(s);
 [ERROR] Could not execute SQL statement. Reason:
 cannot cast 'abc' to INT
 !error
+# riffle-only: error wording differs (Flink: Cannot parse 'maybe' as BOOLEAN.)
 SELECT CAST(s AS BOOLEAN) FROM (VALUES ('maybe')) AS t(s);
 [ERROR] Could not execute SQL statement. Reason:
 cannot cast 'maybe' to BOOLEAN
@@ -199,10 +218,12 @@ SELECT TRY_CAST(s AS INT) FROM (VALUES ('x')) AS t(s);
 1 row in set
 !ok
 # integer division and MOD by zero fail with the operands (Java ArithmeticException "/ by zero")
+# riffle-only: error wording differs (Flink: / by zero)
 SELECT a / b FROM (VALUES (1, 0)) AS t(a, b);
 [ERROR] Could not execute SQL statement. Reason:
 division by zero: 1 / 0
 !error
+# riffle-only: error wording differs (Flink: / by zero)
 SELECT a % b FROM (VALUES (7, 0)) AS t(a, b);
 [ERROR] Could not execute SQL statement. Reason:
 division by zero: MOD(7, 0)
@@ -213,6 +234,7 @@ SELECT ELEMENT(a) FROM (VALUES (ARRAY[1, 2])) AS t(a);
 more than one element
 !error
 # JSON_VALUE ... ERROR ON ERROR rethrows the parse error
+# riffle-only: error wording differs (Flink: Unexpected end-of-input: expected close marker for Object (start marker at [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION`)
 SELECT JSON_VALUE(s, '$.a' ERROR ON ERROR) FROM (VALUES ('{')) AS t(s);
 [ERROR] Could not execute SQL statement. Reason:
 invalid JSON

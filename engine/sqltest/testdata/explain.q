@@ -17,6 +17,7 @@ CREATE TABLE MyTable1 (`count` bigint, word VARCHAR(256)) WITH ('connector' = 'd
 CREATE TABLE MyTable2 (`count` bigint, word VARCHAR(256)) WITH ('connector' = 'datagen');
 [INFO] Execute statement succeeded.
 !info
+# riffle-only: EXPLAIN text: Riffle plans are its own
 EXPLAIN PLAN FOR SELECT `count`, word FROM MyTable1 WHERE word LIKE 'F%' UNION ALL SELECT `count`, word FROM MyTable2;
 == Abstract Syntax Tree ==
 LogicalUnion(all=[true])
@@ -40,6 +41,7 @@ Union(all=[true], union=[count, word])
 !ok
 
 # explain.md: EXPLAIN ESTIMATED_COST, CHANGELOG_MODE (the JSON plan's node ids differ by run in Flink)
+# riffle-only: EXPLAIN text: Riffle plans are its own
 EXPLAIN ESTIMATED_COST, CHANGELOG_MODE SELECT `count`, word FROM MyTable1 WHERE word LIKE 'F%' UNION ALL SELECT `count`, word FROM MyTable2;
 == Abstract Syntax Tree ==
 LogicalUnion(all=[true])
@@ -63,6 +65,7 @@ Union(all=[true], union=[count, word])
 !ok
 
 # a JSON execution plan names sources "Source: ..." (explain.md)
+# riffle-only: EXPLAIN text: Riffle plans are its own
 EXPLAIN JSON_EXECUTION_PLAN SELECT word FROM MyTable2;
 == Abstract Syntax Tree ==
 LogicalProject(word=[$1])
@@ -101,6 +104,7 @@ TableSourceScan(table=[[default_catalog, default_database, MyTable2, project=[wo
 CREATE TABLE MySink (word STRING) WITH ('connector' = 'blackhole');
 [INFO] Execute statement succeeded.
 !info
+# riffle-only: EXPLAIN text: Riffle plans are its own
 EXPLAIN INSERT INTO MySink SELECT word FROM MyTable1 WHERE `count` > 10;
 == Abstract Syntax Tree ==
 LogicalSink(table=[default_catalog.default_database.MySink], fields=[word])
@@ -136,6 +140,7 @@ SELECT item, qty, region FROM sales WHERE region <> 'us' AND qty > 1 ORDER BY it
 +------+-----+--------+
 3 rows in set
 !ok
+# riffle-only: EXPLAIN text: Flink pushes the partition filter into the scan
 EXPLAIN SELECT item FROM sales WHERE region = 'eu';
 == Abstract Syntax Tree ==
 LogicalProject(item=[$0])

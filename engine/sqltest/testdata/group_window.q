@@ -89,11 +89,13 @@ GROUP BY TUMBLE(rt, INTERVAL '20' SECOND);
 Received a total of 2 rows
 !ok
 
+# riffle-only: error wording differs (Flink: Call to auxiliary group function HOP_START must have matching call to group function $HOP in GROUP BY clause)
 SELECT HOP_START(ts, INTERVAL '5' SECOND, INTERVAL '10' SECOND) FROM bids GROUP BY TUMBLE(ts, INTERVAL '10' SECOND);
 [ERROR] Could not execute SQL statement. Reason:
 From line 1, column 8 to line 1, column 63: HOP_START must be used with a corresponding GROUP BY HOP(...) group window
 !error
 
+# riffle-only: error wording differs (Flink: Cannot apply $TUMBLE to arguments of type $TUMBLE(<INTEGER>, <INTERVAL SECOND>))
 SELECT COUNT(*) FROM bids GROUP BY TUMBLE(price, INTERVAL '10' SECOND);
 [ERROR] Could not execute SQL statement. Reason:
 From line 1, column 43 to line 1, column 47: Window aggregate can only be defined over a time attribute column, but INT encountered.

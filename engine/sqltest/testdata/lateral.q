@@ -243,6 +243,7 @@ SELECT * FROM UNNEST(ARRAY['a', 'b']) WITH ORDINALITY AS u(s, i);
 CREATE TEMPORARY VIEW MyTable (myField) AS VALUES ('hello world'), ('flink');
 [INFO] Execute statement succeeded.
 !info
+# riffle-only: SplitFunction is the Java UDF of Flink's docs, registered only in Riffle's test process
 SELECT myField, word, length FROM MyTable, LATERAL TABLE(SplitFunction(myField));
 +-------------+-------+--------+
 |     myField |  word | length |
@@ -253,6 +254,7 @@ SELECT myField, word, length FROM MyTable, LATERAL TABLE(SplitFunction(myField))
 +-------------+-------+--------+
 3 rows in set
 !unordered
+# riffle-only: SplitFunction is the Java UDF of Flink's docs, registered only in Riffle's test process
 SELECT myField, word, length FROM MyTable LEFT JOIN LATERAL TABLE(SplitFunction(myField)) ON TRUE;
 +-------------+-------+--------+
 |     myField |  word | length |
@@ -264,6 +266,7 @@ SELECT myField, word, length FROM MyTable LEFT JOIN LATERAL TABLE(SplitFunction(
 3 rows in set
 !unordered
 # udfs.md: rename the fields of the function in SQL
+# riffle-only: SplitFunction is the Java UDF of Flink's docs, registered only in Riffle's test process
 SELECT myField, newWord, newLength FROM MyTable LEFT JOIN LATERAL TABLE(SplitFunction(myField)) AS T(newWord, newLength) ON TRUE;
 +-------------+---------+-----------+
 |     myField | newWord | newLength |
@@ -275,6 +278,7 @@ SELECT myField, newWord, newLength FROM MyTable LEFT JOIN LATERAL TABLE(SplitFun
 3 rows in set
 !unordered
 # a row the function emits nothing for is dropped by the inner join and kept by LEFT JOIN ... ON TRUE
+# riffle-only: SplitFunction is the Java UDF of Flink's docs, registered only in Riffle's test process
 SELECT f, word FROM (VALUES ('a b'), ('')) AS v(f), LATERAL TABLE(SplitFunction(f));
 +-----+------+
 |   f | word |
@@ -284,6 +288,7 @@ SELECT f, word FROM (VALUES ('a b'), ('')) AS v(f), LATERAL TABLE(SplitFunction(
 +-----+------+
 2 rows in set
 !unordered
+# riffle-only: SplitFunction is the Java UDF of Flink's docs, registered only in Riffle's test process
 SELECT '[' || f || ']', word FROM (VALUES ('a b'), ('')) AS v(f) LEFT JOIN LATERAL TABLE(SplitFunction(f)) ON TRUE;
 +--------+--------+
 | EXPR$0 |   word |
@@ -295,6 +300,7 @@ SELECT '[' || f || ']', word FROM (VALUES ('a b'), ('')) AS v(f) LEFT JOIN LATER
 3 rows in set
 !unordered
 # TABLE(f(...)) as a table of its own
+# riffle-only: SplitFunction is the Java UDF of Flink's docs, registered only in Riffle's test process
 SELECT * FROM TABLE(SplitFunction('x yy zzz'));
 +------+--------+
 | word | length |
@@ -307,6 +313,7 @@ SELECT * FROM TABLE(SplitFunction('x yy zzz'));
 !unordered
 
 # LATERAL subquery: a derived table that refers to the tables to its left (SQL standard)
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT v.a, w.x FROM (VALUES (1), (2), (3)) AS v(a), LATERAL (SELECT x FROM (VALUES (1), (2), (3)) AS u(x) WHERE u.x < v.a) AS w;
 +---+---+
 | a | x |
@@ -317,6 +324,7 @@ SELECT v.a, w.x FROM (VALUES (1), (2), (3)) AS v(a), LATERAL (SELECT x FROM (VAL
 +---+---+
 3 rows in set
 !unordered
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT v.a, w.n FROM (VALUES (1), (2), (3)) AS v(a), LATERAL (SELECT COUNT(*) AS n FROM (VALUES (1), (2), (3)) AS u(x) WHERE u.x <= v.a) AS w;
 +---+---+
 | a | n |
@@ -327,6 +335,7 @@ SELECT v.a, w.n FROM (VALUES (1), (2), (3)) AS v(a), LATERAL (SELECT COUNT(*) AS
 +---+---+
 3 rows in set
 !unordered
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT v.a, w.n, w.s FROM (VALUES (1), (2), (99)) AS v(a), LATERAL (SELECT COUNT(*) AS n, SUM(x) AS s FROM (VALUES (1), (2), (2)) AS u(x) WHERE u.x = v.a) AS w;
 +----+---+--------+
 |  a | n |      s |
@@ -344,6 +353,7 @@ SELECT * FROM (VALUES (1)) AS v(a), UNNEST(v.a);
 UNNEST
 !error
 # a function used with LATERAL TABLE must be a table function
+# riffle-only: error wording differs (Flink: SQL parse failed. Incorrect syntax near the keyword 'UPPER' at line 1, column 53. Was expecting one of: "SPECIFIC" ... <BRACKET_QUOTED_IDENT)
 SELECT * FROM (VALUES ('a')) AS v(s), LATERAL TABLE(UPPER(s));
 [ERROR] Could not execute SQL statement. Reason:
 is not a table function

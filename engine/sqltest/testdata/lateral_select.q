@@ -7,6 +7,7 @@ SET 'execution.runtime-mode' = 'batch';
 [INFO] Execute statement succeeded.
 !info
 
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT a, x FROM (VALUES (1), (2)) AS l(a), LATERAL (SELECT l.a * 10 AS x);
 +---+----+
 | a |  x |
@@ -16,6 +17,7 @@ SELECT a, x FROM (VALUES (1), (2)) AS l(a), LATERAL (SELECT l.a * 10 AS x);
 +---+----+
 2 rows in set
 !ok
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT a, x, c FROM (VALUES (1), (2), (3)) AS l(a), LATERAL (SELECT c + l.a AS x, c FROM (VALUES (1, 10), (2, 20), (2, 30)) AS r(k, c) WHERE r.k = l.a);
 +---+----+----+
 | a |  x |  c |
@@ -26,6 +28,7 @@ SELECT a, x, c FROM (VALUES (1), (2), (3)) AS l(a), LATERAL (SELECT c + l.a AS x
 +---+----+----+
 3 rows in set
 !unordered
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT a, x, y FROM (VALUES (1), (2), (3)) AS l(a) LEFT JOIN LATERAL (SELECT c + l.a AS x, l.a * 2 AS y FROM (VALUES (1, 10), (2, 20)) AS r(k, c) WHERE r.k = l.a) AS t ON TRUE;
 +---+--------+--------+
 | a |      x |      y |
@@ -36,6 +39,7 @@ SELECT a, x, y FROM (VALUES (1), (2), (3)) AS l(a) LEFT JOIN LATERAL (SELECT c +
 +---+--------+--------+
 3 rows in set
 !unordered
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT a, v FROM (VALUES (1), (2)) AS l(a), LATERAL (SELECT l.a + k FROM (VALUES (1), (5)) AS r(k) WHERE k > l.a) AS t(v);
 +---+---+
 | a | v |
@@ -45,6 +49,7 @@ SELECT a, v FROM (VALUES (1), (2)) AS l(a), LATERAL (SELECT l.a + k FROM (VALUES
 +---+---+
 2 rows in set
 !unordered
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT a, s FROM (VALUES ('x'), ('y')) AS l(a) CROSS JOIN LATERAL (SELECT UPPER(l.a) || b AS s FROM (VALUES ('1'), ('2')) AS r(b));
 +---+----+
 | a |  s |
@@ -57,6 +62,7 @@ SELECT a, s FROM (VALUES ('x'), ('y')) AS l(a) CROSS JOIN LATERAL (SELECT UPPER(
 4 rows in set
 !unordered
 # aggregating blocks keep correlation to WHERE
+# riffle-only: error wording differs (Flink: From line 1, column 70 to line 1, column 72: Expression 'l.a' is not being grouped)
 SELECT a, x FROM (VALUES (1), (2)) AS l(a), LATERAL (SELECT SUM(c) + l.a AS x FROM (VALUES (1, 10)) AS r(k, c) WHERE r.k = l.a);
 [ERROR] Could not execute SQL statement. Reason:
 Correlated references are only supported in the WHERE clause of a subquery

@@ -71,7 +71,7 @@ SELECT id FROM t WHERE NOT (REGEXP(url, 'id=1') AND flag);
 |  8 |
 +----+
 5 rows in set
-!ok
+!unordered
 
 # Nexmark q21's shape: LOWER(channel) in the filter and four CASE
 # conditions is computed once per batch; the regular expression, in the
@@ -107,4 +107,4 @@ WHERE REGEXP_EXTRACT(url, '(&|^)channel_id=([^&]*)', 2) IS NOT NULL OR LOWER(cha
 |  8 | channel-8 |            |
 +----+-----------+------------+
 6 rows in set
-!ok
+!unordered

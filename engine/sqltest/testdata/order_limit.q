@@ -317,6 +317,7 @@ SELECT a FROM Table3 ORDER BY a FETCH FIRST 1 ROW ONLY;
 +---+
 1 row in set
 !ok
+# riffle-only: Flink limitation: OFFSET without FETCH fails (Not support limitEnd is max value now!)
 SELECT a FROM Table3 ORDER BY a OFFSET 20 ROWS;
 +----+
 |  a |

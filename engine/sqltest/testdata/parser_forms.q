@@ -37,6 +37,7 @@ SELECT '[' || TRIM(BOTH ' x ') || ']', '[' || TRIM(LEADING ' x ') || ']', '[' ||
 +--------+--------+--------+
 1 row in set
 !ok
+# riffle-only: Riffle extension: INTERVAL 1.5 SECOND with a fractional unquoted count (Flink: Unsupported casting from DECIMAL(2, 1))
 SELECT INTERVAL 1 DAY, INTERVAL 100 DAY, INTERVAL -2 HOUR, DATE '2020-01-01' + INTERVAL 3 DAY, INTERVAL 1.5 SECOND;
 +-----------------+-------------------+-----------------+------------+-----------------+
 |          EXPR$0 |            EXPR$1 |          EXPR$2 |     EXPR$3 |          EXPR$4 |
@@ -64,6 +65,7 @@ SELECT ARRAY_AGG(x RESPECT NULLS), ARRAY_AGG(x IGNORE NULLS) FROM (VALUES (1), (
 !ok
 # Flink's SqlArrayConstructor accepts the empty array, typed
 # ARRAY<INT NOT NULL> NOT NULL
+# riffle-only: Riffle extension: the empty ARRAY[] constructor (Flink: Require at least 1 argument)
 SELECT ARRAY[] AS e, CARDINALITY(ARRAY[]) AS n, ARRAY[] IS NULL AS z;
 +----+---+-------+
 |  e | n |     z |
@@ -72,9 +74,11 @@ SELECT ARRAY[] AS e, CARDINALITY(ARRAY[]) AS n, ARRAY[] IS NULL AS z;
 +----+---+-------+
 1 row in set
 !ok
+# riffle-only: Riffle extension: the empty ARRAY[] constructor (Flink: Require at least 1 argument)
 CREATE TEMPORARY VIEW empty_array AS SELECT ARRAY[] AS e;
 [INFO] Execute statement succeeded.
 !info
+# riffle-only: depends on the view of the empty ARRAY[] constructor (Riffle extension)
 DESCRIBE empty_array;
 +------+---------------------+-------+--------+--------+-----------+
 | name |                type |  null |    key | extras | watermark |

@@ -174,6 +174,7 @@ CREATE TEMPORARY VIEW names (name) AS VALUES ('a'), ('b'), ('c'), ('d'), ('e'), 
 CREATE TABLE pk_table (col1 INT, col2 INT, v STRING, PRIMARY KEY (col1, col2) NOT ENFORCED) WITH ('connector' = 'datagen');
 [INFO] Execute statement succeeded.
 !info
+# riffle-only: Riffle differs (open): SHOW CREATE TABLE layout (Flink prints VARCHAR(2147483647) and a separate WITH line)
 SHOW CREATE TABLE pk_table;
 CREATE TABLE `default_catalog`.`default_database`.`pk_table` (
   `col1` INT NOT NULL,
@@ -232,6 +233,7 @@ SELECT name FROM names ORDER BY name DESC OFFSET 10 ROWS FETCH NEXT 5 ROWS ONLY;
 5 rows in set
 !ok
 # E-72: order_by(name.desc).offset(3) returns all rows after the first 3
+# riffle-only: Flink limitation: OFFSET without FETCH fails (Not support limitEnd is max value now!)
 SELECT name FROM names ORDER BY name DESC OFFSET 3 ROWS;
 +------+
 | name |

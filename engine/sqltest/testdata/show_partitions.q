@@ -9,6 +9,7 @@ WITH ('connector' = 'filesystem', 'path' = '${TESTDATA}/parted', 'format' = 'csv
 [INFO] Execute statement succeeded.
 !info
 
+# riffle-only: Riffle extension: SHOW PARTITIONS lists a filesystem table's partition folders (Flink's in-memory catalog knows none: Empty set)
 SHOW PARTITIONS parted;
 +------------------+
 |   partition name |
@@ -20,6 +21,7 @@ SHOW PARTITIONS parted;
 3 rows in set
 !ok
 
+# riffle-only: Riffle extension: SHOW PARTITIONS lists a filesystem table's partition folders (Flink: Empty set)
 SHOW PARTITIONS parted PARTITION (d = '2024-01-01');
 +------------------+
 |   partition name |
@@ -30,6 +32,7 @@ SHOW PARTITIONS parted PARTITION (d = '2024-01-01');
 2 rows in set
 !ok
 
+# riffle-only: Riffle extension: SHOW PARTITIONS lists a filesystem table's partition folders (Flink: Empty set)
 SHOW PARTITIONS parted PARTITION (h = 1);
 +------------------+
 |   partition name |

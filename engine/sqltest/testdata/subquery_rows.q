@@ -36,6 +36,7 @@ SELECT * FROM (VALUES (1, 'a'), (CAST(NULL AS INT), 'b')) AS l(a, b) WHERE (a, b
 2 rows in set
 !unordered
 # correlated
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS l(a, b) WHERE (a, b) NOT IN (SELECT c, d FROM (VALUES (1, 'a'), (2, 'c')) AS r(c, d) WHERE r.c = l.a);
 +---+---+
 | a | b |
@@ -52,6 +53,7 @@ SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS l(a, b) WHERE a > 0 AND (a, b) NOT 
 +---+---+
 1 row in set
 !ok
+# riffle-only: Riffle limitation: row-valued NOT IN with a subquery outside WHERE (Flink accepts it)
 SELECT (a, b) NOT IN (SELECT c, d FROM (VALUES (1, 'a')) AS r(c, d)) FROM (VALUES (1, 'a')) AS l(a, b);
 [ERROR] Could not execute SQL statement. Reason:
 IN and NOT IN with a row value and a subquery are supported only as a WHERE conjunct

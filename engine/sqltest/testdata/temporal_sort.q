@@ -72,6 +72,7 @@ ORDER BY window_time, price DESC;
 Received a total of 8 rows
 !ok
 
+# riffle-only: EXPLAIN text: Flink prints sort directions with nulls-first/last
 EXPLAIN SELECT ts, item FROM bids ORDER BY ts, item DESC;
 == Abstract Syntax Tree ==
 LogicalSort(sort0=[$0], dir0=[ASC], sort1=[$1], dir1=[DESC])

@@ -1,3 +1,4 @@
+# riffle-only-file: Riffle stores TIMESTAMP(7..9) in int64 nanoseconds and rejects values outside 1677-09-21..2262-04-11 by design; Flink covers years 0000-9999
 # timestamp9_range.q - TIMESTAMP(7..9) values outside the range Riffle can
 # hold. Flink's TIMESTAMP(9) spans 0000-01-01 to 9999-12-31; Riffle stores
 # precisions above 6 in int64 nanoseconds (1677-09-21 00:12:43.145224192 to
