@@ -13,6 +13,7 @@ import (
 func Optimize(n Node) Node {
 	n = rewriteStreaming(n)
 	n = pushFilters(n)
+	n = reduceEmptyAggregates(n)
 	n = pushPartitionFilters(n)
 	n, _ = prune(n, allUsed(n))
 	return n
