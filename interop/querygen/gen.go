@@ -47,7 +47,8 @@ func QueryAt(seed int64, n int) Query {
 	if g.r.Intn(2) == 0 {
 		q.Mode = Streaming
 	}
-	kinds := []string{"project", "project", "join", "agg", "agg", "window", "topn", "dedup", "setop", "orderby", "joinagg"}
+	kinds := []string{"project", "project", "join", "agg", "agg", "window", "topn", "dedup", "setop", "orderby", "joinagg",
+		"subquery", "over", "groupingsets", "distinct", "windowtopn", "intervaljoin", "aggunion"}
 	q.Kind = kinds[g.r.Intn(len(kinds))]
 	if q.Kind == "orderby" {
 		// ORDER BY a non-time column is batch only in Flink
@@ -73,6 +74,20 @@ func QueryAt(seed int64, n int) Query {
 		q.SQL = g.dedup()
 	case "setop":
 		q.SQL = g.setOp(q.Mode)
+	case "subquery":
+		q.SQL = g.subquery()
+	case "over":
+		q.SQL = g.over(q.Mode)
+	case "groupingsets":
+		q.SQL = g.groupingSets()
+	case "distinct":
+		q.SQL = g.distinct()
+	case "windowtopn":
+		q.SQL = g.windowTopN()
+	case "intervaljoin":
+		q.SQL = g.intervalJoin()
+	case "aggunion":
+		q.SQL = g.aggUnion()
 	}
 	return q
 }
@@ -167,91 +182,129 @@ func (g *gen) expr(t Type, depth int) string {
 		return g.literal(t)
 	}
 	d := depth - 1
+	// each case lists its forms; a form returning "" falls through to the
+	// generic forms below
+	var forms []func() string
 	switch t {
 	case Int:
-		switch g.r.Intn(9) {
-		case 0:
-			return fmt.Sprintf("(%s %s %s)", g.expr(Int, d), g.pick("+", "-", "*"), g.expr(Int, d))
-		case 1:
-			return fmt.Sprintf("CHAR_LENGTH(%s)", g.expr(Varchar, d))
-		case 2:
-			return fmt.Sprintf("MOD(%s, %d)", g.expr(Int, d), 2+g.r.Intn(4))
-		case 3:
-			return fmt.Sprintf("ABS(%s)", g.expr(Int, d))
-		case 4:
-			return fmt.Sprintf("CAST(%s AS INT)", g.expr(g.pickType(Double, Decimal, BigInt), d))
-		case 5:
-			return fmt.Sprintf("(%s / %d)", g.expr(Int, d), g.pick2(2, 3, -4))
-		case 6:
-			return fmt.Sprintf("POSITION(%s IN %s)", g.literal(Varchar), g.expr(Varchar, d))
-		case 7:
-			return fmt.Sprintf("CAST(EXTRACT(DAY FROM %s) AS INT)", g.expr(Date, d))
+		forms = []func() string{
+			func() string {
+				return fmt.Sprintf("(%s %s %s)", g.expr(Int, d), g.pick("+", "-", "*"), g.expr(Int, d))
+			},
+			func() string { return fmt.Sprintf("CHAR_LENGTH(%s)", g.expr(Varchar, d)) },
+			func() string { return fmt.Sprintf("MOD(%s, %d)", g.expr(Int, d), g.pick2(2, 3, -4)) },
+			func() string { return fmt.Sprintf("ABS(%s)", g.expr(Int, d)) },
+			func() string {
+				return fmt.Sprintf("CAST(%s AS INT)", g.expr(g.pickType(Double, Decimal, BigInt), d))
+			},
+			func() string { return fmt.Sprintf("(%s / %d)", g.expr(Int, d), g.pick2(2, 3, -4)) },
+			func() string { return fmt.Sprintf("POSITION(%s IN %s)", g.literal(Varchar), g.expr(Varchar, d)) },
+			func() string { return fmt.Sprintf("CAST(EXTRACT(DAY FROM %s) AS INT)", g.expr(Date, d)) },
+			func() string { return fmt.Sprintf("ASCII(%s)", g.expr(Varchar, d)) },
+			func() string { return fmt.Sprintf("SIGN(%s)", g.expr(Int, d)) },
 		}
 	case BigInt:
-		switch g.r.Intn(5) {
-		case 0:
-			return fmt.Sprintf("(%s %s %s)", g.expr(BigInt, d), g.pick("+", "-", "*"), g.expr(g.pickType(Int, BigInt), d))
-		case 1:
-			return fmt.Sprintf("CAST(%s AS BIGINT)", g.expr(Int, d))
-		case 2:
-			return fmt.Sprintf("EXTRACT(%s FROM %s)", g.pick("SECOND", "MINUTE", "DAY"), g.expr(Timestamp, d))
-		case 3:
-			return fmt.Sprintf("(%s / NULLIF(%s, 0))", g.expr(BigInt, d), g.expr(BigInt, d))
+		forms = []func() string{
+			func() string {
+				return fmt.Sprintf("(%s %s %s)", g.expr(BigInt, d), g.pick("+", "-", "*"), g.expr(g.pickType(Int, BigInt), d))
+			},
+			func() string { return fmt.Sprintf("CAST(%s AS BIGINT)", g.expr(Int, d)) },
+			func() string {
+				return fmt.Sprintf("EXTRACT(%s FROM %s)", g.pick("SECOND", "MINUTE", "DAY", "HOUR", "DOW", "DOY", "QUARTER"), g.expr(Timestamp, d))
+			},
+			func() string { return fmt.Sprintf("(%s / NULLIF(%s, 0))", g.expr(BigInt, d), g.expr(BigInt, d)) },
+			func() string { return fmt.Sprintf("COALESCE(%s, %s)", g.expr(Int, d), g.expr(BigInt, d)) },
+			func() string {
+				return fmt.Sprintf("CAST(TIMESTAMPDIFF(%s, %s, %s) AS BIGINT)", g.pick("SECOND", "MINUTE", "DAY"), g.expr(Timestamp, d), g.literal(Timestamp))
+			},
+			func() string { return fmt.Sprintf("MOD(%s, %s)", g.expr(BigInt, d), g.pick("CAST(3 AS BIGINT)", "-2")) },
 		}
 	case Double:
-		switch g.r.Intn(6) {
-		case 0:
-			return fmt.Sprintf("(%s %s %s)", g.expr(Double, d), g.pick("+", "-", "*"), g.expr(g.pickType(Double, Int), d))
-		case 1:
-			return fmt.Sprintf("(%s / %s)", g.expr(Double, d), g.pick("4", "CAST(2.5 AS DOUBLE)", "-8"))
-		case 2:
-			return fmt.Sprintf("ABS(%s)", g.expr(Double, d))
-		case 3:
-			return fmt.Sprintf("CAST(%s AS DOUBLE)", g.expr(g.pickType(Int, BigInt, Decimal), d))
-		case 4:
-			return fmt.Sprintf("FLOOR(%s)", g.expr(Double, d))
+		forms = []func() string{
+			func() string {
+				return fmt.Sprintf("(%s %s %s)", g.expr(Double, d), g.pick("+", "-", "*"), g.expr(g.pickType(Double, Int, Decimal), d))
+			},
+			func() string {
+				return fmt.Sprintf("(%s / %s)", g.expr(Double, d), g.pick("4", "CAST(2.5 AS DOUBLE)", "-8", "NULLIF("+g.expr(Int, 0)+", 0)"))
+			},
+			func() string { return fmt.Sprintf("ABS(%s)", g.expr(Double, d)) },
+			func() string {
+				return fmt.Sprintf("CAST(%s AS DOUBLE)", g.expr(g.pickType(Int, BigInt, Decimal), d))
+			},
+			func() string { return fmt.Sprintf("%s(%s)", g.pick("FLOOR", "CEIL"), g.expr(Double, d)) },
+			func() string { return fmt.Sprintf("ROUND(%s, %d)", g.expr(Double, d), g.r.Intn(3)) },
+			func() string { return fmt.Sprintf("SQRT(ABS(%s))", g.expr(Double, d)) },
+			func() string { return fmt.Sprintf("POWER(%s, 2)", g.expr(Double, d)) },
+			func() string { return fmt.Sprintf("LN(ABS(%s) + 1)", g.expr(Double, d)) },
 		}
 	case Decimal:
-		switch g.r.Intn(6) {
-		case 0:
-			return fmt.Sprintf("(%s %s %s)", g.expr(Decimal, d), g.pick("+", "-"), g.expr(g.pickType(Decimal, Int), d))
-		case 1:
-			return fmt.Sprintf("(%s * %s)", g.expr(Decimal, d), g.pick("2", "0.5", "-1"))
-		case 2:
-			return fmt.Sprintf("ABS(%s)", g.expr(Decimal, d))
-		case 3:
-			return fmt.Sprintf("CAST(%s AS DECIMAL(10, 2))", g.expr(g.pickType(Int, BigInt), d))
-		case 4:
-			return fmt.Sprintf("ROUND(%s, %d)", g.expr(Decimal, d), g.r.Intn(2))
+		forms = []func() string{
+			func() string {
+				return fmt.Sprintf("(%s %s %s)", g.expr(Decimal, d), g.pick("+", "-"), g.expr(g.pickType(Decimal, Int), d))
+			},
+			func() string {
+				return fmt.Sprintf("(%s * %s)", g.expr(Decimal, d), g.pick("2", "0.5", "-1", g.expr(Decimal, 0)))
+			},
+			func() string { return fmt.Sprintf("ABS(%s)", g.expr(Decimal, d)) },
+			func() string {
+				return fmt.Sprintf("CAST(%s AS DECIMAL(10, 2))", g.expr(g.pickType(Int, BigInt, Double), d))
+			},
+			func() string { return fmt.Sprintf("ROUND(%s, %d)", g.expr(Decimal, d), g.r.Intn(2)) },
+			func() string {
+				return fmt.Sprintf("(%s / %s)", g.expr(Decimal, d), g.pick("3", "7.0", "NULLIF("+g.expr(BigInt, 0)+", 0)", "-0.25"))
+			},
+			func() string { return fmt.Sprintf("%s(%s)", g.pick("FLOOR", "CEIL"), g.expr(Decimal, d)) },
+			func() string { return fmt.Sprintf("TRUNCATE(%s, 1)", g.expr(Decimal, d)) },
 		}
 	case Varchar:
-		switch g.r.Intn(11) {
-		case 0:
-			return fmt.Sprintf("UPPER(%s)", g.expr(Varchar, d))
-		case 1:
-			return fmt.Sprintf("LOWER(%s)", g.expr(Varchar, d))
-		case 2:
-			return fmt.Sprintf("TRIM(%s)", g.expr(Varchar, d))
-		case 3:
-			return fmt.Sprintf("(%s || %s)", g.expr(Varchar, d), g.expr(Varchar, d))
-		case 4:
-			return fmt.Sprintf("SUBSTRING(%s FROM %d FOR %d)", g.expr(Varchar, d), 1+g.r.Intn(3), 1+g.r.Intn(4))
-		case 5:
-			return fmt.Sprintf("CAST(%s AS VARCHAR)", g.expr(g.pickType(Int, BigInt, Decimal, Boolean, Date), d))
-		case 6:
-			return fmt.Sprintf("REPLACE(%s, 'a', 'A')", g.expr(Varchar, d))
-		case 7:
-			return fmt.Sprintf("CONCAT(%s, '-', %s)", g.expr(Varchar, d), g.expr(Varchar, d))
-		case 8:
-			return fmt.Sprintf("INITCAP(%s)", g.expr(Varchar, d))
+		forms = []func() string{
+			func() string { return fmt.Sprintf("UPPER(%s)", g.expr(Varchar, d)) },
+			func() string { return fmt.Sprintf("LOWER(%s)", g.expr(Varchar, d)) },
+			func() string { return fmt.Sprintf("%s(%s)", g.pick("TRIM", "LTRIM", "RTRIM"), g.expr(Varchar, d)) },
+			func() string { return fmt.Sprintf("(%s || %s)", g.expr(Varchar, d), g.expr(Varchar, d)) },
+			func() string {
+				return fmt.Sprintf("SUBSTRING(%s FROM %d FOR %d)", g.expr(Varchar, d), 1+g.r.Intn(3), 1+g.r.Intn(4))
+			},
+			func() string {
+				return fmt.Sprintf("CAST(%s AS VARCHAR)", g.expr(g.pickType(Int, BigInt, Decimal, Boolean, Date, Double, Timestamp), d))
+			},
+			func() string { return fmt.Sprintf("REPLACE(%s, 'a', 'A')", g.expr(Varchar, d)) },
+			func() string { return fmt.Sprintf("CONCAT(%s, '-', %s)", g.expr(Varchar, d), g.expr(Varchar, d)) },
+			func() string { return fmt.Sprintf("INITCAP(%s)", g.expr(Varchar, d)) },
+			func() string {
+				return fmt.Sprintf("%s(%s, %d, '*')", g.pick("LPAD", "RPAD"), g.expr(Varchar, d), g.r.Intn(7))
+			},
+			func() string {
+				return fmt.Sprintf("%s(%s, %d)", g.pick("LEFT", "RIGHT"), g.expr(Varchar, d), g.r.Intn(4))
+			},
+			func() string { return fmt.Sprintf("REVERSE(%s)", g.expr(Varchar, d)) },
+			func() string {
+				return fmt.Sprintf("REGEXP_REPLACE(%s, '%s', '_')", g.expr(Varchar, d), g.pick("[aeiou]", "^.", "a+", " "))
+			},
+			func() string { return fmt.Sprintf("SPLIT_INDEX(%s, ' ', %d)", g.expr(Varchar, d), g.r.Intn(2)) },
+			func() string {
+				return fmt.Sprintf("DATE_FORMAT(%s, '%s')", g.expr(Timestamp, d), g.pick("yyyy-MM-dd HH:mm", "HH:mm:ss", "yyyyMMdd"))
+			},
 		}
 	case Boolean:
 		return "(" + g.pred(d) + ")"
 	case Date:
-		if g.chance(2) {
-			return fmt.Sprintf("CAST(%s AS DATE)", g.expr(Timestamp, d))
+		forms = []func() string{
+			func() string { return fmt.Sprintf("CAST(%s AS DATE)", g.expr(Timestamp, d)) },
+			func() string { return fmt.Sprintf("(%s + INTERVAL '%d' DAY)", g.expr(Date, d), g.r.Intn(40)) },
 		}
 	case Timestamp:
+		forms = []func() string{
+			func() string { return fmt.Sprintf("(%s + INTERVAL '%d' SECOND)", g.expr(Timestamp, d), g.r.Intn(100)) },
+			func() string {
+				return fmt.Sprintf("TIMESTAMPADD(MINUTE, %d, %s)", g.r.Intn(10)-5, g.expr(Timestamp, d))
+			},
+			func() string { return fmt.Sprintf("%s(%s TO MINUTE)", g.pick("FLOOR", "CEIL"), g.expr(Timestamp, d)) },
+			func() string { return fmt.Sprintf("CAST(%s AS TIMESTAMP(3))", g.expr(Date, d)) },
+		}
+	}
+	if len(forms) > 0 && !g.chance(4) {
+		return forms[g.r.Intn(len(forms))]()
 	}
 	// the generic forms, of any type
 	switch g.r.Intn(3) {
@@ -283,7 +336,7 @@ func (g *gen) pred(depth int) string {
 		return fmt.Sprintf("%s %s %s", g.expr(t, 0), g.pick("=", "<>", "<", "<=", ">", ">="), g.expr(t, 0))
 	}
 	d := depth - 1
-	switch g.r.Intn(9) {
+	switch g.r.Intn(10) {
 	case 0:
 		return fmt.Sprintf("(%s AND %s)", g.pred(d), g.pred(d))
 	case 1:
@@ -300,6 +353,9 @@ func (g *gen) pred(depth int) string {
 		return fmt.Sprintf("%s %sIN (%s, %s, %s)", g.expr(t, d), g.pick("", "NOT "), g.literal(t), g.literal(t), g.literal(t))
 	case 6:
 		return fmt.Sprintf("(%s) IS %s", g.pred(d), g.pick("TRUE", "FALSE", "NOT TRUE", "NOT FALSE", "UNKNOWN"))
+	case 8:
+		t := cmpTypes[g.r.Intn(len(cmpTypes))]
+		return fmt.Sprintf("%s IS %sDISTINCT FROM %s", g.expr(t, d), g.pick("", "NOT "), g.expr(t, d))
 	case 7:
 		// comparisons with NULL: three-valued logic
 		t := cmpTypes[g.r.Intn(len(cmpTypes)-1)]
@@ -371,23 +427,38 @@ func (g *gen) join() string {
 
 // aggCall returns an aggregate call over the scope.
 func (g *gen) aggCall() string {
-	switch g.r.Intn(8) {
+	call := ""
+	switch g.r.Intn(11) {
 	case 0:
-		return "COUNT(*)"
+		call = "COUNT(*)"
 	case 1:
-		return fmt.Sprintf("COUNT(%s)", g.expr(cmpTypes[g.r.Intn(len(cmpTypes))], 1))
+		call = fmt.Sprintf("COUNT(%s)", g.expr(cmpTypes[g.r.Intn(len(cmpTypes))], 1))
 	case 2:
-		return fmt.Sprintf("SUM(%s)", g.expr(g.pickType(Int, BigInt, Double, Decimal), 1))
+		call = fmt.Sprintf("SUM(%s)", g.expr(g.pickType(Int, BigInt, Double, Decimal), 1))
 	case 3:
-		return fmt.Sprintf("MIN(%s)", g.expr(g.pickType(Int, BigInt, Double, Decimal, Varchar, Date, Boolean), 1))
+		call = fmt.Sprintf("MIN(%s)", g.expr(g.pickType(Int, BigInt, Double, Decimal, Varchar, Date, Boolean, Timestamp), 1))
 	case 4:
-		return fmt.Sprintf("MAX(%s)", g.expr(g.pickType(Int, BigInt, Double, Decimal, Varchar, Date, Boolean), 1))
+		call = fmt.Sprintf("MAX(%s)", g.expr(g.pickType(Int, BigInt, Double, Decimal, Varchar, Date, Boolean, Timestamp), 1))
 	case 5:
-		return fmt.Sprintf("AVG(%s)", g.expr(g.pickType(Int, BigInt, Double, Decimal), 1))
+		call = fmt.Sprintf("AVG(%s)", g.expr(g.pickType(Int, BigInt, Double, Decimal), 1))
 	case 6:
-		return fmt.Sprintf("COUNT(DISTINCT %s)", g.expr(g.pickType(Int, BigInt, Varchar, Date, Decimal), 1))
+		call = fmt.Sprintf("COUNT(DISTINCT %s)", g.expr(g.pickType(Int, BigInt, Varchar, Date, Decimal), 1))
+	case 7:
+		call = fmt.Sprintf("%s(%s)", g.pick("STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP"), g.expr(g.pickType(Int, Double, Decimal), 0))
+	case 8:
+		call = fmt.Sprintf("%s(DISTINCT %s)", g.pick("SUM", "AVG", "MAX"), g.expr(g.pickType(Int, BigInt, Decimal), 0))
+	case 9:
+		// not SUM0: Riffle accepts it (Calcite's $SUM0, the Table API's
+		// sum0) but Flink 2.3.0's SQL has no such function ("No match
+		// found for function signature SUM0(<NUMERIC>)")
+		call = fmt.Sprintf("SUM(%s)", g.expr(g.pickType(Int, Double, Decimal), 0))
+	default:
+		call = fmt.Sprintf("SUM(DISTINCT %s)", g.expr(g.pickType(Int, BigInt), 0))
 	}
-	return fmt.Sprintf("SUM(DISTINCT %s)", g.expr(g.pickType(Int, BigInt), 0))
+	if g.chance(6) {
+		call += " FILTER (WHERE " + g.pred(1) + ")"
+	}
+	return call
 }
 
 // groupKeys picks 0..2 grouping keys among simple columns and expressions.
@@ -522,4 +593,145 @@ func (g *gen) setOp(m Mode) string {
 	sel := strings.Join(cols, ", ")
 	op := g.pick("UNION ALL", "UNION", "INTERSECT", "EXCEPT", "INTERSECT ALL", "EXCEPT ALL")
 	return fmt.Sprintf("SELECT %s FROM t1%s %s SELECT %s FROM t2%s", sel, g.where(), op, sel, g.where())
+}
+
+// subquery: IN / NOT IN / EXISTS / NOT EXISTS / a scalar subquery in WHERE
+// (NOT IN over a set with NULLs is never TRUE).
+func (g *gen) subquery() string {
+	g.scope = tableScope("a")
+	sel, _ := g.selectList(1 + g.r.Intn(3))
+	inner := func() string {
+		g.scope = tableScope("b")
+		w := ""
+		if !g.chance(3) {
+			w = " WHERE " + g.pred(1)
+		}
+		g.scope = tableScope("a")
+		return w
+	}
+	var cond string
+	switch g.r.Intn(4) {
+	case 0:
+		col := g.pick("k", "g", "id", "dt")
+		cond = fmt.Sprintf("a.%s %sIN (SELECT b.%s FROM t2 AS b%s)", col, g.pick("", "NOT "), col, inner())
+	case 1:
+		w := inner()
+		link := g.pick("b.k = a.k", "b.g = a.g", "b.id = a.id")
+		if w == "" {
+			w = " WHERE " + link
+		} else {
+			w += " AND " + link
+		}
+		cond = fmt.Sprintf("%sEXISTS (SELECT 1 FROM t2 AS b%s)", g.pick("", "NOT "), w)
+	case 2:
+		cond = fmt.Sprintf("a.k %s (SELECT %s(b.k) FROM t2 AS b%s)", g.pick("=", "<", ">="), g.pick("MAX", "MIN", "COUNT"), inner())
+	default:
+		cond = fmt.Sprintf("(a.k, a.g) IN (SELECT b.k, b.g FROM t2 AS b%s)", inner())
+	}
+	return fmt.Sprintf("SELECT %s FROM t1 AS a WHERE %s", sel, cond)
+}
+
+// over: an OVER window ordered by the event time (ts is unique but for
+// identical duplicate rows, so ROWS frames are deterministic).
+func (g *gen) over(m Mode) string {
+	t := g.table()
+	g.scope = tableScope("")
+	part := g.pick("PARTITION BY g ", "PARTITION BY k ", "PARTITION BY b ", "")
+	frame := g.pick("ROWS BETWEEN 2 PRECEDING AND CURRENT ROW", "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW",
+		"RANGE BETWEEN INTERVAL '1' MINUTE PRECEDING AND CURRENT ROW", "RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW")
+	if m == Batch && strings.HasPrefix(frame, "RANGE BETWEEN INTERVAL") {
+		// Flink 2.3.0's batch OVER with a RANGE interval bound over a
+		// TIMESTAMP column fails to compile ("Cannot cast TimestampData
+		// to java.lang.Long"): FLINK-25802, fixed after 2.3.0
+		frame = "ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING"
+	}
+	var aggs []string
+	for i := 0; i < 1+g.r.Intn(3); i++ {
+		var call string
+		switch g.r.Intn(5) {
+		case 0:
+			call = "COUNT(*)"
+		case 1:
+			call = fmt.Sprintf("SUM(%s)", g.expr(g.pickType(Int, BigInt, Decimal, Double), 0))
+		case 2:
+			call = fmt.Sprintf("MIN(%s)", g.expr(g.pickType(Int, Varchar, Decimal, Date), 0))
+		case 3:
+			call = fmt.Sprintf("MAX(%s)", g.expr(g.pickType(Int, Varchar, Decimal, Double), 0))
+		default:
+			call = fmt.Sprintf("AVG(%s)", g.expr(g.pickType(Int, Decimal, Double), 0))
+		}
+		aggs = append(aggs, fmt.Sprintf("%s OVER w AS o%d", call, i))
+	}
+	return fmt.Sprintf("SELECT id, g, ts, %s FROM %s%s WINDOW w AS (%sORDER BY ts %s)",
+		strings.Join(aggs, ", "), t, g.where(), part, frame)
+}
+
+func (g *gen) groupingSets() string {
+	t := g.table()
+	g.scope = tableScope("")
+	var gb, cols string
+	switch g.r.Intn(3) {
+	case 0:
+		gb, cols = "GROUPING SETS ((g, k), (g), ())", "g, k, GROUPING(k) AS gk"
+	case 1:
+		gb, cols = "ROLLUP (g, b)", "g, b"
+	default:
+		gb, cols = "CUBE (k, b)", "k, b, GROUPING(k) AS gk, GROUPING(b) AS gb"
+	}
+	var parts []string
+	for i := 0; i < 1+g.r.Intn(2); i++ {
+		parts = append(parts, fmt.Sprintf("%s AS a%d", g.aggCall(), i))
+	}
+	return fmt.Sprintf("SELECT %s, %s FROM %s%s GROUP BY %s", cols, strings.Join(parts, ", "), t, g.where(), gb)
+}
+
+func (g *gen) distinct() string {
+	t := g.table()
+	g.scope = tableScope("")
+	n := 1 + g.r.Intn(2)
+	var cols []string
+	for i := 0; i < n; i++ {
+		t := g.pickType(Int, BigInt, Varchar, Boolean, Date, Decimal)
+		cols = append(cols, fmt.Sprintf("%s AS c%d", g.expr(t, 1), i))
+	}
+	return fmt.Sprintf("SELECT DISTINCT %s FROM %s%s", strings.Join(cols, ", "), t, g.where())
+}
+
+// windowTopN: Top-N of the groups of each window (the group key g breaks
+// ties, so the rank is determined).
+func (g *gen) windowTopN() string {
+	t := g.table()
+	g.scope = tableScope("")
+	tvf := fmt.Sprintf("TUMBLE(TABLE %s, DESCRIPTOR(ts), %s)", t, g.pick("INTERVAL '1' MINUTE", "INTERVAL '2' MINUTE"))
+	if g.chance(2) {
+		tvf = fmt.Sprintf("HOP(TABLE %s, DESCRIPTOR(ts), INTERVAL '30' SECOND, INTERVAL '1' MINUTE)", t)
+	}
+	agg := g.pick("COUNT(*)", "SUM(k)", "MAX(d)", "MIN(m)")
+	return fmt.Sprintf("SELECT window_start, window_end, g, v, rn FROM ("+
+		"SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY v %s, g %s) AS rn FROM ("+
+		"SELECT window_start, window_end, g, %s AS v FROM TABLE(%s) GROUP BY window_start, window_end, g)) WHERE rn <= %d",
+		g.pick("DESC", "ASC"), g.pick("ASC", "DESC"), agg, tvf, 1+g.r.Intn(3))
+}
+
+// intervalJoin: an equi-join bounded in event time.
+func (g *gen) intervalJoin() string {
+	g.scope = append(tableScope("a"), tableScope("b")...)
+	sel, _ := g.selectList(1 + g.r.Intn(3))
+	lo, hi := g.pick("30", "10", "0"), g.pick("30", "60", "5")
+	key := g.pick("k", "g")
+	return fmt.Sprintf("SELECT %s FROM t1 AS a, t2 AS b WHERE a.%s = b.%s AND a.ts BETWEEN b.ts - INTERVAL '%s' SECOND AND b.ts + INTERVAL '%s' SECOND",
+		sel, key, key, lo, hi)
+}
+
+// aggUnion: an aggregate over the union of both tables.
+func (g *gen) aggUnion() string {
+	g.scope = tableScope("")
+	w1, w2 := g.where(), g.where()
+	g.scope = []col{{"x", Varchar}, {"y", BigInt}, {"z", Decimal}}
+	var parts []string
+	for i := 0; i < 1+g.r.Intn(2); i++ {
+		parts = append(parts, fmt.Sprintf("%s AS a%d", g.pick("COUNT(*)", "SUM(y)", "MAX(z)", "COUNT(DISTINCT y)", "AVG(z)", "MIN(x)"), i))
+	}
+	return fmt.Sprintf("SELECT x, %s FROM (SELECT g AS x, k AS y, m AS z FROM t1%s UNION ALL SELECT s, k, m FROM t2%s) GROUP BY x",
+		strings.Join(parts, ", "), w1, w2)
 }
