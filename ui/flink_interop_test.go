@@ -1,0 +1,131 @@
+//go:build interop
+
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/interop"
+)
+
+// TestFlinkWorkbench drives the workbench against a real Apache Flink
+// (scripts/flink.sh: a session cluster and its SQL Gateway) as a user
+// does: a connection with the cluster's REST URL, a batch aggregate over
+// a csv file, a streaming aggregate's changelog, an INSERT job listed in
+// Jobs and cancelled there, and Flink's EXPLAIN drawn as a plan graph.
+//
+//	go test -tags interop,migrated_fynedo -run TestFlinkWorkbench ./ui/
+func TestFlinkWorkbench(t *testing.T) {
+	f, err := interop.FlinkFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t)
+	h.newTab("")
+	c := h.addConnection("flink", f.Gateway, "", "")
+	cd := h.wb.openConnectionsDialog()
+	cd.rest.SetText(f.REST)
+	test.Tap(cd.saveBtn)
+	test.Tap(cd.testBtn)
+	h.until("the connection test", func() bool { return strings.Contains(cd.status.Text, "Cluster REST API") })
+	if want := "Cluster REST API: Flink " + f.Version + "."; !strings.HasSuffix(cd.status.Text, want) || !strings.Contains(cd.status.Text, "Connected to Apache Flink") {
+		t.Errorf("test: %q, want it to end in %q", cd.status.Text, want)
+	}
+	cd.d.Hide()
+
+	// a batch aggregate over a csv file (Flink's csv format reads no
+	// header line, so the file has none)
+	csv := filepath.Join(t.TempDir(), "sales.csv")
+	if err := os.WriteFile(csv, []byte("a,1\nb,2\na,3\nc,5\nb,4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rt := h.run("SET 'execution.runtime-mode' = 'batch';\n" +
+		"CREATE TEMPORARY TABLE sales (k STRING, v INT) WITH ('connector' = 'filesystem', 'path' = 'file://" + csv + "', 'format' = 'csv');\n" +
+		"SELECT k, SUM(v) AS total, COUNT(*) AS n FROM sales GROUP BY k ORDER BY k")
+	if rt == nil {
+		t.Fatalf("no result; messages:\n%s", h.messages())
+	}
+	h.waitDone(rt)
+	if got := strings.Join(rows(rt.grid), "; "); got != "a | 4 | 2; b | 6 | 2; c | 5 | 1" {
+		t.Errorf("batch rows %q; messages:\n%s", got, h.messages())
+	}
+	// its Plan view: Flink's EXPLAIN, drawn
+	rt.mon.tabs.Select(rt.mon.planItem)
+	h.until("Flink's plan", func() bool { return rt.mon.plan != nil })
+	ops := map[string]bool{}
+	aggs := 0
+	for _, n := range rt.mon.plan.g.Nodes {
+		ops[n.Op] = true
+		if strings.HasSuffix(n.Op, "Aggregate") {
+			aggs++ // Flink's local and global aggregates (hash or sort)
+		}
+	}
+	if !ops["TableSourceScan"] || aggs < 2 || !strings.Contains(rt.mon.plan.text, "== Optimized Execution Plan ==") {
+		t.Errorf("plan operators %v", ops)
+	}
+
+	// a streaming aggregate: its changelog has updates
+	rt = h.run("SET 'execution.runtime-mode' = 'streaming';\n" +
+		"CREATE TEMPORARY TABLE readings (id INT, r DOUBLE) WITH ('connector' = 'datagen', 'rows-per-second' = '50', " +
+		"'fields.id.min' = '1', 'fields.id.max' = '3');\n" +
+		"SELECT id, COUNT(*) AS n FROM readings GROUP BY id")
+	if rt == nil || rt.viewSel == nil {
+		t.Fatalf("no streaming result; messages:\n%s", h.messages())
+	}
+	rt.viewSel.SetSelected("Changelog")
+	h.until("-U/+U changes", func() bool {
+		ops := map[string]bool{}
+		n, _ := rt.grid.length()
+		for i := 0; i < n; i++ {
+			op, _, _ := rt.grid.cellText(i, 1)
+			ops[op] = true
+		}
+		return ops["+I"] && ops["-U"] && ops["+U"]
+	})
+	test.Tap(rt.stopBtn)
+	h.waitDone(rt)
+
+	// an INSERT job: listed in Jobs (from the cluster's REST API), cancelled there
+	h.run("CREATE TEMPORARY TABLE bh (id INT, n BIGINT) WITH ('connector' = 'blackhole');\n" +
+		"INSERT INTO bh SELECT id, COUNT(*) FROM readings GROUP BY id")
+	jp := h.wb.mon.jobs
+	var id string
+	h.until("the INSERT job running in Jobs", func() bool {
+		jp.update(time.Now()) // the cluster is asked every 2 s
+		for _, r := range jp.rows {
+			if jp.connOf[r.ID] == c.name() && r.Status == runtime.Running && strings.HasPrefix(r.Statement, "INSERT INTO bh") {
+				id = r.ID
+				return true
+			}
+		}
+		return false
+	})
+	if !jp.noMetrics {
+		t.Error("metric columns shown for gateway jobs")
+	}
+	jp.cancel(id)
+	h.until("the job cancelled on Flink", func() bool {
+		jp.update(time.Now())
+		r, _ := jp.row(id)
+		return r.Status == runtime.Canceled
+	})
+	if r, _ := jp.row(id); r.Duration <= 0 {
+		t.Errorf("no duration from the cluster's end time: %+v", r)
+	}
+
+	// EXPLAIN's result: the text and its graph
+	rt = h.run("EXPLAIN SELECT id, COUNT(*) FROM readings GROUP BY id")
+	if rt == nil || rt.mon.plan == nil || len(rt.mon.plan.g.Nodes) < 2 {
+		t.Fatalf("no plan graph for EXPLAIN; messages:\n%s", h.messages())
+	}
+	if n := rt.mon.plan.g.Nodes[0]; n.Op != "GroupAggregate" || strings.Contains(strings.Join(n.Lines, " "), "parallelism") {
+		t.Errorf("root %s %q", n.Op, n.Lines)
+	}
+}
