@@ -566,14 +566,15 @@ func ExampleTableEnvironment_FromElements_rowKeywords() {
 	// Alice 11 true false
 }
 
-// E-81: a row class keeps positional order.
+// E-81: a row class keeps positional order; its repr quotes the names as
+// PyFlink 2.3 does.
 func ExampleTableEnvironment_FromElements_rowClass() {
 	person := types.NewRowClass("name", "age")
 	fmt.Println(person, person.Contains("name"), person.Contains("wrong_key"))
 	p, _ := person.New("Alice", 11)
 	fmt.Println(p.Repr())
 	// Output:
-	// <Row(name, age)> true false
+	// <Row('name', 'age')> true false
 	// Row(name='Alice', age=11)
 }
 

@@ -153,5 +153,13 @@ func (c RowClass) Contains(name string) bool {
 // FieldNames returns the field names.
 func (c RowClass) FieldNames() []string { return append([]string(nil), c.names...) }
 
-// String renders PyFlink's repr of a row class: <Row(name, age)>.
-func (c RowClass) String() string { return "<Row(" + strings.Join(c.names, ", ") + ")>" }
+// String renders PyFlink's repr of a row class, the field names as Python
+// string literals: <Row('name', 'age')> (PyFlink 2.3; the 1.14 docs showed
+// <Row(name, age)>).
+func (c RowClass) String() string {
+	parts := make([]string, len(c.names))
+	for i, n := range c.names {
+		parts[i] = reprValue(n)
+	}
+	return "<Row(" + strings.Join(parts, ", ") + ")>"
+}
