@@ -271,6 +271,11 @@ func exchangeDist(attrs []string) runtime.Partitioning {
 func remotePlanGraph(streaming bool, roots []*plan.PhysNode) *plangraph.Graph {
 	g := plangraph.FromPlan(streaming, roots...)
 	for _, n := range g.Nodes {
+		if n.Op == "MultipleInput" {
+			if m := multipleInputMembers(n.Attrs); m != "" {
+				n.Lines = append([]string{m}, n.Lines...)
+			}
+		}
 		if k := len(n.Lines) - 1; k >= 0 {
 			switch l := n.Lines[k]; {
 			case l == "parallelism 1":
@@ -370,4 +375,35 @@ func remoteExplain(c *connection, stmt string) (string, []*plan.PhysNode, bool, 
 	text := strings.Join(lines, "\n")
 	roots, streaming, err := remoteExplainPlan(text)
 	return text, roots, streaming, err
+}
+
+// multipleInputMembers names the operators a batch MultipleInput runs
+// (its members=[...] attribute, a plan tree with "\n" for line breaks),
+// e.g. "runs: HashJoin, HashAggregate"; "" when there are none.
+func multipleInputMembers(attrs []string) string {
+	m, ok := attrValue(attrs, "members")
+	if !ok {
+		return ""
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, line := range strings.Split(m, `\n`) {
+		line = strings.TrimLeft(line, " :+-|")
+		if strings.HasPrefix(line, "[#") { // an input: "[#1] Exchange(...)"
+			continue
+		}
+		op, _ := splitOperator(line)
+		if op != "" && !seen[op] {
+			seen[op] = true
+			names = append(names, op)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	s := "runs: " + strings.Join(names, ", ")
+	if r := []rune(s); len(r) > 44 {
+		s = string(r[:43]) + "…"
+	}
+	return s
 }

@@ -95,6 +95,9 @@ func TestRemoteExplainPlanReadsFlinksText(t *testing.T) {
 	if a := g.Nodes[1].Attrs; len(a) != 2 || !strings.HasPrefix(a[1], "members=[\\nHashJoin(joinType=[InnerJoin]") {
 		t.Errorf("MultipleInput's attributes %q", a)
 	}
+	if l := g.Nodes[1].Lines; len(l) != 1 || l[0] != "runs: HashJoin, HashAggregate" {
+		t.Errorf("MultipleInput's lines %q", l)
+	}
 
 	// several sinks: a tree each
 	roots, _, err = remoteExplainPlan("== Optimized Execution Plan ==\nSink(table=[a])\n+- Calc(select=[x])(reuse_id=[1])\n   +- Values(tuples=[[{ 1 }]])\n\nSink(table=[b])\n+- Reused(reference_id=[1])\n")
