@@ -54,8 +54,8 @@ var uuidRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}
 // TestPeerJDBC runs Flink's JDBC driver against `riffle gateway`: typed
 // getters over every common type and NULLs, DDL and INSERT through execute,
 // a csv table queried and aggregated, a streaming aggregate's changelog,
-// DatabaseMetaData (catalogs, schemas, setSchema) and the error of a wrong
-// column.
+// DatabaseMetaData (catalogs, schemas, setSchema), a URL naming catalog,
+// database and a session property, and the error of a wrong column.
 func TestPeerJDBC(t *testing.T) {
 	f := requireFlink(t)
 	endpoint := startRiffleGateway(t)
@@ -92,6 +92,8 @@ func TestPeerJDBC(t *testing.T) {
 		// the driver itself does not implement these (on Flink as well)
 		"unsupported: getTables UnsupportedOperationException",
 		"unsupported: getColumns UnsupportedOperationException",
+		// a URL with catalog/database and a session property
+		"url: catalog default_catalog schema default_database\nurl: ltz 1970-01-01T00:00:00Z",
 		"done: ok",
 	}
 	for _, w := range want {

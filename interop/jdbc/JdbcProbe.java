@@ -58,6 +58,17 @@ public class JdbcProbe {
                 errors(st);
             }
         }
+        // a URL naming the catalog and database, and a session property in its query
+        try (Connection conn = DriverManager.getConnection(
+                url + "/default_catalog/default_database?table.local-time-zone=UTC")) {
+            out("url", "catalog " + conn.getCatalog() + " schema " + conn.getSchema());
+            try (Statement st = conn.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT TO_TIMESTAMP_LTZ(0, 3) AS t")) {
+                while (rs.next()) {
+                    out("url", "ltz " + rs.getTimestamp(1).toInstant());
+                }
+            }
+        }
         out("done", "ok");
     }
 
