@@ -1,6 +1,8 @@
 package gateway
 
 import (
+	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -144,5 +146,43 @@ func TestJavaRootCause(t *testing.T) {
 	}
 	if got := javaRootCause("java.lang.IllegalStateException\n\tat x.y(Z.java:1)"); got != "IllegalStateException" {
 		t.Errorf("javaRootCause = %q", got)
+	}
+}
+
+// TestCollectContext: cancelling the context of CollectContext ends the
+// rows of an unbounded query with the context's error and closes the
+// operation (on Riffle's gateway here; the interop tests check Flink).
+func TestCollectContext(t *testing.T) {
+	g := newTestGateway(t, Config{})
+	e := g.connect(t, map[string]string{"execution.runtime-mode": "streaming"})
+	ctx := context.Background()
+	if _, err := e.ExecuteSQLContext(ctx, "CREATE TABLE endless (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '100')"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.ExecuteSQLContext(ctx, "SELECT id FROM endless")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	it, err := res.CollectContext(rctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	n := 0
+	for it.Next() {
+		if n++; n == 3 {
+			cancel()
+		}
+	}
+	if n < 3 || !errors.Is(it.Err(), context.Canceled) {
+		t.Fatalf("%d rows, Err %v; want 3 or more and context.Canceled", n, it.Err())
+	}
+	if !waitFor(10*time.Second, func() bool {
+		st, err := e.Client().OperationStatus(ctx, e.SessionHandle(), res.OperationHandle())
+		return err != nil || st == StatusClosed
+	}) {
+		t.Error("the operation was not closed")
 	}
 }
