@@ -168,3 +168,23 @@ func TestStringCaseAsFlink(t *testing.T) {
 		}
 	}
 }
+
+// Found by the differential run: Flink 2.3.0's ASCII returns the first
+// UTF-8 byte as a signed Java byte (ASCII('ü') = -61, ASCII('Σx') = -50).
+func TestASCIIAsFlink(t *testing.T) {
+	ts := []*types.DataType{types.StringType()}
+	bb := types.NewBatchBuilder(ts)
+	in := []any{"ü", "Σx", "", "A", nil}
+	for _, s := range in {
+		if err := bb.Append(types.Insert, []any{s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := eval(t, call(t, "ASCII", &InputRef{Index: 0, Name: "s", T: ts[0]}), bb.Build())
+	want := []any{int32(-61), int32(-50), int32(0), int32(65), nil}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("ASCII(%v) = %v, want %v", in[i], got[i], want[i])
+		}
+	}
+}

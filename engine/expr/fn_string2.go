@@ -127,7 +127,9 @@ func init() {
 			if s == "" {
 				return int32(0), nil
 			}
-			return int32(s[0]), nil
+			// Flink returns the first UTF-8 byte as a Java (signed) byte:
+			// ASCII('ü') is -61 (0xC3), not 195 or 252
+			return int32(int8(s[0])), nil
 		}})
 	registerRowFn(rowFn{name: "CHR", category: "String", args: []argKind{kLong},
 		sig: "CHR(integer) -> STRING of the character with code integer modulo 256", ret: types.VarCharType(1),
