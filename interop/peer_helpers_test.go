@@ -97,9 +97,10 @@ func requireJava(t *testing.T) string {
 var ansiRe = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 // runSQLClient runs Flink's own SQL Client (scripts/flink.sh sql-client) in
-// gateway mode against endpoint (host:port) with script as its -f file,
-// and returns what it printed, ANSI colours removed.
-func runSQLClient(t *testing.T, endpoint, script string) string {
+// gateway mode against endpoint (host:port) with script as its -f file
+// (and extra arguments before it), and returns what it printed, ANSI
+// colours removed.
+func runSQLClient(t *testing.T, endpoint, script string, extra ...string) string {
 	t.Helper()
 	requireJava(t)
 	root, err := RepoRoot()
@@ -112,7 +113,8 @@ func runSQLClient(t *testing.T, endpoint, script string) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(root, "scripts", "flink.sh"), "sql-client", "gateway", "--endpoint", endpoint, "-f", file)
+	args := append([]string{"sql-client", "gateway", "--endpoint", endpoint}, extra...)
+	cmd := exec.CommandContext(ctx, filepath.Join(root, "scripts", "flink.sh"), append(args, "-f", file)...)
 	cmd.Dir = root
 	cmd.Stdin = strings.NewReader("")
 	out, err := cmd.CombinedOutput()

@@ -270,3 +270,24 @@ func lineDiff(want, got []string) string {
 	}
 	return b.String()
 }
+
+// TestPeerSQLClientInitScript: the SQL Client runs an -i file through the
+// configure-session endpoint (SET, CREATE TABLE, CREATE VIEW, USE), then
+// the -f file in the session it configured.
+func TestPeerSQLClientInitScript(t *testing.T) {
+	endpoint := startRiffleGateway(t)
+	init := filepath.Join(t.TempDir(), "init.sql")
+	if err := os.WriteFile(init, []byte(`SET 'sql-client.execution.result-mode' = 'tableau';
+SET 'execution.runtime-mode' = 'batch';
+CREATE TABLE it (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '2', 'fields.a.kind' = 'sequence', 'fields.a.start' = '1', 'fields.a.end' = '2');
+CREATE TEMPORARY VIEW v2 AS SELECT a * 10 AS b FROM it;
+USE CATALOG default_catalog;
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(sqlClientLines(runSQLClient(t, endpoint, "SELECT * FROM v2;\n", "-i", init)), "\n")
+	want := "+----+\n|  b |\n+----+\n| 10 |\n| 20 |\n+----+\n2 rows in set"
+	if !strings.Contains(text, want) {
+		t.Errorf("the SQL Client printed\n%s\nwant\n%s", text, want)
+	}
+}
