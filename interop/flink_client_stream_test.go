@@ -35,6 +35,13 @@ func TestFlinkClientStreamingChangelog(t *testing.T) {
 	})
 	fcMustEqual(t, "applied", fcApplyChangelog(t, got), []string{"[apple, 2, 6.50]", "[pear, 1, 1.25]", "[plum, 1, 0.75]"})
 
+	// Top-1 per key (the partition key is the unique key: -U/+U)
+	got = fcRowsOf(t, ctx, e, "SELECT name, amount FROM (SELECT name, amount, "+
+		"ROW_NUMBER() OVER (PARTITION BY name ORDER BY amount DESC) AS rn FROM orders_csv) WHERE rn = 1")
+	fcMustEqual(t, "top-1 changelog", got, []string{
+		"+I[apple, 2.50]", "+I[pear, 1.25]", "-U[apple, 2.50]", "+U[apple, 4.00]", "+I[plum, 0.75]",
+	})
+
 	// many rows come in many pages, all of them, in order, up to EOS
 	fcExec(t, ctx, e, "CREATE TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "+
 		"'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '20000')")
