@@ -3,6 +3,8 @@ package gateway
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -184,5 +186,38 @@ func TestCollectContext(t *testing.T) {
 		return err != nil || st == StatusClosed
 	}) {
 		t.Error("the operation was not closed")
+	}
+}
+
+// TestNegotiateHighestCommon: the client speaks the highest version both
+// sides know, ignoring versions it does not know, as Flink's SQL Client
+// picks the latest version the gateway lists.
+func TestNegotiateHighestCommon(t *testing.T) {
+	for _, c := range []struct {
+		offer string
+		want  APIVersion
+	}{
+		{`["V1","V2","V3","V4"]`, V4},
+		{`["V2","V1"]`, V2},
+		{`["V3","V9","v2"]`, V3},
+		{`["V1"]`, V1},
+		{`["V0","V7"]`, 0},
+	} {
+		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"versions":` + c.offer + `}`))
+		}))
+		cl, err := NewClient(hs.URL, ClientOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := cl.Negotiate(context.Background())
+		hs.Close()
+		if got != c.want || (c.want == 0) != (err != nil) {
+			t.Errorf("offer %s: %v, %v; want %v", c.offer, got, err, c.want)
+		}
+		if err == nil && cl.Version() != c.want {
+			t.Errorf("offer %s: client speaks %v", c.offer, cl.Version())
+		}
 	}
 }
