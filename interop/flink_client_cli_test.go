@@ -175,6 +175,38 @@ func TestFlinkClientCLICancel(t *testing.T) {
 		func() string { return "job " + job.ID + " is " + fcClusterJobState(t, f, job.ID) })
 }
 
+// TestFlinkClientCLIBackgroundInsert: an unbounded INSERT submitted with
+// table.dml-sync = false leaves `riffle sql` at once, its job running on
+// the cluster, as with Flink's SQL Client (the embedded engine waits for
+// its background jobs, which would never end here).
+func TestFlinkClientCLIBackgroundInsert(t *testing.T) {
+	f := fcRequire(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	name := fmt.Sprintf("bg_%d", time.Now().UnixNano())
+	code, stdout, stderr := fcRiffleSQL(ctx, "--endpoint", f.Gateway, "-e",
+		"SET 'table.dml-sync' = 'false';\n"+
+			"CREATE TABLE "+name+" (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '5');\n"+
+			"CREATE TABLE "+name+"_sink (id BIGINT) WITH ('connector' = 'blackhole');\n"+
+			"INSERT INTO "+name+"_sink SELECT id FROM "+name+";")
+	if code != 0 || !strings.Contains(stdout, "[INFO] SQL update statement has been successfully submitted to the cluster:") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	job := fcClusterJobByName(t, f, name+"_sink")
+	defer func() {
+		req, _ := http.NewRequest(http.MethodPatch, f.REST+"/jobs/"+job.ID+"?mode=cancel", nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	if !strings.Contains(stdout, "Job ID: "+job.ID) {
+		t.Errorf("stdout names no job %s:\n%s", job.ID, stdout)
+	}
+	if job.State == "CANCELED" || job.State == "FAILED" || job.State == "FINISHED" {
+		t.Errorf("the background job is %s after riffle sql returned", job.State)
+	}
+}
+
 // fcSpaces collapses runs of spaces (tableau column padding).
 func fcSpaces(s string) string {
 	for strings.Contains(s, "  ") {

@@ -84,7 +84,9 @@ func (o Options) Validate() error {
 // INSERT statements run to completion before the next statement starts
 // (as with table.dml-sync = true), so a script can read what it wrote;
 // SET 'table.dml-sync' = 'false' submits them in the background, and the
-// client then waits for them before it exits.
+// client then waits for them before it exits (embedded and on Riffle's
+// gateway; on Apache Flink's gateway they go on running on the cluster, as
+// with Flink's SQL Client).
 func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := opts.Validate(); err != nil {
 		fmt.Fprintln(stderr, "[ERROR]", err)
@@ -183,7 +185,14 @@ func openEngine(ctx context.Context, opts Options, stdout io.Writer) (table.Engi
 
 // waitJobs waits for the session's unfinished jobs; when report is set it
 // prints the failures (and returns false for them).
+//
+// On Apache Flink's gateway it does not wait: jobs run on the cluster,
+// detached from the session, and an INSERT submitted in the background
+// may never end (Flink's SQL Client leaves them running too).
 func (c *client) waitJobs(ctx context.Context, report bool) bool {
+	if c.passThrough {
+		return true
+	}
 	jobs, err := c.engine.Jobs(ctx)
 	if err != nil {
 		if report {
