@@ -51,6 +51,7 @@ public class JdbcProbe {
 
             try (Statement st = conn.createStatement()) {
                 typedQuery(st);
+                moreTypes(st);
                 ddlAndTable(st, csv);
                 updates(st);
                 streaming(st);
@@ -114,6 +115,39 @@ public class JdbcProbe {
                 boolean nsNull = rs.wasNull();
                 out("row", "getInt(n)=" + n + " wasNull=" + nNull + " getString(ns)=" + show(ns) + " wasNull=" + nsNull);
                 out("row", "getObject(i)=" + rs.getObject("i") + " " + rs.getObject("i").getClass().getSimpleName());
+            }
+        }
+    }
+
+    // More types through getObject and getString: what Flink's JSON rows
+    // decode to in the driver.
+    static void moreTypes(Statement st) throws SQLException {
+        String sql =
+                "SELECT CAST(1 AS TINYINT) AS ti, CAST(2 AS SMALLINT) AS si, CAST(1.5 AS FLOAT) AS f,"
+                        + " TIME '12:34:56' AS t, X'0102' AS bin, ARRAY[1, 2] AS arr, MAP['a', 1] AS m,"
+                        + " ROW(1, 'x') AS r, TO_TIMESTAMP_LTZ(1000, 3) AS ltz, CAST('ab' AS CHAR(4)) AS ch,"
+                        + " CAST(123456789.123456789 AS DECIMAL(38, 9)) AS big, CAST(-0.5 AS DOUBLE) AS neg";
+        out("query", "more types");
+        try (ResultSet rs = st.executeQuery(sql)) {
+            ResultSetMetaData rmd = rs.getMetaData();
+            while (rs.next()) {
+                for (int c = 1; c <= rmd.getColumnCount(); c++) {
+                    Object o;
+                    String s;
+                    try {
+                        o = rs.getObject(c);
+                    } catch (SQLException | RuntimeException e) {
+                        o = "getObject failed: " + e.getClass().getSimpleName();
+                    }
+                    try {
+                        s = rs.getString(c);
+                    } catch (SQLException | RuntimeException e) {
+                        s = "getString failed: " + e.getClass().getSimpleName();
+                    }
+                    String cls = o == null ? "null" : o.getClass().getSimpleName();
+                    String shown = o instanceof byte[] ? java.util.Arrays.toString((byte[]) o) : String.valueOf(o);
+                    out("value", rmd.getColumnName(c) + " " + rmd.getColumnTypeName(c) + " object=" + cls + ":" + shown + " string=" + s);
+                }
             }
         }
     }
