@@ -214,7 +214,10 @@ func newGatewayCommand(env Env) *cobra.Command {
 		Short: "Serve the embedded engine over the Flink SQL Gateway REST API",
 		Long: "Serve the embedded engine over Flink's SQL Gateway REST API (v1 and v2), so that\n" +
 			"Flink's SQL Client (sql-client.sh gateway --endpoint), the Flink JDBC driver or\n" +
-			"`riffle sql --endpoint` run statements on it.\n\n" +
+			"`riffle sql --endpoint` run statements on it (docs/flink-clients.md).\n\n" +
+			"As on a Flink session cluster, the job of an INSERT runs on after its session\n" +
+			"closes; SHOW JOBS and STOP JOB see the jobs of every session. Stopping the\n" +
+			"gateway cancels them all.\n\n" +
 			"It listens on loopback by default. Any other address needs a bearer token\n" +
 			"(--token or $" + TokenEnv + "), checked on every request.\n\n" +
 			"-D sets a default session property (e.g. -D execution.runtime-mode=batch) or a\n" +
