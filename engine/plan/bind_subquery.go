@@ -794,8 +794,10 @@ func (b *binder) existsExpr(x *sql.ExistsExpr, sc *scope) expr.Expr {
 			Cols: []Column{{Name: "$c", Type: types.BigIntType().NotNull()}}}
 		zero := &expr.Literal{Value: int64(0), T: types.BigIntType().NotNull()}
 		if bs.corr == nil {
-			at := b.leftJoin(s, cnt, nil, runtime.InnerJoin)
-			return b.call(x, ">", s.ref(at), zero)
+			// a LEFT join: a streaming aggregate over no rows emits no
+			// row, and an inner join would then drop every outer row
+			at := b.leftJoin(s, cnt, nil, runtime.LeftJoin)
+			return b.call(x, ">", b.call(x, "COALESCE", s.ref(at), zero), zero)
 		}
 		bs2 := boundSubquery{node: cnt, corr: remapKeys(bs.corr, 0)}
 		at := b.leftJoin(s, cnt, bs2.joinCond(b, len(s.node.Columns()), nil), runtime.LeftJoin)
@@ -903,7 +905,9 @@ func (b *binder) inSubquery(x *sql.InExpr, sc *scope) expr.Expr {
 	nl := len(s.node.Columns())
 	var cAt int
 	if bs.corr == nil {
-		cAt = b.leftJoin(s, counts, nil, runtime.InnerJoin)
+		// a LEFT join: over an empty subquery a streaming aggregate emits
+		// no counts, which the CASE below reads as zero rows
+		cAt = b.leftJoin(s, counts, nil, runtime.LeftJoin)
 	} else {
 		k2 := remapKeys(bs.corr, 0)
 		bs2 := boundSubquery{node: counts, corr: k2}
@@ -1034,7 +1038,8 @@ func (b *binder) scalarSubquery(x *sql.SubqueryExpr, sc *scope) expr.Expr {
 			one = &Aggregate{Input: bs.node, Aggs: []AggCall{{Func: "SINGLE_VALUE", Args: []int{0}, ArgTypes: []*types.DataType{vc.Type},
 				Filter: -1, Type: vc.Type.WithNullable(true), Name: "$v"}}, Cols: []Column{{Name: "$v", Type: vc.Type.WithNullable(true)}}}
 		}
-		at := b.leftJoin(s, one, nil, runtime.InnerJoin)
+		// a LEFT join: an empty streaming input gives no row (NULL)
+		at := b.leftJoin(s, one, nil, runtime.LeftJoin)
 		return s.ref(at)
 	}
 	if bs.corr.aggregated {
@@ -1112,7 +1117,7 @@ func (b *binder) correlatedScalar(x *sql.SubqueryExpr, s *subqCtx, bs boundSubqu
 	nl := len(s.node.Columns())
 	var at int
 	if bs.corr == nil {
-		at = b.leftJoin(s, one, nil, runtime.InnerJoin)
+		at = b.leftJoin(s, one, nil, runtime.LeftJoin)
 	} else {
 		bs2 := boundSubquery{node: one, corr: remapKeys(bs.corr, 0)}
 		at = b.leftJoin(s, one, bs2.joinCond(b, nl, nil), runtime.LeftJoin)

@@ -112,3 +112,28 @@ func TestGlobalAggregateOverConstantFalseFilter(t *testing.T) {
 		}
 	}
 }
+
+// An uncorrelated NOT IN / NOT EXISTS / scalar subquery joins the outer
+// rows with a global aggregate over the subquery; in streaming mode that
+// aggregate emits no row while its input is empty, and the inner join then
+// dropped every outer row (NOT IN over an empty set is TRUE). The join is
+// a LEFT join now; Flink 2.3.0 (a null-aware anti join) keeps the rows too.
+func TestUncorrelatedSubqueryOverEmptyStream(t *testing.T) {
+	const a = "(VALUES (1, 10), (2, CAST(NULL AS INT)), (3, 30)) AS a(id, k)"
+	const b = "(VALUES (7, 10), (8, 20)) AS b(id, k)"
+	cases := []struct{ q, want string }{
+		{"SELECT a.id FROM " + a + " WHERE a.k NOT IN (SELECT b.k FROM " + b + " WHERE b.id > 1000)", "+I[1]\n+I[2]\n+I[3]"},
+		{"SELECT a.id FROM " + a + " WHERE NOT EXISTS (SELECT 1 FROM " + b + " WHERE b.id > 1000)", "+I[1]\n+I[2]\n+I[3]"},
+		{"SELECT a.id, (SELECT MAX(b.k) FROM " + b + " WHERE b.id > 1000) FROM " + a, "+I[1, null]\n+I[2, null]\n+I[3, null]"},
+		{"SELECT a.id FROM " + a + " WHERE a.k NOT IN (SELECT b.k FROM " + b + ")", "+I[3]"},
+		{"SELECT a.id FROM " + a + " WHERE EXISTS (SELECT 1 FROM " + b + " WHERE b.id > 7)", "+I[1]\n+I[2]\n+I[3]"},
+	}
+	for _, c := range cases {
+		for _, settings := range []*EnvironmentSettings{InStreamingMode(), InBatchMode()} {
+			got := strings.Join(finalRows(t, MustCreate(settings), c.q), "\n")
+			if got != c.want {
+				t.Errorf("streaming=%v %s:\ngot  %q\nwant %q", settings.IsStreamingMode(), c.q, got, c.want)
+			}
+		}
+	}
+}
