@@ -191,6 +191,16 @@ func TestFlinkClientBatch(t *testing.T) {
 	if seen[ins.JobID()] != "FINISHED" || seen[set.JobID()] != "FINISHED" {
 		t.Errorf("Jobs = %v; want %s and %s FINISHED", jobs, ins.JobID(), set.JobID())
 	}
+	// SHOW JOBS itself lists the cluster's jobs, these among them
+	found := false
+	for _, r := range fcRowsOf(t, ctx, e, "SHOW JOBS") {
+		if strings.HasPrefix(r, "+I["+ins.JobID()+", ") && strings.Contains(r, ", FINISHED, ") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("SHOW JOBS does not list %s FINISHED", ins.JobID())
+	}
 	if err := e.WaitJob(ctx, set.JobID()); err != nil {
 		t.Errorf("WaitJob(statement set) = %v", err)
 	}
