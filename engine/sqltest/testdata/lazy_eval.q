@@ -35,7 +35,7 @@ SELECT id, REGEXP(url, 'id=1') OR flag AS re_or_f, flag OR REGEXP(url, 'id=1') A
 |  9 |  <NULL> |  <NULL> |   <NULL> |   <NULL> |
 +----+---------+---------+----------+----------+
 9 rows in set
-!ok
+!unordered
 
 SELECT id FROM t WHERE REGEXP(url, 'id=1') OR flag;
 +----+
@@ -58,7 +58,7 @@ SELECT id FROM t WHERE REGEXP(url, 'id=1') AND flag IS NOT FALSE;
 |  3 |
 +----+
 2 rows in set
-!ok
+!unordered
 
 SELECT id FROM t WHERE NOT (REGEXP(url, 'id=1') AND flag);
 +----+

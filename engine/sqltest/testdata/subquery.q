@@ -51,6 +51,7 @@ SELECT * FROM l WHERE a IN (SELECT c FROM r);
 4 rows in set
 !unordered
 # SemiJoinITCase.testComposedConditionLeftSemi: correlated non-equality inside IN
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE a IN (SELECT c FROM r WHERE b < d);
 +---+-----+
 | a |   b |
@@ -61,6 +62,7 @@ SELECT * FROM l WHERE a IN (SELECT c FROM r WHERE b < d);
 2 rows in set
 !unordered
 # SemiJoinITCase.testSingleConditionLeftAnti
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE NOT EXISTS (SELECT * FROM r WHERE a = c);
 +--------+--------+
 |      a |      b |
@@ -73,6 +75,7 @@ SELECT * FROM l WHERE NOT EXISTS (SELECT * FROM r WHERE a = c);
 4 rows in set
 !unordered
 # SemiJoinITCase.testSingleUniqueConditionLeftAnti
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE NOT EXISTS (SELECT * FROM (SELECT DISTINCT c FROM r) WHERE a = c);
 +--------+--------+
 |      a |      b |
@@ -85,6 +88,7 @@ SELECT * FROM l WHERE NOT EXISTS (SELECT * FROM (SELECT DISTINCT c FROM r) WHERE
 4 rows in set
 !unordered
 # SemiJoinITCase.testComposedConditionLeftAnti
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE NOT EXISTS (SELECT * FROM r WHERE a = c AND b < d);
 +--------+--------+
 |      a |      b |
@@ -99,6 +103,7 @@ SELECT * FROM l WHERE NOT EXISTS (SELECT * FROM r WHERE a = c AND b < d);
 6 rows in set
 !unordered
 # SemiJoinITCase.testComposedUniqueConditionLeftAnti
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE NOT EXISTS (SELECT * FROM rightUniqueKeyT WHERE a = c AND b < d);
 +--------+--------+
 |      a |      b |
@@ -145,6 +150,7 @@ SELECT * FROM (SELECT * FROM l WHERE EXISTS (SELECT * FROM r)) T WHERE T.b > 2;
 2 rows in set
 !unordered
 # SemiJoinITCase.testFilterPushDownLeftSemi3
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM (SELECT * FROM l WHERE EXISTS (SELECT * FROM r WHERE a = c)) T WHERE T.b > 2;
 +---+-----+
 | a |   b |
@@ -154,6 +160,7 @@ SELECT * FROM (SELECT * FROM l WHERE EXISTS (SELECT * FROM r WHERE a = c)) T WHE
 1 row in set
 !ok
 # SemiJoinITCase.testJoinConditionPushDownLeftSemi1
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE a IN (SELECT c FROM r WHERE b > 2);
 +---+-----+
 | a |   b |
@@ -163,6 +170,7 @@ SELECT * FROM l WHERE a IN (SELECT c FROM r WHERE b > 2);
 1 row in set
 !ok
 # SemiJoinITCase.testJoinConditionPushDownLeftSemi2
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE EXISTS (SELECT * FROM r WHERE b > 2);
 +--------+-----+
 |      a |   b |
@@ -173,6 +181,7 @@ SELECT * FROM l WHERE EXISTS (SELECT * FROM r WHERE b > 2);
 2 rows in set
 !unordered
 # SemiJoinITCase.testJoinConditionPushDownLeftSemi3
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE EXISTS (SELECT * FROM r WHERE a = c AND b > 2);
 +---+-----+
 | a |   b |
@@ -201,6 +210,7 @@ SELECT * FROM (SELECT * FROM l WHERE NOT EXISTS (SELECT * FROM r where c > 10)) 
 2 rows in set
 !unordered
 # SemiJoinITCase.testFilterPushDownLeftAnti3: NOT IN with a correlated filter; an empty set keeps NULL a
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM (SELECT * FROM l WHERE a NOT IN (SELECT c FROM r WHERE b = d AND c < 3)) T WHERE T.b > 2;
 +--------+-----+
 |      a |   b |
@@ -211,6 +221,7 @@ SELECT * FROM (SELECT * FROM l WHERE a NOT IN (SELECT c FROM r WHERE b = d AND c
 2 rows in set
 !unordered
 # SemiJoinITCase.testFilterPushDownLeftAnti4
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM (SELECT * FROM l WHERE NOT EXISTS (SELECT * FROM r WHERE a = c)) T WHERE T.b > 2;
 +--------+-----+
 |      a |   b |
@@ -220,6 +231,7 @@ SELECT * FROM (SELECT * FROM l WHERE NOT EXISTS (SELECT * FROM r WHERE a = c)) T
 1 row in set
 !ok
 # SemiJoinITCase.testJoinConditionPushDownLeftAnti1: a correlated NOT IN
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE a NOT IN (SELECT c FROM r WHERE b > 2);
 +--------+--------+
 |      a |      b |
@@ -234,6 +246,7 @@ SELECT * FROM l WHERE a NOT IN (SELECT c FROM r WHERE b > 2);
 6 rows in set
 !unordered
 # SemiJoinITCase.testJoinConditionPushDownLeftAnti2
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE NOT EXISTS (SELECT * FROM r WHERE b > 2);
 +--------+--------+
 |      a |      b |
@@ -248,6 +261,7 @@ SELECT * FROM l WHERE NOT EXISTS (SELECT * FROM r WHERE b > 2);
 6 rows in set
 !unordered
 # SemiJoinITCase.testJoinConditionPushDownLeftAnti3
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE a NOT IN (SELECT c FROM r WHERE b = d AND b > 1);
 +--------+--------+
 |      a |      b |
@@ -263,6 +277,7 @@ SELECT * FROM l WHERE a NOT IN (SELECT c FROM r WHERE b = d AND b > 1);
 7 rows in set
 !unordered
 # SemiJoinITCase.testJoinConditionPushDownLeftAnti4
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE NOT EXISTS (SELECT * FROM r WHERE a = c AND b > 2);
 +--------+--------+
 |      a |      b |
@@ -278,6 +293,7 @@ SELECT * FROM l WHERE NOT EXISTS (SELECT * FROM r WHERE a = c AND b > 2);
 7 rows in set
 !unordered
 # SemiJoinITCase.testInWithAggregate1: IN over a correlated aggregate
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM r WHERE c IN (SELECT SUM(a) FROM l WHERE b = d);
 +---+-----+
 | c |   d |
@@ -287,6 +303,7 @@ SELECT * FROM r WHERE c IN (SELECT SUM(a) FROM l WHERE b = d);
 1 row in set
 !ok
 # SemiJoinITCase.testInWithAggregate2
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l t1 WHERE a IN (SELECT DISTINCT a FROM l t2 WHERE t1.b = t2.b);
 +---+-----+
 | a |   b |
@@ -300,6 +317,7 @@ SELECT * FROM l t1 WHERE a IN (SELECT DISTINCT a FROM l t2 WHERE t1.b = t2.b);
 5 rows in set
 !unordered
 # SemiJoinITCase.testInWithAggregate3: COUNT(*) of a correlated empty set is 0
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM r WHERE CAST(c/2 AS BIGINT) IN (SELECT COUNT(*) FROM l WHERE b = d);
 +---+-----+
 | c |   d |
@@ -311,6 +329,7 @@ SELECT * FROM r WHERE CAST(c/2 AS BIGINT) IN (SELECT COUNT(*) FROM l WHERE b = d
 3 rows in set
 !unordered
 # SemiJoinITCase.testInWithNonEqualityCorrelationCondition1
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM r WHERE c IN (SELECT a FROM l WHERE b > d);
 +---+-----+
 | c |   d |
@@ -320,6 +339,7 @@ SELECT * FROM r WHERE c IN (SELECT a FROM l WHERE b > d);
 1 row in set
 !ok
 # SemiJoinITCase.testInWithNonEqualityCorrelationCondition2
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE a IN (SELECT c FROM (SELECT MAX(c) AS c, d FROM r GROUP BY d) r WHERE l.b > r.d);
 +---+-----+
 | a |   b |
@@ -329,6 +349,7 @@ SELECT * FROM l WHERE a IN (SELECT c FROM (SELECT MAX(c) AS c, d FROM r GROUP BY
 1 row in set
 !ok
 # SemiJoinITCase.testExistsWithNonEqualityCorrelationCondition
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE EXISTS (SELECT c FROM r WHERE b > d);
 +--------+-----+
 |      a |   b |
@@ -374,6 +395,7 @@ SELECT COUNT(*) FROM l WHERE 0.01 <= (SELECT COUNT(*) FROM r WHERE c > 15);
 1 row in set
 !ok
 # SemiJoinITCase.testRewriteScalarQueryWithCorrelation1
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE (SELECT COUNT(*) FROM r WHERE a = c) > 0;
 +---+--------+
 | a |      b |
@@ -385,6 +407,7 @@ SELECT * FROM l WHERE (SELECT COUNT(*) FROM r WHERE a = c) > 0;
 +---+--------+
 4 rows in set
 !unordered
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE 1 <= (SELECT COUNT(*) FROM r WHERE a = c);
 +---+--------+
 | a |      b |
@@ -397,6 +420,7 @@ SELECT * FROM l WHERE 1 <= (SELECT COUNT(*) FROM r WHERE a = c);
 4 rows in set
 !unordered
 # SemiJoinITCase.testRewriteScalarQueryWithCorrelation2
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE (SELECT COUNT(*) FROM r WHERE a = c AND c > 5) >= 0.1;
 +---+--------+
 | a |      b |
@@ -406,6 +430,7 @@ SELECT * FROM l WHERE (SELECT COUNT(*) FROM r WHERE a = c AND c > 5) >= 0.1;
 1 row in set
 !ok
 # SemiJoinITCase.testRewriteScalarQueryWithCorrelation3
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE 0 < (SELECT COUNT(*) FROM r WHERE a = c AND c > 15);
 Empty set
 !ok
@@ -436,6 +461,7 @@ select a, b from l where a in (select c from r where c > 2);
 2 rows in set
 !unordered
 # JoinITCase.testCorrelatedExist
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 select * from l where exists (select * from r where l.a = r.c);
 +---+--------+
 | a |      b |
@@ -447,6 +473,7 @@ select * from l where exists (select * from r where l.a = r.c);
 +---+--------+
 4 rows in set
 !unordered
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 select * from l where exists (select * from r where l.a = r.c) and l.a <= 2;
 +---+-----+
 | a |   b |
@@ -457,6 +484,7 @@ select * from l where exists (select * from r where l.a = r.c) and l.a <= 2;
 2 rows in set
 !unordered
 # JoinITCase.testCorrelatedNotExist
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 select * from l where not exists (select * from r where l.a = r.c and l.b <> r.d);
 +--------+--------+
 |      a |      b |
@@ -511,6 +539,7 @@ select a, b from l where a >= 1.0 * (select avg(d) from r where c > 2);
 +---+--------+
 4 rows in set
 !unordered
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 select a, b from l where a * b < 2.0 * (select avg(d) from r where l.a = r.c and c < 6 );
 +---+-----+
 | a |   b |
@@ -521,6 +550,7 @@ select a, b from l where a * b < 2.0 * (select avg(d) from r where l.a = r.c and
 2 rows in set
 !unordered
 # JoinITCase.testJoinConditionDerivedFromCorrelatedSubQueryNeedSimplify
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT B.a FROM SmallTable3 B WHERE b = (select count(*) from Table5 A where (A.d=B.a and A.d<3) or (A.d=B.a and B.b=5));
 +---+
 | a |
@@ -532,6 +562,7 @@ SELECT B.a FROM SmallTable3 B WHERE b = (select count(*) from Table5 A where (A.
 !unordered
 
 # scalar subqueries in the select list (SQL standard; NULL when empty)
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT a, (SELECT MAX(d) FROM r WHERE r.c = l.a) AS m FROM l WHERE a IS NOT NULL;
 +---+--------+
 | a |      m |
@@ -585,6 +616,7 @@ SELECT a, a IN (SELECT c FROM r WHERE c > 100), a NOT IN (SELECT c FROM r WHERE 
 2 rows in set
 !unordered
 # EXISTS in the select list
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT a, EXISTS (SELECT * FROM r WHERE r.c = t.a) FROM (VALUES (1), (2)) AS t(a);
 +---+--------+
 | a | EXPR$1 |
@@ -629,12 +661,14 @@ SELECT b, COUNT(*) FROM Table3 GROUP BY b HAVING COUNT(*) > (SELECT COUNT(*) FRO
 3 rows in set
 !unordered
 # a scalar subquery must return one column (Calcite)
+# riffle-only: error wording differs (Flink: Cannot apply $SCALAR_QUERY to arguments of type ... RECORDTYPE)
 SELECT (SELECT c, d FROM r) FROM l;
 [ERROR] Could not execute SQL statement. Reason:
 one column
 !error
 # a correlated aggregate with a non-equality correlation (Calcite's value
 # generator): each outer row aggregates the inner rows its condition selects
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT a, b, (SELECT COUNT(*) FROM r WHERE r.d < l.b) AS n, (SELECT SUM(c) FROM r WHERE r.d < l.b AND r.c <> l.a) AS s FROM l;
 +--------+--------+---+--------+
 |      a |      b | n |      s |
@@ -650,6 +684,7 @@ SELECT a, b, (SELECT COUNT(*) FROM r WHERE r.d < l.b) AS n, (SELECT SUM(c) FROM 
 +--------+--------+---+--------+
 8 rows in set
 !unordered
+# riffle-only: Flink limitation: Flink 2.3 cannot decorrelate this subquery (TableException: unexpected correlate variable in the plan)
 SELECT * FROM l WHERE (SELECT COUNT(*) FROM r WHERE r.d < l.b) > 1;
 +--------+-----+
 |      a |   b |
