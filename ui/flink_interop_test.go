@@ -120,6 +120,15 @@ func TestFlinkWorkbench(t *testing.T) {
 		t.Errorf("no duration from the cluster's end time: %+v", r)
 	}
 
+	// an INSERT job that fails on the cluster: the cluster REST API says why
+	h.run("CREATE TEMPORARY TABLE words (s STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '10', 'fields.s.length' = '5');\n" +
+		"CREATE TEMPORARY TABLE ints (n INT) WITH ('connector' = 'blackhole');\n" +
+		"INSERT INTO ints SELECT CAST(s AS INT) FROM words")
+	h.until("the job's failure", func() bool { return strings.Contains(h.messages(), "[ERROR] Job ") })
+	if m := h.messages(); !strings.Contains(m, " failed: NumberFormatException: For input string: ") {
+		t.Errorf("messages:\n%s", m)
+	}
+
 	// EXPLAIN's result: the text and its graph
 	rt = h.run("EXPLAIN SELECT id, COUNT(*) FROM readings GROUP BY id")
 	if rt == nil || rt.mon.plan == nil || len(rt.mon.plan.g.Nodes) < 2 {

@@ -89,6 +89,13 @@ func (wb *Workbench) waitRemoteJob(c *connection, jobID string) error {
 		}
 	}()
 	err := eng.WaitJob(ctx, jobID)
+	if err != nil {
+		// "job <id> FAILED: <root cause>" when the cluster's REST API said
+		// why: the cause is the message ("Job <id> failed: <cause>")
+		if _, why, ok := strings.Cut(err.Error(), " FAILED: "); ok {
+			return errors.New(why)
+		}
+	}
 	if err != nil && strings.HasSuffix(err.Error(), " FAILED") {
 		if cfg, _, _, _ := c.snapshot(); cfg.ClusterREST != "" {
 			return fmt.Errorf("the job failed (its exceptions are in the cluster's web UI at %s)", cfg.ClusterREST)
