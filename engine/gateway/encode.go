@@ -174,7 +174,7 @@ func textWriter(arr arrow.Array, t *types.DataType, zone *time.Location) fieldWr
 	case *array.String:
 		return func(buf []byte, i int) []byte { return jsonformat.AppendString(buf, a.Value(i)) }
 	case *array.Date32:
-		return quoted(func(buf []byte, i int) []byte { return appendISODate(buf, int64(a.Value(i))) })
+		return quoted(func(buf []byte, i int) []byte { return append(buf, types.FormatDate(int32(a.Value(i)))...) })
 	}
 	var text []byte
 	return func(buf []byte, i int) []byte {
