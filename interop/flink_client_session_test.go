@@ -342,6 +342,18 @@ func TestFlinkClientVersionNegotiation(t *testing.T) {
 	}
 }
 
+// TestFlinkClientNotAGateway: pointing the client at the cluster's REST
+// API instead of its SQL Gateway says so.
+func TestFlinkClientNotAGateway(t *testing.T) {
+	f := fcRequire(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := gateway.Connect(ctx, f.REST, gateway.RemoteOptions{})
+	if err == nil || !strings.Contains(err.Error(), "is not a SQL Gateway") || !strings.Contains(err.Error(), "sql-gateway.endpoint.rest.port") {
+		t.Errorf("Connect to the cluster's REST API: %v", err)
+	}
+}
+
 // TestFlinkClientHeartbeat: heartbeats reach Flink's gateway at the
 // configured interval and Flink accepts them.
 func TestFlinkClientHeartbeat(t *testing.T) {

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -83,6 +84,12 @@ func Connect(ctx context.Context, endpoint string, opts RemoteOptions) (*RemoteE
 	}
 	v, err := c.Negotiate(ctx)
 	if err != nil {
+		var ge *Error
+		if errors.As(err, &ge) && ge.StatusCode == http.StatusNotFound {
+			// e.g. a Flink cluster's REST API (rest.port) instead of its
+			// SQL Gateway (sql-gateway.endpoint.rest.port)
+			return nil, fmt.Errorf("%s is not a SQL Gateway: GET /api_versions answered %d %s (a Flink cluster's own REST API answers so; the gateway listens on sql-gateway.endpoint.rest.port)", endpoint, ge.StatusCode, ge.Error())
+		}
 		return nil, err
 	}
 	if v < V2 {
