@@ -444,7 +444,15 @@ func (g *gen) aggCall() string {
 	case 6:
 		call = fmt.Sprintf("COUNT(DISTINCT %s)", g.expr(g.pickType(Int, BigInt, Varchar, Date, Decimal), 1))
 	case 7:
-		call = fmt.Sprintf("%s(%s)", g.pick("STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP"), g.expr(g.pickType(Int, Double, Decimal), 0))
+		// over a (nullable) column only: Flink 2.3.0 types VAR_SAMP and
+		// STDDEV_SAMP of a NOT NULL argument (a literal) as NOT NULL, so
+		// a one-row group's NULL becomes -1 in batch mode or fails the
+		// NOT NULL enforcer (CALCITE-7656, fixed after Flink's Calcite)
+		arg, ok := g.colOf(g.pickType(Int, Double, Decimal, BigInt))
+		if !ok {
+			return "COUNT(*)"
+		}
+		call = fmt.Sprintf("%s(%s)", g.pick("STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP"), arg.ref)
 	case 8:
 		call = fmt.Sprintf("%s(DISTINCT %s)", g.pick("SUM", "AVG", "MAX"), g.expr(g.pickType(Int, BigInt, Decimal), 0))
 	case 9:
