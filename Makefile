@@ -9,7 +9,7 @@ RUNARGS ?=
 BENCH   ?= .
 PKGS    ?= ./...
 
-.PHONY: run build test test-interop race bench lint deps clean
+.PHONY: run build test test-interop diff-flink race bench lint deps clean
 
 deps:
 	@scripts/install-deps.sh
@@ -30,6 +30,13 @@ test: deps
 INTEROPARGS ?=
 test-interop: deps
 	TAGS=$(TAGS) scripts/interop.sh $(INTEROPARGS)
+
+# The differential run alone: random queries on Riffle and on real Flink
+# (started and stopped as for test-interop), final results compared. The
+# environment sets the size: RIFFLE_DIFF_N=10000 RIFFLE_DIFF_SEED=7
+# RIFFLE_DIFF_REPORT=diff.txt make diff-flink. See docs/differential-testing.md.
+diff-flink: deps
+	TAGS=$(TAGS) scripts/interop.sh -run 'TestDiffFlink$$' -v -timeout 3h
 
 # The pure-Go packages under the race detector.
 race:
