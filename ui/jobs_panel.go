@@ -388,6 +388,10 @@ func (p *jobsPanel) open(id string) {
 	if !ok {
 		return
 	}
+	if name := p.connOf[id]; name != "" && j.Plan() == nil {
+		wb.openRemoteJobTab(j, name)
+		return
+	}
 	wb.openJobTab(j)
 }
 
@@ -436,6 +440,58 @@ func (wb *Workbench) openJobTab(j monitor.Job) {
 	wb.bottom.Append(t.item)
 	wb.bottom.Select(t.item)
 	v.tick(time.Now(), true)
+}
+
+// openRemoteJobTab opens (or selects) the plan tab of a gateway's job: a
+// gateway sends no plan with its jobs, so the job's statement is
+// explained on its connection (off the UI goroutine) and drawn without
+// metrics.
+func (wb *Workbench) openRemoteJobTab(j monitor.Job, connName string) {
+	id := j.GetJobID()
+	for _, t := range wb.mon.jobTabs {
+		if t.id == id {
+			wb.showPanel(t.item)
+			return
+		}
+	}
+	c := wb.conns.byName(connName)
+	stmt := j.Statement()
+	if c == nil || stmt == "" {
+		wb.setStatus("Job " + shortID(id) + " runs on a gateway, which sends no plan with its jobs")
+		return
+	}
+	if wb.mon.explaining[id] {
+		return
+	}
+	wb.mon.explaining[id] = true
+	wb.setStatus("Asking " + connName + " for the plan of job " + shortID(id) + "…")
+	go func() {
+		text, roots, streaming, err := remoteExplain(c, stmt)
+		wb.do(func() {
+			delete(wb.mon.explaining, id)
+			if wb.closed {
+				return
+			}
+			if err != nil {
+				wb.setStatus("No plan for job " + shortID(id) + ": EXPLAIN on " + connName + " failed: " + firstLine(err.Error()))
+				return
+			}
+			for _, t := range wb.mon.jobTabs {
+				if t.id == id { // opened meanwhile
+					wb.showPanel(t.item)
+					return
+				}
+			}
+			v := newPlanViewOf(wb, nil, remotePlanGraph(streaming, roots), text+"\n-- "+monitor.OneLine(stmt, 400))
+			v.status.SetText(planSummary(v.g) + " · EXPLAIN on " + connName + ", no live metrics")
+			t := &jobTab{id: id, view: v}
+			t.item = container.NewTabItemWithIcon("Job "+shortID(id), theme.ListIcon(), v.content)
+			wb.mon.jobTabs = append(wb.mon.jobTabs, t)
+			wb.bottom.Append(t.item)
+			wb.bottom.Select(t.item)
+			wb.setStatus("Ready")
+		})
+	}()
 }
 
 // closeJobTab removes a job's plan tab (the job keeps running).

@@ -25,6 +25,8 @@ type monitorState struct {
 	jobs    *jobsPanel
 	charts  map[int64]*chartDoc // chart settings per editor tab
 	jobTabs []*jobTab
+	// explaining are the gateway jobs whose plan is being asked for
+	explaining map[string]bool
 }
 
 // resultMon is a result tab's monitoring state: its plan (attached on
@@ -53,6 +55,7 @@ type resultMon struct {
 // are made).
 func (wb *Workbench) initMonitoring(ws *persistence.Workspace) {
 	wb.mon.jobs = newJobsPanel(wb)
+	wb.mon.explaining = map[string]bool{}
 	wb.mon.charts = map[int64]*chartDoc{}
 	for id, b := range ws.Charts {
 		wb.mon.charts[id] = parseChartDoc(b)

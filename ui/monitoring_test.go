@@ -590,6 +590,26 @@ func TestJobsPanelGatewayJobs(t *testing.T) {
 		t.Errorf("a named job's row: %q, rate %q", stmt, rate)
 	}
 	jp.rows, jp.connOf["other"] = saved, savedConn
+	// Open: the gateway sends no plan, so the job's statement is explained
+	jp.open(id)
+	var tab *jobTab
+	h.until("the job's plan tab", func() bool {
+		for _, t := range h.wb.mon.jobTabs {
+			if t.id == id {
+				tab = t
+			}
+		}
+		return tab != nil
+	})
+	if st := tab.view.status.Text; len(tab.view.g.Nodes) < 2 || !strings.Contains(st, "EXPLAIN on gw, no live metrics") ||
+		!strings.Contains(tab.view.text, "-- INSERT INTO bh") {
+		t.Errorf("plan tab: %d nodes, status %q, text %q", len(tab.view.g.Nodes), st, tab.view.text)
+	}
+	jp.open(id) // selects the tab, opens no second one
+	h.q.drain()
+	if n := len(h.wb.mon.jobTabs); n != 1 || h.wb.bottom.Selected() != tab.item {
+		t.Errorf("%d job tabs", n)
+	}
 	jp.cancel(id)
 	h.until("the job to be cancelled on the gateway", func() bool {
 		tick()
