@@ -110,6 +110,20 @@ func TestFlinkWorkbench(t *testing.T) {
 	if !jp.noMetrics {
 		t.Error("metric columns shown for gateway jobs")
 	}
+	// Open: Flink's plan of the INSERT, explained on the connection
+	jp.open(id)
+	var tab *jobTab
+	h.until("the INSERT job's plan tab", func() bool {
+		for _, jt := range h.wb.mon.jobTabs {
+			if jt.id == id {
+				tab = jt
+			}
+		}
+		return tab != nil
+	})
+	if n := tab.view.g.Nodes; len(n) < 3 || n[0].Op != "Sink" {
+		t.Errorf("the INSERT's plan: %d nodes, root %v", len(n), n)
+	}
 	jp.cancel(id)
 	h.until("the job cancelled on Flink", func() bool {
 		jp.update(time.Now())
