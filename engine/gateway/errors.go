@@ -39,6 +39,9 @@ const (
 	classParserException    = "org.apache.flink.table.api.SqlParserException"
 	classValidation         = "org.apache.flink.table.api.ValidationException"
 	classTableException     = "org.apache.flink.table.api.TableException"
+
+	classSqlValidatorException = "org.apache.calcite.sql.validate.SqlValidatorException"
+	classParseException        = "org.apache.flink.sql.parser.impl.ParseException"
 )
 
 // httpError is an error with its HTTP status and response messages.
@@ -77,6 +80,13 @@ func serviceError(top string, cause error) *httpError {
 		b.WriteString(exceptionClass(c))
 		b.WriteString(": ")
 		b.WriteString(c.Error())
+		if class, msg := innerCause(c); class != "" {
+			b.WriteString(serverFrame)
+			b.WriteString("\nCaused by: ")
+			b.WriteString(class)
+			b.WriteString(": ")
+			b.WriteString(msg)
+		}
 		break
 	}
 	b.WriteString(serverFrame)
@@ -106,6 +116,24 @@ func (e *causeError) Error() string {
 }
 
 func (e *causeError) Unwrap() error { return e.cause }
+
+// innerCause is the exception Flink's planner finds at the bottom of the
+// chain of an engine error, where Flink's clients read it: a positioned
+// validation error ends in Calcite's SqlValidatorException with the bare
+// message ("Column 'x' not found in any table"; the ValidationException
+// above it keeps the position for Riffle's clients), a syntax error in the
+// parser's ParseException. Other errors have none ("").
+func innerCause(err error) (class, msg string) {
+	var se *sql.Error
+	var pe *plan.Error
+	switch {
+	case errors.As(err, &se):
+		return classParseException, err.Error()
+	case errors.As(err, &pe) && pe.Line > 0 && pe.Msg != "":
+		return classSqlValidatorException, pe.Msg
+	}
+	return "", ""
+}
 
 // exceptionClass names the Flink exception class for an engine error.
 func exceptionClass(err error) string {

@@ -37,17 +37,53 @@ func TestErrorBodyAsFlinkClientsRead(t *testing.T) {
 	if err := json.Unmarshal(raw, &er); err != nil || status != 500 || len(er.Errors) != 2 {
 		t.Fatalf("status %d, body %s", status, raw)
 	}
+	// Flink 2.3.0's SQL Client printed this line for the same statement on
+	// Flink's gateway
 	got := sqlClientReason(er.Errors)
-	want := "org.apache.flink.table.api.ValidationException: From line 1, column 8 to line 1, column 13: Column 'nosuch' not found in any table"
+	want := "org.apache.calcite.sql.validate.SqlValidatorException: Column 'nosuch' not found in any table"
 	if got != want {
 		t.Errorf("SQL Client reason\n got %q\nwant %q", got, want)
 	}
 	if !strings.HasSuffix(er.Errors[1], "\n\nEnd of exception on server side>") {
 		t.Errorf("body does not end as Flink's: %q", er.Errors[1])
 	}
-	// Riffle's own client reads the same root cause
-	if rc := (&Error{StatusCode: status, Errors: er.Errors}).Error(); rc != strings.TrimPrefix(want, classValidation+": ") {
+	// Riffle's own client reads the positioned ValidationException above it
+	rerr := &Error{StatusCode: status, Errors: er.Errors}
+	if rc := rerr.Error(); rc != "From line 1, column 8 to line 1, column 13: Column 'nosuch' not found in any table" {
 		t.Errorf("RootCause %q", rc)
+	}
+	if line, col, ok := rerr.Position(); !ok || line != 1 || col != 8 {
+		t.Errorf("Position %d %d %v", line, col, ok)
+	}
+}
+
+// A syntax error ends, as in Flink, in the parser's ParseException, which
+// Flink's clients show; the message keeps the "Encountered "<EOF>"" the SQL
+// Client looks for to read on.
+func TestParseErrorBodyAsFlinkClientsRead(t *testing.T) {
+	g := newTestGateway(t, Config{})
+	s := g.openSession(t, batchMode)
+	for _, c := range []struct{ stmt, reason string }{
+		{"SELECT CAST(1 AS\n;", classParseException + `: Encountered ";" at line 2, column 1.`},
+		{"SELECT * FROM", classParseException + `: Encountered "<EOF>" at line 1, column 14.`},
+	} {
+		op := g.execute(t, s, c.stmt)
+		var status int
+		var raw []byte
+		waitFor(10*time.Second, func() bool {
+			status, raw = g.call(t, "GET", "/v2/sessions/"+s+"/operations/"+op+"/result/0?rowFormat=PLAIN_TEXT", nil)
+			return status != 200 || !strings.Contains(string(raw), "NOT_READY")
+		})
+		var er ErrorResponse
+		if err := json.Unmarshal(raw, &er); err != nil || status != 500 {
+			t.Fatalf("%q: status %d, body %s", c.stmt, status, raw)
+		}
+		if got := sqlClientReason(er.Errors); !strings.HasPrefix(got, c.reason) {
+			t.Errorf("%q: SQL Client reason %q, want it to start with %q", c.stmt, got, c.reason)
+		}
+		if rc := (&Error{StatusCode: status, Errors: er.Errors}).Error(); !strings.HasPrefix(rc, strings.TrimPrefix(c.reason, classParseException+": ")) {
+			t.Errorf("%q: RootCause %q", c.stmt, rc)
+		}
 	}
 }
 
