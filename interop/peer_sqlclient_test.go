@@ -289,3 +289,30 @@ USE CATALOG default_catalog;
 		t.Errorf("the SQL Client printed\n%s\nwant\n%s", text, want)
 	}
 }
+
+// TestPeerSQLClientStopJobFromAnotherSession: one SQL Client submits an
+// unbounded INSERT and exits; its job runs on (as on a Flink session
+// cluster), and a second SQL Client sees it in SHOW JOBS and stops it with
+// STOP JOB.
+func TestPeerSQLClientStopJobFromAnotherSession(t *testing.T) {
+	endpoint := startRiffleGateway(t)
+	first := runSQLClient(t, endpoint, `CREATE TABLE ub (a BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '5');
+CREATE TABLE bh (a BIGINT) WITH ('connector' = 'blackhole');
+INSERT INTO bh SELECT a FROM ub;
+`)
+	m := regexp.MustCompile(`Job ID: ([0-9a-f]{32})`).FindStringSubmatch(first)
+	if m == nil {
+		t.Fatalf("no job id in\n%s", first)
+	}
+	id := m[1]
+	jobLine := regexp.MustCompile(`\| ` + id + ` \|\s+insert-into_default_catalog.default_database.bh \|\s+(\w+) \|`)
+	second := runSQLClient(t, endpoint, fmt.Sprintf(`SET 'sql-client.execution.result-mode' = 'tableau';
+SHOW JOBS;
+STOP JOB '%s';
+SHOW JOBS;
+`, id))
+	states := jobLine.FindAllStringSubmatch(second, -1)
+	if len(states) != 2 || states[0][1] != "RUNNING" || states[1][1] != "CANCELED" {
+		t.Fatalf("SHOW JOBS before and after STOP JOB: %v in\n%s", states, second)
+	}
+}

@@ -139,5 +139,11 @@ func (s *Server) stopJob(st *sql.StopJob) (*opResult, bool, error) {
 	if err := job.Cancel(); err != nil {
 		return nil, true, err
 	}
+	// answer once the job has stopped (bounded), so that a SHOW JOBS right
+	// after lists it CANCELED
+	select {
+	case <-job.Done():
+	case <-time.After(s.cfg.CloseWait):
+	}
 	return okResult(), true, nil
 }
