@@ -93,8 +93,13 @@ func TestFlinkWorkbench(t *testing.T) {
 	h.waitDone(rt)
 
 	// an INSERT job: listed in Jobs (from the cluster's REST API), cancelled there
-	h.run("CREATE TEMPORARY TABLE bh (id INT, n BIGINT) WITH ('connector' = 'blackhole');\n" +
-		"INSERT INTO bh SELECT id, COUNT(*) FROM readings GROUP BY id")
+	// (a window aggregate: Flink's plan of it prints start('w$), a quote
+	// that pairs with none)
+	h.run("CREATE TEMPORARY TABLE ticks (id INT, ts AS LOCALTIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) " +
+		"WITH ('connector' = 'datagen', 'rows-per-second' = '50', 'fields.id.min' = '1', 'fields.id.max' = '3');\n" +
+		"CREATE TEMPORARY TABLE bh (ws TIMESTAMP(3), id INT, n BIGINT) WITH ('connector' = 'blackhole');\n" +
+		"INSERT INTO bh SELECT window_start, id, COUNT(*) FROM TABLE(TUMBLE(TABLE ticks, DESCRIPTOR(ts), INTERVAL '10' SECOND)) " +
+		"GROUP BY window_start, window_end, id")
 	jp := h.wb.mon.jobs
 	var id string
 	h.until("the INSERT job running in Jobs", func() bool {

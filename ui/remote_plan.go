@@ -48,6 +48,11 @@ func explainSections(text string) map[string][]string {
 // the plan is a streaming one (it has changelog modes, or operators that
 // only streaming plans have).
 func remoteExplainPlan(text string) (roots []*plan.PhysNode, streaming bool, err error) {
+	defer func() {
+		if r := recover(); r != nil { // an unforeseen text never takes the window down
+			roots, streaming, err = nil, false, fmt.Errorf("cannot read the plan: %v", r)
+		}
+	}()
 	secs := explainSections(text)
 	lines, ok := secs["Optimized Execution Plan"]
 	if phys, has := secs["Optimized Physical Plan"]; has && (!ok || strings.Contains(strings.Join(phys, "\n"), "changelogMode=[")) {
@@ -86,6 +91,7 @@ var streamingOnlyOps = map[string]bool{
 	"ChangelogNormalize": true, "WindowAggregate": true, "GroupWindowAggregate": true, "Deduplicate": true,
 	"Join": true, "IntervalJoin": true, "TemporalJoin": true, "WindowJoin": true, "Rank": true, "WindowRank": true,
 	"MiniBatchAssigner": true, "DropUpdateBefore": true, "SinkMaterializer": true, "WindowTableFunction": true,
+	"LocalWindowAggregate": true, "GlobalWindowAggregate": true, "WindowDeduplicate": true, "WatermarkAssigner": true,
 }
 
 // parsePlanTrees reads plan trees as Flink prints them: one operator a
@@ -159,19 +165,10 @@ func splitOperator(s string) (string, []string) {
 	}
 	op := strings.TrimSpace(s[:open])
 	var groups []string
-	depth, start := 0, 0
-	quote := false
-	for i := open; i < len(s); i++ {
-		c := s[i]
-		if quote {
-			if c == '\'' {
-				quote = false
-			}
-			continue
-		}
+	depth, start := 0, open+1
+	scanBrackets(s[open:], func(i int, c byte) {
+		i += open
 		switch c {
-		case '\'':
-			quote = true
 		case '(', '[', '{':
 			if depth == 0 && c == '(' {
 				start = i + 1
@@ -179,11 +176,11 @@ func splitOperator(s string) (string, []string) {
 			depth++
 		case ')', ']', '}':
 			depth--
-			if depth == 0 && c == ')' {
+			if depth == 0 && c == ')' && start <= i {
 				groups = append(groups, s[start:i])
 			}
 		}
-	}
+	})
 	return op, groups
 }
 
@@ -192,18 +189,8 @@ func splitOperator(s string) (string, []string) {
 func splitTopLevel(s string) []string {
 	var out []string
 	depth, start := 0, 0
-	quote := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if quote {
-			if c == '\'' {
-				quote = false
-			}
-			continue
-		}
+	scanBrackets(s, func(i int, c byte) {
 		switch c {
-		case '\'':
-			quote = true
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
@@ -214,11 +201,34 @@ func splitTopLevel(s string) []string {
 				start = i + 1
 			}
 		}
-	}
+	})
 	if rest := strings.TrimSpace(s[start:]); rest != "" {
 		out = append(out, rest)
 	}
 	return out
+}
+
+// scanBrackets calls f with the position of each bracket and comma of s
+// outside quoted literals ('a,b', with a doubled quote inside one). Flink's plans also print
+// unbalanced quotes (the window property start('w$)); when quotes do not
+// pair up, every bracket and comma is reported.
+func scanBrackets(s string, f func(i int, c byte)) {
+	quotes := strings.Count(s, "'")%2 == 0
+	quote := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if quotes && c == '\'' {
+			quote = !quote
+			continue
+		}
+		if quote {
+			continue
+		}
+		switch c {
+		case '(', '[', '{', ')', ']', '}', ',':
+			f(i, c)
+		}
+	}
 }
 
 // attrValue returns the value of key=[value] among attrs.
@@ -345,7 +355,12 @@ func (rt *resultTab) loadRemotePlan() {
 
 // remoteExplain runs EXPLAIN of stmt on a gateway connection and reads
 // its plan.
-func remoteExplain(c *connection, stmt string) (string, []*plan.PhysNode, bool, error) {
+func remoteExplain(c *connection, stmt string) (text string, roots []*plan.PhysNode, streaming bool, err error) {
+	defer func() {
+		if r := recover(); r != nil { // off the UI goroutine: a panic here would end the program
+			text, roots, streaming, err = "", nil, false, fmt.Errorf("internal error: %v", r)
+		}
+	}()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	eng, err := c.engine(ctx)
@@ -372,8 +387,8 @@ func remoteExplain(c *connection, stmt string) (string, []*plan.PhysNode, bool, 
 	if err := it.Err(); err != nil {
 		return "", nil, false, err
 	}
-	text := strings.Join(lines, "\n")
-	roots, streaming, err := remoteExplainPlan(text)
+	text = strings.Join(lines, "\n")
+	roots, streaming, err = remoteExplainPlan(text)
 	return text, roots, streaming, err
 }
 

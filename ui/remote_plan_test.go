@@ -51,6 +51,18 @@ Calc(select=[k, c])
             +- Reused(reference_id=[1])
 `
 
+// EXPLAIN of an INSERT of a TUMBLE window aggregate, as Flink 2.3.0 printed it.
+const flinkWindowInsert = `== Optimized Execution Plan ==
+Sink(table=[default_catalog.default_database.sensor_averages], fields=[window_start, sensor_id, EXPR$2])
++- Calc(select=[window_start, sensor_id, EXPR$2])
+   +- GlobalWindowAggregate(groupBy=[sensor_id], window=[TUMBLE(slice_end=[$slice_end], size=[10 s])], select=[sensor_id, AVG((sum$0, count$1)) AS EXPR$2, start('w$) AS window_start, end('w$) AS window_end])
+      +- Exchange(distribution=[hash[sensor_id]])
+         +- LocalWindowAggregate(groupBy=[sensor_id], window=[TUMBLE(time_col=[ts], size=[10 s])], select=[sensor_id, AVG(reading) AS (sum$0, count$1), slice_end('w$) AS $slice_end])
+            +- WatermarkAssigner(rowtime=[ts], watermark=[(ts - 1000:INTERVAL SECOND)])
+               +- Calc(select=[sensor_id, reading, LOCALTIMESTAMP() AS ts])
+                  +- TableSourceScan(table=[[default_catalog, default_database, readings_src]], fields=[sensor_id, reading])
+`
+
 func graphEdges(g *plangraph.Graph) string {
 	var out []string
 	for _, e := range g.Edges {
@@ -110,6 +122,23 @@ func TestRemoteExplainPlanReadsFlinksText(t *testing.T) {
 		if roots, _, err := remoteExplainPlan(bad); err == nil {
 			t.Errorf("%q read as %d roots", bad, len(roots))
 		}
+	}
+	// Flink prints window properties with an unpaired quote: start('w$)
+	roots, streaming, err = remoteExplainPlan(flinkWindowInsert)
+	if err != nil || !streaming || len(roots) != 1 {
+		t.Fatalf("window INSERT: %d roots, streaming %v, %v", len(roots), streaming, err)
+	}
+	g = remotePlanGraph(streaming, roots)
+	if got := graphEdges(g); got != "TableSourceScan -forward-> Calc; Calc -forward-> WatermarkAssigner; WatermarkAssigner -forward-> LocalWindowAggregate; "+
+		"LocalWindowAggregate -hash[sensor_id]-> GlobalWindowAggregate; GlobalWindowAggregate -forward-> Calc; Calc -forward-> Sink" {
+		t.Errorf("window INSERT edges %s", got)
+	}
+	if a := g.Nodes[2].Attrs; len(a) != 3 || a[2] != "select=[sensor_id, AVG((sum$0, count$1)) AS EXPR$2, start('w$) AS window_start, end('w$) AS window_end]" {
+		t.Errorf("GlobalWindowAggregate's attributes %q", a)
+	}
+	// whatever the text, no panic
+	for _, s := range []string{"== Optimized Execution Plan ==\nA(x=[)])(", "== Optimized Execution Plan ==\n)(\n+- (", "== Optimized Execution Plan ==\nA((((\n"} {
+		_, _, _ = remoteExplainPlan(s)
 	}
 	// a quoted bracket or comma does not split an attribute
 	if _, groups := splitOperator("Calc(select=[k], where=[(s = ')],x')])"); len(groups) != 1 || len(splitTopLevel(groups[0])) != 2 {
