@@ -57,45 +57,227 @@ func provablyEmpty(n Node) bool {
 	case *Project:
 		return provablyEmpty(x.Input)
 	case *Filter:
-		for _, c := range conjuncts(x.Cond) {
-			if neverTrue(c) {
-				return true
-			}
-		}
-		return provablyEmpty(x.Input)
+		return neverTrue(x.Cond) || provablyEmpty(x.Input)
 	}
 	return false
 }
 
-// neverTrue reports a condition that is FALSE or NULL for every row: a
-// FALSE or NULL literal, a comparison with a NULL literal, IS NULL /
-// IS UNKNOWN of an expression that cannot be NULL, IS NOT NULL of a NULL
-// literal, and AND with such an operand.
-func neverTrue(e expr.Expr) bool {
+// neverTrue reports a condition that is FALSE or NULL for every row, by
+// evaluating it over the set of truth values each part can take (column
+// values unknown, literals known): as Calcite's simplification does,
+// comparisons with a NULL literal are NULL, x = x is TRUE or NULL and
+// x < x FALSE or NULL, IS NULL of a NOT NULL expression is FALSE, and
+// NOT, AND, OR and the IS [NOT] TRUE / FALSE / UNKNOWN tests combine the
+// sets.
+func neverTrue(e expr.Expr) bool { return truthValues(e)&tvTrue == 0 }
+
+// truth-value sets
+const (
+	tvTrue  = 1
+	tvFalse = 2
+	tvNull  = 4
+	tvAny   = tvTrue | tvFalse | tvNull
+)
+
+func truthValues(e expr.Expr) int {
 	switch x := e.(type) {
 	case *expr.Literal:
-		return x.Value == nil || x.Value == false
+		switch x.Value {
+		case nil:
+			return tvNull
+		case true:
+			return tvTrue
+		case false:
+			return tvFalse
+		}
+		return tvAny
 	case *expr.Call:
-		switch x.Name {
-		case "=", "<>", "<", "<=", ">", ">=":
-			for _, a := range x.Args {
-				if isNullLiteral(a) {
-					return true
-				}
+		return callTruthValues(x)
+	}
+	if e.Type().Nullable {
+		return tvAny
+	}
+	return tvTrue | tvFalse
+}
+
+func callTruthValues(x *expr.Call) int {
+	args := x.Args
+	switch x.Name {
+	case "=", "<>", "<", "<=", ">", ">=":
+		if len(args) != 2 {
+			break
+		}
+		if isNullLiteral(args[0]) || isNullLiteral(args[1]) {
+			return tvNull
+		}
+		if expr.IsDeterministic(args[0]) && args[0].String() == args[1].String() {
+			v := tvFalse
+			if x.Name == "=" || x.Name == "<=" || x.Name == ">=" {
+				v = tvTrue
 			}
-		case "IS NULL", "IS UNKNOWN":
-			return len(x.Args) == 1 && !x.Args[0].Type().Nullable
-		case "IS NOT NULL":
-			return len(x.Args) == 1 && isNullLiteral(x.Args[0])
-		case "AND":
-			for _, a := range x.Args {
-				if neverTrue(a) {
-					return true
+			if args[0].Type().Nullable {
+				v |= tvNull
+			}
+			return v
+		}
+	case "IS NULL":
+		if !args[0].Type().Nullable {
+			return tvFalse
+		}
+		if isNullLiteral(args[0]) {
+			return tvTrue
+		}
+		return tvTrue | tvFalse
+	case "IS NOT NULL":
+		if !args[0].Type().Nullable {
+			return tvTrue
+		}
+		if isNullLiteral(args[0]) {
+			return tvFalse
+		}
+		return tvTrue | tvFalse
+	case "NOT":
+		v := truthValues(args[0])
+		out := v & tvNull
+		if v&tvTrue != 0 {
+			out |= tvFalse
+		}
+		if v&tvFalse != 0 {
+			out |= tvTrue
+		}
+		return out
+	case "AND", "OR":
+		and := x.Name == "AND"
+		if and && contradicts(args) {
+			// p AND NOT p, x IS NULL AND x IS NOT NULL: never TRUE
+			return tvFalse | tvNull
+		}
+		// fold the operands' sets with three-valued AND / OR
+		acc := tvTrue
+		if !and {
+			acc = tvFalse
+		}
+		for _, a := range args {
+			acc = combine3(acc, truthValues(a), and)
+		}
+		return acc
+	case "IS TRUE", "IS NOT TRUE", "IS FALSE", "IS NOT FALSE", "IS UNKNOWN", "IS NOT UNKNOWN":
+		v := truthValues(args[0])
+		var hit int // the argument values for which the test is TRUE
+		switch x.Name {
+		case "IS TRUE":
+			hit = tvTrue
+		case "IS NOT TRUE":
+			hit = tvFalse | tvNull
+		case "IS FALSE":
+			hit = tvFalse
+		case "IS NOT FALSE":
+			hit = tvTrue | tvNull
+		case "IS UNKNOWN":
+			hit = tvNull
+		case "IS NOT UNKNOWN":
+			hit = tvTrue | tvFalse
+		}
+		out := 0
+		if v&hit != 0 {
+			out |= tvTrue
+		}
+		if v&^hit != 0 {
+			out |= tvFalse
+		}
+		return out
+	}
+	if x.Type().Nullable {
+		return tvAny
+	}
+	return tvTrue | tvFalse
+}
+
+// contradicts reports conjuncts of which one is the negation of another
+// (NOT p and p, or x IS NOT NULL and x IS NULL).
+func contradicts(args []expr.Expr) bool {
+	seen := map[string]bool{} // key -> negated
+	for _, a := range args {
+		neg := false
+		key := a.String()
+		if c, ok := a.(*expr.Call); ok && len(c.Args) == 1 {
+			switch c.Name {
+			case "NOT":
+				neg, key = true, c.Args[0].String()
+			case "IS NOT NULL":
+				neg, key = true, "IS NULL("+c.Args[0].String()+")"
+			case "IS NULL":
+				key = "IS NULL(" + c.Args[0].String() + ")"
+			}
+		}
+		if !expr.IsDeterministic(a) {
+			continue
+		}
+		if n, ok := seen[key]; ok && n != neg {
+			return true
+		}
+		seen[key] = neg
+	}
+	// x IS NULL with a comparison of x: the comparison is NULL then
+	for _, a := range args {
+		c, ok := a.(*expr.Call)
+		if !ok || len(c.Args) != 2 {
+			continue
+		}
+		switch c.Name {
+		case "=", "<>", "<", "<=", ">", ">=":
+			for _, side := range c.Args {
+				// through casts, which are NULL on NULL too
+				for {
+					if n, ok := seen["IS NULL("+side.String()+")"]; ok && !n {
+						return true
+					}
+					cast, ok := side.(*expr.Call)
+					if !ok || cast.Name != "CAST" || len(cast.Args) == 0 {
+						break
+					}
+					side = cast.Args[0]
 				}
 			}
 		}
 	}
 	return false
+}
+
+// combine3 is the set of results of a AND b (or a OR b) for a in sa, b in sb.
+func combine3(sa, sb int, and bool) int {
+	out := 0
+	for _, a := range []int{tvTrue, tvFalse, tvNull} {
+		if sa&a == 0 {
+			continue
+		}
+		for _, b := range []int{tvTrue, tvFalse, tvNull} {
+			if sb&b == 0 {
+				continue
+			}
+			out |= op3(a, b, and)
+		}
+	}
+	return out
+}
+
+func op3(a, b int, and bool) int {
+	if and {
+		switch {
+		case a == tvFalse || b == tvFalse:
+			return tvFalse
+		case a == tvNull || b == tvNull:
+			return tvNull
+		}
+		return tvTrue
+	}
+	switch {
+	case a == tvTrue || b == tvTrue:
+		return tvTrue
+	case a == tvNull || b == tvNull:
+		return tvNull
+	}
+	return tvFalse
 }
 
 func isNullLiteral(e expr.Expr) bool {

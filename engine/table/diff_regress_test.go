@@ -95,6 +95,11 @@ func TestGlobalAggregateOverConstantFalseFilter(t *testing.T) {
 		{"COUNT(*), SUM(m), AVG(m), MIN(id), COUNT(DISTINCT id)", "1 = 0", "+I[0, null, null, null, 0]"},
 		{"COUNT(*), SUM(m)", "CAST(id AS BIGINT) <> CAST(NULL AS BIGINT)", "+I[0, null]"},
 		{"COUNT(*) FILTER (WHERE id > 1), MAX(m)", "((b IS NULL) IS FALSE) IS UNKNOWN", "+I[0, null]"},
+		{"COUNT(*)", "NOT ((m > 1 OR m = m))", "+I[0]"},
+		{"COUNT(*)", "NOT (m IS NULL) AND m IS NULL", "+I[0]"},
+		{"COUNT(*)", "b AND NOT b", "+I[0]"},
+		{"COUNT(*)", "m > 3 AND m IS NULL", "+I[0]"},
+		{"COUNT(*)", "(m < m) IS NOT FALSE AND id > 0", "+I[1]"}, // TRUE for the NULL m: no reduction
 		{"COUNT(*), VAR_POP(id)", "1 = 0", ""},
 		{"COUNT(*), SUM(m)", "id > 1000", ""},
 	}
