@@ -48,9 +48,10 @@ func QueryAt(seed int64, n int) Query {
 		q.Mode = Streaming
 	}
 	kinds := []string{"project", "project", "join", "agg", "agg", "window", "topn", "dedup", "setop", "orderby", "joinagg",
-		"subquery", "over", "groupingsets", "distinct", "windowtopn", "intervaljoin", "aggunion"}
+		"subquery", "over", "groupingsets", "distinct", "windowtopn", "intervaljoin", "aggunion",
+		"windowjoin", "windowdedup", "nestedagg", "rankfn", "limit", "aggjoin"}
 	q.Kind = kinds[g.r.Intn(len(kinds))]
-	if q.Kind == "orderby" {
+	if q.Kind == "orderby" || q.Kind == "rankfn" {
 		// ORDER BY a non-time column is batch only in Flink
 		q.Mode = Batch
 	}
@@ -88,6 +89,18 @@ func QueryAt(seed int64, n int) Query {
 		q.SQL = g.intervalJoin()
 	case "aggunion":
 		q.SQL = g.aggUnion()
+	case "windowjoin":
+		q.SQL = g.windowJoin()
+	case "windowdedup":
+		q.SQL = g.windowDedup()
+	case "nestedagg":
+		q.SQL = g.nestedAgg()
+	case "rankfn":
+		q.SQL = g.rankFn()
+	case "limit":
+		q.SQL, q.Ordered = g.limit(q.Mode)
+	case "aggjoin":
+		q.SQL = g.aggJoin()
 	}
 	return q
 }
@@ -306,6 +319,21 @@ func (g *gen) expr(t Type, depth int) string {
 	if len(forms) > 0 && !g.chance(4) {
 		return forms[g.r.Intn(len(forms))]()
 	}
+	// mixed types: the result type is the common type of the branches
+	if g.chance(8) {
+		switch t {
+		case Double:
+			return fmt.Sprintf("CASE WHEN %s THEN %s ELSE %s END", g.pred(d), g.expr(Int, d), g.expr(Double, d))
+		case Decimal:
+			return fmt.Sprintf("COALESCE(%s, %s)", g.expr(Decimal, d), g.expr(Int, d))
+		case BigInt:
+			return fmt.Sprintf("CASE WHEN %s THEN %s ELSE %s END", g.pred(d), g.expr(Int, d), g.expr(BigInt, d))
+		case Int:
+			return fmt.Sprintf("COALESCE(TRY_CAST(%s AS INT), %s)", g.expr(Varchar, d), g.literal(Int))
+		case Varchar:
+			return fmt.Sprintf("CONCAT_WS('-', %s, %s)", g.expr(Varchar, d), g.expr(Varchar, d))
+		}
+	}
 	// the generic forms, of any type
 	switch g.r.Intn(3) {
 	case 0:
@@ -361,6 +389,12 @@ func (g *gen) pred(depth int) string {
 		t := cmpTypes[g.r.Intn(len(cmpTypes)-1)]
 		return fmt.Sprintf("%s %s %s", g.expr(t, d), g.pick("=", "<>", "<"), nullOf(t))
 	}
+	if g.chance(5) {
+		// numeric comparisons across types (INT vs DOUBLE, DECIMAL vs
+		// BIGINT ...): both sides go to the common type
+		t1, t2 := g.pickType(Int, BigInt, Double, Decimal), g.pickType(Int, BigInt, Double, Decimal)
+		return fmt.Sprintf("%s %s %s", g.expr(t1, d), g.pick("=", "<>", "<", ">="), g.expr(t2, d))
+	}
 	t := cmpTypes[g.r.Intn(len(cmpTypes))]
 	return fmt.Sprintf("%s %s %s", g.expr(t, d), g.pick("=", "<>", "<", "<=", ">", ">="), g.expr(t, d))
 }
@@ -412,7 +446,10 @@ func (g *gen) orderBy() string {
 
 func (g *gen) joinClause() string {
 	typ := g.pick("JOIN", "LEFT JOIN", "FULL JOIN", "JOIN", "LEFT JOIN")
-	on := g.pick("a.k = b.k", "a.id = b.id", "a.g = b.g AND a.k = b.k", "a.k = b.k AND a.dt = b.dt", "a.s = b.s")
+	on := g.pick("a.k = b.k", "a.id = b.id", "a.g = b.g AND a.k = b.k", "a.k = b.k AND a.dt = b.dt", "a.s = b.s",
+		// residual (non-equi) conditions in ON: an outer join keeps the
+		// unmatched rows whatever they say
+		"a.k = b.k AND a.d > b.d", "a.g = b.g AND a.id < 20", "a.k = b.k AND b.m IS NOT NULL", "a.k = b.k AND (a.b OR b.b)")
 	return fmt.Sprintf("t1 AS a %s t2 AS b ON %s", typ, on)
 }
 
@@ -742,4 +779,80 @@ func (g *gen) aggUnion() string {
 	}
 	return fmt.Sprintf("SELECT x, %s FROM (SELECT g AS x, k AS y, m AS z FROM t1%s UNION ALL SELECT s, k, m FROM t2%s) GROUP BY x",
 		strings.Join(parts, ", "), w1, w2)
+}
+
+// windowJoin: two tumbling-window aggregations joined on their window and
+// key (a window join in streaming mode).
+func (g *gen) windowJoin() string {
+	size := g.pick("INTERVAL '1' MINUTE", "INTERVAL '2' MINUTE")
+	key := g.pick("g", "k")
+	side := func(t string) string {
+		return fmt.Sprintf("SELECT window_start, window_end, %s, %s AS v FROM TABLE(TUMBLE(TABLE %s, DESCRIPTOR(ts), %s)) GROUP BY window_start, window_end, %s",
+			key, g.pick("COUNT(*)", "SUM(id)", "MAX(d)", "MIN(s)"), t, size, key)
+	}
+	typ := g.pick("JOIN", "LEFT JOIN", "FULL JOIN")
+	return fmt.Sprintf("SELECT L.window_start, L.window_end, L.%s, L.v, R.v AS rv FROM (%s) L %s (%s) R "+
+		"ON L.window_start = R.window_start AND L.window_end = R.window_end AND L.%s = R.%s",
+		key, side("t1"), typ, side("t2"), key, key)
+}
+
+// windowDedup: the first or last row of each window and key by event time.
+func (g *gen) windowDedup() string {
+	t := g.table()
+	g.scope = tableScope("")
+	return fmt.Sprintf("SELECT window_start, window_end, %s, id, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end, %s ORDER BY ts %s) AS rn "+
+		"FROM TABLE(TUMBLE(TABLE %s, DESCRIPTOR(ts), %s))%s) WHERE rn = 1",
+		"g", "g", g.pick("ASC", "DESC"), t, g.pick("INTERVAL '1' MINUTE", "INTERVAL '30' SECOND"), g.where())
+}
+
+// nestedAgg: an aggregate over an aggregate (the inner one updates in
+// streaming mode, so the outer one retracts).
+func (g *gen) nestedAgg() string {
+	t := g.table()
+	g.scope = tableScope("")
+	inner := fmt.Sprintf("SELECT %s AS x, %s AS y FROM %s%s GROUP BY %s",
+		"k", g.pick("COUNT(*)", "SUM(id)", "MAX(d)", "COUNT(DISTINCT g)", "MIN(m)"), t, g.where(), "k")
+	g.scope = []col{{"x", BigInt}, {"y", BigInt}}
+	outer := g.pick("COUNT(*)", "SUM(x)", "MAX(x)", "MIN(x)", "COUNT(DISTINCT x)", "AVG(x)")
+	return fmt.Sprintf("SELECT y, %s AS a0 FROM (%s) GROUP BY y", outer, inner)
+}
+
+// rankFn: ranking and offset functions in batch mode (RANK and DENSE_RANK
+// are deterministic with ties; ROW_NUMBER, LAG and LEAD get a total order).
+func (g *gen) rankFn() string {
+	t := g.table()
+	g.scope = tableScope("")
+	part := g.pick("PARTITION BY g ", "PARTITION BY b ", "")
+	key := g.pick("k", "d", "m", "dt", "s")
+	fn := g.pick("RANK() OVER (%sORDER BY %s)", "DENSE_RANK() OVER (%sORDER BY %s DESC)",
+		"ROW_NUMBER() OVER (%sORDER BY %s, id, ts)", "LAG(id) OVER (%sORDER BY %s, id, ts)",
+		"LEAD(d, 2) OVER (%sORDER BY %s, id, ts)", "SUM(id) OVER (%sORDER BY %s)", "COUNT(*) OVER (%sORDER BY %s RANGE UNBOUNDED PRECEDING)")
+	return fmt.Sprintf("SELECT id, g, %s, "+fn+" AS r FROM %s%s", key, part, key, t, g.where())
+}
+
+// limit: ORDER BY with LIMIT / OFFSET (batch), or the first rows by event
+// time (streaming: ORDER BY the time attribute only).
+func (g *gen) limit(m Mode) (string, bool) {
+	t := g.table()
+	g.scope = tableScope("")
+	if m == Streaming {
+		return fmt.Sprintf("SELECT id, g, ts FROM %s%s ORDER BY ts LIMIT %d", t, g.where(), 1+g.r.Intn(8)), false
+	}
+	sel, _ := g.selectList(1 + g.r.Intn(2))
+	off := ""
+	if g.chance(2) {
+		off = fmt.Sprintf(" OFFSET %d", g.r.Intn(5))
+	}
+	return fmt.Sprintf("SELECT %s, id, ts FROM %s%s ORDER BY c0 %s, id, ts LIMIT %d%s", sel, t, g.where(), g.pick("ASC", "DESC"), 1+g.r.Intn(8), off), true
+}
+
+// aggJoin: a join of two aggregations (updating inputs on both sides in
+// streaming mode).
+func (g *gen) aggJoin() string {
+	key := g.pick("k", "g")
+	typ := g.pick("JOIN", "LEFT JOIN", "FULL JOIN")
+	return fmt.Sprintf("SELECT L.%s, L.c, R.c AS rc, L.s + COALESCE(R.s, 0) AS total FROM "+
+		"(SELECT %s, COUNT(*) AS c, SUM(id) AS s FROM t1 GROUP BY %s) L %s "+
+		"(SELECT %s, COUNT(*) AS c, SUM(id) AS s FROM t2 GROUP BY %s) R ON L.%s = R.%s",
+		key, key, key, typ, key, key, key, key)
 }
