@@ -130,8 +130,8 @@ func parsePlanTrees(lines []string) ([]*plan.PhysNode, error) {
 			if len(groups) > 0 {
 				n.Attrs = splitTopLevel(groups[0])
 			}
-			for _, g := range groups[1:] {
-				if id, ok := attrValue(splitTopLevel(g), "reuse_id"); ok {
+			for k := 1; k < len(groups); k++ {
+				if id, ok := attrValue(splitTopLevel(groups[k]), "reuse_id"); ok {
 					reused[id] = n
 				}
 			}
@@ -209,20 +209,29 @@ func splitTopLevel(s string) []string {
 }
 
 // scanBrackets calls f with the position of each bracket and comma of s
-// outside quoted literals ('a,b', with a doubled quote inside one). Flink's plans also print
-// unbalanced quotes (the window property start('w$)); when quotes do not
-// pair up, every bracket and comma is reported.
+// outside quoted literals. Flink prints a literal's quote inside it
+// undoubled ('it's') and window properties with a lone quote
+// (start('w$)), so a literal is taken to run from a quote to the next
+// quote that is not followed by a letter or digit; a quote with no such
+// end is an ordinary character.
 func scanBrackets(s string, f func(i int, c byte)) {
-	quotes := strings.Count(s, "'")%2 == 0
-	quote := false
+	word := func(c byte) bool {
+		return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if quotes && c == '\'' {
-			quote = !quote
-			continue
-		}
-		if quote {
-			continue
+		if c == '\'' {
+			end := -1
+			for j := i + 1; j < len(s); j++ {
+				if s[j] == '\'' && (j+1 == len(s) || !word(s[j+1])) {
+					end = j
+					break
+				}
+			}
+			if end > 0 {
+				i = end
+				continue
+			}
 		}
 		switch c {
 		case '(', '[', '{', ')', ']', '}', ',':

@@ -136,6 +136,16 @@ func TestRemoteExplainPlanReadsFlinksText(t *testing.T) {
 	if a := g.Nodes[2].Attrs; len(a) != 3 || a[2] != "select=[sensor_id, AVG((sum$0, count$1)) AS EXPR$2, start('w$) AS window_start, end('w$) AS window_end]" {
 		t.Errorf("GlobalWindowAggregate's attributes %q", a)
 	}
+	// a literal's quote printed undoubled, brackets inside literals
+	roots, _, err = remoteExplainPlan("== Optimized Execution Plan ==\nUnion(all=[true], union=[k, EXPR$1, EXPR$2])\n" +
+		":- Calc(select=[k, 'a,b' AS EXPR$1, 'it's' AS EXPR$2], where=[LIKE(k, '%(x%')])\n:  +- Values(tuples=[[{ _UTF-16LE'x' }]])\n" +
+		"+- Calc(select=[name, 'c' AS EXPR$1, 'd' AS EXPR$2])\n   +- Values(tuples=[[{ _UTF-16LE'y' }]])\n")
+	if err != nil || len(roots) != 1 || len(roots[0].Inputs) != 2 {
+		t.Fatalf("literals: %v", err)
+	}
+	if a := roots[0].Inputs[0].Attrs; len(a) != 2 || a[1] != "where=[LIKE(k, '%(x%')]" {
+		t.Errorf("Calc's attributes %q", a)
+	}
 	// whatever the text, no panic
 	for _, s := range []string{"== Optimized Execution Plan ==\nA(x=[)])(", "== Optimized Execution Plan ==\n)(\n+- (", "== Optimized Execution Plan ==\nA((((\n"} {
 		_, _, _ = remoteExplainPlan(s)
