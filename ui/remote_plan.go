@@ -290,6 +290,14 @@ func exchangeDist(attrs []string) runtime.Partitioning {
 func remotePlanGraph(streaming bool, roots []*plan.PhysNode) *plangraph.Graph {
 	g := plangraph.FromPlan(streaming, roots...)
 	for _, n := range g.Nodes {
+		// a sink's table=[catalog.database.name] is labelled with the name
+		if t, ok := attrValue(n.Attrs, "table"); ok && !strings.ContainsAny(t, "[` ") && strings.Contains(t, ".") {
+			for k, l := range n.Lines {
+				if l == shortLine("table: "+t) {
+					n.Lines[k] = shortLine("table: " + t[strings.LastIndexByte(t, '.')+1:])
+				}
+			}
+		}
 		if n.Op == "MultipleInput" {
 			if m := multipleInputMembers(n.Attrs); m != "" {
 				n.Lines = append([]string{m}, n.Lines...)
@@ -425,9 +433,13 @@ func multipleInputMembers(attrs []string) string {
 	if len(names) == 0 {
 		return ""
 	}
-	s := "runs: " + strings.Join(names, ", ")
+	return shortLine("runs: " + strings.Join(names, ", "))
+}
+
+// shortLine shortens a box's detail line as plangraph does (44 characters).
+func shortLine(s string) string {
 	if r := []rune(s); len(r) > 44 {
-		s = string(r[:43]) + "…"
+		return string(r[:43]) + "…"
 	}
 	return s
 }

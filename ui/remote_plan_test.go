@@ -133,6 +133,9 @@ func TestRemoteExplainPlanReadsFlinksText(t *testing.T) {
 		"LocalWindowAggregate -hash[sensor_id]-> GlobalWindowAggregate; GlobalWindowAggregate -forward-> Calc; Calc -forward-> Sink" {
 		t.Errorf("window INSERT edges %s", got)
 	}
+	if l := g.Nodes[0].Lines; len(l) != 1 || l[0] != "table: sensor_averages" {
+		t.Errorf("the sink's lines %q", l)
+	}
 	if a := g.Nodes[2].Attrs; len(a) != 3 || a[2] != "select=[sensor_id, AVG((sum$0, count$1)) AS EXPR$2, start('w$) AS window_start, end('w$) AS window_end]" {
 		t.Errorf("GlobalWindowAggregate's attributes %q", a)
 	}
