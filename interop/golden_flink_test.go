@@ -31,6 +31,12 @@ import (
 // depend on its parallelism (their order, where it may, is compared
 // with !unordered).
 //
+// A batch job's blocking (sort) shuffle reserves 512 network buffers per
+// result partition, which scripts/flink.sh's 2 GB task manager cannot
+// always give a join or a sort ("Insufficient number of network buffers:
+// required 512, but only 471 available"): such a case is counted as
+// unavailable and logged, not compared (the summary's "unavailable").
+//
 // Cases marked "# riffle-only: <reason>" (or files marked
 // "# riffle-only-file: <reason>") are skipped. Every other difference
 // fails the test.
@@ -66,7 +72,7 @@ func TestGoldenScriptsOnFlink(t *testing.T) {
 			file := file
 			t.Run(filepath.Base(file), func(t *testing.T) {
 				t.Parallel()
-				sqltest.RunScript(t, file, newEngine, sqltest.Options{Oracle: true, Tally: &tally, Rewrite: serialParallelism})
+				sqltest.RunScript(t, file, newEngine, sqltest.Options{Oracle: true, Tally: &tally, Rewrite: serialParallelism, Unavailable: lacksNetworkBuffers})
 			})
 		}
 	})
@@ -97,4 +103,10 @@ var parallelismRe = regexp.MustCompile(`(?i)^(\s*SET\s+'parallelism\.default'\s*
 // serialParallelism turns SET 'parallelism.default' = 'N' into '1'.
 func serialParallelism(statement string) string {
 	return parallelismRe.ReplaceAllString(statement, "${1}'1'")
+}
+
+// lacksNetworkBuffers recognizes Flink's failure for want of network
+// buffers.
+func lacksNetworkBuffers(output string) bool {
+	return strings.Contains(output, "Insufficient number of network buffers")
 }
