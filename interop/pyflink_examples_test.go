@@ -66,6 +66,13 @@ func TestPyFlinkSeedExamples(t *testing.T) {
 	}
 
 	rep := compareSeedExamples(goRecs, pyRecs)
+	if rep.Counts.RunInPyFlink > 0 && rep.Counts.PyFlinkErrors == rep.Counts.RunInPyFlink {
+		for _, r := range pyRecs {
+			if r.Error != "" {
+				t.Fatalf("every example failed in PyFlink; %s: %s", r.Label, r.Error)
+			}
+		}
+	}
 	for _, e := range rep.Examples {
 		known, isKnown := knownPyFlinkDiffs[e.Label]
 		switch {

@@ -4,7 +4,8 @@
 #
 #   scripts/pyflink.sh install     create the venv and pip install apache-flink (once;
 #                                  reused while its marker file says the same version)
-#   scripts/pyflink.sh python …    run the venv's python with these arguments
+#   scripts/pyflink.sh python …    run the venv's python with these arguments (without
+#                                  FLINK_HOME/FLINK_CONF_DIR: PyFlink uses its own jars)
 #   scripts/pyflink.sh path        print the venv's python
 #
 # apache-flink ships Flink's jars in apache-flink-libraries and pulls
@@ -43,7 +44,14 @@ install() {
 
 case "${1:-}" in
   install) install ;;
-  python) shift; [ -f "$venv/.installed" ] || die "not installed: run scripts/pyflink.sh install"; exec "$venv/bin/python" "$@" ;;
+  python)
+    shift
+    [ -f "$venv/.installed" ] || die "not installed: run scripts/pyflink.sh install"
+    # PyFlink runs its own jars (apache-flink-libraries) in a local mini
+    # cluster: a FLINK_HOME or FLINK_CONF_DIR of scripts/flink.sh (exported by
+    # scripts/interop.sh) would point its launcher at the wrong Flink.
+    exec env -u FLINK_HOME -u FLINK_CONF_DIR -u FLINK_LIB_DIR -u FLINK_OPT_DIR -u FLINK_PLUGINS_DIR \
+      "$venv/bin/python" "$@" ;;
   path) echo "$venv/bin/python" ;;
   *) die "usage: scripts/pyflink.sh install|python …|path" ;;
 esac
