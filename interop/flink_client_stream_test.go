@@ -35,12 +35,23 @@ func TestFlinkClientStreamingChangelog(t *testing.T) {
 	})
 	fcMustEqual(t, "applied", fcApplyChangelog(t, got), []string{"[apple, 2, 6.50]", "[pear, 1, 1.25]", "[plum, 1, 0.75]"})
 
-	// Top-1 per key (the partition key is the unique key: -U/+U)
-	got = fcRowsOf(t, ctx, e, "SELECT name, amount FROM (SELECT name, amount, "+
-		"ROW_NUMBER() OVER (PARTITION BY name ORDER BY amount DESC) AS rn FROM orders_csv) WHERE rn = 1")
-	fcMustEqual(t, "top-1 changelog", got, []string{
+	// Top-1 per key (FastTop1Function: the partition key is the unique
+	// key, so -U/+U); Riffle's embedded engine gives the same changelog
+	top1 := "SELECT name, amount FROM (SELECT name, amount, " +
+		"ROW_NUMBER() OVER (PARTITION BY name ORDER BY amount DESC) AS rn FROM orders_csv) WHERE rn = 1"
+	wantTop1 := []string{
 		"+I[apple, 2.50]", "+I[pear, 1.25]", "-U[apple, 2.50]", "+U[apple, 4.00]", "+I[plum, 0.75]",
-	})
+	}
+	fcMustEqual(t, "top-1 changelog", fcRowsOf(t, ctx, e, top1), wantTop1)
+	env, err := table.Create(table.InStreamingMode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.GetConfig().Set("table.dml-sync", "true")
+	embedded := table.NewEmbeddedEngine(env)
+	defer embedded.Close()
+	fcCreateTables(t, ctx, embedded, t.TempDir())
+	fcMustEqual(t, "embedded top-1 changelog", fcRowsOf(t, ctx, embedded, top1), wantTop1)
 
 	// many rows come in many pages, all of them, in order, up to EOS
 	fcExec(t, ctx, e, "CREATE TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "+

@@ -735,16 +735,17 @@ func (pl *planner) sort(s *Sort) *PhysNode {
 		if fetch < 0 {
 			return pl.temporalSort(in, keys, off)
 		}
-		// ORDER BY ... LIMIT n in streaming is a Top-N
+		// ORDER BY ... LIMIT n in streaming is a Top-N without partition
+		// keys (Flink's StreamPhysicalSortLimit: all kinds of changes)
 		ex := pl.exchange(in, runtime.Single, nil, 1)
+		appendOnly := in.Mode.IsInsertOnly()
 		p := &PhysNode{Op: "SortLimit", Inputs: []*PhysNode{ex}, Cols: in.Cols, Parallelism: 1,
-			Attrs: []string{"orderBy=[" + sortString(keys, names) + "]", fmt.Sprintf("offset=[%d]", off), fmt.Sprintf("fetch=[%d]", fetch)},
-			Mode:  types.ChangelogModeOf(types.Insert, types.Delete), rows: float64(fetch)}
-		if !in.Mode.IsInsertOnly() {
-			p.Mode = types.RetractMode
-		}
+			Attrs: []string{"orderBy=[" + sortString(keys, names) + "]", fmt.Sprintf("offset=[%d]", off), fmt.Sprintf("fetch=[%d]", fetch),
+				"strategy=[" + rankStrategy(appendOnly) + "]"},
+			Mode: types.RetractMode, rows: float64(fetch)}
 		p.newOp = func() runtime.Operator {
-			return &runtime.Rank{Keys: keys, Types: types_, RankStart: off + 1, RankEnd: off + fetch}
+			return &runtime.Rank{Keys: keys, Types: types_, RankStart: off + 1, RankEnd: off + fetch,
+				AppendOnly: appendOnly, NoUpdateBefore: p.noUpdateBefore}
 		}
 		return p
 	}
@@ -760,6 +761,19 @@ func (pl *planner) sort(s *Sort) *PhysNode {
 		return &runtime.Sort{Keys: keys, Types: types_, Offset: off, Fetch: fetch}
 	}
 	return p
+}
+
+// rankStrategy names Flink's RankProcessStrategy for a streaming Rank or
+// SortLimit: AppendFastStrategy over insert-only input, RetractStrategy
+// otherwise. (Flink picks UpdateFastStrategy over an updating input whose
+// upsert key holds the partition key and whose sort keys are monotonic,
+// e.g. ORDER BY COUNT(*) DESC over a GROUP BY of a table; Riffle has no
+// monotonicity analysis and retracts there.)
+func rankStrategy(appendOnly bool) string {
+	if appendOnly {
+		return "AppendFastStrategy"
+	}
+	return "RetractStrategy"
 }
 
 func (pl *planner) rank(r *Rank) *PhysNode {
@@ -790,18 +804,20 @@ func (pl *planner) rank(r *Rank) *PhysNode {
 	ts := Types(in.Cols)
 	start, end, withNum := r.RankStart, r.RankEnd, r.WithRankNum
 	appendOnly := in.Mode.IsInsertOnly()
+	// a streaming Rank may produce every kind of change, whatever its
+	// strategy and range (Flink's FlinkChangelogModeInferenceProgram): its
+	// Top-1 and ranges with an offset update rows in place (runtime.Rank)
 	mode := types.RetractMode
-	if !withNum && appendOnly {
-		mode = types.ChangelogModeOf(types.Insert, types.Delete)
-	}
-	if !pl.env.Streaming {
+	var attrs []string
+	if pl.env.Streaming {
+		attrs = append(attrs, "strategy=["+rankStrategy(appendOnly)+"]")
+	} else {
 		mode = types.InsertOnlyMode
 	}
-	p := &PhysNode{Op: "Rank", Inputs: []*PhysNode{ex}, Cols: r.Cols, Parallelism: par,
-		Attrs: []string{"rankType=[" + rankType + "]", fmt.Sprintf("rankRange=[rankStart=%d, rankEnd=%d]", start, end),
-			"partitionBy=[" + strings.Join(pk, ", ") + "]", "orderBy=[" + sortString(keys, names) + "]",
-			fmt.Sprintf("select=[%s]", strings.Join(Names(r.Cols), ", "))},
-		Mode: mode, rows: in.rows}
+	attrs = append(attrs, "rankType=["+rankType+"]", fmt.Sprintf("rankRange=[rankStart=%d, rankEnd=%d]", start, end),
+		"partitionBy=["+strings.Join(pk, ", ")+"]", "orderBy=["+sortString(keys, names)+"]",
+		fmt.Sprintf("select=[%s]", strings.Join(Names(r.Cols), ", ")))
+	p := &PhysNode{Op: "Rank", Inputs: []*PhysNode{ex}, Cols: r.Cols, Parallelism: par, Attrs: attrs, Mode: mode, rows: in.rows}
 	switch {
 	case withNum:
 		p.upsertKeys = [][]int{append(append([]int(nil), pkeys...), len(in.Cols))}

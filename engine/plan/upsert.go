@@ -83,7 +83,7 @@ func dropUpdateBefore(p *PhysNode) bool {
 		ok = dropUpdateBefore(p.Inputs[0])
 	case "Calc":
 		ok = !hasWhere(p) && dropUpdateBefore(p.Inputs[0])
-	case "GroupAggregate", "Deduplicate", "Rank":
+	case "GroupAggregate", "Deduplicate", "Rank", "SortLimit":
 		p.noUpdateBefore = true
 		ok = true
 	}

@@ -12,12 +12,26 @@ import (
 
 // Rank is the streaming Top-N operator (Flink's Rank with ROW_NUMBER):
 // per partition it keeps the rows ordered by the sort keys and emits the
-// changes of the visible range [RankStart, RankEnd] (1-based). Without a
-// rank number, a row entering the range is +I and a row leaving it is -D;
-// with a rank number (appended as a BIGINT column) a row whose rank
-// changes is retracted (-U) and re-emitted (+U). Retracting input is
-// supported. ORDER BY ... LIMIT n in streaming mode is a Rank without
-// partition keys.
+// changes of the visible range [RankStart, RankEnd] (1-based), in one of
+// two ways, as Flink's Top-N functions do:
+//
+//   - by position (Flink's "with row number" algorithm, and its
+//     FastTop1Function): each rank whose row changes gets -U of the old
+//     row and +U of the new one, in rank order; a rank that fills is +I,
+//     one that empties -D. Used with a rank number (appended as a BIGINT
+//     column), with an offset (RankStart > 1; the rows then carry no
+//     number), and for a Top-1 (RankStart = RankEnd = 1) over insert-only
+//     input (AppendFastStrategy picks FastTop1Function, whose partition
+//     key is the unique key of its output).
+//   - by membership (AppendOnlyTopNFunction and RetractableTopNFunction
+//     without a row number): a row leaving the range is -D and a row
+//     entering it +I. Used otherwise: a Top-N from rank 1 without the
+//     number over insert-only input with N > 1, or over updating input
+//     (RetractStrategy) for any N.
+//
+// Retracting input is supported. ORDER BY ... LIMIT n in streaming mode
+// is a Rank without partition keys (Flink's SortLimit, the same
+// functions).
 type Rank struct {
 	BaseOperator
 	PartitionKeys []int
@@ -213,8 +227,14 @@ func (r *Rank) ProcessBatch(_ int, b *types.Batch) error {
 	return r.Emit(r.build(kinds, rows))
 }
 
+// ByPosition reports whether r emits its changes rank by rank (-U/+U)
+// rather than as rows leaving (-D) and entering (+I) the range; see Rank.
+func (r *Rank) ByPosition() bool {
+	return r.WithRankNum || r.RankStart > 1 || (r.AppendOnly && r.RankStart == 1 && r.RankEnd == 1)
+}
+
 func (r *Rank) diff(old, next []*rankRow, emit func(types.RowKind, *rankRow, int64)) {
-	if !r.WithRankNum {
+	if !r.ByPosition() {
 		inNext := map[*rankRow]bool{}
 		for _, x := range next {
 			inNext[x] = true
