@@ -490,6 +490,52 @@ func wallClockToInstant(v any, t *types.DataType, zone *time.Location) any {
 	return v
 }
 
+// instantToWallClock is the inverse of wallClockToInstant: it turns the
+// TIMESTAMP_LTZ instants in v (of type t, also nested) into their
+// wall-clock times in zone, held as UTC times, as the JSON row format
+// writes them. Values are changed in place where they are held in slices,
+// maps or rows (v is a fresh value of types.ValueAt).
+func instantToWallClock(v any, t *types.DataType, zone *time.Location) any {
+	if v == nil || t == nil {
+		return v
+	}
+	switch t.Root {
+	case types.TimestampLTZRoot:
+		if ts, ok := v.(time.Time); ok {
+			w := ts.In(zone)
+			return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), time.UTC)
+		}
+	case types.ArrayRoot:
+		if a, ok := v.([]any); ok {
+			for i := range a {
+				a[i] = instantToWallClock(a[i], t.Elem, zone)
+			}
+		}
+	case types.MapRoot, types.MultisetRoot:
+		if m, ok := v.(*types.Map); ok {
+			kt, vt := t.Key, t.Value
+			if t.Root == types.MultisetRoot {
+				kt, vt = t.Elem, nil
+			}
+			for i := range m.Keys {
+				m.Keys[i] = instantToWallClock(m.Keys[i], kt, zone)
+				if vt != nil && i < len(m.Values) {
+					m.Values[i] = instantToWallClock(m.Values[i], vt, zone)
+				}
+			}
+		}
+	case types.RowRoot:
+		if r, ok := v.(*types.Row); ok {
+			for i, f := range t.Fields {
+				if i < len(r.Values) {
+					r.Values[i] = instantToWallClock(r.Values[i], f.Type, zone)
+				}
+			}
+		}
+	}
+	return v
+}
+
 // needsPlainText reports columns that Apache Flink's JSON row format cannot
 // write: a MAP or MULTISET (at any depth) whose key is not a CHAR or
 // VARCHAR ("JSON format doesn't support non-string as key type of map";

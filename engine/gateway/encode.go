@@ -29,7 +29,10 @@ import (
 //	strings; BINARY base64; DATE "2024-01-31"; TIME "12:30:00" (with a
 //	fraction only when non-zero); TIMESTAMP "2024-01-31T12:30:00.123"
 //	(fraction without trailing zeros, none when zero); TIMESTAMP_LTZ the
-//	instant in UTC with "Z"; ARRAY an array; MAP and MULTISET an object keyed
+//	wall-clock time in the session time zone (table.local-time-zone)
+//	followed by "Z", also nested (Flink's RowDataLocalTimeZoneConverter
+//	shifts the values before the JSON format appends "Z": epoch 0 in a
+//	session in Asia/Tokyo is "1970-01-01T09:00:00Z"); ARRAY an array; MAP and MULTISET an object keyed
 //	by the key's string form (NULL key "null"), MULTISET values are counts;
 //	ROW an object keyed by field name; NULL null.
 //
@@ -49,14 +52,17 @@ type fieldWriter func(buf []byte, i int) []byte
 
 // writerFor returns the writer of a column in a row format.
 //
-// zone is the session time zone of TIMESTAMP_LTZ values in PLAIN_TEXT
-// (nil = UTC).
+// zone is the session time zone TIMESTAMP_LTZ values are written in, as
+// wall-clock times in both formats (nil = UTC).
 func writerFor(arr arrow.Array, t *types.DataType, format RowFormat, zone *time.Location) fieldWriter {
+	if zone == nil {
+		zone = time.UTC
+	}
 	var w fieldWriter
 	if format == RowFormatPlainText {
 		w = textWriter(arr, t, zone)
 	} else {
-		w = jsonWriter(arr, t)
+		w = jsonWriter(arr, t, zone)
 	}
 	if arr.NullN() == 0 {
 		return w
@@ -69,7 +75,7 @@ func writerFor(arr arrow.Array, t *types.DataType, format RowFormat, zone *time.
 	}
 }
 
-func jsonWriter(arr arrow.Array, t *types.DataType) fieldWriter {
+func jsonWriter(arr arrow.Array, t *types.DataType, zone *time.Location) fieldWriter {
 	switch a := arr.(type) {
 	case *array.Boolean:
 		return func(buf []byte, i int) []byte { return strconv.AppendBool(buf, a.Value(i)) }
@@ -118,8 +124,12 @@ func jsonWriter(arr arrow.Array, t *types.DataType) fieldWriter {
 		ltz := t.Root == types.TimestampLTZRoot
 		vals := a.TimestampValues()
 		return func(buf []byte, i int) []byte {
+			v := int64(vals[i])
 			buf = append(buf, '"')
-			buf = appendISOTimestamp(buf, int64(vals[i]), perSec)
+			if ltz {
+				v = shiftToWallClock(v, perSec, zone)
+			}
+			buf = appendISOTimestamp(buf, v, perSec)
 			if ltz {
 				buf = append(buf, 'Z')
 			}
@@ -130,9 +140,29 @@ func jsonWriter(arr arrow.Array, t *types.DataType) fieldWriter {
 	case *array.Duration:
 		return func(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(a.Value(i)), 10) }
 	}
+	if hasLTZ(t) {
+		return func(buf []byte, i int) []byte {
+			return jsonformat.AppendGoValue(buf, instantToWallClock(types.ValueAt(arr, i, t), t, zone), t, true)
+		}
+	}
 	return func(buf []byte, i int) []byte {
 		return jsonformat.AppendGoValue(buf, types.ValueAt(arr, i, t), t, true)
 	}
+}
+
+// shiftToWallClock returns the epoch value v (perSec units per second) of
+// an instant moved by zone's UTC offset at that instant: the wall-clock
+// time in zone, counted as if it were UTC.
+func shiftToWallClock(v, perSec int64, zone *time.Location) int64 {
+	if zone == time.UTC {
+		return v
+	}
+	sec := v / perSec
+	if v%perSec < 0 {
+		sec--
+	}
+	_, off := time.Unix(sec, 0).In(zone).Zone()
+	return v + int64(off)*perSec
 }
 
 func textWriter(arr arrow.Array, t *types.DataType, zone *time.Location) fieldWriter {
@@ -323,7 +353,7 @@ var rowKindNames = [...]string{`"INSERT"`, `"UPDATE_BEFORE"`, `"UPDATE_AFTER"`, 
 // appendRows appends the rows of batches as the elements of the "data"
 // array: {"kind":"INSERT","fields":[...]}, separated by commas.
 //
-// zone is the session time zone PLAIN_TEXT prints TIMESTAMP_LTZ values in
+// zone is the session time zone TIMESTAMP_LTZ values are written in
 // (nil = UTC).
 func appendRows(buf []byte, batches []*types.Batch, ts []*types.DataType, format RowFormat, zone *time.Location) []byte {
 	first := true

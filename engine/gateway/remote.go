@@ -63,8 +63,8 @@ type RemoteEngine struct {
 	opts    RemoteOptions
 	info    GetInfoResponse
 	// ltzWallClock: the server writes TIMESTAMP_LTZ values as wall-clock
-	// times in the session time zone (Apache Flink), not as UTC instants
-	// (Riffle); see wallClockToInstant.
+	// times in the session time zone, as Apache Flink's and Riffle's
+	// gateways both do; see wallClockToInstant.
 	ltzWallClock bool
 
 	mu         sync.Mutex
@@ -95,7 +95,6 @@ func Connect(ctx context.Context, endpoint string, opts RemoteOptions) (*RemoteE
 	if v < V2 {
 		return nil, fmt.Errorf("gateway: %s speaks only REST API %s; Riffle needs v2 or later", endpoint, v)
 	}
-	// which server it is decides how TIMESTAMP_LTZ values are read
 	info, err := c.Info(ctx)
 	if err != nil {
 		return nil, err
@@ -106,7 +105,7 @@ func Connect(ctx context.Context, endpoint string, opts RemoteOptions) (*RemoteE
 	}
 	e := newRemote(c, id, opts)
 	e.info = info
-	e.ltzWallClock = info.ProductName == FlinkProductName
+	e.ltzWallClock = true // Flink's and Riffle's gateways alike (RowDataLocalTimeZoneConverter)
 	return e, nil
 }
 

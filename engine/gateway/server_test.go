@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/riffle-sql/riffle/engine/types"
 )
 
 func TestAPIVersionsAndInfoOnEveryPrefix(t *testing.T) {
@@ -528,4 +530,54 @@ func maxInt64(a, b int64) int64 {
 		return a
 	}
 	return b
+}
+
+// TestJSONRowsLTZAsFlinkWrites checks TIMESTAMP_LTZ in the JSON row format
+// against what Flink 2.3.0's SQL Gateway answered in a session in
+// Asia/Tokyo: the wall-clock time in the session time zone followed by "Z",
+// nested values too (SELECT TO_TIMESTAMP_LTZ(0,3), ARRAY[...], MAP['k',
+// ...] gave "1970-01-01T09:00:00Z", ["1970-01-01T09:00:00Z"] and
+// {"k":"1970-01-01T09:00:00Z"}); and that Riffle's client reads them back
+// as the instants they stand for.
+func TestJSONRowsLTZAsFlinkWrites(t *testing.T) {
+	g := newTestGateway(t, Config{})
+	props := map[string]string{"execution.runtime-mode": "batch", "table.local-time-zone": "Asia/Tokyo"}
+	s := g.openSession(t, props)
+	const q = "SELECT TO_TIMESTAMP_LTZ(0, 3) AS a, ARRAY[TO_TIMESTAMP_LTZ(0, 3)] AS b, MAP['k', TO_TIMESTAMP_LTZ(1500, 3)] AS m, " +
+		"TO_TIMESTAMP_LTZ(-1, 3) AS neg, CAST(NULL AS TIMESTAMP_LTZ(3)) AS n"
+	op := g.execute(t, s, q)
+	var m map[string]any
+	waitFor(10*time.Second, func() bool {
+		m = g.mustOK(t, "GET", "/v2/sessions/"+s+"/operations/"+op+"/result/0?rowFormat=JSON", nil)
+		return m["resultType"] != "NOT_READY"
+	})
+	raw, _ := json.Marshal(m["results"].(map[string]any)["data"])
+	want := `[{"fields":["1970-01-01T09:00:00Z",["1970-01-01T09:00:00Z"],{"k":"1970-01-01T09:00:01.5Z"},"1970-01-01T08:59:59.999Z",null],"kind":"INSERT"}]`
+	if string(raw) != want {
+		t.Errorf("JSON rows\n got %s\nwant %s", raw, want)
+	}
+
+	// round trip through Riffle's client: the instants come back
+	e := g.connect(t, props)
+	_, rows := collectAll(t, e, q)
+	if len(rows) != 1 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	v := rows[0].Values
+	epoch := time.Unix(0, 0).UTC()
+	if got, ok := v[0].(time.Time); !ok || !got.Equal(epoch) {
+		t.Errorf("a = %v, want %v", v[0], epoch)
+	}
+	if arr, ok := v[1].([]any); !ok || len(arr) != 1 || !arr[0].(time.Time).Equal(epoch) {
+		t.Errorf("b = %v, want [%v]", v[1], epoch)
+	}
+	if mp, ok := v[2].(*types.Map); !ok || len(mp.Values) != 1 || !mp.Values[0].(time.Time).Equal(time.UnixMilli(1500)) {
+		t.Errorf("m = %v, want {k=1.5 s after epoch}", v[2])
+	}
+	if got, ok := v[3].(time.Time); !ok || !got.Equal(time.UnixMilli(-1)) {
+		t.Errorf("neg = %v, want 1 ms before epoch", v[3])
+	}
+	if v[4] != nil {
+		t.Errorf("n = %v, want NULL", v[4])
+	}
 }
