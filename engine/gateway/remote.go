@@ -590,8 +590,11 @@ func (e *RemoteEngine) clusterRequest(ctx context.Context, method, path string) 
 	return raw, resp.StatusCode, nil
 }
 
-// Close stops heart-beating and closes the session; the gateway cancels
-// the session's jobs.
+// Close stops heart-beating and closes the session. Riffle's gateway and
+// Flink's alike then cancel the jobs of the session's unfinished queries
+// (SELECT) and leave its INSERT jobs running: those outlive the session
+// and stay listed, and stoppable, in the gateway's and the cluster's job
+// lists (STOP JOB from another session, Flink's web UI or REST API).
 func (e *RemoteEngine) Close() error {
 	e.mu.Lock()
 	if e.closed {

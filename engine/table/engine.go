@@ -44,8 +44,9 @@ type Engine interface {
 	// CancelJob stops a job (STOP JOB 'id').
 	CancelJob(ctx context.Context, jobID string) error
 	// Close releases the engine: an embedded engine cancels its running
-	// jobs, a remote one closes its gateway session (which cancels the
-	// session's jobs on the server).
+	// jobs; a remote one closes its gateway session, on which the gateway
+	// (Riffle's or Flink's) cancels the jobs of the session's unfinished
+	// queries while its INSERT jobs run on, outliving the session.
 	Close() error
 }
 
