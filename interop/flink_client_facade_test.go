@@ -26,7 +26,7 @@ func fcReport(ctx context.Context, e table.Engine, dir string) (map[string][]str
 			"'connector' = 'filesystem', 'path' = 'file://" + filepath.Join(dir, "fruit") + "', 'format' = 'json')",
 		// Flink 2.3.0 counts a datagen table bounded only with
 		// number-of-rows (sequence fields alone end the stream, yet batch
-		// mode refuses the table as unbounded); Riffle accepts both
+		// mode refuses the table as unbounded); so does Riffle
 		"CREATE TABLE seq (id BIGINT) WITH ('connector' = 'datagen', " +
 			"'number-of-rows' = '1000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '1000')",
 		"CREATE TABLE big_orders (id INT, name STRING, amount DECIMAL(10, 2)) WITH (" +

@@ -123,6 +123,27 @@ type Source interface {
 	Open(ctx context.Context, split Split, spec ReadSpec) (Reader, error)
 }
 
+// DeclaresBoundedness is implemented by a Source whose boundedness to the
+// planner differs from Bounded (whether it ends by itself): Flink's
+// ScanRuntimeProvider.isBounded. A datagen table whose fields include a
+// sequence ends when the sequence does, yet Flink declares it unbounded
+// unless number-of-rows is set, so batch mode refuses it.
+type DeclaresBoundedness interface {
+	// DeclaredBounded reports whether the planner treats the source as
+	// bounded.
+	DeclaredBounded() bool
+}
+
+// DeclaredBounded reports whether the planner treats src as bounded (batch
+// mode requires it): DeclaredBounded when src declares it, Bounded
+// otherwise.
+func DeclaredBounded(src Source) bool {
+	if d, ok := src.(DeclaresBoundedness); ok {
+		return d.DeclaredBounded()
+	}
+	return src.Bounded()
+}
+
 // PartitionPruner is implemented by sources of partitioned tables, like
 // Flink's SupportsPartitionPushDown: the planner hands over a predicate on
 // the partition columns, and Splits then lists only the splits of the

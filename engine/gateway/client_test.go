@@ -117,7 +117,7 @@ func TestRemotePaging(t *testing.T) {
 	e := g.connect(t, batchMode)
 	const n = 20000
 	if _, err := e.ExecuteSQL(fmt.Sprintf("CREATE TABLE seq (id BIGINT, s STRING) WITH ('connector' = 'datagen', "+
-		"'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '%d', 'fields.s.length' = '4', 'rows-per-second' = '100000000')", n)); err != nil {
+		"'number-of-rows' = '%d', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '%d', 'fields.s.length' = '4', 'rows-per-second' = '100000000')", n, n)); err != nil {
 		t.Fatal(err)
 	}
 	res, err := e.ExecuteSQL("SELECT id, s FROM seq")

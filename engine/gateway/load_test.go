@@ -57,7 +57,7 @@ func TestLoad(t *testing.T) {
 				}
 				defer e.Close()
 				if _, err := e.ExecuteSQLContext(ctx, fmt.Sprintf("CREATE TABLE seq (id BIGINT) WITH ('connector' = 'datagen', "+
-					"'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '%d', 'rows-per-second' = '100000000')", rows)); err != nil {
+					"'number-of-rows' = '%d', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '%d', 'rows-per-second' = '100000000')", rows, rows)); err != nil {
 					errs <- err
 					return
 				}

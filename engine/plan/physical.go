@@ -204,7 +204,7 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 	if err != nil {
 		pl.fail("%v", err)
 	}
-	if !pl.env.Streaming && !src.Bounded() {
+	if !pl.env.Streaming && !connector.DeclaredBounded(src) {
 		pl.fail("Querying an unbounded table '%s' in batch mode is not allowed. The table source is unbounded.", s.ID.Summary())
 	}
 	phys := s.Table.TableSchema.Physical()

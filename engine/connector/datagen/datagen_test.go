@@ -371,3 +371,33 @@ func BenchmarkDatagen(b *testing.B) {
 	}
 	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// Sequence fields end the source by themselves, but only number-of-rows
+// makes it bounded to the planner (Flink's DataGenTableSource:
+// isBounded = number-of-rows is set), so batch mode refuses a table of
+// sequence fields without it, as Flink 2.3.0 does.
+func TestDeclaredBoundedness(t *testing.T) {
+	names := []string{"id"}
+	ts := []*types.DataType{types.BigIntType()}
+	seq := map[string]string{"fields.id.kind": "sequence", "fields.id.start": "1", "fields.id.end": "3"}
+	for _, c := range []struct {
+		name              string
+		opts              map[string]string
+		bounded, declared bool
+	}{
+		{"random", map[string]string{}, false, false},
+		{"sequence", seq, true, false},
+		{"sequence and number-of-rows", map[string]string{"fields.id.kind": "sequence", "fields.id.start": "1", "fields.id.end": "3", "number-of-rows": "2"}, true, true},
+		{"number-of-rows", map[string]string{"number-of-rows": "2"}, true, true},
+	} {
+		src, _ := newSource(t, c.opts, names, ts)
+		if src.Bounded() != c.bounded || src.DeclaredBounded() != c.declared || connector.DeclaredBounded(src) != c.declared {
+			t.Errorf("%s: Bounded %v DeclaredBounded %v, want %v %v", c.name, src.Bounded(), src.DeclaredBounded(), c.bounded, c.declared)
+		}
+	}
+	// the sequence alone still ends the rows (streaming mode)
+	src, _ := newSource(t, seq, names, ts)
+	if rows := rowsOf(t, src, ts)[0]; len(rows) != 3 {
+		t.Fatalf("%d rows, want 3", len(rows))
+	}
+}

@@ -29,9 +29,13 @@
 // 0..120000 months; INTERVAL DAY TO SECOND: limited to what a Go
 // time.Duration holds).
 //
-// A sequence field makes the source bounded: it ends when the first
+// A sequence field makes the source end by itself: when the first
 // sequence is exhausted (Flink's DataGeneratorSource stops when any
-// generator has no next value), or after number-of-rows. Each split
+// generator has no next value), or after number-of-rows. Only
+// number-of-rows makes it bounded to the planner, though (Flink's
+// DataGenTableSource: isBounded = number-of-rows is set): batch mode
+// refuses a table without it, sequence fields or not, with Flink's
+// "Querying an unbounded table '…' in batch mode is not allowed." Each split
 // generates a contiguous part of every sequence range and an equal share
 // of number-of-rows and of the rate, as Flink's subtasks do.
 //

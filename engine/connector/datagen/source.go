@@ -32,7 +32,7 @@ func (Factory) Identifier() string { return Identifier }
 func (Factory) Options() []connector.Option {
 	return []connector.Option{
 		{Key: OptRowsPerSecond, Default: "10000", Kind: "int", Description: "Rows per second to control the emit rate."},
-		{Key: OptNumberOfRows, Kind: "int", Description: "Total number of rows to emit. By default, the table is unbounded."},
+		{Key: OptNumberOfRows, Kind: "int", Description: "Total number of rows to emit. By default, the table is unbounded (batch mode needs this option, even with sequence fields)."},
 		{Key: OptScanParallelism, Kind: "int", Description: "Number of parallel generator splits."},
 		{Key: "fields.#.kind", Default: "random", Kind: "enum", Values: []string{KindRandom, KindSequence}, Description: "Generator of this '#' field: 'sequence' or 'random'."},
 		{Key: "fields.#.min", Kind: "string", Description: "Minimum value of the random generator, for numeric types."},
@@ -80,7 +80,13 @@ func (src *Source) generators() ([]*field, error) {
 	return out, nil
 }
 
-// Bounded reports number-of-rows or a sequence field.
+// DeclaredBounded reports number-of-rows: Flink's DataGenTableSource is
+// bounded to the planner only with it (a source of sequence fields alone
+// ends by itself, but batch mode refuses it as unbounded, as Flink does).
+func (src *Source) DeclaredBounded() bool { return src.s.rows >= 0 }
+
+// Bounded reports whether the source ends by itself: with number-of-rows
+// or a sequence field (the first exhausted sequence ends it).
 func (src *Source) Bounded() bool {
 	if src.s.rows >= 0 {
 		return true
