@@ -224,7 +224,7 @@ func compileLazy(c *Call) (Evaluator, error) {
 			return e
 		}
 		if cheapSafe(x) {
-			key := x.String() + " " + x.T.String()
+			key := exprKey(x) // by column index: names can repeat
 			j, seen := keys[key]
 			if !seen {
 				j = len(hoisted)

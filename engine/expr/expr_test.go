@@ -188,3 +188,43 @@ func TestASCIIAsFlink(t *testing.T) {
 		}
 	}
 }
+
+// TestToTimestampLTZIsNullable: Flink 2.3.0 types TO_TIMESTAMP_LTZ nullable
+// whatever its arguments (ToTimestampLtzTypeStrategy; its SQL Gateway
+// describes TO_TIMESTAMP_LTZ(1000, 3), (1000), ('2024-01-01 00:00:00'),
+// (CAST(1000 AS BIGINT), 0) and (1.5, 3) all as nullable TIMESTAMP_LTZ(3)).
+func TestToTimestampLTZIsNullable(t *testing.T) {
+	ms := &InputRef{Index: 0, Name: "ms", T: types.BigIntType().NotNull()}
+	for _, args := range [][]Expr{
+		{lit(int32(1000), types.IntType()), lit(int32(3), types.IntType())},
+		{lit(int32(1000), types.IntType())},
+		{ms, lit(int32(0), types.IntType())},
+		{lit(types.MustDecimal("1.5"), types.DecimalType(2, 1)), lit(int32(3), types.IntType())},
+		{lit("2024-01-01 00:00:00", types.StringType())},
+		{lit("2024-01-01", types.StringType()), lit("yyyy-MM-dd", types.StringType())},
+	} {
+		e := call(t, "TO_TIMESTAMP_LTZ", args...)
+		if got := e.Type().String(); got != "TIMESTAMP_LTZ(3)" {
+			t.Errorf("TO_TIMESTAMP_LTZ(%v) type = %s, want TIMESTAMP_LTZ(3)", args, got)
+		}
+	}
+}
+
+// Found by the differential run: after a join two columns can have the
+// same name (a.g and b.g are both "g" in the join's row); sharing and
+// hoisting subexpressions keyed them by their text, so >(g, s) over column
+// 1 and >(g, s) over column 4 became one shared column and the filter
+// a.g > a.s AND b.g > a.s kept rows where only the first held.
+func TestSharedSubexpressionsKeepColumnsWithTheSameNameApart(t *testing.T) {
+	st := types.StringType()
+	g1 := &InputRef{Index: 1, Name: "g", T: st}
+	g4 := &InputRef{Index: 4, Name: "g", T: st}
+	s := &InputRef{Index: 2, Name: "s", T: st}
+	e1, e2 := call(t, ">", g1, s), call(t, ">", g4, s)
+	if shared, _ := ShareSubexpressions([]Expr{call(t, "AND", e1, e2)}, 5); len(shared) != 0 {
+		t.Fatalf("shared %v: two different comparisons taken for one", shared)
+	}
+	if shared, _ := ShareSubexpressions([]Expr{e1, call(t, "NOT", e1)}, 5); len(shared) != 1 {
+		t.Fatalf("shared %v: the repeated comparison is not shared", shared)
+	}
+}

@@ -1,6 +1,9 @@
 package expr
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/riffle-sql/riffle/engine/types"
@@ -67,7 +70,39 @@ func ShareSubexpressions(exprs []Expr, width int) (shared []Expr, rewritten []Ex
 	return shared, rewritten
 }
 
-func shareKey(c *Call) string { return c.String() + " " + c.T.String() }
+func shareKey(c *Call) string { return exprKey(c) }
+
+// exprKey identifies an expression by its structure: a column by its
+// index (String shows its name, and two columns may have the same one, as
+// a join's a.g and b.g do), a call by its name, arguments and type, any
+// other expression by its text and type.
+func exprKey(e Expr) string {
+	var b strings.Builder
+	writeExprKey(&b, e)
+	return b.String()
+}
+
+func writeExprKey(b *strings.Builder, e Expr) {
+	switch x := e.(type) {
+	case *InputRef:
+		b.WriteString("$" + strconv.Itoa(x.Index))
+	case *Call:
+		b.WriteString(x.Name)
+		b.WriteByte('(')
+		for i, a := range x.Args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeExprKey(b, a)
+		}
+		b.WriteString(") ")
+		b.WriteString(x.T.String())
+	default:
+		b.WriteString(e.String())
+		b.WriteByte(' ')
+		b.WriteString(e.Type().String())
+	}
+}
 
 // isGetFieldChain reports a ROW field access (GET_FIELD with a literal
 // name) on a column or on such an access.

@@ -142,3 +142,20 @@ func TestUncorrelatedSubqueryOverEmptyStream(t *testing.T) {
 		}
 	}
 }
+
+// A filter over a join's row whose conjuncts compare same-named columns of
+// both sides (a.g > a.s AND b.g > a.s; the join's row has two columns named
+// g) kept the FULL JOIN's padded rows when the projection computed an
+// expression: the two comparisons were shared as one by their text.
+func TestFilterOnSameNamedJoinColumns(t *testing.T) {
+	const q = `SELECT a.g, a.id, b.id, a.id > 3 FROM
+  (VALUES (1, 'b', 'a'), (2, 'c', 'b'), (4, 'a', 'b'), (5, 'c', 'a')) AS a(id, g, s) FULL JOIN
+  (VALUES (1, 'c', 'a'), (3, 'c', 'b'), (5, 'b', 'b')) AS b(id, g, s) ON a.id = b.id
+WHERE a.g > a.s AND b.g > a.s`
+	want := "+I[b, 1, 1, false]\n+I[c, 5, 5, true]"
+	for _, settings := range []*EnvironmentSettings{InBatchMode(), InStreamingMode()} {
+		if got := strings.Join(finalRows(t, MustCreate(settings), q), "\n"); got != want {
+			t.Errorf("streaming=%v: got\n%s\nwant\n%s", settings.IsStreamingMode(), got, want)
+		}
+	}
+}
