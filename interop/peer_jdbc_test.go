@@ -52,9 +52,7 @@ func runJdbcProbe(t *testing.T, f Flink, url string) string {
 // knownJDBCDifferences are the probe lines (by prefix) where Riffle's
 // engine, not its gateway, answers differently from Flink; the comparison
 // logs them instead of failing.
-var knownJDBCDifferences = map[string]string{
-	"value: ltz TIMESTAMP_LTZ(3)": "TO_TIMESTAMP_LTZ(1000, 3) is NOT NULL in Riffle, nullable in Flink (type inference)",
-}
+var knownJDBCDifferences = map[string]string{}
 
 var uuidRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 

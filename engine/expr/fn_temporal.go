@@ -433,7 +433,10 @@ func init() {
 						}
 					}
 				}
-				return types.TimestampLTZType(3).WithNullable(anyNullable(c.Args)), nil
+				// nullable whatever the arguments, as Flink's
+				// ToTimestampLtzTypeStrategy infers it (Flink 2.3.0
+				// describes TO_TIMESTAMP_LTZ(1000, 3) as TIMESTAMP_LTZ(3))
+				return types.TimestampLTZType(3), nil
 			case t.IsString() || t.Root == types.Null:
 				for i := range c.Args {
 					if !c.Args[i].IsString() && c.Args[i].Root != types.Null {
