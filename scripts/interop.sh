@@ -28,4 +28,12 @@ set -a
 . "$FLINK_RUN_DIR/endpoints.env"
 set +a
 
-go test -tags "interop,$TAGS" -count=1 -timeout 25m "$@" ./interop/...
+# One package at a time (-p 1): the tests share the cluster's task slots.
+# The workbench's interop tests live in ui/ (TestFlink*); with no arguments
+# only those run there, the rest of ui/ being `make test`'s.
+if [ $# -eq 0 ]; then
+  go test -tags "interop,$TAGS" -p 1 -count=1 -timeout 25m ./interop/...
+  go test -tags "interop,$TAGS" -count=1 -timeout 10m -run '^TestFlink' ./ui/
+else
+  go test -tags "interop,$TAGS" -p 1 -count=1 -timeout 25m "$@" ./interop/... ./ui/
+fi
