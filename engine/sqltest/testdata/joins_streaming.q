@@ -137,6 +137,7 @@ SET 'parallelism.default' = '4';
 [INFO] Execute statement succeeded.
 !info
 
+# riffle-only: event-time semantics: whether Flink drops o3 as late in this interval join depends on when its periodic watermarks fire (varies from run to run)
 SELECT o.id, o.ts, s.sts
 FROM orders o JOIN shipments s
 ON o.id = s.oid AND s.sts BETWEEN o.ts AND o.ts + INTERVAL '10' SECOND;
