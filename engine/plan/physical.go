@@ -956,7 +956,18 @@ func describeTop(p *PhysNode) string {
 	for len(p.Inputs) == 1 && (p.Op == "Exchange" || p.Op == "Calc") && !p.Inputs[0].Mode.IsInsertOnly() {
 		p = p.Inputs[0]
 	}
-	return p.Op + "(" + strings.Join(p.Attrs, ", ") + ")"
+	attrs := p.Attrs
+	if p.Op == "Rank" || p.Op == "SortLimit" {
+		// Flink reports changelog errors before it picks a rank strategy
+		attrs = make([]string, len(p.Attrs))
+		for i, a := range p.Attrs {
+			if strings.HasPrefix(a, "strategy=[") {
+				a = "strategy=[UndefinedStrategy]"
+			}
+			attrs[i] = a
+		}
+	}
+	return p.Op + "(" + strings.Join(attrs, ", ") + ")"
 }
 
 // ---------------------------------------------------------------- graph

@@ -282,6 +282,65 @@ WHERE rn = 2;
 Received a total of 12 rows
 !ok
 
+# Over a GROUP BY of a table (not a VALUES view) whose sort key is
+# monotonic (COUNT DESC) and whose upsert key holds the partition key,
+# Flink 2.3.0 picks UpdateFastStrategy (FastTop1Function) and emits
+# -U/+U: +I[a, 1, 1] +I[b, 5, 1] -U[a, 1, 1] +U[a, 1, 2] -U[a, 1, 2]
+# +U[a, 3, 3] -U[b, 5, 1] +U[b, 5, 2] -U[b, 5, 2] +U[b, 5, 3].
+# Riffle has no monotonicity analysis and retracts (-D/+I), as Flink
+# does over the VALUES view above.
+CREATE TEMPORARY TABLE w (k STRING, v INT)
+WITH ('connector' = 'filesystem', 'path' = '${TESTDATA}/topn_kv.csv', 'format' = 'csv');
+[INFO] Execute statement succeeded.
+!info
+
+# riffle-only: Riffle differs (open): Flink picks UpdateFastStrategy here (see above)
+SELECT k, v, c FROM (
+  SELECT k, v, c, ROW_NUMBER() OVER (PARTITION BY k ORDER BY c DESC) AS rn
+  FROM (SELECT k, v, COUNT(*) AS c FROM w GROUP BY k, v))
+WHERE rn = 1;
++----+--------------------------------+-------------+----------------------+
+| op |                              k |           v |                    c |
++----+--------------------------------+-------------+----------------------+
+| +I |                              a |           1 |                    1 |
+| +I |                              b |           5 |                    1 |
+| -D |                              a |           1 |                    1 |
+| +I |                              a |           3 |                    1 |
+| -D |                              a |           3 |                    1 |
+| +I |                              a |           1 |                    2 |
+| -D |                              a |           1 |                    2 |
+| +I |                              a |           3 |                    3 |
+| -D |                              b |           5 |                    1 |
+| +I |                              b |           7 |                    1 |
+| -D |                              b |           7 |                    1 |
+| +I |                              b |           5 |                    2 |
+| -D |                              b |           5 |                    2 |
+| +I |                              b |           7 |                    1 |
+| -D |                              b |           7 |                    1 |
+| +I |                              b |           5 |                    3 |
++----+--------------------------------+-------------+----------------------+
+Received a total of 16 rows
+!ok
+
+# A Top-N produces updates and deletes whatever its range: an append-only
+# sink refuses it (Flink names the strategy it has not picked yet).
+CREATE TEMPORARY TABLE appended (k STRING, v INT)
+WITH ('connector' = 'filesystem', 'path' = '${TESTDATA}/never-written', 'format' = 'csv');
+[INFO] Execute statement succeeded.
+!info
+
+INSERT INTO appended SELECT k, v FROM (
+  SELECT k, v, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC) AS rn FROM t)
+WHERE rn <= 2;
+[ERROR] Could not execute SQL statement. Reason:
+Table sink 'default_catalog.default_database.appended' doesn't support consuming update and delete changes which is produced by node Rank(strategy=[UndefinedStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=2], partitionBy=[k], orderBy=[v DESC], select=[k, v])
+!error
+
+INSERT INTO appended SELECT k, v FROM t ORDER BY v DESC LIMIT 2;
+[ERROR] Could not execute SQL statement. Reason:
+Table sink 'default_catalog.default_database.appended' doesn't support consuming update and delete changes which is produced by node SortLimit(orderBy=[v DESC], offset=[0], fetch=[2], strategy=[UndefinedStrategy])
+!error
+
 # riffle-only: EXPLAIN text: Flink's AST keeps ROW_NUMBER in a LogicalProject and plans no Calc over Values; Flink explains a query without -U at its root (Rank changelogMode=[I,UA,D])
 EXPLAIN CHANGELOG_MODE SELECT k, v FROM (
   SELECT k, v, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC) AS rn FROM t)
