@@ -72,6 +72,11 @@ func ShareSubexpressions(exprs []Expr, width int) (shared []Expr, rewritten []Ex
 
 func shareKey(c *Call) string { return exprKey(c) }
 
+// Key identifies an expression by its structure, columns by index (two
+// columns can have the same name): equal keys mean the same value on
+// every row, for deterministic expressions.
+func Key(e Expr) string { return exprKey(e) }
+
 // exprKey identifies an expression by its structure: a column by its
 // index (String shows its name, and two columns may have the same one, as
 // a join's a.g and b.g do), a call by its name, arguments and type, any

@@ -110,7 +110,7 @@ func callTruthValues(x *expr.Call) int {
 		if isNullLiteral(args[0]) || isNullLiteral(args[1]) {
 			return tvNull
 		}
-		if expr.IsDeterministic(args[0]) && args[0].String() == args[1].String() {
+		if expr.IsDeterministic(args[0]) && expr.Key(args[0]) == expr.Key(args[1]) {
 			v := tvFalse
 			if x.Name == "=" || x.Name == "<=" || x.Name == ">=" {
 				v = tvTrue
@@ -148,7 +148,7 @@ func callTruthValues(x *expr.Call) int {
 		return out
 	case "AND", "OR":
 		and := x.Name == "AND"
-		if and && contradicts(args) {
+		if and && (contradicts(args) || emptyRange(args)) {
 			// p AND NOT p, x IS NULL AND x IS NOT NULL: never TRUE
 			return tvFalse | tvNull
 		}
@@ -198,18 +198,7 @@ func callTruthValues(x *expr.Call) int {
 func contradicts(args []expr.Expr) bool {
 	seen := map[string]bool{} // key -> negated
 	for _, a := range args {
-		neg := false
-		key := a.String()
-		if c, ok := a.(*expr.Call); ok && len(c.Args) == 1 {
-			switch c.Name {
-			case "NOT":
-				neg, key = true, c.Args[0].String()
-			case "IS NOT NULL":
-				neg, key = true, "IS NULL("+c.Args[0].String()+")"
-			case "IS NULL":
-				key = "IS NULL(" + c.Args[0].String() + ")"
-			}
-		}
+		neg, key := polarKey(a)
 		if !expr.IsDeterministic(a) {
 			continue
 		}
@@ -229,7 +218,7 @@ func contradicts(args []expr.Expr) bool {
 			for _, side := range c.Args {
 				// through casts, which are NULL on NULL too
 				for {
-					if n, ok := seen["IS NULL("+side.String()+")"]; ok && !n {
+					if n, ok := seen["IS NULL("+expr.Key(side)+")"]; ok && !n {
 						return true
 					}
 					cast, ok := side.(*expr.Call)
@@ -242,6 +231,137 @@ func contradicts(args []expr.Expr) bool {
 		}
 	}
 	return false
+}
+
+// polarKey splits a condition into a polarity and a key: NOT p is p
+// negated, x IS NOT NULL is x IS NULL negated.
+func polarKey(e expr.Expr) (neg bool, key string) {
+	if c, ok := e.(*expr.Call); ok && len(c.Args) == 1 {
+		switch c.Name {
+		case "NOT":
+			neg, key := polarKey(c.Args[0])
+			return !neg, key
+		case "IS NOT NULL":
+			return true, "IS NULL(" + expr.Key(c.Args[0]) + ")"
+		case "IS NULL":
+			return false, "IS NULL(" + expr.Key(c.Args[0]) + ")"
+		}
+	}
+	return false, expr.Key(e)
+}
+
+// emptyRange reports conjuncts that bound one expression by numeric
+// literals to an empty range (x >= 0.5 AND x <= -1.5, which is how
+// x BETWEEN 0.5 AND -1.5 is bound; x > 3 AND x < 2; x = 1 AND x = 2), as
+// Calcite's range (Sarg) simplification finds.
+func emptyRange(args []expr.Expr) bool {
+	type bounds struct {
+		lo, hi         float64
+		loOpen, hiOpen bool
+		hasLo, hasHi   bool
+	}
+	ranges := map[string]*bounds{}
+	for _, a := range flattenAnd(args) {
+		c, ok := a.(*expr.Call)
+		if !ok || len(c.Args) != 2 {
+			continue
+		}
+		op := c.Name
+		x, lit := c.Args[0], c.Args[1]
+		v, isNum := numericLiteral(lit)
+		if !isNum {
+			if v, isNum = numericLiteral(x); !isNum {
+				continue
+			}
+			x = lit
+			op = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "="}[op]
+		}
+		if !expr.IsDeterministic(x) {
+			continue
+		}
+		k := expr.Key(x)
+		r := ranges[k]
+		if r == nil {
+			r = &bounds{}
+			ranges[k] = r
+		}
+		setLo := func(v float64, open bool) {
+			if !r.hasLo || v > r.lo || v == r.lo && open {
+				r.lo, r.loOpen, r.hasLo = v, open, true
+			}
+		}
+		setHi := func(v float64, open bool) {
+			if !r.hasHi || v < r.hi || v == r.hi && open {
+				r.hi, r.hiOpen, r.hasHi = v, open, true
+			}
+		}
+		switch op {
+		case ">":
+			setLo(v, true)
+		case ">=":
+			setLo(v, false)
+		case "<":
+			setHi(v, true)
+		case "<=":
+			setHi(v, false)
+		case "=":
+			setLo(v, false)
+			setHi(v, false)
+		default:
+			continue
+		}
+		if r.hasLo && r.hasHi && (r.lo > r.hi || r.lo == r.hi && (r.loOpen || r.hiOpen)) {
+			return true
+		}
+	}
+	return false
+}
+
+// flattenAnd lists the operands of nested ANDs.
+func flattenAnd(args []expr.Expr) []expr.Expr {
+	var out []expr.Expr
+	for _, a := range args {
+		if c, ok := a.(*expr.Call); ok && c.Name == "AND" {
+			out = append(out, flattenAnd(c.Args)...)
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// numericLiteral returns the value of a non-NULL numeric literal (through
+// casts of one).
+func numericLiteral(e expr.Expr) (float64, bool) {
+	for {
+		c, ok := e.(*expr.Call)
+		if !ok || c.Name != "CAST" || len(c.Args) == 0 {
+			break
+		}
+		e = c.Args[0]
+	}
+	l, ok := e.(*expr.Literal)
+	if !ok || l.Value == nil {
+		return 0, false
+	}
+	switch v := l.Value.(type) {
+	case int8:
+		return float64(v), true
+	case int16:
+		return float64(v), true
+	case int32:
+		return float64(v), true
+	case int64:
+		return float64(v), true
+	case float32:
+		return float64(v), true
+	case float64:
+		return v, true
+	case types.Decimal:
+		f, _ := v.Rat().Float64()
+		return f, true
+	}
+	return 0, false
 }
 
 // combine3 is the set of results of a AND b (or a OR b) for a in sa, b in sb.
