@@ -232,6 +232,13 @@ func TestKnownExplainsOnlyListedCases(t *testing.T) {
 	if Known(Query{Kind: "agg", Mode: Streaming}, cce, "", "") == "" {
 		t.Error("Flink's planner ClassCastException is not explained")
 	}
+	hop := "This function does not support retraction, Please choose SumWithRetractAggFunction."
+	if Known(Query{Kind: "window", Mode: Streaming}, hop, "", "") == "" {
+		t.Error("Flink's HOP SUM(DISTINCT) failure is not explained")
+	}
+	if Known(Query{Kind: "window", Mode: Batch}, hop, "", "") != "" {
+		t.Error("Flink's HOP SUM(DISTINCT) failure is explained in batch mode")
+	}
 	if Known(Query{Kind: "agg"}, "", "", "1 rows vs 2 rows") != "" {
 		t.Error("an arbitrary difference is explained")
 	}
