@@ -132,6 +132,34 @@ tm_params() {
   [ -n "$tm_jvm" ] || die "BashJavaUtils printed no JVM parameters: $out"
 }
 
+# The TaskManager runs under a supervisor that starts it again when it dies,
+# as a resource manager (Kubernetes, YARN, systemd) does for a real cluster:
+# Flink 2.3.0 shuts a TaskManager down on a fatal NullPointerException when a
+# query's collect sink is closed before it was opened (a query cancelled while
+# its task deploys; FLINK-39330), and one lost TaskManager would otherwise
+# leave every later job without slots.
+supervise_taskmanager() {
+  touch "$run/taskmanager.supervise"
+  (
+    trap 'kill "$(cat "$run/taskmanager.pid" 2>/dev/null)" 2>/dev/null; exit 0' TERM
+    n=0
+    while [ -f "$run/taskmanager.supervise" ]; do
+      # shellcheck disable=SC2086 # the JVM flags and dynamic properties are word lists
+      launch taskmanager org.apache.flink.runtime.taskexecutor.TaskManagerRunner \
+        $tm_jvm -- --configDir "$run/conf" $tm_dyn
+      wait "$(cat "$run/taskmanager.pid")" || true
+      [ -f "$run/taskmanager.supervise" ] || break
+      n=$((n + 1))
+      echo "$(date '+%F %T') taskmanager exited; restart $n" >>"$run/log/supervisor.log"
+      sleep 1
+    done
+  ) >/dev/null 2>&1 </dev/null &
+  echo $! >"$run/supervisor.pid"
+  local i
+  for ((i = 0; i < 40; i++)); do [ -f "$run/taskmanager.pid" ] && return 0; sleep 0.25; done
+  die "the TaskManager did not start"
+}
+
 wait_http() { # wait_http NAME URL PATTERN SECONDS
   local name=$1 url=$2 pattern=$3 limit=$4 i body
   for ((i = 0; i < limit * 4; i++)); do
@@ -147,7 +175,7 @@ wait_http() { # wait_http NAME URL PATTERN SECONDS
 start() {
   install
   command -v "$java" >/dev/null || die "java is not installed"
-  if alive jobmanager || alive taskmanager || alive sql-gateway; then
+  if alive jobmanager || alive taskmanager || alive sql-gateway || alive supervisor; then
     log "already running; stop it first"
     status
     return 0
@@ -160,9 +188,7 @@ start() {
     -Xmx640m -Xms640m -XX:MaxMetaspaceSize=256m -- --configDir "$run/conf"
   tm_params
   log "starting TaskManager"
-  # shellcheck disable=SC2086 # the JVM flags and dynamic properties are word lists
-  launch taskmanager org.apache.flink.runtime.taskexecutor.TaskManagerRunner \
-    $tm_jvm -- --configDir "$run/conf" $tm_dyn
+  supervise_taskmanager
   log "starting SQL Gateway (REST :$gw)"
   launch sql-gateway org.apache.flink.table.gateway.SqlGateway \
     -Xmx768m -- --configDir "$run/conf"
@@ -196,6 +222,8 @@ stop_one() {
 
 stop() {
   stop_one sql-gateway
+  rm -f "$run/taskmanager.supervise"
+  stop_one supervisor
   stop_one taskmanager
   stop_one jobmanager
   rm -f "$run/endpoints.env"
