@@ -100,6 +100,9 @@ func (s *Server) newSession(name string, props map[string]string) (*session, err
 	if err != nil {
 		return nil, err
 	}
+	// RESET returns to the gateway's defaults, dropping the session's
+	// properties, as Flink's SQL Gateway does
+	env.SetSessionDefaults(s.cfg.Defaults)
 	if s.cfg.PrintOutput != nil {
 		env.SetStdout(s.cfg.PrintOutput)
 	}

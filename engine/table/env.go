@@ -54,6 +54,20 @@ type TableEnvironment struct {
 	// overwriteSinks are tables registered by RegisterTableSink in
 	// OVERWRITE mode.
 	overwriteSinks map[string]bool
+
+	// resetBase is the configuration RESET returns to: the settings'
+	// configuration, or the gateway's defaults of a session
+	// (SetSessionDefaults). Touched only by statements, which are
+	// serialised.
+	resetBase *config.Configuration
+	// resetStreaming is the runtime mode RESET returns to when resetBase
+	// does not name one.
+	resetStreaming bool
+	// impliedMode is the execution.runtime-mode value the environment
+	// holds without anyone having set it ("" when it was set): the
+	// listing of SET leaves it out, as Flink's SQL Gateway lists only
+	// what was configured.
+	impliedMode string
 }
 
 // Create builds a TableEnvironment from settings (nil: streaming mode)
@@ -66,17 +80,25 @@ func Create(settings *EnvironmentSettings) (*TableEnvironment, error) {
 	if settings.config != nil {
 		cfg.AddAll(settings.config)
 	}
-	mode := "streaming"
-	if !settings.streaming {
-		mode = "batch"
+	base := config.New()
+	if settings.config != nil {
+		base = settings.config.Clone()
 	}
-	cfg.Set(config.RuntimeMode.Key, mode)
 	t := &TableEnvironment{
-		settings: settings,
-		config:   newTableConfig(cfg),
-		catalogs: catalog.NewManagerWithBuiltin(settings.builtinCatalog, settings.builtinDatabase),
-		stdout:   os.Stdout,
-		skipped:  map[string]int64{},
+		settings:       settings,
+		config:         newTableConfig(cfg),
+		catalogs:       catalog.NewManagerWithBuiltin(settings.builtinCatalog, settings.builtinDatabase),
+		stdout:         os.Stdout,
+		skipped:        map[string]int64{},
+		resetBase:      base,
+		resetStreaming: settings.streaming,
+	}
+	// the settings' mode wins over a runtime mode their configuration names
+	_, named := cfg.Get(config.RuntimeMode.Key)
+	cfg.Remove(config.RuntimeMode.Key)
+	t.setImpliedMode(settings.streaming)
+	if named {
+		t.impliedMode = ""
 	}
 	t.funcs = newFunctionCatalog(t)
 	t.modules = newModuleManager()
@@ -105,6 +127,37 @@ func (t *TableEnvironment) SetStdout(w io.Writer) {
 // Catalogs gives access to the catalog manager (for the workbench's
 // catalog tree and completion).
 func (t *TableEnvironment) Catalogs() *catalog.Manager { return t.catalogs }
+
+// SetSessionDefaults makes RESET return the configuration to defaults,
+// as Flink's SQL Gateway resets a session to the gateway's default
+// configuration (its flink-conf), dropping the properties the session was
+// opened with and whatever SET changed: RESET clears all but defaults and
+// selects the runtime mode they name (streaming when they name none);
+// RESET 'key' restores the key's default or removes the key. The current
+// configuration is left as it is. defaults may be nil (no defaults).
+func (t *TableEnvironment) SetSessionDefaults(defaults map[string]string) {
+	base := config.New()
+	for k, v := range defaults {
+		base.Set(k, v)
+	}
+	t.resetBase = base
+	t.resetStreaming = !base.IsBatch()
+}
+
+// setImpliedMode puts the runtime mode into the configuration unless it
+// names one already, and notes it as implied (not listed by SET).
+func (t *TableEnvironment) setImpliedMode(streaming bool) {
+	t.impliedMode = ""
+	if _, ok := t.config.conf.Get(config.RuntimeMode.Key); ok {
+		return
+	}
+	mode := "streaming"
+	if !streaming {
+		mode = "batch"
+	}
+	t.config.conf.Set(config.RuntimeMode.Key, mode)
+	t.impliedMode = mode
+}
 
 // IsStreaming reports whether the environment runs in streaming mode
 // (execution.runtime-mode).

@@ -126,24 +126,22 @@ func (x *execution) run(st sql.Statement) (*TableResult, error) {
 	case *sql.Set:
 		return x.set(s)
 	case *sql.Reset:
+		// back to the reset base (the settings' configuration, or a
+		// gateway session's defaults), as Flink's SessionContext.reset
 		if s.Key == "" {
 			t.config.conf.Clear()
-			if t.settings.config != nil {
-				t.config.conf.AddAll(t.settings.config)
+			t.config.conf.AddAll(t.resetBase)
+			t.setImpliedMode(t.resetStreaming)
+		} else if v, ok := t.resetBase.Get(s.Key); ok {
+			t.config.conf.Set(s.Key, v)
+			if s.Key == config.RuntimeMode.Key {
+				t.impliedMode = ""
 			}
-			m := "streaming"
-			if !t.settings.streaming {
-				m = "batch"
-			}
-			t.config.conf.Set(config.RuntimeMode.Key, m)
-		} else if s.Key == config.RuntimeMode.Key {
-			m := "streaming"
-			if !t.settings.streaming {
-				m = "batch"
-			}
-			t.config.conf.Set(config.RuntimeMode.Key, m)
 		} else {
 			t.config.conf.Remove(s.Key)
+			if s.Key == config.RuntimeMode.Key {
+				t.setImpliedMode(t.resetStreaming)
+			}
 		}
 		return okResult(), nil
 	case *sql.Show:
@@ -215,12 +213,18 @@ func identNames(ids []*sql.Ident) []string {
 func (x *execution) set(s *sql.Set) (*TableResult, error) {
 	t := x.env
 	if s.Key == "" {
+		// what was configured, as Flink's SQL Gateway lists a session's
+		// configuration: not the runtime mode the environment implies,
+		// key and value nullable STRINGs
 		m := t.config.conf.ToMap()
+		if t.impliedMode != "" && m[config.RuntimeMode.Key] == t.impliedMode {
+			delete(m, config.RuntimeMode.Key)
+		}
 		var rows []*types.Row
 		for _, k := range plan.SortedKeys(m) {
 			rows = append(rows, types.NewRow(k, m[k]))
 		}
-		return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"key", "value"}, []*types.DataType{types.StringType().NotNull(), types.StringType().NotNull()}), static: rows}, nil
+		return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"key", "value"}, []*types.DataType{types.StringType(), types.StringType()}), static: rows}, nil
 	}
 	switch s.Key {
 	case config.RuntimeMode.Key:
@@ -239,6 +243,9 @@ func (x *execution) set(s *sql.Set) (*TableResult, error) {
 		return nil, err
 	}
 	t.config.conf.Set(s.Key, s.Value)
+	if s.Key == config.RuntimeMode.Key {
+		t.impliedMode = ""
+	}
 	return okResult(), nil
 }
 
