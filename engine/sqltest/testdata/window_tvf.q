@@ -455,7 +455,6 @@ SET 'parallelism.default' = '4';
 [INFO] Execute statement succeeded.
 !info
 
-# riffle-only: Flink gives: | op |            window_start |              window_end |                  cnt |       total | / [ERROR] Could not execute SQL statement. Reason: / Could not a
 SELECT window_start, window_end, COUNT(*) AS cnt, SUM(price) AS total
 FROM TABLE(HOP(TABLE bids, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND))
 GROUP BY window_start, window_end;
