@@ -272,6 +272,9 @@ func (x *execution) drop(d *sql.Drop) (*TableResult, error) {
 		if err := t.catalogs.UnregisterCatalog(d.Name.Parts[0].Name, d.IfExists); err != nil {
 			return nil, err
 		}
+		t.mu.Lock()
+		delete(t.catalogDescriptors, d.Name.Parts[0].Name)
+		t.mu.Unlock()
 		return okResult(), nil
 	case sql.DropFunction:
 		return x.dropFunction(d)
@@ -348,7 +351,51 @@ func (x *execution) createCatalog(cc *sql.CreateCatalog) (*TableResult, error) {
 	if err := x.env.catalogs.RegisterCatalog(name, catalog.NewInMemoryCatalog(name, db)); err != nil {
 		return nil, err
 	}
+	x.env.mu.Lock()
+	if x.env.catalogDescriptors == nil {
+		x.env.catalogDescriptors = map[string]catalogDescriptor{}
+	}
+	x.env.catalogDescriptors[name] = catalogDescriptor{options: opts, comment: cc.Comment}
+	x.env.mu.Unlock()
 	return okResult(), nil
+}
+
+// catalogDescriptor is what CREATE CATALOG said of a catalog: its options
+// (with 'type') and its comment (nil when it had none), as Flink's
+// CatalogDescriptor.
+type catalogDescriptor struct {
+	options map[string]string
+	comment *string
+}
+
+// describeCatalog answers DESCRIBE CATALOG [EXTENDED] name as Flink 2.3.0
+// does: rows name, type and comment (NULL when CREATE CATALOG gave none),
+// with EXTENDED also option:<key> rows for the options but 'type', sorted
+// by key. A catalog not made by CREATE CATALOG (default_catalog, one
+// registered through the API) has no descriptor: Flink fails with "Cannot
+// obtain metadata information from Catalog <name>.".
+func (x *execution) describeCatalog(name string, extended bool) (*TableResult, error) {
+	t := x.env
+	t.mu.Lock()
+	desc, ok := t.catalogDescriptors[name]
+	t.mu.Unlock()
+	if _, exists := t.catalogs.GetCatalog(name); !exists || !ok {
+		return nil, errorf("Cannot obtain metadata information from Catalog %s.", name)
+	}
+	var comment any
+	if desc.comment != nil {
+		comment = *desc.comment
+	}
+	rows := []*types.Row{types.NewRow("name", name), types.NewRow("type", desc.options["type"]), types.NewRow("comment", comment)}
+	if extended {
+		for _, k := range sortedKeys(desc.options) {
+			if k != "type" {
+				rows = append(rows, types.NewRow("option:"+k, desc.options[k]))
+			}
+		}
+	}
+	return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"info name", "info value"},
+		[]*types.DataType{types.StringType(), types.StringType()}), static: rows}, nil
 }
 
 func (x *execution) alterView(av *sql.AlterView) (*TableResult, error) {

@@ -55,6 +55,12 @@ type TableEnvironment struct {
 	// OVERWRITE mode.
 	overwriteSinks map[string]bool
 
+	// catalogDescriptors are the options and comments of the catalogs
+	// CREATE CATALOG made, by name (guarded by mu); DESCRIBE CATALOG
+	// describes only these, as Flink keeps a CatalogDescriptor only for
+	// them.
+	catalogDescriptors map[string]catalogDescriptor
+
 	// resetBase is the configuration RESET returns to: the settings'
 	// configuration, or the gateway's defaults of a session
 	// (SetSessionDefaults). Touched only by statements, which are

@@ -180,13 +180,7 @@ func (x *execution) describe(d *sql.Describe) (*TableResult, error) {
 		return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"info name", "info value"},
 			[]*types.DataType{types.StringType().NotNull(), types.StringType()}), static: rows}, nil
 	case "CATALOG":
-		name := d.Name.Parts[0].Name
-		if _, ok := x.env.catalogs.GetCatalog(name); !ok {
-			return nil, errorf("Cannot obtain metadata information from Catalog %s.", name)
-		}
-		rows := []*types.Row{types.NewRow("name", name), types.NewRow("type", "generic_in_memory"), types.NewRow("comment", "")}
-		return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"info name", "info value"},
-			[]*types.DataType{types.StringType().NotNull(), types.StringType()}), static: rows}, nil
+		return x.describeCatalog(d.Name.Parts[0].Name, d.Extended)
 	}
 	return nil, errorf("DESCRIBE %s is not supported", d.Kind)
 }
