@@ -117,8 +117,6 @@ var knownPyFlinkDiffs = map[string]string{
 	"E-61": "TableSchema.String: Flink prints METADATA after a metadata column and a WATERMARK FOR line; Riffle's TableSchema holds names and types only",
 	"E-65": "Schema.String (engine/catalog): Flink shows an unresolved SQL expression in brackets, AS [orig_ts - INTERVAL '60' MINUTE]",
 	"E-66": "Schema.String (engine/catalog): WATERMARK FOR `ts` AS [ts - INTERVAL '5' SECOND], as E-65",
-	"E-71": "SHOW CREATE TABLE: Flink 2.3 writes types in their serializable form (STRING as VARCHAR(2147483647)) and WITH on its own line " +
-		"after ')'; Riffle writes STRING and ') WITH ('. The SQL golden files (engine/sqltest/testdata) assert Riffle's form",
 	"E-72": "offset(3) without fetch: Flink 2.3's batch planner raises TableException 'Not support limitEnd is max value now!'; " +
 		"Riffle returns the rows after the first 3, as the seed documents",
 	"E-80": "Row(name=..., age=...) keeps keyword order in PyFlink 2.3 (Python 3.6+); Riffle's RowFromKeywords takes a Go map, " +

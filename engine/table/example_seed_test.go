@@ -514,8 +514,9 @@ func ExampleTableEnvironment_CreateTable() {
 	}
 	// Output:
 	// CREATE TABLE `default_catalog`.`default_database`.`MyTable` (
-	//   `f0` STRING
-	// ) WITH (
+	//   `f0` VARCHAR(2147483647)
+	// )
+	// WITH (
 	//   'connector' = 'datagen',
 	//   'fields.f0.kind' = 'random',
 	//   'rows-per-second' = '10'

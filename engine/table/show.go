@@ -291,7 +291,21 @@ func (x *execution) showCreate(s *sql.ShowCreate) (*TableResult, error) {
 	return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"result"}, []*types.DataType{types.StringType()}), static: []*types.Row{types.NewRow(ddl)}}, nil
 }
 
-// ShowCreateTable renders the DDL of a table as Flink's SHOW CREATE TABLE.
+// ShowCreateTable renders the DDL of a table as Flink 2.3.0's SHOW CREATE
+// TABLE writes it: the columns, watermarks and primary key one a line,
+// types in their serializable form (serializableType: VARCHAR(2147483647)
+// for STRING), then ")", and each of COMMENT, PARTITIONED BY and WITH on a
+// line of its own, options sorted by key, ending in a newline:
+//
+//	CREATE TABLE `cat`.`db`.`t` (
+//	  `a` INT NOT NULL,
+//	  `s` VARCHAR(2147483647)
+//	)
+//	COMMENT 'c'
+//	PARTITIONED BY (`s`)
+//	WITH (
+//	  'connector' = 'datagen'
+//	)
 func ShowCreateTable(id catalog.ObjectIdentifier, t *catalog.Table, temporary bool) string {
 	var b strings.Builder
 	b.WriteString("CREATE ")
@@ -306,7 +320,7 @@ func ShowCreateTable(id catalog.ObjectIdentifier, t *catalog.Table, temporary bo
 		case types.ComputedColumn:
 			p += " AS " + c.Expr
 		case types.MetadataColumn:
-			p += " " + c.Type.SQLString() + " METADATA"
+			p += " " + serializableType(c.Type) + " METADATA"
 			if c.MetadataKey != "" && c.MetadataKey != c.Name {
 				p += " FROM '" + c.MetadataKey + "'"
 			}
@@ -314,7 +328,7 @@ func ShowCreateTable(id catalog.ObjectIdentifier, t *catalog.Table, temporary bo
 				p += " VIRTUAL"
 			}
 		default:
-			p += " " + c.Type.SQLString()
+			p += " " + serializableType(c.Type)
 		}
 		if c.Comment != "" {
 			p += " COMMENT '" + strings.ReplaceAll(c.Comment, "'", "''") + "'"
@@ -344,7 +358,7 @@ func ShowCreateTable(id catalog.ObjectIdentifier, t *catalog.Table, temporary bo
 		fmt.Fprintf(&b, "\nPARTITIONED BY (%s)", strings.Join(ks, ", "))
 	}
 	if len(t.TableOptions) > 0 {
-		b.WriteString(" WITH (\n")
+		b.WriteString("\nWITH (\n")
 		var opts []string
 		for _, k := range sortedKeys(t.TableOptions) {
 			opts = append(opts, fmt.Sprintf("  '%s' = '%s'", strings.ReplaceAll(k, "'", "''"), strings.ReplaceAll(t.TableOptions[k], "'", "''")))
@@ -356,7 +370,20 @@ func ShowCreateTable(id catalog.ObjectIdentifier, t *catalog.Table, temporary bo
 	return b.String()
 }
 
-// ShowCreateView renders the DDL of a view.
+// ShowCreateView renders the DDL of a view in the layout of Flink 2.3.0's
+// SHOW CREATE VIEW: the column names one a line in parentheses, COMMENT
+// on a line of its own, then AS and the view's expanded query:
+//
+//	CREATE VIEW `cat`.`db`.`v` (
+//	  `a`,
+//	  `b`
+//	)
+//	COMMENT 'c'
+//	AS SELECT ...
+//
+// The query is Riffle's expanded text; Flink's is Calcite's unparsed
+// validated query (columns qualified by their table, FROM and WHERE on
+// lines of their own), which differs for all but simple SELECTs.
 func ShowCreateView(id catalog.ObjectIdentifier, v *catalog.View, temporary bool) string {
 	var b strings.Builder
 	b.WriteString("CREATE ")
@@ -365,12 +392,51 @@ func ShowCreateView(id catalog.ObjectIdentifier, v *catalog.View, temporary bool
 	}
 	var cols []string
 	for _, n := range v.ViewSchema.ColumnNames() {
-		cols = append(cols, types.QuoteIdent(n))
+		cols = append(cols, "  "+types.QuoteIdent(n))
 	}
-	fmt.Fprintf(&b, "VIEW %s(%s)", id, strings.Join(cols, ", "))
+	fmt.Fprintf(&b, "VIEW %s (\n%s\n)\n", id, strings.Join(cols, ",\n"))
 	if v.ViewComment != "" {
-		fmt.Fprintf(&b, "\nCOMMENT '%s'", strings.ReplaceAll(v.ViewComment, "'", "''"))
+		fmt.Fprintf(&b, "COMMENT '%s'\n", strings.ReplaceAll(v.ViewComment, "'", "''"))
 	}
-	fmt.Fprintf(&b, " AS\n%s\n", v.Expanded)
+	fmt.Fprintf(&b, "AS %s\n", v.Expanded)
 	return b.String()
+}
+
+// serializableType renders a type as Flink's LogicalType.asSerializableString
+// does, the form SHOW CREATE TABLE writes: VARCHAR(2147483647) and
+// VARBINARY(2147483647) for STRING and BYTES, TIMESTAMP(p) WITH LOCAL TIME
+// ZONE for TIMESTAMP_LTZ(p), nested types alike; no time-attribute
+// markers. Other types are written as in DDL.
+func serializableType(t *types.DataType) string {
+	var s string
+	switch t.Root {
+	case types.VarChar:
+		s = fmt.Sprintf("VARCHAR(%d)", t.Length)
+	case types.VarBinary:
+		s = fmt.Sprintf("VARBINARY(%d)", t.Length)
+	case types.TimestampLTZRoot:
+		s = fmt.Sprintf("TIMESTAMP(%d) WITH LOCAL TIME ZONE", t.Precision)
+	case types.ArrayRoot:
+		s = "ARRAY<" + serializableType(t.Elem) + ">"
+	case types.MultisetRoot:
+		s = "MULTISET<" + serializableType(t.Elem) + ">"
+	case types.MapRoot:
+		s = "MAP<" + serializableType(t.Key) + ", " + serializableType(t.Value) + ">"
+	case types.RowRoot:
+		var fs []string
+		for _, f := range t.Fields {
+			p := types.QuoteIdent(f.Name) + " " + serializableType(f.Type)
+			if f.Description != "" {
+				p += " '" + strings.ReplaceAll(f.Description, "'", "''") + "'"
+			}
+			fs = append(fs, p)
+		}
+		s = "ROW<" + strings.Join(fs, ", ") + ">"
+	default:
+		return t.SQLString()
+	}
+	if !t.Nullable {
+		s += " NOT NULL"
+	}
+	return s
 }

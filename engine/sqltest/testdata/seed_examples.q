@@ -174,14 +174,14 @@ CREATE TEMPORARY VIEW names (name) AS VALUES ('a'), ('b'), ('c'), ('d'), ('e'), 
 CREATE TABLE pk_table (col1 INT, col2 INT, v STRING, PRIMARY KEY (col1, col2) NOT ENFORCED) WITH ('connector' = 'datagen');
 [INFO] Execute statement succeeded.
 !info
-# riffle-only: Riffle differs (open): SHOW CREATE TABLE layout (Flink prints VARCHAR(2147483647) and a separate WITH line)
 SHOW CREATE TABLE pk_table;
 CREATE TABLE `default_catalog`.`default_database`.`pk_table` (
   `col1` INT NOT NULL,
   `col2` INT NOT NULL,
-  `v` STRING,
+  `v` VARCHAR(2147483647),
   CONSTRAINT `PK_col1_col2` PRIMARY KEY (`col1`, `col2`) NOT ENFORCED
-) WITH (
+)
+WITH (
   'connector' = 'datagen'
 )
 !ok
