@@ -120,8 +120,8 @@ func TestDesignerValidatesAsYouType(t *testing.T) {
 	want := []string{
 		"column 6 delay: the name is used by column 2 too",
 		"column 6 delay: DECIMAL precision must be between 1 and 38",
-		"column 7 c: expression: Encountered \"<EOF>\" at line 1, column 8.",
-		"column 8 d: type ARRAY<: Encountered \"<EOF>\" at line 1, column 7.",
+		"column 7 c: expression: Encountered \"<EOF>\" at line 1, column 7.",
+		"column 8 d: type ARRAY<: Encountered \"<EOF>\" at line 1, column 6.",
 		"primary key: column nope does not exist",
 		"watermark: the rowtime column must be TIMESTAMP(p) or TIMESTAMP_LTZ(p) with p <= 3, not STRING",
 		"option 'path': no file or directory at /no/such/file.csv (a sink creates it; a source fails) (warning)",

@@ -65,7 +65,7 @@ func TestParseErrorBodyAsFlinkClientsRead(t *testing.T) {
 	s := g.openSession(t, batchMode)
 	for _, c := range []struct{ stmt, reason string }{
 		{"SELECT CAST(1 AS\n;", classParseException + `: Encountered ";" at line 2, column 1.`},
-		{"SELECT * FROM", classParseException + `: Encountered "<EOF>" at line 1, column 14.`},
+		{"SELECT * FROM", classParseException + `: Encountered "<EOF>" at line 1, column 13.`},
 	} {
 		op := g.execute(t, s, c.stmt)
 		var status int

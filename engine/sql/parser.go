@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is a syntax or lexical error. Line and Column (1-based, columns in
@@ -39,6 +40,9 @@ type parser struct {
 	expAt  int
 	params int
 	depth  int
+	// startCol is the column of src[0] (1 unless the caller's text puts
+	// src further right on its first line).
+	startCol int
 }
 
 func newParser(src string, start Pos) *parser {
@@ -46,7 +50,7 @@ func newParser(src string, start Pos) *parser {
 	if start.Line > 0 {
 		l.line, l.col = start.Line, start.Column
 	}
-	p := &parser{src: src, base: start.Offset, lex: l, expAt: -1}
+	p := &parser{src: src, base: start.Offset, lex: l, expAt: -1, startCol: l.col}
 	p.toks = make([]Token, 0, 64)
 	p.fill(0)
 	return p
@@ -348,6 +352,7 @@ func (p *parser) fail() {
 	img := t.Text
 	if t.Kind == TokEOF {
 		img = "<EOF>"
+		t = &Token{Kind: TokEOF, Pos: p.eofPos(t.Pos), End: t.End}
 	}
 	identOK := false
 	for _, e := range exp {
@@ -377,6 +382,30 @@ func (p *parser) fail() {
 		}
 	}
 	p.errAt(t.Pos, b.String())
+}
+
+// eofPos is where a syntax error at the end of input is reported: at the
+// last character of the text (trailing blanks, a comment or a newline
+// included), as Flink's JavaCC parser places its <EOF> token ("SELECT 1
+// FROM" fails at column 13; with a newline after FROM at line 1, column
+// 14), not one past it. eof is the position after the last character.
+func (p *parser) eofPos(eof Pos) Pos {
+	if eof.Offset <= 0 || eof.Offset > len(p.src) {
+		return eof
+	}
+	r, size := utf8.DecodeLastRuneInString(p.src[:eof.Offset])
+	last := eof.Offset - size
+	if r != '\n' {
+		return Pos{Line: eof.Line, Column: max(eof.Column-1, 1), Offset: last}
+	}
+	// the newline ends the line before: its column is one past that
+	// line's last character
+	prev := strings.LastIndexByte(p.src[:last], '\n')
+	col := utf8.RuneCountInString(p.src[prev+1:last]) + 1
+	if prev < 0 {
+		col += p.startCol - 1
+	}
+	return Pos{Line: eof.Line - 1, Column: col, Offset: last}
 }
 
 func (p *parser) enter() {

@@ -158,10 +158,10 @@ SELECT FROM t;
 [ERROR] Could not execute SQL statement. Reason:
 line 1, column 8
 !error
-# riffle-only: error wording differs (Flink: SQL parse failed. Encountered "+ <EOF>" at line 1, column 10. Was expecting one of: <EOF> "AS" ... "EXCEPT" ... "FETCH" ... "FROM" ... "INTE)
+# riffle-only: error wording differs (Flink: SQL parse failed. Encountered "+ <EOF>" at line 1, column 10. Was expecting one of: <EOF> "AS" ... "EXCEPT" ... "FETCH" ... "FROM" ... "INTE); the position agrees
 SELECT 1 +;
 [ERROR] Could not execute SQL statement. Reason:
-Encountered "<EOF>" at line 1, column 11
+Encountered "<EOF>" at line 1, column 10
 !error
 # riffle-only: error wording differs (Flink: SQL parse failed. Non-query expression encountered in illegal context)
 SELEC 1;
