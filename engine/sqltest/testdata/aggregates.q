@@ -375,6 +375,7 @@ SELECT JSON_ARRAYAGG(x) FROM (VALUES (1), (CAST(NULL AS INT))) AS v(x);
 +--------+
 1 row in set
 !ok
+# riffle-only: JSON_ARRAYAGG input order is undefined: Flink gives the elements in varying orders from run to run
 SELECT JSON_ARRAYAGG(x NULL ON NULL) FROM (VALUES (1), (CAST(NULL AS INT))) AS v(x);
 +----------+
 |   EXPR$0 |

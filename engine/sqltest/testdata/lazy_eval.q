@@ -48,7 +48,7 @@ SELECT id FROM t WHERE REGEXP(url, 'id=1') OR flag;
 |  7 |
 +----+
 5 rows in set
-!ok
+!unordered
 
 SELECT id FROM t WHERE REGEXP(url, 'id=1') AND flag IS NOT FALSE;
 +----+
