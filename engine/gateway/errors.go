@@ -37,6 +37,8 @@ const (
 	classGatewayException   = "org.apache.flink.table.gateway.api.utils.SqlGatewayException"
 	classExecutionException = "org.apache.flink.table.gateway.service.utils.SqlExecutionException"
 	classParserException    = "org.apache.flink.table.api.SqlParserException"
+	classParserEOFException = "org.apache.flink.table.api.SqlParserEOFException"
+	classCalciteParse       = "org.apache.calcite.sql.parser.SqlParseException"
 	classValidation         = "org.apache.flink.table.api.ValidationException"
 	classTableException     = "org.apache.flink.table.api.TableException"
 
@@ -77,15 +79,20 @@ func serviceError(top string, cause error) *httpError {
 			continue
 		}
 		b.WriteString("\nCaused by: ")
-		b.WriteString(exceptionClass(c))
+		class, msg := exceptionClass(c), c.Error()
+		var se *sql.Error
+		if errors.As(c, &se) {
+			class, msg = parserException(msg)
+		}
+		b.WriteString(class)
 		b.WriteString(": ")
-		b.WriteString(c.Error())
-		if class, msg := innerCause(c); class != "" {
+		b.WriteString(msg)
+		for _, link := range innerCauses(c) {
 			b.WriteString(serverFrame)
 			b.WriteString("\nCaused by: ")
-			b.WriteString(class)
+			b.WriteString(link[0])
 			b.WriteString(": ")
-			b.WriteString(msg)
+			b.WriteString(link[1])
 		}
 		break
 	}
@@ -117,22 +124,36 @@ func (e *causeError) Error() string {
 
 func (e *causeError) Unwrap() error { return e.cause }
 
-// innerCause is the exception Flink's planner finds at the bottom of the
-// chain of an engine error, where Flink's clients read it: a positioned
-// validation error ends in Calcite's SqlValidatorException with the bare
-// message ("Column 'x' not found in any table"; the ValidationException
-// above it keeps the position for Riffle's clients), a syntax error in the
-// parser's ParseException. Other errors have none ("").
-func innerCause(err error) (class, msg string) {
+// innerCauses are the exceptions (class, message) Flink's planner chains
+// below the one of an engine error, ending where Flink's clients read the
+// cause: a positioned validation error ends in Calcite's
+// SqlValidatorException with the bare message ("Column 'x' not found in
+// any table"; the ValidationException above it keeps the position for
+// Riffle's clients), a syntax error in Calcite's SqlParseException and the
+// parser's ParseException, both with the parser's message. Other errors
+// have none.
+func innerCauses(err error) [][2]string {
 	var se *sql.Error
 	var pe *plan.Error
 	switch {
 	case errors.As(err, &se):
-		return classParseException, err.Error()
+		return [][2]string{{classCalciteParse, err.Error()}, {classParseException, err.Error()}}
 	case errors.As(err, &pe) && pe.Line > 0 && pe.Msg != "":
-		return classSqlValidatorException, pe.Msg
+		return [][2]string{{classSqlValidatorException, pe.Msg}}
 	}
-	return "", ""
+	return nil
+}
+
+// parserException is the class and message Flink 2.3.0's planner throws
+// for a syntax error with the parser's message msg: SqlParserEOFException
+// with msg as it is when the statement ended too early (Encountered
+// "<EOF>" ...), SqlParserException with "SQL parse failed. " before msg
+// otherwise.
+func parserException(msg string) (class, message string) {
+	if strings.HasPrefix(msg, `Encountered "<EOF>" `) {
+		return classParserEOFException, msg
+	}
+	return classParserException, "SQL parse failed. " + msg
 }
 
 // exceptionClass names the Flink exception class for an engine error.
@@ -236,7 +257,7 @@ func RootCause(text string) string {
 		pick = strings.TrimLeft(pick, "\n")
 	}
 	for i := len(causes) - 1; i > 0; i-- {
-		if strings.HasPrefix(causes[i], classValidation+":") || strings.HasPrefix(causes[i], classParserException+":") {
+		if strings.HasPrefix(causes[i], classValidation+":") || strings.HasPrefix(causes[i], classParserException+":") || strings.HasPrefix(causes[i], classParserEOFException+":") {
 			pick = causes[i]
 			break
 		}

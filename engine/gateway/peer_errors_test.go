@@ -59,13 +59,18 @@ func TestErrorBodyAsFlinkClientsRead(t *testing.T) {
 
 // A syntax error ends, as in Flink, in the parser's ParseException, which
 // Flink's clients show; the message keeps the "Encountered "<EOF>"" the SQL
-// Client looks for to read on.
+// Client looks for to read on. Above it, as in Flink 2.3.0's chain,
+// Calcite's SqlParseException and the planner's SqlParserException ("SQL
+// parse failed. ...", which Riffle's client reads) or, when the statement
+// ended early, SqlParserEOFException without the prefix.
 func TestParseErrorBodyAsFlinkClientsRead(t *testing.T) {
 	g := newTestGateway(t, Config{})
 	s := g.openSession(t, batchMode)
-	for _, c := range []struct{ stmt, reason string }{
-		{"SELECT CAST(1 AS\n;", classParseException + `: Encountered ";" at line 2, column 1.`},
-		{"SELECT * FROM", classParseException + `: Encountered "<EOF>" at line 1, column 13.`},
+	for _, c := range []struct{ stmt, reason, top, root string }{
+		{"SELECT CAST(1 AS\n;", classParseException + `: Encountered ";" at line 2, column 1.`,
+			classParserException + `: SQL parse failed. Encountered ";" at line 2, column 1.`, `SQL parse failed. Encountered ";" at line 2, column 1.`},
+		{"SELECT * FROM", classParseException + `: Encountered "<EOF>" at line 1, column 13.`,
+			classParserEOFException + `: Encountered "<EOF>" at line 1, column 13.`, `Encountered "<EOF>" at line 1, column 13.`},
 	} {
 		op := g.execute(t, s, c.stmt)
 		var status int
@@ -81,8 +86,11 @@ func TestParseErrorBodyAsFlinkClientsRead(t *testing.T) {
 		if got := sqlClientReason(er.Errors); !strings.HasPrefix(got, c.reason) {
 			t.Errorf("%q: SQL Client reason %q, want it to start with %q", c.stmt, got, c.reason)
 		}
-		if rc := (&Error{StatusCode: status, Errors: er.Errors}).Error(); !strings.HasPrefix(rc, strings.TrimPrefix(c.reason, classParseException+": ")) {
-			t.Errorf("%q: RootCause %q", c.stmt, rc)
+		if rc := (&Error{StatusCode: status, Errors: er.Errors}).Error(); !strings.HasPrefix(rc, c.root) {
+			t.Errorf("%q: RootCause %q, want it to start with %q", c.stmt, rc, c.root)
+		}
+		if !strings.Contains(er.Errors[1], "\nCaused by: "+c.top) || !strings.Contains(er.Errors[1], "\nCaused by: "+classCalciteParse+": ") {
+			t.Errorf("%q: chain lacks %q or Calcite's SqlParseException:\n%s", c.stmt, c.top, er.Errors[1])
 		}
 	}
 }
