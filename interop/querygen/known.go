@@ -25,6 +25,19 @@ func Known(q Query, flinkErr, riffleErr, diff string) string {
 		// window aggregate (its sliced windows merge a distinct SUM that
 		// has no retract); no Flink issue found. Riffle computes it.
 		return "Flink window aggregate with SUM(DISTINCT) over HOP fails at run time (no retract)"
+	case flinkErr != "" && riffleErr == "" && q.Kind == "windowdedup" &&
+		strings.Contains(flinkErr, "requires order by clause with non-constant fields"):
+		// a WHERE that Flink's optimizer reads as fixing ts (e.g.
+		// (ts < ts) IS NOT FALSE, which it simplifies to ts IS NULL) makes
+		// the window dedup's ORDER BY ts constant, which Flink 2.3.0
+		// rejects; Riffle keeps the ordering column and runs it
+		return "Flink rejects a window dedup whose ORDER BY it folds to a constant"
+	case flinkErr != "" && riffleErr == "" &&
+		strings.Contains(flinkErr, `"timestampString" is null`):
+		// a NullPointerException in Flink 2.3.0's planner while reducing
+		// NULLIF(ts, TIMESTAMP '...') under IS DISTINCT FROM; no Flink
+		// issue found. Riffle runs the query.
+		return "Flink planner NullPointerException (TimestampString) reducing a TIMESTAMP expression"
 	case flinkErr != "" && riffleErr == "" &&
 		strings.Contains(flinkErr, "RexCall cannot be cast to class org.apache.calcite.rex.RexLiteral"):
 		// an internal error of Flink 2.3.0's planner (a ClassCastException

@@ -239,6 +239,12 @@ func TestKnownExplainsOnlyListedCases(t *testing.T) {
 	if Known(Query{Kind: "window", Mode: Batch}, hop, "", "") != "" {
 		t.Error("Flink's HOP SUM(DISTINCT) failure is explained in batch mode")
 	}
+	if Known(Query{Kind: "setop", Mode: Batch}, `Cannot invoke "org.apache.calcite.util.TimestampString.toString()" because "timestampString" is null`, "", "") == "" {
+		t.Error("Flink's TimestampString NullPointerException is not explained")
+	}
+	if Known(Query{Kind: "windowdedup", Mode: Streaming}, "Over Agg: The window rank function requires order by clause with non-constant fields.", "", "") == "" {
+		t.Error("Flink's constant window dedup ordering is not explained")
+	}
 	if Known(Query{Kind: "agg"}, "", "", "1 rows vs 2 rows") != "" {
 		t.Error("an arbitrary difference is explained")
 	}
