@@ -36,7 +36,7 @@ test-interop: deps
 # environment sets the size: RIFFLE_DIFF_N=10000 RIFFLE_DIFF_SEED=7
 # RIFFLE_DIFF_REPORT=diff.txt make diff-flink. See docs/differential-testing.md.
 diff-flink: deps
-	TAGS=$(TAGS) scripts/interop.sh -run 'TestDiffFlink$$' -v -timeout 3h
+	RIFFLE_PYFLINK=0 TAGS=$(TAGS) scripts/interop.sh -run 'TestDiffFlink$$' -v -timeout 3h
 
 # The pure-Go packages under the race detector.
 race:
