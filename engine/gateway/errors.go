@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -67,6 +68,15 @@ func serviceError(top string, cause error) *httpError {
 	b.WriteString(classGatewayException)
 	b.WriteString(": ")
 	b.WriteString(top)
+	writeCauses(&b, cause)
+	b.WriteString(serverFrame)
+	b.WriteString("\n\nEnd of exception on server side>")
+	return &httpError{status: http.StatusInternalServerError, msgs: []string{"Internal server error.", b.String()}}
+}
+
+// writeCauses appends the "Caused by:" links of cause, each after the
+// frame that ends the link before it.
+func writeCauses(b *strings.Builder, cause error) {
 	for c := cause; c != nil; {
 		b.WriteString(serverFrame)
 		var ce *causeError
@@ -96,9 +106,40 @@ func serviceError(top string, cause error) *httpError {
 		}
 		break
 	}
-	b.WriteString(serverFrame)
-	b.WriteString("\n\nEnd of exception on server side>")
-	return &httpError{status: http.StatusInternalServerError, msgs: []string{"Internal server error.", b.String()}}
+}
+
+// classRestHandlerException is the exception Flink's operation and
+// session handlers (status, cancel, close, session configuration) throw
+// around a failure of the service.
+const classRestHandlerException = "org.apache.flink.runtime.rest.handler.RestHandlerException"
+
+// restHandlerOps are the operations whose failures Flink 2.3.0's gateway
+// answers as a RestHandlerException: a 500 whose only "errors" entry is
+// the printed exception chain, "<class>: Failed to <op>." caused by the
+// SqlGatewayException of the same message caused by the failure, without
+// the "Internal server error." and "<Exception on server side:" framing.
+var restHandlerOps = map[string]bool{"getOperationInfo": true, "cancelOperation": true,
+	"closeOperation": true, "closeSession": true, "getSessionConfig": true}
+
+// opError is the error answer of a failed service operation op ("Failed
+// to <op>.") caused by cause, in the shape Flink 2.3.0's gateway gives it:
+// a RestHandlerException for restHandlerOps; for fetchResults the
+// SqlGatewayException wrapped once more by the handler (its message the
+// inner exception's "class: message"); the plain service error otherwise.
+func opError(op string, cause error) *httpError {
+	top := fmt.Sprintf("Failed to %s.", op)
+	switch {
+	case restHandlerOps[op]:
+		var b strings.Builder
+		b.WriteString(classRestHandlerException + ": " + top + serverFrame)
+		b.WriteString("\nCaused by: " + classGatewayException + ": " + top)
+		writeCauses(&b, cause)
+		b.WriteString(serverFrame + "\n")
+		return &httpError{status: http.StatusInternalServerError, msgs: []string{b.String()}}
+	case op == "fetchResults":
+		return serviceError(classGatewayException+": "+top, &causeError{class: classGatewayException, msg: top, cause: cause})
+	}
+	return serviceError(top, cause)
 }
 
 // serverFrame follows each exception message of a chain where a Java
@@ -244,6 +285,11 @@ func SessionLost(err error) bool {
 // otherwise the last "Caused by:". The exception class and stack frames
 // are dropped. Other text is returned unchanged.
 func RootCause(text string) string {
+	if strings.HasPrefix(text, classRestHandlerException+": ") {
+		// Flink's handlers of operation status, cancel and close and of
+		// sessions answer with the printed chain alone
+		text = "<Exception on server side:\n" + text
+	}
 	if !strings.HasPrefix(text, "<Exception on server side:") {
 		return text
 	}

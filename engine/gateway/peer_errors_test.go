@@ -109,22 +109,31 @@ func TestServiceErrorFramesEveryLink(t *testing.T) {
 	}
 }
 
-// An unknown session or operation reads as in Flink: the outer message
-// names the service call, the cause the missing handle, and Flink's
-// clients show the cause alone.
+// An unknown session or operation reads as in Flink 2.3.0: the outer
+// message names the service call, the cause the missing handle, and
+// Flink's clients show the cause alone. The body has Flink's shape per
+// call, as its gateway answered (checked with unknown handles): the
+// handlers of status, cancel, close and sessions answer a
+// RestHandlerException alone (one "errors" entry, no "Internal server
+// error."); fetchResults wraps its SqlGatewayException once more; execute
+// and configure name the call in words.
 func TestMissingHandleErrorsAsFlink(t *testing.T) {
 	g := newTestGateway(t, Config{})
 	s := g.openSession(t, nil)
 	gone := newUUID()
-	for _, c := range []struct{ method, path, outer, reason string }{
-		{"GET", "/v2/sessions/" + gone, "Failed to getSessionConfig.", "Session '" + gone + "' does not exist."},
-		{"POST", "/v2/sessions/" + gone + "/heartbeat", "Failed to getSessionConfig.", "Session '" + gone + "' does not exist."},
-		{"DELETE", "/v2/sessions/" + gone, "Failed to closeSession.", "Session '" + gone + "' does not exist."},
-		{"POST", "/v2/sessions/" + gone + "/statements", "Failed to executeStatement.", "Session '" + gone + "' does not exist."},
+	const rest, twice = "rest", "twice"
+	for _, c := range []struct{ method, path, outer, reason, shape string }{
+		{"GET", "/v2/sessions/" + gone, "Failed to getSessionConfig.", "Session '" + gone + "' does not exist.", rest},
+		{"POST", "/v2/sessions/" + gone + "/heartbeat", "Failed to getSessionConfig.", "Session '" + gone + "' does not exist.", rest},
+		{"DELETE", "/v2/sessions/" + gone, "Failed to closeSession.", "Session '" + gone + "' does not exist.", rest},
+		{"POST", "/v2/sessions/" + gone + "/statements", "Failed to execute statement.", "Session '" + gone + "' does not exist.", ""},
+		{"POST", "/v2/sessions/" + gone + "/configure-session", "Failed to configure session.", "Session '" + gone + "' does not exist.", ""},
 		{"GET", "/v2/sessions/" + s + "/operations/" + gone + "/result/0?rowFormat=JSON", "Failed to fetchResults.",
-			"Can not find the submitted operation in the OperationManager with the " + gone + "."},
+			"Can not find the submitted operation in the OperationManager with the " + gone + ".", twice},
 		{"GET", "/v2/sessions/" + s + "/operations/" + gone + "/status", "Failed to getOperationInfo.",
-			"Can not find the submitted operation in the OperationManager with the " + gone + "."},
+			"Can not find the submitted operation in the OperationManager with the " + gone + ".", rest},
+		{"POST", "/v2/sessions/" + s + "/operations/" + gone + "/cancel", "Failed to cancelOperation.",
+			"Can not find the submitted operation in the OperationManager with the " + gone + ".", rest},
 	} {
 		var body any
 		if c.method == "POST" {
@@ -132,15 +141,32 @@ func TestMissingHandleErrorsAsFlink(t *testing.T) {
 		}
 		status, raw := g.call(t, c.method, c.path, body)
 		var er ErrorResponse
-		if err := json.Unmarshal(raw, &er); err != nil || status != 500 || len(er.Errors) != 2 {
+		if err := json.Unmarshal(raw, &er); err != nil || status != 500 {
 			t.Errorf("%s %s: %d %s", c.method, c.path, status, raw)
 			continue
 		}
-		if !strings.Contains(er.Errors[1], classGatewayException+": "+c.outer) {
-			t.Errorf("%s %s: no %q in %q", c.method, c.path, c.outer, er.Errors[1])
+		chain := er.Errors[len(er.Errors)-1]
+		switch c.shape {
+		case rest:
+			if len(er.Errors) != 1 || !strings.HasPrefix(chain, classRestHandlerException+": "+c.outer+"\n") ||
+				!strings.Contains(chain, "\nCaused by: "+classGatewayException+": "+c.outer+"\n") {
+				t.Errorf("%s %s: not Flink's RestHandlerException body: %q", c.method, c.path, er.Errors)
+			}
+		case twice:
+			if len(er.Errors) != 2 || !strings.Contains(chain, classGatewayException+": "+classGatewayException+": "+c.outer+"\n") ||
+				!strings.Contains(chain, "\nCaused by: "+classGatewayException+": "+c.outer+"\n") {
+				t.Errorf("%s %s: the fetch error is not wrapped twice: %q", c.method, c.path, er.Errors)
+			}
+		default:
+			if len(er.Errors) != 2 || !strings.Contains(chain, "\n"+classGatewayException+": "+c.outer+"\n") {
+				t.Errorf("%s %s: no %q in %q", c.method, c.path, c.outer, er.Errors)
+			}
 		}
 		if got := sqlClientReason(er.Errors); got != classGatewayException+": "+c.reason {
 			t.Errorf("%s %s: SQL Client reason %q", c.method, c.path, got)
+		}
+		if got := (&Error{StatusCode: status, Errors: er.Errors}).Error(); got != c.reason {
+			t.Errorf("%s %s: Riffle's client reads %q", c.method, c.path, got)
 		}
 	}
 	if err := (&Error{StatusCode: 500, Errors: mustErrors(t, g, "GET", "/v2/sessions/"+gone)}); !SessionLost(err) {

@@ -261,8 +261,7 @@ func (s *Server) sessionFor(id, op string) (*session, error) {
 	ss, ok := s.sessions[id]
 	s.mu.Unlock()
 	if !ok {
-		return nil, serviceError(fmt.Sprintf("Failed to %s.", op),
-			&causeError{class: classGatewayException, msg: fmt.Sprintf("Session '%s' does not exist.", id)})
+		return nil, opError(op, &causeError{class: classGatewayException, msg: fmt.Sprintf("Session '%s' does not exist.", id)})
 	}
 	ss.touch()
 	return ss, nil
@@ -437,7 +436,7 @@ func (s *Server) handleHeartbeat(w http.ResponseWriter, r *http.Request, _ APIVe
 }
 
 func (s *Server) handleConfigureSession(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
-	ss, err := s.sessionFor(r.PathValue("session_handle"), "configureSession")
+	ss, err := s.sessionFor(r.PathValue("session_handle"), "configure session")
 	if err != nil {
 		return err
 	}
@@ -481,7 +480,7 @@ func (s *Server) handleCompleteStatement(w http.ResponseWriter, r *http.Request,
 }
 
 func (s *Server) handleExecuteStatement(w http.ResponseWriter, r *http.Request, _ APIVersion) error {
-	ss, err := s.sessionFor(r.PathValue("session_handle"), "executeStatement")
+	ss, err := s.sessionFor(r.PathValue("session_handle"), "execute statement")
 	if err != nil {
 		return err
 	}
@@ -512,7 +511,7 @@ func (s *Server) operationOf(r *http.Request, op string) (*session, *operation, 
 	}
 	o, err := ss.operation(id)
 	if err != nil {
-		return nil, nil, serviceError(fmt.Sprintf("Failed to %s.", op), err)
+		return nil, nil, opError(op, err)
 	}
 	return ss, o, nil
 }
@@ -587,18 +586,18 @@ func (s *Server) handleFetchResults(w http.ResponseWriter, r *http.Request, v AP
 		o.mu.Lock()
 		cause := o.err
 		o.mu.Unlock()
-		return serviceError("Failed to fetchResults.", &causeError{class: classExecutionException,
+		return opError("fetchResults", &causeError{class: classExecutionException,
 			msg: fmt.Sprintf("Failed to execute the operation %s.", o.id), cause: cause})
 	case StatusFinished:
 	default:
-		return serviceError("Failed to fetchResults.", fmt.Errorf("Can not fetch results from the OperationHandle{identifier=%s} in %s status.", o.id, st))
+		return opError("fetchResults", fmt.Errorf("Can not fetch results from the OperationHandle{identifier=%s} in %s status.", o.id, st))
 	}
 	fr, err := o.fetch.fetchPage(r.Context(), token, s.cfg.FetchWait)
 	if err != nil {
 		if r.Context().Err() != nil {
 			return nil // the client went away
 		}
-		return serviceError("Failed to fetchResults.", err)
+		return opError("fetchResults", err)
 	}
 	s.writeFetch(w, v, ss.id, o, format, fr)
 	return nil
