@@ -71,7 +71,8 @@ func TestGoldenScriptsOnFlink(t *testing.T) {
 		for _, file := range files {
 			file := file
 			t.Run(filepath.Base(file), func(t *testing.T) {
-				t.Parallel()
+				// one script at a time: parallel jobs compete for the
+				// task manager's slots and network buffers
 				sqltest.RunScript(t, file, newEngine, sqltest.Options{Oracle: true, Tally: &tally, Rewrite: serialParallelism, Unavailable: lacksNetworkBuffers})
 			})
 		}
