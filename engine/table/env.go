@@ -99,11 +99,15 @@ func Create(settings *EnvironmentSettings) (*TableEnvironment, error) {
 		resetBase:      base,
 		resetStreaming: settings.streaming,
 	}
-	// the settings' mode wins over a runtime mode their configuration names
-	_, named := cfg.Get(config.RuntimeMode.Key)
+	// the settings' mode wins over a runtime mode their configuration
+	// names; one that agrees keeps its spelling ('BATCH' stays 'BATCH')
+	named, ok := cfg.Get(config.RuntimeMode.Key)
 	cfg.Remove(config.RuntimeMode.Key)
 	t.setImpliedMode(settings.streaming)
-	if named {
+	if ok {
+		if strings.EqualFold(named, t.impliedMode) {
+			cfg.Set(config.RuntimeMode.Key, named)
+		}
 		t.impliedMode = ""
 	}
 	t.funcs = newFunctionCatalog(t)

@@ -90,3 +90,15 @@ func TestSetListingAndResetAsFlinkGateway(t *testing.T) {
 		t.Errorf("batch environment after RESET: streaming %v, SET lists %q", batch.IsStreaming(), setListing(t, batch))
 	}
 }
+
+// TestSetListingKeepsTheModeAsGiven: a session opened with
+// execution.runtime-mode 'BATCH' lists it as given, as Flink's gateway
+// lists the session's properties.
+func TestSetListingKeepsTheModeAsGiven(t *testing.T) {
+	conf := config.New()
+	conf.Set("execution.runtime-mode", "BATCH")
+	env := MustCreate(EnvironmentSettingsFromConfiguration(conf))
+	if got := setListing(t, env); got != "execution.runtime-mode=BATCH" || env.IsStreaming() {
+		t.Errorf("SET lists %q (streaming %v), want execution.runtime-mode=BATCH in batch mode", got, env.IsStreaming())
+	}
+}
