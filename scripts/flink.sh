@@ -14,7 +14,8 @@
 # Flink publishes no distribution on Maven Central, so interop/flink/pom.xml
 # names the modules and `mvn dependency:copy-dependencies` gathers them.
 # Ports are picked free at start. Memory is sized for 2 cores and 24 GiB:
-# JobManager 1 GiB, TaskManager 2 GiB with 4 slots, gateway heap 768 MiB.
+# JobManager 1 GiB, TaskManager 4 GiB (768 MiB of network buffers) with 4 slots,
+# gateway heap 768 MiB.
 #
 # Environment:
 #   RIFFLE_CACHE   cache folder (default ${XDG_CACHE_HOME:-~/.cache}/riffle)
@@ -67,7 +68,13 @@ jobmanager.bind-host: 127.0.0.1
 jobmanager.memory.process.size: 1024m
 taskmanager.bind-host: 127.0.0.1
 taskmanager.host: 127.0.0.1
-taskmanager.memory.process.size: 2048m
+taskmanager.memory.process.size: 4096m
+# Batch jobs' blocking shuffles reserve 512 network buffers per result
+# partition; the derived 10% of a small TaskManager (about 5,000 buffers of
+# 32 KiB) ran out on the golden scripts' joins ("Insufficient number of
+# network buffers").
+taskmanager.memory.network.min: 768m
+taskmanager.memory.network.max: 768m
 taskmanager.numberOfTaskSlots: 4
 parallelism.default: 1
 rest.address: 127.0.0.1
