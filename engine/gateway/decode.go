@@ -450,44 +450,10 @@ func hasLTZ(t *types.DataType) bool {
 // epoch 0 in a session in Asia/Tokyo arrives as "1970-01-01T09:00:00Z".
 // Values are changed in place where they are held in slices, maps or rows.
 func wallClockToInstant(v any, t *types.DataType, zone *time.Location) any {
-	if v == nil || t == nil {
-		return v
-	}
-	switch t.Root {
-	case types.TimestampLTZRoot:
-		if ts, ok := v.(time.Time); ok {
-			ts = ts.UTC()
-			return time.Date(ts.Year(), ts.Month(), ts.Day(), ts.Hour(), ts.Minute(), ts.Second(), ts.Nanosecond(), zone).UTC()
-		}
-	case types.ArrayRoot:
-		if a, ok := v.([]any); ok {
-			for i := range a {
-				a[i] = wallClockToInstant(a[i], t.Elem, zone)
-			}
-		}
-	case types.MapRoot, types.MultisetRoot:
-		if m, ok := v.(*types.Map); ok {
-			kt, vt := t.Key, t.Value
-			if t.Root == types.MultisetRoot {
-				kt, vt = t.Elem, nil
-			}
-			for i := range m.Keys {
-				m.Keys[i] = wallClockToInstant(m.Keys[i], kt, zone)
-				if vt != nil && i < len(m.Values) {
-					m.Values[i] = wallClockToInstant(m.Values[i], vt, zone)
-				}
-			}
-		}
-	case types.RowRoot:
-		if r, ok := v.(*types.Row); ok {
-			for i, f := range t.Fields {
-				if i < len(r.Values) {
-					r.Values[i] = wallClockToInstant(r.Values[i], f.Type, zone)
-				}
-			}
-		}
-	}
-	return v
+	return mapLTZ(v, t, func(ts time.Time) time.Time {
+		ts = ts.UTC()
+		return time.Date(ts.Year(), ts.Month(), ts.Day(), ts.Hour(), ts.Minute(), ts.Second(), ts.Nanosecond(), zone).UTC()
+	})
 }
 
 // instantToWallClock is the inverse of wallClockToInstant: it turns the
@@ -496,19 +462,29 @@ func wallClockToInstant(v any, t *types.DataType, zone *time.Location) any {
 // writes them. Values are changed in place where they are held in slices,
 // maps or rows (v is a fresh value of types.ValueAt).
 func instantToWallClock(v any, t *types.DataType, zone *time.Location) any {
+	return mapLTZ(v, t, func(ts time.Time) time.Time {
+		w := ts.In(zone)
+		return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), time.UTC)
+	})
+}
+
+// mapLTZ replaces every TIMESTAMP_LTZ value in v (of type t, at any depth
+// of ARRAY, MAP, MULTISET and ROW) by conv of it, in place where the value
+// is held in a slice, map or row, and returns v (or the new value when v is
+// itself a TIMESTAMP_LTZ).
+func mapLTZ(v any, t *types.DataType, conv func(time.Time) time.Time) any {
 	if v == nil || t == nil {
 		return v
 	}
 	switch t.Root {
 	case types.TimestampLTZRoot:
 		if ts, ok := v.(time.Time); ok {
-			w := ts.In(zone)
-			return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), time.UTC)
+			return conv(ts)
 		}
 	case types.ArrayRoot:
 		if a, ok := v.([]any); ok {
 			for i := range a {
-				a[i] = instantToWallClock(a[i], t.Elem, zone)
+				a[i] = mapLTZ(a[i], t.Elem, conv)
 			}
 		}
 	case types.MapRoot, types.MultisetRoot:
@@ -518,9 +494,9 @@ func instantToWallClock(v any, t *types.DataType, zone *time.Location) any {
 				kt, vt = t.Elem, nil
 			}
 			for i := range m.Keys {
-				m.Keys[i] = instantToWallClock(m.Keys[i], kt, zone)
+				m.Keys[i] = mapLTZ(m.Keys[i], kt, conv)
 				if vt != nil && i < len(m.Values) {
-					m.Values[i] = instantToWallClock(m.Values[i], vt, zone)
+					m.Values[i] = mapLTZ(m.Values[i], vt, conv)
 				}
 			}
 		}
@@ -528,7 +504,7 @@ func instantToWallClock(v any, t *types.DataType, zone *time.Location) any {
 		if r, ok := v.(*types.Row); ok {
 			for i, f := range t.Fields {
 				if i < len(r.Values) {
-					r.Values[i] = instantToWallClock(r.Values[i], f.Type, zone)
+					r.Values[i] = mapLTZ(r.Values[i], f.Type, conv)
 				}
 			}
 		}
