@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -78,7 +79,7 @@ func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
 	case *sql.Identifier:
 		return b.identifier(x, sc)
 	case *sql.NumberLit:
-		return b.number(x)
+		return b.number(x, false)
 	case *sql.StringLit:
 		v := x.Value
 		if x.Unicode {
@@ -102,7 +103,16 @@ func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
 	case *sql.IntervalLit:
 		return b.intervalLit(x)
 	case *sql.UnaryExpr:
-		arg := b.expr(x.X, sc)
+		if n, ok := x.X.(*sql.NumberLit); ok && x.Op == "-" && n.Kind == sql.NumInteger && strings.TrimLeft(n.Text, "0") == minInt64Magnitude {
+			// Calcite's parser folds the sign into the literal: BIGINT
+			return &expr.Literal{Value: int64(math.MinInt64), T: types.BigIntType().NotNull()}
+		}
+		var arg expr.Expr
+		if n, ok := x.X.(*sql.NumberLit); ok && x.Op == "-" {
+			arg = b.number(n, true)
+		} else {
+			arg = b.expr(x.X, sc)
+		}
 		switch x.Op {
 		case "NOT":
 			return b.call(x, "NOT", arg)
@@ -329,43 +339,64 @@ func (b *binder) binary(x *sql.BinaryExpr, sc *scope) expr.Expr {
 	return b.call(x, x.Op, b.expr(x.X, sc), b.expr(x.Y, sc))
 }
 
-// number types a numeric literal as Flink does: INT, BIGINT, DECIMAL(p, s)
-// or DOUBLE, NOT NULL.
-func (b *binder) number(n *sql.NumberLit) expr.Expr {
-	switch n.Kind {
-	case sql.NumInteger:
-		if v, err := strconv.ParseInt(n.Text, 10, 32); err == nil {
+// minInt64Magnitude is the magnitude of BIGINT's least value, the one
+// unscaled value a negative literal may have beyond BIGINT's greatest.
+const minInt64Magnitude = "9223372036854775808"
+
+// number types a numeric literal as Calcite (as Flink configures it) does:
+// an integer is INT, else BIGINT; a number with a fraction is DECIMAL(p, s)
+// where p counts every digit written (leading zeros too: 0.908 is
+// DECIMAL(4, 3), .908 DECIMAL(3, 3)) and s the digits after the point;
+// "1." is an integer; one with an exponent is DOUBLE. All are NOT NULL.
+// An exact literal whose digits (ignoring the point) do not fit a BIGINT
+// fails with "Numeric literal '…' out of range", as Calcite's validator
+// does; neg says the literal is the operand of a unary minus, which lets
+// its magnitude reach 9223372036854775808.
+func (b *binder) number(n *sql.NumberLit, neg bool) expr.Expr {
+	text := n.Text
+	kind := n.Kind
+	if kind == sql.NumDecimal && strings.HasSuffix(text, ".") {
+		text, kind = strings.TrimSuffix(text, "."), sql.NumInteger
+	}
+	if kind == sql.NumApprox {
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			if math.IsInf(f, 0) {
+				b.failAt(n, "Numeric literal '%s' out of range", n.Text)
+			}
+			b.failAt(n, "Invalid numeric literal '%s'", n.Text)
+		}
+		return &expr.Literal{Value: f, T: types.DoubleType().NotNull()}
+	}
+	intPart, frac, _ := strings.Cut(text, ".")
+	digits := strings.TrimLeft(intPart+frac, "0")
+	if len(digits) > len(minInt64Magnitude) || (len(digits) == len(minInt64Magnitude) &&
+		(digits > minInt64Magnitude || (digits == minInt64Magnitude && !neg))) {
+		b.failAt(n, "Numeric literal '%s' out of range", n.Text)
+	}
+	if kind == sql.NumInteger {
+		if v, err := strconv.ParseInt(text, 10, 32); err == nil {
 			return &expr.Literal{Value: int32(v), T: types.IntType().NotNull()}
 		}
-		if v, err := strconv.ParseInt(n.Text, 10, 64); err == nil {
+		if v, err := strconv.ParseInt(text, 10, 64); err == nil {
 			return &expr.Literal{Value: v, T: types.BigIntType().NotNull()}
 		}
-		d, err := types.ParseDecimal(n.Text)
-		if err != nil || len(strings.TrimLeft(n.Text, "0")) > types.MaxDecimalPrecision {
-			b.failAt(n, "Numeric literal '%s' out of range", n.Text)
-		}
-		return &expr.Literal{Value: d, T: types.DecimalType(max(len(strings.TrimLeft(n.Text, "0")), 1), 0).NotNull()}
-	case sql.NumDecimal:
-		d, err := types.ParseDecimal(n.Text)
+		// only the magnitude of BIGINT's least value (under a minus) is left
+		d, err := types.ParseDecimal(text)
 		if err != nil {
-			b.failAt(n, "Invalid decimal literal '%s'", n.Text)
+			b.failAt(n, "Invalid numeric literal '%s'", n.Text)
 		}
-		intPart, frac, _ := strings.Cut(n.Text, ".")
-		intPart = strings.TrimLeft(intPart, "0")
-		p := len(intPart) + len(frac)
-		if p == 0 {
-			p = 1
-		}
-		if p > types.MaxDecimalPrecision {
-			b.failAt(n, "Numeric literal '%s' out of range", n.Text)
-		}
-		return &expr.Literal{Value: d, T: types.DecimalType(p, len(frac)).NotNull()}
+		return &expr.Literal{Value: d, T: types.DecimalType(len(digits), 0).NotNull()}
 	}
-	f, err := strconv.ParseFloat(n.Text, 64)
+	d, err := types.ParseDecimal(text)
 	if err != nil {
-		b.failAt(n, "Invalid numeric literal '%s'", n.Text)
+		b.failAt(n, "Invalid decimal literal '%s'", n.Text)
 	}
-	return &expr.Literal{Value: f, T: types.DoubleType().NotNull()}
+	p := len(intPart) + len(frac)
+	if p > types.MaxDecimalPrecision {
+		b.failAt(n, "Numeric literal '%s' out of range", n.Text)
+	}
+	return &expr.Literal{Value: d, T: types.DecimalType(p, len(frac)).NotNull()}
 }
 
 func fracDigits(s string) int {
