@@ -307,6 +307,13 @@ func init() {
 	registerRowFn(rowFn{name: "ELT", category: "String", args: []argKind{kLong, kStrOrBin}, min: 2, max: -1,
 		sig: "ELT(index, expr[, exprs]*) -> the index-th (1-based) expression; NULL when out of range",
 		retFn: func(c *InferCtx) (*types.DataType, error) {
+			// Flink's index argument strategy rejects a negative literal
+			// index while planning; a negative value at run time is NULL
+			if l := c.Literals[0]; l != nil && l.Value != nil {
+				if v, ok := toInt64(l.Value); ok && v < 0 {
+					return nil, typeErrorf("Index must be an integer starting from '0', but was '%d'.", v)
+				}
+			}
 			ct := types.CommonType(c.Args[1:]...)
 			if ct == nil {
 				return nil, invalidArgs(c)

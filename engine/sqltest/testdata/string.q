@@ -760,14 +760,28 @@ SELECT ELT(CAST(NULL AS INT), 'a', 'b');
 1 row in set
 !ok
 # an index out of range gives NULL (Flink's EltFunction, FLINK-35987)
-# riffle-only: Riffle differs (open): ELT with a negative index; Flink fails (Index must be an integer starting from 0)
-SELECT ELT(4, 'a', 'b', 'c') AS x, ELT(0, 'a') AS y, ELT(-1, 'a') AS z;
-+--------+--------+--------+
-|      x |      y |      z |
-+--------+--------+--------+
-| <NULL> | <NULL> | <NULL> |
-+--------+--------+--------+
+SELECT ELT(4, 'a', 'b', 'c') AS x, ELT(0, 'a') AS y;
++--------+--------+
+|      x |      y |
++--------+--------+
+| <NULL> | <NULL> |
++--------+--------+
 1 row in set
+!ok
+# a negative literal index is rejected while planning; at run time a
+# negative index gives NULL like any other out of range
+SELECT ELT(-1, 'a') AS z;
+[ERROR] Could not execute SQL statement. Reason:
+Index must be an integer starting from '0', but was '-1'.
+!error
+SELECT ELT(x, 'a') AS z FROM (VALUES (-1), (1)) AS t(x);
++--------+
+|      z |
++--------+
+| <NULL> |
+|      a |
++--------+
+2 rows in set
 !ok
 # RegexpFunctionsITCase: REGEXP_COUNT
 SELECT REGEXP_COUNT('hello world! Hello everyone!', 'Hello');
