@@ -1066,13 +1066,12 @@ func (b *binder) expandStars(items []*sql.SelectItem, sc *scope) []selItem {
 }
 
 // impliedName is the column name Calcite derives for an unaliased item:
-// the last identifier part, or "" (then EXPR$n).
+// the last part of a (dotted) identifier, or "" (then EXPR$n). Field access
+// on any other expression, (r).b or ROW(1, 'x').EXPR$1, names no column,
+// as on Flink.
 func impliedName(e sql.Expr) string {
-	switch x := e.(type) {
-	case *sql.Identifier:
+	if x, ok := e.(*sql.Identifier); ok {
 		return x.Parts[len(x.Parts)-1].Name
-	case *sql.FieldExpr:
-		return x.Field.Name
 	}
 	return ""
 }

@@ -502,13 +502,22 @@ SELECT COLLECT(x) FROM (VALUES ('a'), ('a'), (CAST(NULL AS STRING))) AS t(x);
 1 row in set
 !ok
 # ROW field access and nested access
-# riffle-only: Riffle differs (open): Flink names the column of ROW(...).EXPR$1 EXPR$0
+# field access on an expression that is not a name gives no column name
+# (EXPR$n); on a dotted name the last part names it
 SELECT ROW(1, 'x').EXPR$1;
 +--------+
-| EXPR$1 |
+| EXPR$0 |
 +--------+
 |      x |
 +--------+
+1 row in set
+!ok
+SELECT (CAST(ROW(1, 'x') AS ROW<a INT, b STRING>)).b, r.b FROM (SELECT CAST(ROW(1, 'x') AS ROW<a INT, b STRING>) AS r);
++--------+---+
+| EXPR$0 | b |
++--------+---+
+|      x | x |
++--------+---+
 1 row in set
 !ok
 SELECT r.b FROM (SELECT CAST(ROW(1, 'x') AS ROW<a INT, b STRING>) AS r);
