@@ -208,11 +208,20 @@ func (x *execution) describeTable(n *sql.ObjectName) (*TableResult, error) {
 	if !ok {
 		return nil, errorf("Tables or views with the identifier '%s' doesn't exist", id.Summary())
 	}
-	return DescribeSchema(rt.Table.Schema()), nil
+	return describeSchema(rt.Table.Schema(), t.IsStreaming()), nil
 }
 
-// DescribeSchema renders a schema as DESCRIBE does.
+// DescribeSchema renders a schema as DESCRIBE does in streaming mode: a
+// column with a watermark is typed as a rowtime attribute ("TIMESTAMP(3)
+// *ROWTIME*").
 func DescribeSchema(s *types.Schema) *TableResult {
+	return describeSchema(s, true)
+}
+
+// describeSchema renders a schema as DESCRIBE does. In batch mode
+// (streaming false) Flink resolves no rowtime attribute, so a watermarked
+// column shows its plain type; a PROCTIME() column stays *PROCTIME*.
+func describeSchema(s *types.Schema, streaming bool) *TableResult {
 	var rows []*types.Row
 	wm := map[string]string{}
 	for _, w := range s.Watermarks {
@@ -228,8 +237,10 @@ func DescribeSchema(s *types.Schema) *TableResult {
 	}
 	for _, c := range s.Columns {
 		t := c.Type
-		if _, ok := wm[c.Name]; ok {
+		if _, ok := wm[c.Name]; ok && streaming {
 			t = t.WithTimeAttr(types.Rowtime)
+		} else if !streaming && t.IsRowtime() {
+			t = t.WithTimeAttr(types.NoTimeAttr)
 		}
 		typ := t.WithNullable(true).String()
 		var key, extras, water any

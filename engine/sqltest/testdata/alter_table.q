@@ -127,15 +127,16 @@ Failed to execute ALTER TABLE statement.
 The column `id` is referenced by computed column `x`.
 !error
 
-# riffle-only: Riffle differs (open): DESCRIBE after ALTER TABLE ... WATERMARK; Flink shows no *ROWTIME*
+# in batch mode (this script's) Flink resolves no rowtime attribute: the
+# watermarked column shows no *ROWTIME*
 DESCRIBE e;
-+------+------------------------+-------+---------+-------------+----------------------------+
-| name |                   type |  null |     key |      extras |                  watermark |
-+------+------------------------+-------+---------+-------------+----------------------------+
-|   id |                    INT | FALSE | PRI(id) |      <NULL> |                     <NULL> |
-|   ts | TIMESTAMP(3) *ROWTIME* |  TRUE |  <NULL> |      <NULL> | `ts` - INTERVAL '1' SECOND |
-|    x |                    INT | FALSE |  <NULL> | AS `id` + 1 |                     <NULL> |
-+------+------------------------+-------+---------+-------------+----------------------------+
++------+--------------+-------+---------+-------------+----------------------------+
+| name |         type |  null |     key |      extras |                  watermark |
++------+--------------+-------+---------+-------------+----------------------------+
+|   id |          INT | FALSE | PRI(id) |      <NULL> |                     <NULL> |
+|   ts | TIMESTAMP(3) |  TRUE |  <NULL> |      <NULL> | `ts` - INTERVAL '1' SECOND |
+|    x |          INT | FALSE |  <NULL> | AS `id` + 1 |                     <NULL> |
++------+--------------+-------+---------+-------------+----------------------------+
 3 rows in set
 !ok
 
