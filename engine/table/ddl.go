@@ -94,9 +94,8 @@ func (t *TableEnvironment) registerTable(id catalog.ObjectIdentifier, tbl catalo
 	if err != nil {
 		return err
 	}
-	if t.catalogs.IsTemporary(id) && !ignoreIfExists {
-		return errorf("Could not execute CreateTable in path %s: a temporary object with this name exists", id)
-	}
+	// A temporary table or view of the same name does not stop a permanent
+	// one (Flink 2.3 creates it; the temporary object shadows it).
 	return c.CreateTable(id.Path(), tbl, ignoreIfExists)
 }
 
