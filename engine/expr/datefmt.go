@@ -257,6 +257,18 @@ var monthNames = []string{"january", "february", "march", "april", "may", "june"
 // 00:00:00. Like java.time's strict resolver it rejects text left over
 // and out-of-range fields.
 func parseJavaDate(s, pattern string) (t time.Time, offset int, hasZone bool, err error) {
+	return parseJavaDateText(s, pattern, false)
+}
+
+// parseJavaDatePrefix is parseJavaDate that, like java.text's
+// SimpleDateFormat.parse (which Flink's UNIX_TIMESTAMP uses), ignores
+// text after the pattern: '… 08:00:01.001 +0800' with pattern
+// 'yyyy-MM-dd HH:mm:ss.SSS' parses, the zone offset unread.
+func parseJavaDatePrefix(s, pattern string) (t time.Time, offset int, hasZone bool, err error) {
+	return parseJavaDateText(s, pattern, true)
+}
+
+func parseJavaDateText(s, pattern string, prefix bool) (t time.Time, offset int, hasZone bool, err error) {
 	toks, err := compileDatePattern(pattern)
 	if err != nil {
 		return time.Time{}, 0, false, err
@@ -418,7 +430,7 @@ func parseJavaDate(s, pattern string) (t time.Time, offset int, hasZone bool, er
 			return time.Time{}, 0, false, bad()
 		}
 	}
-	if pos != len(s) {
+	if pos != len(s) && !prefix {
 		return time.Time{}, 0, false, bad()
 	}
 	if hour12 || hasAmPm {

@@ -511,7 +511,7 @@ func init() {
 			}, nil
 		}})
 	registerRowFn(rowFn{name: "UNIX_TIMESTAMP", category: "Temporal", args: []argKind{kString, kString}, min: 0, max: 2,
-		sig: "UNIX_TIMESTAMP([string1[, string2]]) -> BIGINT seconds since the epoch: now, or string1 parsed with the Java pattern string2 (default 'yyyy-MM-dd HH:mm:ss') in the session time zone; -9223372036854775808 when it does not parse",
+		sig: "UNIX_TIMESTAMP([string1[, string2]]) -> BIGINT seconds since the epoch: now, or string1 parsed with the Java pattern string2 (default 'yyyy-MM-dd HH:mm:ss') in the session time zone (text after the pattern is ignored, as Java's SimpleDateFormat does); -9223372036854775808 when it does not parse",
 		retFn: func(c *InferCtx) (*types.DataType, error) {
 			return types.BigIntType().WithNullable(anyNullable(c.Args)), nil
 		}, exactNull: true, nonDet: true,
@@ -523,7 +523,7 @@ func init() {
 			if len(v) == 2 {
 				pattern = v[1].(string)
 			}
-			t, off, hasZone, err := parseJavaDate(v[0].(string), pattern)
+			t, off, hasZone, err := parseJavaDatePrefix(v[0].(string), pattern)
 			if err != nil {
 				return int64(math.MinInt64), nil
 			}
