@@ -69,7 +69,7 @@ var (
 	MiniBatchSize = Register(Option{Key: "table.exec.mini-batch.size", Default: "-1", Kind: "int",
 		Description: "Maximum number of rows buffered in a mini-batch."})
 	SinkUpsertMaterialize = Register(Option{Key: "table.exec.sink.upsert-materialize", Default: "AUTO", Kind: "enum",
-		Values: []string{"NONE", "AUTO", "FORCE"}, Description: "Whether an updating query written to a sink with a primary key goes through a SinkUpsertMaterializer: AUTO when its updates are not keyed on the primary key."})
+		Values: []string{"NONE", "AUTO", "FORCE"}, Description: "Whether an updating query written to a sink with a primary key goes through a SinkUpsertMaterializer: AUTO when its updates are not keyed on the primary key (updates keyed on another upsert key fail, as on Flink 2.3, which asks for ON CONFLICT)."})
 	SinkNotNullEnforcer = Register(Option{Key: "table.exec.sink.not-null-enforcer", Default: "ERROR", Kind: "enum",
 		Values: []string{"ERROR", "DROP"}, Description: "What a sink does with NULL in a NOT NULL column."})
 	ResultMode = Register(Option{Key: "sql-client.execution.result-mode", Default: "table", Kind: "enum",

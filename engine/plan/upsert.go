@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/config"
@@ -26,7 +28,9 @@ import (
 //   - A sink with a primary key fed updates that are not keyed on exactly
 //     that key goes through a SinkUpsertMaterializer
 //     (table.exec.sink.upsert-materialize: AUTO, or FORCE for every
-//     updating input, NONE never), shown as upsertMaterialize=[true].
+//     updating input, NONE never), shown as upsertMaterialize=[true];
+//     under AUTO, updates keyed on another upsert key fail instead, as on
+//     Flink 2.3, which asks for ON CONFLICT (checkUpsertKeyConflict).
 
 // projectKeys maps upsert keys through a projection (nil projs = the
 // identity): a key survives when all its columns are projected as is.
@@ -150,4 +154,41 @@ func (pl *planner) sinkUpdates(in *PhysNode, accepted types.ChangelogMode, pk []
 		dropUpdateBefore(in)
 	}
 	return in, false
+}
+
+// checkUpsertKeyConflict fails as Flink 2.3 does when an updating query
+// whose rows carry an upsert key is written, with
+// 'table.exec.sink.upsert-materialize' AUTO (the default), to a sink whose
+// primary key pk (input positions) is not that key: Flink asks for an
+// ON CONFLICT clause, which Riffle does not support yet. FORCE and NONE
+// pass (the SinkUpsertMaterializer runs, or not), as does an input with no
+// upsert key.
+func (pl *planner) checkUpsertKeyConflict(in *PhysNode, s *Sink, pk []int, cols []types.Column) {
+	if !pl.env.Streaming || in.Mode.IsInsertOnly() || len(pk) == 0 || len(in.upsertKeys) == 0 {
+		return
+	}
+	if strings.ToUpper(pl.env.Config.GetString(config.SinkUpsertMaterialize.Key, "AUTO")) != "AUTO" || keyedOn(in, pk) {
+		return
+	}
+	name := func(i int) string {
+		if i < len(cols) {
+			return cols[i].Name
+		}
+		return fmt.Sprintf("$%d", i)
+	}
+	var pkNames, ukNames []string
+	for _, i := range pk {
+		pkNames = append(pkNames, name(i))
+	}
+	uk := append([]int(nil), in.upsertKeys[0]...)
+	sort.Ints(uk)
+	for _, i := range uk {
+		ukNames = append(ukNames, name(i))
+	}
+	pl.fail("The query has an upsert key that differs from the primary key of the sink table '%s'. Primary key: [%s], upsert key: [%s]. "+
+		"This can lead to non-deterministic results when multiple records with different upsert keys map to the same primary key. "+
+		"Please specify an ON CONFLICT clause to define how conflicts should be handled: "+
+		"ON CONFLICT DO DEDUPLICATE (update to the latest record, state intensive, since we need to keep the entire history), "+
+		"or ON CONFLICT DO ERROR (fail on conflict), or ON CONFLICT DO NOTHING (keep first record).",
+		s.ID.Summary(), strings.Join(pkNames, ", "), strings.Join(ukNames, ", "))
 }

@@ -300,14 +300,24 @@ Sink(table=[default_catalog.default_database.hole], fields=[item, cnt])
          +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item])
 !ok
 
-# A sink with a primary key fed updates keyed on something else gets a
-# SinkUpsertMaterializer (upsertMaterialize=[true]); keyed on its primary
-# key, none.
+# A sink with a primary key fed updates keyed on something else: with
+# 'table.exec.sink.upsert-materialize' AUTO (the default) Flink 2.3 asks
+# for an ON CONFLICT clause; with FORCE it gets a SinkUpsertMaterializer
+# (upsertMaterialize=[true]); keyed on its primary key, none.
 CREATE TABLE hole_pk (item STRING, cnt BIGINT, PRIMARY KEY (cnt) NOT ENFORCED) WITH ('connector' = 'blackhole');
 [INFO] Execute statement succeeded.
 !info
 
-# riffle-only: Riffle differs (open): Flink 2.3 rejects an upsert key that differs from the sink primary key (asks for ON CONFLICT)
+EXPLAIN CHANGELOG_MODE INSERT INTO hole_pk SELECT item, COUNT(*) FROM bids GROUP BY item;
+[ERROR] Could not execute SQL statement. Reason:
+The query has an upsert key that differs from the primary key of the sink table 'default_catalog.default_database.hole_pk'. Primary key: [cnt], upsert key: [item].
+!error
+
+SET 'table.exec.sink.upsert-materialize' = 'FORCE';
+[INFO] Execute statement succeeded.
+!info
+
+# riffle-only: EXPLAIN text: Riffle's optimizer is its own
 EXPLAIN CHANGELOG_MODE INSERT INTO hole_pk SELECT item, COUNT(*) FROM bids GROUP BY item;
 == Abstract Syntax Tree ==
 LogicalSink(table=[default_catalog.default_database.hole_pk], fields=[item, cnt])
@@ -331,6 +341,10 @@ Sink(table=[default_catalog.default_database.hole_pk], fields=[item, cnt], upser
       +- Exchange(distribution=[hash[item]])
          +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item])
 !ok
+
+SET 'table.exec.sink.upsert-materialize' = 'AUTO';
+[INFO] Execute statement succeeded.
+!info
 
 CREATE TABLE hole_item (item STRING, cnt BIGINT, PRIMARY KEY (item) NOT ENFORCED) WITH ('connector' = 'blackhole');
 [INFO] Execute statement succeeded.
