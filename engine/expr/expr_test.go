@@ -96,7 +96,9 @@ func TestIntegerDivisionAndLazyCase(t *testing.T) {
 }
 
 func TestDecimalTypes(t *testing.T) {
-	// Nexmark q1: 0.908 * price with price BIGINT is DECIMAL(23, 3)
+	// a DECIMAL(3, 3) times a BIGINT (DECIMAL(19, 0)) is DECIMAL(23, 3):
+	// precision p1 + p2 + 1 (the SQL literal 0.908 is DECIMAL(4, 3), so
+	// Nexmark q1's 0.908 * price is DECIMAL(24, 3))
 	price := &InputRef{Index: 0, Name: "price", T: types.BigIntType().NotNull()}
 	e := call(t, "*", lit(types.MustDecimal("0.908"), types.DecimalType(3, 3)), price)
 	if got := e.Type().String(); got != "DECIMAL(23, 3) NOT NULL" {
