@@ -214,6 +214,12 @@ func (pl *planner) over(o *Over) *PhysNode {
 	ok := g0.Order[0]
 	tt := in.Cols[ok.Col].Type
 	if !tt.IsRowtime() && !tt.IsProctime() {
+		if g0.Frame.Lower.Kind == runtime.Preceding && g0.Frame.Upper.Kind == runtime.CurrentRow {
+			// Flink 2.3's message for a bounded frame
+			pl.fail("Non-time attribute sort is not supported for bounded OVER window.")
+		}
+		// Flink 2.3 runs an unbounded one (NonTimeRangeUnboundedPrecedingFunction
+		// and its ROWS twin, emitting updates); Riffle does not yet
 		pl.fail("OVER windows' ordering in stream mode must be defined on a time attribute.")
 	}
 	if ok.Desc {

@@ -114,6 +114,12 @@ SELECT item, SUM(price) OVER (PARTITION BY item ORDER BY price) FROM bids;
 OVER windows' ordering in stream mode must be defined on a time attribute.
 !error
 
+# a bounded frame ordered by a non-time column Flink 2.3 rejects too
+SELECT item, SUM(price) OVER (PARTITION BY item ORDER BY price ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM bids;
+[ERROR] Could not execute SQL statement. Reason:
+Non-time attribute sort is not supported for bounded OVER window.
+!error
+
 SELECT item, SUM(price) OVER (ORDER BY ts), COUNT(*) OVER (PARTITION BY item ORDER BY ts) FROM bids;
 [ERROR] Could not execute SQL statement. Reason:
 Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window.
