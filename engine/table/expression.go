@@ -393,12 +393,19 @@ func literalNode(v any) (sql.Expr, error) {
 		kind := sql.NumDecimal
 		if !strings.Contains(s, ".") {
 			kind = sql.NumInteger
-			if x.Scale == 0 {
-				// keep DECIMAL: integers would type as INT
-				return castNode(signed(neg, &sql.NumberLit{Kind: kind, Text: s}), fmt.Sprintf("DECIMAL(%d, 0) NOT NULL", max(len(s), 1))), nil
-			}
 		}
-		return signed(neg, &sql.NumberLit{Kind: kind, Text: s}), nil
+		// typed DECIMAL(p, s) from the value's own digits (0.5 is
+		// DECIMAL(1, 1), as a BigDecimal literal in Flink's Table API), not
+		// by SQL's literal rules (0.5 would be DECIMAL(2, 1)); one whose
+		// unscaled value passes a BIGINT (which SQL's literal rejects) is
+		// cast from its text
+		digits := strings.TrimLeft(strings.Replace(s, ".", "", 1), "0")
+		scale := int(max(x.Scale, 0))
+		typ := fmt.Sprintf("DECIMAL(%d, %d) NOT NULL", max(len(digits), scale, 1), scale)
+		if len(digits) >= 19 {
+			return castNode(&sql.StringLit{Value: x.String()}, typ), nil
+		}
+		return castNode(signed(neg, &sql.NumberLit{Kind: kind, Text: s}), typ), nil
 	case *big.Rat:
 		d, err := types.DecimalFromRat(x, 18)
 		if err != nil {
