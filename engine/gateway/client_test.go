@@ -275,7 +275,7 @@ func TestRemoteCatalogBrowsing(t *testing.T) {
 		Databases: []string{"db2", "default_database"},
 		Tables:    []table.TableInfo{{Name: "t"}, {Name: "v", IsView: true}},
 		Columns: []table.ColumnInfo{{Name: "id", Type: "INT", Key: "PRI(id)"},
-			{Name: "ts", Type: "TIMESTAMP(3) *ROWTIME*", Nullable: true, Watermark: "`ts` - INTERVAL '1' SECOND"}},
+			{Name: "ts", Type: "TIMESTAMP(3)", Nullable: true, Watermark: "`ts` - INTERVAL '1' SECOND"}},
 		Complete: []string{"t", "v"},
 	}
 	if !reflect.DeepEqual(rt, want) {
