@@ -4,6 +4,7 @@ package interop
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -98,6 +99,9 @@ func TestDiffFlink(t *testing.T) {
 					o.diff = querygen.Compare(o.flinkRows, o.riffleRows, q.Ordered)
 				}
 				o.known = querygen.Known(q, errText(o.flinkErr), errText(o.riffleErr), o.diff)
+				if o.diff != "" && querygen.Compare(querygen.FoldFinalSigma(o.flinkRows), querygen.FoldFinalSigma(o.riffleRows), q.Ordered) == "" {
+					o.known = "Java's final-sigma context (Flink's LOWER) differs from Unicode's Final_Sigma (Riffle's): σ vs ς"
+				}
 				outcomes[i] = o
 			}
 		}()
@@ -307,7 +311,12 @@ func runFlinkQuery(ctx context.Context, e table.Engine, q string) ([][]any, erro
 	pause := time.Second
 	for try := 1; ; try++ {
 		rows, err := runQuery(ctx, e, q)
-		if err == nil || try == 5 || !strings.Contains(err.Error(), "Could not acquire the minimum required resources") {
+		// a query over these small tables takes about a second: running
+		// out of the 2 minutes means a stalled cluster (an overloaded
+		// machine, a TaskManager restarting), not an answer; tried twice
+		stalled := errors.Is(err, context.DeadlineExceeded) || err != nil && strings.Contains(err.Error(), "context deadline exceeded")
+		if err == nil || try == 5 || stalled && try >= 2 ||
+			!stalled && !strings.Contains(err.Error(), "Could not acquire the minimum required resources") {
 			return rows, err
 		}
 		select {

@@ -249,3 +249,17 @@ func TestKnownExplainsOnlyListedCases(t *testing.T) {
 		t.Error("an arbitrary difference is explained")
 	}
 }
+
+func TestFoldFinalSigma(t *testing.T) {
+	flink := [][]any{{"σοφοσ-b", int32(1)}}
+	riffle := [][]any{{"σοφος-b", int32(1)}}
+	if Compare(flink, riffle, false) == "" {
+		t.Fatal("ς and σ compare equal")
+	}
+	if d := Compare(FoldFinalSigma(flink), FoldFinalSigma(riffle), false); d != "" {
+		t.Errorf("after folding: %s", d)
+	}
+	if d := Compare(FoldFinalSigma([][]any{{"σοφοσ"}}), FoldFinalSigma([][]any{{"σοφοx"}}), false); d == "" {
+		t.Error("folding hides other differences")
+	}
+}
