@@ -17,8 +17,7 @@ import (
 // The row encoders append rows straight from Arrow columns into the
 // response buffer, with one specialised writer per column and batch: no
 // Go value per field, no reflection. encoding/json caps at about 3 M rows
-// per second per core; these writers are several times faster (README,
-// "Benchmarks").
+// per second per core; these writers are several times faster (docs/benchmarks.md).
 //
 // JSON follows Flink's RowDataToJsonConverters with the ISO-8601 timestamp
 // format, as ResultInfoSerializer configures it:

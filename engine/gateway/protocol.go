@@ -10,7 +10,7 @@
 // ResultInfoSerializer, LogicalTypeJsonSerializer): URL paths are prefixed
 // with the API version (/v1, /v2; an unversioned path means the default,
 // v2), request and response bodies are JSON with Flink's field names,
-// errors are {"errors": [...]} with an HTTP error status. The README lists
+// errors are {"errors": [...]} with an HTTP error status. docs/gateway.md lists
 // the few places where Riffle's server differs from Flink's.
 package gateway
 
