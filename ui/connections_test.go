@@ -607,7 +607,9 @@ func TestGatewaySetListsAndSaysSo(t *testing.T) {
 	g := startGateway(t, gateway.Config{})
 	h := newHarness(t)
 	h.newTab("")
-	h.addConnection("gw", g.url, "", "")
+	// a session's SET lists what was configured (as on Flink's gateway, a
+	// fresh session with no properties lists nothing)
+	h.addConnection("gw", g.url, "", "'table.local-time-zone' = 'Asia/Tokyo'")
 	h.wb.messages.clear()
 	rt := h.run("SET")
 	got := h.wb.messages.texts()
