@@ -319,5 +319,11 @@ func RootCause(text string) string {
 		}
 		lines = append(lines, l)
 	}
-	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+	// A RestClientException's message is its server's error list in
+	// brackets, "[a.b.X: msg\nCaused by: c.d.Y: msg\n]", so the last cause
+	// of a chain through one ends with a line holding the closing bracket.
+	for len(lines) > 0 && (strings.TrimSpace(lines[len(lines)-1]) == "]" || strings.TrimSpace(lines[len(lines)-1]) == "") {
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n")
 }

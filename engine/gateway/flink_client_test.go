@@ -64,6 +64,23 @@ func TestErrorFlinkRuntimeCause(t *testing.T) {
 	}
 }
 
+// TestErrorFlinkRestClientCause: a chain through the cluster's REST client
+// (STOP JOB of an unknown job on Flink 2.3.0) carries the cluster's error
+// list in brackets; the closing bracket is not part of the message.
+func TestErrorFlinkRestClientCause(t *testing.T) {
+	text := "<Exception on server side:\n" +
+		"org.apache.flink.table.gateway.service.utils.SqlExecutionException: Could not stop job deadbeef  for operation 1.\n" +
+		"Caused by: java.util.concurrent.ExecutionException: org.apache.flink.runtime.rest.util.RestClientException: [org.apache.flink.runtime.rest.handler.RestHandlerException: Job could not be found.\n" +
+		"Caused by: org.apache.flink.runtime.messages.FlinkJobNotFoundException: Could not find Flink job (deadbeef)\n" +
+		"\tat a.b(C.java:2)\n" +
+		"]\n" +
+		"\tat d.e(F.java:3)\n" +
+		"\nEnd of exception on server side>"
+	if got := RootCause(text); got != "Could not find Flink job (deadbeef)" {
+		t.Fatalf("RootCause = %q", got)
+	}
+}
+
 // TestWallClockToInstant: Flink's gateway writes TIMESTAMP_LTZ in JSON as
 // the wall clock of the session time zone with "Z" (epoch 0 in Tokyo is
 // "1970-01-01T09:00:00Z"); the client turns it back into the instant, in
