@@ -198,7 +198,7 @@ func firstLine(err error) string {
 // and an embedded engine per runtime mode and creates the tables in each.
 func diffEngines(t *testing.T, seed int64) (flink, riffle map[querygen.Mode]table.Engine) {
 	t.Helper()
-	f := requireFlink(t)
+	f := fcRequire(t)
 	dir := t.TempDir()
 	paths, err := querygen.WriteCSV(dir, querygen.Tables(seed))
 	if err != nil {

@@ -10,22 +10,12 @@ import (
 	"github.com/riffle-sql/riffle/engine/gateway"
 )
 
-// requireFlink returns the running Flink or fails the test.
-func requireFlink(t testing.TB) Flink {
-	t.Helper()
-	f, err := FlinkFromEnv()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
 // TestFlinkGatewayAnswers checks the ground the other tests stand on: the
 // real SQL Gateway speaks REST v1..v4, names itself Apache Flink with the
 // pinned version, and a batch query through Riffle's client returns Flink's
 // rows.
 func TestFlinkGatewayAnswers(t *testing.T) {
-	f := requireFlink(t)
+	f := fcRequire(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	c, err := gateway.NewClient(f.Gateway, gateway.ClientOptions{})

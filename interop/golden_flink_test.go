@@ -47,7 +47,7 @@ import (
 // named by $RIFFLE_DIFF_REPORT when that is set. One script runs with
 // -run 'TestGoldenScriptsOnFlink/scripts/like.q'.
 func TestGoldenScriptsOnFlink(t *testing.T) {
-	f := requireFlink(t)
+	f := fcRequire(t)
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

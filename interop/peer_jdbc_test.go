@@ -62,7 +62,7 @@ var uuidRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}
 // DatabaseMetaData (catalogs, schemas, setSchema), a URL naming catalog,
 // database and a session property, and the error of a wrong column.
 func TestPeerJDBC(t *testing.T) {
-	f := requireFlink(t)
+	f := fcRequire(t)
 	endpoint := startRiffleGateway(t)
 	out := runJdbcProbe(t, f, "jdbc:flink://"+endpoint)
 	t.Logf("JdbcProbe output:\n%s", out)
@@ -126,7 +126,7 @@ func TestPeerJDBC(t *testing.T) {
 // against the real Flink SQL Gateway and compares every line (operation
 // ids masked) but the known engine differences.
 func TestPeerJDBCMatchesFlink(t *testing.T) {
-	f := requireFlink(t)
+	f := fcRequire(t)
 	endpoint := startRiffleGateway(t)
 	split := func(who, out string) (lines []string, errLines string) {
 	next:

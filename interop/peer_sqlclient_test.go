@@ -218,7 +218,7 @@ func readSinkRows(t *testing.T, dir string) []string {
 // and compares the printed lines (timings and job ids masked), the wrong
 // column's error included.
 func TestPeerSQLClientMatchesFlink(t *testing.T) {
-	f := requireFlink(t)
+	f := fcRequire(t)
 	endpoint := startRiffleGateway(t)
 	errStmt := "SELECT nosuch FROM people;\n"
 
