@@ -102,3 +102,30 @@ func LookupMessageFormat(option, id string) (MessageFormatFactory, error) {
 	}
 	return mf, nil
 }
+
+// SplitProgress is where the reader of one split of an unbounded log (a
+// Kafka topic partition) stands, for the jobs panel and the REST metrics.
+type SplitProgress struct {
+	// Split names the split, e.g. "orders-0" (topic "orders", partition 0).
+	Split string
+	// Offset is the next offset to read (the last read offset + 1); -1
+	// before the first record.
+	Offset int64
+	// LogEnd is the split's end offset last fetched (Kafka's high
+	// watermark); -1 when unknown. Lag is LogEnd - Offset.
+	LogEnd int64
+	// Watermark is the split's current event-time watermark in epoch
+	// milliseconds; math.MinInt64 when the split has none.
+	Watermark int64
+	// Idle reports that the split is marked idle
+	// (scan.watermark.idle-timeout / table.exec.source.idle-timeout), so it
+	// does not hold the watermark back.
+	Idle bool
+}
+
+// ProgressReporter is implemented by Readers (or Sources) of unbounded logs
+// that can say where each split stands. Progress is called from other
+// goroutines while the reader runs and must be safe for that.
+type ProgressReporter interface {
+	Progress() []SplitProgress
+}
