@@ -117,6 +117,9 @@ type Result struct {
 	Rowtime *Rowtime
 	// Notes tell the user what inference found and changed.
 	Notes []string
+
+	// data holds the sample of JSONObjects (nil for a file).
+	data []byte
 }
 
 func (r *Result) note(format string, args ...any) {

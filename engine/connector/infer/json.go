@@ -191,6 +191,12 @@ func JSONLines(path string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	r.Complete = complete
+	return r.jsonLines(in, opts)
+}
+
+// jsonLines infers r's columns from JSON Lines read from in.
+func (r *Result) jsonLines(in io.Reader, opts Options) (*Result, error) {
+	path := r.Path
 	root := newNode("")
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
@@ -230,7 +236,11 @@ func JSONLines(path string, opts Options) (*Result, error) {
 		}
 		return nil, fmt.Errorf("%w: %s has no data", ErrUnsupported, path)
 	}
-	r.Options = []Option{{"connector", "filesystem"}, {"path", path}, {"format", "json"}}
+	if r.data != nil {
+		r.Options = []Option{{"format", "json"}}
+	} else {
+		r.Options = []Option{{"connector", "filesystem"}, {"path", path}, {"format", "json"}}
+	}
 	if bad > 0 {
 		r.Skipped = bad
 		r.setOption("json.ignore-parse-errors", "true")
@@ -419,14 +429,19 @@ func (r *Result) decodeJSON(names []string, ts []*types.DataType, opts Options, 
 	if err != nil {
 		return 0, false, err
 	}
-	f, err := os.Open(r.Path)
-	if err != nil {
-		return 0, false, err
-	}
-	defer f.Close()
-	in, complete, err := limited(f, opts.MaxBytes)
-	if err != nil {
-		return 0, false, err
+	var in io.Reader
+	complete := true
+	if r.data != nil {
+		in = bytes.NewReader(r.data)
+	} else {
+		f, err := os.Open(r.Path)
+		if err != nil {
+			return 0, false, err
+		}
+		defer f.Close()
+		if in, complete, err = limited(f, opts.MaxBytes); err != nil {
+			return 0, false, err
+		}
 	}
 	br := dec.NewReader(in, r.Path, 0)
 	var n int64
