@@ -1,0 +1,101 @@
+package json
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/riffle-sql/riffle/engine/connector"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+func messageRows(t *testing.T, d connector.MessageDecoder, ts []*types.DataType) []string {
+	t.Helper()
+	b := d.Flush()
+	var out []string
+	for _, r := range b.Rows(ts) {
+		out = append(out, r.String())
+	}
+	return out
+}
+
+func TestMessageDecoder(t *testing.T) {
+	ts := []*types.DataType{types.IntType(), types.StringType(), types.DecimalType(5, 2)}
+	ctx := &connector.FormatContext{Names: []string{"id", "name", "price"}, Types: ts, Options: map[string]string{}}
+	d, err := Factory{}.CreateMessageDecoder(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{`{"id":1,"name":"a","price":1.5}`, ` {"name":"b","id":2} `, `{}`} {
+		if n, err := d.Decode([]byte(m)); err != nil || n != 1 {
+			t.Fatalf("%s: %d %v", m, n, err)
+		}
+	}
+	// A bad field fails the message and appends nothing, even half-way.
+	_, err = d.Decode([]byte(`{"id":3,"name":"c","price":"x"}`))
+	want := "failed to deserialize JSON '{\"id\":3,\"name\":\"c\",\"price\":\"x\"}': column `price`: cannot parse \"x\" as DECIMAL(5, 2) (at byte 28)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+	if _, err := d.Decode([]byte(`[1]`)); err == nil || !strings.Contains(err.Error(), "expected a JSON object") {
+		t.Fatalf("array: %v", err)
+	}
+	if _, err := d.Decode(nil); err == nil || !strings.Contains(err.Error(), "empty message") {
+		t.Fatalf("empty: %v", err)
+	}
+	if n, err := d.Decode([]byte(`{"id":4}`)); err != nil || n != 1 {
+		t.Fatal(n, err)
+	}
+	got := strings.Join(messageRows(t, d, ts), " ")
+	if got != "+I[1, a, 1.50] +I[2, b, null] +I[null, null, null] +I[4, null, null]" {
+		t.Fatal(got)
+	}
+	if b := d.Flush(); b.Len != 0 {
+		t.Fatalf("second flush: %d rows", b.Len)
+	}
+}
+
+func TestMessageDecoderIgnoreParseErrors(t *testing.T) {
+	ts := []*types.DataType{types.IntType(), types.StringType()}
+	ctx := &connector.FormatContext{Names: []string{"id", "name"}, Types: ts, Options: map[string]string{"ignore-parse-errors": "true"}}
+	d, err := Factory{}.CreateMessageDecoder(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{`{"id":1,"name":"a"}`, `not json`, `{"id":"x","name":"b"}`, ``, `{"id":2`, `{"id":3,"name":"c"}`} {
+		if _, err := d.Decode([]byte(m)); err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+	}
+	got := strings.Join(messageRows(t, d, ts), " ")
+	if got != "+I[1, a] +I[null, b] +I[3, c]" {
+		t.Fatal(got)
+	}
+	if d.SkippedRows() != 3 {
+		t.Fatalf("skipped %d, want 3", d.SkippedRows())
+	}
+}
+
+func TestMessageEncoder(t *testing.T) {
+	ts := []*types.DataType{types.IntType(), types.StringType()}
+	ctx := &connector.FormatContext{Names: []string{"id", "name"}, Types: ts, Options: map[string]string{}}
+	e, err := Factory{}.CreateMessageEncoder(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bb := types.NewBatchBuilder(ts)
+	_ = bb.Append(types.Insert, []any{int32(1), "a\"b"})
+	_ = bb.Append(types.Insert, []any{nil, nil})
+	b := bb.Build()
+	var got []string
+	for i := 0; i < b.Len; i++ {
+		out, err := e.Encode(nil, b, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(out))
+	}
+	// As Flink's JsonRowDataSerializationSchema: no line break.
+	if strings.Join(got, "|") != `{"id":1,"name":"a\"b"}|{"id":null,"name":null}` {
+		t.Fatal(got)
+	}
+}
