@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make test-interop`: the tests that need real servers. Installs (once, into
-# the cache) and starts Apache Flink on 127.0.0.1 in a private run folder,
-# runs the interop tests against it, and stops it by PID whatever happens.
+# the cache) and starts Apache Flink and an Apache Kafka broker on 127.0.0.1,
+# each in a private run folder, runs the interop tests against them, and
+# stops them by PID whatever happens.
 #
 #   scripts/interop.sh [go test flags…]     e.g. scripts/interop.sh -run TestFlinkGateway -v
 set -euo pipefail
@@ -9,13 +10,20 @@ cd "$(dirname "$0")/.."
 
 TAGS=${TAGS:-migrated_fynedo}
 export FLINK_RUN_DIR=${FLINK_RUN_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/riffle-flink.XXXXXX")}
-cleanup() { scripts/flink.sh stop || true; }
+export KAFKA_RUN_DIR=${KAFKA_RUN_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/riffle-kafka.XXXXXX")}
+cleanup() { scripts/kafka.sh stop || true; scripts/flink.sh stop || true; }
 trap cleanup EXIT INT TERM
 
 t0=$SECONDS
 scripts/flink.sh install
+scripts/kafka.sh install
+# The broker starts beside Flink (about 7 s, in the background).
+scripts/kafka.sh start >"$KAFKA_RUN_DIR/start.out" 2>&1 &
+kafka_start=$!
 scripts/flink.sh start >/dev/null
 echo "== flink up: $((SECONDS - t0)) s"
+wait "$kafka_start" || { cat "$KAFKA_RUN_DIR/start.out" >&2; exit 1; }
+echo "== kafka up: $(sed -n 's/^KAFKA_BOOTSTRAP=//p' "$KAFKA_RUN_DIR/endpoints.env")"
 # PyFlink for TestPyFlinkSeedExamples (a venv in the cache, ~1 GiB, about a
 # minute to install once); RIFFLE_PYFLINK=0 leaves it out and skips the test.
 if [ "${RIFFLE_PYFLINK:-1}" != 0 ]; then
@@ -26,6 +34,8 @@ fi
 set -a
 # shellcheck disable=SC1091
 . "$FLINK_RUN_DIR/endpoints.env"
+# shellcheck disable=SC1091
+. "$KAFKA_RUN_DIR/endpoints.env"
 set +a
 
 # One package at a time (-p 1): the tests share the cluster's task slots.
