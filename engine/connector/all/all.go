@@ -15,4 +15,5 @@ import (
 	// Formats.
 	_ "github.com/riffle-sql/riffle/engine/connector/format/csv"
 	_ "github.com/riffle-sql/riffle/engine/connector/format/json"
+	_ "github.com/riffle-sql/riffle/engine/connector/format/raw"
 )

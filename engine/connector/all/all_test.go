@@ -17,7 +17,7 @@ func TestEverythingRegistered(t *testing.T) {
 	if got := strings.Join(connector.SinkIdentifiers(), ","); got != "blackhole,filesystem,print" {
 		t.Fatalf("sinks: %s", got)
 	}
-	if got := strings.Join(connector.FormatIdentifiers(), ","); got != "csv,json" {
+	if got := strings.Join(connector.FormatIdentifiers(), ","); got != "csv,json,raw" {
 		t.Fatalf("formats: %s", got)
 	}
 }
