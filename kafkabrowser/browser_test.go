@@ -1,0 +1,334 @@
+package kafkabrowser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/riffle-sql/riffle/engine/connector/infer"
+)
+
+// fake starts an in-process broker on 127.0.0.1 (a free port).
+func fake(t *testing.T, opts ...kfake.Opt) (*kfake.Cluster, Config) {
+	t.Helper()
+	c, err := kfake.NewCluster(append([]kfake.Opt{kfake.NumBrokers(1), kfake.ListenFn(func(network, _ string) (net.Listener, error) {
+		return net.Listen(network, "127.0.0.1:0")
+	})}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c, Config{Name: "fake", Bootstrap: strings.Join(c.ListenAddrs(), ",")}
+}
+
+func client(t *testing.T, cfg Config) *Client {
+	t.Helper()
+	c, err := Dial(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+func produce(t *testing.T, c *Client, topic string, p int32, values ...string) {
+	t.Helper()
+	var recs []*kgo.Record
+	for i, v := range values {
+		r := &kgo.Record{Topic: topic, Partition: p, Value: []byte(v), Key: []byte(fmt.Sprint("k", i)),
+			Timestamp: time.UnixMilli(int64(1_700_000_000_000 + i*1000 + int(p)))}
+		if v == "<tombstone>" {
+			r.Value = nil
+		}
+		recs = append(recs, r)
+	}
+	if err := c.Produce(context.Background(), recs...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// manualClient produces to chosen partitions.
+func manualClient(t *testing.T, cfg Config) *Client {
+	t.Helper()
+	opts, err := cfg.clientOpts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts = append(opts, kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	cl, err := kgo.NewClient(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Client{cfg: cfg, cl: cl, dial: &dialErrors{}}
+	c.adm = newAdm(cl)
+	t.Cleanup(cl.Close)
+	return c
+}
+
+func TestTopicsPartitionsOffsetsAndMessageCounts(t *testing.T) {
+	_, cfg := fake(t, kfake.SeedTopics(3, "orders"), kfake.SeedTopics(1, "events"))
+	c := manualClient(t, cfg)
+	produce(t, c, "orders", 0, `{"a":1}`, `{"a":2}`)
+	produce(t, c, "orders", 2, `{"a":3}`, `{"a":4}`, `{"a":5}`)
+	topics, err := c.Topics(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tp := range topics {
+		s := fmt.Sprintf("%s %d partitions %d messages:", tp.Name, len(tp.Partitions), tp.Messages())
+		for _, p := range tp.Partitions {
+			s += fmt.Sprintf(" p%d[%d,%d)", p.ID, p.Start, p.End)
+		}
+		got = append(got, s)
+	}
+	want := []string{"events 1 partitions 0 messages: p0[0,0)", "orders 3 partitions 5 messages: p0[0,2) p1[0,0) p2[0,3)"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("topics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	info, err := Test(context.Background(), cfg, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Brokers != 1 || info.Topics != 2 {
+		t.Errorf("test: %+v, want 1 broker, 2 topics", info)
+	}
+}
+
+func TestPeekEarliestLatestAndOnePartition(t *testing.T) {
+	_, cfg := fake(t, kfake.SeedTopics(2, "t"))
+	c := manualClient(t, cfg)
+	produce(t, c, "t", 0, "a0", "a1", "a2", "a3")
+	produce(t, c, "t", 1, "b0", "b1", "<tombstone>")
+	vals := func(ms []Message) string {
+		var s []string
+		for _, m := range ms {
+			s = append(s, fmt.Sprintf("%d/%d=%s", m.Partition, m.Offset, Short(m.Value, 20)))
+		}
+		return strings.Join(s, " ")
+	}
+	ctx := context.Background()
+	r, err := c.Peek(ctx, "t", PeekOptions{N: 2, Partition: -1, PerPartition: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := vals(r.Messages), "0/0=a0 1/0=b0 0/1=a1 1/1=b1"; got != want || r.Partial {
+		t.Errorf("earliest 2 per partition: %s (partial %v), want %s", got, r.Partial, want)
+	}
+	r, err = c.Peek(ctx, "t", PeekOptions{N: 3, Latest: true, Partition: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// latest 3 of all by timestamp: a2 (t0+2000), a3 (+3000), b2 (+2001)
+	if got, want := vals(r.Messages), "0/2=a2 1/2=(null) 0/3=a3"; got != want {
+		t.Errorf("latest 3: %s, want %s", got, want)
+	}
+	r, err = c.Peek(ctx, "t", PeekOptions{N: 10, Partition: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := vals(r.Messages), "1/0=b0 1/1=b1 1/2=(null)"; got != want {
+		t.Errorf("partition 1: %s, want %s", got, want)
+	}
+	if string(r.Messages[0].Key) != "k0" {
+		t.Errorf("key %q", r.Messages[0].Key)
+	}
+	if _, err := c.Peek(ctx, "t", PeekOptions{N: 1, Partition: 7}); err == nil || !strings.Contains(err.Error(), "no partition 7") {
+		t.Errorf("partition 7: %v", err)
+	}
+	if _, err := c.Peek(ctx, "missing", PeekOptions{N: 1, Partition: -1}); err == nil || !strings.Contains(err.Error(), "no such topic") {
+		t.Errorf("missing topic: %v", err)
+	}
+}
+
+func TestConsumerGroupLag(t *testing.T) {
+	_, cfg := fake(t, kfake.SeedTopics(2, "t"))
+	c := manualClient(t, cfg)
+	produce(t, c, "t", 0, "a", "b", "c", "d")
+	produce(t, c, "t", 1, "e", "f")
+	// a group that read 1 record of partition 0 and committed
+	opts, _ := cfg.clientOpts()
+	g, err := kgo.NewClient(append(opts, kgo.ConsumerGroup("g1"), kgo.ConsumeTopics("t"), kgo.DisableAutoCommit(),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var first *kgo.Record
+	for first == nil {
+		fs := g.PollRecords(ctx, 1)
+		if ctx.Err() != nil {
+			t.Fatal("no record polled")
+		}
+		fs.EachRecord(func(r *kgo.Record) {
+			if first == nil {
+				first = r
+			}
+		})
+	}
+	if err := g.CommitRecords(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	lags, err := c.Lags(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lags) != 1 || lags[0].Group != "g1" {
+		t.Fatalf("lags %+v", lags)
+	}
+	var p []string
+	for _, pl := range lags[0].Partitions {
+		p = append(p, fmt.Sprintf("p%d committed %d end %d lag %d", pl.Partition, pl.Committed, pl.End, pl.Lag))
+	}
+	want := fmt.Sprintf("p%d committed 1 end %d lag %d", first.Partition, map[int32]int64{0: 4, 1: 2}[first.Partition], map[int32]int64{0: 3, 1: 1}[first.Partition])
+	if !strings.Contains(strings.Join(p, "; "), want) {
+		t.Errorf("partitions %q, want %q among them", p, want)
+	}
+}
+
+func TestUnreachableBrokerFailsInBoundedTimeWithTheReason(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	_, err = Test(context.Background(), Config{Name: "x", Bootstrap: addr}, 2*time.Second)
+	if err == nil || !strings.Contains(err.Error(), "cannot reach the Kafka cluster at "+addr) || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("error %v, want cannot reach … refused", err)
+	}
+	for _, bad := range []Config{{Name: "x"}, {Name: "x", Bootstrap: "kafka://h:1"}, {Name: "x", Bootstrap: "h"},
+		{Name: "x", Bootstrap: "h:1", Security: SASLPlaintext, Mechanism: MechPlain}, {Name: "x", Bootstrap: "h:1", Security: "TLS"},
+		{Name: "x", Bootstrap: "h:1", Security: SSL, CAFile: "/nonexistent.pem"}} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("%+v: valid", bad)
+		}
+	}
+}
+
+func TestSASLCredentials(t *testing.T) {
+	_, cfg := fake(t, kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-256", "admin", "s3cret"), kfake.SeedTopics(1, "t"))
+	cfg.Security, cfg.Mechanism, cfg.Username, cfg.Password = SASLPlaintext, MechScramSHA256, "admin", "s3cret"
+	if _, err := Test(context.Background(), cfg, 5*time.Second); err != nil {
+		t.Fatalf("good password: %v", err)
+	}
+	cfg.Password = "wrong"
+	_, err := Test(context.Background(), cfg, 5*time.Second)
+	if err == nil || !strings.Contains(err.Error(), "authentication: check the user name, password") {
+		t.Errorf("wrong password: %v", err)
+	}
+	// the DDL's options carry a masked password; Unmask puts it back
+	opts := cfg.TableOptions(true)
+	jaas := opts[len(opts)-1][1]
+	if want := `org.apache.kafka.common.security.scram.ScramLoginModule required username="admin" password="********";`; jaas != want {
+		t.Errorf("jaas %q", jaas)
+	}
+	if got := cfg.Unmask(jaas); !strings.Contains(got, `password="wrong"`) {
+		t.Errorf("unmasked %q", got)
+	}
+}
+
+func TestInferJSONAndCDCEnvelopes(t *testing.T) {
+	cfg := Config{Name: "c", Bootstrap: "127.0.0.1:9092"}
+	msg := func(vs ...string) []Message {
+		var out []Message
+		for i, v := range vs {
+			m := Message{Offset: int64(i), Value: []byte(v)}
+			if v == "" {
+				m.Value = nil
+			}
+			out = append(out, m)
+		}
+		return out
+	}
+	cols := func(p *Proposal) string {
+		var s []string
+		for _, c := range p.Columns {
+			s = append(s, c.Name+" "+c.Type.String())
+		}
+		return strings.Join(s, ", ")
+	}
+	cases := []struct {
+		name, format, cols string
+		msgs               []Message
+		opt                string
+	}{
+		{"json", "json", "id BIGINT, item STRING, price DOUBLE",
+			msg(`{"id":1,"item":"tea","price":2.5}`, `{"id":2,"item":"cake","price":4}`, ""), ""},
+		{"debezium", "debezium-json", "id BIGINT, name STRING",
+			msg(`{"before":null,"after":{"id":1,"name":"a"},"op":"c","source":{"db":"x"},"ts_ms":1}`,
+				`{"before":{"id":1,"name":"a"},"after":{"id":1,"name":"b"},"op":"u","ts_ms":2}`,
+				`{"before":{"id":1,"name":"b"},"after":null,"op":"d","ts_ms":3}`), ""},
+		{"debezium with schema", "debezium-json", "id BIGINT, name STRING",
+			msg(`{"schema":{"type":"struct"},"payload":{"before":null,"after":{"id":1,"name":"a"},"op":"c"}}`), "debezium-json.schema-include"},
+		{"canal", "canal-json", "id BIGINT, v STRING",
+			msg(`{"data":[{"id":1,"v":"x"},{"id":2,"v":"y"}],"database":"d","table":"t","type":"INSERT","es":1,"ts":1}`), ""},
+		{"maxwell", "maxwell-json", "id BIGINT, v STRING",
+			msg(`{"database":"d","table":"t","type":"insert","ts":1,"data":{"id":1,"v":"x"}}`), ""},
+		{"text", "raw", "value STRING", msg("hello", "world"), ""},
+		{"binary", "raw", "value BYTES", msg("\x01\x02\xff"), ""},
+	}
+	for _, c := range cases {
+		p, err := Infer(cfg, "shop.orders-1", c.msgs)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if p.Format != c.format || cols(p) != c.cols {
+			t.Errorf("%s: format %s columns %q, want %s %q", c.name, p.Format, cols(p), c.format, c.cols)
+		}
+		if v, _ := p.Option("format"); v != c.format {
+			t.Errorf("%s: option format %q", c.name, v)
+		}
+		if c.opt != "" {
+			if v, _ := p.Option(c.opt); v != "true" {
+				t.Errorf("%s: %s %q", c.name, c.opt, v)
+			}
+		}
+		if v, _ := p.Option("connector"); v != "kafka" {
+			t.Errorf("%s: connector %q", c.name, v)
+		}
+	}
+	p, err := Infer(cfg, "shop.orders-1", cases[0].msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "CREATE TABLE shop_orders_1 (\n  id BIGINT,\n  item STRING,\n  price DOUBLE\n)\nWITH (\n  'connector' = 'kafka',\n  'topic' = 'shop.orders-1',\n" +
+		"  'properties.bootstrap.servers' = '127.0.0.1:9092',\n  'scan.startup.mode' = 'earliest-offset',\n  'format' = 'json'\n)"
+	if got := p.CreateTable("", false); got != want {
+		t.Errorf("DDL:\n%s\nwant:\n%s", got, want)
+	}
+	if p.Tombstones != 1 {
+		t.Errorf("tombstones %d", p.Tombstones)
+	}
+	if _, err := Infer(cfg, "a", msg("\x00\x00\x00\x00\x07\x02ab")); !errors.Is(err, infer.ErrUnsupported) || !strings.Contains(err.Error(), "schema id 7") {
+		t.Errorf("confluent avro: %v", err)
+	}
+	if _, err := Infer(cfg, "a", nil); !errors.Is(err, infer.ErrUnsupported) {
+		t.Errorf("empty: %v", err)
+	}
+}
+
+func TestRender(t *testing.T) {
+	if enc, s := Render([]byte(`{"a":1,"b":[1,2]}`)); enc != EncJSON || s != "{\n  \"a\": 1,\n  \"b\": [\n    1,\n    2\n  ]\n}" {
+		t.Errorf("json: %s %q", enc, s)
+	}
+	if enc, s := Render([]byte("plain")); enc != EncText || s != "plain" {
+		t.Errorf("text: %s %q", enc, s)
+	}
+	if enc, s := Render([]byte{0, 1, 0xfe}); enc != EncBinary || !strings.Contains(s, "00 01 fe") || !strings.HasSuffix(s, "base64: AAH+") {
+		t.Errorf("binary: %s %q", enc, s)
+	}
+	if s := Short([]byte{0xde, 0xad, 0xbe, 0xef}, 4); s != "0xdead…" {
+		t.Errorf("short binary %q", s)
+	}
+}

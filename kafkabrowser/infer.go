@@ -1,0 +1,288 @@
+package kafkabrowser
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/riffle-sql/riffle/engine/connector/infer"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// Envelopes Infer recognizes in message values.
+const (
+	EnvelopeNone     = ""         // plain JSON objects: format json
+	EnvelopeDebezium = "debezium" // {"before", "after", "op"} (or under "payload"): debezium-json
+	EnvelopeCanal    = "canal"    // {"data": [rows], "type": "INSERT"…}: canal-json
+	EnvelopeMaxwell  = "maxwell"  // {"data": {row}, "type": "insert"…}: maxwell-json
+)
+
+// Proposal is a table proposed for a topic.
+type Proposal struct {
+	// Result holds the columns, the rowtime proposal and the WITH options
+	// ('connector' = 'kafka' first; the password masked, see
+	// Config.TableOptions), as infer gives them for files.
+	*infer.Result
+	Topic    string
+	Format   string // json, debezium-json, canal-json, maxwell-json, raw
+	Envelope string
+	// Sampled is the number of messages looked at; Tombstones of them had
+	// no value.
+	Sampled, Tombstones int
+}
+
+// Infer proposes a table reading topic on the cluster cfg from sampled
+// messages: plain JSON objects give their fields as columns ('format' =
+// 'json'); Debezium, Canal and Maxwell change events give the row type
+// inside 'after'/'before' or 'data' and the matching CDC format; values
+// that are not JSON give one 'value' column with 'format' = 'raw' (STRING
+// for text, BYTES otherwise). Avro in Confluent's wire format is
+// recognized and refused with a reason (its schema is in a registry). The
+// table starts reading at the earliest offset.
+func Infer(cfg Config, topic string, msgs []Message) (*Proposal, error) {
+	p := &Proposal{Topic: topic, Sampled: len(msgs)}
+	var values [][]byte
+	for _, m := range msgs {
+		if m.Value == nil {
+			p.Tombstones++
+			continue
+		}
+		values = append(values, m.Value)
+	}
+	if len(values) == 0 {
+		if len(msgs) == 0 {
+			return nil, fmt.Errorf("%w: topic %s has no messages to infer a table from", infer.ErrUnsupported, topic)
+		}
+		return nil, fmt.Errorf("%w: the %d sampled messages of topic %s are all tombstones (no value)", infer.ErrUnsupported, len(msgs), topic)
+	}
+	name := tableName(topic)
+	source := "topic " + topic
+	objs, env, schemaInclude := envelopeRows(values)
+	var fmtOpts []infer.Option
+	switch {
+	case env != EnvelopeNone || len(objs) > 0:
+		if len(objs) == 0 {
+			return nil, fmt.Errorf("%w: the change events of topic %s carry no row (every 'after'/'before'/'data' is null)", infer.ErrUnsupported, topic)
+		}
+		r, err := infer.JSONObjects(name, source, objs)
+		if err != nil {
+			return nil, err
+		}
+		p.Result, p.Envelope = r, env
+		p.Format = map[string]string{EnvelopeNone: "json", EnvelopeDebezium: "debezium-json", EnvelopeCanal: "canal-json", EnvelopeMaxwell: "maxwell-json"}[env]
+		for _, o := range r.Options {
+			if k, ok := strings.CutPrefix(o.Key, "json."); ok {
+				if p.Format == "canal-json" || p.Format == "maxwell-json" || p.Format == "debezium-json" {
+					if k == "timestamp-format.standard" || k == "ignore-parse-errors" {
+						fmtOpts = append(fmtOpts, infer.Option{Key: p.Format + "." + k, Value: o.Value})
+					}
+					continue
+				}
+				fmtOpts = append(fmtOpts, o)
+			}
+		}
+		if schemaInclude {
+			fmtOpts = append(fmtOpts, infer.Option{Key: "debezium-json.schema-include", Value: "true"})
+		}
+		switch env {
+		case EnvelopeDebezium:
+			p.Notes = append(p.Notes, "The values are Debezium change events: the columns are the row inside 'after' (or 'before' for a delete), read as a changelog (+I/-U/+U/-D) by 'format' = 'debezium-json'.")
+		case EnvelopeCanal:
+			p.Notes = append(p.Notes, "The values are Canal change events: the columns are the rows inside 'data', read as a changelog by 'format' = 'canal-json'.")
+		case EnvelopeMaxwell:
+			p.Notes = append(p.Notes, "The values are Maxwell change events: the columns are the row inside 'data', read as a changelog by 'format' = 'maxwell-json'.")
+		}
+	default:
+		if id, ok := confluentAvro(values); ok {
+			return nil, fmt.Errorf("%w: the values of topic %s are Avro in Confluent's wire format (schema id %d): their schema is in a schema registry, which the workbench does not read; write the table with 'format' = 'avro-confluent' and its 'avro-confluent.url', or 'avro' with the columns of the writer's schema", infer.ErrUnsupported, topic, id)
+		}
+		text := true
+		for _, v := range values {
+			if !utf8.Valid(v) || !printable(v) {
+				text = false
+				break
+			}
+		}
+		col := infer.Column{Name: "value", Type: types.StringType(), Example: Short(values[0], 60)}
+		note := "The values are not JSON objects: the table reads each value whole as one STRING column ('format' = 'raw')."
+		if !text {
+			col.Type = types.BytesType()
+			note = "The values are binary and not a format the workbench recognizes: the table reads each value whole as one BYTES column ('format' = 'raw')."
+		}
+		p.Result = &infer.Result{Path: source, Format: "raw", Name: name, Columns: []infer.Column{col}, Records: int64(len(values)), Complete: true}
+		p.Format = "raw"
+		p.Notes = append(p.Notes, note)
+	}
+	opts := []infer.Option{{Key: "connector", Value: "kafka"}, {Key: "topic", Value: topic}}
+	for _, kv := range cfg.TableOptions(true) {
+		opts = append(opts, infer.Option{Key: kv[0], Value: kv[1]})
+	}
+	opts = append(opts, infer.Option{Key: "scan.startup.mode", Value: "earliest-offset"}, infer.Option{Key: "format", Value: p.Format})
+	opts = append(opts, fmtOpts...)
+	p.Options = opts
+	p.Notes = append([]string{fmt.Sprintf("Inferred from %d sampled message(s) of topic %s.", p.Sampled, topic)}, p.Notes...)
+	if p.Tombstones > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("%d sampled message(s) are tombstones (no value): a 'kafka' table skips them; an 'upsert-kafka' table with a PRIMARY KEY reads them as deletes.", p.Tombstones))
+	}
+	return p, nil
+}
+
+// envelopeRows finds the rows of sampled values: CDC envelopes when most
+// objects are of one kind, else the objects themselves. schemaInclude
+// reports Debezium events with their schema ({"schema", "payload"}).
+func envelopeRows(values [][]byte) (rows [][]byte, env string, schemaInclude bool) {
+	counts := map[string]int{}
+	objects := 0
+	type parsed struct {
+		m   map[string]json.RawMessage
+		env string
+		inc bool
+	}
+	var ps []parsed
+	for _, v := range values {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(v, &m) != nil || m == nil {
+			continue
+		}
+		objects++
+		e, inc := envelopeOf(m)
+		if inc {
+			var inner map[string]json.RawMessage
+			_ = json.Unmarshal(m["payload"], &inner)
+			m = inner
+		}
+		counts[e]++
+		ps = append(ps, parsed{m, e, inc})
+	}
+	if objects == 0 {
+		return nil, EnvelopeNone, false
+	}
+	for _, e := range []string{EnvelopeDebezium, EnvelopeCanal, EnvelopeMaxwell} {
+		if counts[e]*2 > objects {
+			env = e
+		}
+	}
+	if env == EnvelopeNone {
+		for _, v := range values {
+			if t := bytes.TrimSpace(v); len(t) > 0 && t[0] == '{' {
+				rows = append(rows, v)
+			}
+		}
+		return rows, EnvelopeNone, false
+	}
+	for _, p := range ps {
+		if p.env != env {
+			continue
+		}
+		schemaInclude = schemaInclude || p.inc
+		switch env {
+		case EnvelopeDebezium:
+			if r := p.m["after"]; notNull(r) {
+				rows = append(rows, r)
+			} else if r := p.m["before"]; notNull(r) {
+				rows = append(rows, r)
+			}
+		case EnvelopeCanal:
+			var data []json.RawMessage
+			_ = json.Unmarshal(p.m["data"], &data)
+			for _, r := range data {
+				if notNull(r) {
+					rows = append(rows, r)
+				}
+			}
+		case EnvelopeMaxwell:
+			if r := p.m["data"]; notNull(r) {
+				rows = append(rows, r)
+			}
+		}
+	}
+	return rows, env, schemaInclude
+}
+
+func notNull(r json.RawMessage) bool {
+	t := bytes.TrimSpace(r)
+	return len(t) > 0 && t[0] == '{'
+}
+
+// envelopeOf says which CDC envelope an object is.
+func envelopeOf(m map[string]json.RawMessage) (env string, schemaInclude bool) {
+	if p, ok := m["payload"]; ok && len(m) <= 2 {
+		var inner map[string]json.RawMessage
+		if json.Unmarshal(p, &inner) == nil && inner != nil {
+			if e, _ := envelopeOf(inner); e == EnvelopeDebezium {
+				return EnvelopeDebezium, true
+			}
+		}
+	}
+	str := func(k string) string {
+		var s string
+		_ = json.Unmarshal(m[k], &s)
+		return s
+	}
+	_, hasBefore := m["before"]
+	_, hasAfter := m["after"]
+	if op := str("op"); (hasBefore || hasAfter) && (op == "c" || op == "u" || op == "d" || op == "r") {
+		return EnvelopeDebezium, false
+	}
+	_, hasDB := m["database"]
+	_, hasTable := m["table"]
+	if d, ok := m["data"]; ok && hasDB && hasTable {
+		t := bytes.TrimSpace(d)
+		typ := str("type")
+		if len(t) > 0 && t[0] == '[' && (typ == "INSERT" || typ == "UPDATE" || typ == "DELETE") {
+			return EnvelopeCanal, false
+		}
+		if len(t) > 0 && t[0] == '{' && (typ == "insert" || typ == "update" || typ == "delete") {
+			return EnvelopeMaxwell, false
+		}
+	}
+	return EnvelopeNone, false
+}
+
+// confluentAvro reports values in Confluent's wire format (magic byte 0,
+// a 4-byte schema id, then Avro), with the first schema id.
+func confluentAvro(values [][]byte) (int32, bool) {
+	for _, v := range values {
+		if len(v) < 6 || v[0] != 0 {
+			return 0, false
+		}
+	}
+	return int32(binary.BigEndian.Uint32(values[0][1:5])), true
+}
+
+var nonIdent = regexp.MustCompile(`[^A-Za-z0-9_]+`)
+
+// tableName derives a table name from a topic name ("shop.orders-v1" →
+// "shop_orders_v1").
+func tableName(topic string) string {
+	s := strings.Trim(nonIdent.ReplaceAllString(topic, "_"), "_")
+	if s == "" {
+		return "topic"
+	}
+	if s[0] >= '0' && s[0] <= '9' {
+		s = "t_" + s
+	}
+	return strings.ToLower(s)
+}
+
+// CreateTable renders the proposal as CREATE TABLE (the password masked).
+func (p *Proposal) CreateTable(name string, rowtime bool) string { return p.Result.CreateTable(name, rowtime) }
+
+// Unmask puts cfg's password in place of PasswordMask in the JAAS line of
+// SQL made from a proposal (the text is run, never shown or saved).
+func (c Config) Unmask(sqlText string) string {
+	if !c.sasl() {
+		return sqlText
+	}
+	quoted := strings.ReplaceAll(jaasEscape(c.Password), "'", "''")
+	return strings.ReplaceAll(sqlText, `password="`+PasswordMask+`"`, `password="`+quoted+`"`)
+}
+
+// ErrNoPassword is returned when SQL needs a password the connection does
+// not have.
+var ErrNoPassword = errors.New("the connection has no password: enter it in the Kafka connection (it is kept for this session unless 'save password' is ticked)")
