@@ -271,7 +271,9 @@ func tableName(topic string) string {
 }
 
 // CreateTable renders the proposal as CREATE TABLE (the password masked).
-func (p *Proposal) CreateTable(name string, rowtime bool) string { return p.Result.CreateTable(name, rowtime) }
+func (p *Proposal) CreateTable(name string, rowtime bool) string {
+	return p.Result.CreateTable(name, rowtime)
+}
 
 // Unmask puts cfg's password in place of PasswordMask in the JAAS line of
 // SQL made from a proposal (the text is run, never shown or saved).
