@@ -56,6 +56,14 @@ var migrations = []string{
 	// 2 -> 3: a gateway connection's optional cluster REST URL (the Flink
 	// JobManager's REST API, where its jobs are listed and cancelled).
 	`ALTER TABLE connections ADD COLUMN cluster_rest TEXT NOT NULL DEFAULT '';`,
+
+	// 3 -> 4: Kafka cluster connections (see kafka.go): settings as JSON,
+	// the password apart and only when the user saved it.
+	`CREATE TABLE kafka_connections (
+	   name     TEXT PRIMARY KEY,
+	   settings TEXT NOT NULL DEFAULT '{}',
+	   password TEXT NOT NULL DEFAULT ''
+	 );`,
 }
 
 // CurrentVersion is the schema version this build writes.
