@@ -64,9 +64,9 @@ func TestChangelogNormalizeCondition(t *testing.T) {
 	_, h := newNormalize(t, false, cond, nil, 0)
 	h.push(0, cnTypes,
 		ins(int32(1), "a", 3.0),
-		ins(int32(2), "b", 0.5), // fails: not kept
+		ins(int32(2), "b", 0.5),                    // fails: not kept
 		row(types.UpdateAfter, int32(1), "a", 0.2), // fails: deletes the kept row
-		row(types.Delete, int32(2), nil, nil), // never kept
+		row(types.Delete, int32(2), nil, nil),      // never kept
 		row(types.UpdateAfter, int32(2), "b", 4.0),
 		row(types.UpdateAfter, int32(2), "b", 5.0))
 	h.expect("+I[1, a, 3.0]", "-D[1, a, 3.0]", "+I[2, b, 4.0]", "-U[2, b, 4.0]", "+U[2, b, 5.0]")
