@@ -45,6 +45,9 @@ type PhysNode struct {
 	// that produces the updates to leave out -U rows (upsert.go).
 	upsertKeys     [][]int
 	noUpdateBefore bool
+	// normalize describes a ChangelogNormalize node and the Calc that
+	// restores a query's columns above it (changelog_normalize.go)
+	normalize *normalizeSpec
 	// hidden nodes are left out of EXPLAIN (the key-by in front of an
 	// upsert-materializing sink, which Flink adds when translating the
 	// sink rather than as a plan node)
@@ -207,6 +210,15 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 	if !pl.env.Streaming && !connector.DeclaredBounded(src) {
 		pl.fail("Querying an unbounded table '%s' in batch mode is not allowed. The table source is unbounded.", s.ID.Summary())
 	}
+	// a changelog source may need its key columns read (changelog_normalize.go)
+	orig := s
+	var key []int
+	added := false
+	if pl.env.Streaming {
+		if ns, k, a, ok := changelogKey(s); ok && (!a || pl.normalizes(src, true)) {
+			s, key, added = ns, k, a
+		}
+	}
 	phys := s.Table.TableSchema.Physical()
 	var fields []string
 	for _, c := range s.Cols {
@@ -236,6 +248,9 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 	// a source never runs more instances than it has splits: idle
 	// instances would make watermarks depend on goroutine timing
 	par := pl.env.parallelism()
+	if ps, ok := src.(connector.ParallelismSource); ok && ps.ScanParallelism() > 0 {
+		par = ps.ScanParallelism() // scan.parallelism
+	}
 	if splits, err := src.Splits(context.Background()); err == nil && len(splits) < par {
 		par = max(1, len(splits))
 	}
@@ -249,7 +264,7 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 			skipped(name, n)
 		}
 	}), batchSize)
-	return p
+	return pl.changelogScan(orig, s, src, p, key, added)
 }
 
 func (pl *planner) valuesNode(v *Values) *PhysNode {
@@ -314,11 +329,12 @@ func (pl *planner) calc(n Node) *PhysNode {
 		break
 	}
 	in := pl.translate(cur)
-	names := Names(in.Cols)
 	var where expr.Expr
 	if len(cond) > 0 {
 		where = andOf(cond)
 	}
+	in, projs, where = pl.pushIntoNormalize(in, projs, where)
+	names := Names(in.Cols)
 	cols := n.Columns()
 	// identity projection over the input?
 	if projs != nil && isIdentity(projs, len(in.Cols)) {
@@ -1061,6 +1077,9 @@ func ExplainPhysical(p *PhysNode, d ExplainDetail, streaming bool) string {
 			attrs = append(attrs, "changelogMode=["+mode+"]")
 		}
 		line := p.Op + "(" + strings.Join(attrs, ", ") + ")"
+		if len(attrs) == 0 {
+			line = p.Op // DropUpdateBefore in the execution plan
+		}
 		if d.EstimatedCost {
 			line += ": " + costString(p)
 		}
@@ -1166,7 +1185,9 @@ func SortedKeys(m map[string]string) []string {
 
 // QueryRoot returns the part of a collect plan that EXPLAIN shows for a
 // query: Flink explains a SELECT without the sink that collects its rows
-// (and without the exchange to that sink's single instance).
+// (and without the exchange to that sink's single instance), and without
+// -U rows at its root where the plan can leave them out (explainRoot; this
+// changes p, which is then for showing only).
 func QueryRoot(p *PhysNode) *PhysNode {
 	if p.Op != "Sink" || len(p.Inputs) != 1 {
 		return p
@@ -1175,6 +1196,7 @@ func QueryRoot(p *PhysNode) *PhysNode {
 	if in.Op == "Exchange" && len(in.Inputs) == 1 && (in.Dist == runtime.Single || in.Dist == runtime.Rebalance || in.Dist == runtime.Forward) {
 		in = in.Inputs[0]
 	}
+	explainRoot(in)
 	return in
 }
 

@@ -308,9 +308,14 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int) (err er
 		built = append([]chainedOp{{op, out, n}}, built...)
 		next = &chainInput{op: op, m: n.metrics, name: n.Name}
 	}
+	var splits *SourceSplits
+	if chain[0].Source != nil {
+		splits = newSourceSplits()
+		chain[0].metrics.addSplits(inst, splits)
+	}
 	for _, p := range built {
 		octx := &OpContext{Ctx: ctx, Eval: e.ev, Metrics: p.n.metrics, Batch: e.batch, Config: e.cfg, Subtask: inst, Parallel: p.n.Parallelism,
-			SetIdle: router.setIdle}
+			SetIdle: router.setIdle, Splits: splits}
 		current = p.n.Name
 		if err := p.op.Open(octx, p.out); err != nil {
 			return &TaskError{Operator: p.n.Name, Err: err}
@@ -328,7 +333,7 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int) (err er
 	head := chain[0]
 	if head.Source != nil {
 		current = head.Name
-		if err := e.runSource(ctx, head, inst, next, ops); err != nil {
+		if err := e.runSource(ctx, head, inst, next, ops, splits); err != nil {
 			return err
 		}
 		// end of a bounded source: watermark to +inf, then end of input
@@ -349,10 +354,19 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int) (err er
 // runSource reads a source in its own goroutine and pushes its batches
 // through the task's chained operators, firing their processing-time
 // timers (periodic watermarks, idleness) between batches.
-func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Output, ops []Operator) error {
+func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Output, ops []Operator, splits *SourceSplits) error {
 	srcCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	batches := make(chan *types.Batch, 2)
+	if splits != nil {
+		srcCtx = context.WithValue(srcCtx, sourceSplitsKey{}, splits)
+	}
+	// a batch and, for a reader of several splits, its split
+	type srcBatch struct {
+		b      *types.Batch
+		split  string
+		active []string
+	}
+	batches := make(chan srcBatch, 2)
 	errc := make(chan error, 1)
 	go func() {
 		defer close(batches)
@@ -367,8 +381,12 @@ func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Out
 			if b == nil || b.Len == 0 {
 				return nil
 			}
+			sb := srcBatch{b: b}
+			if splits != nil && splits.tag != "" {
+				sb.split, sb.active = splits.tag, splits.tagActive
+			}
 			select {
-			case batches <- b:
+			case batches <- sb:
 				return nil
 			case <-srcCtx.Done():
 				return srcCtx.Err()
@@ -391,7 +409,11 @@ func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Out
 	for {
 		timers.arm()
 		select {
-		case b, ok := <-batches:
+		case sb, ok := <-batches:
+			b := sb.b
+			if ok && sb.split != "" {
+				splits.setCurrent(sb.split, sb.active)
+			}
 			if !ok {
 				if err := <-errc; err != nil {
 					if ctx.Err() != nil {

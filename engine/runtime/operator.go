@@ -78,6 +78,10 @@ type OpContext struct {
 	// SetIdle marks this task's output idle (or active again): downstream
 	// tasks then ignore its watermarks (table.exec.source.idle-timeout).
 	SetIdle func(idle bool)
+	// Splits is set for the operators chained to a source: the split of
+	// the batch being processed when the source reads several splits at
+	// once (per-split watermarks), nil elsewhere.
+	Splits *SourceSplits
 }
 
 // JobConfig carries the settings operators read.

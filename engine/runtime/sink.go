@@ -160,6 +160,10 @@ func ConnectorSource(src connector.Source, spec connector.ReadSpec, onSkip func(
 		if err != nil {
 			return err
 		}
+		if ms, ok := src.(connector.MultiSplitSource); ok {
+			// unbounded splits (Kafka partitions) are read together
+			return readInstance(ctx, src, ms, splits, inst, par, spec, emit, onSkip)
+		}
 		for i := inst; i < len(splits); i += par {
 			if err := readSplit(ctx, src, splits[i], spec, emit, onSkip); err != nil {
 				return err

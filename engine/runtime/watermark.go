@@ -51,6 +51,9 @@ type WatermarkAssigner struct {
 	replayBase   int64 // rowtime of the first row (ms)
 	replayWall   time.Time
 	replayActive bool
+	// per-split state (watermark_splits.go)
+	splits        map[string]*splitState
+	splitsVersion int
 }
 
 // NewWatermarkAssigner compiles the watermark expression (type TIMESTAMP(p)
@@ -90,6 +93,9 @@ func (w *WatermarkAssigner) ProcessBatch(_ int, b *types.Batch) error {
 	}
 	if w.Replay > 0 {
 		return w.replay(b)
+	}
+	if w.splitMode() {
+		return w.assignSplits(b)
 	}
 	return w.assign(b)
 }
@@ -182,7 +188,11 @@ func (w *WatermarkAssigner) NextProcessingTime() (int64, bool) {
 	if w.interval > 0 && w.current > w.emitted {
 		next = w.lastPeriod.Add(time.Duration(w.interval) * time.Millisecond)
 	}
-	if w.idle > 0 && !w.isIdle {
+	if w.splits != nil {
+		if t, ok := w.nextSplitIdle(); ok && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	} else if w.idle > 0 && !w.isIdle {
 		t := w.lastRow.Add(w.idle)
 		if next.IsZero() || t.Before(next) {
 			next = t
@@ -206,6 +216,9 @@ func (w *WatermarkAssigner) OnProcessingTime(nowMs int64) error {
 				return err
 			}
 		}
+	}
+	if w.splits != nil {
+		return w.checkSplitIdle(now)
 	}
 	if w.idle > 0 && !w.isIdle && !now.Before(w.lastRow.Add(w.idle)) {
 		w.setIdle(true)
