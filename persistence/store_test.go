@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -181,58 +182,72 @@ func TestSaveTabsRestoresExactlyTheOpenSet(t *testing.T) {
 	}
 }
 
+// The autosaver's timers run on synctest's fake clock: the test steps
+// time and waits (synctest.Wait) until the timer's save has finished, so it
+// checks the exact instants of the documented delays without sleeping.
 func TestAutosaverDebouncesAndFlushes(t *testing.T) {
-	s := open(t, filepath.Join(t.TempDir(), "w.riffle"))
-	tabs, err := s.SaveTabs(ctx, []Tab{{Title: "t"}}, 0)
-	must(t, err)
-	errs := make(chan error, 10)
-	a := s.NewAutosaver(200*time.Millisecond, func(err error) { errs <- err })
-	id := tabs[0].ID
-	for i := range 5 {
-		a.TabChanged(Tab{ID: id, Title: "t", Text: fmt.Sprintf("SELECT %d", i), CursorCol: i})
-	}
-	if got := text(t, s, id); got != "" {
-		t.Errorf("saved before the delay: %q", got)
-	}
-	deadline := time.Now().Add(3 * time.Second)
-	for text(t, s, id) != "SELECT 4" {
-		if time.Now().After(deadline) {
-			t.Fatal("edit not saved within the autosave delay")
+	synctest.Test(t, func(t *testing.T) {
+		s := open(t, filepath.Join(t.TempDir(), "w.riffle"))
+		tabs, err := s.SaveTabs(ctx, []Tab{{Title: "t"}}, 0)
+		must(t, err)
+		errs := make(chan error, 10)
+		const delay = 200 * time.Millisecond
+		a := s.NewAutosaver(delay, func(err error) { errs <- err })
+		id := tabs[0].ID
+		for i := range 5 {
+			a.TabChanged(Tab{ID: id, Title: "t", Text: fmt.Sprintf("SELECT %d", i), CursorCol: i})
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	// Continuous typing (an edit every 100 ms, Delay an hour) is still
-	// saved within MaxAutosaveDelay.
-	b := s.NewAutosaver(time.Hour, nil)
-	start := time.Now()
-	for i := 0; text(t, s, id) == "SELECT 4"; i++ {
-		if time.Since(start) > MaxAutosaveDelay+time.Second {
-			t.Fatal("continuous edits never saved")
+		time.Sleep(delay - time.Millisecond)
+		synctest.Wait()
+		if got := text(t, s, id); got != "" {
+			t.Errorf("saved before the delay: %q", got)
 		}
-		b.TabChanged(Tab{ID: id, Title: "t", Text: fmt.Sprintf("typing %d", i)})
-		time.Sleep(100 * time.Millisecond)
-	}
-	// Flush writes at once.
-	b.TabChanged(Tab{ID: id, Title: "t", Text: "flushed"})
-	if !b.Pending() {
-		t.Error("no pending edit")
-	}
-	must(t, b.Flush(ctx))
-	if text(t, s, id) != "flushed" || b.Pending() {
-		t.Error("Flush did not save")
-	}
-	b.Forget(id)
-	must(t, b.Close(ctx))
-	b.TabChanged(Tab{ID: id, Text: "after close"})
-	must(t, a.Close(ctx))
-	if text(t, s, id) != "flushed" {
-		t.Error("edit after Close was saved")
-	}
-	select {
-	case err := <-errs:
-		t.Errorf("autosave error: %v", err)
-	default:
-	}
+		time.Sleep(time.Millisecond)
+		synctest.Wait() // the timer's save has run
+		if got := text(t, s, id); got != "SELECT 4" {
+			t.Fatalf("after the delay: %q, want the last edit", got)
+		}
+		// Continuous typing (an edit every 100 ms, Delay an hour) is still
+		// saved MaxAutosaveDelay after the first unsaved edit, not later.
+		b := s.NewAutosaver(time.Hour, nil)
+		const every = 100 * time.Millisecond
+		last := int(MaxAutosaveDelay/every) - 1 // the last edit before the bound
+		for i := 0; i <= last; i++ {
+			b.TabChanged(Tab{ID: id, Title: "t", Text: fmt.Sprintf("typing %d", i)})
+			time.Sleep(every)
+			synctest.Wait()
+			got := text(t, s, id)
+			switch {
+			case i < last && got != "SELECT 4":
+				t.Fatalf("saved %q after edit %d, before MaxAutosaveDelay", got, i)
+			case i == last && got != fmt.Sprintf("typing %d", last):
+				t.Fatalf("continuous edits not saved at MaxAutosaveDelay: %q", got)
+			}
+		}
+		// Flush writes at once.
+		b.TabChanged(Tab{ID: id, Title: "t", Text: "flushed"})
+		if !b.Pending() {
+			t.Error("no pending edit")
+		}
+		must(t, b.Flush(ctx))
+		if text(t, s, id) != "flushed" || b.Pending() {
+			t.Error("Flush did not save")
+		}
+		b.Forget(id)
+		must(t, b.Close(ctx))
+		b.TabChanged(Tab{ID: id, Text: "after close"})
+		must(t, a.Close(ctx))
+		time.Sleep(time.Hour)
+		synctest.Wait()
+		if text(t, s, id) != "flushed" {
+			t.Error("edit after Close was saved")
+		}
+		select {
+		case err := <-errs:
+			t.Errorf("autosave error: %v", err)
+		default:
+		}
+	})
 }
 
 func text(t *testing.T, s *Store, id int64) string {
@@ -384,9 +399,12 @@ func TestReopenAfterKill(t *testing.T) {
 	cmd.Stderr = os.Stderr
 	must(t, cmd.Start())
 	sc := bufio.NewScanner(out)
+	// The child says "flushed", then "wrote N" after each of its first
+	// tab-set generations and goes on writing: once it has written a few,
+	// it is killed while it writes more, mid-transaction.
 	ready := false
 	for sc.Scan() {
-		if sc.Text() == "flushed" {
+		if sc.Text() == fmt.Sprintf("wrote %d", childReports-1) {
 			ready = true
 			break
 		}
@@ -394,9 +412,8 @@ func TestReopenAfterKill(t *testing.T) {
 	if !ready {
 		cmd.Process.Kill()
 		cmd.Wait()
-		t.Fatal("child never flushed")
+		t.Fatal("child never flushed and wrote")
 	}
-	time.Sleep(150 * time.Millisecond) // let it write more, mid-transaction
 	// While the child holds the workspace, it cannot be opened for writing.
 	var le *LockedError
 	if s, err := Open(ctx, path); !errors.As(err, &le) || !errors.Is(err, ErrLocked) {
@@ -467,8 +484,16 @@ func TestKilledChild(t *testing.T) {
 		if _, err := s.SaveTabs(ctx, set, 0); err != nil {
 			t.Fatal(err)
 		}
+		if i < childReports {
+			fmt.Printf("wrote %d\n", i)
+			os.Stdout.Sync()
+		}
 	}
 }
+
+// childReports is how many tab-set generations TestKilledChild reports
+// before it goes on writing silently.
+const childReports = 3
 
 func TestUpdateHistoryRecordsTheOutcome(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "w.riffle"))
