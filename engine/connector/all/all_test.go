@@ -8,16 +8,16 @@ import (
 )
 
 func TestEverythingRegistered(t *testing.T) {
-	if got := strings.Join(connector.Identifiers(), ","); got != "blackhole,datagen,filesystem,nexmark,print" {
+	if got := strings.Join(connector.Identifiers(), ","); got != "blackhole,datagen,filesystem,kafka,nexmark,print,upsert-kafka" {
 		t.Fatalf("connectors: %s", got)
 	}
-	if got := strings.Join(connector.SourceIdentifiers(), ","); got != "datagen,filesystem,nexmark" {
+	if got := strings.Join(connector.SourceIdentifiers(), ","); got != "datagen,filesystem,kafka,nexmark,upsert-kafka" {
 		t.Fatalf("sources: %s", got)
 	}
-	if got := strings.Join(connector.SinkIdentifiers(), ","); got != "blackhole,filesystem,print" {
+	if got := strings.Join(connector.SinkIdentifiers(), ","); got != "blackhole,filesystem,kafka,print,upsert-kafka" {
 		t.Fatalf("sinks: %s", got)
 	}
-	if got := strings.Join(connector.FormatIdentifiers(), ","); got != "csv,json,raw" {
+	if got := strings.Join(connector.FormatIdentifiers(), ","); got != "avro,csv,json,raw" {
 		t.Fatalf("formats: %s", got)
 	}
 }
