@@ -49,6 +49,9 @@ type openReview struct {
 	edited       bool
 	// created is the name of the table once created.
 	created string
+	// unmask, when set, turns the statement shown into the one run
+	// (a Kafka table's password: topic_peek.go).
+	unmask func(string) string
 }
 
 // showOpenFileDialog is File ▸ Open data file….
@@ -185,7 +188,11 @@ func (wb *Workbench) showOpenReview(res *infer.Result) *openReview {
 	top := container.NewVSplit(cols, container.NewBorder(widget.NewLabel("CREATE TABLE (editable; the options above rewrite it)"), nil, nil, nil, r.ddl))
 	top.Offset = 0.35
 	body := container.NewBorder(form, container.NewBorder(nil, nil, nil, container.NewHBox(cancel, r.create), r.status), nil, nil, top)
-	r.dlg = dialog.NewCustomWithoutButtons("Open "+filepath.Base(res.Path), body, wb.win)
+	title := "Open " + filepath.Base(res.Path)
+	if strings.HasPrefix(res.Path, "topic ") { // a Kafka topic (topic_peek.go)
+		title = "Create table from " + res.Path
+	}
+	r.dlg = dialog.NewCustomWithoutButtons(title, body, wb.win)
 	r.regenerate()
 	r.dlg.Resize(fyne.NewSize(min(1100, wb.win.Canvas().Size().Width-40), min(800, wb.win.Canvas().Size().Height-40)))
 	r.dlg.Show()
@@ -315,7 +322,11 @@ func (r *openReview) apply() {
 	record := r.initCheck.Checked
 	r.create.Disable()
 	r.status.SetText("Creating…")
-	r.wb.execDDL([]string{stmt}, func(err error) {
+	run := stmt
+	if r.unmask != nil {
+		run = r.unmask(stmt)
+	}
+	r.wb.execDDL([]string{run}, func(err error) {
 		if err != nil {
 			r.status.SetText(err.Error())
 			r.status.Importance = widget.DangerImportance
@@ -324,7 +335,11 @@ func (r *openReview) apply() {
 			return
 		}
 		r.created = name.Parts[len(name.Parts)-1].Name
-		msg := "Table " + objectName(name) + " created from " + filepath.Base(r.res.Path) + "."
+		from := filepath.Base(r.res.Path)
+		if strings.HasPrefix(r.res.Path, "topic ") {
+			from = r.res.Path
+		}
+		msg := "Table " + objectName(name) + " created from " + from + "."
 		if record {
 			if err := r.wb.addToInitScript(stmt); err != nil {
 				msg += " It could not be added to the init script: " + err.Error()

@@ -122,6 +122,8 @@ type Workbench struct {
 
 	auth *authoringUI // authoring hook: builder, designer, completion, open file (authoring.go)
 
+	kafka *kafkaUI // Kafka hook: connections, topic tree, peek tabs (kafka_connection.go)
+
 	// exportCSV writes an export (results.ExportCSV; tests wrap it).
 	exportCSV func(ctx context.Context, rows results.Rows, path string, opts results.CSVOptions, progress func(written, total int)) error
 }
@@ -307,8 +309,8 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 		default:
 			if rt := wb.resultFor(it); rt != nil {
 				wb.closeResult(rt)
-			} else {
-				wb.closeJobTab(it) // monitoring hook
+			} else if !wb.closeJobTab(it) { // monitoring hook
+				wb.closeKafkaTab(it) // Kafka hook: peek tabs
 			}
 		}
 	}
@@ -318,7 +320,7 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 		}
 	}
 
-	wb.hsplit = container.NewHSplit(wb.catalogPane(), container.NewVSplit(wb.editors.tabs, wb.bottom))
+	wb.hsplit = container.NewHSplit(wb.kafkaPane(wb.catalogPane()), container.NewVSplit(wb.editors.tabs, wb.bottom)) // Kafka hook: the topic tree under the catalog
 	wb.vsplit = wb.hsplit.Trailing.(*container.Split)
 	wb.hsplit.Trailing = wb.builderArea(wb.vsplit) // authoring hook: the query builder at the right
 	wb.hsplit.Offset = 0.2
@@ -412,6 +414,7 @@ func (wb *Workbench) buildMenu() *fyne.MainMenu {
 		}),
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Connections…", wb.showConnectionsDialog),
+		fyne.NewMenuItem("Kafka connections…", wb.showKafkaConnectionsDialog), // Kafka hook
 		fyne.NewMenuItem("Edit init script…", wb.showInitScriptDialog),
 		recordItem,
 	)
@@ -720,6 +723,9 @@ func (wb *Workbench) Close() {
 		case <-time.After(time.Second):
 		}
 		wb.conns.closeAll(2 * time.Second)
+		if wb.kafka != nil {
+			wb.kafka.closeAll() // Kafka hook
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
 		if err := wb.saver.Close(ctx); err != nil && !errors.Is(err, context.Canceled) {

@@ -1,0 +1,226 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/riffle-sql/riffle/kafkabrowser"
+)
+
+// kafkaFake starts an in-process Kafka broker on 127.0.0.1 with a JSON
+// topic "orders" (2 partitions) and a Debezium topic "inventory.products".
+func kafkaFake(t *testing.T) string {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, "orders"), kfake.SeedTopics(1, "inventory.products"),
+		kfake.ListenFn(func(network, _ string) (net.Listener, error) { return net.Listen(network, "127.0.0.1:0") }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	addr := strings.Join(c.ListenAddrs(), ",")
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	var recs []*kgo.Record
+	for i := 0; i < 5; i++ {
+		recs = append(recs, &kgo.Record{Topic: "orders", Partition: int32(i % 2), Key: []byte(fmt.Sprint("o", i)),
+			Value:     []byte(fmt.Sprintf(`{"order_id": %d, "item": "item-%d", "price": %d.5, "ts": "2024-05-01 10:00:0%d.000"}`, i, i, i, i)),
+			Timestamp: time.UnixMilli(1_714_557_600_000 + int64(i)*1000), Headers: []kgo.RecordHeader{{Key: "source", Value: []byte("test")}}})
+	}
+	for i, ev := range []string{
+		`{"before": null, "after": {"id": 1, "name": "scooter", "weight": 3.14}, "op": "c", "ts_ms": 1}`,
+		`{"before": {"id": 1, "name": "scooter", "weight": 3.14}, "after": {"id": 1, "name": "scooter", "weight": 5.1}, "op": "u", "ts_ms": 2}`,
+	} {
+		recs = append(recs, &kgo.Record{Topic: "inventory.products", Value: []byte(ev), Timestamp: time.UnixMilli(1_714_557_600_000 + int64(i))})
+	}
+	if err := cl.ProduceSync(context.Background(), recs...).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	return addr
+}
+
+// addKafka adds a Kafka connection through File ▸ Kafka connections…,
+// tests it and saves it.
+func (h *harness) addKafka(name, bootstrap string) *kafkaConn {
+	h.t.Helper()
+	cd := h.wb.openKafkaConnectionsDialog("")
+	cd.name.SetText(name)
+	test.Type(cd.bootstrap, bootstrap)
+	test.Tap(cd.testBtn)
+	h.until("the connection test", func() bool { return strings.HasPrefix(cd.status.Text, "Connected") || strings.HasPrefix(cd.status.Text, "Failed") })
+	if !strings.Contains(cd.status.Text, "1 broker(s)") {
+		h.t.Fatalf("test: %q", cd.status.Text)
+	}
+	test.Tap(cd.saveBtn)
+	c := h.wb.kafka.byName(name)
+	if c == nil {
+		h.t.Fatalf("not saved: %s", cd.status.Text)
+	}
+	cd.d.Hide()
+	return c
+}
+
+// kafkaTree opens the connection node and returns the tree's text once
+// the topics are read.
+func (h *harness) kafkaTree(name string) string {
+	h.t.Helper()
+	k := h.wb.kafka
+	k.tree.OpenBranch(kID(kNodeConn, name))
+	var got string
+	h.until("the topics", func() bool {
+		got = strings.Join(k.VisibleLabels(), "\n")
+		return !strings.Contains(got, "Reading topics")
+	})
+	return got
+}
+
+func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
+	addr := kafkaFake(t)
+	h := newHarness(t)
+	if got := strings.Join(h.wb.kafka.VisibleLabels(), "\n"); !strings.Contains(got, "No Kafka cluster") {
+		t.Errorf("empty tree: %q", got)
+	}
+	c := h.addKafka("local", addr)
+	got := h.kafkaTree("local")
+	want := "local · " + addr + " · 2 topic(s)\n" +
+		"  inventory.products · 1 partition(s) · 2 message(s)\n" +
+		"  orders · 2 partition(s) · 5 message(s)"
+	if got != want {
+		t.Errorf("tree:\n%s\nwant:\n%s", got, want)
+	}
+	h.wb.kafka.tree.OpenBranch(kID(kNodeTopic, "local", "orders"))
+	h.until("the partitions", func() bool { return strings.Contains(strings.Join(h.wb.kafka.VisibleLabels(), "\n"), "partition 1") })
+	got = strings.Join(h.wb.kafka.VisibleLabels(), "\n")
+	for _, w := range []string{"    partition 0 · offsets 0 … 3 · 3 message(s) · leader 0", "    partition 1 · offsets 0 … 2 · 2 message(s) · leader 0"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("tree:\n%s\nwant a line %q", got, w)
+		}
+	}
+	// the workspace keeps the connection
+	list, _, err := h.wb.store.KafkaConnections(context.Background())
+	if err != nil || len(list) != 1 || list[0].Bootstrap != addr {
+		t.Errorf("stored %+v (%v)", list, err)
+	}
+
+	// peek: the latest 3 of all partitions, by time
+	p := h.wb.openPeek(c, "orders", kafkabrowser.PeekOptions{Latest: true, N: 3, Partition: -1})
+	h.until("the peek", func() bool { return !p.loading })
+	if len(p.msgs) != 3 {
+		t.Fatalf("peek: %d messages; status %q", len(p.msgs), p.status.Text)
+	}
+	var cells []string
+	for _, m := range p.msgs {
+		cells = append(cells, peekCell(m, 0)+"/"+peekCell(m, 1)+" "+peekCell(m, 3)+" "+peekCell(m, 4)+" "+peekCell(m, 5))
+	}
+	wantCells := `0/1 o2 {"order_id":2,"item":"item-2","price":2.5,"ts":"2024-05-01 10:00:02.000"} source=test` + "\n" +
+		`1/1 o3 {"order_id":3,"item":"item-3","price":3.5,"ts":"2024-05-01 10:00:03.000"} source=test` + "\n" +
+		`0/2 o4 {"order_id":4,"item":"item-4","price":4.5,"ts":"2024-05-01 10:00:04.000"} source=test`
+	if strings.Join(cells, "\n") != wantCells {
+		t.Errorf("peek rows:\n%s\nwant:\n%s", strings.Join(cells, "\n"), wantCells)
+	}
+	p.table.Select(widget.TableCellID{Row: 0, Col: 4})
+	if !strings.Contains(p.detail.Text, "Value (json, ") || !strings.Contains(p.detail.Text, "\"item\": \"item-2\",") {
+		t.Errorf("detail: %q", p.detail.Text)
+	}
+	// earliest of partition 1 only
+	p = h.wb.openPeek(c, "orders", kafkabrowser.PeekOptions{N: 10, Partition: 1})
+	h.until("the peek", func() bool { return !p.loading })
+	if len(p.msgs) != 2 || p.msgs[0].Offset != 0 || p.msgs[1].Partition != 1 {
+		t.Errorf("partition 1: %+v", p.msgs)
+	}
+	if len(h.wb.kafka.peeks) != 1 {
+		t.Errorf("%d peek tabs, want the one reused", len(h.wb.kafka.peeks))
+	}
+
+	// infer and create
+	h.wb.createTableFromTopic(c, "orders")
+	h.until("the review", func() bool { return h.wb.authoring().review != nil && h.wb.authoring().review.res.Path == "topic orders" })
+	r := h.wb.authoring().review
+	ddl := r.ddl.Text()
+	for _, w := range []string{"CREATE TABLE orders (", "order_id BIGINT", "item STRING", "price DOUBLE", "ts TIMESTAMP(3)",
+		"'connector' = 'kafka'", "'topic' = 'orders'", "'properties.bootstrap.servers' = '" + addr + "'",
+		"'scan.startup.mode' = 'earliest-offset'", "'format' = 'json'", "WATERMARK FOR ts AS"} {
+		if !strings.Contains(ddl, w) {
+			t.Errorf("DDL lacks %q:\n%s", w, ddl)
+		}
+	}
+	test.Tap(r.create)
+	h.until("the table", func() bool { return r.created != "" || r.status.Importance == widget.DangerImportance })
+	if r.created != "orders" {
+		t.Fatalf("not created: %s", r.status.Text)
+	}
+	if !strings.Contains(h.messages(), "Table orders created from topic orders.") {
+		t.Errorf("messages:\n%s", h.messages())
+	}
+
+	// a Debezium topic: the row inside 'after', format debezium-json
+	h.wb.createTableFromTopic(c, "inventory.products")
+	h.until("the review", func() bool { return h.wb.authoring().review != r })
+	ddl = h.wb.authoring().review.ddl.Text()
+	for _, w := range []string{"CREATE TABLE inventory_products (", "id BIGINT", "name STRING", "weight DOUBLE", "'format' = 'debezium-json'"} {
+		if !strings.Contains(ddl, w) {
+			t.Errorf("DDL lacks %q:\n%s", w, ddl)
+		}
+	}
+	h.wb.authoring().review.dlg.Hide()
+	h.wb.closeKafkaTab(p.item)
+	if len(h.wb.kafka.peeks) != 0 {
+		t.Error("peek tab not closed")
+	}
+}
+
+func TestKafkaConnectionErrorsAreClear(t *testing.T) {
+	h := newHarness(t)
+	cd := h.wb.openKafkaConnectionsDialog("")
+	cd.name.SetText("bad")
+	test.Tap(cd.saveBtn)
+	if !strings.Contains(cd.status.Text, "bootstrap servers") {
+		t.Errorf("save without servers: %q", cd.status.Text)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cd.bootstrap.SetText(addr)
+	test.Tap(cd.testBtn)
+	h.until("the test", func() bool { return strings.HasPrefix(cd.status.Text, "Failed") })
+	if !strings.Contains(cd.status.Text, "cannot reach the Kafka cluster at "+addr) {
+		t.Errorf("test: %q", cd.status.Text)
+	}
+	// SASL: the password is kept for the session but stored only when asked
+	cd.security.SetSelected(kafkabrowser.SASLPlaintext)
+	cd.user.SetText("alice")
+	cd.password.SetText("secret")
+	test.Tap(cd.saveBtn)
+	list, _, _ := h.wb.store.KafkaConnections(context.Background())
+	if len(list) != 1 || list[0].Password != "" || list[0].Username != "alice" {
+		t.Errorf("stored %+v: want no password", list)
+	}
+	if c := h.wb.kafka.byName("bad"); c == nil || c.config().Password != "secret" {
+		t.Error("the session lost the password")
+	}
+	cd.savePass.SetChecked(true)
+	test.Tap(cd.saveBtn)
+	list, _, _ = h.wb.store.KafkaConnections(context.Background())
+	if len(list) != 1 || list[0].Password != "secret" {
+		t.Errorf("stored %+v: want the password", list)
+	}
+	// the tree shows the failure on the connection
+	got := h.kafkaTree("bad")
+	if !strings.Contains(got, "cannot reach the Kafka cluster") {
+		t.Errorf("tree: %q", got)
+	}
+}
