@@ -58,7 +58,9 @@ func (h *harness) addKafka(name, bootstrap string) *kafkaConn {
 	cd.name.SetText(name)
 	test.Type(cd.bootstrap, bootstrap)
 	test.Tap(cd.testBtn)
-	h.until("the connection test", func() bool { return strings.HasPrefix(cd.status.Text, "Connected") || strings.HasPrefix(cd.status.Text, "Failed") })
+	h.until("the connection test", func() bool {
+		return strings.HasPrefix(cd.status.Text, "Connected") || strings.HasPrefix(cd.status.Text, "Failed")
+	})
 	if !strings.Contains(cd.status.Text, "1 broker(s)") {
 		h.t.Fatalf("test: %q", cd.status.Text)
 	}
@@ -145,7 +147,9 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 
 	// infer and create
 	h.wb.createTableFromTopic(c, "orders")
-	h.until("the review", func() bool { return h.wb.authoring().review != nil && h.wb.authoring().review.res.Path == "topic orders" })
+	h.until("the review", func() bool {
+		return h.wb.authoring().review != nil && h.wb.authoring().review.res.Path == "topic orders"
+	})
 	r := h.wb.authoring().review
 	ddl := r.ddl.Text()
 	for _, w := range []string{"CREATE TABLE orders (", "order_id BIGINT", "item STRING", "price DOUBLE", "ts TIMESTAMP(3)",
