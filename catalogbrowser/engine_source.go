@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/sql"
@@ -53,6 +54,9 @@ type EngineSource struct {
 	entries map[string]*sourceEntry
 	gen     int
 	sem     chan struct{}
+	// reading counts the reads started and not yet posted (Do): tests wait
+	// for it to reach 0 instead of sleeping.
+	reading atomic.Int32
 }
 
 type sourceEntry struct {
@@ -108,7 +112,9 @@ func (s *EngineSource) start(key string, e *sourceEntry, read func(ctx context.C
 		timeout = 30 * time.Second
 	}
 	sem := s.sem
+	s.reading.Add(1)
 	go func() {
+		defer s.reading.Add(-1) // after Do has queued the answer
 		sem <- struct{}{}
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		var val any

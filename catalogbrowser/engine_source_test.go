@@ -54,6 +54,23 @@ func settle(t *testing.T, q *queue, b *Browser) []string {
 	}
 }
 
+// waitReads runs posted answers until src has no read under way and none
+// of its answers waits to be run (answers may start more reads: the
+// Browser reloads).
+func waitReads(t *testing.T, q *queue, src *EngineSource) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if src.reading.Load() == 0 && q.drain() == 0 && src.reading.Load() == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d reads still under way", src.reading.Load())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
 // gatedEngine answers only when the test lets it.
 type gatedEngine struct {
 	table.Engine
@@ -129,7 +146,7 @@ func TestEngineSourceKeepsStaleAnswersWhileRereading(t *testing.T) {
 	if got := strings.Join(b.VisibleLabels(), "|"); got != "default_catalog|  default_database (current)|    orders" {
 		t.Fatalf("while re-reading: %q", got)
 	}
-	time.Sleep(50 * time.Millisecond)
+	waitReads(t, q, src) // every stale answer read again
 	settle(t, q, b)
 	if changes != before {
 		t.Errorf("%d changes for nothing new", changes-before)
@@ -184,9 +201,7 @@ func TestEngineSourceErrorsAndReset(t *testing.T) {
 	b.Reload()
 	src.Reset()
 	b.Reload()
-	q.drain()
-	time.Sleep(20 * time.Millisecond)
-	q.drain()
+	waitReads(t, q, src) // the dropped reads' answers arrived and were ignored
 	if got := settle(t, q, b); len(got) != 1 || got[0] != "default_catalog" {
 		t.Fatalf("after Reset: %q", got)
 	}
