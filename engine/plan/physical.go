@@ -48,6 +48,8 @@ type PhysNode struct {
 	// normalize describes a ChangelogNormalize node and the Calc that
 	// restores a query's columns above it (changelog_normalize.go)
 	normalize *normalizeSpec
+	// where is a Calc's filter (nil: none)
+	where expr.Expr
 	// hidden nodes are left out of EXPLAIN (the key-by in front of an
 	// upsert-materializing sink, which Flink adds when translating the
 	// sink rather than as a plan node)
@@ -367,6 +369,7 @@ func (pl *planner) calc(n Node) *PhysNode {
 		p.rows = in.rows * selectivity(where)
 	}
 	p.upsertKeys = projectKeys(in.upsertKeys, projs)
+	p.where = where
 	ps := projs
 	w := where
 	p.newOp = func() runtime.Operator {

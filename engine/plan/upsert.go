@@ -21,8 +21,9 @@ import (
 //     Exchange carry them through when the key columns are projected.
 //   - A sink that takes no -U rows (blackhole, like Flink's) gets an
 //     update stream without them when the updates come from such an
-//     operator through projections and exchanges only (a filter could not
-//     turn a +U into the delete it would need, FLINK-9528): the operator
+//     operator through projections, exchanges and filters on the upsert
+//     key only (another filter could not turn a +U into the delete it
+//     would need, FLINK-9528): the operator
 //     then skips its -U rows (generateUpdateBefore = false). Otherwise the
 //     -U rows still flow and the sink ignores them.
 //   - A sink with a primary key fed updates that are not keyed on exactly
@@ -31,6 +32,8 @@ import (
 //     updating input, NONE never), shown as upsertMaterialize=[true];
 //     under AUTO, updates keyed on another upsert key fail instead, as on
 //     Flink 2.3, which asks for ON CONFLICT (checkUpsertKeyConflict).
+//   - Changelog sources: see changelog_normalize.go (ChangelogNormalize
+//     leaves out -U or goes, a CDC scan gets DropUpdateBefore).
 
 // projectKeys maps upsert keys through a projection (nil projs = the
 // identity): a key survives when all its columns are projected as is.
@@ -86,15 +89,38 @@ func dropUpdateBefore(p *PhysNode) bool {
 	case "Exchange":
 		ok = dropUpdateBefore(p.Inputs[0])
 	case "Calc":
-		ok = !hasWhere(p) && dropUpdateBefore(p.Inputs[0])
+		ok = (!hasWhere(p) || whereOnUpsertKey(p)) && dropUpdateBefore(p.Inputs[0])
 	case "GroupAggregate", "Deduplicate", "Rank", "SortLimit":
 		p.noUpdateBefore = true
 		ok = true
+	case "ChangelogNormalize", "TableSourceScan":
+		ok = dropNormalizedUpdateBefore(p)
 	}
 	if ok {
 		p.Mode = withoutUpdateBefore(p.Mode)
 	}
 	return ok
+}
+
+// whereOnUpsertKey reports whether a Calc's filter reads only columns of
+// its input's (first) upsert key: such a filter keeps or drops every
+// version of a key alike, so the Calc may pass on upserts (Flink's
+// isNonUpsertKeyCondition).
+func whereOnUpsertKey(p *PhysNode) bool {
+	in := p.Inputs[0]
+	if p.where == nil || len(in.upsertKeys) == 0 {
+		return false
+	}
+	key := map[int]bool{}
+	for _, c := range in.upsertKeys[0] {
+		key[c] = true
+	}
+	for _, r := range expr.InputRefs(p.where) {
+		if !key[r] {
+			return false
+		}
+	}
+	return true
 }
 
 func hasWhere(p *PhysNode) bool {

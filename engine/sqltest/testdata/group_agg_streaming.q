@@ -125,8 +125,8 @@ LogicalProject(cnt=[$0], items=[$1])
                +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
 == Optimized Physical Plan ==
-Calc(select=[cnt, EXPR$1], changelogMode=[I,UB,UA,D])
-+- GroupAggregate(groupBy=[cnt], select=[cnt, COUNT(*) AS EXPR$1], changelogMode=[I,UB,UA,D])
+Calc(select=[cnt, EXPR$1], changelogMode=[I,UA,D])
++- GroupAggregate(groupBy=[cnt], select=[cnt, COUNT(*) AS EXPR$1], changelogMode=[I,UA,D])
    +- Exchange(distribution=[hash[cnt]], changelogMode=[I,UB,UA])
       +- Calc(select=[EXPR$1 AS cnt], changelogMode=[I,UB,UA])
          +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1], changelogMode=[I,UB,UA])

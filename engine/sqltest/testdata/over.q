@@ -282,7 +282,7 @@ LogicalProject(ts=[$0], item=[$1], price=[$2])
                +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
 == Optimized Physical Plan ==
-Deduplicate(keep=[LastRow], key=[item], order=[ROWTIME], changelogMode=[I,UB,UA])
+Deduplicate(keep=[LastRow], key=[item], order=[ROWTIME], changelogMode=[I,UA])
 +- Exchange(distribution=[hash[item]], changelogMode=[I])
    +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')], changelogMode=[I])
       +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price], changelogMode=[I])

@@ -341,7 +341,7 @@ INSERT INTO appended SELECT k, v FROM t ORDER BY v DESC LIMIT 2;
 Table sink 'default_catalog.default_database.appended' doesn't support consuming update and delete changes which is produced by node SortLimit(orderBy=[v DESC], offset=[0], fetch=[2], strategy=[UndefinedStrategy])
 !error
 
-# riffle-only: EXPLAIN text: Flink's AST keeps ROW_NUMBER in a LogicalProject and plans no Calc over Values; Flink explains a query without -U at its root (Rank changelogMode=[I,UA,D])
+# riffle-only: EXPLAIN text: Flink's AST keeps ROW_NUMBER in a LogicalProject and plans no Calc over Values
 EXPLAIN CHANGELOG_MODE SELECT k, v FROM (
   SELECT k, v, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC) AS rn FROM t)
 WHERE rn = 1;
@@ -356,7 +356,7 @@ LogicalProject(k=[$0], v=[$1])
                   +- LogicalValues(tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 2 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 9 }, { _UTF-16LE'a', 4 }]])
 
 == Optimized Physical Plan ==
-Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=1], partitionBy=[k], orderBy=[v DESC], select=[k, v], changelogMode=[I,UB,UA,D])
+Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=1], partitionBy=[k], orderBy=[v DESC], select=[k, v], changelogMode=[I,UA,D])
 +- Exchange(distribution=[hash[k]], changelogMode=[I])
    +- Calc(select=[EXPR$0, EXPR$1], changelogMode=[I])
       +- Values(tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 2 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 9 }, { _UTF-16LE'a', 4 }]], values=[EXPR$0, EXPR$1], changelogMode=[I])
@@ -368,7 +368,7 @@ Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=
       +- Values(tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 2 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 9 }, { _UTF-16LE'a', 4 }]], values=[EXPR$0, EXPR$1])
 !ok
 
-# riffle-only: EXPLAIN text: Flink's AST and projections differ (no Calc over Values); Flink explains a query without -U at its root (SortLimit changelogMode=[I,UA,D])
+# riffle-only: EXPLAIN text: Flink's AST and projections differ (no Calc over Values)
 EXPLAIN CHANGELOG_MODE SELECT k, v FROM t ORDER BY v DESC LIMIT 2;
 == Abstract Syntax Tree ==
 LogicalSort(sort0=[$1], dir0=[DESC], fetch=[2])
@@ -379,7 +379,7 @@ LogicalSort(sort0=[$1], dir0=[DESC], fetch=[2])
             +- LogicalValues(tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 2 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 9 }, { _UTF-16LE'a', 4 }]])
 
 == Optimized Physical Plan ==
-SortLimit(orderBy=[v DESC], offset=[0], fetch=[2], strategy=[AppendFastStrategy], changelogMode=[I,UB,UA,D])
+SortLimit(orderBy=[v DESC], offset=[0], fetch=[2], strategy=[AppendFastStrategy], changelogMode=[I,UA,D])
 +- Exchange(distribution=[single], changelogMode=[I])
    +- Calc(select=[EXPR$0, EXPR$1], changelogMode=[I])
       +- Values(tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 2 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 9 }, { _UTF-16LE'a', 4 }]], values=[EXPR$0, EXPR$1], changelogMode=[I])
@@ -391,7 +391,7 @@ SortLimit(orderBy=[v DESC], offset=[0], fetch=[2], strategy=[AppendFastStrategy]
       +- Values(tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 2 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 9 }, { _UTF-16LE'a', 4 }]], values=[EXPR$0, EXPR$1])
 !ok
 
-# riffle-only: EXPLAIN text: Flink's AST and projections differ (no Calc over Values); Flink explains a query without -U at its root (SortLimit changelogMode=[I,UA,D])
+# riffle-only: EXPLAIN text: Flink's AST and projections differ (no Calc over Values)
 EXPLAIN CHANGELOG_MODE SELECT k, v, c FROM (SELECT k, v, COUNT(*) AS c FROM u GROUP BY k, v) ORDER BY c DESC LIMIT 1;
 == Abstract Syntax Tree ==
 LogicalSort(sort0=[$2], dir0=[DESC], fetch=[1])
@@ -405,7 +405,7 @@ LogicalSort(sort0=[$2], dir0=[DESC], fetch=[1])
                      +- LogicalValues(tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 1 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'b', 5 }]])
 
 == Optimized Physical Plan ==
-SortLimit(orderBy=[c DESC], offset=[0], fetch=[1], strategy=[RetractStrategy], changelogMode=[I,UB,UA,D])
+SortLimit(orderBy=[c DESC], offset=[0], fetch=[1], strategy=[RetractStrategy], changelogMode=[I,UA,D])
 +- Exchange(distribution=[single], changelogMode=[I,UB,UA])
    +- Calc(select=[k, v, EXPR$2], changelogMode=[I,UB,UA])
       +- GroupAggregate(groupBy=[k, v], select=[k, v, COUNT(*) AS EXPR$2], changelogMode=[I,UB,UA])
