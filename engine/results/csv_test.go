@@ -7,10 +7,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -290,7 +290,7 @@ func TestExportRunningResult(t *testing.T) {
 			}
 		}
 	}()
-	time.Sleep(20 * time.Millisecond)
+	waitChanges(r, 1000) // some rows, the writer still writing
 	f := r.Freeze(TableView)
 	n := f.Len()
 	path := filepath.Join(t.TempDir(), "live.csv")
@@ -327,4 +327,15 @@ func BenchmarkExportCSV(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N*rows.Len())/b.Elapsed().Seconds(), "rows/s")
+}
+
+// waitChanges waits until r has published more than n changes or ended
+// (the writer's progress: no sleeping for it).
+func waitChanges(r *Result, n int64) {
+	for r.Stats().Changes <= n {
+		if st, _ := r.State(); st != Running {
+			return
+		}
+		runtime.Gosched()
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -219,10 +218,11 @@ func TestFreezeWhileWriting(t *testing.T) {
 			defer wg.Done()
 			for {
 				st, _ := r.State()
+				changes := r.Stats().Changes
 				f, l := r.Freeze(TableView), r.Freeze(ChangelogView)
 				if before := f.Len(); before > 0 {
 					first, _ := f.Text(0, 1)
-					time.Sleep(time.Millisecond)
+					waitChanges(r, changes) // the writer changed the result since the freeze
 					check(f, TableView)
 					check(l, ChangelogView)
 					if after, _ := f.Text(0, 1); f.Len() != before || after != first {
