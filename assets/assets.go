@@ -49,6 +49,22 @@ var demoTab3 string
 //go:embed demo/4-live-flights.sql
 var demoTab4 string
 
+//go:embed demo/5-kafka-flights.sql
+var demoTab5 string
+
+// DemoKafkaTopic is the topic the Kafka demo tab reads (the workbench
+// produces the bundled flights there on request).
+const DemoKafkaTopic = "riffle-demo-flights"
+
+// DemoKafkaSQL returns the Kafka demo tab's SQL reading the cluster at
+// bootstrap ("host:port,…"); "" leaves the placeholder 127.0.0.1:9092.
+func DemoKafkaSQL(bootstrap string) string {
+	if bootstrap == "" {
+		bootstrap = "127.0.0.1:9092"
+	}
+	return strings.ReplaceAll(demoTab5, "{{kafka}}", sqlString(bootstrap))
+}
+
 // File names of the bundled data, as extracted.
 const (
 	FlightsFile  = "flights-2001-01-01_14.csv"
@@ -213,6 +229,7 @@ func DemoWorkspace(p DataPaths) Demo {
 			{Title: "Flights by hour", SQL: demoTab2},
 			{Title: "Live stream", SQL: demoTab3},
 			{Title: "Live flights", SQL: r.Replace(demoTab4)},
+			{Title: "Kafka flights", SQL: DemoKafkaSQL("")},
 		},
 	}
 }

@@ -97,8 +97,8 @@ func TestDemoWorkspace(t *testing.T) {
 			t.Errorf("init script lacks %q", want)
 		}
 	}
-	if len(d.Tabs) != 4 {
-		t.Fatalf("want 4 demo tabs, got %d", len(d.Tabs))
+	if len(d.Tabs) != 5 {
+		t.Fatalf("want 5 demo tabs, got %d", len(d.Tabs))
 	}
 	for _, tab := range d.Tabs {
 		if tab.Title == "" || !strings.Contains(tab.SQL, "SELECT") {
@@ -110,5 +110,12 @@ func TestDemoWorkspace(t *testing.T) {
 	}
 	if live := d.Tabs[3].SQL; !strings.Contains(live, "TUMBLE(TABLE flights_live") || !strings.Contains(live, "'path' = '/tmp/it''s/flights.csv'") || !strings.Contains(live, "'source.replay-speed'") {
 		t.Errorf("the live flights tab is not a windowed replay of the flights file:\n%s", live)
+	}
+	if k := d.Tabs[4].SQL; !strings.Contains(k, "'connector' = 'kafka'") || !strings.Contains(k, "'properties.bootstrap.servers' = '127.0.0.1:9092'") ||
+		!strings.Contains(k, "'topic' = '"+DemoKafkaTopic+"'") {
+		t.Errorf("the Kafka tab does not read the demo topic:\n%s", k)
+	}
+	if k := DemoKafkaSQL("b1:9093,b2:9093"); !strings.Contains(k, "'properties.bootstrap.servers' = 'b1:9093,b2:9093'") {
+		t.Errorf("bootstrap not filled in:\n%s", k)
 	}
 }

@@ -332,3 +332,29 @@ func TestRender(t *testing.T) {
 		t.Errorf("short binary %q", s)
 	}
 }
+
+func TestProduceCSVAsJSON(t *testing.T) {
+	_, cfg := fake(t)
+	c := client(t, cfg)
+	in := strings.NewReader("date,delay,origin\n2001-01-01 00:05:00,-3,ORD\n2001-01-01 00:07:00,12,LAX\n")
+	var seen []int
+	n, err := c.ProduceCSV(context.Background(), "flights", 2, in, "origin", func(k int) { seen = append(seen, k) })
+	if err != nil || n != 2 || fmt.Sprint(seen) != "[2]" {
+		t.Fatalf("produced %d %v: %v", n, seen, err)
+	}
+	r, err := c.Peek(context.Background(), "flights", PeekOptions{N: 10, Partition: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, m := range r.Messages {
+		got[string(m.Key)] = string(m.Value)
+	}
+	want := map[string]string{"ORD": `{"date":"2001-01-01 00:05:00","delay":-3,"origin":"ORD"}`, "LAX": `{"date":"2001-01-01 00:07:00","delay":12,"origin":"LAX"}`}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("messages %v, want %v", got, want)
+	}
+	if _, err := c.ProduceCSV(context.Background(), "flights", 2, strings.NewReader("a,b\n1,2\n"), "nope", nil); err == nil || !strings.Contains(err.Error(), `no column "nope"`) {
+		t.Errorf("missing key column: %v", err)
+	}
+}

@@ -138,24 +138,24 @@ func TestTabKeysWorkFromTheEditor(t *testing.T) {
 	}
 	ed := h.tab().ed
 	ed.TypedShortcut(ctrl(fyne.KeyT))
-	if titles() != "Delays by state|Flights by hour|Live stream|Live flights|Query 1" || h.tab().title != "Query 1" {
+	if titles() != "Delays by state|Flights by hour|Live stream|Live flights|Kafka flights|Query 1" || h.tab().title != "Query 1" {
 		t.Fatalf("after Ctrl+T: %s (current %s)", titles(), h.tab().title)
 	}
 	h.tab().ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyPageUp, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift})
-	if titles() != "Delays by state|Flights by hour|Live stream|Query 1|Live flights" {
+	if titles() != "Delays by state|Flights by hour|Live stream|Live flights|Query 1|Kafka flights" {
 		t.Errorf("after Ctrl+Shift+PageUp: %s", titles())
 	}
 	h.tab().ed.TypedShortcut(ctrl(fyne.KeyPageDown))
-	if h.tab().title != "Live flights" {
+	if h.tab().title != "Kafka flights" {
 		t.Errorf("after Ctrl+PageDown: %s", h.tab().title)
 	}
 	h.tab().ed.TypedShortcut(ctrl(fyne.KeyPageDown)) // wraps around
 	if h.tab().title != "Delays by state" {
 		t.Errorf("after another Ctrl+PageDown: %s", h.tab().title)
 	}
-	h.wb.editors.tabs.Select(h.wb.editors.byID(h.wb.editors.list[3].id).item)
+	h.wb.editors.tabs.Select(h.wb.editors.byID(h.wb.editors.list[4].id).item)
 	h.tab().ed.TypedShortcut(ctrl(fyne.KeyW)) // empty: closes at once
-	if titles() != "Delays by state|Flights by hour|Live stream|Live flights" {
+	if titles() != "Delays by state|Flights by hour|Live stream|Live flights|Kafka flights" {
 		t.Errorf("after Ctrl+W: %s", titles())
 	}
 	// The grid passes Ctrl+Enter on to the window.

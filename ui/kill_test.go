@@ -56,7 +56,7 @@ func TestKilledWorkbenchKeepsTheAutosavedText(t *testing.T) {
 	for _, tab := range h.wb.editors.list {
 		got = append(got, tab.title)
 	}
-	if fmt.Sprint(got) != "[Delays by state Flights by hour Live stream Live flights Query 1]" {
+	if fmt.Sprint(got) != "[Delays by state Flights by hour Live stream Live flights Kafka flights Query 1]" {
 		t.Errorf("tabs %q", got)
 	}
 	last := h.wb.editors.list[len(h.wb.editors.list)-1]

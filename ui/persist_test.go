@@ -32,7 +32,7 @@ func TestCloseAndReopenBringsEverythingBack(t *testing.T) {
 	h.wb.editors.list[1].mode = modeBatch
 	h.wb.editors.saveMode(h.wb.editors.list[1])
 	h.wb.vsplit.SetOffset(0.35)
-	want := []string{"Flights by hour", "Live stream", "Live flights", "Query 1", "DDL"}
+	want := []string{"Flights by hour", "Live stream", "Live flights", "Kafka flights", "Query 1", "DDL"}
 	var got []string
 	for _, t := range h.wb.editors.list {
 		got = append(got, t.title)
@@ -48,7 +48,7 @@ func TestCloseAndReopenBringsEverythingBack(t *testing.T) {
 	for _, t := range h2.wb.editors.list {
 		got = append(got, t.title+"/"+t.mode)
 	}
-	if want := "Flights by hour/Batch|Live stream/Batch|Live flights/Streaming|Query 1/Streaming|DDL/Streaming"; strings.Join(got, "|") != want {
+	if want := "Flights by hour/Batch|Live stream/Batch|Live flights/Streaming|Kafka flights/Streaming|Query 1/Streaming|DDL/Streaming"; strings.Join(got, "|") != want {
 		t.Errorf("tabs after reopening %q, want %q", got, want)
 	}
 	cur := h2.tab()

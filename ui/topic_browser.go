@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/riffle-sql/riffle/assets"
 	"github.com/riffle-sql/riffle/kafkabrowser"
 )
 
@@ -380,7 +381,9 @@ func (k *kafkaUI) menuFor(uid widget.TreeNodeID) *fyne.Menu {
 					k.refreshTree()
 				}
 			}),
-			fyne.NewMenuItem("Edit connection…", func() { wb.openKafkaConnectionsDialog(name) }))
+			fyne.NewMenuItem("Edit connection…", func() { wb.openKafkaConnectionsDialog(name) }),
+			fyne.NewMenuItemSeparator(),
+			fyne.NewMenuItem("Produce demo flights into "+assets.DemoKafkaTopic, func() { wb.produceDemoFlights(k.byName(name)) }))
 	case kNodeTopic, kNodePartition:
 		c := k.byName(parts[0])
 		topic := parts[1]

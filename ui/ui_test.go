@@ -20,7 +20,7 @@ func TestFirstStartOpensTheDemoWorkspace(t *testing.T) {
 	for _, tab := range h.wb.editors.list {
 		titles = append(titles, tab.title+"/"+tab.mode)
 	}
-	if got, want := strings.Join(titles, ", "), "Delays by state/Batch, Flights by hour/Batch, Live stream/Streaming, Live flights/Streaming"; got != want {
+	if got, want := strings.Join(titles, ", "), "Delays by state/Batch, Flights by hour/Batch, Live stream/Streaming, Live flights/Streaming, Kafka flights/Streaming"; got != want {
 		t.Errorf("tabs %q, want %q", got, want)
 	}
 	h.wb.catalog.OpenPath("default_catalog", "default_database", "flights")

@@ -1,0 +1,95 @@
+package ui
+
+// The Kafka demo: a Kafka connection's context menu offers to produce the
+// bundled flights into the topic the demo workspace's "Kafka flights" tab
+// reads, and opens that tab's query with the connection's bootstrap
+// servers filled in. A workspace without a Kafka connection keeps the
+// tab's instructions; nothing contacts a broker unless asked.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/riffle-sql/riffle/assets"
+	"github.com/riffle-sql/riffle/kafkabrowser"
+)
+
+// demoPartitions is the demo topic's partition count.
+const demoPartitions = 4
+
+// produceDemoFlights writes the bundled flights to the demo topic of c in
+// the background, then opens the demo query on c.
+func (wb *Workbench) produceDemoFlights(c *kafkaConn) {
+	if c == nil {
+		return
+	}
+	cfg := c.config()
+	topic := assets.DemoKafkaTopic
+	wb.setStatus("Producing the demo flights into " + topic + " on " + cfg.Name + "…")
+	a := wb.authoring()
+	a.bg.Add(1)
+	go func() {
+		defer a.bg.Done()
+		started := time.Now()
+		n, err := func() (int, error) {
+			dir, err := wb.dataDir()
+			if err != nil {
+				return 0, err
+			}
+			paths, err := assets.ExtractDataTo(dir)
+			if err != nil {
+				return 0, err
+			}
+			f, err := os.Open(paths.Flights)
+			if err != nil {
+				return 0, err
+			}
+			defer f.Close()
+			cl, err := c.cli()
+			if err != nil {
+				return 0, err
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			last := time.Now()
+			return cl.ProduceCSV(ctx, topic, demoPartitions, f, "origin", func(k int) {
+				if time.Since(last) > 500*time.Millisecond {
+					last = time.Now()
+					wb.do(func() { wb.setStatus(fmt.Sprintf("Producing the demo flights into %s: %s messages…", topic, groupDigits(k))) })
+				}
+			})
+		}()
+		took := time.Since(started)
+		wb.do(func() {
+			if err != nil {
+				wb.setStatus("Producing the demo flights failed")
+				wb.messages.add(levelError, fmt.Sprintf("Producing the demo flights into %s on %s (%d written): %s", topic, cfg.Name, n, err), nil)
+				return
+			}
+			msg := fmt.Sprintf("Produced %s flights into %s on %s in %s.", groupDigits(n), topic, cfg.Name, fmtDuration(took))
+			wb.messages.add(levelInfo, msg, nil)
+			wb.setStatus(msg)
+			wb.kafka.refreshAll()
+			wb.editors.newTab("Kafka flights ("+cfg.Name+")", demoKafkaSQL(cfg))
+		})
+	}()
+}
+
+// demoKafkaSQL is the demo query reading cfg's cluster; a secured
+// cluster's options are added with the password masked (the tab is saved
+// in the workspace).
+func demoKafkaSQL(cfg kafkabrowser.Config) string {
+	text := assets.DemoKafkaSQL(strings.Join(cfg.Brokers(), ","))
+	opts := cfg.TableOptions(true)
+	if len(opts) <= 1 {
+		return text
+	}
+	var more strings.Builder
+	for _, o := range opts[1:] {
+		fmt.Fprintf(&more, "  '%s' = '%s',\n", o[0], strings.ReplaceAll(o[1], "'", "''"))
+	}
+	return strings.Replace(text, "  'scan.startup.mode'", "  -- the password is masked: type it in before running\n"+more.String()+"  'scan.startup.mode'", 1)
+}
