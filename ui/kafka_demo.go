@@ -58,7 +58,9 @@ func (wb *Workbench) produceDemoFlights(c *kafkaConn) {
 			return cl.ProduceCSV(ctx, topic, demoPartitions, f, "origin", func(k int) {
 				if time.Since(last) > 500*time.Millisecond {
 					last = time.Now()
-					wb.do(func() { wb.setStatus(fmt.Sprintf("Producing the demo flights into %s: %s messages…", topic, groupDigits(k))) })
+					wb.do(func() {
+						wb.setStatus(fmt.Sprintf("Producing the demo flights into %s: %s messages…", topic, groupDigits(k)))
+					})
 				}
 			})
 		}()
