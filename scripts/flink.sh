@@ -35,8 +35,22 @@ die() { log "$*"; exit 1; }
 
 classpath() { printf '%s' "$home/lib/*"; }
 
+# The install is stamped with interop/flink/pom.xml's checksum. When the pom
+# changed since (a connector added), the jars it names now are copied into
+# the installed lib/ and none is removed: a running cluster reads that folder.
+pom_stamp() { sha256sum "$here/interop/flink/pom.xml" | cut -c1-64; }
+
 install() {
-  if [ -f "$home/.installed" ]; then return 0; fi
+  if [ -f "$home/.installed" ]; then
+    [ "$(cat "$home/.installed")" = "$(pom_stamp)" ] && return 0
+    command -v mvn >/dev/null || die "Maven (mvn) is not installed"
+    log "adding the jars interop/flink/pom.xml names now to $home/lib"
+    mvn -q -B -f "$here/interop/flink/pom.xml" dependency:copy-dependencies \
+      -DincludeScope=runtime -DoutputDirectory="$home/lib"
+    rm -f "$home"/lib/slf4j-api-1.*.jar
+    pom_stamp >"$home/.installed"
+    return 0
+  fi
   command -v mvn >/dev/null || die "Maven (mvn) is not installed"
   log "installing Flink $FLINK_VERSION into $home"
   rm -rf "$home.tmp"
@@ -49,7 +63,7 @@ install() {
     -DoutputDirectory="$home.tmp/jdbc"
   # SLF4J 1.7 from Flink's modules would shadow the 2.x API log4j binds to.
   rm -f "$home.tmp"/lib/slf4j-api-1.*.jar
-  touch "$home.tmp/.installed"
+  pom_stamp >"$home.tmp/.installed"
   rm -rf "$home"
   mv "$home.tmp" "$home"
 }

@@ -38,8 +38,12 @@ die() { log "$*"; exit 1; }
 
 classpath() { printf '%s' "$home/lib/*"; }
 
+# The install is stamped with interop/kafka/pom.xml's checksum; another pom
+# (other modules, same Kafka version) installs afresh.
+pom_stamp() { sha256sum "$here/interop/kafka/pom.xml" | cut -c1-64; }
+
 install() {
-  if [ -f "$home/.installed" ]; then return 0; fi
+  if [ -f "$home/.installed" ] && [ "$(cat "$home/.installed")" = "$(pom_stamp)" ]; then return 0; fi
   command -v mvn >/dev/null || die "Maven (mvn) is not installed"
   log "installing Kafka $KAFKA_VERSION into $home"
   rm -rf "$home.tmp"
@@ -48,7 +52,7 @@ install() {
     -DincludeScope=runtime -DoutputDirectory="$home.tmp/lib"
   # SLF4J 1.7 from Kafka's modules would shadow the 2.x API log4j binds to.
   rm -f "$home.tmp"/lib/slf4j-api-1.*.jar
-  touch "$home.tmp/.installed"
+  pom_stamp >"$home.tmp/.installed"
   rm -rf "$home"
   mv "$home.tmp" "$home"
 }
