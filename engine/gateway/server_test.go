@@ -497,14 +497,25 @@ func TestSlowClientBackPressuresQuery(t *testing.T) {
 		}
 		return max
 	}
-	// wait until the source stops producing (it is blocked by the full buffer)
-	var stalled int64
+	backpressured := func() bool {
+		for _, m := range jc.Metrics() {
+			if m.Backpressure.Load() > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	// wait until the source stops producing: it met a full channel
+	// (Backpressure) and its count stays the same over 20 polls in a row
+	var stalled int64 = -1
+	same := 0
 	ok = waitFor(20*time.Second, func() bool {
-		a := produced()
-		time.Sleep(50 * time.Millisecond)
-		b := produced()
-		stalled = b
-		return a == b && b > 0
+		if b := produced(); b != stalled {
+			stalled, same = b, 0
+		} else {
+			same++
+		}
+		return stalled > 0 && same >= 20 && backpressured()
 	})
 	if !ok {
 		t.Fatalf("the job never stalled without a reader (produced %d rows)", produced())

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -72,14 +73,18 @@ func TestRemoteRowsAbort(t *testing.T) {
 		t.Fatal(it.Err())
 	}
 	done := make(chan int)
+	var read atomic.Int64
 	go func() {
-		n := 0
 		for it.Next() {
-			n++
+			read.Add(1)
 		}
-		done <- n
+		done <- int(read.Load())
 	}()
-	time.Sleep(50 * time.Millisecond)
+	// Abort while the reader is in its loop (a row at 100 rows/s: Next
+	// mostly waits)
+	if !waitFor(10*time.Second, func() bool { return read.Load() >= 2 }) {
+		t.Fatal("the reader got no rows")
+	}
 	it.Abort()
 	select {
 	case <-done:
