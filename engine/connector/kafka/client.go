@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"sort"
@@ -228,6 +229,9 @@ func (t *tableOptions) brokerError(what string, err error) error {
 		return t.errorf("%s: not authorized by the Kafka brokers at '%s': %v", what, servers, err)
 	case errors.Is(err, kerr.SaslAuthenticationFailed), errors.Is(err, kerr.IllegalSaslState), errors.Is(err, kerr.UnsupportedSaslMechanism):
 		return t.errorf("%s: SASL authentication with the Kafka brokers at '%s' failed: %v", what, servers, err)
+	}
+	if errors.Is(err, io.EOF) && strings.HasPrefix(strings.ToUpper(t.props["security.protocol"]), "SASL") {
+		return t.errorf("%s: SASL authentication with the Kafka brokers at '%s' failed: the broker closed the connection (wrong user name or password?)", what, servers)
 	}
 	var netErr interface{ Timeout() bool }
 	if errors.As(err, &netErr) || strings.Contains(err.Error(), "connection refused") || strings.Contains(err.Error(), "unable to dial") {

@@ -399,6 +399,11 @@ func parseOptions(ctx *connector.Context, upsert bool) (*tableOptions, error) {
 			return nil, t.errorf("'%s' and '%s' must be set to be greater than zero together to enable sink buffer flushing.", OptBufferFlushMaxRows, OptBufferFlushInterval)
 		}
 	}
+	// client settings (security protocol, SASL, TLS stores) fail at
+	// planning time rather than when the job starts
+	if _, err := t.clientOptions(); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 

@@ -441,3 +441,36 @@ func TestReadWhatTheSinkWrote(t *testing.T) {
 		"+I[2, null, null, null]",
 	})
 }
+
+// sortedByKey sorts strings stably by their text up to " -> ".
+func sortedByKey(xs []string) []string {
+	out := append([]string(nil), xs...)
+	sort.SliceStable(out, func(i, j int) bool {
+		ki, _, _ := strings.Cut(out[i], " -> ")
+		kj, _, _ := strings.Cut(out[j], " -> ")
+		return ki < kj
+	})
+	return out
+}
+
+// only keeps the rows whose first field is k, in order.
+func only(rows []string, k string) []string {
+	var out []string
+	for _, r := range rows {
+		if strings.Contains(r, "["+k+",") {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// partitionOf is the partition holding records of key.
+func partitionOf(t *testing.T, bs, topic, key string) int32 {
+	for _, r := range consume(t, bs, topic) {
+		if string(r.Key) == key {
+			return r.Partition
+		}
+	}
+	t.Fatalf("no record with key %s in %s", key, topic)
+	return 0
+}
