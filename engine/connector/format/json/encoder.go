@@ -140,7 +140,7 @@ func (e *Encoder) appendValue(dst []byte, col arrow.Array, i int, t *types.DataT
 	case *array.Float64:
 		return appendFloat(dst, a.Value(i), 64), nil
 	case *array.Decimal128:
-		return textconv.AppendDecimal(dst, a.Value(i), int32(t.Scale), false, e.opts.DecimalPlain), nil
+		return textconv.AppendDecimal(dst, a.Value(i), int32(t.Scale), !e.opts.DecimalPlain, e.opts.DecimalPlain), nil
 	case *array.String:
 		return AppendString(dst, a.Value(i)), nil
 	case *array.Binary:
