@@ -16,6 +16,7 @@ import (
 
 	// Formats.
 	_ "github.com/riffle-sql/riffle/engine/connector/format/avro"
+	_ "github.com/riffle-sql/riffle/engine/connector/format/cdcjson"
 	_ "github.com/riffle-sql/riffle/engine/connector/format/csv"
 	_ "github.com/riffle-sql/riffle/engine/connector/format/json"
 	_ "github.com/riffle-sql/riffle/engine/connector/format/raw"

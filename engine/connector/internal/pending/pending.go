@@ -53,6 +53,22 @@ func (r *Rows) Commit(k types.RowKind) {
 	r.n++
 }
 
+// Mark returns a position to roll back to with RollbackTo: a decoder of
+// messages holding several rows marks the start of each message.
+func (r *Rows) Mark() int { return r.n }
+
+// RollbackTo drops the rows committed since mark (from Mark, with no
+// Rollback in between) and any uncommitted values.
+func (r *Rows) RollbackTo(mark int) {
+	if mark < r.n {
+		r.n = mark
+		if r.kinds != nil {
+			r.kinds = r.kinds[:mark]
+		}
+	}
+	r.Rollback()
+}
+
 // Rollback drops the values appended since the last Commit (also those
 // in nested columns): the committed rows are built into arrays, kept until
 // Flush, and the columns start empty. Call it only after a failure that may
