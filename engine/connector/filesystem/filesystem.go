@@ -301,8 +301,15 @@ type Source struct {
 // (monitor.go).
 func (src *Source) Bounded() bool { return src.s.monitor <= 0 }
 
-// ChangelogMode is insert-only.
-func (src *Source) ChangelogMode() types.ChangelogMode { return types.InsertOnlyMode }
+// ChangelogMode is insert-only, or the decoding mode of a changelog
+// format (debezium-json, canal-json, maxwell-json: one change event per
+// line), as Flink's FileSystemTableSource takes its format's mode.
+func (src *Source) ChangelogMode() types.ChangelogMode {
+	if cf, ok := src.s.format.(connector.ChangelogFormat); ok {
+		return cf.DecodingChangelogMode()
+	}
+	return types.InsertOnlyMode
+}
 
 // ReadableMetadata lists the metadata keys of each file.
 func (src *Source) ReadableMetadata() map[string]*types.DataType {
