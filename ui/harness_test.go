@@ -121,24 +121,30 @@ func (h *harness) close() {
 	h.w.Close()
 }
 
+// waitLimit bounds every wait of the harness. It is generous on purpose:
+// the waits end on events (a channel, a condition), so a long limit costs
+// nothing when the code works, and a CI machine busy with other jobs may
+// run a streaming query many times slower than an idle one.
+const waitLimit = 2 * time.Minute
+
 // settle waits for the submitted scripts to finish and runs what they
 // posted to the UI, then one Tick.
 func (h *harness) settle() {
 	h.t.Helper()
 	select {
 	case <-h.wb.waitIdle():
-	case <-time.After(30 * time.Second):
-		h.t.Fatal("statements still running after 30 s")
+	case <-time.After(waitLimit):
+		h.t.Fatalf("statements still running after %s", waitLimit)
 	}
 	h.q.drain()
 	h.wb.Tick()
 	h.q.drain()
 }
 
-// until ticks until cond holds (or fails the test after 20 s).
+// until ticks until cond holds (or fails the test after waitLimit).
 func (h *harness) until(what string, cond func() bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	for {
 		h.q.drain()
 		h.wb.Tick()
@@ -150,6 +156,21 @@ func (h *harness) until(what string, cond func() bool) {
 			h.t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitFor polls cond, which must not touch widgets (no Tick, no queued
+// UI work), until it holds, or fails the test after waitLimit. It waits
+// for what background goroutines do (rows arriving in a Result) while
+// the UI stands still.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
 	}
 }
 

@@ -155,7 +155,8 @@ SELECT k FROM s`)
 		rt.grid.refreshFrame() // measure the rows drawn now
 		return rt.grid.visTo >= rt.grid.total
 	}
-	time.Sleep(100 * time.Millisecond) // changes arrive that the grid has not drawn
+	drawn := rt.res.Stats().Changes
+	waitFor(t, "changes the grid has not drawn", func() bool { return rt.res.Stats().Changes >= drawn+100 })
 	rt.pauseBtn.OnTapped()
 	h.wb.Tick()
 	if !lastShown() {

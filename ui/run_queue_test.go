@@ -48,6 +48,14 @@ SELECT COUNT(*) AS c, SUM(n) AS s FROM t`, mode, n, n, dir))
 			if want := fmt.Sprintf("%d | %d", n, n*(n+1)/2); strings.Join(got, ";") != want {
 				t.Errorf("SELECT after INSERT read %q, want %q; messages:\n%s", got, want, h.messages())
 			}
+			// The order of events: the INSERT's job ended before the
+			// SELECT started (the job's end is posted before Run all
+			// goes on).
+			msgs := h.messages()
+			ended, selected := strings.Index(msgs, "finished in"), strings.Index(msgs, "SELECT COUNT(*)")
+			if ended < 0 || selected < 0 || ended > selected {
+				t.Errorf("the SELECT did not come after the INSERT's end; messages:\n%s", msgs)
+			}
 		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -412,9 +411,7 @@ SELECT k FROM s`)
 	h.until("rows", func() bool { return rt.grid.total > 0 })
 	before, total := test.RenderObjectToMarkup(rt.grid), rt.grid.total
 	changes := rt.res.Stats().Changes
-	for rt.res.Stats().Changes < changes+200 { // no Tick meanwhile
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(t, "200 more changes", func() bool { return rt.res.Stats().Changes >= changes+200 }) // no Tick meanwhile
 	if after := test.RenderObjectToMarkup(rt.grid); after != before || rt.grid.total != total {
 		t.Error("the grid changed between ticks")
 	}
