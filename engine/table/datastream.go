@@ -301,11 +301,10 @@ type streamSourceImpl struct {
 
 func (s *streamSourceImpl) Bounded() bool { return s.s.ds.bounded }
 
+// ChangelogMode is the declared mode: an upsert stream ([I,UA,D] with a
+// primary key) is normalized by the planner's ChangelogNormalize, as
+// Flink's fromChangelogStream is.
 func (s *streamSourceImpl) ChangelogMode() types.ChangelogMode {
-	if s.s.mode.Contains(types.UpdateAfter) && !s.s.mode.Contains(types.UpdateBefore) {
-		// upsert input is normalized into a retract stream by the reader
-		return types.RetractMode
-	}
 	return s.s.mode
 }
 
@@ -349,20 +348,16 @@ func (s *streamSourceImpl) Open(ctx context.Context, _ connector.Split, spec con
 		}
 		r.in = ds.records
 	}
-	if s.s.pk != nil {
-		r.upserts = map[string][]any{}
-	}
 	return r, nil
 }
 
 type streamReader struct {
-	s       *streamSource
-	spec    connector.ReadSpec
-	phys    []types.Column
-	in      <-chan StreamRecord
-	stop    func()
-	done    bool
-	upserts map[string][]any
+	s    *streamSource
+	spec connector.ReadSpec
+	phys []types.Column
+	in   <-chan StreamRecord
+	stop func()
+	done bool
 }
 
 // maxBatch bounds the rows per emitted batch.
@@ -410,8 +405,9 @@ func (r *streamReader) Next(ctx context.Context) (*types.Batch, error) {
 	return bb.Build(), nil
 }
 
-// append converts one record into the requested columns (and, for upsert
-// streams, into retract rows).
+// append converts one record into the requested columns. In an upsert
+// stream a -U row is left out (the ChangelogNormalize above the scan
+// retracts the previous row of the key itself).
 func (r *streamReader) append(bb *types.BatchBuilder, rec StreamRecord) error {
 	row := rec.Row
 	if row == nil {
@@ -455,36 +451,10 @@ func (r *streamReader) append(bb *types.BatchBuilder, rec StreamRecord) error {
 		}
 		return bb.Append(kind, out)
 	}
-	if r.upserts == nil {
-		return emit(row.Kind, full)
+	if r.s.pk != nil && row.Kind == types.UpdateBefore {
+		return nil
 	}
-	// upsert normalization (Flink's ChangelogNormalize): keep the last row
-	// per key and turn +U/-D into retractions of it
-	var kb strings.Builder
-	for _, i := range r.s.pk {
-		kb.WriteString(types.FormatValue(full[i]))
-		kb.WriteByte(0)
-	}
-	key := kb.String()
-	prev, had := r.upserts[key]
-	switch row.Kind {
-	case types.Insert, types.UpdateAfter:
-		r.upserts[key] = full
-		if !had {
-			return emit(types.Insert, full)
-		}
-		if err := emit(types.UpdateBefore, prev); err != nil {
-			return err
-		}
-		return emit(types.UpdateAfter, full)
-	case types.Delete:
-		if !had {
-			return nil
-		}
-		delete(r.upserts, key)
-		return emit(types.Delete, prev)
-	}
-	return nil
+	return emit(row.Kind, full)
 }
 
 // arrowReader reads a FromArrow stream's records as they are, when the
