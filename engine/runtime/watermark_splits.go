@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"math"
+	"sort"
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/types"
@@ -151,37 +152,46 @@ func (w *WatermarkAssigner) nextSplitIdle() (time.Time, bool) {
 	return next, !next.IsZero()
 }
 
-// checkSplitIdle marks splits idle whose timeout passed; the watermark
-// may then advance, and the instance is idle once every split is.
+// checkSplitIdle marks splits idle whose timeout passed, in the order
+// their timeouts passed: the watermark advances past each split that
+// becomes idle while another is still active, and the instance is idle
+// once every split is.
 func (w *WatermarkAssigner) checkSplitIdle(now time.Time) error {
 	d := w.splitIdleTimeout()
 	if d <= 0 {
 		return nil
 	}
 	w.syncSplits()
-	changed := false
+	var due []string
 	for name, st := range w.splits {
 		if !st.idle && !now.Before(st.lastRow.Add(d)) {
-			st.idle = true
-			changed = true
-			w.publishSplit(name, st)
+			due = append(due, name)
 		}
 	}
-	if !changed {
-		return nil
-	}
-	low, ok := w.combined()
-	if !ok {
-		if !w.isIdle {
-			w.setIdle(true)
+	sort.Slice(due, func(i, j int) bool {
+		a, b := w.splits[due[i]], w.splits[due[j]]
+		if !a.lastRow.Equal(b.lastRow) {
+			return a.lastRow.Before(b.lastRow)
 		}
-		return nil
-	}
-	if low > w.current {
-		w.current = low
-		if w.current-w.emitted > w.interval || w.interval == 0 {
+		return due[i] < due[j]
+	})
+	for _, name := range due {
+		st := w.splits[name]
+		st.idle = true
+		w.publishSplit(name, st)
+		low, ok := w.combined()
+		if !ok {
+			if !w.isIdle {
+				w.setIdle(true)
+			}
+			return nil
+		}
+		if low > w.current {
+			w.current = low
 			w.emitted = w.current
-			return w.Out.EmitWatermark(w.current)
+			if err := w.Out.EmitWatermark(w.current); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
