@@ -66,7 +66,7 @@ func TestCursorAndSelectedTabAreSavedWithoutEdits(t *testing.T) {
 	h.close()
 
 	h = open(t, path)
-	long = h.wb.editors.list[4]
+	long = h.wb.editors.list[5]
 	h.wb.editors.tabs.Select(long.item)
 	long.ed.SetCursor(250, 3) // no edit
 	h.wb.editors.tabs.Select(h.wb.editors.list[1].item)
@@ -80,7 +80,7 @@ func TestCursorAndSelectedTabAreSavedWithoutEdits(t *testing.T) {
 	} else if l, c := cur.ed.CursorPosition(); l != 2 || c != 4 {
 		t.Errorf("cursor of %q at %d:%d, want 2:4", cur.title, l, c)
 	}
-	long = h.wb.editors.list[4]
+	long = h.wb.editors.list[5]
 	if l, c := long.ed.CursorPosition(); l != 250 || c != 3 {
 		t.Errorf("cursor of Long at %d:%d, want 250:3", l, c)
 	}

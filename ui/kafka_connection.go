@@ -299,7 +299,7 @@ func (wb *Workbench) openKafkaConnectionsDialog(name string) *kafkaConnDialog {
 		widget.NewFormItem("", cd.savePass),
 		widget.NewFormItem("CA file (TLS)", container.NewBorder(nil, nil, nil, cd.caBrowse, cd.caFile)),
 	)
-	buttons := container.NewHBox(cd.deleteBtn, widget.NewLabel(""), cd.testBtn, cd.saveBtn)
+	buttons := container.NewBorder(nil, nil, cd.deleteBtn, container.NewHBox(cd.testBtn, cd.saveBtn))
 	right := container.NewBorder(nil, container.NewVBox(cd.status, buttons), nil, nil, container.NewVScroll(form))
 	split := container.NewHSplit(cd.list, right)
 	split.Offset = 0.28
@@ -309,7 +309,7 @@ func (wb *Workbench) openKafkaConnectionsDialog(name string) *kafkaConnDialog {
 			k.dlg = nil
 		}
 	})
-	cd.d.Resize(fyne.NewSize(min(880, wb.win.Canvas().Size().Width-40), min(520, wb.win.Canvas().Size().Height-40)))
+	cd.d.Resize(fyne.NewSize(min(900, wb.win.Canvas().Size().Width-40), min(640, wb.win.Canvas().Size().Height-40)))
 	cd.show(name)
 	cd.d.Show()
 	return cd

@@ -98,7 +98,7 @@ func TestEditsAreSavedWithoutClosing(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := tabs[len(tabs)-1]
-	if last.ID != tab.id || last.Text != "SELECT 'unsaved'" || last.CursorCol != 16 || last.Order != 4 {
+	if last.ID != tab.id || last.Text != "SELECT 'unsaved'" || last.CursorCol != 16 || last.Order != 5 {
 		t.Errorf("stored %+v", last)
 	}
 }

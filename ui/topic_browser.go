@@ -421,6 +421,7 @@ type kafkaRow struct {
 }
 
 var (
+	_ fyne.Tappable          = (*kafkaRow)(nil)
 	_ fyne.SecondaryTappable = (*kafkaRow)(nil)
 	_ fyne.DoubleTappable    = (*kafkaRow)(nil)
 )
@@ -448,6 +449,10 @@ func (r *kafkaRow) set(uid widget.TreeNodeID, icon fyne.Resource, name, detail s
 }
 
 func (r *kafkaRow) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(r.box) }
+
+// Tapped selects the node (a widget taking double taps gets the single
+// ones too).
+func (r *kafkaRow) Tapped(*fyne.PointEvent) { r.k.tree.Select(r.uid) }
 
 // DoubleTapped peeks at a topic (latest messages), opens other branches.
 func (r *kafkaRow) DoubleTapped(*fyne.PointEvent) {
