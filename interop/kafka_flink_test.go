@@ -5,10 +5,14 @@ package interop
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/riffle-sql/riffle/engine/gateway"
 )
 
 // kafkaFlinkWith returns the WITH clause of a Flink table on topic of the
@@ -25,6 +29,28 @@ func kafkaFlinkWith(k Kafka, topic string, more ...string) string {
 		"'scan.bounded.mode' = 'latest-offset'",
 	}
 	return "WITH (\n  " + strings.Join(append(opts, more...), ",\n  ") + "\n)"
+}
+
+// kafkaFlinkJars are the jars of Flink's kafka connector and avro format
+// that scripts/flink.sh installs into Flink's lib/ (interop/flink/pom.xml).
+var kafkaFlinkJars = []string{"flink-sql-connector-kafka-5.0.0-2.2.jar", "flink-sql-avro-2.3.0.jar"}
+
+// kafkaFlinkSession opens a session on the running Flink (as fcConnectFlink)
+// that can use the kafka connector and the avro format: it adds their jars
+// to the session (ADD JAR), so that a cluster started before they were
+// installed reads Kafka too. On a cluster that has them in lib/ already the
+// classes still come from lib/ (org.apache.flink. classes load parent-first).
+func kafkaFlinkSession(t testing.TB, ctx context.Context, f Flink, props map[string]string) *gateway.RemoteEngine {
+	t.Helper()
+	e := fcConnectFlink(t, f, props)
+	for _, jar := range kafkaFlinkJars {
+		path := filepath.Join(f.Home, "lib", jar)
+		if _, err := os.Stat(path); err != nil {
+			t.Fatalf("Flink's kafka jars are not installed (scripts/flink.sh install): %v", err)
+		}
+		fcExec(t, ctx, e, "ADD JAR '"+path+"'")
+	}
+	return e
 }
 
 // TestKafkaFlinkReadsJSON: records produced to the real broker with
@@ -58,7 +84,7 @@ func TestKafkaFlinkReadsJSON(t *testing.T) {
 		"  part INT METADATA FROM 'partition' VIRTUAL,\n  off BIGINT METADATA FROM 'offset' VIRTUAL\n) " +
 		kafkaFlinkWith(k, topic, "'format' = 'json'")
 
-	batch := fcConnectFlink(t, f, fcBatchProps())
+	batch := kafkaFlinkSession(t, ctx, f, fcBatchProps())
 	fcExec(t, ctx, batch, ddl)
 	fcMustEqual(t, "batch read", fcRowsOf(t, ctx, batch, "SELECT id, name, amount, part, off FROM src ORDER BY id"), []string{
 		"+I[1, ada, 1.5, 0, 0]",
@@ -68,7 +94,7 @@ func TestKafkaFlinkReadsJSON(t *testing.T) {
 		"+I[5, dee, 1000.0, 0, 2]",
 	})
 
-	stream := fcConnectFlink(t, f, fcStreamingProps())
+	stream := kafkaFlinkSession(t, ctx, f, fcStreamingProps())
 	fcExec(t, ctx, stream, ddl)
 	got := fcRowsOf(t, ctx, stream, "SELECT id, UPPER(name) FROM src WHERE id <> 2")
 	sort.Strings(got)
@@ -90,7 +116,7 @@ func TestKafkaFlinkWritesJSONAndAvro(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e := fcConnectFlink(t, f, fcBatchProps())
+	e := kafkaFlinkSession(t, ctx, f, fcBatchProps())
 	cols := "(id INT, name STRING, amount DECIMAL(10, 2), ts TIMESTAMP(3))"
 	fcExec(t, ctx, e, "CREATE TABLE out_json "+cols+" "+kafkaFlinkWith(k, jsonTopic, "'format' = 'json'"))
 	fcExec(t, ctx, e, "CREATE TABLE out_avro "+cols+" "+kafkaFlinkWith(k, avroTopic, "'format' = 'avro'"))
