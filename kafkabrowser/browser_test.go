@@ -127,7 +127,7 @@ func TestPeekEarliestLatestAndOnePartition(t *testing.T) {
 		t.Fatal(err)
 	}
 	// latest 3 of all by timestamp: a2 (t0+2000), a3 (+3000), b2 (+2001)
-	if got, want := vals(r.Messages), "0/2=a2 1/2=(null) 0/3=a3"; got != want {
+	if got, want := vals(r.Messages), "0/3=a3 1/2=(null) 0/2=a2"; got != want {
 		t.Errorf("latest 3: %s, want %s", got, want)
 	}
 	r, err = c.Peek(ctx, "t", PeekOptions{N: 10, Partition: 1})

@@ -48,7 +48,7 @@ type PeekOptions struct {
 
 // PeekResult is what Peek read.
 type PeekResult struct {
-	Messages []Message // by timestamp, then partition and offset
+	Messages []Message // by timestamp, then partition and offset; newest first for Latest
 	// Partial reports that the deadline ended the read before every
 	// partition's range was read (a compacted or transactional topic's
 	// offsets have gaps; a slow broker).
@@ -186,6 +186,12 @@ func (c *Client) Peek(ctx context.Context, topic string, o PeekOptions) (PeekRes
 			res.Messages = res.Messages[len(res.Messages)-o.N:]
 		} else {
 			res.Messages = res.Messages[:o.N]
+		}
+	}
+	if o.Latest {
+		// newest first, as consoles show the latest messages
+		for i, j := 0, len(res.Messages)-1; i < j; i, j = i+1, j-1 {
+			res.Messages[i], res.Messages[j] = res.Messages[j], res.Messages[i]
 		}
 	}
 	return res, nil

@@ -125,14 +125,14 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 	for _, m := range p.msgs {
 		cells = append(cells, peekCell(m, 0)+"/"+peekCell(m, 1)+" "+peekCell(m, 3)+" "+peekCell(m, 4)+" "+peekCell(m, 5))
 	}
-	wantCells := `0/1 o2 {"order_id":2,"item":"item-2","price":2.5,"ts":"2024-05-01 10:00:02.000"} source=test` + "\n" +
+	wantCells := `0/2 o4 {"order_id":4,"item":"item-4","price":4.5,"ts":"2024-05-01 10:00:04.000"} source=test` + "\n" +
 		`1/1 o3 {"order_id":3,"item":"item-3","price":3.5,"ts":"2024-05-01 10:00:03.000"} source=test` + "\n" +
-		`0/2 o4 {"order_id":4,"item":"item-4","price":4.5,"ts":"2024-05-01 10:00:04.000"} source=test`
+		`0/1 o2 {"order_id":2,"item":"item-2","price":2.5,"ts":"2024-05-01 10:00:02.000"} source=test`
 	if strings.Join(cells, "\n") != wantCells {
 		t.Errorf("peek rows:\n%s\nwant:\n%s", strings.Join(cells, "\n"), wantCells)
 	}
 	p.table.Select(widget.TableCellID{Row: 0, Col: 4})
-	if !strings.Contains(p.detail.Text, "Value (json, ") || !strings.Contains(p.detail.Text, "\"item\": \"item-2\",") {
+	if !strings.Contains(p.detail.Text, "Value (json, ") || !strings.Contains(p.detail.Text, "\"item\": \"item-4\",") {
 		t.Errorf("detail: %q", p.detail.Text)
 	}
 	// earliest of partition 1 only

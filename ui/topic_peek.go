@@ -139,9 +139,9 @@ func newTopicPeek(wb *Workbench, c *kafkaConn, topic string) *topicPeek {
 	}
 	p.table.OnSelected = func(id widget.TableCellID) { p.showDetail(id.Row) }
 	bar := container.NewHBox(p.from, prefWidth(70, p.count), widget.NewLabel("messages of"), p.partition, p.perPart, p.peekBtn, create)
-	split := container.NewHSplit(p.table, container.NewVScroll(p.detail))
+	split := container.NewHSplit(p.table, container.NewScroll(p.detail))
 	split.Offset = 0.62
-	content := container.NewBorder(container.NewBorder(nil, nil, bar, nil, p.status), nil, nil, nil, split)
+	content := container.NewBorder(container.NewVBox(container.NewHScroll(bar), p.status), nil, nil, nil, split)
 	p.item = container.NewTabItemWithIcon("Peek "+topic, theme.SearchIcon(), content)
 	return p
 }
@@ -267,7 +267,7 @@ func (p *topicPeek) peek() {
 			p.status.Importance = widget.LowImportance
 			p.status.SetText(s)
 			if len(p.msgs) > 0 {
-				p.detail.SetText(detailText(p.msgs[len(p.msgs)-1]))
+				p.detail.SetText(detailText(p.msgs[0]))
 			} else {
 				p.detail.SetText("The topic has no messages in that range.")
 			}
