@@ -41,18 +41,30 @@ func KafkaFromEnv() (Kafka, error) {
 	if k.Bootstrap != "" {
 		return k, nil
 	}
-	path := filepath.Join(kafkaRunDir(), "endpoints.env")
-	vars, err := readEnvFile(path)
+	k, err := KafkaFromEnvFile(kafkaRunDir())
 	if err != nil {
 		return Kafka{}, fmt.Errorf("interop: no running Kafka: KAFKA_BOOTSTRAP is not set and %w (start one with scripts/kafka.sh start)", err)
 	}
-	k = Kafka{Version: vars["KAFKA_VERSION"], Bootstrap: vars["KAFKA_BOOTSTRAP"],
+	return k, nil
+}
+
+// KafkaFromEnvFile returns the broker that scripts/kafka.sh started in the
+// run folder runDir, as its file runDir/endpoints.env describes it; an
+// error when the file is missing (no broker runs there) or names no
+// KAFKA_BOOTSTRAP.
+func KafkaFromEnvFile(runDir string) (Kafka, error) {
+	path := filepath.Join(runDir, "endpoints.env")
+	vars, err := readEnvFile(path)
+	if err != nil {
+		return Kafka{}, err
+	}
+	k := Kafka{Version: vars["KAFKA_VERSION"], Bootstrap: vars["KAFKA_BOOTSTRAP"],
 		Home: vars["KAFKA_HOME"], RunDir: vars["KAFKA_RUN_DIR"]}
 	if k.Bootstrap == "" {
-		return Kafka{}, fmt.Errorf("interop: %s names no KAFKA_BOOTSTRAP", path)
+		return Kafka{}, fmt.Errorf("%s names no KAFKA_BOOTSTRAP", path)
 	}
 	if k.RunDir == "" {
-		k.RunDir = kafkaRunDir()
+		k.RunDir = runDir
 	}
 	return k, nil
 }
@@ -225,7 +237,7 @@ func (k Kafka) Consume(ctx context.Context, topic string, n int) ([]*kgo.Record,
 // Restart stops the broker and starts it again on the same ports with the
 // same data (scripts/kafka.sh restart), for tests of a broker that goes away
 // under a running query. It needs the run folder and waits for the broker
-// to answer again (at most about 90 s).
+// to answer again (at most 120 s after it stopped).
 func (k Kafka) Restart(ctx context.Context) error {
 	if k.RunDir == "" {
 		return errors.New("interop: restart Kafka: its run folder is not known (KAFKA_RUN_DIR)")

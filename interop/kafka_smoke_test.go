@@ -107,3 +107,70 @@ func TestKafkaBrokerSmoke(t *testing.T) {
 		t.Fatalf("metadata of %s: err %v, want UNKNOWN_TOPIC_OR_PARTITION (produce said %v)", missing, td.Err, err)
 	}
 }
+
+// TestKafkaBrokerRestart checks the fault tests' tool: scripts/kafka.sh
+// restart (Kafka.Restart) brings the broker back on the same address with
+// the same topics and offsets, and clients that stay open across it
+// reconnect by themselves: a producer's records written before and after,
+// and a consumer's, arrive once each and in order.
+func TestKafkaBrokerRestart(t *testing.T) {
+	k := kafkaRequire(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+
+	topic := UniqueTopic("restart")
+	if err := k.CreateTopic(ctx, topic, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	prod, err := k.Client(kgo.DefaultProduceTopic(topic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prod.Close()
+	cons, err := k.Client(kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cons.Close()
+	var got []string
+	consume := func(n int) {
+		t.Helper()
+		for len(got) < n {
+			fs := cons.PollFetches(ctx)
+			if ctx.Err() != nil {
+				t.Fatalf("consumed %v, want %d records: %v", got, n, ctx.Err())
+			}
+			// Errors while the broker is away are retried by the client.
+			fs.EachRecord(func(r *kgo.Record) { got = append(got, fmt.Sprintf("%d:%s", r.Offset, r.Value)) })
+		}
+	}
+	produce := func(from, to int) {
+		t.Helper()
+		var recs []*kgo.Record
+		for i := from; i < to; i++ {
+			recs = append(recs, &kgo.Record{Value: []byte(fmt.Sprint(i))})
+		}
+		if err := prod.ProduceSync(ctx, recs...).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	produce(0, 3)
+	consume(3)
+	before := k.Bootstrap
+	if err := k.Restart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after, err := KafkaFromEnvFile(k.RunDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Bootstrap != before {
+		t.Fatalf("after restart the broker is at %s, want %s", after.Bootstrap, before)
+	}
+	produce(3, 6)
+	consume(6)
+	want := []string{"0:0", "1:1", "2:2", "3:3", "4:4", "5:5"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("consumed %v, want %v", got, want)
+	}
+}
