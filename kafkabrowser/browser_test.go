@@ -358,3 +358,20 @@ func TestProduceCSVAsJSON(t *testing.T) {
 		t.Errorf("missing key column: %v", err)
 	}
 }
+
+func TestInferJudgesTimestampsInWrittenOrder(t *testing.T) {
+	var msgs []Message
+	base := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
+	for i := 9; i >= 0; i-- { // newest first, as Peek gives the latest
+		ts := base.Add(time.Duration(i) * time.Minute)
+		msgs = append(msgs, Message{Partition: int32(i % 2), Offset: int64(i / 2), Timestamp: ts,
+			Value: []byte(fmt.Sprintf(`{"id":%d,"at":"%s"}`, i, ts.Format("2006-01-02 15:04:05.000")))})
+	}
+	p, err := Infer(Config{Name: "c", Bootstrap: "h:1"}, "t", msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Rowtime == nil || p.Rowtime.Column != "at" || p.Rowtime.Order != "ascending" {
+		t.Errorf("rowtime %+v, want at, ascending", p.Rowtime)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -46,6 +47,19 @@ type Proposal struct {
 // table starts reading at the earliest offset.
 func Infer(cfg Config, topic string, msgs []Message) (*Proposal, error) {
 	p := &Proposal{Topic: topic, Sampled: len(msgs)}
+	// in the order they were written, as a reader of the topic sees
+	// them: the rowtime proposal judges the timestamps' order
+	msgs = append([]Message(nil), msgs...)
+	sort.SliceStable(msgs, func(i, j int) bool {
+		a, b := msgs[i], msgs[j]
+		if !a.Timestamp.Equal(b.Timestamp) {
+			return a.Timestamp.Before(b.Timestamp)
+		}
+		if a.Partition != b.Partition {
+			return a.Partition < b.Partition
+		}
+		return a.Offset < b.Offset
+	})
 	var values [][]byte
 	for _, m := range msgs {
 		if m.Value == nil {

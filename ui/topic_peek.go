@@ -134,7 +134,7 @@ func newTopicPeek(wb *Workbench, c *kafkaConn, topic string) *topicPeek {
 			o.(*widget.Label).SetText(peekHeads[id.Col])
 		}
 	}
-	for i, w := range []float32{80, 90, 190, 140, 420, 160} {
+	for i, w := range []float32{70, 80, 185, 100, 420, 160} {
 		p.table.SetColumnWidth(i, w)
 	}
 	p.table.OnSelected = func(id widget.TableCellID) { p.showDetail(id.Row) }
