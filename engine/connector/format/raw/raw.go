@@ -126,7 +126,7 @@ func size(t *types.DataType) int {
 // checkColumns enforces one physical column of a supported type.
 func checkColumns(names []string, ts []*types.DataType) error {
 	if len(ts) != 1 {
-		return fmt.Errorf("The 'raw' format only supports single physical column. However the defined schema contains multiple physical columns: [%s]", strings.Join(quoted(names), ", "))
+		return fmt.Errorf("The 'raw' format only supports single physical column. However the defined schema contains multiple physical columns: [%s]", strings.Join(columnList(names, ts), ", "))
 	}
 	switch ts[0].Root {
 	case types.Char, types.VarChar, types.Binary, types.VarBinary,
@@ -136,10 +136,11 @@ func checkColumns(names []string, ts []*types.DataType) error {
 	return fmt.Errorf("The 'raw' format doesn't supports '%s' as column type.", ts[0].StringNoNull())
 }
 
-func quoted(names []string) []string {
+// columnList renders columns as Flink's Column.toString: "`a` STRING".
+func columnList(names []string, ts []*types.DataType) []string {
 	out := make([]string, len(names))
 	for i, n := range names {
-		out[i] = "`" + n + "`"
+		out[i] = types.QuoteIdent(n) + " " + ts[i].String()
 	}
 	return out
 }

@@ -84,7 +84,7 @@ func TestOptionsAndTypes(t *testing.T) {
 	}
 	ctx := &connector.FormatContext{Names: []string{"a", "b"}, Types: []*types.DataType{types.IntType(), types.IntType()}, Options: map[string]string{}}
 	_, err = Factory{}.CreateMessageDecoder(ctx)
-	if err == nil || err.Error() != "The 'raw' format only supports single physical column. However the defined schema contains multiple physical columns: [`a`, `b`]" {
+	if err == nil || err.Error() != "The 'raw' format only supports single physical column. However the defined schema contains multiple physical columns: [`a` INT, `b` INT]" {
 		t.Fatal(err)
 	}
 	_, err = Factory{}.CreateMessageDecoder(fctx(types.IntType(), map[string]string{"endianness": "middle"}))
