@@ -443,3 +443,26 @@ func (t *tableOptions) resolveOffsets(ctx context.Context, adm *kadm.Client, mod
 	}
 	return res, nil
 }
+
+// consumerOptions maps the consumer properties: isolation.level
+// (read_uncommitted, Kafka's default, or read_committed) and
+// fetch.max.wait.ms (Riffle's default 500 ms, Kafka's).
+func (t *tableOptions) consumerOptions() ([]kgo.Opt, error) {
+	wait := 500 * time.Millisecond
+	if v := strings.TrimSpace(t.props["fetch.max.wait.ms"]); v != "" {
+		ms, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || ms < 0 {
+			return nil, t.errorf("invalid 'properties.fetch.max.wait.ms' value '%s': expected milliseconds", v)
+		}
+		wait = time.Duration(ms) * time.Millisecond
+	}
+	opts := []kgo.Opt{kgo.KeepControlRecords(), kgo.FetchMaxWait(wait)}
+	switch v := strings.ToLower(strings.TrimSpace(t.props["isolation.level"])); v {
+	case "", "read_uncommitted":
+	case "read_committed":
+		opts = append(opts, kgo.FetchIsolationLevel(kgo.ReadCommitted()))
+	default:
+		return nil, t.errorf("invalid 'properties.isolation.level' value '%s': expected read_uncommitted or read_committed", v)
+	}
+	return opts, nil
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -193,6 +194,13 @@ func (s *Sink) Open(ctx context.Context, spec connector.WriteSpec, index int) (c
 			return nil, t.errorf("invalid 'properties.compression.type' value '%s': expected none, gzip, snappy, lz4 or zstd", v)
 		}
 		opts = append(opts, kgo.ProducerBatchCompression(c))
+	}
+	if v := strings.TrimSpace(t.props["max.request.size"]); v != "" {
+		n, err := strconv.ParseInt(v, 10, 32)
+		if err != nil || n <= 0 {
+			return nil, t.errorf("invalid 'properties.max.request.size' value '%s': expected bytes", v)
+		}
+		opts = append(opts, kgo.ProducerBatchMaxBytes(int32(n)))
 	}
 	cl, err := t.newClient(opts...)
 	if err != nil {

@@ -274,7 +274,11 @@ func (s *Source) open(ctx context.Context, splits []connector.Split, owns func(P
 	if err != nil {
 		return nil, err
 	}
-	cl, err := t.newClient(kgo.KeepControlRecords(), kgo.FetchMaxWait(500*time.Millisecond))
+	copts, err := t.consumerOptions()
+	if err != nil {
+		return nil, err
+	}
+	cl, err := t.newClient(copts...)
 	if err != nil {
 		return nil, err
 	}

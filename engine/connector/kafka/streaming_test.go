@@ -193,3 +193,26 @@ func TestParallelInstancesReadTheirPartitions(t *testing.T) {
 		}
 	}
 }
+
+func TestDebeziumValueMetadata(t *testing.T) {
+	if _, err := connector.LookupFormat("debezium-json"); err != nil {
+		t.Skipf("no debezium-json format: %v", err)
+	}
+	bs := broker(t, map[string]int32{"dbz": 1})
+	produce(t, bs, "dbz",
+		rec{val: `{"before":null,"after":{"id":1,"qty":3},"source":{"ts_ms":1714979289000,"db":"shop","table":"items"},"op":"c","ts_ms":1714979289001}`},
+		rec{val: `{"before":{"id":1,"qty":3},"after":{"id":1,"qty":4},"source":{"ts_ms":1714979291000,"db":"shop","table":"items"},"op":"u","ts_ms":1714979291001}`},
+	)
+	e := env(t, true)
+	exec(t, e, fmt.Sprintf(`CREATE TABLE items (id INT, qty INT,
+		src_ts TIMESTAMP_LTZ(3) METADATA FROM 'value.source.timestamp' VIRTUAL,
+		tbl STRING METADATA FROM 'value.source.table' VIRTUAL,
+		off BIGINT METADATA FROM 'offset' VIRTUAL
+	) WITH ('connector' = 'kafka', 'topic' = 'dbz', 'properties.bootstrap.servers' = '%s', 'format' = 'debezium-json',
+		'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset')`, bs))
+	same(t, "changelog", query(t, e, "SELECT * FROM items"), []string{
+		"+I[1, 3, 2024-05-06T07:08:09, items, 0]",
+		"-U[1, 3, 2024-05-06T07:08:11, items, 1]",
+		"+U[1, 4, 2024-05-06T07:08:11, items, 1]",
+	})
+}
