@@ -50,6 +50,8 @@ type jobsPanel struct {
 	noMetrics bool
 	header    []fyne.CanvasObject
 	head      *fyne.Container
+
+	splits *splitsView // Kafka hook: running jobs' partitions (kafka_progress.go)
 }
 
 // remoteJobsRefresh is how often gateway sessions are asked for their jobs.
@@ -89,7 +91,8 @@ func newJobsPanel(wb *Workbench) *jobsPanel {
 	// the columns scroll sideways in a narrow window rather than widen it
 	// (the panel's width is the whole centre's minimum)
 	table := container.NewHScroll(container.NewBorder(head, nil, nil, nil, p.list))
-	p.item = container.NewTabItemWithIcon("Jobs", theme.ListIcon(), container.NewBorder(p.summary, nil, nil, nil, table))
+	p.splits = newSplitsView(p) // Kafka hook
+	p.item = container.NewTabItemWithIcon("Jobs", theme.ListIcon(), container.NewBorder(p.summary, p.splits.box, nil, nil, table))
 	return p
 }
 
@@ -313,6 +316,7 @@ func (p *jobsPanel) update(now time.Time) {
 		p.wb.updateStatus()
 	}
 	p.list.Refresh()
+	p.splits.update() // Kafka hook
 }
 
 // pollRemote asks the open gateway sessions for their jobs on a

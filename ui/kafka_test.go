@@ -168,6 +168,27 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 		t.Errorf("messages:\n%s", h.messages())
 	}
 
+	// a streaming query over the new table: the Jobs panel lists its
+	// partitions with their offsets and log ends
+	h.newTab("SET 'execution.runtime-mode' = 'streaming';\nSELECT order_id, item FROM orders")
+	h.runAll()
+	h.until("the partitions in Jobs", func() bool {
+		h.wb.mon.jobs.update(time.Now())
+		rows := h.wb.mon.jobs.splits.rows
+		return len(rows) == 2 && rows[0].Offset == 3 && rows[1].Offset == 2
+	})
+	sv := h.wb.mon.jobs.splits
+	var prog []string
+	for _, r := range sv.rows {
+		prog = append(prog, fmt.Sprintf("%s offset %s end %s lag %s", sv.cell(r, 1), sv.cell(r, 2), sv.cell(r, 3), sv.cell(r, 4)))
+	}
+	if got, want := strings.Join(prog, "; "), "orders-0 offset 3 end 3 lag 0; orders-1 offset 2 end 2 lag 0"; got != want {
+		t.Errorf("partitions %q, want %q", got, want)
+	}
+	if !sv.box.Visible() || !strings.HasPrefix(sv.title.Text, "Partitions: 2 read by running jobs · lag 0") {
+		t.Errorf("partitions title %q (visible %v)", sv.title.Text, sv.box.Visible())
+	}
+
 	// a Debezium topic: the row inside 'after', format debezium-json
 	h.wb.createTableFromTopic(c, "inventory.products")
 	h.until("the review", func() bool { return h.wb.authoring().review != r })
