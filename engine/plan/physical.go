@@ -697,7 +697,8 @@ func (pl *planner) join(j *Join) *PhysNode {
 			return ip
 		}
 		p.Op = "Join"
-		attrs = append(attrs, "leftInputSpec=[NoUniqueKey]", "rightInputSpec=[NoUniqueKey]")
+		attrs = append(attrs, "leftInputSpec=["+joinInputSpec(left, lk)+"]", "rightInputSpec=["+joinInputSpec(right, rk)+"]")
+		p.upsertKeys = joinUpsertKeys(j.Kind, nl, left, right, lk, rk)
 		// inner and semi joins forward their inputs' kinds; the others may
 		// produce any change (FlinkChangelogModeInferenceProgram)
 		p.Mode = types.InsertOnlyMode

@@ -218,3 +218,87 @@ func (pl *planner) checkUpsertKeyConflict(in *PhysNode, s *Sink, pk []int, cols 
 		"or ON CONFLICT DO ERROR (fail on conflict), or ON CONFLICT DO NOTHING (keep first record).",
 		s.ID.Summary(), strings.Join(pkNames, ", "), strings.Join(ukNames, ", "))
 }
+
+// Join inputs and outputs (Flink's JoinInputSideSpec and
+// FlinkRelMdUpsertKeys/FlinkRelMdUniqueKeys.getJoinUniqueKeys).
+
+// joinInputSpec names what the join knows of an input's uniqueness:
+// JoinKeyContainsUniqueKey when one of its upsert keys lies within the
+// join keys (one row per join key), HasUniqueKey when it has one,
+// NoUniqueKey otherwise.
+func joinInputSpec(in *PhysNode, joinKeys []int) string {
+	if len(in.upsertKeys) == 0 {
+		return "NoUniqueKey"
+	}
+	if containsKey(in.upsertKeys, joinKeys) {
+		return "JoinKeyContainsUniqueKey"
+	}
+	return "HasUniqueKey"
+}
+
+// containsKey reports whether one of keys lies within cols.
+func containsKey(keys [][]int, cols []int) bool {
+	in := map[int]bool{}
+	for _, c := range cols {
+		in[c] = true
+	}
+	for _, k := range keys {
+		all := len(k) > 0
+		for _, c := range k {
+			if !in[c] {
+				all = false
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// joinUpsertKeys derives a streaming join's upsert keys (output positions;
+// the right side's columns follow the nl left ones). A side's keys count
+// only when they hold its join keys (changes of one key then reach one
+// join instance); a pair of them is a key of the output, and one side's
+// keys alone are when the other side is unique on its join keys and the
+// join adds no NULL rows for the first side. Semi and anti joins keep the
+// left side's keys.
+func joinUpsertKeys(kind runtime.JoinKind, nl int, left, right *PhysNode, lk, rk []int) [][]int {
+	filter := func(keys [][]int, dist []int) [][]int {
+		var out [][]int
+		for _, k := range keys {
+			if containsKey([][]int{dist}, k) {
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+	lkeys, rkeys := filter(left.upsertKeys, lk), filter(right.upsertKeys, rk)
+	if kind == runtime.SemiJoin || kind == runtime.AntiJoin {
+		return lkeys
+	}
+	shift := func(k []int) []int {
+		out := make([]int, len(k))
+		for i, c := range k {
+			out[i] = c + nl
+		}
+		return out
+	}
+	var out [][]int
+	for _, l := range lkeys {
+		for _, r := range rkeys {
+			out = append(out, append(append([]int(nil), l...), shift(r)...))
+		}
+	}
+	nullsOnLeft := kind == runtime.RightJoin || kind == runtime.FullJoin
+	nullsOnRight := kind == runtime.LeftJoin || kind == runtime.FullJoin
+	if containsKey(right.upsertKeys, rk) && !nullsOnLeft {
+		out = append(out, lkeys...)
+	}
+	if containsKey(left.upsertKeys, lk) && !nullsOnRight {
+		for _, r := range rkeys {
+			out = append(out, shift(r))
+		}
+	}
+	return out
+}

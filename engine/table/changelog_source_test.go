@@ -324,3 +324,20 @@ func TestFromChangelogStreamUpsertPlan(t *testing.T) {
 		t.Errorf("plan:\n%s", plan)
 	}
 }
+
+// A join knows its inputs' uniqueness from their upsert keys (a table's
+// primary key), as Flink's JoinInputSideSpec does, and passes upsert keys
+// on (FlinkRelMdUpsertKeys): a CDC table joined with itself on its key is
+// keyed on it, so an upsert sink on that key needs no materializer.
+func TestChangelogJoinInputSpecs(t *testing.T) {
+	env := changelogEnv(t)
+	for _, c := range []struct{ stmt, want string }{
+		{"SELECT l.id, r.name FROM cdc l JOIN cdc r ON l.id = r.id", "leftInputSpec=[JoinKeyContainsUniqueKey], rightInputSpec=[JoinKeyContainsUniqueKey]"},
+		{"SELECT l.id, r.name FROM cdc l JOIN cdc r ON l.name = r.name", "leftInputSpec=[HasUniqueKey], rightInputSpec=[NoUniqueKey]"},
+		{"INSERT INTO hole_pk SELECT l.id, r.name, l.weight FROM cdc l JOIN cdc r ON l.id = r.id", "Sink(table=[default_catalog.default_database.hole_pk], fields=[id, name, weight], changelogMode=[NONE])\n+- Calc("},
+	} {
+		if got := physicalPlan(t, env, c.stmt); !strings.Contains(got, c.want) {
+			t.Errorf("%s:\n%s\nwant it to contain %s", c.stmt, got, c.want)
+		}
+	}
+}
