@@ -440,3 +440,60 @@ func TestKafkaConnectorSurvivesBrokerRestart(t *testing.T) {
 	produce(10, 11)
 	fcMustEqual(t, "next", next(1), []string{"+I[10]"})
 }
+
+// TestKafkaConnectorErrorsOnRealBroker: a missing topic, a malformed
+// message (with its topic, partition and offset) and
+// value.json.ignore-parse-errors, on the real broker.
+func TestKafkaConnectorErrorsOnRealBroker(t *testing.T) {
+	k := kafkaRequire(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	topic := UniqueTopic("kc-bad")
+	if err := k.CreateTopic(ctx, topic, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Produce(ctx, topic, ValueRecords(`{"v":1}`, `{"v":`, `{"v":3}`)...); err != nil {
+		t.Fatal(err)
+	}
+	env, err := table.Create(table.InBatchMode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(sql string) ([]string, error) {
+		res, err := env.ExecuteSQL(sql)
+		if err != nil {
+			return nil, err
+		}
+		it, err := res.Collect()
+		if err != nil {
+			return nil, err
+		}
+		defer it.Close()
+		var out []string
+		for it.Next() {
+			out = append(out, it.Row().String())
+		}
+		return out, it.Err()
+	}
+	missing := UniqueTopic("kc-missing")
+	for _, ddl := range []string{
+		"CREATE TABLE strict (v INT) " + kcWith(k, "kafka", topic, "'format' = 'json'"),
+		"CREATE TABLE lenient (v INT) " + kcWith(k, "kafka", topic, "'value.format' = 'json'", "'value.json.ignore-parse-errors' = 'true'"),
+		"CREATE TABLE nowhere (v INT) " + kcWith(k, "kafka", missing, "'format' = 'json'"),
+	} {
+		if _, err := env.ExecuteSQL(ddl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := run("SELECT * FROM strict"); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("topic '%s' partition 0 offset 1: cannot decode the message value:", topic)) {
+		t.Errorf("malformed message: %v", err)
+	}
+	rows, err := run("SELECT * FROM lenient")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fcMustEqual(t, "lenient rows", rows, []string{"+I[1]", "+I[3]"})
+	if _, err := run("SELECT * FROM nowhere"); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("topic '%s' does not exist on the Kafka brokers at '%s'", missing, k.Bootstrap)) {
+		t.Errorf("missing topic: %v", err)
+	}
+}
