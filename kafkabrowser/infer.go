@@ -132,6 +132,10 @@ func Infer(cfg Config, topic string, msgs []Message) (*Proposal, error) {
 		p.Format = "raw"
 		p.Notes = append(p.Notes, note)
 	}
+	// infer words its notes for files
+	for i, n := range p.Notes {
+		p.Notes[i] = strings.ReplaceAll(n, " in the file", " in the sample")
+	}
 	opts := []infer.Option{{Key: "connector", Value: "kafka"}, {Key: "topic", Value: topic}}
 	for _, kv := range cfg.TableOptions(true) {
 		opts = append(opts, infer.Option{Key: kv[0], Value: kv[1]})

@@ -139,6 +139,9 @@ func (wb *Workbench) showOpenReview(res *infer.Result) *openReview {
 		r.unit = widget.NewSelect(authoring.IntervalUnits(), func(string) { r.regenerate() })
 		r.unit.SetSelected(rt.Unit)
 		order := "timestamps " + rt.Order + " in the file"
+		if strings.HasPrefix(res.Path, "topic ") {
+			order = "timestamps " + rt.Order + " in the sample"
+		}
 		if rt.MaxLateness > 0 {
 			order += fmt.Sprintf(", at most %s late", fmtDuration(time.Duration(rt.MaxLateness)*time.Millisecond))
 		}

@@ -7,9 +7,9 @@
 --     riffle-demo-flights": the workbench writes the bundled flights there
 --     (one JSON message a flight, keyed by origin airport, 4 partitions) and
 --     opens this query with the connection's bootstrap servers filled in.
---  3. Run the whole tab (Ctrl+Shift+Enter). The Jobs panel follows the job:
---     its plan tab lists each partition's offset, log end, lag, watermark and
---     whether it is idle.
+--  3. Run the whole tab (Ctrl+Shift+Enter). The Jobs panel follows the job
+--     and lists each partition's offset, log end, lag, watermark and whether
+--     it is idle (no record for 10 s: it then holds no watermark back).
 SET 'execution.runtime-mode' = 'streaming';
 
 CREATE TEMPORARY TABLE IF NOT EXISTS flights_kafka (
@@ -25,6 +25,7 @@ CREATE TEMPORARY TABLE IF NOT EXISTS flights_kafka (
   'topic' = 'riffle-demo-flights',
   'properties.bootstrap.servers' = '{{kafka}}',
   'scan.startup.mode' = 'earliest-offset',
+  'scan.watermark.idle-timeout' = '10 s',
   'format' = 'json'
 );
 
