@@ -19,7 +19,7 @@ type Factory struct{}
 func (Factory) Identifier() string { return Identifier }
 
 var optionList = []connector.Option{
-	{Key: OptEncoding, Default: "binary", Kind: "enum", Values: []string{"binary", "json"}, Description: "The encoding of Avro messages: binary (json is not supported by Riffle yet)."},
+	{Key: OptEncoding, Default: "binary", Kind: "enum", Values: []string{"binary", "json"}, Description: "The encoding of Avro messages: binary or json (Avro's JSON encoding)."},
 	{Key: OptCodec, Default: "snappy", Kind: "enum", Values: []string{"null", "deflate", "snappy", "zstandard"}, Description: "The compression codec of Avro container files (filesystem connector)."},
 	{Key: OptLegacyMapping, Default: "true", Kind: "bool", Description: "Use the legacy timestamp mapping: TIMESTAMP as timestamp-millis/micros, TIMESTAMP_LTZ unsupported."},
 }
@@ -144,7 +144,11 @@ func (Factory) CreateMessageDecoder(ctx *connector.FormatContext) (connector.Mes
 	if err != nil {
 		return nil, err
 	}
-	return c.NewRecordReader(1024)
+	rr, err := c.NewRecordReader(1024)
+	if err != nil || !c.Opts.JSON {
+		return rr, err
+	}
+	return &jsonRecordReader{c: c, rows: rr}, nil
 }
 
 // CreateMessageEncoder builds an encoder of single binary records.
@@ -152,6 +156,9 @@ func (Factory) CreateMessageEncoder(ctx *connector.FormatContext) (connector.Mes
 	c, err := codecOf(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if c.Opts.JSON {
+		return newJSONRecordWriter(c.Names, c.Types), nil
 	}
 	return messageEncoder{c}, nil
 }

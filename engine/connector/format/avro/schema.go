@@ -6,7 +6,8 @@
 //
 // Options (keys as written in a table's WITH clause):
 //
-//	avro.encoding                  binary  binary (json, Avro's JSON encoding, is not supported yet)
+//	avro.encoding                  binary  binary | json (Avro's JSON encoding, for messages;
+//	                                       container files are binary either way, as in Flink)
 //	avro.codec                     snappy  container file codec: null, deflate, snappy, zstandard
 //	                                       (Flink also has bzip2 and xz)
 //	avro.timestamp_mapping.legacy  true    true: TIMESTAMP is timestamp-millis/micros and
@@ -61,6 +62,7 @@ const (
 type Options struct {
 	Codec  string // null, deflate, snappy, zstandard
 	Legacy bool   // avro.timestamp_mapping.legacy
+	JSON   bool   // avro.encoding = json (messages; container files are binary)
 }
 
 // ParseOptions validates avro.* options (keys without the prefix).
@@ -72,7 +74,7 @@ func ParseOptions(opts map[string]string) (Options, error) {
 			switch strings.ToLower(v) {
 			case "binary":
 			case "json":
-				return o, fmt.Errorf("'avro.encoding' = 'json' is not supported by Riffle yet; use 'binary'")
+				o.JSON = true
 			default:
 				return o, fmt.Errorf("Could not parse value '%s' for key 'avro.encoding'; supported values are binary, json", v)
 			}
