@@ -69,6 +69,80 @@ SELECT status, COUNT(*) AS c, SUM(amount) AS total FROM orders GROUP BY status;
 Received a total of 20 rows
 !ok
 
+# MIN/MAX and COUNT(DISTINCT) retract over the changelog; a second level
+# aggregates the first one's updates.
+SELECT customer, MIN(amount) AS lo, MAX(amount) AS hi, COUNT(DISTINCT status) AS statuses FROM orders GROUP BY customer;
++----+--------------------------------+--------------+--------------+----------------------+
+| op |                       customer |           lo |           hi |             statuses |
++----+--------------------------------+--------------+--------------+----------------------+
+| +I |                          alice |        10.50 |        10.50 |                    1 |
+| +I |                            bob |        20.00 |        20.00 |                    1 |
+| -U |                          alice |        10.50 |        10.50 |                    1 |
+| +U |                          alice |        10.50 |        10.50 |                    2 |
+| -U |                          alice |        10.50 |        10.50 |                    2 |
+| +U |                          alice |        10.50 |        10.50 |                    1 |
+| +I |                          carol |         5.25 |         5.25 |                    1 |
+| -D |                            bob |        20.00 |        20.00 |                    1 |
+| -D |                          carol |         5.25 |         5.25 |                    1 |
+| +I |                          carol |         6.75 |         6.75 |                    1 |
+| +I |                           dave |       100.00 |       100.00 |                    1 |
++----+--------------------------------+--------------+--------------+----------------------+
+Received a total of 11 rows
+!ok
+
+SELECT c, COUNT(*) AS n FROM (SELECT status, COUNT(*) AS c FROM orders GROUP BY status) GROUP BY c;
++----+----------------------+----------------------+
+| op |                    c |                    n |
++----+----------------------+----------------------+
+| +I |                    1 |                    1 |
+| -D |                    1 |                    1 |
+| +I |                    2 |                    1 |
+| -D |                    2 |                    1 |
+| +I |                    3 |                    1 |
+| -D |                    3 |                    1 |
+| +I |                    2 |                    1 |
+| +I |                    1 |                    1 |
+| -D |                    2 |                    1 |
+| -U |                    1 |                    1 |
+| +U |                    1 |                    2 |
+| -U |                    1 |                    2 |
+| +U |                    1 |                    1 |
+| +I |                    2 |                    1 |
+| -D |                    1 |                    1 |
+| -U |                    2 |                    1 |
+| +U |                    2 |                    2 |
+| -U |                    2 |                    2 |
+| +U |                    2 |                    1 |
+| +I |                    1 |                    1 |
+| -D |                    1 |                    1 |
+| +I |                    1 |                    1 |
+| -D |                    2 |                    1 |
+| +I |                    3 |                    1 |
++----+----------------------+----------------------+
+Received a total of 24 rows
+!ok
+
+# Top-N over the changelog (a retracting rank).
+SELECT order_id, amount FROM (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY status ORDER BY amount DESC) AS rn FROM orders)
+WHERE rn = 1;
++----+-------------+--------------+
+| op |    order_id |       amount |
++----+-------------+--------------+
+| +I |           1 |        10.50 |
+| -D |           1 |        10.50 |
+| +I |           2 |        20.00 |
+| +I |           1 |        10.50 |
+| -D |           2 |        20.00 |
+| +I |           3 |         5.25 |
+| -D |           3 |         5.25 |
+| +I |           3 |         6.75 |
+| -D |           1 |        10.50 |
+| +I |           4 |       100.00 |
++----+-------------+--------------+
+Received a total of 10 rows
+!ok
+
 # A query is explained as if its consumer took upserts: the -U rows of the
 # source are dropped at the root.
 EXPLAIN CHANGELOG_MODE SELECT * FROM orders;
@@ -257,6 +331,43 @@ SELECT status, COUNT(*) AS c, SUM(amount) AS total FROM orders GROUP BY status;
 | +U |                           PAID |                    2 |                                   110.50 |
 +----+--------------------------------+----------------------+------------------------------------------+
 Received a total of 14 rows
+!ok
+
+SELECT customer, MIN(amount) AS lo, MAX(amount) AS hi, COUNT(DISTINCT status) AS statuses FROM orders GROUP BY customer;
++----+--------------------------------+--------------+--------------+----------------------+
+| op |                       customer |           lo |           hi |             statuses |
++----+--------------------------------+--------------+--------------+----------------------+
+| +I |                          alice |        10.50 |        10.50 |                    1 |
+| +I |                            bob |        20.00 |        20.00 |                    1 |
+| -D |                          alice |        10.50 |        10.50 |                    1 |
+| +I |                          alice |        10.50 |        10.50 |                    1 |
+| +I |                          carol |         5.25 |         5.25 |                    1 |
+| -D |                            bob |        20.00 |        20.00 |                    1 |
+| -D |                          carol |         5.25 |         5.25 |                    1 |
+| +I |                          carol |         6.75 |         6.75 |                    1 |
+| +I |                           dave |       100.00 |       100.00 |                    1 |
++----+--------------------------------+--------------+--------------+----------------------+
+Received a total of 9 rows
+!ok
+
+SELECT order_id, amount FROM (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY status ORDER BY amount DESC) AS rn FROM orders)
+WHERE rn = 1;
++----+-------------+--------------+
+| op |    order_id |       amount |
++----+-------------+--------------+
+| +I |           1 |        10.50 |
+| -D |           1 |        10.50 |
+| +I |           2 |        20.00 |
+| +I |           1 |        10.50 |
+| -D |           2 |        20.00 |
+| +I |           3 |         5.25 |
+| -D |           3 |         5.25 |
+| +I |           3 |         6.75 |
+| -D |           1 |        10.50 |
+| +I |           4 |       100.00 |
++----+-------------+--------------+
+Received a total of 10 rows
 !ok
 
 # The key column is read even when the query does not select it; an
