@@ -9,7 +9,7 @@ RUNARGS ?=
 BENCH   ?= .
 PKGS    ?= ./...
 
-.PHONY: run build test test-interop diff-flink race bench lint deps clean
+.PHONY: run build test test-interop diff-flink race bench bench-kafka lint deps clean
 
 deps:
 	@scripts/install-deps.sh
@@ -44,6 +44,14 @@ race:
 
 bench: deps
 	$(GO) test -tags $(TAGS) -run '^$$' -bench '$(BENCH)' -benchmem $(PKGS)
+
+# Riffle against real Flink reading the same Kafka topics (10 M JSON and 10 M
+# Avro records) into blackhole: records/s per core. Starts a broker and a
+# private Flink; KAFKABENCHARGS go to interop/kafkabench (e.g. -records
+# 1000000 -runs 1). See docs/kafka-testing.md.
+KAFKABENCHARGS ?=
+bench-kafka: deps
+	TAGS=$(TAGS) scripts/bench-kafka.sh $(KAFKABENCHARGS)
 
 lint: deps
 	@unformatted="$$(gofmt -l .)"; \

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# `make bench-kafka`: Riffle and real Apache Flink read the same Kafka
+# topics (10 M small JSON records, 10 M Avro records, one partition each)
+# into a blackhole sink; interop/kafkabench prints wall time and records/s
+# per core of CPU time for each. See docs/kafka-testing.md.
+#
+#   scripts/bench-kafka.sh [kafkabench flags…]   e.g. -records 1000000 -runs 1 -engines riffle
+#
+# The broker runs in $KAFKA_RUN_DIR (default $RIFFLE_CACHE/kafka-bench) and
+# keeps its data between runs, so the topics are produced once (about 1.1 GB
+# on disk for 10 M records of each format; remove the folder to free it). A
+# broker already running there is used as it is and left running. Flink runs
+# in a private cluster started and stopped here (the shared one is left
+# alone), unless FLINK_RUN_DIR names a running one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TAGS=${TAGS:-migrated_fynedo}
+cache=${RIFFLE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/riffle}
+export KAFKA_RUN_DIR=${KAFKA_RUN_DIR:-$cache/kafka-bench}
+stop_kafka=0 stop_flink=0
+cleanup() {
+  [ $stop_kafka = 0 ] || scripts/kafka.sh stop || true
+  [ $stop_flink = 0 ] || scripts/flink.sh stop || true
+}
+trap cleanup EXIT INT TERM
+
+scripts/kafka.sh install
+if ! scripts/kafka.sh status >/dev/null 2>&1; then
+  stop_kafka=1
+  if [ -f "$KAFKA_RUN_DIR/data/meta.properties" ]; then
+    scripts/kafka.sh restart >/dev/null
+  else
+    scripts/kafka.sh start >/dev/null
+  fi
+fi
+
+if [ -z "${FLINK_RUN_DIR:-}" ]; then
+  export FLINK_RUN_DIR
+  FLINK_RUN_DIR=$(mktemp -d "${TMPDIR:-/tmp}/riffle-flink-bench.XXXXXX")
+fi
+if ! scripts/flink.sh status >/dev/null 2>&1; then
+  stop_flink=1
+  scripts/flink.sh start >/dev/null
+fi
+unset KAFKA_BOOTSTRAP FLINK_GATEWAY FLINK_REST
+
+mkdir -p bin
+go build -tags "$TAGS" -o bin/kafkabench ./interop/kafkabench
+bin/kafkabench "$@"
