@@ -21,6 +21,9 @@ import (
 //   - -U/-D: -D of the kept row (the full row: a tombstone may carry only
 //     the key), and the key is forgotten; nothing for an unknown key.
 //
+// With table.exec.mini-batch.enabled only the last row of each key in a
+// batch is applied (Flink's mini-batch variant).
+//
 // With a Condition (a filter Flink pushes into the node) a row that does
 // not satisfy it is not kept: a key's first row that fails is dropped, and
 // a later one that fails deletes the kept row (-D).
@@ -103,7 +106,16 @@ func (c *ChangelogNormalize) ProcessBatch(_ int, b *types.Batch) error {
 	now := c.ttl.now()
 	out := types.NewBatchBuilder(c.Types)
 	emit := func(k types.RowKind, vals []any) error { return out.Append(k, vals) }
-	for i := 0; i < b.Len; i++ {
+	sel := c.bundle(b)
+	count := b.Len
+	if sel != nil {
+		count = len(sel)
+	}
+	for n := 0; n < count; n++ {
+		i := n
+		if sel != nil {
+			i = sel[n]
+		}
 		kind := b.Kind(i)
 		g, found := c.index.find(b, i)
 		if found && c.ttl.expired(g, now) {
@@ -164,6 +176,27 @@ func (c *ChangelogNormalize) ProcessBatch(_ int, b *types.Batch) error {
 		return nil
 	}
 	return c.Emit(out.Build())
+}
+
+// bundle returns, with table.exec.mini-batch.enabled, the rows of b to
+// apply: the last row of each key, keys in the order they first occur
+// (Flink's ProcTimeMiniBatchDeduplicateKeepLastRowFunction keeps one row
+// per key of a bundle; a batch is a bundle here). nil means every row.
+func (c *ChangelogNormalize) bundle(b *types.Batch) []int {
+	if !c.Ctx.Config.MiniBatch || b.Len < 2 {
+		return nil
+	}
+	ix := newGroupIndex(c.Keys, c.KeyTypes)
+	var last []int
+	for i := 0; i < b.Len; i++ {
+		g, isNew := ix.lookup(b, i, int32(len(last)))
+		if isNew {
+			last = append(last, i)
+			continue
+		}
+		last[g] = i
+	}
+	return last
 }
 
 // newKey adds the key of row i of b and returns its id (a freed one when

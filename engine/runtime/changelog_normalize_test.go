@@ -119,3 +119,14 @@ func TestDropUpdateBefore(t *testing.T) {
 func newHarnessOp(t *testing.T, op Operator) (Operator, *harness) {
 	return op, newHarness(t, op, cnTypes, false, nil)
 }
+
+// With mini-batch on, a batch is a bundle: only each key's last row counts,
+// keys in the order they first occur.
+func TestChangelogNormalizeMiniBatch(t *testing.T) {
+	op := &ChangelogNormalize{Keys: []int{0}, KeyTypes: cnTypes[:1], Types: cnTypes}
+	h := newHarness(t, op, cnTypes, false, nil, func(c *JobConfig) { c.MiniBatch = true })
+	h.push(0, cnTypes, ins(int32(1), "a", 1.0), ins(int32(2), "b", 2.0), row(types.UpdateAfter, int32(1), "c", 3.0))
+	h.expect("+I[1, c, 3.0]", "+I[2, b, 2.0]")
+	h.push(0, cnTypes, row(types.UpdateAfter, int32(2), "x", 9.0), row(types.Delete, int32(2), nil, nil), row(types.UpdateAfter, int32(1), "d", 4.0))
+	h.expect("-D[2, b, 2.0]", "-U[1, c, 3.0]", "+U[1, d, 4.0]")
+}
