@@ -456,7 +456,9 @@ func (t *tableOptions) consumerOptions() ([]kgo.Opt, error) {
 		}
 		wait = time.Duration(ms) * time.Millisecond
 	}
-	opts := []kgo.Opt{kgo.KeepControlRecords(), kgo.FetchMaxWait(wait)}
+	// a partition found by discovery is fetched once the client's metadata
+	// knows its leader: refresh it sooner than franz-go's 5 s default
+	opts := []kgo.Opt{kgo.KeepControlRecords(), kgo.FetchMaxWait(wait), kgo.MetadataMinAge(500 * time.Millisecond)}
 	switch v := strings.ToLower(strings.TrimSpace(t.props["isolation.level"])); v {
 	case "", "read_uncommitted":
 	case "read_committed":

@@ -80,7 +80,7 @@ func TestAuthorizationAndAuthentication(t *testing.T) {
 	e := env(t, false)
 	ddl := `CREATE TABLE %s (v INT) WITH ('connector' = 'kafka', 'topic' = 'secret',
 		'properties.bootstrap.servers' = '%s', 'format' = 'json', 'scan.bounded.mode' = 'latest-offset',
-		'scan.startup.mode' = 'earliest-offset', 'properties.default.api.timeout.ms' = '3000',
+		'scan.startup.mode' = 'earliest-offset', 'properties.default.api.timeout.ms' = '1500',
 		'properties.security.protocol' = 'SASL_PLAINTEXT', 'properties.sasl.mechanism' = 'PLAIN',
 		'properties.sasl.jaas.config' = 'org.apache.kafka.common.security.plain.PlainLoginModule required username="%s" password="%s";')`
 	exec(t, e, fmt.Sprintf(ddl, "asadmin", bs, "admin", "admin-secret"))
