@@ -92,7 +92,9 @@ func newJobsPanel(wb *Workbench) *jobsPanel {
 	// (the panel's width is the whole centre's minimum)
 	table := container.NewHScroll(container.NewBorder(head, nil, nil, nil, p.list))
 	p.splits = newSplitsView(p) // Kafka hook
-	p.item = container.NewTabItemWithIcon("Jobs", theme.ListIcon(), container.NewBorder(p.summary, p.splits.box, nil, nil, table))
+	jobsAndSplits := container.NewVSplit(table, p.splits.box) // the partitions hidden while none is read
+	jobsAndSplits.Offset = 0.4
+	p.item = container.NewTabItemWithIcon("Jobs", theme.ListIcon(), container.NewBorder(p.summary, nil, nil, nil, jobsAndSplits))
 	return p
 }
 

@@ -93,7 +93,7 @@ func newSplitsView(p *jobsPanel) *splitsView {
 	for i, w := range []float32{96, 200, 110, 110, 90, 190, 60} {
 		v.table.SetColumnWidth(i, w)
 	}
-	v.box = container.NewBorder(v.title, nil, nil, nil, container.New(minHeight(150), v.table))
+	v.box = container.NewBorder(v.title, nil, nil, nil, container.New(minHeight(90), v.table))
 	v.box.Hide()
 	return v
 }
