@@ -283,7 +283,7 @@ func TestInferJSONAndCDCEnvelopes(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 			continue
 		}
-		if p.Format != c.format || cols(p) != c.cols {
+		if p.Format != c.format || p.Result.Format != c.format || cols(p) != c.cols {
 			t.Errorf("%s: format %s columns %q, want %s %q", c.name, p.Format, cols(p), c.format, c.cols)
 		}
 		if v, _ := p.Option("format"); v != c.format {

@@ -89,6 +89,7 @@ func Infer(cfg Config, topic string, msgs []Message) (*Proposal, error) {
 		}
 		p.Result, p.Envelope = r, env
 		p.Format = map[string]string{EnvelopeNone: "json", EnvelopeDebezium: "debezium-json", EnvelopeCanal: "canal-json", EnvelopeMaxwell: "maxwell-json"}[env]
+		r.Format = p.Format // what the review dialog names
 		for _, o := range r.Options {
 			if k, ok := strings.CutPrefix(o.Key, "json."); ok {
 				if p.Format == "canal-json" || p.Format == "maxwell-json" || p.Format == "debezium-json" {
