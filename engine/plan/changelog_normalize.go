@@ -335,3 +335,64 @@ func explainRoot(p *PhysNode) {
 		dropUpdateBefore(p)
 	}
 }
+
+// canDropUpdateBefore reports, without changing the plan, whether
+// dropUpdateBefore(p) would succeed.
+func canDropUpdateBefore(p *PhysNode) bool {
+	if !p.Mode.Contains(types.UpdateBefore) {
+		return true
+	}
+	switch p.Op {
+	case "Exchange":
+		return canDropUpdateBefore(p.Inputs[0])
+	case "Calc":
+		return (!hasWhere(p) || whereOnUpsertKey(p)) && canDropUpdateBefore(p.Inputs[0])
+	case "GroupAggregate", "Deduplicate", "Rank", "SortLimit", "ChangelogNormalize":
+		return true
+	case "TableSourceScan":
+		return p.source != nil
+	case "Join":
+		return joinTakesUpserts(p)
+	}
+	return false
+}
+
+// joinTakesUpserts reports whether a streaming join can pass upserts on
+// (Flink's StreamPhysicalJoin under ONLY_UPDATE_AFTER): every input with
+// updates is keyed on exactly its join keys and can itself leave out its
+// -U rows. Riffle takes upserts into inner joins only.
+func joinTakesUpserts(p *PhysNode) bool {
+	if p.join == nil || p.join.Kind != runtime.InnerJoin {
+		return false
+	}
+	for side, in := range p.Inputs {
+		if !in.Mode.Contains(types.UpdateAfter) && !in.Mode.Contains(types.UpdateBefore) {
+			continue
+		}
+		keys := p.join.LeftKeys
+		if side == 1 {
+			keys = p.join.RightKeys
+		}
+		if !keyedOn(in, keys) || !canDropUpdateBefore(in) {
+			return false
+		}
+	}
+	return true
+}
+
+// dropJoinUpdateBefore makes a join pass upserts on where it can
+// (joinTakesUpserts): its updating inputs leave out their -U rows and the
+// join replaces a key's row on +U (runtime.JoinSpec.UpsertInputs).
+func dropJoinUpdateBefore(p *PhysNode) bool {
+	if !joinTakesUpserts(p) {
+		return false
+	}
+	for side, in := range p.Inputs {
+		if !in.Mode.Contains(types.UpdateAfter) && !in.Mode.Contains(types.UpdateBefore) {
+			continue
+		}
+		dropUpdateBefore(in)
+		p.join.UpsertInputs[side] = true
+	}
+	return true
+}

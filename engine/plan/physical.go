@@ -50,6 +50,9 @@ type PhysNode struct {
 	normalize *normalizeSpec
 	// where is a Calc's filter (nil: none)
 	where expr.Expr
+	// join is a streaming regular join's spec (changelog_normalize.go
+	// marks its upsert inputs)
+	join *runtime.JoinSpec
 	// hidden nodes are left out of EXPLAIN (the key-by in front of an
 	// upsert-materializing sink, which Flink adds when translating the
 	// sink rather than as a plan node)
@@ -699,6 +702,7 @@ func (pl *planner) join(j *Join) *PhysNode {
 		p.Op = "Join"
 		attrs = append(attrs, "leftInputSpec=["+joinInputSpec(left, lk)+"]", "rightInputSpec=["+joinInputSpec(right, rk)+"]")
 		p.upsertKeys = joinUpsertKeys(j.Kind, nl, left, right, lk, rk)
+		p.join = &spec
 		// inner and semi joins forward their inputs' kinds; the others may
 		// produce any change (FlinkChangelogModeInferenceProgram)
 		p.Mode = types.InsertOnlyMode

@@ -95,6 +95,8 @@ func dropUpdateBefore(p *PhysNode) bool {
 		ok = true
 	case "ChangelogNormalize", "TableSourceScan":
 		ok = dropNormalizedUpdateBefore(p)
+	case "Join":
+		ok = dropJoinUpdateBefore(p)
 	}
 	if ok {
 		p.Mode = withoutUpdateBefore(p.Mode)

@@ -37,6 +37,12 @@ type JoinSpec struct {
 	Residual expr.Expr
 	// NullSafe[i] makes key i match NULL with NULL (IS NOT DISTINCT FROM).
 	NullSafe []bool
+	// UpsertInputs marks the inputs of a streaming inner join that are
+	// upsert streams keyed on exactly their join keys (no -U rows; Flink's
+	// join input with JoinKeyContainsUniqueKey taking ONLY_UPDATE_AFTER): a
+	// +I/+U replaces the row stored for its key, a -D removes it whatever
+	// its other columns hold (a tombstone may carry only the key).
+	UpsertInputs [2]bool
 }
 
 func (s *JoinSpec) outputsLeftOnly() bool { return s.Kind == SemiJoin || s.Kind == AntiJoin }

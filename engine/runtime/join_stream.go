@@ -260,7 +260,8 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 		}
 	}
 	inOuter, otherOuter := j.outer(side), j.outer(other)
-	needLookup := !insertOnly || otherOuter || inOuter
+	upsert := j.Spec.UpsertInputs[side] && j.Spec.Kind == InnerJoin
+	needLookup := !insertOnly || otherOuter || inOuter || upsert
 	out := &joinOutput{}
 	var appendRows []int32
 	next := me.store.Len()
@@ -274,6 +275,18 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 		partners := pEntry[start:p]
 		kind := b.Kind(i)
 		k := keyIDs[i]
+		if upsert {
+			// the key's stored row is replaced or removed (join_upsert.go)
+			me.clearKey(k)
+		}
+		if upsert && !kind.IsAccumulate() {
+			for _, e := range partners {
+				for c := int32(0); c < them.count[e]; c++ {
+					out.add(kind, int32(i), e)
+				}
+			}
+			continue
+		}
 		if kind.IsAccumulate() {
 			// find an equal stored record (multiplicity, additional match)
 			existing := int32(-1)
