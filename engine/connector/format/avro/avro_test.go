@@ -127,7 +127,9 @@ var allTypes = []*types.DataType{
 	types.RowType(types.NewField("x", types.IntType()), types.NewField("y", types.StringType())),
 }
 
-func sampleBatch(t *testing.T) *types.Batch {
+func sampleBatch(t *testing.T) *types.Batch { return sampleBatchF() }
+
+func sampleBatchF() *types.Batch {
 	bb := types.NewBatchBuilder(allTypes)
 	dec, _ := types.ParseDecimal("-12345.678")
 	ts := time.Date(2024, 1, 31, 12, 30, 45, 123_000_000, time.UTC)
@@ -136,12 +138,12 @@ func sampleBatch(t *testing.T) *types.Batch {
 	row := &types.Row{Values: []any{int32(7), "seven"}}
 	if err := bb.Append(types.Insert, []any{true, int8(-5), int16(300), int32(-1), int64(1) << 40, float32(1.5), -2.25, "héllo", []byte{0, 1, 255},
 		dec, types.Date(19753), types.LocalTime(45_296_789_000_000), ts, tsu, []any{int32(1), nil, int32(3)}, m, row}); err != nil {
-		t.Fatal(err)
+		panic(err)
 	}
 	vals := make([]any, len(allTypes))
 	vals[3] = int32(0)
 	if err := bb.Append(types.Insert, vals); err != nil {
-		t.Fatal(err)
+		panic(err)
 	}
 	return bb.Build()
 }

@@ -100,7 +100,7 @@ func (c *cursor) blockCount() int64 {
 		n = -n
 		c.long()
 	}
-	if n > int64(len(c.b)-c.i) {
+	if n < 0 || n > int64(len(c.b)-c.i) {
 		// Every item takes at least one byte in the schemas Flink derives.
 		c.fail(fmt.Errorf("malformed Avro data: block of %d items in %d bytes", n, len(c.b)-c.i))
 		return 0
