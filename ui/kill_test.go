@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2/test"
 )
@@ -83,17 +82,20 @@ func TestKilledWorkbenchChild(t *testing.T) {
 	}
 	tab := wb.editors.newTab("", "")
 	test.Type(tab.ed, "SELECT * FROM flights WHERE delay > 60")
-	// Wait until the autosaver's timer (not a Flush) has committed it.
-	for saved := false; !saved; {
-		time.Sleep(10 * time.Millisecond)
+	// Wait until the autosaver's timer (not a Flush) has committed it (or
+	// fail, so the parent reads no "autosaved").
+	waitFor(t, "the autosaver's timer to save the tab", func() bool {
 		tabs, err := wb.store.Tabs(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, st := range tabs {
-			saved = saved || (st.ID == tab.id && st.Text == "SELECT * FROM flights WHERE delay > 60" && st.CursorCol == 38)
+			if st.ID == tab.id && st.Text == "SELECT * FROM flights WHERE delay > 60" && st.CursorCol == 38 {
+				return true
+			}
 		}
-	}
+		return false
+	})
 	fmt.Println("autosaved")
 	os.Stdout.Sync()
 	test.Type(tab.ed, " AND origin = 'SFO'") // pending when killed
