@@ -43,7 +43,7 @@ set +a
 # only those run there, the rest of ui/ being `make test`'s.
 if [ $# -eq 0 ]; then
   go test -tags "interop,$TAGS" -p 1 -count=1 -timeout 25m ./interop/...
-  go test -tags "interop,$TAGS" -count=1 -timeout 10m -run '^TestFlink' ./ui/
+  go test -tags "interop,$TAGS" -count=1 -timeout 10m -run '^TestFlink|^TestKafka' ./ui/
 else
   go test -tags "interop,$TAGS" -p 1 -count=1 -timeout 25m "$@" ./interop/... ./ui/
 fi

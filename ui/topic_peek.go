@@ -178,10 +178,18 @@ func peekCell(m kafkabrowser.Message, col int) string {
 func detailText(m kafkabrowser.Message) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s · partition %d · offset %d · %s\n", m.Topic, m.Partition, m.Offset, m.Timestamp.Local().Format("2006-01-02 15:04:05.000 MST"))
-	enc, key := kafkabrowser.Render(m.Key)
-	fmt.Fprintf(&b, "\nKey (%s):\n%s\n", enc, key)
-	enc, val := kafkabrowser.Render(m.Value)
-	fmt.Fprintf(&b, "\nValue (%s, %d bytes):\n%s\n", enc, len(m.Value), val)
+	if m.Key == nil {
+		b.WriteString("\nKey: none\n")
+	} else {
+		enc, key := kafkabrowser.Render(m.Key)
+		fmt.Fprintf(&b, "\nKey (%s):\n%s\n", enc, key)
+	}
+	if m.Value == nil {
+		b.WriteString("\nValue: none (a tombstone)\n")
+	} else {
+		enc, val := kafkabrowser.Render(m.Value)
+		fmt.Fprintf(&b, "\nValue (%s, %d bytes):\n%s\n", enc, len(m.Value), val)
+	}
 	if len(m.Headers) > 0 {
 		b.WriteString("\nHeaders:\n")
 		for _, h := range m.Headers {

@@ -1,0 +1,140 @@
+//go:build interop
+
+package ui
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/riffle-sql/riffle/interop"
+	"github.com/riffle-sql/riffle/kafkabrowser"
+)
+
+// TestKafkaWorkbenchRealBroker drives the workbench against a real Apache
+// Kafka broker (scripts/kafka.sh) as a user does: a Kafka connection
+// tested and saved, the topic tree with partitions and message counts,
+// a peek at the latest messages, a table inferred from a JSON topic and
+// one from a Debezium topic, created in one step and queried (the Debezium
+// table's changelog applied), and the Jobs panel's partitions of the
+// running query.
+//
+//	KAFKA_RUN_DIR=$(mktemp -d) scripts/kafka.sh start
+//	go test -tags interop,migrated_fynedo -run TestKafkaWorkbench ./ui/
+func TestKafkaWorkbenchRealBroker(t *testing.T) {
+	k, err := interop.KafkaFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	orders, products := interop.UniqueTopic("wb-orders"), interop.UniqueTopic("wb-products")
+	if err := k.CreateTopic(ctx, orders, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.CreateTopic(ctx, products, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	base := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	var recs []*kgo.Record
+	for i := 0; i < 6; i++ {
+		ts := base.Add(time.Duration(i) * time.Minute)
+		recs = append(recs, &kgo.Record{Partition: int32(i % 2), Key: []byte(fmt.Sprint(i)), Timestamp: ts,
+			Value: []byte(fmt.Sprintf(`{"order_id": %d, "item": "item-%d", "amount": %d.25, "order_time": "%s"}`, i, i, i, ts.Format("2006-01-02 15:04:05.000")))})
+	}
+	if err := k.Produce(ctx, orders, recs...); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Produce(ctx, products, interop.ValueRecords(
+		`{"before": null, "after": {"id": 1, "name": "scooter", "weight": 3.14}, "op": "c", "ts_ms": 1}`,
+		`{"before": null, "after": {"id": 2, "name": "hammer", "weight": 0.5}, "op": "c", "ts_ms": 2}`,
+		`{"before": {"id": 1, "name": "scooter", "weight": 3.14}, "after": {"id": 1, "name": "scooter", "weight": 5.18}, "op": "u", "ts_ms": 3}`,
+		`{"before": {"id": 2, "name": "hammer", "weight": 0.5}, "after": null, "op": "d", "ts_ms": 4}`,
+	)...); err != nil {
+		t.Fatal(err)
+	}
+
+	h := newHarness(t)
+	c := h.addKafka("real", k.Bootstrap)
+	tree := h.kafkaTree("real")
+	for _, want := range []string{"  " + orders + " · 2 partition(s) · 6 message(s)", "  " + products + " · 1 partition(s) · 4 message(s)"} {
+		if !strings.Contains(tree, want+"\n") && !strings.HasSuffix(tree, want) {
+			t.Errorf("tree lacks %q:\n%s", want, tree)
+		}
+	}
+	h.wb.kafka.tree.OpenBranch(kID(kNodeTopic, "real", orders))
+	h.until("the partitions", func() bool {
+		return strings.Contains(strings.Join(h.wb.kafka.VisibleLabels(), "\n"), "partition 1 · offsets 0 … 3 · 3 message(s)")
+	})
+
+	// peek: the latest 4, newest first
+	p := h.wb.openPeek(c, orders, kafkabrowser.PeekOptions{Latest: true, N: 4, Partition: -1})
+	h.until("the peek", func() bool { return !p.loading })
+	var got []string
+	for _, m := range p.msgs {
+		got = append(got, peekCell(m, 0)+"/"+peekCell(m, 1)+" key "+peekCell(m, 3))
+	}
+	if strings.Join(got, ", ") != "1/2 key 5, 0/2 key 4, 1/1 key 3, 0/1 key 2" {
+		t.Errorf("peek %q; status %q", got, p.status.Text)
+	}
+
+	// infer, create, query
+	h.wb.createTableFromTopic(c, orders)
+	h.until("the review", func() bool { r := h.wb.authoring().review; return r != nil && r.res.Path == "topic "+orders })
+	r := h.wb.authoring().review
+	ddl := r.ddl.Text()
+	for _, w := range []string{"order_id BIGINT", "item STRING", "amount DOUBLE", "order_time TIMESTAMP(3)", "'connector' = 'kafka'",
+		"'properties.bootstrap.servers' = '" + k.Bootstrap + "'", "'format' = 'json'"} {
+		if !strings.Contains(ddl, w) {
+			t.Errorf("DDL lacks %q:\n%s", w, ddl)
+		}
+	}
+	r.name.SetText("wb_orders")
+	r.apply()
+	h.until("the table", func() bool { return r.created != "" || strings.HasPrefix(r.status.Text, "CREATE") })
+	if r.created != "wb_orders" {
+		t.Fatalf("not created: %s", r.status.Text)
+	}
+	rt := h.run("SET 'execution.runtime-mode' = 'streaming';\nSELECT order_id, item, amount FROM wb_orders")
+	if rt == nil {
+		t.Fatalf("no result; messages:\n%s", h.messages())
+	}
+	h.until("six orders", func() bool { return len(rows(rt.grid)) == 6 })
+	got = rows(rt.grid)
+	sort.Strings(got)
+	if want := "0 | item-0 | 0.25; 1 | item-1 | 1.25; 2 | item-2 | 2.25; 3 | item-3 | 3.25; 4 | item-4 | 4.25; 5 | item-5 | 5.25"; strings.Join(got, "; ") != want {
+		t.Errorf("rows %q, want %q", strings.Join(got, "; "), want)
+	}
+	h.until("the partitions in Jobs", func() bool {
+		h.wb.mon.jobs.update(time.Now())
+		rows := h.wb.mon.jobs.splits.rows
+		return len(rows) == 2 && rows[0].Offset == 3 && rows[1].Offset == 3 && rows[0].LogEnd == 3
+	})
+	rt.stop()
+
+	// a Debezium topic: format debezium-json, and its changelog applied
+	h.wb.createTableFromTopic(c, products)
+	h.until("the review", func() bool { r := h.wb.authoring().review; return r != nil && r.res.Path == "topic "+products })
+	r = h.wb.authoring().review
+	if ddl := r.ddl.Text(); !strings.Contains(ddl, "'format' = 'debezium-json'") || !strings.Contains(ddl, "weight DOUBLE") {
+		t.Errorf("DDL:\n%s", ddl)
+	}
+	r.name.SetText("wb_products")
+	r.apply()
+	h.until("the table", func() bool { return r.created != "" || strings.HasPrefix(r.status.Text, "CREATE") })
+	if r.created != "wb_products" {
+		t.Fatalf("not created: %s", r.status.Text)
+	}
+	h.newTab("")
+	rt = h.run("SET 'execution.runtime-mode' = 'streaming';\nSELECT id, name, weight FROM wb_products")
+	if rt == nil {
+		t.Fatalf("no result; messages:\n%s", h.messages())
+	}
+	h.until("the changelog applied", func() bool { return strings.Join(rows(rt.grid), "; ") == "1 | scooter | 5.18" })
+	rt.stop()
+}
