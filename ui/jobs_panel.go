@@ -91,7 +91,7 @@ func newJobsPanel(wb *Workbench) *jobsPanel {
 	// the columns scroll sideways in a narrow window rather than widen it
 	// (the panel's width is the whole centre's minimum)
 	table := container.NewHScroll(container.NewBorder(head, nil, nil, nil, p.list))
-	p.splits = newSplitsView(p) // Kafka hook
+	p.splits = newSplitsView(p)                               // Kafka hook
 	jobsAndSplits := container.NewVSplit(table, p.splits.box) // the partitions hidden while none is read
 	jobsAndSplits.Offset = 0.4
 	p.item = container.NewTabItemWithIcon("Jobs", theme.ListIcon(), container.NewBorder(p.summary, nil, nil, nil, jobsAndSplits))
