@@ -249,3 +249,61 @@ func TestKafkaConnectionErrorsAreClear(t *testing.T) {
 		t.Errorf("tree: %q", got)
 	}
 }
+
+// TestKafkaPasswordStaysOutOfSavedSQL: on a SASL cluster the generated
+// CREATE TABLE shows and saves the password masked and runs with it.
+func TestKafkaPasswordStaysOutOfSavedSQL(t *testing.T) {
+	cl, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-512", "alice", "s3cr3t"), kfake.SeedTopics(1, "events"),
+		kfake.ListenFn(func(network, _ string) (net.Listener, error) { return net.Listen(network, "127.0.0.1:0") }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	cfg := kafkabrowser.Config{Name: "secure", Bootstrap: strings.Join(cl.ListenAddrs(), ","), Security: kafkabrowser.SASLPlaintext,
+		Mechanism: kafkabrowser.MechScramSHA512, Username: "alice", Password: "s3cr3t"}
+	bc, err := kafkabrowser.Dial(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bc.Close()
+	if err := bc.Produce(context.Background(), &kgo.Record{Topic: "events", Value: []byte(`{"id": 1, "kind": "click"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t)
+	c, err := h.wb.kafka.save("", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.wb.createTableFromTopic(c, "events")
+	h.until("the review", func() bool { r := h.wb.authoring().review; return r != nil && r.res.Path == "topic events" })
+	r := h.wb.authoring().review
+	shown := r.ddl.Text()
+	if !strings.Contains(shown, `'properties.sasl.jaas.config' = 'org.apache.kafka.common.security.scram.ScramLoginModule required username="alice" password="********";'`) ||
+		!strings.Contains(shown, "'properties.sasl.mechanism' = 'SCRAM-SHA-512'") || !strings.Contains(shown, "'properties.security.protocol' = 'SASL_PLAINTEXT'") ||
+		strings.Contains(shown, "s3cr3t") {
+		t.Errorf("shown DDL:\n%s", shown)
+	}
+	r.apply()
+	h.until("the table", func() bool { return r.created != "" || r.status.Importance == widget.DangerImportance })
+	if r.created != "events" {
+		t.Fatalf("not created: %s", r.status.Text)
+	}
+	if strings.Contains(h.wb.initScript, "s3cr3t") || !strings.Contains(h.wb.initScript, `password="********"`) {
+		t.Errorf("init script:\n%s", h.wb.initScript)
+	}
+	// the table in the session has the real password: it reads the topic
+	rt := h.run("SET 'execution.runtime-mode' = 'streaming';\nSELECT id, kind FROM events")
+	if rt == nil {
+		t.Fatalf("no result; messages:\n%s", h.messages())
+	}
+	h.until("the row", func() bool { return strings.Join(rows(rt.grid), "; ") == "1 | click" })
+	rt.stop()
+	// the stored connection has no password (not saved)
+	list, _, _ := h.wb.store.KafkaConnections(context.Background())
+	if len(list) != 1 || list[0].Password != "" {
+		t.Errorf("stored %+v", list)
+	}
+	if sql := demoKafkaSQL(cfg); strings.Contains(sql, "s3cr3t") || !strings.Contains(sql, `password="********"`) {
+		t.Errorf("demo SQL:\n%s", sql)
+	}
+}
