@@ -14,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/riffle-sql/riffle/kafkabrowser"
+	"github.com/riffle-sql/riffle/persistence"
 )
 
 // kafkaFake starts an in-process Kafka broker on 127.0.0.1 with a JSON
@@ -290,6 +291,21 @@ func TestKafkaPasswordStaysOutOfSavedSQL(t *testing.T) {
 	}
 	if strings.Contains(h.wb.initScript, "s3cr3t") || !strings.Contains(h.wb.initScript, `password="********"`) {
 		t.Errorf("init script:\n%s", h.wb.initScript)
+	}
+	var hist []persistence.HistoryEntry
+	h.until("the CREATE in History", func() bool {
+		hist, _, _ = h.wb.store.History(context.Background(), 100)
+		for _, e := range hist {
+			if strings.HasPrefix(e.Statement, "CREATE TABLE events") {
+				return true
+			}
+		}
+		return false
+	})
+	for _, e := range hist {
+		if strings.Contains(e.Statement, "s3cr3t") {
+			t.Errorf("History keeps the password: %s", e.Statement)
+		}
 	}
 	// the table in the session has the real password: it reads the topic
 	rt := h.run("SET 'execution.runtime-mode' = 'streaming';\nSELECT id, kind FROM events")

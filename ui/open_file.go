@@ -329,7 +329,7 @@ func (r *openReview) apply() {
 	if r.unmask != nil {
 		run = r.unmask(stmt)
 	}
-	r.wb.execDDL([]string{run}, func(err error) {
+	r.wb.execDDLAs([]string{run}, []string{stmt}, func(err error) {
 		if err != nil {
 			r.status.SetText(err.Error())
 			r.status.Importance = widget.DangerImportance
@@ -379,21 +379,27 @@ func (wb *Workbench) tableCreated(path []*sql.Ident) {
 // execDDL runs statements in order off the UI goroutine (each recorded in
 // History); done gets the first error, on the UI goroutine.
 func (wb *Workbench) execDDL(stmts []string, done func(err error)) {
+	wb.execDDLAs(stmts, stmts, done)
+}
+
+// execDDLAs is execDDL recording shown[i] in History for stmts[i] (a
+// statement run with a secret that History must not keep).
+func (wb *Workbench) execDDLAs(stmts, shown []string, done func(err error)) {
 	a := wb.authoring()
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()
 		var err error
-		for _, s := range stmts {
+		for i, s := range stmts {
 			started := time.Now()
 			_, err = wb.env.ExecuteSQL(s)
 			errText := ""
 			if err != nil {
 				errText = err.Error()
 			}
-			wb.addHistory(s, started, time.Since(started), 0, errText)
+			wb.addHistory(shown[i], started, time.Since(started), 0, errText)
 			if err != nil {
-				err = fmt.Errorf("%s\n%w", summary(s), err)
+				err = fmt.Errorf("%s\n%w", summary(shown[i]), err)
 				break
 			}
 		}
