@@ -343,7 +343,7 @@ func canDropUpdateBefore(p *PhysNode) bool {
 		return true
 	}
 	switch p.Op {
-	case "Exchange":
+	case "Exchange", "WatermarkAssigner":
 		return canDropUpdateBefore(p.Inputs[0])
 	case "Calc":
 		return (!hasWhere(p) || whereOnUpsertKey(p)) && canDropUpdateBefore(p.Inputs[0])

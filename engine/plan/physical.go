@@ -137,7 +137,7 @@ func (pl *planner) translate(n Node) *PhysNode {
 		rowtime := names[x.Rowtime]
 		wmExpr := x.Expr
 		p := &PhysNode{Op: "WatermarkAssigner", Inputs: []*PhysNode{in}, Cols: x.Columns(), Mode: in.Mode,
-			Parallelism: in.Parallelism, rows: in.rows,
+			Parallelism: in.Parallelism, rows: in.rows, upsertKeys: in.upsertKeys,
 			Attrs: []string{fmt.Sprintf("rowtime=[%s]", rowtime), fmt.Sprintf("watermark=[%s]", named(wmExpr, names))}}
 		rt, replay := x.Rowtime, x.Replay
 		if replay > 0 {

@@ -106,6 +106,11 @@ func (t *TemporalJoin) physical(pl *planner) *PhysNode {
 		pl.fail("Event-Time Temporal Table Join requires both primary key and row time attribute in versioned table, but no row time attribute can be found.")
 	}
 	right := pl.translate(t.Right)
+	if canDropUpdateBefore(right) {
+		// the versioned table is read as upserts where it can be, as
+		// Flink's temporal join asks it first (changelog_normalize.go)
+		dropUpdateBefore(right)
+	}
 	par := pl.env.parallelism()
 	le := pl.exchange(left, runtime.Hash, keyCols, par)
 	re := pl.exchange(right, runtime.Hash, rk, par)

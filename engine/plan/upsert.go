@@ -86,7 +86,7 @@ func dropUpdateBefore(p *PhysNode) bool {
 	}
 	ok := false
 	switch p.Op {
-	case "Exchange":
+	case "Exchange", "WatermarkAssigner":
 		ok = dropUpdateBefore(p.Inputs[0])
 	case "Calc":
 		ok = (!hasWhere(p) || whereOnUpsertKey(p)) && dropUpdateBefore(p.Inputs[0])

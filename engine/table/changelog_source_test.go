@@ -122,6 +122,8 @@ func parseTestValue(s string, t *types.DataType) (any, error) {
 		return strconv.ParseInt(s, 10, 64)
 	case types.Double:
 		return strconv.ParseFloat(s, 64)
+	case types.TimestampRoot:
+		return time.Parse("2006-01-02 15:04:05", s)
 	}
 	return s, nil
 }
@@ -459,4 +461,39 @@ func TestChangelogJoinTakesUpserts(t *testing.T) {
 	}
 	check(stmt, "[1, scooter, 5.2] [3, hammer, 0.8]")
 	check("INSERT INTO up_sink SELECT l.id, r.name, l.weight FROM cdc l JOIN cdc r ON l.id = r.id", "[1, scooter, 5.2]")
+}
+
+// An event-time temporal join reads its versioned table as upserts where
+// it can, as Flink's does: no ChangelogNormalize over an upsert source, a
+// DropUpdateBefore over a CDC one, so a -U never reads as the end of a
+// version.
+func TestChangelogTemporalJoin(t *testing.T) {
+	env := changelogEnv(t)
+	rates := "'+I|USD|1.0|2024-01-01 10:00:00;-U|USD|1.0|2024-01-01 10:00:00;+U|USD|2.0|2024-01-01 10:05:00'"
+	mustExec(t, env,
+		"CREATE TABLE rates_cdc (currency STRING, rate DOUBLE, ts TIMESTAMP(3), PRIMARY KEY (currency) NOT ENFORCED, WATERMARK FOR ts AS ts) WITH ('connector'='test-changelog', 'changelog-mode'='I,UB,UA,D', 'rows'="+rates+")",
+		"CREATE TABLE rates_up (currency STRING, rate DOUBLE, ts TIMESTAMP(3), PRIMARY KEY (currency) NOT ENFORCED, WATERMARK FOR ts AS ts) WITH ('connector'='test-changelog', 'changelog-mode'='UA,D', "+
+			"'rows'='+U|USD|1.0|2024-01-01 10:00:00;+U|USD|2.0|2024-01-01 10:05:00')",
+		"CREATE TABLE ords (amount DOUBLE, currency STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector'='test-changelog', 'changelog-mode'='I', "+
+			"'rows'='+I|10.0|USD|2024-01-01 10:03:00;+I|20.0|USD|2024-01-01 10:06:00')",
+	)
+	for _, c := range []struct{ table, right string }{
+		// the exchange keeps the normalize's kinds, as in Flink's plan
+		// (Exchange [I,UA,D] over the [UA,D] scan)
+		{"rates_up", `   +- Exchange(distribution=[hash[currency]], changelogMode=[I,UA,D])
+      +- WatermarkAssigner(rowtime=[ts], watermark=[ts], changelogMode=[I,UA,D])
+         +- TableSourceScan(table=[[default_catalog, default_database, rates_up]], fields=[currency, rate, ts], changelogMode=[UA,D])`},
+		{"rates_cdc", `   +- Exchange(distribution=[hash[currency]], changelogMode=[I,UA,D])
+      +- WatermarkAssigner(rowtime=[ts], watermark=[ts], changelogMode=[I,UA,D])
+         +- DropUpdateBefore(changelogMode=[I,UA,D])
+            +- TableSourceScan(table=[[default_catalog, default_database, rates_cdc]], fields=[currency, rate, ts], changelogMode=[I,UB,UA,D])`},
+	} {
+		q := "SELECT o.amount, r.rate FROM ords o JOIN " + c.table + " FOR SYSTEM_TIME AS OF o.ts AS r ON o.currency = r.currency"
+		if got := physicalPlan(t, env, q); !strings.HasSuffix(got, c.right) {
+			t.Errorf("%s:\n%s\nwant the versioned side:\n%s", q, got, c.right)
+		}
+		if got := strings.Join(rowsOf(t, env, q, 2), " "); got != "+I[10.0, 1.0] +I[20.0, 2.0]" {
+			t.Errorf("%s: %s", q, got)
+		}
+	}
 }
