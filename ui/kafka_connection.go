@@ -442,6 +442,9 @@ func (cd *kafkaConnDialog) test() {
 		info, err := kafkabrowser.Test(context.Background(), cfg, kafkaTestTimeout)
 		took := time.Since(started)
 		wb.do(func() {
+			if wb.closed {
+				return
+			}
 			if n != cd.testing {
 				return
 			}

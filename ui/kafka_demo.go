@@ -66,6 +66,9 @@ func (wb *Workbench) produceDemoFlights(c *kafkaConn) {
 		}()
 		took := time.Since(started)
 		wb.do(func() {
+			if wb.closed {
+				return
+			}
 			if err != nil {
 				wb.setStatus("Producing the demo flights failed")
 				wb.messages.add(levelError, fmt.Sprintf("Producing the demo flights into %s on %s (%d written): %s", topic, cfg.Name, n, err), nil)

@@ -110,6 +110,14 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 			t.Errorf("tree:\n%s\nwant a line %q", got, w)
 		}
 	}
+	// a topic's context menu
+	var items []string
+	for _, it := range h.wb.kafka.menuFor(kID(kNodeTopic, "local", "orders")).Items {
+		items = append(items, it.Label)
+	}
+	if got := strings.Join(items, "|"); got != "Peek latest 50|Peek earliest 50||Create table from topic…|Insert topic name into editor" {
+		t.Errorf("topic menu %q", got)
+	}
 	// the workspace keeps the connection
 	list, _, err := h.wb.store.KafkaConnections(context.Background())
 	if err != nil || len(list) != 1 || list[0].Bootstrap != addr {

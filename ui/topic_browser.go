@@ -104,6 +104,9 @@ func (k *kafkaUI) load(c *kafkaConn) {
 			topics, err = cl.Topics(context.Background(), internal)
 		}
 		wb.do(func() {
+			if wb.closed {
+				return
+			}
 			if c.gen != gen {
 				return
 			}
@@ -143,6 +146,9 @@ func (k *kafkaUI) loadLags(c *kafkaConn, topic string) {
 			lags, err = cl.Lags(context.Background(), topic)
 		}
 		wb.do(func() {
+			if wb.closed {
+				return
+			}
 			if c.gen != gen {
 				return
 			}

@@ -246,6 +246,9 @@ func (p *topicPeek) peek() {
 		}
 		took := time.Since(started)
 		wb.do(func() {
+			if wb.closed {
+				return
+			}
 			if n != p.n {
 				return
 			}
@@ -324,6 +327,9 @@ func (wb *Workbench) createTableFromTopic(c *kafkaConn, topic string) {
 			}
 		}
 		wb.do(func() {
+			if wb.closed {
+				return
+			}
 			if err != nil {
 				msg := strings.TrimPrefix(err.Error(), infer.ErrUnsupported.Error()+": ")
 				wb.setStatus("Cannot create a table from " + topic)
