@@ -27,7 +27,10 @@
 // reused while the broker keeps its data.
 //
 //	go run -tags migrated_fynedo ./interop/kafkabench [-records 10000000] [-formats json,avro]
-//	    [-runs 3] [-engines riffle,flink] [-mode streaming|batch] [-cpuprofile riffle.pprof]
+//	    [-runs 3] [-engines riffle,flink] [-mode streaming|batch] [-cpuprofile cpu.pprof] [-memprofile mem.pprof]
+//
+// Riffle's child inherits the environment: GOGC=400 shows what the garbage
+// collector costs (see docs/kafka-testing.md).
 package main
 
 import (
@@ -66,6 +69,7 @@ var (
 	mode       = flag.String("mode", "streaming", "execution.runtime-mode of both engines: streaming or batch")
 	verify     = flag.Bool("verify", true, "check COUNT(*), SUM(id), SUM(amount) on each engine before timing")
 	cpuprofile = flag.String("cpuprofile", "", "write a CPU profile of Riffle's first timed run of the first format to this file")
+	memprofile = flag.String("memprofile", "", "write an allocation profile of Riffle's first timed run of the first format to this file")
 	// The child's flags.
 	child      = flag.String("child", "", "internal: run one Riffle query in this process: 'blackhole' or 'verify'")
 	bootstrap  = flag.String("bootstrap", "", "internal: the broker (child)")
@@ -152,9 +156,9 @@ func run() error {
 			}
 			var rs []result
 			for r := 0; r < *runs; r++ {
-				prof := ""
+				var prof []string
 				if r == 0 && i == 0 {
-					prof = *cpuprofile
+					prof = profileFlags()
 				}
 				b0 := procCPU(brokerPID)
 				res, err := riffleBlackhole(k.Bootstrap, topic, format, prof)
@@ -432,7 +436,7 @@ produce:
 
 // riffleBlackhole runs the blackhole query in a child process and returns
 // the child's own wall time of the query and the process's CPU time.
-func riffleBlackhole(bootstrap, topic, format, profile string) (result, error) {
+func riffleBlackhole(bootstrap, topic, format string, profile []string) (result, error) {
 	out, st, err := runSelf("blackhole", bootstrap, topic, format, profile)
 	if err != nil {
 		return result{}, err
@@ -445,7 +449,7 @@ func riffleBlackhole(bootstrap, topic, format, profile string) (result, error) {
 }
 
 func riffleVerify(bootstrap, topic, format string) (string, error) {
-	out, _, err := runSelf("verify", bootstrap, topic, format, "")
+	out, _, err := runSelf("verify", bootstrap, topic, format, nil)
 	if err != nil {
 		return "", err
 	}
@@ -456,15 +460,25 @@ func riffleVerify(bootstrap, topic, format string) (string, error) {
 	return rep.Row, nil
 }
 
-func runSelf(what, bootstrap, topic, format, profile string) ([]byte, *os.ProcessState, error) {
+// profileFlags are the child's flags for the profiles asked for.
+func profileFlags() []string {
+	var out []string
+	if *cpuprofile != "" {
+		out = append(out, "-cpuprofile", *cpuprofile)
+	}
+	if *memprofile != "" {
+		out = append(out, "-memprofile", *memprofile)
+	}
+	return out
+}
+
+func runSelf(what, bootstrap, topic, format string, profile []string) ([]byte, *os.ProcessState, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, nil, err
 	}
 	args := []string{"-child", what, "-bootstrap", bootstrap, "-topic", topic, "-format", format, "-mode", *mode}
-	if profile != "" {
-		args = append(args, "-cpuprofile", profile)
-	}
+	args = append(args, profile...)
 	cmd := exec.Command(self, args...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
@@ -540,6 +554,9 @@ func runChild() error {
 		}
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
+	if *memprofile != "" {
+		runtime.MemProfileRate = 64 << 10
+	}
 	t0 := time.Now()
 	res, err := env.ExecuteSQL("INSERT INTO sink SELECT * FROM src")
 	if err != nil {
@@ -547,6 +564,16 @@ func runChild() error {
 	}
 	if err := res.Wait(0); err != nil {
 		return err
+	}
+	if *memprofile != "" {
+		f, err := os.Create(*memprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			return err
+		}
 	}
 	return json.NewEncoder(os.Stdout).Encode(childReport{WallNanos: int64(time.Since(t0))})
 }
