@@ -5,6 +5,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -137,4 +138,91 @@ func TestKafkaWorkbenchRealBroker(t *testing.T) {
 	}
 	h.until("the changelog applied", func() bool { return strings.Join(rows(rt.grid), "; ") == "1 | scooter | 5.18" })
 	rt.stop()
+}
+
+// TestKafkaGeneratedTableOnFlink: the CREATE TABLE the workbench generates
+// for a topic (json, and debezium-json) is Flink's: run on real Flink 2.3
+// through a SQL Gateway connection of the workbench (with Flink's kafka
+// connector jar and 'scan.bounded.mode' added so the read ends), it reads
+// the same rows Riffle reads.
+//
+//	go test -tags interop,migrated_fynedo -run TestKafkaGeneratedTableOnFlink ./ui/
+func TestKafkaGeneratedTableOnFlink(t *testing.T) {
+	k, err := interop.KafkaFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := interop.FlinkFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	jars, _ := filepath.Glob(filepath.Join(f.Home, "lib", "flink-sql-connector-kafka-*.jar"))
+	if len(jars) == 0 {
+		t.Fatalf("Flink's kafka connector is not in %s/lib (scripts/flink.sh install)", f.Home)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	orders, products := interop.UniqueTopic("wbf-orders"), interop.UniqueTopic("wbf-products")
+	for _, tp := range []string{orders, products} {
+		if err := k.CreateTopic(ctx, tp, 2, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var recs []*kgo.Record
+	for i := 0; i < 4; i++ {
+		recs = append(recs, &kgo.Record{Partition: int32(i % 2),
+			Value: []byte(fmt.Sprintf(`{"order_id": %d, "item": "item-%d", "tags": ["a", "b%d"], "customer": {"id": %d}}`, i, i, i, 10+i))})
+	}
+	if err := k.Produce(ctx, orders, recs...); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Produce(ctx, products, interop.ValueRecords(
+		`{"before": null, "after": {"id": 1, "name": "scooter", "weight": 3.14}, "op": "c", "ts_ms": 1}`,
+		`{"before": {"id": 1, "name": "scooter", "weight": 3.14}, "after": {"id": 1, "name": "scooter", "weight": 5.18}, "op": "u", "ts_ms": 2}`,
+	)...); err != nil {
+		t.Fatal(err)
+	}
+
+	h := newHarness(t)
+	c := h.addKafka("real", k.Bootstrap)
+	generated := func(topic, name string) string {
+		h.wb.createTableFromTopic(c, topic)
+		h.until("the review", func() bool { r := h.wb.authoring().review; return r != nil && r.res.Path == "topic "+topic })
+		r := h.wb.authoring().review
+		r.name.SetText(name)
+		ddl := r.ddl.Text()
+		r.dlg.Hide()
+		ddl = strings.Replace(ddl, "CREATE TABLE", "CREATE TEMPORARY TABLE", 1)
+		return strings.Replace(ddl, "'scan.startup.mode' = 'earliest-offset',", "'scan.startup.mode' = 'earliest-offset',\n  'scan.bounded.mode' = 'latest-offset',", 1)
+	}
+	ordersDDL := generated(orders, "f_orders")
+	if !strings.Contains(ordersDDL, "tags ARRAY<STRING>") || !strings.Contains(ordersDDL, "customer ROW<`id` BIGINT>") {
+		t.Errorf("DDL:\n%s", ordersDDL)
+	}
+	productsDDL := generated(products, "f_products")
+
+	h.newTab("")
+	h.addConnection("flink", f.Gateway, "", "")
+	prelude := ""
+	for _, j := range jars {
+		prelude += "ADD JAR '" + j + "';\n"
+	}
+	rt := h.run("SET 'execution.runtime-mode' = 'batch';\n" + prelude + ordersDDL + ";\n" +
+		"SELECT order_id, item, tags[2] AS t2, customer.id AS cid FROM f_orders ORDER BY order_id")
+	if rt == nil {
+		t.Fatalf("no result; messages:\n%s", h.messages())
+	}
+	h.waitDone(rt)
+	if got, want := strings.Join(rows(rt.grid), "; "), "0 | item-0 | b0 | 10; 1 | item-1 | b1 | 11; 2 | item-2 | b2 | 12; 3 | item-3 | b3 | 13"; got != want {
+		t.Errorf("Flink read %q, want %q; messages:\n%s", got, want, h.messages())
+	}
+	rt = h.run("SET 'execution.runtime-mode' = 'streaming';\n" + prelude + productsDDL + ";\n" +
+		"SELECT id, name, weight FROM f_products")
+	if rt == nil {
+		t.Fatalf("no result; messages:\n%s", h.messages())
+	}
+	h.waitDone(rt)
+	if got := strings.Join(rows(rt.grid), "; "); got != "1 | scooter | 5.18" {
+		t.Errorf("Flink read %q from the Debezium topic, want the updated row; messages:\n%s", got, h.messages())
+	}
 }
