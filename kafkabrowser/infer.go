@@ -114,7 +114,7 @@ func Infer(cfg Config, topic string, msgs []Message) (*Proposal, error) {
 		}
 	default:
 		if id, ok := confluentAvro(values); ok {
-			return nil, fmt.Errorf("%w: the values of topic %s are Avro in Confluent's wire format (schema id %d): their schema is in a schema registry, which the workbench does not read; write the table with 'format' = 'avro-confluent' and its 'avro-confluent.url', or 'avro' with the columns of the writer's schema", infer.ErrUnsupported, topic, id)
+			return nil, fmt.Errorf("%w: the values of topic %s are Avro in Confluent's wire format (schema id %d): their schema is in a schema registry, which Riffle does not read ('avro-confluent' is not available yet), so no table can be inferred; Flink reads such a topic with 'format' = 'avro-confluent' and 'avro-confluent.url'", infer.ErrUnsupported, topic, id)
 		}
 		text := true
 		for _, v := range values {
