@@ -789,7 +789,7 @@ func (r *RemoteResult) PrintTo(w io.Writer) error {
 		return err
 	}
 	defer it.Close()
-	return table.PrintTableau(w, r.schema, it, table.TableauOptions{Streaming: r.isQuery && r.streaming, MaxColumnWidth: r.maxWidth, Zone: r.zone})
+	return table.PrintTableau(w, r.schema, it, table.TableauOptions{Streaming: r.isQuery && r.streaming, MaxColumnWidth: r.maxWidth, Zone: r.zone, NullAsEmpty: !r.isQuery})
 }
 
 type pageOrErr struct {

@@ -345,7 +345,9 @@ func (x *execution) createCatalog(cc *sql.CreateCatalog) (*TableResult, error) {
 	}
 	db := opts["default-database"]
 	if db == "" {
-		db = catalog.DefaultDatabase
+		// GenericInMemoryCatalogFactory's default-database is "default"
+		// (default_database is only the built-in default_catalog's)
+		db = "default"
 	}
 	if err := x.env.catalogs.RegisterCatalog(name, catalog.NewInMemoryCatalog(name, db)); err != nil {
 		return nil, err

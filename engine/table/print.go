@@ -33,6 +33,10 @@ type TableauOptions struct {
 	// Zone renders TIMESTAMP_LTZ values (table.local-time-zone); nil means
 	// time.Local.
 	Zone *time.Location
+	// NullAsEmpty prints NULL as an empty cell instead of "<NULL>", as
+	// Flink's SQL Client does for results that are not queries (DESCRIBE,
+	// SHOW COLUMNS, DESCRIBE CATALOG: TableauStyle's printNullAsEmpty).
+	NullAsEmpty bool
 }
 
 // PrintTableau writes rows in the tableau layout of Flink's SQL Client. It
@@ -46,16 +50,17 @@ func PrintTableau(w io.Writer, schema *TableSchema, rows Rows, opts TableauOptio
 	if zone == nil {
 		zone = time.Local
 	}
-	p := &tableauPrinter{names: schema.names, types: schema.types, streaming: opts.Streaming, maxWidth: mw, zone: zone}
+	p := &tableauPrinter{names: schema.names, types: schema.types, streaming: opts.Streaming, maxWidth: mw, zone: zone, nullAsEmpty: opts.NullAsEmpty}
 	return p.print(w, rows)
 }
 
 type tableauPrinter struct {
-	names     []string
-	types     []*types.DataType
-	streaming bool
-	maxWidth  int
-	zone      *time.Location
+	names       []string
+	types       []*types.DataType
+	streaming   bool
+	maxWidth    int
+	zone        *time.Location
+	nullAsEmpty bool
 }
 
 // FormatCell renders one value as the SQL Client shows it (NULL as
@@ -68,9 +73,19 @@ func FormatCell(v any, t *types.DataType, zone *time.Location) string {
 }
 
 func (p *tableauPrinter) cell(v any, t *types.DataType) string {
-	s := FormatCell(v, t, p.zone)
-	if DisplayWidth(s) > p.maxWidth {
-		s = truncateToWidth(s, max(p.maxWidth-3, 0)) + "..."
+	if v == nil && p.nullAsEmpty {
+		return ""
+	}
+	return FormatCell(v, t, p.zone)
+}
+
+// fit cuts a cell that is wider than its column to the column's width,
+// ending in "..." (Flink's TableauStyle.printTableauRow): only variable
+// width columns (strings, DOUBLE, arrays, ...) can be narrower than their
+// values, a TIMESTAMP or BOOLEAN column is as wide as its type needs.
+func fit(s string, width int) string {
+	if DisplayWidth(s) > width {
+		return truncateToWidth(s, max(width-3, 0)) + "..."
 	}
 	return s
 }
@@ -112,8 +127,18 @@ func truncateToWidth(s string, w int) string {
 }
 
 // typeWidth is the display width Flink derives from a type for streaming
-// output (variable-width types get the maximum column width).
-func typeWidth(t *types.DataType, maxWidth int) int {
+// output (TableauStyle.columnWidthsByType): variable-width types get the
+// maximum column width, and every column is at least as wide as "<NULL>"
+// unless NULL prints empty.
+func typeWidth(t *types.DataType, maxWidth int, nullAsEmpty bool) int {
+	w := fixedTypeWidth(t, maxWidth)
+	if !nullAsEmpty {
+		w = max(w, len("<NULL>"))
+	}
+	return w
+}
+
+func fixedTypeWidth(t *types.DataType, maxWidth int) int {
 	switch t.Root {
 	case types.Boolean:
 		return 5
@@ -135,10 +160,16 @@ func typeWidth(t *types.DataType, maxWidth int) int {
 		}
 		return 8
 	case types.TimestampRoot, types.TimestampLTZRoot:
-		if t.Precision > 0 {
-			return 20 + t.Precision
+		// yyyy-MM-dd HH:mm:ss, then the fraction in steps of 3 digits
+		switch {
+		case t.Precision == 0:
+			return 19
+		case t.Precision <= 3:
+			return 23
+		case t.Precision <= 6:
+			return 26
 		}
-		return 19
+		return 29
 	}
 	return maxWidth
 }
@@ -150,7 +181,7 @@ func (p *tableauPrinter) print(w io.Writer, it Rows) error {
 		widths := make([]int, len(names)+1)
 		widths[0] = 2
 		for i, n := range names {
-			widths[i+1] = max(typeWidth(ts[i], p.maxWidth), DisplayWidth(n))
+			widths[i+1] = max(typeWidth(ts[i], p.maxWidth, p.nullAsEmpty), DisplayWidth(n))
 		}
 		sep := separator(widths)
 		header := append([]string{"op"}, names...)
@@ -163,7 +194,7 @@ func (p *tableauPrinter) print(w io.Writer, it Rows) error {
 			cells := make([]string, len(names)+1)
 			cells[0] = r.Kind.ShortString()
 			for i, v := range r.Values {
-				cells[i+1] = p.cell(v, ts[i])
+				cells[i+1] = fit(p.cell(v, ts[i]), widths[i+1])
 			}
 			if _, err := fmt.Fprint(w, line(widths, cells)); err != nil {
 				return err
@@ -204,13 +235,25 @@ func (p *tableauPrinter) print(w io.Writer, it Rows) error {
 			widths[i] = max(widths[i], DisplayWidth(c))
 		}
 	}
+	// Flink's columnWidthsByContent caps every column, names included, at
+	// the maximum width
+	for i := range widths {
+		widths[i] = min(widths[i], p.maxWidth)
+	}
+	fitAll := func(cells []string) []string {
+		out := make([]string, len(cells))
+		for i, c := range cells {
+			out[i] = fit(c, widths[i])
+		}
+		return out
+	}
 	sep := separator(widths)
 	var b strings.Builder
 	b.WriteString(sep)
-	b.WriteString(line(widths, names))
+	b.WriteString(line(widths, fitAll(names)))
 	b.WriteString(sep)
 	for _, r := range rows {
-		b.WriteString(line(widths, r))
+		b.WriteString(line(widths, fitAll(r)))
 	}
 	b.WriteString(sep)
 	fmt.Fprintf(&b, "%d %s in set\n", len(rows), plural(len(rows), "row", "rows"))

@@ -438,5 +438,6 @@ func (r *TableResult) tableauOptions() TableauOptions {
 		// content without a maximum
 		width = math.MaxInt32
 	}
-	return TableauOptions{Streaming: r.query && r.streaming, MaxColumnWidth: width, Zone: r.zone}
+	// and print NULL (DESCRIBE's key, extras, watermark) as an empty cell
+	return TableauOptions{Streaming: r.query && r.streaming, MaxColumnWidth: width, Zone: r.zone, NullAsEmpty: !r.query}
 }

@@ -235,6 +235,13 @@ func describeSchema(s *types.Schema, streaming bool) *TableResult {
 		}
 		pkStr = "PRI(" + strings.Join(s.PrimaryKey.Columns, ", ") + ")"
 	}
+	// Flink adds a comment column when any column has a comment
+	withComment := false
+	for _, c := range s.Columns {
+		if c.Comment != "" {
+			withComment = true
+		}
+	}
 	for _, c := range s.Columns {
 		t := c.Type
 		if _, ok := wm[c.Name]; ok && streaming {
@@ -263,13 +270,26 @@ func describeSchema(s *types.Schema, streaming bool) *TableResult {
 		if w, ok := wm[c.Name]; ok {
 			water = w
 		}
-		rows = append(rows, types.NewRow(c.Name, typ, t.Nullable, key, extras, water))
+		vals := []any{c.Name, typ, t.Nullable, key, extras, water}
+		if withComment {
+			var comment any
+			if c.Comment != "" {
+				comment = c.Comment
+			}
+			vals = append(vals, comment)
+		}
+		rows = append(rows, types.NewRow(vals...))
 	}
 	// All columns nullable, as in Flink's DESCRIBE result.
 	st := types.StringType()
+	names := []string{"name", "type", "null", "key", "extras", "watermark"}
+	colTypes := []*types.DataType{st, st, types.BooleanType(), st, st, st}
+	if withComment {
+		names = append(names, "comment")
+		colTypes = append(colTypes, st)
+	}
 	return &TableResult{kind: SuccessWithContent,
-		schema: NewTableSchema([]string{"name", "type", "null", "key", "extras", "watermark"},
-			[]*types.DataType{st, st, types.BooleanType(), st, st, st}),
+		schema: NewTableSchema(names, colTypes),
 		static: rows}
 }
 

@@ -65,13 +65,13 @@ SELECT COUNT(*) AS n, COUNT(cost) AS c FROM t1;
 !ok
 
 DESCRIBE t1;
-+-------+----------------+------+--------+----------------+-----------+
-|  name |           type | null |    key |         extras | watermark |
-+-------+----------------+------+--------+----------------+-----------+
-|    id |            INT | TRUE | <NULL> |         <NULL> |    <NULL> |
-| price | DECIMAL(10, 2) | TRUE | <NULL> |         <NULL> |    <NULL> |
-|  cost | DECIMAL(21, 2) | TRUE | <NULL> | AS `price` * 2 |    <NULL> |
-+-------+----------------+------+--------+----------------+-----------+
++-------+----------------+------+-----+----------------+-----------+
+|  name |           type | null | key |         extras | watermark |
++-------+----------------+------+-----+----------------+-----------+
+|    id |            INT | TRUE |     |                |           |
+| price | DECIMAL(10, 2) | TRUE |     |                |           |
+|  cost | DECIMAL(21, 2) | TRUE |     | AS `price` * 2 |           |
++-------+----------------+------+-----+----------------+-----------+
 3 rows in set
 !ok
 
@@ -133,9 +133,9 @@ DESCRIBE e;
 +------+--------------+-------+---------+-------------+----------------------------+
 | name |         type |  null |     key |      extras |                  watermark |
 +------+--------------+-------+---------+-------------+----------------------------+
-|   id |          INT | FALSE | PRI(id) |      <NULL> |                     <NULL> |
-|   ts | TIMESTAMP(3) |  TRUE |  <NULL> |      <NULL> | `ts` - INTERVAL '1' SECOND |
-|    x |          INT | FALSE |  <NULL> | AS `id` + 1 |                     <NULL> |
+|   id |          INT | FALSE | PRI(id) |             |                            |
+|   ts | TIMESTAMP(3) |  TRUE |         |             | `ts` - INTERVAL '1' SECOND |
+|    x |          INT | FALSE |         | AS `id` + 1 |                            |
 +------+--------------+-------+---------+-------------+----------------------------+
 3 rows in set
 !ok
@@ -157,9 +157,9 @@ DESCRIBE e;
 +------+--------------+-------+---------+-------------+-----------+
 | name |         type |  null |     key |      extras | watermark |
 +------+--------------+-------+---------+-------------+-----------+
-|   id |          INT | FALSE | PRI(id) |      <NULL> |    <NULL> |
-|  ts2 | TIMESTAMP(3) |  TRUE |  <NULL> |      <NULL> |    <NULL> |
-|    y |          INT | FALSE |  <NULL> | AS `id` + 1 |    <NULL> |
+|   id |          INT | FALSE | PRI(id) |             |           |
+|  ts2 | TIMESTAMP(3) |  TRUE |         |             |           |
+|    y |          INT | FALSE |         | AS `id` + 1 |           |
 +------+--------------+-------+---------+-------------+-----------+
 3 rows in set
 !ok
@@ -178,8 +178,8 @@ DESCRIBE p;
 +------+------+-------+----------+--------+-----------+
 | name | type |  null |      key | extras | watermark |
 +------+------+-------+----------+--------+-----------+
-|  pid |  INT | FALSE | PRI(pid) | <NULL> |    <NULL> |
-|    v |  INT |  TRUE |   <NULL> | <NULL> |    <NULL> |
+|  pid |  INT | FALSE | PRI(pid) |        |           |
+|    v |  INT |  TRUE |          |        |           |
 +------+------+-------+----------+--------+-----------+
 2 rows in set
 !ok

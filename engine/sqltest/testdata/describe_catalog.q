@@ -3,8 +3,8 @@
 # options but 'type' as option:<key>; a catalog not made by CREATE CATALOG
 # (default_catalog) has no descriptor to describe. Checked with Flink
 # 2.3.0's SQL Gateway (the comment of dc2 arrives as JSON null) and SQL
-# Client, which prints the NULL cells of non-query results empty where this
-# harness prints <NULL>.
+# Client, which prints the NULL cells of non-query results empty, as this
+# harness does.
 
 CREATE CATALOG dc1 COMMENT 'hi' WITH ('type' = 'generic_in_memory');
 [INFO] Execute statement succeeded.
@@ -28,7 +28,7 @@ DESCRIBE CATALOG EXTENDED dc2;
 +-----------+-------------------+
 |      name |               dc2 |
 |      type | generic_in_memory |
-|   comment |            <NULL> |
+|   comment |                   |
 +-----------+-------------------+
 3 rows in set
 !ok

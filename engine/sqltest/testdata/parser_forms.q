@@ -81,11 +81,11 @@ CREATE TEMPORARY VIEW empty_array AS SELECT ARRAY[] AS e;
 !info
 # riffle-only: depends on the view of the empty ARRAY[] constructor (Riffle extension)
 DESCRIBE empty_array;
-+------+---------------------+-------+--------+--------+-----------+
-| name |                type |  null |    key | extras | watermark |
-+------+---------------------+-------+--------+--------+-----------+
-|    e | ARRAY<INT NOT NULL> | FALSE | <NULL> | <NULL> |    <NULL> |
-+------+---------------------+-------+--------+--------+-----------+
++------+---------------------+-------+-----+--------+-----------+
+| name |                type |  null | key | extras | watermark |
++------+---------------------+-------+-----+--------+-----------+
+|    e | ARRAY<INT NOT NULL> | FALSE |     |        |           |
++------+---------------------+-------+-----+--------+-----------+
 1 row in set
 !ok
 CREATE TABLE tsv (a STRING, b INT) WITH ('connector' = 'filesystem', 'path' = '${TESTDATA}/csv-spaces/tab.tsv', 'format' = 'csv', 'csv.field-delimiter' = U&'\0009');

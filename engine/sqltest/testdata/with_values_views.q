@@ -200,12 +200,12 @@ SHOW VIEWS;
 # a view's column list renames its columns; a grouped SUM of a NOT NULL
 # column is NOT NULL (Calcite ReturnTypes.AGG_SUM)
 DESCRIBE v3;
-+--------------+------------+-------+--------+--------+-----------+
-|         name |       type |  null |    key | extras | watermark |
-+--------------+------------+-------+--------+--------+-----------+
-|         name | VARCHAR(6) | FALSE | <NULL> | <NULL> |    <NULL> |
-| total_amount |        INT | FALSE | <NULL> | <NULL> |    <NULL> |
-+--------------+------------+-------+--------+--------+-----------+
++--------------+------------+-------+-----+--------+-----------+
+|         name |       type |  null | key | extras | watermark |
++--------------+------------+-------+-----+--------+-----------+
+|         name | VARCHAR(6) | FALSE |     |        |           |
+| total_amount |        INT | FALSE |     |        |           |
++--------------+------------+-------+-----+--------+-----------+
 2 rows in set
 !ok
 # a view sees the objects as they are when it is queried
