@@ -107,6 +107,7 @@ type kafkaUI struct {
 	internalCheck *widget.Check
 	showInternal  bool
 	pane          fyne.CanvasObject
+	split         *container.Split // the catalog above, the Kafka tree below
 	peeks         []*topicPeek
 	dlg           *kafkaConnDialog // the open dialog (tests)
 }
@@ -174,6 +175,9 @@ func (k *kafkaUI) save(old string, cfg kafkabrowser.Config) (*kafkaConn, error) 
 	if old == "" || c == nil {
 		c = &kafkaConn{cfg: cfg}
 		k.conns = append(k.conns, c)
+		if len(k.conns) == 1 && k.split != nil && k.split.Offset > 0.7 {
+			k.split.SetOffset(0.62) // the first cluster: room for its topics
+		}
 	} else {
 		if old != cfg.Name {
 			if err := k.wb.store.DeleteKafkaConnection(ctx, old); err != nil {

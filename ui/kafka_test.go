@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -329,5 +330,30 @@ func TestKafkaPasswordStaysOutOfSavedSQL(t *testing.T) {
 	}
 	if sql := demoKafkaSQL(cfg); strings.Contains(sql, "s3cr3t") || !strings.Contains(sql, `password="********"`) {
 		t.Errorf("demo SQL:\n%s", sql)
+	}
+}
+
+func TestKafkaPaneSplitIsSaved(t *testing.T) {
+	test.NewTempApp(t)
+	path := filepath.Join(t.TempDir(), "ws.riffle")
+	h := open(t, path)
+	if got := h.wb.kafka.split.Offset; got != 0.8 {
+		t.Errorf("split without clusters %v, want 0.8", got)
+	}
+	if _, err := h.wb.kafka.save("", kafkabrowser.Config{Name: "x", Bootstrap: "127.0.0.1:1"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.wb.kafka.split.Offset; got != 0.62 {
+		t.Errorf("split with a cluster %v, want 0.62", got)
+	}
+	h.wb.kafka.split.SetOffset(0.45)
+	h.close()
+	h = open(t, path)
+	defer h.close()
+	if got := h.wb.kafka.split.Offset; got != 0.45 {
+		t.Errorf("split after reopening %v, want 0.45", got)
+	}
+	if h.wb.kafka.byName("x") == nil {
+		t.Error("the connection was not kept")
 	}
 }

@@ -62,10 +62,16 @@ func (wb *Workbench) kafkaPane(catalog fyne.CanvasObject) fyne.CanvasObject {
 	title := widget.NewLabelWithStyle("Kafka", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	head := container.NewBorder(nil, nil, title, container.NewHBox(k.internalCheck, refresh, add))
 	k.pane = container.NewBorder(head, nil, nil, nil, k.tree)
-	split := container.NewVSplit(catalog, k.pane)
-	split.Offset = 0.62
-	return split
+	k.split = container.NewVSplit(catalog, k.pane)
+	k.split.Offset = 0.62
+	if len(k.conns) == 0 {
+		k.split.Offset = 0.8 // room for the catalog until a cluster is added
+	}
+	return k.split
 }
+
+// splitKafka names the catalog / Kafka tree split in the saved layout.
+const splitKafka = "kafka"
 
 // refreshTree redraws the tree from what was read.
 func (k *kafkaUI) refreshTree() {

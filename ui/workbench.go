@@ -573,14 +573,21 @@ func (wb *Workbench) restoreWindow(w persistence.Window) {
 	if v, ok := w.Splits[splitResults]; ok && v > 0 && v < 1 {
 		wb.vsplit.SetOffset(v)
 	}
+	if v, ok := w.Splits[splitKafka]; ok && v > 0 && v < 1 && wb.kafka != nil && wb.kafka.split != nil {
+		wb.kafka.split.SetOffset(v) // Kafka hook: catalog above, Kafka tree below
+	}
 	wb.lastLayout = wb.layoutState()
 }
 
 func (wb *Workbench) layoutState() persistence.Window {
 	s := wb.win.Canvas().Size()
-	return persistence.Window{Width: s.Width, Height: s.Height, Splits: map[string]float64{
+	l := persistence.Window{Width: s.Width, Height: s.Height, Splits: map[string]float64{
 		splitCatalog: wb.hsplit.Offset, splitResults: wb.vsplit.Offset,
 	}}
+	if wb.kafka != nil && wb.kafka.split != nil {
+		l.Splits[splitKafka] = wb.kafka.split.Offset // Kafka hook
+	}
+	return l
 }
 
 // saveLayoutIfChanged writes the window size and splits when they changed.
@@ -590,7 +597,8 @@ func (wb *Workbench) saveLayoutIfChanged() {
 		return
 	}
 	if l.Width == wb.lastLayout.Width && l.Height == wb.lastLayout.Height &&
-		l.Splits[splitCatalog] == wb.lastLayout.Splits[splitCatalog] && l.Splits[splitResults] == wb.lastLayout.Splits[splitResults] {
+		l.Splits[splitCatalog] == wb.lastLayout.Splits[splitCatalog] && l.Splits[splitResults] == wb.lastLayout.Splits[splitResults] &&
+		l.Splits[splitKafka] == wb.lastLayout.Splits[splitKafka] {
 		return
 	}
 	if err := wb.store.SaveWindow(context.Background(), l); err == nil {
