@@ -55,6 +55,9 @@ type normalizeSpec struct {
 	duplicate bool
 	// metadata: the scan reads metadata columns.
 	metadata bool
+	// keyOnlyDeletes: the source's deletes may carry only the key (Flink's
+	// PD), so the normalize stays for consumers that need full deletes
+	keyOnlyDeletes bool
 	// restore is set on the Calc that drops key columns the query did not
 	// read (its projections).
 	restore []expr.Expr
@@ -169,7 +172,7 @@ func (pl *planner) changelogScan(orig, ns *Scan, src connector.Source, p *PhysNo
 	for _, k := range key {
 		keyNames = append(keyNames, names[k])
 	}
-	spec := &normalizeSpec{keys: key, duplicate: duplicate, metadata: len(ns.Metadata) > 0}
+	spec := &normalizeSpec{keys: key, duplicate: duplicate, metadata: len(ns.Metadata) > 0, keyOnlyDeletes: mode.KeyOnlyDeletes()}
 	cn := &PhysNode{Op: "ChangelogNormalize", Attrs: []string{"key=[" + strings.Join(keyNames, ", ") + "]"}, Inputs: []*PhysNode{ex},
 		Cols: p.Cols, Mode: types.RetractMode, Parallelism: par, rows: p.rows, upsertKeys: [][]int{key}, normalize: spec}
 	keyTypes := make([]*types.DataType, len(key))
@@ -299,11 +302,12 @@ func (pl *planner) pushIntoNormalize(in *PhysNode, projs []expr.Expr, where expr
 
 // normalizeRemovable reports whether a ChangelogNormalize whose consumer
 // takes upserts can go (Flink's ChangelogNormalizeRequirementResolver):
-// no pushed condition, not deduplicating CDC events and no metadata
-// columns read.
+// no pushed condition, not deduplicating CDC events, no metadata columns
+// read, and deletes with full rows (Riffle's consumers all ask for those;
+// Flink lets a sink that deletes by key take key-only ones).
 func normalizeRemovable(p *PhysNode) bool {
 	s := p.normalize
-	return s != nil && s.cond == nil && !s.duplicate && !s.metadata
+	return s != nil && s.cond == nil && !s.duplicate && !s.metadata && !s.keyOnlyDeletes
 }
 
 // dropNormalizedUpdateBefore leaves the -U rows out of a ChangelogNormalize

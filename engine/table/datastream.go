@@ -303,8 +303,12 @@ func (s *streamSourceImpl) Bounded() bool { return s.s.ds.bounded }
 
 // ChangelogMode is the declared mode: an upsert stream ([I,UA,D] with a
 // primary key) is normalized by the planner's ChangelogNormalize, as
-// Flink's fromChangelogStream is.
+// Flink's fromChangelogStream is, and its deletes may carry only the key
+// (Flink 2.3's ChangelogMode.upsert(): [I,UA,PD]).
 func (s *streamSourceImpl) ChangelogMode() types.ChangelogMode {
+	if s.s.pk != nil {
+		return s.s.mode.WithKeyOnlyDeletes()
+	}
 	return s.s.mode
 }
 

@@ -7,6 +7,9 @@ import "strings"
 // unique key, no -U) or retract [I,UB,UA,D].
 type ChangelogMode struct {
 	kinds uint8
+	// keyOnlyDeletes: a -D row may carry only the key columns (Flink's
+	// ChangelogMode.keyOnlyDeletes, shown as PD)
+	keyOnlyDeletes bool
 }
 
 // ChangelogModeOf builds a mode from row kinds.
@@ -36,8 +39,18 @@ func (m ChangelogMode) IsInsertOnly() bool { return m.ContainsOnly(Insert) }
 
 // Union merges two modes.
 func (m ChangelogMode) Union(o ChangelogMode) ChangelogMode {
-	return ChangelogMode{m.kinds | o.kinds}
+	return ChangelogMode{m.kinds | o.kinds, m.keyOnlyDeletes || o.keyOnlyDeletes}
 }
+
+// WithKeyOnlyDeletes is m whose -D rows may carry only the key columns
+// (Flink's ChangelogMode.upsert(), as fromChangelogStream declares it).
+func (m ChangelogMode) WithKeyOnlyDeletes() ChangelogMode {
+	m.keyOnlyDeletes = m.Contains(Delete)
+	return m
+}
+
+// KeyOnlyDeletes reports whether -D rows may carry only the key columns.
+func (m ChangelogMode) KeyOnlyDeletes() bool { return m.keyOnlyDeletes }
 
 // Kinds lists the kinds in Flink's order.
 func (m ChangelogMode) Kinds() []RowKind {
@@ -50,10 +63,14 @@ func (m ChangelogMode) Kinds() []RowKind {
 	return out
 }
 
-// String renders EXPLAIN's form: "I", "I,UA,D", "I,UB,UA,D".
+// String renders EXPLAIN's form: "I", "I,UA,D", "I,UB,UA,D" ("PD" for
+// key-only deletes).
 func (m ChangelogMode) String() string {
 	var parts []string
 	names := map[RowKind]string{Insert: "I", UpdateBefore: "UB", UpdateAfter: "UA", Delete: "D"}
+	if m.keyOnlyDeletes {
+		names[Delete] = "PD"
+	}
 	for _, k := range m.Kinds() {
 		parts = append(parts, names[k])
 	}
