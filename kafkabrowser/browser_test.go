@@ -375,3 +375,27 @@ func TestInferJudgesTimestampsInWrittenOrder(t *testing.T) {
 		t.Errorf("rowtime %+v, want at, ascending", p.Rowtime)
 	}
 }
+
+func TestNotAKafkaBrokerFailsClearly(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			buf := make([]byte, 512)
+			c.Read(buf)
+			c.Write([]byte("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"))
+			c.Close()
+		}
+	}()
+	_, err = Test(context.Background(), Config{Name: "x", Bootstrap: l.Addr().String()}, 3*time.Second)
+	if err == nil || !strings.Contains(err.Error(), l.Addr().String()+" answered, but not as a Kafka broker") || !strings.Contains(err.Error(), "HTTP") {
+		t.Errorf("error %v", err)
+	}
+}

@@ -99,6 +99,14 @@ func (c *Client) explain(ctx context.Context, what string, err error) error {
 			return fmt.Errorf("%s: no such topic", what)
 		}
 	}
+	if strings.Contains(err.Error(), "invalid large response size") {
+		// franz-go read a size prefix that no Kafka response has
+		msg := err.Error()
+		if i := strings.Index(msg, "; "); i >= 0 {
+			msg = msg[i+2:]
+		}
+		return fmt.Errorf("%s: %s answered, but not as a Kafka broker (%s)", what, bs, msg)
+	}
 	if c.cfg.sasl() && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) {
 		return fmt.Errorf("%s: %s closed the connection during SASL authentication: check the user name, password and mechanism", what, bs)
 	}
