@@ -399,3 +399,40 @@ func TestNotAKafkaBrokerFailsClearly(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+func TestSilentPortTimesOut(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	accepted := make(chan net.Conn, 64)
+	defer func() {
+		l.Close()
+		for {
+			select {
+			case c := <-accepted:
+				c.Close()
+			default:
+				return
+			}
+		}
+	}()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			select {
+			case accepted <- c: // accepted, never answered
+			default:
+				c.Close()
+			}
+		}
+	}()
+	_, err = Test(context.Background(), Config{Name: "x", Bootstrap: l.Addr().String()}, time.Second)
+	if err == nil || !strings.Contains(err.Error(), "no answer from the Kafka cluster at "+l.Addr().String()+" in time") {
+		t.Errorf("error %v", err)
+	}
+}
