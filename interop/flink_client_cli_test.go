@@ -85,8 +85,6 @@ func TestFlinkClientCLI(t *testing.T) {
 		"| totals |",
 		"| id | INT | TRUE |",
 		"== Abstract Syntax Tree ==",
-		"[INFO] Begin a statement set.",
-		"[INFO] Add SQL update statement to the statement set.",
 	} {
 		if !strings.Contains(fcSpaces(stdout), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)

@@ -393,20 +393,20 @@ func (c *client) clientCommand(ctx context.Context, st sql.Statement, span sql.S
 	switch s := st.(type) {
 	case *sql.BeginStatementSet:
 		if c.inSet {
-			c.fail(name, span, errors.New("a statement set is already open"))
+			c.fail(name, span, errStatementSetOnly)
 			return true, false
 		}
 		c.inSet, c.setText = true, nil
-		c.info("[INFO] Begin a statement set.")
+		c.info(infoSucceeded)
 		return true, true
 	case *sql.End:
 		if !c.inSet {
-			c.fail(name, span, errors.New("END without BEGIN STATEMENT SET"))
+			c.fail(name, span, errors.New("No Statement Set to submit. 'END' statement should be used after 'BEGIN STATEMENT SET'."))
 			return true, false
 		}
 		c.inSet = false
 		if len(c.setText) == 0 {
-			c.info("[INFO] No statement in the statement set, skip submit.")
+			c.info(infoSucceeded)
 			return true, true
 		}
 		stmt := "EXECUTE STATEMENT SET BEGIN\n" + strings.Join(c.setText, ";\n") + ";\nEND"
@@ -423,7 +423,7 @@ func (c *client) clientCommand(ctx context.Context, st sql.Statement, span sql.S
 	case *sql.Insert:
 		if c.inSet {
 			c.setText = append(c.setText, span.Text)
-			c.info("[INFO] Add SQL update statement to the statement set.")
+			c.info(infoSucceeded)
 			return true, true
 		}
 	case *sql.ClientCommand:
@@ -437,11 +437,19 @@ func (c *client) clientCommand(ctx context.Context, st sql.Statement, span sql.S
 		return true, true
 	}
 	if c.inSet {
-		c.fail(name, span, errors.New("only INSERT statements are allowed inside a statement set"))
+		c.fail(name, span, errStatementSetOnly)
 		return true, false
 	}
 	return false, true
 }
+
+// Flink 2.3's SQL Client (through its SQL Gateway) answers BEGIN STATEMENT
+// SET, an INSERT added to the set and the END of an empty set with the
+// plain success message, and refuses anything else inside a set with
+// errStatementSetOnly.
+const infoSucceeded = "[INFO] Execute statement succeeded."
+
+var errStatementSetOnly = errors.New("Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' statement to submit Statement Set.")
 
 func (c *client) info(msg string) {
 	if !c.silent && c.format == FormatTableau {
