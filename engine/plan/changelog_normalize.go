@@ -224,7 +224,7 @@ func (pl *planner) calcNode(in *PhysNode, cols []Column, projs []expr.Expr, wher
 		attrs = append(attrs, "where=["+named(where, names)+"]")
 	}
 	p := &PhysNode{Op: "Calc", Attrs: attrs, Inputs: []*PhysNode{in}, Cols: cols, Mode: in.Mode, Parallelism: in.Parallelism,
-		rows: in.rows, upsertKeys: projectKeys(in.upsertKeys, projs), normalize: spec, where: where}
+		rows: in.rows, upsertKeys: calcKeys(in.upsertKeys, projs), normalize: spec, where: where}
 	p.newOp = func() runtime.Operator {
 		c, err := runtime.NewCalc(where, projs)
 		if err != nil {

@@ -371,7 +371,7 @@ func (pl *planner) calc(n Node) *PhysNode {
 	if where != nil {
 		p.rows = in.rows * selectivity(where)
 	}
-	p.upsertKeys = projectKeys(in.upsertKeys, projs)
+	p.upsertKeys = calcKeys(in.upsertKeys, projs)
 	p.where = where
 	ps := projs
 	w := where

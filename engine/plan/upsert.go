@@ -67,6 +67,15 @@ func projectKeys(keys [][]int, projs []expr.Expr) [][]int {
 	return out
 }
 
+// calcKeys are a Calc's upsert keys: its input's that it projects, a
+// derived set even when empty (Flink's Calc never reports "none").
+func calcKeys(keys [][]int, projs []expr.Expr) [][]int {
+	if out := projectKeys(keys, projs); out != nil {
+		return out
+	}
+	return [][]int{}
+}
+
 // withoutUpdateBefore is m without -U.
 func withoutUpdateBefore(m types.ChangelogMode) types.ChangelogMode {
 	var kinds []types.RowKind
@@ -185,14 +194,16 @@ func (pl *planner) sinkUpdates(in *PhysNode, accepted types.ChangelogMode, pk []
 }
 
 // checkUpsertKeyConflict fails as Flink 2.3 does when an updating query
-// whose rows carry an upsert key is written, with
-// 'table.exec.sink.upsert-materialize' AUTO (the default), to a sink whose
-// primary key pk (input positions) is not that key: Flink asks for an
-// ON CONFLICT clause, which Riffle does not support yet. FORCE and NONE
-// pass (the SinkUpsertMaterializer runs, or not), as does an input with no
-// upsert key.
+// is written, with 'table.exec.sink.upsert-materialize' AUTO (the
+// default), to a sink whose primary key pk (input positions) is not the
+// query's upsert key: Flink asks for an ON CONFLICT clause, which Riffle
+// does not support yet. The message names the first upsert key, "none"
+// when the input derives none (a scan of a table without primary key) and
+// nothing when it derives an empty set (a projection or join that keeps
+// no key), as Flink's does. FORCE and NONE pass (the
+// SinkUpsertMaterializer runs, or not).
 func (pl *planner) checkUpsertKeyConflict(in *PhysNode, s *Sink, pk []int, cols []types.Column) {
-	if !pl.env.Streaming || in.Mode.IsInsertOnly() || len(pk) == 0 || len(in.upsertKeys) == 0 {
+	if !pl.env.Streaming || in.Mode.IsInsertOnly() || len(pk) == 0 {
 		return
 	}
 	if strings.ToUpper(pl.env.Config.GetString(config.SinkUpsertMaterialize.Key, "AUTO")) != "AUTO" || keyedOn(in, pk) {
@@ -208,17 +219,24 @@ func (pl *planner) checkUpsertKeyConflict(in *PhysNode, s *Sink, pk []int, cols 
 	for _, i := range pk {
 		pkNames = append(pkNames, name(i))
 	}
-	uk := append([]int(nil), in.upsertKeys[0]...)
-	sort.Ints(uk)
-	for _, i := range uk {
-		ukNames = append(ukNames, name(i))
+	ukText := "none"
+	if in.upsertKeys != nil {
+		ukText = ""
 	}
-	pl.fail("The query has an upsert key that differs from the primary key of the sink table '%s'. Primary key: [%s], upsert key: [%s]. "+
+	if len(in.upsertKeys) > 0 {
+		uk := append([]int(nil), in.upsertKeys[0]...)
+		sort.Ints(uk)
+		for _, i := range uk {
+			ukNames = append(ukNames, name(i))
+		}
+		ukText = "[" + strings.Join(ukNames, ", ") + "]"
+	}
+	pl.fail("The query has an upsert key that differs from the primary key of the sink table '%s'. Primary key: [%s], upsert key: %s. "+
 		"This can lead to non-deterministic results when multiple records with different upsert keys map to the same primary key. "+
 		"Please specify an ON CONFLICT clause to define how conflicts should be handled: "+
 		"ON CONFLICT DO DEDUPLICATE (update to the latest record, state intensive, since we need to keep the entire history), "+
 		"or ON CONFLICT DO ERROR (fail on conflict), or ON CONFLICT DO NOTHING (keep first record).",
-		s.ID.Summary(), strings.Join(pkNames, ", "), strings.Join(ukNames, ", "))
+		s.ID.Summary(), strings.Join(pkNames, ", "), ukText)
 }
 
 // Join inputs and outputs (Flink's JoinInputSideSpec and
@@ -286,7 +304,7 @@ func joinUpsertKeys(kind runtime.JoinKind, nl int, left, right *PhysNode, lk, rk
 		}
 		return out
 	}
-	var out [][]int
+	out := [][]int{} // a derived, possibly empty set (Flink: not "none")
 	for _, l := range lkeys {
 		for _, r := range rkeys {
 			out = append(out, append(append([]int(nil), l...), shift(r)...))
