@@ -11,8 +11,16 @@ cd "$(dirname "$0")/.."
 TAGS=${TAGS:-migrated_fynedo}
 export FLINK_RUN_DIR=${FLINK_RUN_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/riffle-flink.XXXXXX")}
 export KAFKA_RUN_DIR=${KAFKA_RUN_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/riffle-kafka.XXXXXX")}
-cleanup() { scripts/kafka.sh stop || true; scripts/flink.sh stop || true; }
-trap cleanup EXIT INT TERM
+kafka_start=
+# A broker still starting in the background is waited for, so that it is
+# stopped too rather than left running.
+cleanup() {
+  [ -z "$kafka_start" ] || wait "$kafka_start" 2>/dev/null || true
+  scripts/kafka.sh stop || true
+  scripts/flink.sh stop || true
+}
+trap cleanup EXIT
+trap 'exit 143' INT TERM
 
 t0=$SECONDS
 scripts/flink.sh install
@@ -22,7 +30,10 @@ scripts/kafka.sh start >"$KAFKA_RUN_DIR/start.out" 2>&1 &
 kafka_start=$!
 scripts/flink.sh start >/dev/null
 echo "== flink up: $((SECONDS - t0)) s"
-wait "$kafka_start" || { cat "$KAFKA_RUN_DIR/start.out" >&2; exit 1; }
+started=0
+wait "$kafka_start" || started=$?
+kafka_start=
+[ "$started" = 0 ] || { cat "$KAFKA_RUN_DIR/start.out" >&2; exit 1; }
 echo "== kafka up: $(sed -n 's/^KAFKA_BOOTSTRAP=//p' "$KAFKA_RUN_DIR/endpoints.env")"
 # PyFlink for TestPyFlinkSeedExamples (a venv in the cache, ~1 GiB, about a
 # minute to install once); RIFFLE_PYFLINK=0 leaves it out and skips the test.
