@@ -501,6 +501,13 @@ func IntervalType(q *sql.IntervalQualifier) (*types.DataType, error) {
 
 // lookupFunction resolves a function name through the session.
 func (b *binder) lookupFunction(n *sql.FuncCall) *expr.Function {
+	return b.lookupFunctionIn(n, nil)
+}
+
+// lookupFunctionIn resolves a function name through the session; when it
+// is unknown and sc is not nil, the error names the arguments' type
+// families as Calcite's validator does (nosuchfn(<NUMERIC>, <CHARACTER>)).
+func (b *binder) lookupFunctionIn(n *sql.FuncCall, sc *scope) *expr.Function {
 	parts := identNames(n.Name.Parts)
 	var f *expr.Function
 	var err error
@@ -521,17 +528,88 @@ func (b *binder) lookupFunction(n *sql.FuncCall) *expr.Function {
 		if s := suggest(strings.ToUpper(last), expr.Builtins.Names()); len(last) >= 3 && !strings.EqualFold(s, last) {
 			hint = didYouMean(s)
 		}
-		b.failAt(n.Name, "No match found for function signature %s(%s)%s", name, b.argSummary(n), hint)
+		b.failAt(n.Name, "No match found for function signature %s(%s)%s", name, b.argSummary(n, sc), hint)
 	}
 	return f
 }
 
-func (b *binder) argSummary(n *sql.FuncCall) string {
+// argSummary lists a call's argument types as Calcite's
+// SqlUtil.getOperandTypes shows them in "No match found for function
+// signature": the type family where the type has one (<NUMERIC>,
+// <CHARACTER>, <TIMESTAMP>, <INTERVAL_DAY_TIME>), else the full type
+// (<INTEGER ARRAY>). A bare NULL fails "Illegal use of 'NULL'" first, as in
+// Calcite's validator; without a scope every argument is <ANY>.
+func (b *binder) argSummary(n *sql.FuncCall, sc *scope) string {
 	parts := make([]string, len(n.Args))
-	for i := range parts {
+	for i, a := range n.Args {
 		parts[i] = "<ANY>"
+		if sc == nil {
+			continue
+		}
+		switch a.(type) {
+		case *sql.NullLit:
+			b.failAt(a, "Illegal use of 'NULL'")
+		case *sql.Star:
+			b.failAt(a, "Unknown identifier '*'")
+		}
+		parts[i] = "<" + calciteFamily(b.expr(a, sc).Type()) + ">"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// calciteFamily names a type's SqlTypeFamily, or for types without one
+// (collections, rows) Calcite's full type string.
+func calciteFamily(t *types.DataType) string {
+	switch {
+	case t.IsNumeric():
+		return "NUMERIC"
+	case t.IsString():
+		return "CHARACTER"
+	case t.IsBinary():
+		return "BINARY"
+	case t.IsTimestamp():
+		return "TIMESTAMP"
+	}
+	switch t.Root {
+	case types.Boolean:
+		return "BOOLEAN"
+	case types.DateRoot:
+		return "DATE"
+	case types.TimeRoot:
+		return "TIME"
+	case types.IntervalYearMonthRoot:
+		return "INTERVAL_YEAR_MONTH"
+	case types.IntervalDayTimeRoot:
+		return "INTERVAL_DAY_TIME"
+	}
+	return calciteTypeString(t)
+}
+
+// calciteTypeString is a type as Calcite's RelDataType prints it without
+// nullability: INTEGER, VARCHAR(2147483647), INTEGER ARRAY,
+// (CHAR(1), INTEGER) MAP, RecordType:peek_no_expand(INTEGER a, ...).
+func calciteTypeString(t *types.DataType) string {
+	switch t.Root {
+	case types.Integer:
+		return "INTEGER"
+	case types.VarChar:
+		return "VARCHAR(" + strconv.Itoa(t.Length) + ")"
+	case types.Char:
+		return "CHAR(" + strconv.Itoa(t.Length) + ")"
+	case types.ArrayRoot:
+		return calciteTypeString(t.Elem) + " ARRAY"
+	case types.MultisetRoot:
+		return calciteTypeString(t.Elem) + " MULTISET"
+	case types.MapRoot:
+		return "(" + calciteTypeString(t.Key) + ", " + calciteTypeString(t.Value) + ") MAP"
+	case types.RowRoot:
+		fs := make([]string, len(t.Fields))
+		for i, f := range t.Fields {
+			fs[i] = calciteTypeString(f.Type) + " " + f.Name
+		}
+		return "RecordType:peek_no_expand(" + strings.Join(fs, ", ") + ")"
+	}
+	return t.WithNullable(true).SQLString()
 }
 
 func (b *binder) funcCall(n *sql.FuncCall, sc *scope) expr.Expr {
@@ -541,7 +619,7 @@ func (b *binder) funcCall(n *sql.FuncCall, sc *scope) expr.Expr {
 	if e, ok := b.specialCall(n, sc); ok {
 		return e
 	}
-	f := b.lookupFunction(n)
+	f := b.lookupFunctionIn(n, sc)
 	if f.Kind == expr.AggregateKind {
 		b.failAt(n, "Aggregate function %s is not allowed here", strings.ToUpper(n.Name.String()))
 	}

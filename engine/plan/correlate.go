@@ -160,7 +160,7 @@ func (b *binder) unnestCall(u *sql.Unnest, sc *scope) *expr.TableCall {
 
 // tableCall binds a table function call f(args) over scope sc.
 func (b *binder) tableCall(fc *sql.FuncCall, sc *scope) *expr.TableCall {
-	f := b.lookupFunction(fc)
+	f := b.lookupFunctionIn(fc, sc)
 	name := strings.ToUpper(fc.Name.Parts[len(fc.Name.Parts)-1].Name)
 	if f.Kind != expr.TableKind {
 		b.failAt(fc, "Function '%s' is not a table function", name)

@@ -73,7 +73,7 @@ func (b *binder) resolveSchema(defs []*sql.ColumnDef, wms []*sql.Watermark, cons
 			}
 			e := b.expr(d.Expr, scopeOf(base, "", nil))
 			col.Type = e.Type()
-			col.Expr = d.Expr.String()
+			col.Expr = storedExprText(d.Expr)
 		}
 		if c := d.Constraint; c != nil {
 			if c.Kind != "PRIMARY KEY" {
@@ -168,4 +168,52 @@ func ViewColumns(ctx *Context, q *sql.Query, text string, base sql.Pos) ([]Colum
 		return nil, nil, err
 	}
 	return n.Columns(), n, nil
+}
+
+// storedExprText is the text a computed column keeps (SHOW CREATE TABLE,
+// DESCRIBE's extras): as Flink's validator expands a CREATE TABLE's
+// expressions, the calls of built-in functions written without backquotes
+// are named in upper case (coalesce(b, 'x') becomes COALESCE(`b`, 'x')).
+// Names written in backquotes, and qualified or user-defined functions,
+// stay as written.
+func storedExprText(e sql.Expr) string {
+	var restore []func()
+	walkSQL(e, func(x sql.Expr) bool {
+		f, ok := x.(*sql.FuncCall)
+		if !ok || f.Name == nil || len(f.Name.Parts) != 1 {
+			return true
+		}
+		id := f.Name.Parts[0]
+		if id.Quoted {
+			return true
+		}
+		if _, builtin := expr.Builtins.Lookup(id.Name); builtin {
+			old := id.Name
+			id.Name = strings.ToUpper(old)
+			restore = append(restore, func() { id.Name = old })
+		}
+		return true
+	})
+	text := e.String()
+	for _, r := range restore {
+		r()
+	}
+	return text
+}
+
+// QuoteUnreservedCalls marks the names of the calls in e that are not
+// reserved keywords as written in backquotes, so that storedExprText keeps
+// them as written: Flink's ALTER TABLE ADD/MODIFY stores an added computed
+// column's expression without validating it, and Calcite unparses a call
+// of a function that its parser does not know by keyword as a quoted
+// identifier (concat_ws(b, c) becomes `concat_ws`(`b`, `c`)), while
+// keyword functions print in upper case (UPPER(`b`), COALESCE(`b`, 'x')).
+func QuoteUnreservedCalls(e sql.Expr) {
+	walkSQL(e, func(x sql.Expr) bool {
+		if f, ok := x.(*sql.FuncCall); ok && f.Name != nil && len(f.Name.Parts) == 1 &&
+			f.Syntax != sql.SyntaxNiladic && !sql.IsReserved(f.Name.Parts[0].Name) {
+			f.Name.Parts[0].Quoted = true
+		}
+		return true
+	})
 }

@@ -587,8 +587,8 @@ func TestSelectRejectsRepeatedNames(t *testing.T) {
 func TestUnknownFunctionSuggestions(t *testing.T) {
 	env := MustCreate(InBatchMode())
 	for stmt, want := range map[string]string{
-		"SELECT f('x')":     "No match found for function signature f(<ANY>)",
-		"SELECT uper('x')":  "No match found for function signature uper(<ANY>); did you mean 'UPPER'?",
+		"SELECT f('x')":     "No match found for function signature f(<CHARACTER>)",
+		"SELECT uper('x')":  "No match found for function signature uper(<CHARACTER>); did you mean 'UPPER'?",
 		"SELECT upper('x')": "",
 	} {
 		_, err := env.ExecuteSQL(stmt)
@@ -600,7 +600,7 @@ func TestUnknownFunctionSuggestions(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := env.ExecuteSQL("SELECT upper('x')")
-	if err == nil || !strings.HasSuffix(err.Error(), "No match found for function signature upper(<ANY>)") {
+	if err == nil || !strings.HasSuffix(err.Error(), "No match found for function signature upper(<CHARACTER>)") {
 		t.Errorf("UPPER without the core module: %v", err)
 	}
 }

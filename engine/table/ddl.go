@@ -743,6 +743,9 @@ func (x *execution) alterSchema(at *sql.AlterTable, nt *catalog.Table) error {
 		return -1
 	}
 	for _, d := range at.Columns {
+		if d.Kind == sql.ColumnComputed {
+			plan.QuoteUnreservedCalls(d.Expr)
+		}
 		i := index(d.Name.Name)
 		switch {
 		case at.Op == sql.AlterAdd && i >= 0:

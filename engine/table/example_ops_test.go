@@ -463,7 +463,7 @@ func ExampleTableEnvironment_LoadModule() {
 	// [core mine] [core(used) mine(used)]
 	// 42
 	// [core(used) mine(unused)]
-	// From line 1, column 8 to line 1, column 12: No match found for function signature twice(<ANY>)
+	// From line 1, column 8 to line 1, column 12: No match found for function signature twice(<NUMERIC>)
 }
 
 // The catalog API of an in-memory catalog.

@@ -201,3 +201,46 @@ SELECT name, dob, isHappy FROM users;
 +--------------+--------------+---------+
 2 rows in set
 !ok
+
+# a computed column keeps its expression as Flink's validator expands it:
+# built-in functions in upper case; ALTER TABLE ADD stores the expression
+# unvalidated, so a function that is not a keyword stays as written, quoted
+SET 'execution.runtime-mode' = 'streaming';
+[INFO] Execute statement succeeded.
+!info
+CREATE TABLE fx (a INT, b STRING, d AS upper(b), e AS coalesce(b, 'x'), g AS concat_ws('-', b, lower(b)), l AS cast(a as string), n AS to_timestamp(b)) WITH ('connector' = 'datagen');
+[INFO] Execute statement succeeded.
+!info
+ALTER TABLE fx ADD (c STRING, d2 AS upper(b), e2 AS coalesce(b, 'x') COMMENT 'ce', g2 AS concat_ws('-', b, lower(b)), n2 AS `TO_TIMESTAMP`(b), f2 AS cast(a AS bigint) + 1);
+[INFO] Execute statement succeeded.
+!info
+SHOW CREATE TABLE fx;
+CREATE TABLE `default_catalog`.`default_database`.`fx` (
+  `a` INT,
+  `b` VARCHAR(2147483647),
+  `d` AS UPPER(`b`),
+  `e` AS COALESCE(`b`, 'x'),
+  `g` AS CONCAT_WS('-', `b`, LOWER(`b`)),
+  `l` AS CAST(`a` AS STRING),
+  `n` AS TO_TIMESTAMP(`b`),
+  `c` VARCHAR(2147483647),
+  `d2` AS UPPER(`b`),
+  `e2` AS COALESCE(`b`, 'x') COMMENT 'ce',
+  `g2` AS `concat_ws`('-', `b`, LOWER(`b`)),
+  `n2` AS `TO_TIMESTAMP`(`b`),
+  `f2` AS CAST(`a` AS BIGINT) + 1
+)
+WITH (
+  'connector' = 'datagen'
+)
+!ok
+
+# an unknown function's signature names its arguments' type families
+SELECT nosuchfn(1, 'a', TRUE, 1.5, DATE '2020-01-01', TIMESTAMP '2020-01-01 00:00:00', X'01', INTERVAL '1' DAY, ARRAY[1]);
+[ERROR] Could not execute SQL statement. Reason:
+No match found for function signature nosuchfn(<NUMERIC>, <CHARACTER>, <BOOLEAN>, <NUMERIC>, <DATE>, <TIMESTAMP>, <BINARY>, <INTERVAL_DAY_TIME>, <INTEGER ARRAY>)
+!error
+SELECT nosuchfn(CAST(NULL AS ARRAY<STRING>), INTERVAL '1' YEAR, MAP['a', 1]);
+[ERROR] Could not execute SQL statement. Reason:
+No match found for function signature nosuchfn(<VARCHAR(2147483647) ARRAY>, <INTERVAL_YEAR_MONTH>, <(CHAR(1), INTEGER) MAP>)
+!error
