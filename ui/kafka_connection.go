@@ -226,6 +226,7 @@ type kafkaConnDialog struct {
 	sel string // the connection shown ("" = a new one)
 
 	list      *widget.List
+	form      *widget.Form
 	name      *widget.Entry
 	bootstrap *widget.Entry
 	security  *widget.Select
@@ -267,9 +268,9 @@ func (wb *Workbench) openKafkaConnectionsDialog(name string) *kafkaConnDialog {
 		}
 	}
 	cd.name = widget.NewEntry()
-	cd.name.SetPlaceHolder("local")
+	cd.name.SetPlaceHolder("e.g. local")
 	cd.bootstrap = widget.NewEntry()
-	cd.bootstrap.SetPlaceHolder("127.0.0.1:9092 (host:port, comma-separated)")
+	cd.bootstrap.SetPlaceHolder("e.g. 127.0.0.1:9092 (host:port, comma-separated)")
 	cd.mechanism = widget.NewSelect(kafkabrowser.Mechanisms, nil)
 	cd.user = widget.NewEntry()
 	cd.password = widget.NewPasswordEntry()
@@ -293,7 +294,7 @@ func (wb *Workbench) openKafkaConnectionsDialog(name string) *kafkaConnDialog {
 	cd.saveBtn.Importance = widget.HighImportance
 	cd.testBtn = widget.NewButton("Test connection", cd.test)
 	cd.deleteBtn = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), cd.remove)
-	form := widget.NewForm(
+	cd.form = widget.NewForm(
 		widget.NewFormItem("Name", cd.name),
 		widget.NewFormItem("Bootstrap servers", cd.bootstrap),
 		widget.NewFormItem("Security", cd.security),
@@ -304,7 +305,7 @@ func (wb *Workbench) openKafkaConnectionsDialog(name string) *kafkaConnDialog {
 		widget.NewFormItem("CA file (TLS)", container.NewBorder(nil, nil, nil, cd.caBrowse, cd.caFile)),
 	)
 	buttons := container.NewBorder(nil, nil, cd.deleteBtn, container.NewHBox(cd.testBtn, cd.saveBtn))
-	right := container.NewBorder(nil, container.NewVBox(cd.status, buttons), nil, nil, container.NewVScroll(form))
+	right := container.NewBorder(nil, container.NewVBox(cd.status, buttons), nil, nil, container.NewVScroll(cd.form))
 	split := container.NewHSplit(cd.list, right)
 	split.Offset = 0.28
 	cd.d = dialog.NewCustom("Kafka connections", "Close", split, wb.win)
@@ -369,6 +370,9 @@ func (cd *kafkaConnDialog) enableFields() {
 		} else {
 			w.Disable()
 		}
+	}
+	if cd.form != nil {
+		cd.form.Refresh() // the labels of disabled fields are dimmed
 	}
 }
 
