@@ -60,6 +60,26 @@ func TestKafkaWorkbenchRealBroker(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// a consumer group that committed the first two records of partition 0
+	group := interop.UniqueTopic("wb-group")
+	gc, err := k.Client(kgo.ConsumerGroup(group), kgo.ConsumeTopics(orders), kgo.DisableAutoCommit(),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first []*kgo.Record
+	for len(first) < 2 && ctx.Err() == nil {
+		gc.PollFetches(ctx).EachRecord(func(r *kgo.Record) {
+			if r.Partition == 0 && len(first) < 2 {
+				first = append(first, r)
+			}
+		})
+	}
+	if err := gc.CommitRecords(ctx, first...); err != nil {
+		t.Fatal(err)
+	}
+	gc.Close()
+
 	h := newHarness(t)
 	c := h.addKafka("real", k.Bootstrap)
 	tree := h.kafkaTree("real")
@@ -72,6 +92,27 @@ func TestKafkaWorkbenchRealBroker(t *testing.T) {
 	h.until("the partitions", func() bool {
 		return strings.Contains(strings.Join(h.wb.kafka.VisibleLabels(), "\n"), "partition 1 · offsets 0 … 3 · 3 message(s)")
 	})
+	// the group's lag: partition 0 committed 2 of 3, partition 1 nothing
+	h.until("the consumer group", func() bool {
+		return strings.Contains(strings.Join(h.wb.kafka.VisibleLabels(), "\n"), "Consumer groups")
+	})
+	h.wb.kafka.tree.OpenBranch(kID(kNodeGroups, "real", orders))
+	h.wb.kafka.tree.OpenBranch(kID(kNodeGroup, "real", orders, group))
+	tree = strings.Join(h.wb.kafka.VisibleLabels(), "\n")
+	for _, want := range []string{"      " + group + " · Empty · lag ", "        partition 0 · committed 2 · end 3 · lag 1"} {
+		if !strings.Contains(tree, want) {
+			t.Errorf("tree lacks %q:\n%s", want, tree)
+		}
+	}
+	// internal topics are hidden unless asked for
+	if strings.Contains(tree, "__consumer_offsets") {
+		t.Errorf("internal topic shown:\n%s", tree)
+	}
+	h.wb.kafka.internalCheck.SetChecked(true)
+	h.until("the internal topics", func() bool {
+		return strings.Contains(strings.Join(h.wb.kafka.VisibleLabels(), "\n"), "  __consumer_offsets · ")
+	})
+	h.wb.kafka.internalCheck.SetChecked(false)
 
 	// peek: the latest 4, newest first
 	p := h.wb.openPeek(c, orders, kafkabrowser.PeekOptions{Latest: true, N: 4, Partition: -1})
