@@ -219,6 +219,30 @@ Sink(table=[default_catalog.default_database.hole_pk], fields=[order_id, custome
    +- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[order_id, customer, amount, status])
 !ok
 
+# The primary key is the scan's upsert key (a sink keyed on it needs no
+# materializer, see the plans above); written to a sink keyed on another
+# column, or read from a table without a primary key, Flink 2.3 asks for
+# ON CONFLICT.
+CREATE TABLE hole_customer (customer STRING, order_id INT, amount DECIMAL(10, 2), status STRING, PRIMARY KEY (customer) NOT ENFORCED)
+WITH ('connector' = 'blackhole');
+[INFO] Execute statement succeeded.
+!info
+
+INSERT INTO hole_customer SELECT customer, order_id, amount, status FROM orders;
+[ERROR] Could not execute SQL statement. Reason:
+The query has an upsert key that differs from the primary key of the sink table 'default_catalog.default_database.hole_customer'. Primary key: [customer], upsert key: [order_id].
+!error
+
+CREATE TABLE orders_raw (order_id INT, customer STRING, amount DECIMAL(10, 2), status STRING)
+WITH ('connector' = 'filesystem', 'path' = '${TESTDATA}/changelog/orders_dup.json', 'format' = 'debezium-json');
+[INFO] Execute statement succeeded.
+!info
+
+INSERT INTO hole_pk SELECT * FROM orders_raw;
+[ERROR] Could not execute SQL statement. Reason:
+The query has an upsert key that differs from the primary key of the sink table 'default_catalog.default_database.hole_pk'. Primary key: [order_id], upsert key: none.
+!error
+
 SET 'table.exec.source.cdc-events-duplicate' = 'true';
 [INFO] Execute statement succeeded.
 !info
