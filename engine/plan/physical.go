@@ -1035,7 +1035,7 @@ func BuildGraph(roots ...*PhysNode) (*runtime.Graph, map[*PhysNode]*runtime.Node
 		if newOp == nil {
 			newOp = func() runtime.Operator { return &passThrough{} }
 		}
-		n := g.AddOperator(p.Op+"("+strings.Join(p.Attrs, ", ")+")", p.Parallelism, newOp, edges...)
+		n := g.AddOperator(describeNode(p), p.Parallelism, newOp, edges...)
 		nodes[p] = n
 		return n
 	}
@@ -1153,7 +1153,7 @@ func JSONPlan(root *PhysNode) string {
 			pact = "Data Sink"
 		}
 		// Flink names a node by its description; sources carry "Source: "
-		desc := p.Op + "(" + strings.Join(p.Attrs, ", ") + ")"
+		desc := describeNode(p)
 		if p.source != nil {
 			desc = "Source: " + desc
 		}

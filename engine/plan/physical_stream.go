@@ -155,8 +155,12 @@ func (pl *planner) windowAggregate(w *WindowAggregate) *PhysNode {
 	return p
 }
 
-// describeNode renders a physical node as EXPLAIN prints it.
+// describeNode renders a physical node as EXPLAIN prints it (a node
+// without attributes, DropUpdateBefore, by its name alone).
 func describeNode(p *PhysNode) string {
+	if len(p.Attrs) == 0 {
+		return p.Op
+	}
 	return fmt.Sprintf("%s(%s)", p.Op, strings.Join(p.Attrs, ", "))
 }
 
