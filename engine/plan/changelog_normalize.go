@@ -37,6 +37,10 @@ import (
 //     cdc-events-duplicate off is then removed altogether (Flink 2.x's
 //     ChangelogNormalizeRequirementResolver), and a full-changelog source
 //     gets DropUpdateBefore.
+//   - An inner join whose updating inputs are keyed on exactly its join
+//     keys passes upserts too (its inputs leave out -U; the join replaces
+//     a key's row on +U), and the versioned table of an event-time
+//     temporal join is read as upserts wherever it can be.
 //   - The primary key of a table is the upsert key of its scan.
 //   - Batch mode reads only insert-only sources (Flink's error).
 
