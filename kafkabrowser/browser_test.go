@@ -436,3 +436,54 @@ func TestSilentPortTimesOut(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+func TestInferUpsertTableFromCompactedTopic(t *testing.T) {
+	cfg := Config{Name: "c", Bootstrap: "h:1"}
+	msg := func(key, value string) Message {
+		m := Message{Key: []byte(key), Value: []byte(value)}
+		if value == "" {
+			m.Value = nil
+		}
+		return m
+	}
+	// values repeat the key's field: value.fields-include ALL
+	p, err := Infer(cfg, "users", []Message{
+		msg(`{"user_id": 1}`, `{"user_id": 1, "name": "ada"}`),
+		msg(`{"user_id": 2}`, `{"user_id": 2, "name": "bob"}`),
+		msg(`{"user_id": 1}`, ""),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "CREATE TABLE users (\n  user_id BIGINT,\n  name STRING,\n  PRIMARY KEY (user_id) NOT ENFORCED\n)\nWITH (\n  'connector' = 'upsert-kafka',\n  'topic' = 'users',\n" +
+		"  'properties.bootstrap.servers' = 'h:1',\n  'key.format' = 'json',\n  'value.format' = 'json'\n)"
+	if got := p.CreateTable("", false); got != want || p.Connector != "upsert-kafka" {
+		t.Errorf("DDL (%s):\n%s\nwant:\n%s", p.Connector, got, want)
+	}
+	// values without the key's fields: EXCEPT_KEY, key columns first
+	p, err = Infer(cfg, "users", []Message{
+		msg(`{"tenant": "a", "id": 1}`, `{"name": "ada"}`),
+		msg(`{"tenant": "a", "id": 1}`, ""),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.CreateTable("", false); !strings.Contains(got, "tenant STRING,\n  id BIGINT,\n  name STRING,\n  PRIMARY KEY (tenant, id) NOT ENFORCED") ||
+		!strings.Contains(got, "'value.fields-include' = 'EXCEPT_KEY'") {
+		t.Errorf("DDL:\n%s", got)
+	}
+	// keys that are not JSON objects, or no tombstone: a kafka table
+	for _, ms := range [][]Message{
+		{msg(`k1`, `{"a": 1}`), msg(`k1`, "")},
+		{msg(`{"a": 1}`, `{"a": 1, "b": 2}`)},
+		{msg(`{"a": 1, "c": 3}`, `{"a": 1, "b": 2}`), msg(`{"a": 1, "c": 3}`, "")}, // the value holds only some key fields
+	} {
+		p, err := Infer(cfg, "t", ms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Connector != "kafka" || len(p.PrimaryKey) != 0 {
+			t.Errorf("%v: connector %s, key %v", ms, p.Connector, p.PrimaryKey)
+		}
+	}
+}

@@ -29,9 +29,12 @@ type Proposal struct {
 	// ('connector' = 'kafka' first; the password masked, see
 	// Config.TableOptions), as infer gives them for files.
 	*infer.Result
-	Topic    string
-	Format   string // json, debezium-json, canal-json, maxwell-json, raw
-	Envelope string
+	Topic string
+	// Connector is 'kafka', or 'upsert-kafka' for a compacted topic of
+	// JSON keys and values with tombstones (PrimaryKey set).
+	Connector string
+	Format    string // json, debezium-json, canal-json, maxwell-json, raw
+	Envelope  string
 	// Sampled is the number of messages looked at; Tombstones of them had
 	// no value.
 	Sampled, Tombstones int
@@ -137,6 +140,34 @@ func Infer(cfg Config, topic string, msgs []Message) (*Proposal, error) {
 	for i, n := range p.Notes {
 		p.Notes[i] = strings.ReplaceAll(n, " in the file", " in the sample")
 	}
+	p.Notes = append([]string{fmt.Sprintf("Inferred from %d sampled message(s) of topic %s.", p.Sampled, topic)}, p.Notes...)
+	if env == EnvelopeNone && p.Format == "json" && p.Tombstones > 0 {
+		if keyCols, exceptKey, note, ok := upsertKey(name, source, msgs, p.Result); ok {
+			// a compacted topic of JSON keys and values: an upsert table
+			p.Connector = "upsert-kafka"
+			if exceptKey {
+				p.Columns = append(keyCols, p.Columns...)
+			}
+			for _, c := range keyCols {
+				p.PrimaryKey = append(p.PrimaryKey, c.Name)
+			}
+			opts := []infer.Option{{Key: "connector", Value: "upsert-kafka"}, {Key: "topic", Value: topic}}
+			for _, kv := range cfg.TableOptions(true) {
+				opts = append(opts, infer.Option{Key: kv[0], Value: kv[1]})
+			}
+			opts = append(opts, infer.Option{Key: "key.format", Value: "json"}, infer.Option{Key: "value.format", Value: "json"})
+			if exceptKey {
+				opts = append(opts, infer.Option{Key: "value.fields-include", Value: "EXCEPT_KEY"})
+			}
+			for _, o := range fmtOpts {
+				opts = append(opts, infer.Option{Key: "value." + o.Key, Value: o.Value})
+			}
+			p.Options = opts
+			p.Notes = append(p.Notes, note)
+			return p, nil
+		}
+	}
+	p.Connector = "kafka"
 	opts := []infer.Option{{Key: "connector", Value: "kafka"}, {Key: "topic", Value: topic}}
 	for _, kv := range cfg.TableOptions(true) {
 		opts = append(opts, infer.Option{Key: kv[0], Value: kv[1]})
@@ -144,11 +175,58 @@ func Infer(cfg Config, topic string, msgs []Message) (*Proposal, error) {
 	opts = append(opts, infer.Option{Key: "scan.startup.mode", Value: "earliest-offset"}, infer.Option{Key: "format", Value: p.Format})
 	opts = append(opts, fmtOpts...)
 	p.Options = opts
-	p.Notes = append([]string{fmt.Sprintf("Inferred from %d sampled message(s) of topic %s.", p.Sampled, topic)}, p.Notes...)
 	if p.Tombstones > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("%d sampled message(s) are tombstones (no value): a 'kafka' table skips them; an 'upsert-kafka' table with a PRIMARY KEY reads them as deletes.", p.Tombstones))
 	}
 	return p, nil
+}
+
+// upsertKey proposes the PRIMARY KEY of an upsert table over a topic whose
+// messages all have JSON object keys: the key's fields, typed by the json
+// inferrer. When the values hold every key field too (same names), the
+// key columns are the value's ('value.fields-include' = 'ALL', exceptKey
+// false); when they hold none, keyCols are added before the value's
+// ('EXCEPT_KEY'). Keys of other shapes, or values holding only some key
+// fields, give ok false (the topic is read by 'kafka').
+func upsertKey(name, source string, msgs []Message, values *infer.Result) (keyCols []infer.Column, exceptKey bool, note string, ok bool) {
+	var keys [][]byte
+	for _, m := range msgs {
+		t := bytes.TrimSpace(m.Key)
+		if len(t) == 0 || t[0] != '{' || !json.Valid(t) {
+			return nil, false, "", false
+		}
+		keys = append(keys, t)
+	}
+	kr, err := infer.JSONObjects(name, source+" keys", keys)
+	if err != nil || kr.Skipped > 0 || len(kr.Columns) == 0 {
+		return nil, false, "", false
+	}
+	inValue := 0
+	for _, kc := range kr.Columns {
+		for _, vc := range values.Columns {
+			if vc.Name == kc.Name {
+				inValue++
+			}
+		}
+	}
+	tomb := 0
+	for _, m := range msgs {
+		if m.Value == nil {
+			tomb++
+		}
+	}
+	var names []string
+	for _, c := range kr.Columns {
+		names = append(names, c.Name)
+	}
+	base := fmt.Sprintf("Every message has a JSON key (%s) and %d are tombstones: the topic looks compacted, so it is read as an upsert table ('upsert-kafka': a value upserts its key's row, a tombstone deletes it; PRIMARY KEY from the key). Use 'connector' = 'kafka' to read every message instead.", strings.Join(names, ", "), tomb)
+	switch inValue {
+	case len(kr.Columns):
+		return kr.Columns, false, base, true
+	case 0:
+		return kr.Columns, true, base + " The values do not repeat the key's fields: 'value.fields-include' = 'EXCEPT_KEY'.", true
+	}
+	return nil, false, "", false
 }
 
 // envelopeRows finds the rows of sampled values: CDC envelopes when most

@@ -203,8 +203,8 @@ func TestKafkaGeneratedTableOnFlink(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	orders, products := interop.UniqueTopic("wbf-orders"), interop.UniqueTopic("wbf-products")
-	for _, tp := range []string{orders, products} {
+	orders, products, users := interop.UniqueTopic("wbf-orders"), interop.UniqueTopic("wbf-products"), interop.UniqueTopic("wbf-users")
+	for _, tp := range []string{orders, products, users} {
 		if err := k.CreateTopic(ctx, tp, 2, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -224,6 +224,22 @@ func TestKafkaGeneratedTableOnFlink(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	keyed := func(key, value string) *kgo.Record {
+		r := &kgo.Record{Key: []byte(key), Value: []byte(value)}
+		if value == "" {
+			r.Value = nil
+		}
+		return r
+	}
+	if err := k.Produce(ctx, users,
+		keyed(`{"user_id": 1}`, `{"user_id": 1, "name": "ada", "visits": 1}`),
+		keyed(`{"user_id": 2}`, `{"user_id": 2, "name": "bob", "visits": 1}`),
+		keyed(`{"user_id": 1}`, `{"user_id": 1, "name": "ada", "visits": 2}`),
+		keyed(`{"user_id": 2}`, ""),
+	); err != nil {
+		t.Fatal(err)
+	}
+
 	h := newHarness(t)
 	c := h.addKafka("real", k.Bootstrap)
 	generated := func(topic, name string) string {
@@ -234,6 +250,9 @@ func TestKafkaGeneratedTableOnFlink(t *testing.T) {
 		ddl := r.ddl.Text()
 		r.dlg.Hide()
 		ddl = strings.Replace(ddl, "CREATE TABLE", "CREATE TEMPORARY TABLE", 1)
+		if strings.Contains(ddl, "'upsert-kafka'") {
+			return strings.Replace(ddl, "'key.format' = 'json',", "'key.format' = 'json',\n  'scan.bounded.mode' = 'latest-offset',", 1)
+		}
 		return strings.Replace(ddl, "'scan.startup.mode' = 'earliest-offset',", "'scan.startup.mode' = 'earliest-offset',\n  'scan.bounded.mode' = 'latest-offset',", 1)
 	}
 	ordersDDL := generated(orders, "f_orders")
@@ -241,6 +260,10 @@ func TestKafkaGeneratedTableOnFlink(t *testing.T) {
 		t.Errorf("DDL:\n%s", ordersDDL)
 	}
 	productsDDL := generated(products, "f_products")
+	usersDDL := generated(users, "f_users")
+	if !strings.Contains(usersDDL, "PRIMARY KEY (user_id) NOT ENFORCED") || !strings.Contains(usersDDL, "'connector' = 'upsert-kafka'") {
+		t.Errorf("DDL:\n%s", usersDDL)
+	}
 
 	h.newTab("")
 	h.addConnection("flink", f.Gateway, "", "")
@@ -265,5 +288,14 @@ func TestKafkaGeneratedTableOnFlink(t *testing.T) {
 	h.waitDone(rt)
 	if got := strings.Join(rows(rt.grid), "; "); got != "1 | scooter | 5.18" {
 		t.Errorf("Flink read %q from the Debezium topic, want the updated row; messages:\n%s", got, h.messages())
+	}
+	rt = h.run("SET 'execution.runtime-mode' = 'streaming';\n" + prelude + usersDDL + ";\n" +
+		"SELECT user_id, name, visits FROM f_users")
+	if rt == nil {
+		t.Fatalf("no result; messages:\n%s", h.messages())
+	}
+	h.waitDone(rt)
+	if got := strings.Join(rows(rt.grid), "; "); got != "1 | ada | 2" {
+		t.Errorf("Flink read %q from the compacted topic, want user 1's latest row; messages:\n%s", got, h.messages())
 	}
 }

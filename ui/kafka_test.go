@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -356,4 +357,70 @@ func TestKafkaPaneSplitIsSaved(t *testing.T) {
 	if h.wb.kafka.byName("x") == nil {
 		t.Error("the connection was not kept")
 	}
+}
+
+// TestKafkaCreateUpsertTableFromCompactedTopic: JSON keys and tombstones
+// give an upsert-kafka table whose query shows the topic's latest rows.
+func TestKafkaCreateUpsertTableFromCompactedTopic(t *testing.T) {
+	cl, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "users"),
+		kfake.ListenFn(func(network, _ string) (net.Listener, error) { return net.Listen(network, "127.0.0.1:0") }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	cfg := kafkabrowser.Config{Name: "local", Bootstrap: strings.Join(cl.ListenAddrs(), ",")}
+	bc, err := kafkabrowser.Dial(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bc.Close()
+	rec := func(key, value string) *kgo.Record {
+		r := &kgo.Record{Topic: "users", Key: []byte(key), Value: []byte(value)}
+		if value == "" {
+			r.Value = nil
+		}
+		return r
+	}
+	if err := bc.Produce(context.Background(),
+		rec(`{"user_id": 1}`, `{"user_id": 1, "name": "ada", "visits": 1}`),
+		rec(`{"user_id": 2}`, `{"user_id": 2, "name": "bob", "visits": 1}`),
+		rec(`{"user_id": 1}`, `{"user_id": 1, "name": "ada", "visits": 2}`),
+		rec(`{"user_id": 3}`, `{"user_id": 3, "name": "cy", "visits": 7}`),
+		rec(`{"user_id": 2}`, ""),
+	); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t)
+	c, err := h.wb.kafka.save("", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.wb.createTableFromTopic(c, "users")
+	h.until("the review", func() bool { r := h.wb.authoring().review; return r != nil && r.res.Path == "topic users" })
+	r := h.wb.authoring().review
+	ddl := r.ddl.Text()
+	for _, w := range []string{"PRIMARY KEY (user_id) NOT ENFORCED", "'connector' = 'upsert-kafka'", "'key.format' = 'json'", "'value.format' = 'json'"} {
+		if !strings.Contains(ddl, w) {
+			t.Errorf("DDL lacks %q:\n%s", w, ddl)
+		}
+	}
+	if strings.Contains(ddl, "scan.startup.mode") {
+		t.Errorf("upsert-kafka has no scan.startup.mode:\n%s", ddl)
+	}
+	r.apply()
+	h.until("the table", func() bool { return r.created != "" || r.status.Importance == widget.DangerImportance })
+	if r.created != "users" {
+		t.Fatalf("not created: %s", r.status.Text)
+	}
+	rt := h.run("SET 'execution.runtime-mode' = 'streaming';\nSELECT user_id, name, visits FROM users")
+	if rt == nil {
+		t.Fatalf("no result; messages:\n%s", h.messages())
+	}
+	var got []string
+	h.until("the latest rows", func() bool {
+		got = rows(rt.grid)
+		sort.Strings(got)
+		return strings.Join(got, "; ") == "1 | ada | 2; 3 | cy | 7"
+	})
+	rt.stop()
 }

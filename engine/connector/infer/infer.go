@@ -117,6 +117,9 @@ type Result struct {
 	Rowtime *Rowtime
 	// Notes tell the user what inference found and changed.
 	Notes []string
+	// PrimaryKey names the columns of a PRIMARY KEY … NOT ENFORCED clause
+	// (none for files; a Kafka topic read as an upsert table sets it).
+	PrimaryKey []string
 
 	// data holds the sample of JSONObjects (nil for a file).
 	data []byte
@@ -250,6 +253,13 @@ func (r *Result) CreateTable(name string, rowtime bool) string {
 			parts = append(parts, sql.QuoteIdentIfNeeded(rt.Column)+" AS "+rt.Expr)
 		}
 		parts = append(parts, "WATERMARK FOR "+sql.QuoteIdentIfNeeded(rt.Column)+" AS "+rt.WatermarkExpr())
+	}
+	if len(r.PrimaryKey) > 0 {
+		var pk []string
+		for _, c := range r.PrimaryKey {
+			pk = append(pk, sql.QuoteIdentIfNeeded(c))
+		}
+		parts = append(parts, "PRIMARY KEY ("+strings.Join(pk, ", ")+") NOT ENFORCED")
 	}
 	var opts []string
 	for _, o := range r.Options {
