@@ -188,11 +188,14 @@ func Exec(ctx context.Context, eng table.Engine, stmt string) string {
 		return errorPrefix + errorText(err)
 	}
 	if !res.IsQuery() && res.JobID() != "" {
-		// an INSERT or a statement set: wait for its job
-		if rows, err := res.Collect(); err == nil {
+		// an INSERT or a statement set: wait for its job, then release
+		// its result (closing the result first would cancel a job that
+		// has not finished)
+		err := eng.WaitJob(ctx, res.JobID())
+		if rows, cerr := res.Collect(); cerr == nil {
 			rows.Close()
 		}
-		if err := eng.WaitJob(ctx, res.JobID()); err != nil {
+		if err != nil {
 			return errorPrefix + errorText(err)
 		}
 		return "[INFO] Complete execution of the SQL update statement."

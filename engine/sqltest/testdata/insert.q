@@ -42,3 +42,14 @@ INSERT OVERWRITE fs VALUES (1);
 [ERROR] Could not execute SQL statement. Reason:
 Streaming mode not support overwrite.
 !error
+# an INSERT that reads a file runs to its end (the statement waits for
+# the job; its result is released only after it)
+SET 'execution.runtime-mode' = 'batch';
+[INFO] Execute statement succeeded.
+!info
+CREATE TABLE bids_file (bidtime STRING, price STRING, item STRING) WITH ('connector' = 'filesystem', 'path' = '${TESTDATA}/bids_ooo.csv', 'format' = 'csv');
+[INFO] Execute statement succeeded.
+!info
+INSERT INTO bh SELECT 1, DATE '2020-01-01', item FROM bids_file;
+[INFO] Complete execution of the SQL update statement.
+!info
