@@ -542,6 +542,11 @@ func (b *binder) tableRef(t *sql.TableRef) (Node, *scope) {
 	case *catalog.Table:
 		n = b.tableScan(id, tb, t)
 	case *catalog.View:
+		for _, h := range t.Hints {
+			if strings.EqualFold(h.Name.Name, "OPTIONS") {
+				b.fail(fmt.Errorf("View '%s' cannot be enriched with new options. Hints can only be applied to tables.", id))
+			}
+		}
 		n = b.expandView(id, tb, t)
 	}
 	cols := n.Columns()

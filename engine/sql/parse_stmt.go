@@ -1,6 +1,9 @@
 package sql
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 func (p *parser) parseStatement() Statement {
 	t := p.tok()
@@ -239,11 +242,18 @@ func (p *parser) parseStatementSet() *StatementSet {
 	for {
 		for p.acceptOp(";") {
 		}
-		if p.acceptKw("END") {
+		// a statement set holds at least one INSERT, as in Flink's grammar
+		if len(ss.Statements) > 0 && p.acceptKw("END") {
 			break
 		}
 		if !p.isKw("INSERT") && !p.isKw("UPSERT") {
-			p.want("END")
+			// Flink's grammar expects no further ';' here
+			p.expAt, p.expect = p.p, p.expect[:0]
+			if len(ss.Statements) > 0 {
+				p.want("END")
+			}
+			p.want("INSERT")
+			p.want("UPSERT")
 			p.fail()
 		}
 		ss.Statements = append(ss.Statements, p.parseInsert())
@@ -1075,6 +1085,11 @@ func (p *parser) parseShow() Statement {
 			s.FromKeyword = "IN"
 			s.From = p.parseObjectName()
 		}
+		if s.What == "DATABASES" && s.From != nil && len(s.From.Parts) > 1 {
+			// Flink's SqlShowDatabases refuses a qualified catalog name
+			// with a ParseException that names no position
+			p.errAt(s.From.Pos(), fmt.Sprintf("Show databases from/in identifier [ %s ] format error, catalog must be a single part identifier.", joinNames(s.From)))
+		}
 	}
 	switch s.What {
 	case "CURRENT CATALOG", "CURRENT DATABASE", "JOBS", "JARS", "MODULES", "FULL MODULES", "PARTITIONS":
@@ -1413,4 +1428,13 @@ func (p *parser) parseLanguage() string {
 	}
 	p.advance()
 	return upperASCII(t.Value)
+}
+
+// joinNames is a qualified name's parts as written, joined with dots.
+func joinNames(n *ObjectName) string {
+	parts := make([]string, len(n.Parts))
+	for i, id := range n.Parts {
+		parts[i] = id.Name
+	}
+	return strings.Join(parts, ".")
 }

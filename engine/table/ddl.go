@@ -502,6 +502,9 @@ func (x *execution) alterTable(at *sql.AlterTable) (*TableResult, error) {
 			nt.TableOptions[k] = v
 		}
 	case sql.AlterReset:
+		if len(at.ResetKeys) == 0 {
+			return nil, errorf("ALTER TABLE RESET does not support empty key")
+		}
 		for _, k := range at.ResetKeys {
 			if k == "connector" {
 				return nil, errorf("ALTER TABLE RESET does not support changing 'connector'")

@@ -232,6 +232,11 @@ func (x *execution) set(s *sql.Set) (*TableResult, error) {
 		if v != "streaming" && v != "batch" {
 			return nil, errorf("Could not parse value '%s' for key '%s': expected STREAMING or BATCH", s.Value, s.Key)
 		}
+	case "table.sql-dialect":
+		// Flink reads the value as its SqlDialect enum, upper-cased
+		if v := strings.ToUpper(s.Value); v != "DEFAULT" && v != "HIVE" {
+			return nil, errorf("No enum constant org.apache.flink.table.api.SqlDialect.%s", v)
+		}
 	case config.LocalTimeZone.Key:
 		if s.Value != "default" {
 			if _, err := config.ParseTimeZone(s.Value); err != nil {
