@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -458,7 +459,7 @@ func (t *tableOptions) consumerOptions() ([]kgo.Opt, error) {
 	}
 	// a partition found by discovery is fetched once the client's metadata
 	// knows its leader: refresh it sooner than franz-go's 5 s default
-	opts := []kgo.Opt{kgo.KeepControlRecords(), kgo.FetchMaxWait(wait), kgo.MetadataMinAge(500 * time.Millisecond)}
+	opts := []kgo.Opt{kgo.KeepControlRecords(), kgo.FetchMaxWait(wait), kgo.MetadataMinAge(500 * time.Millisecond), kgo.WithPools(recordPool{})}
 	switch v := strings.ToLower(strings.TrimSpace(t.props["isolation.level"])); v {
 	case "", "read_uncommitted":
 	case "read_committed":
@@ -467,4 +468,22 @@ func (t *tableOptions) consumerOptions() ([]kgo.Opt, error) {
 		return nil, t.errorf("invalid 'properties.isolation.level' value '%s': expected read_uncommitted or read_committed", v)
 	}
 	return opts, nil
+}
+
+// recordPool reuses the []kgo.Record slices franz-go decodes fetched
+// batches into; the source recycles every record once decoded.
+type recordPool struct{}
+
+var recordSlices sync.Pool
+
+func (recordPool) GetRecords(n int) []kgo.Record {
+	if v, ok := recordSlices.Get().(*[]kgo.Record); ok && cap(*v) >= n {
+		return (*v)[:0]
+	}
+	return make([]kgo.Record, 0, n)
+}
+
+func (recordPool) PutRecords(rs []kgo.Record) {
+	rs = rs[:0]
+	recordSlices.Put(&rs)
 }

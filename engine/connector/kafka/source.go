@@ -554,8 +554,13 @@ func (r *reader) decodePartition(topic string, part int32, hw int64, recs []*kgo
 	if st == nil || st.done {
 		return nil
 	}
+	defer func() {
+		for _, rec := range recs {
+			rec.Recycle()
+		}
+	}()
 	t := r.src.t
-	var rows []msgRow
+	rows := make([]msgRow, 0, len(recs))
 	var nKey, nVal int32
 	next := st.next
 	finished := false
@@ -662,6 +667,10 @@ func (r *reader) assemble(rows []msgRow, keyB, valB *types.Batch) (*types.Batch,
 	if inserts {
 		kinds = nil
 	}
+	identity := valB != nil && valB.Len == n
+	for i := 0; identity && i < n; i++ {
+		identity = valIdx[i] == int32(i)
+	}
 	cols := make([]arrow.Array, 0, len(r.spec.Columns)+len(r.spec.Metadata))
 	for _, c := range r.spec.Columns {
 		vpos := indexInt(t.valueFields, c)
@@ -680,6 +689,8 @@ func (r *reader) assemble(rows []msgRow, keyB, valB *types.Batch) (*types.Batch,
 				}
 			}
 			cols = append(cols, vector.Take(both, idx))
+		case vpos >= 0 && identity:
+			cols = append(cols, valB.Cols[vpos])
 		case vpos >= 0:
 			cols = append(cols, vector.Take(valB.Cols[vpos], valIdx))
 		case kpos >= 0:
