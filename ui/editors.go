@@ -125,7 +125,7 @@ func (et *editorTabs) makeTab(id int64, title, text, mode string) *editorTab {
 			wb.updateStatus()
 		}
 	}
-	t.ed.OnRunStatement = func(stmt string, start int) { wb.runStatementIn(t, stmt, start) }
+	t.ed.OnRunStatement = func(stmt string, start int) { wb.runEditorStatement(t, stmt, start) }
 	t.ed.OnRunAll = func(script string) { wb.runScriptIn(t, script) }
 	t.ed.OnCancel = wb.Stop
 	t.ed.OnExplain = func(stmt string, start int) { wb.explain(t, stmt, start) }

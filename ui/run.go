@@ -176,7 +176,7 @@ func (wb *Workbench) runCurrentStatement() {
 		wb.setStatus("Nothing to run: the tab holds no statement")
 		return
 	}
-	wb.runStatementIn(t, stmt, start)
+	wb.runEditorStatement(t, stmt, start) // run_preamble.go: a SET preamble runs with its query
 }
 
 // currentStatement is what Ctrl+Enter runs: the selection or the statement

@@ -237,7 +237,8 @@ func (wb *Workbench) seedDemo(ctx context.Context, ws *persistence.Workspace) (*
 		}
 		tabs := make([]persistence.Tab, len(demo.Tabs))
 		for i, t := range demo.Tabs {
-			tabs[i] = persistence.Tab{Title: t.Title, Text: t.SQL, Order: i}
+			line, col := firstQueryPosition(t.SQL) // the cursor on the query, so Ctrl+Enter shows a result
+			tabs[i] = persistence.Tab{Title: t.Title, Text: t.SQL, Order: i, CursorLine: line, CursorCol: col}
 		}
 		saved, err := wb.store.SaveTabs(ctx, tabs, 0)
 		if err != nil {
