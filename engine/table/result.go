@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/runtime"
@@ -309,12 +310,14 @@ type RowIterator struct {
 	row    *types.Row
 	err    error
 	done   bool
+	// closed is set by Close, which may run on another goroutine than Next
+	closed atomic.Bool
 }
 
 // Next advances to the next row; it returns false at the end or on error
 // (see Err), and for a nil iterator (Collect's value next to an error).
 func (it *RowIterator) Next() bool {
-	if it == nil || it.done {
+	if it == nil || it.done || it.closed.Load() {
 		return false
 	}
 	if it.res.collector == nil {
@@ -403,12 +406,13 @@ func (it *RowIterator) Err() error {
 var errNilIterator = errors.New("nil RowIterator (Collect failed: check its error)")
 
 // Close stops reading; an unfinished query job is cancelled (PyFlink's
-// CloseableIterator.close).
+// CloseableIterator.close). It may be called from another goroutine to
+// stop a Next that waits for rows: that Next then returns false.
 func (it *RowIterator) Close() error {
 	if it == nil {
 		return nil
 	}
-	it.done = true
+	it.closed.Store(true)
 	if it.res.job != nil && !it.res.job.GetJobStatus().IsTerminal() {
 		return it.res.job.Cancel()
 	}
