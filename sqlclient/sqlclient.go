@@ -267,10 +267,10 @@ func (c *client) runStatement(ctx context.Context, span sql.StatementSpan, name 
 		c.fail(name, span, err)
 		return false
 	}
+	// Flink 2.3's SQL Client boxes EXPLAIN and SHOW CREATE like any
+	// other result (a single "result" column sized to the text)
 	raw := false
 	switch st.(type) {
-	case *sql.Explain, *sql.ShowCreate:
-		raw = true
 	case *sql.Reset:
 		// RESET restores the client's own defaults too
 		if err := c.applyDefaults(ctx); err != nil {

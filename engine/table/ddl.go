@@ -214,7 +214,8 @@ func (x *execution) drop(d *sql.Drop) (*TableResult, error) {
 			if t.catalogs.DropTemporaryTable(id, &want) || d.IfExists {
 				return okResult(), nil
 			}
-			return nil, errorf("Temporary %s with identifier '%s' does not exist.", strings.ToLower(what), id)
+			// Flink names the identifier unquoted here, and either kind
+			return nil, errorf("Temporary table or view with identifier '%s' does not exist.", id.Summary())
 		}
 		if t.catalogs.IsTemporary(id) {
 			rt, _, _ := t.catalogs.GetTable(id)
@@ -237,7 +238,7 @@ func (x *execution) drop(d *sql.Drop) (*TableResult, error) {
 			if d.IfExists && catalog.IsNotExist(err) {
 				return okResult(), nil
 			}
-			return nil, errorf("%s with identifier '%s' does not exist.", what, id)
+			return nil, errorf("%s with identifier '%s' does not exist.", what, id.Summary())
 		}
 		if bt.Kind() != want {
 			if want == catalog.KindView {
@@ -410,7 +411,7 @@ func (x *execution) alterView(av *sql.AlterView) (*TableResult, error) {
 		return nil, err
 	}
 	if !ok || rt.Table.Kind() != catalog.KindView {
-		return nil, errorf("View %s does not exist", id)
+		return nil, errorf("View %s doesn't exist or is a temporary view.", id)
 	}
 	if av.NewName != nil {
 		nid, err := x.qualify(av.NewName)
@@ -967,7 +968,7 @@ func (x *execution) dropFunction(d *sql.Drop) (*TableResult, error) {
 	if err := c.DropFunction(id.Path(), d.IfExists); err != nil {
 		var ne *catalog.FunctionNotExistError
 		if errors.As(err, &ne) {
-			return nil, errorf("Function %s doesn't exist.", id)
+			return nil, errorf("Function %s.%s does not exist in Catalog %s.", id.Database, id.Object, id.Catalog)
 		}
 		return nil, err
 	}

@@ -206,7 +206,7 @@ func (x *execution) describeTable(n *sql.ObjectName) (*TableResult, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, errorf("Tables or views with the identifier '%s' doesn't exist", id.Summary())
+		return nil, errorf("Tables or views with the identifier '%s' doesn't exist.", id.Summary())
 	}
 	return describeSchema(rt.Table.Schema(), t.IsStreaming()), nil
 }
@@ -304,7 +304,11 @@ func (x *execution) showCreate(s *sql.ShowCreate) (*TableResult, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, errorf("Could not execute SHOW CREATE %s. Table with identifier %s does not exist.", s.Kind, id)
+		what := "Table"
+		if s.Kind == "VIEW" {
+			what = "View"
+		}
+		return nil, errorf("Could not execute SHOW CREATE %s. %s with identifier %s does not exist.", s.Kind, what, id)
 	}
 	var ddl string
 	switch tb := rt.Table.(type) {

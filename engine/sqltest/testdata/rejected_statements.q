@@ -83,3 +83,45 @@ SET 'table.sql-dialect' = 'unknown';
 [ERROR] Could not execute SQL statement. Reason:
 No enum constant org.apache.flink.table.api.SqlDialect.UNKNOWN
 !error
+# what Flink's messages name when an object does not exist: some quote the
+# identifier, some do not
+DROP TABLE nt1;
+[ERROR] Could not execute SQL statement. Reason:
+Table with identifier 'default_catalog.default_database.nt1' does not exist.
+!error
+DROP VIEW nv1;
+[ERROR] Could not execute SQL statement. Reason:
+View with identifier 'default_catalog.default_database.nv1' does not exist.
+!error
+DROP TEMPORARY TABLE nt2;
+[ERROR] Could not execute SQL statement. Reason:
+Temporary table or view with identifier 'default_catalog.default_database.nt2' does not exist.
+!error
+DROP TEMPORARY VIEW nv2;
+[ERROR] Could not execute SQL statement. Reason:
+Temporary table or view with identifier 'default_catalog.default_database.nv2' does not exist.
+!error
+ALTER TABLE nt1 RENAME TO nt3;
+[ERROR] Could not execute SQL statement. Reason:
+Table `default_catalog`.`default_database`.`nt1` doesn't exist or is a temporary table.
+!error
+ALTER VIEW nv1 RENAME TO nv3;
+[ERROR] Could not execute SQL statement. Reason:
+View `default_catalog`.`default_database`.`nv1` doesn't exist or is a temporary view.
+!error
+DROP FUNCTION nofn;
+[ERROR] Could not execute SQL statement. Reason:
+Function default_database.nofn does not exist in Catalog default_catalog.
+!error
+DESCRIBE nt1;
+[ERROR] Could not execute SQL statement. Reason:
+Tables or views with the identifier 'default_catalog.default_database.nt1' doesn't exist.
+!error
+SHOW CREATE TABLE nt1;
+[ERROR] Could not execute SQL statement. Reason:
+Could not execute SHOW CREATE TABLE. Table with identifier `default_catalog`.`default_database`.`nt1` does not exist.
+!error
+SHOW CREATE VIEW nv1;
+[ERROR] Could not execute SQL statement. Reason:
+Could not execute SHOW CREATE VIEW. View with identifier `default_catalog`.`default_database`.`nv1` does not exist.
+!error
