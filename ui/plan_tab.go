@@ -3,7 +3,6 @@ package ui
 import (
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -33,6 +32,8 @@ type planView struct {
 	status *widget.Label
 	scroll *container.Scroll
 	zoomL  *widget.Label
+	// textView is the EXPLAIN text, wrapped at the pane's width.
+	textView *widget.Label
 
 	content fyne.CanvasObject
 	last    time.Time
@@ -62,7 +63,8 @@ func newPlanViewOf(wb *Workbench, job monitor.Job, g *plangraph.Graph, text stri
 	} else {
 		p.status.SetText(planSummary(p.g) + " · not running (EXPLAIN)")
 	}
-	tg := widget.NewTextGridFromString(strings.TrimRight(text, "\n"))
+	tg := newPlanText(text) // plan_layout.go: wrapped, so nothing is cut off on the right
+	p.textView = tg
 	copyBtn := widget.NewButtonWithIcon("Copy plan text", theme.ContentCopyIcon(), func() {
 		if a := fyne.CurrentApp(); a != nil {
 			a.Clipboard().SetContent(p.text)
@@ -70,7 +72,7 @@ func newPlanViewOf(wb *Workbench, job monitor.Job, g *plangraph.Graph, text stri
 	})
 	copyBtn.Importance = widget.LowImportance
 	textSide := container.NewBorder(container.NewHBox(widget.NewLabelWithStyle("EXPLAIN", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), copyBtn),
-		nil, nil, nil, container.NewScroll(tg))
+		nil, nil, nil, container.NewVScroll(tg))
 	p.scroll = container.NewScroll(p.graph)
 	p.zoomL = widget.NewLabel("100%")
 	btn := func(label string, f func()) *widget.Button {
@@ -82,7 +84,7 @@ func newPlanViewOf(wb *Workbench, job monitor.Job, g *plangraph.Graph, text stri
 		btn("+", func() { p.setZoom(p.graph.zoom * 1.25) }), btn("Fit", p.fit))
 	graphSide := container.NewBorder(container.NewBorder(nil, nil, nil, zoom, p.status), nil, nil, nil, p.scroll)
 	split := container.NewHSplit(graphSide, textSide)
-	split.Offset = 0.62
+	split.Offset = 0.5 // the EXPLAIN text wraps: half the width keeps its lines readable
 	p.content = split
 	return p
 }
@@ -97,7 +99,9 @@ func (p *planView) setZoom(z float32) {
 	p.scroll.Refresh()
 }
 
-// fit zooms so that the whole graph is in view (never above 100%). The
+// fit zooms so that the whole graph is in view (never above 100%, never
+// below minFitZoom: a longer plan is scrolled rather than shrunk to
+// unreadable text). The
 // graph's size is not quite proportional to the zoom (text is measured
 // and rounded at each size), so the zoom is refined on the size actually
 // laid out until the graph fits or the smallest zoom is reached.
@@ -114,10 +118,10 @@ func (p *planView) fit() {
 			break
 		}
 		r := min(s.Width/g.Width, s.Height/g.Height)
-		if r >= 1 || p.graph.zoom <= minPlanZoom {
+		if r >= 1 || p.graph.zoom <= minFitZoom {
 			break
 		}
-		z = p.graph.zoom * r * 0.99
+		z = max(p.graph.zoom*r*0.99, minFitZoom)
 	}
 	p.setZoom(p.graph.zoom)
 	p.scroll.ScrollToTop()

@@ -325,7 +325,7 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 	wb.vsplit = wb.hsplit.Trailing.(*container.Split)
 	wb.hsplit.Trailing = wb.builderArea(wb.vsplit) // authoring hook: the query builder at the right
 	wb.hsplit.Offset = 0.2
-	wb.vsplit.Offset = 0.5
+	wb.vsplit.Offset = defaultResultsSplit // plan_layout.go
 
 	wb.statusLeft = widget.NewLabel("Ready")
 	wb.statusLeft.Truncation = fyne.TextTruncateEllipsis

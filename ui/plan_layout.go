@@ -1,0 +1,28 @@
+package ui
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
+// defaultResultsSplit is the editor's share of the height above the
+// results in a new workspace: results get the larger part (about 20 grid
+// rows and a plan graph of ~450 px in a 1400×900 window), as in DataGrip.
+const defaultResultsSplit = 0.4
+
+// minFitZoom is the smallest zoom Fit goes to: at 70 % a node's text is
+// about 10 px and still readable; a plan that does not fit at this zoom is
+// scrolled. The − button still zooms further out (to minPlanZoom).
+const minFitZoom = 0.7
+
+// newPlanText shows the EXPLAIN text in a monospace, selectable label
+// that wraps long lines at the pane's width (Flink's plan lines are often
+// several hundred characters long), so nothing is cut off on the right.
+func newPlanText(text string) *widget.Label {
+	l := widget.NewLabelWithStyle(strings.TrimRight(text, "\n"), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	l.Wrapping = fyne.TextWrapWord
+	l.Selectable = true
+	return l
+}
