@@ -251,8 +251,14 @@ func (t *table) kill(c *chunk, off int, h uint64) {
 }
 
 // afterDelete frees dead leading chunks and compacts when dead rows dominate.
+// A dead tail that still has room is kept: the next row goes there, so a
+// result of one row updated over and over (a running COUNT(*)) does not get
+// a fresh chunkRows-row chunk for every update.
 func (t *table) afterDelete() {
 	for len(t.chunks) > 0 && t.chunks[0].nLive == 0 {
+		if len(t.chunks) == 1 && !t.chunks[0].full() {
+			break
+		}
 		t.dead -= t.chunks[0].n()
 		t.chunks[0] = nil
 		t.chunks = t.chunks[1:]
@@ -265,7 +271,7 @@ func (t *table) afterDelete() {
 }
 
 func (t *table) dropOldest() {
-	c := t.chunks[0] // afterDelete keeps chunks[0] non-empty
+	c := t.chunks[0] // afterDelete keeps chunks[0] non-empty while rows live
 	off := c.live.selectNth(0)
 	var h uint64
 	if t.index != nil {
