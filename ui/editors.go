@@ -96,6 +96,7 @@ func newEditorTabs(wb *Workbench, ws *persistence.Workspace) *editorTabs {
 	et.tabs.OnSelected = func(it *container.TabItem) {
 		if t := et.byItem(it); t != nil {
 			_ = wb.store.SetSelectedTab(context.Background(), t.id)
+			wb.showEditorResults(t) // result_tabs.go: the tab's own latest result
 			wb.updateStatus()
 		}
 	}

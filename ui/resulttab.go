@@ -76,6 +76,7 @@ type resultTab struct {
 	pauseBtn  *widget.Button
 	stopBtn   *widget.Button
 	exportBtn *widget.Button
+	closeBtn  *widget.Button // the × at the header's right (result_tabs.go)
 	pager     *fyne.Container
 	pageLbl   *widget.Label
 	emptyLbl  *widget.Label // "No rows" / "Waiting for rows…" over an empty grid
@@ -264,7 +265,7 @@ func (rt *resultTab) build() {
 		body = container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), rt.pager), nil, nil, body)
 	}
 	body = rt.wrapViews(body) // monitoring hook: Data / Chart / Plan views
-	top := container.NewBorder(nil, nil, container.NewHBox(bar...), nil, rt.statusLbl)
+	top := rt.resultHeader(bar) // result_tabs.go: with a close button
 	rt.item = container.NewTabItemWithIcon(rt.title, theme.MediaPlayIcon(),
 		container.NewBorder(container.NewVBox(top, rt.errLbl), nil, nil, nil, body))
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -11,9 +10,10 @@ import (
 
 // Result tabs are titled "#3 flights". When the bottom panel's tab strip
 // cannot show every title, Fyne's DocTabs scrolls it and cuts the labels
-// at its edges ("ssages", "y"); so, rather than overflow, the result tabs
-// other than the selected one are titled by their number alone ("#3"),
-// which the ··· menu and the selected tab's full title explain.
+// at its edges ("ssages", "y"); so the result tabs other than the
+// selected one are shortened to their number and first words ("#3
+// SELECT origin…", result_tabs.go), which stay readable; past that the
+// strip scrolls.
 
 // tabFit is what the titles were last fitted for.
 type tabFit struct {
@@ -49,7 +49,7 @@ func (wb *Workbench) fitTabTitles() {
 	for _, rt := range wb.results {
 		want := rt.title
 		if short && rt.item != sel {
-			want = fmt.Sprintf("#%d", rt.n)
+			want = shortResultTitle(rt) // result_tabs.go: the number and the first words
 		}
 		if rt.item.Text != want {
 			rt.item.Text = want

@@ -309,7 +309,7 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 			wb.bottom.Remove(it)
 		default:
 			if rt := wb.resultFor(it); rt != nil {
-				wb.closeResult(rt)
+				wb.askCloseResult(rt) // result_tabs.go: a running query asks first
 			} else if !wb.closeJobTab(it) { // monitoring hook
 				wb.closeKafkaTab(it) // Kafka hook: peek tabs
 			}
