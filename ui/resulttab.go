@@ -264,7 +264,7 @@ func (rt *resultTab) build() {
 		// the pager belongs to the grid: under it, in the Data view
 		body = container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), rt.pager), nil, nil, body)
 	}
-	body = rt.wrapViews(body) // monitoring hook: Data / Chart / Plan views
+	body = rt.wrapViews(body)   // monitoring hook: Data / Chart / Plan views
 	top := rt.resultHeader(bar) // result_tabs.go: with a close button
 	rt.item = container.NewTabItemWithIcon(rt.title, theme.MediaPlayIcon(),
 		container.NewBorder(container.NewVBox(top, rt.errLbl), nil, nil, nil, body))
