@@ -25,9 +25,6 @@ func TestRunAllWaitsForABoundedInsert(t *testing.T) {
 		n    int64
 	}{{"batch", 400_000}, {"streaming", 50_000}} {
 		mode, n := c.mode, c.n
-		if testing.Short() {
-			n /= 10 // make test's -race run: the same checks on fewer rows
-		}
 		t.Run(mode, func(t *testing.T) {
 			h := newHarness(t)
 			dir := filepath.Join(t.TempDir(), "out")
