@@ -116,12 +116,17 @@ func (d *Decoder) NewMessageDecoder() *MessageDecoder {
 	return &MessageDecoder{obj: obj, rows: &pending.Rows{Cols: obj.Columns()}}
 }
 
-// Decode decodes one message holding one JSON object. A message that is
-// not a JSON object (or is empty) is an error, or with
+// Decode decodes one message holding one JSON object. An empty message
+// (zero bytes) yields no row and no error, as in Flink's JSON
+// deserializer, which reads it as null. A message that is not a JSON
+// object (white space only included) is an error, or with
 // json.ignore-parse-errors skipped and counted; a field that does not
 // convert is an error naming the column, or NULL with ignore-parse-errors
 // (Flink's JsonToRowDataConverters).
 func (m *MessageDecoder) Decode(msg []byte) (int, error) {
+	if len(msg) == 0 {
+		return 0, nil
+	}
 	ok, err := m.obj.Decode(msg)
 	if err != nil {
 		m.rows.Rollback()
