@@ -44,4 +44,35 @@ func TestPreambleRunRules(t *testing.T) {
 	if l, c := firstQueryPosition(script); l != 4 || c != 0 {
 		t.Errorf("first query at %d:%d, want 4:0", l, c)
 	}
+	// CREATE ... IF NOT EXISTS is setup too; the cursor then stays at the
+	// top, where Ctrl+Enter runs the setup with the query.
+	setup := "SET 'a' = 'b';\nCREATE TEMPORARY TABLE IF NOT EXISTS g (n INT) WITH ('connector' = 'datagen');\nSELECT n FROM g;\nCREATE TABLE h (n INT);\nSELECT 2"
+	if l, c := firstQueryPosition(setup); l != 0 || c != 0 {
+		t.Errorf("with a CREATE first, the cursor goes to %d:%d, want 0:0", l, c)
+	}
+	text, _, line, ok = preambleRun(setup, strings.Index(setup, "CREATE TEMPORARY")+3)
+	if !ok || !strings.HasPrefix(text, "CREATE TEMPORARY") || !strings.HasSuffix(text, "SELECT n FROM g") || line != 3 {
+		t.Errorf("from the CREATE: %q line %d ok %v", text, line, ok)
+	}
+	if _, _, _, ok := preambleRun(setup, strings.Index(setup, "CREATE TABLE h")+3); ok {
+		t.Error("a CREATE without IF NOT EXISTS runs alone")
+	}
+}
+
+// On the live-stream demo tab, Ctrl+Enter at the top runs the SET, the
+// CREATE TEMPORARY TABLE IF NOT EXISTS and the query: the stream starts.
+func TestRunOnLiveDemoTopStartsTheStream(t *testing.T) {
+	h := newHarness(t)
+	tab := h.wb.editors.list[2]
+	h.wb.editors.tabs.Select(tab.item)
+	h.q.drain()
+	if l, c := tab.ed.CursorPosition(); l != 0 || c != 0 {
+		t.Errorf("live demo cursor at %d:%d, want the top", l, c)
+	}
+	rt := h.runStatement()
+	if rt == nil {
+		t.Fatalf("no result; messages:\n%s", h.messages())
+	}
+	h.until("a row of the stream", func() bool { return len(rows(rt.grid)) > 0 })
+	h.wb.closeResult(rt)
 }
