@@ -371,7 +371,8 @@ func TestGridActionsEditTheSQLAndRerun(t *testing.T) {
 	// a cell: Filter = value
 	items := rt.cellActions(widget.TableCellID{Row: 0, Col: 1})
 	rt2 := h.action(items, "Filter = "+origin)
-	wantSQL := "SELECT\n  origin,\n  delay\nFROM flights\nWHERE delay > 300 AND origin = '" + origin + "'\nORDER BY delay DESC\nLIMIT 20"
+	// the one-line query stays on one line (issue 21)
+	wantSQL := "SELECT origin, delay FROM flights WHERE delay > 300 AND origin = '" + origin + "' ORDER BY delay DESC LIMIT 20"
 	if got := tab.ed.Text(); got != wantSQL {
 		t.Fatalf("editor after Filter =:\n%s\nwant\n%s", got, wantSQL)
 	}
@@ -383,10 +384,9 @@ func TestGridActionsEditTheSQLAndRerun(t *testing.T) {
 			t.Fatalf("row %q after Filter = %s", r, origin)
 		}
 	}
-	for _, x := range h.wb.results {
-		if x == rt {
-			t.Error("the old result tab is still open")
-		}
+	// the previous result stays open beside the new one (issue 21)
+	if h.wb.resultFor(rt.item) == nil || h.wb.bottom.Selected() != rt2.item {
+		t.Error("the old result tab was closed, or the new one is not in front")
 	}
 	// Filter > on a number replaces the > 300 filter of the same column
 	rt3 := h.action(rt2.cellActions(widget.TableCellID{Row: 0, Col: 2}), "Filter <")
@@ -399,14 +399,14 @@ func TestGridActionsEditTheSQLAndRerun(t *testing.T) {
 	rt4 := h.runBatch("SELECT origin, destination, delay FROM flights WHERE origin IN ('SFO', 'LAX')")
 	tab = h.tab()
 	rt5 := h.action(rt4.headerActions(1), "Group by this column")
-	if got := tab.ed.Text(); got != "SELECT\n  origin,\n  COUNT(*) AS cnt\nFROM flights\nWHERE origin IN ('SFO', 'LAX')\nGROUP BY origin" {
+	if got := tab.ed.Text(); got != "SELECT origin, COUNT(*) AS cnt FROM flights WHERE origin IN ('SFO', 'LAX') GROUP BY origin" {
 		t.Fatalf("group by: %q", got)
 	}
 	if got := rows(rt5.grid); len(got) != 2 {
 		t.Fatalf("group by rows %q", got)
 	}
 	rt6 := h.action(rt5.headerActions(2), "Sort descending")
-	if got := tab.ed.Text(); !strings.HasSuffix(got, "GROUP BY origin\nORDER BY cnt DESC") {
+	if got := tab.ed.Text(); !strings.HasSuffix(got, "GROUP BY origin ORDER BY cnt DESC") {
 		t.Fatalf("sort: %q", got)
 	}
 	g := rows(rt6.grid)
@@ -414,7 +414,7 @@ func TestGridActionsEditTheSQLAndRerun(t *testing.T) {
 		t.Fatalf("sorted rows %q", g)
 	}
 	rt7 := h.action(rt6.headerActions(1), "Hide column")
-	if got := tab.ed.Text(); !strings.HasPrefix(got, "SELECT COUNT(*) AS cnt\nFROM flights") {
+	if got := tab.ed.Text(); !strings.HasPrefix(got, "SELECT COUNT(*) AS cnt FROM flights") {
 		t.Fatalf("hide: %q", got)
 	}
 	if n := len(rt7.grid.cols); n != 1 {
@@ -422,7 +422,7 @@ func TestGridActionsEditTheSQLAndRerun(t *testing.T) {
 	}
 	rt8 := h.runBatch("SELECT origin, destination FROM flights WHERE origin = 'SFO'")
 	rt9 := h.action(rt8.headerActions(2), "Count distinct")
-	if got := h.tab().ed.Text(); got != "SELECT COUNT(DISTINCT destination) AS count_distinct_destination\nFROM flights\nWHERE origin = 'SFO'" {
+	if got := h.tab().ed.Text(); got != "SELECT COUNT(DISTINCT destination) AS count_distinct_destination FROM flights WHERE origin = 'SFO'" {
 		t.Fatalf("count distinct: %q", got)
 	}
 	if got := rows(rt9.grid); len(got) != 1 || got[0] == "0" {
@@ -937,7 +937,7 @@ func TestBuilderFollowsTheEditorAndRoundTrips(t *testing.T) {
 	}
 	// untick origin: no plain columns left, still grouped by nothing
 	b.colChecks[authoring.ColumnRef{Name: "origin"}].SetChecked(false)
-	if got := tab.ed.Text(); !strings.HasPrefix(got, "SELECT COUNT(*) AS cnt\nFROM flights") || strings.Contains(got, "GROUP BY") {
+	if got := tab.ed.Text(); !strings.HasPrefix(got, "SELECT COUNT(*) AS cnt FROM flights") || strings.Contains(got, "GROUP BY") {
 		t.Errorf("after unticking origin:\n%s", got)
 	}
 	// removing a filter

@@ -90,6 +90,11 @@ type resultGrid struct {
 	do            func(func())
 	asyncSortRows int
 	sorting       bool
+
+	// scroller is the Table's scroller, pitch a row's height with its
+	// separator (grid_wheel.go: several rows a wheel notch).
+	scroller fyne.Scrollable
+	pitch    float32
 }
 
 var (
@@ -687,6 +692,13 @@ func (g *resultGrid) TypedShortcut(s fyne.Shortcut) {
 		g.copySelection(sc.Clipboard, false)
 	case *fyne.ShortcutSelectAll:
 		g.selectAll()
+	case *desktop.CustomShortcut:
+		if g.jumpShortcut(sc) { // grid_wheel.go: Ctrl+Home / Ctrl+End
+			return
+		}
+		if g.onShortcut != nil {
+			g.onShortcut(s)
+		}
 	default:
 		if g.onShortcut != nil {
 			g.onShortcut(s)

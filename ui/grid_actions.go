@@ -18,8 +18,9 @@ import (
 // header "Group by this column", "Count distinct", "Sort ascending/
 // descending" and "Hide column". Each rewrites the result's query with
 // package authoring, puts the new SQL in place of the statement in its
-// editor tab (a new tab for results of the catalog's Preview), and runs it;
-// the old result tab makes way for the new one.
+// editor tab (a new tab for results of the catalog's Preview), and runs it
+// into a new result tab; the previous result stays open. A query written on
+// one line stays on one line (grid_filter_text.go).
 
 var (
 	_ fyne.SecondaryTappable = (*gridCell)(nil)
@@ -257,6 +258,9 @@ func (wb *Workbench) ranStreaming(req runReq) bool {
 // editor in place of the old statement and runs it.
 func (wb *Workbench) gridAction(rt *resultTab, f func(query string) (string, error)) {
 	out, err := f(rt.stmt)
+	if err == nil {
+		out = keepOneLine(rt.stmt, out) // grid_filter_text.go: one-line SQL stays on one line
+	}
 	if err != nil {
 		wb.setStatus("Cannot apply: " + err.Error())
 		wb.messages.add(levelWarning, "The grid action cannot rewrite the query: "+err.Error(), nil)
@@ -288,7 +292,7 @@ func (wb *Workbench) gridAction(rt *resultTab, f func(query string) (string, err
 		wb.editors.tabs.Select(t.item)
 	}
 	t.ed.SetCursorOffset(start)
-	wb.closeResult(rt)
+	// the previous result stays open beside the new one (issue 21)
 	wb.runStatementIn(t, out, start)
 }
 

@@ -1,0 +1,98 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// The grid scrolls as a desktop grid does: a mouse-wheel notch moves
+// wheelRows rows (Fyne moves its scrollers by wheelNotch pixels a notch,
+// about two thirds of a row), and Ctrl+Home / Ctrl+End go to the first /
+// last row (with Shift they extend the selection).
+
+const (
+	// wheelRows is how many rows one wheel notch scrolls.
+	wheelRows = 3
+	// wheelNotch is the distance, in pixels, Fyne's desktop driver reports
+	// for one wheel notch (its scroll speed on Linux and Windows).
+	wheelNotch = 25
+)
+
+var (
+	_ fyne.Scrollable = (*gridCell)(nil)
+	_ fyne.Widget     = (*resultGrid)(nil)
+)
+
+// CreateRenderer is the Table's renderer; it keeps the Table's scroller
+// (the renderer's object that is fyne.Scrollable), which the wheel drives.
+func (g *resultGrid) CreateRenderer() fyne.WidgetRenderer {
+	r := g.Table.CreateRenderer()
+	for _, o := range r.Objects() {
+		if s, ok := o.(fyne.Scrollable); ok {
+			g.scroller = s
+		}
+	}
+	return r
+}
+
+// Scrolled passes a wheel event over a cell on to the grid.
+func (c *gridCell) Scrolled(e *fyne.ScrollEvent) {
+	if c.grid != nil {
+		c.grid.wheel(e)
+	}
+}
+
+// wheel scrolls the Table wheelRows rows per notch: the event's distance
+// is scaled from Fyne's notch to wheelRows row heights (a touchpad's small
+// steps are scaled alike).
+func (g *resultGrid) wheel(e *fyne.ScrollEvent) {
+	if g.scroller == nil {
+		return
+	}
+	scale := wheelRows * g.rowPitch() / wheelNotch
+	ev := *e
+	ev.Scrolled = fyne.NewDelta(e.Scrolled.DX, e.Scrolled.DY*scale)
+	g.scroller.Scrolled(&ev)
+}
+
+// rowPitch is the height of a grid row with the padding between rows, as
+// the Table computes it: the larger of a cell's and a header's minimum
+// height, plus the theme's padding.
+func (g *resultGrid) rowPitch() float32 {
+	if g.pitch == 0 {
+		size := newGridCell().MinSize()
+		if g.CreateHeader != nil {
+			size = size.Max(g.CreateHeader().MinSize())
+		}
+		g.pitch = size.Height + g.Theme().Size(theme.SizeNamePadding)
+	}
+	return g.pitch
+}
+
+// jumpShortcut handles Ctrl+Home and Ctrl+End (with Shift: extending the
+// selection): the first or last row, in the selected cell's column.
+func (g *resultGrid) jumpShortcut(s *desktop.CustomShortcut) bool {
+	if s.Modifier&fyne.KeyModifierControl == 0 || s.Modifier&^(fyne.KeyModifierControl|fyne.KeyModifierShift) != 0 {
+		return false
+	}
+	rows, cols := g.length()
+	if rows == 0 || cols < 2 {
+		return s.KeyName == fyne.KeyHome || s.KeyName == fyne.KeyEnd
+	}
+	c := widget.TableCellID{Row: 0, Col: 1}
+	if g.hasSel && g.cursor.Col > 0 {
+		c.Col = g.cursor.Col
+	}
+	switch s.KeyName {
+	case fyne.KeyHome:
+		c.Row = 0
+	case fyne.KeyEnd:
+		c.Row = rows - 1
+	default:
+		return false
+	}
+	g.moveTo(c, s.Modifier&fyne.KeyModifierShift != 0)
+	return true
+}
