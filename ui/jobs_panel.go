@@ -62,9 +62,13 @@ var jobCols = []struct {
 	title string
 	width float32
 }{
-	{"Status", 92}, {"Job", 96}, {"Statement", 0}, {"Started", 72}, {"Rows out", 84},
-	{"Rate", 76}, {"Watermark", 160}, {"Lag", 64}, {"Lag, 5 min", 150}, {"", 176},
+	{"Status", 92}, {"Job", 80}, {"Statement", 0}, {"Started", 72}, {"Rows out", 76},
+	{"Rate", 72}, {"Watermark", 150}, {"Lag", 60}, {"Lag, 5 min", 110}, {"", 176},
 }
+
+// jobStmtMinWidth is the Statement column's least width (~35 characters):
+// below it the columns scroll sideways instead of cutting the SQL short.
+const jobStmtMinWidth = 260
 
 const jobStmtCol = 2
 
@@ -232,6 +236,8 @@ func statusImportance(s runtime.JobStatus) widget.Importance {
 		return widget.SuccessImportance
 	case runtime.Failed:
 		return widget.DangerImportance
+	case runtime.Canceled:
+		return widget.WarningImportance // a clear colour, not the disabled grey (issue 21)
 	}
 	return widget.LowImportance
 }
@@ -557,7 +563,7 @@ func (l *columnsLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for i := range jobCols {
 		fixed += l.width(i)
 	}
-	stretch := max(size.Width-fixed, 120)
+	stretch := max(size.Width-fixed, jobStmtMinWidth)
 	x := float32(0)
 	for i, o := range objs {
 		w := l.width(i)
@@ -576,7 +582,7 @@ func (l *columnsLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 
 func (l *columnsLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	h := float32(0)
-	w := float32(120)
+	w := float32(jobStmtMinWidth)
 	for i, o := range objs {
 		h = max(h, o.MinSize().Height)
 		w += l.width(i)

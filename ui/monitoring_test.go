@@ -574,7 +574,7 @@ func TestJobsPanelGatewayJobs(t *testing.T) {
 	jp.updateRow(0, row)
 	row.Resize(fyne.NewSize(1100, row.MinSize().Height))
 	cells := row.(*fyne.Container).Objects
-	if w := cells[jobStmtCol].Size().Width; w != 1100-92-96-72-176 || cells[6].Visible() {
+	if w := cells[jobStmtCol].Size().Width; w != 1100-jobCols[0].width-jobCols[1].width-jobCols[3].width-jobCols[9].width || cells[6].Visible() {
 		t.Errorf("statement column %v wide, watermark cell visible %v", w, cells[6].Visible())
 	}
 	// A job known only by its name (Flink names a query's job after its

@@ -34,6 +34,11 @@ type planGraph struct {
 	pad   float32
 	lineH float32
 	dx    float32 // horizontal offset when centred
+
+	// canceled is set when the job was cancelled; lastWm is each node's
+	// last watermark drawn before (plan_canceled.go).
+	canceled bool
+	lastWm   map[int]string
 }
 
 type graphNode struct {
@@ -236,7 +241,7 @@ func (pg *planGraph) setMetrics(pm *monitor.PlanMetrics) int {
 		for k, t := range gn.metrics {
 			s := ""
 			if k < len(nv.Lines) {
-				s = nv.Lines[k]
+				s = pg.watermarkLine(i, nv.Lines[k]) // plan_canceled.go: no "wm end" once cancelled
 			}
 			if k == 0 && gn.source {
 				if _, out, ok := strings.Cut(s, " · "); ok && strings.HasPrefix(s, "in ") {

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/monitor"
 	"github.com/riffle-sql/riffle/plangraph"
 )
@@ -171,6 +172,7 @@ func (p *planView) tick(now time.Time, visible bool) {
 
 // draw shows the last sample: node metrics and the status line.
 func (p *planView) draw(now time.Time, done bool) {
+	p.graph.canceled = done && p.job.GetJobStatus() == runtime.Canceled
 	p.graph.setMetrics(p.pm)
 	p.refreshes++
 	bp := 0

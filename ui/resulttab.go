@@ -421,7 +421,7 @@ func (rt *resultTab) applyState(state string) {
 		rt.stateLbl.Importance = widget.SuccessImportance
 		icon = theme.ConfirmIcon()
 	case stateCanceled:
-		rt.stateLbl.Importance = widget.LowImportance
+		rt.stateLbl.Importance = widget.WarningImportance // as in the Jobs panel: not the disabled grey
 		icon = theme.MediaStopIcon()
 	default:
 		rt.stateLbl.Importance = widget.DangerImportance
