@@ -385,10 +385,7 @@ func (t *tableOptions) resolveOffsets(ctx context.Context, adm *kadm.Client, mod
 		if group == "" {
 			return nil, t.errorf("Property group.id is required when using committed offset for offsets initializer ('%s' = '%s'); set 'properties.group.id'", map[bool]string{true: OptStartupMode, false: OptBoundedMode}[startup], ModeGroupOffsets)
 		}
-		committed, err := adm.FetchOffsetsForTopics(ctx, group, topics...)
-		if err == nil {
-			err = committed.Error()
-		}
+		committed, err := fetchCommitted(ctx, adm, group, topics)
 		if errors.Is(err, kerr.GroupIDNotFound) {
 			// a group that never committed: no offsets
 			committed, err = kadm.OffsetResponses{}, nil
@@ -443,6 +440,31 @@ func (t *tableOptions) resolveOffsets(ctx context.Context, adm *kadm.Client, mod
 		}
 	}
 	return res, nil
+}
+
+// fetchCommitted fetches the offsets group committed for topics. A broker
+// that is still loading or creating its group coordinator (a fresh broker
+// creates __consumer_offsets on the first group request, and franz-go
+// returns its COORDINATOR_NOT_AVAILABLE from FindCoordinator at once) is
+// asked again until ctx ends; the last error is returned then.
+func fetchCommitted(ctx context.Context, adm *kadm.Client, group string, topics []string) (kadm.OffsetResponses, error) {
+	backoff := 100 * time.Millisecond
+	for {
+		committed, err := adm.FetchOffsetsForTopics(ctx, group, topics...)
+		if err == nil {
+			err = committed.Error()
+		}
+		if err == nil || !(errors.Is(err, kerr.CoordinatorNotAvailable) ||
+			errors.Is(err, kerr.CoordinatorLoadInProgress) || errors.Is(err, kerr.NotCoordinator)) {
+			return committed, err
+		}
+		select {
+		case <-ctx.Done():
+			return committed, err
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, time.Second)
+	}
 }
 
 // consumerOptions maps the consumer properties: isolation.level

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 func TestMalformedMessageFailsWithLocation(t *testing.T) {
@@ -164,5 +166,50 @@ func TestOptionValidation(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("sink %s\n: %v\nwant %q", c.with, err, c.want)
 		}
+	}
+}
+
+// TestGroupOffsetsWaitForTheCoordinator: a fresh broker answers the first
+// coordinator look-ups of a group with COORDINATOR_NOT_AVAILABLE while it
+// creates __consumer_offsets (seen on a real Kafka 4.4 broker); the look-up
+// is retried within the API timeout instead of failing the query.
+func TestGroupOffsetsWaitForTheCoordinator(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "ev"),
+		kfake.ListenFn(func(network, _ string) (net.Listener, error) { return net.Listen(network, "127.0.0.1:0") }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	bs := strings.Join(c.ListenAddrs(), ",")
+	produce(t, bs, "ev", rec{val: `{"v":1}`}, rec{val: `{"v":2}`})
+	unavailable := 0
+	c.ControlKey(int16(kmsg.FindCoordinator), func(kreq kmsg.Request) (kmsg.Response, error, bool) {
+		if unavailable == 3 {
+			return nil, nil, false
+		}
+		c.KeepControl()
+		unavailable++
+		req := kreq.(*kmsg.FindCoordinatorRequest)
+		resp := req.ResponseKind().(*kmsg.FindCoordinatorResponse)
+		code := kerr.CoordinatorNotAvailable.Code
+		resp.ErrorCode = code
+		keys := req.CoordinatorKeys
+		if len(keys) == 0 {
+			keys = []string{req.CoordinatorKey}
+		}
+		for _, k := range keys {
+			rc := kmsg.NewFindCoordinatorResponseCoordinator()
+			rc.Key, rc.ErrorCode, rc.NodeID = k, code, -1
+			resp.Coordinators = append(resp.Coordinators, rc)
+		}
+		return resp, nil, true
+	})
+	e := env(t, false)
+	exec(t, e, fmt.Sprintf(`CREATE TABLE ev (v INT) WITH ('connector' = 'kafka', 'topic' = 'ev',
+		'properties.bootstrap.servers' = '%s', 'format' = 'json', 'properties.group.id' = 'fresh',
+		'properties.auto.offset.reset' = 'earliest', 'scan.bounded.mode' = 'latest-offset')`, bs))
+	same(t, "rows", query(t, e, "SELECT * FROM ev"), []string{"+I[1]", "+I[2]"})
+	if unavailable != 3 {
+		t.Fatalf("%d offset fetches answered COORDINATOR_NOT_AVAILABLE, want 3", unavailable)
 	}
 }
