@@ -59,6 +59,7 @@ type builderPanel struct {
 	bg      *canvas.Rectangle // highlighted while a table is dragged over
 
 	tableSel  *widget.Select
+	form      *container.Scroll   // the form's scroller (the wheel drives it over inputs too)
 	tableRefs map[string][]string // list label → path
 	body      *fyne.Container
 	status    *widget.Label
@@ -156,7 +157,8 @@ func newBuilderPanel(wb *Workbench) *builderPanel {
 	gutter := canvas.NewRectangle(color.Transparent)
 	gutter.SetMinSize(fyne.NewSize(theme.ScrollBarSize()+theme.Padding(), 0))
 	form := container.NewScroll(container.NewBorder(nil, nil, nil, gutter, b.body))
-	b.content = container.NewStack(b.bg, container.NewBorder(top, bottom, nil, nil, form))
+	b.form = form
+	b.content = container.NewStack(b.bg, container.NewBorder(top, bottom, nil, nil, withWheel(form))) // wheel_passthrough.go: the wheel scrolls over inputs too
 	b.dragLabel = widget.NewLabel("")
 	return b
 }

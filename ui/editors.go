@@ -337,6 +337,7 @@ func (et *editorTabs) renameCurrent() {
 				et.rename(t, e.Text)
 			}
 		}, et.wb.win)
+	e.OnSubmitted = func(string) { d.Submit() } // Enter confirms (issue 21)
 	d.Resize(fyne.NewSize(360, 160))
 	d.Show()
 	et.wb.win.Canvas().Focus(e)
