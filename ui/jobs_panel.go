@@ -48,6 +48,10 @@ type jobsPanel struct {
 	// reports no counters or watermarks: their columns are left out and
 	// the statement gets the room.
 	noMetrics bool
+	// noWatermark is set while no listed job has a watermark (a query on
+	// a table without one): the Watermark and Lag columns are left out,
+	// and the statement gets the room (issue 21).
+	noWatermark bool
 	header    []fyne.CanvasObject
 	head      *fyne.Container
 
@@ -62,13 +66,22 @@ var jobCols = []struct {
 	title string
 	width float32
 }{
-	{"Status", 92}, {"Job", 80}, {"Statement", 0}, {"Started", 72}, {"Rows out", 76},
+	{"Status", 92}, {"Job", 96}, {"Statement", 0}, {"Started", 72}, {"Rows out", 84},
 	{"Rate", 72}, {"Watermark", 150}, {"Lag", 60}, {"Lag, 5 min", 110}, {"", 176},
 }
 
-// jobStmtMinWidth is the Statement column's least width (~35 characters):
-// below it the columns scroll sideways instead of cutting the SQL short.
-const jobStmtMinWidth = 260
+// jobStmtMinWidth is the Statement column's least width (~20 characters):
+// below it the columns scroll sideways.
+const jobStmtMinWidth = 160
+
+// jobWatermarkCol reports the Watermark, Lag and lag chart columns.
+func jobWatermarkCol(i int) bool { return i >= 6 && i <= 8 }
+
+// colHidden reports whether column i is left out: the metric columns of
+// gateway jobs, the watermark columns when no job has a watermark.
+func (p *jobsPanel) colHidden(i int) bool {
+	return p != nil && (p.noMetrics && jobMetricCol(i) || p.noWatermark && jobWatermarkCol(i))
+}
 
 const jobStmtCol = 2
 
@@ -132,7 +145,7 @@ func (p *jobsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	r := p.rows[id]
 	cells := o.(*fyne.Container).Objects
-	if showMetricCols(cells, !p.noMetrics) {
+	if p.showCols(cells) {
 		o.(*fyne.Container).Refresh() // lay the columns out again
 	}
 	set := func(i int, s string) {
@@ -285,11 +298,19 @@ func (p *jobsPanel) update(now time.Time) {
 			break
 		}
 	}
-	if noMetrics != p.noMetrics {
-		p.noMetrics = noMetrics
-		if showMetricCols(p.header, !noMetrics) {
+	noWatermark := len(p.rows) > 0
+	for _, r := range p.rows {
+		if r.HasWatermark {
+			noWatermark = false
+			break
+		}
+	}
+	if noMetrics != p.noMetrics || noWatermark != p.noWatermark {
+		p.noMetrics, p.noWatermark = noMetrics, noWatermark
+		if p.showCols(p.header) {
 			p.head.Refresh()
 		}
+		p.list.Refresh()
 	}
 	running := p.model.Running()
 	switch {
@@ -528,12 +549,12 @@ func (wb *Workbench) resultForJob(id string) *resultTab {
 	return nil
 }
 
-// showMetricCols shows or hides the metric columns of a row or the
-// header; it reports whether any changed.
-func showMetricCols(cells []fyne.CanvasObject, show bool) bool {
+// showCols shows or hides the optional columns of a row or the header
+// (colHidden); it reports whether any changed.
+func (p *jobsPanel) showCols(cells []fyne.CanvasObject) bool {
 	changed := false
 	for i, o := range cells {
-		if jobMetricCol(i) && o.Visible() != show {
+		if show := !p.colHidden(i); (jobMetricCol(i) || jobWatermarkCol(i)) && o.Visible() != show {
 			changed = true
 			if show {
 				o.Show()
@@ -552,7 +573,7 @@ type columnsLayout struct{ p *jobsPanel }
 
 // width is column i's width, 0 when it is left out.
 func (l *columnsLayout) width(i int) float32 {
-	if l.p != nil && l.p.noMetrics && jobMetricCol(i) {
+	if l.p.colHidden(i) {
 		return 0
 	}
 	return jobCols[i].width
