@@ -10,6 +10,9 @@ package ui
 import (
 	"fmt"
 	"math"
+	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -50,7 +53,37 @@ func jobSplits(j monitor.Job) []connector.SplitProgress {
 		}
 	}
 	walk(root)
+	// partitions in numeric order: orders-2 before orders-10
+	sort.SliceStable(out, func(i, j int) bool { return splitLess(out[i].Split, out[j].Split) })
 	return out
+}
+
+// splitLess orders split names as a reader expects partitions: by topic,
+// then by partition number ("clicks-2" before "clicks-10"); names without
+// a numeric suffix compare as text.
+func splitLess(a, b string) bool {
+	ta, pa, oka := splitName(a)
+	tb, pb, okb := splitName(b)
+	if oka && okb && ta == tb {
+		return pa < pb
+	}
+	if oka && okb {
+		return ta < tb
+	}
+	return a < b
+}
+
+// splitName cuts a split name "topic-N" into the topic and N.
+func splitName(s string) (string, int64, bool) {
+	i := strings.LastIndexByte(s, '-')
+	if i < 0 {
+		return s, 0, false
+	}
+	n, err := strconv.ParseInt(s[i+1:], 10, 64)
+	if err != nil || n < 0 {
+		return s, 0, false
+	}
+	return s[:i], n, true
 }
 
 // splitsView is the partitions table of the Jobs panel.
