@@ -52,8 +52,8 @@ type jobsPanel struct {
 	// a table without one): the Watermark and Lag columns are left out,
 	// and the statement gets the room (issue 21).
 	noWatermark bool
-	header    []fyne.CanvasObject
-	head      *fyne.Container
+	header      []fyne.CanvasObject
+	head        *fyne.Container
 
 	splits *splitsView // Kafka hook: running jobs' partitions (kafka_progress.go)
 }
