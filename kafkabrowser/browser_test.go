@@ -376,6 +376,57 @@ func TestInferJudgesTimestampsInWrittenOrder(t *testing.T) {
 	}
 }
 
+// The watermark is kept per partition, so the rowtime's order is judged
+// within each partition: two partitions written at the same instant, each
+// ascending, interleave by up to 37 s across partitions (the session's
+// compacted topic was proposed a 39 s delay); only disorder inside a
+// partition counts.
+func TestInferJudgesTimestampsPerPartition(t *testing.T) {
+	written := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC) // one produce call: equal record timestamps
+	msgs := func(late int) []Message {
+		var out []Message
+		for i := 0; i < 40; i++ {
+			at := 10 + i // seconds
+			if late > 0 && i == 30 {
+				at = 10 + i - late // 30th of the sample, late within partition 0
+			}
+			// even ids in partition 0, odd in 1: in the written order
+			// (equal timestamps, then partition) partition 1's first
+			// (second 11) follows partition 0's last (second 48)
+			out = append(out, Message{Partition: int32(i % 2), Offset: int64(i / 2), Timestamp: written,
+				Value: []byte(fmt.Sprintf(`{"id":%d,"updated":"2026-12-01T10:00:%02dZ"}`, i, at))})
+		}
+		return out
+	}
+	p, err := Infer(Config{Name: "c", Bootstrap: "h:1"}, "t", msgs(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rt := p.Rowtime; rt == nil || rt.Column != "updated" || rt.Order != "ascending" || rt.Delay != "1" || rt.Unit != "SECOND" {
+		t.Errorf("rowtime %+v, want updated, ascending, 1 SECOND", p.Rowtime)
+	}
+	notes := strings.Join(p.Notes, "\n")
+	if !strings.Contains(notes, "updated is ascending within each partition of the sample") || strings.Contains(notes, "out of order") {
+		t.Errorf("notes:\n%s", notes)
+	}
+	if !strings.Contains(p.CreateTable("t", true), "WATERMARK FOR updated AS updated - INTERVAL '1' SECOND") {
+		t.Errorf("DDL:\n%s", p.CreateTable("t", true))
+	}
+
+	// message 30 (second 28) after message 28 (second 38) in partition 0:
+	// 10 s late there, a 10 s delay
+	p, err = Infer(Config{Name: "c", Bootstrap: "h:1"}, "t", msgs(12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rt := p.Rowtime; rt == nil || rt.Order != "out of order" || rt.Delay != "10" || rt.Unit != "SECOND" || rt.MaxLateness != 10_000 {
+		t.Errorf("rowtime %+v, want out of order by 10 SECOND", p.Rowtime)
+	}
+	if notes := strings.Join(p.Notes, "\n"); !strings.Contains(notes, "updated is out of order by up to 10 second(s) within a partition of the sample") {
+		t.Errorf("notes:\n%s", notes)
+	}
+}
+
 func TestNotAKafkaBrokerFailsClearly(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -136,6 +136,9 @@ func Infer(cfg Config, topic string, msgs []Message) (*Proposal, error) {
 		p.Format = "raw"
 		p.Notes = append(p.Notes, note)
 	}
+	if p.Rowtime != nil {
+		perPartitionRowtime(p, name, source, msgs)
+	}
 	// infer words its notes for files
 	for i, n := range p.Notes {
 		p.Notes[i] = strings.ReplaceAll(n, " in the file", " in the sample")
@@ -179,6 +182,66 @@ func Infer(cfg Config, topic string, msgs []Message) (*Proposal, error) {
 		p.Notes = append(p.Notes, fmt.Sprintf("%d sampled message(s) are tombstones (no value): a 'kafka' table skips them; an 'upsert-kafka' table with a PRIMARY KEY reads them as deletes.", p.Tombstones))
 	}
 	return p, nil
+}
+
+// perPartitionRowtime judges the proposed rowtime's order partition by
+// partition, each in offset order: the kafka source keeps a watermark per
+// partition (the table's watermark is the least of them, as in Flink's
+// Kafka source), so timestamps that interleave across partitions make no
+// row late; only disorder within a partition does. With messages of one
+// partition only, the proposal over the whole sample stands. The delay
+// becomes the largest within a partition and the note says so.
+func perPartitionRowtime(p *Proposal, name, source string, msgs []Message) {
+	byPart := map[int32][]Message{}
+	for _, m := range msgs {
+		if m.Value != nil {
+			byPart[m.Partition] = append(byPart[m.Partition], m)
+		}
+	}
+	if len(byPart) < 2 {
+		return
+	}
+	rt := p.Rowtime
+	var worst *infer.Rowtime
+	for _, part := range byPart {
+		sort.SliceStable(part, func(i, j int) bool { return part[i].Offset < part[j].Offset })
+		values := make([][]byte, len(part))
+		for i, m := range part {
+			values[i] = m.Value
+		}
+		objs, _, _ := envelopeRows(values)
+		if len(objs) == 0 {
+			continue
+		}
+		r, err := infer.JSONObjects(name, source, objs)
+		if err != nil || r.Rowtime == nil || r.Rowtime.Source != rt.Source {
+			continue
+		}
+		if worst == nil || r.Rowtime.MaxLateness > worst.MaxLateness ||
+			(r.Rowtime.Order == "descending" && worst.Order != "descending" && r.Rowtime.MaxLateness >= worst.MaxLateness) {
+			worst = r.Rowtime
+		}
+	}
+	if worst == nil {
+		return
+	}
+	rt.Order, rt.Delay, rt.Unit, rt.MaxLateness = worst.Order, worst.Delay, worst.Unit, worst.MaxLateness
+	var note string
+	switch rt.Order {
+	case "ascending":
+		note = fmt.Sprintf("%s is ascending within each partition of the sample (the watermark is kept per partition, so their interleaving makes no row late): a watermark of %s - INTERVAL '1' SECOND drops no rows.", rt.Source, rt.Column)
+	case "descending":
+		note = fmt.Sprintf("%s is in descending order within a partition of the sample (newest first): in streaming mode nearly every row is late unless the watermark delay covers the whole span (%s %s); batch mode reads it in any order.", rt.Source, rt.Delay, rt.Unit)
+	default:
+		note = fmt.Sprintf("%s is out of order by up to %s %s(s) within a partition of the sample (the watermark is kept per partition, so disorder across partitions makes no row late): the proposed watermark delay covers that.", rt.Source, rt.Delay, strings.ToLower(rt.Unit))
+	}
+	for i, n := range p.Notes {
+		if strings.HasPrefix(n, rt.Source+" is ") && (strings.Contains(n, " in the file") || strings.Contains(n, " in the sample")) {
+			p.Notes[i] = note
+			return
+		}
+	}
+	p.Notes = append(p.Notes, note)
 }
 
 // upsertKey proposes the PRIMARY KEY of an upsert table over a topic whose
