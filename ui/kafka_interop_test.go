@@ -83,14 +83,14 @@ func TestKafkaWorkbenchRealBroker(t *testing.T) {
 	h := newHarness(t)
 	c := h.addKafka("real", k.Bootstrap)
 	tree := h.kafkaTree("real")
-	for _, want := range []string{"  " + orders + " · 2 partition(s) · 6 message(s)", "  " + products + " · 1 partition(s) · 4 message(s)"} {
+	for _, want := range []string{"  " + orders + " · 6 messages · 2 partitions", "  " + products + " · 4 messages · 1 partition"} {
 		if !strings.Contains(tree, want+"\n") && !strings.HasSuffix(tree, want) {
 			t.Errorf("tree lacks %q:\n%s", want, tree)
 		}
 	}
 	h.wb.kafka.tree.OpenBranch(kID(kNodeTopic, "real", orders))
 	h.until("the partitions", func() bool {
-		return strings.Contains(strings.Join(h.wb.kafka.VisibleLabels(), "\n"), "partition 1 · offsets 0 … 3 · 3 message(s)")
+		return strings.Contains(strings.Join(h.wb.kafka.VisibleLabels(), "\n"), "partition 1 · 3 messages · offsets 0 … 3")
 	})
 	// the group's lag: partition 0 committed 2 of 3, partition 1 nothing
 	h.until("the consumer group", func() bool {

@@ -98,19 +98,25 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 	}
 	c := h.addKafka("local", addr)
 	got := h.kafkaTree("local")
-	want := "local · " + addr + " · 2 topic(s)\n" +
-		"  inventory.products · 1 partition(s) · 2 message(s)\n" +
-		"  orders · 2 partition(s) · 5 message(s)"
+	want := "local · " + addr + " · 2 topics\n" +
+		"  inventory.products · 2 messages · 1 partition\n" +
+		"  orders · 5 messages · 2 partitions"
 	if got != want {
 		t.Errorf("tree:\n%s\nwant:\n%s", got, want)
 	}
 	h.wb.kafka.tree.OpenBranch(kID(kNodeTopic, "local", "orders"))
 	h.until("the partitions", func() bool { return strings.Contains(strings.Join(h.wb.kafka.VisibleLabels(), "\n"), "partition 1") })
 	got = strings.Join(h.wb.kafka.VisibleLabels(), "\n")
-	for _, w := range []string{"    partition 0 · offsets 0 … 3 · 3 message(s) · leader 0", "    partition 1 · offsets 0 … 2 · 2 message(s) · leader 0"} {
+	for _, w := range []string{"    partition 0 · 3 messages · offsets 0 … 3 · leader 0", "    partition 1 · 2 messages · offsets 0 … 2 · leader 0"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("tree:\n%s\nwant a line %q", got, w)
 		}
+	}
+	// the narrow tree cuts details: a selected node's whole line is in
+	// the status bar
+	h.wb.kafka.tree.Select(kID(kNodeTopic, "local", "orders"))
+	if got := h.wb.statusLeft.Text; got != "orders · 5 messages · 2 partitions" {
+		t.Errorf("status %q after selecting orders", got)
 	}
 	// a topic's context menu
 	var items []string

@@ -51,6 +51,15 @@ func (wb *Workbench) kafkaPane(catalog fyne.CanvasObject) fyne.CanvasObject {
 	k := wb.kafka
 	k.tree = widget.NewTree(k.childUIDs, k.isBranch, func(bool) fyne.CanvasObject { return newKafkaRow(k) }, k.updateNode)
 	k.tree.OnBranchOpened = func(uid widget.TreeNodeID) { k.tree.Refresh() }
+	// the whole line in the status bar: the narrow tree cuts details
+	k.tree.OnSelected = func(uid widget.TreeNodeID) {
+		if _, name, detail, _ := k.label(uid); name != "" {
+			if detail != "" {
+				name += " · " + detail
+			}
+			wb.setStatus(name)
+		}
+	}
 	k.internalCheck = widget.NewCheck("Internal", func(on bool) {
 		k.showInternal = on
 		k.refreshAll()
@@ -276,7 +285,7 @@ func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail
 		cfg := c.config()
 		detail = strings.Join(cfg.Brokers(), ",")
 		if c.loaded && c.err == "" {
-			detail += fmt.Sprintf(" · %d topic(s)", len(c.topics))
+			detail += " · " + plural(len(c.topics), "topic")
 		}
 		return theme.StorageIcon(), cfg.Name, detail, imp
 	case kNodeInfo:
@@ -290,7 +299,8 @@ func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail
 		}
 	case kNodeTopic:
 		t, _ := k.topic(c, parts[1])
-		detail = fmt.Sprintf("%d partition(s) · %s message(s)", len(t.Partitions), groupDigits(int(t.Messages())))
+		// the message count first: the sidebar is narrow and cuts the end
+		detail = plural(int(t.Messages()), "message") + " · " + plural(len(t.Partitions), "partition")
 		if lags := c.lags[parts[1]]; len(lags) > 0 {
 			var total int64
 			for _, g := range lags {
@@ -309,8 +319,8 @@ func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail
 				if p.Err != nil {
 					return nil, "partition " + parts[2], p.Err.Error(), widget.DangerImportance
 				}
-				return nil, "partition " + parts[2], fmt.Sprintf("offsets %s … %s · %s message(s) · leader %d",
-					groupDigits(int(p.Start)), groupDigits(int(p.End)), groupDigits(int(p.Messages())), p.Leader), imp
+				return nil, "partition " + parts[2], fmt.Sprintf("%s · offsets %s … %s · leader %d",
+					plural(int(p.Messages()), "message"), groupDigits(int(p.Start)), groupDigits(int(p.End)), p.Leader), imp
 			}
 		}
 	case kNodeGroups:
