@@ -98,7 +98,7 @@ func (Factory) Options() []connector.Option {
 		{Key: OptPath, Required: true, Kind: "string", Description: "The path of a file or a directory."},
 		{Key: OptFormat, Required: true, Kind: "string", Description: "The format of the files, e.g. 'csv' or 'json'."},
 		{Key: OptRegexPattern, Kind: "string", Description: "Read only the files whose absolute path matches this regular expression."},
-		{Key: OptMonitorInterval, Kind: "duration", Description: "Interval of checking for new files in streaming mode (not yet supported)."},
+		{Key: OptMonitorInterval, Kind: "duration", Description: "In streaming mode, list the path again at this interval and read each new file once; unset, the path is read once and the source is bounded."},
 		{Key: OptDefaultPartition, Default: "__DEFAULT_PARTITION__", Kind: "string", Description: "The partition name used when a dynamic partition value is null or empty."},
 		{Key: OptRollingFileSize, Default: "128MB", Kind: "string", Description: "The maximum part file size before rolling."},
 		{Key: OptRolloverInterval, Default: "30 min", Kind: "duration", Description: "The maximum time a part file stays open before rolling."},
