@@ -90,6 +90,30 @@ func (h *harness) kafkaTree(name string) string {
 	return got
 }
 
+// The peek tab's status line says plainly what it shows ("20 message(s),
+// the latest 50" read as if 50 were shown; "0 message(s)" for an empty
+// topic).
+func TestPeekSummary(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		o    kafkabrowser.PeekOptions
+		want string
+	}{
+		{50, kafkabrowser.PeekOptions{Latest: true, N: 50, Partition: -1}, "The latest 50 messages, newest first"},
+		{1, kafkabrowser.PeekOptions{N: 1, Partition: -1}, "The earliest 1 message"},
+		{20, kafkabrowser.PeekOptions{Latest: true, N: 50, Partition: -1}, "All 20 messages, newest first (asked for the latest 50)"},
+		{0, kafkabrowser.PeekOptions{Latest: true, N: 50, Partition: -1}, "No messages: the topic is empty"},
+		{0, kafkabrowser.PeekOptions{N: 50, Partition: 3}, "No messages: partition 3 is empty"},
+		{7, kafkabrowser.PeekOptions{N: 5, Partition: -1, PerPartition: true}, "7 messages: the earliest 5 per partition"},
+		{1500, kafkabrowser.PeekOptions{Latest: true, N: 1500, Partition: 2}, "The latest 1,500 messages, newest first"},
+		{3, kafkabrowser.PeekOptions{Latest: true, Partition: -1}, "All 3 messages, newest first (asked for the latest 50)"},
+	} {
+		if got := peekSummary(c.n, c.o); got != c.want {
+			t.Errorf("peekSummary(%d, %+v) = %q, want %q", c.n, c.o, got, c.want)
+		}
+	}
+}
+
 func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 	addr := kafkaFake(t)
 	h := newHarness(t)
@@ -138,6 +162,9 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 	if len(p.msgs) != 3 {
 		t.Fatalf("peek: %d messages; status %q", len(p.msgs), p.status.Text)
 	}
+	if !strings.HasPrefix(p.status.Text, "The latest 3 messages, newest first · read at ") {
+		t.Errorf("peek status %q", p.status.Text)
+	}
 	var cells []string
 	for _, m := range p.msgs {
 		cells = append(cells, peekCell(m, 0)+"/"+peekCell(m, 1)+" "+peekCell(m, 3)+" "+peekCell(m, 4)+" "+peekCell(m, 5))
@@ -157,6 +184,9 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 	h.until("the peek", func() bool { return !p.loading })
 	if len(p.msgs) != 2 || p.msgs[0].Offset != 0 || p.msgs[1].Partition != 1 {
 		t.Errorf("partition 1: %+v", p.msgs)
+	}
+	if !strings.HasPrefix(p.status.Text, "All 2 messages (asked for the earliest 10) · read at ") {
+		t.Errorf("peek status %q", p.status.Text)
 	}
 	if len(h.wb.kafka.peeks) != 1 {
 		t.Errorf("%d peek tabs, want the one reused", len(h.wb.kafka.peeks))

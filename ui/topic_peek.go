@@ -263,14 +263,7 @@ func (p *topicPeek) peek() {
 			p.table.UnselectAll()
 			p.table.Refresh()
 			p.table.ScrollToTop()
-			what := "latest"
-			if !o.Latest {
-				what = "earliest"
-			}
-			s := fmt.Sprintf("%d message(s), the %s %d", len(p.msgs), what, o.N)
-			if o.PerPartition || o.Partition >= 0 {
-				s += " per partition"
-			}
+			s := peekSummary(len(p.msgs), o)
 			s += fmt.Sprintf(" · read at %s in %s", kafkaStatusAge(time.Now()), fmtDuration(took))
 			if res.Partial {
 				s += " · partial: the end of some partitions was not reached in time"
@@ -279,11 +272,43 @@ func (p *topicPeek) peek() {
 			p.status.SetText(s)
 			if len(p.msgs) > 0 {
 				p.detail.SetText(detailText(p.msgs[0]))
+			} else if o.Partition >= 0 {
+				p.detail.SetText(fmt.Sprintf("Partition %d of %s holds no messages.", o.Partition, p.topic))
 			} else {
-				p.detail.SetText("The topic has no messages in that range.")
+				p.detail.SetText(fmt.Sprintf("Topic %s holds no messages.", p.topic))
 			}
 		})
 	}()
+}
+
+// peekSummary says what a peek of n messages with options o shows: "The
+// latest 50 messages, newest first", "All 20 messages, newest first (asked
+// for the latest 50)", "No messages: partition 3 is empty".
+func peekSummary(n int, o kafkabrowser.PeekOptions) string {
+	if o.N <= 0 {
+		o.N = 50 // Peek's default
+	}
+	what := "latest"
+	if !o.Latest {
+		what = "earliest"
+	}
+	if n == 0 {
+		if o.Partition >= 0 {
+			return fmt.Sprintf("No messages: partition %d is empty", o.Partition)
+		}
+		return "No messages: the topic is empty"
+	}
+	order := ""
+	if o.Latest {
+		order = ", newest first"
+	}
+	switch {
+	case o.PerPartition && o.Partition < 0:
+		return fmt.Sprintf("%s: the %s %d per partition%s", plural(n, "message"), what, o.N, order)
+	case n < o.N:
+		return fmt.Sprintf("All %s%s (asked for the %s %d)", plural(n, "message"), order, what, o.N)
+	}
+	return fmt.Sprintf("The %s %s%s", what, plural(n, "message"), order)
 }
 
 // closeKafkaTab removes a peek tab (the bottom tabs' close button).
