@@ -277,3 +277,69 @@ func TestJavaStringHashAndOwner(t *testing.T) {
 
 var _ = errors.New
 var _ = fmt.Sprint
+
+// TestSplitsErrorIsReturnedOnce: the planner lists the splits and the job
+// lists them again; a look-up that failed (a port that accepts and never
+// answers) is returned by the next call without a new connection, so the
+// query waits the API timeout once, not twice; the call after that asks
+// again.
+func TestSplitsErrorIsReturnedOnce(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepted := make(chan net.Conn, 100)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c // held open, never answered
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		close(accepted)
+		for c := range accepted {
+			c.Close()
+		}
+	})
+	opts := map[string]string{"connector": "kafka", "topic": "t", "properties.bootstrap.servers": l.Addr().String(),
+		"format": "json", "properties.default.api.timeout.ms": "300"}
+	src, err := Factory{}.CreateSource(ctxFor(&types.Schema{Columns: []types.Column{{Name: "v", Type: types.IntType()}}}, opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a hang guard: the look-up gives up when the API timeout ends
+	first := make(chan error, 1)
+	go func() {
+		_, err := src.Splits(context.Background())
+		first <- err
+	}()
+	var err1 error
+	select {
+	case err1 = <-first:
+	case <-time.After(8 * time.Second):
+		t.Fatal("a look-up bounded by 300 ms still waits after 8 s")
+	}
+	if err1 == nil || !strings.Contains(err1.Error(), "no answer from the Kafka brokers at '"+l.Addr().String()+"' within 300ms") {
+		t.Fatalf("first look-up: %v", err1)
+	}
+	n := len(accepted)
+	if n == 0 {
+		t.Fatal("the first look-up did not connect")
+	}
+	if _, err2 := src.Splits(context.Background()); err2 != err1 {
+		t.Fatalf("second look-up: %v, want the first one's error", err2)
+	}
+	if len(accepted) != n {
+		t.Fatalf("the second look-up connected again (%d connections, %d before)", len(accepted), n)
+	}
+	if _, err3 := src.Splits(context.Background()); err3 == nil || err3 == err1 {
+		t.Fatalf("third look-up: %v, want a new error", err3)
+	}
+	if len(accepted) == n {
+		t.Fatal("the third look-up did not connect")
+	}
+}

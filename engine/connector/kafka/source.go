@@ -54,6 +54,9 @@ type Source struct {
 	valFmt    connector.MessageFormatFactory
 	mode      types.ChangelogMode
 	valueMeta map[string]*types.DataType
+
+	splitsMu  sync.Mutex
+	splitsErr error // the last failed Splits look-up, returned once more
 }
 
 // Partition is a split: one partition of a topic.
@@ -192,17 +195,34 @@ func (s *Source) ReadableMetadata() map[string]*types.DataType {
 
 // Splits lists the topic partitions, sorted by topic and partition. An
 // unreachable broker or a missing topic fails within the API timeout.
+//
+// A failed look-up is remembered and returned by the next call without
+// asking the brokers again: the planner lists the splits when it plans the
+// scan (and ignores an error) and the job lists them again when it starts,
+// so an unreachable broker would otherwise cost the query twice the API
+// timeout. The call after that asks the brokers again.
 func (s *Source) Splits(ctx context.Context) ([]connector.Split, error) {
+	s.splitsMu.Lock()
+	defer s.splitsMu.Unlock()
+	if err := s.splitsErr; err != nil {
+		s.splitsErr = nil
+		return nil, err
+	}
+	parts, err := s.listPartitions(ctx)
+	if err != nil {
+		s.splitsErr = err
+		return nil, err
+	}
+	return sortedSplits(parts), nil
+}
+
+func (s *Source) listPartitions(ctx context.Context) (map[string][]int32, error) {
 	cl, err := s.t.newClient()
 	if err != nil {
 		return nil, err
 	}
 	defer cl.Close()
-	parts, err := s.t.topicPartitions(ctx, kadm.NewClient(cl))
-	if err != nil {
-		return nil, err
-	}
-	return sortedSplits(parts), nil
+	return s.t.topicPartitions(ctx, kadm.NewClient(cl))
 }
 
 func sortedSplits(parts map[string][]int32) []connector.Split {
