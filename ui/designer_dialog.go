@@ -74,6 +74,11 @@ type designerDialog struct {
 	building bool
 	// done is called after the statements ran (for tests).
 	done func(err error)
+
+	// file is what inference found in the path's file, inferGen counts
+	// path changes (designer_infer.go).
+	file     *designerFile
+	inferGen int
 }
 
 // showTableDesignerFor opens the designer on an existing table of the
@@ -644,6 +649,9 @@ func (dd *designerDialog) fillOptions() {
 			} else {
 				d.SetOption(key, s)
 			}
+			if key == "path" {
+				dd.pathChanged(s) // designer_infer.go: infer the columns of a new table's file
+			}
 			dd.changed()
 		}
 		switch {
@@ -751,6 +759,8 @@ func (dd *designerDialog) changed() {
 			l.Show()
 		}
 	}
+	fl, ferrs := dd.fileProblems() // designer_infer.go: the design against its file
+	lines, errs = append(lines, fl...), errs+ferrs
 	if len(lines) == 0 {
 		lines = []string{"✓ No problems"}
 	}
