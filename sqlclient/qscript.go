@@ -40,6 +40,11 @@ func ParseQScript(text string) ([]QCase, error) {
 		for ; i < len(lines); i++ {
 			stmt = append(stmt, lines[i])
 			if strings.HasSuffix(strings.TrimRight(lines[i], " \t"), ";") {
+				// a statement set block ends at END;, not at its INSERTs
+				text := strings.Join(stmt, "\n")
+				if qSetBlockRe.MatchString(text) && !qSetEndRe.MatchString(text) {
+					continue
+				}
 				i++
 				break
 			}
@@ -70,6 +75,8 @@ func ParseQScript(text string) ([]QCase, error) {
 }
 
 var (
+	qSetBlockRe  = regexp.MustCompile(`(?is)^\s*(?:explain|execute)\b.*\bstatement\s+set\s+begin\b`)
+	qSetEndRe    = regexp.MustCompile(`(?is)\bend\s*;\s*$`)
 	qSecondsRe   = regexp.MustCompile(` \([0-9.]+ seconds\)$`)
 	qExceptionRe = regexp.MustCompile(`^(?:[a-z][a-z0-9_]*\.)+[A-Za-z0-9_$]*(?:Exception|Error): `)
 )

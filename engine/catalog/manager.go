@@ -193,11 +193,8 @@ func (m *Manager) CreateTemporaryTable(id ObjectIdentifier, t BaseTable, ignoreI
 		if ignoreIfExists {
 			return nil
 		}
-		kind := "table"
-		if t.Kind() == KindView {
-			kind = "view"
-		}
-		return fmt.Errorf("Temporary %s '%s' already exists", kind, id)
+		// Flink's CatalogManager says "table" for views too
+		return fmt.Errorf("Temporary table '%s' already exists", id)
 	}
 	if _, ok := m.catalogs[id.Catalog]; !ok {
 		return fmt.Errorf("Catalog %s does not exist", id.Catalog)

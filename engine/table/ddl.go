@@ -338,6 +338,9 @@ func (x *execution) createCatalog(cc *sql.CreateCatalog) (*TableResult, error) {
 		return nil, errorf("Could not find any factory for identifier '%s' that implements 'org.apache.flink.table.factories.CatalogFactory'. Available factory identifiers are:\n\ngeneric_in_memory", typ)
 	}
 	name := cc.Name.Name
+	if err := checkInMemoryCatalogOptions(opts); err != nil {
+		return nil, err
+	}
 	if _, ok := x.env.catalogs.GetCatalog(name); ok {
 		if cc.IfNotExists {
 			return okResult(), nil
@@ -360,6 +363,105 @@ func (x *execution) createCatalog(cc *sql.CreateCatalog) (*TableResult, error) {
 	x.env.catalogDescriptors[name] = catalogDescriptor{options: opts, comment: cc.Comment}
 	x.env.mu.Unlock()
 	return okResult(), nil
+}
+
+// alterCatalog runs ALTER CATALOG name SET (options) | RESET (keys) |
+// COMMENT 'text' as Flink 2.3.0 does: it changes what DESCRIBE CATALOG and
+// SHOW CREATE CATALOG report (the catalog's descriptor); RESET refuses no
+// key and the key 'type'; a key that is not set is ignored; an empty
+// comment is kept as given.
+func (x *execution) alterCatalog(ac *sql.AlterCatalog) (*TableResult, error) {
+	t := x.env
+	name := ac.Name.Name
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	desc, ok := t.catalogDescriptors[name]
+	if _, exists := t.catalogs.GetCatalog(name); !exists || !ok {
+		// Flink alters what its catalog store keeps: catalogs made by
+		// CREATE CATALOG (not default_catalog)
+		return nil, errorf("Catalog %s does not exist in the catalog store.", name)
+	}
+	opts := make(map[string]string, len(desc.options))
+	for k, v := range desc.options {
+		opts[k] = v
+	}
+	switch {
+	case ac.Comment != nil:
+		c := *ac.Comment
+		desc.comment = &c
+	case ac.Options != nil:
+		for k, v := range props(ac.Options) {
+			opts[k] = v
+		}
+	default:
+		if len(ac.ResetKeys) == 0 {
+			return nil, errorf("ALTER CATALOG RESET does not support empty key")
+		}
+		for _, k := range ac.ResetKeys {
+			if k == "type" {
+				return nil, errorf("ALTER CATALOG RESET does not support changing 'type'")
+			}
+		}
+		for _, k := range ac.ResetKeys {
+			delete(opts, k)
+		}
+	}
+	desc.options = opts
+	t.catalogDescriptors[name] = desc
+	// Flink stores the new descriptor, then re-creates the catalog from it,
+	// which is where unknown options fail (the descriptor stays changed)
+	if err := checkInMemoryCatalogOptions(opts); err != nil {
+		return nil, err
+	}
+	return okResult(), nil
+}
+
+// checkInMemoryCatalogOptions validates the options of a generic_in_memory
+// catalog as Flink's FactoryUtil does: 'type' aside, only default-database
+// and property-version are known.
+func checkInMemoryCatalogOptions(opts map[string]string) error {
+	var unknown []string
+	for _, k := range sortedKeys(opts) {
+		switch k {
+		case "type", "default-database", "property-version":
+		default:
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	return errorf("Unsupported options found for 'generic_in_memory'.\n\nUnsupported options:\n\n%s\n\nSupported options:\n\ndefault-database\nproperty-version", strings.Join(unknown, "\n"))
+}
+
+// showCreateCatalog answers SHOW CREATE CATALOG name in Flink 2.3.0's
+// text: CREATE CATALOG `name`, the COMMENT line when it has one, and its
+// options (with 'type') sorted by key in a WITH block.
+func (x *execution) showCreateCatalog(name string) (*TableResult, error) {
+	t := x.env
+	t.mu.Lock()
+	desc, ok := t.catalogDescriptors[name]
+	t.mu.Unlock()
+	if _, exists := t.catalogs.GetCatalog(name); !exists || !ok {
+		return nil, errorf("Cannot obtain metadata information from Catalog %s.", name)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE CATALOG %s\n", sql.QuoteIdent(name))
+	if desc.comment != nil {
+		fmt.Fprintf(&b, "COMMENT '%s'\n", strings.ReplaceAll(*desc.comment, "'", "''"))
+	}
+	b.WriteString("WITH (\n")
+	keys := sortedKeys(desc.options)
+	for i, k := range keys {
+		sep := ","
+		if i == len(keys)-1 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "  '%s' = '%s'%s\n", strings.ReplaceAll(k, "'", "''"), strings.ReplaceAll(desc.options[k], "'", "''"), sep)
+	}
+	b.WriteString(")\n")
+	return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"result"},
+		[]*types.DataType{types.StringType()}), static: []*types.Row{types.NewRow(b.String())}}, nil
 }
 
 // catalogDescriptor is what CREATE CATALOG said of a catalog: its options

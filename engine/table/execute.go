@@ -100,6 +100,8 @@ func (x *execution) run(st sql.Statement) (*TableResult, error) {
 		return x.alterView(s)
 	case *sql.CreateDatabase:
 		return x.createDatabase(s)
+	case *sql.AlterCatalog:
+		return x.alterCatalog(s)
 	case *sql.AlterDatabase:
 		return x.alterDatabase(s)
 	case *sql.CreateCatalog:

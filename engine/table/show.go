@@ -295,6 +295,9 @@ func describeSchema(s *types.Schema, streaming bool) *TableResult {
 
 func (x *execution) showCreate(s *sql.ShowCreate) (*TableResult, error) {
 	t := x.env
+	if s.Kind == "CATALOG" {
+		return x.showCreateCatalog(s.Name.Parts[len(s.Name.Parts)-1].Name)
+	}
 	id, err := x.qualify(s.Name)
 	if err != nil {
 		return nil, err
