@@ -84,6 +84,11 @@ func TestFlinkQScriptConformance(t *testing.T) {
 		pct = 100 * float64(matched) / float64(run)
 	}
 	summary := fmt.Sprintf("flink q scripts: cases=%d skipped=%d run=%d matched=%d (%.1f %%)", total, skipped, run, matched, pct)
+	for _, cat := range []string{"metadata", "query", "dml", "explain", "plan"} {
+		if tc := qTally[cat]; tc[0] > 0 {
+			summary += fmt.Sprintf("\n  %-8s run=%3d matched=%3d (%.1f %%)", cat, tc[0], tc[1], 100*float64(tc[1])/float64(tc[0]))
+		}
+	}
 	t.Log(summary)
 	if p := os.Getenv("RIFFLE_Q_REPORT"); p != "" {
 		if err := os.WriteFile(p, []byte(summary+"\n\n"+report.String()), 0o644); err != nil {
@@ -93,17 +98,51 @@ func TestFlinkQScriptConformance(t *testing.T) {
 }
 
 var (
-	qFixtureRe  = regexp.MustCompile(`(?i)'values'|\$VAR_(REST|ADDRESS|JAR|UDF)|\bjars?\b|\busing\s+jar\b|\bcall\s|\$internal|'test-|\bhive\b|\bas\s+'[a-z]+\.[a-z.]+[A-Z]`)
-	qSetAllRe   = regexp.MustCompile(`(?is)^\s*set\s*$`)
-	qValuesRe   = regexp.MustCompile(`(?i)'connector'\s*=\s*'values'`)
-	qUsesDataRe = regexp.MustCompile(`(?is)^\s*(select|insert|explain|execute|compile|with|begin|end|values|table|create\s+table\s+\S+\s+.*\bas\s+select)`)
-	qPathVarRe  = regexp.MustCompile(`\$VAR_[A-Z0-9_]*PATH[0-9]*`)
-	qCreatedRe  = regexp.MustCompile("(?is)^\\s*create\\s+(?:or\\s+replace\\s+)?(?:temporary\\s+|temporary\\s+system\\s+)?(?:table|view|function|catalog|database)\\s+(?:if\\s+not\\s+exists\\s+)?`?([A-Za-z0-9_.]+)`?")
-	qBatchRe    = regexp.MustCompile(`(?i)'?execution\.runtime-mode'?\s*=\s*'?batch`)
-	qStreamRe   = regexp.MustCompile(`(?i)'?execution\.runtime-mode'?\s*=\s*'?streaming`)
-	qExceptRe   = regexp.MustCompile(`^(?:[a-z][a-z0-9_]*\.)+[A-Za-z0-9_$]*(?:Exception|Error): `)
-	qPositionRe = regexp.MustCompile(`^From line \d+, column \d+ to line \d+, column \d+: |^At line \d+, column \d+: `)
+	qFixtureRe    = regexp.MustCompile(`(?i)'values'|\$VAR_(REST|ADDRESS|JAR|UDF)|\bjars?\b|\busing\s+jar\b|\bcall\s|\$internal|'test[-_]|\bhive\b|\bas\s+'[a-z]+\.[a-z.]+[A-Z]`)
+	qUseCatalogRe = regexp.MustCompile("(?is)^\\s*use\\s+catalog\\s+`?([A-Za-z0-9_]+)`?\\s*$")
+	qSetAllRe     = regexp.MustCompile(`(?is)^\s*set\s*$`)
+	qValuesRe     = regexp.MustCompile(`(?i)'connector'\s*=\s*'values'`)
+	qUsesDataRe   = regexp.MustCompile(`(?is)^\s*(select|insert|explain|execute|compile|with|begin|end|values|table|create\s+table\s+\S+\s+.*\bas\s+select)`)
+	qPathVarRe    = regexp.MustCompile(`\$VAR_[A-Z0-9_]*PATH[0-9]*`)
+	qCreatedRe    = regexp.MustCompile("(?is)^\\s*create\\s+(?:or\\s+replace\\s+)?(?:temporary\\s+|temporary\\s+system\\s+)?(?:table|view|function|catalog|database)\\s+(?:if\\s+not\\s+exists\\s+)?`?([A-Za-z0-9_.]+)`?")
+	qBatchRe      = regexp.MustCompile(`(?i)'?execution\.runtime-mode'?\s*=\s*'?batch`)
+	qStreamRe     = regexp.MustCompile(`(?i)'?execution\.runtime-mode'?\s*=\s*'?streaming`)
+	qExceptRe     = regexp.MustCompile(`^(?:[a-z][a-z0-9_]*\.)+[A-Za-z0-9_$]*(?:Exception|Error): `)
+	qPositionRe   = regexp.MustCompile(`^From line \d+, column \d+ to line \d+, column \d+: |^At line \d+, column \d+: `)
 )
+
+// qCategory sorts a statement for the tallies: "explain", "plan" (COMPILE
+// / EXECUTE PLAN), "query" (SELECT, EXECUTE SELECT), "dml" (INSERT,
+// statement sets) or "metadata" (everything else: DDL, SHOW, DESCRIBE,
+// USE, SET, RESET, BEGIN/END).
+func qCategory(stmt string) string {
+	w := strings.Fields(strings.ToUpper(stripQComments(stmt)))
+	if len(w) == 0 {
+		return "metadata"
+	}
+	if w[0] == "EXECUTE" && len(w) > 1 && w[1] != "PLAN" && w[1] != "STATEMENT" {
+		w = w[1:]
+	}
+	switch w[0] {
+	case "EXPLAIN":
+		return "explain"
+	case "COMPILE":
+		return "plan"
+	case "EXECUTE":
+		if len(w) > 1 && w[1] == "PLAN" {
+			return "plan"
+		}
+		return "dml"
+	case "SELECT", "WITH", "VALUES", "TABLE":
+		return "query"
+	case "INSERT":
+		return "dml"
+	}
+	return "metadata"
+}
+
+// qTally counts run and matched cases per category.
+var qTally = map[string][2]int{}
 
 func runFlinkQScript(t *testing.T, name string, cases []sqlclient.QCase, report *strings.Builder) (n, skipped, matched int) {
 	eng := qEngine(t)
@@ -112,9 +151,17 @@ func runFlinkQScript(t *testing.T, name string, cases []sqlclient.QCase, report 
 	streaming := true
 	skippedNames := map[string]bool{}
 	valuesTables := map[string]bool{}
+	inFixtureCatalog := false
 	for _, c := range cases {
 		n++
-		stmt := qPathVarRe.ReplaceAllStringFunc(c.SQL, func(v string) string { return filepath.Join(tmp, strings.ToLower(v[1:])) })
+		stmt := qPathVarRe.ReplaceAllStringFunc(c.SQL, func(v string) string {
+			// Flink's test makes these folders before the script runs
+			p := filepath.Join(tmp, strings.ToLower(v[1:]))
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		})
 		plain := stripQComments(stmt)
 		// a table of the 'values' test connector can be declared (as on
 		// Flink, a connector is only looked up when a job uses it), but
@@ -136,6 +183,12 @@ func runFlinkQScript(t *testing.T, name string, cases []sqlclient.QCase, report 
 			parts := strings.Split(m[1], ".")
 			valuesTables[parts[len(parts)-1]] = true
 		}
+		// once the session uses a catalog only Flink's test JVM has, what
+		// follows runs in it, until another catalog is used
+		if m := qUseCatalogRe.FindStringSubmatch(plain); m != nil {
+			inFixtureCatalog = skippedNames[m[1]]
+		}
+		skip = skip || inFixtureCatalog
 		if skip {
 			if m := qCreatedRe.FindStringSubmatch(stripQComments(stmt)); m != nil {
 				parts := strings.Split(m[1], ".")
@@ -160,6 +213,13 @@ func runFlinkQScript(t *testing.T, name string, cases []sqlclient.QCase, report 
 			want := sqlclient.QNormalize(c.Output)
 			ok = !failed && strings.Join(want, "\n") == strings.Join(sqlclient.QNormalize(strings.Split(got, "\n")), "\n")
 		}
+		cat := qCategory(stmt)
+		tc := qTally[cat]
+		tc[0]++
+		if ok {
+			tc[1]++
+		}
+		qTally[cat] = tc
 		if ok {
 			matched++
 			continue
