@@ -79,6 +79,8 @@ type designerDialog struct {
 	// path changes (designer_infer.go).
 	file     *designerFile
 	inferGen int
+	// formScroll scrolls the form both ways (designer_layout.go).
+	formScroll *container.Scroll
 }
 
 // showTableDesignerFor opens the designer on an existing table of the
@@ -267,9 +269,9 @@ func (dd *designerDialog) build() {
 	wm := container.NewBorder(nil, nil, container.NewHBox(dd.wmCheck, container.NewGridWrap(fyne.NewSize(180, dd.wmDelay.MinSize().Height), dd.wmColumn),
 		widget.NewLabel("delay"), container.NewGridWrap(fyne.NewSize(70, dd.wmDelay.MinSize().Height), dd.wmDelay), dd.wmUnit), nil, dd.wmExpr)
 	keys := widget.NewForm(
-		widget.NewFormItem("Primary key", dd.pk),
+		widget.NewFormItem("Primary key", wideChoices(dd.pk)), // designer_layout.go: a row of 15 names scrolls, not widens
 		widget.NewFormItem("Watermark", wm),
-		widget.NewFormItem("Partitioned by", dd.partition),
+		widget.NewFormItem("Partitioned by", wideChoices(dd.partition)),
 	)
 	conn := widget.NewForm(
 		widget.NewFormItem("Connector", container.NewHBox(dd.connector, widget.NewLabel("Format"), dd.format)),
@@ -278,7 +280,8 @@ func (dd *designerDialog) build() {
 	form := container.NewVBox(head, widget.NewSeparator(), colHead, dd.columns, widget.NewSeparator(), keys, widget.NewSeparator(),
 		conn, dd.options, other)
 	previewBox := container.NewBorder(widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, dd.preview)
-	split := container.NewVSplit(container.NewVScroll(form), previewBox)
+	dd.formScroll = container.NewScroll(form) // both ways: a wide form scrolls inside the dialog
+	split := container.NewVSplit(dd.formScroll, previewBox)
 	split.Offset = 0.66
 	bar := container.NewBorder(nil, nil, nil, container.NewVBox(dd.positions, dd.initCheck, container.NewHBox(layout.NewSpacer(), cancel, dd.apply)), dd.problems)
 	content := container.NewBorder(nil, bar, nil, nil, split)
@@ -496,7 +499,7 @@ func (dd *designerDialog) columnRow(i int) fyne.CanvasObject {
 		}
 		middle = container.NewHBox(parts...)
 	}
-	left := container.NewHBox(container.NewGridWrap(fyne.NewSize(150, name.MinSize().Height), name),
+	left := container.NewHBox(container.NewGridWrap(fyne.NewSize(dd.nameWidth(), name.MinSize().Height), name), // designer_layout.go: names uncut
 		container.NewGridWrap(fyne.NewSize(115, kind.MinSize().Height), kind))
 	right := container.NewHBox(container.NewGridWrap(fyne.NewSize(120, comment.MinSize().Height), comment), up, down, del)
 	return container.NewBorder(nil, nil, left, right, middle)
