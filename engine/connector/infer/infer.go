@@ -50,6 +50,10 @@ type Column struct {
 	Example string
 	// Note explains a type choice the user may want to know about.
 	Note string
+	// Metadata, when set, makes the column a metadata column of the
+	// connector: name TYPE METADATA FROM 'Metadata' (e.g. the Kafka
+	// record's "timestamp"); it reads no field of the data.
+	Metadata string
 }
 
 // Option is one WITH option of the proposed table.
@@ -246,7 +250,11 @@ func (r *Result) CreateTable(name string, rowtime bool) string {
 	}
 	var parts []string
 	for _, c := range r.Columns {
-		parts = append(parts, sql.QuoteIdentIfNeeded(c.Name)+" "+c.Type.String())
+		col := sql.QuoteIdentIfNeeded(c.Name) + " " + c.Type.String()
+		if c.Metadata != "" {
+			col += " METADATA FROM " + quote(c.Metadata)
+		}
+		parts = append(parts, col)
 	}
 	if rt := r.Rowtime; rowtime && rt != nil {
 		if rt.Expr != "" {
