@@ -427,6 +427,66 @@ func TestInferJudgesTimestampsPerPartition(t *testing.T) {
 	}
 }
 
+// With no timestamp in the values (a Debezium topic, raw text), the Kafka
+// record timestamp is offered as the event time, a metadata column, its
+// order judged per partition (the session's Debezium and text topics had
+// no event time at all).
+func TestInferOffersTheRecordTimestamp(t *testing.T) {
+	cfg := Config{Name: "c", Bootstrap: "h:1"}
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	var dbz, text []Message
+	for i := 0; i < 6; i++ {
+		ts := at.Add(time.Duration(i) * time.Second)
+		dbz = append(dbz, Message{Partition: int32(i % 2), Offset: int64(i / 2), Timestamp: ts,
+			Value: []byte(fmt.Sprintf(`{"before":null,"after":{"id":%d,"name":"n%d"},"op":"c","ts_ms":%d}`, i, i, i))})
+		text = append(text, Message{Offset: int64(i), Timestamp: ts, Value: []byte(fmt.Sprintf("line %d", i))})
+	}
+	text[3].Timestamp = at.Add(-4 * time.Second) // 6 s behind offset 2's
+
+	p, err := Infer(cfg, "inventory.products", dbz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ddl := p.CreateTable("", true)
+	for _, w := range []string{"event_time TIMESTAMP_LTZ(3) METADATA FROM 'timestamp'", "WATERMARK FOR event_time AS event_time - INTERVAL '1' SECOND", "'format' = 'debezium-json'"} {
+		if !strings.Contains(ddl, w) {
+			t.Errorf("debezium DDL lacks %q:\n%s", w, ddl)
+		}
+	}
+	if rt := p.Rowtime; rt == nil || rt.Column != "event_time" || rt.Order != "ascending" || rt.Expr != "" {
+		t.Errorf("rowtime %+v", p.Rowtime)
+	}
+	if c := p.Columns[len(p.Columns)-1]; c.Example != "2026-12-01 10:00:00.000Z" {
+		t.Errorf("example %q", c.Example)
+	}
+
+	p, err = Infer(cfg, "logs", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rt := p.Rowtime; rt == nil || rt.Order != "out of order" || rt.Delay != "6" || rt.Unit != "SECOND" || rt.MaxLateness != 6000 {
+		t.Errorf("rowtime %+v, want out of order by 6 SECOND", p.Rowtime)
+	}
+	ddl = p.CreateTable("", true)
+	if want := "CREATE TABLE logs (\n  `value` STRING,\n  event_time TIMESTAMP_LTZ(3) METADATA FROM 'timestamp',\n  WATERMARK FOR event_time AS event_time - INTERVAL '6' SECOND\n)"; !strings.HasPrefix(ddl, want) {
+		t.Errorf("raw DDL:\n%s\nwant it to start\n%s", ddl, want)
+	}
+	if !strings.Contains(strings.Join(p.Notes, "\n"), "the Kafka record timestamp is offered as the event time") {
+		t.Errorf("notes %q", p.Notes)
+	}
+
+	// a value field named event_time: the metadata column takes another name
+	p, err = Infer(cfg, "t", []Message{{Timestamp: at, Value: []byte(`{"event_time":"x"}`)}})
+	if err != nil || p.Rowtime == nil || p.Rowtime.Column != "event_time_2" {
+		t.Errorf("rowtime %+v (%v)", p.Rowtime, err)
+	}
+	// values with their own timestamps keep them as the rowtime
+	p, err = Infer(cfg, "t", []Message{{Timestamp: at, Value: []byte(`{"at":"2026-12-01 10:00:00.000"}`)}})
+	if err != nil || p.Rowtime == nil || p.Rowtime.Column != "at" || len(p.Columns) != 1 {
+		t.Errorf("rowtime %+v, %d columns (%v)", p.Rowtime, len(p.Columns), err)
+	}
+}
+
 func TestNotAKafkaBrokerFailsClearly(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/riffle-sql/riffle/engine/connector/infer"
@@ -138,6 +141,8 @@ func Infer(cfg Config, topic string, msgs []Message) (*Proposal, error) {
 	}
 	if p.Rowtime != nil {
 		perPartitionRowtime(p, name, source, msgs)
+	} else {
+		recordTimestampRowtime(p, msgs)
 	}
 	// infer words its notes for files
 	for i, n := range p.Notes {
@@ -242,6 +247,80 @@ func perPartitionRowtime(p *Proposal, name, source string, msgs []Message) {
 		}
 	}
 	p.Notes = append(p.Notes, note)
+}
+
+// recordTimestampRowtime offers the Kafka record timestamp as the event
+// time when no field of the values holds timestamps (a Debezium topic, raw
+// text, binary data): a column event_time TIMESTAMP_LTZ(3) METADATA FROM
+// 'timestamp' (Flink's kafka and upsert-kafka metadata key), its order
+// judged within each partition in offset order. Messages without a
+// timestamp (Kafka's NoTimestampType, -1) offer nothing.
+func recordTimestampRowtime(p *Proposal, msgs []Message) {
+	if len(msgs) == 0 {
+		return
+	}
+	byPart := map[int32][]Message{}
+	first := msgs[0].Timestamp
+	for _, m := range msgs {
+		if m.Timestamp.UnixMilli() <= 0 {
+			return
+		}
+		if m.Timestamp.Before(first) {
+			first = m.Timestamp
+		}
+		byPart[m.Partition] = append(byPart[m.Partition], m)
+	}
+	var late int64
+	for _, part := range byPart {
+		sort.SliceStable(part, func(i, j int) bool { return part[i].Offset < part[j].Offset })
+		seen := int64(math.MinInt64)
+		for _, m := range part {
+			t := m.Timestamp.UnixMilli()
+			if t < seen {
+				late = max(late, seen-t)
+			}
+			seen = max(seen, t)
+		}
+	}
+	name := "event_time"
+	used := map[string]bool{}
+	for _, c := range p.Columns {
+		used[strings.ToLower(c.Name)] = true
+	}
+	for k := 2; used[name]; k++ {
+		name = fmt.Sprintf("event_time_%d", k)
+	}
+	p.Columns = append(p.Columns, infer.Column{Name: name, Type: types.TimestampLTZType(3), Metadata: "timestamp",
+		Example: first.UTC().Format("2006-01-02 15:04:05.000Z")})
+	rt := &infer.Rowtime{Column: name, Source: name, MaxLateness: late, Order: "ascending", Delay: "1", Unit: "SECOND"}
+	if late > 0 {
+		rt.Order = "out of order"
+		rt.Delay, rt.Unit = lateness(late)
+	}
+	p.Rowtime = rt
+	note := fmt.Sprintf("No field of the values holds timestamps: the Kafka record timestamp is offered as the event time, %s TIMESTAMP_LTZ(3) METADATA FROM 'timestamp'; ", name)
+	if late == 0 {
+		note += fmt.Sprintf("it is ascending within each partition of the sample: a watermark of %s - INTERVAL '1' SECOND drops no rows.", name)
+	} else {
+		note += fmt.Sprintf("it is out of order by up to %s %s(s) within a partition of the sample: the proposed watermark delay covers that.", rt.Delay, strings.ToLower(rt.Unit))
+	}
+	p.Notes = append(p.Notes, note)
+}
+
+// lateness is a watermark delay covering ms milliseconds: whole seconds
+// up to 120, then minutes, hours, days.
+func lateness(ms int64) (delay, unit string) {
+	d := time.Duration(ms) * time.Millisecond
+	for _, u := range []struct {
+		name string
+		d    time.Duration
+	}{{"SECOND", time.Second}, {"MINUTE", time.Minute}, {"HOUR", time.Hour}} {
+		n := int64(math.Ceil(float64(d) / float64(u.d)))
+		if n <= 120 {
+			return strconv.FormatInt(n, 10), u.name
+		}
+	}
+	return strconv.FormatInt(int64(math.Ceil(float64(d)/float64(24*time.Hour))), 10), "DAY"
 }
 
 // upsertKey proposes the PRIMARY KEY of an upsert table over a topic whose

@@ -264,6 +264,14 @@ func TestKafkaGeneratedTableOnFlink(t *testing.T) {
 	if !strings.Contains(usersDDL, "PRIMARY KEY (user_id) NOT ENFORCED") || !strings.Contains(usersDDL, "'connector' = 'upsert-kafka'") {
 		t.Errorf("DDL:\n%s", usersDDL)
 	}
+	// no value holds a timestamp: the record timestamp is the event time
+	// (a metadata column with a watermark), on json, debezium-json and
+	// upsert-kafka tables alike
+	for _, ddl := range []string{ordersDDL, productsDDL, usersDDL} {
+		if !strings.Contains(ddl, "event_time TIMESTAMP_LTZ(3) METADATA FROM 'timestamp'") || !strings.Contains(ddl, "WATERMARK FOR event_time AS event_time - INTERVAL") {
+			t.Errorf("DDL without the record timestamp's event time:\n%s", ddl)
+		}
+	}
 
 	h.newTab("")
 	h.addConnection("flink", f.Gateway, "", "")
@@ -281,12 +289,12 @@ func TestKafkaGeneratedTableOnFlink(t *testing.T) {
 		t.Errorf("Flink read %q, want %q; messages:\n%s", got, want, h.messages())
 	}
 	rt = h.run("SET 'execution.runtime-mode' = 'streaming';\n" + prelude + productsDDL + ";\n" +
-		"SELECT id, name, weight FROM f_products")
+		"SELECT id, name, weight, CAST(event_time AS STRING) > '2020' AS recent FROM f_products")
 	if rt == nil {
 		t.Fatalf("no result; messages:\n%s", h.messages())
 	}
 	h.waitDone(rt)
-	if got := strings.Join(rows(rt.grid), "; "); got != "1 | scooter | 5.18" {
+	if got := strings.Join(rows(rt.grid), "; "); got != "1 | scooter | 5.18 | TRUE" {
 		t.Errorf("Flink read %q from the Debezium topic, want the updated row; messages:\n%s", got, h.messages())
 	}
 	rt = h.run("SET 'execution.runtime-mode' = 'streaming';\n" + prelude + usersDDL + ";\n" +
