@@ -206,6 +206,12 @@ func TestUnreachableBrokerFailsInBoundedTimeWithTheReason(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "cannot reach the Kafka cluster at "+addr) || !strings.Contains(err.Error(), "refused") {
 		t.Errorf("error %v, want cannot reach … refused", err)
 	}
+	// a host name that does not resolve is said plainly (the resolver's
+	// "lookup h on 10.255.255.53:53: no such host" named the DNS server)
+	dns := &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "nosuchhost.invalid", Server: "10.255.255.53:53", IsNotFound: true}}
+	if got, want := dialText(dns), "no host named nosuchhost.invalid (the name does not resolve: check its spelling)"; got != want {
+		t.Errorf("dialText %q, want %q", got, want)
+	}
 	for _, bad := range []Config{{Name: "x"}, {Name: "x", Bootstrap: "kafka://h:1"}, {Name: "x", Bootstrap: "h"},
 		{Name: "x", Bootstrap: "h:1", Security: SASLPlaintext, Mechanism: MechPlain}, {Name: "x", Bootstrap: "h:1", Security: "TLS"},
 		{Name: "x", Bootstrap: "h:1", Security: SSL, CAFile: "/nonexistent.pem"}} {

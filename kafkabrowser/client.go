@@ -131,6 +131,10 @@ func isDialErr(err error) bool {
 }
 
 func dialText(err error) string {
+	var de *net.DNSError
+	if errors.As(err, &de) && de.IsNotFound {
+		return fmt.Sprintf("no host named %s (the name does not resolve: check its spelling)", de.Name)
+	}
 	var oe *net.OpError
 	if errors.As(err, &oe) && oe.Err != nil {
 		s := oe.Err.Error()

@@ -462,7 +462,8 @@ func (cd *kafkaConnDialog) test() {
 				if errors.Is(err, context.DeadlineExceeded) {
 					msg = fmt.Sprintf("No answer from %s within %s.", cfg.Bootstrap, kafkaTestTimeout)
 				}
-				cd.say("Failed: "+msg, widget.DangerImportance)
+				// "connecting: " says nothing more than "Failed" here
+				cd.say("Failed: "+strings.TrimPrefix(msg, "connecting: "), widget.DangerImportance)
 				return
 			}
 			cd.say(fmt.Sprintf("Connected to %s: %s (%s).", cfg.Bootstrap, info, fmtDuration(took)), widget.SuccessImportance)
