@@ -114,6 +114,15 @@ func TestPeekSummary(t *testing.T) {
 	}
 }
 
+func TestSentence(t *testing.T) {
+	if got := sentence("topic empty has no messages to infer a table from"); got != "Topic empty has no messages to infer a table from." {
+		t.Errorf("sentence %q", got)
+	}
+	if got := sentence("Done."); got != "Done." {
+		t.Errorf("sentence %q", got)
+	}
+}
+
 func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 	addr := kafkaFake(t)
 	h := newHarness(t)

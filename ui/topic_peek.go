@@ -281,6 +281,18 @@ func (p *topicPeek) peek() {
 	}()
 }
 
+// sentence starts s with a capital letter and ends it with a period.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
 // peekSummary says what a peek of n messages with options o shows: "The
 // latest 50 messages, newest first", "All 20 messages, newest first (asked
 // for the latest 50)", "No messages: partition 3 is empty".
@@ -362,7 +374,7 @@ func (wb *Workbench) createTableFromTopic(c *kafkaConn, topic string) {
 				if !errors.Is(err, infer.ErrUnsupported) || !strings.Contains(msg, "no messages") {
 					dialog.ShowError(fmt.Errorf("no table for topic %s:\n%s", topic, msg), wb.win)
 				} else {
-					dialog.ShowInformation("Create table from "+topic, msg+"\nProduce a few messages first, or write the CREATE TABLE by hand.", wb.win)
+					dialog.ShowInformation("Create table from "+topic, sentence(msg)+"\nProduce a few messages first, or write the CREATE TABLE by hand.", wb.win)
 				}
 				return
 			}
