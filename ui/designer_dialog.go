@@ -281,7 +281,7 @@ func (dd *designerDialog) build() {
 		conn, dd.options, other)
 	previewBox := container.NewBorder(widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, dd.preview)
 	dd.formScroll = container.NewScroll(form) // both ways: a wide form scrolls inside the dialog
-	split := container.NewVSplit(dd.formScroll, previewBox)
+	split := container.NewVSplit(withWheel(dd.formScroll), previewBox) // wheel_passthrough.go: the wheel scrolls over inputs too
 	split.Offset = 0.66
 	bar := container.NewBorder(nil, nil, nil, container.NewVBox(dd.positions, dd.initCheck, container.NewHBox(layout.NewSpacer(), cancel, dd.apply)), dd.problems)
 	content := container.NewBorder(nil, bar, nil, nil, split)
