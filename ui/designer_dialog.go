@@ -280,7 +280,7 @@ func (dd *designerDialog) build() {
 	form := container.NewVBox(head, widget.NewSeparator(), colHead, dd.columns, widget.NewSeparator(), keys, widget.NewSeparator(),
 		conn, dd.options, other)
 	previewBox := container.NewBorder(widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, dd.preview)
-	dd.formScroll = container.NewScroll(form) // both ways: a wide form scrolls inside the dialog
+	dd.formScroll = container.NewScroll(form)                          // both ways: a wide form scrolls inside the dialog
 	split := container.NewVSplit(withWheel(dd.formScroll), previewBox) // wheel_passthrough.go: the wheel scrolls over inputs too
 	split.Offset = 0.66
 	bar := container.NewBorder(nil, nil, nil, container.NewVBox(dd.positions, dd.initCheck, container.NewHBox(layout.NewSpacer(), cancel, dd.apply)), dd.problems)
