@@ -295,6 +295,10 @@ func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail
 		case "empty":
 			return theme.InfoIcon(), "No topics", "", widget.LowImportance
 		default:
+			if strings.Contains(c.err, kafkabrowser.ErrNoPassword.Error()) {
+				// the whole sentence did not fit the tree
+				return theme.ErrorIcon(), "No password: double-click to enter it", "", widget.DangerImportance
+			}
 			return theme.ErrorIcon(), firstLine(c.err), "", widget.DangerImportance
 		}
 	case kNodeTopic:
@@ -382,6 +386,19 @@ func (k *kafkaUI) VisibleLabels() []string {
 	return out
 }
 
+// reload reads a connection's topics again and opens it.
+func (k *kafkaUI) reload(name string) {
+	c := k.byName(name)
+	if c == nil {
+		return
+	}
+	c.gen++
+	c.loaded, c.loading, c.lags = false, false, nil
+	k.tree.OpenBranch(kID(kNodeConn, name))
+	k.load(c)
+	k.refreshTree()
+}
+
 // menuFor is a node's context menu.
 func (k *kafkaUI) menuFor(uid widget.TreeNodeID) *fyne.Menu {
 	kind, parts := kSplit(uid)
@@ -391,18 +408,16 @@ func (k *kafkaUI) menuFor(uid widget.TreeNodeID) *fyne.Menu {
 		if parts[0] == "none" {
 			return fyne.NewMenu("", fyne.NewMenuItem("Add a Kafka connection…", wb.showKafkaConnectionsDialog))
 		}
+		if len(parts) > 1 && parts[1] == "error" {
+			name := parts[0]
+			return fyne.NewMenu("",
+				fyne.NewMenuItem("Edit connection…", func() { wb.openKafkaConnectionsDialog(name) }),
+				fyne.NewMenuItem("Retry", func() { k.reload(name) }))
+		}
 	case kNodeConn:
 		name := parts[0]
 		return fyne.NewMenu("",
-			fyne.NewMenuItem("Refresh", func() {
-				if c := k.byName(name); c != nil {
-					c.gen++
-					c.loaded, c.loading, c.lags = false, false, nil
-					k.tree.OpenBranch(uid)
-					k.load(c)
-					k.refreshTree()
-				}
-			}),
+			fyne.NewMenuItem("Refresh", func() { k.reload(name) }),
 			fyne.NewMenuItem("Edit connection…", func() { wb.openKafkaConnectionsDialog(name) }),
 			fyne.NewMenuItemSeparator(),
 			fyne.NewMenuItem("Produce demo flights into "+assets.DemoKafkaTopic, func() { wb.produceDemoFlights(k.byName(name)) }))
@@ -481,6 +496,15 @@ func (r *kafkaRow) DoubleTapped(*fyne.PointEvent) {
 	kind, parts := kSplit(r.uid)
 	if kind == kNodeTopic {
 		r.k.wb.openPeek(r.k.byName(parts[0]), parts[1], kafkabrowser.PeekOptions{Latest: true, N: 50, Partition: -1})
+		return
+	}
+	if kind == kNodeInfo && parts[0] == "none" {
+		r.k.wb.showKafkaConnectionsDialog()
+		return
+	}
+	if kind == kNodeInfo && len(parts) > 1 && parts[1] == "error" {
+		// fix the settings (or enter the password) where they are
+		r.k.wb.openKafkaConnectionsDialog(parts[0])
 		return
 	}
 	if r.k.isBranch(r.uid) {
