@@ -99,7 +99,7 @@ func TestKafkaWorkbenchRealBroker(t *testing.T) {
 	h.wb.kafka.tree.OpenBranch(kID(kNodeGroups, "real", orders))
 	h.wb.kafka.tree.OpenBranch(kID(kNodeGroup, "real", orders, group))
 	tree = strings.Join(h.wb.kafka.VisibleLabels(), "\n")
-	for _, want := range []string{"      " + group + " · Empty · lag ", "        partition 0 · committed 2 · end 3 · lag 1"} {
+	for _, want := range []string{"      " + group + " · Empty · lag ", "        partition 0 · lag 1 · committed 2 · end 3"} {
 		if !strings.Contains(tree, want) {
 			t.Errorf("tree lacks %q:\n%s", want, tree)
 		}

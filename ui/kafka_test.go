@@ -12,6 +12,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -512,4 +513,37 @@ func TestKafkaMissingPasswordNode(t *testing.T) {
 		got := strings.Join(h.wb.kafka.VisibleLabels(), "\n")
 		return !strings.Contains(got, "No password") && !strings.Contains(got, "Reading topics")
 	})
+}
+
+// A consumer group's lag per partition comes first in its line (the
+// narrow tree cut it off after 'committed … · end …').
+func TestKafkaGroupLagFirst(t *testing.T) {
+	addr := kafkaFake(t)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	offs := kadm.Offsets{}
+	offs.Add(kadm.Offset{Topic: "orders", Partition: 0, At: 2, LeaderEpoch: -1})
+	if _, err := kadm.NewClient(cl).CommitOffsets(context.Background(), "billing", offs); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t)
+	h.addKafka("local", addr)
+	h.kafkaTree("local")
+	topic := kID(kNodeTopic, "local", "orders")
+	h.wb.kafka.tree.OpenBranch(topic)
+	h.wb.kafka.childUIDs(topic) // reads the groups of an open topic
+	h.until("the groups", func() bool {
+		return strings.Contains(strings.Join(h.wb.kafka.VisibleLabels(), "\n"), "Consumer groups")
+	})
+	h.wb.kafka.tree.OpenBranch(kID(kNodeGroups, "local", "orders"))
+	h.wb.kafka.tree.OpenBranch(kID(kNodeGroup, "local", "orders", "billing"))
+	got := strings.Join(h.wb.kafka.VisibleLabels(), "\n")
+	for _, w := range []string{"  orders · 5 messages · 2 partitions · lag 3", "      billing · Empty · lag 3", "        partition 0 · lag 1 · committed 2 · end 3"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("tree:\n%s\nwant a line %q", got, w)
+		}
+	}
 }

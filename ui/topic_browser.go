@@ -350,7 +350,7 @@ func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail
 					if p.Lag >= 0 {
 						lag = groupDigits(int(p.Lag))
 					}
-					return nil, "partition " + parts[3], fmt.Sprintf("committed %s · end %s · lag %s", committed, groupDigits(int(p.End)), lag), imp
+					return nil, "partition " + parts[3], fmt.Sprintf("lag %s · committed %s · end %s", lag, committed, groupDigits(int(p.End))), imp // lag first: the tree cuts the end
 				}
 			}
 		}
