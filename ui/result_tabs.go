@@ -24,8 +24,9 @@ const minTitleRunes = 14
 
 // showEditorResults selects the latest result of editor tab t, when the
 // bottom panel shows a result (or nothing): a result of another editor tab
-// does not stay in view. With Messages, History or Jobs in front, the
-// panel is left alone; t without results leaves it alone too.
+// does not stay in view: when t has no result, Messages is shown instead.
+// With Messages, History, Jobs (or a job or peek tab) in front, the panel
+// is left alone.
 func (wb *Workbench) showEditorResults(t *editorTab) {
 	if t == nil || wb.bottom == nil {
 		return
@@ -67,7 +68,7 @@ func shortResultTitle(rt *resultTab) string {
 	return num + " " + rest
 }
 
-// newResultCloseButton is the × at the right of a result's header.
+// newCloseButton is the × at the right of a result's header.
 func (rt *resultTab) newCloseButton() *widget.Button {
 	b := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { rt.wb.askCloseResult(rt) })
 	b.Importance = widget.LowImportance
