@@ -593,3 +593,23 @@ func TestJSONRowsLTZAsFlinkWrites(t *testing.T) {
 		t.Errorf("n = %v, want NULL", v[4])
 	}
 }
+
+// TestDescribeCarriesNulls: DESCRIBE answers with real JSON nulls for an
+// absent key, extras and watermark, and a comment column when a column has
+// a comment, as Flink 2.3.0's gateway does (its SQL Client prints those
+// NULLs empty).
+func TestDescribeCarriesNulls(t *testing.T) {
+	g := newTestGateway(t, Config{})
+	s := g.openSession(t, batchMode)
+	g.fetchUntilReady(t, s, g.execute(t, s, "CREATE TABLE d (a INT COMMENT 'x', b STRING) WITH ('connector' = 'datagen')"))
+	m := g.fetchUntilReady(t, s, g.execute(t, s, "DESCRIBE d"))
+	res := m["results"].(map[string]any)
+	var names []string
+	for _, c := range res["columns"].([]any) {
+		names = append(names, c.(map[string]any)["name"].(string))
+	}
+	if m["isQueryResult"] != false || strings.Join(names, ",") != "name,type,null,key,extras,watermark,comment" ||
+		fmt.Sprint(res["data"]) != "[map[fields:[a INT true <nil> <nil> <nil> x] kind:INSERT] map[fields:[b STRING true <nil> <nil> <nil> <nil>] kind:INSERT]]" {
+		t.Errorf("DESCRIBE answer %v", m)
+	}
+}
