@@ -160,11 +160,19 @@ type ClusterInfo struct {
 
 // String is "cluster X: 3 brokers, 12 topics".
 func (i ClusterInfo) String() string {
-	s := fmt.Sprintf("%d broker(s), %d topic(s)", i.Brokers, i.Topics)
+	s := count(i.Brokers, "broker") + ", " + count(i.Topics, "topic")
 	if i.ClusterID != "" {
 		s = "cluster " + i.ClusterID + ": " + s
 	}
 	return s
+}
+
+// count is "1 topic", "3 topics".
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // Test contacts the cluster with cfg and reports what it found, within

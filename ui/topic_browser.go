@@ -274,7 +274,7 @@ func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail
 	kind, parts := kSplit(uid)
 	imp = widget.MediumImportance
 	if kind == kNodeInfo && parts[0] == "none" {
-		return theme.InfoIcon(), "No Kafka cluster", "add one with + (File ▸ Kafka connections…)", widget.LowImportance
+		return theme.InfoIcon(), "Add a Kafka cluster with +", "", widget.LowImportance // fits the narrow tree
 	}
 	c := k.byName(parts[0])
 	if c == nil {
