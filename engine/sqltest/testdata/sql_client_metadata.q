@@ -192,7 +192,7 @@ SET 'execution.runtime-mode' = 'batch';
 SET 'sql-client.display.max-column-width' = '12';
 [INFO] Execute statement succeeded.
 !info
-SELECT name, dob, isHappy FROM users;
+SELECT name, dob, isHappy FROM users ORDER BY name DESC;
 +--------------+--------------+---------+
 |         name |          dob | isHappy |
 +--------------+--------------+---------+
