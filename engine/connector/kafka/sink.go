@@ -317,13 +317,20 @@ func (w *writer) Write(ctx context.Context, b *types.Batch) error {
 			if p := w.metaCol[MetaHeaders]; p > 0 {
 				if m, ok := r.Values[p-1].(*types.Map); ok {
 					for j := range m.Keys {
-						k, _ := m.Keys[j].(string)
+						// an entry whose key or value is NULL is not
+						// written, as in Flink's kafka sink
+						k, ok := m.Keys[j].(string)
+						if !ok {
+							continue
+						}
 						h := kgo.RecordHeader{Key: k}
 						switch v := m.Values[j].(type) {
 						case []byte:
 							h.Value = v
 						case string:
 							h.Value = []byte(v)
+						default:
+							continue
 						}
 						rec.Headers = append(rec.Headers, h)
 					}
