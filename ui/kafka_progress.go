@@ -199,7 +199,7 @@ func (v *splitsView) update() {
 			idle++
 		}
 	}
-	text := fmt.Sprintf("Partitions: %d read by running jobs · lag %s record(s)", len(rows), groupDigits(int(lag)))
+	text := fmt.Sprintf("Partitions: %d read by running jobs · lag %s", len(rows), plural(int(lag), "record"))
 	if idle > 0 {
 		text += fmt.Sprintf(" · %d idle (not holding the watermark back)", idle)
 	}
