@@ -34,6 +34,7 @@ func (wb *Workbench) produceDemoFlights(c *kafkaConn) {
 	go func() {
 		defer a.bg.Done()
 		started := time.Now()
+		var held int64 // messages the topic held already
 		n, err := func() (int, error) {
 			dir, err := wb.dataDir()
 			if err != nil {
@@ -54,6 +55,16 @@ func (wb *Workbench) produceDemoFlights(c *kafkaConn) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
+			// a second produce would hold every flight twice (and the
+			// demo count each departure twice): the flights there are read
+			if topics, err := cl.Topics(ctx, false); err == nil {
+				for _, t := range topics {
+					if t.Name == topic && t.Err == nil && t.Messages() > 0 {
+						held = t.Messages()
+						return 0, nil
+					}
+				}
+			}
 			last := time.Now()
 			return cl.ProduceCSV(ctx, topic, demoPartitions, f, "origin", func(k int) {
 				if time.Since(last) > 500*time.Millisecond {
@@ -75,6 +86,10 @@ func (wb *Workbench) produceDemoFlights(c *kafkaConn) {
 				return
 			}
 			msg := fmt.Sprintf("Produced %s flights into %s on %s in %s.", groupDigits(n), topic, cfg.Name, fmtDuration(took))
+			if held > 0 {
+				msg = fmt.Sprintf("%s on %s holds %s already: not produced again (every flight would be there twice); the demo query reads them. Delete the topic to produce afresh.",
+					topic, cfg.Name, plural(int(held), "message"))
+			}
 			wb.messages.add(levelInfo, msg, nil)
 			wb.setStatus(msg)
 			wb.kafka.refreshAll()
