@@ -213,3 +213,33 @@ func TestGroupOffsetsWaitForTheCoordinator(t *testing.T) {
 		t.Fatalf("%d offset fetches answered COORDINATOR_NOT_AVAILABLE, want 3", unavailable)
 	}
 }
+
+// TestSinkMissingTopicAndUnreachableBroker: a sink with a known topic
+// fails when it opens with the source's messages: a missing topic is
+// named (Riffle never creates topics), a refused connection is said to be
+// one, instead of the first write's UNKNOWN_TOPIC_OR_PARTITION or a flush
+// that waited for the API timeout and reported "no answer".
+func TestSinkMissingTopicAndUnreachableBroker(t *testing.T) {
+	bs := broker(t, map[string]int32{"there": 1})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := l.Addr().String()
+	l.Close()
+	e := env(t, false)
+	for name, c := range map[string]struct{ bs, want string }{
+		"missing": {bs, "topic 'nowhere' does not exist on the Kafka brokers at '" + bs + "'"},
+		"refused": {closed, "cannot reach the Kafka brokers at '" + closed + "'"},
+	} {
+		exec(t, e, fmt.Sprintf(`CREATE TABLE %s (v INT) WITH ('connector' = 'kafka', 'topic' = 'nowhere',
+			'properties.bootstrap.servers' = '%s', 'format' = 'json', 'properties.default.api.timeout.ms' = '20000')`, name, c.bs))
+		res, err := e.ExecuteSQL("INSERT INTO " + name + " VALUES (1)")
+		if err == nil {
+			err = res.Wait(30 * time.Second)
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", name, err, c.want)
+		}
+	}
+}

@@ -213,6 +213,15 @@ func (s *Sink) Open(ctx context.Context, spec connector.WriteSpec, index int) (c
 			w.metaCol[c.meta] = i + 1
 		}
 	}
+	if _, perRow := w.metaCol[MetaTopic]; !perRow {
+		// the topic is known: a missing topic or an unreachable broker
+		// fails here with the source's messages, instead of the first
+		// write's broker error or a flush that waits for the API timeout
+		if _, err := t.topicPartitions(ctx, w.adm); err != nil {
+			cl.Close()
+			return nil, err
+		}
+	}
 	if t.upsert && t.flushMaxRows > 0 {
 		w.buf = map[string]int{}
 		w.stopFlush = make(chan struct{})
