@@ -299,7 +299,9 @@ func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail
 				// the whole sentence did not fit the tree
 				return theme.ErrorIcon(), "No password: double-click to enter it", "", widget.DangerImportance
 			}
-			return theme.ErrorIcon(), firstLine(c.err), "", widget.DangerImportance
+			// a short name, the reason beside it cut with an ellipsis (the
+			// whole of it is in Messages and, once selected, the status bar)
+			return theme.ErrorIcon(), "Cannot read topics", strings.TrimPrefix(firstLine(c.err), "listing topics: "), widget.DangerImportance
 		}
 	case kNodeTopic:
 		t, _ := k.topic(c, parts[1])
