@@ -93,9 +93,23 @@ func (wb *Workbench) produceDemoFlights(c *kafkaConn) {
 			wb.messages.add(levelInfo, msg, nil)
 			wb.setStatus(msg)
 			wb.kafka.refreshAll()
-			wb.editors.newTab("Kafka flights ("+cfg.Name+")", demoKafkaSQL(cfg))
+			wb.openDemoKafkaTab(cfg)
 		})
 	}()
+}
+
+// openDemoKafkaTab selects the demo query's tab for cfg, or opens one: a
+// tab of that title still holding the query, unedited, is reused (each
+// click opened another).
+func (wb *Workbench) openDemoKafkaTab(cfg kafkabrowser.Config) *editorTab {
+	title, text := "Kafka flights ("+cfg.Name+")", demoKafkaSQL(cfg)
+	for _, t := range wb.editors.list {
+		if t.title == title && t.ed.Text() == text {
+			wb.editors.tabs.Select(t.item)
+			return t
+		}
+	}
+	return wb.editors.newTab(title, text)
 }
 
 // demoKafkaSQL is the demo query reading cfg's cluster; a secured

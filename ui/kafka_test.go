@@ -578,6 +578,15 @@ func TestKafkaDemoFlightsAreNotProducedTwice(t *testing.T) {
 	if !strings.Contains(h.messages(), want) {
 		t.Errorf("messages:\n%s\nwant %q", h.messages(), want)
 	}
+	// the unedited demo tab is reused, not opened again
+	again := h.wb.openDemoKafkaTab(c.config())
+	if len(h.wb.editors.list) != tabs+1 || again != h.wb.editors.list[len(h.wb.editors.list)-1] {
+		t.Errorf("%d tabs after a second open, want %d", len(h.wb.editors.list), tabs+1)
+	}
+	again.ed.SetText(again.ed.Text() + "\n-- edited")
+	if h.wb.openDemoKafkaTab(c.config()) == again || len(h.wb.editors.list) != tabs+2 {
+		t.Errorf("an edited demo tab was reused (%d tabs)", len(h.wb.editors.list))
+	}
 	bc, err := kafkabrowser.Dial(c.config())
 	if err != nil {
 		t.Fatal(err)
