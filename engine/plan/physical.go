@@ -930,7 +930,7 @@ func (pl *planner) sink(s *Sink) *PhysNode {
 			}
 		}
 	}
-	pl.checkUpsertKeyConflict(in, s, pk, persisted)
+	pl.checkUpsertKeyConflict(in, s, accepted, pk, persisted)
 	in, materialize := pl.sinkUpdates(in, accepted, pk)
 	spec := connector.WriteSpec{Overwrite: s.Overwrite, StaticPartitions: s.Static, Bounded: isBounded(in)}
 	for _, c := range persisted {

@@ -172,12 +172,18 @@ func keyedOn(p *PhysNode, pk []int) bool {
 // SinkUpsertMaterializer runs in front of it (the input is then hash
 // distributed on the primary key pk, column positions of the input).
 func (pl *planner) sinkUpdates(in *PhysNode, accepted types.ChangelogMode, pk []int) (*PhysNode, bool) {
-	if !pl.env.Streaming || in.Mode.IsInsertOnly() {
+	if !pl.env.Streaming {
+		return in, false
+	}
+	strategy := strings.ToUpper(pl.env.Config.GetString(config.SinkUpsertMaterialize.Key, "AUTO"))
+	if in.Mode.IsInsertOnly() && (len(pk) == 0 || strategy != "FORCE") {
+		// an insert-only input is written as it is, unless FORCE asks
+		// for the materializer before a sink with a primary key (Flink
+		// 2.3.0 shows upsertMaterialize=[true] then, whatever the input)
 		return in, false
 	}
 	if len(pk) > 0 {
-		strategy := strings.ToUpper(pl.env.Config.GetString(config.SinkUpsertMaterialize.Key, "AUTO"))
-		keyed := keyedOn(in, pk)
+		keyed := keyedOn(in, pk) && !in.Mode.IsInsertOnly()
 		if strategy == "FORCE" || strategy == "AUTO" && !keyed {
 			ex := pl.exchange(in, runtime.Hash, pk, pl.env.parallelism())
 			ex.hidden = true
@@ -201,9 +207,15 @@ func (pl *planner) sinkUpdates(in *PhysNode, accepted types.ChangelogMode, pk []
 // when the input derives none (a scan of a table without primary key) and
 // nothing when it derives an empty set (a projection or join that keeps
 // no key), as Flink's does. FORCE and NONE pass (the
-// SinkUpsertMaterializer runs, or not).
-func (pl *planner) checkUpsertKeyConflict(in *PhysNode, s *Sink, pk []int, cols []types.Column) {
-	if !pl.env.Streaming || in.Mode.IsInsertOnly() || len(pk) == 0 {
+// SinkUpsertMaterializer runs, or not). An insert-only query counts as
+// updating when the sink accepts it as upserts (accepted, the sink's
+// changelog mode for it, is not insert-only).
+func (pl *planner) checkUpsertKeyConflict(in *PhysNode, s *Sink, accepted types.ChangelogMode, pk []int, cols []types.Column) {
+	// an insert-only query is checked only when the sink turns it into
+	// upserts by its key (upsert-kafka: Flink 2.3.0 asks for ON CONFLICT
+	// there, as rows of one key could overwrite each other), not before a
+	// sink that appends (blackhole, print with a primary key)
+	if !pl.env.Streaming || (in.Mode.IsInsertOnly() && accepted.IsInsertOnly()) || len(pk) == 0 {
 		return
 	}
 	if strings.ToUpper(pl.env.Config.GetString(config.SinkUpsertMaterialize.Key, "AUTO")) != "AUTO" || keyedOn(in, pk) {

@@ -64,3 +64,44 @@ func TestUpsertKafkaNormalizePlans(t *testing.T) {
 		}
 	}
 }
+
+// TestInsertOnlyQueryIntoUpsertKafka: Flink 2.3.0 refuses an insert-only
+// query written to upsert-kafka under table.exec.sink.upsert-materialize
+// AUTO (rows of one key would overwrite each other: it asks for ON
+// CONFLICT, naming upsert key "none"), adds the SinkUpsertMaterializer
+// under FORCE, and writes the rows as they are under NONE; an appending
+// sink with a primary key (blackhole) takes the same query under AUTO.
+func TestInsertOnlyQueryIntoUpsertKafka(t *testing.T) {
+	bootstrap := broker(t, map[string]int32{"plain": 1, "ups": 1})
+	e := env(t, true)
+	exec(t, e, fmt.Sprintf("CREATE TABLE plain (k STRING, v INT) WITH ('connector'='kafka','topic'='plain','properties.bootstrap.servers'='%s','format'='json')", bootstrap))
+	exec(t, e, fmt.Sprintf("CREATE TABLE ups (k STRING, v INT, PRIMARY KEY (k) NOT ENFORCED) WITH ('connector'='upsert-kafka','topic'='ups','properties.bootstrap.servers'='%s','key.format'='json','value.format'='json')", bootstrap))
+	exec(t, e, "CREATE TABLE hole_k (k STRING, v INT, PRIMARY KEY (k) NOT ENFORCED) WITH ('connector'='blackhole')")
+	sinkLine := func(stmt string) (string, error) {
+		text, err := e.ExplainSQL(stmt)
+		if err != nil {
+			return "", err
+		}
+		_, after, _ := strings.Cut(text, "== Optimized Execution Plan ==\n")
+		line, _, _ := strings.Cut(after, "\n")
+		return line, nil
+	}
+	const toUps = "INSERT INTO ups SELECT k, v FROM plain"
+	if _, err := sinkLine(toUps); err == nil || !strings.Contains(err.Error(), "Primary key: [k], upsert key: none.") {
+		t.Errorf("AUTO: %v, want the ON CONFLICT error", err)
+	}
+	if got, err := sinkLine("INSERT INTO hole_k SELECT k, v FROM plain"); err != nil || got != "Sink(table=[default_catalog.default_database.hole_k], fields=[k, v])" {
+		t.Errorf("AUTO into blackhole: %q, %v", got, err)
+	}
+	exec(t, e, "SET 'table.exec.sink.upsert-materialize' = 'FORCE'")
+	for _, sink := range []string{"ups", "hole_k"} {
+		want := "Sink(table=[default_catalog.default_database." + sink + "], fields=[k, v], upsertMaterialize=[true])"
+		if got, err := sinkLine("INSERT INTO " + sink + " SELECT k, v FROM plain"); err != nil || got != want {
+			t.Errorf("FORCE into %s: %q, %v; want %q", sink, got, err, want)
+		}
+	}
+	exec(t, e, "SET 'table.exec.sink.upsert-materialize' = 'NONE'")
+	if got, err := sinkLine(toUps); err != nil || got != "Sink(table=[default_catalog.default_database.ups], fields=[k, v])" {
+		t.Errorf("NONE: %q, %v", got, err)
+	}
+}
