@@ -111,6 +111,7 @@ func newJobsPanel(wb *Workbench) *jobsPanel {
 	p.splits = newSplitsView(p)                               // Kafka hook
 	jobsAndSplits := container.NewVSplit(table, p.splits.box) // the partitions hidden while none is read
 	jobsAndSplits.Offset = 0.4
+	p.splits.split = jobsAndSplits // Kafka hook: laid out again as the partitions show or hide
 	p.item = container.NewTabItemWithIcon("Jobs", theme.ListIcon(), container.NewBorder(p.summary, nil, nil, nil, jobsAndSplits))
 	return p
 }

@@ -93,6 +93,9 @@ type splitsView struct {
 	table *widget.Table
 	title *widget.Label
 	box   *fyne.Container
+	// split holds the job list above box (set by the Jobs panel): laid
+	// out again when box shows or hides, so the list takes the room
+	split *container.Split
 }
 
 var splitHeads = []string{"Job", "Partition", "Offset", "Log end", "Lag", "Watermark", "Idle"}
@@ -186,6 +189,7 @@ func (v *splitsView) update() {
 	if len(rows) == 0 {
 		if v.box.Visible() {
 			v.box.Hide()
+			v.relayout()
 		}
 		return
 	}
@@ -206,8 +210,17 @@ func (v *splitsView) update() {
 	v.title.SetText(text)
 	if !v.box.Visible() {
 		v.box.Show()
+		v.relayout()
 	}
 	v.table.Refresh()
+}
+
+// relayout lays the split out again after box showed or hid (hiding
+// alone left the list in its half above an empty one).
+func (v *splitsView) relayout() {
+	if v.split != nil {
+		v.split.Refresh()
+	}
 }
 
 // minHeight lays out one object at full size, at least h tall.
