@@ -137,8 +137,9 @@ func TestQualifiedNames(t *testing.T) {
 	if it, _ := find(r.Items, "old flights"); it.Insert != "`old flights`" {
 		t.Errorf("insert %q", it.Insert)
 	}
+	// a generic_in_memory catalog's database is 'default', as in Flink
 	r = at(t, cat, "SELECT * FROM other.|")
-	mustHave(t, r, KindDatabase, "default_database")
+	mustHave(t, r, KindDatabase, "default")
 	r = at(t, cat, "SELECT * FROM default_catalog.archive.|")
 	mustHave(t, r, KindTable, "old flights")
 	r = at(t, cat, "USE |")

@@ -29,7 +29,7 @@ func menuItem(t *testing.T, w fyne.Window, label string) *fyne.MenuItem {
 // alone; the window's shortcuts wait behind the dialog.
 func TestEscClosesTheDialogNotTheQuery(t *testing.T) {
 	h := newHarness(t)
-	h.newTab(`CREATE TEMPORARY TABLE s (k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '100');
+	queryTab := h.newTab(`CREATE TEMPORARY TABLE s (k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '100');
 SELECT k FROM s`)
 	h.runAll()
 	rt := h.wb.results[0]
@@ -66,7 +66,11 @@ SELECT k FROM s`)
 	if got := len(h.wb.editors.tabs.Items); got != tabs+1 {
 		t.Errorf("Ctrl+T without a dialog: %d tabs, want %d", got, tabs+1)
 	}
-	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape}) // no dialog: Esc stops
+	// no dialog: Esc stops the queries of the editor tab in front (the new
+	// tab has none, so the query's tab is brought back first)
+	h.wb.editors.tabs.Select(queryTab.item)
+	h.q.drain()
+	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.until("Canceled", func() bool { return rt.state() == stateCanceled })
 }
 
