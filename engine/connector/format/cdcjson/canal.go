@@ -292,20 +292,12 @@ func (f CanalFactory) CreateMessageEncoder(ctx *connector.FormatContext) (connec
 	if err != nil {
 		return nil, err
 	}
-	e, err := json.NewEncoder(o, ctx.Names, ctx.Types)
-	if err != nil {
-		return nil, err
-	}
-	return &envelopeEncoder{e: e, ignoreNull: o.IgnoreNullFields, wrap: canalWrap}, nil
+	return newEnvelopeEncoder(o, ctx, canalWrap)
 }
 
 // CreateEncoder writes Canal envelopes, one per line.
 func (f CanalFactory) CreateEncoder(ctx *connector.FormatContext) (connector.Encoder, error) {
-	me, err := f.CreateMessageEncoder(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return lineEncoder{me}, nil
+	return linesOf(f.CreateMessageEncoder(ctx))
 }
 
 func canalWrap(dst, obj []byte, kind types.RowKind, _ bool) []byte {

@@ -512,6 +512,24 @@ var retractMode = types.RetractMode
 
 // envelopeEncoder encodes the row as a JSON object and wraps it in the
 // format's envelope for the row's kind.
+// newEnvelopeEncoder encodes rows of ctx's columns as JSON objects that
+// wrap puts into the format's envelope.
+func newEnvelopeEncoder(o json.Options, ctx *connector.FormatContext, wrap func(dst, obj []byte, kind types.RowKind, ignoreNull bool) []byte) (connector.MessageEncoder, error) {
+	e, err := json.NewEncoder(o, ctx.Names, ctx.Types)
+	if err != nil {
+		return nil, err
+	}
+	return &envelopeEncoder{e: e, ignoreNull: o.IgnoreNullFields, wrap: wrap}, nil
+}
+
+// linesOf is the file encoder of a message encoder: one envelope per line.
+func linesOf(me connector.MessageEncoder, err error) (connector.Encoder, error) {
+	if err != nil {
+		return nil, err
+	}
+	return lineEncoder{me}, nil
+}
+
 type envelopeEncoder struct {
 	e          *json.Encoder
 	ignoreNull bool

@@ -244,20 +244,12 @@ func (f DebeziumFactory) CreateMessageEncoder(ctx *connector.FormatContext) (con
 	if err != nil {
 		return nil, err
 	}
-	e, err := json.NewEncoder(o, ctx.Names, ctx.Types)
-	if err != nil {
-		return nil, err
-	}
-	return &envelopeEncoder{e: e, ignoreNull: o.IgnoreNullFields, wrap: debeziumWrap}, nil
+	return newEnvelopeEncoder(o, ctx, debeziumWrap)
 }
 
 // CreateEncoder writes Debezium envelopes, one per line.
 func (f DebeziumFactory) CreateEncoder(ctx *connector.FormatContext) (connector.Encoder, error) {
-	me, err := f.CreateMessageEncoder(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return lineEncoder{me}, nil
+	return linesOf(f.CreateMessageEncoder(ctx))
 }
 
 func debeziumWrap(dst, obj []byte, kind types.RowKind, ignoreNull bool) []byte {

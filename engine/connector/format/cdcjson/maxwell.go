@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/riffle-sql/riffle/engine/connector"
-	"github.com/riffle-sql/riffle/engine/connector/format/json"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -168,20 +167,12 @@ func (f MaxwellFactory) CreateMessageEncoder(ctx *connector.FormatContext) (conn
 	if err != nil {
 		return nil, err
 	}
-	e, err := json.NewEncoder(o, ctx.Names, ctx.Types)
-	if err != nil {
-		return nil, err
-	}
-	return &envelopeEncoder{e: e, ignoreNull: o.IgnoreNullFields, wrap: maxwellWrap}, nil
+	return newEnvelopeEncoder(o, ctx, maxwellWrap)
 }
 
 // CreateEncoder writes Maxwell envelopes, one per line.
 func (f MaxwellFactory) CreateEncoder(ctx *connector.FormatContext) (connector.Encoder, error) {
-	me, err := f.CreateMessageEncoder(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return lineEncoder{me}, nil
+	return linesOf(f.CreateMessageEncoder(ctx))
 }
 
 func maxwellWrap(dst, obj []byte, kind types.RowKind, _ bool) []byte {
