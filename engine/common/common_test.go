@@ -123,7 +123,7 @@ func TestFutureTimeAndTypes(t *testing.T) {
 	}
 	cancelled := false
 	g := NewCompletableFuture[int](func() { cancelled = true })
-	if !g.Cancel() || !g.Cancelled() || !cancelled || g.Complete(1) || !errors.Is(g.Exception(), ErrCancelled) {
+	if !g.Cancel() || !g.Cancelled() || !cancelled || g.Complete(1) || !errors.Is(g.Exception(), ErrFutureCanceled) {
 		t.Fatal("cancel")
 	}
 	if InstantOfEpochMilli(-1).ToEpochMilli() != -1 || InstantOfEpochMilli(1500).String() != "1970-01-01T00:00:01.5Z" {

@@ -157,8 +157,9 @@ func (r *JobExecutionResult) String() string {
 	return fmt.Sprintf("JobExecutionResult{jobID=%s, netRuntime=%d ms, accumulators=%v}", r.jobID, r.GetNetRuntime(), keys)
 }
 
-// ErrCancelled is the error of a cancelled CompletableFuture.
-var ErrCancelled = errors.New("the future was cancelled")
+// ErrFutureCanceled is the error of a cancelled CompletableFuture (a
+// cancelled job fails with runtime.ErrCanceled instead).
+var ErrFutureCanceled = errors.New("the future was cancelled")
 
 // CompletableFuture is the result of an asynchronous operation (PyFlink's
 // CompletableFuture). Exactly one of Complete, CompleteExceptionally and
@@ -211,7 +212,7 @@ func (f *CompletableFuture[T]) CompleteExceptionally(err error) bool {
 func (f *CompletableFuture[T]) Cancel() bool {
 	ok := false
 	f.once.Do(func() {
-		f.err, f.cancel, ok = ErrCancelled, true, true
+		f.err, f.cancel, ok = ErrFutureCanceled, true, true
 		close(f.done)
 	})
 	if ok && f.onStop != nil {
