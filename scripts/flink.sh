@@ -32,6 +32,8 @@ java=${JAVA:-java}
 
 log() { echo "flink.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
+# shellcheck source=lib/servers.sh
+. "$here/scripts/lib/servers.sh"
 
 classpath() { printf '%s' "$home/lib/*"; }
 
@@ -66,10 +68,6 @@ install() {
   pom_stamp >"$home.tmp/.installed"
   rm -rf "$home"
   mv "$home.tmp" "$home"
-}
-
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
 
 write_config() { # write_config REST_PORT RPC_PORT GATEWAY_PORT
@@ -226,20 +224,7 @@ EOF
   cat "$run/endpoints.env"
 }
 
-stop_one() {
-  local name=$1 pid i
-  [ -f "$run/$name.pid" ] || return 0
-  pid=$(cat "$run/$name.pid")
-  if kill -0 "$pid" 2>/dev/null; then
-    kill "$pid" 2>/dev/null || true
-    for ((i = 0; i < 80; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
-    if kill -0 "$pid" 2>/dev/null; then
-      log "$name ($pid) did not stop in 20 s; killing it"
-      kill -9 "$pid" 2>/dev/null || true
-    fi
-  fi
-  rm -f "$run/$name.pid"
-}
+stop_one() { stop_pid "$1" "$run/$1.pid" 20; }
 
 stop() {
   stop_one sql-gateway

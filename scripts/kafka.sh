@@ -36,6 +36,8 @@ java=${JAVA:-java}
 
 log() { echo "kafka.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
+# shellcheck source=lib/servers.sh
+. "$here/scripts/lib/servers.sh"
 
 classpath() { printf '%s' "$home/lib/*"; }
 
@@ -56,10 +58,6 @@ install() {
   pom_stamp >"$home.tmp/.installed"
   rm -rf "$home"
   mv "$home.tmp" "$home"
-}
-
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
 
 # A KRaft cluster id: 16 random bytes, URL-safe base64 without padding (what
@@ -224,20 +222,8 @@ start() {
 }
 
 stop() {
-  local pid i
   rm -f "$run/endpoints.env"
-  [ -f "$run/kafka.pid" ] || return 0
-  pid=$(cat "$run/kafka.pid")
-  if kill -0 "$pid" 2>/dev/null; then
-    kill "$pid" 2>/dev/null || true
-    for ((i = 0; i < 120; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
-    if kill -0 "$pid" 2>/dev/null; then
-      log "the broker ($pid) did not stop in 30 s; killing it"
-      kill -9 "$pid" 2>/dev/null || true
-      for ((i = 0; i < 40; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
-    fi
-  fi
-  rm -f "$run/kafka.pid"
+  stop_pid "the broker" "$run/kafka.pid" 30
 }
 
 # restart keeps the configuration (so the ports) and the data: clients that
