@@ -103,10 +103,7 @@ func TestUpsertSinkTombstones(t *testing.T) {
 		t.Errorf("sink mode %s", got)
 	}
 	ts := ctx.Schema.ColumnTypes()
-	w, err := sk.Open(context.Background(), connector.WriteSpec{Names: []string{"k", "n"}, Types: ts}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := openKVWriter(t, sk, ts)
 	b := batchOf(t, ts,
 		types.NewRowWithKind(types.Insert, "a", int64(1)),
 		types.NewRowWithKind(types.UpdateBefore, "a", int64(1)),
@@ -121,9 +118,7 @@ func TestUpsertSinkTombstones(t *testing.T) {
 	}
 	got := readAll(t, bs, "u", 3)
 	want := []string{`{"k":"a"} -> {"k":"a","n":1}`, `{"k":"a"} -> {"k":"a","n":2}`, `{"k":"a"} -> null`}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("records:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	wantRecords(t, got, want)
 }
 
 func TestUpsertSinkBufferFlushReducesPerKey(t *testing.T) {
@@ -134,10 +129,7 @@ func TestUpsertSinkBufferFlushReducesPerKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := ctx.Schema.ColumnTypes()
-	w, err := sk.Open(context.Background(), connector.WriteSpec{Names: []string{"k", "n"}, Types: ts}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := openKVWriter(t, sk, ts)
 	b := batchOf(t, ts,
 		types.NewRowWithKind(types.Insert, "a", int64(1)),
 		types.NewRowWithKind(types.Insert, "b", int64(1)),
@@ -153,9 +145,7 @@ func TestUpsertSinkBufferFlushReducesPerKey(t *testing.T) {
 	}
 	got := readAll(t, bs, "u", 2)
 	want := []string{`{"k":"a"} -> {"k":"a","n":3}`, `{"k":"b"} -> null`}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("records:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	wantRecords(t, got, want)
 }
 
 func TestUpsertSinkBufferFlushByRows(t *testing.T) {
@@ -166,10 +156,7 @@ func TestUpsertSinkBufferFlushByRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := ctx.Schema.ColumnTypes()
-	w, err := sk.Open(context.Background(), connector.WriteSpec{Names: []string{"k", "n"}, Types: ts}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := openKVWriter(t, sk, ts)
 	defer w.Abort()
 	// two keys fill the buffer: flushed without a commit
 	if err := w.Write(context.Background(), batchOf(t, ts,
@@ -180,9 +167,7 @@ func TestUpsertSinkBufferFlushByRows(t *testing.T) {
 	}
 	got := readAll(t, bs, "u", 2)
 	want := []string{`{"k":"a"} -> {"k":"a","n":2}`, `{"k":"b"} -> {"k":"b","n":7}`}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("records:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	wantRecords(t, got, want)
 }
 
 func TestUpsertSourceKinds(t *testing.T) {
@@ -341,5 +326,23 @@ func TestSplitsErrorIsReturnedOnce(t *testing.T) {
 	}
 	if len(accepted) == n {
 		t.Fatal("the third look-up did not connect")
+	}
+}
+
+// openKVWriter opens writer 0 of sk for the columns k, n of kvSchema.
+func openKVWriter(t *testing.T, sk connector.Sink, ts []*types.DataType) connector.Writer {
+	t.Helper()
+	w, err := sk.Open(context.Background(), connector.WriteSpec{Names: []string{"k", "n"}, Types: ts}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// wantRecords compares records read back ("key -> value" lines) in order.
+func wantRecords(t *testing.T, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("records:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
