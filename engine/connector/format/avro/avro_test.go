@@ -203,6 +203,15 @@ func TestMessageRoundTrip(t *testing.T) {
 	// And hamba's encoding of that value decodes to the same row (hamba
 	// writes array blocks with a negative count and a byte size, Java's
 	// Avro and Riffle with a positive count).
+	// hamba writes a Go map's entries in Go's random order, so the map
+	// keeps one entry here and the expected row says so.
+	// (A nullable map is a union, which hamba gives as {"map": {...}}.)
+	union, _ := v["m"].(map[string]any)
+	m, ok := union["map"].(map[string]any)
+	if !ok || len(m) != 2 || m["k1"] != "v1" {
+		t.Fatalf("m %#v", v["m"])
+	}
+	delete(m, "k2")
 	again, err := hamba.Marshal(schema, v)
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +219,11 @@ func TestMessageRoundTrip(t *testing.T) {
 	if _, err := d.Decode(again); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := rowsOf(d.Flush(), allTypes), rowsOf(b.Slice(0, 1), allTypes); got != want {
+	want := strings.Replace(rowsOf(b.Slice(0, 1), allTypes), "{k1=v1, k2=null}", "{k1=v1}", 1)
+	if !strings.Contains(want, "{k1=v1}") {
+		t.Fatalf("expected row has no map {k1=v1, k2=null}: %s", want)
+	}
+	if got := rowsOf(d.Flush(), allTypes); got != want {
 		t.Fatalf("hamba's bytes: got\n%s\nwant\n%s", got, want)
 	}
 }
