@@ -113,3 +113,29 @@ func FormatOptions(tableOptions map[string]string, id string) map[string]string 
 	}
 	return out
 }
+
+// FileDecoder is implemented by a Decoder whose files need random access
+// (Parquet keeps its schema and row-group index in a footer). The
+// filesystem connector calls NewFileReader instead of NewReader for such
+// formats. Filters are the predicates the source accepted (see
+// FilterSource), in the table's physical column indexes; a reader may use
+// them to skip data but must not drop rows that satisfy them.
+type FileDecoder interface {
+	NewFileReader(f io.ReaderAt, size int64, name string, maxRows int, filters []*Predicate) (BatchReader, error)
+}
+
+// FilterFormat is implemented by a FormatFactory whose FileDecoder can use
+// filters (row-group statistics): the filesystem source then offers them
+// through FilterSource, never as exact.
+type FilterFormat interface {
+	SupportsFilters() bool
+}
+
+// ClosingBatchWriter is implemented by a BatchWriter that must finish a
+// file when it is complete (Parquet writes its footer): the filesystem
+// sink calls Close once after the last Write and Flush of a file, before
+// the file is committed. Close does not close the underlying writer.
+type ClosingBatchWriter interface {
+	BatchWriter
+	Close() error
+}
