@@ -51,6 +51,26 @@ type Context struct {
 	// Stdout is where the print connector writes (the process's stdout
 	// unless the embedding program redirects it).
 	Stdout io.Writer
+	// CheckPath, when set, is the embedding program's policy for the
+	// files a table may reach (riffle gateway --allow-path): CreateSource
+	// and CreateSink call it with the table's 'path' option before the
+	// factory sees the table, and fail with its error.
+	CheckPath func(path string) error
+}
+
+// checkPath applies ctx.CheckPath to the table's 'path' option.
+func checkPath(ctx *Context) error {
+	if ctx.CheckPath == nil {
+		return nil
+	}
+	p, ok := ctx.Options["path"]
+	if !ok {
+		return nil
+	}
+	if err := ctx.CheckPath(p); err != nil {
+		return fmt.Errorf("table %s: %w", ctx.Table, err)
+	}
+	return nil
 }
 
 // PhysicalNames and PhysicalTypes list the physical columns in order.
@@ -309,6 +329,9 @@ func CreateSource(ctx *Context) (Source, error) {
 	if !ok {
 		return nil, unknownFactory(ctx, id, "DynamicTableSourceFactory", SourceIdentifiers())
 	}
+	if err := checkPath(ctx); err != nil {
+		return nil, err
+	}
 	return f.CreateSource(ctx)
 }
 
@@ -323,6 +346,9 @@ func CreateSink(ctx *Context) (Sink, error) {
 	regMu.RUnlock()
 	if !ok {
 		return nil, unknownFactory(ctx, id, "DynamicTableSinkFactory", SinkIdentifiers())
+	}
+	if err := checkPath(ctx); err != nil {
+		return nil, err
 	}
 	return f.CreateSink(ctx)
 }

@@ -70,6 +70,9 @@ type Env struct {
 	Collector *runtime.Collector
 	// Skipped is told of rows skipped by ignore-parse-errors options.
 	Skipped func(table string, n int64)
+	// CheckPath is the embedding program's file access policy, handed to
+	// every connector (connector.Context.CheckPath); nil allows all.
+	CheckPath func(path string) error
 }
 
 func (e *Env) parallelism() int {
@@ -207,7 +210,8 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 	if stdout == nil {
 		stdout = os.Stdout
 	}
-	ctx := &connector.Context{Table: s.ID.String(), Schema: s.Table.TableSchema, Options: opts, Config: pl.env.Config, Stdout: stdout, PartitionKeys: s.Table.PartitionKeys}
+	ctx := &connector.Context{Table: s.ID.String(), Schema: s.Table.TableSchema, Options: opts, Config: pl.env.Config, Stdout: stdout, PartitionKeys: s.Table.PartitionKeys,
+		CheckPath: pl.env.CheckPath}
 	src, err := connector.CreateSource(ctx)
 	if err != nil {
 		pl.fail("%v", err)
@@ -892,7 +896,8 @@ func (pl *planner) sink(s *Sink) *PhysNode {
 	if stdout == nil {
 		stdout = os.Stdout
 	}
-	ctx := &connector.Context{Table: s.ID.String(), Schema: s.Table.TableSchema, Options: s.Table.TableOptions, Config: pl.env.Config, Stdout: stdout, PartitionKeys: s.Table.PartitionKeys}
+	ctx := &connector.Context{Table: s.ID.String(), Schema: s.Table.TableSchema, Options: s.Table.TableOptions, Config: pl.env.Config, Stdout: stdout, PartitionKeys: s.Table.PartitionKeys,
+		CheckPath: pl.env.CheckPath}
 	sk, err := connector.CreateSink(ctx)
 	if err != nil {
 		pl.fail("%v", err)

@@ -12,7 +12,7 @@ import (
 // holds (for the filesystem connector: its k1=v1/k2=v2 directories), each
 // as its partition key values; ok is false when the connector cannot list
 // partitions.
-func StoredPartitions(id string, t *catalog.Table, cfg *config.Configuration) (parts []map[string]string, ok bool, err error) {
+func StoredPartitions(id string, t *catalog.Table, cfg *config.Configuration, checkPath func(string) error) (parts []map[string]string, ok bool, err error) {
 	opts := map[string]string{}
 	for k, v := range t.TableOptions {
 		opts[k] = v
@@ -20,7 +20,7 @@ func StoredPartitions(id string, t *catalog.Table, cfg *config.Configuration) (p
 	for _, k := range extensionOptions {
 		delete(opts, k)
 	}
-	ctx := &connector.Context{Table: id, Schema: t.TableSchema, Options: opts, Config: cfg, PartitionKeys: t.PartitionKeys}
+	ctx := &connector.Context{Table: id, Schema: t.TableSchema, Options: opts, Config: cfg, PartitionKeys: t.PartitionKeys, CheckPath: checkPath}
 	src, err := connector.CreateSource(ctx)
 	if err != nil {
 		return nil, false, err

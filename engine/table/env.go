@@ -42,7 +42,9 @@ type TableEnvironment struct {
 
 	mu     sync.Mutex
 	stdout io.Writer
-	jobs   []*JobClient
+	// checkPath is the file access policy (SetPathPolicy); nil allows all.
+	checkPath func(path string) error
+	jobs      []*JobClient
 	// skipped counts rows skipped by ignore-parse-errors, per table.
 	skipped map[string]int64
 	anonID  int
@@ -132,6 +134,23 @@ func (t *TableEnvironment) SetStdout(w io.Writer) {
 	t.mu.Lock()
 	t.stdout = w
 	t.mu.Unlock()
+}
+
+// SetPathPolicy installs check as the policy for the files tables may
+// reach: every source and sink whose table has a 'path' option (the
+// filesystem connector) calls check with it while the statement is
+// planned, and the statement fails with check's error. riffle gateway
+// --allow-path installs one; nil (the default) allows every path.
+func (t *TableEnvironment) SetPathPolicy(check func(path string) error) {
+	t.mu.Lock()
+	t.checkPath = check
+	t.mu.Unlock()
+}
+
+func (t *TableEnvironment) pathPolicy() func(string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.checkPath
 }
 
 // Catalogs gives access to the catalog manager (for the workbench's
@@ -246,9 +265,10 @@ func (t *TableEnvironment) jobConfig() runtime.JobConfig {
 
 func (t *TableEnvironment) planEnv(collector *runtime.Collector) *plan.Env {
 	t.mu.Lock()
-	stdout := t.stdout
+	stdout, checkPath := t.stdout, t.checkPath
 	t.mu.Unlock()
-	return &plan.Env{Config: t.config.conf, Streaming: t.IsStreaming(), Stdout: stdout, Collector: collector, Skipped: t.noteSkipped}
+	return &plan.Env{Config: t.config.conf, Streaming: t.IsStreaming(), Stdout: stdout, Collector: collector, Skipped: t.noteSkipped,
+		CheckPath: checkPath}
 }
 
 // submit builds and starts a job for a physical plan.

@@ -72,7 +72,7 @@ func (x *execution) showPartitions(s *sql.Show) (*TableResult, error) {
 			}
 		}
 	}
-	stored, _, err := plan.StoredPartitions(id.String(), tbl, t.config.conf)
+	stored, _, err := plan.StoredPartitions(id.String(), tbl, t.config.conf, t.pathPolicy())
 	if err != nil {
 		return nil, fail(err.Error())
 	}
