@@ -331,14 +331,20 @@ func (x *execution) alterDatabase(ad *sql.AlterDatabase) (*TableResult, error) {
 	return okResult(), nil
 }
 
+// createCatalog runs CREATE CATALOG [IF NOT EXISTS] name [COMMENT …] WITH
+// (options): the 'type' option picks a registered catalog.Factory
+// (catalog.FindFactory's error, Flink's, for an unknown one), whose
+// declared options are checked as Flink's FactoryUtil does before the
+// catalog is created, opened and registered; its descriptor (options and
+// comment) is kept for SHOW CREATE / DESCRIBE / ALTER CATALOG.
 func (x *execution) createCatalog(cc *sql.CreateCatalog) (*TableResult, error) {
 	opts := props(cc.Options)
-	typ := opts["type"]
-	if typ != "generic_in_memory" {
-		return nil, errorf("Could not find any factory for identifier '%s' that implements 'org.apache.flink.table.factories.CatalogFactory'. Available factory identifiers are:\n\ngeneric_in_memory", typ)
+	f, err := catalog.FindFactory(opts)
+	if err != nil {
+		return nil, err
 	}
 	name := cc.Name.Name
-	if err := checkInMemoryCatalogOptions(opts); err != nil {
+	if err := catalog.ValidateFactoryOptions(f, opts); err != nil {
 		return nil, err
 	}
 	if _, ok := x.env.catalogs.GetCatalog(name); ok {
@@ -347,13 +353,12 @@ func (x *execution) createCatalog(cc *sql.CreateCatalog) (*TableResult, error) {
 		}
 		return nil, errorf("Catalog %s already exists.", name)
 	}
-	db := opts["default-database"]
-	if db == "" {
-		// GenericInMemoryCatalogFactory's default-database is "default"
-		// (default_database is only the built-in default_catalog's)
-		db = "default"
+	c, err := f.Create(name, opts)
+	if err != nil {
+		return nil, err
 	}
-	if err := x.env.catalogs.RegisterCatalog(name, catalog.NewInMemoryCatalog(name, db)); err != nil {
+	if err := x.env.catalogs.RegisterCatalog(name, c); err != nil {
+		_ = c.Close()
 		return nil, err
 	}
 	x.env.mu.Lock()
@@ -406,32 +411,33 @@ func (x *execution) alterCatalog(ac *sql.AlterCatalog) (*TableResult, error) {
 			delete(opts, k)
 		}
 	}
+	optionsChanged := ac.Comment == nil
 	desc.options = opts
 	t.catalogDescriptors[name] = desc
 	// Flink stores the new descriptor, then re-creates the catalog from it,
 	// which is where unknown options fail (the descriptor stays changed)
-	if err := checkInMemoryCatalogOptions(opts); err != nil {
+	f, err := catalog.FindFactory(opts)
+	if err != nil {
 		return nil, err
 	}
-	return okResult(), nil
-}
-
-// checkInMemoryCatalogOptions validates the options of a generic_in_memory
-// catalog as Flink's FactoryUtil does: 'type' aside, only default-database
-// and property-version are known.
-func checkInMemoryCatalogOptions(opts map[string]string) error {
-	var unknown []string
-	for _, k := range sortedKeys(opts) {
-		switch k {
-		case "type", "default-database", "property-version":
-		default:
-			unknown = append(unknown, k)
+	if err := catalog.ValidateFactoryOptions(f, opts); err != nil {
+		return nil, err
+	}
+	// A generic_in_memory catalog keeps its objects (re-creating it would
+	// empty it, and none of its options but default-database exists);
+	// other types are re-created from the new options, so that a changed
+	// 'path' or URL takes effect, and replace the open catalog once the
+	// new one opened.
+	if optionsChanged && f.Identifier() != catalog.InMemoryFactoryIdentifier {
+		c, err := f.Create(name, opts)
+		if err != nil {
+			return nil, err
+		}
+		if err := t.catalogs.ReplaceCatalog(name, c); err != nil {
+			return nil, err
 		}
 	}
-	if len(unknown) == 0 {
-		return nil
-	}
-	return errorf("Unsupported options found for 'generic_in_memory'.\n\nUnsupported options:\n\n%s\n\nSupported options:\n\ndefault-database\nproperty-version", strings.Join(unknown, "\n"))
+	return okResult(), nil
 }
 
 // showCreateCatalog answers SHOW CREATE CATALOG name in Flink 2.3.0's
