@@ -104,3 +104,13 @@ type FilterSource interface {
 type LimitSource interface {
 	AppliesLimit() bool
 }
+
+// FilterAccepter may be implemented by a FilterSource that ignores some of
+// the filters it is offered (Flink's accepted filters, SupportsFilterPushDown
+// Result.acceptedFilters): after ApplyFilters, AcceptedFilters reports for
+// each offered filter whether the source uses it at all, exactly or only to
+// skip data. EXPLAIN's filter=[...] lists the accepted ones; without this
+// interface every offered filter counts as accepted.
+type FilterAccepter interface {
+	AcceptedFilters() []bool
+}
