@@ -1,4 +1,6 @@
-// Package infer reads a CSV or JSON Lines file and proposes a table for it:
+// Package infer reads a CSV or JSON Lines file and proposes a table for it
+// (Parquet and Avro files: from the schema they carry, parquet.go and
+// avro.go):
 // column names and types (BIGINT, DOUBLE, DECIMAL, BOOLEAN, DATE,
 // TIMESTAMP, TIMESTAMP_LTZ, STRING, and ROW/ARRAY for nested JSON), the
 // csv or json format options that read it (delimiter, header, invalid
@@ -101,7 +103,7 @@ func (r *Rowtime) WatermarkExpr() string {
 // Result is the proposal for one file.
 type Result struct {
 	Path string
-	// Format is "csv" or "json".
+	// Format is "csv", "json", "parquet" or "avro".
 	Format string
 	// Name is a table name derived from the file name.
 	Name    string
@@ -156,9 +158,11 @@ func (r *Result) setOption(key, value string) {
 // ErrUnsupported is wrapped by errors for files inference cannot read.
 var ErrUnsupported = errors.New("unsupported file")
 
-// File infers a table for a CSV or JSON Lines file, chosen by extension
-// (.csv, .tsv, .txt → CSV; .json, .jsonl, .ndjson → JSON Lines) or, for
-// other names, by the first character ('{' → JSON Lines).
+// File infers a table for a CSV, JSON Lines, Parquet or Avro file, chosen
+// by extension (.csv, .tsv, .txt → CSV; .json, .jsonl, .ndjson → JSON
+// Lines; .parquet → Parquet; .avro → Avro container file) or, for other
+// names, by the first bytes (PAR1 → Parquet, Obj\x01 → Avro, '{' → JSON
+// Lines, else CSV).
 func File(path string, opts Options) (*Result, error) {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
@@ -179,12 +183,22 @@ func File(path string, opts Options) (*Result, error) {
 		return CSV(abs, opts)
 	case ".json", ".jsonl", ".ndjson":
 		return JSONLines(abs, opts)
-	case ".parquet", ".orc", ".avro", ".xlsx", ".xls", ".gz", ".zip":
-		return nil, fmt.Errorf("%w: %s files cannot be opened yet; Riffle reads CSV and JSON Lines", ErrUnsupported, strings.ToUpper(strings.TrimPrefix(filepath.Ext(abs), ".")))
+	case ".parquet", ".pq":
+		return Parquet(abs, opts)
+	case ".avro":
+		return Avro(abs, opts)
+	case ".orc", ".xlsx", ".xls", ".gz", ".zip":
+		return nil, fmt.Errorf("%w: %s files cannot be opened yet; Riffle reads CSV, JSON Lines, Parquet and Avro", ErrUnsupported, strings.ToUpper(strings.TrimPrefix(filepath.Ext(abs), ".")))
 	}
 	head, _, err := readHead(abs, 4096)
 	if err != nil {
 		return nil, err
+	}
+	switch {
+	case strings.HasPrefix(string(head), "PAR1"):
+		return Parquet(abs, opts)
+	case strings.HasPrefix(string(head), "Obj\x01"):
+		return Avro(abs, opts)
 	}
 	if strings.HasPrefix(strings.TrimLeft(string(head), " \t\r\n\ufeff"), "{") {
 		return JSONLines(abs, opts)
