@@ -10,6 +10,7 @@ import (
 	"hash/crc32"
 	"io"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	hamba "github.com/hamba/avro/v2"
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
@@ -25,27 +26,38 @@ import (
 // CreateDecoder builds a reader of Avro container files. A file must have
 // been written with the schema Flink derives for the table (as Flink and
 // Riffle write them); a file with another writer schema is an error (Flink
-// resolves it against the table's schema).
+// resolves it against the table's schema). The schema is the one of all
+// the table's physical columns (ctx.AllNames), whatever the query reads;
+// the reader returns the projected columns (ctx.Projection).
 func (Factory) CreateDecoder(ctx *connector.FormatContext) (connector.Decoder, error) {
-	c, err := codecOf(ctx)
+	all := *ctx
+	var proj []int
+	if ctx.AllTypes != nil {
+		all.Names, all.Types, proj = ctx.AllNames, ctx.AllTypes, ctx.Projection
+	}
+	c, err := codecOf(&all)
 	if err != nil {
 		return nil, err
 	}
-	return fileDecoder{c}, nil
+	return fileDecoder{c, proj}, nil
 }
 
-type fileDecoder struct{ c *Codec }
+type fileDecoder struct {
+	c    *Codec
+	proj []int // nil: all columns
+}
 
 // NewReader reads one container file.
 func (d fileDecoder) NewReader(r io.Reader, name string, maxRows int) connector.BatchReader {
 	if maxRows <= 0 {
 		maxRows = 8192
 	}
-	return &fileReader{c: d.c, r: hamba.NewReader(r, 64<<10), name: name, max: maxRows}
+	return &fileReader{c: d.c, proj: d.proj, r: hamba.NewReader(r, 64<<10), name: name, max: maxRows}
 }
 
 type fileReader struct {
 	c      *Codec
+	proj   []int
 	r      *hamba.Reader
 	name   string
 	max    int
@@ -181,7 +193,15 @@ func (f *fileReader) Next() (*types.Batch, error) {
 		f.err = io.EOF
 		return nil, io.EOF
 	}
-	return f.rr.Flush(), nil
+	b := f.rr.Flush()
+	if f.proj != nil {
+		cols := make([]arrow.Array, len(f.proj))
+		for i, p := range f.proj {
+			cols[i] = b.Cols[p]
+		}
+		b = types.NewBatch(cols, b.Kinds, b.Len)
+	}
+	return b, nil
 }
 
 // CreateEncoder builds a writer of Avro container files with avro.codec.
