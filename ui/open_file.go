@@ -68,7 +68,7 @@ func (wb *Workbench) showOpenFileDialog() {
 		r.Close()
 		wb.openDataFile(path)
 	}, wb.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".tsv", ".txt", ".tab", ".json", ".jsonl", ".ndjson"}))
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".tsv", ".txt", ".tab", ".json", ".jsonl", ".ndjson", ".parquet", ".avro"}))
 	if dir := wb.authoring().lastOpenDir; dir != "" {
 		if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
 			d.SetLocation(l)
