@@ -1,7 +1,7 @@
 // Package all registers every built-in connector and format: import it for
 // its side effects (import _ ".../engine/connector/all") to make
 // 'connector' = 'filesystem' | 'datagen' | 'print' | 'blackhole' | 'kafka' |
-// 'upsert-kafka' and
+// 'upsert-kafka' | 'postgres-cdc' and
 // 'format' = 'csv' | 'json' available.
 package all
 
@@ -12,6 +12,7 @@ import (
 	_ "github.com/riffle-sql/riffle/engine/connector/filesystem"
 	_ "github.com/riffle-sql/riffle/engine/connector/kafka"
 	_ "github.com/riffle-sql/riffle/engine/connector/nexmark"
+	_ "github.com/riffle-sql/riffle/engine/connector/postgrescdc"
 	_ "github.com/riffle-sql/riffle/engine/connector/print"
 
 	// Formats.

@@ -8,10 +8,10 @@ import (
 )
 
 func TestEverythingRegistered(t *testing.T) {
-	if got := strings.Join(connector.Identifiers(), ","); got != "blackhole,datagen,filesystem,kafka,nexmark,print,upsert-kafka" {
+	if got := strings.Join(connector.Identifiers(), ","); got != "blackhole,datagen,filesystem,kafka,nexmark,postgres-cdc,print,upsert-kafka" {
 		t.Fatalf("connectors: %s", got)
 	}
-	if got := strings.Join(connector.SourceIdentifiers(), ","); got != "datagen,filesystem,kafka,nexmark,upsert-kafka" {
+	if got := strings.Join(connector.SourceIdentifiers(), ","); got != "datagen,filesystem,kafka,nexmark,postgres-cdc,upsert-kafka" {
 		t.Fatalf("sources: %s", got)
 	}
 	if got := strings.Join(connector.SinkIdentifiers(), ","); got != "blackhole,filesystem,kafka,print,upsert-kafka" {

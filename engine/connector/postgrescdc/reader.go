@@ -1,0 +1,972 @@
+package postgrescdc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pglogrepl"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/riffle-sql/riffle/engine/connector"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// reconnectWindow is how long a lost replication connection is retried
+// (with backoff from 100ms to 5s) before the reader fails.
+var reconnectWindow = 60 * time.Second
+
+// statusInterval is how often the reader tells the server which LSN it
+// has handed downstream (when that position moved).
+const statusInterval = time.Second
+
+// item is what the streaming goroutine hands to Next: a batch (nil for a
+// transaction with no rows of the table), and the LSN to confirm once it is
+// handed (0: none, e.g. a snapshot batch or a transaction's first batches).
+type item struct {
+	b   *types.Batch
+	lsn pglogrepl.LSN
+	err error
+}
+
+type reader struct {
+	src  *Source
+	t    *tableOptions
+	spec connector.ReadSpec
+
+	cols     []pgColumn   // the projected columns' PostgreSQL columns, in spec order
+	decoders []decodeFunc // per projected column
+	outTypes []*types.DataType
+	bb       *types.BatchBuilder
+
+	conn    *pgx.Conn       // regular connection (snapshot); nil after it
+	repl    *pgconn.PgConn  // replication connection
+	snap    bool            // a snapshot transaction is open on conn
+	startAt pglogrepl.LSN   // where streaming starts (0: the slot's confirmed position)
+	rels    map[uint32]*rel // relations seen in the stream
+
+	items  chan item
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	err    error // the error Next returned, returned again
+
+	handed  atomic.Uint64 // end LSN of the last transaction Next returned in full
+	walEnd  atomic.Uint64 // the server's WAL end last seen
+	closeMu sync.Mutex
+	closed  bool
+}
+
+// rel is a relation of the pgoutput stream.
+type rel struct {
+	ours bool
+	// idx maps each projected column to its position in the relation's
+	// tuples
+	idx []int
+}
+
+func (t *tableOptions) addr() string { return net.JoinHostPort(t.host, strconv.Itoa(t.port)) }
+
+// connConfig builds a connection configuration; replication selects a
+// logical replication connection.
+func (t *tableOptions) connConfig(replication bool) (*pgconn.Config, error) {
+	q := func(s string) string {
+		return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `'`, `\'`) + "'"
+	}
+	dsn := fmt.Sprintf("host=%s port=%d user=%s password=%s dbname=%s sslmode=prefer",
+		q(t.host), t.port, q(t.user), q(t.password), q(t.database))
+	cfg, err := pgconn.ParseConfig(dsn)
+	if err != nil {
+		return nil, t.errorf("bad connection settings: %v", err)
+	}
+	cfg.ConnectTimeout = t.connTimeout
+	cfg.RuntimeParams["TimeZone"] = "UTC"
+	cfg.RuntimeParams["DateStyle"] = "ISO"
+	cfg.RuntimeParams["application_name"] = "riffle-postgres-cdc"
+	if replication {
+		cfg.RuntimeParams["replication"] = "database"
+	}
+	return cfg, nil
+}
+
+// connectError describes a failed connection: unreachable server, wrong
+// password, missing database.
+func (t *tableOptions) connectError(err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case "28P01", "28000":
+			return t.errorf("cannot log in to PostgreSQL at %s as user '%s': %s (check 'username' and 'password')", t.addr(), t.user, pe.Message)
+		case "3D000":
+			return t.errorf("database '%s' does not exist on PostgreSQL at %s (option 'database-name')", t.database, t.addr())
+		}
+		return t.errorf("cannot connect to PostgreSQL at %s, database '%s': %s (SQLSTATE %s)", t.addr(), t.database, pe.Message, pe.Code)
+	}
+	return t.errorf("cannot connect to PostgreSQL at %s (options 'hostname' and 'port'): %v", t.addr(), unwrapConnect(err))
+}
+
+// unwrapConnect shortens pgconn's connect errors to their cause.
+func unwrapConnect(err error) error {
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) && ce.Unwrap() != nil {
+		return ce.Unwrap()
+	}
+	return err
+}
+
+func (t *tableOptions) connectRegular(ctx context.Context) (*pgx.Conn, error) {
+	cfg, err := t.connConfig(false)
+	if err != nil {
+		return nil, err
+	}
+	pcfg, err := pgx.ParseConfig("")
+	if err != nil {
+		return nil, err
+	}
+	pcfg.Config = *cfg
+	pcfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	c, err := pgx.ConnectConfig(ctx, pcfg)
+	if err != nil {
+		return nil, t.connectError(err)
+	}
+	return c, nil
+}
+
+func (t *tableOptions) connectReplication(ctx context.Context) (*pgconn.PgConn, error) {
+	cfg, err := t.connConfig(true)
+	if err != nil {
+		return nil, err
+	}
+	c, err := pgconn.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, t.connectError(err)
+	}
+	return c, nil
+}
+
+func (t *tableOptions) qualified() string {
+	return pgx.Identifier{t.schema, t.tableName}.Sanitize()
+}
+
+// tableColumns checks the server and the table: wal_level, the table's
+// existence, and returns its columns.
+func (t *tableOptions) tableColumns(ctx context.Context, c *pgx.Conn) ([]pgColumn, error) {
+	var walLevel string
+	if err := c.QueryRow(ctx, "SHOW wal_level").Scan(&walLevel); err != nil {
+		return nil, t.errorf("cannot read wal_level: %v", err)
+	}
+	if walLevel != "logical" {
+		return nil, t.errorf("PostgreSQL at %s has wal_level = '%s'; change data capture needs wal_level = 'logical' (set it in postgresql.conf and restart the server)", t.addr(), walLevel)
+	}
+	var relid uint32
+	var kind string
+	err := c.QueryRow(ctx, `SELECT c.oid, c.relkind::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE n.nspname = $1 AND c.relname = $2`, t.schema, t.tableName).Scan(&relid, &kind)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, t.errorf("table %s does not exist in database '%s' on %s (options 'schema-name' and 'table-name')", t.qualified(), t.database, t.addr())
+	}
+	if err != nil {
+		return nil, t.errorf("cannot look up table %s: %v", t.qualified(), err)
+	}
+	if kind != "r" && kind != "p" {
+		return nil, t.errorf("%s is not a table (relkind '%s'); only tables can be captured", t.qualified(), kind)
+	}
+	rows, err := c.Query(ctx, `SELECT a.attname, a.atttypid, format_type(a.atttypid, a.atttypmod),
+			CASE WHEN t.typtype = 'e' THEN 'enum' ELSE coalesce(bt.typname, t.typname)::text END
+		FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
+		LEFT JOIN pg_type bt ON t.typtype = 'd' AND bt.oid = t.typbasetype
+		WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`, relid)
+	if err != nil {
+		return nil, t.errorf("cannot read the columns of %s: %v", t.qualified(), err)
+	}
+	defer rows.Close()
+	var out []pgColumn
+	for rows.Next() {
+		var col pgColumn
+		if err := rows.Scan(&col.Name, &col.TypeOID, &col.Formatted, &col.TypeName); err != nil {
+			return nil, t.errorf("cannot read the columns of %s: %v", t.qualified(), err)
+		}
+		out = append(out, col)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, t.errorf("cannot read the columns of %s: %v", t.qualified(), err)
+	}
+	return out, nil
+}
+
+// findColumn finds a Riffle column among the PostgreSQL columns: by exact
+// name, else by a unique case-insensitive match.
+func findColumn(cols []pgColumn, name string) int {
+	hit := -1
+	for i, c := range cols {
+		if c.Name == name {
+			return i
+		}
+		if strings.EqualFold(c.Name, name) {
+			if hit >= 0 {
+				return -2
+			}
+			hit = i
+		}
+	}
+	return hit
+}
+
+// ensurePublication creates the publication for the captured table, or
+// adds the table to an existing one (unless it publishes all tables).
+func (t *tableOptions) ensurePublication(ctx context.Context, c *pgx.Conn) error {
+	pub := pgx.Identifier{t.publication}.Sanitize()
+	var all bool
+	err := c.QueryRow(ctx, "SELECT puballtables FROM pg_publication WHERE pubname = $1", t.publication).Scan(&all)
+	if errors.Is(err, pgx.ErrNoRows) {
+		if _, err := c.Exec(ctx, "CREATE PUBLICATION "+pub+" FOR TABLE "+t.qualified()); err != nil {
+			return t.errorf("cannot create publication %s for %s: %v (the user needs CREATE on the database and ownership of the table, or create the publication beforehand)", pub, t.qualified(), err)
+		}
+		return nil
+	}
+	if err != nil {
+		return t.errorf("cannot look up publication %s: %v", pub, err)
+	}
+	if all {
+		return nil
+	}
+	var n int
+	if err := c.QueryRow(ctx, "SELECT count(*) FROM pg_publication_tables WHERE pubname = $1 AND schemaname = $2 AND tablename = $3",
+		t.publication, t.schema, t.tableName).Scan(&n); err != nil {
+		return t.errorf("cannot look up publication %s: %v", pub, err)
+	}
+	if n == 0 {
+		if _, err := c.Exec(ctx, "ALTER PUBLICATION "+pub+" ADD TABLE "+t.qualified()); err != nil {
+			return t.errorf("cannot add %s to publication %s: %v", t.qualified(), pub, err)
+		}
+	}
+	return nil
+}
+
+// slotState is a row of pg_replication_slots.
+type slotState struct {
+	exists   bool
+	plugin   string
+	database string
+	active   bool
+	pid      int32
+}
+
+func (t *tableOptions) lookupSlot(ctx context.Context, c *pgx.Conn) (slotState, error) {
+	var s slotState
+	var plugin, db *string
+	var pid *int32
+	err := c.QueryRow(ctx, "SELECT plugin, database, active, active_pid FROM pg_replication_slots WHERE slot_name = $1", t.slot).
+		Scan(&plugin, &db, &s.active, &pid)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return s, nil
+	}
+	if err != nil {
+		return s, t.errorf("cannot look up replication slot '%s': %v", t.slot, err)
+	}
+	s.exists = true
+	if plugin != nil {
+		s.plugin = *plugin
+	}
+	if db != nil {
+		s.database = *db
+	}
+	if pid != nil {
+		s.pid = *pid
+	}
+	if s.plugin != "pgoutput" {
+		return s, t.errorf("replication slot '%s' exists with plug-in '%s'; postgres-cdc needs a pgoutput slot: drop it (SELECT pg_drop_replication_slot('%s')) or choose another 'slot.name'", t.slot, s.plugin, t.slot)
+	}
+	if s.database != t.database {
+		return s, t.errorf("replication slot '%s' belongs to database '%s', not '%s': choose another 'slot.name'", t.slot, s.database, t.database)
+	}
+	if s.active {
+		return s, t.errorf("replication slot '%s' is active for PID %d: another reader uses it; give each table its own 'slot.name'", t.slot, s.pid)
+	}
+	return s, nil
+}
+
+// openReader does Open's synchronous part and starts the goroutine that
+// reads the snapshot and the stream.
+func openReader(ctx context.Context, s *Source, spec connector.ReadSpec) (r *reader, err error) {
+	t := s.t
+	r = &reader{src: s, t: t, spec: spec, rels: map[uint32]*rel{}, items: make(chan item, 16)}
+	defer func() {
+		if err != nil {
+			r.closeConns()
+		}
+	}()
+	if r.conn, err = t.connectRegular(ctx); err != nil {
+		return nil, err
+	}
+	pgCols, err := t.tableColumns(ctx, r.conn)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range spec.Columns {
+		name := s.physNames[c]
+		i := findColumn(pgCols, name)
+		if i == -2 {
+			return nil, t.errorf("column %s matches several columns of %s that differ in case only", types.QuoteIdent(name), t.qualified())
+		}
+		if i < 0 {
+			var names []string
+			for _, pc := range pgCols {
+				names = append(names, pc.Name)
+			}
+			return nil, t.errorf("column %s does not exist in PostgreSQL table %s; its columns are: %s", types.QuoteIdent(name), t.qualified(), strings.Join(names, ", "))
+		}
+		dec, err := decoderFor(pgCols[i], s.physTypes[c])
+		if err != nil {
+			return nil, t.errorf("%v", err)
+		}
+		r.cols = append(r.cols, pgCols[i])
+		r.decoders = append(r.decoders, dec)
+		r.outTypes = append(r.outTypes, s.physTypes[c])
+	}
+	meta := readableMetadata()
+	for _, k := range spec.Metadata {
+		r.outTypes = append(r.outTypes, meta[k])
+	}
+	r.bb = types.NewBatchBuilder(r.outTypes)
+	if err := t.ensurePublication(ctx, r.conn); err != nil {
+		return nil, err
+	}
+	slot, err := t.lookupSlot(ctx, r.conn)
+	if err != nil {
+		return nil, err
+	}
+	if r.repl, err = t.connectReplication(ctx); err != nil {
+		return nil, err
+	}
+	switch t.startup {
+	case StartupInitial:
+		// a new slot exports the snapshot its stream starts after: the
+		// snapshot and the stream meet with no gap and no overlap. An
+		// existing slot cannot export one, so it is dropped and created
+		// again (its old position has no use for a fresh snapshot).
+		if slot.exists {
+			if _, err := r.conn.Exec(ctx, "SELECT pg_drop_replication_slot($1)", t.slot); err != nil {
+				return nil, t.errorf("cannot drop replication slot '%s' to take a new snapshot: %v", t.slot, err)
+			}
+		}
+		res, err := pglogrepl.CreateReplicationSlot(ctx, r.repl, t.slot, "pgoutput",
+			pglogrepl.CreateReplicationSlotOptions{Mode: pglogrepl.LogicalReplication, SnapshotAction: "EXPORT_SNAPSHOT"})
+		if err != nil {
+			return nil, t.slotError("create", err)
+		}
+		if r.startAt, err = pglogrepl.ParseLSN(res.ConsistentPoint); err != nil {
+			return nil, t.errorf("bad consistent point %q of slot '%s'", res.ConsistentPoint, t.slot)
+		}
+		if _, err := r.conn.Exec(ctx, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"); err != nil {
+			return nil, t.errorf("cannot begin the snapshot transaction: %v", err)
+		}
+		if _, err := r.conn.Exec(ctx, "SET TRANSACTION SNAPSHOT "+quoteLiteral(res.SnapshotName)); err != nil {
+			return nil, t.errorf("cannot import the snapshot of slot '%s': %v", t.slot, err)
+		}
+		r.snap = true
+	case StartupLatest:
+		if slot.exists {
+			// skip what the slot kept: stream from now on
+			if _, err := r.conn.Exec(ctx, "SELECT pg_replication_slot_advance($1, pg_current_wal_lsn())", t.slot); err != nil {
+				return nil, t.errorf("cannot advance replication slot '%s' to the current position: %v", t.slot, err)
+			}
+		} else {
+			res, err := pglogrepl.CreateReplicationSlot(ctx, r.repl, t.slot, "pgoutput",
+				pglogrepl.CreateReplicationSlotOptions{Mode: pglogrepl.LogicalReplication, SnapshotAction: "NOEXPORT_SNAPSHOT"})
+			if err != nil {
+				return nil, t.slotError("create", err)
+			}
+			if r.startAt, err = pglogrepl.ParseLSN(res.ConsistentPoint); err != nil {
+				return nil, t.errorf("bad consistent point %q of slot '%s'", res.ConsistentPoint, t.slot)
+			}
+		}
+		r.conn.Close(ctx)
+		r.conn = nil
+	}
+	rctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	r.wg.Add(1)
+	go r.run(rctx)
+	return r, nil
+}
+
+func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// slotError describes a failed slot command.
+func (t *tableOptions) slotError(what string, err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case "42501":
+			return t.errorf("user '%s' may not %s replication slot '%s': %s (the user needs the REPLICATION attribute)", t.user, what, t.slot, pe.Message)
+		case "53400":
+			return t.errorf("cannot %s replication slot '%s': %s (raise max_replication_slots or drop unused slots)", what, t.slot, pe.Message)
+		case "55006":
+			return t.errorf("replication slot '%s' is in use: %s; give each table its own 'slot.name'", t.slot, pe.Message)
+		}
+	}
+	return t.errorf("cannot %s replication slot '%s': %v", what, t.slot, err)
+}
+
+// run reads the snapshot (initial mode) and then the stream, handing rows
+// to Next through r.items.
+func (r *reader) run(ctx context.Context) {
+	defer r.wg.Done()
+	err := r.readSnapshot(ctx)
+	if err == nil {
+		err = r.stream(ctx)
+	}
+	if err != nil && ctx.Err() == nil {
+		select {
+		case r.items <- item{err: err}:
+		case <-ctx.Done():
+		}
+	}
+}
+
+// send hands an item to Next; false when the reader is closing.
+func (r *reader) send(ctx context.Context, it item) bool {
+	select {
+	case r.items <- it:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// appendRow appends one row of decoded projected values with its kind and
+// metadata.
+func (r *reader) appendRow(kind types.RowKind, vals []any, opTs time.Time) error {
+	row := make([]any, 0, len(r.outTypes))
+	row = append(row, vals...)
+	for _, k := range r.spec.Metadata {
+		switch k {
+		case MetaTableName:
+			row = append(row, r.t.tableName)
+		case MetaSchemaName:
+			row = append(row, r.t.schema)
+		case MetaDatabaseName:
+			row = append(row, r.t.database)
+		case MetaOpTs:
+			row = append(row, opTs)
+		case MetaRowKind:
+			row = append(row, kind.ShortString())
+		}
+	}
+	if err := r.bb.Append(kind, row); err != nil {
+		return r.t.errorf("%v", err)
+	}
+	return nil
+}
+
+func (r *reader) readSnapshot(ctx context.Context) error {
+	if !r.snap {
+		return nil
+	}
+	defer func() {
+		r.conn.Close(context.Background())
+		r.conn = nil
+	}()
+	var sel []string
+	for _, c := range r.cols {
+		sel = append(sel, pgx.Identifier{c.Name}.Sanitize())
+	}
+	q := "SELECT " + strings.Join(sel, ", ") + " FROM " + r.t.qualified()
+	rr := r.conn.PgConn().ExecParams(ctx, q, nil, nil, nil, nil)
+	vals := make([]any, len(r.cols))
+	epoch := time.Unix(0, 0).UTC()
+	for rr.NextRow() {
+		for i, raw := range rr.Values() {
+			if raw == nil {
+				vals[i] = nil
+				continue
+			}
+			v, err := r.decoders[i](string(raw))
+			if err != nil {
+				rr.Close()
+				return r.t.errorf("snapshot of %s: column %s: %v", r.t.qualified(), types.QuoteIdent(r.cols[i].Name), err)
+			}
+			vals[i] = v
+		}
+		if err := r.appendRow(types.Insert, vals, epoch); err != nil {
+			rr.Close()
+			return err
+		}
+		if r.bb.Len() >= r.t.fetchSize {
+			if !r.send(ctx, item{b: r.bb.Build()}) {
+				rr.Close()
+				return ctx.Err()
+			}
+		}
+	}
+	if _, err := rr.Close(); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return r.t.errorf("snapshot of %s failed: %v", r.t.qualified(), err)
+	}
+	if _, err := r.conn.Exec(ctx, "COMMIT"); err != nil && ctx.Err() == nil {
+		return r.t.errorf("snapshot of %s: commit: %v", r.t.qualified(), err)
+	}
+	if r.bb.Len() > 0 {
+		if !r.send(ctx, item{b: r.bb.Build()}) {
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// startReplication starts streaming the slot from r.startAt (0: the slot's
+// confirmed position).
+func (r *reader) startReplication(ctx context.Context) error {
+	args := []string{"proto_version '1'", "publication_names " + quoteLiteral(r.t.publication)}
+	err := pglogrepl.StartReplication(ctx, r.repl, r.t.slot, r.startAt, pglogrepl.StartReplicationOptions{PluginArgs: args})
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+// fatalStreamError reports whether a streaming error must not be retried,
+// and describes it.
+func (r *reader) fatalStreamError(err error) (error, bool) {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case "42704": // undefined_object: the slot is gone
+			return r.t.errorf("replication slot '%s' no longer exists (it was dropped while the query read it): %s; rerun the query to create it and take a new snapshot", r.t.slot, pe.Message), true
+		case "28P01", "28000", "3D000", "42501":
+			return r.t.connectError(err), true
+		case "55006", "57P01", "57P02", "57P03", "53300", "08006", "08003", "08000", "08001":
+			return err, false
+		}
+		if strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57") {
+			return err, false
+		}
+		return r.t.errorf("replication of slot '%s' failed: %s (SQLSTATE %s)", r.t.slot, pe.Message, pe.Code), true
+	}
+	return err, false
+}
+
+// reconnect opens a new replication connection and restarts streaming
+// after the last transaction handed to Next's queue, retrying with backoff
+// for reconnectWindow.
+func (r *reader) reconnect(ctx context.Context, cause error) error {
+	if r.repl != nil {
+		r.repl.Close(context.Background())
+		r.repl = nil
+	}
+	deadline := time.Now().Add(reconnectWindow)
+	backoff := 100 * time.Millisecond
+	last := cause
+	for {
+		if time.Now().After(deadline) {
+			return r.t.errorf("lost the replication connection to PostgreSQL at %s and could not reconnect within %s: %v", r.t.addr(), reconnectWindow, last)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(backoff):
+		}
+		if backoff < 5*time.Second {
+			backoff *= 2
+		}
+		c, err := r.t.connectReplication(ctx)
+		if err != nil {
+			var pe *pgconn.PgError
+			if errors.As(err, &pe) && (pe.Code == "28P01" || pe.Code == "28000" || pe.Code == "3D000") {
+				return err // already described by connectReplication
+			}
+			last = err
+			continue
+		}
+		r.repl = c
+		if err := r.startReplication(ctx); err != nil {
+			c.Close(context.Background())
+			r.repl = nil
+			if e, fatal := r.fatalStreamError(err); fatal {
+				return e
+			}
+			last = err
+			continue
+		}
+		return nil
+	}
+}
+
+// txn is the transaction being decoded.
+type txn struct {
+	commitTime time.Time
+	rows       int
+}
+
+// stream reads the replication stream: rows of each committed transaction
+// are handed to Next at its commit; the server is told the end LSN of the
+// last transaction Next returned in full.
+func (r *reader) stream(ctx context.Context) error {
+	if err := r.startReplication(ctx); err != nil {
+		if e, fatal := r.fatalStreamError(err); fatal {
+			return e
+		}
+		if err := r.reconnect(ctx, err); err != nil {
+			return err
+		}
+	}
+	var (
+		cur          *txn
+		queued       = uint64(r.startAt) // end LSN of the last transaction queued
+		sent         uint64              // flush position last reported
+		idleWALEnd   uint64              // a keepalive's WAL end, confirmable when idle
+		nextStatus   = time.Now().Add(statusInterval)
+		lastKeepSent = time.Now()
+	)
+	if r.handed.Load() == 0 {
+		r.handed.Store(uint64(r.startAt))
+	}
+	sendStatus := func(force bool) error {
+		pos := r.handed.Load()
+		if cur == nil && pos == queued && idleWALEnd > pos {
+			pos = idleWALEnd
+		}
+		if !force && pos == sent && time.Since(lastKeepSent) < r.t.heartbeat {
+			return nil
+		}
+		if pos == 0 {
+			return nil
+		}
+		err := pglogrepl.SendStandbyStatusUpdate(ctx, r.repl, pglogrepl.StandbyStatusUpdate{WALWritePosition: pglogrepl.LSN(pos)})
+		if err == nil {
+			sent = pos
+			lastKeepSent = time.Now()
+		}
+		return err
+	}
+	for {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var err error
+		if !time.Now().Before(nextStatus) {
+			err = sendStatus(false)
+			nextStatus = time.Now().Add(statusInterval)
+		}
+		var msg pgproto3.BackendMessage
+		if err == nil {
+			rctx, cancel := context.WithDeadline(ctx, nextStatus)
+			msg, err = r.repl.ReceiveMessage(rctx)
+			cancel()
+			if err != nil && ctx.Err() == nil && pgconn.Timeout(err) {
+				continue
+			}
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if e, fatal := r.fatalStreamError(err); fatal {
+				return e
+			}
+			// resume after the last transaction queued: the server skips
+			// transactions that committed before it
+			cur = nil
+			r.bb.Build()
+			r.startAt = pglogrepl.LSN(queued)
+			if err := r.reconnect(ctx, err); err != nil {
+				return err
+			}
+			continue
+		}
+		switch m := msg.(type) {
+		case *pgproto3.CopyData:
+			if len(m.Data) == 0 {
+				continue
+			}
+			switch m.Data[0] {
+			case pglogrepl.PrimaryKeepaliveMessageByteID:
+				pkm, err := pglogrepl.ParsePrimaryKeepaliveMessage(m.Data[1:])
+				if err != nil {
+					return r.t.errorf("bad keepalive from the server: %v", err)
+				}
+				r.walEnd.Store(uint64(pkm.ServerWALEnd))
+				if cur == nil && r.handed.Load() == queued {
+					idleWALEnd = uint64(pkm.ServerWALEnd)
+				}
+				if pkm.ReplyRequested {
+					if err := sendStatus(true); err != nil && ctx.Err() == nil {
+						continue // the next receive reports the broken connection
+					}
+				}
+			case pglogrepl.XLogDataByteID:
+				xld, err := pglogrepl.ParseXLogData(m.Data[1:])
+				if err != nil {
+					return r.t.errorf("bad XLogData from the server: %v", err)
+				}
+				if uint64(xld.ServerWALEnd) > r.walEnd.Load() {
+					r.walEnd.Store(uint64(xld.ServerWALEnd))
+				}
+				lm, err := pglogrepl.Parse(xld.WALData)
+				if err != nil {
+					return r.t.errorf("cannot decode a pgoutput message: %v", err)
+				}
+				switch lm := lm.(type) {
+				case *pglogrepl.RelationMessage:
+					if err := r.relation(lm); err != nil {
+						return err
+					}
+				case *pglogrepl.BeginMessage:
+					cur = &txn{commitTime: lm.CommitTime}
+				case *pglogrepl.CommitMessage:
+					if cur == nil {
+						continue
+					}
+					end := lm.TransactionEndLSN
+					var b *types.Batch
+					if r.bb.Len() > 0 {
+						b = r.bb.Build()
+					}
+					cur = nil
+					if !r.send(ctx, item{b: b, lsn: end}) {
+						return ctx.Err()
+					}
+					queued = uint64(end)
+				case *pglogrepl.InsertMessage:
+					if err := r.change(cur, lm.RelationID, nil, lm.Tuple, 'I'); err != nil {
+						return err
+					}
+				case *pglogrepl.UpdateMessage:
+					if err := r.change(cur, lm.RelationID, lm.OldTuple, lm.NewTuple, 'U'); err != nil {
+						return err
+					}
+				case *pglogrepl.DeleteMessage:
+					if err := r.change(cur, lm.RelationID, lm.OldTuple, nil, 'D'); err != nil {
+						return err
+					}
+				case *pglogrepl.TruncateMessage:
+					// skipped, as Debezium 1.9's truncate.handling.mode =
+					// skip (Flink CDC's default) does
+				}
+			}
+		case *pgproto3.ErrorResponse:
+			err := pgconn.ErrorResponseToPgError(m)
+			if e, fatal := r.fatalStreamError(err); fatal {
+				return e
+			}
+			cur = nil
+			r.bb.Build()
+			r.startAt = pglogrepl.LSN(queued)
+			if err := r.reconnect(ctx, err); err != nil {
+				return err
+			}
+		case *pgproto3.CopyDone:
+			cur = nil
+			r.bb.Build()
+			r.startAt = pglogrepl.LSN(queued)
+			if err := r.reconnect(ctx, io.EOF); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// relation records a relation of the stream; for the captured table it
+// maps the projected columns to the relation's columns.
+func (r *reader) relation(m *pglogrepl.RelationMessage) error {
+	rl := &rel{ours: m.Namespace == r.t.schema && m.RelationName == r.t.tableName}
+	r.rels[m.RelationID] = rl
+	if !rl.ours {
+		return nil
+	}
+	cols := make([]pgColumn, len(m.Columns))
+	for i, c := range m.Columns {
+		cols[i] = pgColumn{Name: c.Name, TypeOID: c.DataType}
+	}
+	for _, want := range r.cols {
+		j := findColumn(cols, want.Name)
+		if j < 0 {
+			return r.t.errorf("column %s no longer exists in PostgreSQL table %s (the table was altered while the query read it)", types.QuoteIdent(want.Name), r.t.qualified())
+		}
+		if cols[j].TypeOID != want.TypeOID {
+			return r.t.errorf("column %s of PostgreSQL table %s changed its type while the query read it (type OID %d, was %d); rerun the query", types.QuoteIdent(want.Name), r.t.qualified(), cols[j].TypeOID, want.TypeOID)
+		}
+		rl.idx = append(rl.idx, j)
+	}
+	return nil
+}
+
+// decodeTuple decodes the projected columns of a tuple; fallback supplies
+// unchanged TOASTed values (the old tuple of an update), may be nil.
+func (r *reader) decodeTuple(rl *rel, tup *pglogrepl.TupleData, fallback []any) ([]any, error) {
+	vals := make([]any, len(rl.idx))
+	for i, j := range rl.idx {
+		if j >= len(tup.Columns) {
+			continue
+		}
+		c := tup.Columns[j]
+		switch c.DataType {
+		case pglogrepl.TupleDataTypeNull:
+		case pglogrepl.TupleDataTypeToast:
+			if fallback != nil {
+				vals[i] = fallback[i]
+			}
+		case pglogrepl.TupleDataTypeText:
+			v, err := r.decoders[i](string(c.Data))
+			if err != nil {
+				return nil, r.t.errorf("column %s: %v", types.QuoteIdent(r.cols[i].Name), err)
+			}
+			vals[i] = v
+		default:
+			return nil, r.t.errorf("column %s: unexpected tuple data kind %q", types.QuoteIdent(r.cols[i].Name), c.DataType)
+		}
+	}
+	return vals, nil
+}
+
+// change turns an INSERT, UPDATE or DELETE of the captured table into
+// rows.
+func (r *reader) change(cur *txn, relID uint32, old *pglogrepl.TupleData, tup *pglogrepl.TupleData, op byte) error {
+	rl, ok := r.rels[relID]
+	if !ok || !rl.ours {
+		return nil
+	}
+	ts := time.Unix(0, 0).UTC()
+	if cur != nil {
+		ts = cur.commitTime
+		cur.rows++
+	}
+	var before []any
+	if old != nil {
+		var err error
+		if before, err = r.decodeTuple(rl, old, nil); err != nil {
+			return err
+		}
+	}
+	switch op {
+	case 'I':
+		vals, err := r.decodeTuple(rl, tup, nil)
+		if err != nil {
+			return err
+		}
+		return r.appendRow(types.Insert, vals, ts)
+	case 'U':
+		after, err := r.decodeTuple(rl, tup, before)
+		if err != nil {
+			return err
+		}
+		if !r.t.upsert {
+			if before == nil {
+				return r.t.errorf("the \"before\" image of an UPDATE is missing: set the table's replica identity to FULL (ALTER TABLE %s REPLICA IDENTITY FULL) for 'changelog-mode' = 'all', or use 'changelog-mode' = 'upsert'", r.t.qualified())
+			}
+			if err := r.appendRow(types.UpdateBefore, before, ts); err != nil {
+				return err
+			}
+		}
+		return r.appendRow(types.UpdateAfter, after, ts)
+	case 'D':
+		if before == nil {
+			return r.t.errorf("the \"before\" image of a DELETE is missing: set the table's replica identity to FULL (ALTER TABLE %s REPLICA IDENTITY FULL) or DEFAULT with a primary key", r.t.qualified())
+		}
+		return r.appendRow(types.Delete, before, ts)
+	}
+	return nil
+}
+
+// Next returns the next batch: snapshot rows first, then each committed
+// transaction's rows. It blocks until a batch is due and returns ctx.Err()
+// when ctx is cancelled.
+func (r *reader) Next(ctx context.Context) (*types.Batch, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case it := <-r.items:
+			if it.err != nil {
+				r.err = it.err
+				return nil, it.err
+			}
+			if it.lsn != 0 {
+				r.handed.Store(uint64(it.lsn))
+			}
+			if it.b != nil && it.b.Len > 0 {
+				return it.b, nil
+			}
+		}
+	}
+}
+
+// Progress reports the split's position: Offset is the LSN handed
+// downstream, LogEnd the server's WAL end last seen.
+func (r *reader) Progress() []connector.SplitProgress {
+	off := int64(r.handed.Load())
+	if off == 0 {
+		off = -1
+	}
+	end := int64(r.walEnd.Load())
+	if end == 0 {
+		end = -1
+	}
+	return []connector.SplitProgress{{Split: TableSplit{r.t.schema, r.t.tableName}.String(), Offset: off, LogEnd: end, Watermark: math.MinInt64}}
+}
+
+func (r *reader) closeConns() {
+	if r.conn != nil {
+		r.conn.Close(context.Background())
+		r.conn = nil
+	}
+	if r.repl != nil {
+		r.repl.Close(context.Background())
+		r.repl = nil
+	}
+}
+
+// Close stops the reader and closes its connections. The slot stays (its
+// confirmed position is the last transaction returned by Next) unless
+// 'debezium.slot.drop.on.stop' = 'true'. Safe to call twice.
+func (r *reader) Close() error {
+	r.closeMu.Lock()
+	defer r.closeMu.Unlock()
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	if r.cancel != nil {
+		r.cancel()
+	}
+	r.wg.Wait()
+	r.closeConns()
+	if r.t.dropSlot {
+		return r.dropSlot()
+	}
+	return nil
+}
+
+// dropSlot drops the slot once its walsender has exited.
+func (r *reader) dropSlot() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := r.t.connectReplication(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close(context.Background())
+	if err := pglogrepl.DropReplicationSlot(ctx, c, r.t.slot, pglogrepl.DropReplicationSlotOptions{Wait: true}); err != nil {
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) && pe.Code == "42704" {
+			return nil
+		}
+		return r.t.errorf("cannot drop replication slot '%s': %v", r.t.slot, err)
+	}
+	return nil
+}
