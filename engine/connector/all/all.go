@@ -10,6 +10,7 @@ import (
 	_ "github.com/riffle-sql/riffle/engine/connector/blackhole"
 	_ "github.com/riffle-sql/riffle/engine/connector/datagen"
 	_ "github.com/riffle-sql/riffle/engine/connector/filesystem"
+	_ "github.com/riffle-sql/riffle/engine/connector/jdbc"
 	_ "github.com/riffle-sql/riffle/engine/connector/kafka"
 	_ "github.com/riffle-sql/riffle/engine/connector/nexmark"
 	_ "github.com/riffle-sql/riffle/engine/connector/postgrescdc"
@@ -20,5 +21,6 @@ import (
 	_ "github.com/riffle-sql/riffle/engine/connector/format/cdcjson"
 	_ "github.com/riffle-sql/riffle/engine/connector/format/csv"
 	_ "github.com/riffle-sql/riffle/engine/connector/format/json"
+	_ "github.com/riffle-sql/riffle/engine/connector/format/parquet"
 	_ "github.com/riffle-sql/riffle/engine/connector/format/raw"
 )
