@@ -38,9 +38,10 @@ test-race: deps
 	$(GO) test -race -tags $(TAGS) $(RACEPKGS)
 	$(GO) test -race -tags $(TAGS) -short -run '$(RACEUI)' ./ui/
 
-# The tests beside real servers (Apache Flink on 127.0.0.1; Java and Maven
-# needed): scripts/interop.sh installs and starts them, runs the tests tagged
-# `interop` and stops the servers. INTEROPARGS go to `go test`.
+# The tests beside real servers (Apache Flink, Kafka, PostgreSQL and MariaDB
+# on 127.0.0.1; Java and Maven needed, the databases come from Debian's
+# packages): scripts/interop.sh installs and starts them, runs the tests
+# tagged `interop` and stops the servers. INTEROPARGS go to `go test`.
 INTEROPARGS ?=
 test-interop: deps
 	TAGS=$(TAGS) scripts/interop.sh $(INTEROPARGS)
