@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -289,43 +287,9 @@ func WriteCSV(ctx context.Context, w io.Writer, rows Rows, opts CSVOptions, prog
 // temporary file in the same folder, which is synced and renamed over path
 // only when complete. On an error or cancellation the temporary file is
 // removed and path is left as it was.
-func ExportCSV(ctx context.Context, rows Rows, path string, opts CSVOptions, progress func(written, total int)) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.partial")
-	if err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = WriteCSV(ctx, tmp, rows, opts, progress); err != nil {
+func ExportCSV(ctx context.Context, rows Rows, path string, opts CSVOptions, progress func(written, total int)) error {
+	return WriteFileAtomic(ctx, path, func(w io.Writer) error {
+		_, err := WriteCSV(ctx, w, rows, opts, progress)
 		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	if err = ctx.Err(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	// Make the rename itself durable.
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	})
 }
