@@ -163,8 +163,13 @@ func NewRootCommand(env Env) *cobra.Command {
 	return root
 }
 
+// errTokenArgv refuses --token: a command line is visible to every user
+// of the machine (ps, /proc/<pid>/cmdline).
+var errTokenArgv = errors.New("--token would show the token to every user of this machine (ps); use --token-file FILE (mode 0600) or $" + TokenEnv)
+
 func newSQLCommand(env Env) *cobra.Command {
 	var opts sqlclient.Options
+	var tokenArg, tokenFile string
 	cmd := &cobra.Command{
 		Use:   "sql",
 		Short: "Run SQL statements headless, like Flink's SQL Client",
@@ -178,6 +183,18 @@ func newSQLCommand(env Env) *cobra.Command {
 			if err := opts.Validate(); err != nil {
 				return err
 			}
+			if tokenArg != "" {
+				return errTokenArgv
+			}
+			if opts.Endpoint != "" && tokenFile != "" {
+				tok, err := gateway.ReadTokenFile(tokenFile)
+				if err != nil {
+					return err
+				}
+				opts.Token = tok
+			}
+			// without either, a gateway on this machine is asked for the
+			// token it wrote to its token file (gateway.FindToken)
 			if opts.Endpoint != "" && opts.Token == "" {
 				opts.Token = env.getenv(TokenEnv)
 			}
@@ -201,14 +218,17 @@ func newSQLCommand(env Env) *cobra.Command {
 	f.StringVarP(&opts.File, "file", "f", "", "SQL script file to run")
 	f.StringVarP(&opts.Statements, "execute", "e", "", "SQL statements to run")
 	f.StringVar(&opts.Endpoint, "endpoint", "", "SQL Gateway URL (http://host:port) to run on instead of the embedded engine")
-	f.StringVar(&opts.Token, "token", "", "bearer token of the SQL Gateway (default $"+TokenEnv+")")
+	f.StringVar(&tokenFile, "token-file", "", "file holding the SQL Gateway's bearer token (mode 0600; default $"+TokenEnv+", then the token file of a riffle gateway on this machine)")
+	f.StringVar(&tokenArg, "token", "", "refused: the command line is visible in ps; use --token-file or $"+TokenEnv)
+	_ = f.MarkHidden("token")
 	f.StringVar(&opts.ClusterREST, "cluster-rest", "", "REST URL of the Flink cluster behind --endpoint (http://host:8081): job states come from there")
 	return cmd
 }
 
 func newGatewayCommand(env Env) *cobra.Command {
-	var listen, token string
-	var props []string
+	var listen, tokenArg, tokenFile, tlsCert, tlsKey string
+	var noAuth, insecure bool
+	var props, allowPaths, allowOrigins []string
 	cmd := &cobra.Command{
 		Use:   "gateway",
 		Short: "Serve the embedded engine over the Flink SQL Gateway REST API",
@@ -218,20 +238,56 @@ func newGatewayCommand(env Env) *cobra.Command {
 			"As on a Flink session cluster, the job of an INSERT runs on after its session\n" +
 			"closes; SHOW JOBS and STOP JOB see the jobs of every session. Stopping the\n" +
 			"gateway cancels them all.\n\n" +
-			"It listens on loopback by default. Any other address needs a bearer token\n" +
-			"(--token or $" + TokenEnv + "), checked on every request.\n\n" +
+			"Whoever reaches the gateway with its token runs SQL with your file access\n" +
+			"(docs/gateway.md, \"Threat model\"). Every request must carry the bearer token:\n" +
+			"from --token-file or $" + TokenEnv + ", or else a random one printed at start and\n" +
+			"written to <config dir>/riffle/gateway/<port>.token (mode 0600), where `riffle sql\n" +
+			"--endpoint` and the workbench on this machine find it. --no-auth turns the token off\n" +
+			"(loopback only: then every user of this machine can use the gateway). Off loopback\n" +
+			"the gateway also needs TLS (--tls-cert, --tls-key) unless --insecure. --allow-path\n" +
+			"limits the files tables may read and write to the given folders.\n\n" +
 			"-D sets a default session property (e.g. -D execution.runtime-mode=batch) or a\n" +
 			"gateway option: sql-gateway.session.idle-timeout (default 10 min),\n" +
 			"sql-gateway.session.check-interval (1 min), sql-gateway.session.max-num.",
 		Example: "  riffle gateway\n" +
-			"  RIFFLE_GATEWAY_TOKEN=s3cret riffle gateway --listen 0.0.0.0:8083\n" +
+			"  riffle gateway --allow-path ~/data -D execution.runtime-mode=batch\n" +
+			"  riffle gateway --listen 0.0.0.0:8083 --token-file ~/.riffle-token --tls-cert cert.pem --tls-key key.pem\n" +
 			"  riffle sql --endpoint http://127.0.0.1:8083 -e \"SELECT 1\"",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if token == "" {
+			if tokenArg != "" {
+				return errTokenArgv
+			}
+			token := ""
+			switch {
+			case noAuth && (tokenFile != "" || env.getenv(TokenEnv) != ""):
+				return errors.New("--no-auth with a token (--token-file or $" + TokenEnv + "): choose one")
+			case noAuth:
+				if err := gateway.CheckListenAddr(listen); err != nil {
+					return err
+				}
+				if !gateway.IsLoopback(listen) {
+					return fmt.Errorf("--no-auth is for loopback addresses only, not %s: off this machine every request needs a token", listen)
+				}
+			case tokenFile != "":
+				tok, err := gateway.ReadTokenFile(tokenFile)
+				if err != nil {
+					return err
+				}
+				token = tok
+			case env.getenv(TokenEnv) != "":
 				token = env.getenv(TokenEnv)
 			}
+			generated := false
+			if token == "" && !noAuth {
+				tok, err := gateway.NewToken()
+				if err != nil {
+					return err
+				}
+				token, generated = tok, true
+			}
 			cfg := gateway.Config{Token: token, ProductName: "Riffle", Version: Version, Defaults: map[string]string{},
+				TLSCertFile: tlsCert, TLSKeyFile: tlsKey, Insecure: insecure, AllowPaths: allowPaths, AllowedOrigins: allowOrigins,
 				Logf: func(format string, args ...any) {
 					fmt.Fprintf(cmd.ErrOrStderr(), "[INFO] "+format+"\n", args...)
 				}}
@@ -252,6 +308,9 @@ func newGatewayCommand(env Env) *cobra.Command {
 					cfg.CheckInterval, err = config.ParseDuration(v)
 				case "sql-gateway.session.max-num":
 					cfg.MaxSessions, err = strconv.Atoi(v)
+					if err == nil && cfg.MaxSessions < 1 {
+						err = fmt.Errorf("the maximum number of sessions must be at least 1, not %d", cfg.MaxSessions)
+					}
 				default:
 					cfg.Defaults[k] = v
 				}
@@ -259,14 +318,54 @@ func newGatewayCommand(env Env) *cobra.Command {
 					return fmt.Errorf("-D %s: %v", p, err)
 				}
 			}
+			scheme := "http"
+			if tlsCert != "" {
+				scheme = "https"
+			}
+			var tokenPath string
+			defer func() {
+				// the token file goes with the gateway, unless another
+				// gateway has taken the port and rewritten it since
+				if tokenPath != "" {
+					if tok, err := gateway.ReadTokenFile(tokenPath); err == nil && tok == token {
+						_ = os.Remove(tokenPath)
+					}
+				}
+			}()
 			return gateway.ListenAndServe(cmd.Context(), listen, cfg, func(a net.Addr) {
-				fmt.Fprintf(cmd.OutOrStdout(), "[INFO] Riffle SQL Gateway listening on http://%s (REST API v1, v2)\n", a)
+				out := cmd.OutOrStdout()
+				if token == "" {
+					fmt.Fprintln(out, "[WARN] No authentication (--no-auth): every user of this machine can run SQL here with your file access.")
+				} else if ta, ok := a.(*net.TCPAddr); ok && ta.Port > 0 {
+					path, err := gateway.WriteTokenFile(ta.Port, token)
+					if err != nil {
+						fmt.Fprintf(cmd.ErrOrStderr(), "[WARN] %v\n", err)
+					} else {
+						tokenPath = path
+					}
+				}
+				if generated {
+					fmt.Fprintf(out, "[INFO] Bearer token: %s\n", token)
+				}
+				if tokenPath != "" {
+					fmt.Fprintf(out, "[INFO] Token file: %s (riffle sql --endpoint and the workbench on this machine read it)\n", tokenPath)
+				}
+				fmt.Fprintf(out, "[INFO] Riffle SQL Gateway listening on %s://%s (REST API v1, v2)\n", scheme, a)
 			})
 		},
 	}
-	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8083", "address to listen on (host:port)")
-	cmd.Flags().StringVar(&token, "token", "", "bearer token clients must present (default $"+TokenEnv+"; required off loopback)")
-	cmd.Flags().StringArrayVarP(&props, "define", "D", nil, "key=value: a default session property or sql-gateway.* option (repeatable)")
+	f := cmd.Flags()
+	f.StringVar(&listen, "listen", "127.0.0.1:8083", "address to listen on (host:port)")
+	f.StringVar(&tokenFile, "token-file", "", "file holding the bearer token clients must present (mode 0600; default $"+TokenEnv+", else a random token)")
+	f.StringVar(&tokenArg, "token", "", "refused: the command line is visible in ps; use --token-file or $"+TokenEnv)
+	_ = f.MarkHidden("token")
+	f.BoolVar(&noAuth, "no-auth", false, "no token (loopback only): every user of this machine can use the gateway")
+	f.StringVar(&tlsCert, "tls-cert", "", "PEM certificate chain: serve HTTPS")
+	f.StringVar(&tlsKey, "tls-key", "", "PEM private key of --tls-cert")
+	f.BoolVar(&insecure, "insecure", false, "allow a non-loopback --listen without TLS (the token crosses the network in clear text)")
+	f.StringArrayVar(&allowPaths, "allow-path", nil, "folder that filesystem tables may read and write (repeatable; default: any path)")
+	f.StringArrayVar(&allowOrigins, "allow-origin", nil, "web origin (https://host:port) whose browser requests are answered (repeatable)")
+	f.StringArrayVarP(&props, "define", "D", nil, "key=value: a default session property or sql-gateway.* option (repeatable)")
 	return cmd
 }
 

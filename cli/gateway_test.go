@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/gateway"
 	"github.com/riffle-sql/riffle/sqlclient"
 )
 
@@ -33,15 +37,37 @@ func (s *syncBuffer) String() string {
 
 func noEnv(string) string { return "" }
 
-func TestGatewayRefusesNonLoopbackWithoutToken(t *testing.T) {
-	var out, errb bytes.Buffer
-	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: noEnv}
-	code := Main(context.Background(), env, []string{"gateway", "--listen", "0.0.0.0:0"})
-	if code == 0 || !strings.Contains(errb.String(), "requires a bearer token") {
-		t.Fatalf("code %d, stderr %q", code, errb.String())
+// Off loopback the gateway needs TLS (or --insecure) besides its token,
+// and --no-auth is refused there.
+func TestGatewayRefusesNonLoopbackWithoutTLS(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gateway", "--listen", "0.0.0.0:0"}, "requires TLS"},
+		{[]string{"gateway", "--listen", "0.0.0.0:0", "--no-auth", "--insecure"}, "--no-auth is for loopback addresses only"},
+		{[]string{"gateway", "--listen", "127.0.0.1:0", "--token", "s3cret-s3cret-s3cret"}, "use --token-file"},
+		{[]string{"gateway", "--listen", "127.0.0.1:0", "--tls-cert", "c.pem"}, "needs both a certificate"},
+	} {
+		var out, errb bytes.Buffer
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: noEnv}
+		code := Main(context.Background(), env, c.args)
+		if code == 0 || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%v: code %d, stderr %q", c.args, code, errb.String())
+		}
+		if strings.Contains(out.String(), "listening") {
+			t.Errorf("%v: it listened: %q", c.args, out.String())
+		}
 	}
-	if strings.Contains(out.String(), "listening") {
-		t.Errorf("it listened: %q", out.String())
+}
+
+// A short token from the environment is refused.
+func TestGatewayRefusesShortToken(t *testing.T) {
+	var out, errb bytes.Buffer
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return map[string]string{TokenEnv: "x"}[k] }}
+	if code := Main(context.Background(), env, []string{"gateway", "--listen", "127.0.0.1:0"}); code == 0 || !strings.Contains(errb.String(), "needs at least 16") {
+		t.Fatalf("code %d, stderr %q", code, errb.String())
 	}
 }
 
@@ -56,36 +82,52 @@ func TestGatewayRejectsBadDefine(t *testing.T) {
 
 var listenRe = regexp.MustCompile(`listening on (http://[0-9.:]+)`)
 
-// TestGatewayServesSQLEndpoint starts `riffle gateway` with a token and
-// runs `riffle sql --endpoint` against it, with the token from the
-// environment, then with a wrong token.
-func TestGatewayServesSQLEndpoint(t *testing.T) {
+// startGateway runs `riffle gateway` with args until the test ends and
+// returns its URL and standard output.
+func startGateway(t *testing.T, getenv func(string) string, args ...string) (string, *syncBuffer) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	var gwOut, gwErr syncBuffer
-	getenv := func(k string) string {
-		if k == TokenEnv {
-			return "s3cret"
-		}
-		return ""
-	}
 	gw := Env{Stdin: strings.NewReader(""), Stdout: &gwOut, Stderr: &gwErr, Getenv: getenv}
 	done := make(chan int, 1)
 	go func() {
-		done <- Main(ctx, gw, []string{"gateway", "--listen", "127.0.0.1:0", "-D", "execution.runtime-mode=batch"})
+		done <- Main(ctx, gw, append([]string{"gateway", "--listen", "127.0.0.1:0"}, args...))
 	}()
-	var url string
-	deadline := time.Now().Add(10 * time.Second)
-	for url == "" && time.Now().Before(deadline) {
-		if m := listenRe.FindStringSubmatch(gwOut.String()); m != nil {
-			url = m[1]
-			break
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case code := <-done:
+			if code != 0 {
+				t.Errorf("gateway exit status %d, stderr %q", code, gwErr.String())
+			}
+		case <-time.After(20 * time.Second):
+			t.Error("gateway did not stop")
 		}
-		time.Sleep(10 * time.Millisecond)
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := listenRe.FindStringSubmatch(gwOut.String()); m != nil {
+			return m[1], &gwOut
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("gateway exited with %d: %q %q", code, gwOut.String(), gwErr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
-	if url == "" {
-		t.Fatalf("gateway did not start: %q %q", gwOut.String(), gwErr.String())
-	}
+	t.Fatalf("gateway did not start: %q %q", gwOut.String(), gwErr.String())
+	return "", nil
+}
+
+// TestGatewayServesSQLEndpoint starts `riffle gateway` with a token from
+// the environment and runs `riffle sql --endpoint` against it, with the
+// token from the environment, then from a file holding a wrong token.
+func TestGatewayServesSQLEndpoint(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	const token = "s3cret-s3cret-s3cret"
+	getenv := func(k string) string { return map[string]string{TokenEnv: token}[k] }
+	url, _ := startGateway(t, getenv, "-D", "execution.runtime-mode=batch")
+	ctx := context.Background()
 
 	var out, errb bytes.Buffer
 	client := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: getenv}
@@ -96,25 +138,73 @@ func TestGatewayServesSQLEndpoint(t *testing.T) {
 		t.Fatalf("code %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 
+	wrong := filepath.Join(t.TempDir(), "wrong.token")
+	if err := os.WriteFile(wrong, []byte("wrong-wrong-wrong-wrong\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	out.Reset()
 	errb.Reset()
-	code = Main(ctx, client, []string{"sql", "--endpoint", url, "--token", "wrong", "-e", "SELECT 1"})
+	code = Main(ctx, client, []string{"sql", "--endpoint", url, "--token-file", wrong, "-e", "SELECT 1"})
 	if code == 0 || !strings.Contains(errb.String(), "Unauthorized") || out.Len() != 0 {
 		t.Fatalf("wrong token: code %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
+}
 
-	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("gateway exit status %d, stderr %q", code, gwErr.String())
+// With no token given, the gateway makes one, prints it, writes it to a
+// 0600 file for its port, and `riffle sql --endpoint` on this machine finds
+// it there with nothing said; the file goes when the gateway stops.
+func TestGatewayGeneratesTokenFoundByLocalClients(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var tokenPath string
+	t.Run("serve", func(t *testing.T) {
+		url, gwOut := startGateway(t, noEnv, "-D", "execution.runtime-mode=batch")
+		m := regexp.MustCompile(`Bearer token: (\S+)\n\[INFO\] Token file: (\S+) `).FindStringSubmatch(gwOut.String())
+		if m == nil {
+			t.Fatalf("no token announced: %q", gwOut.String())
 		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("gateway did not stop")
+		tok, err := gateway.ReadTokenFile(m[2])
+		if err != nil || tok != m[1] || len(tok) != 43 {
+			t.Fatalf("token file %s: %q %v", m[2], tok, err)
+		}
+		tokenPath = m[2]
+		var out, errb bytes.Buffer
+		client := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: noEnv}
+		if code := Main(context.Background(), client, []string{"sql", "--endpoint", url, "--format", "csv", "-e", "SELECT 7 AS x"}); code != 0 || out.String() != "x\n7\n" {
+			t.Fatalf("code %d, stdout %q, stderr %q", code, out.String(), errb.String())
+		}
+		// a request without the token is refused
+		resp, err := http.Post(url+"/v1/sessions", "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("no token: status %d", resp.StatusCode)
+		}
+	})
+	if _, err := os.Stat(tokenPath); !os.IsNotExist(err) {
+		t.Fatalf("token file left behind: %v", err)
 	}
 }
 
-func TestSQLEndpointTokenFromEnvironment(t *testing.T) {
+// --no-auth serves loopback without a token and says what that means.
+func TestGatewayNoAuth(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	url, gwOut := startGateway(t, noEnv, "--no-auth")
+	if !strings.Contains(gwOut.String(), "every user of this machine") {
+		t.Fatalf("no warning: %q", gwOut.String())
+	}
+	resp, err := http.Get(url + "/v1/info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+}
+
+func TestSQLEndpointTokenFromEnvironmentOrFile(t *testing.T) {
 	var got sqlclient.Options
 	env := Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
 		Getenv: func(k string) string { return map[string]string{TokenEnv: "tok"}[k] },
@@ -125,8 +215,15 @@ func TestSQLEndpointTokenFromEnvironment(t *testing.T) {
 	if got.Token != "tok" || got.Endpoint != "http://h:1" {
 		t.Errorf("options %+v", got)
 	}
-	if code := Main(context.Background(), env, []string{"sql", "--endpoint", "http://h:1", "--token", "flag", "-e", "SELECT 1"}); code != 0 || got.Token != "flag" {
-		t.Errorf("code %d, token %q: the flag should win", code, got.Token)
+	file := filepath.Join(t.TempDir(), "t")
+	if err := os.WriteFile(file, []byte("from-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code := Main(context.Background(), env, []string{"sql", "--endpoint", "http://h:1", "--token-file", file, "-e", "SELECT 1"}); code != 0 || got.Token != "from-file" {
+		t.Errorf("code %d, token %q: the file should win", code, got.Token)
+	}
+	if code := Main(context.Background(), env, []string{"sql", "--endpoint", "http://h:1", "--token", "x", "-e", "SELECT 1"}); code == 0 {
+		t.Error("--token on the command line was accepted")
 	}
 }
 

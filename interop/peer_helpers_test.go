@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/cli"
+	"github.com/riffle-sql/riffle/engine/gateway"
 )
 
 // lockedBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
@@ -40,11 +41,23 @@ var listeningRe = regexp.MustCompile(`listening on http://([0-9.]+:[0-9]+)`)
 // startRiffleGateway runs `riffle gateway --listen 127.0.0.1:0` in this
 // process (cli.Main, as the binary does) and returns its host:port. The
 // gateway stops, and the test waits for it, when the test ends.
+//
+// The gateway requires a bearer token, as by default. Flink's SQL Client
+// and JDBC driver send it from FLINK_REST_CLIENT_HEADERS, which is set for
+// the test (child processes inherit it), and Riffle's own clients find it
+// in the gateway's token file (the config folder is the test's own).
 func startRiffleGateway(t *testing.T, defines ...string) string {
 	t.Helper()
+	token, err := gateway.NewToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("FLINK_REST_CLIENT_HEADERS", "Authorization: Bearer "+token)
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errb lockedBuffer
-	env := cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	env := cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(k string) string { return map[string]string{cli.TokenEnv: token}[k] }}
 	args := []string{"gateway", "--listen", "127.0.0.1:0"}
 	for _, d := range defines {
 		args = append(args, "-D", d)

@@ -31,7 +31,9 @@ type Client struct {
 
 // ClientOptions configure a Client.
 type ClientOptions struct {
-	// Token is sent as "Authorization: Bearer <token>" when set.
+	// Token is sent as "Authorization: Bearer <token>". When empty and the
+	// endpoint is on a loopback host, the token a local `riffle gateway`
+	// wrote to its token file for that port is sent (FindToken).
 	Token string
 	// HTTPClient is the HTTP client (default: one with a 5-minute overall
 	// timeout per request).
@@ -74,7 +76,11 @@ func NewClient(endpoint string, opts ClientOptions) (*Client, error) {
 	if retries == 0 {
 		retries = 3
 	}
-	return &Client{base: u, token: opts.Token, http: hc, version: v, retries: retries}, nil
+	token := opts.Token
+	if token == "" {
+		token = FindToken(u.String())
+	}
+	return &Client{base: u, token: token, http: hc, version: v, retries: retries}, nil
 }
 
 // Version is the API version the client speaks.

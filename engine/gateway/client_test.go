@@ -358,7 +358,7 @@ func TestLoopbackWithToken(t *testing.T) {
 	addrc := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- ListenAndServe(ctx, "127.0.0.1:0", Config{Token: "tok3n"}, func(a net.Addr) { addrc <- a })
+		done <- ListenAndServe(ctx, "127.0.0.1:0", Config{Token: "tok3n-tok3n-tok3n"}, func(a net.Addr) { addrc <- a })
 	}()
 	var addr net.Addr
 	select {
@@ -369,7 +369,7 @@ func TestLoopbackWithToken(t *testing.T) {
 	url := "http://" + addr.String()
 	hc := &http.Client{Transport: &http.Transport{}}
 	defer hc.CloseIdleConnections()
-	e, err := Connect(ctx, url, RemoteOptions{Token: "tok3n", HTTPClient: hc, Properties: batchMode})
+	e, err := Connect(ctx, url, RemoteOptions{Token: "tok3n-tok3n-tok3n", HTTPClient: hc, Properties: batchMode})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"net/http"
 	"strings"
@@ -194,12 +195,23 @@ func TestIsLoopbackAndCheckBind(t *testing.T) {
 		if got := IsLoopback(addr); got != want {
 			t.Errorf("IsLoopback(%s) = %v", addr, got)
 		}
-		err := CheckBind(addr, "")
+		err := CheckBind(addr, Config{})
 		if (err == nil) != want {
 			t.Errorf("CheckBind(%s, no token) = %v", addr, err)
 		}
-		if CheckBind(addr, "t") != nil {
-			t.Errorf("CheckBind(%s, token) refused", addr)
+		tok := strings.Repeat("t", MinTokenLength)
+		err = CheckBind(addr, Config{Token: tok})
+		if (err == nil) != want || (!want && !errors.Is(err, ErrTLSRequired)) {
+			t.Errorf("CheckBind(%s, token, no TLS) = %v", addr, err)
+		}
+		if err := CheckBind(addr, Config{Token: tok, Insecure: true}); err != nil {
+			t.Errorf("CheckBind(%s, token, insecure) = %v", addr, err)
+		}
+		if err := CheckBind(addr, Config{Token: tok, TLSCertFile: "c.pem", TLSKeyFile: "k.pem"}); err != nil {
+			t.Errorf("CheckBind(%s, token, TLS) = %v", addr, err)
+		}
+		if err := CheckBind(addr, Config{Token: "t", Insecure: true}); err == nil || !strings.Contains(err.Error(), "needs at least 16") {
+			t.Errorf("CheckBind(%s, one-character token) = %v", addr, err)
 		}
 	}
 	if err := ListenAndServe(t.Context(), "0.0.0.0:0", Config{}, nil); err == nil || !strings.Contains(err.Error(), "requires a bearer token") {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,8 +25,25 @@ import (
 // Config configures a Server. The zero value serves with Flink's defaults.
 type Config struct {
 	// Token, when set, is the bearer token every request must present
-	// ("Authorization: Bearer <token>"); others get 401.
+	// ("Authorization: Bearer <token>"); others get 401. ListenAndServe
+	// refuses one shorter than MinTokenLength. Empty means no
+	// authentication, which ListenAndServe allows on loopback only.
 	Token string
+	// TLSCertFile and TLSKeyFile, when set, make ListenAndServe serve
+	// HTTPS with that PEM certificate chain and key.
+	TLSCertFile, TLSKeyFile string
+	// Insecure lets ListenAndServe bind a non-loopback address without
+	// TLS (the token then crosses the network in clear text).
+	Insecure bool
+	// AllowedOrigins lists web origins ("https://host:port", or "*")
+	// whose browser requests are answered; requests from any other
+	// origin than the gateway's own get 403 (see crossOrigin).
+	AllowedOrigins []string
+	// AllowPaths, when set, limits the files tables may reach to these
+	// directories (symbolic links resolved; see PathPolicy). NewServer
+	// panics on a directory that does not exist: check it first with
+	// PathPolicy, as ListenAndServe does.
+	AllowPaths []string
 	// IdleTimeout closes sessions without a request for this long
 	// (sql-gateway.session.idle-timeout, default 10 minutes); negative
 	// means never.
@@ -105,6 +123,7 @@ type Server struct {
 	cfg       Config
 	handler   http.Handler
 	tokenHash [32]byte
+	checkPath func(string) error
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -125,6 +144,13 @@ func NewServer(cfg Config) *Server {
 	if cfg.Token != "" {
 		s.tokenHash = sha256.Sum256([]byte(cfg.Token))
 	}
+	if len(cfg.AllowPaths) > 0 {
+		check, err := PathPolicy(cfg.AllowPaths)
+		if err != nil {
+			panic(err)
+		}
+		s.checkPath = check
+	}
 	s.handler = s.routes()
 	go s.expiryLoop()
 	return s
@@ -137,8 +163,15 @@ func (s *Server) now() time.Time { return s.cfg.Now() }
 //
 // Without a token the server is meant for this machine only: it refuses
 // (403) requests whose Host header names anything but a loopback address,
-// so that a web page cannot reach it through DNS rebinding.
+// so that a web page cannot reach it through DNS rebinding. With or
+// without one, it refuses (403) browser requests from another web origin
+// than its own (Config.AllowedOrigins), so that a page cannot drive it
+// with a cross-origin POST that needs no preflight.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if why := crossOrigin(r, s.cfg.AllowedOrigins); why != "" {
+		writeJSON(w, http.StatusForbidden, ErrorResponse{Errors: []string{"Forbidden: a request from another web origin (" + why + ")."}})
+		return
+	}
 	if s.cfg.Token != "" {
 		if !s.authorized(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="riffle"`)
@@ -671,7 +704,11 @@ func (s *Server) writeFetch(w http.ResponseWriter, v APIVersion, sessionID strin
 
 // ErrTokenRequired is returned by CheckBind for a non-loopback address
 // without a token.
-var ErrTokenRequired = errors.New("binding to a non-loopback address requires a bearer token (--token or RIFFLE_GATEWAY_TOKEN)")
+var ErrTokenRequired = errors.New("binding to a non-loopback address requires a bearer token (--token-file or RIFFLE_GATEWAY_TOKEN)")
+
+// ErrTLSRequired is returned by CheckBind for a non-loopback address
+// without TLS, unless Config.Insecure says otherwise.
+var ErrTLSRequired = errors.New("binding to a non-loopback address requires TLS (--tls-cert and --tls-key), or --insecure to send the token in clear text")
 
 // IsLoopback reports whether a listen address ("host:port") binds to the
 // loopback interface only: 127.0.0.0/8, ::1 or "localhost". An empty host
@@ -705,32 +742,66 @@ func CheckListenAddr(addr string) error {
 	return nil
 }
 
-// CheckBind refuses a malformed address, and a non-loopback address
-// without a token.
-func CheckBind(addr, token string) error {
+// CheckBind refuses a malformed address, a token shorter than
+// MinTokenLength, a non-loopback address without a token, and a
+// non-loopback address without TLS unless cfg.Insecure. A certificate
+// needs its key and the other way round.
+func CheckBind(addr string, cfg Config) error {
 	if err := CheckListenAddr(addr); err != nil {
 		return err
 	}
-	if !IsLoopback(addr) && token == "" {
-		return fmt.Errorf("gateway: %s: %w", addr, ErrTokenRequired)
+	if cfg.Token != "" {
+		if err := CheckToken(cfg.Token); err != nil {
+			return err
+		}
+	}
+	if (cfg.TLSCertFile == "") != (cfg.TLSKeyFile == "") {
+		return errors.New("gateway: TLS needs both a certificate (--tls-cert) and its key (--tls-key)")
+	}
+	if !IsLoopback(addr) {
+		if cfg.Token == "" {
+			return fmt.Errorf("gateway: %s: %w", addr, ErrTokenRequired)
+		}
+		if cfg.TLSCertFile == "" && !cfg.Insecure {
+			return fmt.Errorf("gateway: %s: %w", addr, ErrTLSRequired)
+		}
 	}
 	return nil
 }
 
 // ListenAndServe serves cfg on addr until ctx ends, then shuts down (open
-// requests get a few seconds) and closes every session. A non-loopback
-// addr without cfg.Token is refused. ready, when non-nil, receives the
-// bound address once listening.
+// requests get a few seconds) and closes every session. It refuses what
+// CheckBind refuses and an AllowPaths directory that does not exist.
+// ready, when non-nil, receives the bound address once listening.
+//
+// Requests must send their headers within 10 s and their body within
+// 60 s, and idle keep-alive connections close after 2 minutes, so slow
+// clients cannot hold connections open.
 func ListenAndServe(ctx context.Context, addr string, cfg Config, ready func(net.Addr)) error {
-	if err := CheckBind(addr, cfg.Token); err != nil {
+	if err := CheckBind(addr, cfg); err != nil {
 		return err
+	}
+	if len(cfg.AllowPaths) > 0 {
+		if _, err := PathPolicy(cfg.AllowPaths); err != nil {
+			return err
+		}
+	}
+	var cert tls.Certificate
+	if cfg.TLSCertFile != "" {
+		var err error
+		if cert, err = tls.LoadX509KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile); err != nil {
+			return fmt.Errorf("gateway: TLS certificate %s / key %s: %w", cfg.TLSCertFile, cfg.TLSKeyFile, err)
+		}
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
+	if cfg.TLSCertFile != "" {
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+	}
 	s := NewServer(cfg)
-	hs := &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
 	if ready != nil {
 		ready(ln.Addr())
 	}

@@ -106,6 +106,9 @@ func (s *Server) newSession(name string, props map[string]string) (*session, err
 	if s.cfg.PrintOutput != nil {
 		env.SetStdout(s.cfg.PrintOutput)
 	}
+	if s.checkPath != nil {
+		env.SetPathPolicy(s.checkPath)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	tail := make(chan struct{})
 	close(tail)
