@@ -17,7 +17,7 @@ func TestEverythingRegistered(t *testing.T) {
 	if got := strings.Join(connector.SinkIdentifiers(), ","); got != "blackhole,filesystem,kafka,print,upsert-kafka" {
 		t.Fatalf("sinks: %s", got)
 	}
-	if got := strings.Join(connector.FormatIdentifiers(), ","); got != "avro,canal-json,csv,debezium-json,json,maxwell-json,raw" {
+	if got := strings.Join(connector.FormatIdentifiers(), ","); got != "avro,canal-json,csv,debezium-json,json,maxwell-json,parquet,raw" {
 		t.Fatalf("formats: %s", got)
 	}
 }

@@ -18,6 +18,14 @@
 //	sink.rolling-policy.check-interval     1 min     accepted (rolling is checked on every write)
 //	sink.parallelism                       none      the writer count the runtime should use (Sink.Parallelism)
 //
+// Formats that need random access (connector.FileDecoder: parquet) open
+// each file through NewFileReader; a format that skips data by filters
+// (connector.FilterFormat) makes the source a FilteringSource, which hands
+// the pushed filters to the reader (row groups skipped by statistics; the
+// Filter still runs). A format whose writer must finish a file
+// (connector.ClosingBatchWriter: Parquet's footer) is closed before the
+// file is committed.
+//
 // Reading: a directory is listed recursively; files and directories whose
 // names start with '.' or '_' are skipped (Flink's DefaultFileFilter), and
 // each file is one split, in path order. Metadata columns file.path,
@@ -286,7 +294,11 @@ func (Factory) CreateSource(ctx *connector.Context) (connector.Source, error) {
 		AllNames: s.dataNames, AllTypes: s.dataTypes, Options: s.fmtOpts, Config: s.config}); err != nil {
 		return nil, fmt.Errorf("table %s: %w", s.table, err)
 	}
-	return &Source{s: s}, nil
+	src := &Source{s: s}
+	if ff, ok := s.format.(connector.FilterFormat); ok && ff.SupportsFilters() {
+		return &FilteringSource{Source: src}, nil
+	}
+	return src, nil
 }
 
 // Source reads the files of a path; every file is one split.
@@ -294,6 +306,42 @@ type Source struct {
 	s *settings
 	// keep, when set by PrunePartitions, selects the partitions to read.
 	keep func(values map[string]any) bool
+	// filters are the pushed filters a FileDecoder may skip data with.
+	filters []*connector.Predicate
+}
+
+// FilteringSource is the source of a table whose format skips data by
+// filters (parquet's row-group statistics, connector.FilterFormat): it
+// implements connector.FilterSource as Flink's FileSystemTableSource does,
+// taking every filter and evaluating none exactly, so the Filter above the
+// scan still runs.
+type FilteringSource struct{ *Source }
+
+// ApplyFilters keeps the filters over stored columns for the format's
+// reader (partition columns are pruned by directory instead) and answers
+// false (not exact) for each.
+func (src *FilteringSource) ApplyFilters(filters []*connector.Predicate) []bool {
+	src.filters = nil
+	for _, p := range filters {
+		if !src.onPartition(p) {
+			src.filters = append(src.filters, p)
+		}
+	}
+	return make([]bool, len(filters))
+}
+
+// onPartition reports whether p reads a partition column.
+func (src *Source) onPartition(p *connector.Predicate) bool {
+	switch p.Op {
+	case connector.OpAnd, connector.OpOr, connector.OpNot:
+		for _, a := range p.Args {
+			if src.onPartition(a) {
+				return true
+			}
+		}
+		return false
+	}
+	return p.Column >= 0 && p.Column < len(src.s.isPart) && src.s.isPart[p.Column]
 }
 
 // Bounded is true when the files are listed once; with
@@ -487,7 +535,22 @@ func (src *Source) Open(ctx context.Context, split connector.Split, spec connect
 	if err != nil {
 		return nil, err
 	}
-	r := &fileReader{f: f, split: fsplit, br: dec.NewReader(f, fsplit.Path, BatchRows), meta: spec.Metadata,
+	var br connector.BatchReader
+	if fd, ok := dec.(connector.FileDecoder); ok {
+		// Random access (Parquet's footer): the reader reads what it needs.
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if br, err = fd.NewFileReader(f, st.Size(), fsplit.Path, BatchRows, src.filters); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("table %s: %w", s.table, err)
+		}
+	} else {
+		br = dec.NewReader(f, fsplit.Path, BatchRows)
+	}
+	r := &fileReader{f: f, split: fsplit, br: br, meta: spec.Metadata,
 		limit: spec.Limit, hasLimit: spec.Limit > 0}
 	if len(s.partKeys) > 0 {
 		r.assemble = assemble
@@ -559,6 +622,9 @@ func (r *fileReader) Close() error {
 		return nil
 	}
 	r.closed = true
+	if c, ok := r.br.(io.Closer); ok {
+		c.Close()
+	}
 	return r.f.Close()
 }
 
@@ -832,6 +898,10 @@ func (pw *partWriter) close() error {
 		return nil
 	}
 	err := pw.bw.Flush()
+	if cbw, ok := pw.bw.(connector.ClosingBatchWriter); ok && err == nil {
+		// The format finishes the file (Parquet's footer) before commit.
+		err = cbw.Close()
+	}
 	if cerr := pw.cur.f.Close(); err == nil {
 		err = cerr
 	}

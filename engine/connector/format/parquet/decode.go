@@ -1,0 +1,269 @@
+package parquet
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/riffle-sql/riffle/engine/connector"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// CreateDecoder checks the columns and options. The decoder is a
+// connector.FileDecoder: the filesystem connector opens files with
+// NewFileReader.
+func (Factory) CreateDecoder(ctx *connector.FormatContext) (connector.Decoder, error) {
+	o, err := ParseOptions(ctx.Options)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkColumns(ctx); err != nil {
+		return nil, err
+	}
+	allNames, allTypes := ctx.AllNames, ctx.AllTypes
+	if allNames == nil {
+		allNames, allTypes = ctx.Names, ctx.Types
+	}
+	return &Decoder{Opts: o, Names: ctx.Names, Types: ctx.Types, AllNames: allNames, AllTypes: allTypes}, nil
+}
+
+// Decoder reads Parquet files into batches of the columns Names/Types
+// (the projection); AllNames/AllTypes are all stored columns of the table,
+// which filters may name.
+type Decoder struct {
+	Opts     Options
+	Names    []string
+	Types    []*types.DataType
+	AllNames []string
+	AllTypes []*types.DataType
+}
+
+// NewReader reads a Parquet file from a stream by buffering it whole
+// (Parquet's footer comes last); the filesystem connector uses
+// NewFileReader instead.
+func (d *Decoder) NewReader(r io.Reader, name string, maxRows int) connector.BatchReader {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return &errReader{fmt.Errorf("parquet file %s: %w", name, err)}
+	}
+	br, err := d.NewFileReader(bytes.NewReader(data), int64(len(data)), name, maxRows, nil)
+	if err != nil {
+		return &errReader{err}
+	}
+	return br
+}
+
+type errReader struct{ err error }
+
+func (e *errReader) Next() (*types.Batch, error) { return nil, e.err }
+func (e *errReader) SkippedRows() int64          { return 0 }
+
+// NewFileReader opens one Parquet file of size bytes. Only the column
+// chunks of the projected columns are read, and only in the row groups
+// that filters (predicates over AllNames, by name) do not rule out. A file
+// that is not Parquet, is truncated or corrupt, or stores a column in an
+// incompatible type is an error naming the file.
+func (d *Decoder) NewFileReader(f io.ReaderAt, size int64, name string, maxRows int, filters []*connector.Predicate) (br connector.BatchReader, err error) {
+	if maxRows <= 0 {
+		maxRows = 8192
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			br, err = nil, fmt.Errorf("parquet file %s: corrupt file: %v", name, r)
+		}
+	}()
+	pf, err := file.NewParquetReader(io.NewSectionReader(f, 0, size))
+	if err != nil {
+		return nil, fmt.Errorf("parquet file %s: not a readable Parquet file: %v", name, err)
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(maxRows)}, memory.DefaultAllocator)
+	if err != nil {
+		return nil, fmt.Errorf("parquet file %s: %v", name, err)
+	}
+	r := &FileReader{d: d, name: name, opts: d.Opts, max: maxRows, pf: pf, statCols: map[string]statColumn{}}
+	top := make([]arrow.Field, len(fr.Manifest.Fields))
+	for i, f := range fr.Manifest.Fields {
+		top[i] = *f.Field
+	}
+	// Leaves of the projected columns.
+	var leaves []int
+	seen := map[int]bool{}
+	r.src = make([]string, len(d.Names))
+	for i, n := range d.Names {
+		j := fieldIndex(top, n)
+		if j < 0 {
+			continue // not in the file: NULL
+		}
+		r.src[i] = top[j].Name
+		if !seen[j] {
+			seen[j] = true
+			leaves = appendLeaves(leaves, &fr.Manifest.Fields[j])
+		}
+	}
+	// Filterable columns: top-level leaves.
+	for k, n := range d.AllNames {
+		if j := fieldIndex(top, n); j >= 0 && fr.Manifest.Fields[j].IsLeaf() {
+			r.statCols[n] = statColumn{leaf: fr.Manifest.Fields[j].ColIndex, t: d.AllTypes[k]}
+		}
+	}
+	// Row groups the filters leave.
+	md := pf.MetaData()
+	for g := 0; g < pf.NumRowGroups(); g++ {
+		rg := md.RowGroup(g)
+		keep := true
+		for _, p := range filters {
+			if !r.mayMatch(p, rg) {
+				keep = false
+				break
+			}
+		}
+		if keep {
+			r.groups = append(r.groups, g)
+			r.left += rg.NumRows()
+		} else {
+			r.skipped++
+		}
+	}
+	if len(r.groups) == 0 || len(leaves) == 0 {
+		return r, nil // nothing to read, or only the row count
+	}
+	rr, err := fr.GetRecordReader(context.Background(), leaves, r.groups)
+	if err != nil {
+		return nil, fmt.Errorf("parquet file %s: %v", name, err)
+	}
+	r.rr = rr
+	// Check the stored types against the declared ones before any data.
+	sc := rr.Schema()
+	r.pos = make([]int, len(d.Names))
+	for i := range d.Names {
+		r.pos[i] = -1
+		if r.src[i] == "" {
+			continue
+		}
+		idx := sc.FieldIndices(r.src[i])
+		if len(idx) == 0 {
+			continue
+		}
+		r.pos[i] = idx[0]
+		empty := array.MakeArrayOfNull(memory.DefaultAllocator, sc.Field(idx[0]).Type, 0)
+		if _, err := fromFile(empty, d.Types[i], d.Opts, d.Names[i]); err != nil {
+			var te *typeError
+			if j := fieldIndex(top, r.src[i]); errors.As(err, &te) && te.path == d.Names[i] && fr.Manifest.Fields[j].IsLeaf() {
+				c := md.Schema.Column(fr.Manifest.Fields[j].ColIndex)
+				return nil, fmt.Errorf("parquet file %s: column '%s' is stored as Parquet %s %s (Arrow %s), which cannot be read as %s",
+					name, d.Names[i], c.PhysicalType(), c.LogicalType(), te.got, te.want)
+			}
+			return nil, r.wrap(err)
+		}
+	}
+	return r, nil
+}
+
+func appendLeaves(dst []int, f *pqarrow.SchemaField) []int {
+	if f.IsLeaf() {
+		return append(dst, f.ColIndex)
+	}
+	for i := range f.Children {
+		dst = appendLeaves(dst, &f.Children[i])
+	}
+	return dst
+}
+
+// FileReader reads the batches of one Parquet file.
+type FileReader struct {
+	d        *Decoder
+	name     string
+	opts     Options
+	max      int
+	pf       *file.Reader
+	rr       pqarrow.RecordReader
+	src      []string // stored column of each projected column, "" if absent
+	pos      []int    // its index in the record reader's schema, -1 if absent
+	statCols map[string]statColumn
+	groups   []int // row groups read
+	skipped  int   // row groups skipped by statistics
+	left     int64 // rows left (column-less reading)
+	err      error
+}
+
+// RowGroups reports how many row groups the reader reads and how many
+// the filters let it skip.
+func (r *FileReader) RowGroups() (read, skipped int) { return len(r.groups), r.skipped }
+
+func (r *FileReader) wrap(err error) error {
+	return fmt.Errorf("parquet file %s: %w", r.name, err)
+}
+
+// Next returns the next batch, io.EOF at the end.
+func (r *FileReader) Next() (b *types.Batch, err error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	defer func() {
+		if rec := recover(); rec != nil {
+			b, err = nil, fmt.Errorf("parquet file %s: corrupt file: %v", r.name, rec)
+			r.err = err
+		}
+	}()
+	if r.rr == nil {
+		if r.left <= 0 {
+			return nil, io.EOF
+		}
+		n := int64(r.max)
+		if n > r.left {
+			n = r.left
+		}
+		r.left -= n
+		cols := make([]arrow.Array, len(r.d.Names))
+		for i, t := range r.d.Types {
+			cols[i] = array.MakeArrayOfNull(memory.DefaultAllocator, types.ToArrow(t), int(n))
+		}
+		return types.NewBatch(cols, nil, int(n)), nil
+	}
+	if !r.rr.Next() {
+		if err := r.rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+			r.err = fmt.Errorf("parquet file %s: %v", r.name, err)
+			return nil, r.err
+		}
+		return nil, io.EOF
+	}
+	rec := r.rr.RecordBatch()
+	// The record reader releases its record on the next call; the batch
+	// keeps the columns.
+	rec.Retain()
+	n := int(rec.NumRows())
+	cols := make([]arrow.Array, len(r.d.Names))
+	for i, t := range r.d.Types {
+		if r.pos[i] < 0 {
+			cols[i] = array.MakeArrayOfNull(memory.DefaultAllocator, types.ToArrow(t), n)
+			continue
+		}
+		c, err := fromFile(rec.Column(r.pos[i]), t, r.opts, r.d.Names[i])
+		if err != nil {
+			r.err = r.wrap(err)
+			return nil, r.err
+		}
+		cols[i] = c
+	}
+	return types.NewBatch(cols, nil, n), nil
+}
+
+// SkippedRows is 0: the format has no ignore-parse-errors option.
+func (r *FileReader) SkippedRows() int64 { return 0 }
+
+// Close releases the file's reader.
+func (r *FileReader) Close() error {
+	if r.rr != nil {
+		r.rr.Release()
+		r.rr = nil
+	}
+	return nil
+}
