@@ -86,6 +86,9 @@ func (e *Env) parallelism() int {
 // planner translates a logical plan.
 type planner struct {
 	env *Env
+	// pushdowns are the scans' sources and what was pushed into them
+	// (filter_pushdown.go)
+	pushdowns map[*Scan]*scanPushdown
 }
 
 // Physical translates an optimised logical plan into a physical plan. It
@@ -187,7 +190,9 @@ func named(e expr.Expr, names []string) string {
 	}).String()
 }
 
-func (pl *planner) scan(s *Scan) *PhysNode {
+// sourceContext is the connector context of scan s and its batch size
+// option (0: the job's).
+func (pl *planner) sourceContext(s *Scan) (*connector.Context, int) {
 	opts := map[string]string{}
 	for k, v := range s.Table.TableOptions {
 		opts[k] = v
@@ -212,10 +217,12 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 	}
 	ctx := &connector.Context{Table: s.ID.String(), Schema: s.Table.TableSchema, Options: opts, Config: pl.env.Config, Stdout: stdout, PartitionKeys: s.Table.PartitionKeys,
 		CheckPath: pl.env.CheckPath}
-	src, err := connector.CreateSource(ctx)
-	if err != nil {
-		pl.fail("%v", err)
-	}
+	return ctx, batchSize
+}
+
+func (pl *planner) scan(s *Scan) *PhysNode {
+	sp := pl.scanSource(s)
+	src, batchSize := sp.src, sp.batchSize
 	if !pl.env.Streaming && !connector.DeclaredBounded(src) {
 		pl.fail("Querying an unbounded table '%s' in batch mode is not allowed. The table source is unbounded.", s.ID.Summary())
 	}
@@ -237,6 +244,9 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 	if parts := pl.prunePartitions(s, src); parts != "" {
 		table += ", " + parts
 	}
+	if sp.filterAttr != "" {
+		table += ", " + sp.filterAttr
+	}
 	if len(s.Projection) < len(phys) {
 		var proj []string
 		for _, i := range s.Projection {
@@ -247,11 +257,15 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 	if len(s.Metadata) > 0 {
 		table += ", metadata=[" + strings.Join(s.Metadata, ", ") + "]"
 	}
-	if s.Limit >= 0 {
-		table += fmt.Sprintf(", limit=[%d]", s.Limit)
+	limit := s.Limit
+	if sp.limit >= 0 {
+		limit = sp.limit
+	}
+	if l := sp.limitAttr(); l != "" {
+		table += ", " + l
 	}
 	table += "]]"
-	spec := connector.ReadSpec{Columns: s.Projection, Metadata: s.Metadata, Limit: s.Limit}
+	spec := connector.ReadSpec{Columns: s.Projection, Metadata: s.Metadata, Limit: limit}
 	name := s.ID.Summary()
 	skipped := pl.env.Skipped
 	// a source never runs more instances than it has splits: idle
@@ -336,6 +350,10 @@ func (pl *planner) calc(n Node) *PhysNode {
 			continue
 		}
 		break
+	}
+	if s, ok := cur.(*Scan); ok && len(cond) > 0 {
+		cond = pl.pushFiltersIntoScan(s, cond)
+		cur, cond, projs = pl.narrowScan(s, cond, projs)
 	}
 	in := pl.translate(cur)
 	var where expr.Expr
@@ -741,6 +759,9 @@ func sortString(keys []SortKey, names []string) string {
 }
 
 func (pl *planner) sort(s *Sort) *PhysNode {
+	if len(s.Keys) == 0 && s.Fetch >= 0 {
+		pl.pushLimitIntoScan(s.Input, s.Offset+s.Fetch)
+	}
 	in := pl.translate(s.Input)
 	names := Names(in.Cols)
 	types_ := Types(in.Cols)

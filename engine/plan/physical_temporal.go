@@ -78,6 +78,9 @@ func (t *TemporalJoin) physical(pl *planner) *PhysNode {
 		lookup = append(lookup, fmt.Sprintf("%s=%s", rightCols[r].Name, named(lk[k], names[:nl])))
 	}
 	if t.Proctime {
+		if p := pl.sourceLookupJoin(t, left, keyCols, rk, res, lookup, names); p != nil {
+			return p // lookup_join.go
+		}
 		return pl.lookupJoin(t, left, keyCols, rk, rightTypes, res, lookup, names)
 	}
 	// event time: a versioned table with a primary key and a rowtime

@@ -1,0 +1,111 @@
+package plan
+
+import (
+	"context"
+	"strings"
+
+	"github.com/riffle-sql/riffle/engine/connector"
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// sourceLookupJoin plans a processing-time temporal join against a table
+// whose source implements connector.LookupSource as a join that looks up
+// the rows of each key when it arrives (Flink's LookupJoin over a
+// LookupTableSource), instead of reading the whole table at start. The
+// right side must be a scan of physical columns, optionally under the
+// calc Flink allows on the temporal table (projections and filters); the
+// join keys must be plain physical columns. It returns nil when the right
+// side does not qualify, and the caller plans the whole-table lookup join.
+func (pl *planner) sourceLookupJoin(t *TemporalJoin, left *PhysNode, keyCols, rk []int, res expr.Expr, lookup, names []string) *PhysNode {
+	var cond []expr.Expr
+	var projs []expr.Expr // nil: the scan's columns
+	cur := t.Right
+	for {
+		switch x := cur.(type) {
+		case *Project:
+			if projs == nil {
+				projs = append(make([]expr.Expr, 0, len(x.Exprs)), x.Exprs...)
+			} else {
+				projs = substituteAll(projs, x.Exprs)
+			}
+			for i, c := range cond {
+				cond[i] = substitute(c, x.Exprs)
+			}
+			cur = x.Input
+			continue
+		case *Filter:
+			cond = append(cond, conjuncts(x.Cond)...)
+			cur = x.Input
+			continue
+		}
+		break
+	}
+	s, ok := cur.(*Scan)
+	if !ok || len(s.Metadata) > 0 {
+		return nil
+	}
+	sp := pl.scanSource(s)
+	ls, ok := sp.src.(connector.LookupSource)
+	if !ok {
+		return nil
+	}
+	for _, e := range append(append([]expr.Expr(nil), projs...), cond...) {
+		if !expr.IsDeterministic(e) {
+			return nil
+		}
+	}
+	// the physical column of each right key
+	toPhys := scanPhysIndexes(s)
+	keys := make([]int, len(rk))
+	for k, r := range rk {
+		col := r
+		if projs != nil {
+			ref, ok := projs[r].(*expr.InputRef)
+			if !ok {
+				return nil
+			}
+			col = ref.Index
+		}
+		if col >= len(toPhys) || toPhys[col] < 0 {
+			return nil
+		}
+		keys[k] = toPhys[col]
+	}
+	spec := connector.ReadSpec{Columns: s.Projection, Limit: -1}
+	if spec.Columns == nil {
+		for i := range s.Table.TableSchema.Physical() {
+			spec.Columns = append(spec.Columns, i)
+		}
+	}
+	var cache *connector.LookupCacheConfig
+	if cs, ok := sp.src.(connector.CachingLookupSource); ok {
+		if c := cs.LookupCache(); c != nil {
+			cc := *c
+			cache = &cc
+		}
+	}
+	var filter expr.Expr
+	if len(cond) > 0 {
+		filter = andOf(cond)
+	}
+	keyTypes := Types(left.Cols)
+	kts := make([]*types.DataType, len(keyCols))
+	for k, c := range keyCols {
+		kts[k] = keyTypes[c]
+	}
+	nl := len(t.Left.Columns())
+	kind := t.Kind
+	name := t.RightID.Summary()
+	rightTypes := Types(t.Right.Columns())
+	p := &PhysNode{Op: "LookupJoin", Inputs: []*PhysNode{left}, Cols: t.Cols, Mode: left.Mode, Parallelism: left.Parallelism, rows: left.rows,
+		Attrs: []string{"table=[" + name + "]", "joinType=[" + kind.String() + "]", "lookup=[" + strings.Join(lookup, ", ") + "]",
+			"where=[" + named(t.Cond, names) + "]", "select=[" + strings.Join(Names(t.Cols), ", ") + "]"}}
+	p.newOp = func() runtime.Operator {
+		return &runtime.SourceLookupJoin{Kind: kind, NumLeft: nl, KeyCols: keyCols, KeyTypes: kts,
+			RightFilter: filter, RightProject: projs, RightTypes: rightTypes, Residual: res, Cache: cache, Table: name,
+			OpenLookuper: func(ctx context.Context) (connector.Lookuper, error) { return ls.OpenLookup(ctx, keys, spec) }}
+	}
+	return p
+}
