@@ -482,7 +482,7 @@ func TestLimitPushdown(t *testing.T) {
 	env := pushEnv(t, true)
 	for _, c := range []struct {
 		table, q, plan string
-		readLimit     int64
+		readLimit      int64
 	}{
 		{"fx", "SELECT * FROM fx LIMIT 2", `Limit(offset=[0], fetch=[2])
 +- Exchange(distribution=[single])
