@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"net"
 	"sort"
 	"strings"
 	"sync"
@@ -504,4 +505,158 @@ func waitSlotInactive(t *testing.T, p Postgres, slot string) {
 		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
 	}
 	t.Fatalf("slot %s still active", slot)
+}
+
+// cdcQueryError runs a query that must fail and returns its error (from
+// planning, or from the running job).
+func cdcQueryError(t *testing.T, e *table.TableEnvironment, sql string) error {
+	t.Helper()
+	res, err := e.ExecuteSQL(sql)
+	if err != nil {
+		return err
+	}
+	it, err := res.Collect()
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	done := make(chan error, 1)
+	go func() {
+		for it.Next() {
+		}
+		done <- it.Err()
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatalf("%s: ended without an error", sql)
+		}
+		return err
+	case <-time.After(60 * time.Second):
+		t.Fatalf("%s: no error within 60 s", sql)
+	}
+	return nil
+}
+
+func wantErr(t *testing.T, what string, err error, parts ...string) {
+	t.Helper()
+	for _, p := range parts {
+		if !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: error lacks %q:\n%v", what, p, err)
+			return
+		}
+	}
+	t.Logf("%s: %v", what, err)
+}
+
+// TestPostgresCDCErrors: a wrong password, an unreachable server, a
+// missing database, table or column, a type that does not map, an
+// unsupported plug-in or startup mode, a table without a primary key, and
+// a slot dropped while the query reads it: each a clear error naming what
+// failed.
+func TestPostgresCDCErrors(t *testing.T) {
+	p := PostgresFromEnv(t).CreateDatabase(t, "cdc_errors")
+	p.Exec(t, "CREATE TABLE e (id INT PRIMARY KEY, name TEXT)", "ALTER TABLE e REPLICA IDENTITY FULL", "INSERT INTO e VALUES (1, 'a')")
+	e := cdcEnv(t)
+	n := 0
+	try := func(cols string, p Postgres, tbl string, extra ...string) error {
+		n++
+		name := fmt.Sprintf("e%d", n)
+		cdcExec(t, e, "CREATE TABLE "+name+" ("+cols+") "+cdcWith(p, tbl, fmt.Sprintf("cdc_errors_%d", n), extra...))
+		return cdcQueryError(t, e, "SELECT * FROM "+name)
+	}
+	const cols = "id INT, name STRING, PRIMARY KEY (id) NOT ENFORCED"
+
+	bad := p
+	bad.Password = "wrong"
+	wantErr(t, "wrong password", try(cols, bad, "e"), "cannot log in", "as user '"+p.User+"'", "password")
+
+	down := p
+	down.Port = freeLocalPort(t)
+	wantErr(t, "unreachable", try(cols, down, "e"), fmt.Sprintf("cannot connect to PostgreSQL at 127.0.0.1:%d", down.Port))
+
+	nodb := p
+	nodb.Database = "cdc_no_such_db"
+	wantErr(t, "missing database", try(cols, nodb, "e"), "database 'cdc_no_such_db' does not exist")
+
+	wantErr(t, "missing table", try(cols, p, "nosuch"), `table "public"."nosuch" does not exist in database 'cdc_errors'`)
+	wantErr(t, "missing column", try("id INT, label STRING, PRIMARY KEY (id) NOT ENFORCED", p, "e"), "column `label` does not exist", "its columns are: id, name")
+	wantErr(t, "type mismatch", try("id INT, name INT, PRIMARY KEY (id) NOT ENFORCED", p, "e"), "column `name`: PostgreSQL type text cannot be read as INT")
+	wantErr(t, "narrowing", try("id SMALLINT, name STRING, PRIMARY KEY (id) NOT ENFORCED", p, "e"), "PostgreSQL type integer cannot be read as SMALLINT")
+	wantErr(t, "plug-in", try(cols, p, "e", "'decoding.plugin.name' = 'decoderbufs'"), "'decoding.plugin.name' = 'decoderbufs' is not supported", "pgoutput")
+	wantErr(t, "startup mode", try(cols, p, "e", "'scan.startup.mode' = 'timestamp'"), "Supported values are [initial, latest-offset], but was: timestamp")
+	wantErr(t, "no primary key", try("id INT, name STRING", p, "e"), "a PRIMARY KEY is required")
+	wantErr(t, "changelog mode", try(cols, p, "e", "'changelog-mode' = 'retract'"), "invalid value for option 'changelog-mode'")
+	wantErr(t, "slot name", try(cols, p, "e", "'slot.name' = 'Bad-Slot'"), "is not a valid replication slot name")
+	wantErr(t, "unknown option", try(cols, p, "e", "'scan.foo' = '1'"), "unsupported options found for 'postgres-cdc': scan.foo")
+
+	// a slot dropped while the query reads it
+	cdcExec(t, e, "CREATE TABLE dropped ("+cols+") "+cdcWith(p, "e", "cdc_errors_dropped"))
+	s := cdcStart(t, e, "SELECT * FROM dropped")
+	s.next(1)
+	waitSlotActive(t, p, "cdc_errors_dropped")
+	c := p.Connect(t)
+	ctx := context.Background()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		// end the walsender, then drop the slot before the reader is back
+		c.Exec(ctx, "SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = 'cdc_errors_dropped' AND active")
+		if _, err := c.Exec(ctx, "SELECT pg_drop_replication_slot('cdc_errors_dropped')"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("could not drop the slot")
+		}
+		time.Sleep(10 * time.Millisecond) // polling a condition with a deadline
+	}
+	wantErr(t, "dropped slot", s.failure(), "replication slot 'cdc_errors_dropped' no longer exists")
+}
+
+// freeLocalPort is a port on 127.0.0.1 nothing listens on.
+func freeLocalPort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	return port
+}
+
+// TestPostgresCDCServerRestart restarts a private PostgreSQL while a query
+// streams: the reader reconnects and resumes after the last transaction it
+// had, so every change arrives exactly once, those committed before the
+// restart and not yet read included. Then a server with wal_level =
+// replica is refused with a clear error.
+func TestPostgresCDCServerRestart(t *testing.T) {
+	priv, _ := StartPrivateDB(t)
+	p := priv.CreateDatabase(t, "cdc_restart")
+	p.Exec(t, "CREATE TABLE r (id INT PRIMARY KEY, s TEXT)", "ALTER TABLE r REPLICA IDENTITY FULL", "INSERT INTO r VALUES (1, 'a'), (2, 'b')")
+	e := cdcEnv(t)
+	cdcExec(t, e, `CREATE TABLE r (id INT, s STRING, PRIMARY KEY (id) NOT ENFORCED) `+cdcWith(p, "r", "cdc_restart_slot"))
+	s := cdcStart(t, e, "SELECT * FROM r")
+	sameStrings(t, "snapshot", sortedStrings(s.next(2)), []string{"+I[1, a]", "+I[2, b]"})
+	p.Exec(t, "INSERT INTO r VALUES (3, 'c')", "UPDATE r SET s = 'bb' WHERE id = 2")
+	sameStrings(t, "before restart", s.next(3), []string{"+I[3, c]", "-U[2, b]", "+U[2, bb]"})
+	// committed, maybe not yet read when the server goes down
+	p.Exec(t, "INSERT INTO r VALUES (4, 'd')", "DELETE FROM r WHERE id = 1")
+	RestartPostgres(t, p)
+	p.Exec(t, "INSERT INTO r VALUES (5, 'e')")
+	sameStrings(t, "after restart", s.next(3), []string{"+I[4, d]", "-D[1, a]", "+I[5, e]"})
+	// a second restart while idle, then a change: still exactly once
+	RestartPostgres(t, p)
+	p.Exec(t, "UPDATE r SET s = 'ee' WHERE id = 5")
+	sameStrings(t, "after second restart", s.next(2), []string{"-U[5, e]", "+U[5, ee]"})
+	p.Exec(t, "INSERT INTO r VALUES (6, 'sentinel')")
+	sameStrings(t, "sentinel", s.next(1), []string{"+I[6, sentinel]"})
+	s.stop()
+
+	// wal_level = replica: logical decoding is impossible (the server
+	// refuses to start while a logical slot exists, so drop it first)
+	waitSlotInactive(t, p, "cdc_restart_slot")
+	p.Exec(t, "SELECT pg_drop_replication_slot('cdc_restart_slot')", "ALTER SYSTEM SET wal_level = replica")
+	RestartPostgres(t, p)
+	cdcExec(t, e, `CREATE TABLE r2 (id INT, s STRING, PRIMARY KEY (id) NOT ENFORCED) `+cdcWith(p, "r", "cdc_restart_other"))
+	wantErr(t, "wal_level", cdcQueryError(t, e, "SELECT * FROM r2"), "has wal_level = 'replica'", "wal_level = 'logical'")
 }

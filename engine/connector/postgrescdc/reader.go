@@ -116,6 +116,10 @@ func (t *tableOptions) connectError(err error) error {
 
 // unwrapConnect shortens pgconn's connect errors to their cause.
 func unwrapConnect(err error) error {
+	var oe *net.OpError
+	if errors.As(err, &oe) {
+		return oe
+	}
 	var ce *pgconn.ConnectError
 	if errors.As(err, &ce) && ce.Unwrap() != nil {
 		return ce.Unwrap()
@@ -297,9 +301,9 @@ func (t *tableOptions) lookupSlot(ctx context.Context, c *pgx.Conn) (slotState, 
 
 // openReader does Open's synchronous part and starts the goroutine that
 // reads the snapshot and the stream.
-func openReader(ctx context.Context, s *Source, spec connector.ReadSpec) (r *reader, err error) {
+func openReader(ctx context.Context, s *Source, spec connector.ReadSpec) (_ *reader, err error) {
 	t := s.t
-	r = &reader{src: s, t: t, spec: spec, rels: map[uint32]*rel{}, items: make(chan item, 16)}
+	r := &reader{src: s, t: t, spec: spec, rels: map[uint32]*rel{}, items: make(chan item, 16)}
 	defer func() {
 		if err != nil {
 			r.closeConns()
