@@ -2,13 +2,17 @@ package sqlclient
 
 import (
 	"bufio"
+	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/riffle-sql/riffle/engine/connector"
 	jsonformat "github.com/riffle-sql/riffle/engine/connector/format/json"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // streamingOp reports whether rows of this result carry an op column: the
@@ -129,4 +133,88 @@ func writeJSON(w io.Writer, res table.StatementResult) error {
 		}
 	}
 	return it.Err()
+}
+
+// errSecondParquet refuses a second query result under --format parquet:
+// standard output holds one Parquet file.
+var errSecondParquet = errors.New("--format parquet writes one query result per run (standard output holds one Parquet file); run the other queries separately")
+
+// parquetBatchRows is the number of rows per batch handed to the parquet
+// encoder.
+const parquetBatchRows = 4096
+
+// writeParquet writes a query result as one Parquet file with the
+// 'parquet' format's encoder; streaming query results get a leading "op"
+// column (+I, -U, +U, -D). Repeated column names get a suffix (a, a_2).
+func writeParquet(w io.Writer, res table.StatementResult) error {
+	f, err := connector.LookupFormat("parquet")
+	if err != nil {
+		return err
+	}
+	schema := res.GetTableSchema()
+	names := append([]string(nil), schema.GetFieldNames()...)
+	ts := append([]*types.DataType(nil), schema.GetFieldDataTypes()...)
+	op := streamingOp(res)
+	if op {
+		names = append([]string{"op"}, names...)
+		ts = append([]*types.DataType{types.StringType().NotNull()}, ts...)
+	}
+	used := map[string]bool{}
+	for i, n := range names {
+		name := n
+		for k := 2; used[strings.ToLower(name)]; k++ {
+			name = n + "_" + strconv.Itoa(k)
+		}
+		used[strings.ToLower(name)] = true
+		names[i] = name
+	}
+	enc, err := f.CreateEncoder(&connector.FormatContext{Table: "result", Names: names, Types: ts, AllNames: names, AllTypes: ts, Options: map[string]string{}})
+	if err != nil {
+		return fmt.Errorf("--format parquet: %w", err)
+	}
+	it, err := res.Collect()
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	bw := enc.NewWriter(w)
+	bb := types.NewBatchBuilder(ts)
+	vals := make([]any, len(ts))
+	flush := func() error {
+		if bb.Len() == 0 {
+			return nil
+		}
+		err := bw.Write(bb.Build())
+		bb = types.NewBatchBuilder(ts)
+		return err
+	}
+	for it.Next() {
+		r := it.Row()
+		vals = vals[:0]
+		if op {
+			vals = append(vals, r.Kind.ShortString())
+		}
+		vals = append(vals, r.Values...)
+		if err := bb.Append(types.Insert, vals); err != nil {
+			return err
+		}
+		if bb.Len() >= parquetBatchRows {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := it.Err(); err != nil {
+		return err
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if c, ok := bw.(connector.ClosingBatchWriter); ok {
+		return c.Close()
+	}
+	return nil
 }

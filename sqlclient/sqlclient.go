@@ -35,12 +35,16 @@ const (
 	FormatTableau = "tableau"
 	FormatCSV     = "csv"
 	FormatJSON    = "json"
+	// FormatParquet writes the one query result of the run as a Parquet
+	// file to standard output, which must be redirected to a file (the
+	// 'parquet' format's encoder; streaming results get an op column).
+	FormatParquet = "parquet"
 )
 
 // Options are the command-line options of `riffle sql`.
 type Options struct {
 	Mode       string // ModeStreaming (default) or ModeBatch
-	Format     string // FormatTableau (default), FormatCSV or FormatJSON
+	Format     string // FormatTableau (default), FormatCSV, FormatJSON or FormatParquet
 	InitFile   string // --init: statements run first, printing nothing on success
 	File       string // -f: a script file
 	Statements string // -e: statements given on the command line
@@ -63,9 +67,9 @@ func (o Options) Validate() error {
 		return fmt.Errorf("invalid --mode %q: want streaming or batch", o.Mode)
 	}
 	switch o.Format {
-	case "", FormatTableau, FormatCSV, FormatJSON:
+	case "", FormatTableau, FormatCSV, FormatJSON, FormatParquet:
 	default:
-		return fmt.Errorf("invalid --format %q: want tableau, csv or json", o.Format)
+		return fmt.Errorf("invalid --format %q: want tableau, csv, json or parquet", o.Format)
 	}
 	if o.File != "" && o.Statements != "" {
 		return errors.New("-f and -e cannot be used together")
@@ -95,6 +99,10 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	format := opts.Format
 	if format == "" {
 		format = FormatTableau
+	}
+	if f, ok := stdout.(*os.File); ok && format == FormatParquet && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprintln(stderr, "[ERROR] --format parquet writes a binary file: redirect standard output to one (riffle sql --format parquet -e \"SELECT …\" > result.parquet)")
+		return 2
 	}
 	engine, err := openEngine(ctx, opts, stdout)
 	if err != nil {
@@ -228,6 +236,8 @@ type client struct {
 	setText []string
 	// quit is set by QUIT / EXIT: the rest of the script is skipped
 	quit bool
+	// parquetDone: a result was written with FormatParquet (one per run)
+	parquetDone bool
 }
 
 // runScript runs each statement of a script; it stops at the first error.
@@ -522,6 +532,12 @@ func (c *client) print(ctx context.Context, res table.StatementResult, raw bool)
 		return writeCSV(c.out, res)
 	case FormatJSON:
 		return writeJSON(c.out, res)
+	case FormatParquet:
+		if c.parquetDone {
+			return errSecondParquet
+		}
+		c.parquetDone = true
+		return writeParquet(c.out, res)
 	}
 	return res.PrintTo(c.out)
 }
