@@ -221,6 +221,9 @@ type ExportSettings struct {
 	NewlineReplacement string `json:"newlineReplacement"`
 	DecimalSeparator   string `json:"decimalSeparator"`
 	LastDir            string `json:"lastDir"`
+	// Format is the export dialog's file format: csv (default), json or
+	// parquet (results.ParseExportFormat).
+	Format string `json:"format,omitempty"`
 }
 
 // Connection kinds.
