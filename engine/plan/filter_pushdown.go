@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
@@ -20,13 +21,13 @@ type scanPushdown struct {
 	src       connector.Source
 	ctx       *connector.Context
 	batchSize int
-	// filters: whether ApplyFilters was called, the EXPLAIN attribute of
-	// the accepted filters ("" when none was offered) and the exact
-	// conjuncts by their rendering (removed from the Filter above)
-	filtered   bool
+	// filters: the EXPLAIN attribute of the accepted filters ("" when
+	// none was offered) and the exact conjuncts by their rendering
+	// (removed from the Filter above)
 	filterAttr string
 	exact      map[string]bool
-	// limit is the number of rows every split may stop after (-1: none)
+	// limit is the number of rows every split may stop after, for the
+	// next translation of the scan (-1: none; takeLimit)
 	limit int64
 }
 
@@ -68,19 +69,31 @@ func scanPhysIndexes(s *Scan) []int {
 
 // pushFiltersIntoScan offers the conjuncts conds of the Filter directly
 // above scan s (over its output columns) to a source implementing
-// connector.FilterSource and returns the conjuncts the Filter must still
-// evaluate: all but those the source evaluates exactly. ApplyFilters is
-// called once per source; a later call (the same scan translated again)
-// reuses its answer. Changelog sources in streaming mode are left alone: a
-// filter below their normalization would drop updates.
-func (pl *planner) pushFiltersIntoScan(s *Scan, conds []expr.Expr) []expr.Expr {
-	sp := pl.scanSource(s)
-	if sp.filtered {
-		return sp.remaining(conds)
+// connector.FilterSource. It returns the scan to translate, a copy of s
+// with a source of its own (a scan node shared by several parts of a plan
+// must not share a filtered source), and the conjuncts the Filter must
+// still evaluate: all but those the source evaluates exactly. ApplyFilters
+// is called once per source; translating the same Filter again reuses the
+// answer. Changelog sources in streaming mode are left alone: a filter
+// below their normalization would drop updates.
+func (pl *planner) pushFiltersIntoScan(s *Scan, conds []expr.Expr) (*Scan, []expr.Expr) {
+	parts := make([]string, len(conds))
+	for i, c := range conds {
+		parts[i] = c.String()
 	}
+	key := filteredScanKey{s, strings.Join(parts, "\x00")}
+	if ns, ok := pl.filteredScans[key]; ok {
+		return ns, pl.pushdowns[ns].remaining(conds)
+	}
+	ns := *s
+	sp := pl.scanSource(&ns)
+	if pl.filteredScans == nil {
+		pl.filteredScans = map[filteredScanKey]*Scan{}
+	}
+	pl.filteredScans[key] = &ns
 	fs, ok := sp.src.(connector.FilterSource)
 	if !ok || pl.env.Streaming && !sp.src.ChangelogMode().IsInsertOnly() {
-		return conds
+		return &ns, conds
 	}
 	pc := &predicateConverter{phys: s.Table.TableSchema.Physical(), toPhys: scanPhysIndexes(s), ev: &expr.Ctx{Zone: pl.zone()}}
 	var offered []*connector.Predicate
@@ -95,9 +108,8 @@ func (pl *planner) pushFiltersIntoScan(s *Scan, conds []expr.Expr) []expr.Expr {
 		}
 	}
 	if len(offered) == 0 {
-		return conds
+		return &ns, conds
 	}
-	sp.filtered = true
 	exact := fs.ApplyFilters(offered)
 	if len(exact) != len(offered) {
 		pl.fail("connector of table %s answered %d filters for the %d offered", s.ID.Summary(), len(exact), len(offered))
@@ -128,7 +140,13 @@ func (pl *planner) pushFiltersIntoScan(s *Scan, conds []expr.Expr) []expr.Expr {
 	if len(shown) > 0 {
 		sp.filterAttr = "filter=[" + named(andOf(shown), names) + "]"
 	}
-	return sp.remaining(conds)
+	return &ns, sp.remaining(conds)
+}
+
+// filteredScanKey identifies a scan under a Filter's conjuncts.
+type filteredScanKey struct {
+	s     *Scan
+	conds string
 }
 
 // remaining drops the conjuncts the source evaluates exactly.
@@ -172,8 +190,12 @@ func (pl *planner) pushLimitIntoScan(n Node, limit int64) {
 	if !ok {
 		return
 	}
-	if len(conds) > 0 && len(pl.pushFiltersIntoScan(s, conds)) > 0 {
-		return
+	if len(conds) > 0 {
+		ns, rest := pl.pushFiltersIntoScan(s, conds)
+		if len(rest) > 0 {
+			return
+		}
+		s = ns
 	}
 	sp := pl.scanSource(s)
 	if sp.limit < 0 || limit < sp.limit {
@@ -181,17 +203,21 @@ func (pl *planner) pushLimitIntoScan(n Node, limit int64) {
 	}
 }
 
-// limitAttr is the EXPLAIN attribute of a pushed limit: shown only for a
-// source that applies it (connector.LimitSource), as Flink shows it only
-// for sources supporting limit pushdown.
-func (sp *scanPushdown) limitAttr() string {
-	if sp.limit < 0 {
-		return ""
+// takeLimit returns the limit pushed for this translation of the scan
+// (def when none) and its EXPLAIN attribute: shown only for a source that
+// applies it (connector.LimitSource), as Flink shows it only for sources
+// supporting limit pushdown. The limit is consumed: another translation
+// of the same scan node (a shared subplan) reads without it.
+func (sp *scanPushdown) takeLimit(def int64) (int64, string) {
+	l := sp.limit
+	if l < 0 {
+		return def, ""
 	}
+	sp.limit = -1
 	if ls, ok := sp.src.(connector.LimitSource); ok && ls.AppliesLimit() {
-		return fmt.Sprintf("limit=[%d]", sp.limit)
+		return l, fmt.Sprintf("limit=[%d]", l)
 	}
-	return ""
+	return l, ""
 }
 
 // predicateConverter translates planner conditions over a scan's output

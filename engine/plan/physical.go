@@ -88,7 +88,8 @@ type planner struct {
 	env *Env
 	// pushdowns are the scans' sources and what was pushed into them
 	// (filter_pushdown.go)
-	pushdowns map[*Scan]*scanPushdown
+	pushdowns     map[*Scan]*scanPushdown
+	filteredScans map[filteredScanKey]*Scan
 }
 
 // Physical translates an optimised logical plan into a physical plan. It
@@ -257,12 +258,9 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 	if len(s.Metadata) > 0 {
 		table += ", metadata=[" + strings.Join(s.Metadata, ", ") + "]"
 	}
-	limit := s.Limit
-	if sp.limit >= 0 {
-		limit = sp.limit
-	}
-	if l := sp.limitAttr(); l != "" {
-		table += ", " + l
+	limit, limitAttr := sp.takeLimit(s.Limit)
+	if limitAttr != "" {
+		table += ", " + limitAttr
 	}
 	table += "]]"
 	spec := connector.ReadSpec{Columns: s.Projection, Metadata: s.Metadata, Limit: limit}
@@ -352,8 +350,12 @@ func (pl *planner) calc(n Node) *PhysNode {
 		break
 	}
 	if s, ok := cur.(*Scan); ok && len(cond) > 0 {
-		cond = pl.pushFiltersIntoScan(s, cond)
-		cur, cond, projs = pl.narrowScan(s, cond, projs)
+		before := len(cond)
+		s, cond = pl.pushFiltersIntoScan(s, cond)
+		cur = s
+		if len(cond) < before {
+			cur, cond, projs = pl.narrowScan(s, cond, projs)
+		}
 	}
 	in := pl.translate(cur)
 	var where expr.Expr

@@ -475,6 +475,22 @@ func TestFilterPushdown(t *testing.T) {
 	}
 }
 
+// A table read twice in one query, with different filters or a limit on
+// one side only, gives each read its own source and its own rows.
+func TestPushdownSharedScan(t *testing.T) {
+	env := pushEnv(t, true)
+	for _, q := range []string{
+		"WITH v AS (SELECT * FROM %s) SELECT * FROM v WHERE a > 3 UNION ALL SELECT * FROM v WHERE a < 2 UNION ALL SELECT * FROM v",
+		"WITH v AS (SELECT * FROM %s) (SELECT * FROM v LIMIT 1) UNION ALL (SELECT * FROM v WHERE a = 3 LIMIT 1) UNION ALL (SELECT * FROM v)",
+		"SELECT * FROM %[1]s x JOIN %[1]s y ON x.a = y.a + 1 WHERE x.a > 2 AND y.a < 4",
+	} {
+		want := sortedRows(t, env, fmt.Sprintf(q, "plain"))
+		if got := sortedRows(t, env, fmt.Sprintf(q, "fx")); got != want {
+			t.Errorf("%s:\n%s\nwant\n%s", q, got, want)
+		}
+	}
+}
+
 // LIMIT over a scan (batch mode): ReadSpec.Limit reaches the source as
 // offset + fetch, through projections and exactly pushed filters, and
 // EXPLAIN shows limit=[n] only for a LimitSource; the Limit stays above.
