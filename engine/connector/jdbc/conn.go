@@ -101,6 +101,7 @@ func (t *tableOptions) connectError(err error, timeout time.Duration) error {
 	var pgErr *pgconn.PgError
 	var myErr *mysql.MySQLError
 	var netErr net.Error
+	var opErr *net.OpError
 	reason := ""
 	switch {
 	case errors.As(err, &pgErr):
@@ -109,6 +110,8 @@ func (t *tableOptions) connectError(err error, timeout time.Duration) error {
 		reason = fmt.Sprintf("%s (error %d)", myErr.Message, myErr.Number)
 	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()):
 		reason = fmt.Sprintf("no answer within %s ('%s')", timeout, OptMaxRetryTimeout)
+	case errors.As(err, &opErr):
+		reason = opErr.Err.Error()
 	default:
 		reason = rootCause(err).Error()
 	}
@@ -167,10 +170,13 @@ func permanent(err error) bool {
 	var myErr *mysql.MySQLError
 	if errors.As(err, &myErr) {
 		switch myErr.Number {
-		case 1213, 1205: // deadlock, lock wait timeout
+		case 1040, 1053, 1205, 1213, 1317, 1927: // too many connections, shutdown, lock wait, deadlock, interrupted, killed
 			return false
 		}
-		return myErr.Number >= 1000 && myErr.Number < 2000
+		// 2000-2999 are client (connection) errors; the rest come from
+		// the server about the statement (1000-1999, MySQL 3000+,
+		// MariaDB 4000+ such as 4025, a CHECK constraint)
+		return myErr.Number < 2000 || myErr.Number >= 3000
 	}
 	return errors.Is(err, context.Canceled)
 }

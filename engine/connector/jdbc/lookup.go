@@ -112,6 +112,9 @@ func (l *lookuper) Lookup(ctx context.Context, key []any) (*types.Batch, error) 
 		if _, ok := err.(*connector.DataError); ok || permanent(err) || ctx.Err() != nil {
 			break
 		}
+		if _, ok := err.(lookupError); ok {
+			break
+		}
 	}
 	if de, ok := err.(*connector.DataError); ok {
 		return nil, de
