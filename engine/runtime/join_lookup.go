@@ -108,14 +108,22 @@ func (j *SourceLookupJoin) CacheStats() (hits, misses, loads int64) {
 // put through the calc and cached.
 func (j *SourceLookupJoin) rowsOf(key []any) (*types.Batch, error) {
 	var ks string
+	m := j.Ctx.Metrics
 	if j.cache != nil {
 		ks = lookupKey(key)
 		if rows, ok := j.cache.Get(ks); ok {
+			if m != nil {
+				m.LookupHits.Add(1)
+			}
 			return rows, nil
 		}
 		j.cache.LoadCount++
 	}
 	j.loads++
+	if m != nil {
+		m.LookupMisses.Add(1)
+		m.LookupLoads.Add(1)
+	}
 	rows, err := j.lookuper.Lookup(j.Ctx.Ctx, key)
 	if err != nil {
 		return nil, fmt.Errorf("lookup join: looking up %v in %s: %w", key, j.Table, err)

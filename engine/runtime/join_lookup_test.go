@@ -92,6 +92,9 @@ func TestSourceLookupJoinCache(t *testing.T) {
 	if hits != 2 || misses != 5 || loads != 5 {
 		t.Fatalf("hits %d misses %d loads %d, want 2, 5, 5", hits, misses, loads)
 	}
+	if m := h.ctx.Metrics; m.LookupHits.Load() != 2 || m.LookupMisses.Load() != 5 || m.LookupLoads.Load() != 5 {
+		t.Fatalf("metrics: hits %d misses %d loads %d", m.LookupHits.Load(), m.LookupMisses.Load(), m.LookupLoads.Load())
+	}
 	if err := op.Close(); err != nil || lk.closed != 1 {
 		t.Fatalf("close: %v, closed %d times", err, lk.closed)
 	}

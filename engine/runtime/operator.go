@@ -143,6 +143,10 @@ type OperatorMetrics struct {
 	Backpressure atomic.Int64
 	// BusyNanos is time spent processing.
 	BusyNanos atomic.Int64
+	// LookupHits, LookupMisses and LookupLoads count a lookup join's
+	// cache hits, cache misses and lookups into the source (Flink's
+	// lookup cache metrics hitCount, missCount and loadCount).
+	LookupHits, LookupMisses, LookupLoads atomic.Int64
 }
 
 // stateOf holds per-instance state sizes behind the totals.
