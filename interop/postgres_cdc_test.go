@@ -641,11 +641,15 @@ func TestPostgresCDCServerRestart(t *testing.T) {
 	sameStrings(t, "before restart", s.next(3), []string{"+I[3, c]", "-U[2, b]", "+U[2, bb]"})
 	// committed, maybe not yet read when the server goes down
 	p.Exec(t, "INSERT INTO r VALUES (4, 'd')", "DELETE FROM r WHERE id = 1")
+	t0 := time.Now()
 	RestartPostgres(t, p)
+	t.Logf("restart took %s", time.Since(t0))
 	p.Exec(t, "INSERT INTO r VALUES (5, 'e')")
 	sameStrings(t, "after restart", s.next(3), []string{"+I[4, d]", "-D[1, a]", "+I[5, e]"})
 	// a second restart while idle, then a change: still exactly once
+	t0 = time.Now()
 	RestartPostgres(t, p)
+	t.Logf("restart took %s", time.Since(t0))
 	p.Exec(t, "UPDATE r SET s = 'ee' WHERE id = 5")
 	sameStrings(t, "after second restart", s.next(2), []string{"-U[5, e]", "+U[5, ee]"})
 	p.Exec(t, "INSERT INTO r VALUES (6, 'sentinel')")
@@ -656,7 +660,9 @@ func TestPostgresCDCServerRestart(t *testing.T) {
 	// refuses to start while a logical slot exists, so drop it first)
 	waitSlotInactive(t, p, "cdc_restart_slot")
 	p.Exec(t, "SELECT pg_drop_replication_slot('cdc_restart_slot')", "ALTER SYSTEM SET wal_level = replica")
+	t0 = time.Now()
 	RestartPostgres(t, p)
+	t.Logf("restart took %s", time.Since(t0))
 	cdcExec(t, e, `CREATE TABLE r2 (id INT, s STRING, PRIMARY KEY (id) NOT ENFORCED) `+cdcWith(p, "r", "cdc_restart_other"))
 	wantErr(t, "wal_level", cdcQueryError(t, e, "SELECT * FROM r2"), "has wal_level = 'replica'", "wal_level = 'logical'")
 }
