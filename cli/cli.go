@@ -178,6 +178,7 @@ func newSQLCommand(env Env) *cobra.Command {
 			"Statements are separated by ';'. The exit status is 0 when every statement succeeds.",
 		Example: "  riffle sql --mode batch -e \"SELECT 1 + 1\"\n" +
 			"  riffle sql --init tables.sql -f report.sql --format csv > report.csv\n" +
+			"  riffle sql --mode batch --init tables.sql -e \"SELECT * FROM t\" --format parquet > t.parquet\n" +
 			"  riffle sql --endpoint http://127.0.0.1:8083 --cluster-rest http://127.0.0.1:8081 -f job.sql",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -214,7 +215,7 @@ func newSQLCommand(env Env) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Mode, "mode", "", "runtime mode: streaming (default) or batch")
-	f.StringVar(&opts.Format, "format", sqlclient.FormatTableau, "output format: tableau, csv or json")
+	f.StringVar(&opts.Format, "format", sqlclient.FormatTableau, "output format: tableau, csv, json (JSON Lines) or parquet (one query result, standard output redirected to a file)")
 	f.StringVarP(&opts.InitFile, "init", "i", "", "SQL file run first (prints nothing on success)")
 	f.StringVarP(&opts.File, "file", "f", "", "SQL script file to run")
 	f.StringVarP(&opts.Statements, "execute", "e", "", "SQL statements to run")
