@@ -36,7 +36,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 cache=${RIFFLE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/riffle}
-run=${DB_RUN_DIR:-$cache/db-run}
+run=$(realpath -m "${DB_RUN_DIR:-$cache/db-run}")
 wait_secs=60
 
 log() { echo "db.sh: $*" >&2; }
@@ -115,7 +115,13 @@ pg_setup_user() {
 }
 
 pg_port() { sed -n "s/^port = \([0-9]*\)$/\1/p" "$run/pg/data/riffle.conf" 2>/dev/null; }
-pg_alive() { [ -f "$run/postgres.pid" ] && kill -0 "$(cat "$run/postgres.pid")" 2>/dev/null; }
+# runs PIDFILE NAME: the PID in PIDFILE is a live process called NAME (not
+# another program that got the PID of a server long gone).
+runs() { [ -f "$1" ] && [ "$(ps -o comm= -p "$(cat "$1")" 2>/dev/null)" = "$2" ]; }
+pg_alive() { runs "$run/postgres.pid" postgres; }
+# launched PIDFILE: the process just launched still lives (under whatever
+# name: nohup and setpriv exec the server a moment later).
+launched() { kill -0 "$(cat "$1")" 2>/dev/null; }
 
 # pg_make_dir: a fresh, empty folder $run/pg owned by PostgreSQL's user.
 pg_make_dir() {
@@ -199,19 +205,21 @@ pg_launch() {
   echo $! >"$run/postgres.pid"
 }
 
-pg_wait() { # pg_wait BIN: until a query over TCP with the password answers
-  local bin=$1 port i
+# pg_wait BIN: until a query over TCP with the password answers, and the
+# answer comes from this cluster (its data directory), not from another
+# server that took the port first.
+pg_wait() {
+  local bin=$1 port i dir
   port=$(pg_port)
   for ((i = 0; i < wait_secs * 10; i++)); do
-    pg_alive || { tail -30 "$run/pg/log/postgres.log" >&2 2>/dev/null; die "PostgreSQL exited during start-up (log: $run/pg/log/postgres.log)"; }
-    if PGPASSWORD=riffle PGCONNECT_TIMEOUT=2 "$bin/psql" -X -q -h 127.0.0.1 -p "$port" -U riffle -d postgres \
-      -Atc 'select 1' >/dev/null 2>&1; then
-      return 0
-    fi
+    launched "$run/postgres.pid" || { tail -30 "$pgd/log/postgres.log" >&2 2>/dev/null; die "PostgreSQL exited during start-up (log: $pgd/log/postgres.log)"; }
+    dir=$(PGPASSWORD=riffle PGCONNECT_TIMEOUT=2 "$bin/psql" -X -q -h 127.0.0.1 -p "$port" -U riffle -d postgres \
+      -Atc "select current_setting('data_directory')" 2>/dev/null) || dir=
+    [ "$dir" = "$pgd/data" ] && return 0
     sleep 0.1
   done
-  tail -30 "$run/pg/log/postgres.log" >&2 2>/dev/null
-  die "PostgreSQL did not answer a query on 127.0.0.1:$port within $wait_secs s (log: $run/pg/log/postgres.log)"
+  tail -30 "$pgd/log/postgres.log" >&2 2>/dev/null
+  die "PostgreSQL did not answer a query on 127.0.0.1:$port within $wait_secs s (log: $pgd/log/postgres.log)"
 }
 
 pg_start() {
@@ -241,8 +249,9 @@ pg_stop() {
     pid=$(cat "$run/postgres.pid")
     kill -INT "$pid" 2>/dev/null || true
     for ((i = 0; i < 30 * 4; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+    stop_pid "PostgreSQL" "$run/postgres.pid" 1
   fi
-  stop_pid "PostgreSQL" "$run/postgres.pid" 1
+  rm -f "$run/postgres.pid"
 }
 
 pg_restart() {
@@ -258,7 +267,7 @@ pg_restart() {
 
 # ---- MariaDB --------------------------------------------------------------
 
-my_alive() { [ -f "$run/mariadb.pid" ] && kill -0 "$(cat "$run/mariadb.pid")" 2>/dev/null; }
+my_alive() { runs "$run/mariadb.pid" mariadbd; }
 my_port() { sed -n "s/^port = \([0-9]*\)$/\1/p" "$run/mariadb/my.cnf" 2>/dev/null; }
 my_client() { command -v mariadb || command -v mysql; }
 
@@ -309,9 +318,12 @@ my_wait() { # until a query over TCP with the password (or, before the user exis
   client=$(my_client) || die "the mariadb client is not installed (scripts/db.sh install)"
   port=$(my_port)
   for ((i = 0; i < wait_secs * 10; i++)); do
-    my_alive || { tail -30 "$run/mariadb/log/mariadb.err" >&2 2>/dev/null; die "MariaDB exited during start-up (log: $run/mariadb/log/mariadb.err)"; }
+    launched "$run/mariadb.pid" || { tail -30 "$run/mariadb/log/mariadb.err" >&2 2>/dev/null; die "MariaDB exited during start-up (log: $run/mariadb/log/mariadb.err)"; }
     if [ "${1:-}" = tcp ]; then
-      "$client" --no-defaults --connect-timeout=2 -h 127.0.0.1 -P "$port" -u riffle -priffle riffle -e 'select 1' >/dev/null 2>&1 && return 0
+      # The answer must come from this server (its socket), not from
+      # another that took the port first.
+      [ "$("$client" --no-defaults --connect-timeout=2 -h 127.0.0.1 -P "$port" -u riffle -priffle riffle -N -B \
+        -e 'select @@socket' 2>/dev/null)" = "$run/mariadb/mariadb.sock" ] && return 0
     else
       "$client" --no-defaults --connect-timeout=2 --socket="$run/mariadb/mariadb.sock" -u root -e 'select 1' >/dev/null 2>&1 && return 0
     fi
@@ -342,7 +354,10 @@ EOF
   "$(my_client)" --no-defaults -N -B -h 127.0.0.1 -P "$port" -u riffle -priffle -e 'select version()' >"$run/mariadb/version"
 }
 
-my_stop() { stop_pid "MariaDB" "$run/mariadb.pid" 30; }
+my_stop() {
+  ! my_alive || stop_pid "MariaDB" "$run/mariadb.pid" 30
+  rm -f "$run/mariadb.pid"
+}
 
 my_restart() {
   [ -f "$run/mariadb/my.cnf" ] || die "no MariaDB was started in $run (scripts/db.sh start)"
@@ -411,7 +426,20 @@ start() {
   pg_remove_dir
   rm -rf "$run/mariadb" "$run/endpoints.env"
   mkdir -p "$run"
-  both pg_start my_start || { stop; die "start failed; both servers stopped (run folder $run)"; }
+  # A port that free_port found free can be taken before the server binds
+  # it (another server starting at the same moment): one more try on new
+  # ports then.
+  if ! both pg_start my_start; then
+    stop
+    if grep -qs "already in use" "$run/pg-start.out" "$run/mariadb-start.out"; then
+      log "a port was taken meanwhile; starting again on other ports"
+      pg_remove_dir
+      rm -rf "$run/mariadb"
+      both pg_start my_start || { stop; die "start failed; both servers stopped (run folder $run)"; }
+    else
+      die "start failed; both servers stopped (run folder $run)"
+    fi
+  fi
   write_endpoints
   log "ready in $((SECONDS - t0)) s: PostgreSQL 127.0.0.1:$(pg_port), MariaDB 127.0.0.1:$(my_port)"
   cat "$run/endpoints.env"
