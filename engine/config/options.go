@@ -18,6 +18,8 @@ type Option struct {
 	Kind        string // "string", "int", "bool", "duration", "enum", "float"
 	Values      []string
 	Description string
+	// Check, when set, validates a value that parses as Kind (a range).
+	Check func(value string) error
 }
 
 var registry = map[string]Option{}
@@ -49,7 +51,8 @@ var (
 	RuntimeMode = Register(Option{Key: "execution.runtime-mode", Default: "streaming", Kind: "enum",
 		Values: []string{"streaming", "batch", "automatic"}, Description: "Runtime execution mode of jobs: STREAMING or BATCH."})
 	Parallelism = Register(Option{Key: "parallelism.default", Default: "1", Kind: "int",
-		Description: "Default parallelism of keyed operators (goroutines per operator)."})
+		Description: "Default parallelism of keyed operators (goroutines per operator), from 1 to 512; -1 means the default.",
+		Check:       checkParallelism})
 	LocalTimeZone = Register(Option{Key: "table.local-time-zone", Default: "default", Kind: "string",
 		Description: "Session time zone for TIMESTAMP_LTZ conversions, e.g. 'UTC' or 'Europe/Berlin'; 'default' means the system zone."})
 	DMLSync = Register(Option{Key: "table.dml-sync", Default: "false", Kind: "bool",
@@ -186,6 +189,27 @@ func CheckValue(key, value string) error {
 	}
 	if expected != "" {
 		return fmt.Errorf("Could not parse value '%s' for key '%s' (expected %s).", value, key, expected)
+	}
+	if o.Check != nil {
+		return o.Check(v)
+	}
+	return nil
+}
+
+// MaxParallelism is the largest parallelism a job may ask for: every
+// parallel instance runs in this process as goroutines with their own
+// buffers, so it plays the part of Flink's available task slots.
+const MaxParallelism = 512
+
+func checkParallelism(v string) error {
+	n, _ := strconv.ParseInt(v, 10, 64)
+	switch {
+	case n == -1:
+		return nil
+	case n < 1:
+		return fmt.Errorf("Invalid value '%s' for key 'parallelism.default': the parallelism must be at least 1 (or -1 for the default).", v)
+	case n > MaxParallelism:
+		return fmt.Errorf("Invalid value '%s' for key 'parallelism.default': a job runs at most %d parallel instances of an operator in one Riffle process (each a set of goroutines with its own buffers), as a Flink job is bounded by its task slots.", v, MaxParallelism)
 	}
 	return nil
 }

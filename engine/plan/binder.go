@@ -638,6 +638,9 @@ func (b *binder) tableScan(id catalog.ObjectIdentifier, t *catalog.Table, ref *s
 		we := b.computedExpr(wm.Expr, sc, id)
 		cols[idx] = Column{Name: cols[idx].Name, Type: cols[idx].Type.WithTimeAttr(types.Rowtime)}
 		n = &WatermarkAssigner{Input: withColumns(n, cols), Rowtime: idx, Expr: we, Replay: b.replaySpeed(t, opts)}
+	} else {
+		// paced by the rowtime only, yet a bad value is still an error
+		b.replaySpeed(t, opts)
 	}
 	return n
 }

@@ -90,7 +90,7 @@ func (p *parser) parseExprPrec(min int) Expr {
 	switch {
 	case t.Kind == TokIdent && t.upper == "NOT" && min <= precNot:
 		p.advance()
-		x := p.parseExprPrec(precIs)
+		x := p.parseExprPrec(precNot) // NOT NOT x, as Calcite allows
 		left = &UnaryExpr{Span: p.span(start), Op: "NOT", X: x}
 	case t.Kind == TokOp && (t.Text == "-" || t.Text == "+"):
 		p.advance()

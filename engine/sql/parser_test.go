@@ -40,6 +40,9 @@ func TestExprShapes(t *testing.T) {
 		{"a AND b OR c", "((a AND b) OR c)"},
 		{"NOT a = b", "(NOT (a = b))"},
 		{"NOT a AND b", "((NOT a) AND b)"},
+		{"NOT NOT TRUE", "(NOT (NOT TRUE))"}, // repeated prefix NOT, as Calcite allows
+		{"NOT NOT NOT a = b", "(NOT (NOT (NOT (a = b))))"},
+		{"NOT NOT a AND b", "((NOT (NOT a)) AND b)"},
 		{"a = b AND c < d", "((a = b) AND (c < d))"},
 		{"1 + 2 * 3", "(1 + (2 * 3))"},
 		{"1 - 2 - 3", "((1 - 2) - 3)"},
