@@ -5,6 +5,10 @@ package interop
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -178,5 +182,40 @@ func TestDBRestartPostgres(t *testing.T) {
 	}
 	if n != 3 || slots != 1 {
 		t.Fatalf("after the restart: %d rows and %d slots; want 3 and 1", n, slots)
+	}
+}
+
+// TestDBFindFails: with no server named, or a named one that is gone,
+// FindPostgres and FindMariaDB fail with a message that says how to start
+// the servers.
+func TestDBFindFails(t *testing.T) {
+	for _, k := range []string{"PG_PORT", "MARIADB_PORT"} {
+		t.Setenv(k, "")
+	}
+	dir := t.TempDir()
+	t.Setenv("DB_RUN_DIR", dir)
+	if _, err := FindPostgres(); err == nil || !strings.Contains(err.Error(), "no running PostgreSQL") ||
+		!strings.Contains(err.Error(), "scripts/db.sh start") {
+		t.Errorf("FindPostgres with no endpoints.env: %v", err)
+	}
+	if _, err := FindMariaDB(); err == nil || !strings.Contains(err.Error(), "no running MariaDB") {
+		t.Errorf("FindMariaDB with no endpoints.env: %v", err)
+	}
+	// A stale endpoints.env: a port nothing listens on (one just closed).
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	env := fmt.Sprintf("PG_HOST='127.0.0.1'\nPG_PORT='%d'\nPG_USER='riffle'\nMARIADB_HOST='127.0.0.1'\nMARIADB_PORT='%d'\nMARIADB_USER='riffle'\n", port, port)
+	if err := os.WriteFile(filepath.Join(dir, "endpoints.env"), []byte(env), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FindPostgres(); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("no PostgreSQL answers at 127.0.0.1:%d", port)) {
+		t.Errorf("FindPostgres with a stale endpoints.env: %v", err)
+	}
+	if _, err := FindMariaDB(); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("no MariaDB answers at 127.0.0.1:%d", port)) {
+		t.Errorf("FindMariaDB with a stale endpoints.env: %v", err)
 	}
 }
