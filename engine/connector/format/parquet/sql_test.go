@@ -95,6 +95,9 @@ var sqlColumns = []struct{ name, typ, value string }{
 // NULLs.
 func TestSQLRoundTripEveryType(t *testing.T) {
 	dir := t.TempDir()
+	if keep := os.Getenv("RIFFLE_PARQUET_KEEP"); keep != "" {
+		dir = keep // the files stay for other readers (DuckDB, Flink)
+	}
 	env := newEnv()
 	var cols, vals, nulls []string
 	for _, c := range sqlColumns {
@@ -215,4 +218,34 @@ func TestSQLCorruptFile(t *testing.T) {
 
 func sortRows(rows []*types.Row) {
 	sort.Slice(rows, func(i, j int) bool { return rows[i].String() < rows[j].String() })
+}
+
+// A file DuckDB 1.5 wrote (testdata/duckdb_types.parquet, made with COPY
+// ... TO (FORMAT parquet): decimals as INT32/INT64/FIXED, TIME as INT64
+// micros, timestamps as INT64 millis/micros/nanos, TIMESTAMPTZ adjusted to
+// UTC, UINT_32) reads into the declared Flink types, also into wider ones.
+func TestSQLReadsDuckDBFile(t *testing.T) {
+	path, _ := filepath.Abs("testdata/duckdb_types.parquet")
+	env := newEnv()
+	exec(t, env, fmt.Sprintf(`CREATE TABLE duck (id INT, b BOOLEAN, ti TINYINT, si SMALLINT, i INT, bi BIGINT, f FLOAT, d DOUBLE,
+  d5 DECIMAL(5, 2), d18 DECIMAL(18, 4), d38 DECIMAL(38, 10), s STRING, bl BYTES, dt DATE, tm TIME(3), ts6 TIMESTAMP(6),
+  ts3 TIMESTAMP(3), ts9 TIMESTAMP(9), ltz TIMESTAMP_LTZ(6), arr ARRAY<INT>, m MAP<STRING, INT>, r ROW<a INT, b STRING>,
+  nested ARRAY<ROW<x DOUBLE, y ARRAY<STRING>>>, u BIGINT)
+WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'parquet')`, path),
+		fmt.Sprintf(`CREATE TABLE wide (id BIGINT, ti INT, d5 DECIMAL(10, 3), d18 DECIMAL(38, 6), ts9 TIMESTAMP(3), s VARCHAR(20), gone STRING)
+WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'parquet')`, path))
+	got := fmt.Sprint(collect(t, env, "SELECT * FROM duck ORDER BY id"))
+	want := "[+I[1, true, -128, 32767, -2147483648, 9223372036854775807, 1.5, -2.25, -999.99, 12345678901234.5678, " +
+		"-1234567890123456789012345678.0123456789, héllo, [0, 1], 1969-07-20, 01:02:03.456, 2024-02-29T23:59:59.123456, " +
+		"2024-02-29T23:59:59.123, 2024-02-29T23:59:59.123456789, 2024-05-06T07:08:09.123456, [1, null, 3], {k1=1, k2=null}, " +
+		"+I[7, seven], [+I[1.5, [p, null]]], 42] " +
+		"+I[2, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null]]"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	got = fmt.Sprint(collect(t, env, "SELECT * FROM wide ORDER BY id"))
+	want = "[+I[1, -128, -999.990, 12345678901234.567800, 2024-02-29T23:59:59.123, héllo, null] +I[2, null, null, null, null, null, null]]"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
 }
