@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -45,14 +46,79 @@ func (e *LockedError) Unwrap() error { return ErrLocked }
 // The file itself stays (removing a lock file races with the next opener).
 func LockPath(path string) string { return path + ".lock" }
 
-// workspaceLock is a held lock on LockPath.
-type workspaceLock struct{ f *os.File }
+// workspaceLock is a held lock on LockPath, and on the workspace file's
+// identity lock (identityLockPath) when the file exists.
+type workspaceLock struct{ f, id *os.File }
 
 // lockWorkspace takes the workspace's lock without waiting, and records
 // this process and the time in the lock file (for the message another
 // opener shows).
+//
+// A workspace reached through a symbolic link locks the file it points to
+// (the path is resolved first), and one reached through another hard link
+// is caught by a second lock named after the file's device and inode, so
+// two windows never write one file.
 func lockWorkspace(path string) (*workspaceLock, error) {
-	f, err := os.OpenFile(LockPath(path), os.O_RDWR|os.O_CREATE, 0o644)
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	l, err := lockFileAt(LockPath(path), path)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.lockIdentity(path); err != nil {
+		l.release()
+		return nil, err
+	}
+	return l, nil
+}
+
+// lockIdentity takes the identity lock of the file at path once the file
+// exists (Open calls it again after creating a new workspace).
+func (l *workspaceLock) lockIdentity(path string) error {
+	if l.id != nil {
+		return nil
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	idPath, ok := identityLockPath(path)
+	if !ok {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(idPath), 0o700); err != nil {
+		return nil // no cache folder: the path lock alone
+	}
+	id, err := lockFileAt(idPath, path)
+	if err != nil {
+		return err
+	}
+	l.id = id.f
+	return nil
+}
+
+// identityLockPath names the lock of the file at path by its device and
+// inode, in the user's cache folder (<cache>/riffle/locks/<dev>-<ino>.lock):
+// every hard link of a file shares it. ok is false when the file does not
+// exist yet or the system has no inodes.
+func identityLockPath(path string) (string, bool) {
+	dev, ino, ok := fileIdentity(path)
+	if !ok {
+		return "", false
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", false
+	}
+	return filepath.Join(dir, "riffle", "locks", fmt.Sprintf("%x-%x.lock", dev, ino)), true
+}
+
+// lockFileAt takes the lock file lockPath for the workspace at path.
+func lockFileAt(lockPath, path string) (*workspaceLock, error) {
+	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: locking the workspace: %w", err)
 	}
@@ -89,11 +155,16 @@ func parseLockInfo(s string) (pid int, since time.Time) {
 	return pid, since
 }
 
-// release gives the lock up (closing the file releases it).
+// release gives the locks up (closing the files releases them).
 func (l *workspaceLock) release() {
-	if l != nil && l.f != nil {
-		unlockFile(l.f)
-		l.f.Close()
-		l.f = nil
+	if l == nil {
+		return
+	}
+	for _, f := range []**os.File{&l.id, &l.f} {
+		if *f != nil {
+			unlockFile(*f)
+			(*f).Close()
+			*f = nil
+		}
 	}
 }

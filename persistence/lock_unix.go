@@ -27,3 +27,12 @@ func tryLockFile(f *os.File) (bool, error) {
 }
 
 func unlockFile(f *os.File) { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+
+// fileIdentity returns the device and inode of the file at path.
+func fileIdentity(path string) (dev, ino uint64, ok bool) {
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		return 0, 0, false
+	}
+	return uint64(st.Dev), uint64(st.Ino), true
+}

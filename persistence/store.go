@@ -67,6 +67,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		lock.release()
 		return nil, err
 	}
+	if err := lock.lockIdentity(path); err != nil {
+		s.db.Close()
+		lock.release()
+		return nil, err
+	}
 	s.lock = lock
 	return s, nil
 }

@@ -572,3 +572,34 @@ func TestWorkspaceLock(t *testing.T) {
 		t.Errorf("lock file: %v", err)
 	}
 }
+
+// A second window cannot reach an open workspace through a symbolic link
+// or a hard link to its file: the lock follows the file, not the path.
+func TestLockFollowsTheFileNotThePath(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ws.riffle")
+	first, err := Open(ctx, path)
+	must(t, err)
+	defer first.Close()
+	sym := filepath.Join(t.TempDir(), "sym.riffle")
+	must(t, os.Symlink(path, sym))
+	hard := filepath.Join(dir, "hard.riffle")
+	must(t, os.Link(path, hard))
+	for _, p := range []string{sym, hard} {
+		second, err := Open(ctx, p)
+		if err == nil {
+			second.Close()
+			t.Fatalf("%s: opened while the workspace is open", p)
+		}
+		if !errors.Is(err, ErrLocked) {
+			t.Fatalf("%s: %v", p, err)
+		}
+	}
+	// once closed, it opens again (and the identity lock is free)
+	must(t, first.Close())
+	second, err := Open(ctx, path)
+	must(t, err)
+	must(t, second.Close())
+}
