@@ -23,8 +23,11 @@ const (
 	// FormatJSONLines writes one JSON object per row and line, keys the
 	// column names in order, values as Flink's json format writes them
 	// (the 'json' format's encoder: TIMESTAMP "yyyy-MM-dd HH:mm:ss[.f]",
-	// TIMESTAMP_LTZ in UTC with 'Z', DECIMAL with its exact digits, BYTES
-	// as base64, ROW as an object, MAP as an object with the keys' text).
+	// TIMESTAMP_LTZ in UTC with 'Z', BYTES as base64, ROW as an object, MAP
+	// as an object with the keys' text) with
+	// 'json.encode.decimal-as-plain-number' = 'true': DECIMAL with its
+	// exact digits at its scale (10.00; by default Flink strips the zeros
+	// and writes 1E+1).
 	FormatJSONLines
 	// FormatParquet writes one Parquet file with the 'parquet' format's
 	// encoder (its type mapping and default compression); it needs the
@@ -172,7 +175,12 @@ func Write(ctx context.Context, w io.Writer, rows Rows, f ExportFormat, opts CSV
 	if !ok {
 		return 0, fmt.Errorf("export: %s needs typed rows", f)
 	}
-	return WriteEncoded(ctx, w, vr, f.String(), nil, progress)
+	var options map[string]string
+	if f == FormatJSONLines {
+		// exact digits (10.00, not Jackson's stripped 1E+1)
+		options = map[string]string{"encode.decimal-as-plain-number": "true"}
+	}
+	return WriteEncoded(ctx, w, vr, f.String(), options, progress)
 }
 
 // Export writes rows to the file path in format f atomically, as

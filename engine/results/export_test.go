@@ -33,7 +33,7 @@ func typedRows(t testing.TB, n int) *Frozen {
 	r := New(typedCols, Options{})
 	base := time.Date(2001, 1, 1, 14, 0, 0, 0, time.UTC)
 	for i := range n {
-		row := []any{int64(i), "say \"hi\"\n", types.MustDecimal("19.99"), 0.5, i%2 == 0, types.DateOf(2001, 1, 1),
+		row := []any{int64(i), "say \"hi\"\n", types.MustDecimal("10.00"), 0.5, i%2 == 0, types.DateOf(2001, 1, 1),
 			base.Add(time.Duration(i) * time.Millisecond), base, []any{"a", nil}, &types.Map{Keys: []any{"k"}, Values: []any{int32(7)}},
 			types.NewRow("Albuquerque", 35.04), []byte{0, 1, 0xff}}
 		if i == 1 {
@@ -54,7 +54,7 @@ func TestExportJSONLinesAsFlinksJSONFormat(t *testing.T) {
 	if err != nil || n != 2 {
 		t.Fatalf("%d rows, %v", n, err)
 	}
-	want := `{"id":0,"name":"say \"hi\"\n","price":19.99,"ratio":0.5,"ok":true,"day":"2001-01-01","at":"2001-01-01 14:00:00","logged":"2001-01-01 14:00:00Z","tags":["a",null],"attrs":{"k":7},"origin":{"city":"Albuquerque","lat":35.04},"raw":"AAH/"}` + "\n" +
+	want := `{"id":0,"name":"say \"hi\"\n","price":10.00,"ratio":0.5,"ok":true,"day":"2001-01-01","at":"2001-01-01 14:00:00","logged":"2001-01-01 14:00:00Z","tags":["a",null],"attrs":{"k":7},"origin":{"city":"Albuquerque","lat":35.04},"raw":"AAH/"}` + "\n" +
 		`{"id":1,"name":null,"price":null,"ratio":null,"ok":null,"day":null,"at":null,"logged":null,"tags":null,"attrs":null,"origin":null,"raw":null}` + "\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
