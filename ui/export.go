@@ -30,6 +30,8 @@ var (
 	policyChoices    = []string{"As needed", "All", "All but NULLs", "Never"}
 	policyValues     = []results.QuotePolicy{results.QuoteAsNeeded, results.QuoteAll, results.QuoteAllButNulls, results.QuoteNever}
 	eolChoices       = []string{"LF (Unix, macOS)", "CRLF (Windows)"}
+	formatChoices    = []string{"CSV", "JSON Lines", "Parquet"}
+	formatValues     = []results.ExportFormat{results.FormatCSV, results.FormatJSONLines, results.FormatParquet}
 	decimalChoices   = []string{"Point .", "Comma ,"}
 )
 
@@ -37,6 +39,9 @@ var (
 // set. Tests fill it and call submit.
 type exportForm struct {
 	path      *widget.Entry
+	format    *widget.Select // nil: CSV only (Run to CSV file)
+	csvOnly   []fyne.Disableable
+	csvNote   *widget.Label
 	delimiter *widget.Select
 	quote     *widget.Select
 	policy    *widget.Select
@@ -55,6 +60,8 @@ type exportForm struct {
 	rt        *resultTab      // the result they come from (nil for Run to CSV)
 	// start begins writing once the target is checked.
 	start func(path string, opts results.CSVOptions)
+	// lastFormat is the format the path's extension was last set for.
+	lastFormat results.ExportFormat
 }
 
 // exportJob is an export in progress.
@@ -89,11 +96,12 @@ func indexOfRune(rs []rune, s string, def int) int {
 	return def
 }
 
-// showExportDialog opens "Export CSV…" for a result: the current view's
-// rows are frozen now (a running query exports what it has so far).
+// showExportDialog opens "Export…" for a result: the current view's rows
+// are frozen now (a running query exports what it has so far) and written
+// as CSV, JSON Lines or Parquet.
 func (wb *Workbench) showExportDialog(rt *resultTab) *exportForm {
 	f := wb.newExportForm(rt)
-	wb.showCSVDialog(f, "Export CSV", "Export")
+	wb.showCSVDialog(f, "Export result", "Export")
 	return f
 }
 
@@ -115,14 +123,75 @@ func (wb *Workbench) newExportForm(rt *resultTab) *exportForm {
 		view = rt.grid.view
 	}
 	f := wb.newCSVForm(fileNameFor(rt))
+	f.addFormatChoice(wb.exportSettings().Format)
 	f.rt, f.frozen = rt, rt.res.Freeze(view)
 	what := fmt.Sprintf("%s rows of the %s view", groupDigits(f.frozen.Len()), strings.ToLower(viewNames[view]))
 	if rt.isRunning() {
 		what += " (a snapshot: the query is still running)"
 	}
 	f.rowsLbl.SetText(what)
-	f.start = func(path string, opts results.CSVOptions) { wb.startExport(rt, f.frozen, path, opts) }
+	f.start = func(path string, opts results.CSVOptions) { wb.startExport(rt, f.frozen, path, f.exportFormat(), opts) }
 	return f
+}
+
+// addFormatChoice adds the format choice (CSV, JSON Lines, Parquet) to a
+// form, set to the saved format name: the file name's extension follows
+// it, and the CSV options are disabled for the other formats.
+func (f *exportForm) addFormatChoice(saved string) {
+	f.csvOnly = []fyne.Disableable{f.delimiter, f.quote, f.policy, f.header, f.nullText, f.eol, f.bom, f.replaceNL, f.nlReplace, f.decimal}
+	f.csvNote = widget.NewLabel("")
+	f.csvNote.Importance = widget.LowImportance
+	f.csvNote.Wrapping = fyne.TextWrapWord
+	f.format = widget.NewSelect(formatChoices, func(string) { f.formatChanged() })
+	i := 0
+	if ef, err := results.ParseExportFormat(saved); err == nil {
+		i = int(ef)
+	}
+	f.format.SetSelectedIndex(i)
+}
+
+// exportFormat is the chosen format (CSV for forms without the choice).
+func (f *exportForm) exportFormat() results.ExportFormat {
+	if f.format == nil || f.format.SelectedIndex() < 0 {
+		return results.FormatCSV
+	}
+	return formatValues[f.format.SelectedIndex()]
+}
+
+// formatChanged makes the path's extension follow the format and enables
+// the CSV options only for CSV.
+func (f *exportForm) formatChanged() {
+	ef := f.exportFormat()
+	p := f.path.Text
+	ext := filepath.Ext(p)
+	if old, ok := results.ExportFormatOf(p); ok || ext == "" {
+		if !ok {
+			old = f.lastFormat
+		}
+		if old != ef || ext == "" {
+			p = strings.TrimSuffix(p, ext) + ef.Extension()
+			f.path.SetText(p)
+		}
+	}
+	f.lastFormat = ef
+	for _, w := range f.csvOnly {
+		if ef == results.FormatCSV {
+			w.Enable()
+		} else {
+			w.Disable()
+		}
+	}
+	if ef == results.FormatCSV && !f.replaceNL.Checked {
+		f.nlReplace.Disable()
+	}
+	switch ef {
+	case results.FormatJSONLines:
+		f.csvNote.SetText("One JSON object per line, values as Flink's json format writes them (timestamps as text, decimals exact, NULL as null). The CSV options below do not apply.")
+	case results.FormatParquet:
+		f.csvNote.SetText("One Parquet file with the column types of the result, as Flink's parquet format writes them. The CSV options below do not apply.")
+	default:
+		f.csvNote.SetText("")
+	}
 }
 
 // newCSVForm builds the CSV options form with the last choices and a file
@@ -225,9 +294,16 @@ func (f *exportForm) content() fyne.CanvasObject {
 		d.Resize(fileDialogSize(f.wb.win))
 		d.Show()
 	})
-	form := widget.NewForm(
-		widget.NewFormItem("File", container.NewBorder(nil, nil, nil, browse, f.path)),
-		widget.NewFormItem("Rows", f.rowsLbl),
+	form := widget.NewForm()
+	if f.format != nil {
+		form.AppendItem(widget.NewFormItem("Format", f.format))
+	}
+	form.AppendItem(widget.NewFormItem("File", container.NewBorder(nil, nil, nil, browse, f.path)))
+	form.AppendItem(widget.NewFormItem("Rows", f.rowsLbl))
+	if f.csvNote != nil {
+		form.AppendItem(widget.NewFormItem("", f.csvNote))
+	}
+	for _, it := range []*widget.FormItem{
 		widget.NewFormItem("Delimiter", f.delimiter),
 		widget.NewFormItem("Quote character", f.quote),
 		widget.NewFormItem("Quote fields", f.policy),
@@ -237,7 +313,9 @@ func (f *exportForm) content() fyne.CanvasObject {
 		widget.NewFormItem("Encoding", f.bom),
 		widget.NewFormItem("Line breaks", container.NewBorder(nil, nil, f.replaceNL, nil, f.nlReplace)),
 		widget.NewFormItem("Decimal separator", f.decimal),
-	)
+	} {
+		form.AppendItem(it)
+	}
 	return container.NewBorder(nil, f.errLbl, nil, nil, form)
 }
 
@@ -262,6 +340,9 @@ func (f *exportForm) options() (results.CSVOptions, persistence.ExportSettings) 
 		NullText: o.NullText, CRLF: o.CRLF, BOM: o.BOM, ReplaceNewlines: o.ReplaceNewlines,
 		NewlineReplacement: o.NewlineReplacement, DecimalSeparator: string(o.DecimalSeparator),
 		LastDir: filepath.Dir(f.path.Text),
+	}
+	if f.format != nil {
+		s.Format = f.exportFormat().String()
 	}
 	if o.DecimalSeparator == 0 {
 		s.DecimalSeparator = "."
@@ -294,6 +375,9 @@ func (wb *Workbench) submitExport(f *exportForm) {
 		dialog.ShowError(fmt.Errorf("the folder %s does not exist", filepath.Dir(path)), wb.win)
 		return
 	}
+	if settings.Format == "" {
+		settings.Format = wb.exportSettings().Format // Run to CSV file keeps the export dialog's choice
+	}
 	wb.exportPrefs = settings
 	_ = wb.store.SaveExportSettings(context.Background(), settings)
 	start := func() { f.start(path, opts) }
@@ -311,7 +395,7 @@ func (wb *Workbench) submitExport(f *exportForm) {
 
 // startExport writes rows to path in the background with a progress
 // dialog whose Cancel leaves path untouched.
-func (wb *Workbench) startExport(rt *resultTab, rows results.Rows, path string, opts results.CSVOptions) *exportJob {
+func (wb *Workbench) startExport(rt *resultTab, rows results.Rows, path string, format results.ExportFormat, opts results.CSVOptions) *exportJob {
 	ctx, cancel := context.WithCancel(context.Background())
 	j := &exportJob{path: path, cancel: cancel, bar: widget.NewProgressBar(), label: widget.NewLabel("Starting…")}
 	j.total.Store(int64(rows.Len()))
@@ -333,10 +417,15 @@ func (wb *Workbench) startExport(rt *resultTab, rows results.Rows, path string, 
 					err = fmt.Errorf("internal error: %v", p)
 				}
 			}()
-			err = wb.exportCSV(ctx, rows, path, opts, func(written, total int) {
+			progress := func(written, total int) {
 				j.written.Store(int64(written))
 				j.total.Store(int64(total))
-			})
+			}
+			if format == results.FormatCSV {
+				err = wb.exportCSV(ctx, rows, path, opts, progress)
+			} else {
+				err = results.Export(ctx, rows, path, format, opts, progress)
+			}
 		}()
 		cancel()
 		wb.do(func() { wb.exportDone(j, err, time.Since(started)) })

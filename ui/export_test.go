@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/riffle-sql/riffle/engine/connector/infer"
 	"github.com/riffle-sql/riffle/engine/results"
 )
 
@@ -141,7 +142,7 @@ func TestCancelledExportKeepsTheOldFile(t *testing.T) {
 	if err := os.WriteFile(target, []byte("precious\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	j := h.wb.startExport(rt, rt.res.Freeze(results.TableView), target, results.DefaultCSVOptions())
+	j := h.wb.startExport(rt, rt.res.Freeze(results.TableView), target, results.FormatCSV, results.DefaultCSVOptions())
 	<-writing
 	j.canceled.Store(true)
 	j.cancel()
@@ -199,4 +200,61 @@ func (s *slowRows) AppendText(dst []byte, row, col int) ([]byte, bool) {
 		return append(dst, 'x'), false
 	}
 	return s.Rows.AppendText(dst, row, col)
+}
+
+func TestExportDialogJSONLinesAndParquet(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("")
+	tab.ed.SetText(tricky)
+	rt := h.runStatement()
+	h.waitDone(rt)
+	dir := t.TempDir()
+
+	f := h.wb.showExportDialog(rt)
+	if f.format.Selected != "CSV" || !strings.HasSuffix(f.path.Text, ".csv") || f.delimiter.Disabled() {
+		t.Fatalf("defaults: %q %q %v", f.format.Selected, f.path.Text, f.delimiter.Disabled())
+	}
+	f.path.SetText(filepath.Join(dir, "out.csv"))
+	f.format.SetSelected("JSON Lines")
+	if f.path.Text != filepath.Join(dir, "out.jsonl") || !f.delimiter.Disabled() || !f.bom.Disabled() {
+		t.Errorf("JSON Lines: path %q, CSV options disabled %v", f.path.Text, f.delimiter.Disabled())
+	}
+	f.dlg.Confirm()
+	h.until("the export to finish", func() bool { return len(h.wb.exports) == 0 })
+	got, err := os.ReadFile(filepath.Join(dir, "out.jsonl"))
+	if err != nil {
+		t.Fatalf("%v; messages:\n%s", err, h.messages())
+	}
+	lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
+	if len(lines) != 7 || lines[0] != `{"id":1,"s":"plain","d":1.5}` || lines[1] != `{"id":2,"s":"a,b","d":null}` ||
+		lines[2] != `{"id":3,"s":"say \"hi\"","d":2.0}` || lines[3] != `{"id":4,"s":"two\nlines","d":3.0}` || lines[5] != `{"id":6,"s":null,"d":5.0}` {
+		t.Errorf("lines:\n%s", got)
+	}
+
+	// Parquet: the extension follows, the choice is remembered
+	f = h.wb.showExportDialog(rt)
+	if f.format.Selected != "JSON Lines" || !strings.HasSuffix(f.path.Text, ".jsonl") {
+		t.Errorf("remembered: %q %q", f.format.Selected, f.path.Text)
+	}
+	f.format.SetSelected("Parquet")
+	if !strings.HasSuffix(f.path.Text, ".parquet") {
+		t.Errorf("parquet path %q", f.path.Text)
+	}
+	target := filepath.Join(dir, "out.parquet")
+	f.path.SetText(target)
+	f.dlg.Confirm()
+	h.until("the export to finish", func() bool { return len(h.wb.exports) == 0 })
+	if !strings.Contains(h.messages(), "Exported 7 rows to "+target) {
+		t.Fatalf("messages:\n%s", h.messages())
+	}
+	res, err := infer.File(target, infer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Records != 7 || len(res.Columns) != 3 || res.Columns[0].Name != "id" || res.Columns[1].Type.String() != "STRING" {
+		t.Errorf("read back: %d rows, columns %+v", res.Records, res.Columns)
+	}
+	if res.Columns[2].Nulls != 1 || res.Columns[1].Example != "plain" {
+		t.Errorf("read back: nulls %d example %q", res.Columns[2].Nulls, res.Columns[1].Example)
+	}
 }

@@ -193,7 +193,7 @@ func (rt *resultTab) build() {
 	rt.errLbl.Wrapping = fyne.TextWrapWord
 	rt.errLbl.Importance = widget.DangerImportance
 	rt.errLbl.Hide()
-	rt.exportBtn = widget.NewButtonWithIcon("Export CSV…", theme.DownloadIcon(), func() { wb.showExportDialog(rt) })
+	rt.exportBtn = widget.NewButtonWithIcon("Export…", theme.DownloadIcon(), func() { wb.showExportDialog(rt) })
 	rt.exportBtn.Importance = widget.LowImportance
 
 	var body fyne.CanvasObject
@@ -518,7 +518,7 @@ func (rt *resultTab) showMenuWith(extra []*fyne.MenuItem, at fyne.Position) {
 		fyne.NewMenuItem("Copy with column names", func() { rt.grid.copySelection(nil, true) }),
 		fyne.NewMenuItem("Select all", rt.grid.selectAll),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Export CSV…", func() { rt.wb.showExportDialog(rt) }),
+		fyne.NewMenuItem("Export…", func() { rt.wb.showExportDialog(rt) }),
 	)...)
 	showMenuAt(m, c, at) // popupmenu.go: upward near the bottom
 }
