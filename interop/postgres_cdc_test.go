@@ -584,7 +584,7 @@ func TestPostgresCDCErrors(t *testing.T) {
 	wantErr(t, "type mismatch", try("id INT, name INT, PRIMARY KEY (id) NOT ENFORCED", p, "e"), "column `name`: PostgreSQL type text cannot be read as INT")
 	wantErr(t, "narrowing", try("id SMALLINT, name STRING, PRIMARY KEY (id) NOT ENFORCED", p, "e"), "PostgreSQL type integer cannot be read as SMALLINT")
 	wantErr(t, "plug-in", try(cols, p, "e", "'decoding.plugin.name' = 'decoderbufs'"), "'decoding.plugin.name' = 'decoderbufs' is not supported", "pgoutput")
-	wantErr(t, "startup mode", try(cols, p, "e", "'scan.startup.mode' = 'timestamp'"), "Supported values are [initial, latest-offset], but was: timestamp")
+	wantErr(t, "startup mode", try(cols, p, "e", "'scan.startup.mode' = 'timestamp'"), "Supported values are [initial, latest-offset, committed-offset, snapshot], but was: timestamp")
 	wantErr(t, "no primary key", try("id INT, name STRING", p, "e"), "a PRIMARY KEY is required")
 	wantErr(t, "changelog mode", try(cols, p, "e", "'changelog-mode' = 'retract'"), "invalid value for option 'changelog-mode'")
 	wantErr(t, "slot name", try(cols, p, "e", "'slot.name' = 'Bad-Slot'"), "is not a valid replication slot name")
@@ -665,4 +665,54 @@ func TestPostgresCDCServerRestart(t *testing.T) {
 	t.Logf("restart took %s", time.Since(t0))
 	cdcExec(t, e, `CREATE TABLE r2 (id INT, s STRING, PRIMARY KEY (id) NOT ENFORCED) `+cdcWith(p, "r", "cdc_restart_other"))
 	wantErr(t, "wal_level", cdcQueryError(t, e, "SELECT * FROM r2"), "has wal_level = 'replica'", "wal_level = 'logical'")
+}
+
+// TestPostgresCDCCommittedOffsetAndSnapshotMode: 'committed-offset'
+// resumes after the last transaction the previous query read (changes made
+// while no query ran included, none twice); 'snapshot' reads the table once
+// and ends, in batch mode too.
+func TestPostgresCDCCommittedOffsetAndSnapshotMode(t *testing.T) {
+	p := PostgresFromEnv(t).CreateDatabase(t, "cdc_committed")
+	p.Exec(t, "CREATE TABLE c (id INT PRIMARY KEY, s TEXT)", "ALTER TABLE c REPLICA IDENTITY FULL", "INSERT INTO c VALUES (1, 'before')")
+	e := cdcEnv(t)
+	cdcExec(t, e, `CREATE TABLE c (id INT, s STRING, PRIMARY KEY (id) NOT ENFORCED) `+
+		cdcWith(p, "c", "cdc_committed_slot", "'scan.startup.mode' = 'committed-offset'"))
+	s := cdcStart(t, e, "SELECT * FROM c")
+	waitSlotActive(t, p, "cdc_committed_slot")
+	p.Exec(t, "INSERT INTO c VALUES (2, 'first run')")
+	sameStrings(t, "first run", s.next(1), []string{"+I[2, first run]"})
+	s.stop()
+	waitSlotInactive(t, p, "cdc_committed_slot")
+	p.Exec(t, "INSERT INTO c VALUES (3, 'while stopped')", "UPDATE c SET s = 'changed' WHERE id = 1")
+	s = cdcStart(t, e, "SELECT * FROM c")
+	sameStrings(t, "second run", s.next(3), []string{"+I[3, while stopped]", "-U[1, before]", "+U[1, changed]"})
+	s.stop()
+	waitSlotInactive(t, p, "cdc_committed_slot")
+	p.Exec(t, "SELECT pg_drop_replication_slot('cdc_committed_slot')")
+
+	// snapshot mode: bounded and insert-only, so batch mode reads it
+	b := table.MustCreate(table.InBatchMode())
+	cdcExec(t, b, `CREATE TABLE c (id INT, s STRING, PRIMARY KEY (id) NOT ENFORCED) `+
+		cdcWith(p, "c", "cdc_committed_snap", "'scan.startup.mode' = 'snapshot'"))
+	res, err := b.ExecuteSQL("SELECT COUNT(*), MAX(id) FROM c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := res.Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for it.Next() {
+		got = append(got, it.Row().String())
+	}
+	if err := it.Err(); err != nil {
+		t.Fatal(err)
+	}
+	it.Close()
+	sameStrings(t, "snapshot in batch mode", got, []string{"+I[3, 3]"})
+	var n int
+	if err := p.Connect(t).QueryRow(context.Background(), "SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'cdc_committed_snap'").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("snapshot mode created a slot (%d, %v)", n, err)
+	}
 }

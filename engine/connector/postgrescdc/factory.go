@@ -44,9 +44,13 @@ const (
 
 // Startup modes.
 const (
-	StartupInitial = "initial"
-	StartupLatest  = "latest-offset"
+	StartupInitial   = "initial"
+	StartupLatest    = "latest-offset"
+	StartupCommitted = "committed-offset"
+	StartupSnapshot  = "snapshot"
 )
+
+var startupModes = []string{StartupInitial, StartupLatest, StartupCommitted, StartupSnapshot}
 
 // Changelog modes (Flink CDC's DebeziumChangelogMode).
 const (
@@ -77,7 +81,7 @@ func (Factory) Options() []connector.Option {
 		{Key: OptSlotName, Required: true, Kind: "string", Description: "Logical replication slot to create or reuse: lower-case letters, digits and '_'."},
 		{Key: OptDecodingPluginName, Default: "pgoutput", Kind: "enum", Values: []string{"pgoutput"}, Description: "Logical decoding plug-in; Riffle supports pgoutput only (Flink CDC's default is decoderbufs)."},
 		{Key: OptChangelogMode, Default: ChangelogAll, Kind: "enum", Values: []string{ChangelogAll, ChangelogUpsert}, Description: "all: a retract changelog (-U/+U, needs REPLICA IDENTITY FULL); upsert: +U and -D by primary key."},
-		{Key: OptStartupMode, Default: StartupInitial, Kind: "enum", Values: []string{StartupInitial, StartupLatest}, Description: "initial: snapshot then changes; latest-offset: changes from now on."},
+		{Key: OptStartupMode, Default: StartupInitial, Kind: "enum", Values: startupModes, Description: "initial: snapshot then changes; latest-offset: changes from now on; committed-offset: changes from the slot's confirmed position; snapshot: the snapshot alone (bounded)."},
 		{Key: OptIncrementalSnap, Default: "false", Kind: "bool", Description: "Accepted for compatibility; the snapshot is always one consistent read exported by the slot."},
 		{Key: OptHeartbeatInterval, Default: "30s", Kind: "duration", Description: "Interval of the standby status updates sent to the server while idle."},
 		{Key: OptConnectTimeout, Default: "30s", Kind: "duration", Description: "Timeout of one connection attempt."},
@@ -139,12 +143,10 @@ func parseOptions(ctx *connector.Context) (*tableOptions, error) {
 	}
 	if v, ok := o[OptStartupMode]; ok {
 		switch strings.ToLower(v) {
-		case StartupInitial, StartupLatest:
+		case StartupInitial, StartupLatest, StartupCommitted, StartupSnapshot:
 			t.startup = strings.ToLower(v)
-		case "snapshot", "committed-offset":
-			return nil, t.errorf("invalid value for option '%s': '%s' is a Flink CDC mode Riffle does not support; supported values are [%s, %s]", OptStartupMode, v, StartupInitial, StartupLatest)
 		default:
-			return nil, t.errorf("invalid value for option '%s'. Supported values are [%s, %s], but was: %s", OptStartupMode, StartupInitial, StartupLatest, v)
+			return nil, t.errorf("invalid value for option '%s'. Supported values are [%s], but was: %s", OptStartupMode, strings.Join(startupModes, ", "), v)
 		}
 	}
 	if v, ok := o[OptChangelogMode]; ok {

@@ -49,11 +49,12 @@ type reader struct {
 	outTypes []*types.DataType
 	bb       *types.BatchBuilder
 
-	conn    *pgx.Conn       // regular connection (snapshot); nil after it
-	repl    *pgconn.PgConn  // replication connection
-	snap    bool            // a snapshot transaction is open on conn
-	startAt pglogrepl.LSN   // where streaming starts (0: the slot's confirmed position)
-	rels    map[uint32]*rel // relations seen in the stream
+	conn     *pgx.Conn       // regular connection (snapshot); nil after it
+	repl     *pgconn.PgConn  // replication connection
+	snap     bool            // a snapshot transaction is open on conn
+	snapOnly bool            // 'snapshot' startup mode: end after it
+	startAt  pglogrepl.LSN   // where streaming starts (0: the slot's confirmed position)
+	rels     map[uint32]*rel // relations seen in the stream
 
 	items  chan item
 	cancel context.CancelFunc
@@ -342,6 +343,14 @@ func openReader(ctx context.Context, s *Source, spec connector.ReadSpec) (_ *rea
 		r.outTypes = append(r.outTypes, meta[k])
 	}
 	r.bb = types.NewBatchBuilder(r.outTypes)
+	if t.startup == StartupSnapshot {
+		// the snapshot alone: no slot, no publication
+		if _, err := r.conn.Exec(ctx, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"); err != nil {
+			return nil, t.errorf("cannot begin the snapshot transaction: %v", err)
+		}
+		r.snap, r.snapOnly = true, true
+		return r.start(), nil
+	}
 	if err := t.ensurePublication(ctx, r.conn); err != nil {
 		return nil, err
 	}
@@ -396,12 +405,32 @@ func openReader(ctx context.Context, s *Source, spec connector.ReadSpec) (_ *rea
 		}
 		r.conn.Close(ctx)
 		r.conn = nil
+	case StartupCommitted:
+		// resume where the slot's consumer left off (its
+		// confirmed_flush_lsn); a new slot starts now
+		if !slot.exists {
+			res, err := pglogrepl.CreateReplicationSlot(ctx, r.repl, t.slot, "pgoutput",
+				pglogrepl.CreateReplicationSlotOptions{Mode: pglogrepl.LogicalReplication, SnapshotAction: "NOEXPORT_SNAPSHOT"})
+			if err != nil {
+				return nil, t.slotError("create", err)
+			}
+			if r.startAt, err = pglogrepl.ParseLSN(res.ConsistentPoint); err != nil {
+				return nil, t.errorf("bad consistent point %q of slot '%s'", res.ConsistentPoint, t.slot)
+			}
+		}
+		r.conn.Close(ctx)
+		r.conn = nil
 	}
+	return r.start(), nil
+}
+
+// start starts the goroutine that reads the snapshot and the stream.
+func (r *reader) start() *reader {
 	rctx, cancel := context.WithCancel(context.Background())
 	r.cancel = cancel
 	r.wg.Add(1)
 	go r.run(rctx)
-	return r, nil
+	return r
 }
 
 func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
@@ -428,7 +457,11 @@ func (r *reader) run(ctx context.Context) {
 	defer r.wg.Done()
 	err := r.readSnapshot(ctx)
 	if err == nil {
-		err = r.stream(ctx)
+		if r.snapOnly {
+			err = io.EOF
+		} else {
+			err = r.stream(ctx)
+		}
 	}
 	if err != nil && ctx.Err() == nil {
 		select {
@@ -655,6 +688,13 @@ func (r *reader) stream(ctx context.Context) error {
 		}
 		return err
 	}
+	defer func() {
+		// a cancelled query reports the position it reached, from which
+		// 'committed-offset' resumes
+		if ctx.Err() != nil && r.repl != nil && !r.repl.IsClosed() {
+			_ = sendStatus(true)
+		}
+	}()
 	for {
 		if ctx.Err() != nil {
 			return ctx.Err()

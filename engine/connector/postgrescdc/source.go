@@ -67,13 +67,19 @@ func newSource(ctx *connector.Context, t *tableOptions) (*Source, error) {
 }
 
 // Bounded is false: the source follows the table's changes until the query
-// is cancelled.
-func (s *Source) Bounded() bool { return false }
+// is cancelled; true with 'scan.startup.mode' = 'snapshot', which reads the
+// snapshot alone.
+func (s *Source) Bounded() bool { return s.t.startup == StartupSnapshot }
 
 // ChangelogMode is [I, UB, UA, D] ('changelog-mode' = 'all', Flink CDC's
 // ChangelogMode.all()) or [I, UA, D] ('upsert', ChangelogMode.upsert(): the
-// planner adds a ChangelogNormalize on the primary key).
+// planner adds a ChangelogNormalize on the primary key); [I] for the
+// 'snapshot' startup mode.
 func (s *Source) ChangelogMode() types.ChangelogMode {
+	if s.t.startup == StartupSnapshot {
+		// only +I rows: usable in batch mode as well
+		return types.InsertOnlyMode
+	}
 	if s.t.upsert {
 		return types.UpsertMode
 	}
