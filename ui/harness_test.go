@@ -92,7 +92,9 @@ type harness struct {
 func open(t testing.TB, path string, opts ...func(*Options)) *harness {
 	t.Helper()
 	h := &harness{t: t, q: &uiQueue{}, path: path}
-	o := Options{Workspace: path, DataDir: sharedDataDir(t), Do: h.q.Do, NoTicker: true, FlashDuration: -1}
+	// NoWorkspaceCatalog: the tests written against default_catalog keep it
+	// (workspace_catalog_test.go turns the workspace catalog on)
+	o := Options{Workspace: path, DataDir: sharedDataDir(t), Do: h.q.Do, NoTicker: true, FlashDuration: -1, NoWorkspaceCatalog: true}
 	for _, f := range opts {
 		f(&o)
 	}

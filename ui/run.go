@@ -496,6 +496,9 @@ func (wb *Workbench) execOne(ctx context.Context, req runReq, st *runState, text
 	}
 	res, err := wb.executeReq(ctx, req, text, pos)
 	if err != nil {
+		if wb.rerunUnchanged(req, stmt, text, pos, started, err) { // workspace_catalog.go: an unchanged CREATE run again
+			return true
+		}
 		wb.fail(req, text, pos, err, started)
 		return false
 	}
@@ -516,9 +519,7 @@ func (wb *Workbench) execOne(ctx context.Context, req runReq, st *runState, text
 		}
 		// Only the embedded engine's DDL is replayed at start: a gateway's
 		// tables may name paths of another machine.
-		if req.source == srcEditor && req.conn.embedded() && stmt != nil && isCatalogDDL(stmt) && wb.recordInit(text, stmt) {
-			msg += " Recorded in the init script."
-		}
+		msg += wb.ddlNote(req, stmt, text) // workspace_catalog.go: saved in the workspace catalog, or recorded in the init script
 		if req.source != srcInit {
 			wb.addHistory(text, started, time.Since(started), 0, "")
 			wb.post(levelInfo, summary(text)+"\n"+msg, req.loc(pos))

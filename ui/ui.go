@@ -68,6 +68,12 @@ type Options struct {
 	// ReadOnly opens the workspace without its lock and never writes it
 	// (persistence.OpenReadOnly): for a workspace another window has open.
 	ReadOnly bool
+	// NoWorkspaceCatalog, when set, keeps the workbench as it was before
+	// workspaces had a persistent catalog (workspace_catalog.go): user
+	// objects live in default_catalog and the editor's DDL is recorded in
+	// the init script, which replays it at start. The tests of features
+	// written against default_catalog set it.
+	NoWorkspaceCatalog bool
 }
 
 // Run opens the main window on a and blocks until it is closed or ctx is

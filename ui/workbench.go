@@ -115,6 +115,9 @@ type Workbench struct {
 	tabFit      tabFit // the result tabs' titles fit the strip (tabfit.go)
 
 	startProblems []string // what went wrong while opening, for Messages
+	startNotes    []string // what opening did that the user should know, for Messages
+
+	wsCatalog *workspaceCatalog // the workspace's persistent catalog (workspace_catalog.go)
 
 	exports     []*exportJob
 	fileRuns    []*fileRun
@@ -182,6 +185,7 @@ func New(w fyne.Window, opts Options) (*Workbench, error) {
 		return nil, err
 	}
 	wb.env = env
+	wb.openWorkspaceCatalog(ctx, path, ws) // workspace_catalog.go: the catalog `workspace`, current
 	wb.conns = newConnections(wb, ws)
 	wb.runQ = make(chan queued, 1024)
 	go wb.worker(wb.runQ)
@@ -199,6 +203,9 @@ func New(w fyne.Window, opts Options) (*Workbench, error) {
 	}
 	for _, p := range wb.startProblems {
 		wb.messages.add(levelWarning, p, nil)
+	}
+	for _, n := range wb.startNotes {
+		wb.messages.add(levelInfo, n, nil)
 	}
 	wb.restoreWindow(ws.Window)
 	if t := wb.editors.current(); t != nil {
@@ -741,6 +748,7 @@ func (wb *Workbench) Close() {
 			fmt.Fprintln(os.Stderr, "riffle: saving the workspace:", err)
 		}
 		wb.store.Close()
+		wb.closeWorkspaceCatalog()
 	})
 }
 

@@ -381,3 +381,26 @@ func (c *Catalog) change(fn func(m *catalog.InMemoryCatalog) error) error {
 	}
 	return err
 }
+
+// Snapshot copies the catalog file at src to dst (which must not exist)
+// as one consistent read, even while another process writes src (SQLite's
+// VACUUM INTO through a read-only connection). A missing src copies
+// nothing and is no error: a catalog opened on dst starts empty. It is
+// what a read-only workbench window works on.
+func Snapshot(ctx context.Context, src, dst string) error {
+	if _, err := os.Stat(src); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	q := url.Values{}
+	q.Set("mode", "ro")
+	q.Set("_busy_timeout", fmt.Sprint(DefaultLockTimeout.Milliseconds()))
+	db, err := sql.Open("sqlite3", "file:"+url.PathEscape(src)+"?"+q.Encode())
+	if err != nil {
+		return fmt.Errorf("copying the catalog file %s: %w", src, err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `VACUUM INTO ?`, dst); err != nil {
+		return fmt.Errorf("copying the catalog file %s: %w", src, err)
+	}
+	return nil
+}
