@@ -100,12 +100,36 @@ func (pl *planner) sourceLookupJoin(t *TemporalJoin, left *PhysNode, keyCols, rk
 	name := t.RightID.Summary()
 	rightTypes := Types(t.Right.Columns())
 	p := &PhysNode{Op: "LookupJoin", Inputs: []*PhysNode{left}, Cols: t.Cols, Mode: left.Mode, Parallelism: left.Parallelism, rows: left.rows,
-		Attrs: []string{"table=[" + name + "]", "joinType=[" + kind.String() + "]", "lookup=[" + strings.Join(lookup, ", ") + "]",
-			"where=[" + named(t.Cond, names) + "]", "select=[" + strings.Join(Names(t.Cols), ", ") + "]"}}
+		Attrs: lookupJoinAttrs(t, lookup, names)}
 	p.newOp = func() runtime.Operator {
 		return &runtime.SourceLookupJoin{Kind: kind, NumLeft: nl, KeyCols: keyCols, KeyTypes: kts,
 			RightFilter: filter, RightProject: projs, RightTypes: rightTypes, Residual: res, Cache: cache, Table: name,
 			OpenLookuper: func(ctx context.Context) (connector.Lookuper, error) { return ls.OpenLookup(ctx, keys, spec) }}
 	}
 	return p
+}
+
+// lookupJoinAttrs are the EXPLAIN attributes of a LookupJoin as Flink
+// prints them: table, joinType, lookup (the key pairs), where (the
+// conditions on the temporal table alone) and joinCondition (the other
+// non-key conditions), each only when there is one, and select.
+func lookupJoinAttrs(t *TemporalJoin, lookup, names []string) []string {
+	nl := len(t.Left.Columns())
+	_, _, residual := temporalKeys(t.Cond, nl)
+	var where, join []expr.Expr
+	for _, c := range residual {
+		if len(expr.InputRefs(c)) > 0 && refsWithin(c, nl, len(names)) {
+			where = append(where, c)
+		} else {
+			join = append(join, c)
+		}
+	}
+	attrs := []string{"table=[" + t.RightID.Summary() + "]", "joinType=[" + t.Kind.String() + "]", "lookup=[" + strings.Join(lookup, ", ") + "]"}
+	if len(where) > 0 {
+		attrs = append(attrs, "where=["+named(andOf(where), names)+"]")
+	}
+	if len(join) > 0 {
+		attrs = append(attrs, "joinCondition=["+named(andOf(join), names)+"]")
+	}
+	return append(attrs, "select=["+strings.Join(Names(t.Cols), ", ")+"]")
 }

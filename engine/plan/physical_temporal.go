@@ -166,8 +166,7 @@ func (pl *planner) lookupJoin(t *TemporalJoin, left *PhysNode, keyCols, rk []int
 	}
 	kind := t.Kind
 	p := &PhysNode{Op: "LookupJoin", Inputs: []*PhysNode{left}, Cols: t.Cols, Mode: left.Mode, Parallelism: left.Parallelism, rows: left.rows,
-		Attrs: []string{"table=[" + name + "]", "joinType=[" + kind.String() + "]", "lookup=[" + strings.Join(lookup, ", ") + "]",
-			"where=[" + named(t.Cond, names) + "]", "select=[" + strings.Join(Names(t.Cols), ", ") + "]"}}
+		Attrs: lookupJoinAttrs(t, lookup, names)}
 	p.newOp = func() runtime.Operator {
 		return &runtime.LookupJoin{Kind: kind, NumLeft: nl, KeyCols: keyCols, RightKeys: rk, RightTypes: rightTypes, Residual: res, Load: load}
 	}

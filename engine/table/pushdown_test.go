@@ -557,7 +557,7 @@ func TestSourceLookupJoin(t *testing.T) {
 	env := lookupEnv(t, ", 'cache.max-rows'='100', 'cache.missing'='true'")
 	q := "SELECT o.id, d.b, d.c FROM ords o JOIN dim FOR SYSTEM_TIME AS OF o.pt AS d ON o.k = d.a"
 	plan := optimizedPlan(t, env, q)
-	if want := "LookupJoin(table=[default_catalog.default_database.dim], joinType=[InnerJoin], lookup=[a=k], where=[=(k, a)], select=[id, k, pt, a, b, c])"; !strings.Contains(plan, want) {
+	if want := "LookupJoin(table=[default_catalog.default_database.dim], joinType=[InnerJoin], lookup=[a=k], select=[id, k, pt, a, b, c])"; !strings.Contains(plan, want) {
 		t.Errorf("plan:\n%s\nwant %s", plan, want)
 	}
 	resetPushLog(dim)
@@ -594,7 +594,16 @@ func TestSourceLookupJoin(t *testing.T) {
 	if got != want {
 		t.Errorf("left join rows %s\nwant %s", got, want)
 	}
-	if plan := optimizedPlan(t, env, lq); !strings.Contains(plan, "LookupJoin(table=[default_catalog.default_database.dim], joinType=[LeftOuterJoin], lookup=[a=k]") {
+	// Flink's attributes: where=[...] for conditions on the temporal
+	// table alone, joinCondition=[...] for the others
+	if plan := optimizedPlan(t, env, lq); !strings.Contains(plan, "LookupJoin(table=[default_catalog.default_database.dim], joinType=[LeftOuterJoin], lookup=[a=k], where=[>(c, 3.0)], select=[id, k, pt, a, b, c])") {
 		t.Errorf("left join plan:\n%s", plan)
+	}
+	jq := "SELECT o.id, d.b FROM ords o JOIN dim FOR SYSTEM_TIME AS OF o.pt AS d ON o.k = d.a AND d.c > o.id AND d.b <> 'x'"
+	if plan := optimizedPlan(t, env, jq); !strings.Contains(plan, "lookup=[a=k], where=[<>(b, _UTF-16LE'x')], joinCondition=[>(c, CAST(id AS DOUBLE))], select=[") {
+		t.Errorf("join condition plan:\n%s", plan)
+	}
+	if got, want := sortedRows(t, env, jq), "+I[1, banana] +I[1, blueberry] +I[2, avocado] +I[3, blueberry] +I[7, blueberry]"; got != want {
+		t.Errorf("join condition rows %s, want %s", got, want)
 	}
 }
