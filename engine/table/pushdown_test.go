@@ -42,6 +42,7 @@ func (testPushFactory) Options() []connector.Option {
 // pushLog is what one table's sources were asked.
 type pushLog struct {
 	offered      []string // the predicates of each ApplyFilters call, ";"-joined
+	valueTypes   []string // the Go types of the offered predicates' literals
 	exact        []string // their answers
 	readLimits   []int64  // ReadSpec.Limit of each reader
 	lookupOpens  []string // the keys and columns of each OpenLookup
@@ -149,6 +150,7 @@ func (s *testPushSource) ApplyFilters(filters []*connector.Predicate) []bool {
 	var offered, answers []string
 	for i, f := range filters {
 		offered = append(offered, f.String())
+		l.valueTypes = append(l.valueTypes, literalTypes(f))
 		if s.inexact {
 			s.accepted[i] = true
 		} else {
@@ -168,6 +170,21 @@ func (s *testPushSource) ApplyFilters(filters []*connector.Predicate) []bool {
 	l.offered = append(l.offered, strings.Join(offered, "; "))
 	l.exact = append(l.exact, strings.Join(answers, " "))
 	return exact
+}
+
+// literalTypes lists the Go types of a predicate's literals.
+func literalTypes(p *connector.Predicate) string {
+	var out []string
+	if p.Value != nil {
+		out = append(out, fmt.Sprintf("%T", p.Value))
+	}
+	for _, v := range p.Values {
+		out = append(out, fmt.Sprintf("%T", v))
+	}
+	for _, a := range p.Args {
+		out = append(out, literalTypes(a))
+	}
+	return strings.Join(out, ",")
 }
 
 // AcceptedFilters implements connector.FilterAccepter.
@@ -487,6 +504,46 @@ func TestPushdownSharedScan(t *testing.T) {
 		want := sortedRows(t, env, fmt.Sprintf(q, "plain"))
 		if got := sortedRows(t, env, fmt.Sprintf(q, "fx")); got != want {
 			t.Errorf("%s:\n%s\nwant\n%s", q, got, want)
+		}
+	}
+}
+
+// Literals are offered as the Go values of their column's type, whatever
+// the literal's own type; a constant that the column's type cannot hold
+// exactly, a NULL, a CHAR column (padding) or a cast that could lose
+// values is not offered.
+func TestFilterPushdownLiteralTypes(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	mustExec(t, env, "CREATE TABLE typed (i BIGINT, s SMALLINT, d DATE, ts TIMESTAMP(3), dm DECIMAL(10, 2), f BOOLEAN, v VARCHAR(5), ch CHAR(3), x DOUBLE) "+
+		"WITH ('connector'='test-pushdown', 'inexact'='true')")
+	for _, c := range []struct{ where, offered, types string }{
+		{"i > 5", ">(i, 5)", "int64"},
+		{"5 < i", ">(i, 5)", "int64"},
+		{"i > 3000000000", ">(i, 3000000000)", "int64"},
+		{"s = 3", "=(s, 3)", "int16"},
+		{"s > 100000", "", ""},
+		{"d >= DATE '2024-01-01'", ">=(d, 2024-01-01)", "types.Date"},
+		{"ts < TIMESTAMP '2024-01-01 10:00:00'", "<(ts, 2024-01-01 10:00:00 +0000 UTC)", "time.Time"},
+		{"dm > 1.5", ">(dm, 1.50)", "types.Decimal"},
+		{"dm > 1.555", "", ""},
+		{"f = TRUE", "=(f, true)", "bool"},
+		{"v = 'abc'", "=(v, 'abc')", "string"},
+		{"v = 'abcdefg'", "", ""},
+		{"v IN ('a', 'b')", "IN(v, 'a', 'b')", "string,string"},
+		{"ch = 'ab'", "", ""},
+		{"i IN (1, 2, CAST(NULL AS BIGINT))", "", ""},
+		{"i = CAST(NULL AS BIGINT)", "", ""},
+		{"x > 2", ">(x, 2)", "float64"},
+		{"CAST(x AS INT) > 2", "", ""},
+		{"i + 0 > 2", "", ""},
+		{"i > RAND_INTEGER(10)", "", ""},
+	} {
+		resetPushLog("typed")
+		optimizedPlan(t, env, "SELECT * FROM typed WHERE "+c.where)
+		l := pushLogOf("typed")
+		got, types := strings.Join(l.offered, " | "), strings.Join(l.valueTypes, " | ")
+		if got != c.offered || types != c.types {
+			t.Errorf("%s: offered %q (%s), want %q (%s)", c.where, got, types, c.offered, c.types)
 		}
 	}
 }
