@@ -83,6 +83,10 @@ type Browser struct {
 	// there (the workbench drops it on the query builder).
 	OnDrag    func(r Ref, at fyne.Position)
 	OnDragEnd func(r Ref, at fyne.Position)
+	// Do runs a function on the UI goroutine (fyne.Do when nil): the
+	// answers of remote catalogs' reads (a JDBC catalog's) arrive through
+	// it (kinds.go).
+	Do func(func())
 
 	src    Source
 	tree   *widget.Tree
@@ -97,6 +101,7 @@ type Browser struct {
 	// reported holds, per node, the failure last given to OnError, so a
 	// cached failure is not reported again on every reload
 	reported map[widget.TreeNodeID]string
+	remoteState
 
 	content fyne.CanvasObject
 }
@@ -137,6 +142,7 @@ func (b *Browser) resetCache() {
 // source (call it after DDL). Open branches stay open when they still exist.
 func (b *Browser) Reload() {
 	b.resetCache()
+	b.forgetRemoteErrors()
 	b.tree.Refresh()
 }
 
@@ -231,7 +237,7 @@ func (b *Browser) load(uid widget.TreeNodeID) []widget.TreeNodeID {
 	}
 	switch kind {
 	case nodeCatalog:
-		dbs, err := b.src.Databases(parts[0])
+		dbs, err := b.databases(parts[0])
 		if err != nil {
 			return fail(err)
 		}
@@ -241,7 +247,7 @@ func (b *Browser) load(uid widget.TreeNodeID) []widget.TreeNodeID {
 		}
 		return out
 	case nodeDatabase:
-		objs, err := b.src.Objects(parts[0], parts[1])
+		objs, err := b.listObjects(parts[0], parts[1])
 		if err != nil {
 			return fail(err)
 		}
@@ -265,7 +271,7 @@ func (b *Browser) load(uid widget.TreeNodeID) []widget.TreeNodeID {
 		}
 		return out
 	case nodeObject:
-		d, err := b.src.Details(parts[0], parts[1], parts[2])
+		d, err := b.objectDetails(parts[0], parts[1], parts[2])
 		if err != nil {
 			return fail(err)
 		}
@@ -302,7 +308,7 @@ func (b *Browser) label(uid widget.TreeNodeID) (name, detail string) {
 	kind, parts := splitID(uid)
 	switch kind {
 	case nodeCatalog:
-		return parts[0], ""
+		return parts[0], b.catalogInfo(parts[0]).Label()
 	case nodeDatabase:
 		if cat, db := b.src.Current(); cat == parts[0] && db == parts[1] {
 			return parts[1], "(current)"
@@ -354,7 +360,7 @@ func (b *Browser) icon(uid widget.TreeNodeID) fyne.Resource {
 	kind, _ := splitID(uid)
 	switch kind {
 	case nodeCatalog:
-		return theme.StorageIcon()
+		return catalogIcon(b.catalogInfo(strings.TrimPrefix(uid, nodeCatalog+sep)).Kind)
 	case nodeDatabase:
 		return theme.FolderIcon()
 	case nodeObject:

@@ -38,7 +38,7 @@ func TestTreeShowsColumnsTypesAndMarkers(t *testing.T) {
 	b.OpenPath("default_catalog", "default_database", "orders")
 	got := strings.Join(b.VisibleLabels(), "\n")
 	want := strings.Join([]string{
-		"default_catalog",
+		"default_catalog in-memory",
 		"  default_database (current)",
 		"    big view",
 		"    orders",

@@ -323,6 +323,7 @@ func (b *Browser) refreshFromSource() {
 	if inv, ok := b.src.(Invalidator); ok {
 		inv.Invalidate()
 	}
+	b.remote = nil // remote catalogs are read again
 	b.Reload()
 }
 
@@ -330,6 +331,7 @@ func (b *Browser) refreshFromSource() {
 // and redraws it; open branches that exist in src too stay open.
 func (b *Browser) SetSource(src Source) {
 	b.src = src
+	b.remote = nil
 	b.Reload()
 }
 

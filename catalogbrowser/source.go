@@ -52,7 +52,9 @@ type Details struct {
 }
 
 // Source is what the browser reads. Every method is called on the UI
-// goroutine and must be quick (the engine's catalogs are in memory).
+// goroutine and must be quick (the engine's catalogs are in memory), but
+// for the catalogs a RemoteCatalogs source names (kinds.go), which are
+// read on a background goroutine.
 type Source interface {
 	Catalogs() []string
 	Databases(catalog string) ([]string, error)
@@ -101,8 +103,14 @@ func (s EnvSource) Objects(cat, db string) ([]Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	view := catalog.KindView
-	views, err := m.ListTables(cat, db, &view)
+	// Views: the catalog's own list (asking each table its kind would read
+	// every table of a remote catalog), and the temporary ones, which
+	// shadow a permanent object of the same name.
+	c, err := m.Catalog(cat)
+	if err != nil {
+		return nil, err
+	}
+	views, err := c.ListViews(db)
 	if err != nil {
 		return nil, err
 	}
@@ -113,6 +121,11 @@ func (s EnvSource) Objects(cat, db string) ([]Object, error) {
 	tmp := map[string]bool{}
 	for _, n := range m.ListTemporary(cat, db, nil) {
 		tmp[n] = true
+		isView[n] = false
+	}
+	view := catalog.KindView
+	for _, n := range m.ListTemporary(cat, db, &view) {
+		isView[n] = true
 	}
 	out := make([]Object, 0, len(names))
 	for _, n := range names {
