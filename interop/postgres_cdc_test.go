@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/riffle-sql/riffle/engine/connector"
 	_ "github.com/riffle-sql/riffle/engine/connector/all"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -715,4 +716,85 @@ func TestPostgresCDCCommittedOffsetAndSnapshotMode(t *testing.T) {
 	if err := p.Connect(t).QueryRow(context.Background(), "SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'cdc_committed_snap'").Scan(&n); err != nil || n != 0 {
 		t.Fatalf("snapshot mode created a slot (%d, %v)", n, err)
 	}
+}
+
+// TestPostgresCDCWatermarkAndProgress: a rowtime column of a CDC table
+// gets watermarks as on other sources, and the Jobs panel's split progress
+// shows the LSN handed downstream and the server's WAL end.
+func TestPostgresCDCWatermarkAndProgress(t *testing.T) {
+	p := PostgresFromEnv(t).CreateDatabase(t, "cdc_wm")
+	p.Exec(t, "CREATE TABLE w (id INT PRIMARY KEY, ts TIMESTAMP(3))", "ALTER TABLE w REPLICA IDENTITY FULL",
+		"INSERT INTO w VALUES (1, '2024-01-01 00:00:01'), (2, '2024-01-01 00:00:05')")
+	e := cdcEnv(t)
+	cdcExec(t, e, `CREATE TABLE w (id INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND, PRIMARY KEY (id) NOT ENFORCED) `+
+		cdcWith(p, "w", "cdc_wm_slot", "'debezium.slot.drop.on.stop' = 'true'"))
+	res, err := e.ExecuteSQL("SELECT id FROM w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := res.Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	rows := make(chan string, 16)
+	go func() {
+		for it.Next() {
+			rows <- it.Row().String()
+		}
+		close(rows)
+	}()
+	read := func(n int) []string {
+		var out []string
+		deadline := time.After(30 * time.Second)
+		for len(out) < n {
+			select {
+			case r, ok := <-rows:
+				if !ok {
+					t.Fatalf("query ended: %v", it.Err())
+				}
+				out = append(out, r)
+			case <-deadline:
+				t.Fatalf("rows: %v", out)
+			}
+		}
+		return out
+	}
+	progress := func(ok func(connector.SplitProgress) bool) connector.SplitProgress {
+		deadline := time.Now().Add(30 * time.Second)
+		var last []connector.SplitProgress
+		for time.Now().Before(deadline) {
+			for _, m := range res.GetJobClient().Metrics() {
+				if m == nil {
+					continue
+				}
+				if sp := m.SplitProgress(); len(sp) == 1 {
+					last = sp
+					if ok(sp[0]) {
+						return sp[0]
+					}
+				}
+			}
+			time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
+		}
+		t.Fatalf("progress never matched; last %+v", last)
+		return connector.SplitProgress{}
+	}
+	sameStrings(t, "snapshot", sortedStrings(read(2)), []string{"+I[1]", "+I[2]"})
+	// 2024-01-01 00:00:04 UTC in epoch ms
+	sp := progress(func(sp connector.SplitProgress) bool { return sp.Watermark == 1704067204000 })
+	if sp.Split != "public.w" {
+		t.Fatalf("split %+v", sp)
+	}
+	p.Exec(t, "INSERT INTO w VALUES (3, '2024-01-01 00:00:09')")
+	sameStrings(t, "change", read(1), []string{"+I[3]"})
+	sp = progress(func(sp connector.SplitProgress) bool { return sp.Watermark == 1704067208000 && sp.Offset > 0 })
+	if sp.LogEnd < sp.Offset {
+		t.Fatalf("progress %+v: WAL end before the handed position", sp)
+	}
+	var lsn string
+	if err := p.Connect(t).QueryRow(context.Background(), "SELECT pg_current_wal_lsn()::text").Scan(&lsn); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("progress %+v (handed LSN %X, server at %s)", sp, sp.Offset, lsn)
 }

@@ -40,9 +40,11 @@ type item struct {
 }
 
 type reader struct {
-	src  *Source
-	t    *tableOptions
-	spec connector.ReadSpec
+	src       *Source
+	t         *tableOptions
+	spec      connector.ReadSpec
+	splitName string
+	active    []string
 
 	cols     []pgColumn   // the projected columns' PostgreSQL columns, in spec order
 	decoders []decodeFunc // per projected column
@@ -304,7 +306,9 @@ func (t *tableOptions) lookupSlot(ctx context.Context, c *pgx.Conn) (slotState, 
 // reads the snapshot and the stream.
 func openReader(ctx context.Context, s *Source, spec connector.ReadSpec) (_ *reader, err error) {
 	t := s.t
-	r := &reader{src: s, t: t, spec: spec, rels: map[uint32]*rel{}, items: make(chan item, 16)}
+	r := &reader{src: s, t: t, spec: spec, rels: map[uint32]*rel{}, items: make(chan item, 16),
+		splitName: TableSplit{t.schema, t.tableName}.String()}
+	r.active = []string{r.splitName}
 	defer func() {
 		if err != nil {
 			r.closeConns()
@@ -950,6 +954,12 @@ func (r *reader) Next(ctx context.Context) (*types.Batch, error) {
 	}
 }
 
+// BatchSplit names the one split ("schema.table").
+func (r *reader) BatchSplit() string { return r.splitName }
+
+// ActiveSplits is the one split.
+func (r *reader) ActiveSplits() []string { return r.active }
+
 // Progress reports the split's position: Offset is the LSN handed
 // downstream, LogEnd the server's WAL end last seen.
 func (r *reader) Progress() []connector.SplitProgress {
@@ -961,7 +971,7 @@ func (r *reader) Progress() []connector.SplitProgress {
 	if end == 0 {
 		end = -1
 	}
-	return []connector.SplitProgress{{Split: TableSplit{r.t.schema, r.t.tableName}.String(), Offset: off, LogEnd: end, Watermark: math.MinInt64}}
+	return []connector.SplitProgress{{Split: r.splitName, Offset: off, LogEnd: end, Watermark: math.MinInt64}}
 }
 
 func (r *reader) closeConns() {

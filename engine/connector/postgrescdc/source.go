@@ -3,6 +3,7 @@ package postgrescdc
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -125,6 +126,30 @@ func (s *Source) Open(ctx context.Context, split connector.Split, spec connector
 	}
 	return r, nil
 }
+
+// OpenInstance opens the reader of parallel instance 0, which owns the one
+// split (the planner runs no more instances than there are splits); it
+// lets the runtime show the split's progress and watermark in the Jobs
+// panel.
+func (s *Source) OpenInstance(ctx context.Context, splits []connector.Split, instance, parallelism int, spec connector.ReadSpec) (connector.Reader, error) {
+	if instance != 0 || len(splits) == 0 {
+		return idleReader{bounded: s.Bounded()}, nil
+	}
+	return s.Open(ctx, splits[0], spec)
+}
+
+// idleReader is the reader of an instance that owns no split.
+type idleReader struct{ bounded bool }
+
+func (r idleReader) Next(ctx context.Context) (*types.Batch, error) {
+	if r.bounded {
+		return nil, io.EOF
+	}
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func (idleReader) Close() error { return nil }
 
 // String describes the source for EXPLAIN-like output.
 func (s *Source) String() string {
