@@ -432,3 +432,23 @@ func TestTwoProcesses(t *testing.T) {
 		t.Fatalf("%d tables after both processes: %v", len(names), names)
 	}
 }
+
+// A view's unqualified names resolve in the catalog that stores it, under
+// whatever name the file is opened (the workbench's `workspace` is another
+// name in a riffle sql session).
+func TestViewsResolveUnderAnotherCatalogName(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "views.db")
+	env := newEnv(t)
+	exec1(t, env, createStmt(path))
+	exec1(t, env, "USE CATALOG p")
+	exec1(t, env, "CREATE VIEW base AS SELECT * FROM (VALUES (1), (2), (3)) AS t(x)")
+	exec1(t, env, "CREATE VIEW counted AS SELECT count(*) AS n FROM base")
+	exec1(t, env, "USE CATALOG default_catalog")
+	exec1(t, env, "DROP CATALOG p")
+	env2 := newEnv(t)
+	exec1(t, env2, fmt.Sprintf("CREATE CATALOG other WITH ('type' = 'riffle', 'path' = '%s')", path))
+	if got := exec1(t, env2, "SELECT * FROM other.`default`.counted"); !strings.Contains(got, "| 3 |") && !strings.Contains(got, " 3 |") {
+		t.Fatalf("the view under another catalog name:\n%s", got)
+	}
+	exec1(t, env2, "DROP CATALOG other")
+}

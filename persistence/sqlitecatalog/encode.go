@@ -148,7 +148,14 @@ func decodeSchema(d *tableDef) (*types.Schema, error) {
 }
 
 // encodeTable returns a table's kind and definition JSON.
-func encodeTable(p catalog.ObjectPath, bt catalog.BaseTable) (string, string, error) {
+//
+// A view's catalog (the current catalog when it was created, against
+// which its query's unqualified names resolve) is written as "" when it is
+// the catalog that stores it, and read back as that catalog's name then:
+// the file may be opened under another catalog name (the workbench's
+// `workspace` is `w` in a riffle sql session), and the view's names must
+// still resolve in it.
+func encodeTable(self string, p catalog.ObjectPath, bt catalog.BaseTable) (string, string, error) {
 	var d tableDef
 	switch t := bt.(type) {
 	case *catalog.Table:
@@ -164,6 +171,9 @@ func encodeTable(p catalog.ObjectPath, bt catalog.BaseTable) (string, string, er
 			return "", "", fmt.Errorf("view %s: %w", p, err)
 		}
 		d.Options, d.Comment, d.Query, d.Expanded, d.Catalog, d.Database = t.ViewOptions, t.ViewComment, t.Query, t.Expanded, t.Catalog, t.Database
+		if d.Catalog == self {
+			d.Catalog = ""
+		}
 	default:
 		return "", "", fmt.Errorf("table %s: a riffle catalog cannot store a %T", p, bt)
 	}
@@ -174,7 +184,7 @@ func encodeTable(p catalog.ObjectPath, bt catalog.BaseTable) (string, string, er
 	return bt.Kind().String(), string(b), nil
 }
 
-func decodeTable(kind, def string) (catalog.BaseTable, error) {
+func decodeTable(self, kind, def string) (catalog.BaseTable, error) {
 	var d tableDef
 	if err := json.Unmarshal([]byte(def), &d); err != nil {
 		return nil, fmt.Errorf("its definition is not valid JSON: %v", err)
@@ -187,7 +197,11 @@ func decodeTable(kind, def string) (catalog.BaseTable, error) {
 	case "TABLE":
 		return &catalog.Table{TableSchema: s, TableOptions: d.Options, TableComment: d.Comment, PartitionKeys: d.PartitionKeys}, nil
 	case "VIEW":
-		return &catalog.View{ViewSchema: s, Query: d.Query, Expanded: d.Expanded, ViewComment: d.Comment, ViewOptions: d.Options, Catalog: d.Catalog, Database: d.Database}, nil
+		cat := d.Catalog
+		if cat == "" {
+			cat = self
+		}
+		return &catalog.View{ViewSchema: s, Query: d.Query, Expanded: d.Expanded, ViewComment: d.Comment, ViewOptions: d.Options, Catalog: cat, Database: d.Database}, nil
 	}
 	return nil, fmt.Errorf("unknown kind %q", kind)
 }
@@ -420,7 +434,7 @@ func (c *Catalog) dump(m *catalog.InMemoryCatalog) (map[string]storedRow, error)
 			if err != nil {
 				return nil, err
 			}
-			kind, def, err := encodeTable(p, bt)
+			kind, def, err := encodeTable(c.name, p, bt)
 			if err != nil {
 				return nil, err
 			}
@@ -574,7 +588,7 @@ func (c *Catalog) load(ctx context.Context) (*catalog.InMemoryCatalog, map[strin
 		}
 		p := catalog.NewObjectPath(dbName, name)
 		what := strings.ToLower(kind) + " " + p.FullName()
-		t, err := decodeTable(kind, def)
+		t, err := decodeTable(c.name, kind, def)
 		if err != nil {
 			q.Close()
 			return nil, nil, bad(what, err)
@@ -601,7 +615,7 @@ func (c *Catalog) load(ctx context.Context) (*catalog.InMemoryCatalog, map[strin
 		}
 		// rows as dump would write them, so that an unchanged object is
 		// not rewritten
-		k, d, err := encodeTable(p, t)
+		k, d, err := encodeTable(c.name, p, t)
 		if err != nil {
 			q.Close()
 			return nil, nil, bad(what, err)
