@@ -192,6 +192,11 @@ func (f *exportForm) formatChanged() {
 	default:
 		f.csvNote.SetText("")
 	}
+	if f.csvNote.Text == "" {
+		f.csvNote.Hide()
+	} else {
+		f.csvNote.Show()
+	}
 }
 
 // newCSVForm builds the CSV options form with the last choices and a file
@@ -299,9 +304,11 @@ func (f *exportForm) content() fyne.CanvasObject {
 		form.AppendItem(widget.NewFormItem("Format", f.format))
 	}
 	form.AppendItem(widget.NewFormItem("File", container.NewBorder(nil, nil, nil, browse, f.path)))
-	form.AppendItem(widget.NewFormItem("Rows", f.rowsLbl))
 	if f.csvNote != nil {
-		form.AppendItem(widget.NewFormItem("", f.csvNote))
+		// the note shows under the row count for JSON Lines and Parquet
+		form.AppendItem(widget.NewFormItem("Rows", container.NewVBox(f.rowsLbl, f.csvNote)))
+	} else {
+		form.AppendItem(widget.NewFormItem("Rows", f.rowsLbl))
 	}
 	for _, it := range []*widget.FormItem{
 		widget.NewFormItem("Delimiter", f.delimiter),

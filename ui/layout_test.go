@@ -22,7 +22,7 @@ func TestToolbarFitsANarrowWindow(t *testing.T) {
 	bar := h.wb.content.(*fyne.Container).Objects[1].(*fyne.Container).Objects[0].(*fyne.Container)
 	var export *widget.Button
 	for _, o := range bar.Objects {
-		if b, ok := o.(*widget.Button); ok && b.Text == "Export CSV…" {
+		if b, ok := o.(*widget.Button); ok && b.Text == "Export…" {
 			export = b
 		}
 	}
@@ -48,7 +48,7 @@ func TestToolbarFitsANarrowWindow(t *testing.T) {
 	}
 	h.w.Resize(fyne.NewSize(1400, 900))
 	bar.Refresh()
-	if export.Text != "Export CSV…" || h.wb.connSel.Size().Width != 230 {
+	if export.Text != "Export…" || h.wb.connSel.Size().Width != 230 {
 		t.Errorf("wide again: Export %q, switch %v wide", export.Text, h.wb.connSel.Size().Width)
 	}
 }

@@ -356,11 +356,11 @@ func (wb *Workbench) buildToolbar() fyne.CanvasObject {
 	wb.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), wb.Stop)
 	explain := widget.NewButtonWithIcon("Explain", theme.InfoIcon(), wb.explainCurrent)
 	format := widget.NewButtonWithIcon("Format", theme.ContentRedoIcon(), wb.formatCurrent)
-	export := widget.NewButtonWithIcon("Export CSV…", theme.DownloadIcon(), func() {
+	export := widget.NewButtonWithIcon("Export…", theme.DownloadIcon(), func() {
 		if rt := wb.selectedResult(); rt != nil {
 			wb.showExportDialog(rt)
 		} else {
-			dialog.ShowInformation("Export CSV", "Run a query first: the export writes the selected result tab.", wb.win)
+			dialog.ShowInformation("Export", "Run a query first: the export writes the selected result tab.", wb.win)
 		}
 	})
 	wb.modeSel = widget.NewSelect([]string{modeStreaming, modeBatch}, nil)
