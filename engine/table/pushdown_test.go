@@ -664,3 +664,30 @@ func TestSourceLookupJoin(t *testing.T) {
 		t.Errorf("join condition rows %s, want %s", got, want)
 	}
 }
+
+// The calc on the temporal table (a computed column) runs on the rows
+// looked up; a key on a computed column cannot be looked up, and the
+// join reads the whole table instead (the path of sources without
+// lookups), with the same rows.
+func TestSourceLookupJoinComputed(t *testing.T) {
+	env := lookupEnv(t, "")
+	mustExec(t, env, "CREATE TABLE dimc (a INT, b STRING, c DOUBLE, twice AS c * 2, k2 AS a * 10) WITH ('connector'='test-pushdown', 'lookup'='true', 'rows'='"+pushRows+";2|blueberry|7.5')")
+	resetPushLog("dimc")
+	q := "SELECT o.id, d.b, d.twice FROM ords o JOIN dimc FOR SYSTEM_TIME AS OF o.pt AS d ON o.k = d.a WHERE d.twice > 6"
+	want := "+I[1, blueberry, 15.0] +I[2, avocado, 11.0] +I[3, blueberry, 15.0] +I[6, avocado, 11.0] +I[7, blueberry, 15.0]"
+	if got := sortedRows(t, env, q); got != want {
+		t.Errorf("rows %s\nwant %s", got, want)
+	}
+	if l := pushLogOf("dimc"); len(l.lookedUp) != 6 || len(l.readLimits) != 0 {
+		t.Errorf("looked up %q, read %v", l.lookedUp, l.readLimits)
+	}
+	resetPushLog("dimc")
+	q = "SELECT o.id, d.b FROM ords o JOIN dimc FOR SYSTEM_TIME AS OF o.pt AS d ON o.k * 10 = d.k2"
+	want = "+I[1, banana] +I[1, blueberry] +I[2, avocado] +I[3, banana] +I[3, blueberry] +I[6, avocado] +I[7, banana] +I[7, blueberry]"
+	if got := sortedRows(t, env, q); got != want {
+		t.Errorf("rows %s\nwant %s", got, want)
+	}
+	if l := pushLogOf("dimc"); len(l.lookedUp) != 0 || len(l.readLimits) != 1 {
+		t.Errorf("key on a computed column: looked up %q, read %v", l.lookedUp, l.readLimits)
+	}
+}
