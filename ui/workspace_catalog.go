@@ -346,6 +346,9 @@ func (wb *Workbench) rerunUnchanged(req runReq, stmt sql.Statement, text string,
 	if stmt == nil || !req.conn.embedded() || !strings.Contains(err.Error(), "already exists") {
 		return false
 	}
+	if req.source == srcInit && wb.initCreateOfKept(stmt) {
+		return true
+	}
 	what, ok := wb.sameDefinition(stmt, text, pos)
 	if !ok {
 		return false
@@ -356,6 +359,29 @@ func (wb *Workbench) rerunUnchanged(req runReq, stmt sql.Statement, text string,
 		wb.post(levelInfo, summary(text)+"\n"+msg, req.loc(pos))
 	}
 	return true
+}
+
+// initCreateOfKept reports an init script's CREATE (not temporary) of a
+// table, view, function or database that the workspace catalog already
+// holds: the catalog is where permanent objects live, so the init
+// script's statement (File ▸ Open, the designer and Kafka's Create table
+// still add theirs there) is skipped as if it said IF NOT EXISTS, even
+// when the object was altered since.
+func (wb *Workbench) initCreateOfKept(stmt sql.Statement) bool {
+	if !wb.wsCatalog.active() || !inWorkspaceCatalog(wb.env, stmt) {
+		return false
+	}
+	switch s := stmt.(type) {
+	case *sql.CreateTable:
+		return !s.Temporary && s.AsQuery == nil
+	case *sql.CreateView:
+		return !s.Temporary
+	case *sql.CreateFunction:
+		return !s.Temporary && !s.System
+	case *sql.CreateDatabase:
+		return true
+	}
+	return false
 }
 
 // sameDefinition compares the existing object stmt names with what stmt

@@ -254,3 +254,31 @@ func TestDemoTablesInTheCatalogGetTheirSampleDataBack(t *testing.T) {
 		t.Errorf("count %q; messages:\n%s", got, h2.messages())
 	}
 }
+
+// File ▸ Open, the designer and Kafka's Create table still add their
+// CREATE to the init script; with the workspace catalog that CREATE is
+// skipped at start when the catalog holds the table, even altered since.
+func TestInitScriptCreateOfATableTheCatalogHoldsIsSkipped(t *testing.T) {
+	test.NewTempApp(t)
+	path := filepath.Join(t.TempDir(), "ws.riffle")
+	h := open(t, path, withWorkspaceCatalog)
+	const create = "CREATE TABLE opened (a INT) WITH ('connector' = 'datagen')"
+	h.newTab(create + ";\nALTER TABLE opened SET ('number-of-rows' = '7')")
+	h.runAll()
+	if err := h.wb.addToInitScript(create); err != nil {
+		t.Fatal(err)
+	}
+	if errs := errorMessages(h); len(errs) > 0 {
+		t.Fatalf("%q", errs)
+	}
+	h.close()
+	h2 := open(t, path, withWorkspaceCatalog)
+	defer h2.close()
+	if errs := errorMessages(h2); len(errs) > 0 {
+		t.Fatalf("start with the init script's CREATE of a kept table: %q", errs)
+	}
+	rt, ok := permanent(h2, "opened")
+	if !ok || rt.Table.Options()["number-of-rows"] != "7" {
+		t.Fatalf("opened after the restart: %+v", rt)
+	}
+}
