@@ -136,6 +136,11 @@ func (c *Catalog) Open() error {
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
 		return fmt.Errorf("catalog '%s': creating the folder of %s: %w", c.name, c.path, err)
 	}
+	// a new file is readable by its owner only (tables' options may hold
+	// passwords; SQLite gives its -wal and -shm files the same mode)
+	if f, err := os.OpenFile(c.path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.Close()
+	}
 	q := url.Values{}
 	q.Set("_busy_timeout", fmt.Sprint(c.lockTimeout.Milliseconds()))
 	q.Set("_journal_mode", "WAL")

@@ -221,6 +221,9 @@ func plainTable() *catalog.Table {
 func TestTwoCatalogsOnOneFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "shared.db")
 	a := openCatalog(t, path, 0)
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("a new catalog file's mode: %v, %v (want 0600: options may hold passwords)", st.Mode(), err)
+	}
 	b := openCatalog(t, path, 0)
 	p := catalog.NewObjectPath("default", "t")
 	if err := a.CreateTable(p, plainTable(), false); err != nil {
