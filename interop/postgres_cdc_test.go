@@ -459,6 +459,18 @@ func TestPostgresCDCMetadata(t *testing.T) {
 	if !op0.Equal(op1) || op0.Before(at.Truncate(time.Millisecond)) || op0.Sub(at) > 10*time.Second {
 		t.Fatalf("op_ts %v %v, transaction start %v", op0, op1, at)
 	}
+	s.stop()
+
+	// scan.read-changelog-as-append-only.enabled: every change an INSERT,
+	// row_kind telling what it was; Flink CDC's incremental snapshot
+	// tuning options are accepted
+	cdcExec(t, e, `CREATE TABLE m_log (kind STRING METADATA FROM 'row_kind' VIRTUAL, id INT, PRIMARY KEY (id) NOT ENFORCED) `+
+		cdcWith(p, "m", "cdc_meta_log", "'debezium.slot.drop.on.stop' = 'true'", "'scan.read-changelog-as-append-only.enabled' = 'true'",
+			"'scan.incremental.snapshot.enabled' = 'true'", "'scan.incremental.snapshot.chunk.size' = '4096'"))
+	s = cdcStart(t, e, "SELECT kind, id FROM m_log")
+	sameStrings(t, "append-only snapshot", s.next(1), []string{"+I[+I, 2]"})
+	p.Exec(t, "UPDATE m SET id = 3 WHERE id = 2", "DELETE FROM m WHERE id = 3")
+	sameStrings(t, "append-only changes", s.next(3), []string{"+I[-U, 2]", "+I[+U, 3]", "+I[-D, 3]"})
 }
 
 // TestPostgresCDCLatestOffset reads only changes made after the query

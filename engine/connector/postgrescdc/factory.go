@@ -35,6 +35,7 @@ const (
 	OptConnectTimeout     = "connect.timeout"
 	OptConnectMaxRetries  = "connect.max-retries"
 	OptFetchSize          = "scan.snapshot.fetch.size"
+	OptAppendOnly         = "scan.read-changelog-as-append-only.enabled"
 
 	// debeziumPrefix marks Debezium pass-through properties: accepted;
 	// debezium.publication.name and debezium.slot.drop.on.stop are honoured,
@@ -70,7 +71,7 @@ func (Factory) Identifier() string { return "postgres-cdc" }
 // Options lists the connector's options (debezium.* keys are accepted by
 // prefix).
 func (Factory) Options() []connector.Option {
-	return []connector.Option{
+	opts := []connector.Option{
 		{Key: OptHostname, Required: true, Kind: "string", Description: "IP address or hostname of the PostgreSQL server."},
 		{Key: OptPort, Default: "5432", Kind: "int", Description: "Port of the PostgreSQL server."},
 		{Key: OptUsername, Required: true, Kind: "string", Description: "User to connect as (needs the REPLICATION attribute, or superuser)."},
@@ -87,7 +88,29 @@ func (Factory) Options() []connector.Option {
 		{Key: OptConnectTimeout, Default: "30s", Kind: "duration", Description: "Timeout of one connection attempt."},
 		{Key: OptConnectMaxRetries, Default: "3", Kind: "int", Description: "Accepted for compatibility; a lost replication connection is retried for 60s."},
 		{Key: OptFetchSize, Default: "1024", Kind: "int", Description: "Rows per batch of the snapshot."},
+		{Key: OptAppendOnly, Default: "false", Kind: "bool", Description: "Emit every change (-U, +U, -D too) as an INSERT; the row_kind metadata keeps the original kind."},
 	}
+	for _, k := range acceptedIgnored {
+		opts = append(opts, connector.Option{Key: k, Kind: "string", Description: "Flink CDC's incremental snapshot tuning: accepted, no effect (the snapshot is one consistent read)."})
+	}
+	return opts
+}
+
+// acceptedIgnored are Flink CDC options of its incremental snapshot
+// framework and connection pool: accepted so that Flink DDL runs, without
+// effect.
+var acceptedIgnored = []string{
+	"scan.incremental.snapshot.chunk.size",
+	"scan.incremental.snapshot.chunk.key-column",
+	"scan.incremental.close-idle-reader.enabled",
+	"scan.incremental.snapshot.backfill.skip",
+	"scan.incremental.snapshot.unbounded-chunk-first.enabled",
+	"scan.lsn-commit.checkpoints-num-delay",
+	"scan.newly-added-table.enabled",
+	"chunk-meta.group.size",
+	"chunk-key.even-distribution.factor.upper-bound",
+	"chunk-key.even-distribution.factor.lower-bound",
+	"connect.pool.size",
 }
 
 // tableOptions are a table's parsed options.
@@ -104,6 +127,7 @@ type tableOptions struct {
 	publication  string
 	dropSlot     bool
 	upsert       bool
+	appendOnly   bool
 	startup      string
 	heartbeat    time.Duration
 	connTimeout  time.Duration
@@ -162,6 +186,13 @@ func parseOptions(ctx *connector.Context) (*tableOptions, error) {
 		if _, err := strconv.ParseBool(strings.TrimSpace(v)); err != nil {
 			return nil, t.errorf("option '%s' must be true or false, but is '%s'", OptIncrementalSnap, v)
 		}
+	}
+	if v, ok := o[OptAppendOnly]; ok {
+		b, err := strconv.ParseBool(strings.TrimSpace(v))
+		if err != nil {
+			return nil, t.errorf("option '%s' must be true or false, but is '%s'", OptAppendOnly, v)
+		}
+		t.appendOnly = b
 	}
 	var err error
 	if t.heartbeat, err = durationOption(o, OptHeartbeatInterval, t.heartbeat); err != nil {

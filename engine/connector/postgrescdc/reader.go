@@ -53,6 +53,7 @@ type reader struct {
 
 	conn     *pgx.Conn       // regular connection (snapshot); nil after it
 	repl     *pgconn.PgConn  // replication connection
+	replPID  uint32          // backend PID of the last replication connection
 	snap     bool            // a snapshot transaction is open on conn
 	snapOnly bool            // 'snapshot' startup mode: end after it
 	startAt  pglogrepl.LSN   // where streaming starts (0: the slot's confirmed position)
@@ -268,7 +269,29 @@ type slotState struct {
 	pid      int32
 }
 
+// slotBusyWait is how long Open waits for an active slot to be let go (a
+// query rerun right after the previous one was stopped: its walsender
+// exits a moment later).
+var slotBusyWait = 5 * time.Second
+
+// lookupSlot reads the slot's state, waiting up to slotBusyWait for an
+// active slot to become inactive.
 func (t *tableOptions) lookupSlot(ctx context.Context, c *pgx.Conn) (slotState, error) {
+	deadline := time.Now().Add(slotBusyWait)
+	for {
+		s, err := t.lookupSlotOnce(ctx, c)
+		if err == nil || !s.active || !time.Now().Before(deadline) {
+			return s, err
+		}
+		select {
+		case <-ctx.Done():
+			return s, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+func (t *tableOptions) lookupSlotOnce(ctx context.Context, c *pgx.Conn) (slotState, error) {
 	var s slotState
 	var plugin, db *string
 	var pid *int32
@@ -372,8 +395,8 @@ func openReader(ctx context.Context, s *Source, spec connector.ReadSpec) (_ *rea
 		// existing slot cannot export one, so it is dropped and created
 		// again (its old position has no use for a fresh snapshot).
 		if slot.exists {
-			if _, err := r.conn.Exec(ctx, "SELECT pg_drop_replication_slot($1)", t.slot); err != nil {
-				return nil, t.errorf("cannot drop replication slot '%s' to take a new snapshot: %v", t.slot, err)
+			if err := t.dropInactiveSlot(ctx, r.conn); err != nil {
+				return nil, err
 			}
 		}
 		res, err := pglogrepl.CreateReplicationSlot(ctx, r.repl, t.slot, "pgoutput",
@@ -435,6 +458,31 @@ func (r *reader) start() *reader {
 	r.wg.Add(1)
 	go r.run(rctx)
 	return r
+}
+
+// dropInactiveSlot drops the slot, retrying for slotBusyWait while another
+// backend holds it (the previous reader's walsender exiting, or its own
+// drop); a slot gone meanwhile is fine.
+func (t *tableOptions) dropInactiveSlot(ctx context.Context, c *pgx.Conn) error {
+	deadline := time.Now().Add(slotBusyWait)
+	for {
+		_, err := c.Exec(ctx, "SELECT pg_drop_replication_slot($1)", t.slot)
+		var pe *pgconn.PgError
+		switch {
+		case err == nil:
+			return nil
+		case errors.As(err, &pe) && pe.Code == "42704":
+			return nil
+		case errors.As(err, &pe) && pe.Code == "55006" && time.Now().Before(deadline):
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(50 * time.Millisecond):
+			}
+		default:
+			return t.errorf("cannot drop replication slot '%s' to take a new snapshot: %v", t.slot, err)
+		}
+	}
 }
 
 func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
@@ -503,6 +551,9 @@ func (r *reader) appendRow(kind types.RowKind, vals []any, opTs time.Time) error
 		case MetaRowKind:
 			row = append(row, kind.ShortString())
 		}
+	}
+	if r.t.appendOnly {
+		kind = types.Insert
 	}
 	if err := r.bb.Append(kind, row); err != nil {
 		return r.t.errorf("%v", err)
@@ -604,6 +655,7 @@ func (r *reader) fatalStreamError(err error) (error, bool) {
 // for reconnectWindow.
 func (r *reader) reconnect(ctx context.Context, cause error) error {
 	if r.repl != nil {
+		r.replPID = r.repl.PID()
 		r.repl.Close(context.Background())
 		r.repl = nil
 	}
@@ -980,6 +1032,7 @@ func (r *reader) closeConns() {
 		r.conn = nil
 	}
 	if r.repl != nil {
+		r.replPID = r.repl.PID()
 		r.repl.Close(context.Background())
 		r.repl = nil
 	}
@@ -1006,21 +1059,54 @@ func (r *reader) Close() error {
 	return nil
 }
 
-// dropSlot drops the slot once its walsender has exited.
+// dropSlot drops the slot once the walsender of this reader has let go of
+// it; a slot another reader took over meanwhile is left alone.
 func (r *reader) dropSlot() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := r.t.connectReplication(ctx)
+	c, err := r.t.connectRegular(ctx)
 	if err != nil {
 		return err
 	}
 	defer c.Close(context.Background())
-	if err := pglogrepl.DropReplicationSlot(ctx, c, r.t.slot, pglogrepl.DropReplicationSlotOptions{Wait: true}); err != nil {
-		var pe *pgconn.PgError
-		if errors.As(err, &pe) && pe.Code == "42704" {
+	// the highest position this reader knows: a slot created again by a
+	// newer reader of the same name starts beyond it
+	known := pglogrepl.LSN(r.walEnd.Load())
+	if r.startAt > known {
+		known = r.startAt
+	}
+	for {
+		var pid *int64
+		var restart *string
+		err := c.QueryRow(ctx, "SELECT active_pid, restart_lsn::text FROM pg_replication_slots WHERE slot_name = $1", r.t.slot).Scan(&pid, &restart)
+		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}
-		return r.t.errorf("cannot drop replication slot '%s': %v", r.t.slot, err)
+		if err != nil {
+			return r.t.errorf("cannot drop replication slot '%s': %v", r.t.slot, err)
+		}
+		if restart != nil && known > 0 {
+			if lsn, err := pglogrepl.ParseLSN(*restart); err == nil && lsn > known {
+				return nil // not ours: created again after this reader stopped
+			}
+		}
+		switch {
+		case pid == nil:
+			if _, err := c.Exec(ctx, "SELECT pg_drop_replication_slot($1)", r.t.slot); err != nil {
+				var pe *pgconn.PgError
+				if errors.As(err, &pe) && (pe.Code == "42704" || pe.Code == "55006") {
+					return nil // gone, or taken by another reader
+				}
+				return r.t.errorf("cannot drop replication slot '%s': %v", r.t.slot, err)
+			}
+			return nil
+		case uint32(*pid) != r.replPID:
+			return nil // another reader streams it now
+		}
+		select {
+		case <-ctx.Done():
+			return r.t.errorf("cannot drop replication slot '%s': its walsender did not exit within 10 s", r.t.slot)
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
-	return nil
 }

@@ -75,9 +75,10 @@ func (s *Source) Bounded() bool { return s.t.startup == StartupSnapshot }
 // ChangelogMode is [I, UB, UA, D] ('changelog-mode' = 'all', Flink CDC's
 // ChangelogMode.all()) or [I, UA, D] ('upsert', ChangelogMode.upsert(): the
 // planner adds a ChangelogNormalize on the primary key); [I] for the
-// 'snapshot' startup mode.
+// 'snapshot' startup mode and with
+// 'scan.read-changelog-as-append-only.enabled'.
 func (s *Source) ChangelogMode() types.ChangelogMode {
-	if s.t.startup == StartupSnapshot {
+	if s.t.startup == StartupSnapshot || s.t.appendOnly {
 		// only +I rows: usable in batch mode as well
 		return types.InsertOnlyMode
 	}
