@@ -108,7 +108,7 @@ func TestJdbcCatalogTree(t *testing.T) {
 		"pg JDBC · PostgreSQL " + net.JoinHostPort(pg.Host, strconv.Itoa(pg.Port)),
 		"  jcat_tree",
 		"    public.docs",
-		"      error Failed getting table jcat_tree.public.docs of catalog pg: column 'doc': Doesn't support Postgres type 'jsonb' yet",
+		"      error Doesn't support Postgres type 'jsonb' on column 'doc' of table jcat_tree.public.docs in catalog pg yet",
 		"    public.orders",
 		"      id INT NOT NULL · PK",
 		"      customer VARCHAR(20) NOT NULL",

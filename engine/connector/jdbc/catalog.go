@@ -521,6 +521,12 @@ func (c *Catalog) GetTable(p catalog.ObjectPath) (catalog.BaseTable, error) {
 	for _, col := range cols {
 		t, err := c.dialect.mapType(col)
 		if err != nil {
+			var u *UnsupportedColumnTypeError
+			if errors.As(err, &u) {
+				named := *u
+				named.Column, named.Table, named.Catalog = col.Name, p.FullName(), c.name
+				return nil, &named
+			}
 			return nil, fmt.Errorf("Failed getting table %s of catalog %s: column '%s': %w", p.FullName(), c.name, col.Name, err)
 		}
 		if col.NotNull {

@@ -14,13 +14,29 @@ type UnsupportedColumnTypeError struct {
 	Product string // "Postgres" or "MySQL", as Flink names them
 	Type    string
 	Reason  string // set when the type is known but out of range
+	// Column, Table and Catalog name where the type was found (set by
+	// the catalog's GetTable; Table is "database.table").
+	Column, Table, Catalog string
 }
 
+// Error is "Doesn't support Postgres type 'jsonb' on column 'doc' of
+// table db.public.t in catalog pg yet" (type and column first: they are
+// what a user looks for, in a narrow tree node too).
 func (e *UnsupportedColumnTypeError) Error() string {
-	if e.Reason != "" {
-		return fmt.Sprintf("Doesn't support %s type '%s': %s", e.Product, e.Type, e.Reason)
+	where := ""
+	if e.Column != "" {
+		where = fmt.Sprintf(" on column '%s'", e.Column)
 	}
-	return fmt.Sprintf("Doesn't support %s type '%s' yet", e.Product, e.Type)
+	if e.Table != "" {
+		where += " of table " + e.Table
+	}
+	if e.Catalog != "" {
+		where += " in catalog " + e.Catalog
+	}
+	if e.Reason != "" {
+		return fmt.Sprintf("Doesn't support %s type '%s'%s: %s", e.Product, e.Type, where, e.Reason)
+	}
+	return fmt.Sprintf("Doesn't support %s type '%s'%s yet", e.Product, e.Type, where)
 }
 
 // decimalMaxPrecision is Flink's DecimalType.MAX_PRECISION.
