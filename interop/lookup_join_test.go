@@ -110,3 +110,33 @@ func TestPlannerLookupJoinPostgres(t *testing.T) {
 		t.Fatalf("the filtered query scanned dim whole: seq_scan %d -> %d", seq0, seq)
 	}
 }
+
+// The same lookup join and pushdown over MariaDB (MySQL dialect): the plan
+// and the rows.
+func TestPlannerLookupJoinMariaDB(t *testing.T) {
+	m := MariaDBFromEnv(t).CreateDatabase(t, "planner_lookup")
+	m.Exec(t, "CREATE TABLE dim (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL, price DECIMAL(10, 2))",
+		"INSERT INTO dim SELECT seq, CONCAT('n', seq), seq * 1.5 FROM seq_1_to_1000")
+	ddl := "CREATE TABLE dim (id INT, name STRING, price DECIMAL(10, 2), PRIMARY KEY (id) NOT ENFORCED) " +
+		jdbcWith(m.URL, m.User, m.Password, "dim", "'lookup.cache' = 'PARTIAL'", "'lookup.partial-cache.max-rows' = '100'")
+	env := jdbcEnv(t, true)
+	jdbcExec(t, env, ddl,
+		"CREATE TEMPORARY VIEW orders AS SELECT * FROM (VALUES (1, 7), (2, 999), (3, 7), (4, CAST(NULL AS INT)), (5, 2000)) AS o(oid, k)")
+	q := "SELECT o.oid, d.name, d.price FROM (SELECT *, PROCTIME() AS pt FROM orders) AS o " +
+		"LEFT JOIN dim FOR SYSTEM_TIME AS OF o.pt AS d ON o.k = d.id AND d.price > 1"
+	if plan := physicalPlanOf(t, env, q); !strings.Contains(plan, "LookupJoin(table=[default_catalog.default_database.dim], joinType=[LeftOuterJoin], lookup=[id=k], where=[>(CAST(price AS DECIMAL(12, 2)), 1.00)], select=[") {
+		t.Fatalf("plan:\n%s", plan)
+	}
+	jdbcEqual(t, "lookup join", jdbcSorted(jdbcQuery(t, env, q)), []string{
+		"+I[1, n7, 10.50]", "+I[2, n999, 1498.50]", "+I[3, n7, 10.50]", "+I[4, null, null]", "+I[5, null, null]"})
+
+	benv := jdbcEnv(t, false)
+	jdbcExec(t, benv, ddl)
+	bq := "SELECT id, name FROM dim WHERE id IN (3, 5, 8) OR name = 'n11' LIMIT 10"
+	want := "Limit(offset=[0], fetch=[10])\n+- Exchange(distribution=[single])\n" +
+		"   +- TableSourceScan(table=[[default_catalog, default_database, dim, filter=[OR(IN(id, 3, 5, 8), =(name, _UTF-16LE'n11'))], project=[id, name], limit=[10]]], fields=[id, name])"
+	if plan := physicalPlanOf(t, benv, bq); plan != want {
+		t.Errorf("plan:\n%s\nwant:\n%s", plan, want)
+	}
+	jdbcEqual(t, "filtered rows", jdbcSorted(jdbcQuery(t, benv, bq)), []string{"+I[11, n11]", "+I[3, n3]", "+I[5, n5]", "+I[8, n8]"})
+}

@@ -19,9 +19,42 @@ import (
 // join keys must be plain physical columns. It returns nil when the right
 // side does not qualify, and the caller plans the whole-table lookup join.
 func (pl *planner) sourceLookupJoin(t *TemporalJoin, left *PhysNode, keyCols, rk []int, res expr.Expr, lookup, names []string) *PhysNode {
+	s, cond, projs := lookupScanOf(t.Right)
+	if s == nil || len(s.Metadata) > 0 {
+		return nil
+	}
+	sp := pl.scanSource(s)
+	ls, ok := sp.src.(connector.LookupSource)
+	if !ok {
+		return nil
+	}
+	for _, e := range append(append([]expr.Expr(nil), projs...), cond...) {
+		if !expr.IsDeterministic(e) {
+			return nil
+		}
+	}
+	return pl.lookupJoinNode(t, left, s, sp, ls, cond, projs, keyCols, rk, res, lookup, names)
+}
+
+// rightIsLookupSource reports whether a temporal join's right side reads
+// a LookupSource (Flink plans lookup joins in batch mode too).
+func (pl *planner) rightIsLookupSource(t *TemporalJoin) bool {
+	s, _, _ := lookupScanOf(t.Right)
+	if s == nil {
+		return false
+	}
+	_, ok := pl.scanSource(s).src.(connector.LookupSource)
+	return ok
+}
+
+// lookupScanOf finds the scan under the right side of a temporal join
+// and the calc above it: the filter conjuncts and the projections (nil:
+// the scan's columns) over the scan's columns; nil when the right side is
+// not a scan under projections and filters.
+func lookupScanOf(right Node) (*Scan, []expr.Expr, []expr.Expr) {
 	var cond []expr.Expr
-	var projs []expr.Expr // nil: the scan's columns
-	cur := t.Right
+	var projs []expr.Expr
+	cur := right
 	for {
 		switch x := cur.(type) {
 		case *Project:
@@ -43,19 +76,16 @@ func (pl *planner) sourceLookupJoin(t *TemporalJoin, left *PhysNode, keyCols, rk
 		break
 	}
 	s, ok := cur.(*Scan)
-	if !ok || len(s.Metadata) > 0 {
-		return nil
-	}
-	sp := pl.scanSource(s)
-	ls, ok := sp.src.(connector.LookupSource)
 	if !ok {
-		return nil
+		return nil, nil, nil
 	}
-	for _, e := range append(append([]expr.Expr(nil), projs...), cond...) {
-		if !expr.IsDeterministic(e) {
-			return nil
-		}
-	}
+	return s, cond, projs
+}
+
+// lookupJoinNode is the LookupJoin of sourceLookupJoin once the right
+// side qualified.
+func (pl *planner) lookupJoinNode(t *TemporalJoin, left *PhysNode, s *Scan, sp *scanPushdown, ls connector.LookupSource, cond, projs []expr.Expr,
+	keyCols, rk []int, res expr.Expr, lookup, names []string) *PhysNode {
 	// the physical column of each right key
 	toPhys := scanPhysIndexes(s)
 	keys := make([]int, len(rk))

@@ -55,7 +55,7 @@ func withKeys(left Node, keys []expr.Expr, rightCols []Column, rk []int) (Node, 
 }
 
 func (t *TemporalJoin) physical(pl *planner) *PhysNode {
-	if !pl.env.Streaming {
+	if !pl.env.Streaming && !(t.Proctime && pl.rightIsLookupSource(t)) {
 		pl.fail("Temporal table joins (FOR SYSTEM_TIME AS OF) are only supported in streaming mode")
 	}
 	nl := len(t.Left.Columns())

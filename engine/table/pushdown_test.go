@@ -691,3 +691,24 @@ func TestSourceLookupJoinComputed(t *testing.T) {
 		t.Errorf("key on a computed column: looked up %q, read %v", l.lookedUp, l.readLimits)
 	}
 }
+
+// In batch mode a processing-time temporal join against a LookupSource is
+// a lookup join too (Flink's BatchPhysicalLookupJoin); against another
+// source it stays refused.
+func TestSourceLookupJoinBatch(t *testing.T) {
+	env := MustCreate(InBatchMode())
+	mustExec(t, env,
+		"CREATE TABLE ords (id INT, k INT, pt AS PROCTIME()) WITH ('connector'='test-changelog', 'changelog-mode'='I', 'rows'='+I|1|2;+I|2|5;+I|3|;+I|4|9')",
+		"CREATE TABLE dim (a INT, b STRING, c DOUBLE) WITH ('connector'='test-pushdown', 'lookup'='true', 'rows'='"+pushRows+"')",
+		"CREATE TABLE dimw (a INT, b STRING, c DOUBLE) WITH ('connector'='test-changelog', 'changelog-mode'='I', 'rows'='"+inserts(pushRows)+"')")
+	q := "SELECT o.id, d.b FROM ords o LEFT JOIN dim FOR SYSTEM_TIME AS OF o.pt AS d ON o.k = d.a"
+	if plan := optimizedPlan(t, env, q); !strings.Contains(plan, "LookupJoin(table=[default_catalog.default_database.dim], joinType=[LeftOuterJoin], lookup=[a=k], select=[id, k, pt, a, b, c])") {
+		t.Errorf("plan:\n%s", plan)
+	}
+	if got, want := sortedRows(t, env, q), "+I[1, banana] +I[2, avocado] +I[3, null] +I[4, null]"; got != want {
+		t.Errorf("rows %s, want %s", got, want)
+	}
+	if _, err := env.ExplainSQL(strings.Replace(q, "JOIN dim", "JOIN dimw", 1)); err == nil || !strings.Contains(err.Error(), "only supported in streaming mode") {
+		t.Errorf("batch temporal join without lookups: %v", err)
+	}
+}
