@@ -101,6 +101,11 @@ func TestJdbcScanPushdown(t *testing.T) {
 			jdbcEqual(t, "date and OR", jdbcSorted(jdbcQuery(t, env, "SELECT id FROM items WHERE dt = DATE '2024-01-05' OR name IS NULL OR id = 60")),
 				[]string{"+I[4]", "+I[60]"})
 			jdbcEqual(t, "limit", jdbcQuery(t, env, "SELECT COUNT(*) FROM (SELECT id FROM items LIMIT 3)"), []string{"+I[3]"})
+			// in a transaction, FETCHing 7 rows at a time through a cursor on PostgreSQL
+			jdbcExec(t, env, "CREATE TABLE items_tx (id BIGINT, name STRING, price DECIMAL(10, 2), dt DATE) "+s.with("items",
+				"'scan.fetch-size' = '7'", "'scan.auto-commit' = 'false'"))
+			jdbcEqual(t, "cursor", jdbcQuery(t, env, "SELECT COUNT(*), SUM(id), SUM(price), MIN(dt), MAX(name) FROM items_tx WHERE id > 50"),
+				[]string{"+I[50, 3775, 5662.50, 2024-02-21, n99]"})
 
 			// the connector's own splits, with the filters the planner
 			// would push: every split runs valid SQL and together they

@@ -46,6 +46,13 @@ type dbColumn struct {
 	typ string
 }
 
+// rawRows is implemented by PostgreSQL results: the wire values of the
+// current row and how each column is encoded (the scan's fast path).
+type rawRows interface {
+	fieldDescriptions() []pgconn.FieldDescription
+	rawValues() [][]byte
+}
+
 type resultRows interface {
 	columns() []dbColumn
 	next() bool
@@ -446,3 +453,17 @@ func (r *myRows) close() {
 		r.tx = nil
 	}
 }
+
+func (r *pgRows) rawValues() [][]byte { return r.rows.RawValues() }
+func (r *pgRows) fieldDescriptions() []pgconn.FieldDescription {
+	return r.rows.FieldDescriptions()
+}
+func (r *pgCursorRows) rawValues() [][]byte { return r.rows.RawValues() }
+func (r *pgCursorRows) fieldDescriptions() []pgconn.FieldDescription {
+	return r.rows.FieldDescriptions()
+}
+
+var (
+	_ rawRows = (*pgRows)(nil)
+	_ rawRows = (*pgCursorRows)(nil)
+)

@@ -432,3 +432,52 @@ func TestSinkChangelogMode(t *testing.T) {
 		t.Fatal("source must be a bounded insert-only scan")
 	}
 }
+
+// pgNumeric encodes a decimal string in PostgreSQL's binary NUMERIC form.
+func pgNumeric(t *testing.T, s string) []byte {
+	t.Helper()
+	var n pgtype.Numeric
+	if err := n.Scan(s); err != nil {
+		t.Fatal(err)
+	}
+	m := pgtype.NewMap()
+	buf, err := m.Encode(pgtype.NumericOID, pgtype.BinaryFormatCode, n, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf
+}
+
+func TestDecodeNumeric(t *testing.T) {
+	cases := []struct {
+		in    string
+		scale int32
+		want  string
+	}{
+		{"0", 2, "0.00"},
+		{"1.5", 2, "1.50"},
+		{"-1.005", 2, "-1.01"}, // HALF_UP away from zero
+		{"123456789.123", 3, "123456789.123"},
+		{"7575.00", 2, "7575.00"},
+		{"10000", 0, "10000"},
+		{"0.0001", 4, "0.0001"},
+		{"0.00005", 4, "0.0001"},
+		{"12345678901234567890.123456789", 9, "12345678901234567890.123456789"},
+		{"-99999999999999999999999999999.99", 2, "-99999999999999999999999999999.99"},
+		{"100000000000000000000", 0, "100000000000000000000"},
+		{"120000", 0, "120000"},
+	}
+	for _, c := range cases {
+		n, err := decodeNumeric(pgNumeric(t, c.in), c.scale)
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if got := n.ToString(c.scale); got != c.want {
+			t.Errorf("%s at scale %d: %s, want %s", c.in, c.scale, got, c.want)
+		}
+	}
+	if _, err := decodeNumeric(pgNumeric(t, "NaN"), 2); err == nil {
+		t.Error("NaN must fail")
+	}
+}

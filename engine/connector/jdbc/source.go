@@ -2,7 +2,11 @@ package jdbc
 
 import (
 	"context"
+
 	"fmt"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"io"
 	"math"
 	"strings"
@@ -265,6 +269,7 @@ func (s *Source) Open(ctx context.Context, split connector.Split, spec connector
 		c.close()
 		return nil, s.t.queryError("SELECT", err)
 	}
+	r := &reader{t: s.t, c: c, rows: rows, names: names, ts: ts, split: split.String()}
 	if len(ts) > 0 {
 		dbCols := rows.columns()
 		for i := range ts {
@@ -274,8 +279,13 @@ func (s *Source) Open(ctx context.Context, split connector.Split, spec connector
 				return nil, err
 			}
 		}
+		if rr, ok := rows.(rawRows); ok {
+			if r.fast = fastDecoders(rr.fieldDescriptions(), dbCols, ts); r.fast != nil {
+				r.raw = rr
+			}
+		}
 	}
-	return &reader{t: s.t, c: c, rows: rows, names: names, ts: ts, split: split.String()}, nil
+	return r, nil
 }
 
 // readerBatchRows is the most rows per batch a reader returns.
@@ -288,6 +298,8 @@ type reader struct {
 	names  []string
 	ts     []*types.DataType
 	split  string
+	fast   []rawDecoder // PostgreSQL fast path, nil for the general one
+	raw    rawRows
 	n      int64
 	done   bool
 	closed bool
@@ -296,6 +308,9 @@ type reader struct {
 func (r *reader) Next(ctx context.Context) (*types.Batch, error) {
 	if r.done {
 		return nil, io.EOF
+	}
+	if r.fast != nil {
+		return r.nextFast(ctx)
 	}
 	bb := types.NewBatchBuilder(r.ts)
 	conv := make([]any, len(r.ts))
@@ -349,4 +364,50 @@ func (r *reader) Close() error {
 	r.rows.close()
 	r.c.close()
 	return nil
+}
+
+// nextFast decodes wire values straight into Arrow builders.
+func (r *reader) nextFast(ctx context.Context) (*types.Batch, error) {
+	bs := make([]array.Builder, len(r.ts))
+	for i, t := range r.ts {
+		bs[i] = array.NewBuilder(memory.DefaultAllocator, types.ToArrow(t))
+		bs[i].Reserve(readerBatchRows)
+	}
+	n := 0
+	for n < readerBatchRows {
+		if !r.rows.next() {
+			if err := r.rows.err(); err != nil {
+				return nil, r.t.queryError("SELECT", err)
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			r.done = true
+			break
+		}
+		r.n++
+		n++
+		for i, raw := range r.raw.rawValues() {
+			if raw == nil {
+				bs[i].AppendNull()
+				continue
+			}
+			if err := r.fast[i](bs[i], raw); err != nil {
+				return nil, &connector.DataError{File: fmt.Sprintf("%s table '%s' (split %s)", r.t.endpoint.Dialect.Name, r.t.dbTable, r.split), Line: r.n, Field: r.names[i], Msg: err.Error()}
+			}
+		}
+	}
+	if n == 0 {
+		for _, b := range bs {
+			b.Release()
+		}
+		r.Close()
+		return nil, io.EOF
+	}
+	cols := make([]arrow.Array, len(bs))
+	for i, b := range bs {
+		cols[i] = b.NewArray()
+		b.Release()
+	}
+	return types.NewBatch(cols, nil, n), nil
 }
