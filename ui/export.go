@@ -62,6 +62,30 @@ type exportForm struct {
 	start func(path string, opts results.CSVOptions)
 	// lastFormat is the format the path's extension was last set for.
 	lastFormat results.ExportFormat
+	// lineBreaks is the "Line breaks" row (its label dims with it).
+	lineBreaks *disableBox
+	form       *widget.Form
+}
+
+// disableBox shows a row of several widgets as one form item whose label
+// the form dims when the row is disabled (the form dims the label of a
+// fyne.Disableable item only).
+type disableBox struct {
+	widget.BaseWidget
+	content  fyne.CanvasObject
+	disabled bool
+}
+
+func (b *disableBox) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(b.content) }
+func (b *disableBox) Disabled() bool                      { return b.disabled }
+func (b *disableBox) Enable()                             { b.disabled = false }
+func (b *disableBox) Disable()                            { b.disabled = true }
+
+// lineBreaksRow is the "Replace line breaks with […]" row.
+func (f *exportForm) lineBreaksRow() fyne.CanvasObject {
+	f.lineBreaks = &disableBox{content: container.NewBorder(nil, nil, f.replaceNL, nil, f.nlReplace), disabled: f.exportFormat() != results.FormatCSV}
+	f.lineBreaks.ExtendBaseWidget(f.lineBreaks)
+	return f.lineBreaks
 }
 
 // exportJob is an export in progress.
@@ -180,6 +204,12 @@ func (f *exportForm) formatChanged() {
 		} else {
 			w.Disable()
 		}
+	}
+	if f.lineBreaks != nil {
+		f.lineBreaks.disabled = ef != results.FormatCSV
+	}
+	if f.form != nil {
+		f.form.Refresh() // the labels dim with their widgets
 	}
 	if ef == results.FormatCSV && !f.replaceNL.Checked {
 		f.nlReplace.Disable()
@@ -300,6 +330,7 @@ func (f *exportForm) content() fyne.CanvasObject {
 		d.Show()
 	})
 	form := widget.NewForm()
+	f.form = form
 	if f.format != nil {
 		form.AppendItem(widget.NewFormItem("Format", f.format))
 	}
@@ -318,7 +349,7 @@ func (f *exportForm) content() fyne.CanvasObject {
 		widget.NewFormItem("NULL as", f.nullText),
 		widget.NewFormItem("Line ending", f.eol),
 		widget.NewFormItem("Encoding", f.bom),
-		widget.NewFormItem("Line breaks", container.NewBorder(nil, nil, f.replaceNL, nil, f.nlReplace)),
+		widget.NewFormItem("Line breaks", f.lineBreaksRow()),
 		widget.NewFormItem("Decimal separator", f.decimal),
 	} {
 		form.AppendItem(it)
