@@ -103,6 +103,28 @@ func (pl *planner) lookupJoinNode(t *TemporalJoin, left *PhysNode, s *Scan, sp *
 		}
 		keys[k] = toPhys[col]
 	}
+	// conditions on the temporal table alone go to a source that filters
+	// (a database adds them to its lookup query); the join still
+	// evaluates them all
+	nl0, nr := len(t.Left.Columns()), len(t.Right.Columns())
+	_, _, residual := temporalKeys(t.Cond, nl0)
+	offer := append([]expr.Expr(nil), cond...)
+	for _, c := range residual {
+		if len(expr.InputRefs(c)) > 0 && refsWithin(c, nl0, nl0+nr) {
+			rc := shift(c, -nl0)
+			if projs != nil {
+				rc = substitute(rc, projs)
+			}
+			offer = append(offer, rc)
+		}
+	}
+	if _, ok := sp.src.(connector.FilterSource); ok && len(offer) > 0 {
+		ns, _ := pl.pushFiltersIntoScan(s, offer)
+		nsp := pl.scanSource(ns)
+		if nls, ok := nsp.src.(connector.LookupSource); ok {
+			sp, ls = nsp, nls
+		}
+	}
 	spec := connector.ReadSpec{Columns: s.Projection, Limit: -1}
 	if spec.Columns == nil {
 		for i := range s.Table.TableSchema.Physical() {

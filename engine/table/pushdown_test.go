@@ -355,7 +355,10 @@ func (l *testLookuper) Lookup(_ context.Context, key []any) (*types.Batch, error
 	pushLogs.Unlock()
 	var rows [][]any
 	for _, r := range l.s.rows {
-		match := true
+		match := l.s.matches(r) // filters taken exactly
+		if !match {
+			continue
+		}
 		for i, k := range l.keys {
 			if key[i] == nil {
 				return nil, fmt.Errorf("test-pushdown: NULL key %v looked up", key)
@@ -646,10 +649,23 @@ func TestSourceLookupJoin(t *testing.T) {
 
 	// left join, a residual condition, a projection of the temporal table
 	lq := "SELECT o.id, d.b FROM ords o LEFT JOIN dim FOR SYSTEM_TIME AS OF o.pt AS d ON o.k = d.a AND d.c > 3"
+	resetPushLog(dim)
 	got = sortedRows(t, env, lq)
 	want = "+I[1, blueberry] +I[2, avocado] +I[3, blueberry] +I[4, null] +I[5, null] +I[6, avocado] +I[7, blueberry]"
 	if got != want {
 		t.Errorf("left join rows %s\nwant %s", got, want)
+	}
+	// the condition on the temporal table alone is offered to the source
+	if l := pushLogOf(dim); strings.Join(l.offered, " | ") != ">(c, 3)" {
+		t.Errorf("offered to the lookup source: %q", l.offered)
+	}
+	// a source that takes it exactly answers only matching rows: the same
+	mustExec(t, env, "CREATE TABLE dimx (a INT, b STRING, c DOUBLE) WITH ('connector'='test-pushdown', 'lookup'='true', 'exact-columns'='c', 'rows'='"+pushRows+";2|blueberry|7.5')")
+	if got := sortedRows(t, env, strings.Replace(lq, "JOIN dim ", "JOIN dimx ", 1)); got != want {
+		t.Errorf("left join rows with the filter in the lookups %s\nwant %s", got, want)
+	}
+	if l := pushLogOf("dimx"); strings.Join(l.exact, " | ") != "true" {
+		t.Errorf("dimx answered %q", l.exact)
 	}
 	// Flink's attributes: where=[...] for conditions on the temporal
 	// table alone, joinCondition=[...] for the others
