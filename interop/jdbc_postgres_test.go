@@ -369,6 +369,28 @@ func TestJdbcErrors(t *testing.T) {
 	}
 	deadPort := l.Addr().(*net.TCPAddr).Port
 	l.Close()
+	// a port that accepts connections and never answers
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	go func() {
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	silentPort := silent.Addr().(*net.TCPAddr).Port
 	for _, s := range jdbcServers(t, "jdbc_errors") {
 		t.Run(s.kind, func(t *testing.T) {
 			s.exec(t, "CREATE TABLE t (id INT, name VARCHAR(10))", "INSERT INTO t VALUES (1, 'a')")
@@ -377,10 +399,13 @@ func TestJdbcErrors(t *testing.T) {
 			bad.password = "wrong-password"
 			dead := s
 			dead.url = strings.Replace(s.url, fmt.Sprint(":", portOf(s.url)), fmt.Sprint(":", deadPort), 1)
+			mute := s
+			mute.url = strings.Replace(s.url, fmt.Sprint(":", portOf(s.url)), fmt.Sprint(":", silentPort), 1)
 			jdbcExec(t, env,
 				"CREATE TABLE badpw (id INT, name STRING) "+bad.with("t"),
 				"CREATE TABLE missing (id INT, name STRING) "+s.with("no_such_table"),
 				"CREATE TABLE dead (id INT, name STRING) "+dead.with("t", "'connection.max-retry-timeout' = '5 s'"),
+				"CREATE TABLE mute (id INT, name STRING) "+mute.with("t", "'connection.max-retry-timeout' = '2 s'"),
 				"CREATE TABLE wrongtype (id INT, name INT) "+s.with("t"),
 				"CREATE TABLE wrongcol (id INT, nom STRING) "+s.with("t"),
 			)
@@ -391,6 +416,7 @@ func TestJdbcErrors(t *testing.T) {
 				{"SELECT * FROM badpw", []string{"cannot connect to", "at 127.0.0.1:", "user '" + s.user + "'", map[bool]string{true: "password authentication failed", false: "Access denied"}[s.pg()]}},
 				{"SELECT * FROM missing", []string{"table 'no_such_table' does not exist in"}},
 				{"SELECT * FROM dead", []string{"cannot connect to", fmt.Sprintf("127.0.0.1:%d", deadPort), "refused"}},
+				{"SELECT * FROM mute", []string{"cannot connect to", fmt.Sprintf("127.0.0.1:%d", silentPort), "no answer within 2 s ('connection.max-retry-timeout')"}},
 				{"SELECT * FROM wrongtype", []string{"column 'name' of", "table 't' has type", "which cannot be read as the declared type INT; declare it as STRING"}},
 				{"SELECT * FROM wrongcol", []string{"nom"}},
 				{"INSERT INTO badpw VALUES (2, 'b')", []string{"cannot connect to"}},

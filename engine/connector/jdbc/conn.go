@@ -116,7 +116,7 @@ func (t *tableOptions) connectError(err error, timeout time.Duration) error {
 	case errors.As(err, &myErr):
 		reason = fmt.Sprintf("%s (error %d)", myErr.Message, myErr.Number)
 	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()):
-		reason = fmt.Sprintf("no answer within %s ('%s')", timeout, OptMaxRetryTimeout)
+		reason = fmt.Sprintf("no answer within %g s ('%s')", timeout.Seconds(), OptMaxRetryTimeout)
 	case errors.As(err, &opErr):
 		reason = opErr.Err.Error()
 	default:
