@@ -134,7 +134,7 @@ func (t *TemporalJoin) physical(pl *planner) *PhysNode {
 func (pl *planner) lookupJoin(t *TemporalJoin, left *PhysNode, keyCols, rk []int, rightTypes []*types.DataType, res expr.Expr, lookup, names []string) *PhysNode {
 	benv := *pl.env
 	benv.Streaming = false
-	bp := &planner{env: &benv}
+	bp := &planner{env: &benv, pushdowns: pl.pushdowns} // reuses the source sourceLookupJoin made
 	right := bp.translate(t.Right)
 	if !isBounded(right) {
 		pl.fail("Processing-time temporal join is only supported against a bounded (lookup) table; %s is unbounded.", t.RightID.Summary())
