@@ -80,11 +80,21 @@ func (c envCatalog) Tables(cat, db string) []Object {
 	if err != nil {
 		return nil
 	}
-	view := catalog.KindView
-	views, _ := m.ListTables(cat, db, &view)
+	// views: the catalog's own list and the temporary ones (asking every
+	// table its kind would read each table of a JDBC catalog's server)
 	isView := map[string]bool{}
-	for _, v := range views {
-		isView[v] = true
+	if c, ok := m.GetCatalog(cat); ok {
+		views, _ := c.ListViews(db)
+		for _, v := range views {
+			isView[v] = true
+		}
+	}
+	for _, n := range m.ListTemporary(cat, db, nil) {
+		isView[n] = false
+	}
+	view := catalog.KindView
+	for _, n := range m.ListTemporary(cat, db, &view) {
+		isView[n] = true
 	}
 	out := make([]Object, len(names))
 	for i, n := range names {
