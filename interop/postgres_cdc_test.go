@@ -231,22 +231,22 @@ func TestPostgresCDCNoGapNoDuplicate(t *testing.T) {
 	p.Exec(t, "CREATE TABLE ev (id INT PRIMARY KEY, v INT NOT NULL)", "ALTER TABLE ev REPLICA IDENTITY FULL",
 		"INSERT INTO ev SELECT g, 0 FROM generate_series(1, 30000) g")
 	e := cdcEnv(t)
-	cdcExec(t, e, `CREATE TABLE ev (id INT, v INT, PRIMARY KEY (id) NOT ENFORCED) `+cdcWith(p, "ev", "cdc_nogap_slot",
+	cdcExec(t, e, `CREATE TABLE ev (id INT, v INT, op_ts TIMESTAMP_LTZ(3) METADATA VIRTUAL, PRIMARY KEY (id) NOT ENFORCED) `+cdcWith(p, "ev", "cdc_nogap_slot",
 		"'debezium.slot.drop.on.stop' = 'true'", "'scan.snapshot.fetch.size' = '512'"))
 
-	// the writer runs before, during and after the snapshot
+	// the writer runs before the query starts, while it takes the
+	// snapshot, and until 300 writes after the first streamed change
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	c := p.Connect(t)
-	var writes sync.WaitGroup
 	var werr error
-	started := make(chan struct{})
-	writes.Add(1)
+	var writes int
+	started, streamed, writerDone := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	go func() {
-		defer writes.Done()
+		defer close(writerDone)
 		rng := rand.New(rand.NewSource(7))
-		next := 30001
-		for i := 0; i < 1500 && ctx.Err() == nil; i++ {
+		next, after := 30001, 0
+		for i := 0; ctx.Err() == nil; i++ {
 			var err error
 			switch i % 3 {
 			case 0:
@@ -261,64 +261,76 @@ func TestPostgresCDCNoGapNoDuplicate(t *testing.T) {
 				werr = err
 				return
 			}
+			writes = i + 1
 			if i == 100 {
 				close(started)
+			}
+			select {
+			case <-streamed:
+				if after++; after == 300 {
+					return
+				}
+			default:
 			}
 		}
 	}()
 	<-started
-	s := cdcStart(t, e, "SELECT id, v FROM ev")
-	writes.Wait()
-	if werr != nil {
-		t.Fatal(werr)
-	}
-	want := map[int32]int32{}
-	rows, err := c.Query(context.Background(), "SELECT id, v FROM ev")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var id, v int32
-		if err := rows.Scan(&id, &v); err != nil {
-			t.Fatal(err)
-		}
-		want[id] = v
-	}
-	rows.Close()
-	// the sentinel commits last: once it arrives every earlier change has
-	p.Exec(t, "INSERT INTO ev VALUES (-1, -1)")
-	want[-1] = -1
-	got := map[int32]int32{}
-	deadline := time.After(60 * time.Second)
-	n := 0
-	for {
-		var r *types.Row
+	s := cdcStart(t, e, "SELECT id, v, op_ts FROM ev")
+	got, want := map[int32]int32{}, map[int32]int32{}
+	deadline := time.After(120 * time.Second)
+	n, snapRows, streamedClosed := 0, 0, false
+	for done := false; !done; {
 		select {
-		case r = <-s.rows:
+		case r := <-s.rows:
+			n++
+			id, v := r.Values[0].(int32), r.Values[1].(int32)
+			if r.Values[2].(time.Time).Unix() == 0 {
+				snapRows++
+			} else if !streamedClosed {
+				close(streamed)
+				streamedClosed = true
+			}
+			switch r.Kind {
+			case types.Insert:
+				if _, dup := got[id]; dup {
+					t.Fatalf("duplicate +I of id %d (row %d)", id, n)
+				}
+				got[id] = v
+			case types.UpdateBefore, types.Delete:
+				old, ok := got[id]
+				if !ok || old != v {
+					t.Fatalf("%s of id %d v %d but the changelog holds %d (present %v): a change was lost or repeated", r.Kind.ShortString(), id, v, old, ok)
+				}
+				delete(got, id)
+			case types.UpdateAfter:
+				got[id] = v
+			}
+			done = id == -1
+		case <-writerDone:
+			writerDone = nil
+			if werr != nil {
+				t.Fatal(werr)
+			}
+			rows, err := c.Query(context.Background(), "SELECT id, v FROM ev")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var id, v int32
+				if err := rows.Scan(&id, &v); err != nil {
+					t.Fatal(err)
+				}
+				want[id] = v
+			}
+			rows.Close()
+			// the sentinel commits last: once it arrives every earlier
+			// change has
+			p.Exec(t, "INSERT INTO ev VALUES (-1, -1)")
+			want[-1] = -1
 		case err := <-s.errc:
 			t.Fatalf("query ended: %v", err)
 		case <-deadline:
-			t.Fatalf("sentinel not seen within 60 s (%d rows read)", n)
-		}
-		n++
-		id, v := r.Values[0].(int32), r.Values[1].(int32)
-		switch r.Kind {
-		case types.Insert:
-			if _, dup := got[id]; dup {
-				t.Fatalf("duplicate +I of id %d (row %d)", id, n)
-			}
-			got[id] = v
-		case types.UpdateBefore, types.Delete:
-			old, ok := got[id]
-			if !ok || old != v {
-				t.Fatalf("%s of id %d v %d but the changelog holds %d (present %v): a change was lost or repeated", r.Kind.ShortString(), id, v, old, ok)
-			}
-			delete(got, id)
-		case types.UpdateAfter:
-			got[id] = v
-		}
-		if id == -1 {
-			break
+			t.Fatalf("sentinel not seen within 120 s (%d rows read)", n)
 		}
 	}
 	if len(got) != len(want) {
@@ -329,7 +341,7 @@ func TestPostgresCDCNoGapNoDuplicate(t *testing.T) {
 			t.Fatalf("id %d: changelog %d, table %d", id, got[id], v)
 		}
 	}
-	t.Logf("%d rows applied; %d rows in the table", n, len(want))
+	t.Logf("%d writes; %d rows applied: %d from the snapshot, %d streamed; %d rows in the table", writes, n, snapRows, n-snapRows, len(want))
 }
 
 // TestPostgresCDCAggregateMatchesTableAtRest runs a GROUP BY over the CDC
