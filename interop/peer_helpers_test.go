@@ -53,7 +53,7 @@ func startRiffleGateway(t *testing.T, defines ...string) string {
 		t.Fatal(err)
 	}
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("FLINK_REST_CLIENT_HEADERS", "Authorization: Bearer "+token)
+	t.Setenv("FLINK_REST_CLIENT_HEADERS", "Authorization:Bearer "+token) // no space after the colon: Flink keeps it in the value, which netty refuses
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errb lockedBuffer
 	env := cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
