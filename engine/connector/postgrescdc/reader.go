@@ -59,10 +59,11 @@ type reader struct {
 	startAt  pglogrepl.LSN   // where streaming starts (0: the slot's confirmed position)
 	rels     map[uint32]*rel // relations seen in the stream
 
-	items  chan item
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	err    error // the error Next returned, returned again
+	items   chan item
+	waiting func() // run while send waits for the query (streaming only)
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	err     error // the error Next returned, returned again
 
 	handed  atomic.Uint64 // end LSN of the last transaction Next returned in full
 	walEnd  atomic.Uint64 // the server's WAL end last seen
@@ -523,13 +524,33 @@ func (r *reader) run(ctx context.Context) {
 	}
 }
 
-// send hands an item to Next; false when the reader is closing.
+// send hands an item to Next; false when the reader is closing. While the
+// query does not take it, r.waiting (set while streaming) runs every
+// statusInterval, so that the server keeps hearing from the reader (it
+// drops a silent client after wal_sender_timeout).
 func (r *reader) send(ctx context.Context, it item) bool {
 	select {
 	case r.items <- it:
 		return true
 	case <-ctx.Done():
 		return false
+	default:
+	}
+	var tick <-chan time.Time
+	if r.waiting != nil {
+		t := time.NewTicker(statusInterval)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case r.items <- it:
+			return true
+		case <-ctx.Done():
+			return false
+		case <-tick:
+			r.waiting()
+		}
 	}
 }
 
@@ -744,6 +765,8 @@ func (r *reader) stream(ctx context.Context) error {
 		}
 		return err
 	}
+	r.waiting = func() { _ = sendStatus(time.Since(lastKeepSent) >= 10*time.Second) }
+	defer func() { r.waiting = nil }()
 	defer func() {
 		// a cancelled query reports the position it reached, from which
 		// 'committed-offset' resumes
