@@ -142,7 +142,7 @@ func (b *Browser) resetCache() {
 // source (call it after DDL). Open branches stay open when they still exist.
 func (b *Browser) Reload() {
 	b.resetCache()
-	b.forgetRemoteErrors()
+	b.staleRemote()
 	b.tree.Refresh()
 }
 

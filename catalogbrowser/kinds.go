@@ -3,6 +3,7 @@ package catalogbrowser
 import (
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
@@ -180,12 +181,15 @@ type remoteEntry struct {
 	err     error
 	loaded  bool
 	loading bool
+	stale   bool // shown, and read again (Reload)
 }
 
 // remoteRead answers the read of branch uid of a remote catalog from the
 // cache, starting the read on a background goroutine when there is no
 // answer (or the catalog was replaced since): ErrLoading until it arrives,
-// then the tree is refreshed on the UI goroutine.
+// then the tree is refreshed on the UI goroutine. A stale answer (after
+// Reload) is shown while it is read again, and the branch is redrawn only
+// when the new answer differs.
 func (b *Browser) remoteRead(uid widget.TreeNodeID, key string, read func() (any, error)) (any, error) {
 	if b.remote == nil {
 		b.remote = map[widget.TreeNodeID]*remoteEntry{}
@@ -195,7 +199,7 @@ func (b *Browser) remoteRead(uid widget.TreeNodeID, key string, read func() (any
 		e = &remoteEntry{key: key}
 		b.remote[uid] = e
 	}
-	if e.loaded {
+	if e.loaded && !e.stale {
 		return e.val, e.err
 	}
 	if !e.loading {
@@ -212,11 +216,17 @@ func (b *Browser) remoteRead(uid widget.TreeNodeID, key string, read func() (any
 				if b.remote[uid] != e {
 					return // refreshed since
 				}
-				e.val, e.err, e.loaded, e.loading = val, err, true, false
-				delete(b.children, uid)
-				b.tree.Refresh()
+				changed := !e.loaded || !reflect.DeepEqual(val, e.val) || errText(err) != errText(e.err)
+				e.val, e.err, e.loaded, e.loading, e.stale = val, err, true, false, false
+				if changed {
+					delete(b.children, uid)
+					b.tree.Refresh()
+				}
 			})
 		}()
+	}
+	if e.loaded {
+		return e.val, e.err // stale, shown while read again
 	}
 	return nil, ErrLoading
 }
@@ -229,13 +239,16 @@ func (b *Browser) remoteKey(cat string) (string, bool) {
 	return "", false
 }
 
-// forgetRemoteErrors drops the failed answers of remote reads, so that a
-// reload reads them again (the answers that succeeded stay: a JDBC
-// catalog is read-only, Riffle's statements do not change it).
-func (b *Browser) forgetRemoteErrors() {
+// staleRemote marks the answers of remote reads stale (Reload): each is
+// read again when next shown, and shown meanwhile; failed answers are
+// dropped (read again, "loading…" meanwhile).
+func (b *Browser) staleRemote() {
 	for k, e := range b.remote {
-		if e.loaded && e.err != nil {
+		switch {
+		case e.loaded && e.err != nil:
 			delete(b.remote, k)
+		case e.loaded:
+			e.stale = true
 		}
 	}
 }
