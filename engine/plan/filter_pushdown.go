@@ -162,11 +162,13 @@ func (sp *scanPushdown) remaining(conds []expr.Expr) []expr.Expr {
 
 // pushLimitIntoScan hands the fetch of a LIMIT (offset + fetch rows) to
 // the scan below n when nothing between them changes the number of rows:
-// projections, and filters the source evaluates exactly (batch mode only,
-// as Flink's rule). The source's readers may stop after n rows each; the
-// Limit above stays (each split stops on its own).
+// projections, and filters the source evaluates exactly (Flink's batch and
+// stream rule sets both push limits; a changelog source in streaming mode
+// is left alone, its later rows may update earlier ones). The source's
+// readers may stop after n rows each; the Limit above stays (each split
+// stops on its own).
 func (pl *planner) pushLimitIntoScan(n Node, limit int64) {
-	if pl.env.Streaming || limit <= 0 {
+	if limit <= 0 {
 		return
 	}
 	var conds []expr.Expr
@@ -198,6 +200,9 @@ func (pl *planner) pushLimitIntoScan(n Node, limit int64) {
 		s = ns
 	}
 	sp := pl.scanSource(s)
+	if pl.env.Streaming && !sp.src.ChangelogMode().IsInsertOnly() {
+		return
+	}
 	if sp.limit < 0 || limit < sp.limit {
 		sp.limit = limit
 	}
