@@ -243,6 +243,18 @@ func TestJdbcCatalogPostgres(t *testing.T) {
 	}
 
 	jcReadOnly(t, env, "pg", "jcat_pg", "`public.orders`")
+
+	// ALTER CATALOG re-creates the catalog from its new options: a wrong
+	// password fails and the open catalog stays; a new default database
+	// takes effect
+	if _, err := jcTry(env, "ALTER CATALOG pg SET ('password' = 'wrong')"); err == nil || !strings.Contains(err.Error(), "authentication failed for user '"+pg.User+"'") {
+		t.Errorf("ALTER CATALOG with a wrong password: %v", err)
+	}
+	jcEqual(t, "SHOW TABLES after the failed ALTER", jcRun(t, env, "SHOW TABLES FROM pg.jcat_pg_other"), nil)
+	jcRun(t, env, "ALTER CATALOG pg SET ('password' = '"+pg.Password+"', 'default-database' = 'jcat_pg_other')")
+	jcRun(t, env, "USE CATALOG pg")
+	jcEqual(t, "SHOW CURRENT DATABASE after ALTER", jcRun(t, env, "SHOW CURRENT DATABASE"), []string{"jcat_pg_other"})
+	jcRun(t, env, "USE CATALOG default_catalog")
 }
 
 // jcReadOnly: every write through the catalog is refused, saying the
