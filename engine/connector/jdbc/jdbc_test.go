@@ -64,7 +64,7 @@ func TestParseURL(t *testing.T) {
 	}
 
 	bad := map[string]string{
-		"jdbc:oracle:thin:@h:1521:x":             "Could not find any jdbc dialect factory that can handle url 'jdbc:oracle:thin:@h:1521:x'",
+		"jdbc:oracle:thin:@h:1521:x":             "Could not find any jdbc factory that can handle url 'jdbc:oracle:thin:@h:1521:x'",
 		"jdbc:postgresql:mydb":                   "expected jdbc:postgresql://host[:port]/database",
 		"jdbc:postgresql://h:99999/d":            "bad port '99999'",
 		"jdbc:postgresql://u:p@h/d":              "put credentials in the 'username' and 'password' options",
@@ -137,14 +137,13 @@ func TestOptionValidation(t *testing.T) {
 		{map[string]string{"lookup.max-retries": "-1"}, "The value of 'lookup.max-retries' option shouldn't be negative, but is -1."},
 		{map[string]string{"sink.max-retries": "-2"}, "The value of 'sink.max-retries' option shouldn't be negative, but is -2."},
 		{map[string]string{"connection.max-retry-timeout": "500ms"}, "The value of 'connection.max-retry-timeout' option must be in second granularity and shouldn't be smaller than 1 second, but is 500ms."},
-		{map[string]string{"lookup.cache": "PARTIAL"}, "Expiration duration and maximum size are not set for the cache."},
-		{map[string]string{"lookup.cache": "FULL"}, "'lookup.cache' = 'FULL' is not supported by the jdbc connector"},
+		{map[string]string{"lookup.cache": "PARTIAL"}, "Missing 'lookup.partial-cache.expire-after-access', 'lookup.partial-cache.expire-after-write' or 'lookup.partial-cache.max-rows' in the configuration. The cache will not have evictions under this configuration and could lead to potential memory issues as the cache size may grow indefinitely."},
 		{map[string]string{"lookup.cache": "SOME"}, "Could not parse value 'SOME' for key 'lookup.cache'"},
 		{map[string]string{"lookup.partial-cache.max-rows": "10"}, "option 'lookup.partial-cache.max-rows' needs 'lookup.cache' = 'PARTIAL'"},
 		{map[string]string{"scan.fetch-size": "x"}, "Could not parse value 'x' for key 'scan.fetch-size'"},
 		{map[string]string{"scan.auto-commit": "maybe"}, "Could not parse value 'maybe' for key 'scan.auto-commit'"},
 		{map[string]string{"sink.buffer-flush.interval": "soon"}, "Could not parse value 'soon' for key 'sink.buffer-flush.interval'"},
-		{map[string]string{"url": "jdbc:sqlserver://h:1433"}, "Could not find any jdbc dialect factory"},
+		{map[string]string{"url": "jdbc:sqlserver://h:1433"}, "Could not find any jdbc factory that can handle url"},
 		{map[string]string{"scan.partition.colum": "id"}, "unsupported options found for 'jdbc': scan.partition.colum"},
 		{map[string]string{"lookup.partial-cache.caching-missing-key": "false"}, "unsupported options found for 'jdbc': lookup.partial-cache.caching-missing-key"},
 	}
@@ -185,6 +184,10 @@ func TestOptionValidation(t *testing.T) {
 	if to.cache != nil || to.flushMaxRows != 100 || to.flushInterval != time.Second || to.sinkRetries != 3 || to.lookupMaxRetries != 3 ||
 		to.maxRetryTimeout != 60*time.Second || !to.autoCommit || to.fetchSize != 0 || !to.filterPushdown {
 		t.Fatalf("defaults %+v", to)
+	}
+	// FULL is accepted and caches nothing, as Flink's jdbc connector does
+	if to, err := parseOptions(testContext(map[string]string{"lookup.cache": "FULL"}, names, ts)); err != nil || to.cache != nil {
+		t.Fatalf("FULL: %v %+v", err, to)
 	}
 	// the deprecated cache options still make a cache
 	to, err = parseOptions(testContext(map[string]string{"lookup.cache.max-rows": "20", "lookup.cache.ttl": "1 min"}, names, ts))

@@ -56,7 +56,7 @@ func jdbcOptions() []connector.Option {
 		{Key: OptFetchSize, Default: "0", Kind: "int", Description: "Rows fetched per round trip; 0 lets the driver stream. With scan.auto-commit = false PostgreSQL reads through a cursor FETCHing this many rows."},
 		{Key: OptAutoCommit, Default: "true", Kind: "bool", Description: "Whether the scan runs outside a transaction (true) or inside one (false)."},
 		{Key: OptFilterHandlingPolicy, Default: "ALWAYS", Kind: "enum", Values: []string{"ALWAYS", "NEVER"}, Description: "Whether WHERE conditions are pushed into the database's query."},
-		{Key: OptLookupCache, Default: "NONE", Kind: "enum", Values: []string{"NONE", "PARTIAL"}, Description: "Cache of lookup join results: NONE or PARTIAL."},
+		{Key: OptLookupCache, Default: "NONE", Kind: "enum", Values: []string{"NONE", "PARTIAL", "FULL"}, Description: "Cache of lookup join results: NONE or PARTIAL (FULL is accepted and caches nothing, as in Flink's jdbc connector)."},
 		{Key: OptPartialCacheMaxRows, Kind: "int", Description: "Most keys kept by the PARTIAL lookup cache."},
 		{Key: OptPartialCacheWrite, Kind: "duration", Description: "A cached key expires this long after it was looked up."},
 		{Key: OptPartialCacheAccess, Kind: "duration", Description: "A cached key expires this long after it was last used."},
@@ -240,7 +240,8 @@ func (t *tableOptions) parseCache(o map[string]string) error {
 		return nil
 	case "PARTIAL":
 	case "FULL":
-		return t.errorf("'%s' = 'FULL' is not supported by the jdbc connector; use 'PARTIAL' or 'NONE'", OptLookupCache)
+		// Flink's jdbc connector accepts FULL and builds no cache for it
+		return nil
 	default:
 		return t.errorf("Could not parse value '%s' for key '%s'. Possible values: NONE, PARTIAL, FULL", o[OptLookupCache], OptLookupCache)
 	}
@@ -264,7 +265,7 @@ func (t *tableOptions) parseCache(o map[string]string) error {
 	_, hasW := o[OptPartialCacheWrite]
 	_, hasA := o[OptPartialCacheAccess]
 	if !hasRows && !hasW && !hasA {
-		return t.errorf("Expiration duration and maximum size are not set for the cache. The cache will not have any eviction and could lead to potential memory issues as the cache size may grow infinitely.")
+		return t.errorf("Missing '%s', '%s' or '%s' in the configuration. The cache will not have evictions under this configuration and could lead to potential memory issues as the cache size may grow indefinitely.", OptPartialCacheAccess, OptPartialCacheWrite, OptPartialCacheMaxRows)
 	}
 	t.cache = c
 	return nil

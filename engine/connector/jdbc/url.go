@@ -47,13 +47,13 @@ func (e *Endpoint) Addr() string { return net.JoinHostPort(e.Host, strconv.Itoa(
 //
 // user and password, when not empty, override the URL's own user and
 // password parameters (Flink's 'username' and 'password' options). An URL
-// of another database fails with Flink's "Could not find any jdbc dialect"
-// message listing the supported prefixes; a malformed URL names what is
-// wrong.
+// of another database fails with Flink's "Could not find any jdbc factory
+// that can handle url" message listing the supported prefixes; a malformed
+// URL names what is wrong.
 func ParseURL(raw, user, password string) (*Endpoint, error) {
 	d := dialectForURL(raw)
 	if d == nil {
-		return nil, fmt.Errorf("Could not find any jdbc dialect factory that can handle url '%s'. Riffle's jdbc connector supports URLs starting with: %s", raw, strings.Join(supportedPrefixes(), ", "))
+		return nil, fmt.Errorf("Could not find any jdbc factory that can handle url '%s'. Riffle's jdbc connector supports URLs starting with: %s", raw, strings.Join(supportedPrefixes(), ", "))
 	}
 	rest := strings.TrimPrefix(raw, "jdbc:")
 	u, err := url.Parse(rest)
