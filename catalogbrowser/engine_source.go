@@ -3,6 +3,7 @@ package catalogbrowser
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -337,3 +338,74 @@ func (b *Browser) SetSource(src Source) {
 
 // Source returns the source the browser reads.
 func (b *Browser) Source() Source { return b.src }
+
+var _ CatalogDescriber = (*EngineSource)(nil)
+
+// CatalogInfo implements CatalogDescriber with DESCRIBE CATALOG EXTENDED,
+// read like the other answers (unknown until it arrives). A catalog the
+// engine cannot describe (Flink describes only the catalogs CREATE
+// CATALOG made, not default_catalog) or a failed read is of unknown kind.
+func (s *EngineSource) CatalogInfo(cat string) CatalogInfo {
+	v, err := s.get("t"+sep+cat, func(ctx context.Context, e table.Engine) (any, error) {
+		res, err := e.ExecuteStatement(ctx, "DESCRIBE CATALOG EXTENDED "+sql.QuoteIdent(cat), sql.Pos{})
+		if err != nil {
+			return CatalogInfo{}, nil // kept: asking again would fail again
+		}
+		rows, err := res.Collect()
+		if err != nil {
+			return CatalogInfo{}, nil
+		}
+		defer rows.Close()
+		props := map[string]string{}
+		for rows.Next() {
+			if v := rows.Row().Values; len(v) >= 2 {
+				k, _ := v[0].(string)
+				val, _ := v[1].(string)
+				props[k] = val
+			}
+		}
+		return CatalogInfoFromDescriptor(props["type"], props["option:base-url"], props["option:path"]), nil
+	})
+	if err != nil {
+		return CatalogInfo{}
+	}
+	return v.(CatalogInfo)
+}
+
+// CatalogInfoFromDescriptor is what the tree says of a catalog made by
+// CREATE CATALOG with this 'type' (and 'base-url' for a JDBC catalog,
+// 'path' for a file one): generic_in_memory is in-memory; jdbc is JDBC
+// with its server ("PostgreSQL host:port"); a type with a 'path' is
+// persistent, with the file's name; any other type is named as it is.
+func CatalogInfoFromDescriptor(typ, baseURL, path string) CatalogInfo {
+	switch {
+	case typ == "generic_in_memory":
+		return CatalogInfo{Kind: CatalogInMemory}
+	case typ == "jdbc":
+		return CatalogInfo{Kind: CatalogJDBC, Summary: jdbcServer(baseURL)}
+	case path != "":
+		return CatalogInfo{Kind: CatalogPersistent, Summary: filepath.Base(path)}
+	}
+	return CatalogInfo{Summary: typ}
+}
+
+// jdbcServer turns a base-url into "PostgreSQL host:port" (the URL itself
+// when it is not one of the known kinds).
+func jdbcServer(u string) string {
+	rest, ok := strings.CutPrefix(u, "jdbc:")
+	if !ok {
+		return u
+	}
+	scheme, host, ok := strings.Cut(rest, "://")
+	if !ok {
+		return u
+	}
+	host, _, _ = strings.Cut(host, "/")
+	host, _, _ = strings.Cut(host, "?")
+	names := map[string]string{"postgresql": "PostgreSQL", "mysql": "MySQL", "mariadb": "MariaDB"}
+	n, ok := names[strings.ToLower(scheme)]
+	if !ok {
+		return u
+	}
+	return n + " " + host
+}

@@ -1,6 +1,7 @@
 package catalogbrowser
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/riffle-sql/riffle/engine/catalog"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -182,5 +184,45 @@ func settleRemote(t *testing.T, q *queue, b *Browser) []string {
 			t.Fatalf("still loading (%d reads): %q", b.Reading(), got)
 		}
 		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// Over an engine (a gateway) the kinds come from DESCRIBE CATALOG: a
+// catalog made by CREATE CATALOG says its type, default_catalog (which
+// Flink cannot describe) none.
+func TestEngineSourceTellsCatalogKinds(t *testing.T) {
+	test.NewTempApp(t)
+	env := newEnv(t, "CREATE CATALOG scratch WITH ('type' = 'generic_in_memory')")
+	q := &queue{}
+	eng := table.NewEmbeddedEngine(env)
+	var b *Browser
+	src := NewEngineSource(func(context.Context) (table.Engine, error) { return eng, nil }, q.Do, func() { b.Reload() })
+	b = New(src)
+	test.NewTempWindow(t, b)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		settle(t, q, b)
+		waitReads(t, q, src)
+		if got := strings.Join(b.VisibleLabels(), "\n"); got == "default_catalog\nscratch in-memory" {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("tree:\n%s", got)
+		}
+	}
+	if got := b.icon(nodeID(nodeCatalog, "scratch")).Name(); got != memoryIcon.Name() {
+		t.Errorf("icon %s", got)
+	}
+	for _, c := range []struct {
+		typ, url, path string
+		want           string
+	}{
+		{"jdbc", "jdbc:postgresql://db:5432/", "", "JDBC · PostgreSQL db:5432"},
+		{"jdbc", "jdbc:mariadb://127.0.0.1:3306?x=1", "", "JDBC · MariaDB 127.0.0.1:3306"},
+		{"riffle", "", "/tmp/w/ws.catalog.db", "persistent · ws.catalog.db"},
+		{"hive", "", "", "hive"},
+	} {
+		if got := CatalogInfoFromDescriptor(c.typ, c.url, c.path).Label(); got != c.want {
+			t.Errorf("%s %s %s: %q, want %q", c.typ, c.url, c.path, got, c.want)
+		}
 	}
 }
