@@ -7,6 +7,8 @@ import (
 	"database/sql"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +24,8 @@ import (
 // jdbcServer is one database under test, on a database of its own.
 type jdbcServer struct {
 	kind                string // "PostgreSQL" or "MariaDB"
+	pgLog               string // PostgreSQL's server log (log_statement = 'all' on the test's database)
+	dbName              string
 	url, user, password string
 	exec                func(t testing.TB, stmts ...string)
 	db                  *sql.DB
@@ -31,12 +35,43 @@ func jdbcServers(t *testing.T, dbName string) []jdbcServer {
 	pg := PostgresFromEnv(t).CreateDatabase(t, dbName)
 	my := MariaDBFromEnv(t).CreateDatabase(t, dbName)
 	return []jdbcServer{
-		{kind: "PostgreSQL", url: pg.URL, user: pg.User, password: pg.Password, exec: pg.Exec, db: pg.DB(t)},
-		{kind: "MariaDB", url: my.URL, user: my.User, password: my.Password, exec: my.Exec, db: my.DB(t)},
+		{kind: "PostgreSQL", url: pg.URL, user: pg.User, password: pg.Password, exec: pg.Exec, db: pg.DB(t),
+			pgLog: filepath.Join(pg.RunDir, "pg", "log", "postgres.log"), dbName: dbName},
+		{kind: "MariaDB", url: my.URL, user: my.User, password: my.Password, exec: my.Exec, db: my.DB(t), dbName: dbName},
 	}
 }
 
 func (s jdbcServer) pg() bool { return s.kind == "PostgreSQL" }
+
+// logStatements makes PostgreSQL log every statement run on the test's
+// database (sessions opened from now on) into its server log.
+func (s jdbcServer) logStatements(t testing.TB) {
+	t.Helper()
+	s.exec(t, "ALTER DATABASE "+s.dbName+" SET log_statement = 'all'")
+}
+
+// statements lists the statements PostgreSQL logged for the test's
+// database ("execute <name>: SELECT …" lines of the server log).
+func (s jdbcServer) statements(t testing.TB) []string {
+	t.Helper()
+	data, err := os.ReadFile(s.pgLog)
+	if err != nil {
+		t.Fatalf("reading PostgreSQL's log: %v", err)
+	}
+	var out []string
+	marker := "@" + s.dbName + " LOG:  "
+	for _, line := range strings.Split(string(data), "\n") {
+		i := strings.Index(line, marker)
+		if i < 0 {
+			continue
+		}
+		msg := line[i+len(marker):]
+		if j := strings.Index(msg, ": "); j >= 0 && (strings.HasPrefix(msg, "execute ") || strings.HasPrefix(msg, "statement: ")) {
+			out = append(out, msg[j+2:])
+		}
+	}
+	return out
+}
 
 func (s jdbcServer) with(tableName string, more ...string) string {
 	return jdbcWith(s.url, s.user, s.password, tableName, more...)
@@ -84,6 +119,9 @@ func TestJdbcScanPushdown(t *testing.T) {
 		t.Run(s.kind, func(t *testing.T) {
 			s.exec(t, "CREATE TABLE items (id BIGINT PRIMARY KEY, name VARCHAR(20), price DECIMAL(10, 2), dt DATE)")
 			if s.pg() {
+				s.logStatements(t)
+			}
+			if s.pg() {
 				s.exec(t, "INSERT INTO items SELECT g, 'n' || g, g * 1.5, DATE '2024-01-01' + g FROM generate_series(1, 100) g")
 			} else {
 				s.exec(t, "INSERT INTO items SELECT seq, CONCAT('n', seq), seq * 1.5, DATE_ADD('2024-01-01', INTERVAL seq DAY) FROM seq_1_to_100")
@@ -101,6 +139,23 @@ func TestJdbcScanPushdown(t *testing.T) {
 			jdbcEqual(t, "date and OR", jdbcSorted(jdbcQuery(t, env, "SELECT id FROM items WHERE dt = DATE '2024-01-05' OR name IS NULL OR id = 60")),
 				[]string{"+I[4]", "+I[60]"})
 			jdbcEqual(t, "limit", jdbcQuery(t, env, "SELECT COUNT(*) FROM (SELECT id FROM items LIMIT 3)"), []string{"+I[3]"})
+			if s.pg() {
+				// the statements PostgreSQL ran for this database
+				stmts := s.statements(t)
+				for _, want := range []string{
+					"SELECT name FROM items WHERE (id BETWEEN $1 AND $2) AND ((id > $3))",
+					"SELECT id, price FROM items WHERE (id BETWEEN $1 AND $2) AND ((price >= $3)) AND ((name LIKE $4))",
+					"SELECT id FROM items WHERE (id BETWEEN $1 AND $2) LIMIT 3",
+				} {
+					found := false
+					for _, st := range stmts {
+						found = found || strings.HasSuffix(st, want)
+					}
+					if !found {
+						t.Errorf("PostgreSQL ran no %q; it ran:\n  %s", want, strings.Join(stmts, "\n  "))
+					}
+				}
+			}
 			// in a transaction, FETCHing 7 rows at a time through a cursor on PostgreSQL
 			jdbcExec(t, env, "CREATE TABLE items_tx (id BIGINT, name STRING, price DECIMAL(10, 2), dt DATE) "+s.with("items",
 				"'scan.fetch-size' = '7'", "'scan.auto-commit' = 'false'"))
