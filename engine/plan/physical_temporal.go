@@ -33,7 +33,8 @@ func temporalKeys(cond expr.Expr, nl int) (left []expr.Expr, right []int, residu
 }
 
 // withKeys projects the left input's columns followed by the key
-// expressions cast to the right key types.
+// expressions cast to the right key types; a key that is a left column of
+// the right type is used where it is (no $key column, as in Flink's plans).
 func withKeys(left Node, keys []expr.Expr, rightCols []Column, rk []int) (Node, []int) {
 	cols := left.Columns()
 	exprs := make([]expr.Expr, len(cols))
@@ -44,12 +45,19 @@ func withKeys(left Node, keys []expr.Expr, rightCols []Column, rk []int) (Node, 
 	var idx []int
 	for k, e := range keys {
 		t := rightCols[rk[k]].Type.WithNullable(true).WithTimeAttr(types.NoTimeAttr)
+		if r, ok := e.(*expr.InputRef); ok && r.Index < len(cols) && r.T.TimeAttr == types.NoTimeAttr && r.T.EqualsIgnoreNull(t) {
+			idx = append(idx, r.Index)
+			continue
+		}
 		if !e.Type().EqualsIgnoreNull(t) {
 			e = expr.ImplicitCast(e, t)
 		}
 		idx = append(idx, len(exprs))
 		exprs = append(exprs, e)
 		out = append(out, Column{Name: fmt.Sprintf("$key%d", k), Type: e.Type()})
+	}
+	if len(exprs) == len(cols) {
+		return left, idx
 	}
 	return &Project{Input: left, Exprs: exprs, Cols: out}, idx
 }
