@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	pq "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
@@ -103,6 +104,9 @@ func (d *Decoder) NewFileReader(f io.ReaderAt, size int64, name string, maxRows 
 			continue // not in the file: NULL
 		}
 		r.src[i] = top[j].Name
+		if f := &fr.Manifest.Fields[j]; f.IsLeaf() && pf.MetaData().Schema.Column(f.ColIndex).PhysicalType() == pq.Types.Int96 {
+			continue // read by an int96Column (int96.go), once the row groups are known
+		}
 		if !seen[j] {
 			seen[j] = true
 			leaves = appendLeaves(leaves, &fr.Manifest.Fields[j])
@@ -132,8 +136,25 @@ func (d *Decoder) NewFileReader(f io.ReaderAt, size int64, name string, maxRows 
 			r.skipped++
 		}
 	}
+	r.int96 = make([]*int96Column, len(d.Names))
+	for i := range d.Names {
+		if r.src[i] == "" {
+			continue
+		}
+		f := &fr.Manifest.Fields[fieldIndex(top, r.src[i])]
+		if !f.IsLeaf() {
+			continue
+		}
+		if c := md.Schema.Column(f.ColIndex); c.PhysicalType() == pq.Types.Int96 {
+			empty := array.MakeArrayOfNull(memory.DefaultAllocator, &arrow.TimestampType{Unit: arrow.Nanosecond}, 0)
+			if _, err := fromFile(empty, d.Types[i], d.Opts, d.Names[i]); err != nil {
+				return nil, fmt.Errorf("parquet file %s: column '%s' is stored as Parquet INT96 (a timestamp), which cannot be read as %s", name, d.Names[i], d.Types[i])
+			}
+			r.int96[i] = &int96Column{pf: pf, leaf: f.ColIndex, maxDef: c.MaxDefinitionLevel(), groups: r.groups}
+		}
+	}
 	if len(r.groups) == 0 || len(leaves) == 0 {
-		return r, nil // nothing to read, or only the row count
+		return r, nil // nothing to read, only the row count, or INT96 columns
 	}
 	rr, err := fr.GetRecordReader(context.Background(), leaves, r.groups)
 	if err != nil {
@@ -145,7 +166,7 @@ func (d *Decoder) NewFileReader(f io.ReaderAt, size int64, name string, maxRows 
 	r.pos = make([]int, len(d.Names))
 	for i := range d.Names {
 		r.pos[i] = -1
-		if r.src[i] == "" {
+		if r.src[i] == "" || r.int96[i] != nil {
 			continue
 		}
 		idx := sc.FieldIndices(r.src[i])
@@ -188,9 +209,10 @@ type FileReader struct {
 	src      []string // stored column of each projected column, "" if absent
 	pos      []int    // its index in the record reader's schema, -1 if absent
 	statCols map[string]statColumn
-	groups   []int // row groups read
-	skipped  int   // row groups skipped by statistics
-	left     int64 // rows left (column-less reading)
+	int96    []*int96Column // reader of each projected top-level INT96 column
+	groups   []int          // row groups read
+	skipped  int            // row groups skipped by statistics
+	left     int64          // rows left (column-less reading)
 	err      error
 }
 
@@ -224,6 +246,14 @@ func (r *FileReader) Next() (b *types.Batch, err error) {
 		r.left -= n
 		cols := make([]arrow.Array, len(r.d.Names))
 		for i, t := range r.d.Types {
+			if r.int96[i] != nil {
+				c, err := r.readInt96(i, int(n))
+				if err != nil {
+					return nil, err
+				}
+				cols[i] = c
+				continue
+			}
 			cols[i] = array.MakeArrayOfNull(memory.DefaultAllocator, types.ToArrow(t), int(n))
 		}
 		return types.NewBatch(cols, nil, int(n)), nil
@@ -242,6 +272,14 @@ func (r *FileReader) Next() (b *types.Batch, err error) {
 	n := int(rec.NumRows())
 	cols := make([]arrow.Array, len(r.d.Names))
 	for i, t := range r.d.Types {
+		if r.int96[i] != nil {
+			c, err := r.readInt96(i, n)
+			if err != nil {
+				return nil, err
+			}
+			cols[i] = c
+			continue
+		}
 		if r.pos[i] < 0 {
 			cols[i] = array.MakeArrayOfNull(memory.DefaultAllocator, types.ToArrow(t), n)
 			continue
@@ -254,6 +292,21 @@ func (r *FileReader) Next() (b *types.Batch, err error) {
 		cols[i] = c
 	}
 	return types.NewBatch(cols, nil, n), nil
+}
+
+// readInt96 reads n values of projected column i from its INT96 column.
+func (r *FileReader) readInt96(i, n int) (arrow.Array, error) {
+	raw, err := r.int96[i].read(n)
+	if err != nil {
+		r.err = fmt.Errorf("parquet file %s: column '%s': %v", r.name, r.d.Names[i], err)
+		return nil, r.err
+	}
+	c, err := fromFile(raw, r.d.Types[i], r.opts, r.d.Names[i])
+	if err != nil {
+		r.err = r.wrap(err)
+		return nil, r.err
+	}
+	return c, nil
 }
 
 // SkippedRows is 0: the format has no ignore-parse-errors option.

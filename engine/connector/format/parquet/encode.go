@@ -57,7 +57,18 @@ func (e *Encoder) writerProps() (*pq.WriterProperties, pqarrow.ArrowWriterProper
 	if !o.Int64Timestamp {
 		aprops = append(aprops, pqarrow.WithDeprecatedInt96Timestamps(true))
 	}
-	return pq.NewWriterProperties(props...), pqarrow.NewArrowWriterProperties(aprops...)
+	arrowProps := pqarrow.NewArrowWriterProperties(aprops...)
+	// FIXED_LEN_BYTE_ARRAY columns (decimals) are never dictionary-encoded,
+	// as parquet-mr's v1 writer does: Flink's vectorized reader fails on a
+	// dictionary-encoded decimal ("PlainBinaryDictionary ... decodeToInt").
+	if sc, err := pqarrow.ToParquet(e.schema, pq.NewWriterProperties(props...), arrowProps); err == nil {
+		for i := 0; i < sc.NumColumns(); i++ {
+			if c := sc.Column(i); c.PhysicalType() == pq.Types.FixedLenByteArray {
+				props = append(props, pq.WithDictionaryPath(c.ColumnPath(), false))
+			}
+		}
+	}
+	return pq.NewWriterProperties(props...), arrowProps
 }
 
 // NewWriter starts a Parquet file on w. The writer implements
