@@ -73,6 +73,7 @@ type runState struct {
 
 // worker runs submitted scripts one after another, in order.
 func (wb *Workbench) worker(q <-chan queued) {
+	wb.ensureCatalogSampleData() // workspace_catalog.go: the demo's files, before any statement
 	for j := range q {
 		j.done(wb.execScript(j.ctx, j.req))
 	}

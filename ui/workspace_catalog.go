@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/riffle-sql/riffle/assets"
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
@@ -58,6 +57,9 @@ type workspaceCatalog struct {
 	path    string          // the catalog file in use (a private copy when read-only)
 	cat     catalog.Catalog // nil when the catalog is off or could not be opened
 	copyDir string          // the read-only copy's folder, removed on close
+	// sampleScript is the init script as it was before the catalog (see
+	// ensureCatalogSampleData); set before the worker starts
+	sampleScript string
 }
 
 // active reports whether the workspace catalog is registered.
@@ -102,14 +104,18 @@ func (wb *Workbench) openWorkspaceCatalog(ctx context.Context, workspacePath str
 		wb.migrateInitScript(ctx, ws)
 	}
 	// the demo's tables, now in the catalog, read the extracted sample
-	// files: extract them again when a cleaned cache lost them (what
-	// running the init script did before)
-	if before, _, err := wb.store.Setting(ctx, settingInitBeforeCatalog); err == nil && before != "" {
-		if dir, err := wb.dataDir(); err == nil && strings.Contains(before, sqlQuote(dir)) {
-			if _, err := assets.ExtractDataTo(dir); err != nil {
-				wb.startProblems = append(wb.startProblems, "The sample data could not be extracted again: "+err.Error())
-			}
-		}
+	// files: the worker extracts them again, before it runs anything, when
+	// a cleaned cache lost them (what running the init script did before)
+	wc.sampleScript, _, _ = wb.store.Setting(ctx, settingInitBeforeCatalog)
+}
+
+// ensureCatalogSampleData extracts the sample files again when tables the
+// workspace catalog took from the init script read them and they are
+// missing or changed. The worker calls it before its first script, so it
+// costs the window's opening nothing and no statement runs before it.
+func (wb *Workbench) ensureCatalogSampleData() {
+	if wb.wsCatalog.active() && wb.wsCatalog.sampleScript != "" {
+		wb.ensureSampleData(wb.wsCatalog.sampleScript)
 	}
 }
 
