@@ -427,7 +427,7 @@ func TestJdbcCatalogErrors(t *testing.T) {
 		{jcCreateCatalog("c", pgBase, "jcat_missing", pg.User, pg.Password), "database 'jcat_missing' does not exist on PostgreSQL"},
 		{jcCreateCatalog("c", myBase, "jcat_missing", m.User, m.Password), "database 'jcat_missing' does not exist on MySQL"},
 		{"CREATE CATALOG c WITH ('type' = 'jdbc', 'base-url' = '" + pgBase + "', 'username' = 'u', 'password' = 'p')", "Missing required options are:\n\ndefault-database"},
-		{jcCreateCatalog("c", "jdbc:sqlserver://127.0.0.1:1433", "d", "u", "p"), "Could not find any jdbc catalog that can handle url 'jdbc:sqlserver://127.0.0.1:1433'"},
+		{jcCreateCatalog("c", "jdbc:sqlserver://127.0.0.1:1433", "d", "u", "p"), "Could not find any jdbc factory that can handle url 'jdbc:sqlserver://127.0.0.1:1433'"},
 		{jcCreateCatalog("c", pgBase+"/riffle", "riffle", "u", "p"), "must not name a database ('riffle')"},
 	} {
 		_, err := jcTry(env, c.stmt)

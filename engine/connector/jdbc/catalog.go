@@ -124,7 +124,7 @@ func parseCatalogBaseURL(s string) (catalogAddr, error) {
 	switch a.scheme {
 	case "postgresql", "mysql", "mariadb":
 	default:
-		return catalogAddr{}, fmt.Errorf("Could not find any jdbc catalog that can handle url '%s': Riffle's JDBC catalog reads PostgreSQL (jdbc:postgresql://), MySQL (jdbc:mysql://) and MariaDB (jdbc:mariadb://)", s)
+		return catalogAddr{}, fmt.Errorf("Could not find any jdbc factory that can handle url '%s': Riffle's JDBC catalog reads PostgreSQL (jdbc:postgresql://), MySQL (jdbc:mysql://) and MariaDB (jdbc:mariadb://)", s)
 	}
 	hostPart, query, _ := strings.Cut(hostPart, "?")
 	hostPart, path, _ := strings.Cut(hostPart, "/")

@@ -200,7 +200,7 @@ func TestCatalogBaseURL(t *testing.T) {
 	for _, c := range []struct{ base, err string }{
 		{"postgresql://h:1", "a JDBC URL starts with"},
 		{"jdbc:oracle:thin:@h:1521", "expected jdbc:<database>://host:port"},
-		{"jdbc:sqlserver://h:1433", "Could not find any jdbc catalog that can handle url 'jdbc:sqlserver://h:1433'"},
+		{"jdbc:sqlserver://h:1433", "Could not find any jdbc factory that can handle url 'jdbc:sqlserver://h:1433'"},
 		{"jdbc:postgresql://h:5432/mydb", "must not name a database ('mydb')"},
 		{"jdbc:postgresql://h:notaport", "port 'notaport' is not a number"},
 		{"jdbc:postgresql://", "no host"},
