@@ -121,4 +121,22 @@ func TestJdbcScanSpeed(t *testing.T) {
 		t.Logf("SQL SELECT COUNT(*), SUM(v), MAX(name), SUM(amount), MAX(ts) FROM t, %d partition(s), parallelism %d: %v in %v = %.0f rows/s; %s",
 			parts, parts, got, d.Round(time.Millisecond), float64(n)/d.Seconds(), load())
 	}
+	// the sink: 200,000 rows copied by INSERT … SELECT, upserts by the key
+	const m = 200_000
+	for _, rows := range []int{100, 5000} {
+		pg.Exec(t, "DROP TABLE IF EXISTS t_copy", "CREATE TABLE t_copy (LIKE t INCLUDING ALL)")
+		env := jdbcEnv(t, false)
+		jdbcExec(t, env, "CREATE TABLE t (id BIGINT, v INT, name STRING, amount DECIMAL(12, 2), ts TIMESTAMP(6)) "+s.with("t"),
+			"CREATE TABLE t_copy (id BIGINT, v INT, name STRING, amount DECIMAL(12, 2), ts TIMESTAMP(6), PRIMARY KEY (id) NOT ENFORCED) "+
+				s.with("t_copy", fmt.Sprintf("'sink.buffer-flush.max-rows' = '%d'", rows)))
+		start := time.Now()
+		jdbcExec(t, env, fmt.Sprintf("INSERT INTO t_copy SELECT * FROM t WHERE id <= %d", m))
+		d := time.Since(start)
+		var got int
+		if err := pg.DB(t).QueryRow("SELECT COUNT(*) FROM t_copy").Scan(&got); err != nil || got != m {
+			t.Fatalf("t_copy holds %d rows (%v), want %d", got, err, m)
+		}
+		t.Logf("jdbc sink, upsert by key, sink.buffer-flush.max-rows = %d (one transaction per flush): %d rows in %v = %.0f rows/s; %s",
+			rows, m, d.Round(time.Millisecond), float64(m)/d.Seconds(), load())
+	}
 }
