@@ -139,7 +139,6 @@ func TestOptionValidation(t *testing.T) {
 		{map[string]string{"connection.max-retry-timeout": "500ms"}, "The value of 'connection.max-retry-timeout' option must be in second granularity and shouldn't be smaller than 1 second, but is 500ms."},
 		{map[string]string{"lookup.cache": "PARTIAL"}, "Missing 'lookup.partial-cache.expire-after-access', 'lookup.partial-cache.expire-after-write' or 'lookup.partial-cache.max-rows' in the configuration. The cache will not have evictions under this configuration and could lead to potential memory issues as the cache size may grow indefinitely."},
 		{map[string]string{"lookup.cache": "SOME"}, "Could not parse value 'SOME' for key 'lookup.cache'"},
-		{map[string]string{"lookup.partial-cache.max-rows": "10"}, "option 'lookup.partial-cache.max-rows' needs 'lookup.cache' = 'PARTIAL'"},
 		{map[string]string{"scan.fetch-size": "x"}, "Could not parse value 'x' for key 'scan.fetch-size'"},
 		{map[string]string{"scan.auto-commit": "maybe"}, "Could not parse value 'maybe' for key 'scan.auto-commit'"},
 		{map[string]string{"sink.buffer-flush.interval": "soon"}, "Could not parse value 'soon' for key 'sink.buffer-flush.interval'"},
@@ -184,6 +183,10 @@ func TestOptionValidation(t *testing.T) {
 	if to.cache != nil || to.flushMaxRows != 100 || to.flushInterval != time.Second || to.sinkRetries != 3 || to.lookupMaxRetries != 3 ||
 		to.maxRetryTimeout != 60*time.Second || !to.autoCommit || to.fetchSize != 0 || !to.filterPushdown {
 		t.Fatalf("defaults %+v", to)
+	}
+	// without 'lookup.cache' = 'PARTIAL' the partial-cache options are ignored, as in Flink
+	if to, err := parseOptions(testContext(map[string]string{"lookup.partial-cache.max-rows": "10"}, names, ts)); err != nil || to.cache != nil {
+		t.Fatalf("partial-cache options without PARTIAL: %v %+v", err, to)
 	}
 	// FULL is accepted and caches nothing, as Flink's jdbc connector does
 	if to, err := parseOptions(testContext(map[string]string{"lookup.cache": "FULL"}, names, ts)); err != nil || to.cache != nil {

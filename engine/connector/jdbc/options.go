@@ -232,11 +232,8 @@ func (t *tableOptions) parseCache(o map[string]string) error {
 	mode := strings.ToUpper(strings.TrimSpace(o[OptLookupCache]))
 	switch mode {
 	case "", "NONE":
-		for _, k := range []string{OptPartialCacheMaxRows, OptPartialCacheWrite, OptPartialCacheAccess} {
-			if _, ok := o[k]; ok {
-				return t.errorf("option '%s' needs '%s' = 'PARTIAL'", k, OptLookupCache)
-			}
-		}
+		// the lookup.partial-cache.* options are ignored, as in Flink
+		// (an OPTIONS hint can switch a table's cache off this way)
 		return nil
 	case "PARTIAL":
 	case "FULL":
