@@ -253,8 +253,12 @@ func (wb *Workbench) migrateInitScript(ctx context.Context, ws *persistence.Work
 	wb.initScript = rest
 	wb.mu.Unlock()
 	done()
-	wb.startNotes = append(wb.startNotes, fmt.Sprintf("%d statement(s) of the init script now live in the workspace catalog (catalog %s, file %s) and are no longer replayed at start.",
-		moved, workspaceCatalogName, filepath.Base(wb.wsCatalog.path)))
+	// a workspace used before says what happened to its init script; a
+	// new one (the demo's tables, no history yet) has nothing to explain
+	if h, _, err := wb.store.History(ctx, 1); err == nil && len(h) > 0 {
+		wb.startNotes = append(wb.startNotes, fmt.Sprintf("%d statement(s) of the init script now live in the workspace catalog (catalog %s, file %s) and are no longer replayed at start.",
+			moved, workspaceCatalogName, filepath.Base(wb.wsCatalog.path)))
+	}
 }
 
 // inWorkspaceCatalog reports whether the object a DDL statement names is

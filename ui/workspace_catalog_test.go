@@ -57,6 +57,9 @@ func TestWorkspaceCatalogKeepsTablesAcrossARestart(t *testing.T) {
 	if strings.Contains(h.wb.initScript, "CREATE TABLE") {
 		t.Fatalf("the init script still creates tables:\n%s", h.wb.initScript)
 	}
+	if strings.Contains(h.messages(), "now live in the workspace catalog") {
+		t.Errorf("a new workspace explains a move its user never saw:\n%s", h.messages())
+	}
 	if _, err := os.Stat(persistence.CatalogPath(path)); err != nil {
 		t.Fatalf("no catalog file beside the workspace: %v", err)
 	}
