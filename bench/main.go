@@ -49,6 +49,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -102,6 +103,7 @@ func main() {
 	threads := flag.Int("threads", 1, "threads of each engine: Riffle's parallelism.default, DuckDB's SET threads")
 	withLite := flag.Bool("sqlite", true, "run SQLite too (loading 3 M rows takes a while)")
 	withMem := flag.Bool("mem", true, "run Riffle over the tables loaded into memory too")
+	withCSV := flag.Bool("csv", true, "run the queries over the CSV files (with -data and a Parquet file, -csv=false runs only the Parquet table)")
 	flag.Parse()
 	runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), 1))
 
@@ -166,6 +168,7 @@ func main() {
 		name       string
 		rows       int
 		rt, dt     time.Duration
+		rc, dc     time.Duration // CPU time
 		rerr, derr error
 		same       string
 	}
@@ -187,48 +190,56 @@ func main() {
 		case *profPq:
 			pc, pp = nil, p
 		}
-		rt, rn, rans, rerr := timeRuns(*runs, rf.run(q.sql), pc)
-		var mt time.Duration
-		var mn int
-		var mans []string
-		merr := errSkipped
-		if rm != nil {
-			mt, mn, mans, merr = timeRuns(*runs, rm.run(q.sql), pm)
+		if !*withCSV && rp != nil {
+			goto parquetRuns
 		}
-		dt, dn, dans, derr := timeRuns(*runs, sqlRows(duck, q.sql), nil)
-		var stt time.Duration
-		serr := errSkipped
-		if lite != nil {
-			lq := q.sql
-			if q.lite != "" {
-				lq = q.lite
+		{
+			rt, rn, rans, rerr := timeRuns(*runs, rf.run(q.sql), pc)
+			var mt time.Duration
+			var mn int
+			var mans []string
+			merr := errSkipped
+			if rm != nil {
+				mt, mn, mans, merr = timeRuns(*runs, rm.run(q.sql), pm)
 			}
-			stt, _, _, serr = timeRuns(*runs, sqlRows(lite, lq), nil)
+			dt, dn, dans, derr := timeRuns(*runs, sqlRows(duck, q.sql), nil)
+			var stt time.Duration
+			serr := errSkipped
+			if lite != nil {
+				lq := q.sql
+				if q.lite != "" {
+					lq = q.lite
+				}
+				stt, _, _, serr = timeRuns(*runs, sqlRows(lite, lq), nil)
+			}
+			rows := rn
+			if rerr != nil {
+				rows = dn
+			}
+			fmt.Printf("%-16s %8d %10s %10s %10s %10s %14s %14s %14s  %s\n", q.name, rows, show(rt, rerr), show(mt, merr), show(dt, derr), show(stt, serr),
+				ratio(rt, rerr, dt, derr), ratio(stt, serr, rt, rerr), ratio(stt, serr, mt, merr), compare(rans, rerr, dans, derr))
+			if merr == nil && rerr == nil && (mn != rn || compare(mans, merr, rans, rerr) != "same") {
+				fmt.Printf("  ! riffle in memory answers differently from riffle over CSV (%d rows against %d)\n", mn, rn)
+			}
+			if rerr != nil {
+				fmt.Printf("  riffle: %v\n", firstLine(rerr))
+			}
+			if merr != nil && merr != errSkipped && (rerr == nil || firstLine(merr) != firstLine(rerr)) {
+				fmt.Printf("  riffle in memory: %v\n", firstLine(merr))
+			}
+			if diff := firstDiff(rans, dans); rerr == nil && derr == nil && diff != "" {
+				fmt.Printf("  ! %s\n", diff)
+			}
 		}
-		rows := rn
-		if rerr != nil {
-			rows = dn
-		}
-		fmt.Printf("%-16s %8d %10s %10s %10s %10s %14s %14s %14s  %s\n", q.name, rows, show(rt, rerr), show(mt, merr), show(dt, derr), show(stt, serr),
-			ratio(rt, rerr, dt, derr), ratio(stt, serr, rt, rerr), ratio(stt, serr, mt, merr), compare(rans, rerr, dans, derr))
-		if merr == nil && rerr == nil && (mn != rn || compare(mans, merr, rans, rerr) != "same") {
-			fmt.Printf("  ! riffle in memory answers differently from riffle over CSV (%d rows against %d)\n", mn, rn)
-		}
-		if rerr != nil {
-			fmt.Printf("  riffle: %v\n", firstLine(rerr))
-		}
-		if merr != nil && merr != errSkipped && (rerr == nil || firstLine(merr) != firstLine(rerr)) {
-			fmt.Printf("  riffle in memory: %v\n", firstLine(merr))
-		}
-		if diff := firstDiff(rans, dans); rerr == nil && derr == nil && diff != "" {
-			fmt.Printf("  ! %s\n", diff)
-		}
+	parquetRuns:
 		if rp != nil {
 			row := pqRow{name: q.name}
 			var pn, qn int
 			var pans, qans []string
 			row.rt, pn, pans, row.rerr = timeRuns(*runs, rp.run(q.sql), pp)
+			row.rc = lastCPU
 			row.dt, qn, qans, row.derr = timeRuns(*runs, sqlRows(duckPq, q.sql), nil)
+			row.dc = lastCPU
 			row.rows = pn
 			if row.rerr != nil {
 				row.rows = qn
@@ -242,9 +253,10 @@ func main() {
 	}
 	if len(pqRows) > 0 {
 		fmt.Printf("\nParquet (%s): Riffle's filesystem connector with 'format' = 'parquet' against DuckDB's read_parquet\n\n", filepath.Base(parquet))
-		fmt.Printf("%-16s %8s %12s %12s %14s  %s\n", "query", "rows", "riffle-pq", "duckdb-pq", "riffle/duckdb", "answers")
+		fmt.Printf("%-16s %8s %12s %12s %14s %12s %12s %10s  %s\n", "query", "rows", "riffle-pq", "duckdb-pq", "riffle/duckdb", "riffle cpu", "duckdb cpu", "cpu ratio", "answers")
 		for _, r := range pqRows {
-			fmt.Printf("%-16s %8d %12s %12s %14s  %s\n", r.name, r.rows, show(r.rt, r.rerr), show(r.dt, r.derr), ratio(r.rt, r.rerr, r.dt, r.derr), r.same)
+			fmt.Printf("%-16s %8d %12s %12s %14s %12s %12s %10s  %s\n", r.name, r.rows, show(r.rt, r.rerr), show(r.dt, r.derr), ratio(r.rt, r.rerr, r.dt, r.derr),
+				show(r.rc, r.rerr), show(r.dc, r.derr), ratio(r.rc, r.rerr, r.dc, r.derr), r.same)
 			if r.rerr != nil {
 				fmt.Printf("  riffle: %v\n", firstLine(r.rerr))
 			}
@@ -577,15 +589,34 @@ func timeRuns(runs int, f func(answer bool) (int, []string, error), prof *os.Fil
 		}
 	}
 	ds := make([]time.Duration, runs)
+	cs := make([]time.Duration, runs)
 	for i := range ds {
+		c0 := cpuTime()
 		start := time.Now()
 		if _, _, err := f(false); err != nil {
 			return 0, 0, nil, err
 		}
 		ds[i] = time.Since(start)
+		cs[i] = cpuTime() - c0
 	}
 	sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] })
+	sort.Slice(cs, func(a, b int) bool { return cs[a] < cs[b] })
+	lastCPU = cs[len(cs)/2]
 	return ds[len(ds)/2], n, answer, nil
+}
+
+// lastCPU is the median CPU time of the process (user + system, every
+// thread: the engine's work and Go's garbage collector) over the timed
+// runs of the last timeRuns. On a machine shared with other work it is
+// steadier than wall time, which includes waiting for a core.
+var lastCPU time.Duration
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func show(d time.Duration, err error) string {
