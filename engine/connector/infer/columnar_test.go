@@ -20,6 +20,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/connector/format/avro"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -63,7 +64,7 @@ func writeParquet(t *testing.T, path string) {
 		} else {
 			b.Field(3).(*array.Int32Builder).Append(int32(i * 7))
 		}
-		b.Field(4).(*array.Uint64Builder).Append(1<<63 + uint64(i))
+		b.Field(4).(*array.Uint64Builder).Append(1<<62 + uint64(i))
 		b.Field(5).(*array.Float32Builder).Append(1.5)
 		b.Field(6).(*array.Float64Builder).Append(2.25 * float64(i))
 		b.Field(7).(*array.StringBuilder).Append([]string{"ABQ", "BOS", "SFO"}[i])
@@ -117,7 +118,7 @@ func TestParquetFromItsSchema(t *testing.T) {
 		t.Fatalf("format %s name %s records %d complete %v", r.Format, r.Name, r.Records, r.Complete)
 	}
 	want := []string{
-		"id BIGINT NOT NULL", "tiny TINYINT", "small SMALLINT", "n INT", "big_unsigned DECIMAL(20, 0)",
+		"id BIGINT NOT NULL", "tiny TINYINT", "small SMALLINT", "n INT", "big_unsigned BIGINT",
 		"f FLOAT", "d DOUBLE", "name STRING", "payload BYTES", "code BINARY(4)", "price DECIMAL(10, 2)",
 		"day DATE", "at TIME(3)", "event_time TIMESTAMP(3)", "logged TIMESTAMP_LTZ(6)", "tags ARRAY<STRING>",
 		"attrs MAP<STRING NOT NULL, INT>", "origin ROW<`city` STRING, `lat` DOUBLE NOT NULL>",
@@ -143,7 +144,7 @@ func TestParquetFromItsSchema(t *testing.T) {
 	if c := byName["name"]; c.Example != "ABQ" {
 		t.Errorf("name example %q", c.Example)
 	}
-	if !strings.Contains(byName["big_unsigned"].Note, "DECIMAL(20, 0)") {
+	if !strings.Contains(byName["big_unsigned"].Note, "9223372036854775807") {
 		t.Errorf("big_unsigned note %q", byName["big_unsigned"].Note)
 	}
 	rt := r.Rowtime
@@ -168,6 +169,30 @@ func TestParquetFromItsSchema(t *testing.T) {
 	if _, err := connector.LookupFormat("parquet"); err == nil {
 		if n := countWithEngine(t, r, true); n != 3 {
 			t.Errorf("the engine reads %d rows", n)
+		}
+		// every column, with its values
+		env := table.MustCreate(table.InBatchMode())
+		if _, err := env.ExecuteSQL(r.CreateTable("t", false)); err != nil {
+			t.Fatal(err)
+		}
+		res, err := env.ExecuteSQL("SELECT * FROM t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		it, err := res.Collect()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer it.Close()
+		var rows []string
+		for it.Next() {
+			rows = append(rows, it.Row().String())
+		}
+		if err := it.Err(); err != nil {
+			t.Fatalf("SELECT * of the proposed table: %v", err)
+		}
+		if len(rows) != 3 || !strings.Contains(rows[0], "4611686018427387904") || !strings.Contains(rows[2], "SFO") {
+			t.Errorf("rows %q", rows)
 		}
 	}
 }
@@ -392,3 +417,34 @@ func TestAvroForeignSchema(t *testing.T) {
 }
 
 func bigRat(cents int64) *big.Rat { return big.NewRat(cents, 100) }
+
+// TestParquetFlights3M reads the 3 M-row flights file of the bench (made
+// by `cd bench && go run ./flightsdata`; skipped without it): a file
+// written by Polars, with a stored Arrow schema and dictionary pages.
+func TestParquetFlights3M(t *testing.T) {
+	home, _ := os.UserHomeDir()
+	path := filepath.Join(home, ".cache", "riffle", "bench", "flights-3m.parquet")
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("no ", path, " (cd bench && go run ./flightsdata makes it)")
+	}
+	r, err := File(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range r.Columns {
+		got = append(got, c.Name+" "+c.Type.String())
+	}
+	if strings.Join(got, ", ") != "date TIMESTAMP(6), delay BIGINT, distance BIGINT, origin STRING, destination STRING" || r.Records != 3_000_000 {
+		t.Errorf("%s; %d rows", strings.Join(got, ", "), r.Records)
+	}
+	if rt := r.Rowtime; rt == nil || rt.Source != "date" || rt.Expr != "CAST(`date` AS TIMESTAMP(3))" {
+		t.Errorf("rowtime %+v", rt)
+	}
+	if testing.Short() {
+		return
+	}
+	if n := countWithEngine(t, r, true); n != 3_000_000 {
+		t.Errorf("the engine reads %d rows", n)
+	}
+}

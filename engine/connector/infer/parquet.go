@@ -23,7 +23,9 @@ import (
 // DATE; TIME(unit) → TIME(0/3/6/9); TIMESTAMP(unit) → TIMESTAMP(p), or
 // TIMESTAMP_LTZ(p) when isAdjustedToUTC; INT96 → TIMESTAMP(9); LIST →
 // ARRAY, MAP → MAP, groups → ROW. Unsigned integers widen (UINT8 →
-// SMALLINT, UINT16 → INT, UINT32 → BIGINT, UINT64 → DECIMAL(20, 0)).
+// SMALLINT, UINT16 → INT, UINT32 → BIGINT); UINT64 is BIGINT, as Flink
+// reads INT64 whatever its annotation (with a note: larger values do not
+// fit).
 // REQUIRED fields are NOT NULL.
 //
 // The footer gives the row count (Result.Records, Complete); the first
@@ -98,7 +100,7 @@ func parquetType(at arrow.DataType) (*types.DataType, string, error) {
 	case *arrow.DictionaryType:
 		return parquetType(x.ValueType)
 	case *arrow.Uint64Type:
-		return types.DecimalType(20, 0), "unsigned 64-bit integers are DECIMAL(20, 0): Flink has no unsigned BIGINT.", nil
+		return types.BigIntType(), "unsigned 64-bit integers are BIGINT, as Flink reads an INT64 column whatever its annotation: a value above 9223372036854775807 does not fit (Riffle's parquet format stops with an error naming it).", nil
 	case *arrow.Uint8Type, *arrow.Uint16Type, *arrow.Uint32Type:
 		t, _ := types.FromArrow(at)
 		return t, fmt.Sprintf("unsigned %s widens to %s.", at, t), nil
