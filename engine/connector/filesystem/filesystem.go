@@ -369,17 +369,69 @@ func (src *Source) ReadableMetadata() map[string]*types.DataType {
 	}
 }
 
-// FileSplit is one file to read.
+// FileSplit is one file to read, or one block of it.
 type FileSplit struct {
 	Path    string
 	Size    int64
 	ModTime time.Time
 	// Partition holds the k=v values of a partitioned table's file.
 	Partition map[string]string
+	// Blocks > 0 when the file is split by its blocks (Parquet row
+	// groups): the split reads block Block of Blocks.
+	Block, Blocks int
 }
 
-// String names the split (its path).
-func (f *FileSplit) String() string { return f.Path }
+// String names the split (its path, and its block when split).
+func (f *FileSplit) String() string {
+	if f.Blocks > 0 {
+		return fmt.Sprintf("%s [row group %d of %d]", f.Path, f.Block+1, f.Blocks)
+	}
+	return f.Path
+}
+
+// blockDecoder is implemented by a FileDecoder whose files are made of
+// independently readable blocks (Parquet's row groups, see
+// engine/connector/format/parquet): a file of several blocks becomes one
+// split per block, so that parallel readers share a large file.
+type blockDecoder interface {
+	FileBlocks(f io.ReaderAt, size int64, name string) (int, error)
+	NewFileBlockReader(f io.ReaderAt, size int64, name string, maxRows int, filters []*connector.Predicate, first, last int) (connector.BatchReader, error)
+}
+
+// splitBlocks replaces each file of several blocks by one split per block
+// (formats with a blockDecoder). A file whose blocks cannot be counted
+// stays whole: reading it reports the error.
+func (src *Source) splitBlocks(files []connector.Split) []connector.Split {
+	s := src.s
+	dec, err := s.format.CreateDecoder(&connector.FormatContext{Table: s.table, Names: s.dataNames, Types: s.dataTypes,
+		AllNames: s.dataNames, AllTypes: s.dataTypes, Options: s.fmtOpts, Config: s.config})
+	if err != nil {
+		return files
+	}
+	bd, ok := dec.(blockDecoder)
+	if !ok {
+		return files
+	}
+	var out []connector.Split
+	for _, sp := range files {
+		fs := sp.(*FileSplit)
+		n := 0
+		if f, err := os.Open(fs.Path); err == nil {
+			n, _ = bd.FileBlocks(f, fs.Size, fs.Path)
+			f.Close()
+		}
+		if n <= 1 {
+			out = append(out, fs)
+			continue
+		}
+		for b := 0; b < n; b++ {
+			c := *fs
+			c.Block, c.Blocks = b, n
+			out = append(out, &c)
+		}
+	}
+	return out
+}
 
 // Splits lists the files under the path, sorted, skipping hidden names
 // (with monitoring: one split that reads the files as they appear).
@@ -415,7 +467,7 @@ func (src *Source) listSplits() ([]connector.Split, error) {
 		}
 		out = append(out, f)
 	}
-	return out, nil
+	return src.splitBlocks(out), nil
 }
 
 func hidden(name string) bool { return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") }
@@ -543,7 +595,12 @@ func (src *Source) Open(ctx context.Context, split connector.Split, spec connect
 			f.Close()
 			return nil, err
 		}
-		if br, err = fd.NewFileReader(f, st.Size(), fsplit.Path, BatchRows, src.filters); err != nil {
+		if bd, ok := dec.(blockDecoder); ok && fsplit.Blocks > 0 {
+			br, err = bd.NewFileBlockReader(f, st.Size(), fsplit.Path, BatchRows, src.filters, fsplit.Block, fsplit.Block+1)
+		} else {
+			br, err = fd.NewFileReader(f, st.Size(), fsplit.Path, BatchRows, src.filters)
+		}
+		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("table %s: %w", s.table, err)
 		}

@@ -72,7 +72,33 @@ func (e *errReader) SkippedRows() int64          { return 0 }
 // that filters (predicates over AllNames, by name) do not rule out. A file
 // that is not Parquet, is truncated or corrupt, or stores a column in an
 // incompatible type is an error naming the file.
-func (d *Decoder) NewFileReader(f io.ReaderAt, size int64, name string, maxRows int, filters []*connector.Predicate) (br connector.BatchReader, err error) {
+func (d *Decoder) NewFileReader(f io.ReaderAt, size int64, name string, maxRows int, filters []*connector.Predicate) (connector.BatchReader, error) {
+	return d.newFileReader(f, size, name, maxRows, filters, 0, -1)
+}
+
+// FileBlocks returns the number of row groups of a file: the filesystem
+// connector splits a file of several row groups into one split per row
+// group, read in parallel.
+func (d *Decoder) FileBlocks(f io.ReaderAt, size int64, name string) (n int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			n, err = 0, fmt.Errorf("parquet file %s: corrupt file: %v", name, r)
+		}
+	}()
+	pf, err := file.NewParquetReader(io.NewSectionReader(f, 0, size))
+	if err != nil {
+		return 0, fmt.Errorf("parquet file %s: not a readable Parquet file: %v", name, err)
+	}
+	return pf.NumRowGroups(), nil
+}
+
+// NewFileBlockReader is NewFileReader for row groups [first, last) only.
+func (d *Decoder) NewFileBlockReader(f io.ReaderAt, size int64, name string, maxRows int, filters []*connector.Predicate, first, last int) (connector.BatchReader, error) {
+	return d.newFileReader(f, size, name, maxRows, filters, first, last)
+}
+
+// newFileReader reads row groups [first, last) (last < 0: to the end).
+func (d *Decoder) newFileReader(f io.ReaderAt, size int64, name string, maxRows int, filters []*connector.Predicate, first, last int) (br connector.BatchReader, err error) {
 	if maxRows <= 0 {
 		maxRows = 8192
 	}
@@ -120,7 +146,10 @@ func (d *Decoder) NewFileReader(f io.ReaderAt, size int64, name string, maxRows 
 	}
 	// Row groups the filters leave.
 	md := pf.MetaData()
-	for g := 0; g < pf.NumRowGroups(); g++ {
+	if last < 0 || last > pf.NumRowGroups() {
+		last = pf.NumRowGroups()
+	}
+	for g := first; g < last; g++ {
 		rg := md.RowGroup(g)
 		keep := true
 		for _, p := range filters {

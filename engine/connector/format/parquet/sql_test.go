@@ -2,6 +2,7 @@ package parquet_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/config"
+	"github.com/riffle-sql/riffle/engine/connector"
 	_ "github.com/riffle-sql/riffle/engine/connector/all"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -287,5 +290,43 @@ func TestSQLReadsFlinkFiles(t *testing.T) {
 				t.Errorf("%s column %s: got %#v, want %#v", f, sqlColumns[c].name, got[0].Values[c], w)
 			}
 		}
+	}
+}
+
+// A file of several row groups is read as one split per row group
+// (parallel readers share it); the rows are those of the file, once.
+func TestSQLSplitsByRowGroup(t *testing.T) {
+	dir := t.TempDir()
+	env := newEnv()
+	exec(t, env, fmt.Sprintf(`CREATE TABLE big (id BIGINT, name STRING) WITH ('connector' = 'filesystem', 'path' = '%s',
+  'format' = 'parquet', 'parquet.block.size' = '64kb', 'sink.parallelism' = '1')`, dir),
+		"CREATE TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '50000', 'number-of-rows' = '50000', 'rows-per-second' = '100000000')",
+		"INSERT INTO big SELECT id, CONCAT('name-', CAST(id AS STRING)) FROM gen")
+	files, _ := filepath.Glob(filepath.Join(dir, "part-*"))
+	if len(files) != 1 {
+		t.Fatalf("files: %v", files)
+	}
+	src, err := connector.CreateSource(&connector.Context{Table: "big", Schema: types.NewPhysicalSchema([]string{"id", "name"},
+		[]*types.DataType{types.BigIntType(), types.StringType()}),
+		Options: map[string]string{"connector": "filesystem", "path": dir, "format": "parquet"}, Config: config.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	splits, err := src.Splits(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(splits) < 3 || !strings.HasSuffix(splits[1].String(), fmt.Sprintf("[row group 2 of %d]", len(splits))) {
+		t.Fatalf("%d splits: %v", len(splits), splits)
+	}
+	env.GetConfig().Set("parallelism.default", "2")
+	got := collect(t, env, "SELECT COUNT(*), COUNT(DISTINCT id), SUM(id), MIN(name), MAX(name) FROM big")
+	if fmt.Sprint(got) != "[+I[50000, 50000, 1250025000, name-1, name-9999]]" {
+		t.Fatalf("got %v", got)
+	}
+	// A filter skips the row groups outside the range.
+	got = collect(t, env, "SELECT COUNT(*) FROM big WHERE id BETWEEN 20000 AND 20009")
+	if fmt.Sprint(got) != "[+I[10]]" {
+		t.Fatalf("got %v", got)
 	}
 }
