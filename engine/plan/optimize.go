@@ -181,8 +181,47 @@ func pushFilter(cond expr.Expr, input Node) Node {
 			}
 			return x.WithInputs(next)
 		}
+	case *TemporalJoin:
+		if x.Proctime {
+			return pushIntoLookupJoin(conjuncts(cond), x)
+		}
 	}
 	return &Filter{Input: input, Cond: cond}
+}
+
+// pushIntoLookupJoin distributes the conjuncts of a filter above a
+// processing-time temporal join (a lookup join): those on the left side
+// go below it; in an inner join the others join its condition (those on
+// the temporal table alone become the LookupJoin's where=[...], evaluated
+// on the rows looked up and offered to the source, the rest its
+// joinCondition=[...]), as Flink's FlinkFilterJoinRule does. Event-time
+// temporal joins keep their filters above, as in Flink.
+func pushIntoLookupJoin(conds []expr.Expr, t *TemporalJoin) Node {
+	nl := len(t.Left.Columns())
+	var left, join, rest []expr.Expr
+	for _, c := range conds {
+		refs := expr.InputRefs(c)
+		switch {
+		case len(refs) > 0 && refsWithin(c, 0, nl):
+			left = append(left, c)
+		case len(refs) > 0 && t.Kind == runtime.InnerJoin:
+			join = append(join, c)
+		default:
+			rest = append(rest, c)
+		}
+	}
+	j := *t
+	if len(left) > 0 {
+		j.Left = pushFilter(andOf(left), t.Left)
+	}
+	if len(join) > 0 {
+		j.Cond = andOf(append(conjuncts(t.Cond), join...))
+	}
+	var out Node = &j
+	if len(rest) > 0 {
+		out = &Filter{Input: out, Cond: andOf(rest)}
+	}
+	return out
 }
 
 // pushIntoJoin distributes conjuncts over an inner join: single-side ones

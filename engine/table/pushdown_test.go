@@ -676,6 +676,23 @@ func TestSourceLookupJoin(t *testing.T) {
 	if plan := optimizedPlan(t, env, lq); !strings.Contains(plan, "LookupJoin(table=[default_catalog.default_database.dim], joinType=[LeftOuterJoin], lookup=[a=k], where=[>(c, 3.0)], select=[id, k, pt, a, b, c])") {
 		t.Errorf("left join plan:\n%s", plan)
 	}
+	// a WHERE above an inner lookup join: the left side's conditions go
+	// below it, the temporal table's into its where=[...] (as Flink)
+	wq := "SELECT o.id, d.b FROM ords o JOIN dim FOR SYSTEM_TIME AS OF o.pt AS d ON o.k = d.a WHERE d.c > 3 AND o.id > 1 AND d.c > o.id"
+	resetPushLog(dim)
+	if got, want := sortedRows(t, env, wq), "+I[2, avocado] +I[3, blueberry] +I[7, blueberry]"; got != want {
+		t.Errorf("where rows %s, want %s", got, want)
+	}
+	if l := pushLogOf(dim); strings.Join(l.offered, " | ") != ">(c, 3)" {
+		t.Errorf("offered to the lookup source: %q", l.offered)
+	}
+	wantPlan := `Calc(select=[id, b])
++- LookupJoin(table=[default_catalog.default_database.dim], joinType=[InnerJoin], lookup=[a=k], where=[>(c, 3.0)], joinCondition=[>(c, CAST(id AS DOUBLE))], select=[id, k, pt, a, b, c])
+   +- Calc(select=[id, k, PROCTIME() AS pt], where=[>(id, 1)])
+      +- TableSourceScan(table=[[default_catalog, default_database, ords]], fields=[id, k])`
+	if plan := optimizedPlan(t, env, wq); plan != wantPlan {
+		t.Errorf("where plan:\n%s\nwant:\n%s", plan, wantPlan)
+	}
 	jq := "SELECT o.id, d.b FROM ords o JOIN dim FOR SYSTEM_TIME AS OF o.pt AS d ON o.k = d.a AND d.c > o.id AND d.b <> 'x'"
 	if plan := optimizedPlan(t, env, jq); !strings.Contains(plan, "lookup=[a=k], where=[<>(b, _UTF-16LE'x')], joinCondition=[>(c, CAST(id AS DOUBLE))], select=[") {
 		t.Errorf("join condition plan:\n%s", plan)
