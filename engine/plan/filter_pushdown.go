@@ -13,8 +13,9 @@ import (
 // PushFilterIntoTableSourceScanRule and PushLimitIntoTableSourceScanRule).
 // Both need the source itself, so they happen during physical translation:
 // the planner creates each scan's source once (scanSource), offers it the
-// conjuncts of the Filter directly above the scan (calc), and, in batch
-// mode, the fetch of a LIMIT directly above (sort).
+// conjuncts of the Filter directly above the scan (calc) and the fetch of
+// a LIMIT directly above (sort). Lookup joins use the same sources
+// (lookup_join.go).
 
 // scanPushdown is what physical planning pushed into one scan's source.
 type scanPushdown struct {
@@ -31,8 +32,8 @@ type scanPushdown struct {
 	limit int64
 }
 
-// scanSource creates the source of scan s, once per planner: pushdowns
-// and the scan's translation then share one source instance.
+// scanSource creates the source of scan node s once: pushdowns and the
+// scan's translation then share one source instance.
 func (pl *planner) scanSource(s *Scan) *scanPushdown {
 	if sp, ok := pl.pushdowns[s]; ok {
 		return sp
