@@ -28,7 +28,8 @@
 //
 // Reading: a directory is listed recursively; files and directories whose
 // names start with '.' or '_' are skipped (Flink's DefaultFileFilter), and
-// each file is one split, in path order. Metadata columns file.path,
+// each file is one split, in path order (a Parquet file of several row
+// groups: one split per row group). Metadata columns file.path,
 // file.name, file.size and file.modification-time are available (Flink's
 // FileSystemTableSource metadata).
 //
