@@ -264,16 +264,22 @@ func (s *Source) Open(ctx context.Context, split connector.Split, spec connector
 	for i, col := range spec.Columns {
 		ts[i], names[i] = s.t.physTypes[col], s.t.physNames[col]
 	}
-	rows, err := c.query(ctx, q, args, queryMode{fetchSize: s.t.fetchSize, inTx: !s.t.autoCommit})
+	// the query's own context: Close cancels it, so that a reader closed
+	// before the end (a LIMIT above, a cancelled job) stops the query
+	// instead of draining the rest of the result
+	qctx, cancel := context.WithCancel(ctx)
+	rows, err := c.query(qctx, q, args, queryMode{fetchSize: s.t.fetchSize, inTx: !s.t.autoCommit})
 	if err != nil {
+		cancel()
 		c.close()
 		return nil, s.t.queryError("SELECT", err)
 	}
-	r := &reader{t: s.t, c: c, rows: rows, names: names, ts: ts, split: split.String()}
+	r := &reader{t: s.t, c: c, rows: rows, names: names, ts: ts, split: split.String(), cancel: cancel}
 	if len(ts) > 0 {
 		dbCols := rows.columns()
 		for i := range ts {
 			if err := s.t.checkColumnType(names[i], dbCols[i].typ, ts[i]); err != nil {
+				cancel()
 				rows.close()
 				c.close()
 				return nil, err
@@ -300,6 +306,7 @@ type reader struct {
 	split  string
 	fast   []rawDecoder // PostgreSQL fast path, nil for the general one
 	raw    rawRows
+	cancel context.CancelFunc
 	n      int64
 	done   bool
 	closed bool
@@ -361,8 +368,12 @@ func (r *reader) Close() error {
 		return nil
 	}
 	r.closed = true
+	if !r.done {
+		r.cancel()
+	}
 	r.rows.close()
 	r.c.close()
+	r.cancel()
 	return nil
 }
 
