@@ -448,3 +448,44 @@ func TestParquetFlights3M(t *testing.T) {
 		t.Errorf("the engine reads %d rows", n)
 	}
 }
+
+// TestAvroForeignNamesRead: a file whose schema has the shape Flink
+// derives but its own record names (as Java or Python writers name them)
+// is proposed and read.
+func TestAvroForeignNamesRead(t *testing.T) {
+	schema := `{"type":"record","name":"User","namespace":"com.example","doc":"users","fields":[
+	 {"name":"id","type":"long"},
+	 {"name":"name","type":["null","string"],"default":null},
+	 {"name":"born","type":["null",{"type":"int","logicalType":"date"}]},
+	 {"name":"address","type":["null",{"type":"record","name":"Address","fields":[{"name":"city","type":["null","string"]}]}]}
+	]}`
+	recs := []map[string]any{
+		{"id": int64(1), "name": map[string]any{"string": "Ada"}, "born": map[string]any{"int.date": time.Date(1815, 12, 10, 0, 0, 0, 0, time.UTC)},
+			"address": map[string]any{"com.example.Address": map[string]any{"city": map[string]any{"string": "London"}}}},
+		{"id": int64(2), "name": nil, "born": nil, "address": nil},
+	}
+	path := filepath.Join(t.TempDir(), "users.avro")
+	writeForeignAvro(t, path, schema, recs)
+	r, err := File(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range r.Columns {
+		got = append(got, c.Name+" "+c.Type.String())
+	}
+	if strings.Join(got, ", ") != "id BIGINT NOT NULL, name STRING, born DATE, address ROW<`city` STRING>" || r.Records != 2 {
+		t.Errorf("%s; %d records", strings.Join(got, ", "), r.Records)
+	}
+	for _, n := range r.Notes {
+		if strings.Contains(n, "cannot read") {
+			t.Errorf("note: %s", n)
+		}
+	}
+	if r.Columns[1].Example != "Ada" {
+		t.Errorf("example %q", r.Columns[1].Example)
+	}
+	if n := countWithEngine(t, r, false); n != 2 {
+		t.Errorf("the engine reads %d rows", n)
+	}
+}

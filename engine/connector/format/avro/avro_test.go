@@ -307,3 +307,31 @@ func TestContainerFile(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSameShape: a writer schema that differs from the table's only in
+// names, defaults and docs decodes as it is; other differences do not.
+func TestSameShape(t *testing.T) {
+	table := hamba.MustParse(`{"type":"record","name":"record","namespace":"org.apache.flink.avro.generated","fields":[
+	 {"name":"id","type":"long"},{"name":"d","type":["null",{"type":"bytes","logicalType":"decimal","precision":10,"scale":2}],"default":null},
+	 {"name":"r","type":["null",{"type":"record","name":"record_r","fields":[{"name":"x","type":["null","int"],"default":null}]}],"default":null}]}`)
+	for _, c := range []struct {
+		writer string
+		same   bool
+	}{
+		{`{"type":"record","name":"User","doc":"x","fields":[{"name":"id","type":"long"},{"name":"d","type":["null",{"type":"bytes","logicalType":"decimal","precision":10,"scale":2}]},
+		  {"name":"r","type":["null",{"type":"record","name":"Inner","namespace":"a.b","fields":[{"name":"x","type":["null","int"]}]}]}]}`, true},
+		// a union in the other order has other branch numbers
+		{`{"type":"record","name":"User","fields":[{"name":"id","type":"long"},{"name":"d","type":[{"type":"bytes","logicalType":"decimal","precision":10,"scale":2},"null"]},
+		  {"name":"r","type":["null",{"type":"record","name":"Inner","fields":[{"name":"x","type":["null","int"]}]}]}]}`, false},
+		// another scale
+		{`{"type":"record","name":"User","fields":[{"name":"id","type":"long"},{"name":"d","type":["null",{"type":"bytes","logicalType":"decimal","precision":10,"scale":3}]},
+		  {"name":"r","type":["null",{"type":"record","name":"Inner","fields":[{"name":"x","type":["null","int"]}]}]}]}`, false},
+		// another field name
+		{`{"type":"record","name":"User","fields":[{"name":"key","type":"long"},{"name":"d","type":["null",{"type":"bytes","logicalType":"decimal","precision":10,"scale":2}]},
+		  {"name":"r","type":["null",{"type":"record","name":"Inner","fields":[{"name":"x","type":["null","int"]}]}]}]}`, false},
+	} {
+		if got := sameShape(hamba.MustParse(c.writer), table, 0); got != c.same {
+			t.Errorf("sameShape = %v for %s", got, c.writer)
+		}
+	}
+}

@@ -25,8 +25,10 @@ import (
 
 // CreateDecoder builds a reader of Avro container files. A file must have
 // been written with the schema Flink derives for the table (as Flink and
-// Riffle write them); a file with another writer schema is an error (Flink
-// resolves it against the table's schema). The schema is the one of all
+// Riffle write them), or one of the same shape (sameShape: other record,
+// enum and fixed names and namespaces, field defaults and docs, the same
+// fields and types in the same order); a file with another writer schema
+// is an error (Flink resolves it against the table's schema). The schema is the one of all
 // the table's physical columns (ctx.AllNames), whatever the query reads;
 // the reader returns the projected columns (ctx.Projection).
 func (Factory) CreateDecoder(ctx *connector.FormatContext) (connector.Decoder, error) {
@@ -115,7 +117,7 @@ func (f *fileReader) readHeader() error {
 	if err != nil {
 		return f.fail("the file's Avro schema does not parse: %v", err)
 	}
-	if ws.Fingerprint() != f.c.parsed.Fingerprint() {
+	if ws.Fingerprint() != f.c.parsed.Fingerprint() && !sameShape(ws, f.c.parsed, 0) {
 		return f.fail("the file's Avro schema differs from the table's; Riffle reads Avro files written with the schema derived from the table: %s (the file's: %s)", f.c.Schema, ws.String())
 	}
 	rr, err := f.c.NewRecordReader(f.max)
@@ -346,4 +348,89 @@ func decompress(codec string, data []byte, z *zstd.Decoder) ([]byte, error) {
 		return z.DecodeAll(data, nil)
 	}
 	return nil, fmt.Errorf("unsupported codec %s", codec)
+}
+
+// sameShape reports whether data written with schema w decodes with
+// schema r as it is: the same types in the same order, records with the
+// same field names, unions with the same branches in the same order, the
+// same logical types (decimals with the same precision and scale), fixed
+// of the same size. Names of records, enums and fixed types, namespaces,
+// defaults, docs and aliases may differ: they do not change the binary
+// encoding.
+func sameShape(w, r hamba.Schema, depth int) bool {
+	if depth > 64 {
+		return false
+	}
+	if x, ok := w.(*hamba.RefSchema); ok {
+		w = x.Schema()
+	}
+	if x, ok := r.(*hamba.RefSchema); ok {
+		r = x.Schema()
+	}
+	if w.Type() != r.Type() {
+		return false
+	}
+	switch ws := w.(type) {
+	case *hamba.RecordSchema:
+		rs := r.(*hamba.RecordSchema)
+		if len(ws.Fields()) != len(rs.Fields()) {
+			return false
+		}
+		for i, f := range ws.Fields() {
+			g := rs.Fields()[i]
+			if f.Name() != g.Name() || !sameShape(f.Type(), g.Type(), depth+1) {
+				return false
+			}
+		}
+		return true
+	case *hamba.UnionSchema:
+		rs := r.(*hamba.UnionSchema)
+		if len(ws.Types()) != len(rs.Types()) {
+			return false
+		}
+		for i, t := range ws.Types() {
+			if !sameShape(t, rs.Types()[i], depth+1) {
+				return false
+			}
+		}
+		return true
+	case *hamba.ArraySchema:
+		return sameShape(ws.Items(), r.(*hamba.ArraySchema).Items(), depth+1)
+	case *hamba.MapSchema:
+		return sameShape(ws.Values(), r.(*hamba.MapSchema).Values(), depth+1)
+	case *hamba.FixedSchema:
+		rs := r.(*hamba.FixedSchema)
+		return ws.Size() == rs.Size() && sameLogical(ws.Logical(), rs.Logical())
+	case *hamba.EnumSchema:
+		a, b := ws.Symbols(), r.(*hamba.EnumSchema).Symbols()
+		if len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if a[i] != b[i] {
+				return false
+			}
+		}
+		return true
+	case *hamba.PrimitiveSchema:
+		return sameLogical(ws.Logical(), r.(*hamba.PrimitiveSchema).Logical())
+	case *hamba.NullSchema:
+		return true
+	}
+	return false
+}
+
+func sameLogical(a, b hamba.LogicalSchema) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	if a.Type() != b.Type() {
+		return false
+	}
+	da, ok1 := a.(*hamba.DecimalLogicalSchema)
+	db, ok2 := b.(*hamba.DecimalLogicalSchema)
+	if ok1 || ok2 {
+		return ok1 && ok2 && da.Precision() == db.Precision() && da.Scale() == db.Scale()
+	}
+	return true
 }
