@@ -31,9 +31,10 @@ import (
 // are TIMESTAMP_LTZ(3/6) and local-timestamp-millis/micros TIMESTAMP(3/6).
 //
 // The proposed table is checked with the engine's avro format: when it
-// cannot read the file (its reader takes only files written with the
-// schema Flink derives from the table, e.g. by Flink or Riffle), a note
-// says why. Unions of several non-null types, and files that are not Avro
+// cannot read the file (its reader takes files written with the schema
+// Flink derives from the table or one of the same shape, whatever the
+// record names; not enums, fixed, or unions with null second), a note says
+// why. Unions of several non-null types, and files that are not Avro
 // container files, are errors wrapping ErrUnsupported.
 func Avro(path string, opts Options) (*Result, error) {
 	f, err := os.Open(path)
@@ -118,7 +119,7 @@ func Avro(path string, opts Options) (*Result, error) {
 	if errors.As(readErr, &de) {
 		msg = de.Msg
 	}
-	r.note("Riffle's avro format cannot read this file yet: %s. Flink resolves a file's writer schema against the table's; Riffle reads files whose schema is the one Flink derives from the table (files written by Flink or Riffle).", msg)
+	r.note("Riffle's avro format cannot read this file yet: %s. Flink resolves a file's writer schema against the table's; Riffle reads files whose schema has the shape Flink derives from the table (record names aside: no enum or fixed, nullable fields as [\"null\", T]).", msg)
 	return r, nil
 }
 
