@@ -46,7 +46,7 @@ type LookupCacheConfig struct {
 	ExpireAfterWriteMillis  int64
 	ExpireAfterAccessMillis int64
 	// CacheMissingKey caches keys with no rows too
-	// ('lookup.partial-cache.caching-missing-key', default true).
+	// ('lookup.partial-cache.cache-missing-key', default true).
 	CacheMissingKey bool
 }
 
