@@ -18,9 +18,12 @@ import (
 // batch query's WHERE and LIMIT reach PostgreSQL's SELECT (filter=[...]
 // and limit=[n] in EXPLAIN, the Calc gone).
 
-// dimScans reads PostgreSQL's counters of sequential and index scans of
-// table dim, once they have moved past (seq, idx) when want says so.
-func dimScans(t *testing.T, db *sql.DB, want func(seq, idx int64) bool) (int64, int64) {
+// dimReads reads PostgreSQL's counters for table dim: the rows read by
+// sequential scans and the number of index scans, once want accepts them
+// (nil: at once). Sequential scans are counted by rows read, not scans:
+// building the primary key's index scans the (then empty) table once, and
+// when that count arrives depends on when the backend flushes it.
+func dimReads(t *testing.T, db *sql.DB, want func(seqRows, idx int64) bool) (int64, int64) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -29,15 +32,15 @@ func dimScans(t *testing.T, db *sql.DB, want func(seq, idx int64) bool) (int64, 
 		if _, err := db.Exec("SELECT pg_stat_clear_snapshot()"); err != nil {
 			t.Fatal(err)
 		}
-		var seq, idx int64
-		if err := db.QueryRow("SELECT seq_scan, COALESCE(idx_scan, 0) FROM pg_stat_user_tables WHERE relname = 'dim'").Scan(&seq, &idx); err != nil {
+		var seqRows, idx int64
+		if err := db.QueryRow("SELECT COALESCE(seq_tup_read, 0), COALESCE(idx_scan, 0) FROM pg_stat_user_tables WHERE relname = 'dim'").Scan(&seqRows, &idx); err != nil {
 			t.Fatal(err)
 		}
-		if want == nil || want(seq, idx) {
-			return seq, idx
+		if want == nil || want(seqRows, idx) {
+			return seqRows, idx
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("PostgreSQL's scan counters of dim stay at seq_scan=%d idx_scan=%d", seq, idx)
+			t.Fatalf("PostgreSQL's counters of dim stay at seq_tup_read=%d idx_scan=%d", seqRows, idx)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -76,16 +79,16 @@ func TestPlannerLookupJoinPostgres(t *testing.T) {
 	if strings.Contains(plan, "TableSourceScan(table=[[default_catalog, default_database, dim") {
 		t.Fatalf("the lookup table is scanned:\n%s", plan)
 	}
-	seq0, idx0 := dimScans(t, db, nil)
+	_, idx0 := dimReads(t, db, nil)
 	jdbcEqual(t, "lookup join", jdbcSorted(jdbcQuery(t, env, q)), []string{
 		"+I[1, n7, 10.50]", "+I[2, n99999, 149998.50]", "+I[3, n7, 10.50]", "+I[4, null, null]", "+I[5, null, null]"})
 	// the three distinct non-NULL keys are index lookups; nothing reads
-	// the table whole
-	seq, idx := dimScans(t, db, func(_, idx int64) bool { return idx >= idx0+3 })
-	if seq != seq0 {
-		t.Fatalf("the lookup join scanned dim: seq_scan %d -> %d", seq0, seq)
+	// the table's 100,000 rows
+	seqRows, idx := dimReads(t, db, func(_, idx int64) bool { return idx >= idx0+3 })
+	if seqRows > 100 {
+		t.Fatalf("the lookup join read dim: %d rows by sequential scans", seqRows)
 	}
-	t.Logf("index scans of dim during the join: %d", idx-idx0)
+	t.Logf("index scans of dim during the join: %d, rows read by sequential scans: %d", idx-idx0, seqRows)
 
 	// a batch query: the WHERE conjuncts PostgreSQL can evaluate and the
 	// LIMIT go into its SELECT
@@ -99,15 +102,15 @@ func TestPlannerLookupJoinPostgres(t *testing.T) {
 	if bplan != want {
 		t.Errorf("plan:\n%s\nwant:\n%s", bplan, want)
 	}
-	seq0, idx0 = dimScans(t, db, nil)
+	_, idx0 = dimReads(t, db, nil)
 	var wantRows []string
 	for id := 11; id <= 19; id++ {
 		wantRows = append(wantRows, "+I["+strconv.Itoa(id)+", n"+strconv.Itoa(id)+"]")
 	}
 	jdbcEqual(t, "filtered rows", jdbcSorted(jdbcQuery(t, benv, bq)), jdbcSorted(wantRows))
-	seq, _ = dimScans(t, db, func(seq, idx int64) bool { return idx > idx0 || seq > seq0 })
-	if seq != seq0 {
-		t.Fatalf("the filtered query scanned dim whole: seq_scan %d -> %d", seq0, seq)
+	seqRows, _ = dimReads(t, db, func(seqRows, idx int64) bool { return idx > idx0 || seqRows > 100 })
+	if seqRows > 100 {
+		t.Fatalf("the filtered query read dim whole: %d rows by sequential scans", seqRows)
 	}
 }
 
