@@ -4,6 +4,8 @@
 # same DDL. Expected output: Flink 2.3.0 reading the same file with these
 # queries (TableResult.print): the same values; the layout here is the SQL
 # client's (widths from the values, long values cut at 30 characters).
+# 'parquet.utc-timezone' = 'true' reads as Flink's UTC JVM did, whatever
+# the zone of the process running the script.
 
 SET 'execution.runtime-mode' = 'batch';
 [INFO] Execute statement succeeded.
@@ -14,7 +16,7 @@ SET 'table.local-time-zone' = 'UTC';
 !info
 
 CREATE TABLE pq (b BOOLEAN, ti TINYINT, si SMALLINT, i INT, bi BIGINT, f FLOAT, d DOUBLE, d5 DECIMAL(5, 2), d18 DECIMAL(18, 4), d38 DECIMAL(38, 10), c CHAR(3), vc VARCHAR(10), s STRING, bin BINARY(3), vb VARBINARY(10), `by` BYTES, dt DATE, tm TIME(3), ts0 TIMESTAMP(0), ts3 TIMESTAMP(3), ts6 TIMESTAMP(6), ts9 TIMESTAMP(9), ltz3 TIMESTAMP_LTZ(3), ltz6 TIMESTAMP_LTZ(6), arr ARRAY<INT>, m MAP<STRING, DECIMAL(10, 2)>, r ROW<a INT, b STRING, c ARRAY<DOUBLE>>, nested ARRAY<ROW<x TIMESTAMP(6), y MAP<INT, ARRAY<STRING>>>>)
-WITH ('connector' = 'filesystem', 'path' = '${TESTDATA}/../../connector/format/parquet/testdata/flink_int96.parquet', 'format' = 'parquet');
+WITH ('connector' = 'filesystem', 'path' = '${TESTDATA}/../../connector/format/parquet/testdata/flink_int96.parquet', 'format' = 'parquet', 'parquet.utc-timezone' = 'true');
 [INFO] Execute statement succeeded.
 !info
 

@@ -233,6 +233,8 @@ func sortRows(rows []*types.Row) {
 // ... TO (FORMAT parquet): decimals as INT32/INT64/FIXED, TIME as INT64
 // micros, timestamps as INT64 millis/micros/nanos, TIMESTAMPTZ adjusted to
 // UTC, UINT_32) reads into the declared Flink types, also into wider ones.
+// DuckDB stores wall-clock time as is: 'parquet.utc-timezone' = 'true'
+// reads it so in any process zone.
 func TestSQLReadsDuckDBFile(t *testing.T) {
 	path, _ := filepath.Abs("testdata/duckdb_types.parquet")
 	env := newEnv()
@@ -240,9 +242,9 @@ func TestSQLReadsDuckDBFile(t *testing.T) {
   d5 DECIMAL(5, 2), d18 DECIMAL(18, 4), d38 DECIMAL(38, 10), s STRING, bl BYTES, dt DATE, tm TIME(3), ts6 TIMESTAMP(6),
   ts3 TIMESTAMP(3), ts9 TIMESTAMP(9), ltz TIMESTAMP_LTZ(6), arr ARRAY<INT>, m MAP<STRING, INT>, r ROW<a INT, b STRING>,
   nested ARRAY<ROW<x DOUBLE, y ARRAY<STRING>>>, u BIGINT)
-WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'parquet')`, path),
+WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'parquet', 'parquet.utc-timezone' = 'true')`, path),
 		fmt.Sprintf(`CREATE TABLE wide (id BIGINT, ti INT, d5 DECIMAL(10, 3), d18 DECIMAL(38, 6), ts9 TIMESTAMP(3), s VARCHAR(20), gone STRING)
-WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'parquet')`, path))
+WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'parquet', 'parquet.utc-timezone' = 'true')`, path))
 	got := fmt.Sprint(collect(t, env, "SELECT * FROM duck ORDER BY id"))
 	want := "[+I[1, true, -128, 32767, -2147483648, 9223372036854775807, 1.5, -2.25, -999.99, 12345678901234.5678, " +
 		"-1234567890123456789012345678.0123456789, héllo, [0, 1], 1969-07-20, 01:02:03.456, 2024-02-29T23:59:59.123456, " +
@@ -274,7 +276,9 @@ func TestSQLReadsFlinkFiles(t *testing.T) {
 	for _, f := range []string{"flink_int96.parquet", "flink_int64_nanos.parquet"} {
 		path, _ := filepath.Abs(filepath.Join("testdata", f))
 		exec(t, env, "DROP TABLE IF EXISTS fl",
-			fmt.Sprintf("CREATE TABLE fl (%s) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'parquet')", cols, path))
+			// Flink wrote in a UTC JVM; utc-timezone keeps the test
+			// independent of this process's zone.
+			fmt.Sprintf("CREATE TABLE fl (%s) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'parquet', 'parquet.utc-timezone' = 'true')", cols, path))
 		got := collect(t, env, "SELECT * FROM fl")
 		if len(got) != 1 {
 			t.Fatalf("%s: %v", f, got)
