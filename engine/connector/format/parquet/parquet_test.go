@@ -540,3 +540,29 @@ func TestErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// INT96 (through nanoseconds) holds 1678-2261; outside it writing is an
+// error naming the column, and INT64 micros holds the value.
+func TestInt96Range(t *testing.T) {
+	names := []string{"ts"}
+	ts := []*types.DataType{types.TimestampType(3)}
+	old := time.Date(1500, 6, 1, 12, 0, 0, 0, time.UTC)
+	enc, err := Factory{}.CreateEncoder(fctx(names, ts, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w := enc.NewWriter(&buf)
+	bb := types.NewBatchBuilder(ts)
+	_ = bb.Append(types.Insert, []any{old})
+	err = w.Write(bb.Build())
+	if err == nil || !strings.Contains(err.Error(), "column 'ts': timestamp 1500-06-01 12:00:00 is out of the range Parquet's nanosecond timestamps hold (1678-2261)") {
+		t.Fatalf("err = %v", err)
+	}
+	opts := map[string]string{"write.int64.timestamp": "true", "utc-timezone": "true"}
+	data := writeFile(t, names, ts, opts, [][]any{{old}})
+	got, _ := readAll(t, data, names, ts, names, ts, opts, nil)
+	if !got[0][0].(time.Time).Equal(old) {
+		t.Fatalf("got %v", got)
+	}
+}
