@@ -134,14 +134,15 @@ func toWrite(arr arrow.Array, t *types.DataType, o Options) (arrow.Array, error)
 				continue
 			}
 			v := int64(a.Value(i))
-			tm := types.TimeFromUnits(v, from)
+			orig := types.TimeFromUnits(v, from)
+			tm := orig
 			if shift {
 				tm = wallToInstant(tm)
 				v = types.TimeToUnits(tm, from)
 			}
 			if to == arrow.Nanosecond && (tm.Year() < 1678 || tm.Year() > 2261) {
 				b.Release()
-				return nil, fmt.Errorf("timestamp %s is out of the range Parquet's nanosecond timestamps hold (1678-2261)", tm.Format("2006-01-02 15:04:05.999999999"))
+				return nil, fmt.Errorf("timestamp %s is out of the range Parquet's nanosecond timestamps hold (1678-2261)", orig.Format("2006-01-02 15:04:05.999999999"))
 			}
 			b.UnsafeAppend(arrow.Timestamp(convertUnit(v, from, to)))
 		}
@@ -545,6 +546,31 @@ func convertTimestamp(a *array.Timestamp, want *arrow.TimestampType, shift bool)
 	from := a.DataType().(*arrow.TimestampType).Unit
 	if from == want.Unit && !shift {
 		return rebuild(a.Data(), want, nil)
+	}
+	if d := a.Data(); !shift && d.Offset() == 0 {
+		// Vectorized: new values beside the same validity bitmap.
+		in := a.TimestampValues()
+		out := make([]arrow.Timestamp, len(in))
+		f, t := types.UnitsPerSecond(from), types.UnitsPerSecond(want.Unit)
+		if f < t {
+			m := arrow.Timestamp(t / f)
+			for i, v := range in {
+				out[i] = v * m
+			}
+		} else {
+			q := int64(f / t)
+			for i, v := range in {
+				r := int64(v) / q
+				if int64(v)%q < 0 {
+					r--
+				}
+				out[i] = arrow.Timestamp(r)
+			}
+		}
+		bufs := []*memory.Buffer{d.Buffers()[0], memory.NewBufferBytes(arrow.TimestampTraits.CastToBytes(out))}
+		nd := array.NewData(want, d.Len(), bufs, nil, d.NullN(), 0)
+		defer nd.Release()
+		return array.NewTimestampData(nd)
 	}
 	b := array.NewTimestampBuilder(memory.DefaultAllocator, want)
 	b.Reserve(a.Len())
