@@ -67,13 +67,23 @@ func TestFlightsReadThroughput(t *testing.T) {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	start := time.Now()
-	path := flightsParquet(t, dir, 13)
-	st, _ := os.Stat(path)
-	t.Logf("wrote %s (%d bytes) in %v", path, st.Size(), time.Since(start).Round(time.Millisecond))
-
 	names := []string{"date", "delay", "distance", "origin", "destination"}
 	ts := []*types.DataType{types.TimestampType(0), types.IntType(), types.IntType(), types.StringType(), types.StringType()}
+	ddl := "`date` TIMESTAMP(0), delay INT, distance INT, origin STRING, destination STRING"
+	path := os.Getenv("RIFFLE_PARQUET_BENCH_FILE") // e.g. the bench module's flights-3m.parquet (Polars)
+	if path == "" {
+		start := time.Now()
+		path = flightsParquet(t, dir, 13)
+		t.Logf("wrote %s in %v", path, time.Since(start).Round(time.Millisecond))
+	} else {
+		ts[0], ts[1], ts[2] = types.TimestampType(6), types.BigIntType(), types.BigIntType()
+		ddl = "`date` TIMESTAMP(6), delay BIGINT, distance BIGINT, origin STRING, destination STRING"
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: %d bytes", path, st.Size())
 	best := func(f func() int64) (time.Duration, int64) {
 		var min time.Duration
 		var n int64
@@ -118,12 +128,13 @@ func TestFlightsReadThroughput(t *testing.T) {
 
 	env := table.MustCreate(table.InBatchMode())
 	env.GetConfig().Set("parallelism.default", "1")
-	if _, err := env.ExecuteSQL(fmt.Sprintf("CREATE TABLE flights (`date` TIMESTAMP(0), delay INT, distance INT, origin STRING, destination STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'parquet', 'parquet.utc-timezone' = 'true')", path)); err != nil {
+	if _, err := env.ExecuteSQL(fmt.Sprintf("CREATE TABLE flights (%s) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'parquet', 'parquet.utc-timezone' = 'true')", ddl, path)); err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
 		"SELECT COUNT(*) FROM flights",
 		"SELECT SUM(CAST(delay AS BIGINT)), SUM(CAST(distance AS BIGINT)) FROM flights",
+		"SELECT COUNT(DISTINCT origin) FROM flights",
 		"SELECT origin, destination, delay FROM flights WHERE delay > 60 AND distance < 1000",
 		"SELECT origin, COUNT(*), AVG(delay) FROM flights GROUP BY origin",
 		"SELECT COUNT(*) FROM flights WHERE `date` >= TIMESTAMP '2001-01-10 00:00:00'",
@@ -147,6 +158,6 @@ func TestFlightsReadThroughput(t *testing.T) {
 			}
 			return rows
 		})
-		t.Logf("%-90s %8v (%d result rows) = %.1f M input rows/s", q, d.Round(time.Millisecond), n, 13*228738/d.Seconds()/1e6)
+		t.Logf("%-90s %8v (%d result rows)", q, d.Round(time.Millisecond), n)
 	}
 }

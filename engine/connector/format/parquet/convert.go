@@ -258,18 +258,16 @@ func fromFile(arr arrow.Array, want *types.DataType, o Options, path string) (ar
 		case arrow.DECIMAL128, arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32:
 			return convertDecimal(arr, want, path)
 		}
-	case types.Char, types.VarChar:
+	case types.Char, types.VarChar, types.Binary, types.VarBinary:
 		switch got.ID() {
 		case arrow.STRING, arrow.BINARY:
 			return rebuild(d, wantArrow, nil), nil
-		case arrow.LARGE_STRING, arrow.LARGE_BINARY, arrow.FIXED_SIZE_BINARY, arrow.STRING_VIEW, arrow.BINARY_VIEW:
+		case arrow.LARGE_STRING, arrow.LARGE_BINARY:
+			if n := narrowLarge(arr, wantArrow); n != nil {
+				return n, nil
+			}
 			return copyBytes(arr, wantArrow), nil
-		}
-	case types.Binary, types.VarBinary:
-		switch got.ID() {
-		case arrow.STRING, arrow.BINARY:
-			return rebuild(d, wantArrow, nil), nil
-		case arrow.LARGE_STRING, arrow.LARGE_BINARY, arrow.FIXED_SIZE_BINARY, arrow.STRING_VIEW, arrow.BINARY_VIEW:
+		case arrow.FIXED_SIZE_BINARY, arrow.STRING_VIEW, arrow.BINARY_VIEW:
 			return copyBytes(arr, wantArrow), nil
 		}
 	case types.DateRoot:
@@ -479,6 +477,52 @@ func convertDecimal(arr arrow.Array, want *types.DataType, path string) (arrow.A
 	return b.NewArray(), nil
 }
 
+// narrowLarge turns a LargeString/LargeBinary column (a file whose stored
+// Arrow schema says large_utf8, as Polars writes) into a String/Binary
+// one sharing its value bytes: only the offsets are narrowed to int32, in
+// one pass. It returns nil when the values exceed int32 offsets.
+func narrowLarge(arr arrow.Array, want arrow.DataType) arrow.Array {
+	d := arr.Data()
+	bufs := d.Buffers()
+	if len(bufs) < 3 || bufs[1] == nil {
+		return nil
+	}
+	offs := arrow.Int64Traits.CastFromBytes(bufs[1].Bytes())
+	first, n := d.Offset(), d.Len()
+	if len(offs) < first+n+1 {
+		return nil
+	}
+	offs = offs[first : first+n+1]
+	base := offs[0]
+	if offs[n]-base > 1<<31-1 {
+		return nil
+	}
+	out := make([]int32, n+1)
+	for i, o := range offs {
+		out[i] = int32(o - base)
+	}
+	var values *memory.Buffer
+	if bufs[2] != nil {
+		values = memory.NewBufferBytes(bufs[2].Bytes()[base:offs[n]])
+	} else {
+		values = memory.NewBufferBytes(nil)
+	}
+	var valid *memory.Buffer
+	nulls := d.NullN()
+	if bufs[0] != nil && nulls > 0 {
+		if first%8 == 0 {
+			valid = memory.NewBufferBytes(bufs[0].Bytes()[first/8:])
+		} else {
+			return nil
+		}
+	} else {
+		nulls = 0
+	}
+	nd := array.NewData(want, n, []*memory.Buffer{valid, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(out)), values}, nil, nulls, 0)
+	defer nd.Release()
+	return array.MakeFromData(nd)
+}
+
 // copyBytes copies a large or fixed-size binary/string column into a
 // Binary or String column.
 func copyBytes(arr arrow.Array, want arrow.DataType) arrow.Array {
@@ -491,6 +535,10 @@ func copyBytes(arr arrow.Array, want arrow.DataType) arrow.Array {
 		var v []byte
 		switch a := arr.(type) {
 		case *array.LargeString:
+			if sb, ok := b.(*array.StringBuilder); ok {
+				sb.Append(a.Value(i))
+				continue
+			}
 			v = []byte(a.Value(i))
 		case *array.LargeBinary:
 			v = a.Value(i)
