@@ -133,6 +133,9 @@ func (d *Decoder) newFileReader(f io.ReaderAt, size int64, name string, maxRows 
 		if f := &fr.Manifest.Fields[j]; f.IsLeaf() && pf.MetaData().Schema.Column(f.ColIndex).PhysicalType() == pq.Types.Int96 {
 			continue // read by an int96Column (int96.go), once the row groups are known
 		}
+		if directBytes(pf, &fr.Manifest.Fields[j], d.Types[i]) != nil {
+			continue // read by a byteArrayColumn (bytearray.go)
+		}
 		if !seen[j] {
 			seen[j] = true
 			leaves = appendLeaves(leaves, &fr.Manifest.Fields[j])
@@ -166,12 +169,18 @@ func (d *Decoder) newFileReader(f io.ReaderAt, size int64, name string, maxRows 
 		}
 	}
 	r.int96 = make([]*int96Column, len(d.Names))
+	r.bytes = make([]*byteArrayColumn, len(d.Names))
 	for i := range d.Names {
 		if r.src[i] == "" {
 			continue
 		}
 		f := &fr.Manifest.Fields[fieldIndex(top, r.src[i])]
 		if !f.IsLeaf() {
+			continue
+		}
+		if t := directBytes(pf, f, d.Types[i]); t != nil {
+			c := md.Schema.Column(f.ColIndex)
+			r.bytes[i] = &byteArrayColumn{pf: pf, leaf: f.ColIndex, maxDef: c.MaxDefinitionLevel(), groups: r.groups, t: t}
 			continue
 		}
 		if c := md.Schema.Column(f.ColIndex); c.PhysicalType() == pq.Types.Int96 {
@@ -195,7 +204,7 @@ func (d *Decoder) newFileReader(f io.ReaderAt, size int64, name string, maxRows 
 	r.pos = make([]int, len(d.Names))
 	for i := range d.Names {
 		r.pos[i] = -1
-		if r.src[i] == "" || r.int96[i] != nil {
+		if r.src[i] == "" || r.int96[i] != nil || r.bytes[i] != nil {
 			continue
 		}
 		idx := sc.FieldIndices(r.src[i])
@@ -238,10 +247,11 @@ type FileReader struct {
 	src      []string // stored column of each projected column, "" if absent
 	pos      []int    // its index in the record reader's schema, -1 if absent
 	statCols map[string]statColumn
-	int96    []*int96Column // reader of each projected top-level INT96 column
-	groups   []int          // row groups read
-	skipped  int            // row groups skipped by statistics
-	left     int64          // rows left (column-less reading)
+	int96    []*int96Column     // reader of each projected top-level INT96 column
+	bytes    []*byteArrayColumn // reader of each projected top-level string/bytes column
+	groups   []int              // row groups read
+	skipped  int                // row groups skipped by statistics
+	left     int64              // rows left (column-less reading)
 	err      error
 }
 
@@ -283,6 +293,14 @@ func (r *FileReader) Next() (b *types.Batch, err error) {
 				cols[i] = c
 				continue
 			}
+			if r.bytes[i] != nil {
+				c, err := r.readBytes(i, int(n))
+				if err != nil {
+					return nil, err
+				}
+				cols[i] = c
+				continue
+			}
 			cols[i] = array.MakeArrayOfNull(memory.DefaultAllocator, types.ToArrow(t), int(n))
 		}
 		return types.NewBatch(cols, nil, int(n)), nil
@@ -303,6 +321,14 @@ func (r *FileReader) Next() (b *types.Batch, err error) {
 	for i, t := range r.d.Types {
 		if r.int96[i] != nil {
 			c, err := r.readInt96(i, n)
+			if err != nil {
+				return nil, err
+			}
+			cols[i] = c
+			continue
+		}
+		if r.bytes[i] != nil {
+			c, err := r.readBytes(i, n)
 			if err != nil {
 				return nil, err
 			}
@@ -336,6 +362,46 @@ func (r *FileReader) readInt96(i, n int) (arrow.Array, error) {
 		return nil, r.err
 	}
 	return c, nil
+}
+
+// readBytes reads n values of projected column i from its BYTE_ARRAY column.
+func (r *FileReader) readBytes(i, n int) (arrow.Array, error) {
+	raw, err := r.bytes[i].read(n)
+	if err != nil {
+		r.err = fmt.Errorf("parquet file %s: column '%s': %v", r.name, r.d.Names[i], err)
+		return nil, r.err
+	}
+	c, err := fromFile(raw, r.d.Types[i], r.opts, r.d.Names[i])
+	if err != nil {
+		r.err = r.wrap(err)
+		return nil, r.err
+	}
+	return c, nil
+}
+
+// directBytes returns the Arrow type (String or Binary) a top-level,
+// non-repeated BYTE_ARRAY leaf f is read as by a byteArrayColumn when the
+// declared type is a string or bytes type, nil when pqarrow reads it.
+func directBytes(pf *file.Reader, f *pqarrow.SchemaField, want *types.DataType) arrow.DataType {
+	if !f.IsLeaf() || f.Field == nil {
+		return nil
+	}
+	switch want.Root {
+	case types.Char, types.VarChar, types.Binary, types.VarBinary:
+	default:
+		return nil
+	}
+	c := pf.MetaData().Schema.Column(f.ColIndex)
+	if c.PhysicalType() != pq.Types.ByteArray || c.MaxRepetitionLevel() != 0 {
+		return nil
+	}
+	switch f.Field.Type.ID() {
+	case arrow.STRING, arrow.LARGE_STRING:
+		return arrow.BinaryTypes.String
+	case arrow.BINARY, arrow.LARGE_BINARY:
+		return arrow.BinaryTypes.Binary
+	}
+	return nil
 }
 
 // SkippedRows is 0: the format has no ignore-parse-errors option.
