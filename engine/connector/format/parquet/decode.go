@@ -133,8 +133,8 @@ func (d *Decoder) newFileReader(f io.ReaderAt, size int64, name string, maxRows 
 		if f := &fr.Manifest.Fields[j]; f.IsLeaf() && pf.MetaData().Schema.Column(f.ColIndex).PhysicalType() == pq.Types.Int96 {
 			continue // read by an int96Column (int96.go), once the row groups are known
 		}
-		if directBytes(pf, &fr.Manifest.Fields[j], d.Types[i]) != nil {
-			continue // read by a byteArrayColumn (bytearray.go)
+		if d.directColumn(pf, &fr.Manifest.Fields[j], i, nil) != nil {
+			continue // read by a byteArrayColumn (bytearray.go) or fixedColumn (fixed.go)
 		}
 		if !seen[j] {
 			seen[j] = true
@@ -169,7 +169,7 @@ func (d *Decoder) newFileReader(f io.ReaderAt, size int64, name string, maxRows 
 		}
 	}
 	r.int96 = make([]*int96Column, len(d.Names))
-	r.bytes = make([]*byteArrayColumn, len(d.Names))
+	r.direct = make([]directColumn, len(d.Names))
 	for i := range d.Names {
 		if r.src[i] == "" {
 			continue
@@ -178,9 +178,8 @@ func (d *Decoder) newFileReader(f io.ReaderAt, size int64, name string, maxRows 
 		if !f.IsLeaf() {
 			continue
 		}
-		if t := directBytes(pf, f, d.Types[i]); t != nil {
-			c := md.Schema.Column(f.ColIndex)
-			r.bytes[i] = &byteArrayColumn{pf: pf, leaf: f.ColIndex, maxDef: c.MaxDefinitionLevel(), groups: r.groups, t: t}
+		if c := d.directColumn(pf, f, i, r.groups); c != nil {
+			r.direct[i] = c
 			continue
 		}
 		if c := md.Schema.Column(f.ColIndex); c.PhysicalType() == pq.Types.Int96 {
@@ -204,7 +203,7 @@ func (d *Decoder) newFileReader(f io.ReaderAt, size int64, name string, maxRows 
 	r.pos = make([]int, len(d.Names))
 	for i := range d.Names {
 		r.pos[i] = -1
-		if r.src[i] == "" || r.int96[i] != nil || r.bytes[i] != nil {
+		if r.src[i] == "" || r.int96[i] != nil || r.direct[i] != nil {
 			continue
 		}
 		idx := sc.FieldIndices(r.src[i])
@@ -247,11 +246,11 @@ type FileReader struct {
 	src      []string // stored column of each projected column, "" if absent
 	pos      []int    // its index in the record reader's schema, -1 if absent
 	statCols map[string]statColumn
-	int96    []*int96Column     // reader of each projected top-level INT96 column
-	bytes    []*byteArrayColumn // reader of each projected top-level string/bytes column
-	groups   []int              // row groups read
-	skipped  int                // row groups skipped by statistics
-	left     int64              // rows left (column-less reading)
+	int96    []*int96Column // reader of each projected top-level INT96 column
+	direct   []directColumn // reader of each projected top-level column read without pqarrow
+	groups   []int          // row groups read
+	skipped  int            // row groups skipped by statistics
+	left     int64          // rows left (column-less reading)
 	err      error
 }
 
@@ -293,7 +292,7 @@ func (r *FileReader) Next() (b *types.Batch, err error) {
 				cols[i] = c
 				continue
 			}
-			if r.bytes[i] != nil {
+			if r.direct[i] != nil {
 				c, err := r.readBytes(i, int(n))
 				if err != nil {
 					return nil, err
@@ -327,7 +326,7 @@ func (r *FileReader) Next() (b *types.Batch, err error) {
 			cols[i] = c
 			continue
 		}
-		if r.bytes[i] != nil {
+		if r.direct[i] != nil {
 			c, err := r.readBytes(i, n)
 			if err != nil {
 				return nil, err
@@ -364,9 +363,9 @@ func (r *FileReader) readInt96(i, n int) (arrow.Array, error) {
 	return c, nil
 }
 
-// readBytes reads n values of projected column i from its BYTE_ARRAY column.
+// readBytes reads n values of projected column i from its direct reader.
 func (r *FileReader) readBytes(i, n int) (arrow.Array, error) {
-	raw, err := r.bytes[i].read(n)
+	raw, err := r.direct[i].read(n)
 	if err != nil {
 		r.err = fmt.Errorf("parquet file %s: column '%s': %v", r.name, r.d.Names[i], err)
 		return nil, r.err
@@ -377,6 +376,26 @@ func (r *FileReader) readBytes(i, n int) (arrow.Array, error) {
 		return nil, r.err
 	}
 	return c, nil
+}
+
+// directColumn returns the reader of projected column i, stored as
+// top-level leaf f, when it is read without pqarrow (bytearray.go,
+// fixed.go) and its type converts to the declared one; nil otherwise (an
+// incompatible type is reported through pqarrow's reading).
+func (d *Decoder) directColumn(pf *file.Reader, f *pqarrow.SchemaField, i int, groups []int) directColumn {
+	if t := directBytes(pf, f, d.Types[i]); t != nil {
+		c := pf.MetaData().Schema.Column(f.ColIndex)
+		return &byteArrayColumn{pf: pf, leaf: f.ColIndex, maxDef: c.MaxDefinitionLevel(), groups: groups, t: t}
+	}
+	c, t := newDirectColumn(pf, f, groups)
+	if c == nil {
+		return nil
+	}
+	empty := array.MakeArrayOfNull(memory.DefaultAllocator, t, 0)
+	if _, err := fromFile(empty, d.Types[i], d.Opts, d.Names[i]); err != nil {
+		return nil
+	}
+	return c
 }
 
 // directBytes returns the Arrow type (String or Binary) a top-level,

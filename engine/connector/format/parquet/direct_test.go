@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -18,18 +19,23 @@ import (
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
-// TestByteArrayColumns reads string and bytes columns (read by
-// byteArrayColumn, not pqarrow) across many pages and row groups, with
+// TestDirectColumns reads string and bytes columns (read by
+// byteArrayColumn, not pqarrow) and fixed-width ones (fixedColumn) across many pages and row groups, with
 // NULLs, empty and long values, dictionary and plain encodings, beside an
-// INT64 column read by pqarrow, in batches that straddle pages and row
+// INT64 column, in batches that straddle pages and row
 // groups; and a range of row groups, and a projection of strings only.
-func TestByteArrayColumns(t *testing.T) {
+func TestDirectColumns(t *testing.T) {
 	sc := arrow.NewSchema([]arrow.Field{
 		{Name: "i", Type: arrow.PrimitiveTypes.Int64},
 		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},      // dictionary
 		{Name: "p", Type: arrow.BinaryTypes.String, Nullable: true},      // plain
 		{Name: "r", Type: arrow.BinaryTypes.String},                      // required
 		{Name: "b", Type: arrow.BinaryTypes.LargeBinary, Nullable: true}, // stored schema: large_binary
+		{Name: "n", Type: arrow.PrimitiveTypes.Int64, Nullable: true},    // dictionary
+		{Name: "f", Type: arrow.PrimitiveTypes.Float64, Nullable: true},  // plain
+		{Name: "d", Type: arrow.FixedWidthTypes.Date32, Nullable: true},
+		{Name: "t", Type: &arrow.TimestampType{Unit: arrow.Millisecond}, Nullable: true},
+		{Name: "h", Type: arrow.PrimitiveTypes.Int16, Nullable: true}, // read by pqarrow
 	}, nil)
 	bld := array.NewRecordBuilder(memory.DefaultAllocator, sc)
 	const rows, group = 10000, 1700
@@ -63,11 +69,25 @@ func TestByteArrayColumns(t *testing.T) {
 			bld.Field(4).(*array.BinaryBuilder).Append([]byte(s + "!"))
 			row = append(row, []byte(s+"!"))
 		}
+		if (i+3)%7 == 2 && i < 6000 || i%500 == 0 || (i >= 4000 && i < 4600) {
+			for k := 5; k < 9; k++ {
+				bld.Field(k).AppendNull()
+			}
+			row = append(row, nil, nil, nil, nil)
+		} else {
+			bld.Field(5).(*array.Int64Builder).Append(int64(i % 41))
+			bld.Field(6).(*array.Float64Builder).Append(float64(i) / 4)
+			bld.Field(7).(*array.Date32Builder).Append(arrow.Date32(i))
+			bld.Field(8).(*array.TimestampBuilder).Append(arrow.Timestamp(int64(i) * 1001))
+			row = append(row, int64(i%41), float64(i)/4, types.Date(i), time.UnixMilli(int64(i)*1001).UTC())
+		}
+		bld.Field(9).(*array.Int16Builder).Append(int16(i))
+		row = append(row, int16(i))
 		want = append(want, row)
 	}
 	var buf bytes.Buffer
 	props := pq.NewWriterProperties(pq.WithDataPageSize(512), pq.WithMaxRowGroupLength(group),
-		pq.WithDictionaryDefault(false), pq.WithDictionaryFor("s", true), pq.WithDictionaryFor("b", true))
+		pq.WithDictionaryDefault(false), pq.WithDictionaryFor("s", true), pq.WithDictionaryFor("b", true), pq.WithDictionaryFor("n", true))
 	w, err := pqarrow.NewFileWriter(sc, &buf, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		t.Fatal(err)
@@ -79,8 +99,9 @@ func TestByteArrayColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := buf.Bytes()
-	names := []string{"i", "s", "p", "r", "b"}
-	ts := []*types.DataType{types.BigIntType(), types.StringType(), types.StringType(), types.StringType(), types.BytesType()}
+	names := []string{"i", "s", "p", "r", "b", "n", "f", "d", "t", "h"}
+	ts := []*types.DataType{types.BigIntType(), types.StringType(), types.StringType(), types.StringType(), types.BytesType(),
+		types.BigIntType(), types.DoubleType(), types.DateType(), types.TimestampType(3), types.SmallIntType()}
 	read := func(names []string, ts []*types.DataType, batch, first, last int) [][]any {
 		t.Helper()
 		dec, err := Factory{}.CreateDecoder(fctx(names, ts, nil))
@@ -93,8 +114,8 @@ func TestByteArrayColumns(t *testing.T) {
 		}
 		fr := br.(*FileReader)
 		for i, n := range names {
-			if direct := fr.bytes[i] != nil; direct != (n != "i") {
-				t.Fatalf("column %s read directly: %v", n, direct)
+			if direct := fr.direct[i] != nil; direct != (n != "h") {
+				t.Fatalf("column %s read without pqarrow: %v", n, direct)
 			}
 		}
 		var out [][]any
@@ -138,6 +159,7 @@ func TestByteArrayColumns(t *testing.T) {
 		check(fmt.Sprintf("all columns, batch %d", batch), read(names, ts, batch, 0, -1), want)
 	}
 	check("row groups 2-4", read(names, ts, 500, 2, 4), want[2*group:4*group])
-	check("strings only", read(names[1:], ts[1:], 777, 0, -1), project(want, 1, 2, 3, 4))
+	check("without i", read(names[1:], ts[1:], 777, 0, -1), project(want, 1, 2, 3, 4, 5, 6, 7, 8, 9))
+	check("without pqarrow", read(names[:9], ts[:9], 4321, 0, -1), project(want, 0, 1, 2, 3, 4, 5, 6, 7, 8))
 	check("VARCHAR(3)", read([]string{"i", "s"}, []*types.DataType{types.BigIntType(), types.VarCharType(3)}, 1000, 0, -1), project(want, 0, 1))
 }
