@@ -9,7 +9,7 @@ RUNARGS ?=
 BENCH   ?= .
 PKGS    ?= ./...
 
-.PHONY: run build test test-race test-interop diff-flink race bench bench-kafka lint deps clean
+.PHONY: run build test test-race test-fuzz test-interop diff-flink race bench bench-kafka lint deps clean
 
 deps:
 	@scripts/install-deps.sh
@@ -24,6 +24,24 @@ test: deps
 	$(GO) vet -tags $(TAGS) $(PKGS)
 	$(GO) test -tags $(TAGS) $(PKGS)
 	@$(MAKE) --no-print-directory test-race
+	@$(MAKE) --no-print-directory test-fuzz
+
+# Every fuzz target for FUZZTIME each (default 5 s: a smoke run on each
+# `make test`; `make test-fuzz FUZZTIME=10m` for a real search). A crasher
+# is kept under the package's testdata/fuzz and fails the run.
+FUZZTIME ?= 5s
+FUZZ     ?= engine/sql:FuzzParse engine/gateway:FuzzServeHTTP engine/gateway:FuzzDecodeFetchResults \
+	engine/connector/format/json:FuzzDecode engine/connector/format/csv:FuzzDecode \
+	engine/connector/format/avro:FuzzDecode engine/connector/format/cdcjson:FuzzDecode \
+	editor:FuzzSplitStatements editor:FuzzEditOps
+test-fuzz: deps
+	@set -e; for t in $(FUZZ); do \
+	  pkg=$${t%%:*}; fn=$${t#*:}; \
+	  echo "fuzz $$pkg $$fn ($(FUZZTIME))"; \
+	  out=$$($(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) ./$$pkg/ 2>&1) || \
+	    { echo "$$out"; exit 1; }; \
+	  case "$$out" in *"no fuzz tests"*) echo "no fuzz target $$fn in $$pkg"; exit 1;; esac; \
+	done
 
 # The race detector over the concurrent core, run by `make test`: the
 # runtime, the Table API, the gateway, the result store, and the
