@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -193,16 +194,33 @@ func Export(ctx context.Context, rows Rows, path string, f ExportFormat, opts CS
 }
 
 // WriteFileAtomic creates path with what write writes, atomically: the
-// bytes go to a temporary file in the same folder (".<name>.*.partial"),
-// which is synced and renamed over path only when write returns nil and
-// ctx is not cancelled. On an error or cancellation the temporary file is
-// removed and path is left as it was. The file gets mode 0644.
+// bytes go to a temporary file in the same folder
+// (".<name>.riffle-<pid>-*.partial"), which is synced and renamed over path
+// only when write returns nil and ctx is not cancelled. On an error or
+// cancellation the temporary file is removed and path is left as it was.
+//
+// A path that is a symbolic link is written through: the file it points to
+// is replaced and the link stays. An existing file keeps its permission
+// bits (a 0600 file stays 0600); a new file gets mode 0644. Temporary
+// files a killed export left beside the file (their process is gone) are
+// removed first.
 func WriteFileAtomic(ctx context.Context, path string, write func(w io.Writer) error) (err error) {
+	if real, rerr := filepath.EvalSymlinks(path); rerr == nil {
+		path = real
+	}
+	mode := os.FileMode(0o644)
+	if st, serr := os.Stat(path); serr == nil {
+		if !st.Mode().IsRegular() {
+			return fmt.Errorf("export: %s is not a regular file", path)
+		}
+		mode = st.Mode().Perm()
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.partial")
+	removeStalePartials(dir, base)
+	tmp, err := os.CreateTemp(dir, fmt.Sprintf(".%s.riffle-%d-*.partial", base, os.Getpid()))
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
@@ -221,7 +239,7 @@ func WriteFileAtomic(ctx context.Context, path string, write func(w io.Writer) e
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
+	if err = os.Chmod(tmp.Name(), mode); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	if err = ctx.Err(); err != nil {
@@ -236,4 +254,30 @@ func WriteFileAtomic(ctx context.Context, path string, write func(w io.Writer) e
 		d.Close()
 	}
 	return nil
+}
+
+// removeStalePartials removes the temporary files of exports to base in
+// dir whose process no longer runs (a killed export), and those of the
+// older naming (".<name>.*.partial", before the process id was in it)
+// that are more than a day old.
+func removeStalePartials(dir, base string) {
+	matches, _ := filepath.Glob(filepath.Join(dir, "."+globEscape(base)+".*.partial"))
+	for _, m := range matches {
+		rest := strings.TrimPrefix(filepath.Base(m), "."+base+".")
+		if pidText, ok := strings.CutPrefix(rest, "riffle-"); ok {
+			pidText, _, _ = strings.Cut(pidText, "-")
+			if pid, err := strconv.Atoi(pidText); err == nil && !processRunning(pid) {
+				os.Remove(m)
+			}
+			continue
+		}
+		if st, err := os.Stat(m); err == nil && time.Since(st.ModTime()) > 24*time.Hour {
+			os.Remove(m)
+		}
+	}
+}
+
+func globEscape(s string) string {
+	r := strings.NewReplacer("*", "[*]", "?", "[?]", "[", "[[]", "\\", "\\\\")
+	return r.Replace(s)
 }

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -176,5 +179,66 @@ func TestExportDuplicateNames(t *testing.T) {
 	}
 	if got := b.String(); got != `{"a":1,"a_2":2,"A_3":3}`+"\n" {
 		t.Errorf("got %s", got)
+	}
+}
+
+// An export over a symbolic link writes the file it points to (the link
+// stays), an existing file keeps its mode, and the temporary files a
+// killed export left (their process is gone) are removed by the next one.
+func TestWriteFileAtomicKeepsLinksModesAndCleansUp(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.csv")
+	if err := os.WriteFile(target, []byte("old\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.csv")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	// a leftover of a killed export: a process that has ended
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(dir, fmt.Sprintf(".real.csv.riffle-%d-123.partial", cmd.Process.Pid))
+	live := filepath.Join(dir, fmt.Sprintf(".real.csv.riffle-%d-456.partial", os.Getpid()))
+	for _, p := range []string{stale, live} {
+		if err := os.WriteFile(p, []byte("half"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := WriteFileAtomic(context.Background(), link, func(w io.Writer) error {
+		_, err := io.WriteString(w, "new\n")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", st.Mode(), err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new\n" {
+		t.Fatalf("target holds %q", b)
+	}
+	if st, _ := os.Stat(target); st.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %04o, want 0600 kept", st.Mode().Perm())
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale temporary file kept: %v", err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("a running export's temporary file was removed: %v", err)
+	}
+	// a new file gets 0644
+	fresh := filepath.Join(dir, "fresh.csv")
+	if err := WriteFileAtomic(context.Background(), fresh, func(w io.Writer) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(fresh); st.Mode().Perm() != 0o644 {
+		t.Errorf("new file mode %04o", st.Mode().Perm())
+	}
+	// a directory is refused
+	if err := WriteFileAtomic(context.Background(), dir, func(w io.Writer) error { return nil }); err == nil {
+		t.Error("exporting over a directory was accepted")
 	}
 }
