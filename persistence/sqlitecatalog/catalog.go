@@ -137,13 +137,17 @@ func (c *Catalog) Open() error {
 		return fmt.Errorf("catalog '%s': creating the folder of %s: %w", c.name, c.path, err)
 	}
 	// a new file is readable by its owner only (tables' options may hold
-	// passwords; SQLite gives its -wal and -shm files the same mode)
+	// passwords; SQLite gives its journal the same mode)
 	if f, err := os.OpenFile(c.path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
 		f.Close()
 	}
 	q := url.Values{}
 	q.Set("_busy_timeout", fmt.Sprint(c.lockTimeout.Milliseconds()))
-	q.Set("_journal_mode", "WAL")
+	// A rollback journal, not WAL: between statements the catalog is this
+	// one file, complete (a copy or backup of it alone loses nothing, and
+	// no -wal/-shm files stay beside it). Readers still read while another
+	// process holds a write transaction; they wait only for its commit.
+	q.Set("_journal_mode", "DELETE")
 	q.Set("_synchronous", "NORMAL")
 	db, err := sql.Open("sqlite3", "file:"+url.PathEscape(c.path)+"?"+q.Encode())
 	if err != nil {
@@ -250,6 +254,15 @@ func (c *Catalog) migrate(ctx context.Context) error {
 	var n int
 	if err := c.conn.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&n); err != nil {
 		return c.fileErr("reading", err)
+	}
+	// an up-to-date file with its default database needs no write: opening
+	// it does not wait for another process's write transaction
+	var v, hasDefault int
+	if err := c.conn.QueryRowContext(ctx, `SELECT (SELECT version FROM schema_version), (SELECT count(*) FROM databases WHERE name = ?)`, c.defaultDB).Scan(&v, &hasDefault); err == nil && v == FormatVersion && hasDefault == 1 {
+		var format string
+		if err := c.conn.QueryRowContext(ctx, `SELECT value FROM catalog_info WHERE key = 'format'`).Scan(&format); err == nil && format == "riffle-catalog" {
+			return nil
+		}
 	}
 	return c.tx(ctx, func() error {
 		var hasVersion, tables int

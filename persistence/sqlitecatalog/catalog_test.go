@@ -290,7 +290,7 @@ func TestLockedFileIsAClearError(t *testing.T) {
 	if !errors.As(err, &le) || !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "locked by another process") {
 		t.Fatalf("a change while the file is locked: %v", err)
 	}
-	// reads still work (WAL: readers do not wait for the writer)
+	// reads still work (a reader waits only for the writer's commit)
 	if !c.DatabaseExists("default") {
 		t.Fatal("the default database is not readable while another process writes")
 	}
@@ -454,4 +454,63 @@ func TestViewsResolveUnderAnotherCatalogName(t *testing.T) {
 		t.Fatalf("the view under another catalog name:\n%s", got)
 	}
 	exec1(t, env2, "DROP CATALOG other")
+}
+
+// While a catalog is open (a riffle sql run that never closes it, a killed
+// window), its file alone holds every committed change: a copy of just
+// that file opens with the tables in it, and no -wal or -shm file lies
+// beside it. Opening an up-to-date file does not wait for another
+// process's write transaction.
+func TestTheFileAloneHoldsTheCatalog(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.db")
+	c := openCatalog(t, path, 0)
+	if err := c.CreateDatabase("keep", catalog.NewCatalogDatabase(nil, ""), false); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CreateTable(catalog.NewObjectPath("keep", "t"), plainTable(), false); err != nil {
+		t.Fatal(err)
+	}
+	for _, side := range []string{path + "-wal", path + "-shm"} {
+		if _, err := os.Stat(side); !os.IsNotExist(err) {
+			t.Errorf("%s beside the catalog file: %v", filepath.Base(side), err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := filepath.Join(t.TempDir(), "copy.db")
+	if err := os.WriteFile(cp, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	copied := openCatalog(t, cp, 0)
+	if !copied.TableExists(catalog.NewObjectPath("keep", "t")) {
+		t.Fatal("a copy of the catalog file alone lost the table")
+	}
+
+	other, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	reader := New("r", path, "", 100*time.Millisecond)
+	if err := reader.Open(); err != nil {
+		t.Fatalf("opening while another process writes: %v", err)
+	}
+	defer reader.Close()
+	if !reader.TableExists(catalog.NewObjectPath("keep", "t")) {
+		t.Error("the table is not readable while another process writes")
+	}
+	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
 }
