@@ -353,6 +353,9 @@ func (x *execution) createCatalog(cc *sql.CreateCatalog) (*TableResult, error) {
 		}
 		return nil, errorf("Catalog %s already exists.", name)
 	}
+	if err := x.env.checkCatalogPath(name, opts); err != nil {
+		return nil, err
+	}
 	c, err := f.Create(name, opts)
 	if err != nil {
 		return nil, err
@@ -368,6 +371,26 @@ func (x *execution) createCatalog(cc *sql.CreateCatalog) (*TableResult, error) {
 	x.env.catalogDescriptors[name] = catalogDescriptor{options: opts, comment: cc.Comment}
 	x.env.mu.Unlock()
 	return okResult(), nil
+}
+
+// checkCatalogPath applies the file access policy (SetPathPolicy) to a
+// catalog's 'path' option (the persistent catalog's file), as connectors
+// apply it to a table's.
+func (t *TableEnvironment) checkCatalogPath(name string, opts map[string]string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.checkCatalogPathLocked(name, opts)
+}
+
+func (t *TableEnvironment) checkCatalogPathLocked(name string, opts map[string]string) error {
+	p, ok := opts["path"]
+	if !ok || t.checkPath == nil {
+		return nil
+	}
+	if err := t.checkPath(p); err != nil {
+		return fmt.Errorf("catalog %s: %w", name, err)
+	}
+	return nil
 }
 
 // alterCatalog runs ALTER CATALOG name SET (options) | RESET (keys) |
@@ -429,6 +452,9 @@ func (x *execution) alterCatalog(ac *sql.AlterCatalog) (*TableResult, error) {
 	// 'path' or URL takes effect, and replace the open catalog once the
 	// new one opened.
 	if optionsChanged && f.Identifier() != catalog.InMemoryFactoryIdentifier {
+		if err := t.checkCatalogPathLocked(name, opts); err != nil {
+			return nil, err
+		}
 		c, err := f.Create(name, opts)
 		if err != nil {
 			return nil, err

@@ -1,10 +1,13 @@
 package table
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/riffle-sql/riffle/engine/catalog"
 )
 
 // 'parallelism.default' beyond what one process runs, or below 1, is
@@ -75,4 +78,40 @@ func collectResult(t *testing.T, res *TableResult) string {
 		t.Fatal(err)
 	}
 	return strings.Join(rows, "\n")
+}
+
+// pathCatalogFactory is a catalog type with a 'path' option, like the
+// persistent catalog, counting the catalogs it creates.
+type pathCatalogFactory struct{ created *int }
+
+func (pathCatalogFactory) Identifier() string { return "test_path_catalog" }
+func (pathCatalogFactory) Options() []catalog.FactoryOption {
+	return []catalog.FactoryOption{{Key: "path", Required: true}}
+}
+func (f pathCatalogFactory) Create(name string, _ map[string]string) (catalog.Catalog, error) {
+	*f.created++
+	return catalog.NewInMemoryCatalog(name, "default"), nil
+}
+
+// The file access policy covers a catalog's 'path' too (riffle gateway
+// --allow-path and CREATE CATALOG … 'type' = 'riffle'), in CREATE and
+// ALTER CATALOG.
+func TestPathPolicyCoversCatalogFiles(t *testing.T) {
+	created := 0
+	catalog.RegisterFactory(pathCatalogFactory{created: &created})
+	env := MustCreate(InBatchMode())
+	env.SetPathPolicy(func(p string) error {
+		if strings.HasPrefix(p, "/allowed/") {
+			return nil
+		}
+		return fmt.Errorf("path '%s' is not allowed", p)
+	})
+	_, err := env.ExecuteSQL("CREATE CATALOG c WITH ('type' = 'test_path_catalog', 'path' = '/etc/c.db')")
+	if err == nil || !strings.Contains(err.Error(), "is not allowed") || created != 0 {
+		t.Fatalf("catalog outside the policy: %v (created %d)", err, created)
+	}
+	mustExec(t, env, "CREATE CATALOG c WITH ('type' = 'test_path_catalog', 'path' = '/allowed/c.db')")
+	if _, err := env.ExecuteSQL("ALTER CATALOG c SET ('path' = '/etc/other.db')"); err == nil || !strings.Contains(err.Error(), "is not allowed") || created != 1 {
+		t.Fatalf("ALTER CATALOG outside the policy: %v (created %d)", err, created)
+	}
 }
