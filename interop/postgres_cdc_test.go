@@ -615,6 +615,12 @@ func TestPostgresCDCErrors(t *testing.T) {
 	wantErr(t, "slot name", try(cols, p, "e", "'slot.name' = 'Bad-Slot'"), "is not a valid replication slot name")
 	wantErr(t, "unknown option", try(cols, p, "e", "'scan.foo' = '1'"), "unsupported options found for 'postgres-cdc': scan.foo")
 
+	// a table without a replica identity is refused before it is published:
+	// publishing it would make PostgreSQL refuse its UPDATEs and DELETEs
+	p.Exec(t, "CREATE TABLE noid (id INT, name TEXT)", "INSERT INTO noid VALUES (1, 'a')")
+	wantErr(t, "no replica identity", try(cols, p, "noid"), `has no replica identity`, "REPLICA IDENTITY FULL")
+	p.Exec(t, "UPDATE noid SET name = 'b'", "DELETE FROM noid")
+
 	// a slot dropped while the query reads it
 	cdcExec(t, e, "CREATE TABLE dropped ("+cols+") "+cdcWith(p, "e", "cdc_errors_dropped"))
 	s := cdcStart(t, e, "SELECT * FROM dropped")

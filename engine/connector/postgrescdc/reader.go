@@ -237,6 +237,9 @@ func (t *tableOptions) ensurePublication(ctx context.Context, c *pgx.Conn) error
 	var all bool
 	err := c.QueryRow(ctx, "SELECT puballtables FROM pg_publication WHERE pubname = $1", t.publication).Scan(&all)
 	if errors.Is(err, pgx.ErrNoRows) {
+		if err := t.checkReplicaIdentity(ctx, c); err != nil {
+			return err
+		}
 		if _, err := c.Exec(ctx, "CREATE PUBLICATION "+pub+" FOR TABLE "+t.qualified()); err != nil {
 			return t.errorf("cannot create publication %s for %s: %v (the user needs CREATE on the database and ownership of the table, or create the publication beforehand)", pub, t.qualified(), err)
 		}
@@ -254,9 +257,37 @@ func (t *tableOptions) ensurePublication(ctx context.Context, c *pgx.Conn) error
 		return t.errorf("cannot look up publication %s: %v", pub, err)
 	}
 	if n == 0 {
+		if err := t.checkReplicaIdentity(ctx, c); err != nil {
+			return err
+		}
 		if _, err := c.Exec(ctx, "ALTER PUBLICATION "+pub+" ADD TABLE "+t.qualified()); err != nil {
 			return t.errorf("cannot add %s to publication %s: %v", t.qualified(), pub, err)
 		}
+	}
+	return nil
+}
+
+// checkReplicaIdentity refuses to publish a table that has no replica
+// identity (REPLICA IDENTITY NOTHING, or DEFAULT without a primary key):
+// once a publication publishes its updates and deletes, PostgreSQL refuses
+// every UPDATE and DELETE on it, for every application, until the
+// publication or the identity changes.
+func (t *tableOptions) checkReplicaIdentity(ctx context.Context, c *pgx.Conn) error {
+	var ident string
+	var keyed bool
+	err := c.QueryRow(ctx, `SELECT c.relreplident::text,
+	       EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND (i.indisprimary OR i.indisreplident))
+	  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+	 WHERE n.nspname = $1 AND c.relname = $2`, t.schema, t.tableName).Scan(&ident, &keyed)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil // a missing table is reported where it is read
+	}
+	if err != nil {
+		return t.errorf("cannot read the replica identity of %s: %v", t.qualified(), err)
+	}
+	if ident == "n" || (ident == "d" && !keyed) {
+		return t.errorf("table %s has no replica identity (no primary key, REPLICA IDENTITY %s): publishing it for change capture would make PostgreSQL refuse every UPDATE and DELETE on it; add a primary key or run ALTER TABLE %s REPLICA IDENTITY FULL first",
+			t.qualified(), map[string]string{"n": "NOTHING", "d": "DEFAULT"}[ident], t.qualified())
 	}
 	return nil
 }
