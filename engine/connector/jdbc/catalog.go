@@ -114,39 +114,39 @@ func parseCatalogBaseURL(s string) (catalogAddr, error) {
 	s = strings.TrimSpace(s)
 	rest, ok := strings.CutPrefix(s, "jdbc:")
 	if !ok {
-		return catalogAddr{}, fmt.Errorf("Invalid 'base-url' '%s': a JDBC URL starts with 'jdbc:postgresql://', 'jdbc:mysql://' or 'jdbc:mariadb://'", s)
+		return catalogAddr{}, fmt.Errorf("Invalid 'base-url' '%s': a JDBC URL starts with 'jdbc:postgresql://', 'jdbc:mysql://' or 'jdbc:mariadb://'", RedactURL(s))
 	}
 	scheme, hostPart, ok := strings.Cut(rest, "://")
 	if !ok {
-		return catalogAddr{}, fmt.Errorf("Invalid 'base-url' '%s': expected jdbc:<database>://host:port", s)
+		return catalogAddr{}, fmt.Errorf("Invalid 'base-url' '%s': expected jdbc:<database>://host:port", RedactURL(s))
 	}
 	a := catalogAddr{scheme: strings.ToLower(scheme)}
 	switch a.scheme {
 	case "postgresql", "mysql", "mariadb":
 	default:
-		return catalogAddr{}, fmt.Errorf("Could not find any jdbc factory that can handle url '%s': Riffle's JDBC catalog reads PostgreSQL (jdbc:postgresql://), MySQL (jdbc:mysql://) and MariaDB (jdbc:mariadb://)", s)
+		return catalogAddr{}, fmt.Errorf("Could not find any jdbc factory that can handle url '%s': Riffle's JDBC catalog reads PostgreSQL (jdbc:postgresql://), MySQL (jdbc:mysql://) and MariaDB (jdbc:mariadb://)", RedactURL(s))
 	}
 	hostPart, query, _ := strings.Cut(hostPart, "?")
 	hostPart, path, _ := strings.Cut(hostPart, "/")
 	if strings.Trim(path, "/") != "" {
-		return catalogAddr{}, fmt.Errorf("Invalid 'base-url' '%s': it must not name a database ('%s'); the catalog adds 'default-database' or the database read", s, strings.Trim(path, "/"))
+		return catalogAddr{}, fmt.Errorf("Invalid 'base-url' '%s': it must not name a database ('%s'); the catalog adds 'default-database' or the database read", RedactURL(s), strings.Trim(path, "/"))
 	}
 	if hostPart == "" {
-		return catalogAddr{}, fmt.Errorf("Invalid 'base-url' '%s': no host", s)
+		return catalogAddr{}, fmt.Errorf("Invalid 'base-url' '%s': no host", RedactURL(s))
 	}
 	if strings.Contains(hostPart, ",") {
-		return catalogAddr{}, fmt.Errorf("Invalid 'base-url' '%s': several hosts are not supported", s)
+		return catalogAddr{}, fmt.Errorf("Invalid 'base-url' '%s': several hosts are not supported", RedactURL(s))
 	}
 	host, port := hostPart, 0
 	if h, p, err := net.SplitHostPort(hostPart); err == nil {
 		host = h
 		n, err := strconv.Atoi(p)
 		if err != nil || n <= 0 || n > 65535 {
-			return catalogAddr{}, fmt.Errorf("Invalid 'base-url' '%s': port '%s' is not a number from 1 to 65535", s, p)
+			return catalogAddr{}, fmt.Errorf("Invalid 'base-url' '%s': port '%s' is not a number from 1 to 65535", RedactURL(s), p)
 		}
 		port = n
 	} else if strings.Contains(strings.Trim(hostPart, "[]"), ":") && !strings.HasPrefix(hostPart, "[") {
-		return catalogAddr{}, fmt.Errorf("Invalid 'base-url' '%s': %v", s, err)
+		return catalogAddr{}, fmt.Errorf("Invalid 'base-url' '%s': %v", RedactURL(s), err)
 	}
 	if port == 0 {
 		port = 5432
@@ -157,7 +157,7 @@ func parseCatalogBaseURL(s string) (catalogAddr, error) {
 	a.host, a.port = strings.Trim(host, "[]"), port
 	params, err := url.ParseQuery(query)
 	if err != nil {
-		return catalogAddr{}, fmt.Errorf("Invalid 'base-url' '%s': parameters: %v", s, err)
+		return catalogAddr{}, fmt.Errorf("Invalid 'base-url' '%s': parameters: %v", RedactURL(s), err)
 	}
 	a.params = params
 	base := strings.TrimSuffix(strings.SplitN(s, "?", 2)[0], "/") + "/"

@@ -64,19 +64,26 @@ func TestParseURL(t *testing.T) {
 	}
 
 	bad := map[string]string{
-		"jdbc:oracle:thin:@h:1521:x":             "Could not find any jdbc factory that can handle url 'jdbc:oracle:thin:@h:1521:x'",
-		"jdbc:postgresql:mydb":                   "expected jdbc:postgresql://host[:port]/database",
-		"jdbc:postgresql://h:99999/d":            "bad port '99999'",
-		"jdbc:postgresql://u:p@h/d":              "put credentials in the 'username' and 'password' options",
-		"jdbc:mysql://h1,h2/d":                   "several hosts",
-		"jdbc:postgresql://h/d/x":                "the path must be a single database name",
-		"jdbc:postgresql://h/d?connectTimeout=x": "connectTimeout 'x' is not a number",
+		"jdbc:oracle:thin:@h:1521:x":              "Could not find any jdbc factory that can handle url 'jdbc:oracle:thin:@h:1521:x'",
+		"jdbc:postgresql:mydb":                    "expected jdbc:postgresql://host[:port]/database",
+		"jdbc:postgresql://h:99999/d":             "bad port '99999'",
+		"jdbc:postgresql://u:SECRET@h/d":          "'jdbc:postgresql://u:***@h/d': put credentials in the 'username' and 'password' options",
+		"jdbc:postgresql://h:x/d?password=SECRET": "'jdbc:postgresql://h:x/d?password=***'",
+		"jdbc:mysql://h1,h2/d":                    "several hosts",
+		"jdbc:postgresql://h/d/x":                 "the path must be a single database name",
+		"jdbc:postgresql://h/d?connectTimeout=x":  "connectTimeout 'x' is not a number",
 	}
 	for u, want := range bad {
 		_, err := ParseURL(u, "", "")
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", u, err, want)
 		}
+		if err != nil && strings.Contains(err.Error(), "SECRET") {
+			t.Errorf("%s: the error shows the password: %v", u, err)
+		}
+	}
+	if got := RedactURL("jdbc:mysql://root:pw@h:3306/d?user=a&Password=x;password=y"); got != "jdbc:mysql://root:***@h:3306/d?user=a&Password=***;password=***" {
+		t.Errorf("RedactURL: %s", got)
 	}
 }
 
@@ -130,6 +137,7 @@ func TestOptionValidation(t *testing.T) {
 		{map[string]string{"url": "<unset>"}, "missing required option 'url'"},
 		{map[string]string{"table-name": "<unset>"}, "missing required option 'table-name'"},
 		{map[string]string{"username": "u"}, "Either all or none of the following options should be provided:\nusername\npassword"},
+		{map[string]string{"scan.partition.column": "name", "scan.partition.num": "3", "scan.partition.lower-bound": "1", "scan.partition.upper-bound": "100"}, "'scan.partition.column' = 'name' is a STRING column; the partition column must be numeric"},
 		{map[string]string{"scan.partition.column": "id", "scan.partition.num": "2"}, "Either all or none of the following options should be provided:\nscan.partition.column\nscan.partition.num\nscan.partition.lower-bound\nscan.partition.upper-bound"},
 		{map[string]string{"scan.partition.column": "id", "scan.partition.num": "2", "scan.partition.lower-bound": "10", "scan.partition.upper-bound": "1"}, "'scan.partition.lower-bound'='10' must not be larger than 'scan.partition.upper-bound'='1'."},
 		{map[string]string{"scan.partition.column": "id", "scan.partition.num": "0", "scan.partition.lower-bound": "1", "scan.partition.upper-bound": "10"}, "'scan.partition.num' must be positive"},

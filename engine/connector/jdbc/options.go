@@ -134,6 +134,14 @@ func parseOptions(ctx *connector.Context) (*tableOptions, error) {
 	}
 	if c, ok := o[OptPartitionColumn]; ok {
 		t.partColumn = c
+		// the range is split in numbers: a declared partition column must
+		// be numeric (one not declared is the database's business)
+		for i, n := range t.physNames {
+			if strings.EqualFold(n, c) && !t.physTypes[i].IsNumeric() {
+				return nil, t.errorf("'%s' = '%s' is a %s column; the partition column must be numeric, as its range from '%s' to '%s' is split into '%s' parts.",
+					OptPartitionColumn, c, t.physTypes[i], OptPartitionLowerBound, OptPartitionUpperBound, OptPartitionNum)
+			}
+		}
 		if t.partNum, err = intOpt(o, OptPartitionNum, 0); err != nil {
 			return nil, t.errorf("%v", err)
 		}

@@ -1,9 +1,11 @@
 package jdbc
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -51,35 +53,41 @@ func (e *Endpoint) Addr() string { return net.JoinHostPort(e.Host, strconv.Itoa(
 // that can handle url" message listing the supported prefixes; a malformed
 // URL names what is wrong.
 func ParseURL(raw, user, password string) (*Endpoint, error) {
+	// errors show the URL with any password in it masked
+	shown := RedactURL(raw)
 	d := dialectForURL(raw)
 	if d == nil {
-		return nil, fmt.Errorf("Could not find any jdbc factory that can handle url '%s'. Riffle's jdbc connector supports URLs starting with: %s", raw, strings.Join(supportedPrefixes(), ", "))
+		return nil, fmt.Errorf("Could not find any jdbc factory that can handle url '%s'. Riffle's jdbc connector supports URLs starting with: %s", shown, strings.Join(supportedPrefixes(), ", "))
 	}
 	rest := strings.TrimPrefix(raw, "jdbc:")
 	u, err := url.Parse(rest)
 	if err != nil {
-		return nil, fmt.Errorf("invalid JDBC URL '%s': %v", raw, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without the URL, which may hold a password
+		}
+		return nil, fmt.Errorf("invalid JDBC URL '%s': %v", shown, err)
 	}
 	if u.Opaque != "" || u.Host == "" {
-		return nil, fmt.Errorf("invalid JDBC URL '%s': expected %s//host[:port]/database", raw, d.urlPrefixes[0])
+		return nil, fmt.Errorf("invalid JDBC URL '%s': expected %s//host[:port]/database", shown, d.urlPrefixes[0])
 	}
 	e := &Endpoint{Dialect: d, Host: u.Hostname(), Port: d.defaultPort, Params: map[string]string{}}
 	if strings.Contains(u.Host, ",") {
-		return nil, fmt.Errorf("invalid JDBC URL '%s': several hosts (failover) are not supported; name one host", raw)
+		return nil, fmt.Errorf("invalid JDBC URL '%s': several hosts (failover) are not supported; name one host", shown)
 	}
 	if p := u.Port(); p != "" {
 		n, err := strconv.Atoi(p)
 		if err != nil || n <= 0 || n > 65535 {
-			return nil, fmt.Errorf("invalid JDBC URL '%s': bad port '%s'", raw, p)
+			return nil, fmt.Errorf("invalid JDBC URL '%s': bad port '%s'", shown, p)
 		}
 		e.Port = n
 	}
 	if u.User != nil {
-		return nil, fmt.Errorf("invalid JDBC URL '%s': put credentials in the 'username' and 'password' options (or the user and password parameters), not before the host", raw)
+		return nil, fmt.Errorf("invalid JDBC URL '%s': put credentials in the 'username' and 'password' options (or the user and password parameters), not before the host", shown)
 	}
 	e.Database = strings.TrimPrefix(u.Path, "/")
 	if strings.Contains(e.Database, "/") {
-		return nil, fmt.Errorf("invalid JDBC URL '%s': the path must be a single database name", raw)
+		return nil, fmt.Errorf("invalid JDBC URL '%s': the path must be a single database name", shown)
 	}
 	q := u.Query()
 	keys := make([]string, 0, len(q))
@@ -99,7 +107,7 @@ func ParseURL(raw, user, password string) (*Endpoint, error) {
 		case "connecttimeout":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
-				return nil, fmt.Errorf("invalid JDBC URL '%s': connectTimeout '%s' is not a number", raw, v)
+				return nil, fmt.Errorf("invalid JDBC URL '%s': connectTimeout '%s' is not a number", shown, v)
 			}
 			// PostgreSQL's driver counts seconds, MySQL Connector/J milliseconds.
 			if d.Name == DialectPostgres {
@@ -242,3 +250,21 @@ func (e *Endpoint) MySQLConfig() *mysql.Config {
 	}
 	return cfg
 }
+
+// RedactURL returns a JDBC URL with the password it may hold (before the
+// host, user:password@, or as a password= parameter) replaced by ***, for
+// error messages.
+func RedactURL(raw string) string {
+	out := raw
+	if at := strings.Index(out, "@"); at > 0 {
+		if start := strings.Index(out, "//"); start >= 0 && start < at {
+			userinfo := out[start+2 : at]
+			if colon := strings.Index(userinfo, ":"); colon >= 0 {
+				out = out[:start+2] + userinfo[:colon] + ":***" + out[at:]
+			}
+		}
+	}
+	return passwordParam.ReplaceAllString(out, "${1}***")
+}
+
+var passwordParam = regexp.MustCompile(`(?i)([?&;]password=)[^&;]*`)
