@@ -595,7 +595,10 @@ func (c *Catalog) AlterDatabase(name string, _ *catalog.Database, _ bool) error 
 }
 
 // CreateTable fails: the catalog is read-only.
-func (c *Catalog) CreateTable(p catalog.ObjectPath, _ catalog.BaseTable, _ bool) error {
+func (c *Catalog) CreateTable(p catalog.ObjectPath, t catalog.BaseTable, _ bool) error {
+	if t != nil && t.Kind() == catalog.KindView {
+		return c.readOnly("create view", p.FullName())
+	}
 	return c.readOnly("create table", p.FullName())
 }
 

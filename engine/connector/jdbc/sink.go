@@ -208,7 +208,11 @@ func (w *writer) flushLocked(ctx context.Context) error {
 	if !formatted {
 		err = w.t.queryError("writing", err)
 	}
-	return fmt.Errorf("%w (a batch of %d rows was not written; the transaction was rolled back)", err, n)
+	rows := "rows"
+	if n == 1 {
+		rows = "row"
+	}
+	return fmt.Errorf("%w (a batch of %d %s was not written; the transaction was rolled back)", err, n, rows)
 }
 
 func (w *writer) flushLoop() {
