@@ -154,6 +154,23 @@ func SupportsImplicitCast(from, to *types.DataType) bool {
 		return true
 	case from.Root == types.TimeRoot && to.Root == types.TimeRoot:
 		return true
+	// constructed types, as Flink's LogicalTypeCasts.supportsConstructedCasting:
+	// children cast implicitly, ROW field names do not matter
+	case from.Root == types.RowRoot && to.Root == types.RowRoot:
+		if len(from.Fields) != len(to.Fields) {
+			return false
+		}
+		for i := range from.Fields {
+			if !SupportsImplicitCast(from.Fields[i].Type, to.Fields[i].Type) {
+				return false
+			}
+		}
+		return true
+	case from.Root == types.ArrayRoot && to.Root == types.ArrayRoot,
+		from.Root == types.MultisetRoot && to.Root == types.MultisetRoot:
+		return SupportsImplicitCast(from.Elem, to.Elem)
+	case from.Root == types.MapRoot && to.Root == types.MapRoot:
+		return SupportsImplicitCast(from.Key, to.Key) && SupportsImplicitCast(from.Value, to.Value)
 	}
 	ct := types.CommonType(from, to)
 	return ct != nil && ct.EqualsIgnoreNull(to)
