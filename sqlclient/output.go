@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/riffle-sql/riffle/engine/connector"
 	jsonformat "github.com/riffle-sql/riffle/engine/connector/format/json"
@@ -23,6 +24,9 @@ func streamingOp(res table.StatementResult) bool {
 
 // writeCSV writes RFC 4180 CSV with a header row; streaming query results
 // get a leading op column. NULL is an empty field; an empty string is "".
+// Output is valid UTF-8: each byte of a value or name that is not part of
+// a UTF-8 sequence is written as U+FFFD, as --format json does (and as
+// Flink, whose strings are decoded Java strings, shows it).
 func writeCSV(w io.Writer, res table.StatementResult) error {
 	it, err := res.Collect()
 	if err != nil {
@@ -77,6 +81,7 @@ func writeCSVRecord(w *bufio.Writer, rec []string, nulls []bool) {
 			w.WriteByte(',')
 		}
 		isNull := nulls != nil && nulls[i]
+		f = validUTF8(f)
 		if !isNull && (f == "" || strings.ContainsAny(f, ",\"\r\n") || strings.HasPrefix(f, " ") || strings.HasSuffix(f, " ")) {
 			w.WriteByte('"')
 			w.WriteString(strings.ReplaceAll(f, `"`, `""`))
@@ -86,6 +91,27 @@ func writeCSVRecord(w *bufio.Writer, rec []string, nulls []bool) {
 		w.WriteString(f)
 	}
 	w.WriteByte('\n')
+}
+
+// validUTF8 returns s with each byte that does not belong to a valid UTF-8
+// sequence replaced by U+FFFD (one per byte, as the json format's
+// AppendString writes \ufffd); valid text is returned as is.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // writeJSON writes JSON Lines: one object per row with the column names as

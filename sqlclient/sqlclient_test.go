@@ -176,3 +176,20 @@ func TestUsableSizeFallsBackTo80Columns(t *testing.T) {
 		}
 	}
 }
+
+// A literal with bytes that are not UTF-8 (from a script file read as is)
+// is written with U+FFFD for each such byte in every format; CSV used to
+// copy the raw bytes while JSON wrote \ufffd.
+func TestInvalidUTF8IsReplacementCharacterInCSVAndJSON(t *testing.T) {
+	stmt := "SELECT 'a\xffb\xfe\xfd' AS s, 'ok\xc3' AS `n\xff`, '\uFFFD kept' AS r;"
+	code, out, errs := runClient(t, Options{Mode: ModeBatch, Format: FormatCSV, Statements: stmt}, "")
+	want := "s,n\uFFFD,r\na\uFFFDb\uFFFD\uFFFD,ok\uFFFD,\uFFFD kept\n"
+	if code != 0 || out != want {
+		t.Fatalf("csv: code %d\nstdout: %q\nwant:   %q\nstderr:\n%s", code, out, want, errs)
+	}
+	code, out, errs = runClient(t, Options{Mode: ModeBatch, Format: FormatJSON, Statements: stmt}, "")
+	wantJSON := `{"s":"a\ufffdb\ufffd\ufffd","n\ufffd":"ok\ufffd","r":"` + "\uFFFD" + ` kept"}` + "\n"
+	if code != 0 || out != wantJSON {
+		t.Fatalf("json: code %d\nstdout: %q\nwant:   %q\nstderr:\n%s", code, out, wantJSON, errs)
+	}
+}

@@ -118,6 +118,7 @@ type csvEncoder struct {
 	special  string // bytes that force quoting
 	decimals []bool // per column: apply DecimalSeparator
 	tmp      []byte
+	utf8buf  []byte
 }
 
 func newCSVEncoder(o CSVOptions, cols []Column) (*csvEncoder, error) {
@@ -156,12 +157,18 @@ func (e *errNeedsQuotes) Error() string {
 }
 
 // appendField appends one field (without delimiter). row is for errors.
+// Each byte of val that is not part of a valid UTF-8 sequence is written
+// as U+FFFD, so the file is valid UTF-8 (as the JSON export and riffle
+// sql's outputs write it).
 func (e *csvEncoder) appendField(dst, val []byte, null bool, row, col int) ([]byte, error) {
 	if null {
 		if e.o.Policy == QuoteAll {
 			return e.appendQuoted(dst, []byte(e.o.NullText)), nil
 		}
 		return append(dst, e.o.NullText...), nil
+	}
+	if !utf8.Valid(val) {
+		val = e.validUTF8(val)
 	}
 	if e.o.ReplaceNewlines && bytes.ContainsAny(val, "\r\n") {
 		val = e.replaceNewlines(val)
@@ -200,6 +207,23 @@ func (e *csvEncoder) appendQuoted(dst, val []byte) []byte {
 	}
 	dst = append(dst, val...)
 	return append(dst, e.quote...)
+}
+
+// validUTF8 returns val with each invalid byte replaced by U+FFFD, in a
+// buffer of e's reused by the next call.
+func (e *csvEncoder) validUTF8(val []byte) []byte {
+	out := e.utf8buf[:0]
+	for i := 0; i < len(val); {
+		r, n := utf8.DecodeRune(val[i:])
+		if r == utf8.RuneError && n == 1 {
+			out = utf8.AppendRune(out, utf8.RuneError)
+		} else {
+			out = append(out, val[i:i+n]...)
+		}
+		i += n
+	}
+	e.utf8buf = out
+	return out
 }
 
 func (e *csvEncoder) replaceNewlines(val []byte) []byte {

@@ -339,3 +339,29 @@ func waitChanges(r *Result, n int64) {
 		runtime.Gosched()
 	}
 }
+
+// Bytes that are not UTF-8 in a value or a column name are written as
+// U+FFFD, one per byte, under every quote policy (the JSON export and
+// riffle sql write them the same way); valid text, U+FFFD itself included,
+// is kept.
+func TestCSVInvalidUTF8IsReplacementCharacter(t *testing.T) {
+	r := New([]Column{{"s\xff", types.StringType()}, {"n", types.IntType()}}, Options{})
+	for _, row := range [][]any{{"a\xffb\xfe\xfd", int32(1)}, {"ok\xc3", int32(2)}, {"\uFFFD kept, é", int32(3)}, {"\xff", int32(4)}} {
+		if err := r.Add(types.Insert, row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows := r.Freeze(TableView)
+	for _, c := range []struct {
+		o    CSVOptions
+		want string
+	}{
+		{DefaultCSVOptions(), "s\uFFFD,n\na\uFFFDb\uFFFD\uFFFD,1\nok\uFFFD,2\n\"\uFFFD kept, é\",3\n\uFFFD,4\n"},
+		{CSVOptions{Header: true, Policy: QuoteAll}, "\"s\uFFFD\",\"n\"\n\"a\uFFFDb\uFFFD\uFFFD\",\"1\"\n\"ok\uFFFD\",\"2\"\n\"\uFFFD kept, é\",\"3\"\n\"\uFFFD\",\"4\"\n"},
+		{CSVOptions{Policy: QuoteNever, NullText: "\\N", Delimiter: ';'}, "a\uFFFDb\uFFFD\uFFFD;1\nok\uFFFD;2\n\uFFFD kept, é;3\n\uFFFD;4\n"},
+	} {
+		if got := writeString(t, rows, c.o); got != c.want {
+			t.Errorf("%v: got\n%q\nwant\n%q", c.o.Policy, got, c.want)
+		}
+	}
+}
