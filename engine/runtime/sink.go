@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/connector"
@@ -15,43 +16,157 @@ var processStart = time.Now()
 func monoNanos() int64 { return int64(time.Since(processStart)) }
 
 // Collector receives a query's result batches for TableResult.Collect: the
-// collect sink pushes into a bounded channel (back-pressuring the job when
-// the reader is slow) and the reader pulls with Next.
+// collect sink pushes into a bounded buffer and the reader pulls with Next.
+// The buffer is bounded by batches (capacity) and, when maxBytes > 0, by
+// bytes (the sizes of the batches' Arrow buffers, batchBytes): a sink that
+// would exceed either bound waits (back-pressuring the job) until the
+// reader takes a batch, the job is cancelled or fails. A batch larger than
+// maxBytes on its own is admitted when the buffer is empty, so the buffer
+// holds at most max(maxBytes, one batch).
 type Collector struct {
-	ch  chan *types.Batch
-	job *Job
+	ch       chan *types.Batch
+	job      *Job
+	maxBytes int64
+
+	mu      sync.Mutex
+	bytes   int64         // bytes of the batches in ch (and of one being handed over)
+	sizes   []int64       // sizes of the batches in ch, in order
+	room    chan struct{} // closed and replaced when a batch leaves the buffer
+	waiting bool          // a sink is blocked on a full buffer
+	full    chan struct{} // closed while a sink is blocked on a full buffer
 }
 
-// NewCollector creates a collector buffering up to capacity batches.
-func NewCollector(capacity int) *Collector {
+// NewCollector creates a collector buffering up to capacity batches
+// (64 when capacity <= 0), without a bound in bytes.
+func NewCollector(capacity int) *Collector { return NewBoundedCollector(capacity, 0) }
+
+// NewBoundedCollector creates a collector buffering up to capacity batches
+// (64 when capacity <= 0) and up to maxBytes bytes (no byte bound when
+// maxBytes <= 0).
+func NewBoundedCollector(capacity int, maxBytes int64) *Collector {
 	if capacity <= 0 {
 		capacity = 64
 	}
-	return &Collector{ch: make(chan *types.Batch, capacity)}
+	return &Collector{ch: make(chan *types.Batch, capacity), maxBytes: maxBytes,
+		room: make(chan struct{}), full: make(chan struct{})}
 }
 
 // Attach links the collector to the job feeding it.
 func (c *Collector) Attach(j *Job) { c.job = j }
 
 // NewSink returns the operator factory of the collect sink.
-func (c *Collector) NewSink() Operator { return &collectSink{ch: c.ch} }
+func (c *Collector) NewSink() Operator { return &collectSink{c: c} }
+
+// MaxBytes returns the byte bound of the buffer (0: none).
+func (c *Collector) MaxBytes() int64 { return c.maxBytes }
+
+// Buffered returns the batches and bytes (batchBytes: Arrow buffer sizes)
+// the buffer holds now, read by no one yet.
+func (c *Collector) Buffered() (batches int, bytes int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.sizes), c.bytes
+}
+
+// Full returns a channel that is closed while the collect sink is blocked
+// because the buffer is full (by batches or bytes): closed at once when it
+// is blocked now, else at the next time it blocks.
+func (c *Collector) Full() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.full
+}
+
+// setWaiting records that the sink starts (true) or stops (false) waiting
+// for room. The caller holds c.mu.
+func (c *Collector) setWaitingLocked(w bool) {
+	if w == c.waiting {
+		return
+	}
+	c.waiting = w
+	if w {
+		close(c.full)
+	} else {
+		c.full = make(chan struct{})
+	}
+}
+
+// push adds b (of size n bytes) to the buffer, waiting while it is full.
+func (c *Collector) push(ctx context.Context, b *types.Batch) error {
+	n := int64(0)
+	if c.maxBytes > 0 {
+		n = batchBytes(b)
+	}
+	for {
+		c.mu.Lock()
+		if c.maxBytes <= 0 || len(c.sizes) == 0 || c.bytes+n <= c.maxBytes {
+			select {
+			case c.ch <- b:
+				c.sizes = append(c.sizes, n)
+				c.bytes += n
+				c.setWaitingLocked(false)
+				c.mu.Unlock()
+				return nil
+			default: // full by batches
+			}
+		}
+		c.setWaitingLocked(true)
+		room := c.room
+		c.mu.Unlock()
+		select {
+		case <-room:
+		case <-ctx.Done():
+			c.mu.Lock()
+			c.setWaitingLocked(false)
+			c.mu.Unlock()
+			return ctx.Err()
+		}
+	}
+}
+
+// took accounts for a batch the reader took from ch.
+func (c *Collector) took() {
+	c.mu.Lock()
+	if len(c.sizes) > 0 {
+		c.bytes -= c.sizes[0]
+		c.sizes = c.sizes[1:]
+	}
+	close(c.room)
+	c.room = make(chan struct{})
+	c.mu.Unlock()
+}
+
+// receive takes a ready batch, if any.
+func (c *Collector) receive() (*types.Batch, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	select {
+	case b := <-c.ch:
+		if len(c.sizes) > 0 {
+			c.bytes -= c.sizes[0]
+			c.sizes = c.sizes[1:]
+		}
+		close(c.room)
+		c.room = make(chan struct{})
+		return b, true
+	default:
+		return nil, false
+	}
+}
 
 // Next returns the next batch; io.EOF after the job finished and every
 // batch was read; the job's error if it failed or was cancelled.
 func (c *Collector) Next(ctx context.Context) (*types.Batch, error) {
-	select {
-	case b := <-c.ch:
+	if b, ok := c.receive(); ok {
 		return b, nil
-	default:
 	}
 	select {
 	case b := <-c.ch:
+		c.took()
 		return b, nil
 	case <-c.job.Done():
-		select {
-		case b := <-c.ch:
+		if b, ok := c.receive(); ok {
 			return b, nil
-		default:
 		}
 		if err := c.job.Err(); err != nil {
 			return nil, err
@@ -64,7 +179,7 @@ func (c *Collector) Next(ctx context.Context) (*types.Batch, error) {
 
 type collectSink struct {
 	BaseOperator
-	ch chan *types.Batch
+	c *Collector
 }
 
 func (s *collectSink) ProcessBatch(_ int, b *types.Batch) error {
@@ -72,12 +187,7 @@ func (s *collectSink) ProcessBatch(_ int, b *types.Batch) error {
 		return nil
 	}
 	s.Ctx.Metrics.RecordsOut.Add(int64(b.Len))
-	select {
-	case s.ch <- b:
-		return nil
-	case <-s.Ctx.Ctx.Done():
-		return s.Ctx.Ctx.Err()
-	}
+	return s.c.push(s.Ctx.Ctx, b)
 }
 
 func (s *collectSink) ProcessWatermark(int, int64) error { return nil }

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -302,6 +303,21 @@ func (x *execution) query(q *sql.Query) (*TableResult, error) {
 	return x.env.runQuery(x.ctx, n, x.source(q))
 }
 
+// resultBufferBytes is the byte bound of a query's result buffer: twice
+// collect-sink.batch-size.max (default 2 MB), as Flink's collect sink
+// buffers up to two batches before it waits for the client. checkConfig
+// has validated the value.
+func (t *TableEnvironment) resultBufferBytes() int64 {
+	n, err := config.ParseMemorySize(t.config.conf.GetString(config.CollectSinkBatchSizeMax.Key, config.CollectSinkBatchSizeMax.Default))
+	if err != nil || n < 1 {
+		n = 2 << 20
+	}
+	if n > math.MaxInt64/2 {
+		return math.MaxInt64
+	}
+	return 2 * n
+}
+
 // runQuery plans a bound query into a collect job and starts it.
 func (t *TableEnvironment) runQuery(ctx context.Context, n plan.Node, statement string) (*TableResult, error) {
 	if err := t.checkConfig(); err != nil {
@@ -309,7 +325,7 @@ func (t *TableEnvironment) runQuery(ctx context.Context, n plan.Node, statement 
 	}
 	cols := n.Columns()
 	root := plan.Optimize(&plan.Sink{Input: n, Collect: true})
-	coll := runtime.NewCollector(64)
+	coll := runtime.NewBoundedCollector(64, t.resultBufferBytes())
 	phys, err := plan.Physical(root, t.planEnv(coll))
 	if err != nil {
 		return nil, err
