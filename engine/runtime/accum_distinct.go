@@ -274,13 +274,13 @@ func (a *distinctAcc) mergeFrom(dst int32, src accumulator, sg int32) {
 	}
 }
 
-// reset empties group g's value set.
+// reset empties group g's value set, removing its (group, value) pairs so
+// that a reused id starts with no members.
 func (a *distinctAcc) reset(g int32) {
 	for _, id := range a.members[g] {
-		if p := a.pairs.find(pairKey(g, id)); p != nil {
-			*p = 0
-		}
+		a.pairs.remove(pairKey(g, id))
 	}
+	a.members[g] = a.members[g][:0]
 	if r, ok := a.inner.(resettableAcc); ok {
 		r.reset(g)
 	}
@@ -292,7 +292,7 @@ func pairKey(g, id int32) uint64 { return uint64(uint32(g))<<32 | uint64(uint32(
 // u64Table is an open-addressing hash table from uint64 keys to int64
 // values (linear probing, at most half full): the (group, value) counts
 // of DISTINCT and dictionaries keyed by shortKey. ^uint64(0) cannot be a
-// key. Entries are never deleted.
+// key. remove deletes an entry; the table never shrinks.
 type u64Table struct {
 	keys  []uint64 // emptyPair marks a free slot
 	vals  []int64
@@ -335,7 +335,8 @@ func (t *u64Table) slot(k uint64) (p *int64, isNew bool) {
 		case k:
 			return &t.vals[i], false
 		case emptyPair:
-			t.keys[i] = k
+			// a removed entry may have left its value in the slot
+			t.keys[i], t.vals[i] = k, 0
 			t.n++
 			return &t.vals[i], true
 		}

@@ -169,3 +169,29 @@ func (a *extremeRetractAcc) mergeFrom(dst int32, src accumulator, sg int32) {
 }
 
 func (a *extremeRetractAcc) reset(g int32) { a.groups[g], a.best[g] = nil, nil }
+
+// reset clears group g (its id is reused by a new group).
+func (a *varianceAcc) reset(g int32) {
+	a.cnt[g] = 0
+	switch a.kind {
+	case 0, 1:
+		a.mean[g], a.m2[g] = 0, 0
+	case 2:
+		a.sumD[g].SetInt64(0)
+		a.sqD[g].SetInt64(0)
+	}
+}
+
+// reset clears group g (its id is reused by a new group).
+func (a *listAcc) reset(g int32) { a.rows[g] = nil }
+
+// reset gives group g a new accumulator of the user's function (its id is
+// reused by a new group); an error creating it fails the task as resize's
+// does.
+func (a *userAcc) reset(g int32) {
+	acc, err := a.instance().CreateAccumulator()
+	if err != nil {
+		a.fail(err)
+	}
+	a.accs[g] = acc
+}

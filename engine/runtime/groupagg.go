@@ -295,6 +295,12 @@ type GroupAgg struct {
 	stamp     uint32
 	// state TTL (groupagg_ttl.go)
 	ttl ttlState
+	// free holds the ids of removed groups (expired or emptied) for reuse
+	// by new groups; reuse is off in batch mode and when an accumulator
+	// cannot reset a group (groupagg_ttl.go)
+	free    []int32
+	reuse   bool
+	noReuse bool // tests: never reuse ids (the behaviour before reuse)
 }
 
 // Open implements Operator.
@@ -315,6 +321,7 @@ func (a *GroupAgg) Open(ctx *OpContext, out Output) error {
 		a.Final = true
 	}
 	a.ttl.open(ctx)
+	a.reuse = !a.Final && !a.noReuse && canReset(a.accs)
 	return nil
 }
 
@@ -367,16 +374,7 @@ func (a *GroupAgg) processMiniBatch(b *types.Batch) error {
 			firstRow = append(firstRow, int32(i))
 		}
 	}
-	newGroup := func(b *types.Batch, i int) int32 {
-		g, _ := a.index.lookup(b, i, a.nGroups)
-		a.nGroups++
-		for _, acc := range a.accs {
-			acc.resize(int(a.nGroups))
-		}
-		a.rowCount = append(a.rowCount, 0)
-		a.prev = append(a.prev, nil)
-		return g
-	}
+	newGroup := a.newGroup
 	if b.InsertOnly() {
 		for i := 0; i < b.Len; i++ {
 			g, found := a.index.find(b, i)
@@ -500,13 +498,7 @@ func (a *GroupAgg) processRows(b *types.Batch) error {
 			if retract {
 				continue // retraction of a group we never saw: ignore, as Flink does
 			}
-			g, _ = a.index.lookup(b, i, a.nGroups)
-			a.nGroups++
-			for _, acc := range a.accs {
-				acc.resize(int(a.nGroups))
-			}
-			a.rowCount = append(a.rowCount, 0)
-			a.prev = append(a.prev, nil)
+			g = a.newGroup(b, i)
 			if a.Final {
 				chunk := make([]arrow.Array, len(a.Keys))
 				for k, c := range a.Keys {
@@ -555,6 +547,7 @@ func (a *GroupAgg) emitGroupChange(ob *rowEmitter, b *types.Batch, row int, g in
 		}
 		a.prev[g] = nil
 		a.index.remove(b, row)
+		a.release(g)
 		return nil
 	}
 	cur := make([]any, len(a.accs))

@@ -12,6 +12,13 @@ import "github.com/riffle-sql/riffle/engine/types"
 // see no more rows, without emitting anything. With a TTL set, a row that
 // leaves the result unchanged still emits -U/+U, as Flink does so that
 // downstream state does not expire too early.
+//
+// Expired state leaves memory: the group leaves the key index, and its id
+// (with its slot in every per-group slice: accumulators, row count, last
+// result, last write) goes to a free list that the next new group takes,
+// reset. The per-group slices are therefore as long as the most groups
+// ever alive at once, not the number of keys ever seen. Groups emptied by
+// retractions free their ids the same way.
 
 // ttlState tracks the last write of each group.
 type ttlState struct {
@@ -93,6 +100,7 @@ func (a *GroupAgg) OnProcessingTime(now int64) error {
 					acc.(resettableAcc).reset(g)
 				}
 			}
+			a.release(g)
 			return true
 		}
 		if int(g) < len(a.ttl.last) {
@@ -105,4 +113,35 @@ func (a *GroupAgg) OnProcessingTime(now int64) error {
 	a.ttl.next = next
 	a.reportState()
 	return nil
+}
+
+// newGroup adds the group of row i of b to the index and returns its id:
+// a freed id, reset, when there is one, else the next new id.
+func (a *GroupAgg) newGroup(b *types.Batch, i int) int32 {
+	if n := len(a.free); n > 0 {
+		id := a.free[n-1]
+		a.free = a.free[:n-1]
+		g, _ := a.index.lookup(b, i, id)
+		for _, acc := range a.accs {
+			acc.(resettableAcc).reset(g)
+		}
+		a.rowCount[g] = 0
+		a.prev[g] = nil
+		return g
+	}
+	g, _ := a.index.lookup(b, i, a.nGroups)
+	a.nGroups++
+	for _, acc := range a.accs {
+		acc.resize(int(a.nGroups))
+	}
+	a.rowCount = append(a.rowCount, 0)
+	a.prev = append(a.prev, nil)
+	return g
+}
+
+// release frees the id of a group just removed from the index.
+func (a *GroupAgg) release(g int32) {
+	if a.reuse {
+		a.free = append(a.free, g)
+	}
 }

@@ -108,7 +108,9 @@ func (j *StreamingJoin) processSemiAnti(side int, b *types.Batch) error {
 			them.ttl.write(e, now)
 		}
 	}
-	me.maybeCompact()
+	if me.maybeCompact() {
+		j.maybeCompactKeys()
+	}
 	j.Ctx.ReportState(j.StateSize())
 	if len(rows) == 0 {
 		return nil

@@ -378,7 +378,9 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 	if len(appendRows) > 0 {
 		me.store.Append(b, appendRows)
 	}
-	me.maybeCompact()
+	if me.maybeCompact() {
+		j.maybeCompactKeys()
+	}
 	j.Ctx.ReportState(j.StateSize())
 	if len(out.kinds) == 0 {
 		return nil

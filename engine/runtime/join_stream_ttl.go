@@ -12,7 +12,10 @@ import "github.com/riffle-sql/riffle/engine/types"
 //
 // Removed rows (retracted to a count of zero, or expired) stay in the
 // side's RowStore until they outnumber the live ones; the side is then
-// rebuilt with only its live rows.
+// rebuilt with only its live rows. Likewise join keys that no row of
+// either side holds any more leave the key index once they outnumber the
+// live keys (maybeCompactKeys), so that state follows the live keys, not
+// every key ever seen.
 
 // NextProcessingTime implements ProcessingTimeOperator: the TTL cleanup.
 func (j *StreamingJoin) NextProcessingTime() (int64, bool) {
@@ -50,16 +53,95 @@ func (j *StreamingJoin) OnProcessingTime(now int64) error {
 		s.ttl.next = next
 		s.maybeCompact()
 	}
+	j.maybeCompactKeys()
 	j.Ctx.ReportState(j.StateSize())
 	return nil
 }
 
-// maybeCompact rebuilds the side with its live rows once removed rows
-// are the majority (and there are enough of them to be worth it).
-func (s *joinSide) maybeCompact() {
-	total := int64(s.store.Len())
-	if dead := total - s.live; dead < 4096 || dead < s.live {
+// joinKeyCompactMin is the least number of forgotten join keys worth
+// rebuilding the key index for (a variable: tests force compactions).
+var joinKeyCompactMin int32 = 4096
+
+// maybeCompactKeys forgets the join keys for which neither side holds a
+// row any more (their rows expired or were retracted) once they are the
+// majority of the key index, and at least joinKeyCompactMin: the index's
+// maps are rebuilt with the live keys only, renumbered densely, and both
+// sides' buckets follow. A forgotten key that comes back gets a new id and
+// finds no rows, as before. It runs between batches only (key ids of a
+// batch in progress would be stale).
+func (j *StreamingJoin) maybeCompactKeys() {
+	n := j.keys.n
+	if n < joinKeyCompactMin {
 		return
+	}
+	used := func(k int32) bool {
+		return len(j.sides[0].bucket(k)) > 0 || len(j.sides[1].bucket(k)) > 0
+	}
+	live := int32(0)
+	for k := int32(0); k < n; k++ {
+		if used(k) {
+			live++
+		}
+	}
+	if dead := n - live; dead < joinKeyCompactMin || dead < live {
+		return
+	}
+	remap := make([]int32, n)
+	next := int32(0)
+	for k := int32(0); k < n; k++ {
+		remap[k] = -1
+		if used(k) {
+			remap[k] = next
+			next++
+		}
+	}
+	j.keys.compact(remap, live)
+	for _, s := range j.sides {
+		buckets := make([][]int32, live)
+		for k, bk := range s.buckets {
+			if r := remap[k]; r >= 0 {
+				buckets[r] = bk
+			}
+		}
+		s.buckets = buckets
+	}
+}
+
+// compact keeps the keys whose id maps to a new id (remap[id] >= 0), with
+// that id, in new maps (a Go map never gives back the memory of deleted
+// entries); live is the number of kept keys.
+func (x *joinKeyIndex) compact(remap []int32, live int32) {
+	if x.intKey {
+		m := make(map[int64]int32, live)
+		for k, id := range x.ints {
+			if r := remap[id]; r >= 0 {
+				m[k] = r
+			}
+		}
+		x.ints = m
+	} else {
+		m := make(map[string]int32, live)
+		for k, id := range x.strs {
+			if r := remap[id]; r >= 0 {
+				m[k] = r
+			}
+		}
+		x.strs = m
+	}
+	x.n = live
+}
+
+// joinRowCompactMin is the least number of removed rows worth rebuilding
+// a side for (a variable: tests force compactions).
+var joinRowCompactMin int64 = 4096
+
+// maybeCompact rebuilds the side with its live rows once removed rows
+// are the majority (and there are enough of them to be worth it); it
+// reports whether it did.
+func (s *joinSide) maybeCompact() bool {
+	total := int64(s.store.Len())
+	if dead := total - s.live; dead < joinRowCompactMin || dead < s.live {
+		return false
 	}
 	remap := make([]int32, total)
 	var keep []int32
@@ -101,4 +183,5 @@ func (s *joinSide) maybeCompact() {
 		s.ttl.last = last
 	}
 	s.live = int64(len(keep))
+	return true
 }
