@@ -250,7 +250,10 @@ func newGatewayCommand(env Env) *cobra.Command {
 			"limits the files tables may read and write to the given folders.\n\n" +
 			"-D sets a default session property (e.g. -D execution.runtime-mode=batch) or a\n" +
 			"gateway option: sql-gateway.session.idle-timeout (default 10 min),\n" +
-			"sql-gateway.session.check-interval (1 min), sql-gateway.session.max-num.",
+			"sql-gateway.session.check-interval (1 min), sql-gateway.session.max-num,\n" +
+			"sql-gateway.session.max-open-queries (16 per session), sql-gateway.max-open-queries\n" +
+			"(128 in all). A query's unfetched results take at most twice collect-sink.batch-size.max\n" +
+			"(2 mb, a session property); then its job waits for the client.",
 		Example: "  riffle gateway\n" +
 			"  riffle gateway --allow-path ~/data -D execution.runtime-mode=batch\n" +
 			"  riffle gateway --listen 0.0.0.0:8083 --token-file ~/.riffle-token --tls-cert cert.pem --tls-key key.pem\n" +
@@ -312,6 +315,16 @@ func newGatewayCommand(env Env) *cobra.Command {
 					cfg.MaxSessions, err = strconv.Atoi(v)
 					if err == nil && cfg.MaxSessions < 1 {
 						err = fmt.Errorf("the maximum number of sessions must be at least 1, not %d", cfg.MaxSessions)
+					}
+				case "sql-gateway.session.max-open-queries":
+					cfg.MaxSessionQueries, err = strconv.Atoi(v)
+					if err == nil && cfg.MaxSessionQueries < 1 {
+						err = fmt.Errorf("the maximum number of open queries of a session must be at least 1, not %d", cfg.MaxSessionQueries)
+					}
+				case "sql-gateway.max-open-queries":
+					cfg.MaxQueries, err = strconv.Atoi(v)
+					if err == nil && cfg.MaxQueries < 1 {
+						err = fmt.Errorf("the maximum number of open queries must be at least 1, not %d", cfg.MaxQueries)
 					}
 				default:
 					cfg.Defaults[k] = v

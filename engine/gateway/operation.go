@@ -160,12 +160,28 @@ type opResult struct {
 	src     batchSource
 
 	once sync.Once
+	// slot, when set, gives back the query's place among the open queries
+	// of its session and of the gateway (session.admitQuery); called once.
+	slot     func()
+	slotOnce sync.Once
 }
 
 // release closes the source: an unfinished query's job is cancelled (an
 // INSERT's job runs on).
 func (r *opResult) release() {
 	r.once.Do(func() { _ = r.src.close() })
+	r.freeSlot()
+}
+
+// freeSlot ends the query's count as an open query: when its operation is
+// closed, cancelled or timed out, its session closes, or its results were
+// fetched to the end or its job failed (nothing is buffered for it then).
+func (r *opResult) freeSlot() {
+	r.slotOnce.Do(func() {
+		if r.slot != nil {
+			r.slot()
+		}
+	})
 }
 
 // abort releases the result and cancels its job: the statement's operation
@@ -309,6 +325,7 @@ func (f *fetcher) fetchPage(ctx context.Context, token int64, wait time.Duration
 				break // nothing more is ready
 			}
 			f.err = err // the job failed: later fetches fail too
+			f.res.freeSlot()
 			if pg.rows > 0 {
 				break
 			}
@@ -317,6 +334,9 @@ func (f *fetcher) fetchPage(ctx context.Context, token int64, wait time.Duration
 		if b.Len > 0 {
 			add(b)
 		}
+	}
+	if srcDone {
+		f.res.freeSlot() // every row is fetched or in this page
 	}
 	if srcDone && pg.rows == 0 && token > 0 {
 		f.eos = true

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/riffle-sql/riffle/engine/connector/all" // sessions use every connector and format
@@ -54,6 +55,16 @@ type Config struct {
 	// MaxSessions caps open sessions (sql-gateway.session.max-num, default
 	// 1,000,000).
 	MaxSessions int
+	// MaxSessionQueries caps the open queries of one session (Riffle's
+	// sql-gateway.session.max-open-queries, default 16): queries whose
+	// operation is not closed and whose results were not fetched to the
+	// end. Each holds a running job and a result buffer of up to twice
+	// collect-sink.batch-size.max bytes; one more fails with an error
+	// naming the option.
+	MaxSessionQueries int
+	// MaxQueries caps the open queries of all sessions together (Riffle's
+	// sql-gateway.max-open-queries, default 128).
+	MaxQueries int
 	// PageRows caps the rows of one fetched page (default 4096).
 	PageRows int
 	// FetchWait is how long a fetch waits for the first rows of a page, or
@@ -83,6 +94,12 @@ type Config struct {
 	Logf func(format string, args ...any)
 }
 
+// The defaults of Config.MaxSessionQueries and Config.MaxQueries.
+const (
+	DefaultMaxSessionQueries = 16
+	DefaultMaxQueries        = 128
+)
+
 func (c *Config) setDefaults() {
 	if c.IdleTimeout == 0 {
 		c.IdleTimeout = 10 * time.Minute
@@ -92,6 +109,12 @@ func (c *Config) setDefaults() {
 	}
 	if c.MaxSessions <= 0 {
 		c.MaxSessions = 1_000_000
+	}
+	if c.MaxSessionQueries <= 0 {
+		c.MaxSessionQueries = DefaultMaxSessionQueries
+	}
+	if c.MaxQueries <= 0 {
+		c.MaxQueries = DefaultMaxQueries
 	}
 	if c.PageRows <= 0 {
 		c.PageRows = 4096
@@ -124,6 +147,10 @@ type Server struct {
 	handler   http.Handler
 	tokenHash [32]byte
 	checkPath func(string) error
+
+	// openQueries counts the open queries of every session
+	// (session.admitQuery).
+	openQueries atomic.Int64
 
 	mu       sync.Mutex
 	sessions map[string]*session

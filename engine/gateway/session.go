@@ -32,6 +32,10 @@ type session struct {
 
 	lastAccess atomic.Int64 // unix nanoseconds of the last request
 
+	// openQueries counts the session's queries whose results are still
+	// open (admitQuery).
+	openQueries atomic.Int64
+
 	mu     sync.Mutex
 	ops    map[string]*operation
 	closed bool
@@ -177,6 +181,12 @@ func (ss *session) submit(statement string, execConfig map[string]string, timeou
 			return // cancelled, closed or timed out while pending
 		}
 		res, err := ss.execute(o.ctx, statement, execConfig)
+		if res != nil && res.isQuery {
+			if aerr := ss.admitQuery(res); aerr != nil {
+				res.abort() // its job is cancelled at once
+				res, err = nil, aerr
+			}
+		}
 		if res != nil && res.isQuery && res.job != nil {
 			ss.mu.Lock()
 			ss.queryJobs[res.job.GetJobID()] = true
@@ -185,6 +195,30 @@ func (ss *session) submit(statement string, execConfig map[string]string, timeou
 		o.finish(res, err)
 	}()
 	return o, nil
+}
+
+// admitQuery counts res, a query's result, among the open queries of the
+// session and of the gateway, or refuses it when either is at its limit
+// (Config.MaxSessionQueries, Config.MaxQueries) with an error naming the
+// limit and the option that raises it. An admitted result's slot gives
+// its place back (opResult.freeSlot). Executions of one session are
+// serialised, so only the gateway's count races, and it is reserved first.
+func (ss *session) admitQuery(res *opResult) error {
+	srv := ss.srv
+	if n := srv.openQueries.Add(1); n > int64(srv.cfg.MaxQueries) {
+		srv.openQueries.Add(-1)
+		return fmt.Errorf("Too many open queries: the gateway already has %d open queries over all sessions, the limit sql-gateway.max-open-queries (%d). Fetch a query's results to the end or close its operation first, or raise the limit with riffle gateway -D sql-gateway.max-open-queries=<n>.", n-1, srv.cfg.MaxQueries)
+	}
+	if n := ss.openQueries.Add(1); n > int64(srv.cfg.MaxSessionQueries) {
+		ss.openQueries.Add(-1)
+		srv.openQueries.Add(-1)
+		return fmt.Errorf("Too many open queries: this session already has %d open queries, the limit sql-gateway.session.max-open-queries (%d). Fetch a query's results to the end or close its operation first, or raise the limit with riffle gateway -D sql-gateway.session.max-open-queries=<n>.", n-1, srv.cfg.MaxSessionQueries)
+	}
+	res.slot = func() {
+		ss.openQueries.Add(-1)
+		srv.openQueries.Add(-1)
+	}
+	return nil
 }
 
 // run executes a statement synchronously through the session's queue (for
