@@ -212,12 +212,10 @@ func TestPostgresCDCUpsertModeDefaultReplicaIdentity(t *testing.T) {
 
 	cdcExec(t, e, `CREATE TABLE acc_all (id INT, owner STRING, balance BIGINT, PRIMARY KEY (id) NOT ENFORCED) `+
 		cdcWith(p, "acc", "cdc_upsert_all", "'debezium.slot.drop.on.stop' = 'true'"))
-	p.Exec(t, "INSERT INTO acc VALUES (2, 'bob', 1)")
-	s2 := cdcStart(t, e, "SELECT * FROM acc_all")
-	sameStrings(t, "snapshot", s2.next(1), []string{"+I[2, bob, 1]"})
-	p.Exec(t, "UPDATE acc SET balance = 2 WHERE id = 2")
-	err := s2.failure()
-	if !strings.Contains(err.Error(), "REPLICA IDENTITY FULL") || !strings.Contains(err.Error(), `"public"."acc"`) {
+	// a retract changelog without before images is refused when the
+	// query starts, not at the first UPDATE
+	err := cdcQueryError(t, e, "SELECT * FROM acc_all")
+	if err == nil || !strings.Contains(err.Error(), "REPLICA IDENTITY FULL") || !strings.Contains(err.Error(), `"public"."acc"`) || !strings.Contains(err.Error(), "'changelog-mode' = 'upsert'") {
 		t.Fatalf("error: %v", err)
 	}
 }

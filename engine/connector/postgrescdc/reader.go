@@ -292,6 +292,29 @@ func (t *tableOptions) checkReplicaIdentity(ctx context.Context, c *pgx.Conn) er
 	return nil
 }
 
+// checkBeforeImages refuses, when the query starts, a retract changelog
+// ('changelog-mode' = 'all') of a table whose replica identity is not FULL:
+// PostgreSQL then logs no before image of an UPDATE, and the first one
+// would fail the query, maybe hours later.
+func (t *tableOptions) checkBeforeImages(ctx context.Context, c *pgx.Conn) error {
+	if t.upsert || t.appendOnly {
+		return nil
+	}
+	var ident string
+	err := c.QueryRow(ctx, `SELECT c.relreplident::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+	 WHERE n.nspname = $1 AND c.relname = $2`, t.schema, t.tableName).Scan(&ident)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil // a missing table is reported where it is read
+	}
+	if err != nil {
+		return t.errorf("cannot read the replica identity of %s: %v", t.qualified(), err)
+	}
+	if ident != "f" {
+		return t.errorf("'changelog-mode' = 'all' needs the \"before\" image of every UPDATE, which PostgreSQL logs only with REPLICA IDENTITY FULL: run ALTER TABLE %s REPLICA IDENTITY FULL, or use 'changelog-mode' = 'upsert'", t.qualified())
+	}
+	return nil
+}
+
 // slotState is a row of pg_replication_slots.
 type slotState struct {
 	exists   bool
@@ -411,6 +434,9 @@ func openReader(ctx context.Context, s *Source, spec connector.ReadSpec) (_ *rea
 		return r.start(), nil
 	}
 	if err := t.ensurePublication(ctx, r.conn); err != nil {
+		return nil, err
+	}
+	if err := t.checkBeforeImages(ctx, r.conn); err != nil {
 		return nil, err
 	}
 	slot, err := t.lookupSlot(ctx, r.conn)
