@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -122,9 +123,13 @@ func (wb *Workbench) streamToFile(req runReq, text string, res table.StatementRe
 	}()
 }
 
-// writeQueryCSV reads res batch by batch into a temporary file beside the
-// target and renames it into place when the query ends (or reading is
-// stopped with fr.keep set). Cancelling ctx removes the temporary file.
+// writeQueryCSV reads res batch by batch into the target with
+// results.WriteFileAtomic: a temporary file beside it is renamed into place
+// when the query ends (or reading is stopped with fr.keep set), and
+// cancelling ctx removes it. As for an export, a symbolic link is written
+// through (the file it points to is replaced), an existing file keeps its
+// mode, a directory is refused, and the temporary files of killed runs are
+// removed.
 func writeQueryCSV(ctx, readCtx context.Context, res table.StatementResult, cols []results.Column, names []string, ts []*types.DataType,
 	streaming bool, zone *time.Location, target fileTarget, fr *fileRun) (err error) {
 	newResult := func() *results.Result {
@@ -183,74 +188,79 @@ func writeQueryCSV(ctx, readCtx context.Context, res table.StatementResult, cols
 			return r, nil
 		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(target.path), "."+filepath.Base(target.path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			tmp.Close()
-			os.Remove(tmp.Name())
+	removeOldRunTemps(target.path)
+	return results.WriteFileAtomic(ctx, target.path, func(f io.Writer) error {
+		w := bufio.NewWriterSize(f, 1<<16)
+		view := results.TableView
+		if streaming {
+			view = results.ChangelogView // the op column, as the SQL Client's CSV output
 		}
-	}()
-	w := bufio.NewWriterSize(tmp, 1<<16)
-	view := results.TableView
-	if streaming {
-		view = results.ChangelogView // the op column, as the SQL Client's CSV output
-	}
-	opts := target.opts
-	first := true
-	write := func(r *results.Result) error {
-		o := opts
-		if !first {
-			o.Header, o.BOM = false, false
-		}
-		first = false
-		n, err := results.WriteCSV(ctx, w, r.Freeze(view), o, nil)
-		fr.written.Add(int64(n))
-		return err
-	}
-	for {
-		r, err := next()
-		if err == io.EOF || (err != nil && fr.keep.Load() && ctx.Err() == nil) {
-			break
-		}
-		if err != nil {
+		opts := target.opts
+		first := true
+		write := func(r *results.Result) error {
+			o := opts
+			if !first {
+				o.Header, o.BOM = false, false
+			}
+			first = false
+			n, err := results.WriteCSV(ctx, w, r.Freeze(view), o, nil)
+			fr.written.Add(int64(n))
 			return err
 		}
-		if r.Stats().Changes == 0 {
+		for {
+			r, err := next()
+			if err == io.EOF || (err != nil && fr.keep.Load() && ctx.Err() == nil) {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			if r.Stats().Changes == 0 {
+				continue
+			}
+			if err := write(r); err != nil {
+				return err
+			}
+		}
+		if first { // no rows: the header alone
+			if err := write(newResult()); err != nil {
+				return err
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return w.Flush()
+	})
+}
+
+// removeOldRunTemps removes the temporary files that Run to CSV file wrote
+// before it went through results.WriteFileAtomic (".<name>.<digits>.tmp"
+// beside the target, left by a killed workbench) once they are more than a
+// day old; WriteFileAtomic removes its own leftovers
+// (".<name>.riffle-<pid>-*.partial" of processes that are gone).
+func removeOldRunTemps(path string) {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	prefix := "." + base + "."
+	for _, e := range entries {
+		digits, ok := strings.CutSuffix(strings.TrimPrefix(e.Name(), prefix), ".tmp")
+		if !ok || !strings.HasPrefix(e.Name(), prefix) || digits == "" || strings.Trim(digits, "0123456789") != "" || !e.Type().IsRegular() {
 			continue
 		}
-		if err := write(r); err != nil {
-			return err
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > 24*time.Hour {
+			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
-	if first { // no rows: the header alone
-		if err := write(newResult()); err != nil {
-			return err
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), target.path); err != nil {
-		return err
-	}
-	committed = true
-	return nil
 }
 
 // showFileRun opens the progress dialog of a file run.

@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 )
@@ -104,5 +107,87 @@ SELECT k FROM s`)
 	}
 	if !strings.Contains(h.messages(), "Canceled; "+target+" was not changed.") {
 		t.Errorf("messages:\n%s", h.messages())
+	}
+}
+
+// Run to CSV file writes as an export does (results.WriteFileAtomic): a
+// symbolic link is written through and stays a link, the file it points
+// to keeps its mode 0600, the temporary files killed runs left beside it
+// are removed (those of a running process are kept), and a directory is
+// refused with an error that leaves it untouched.
+func TestRunToFileKeepsLinksModesAndCleansUp(t *testing.T) {
+	h := newHarness(t)
+	tab := h.newTab("SELECT origin, COUNT(*) AS n FROM flights GROUP BY origin ORDER BY n DESC LIMIT 2")
+	tab.mode = modeBatch
+	dir, linkDir := t.TempDir(), t.TempDir()
+	target := filepath.Join(dir, "real.csv")
+	if err := os.WriteFile(target, []byte("old\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(linkDir, "link.csv")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	ended := exec.Command("true") // a process that is gone: its files are leftovers
+	if err := ended.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(dir, fmt.Sprintf(".real.csv.riffle-%d-123.partial", ended.Process.Pid))
+	live := filepath.Join(dir, fmt.Sprintf(".real.csv.riffle-%d-456.partial", os.Getpid()))
+	oldTmp := filepath.Join(dir, ".real.csv.12345.tmp") // the naming before WriteFileAtomic
+	recentTmp := filepath.Join(dir, ".real.csv.67890.tmp")
+	for _, p := range []string{stale, live, oldTmp, recentTmp} {
+		if err := os.WriteFile(p, []byte("half"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dayAgo := time.Now().Add(-25 * time.Hour)
+	if err := os.Chtimes(oldTmp, dayAgo, dayAgo); err != nil {
+		t.Fatal(err)
+	}
+
+	f := h.wb.runToFileCurrent()
+	f.path.SetText(link)
+	h.wb.startFromForm(f) // the dialog would ask before replacing
+	h.settle()
+	h.until("the file", func() bool { return len(h.wb.fileRuns) == 0 })
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v; messages:\n%s", err, h.messages())
+	}
+	b, err := os.ReadFile(target)
+	if err != nil || string(b) != "origin,n\nORD,12498\nDFW,12053\n" {
+		t.Fatalf("target holds %q (%v); messages:\n%s", b, err, h.messages())
+	}
+	if st, _ := os.Stat(target); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %04o, want 0600 kept", st.Mode().Perm())
+	}
+	for p, want := range map[string]bool{stale: false, live: true, oldTmp: false, recentTmp: true} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s: kept %v, want %v", filepath.Base(p), err == nil, want)
+		}
+	}
+	if entries, _ := os.ReadDir(linkDir); len(entries) != 1 {
+		t.Errorf("files beside the link: %v", entries)
+	}
+
+	// a directory is refused; nothing is written into it or beside it
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadDir(dir)
+	f = h.wb.runToFileCurrent()
+	f.path.SetText(sub)
+	h.wb.startFromForm(f)
+	h.settle()
+	h.until("the run to end", func() bool { return len(h.wb.fileRuns) == 0 })
+	if !strings.Contains(h.messages(), "[ERROR] Writing "+sub+" failed (the file was not changed): export: "+sub+" is not a regular file") {
+		t.Errorf("messages:\n%s", h.messages())
+	}
+	if st, err := os.Stat(sub); err != nil || !st.IsDir() {
+		t.Errorf("the directory is gone: %v", err)
+	}
+	if after, _ := os.ReadDir(dir); len(after) != len(before) {
+		t.Errorf("files before %v, after %v", before, after)
 	}
 }
