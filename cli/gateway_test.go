@@ -247,3 +247,25 @@ func TestGatewayRejectsMalformedListenAddress(t *testing.T) {
 		}
 	}
 }
+
+// Invalid gateway options are refused, not taken as a default
+// (-D sql-gateway.session.max-num=-5 used to mean 1,000,000).
+func TestGatewayRefusesInvalidOptions(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	for _, c := range []struct{ define, want string }{
+		{"sql-gateway.session.max-num=-5", "at least 1"},
+		{"sql-gateway.session.max-num=0", "at least 1"},
+		{"sql-gateway.session.max-num=x", "invalid syntax"},
+		{"sql-gateway.session.idle-timeout=soon", "sql-gateway.session.idle-timeout"},
+	} {
+		var out, errb bytes.Buffer
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: noEnv}
+		code := Main(context.Background(), env, []string{"gateway", "--listen", "127.0.0.1:0", "-D", c.define})
+		if code == 0 || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("-D %s: code %d, stderr %q", c.define, code, errb.String())
+		}
+		if strings.Contains(out.String(), "listening") {
+			t.Errorf("-D %s: it listened", c.define)
+		}
+	}
+}
