@@ -252,7 +252,7 @@ func newGatewayCommand(env Env) *cobra.Command {
 			"gateway option: sql-gateway.session.idle-timeout (default 10 min),\n" +
 			"sql-gateway.session.check-interval (1 min), sql-gateway.session.max-num,\n" +
 			"sql-gateway.session.max-open-queries (16 per session), sql-gateway.max-open-queries\n" +
-			"(128 in all). A query's unfetched results take at most twice collect-sink.batch-size.max\n" +
+			"(256 in all). A query's unfetched results take at most twice collect-sink.batch-size.max\n" +
 			"(2 mb, a session property); then its job waits for the client.",
 		Example: "  riffle gateway\n" +
 			"  riffle gateway --allow-path ~/data -D execution.runtime-mode=batch\n" +
