@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -158,6 +159,8 @@ type opResult struct {
 	names   []string
 	types   []*types.DataType
 	src     batchSource
+	// buffer is a query's result buffer (nil for other statements).
+	buffer *runtime.Collector
 
 	once sync.Once
 	// slot, when set, gives back the query's place among the open queries

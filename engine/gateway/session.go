@@ -449,7 +449,7 @@ func resultOf(res *table.TableResult) (*opResult, error) {
 		return nil, err
 	}
 	schema := res.GetTableSchema()
-	r := &opResult{kind: kind, isQuery: res.IsQuery(), names: schema.GetFieldNames(), types: schema.GetFieldDataTypes(), src: &iterSource{it}}
+	r := &opResult{kind: kind, isQuery: res.IsQuery(), names: schema.GetFieldNames(), types: schema.GetFieldDataTypes(), src: &iterSource{it}, buffer: res.ResultBuffer()}
 	if jc := res.GetJobClient(); jc != nil {
 		r.jobID, r.job = jc.GetJobID(), jc
 	}

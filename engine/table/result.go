@@ -160,6 +160,17 @@ type TableResult struct {
 	ended   bool
 }
 
+// ResultBuffer returns the buffer that holds a query's rows until they are
+// read (its bounds: 64 batches and twice collect-sink.batch-size.max bytes;
+// what it holds now; the event of its sink blocking when it is full), or
+// nil for a result that is not a query's (and for a nil *TableResult).
+func (r *TableResult) ResultBuffer() *runtime.Collector {
+	if r == nil {
+		return nil
+	}
+	return r.collector
+}
+
 // okResult is the result of DDL and other statements without rows:
 // one column "result" with "OK".
 func okResult() *TableResult {
