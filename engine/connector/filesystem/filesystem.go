@@ -402,7 +402,7 @@ type blockDecoder interface {
 // splitBlocks replaces each file of several blocks by one split per block
 // (formats with a blockDecoder). A file whose blocks cannot be counted
 // stays whole: reading it reports the error.
-func (src *Source) splitBlocks(files []connector.Split) []connector.Split {
+func (src *Source) splitBlocks(ctx context.Context, files []connector.Split) []connector.Split {
 	s := src.s
 	dec, err := s.format.CreateDecoder(&connector.FormatContext{Table: s.table, Names: s.dataNames, Types: s.dataTypes,
 		AllNames: s.dataNames, AllTypes: s.dataTypes, Options: s.fmtOpts, Config: s.config})
@@ -417,7 +417,7 @@ func (src *Source) splitBlocks(files []connector.Split) []connector.Split {
 	for _, sp := range files {
 		fs := sp.(*FileSplit)
 		n := 0
-		if f, err := os.Open(fs.Path); err == nil {
+		if f, err := openRead(ctx, fs.Path); err == nil {
 			n, _ = bd.FileBlocks(f, fs.Size, fs.Path)
 			f.Close()
 		}
@@ -440,10 +440,10 @@ func (src *Source) Splits(ctx context.Context) ([]connector.Split, error) {
 	if src.s.monitor > 0 {
 		return []connector.Split{&MonitorSplit{Path: src.s.path, Interval: src.s.monitor}}, nil
 	}
-	return src.listSplits()
+	return src.listSplits(ctx)
 }
 
-func (src *Source) listSplits() ([]connector.Split, error) {
+func (src *Source) listSplits(ctx context.Context) ([]connector.Split, error) {
 	files, err := listFiles(src.s.path, src.s.regex)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", src.s.table, err)
@@ -468,7 +468,7 @@ func (src *Source) listSplits() ([]connector.Split, error) {
 		}
 		out = append(out, f)
 	}
-	return src.splitBlocks(out), nil
+	return src.splitBlocks(ctx, out), nil
 }
 
 func hidden(name string) bool { return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") }
@@ -584,15 +584,17 @@ func (src *Source) Open(ctx context.Context, split connector.Split, spec connect
 			return nil, fmt.Errorf("table %s: unknown metadata key '%s'", s.table, k)
 		}
 	}
-	f, err := os.Open(fsplit.Path)
+	f, err := openRead(ctx, fsplit.Path)
 	if err != nil {
 		return nil, err
 	}
+	stopWatch := watchRead(ctx, f)
 	var br connector.BatchReader
 	if fd, ok := dec.(connector.FileDecoder); ok {
 		// Random access (Parquet's footer): the reader reads what it needs.
 		st, err := f.Stat()
 		if err != nil {
+			stopWatch()
 			f.Close()
 			return nil, err
 		}
@@ -602,13 +604,14 @@ func (src *Source) Open(ctx context.Context, split connector.Split, spec connect
 			br, err = fd.NewFileReader(f, st.Size(), fsplit.Path, BatchRows, src.filters)
 		}
 		if err != nil {
+			stopWatch()
 			f.Close()
-			return nil, fmt.Errorf("table %s: %w", s.table, err)
+			return nil, fmt.Errorf("table %s: %w", s.table, cancelled(ctx, err))
 		}
 	} else {
 		br = dec.NewReader(f, fsplit.Path, BatchRows)
 	}
-	r := &fileReader{f: f, split: fsplit, br: br, meta: spec.Metadata,
+	r := &fileReader{f: f, stopWatch: stopWatch, split: fsplit, br: br, meta: spec.Metadata,
 		limit: spec.Limit, hasLimit: spec.Limit > 0}
 	if len(s.partKeys) > 0 {
 		r.assemble = assemble
@@ -629,13 +632,16 @@ type colSource struct {
 type fileReader struct {
 	assemble []colSource
 	f        *os.File
-	split    *FileSplit
-	br       connector.BatchReader
-	meta     []string
-	limit    int64
-	hasLimit bool
-	read     int64
-	closed   bool
+	// stopWatch ends the watch that interrupts a waiting read when the
+	// context of Open is done (cancel.go).
+	stopWatch func() bool
+	split     *FileSplit
+	br        connector.BatchReader
+	meta      []string
+	limit     int64
+	hasLimit  bool
+	read      int64
+	closed    bool
 }
 
 func (r *fileReader) Next(ctx context.Context) (*types.Batch, error) {
@@ -650,7 +656,7 @@ func (r *fileReader) Next(ctx context.Context) (*types.Batch, error) {
 	}
 	b, err := r.br.Next()
 	if err != nil {
-		return nil, err
+		return nil, cancelled(ctx, err)
 	}
 	if r.hasLimit && r.read+int64(b.Len) > r.limit {
 		b = b.Slice(0, int(r.limit-r.read))
@@ -680,6 +686,7 @@ func (r *fileReader) Close() error {
 		return nil
 	}
 	r.closed = true
+	r.stopWatch()
 	if c, ok := r.br.(io.Closer); ok {
 		c.Close()
 	}

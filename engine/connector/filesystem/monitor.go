@@ -89,7 +89,7 @@ func (r *monitorReader) Next(ctx context.Context) (*types.Batch, error) {
 			}
 		}
 		r.listed = true
-		splits, err := r.src.listSplits()
+		splits, err := r.src.listSplits(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("monitoring %s: %w", r.split.Path, err)
 		}
