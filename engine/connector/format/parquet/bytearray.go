@@ -18,6 +18,10 @@ import (
 // as slices of the decoded page (or of the dictionary), and a batch's
 // offsets and bytes are filled in one pass over them.
 
+// noPages makes byteArrayColumn read every chunk through the column chunk
+// reader (tests compare the two ways).
+var noPages = false
+
 // byteArrayColumn reads one top-level BYTE_ARRAY column across the row
 // groups being read, in the record reader's row order, as a String (t is
 // arrow.BinaryTypes.String) or Binary column.
@@ -29,6 +33,8 @@ type byteArrayColumn struct {
 	t      arrow.DataType
 	next   int // index in groups of the next row group to open
 	cr     *file.ByteArrayColumnChunkReader
+	pages  *byteArrayPages // the current chunk when decoded from its pages (pages.go)
+	paged  int             // chunks decoded from their pages so far
 	vals   []pq.ByteArray
 	defs   []int16
 	data   int // bytes of the previous batch: the next one's first guess
@@ -43,13 +49,41 @@ func (c *byteArrayColumn) read(n int) (arrow.Array, error) {
 	if cap(c.vals) < n {
 		c.vals, c.defs = make([]pq.ByteArray, n), make([]int16, n)
 	}
+	if c.maxDef > 0 {
+		valid = make([]byte, bitutil.BytesForBits(int64(n)))
+	}
 	for got := 0; got < n; {
+		if c.pages != nil {
+			k, null, d, err := c.pages.read(n-got, data, offs, got, valid)
+			data = d
+			if err != nil {
+				return nil, err
+			}
+			if k == 0 {
+				c.pages.pr.Close()
+				c.pages = nil
+			}
+			got += k
+			nulls += null
+			continue
+		}
 		if c.cr == nil || !c.cr.HasNext() {
 			if c.next >= len(c.groups) {
 				return nil, fmt.Errorf("BYTE_ARRAY column has fewer rows than the file's other columns")
 			}
-			ccr, err := c.pf.RowGroup(c.groups[c.next]).Column(c.leaf)
+			rg := c.pf.RowGroup(c.groups[c.next])
 			c.next++
+			c.cr = nil
+			if md, err := rg.MetaData().ColumnChunk(c.leaf); err == nil && !noPages && pageDecodable(md) {
+				pr, err := rg.GetColumnPageReader(c.leaf)
+				if err != nil {
+					return nil, err
+				}
+				c.pages = &byteArrayPages{pr: pr, maxDef: c.maxDef}
+				c.paged++
+				continue
+			}
+			ccr, err := rg.Column(c.leaf)
 			if err != nil {
 				return nil, err
 			}
@@ -92,10 +126,6 @@ func (c *byteArrayColumn) read(n int) (arrow.Array, error) {
 				offs[got+i+1] = off
 			}
 		} else {
-			if valid == nil {
-				valid = make([]byte, bitutil.BytesForBits(int64(n)))
-				bitutil.SetBitsTo(valid, 0, int64(got), true)
-			}
 			v := 0
 			for i := 0; i < int(total); i++ {
 				if defs[i] < c.maxDef {
