@@ -303,13 +303,45 @@ func (c *client) runStatement(ctx context.Context, span sql.StatementSpan, name 
 // (ends with ';'), so piped input is answered while it arrives; a final
 // statement without ';' runs at the end of input. It stops at the first
 // error.
+//
+// The input is read in its own goroutine, so that cancelling ctx (SIGTERM,
+// or Ctrl+C in a script) ends the run while a read of a pipe or a terminal
+// waits; the goroutine is left to that read.
 func (c *client) runStream(ctx context.Context, r io.Reader, name string) bool {
-	br := bufio.NewReader(r)
+	type input struct {
+		line string
+		err  error
+	}
+	lines := make(chan input)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		br := bufio.NewReader(r)
+		for {
+			line, err := br.ReadString('\n')
+			select {
+			case lines <- input{line, err}:
+			case <-stop:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
 	var buf strings.Builder
 	base := sql.Pos{Line: 1, Column: 1}
 	first := true
 	for {
-		line, err := br.ReadString('\n')
+		var line string
+		var err error
+		select {
+		case in := <-lines:
+			line, err = in.line, in.err
+		case <-ctx.Done():
+			fmt.Fprintln(c.errOut, "[INFO] Cancelled while reading", name+".")
+			return false
+		}
 		if first {
 			line = stripBOM(line)
 			first = false
