@@ -106,6 +106,7 @@ func Submit(parent context.Context, name string, g *Graph, cfg JobConfig, ev *ex
 		n.metrics = newMetrics(n.ID, n.Name)
 	}
 	e := &executor{job: j, g: g, cfg: cfg, ev: ev, batch: batch}
+	e.budget = newMemoryBudget(cfg.MemoryLimit, g, j.fail)
 	if err := e.build(); err != nil {
 		cancel()
 		return nil, err
@@ -185,6 +186,7 @@ type executor struct {
 	inbound map[int][][]chan event
 	chains  [][]*Node
 	chained map[int]bool
+	budget  *memoryBudget // nil without a memory limit
 }
 
 func (e *executor) build() error {
@@ -315,7 +317,7 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int) (err er
 	}
 	for _, p := range built {
 		octx := &OpContext{Ctx: ctx, Eval: e.ev, Metrics: p.n.metrics, Batch: e.batch, Config: e.cfg, Subtask: inst, Parallel: p.n.Parallelism,
-			SetIdle: router.setIdle, Splits: splits}
+			SetIdle: router.setIdle, Splits: splits, budget: e.budget}
 		current = p.n.Name
 		if err := p.op.Open(octx, p.out); err != nil {
 			return &TaskError{Operator: p.n.Name, Err: err}

@@ -82,6 +82,9 @@ type OpContext struct {
 	// the batch being processed when the source reads several splits at
 	// once (per-split watermarks), nil elsewhere.
 	Splits *SourceSplits
+	// budget fails the job when its operators' state is over
+	// JobConfig.MemoryLimit (nil: no limit).
+	budget *memoryBudget
 }
 
 // JobConfig carries the settings operators read.
@@ -93,6 +96,10 @@ type JobConfig struct {
 	IdleTimeout      time.Duration
 	ChannelCapacity  int
 	MaxCollectBuffer int
+	// MemoryLimit bounds, in bytes, the state the job's operators report
+	// (OpContext.ReportState) summed over the job: past it the job fails
+	// with a MemoryLimitError. 0 means no limit (riffle.job.memory-limit).
+	MemoryLimit int64
 	// Clock is the processing-time clock (nil = the system clock). Tests
 	// set a ManualClock to make processing-time behaviour deterministic.
 	Clock Clock
@@ -187,6 +194,9 @@ func (m *OperatorMetrics) SetState(subtask int, keys, bytes int64) {
 func (c *OpContext) ReportState(keys, bytes int64) {
 	if c != nil && c.Metrics != nil {
 		c.Metrics.SetState(c.Subtask, keys, bytes)
+		if c.budget != nil {
+			c.budget.check()
+		}
 	}
 }
 

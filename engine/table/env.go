@@ -260,6 +260,10 @@ func (t *TableEnvironment) jobConfig() runtime.JobConfig {
 	c.IdleTimeout = t.config.conf.GetDuration(config.SourceIdleTimeout.Key, 0)
 	c.StateTTL = t.config.conf.GetDuration(config.StateTTL.Key, 0)
 	c.MiniBatch = t.config.conf.GetBoolean(config.MiniBatchEnabled.Key, false)
+	c.MemoryLimit = runtime.DefaultMemoryLimit()
+	if n, isDefault, err := config.ParseJobMemoryLimit(t.config.conf.GetString(config.JobMemoryLimit.Key, "")); err == nil && !isDefault {
+		c.MemoryLimit = n
+	}
 	return c
 }
 
