@@ -108,3 +108,35 @@ func TestCollectSinkBatchSizeChecked(t *testing.T) {
 		}
 	}
 }
+
+// A batch larger than the byte bound on its own is taken when the buffer
+// is empty (the job would wait forever otherwise), and only then; a
+// collect sink blocked on a full buffer ends when the job is cancelled.
+func TestResultBufferOversizedBatchAndCancel(t *testing.T) {
+	env := MustCreate(InStreamingMode())
+	mustExec(t, env,
+		"CREATE TABLE big (s STRING) WITH ('connector' = 'datagen', 'rows-per-second' = '2000', 'fields.s.length' = '1000')",
+		"SET 'collect-sink.batch-size.max' = '100'")
+	res, err := env.ExecuteSQL("SELECT s FROM big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFull(t, res)
+	if batches, bytes := res.collector.Buffered(); batches != 1 || bytes <= 200 {
+		t.Errorf("buffered %d batches, %d bytes; want the one oversized batch", batches, bytes)
+	}
+	jc := res.GetJobClient()
+	if err := jc.Cancel(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	select {
+	case <-jc.Done():
+	case <-ctx.Done():
+		t.Fatal("the job blocked on a full result buffer did not end when cancelled")
+	}
+	if st := jc.GetJobStatus(); st.String() != "CANCELED" {
+		t.Errorf("status %s, want CANCELED", st)
+	}
+}
