@@ -44,7 +44,6 @@ type fixedColumn[T fixedValue] struct {
 	cr     file.ColumnChunkReader
 	// readPage is the typed ReadBatchInPage of cr.
 	readPage func(cr file.ColumnChunkReader, n int64, vals []T, defs []int16) (int64, int, error)
-	vals     []T
 	defs     []int16
 }
 
@@ -54,7 +53,7 @@ func (c *fixedColumn[T]) read(n int) (arrow.Array, error) {
 	var valid []byte
 	nulls := 0
 	if c.maxDef > 0 && cap(c.defs) < n {
-		c.vals, c.defs = make([]T, n), make([]int16, n)
+		c.defs = make([]int16, n)
 	}
 	for got := 0; got < n; {
 		if c.cr == nil || !c.cr.HasNext() {
@@ -81,10 +80,10 @@ func (c *fixedColumn[T]) read(n int) (arrow.Array, error) {
 			got += int(total)
 			continue
 		}
-		// Values come packed (no slot for a NULL): read them aside and
-		// spread them when the page has NULLs.
+		// Values come packed (no slot for a NULL): read them into place
+		// and spread them when the page has NULLs.
 		defs := c.defs[:want]
-		total, read, err := c.readPage(c.cr, int64(want), c.vals[:want], defs)
+		total, read, err := c.readPage(c.cr, int64(want), out[got:], defs)
 		if err != nil {
 			return nil, err
 		}
@@ -93,7 +92,6 @@ func (c *fixedColumn[T]) read(n int) (arrow.Array, error) {
 			continue
 		}
 		if int(total) == read {
-			copy(out[got:], c.vals[:read])
 			if valid != nil {
 				bitutil.SetBitsTo(valid, int64(got), total, true)
 			}
@@ -104,15 +102,18 @@ func (c *fixedColumn[T]) read(n int) (arrow.Array, error) {
 			valid = make([]byte, bitutil.BytesForBits(int64(n)))
 			bitutil.SetBitsTo(valid, 0, int64(got), true)
 		}
-		v := 0
-		for i, d := range defs[:total] {
-			if d < c.maxDef {
+		// From the last value backwards: value v moves to slot i >= v.
+		v := read - 1
+		for i := int(total) - 1; i >= 0; i-- {
+			if defs[i] < c.maxDef {
 				nulls++
+				var zero T
+				out[got+i] = zero
 				continue
 			}
 			bitutil.SetBit(valid, got+i)
-			out[got+i] = c.vals[v]
-			v++
+			out[got+i] = out[got+v]
+			v--
 		}
 		got += int(total)
 	}

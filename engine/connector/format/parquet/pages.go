@@ -145,7 +145,7 @@ func (p *byteArrayPages) readDictionary(data []byte, n int) error {
 	if size < 0 {
 		return fmt.Errorf("dictionary page of %d values holds only %d bytes", n, len(data))
 	}
-	dict := make([]byte, 0, size)
+	dict := make([]byte, 0, size+8) // 8 bytes of slack: see read
 	for i := 0; i < n; i++ {
 		if len(data) < 4 {
 			return fmt.Errorf("dictionary page truncated at value %d", i)
@@ -218,34 +218,47 @@ func (p *byteArrayPages) read(want int, data []byte, offs []int32, at int, valid
 		if int64(len(data))+int64(size) > 1<<31-1 {
 			return 0, 0, data, fmt.Errorf("a batch holds more than 2 GiB")
 		}
-		if cap(data)-len(data) < size {
-			grown := make([]byte, len(data), len(data)+size+(len(data)+size)/4)
+		// Values of up to 8 bytes are moved as one 8-byte word (the
+		// dictionary has 8 bytes of slack after its last value, data 8
+		// after the batch's), others by copy.
+		if cap(data)-len(data) < size+8 {
+			grown := make([]byte, len(data), len(data)+size+8+(len(data)+size)/4)
 			copy(grown, data)
 			data = grown
 		}
+		buf, pos := data[:cap(data)], len(data)
+		dict8 := dict[:len(dict)+8]
 		if defs == nil {
 			o := offs[at+1 : at+1+k]
 			for i, x := range idx {
 				s, e := doffs[x], doffs[x+1]
-				data = append(data, dict[s:e]...)
-				off += e - s
-				o[i] = off
+				if e-s <= 8 {
+					binary.LittleEndian.PutUint64(buf[pos:], binary.LittleEndian.Uint64(dict8[s:]))
+				} else {
+					copy(buf[pos:], dict[s:e])
+				}
+				pos += int(e - s)
+				o[i] = int32(pos)
 			}
 		} else {
-			v := valid
 			max, j := uint32(p.maxDef), 0
 			for i, d := range defs {
 				if d == max {
 					x := idx[j]
 					j++
 					s, e := doffs[x], doffs[x+1]
-					data = append(data, dict[s:e]...)
-					off += e - s
-					v[(at+i)>>3] |= 1 << ((at + i) & 7)
+					if e-s <= 8 {
+						binary.LittleEndian.PutUint64(buf[pos:], binary.LittleEndian.Uint64(dict8[s:]))
+					} else {
+						copy(buf[pos:], dict[s:e])
+					}
+					pos += int(e - s)
+					valid[(at+i)>>3] |= 1 << ((at + i) & 7)
 				}
-				offs[at+1+i] = off
+				offs[at+1+i] = int32(pos)
 			}
 		}
+		data = buf[:pos]
 	} else {
 		max := uint32(p.maxDef)
 		pl := p.plain
