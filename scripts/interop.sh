@@ -74,8 +74,8 @@ set +a
 # The workbench's interop tests live in ui/ (TestFlink*); with no arguments
 # only those run there, the rest of ui/ being `make test`'s.
 if [ $# -eq 0 ]; then
-  go test -tags "interop,$TAGS" -p 1 -count=1 -timeout 25m ./interop/...
+  go test -tags "interop,$TAGS" -p 1 -count=1 -timeout 40m ./interop/...
   go test -tags "interop,$TAGS" -count=1 -timeout 10m -run '^TestFlink|^TestKafka' ./ui/
 else
-  go test -tags "interop,$TAGS" -p 1 -count=1 -timeout 25m "$@" ./interop/... ./ui/
+  go test -tags "interop,$TAGS" -p 1 -count=1 -timeout 40m "$@" ./interop/... ./ui/
 fi

@@ -1,3 +1,4 @@
+# riffle-only-file: Flink's SQL Gateway in the interop tests has no flink-parquet (and Hadoop) on its class path; the expected values are what Flink 2.3.0 read from this file with those jars (PqInterop.java)
 # parquet.q - a Parquet file Flink 2.3.0 wrote (INSERT through its
 # filesystem connector and parquet format, INT96 timestamps, JVM zone UTC;
 # engine/connector/format/parquet/testdata/PqInterop.java) read with the
