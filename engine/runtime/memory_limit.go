@@ -20,11 +20,18 @@ type MemoryLimitError struct {
 }
 
 func (e *MemoryLimitError) Error() string {
-	msg := fmt.Sprintf("memory limit exceeded: operator %s holds %s of state", e.Operator, mb(e.Bytes))
-	if mb(e.Total) != mb(e.Bytes) {
-		msg += fmt.Sprintf(" (the job's operators hold %s)", mb(e.Total))
+	held, total, limit := mb(e.Bytes), mb(e.Total), mb(e.Limit)
+	if held == limit || total == limit {
+		// rounded alike: the bytes tell them apart
+		held = fmt.Sprintf("%s (%d bytes)", held, e.Bytes)
+		total = fmt.Sprintf("%s (%d bytes)", total, e.Total)
+		limit = fmt.Sprintf("%s (%d bytes)", limit, e.Limit)
 	}
-	return msg + fmt.Sprintf("; the job's limit is %s (option '%s')", mb(e.Limit), MemoryLimitOption)
+	msg := fmt.Sprintf("memory limit exceeded: operator %s holds %s of state", e.Operator, held)
+	if e.Total != e.Bytes {
+		msg += fmt.Sprintf(" (the job's operators hold %s)", total)
+	}
+	return msg + fmt.Sprintf("; the job's limit is %s (option '%s')", limit, MemoryLimitOption)
 }
 
 // mb formats bytes in mebibytes, with two decimals below 10 MB.

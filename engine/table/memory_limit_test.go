@@ -40,7 +40,8 @@ func TestJobMemoryLimit(t *testing.T) {
 		t.Fatal("a GROUP BY over 20,000 keys finished under a 256 KB memory limit")
 	}
 	msg := err.Error()
-	for _, want := range []string{"memory limit exceeded: operator GroupAggregate", "of state; the job's limit is 0.25 MB (option 'riffle.job.memory-limit')"} {
+	t.Log(msg)
+	for _, want := range []string{"memory limit exceeded: operator GroupAggregate(groupBy=[k]", "of state", "the job's limit is 0.25 MB (262144 bytes) (option 'riffle.job.memory-limit')"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error %q does not say %q", msg, want)
 		}
