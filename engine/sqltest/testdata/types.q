@@ -327,7 +327,7 @@ SELECT * FROM (VALUES (1, 'a'), (2, CAST(NULL AS STRING)));
 |      2 | <NULL> |
 +--------+--------+
 2 rows in set
-!ok
+!unordered
 # riffle-only: Flink bug: TYPEOF over VALUES is typed per row (STRING NOT NULL for 'a', STRING for the NULL row); a column has one type
 SELECT TYPEOF(EXPR$0), TYPEOF(EXPR$1) FROM (VALUES (1, 'a'), (2, CAST(NULL AS STRING))) LIMIT 1;
 +--------------+--------+
