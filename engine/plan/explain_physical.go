@@ -1,0 +1,161 @@
+package plan
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// ExplainDetail selects extra EXPLAIN output.
+type ExplainDetail struct {
+	EstimatedCost bool
+	ChangelogMode bool
+	JSONPlan      bool
+}
+
+// ExplainPhysical renders a physical plan tree.
+func ExplainPhysical(p *PhysNode, d ExplainDetail, streaming bool) string {
+	var b strings.Builder
+	var rec func(p *PhysNode, prefix string, last, root bool)
+	rec = func(p *PhysNode, prefix string, last, root bool) {
+		// Flink's plans show exchanges that redistribute by key, to one
+		// instance or by broadcast; round-robin and forward edges are
+		// chosen when the job graph is built and do not appear (nor the
+		// key-by in front of an upsert-materializing sink)
+		for hiddenExchange(p) || p.hidden && len(p.Inputs) == 1 {
+			p = p.Inputs[0]
+		}
+		attrs := append([]string(nil), p.Attrs...)
+		if d.ChangelogMode && streaming {
+			mode := p.Mode.String()
+			if p.Op == "Sink" {
+				mode = "NONE" // a sink produces no changes (Flink prints NONE)
+			}
+			attrs = append(attrs, "changelogMode=["+mode+"]")
+		}
+		line := p.Op + "(" + strings.Join(attrs, ", ") + ")"
+		if len(attrs) == 0 {
+			line = p.Op // DropUpdateBefore in the execution plan
+		}
+		if d.EstimatedCost {
+			line += ": " + costString(p)
+		}
+		if root {
+			b.WriteString(line)
+		} else {
+			branch := "+- "
+			if !last {
+				branch = ":- "
+			}
+			b.WriteString(prefix + branch + line)
+		}
+		b.WriteByte('\n')
+		childPrefix := prefix
+		if !root {
+			if last {
+				childPrefix += "   "
+			} else {
+				childPrefix += ":  "
+			}
+		}
+		for i, c := range p.Inputs {
+			rec(c, childPrefix, i == len(p.Inputs)-1, false)
+		}
+	}
+	rec(p, "", true, true)
+	return b.String()
+}
+
+func javaDouble(f float64) string { return types.FormatDoubleJava(f) }
+
+// JSONPlan renders the execution plan as Flink's JSON (nodes with id,
+// type, pact, contents, parallelism and predecessors).
+func JSONPlan(root *PhysNode) string {
+	ids := map[*PhysNode]int{}
+	var order []*PhysNode
+	var visit func(p *PhysNode)
+	visit = func(p *PhysNode) {
+		if _, ok := ids[p]; ok {
+			return
+		}
+		for _, in := range p.Inputs {
+			visit(in)
+		}
+		if p.Op == "Exchange" {
+			ids[p] = -1
+			return
+		}
+		ids[p] = len(order) + 1
+		order = append(order, p)
+	}
+	visit(root)
+	var b strings.Builder
+	b.WriteString("{\n  \"nodes\" : [ ")
+	for i, p := range order {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		pact := "Operator"
+		if p.source != nil {
+			pact = "Data Source"
+		} else if p.Op == "Sink" {
+			pact = "Data Sink"
+		}
+		// Flink names a node by its description; sources carry "Source: "
+		desc := describeNode(p)
+		if p.source != nil {
+			desc = "Source: " + desc
+		}
+		fmt.Fprintf(&b, "{\n    \"id\" : %d,\n    \"type\" : %q,\n    \"pact\" : %q,\n    \"contents\" : %q,\n    \"parallelism\" : %d", ids[p], desc, pact, desc, p.Parallelism)
+		var preds []string
+		for _, in := range p.Inputs {
+			ship := "FORWARD"
+			src := in
+			if in.Op == "Exchange" {
+				ship = strings.ToUpper(in.Dist.String())
+				src = in.Inputs[0]
+				if src.Parallelism == p.Parallelism && (in.Dist == runtime.Single || in.Dist == runtime.Rebalance) {
+					// equal parallelism: Flink chains the edge forward
+					ship = "FORWARD"
+				}
+			}
+			preds = append(preds, fmt.Sprintf("{\n      \"id\" : %d,\n      \"ship_strategy\" : %q,\n      \"side\" : \"second\"\n    }", ids[src], ship))
+		}
+		if len(preds) > 0 {
+			b.WriteString(",\n    \"predecessors\" : [ " + strings.Join(preds, ", ") + " ]")
+		}
+		b.WriteString("\n  }")
+	}
+	b.WriteString(" ]\n}")
+	return b.String()
+}
+
+// SortedKeys is a helper for deterministic map iteration in plans.
+func SortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// QueryRoot returns the part of a collect plan that EXPLAIN shows for a
+// query: Flink explains a SELECT without the sink that collects its rows
+// (and without the exchange to that sink's single instance), and without
+// -U rows at its root where the plan can leave them out (explainRoot; this
+// changes p, which is then for showing only).
+func QueryRoot(p *PhysNode) *PhysNode {
+	if p.Op != "Sink" || len(p.Inputs) != 1 {
+		return p
+	}
+	in := p.Inputs[0]
+	if in.Op == "Exchange" && len(in.Inputs) == 1 && (in.Dist == runtime.Single || in.Dist == runtime.Rebalance || in.Dist == runtime.Forward) {
+		in = in.Inputs[0]
+	}
+	explainRoot(in)
+	return in
+}
