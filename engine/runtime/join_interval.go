@@ -47,6 +47,10 @@ type IntervalJoin struct {
 	cachedRows    int64
 	clock         Clock
 	lastProcTimer int64
+	// live counts the rows each side's caches hold, liveKeys the keys
+	// with at least one cached row (see join_interval_ttl.go).
+	live     [2]int64
+	liveKeys int32
 }
 
 // intervalKey is the state of one join key: each side's rows by time and
@@ -242,11 +246,14 @@ func (j *IntervalJoin) ProcessBatch(side int, b *types.Batch) error {
 				}
 				// expire the other side's old rows of this key
 				keep := st.cache[other][:0]
+				dropped := false
 				for _, slot := range st.cache[other] {
 					if slot.t <= j.expiration[other] {
+						dropped = true
 						for _, e := range slot.entries {
 							removed[e] = true
 							j.cachedRows--
+							j.live[other]--
 							if j.outer(other) && !j.emitted[other][e] {
 								padOther = append(padOther, e)
 							}
@@ -256,14 +263,21 @@ func (j *IntervalJoin) ProcessBatch(side int, b *types.Batch) error {
 					keep = append(keep, slot)
 				}
 				st.cache[other] = keep
+				if dropped {
+					j.keyEmptied(st)
+				}
 			}
 			if j.opTime < hi {
 				// cache the row: later rows of the other side may match it
 				entry := j.stores[side].Len() + int32(len(cache))
 				cache = append(cache, int32(i))
 				j.emitted[side] = append(j.emitted[side], emitted)
+				if len(st.cache[0]) == 0 && len(st.cache[1]) == 0 {
+					j.liveKeys++
+				}
 				st.cache[side] = insertSlot(st.cache[side], t, entry)
 				j.cachedRows++
+				j.live[side]++
 				if st.timer[side] == 0 {
 					j.registerCleanup(k, t, side)
 				}
@@ -285,7 +299,8 @@ func (j *IntervalJoin) ProcessBatch(side int, b *types.Batch) error {
 			return err
 		}
 	}
-	j.Ctx.ReportState(int64(j.keys.n), j.stores[0].Bytes()+j.stores[1].Bytes())
+	j.compact()
+	j.Ctx.ReportState(j.StateSize())
 	return nil
 }
 
@@ -370,6 +385,8 @@ func (j *IntervalJoin) fireTimers(now int64) error {
 	for {
 		t, ok := j.timers.peek()
 		if !ok || t.t > now {
+			j.compact()
+			j.Ctx.ReportState(j.StateSize())
 			return nil
 		}
 		heap.Pop(&j.timers)
@@ -398,28 +415,33 @@ func (j *IntervalJoin) removeExpired(k int32, side int) error {
 	exp := j.expiration[side]
 	var pad []int32
 	keep := st.cache[side][:0]
-	earliest := int64(-1)
+	earliest, found := int64(0), false
 	for _, slot := range st.cache[side] {
 		if slot.t <= exp {
 			for _, e := range slot.entries {
 				j.cachedRows--
+				j.live[side]--
 				if j.outer(side) && !j.emitted[side][e] {
 					pad = append(pad, e)
 				}
 			}
 			continue
 		}
-		if earliest < 0 || slot.t < earliest {
-			earliest = slot.t
+		if !found || slot.t < earliest {
+			earliest, found = slot.t, true
 		}
 		keep = append(keep, slot)
 	}
+	had := len(st.cache[side]) > 0
 	st.cache[side] = keep
-	if earliest > 0 {
+	if found {
 		j.registerCleanup(k, earliest, side)
 	} else {
 		st.timer[side] = 0
 		st.cache[side] = nil
+		if had {
+			j.keyEmptied(st)
+		}
 	}
 	if len(pad) > 0 {
 		return j.emitPadded(side, pad)

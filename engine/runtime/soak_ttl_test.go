@@ -188,4 +188,57 @@ func TestSoakStateTTL(t *testing.T) {
 		// expired groups leave at once; their ids are reused
 		s.run(push, sizes, s.window()+2*int64(s.batch))
 	})
+	t.Run("interval", func(t *testing.T) {
+		// no TTL is needed: the watermark (here the simulated clock)
+		// removes rows 500 ms on; the key index and row stores must
+		// follow the keys still cached
+		spec := JoinSpec{Kind: LeftJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: ivTypes, RightTypes: ivTypes}
+		op := &IntervalJoin{Spec: spec, LowerBound: -500, UpperBound: 500, LeftTime: 1, RightTime: 1}
+		s := newSoak(t, op)
+		start := s.clock.Now().UnixMilli()
+		push := func(from int) error {
+			for side := 0; side < 2; side++ {
+				bb := types.NewBatchBuilder(ivTypes)
+				for r := from; r < from+s.batch; r++ {
+					if side == 1 && r%4 == 0 {
+						continue // a quarter of the left rows are NULL-padded
+					}
+					at := start + int64(r)*1000/int64(s.rate)
+					if err := bb.Append(types.Insert, []any{int64(r % 100_000_000), ms(at), "v"}); err != nil {
+						return err
+					}
+				}
+				if err := op.ProcessBatch(side, bb.Build()); err != nil {
+					return err
+				}
+			}
+			wm := start + int64(from+s.batch)*1000/int64(s.rate)
+			for side := 0; side < 2; side++ {
+				if err := op.ProcessWatermark(side, wm); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		sizes := func() map[string]int64 {
+			_, bytes := op.StateSize()
+			return map[string]int64{"keys": int64(op.keys.n), "key states": int64(len(op.state)), "left rows": int64(op.stores[0].Len()),
+				"right rows": int64(op.stores[1].Len()), "timers": int64(len(op.timers)), "bytes": bytes}
+		}
+		// rows are cached about 1 s (s.window()/2 keys); removed keys and
+		// rows are dropped once they are the majority
+		live := s.window() / 2
+		bound := 2*(live+int64(s.batch)) + int64(max(joinKeyCompactMin, int32(joinRowCompactMin)))
+		s.run(push, func() map[string]int64 {
+			m := sizes()
+			delete(m, "bytes")
+			return m
+		}, bound)
+		if _, bytes := op.StateSize(); bytes > bound*64 {
+			t.Errorf("reported state bytes %d for at most %d rows", bytes, bound)
+		}
+		if got := s.metric.StateKeys.Load(); got > bound {
+			t.Errorf("reported state keys %d", got)
+		}
+	})
 }
