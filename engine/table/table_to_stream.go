@@ -1,0 +1,268 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/common"
+	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// ---------------------------------------------------------------- tables to streams
+
+// toStream runs a table and delivers its rows to a DataStream. mode is
+// the requested changelog mode; insertOnly rejects updating tables.
+func (t *TableEnvironment) toStream(tab *Table, target *Schema, mode types.ChangelogMode, what string) (*DataStream, error) {
+	if err := t.checkInput(tab); err != nil {
+		return nil, err
+	}
+	src := tab
+	cols := tab.columns()
+	var schema *types.Schema
+	rowtimeCol := -1
+	if target != nil {
+		if err := target.Err(); err != nil {
+			return nil, err
+		}
+		var proj []Expression
+		var out []types.Column
+		metaRowtime := ""
+		for _, c := range target.Columns {
+			if c.Kind == types.MetadataColumn {
+				key := c.MetadataKey
+				if key == "" {
+					key = c.Name
+				}
+				if key != "rowtime" {
+					return nil, fmt.Errorf("Invalid metadata key '%s' in column '%s': a DataStream offers the metadata key 'rowtime' only", key, c.Name)
+				}
+				metaRowtime = c.Name
+			}
+		}
+		phys := 0
+		for _, c := range target.Columns {
+			if c.Kind == types.PhysicalColumn {
+				phys++
+			}
+		}
+		if phys == 0 {
+			// derived: every column, the last one replaced by the rowtime
+			derived := cols
+			if metaRowtime != "" && len(derived) > 0 {
+				rowtimeCol = len(derived) - 1
+				derived = derived[:len(derived)-1]
+			}
+			for _, c := range derived {
+				proj = append(proj, Col(c.Name))
+				out = append(out, types.Column{Name: c.Name, Type: c.Type.WithTimeAttr(types.NoTimeAttr)})
+			}
+		} else {
+			for _, c := range target.Columns {
+				if c.Kind != types.PhysicalColumn {
+					continue
+				}
+				dt := c.Type
+				if dt == nil {
+					pt, err := sql.ParseDataType(c.TypeString)
+					if err != nil {
+						return nil, err
+					}
+					if dt, err = plan.ConvertType(pt); err != nil {
+						return nil, err
+					}
+				}
+				proj = append(proj, Col(c.Name).Cast(dt).As(c.Name))
+				out = append(out, types.Column{Name: c.Name, Type: dt})
+			}
+			if metaRowtime != "" {
+				for i, c := range cols {
+					if c.Type.IsRowtime() {
+						rowtimeCol = i
+					}
+				}
+				if rowtimeCol >= 0 {
+					proj = append(proj, Col(cols[rowtimeCol].Name))
+					rowtimeCol = len(proj) - 1
+				}
+			}
+		}
+		if metaRowtime != "" {
+			out = append(out, types.Column{Name: metaRowtime, Type: types.TimestampLTZType(3), Kind: types.MetadataColumn})
+			if rowtimeCol >= 0 && phys == 0 {
+				proj = append(proj, Col(cols[rowtimeCol].Name))
+				rowtimeCol = len(proj) - 1
+			}
+		}
+		src = tab.Select(proj...)
+		if src.err != nil {
+			return nil, src.err
+		}
+		schema = &types.Schema{Columns: out}
+	} else {
+		var out []types.Column
+		for _, c := range cols {
+			out = append(out, types.Column{Name: c.Name, Type: c.Type.WithTimeAttr(types.NoTimeAttr)})
+		}
+		schema = &types.Schema{Columns: out}
+		// a single rowtime column becomes the record timestamp
+		for i, c := range cols {
+			if c.Type.IsRowtime() {
+				if rowtimeCol >= 0 {
+					rowtimeCol = -1
+					break
+				}
+				rowtimeCol = i
+			}
+		}
+	}
+	// check the changelog mode before running
+	root, err := plan.Physical(plan.Optimize(&plan.Sink{Input: src.node, Collect: true}), t.planEnv(nil))
+	if err != nil {
+		return nil, err
+	}
+	produced := root.Mode
+	if len(root.Inputs) > 0 {
+		produced = root.Inputs[0].Mode
+	}
+	if !t.IsStreaming() {
+		produced = types.InsertOnlyMode
+	}
+	dropUB := false
+	for _, k := range produced.Kinds() {
+		if mode.Contains(k) {
+			continue
+		}
+		if k == types.UpdateBefore && mode.Contains(types.UpdateAfter) {
+			dropUB = true
+			continue
+		}
+		return nil, fmt.Errorf("%s: the table produces a changelog with kinds [%s], which the requested changelog mode [%s] cannot represent", what, produced, mode)
+	}
+	res, err := t.runQuery(context.Background(), src.node, what)
+	if err != nil {
+		return nil, err
+	}
+	ds := &DataStream{rowType: rowTypeOf(schema), job: res.job, out: make(chan StreamRecord), schema: schema, mode: mode}
+	nPhys := len(schema.Physical())
+	go func() {
+		defer close(ds.out)
+		it, err := res.Collect()
+		if err != nil {
+			ds.setErr(err)
+			return
+		}
+		defer it.Close()
+		for it.Next() {
+			r := it.Row()
+			if dropUB && r.Kind == types.UpdateBefore {
+				continue
+			}
+			rec := StreamRecord{Row: &types.Row{Kind: r.Kind, Values: r.Values[:min(nPhys, len(r.Values))], Names: schema.ColumnNames()[:nPhys]}}
+			if rowtimeCol >= 0 && rowtimeCol < len(r.Values) {
+				if ts, ok := r.Values[rowtimeCol].(time.Time); ok {
+					rec.Timestamp = ts
+				}
+			}
+			ds.out <- rec
+		}
+		ds.setErr(it.Err())
+	}()
+	return ds, nil
+}
+
+func (d *DataStream) setErr(err error) {
+	d.errMu.Lock()
+	d.err = err
+	d.errMu.Unlock()
+}
+
+func rowTypeOf(s *types.Schema) *types.DataType {
+	var fields []types.Field
+	for _, c := range s.Physical() {
+		fields = append(fields, types.NewField(c.Name, c.Type))
+	}
+	return types.RowType(fields...)
+}
+
+// ToDataStream runs an insert-only table and delivers its rows to a
+// DataStream (PyFlink's to_data_stream). An updating table is rejected.
+// A single rowtime column becomes the records' timestamp.
+func (t *TableEnvironment) ToDataStream(tab *Table) (*DataStream, error) {
+	return t.toStream(tab, nil, types.InsertOnlyMode, "ToDataStream")
+}
+
+// ToChangelogStream runs a table and delivers its changelog, each row
+// with its RowKind, to a DataStream (PyFlink's to_changelog_stream). The
+// default mode accepts every kind; a narrower mode fails when the table
+// cannot be represented in it (an upsert mode drops UPDATE_BEFORE rows). A
+// target schema sets the columns and types of the records (values are
+// cast); a metadata column with key "rowtime" takes the records'
+// timestamp instead of a column (with no physical columns declared, the
+// last column).
+func (t *TableEnvironment) ToChangelogStream(tab *Table, target *Schema, mode ...types.ChangelogMode) (*DataStream, error) {
+	m := types.RetractMode
+	if len(mode) > 0 {
+		m = mode[0]
+	}
+	return t.toStream(tab, target, m, "ToChangelogStream")
+}
+
+// ToAppendStream runs an insert-only table and delivers its rows,
+// converted to typeInfo's row type when given (PyFlink's
+// to_append_stream).
+func (t *TableEnvironment) ToAppendStream(tab *Table, typeInfo ...*common.TypeInformation) (*DataStream, error) {
+	target, err := typeInfoSchema(typeInfo)
+	if err != nil {
+		return nil, err
+	}
+	return t.toStream(tab, target, types.InsertOnlyMode, "ToAppendStream")
+}
+
+// RetractRecord is an element of a retract stream: Add is true for an
+// added row and false for a retracted one (PyFlink's (flag, record)
+// tuples).
+type RetractRecord struct {
+	Add bool
+	Row *types.Row
+}
+
+// ToRetractStream runs a table and delivers its changelog as (add, row)
+// pairs: INSERT and UPDATE_AFTER rows are additions, UPDATE_BEFORE and
+// DELETE retractions (PyFlink's to_retract_stream). The channel closes
+// when the job ends; ds.Err then reports a failure.
+func (t *TableEnvironment) ToRetractStream(tab *Table, typeInfo ...*common.TypeInformation) (<-chan RetractRecord, *DataStream, error) {
+	target, err := typeInfoSchema(typeInfo)
+	if err != nil {
+		return nil, nil, err
+	}
+	ds, err := t.toStream(tab, target, types.RetractMode, "ToRetractStream")
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make(chan RetractRecord)
+	go func() {
+		defer close(out)
+		for r := range ds.Rows() {
+			add := r.Kind.IsAccumulate()
+			c := r.Copy()
+			c.Kind = types.Insert
+			out <- RetractRecord{Add: add, Row: c}
+		}
+	}()
+	return out, ds, nil
+}
+
+// typeInfoSchema turns a ROW type information into a target schema.
+func typeInfoSchema(ti []*common.TypeInformation) (*Schema, error) {
+	if len(ti) == 0 || ti[0] == nil {
+		return nil, nil
+	}
+	dt := ti[0].DataType()
+	if dt.Root != types.RowRoot {
+		return nil, fmt.Errorf("the type information of a table conversion must describe rows, got %s", ti[0])
+	}
+	return NewSchemaBuilder().FromRowDataType(dt).Build(), nil
+}
