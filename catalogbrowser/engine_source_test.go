@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/internal/testwait"
 )
 
 // queue stands in for fyne.Do: reads post their answers, the test runs them.
@@ -40,18 +41,15 @@ func (q *queue) drain() int {
 // settle runs posted answers until the tree shows no loading node.
 func settle(t *testing.T, q *queue, b *Browser) []string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	var got []string
+	if !testwait.Poll(10*time.Second, func() bool {
 		q.drain()
-		got := b.VisibleLabels()
-		if !strings.Contains(strings.Join(got, "\n"), "loading…") {
-			return got
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("still loading: %q", got)
-		}
-		time.Sleep(2 * time.Millisecond)
+		got = b.VisibleLabels()
+		return !strings.Contains(strings.Join(got, "\n"), "loading…")
+	}) {
+		t.Fatalf("still loading: %q", got)
 	}
+	return got
 }
 
 // waitReads runs posted answers until src has no read under way and none
@@ -59,15 +57,10 @@ func settle(t *testing.T, q *queue, b *Browser) []string {
 // Browser reloads).
 func waitReads(t *testing.T, q *queue, src *EngineSource) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if src.reading.Load() == 0 && q.drain() == 0 && src.reading.Load() == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d reads still under way", src.reading.Load())
-		}
-		time.Sleep(2 * time.Millisecond)
+	if !testwait.Poll(10*time.Second, func() bool {
+		return src.reading.Load() == 0 && q.drain() == 0 && src.reading.Load() == 0
+	}) {
+		t.Fatalf("%d reads still under way", src.reading.Load())
 	}
 }
 
@@ -160,13 +153,11 @@ func TestEngineSourceKeepsStaleAnswersWhileRereading(t *testing.T) {
 	}
 	src.Invalidate()
 	b.Reload()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(strings.Join(b.VisibleLabels(), "|"), "added") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the new table never showed: %q", b.VisibleLabels())
-		}
+	if !testwait.Poll(10*time.Second, func() bool {
 		q.drain()
-		time.Sleep(2 * time.Millisecond)
+		return strings.Contains(strings.Join(b.VisibleLabels(), "|"), "added")
+	}) {
+		t.Fatalf("the new table never showed: %q", b.VisibleLabels())
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/internal/testwait"
 )
 
 // remoteCat stands in for a JDBC catalog: every read waits for gate to be
@@ -173,18 +174,15 @@ func jcWant(t *testing.T, b *Browser, lines ...string) {
 // and the tree shows no loading node.
 func settleRemote(t *testing.T, q *queue, b *Browser) []string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	var got []string
+	if !testwait.Poll(10*time.Second, func() bool {
 		q.drain()
-		got := b.VisibleLabels()
-		if b.Reading() == 0 && !strings.Contains(strings.Join(got, "\n"), "loading…") {
-			return got
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("still loading (%d reads): %q", b.Reading(), got)
-		}
-		time.Sleep(2 * time.Millisecond)
+		got = b.VisibleLabels()
+		return b.Reading() == 0 && !strings.Contains(strings.Join(got, "\n"), "loading…")
+	}) {
+		t.Fatalf("still loading (%d reads): %q", b.Reading(), got)
 	}
+	return got
 }
 
 // Over an engine (a gateway) the kinds come from DESCRIBE CATALOG: a
