@@ -3,7 +3,6 @@
 package interop
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,17 +12,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/riffle-sql/riffle/engine/gateway"
 	"github.com/riffle-sql/riffle/engine/sqltest"
-	"github.com/riffle-sql/riffle/engine/table"
 )
 
 // TestGoldenScriptsOnFlink makes real Apache Flink the oracle of Riffle's
 // golden SQL scripts (engine/sqltest/testdata/*.q): each script runs, in
 // one session of Flink's SQL Gateway opened with
-// sqltest.SessionProperties, through the same harness the embedded and
-// loopback-gateway golden tests use, so Flink's rows are rendered by the
-// same tableau printer and compared with the expectations Riffle passes.
+// sqltest.SessionProperties (sqltest.GatewayEngine), through the same
+// harness the embedded and loopback-gateway golden tests use, so
+// Flink's rows are rendered by the same tableau printer and compared with
+// the expectations Riffle passes.
 // Statements that set parallelism.default run with parallelism 1: the
 // shared test cluster's task manager has too few network buffers for
 // parallel batch shuffles (Flink fails such jobs with "Insufficient
@@ -56,15 +54,7 @@ func TestGoldenScriptsOnFlink(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden scripts: %v", err)
 	}
-	newEngine := func(t *testing.T) table.Engine {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		e, err := gateway.Connect(ctx, f.Gateway, gateway.RemoteOptions{SessionName: "riffle-golden", Properties: sqltest.SessionProperties()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e
-	}
+	newEngine := sqltest.GatewayEngine(f.Gateway, "riffle-golden")
 	sqltest.StatementTimeout = 3 * time.Minute
 	var tally sqltest.Tally
 	t.Run("scripts", func(t *testing.T) {

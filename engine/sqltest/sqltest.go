@@ -1,5 +1,9 @@
 // Package sqltest runs golden SQL scripts, in the format of Flink's SQL
-// Client tests (.q files), against a Riffle TableEnvironment.
+// Client tests (.q files), on a table.Engine: the embedded engine
+// (EmbeddedEngine), Riffle's SQL Gateway on loopback (LoopbackGateway with
+// GatewayEngine), or Apache Flink's SQL Gateway (GatewayEngine; the
+// interop package's TestGoldenScriptsOnFlink). Every script runs through
+// that one interface, so one expectation holds for all of them.
 //
 // A script is a sequence of statements, each followed by the output the
 // SQL Client would print and a terminator line:
@@ -38,6 +42,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -278,6 +284,54 @@ func EmbeddedEngine() NewEngine {
 		env.GetConfig().Set("table.local-time-zone", "UTC")
 		return table.NewEmbeddedEngine(env)
 	}
+}
+
+// GatewayEngine returns a NewEngine for a SQL Gateway at endpoint
+// ("http://host:port": Riffle's `riffle gateway`, see LoopbackGateway, or
+// Apache Flink's): each script gets its own session, opened through
+// gateway.Connect with SessionProperties and named sessionName ("" for
+// the gateway's default name), so that statements, rows and errors travel
+// the REST API and its JSON row format before the harness renders them as
+// it renders the embedded engine's. The session is closed when the script
+// ends; failing to open it within a minute fails the script's test.
+func GatewayEngine(endpoint, sessionName string) NewEngine {
+	return func(t *testing.T) table.Engine {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		e, err := gateway.Connect(ctx, endpoint, gateway.RemoteOptions{SessionName: sessionName, Properties: SessionProperties()})
+		if err != nil {
+			t.Fatalf("open a session of the SQL Gateway at %s: %v", endpoint, err)
+		}
+		return e
+	}
+}
+
+// LoopbackGateway starts Riffle's SQL Gateway (gateway.NewServer, the
+// server `riffle gateway` runs) in the test process on a free port of
+// 127.0.0.1 and returns its endpoint, "http://127.0.0.1:<port>". The
+// gateway logs through t.Logf. When the test ends (t.Cleanup) the HTTP
+// server stops, then the gateway closes its sessions and cancels their
+// jobs; an error of the HTTP server other than its closing fails the test.
+func LoopbackGateway(t testing.TB) string {
+	t.Helper()
+	srv := gateway.NewServer(gateway.Config{Logf: t.Logf})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		_ = srv.Close()
+		t.Fatalf("listen on 127.0.0.1: %v", err)
+	}
+	hs := &http.Server{Handler: srv}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	t.Cleanup(func() {
+		_ = hs.Close()
+		_ = srv.Close()
+		if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			t.Errorf("SQL Gateway on %s: %v", ln.Addr(), err)
+		}
+	})
+	return "http://" + ln.Addr().String()
 }
 
 // SessionProperties are the session properties a remote engine (a SQL

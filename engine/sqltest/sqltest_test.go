@@ -1,18 +1,11 @@
 package sqltest
 
 import (
-	"context"
-	"errors"
 	"flag"
-	"net"
-	"net/http"
 	"path/filepath"
 	"testing"
-	"time"
 
 	_ "github.com/riffle-sql/riffle/engine/connector/all"
-	"github.com/riffle-sql/riffle/engine/gateway"
-	"github.com/riffle-sql/riffle/engine/table"
 )
 
 // update rewrites the expected outputs of the scripts run (review the
@@ -45,40 +38,19 @@ func TestGoldenScripts(t *testing.T) {
 }
 
 // TestGoldenScriptsOnGateway runs every script (riffle-only cases
-// included) through Riffle's SQL Gateway over loopback: a gateway.Server
-// on a free 127.0.0.1 port, one session per script opened by
-// gateway.Connect, so statements, rows and errors travel the REST API and
-// its JSON encoding before they are rendered as the embedded results are.
+// included) through Riffle's SQL Gateway over loopback, with the same
+// expectations as TestGoldenScripts: LoopbackGateway serves it on a free
+// 127.0.0.1 port in the test process, and GatewayEngine opens one session
+// per script, so statements, rows and errors travel the REST API and its
+// JSON encoding before they are rendered as the embedded results are.
 func TestGoldenScriptsOnGateway(t *testing.T) {
 	if *update {
 		t.Skip("-update records from the embedded engine")
 	}
 	RegisterDocFunctions()
-	srv := gateway.NewServer(gateway.Config{Logf: t.Logf})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := &http.Server{Handler: srv}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	t.Cleanup(func() {
-		_ = hs.Close()
-		_ = srv.Close()
-		if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
-			t.Errorf("serve: %v", err)
-		}
-	})
-	endpoint := "http://" + ln.Addr().String()
-	newEngine := func(t *testing.T) table.Engine {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		e, err := gateway.Connect(ctx, endpoint, gateway.RemoteOptions{Properties: SessionProperties()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e
-	}
+	newEngine := GatewayEngine(LoopbackGateway(t), "")
+	// the subtests run in parallel inside one group, so that the gateway
+	// stops (t.Cleanup) after the last of them
 	t.Run("scripts", func(t *testing.T) {
 		for _, f := range scripts(t) {
 			f := f
