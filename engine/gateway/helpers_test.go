@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/riffle-sql/riffle/internal/testwait"
 )
 
 // testGateway is a Server behind an httptest server.
@@ -130,18 +132,9 @@ func (g *testGateway) connect(t *testing.T, props map[string]string) *RemoteEngi
 	return e
 }
 
-// waitFor polls cond every few milliseconds for up to d.
+// waitFor reports whether cond held within d (testwait.Poll).
 func waitFor(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
-	for {
-		if cond() {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	return testwait.Poll(d, cond)
 }
 
 var batchMode = map[string]string{"execution.runtime-mode": "batch"}
