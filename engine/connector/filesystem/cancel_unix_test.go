@@ -5,6 +5,7 @@ package filesystem
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/connector"
+	"github.com/riffle-sql/riffle/internal/testwait"
 )
 
 // waitForStack polls the goroutine stacks until one holds every one of
@@ -22,9 +24,8 @@ import (
 // a generous deadline.
 func waitForStack(t *testing.T, parts ...string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
 	buf := make([]byte, 1<<20)
-	for time.Now().Before(deadline) {
+	testwait.Until(t, 30*time.Second, fmt.Sprintf("a goroutine in %v", parts), func() bool {
 		n := runtime.Stack(buf, true)
 		for _, g := range strings.Split(string(buf[:n]), "\n\n") {
 			all := true
@@ -32,12 +33,11 @@ func waitForStack(t *testing.T, parts ...string) {
 				all = all && strings.Contains(g, p)
 			}
 			if all {
-				return
+				return true
 			}
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("no goroutine reached %v", parts)
+		return false
+	})
 }
 
 // readFIFO reads the FIFO's single split until an error and sends it.
@@ -98,17 +98,11 @@ func TestCancelOpeningFIFOWithoutWriter(t *testing.T) {
 	awaitCanceled(t, errc)
 	// the abandoned open(2) was woken and its file closed: nothing is
 	// left waiting in open(2)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		buf := make([]byte, 1<<20)
-		if n := runtime.Stack(buf, true); !strings.Contains(string(buf[:n]), "syscall.openat") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the open of the FIFO is still waiting")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	buf := make([]byte, 1<<20)
+	testwait.Until(t, 30*time.Second, "the open of the FIFO to end", func() bool {
+		n := runtime.Stack(buf, true)
+		return !strings.Contains(string(buf[:n]), "syscall.openat")
+	})
 }
 
 // A FIFO whose writer wrote a row and then stopped writing (without
