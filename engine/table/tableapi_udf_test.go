@@ -290,6 +290,7 @@ func TestPanickingFunctionsNameThemselves(t *testing.T) {
 type lifecycle struct {
 	opens, closes, evals atomic.Int64
 	param                string
+	closed               chan struct{} // receives on the first Close
 }
 
 func (l *lifecycle) Open(ctx *FunctionContext) error {
@@ -298,7 +299,12 @@ func (l *lifecycle) Open(ctx *FunctionContext) error {
 	ctx.GetMetricGroup().Counter("opened").Inc()
 	return nil
 }
-func (l *lifecycle) Close() error { l.closes.Add(1); return nil }
+func (l *lifecycle) Close() error {
+	if l.closes.Add(1) == 1 {
+		close(l.closed)
+	}
+	return nil
+}
 func (l *lifecycle) Eval(args ...any) (any, error) {
 	l.evals.Add(1)
 	return l.param, nil
@@ -308,12 +314,14 @@ func TestFunctionLifecycleAndDeterminism(t *testing.T) {
 	env := MustCreate(InBatchMode())
 	env.GetConfig().GetExecutionConfig().SetGlobalJobParameters(map[string]string{"greeting": "hello"})
 	o := orders(t, env)
-	l := &lifecycle{}
+	l := &lifecycle{closed: make(chan struct{})}
 	f := UDF(l, WithResultType(types.StringType()), WithDeterministic(false))
 	wantRows(t, o.Select(f.Call(Col("id"))).Limit(1), "+I[hello]")
-	deadline := time.Now().Add(10 * time.Second)
-	for l.closes.Load() == 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
+	// the job closes its function instances as it ends, after the rows
+	select {
+	case <-l.closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the function was not closed when its job ended")
 	}
 	if l.opens.Load() != 1 || l.closes.Load() != 1 {
 		t.Fatalf("open %d close %d", l.opens.Load(), l.closes.Load())
