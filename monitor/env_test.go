@@ -8,6 +8,7 @@ import (
 	_ "github.com/riffle-sql/riffle/engine/connector/all"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/internal/testwait"
 	"github.com/riffle-sql/riffle/plangraph"
 )
 
@@ -40,18 +41,14 @@ func TestJobsWithRealJob(t *testing.T) {
 	pm := NewPlanMetrics(g)
 	jobs := NewJobs()
 	// sample with the real clock until rows have reached the sink
-	deadline := time.Now().Add(20 * time.Second)
 	var row JobRow
-	for time.Now().Before(deadline) {
+	testwait.Poll(20*time.Second, func() bool {
 		now := time.Now()
 		jobs.Update(now, SessionJobs(env))
 		pm.Sample(now, jc.NodeMetrics)
 		row = jobs.Rows()[0]
-		if row.RowsOut > 0 {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return row.RowsOut > 0
+	})
 	if row.Status != runtime.Running || row.RowsOut == 0 || row.Kind != "query" || row.ID != jc.GetJobID() {
 		t.Fatalf("row %+v", row)
 	}
