@@ -27,7 +27,8 @@ test: deps
 	@$(MAKE) --no-print-directory test-fuzz
 
 # Every fuzz target for FUZZTIME each (default 5 s: a smoke run on each
-# `make test`; `make test-fuzz FUZZTIME=10m` for a real search). A crasher
+# `make test`; `make test-fuzz FUZZTIME=10m` for a real search; -timeout 0
+# because go test's default 10-minute timeout would end a 10-minute run). A crasher
 # is kept under the package's testdata/fuzz and fails the run.
 FUZZTIME ?= 5s
 FUZZ     ?= engine/sql:FuzzParse engine/gateway:FuzzServeHTTP engine/gateway:FuzzDecodeFetchResults \
@@ -38,7 +39,7 @@ test-fuzz: deps
 	@set -e; for t in $(FUZZ); do \
 	  pkg=$${t%%:*}; fn=$${t#*:}; \
 	  echo "fuzz $$pkg $$fn ($(FUZZTIME))"; \
-	  out=$$($(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) ./$$pkg/ 2>&1) || \
+	  out=$$($(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) -timeout 0 ./$$pkg/ 2>&1) || \
 	    { echo "$$out"; exit 1; }; \
 	  case "$$out" in *"no fuzz tests"*) echo "no fuzz target $$fn in $$pkg"; exit 1;; esac; \
 	done
