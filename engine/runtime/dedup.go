@@ -31,15 +31,22 @@ type Deduplicate struct {
 	NoUpdateBefore bool
 
 	index groupIndex
-	n     int32
+	n     int32 // ids numbered
 	rows  [][]any
 	ts    []int64
+	// state TTL (dedup_ttl.go): live keys, ids of expired keys
+	ttl  ttlState
+	live int64
+	free []int32
 }
 
 // Open implements Operator.
 func (d *Deduplicate) Open(ctx *OpContext, out Output) error {
 	d.BaseOperator.Open(ctx, out)
 	d.index = newGroupIndex(d.Keys, d.KeyTypes)
+	if !ctx.Batch {
+		d.ttl.open(ctx)
+	}
 	return nil
 }
 
@@ -62,17 +69,18 @@ func (d *Deduplicate) ProcessBatch(_ int, b *types.Batch) error {
 		}
 		return out.Append(k, vals)
 	}
+	now := d.ttl.now()
 	for i := 0; i < b.Len; i++ {
-		g, isNew := d.index.lookup(b, i, d.n)
+		g, isNew := d.lookup(b, i)
 		var t int64
 		if d.Rowtime {
 			t = ts[i]
 		}
-		if isNew {
-			d.n++
+		if isNew || d.ttl.expired(g, now) {
+			// a new key, or one whose state expired: the row is its first
 			vals := b.Row(i, d.Types).Values
-			d.rows = append(d.rows, vals)
-			d.ts = append(d.ts, t)
+			d.rows[g], d.ts[g] = vals, t
+			d.ttl.write(g, now)
 			if err := emit(types.Insert, vals); err != nil {
 				return err
 			}
@@ -91,6 +99,12 @@ func (d *Deduplicate) ProcessBatch(_ int, b *types.Batch) error {
 			continue
 		}
 		vals := b.Row(i, d.Types).Values
+		if !d.Rowtime && !d.ttl.on() && rowValuesEqual(d.rows[g], vals) {
+			// Flink's keep-last on proctime emits nothing for a row equal
+			// to the kept one, unless a TTL is set (then the update keeps
+			// downstream state from expiring too early)
+			continue
+		}
 		if !d.NoUpdateBefore {
 			if err := emit(types.UpdateBefore, d.rows[g]); err != nil {
 				return err
@@ -100,6 +114,7 @@ func (d *Deduplicate) ProcessBatch(_ int, b *types.Batch) error {
 			return err
 		}
 		d.rows[g], d.ts[g] = vals, t
+		d.ttl.write(g, now)
 	}
 	d.Ctx.ReportState(d.StateSize())
 	if out == nil {
@@ -115,6 +130,9 @@ func (d *Deduplicate) EndInput(int) error {
 	}
 	out := types.NewBatchBuilder(d.Types)
 	for _, r := range d.rows {
+		if r == nil {
+			continue
+		}
 		if err := out.Append(types.Insert, r); err != nil {
 			return err
 		}
@@ -129,5 +147,5 @@ func (d *Deduplicate) EndInput(int) error {
 
 // StateSize implements StateReporter.
 func (d *Deduplicate) StateSize() (int64, int64) {
-	return int64(d.n), d.index.size() + int64(d.n)*int64(len(d.Types))*24
+	return d.live, d.index.size() + d.live*int64(len(d.Types))*24
 }

@@ -54,6 +54,7 @@ type Rank struct {
 	nRows  int64
 	keyBuf []byte
 	seq    int64
+	ttl    ttlState // table.exec.state.ttl (rank_ttl.go); last is unused
 }
 
 type rankRow struct {
@@ -64,6 +65,7 @@ type rankRow struct {
 type rankPartition struct {
 	rows    []*rankRow
 	visible []*rankRow // rows currently emitted, in rank order
+	last    int64      // epoch ms of the last write (with a state TTL)
 }
 
 // Open implements Operator.
@@ -75,6 +77,9 @@ func (r *Rank) Open(ctx *OpContext, out Output) error {
 	}
 	if ctx.Batch && r.RankType != "ROW_NUMBER" {
 		r.AppendOnly = false // ties may extend the range: keep every row
+	}
+	if !ctx.Batch {
+		r.ttl.open(ctx)
 	}
 	return nil
 }
@@ -170,23 +175,41 @@ func (r *Rank) ProcessBatch(_ int, b *types.Batch) error {
 		kinds = append(kinds, k)
 		rows = append(rows, vals)
 	}
+	now := r.ttl.now()
 	for i := 0; i < b.Len; i++ {
 		r.keyBuf = AppendRowKey(r.keyBuf[:0], b, r.PartitionKeys, i)
 		p := r.parts[string(r.keyBuf)]
+		if p != nil && r.expired(p, now) {
+			// its state expired: the partition starts afresh, silently
+			r.drop(string(r.keyBuf), p)
+			p = nil
+		}
+		retract := b.Kind(i).IsRetract()
 		if p == nil {
+			if retract && !r.Ctx.Batch {
+				continue // nothing to retract from (or its state expired)
+			}
 			p = &rankPartition{}
 			r.parts[string(r.keyBuf)] = p
-			r.order = append(r.order, p)
+			if r.Ctx.Batch {
+				r.order = append(r.order, p)
+			}
 		}
 		vals := b.Row(i, r.Types).Values
-		if b.Kind(i).IsRetract() {
+		if retract {
+			found := false
 			for k, row := range p.rows {
 				if rowValuesEqual(row.vals, vals) {
 					p.rows = append(p.rows[:k], p.rows[k+1:]...)
 					r.nRows--
+					found = true
 					break
 				}
 			}
+			if !found {
+				continue // the row was not kept (or its state expired)
+			}
+			r.written(p, now)
 		} else {
 			r.seq++
 			nr := &rankRow{vals: vals, seq: r.seq}
@@ -203,6 +226,7 @@ func (r *Rank) ProcessBatch(_ int, b *types.Batch) error {
 				p.rows = p.rows[:r.RankEnd]
 				r.nRows--
 			}
+			r.written(p, now)
 		}
 		if r.Ctx.Batch {
 			continue
@@ -219,6 +243,9 @@ func (r *Rank) ProcessBatch(_ int, b *types.Batch) error {
 		}
 		r.diff(p.visible, next, emit)
 		p.visible = next
+		if len(p.rows) == 0 && !r.Ctx.Batch {
+			delete(r.parts, string(r.keyBuf)) // emptied by retractions
+		}
 	}
 	r.Ctx.ReportState(r.StateSize())
 	if len(rows) == 0 {

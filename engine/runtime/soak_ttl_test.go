@@ -241,4 +241,86 @@ func TestSoakStateTTL(t *testing.T) {
 			t.Errorf("reported state keys %d", got)
 		}
 	})
+	t.Run("dedup", func(t *testing.T) {
+		// keep-last on proctime: every row writes its key's state
+		op := &Deduplicate{Keys: []int{0}, KeyTypes: []*types.DataType{types.BigIntType()},
+			Types: []*types.DataType{types.BigIntType(), types.StringType()}, KeepLast: true}
+		s := newSoak(t, op)
+		push := func(from int) error {
+			bb := types.NewBatchBuilder(op.Types)
+			for r := from; r < from+s.batch; r++ {
+				// each key comes twice, 10 batches apart
+				k := r
+				if r%2 == 1 && r >= 20*s.batch {
+					k = r - 10*s.batch
+				}
+				if err := bb.Append(types.Insert, []any{int64(k % 100_000_000), "v"}); err != nil {
+					return err
+				}
+			}
+			return op.ProcessBatch(0, bb.Build())
+		}
+		sizes := func() map[string]int64 {
+			keys, _ := op.StateSize()
+			return map[string]int64{"keys": keys, "key ids": int64(op.n), "rows kept": int64(len(op.rows)), "ttl slots": int64(len(op.ttl.last))}
+		}
+		// expired keys leave at once; their ids are reused
+		s.run(push, sizes, s.window()+2*int64(s.batch))
+	})
+	t.Run("rank", func(t *testing.T) {
+		// a Top-2 per key over insert-only input, two rows a key
+		op := &Rank{PartitionKeys: []int{0}, Keys: []SortKey{{Col: 1, Desc: true}},
+			Types: []*types.DataType{types.BigIntType(), types.BigIntType()}, RankStart: 1, RankEnd: 2, AppendOnly: true}
+		s := newSoak(t, op)
+		push := func(from int) error {
+			bb := types.NewBatchBuilder(op.Types)
+			for r := from; r < from+s.batch; r++ {
+				for n := 0; n < 2; n++ {
+					if err := bb.Append(types.Insert, []any{int64(r % 100_000_000), int64(n)}); err != nil {
+						return err
+					}
+				}
+			}
+			return op.ProcessBatch(0, bb.Build())
+		}
+		sizes := func() map[string]int64 {
+			keys, _ := op.StateSize()
+			return map[string]int64{"partitions": keys, "rows kept": op.nRows / 2, "batch order": int64(len(op.order))}
+		}
+		// expired partitions leave at once (rows kept: two per partition,
+		// halved to compare with the bound)
+		s.run(push, sizes, s.window()+2*int64(s.batch))
+	})
+	t.Run("upsert", func(t *testing.T) {
+		// two rows a key (+I, +U); a tenth of the keys deleted 20 batches on
+		ts := []*types.DataType{types.BigIntType(), types.StringType()}
+		op := &SinkUpsertMaterializer{Keys: []int{0}, KeyTypes: ts[:1], Types: ts}
+		s := newSoak(t, op)
+		push := func(from int) error {
+			bb := types.NewBatchBuilder(ts)
+			for r := from; r < from+s.batch; r++ {
+				k := int64(r % 100_000_000)
+				if err := bb.Append(types.Insert, []any{k, "a"}); err != nil {
+					return err
+				}
+				if err := bb.Append(types.UpdateAfter, []any{k, "b"}); err != nil {
+					return err
+				}
+			}
+			for r := from - 20*s.batch; r >= 0 && r < from-19*s.batch; r += 10 {
+				if err := bb.Append(types.Delete, []any{int64(r % 100_000_000), "b"}); err != nil {
+					return err
+				}
+			}
+			return op.ProcessBatch(0, bb.Build())
+		}
+		sizes := func() map[string]int64 {
+			keys, _ := op.StateSize()
+			// rows: two a key, halved to compare with the bound; the store
+			// is compacted once removed rows are the majority (and 4,096)
+			return map[string]int64{"keys": keys, "key slots": int64(len(op.rows)), "rows held": op.live / 2,
+				"rows stored": (int64(op.store.Len()) - 4096) / 4}
+		}
+		s.run(push, sizes, s.window()+2*int64(s.batch))
+	})
 }

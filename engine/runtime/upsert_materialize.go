@@ -30,6 +30,9 @@ type SinkUpsertMaterializer struct {
 	rows  [][]int32 // per key: store ids of its rows, oldest first
 	store *RowStore
 	live  int64
+	// state TTL and id reuse (upsert_materialize_ttl.go)
+	ttl  ttlState
+	free []int32
 }
 
 // Open implements Operator.
@@ -37,6 +40,9 @@ func (m *SinkUpsertMaterializer) Open(ctx *OpContext, out Output) error {
 	m.BaseOperator.Open(ctx, out)
 	m.index = newGroupIndex(m.Keys, m.KeyTypes)
 	m.store = NewRowStore(m.Types)
+	if !ctx.Batch {
+		m.ttl.open(ctx)
+	}
 	return nil
 }
 
@@ -48,14 +54,15 @@ func (m *SinkUpsertMaterializer) ProcessBatch(_ int, b *types.Batch) error {
 		kinds = append(kinds, k)
 		ids = append(ids, id)
 	}
+	now := m.ttl.now()
 	for i := 0; i < b.Len; i++ {
 		kind := b.Kind(i)
 		if kind.IsAccumulate() {
-			g, isNew := m.index.lookup(b, i, m.n)
-			if isNew {
-				m.n++
-				m.rows = append(m.rows, nil)
+			g, isNew := m.lookup(b, i)
+			if !isNew && m.ttl.expired(g, now) {
+				m.clearRows(g) // expired: the key starts afresh (+I)
 			}
+			m.ttl.write(g, now)
 			id := m.store.Len()
 			m.store.Append(b, []int32{int32(i)})
 			m.live++
@@ -69,6 +76,13 @@ func (m *SinkUpsertMaterializer) ProcessBatch(_ int, b *types.Batch) error {
 		}
 		g, found := m.index.find(b, i)
 		if !found {
+			continue
+		}
+		if m.ttl.expired(g, now) {
+			// expired: nothing left to retract from
+			m.clearRows(g)
+			m.index.remove(b, i)
+			m.free = append(m.free, g)
 			continue
 		}
 		rs := m.rows[g]
@@ -91,16 +105,20 @@ func (m *SinkUpsertMaterializer) ProcessBatch(_ int, b *types.Batch) error {
 		case len(rs) == 0:
 			emit(types.Delete, removed)
 			m.index.remove(b, i)
+			m.rows[g] = nil
+			m.free = append(m.free, g)
+			continue
 		case last:
 			emit(types.UpdateAfter, rs[len(rs)-1])
 		}
+		m.ttl.write(g, now)
 	}
 	var out *types.Batch
 	if len(ids) > 0 {
 		out = &types.Batch{Cols: m.store.Gather(ids), Kinds: kinds, Len: len(ids)}
 	}
 	m.compact()
-	m.Ctx.ReportState(m.index.count(), m.store.Bytes())
+	m.Ctx.ReportState(m.StateSize())
 	if out == nil {
 		return nil
 	}
@@ -165,3 +183,28 @@ func (m *MaterializingSink) EndInput(in int) error { return m.Sink.EndInput(in) 
 
 // Close implements Operator.
 func (m *MaterializingSink) Close() error { return m.Sink.Close() }
+
+// NextProcessingTime implements ProcessingTimeOperator: the earlier of the
+// materializer's TTL cleanup and the sink's own timer.
+func (m *MaterializingSink) NextProcessingTime() (int64, bool) {
+	next, ok := m.Materializer.NextProcessingTime()
+	if s, isTimed := m.Sink.(ProcessingTimeOperator); isTimed {
+		if t, due := s.NextProcessingTime(); due && (!ok || t < next) {
+			next, ok = t, true
+		}
+	}
+	return next, ok
+}
+
+// OnProcessingTime implements ProcessingTimeOperator.
+func (m *MaterializingSink) OnProcessingTime(now int64) error {
+	if err := m.Materializer.OnProcessingTime(now); err != nil {
+		return err
+	}
+	if s, isTimed := m.Sink.(ProcessingTimeOperator); isTimed {
+		if t, due := s.NextProcessingTime(); due && t <= now {
+			return s.OnProcessingTime(now)
+		}
+	}
+	return nil
+}
