@@ -7,11 +7,15 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"sync"
 	"time"
+
+	"database/sql/driver"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
@@ -77,8 +81,12 @@ func connect(ctx context.Context, t *tableOptions) (conn, error) {
 			return nil, t.errorf("%v", err)
 		}
 		cfg.ConnectTimeout = timeout
+		cfg.BuildContextWatcherHandler = pgCancelHandler
 		c, err := pgx.ConnectConfig(cctx, cfg)
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			return nil, t.connectError(err, timeout)
 		}
 		return &pgConn{c: c}, nil
@@ -95,9 +103,39 @@ func connect(ctx context.Context, t *tableOptions) (conn, error) {
 	db.SetConnMaxLifetime(0)
 	if err := db.PingContext(cctx); err != nil {
 		db.Close()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, t.connectError(err, timeout)
 	}
-	return &myConn{db: db}, nil
+	m := &myConn{db: db, connector: connector, timeout: timeout}
+	// one session for the connection's life, whose id KILL QUERY names
+	// when a statement's context is cancelled
+	if m.c, err = db.Conn(cctx); err == nil {
+		err = m.c.QueryRowContext(cctx, "SELECT CONNECTION_ID()").Scan(&m.id)
+	}
+	if err != nil {
+		m.close()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, t.connectError(err, timeout)
+	}
+	return m, nil
+}
+
+// cancelGrace is how long a cancelled statement's connection waits for the
+// server to confirm the cancellation before it is closed.
+const cancelGrace = 500 * time.Millisecond
+
+// pgCancelHandler makes a cancelled context reach the server: pgx sends a
+// CancelRequest for the running statement (the server stops it, also while
+// it waits for a lock or sleeps) and closes the socket after cancelGrace
+// if the server has not answered by then. pgx's default only closes the
+// socket, which leaves the statement running on the server until it next
+// writes to the client.
+func pgCancelHandler(c *pgconn.PgConn) ctxwatch.Handler {
+	return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: cancelGrace}
 }
 
 // connectError turns a driver's connection failure into one message
@@ -355,25 +393,78 @@ func (r *pgCursorRows) close() {
 
 // --- MySQL and MariaDB on database/sql ---
 
+// myConn is one session (a *sql.Conn pinned for the connection's life).
+// go-sql-driver answers a cancelled context by closing the socket, which
+// the server notices only when it next writes to the client: a statement
+// waiting for a lock or computing goes on. So a cancelled statement is
+// also stopped on the server with KILL QUERY <id> from a second, short
+// connection.
 type myConn struct {
-	db *sql.DB
+	db        *sql.DB
+	c         *sql.Conn
+	id        int64 // CONNECTION_ID() of c
+	connector driver.Connector
+	timeout   time.Duration
+	kills     sync.WaitGroup // KILL QUERYs in flight; close waits for them
 }
 
-func (m *myConn) close() { _ = m.db.Close() }
+func (m *myConn) close() {
+	if m.c != nil {
+		_ = m.c.Close()
+	}
+	_ = m.db.Close()
+	m.kills.Wait()
+}
+
+// watch kills the session's statement on the server if ctx is cancelled
+// before the returned stop is called (the statement's end).
+func (m *myConn) watch(ctx context.Context) (stop func()) {
+	if m.id == 0 {
+		return func() {}
+	}
+	m.kills.Add(1)
+	unregister := context.AfterFunc(ctx, func() {
+		defer m.kills.Done()
+		m.killQuery()
+	})
+	return func() {
+		if unregister() {
+			m.kills.Done()
+		}
+	}
+}
+
+// killQuery runs KILL QUERY on the session from a new connection, bounded
+// by the connection timeout; errors are ignored (the session may be gone).
+func (m *myConn) killQuery() {
+	ctx, cancel := context.WithTimeout(context.Background(), m.timeout)
+	defer cancel()
+	c, err := m.connector.Connect(ctx)
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	if ex, ok := c.(driver.ExecerContext); ok {
+		_, _ = ex.ExecContext(ctx, fmt.Sprintf("KILL QUERY %d", m.id), nil)
+	}
+}
 
 func (m *myConn) query(ctx context.Context, q string, args []any, mode queryMode) (resultRows, error) {
 	var tx *sql.Tx
 	var rows *sql.Rows
 	var err error
+	stop := m.watch(ctx)
 	if mode.inTx {
-		if tx, err = m.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}); err != nil {
+		if tx, err = m.c.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}); err != nil {
+			stop()
 			return nil, err
 		}
 		rows, err = tx.QueryContext(ctx, q, args...)
 	} else {
-		rows, err = m.db.QueryContext(ctx, q, args...)
+		rows, err = m.c.QueryContext(ctx, q, args...)
 	}
 	if err != nil {
+		stop()
 		if tx != nil {
 			_ = tx.Rollback()
 		}
@@ -381,6 +472,7 @@ func (m *myConn) query(ctx context.Context, q string, args []any, mode queryMode
 	}
 	cts, err := rows.ColumnTypes()
 	if err != nil {
+		stop()
 		rows.Close()
 		if tx != nil {
 			_ = tx.Rollback()
@@ -391,7 +483,7 @@ func (m *myConn) query(ctx context.Context, q string, args []any, mode queryMode
 	for i, ct := range cts {
 		cols[i] = dbColumn{name: ct.Name(), typ: strings.ToLower(ct.DatabaseTypeName())}
 	}
-	r := &myRows{rows: rows, tx: tx, cols: cols, vals: make([]any, len(cols)), ptrs: make([]any, len(cols))}
+	r := &myRows{rows: rows, tx: tx, cols: cols, vals: make([]any, len(cols)), ptrs: make([]any, len(cols)), stop: stop}
 	for i := range r.vals {
 		r.ptrs[i] = &r.vals[i]
 	}
@@ -399,7 +491,9 @@ func (m *myConn) query(ctx context.Context, q string, args []any, mode queryMode
 }
 
 func (m *myConn) execBatch(ctx context.Context, stmts []statement) error {
-	tx, err := m.db.BeginTx(ctx, nil)
+	stop := m.watch(ctx)
+	defer stop()
+	tx, err := m.c.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -432,6 +526,7 @@ type myRows struct {
 	cols []dbColumn
 	vals []any
 	ptrs []any
+	stop func() // ends the KILL QUERY watch of the statement
 }
 
 func (r *myRows) columns() []dbColumn { return r.cols }
@@ -451,6 +546,10 @@ func (r *myRows) close() {
 	if r.tx != nil {
 		_ = r.tx.Rollback()
 		r.tx = nil
+	}
+	if r.stop != nil {
+		r.stop()
+		r.stop = nil
 	}
 }
 

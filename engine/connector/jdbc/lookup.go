@@ -116,6 +116,9 @@ func (l *lookuper) Lookup(ctx context.Context, key []any) (*types.Batch, error) 
 			break
 		}
 	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if de, ok := err.(*connector.DataError); ok {
 		return nil, de
 	}

@@ -55,6 +55,7 @@ func (s *Sink) Open(ctx context.Context, spec connector.WriteSpec, index int) (c
 		return nil, err
 	}
 	w.c = c
+	w.ctx = ctx
 	if s.t.flushInterval > 0 && s.t.flushMaxRows != 1 {
 		w.stop = make(chan struct{})
 		w.stopped = make(chan struct{})
@@ -76,6 +77,10 @@ type writer struct {
 	keyIdx                          []int
 	insertSQL, upsertSQL, deleteSQL string
 
+	// ctx is the job's (Open's): the timer's flushes and Commit's last
+	// one end when the job is cancelled, also while the database makes
+	// them wait (a row lock another transaction holds)
+	ctx     context.Context
 	mu      sync.Mutex
 	c       conn
 	rows    []bufferedRow
@@ -197,7 +202,7 @@ func (w *writer) flushLocked(ctx context.Context) error {
 			w.count = 0
 			return nil
 		}
-		if permanent(err) {
+		if permanent(err) || ctx.Err() == context.Canceled {
 			break
 		}
 	}
@@ -205,6 +210,10 @@ func (w *writer) flushLocked(ctx context.Context) error {
 	w.rows = w.rows[:0]
 	clear(w.keyOf)
 	w.count = 0
+	if ctx.Err() == context.Canceled {
+		// the job was cancelled: not a failure of the database
+		return ctx.Err()
+	}
 	if !formatted {
 		err = w.t.queryError("writing", err)
 	}
@@ -226,7 +235,7 @@ func (w *writer) flushLoop() {
 		case <-tick.C:
 			w.mu.Lock()
 			if w.err == nil && !w.closed && len(w.rows) > 0 {
-				ctx, cancel := context.WithTimeout(context.Background(), w.t.maxRetryTimeout*time.Duration(w.t.sinkRetries+2))
+				ctx, cancel := context.WithTimeout(w.ctx, w.t.maxRetryTimeout*time.Duration(w.t.sinkRetries+2))
 				w.err = w.flushLocked(ctx)
 				cancel()
 			}
@@ -254,7 +263,7 @@ func (w *writer) Commit() error {
 	}
 	err := w.err
 	if err == nil {
-		err = w.flushLocked(context.Background())
+		err = w.flushLocked(w.ctx)
 	}
 	w.closed = true
 	if w.c != nil {

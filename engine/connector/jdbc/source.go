@@ -272,6 +272,10 @@ func (s *Source) Open(ctx context.Context, split connector.Split, spec connector
 	if err != nil {
 		cancel()
 		c.close()
+		if ctx.Err() != nil {
+			// cancelled: the server's "canceling statement" is not a failure
+			return nil, ctx.Err()
+		}
 		return nil, s.t.queryError("SELECT", err)
 	}
 	r := &reader{t: s.t, c: c, rows: rows, names: names, ts: ts, split: split.String(), cancel: cancel}
@@ -324,11 +328,11 @@ func (r *reader) Next(ctx context.Context) (*types.Batch, error) {
 	deadline := time.Now().Add(200 * time.Millisecond)
 	for bb.Len() < readerBatchRows {
 		if !r.rows.next() {
-			if err := r.rows.err(); err != nil {
-				return nil, r.t.queryError("SELECT", err)
-			}
 			if err := ctx.Err(); err != nil {
 				return nil, err
+			}
+			if err := r.rows.err(); err != nil {
+				return nil, r.t.queryError("SELECT", err)
 			}
 			r.done = true
 			break
@@ -387,11 +391,11 @@ func (r *reader) nextFast(ctx context.Context) (*types.Batch, error) {
 	n := 0
 	for n < readerBatchRows {
 		if !r.rows.next() {
-			if err := r.rows.err(); err != nil {
-				return nil, r.t.queryError("SELECT", err)
-			}
 			if err := ctx.Err(); err != nil {
 				return nil, err
+			}
+			if err := r.rows.err(); err != nil {
+				return nil, r.t.queryError("SELECT", err)
 			}
 			r.done = true
 			break

@@ -244,8 +244,8 @@ func (t *tableOptions) brokerError(what string, err error) error {
 // topicPartitions lists the partitions of the table's topics (or of the
 // topics matching topic-pattern), sorted by topic and partition. A missing
 // topic is an error.
-func (t *tableOptions) topicPartitions(ctx context.Context, adm *kadm.Client) (map[string][]int32, error) {
-	ctx, cancel := context.WithTimeout(ctx, t.apiTimeout())
+func (t *tableOptions) topicPartitions(parent context.Context, adm *kadm.Client) (map[string][]int32, error) {
+	ctx, cancel := context.WithTimeout(parent, t.apiTimeout())
 	defer cancel()
 	var details kadm.TopicDetails
 	var err error
@@ -255,6 +255,10 @@ func (t *tableOptions) topicPartitions(ctx context.Context, adm *kadm.Client) (m
 		details, err = adm.ListTopics(ctx, t.topics...)
 	}
 	if err != nil {
+		if parent.Err() != nil {
+			// the job was cancelled while the brokers did not answer
+			return nil, parent.Err()
+		}
 		return nil, t.brokerError("cannot list the topics", err)
 	}
 	out := map[string][]int32{}

@@ -476,9 +476,16 @@ func (w *writer) Commit() error {
 	if w.buf != nil {
 		w.flushBuffer()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), w.s.t.apiTimeout()+5*time.Second)
+	// the job's context bounds the flush too: a cancelled job does not
+	// wait for a broker that does not answer
+	ctx, cancel := context.WithTimeout(w.ctx, w.s.t.apiTimeout()+5*time.Second)
 	defer cancel()
 	if err := w.cl.Flush(ctx); err != nil {
+		if w.ctx.Err() != nil {
+			w.closed = true
+			w.cl.Close()
+			return w.ctx.Err()
+		}
 		w.setErr(w.s.t.brokerError("cannot flush the records written", err))
 	}
 	w.closed = true

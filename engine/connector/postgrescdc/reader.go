@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pglogrepl"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/riffle-sql/riffle/engine/connector"
@@ -100,8 +101,20 @@ func (t *tableOptions) connConfig(replication bool) (*pgconn.Config, error) {
 	if replication {
 		cfg.RuntimeParams["replication"] = "database"
 	}
+	// a cancelled context reaches the server: pgx sends a CancelRequest
+	// (which stops a statement waiting for a lock, or CREATE_REPLICATION_SLOT
+	// waiting for the transactions that run when it starts) and closes the
+	// socket if the server has not answered within cancelGrace; pgx's
+	// default only closes the socket and the server goes on waiting
+	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: cancelGrace}
+	}
 	return cfg, nil
 }
+
+// cancelGrace is how long a cancelled statement's connection waits for the
+// server to confirm the cancellation before it is closed.
+const cancelGrace = 500 * time.Millisecond
 
 // connectError describes a failed connection: unreachable server, wrong
 // password, missing database.
@@ -390,6 +403,11 @@ func openReader(ctx context.Context, s *Source, spec connector.ReadSpec) (_ *rea
 	defer func() {
 		if err != nil {
 			r.closeConns()
+			if ctx.Err() != nil {
+				// cancelled while the server made the reader wait (a lock,
+				// a slot waiting for running transactions): not a failure
+				err = ctx.Err()
+			}
 		}
 	}()
 	if r.conn, err = t.connectRegular(ctx); err != nil {
