@@ -12,6 +12,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/internal/testwait"
 )
 
 // stream is a running streaming query read row by row.
@@ -66,9 +67,8 @@ func (s *stream) next(n int) []string {
 // progress polls the source's per-split progress until ok accepts it.
 func (s *stream) progress(ok func([]connector.SplitProgress) bool) []connector.SplitProgress {
 	s.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
 	var last []connector.SplitProgress
-	for time.Now().Before(deadline) {
+	if testwait.Poll(20*time.Second, func() bool {
 		for _, m := range s.res.GetJobClient().Metrics() {
 			if m == nil {
 				continue
@@ -76,11 +76,13 @@ func (s *stream) progress(ok func([]connector.SplitProgress) bool) []connector.S
 			if p := m.SplitProgress(); p != nil {
 				last = p
 				if ok(p) {
-					return p
+					return true
 				}
 			}
 		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
+		return false
+	}) {
+		return last
 	}
 	s.t.Fatalf("progress never matched; last %+v", last)
 	return nil
