@@ -50,7 +50,11 @@ func PrintTableau(w io.Writer, schema *TableSchema, rows Rows, opts TableauOptio
 	if zone == nil {
 		zone = time.Local
 	}
-	p := &tableauPrinter{names: schema.names, types: schema.types, streaming: opts.Streaming, maxWidth: mw, zone: zone, nullAsEmpty: opts.NullAsEmpty}
+	names := make([]string, len(schema.names))
+	for i, n := range schema.names {
+		names[i] = validText(n)
+	}
+	p := &tableauPrinter{names: names, types: schema.types, streaming: opts.Streaming, maxWidth: mw, zone: zone, nullAsEmpty: opts.NullAsEmpty}
 	return p.print(w, rows)
 }
 
@@ -64,12 +68,37 @@ type tableauPrinter struct {
 }
 
 // FormatCell renders one value as the SQL Client shows it (NULL as
-// "<NULL>").
+// "<NULL>"). The text is valid UTF-8: each byte of a string (or of a
+// string inside an ARRAY, MAP or ROW) that is not part of a UTF-8 sequence
+// is shown as U+FFFD, as --format csv and json and the gateway's JSON
+// write it, and as Flink shows the Java string it decoded from such bytes.
 func FormatCell(v any, t *types.DataType, zone *time.Location) string {
 	if v == nil {
 		return "<NULL>"
 	}
-	return expr.FormatSQL(v, t, zone)
+	return validText(expr.FormatSQL(v, t, zone))
+}
+
+// validText returns s with each byte that is not part of a valid UTF-8
+// sequence replaced by U+FFFD (one for each byte, as encoding/json and
+// the CSV writers do; strings.ToValidUTF8 would replace a run by one); s
+// itself when it is valid.
+func validText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 func (p *tableauPrinter) cell(v any, t *types.DataType) string {
@@ -115,13 +144,16 @@ func runeWidth(r rune) int {
 // fit (Flink's TableauStyle.truncateString).
 func truncateToWidth(s string, w int) string {
 	used, end := 0, 0
-	for i, r := range s {
+	for end < len(s) {
+		// the byte length of what was read, not of the rune: an invalid
+		// byte reads as U+FFFD (3 bytes) but is one
+		r, n := utf8.DecodeRuneInString(s[end:])
 		rw := runeWidth(r)
 		if used+rw > w {
 			break
 		}
 		used += rw
-		end = i + utf8.RuneLen(r)
+		end += n
 	}
 	return strings.Repeat(" ", w-used) + s[:end]
 }
