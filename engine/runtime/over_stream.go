@@ -46,6 +46,11 @@ type StreamOver struct {
 	wm      int64
 	clock   Clock
 	out     overOut
+	// state retention (over_stream_ttl.go)
+	ttl     ttlState // ttl.last is unused
+	cleanup []int64  // per partition: when its state is cleaned (0: never)
+	free    []int32
+	reuse   bool
 }
 
 type overRow struct {
@@ -70,6 +75,10 @@ func (o *StreamOver) Open(ctx *OpContext, out Output) error {
 		}
 		o.accs = append(o.accs, acc)
 	}
+	if !ctx.Batch {
+		o.ttl.open(ctx)
+	}
+	o.reuse = canReset(o.accs)
 	return nil
 }
 
@@ -94,20 +103,13 @@ func (o *StreamOver) ProcessBatch(_ int, b *types.Batch) error {
 	late := int64(0)
 	var ready []overRow // proctime: rows to process now
 	var readyParts []int32
+	now := o.ttl.now()
 	for i := 0; i < b.Len; i++ {
 		if valid != nil && !vector.BitIsSet(valid, i) {
 			continue
 		}
-		pid, isNew := o.index.lookup(b, i, o.nParts)
-		if isNew {
-			o.nParts++
-			for _, acc := range o.accs {
-				acc.resize(int(o.nParts))
-			}
-			o.pending = append(o.pending, nil)
-			o.isWait = append(o.isWait, false)
-			o.frame = append(o.frame, nil)
-		}
+		pid := o.partition(b, i, now)
+		o.touch(pid, now)
 		r := overRow{ts: ts[i], b: b, row: int32(i)}
 		if !o.Rowtime {
 			ready = append(ready, r)
@@ -234,6 +236,9 @@ func (o *StreamOver) ProcessWatermark(_ int, wm int64) error {
 				o.process(pid, rows[i:j])
 				i = j
 			}
+			if n > 0 {
+				o.touch(pid, o.ttl.now())
+			}
 			o.pending[pid] = append([]overRow(nil), rows[n:]...)
 			if len(o.pending[pid]) > 0 {
 				still = append(still, pid)
@@ -276,7 +281,7 @@ func (o *StreamOver) StateSize() (int64, int64) {
 	for _, f := range o.frame {
 		rows += int64(len(f))
 	}
-	return int64(o.nParts), bytes + rows*24
+	return o.index.count(), bytes + rows*24
 }
 
 // overOut collects output rows: input rows (by reference) plus values.

@@ -323,4 +323,29 @@ func TestSoakStateTTL(t *testing.T) {
 		}
 		s.run(push, sizes, s.window()+2*int64(s.batch))
 	})
+	t.Run("over", func(t *testing.T) {
+		// SUM(v) OVER (PARTITION BY k ORDER BY proctime), two rows a key
+		in := []*types.DataType{types.BigIntType(), types.BigIntType(), types.TimestampType(3)}
+		op := &StreamOver{PartitionKeys: []int{0}, KeyTypes: in[:1], InTypes: in, TimeCol: 2,
+			Frame: OverFrame{Rows: true, Lower: FrameBound{Kind: UnboundedPreceding}, Upper: FrameBound{Kind: CurrentRow}},
+			Calls: []OverCall{{Func: "SUM", Args: []int{1}, ArgTypes: in[1:2], Type: types.BigIntType(), Filter: -1}}}
+		s := newSoak(t, op)
+		push := func(from int) error {
+			bb := types.NewBatchBuilder(in)
+			for r := from; r < from+s.batch; r++ {
+				for n := 0; n < 2; n++ {
+					if err := bb.Append(types.Insert, []any{int64(r % 100_000_000), int64(n), ms(0)}); err != nil {
+						return err
+					}
+				}
+			}
+			return op.ProcessBatch(0, bb.Build())
+		}
+		sizes := func() map[string]int64 {
+			keys, _ := op.StateSize()
+			return map[string]int64{"partitions": keys, "partition ids": int64(op.nParts), "cleanup slots": int64(len(op.cleanup))}
+		}
+		// expired partitions leave at once; their ids are reused
+		s.run(push, sizes, s.window()+2*int64(s.batch))
+	})
 }
