@@ -95,6 +95,9 @@ var rulesCatalogDDL = []string{
 	`CREATE TABLE asks (item STRING, price DECIMAL(10, 2), asktime TIMESTAMP(3),
 		WATERMARK FOR asktime AS asktime - INTERVAL '1' SECOND
 	) WITH ('connector' = 'datagen')`,
+	// a table with metadata columns
+	`CREATE TABLE events (id INT, payload STRING, part INT METADATA FROM 'partition' VIRTUAL, off BIGINT METADATA FROM 'offset' VIRTUAL)
+		WITH ('connector' = 'kafka', 'topic' = 'events', 'properties.bootstrap.servers' = '127.0.0.1:9', 'format' = 'json')`,
 	// a partitioned table
 	`CREATE TABLE logs (id INT, msg STRING, dt STRING, hr INT) PARTITIONED BY (dt, hr)
 		WITH ('connector' = 'filesystem', 'path' = '/nonexistent/logs', 'format' = 'csv')`,
