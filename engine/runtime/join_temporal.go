@@ -163,6 +163,17 @@ type TemporalJoin struct {
 	versions map[int32][]temporalVersion
 	wms      *WatermarkTracker
 	nPending int64
+	// state retention (join_temporal_ttl.go): per key, the cleanup time
+	// and the event-time timer
+	ttl       ttlState // ttl.last is unused
+	cleanupAt map[int32]int64
+	evTimer   map[int32]int64
+	// nVersions counts the versions held; multi holds the keys with more
+	// than one (the only ones the watermark can prune); nextKeyScan is the
+	// key count at which compactKeys looks again
+	nVersions   int64
+	multi       map[int32]struct{}
+	nextKeyScan int32
 }
 
 type temporalRow struct {
@@ -184,6 +195,12 @@ func (j *TemporalJoin) Open(ctx *OpContext, out Output) error {
 	j.right = NewRowStore(j.Spec.RightTypes)
 	j.pending = map[int32][]temporalRow{}
 	j.versions = map[int32][]temporalVersion{}
+	j.cleanupAt = map[int32]int64{}
+	j.evTimer = map[int32]int64{}
+	j.multi = map[int32]struct{}{}
+	if !ctx.Batch {
+		j.ttl.open(ctx)
+	}
 	j.wms = NewWatermarkTracker(2)
 	if j.Spec.Residual != nil {
 		ev, err := expr.Compile(j.Spec.Residual)
@@ -206,8 +223,10 @@ func (j *TemporalJoin) ProcessBatch(side int, b *types.Batch) error {
 	ts, _ := timestampsMillis(b.Cols[timeCol])
 	base := store.Len()
 	store.Append(b, nil)
+	now := j.ttl.now()
 	for i, k := range ids {
 		row := base + int32(i)
+		j.arrive(k, ts[i], now)
 		if side == 0 {
 			if !b.Kind(i).IsAccumulate() {
 				return fmt.Errorf("TemporalJoin doesn't support consuming update and delete changes on its left input")
@@ -226,6 +245,10 @@ func (j *TemporalJoin) ProcessBatch(side int, b *types.Batch) error {
 		copy(vs[pos+1:], vs[pos:])
 		vs[pos] = v
 		j.versions[k] = vs
+		j.nVersions++
+		if len(vs) > 1 {
+			j.multi[k] = struct{}{}
+		}
 	}
 	return nil
 }
@@ -292,13 +315,20 @@ func (j *TemporalJoin) fire(wm int64) error {
 		}
 	}
 	// versions older than the one valid at the watermark are not needed
-	for k, vs := range j.versions {
+	for k := range j.multi {
+		vs := j.versions[k]
 		pos := sort.Search(len(vs), func(x int) bool { return vs[x].t > wm }) - 1
 		if pos > 0 {
-			j.versions[k] = append([]temporalVersion(nil), vs[pos:]...)
+			vs = append([]temporalVersion(nil), vs[pos:]...)
+			j.versions[k] = vs
+			j.nVersions -= int64(pos)
+		}
+		if len(vs) <= 1 {
+			delete(j.multi, k)
 		}
 	}
-	j.Ctx.ReportState(int64(len(j.versions)), j.left.Bytes()+j.right.Bytes())
+	j.onEventTime(wm)
+	j.Ctx.ReportState(j.StateSize())
 	if len(lRows) == 0 {
 		return nil
 	}
@@ -350,10 +380,7 @@ func (j *TemporalJoin) StateSize() (int64, int64) {
 // never read again.
 func (j *TemporalJoin) compact() {
 	liveLeft := j.nPending
-	liveRight := int64(0)
-	for _, vs := range j.versions {
-		liveRight += int64(len(vs))
-	}
+	liveRight := j.nVersions
 	if dead := int64(j.left.Len()) - liveLeft; dead >= 4096 && dead >= liveLeft {
 		var keep []int32
 		for k, rows := range j.pending {
@@ -376,6 +403,7 @@ func (j *TemporalJoin) compact() {
 		}
 		j.right = rebuildStore(j.right, keep)
 	}
+	j.compactKeys()
 }
 
 // rebuildStore returns a store holding rows keep of s, in that order.

@@ -348,4 +348,55 @@ func TestSoakStateTTL(t *testing.T) {
 		// expired partitions leave at once; their ids are reused
 		s.run(push, sizes, s.window()+2*int64(s.batch))
 	})
+	t.Run("temporal", func(t *testing.T) {
+		// every key gets a version and, 10 batches on, a left row; the
+		// watermark follows the simulated clock
+		lt := []*types.DataType{types.BigIntType(), types.TimestampType(3)}
+		rt := []*types.DataType{types.BigIntType(), types.TimestampType(3), types.StringType()}
+		op := &TemporalJoin{Spec: JoinSpec{Kind: LeftJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: lt, RightTypes: rt},
+			LeftTime: 1, RightTime: 1, NumLeft: 2}
+		s := newSoak(t, op)
+		start := s.clock.Now().UnixMilli()
+		at := func(r int) time.Time { return ms(start + int64(r)*1000/int64(s.rate)) }
+		push := func(from int) error {
+			rb := types.NewBatchBuilder(rt)
+			lb := types.NewBatchBuilder(lt)
+			for r := from; r < from+s.batch; r++ {
+				if err := rb.Append(types.Insert, []any{int64(r % 100_000_000), at(r), "v"}); err != nil {
+					return err
+				}
+				if l := r - 10*s.batch; l >= 0 {
+					if err := lb.Append(types.Insert, []any{int64(l % 100_000_000), at(r)}); err != nil {
+						return err
+					}
+				}
+			}
+			if err := op.ProcessBatch(1, rb.Build()); err != nil {
+				return err
+			}
+			if err := op.ProcessBatch(0, lb.Build()); err != nil {
+				return err
+			}
+			wm := start + int64(from+s.batch)*1000/int64(s.rate)
+			for side := 0; side < 2; side++ {
+				if err := op.ProcessWatermark(side, wm); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		sizes := func() map[string]int64 {
+			keys, _ := op.StateSize()
+			return map[string]int64{"keys with versions": keys, "key index": int64(op.keys.n), "cleanups": int64(len(op.cleanupAt)),
+				"right rows stored": int64(op.right.Len()) / 2}
+		}
+		// a key is cleaned 1.5 TTL after its last row, by a timer that runs
+		// at most every TTL/8: 13/8 windows of keys; empty keys leave the
+		// index once they are the majority (looked for every half minimum)
+		live := s.window() * 13 / 8
+		s.run(push, sizes, 2*(live+int64(s.batch))+int64(joinKeyCompactMin)*3/2)
+		if s.out.rows < int64(s.rows)/2 {
+			t.Errorf("%d rows joined", s.out.rows)
+		}
+	})
 }
