@@ -54,7 +54,7 @@ func TestGoldenScriptsOnFlink(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden scripts: %v", err)
 	}
-	newEngine := sqltest.GatewayEngine(f.Gateway, "riffle-golden")
+	newEngine := sqltest.GatewayEngine(sqltest.Gateway{Endpoint: f.Gateway}, "riffle-golden")
 	sqltest.StatementTimeout = 3 * time.Minute
 	var tally sqltest.Tally
 	t.Run("scripts", func(t *testing.T) {

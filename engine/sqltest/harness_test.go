@@ -113,16 +113,26 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-// LoopbackGateway serves on 127.0.0.1 while its test runs and stops when
-// it ends; GatewayEngine opens a session on it in streaming mode and UTC.
+// LoopbackGateway serves on 127.0.0.1, with a bearer token, while its test
+// runs and stops when it ends; GatewayEngine opens a session on it in
+// streaming mode and UTC.
 func TestLoopbackGateway(t *testing.T) {
-	var endpoint string
+	var gw Gateway
 	t.Run("serve", func(t *testing.T) {
-		endpoint = LoopbackGateway(t)
-		if !strings.HasPrefix(endpoint, "http://127.0.0.1:") {
-			t.Fatalf("endpoint %q", endpoint)
+		gw = LoopbackGateway(t)
+		if !strings.HasPrefix(gw.Endpoint, "http://127.0.0.1:") || len(gw.Token) < 32 {
+			t.Fatalf("gateway %+v", gw)
 		}
-		eng := GatewayEngine(endpoint, "harness")(t)
+		// a request without the token is refused
+		resp, err := http.Get(gw.Endpoint + "/v1/info")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("without the token: %s, want 401", resp.Status)
+		}
+		eng := GatewayEngine(gw, "harness")(t)
 		defer eng.Close()
 		// the op column says streaming mode; epoch 0 at midnight, UTC (TIMESTAMP_LTZ(3))
 		got := Exec(context.Background(), eng, "SELECT TO_TIMESTAMP_LTZ(0, 0) AS t")
@@ -137,9 +147,9 @@ func TestLoopbackGateway(t *testing.T) {
 		}
 	})
 	client := &http.Client{Timeout: 10 * time.Second}
-	resp, err := client.Get(endpoint + "/v1/info")
+	resp, err := client.Get(gw.Endpoint + "/v1/info")
 	if err == nil {
 		resp.Body.Close()
-		t.Fatalf("the gateway at %s still answers after its test ended (status %s)", endpoint, resp.Status)
+		t.Fatalf("the gateway at %s still answers after its test ended (status %s)", gw.Endpoint, resp.Status)
 	}
 }

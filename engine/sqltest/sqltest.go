@@ -286,22 +286,32 @@ func EmbeddedEngine() NewEngine {
 	}
 }
 
-// GatewayEngine returns a NewEngine for a SQL Gateway at endpoint
-// ("http://host:port": Riffle's `riffle gateway`, see LoopbackGateway, or
-// Apache Flink's): each script gets its own session, opened through
-// gateway.Connect with SessionProperties and named sessionName ("" for
-// the gateway's default name), so that statements, rows and errors travel
-// the REST API and its JSON row format before the harness renders them as
-// it renders the embedded engine's. The session is closed when the script
-// ends; failing to open it within a minute fails the script's test.
-func GatewayEngine(endpoint, sessionName string) NewEngine {
+// Gateway is a SQL Gateway the harness reaches: Riffle's `riffle gateway`
+// (see LoopbackGateway) or Apache Flink's.
+type Gateway struct {
+	// Endpoint is the REST endpoint, "http://host:port".
+	Endpoint string
+	// Token is the bearer token every request carries, "" for none
+	// (Flink's SQL Gateway has no authentication).
+	Token string
+}
+
+// GatewayEngine returns a NewEngine for the SQL Gateway gw: each script
+// gets its own session, opened through gateway.Connect (the client of
+// `riffle sql --endpoint` and of the workbench's gateway connections)
+// with SessionProperties and named sessionName ("" for the gateway's
+// default name), so that statements, rows and errors travel the REST API
+// and its JSON row format before the harness renders them as it renders
+// the embedded engine's. The session is closed when the script ends;
+// failing to open it within a minute fails the script's test.
+func GatewayEngine(gw Gateway, sessionName string) NewEngine {
 	return func(t *testing.T) table.Engine {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		e, err := gateway.Connect(ctx, endpoint, gateway.RemoteOptions{SessionName: sessionName, Properties: SessionProperties()})
+		e, err := gateway.Connect(ctx, gw.Endpoint, gateway.RemoteOptions{Token: gw.Token, SessionName: sessionName, Properties: SessionProperties()})
 		if err != nil {
-			t.Fatalf("open a session of the SQL Gateway at %s: %v", endpoint, err)
+			t.Fatalf("open a session of the SQL Gateway at %s: %v", gw.Endpoint, err)
 		}
 		return e
 	}
@@ -309,13 +319,19 @@ func GatewayEngine(endpoint, sessionName string) NewEngine {
 
 // LoopbackGateway starts Riffle's SQL Gateway (gateway.NewServer, the
 // server `riffle gateway` runs) in the test process on a free port of
-// 127.0.0.1 and returns its endpoint, "http://127.0.0.1:<port>". The
-// gateway logs through t.Logf. When the test ends (t.Cleanup) the HTTP
-// server stops, then the gateway closes its sessions and cancels their
-// jobs; an error of the HTTP server other than its closing fails the test.
-func LoopbackGateway(t testing.TB) string {
+// 127.0.0.1, with a fresh bearer token as `riffle gateway` generates one
+// when given none, and returns its endpoint ("http://127.0.0.1:<port>")
+// and token. The gateway logs through t.Logf. When the test ends
+// (t.Cleanup) the HTTP server stops, then the gateway closes its sessions
+// and cancels their jobs; an error of the HTTP server other than its
+// closing fails the test.
+func LoopbackGateway(t testing.TB) Gateway {
 	t.Helper()
-	srv := gateway.NewServer(gateway.Config{Logf: t.Logf})
+	token, err := gateway.NewToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := gateway.NewServer(gateway.Config{Token: token, Logf: t.Logf})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		_ = srv.Close()
@@ -331,7 +347,7 @@ func LoopbackGateway(t testing.TB) string {
 			t.Errorf("SQL Gateway on %s: %v", ln.Addr(), err)
 		}
 	})
-	return "http://" + ln.Addr().String()
+	return Gateway{Endpoint: "http://" + ln.Addr().String(), Token: token}
 }
 
 // SessionProperties are the session properties a remote engine (a SQL

@@ -40,9 +40,10 @@ func TestGoldenScripts(t *testing.T) {
 // TestGoldenScriptsOnGateway runs every script (riffle-only cases
 // included) through Riffle's SQL Gateway over loopback, with the same
 // expectations as TestGoldenScripts: LoopbackGateway serves it on a free
-// 127.0.0.1 port in the test process, and GatewayEngine opens one session
-// per script, so statements, rows and errors travel the REST API and its
-// JSON encoding before they are rendered as the embedded results are.
+// 127.0.0.1 port in the test process, with a bearer token as `riffle
+// gateway` has by default, and GatewayEngine opens one session per
+// script, so statements, rows and errors travel the REST API and its JSON
+// encoding before they are rendered as the embedded results are.
 func TestGoldenScriptsOnGateway(t *testing.T) {
 	if *update {
 		t.Skip("-update records from the embedded engine")
