@@ -69,6 +69,25 @@ type event struct {
 	batch    *types.Batch
 	wm       int64
 	producer int
+	// size is the batch's inFlightBytes, acquired from the channel's byte
+	// budget by the sender and released by the receiver (0: not counted)
+	size int64
+}
+
+// channel carries events from the producers of one input of one consumer
+// instance: at most JobConfig.ChannelCapacity events and, with a byte
+// budget (JobConfig.ChannelBytes), at most that many bytes of batches
+// (or one larger batch).
+type channel struct {
+	c      chan event
+	budget *byteBudget // nil: bounded by count only
+}
+
+// received accounts for an event taken out of the channel.
+func (c *channel) received(ev *event) {
+	if ev.size > 0 {
+		c.budget.release(ev.size)
+	}
 }
 
 const (
@@ -99,6 +118,9 @@ func Submit(parent context.Context, name string, g *Graph, cfg JobConfig, ev *ex
 	}
 	if cfg.ChannelCapacity <= 0 {
 		cfg.ChannelCapacity = 16
+	}
+	if cfg.ChannelBytes == 0 {
+		cfg.ChannelBytes = DefaultChannelBytes
 	}
 	ctx, cancel := context.WithCancel(parent)
 	j := &Job{ID: NewJobID(), Name: name, Graph: g, cancel: cancel, ctx: ctx, done: make(chan struct{}), start: time.Now()}
@@ -183,14 +205,14 @@ type executor struct {
 	ev    *expr.Ctx
 	batch bool
 	// inbound[node][instance][input] channels
-	inbound map[int][][]chan event
+	inbound map[int][][]*channel
 	chains  [][]*Node
 	chained map[int]bool
 	budget  *memoryBudget // nil without a memory limit
 }
 
 func (e *executor) build() error {
-	e.inbound = map[int][][]chan event{}
+	e.inbound = map[int][][]*channel{}
 	e.chained = map[int]bool{}
 	// chaining: a node with one forward input whose producer has exactly
 	// one consumer runs in its producer's task
@@ -210,11 +232,11 @@ func (e *executor) build() error {
 		}
 		e.chains = append(e.chains, chain)
 		if len(n.Inputs) > 0 {
-			chans := make([][]chan event, n.Parallelism)
+			chans := make([][]*channel, n.Parallelism)
 			for i := range chans {
-				chans[i] = make([]chan event, len(n.Inputs))
+				chans[i] = make([]*channel, len(n.Inputs))
 				for k := range chans[i] {
-					chans[i][k] = make(chan event, e.cfg.ChannelCapacity)
+					chans[i][k] = &channel{c: make(chan event, e.cfg.ChannelCapacity), budget: newByteBudget(e.cfg.ChannelBytes)}
 				}
 			}
 			e.inbound[n.ID] = chans
@@ -367,8 +389,12 @@ func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Out
 		b      *types.Batch
 		split  string
 		active []string
+		size   int64 // inFlightBytes, acquired from handoff
 	}
+	// the hand-off holds 2 batches, and no more than the byte budget of a
+	// channel (or one larger batch)
 	batches := make(chan srcBatch, 2)
+	handoff := newByteBudget(e.cfg.ChannelBytes)
 	errc := make(chan error, 1)
 	go func() {
 		defer close(batches)
@@ -386,6 +412,12 @@ func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Out
 			sb := srcBatch{b: b}
 			if splits != nil && splits.tag != "" {
 				sb.split, sb.active = splits.tag, splits.tagActive
+			}
+			if handoff != nil {
+				sb.size = inFlightBytes(b)
+				if _, err := handoff.acquire(srcCtx, sb.size); err != nil {
+					return err
+				}
 			}
 			select {
 			case batches <- sb:
@@ -413,6 +445,7 @@ func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Out
 		select {
 		case sb, ok := <-batches:
 			b := sb.b
+			handoff.release(sb.size)
 			if ok && sb.split != "" {
 				splits.setCurrent(sb.split, sb.active)
 			}
@@ -524,8 +557,12 @@ var errStopped = errors.New("stopped")
 
 // readInputs is the event loop of a task whose head has inputs.
 func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operator, r *router) error {
-	chans := e.inbound[n.ID][inst]
-	nIn := len(chans)
+	inputs := e.inbound[n.ID][inst]
+	nIn := len(inputs)
+	chans := make([]chan event, nIn)
+	for i, c := range inputs {
+		chans[i] = c.c
+	}
 	producers := make([]int, nIn)
 	for i, edge := range n.Inputs {
 		switch edge.Part {
@@ -665,6 +702,7 @@ func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operato
 		}
 		switch ev.kind {
 		case evData:
+			inputs[in].received(&ev)
 			m.RecordsIn.Add(int64(ev.batch.Len))
 			m.BatchesIn.Add(1)
 			t0 := time.Now()

@@ -96,6 +96,12 @@ type JobConfig struct {
 	IdleTimeout      time.Duration
 	ChannelCapacity  int
 	MaxCollectBuffer int
+	// ChannelBytes bounds, in bytes, the batches waiting in one channel
+	// between tasks and in a source's hand-off to its task (their
+	// inFlightBytes; a larger batch passes alone), besides ChannelCapacity:
+	// riffle.exchange.max-bytes-per-channel. 0 means DefaultChannelBytes
+	// (1 MiB), a negative value no byte bound.
+	ChannelBytes int64
 	// MemoryLimit bounds, in bytes, the state the job's operators report
 	// (OpContext.ReportState) summed over the job: past it the job fails
 	// with a MemoryLimitError. 0 means no limit (riffle.job.memory-limit).
@@ -127,7 +133,7 @@ type ProcessingTimeOperator interface {
 
 // DefaultJobConfig returns sensible defaults.
 func DefaultJobConfig() JobConfig {
-	return JobConfig{BatchSize: 4096, WatermarkEvery: 200 * time.Millisecond, ChannelCapacity: 16, MaxCollectBuffer: 64}
+	return JobConfig{BatchSize: 4096, WatermarkEvery: 200 * time.Millisecond, ChannelCapacity: 16, ChannelBytes: DefaultChannelBytes, MaxCollectBuffer: 64}
 }
 
 // OperatorMetrics are counters of one operator (summed over its parallel

@@ -18,6 +18,7 @@ type router struct {
 	m       *OperatorMetrics
 	rr      int
 	idle    bool
+	sized   bool // the channels have byte budgets: size each batch
 }
 
 // setIdle broadcasts a change of this task's watermark status.
@@ -36,17 +37,17 @@ func (r *router) setIdle(idle bool) {
 type target struct {
 	part  Partitioning
 	keys  []int
-	chans []chan event // one per consumer instance (this input)
+	chans []*channel // one per consumer instance (this input)
 }
 
 func (e *executor) newRouter(ctx context.Context, n *Node, inst int) *router {
-	r := &router{ctx: ctx, inst: inst, m: n.metrics}
+	r := &router{ctx: ctx, inst: inst, m: n.metrics, sized: e.cfg.ChannelBytes > 0}
 	for _, c := range n.consumers {
 		for in, edge := range c.Inputs {
 			if edge.From != n {
 				continue
 			}
-			chans := make([]chan event, c.Parallelism)
+			chans := make([]*channel, c.Parallelism)
 			for k := range chans {
 				chans[k] = e.inbound[c.ID][k][in]
 			}
@@ -56,19 +57,41 @@ func (e *executor) newRouter(ctx context.Context, n *Node, inst int) *router {
 	return r
 }
 
-func (r *router) send(c chan event, ev event) error {
+// send puts ev into channel c, waiting while c is full by count
+// (JobConfig.ChannelCapacity events) or, for a batch, by bytes
+// (JobConfig.ChannelBytes, ev.size being the batch's inFlightBytes).
+func (r *router) send(c *channel, ev event) error {
+	if ev.size > 0 && c.budget != nil {
+		waited, err := c.budget.acquire(r.ctx, ev.size)
+		if waited {
+			r.m.Backpressure.Add(1)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	select {
-	case c <- ev:
+	case c.c <- ev:
 		return nil
 	default:
 	}
 	r.m.Backpressure.Add(1)
 	select {
-	case c <- ev:
+	case c.c <- ev:
 		return nil
 	case <-r.ctx.Done():
+		c.budget.release(ev.size)
 		return r.ctx.Err()
 	}
+}
+
+// data is the event carrying b, sized for the byte budgets.
+func data(b *types.Batch, producer int, sized bool) event {
+	ev := event{kind: evData, batch: b, producer: producer}
+	if sized {
+		ev.size = inFlightBytes(b)
+	}
+	return ev
 }
 
 // producer id of this instance at a consumer: forward edges have a single
@@ -88,27 +111,29 @@ func (r *router) Emit(b *types.Batch) error {
 		pid := r.producerID(t)
 		switch t.part {
 		case Forward:
-			if err := r.send(t.chans[r.inst], event{kind: evData, batch: b, producer: pid}); err != nil {
+			if err := r.send(t.chans[r.inst], data(b, pid, r.sized)); err != nil {
 				return err
 			}
 		case Single:
-			if err := r.send(t.chans[0], event{kind: evData, batch: b, producer: pid}); err != nil {
+			if err := r.send(t.chans[0], data(b, pid, r.sized)); err != nil {
 				return err
 			}
 		case Broadcast:
+			// one size for every copy: each channel holds the batch
+			ev := data(b, pid, r.sized)
 			for _, c := range t.chans {
-				if err := r.send(c, event{kind: evData, batch: b, producer: pid}); err != nil {
+				if err := r.send(c, ev); err != nil {
 					return err
 				}
 			}
 		case Rebalance:
 			r.rr = (r.rr + 1) % len(t.chans)
-			if err := r.send(t.chans[r.rr], event{kind: evData, batch: b, producer: pid}); err != nil {
+			if err := r.send(t.chans[r.rr], data(b, pid, r.sized)); err != nil {
 				return err
 			}
 		case Hash:
 			if len(t.chans) == 1 {
-				if err := r.send(t.chans[0], event{kind: evData, batch: b, producer: pid}); err != nil {
+				if err := r.send(t.chans[0], data(b, pid, r.sized)); err != nil {
 					return err
 				}
 				continue
@@ -118,7 +143,7 @@ func (r *router) Emit(b *types.Batch) error {
 				if p == nil {
 					continue
 				}
-				if err := r.send(t.chans[k], event{kind: evData, batch: p, producer: pid}); err != nil {
+				if err := r.send(t.chans[k], data(p, pid, r.sized)); err != nil {
 					return err
 				}
 			}

@@ -264,6 +264,12 @@ func (t *TableEnvironment) jobConfig() runtime.JobConfig {
 	if n, isDefault, err := config.ParseJobMemoryLimit(t.config.conf.GetString(config.JobMemoryLimit.Key, "")); err == nil && !isDefault {
 		c.MemoryLimit = n
 	}
+	if n, err := config.ParseExchangeMaxBytesPerChannel(t.config.conf.GetString(config.ExchangeMaxBytesPerChannel.Key, "")); err == nil {
+		c.ChannelBytes = n
+		if n == 0 {
+			c.ChannelBytes = -1 // count only
+		}
+	}
 	return c
 }
 
