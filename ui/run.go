@@ -967,11 +967,13 @@ func (wb *Workbench) watchJob(req runReq, text string, res table.StatementResult
 		}()
 		if job != nil {
 			err = job.Wait(context.Background())
-			canceled = job.GetJobStatus() == table.JobCanceled
 		} else {
 			err = wb.waitRemoteJob(c, jobID)
-			canceled = err != nil && strings.HasSuffix(err.Error(), " CANCELED")
 		}
+		// embedded or through a gateway, a cancelled job's error is
+		// table.ErrCanceled (an embedded job cancelled while it failed
+		// keeps its failure but is CANCELED)
+		canceled = errors.Is(err, table.ErrCanceled) || job != nil && job.GetJobStatus() == table.JobCanceled
 		h := persistence.HistoryEntry{ID: id, Duration: time.Since(started)}
 		switch {
 		case err == nil:

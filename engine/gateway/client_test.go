@@ -176,8 +176,8 @@ func TestRemoteCancelAndClose(t *testing.T) {
 	if err := it.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.WaitJob(ctx, res.JobID()); err == nil || !strings.Contains(err.Error(), "CANCELED") {
-		t.Errorf("WaitJob after Close: %v", err)
+	if err := e.WaitJob(ctx, res.JobID()); err == nil || !strings.Contains(err.Error(), "CANCELED") || !errors.Is(err, table.ErrCanceled) || !errors.Is(err, runtime.ErrCanceled) {
+		t.Errorf("WaitJob after Close: %v, want CANCELED matching table.ErrCanceled", err)
 	}
 	// the operation is gone
 	if _, err := e.Client().OperationStatus(ctx, e.SessionHandle(), res.OperationHandle()); err == nil {

@@ -425,10 +425,19 @@ func (e *RemoteEngine) jobState(ctx context.Context, jobID string) (state string
 	return "", false, nil
 }
 
+// jobCanceledError is WaitJob's error for a CANCELED job: its text is
+// "job <id> CANCELED" and errors.Is matches table.ErrCanceled.
+type jobCanceledError string
+
+func (id jobCanceledError) Error() string     { return "job " + string(id) + " CANCELED" }
+func (jobCanceledError) Is(target error) bool { return target == table.ErrCanceled }
+
 // WaitJob implements table.Engine by polling the job's state with
 // back-off (50 ms doubling up to 2 s): nil when it FINISHED, an error
-// naming the job when it was CANCELED or FAILED, or when the gateway or
-// cluster does not know it (table.ErrJobNotFound).
+// naming the job when it was CANCELED ("job <id> CANCELED", matching
+// table.ErrCanceled with errors.Is, as the embedded engine's does) or
+// FAILED, or when the gateway or cluster does not know it
+// (table.ErrJobNotFound).
 func (e *RemoteEngine) WaitJob(ctx context.Context, jobID string) error {
 	wait := 50 * time.Millisecond
 	for {
@@ -447,7 +456,9 @@ func (e *RemoteEngine) WaitJob(ctx context.Context, jobID string) error {
 				return fmt.Errorf("job %s FAILED: %s", jobID, why)
 			}
 			return fmt.Errorf("job %s %s", jobID, state)
-		case "CANCELED", "SUSPENDED":
+		case "CANCELED":
+			return jobCanceledError(jobID)
+		case "SUSPENDED":
 			return fmt.Errorf("job %s %s", jobID, state)
 		}
 		if err := sleepCtx(ctx, wait); err != nil {

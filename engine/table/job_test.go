@@ -39,7 +39,7 @@ func TestCancelUnboundedQuery(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err = res.GetJobClient().Wait(ctx)
-	if !errors.Is(err, runtime.ErrCanceled) {
+	if !errors.Is(err, ErrCanceled) || !errors.Is(err, runtime.ErrCanceled) {
 		t.Fatalf("job ended with %v, want cancellation", err)
 	}
 	if s := res.GetJobClient().GetJobStatus(); s != JobCanceled {

@@ -29,6 +29,12 @@ const (
 // JobExecutionResult); see common.JobExecutionResult.
 type JobExecutionResult = common.JobExecutionResult
 
+// ErrCanceled is the error of a job that was cancelled: Wait and
+// Engine.WaitJob return an error for which errors.Is(err, ErrCanceled)
+// holds, embedded or through a gateway. It is runtime.ErrCanceled (the same
+// variable), so either name matches.
+var ErrCanceled = runtime.ErrCanceled
+
 // ErrSavepointsNotSupported is returned by the savepoint methods of
 // JobClient: Riffle jobs do not take savepoints yet.
 var ErrSavepointsNotSupported = errors.New("savepoints are not supported by Riffle's runtime yet")
@@ -99,7 +105,8 @@ func (c *JobClient) Cancel() error {
 }
 
 // Wait blocks until the job ends or ctx is done; it returns the job's
-// error (nil when FINISHED); a nil JobClient is an error.
+// error (nil when FINISHED, ErrCanceled when CANCELED); a nil JobClient is
+// an error.
 func (c *JobClient) Wait(ctx context.Context) error {
 	if c == nil {
 		return errNilJobClient
