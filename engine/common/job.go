@@ -17,75 +17,40 @@ import (
 )
 
 // JobStatus is the state of a job (PyFlink's JobStatus), with Flink's
-// ordinals.
-type JobStatus int
+// names and ordinals. It is runtime.JobStatus, Riffle's only job-status
+// type (table.JobStatus is the same type).
+type JobStatus = runtime.JobStatus
 
-// Job states, in Flink's order.
+// Job states, in Flink's order (PyFlink's JobStatus members).
 const (
 	// JobCreated: the job was created and no task has started.
-	JobCreated JobStatus = iota
+	JobCreated = runtime.Created
 	// JobRunning: some tasks are scheduled or running.
-	JobRunning
+	JobRunning = runtime.Running
 	// JobFailing: the job failed and waits for its tasks to stop.
-	JobFailing
+	JobFailing = runtime.Failing
 	// JobFailed: the job failed with a non-recoverable task failure.
-	JobFailed
+	JobFailed = runtime.Failed
 	// JobCancelling: the job is being cancelled.
-	JobCancelling
+	JobCancelling = runtime.Cancelling
 	// JobCanceled: the job was cancelled.
-	JobCanceled
+	JobCanceled = runtime.Canceled
 	// JobFinished: all tasks finished successfully.
-	JobFinished
+	JobFinished = runtime.Finished
 	// JobRestarting: the job is being reset and restarted.
-	JobRestarting
+	JobRestarting = runtime.Restarting
 	// JobSuspended: the job was suspended; its state is kept for a later
 	// resumption (locally but not globally terminal).
-	JobSuspended
+	JobSuspended = runtime.Suspended
 	// JobReconciling: the job is being reconciled after a failover of the
 	// coordinator.
-	JobReconciling
+	JobReconciling = runtime.Reconciling
 )
 
-var jobStatusNames = [...]string{"CREATED", "RUNNING", "FAILING", "FAILED", "CANCELLING", "CANCELED", "FINISHED", "RESTARTING", "SUSPENDED", "RECONCILING"}
-
-// String returns Flink's name, e.g. "RUNNING".
-func (s JobStatus) String() string {
-	if s >= 0 && int(s) < len(jobStatusNames) {
-		return jobStatusNames[s]
-	}
-	return fmt.Sprintf("JobStatus(%d)", int(s))
-}
-
-// IsGloballyTerminalState reports FINISHED, CANCELED and FAILED: states
-// after which the job never runs again (PyFlink's
-// is_globally_terminal_state).
-func (s JobStatus) IsGloballyTerminalState() bool {
-	return s == JobFinished || s == JobCanceled || s == JobFailed
-}
-
-// IsTerminalState reports the globally terminal states and SUSPENDED
-// (PyFlink's is_terminal_state).
-func (s JobStatus) IsTerminalState() bool { return s.IsGloballyTerminalState() || s == JobSuspended }
-
-// IsTerminal is IsTerminalState.
-func (s JobStatus) IsTerminal() bool { return s.IsTerminalState() }
-
-// JobStatusOf converts a runtime job state.
-func JobStatusOf(s runtime.JobStatus) JobStatus {
-	switch s {
-	case runtime.Created:
-		return JobCreated
-	case runtime.Running:
-		return JobRunning
-	case runtime.Finished:
-		return JobFinished
-	case runtime.Canceled:
-		return JobCanceled
-	case runtime.Failed:
-		return JobFailed
-	}
-	return JobCreated
-}
+// JobStatusOf returns s: JobStatus and runtime.JobStatus are one type.
+//
+// Deprecated: the conversion is the identity; use the value as it is.
+func JobStatusOf(s runtime.JobStatus) JobStatus { return s }
 
 // JobID identifies a job: 32 hexadecimal digits (PyFlink's JobID).
 type JobID string

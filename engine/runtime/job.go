@@ -17,25 +17,6 @@ import (
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
-// JobStatus is a job's state (Flink's JobStatus names).
-type JobStatus int32
-
-// Job states.
-const (
-	Created JobStatus = iota
-	Running
-	Finished
-	Canceled
-	Failed
-)
-
-func (s JobStatus) String() string {
-	return [...]string{"CREATED", "RUNNING", "FINISHED", "CANCELED", "FAILED"}[s]
-}
-
-// IsTerminal reports FINISHED, CANCELED or FAILED.
-func (s JobStatus) IsTerminal() bool { return s >= Finished }
-
 // ErrCanceled is the error of a job that was cancelled.
 var ErrCanceled = errors.New("job was cancelled")
 

@@ -67,6 +67,7 @@ func declared(t *testing.T, dir string) map[string]bool {
 						switch sp := s.(type) {
 						case *ast.TypeSpec:
 							out[sp.Name.Name] = true
+							aliasMethods(t, out, sp)
 							if st, ok := sp.Type.(*ast.StructType); ok {
 								for _, f := range st.Fields.List {
 									for _, n := range f.Names {
@@ -94,6 +95,27 @@ func declared(t *testing.T, dir string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// aliasMethods adds the methods of the type an alias names in another
+// package of goPackages (common.JobStatus = runtime.JobStatus has
+// runtime.JobStatus's methods) as the alias's, e.g. "JobStatus.IsTerminal".
+func aliasMethods(t *testing.T, out map[string]bool, sp *ast.TypeSpec) {
+	sel, ok := sp.Type.(*ast.SelectorExpr)
+	if !sp.Assign.IsValid() || !ok {
+		return
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	dir, known := goPackages[pkg.Name]
+	if !ok || !known {
+		return
+	}
+	prefix := sel.Sel.Name + "."
+	for id := range declared(t, dir) {
+		if m, ok := strings.CutPrefix(id, prefix); ok {
+			out[sp.Name.Name+"."+m] = true
+		}
+	}
 }
 
 var (

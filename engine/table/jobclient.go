@@ -10,19 +10,24 @@ import (
 	"github.com/riffle-sql/riffle/engine/runtime"
 )
 
-// JobStatus is the state of a Riffle job: CREATED, RUNNING, FINISHED,
-// CANCELED or FAILED, with Flink's names (String) but not Flink's
-// ordinals; common.JobStatus is PyFlink's full JobStatus enum and
-// common.JobStatusOf converts.
+// JobStatus is the state of a job, with Flink's names and ordinals
+// (runtime.JobStatus; common.JobStatus is the same type). A Riffle job goes
+// CREATED → RUNNING → FINISHED, CANCELED or FAILED; a job on a Flink
+// cluster may also report Flink's other states.
 type JobStatus = runtime.JobStatus
 
-// Job states a Riffle job goes through.
+// Job states, in Flink's order (the same constants as common's).
 const (
-	JobCreated  = runtime.Created
-	JobRunning  = runtime.Running
-	JobFinished = runtime.Finished
-	JobCanceled = runtime.Canceled
-	JobFailed   = runtime.Failed
+	JobCreated     = runtime.Created
+	JobRunning     = runtime.Running
+	JobFailing     = runtime.Failing
+	JobFailed      = runtime.Failed
+	JobCancelling  = runtime.Cancelling
+	JobCanceled    = runtime.Canceled
+	JobFinished    = runtime.Finished
+	JobRestarting  = runtime.Restarting
+	JobSuspended   = runtime.Suspended
+	JobReconciling = runtime.Reconciling
 )
 
 // JobExecutionResult is the result of a finished job (PyFlink's
@@ -85,7 +90,7 @@ func (c *JobClient) GetJobStatus() JobStatus {
 // enum, in a completed future (PyFlink's get_job_status future).
 func (c *JobClient) GetJobStatusAsync() *common.CompletableFuture[common.JobStatus] {
 	f := common.NewCompletableFuture[common.JobStatus](nil)
-	f.Complete(common.JobStatusOf(c.GetJobStatus()))
+	f.Complete(c.GetJobStatus())
 	return f
 }
 
