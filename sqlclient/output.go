@@ -7,9 +7,9 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/riffle-sql/riffle/engine/connector"
+	csvformat "github.com/riffle-sql/riffle/engine/connector/format/csv"
 	jsonformat "github.com/riffle-sql/riffle/engine/connector/format/json"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/table"
@@ -75,43 +75,27 @@ func writeCSV(w io.Writer, res table.StatementResult) error {
 	return it.Err()
 }
 
+// sqlCSV is --format csv's field writer (the one that also writes the csv
+// format's and the workbench export's CSV): RFC 4180 with a comma, a value
+// with edge spaces quoted, and invalid UTF-8 written as U+FFFD.
+var sqlCSV = csvformat.FieldWriter{Delimiter: ",", Quote: `"`, QuoteEdgeSpaces: true, ReplaceInvalidUTF8: true}
+
+// writeCSVRecord writes one line: a NULL (nulls[i]) is an empty field, an
+// empty string is "".
 func writeCSVRecord(w *bufio.Writer, rec []string, nulls []bool) {
+	buf := make([]byte, 0, 128)
 	for i, f := range rec {
 		if i > 0 {
-			w.WriteByte(',')
+			buf = append(buf, sqlCSV.Delimiter...)
 		}
-		isNull := nulls != nil && nulls[i]
-		f = validUTF8(f)
-		if !isNull && (f == "" || strings.ContainsAny(f, ",\"\r\n") || strings.HasPrefix(f, " ") || strings.HasSuffix(f, " ")) {
-			w.WriteByte('"')
-			w.WriteString(strings.ReplaceAll(f, `"`, `""`))
-			w.WriteByte('"')
+		if nulls != nil && nulls[i] {
+			buf = sqlCSV.AppendNull(buf, false)
 			continue
 		}
-		w.WriteString(f)
+		buf = sqlCSV.AppendField(buf, []byte(f), f == "")
 	}
-	w.WriteByte('\n')
-}
-
-// validUTF8 returns s with each byte that does not belong to a valid UTF-8
-// sequence replaced by U+FFFD (one per byte, as the json format's
-// AppendString writes \ufffd); valid text is returned as is.
-func validUTF8(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			b.WriteRune(utf8.RuneError)
-		} else {
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
+	buf = append(buf, '\n')
+	w.Write(buf)
 }
 
 // writeJSON writes JSON Lines: one object per row with the column names as

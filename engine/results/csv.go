@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	csvformat "github.com/riffle-sql/riffle/engine/connector/format/csv"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -108,14 +109,15 @@ func (o *CSVOptions) normalize() error {
 	return nil
 }
 
-// csvEncoder turns cells into CSV lines.
+// csvEncoder turns cells into CSV lines: the export's options (quote
+// policy, NULL text, newline replacement, decimal separator) on top of the
+// shared field writer (csvformat.FieldWriter) that also writes the csv
+// format's and riffle sql's CSV.
 type csvEncoder struct {
 	o        CSVOptions
+	fw       csvformat.FieldWriter
 	delim    []byte
-	quote    []byte
-	quote2   []byte
 	eol      string
-	special  string // bytes that force quoting
 	decimals []bool // per column: apply DecimalSeparator
 	tmp      []byte
 	utf8buf  []byte
@@ -126,13 +128,11 @@ func newCSVEncoder(o CSVOptions, cols []Column) (*csvEncoder, error) {
 		return nil, err
 	}
 	e := &csvEncoder{
-		o:       o,
-		delim:   utf8.AppendRune(nil, o.Delimiter),
-		quote:   utf8.AppendRune(nil, o.Quote),
-		eol:     "\n",
-		special: "\r\n" + string(o.Delimiter) + string(o.Quote),
+		o:     o,
+		fw:    csvformat.FieldWriter{Delimiter: string(o.Delimiter), Quote: string(o.Quote), NullText: o.NullText},
+		delim: utf8.AppendRune(nil, o.Delimiter),
+		eol:   "\n",
 	}
-	e.quote2 = append(append([]byte(nil), e.quote...), e.quote...)
 	if o.CRLF {
 		e.eol = "\r\n"
 	}
@@ -162,13 +162,11 @@ func (e *errNeedsQuotes) Error() string {
 // sql's outputs write it).
 func (e *csvEncoder) appendField(dst, val []byte, null bool, row, col int) ([]byte, error) {
 	if null {
-		if e.o.Policy == QuoteAll {
-			return e.appendQuoted(dst, []byte(e.o.NullText)), nil
-		}
-		return append(dst, e.o.NullText...), nil
+		return e.fw.AppendNull(dst, e.o.Policy == QuoteAll), nil
 	}
 	if !utf8.Valid(val) {
-		val = e.validUTF8(val)
+		e.utf8buf = csvformat.AppendValidUTF8(e.utf8buf[:0], val)
+		val = e.utf8buf
 	}
 	if e.o.ReplaceNewlines && bytes.ContainsAny(val, "\r\n") {
 		val = e.replaceNewlines(val)
@@ -178,9 +176,9 @@ func (e *csvEncoder) appendField(dst, val []byte, null bool, row, col int) ([]by
 	}
 	switch e.o.Policy {
 	case QuoteAll, QuoteAllButNulls:
-		return e.appendQuoted(dst, val), nil
+		return e.fw.AppendQuoted(dst, val), nil
 	case QuoteNever:
-		if bytes.ContainsAny(val, e.special) {
+		if e.fw.NeedsQuotes(val) {
 			return dst, &errNeedsQuotes{row, col, "contains the delimiter, the quote character or a line break"}
 		}
 		if string(val) == e.o.NullText {
@@ -188,42 +186,8 @@ func (e *csvEncoder) appendField(dst, val []byte, null bool, row, col int) ([]by
 		}
 		return append(dst, val...), nil
 	}
-	if bytes.ContainsAny(val, e.special) || string(val) == e.o.NullText {
-		return e.appendQuoted(dst, val), nil
-	}
-	return append(dst, val...), nil
-}
-
-func (e *csvEncoder) appendQuoted(dst, val []byte) []byte {
-	dst = append(dst, e.quote...)
-	for {
-		i := bytes.Index(val, e.quote)
-		if i < 0 {
-			break
-		}
-		dst = append(dst, val[:i]...)
-		dst = append(dst, e.quote2...)
-		val = val[i+len(e.quote):]
-	}
-	dst = append(dst, val...)
-	return append(dst, e.quote...)
-}
-
-// validUTF8 returns val with each invalid byte replaced by U+FFFD, in a
-// buffer of e's reused by the next call.
-func (e *csvEncoder) validUTF8(val []byte) []byte {
-	out := e.utf8buf[:0]
-	for i := 0; i < len(val); {
-		r, n := utf8.DecodeRune(val[i:])
-		if r == utf8.RuneError && n == 1 {
-			out = utf8.AppendRune(out, utf8.RuneError)
-		} else {
-			out = append(out, val[i:i+n]...)
-		}
-		i += n
-	}
-	e.utf8buf = out
-	return out
+	// as needed: a value equal to the NULL text is quoted too
+	return e.fw.AppendField(dst, val, string(val) == e.o.NullText), nil
 }
 
 func (e *csvEncoder) replaceNewlines(val []byte) []byte {

@@ -25,6 +25,7 @@ import (
 // formatted as Flink's RowDataToCsvConverters does (see the package doc).
 type Encoder struct {
 	opts  Options
+	fw    FieldWriter // quoting and escaping, from opts
 	names []string
 	types []*types.DataType
 }
@@ -36,7 +37,7 @@ func NewEncoder(opts Options, names []string, ts []*types.DataType) (*Encoder, e
 			return nil, err
 		}
 	}
-	return &Encoder{opts: opts, names: names, types: ts}, nil
+	return &Encoder{opts: opts, fw: opts.FieldWriter(), names: names, types: ts}, nil
 }
 
 // NewWriter starts writing one stream.
@@ -234,57 +235,9 @@ func (w *Writer) appendScalar(dst []byte, col arrow.Array, row int, t *types.Dat
 	return fmt.Appendf(dst, "%v", types.ValueAt(col, row, t))
 }
 
-// appendText writes a field, quoting it when needed; emptyQuoted writes
-// the empty string as "" (strings) rather than as nothing.
+// appendText writes a field, quoting it when needed (the shared
+// FieldWriter's rules); emptyQuoted writes the empty string as "" (strings)
+// rather than as nothing.
 func (w *Writer) appendText(dst []byte, s []byte, emptyQuoted bool) []byte {
-	o := &w.e.opts
-	if len(s) == 0 {
-		if emptyQuoted && o.QuoteEnabled {
-			return append(dst, o.Quote, o.Quote)
-		}
-		return dst
-	}
-	need := false
-	for _, c := range s {
-		if c == o.Delimiter || c == '\n' || c == '\r' || (o.QuoteEnabled && c == o.Quote) || (o.EscapeEnabled && c == o.Escape) {
-			need = true
-			break
-		}
-	}
-	if !need && s[0] == '#' && o.QuoteEnabled {
-		need = true // not read as a comment line by csv.allow-comments readers
-	}
-	if !need {
-		return append(dst, s...)
-	}
-	if !o.QuoteEnabled {
-		if !o.EscapeEnabled {
-			return append(dst, s...)
-		}
-		for _, c := range s {
-			if c == o.Delimiter || c == o.Escape || c == '\n' || c == '\r' {
-				dst = append(dst, o.Escape)
-				switch c {
-				case '\n':
-					c = 'n'
-				case '\r':
-					c = 'r'
-				}
-			}
-			dst = append(dst, c)
-		}
-		return dst
-	}
-	dst = append(dst, o.Quote)
-	for _, c := range s {
-		switch {
-		case c == o.Quote:
-			dst = append(dst, o.Quote, o.Quote)
-		case o.EscapeEnabled && c == o.Escape:
-			dst = append(dst, o.Escape, o.Escape)
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return append(dst, o.Quote)
+	return w.e.fw.AppendField(dst, s, emptyQuoted && len(s) == 0)
 }

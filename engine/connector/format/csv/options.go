@@ -298,3 +298,18 @@ func UnescapeJava(s string) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// FieldWriter returns the writer of fields these options describe:
+// field-delimiter, quote-character (none with disable-quote-character),
+// escape-character, and the format's rule that a field starting with '#'
+// is quoted. NULL is written by the Encoder (null-literal, or nothing).
+func (o Options) FieldWriter() FieldWriter {
+	fw := FieldWriter{Delimiter: string([]byte{o.Delimiter}), QuoteLeadingHash: true}
+	if o.QuoteEnabled {
+		fw.Quote = string([]byte{o.Quote})
+	}
+	if o.EscapeEnabled {
+		fw.Escape = string([]byte{o.Escape})
+	}
+	return fw
+}
