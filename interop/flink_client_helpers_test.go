@@ -15,6 +15,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/internal/testwait"
 )
 
 // fcRequire returns the running Flink or fails the test.
@@ -180,16 +181,12 @@ func fcClusterJobState(t testing.TB, f Flink, id string) string {
 	return ""
 }
 
-// fcWaitUntil polls cond every 100 ms until it is true or the deadline
-// passes; it fails the test with what() then.
+// fcWaitUntil polls cond (testwait.Poll) until it is true or the
+// deadline passes; it fails the test with what() then.
 func fcWaitUntil(t testing.TB, within time.Duration, cond func() bool, what func() string) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", within, what())
-		}
-		time.Sleep(100 * time.Millisecond)
+	if !testwait.Poll(within, cond) {
+		t.Fatalf("not within %v: %s", within, what())
 	}
 }
 

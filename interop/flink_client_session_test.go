@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/gateway"
+	"github.com/riffle-sql/riffle/internal/testwait"
 )
 
 // fcPrivateGateway starts a second Flink SQL Gateway of its own (the
@@ -81,25 +82,27 @@ func fcPrivateGateway(t testing.TB, f Flink, opts map[string]string) string {
 		}
 	})
 	endpoint := fmt.Sprintf("http://127.0.0.1:%d", port)
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
+	gone := false
+	if !testwait.Poll(2*time.Minute, func() bool {
 		select {
 		case <-exited:
-			logText, _ := os.ReadFile(logFile)
-			t.Fatalf("the private SQL Gateway exited: %s\n%s", out.String(), fcTail(string(logText), 2000))
+			gone = true
+			return true
 		default:
 		}
 		if resp, err := http.Get(endpoint + "/v1/info"); err == nil {
 			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return endpoint
-			}
+			return resp.StatusCode == http.StatusOK
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the private SQL Gateway did not answer within 2 minutes: %s", out.String())
-		}
-		time.Sleep(200 * time.Millisecond)
+		return false
+	}) {
+		t.Fatalf("the private SQL Gateway did not answer within 2 minutes: %s", out.String())
 	}
+	if gone {
+		logText, _ := os.ReadFile(logFile)
+		t.Fatalf("the private SQL Gateway exited: %s\n%s", out.String(), fcTail(string(logText), 2000))
+	}
+	return endpoint
 }
 
 func fcTail(s string, n int) string {

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/riffle-sql/riffle/catalogbrowser"
+	"github.com/riffle-sql/riffle/internal/testwait"
 )
 
 // jcQueue stands in for fyne.Do: the tree's background reads post their
@@ -68,18 +69,13 @@ func TestJdbcCatalogTree(t *testing.T) {
 	b.OpenPath("pg", "jcat_tree", "public.docs")
 	b.OpenPath("shop", "jcat_tree", "items")
 
-	deadline := time.Now().Add(time.Minute)
 	var got []string
-	for {
+	if !testwait.Poll(time.Minute, func() bool {
 		q.drain()
 		got = b.VisibleLabels()
-		if b.Reading() == 0 && !strings.Contains(strings.Join(got, "\n"), "loading…") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("still loading: %q", got)
-		}
-		time.Sleep(5 * time.Millisecond)
+		return b.Reading() == 0 && !strings.Contains(strings.Join(got, "\n"), "loading…")
+	}) {
+		t.Fatalf("still loading: %q", got)
 	}
 	var pgPart, shopPart []string
 	var in *[]string

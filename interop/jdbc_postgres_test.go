@@ -15,6 +15,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/internal/testwait"
 )
 
 // Riffle's jdbc connector against the real PostgreSQL and MariaDB of
@@ -362,13 +363,9 @@ func TestJdbcSinkBatches(t *testing.T) {
 			if err := w.Write(ctx, batch(types.NewRow(int32(7), "timer"))); err != nil {
 				t.Fatal(err)
 			}
-			deadline := time.Now().Add(30 * time.Second)
-			for len(s.rows(t, "SELECT v FROM kv WHERE k = 7")) == 0 {
-				if time.Now().After(deadline) {
-					t.Fatal("the timer did not flush the buffered row within 30 s")
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
+			testwait.Until(t, 30*time.Second, "the timer to flush the buffered row", func() bool {
+				return len(s.rows(t, "SELECT v FROM kv WHERE k = 7")) > 0
+			})
 			if err := w.Commit(); err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/internal/testwait"
 )
 
 // The planner's side of the jdbc connector on a real PostgreSQL: a
@@ -25,25 +26,21 @@ import (
 // when that count arrives depends on when the backend flushes it.
 func dimReads(t *testing.T, db *sql.DB, want func(seqRows, idx int64) bool) (int64, int64) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	var seqRows, idx int64
+	if !testwait.Poll(30*time.Second, func() bool {
 		// a fresh snapshot each time: backends flush their counters at
 		// the end of a transaction, at most once a second, or on exit
 		if _, err := db.Exec("SELECT pg_stat_clear_snapshot()"); err != nil {
 			t.Fatal(err)
 		}
-		var seqRows, idx int64
 		if err := db.QueryRow("SELECT COALESCE(seq_tup_read, 0), COALESCE(idx_scan, 0) FROM pg_stat_user_tables WHERE relname = 'dim'").Scan(&seqRows, &idx); err != nil {
 			t.Fatal(err)
 		}
-		if want == nil || want(seqRows, idx) {
-			return seqRows, idx
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("PostgreSQL's counters of dim stay at seq_tup_read=%d idx_scan=%d", seqRows, idx)
-		}
-		time.Sleep(100 * time.Millisecond)
+		return want == nil || want(seqRows, idx)
+	}) {
+		t.Fatalf("PostgreSQL's counters of dim stay at seq_tup_read=%d idx_scan=%d", seqRows, idx)
 	}
+	return seqRows, idx
 }
 
 func physicalPlanOf(t *testing.T, env *table.TableEnvironment, q string) string {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/riffle-sql/riffle/internal/testwait"
 )
 
 // The tests here run Flink 2.3.0's own SQL Client
@@ -172,13 +174,12 @@ Received a total of 9 rows`,
 // holds n rows.
 func waitSinkRows(t *testing.T, dir string, n int) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
 	got := 0
-	for time.Now().Before(deadline) {
-		if got = len(readSinkRows(t, dir)); got == n {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
+	if testwait.Poll(time.Minute, func() bool {
+		got = len(readSinkRows(t, dir))
+		return got == n
+	}) {
+		return
 	}
 	t.Errorf("%s holds %d rows, want %d: the INSERT did not finish after the client exited", dir, got, n)
 }

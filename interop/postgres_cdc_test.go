@@ -19,6 +19,7 @@ import (
 	_ "github.com/riffle-sql/riffle/engine/connector/all"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/internal/testwait"
 )
 
 // cdcStream is a running streaming query over a postgres-cdc table, read
@@ -125,16 +126,11 @@ func cdcWith(p Postgres, table, slot string, extra ...string) string {
 func waitSlotActive(t *testing.T, p Postgres, slot string) {
 	t.Helper()
 	c := p.Connect(t)
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
+	testwait.Until(t, 30*time.Second, "slot "+slot+" to become active", func() bool {
 		var active bool
 		err := c.QueryRow(context.Background(), "SELECT active FROM pg_replication_slots WHERE slot_name = $1", slot).Scan(&active)
-		if err == nil && active {
-			return
-		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
-	}
-	t.Fatalf("slot %s never became active", slot)
+		return err == nil && active
+	})
 }
 
 func sortedStrings(s []string) []string {
@@ -448,6 +444,10 @@ func TestPostgresCDCMetadata(t *testing.T) {
 	s = cdcStart(t, e, "SELECT id, kind, op_ts, created FROM m")
 	s.next(1)
 	p.Exec(t, "BEGIN", "INSERT INTO m VALUES (2, now())", "DELETE FROM m WHERE id = 1", "COMMIT")
+	var committed time.Time // the server's clock once the COMMIT has returned
+	if err := p.Connect(t).QueryRow(context.Background(), "SELECT clock_timestamp()").Scan(&committed); err != nil {
+		t.Fatal(err)
+	}
 	var rows []*types.Row
 	deadline := time.After(30 * time.Second)
 	for len(rows) < 2 {
@@ -464,10 +464,12 @@ func TestPostgresCDCMetadata(t *testing.T) {
 		t.Fatalf("rows %v %v", rows[0], rows[1])
 	}
 	// op_ts is the commit time: the same for both rows of the
-	// transaction, at or after its start (the row's now()), within seconds
+	// transaction, at or after its start (the row's now()) and not after
+	// the server's clock read once the COMMIT returned (op_ts is in
+	// milliseconds, the bounds are truncated to them)
 	op0, op1, at := rows[0].Values[2].(time.Time), rows[1].Values[2].(time.Time), rows[0].Values[3].(time.Time)
-	if !op0.Equal(op1) || op0.Before(at.Truncate(time.Millisecond)) || op0.Sub(at) > 10*time.Second {
-		t.Fatalf("op_ts %v %v, transaction start %v", op0, op1, at)
+	if !op0.Equal(op1) || op0.Before(at.Truncate(time.Millisecond)) || op0.After(committed.Truncate(time.Millisecond).Add(time.Millisecond)) {
+		t.Fatalf("op_ts %v %v, transaction start %v, after the commit %v", op0, op1, at, committed)
 	}
 	s.stop()
 
@@ -518,16 +520,11 @@ func TestPostgresCDCLatestOffset(t *testing.T) {
 func waitSlotInactive(t *testing.T, p Postgres, slot string) {
 	t.Helper()
 	c := p.Connect(t)
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
+	testwait.Until(t, 30*time.Second, "slot "+slot+" to become inactive", func() bool {
 		var active bool
 		err := c.QueryRow(context.Background(), "SELECT active FROM pg_replication_slots WHERE slot_name = $1", slot).Scan(&active)
-		if err == pgx.ErrNoRows || (err == nil && !active) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
-	}
-	t.Fatalf("slot %s still active", slot)
+		return err == pgx.ErrNoRows || (err == nil && !active)
+	})
 }
 
 // cdcQueryError runs a query that must fail and returns its error (from
@@ -626,18 +623,12 @@ func TestPostgresCDCErrors(t *testing.T) {
 	waitSlotActive(t, p, "cdc_errors_dropped")
 	c := p.Connect(t)
 	ctx := context.Background()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	testwait.Until(t, 30*time.Second, "the slot to be dropped", func() bool {
 		// end the walsender, then drop the slot before the reader is back
 		c.Exec(ctx, "SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = 'cdc_errors_dropped' AND active")
-		if _, err := c.Exec(ctx, "SELECT pg_drop_replication_slot('cdc_errors_dropped')"); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("could not drop the slot")
-		}
-		time.Sleep(10 * time.Millisecond) // polling a condition with a deadline
-	}
+		_, err := c.Exec(ctx, "SELECT pg_drop_replication_slot('cdc_errors_dropped')")
+		return err == nil
+	})
 	wantErr(t, "dropped slot", s.failure(), "replication slot 'cdc_errors_dropped' no longer exists")
 }
 
@@ -789,9 +780,8 @@ func TestPostgresCDCWatermarkAndProgress(t *testing.T) {
 		return out
 	}
 	progress := func(ok func(connector.SplitProgress) bool) connector.SplitProgress {
-		deadline := time.Now().Add(30 * time.Second)
 		var last []connector.SplitProgress
-		for time.Now().Before(deadline) {
+		if testwait.Poll(30*time.Second, func() bool {
 			for _, m := range res.GetJobClient().Metrics() {
 				if m == nil {
 					continue
@@ -799,11 +789,13 @@ func TestPostgresCDCWatermarkAndProgress(t *testing.T) {
 				if sp := m.SplitProgress(); len(sp) == 1 {
 					last = sp
 					if ok(sp[0]) {
-						return sp[0]
+						return true
 					}
 				}
 			}
-			time.Sleep(20 * time.Millisecond) // polling a condition with a deadline
+			return false
+		}) {
+			return last[0]
 		}
 		t.Fatalf("progress never matched; last %+v", last)
 		return connector.SplitProgress{}
