@@ -111,7 +111,10 @@ func pushFilter(cond expr.Expr, input Node) Node {
 	}
 	switch x := input.(type) {
 	case *Filter:
-		return pushFilter(andOf(append(conjuncts(cond), conjuncts(x.Cond)...)), x.Input)
+		// the lower filter's conjuncts first, as Calcite's FilterMergeRule
+		// orders them: AND evaluates left to right, and the lower filter
+		// may guard the upper one (WHERE c <> 'x' under CAST(c AS INT) > 1)
+		return pushFilter(andOf(append(conjuncts(x.Cond), conjuncts(cond)...)), x.Input)
 	case *Project:
 		for _, e := range x.Exprs {
 			if !expr.IsDeterministic(e) {
