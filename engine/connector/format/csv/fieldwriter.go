@@ -56,8 +56,9 @@ func (w *FieldWriter) NeedsQuotes(val []byte) bool {
 	if w.QuoteEdgeSpaces && (val[0] == ' ' || val[len(val)-1] == ' ') {
 		return true
 	}
-	d0 := w.Delimiter[0]
-	var q0, e0 byte
+	// q0 and e0 are '\n' when there is no quote or escape character, so
+	// that the first test below stays one comparison per candidate
+	d0, q0, e0 := w.Delimiter[0], byte('\n'), byte('\n')
 	if w.Quote != "" {
 		q0 = w.Quote[0]
 	}
@@ -65,6 +66,9 @@ func (w *FieldWriter) NeedsQuotes(val []byte) bool {
 		e0 = w.Escape[0]
 	}
 	for i, c := range val {
+		if c != '\n' && c != '\r' && c != d0 && c != q0 && c != e0 {
+			continue
+		}
 		switch {
 		case c == '\n' || c == '\r':
 			return true
