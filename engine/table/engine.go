@@ -222,15 +222,36 @@ func (e *EmbeddedEngine) CancelJob(_ context.Context, jobID string) error {
 	return j.Cancel()
 }
 
-// Close implements Engine: it cancels the environment's unfinished jobs.
+// Close implements Engine: it cancels the environment's unfinished jobs
+// and waits for them to end, at most closeJobsWait in all, so that their
+// connectors undo what they started on servers (a statement waiting for a
+// lock is stopped, a transaction rolled back, a replication slot released)
+// before the process exits (riffle sql on SIGTERM).
 func (e *EmbeddedEngine) Close() error {
+	var running []*JobClient
 	for _, j := range e.env.Jobs() {
 		if !j.GetJobStatus().IsTerminal() {
 			_ = j.Cancel()
+			running = append(running, j)
+		}
+	}
+	if len(running) == 0 {
+		return nil
+	}
+	deadline := time.NewTimer(closeJobsWait)
+	defer deadline.Stop()
+	for _, j := range running {
+		select {
+		case <-j.Done():
+		case <-deadline.C:
+			return nil
 		}
 	}
 	return nil
 }
+
+// closeJobsWait bounds how long Close waits for cancelled jobs to end.
+const closeJobsWait = 5 * time.Second
 
 // executeAt parses and runs one statement that starts at position at of a
 // larger script.
