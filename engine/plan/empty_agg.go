@@ -256,9 +256,10 @@ func polarKey(e expr.Expr) (neg bool, key string) {
 // Calcite's range (Sarg) simplification finds.
 func emptyRange(args []expr.Expr) bool {
 	type bounds struct {
-		lo, hi         float64
-		loOpen, hiOpen bool
-		hasLo, hasHi   bool
+		lo, hi           float64
+		loOpen, hiOpen   bool
+		hasLo, hasHi     bool
+		loExact, hiExact bool
 	}
 	ranges := map[string]*bounds{}
 	for _, a := range flattenAnd(args) {
@@ -268,9 +269,9 @@ func emptyRange(args []expr.Expr) bool {
 		}
 		op := c.Name
 		x, lit := c.Args[0], c.Args[1]
-		v, isNum := numericLiteral(lit)
+		v, exact, isNum := numericLiteral(lit)
 		if !isNum {
-			if v, isNum = numericLiteral(x); !isNum {
+			if v, exact, isNum = numericLiteral(x); !isNum {
 				continue
 			}
 			x = lit
@@ -287,12 +288,12 @@ func emptyRange(args []expr.Expr) bool {
 		}
 		setLo := func(v float64, open bool) {
 			if !r.hasLo || v > r.lo || v == r.lo && open {
-				r.lo, r.loOpen, r.hasLo = v, open, true
+				r.lo, r.loOpen, r.hasLo, r.loExact = v, open, true, exact
 			}
 		}
 		setHi := func(v float64, open bool) {
 			if !r.hasHi || v < r.hi || v == r.hi && open {
-				r.hi, r.hiOpen, r.hasHi = v, open, true
+				r.hi, r.hiOpen, r.hasHi, r.hiExact = v, open, true, exact
 			}
 		}
 		switch op {
@@ -310,7 +311,10 @@ func emptyRange(args []expr.Expr) bool {
 		default:
 			continue
 		}
-		if r.hasLo && r.hasHi && (r.lo > r.hi || r.lo == r.hi && (r.loOpen || r.hiOpen)) {
+		// the conversion to float64 keeps the order but may make two
+		// values equal (BIGINT beyond 2^53, most decimals): equal bounds
+		// prove nothing unless both are exact
+		if r.hasLo && r.hasHi && (r.lo > r.hi || r.lo == r.hi && (r.loOpen || r.hiOpen) && r.loExact && r.hiExact) {
 			return true
 		}
 	}
@@ -331,8 +335,8 @@ func flattenAnd(args []expr.Expr) []expr.Expr {
 }
 
 // numericLiteral returns the value of a non-NULL numeric literal (through
-// casts of one).
-func numericLiteral(e expr.Expr) (float64, bool) {
+// casts of one) as a float64, and whether that float64 is its exact value.
+func numericLiteral(e expr.Expr) (f float64, exact, ok bool) {
 	for {
 		c, ok := e.(*expr.Call)
 		if !ok || c.Name != "CAST" || len(c.Args) == 0 {
@@ -340,28 +344,28 @@ func numericLiteral(e expr.Expr) (float64, bool) {
 		}
 		e = c.Args[0]
 	}
-	l, ok := e.(*expr.Literal)
-	if !ok || l.Value == nil {
-		return 0, false
+	l, isLit := e.(*expr.Literal)
+	if !isLit || l.Value == nil {
+		return 0, false, false
 	}
 	switch v := l.Value.(type) {
 	case int8:
-		return float64(v), true
+		return float64(v), true, true
 	case int16:
-		return float64(v), true
+		return float64(v), true, true
 	case int32:
-		return float64(v), true
+		return float64(v), true, true
 	case int64:
-		return float64(v), true
+		return float64(v), v >= -1<<53 && v <= 1<<53, true
 	case float32:
-		return float64(v), true
+		return float64(v), true, true
 	case float64:
-		return v, true
+		return v, true, true
 	case types.Decimal:
-		f, _ := v.Rat().Float64()
-		return f, true
+		f, exact := v.Rat().Float64()
+		return f, exact, true
 	}
-	return 0, false
+	return 0, false, false
 }
 
 // combine3 is the set of results of a AND b (or a OR b) for a in sa, b in sb.
