@@ -27,21 +27,78 @@ type Autosaver struct {
 	onError func(error)
 
 	mu      sync.Mutex
+	clock   Clock
 	pending map[int64]Tab
-	first   time.Time // first unsaved edit
-	timer   *time.Timer
+	first   time.Time     // first unsaved edit
+	timer   chan struct{} // closed to release the armed timer; nil when none
+	stop    func()        // releases the armed timer's clock timer
 	closed  bool
 
 	saveMu sync.Mutex // one save at a time, in order
 }
 
-// NewAutosaver returns an autosaver for s. delay <= 0 means
-// DefaultAutosaveDelay; onError (may be nil) receives failed saves.
+// Clock is the time source of an Autosaver. Now is the current time; At
+// returns a channel that receives once the clock reaches t, and a function
+// that releases the timer early. engine/runtime's SystemClock and
+// ManualClock have this shape.
+type Clock interface {
+	Now() time.Time
+	At(t time.Time) (<-chan time.Time, func())
+}
+
+// wallClock is the default Clock: the system's time.
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+
+func (wallClock) At(t time.Time) (<-chan time.Time, func()) {
+	tm := time.NewTimer(time.Until(t))
+	return tm.C, func() { tm.Stop() }
+}
+
+// NewAutosaver returns an autosaver for s on the system clock. delay <= 0
+// means DefaultAutosaveDelay; onError (may be nil) receives failed saves.
 func (s *Store) NewAutosaver(delay time.Duration, onError func(error)) *Autosaver {
 	if delay <= 0 {
 		delay = DefaultAutosaveDelay
 	}
-	return &Autosaver{store: s, delay: delay, onError: onError, pending: map[int64]Tab{}}
+	return &Autosaver{store: s, delay: delay, onError: onError, clock: wallClock{}, pending: map[int64]Tab{}}
+}
+
+// SetClock makes the autosaver measure its delays on c instead of the
+// system clock (tests step a manual clock). Call it before the first
+// TabChanged; a nil c means the system clock.
+func (a *Autosaver) SetClock(c Clock) {
+	if c == nil {
+		c = wallClock{}
+	}
+	a.mu.Lock()
+	a.clock = c
+	a.mu.Unlock()
+}
+
+// arm replaces the armed timer by one that saves at t. a.mu is held.
+func (a *Autosaver) arm(t time.Time) {
+	a.disarm()
+	release := make(chan struct{})
+	due, stop := a.clock.At(t)
+	a.timer, a.stop = release, stop
+	go func() {
+		select {
+		case <-due:
+			a.fire()
+		case <-release:
+		}
+	}()
+}
+
+// disarm releases the armed timer, if any. a.mu is held.
+func (a *Autosaver) disarm() {
+	if a.timer != nil {
+		a.stop()
+		close(a.timer)
+		a.timer, a.stop = nil, nil
+	}
 }
 
 // TabChanged records the latest state of an edited tab.
@@ -51,17 +108,13 @@ func (a *Autosaver) TabChanged(t Tab) {
 	if a.closed {
 		return
 	}
-	now := time.Now()
+	now := a.clock.Now()
 	if len(a.pending) == 0 {
 		a.first = now
 	}
 	a.pending[t.ID] = t
 	wait := min(a.delay, MaxAutosaveDelay-now.Sub(a.first))
-	if a.timer == nil {
-		a.timer = time.AfterFunc(max(wait, 0), a.fire)
-	} else {
-		a.timer.Reset(max(wait, 0))
-	}
+	a.arm(now.Add(max(wait, 0)))
 }
 
 // Forget drops a pending edit of a tab (call it when the tab is closed).
@@ -92,9 +145,7 @@ func (a *Autosaver) Flush(ctx context.Context) error {
 	a.mu.Lock()
 	batch := a.pending
 	a.pending = map[int64]Tab{}
-	if a.timer != nil {
-		a.timer.Stop()
-	}
+	a.disarm()
 	a.mu.Unlock()
 	var errs []error
 	for _, t := range batch {
@@ -115,9 +166,7 @@ func (a *Autosaver) Close(ctx context.Context) error {
 	err := a.Flush(ctx)
 	a.mu.Lock()
 	a.closed = true
-	if a.timer != nil {
-		a.timer.Stop()
-	}
+	a.disarm()
 	a.mu.Unlock()
 	return err
 }

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/riffle-sql/riffle/engine/runtime"
 )
 
 var ctx = context.Background()
@@ -182,40 +184,46 @@ func TestSaveTabsRestoresExactlyTheOpenSet(t *testing.T) {
 	}
 }
 
-// The autosaver's timers run on synctest's fake clock: the test steps
-// time and waits (synctest.Wait) until the timer's save has finished, so it
-// checks the exact instants of the documented delays without sleeping.
+// The autosaver's delays are measured on a manual clock that the test
+// steps; after each step synctest.Wait lets the timer's goroutine finish
+// the save that came due (or find none due). The test checks the exact
+// instants of the documented delays without sleeping and without reading
+// the wall clock.
 func TestAutosaverDebouncesAndFlushes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := open(t, filepath.Join(t.TempDir(), "w.riffle"))
 		tabs, err := s.SaveTabs(ctx, []Tab{{Title: "t"}}, 0)
 		must(t, err)
+		clock := runtime.NewManualClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC))
+		step := func(d time.Duration) {
+			clock.Advance(d)
+			synctest.Wait() // the save that came due has run
+		}
 		errs := make(chan error, 10)
 		const delay = 200 * time.Millisecond
 		a := s.NewAutosaver(delay, func(err error) { errs <- err })
+		a.SetClock(clock)
 		id := tabs[0].ID
 		for i := range 5 {
 			a.TabChanged(Tab{ID: id, Title: "t", Text: fmt.Sprintf("SELECT %d", i), CursorCol: i})
 		}
-		time.Sleep(delay - time.Millisecond)
-		synctest.Wait()
-		if got := text(t, s, id); got != "" {
+		step(delay - time.Millisecond)
+		if got := text(t, s, id); got != "" || !a.Pending() {
 			t.Errorf("saved before the delay: %q", got)
 		}
-		time.Sleep(time.Millisecond)
-		synctest.Wait() // the timer's save has run
+		step(time.Millisecond)
 		if got := text(t, s, id); got != "SELECT 4" {
 			t.Fatalf("after the delay: %q, want the last edit", got)
 		}
 		// Continuous typing (an edit every 100 ms, Delay an hour) is still
 		// saved MaxAutosaveDelay after the first unsaved edit, not later.
 		b := s.NewAutosaver(time.Hour, nil)
+		b.SetClock(clock)
 		const every = 100 * time.Millisecond
 		last := int(MaxAutosaveDelay/every) - 1 // the last edit before the bound
 		for i := 0; i <= last; i++ {
 			b.TabChanged(Tab{ID: id, Title: "t", Text: fmt.Sprintf("typing %d", i)})
-			time.Sleep(every)
-			synctest.Wait()
+			step(every)
 			got := text(t, s, id)
 			switch {
 			case i < last && got != "SELECT 4":
@@ -237,10 +245,9 @@ func TestAutosaverDebouncesAndFlushes(t *testing.T) {
 		must(t, b.Close(ctx))
 		b.TabChanged(Tab{ID: id, Text: "after close"})
 		must(t, a.Close(ctx))
-		time.Sleep(time.Hour)
-		synctest.Wait()
-		if text(t, s, id) != "flushed" {
-			t.Error("edit after Close was saved")
+		step(time.Hour) // no timer is left to fire
+		if text(t, s, id) != "flushed" || b.Pending() {
+			t.Error("edit after Close was kept or saved")
 		}
 		select {
 		case err := <-errs:
