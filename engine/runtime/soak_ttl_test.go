@@ -116,8 +116,8 @@ func (s *soakRun) run(push func(from int) error, sizes func() map[string]int64, 
 			runtime.GC()
 			runtime.ReadMemStats(&ms)
 			peakHeap = max(peakHeap, ms.HeapInuse)
-			t.Logf("rows %9d  sim %6.1fs  state keys %8d  %v  HeapInuse %6.1f MB", seen,
-				float64(seen)/float64(s.rate), s.metric.StateKeys.Load(), sizes(), float64(ms.HeapInuse)/(1<<20))
+			t.Logf("rows %9d  sim %6.1fs  state keys %8d  state bytes %10d  %v  HeapInuse %6.1f MB", seen,
+				float64(seen)/float64(s.rate), s.metric.StateKeys.Load(), s.metric.StateBytes.Load(), sizes(), float64(ms.HeapInuse)/(1<<20))
 		}
 	}
 	t.Logf("%d rows per input at %d rows/s (TTL %v: %d live keys); peaks %v (bound %d); %d rows out; peak HeapInuse %.1f MB",
