@@ -116,8 +116,12 @@ func pushFilter(cond expr.Expr, input Node) Node {
 		// may guard the upper one (WHERE c <> 'x' under CAST(c AS INT) > 1)
 		return pushFilter(andOf(append(conjuncts(x.Cond), conjuncts(cond)...)), x.Input)
 	case *Project:
-		for _, e := range x.Exprs {
-			if !expr.IsDeterministic(e) {
+		// not past a non-deterministic column the condition reads (the
+		// filter would see another value than the projection outputs);
+		// other columns may be non-deterministic (PROCTIME(), RAND()), as
+		// in Calcite's FilterProjectTransposeRule
+		for _, r := range expr.InputRefs(cond) {
+			if !expr.IsDeterministic(x.Exprs[r]) {
 				return &Filter{Input: input, Cond: cond}
 			}
 		}
