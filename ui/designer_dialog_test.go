@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -150,4 +151,198 @@ func TestDesignerMovingACSVColumnNeedsConfirmation(t *testing.T) {
 	if dd.positions.Visible() || dd.preview.Text() != "-- no changes" {
 		t.Errorf("moved back: confirmation %v, preview %q", dd.positions.Visible(), dd.preview.Text())
 	}
+}
+
+func TestDesignerCreatesANewTable(t *testing.T) {
+	h := newHarness(t)
+	dd := h.wb.showTableDesigner(nil)
+	if dd.apply.Disabled() == false {
+		t.Error("a design without a name or path can be applied")
+	}
+	dd.name.SetText("orders")
+	// columns through the form
+	dd.rows[0].name.SetText("order_id")
+	dd.rows[0].notNull.SetChecked(true)
+	test.Tap(dd.addColumn)
+	dd.rows[1].name.SetText("amount")
+	dd.rows[1].typ.SetSelected("DECIMAL")
+	dd.rows[1].params.Objects[0].(*fyne.Container).Objects[0].(*widget.Entry).SetText("10")
+	dd.rows[1].params.Objects[1].(*fyne.Container).Objects[0].(*widget.Entry).SetText("2")
+	test.Tap(dd.addColumn)
+	dd.rows[2].name.SetText("ts")
+	dd.rows[2].typ.SetSelected("TIMESTAMP")
+	dd.rows[2].params.Objects[0].(*fyne.Container).Objects[0].(*widget.Entry).SetText("3")
+	test.Tap(dd.addColumn)
+	dd.rows[3].name.SetText("total")
+	dd.rows[3].kind.SetSelected("computed")
+	dd.rows[3].expr.SetText("amount * 2")
+	dd.pk.SetSelected([]string{"order_id"})
+	dd.wmCheck.SetChecked(true)
+	dd.wmColumn.SetSelected("ts")
+	dd.wmDelay.SetText("5")
+	// options: required path, a bad delimiter shown next to its field
+	if p := dd.optionProblems["path"]; p == nil || p.Text != "required" {
+		t.Fatalf("path problem %v", p)
+	}
+	dir := t.TempDir()
+	dd.optionInputs["path"].(*widget.Entry).SetText(dir)
+	dd.optionInputs["csv.field-delimiter"].(*widget.Entry).SetText(";;")
+	if p := dd.optionProblems["csv.field-delimiter"].Text; p == "" || !dd.apply.Disabled() {
+		t.Errorf("bad delimiter: problem %q, apply enabled %v", p, !dd.apply.Disabled())
+	}
+	dd.optionInputs["csv.field-delimiter"].(*widget.Entry).SetText(";")
+	want := "CREATE TABLE orders (\n" +
+		"  order_id BIGINT NOT NULL,\n" +
+		"  amount DECIMAL(10, 2),\n" +
+		"  ts TIMESTAMP(3),\n" +
+		"  total AS amount * 2,\n" +
+		"  PRIMARY KEY (order_id) NOT ENFORCED,\n" +
+		"  WATERMARK FOR ts AS ts - INTERVAL '5' SECOND\n" +
+		")\n" +
+		"WITH (\n" +
+		"  'connector' = 'filesystem',\n" +
+		"  'path' = '" + dir + "',\n" +
+		"  'format' = 'csv',\n" +
+		"  'csv.field-delimiter' = ';'\n" +
+		");"
+	if got := dd.preview.Text(); got != want {
+		t.Fatalf("preview:\n%s\nwant\n%s\nproblems: %s", got, want, dd.problems.Text)
+	}
+	if err := h.applyDesign(dd); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := h.wb.Env().FromPath("orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tab.GetResolvedSchema().String(); !strings.Contains(got, "`total` DECIMAL(21, 2)") || !strings.Contains(got, "`ts` TIMESTAMP(3) *ROWTIME*") {
+		t.Errorf("schema %s", got)
+	}
+	if !strings.Contains(h.wb.initScript, "CREATE TABLE orders (") {
+		t.Errorf("init script:\n%s", h.wb.initScript)
+	}
+	if got := strings.Join(h.wb.catalog.VisibleLabels(), "\n"); !strings.Contains(got, "orders") {
+		t.Errorf("catalog:\n%s", got)
+	}
+}
+
+func TestDesignerEditsATableWithAlter(t *testing.T) {
+	h := newHarness(t)
+	h.wb.catalog.OpenPath("default_catalog", "default_database", "airports")
+	m := h.wb.catalog.MenuFor("o\x1fdefault_catalog\x1fdefault_database\x1fairports")
+	var edit *fyne.MenuItem
+	for _, it := range m.Items {
+		if it.Label == "Edit table…" {
+			edit = it
+		}
+	}
+	if edit == nil {
+		t.Fatal("no Edit table… in the catalog menu")
+	}
+	edit.Action()
+	dd := h.wb.authoring().designer
+	if dd == nil || dd.d.IsNew() || len(dd.rows) != 7 || dd.rows[0].name.Text != "iata" {
+		t.Fatalf("designer not filled: %+v", dd)
+	}
+	if dd.preview.Text() != "-- no changes" || !dd.apply.Disabled() {
+		t.Errorf("unchanged table: preview %q", dd.preview.Text())
+	}
+	// rename a column, change a type, drop one, add one, set an option
+	dd.rows[1].name.SetText("airport_name")
+	test.Tap(dd.rows[4].del) // country
+	test.Tap(dd.addColumn)
+	last := dd.rows[len(dd.rows)-1]
+	last.name.SetText("elevation")
+	last.typ.SetSelected("INT")
+	dd.pk.SetSelected([]string{"iata"})
+	dd.optionInputs["csv.ignore-parse-errors"].(*widget.Select).SetSelected("true")
+	// csv reads fields by position: dropping country shifts the columns
+	// after it, which the user must confirm
+	if !dd.apply.Disabled() || !dd.positions.Visible() || !strings.Contains(dd.problems.Text, "latitude would read field 5 instead of 6") {
+		t.Fatalf("dropping a csv column: apply enabled %v, confirmation shown %v; problems:\n%s", !dd.apply.Disabled(), dd.positions.Visible(), dd.problems.Text)
+	}
+	dd.positions.SetChecked(true)
+	got := dd.preview.Text()
+	for _, w := range []string{
+		"ALTER TABLE default_catalog.default_database.airports\n  DROP (country)",
+		"ALTER TABLE default_catalog.default_database.airports\n  RENAME name TO airport_name",
+		"ALTER TABLE default_catalog.default_database.airports\n  ADD elevation INT",
+		"ALTER TABLE default_catalog.default_database.airports\n  ADD PRIMARY KEY (iata) NOT ENFORCED",
+		"ALTER TABLE default_catalog.default_database.airports\n  SET (\n  'csv.ignore-parse-errors' = 'true'\n)",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("preview lacks %q:\n%s", w, got)
+		}
+	}
+	if strings.Contains(got, "DROP TABLE") {
+		t.Errorf("drop-and-create for alterable changes:\n%s", got)
+	}
+	if err := h.applyDesign(dd); err != nil {
+		t.Fatal(err)
+	}
+	tab, _ := h.wb.Env().FromPath("airports")
+	names := strings.Join(tab.GetSchema().GetFieldNames(), ",")
+	if names != "iata,airport_name,city,state,latitude,longitude,elevation" {
+		t.Errorf("columns after ALTER: %s", names)
+	}
+	// the init script's CREATE TABLE now is the new definition
+	if !strings.Contains(h.wb.initScript, "airport_name STRING") || strings.Contains(h.wb.initScript, "country") {
+		t.Errorf("init script:\n%s", h.wb.initScript)
+	}
+}
+
+func TestDesignerAsksBeforeDropAndCreate(t *testing.T) {
+	h := newHarness(t)
+	dd := h.wb.showTableDesigner(&catalogbrowser.Ref{Catalog: "default_catalog", Database: "default_database", Object: "flights", Kind: catalogbrowser.KindTable})
+	dd.comment.SetText("departures")
+	if got := dd.preview.Text(); !strings.Contains(got, "-- Flink cannot ALTER this: the table comment cannot be altered") || !strings.Contains(got, "DROP TABLE default_catalog.default_database.flights;") {
+		t.Fatalf("preview:\n%s", got)
+	}
+	if err := h.applyDesign(dd); err != nil {
+		t.Fatal(err)
+	}
+	if h.wb.authoring().confirm == nil {
+		t.Fatal("not asked")
+	}
+	rt := h.runBatch("SELECT COUNT(*) FROM flights")
+	if got := rows(rt.grid); len(got) != 1 || got[0] == "0" {
+		t.Errorf("flights after drop-and-create: %q; messages:\n%s", got, h.messages())
+	}
+	if !strings.Contains(h.wb.initScript, "COMMENT 'departures'") {
+		t.Errorf("init script:\n%s", h.wb.initScript)
+	}
+}
+
+// openBuilder shows the builder on a new empty tab in mode.
+func (h *harness) openBuilder(mode string) *builderPanel {
+	h.t.Helper()
+	tab := h.newTab("")
+	tab.mode = mode
+	b := h.wb.builder()
+	if !b.shown {
+		h.wb.toggleBuilder()
+	}
+	b.follow(tab, true)
+	return b
+}
+
+// stmt is the builder's statement in its tab.
+func (b *builderPanel) stmt() string {
+	text := b.tab.ed.Text()
+	return text[b.start:min(b.end, len(text))]
+}
+
+// createFlightsWithRowtime opens the flights extract with its rowtime.
+func (h *harness) createFlightsWithRowtime() string {
+	h.t.Helper()
+	path, _ := filepath.Abs(filepath.Join("..", "engine", "connector", "testdata", "flights-head2000.csv"))
+	h.wb.openDataFile(path)
+	h.waitBG()
+	r := h.wb.authoring().review
+	test.Tap(r.create)
+	h.waitBG()
+	if r.created == "" {
+		h.t.Fatalf("flights not created: %s", r.status.Text)
+	}
+	return r.created
 }
