@@ -192,15 +192,12 @@ func runRuleCase(t *testing.T, d *datadriven.TestData) string {
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
-				out = nil
-				before += fmt.Sprintf("panic: %v\n", r)
+				// a panic is a bug whatever the expected output says
+				d.Fatalf(t, "%s panicked: %v", d.Cmd, r)
 			}
 		}()
 		out = rule(root)
 	}()
-	if out == nil {
-		return before
-	}
 	s, ok := out.(*Sink)
 	if !ok {
 		d.Fatalf(t, "the rule replaced the sink by %T", out)
