@@ -61,7 +61,9 @@ func TestMonitorReadsNewFiles(t *testing.T) {
 		tmp := filepath.Join(dir, ".b.csv.tmp")
 		write(t, tmp, "3,three\n")
 		got := next()
-		time.Sleep(10 * interval) // ten listings on the fake clock
+		// not a wait: in the synctest bubble this moves the fake clock on
+		// by ten listings (no real time passes)
+		time.Sleep(10 * interval)
 		synctest.Wait()
 		select {
 		case a := <-got:
@@ -77,7 +79,7 @@ func TestMonitorReadsNewFiles(t *testing.T) {
 		}
 		// nothing new: Next waits until cancelled
 		got = next()
-		time.Sleep(10 * interval)
+		time.Sleep(10 * interval) // ten more listings on the fake clock
 		synctest.Wait()
 		select {
 		case a := <-got:
