@@ -501,7 +501,9 @@ func TestConcurrentWriterAndReaders(t *testing.T) {
 			var drawn uint64
 			for {
 				if !r.NeedsRefresh(drawn) {
-					time.Sleep(50 * time.Microsecond) // a UI ticker, sped up
+					// not a wait: the reader plays a UI whose ticker
+					// (sped up) polls NeedsRefresh between redraws
+					time.Sleep(50 * time.Microsecond)
 					continue
 				}
 				s = r.Snapshot(TableView, 100, 150, s)
