@@ -46,8 +46,11 @@ func unfetchedQueriesHeap(t *testing.T, n int, batchSizeMax string) (heap, buffe
 			t.Fatalf("query %s never filled its result buffer", id)
 		}
 		// and the job is stalled: the collect sink takes nothing more, so
-		// the exchange before it fills up: its 16 batches of 500 rows
-		// lie between what the source emitted and what reached the sink
+		// the exchange before it fills up to its byte bound
+		// (riffle.exchange.max-bytes-per-channel, 1 MiB: two of the
+		// datagen's 500-row batches of 1 KB rows) and the task feeding it
+		// waits with a third: 3 batches of 500 rows lie between what the
+		// source emitted and what reached the sink
 		inFlight := func() int64 {
 			lo, hi := int64(-1), int64(0)
 			for _, m := range job.Metrics() {
@@ -59,7 +62,7 @@ func unfetchedQueriesHeap(t *testing.T, n int, batchSizeMax string) (heap, buffe
 			}
 			return hi - lo
 		}
-		if !waitFor(2*time.Minute, func() bool { return inFlight() >= 16*500 }) {
+		if !waitFor(2*time.Minute, func() bool { return inFlight() >= 3*500 }) {
 			t.Fatalf("query %s: the job did not stall (%d rows in flight)", id, inFlight())
 		}
 		_, b := buf.Buffered()
@@ -78,9 +81,13 @@ func unfetchedQueriesHeap(t *testing.T, n int, batchSizeMax string) (heap, buffe
 // Queries over 1 KB rows that no client fetches (10, or
 // RIFFLE_UNFETCHED_QUERIES) hold a bounded heap:
 // each result buffer at most 4 MB (twice collect-sink.batch-size.max),
-// the rest being batches in flight in the jobs (the 16-batch channel of
-// the exchange before the collect sink and the source's hand-off: about
-// 12 MB with the datagen's 500-row batches of 1 KB rows). Before the byte
+// the rest being batches in flight in the jobs (the exchange before the
+// collect sink and the source's hand-off, each at most
+// riffle.exchange.max-bytes-per-channel, 1 MiB, and the batches the
+// blocked operators hold: about 4.5 MiB with the datagen's 500-row
+// batches of 1 KB rows, 8.7 MiB a query in all; 16 MiB when channels were
+// bounded by their 16 batches only, so the bound of 12 MiB a query fails
+// without the channels' byte bound). Before the result buffer's byte
 // bound a query held about 45 MB. With
 // RIFFLE_MEASURE_BEFORE=1 it also measures the buffers bounded by their 64
 // batches only (collect-sink.batch-size.max = 1 gb), as before the byte
@@ -98,8 +105,8 @@ func TestUnfetchedQueriesMemory(t *testing.T) {
 	}
 	heap, buffered := unfetchedQueriesHeap(t, n, "2 mb")
 	t.Logf("%d unfetched queries, collect-sink.batch-size.max = 2 mb: heap +%d MiB (%.1f MiB a query), result buffers %d MiB", n, heap>>20, float64(heap)/float64(n)/(1<<20), buffered>>20)
-	if limit := int64(n) * 24 << 20; heap > limit {
-		t.Errorf("the heap grew by %d MiB for %d unfetched queries, more than 24 MiB a query", heap>>20, n)
+	if limit := int64(n) * 12 << 20; heap > limit {
+		t.Errorf("the heap grew by %d MiB for %d unfetched queries, more than 12 MiB a query", heap>>20, n)
 	}
 	if limit := int64(n) * 4 << 20; buffered > limit {
 		t.Errorf("the result buffers hold %d MiB, more than 4 MiB a query", buffered>>20)
