@@ -623,3 +623,66 @@ func TestCancelSQLBinarySIGTERMInsertWaitingForRowLock(t *testing.T) {
 	sigtermRiffleSQL(t, bin, script, is(1)(myProcesses(mon, "INSERT", "cancel_sink")))
 	serverStops(t, "the INSERT ends on the server while the row is held", is(0)(myProcesses(mon, "INSERT", "cancel_sink")))
 }
+
+// A bounded INSERT into Kafka whose broker went away after the sink
+// opened: the sink's last flush (Commit) waits for the broker, retrying;
+// cancelling ends it (it had its own deadline of the API timeout + 5 s,
+// 65 s by default). The rows come from a FIFO: once the job's reader opened
+// it, the sink (chained in the same task, opened before the source reads)
+// has opened on the running broker; the broker stops, and the rows reach
+// the sink when the FIFO's writer closes (the reader hands them over at
+// the end of its input), then Commit flushes them to the stopped broker.
+func TestCancelKafkaSinkFlushBrokerGone(t *testing.T) {
+	k := kcPrivateKafka(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	topic := UniqueTopic("cancel_flush")
+	if err := k.CreateTopic(ctx, topic, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(t.TempDir(), "rows.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	e := cancelEnv(t)
+	cancelExec(t, e,
+		fmt.Sprintf("CREATE TABLE f (v STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')", fifo),
+		fmt.Sprintf(`CREATE TABLE k (v STRING) WITH ('connector' = 'kafka', 'topic' = '%s',
+		'properties.bootstrap.servers' = '%s', 'format' = 'raw', 'properties.linger.ms' = '60000')`, topic, k.Bootstrap))
+	base := len(engineGoroutines())
+	jc := startJob(t, e, "INSERT INTO k SELECT v FROM f")
+	opened := make(chan *os.File, 1)
+	go func() { // the open waits for the job's reader
+		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			opened <- f
+		}
+	}()
+	var w *os.File
+	select {
+	case w = <-opened:
+	case <-jc.Done():
+		// wake the open above
+		if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			defer r.Close()
+		}
+		t.Fatalf("the job ended before it read the FIFO: %v, %v", jc.GetJobStatus(), jc.Err())
+	}
+	defer w.Close()
+	if _, err := w.WriteString("a\nb\n"); err != nil {
+		t.Fatal(err)
+	}
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := exec.Command(filepath.Join(root, "scripts", "kafka.sh"), "stop")
+	stop.Env = append(os.Environ(), "KAFKA_RUN_DIR="+k.RunDir)
+	if out, err := stop.CombinedOutput(); err != nil {
+		t.Fatalf("scripts/kafka.sh stop: %v\n%s", err, out)
+	}
+	w.Close() // the input ends: the sink's Commit flushes to the stopped broker
+	waitUntil(t, "the sink's last flush waits for the broker", func() (bool, error) {
+		return stackHas("connector/kafka.(*writer).Commit", "Flush"), nil
+	})
+	cancelAndMeasure(t, jc, base)
+}
