@@ -16,6 +16,7 @@ import (
 
 	"github.com/riffle-sql/riffle/assets"
 	_ "github.com/riffle-sql/riffle/internal/localefix" // quiet Fyne under LANG=C
+	"github.com/riffle-sql/riffle/internal/testwait"
 )
 
 // uiQueue stands in for fyne.Do in tests: background goroutines queue
@@ -146,19 +147,12 @@ func (h *harness) settle() {
 // until ticks until cond holds (or fails the test after waitLimit).
 func (h *harness) until(what string, cond func() bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for {
+	testwait.Until(h.t, waitLimit, what, func() bool {
 		h.q.drain()
 		h.wb.Tick()
 		h.q.drain()
-		if cond() {
-			return
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return cond()
+	})
 }
 
 // waitFor polls cond, which must not touch widgets (no Tick, no queued
@@ -167,13 +161,7 @@ func (h *harness) until(what string, cond func() bool) {
 // the UI stands still.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	testwait.Until(t, waitLimit, what, cond)
 }
 
 // tab returns the current editor tab.

@@ -20,6 +20,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/internal/testwait"
 	"github.com/riffle-sql/riffle/monitor"
 )
 
@@ -411,18 +412,17 @@ func TestChartTab(t *testing.T) {
 	for _, ext := range []string{".png", ".svg"} {
 		done := make(chan error, 1)
 		cv.save(filepath.Join(dir, "c"+ext), func(err error) { done <- err })
-		deadline := time.Now().Add(10 * time.Second)
 		var err error = errors.New("timeout")
-	wait:
-		for time.Now().Before(deadline) {
+		// the save reports on the UI queue, which this goroutine runs
+		testwait.Poll(10*time.Second, func() bool {
 			h.q.drain()
 			select {
 			case err = <-done:
-				break wait
+				return true
 			default:
-				time.Sleep(5 * time.Millisecond)
+				return false
 			}
-		}
+		})
 		if err != nil {
 			t.Fatalf("save %s: %v", ext, err)
 		}
