@@ -362,6 +362,7 @@ func (r *reader) startReplication(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	setStreaming(r.repl)
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -41,9 +42,55 @@ func (t *tableOptions) connConfig(replication bool) (*pgconn.Config, error) {
 	// socket if the server has not answered within cancelGrace; pgx's
 	// default only closes the socket and the server goes on waiting
 	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
-		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: cancelGrace}
+		h := &cancelHandler{
+			request:  &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: cancelGrace},
+			deadline: &pgconn.DeadlineContextWatcherHandler{Conn: c.Conn()},
+		}
+		c.CustomData()[cancelHandlerKey] = h
+		return h
 	}
 	return cfg, nil
+}
+
+// cancelHandler is how a connection reacts to a cancelled context: with a
+// CancelRequest to the server (see connConfig) until the connection
+// streams, then by a read deadline only. A CancelRequest to a walsender in
+// COPY BOTH mode ends the stream, and the final standby status update
+// that records the position 'committed-offset' resumes from would then
+// not be received; the deadline interrupts the wait and leaves the stream
+// open for it.
+type cancelHandler struct {
+	request   *pgconn.CancelRequestContextWatcherHandler
+	deadline  *pgconn.DeadlineContextWatcherHandler
+	streaming atomic.Bool
+	// used is the handler of the last HandleCancel
+	used ctxwatch.Handler
+}
+
+func (h *cancelHandler) HandleCancel(ctx context.Context) {
+	h.used = h.request
+	if h.streaming.Load() {
+		h.used = h.deadline
+	}
+	h.used.HandleCancel(ctx)
+}
+
+func (h *cancelHandler) HandleUnwatchAfterCancel() {
+	if h.used != nil {
+		h.used.HandleUnwatchAfterCancel()
+	}
+}
+
+// cancelHandlerKey is where a connection's CustomData holds its
+// cancelHandler.
+const cancelHandlerKey = "riffle.cancelHandler"
+
+// setStreaming switches c's cancellation to the read deadline (c has
+// entered the replication stream).
+func setStreaming(c *pgconn.PgConn) {
+	if h, ok := c.CustomData()[cancelHandlerKey].(*cancelHandler); ok {
+		h.streaming.Store(true)
+	}
 }
 
 // cancelGrace is how long a cancelled statement's connection waits for the
