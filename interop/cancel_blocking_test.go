@@ -532,19 +532,41 @@ func TestCancelSQLClientScanWaitingForLock(t *testing.T) {
 	serverStops(t, "the SELECT ends on the server while the lock is held", is(0)(pgActive(mon, "SELECT", "cancel_src")))
 }
 
-// riffleBin is the riffle binary RIFFLE_BIN names; the test is skipped
-// without it.
+// riffleBin is the riffle binary RIFFLE_BIN names, or one built here
+// from the repository (once per test binary) when RIFFLE_BIN is not set.
 func riffleBin(t *testing.T) string {
 	t.Helper()
-	bin := os.Getenv("RIFFLE_BIN")
-	if bin == "" {
-		t.Skip("RIFFLE_BIN is not set (the path of a built riffle binary: go build -tags migrated_fynedo -o /tmp/riffle .)")
+	if bin := os.Getenv("RIFFLE_BIN"); bin != "" {
+		bin, err := filepath.Abs(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bin
 	}
-	bin, err := filepath.Abs(bin)
-	if err != nil {
-		t.Fatal(err)
+	builtRiffle.once.Do(func() {
+		dir, err := os.MkdirTemp("", "riffle-bin-")
+		if err != nil {
+			builtRiffle.err = err
+			return
+		}
+		builtRiffle.path = filepath.Join(dir, "riffle")
+		cmd := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", builtRiffle.path, ".")
+		cmd.Dir = ".." // the repository's root: tests run in interop/
+		if out, err := cmd.CombinedOutput(); err != nil {
+			builtRiffle.err = fmt.Errorf("go build riffle: %v\n%s", err, out)
+		}
+	})
+	if builtRiffle.err != nil {
+		t.Fatal(builtRiffle.err)
 	}
-	return bin
+	return builtRiffle.path
+}
+
+// builtRiffle is the riffle binary riffleBin built.
+var builtRiffle struct {
+	once sync.Once
+	path string
+	err  error
 }
 
 // sigtermRiffleSQL runs `riffle sql -e script` (the binary bin),
@@ -582,7 +604,7 @@ func sigtermRiffleSQL(t *testing.T, bin, script string, blocked func() (bool, er
 	}
 }
 
-// The built riffle binary and a real SIGTERM, when RIFFLE_BIN names it: a
+// The built riffle binary (riffleBin) and a real SIGTERM: a
 // query whose scan waits for a table lock.
 func TestCancelSQLBinarySIGTERMScanWaitingForLock(t *testing.T) {
 	bin := riffleBin(t)
