@@ -225,6 +225,42 @@ func pgLockTable(t *testing.T, p Postgres, tbl string) (release func()) {
 	return release
 }
 
+// pgHold runs stmt in a transaction on p that stays open, holding its
+// locks, until rollback is called or the test ends.
+func pgHold(t *testing.T, p Postgres, stmt string) (rollback func() error) {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := p.Connect(t).Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tx.Rollback(ctx) })
+	if _, err := tx.Exec(ctx, stmt); err != nil {
+		t.Fatal(err)
+	}
+	return func() error { return tx.Rollback(ctx) }
+}
+
+// mariaDBHold runs stmt in a transaction on m that stays open, holding its
+// locks, until rollback is called or the test ends.
+func mariaDBHold(t *testing.T, m MariaDB, stmt string) (rollback func() error) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := m.DB(t).Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tx.Rollback(); _ = conn.Close() })
+	if _, err := tx.ExecContext(ctx, stmt); err != nil {
+		t.Fatal(err)
+	}
+	return tx.Rollback
+}
+
 func jdbcTableDDL(name, cols, url, user, password, dbTable string, more ...string) string {
 	opts := []string{"'connector' = 'jdbc'", fmt.Sprintf("'url' = '%s'", url), fmt.Sprintf("'table-name' = '%s'", dbTable),
 		fmt.Sprintf("'username' = '%s'", user), fmt.Sprintf("'password' = '%s'", password)}
@@ -276,15 +312,7 @@ func TestCancelJDBCSinkWaitingForRowLockPostgres(t *testing.T) {
 	p := PostgresFromEnv(t).CreateDatabase(t, "cancel_jdbc_sink")
 	p.Exec(t, "CREATE TABLE cancel_sink (id INT PRIMARY KEY, v TEXT)")
 	ctx := context.Background()
-	holder := p.Connect(t)
-	tx, err := holder.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = tx.Rollback(ctx) })
-	if _, err := tx.Exec(ctx, "INSERT INTO cancel_sink VALUES (1, 'held')"); err != nil {
-		t.Fatal(err)
-	}
+	rollback := pgHold(t, p, "INSERT INTO cancel_sink VALUES (1, 'held')")
 	mon := p.Connect(t)
 	e := cancelEnv(t)
 	cancelExec(t, e, jdbcTableDDL("snk", "id INT, v STRING", p.URL, p.User, p.Password, "cancel_sink"))
@@ -293,7 +321,7 @@ func TestCancelJDBCSinkWaitingForRowLockPostgres(t *testing.T) {
 	waitUntil(t, "the sink's INSERT waits for the row lock", is(1)(pgWaiting(mon, "INSERT", "cancel_sink")))
 	cancelAndMeasure(t, jc, base)
 	serverStops(t, "the sink's INSERT ends on the server while the row is held", is(0)(pgActive(mon, "INSERT", "cancel_sink")))
-	if err := tx.Rollback(ctx); err != nil {
+	if err := rollback(); err != nil {
 		t.Fatal(err)
 	}
 	var n int
@@ -350,20 +378,7 @@ func TestCancelJDBCScanWaitingForLockMariaDB(t *testing.T) {
 func TestCancelJDBCSinkWaitingForRowLockMariaDB(t *testing.T) {
 	m := MariaDBFromEnv(t).CreateDatabase(t, "cancel_jdbc_sink")
 	m.Exec(t, "CREATE TABLE cancel_sink (id INT PRIMARY KEY, v TEXT) ENGINE=InnoDB")
-	ctx := context.Background()
-	holder, err := m.DB(t).Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer holder.Close()
-	tx, err := holder.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "INSERT INTO cancel_sink VALUES (1, 'held')"); err != nil {
-		t.Fatal(err)
-	}
+	rollback := mariaDBHold(t, m, "INSERT INTO cancel_sink VALUES (1, 'held')")
 	mon := m.DB(t)
 	e := cancelEnv(t)
 	cancelExec(t, e, jdbcTableDDL("snk", "id INT, v STRING", m.URL, m.User, m.Password, "cancel_sink"))
@@ -372,7 +387,7 @@ func TestCancelJDBCSinkWaitingForRowLockMariaDB(t *testing.T) {
 	waitUntil(t, "the sink's INSERT waits for the row lock", is(1)(myProcesses(mon, "INSERT", "cancel_sink")))
 	cancelAndMeasure(t, jc, base)
 	serverStops(t, "the sink's INSERT ends on the server while the row is held", is(0)(myProcesses(mon, "INSERT", "cancel_sink")))
-	if err := tx.Rollback(); err != nil {
+	if err := rollback(); err != nil {
 		t.Fatal(err)
 	}
 	var n int
@@ -470,15 +485,7 @@ func TestCancelPostgresCDCSlotWaitingForTransaction(t *testing.T) {
 	p.Exec(t, "CREATE TABLE items (id INT PRIMARY KEY, name TEXT)", "ALTER TABLE items REPLICA IDENTITY FULL",
 		"CREATE TABLE other (id INT)")
 	ctx := context.Background()
-	holder := p.Connect(t)
-	tx, err := holder.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = tx.Rollback(ctx) })
-	if _, err := tx.Exec(ctx, "INSERT INTO other VALUES (1)"); err != nil {
-		t.Fatal(err)
-	}
+	pgHold(t, p, "INSERT INTO other VALUES (1)")
 	mon := p.Connect(t)
 	walsenderWaiting := func() (int, error) {
 		var n int
@@ -626,20 +633,7 @@ func TestCancelSQLBinarySIGTERMInsertWaitingForRowLock(t *testing.T) {
 	bin := riffleBin(t)
 	m := MariaDBFromEnv(t).CreateDatabase(t, "cancel_jdbc_bin")
 	m.Exec(t, "CREATE TABLE cancel_sink (id INT PRIMARY KEY, v TEXT) ENGINE=InnoDB")
-	ctx := context.Background()
-	holder, err := m.DB(t).Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer holder.Close()
-	tx, err := holder.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "INSERT INTO cancel_sink VALUES (1, 'held')"); err != nil {
-		t.Fatal(err)
-	}
+	mariaDBHold(t, m, "INSERT INTO cancel_sink VALUES (1, 'held')")
 	mon := m.DB(t)
 	script := jdbcTableDDL("snk", "id INT, v STRING", m.URL, m.User, m.Password, "cancel_sink") + ";\nINSERT INTO snk VALUES (1, 'riffle');\n"
 	sigtermRiffleSQL(t, bin, script, is(1)(myProcesses(mon, "INSERT", "cancel_sink")))
