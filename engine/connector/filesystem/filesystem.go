@@ -201,7 +201,7 @@ func parse(ctx *connector.Context) (*settings, error) {
 		s.monitor = d
 	}
 	if v, ok := ctx.Options[OptRollingFileSize]; ok {
-		n, err := ParseMemorySize(v)
+		n, err := config.ParseMemorySize(v)
 		if err != nil || n <= 0 {
 			return nil, fmt.Errorf("table %s: invalid '%s': %s", ctx.Table, OptRollingFileSize, v)
 		}
@@ -243,39 +243,6 @@ func localPath(p string) (string, error) {
 		return "", fmt.Errorf("file system scheme '%s' is not supported (only local paths and file:// URIs)", p[:i])
 	}
 	return filepath.Clean(p), nil
-}
-
-// ParseMemorySize parses Flink's MemorySize syntax: a number with an
-// optional unit b, k/kb/kibibytes, m/mb, g/gb, t/tb (binary multiples).
-func ParseMemorySize(s string) (int64, error) {
-	s = strings.TrimSpace(strings.ToLower(s))
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	if i == 0 {
-		return 0, fmt.Errorf("invalid memory size %q", s)
-	}
-	var n int64
-	if _, err := fmt.Sscan(s[:i], &n); err != nil {
-		return 0, err
-	}
-	unit := strings.TrimSpace(s[i:])
-	mult := int64(1)
-	switch unit {
-	case "", "b", "bytes":
-	case "k", "kb", "kibibytes":
-		mult = 1 << 10
-	case "m", "mb", "mebibytes":
-		mult = 1 << 20
-	case "g", "gb", "gibibytes":
-		mult = 1 << 30
-	case "t", "tb", "tebibytes":
-		mult = 1 << 40
-	default:
-		return 0, fmt.Errorf("invalid memory size unit %q", unit)
-	}
-	return n * mult, nil
 }
 
 // CreateSource creates a source reading the table's path.
