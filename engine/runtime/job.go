@@ -394,12 +394,24 @@ func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Out
 			if splits != nil && splits.tag != "" {
 				sb.split, sb.active = splits.tag, splits.tagActive
 			}
+			// a source waiting for its task is back-pressured, as a task
+			// waiting for a full channel is (router.send)
 			if handoff != nil {
 				sb.size = inFlightBytes(b)
-				if _, err := handoff.acquire(srcCtx, sb.size); err != nil {
+				waited, err := handoff.acquire(srcCtx, sb.size)
+				if waited {
+					head.metrics.Backpressure.Add(1)
+				}
+				if err != nil {
 					return err
 				}
 			}
+			select {
+			case batches <- sb:
+				return nil
+			default:
+			}
+			head.metrics.Backpressure.Add(1)
 			select {
 			case batches <- sb:
 				return nil
