@@ -518,7 +518,11 @@ func TestSlowClientBackPressuresQuery(t *testing.T) {
 		return stalled > 0 && same >= 20 && backpressured()
 	})
 	if !ok {
-		t.Fatalf("the job never stalled without a reader (produced %d rows)", produced())
+		var ms []string
+		for _, m := range jc.Metrics() {
+			ms = append(ms, fmt.Sprintf("%s: in %d, out %d, back-pressure %d", m.Name, m.RecordsIn.Load(), m.RecordsOut.Load(), m.Backpressure.Load()))
+		}
+		t.Fatalf("the job never stalled without a reader (produced %d rows; %s)", produced(), strings.Join(ms, "; "))
 	}
 	// the bound: the job's channels and the 64-batch result buffer, far
 	// below what an unthrottled generator makes in the time waited

@@ -398,12 +398,11 @@ func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Out
 			// waiting for a full channel is (router.send)
 			if handoff != nil {
 				sb.size = inFlightBytes(b)
-				waited, err := handoff.acquire(srcCtx, sb.size)
-				if waited {
-					head.metrics.Backpressure.Add(1)
-				}
-				if err != nil {
-					return err
+				if sb.size > 0 && !handoff.tryAcquire(sb.size) {
+					head.metrics.Backpressure.Add(1) // before waiting
+					if _, err := handoff.acquire(srcCtx, sb.size); err != nil {
+						return err
+					}
 				}
 			}
 			select {

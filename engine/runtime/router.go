@@ -61,12 +61,10 @@ func (e *executor) newRouter(ctx context.Context, n *Node, inst int) *router {
 // (JobConfig.ChannelCapacity events) or, for a batch, by bytes
 // (JobConfig.ChannelBytes, ev.size being the batch's inFlightBytes).
 func (r *router) send(c *channel, ev event) error {
-	if ev.size > 0 && c.budget != nil {
-		waited, err := c.budget.acquire(r.ctx, ev.size)
-		if waited {
-			r.m.Backpressure.Add(1)
-		}
-		if err != nil {
+	if ev.size > 0 && c.budget != nil && !c.budget.tryAcquire(ev.size) {
+		// counted before waiting, so that a stalled job shows it
+		r.m.Backpressure.Add(1)
+		if _, err := c.budget.acquire(r.ctx, ev.size); err != nil {
 			return err
 		}
 	}
