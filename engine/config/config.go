@@ -5,6 +5,7 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -233,6 +234,10 @@ func ParseDuration(s string) (time.Duration, error) {
 		mult = 24 * time.Hour
 	default:
 		return 0, fmt.Errorf("invalid duration %q: unknown unit %q", s, unit)
+	}
+	if n > math.MaxInt64/int64(mult) {
+		// Flink's TimeUtils.parseDuration refuses it the same way
+		return 0, fmt.Errorf("invalid duration %q: it cannot be represented as a 64-bit number of nanoseconds (numeric overflow)", s)
 	}
 	return time.Duration(n) * mult, nil
 }
