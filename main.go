@@ -8,7 +8,8 @@
 //
 // SIGTERM cancels the running command's context; so does SIGINT (Ctrl+C),
 // except in the interactive SQL client, where it cancels the running
-// statement.
+// statement. A headless command still running cli.StopGrace (7 s) after
+// SIGTERM exits with status 143.
 package main
 
 import (
@@ -33,6 +34,12 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)
+	if len(os.Args) > 1 {
+		// a headless command still running StopGrace after SIGTERM (a write
+		// to a pipe nobody reads cannot be interrupted) ends anyway; the
+		// workbench saves its workspace and ends by itself
+		cli.ExitWatchdog(ctx, cli.StopGrace, os.Stderr, os.Exit)
+	}
 	code := cli.Main(ctx, cli.Env{
 		Stdin:        os.Stdin,
 		Stdout:       os.Stdout,

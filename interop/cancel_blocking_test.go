@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"golang.org/x/sys/unix"
 
 	"github.com/riffle-sql/riffle/cli"
 	_ "github.com/riffle-sql/riffle/engine/connector/all"
@@ -701,4 +702,59 @@ func TestCancelKafkaSinkFlushBrokerGone(t *testing.T) {
 		return stackHas("connector/kafka.(*writer).Commit", "Flush"), nil
 	})
 	cancelAndMeasure(t, jc, base)
+}
+
+// The built riffle binary writing rows into a pipe nobody reads: its write
+// cannot be interrupted, so SIGTERM ends it through the exit watchdog
+// (cli.StopGrace) with status 143 and a message, not never.
+func TestCancelSQLBinarySIGTERMBlockedStdout(t *testing.T) {
+	bin := riffleBin(t)
+	r, w, err := os.Pipe() // r is never read
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var errb bytes.Buffer
+	cmd := exec.Command(bin, "sql", "-e", "CREATE TABLE g (id BIGINT, s STRING) WITH ('connector' = 'datagen', 'rows-per-second' = '100000'); SELECT * FROM g;")
+	cmd.Stdout, cmd.Stderr = w, &errb
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	// blocked: the pipe's buffer is full and the process still runs
+	waitUntil(t, "riffle sql blocks writing its rows", func() (bool, error) {
+		select {
+		case err := <-exited:
+			return false, fmt.Errorf("riffle sql exited: %v; stderr: %s", err, errb.String())
+		default:
+		}
+		n, err := pipeBuffered(r)
+		return n >= 4096, err
+	})
+	start := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 143 {
+			t.Errorf("exit: %v, want status 143", err)
+		}
+		if !strings.Contains(errb.String(), "after SIGTERM") {
+			t.Errorf("stderr does not say why it exits: %s", errb.String())
+		}
+		t.Logf("from SIGTERM to exit: %v", time.Since(start).Round(time.Millisecond))
+	case <-time.After(cli.StopGrace + cancelBound):
+		_ = cmd.Process.Kill()
+		t.Fatalf("riffle sql did not exit within %v of SIGTERM", cli.StopGrace+cancelBound)
+	}
+}
+
+// pipeBuffered returns the bytes waiting in the pipe r (FIONREAD).
+func pipeBuffered(r *os.File) (int, error) {
+	return unix.IoctlGetInt(int(r.Fd()), unix.TIOCINQ)
 }
