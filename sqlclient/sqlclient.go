@@ -14,6 +14,9 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
+
+	csvformat "github.com/riffle-sql/riffle/engine/connector/format/csv"
 
 	"github.com/riffle-sql/riffle/engine/config"
 	_ "github.com/riffle-sql/riffle/engine/connector/all" // register connectors and formats
@@ -514,6 +517,11 @@ func (c *client) fail(name string, span sql.StatementSpan, err error) {
 		msg = fmt.Sprintf("%s\n(in the statement at line %d, column %d of %s)", msg, span.Start.Line, span.Start.Column, name)
 	} else if name != "-e" && name != "<stdin>" {
 		msg = fmt.Sprintf("%s\n(in %s)", msg, name)
+	}
+	if !utf8.ValidString(msg) {
+		// a message quoting a literal or a name with invalid bytes: U+FFFD
+		// for each, as the results show them
+		msg = string(csvformat.AppendValidUTF8(nil, []byte(msg)))
 	}
 	fmt.Fprintf(c.errOut, "[ERROR] Could not execute SQL statement. Reason:\n%s\n", msg)
 }

@@ -23,3 +23,17 @@ func TestInvalidUTF8IsReplacementCharacterInTableau(t *testing.T) {
 		}
 	}
 }
+
+// An error quoting a literal or a name with invalid bytes shows U+FFFD for
+// each on stderr too, not the raw bytes.
+func TestInvalidUTF8IsReplacementCharacterInErrors(t *testing.T) {
+	for stmt, want := range map[string]string{
+		"SELECT CAST('\xff' AS INT);": "'\uFFFD'",
+		"SELECT * FROM `t\xfe\xfd`;":  "t\uFFFD\uFFFD",
+	} {
+		code, _, errs := runClient(t, Options{Mode: ModeBatch, Statements: stmt}, "")
+		if code == 0 || !utf8.ValidString(errs) || !strings.Contains(errs, want) {
+			t.Errorf("%q: code %d, stderr (want %q, valid UTF-8):\n%q", stmt, code, want, errs)
+		}
+	}
+}
