@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/riffle-sql/riffle/authoring"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 func sectionTitle(s string) fyne.CanvasObject {
@@ -46,14 +47,14 @@ func (b *builderPanel) columnsSection() fyne.CanvasObject {
 		l.Importance = widget.LowImportance
 		box.Add(l)
 	}
-	grid := container.New(newRowsLayout(3))
+	grid := container.New(widgets.NewRowsLayout(3))
 	for ti, t := range q.Tables() {
 		s := b.schema(t)
 		if len(q.Joins) > 0 {
 			head := widget.NewLabelWithStyle(t.Qualifier()+" · "+t.String(), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 			head.Truncation = fyne.TextTruncateEllipsis
 			box.Add(grid)
-			grid = container.New(newRowsLayout(3))
+			grid = container.New(widgets.NewRowsLayout(3))
 			box.Add(head)
 		}
 		if s == nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/riffle-sql/riffle/catalogbrowser"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // The query builder panel, beside the editor (View ▸ Query builder,
@@ -155,7 +156,7 @@ func newBuilderPanel(wb *Workbench) *builderPanel {
 	gutter.SetMinSize(fyne.NewSize(theme.ScrollBarSize()+theme.Padding(), 0))
 	form := container.NewScroll(container.NewBorder(nil, nil, nil, gutter, b.body))
 	b.form = form
-	b.content = container.NewStack(b.bg, container.NewBorder(top, bottom, nil, nil, withWheel(form))) // wheel_passthrough.go: the wheel scrolls over inputs too
+	b.content = container.NewStack(b.bg, container.NewBorder(top, bottom, nil, nil, widgets.WithWheel(form))) // wheel_passthrough.go: the wheel scrolls over inputs too
 	b.dragLabel = widget.NewLabel("")
 	return b
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/riffle-sql/riffle/charts"
 	"github.com/riffle-sql/riffle/engine/results"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // chartView is the Chart tab of a result: a settings bar (type, X, Y,
@@ -366,7 +367,7 @@ func (cv *chartView) showSave(ext string) {
 			d.SetLocation(l)
 		}
 	}
-	d.Resize(fileDialogSize(win))
+	d.Resize(widgets.FileDialogSize(win))
 	d.Show()
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/riffle-sql/riffle/editor"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // The table designer: File ▸ New table… and the catalog tree's "Edit
@@ -277,8 +278,8 @@ func (dd *designerDialog) build() {
 	form := container.NewVBox(head, widget.NewSeparator(), colHead, dd.columns, widget.NewSeparator(), keys, widget.NewSeparator(),
 		conn, dd.options, other)
 	previewBox := container.NewBorder(widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, dd.preview)
-	dd.formScroll = container.NewScroll(form)                          // both ways: a wide form scrolls inside the dialog
-	split := container.NewVSplit(withWheel(dd.formScroll), previewBox) // wheel_passthrough.go: the wheel scrolls over inputs too
+	dd.formScroll = container.NewScroll(form)                                  // both ways: a wide form scrolls inside the dialog
+	split := container.NewVSplit(widgets.WithWheel(dd.formScroll), previewBox) // wheel_passthrough.go: the wheel scrolls over inputs too
 	split.Offset = 0.66
 	bar := container.NewBorder(nil, nil, nil, container.NewVBox(dd.positions, dd.initCheck, container.NewHBox(layout.NewSpacer(), cancel, dd.apply)), dd.problems)
 	content := container.NewBorder(nil, bar, nil, nil, split)

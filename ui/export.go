@@ -19,6 +19,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/persistence"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // Choices of the export dialog.
@@ -326,7 +327,7 @@ func (f *exportForm) content() fyne.CanvasObject {
 			f.path.SetText(p)
 		}, f.wb.win)
 		d.SetFileName(filepath.Base(f.path.Text))
-		d.Resize(fileDialogSize(f.wb.win))
+		d.Resize(widgets.FileDialogSize(f.wb.win))
 		d.Show()
 	})
 	form := widget.NewForm()

@@ -27,6 +27,7 @@ import (
 
 	"github.com/riffle-sql/riffle/kafkabrowser"
 	"github.com/riffle-sql/riffle/persistence"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // kafkaTestTimeout bounds "Test connection".
@@ -284,7 +285,7 @@ func (wb *Workbench) openKafkaConnectionsDialog(name string) *kafkaConnDialog {
 				r.Close()
 			}
 		}, wb.win)
-		fd.Resize(fileDialogSize(wb.win))
+		fd.Resize(widgets.FileDialogSize(wb.win))
 		fd.Show()
 	})
 	cd.security = widget.NewSelect(kafkabrowser.Protocols, func(string) { cd.enableFields() })

@@ -127,38 +127,6 @@ func TestResultTabTitlesFitTheStrip(t *testing.T) {
 	}
 }
 
-// TestContextMenuOpensUpwardNearTheBottom: a menu that would run past
-// the window's bottom or right edge opens above or left of the pointer.
-func TestContextMenuOpensUpwardNearTheBottom(t *testing.T) {
-	area := fyne.NewSize(1400, 900)
-	menu := fyne.NewSize(180, 160)
-	for _, c := range []struct{ at, want fyne.Position }{
-		{fyne.NewPos(300, 200), fyne.NewPos(300, 200)},
-		{fyne.NewPos(300, 850), fyne.NewPos(300, 690)},
-		{fyne.NewPos(1350, 850), fyne.NewPos(1170, 690)},
-		{fyne.NewPos(300, 100), fyne.NewPos(300, 100)},
-	} {
-		if got := menuPosition(c.at, menu, area); got != c.want {
-			t.Errorf("at %v: %v, want %v", c.at, got, c.want)
-		}
-	}
-	// a menu taller than the room above and below: at the top
-	if got := menuPosition(fyne.NewPos(10, 100), fyne.NewSize(100, 880), area); got.Y != 0 {
-		t.Errorf("tall menu at %v", got)
-	}
-}
-
-func TestFileDialogSize(t *testing.T) {
-	h := newHarness(t)
-	if got := fileDialogSize(h.w); got != fyne.NewSize(900, 600) {
-		t.Errorf("in 1400×900: %v", got)
-	}
-	h.w.Resize(fyne.NewSize(800, 550))
-	if got := fileDialogSize(h.w); got != fyne.NewSize(760, 510) {
-		t.Errorf("in 800×550: %v", got)
-	}
-}
-
 // holds reports whether o is, or contains, target.
 func holds(o, target fyne.CanvasObject) bool {
 	if o == target {

@@ -18,6 +18,7 @@ import (
 	"github.com/riffle-sql/riffle/editor"
 	"github.com/riffle-sql/riffle/engine/connector/infer"
 	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // Opening data: File ▸ Open data file… (Ctrl+O) and files dropped on the
@@ -74,7 +75,7 @@ func (wb *Workbench) showOpenFileDialog() {
 			d.SetLocation(l)
 		}
 	}
-	d.Resize(fileDialogSize(wb.win))
+	d.Resize(widgets.FileDialogSize(wb.win))
 	d.Show()
 }
 

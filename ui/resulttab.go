@@ -15,6 +15,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // maxResultTabs bounds the result tabs kept: older finished ones are
@@ -520,5 +521,5 @@ func (rt *resultTab) showMenuWith(extra []*fyne.MenuItem, at fyne.Position) {
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Export…", func() { rt.wb.showExportDialog(rt) }),
 	)...)
-	showMenuAt(m, c, at) // popupmenu.go: upward near the bottom
+	widgets.ShowMenuAt(m, c, at) // popupmenu.go: upward near the bottom
 }

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // The query builder's form scrolls with the wheel wherever the pointer
@@ -19,18 +20,18 @@ func TestBuilderScrollsWithTheWheelOverInputs(t *testing.T) {
 	b.tab.ed.SetCursorOffset(3)
 	h.wb.builderEditorChanged(b.tab)
 	h.w.Resize(fyne.NewSize(1400, 700))
-	var catcher *wheelCatcher
+	var catcher *widgets.WheelCatcher
 	entries, entryAfter := 0, false
 	for _, o := range shown(b.content) {
 		switch x := o.(type) {
-		case *wheelCatcher:
+		case *widgets.WheelCatcher:
 			catcher = x
 		case *widget.Entry:
 			entries++
 			entryAfter = catcher != nil
 		}
 	}
-	if catcher == nil || catcher.target != b.form {
+	if catcher == nil || catcher.Target() != b.form {
 		t.Fatal("no wheel catcher over the builder's form")
 	}
 	if entries == 0 {

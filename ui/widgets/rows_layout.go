@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"fyne.io/fyne/v2"
@@ -10,7 +10,9 @@ import (
 // rest.
 type rowsLayout struct{ n int }
 
-func newRowsLayout(n int) fyne.Layout { return &rowsLayout{n: n} }
+// NewRowsLayout returns a layout of n cells a row (n ≥ 1), as rowsLayout
+// describes: the query builder's column, filter and join rows.
+func NewRowsLayout(n int) fyne.Layout { return &rowsLayout{n: n} }
 
 func (l *rowsLayout) widths(objects []fyne.CanvasObject) []float32 {
 	w := make([]float32, l.n)

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"fyne.io/fyne/v2"
@@ -9,17 +9,17 @@ import (
 // Overlays sized and placed to fit the window: context menus and file
 // dialogs.
 
-// showMenuAt opens a context menu at pos (canvas coordinates), as a
+// ShowMenuAt opens a context menu at pos (canvas coordinates), as a
 // desktop does: below and to the right of the pointer, or above it (to
 // its left) when it would run past the window's bottom (right) edge.
-func showMenuAt(m *fyne.Menu, c fyne.Canvas, pos fyne.Position) *widget.PopUpMenu {
+func ShowMenuAt(m *fyne.Menu, c fyne.Canvas, pos fyne.Position) *widget.PopUpMenu {
 	pm := widget.NewPopUpMenu(m, c)
-	pm.ShowAtPosition(menuPosition(pos, pm.MinSize(), c.Size()))
+	pm.ShowAtPosition(MenuPosition(pos, pm.MinSize(), c.Size()))
 	return pm
 }
 
-// menuPosition places a menu of size at pos within a canvas of size area.
-func menuPosition(pos fyne.Position, size, area fyne.Size) fyne.Position {
+// MenuPosition places a menu of size at pos within a canvas of size area.
+func MenuPosition(pos fyne.Position, size, area fyne.Size) fyne.Position {
 	margin := theme.Padding()
 	if pos.Y+size.Height+margin > area.Height {
 		pos.Y = max(0, min(pos.Y-size.Height, area.Height-size.Height-margin))
@@ -30,10 +30,10 @@ func menuPosition(pos fyne.Position, size, area fyne.Size) fyne.Position {
 	return pos
 }
 
-// fileDialogSize is the size of a file dialog: Fyne's starts at its
+// FileDialogSize is the size of a file dialog: Fyne's starts at its
 // minimum, too small to read a folder; 900×600, or the window's size less
 // a margin when that is smaller.
-func fileDialogSize(win fyne.Window) fyne.Size {
+func FileDialogSize(win fyne.Window) fyne.Size {
 	s := fyne.NewSize(900, 600)
 	if c := win.Canvas(); c != nil && c.Size().Width > 0 {
 		cs := c.Size()
