@@ -206,6 +206,12 @@ func (e *RemoteEngine) ExecuteStatement(ctx context.Context, statement string, a
 	return res, nil
 }
 
+// ExecuteParsed implements table.Engine: the gateway parses the text, so
+// st (the caller's parse, or nil) is not used.
+func (e *RemoteEngine) ExecuteParsed(ctx context.Context, _ sql.Statement, statement string, at sql.Pos) (table.StatementResult, error) {
+	return e.ExecuteStatement(ctx, statement, at)
+}
+
 func (e *RemoteEngine) execute(ctx context.Context, statement string) (*RemoteResult, error) {
 	op, err := e.client.ExecuteStatement(ctx, e.session, ExecuteStatementRequest{Statement: statement})
 	if err != nil {

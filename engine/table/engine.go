@@ -22,6 +22,13 @@ type Engine interface {
 	// Pos when it stands alone), so that error positions ("line 3, column
 	// 8") refer to the script.
 	ExecuteStatement(ctx context.Context, statement string, at sql.Pos) (StatementResult, error)
+	// ExecuteParsed runs a statement the caller has parsed: st is
+	// sql.ParseAt(statement, at), or nil when Riffle's parser refused the
+	// text (a statement for a gateway that knows newer syntax). The
+	// embedded engine executes st without parsing the text again (nil:
+	// it parses the text, as ExecuteStatement); a remote engine sends the
+	// text, which its server parses. Errors as ExecuteStatement's.
+	ExecuteParsed(ctx context.Context, st sql.Statement, statement string, at sql.Pos) (StatementResult, error)
 	// CompleteStatement returns completion candidates (whole words:
 	// keywords, catalog objects, functions) for the word at position, a
 	// character offset in statement counted in UTF-16 code units as the
@@ -163,6 +170,19 @@ func (e *EmbeddedEngine) Environment() *TableEnvironment { return e.env }
 // ExecuteStatement implements Engine.
 func (e *EmbeddedEngine) ExecuteStatement(ctx context.Context, statement string, at sql.Pos) (StatementResult, error) {
 	res, err := e.env.executeAt(ctx, statement, at)
+	if err != nil {
+		return nil, err
+	}
+	return &embeddedResult{TableResult: res, streaming: e.env.IsStreaming(), zone: e.env.resultZone()}, nil
+}
+
+// ExecuteParsed implements Engine: st runs as parsed (nil: statement is
+// parsed, as ExecuteStatement does).
+func (e *EmbeddedEngine) ExecuteParsed(ctx context.Context, st sql.Statement, statement string, at sql.Pos) (StatementResult, error) {
+	if st == nil {
+		return e.ExecuteStatement(ctx, statement, at)
+	}
+	res, err := e.env.ExecuteParsed(ctx, st, statement, at)
 	if err != nil {
 		return nil, err
 	}
