@@ -15,8 +15,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/plan"
-	"github.com/riffle-sql/riffle/engine/runtime"
 )
 
 // Node is one operator of the graph.
@@ -131,7 +131,7 @@ func FromPlan(streaming bool, roots ...*plan.PhysNode) *Graph {
 // exchangeKind names an Exchange's distribution and its key columns.
 func exchangeKind(x *plan.PhysNode) (string, []string) {
 	switch x.Dist {
-	case runtime.Hash:
+	case opspec.Hash:
 		var keys []string
 		if len(x.Inputs) == 1 {
 			cols := x.Inputs[0].Cols
@@ -149,11 +149,11 @@ func exchangeKind(x *plan.PhysNode) (string, []string) {
 			}
 		}
 		return "hash", keys
-	case runtime.Broadcast:
+	case opspec.Broadcast:
 		return "broadcast", nil
-	case runtime.Single:
+	case opspec.Single:
 		return "single", nil
-	case runtime.Rebalance:
+	case opspec.Rebalance:
 		return "rebalance", nil
 	}
 	return "forward", nil

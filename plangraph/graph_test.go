@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/plan"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -26,7 +26,7 @@ func windowedPlan() *plan.PhysNode {
 	wm := &plan.PhysNode{Op: "WatermarkAssigner", Attrs: []string{"rowtime=[ts]", "watermark=[-(ts, 5000:INTERVAL SECOND)]"},
 		Inputs: []*plan.PhysNode{scan}, Cols: scan.Cols, Mode: types.InsertOnlyMode, Parallelism: 2}
 	ex := &plan.PhysNode{Op: "Exchange", Attrs: []string{"distribution=[hash[carrier]]"}, Inputs: []*plan.PhysNode{wm},
-		Cols: wm.Cols, Dist: runtime.Hash, Keys: []int{1}, Parallelism: 2}
+		Cols: wm.Cols, Dist: opspec.Hash, Keys: []int{1}, Parallelism: 2}
 	agg := &plan.PhysNode{Op: "WindowAggregate", Attrs: []string{"groupBy=[carrier]", "window=[TUMBLE(time_col=[ts], size=[1 min])]",
 		"select=[carrier, COUNT(*) AS flights, start('w$) AS window_start, end('w$) AS window_end]"},
 		Inputs: []*plan.PhysNode{ex}, Cols: cols("carrier", "flights", "window_start", "window_end"), Mode: types.InsertOnlyMode, Parallelism: 2}
@@ -41,13 +41,13 @@ func joinPlan() *plan.PhysNode {
 	a := &plan.PhysNode{Op: "TableSourceScan", Attrs: []string{"table=[[c, d, flights]]"}, Cols: cols("origin", "delay"), Parallelism: 1}
 	ac := &plan.PhysNode{Op: "Calc", Attrs: []string{"select=[origin, delay]", "where=[>(delay, 0)]"}, Inputs: []*plan.PhysNode{a}, Cols: a.Cols, Parallelism: 1}
 	aagg := &plan.PhysNode{Op: "GroupAggregate", Attrs: []string{"groupBy=[origin]", "select=[origin, AVG(delay) AS d]"},
-		Inputs: []*plan.PhysNode{{Op: "Exchange", Inputs: []*plan.PhysNode{ac}, Dist: runtime.Hash, Keys: []int{0}, Cols: ac.Cols, Parallelism: 1}},
+		Inputs: []*plan.PhysNode{{Op: "Exchange", Inputs: []*plan.PhysNode{ac}, Dist: opspec.Hash, Keys: []int{0}, Cols: ac.Cols, Parallelism: 1}},
 		Cols:   cols("origin", "d"), Mode: types.RetractMode, Parallelism: 1}
 	b := &plan.PhysNode{Op: "TableSourceScan", Attrs: []string{"table=[[c, d, airports]]"}, Cols: cols("iata", "state"), Parallelism: 1}
 	join := &plan.PhysNode{Op: "Join", Attrs: []string{"joinType=[InnerJoin]", "where=[=(origin, iata)]", "select=[origin, d, iata, state]"},
 		Inputs: []*plan.PhysNode{
-			{Op: "Exchange", Inputs: []*plan.PhysNode{aagg}, Dist: runtime.Hash, Keys: []int{0}, Cols: aagg.Cols, Parallelism: 1},
-			{Op: "Exchange", Inputs: []*plan.PhysNode{b}, Dist: runtime.Hash, Keys: []int{0}, Cols: b.Cols, Parallelism: 1},
+			{Op: "Exchange", Inputs: []*plan.PhysNode{aagg}, Dist: opspec.Hash, Keys: []int{0}, Cols: aagg.Cols, Parallelism: 1},
+			{Op: "Exchange", Inputs: []*plan.PhysNode{b}, Dist: opspec.Hash, Keys: []int{0}, Cols: b.Cols, Parallelism: 1},
 		}, Cols: cols("origin", "d", "iata", "state"), Mode: types.RetractMode, Parallelism: 1}
 	return &plan.PhysNode{Op: "Sink", Attrs: []string{"table=[*anonymous_collect$1*]"}, Inputs: []*plan.PhysNode{join}, Mode: types.RetractMode, Parallelism: 1}
 }

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/riffle-sql/riffle/charts"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/runtime"
@@ -48,11 +49,11 @@ func benchPlan() *fakeJob {
 		s := node("TableSourceScan", []string{"table=[[default_catalog, default_database, " + table + "]]"})
 		w := node("WatermarkAssigner", []string{"rowtime=[ts]", "watermark=[-(ts, 1000:INTERVAL SECOND)]"}, s)
 		c := node("Calc", []string{"select=[k, v]", "where=[>(v, 0)]"}, w)
-		return &plan.PhysNode{Op: "Exchange", Dist: runtime.Hash, Keys: []int{0}, Inputs: []*plan.PhysNode{c}, Cols: c.Cols, Parallelism: 2}
+		return &plan.PhysNode{Op: "Exchange", Dist: opspec.Hash, Keys: []int{0}, Inputs: []*plan.PhysNode{c}, Cols: c.Cols, Parallelism: 2}
 	}
 	join := node("Join", []string{"joinType=[InnerJoin]", "where=[=(k, k0)]"}, side("bids"), side("auctions"))
 	c := node("Calc", []string{"select=[k, v]"}, join)
-	ex := &plan.PhysNode{Op: "Exchange", Dist: runtime.Hash, Keys: []int{0}, Inputs: []*plan.PhysNode{c}, Cols: c.Cols, Parallelism: 2}
+	ex := &plan.PhysNode{Op: "Exchange", Dist: opspec.Hash, Keys: []int{0}, Inputs: []*plan.PhysNode{c}, Cols: c.Cols, Parallelism: 2}
 	agg := node("GroupAggregate", []string{"groupBy=[k]", "select=[k, SUM(v) AS v]"}, ex)
 	var top = agg
 	for range 6 {

@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/plan"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/plangraph"
@@ -270,19 +270,19 @@ func parseChangelogMode(s string) types.ChangelogMode {
 
 // exchangeDist reads an Exchange's distribution=[...]: hash[keys],
 // broadcast, single, or another (forward, rebalance, any).
-func exchangeDist(attrs []string) runtime.Partitioning {
+func exchangeDist(attrs []string) opspec.Partitioning {
 	d, _ := attrValue(attrs, "distribution")
 	switch {
 	case strings.HasPrefix(d, "hash["):
-		return runtime.Hash
+		return opspec.Hash
 	case d == "broadcast":
-		return runtime.Broadcast
+		return opspec.Broadcast
 	case d == "single":
-		return runtime.Single
+		return opspec.Single
 	case d == "forward":
-		return runtime.Forward
+		return opspec.Forward
 	}
-	return runtime.Rebalance
+	return opspec.Rebalance
 }
 
 // remotePlanGraph builds the plan graph of a gateway's plan: as

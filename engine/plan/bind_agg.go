@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -216,7 +217,7 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 		proj = append(proj, e)
 		return len(proj) - 1
 	}
-	var aggs []AggCall
+	var aggs []opspec.AggSpec
 	callIdx := map[*sql.FuncCall]int{}
 	aggKeys := map[string]int{}
 	var groupingCalls []*sql.FuncCall
@@ -248,7 +249,7 @@ func (b *binder) aggregate(n Node, sc *scope, s *sql.Select, asts []sql.Expr) (N
 		if !ok {
 			b.failAt(c, "aggregate %s cannot be folded", name)
 		}
-		spec := AggCall{Func: name, Distinct: c.Quantifier == "DISTINCT", Filter: -1, Type: ce.T}
+		spec := opspec.AggSpec{Func: name, Distinct: c.Quantifier == "DISTINCT", Filter: -1, Type: ce.T}
 		if fn.Aggregate != nil {
 			spec.Fn = fn
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -298,7 +299,7 @@ func (b *binder) join(j *sql.Join, outer *scope) (Node, *scope) {
 	}
 	sc := ls.join(rs)
 	cols := sc.columns()
-	var kind JoinKind
+	var kind opspec.JoinKind
 	switch j.Type {
 	case sql.JoinInner, sql.JoinCross, sql.JoinComma:
 		kind = 0

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/expr"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -70,13 +70,13 @@ func (b *binder) bindGroupWindow(n Node, sc *scope, s *sql.Select) (Node, *scope
 	if !ok || !ts.Type().IsTimestamp() || (b.ctx.Streaming && ts.Type().TimeAttr == types.NoTimeAttr) {
 		b.failAt(f.Args[0], "Window aggregate can only be defined over a time attribute column, but %s encountered.", ts.Type())
 	}
-	spec := WindowSpec{}
+	spec := opspec.WindowSpec{}
 	switch gw.name {
 	case "TUMBLE":
 		if len(f.Args) > 3 {
 			b.failAt(f, "TUMBLE group window takes a time attribute, a size and an optional offset")
 		}
-		spec.Kind = runtime.TumbleWindow
+		spec.Kind = opspec.TumbleWindow
 		spec.Size = b.windowInterval(f.Args[1], gw.name, "SIZE", f)
 		if len(f.Args) == 3 {
 			spec.Offset = b.windowInterval(f.Args[2], gw.name, "OFFSET", f)
@@ -85,7 +85,7 @@ func (b *binder) bindGroupWindow(n Node, sc *scope, s *sql.Select) (Node, *scope
 		if len(f.Args) < 3 || len(f.Args) > 4 {
 			b.failAt(f, "HOP group window takes a time attribute, a slide, a size and an optional offset")
 		}
-		spec.Kind = runtime.HopWindow
+		spec.Kind = opspec.HopWindow
 		spec.Slide = b.windowInterval(f.Args[1], gw.name, "SLIDE", f)
 		spec.Size = b.windowInterval(f.Args[2], gw.name, "SIZE", f)
 		if len(f.Args) == 4 {
@@ -95,7 +95,7 @@ func (b *binder) bindGroupWindow(n Node, sc *scope, s *sql.Select) (Node, *scope
 		if len(f.Args) != 2 {
 			b.failAt(f, "SESSION group window takes a time attribute and a gap")
 		}
-		spec.Kind = runtime.SessionWindow
+		spec.Kind = opspec.SessionWindow
 		spec.Gap = b.windowInterval(f.Args[1], gw.name, "GAP", f)
 	}
 	timeType := ts.Type()

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/expr"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -82,8 +82,8 @@ func (b *binder) bindOver(n Node, sc *scope, items []selItem, orderBy []*sql.Ord
 	type bound struct {
 		call  *sql.FuncCall
 		group string
-		g     OverGroup
-		oc    OverCall
+		g     opspec.OverGroup
+		oc    opspec.OverCall
 	}
 	var corrKeys []expr.Expr
 	if corr != nil && len(corr.conds) > 0 {
@@ -95,7 +95,7 @@ func (b *binder) bindOver(n Node, sc *scope, items []selItem, orderBy []*sql.Ord
 	var bs []bound
 	for _, f := range calls {
 		spec := b.resolveWindowSpec(f.Over, named)
-		var g OverGroup
+		var g opspec.OverGroup
 		for _, k := range corrKeys {
 			g.PartitionKeys = append(g.PartitionKeys, col(k))
 		}
@@ -114,7 +114,7 @@ func (b *binder) bindOver(n Node, sc *scope, items []selItem, orderBy []*sql.Ord
 		key := fmt.Sprintf("%v|%v|%v", g.PartitionKeys, g.Order, g.Frame)
 		bs = append(bs, bound{call: f, group: key, g: g, oc: oc})
 	}
-	var groups []OverGroup
+	var groups []opspec.OverGroup
 	var keys []string
 	for _, x := range bs {
 		found := -1
@@ -205,47 +205,47 @@ func (b *binder) resolveWindowSpec(spec *sql.WindowSpec, named map[string]*sql.W
 // overFrame computes the frame of a window: the explicit one, or the SQL
 // default (RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW with an ORDER
 // BY, the whole partition without).
-func (b *binder) overFrame(spec *sql.WindowSpec, g OverGroup, proj []expr.Expr) runtime.OverFrame {
+func (b *binder) overFrame(spec *sql.WindowSpec, g opspec.OverGroup, proj []expr.Expr) opspec.OverFrame {
 	if spec.Frame == nil {
 		if len(g.Order) > 0 {
-			return runtime.OverFrame{Lower: runtime.FrameBound{Kind: runtime.UnboundedPreceding}, Upper: runtime.FrameBound{Kind: runtime.CurrentRow}}
+			return opspec.OverFrame{Lower: opspec.FrameBound{Kind: opspec.UnboundedPreceding}, Upper: opspec.FrameBound{Kind: opspec.CurrentRow}}
 		}
-		return runtime.OverFrame{Rows: true, Lower: runtime.FrameBound{Kind: runtime.UnboundedPreceding}, Upper: runtime.FrameBound{Kind: runtime.UnboundedFollowing}}
+		return opspec.OverFrame{Rows: true, Lower: opspec.FrameBound{Kind: opspec.UnboundedPreceding}, Upper: opspec.FrameBound{Kind: opspec.UnboundedFollowing}}
 	}
 	f := spec.Frame
-	fr := runtime.OverFrame{Rows: strings.EqualFold(f.Unit, "ROWS")}
+	fr := opspec.OverFrame{Rows: strings.EqualFold(f.Unit, "ROWS")}
 	fr.Lower = b.frameBound(f.From, fr.Rows)
 	if f.To != nil {
 		fr.Upper = b.frameBound(f.To, fr.Rows)
 	} else {
-		fr.Upper = runtime.FrameBound{Kind: runtime.CurrentRow}
+		fr.Upper = opspec.FrameBound{Kind: opspec.CurrentRow}
 	}
-	if fr.Lower.Kind == runtime.UnboundedFollowing {
+	if fr.Lower.Kind == opspec.UnboundedFollowing {
 		b.failAt(f, "UNBOUNDED FOLLOWING cannot be specified for the lower frame boundary")
 	}
-	if fr.Upper.Kind == runtime.UnboundedPreceding {
+	if fr.Upper.Kind == opspec.UnboundedPreceding {
 		b.failAt(f, "UNBOUNDED PRECEDING cannot be specified for the upper frame boundary")
 	}
-	if !fr.Rows && (fr.Lower.Kind == runtime.Preceding || fr.Lower.Kind == runtime.Following ||
-		fr.Upper.Kind == runtime.Preceding || fr.Upper.Kind == runtime.Following) && len(g.Order) != 1 {
+	if !fr.Rows && (fr.Lower.Kind == opspec.Preceding || fr.Lower.Kind == opspec.Following ||
+		fr.Upper.Kind == opspec.Preceding || fr.Upper.Kind == opspec.Following) && len(g.Order) != 1 {
 		b.failAt(f, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column")
 	}
 	return fr
 }
 
-func (b *binder) frameBound(fb *sql.FrameBound, rows bool) runtime.FrameBound {
-	var out runtime.FrameBound
+func (b *binder) frameBound(fb *sql.FrameBound, rows bool) opspec.FrameBound {
+	var out opspec.FrameBound
 	switch strings.ToUpper(fb.Kind) {
 	case "UNBOUNDED PRECEDING":
-		out.Kind = runtime.UnboundedPreceding
+		out.Kind = opspec.UnboundedPreceding
 	case "UNBOUNDED FOLLOWING":
-		out.Kind = runtime.UnboundedFollowing
+		out.Kind = opspec.UnboundedFollowing
 	case "CURRENT ROW":
-		out.Kind = runtime.CurrentRow
+		out.Kind = opspec.CurrentRow
 	case "PRECEDING":
-		out.Kind = runtime.Preceding
+		out.Kind = opspec.Preceding
 	case "FOLLOWING":
-		out.Kind = runtime.Following
+		out.Kind = opspec.Following
 	default:
 		b.failAt(fb, "Unsupported frame bound %s", fb.Kind)
 	}
@@ -303,8 +303,8 @@ func toInt64(v any) int64 {
 }
 
 // bindOverCall binds the function of an OVER call.
-func (b *binder) bindOverCall(f *sql.FuncCall, name string, sc *scope, col func(expr.Expr) int) OverCall {
-	oc := OverCall{Func: name, Filter: -1, Distinct: f.Quantifier == "DISTINCT", IgnoreNulls: f.NullTreatment == "IGNORE NULLS"}
+func (b *binder) bindOverCall(f *sql.FuncCall, name string, sc *scope, col func(expr.Expr) int) opspec.OverCall {
+	oc := opspec.OverCall{Func: name, Filter: -1, Distinct: f.Quantifier == "DISTINCT", IgnoreNulls: f.NullTreatment == "IGNORE NULLS"}
 	if _, ok := rankingFunctions[name]; ok {
 		var args []expr.Expr
 		for _, a := range f.Args {

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -40,7 +41,7 @@ func (b *binder) intersectExcept(kind SetOpKind, all bool, l, r Node, cols []Col
 		keys[i] = i
 	}
 	acols := append(append([]Column(nil), cols...), Column{Name: "$cl", Type: bigint}, Column{Name: "$cr", Type: bigint})
-	agg := &Aggregate{Input: u, GroupKeys: keys, Cols: acols, Aggs: []AggCall{
+	agg := &Aggregate{Input: u, GroupKeys: keys, Cols: acols, Aggs: []opspec.AggSpec{
 		{Func: "SUM0", Args: []int{nc}, ArgTypes: []*types.DataType{bigint}, Filter: -1, Type: bigint, Name: "$cl"},
 		{Func: "SUM0", Args: []int{nc + 1}, ArgTypes: []*types.DataType{bigint}, Filter: -1, Type: bigint, Name: "$cr"},
 	}}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/riffle-sql/riffle/engine/expr"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -227,7 +227,7 @@ func (bs boundSubquery) joinCond(b *binder, nl int, extra []expr.Expr) expr.Expr
 // anti join on the scope's node.
 func (b *binder) semiAnti(c sql.Expr, sc *scope) (Node, bool) {
 	var q *sql.Query
-	kind := runtime.SemiJoin
+	kind := opspec.SemiJoin
 	var in *sql.InExpr
 	switch x := c.(type) {
 	case *sql.ExistsExpr:
@@ -240,7 +240,7 @@ func (b *binder) semiAnti(c sql.Expr, sc *scope) (Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		q, kind = ex.Query, runtime.AntiJoin
+		q, kind = ex.Query, opspec.AntiJoin
 	case *sql.InExpr:
 		_, isRow := x.X.(*sql.RowExpr)
 		if x.Query == nil || x.Not && !isRow {
@@ -248,7 +248,7 @@ func (b *binder) semiAnti(c sql.Expr, sc *scope) (Node, bool) {
 		}
 		q, in = x.Query, x
 		if x.Not {
-			kind = runtime.AntiJoin
+			kind = opspec.AntiJoin
 		}
 	default:
 		return nil, false
@@ -308,7 +308,7 @@ func (b *binder) semiAnti(c sql.Expr, sc *scope) (Node, bool) {
 	}
 	if in == nil && b.oneRowQuery(q) {
 		// EXISTS over a block that always returns one row is TRUE
-		if kind == runtime.SemiJoin {
+		if kind == opspec.SemiJoin {
 			return left, true
 		}
 		return &Filter{Input: left, Cond: &expr.Literal{Value: false, T: types.BooleanType().NotNull()}}, true
@@ -327,12 +327,12 @@ func (s *subqCtx) ref(i int) *expr.InputRef {
 
 // leftJoin left-joins r onto the context's node and registers r's columns
 // as hidden fields of the scope; it returns the index of r's first column.
-func (b *binder) leftJoin(s *subqCtx, r Node, cond expr.Expr, kind JoinKind) int {
+func (b *binder) leftJoin(s *subqCtx, r Node, cond expr.Expr, kind opspec.JoinKind) int {
 	nl := len(s.node.Columns())
 	cols := append([]Column(nil), s.node.Columns()...)
 	for _, c := range r.Columns() {
 		t := c.Type
-		if kind == runtime.LeftJoin {
+		if kind == opspec.LeftJoin {
 			t = t.WithNullable(true)
 		}
 		b.sq.count++
@@ -400,17 +400,17 @@ func (b *binder) existsExpr(x *sql.ExistsExpr, sc *scope) expr.Expr {
 	if len(keys) == 0 {
 		// no correlation keys: one row with the row count, joined under
 		// the correlated conditions that use outer columns only
-		cnt := &Aggregate{Input: bs.node, Aggs: []AggCall{{Func: "COUNT", Filter: -1, Type: types.BigIntType().NotNull(), Name: "$c"}},
+		cnt := &Aggregate{Input: bs.node, Aggs: []opspec.AggSpec{{Func: "COUNT", Filter: -1, Type: types.BigIntType().NotNull(), Name: "$c"}},
 			Cols: []Column{{Name: "$c", Type: types.BigIntType().NotNull()}}}
 		zero := &expr.Literal{Value: int64(0), T: types.BigIntType().NotNull()}
 		if bs.corr == nil {
 			// a LEFT join: a streaming aggregate over no rows emits no
 			// row, and an inner join would then drop every outer row
-			at := b.leftJoin(s, cnt, nil, runtime.LeftJoin)
+			at := b.leftJoin(s, cnt, nil, opspec.LeftJoin)
 			return b.call(x, ">", b.call(x, "COALESCE", s.ref(at), zero), zero)
 		}
 		bs2 := boundSubquery{node: cnt, corr: remapKeys(bs.corr, 0)}
-		at := b.leftJoin(s, cnt, bs2.joinCond(b, len(s.node.Columns()), nil), runtime.LeftJoin)
+		at := b.leftJoin(s, cnt, bs2.joinCond(b, len(s.node.Columns()), nil), opspec.LeftJoin)
 		return b.call(x, ">", b.call(x, "COALESCE", s.ref(at), zero), zero)
 	}
 	d := withMarker(distinct(projectCols(bs.node, keys)))
@@ -418,7 +418,7 @@ func (b *binder) existsExpr(x *sql.ExistsExpr, sc *scope) expr.Expr {
 	remap := bs
 	remap.corr = remapKeys(bs.corr, 0)
 	nl := len(s.node.Columns())
-	at := b.leftJoin(s, d, remap.joinCond(b, nl, nil), runtime.LeftJoin)
+	at := b.leftJoin(s, d, remap.joinCond(b, nl, nil), opspec.LeftJoin)
 	return b.call(x, "IS NOT NULL", s.ref(at+len(keys)))
 }
 
@@ -508,7 +508,7 @@ func (b *binder) inSubquery(x *sql.InExpr, sc *scope) expr.Expr {
 		cols = append(cols, cntIn.Columns()[i])
 	}
 	cols = append(cols, Column{Name: "$c", Type: types.BigIntType().NotNull()}, Column{Name: "$ck", Type: types.BigIntType().NotNull()})
-	counts := &Aggregate{Input: cntIn, GroupKeys: gk, Cols: cols, Aggs: []AggCall{
+	counts := &Aggregate{Input: cntIn, GroupKeys: gk, Cols: cols, Aggs: []opspec.AggSpec{
 		{Func: "COUNT", Filter: -1, Type: types.BigIntType().NotNull(), Name: "$c"},
 		{Func: "COUNT", Args: []int{nk}, ArgTypes: []*types.DataType{yc.Type}, Filter: -1, Type: types.BigIntType().NotNull(), Name: "$ck"},
 	}}
@@ -517,11 +517,11 @@ func (b *binder) inSubquery(x *sql.InExpr, sc *scope) expr.Expr {
 	if bs.corr == nil {
 		// a LEFT join: over an empty subquery a streaming aggregate emits
 		// no counts, which the CASE below reads as zero rows
-		cAt = b.leftJoin(s, counts, nil, runtime.LeftJoin)
+		cAt = b.leftJoin(s, counts, nil, opspec.LeftJoin)
 	} else {
 		k2 := remapKeys(bs.corr, 0)
 		bs2 := boundSubquery{node: counts, corr: k2}
-		cAt = b.leftJoin(s, counts, bs2.joinCond(b, nl, nil), runtime.LeftJoin)
+		cAt = b.leftJoin(s, counts, bs2.joinCond(b, nl, nil), opspec.LeftJoin)
 	}
 	c, ck := s.ref(cAt+nk), s.ref(cAt+nk+1)
 	// distinct values with a marker
@@ -534,7 +534,7 @@ func (b *binder) inSubquery(x *sql.InExpr, sc *scope) expr.Expr {
 		corr = remapKeys(bs.corr, 1)
 	}
 	bs3 := boundSubquery{node: d, corr: corr}
-	dAt := b.leftJoin(s, d, bs3.joinCond(b, nl, []expr.Expr{b.call(x, "=", lhs, y)}), runtime.LeftJoin)
+	dAt := b.leftJoin(s, d, bs3.joinCond(b, nl, []expr.Expr{b.call(x, "=", lhs, y)}), opspec.LeftJoin)
 	marker := s.ref(dAt + 1 + nk)
 	zero := &expr.Literal{Value: int64(0), T: types.BigIntType().NotNull()}
 	t := func(v any) expr.Expr { return &expr.Literal{Value: v, T: types.BooleanType().NotNull()} }
@@ -645,11 +645,11 @@ func (b *binder) scalarSubquery(x *sql.SubqueryExpr, sc *scope) expr.Expr {
 	if bs.corr == nil {
 		var one Node = bs.node
 		if !singleRow(bs.node) {
-			one = &Aggregate{Input: bs.node, Aggs: []AggCall{{Func: "SINGLE_VALUE", Args: []int{0}, ArgTypes: []*types.DataType{vc.Type},
+			one = &Aggregate{Input: bs.node, Aggs: []opspec.AggSpec{{Func: "SINGLE_VALUE", Args: []int{0}, ArgTypes: []*types.DataType{vc.Type},
 				Filter: -1, Type: vc.Type.WithNullable(true), Name: "$v"}}, Cols: []Column{{Name: "$v", Type: vc.Type.WithNullable(true)}}}
 		}
 		// a LEFT join: an empty streaming input gives no row (NULL)
-		at := b.leftJoin(s, one, nil, runtime.LeftJoin)
+		at := b.leftJoin(s, one, nil, opspec.LeftJoin)
 		return s.ref(at)
 	}
 	if bs.corr.aggregated {
@@ -658,7 +658,7 @@ func (b *binder) scalarSubquery(x *sql.SubqueryExpr, sc *scope) expr.Expr {
 		d := withMarker(projectCols(bs.node, append([]int{0}, keys...)))
 		corr := remapKeys(bs.corr, 1)
 		bs2 := boundSubquery{node: d, corr: corr}
-		at := b.leftJoin(s, d, bs2.joinCond(b, nl, nil), runtime.LeftJoin)
+		at := b.leftJoin(s, d, bs2.joinCond(b, nl, nil), opspec.LeftJoin)
 		v := s.ref(at)
 		if empty := emptyGroupValue(bs); empty != nil {
 			return b.call(x, "CASE", b.call(x, "IS NULL", s.ref(at+1+len(keys))), empty, v)
@@ -683,11 +683,11 @@ func (b *binder) scalarSubquery(x *sql.SubqueryExpr, sc *scope) expr.Expr {
 	for i := range kk {
 		kk[i] = i
 	}
-	one := &Aggregate{Input: in2, GroupKeys: kk, Cols: cols, Aggs: []AggCall{{Func: "SINGLE_VALUE", Args: []int{len(keys)},
+	one := &Aggregate{Input: in2, GroupKeys: kk, Cols: cols, Aggs: []opspec.AggSpec{{Func: "SINGLE_VALUE", Args: []int{len(keys)},
 		ArgTypes: []*types.DataType{vc.Type}, Filter: -1, Type: vc.Type.WithNullable(true), Name: "$v"}}}
 	corr := remapKeys(bs.corr, 0)
 	bs2 := boundSubquery{node: one, corr: corr}
-	at := b.leftJoin(s, one, bs2.joinCond(b, nl, nil), runtime.LeftJoin)
+	at := b.leftJoin(s, one, bs2.joinCond(b, nl, nil), opspec.LeftJoin)
 	return s.ref(at + len(keys))
 }
 
@@ -713,24 +713,24 @@ func (b *binder) correlatedScalar(x *sql.SubqueryExpr, s *subqCtx, bs boundSubqu
 		gk[i] = i
 		cols = append(cols, inCols[i])
 	}
-	var aggs []AggCall
+	var aggs []opspec.AggSpec
 	for i := nc; i < nk; i++ {
 		t := inCols[i].Type.WithNullable(true)
-		aggs = append(aggs, AggCall{Func: "SINGLE_VALUE", Args: []int{i}, ArgTypes: []*types.DataType{inCols[i].Type},
+		aggs = append(aggs, opspec.AggSpec{Func: "SINGLE_VALUE", Args: []int{i}, ArgTypes: []*types.DataType{inCols[i].Type},
 			Filter: -1, Type: t, Name: inCols[i].Name})
 		cols = append(cols, Column{Name: inCols[i].Name, Type: t})
 	}
 	cnt := types.BigIntType().NotNull()
-	aggs = append(aggs, AggCall{Func: "COUNT", Filter: -1, Type: cnt, Name: "$n"})
+	aggs = append(aggs, opspec.AggSpec{Func: "COUNT", Filter: -1, Type: cnt, Name: "$n"})
 	cols = append(cols, Column{Name: "$n", Type: cnt})
 	one := &Aggregate{Input: in, GroupKeys: gk, Cols: cols, Aggs: aggs}
 	nl := len(s.node.Columns())
 	var at int
 	if bs.corr == nil {
-		at = b.leftJoin(s, one, nil, runtime.LeftJoin)
+		at = b.leftJoin(s, one, nil, opspec.LeftJoin)
 	} else {
 		bs2 := boundSubquery{node: one, corr: remapKeys(bs.corr, 0)}
-		at = b.leftJoin(s, one, bs2.joinCond(b, nl, nil), runtime.LeftJoin)
+		at = b.leftJoin(s, one, bs2.joinCond(b, nl, nil), opspec.LeftJoin)
 	}
 	// key i of the block is column at+i of the joined row
 	v := expr.Rewrite(bs.post[0], func(e expr.Expr) expr.Expr {
@@ -842,7 +842,7 @@ func (b *binder) valueGenerator(k *corrSink, n Node, sc *scope) Node {
 		}))
 	}
 	cols := append(append([]Column(nil), n.Columns()...), d.Columns()...)
-	out := &Join{Left: n, Right: d, Kind: runtime.InnerJoin, Cond: andOf(conds), Cols: cols}
+	out := &Join{Left: n, Right: d, Kind: opspec.InnerJoin, Cond: andOf(conds), Cols: cols}
 	k.conds, k.keys, k.equi = nil, nil, true
 	for j, oi := range outerIdx {
 		c := d.Columns()[j]

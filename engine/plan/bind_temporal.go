@@ -5,7 +5,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/expr"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -24,7 +24,7 @@ import (
 // Cond is over left ++ right columns; Kind is inner or left.
 type TemporalJoin struct {
 	Left, Right Node
-	Kind        JoinKind
+	Kind        opspec.JoinKind
 	Cond        expr.Expr
 	Cols        []Column
 	// TimeCol is the left column named by FOR SYSTEM_TIME AS OF.
@@ -50,7 +50,7 @@ func (t *TemporalJoin) Describe() string {
 		cond = refString(t.Cond)
 	}
 	kind := "inner"
-	if t.Kind == runtime.LeftJoin {
+	if t.Kind == opspec.LeftJoin {
 		kind = "left"
 	}
 	return fmt.Sprintf("LogicalTemporalJoin(condition=[%s], joinType=[%s], period=[$%d])", cond, kind, t.TimeCol)
@@ -58,12 +58,12 @@ func (t *TemporalJoin) Describe() string {
 
 // temporalJoin binds JOIN t FOR SYSTEM_TIME AS OF left.time [AS a] ON ....
 func (b *binder) temporalJoin(j *sql.Join, l Node, ls *scope, tr *sql.TableRef) (Node, *scope) {
-	var kind JoinKind
+	var kind opspec.JoinKind
 	switch j.Type {
 	case sql.JoinInner:
-		kind = runtime.InnerJoin
+		kind = opspec.InnerJoin
 	case sql.JoinLeft:
-		kind = runtime.LeftJoin
+		kind = opspec.LeftJoin
 	default:
 		b.failAt(j, "Temporal table join currently only supports INNER JOIN and LEFT JOIN, but was %s JOIN", j.Type)
 	}
@@ -83,7 +83,7 @@ func (b *binder) temporalJoin(j *sql.Join, l Node, ls *scope, tr *sql.TableRef) 
 	}
 	sc := ls.join(rs)
 	cols := sc.columns()
-	if kind == runtime.LeftJoin {
+	if kind == opspec.LeftJoin {
 		for i := len(ls.fields); i < len(cols); i++ {
 			cols[i].Type = cols[i].Type.WithNullable(true)
 		}

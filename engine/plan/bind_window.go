@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/expr"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -81,21 +81,21 @@ func (b *binder) windowTableFunc(t *sql.TableFunc, outer *scope) (Node, *scope, 
 	if b.ctx.Streaming && timeType.TimeAttr == types.NoTimeAttr {
 		b.failAt(desc, "The window function %s requires the timecol to be a time attribute type, but is %s.", windowSignature(name), timeType)
 	}
-	spec := WindowSpec{}
+	spec := opspec.WindowSpec{}
 	switch name {
 	case "TUMBLE":
-		spec.Kind = runtime.TumbleWindow
+		spec.Kind = opspec.TumbleWindow
 		spec.Size = b.windowInterval(args["SIZE"], name, "SIZE", t.Call)
 	case "HOP":
-		spec.Kind = runtime.HopWindow
+		spec.Kind = opspec.HopWindow
 		spec.Slide = b.windowInterval(args["SLIDE"], name, "SLIDE", t.Call)
 		spec.Size = b.windowInterval(args["SIZE"], name, "SIZE", t.Call)
 	case "CUMULATE":
-		spec.Kind = runtime.CumulateWindow
+		spec.Kind = opspec.CumulateWindow
 		spec.Slide = b.windowInterval(args["STEP"], name, "STEP", t.Call)
 		spec.Size = b.windowInterval(args["SIZE"], name, "SIZE", t.Call)
 	case "SESSION":
-		spec.Kind = runtime.SessionWindow
+		spec.Kind = opspec.SessionWindow
 		spec.Gap = b.windowInterval(args["GAP"], name, "GAP", t.Call)
 	}
 	if off, ok := args["OFFSET"]; ok {

@@ -9,6 +9,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -245,7 +246,7 @@ func (b *binder) query(q *sql.Query, outer *scope) (Node, []Column) {
 	n := b.queryExpr(q.Body, outer)
 	if len(q.OrderBy) > 0 || q.Limit != nil || q.Offset != nil {
 		sc := scopeOf(n.Columns(), "", nil)
-		var keys []SortKey
+		var keys []opspec.SortKey
 		for _, o := range q.OrderBy {
 			idx := b.orderTarget(o, sc, n.Columns(), nil)
 			keys = append(keys, b.sortKey(o, idx))
@@ -299,8 +300,8 @@ func (b *binder) constInt(e sql.Expr, what string) int64 {
 	return v
 }
 
-func (b *binder) sortKey(o *sql.OrderItem, idx int) SortKey {
-	k := SortKey{Col: idx, Desc: o.Desc}
+func (b *binder) sortKey(o *sql.OrderItem, idx int) opspec.SortKey {
+	k := opspec.SortKey{Col: idx, Desc: o.Desc}
 	switch o.Nulls {
 	case "FIRST":
 		k.NullsFirst = true
@@ -564,7 +565,7 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 	}
 	visible := len(exprs)
 	// ORDER BY items not in the select list become hidden columns
-	var keys []SortKey
+	var keys []opspec.SortKey
 	if len(orderBy) > 0 {
 		selCols := make([]Column, len(exprs))
 		for i := range exprs {

@@ -6,6 +6,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -170,7 +171,7 @@ func (pl *planner) changelogScan(orig, ns *Scan, src connector.Source, p *PhysNo
 		in = dropUpdateBeforeNode(p)
 	}
 	par := pl.env.parallelism()
-	ex := pl.exchange(in, runtime.Hash, key, par)
+	ex := pl.exchange(in, opspec.Hash, key, par)
 	names := Names(p.Cols)
 	var keyNames []string
 	for _, k := range key {
@@ -370,7 +371,7 @@ func canDropUpdateBefore(p *PhysNode) bool {
 // updates is keyed on exactly its join keys and can itself leave out its
 // -U rows. Riffle takes upserts into inner joins only.
 func joinTakesUpserts(p *PhysNode) bool {
-	if p.join == nil || p.join.Kind != runtime.InnerJoin {
+	if p.join == nil || p.join.Kind != opspec.InnerJoin {
 		return false
 	}
 	for side, in := range p.Inputs {
@@ -390,7 +391,7 @@ func joinTakesUpserts(p *PhysNode) bool {
 
 // dropJoinUpdateBefore makes a join pass upserts on where it can
 // (joinTakesUpserts): its updating inputs leave out their -U rows and the
-// join replaces a key's row on +U (runtime.JoinSpec.UpsertInputs).
+// join replaces a key's row on +U (opspec.JoinSpec.UpsertInputs).
 func dropJoinUpdateBefore(p *PhysNode) bool {
 	if !joinTakesUpserts(p) {
 		return false

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -253,9 +254,9 @@ func (b *binder) lateralSubquery(j *sql.Join, d *sql.DerivedTable, l Node, ls *s
 	bs := b.bindSubquery(d.Query, ls)
 	ls.sub = saved
 	nl := len(l.Columns())
-	kind := runtime.InnerJoin
+	kind := opspec.InnerJoin
 	if left {
-		kind = runtime.LeftJoin
+		kind = opspec.LeftJoin
 	}
 	// a global aggregate (no GROUP BY) yields one row for every outer row,
 	// also when no inner row correlates: join its groups with a marker and
@@ -269,14 +270,14 @@ func (b *binder) lateralSubquery(j *sql.Join, d *sql.DerivedTable, l Node, ls *s
 		right = withMarker(right)
 	}
 	if globalAgg {
-		kind = runtime.LeftJoin
+		kind = opspec.LeftJoin
 	}
 	rcols := right.Columns()
 	cond := bs.joinCond(b, nl, nil)
 	all := append([]Column(nil), l.Columns()...)
 	for _, c := range rcols {
 		t := c.Type
-		if kind == runtime.LeftJoin {
+		if kind == opspec.LeftJoin {
 			t = t.WithNullable(true)
 		}
 		all = append(all, Column{Name: c.Name, Type: t})

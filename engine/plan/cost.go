@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/riffle-sql/riffle/engine/expr"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -123,7 +123,7 @@ func selfCost(p *PhysNode) cost {
 
 // hiddenExchange reports an exchange EXPLAIN does not show.
 func hiddenExchange(p *PhysNode) bool {
-	return p.Op == "Exchange" && (p.Dist == runtime.Rebalance || p.Dist == runtime.Forward) && len(p.Inputs) == 1
+	return p.Op == "Exchange" && (p.Dist == opspec.Rebalance || p.Dist == opspec.Forward) && len(p.Inputs) == 1
 }
 
 // cumulativeCost adds the costs of p and its inputs.

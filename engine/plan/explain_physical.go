@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -117,7 +117,7 @@ func JSONPlan(root *PhysNode) string {
 			if in.Op == "Exchange" {
 				ship = strings.ToUpper(in.Dist.String())
 				src = in.Inputs[0]
-				if src.Parallelism == p.Parallelism && (in.Dist == runtime.Single || in.Dist == runtime.Rebalance) {
+				if src.Parallelism == p.Parallelism && (in.Dist == opspec.Single || in.Dist == opspec.Rebalance) {
 					// equal parallelism: Flink chains the edge forward
 					ship = "FORWARD"
 				}
@@ -153,7 +153,7 @@ func QueryRoot(p *PhysNode) *PhysNode {
 		return p
 	}
 	in := p.Inputs[0]
-	if in.Op == "Exchange" && len(in.Inputs) == 1 && (in.Dist == runtime.Single || in.Dist == runtime.Rebalance || in.Dist == runtime.Forward) {
+	if in.Op == "Exchange" && len(in.Inputs) == 1 && (in.Dist == opspec.Single || in.Dist == opspec.Rebalance || in.Dist == opspec.Forward) {
 		in = in.Inputs[0]
 	}
 	explainRoot(in)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -34,11 +35,11 @@ func BuildGraph(roots ...*PhysNode) (*runtime.Graph, map[*PhysNode]*runtime.Node
 				continue
 			}
 			src := build(in)
-			part := runtime.Forward
+			part := opspec.Forward
 			if src.Parallelism != p.Parallelism {
-				part = runtime.Rebalance
+				part = opspec.Rebalance
 				if p.Parallelism == 1 {
-					part = runtime.Single
+					part = opspec.Single
 				}
 			}
 			edges = append(edges, runtime.Edge{From: src, Part: part})

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -19,8 +20,8 @@ import (
 // Both bounds are needed and both attributes must be rowtimes (or both
 // proctimes) of insert-only inputs; the other conjuncts stay in the
 // residual condition. It returns nil when the join is not such a join.
-func (pl *planner) intervalJoin(p *PhysNode, spec runtime.JoinSpec, left, right *PhysNode, residual []expr.Expr, names []string) *PhysNode {
-	if !left.Mode.IsInsertOnly() || !right.Mode.IsInsertOnly() || spec.Kind == runtime.SemiJoin || spec.Kind == runtime.AntiJoin {
+func (pl *planner) intervalJoin(p *PhysNode, spec opspec.JoinSpec, left, right *PhysNode, residual []expr.Expr, names []string) *PhysNode {
+	if !left.Mode.IsInsertOnly() || !right.Mode.IsInsertOnly() || spec.Kind == opspec.SemiJoin || spec.Kind == opspec.AntiJoin {
 		return nil
 	}
 	nl := len(left.Cols)

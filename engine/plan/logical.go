@@ -12,7 +12,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/expr"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -140,15 +140,12 @@ func (f *Filter) Describe() string {
 	return fmt.Sprintf("LogicalFilter(condition=[%s])", refString(f.Cond))
 }
 
-// AggCall is one aggregate of an Aggregate node.
-type AggCall = runtime.AggSpec
-
 // Aggregate groups its input by key columns and computes aggregates. The
 // output is the key columns followed by one column per aggregate.
 type Aggregate struct {
 	Input     Node
 	GroupKeys []int
-	Aggs      []AggCall
+	Aggs      []opspec.AggSpec
 	Cols      []Column
 }
 
@@ -171,14 +168,11 @@ func (a *Aggregate) Describe() string {
 	return "LogicalAggregate(" + strings.Join(parts, ", ") + ")"
 }
 
-// JoinKind aliases the runtime's join kinds.
-type JoinKind = runtime.JoinKind
-
 // Join combines two inputs; Cond is over the concatenated columns (left
 // then right). Semi and anti joins output only the left columns.
 type Join struct {
 	Left, Right Node
-	Kind        JoinKind
+	Kind        opspec.JoinKind
 	Cond        expr.Expr
 	Cols        []Column
 }
@@ -195,19 +189,16 @@ func (j *Join) Describe() string {
 	if j.Cond != nil {
 		cond = refString(j.Cond)
 	}
-	kind := map[JoinKind]string{runtime.InnerJoin: "inner", runtime.LeftJoin: "left", runtime.RightJoin: "right",
-		runtime.FullJoin: "full", runtime.SemiJoin: "semi", runtime.AntiJoin: "anti"}[j.Kind]
+	kind := map[opspec.JoinKind]string{opspec.InnerJoin: "inner", opspec.LeftJoin: "left", opspec.RightJoin: "right",
+		opspec.FullJoin: "full", opspec.SemiJoin: "semi", opspec.AntiJoin: "anti"}[j.Kind]
 	return fmt.Sprintf("LogicalJoin(condition=[%s], joinType=[%s])", cond, kind)
 }
-
-// SortKey is one ORDER BY key.
-type SortKey = runtime.SortKey
 
 // Sort orders rows, with optional OFFSET/FETCH (Fetch -1 = none). With no
 // keys it is a plain LIMIT/OFFSET.
 type Sort struct {
 	Input  Node
-	Keys   []SortKey
+	Keys   []opspec.SortKey
 	Offset int64
 	Fetch  int64
 }
@@ -292,7 +283,7 @@ func (w *WatermarkAssigner) Describe() string {
 type Rank struct {
 	Input         Node
 	PartitionKeys []int
-	Keys          []SortKey
+	Keys          []opspec.SortKey
 	RankStart     int64
 	RankEnd       int64
 	WithRankNum   bool
@@ -348,7 +339,7 @@ func refString(e expr.Expr) string {
 
 // aggString renders an aggregate call; names (may be nil) name the input
 // columns.
-func aggString(a AggCall, names []string) string {
+func aggString(a opspec.AggSpec, names []string) string {
 	var b strings.Builder
 	b.WriteString(a.Func)
 	b.WriteByte('(')

@@ -2,7 +2,7 @@ package plan
 
 import (
 	"github.com/riffle-sql/riffle/engine/expr"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -95,7 +95,7 @@ func pushFilters(n Node) Node {
 	case *Filter:
 		return pushFilter(x.Cond, x.Input)
 	case *Join:
-		if x.Kind == runtime.InnerJoin && x.Cond != nil {
+		if x.Kind == opspec.InnerJoin && x.Cond != nil {
 			// push single-side conjuncts of the ON condition into the inputs
 			return pushIntoJoin(conjuncts(x.Cond), &Join{Left: x.Left, Right: x.Right, Kind: x.Kind, Cols: x.Cols})
 		}
@@ -128,9 +128,9 @@ func pushFilter(cond expr.Expr, input Node) Node {
 		return x.WithInputs([]Node{pushFilter(substitute(cond, x.Exprs), x.Input)})
 	case *Join:
 		switch x.Kind {
-		case runtime.InnerJoin:
+		case opspec.InnerJoin:
 			return pushIntoJoin(conjuncts(cond), x)
-		case runtime.LeftJoin, runtime.SemiJoin, runtime.AntiJoin:
+		case opspec.LeftJoin, opspec.SemiJoin, opspec.AntiJoin:
 			nl := len(x.Left.Columns())
 			var left, rest []expr.Expr
 			for _, c := range conjuncts(cond) {
@@ -211,7 +211,7 @@ func pushIntoLookupJoin(conds []expr.Expr, t *TemporalJoin) Node {
 		switch {
 		case len(refs) > 0 && refsWithin(c, 0, nl):
 			left = append(left, c)
-		case len(refs) > 0 && t.Kind == runtime.InnerJoin:
+		case len(refs) > 0 && t.Kind == opspec.InnerJoin:
 			join = append(join, c)
 		default:
 			rest = append(rest, c)
@@ -347,7 +347,7 @@ func prune(n Node, used []bool) (Node, []int) {
 		for _, k := range x.GroupKeys {
 			inUsed[k] = true
 		}
-		var aggs []AggCall
+		var aggs []opspec.AggSpec
 		outMap := make([]int, len(x.Cols))
 		for i := 0; i < nk; i++ {
 			outMap[i] = i
@@ -405,7 +405,7 @@ func prune(n Node, used []bool) (Node, []int) {
 				ru[i-nl] = true
 			}
 		}
-		if x.Kind == runtime.SemiJoin || x.Kind == runtime.AntiJoin {
+		if x.Kind == opspec.SemiJoin || x.Kind == opspec.AntiJoin {
 			for i := range ru {
 				ru[i] = false
 			}
@@ -442,7 +442,7 @@ func prune(n Node, used []bool) (Node, []int) {
 				nj.Cols = append(nj.Cols, c)
 			}
 		}
-		if x.Kind == runtime.SemiJoin || x.Kind == runtime.AntiJoin {
+		if x.Kind == opspec.SemiJoin || x.Kind == opspec.AntiJoin {
 			nj.Cols = nj.Cols[:0]
 			for i := 0; i < nl; i++ {
 				if m[i] >= 0 {

@@ -4,21 +4,15 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/opspec"
 )
-
-// OverGroup aliases the runtime's window of OVER calls.
-type OverGroup = runtime.OverGroup
-
-// OverCall aliases the runtime's OVER call.
-type OverCall = runtime.OverCall
 
 // Over computes window functions (f(...) OVER (...)): its output is the
 // input's columns followed by one column per call, group after group
 // (Calcite's LogicalWindow).
 type Over struct {
 	Input  Node
-	Groups []OverGroup
+	Groups []opspec.OverGroup
 	Cols   []Column
 }
 
@@ -42,7 +36,7 @@ func (o *Over) Describe() string {
 
 // overGroupString renders a group: "partition {0} order by [1 ASC-nulls-first]
 // rows between UNBOUNDED PRECEDING and CURRENT ROW aggs [COUNT($2)]".
-func overGroupString(g OverGroup, names []string, refs bool) string {
+func overGroupString(g opspec.OverGroup, names []string, refs bool) string {
 	name := func(i int) string {
 		if refs {
 			return fmt.Sprintf("$%d", i)

@@ -12,6 +12,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -33,7 +34,7 @@ type PhysNode struct {
 	// Parallelism of the operator.
 	Parallelism int
 	// Exchange: distribution of an Exchange node.
-	Dist runtime.Partitioning
+	Dist opspec.Partitioning
 	Keys []int
 
 	source  runtime.SourceFunc
@@ -51,7 +52,7 @@ type PhysNode struct {
 	where expr.Expr
 	// join is a streaming regular join's spec (changelog_normalize.go
 	// marks its upsert inputs)
-	join *runtime.JoinSpec
+	join *opspec.JoinSpec
 	// hidden nodes are left out of EXPLAIN (the key-by in front of an
 	// upsert-materializing sink, which Flink adds when translating the
 	// sink rather than as a plan node)
@@ -443,22 +444,22 @@ func sameNames(a, b []Column) bool {
 
 // exchange inserts an Exchange distributing input rows to a consumer of
 // the given parallelism.
-func (pl *planner) exchange(in *PhysNode, dist runtime.Partitioning, keys []int, par int) *PhysNode {
-	if dist == runtime.Forward {
+func (pl *planner) exchange(in *PhysNode, dist opspec.Partitioning, keys []int, par int) *PhysNode {
+	if dist == opspec.Forward {
 		return in
 	}
 	names := Names(in.Cols)
 	var d string
 	switch dist {
-	case runtime.Hash:
+	case opspec.Hash:
 		var ks []string
 		for _, k := range keys {
 			ks = append(ks, names[k])
 		}
 		d = "hash[" + strings.Join(ks, ", ") + "]"
-	case runtime.Single:
+	case opspec.Single:
 		d = "single"
-	case runtime.Broadcast:
+	case opspec.Broadcast:
 		d = "broadcast"
 	default:
 		d = strings.ToLower(dist.String())
@@ -471,9 +472,9 @@ func (pl *planner) aggregate(a *Aggregate) *PhysNode {
 	in := pl.translate(a.Input)
 	inNames := Names(in.Cols)
 	par := pl.env.parallelism()
-	dist := runtime.Hash
+	dist := opspec.Hash
 	if len(a.GroupKeys) == 0 {
-		par, dist = 1, runtime.Single
+		par, dist = 1, opspec.Single
 	}
 	ex := pl.exchange(in, dist, a.GroupKeys, par)
 	var keys []string
@@ -518,7 +519,7 @@ func (pl *planner) aggregate(a *Aggregate) *PhysNode {
 	for i, k := range keysCopy {
 		keyTypes[i] = in.Cols[k].Type
 	}
-	aggs := append([]AggCall(nil), a.Aggs...)
+	aggs := append([]opspec.AggSpec(nil), a.Aggs...)
 	outTypes := Types(a.Cols)
 	streaming := pl.env.Streaming
 	p := &PhysNode{Op: op, Attrs: attrs, Inputs: []*PhysNode{ex}, Cols: a.Cols, Mode: mode, Parallelism: par, rows: max(in.rows/10, 1)}
@@ -545,7 +546,7 @@ func (pl *planner) aggregate(a *Aggregate) *PhysNode {
 	return p
 }
 
-func sortString(keys []SortKey, names []string) string {
+func sortString(keys []opspec.SortKey, names []string) string {
 	var parts []string
 	for _, k := range keys {
 		dir := "ASC"
@@ -564,10 +565,10 @@ func (pl *planner) sort(s *Sort) *PhysNode {
 	in := pl.translate(s.Input)
 	names := Names(in.Cols)
 	types_ := Types(in.Cols)
-	keys := append([]SortKey(nil), s.Keys...)
+	keys := append([]opspec.SortKey(nil), s.Keys...)
 	off, fetch := s.Offset, s.Fetch
 	if len(keys) == 0 {
-		ex := pl.exchange(in, runtime.Single, nil, 1)
+		ex := pl.exchange(in, opspec.Single, nil, 1)
 		attrs := []string{fmt.Sprintf("offset=[%d]", off)}
 		if fetch >= 0 {
 			attrs = append(attrs, fmt.Sprintf("fetch=[%d]", fetch))
@@ -585,7 +586,7 @@ func (pl *planner) sort(s *Sort) *PhysNode {
 		}
 		// ORDER BY ... LIMIT n in streaming is a Top-N without partition
 		// keys (Flink's StreamPhysicalSortLimit: all kinds of changes)
-		ex := pl.exchange(in, runtime.Single, nil, 1)
+		ex := pl.exchange(in, opspec.Single, nil, 1)
 		appendOnly := in.Mode.IsInsertOnly()
 		p := &PhysNode{Op: "SortLimit", Inputs: []*PhysNode{ex}, Cols: in.Cols, Parallelism: 1,
 			Attrs: []string{"orderBy=[" + sortString(keys, names) + "]", fmt.Sprintf("offset=[%d]", off), fmt.Sprintf("fetch=[%d]", fetch),
@@ -597,7 +598,7 @@ func (pl *planner) sort(s *Sort) *PhysNode {
 		}
 		return p
 	}
-	ex := pl.exchange(in, runtime.Single, nil, 1)
+	ex := pl.exchange(in, opspec.Single, nil, 1)
 	op := "Sort"
 	attrs := []string{"orderBy=[" + sortString(keys, names) + "]"}
 	if fetch >= 0 || off > 0 {
@@ -637,9 +638,9 @@ func (pl *planner) rank(r *Rank) *PhysNode {
 		pl.fail("%s() is not supported in streaming Top-N queries; only ROW_NUMBER() is.", rankType)
 	}
 	par := pl.env.parallelism()
-	dist := runtime.Hash
+	dist := opspec.Hash
 	if len(r.PartitionKeys) == 0 {
-		par, dist = 1, runtime.Single
+		par, dist = 1, opspec.Single
 	}
 	ex := pl.exchange(in, dist, r.PartitionKeys, par)
 	names := Names(in.Cols)
@@ -647,7 +648,7 @@ func (pl *planner) rank(r *Rank) *PhysNode {
 	for _, k := range r.PartitionKeys {
 		pk = append(pk, names[k])
 	}
-	keys := append([]SortKey(nil), r.Keys...)
+	keys := append([]opspec.SortKey(nil), r.Keys...)
 	pkeys := append([]int(nil), r.PartitionKeys...)
 	ts := Types(in.Cols)
 	start, end, withNum := r.RankStart, r.RankEnd, r.WithRankNum
@@ -691,7 +692,7 @@ func (pl *planner) setOp(s *SetOp) *PhysNode {
 		p := pl.translate(c)
 		mode = mode.Union(p.Mode)
 		rows += p.rows
-		ins = append(ins, pl.exchange(p, runtime.Rebalance, nil, par))
+		ins = append(ins, pl.exchange(p, opspec.Rebalance, nil, par))
 	}
 	n := len(ins)
 	p := &PhysNode{Op: "Union", Attrs: []string{"all=[true]", "union=[" + strings.Join(Names(s.Cols), ", ") + "]"},
@@ -706,7 +707,7 @@ func (pl *planner) sink(s *Sink) *PhysNode {
 	if s.Collect {
 		c := pl.env.Collector
 		p := &PhysNode{Op: "Sink", Attrs: []string{"table=[*anonymous_collect$1*]", "fields=[" + strings.Join(names, ", ") + "]"},
-			Inputs: []*PhysNode{pl.exchange(in, runtime.Single, nil, 1)}, Cols: in.Cols, Mode: in.Mode, Parallelism: 1, rows: in.rows}
+			Inputs: []*PhysNode{pl.exchange(in, opspec.Single, nil, 1)}, Cols: in.Cols, Mode: in.Mode, Parallelism: 1, rows: in.rows}
 		if c != nil {
 			p.newOp = c.NewSink
 		}
@@ -825,7 +826,7 @@ func describeTop(p *PhysNode) string {
 // (ImperativeAggCodeGen.checkNeededMethods: "No matching retract method
 // found for AggregateFunction ... with parameters ..."), naming the
 // function, its argument types and the node producing the changes.
-func noRetractError(ag AggCall, in *PhysNode) error {
+func noRetractError(ag opspec.AggSpec, in *PhysNode) error {
 	kind := "AggregateFunction"
 	if ag.Fn.Kind == expr.TableAggregateKind {
 		kind = "TableAggregateFunction"

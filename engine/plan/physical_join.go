@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -160,9 +161,9 @@ func (pl *planner) join(j *Join) *PhysNode {
 	nl := len(left.Cols)
 	lk, rk, nullSafe, residual := equiKeys(j.Cond, nl, left.Cols, right.Cols)
 	par := pl.env.parallelism()
-	dist := runtime.Hash
+	dist := opspec.Hash
 	if len(lk) == 0 {
-		par, dist = 1, runtime.Single
+		par, dist = 1, opspec.Single
 	}
 	le := pl.exchange(left, dist, lk, par)
 	re := pl.exchange(right, dist, rk, par)
@@ -176,7 +177,7 @@ func (pl *planner) join(j *Join) *PhysNode {
 	if j.Cond != nil {
 		where = named(j.Cond, allNames)
 	}
-	spec := runtime.JoinSpec{Kind: j.Kind, LeftKeys: lk, RightKeys: rk, LeftTypes: Types(left.Cols), RightTypes: Types(right.Cols), NullSafe: nullSafe}
+	spec := opspec.JoinSpec{Kind: j.Kind, LeftKeys: lk, RightKeys: rk, LeftTypes: Types(left.Cols), RightTypes: Types(right.Cols), NullSafe: nullSafe}
 	if len(residual) > 0 {
 		spec.Residual = andOf(residual)
 	}
@@ -193,7 +194,7 @@ func (pl *planner) join(j *Join) *PhysNode {
 		// inner and semi joins forward their inputs' kinds; the others may
 		// produce any change (FlinkChangelogModeInferenceProgram)
 		p.Mode = types.InsertOnlyMode
-		forward := j.Kind == runtime.InnerJoin || j.Kind == runtime.SemiJoin
+		forward := j.Kind == opspec.InnerJoin || j.Kind == opspec.SemiJoin
 		if !forward || !left.Mode.IsInsertOnly() || !right.Mode.IsInsertOnly() {
 			p.Mode = types.RetractMode
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -57,11 +58,11 @@ func (pl *planner) windowTVF(w *WindowTVF) *PhysNode {
 	tc := w.TimeCol
 	attrs := []string{"window=[" + windowString(spec, names[tc], false, "", "") + "]"}
 	timeType := w.Cols[len(w.Cols)-1].Type
-	if spec.Kind == runtime.SessionWindow {
+	if spec.Kind == opspec.SessionWindow {
 		par := pl.env.parallelism()
-		dist := runtime.Hash
+		dist := opspec.Hash
 		if len(w.PartitionKeys) == 0 {
-			par, dist = 1, runtime.Single
+			par, dist = 1, opspec.Single
 		}
 		ex := pl.exchange(in, dist, w.PartitionKeys, par)
 		if len(w.PartitionKeys) > 0 {
@@ -81,7 +82,7 @@ func (pl *planner) windowTVF(w *WindowTVF) *PhysNode {
 		p := &PhysNode{Op: "WindowTableFunction", Attrs: attrs, Inputs: []*PhysNode{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: in.rows}
 		p.newOp = func() runtime.Operator {
 			return &runtime.SessionWindows{Keys: keys, KeyTypes: keyTypes, Window: spec, TimeCol: tc, Rows: true, InTypes: inTypes,
-				OutTypes: outTypes, Props: []WindowProp{runtime.PropStart, runtime.PropEnd, runtime.PropTime}}
+				OutTypes: outTypes, Props: []opspec.WindowProp{opspec.PropStart, opspec.PropEnd, opspec.PropTime}}
 		}
 		return p
 	}
@@ -102,9 +103,9 @@ func (pl *planner) windowAggregate(w *WindowAggregate) *PhysNode {
 	pl.requireInsertOnly("StreamPhysicalWindowAggregate", in)
 	names := Names(in.Cols)
 	par := pl.env.parallelism()
-	dist := runtime.Hash
+	dist := opspec.Hash
 	if len(w.GroupKeys) == 0 {
-		par, dist = 1, runtime.Single
+		par, dist = 1, opspec.Single
 	}
 	ex := pl.exchange(in, dist, w.GroupKeys, par)
 	var keys []string
@@ -135,14 +136,14 @@ func (pl *planner) windowAggregate(w *WindowAggregate) *PhysNode {
 	for i, k := range keysCopy {
 		keyTypes[i] = in.Cols[k].Type
 	}
-	aggs := append([]AggCall(nil), w.Aggs...)
+	aggs := append([]opspec.AggSpec(nil), w.Aggs...)
 	outTypes := Types(w.Cols)
-	props := append([]WindowProp(nil), w.Props...)
+	props := append([]opspec.WindowProp(nil), w.Props...)
 	spec := w.Window
 	tc, attached, sc, ec := w.TimeCol, w.Attached, w.StartCol, w.EndCol
 	p := &PhysNode{Op: "WindowAggregate", Attrs: attrs, Inputs: []*PhysNode{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode,
 		Parallelism: par, rows: max(in.rows/10, 1)}
-	if spec.Kind == runtime.SessionWindow && !attached {
+	if spec.Kind == opspec.SessionWindow && !attached {
 		p.newOp = func() runtime.Operator {
 			return &runtime.SessionWindows{Keys: keysCopy, KeyTypes: keyTypes, Aggs: aggs, OutTypes: outTypes, Window: spec, TimeCol: tc, Props: props}
 		}
@@ -168,16 +169,16 @@ func (pl *planner) over(o *Over) *PhysNode {
 	in := pl.translate(o.Input)
 	names := Names(in.Cols)
 	inTypes := Types(in.Cols)
-	groups := append([]OverGroup(nil), o.Groups...)
+	groups := append([]opspec.OverGroup(nil), o.Groups...)
 	g0 := groups[0]
 	par := pl.env.parallelism()
-	dist := runtime.Hash
+	dist := opspec.Hash
 	if len(g0.PartitionKeys) == 0 {
-		par, dist = 1, runtime.Single
+		par, dist = 1, opspec.Single
 	}
 	for _, g := range groups[1:] {
 		if fmt.Sprint(g.PartitionKeys) != fmt.Sprint(g0.PartitionKeys) {
-			par, dist = 1, runtime.Single
+			par, dist = 1, opspec.Single
 		}
 	}
 	ex := pl.exchange(in, dist, g0.PartitionKeys, par)
@@ -218,7 +219,7 @@ func (pl *planner) over(o *Over) *PhysNode {
 	ok := g0.Order[0]
 	tt := in.Cols[ok.Col].Type
 	if !tt.IsRowtime() && !tt.IsProctime() {
-		if g0.Frame.Lower.Kind == runtime.Preceding && g0.Frame.Upper.Kind == runtime.CurrentRow {
+		if g0.Frame.Lower.Kind == opspec.Preceding && g0.Frame.Upper.Kind == opspec.CurrentRow {
 			// Flink 2.3's message for a bounded frame
 			pl.fail("Non-time attribute sort is not supported for bounded OVER window.")
 		}
@@ -235,7 +236,7 @@ func (pl *planner) over(o *Over) *PhysNode {
 		}
 	}
 	fr := g0.Frame
-	if fr.Upper.Kind != runtime.CurrentRow || (fr.Lower.Kind != runtime.UnboundedPreceding && fr.Lower.Kind != runtime.Preceding) {
+	if fr.Upper.Kind != opspec.CurrentRow || (fr.Lower.Kind != opspec.UnboundedPreceding && fr.Lower.Kind != opspec.Preceding) {
 		pl.fail("OVER RANGE FOLLOWING windows are not supported yet.")
 	}
 	keys := append([]int(nil), g0.PartitionKeys...)
@@ -266,9 +267,9 @@ func (pl *planner) deduplicate(r *Rank, in *PhysNode) *PhysNode {
 	pl.requireInsertOnly("StreamPhysicalDeduplicate", in)
 	names := Names(in.Cols)
 	par := pl.env.parallelism()
-	dist := runtime.Hash
+	dist := opspec.Hash
 	if len(r.PartitionKeys) == 0 {
-		par, dist = 1, runtime.Single
+		par, dist = 1, opspec.Single
 	}
 	ex := pl.exchange(in, dist, r.PartitionKeys, par)
 	var pk []string
@@ -311,7 +312,7 @@ func (pl *planner) deduplicate(r *Rank, in *PhysNode) *PhysNode {
 // temporalSort plans streaming ORDER BY without LIMIT: allowed only when
 // the first key is a time attribute in ascending order (Flink's
 // StreamPhysicalTemporalSortRule); the rest are secondary keys.
-func (pl *planner) temporalSort(in *PhysNode, keys []SortKey, offset int64) *PhysNode {
+func (pl *planner) temporalSort(in *PhysNode, keys []opspec.SortKey, offset int64) *PhysNode {
 	first := keys[0]
 	t := in.Cols[first.Col].Type
 	if first.Desc || !(t.IsRowtime() || t.IsProctime()) || offset > 0 {
@@ -320,12 +321,12 @@ func (pl *planner) temporalSort(in *PhysNode, keys []SortKey, offset int64) *Phy
 	if !in.Mode.IsInsertOnly() {
 		pl.fail("TemporalSort doesn't support consuming %s which is produced by node %s", changesOf(in.Mode), describeTop(in))
 	}
-	ex := pl.exchange(in, runtime.Single, nil, 1)
+	ex := pl.exchange(in, opspec.Single, nil, 1)
 	names := Names(in.Cols)
 	p := &PhysNode{Op: "TemporalSort", Inputs: []*PhysNode{ex}, Cols: in.Cols, Parallelism: 1,
 		Attrs: []string{"orderBy=[" + sortString(keys, names) + "]"}, Mode: types.InsertOnlyMode, rows: in.rows}
 	colTypes := Types(in.Cols)
-	secondary := append([]SortKey(nil), keys[1:]...)
+	secondary := append([]opspec.SortKey(nil), keys[1:]...)
 	timeCol, proctime := first.Col, t.IsProctime()
 	p.newOp = func() runtime.Operator {
 		return &runtime.TemporalSort{TimeCol: timeCol, Keys: secondary, Types: colTypes, Proctime: proctime}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -123,9 +124,9 @@ func (t *TemporalJoin) physical(pl *planner) *PhysNode {
 		dropUpdateBefore(right)
 	}
 	par := pl.env.parallelism()
-	le := pl.exchange(left, runtime.Hash, keyCols, par)
-	re := pl.exchange(right, runtime.Hash, rk, par)
-	spec := runtime.JoinSpec{Kind: t.Kind, LeftKeys: keyCols, RightKeys: rk, LeftTypes: Types(left.Cols), RightTypes: Types(right.Cols), Residual: res}
+	le := pl.exchange(left, opspec.Hash, keyCols, par)
+	re := pl.exchange(right, opspec.Hash, rk, par)
+	spec := opspec.JoinSpec{Kind: t.Kind, LeftKeys: keyCols, RightKeys: rk, LeftTypes: Types(left.Cols), RightTypes: Types(right.Cols), Residual: res}
 	lt := t.TimeCol
 	p := &PhysNode{Op: "TemporalJoin", Inputs: []*PhysNode{le, re}, Cols: t.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: left.rows,
 		Attrs: []string{"joinType=[" + t.Kind.String() + "]", "where=[" + named(t.Cond, names) + "]",
@@ -151,7 +152,7 @@ func (pl *planner) lookupJoin(t *TemporalJoin, left *PhysNode, keyCols, rk []int
 	name := t.RightID.Summary()
 	load := func(ctx context.Context, cfg runtime.JobConfig, ev *expr.Ctx) ([]*types.Batch, error) {
 		coll := runtime.NewCollector(16)
-		sink := &PhysNode{Op: "Sink", Attrs: []string{"table=[lookup " + name + "]"}, Inputs: []*PhysNode{pl.exchange(right, runtime.Single, nil, 1)},
+		sink := &PhysNode{Op: "Sink", Attrs: []string{"table=[lookup " + name + "]"}, Inputs: []*PhysNode{pl.exchange(right, opspec.Single, nil, 1)},
 			Cols: right.Cols, Parallelism: 1}
 		sink.newOp = coll.NewSink
 		g, _ := BuildGraph(sink)

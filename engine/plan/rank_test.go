@@ -6,6 +6,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -36,17 +37,17 @@ func TestStreamingRankChangelogModeAndStrategy(t *testing.T) {
 		byPosition   bool
 		upsertKeyLen int
 	}{
-		{"top-1 per key", &Rank{Input: in, PartitionKeys: []int{0}, Keys: []SortKey{{Col: 1, Desc: true}}, RankStart: 1, RankEnd: 1, Cols: cols[:2]},
+		{"top-1 per key", &Rank{Input: in, PartitionKeys: []int{0}, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, RankStart: 1, RankEnd: 1, Cols: cols[:2]},
 			"Rank", "strategy=[AppendFastStrategy]", 1, 1, true, 1},
-		{"top-2 per key", &Rank{Input: in, PartitionKeys: []int{0}, Keys: []SortKey{{Col: 1, Desc: true}}, RankStart: 1, RankEnd: 2, Cols: cols[:2]},
+		{"top-2 per key", &Rank{Input: in, PartitionKeys: []int{0}, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, RankStart: 1, RankEnd: 2, Cols: cols[:2]},
 			"Rank", "strategy=[AppendFastStrategy]", 1, 2, false, -1},
-		{"ranks 2 to 3", &Rank{Input: in, PartitionKeys: []int{0}, Keys: []SortKey{{Col: 1, Desc: true}}, RankStart: 2, RankEnd: 3, Cols: cols[:2]},
+		{"ranks 2 to 3", &Rank{Input: in, PartitionKeys: []int{0}, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, RankStart: 2, RankEnd: 3, Cols: cols[:2]},
 			"Rank", "strategy=[AppendFastStrategy]", 2, 3, true, -1},
-		{"limit 1", &Sort{Input: in, Keys: []SortKey{{Col: 1, Desc: true}}, Fetch: 1},
+		{"limit 1", &Sort{Input: in, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, Fetch: 1},
 			"SortLimit", "strategy=[AppendFastStrategy]", 1, 1, true, -1},
-		{"limit 2", &Sort{Input: in, Keys: []SortKey{{Col: 1, Desc: true}}, Fetch: 2},
+		{"limit 2", &Sort{Input: in, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, Fetch: 2},
 			"SortLimit", "strategy=[AppendFastStrategy]", 1, 2, false, -1},
-		{"limit 2 offset 1", &Sort{Input: in, Keys: []SortKey{{Col: 1, Desc: true}}, Offset: 1, Fetch: 2},
+		{"limit 2 offset 1", &Sort{Input: in, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, Offset: 1, Fetch: 2},
 			"SortLimit", "strategy=[AppendFastStrategy]", 2, 3, true, -1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -86,7 +87,7 @@ func TestStreamingRankChangelogModeAndStrategy(t *testing.T) {
 // BatchPhysicalRank).
 func TestBatchRankInsertOnly(t *testing.T) {
 	in := rankInput()
-	p, err := Physical(&Rank{Input: in, PartitionKeys: []int{0}, Keys: []SortKey{{Col: 1, Desc: true}}, RankStart: 1, RankEnd: 1, Cols: in.Cols},
+	p, err := Physical(&Rank{Input: in, PartitionKeys: []int{0}, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, RankStart: 1, RankEnd: 1, Cols: in.Cols},
 		&Env{Config: config.New()})
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -70,7 +71,7 @@ func rankRule(n Node) Node {
 	if wr := windowRank(over, g, call, start, end, cols); wr != nil {
 		out = wr
 	} else {
-		out = &Rank{Input: over.Input, PartitionKeys: append([]int(nil), g.PartitionKeys...), Keys: append([]SortKey(nil), g.Order...),
+		out = &Rank{Input: over.Input, PartitionKeys: append([]int(nil), g.PartitionKeys...), Keys: append([]opspec.SortKey(nil), g.Order...),
 			RankStart: start, RankEnd: end, WithRankNum: true, RankType: call.Func, Cols: cols}
 	}
 	if start > end {

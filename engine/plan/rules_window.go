@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/riffle-sql/riffle/engine/expr"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -65,8 +65,8 @@ func flatten(n Node) (base Node, exprs []expr.Expr, conds []expr.Expr) {
 
 // windowCol describes a column holding a window property.
 type windowCol struct {
-	prop   WindowProp
-	window WindowSpec
+	prop   opspec.WindowProp
+	window opspec.WindowSpec
 	// id tells windows apart (the node that assigned them).
 	id Node
 }
@@ -78,9 +78,9 @@ func windowColumnsOf(n Node) map[int]windowCol {
 	case *WindowTVF:
 		nIn := len(x.Input.Columns())
 		return map[int]windowCol{
-			nIn:     {runtime.PropStart, x.Window, x},
-			nIn + 1: {runtime.PropEnd, x.Window, x},
-			nIn + 2: {runtime.PropTime, x.Window, x},
+			nIn:     {opspec.PropStart, x.Window, x},
+			nIn + 1: {opspec.PropEnd, x.Window, x},
+			nIn + 2: {opspec.PropTime, x.Window, x},
 		}
 	case *WindowAggregate:
 		out := map[int]windowCol{}
@@ -138,7 +138,7 @@ func windowAggregateRule(n Node) Node {
 		return nil
 	}
 	// classify group keys
-	props := map[int]WindowProp{} // key position -> property
+	props := map[int]opspec.WindowProp{} // key position -> property
 	var win *windowCol
 	var startBase, endBase = -1, -1
 	for k, key := range a.GroupKeys {
@@ -152,9 +152,9 @@ func windowAggregateRule(n Node) Node {
 				win = &w
 				props[k] = wc.prop
 				switch wc.prop {
-				case runtime.PropStart:
+				case opspec.PropStart:
 					startBase = r.Index
-				case runtime.PropEnd:
+				case opspec.PropEnd:
 					endBase = r.Index
 				}
 				continue
@@ -221,7 +221,7 @@ func windowAggregateRule(n Node) Node {
 		keys = append(keys, add(exprs[key], aggCols[key].Name))
 		keyPos = append(keyPos, k)
 	}
-	aggs := make([]AggCall, len(a.Aggs))
+	aggs := make([]opspec.AggSpec, len(a.Aggs))
 	for i, ag := range a.Aggs {
 		ag2 := ag
 		ag2.Args = nil
@@ -234,7 +234,7 @@ func windowAggregateRule(n Node) Node {
 		aggs[i] = ag2
 	}
 	wa := &WindowAggregate{Window: win.window, GroupKeys: keys, Aggs: aggs}
-	if t, ok := win.id.(*WindowTVF); ok && !t.GroupWindow && t.Window.Kind == runtime.HopWindow && t.Window.Size%t.Window.Slide != 0 {
+	if t, ok := win.id.(*WindowTVF); ok && !t.GroupWindow && t.Window.Kind == opspec.HopWindow && t.Window.Size%t.Window.Slide != 0 {
 		e := Error{Msg: fmt.Sprintf("HOP table function based aggregate requires size must be an integral multiple of slide, but got size %d ms and slide %d ms",
 			t.Window.Size, t.Window.Slide)}
 		if t.At != nil {
@@ -245,7 +245,7 @@ func windowAggregateRule(n Node) Node {
 	if isTVF {
 		tc := tvf.TimeCol
 		wa.TimeCol = add(&expr.InputRef{Index: tc, Name: inCols[tc].Name, T: inCols[tc].Type}, inCols[tc].Name)
-		if tvf.Window.Kind == runtime.SessionWindow {
+		if tvf.Window.Kind == opspec.SessionWindow {
 			// sessions are per group key: PARTITION BY keys must be grouped
 			for _, pk := range tvf.PartitionKeys {
 				found := false
@@ -275,7 +275,7 @@ func windowAggregateRule(n Node) Node {
 		_ = ag
 	}
 	wcolsOut := windowColumns(timeTypeOf(win, base))
-	wa.Props = []WindowProp{runtime.PropStart, runtime.PropEnd, runtime.PropTime}
+	wa.Props = []opspec.WindowProp{opspec.PropStart, opspec.PropEnd, opspec.PropTime}
 	wa.Cols = append(wa.Cols, wcolsOut...)
 	// project back to the aggregate's layout
 	outExprs := make([]expr.Expr, len(a.Cols))
@@ -284,7 +284,7 @@ func windowAggregateRule(n Node) Node {
 	for k := range a.GroupKeys {
 		if p, ok := props[k]; ok {
 			idx := nk + len(aggs) + int(p)
-			if p == runtime.PropProctime {
+			if p == opspec.PropProctime {
 				idx = nk + len(aggs) + 2
 			}
 			outExprs[k] = &expr.InputRef{Index: idx, Name: wa.Cols[idx].Name, T: wa.Cols[idx].Type}
@@ -313,7 +313,7 @@ func timeTypeOf(w *windowCol, base Node) *types.DataType {
 		return x.Input.Columns()[x.TimeCol].Type
 	case *WindowAggregate:
 		for i, p := range x.Props {
-			if p == runtime.PropTime {
+			if p == opspec.PropTime {
 				return x.Cols[len(x.GroupKeys)+len(x.Aggs)+i].Type
 			}
 		}

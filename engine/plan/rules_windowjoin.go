@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -19,10 +20,10 @@ func init() {
 // holds the other conjuncts (equi-keys and residual).
 type WindowJoin struct {
 	Left, Right Node
-	Kind        JoinKind
+	Kind        opspec.JoinKind
 	Cond        expr.Expr
 	Cols        []Column
-	Window      WindowSpec
+	Window      opspec.WindowSpec
 	// window columns of each side (indexes into that side's columns)
 	LeftStart, LeftEnd, RightStart, RightEnd int
 	leftWin, rightWin                        map[int]windowCol
@@ -51,12 +52,12 @@ func (w *WindowJoin) Describe() string {
 func (w *WindowJoin) windowColumns() map[int]windowCol {
 	out := map[int]windowCol{}
 	nl := len(w.Left.Columns())
-	if w.Kind != runtime.RightJoin && w.Kind != runtime.FullJoin {
+	if w.Kind != opspec.RightJoin && w.Kind != opspec.FullJoin {
 		for i, c := range w.leftWin {
 			out[i] = c
 		}
 	}
-	if w.Kind != runtime.LeftJoin && w.Kind != runtime.FullJoin && w.Kind != runtime.SemiJoin && w.Kind != runtime.AntiJoin {
+	if w.Kind != opspec.LeftJoin && w.Kind != opspec.FullJoin && w.Kind != opspec.SemiJoin && w.Kind != opspec.AntiJoin {
 		for i, c := range w.rightWin {
 			out[nl+i] = c
 		}
@@ -64,7 +65,7 @@ func (w *WindowJoin) windowColumns() map[int]windowCol {
 	return out
 }
 
-func sameWindow(a, b WindowSpec) bool {
+func sameWindow(a, b opspec.WindowSpec) bool {
 	return a.Kind == b.Kind && a.Size == b.Size && a.Slide == b.Slide && a.Offset == b.Offset && a.Gap == b.Gap &&
 		a.Proctime == b.Proctime && fmt.Sprint(a.Zone) == fmt.Sprint(b.Zone)
 }
@@ -98,11 +99,11 @@ func windowJoinRule(n Node) Node {
 					if lok && rok && la.prop == rb.prop && sameWindow(la.window, rb.window) {
 						w.Window = la.window
 						switch la.prop {
-						case runtime.PropStart:
+						case opspec.PropStart:
 							startOK = true
 							w.LeftStart, w.RightStart = a.Index, b.Index-nl
 							continue
-						case runtime.PropEnd:
+						case opspec.PropEnd:
 							endOK = true
 							w.LeftEnd, w.RightEnd = a.Index, b.Index-nl
 							continue
@@ -128,13 +129,13 @@ func (w *WindowJoin) physical(pl *planner) *PhysNode {
 	nl := len(left.Cols)
 	lk, rk, nullSafe, residual := equiKeys(w.Cond, nl, left.Cols, right.Cols)
 	par := pl.env.parallelism()
-	dist := runtime.Hash
+	dist := opspec.Hash
 	if len(lk) == 0 {
-		par, dist = 1, runtime.Single
+		par, dist = 1, opspec.Single
 	}
 	le := pl.exchange(left, dist, lk, par)
 	re := pl.exchange(right, dist, rk, par)
-	spec := runtime.JoinSpec{Kind: w.Kind, LeftKeys: lk, RightKeys: rk, LeftTypes: Types(left.Cols), RightTypes: Types(right.Cols), NullSafe: nullSafe}
+	spec := opspec.JoinSpec{Kind: w.Kind, LeftKeys: lk, RightKeys: rk, LeftTypes: Types(left.Cols), RightTypes: Types(right.Cols), NullSafe: nullSafe}
 	if len(residual) > 0 {
 		spec.Residual = andOf(residual)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/expr"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -185,7 +185,7 @@ func (pl *planner) sinkUpdates(in *PhysNode, accepted types.ChangelogMode, pk []
 	if len(pk) > 0 {
 		keyed := keyedOn(in, pk) && !in.Mode.IsInsertOnly()
 		if strategy == "FORCE" || strategy == "AUTO" && !keyed {
-			ex := pl.exchange(in, runtime.Hash, pk, pl.env.parallelism())
+			ex := pl.exchange(in, opspec.Hash, pk, pl.env.parallelism())
 			ex.hidden = true
 			return ex, true
 		}
@@ -295,7 +295,7 @@ func containsKey(keys [][]int, cols []int) bool {
 // keys alone are when the other side is unique on its join keys and the
 // join adds no NULL rows for the first side. Semi and anti joins keep the
 // left side's keys.
-func joinUpsertKeys(kind runtime.JoinKind, nl int, left, right *PhysNode, lk, rk []int) [][]int {
+func joinUpsertKeys(kind opspec.JoinKind, nl int, left, right *PhysNode, lk, rk []int) [][]int {
 	filter := func(keys [][]int, dist []int) [][]int {
 		var out [][]int
 		for _, k := range keys {
@@ -306,7 +306,7 @@ func joinUpsertKeys(kind runtime.JoinKind, nl int, left, right *PhysNode, lk, rk
 		return out
 	}
 	lkeys, rkeys := filter(left.upsertKeys, lk), filter(right.upsertKeys, rk)
-	if kind == runtime.SemiJoin || kind == runtime.AntiJoin {
+	if kind == opspec.SemiJoin || kind == opspec.AntiJoin {
 		return lkeys
 	}
 	shift := func(k []int) []int {
@@ -322,8 +322,8 @@ func joinUpsertKeys(kind runtime.JoinKind, nl int, left, right *PhysNode, lk, rk
 			out = append(out, append(append([]int(nil), l...), shift(r)...))
 		}
 	}
-	nullsOnLeft := kind == runtime.RightJoin || kind == runtime.FullJoin
-	nullsOnRight := kind == runtime.LeftJoin || kind == runtime.FullJoin
+	nullsOnLeft := kind == opspec.RightJoin || kind == opspec.FullJoin
+	nullsOnRight := kind == opspec.LeftJoin || kind == opspec.FullJoin
 	if containsKey(right.upsertKeys, rk) && !nullsOnLeft {
 		out = append(out, lkeys...)
 	}

@@ -4,22 +4,16 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
-
-// WindowSpec aliases the runtime's window description.
-type WindowSpec = runtime.WindowSpec
-
-// WindowProp aliases the runtime's window properties.
-type WindowProp = runtime.WindowProp
 
 // WindowTVF is a windowing table-valued function (TUMBLE, HOP, CUMULATE,
 // SESSION): its output is the input's columns (the time attribute becomes
 // a plain timestamp) followed by window_start, window_end and window_time.
 type WindowTVF struct {
 	Input   Node
-	Window  WindowSpec
+	Window  opspec.WindowSpec
 	TimeCol int
 	// PartitionKeys are SESSION's PARTITION BY columns.
 	PartitionKeys []int
@@ -45,11 +39,11 @@ func (w *WindowTVF) Describe() string {
 	var args []string
 	args = append(args, fmt.Sprintf("DESCRIPTOR($%d)", w.TimeCol))
 	switch w.Window.Kind {
-	case runtime.TumbleWindow:
+	case opspec.TumbleWindow:
 		args = append(args, intervalString(w.Window.Size))
-	case runtime.HopWindow, runtime.CumulateWindow:
+	case opspec.HopWindow, opspec.CumulateWindow:
 		args = append(args, intervalString(w.Window.Slide), intervalString(w.Window.Size))
-	case runtime.SessionWindow:
+	case opspec.SessionWindow:
 		args = append(args, intervalString(w.Window.Gap))
 	}
 	if w.Window.Offset != 0 {
@@ -102,13 +96,13 @@ func windowColumns(timeType *types.DataType) []Column {
 type WindowAggregate struct {
 	Input     Node
 	GroupKeys []int
-	Aggs      []AggCall
-	Window    WindowSpec
+	Aggs      []opspec.AggSpec
+	Window    opspec.WindowSpec
 	TimeCol   int
 	Attached  bool
 	StartCol  int
 	EndCol    int
-	Props     []WindowProp
+	Props     []opspec.WindowProp
 	Cols      []Column
 	// sizeErr is set for a HOP window table function aggregate whose size
 	// is not an integral multiple of its slide, which Flink's streaming
@@ -139,7 +133,7 @@ func (w *WindowAggregate) Describe() string {
 
 // windowString renders a window as Flink's physical plans do:
 // "TUMBLE(time_col=[bidtime], size=[10 min])".
-func windowString(w WindowSpec, timeCol string, attached bool, startCol, endCol string) string {
+func windowString(w opspec.WindowSpec, timeCol string, attached bool, startCol, endCol string) string {
 	var parts []string
 	if attached {
 		parts = append(parts, fmt.Sprintf("win_start=[%s]", startCol), fmt.Sprintf("win_end=[%s]", endCol))
@@ -147,29 +141,29 @@ func windowString(w WindowSpec, timeCol string, attached bool, startCol, endCol 
 		parts = append(parts, fmt.Sprintf("time_col=[%s]", timeCol))
 	}
 	switch w.Kind {
-	case runtime.TumbleWindow:
-		parts = append(parts, fmt.Sprintf("size=[%s]", runtime.FormatMillis(w.Size)))
-	case runtime.HopWindow:
-		parts = append(parts, fmt.Sprintf("size=[%s]", runtime.FormatMillis(w.Size)), fmt.Sprintf("slide=[%s]", runtime.FormatMillis(w.Slide)))
-	case runtime.CumulateWindow:
-		parts = append(parts, fmt.Sprintf("max_size=[%s]", runtime.FormatMillis(w.Size)), fmt.Sprintf("step=[%s]", runtime.FormatMillis(w.Slide)))
-	case runtime.SessionWindow:
-		parts = append(parts, fmt.Sprintf("gap=[%s]", runtime.FormatMillis(w.Gap)))
+	case opspec.TumbleWindow:
+		parts = append(parts, fmt.Sprintf("size=[%s]", opspec.FormatMillis(w.Size)))
+	case opspec.HopWindow:
+		parts = append(parts, fmt.Sprintf("size=[%s]", opspec.FormatMillis(w.Size)), fmt.Sprintf("slide=[%s]", opspec.FormatMillis(w.Slide)))
+	case opspec.CumulateWindow:
+		parts = append(parts, fmt.Sprintf("max_size=[%s]", opspec.FormatMillis(w.Size)), fmt.Sprintf("step=[%s]", opspec.FormatMillis(w.Slide)))
+	case opspec.SessionWindow:
+		parts = append(parts, fmt.Sprintf("gap=[%s]", opspec.FormatMillis(w.Gap)))
 	}
 	if w.Offset != 0 {
-		parts = append(parts, fmt.Sprintf("offset=[%s]", runtime.FormatMillis(w.Offset)))
+		parts = append(parts, fmt.Sprintf("offset=[%s]", opspec.FormatMillis(w.Offset)))
 	}
 	return fmt.Sprintf("%s(%s)", w.Kind, strings.Join(parts, ", "))
 }
 
 // propName is the window property's expression in Flink's plans.
-func propName(p WindowProp) string {
+func propName(p opspec.WindowProp) string {
 	switch p {
-	case runtime.PropStart:
+	case opspec.PropStart:
 		return "start('w$)"
-	case runtime.PropEnd:
+	case opspec.PropEnd:
 		return "end('w$)"
-	case runtime.PropTime:
+	case opspec.PropTime:
 		return "rowtime('w$)"
 	}
 	return "proctime('w$)"

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -17,14 +18,14 @@ import (
 type WindowRank struct {
 	Input         Node
 	PartitionKeys []int // without the window columns
-	Keys          []SortKey
+	Keys          []opspec.SortKey
 	RankType      string
 	RankStart     int64
 	RankEnd       int64
 	WithRankNum   bool
 	StartCol      int
 	EndCol        int
-	Window        WindowSpec
+	Window        opspec.WindowSpec
 	// TimeCol is the time attribute the window was assigned on (-1 when
 	// unknown): ordering by it makes a Top-1 a deduplication.
 	TimeCol int
@@ -66,17 +67,17 @@ func (w *WindowRank) prune(used []bool) (Node, []int) {
 
 // windowRank builds a WindowRank when an OVER ranking is partitioned by
 // window_start and window_end of a windowed input; nil otherwise.
-func windowRank(over *Over, g OverGroup, call OverCall, start, end int64, cols []Column) *WindowRank {
+func windowRank(over *Over, g opspec.OverGroup, call opspec.OverCall, start, end int64, cols []Column) *WindowRank {
 	wc := windowColumnsOf(over.Input)
 	if len(wc) == 0 {
 		return nil
 	}
-	w := &WindowRank{Input: over.Input, Keys: append([]SortKey(nil), g.Order...), RankType: call.Func, RankStart: start, RankEnd: end,
+	w := &WindowRank{Input: over.Input, Keys: append([]opspec.SortKey(nil), g.Order...), RankType: call.Func, RankStart: start, RankEnd: end,
 		WithRankNum: true, StartCol: -1, EndCol: -1, TimeCol: -1, Cols: cols, win: wc}
 	for _, k := range g.PartitionKeys {
-		if c, ok := wc[k]; ok && (c.prop == runtime.PropStart || c.prop == runtime.PropEnd) {
+		if c, ok := wc[k]; ok && (c.prop == opspec.PropStart || c.prop == opspec.PropEnd) {
 			w.Window = c.window
-			if c.prop == runtime.PropStart {
+			if c.prop == opspec.PropStart {
 				w.StartCol = k
 			} else {
 				w.EndCol = k
@@ -105,9 +106,9 @@ func (w *WindowRank) physical(pl *planner) *PhysNode {
 	pl.requireInsertOnly("StreamPhysicalWindowRank", in)
 	names := Names(in.Cols)
 	par := pl.env.parallelism()
-	dist := runtime.Hash
+	dist := opspec.Hash
 	if len(w.PartitionKeys) == 0 {
-		par, dist = 1, runtime.Single
+		par, dist = 1, opspec.Single
 	}
 	ex := pl.exchange(in, dist, w.PartitionKeys, par)
 	var pk []string
@@ -115,7 +116,7 @@ func (w *WindowRank) physical(pl *planner) *PhysNode {
 		pk = append(pk, names[k])
 	}
 	win := "window=[" + windowString(w.Window, "", true, names[w.StartCol], names[w.EndCol]) + "]"
-	keys := append([]SortKey(nil), w.Keys...)
+	keys := append([]opspec.SortKey(nil), w.Keys...)
 	pkeys := append([]int(nil), w.PartitionKeys...)
 	ts := Types(in.Cols)
 	rt := w.RankType

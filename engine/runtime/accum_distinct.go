@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -41,7 +42,7 @@ type distinctAcc struct {
 	members [][]int32
 }
 
-func newDistinctAcc(inner accumulator, s AggSpec) *distinctAcc {
+func newDistinctAcc(inner accumulator, s opspec.AggSpec) *distinctAcc {
 	d := &distinctAcc{inner: inner}
 	if len(s.ArgTypes) > 0 {
 		d.t = s.ArgTypes[0]

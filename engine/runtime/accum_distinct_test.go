@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -76,7 +77,7 @@ func TestGroupAggCountDistinctManyGroups(t *testing.T) {
 		batches = append(batches, bb.Build())
 	}
 	bigint := types.BigIntType().NotNull()
-	aggs := []AggSpec{
+	aggs := []opspec.AggSpec{
 		{Func: "COUNT", Args: []int{1}, ArgTypes: ts[1:2], Distinct: true, Filter: -1, Type: bigint},
 		{Func: "COUNT", Args: []int{1}, ArgTypes: ts[1:2], Distinct: true, Filter: 3, Type: bigint},
 		{Func: "COUNT", Args: []int{2}, ArgTypes: ts[2:3], Distinct: true, Filter: -1, Type: bigint},
@@ -122,7 +123,7 @@ func TestGroupAggCountDistinctManyGroups(t *testing.T) {
 // retractions forward a value's last removal only, merging from another
 // accumulator renumbers its values, and reset empties a group.
 func TestDistinctAccRetractMergeReset(t *testing.T) {
-	spec := AggSpec{Func: "COUNT", Args: []int{0}, ArgTypes: []*types.DataType{types.StringType()}, Distinct: true, Filter: -1, Type: types.BigIntType().NotNull()}
+	spec := opspec.AggSpec{Func: "COUNT", Args: []int{0}, ArgTypes: []*types.DataType{types.StringType()}, Distinct: true, Filter: -1, Type: types.BigIntType().NotNull()}
 	col := func(vals ...any) []arrow.Array {
 		bb := types.NewBatchBuilder(spec.ArgTypes)
 		for _, v := range vals {

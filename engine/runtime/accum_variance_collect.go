@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -266,7 +267,7 @@ type accumulatorErr interface{ resultErr() error }
 
 // newListAcc builds the list-based accumulator of s, or nil when s is not
 // one of them.
-func newListAcc(s AggSpec) accumulator {
+func newListAcc(s opspec.AggSpec) accumulator {
 	a := &listAcc{argTypes: s.ArgTypes}
 	switch s.Func {
 	case "COLLECT":
@@ -384,7 +385,7 @@ func newListAcc(s AggSpec) accumulator {
 // linear interpolation between the two nearest values (Flink's
 // PercentileAggFunction): rows with a NULL or non-positive frequency are
 // ignored.
-func percentile(rows [][]any, s AggSpec) (any, error) {
+func percentile(rows [][]any, s opspec.AggSpec) (any, error) {
 	type wv struct {
 		v float64
 		f int64

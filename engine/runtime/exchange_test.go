@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -63,7 +64,7 @@ func startStalledQuery(t *testing.T, rows int, channelBytes int64) *stalledQuery
 			}
 		}
 	})
-	g.AddOperator("collect", 1, q.collector.NewSink, Edge{From: src, Part: Single})
+	g.AddOperator("collect", 1, q.collector.NewSink, Edge{From: src, Part: opspec.Single})
 	cfg := DefaultJobConfig()
 	cfg.ChannelBytes = channelBytes
 	job, err := Submit(context.Background(), "stalled", g, cfg, &expr.Ctx{Zone: time.UTC, Start: time.Now()}, false)
@@ -366,7 +367,7 @@ func benchExchange(b *testing.B, channelBytes int64) {
 			}
 			return nil
 		})
-		g.AddOperator("count", 2, func() Operator { return &countSink{n: &counted} }, Edge{From: src, Part: Hash, Keys: []int{0}})
+		g.AddOperator("count", 2, func() Operator { return &countSink{n: &counted} }, Edge{From: src, Part: opspec.Hash, Keys: []int{0}})
 		cfg := DefaultJobConfig()
 		cfg.ChannelBytes = channelBytes
 		job, err := Submit(context.Background(), "bench", g, cfg, &expr.Ctx{Zone: time.UTC, Start: time.Now()}, true)

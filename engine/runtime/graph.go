@@ -5,35 +5,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
-
-// Partitioning says how an edge distributes batches to the parallel
-// instances of its consumer.
-type Partitioning uint8
-
-// Edge partitionings (Flink's exchange kinds).
-const (
-	// Forward keeps instance i's output at instance i (same parallelism).
-	Forward Partitioning = iota
-	// Hash routes each row by the hash of its key columns.
-	Hash
-	// Broadcast sends every batch to every instance.
-	Broadcast
-	// Single sends everything to instance 0 (global operators).
-	Single
-	// Rebalance spreads batches round-robin.
-	Rebalance
-)
-
-func (p Partitioning) String() string {
-	return [...]string{"FORWARD", "HASH", "BROADCAST", "SINGLETON", "REBALANCE"}[p]
-}
 
 // Edge connects a producer node to one input of a consumer node.
 type Edge struct {
 	From *Node
-	Part Partitioning
+	Part opspec.Partitioning
 	// Keys are the column indexes hashed by a Hash edge.
 	Keys []int
 }
@@ -91,7 +70,7 @@ func (g *Graph) validate() error {
 			return fmt.Errorf("node %d (%s) has neither source nor operator", n.ID, n.Name)
 		}
 		for _, e := range n.Inputs {
-			if e.Part == Forward && e.From.Parallelism != n.Parallelism {
+			if e.Part == opspec.Forward && e.From.Parallelism != n.Parallelism {
 				return fmt.Errorf("forward edge %s -> %s joins different parallelism (%d vs %d)", e.From.Name, n.Name, e.From.Parallelism, n.Parallelism)
 			}
 			e.From.consumers = append(e.From.consumers, n)

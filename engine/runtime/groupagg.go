@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -271,7 +272,7 @@ type GroupAgg struct {
 	BaseOperator
 	Keys     []int
 	KeyTypes []*types.DataType
-	Aggs     []AggSpec
+	Aggs     []opspec.AggSpec
 	OutTypes []*types.DataType
 	// Final makes the operator emit only at the end of input.
 	Final bool
@@ -328,7 +329,7 @@ func (a *GroupAgg) Open(ctx *OpContext, out Output) error {
 // Close implements Operator: it closes user-defined aggregate functions.
 func (a *GroupAgg) Close() error { return closeAccumulators(a.accs) }
 
-func (a *GroupAgg) argCols(b *types.Batch, s AggSpec) []arrow.Array {
+func (a *GroupAgg) argCols(b *types.Batch, s opspec.AggSpec) []arrow.Array {
 	if len(s.Args) == 0 {
 		return nil
 	}

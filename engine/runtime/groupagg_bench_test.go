@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -42,7 +43,7 @@ func BenchmarkGroupAggInMemory(b *testing.B) {
 		}
 		batches[k] = bb.Build()
 	}
-	aggs := []AggSpec{
+	aggs := []opspec.AggSpec{
 		{Func: "COUNT", Filter: -1, Type: types.BigIntType().NotNull()},
 		{Func: "AVG", Args: []int{1}, ArgTypes: []*types.DataType{types.IntType()}, Filter: -1, Type: types.IntType()},
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -12,7 +13,7 @@ func TestGroupAggStateTTL(t *testing.T) {
 	for _, miniBatch := range []bool{false, true} {
 		clock := NewManualClock(time.UnixMilli(1_000_000))
 		op := &GroupAgg{Keys: []int{0}, KeyTypes: []*types.DataType{types.StringType()},
-			Aggs:     []AggSpec{{Func: "SUM", Args: []int{1}, ArgTypes: []*types.DataType{types.IntType()}, Filter: -1, Type: types.IntType()}},
+			Aggs:     []opspec.AggSpec{{Func: "SUM", Args: []int{1}, ArgTypes: []*types.DataType{types.IntType()}, Filter: -1, Type: types.IntType()}},
 			OutTypes: []*types.DataType{types.StringType(), types.IntType()}}
 		h := newHarness(t, op, op.OutTypes, false, clock, func(c *JobConfig) {
 			c.StateTTL = 10 * time.Second

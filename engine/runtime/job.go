@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -198,7 +199,7 @@ func (e *executor) build() error {
 	// chaining: a node with one forward input whose producer has exactly
 	// one consumer runs in its producer's task
 	for _, n := range e.g.Nodes {
-		if len(n.Inputs) == 1 && n.Inputs[0].Part == Forward && len(n.Inputs[0].From.consumers) == 1 {
+		if len(n.Inputs) == 1 && n.Inputs[0].Part == opspec.Forward && len(n.Inputs[0].From.consumers) == 1 {
 			e.chained[n.ID] = true
 		}
 	}
@@ -558,7 +559,7 @@ func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operato
 	producers := make([]int, nIn)
 	for i, edge := range n.Inputs {
 		switch edge.Part {
-		case Forward:
+		case opspec.Forward:
 			producers[i] = 1
 		default:
 			producers[i] = edge.From.Parallelism

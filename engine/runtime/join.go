@@ -4,48 +4,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
-
-// JoinKind is the kind of a join.
-type JoinKind uint8
-
-// Join kinds.
-const (
-	InnerJoin JoinKind = iota
-	LeftJoin
-	RightJoin
-	FullJoin
-	SemiJoin
-	AntiJoin
-)
-
-func (k JoinKind) String() string {
-	return [...]string{"InnerJoin", "LeftOuterJoin", "RightOuterJoin", "FullOuterJoin", "LeftSemiJoin", "LeftAntiJoin"}[k]
-}
-
-// JoinSpec describes an equi-join with an optional residual condition
-// over the joined row (left columns then right columns).
-type JoinSpec struct {
-	Kind       JoinKind
-	LeftKeys   []int
-	RightKeys  []int
-	LeftTypes  []*types.DataType
-	RightTypes []*types.DataType
-	// Residual is a condition over the concatenated row, or nil.
-	Residual expr.Expr
-	// NullSafe[i] makes key i match NULL with NULL (IS NOT DISTINCT FROM).
-	NullSafe []bool
-	// UpsertInputs marks the inputs of a streaming inner join that are
-	// upsert streams keyed on exactly their join keys (no -U rows; Flink's
-	// join input with JoinKeyContainsUniqueKey taking ONLY_UPDATE_AFTER): a
-	// +I/+U replaces the row stored for its key, a -D removes it whatever
-	// its other columns hold (a tombstone may carry only the key).
-	UpsertInputs [2]bool
-}
-
-func (s *JoinSpec) outputsLeftOnly() bool { return s.Kind == SemiJoin || s.Kind == AntiJoin }
 
 // keyHasNull reports whether a key column is NULL at row i where NULL must
 // not match (SQL equality).
@@ -63,7 +25,7 @@ func keyHasNull(b *types.Batch, keys []int, nullSafe []bool, i int) bool {
 // (input 0). Output is insert-only.
 type HashJoin struct {
 	BaseOperator
-	Spec     JoinSpec
+	Spec     opspec.JoinSpec
 	residual expr.Evaluator
 
 	buildBatches []*types.Batch
@@ -179,15 +141,15 @@ func (j *HashJoin) probe(b *types.Batch) error {
 		j.matched[ri[k]] = true
 	}
 	switch j.Spec.Kind {
-	case SemiJoin, AntiJoin:
+	case opspec.SemiJoin, opspec.AntiJoin:
 		var sel []int32
 		for i, m := range probeMatched {
-			if m == (j.Spec.Kind == SemiJoin) {
+			if m == (j.Spec.Kind == opspec.SemiJoin) {
 				sel = append(sel, int32(i))
 			}
 		}
 		return j.Emit(TakeRows(b, sel))
-	case LeftJoin, FullJoin:
+	case opspec.LeftJoin, opspec.FullJoin:
 		for i, m := range probeMatched {
 			if !m {
 				li = append(li, int32(i))
@@ -220,7 +182,7 @@ func (j *HashJoin) EndInput(in int) error {
 		return nil
 	}
 	j.finishBuild()
-	if j.Spec.Kind != RightJoin && j.Spec.Kind != FullJoin {
+	if j.Spec.Kind != opspec.RightJoin && j.Spec.Kind != opspec.FullJoin {
 		return nil
 	}
 	var li, ri []int32

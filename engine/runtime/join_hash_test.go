@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -34,10 +35,10 @@ func TestHashJoinMatchesNestedLoop(t *testing.T) {
 	}
 	for _, twoKeys := range []bool{false, true} {
 		for _, nullSafe := range []bool{false, true} {
-			for _, kind := range []JoinKind{InnerJoin, LeftJoin, RightJoin, FullJoin, SemiJoin, AntiJoin} {
+			for _, kind := range []opspec.JoinKind{opspec.InnerJoin, opspec.LeftJoin, opspec.RightJoin, opspec.FullJoin, opspec.SemiJoin, opspec.AntiJoin} {
 				name := fmt.Sprintf("%v/twoKeys=%v/nullSafe=%v", kind, twoKeys, nullSafe)
 				t.Run(name, func(t *testing.T) {
-					spec := JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: strT, RightTypes: strT}
+					spec := opspec.JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: strT, RightTypes: strT}
 					if twoKeys {
 						spec.LeftKeys, spec.RightKeys = []int{0, 1}, []int{0, 1}
 					}
@@ -48,7 +49,7 @@ func TestHashJoinMatchesNestedLoop(t *testing.T) {
 						}
 					}
 					ts := out
-					if spec.outputsLeftOnly() {
+					if spec.OutputsLeftOnly() {
 						ts = strT
 					}
 					h := newHarness(t, &HashJoin{Spec: spec}, ts, true, nil)
@@ -86,19 +87,19 @@ func TestHashJoinMatchesNestedLoop(t *testing.T) {
 						for k, r := range right {
 							if match(l, r) {
 								found, rightMatched[k] = true, true
-								if !spec.outputsLeftOnly() {
+								if !spec.OutputsLeftOnly() {
 									want = append(want, fmt.Sprintf("+I[%s, %s, %s, %s]", str(l[0]), str(l[1]), str(r[0]), str(r[1])))
 								}
 							}
 						}
 						switch {
-						case kind == SemiJoin && found, kind == AntiJoin && !found:
+						case kind == opspec.SemiJoin && found, kind == opspec.AntiJoin && !found:
 							want = append(want, fmt.Sprintf("+I[%s, %s]", str(l[0]), str(l[1])))
-						case (kind == LeftJoin || kind == FullJoin) && !found:
+						case (kind == opspec.LeftJoin || kind == opspec.FullJoin) && !found:
 							want = append(want, fmt.Sprintf("+I[%s, %s, null, null]", str(l[0]), str(l[1])))
 						}
 					}
-					if kind == RightJoin || kind == FullJoin {
+					if kind == opspec.RightJoin || kind == opspec.FullJoin {
 						for k, r := range right {
 							if !rightMatched[k] {
 								want = append(want, fmt.Sprintf("+I[null, null, %s, %s]", str(r[0]), str(r[1])))

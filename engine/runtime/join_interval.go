@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -26,7 +27,7 @@ import (
 // that joined rows are never late downstream.
 type IntervalJoin struct {
 	BaseOperator
-	Spec       JoinSpec
+	Spec       opspec.JoinSpec
 	LowerBound int64
 	UpperBound int64
 	// LeftTime and RightTime are the time attribute columns.
@@ -89,7 +90,7 @@ func (h timerHeap) peek() (keyTimer, bool) {
 // Open implements Operator.
 func (j *IntervalJoin) Open(ctx *OpContext, out Output) error {
 	j.BaseOperator.Open(ctx, out)
-	if j.Spec.Kind == SemiJoin || j.Spec.Kind == AntiJoin {
+	if j.Spec.Kind == opspec.SemiJoin || j.Spec.Kind == opspec.AntiJoin {
 		return fmt.Errorf("semi and anti interval joins are not supported")
 	}
 	j.keys = newJoinKeyIndex(j.Spec)
@@ -111,11 +112,11 @@ func (j *IntervalJoin) Open(ctx *OpContext, out Output) error {
 
 func (j *IntervalJoin) outer(side int) bool {
 	switch j.Spec.Kind {
-	case LeftJoin:
+	case opspec.LeftJoin:
 		return side == 0
-	case RightJoin:
+	case opspec.RightJoin:
 		return side == 1
-	case FullJoin:
+	case opspec.FullJoin:
 		return true
 	}
 	return false

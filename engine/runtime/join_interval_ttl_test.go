@@ -8,14 +8,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // Rows of the interval join tests: (k BIGINT, t TIMESTAMP(3), v STRING).
 var ivTypes = []*types.DataType{types.BigIntType(), types.TimestampType(3), types.StringType()}
 
-func ivJoin(kind JoinKind, proctime bool) *IntervalJoin {
-	return &IntervalJoin{Spec: JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: ivTypes, RightTypes: ivTypes},
+func ivJoin(kind opspec.JoinKind, proctime bool) *IntervalJoin {
+	return &IntervalJoin{Spec: opspec.JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: ivTypes, RightTypes: ivTypes},
 		LowerBound: -20, UpperBound: 30, LeftTime: 1, RightTime: 1, Proctime: proctime}
 }
 
@@ -32,7 +33,7 @@ func setCompactMins(t *testing.T, rows int64, keys int32) {
 // follows the keys still cached, not every key seen.
 func TestIntervalJoinForgetsRemovedKeys(t *testing.T) {
 	setCompactMins(t, 64, 64)
-	op := ivJoin(LeftJoin, false)
+	op := ivJoin(opspec.LeftJoin, false)
 	outT := append(append([]*types.DataType(nil), ivTypes...), ivTypes...)
 	h := newHarness(t, op, outT, false, NewManualClock(time.UnixMilli(0)))
 	const keys = 5000
@@ -75,7 +76,7 @@ func TestIntervalJoinForgetsRemovedKeys(t *testing.T) {
 // keys and times out of order, with the watermark (or the processing
 // time) advancing, and returns everything it emitted (each step's rows
 // sorted).
-func ivWorkload(t *testing.T, kind JoinKind, proctime, compact bool) ([]string, *IntervalJoin) {
+func ivWorkload(t *testing.T, kind opspec.JoinKind, proctime, compact bool) ([]string, *IntervalJoin) {
 	if compact {
 		setCompactMins(t, 1, 1)
 	} else {
@@ -119,7 +120,7 @@ func ivWorkload(t *testing.T, kind JoinKind, proctime, compact bool) ([]string, 
 // the same rows with compaction at every opportunity and with none.
 func TestIntervalJoinCompactionKeepsResults(t *testing.T) {
 	for _, proctime := range []bool{false, true} {
-		for _, kind := range []JoinKind{InnerJoin, LeftJoin, RightJoin, FullJoin} {
+		for _, kind := range []opspec.JoinKind{opspec.InnerJoin, opspec.LeftJoin, opspec.RightJoin, opspec.FullJoin} {
 			want, plain := ivWorkload(t, kind, proctime, false)
 			got, compacted := ivWorkload(t, kind, proctime, true)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {

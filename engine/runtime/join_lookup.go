@@ -8,6 +8,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -27,7 +28,7 @@ import (
 // (without the key columns) and the right side's columns.
 type SourceLookupJoin struct {
 	BaseOperator
-	Kind JoinKind
+	Kind opspec.JoinKind
 	// NumLeft is the number of left columns in the input (before the keys).
 	NumLeft int
 	// KeyCols are the input's key columns and KeyTypes their types, in
@@ -185,7 +186,7 @@ func (j *SourceLookupJoin) ProcessBatch(_ int, b *types.Batch) error {
 			return err
 		}
 	}
-	if j.Kind == LeftJoin {
+	if j.Kind == opspec.LeftJoin {
 		pRow, pEntry = padUnmatched(b.Len, pRow, pEntry)
 	}
 	if len(pRow) == 0 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -55,7 +56,7 @@ func TestSourceLookupJoinCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	op := &SourceLookupJoin{Kind: LeftJoin, NumLeft: 1, KeyCols: []int{1}, KeyTypes: []*types.DataType{types.BigIntType()},
+	op := &SourceLookupJoin{Kind: opspec.LeftJoin, NumLeft: 1, KeyCols: []int{1}, KeyTypes: []*types.DataType{types.BigIntType()},
 		RightFilter: filter, RightTypes: right, Table: "dim",
 		Cache:        &connector.LookupCacheConfig{MaxRows: 10, ExpireAfterWriteMillis: 60_000, CacheMissingKey: true},
 		OpenLookuper: func(context.Context) (connector.Lookuper, error) { return lk, nil }}
@@ -112,7 +113,7 @@ func TestSourceLookupJoinResidual(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	op := &SourceLookupJoin{Kind: InnerJoin, NumLeft: 1, KeyCols: []int{1}, KeyTypes: []*types.DataType{types.BigIntType()},
+	op := &SourceLookupJoin{Kind: opspec.InnerJoin, NumLeft: 1, KeyCols: []int{1}, KeyTypes: []*types.DataType{types.BigIntType()},
 		RightTypes: []*types.DataType{types.BigIntType(), types.StringType()}, Residual: res, Table: "dim",
 		OpenLookuper: func(context.Context) (connector.Lookuper, error) { return lk, nil }}
 	h := newHarness(t, op, out, false, NewManualClock(time.Unix(0, 0)))

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -20,7 +21,7 @@ import (
 func (j *StreamingJoin) processSemiAnti(side int, b *types.Batch) error {
 	other := 1 - side
 	me, them := j.sides[side], j.sides[other]
-	anti := j.Spec.Kind == AntiJoin
+	anti := j.Spec.Kind == opspec.AntiJoin
 	keyIDs := j.keyIDs(b, side, true)
 	now := me.ttl.now()
 	var pRow, pEntry []int32

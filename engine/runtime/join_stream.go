@@ -4,6 +4,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -27,7 +28,7 @@ import (
 // condition in one vectorised evaluation.
 type StreamingJoin struct {
 	BaseOperator
-	Spec     JoinSpec
+	Spec     opspec.JoinSpec
 	residual expr.Evaluator
 	wms      *WatermarkTracker
 
@@ -69,7 +70,7 @@ type joinKeyIndex struct {
 	buf    []byte
 }
 
-func newJoinKeyIndex(spec JoinSpec) *joinKeyIndex {
+func newJoinKeyIndex(spec opspec.JoinSpec) *joinKeyIndex {
 	x := &joinKeyIndex{}
 	if len(spec.LeftKeys) == 1 {
 		t := spec.LeftTypes[spec.LeftKeys[0]]
@@ -194,11 +195,11 @@ func (j *StreamingJoin) SetInputIdle(in int, idle bool) error {
 // outer reports whether a side is preserved (NULL-padded when unmatched).
 func (j *StreamingJoin) outer(side int) bool {
 	switch j.Spec.Kind {
-	case LeftJoin:
+	case opspec.LeftJoin:
 		return side == 0
-	case RightJoin:
+	case opspec.RightJoin:
 		return side == 1
-	case FullJoin:
+	case opspec.FullJoin:
 		return true
 	}
 	return false
@@ -230,7 +231,7 @@ func (o *joinOutput) add(k types.RowKind, in, st int32) {
 
 // ProcessBatch implements Operator.
 func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
-	if j.Spec.Kind == SemiJoin || j.Spec.Kind == AntiJoin {
+	if j.Spec.Kind == opspec.SemiJoin || j.Spec.Kind == opspec.AntiJoin {
 		return j.processSemiAnti(side, b)
 	}
 	other := 1 - side
@@ -260,7 +261,7 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 		}
 	}
 	inOuter, otherOuter := j.outer(side), j.outer(other)
-	upsert := j.Spec.UpsertInputs[side] && j.Spec.Kind == InnerJoin
+	upsert := j.Spec.UpsertInputs[side] && j.Spec.Kind == opspec.InnerJoin
 	needLookup := !insertOnly || otherOuter || inOuter || upsert
 	out := &joinOutput{}
 	var appendRows []int32

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -14,15 +15,15 @@ var (
 	joinOut   = append(append([]*types.DataType(nil), joinLeft...), joinRight...)
 )
 
-func joinHarness(t *testing.T, kind JoinKind) *harness {
-	spec := JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}
+func joinHarness(t *testing.T, kind opspec.JoinKind) *harness {
+	spec := opspec.JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}
 	return newHarness(t, &StreamingJoin{Spec: spec}, joinOut, false, nil)
 }
 
 // Inner joins forward the input's row kind (StreamingJoinOperator:
 // "send +I/+U[record+other]s (using input RowKind)").
 func TestStreamingInnerJoinForwardsRowKinds(t *testing.T) {
-	h := joinHarness(t, InnerJoin)
+	h := joinHarness(t, opspec.InnerJoin)
 	h.push(0, joinLeft, ins(int32(1), "x"))
 	h.expect()
 	h.push(1, joinRight, ins(int32(1), "m"))
@@ -42,7 +43,7 @@ func TestStreamingInnerJoinForwardsRowKinds(t *testing.T) {
 // Outer joins emit +I/-D only, NULL-padding a row while it has no
 // partner (StreamingJoinOperator's association counts).
 func TestStreamingLeftJoinAssociations(t *testing.T) {
-	h := joinHarness(t, LeftJoin)
+	h := joinHarness(t, opspec.LeftJoin)
 	h.push(0, joinLeft, ins(int32(1), "x"))
 	h.expect("+I[1, x, null, null]")
 	h.push(1, joinRight, ins(int32(1), "m"))
@@ -66,7 +67,7 @@ func TestStreamingLeftJoinAssociations(t *testing.T) {
 }
 
 func TestStreamingFullJoinWithResidualAndDuplicates(t *testing.T) {
-	h := joinHarness(t, FullJoin)
+	h := joinHarness(t, opspec.FullJoin)
 	h.push(1, joinRight, ins(int32(2), "r"))
 	h.expect("+I[null, null, 2, r]")
 	// the same row twice is one record with multiplicity 2
@@ -79,7 +80,7 @@ func TestStreamingFullJoinWithResidualAndDuplicates(t *testing.T) {
 // Rows of a whole batch are matched against the other side in one go; the
 // order follows the input rows.
 func TestStreamingJoinBatchOrder(t *testing.T) {
-	h := joinHarness(t, InnerJoin)
+	h := joinHarness(t, opspec.InnerJoin)
 	h.push(1, joinRight, ins(int32(1), "m"), ins(int32(2), "n"))
 	h.push(0, joinLeft, ins(int32(2), "b"), ins(int32(3), "c"), ins(int32(1), "a"))
 	h.expect("+I[2, b, 2, n]", "+I[1, a, 1, m]")
@@ -92,7 +93,7 @@ func TestStreamingJoinBatchOrder(t *testing.T) {
 // and leaves without a retraction; the cleanup timer removes it.
 func TestStreamingJoinStateTTL(t *testing.T) {
 	clock := NewManualClock(time.UnixMilli(5_000_000))
-	spec := JoinSpec{Kind: LeftJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}
+	spec := opspec.JoinSpec{Kind: opspec.LeftJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}
 	op := &StreamingJoin{Spec: spec}
 	h := newHarness(t, op, joinOut, false, clock, func(c *JobConfig) { c.StateTTL = time.Minute })
 	h.push(1, joinRight, ins(int32(1), "m"))
@@ -117,7 +118,7 @@ func TestStreamingJoinStateTTL(t *testing.T) {
 
 // Retracted rows are compacted away once they outnumber the live ones.
 func TestStreamingJoinCompaction(t *testing.T) {
-	op := &StreamingJoin{Spec: JoinSpec{Kind: InnerJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}}
+	op := &StreamingJoin{Spec: opspec.JoinSpec{Kind: opspec.InnerJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}}
 	h := newHarness(t, op, joinOut, false, nil)
 	h.push(1, joinRight, ins(int32(7), "r"))
 	var adds, dels []*types.Row
@@ -143,17 +144,17 @@ func TestStreamingJoinCompaction(t *testing.T) {
 // rows that make or break a left row's first match emit +I / -D of it.
 func TestStreamingSemiAntiJoin(t *testing.T) {
 	leftOnly := joinLeft
-	for _, kind := range []JoinKind{SemiJoin, AntiJoin} {
-		spec := JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}
+	for _, kind := range []opspec.JoinKind{opspec.SemiJoin, opspec.AntiJoin} {
+		spec := opspec.JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}
 		h := newHarness(t, &StreamingJoin{Spec: spec}, leftOnly, false, nil)
 		h.push(0, joinLeft, ins(int32(1), "x"), ins(int32(1), "x"))
-		if kind == SemiJoin {
+		if kind == opspec.SemiJoin {
 			h.expect()
 		} else {
 			h.expect("+I[1, x]", "+I[1, x]")
 		}
 		h.push(1, joinRight, ins(int32(1), "m"))
-		if kind == SemiJoin {
+		if kind == opspec.SemiJoin {
 			h.expect("+I[1, x]", "+I[1, x]")
 		} else {
 			h.expect("-D[1, x]", "-D[1, x]")
@@ -165,14 +166,14 @@ func TestStreamingSemiAntiJoin(t *testing.T) {
 		h.expect()
 		// a left retraction while matched
 		h.push(0, joinLeft, row(types.Delete, int32(1), "x"))
-		if kind == SemiJoin {
+		if kind == opspec.SemiJoin {
 			h.expect("-D[1, x]")
 		} else {
 			h.expect()
 		}
 		// the last match leaves
 		h.push(1, joinRight, row(types.Delete, int32(1), "n"))
-		if kind == SemiJoin {
+		if kind == opspec.SemiJoin {
 			h.expect("-D[1, x]")
 		} else {
 			h.expect("+I[1, x]")

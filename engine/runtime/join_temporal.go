@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -24,7 +25,7 @@ import (
 // side's columns (without the key columns) and the right table's columns.
 type LookupJoin struct {
 	BaseOperator
-	Kind JoinKind
+	Kind opspec.JoinKind
 	// NumLeft is the number of left columns in the input (before the keys).
 	NumLeft int
 	// KeyCols are the input's key columns; RightKeys the right table's.
@@ -52,7 +53,7 @@ func (j *LookupJoin) Open(ctx *OpContext, out Output) error {
 		j.residual = ev
 	}
 	j.store = NewRowStore(j.RightTypes)
-	spec := JoinSpec{LeftKeys: j.RightKeys, LeftTypes: j.RightTypes}
+	spec := opspec.JoinSpec{LeftKeys: j.RightKeys, LeftTypes: j.RightTypes}
 	j.keys = newJoinKeyIndex(spec)
 	batches, err := j.Load(ctx.Ctx, ctx.Config, ctx.Eval)
 	if err != nil {
@@ -99,7 +100,7 @@ func (j *LookupJoin) ProcessBatch(_ int, b *types.Batch) error {
 			return err
 		}
 	}
-	if j.Kind == LeftJoin {
+	if j.Kind == opspec.LeftJoin {
 		// NULL-pad left rows without a match, keeping input order
 		var r2, e2 []int32
 		p := 0
@@ -148,7 +149,7 @@ func (j *LookupJoin) StateSize() (int64, int64) { return int64(j.keys.n), j.stor
 // (+I), NULL-padded for a left join without a valid version.
 type TemporalJoin struct {
 	BaseOperator
-	Spec JoinSpec
+	Spec opspec.JoinSpec
 	// LeftTime and RightTime are the rowtime columns of each side.
 	LeftTime, RightTime int
 	// NumLeft is the number of left columns output (the left input may
@@ -353,12 +354,12 @@ func (j *TemporalJoin) fire(wm int64) error {
 		switch {
 		case matched:
 			keep = append(keep, int32(i))
-		case j.Spec.Kind == LeftJoin:
+		case j.Spec.Kind == opspec.LeftJoin:
 			rRows[i] = -1
 			keep = append(keep, int32(i))
 		}
 	}
-	if j.Spec.Kind == LeftJoin {
+	if j.Spec.Kind == opspec.LeftJoin {
 		// rebuild with NULLs where the residual failed
 		cols = append(j.left.Gather(lRows)[:j.NumLeft], j.right.Gather(rRows)...)
 		out = &types.Batch{Cols: cols, Len: len(lRows)}

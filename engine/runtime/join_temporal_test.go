@@ -3,6 +3,7 @@ package runtime
 import (
 	"testing"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -11,7 +12,7 @@ import (
 func TestTemporalJoinVersionsAndCompaction(t *testing.T) {
 	lt := []*types.DataType{types.IntType(), types.TimestampType(3)}
 	rt := []*types.DataType{types.IntType(), types.TimestampType(3), types.StringType()}
-	op := &TemporalJoin{Spec: JoinSpec{Kind: LeftJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: lt, RightTypes: rt},
+	op := &TemporalJoin{Spec: opspec.JoinSpec{Kind: opspec.LeftJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: lt, RightTypes: rt},
 		LeftTime: 1, RightTime: 1, NumLeft: 2}
 	out := append(append([]*types.DataType(nil), lt...), rt...)
 	h := newHarness(t, op, out, false, nil)

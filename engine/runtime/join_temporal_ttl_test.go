@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -15,7 +16,7 @@ var (
 
 func temporalTTLHarness(t *testing.T, ttl time.Duration) (*TemporalJoin, *harness, *ManualClock) {
 	clock := NewManualClock(time.UnixMilli(0))
-	op := &TemporalJoin{Spec: JoinSpec{Kind: LeftJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: tjLeft, RightTypes: tjRight},
+	op := &TemporalJoin{Spec: opspec.JoinSpec{Kind: opspec.LeftJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: tjLeft, RightTypes: tjRight},
 		LeftTime: 1, RightTime: 1, NumLeft: 2}
 	h := newHarness(t, op, tjOut, false, clock, func(c *JobConfig) { c.StateTTL = ttl })
 	return op, h, clock

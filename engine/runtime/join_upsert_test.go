@@ -3,13 +3,14 @@ package runtime
 import (
 	"testing"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // An inner join whose left input is an upsert stream keyed on the join
 // key: +U replaces the key's row (no -U needed), a tombstone removes it.
 func TestStreamingJoinUpsertInput(t *testing.T) {
-	spec := JoinSpec{Kind: InnerJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight,
+	spec := opspec.JoinSpec{Kind: opspec.InnerJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight,
 		UpsertInputs: [2]bool{true, false}}
 	h := newHarness(t, &StreamingJoin{Spec: spec}, joinOut, false, nil)
 	h.push(0, joinLeft, ins(int32(1), "x"), row(types.UpdateAfter, int32(1), "y"))

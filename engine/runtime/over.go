@@ -3,126 +3,16 @@ package runtime
 import (
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
-
-// BoundKind is the kind of an OVER frame bound.
-type BoundKind uint8
-
-// Frame bound kinds.
-const (
-	UnboundedPreceding BoundKind = iota
-	Preceding
-	CurrentRow
-	Following
-	UnboundedFollowing
-)
-
-// FrameBound is one bound of an OVER frame. For ROWS frames Offset counts
-// rows; for RANGE frames it is a distance on the order key: the key's
-// number, or milliseconds for DATE, TIME and TIMESTAMP keys.
-type FrameBound struct {
-	Kind   BoundKind
-	Offset float64
-}
-
-func (b FrameBound) String() string {
-	switch b.Kind {
-	case UnboundedPreceding:
-		return "UNBOUNDED PRECEDING"
-	case Preceding:
-		return fmt.Sprintf("%g PRECEDING", b.Offset)
-	case CurrentRow:
-		return "CURRENT ROW"
-	case Following:
-		return fmt.Sprintf("%g FOLLOWING", b.Offset)
-	}
-	return "UNBOUNDED FOLLOWING"
-}
-
-// OverFrame is ROWS or RANGE BETWEEN Lower AND Upper.
-type OverFrame struct {
-	Rows         bool
-	Lower, Upper FrameBound
-}
-
-func (f OverFrame) String() string {
-	unit := "RANG"
-	if f.Rows {
-		unit = "ROWS"
-	}
-	return fmt.Sprintf("%s BETWEEN %s AND %s", unit, f.Lower, f.Upper)
-}
-
-// OverCall is one function computed over a window: a ranking or value
-// function (ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE,
-// LEAD, LAG, FIRST_VALUE, LAST_VALUE) or an aggregate (COUNT, SUM, AVG,
-// MIN, MAX, ...) over the frame.
-type OverCall struct {
-	Func     string
-	Args     []int
-	ArgTypes []*types.DataType
-	Type     *types.DataType
-	Distinct bool
-	// Filter is a BOOLEAN input column (FILTER (WHERE ...)) or -1.
-	Filter int
-	// Offset is LEAD/LAG's offset (default 1) or NTILE's bucket count.
-	Offset int64
-	// Default is LEAD/LAG's default value (a Go value, nil = NULL).
-	Default any
-	// IgnoreNulls is set by IGNORE NULLS (FIRST_VALUE, LAST_VALUE, LEAD, LAG).
-	IgnoreNulls bool
-}
-
-// isRanking reports functions that ignore the frame.
-func (c OverCall) isRanking() bool {
-	switch c.Func {
-	case "ROW_NUMBER", "RANK", "DENSE_RANK", "PERCENT_RANK", "CUME_DIST", "NTILE", "LEAD", "LAG":
-		return true
-	}
-	return false
-}
-
-func (c OverCall) isValue() bool { return c.Func == "FIRST_VALUE" || c.Func == "LAST_VALUE" }
-
-func (c OverCall) aggSpec() AggSpec {
-	return AggSpec{Func: c.Func, Args: c.Args, ArgTypes: c.ArgTypes, Distinct: c.Distinct, Filter: c.Filter, Type: c.Type}
-}
-
-// String renders the call as Flink's plans do.
-func (c OverCall) String(names []string) string {
-	var b strings.Builder
-	b.WriteString(c.Func)
-	b.WriteByte('(')
-	if c.Distinct {
-		b.WriteString("DISTINCT ")
-	}
-	for i, a := range c.Args {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(names[a])
-	}
-	b.WriteByte(')')
-	return b.String()
-}
-
-// OverGroup is a set of calls sharing one window: PARTITION BY, ORDER BY
-// and frame.
-type OverGroup struct {
-	PartitionKeys []int
-	Order         []SortKey
-	Frame         OverFrame
-	Calls         []OverCall
-}
 
 // OverAggregate is the batch OVER operator (Flink's BatchExecOverAggregate
 // after a sort): it reads its whole input, orders each group's rows by
@@ -132,7 +22,7 @@ type OverGroup struct {
 // rows with equal keys, share results under CURRENT ROW).
 type OverAggregate struct {
 	BaseOperator
-	Groups  []OverGroup
+	Groups  []opspec.OverGroup
 	InTypes []*types.DataType
 	buf     []*types.Batch
 }
@@ -185,10 +75,10 @@ func (o *OverAggregate) EndInput(int) error {
 
 // sortPerm orders the rows of b by partition keys (ascending) then order
 // keys, stably.
-func sortPerm(b *types.Batch, part []int, order []SortKey, ts []*types.DataType) []int32 {
-	keys := make([]SortKey, 0, len(part)+len(order))
+func sortPerm(b *types.Batch, part []int, order []opspec.SortKey, ts []*types.DataType) []int32 {
+	keys := make([]opspec.SortKey, 0, len(part)+len(order))
 	for _, p := range part {
-		keys = append(keys, SortKey{Col: p, NullsFirst: true})
+		keys = append(keys, opspec.SortKey{Col: p, NullsFirst: true})
 	}
 	keys = append(keys, order...)
 	return sortIndex(b, keys, ts)
@@ -235,7 +125,7 @@ func intRanking(fn string) bool {
 
 // evalOverGroup computes a group's calls; results[k] holds call k's value
 // for every input row.
-func evalOverGroup(b *types.Batch, perm []int32, g OverGroup, ts []*types.DataType) ([]overResult, error) {
+func evalOverGroup(b *types.Batch, perm []int32, g opspec.OverGroup, ts []*types.DataType) ([]overResult, error) {
 	results := make([]overResult, len(g.Calls))
 	for k, c := range g.Calls {
 		if intRanking(c.Func) {
@@ -267,7 +157,7 @@ func evalOverGroup(b *types.Batch, perm []int32, g OverGroup, ts []*types.DataTy
 }
 
 // evalPartition computes the calls over one partition (rows in order).
-func evalPartition(b *types.Batch, rows []int32, g OverGroup, orderCmp rowComparator, results []overResult) error {
+func evalPartition(b *types.Batch, rows []int32, g opspec.OverGroup, orderCmp rowComparator, results []overResult) error {
 	n := len(rows)
 	// peer groups: [peerStart[p], peerEnd[p]) rows with equal order keys;
 	// ROW_NUMBER, NTILE, LEAD and LAG do not look at them
@@ -367,7 +257,7 @@ func peerGroups(rows []int32, orderCmp rowComparator) (peerStart, peerEnd []int)
 	return peerStart, peerEnd
 }
 
-func evalLeadLag(b *types.Batch, rows []int32, c OverCall, res []any) {
+func evalLeadLag(b *types.Batch, rows []int32, c opspec.OverCall, res []any) {
 	col := b.Cols[c.Args[0]]
 	t := c.ArgTypes[0]
 	off := c.Offset
@@ -406,13 +296,13 @@ func evalLeadLag(b *types.Batch, rows []int32, c OverCall, res []any) {
 
 // frameBounds returns the frame [lo, hi] (positions, hi inclusive; lo > hi
 // is empty) of every position.
-func frameBounds(b *types.Batch, rows []int32, f OverFrame, order []SortKey, peerStart, peerEnd []int) ([]int, []int, error) {
+func frameBounds(b *types.Batch, rows []int32, f opspec.OverFrame, order []opspec.SortKey, peerStart, peerEnd []int) ([]int, []int, error) {
 	n := len(rows)
 	lo := make([]int, n)
 	hi := make([]int, n)
 	var keyVals []float64
 	var keyNull []bool
-	if !f.Rows && (f.Lower.Kind == Preceding || f.Lower.Kind == Following || f.Upper.Kind == Preceding || f.Upper.Kind == Following) {
+	if !f.Rows && (f.Lower.Kind == opspec.Preceding || f.Lower.Kind == opspec.Following || f.Upper.Kind == opspec.Preceding || f.Upper.Kind == opspec.Following) {
 		if len(order) != 1 {
 			return nil, nil, fmt.Errorf("RANGE with an offset requires exactly one ORDER BY key")
 		}
@@ -466,49 +356,49 @@ func frameBounds(b *types.Batch, rows []int32, f OverFrame, order []SortKey, pee
 	}
 	for p := 0; p < n; p++ {
 		switch f.Lower.Kind {
-		case UnboundedPreceding:
+		case opspec.UnboundedPreceding:
 			lo[p] = 0
-		case CurrentRow:
+		case opspec.CurrentRow:
 			lo[p] = p
 			if !f.Rows {
 				lo[p] = peerStart[p]
 			}
-		case Preceding:
+		case opspec.Preceding:
 			if f.Rows {
 				lo[p] = p - int(f.Lower.Offset)
 			} else {
 				lo[p] = rangeLo(p, -f.Lower.Offset)
 			}
-		case Following:
+		case opspec.Following:
 			if f.Rows {
 				lo[p] = p + int(f.Lower.Offset)
 			} else {
 				lo[p] = rangeLo(p, f.Lower.Offset)
 			}
-		case UnboundedFollowing:
+		case opspec.UnboundedFollowing:
 			lo[p] = n
 		}
 		switch f.Upper.Kind {
-		case UnboundedFollowing:
+		case opspec.UnboundedFollowing:
 			hi[p] = n - 1
-		case CurrentRow:
+		case opspec.CurrentRow:
 			hi[p] = p
 			if !f.Rows {
 				hi[p] = peerEnd[p] - 1
 			}
-		case Preceding:
+		case opspec.Preceding:
 			if f.Rows {
 				hi[p] = p - int(f.Upper.Offset)
 			} else {
 				hi[p] = rangeHi(p, -f.Upper.Offset)
 			}
-		case Following:
+		case opspec.Following:
 			if f.Rows {
 				hi[p] = p + int(f.Upper.Offset)
 			} else {
 				hi[p] = rangeHi(p, f.Upper.Offset)
 			}
-		case UnboundedPreceding:
+		case opspec.UnboundedPreceding:
 			hi[p] = -1
 		}
 		lo[p] = max(lo[p], 0)
@@ -555,12 +445,12 @@ func orderKeyNumber(col arrow.Array, i int) float64 {
 // evalFramed computes an aggregate or FIRST_VALUE/LAST_VALUE over frames
 // with a sliding accumulator (rows enter at the top and are retracted at
 // the bottom: frames only move forward).
-func evalFramed(b *types.Batch, rows []int32, f OverFrame, order []SortKey, c OverCall, peerStart, peerEnd []int, res []any) error {
+func evalFramed(b *types.Batch, rows []int32, f opspec.OverFrame, order []opspec.SortKey, c opspec.OverCall, peerStart, peerEnd []int, res []any) error {
 	lo, hi, err := frameBounds(b, rows, f, order, peerStart, peerEnd)
 	if err != nil {
 		return err
 	}
-	if c.isValue() {
+	if c.IsValue() {
 		col := b.Cols[c.Args[0]]
 		t := c.ArgTypes[0]
 		for p, r := range rows {
@@ -586,7 +476,7 @@ func evalFramed(b *types.Batch, rows []int32, f OverFrame, order []SortKey, c Ov
 		}
 		return nil
 	}
-	acc, err := newAccumulator(c.aggSpec(), true)
+	acc, err := newAccumulator(overAggSpec(c), true)
 	if err != nil {
 		return err
 	}
@@ -648,4 +538,9 @@ func durationMillis(v any) (float64, bool) {
 		return float64(d / time.Millisecond), true
 	}
 	return 0, false
+}
+
+// overAggSpec is the aggregate call an OVER aggregate computes.
+func overAggSpec(c opspec.OverCall) opspec.AggSpec {
+	return opspec.AggSpec{Func: c.Func, Args: c.Args, ArgTypes: c.ArgTypes, Distinct: c.Distinct, Filter: c.Filter, Type: c.Type}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -33,8 +34,8 @@ type StreamOver struct {
 	InTypes       []*types.DataType
 	TimeCol       int
 	Rowtime       bool
-	Frame         OverFrame
-	Calls         []OverCall
+	Frame         opspec.OverFrame
+	Calls         []opspec.OverCall
 
 	index   groupIndex
 	nParts  int32
@@ -66,10 +67,10 @@ func (o *StreamOver) Open(ctx *OpContext, out Output) error {
 	o.wm = MinWatermark
 	o.clock = ctx.Config.clock()
 	for _, c := range o.Calls {
-		if c.isRanking() || c.isValue() {
+		if c.IsRanking() || c.IsValue() {
 			return fmt.Errorf("%s is not supported in a streaming OVER window", c.Func)
 		}
-		acc, err := newAccumulator(c.aggSpec(), o.bounded())
+		acc, err := newAccumulator(overAggSpec(c), o.bounded())
 		if err != nil {
 			return err
 		}
@@ -82,7 +83,7 @@ func (o *StreamOver) Open(ctx *OpContext, out Output) error {
 	return nil
 }
 
-func (o *StreamOver) bounded() bool { return o.Frame.Lower.Kind != UnboundedPreceding }
+func (o *StreamOver) bounded() bool { return o.Frame.Lower.Kind != opspec.UnboundedPreceding }
 
 // ProcessBatch implements Operator.
 func (o *StreamOver) ProcessBatch(_ int, b *types.Batch) error {
@@ -295,7 +296,7 @@ func (w *overOut) add(r overRow, vals []any) {
 	w.vals = append(w.vals, vals)
 }
 
-func (w *overOut) build(inTypes []*types.DataType, calls []OverCall) *types.Batch {
+func (w *overOut) build(inTypes []*types.DataType, calls []opspec.OverCall) *types.Batch {
 	if len(w.refs) == 0 {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -17,8 +18,8 @@ var (
 func overTTLHarness(t *testing.T, rowtime bool, ttl time.Duration) (*StreamOver, *harness, *ManualClock) {
 	clock := NewManualClock(time.UnixMilli(1_000_000))
 	op := &StreamOver{PartitionKeys: []int{0}, KeyTypes: overIn[:1], InTypes: overIn, TimeCol: 2, Rowtime: rowtime,
-		Frame: OverFrame{Rows: true, Lower: FrameBound{Kind: UnboundedPreceding}, Upper: FrameBound{Kind: CurrentRow}},
-		Calls: []OverCall{{Func: "SUM", Args: []int{1}, ArgTypes: overIn[1:2], Type: types.BigIntType(), Filter: -1}}}
+		Frame: opspec.OverFrame{Rows: true, Lower: opspec.FrameBound{Kind: opspec.UnboundedPreceding}, Upper: opspec.FrameBound{Kind: opspec.CurrentRow}},
+		Calls: []opspec.OverCall{{Func: "SUM", Args: []int{1}, ArgTypes: overIn[1:2], Type: types.BigIntType(), Filter: -1}}}
 	h := newHarness(t, op, overTTLOut, false, clock, func(c *JobConfig) { c.StateTTL = ttl })
 	return op, h, clock
 }

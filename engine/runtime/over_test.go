@@ -7,6 +7,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -47,11 +48,11 @@ func TestOverAggregateRankingLargeBatch(t *testing.T) {
 	bigint := types.BigIntType().NotNull()
 	op := &OverAggregate{
 		InTypes: ts,
-		Groups: []OverGroup{{
+		Groups: []opspec.OverGroup{{
 			PartitionKeys: []int{0},
-			Order:         []SortKey{{Col: 1, Desc: true, NullsFirst: false}},
-			Frame:         OverFrame{Lower: FrameBound{Kind: UnboundedPreceding}, Upper: FrameBound{Kind: CurrentRow}},
-			Calls: []OverCall{
+			Order:         []opspec.SortKey{{Col: 1, Desc: true, NullsFirst: false}},
+			Frame:         opspec.OverFrame{Lower: opspec.FrameBound{Kind: opspec.UnboundedPreceding}, Upper: opspec.FrameBound{Kind: opspec.CurrentRow}},
+			Calls: []opspec.OverCall{
 				{Func: "ROW_NUMBER", Filter: -1, Type: bigint},
 				{Func: "RANK", Filter: -1, Type: bigint},
 				{Func: "DENSE_RANK", Filter: -1, Type: bigint},

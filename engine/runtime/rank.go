@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -35,7 +36,7 @@ import (
 type Rank struct {
 	BaseOperator
 	PartitionKeys []int
-	Keys          []SortKey
+	Keys          []opspec.SortKey
 	Types         []*types.DataType
 	RankStart     int64
 	RankEnd       int64 // -1: unbounded

@@ -3,6 +3,7 @@ package runtime
 import (
 	"testing"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -12,7 +13,7 @@ var rankTypes = []*types.DataType{types.StringType(), types.IntType()}
 
 func rankHarness(t *testing.T, r *Rank) *harness {
 	t.Helper()
-	r.Keys = []SortKey{{Col: 1, Desc: true}}
+	r.Keys = []opspec.SortKey{{Col: 1, Desc: true}}
 	r.Types = rankTypes
 	out := rankTypes
 	if r.WithRankNum {

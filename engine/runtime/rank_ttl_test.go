@@ -4,12 +4,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
 func rankTTLHarness(t *testing.T, r *Rank, ttl time.Duration) (*harness, *ManualClock) {
 	clock := NewManualClock(time.UnixMilli(1_000_000))
-	r.Keys = []SortKey{{Col: 1, Desc: true}}
+	r.Keys = []opspec.SortKey{{Col: 1, Desc: true}}
 	r.Types = rankTypes
 	return newHarness(t, r, rankTypes, false, clock, func(c *JobConfig) { c.StateTTL = ttl }), clock
 }

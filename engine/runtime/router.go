@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -35,7 +36,7 @@ func (r *router) setIdle(idle bool) {
 }
 
 type target struct {
-	part  Partitioning
+	part  opspec.Partitioning
 	keys  []int
 	chans []*channel // one per consumer instance (this input)
 }
@@ -95,7 +96,7 @@ func data(b *types.Batch, producer int, sized bool) event {
 // producer id of this instance at a consumer: forward edges have a single
 // producer per consumer instance.
 func (r *router) producerID(t target) int {
-	if t.part == Forward {
+	if t.part == opspec.Forward {
 		return 0
 	}
 	return r.inst
@@ -108,15 +109,15 @@ func (r *router) Emit(b *types.Batch) error {
 	for _, t := range r.targets {
 		pid := r.producerID(t)
 		switch t.part {
-		case Forward:
+		case opspec.Forward:
 			if err := r.send(t.chans[r.inst], data(b, pid, r.sized)); err != nil {
 				return err
 			}
-		case Single:
+		case opspec.Single:
 			if err := r.send(t.chans[0], data(b, pid, r.sized)); err != nil {
 				return err
 			}
-		case Broadcast:
+		case opspec.Broadcast:
 			// one size for every copy: each channel holds the batch
 			ev := data(b, pid, r.sized)
 			for _, c := range t.chans {
@@ -124,12 +125,12 @@ func (r *router) Emit(b *types.Batch) error {
 					return err
 				}
 			}
-		case Rebalance:
+		case opspec.Rebalance:
 			r.rr = (r.rr + 1) % len(t.chans)
 			if err := r.send(t.chans[r.rr], data(b, pid, r.sized)); err != nil {
 				return err
 			}
-		case Hash:
+		case opspec.Hash:
 			if len(t.chans) == 1 {
 				if err := r.send(t.chans[0], data(b, pid, r.sized)); err != nil {
 					return err
@@ -160,11 +161,11 @@ func (r *router) broadcast(ev event) error {
 	for _, t := range r.targets {
 		ev.producer = r.producerID(t)
 		switch t.part {
-		case Forward:
+		case opspec.Forward:
 			if err := r.send(t.chans[r.inst], ev); err != nil {
 				return err
 			}
-		case Single:
+		case opspec.Single:
 			if err := r.send(t.chans[0], ev); err != nil {
 				return err
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -41,11 +42,11 @@ type SessionWindows struct {
 	BaseOperator
 	Keys     []int
 	KeyTypes []*types.DataType
-	Aggs     []AggSpec
+	Aggs     []opspec.AggSpec
 	OutTypes []*types.DataType
-	Window   WindowSpec
+	Window   opspec.WindowSpec
 	TimeCol  int
-	Props    []WindowProp
+	Props    []opspec.WindowProp
 	// Rows selects TVF mode; InTypes are then the input column types.
 	Rows    bool
 	InTypes []*types.DataType
@@ -122,7 +123,7 @@ func (s *SessionWindows) ProcessBatch(_ int, b *types.Batch) error {
 	var ts []int64
 	var valid []byte
 	if s.Window.Proctime {
-		now := s.Window.toLocal(s.clock.Now().UnixMilli())
+		now := s.Window.ToLocal(s.clock.Now().UnixMilli())
 		ts = make([]int64, b.Len)
 		for i := range ts {
 			ts[i] = now
@@ -140,7 +141,7 @@ func (s *SessionWindows) ProcessBatch(_ int, b *types.Batch) error {
 		if valid != nil && !vector.BitIsSet(valid, i) {
 			continue
 		}
-		t := s.Window.toLocal(ts[i])
+		t := s.Window.ToLocal(ts[i])
 		k, isNew := s.index.lookup(b, i, s.nKeys)
 		if isNew {
 			s.nKeys++
@@ -165,7 +166,7 @@ func (s *SessionWindows) ProcessBatch(_ int, b *types.Batch) error {
 			}
 			keep = append(keep, x)
 		}
-		if target < 0 && !s.Window.Proctime && s.Window.isFired(end, s.wm) {
+		if target < 0 && !s.Window.Proctime && windowFired(s.Window, end, s.wm) {
 			late++
 			continue
 		}
@@ -245,7 +246,7 @@ func (s *SessionWindows) NextProcessingTime() (int64, bool) {
 	if !s.Window.Proctime || s.minEnd == MaxWatermark {
 		return 0, false
 	}
-	return s.Window.toUTC(s.minEnd) - 1, true
+	return s.Window.ToUTC(s.minEnd) - 1, true
 }
 
 // OnProcessingTime implements ProcessingTimeOperator.
@@ -262,7 +263,7 @@ type firedSession struct {
 }
 
 func (s *SessionWindows) fire(wm int64) error {
-	if s.minEnd == MaxWatermark || !s.Window.isFired(s.minEnd, wm) {
+	if s.minEnd == MaxWatermark || !windowFired(s.Window, s.minEnd, wm) {
 		return nil
 	}
 	var fired []firedSession
@@ -270,7 +271,7 @@ func (s *SessionWindows) fire(wm int64) error {
 	for k, ss := range s.sessions {
 		var keep []session
 		for _, x := range ss {
-			if s.Window.isFired(x.end, wm) {
+			if windowFired(s.Window, x.end, wm) {
 				fired = append(fired, firedSession{int32(k), x})
 			} else {
 				keep = append(keep, x)
@@ -354,22 +355,22 @@ func (s *SessionWindows) emitAggs(fired []firedSession) error {
 
 // propColumn builds a window property column for fired sessions; counts,
 // when set, repeats session i counts[i] times.
-func (s *SessionWindows) propColumn(p WindowProp, t *types.DataType, fired []firedSession, counts []int) arrow.Array {
+func (s *SessionWindows) propColumn(p opspec.WindowProp, t *types.DataType, fired []firedSession, counts []int) arrow.Array {
 	var vals []int64
 	now := s.clock.Now().UnixMilli()
 	for i, f := range fired {
 		var v int64
 		switch p {
-		case PropStart:
+		case opspec.PropStart:
 			v = f.start
-		case PropEnd:
+		case opspec.PropEnd:
 			v = f.end
-		case PropTime:
+		case opspec.PropTime:
 			v = f.end - 1
 			if t.Root == types.TimestampLTZRoot {
-				v = s.Window.toUTC(f.end) - 1
+				v = s.Window.ToUTC(f.end) - 1
 			}
-		case PropProctime:
+		case opspec.PropProctime:
 			v = now
 		}
 		reps := 1

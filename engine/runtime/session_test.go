@@ -3,6 +3,7 @@ package runtime
 import (
 	"testing"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -13,10 +14,10 @@ import (
 func TestSessionMergeThenNewKeyInOneBatch(t *testing.T) {
 	op := &SessionWindows{
 		Keys: []int{0}, KeyTypes: []*types.DataType{types.BigIntType()},
-		Aggs:     []AggSpec{{Func: "COUNT", Filter: -1, Type: types.BigIntType().NotNull()}},
-		Window:   WindowSpec{Kind: SessionWindow, Gap: 20},
+		Aggs:     []opspec.AggSpec{{Func: "COUNT", Filter: -1, Type: types.BigIntType().NotNull()}},
+		Window:   opspec.WindowSpec{Kind: opspec.SessionWindow, Gap: 20},
 		TimeCol:  1,
-		Props:    []WindowProp{PropStart, PropEnd},
+		Props:    []opspec.WindowProp{opspec.PropStart, opspec.PropEnd},
 		OutTypes: []*types.DataType{types.BigIntType(), types.BigIntType().NotNull(), types.TimestampType(3), types.TimestampType(3)},
 	}
 	in := []*types.DataType{types.BigIntType(), types.TimestampType(3)}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -126,7 +127,7 @@ func (s *soakRun) run(push func(from int) error, sizes func() map[string]int64, 
 
 func TestSoakStateTTL(t *testing.T) {
 	t.Run("join", func(t *testing.T) {
-		spec := JoinSpec{Kind: InnerJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: []*types.DataType{types.BigIntType(), types.StringType()},
+		spec := opspec.JoinSpec{Kind: opspec.InnerJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: []*types.DataType{types.BigIntType(), types.StringType()},
 			RightTypes: []*types.DataType{types.BigIntType(), types.StringType()}}
 		op := &StreamingJoin{Spec: spec}
 		s := newSoak(t, op)
@@ -165,7 +166,7 @@ func TestSoakStateTTL(t *testing.T) {
 	})
 	t.Run("groupagg", func(t *testing.T) {
 		op := &GroupAgg{Keys: []int{0}, KeyTypes: []*types.DataType{types.BigIntType()},
-			Aggs: []AggSpec{
+			Aggs: []opspec.AggSpec{
 				{Func: "SUM", Args: []int{1}, ArgTypes: []*types.DataType{types.BigIntType()}, Filter: -1, Type: types.BigIntType()},
 				{Func: "COUNT", Filter: -1, Type: types.BigIntType().NotNull()},
 			},
@@ -192,7 +193,7 @@ func TestSoakStateTTL(t *testing.T) {
 		// no TTL is needed: the watermark (here the simulated clock)
 		// removes rows 500 ms on; the key index and row stores must
 		// follow the keys still cached
-		spec := JoinSpec{Kind: LeftJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: ivTypes, RightTypes: ivTypes}
+		spec := opspec.JoinSpec{Kind: opspec.LeftJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: ivTypes, RightTypes: ivTypes}
 		op := &IntervalJoin{Spec: spec, LowerBound: -500, UpperBound: 500, LeftTime: 1, RightTime: 1}
 		s := newSoak(t, op)
 		start := s.clock.Now().UnixMilli()
@@ -269,7 +270,7 @@ func TestSoakStateTTL(t *testing.T) {
 	})
 	t.Run("rank", func(t *testing.T) {
 		// a Top-2 per key over insert-only input, two rows a key
-		op := &Rank{PartitionKeys: []int{0}, Keys: []SortKey{{Col: 1, Desc: true}},
+		op := &Rank{PartitionKeys: []int{0}, Keys: []opspec.SortKey{{Col: 1, Desc: true}},
 			Types: []*types.DataType{types.BigIntType(), types.BigIntType()}, RankStart: 1, RankEnd: 2, AppendOnly: true}
 		s := newSoak(t, op)
 		push := func(from int) error {
@@ -327,8 +328,8 @@ func TestSoakStateTTL(t *testing.T) {
 		// SUM(v) OVER (PARTITION BY k ORDER BY proctime), two rows a key
 		in := []*types.DataType{types.BigIntType(), types.BigIntType(), types.TimestampType(3)}
 		op := &StreamOver{PartitionKeys: []int{0}, KeyTypes: in[:1], InTypes: in, TimeCol: 2,
-			Frame: OverFrame{Rows: true, Lower: FrameBound{Kind: UnboundedPreceding}, Upper: FrameBound{Kind: CurrentRow}},
-			Calls: []OverCall{{Func: "SUM", Args: []int{1}, ArgTypes: in[1:2], Type: types.BigIntType(), Filter: -1}}}
+			Frame: opspec.OverFrame{Rows: true, Lower: opspec.FrameBound{Kind: opspec.UnboundedPreceding}, Upper: opspec.FrameBound{Kind: opspec.CurrentRow}},
+			Calls: []opspec.OverCall{{Func: "SUM", Args: []int{1}, ArgTypes: in[1:2], Type: types.BigIntType(), Filter: -1}}}
 		s := newSoak(t, op)
 		push := func(from int) error {
 			bb := types.NewBatchBuilder(in)
@@ -353,7 +354,7 @@ func TestSoakStateTTL(t *testing.T) {
 		// watermark follows the simulated clock
 		lt := []*types.DataType{types.BigIntType(), types.TimestampType(3)}
 		rt := []*types.DataType{types.BigIntType(), types.TimestampType(3), types.StringType()}
-		op := &TemporalJoin{Spec: JoinSpec{Kind: LeftJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: lt, RightTypes: rt},
+		op := &TemporalJoin{Spec: opspec.JoinSpec{Kind: opspec.LeftJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: lt, RightTypes: rt},
 			LeftTime: 1, RightTime: 1, NumLeft: 2}
 		s := newSoak(t, op)
 		start := s.clock.Now().UnixMilli()

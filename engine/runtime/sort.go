@@ -9,20 +9,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
-
-// SortKey is one ORDER BY key.
-type SortKey struct {
-	Col        int
-	Desc       bool
-	NullsFirst bool
-}
-
-// DefaultNullsFirst is Flink's default null ordering: NULL is the smallest
-// value, so NULLS FIRST for ASC and NULLS LAST for DESC.
-func DefaultNullsFirst(desc bool) bool { return !desc }
 
 // rowComparator compares rows i and j of the same columns.
 type rowComparator func(i, j int) int
@@ -120,7 +110,7 @@ func newRowEqual(b *types.Batch, cols []int, ts []*types.DataType) func(i, j int
 // for callers that compare about once per row (a bounded heap, a scan for
 // partition boundaries). Each key's comparator folds in its direction and
 // null ordering and skips the null checks when the column has no nulls.
-func newRowComparator(b *types.Batch, keys []SortKey, ts []*types.DataType) rowComparator {
+func newRowComparator(b *types.Batch, keys []opspec.SortKey, ts []*types.DataType) rowComparator {
 	return buildRowComparator(b, keys, ts, false)
 }
 
@@ -128,11 +118,11 @@ func newRowComparator(b *types.Batch, keys []SortKey, ts []*types.DataType) rowC
 // (n log n comparisons): it also compares low cardinality string columns
 // of large batches by precomputed ranks, which pays for the one hash
 // lookup per row that builds them.
-func newSortComparator(b *types.Batch, keys []SortKey, ts []*types.DataType) rowComparator {
+func newSortComparator(b *types.Batch, keys []opspec.SortKey, ts []*types.DataType) rowComparator {
 	return buildRowComparator(b, keys, ts, true)
 }
 
-func buildRowComparator(b *types.Batch, keys []SortKey, ts []*types.DataType, ranked bool) rowComparator {
+func buildRowComparator(b *types.Batch, keys []opspec.SortKey, ts []*types.DataType, ranked bool) rowComparator {
 	cmps := make([]func(i, j int) int, len(keys))
 	for k, key := range keys {
 		cmps[k] = keyComparator(b.Cols[key.Col], ts[key.Col], key, ranked)
@@ -163,7 +153,7 @@ func buildRowComparator(b *types.Batch, keys []SortKey, ts []*types.DataType, ra
 
 // keyComparator compares rows i and j of one key column in the key's
 // direction and null ordering.
-func keyComparator(col arrow.Array, t *types.DataType, key SortKey, ranked bool) func(i, j int) int {
+func keyComparator(col arrow.Array, t *types.DataType, key opspec.SortKey, ranked bool) func(i, j int) int {
 	c := columnComparator(col, t)
 	if ranked {
 		if ranks := stringRanks(col); ranks != nil {
@@ -318,7 +308,7 @@ func ConcatBatches(bs []*types.Batch, ncols int) *types.Batch {
 // offset+fetch rows while reading.
 type Sort struct {
 	BaseOperator
-	Keys   []SortKey
+	Keys   []opspec.SortKey
 	Types  []*types.DataType
 	Offset int64
 	Fetch  int64 // -1: no limit

@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -17,7 +18,7 @@ import (
 // rank, booleans) and the codes and the row position fit in 64 bits
 // together, it sorts the packed codes with a least significant digit radix
 // sort (linear in the rows); otherwise it sorts with the comparator.
-func sortIndex(b *types.Batch, keys []SortKey, ts []*types.DataType) []int32 {
+func sortIndex(b *types.Batch, keys []opspec.SortKey, ts []*types.DataType) []int32 {
 	if idx := radixSortIndex(b, keys); idx != nil {
 		return idx
 	}
@@ -37,7 +38,7 @@ const radixMinRows = 1024
 
 // radixSortIndex is sortIndex's radix path; nil when a key cannot be coded
 // or the codes do not fit.
-func radixSortIndex(b *types.Batch, keys []SortKey) []int32 {
+func radixSortIndex(b *types.Batch, keys []opspec.SortKey) []int32 {
 	n := b.Len
 	if n < radixMinRows || len(keys) == 0 || n > 1<<31-1 {
 		return nil
@@ -127,7 +128,7 @@ type keyCode struct {
 
 // codeKey prepares the coding of key's column; ok is false for a column
 // it cannot code (floating point, decimal, high cardinality strings).
-func codeKey(col arrow.Array, key SortKey) (keyCode, bool) {
+func codeKey(col arrow.Array, key opspec.SortKey) (keyCode, bool) {
 	c := keyCode{col: col, desc: key.Desc, nulls: col.NullN() > 0, nullLow: key.NullsFirst}
 	n := col.Len()
 	switch col.(type) {

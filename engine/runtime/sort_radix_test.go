@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -44,7 +45,7 @@ func TestRadixSortIndexMatchesComparator(t *testing.T) {
 		}
 		return bb.Build()
 	}
-	keySets := [][]SortKey{
+	keySets := [][]opspec.SortKey{
 		{{Col: 0, NullsFirst: true}, {Col: 1, Desc: true}},
 		{{Col: 1}, {Col: 3, Desc: true, NullsFirst: true}},
 		{{Col: 2, Desc: true, NullsFirst: true}, {Col: 0, Desc: true}},
@@ -99,17 +100,17 @@ func TestRadixSortIndexFallsBack(t *testing.T) {
 		}
 	}
 	b := bb.Build()
-	if radixSortIndex(b, []SortKey{{Col: 0}}) != nil {
+	if radixSortIndex(b, []opspec.SortKey{{Col: 0}}) != nil {
 		t.Error("DOUBLE key was radix sorted")
 	}
-	if radixSortIndex(b, []SortKey{{Col: 1}}) != nil {
+	if radixSortIndex(b, []opspec.SortKey{{Col: 1}}) != nil {
 		t.Error("a string key with 5,000 distinct values was radix sorted")
 	}
-	if radixSortIndex(b.Slice(0, 100), []SortKey{{Col: 2}}) != nil {
+	if radixSortIndex(b.Slice(0, 100), []opspec.SortKey{{Col: 2}}) != nil {
 		t.Error("a batch of 100 rows was radix sorted")
 	}
 	// sortIndex still orders them: by the DOUBLE, ties by position
-	idx := sortIndex(b, []SortKey{{Col: 0, Desc: true}}, ts)
+	idx := sortIndex(b, []opspec.SortKey{{Col: 0, Desc: true}}, ts)
 	if idx[0] != 6 || idx[1] != 13 || idx[len(idx)-1] != 4998 {
 		t.Errorf("sortIndex over DOUBLE DESC: first %d %d, last %d", idx[0], idx[1], idx[len(idx)-1])
 	}

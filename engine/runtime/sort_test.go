@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -51,7 +52,7 @@ func TestSortTopNMatchesFullSort(t *testing.T) {
 	for _, desc := range []bool{false, true} {
 		for _, lim := range [][2]int64{{0, 10}, {5, 7}, {0, 0}, {100, 1000}, {0, 5000}} {
 			out := &collectOut{}
-			s := &Sort{Keys: []SortKey{{Col: 0, Desc: desc, NullsFirst: DefaultNullsFirst(desc)}}, Types: ts, Offset: lim[0], Fetch: lim[1]}
+			s := &Sort{Keys: []opspec.SortKey{{Col: 0, Desc: desc, NullsFirst: opspec.DefaultNullsFirst(desc)}}, Types: ts, Offset: lim[0], Fetch: lim[1]}
 			if err := s.Open(&OpContext{Ctx: context.Background(), Config: JobConfig{BatchSize: 64}}, out); err != nil {
 				t.Fatal(err)
 			}
@@ -130,7 +131,7 @@ func TestRowComparatorStringRanks(t *testing.T) {
 	}
 	for _, desc := range []bool{false, true} {
 		for _, nullsFirst := range []bool{false, true} {
-			keys := []SortKey{{Col: 0, Desc: desc, NullsFirst: nullsFirst}, {Col: 1}}
+			keys := []opspec.SortKey{{Col: 0, Desc: desc, NullsFirst: nullsFirst}, {Col: 1}}
 			idx := make([]int32, b.Len)
 			for i := range idx {
 				idx[i] = int32(i)

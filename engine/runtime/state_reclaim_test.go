@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -26,7 +27,7 @@ func fireDue(t testing.TB, op ProcessingTimeOperator, now int64) {
 
 func sumAggOp() *GroupAgg {
 	return &GroupAgg{Keys: []int{0}, KeyTypes: []*types.DataType{types.StringType()},
-		Aggs:        []AggSpec{{Func: "SUM", Args: []int{1}, ArgTypes: []*types.DataType{types.IntType()}, Filter: -1, Type: types.IntType()}},
+		Aggs:        []opspec.AggSpec{{Func: "SUM", Args: []int{1}, ArgTypes: []*types.DataType{types.IntType()}, Filter: -1, Type: types.IntType()}},
 		OutTypes:    []*types.DataType{types.StringType(), types.IntType()},
 		Retractable: true}
 }
@@ -73,7 +74,7 @@ func TestGroupAggTTLReusesExpiredIDs(t *testing.T) {
 
 // aggWorkload drives a GROUP BY through rotating keys with retractions,
 // time passing and the cleanup timer, and returns everything it emitted.
-func aggWorkload(t *testing.T, miniBatch, noReuse bool, aggs []AggSpec, outTypes []*types.DataType) ([]string, *GroupAgg) {
+func aggWorkload(t *testing.T, miniBatch, noReuse bool, aggs []opspec.AggSpec, outTypes []*types.DataType) ([]string, *GroupAgg) {
 	clock := NewManualClock(time.UnixMilli(1_000_000))
 	op := &GroupAgg{Keys: []int{0}, KeyTypes: []*types.DataType{types.StringType()}, Aggs: aggs,
 		OutTypes: outTypes, Retractable: true, noReuse: noReuse}
@@ -119,7 +120,7 @@ func aggWorkload(t *testing.T, miniBatch, noReuse bool, aggs []AggSpec, outTypes
 // of every shape (sums, retractable MAX, COUNT DISTINCT, variance, lists).
 func TestGroupAggIDReuseKeepsResults(t *testing.T) {
 	intT := []*types.DataType{types.IntType()}
-	aggs := []AggSpec{
+	aggs := []opspec.AggSpec{
 		{Func: "SUM", Args: []int{1}, ArgTypes: intT, Filter: -1, Type: types.IntType()},
 		{Func: "MAX", Args: []int{1}, ArgTypes: intT, Filter: -1, Type: types.IntType()},
 		{Func: "COUNT", Args: []int{1}, ArgTypes: intT, Distinct: true, Filter: -1, Type: types.BigIntType().NotNull()},
@@ -149,7 +150,7 @@ func TestGroupAggIDReuseKeepsResults(t *testing.T) {
 // retractions, time passing and the cleanup timer; compact sets the
 // compaction thresholds to 1 (compact whenever the dead are the majority)
 // or out of reach.
-func joinWorkload(t *testing.T, kind JoinKind, compact bool) ([]string, *StreamingJoin) {
+func joinWorkload(t *testing.T, kind opspec.JoinKind, compact bool) ([]string, *StreamingJoin) {
 	rowMin, keyMin := joinRowCompactMin, joinKeyCompactMin
 	defer func() { joinRowCompactMin, joinKeyCompactMin = rowMin, keyMin }()
 	if compact {
@@ -158,10 +159,10 @@ func joinWorkload(t *testing.T, kind JoinKind, compact bool) ([]string, *Streami
 		joinRowCompactMin, joinKeyCompactMin = 1<<62, 1<<30
 	}
 	clock := NewManualClock(time.UnixMilli(5_000_000))
-	spec := JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}
+	spec := opspec.JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}
 	op := &StreamingJoin{Spec: spec}
 	outT := joinOut
-	if kind == SemiJoin || kind == AntiJoin {
+	if kind == opspec.SemiJoin || kind == opspec.AntiJoin {
 		outT = joinLeft
 	}
 	h := newHarness(t, op, outT, false, clock, func(c *JobConfig) { c.StateTTL = time.Second })
@@ -200,7 +201,7 @@ func joinWorkload(t *testing.T, kind JoinKind, compact bool) ([]string, *Streami
 // workload emits the same rows with compaction at every opportunity and
 // with none, for every kind of streaming join.
 func TestStreamingJoinCompactionKeepsResults(t *testing.T) {
-	for _, kind := range []JoinKind{InnerJoin, LeftJoin, RightJoin, FullJoin, SemiJoin, AntiJoin} {
+	for _, kind := range []opspec.JoinKind{opspec.InnerJoin, opspec.LeftJoin, opspec.RightJoin, opspec.FullJoin, opspec.SemiJoin, opspec.AntiJoin} {
 		want, plain := joinWorkload(t, kind, false)
 		got, compacted := joinWorkload(t, kind, true)
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -224,7 +225,7 @@ func TestStreamingJoinExpiredKeysLeave(t *testing.T) {
 	defer func() { joinKeyCompactMin = keyMin }()
 	joinKeyCompactMin = 1
 	clock := NewManualClock(time.UnixMilli(5_000_000))
-	spec := JoinSpec{Kind: LeftJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}
+	spec := opspec.JoinSpec{Kind: opspec.LeftJoin, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}
 	op := &StreamingJoin{Spec: spec}
 	h := newHarness(t, op, joinOut, false, clock, func(c *JobConfig) { c.StateTTL = 2 * time.Second })
 	h.push(1, joinRight, ins(int32(1), "m"), ins(int32(2), "n"))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -33,7 +34,7 @@ type TemporalSort struct {
 	TimeCol int
 	// Keys are the secondary sort keys (the ORDER BY keys after the time
 	// attribute); may be empty.
-	Keys  []SortKey
+	Keys  []opspec.SortKey
 	Types []*types.DataType
 	// Proctime selects the processing-time sort.
 	Proctime bool

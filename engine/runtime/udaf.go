@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -15,7 +16,7 @@ import (
 // code cannot travel through the accumulator interface; they panic with a
 // UDFError, which the task turns into a job failure naming the function.
 type userAcc struct {
-	spec AggSpec
+	spec opspec.AggSpec
 	impl expr.AggregateImpl
 	inst expr.AggregateInstance
 	accs []any
@@ -130,7 +131,7 @@ func (a *userAcc) result(g int32) any {
 func (a *userAcc) size() int64 { return int64(len(a.accs)) * 64 }
 
 // newUserAccumulator builds the adapter for a user-defined aggregate call.
-func newUserAccumulator(s AggSpec) accumulator {
+func newUserAccumulator(s opspec.AggSpec) accumulator {
 	return &userAcc{spec: s, impl: s.Fn.Aggregate}
 }
 

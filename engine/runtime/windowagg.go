@@ -7,31 +7,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
-
-// WindowProp is a window property a window operator appends to its
-// output rows.
-type WindowProp uint8
-
-// Window properties.
-const (
-	// PropStart is window_start, TIMESTAMP(3).
-	PropStart WindowProp = iota
-	// PropEnd is window_end, TIMESTAMP(3).
-	PropEnd
-	// PropTime is window_time = window_end - 1 ms, a rowtime attribute
-	// (TIMESTAMP(3), or TIMESTAMP_LTZ(3) over a TIMESTAMP_LTZ attribute).
-	PropTime
-	// PropProctime is the proctime of a processing-time window
-	// (TIMESTAMP_LTZ(3) *PROCTIME*): the time the window fired.
-	PropProctime
-)
-
-func (p WindowProp) String() string {
-	return [...]string{"window_start", "window_end", "window_time", "window_proctime"}[p]
-}
 
 // aggBucket is the aggregation state of one slice or window: a hash table
 // from group keys to dense ids and one accumulator per aggregate.
@@ -45,7 +24,7 @@ type aggBucket struct {
 	gids  []int32
 }
 
-func newAggBucket(keys []int, keyTypes []*types.DataType, aggs []AggSpec) (*aggBucket, error) {
+func newAggBucket(keys []int, keyTypes []*types.DataType, aggs []opspec.AggSpec) (*aggBucket, error) {
 	b := &aggBucket{index: newGroupIndex(keys, keyTypes)}
 	for _, s := range aggs {
 		acc, err := newAccumulator(s, false)
@@ -58,7 +37,7 @@ func newAggBucket(keys []int, keyTypes []*types.DataType, aggs []AggSpec) (*aggB
 }
 
 // add accumulates the insert-only rows of in (key columns keys).
-func (bk *aggBucket) add(in *types.Batch, keys []int, aggs []AggSpec) {
+func (bk *aggBucket) add(in *types.Batch, keys []int, aggs []opspec.AggSpec) {
 	if cap(bk.gids) < in.Len {
 		bk.gids = make([]int32, in.Len)
 	}
@@ -87,7 +66,7 @@ func (bk *aggBucket) add(in *types.Batch, keys []int, aggs []AggSpec) {
 
 // accumulateAggs adds the rows of in (group ids gids) to the accumulators,
 // honouring FILTER columns.
-func accumulateAggs(accs []accumulator, aggs []AggSpec, in *types.Batch, gids []int32) {
+func accumulateAggs(accs []accumulator, aggs []opspec.AggSpec, in *types.Batch, gids []int32) {
 	var filtered []int32
 	for k, s := range aggs {
 		var args []arrow.Array
@@ -143,7 +122,7 @@ func (bk *aggBucket) size() int64 {
 
 // mergeBuckets combines the groups of several buckets (the slices of one
 // window) into a new bucket. Every accumulator must be mergeable.
-func mergeBuckets(bs []*aggBucket, keyTypes []*types.DataType, aggs []AggSpec) (*aggBucket, error) {
+func mergeBuckets(bs []*aggBucket, keyTypes []*types.DataType, aggs []opspec.AggSpec) (*aggBucket, error) {
 	if len(bs) == 1 {
 		return bs[0], nil
 	}
@@ -207,15 +186,15 @@ type WindowAgg struct {
 	BaseOperator
 	Keys     []int
 	KeyTypes []*types.DataType
-	Aggs     []AggSpec
+	Aggs     []opspec.AggSpec
 	OutTypes []*types.DataType
-	Window   WindowSpec
+	Window   opspec.WindowSpec
 	// TimeCol is the time attribute column (unattached windows).
 	TimeCol int
 	// Attached windows: columns holding window_start and window_end.
 	Attached         bool
 	StartCol, EndCol int
-	Props            []WindowProp
+	Props            []opspec.WindowProp
 
 	slices   map[int64]*aggBucket
 	wm       int64
@@ -246,7 +225,7 @@ func (w *WindowAgg) Open(ctx *OpContext, out Output) error {
 // row is accumulated into every window containing it, for aggregates that
 // cannot merge).
 func (w *WindowAgg) sliced() bool {
-	return w.Attached || w.Window.Kind == TumbleWindow || w.mergeOK
+	return w.Attached || w.Window.Kind == opspec.TumbleWindow || w.mergeOK
 }
 
 // ProcessBatch implements Operator.
@@ -260,7 +239,7 @@ func (w *WindowAgg) ProcessBatch(_ int, b *types.Batch) error {
 	var ts []int64
 	var valid []byte
 	if w.Window.Proctime {
-		now := w.Window.toLocal(w.clock.Now().UnixMilli())
+		now := w.Window.ToLocal(w.clock.Now().UnixMilli())
 		ts = make([]int64, b.Len)
 		for i := range ts {
 			ts[i] = now
@@ -270,7 +249,7 @@ func (w *WindowAgg) ProcessBatch(_ int, b *types.Batch) error {
 		if w.Window.Zone != nil {
 			local := make([]int64, len(ts))
 			for i, t := range ts {
-				local[i] = w.Window.toLocal(t)
+				local[i] = w.Window.ToLocal(t)
 			}
 			ts = local
 		}
@@ -284,11 +263,11 @@ func (w *WindowAgg) ProcessBatch(_ int, b *types.Batch) error {
 			continue
 		}
 		if w.sliced() {
-			e := w.Window.sliceEnd(ts[i])
-			if w.Window.Kind == HopWindow && !w.Attached && w.Window.lastWindowEnd(e) < e {
+			e := w.Window.SliceEnd(ts[i])
+			if w.Window.Kind == opspec.HopWindow && !w.Attached && w.Window.LastWindowEnd(e) < e {
 				continue // in a gap between windows (slide > size): no window
 			}
-			if !w.Window.Proctime && w.Window.isFired(e, w.wm) && w.Window.isFired(w.Window.lastWindowEnd(e), w.wm) {
+			if !w.Window.Proctime && windowFired(w.Window, e, w.wm) && windowFired(w.Window, w.Window.LastWindowEnd(e), w.wm) {
 				late++
 				continue
 			}
@@ -299,10 +278,10 @@ func (w *WindowAgg) ProcessBatch(_ int, b *types.Batch) error {
 			continue
 		}
 		var ws [][2]int64
-		ws = w.Window.windowsOf(ts[i], ws)
+		ws = w.Window.WindowsOf(ts[i], ws)
 		kept := false
 		for _, win := range ws {
-			if !w.Window.Proctime && w.Window.isFired(win[1], w.wm) {
+			if !w.Window.Proctime && windowFired(w.Window, win[1], w.wm) {
 				continue
 			}
 			kept = true
@@ -349,7 +328,7 @@ func (w *WindowAgg) processAttached(b *types.Batch) error {
 			continue
 		}
 		e := ends[i]
-		if w.Window.isFired(e, w.wm) {
+		if windowFired(w.Window, e, w.wm) {
 			late++
 			continue
 		}
@@ -418,7 +397,7 @@ func (w *WindowAgg) NextProcessingTime() (int64, bool) {
 			next = ends[0]
 		}
 	}
-	return w.Window.toUTC(next) - 1, true
+	return w.Window.ToUTC(next) - 1, true
 }
 
 // windowEndsOf lists the windows fed by a bucket.
@@ -426,7 +405,7 @@ func (w *WindowAgg) windowEndsOf(e int64) []int64 {
 	if w.Attached || !w.sliced() {
 		return []int64{e}
 	}
-	w.windowOf = w.Window.windowEndsOfSlice(e, w.windowOf)
+	w.windowOf = w.Window.WindowEndsOfSlice(e, w.windowOf)
 	return w.windowOf
 }
 
@@ -441,7 +420,7 @@ func (w *WindowAgg) fire(wm int64) error {
 	var ends []int64
 	for e := range w.slices {
 		for _, we := range w.windowEndsOf(e) {
-			if w.Window.isFired(we, wm) && !w.Window.isFired(we, w.progress) && !seen[we] {
+			if windowFired(w.Window, we, wm) && !windowFired(w.Window, we, w.progress) && !seen[we] {
 				seen[we] = true
 				ends = append(ends, we)
 			}
@@ -451,14 +430,14 @@ func (w *WindowAgg) fire(wm int64) error {
 	var parts []int64
 	for _, we := range ends {
 		var bk *aggBucket
-		start := w.Window.windowStart(we)
+		start := w.Window.WindowStart(we)
 		if w.Attached || !w.sliced() {
 			bk = w.slices[we]
 			if w.Attached {
 				start = bk.start
 			}
 		} else {
-			parts = w.Window.slicesOfWindow(we, parts)
+			parts = w.Window.SlicesOfWindow(we, parts)
 			var bs []*aggBucket
 			for _, p := range parts {
 				if s := w.slices[p]; s != nil && s.n > 0 {
@@ -484,7 +463,7 @@ func (w *WindowAgg) fire(wm int64) error {
 			delete(w.slices, we)
 		} else {
 			for _, p := range parts {
-				if s, ok := w.slices[p]; ok && w.Window.lastWindowEnd(p) <= we {
+				if s, ok := w.slices[p]; ok && w.Window.LastWindowEnd(p) <= we {
 					_ = s
 					delete(w.slices, p)
 				}
@@ -495,7 +474,7 @@ func (w *WindowAgg) fire(wm int64) error {
 	if w.sliced() && !w.Attached {
 		// slices whose windows all fired (possible when a window had no data)
 		for e := range w.slices {
-			if w.Window.isFired(w.Window.lastWindowEnd(e), wm) {
+			if windowFired(w.Window, w.Window.LastWindowEnd(e), wm) {
 				delete(w.slices, e)
 			}
 		}
@@ -530,19 +509,19 @@ func (w *WindowAgg) emitWindow(bk *aggBucket, start, end int64) error {
 }
 
 // windowPropColumn builds n copies of a window property of type t.
-func windowPropColumn(p WindowProp, t *types.DataType, start, end int64, spec WindowSpec, clock Clock, n int) arrow.Array {
+func windowPropColumn(p opspec.WindowProp, t *types.DataType, start, end int64, spec opspec.WindowSpec, clock Clock, n int) arrow.Array {
 	var v int64
 	switch p {
-	case PropStart:
+	case opspec.PropStart:
 		v = start
-	case PropEnd:
+	case opspec.PropEnd:
 		v = end
-	case PropTime:
+	case opspec.PropTime:
 		v = end - 1
 		if t.Root == types.TimestampLTZRoot {
-			v = spec.toUTC(end) - 1
+			v = spec.ToUTC(end) - 1
 		}
-	case PropProctime:
+	case opspec.PropProctime:
 		v = clock.Now().UnixMilli()
 	}
 	vals := make([]int64, n)

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -20,7 +21,7 @@ import (
 // late: dropped and counted. Semi and anti joins emit left rows only.
 type WindowJoin struct {
 	BaseOperator
-	Spec JoinSpec
+	Spec opspec.JoinSpec
 	// LeftEnd and RightEnd are the window_end columns of each side.
 	LeftEnd, RightEnd int
 
@@ -179,15 +180,15 @@ func (j *WindowJoin) joinWindow(w *[2][]*types.Batch) error {
 		rMatched[ri[k]] = true
 	}
 	switch j.Spec.Kind {
-	case SemiJoin, AntiJoin:
+	case opspec.SemiJoin, opspec.AntiJoin:
 		var sel []int32
 		for i, m := range lMatched {
-			if m == (j.Spec.Kind == SemiJoin) {
+			if m == (j.Spec.Kind == opspec.SemiJoin) {
 				sel = append(sel, int32(i))
 			}
 		}
 		return j.Emit(TakeRows(left, sel))
-	case LeftJoin, FullJoin:
+	case opspec.LeftJoin, opspec.FullJoin:
 		for i, m := range lMatched {
 			if !m {
 				li = append(li, int32(i))
@@ -195,7 +196,7 @@ func (j *WindowJoin) joinWindow(w *[2][]*types.Batch) error {
 			}
 		}
 	}
-	if j.Spec.Kind == RightJoin || j.Spec.Kind == FullJoin {
+	if j.Spec.Kind == opspec.RightJoin || j.Spec.Kind == opspec.FullJoin {
 		for r, m := range rMatched {
 			if !m {
 				li = append(li, -1)

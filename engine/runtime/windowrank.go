@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -20,7 +21,7 @@ import (
 type WindowRank struct {
 	BaseOperator
 	PartitionKeys []int
-	Keys          []SortKey
+	Keys          []opspec.SortKey
 	Types         []*types.DataType
 	EndCol        int
 	RankType      string
@@ -95,9 +96,9 @@ func (w *WindowRank) rank(b *types.Batch) error {
 	perm := sortPerm(b, w.PartitionKeys, w.Keys, w.Types)
 	var partCmp, orderCmp rowComparator
 	if len(w.PartitionKeys) > 0 {
-		keys := make([]SortKey, len(w.PartitionKeys))
+		keys := make([]opspec.SortKey, len(w.PartitionKeys))
 		for i, p := range w.PartitionKeys {
-			keys[i] = SortKey{Col: p, NullsFirst: true}
+			keys[i] = opspec.SortKey{Col: p, NullsFirst: true}
 		}
 		partCmp = newRowComparator(b, keys, w.Types)
 	}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
 )
@@ -16,7 +17,7 @@ import (
 // state and use SessionWindowTableFunction.
 type WindowTableFunction struct {
 	BaseOperator
-	Window  WindowSpec
+	Window  opspec.WindowSpec
 	TimeCol int
 	// TimeType is the type of window_time (TIMESTAMP(3) or TIMESTAMP_LTZ(3)).
 	TimeType *types.DataType
@@ -54,7 +55,7 @@ func (w *WindowTableFunction) ProcessBatch(_ int, b *types.Batch) error {
 			all = false
 			continue
 		}
-		w.ws = w.Window.windowsOf(w.Window.toLocal(ts[i]), w.ws)
+		w.ws = w.Window.WindowsOf(w.Window.ToLocal(ts[i]), w.ws)
 		if len(w.ws) != 1 {
 			all = false
 		}
@@ -64,7 +65,7 @@ func (w *WindowTableFunction) ProcessBatch(_ int, b *types.Batch) error {
 			ends = append(ends, win[1])
 			t := win[1] - 1
 			if w.TimeType.Root == types.TimestampLTZRoot {
-				t = w.Window.toUTC(win[1]) - 1
+				t = w.Window.ToUTC(win[1]) - 1
 			}
 			times = append(times, t)
 		}
