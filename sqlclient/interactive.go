@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/riffle-sql/riffle/engine/session"
 	"github.com/riffle-sql/riffle/engine/sql"
 )
 
@@ -32,7 +33,7 @@ func (c *client) interactive(ctx context.Context, tty *os.File, interrupts <-cha
 	fmt.Fprintln(c.out, "Riffle SQL client (embedded Flink SQL). Statements end with ';'. Type HELP; for help, QUIT; to leave.")
 	var pending strings.Builder
 	base := sql.Pos{Line: 1, Column: 1}
-	for !c.quit {
+	for !c.run.Quit() {
 		if ctx.Err() != nil {
 			return true
 		}
@@ -63,17 +64,16 @@ func (c *client) interactive(ctx context.Context, tty *os.File, interrupts <-cha
 		pending.WriteString(line)
 		pending.WriteByte('\n')
 		text := pending.String()
-		done := completeStatements(text, false)
-		for _, span := range done.spans {
-			span.Start = shiftPos(base, span.Start)
-			c.runInteractive(ctx, span, interrupts)
-			if c.quit {
+		stmts, consumed := session.SplitComplete(text, false, base)
+		for _, st := range stmts {
+			c.runInteractive(ctx, st, interrupts)
+			if c.run.Quit() {
 				break
 			}
 		}
-		if done.consumed > 0 {
-			base = advance(base, text[:done.consumed])
-			rest := strings.TrimLeft(text[done.consumed:], " \t\r\n")
+		if consumed > 0 {
+			base = session.Advance(base, text[:consumed])
+			rest := strings.TrimLeft(text[consumed:], " \t\r\n")
 			pending.Reset()
 			pending.WriteString(rest)
 			if rest == "" {
@@ -107,7 +107,7 @@ func usableSize(w, h int) (int, int) {
 // runInteractive runs one statement with its own context, cancelled by an
 // interrupt, so Ctrl+C stops the statement and not the session. Errors are
 // printed and the session goes on.
-func (c *client) runInteractive(ctx context.Context, span sql.StatementSpan, interrupts <-chan os.Signal) {
+func (c *client) runInteractive(ctx context.Context, st session.Statement, interrupts <-chan os.Signal) {
 	stmtCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	finished := make(chan struct{})
@@ -121,5 +121,5 @@ func (c *client) runInteractive(ctx context.Context, span sql.StatementSpan, int
 			}
 		}()
 	}
-	c.runStatement(stmtCtx, span, "<stdin>")
+	c.runStatement(stmtCtx, st, "<stdin>")
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"io"
 
-	"github.com/riffle-sql/riffle/engine/gateway"
+	"github.com/riffle-sql/riffle/engine/session"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
 )
@@ -36,11 +36,7 @@ func NewSession(ctx context.Context, opts Options, out, errOut io.Writer) (*Sess
 	if err != nil {
 		return nil, err
 	}
-	c := &client{engine: engine, out: out, errOut: errOut, format: format}
-	if re, ok := engine.(*gateway.RemoteEngine); ok {
-		c.passThrough = re.ServerInfo().ProductName == gateway.FlinkProductName
-	}
-	return &Session{c: c}, nil
+	return &Session{c: newClient(engine, out, errOut, format)}, nil
 }
 
 // SetOutput redirects what the following statements print.
@@ -53,11 +49,11 @@ func (s *Session) SetOutput(out, errOut io.Writer) {
 // error it has printed. Statement sets (BEGIN STATEMENT SET ... END) may
 // span several calls.
 func (s *Session) Execute(ctx context.Context, text string) bool {
-	for _, span := range sql.SplitStatements(text) {
-		if s.c.quit {
+	for _, st := range session.Split(text, sql.Pos{}) {
+		if s.c.run.Quit() {
 			return true
 		}
-		if !s.c.runStatement(ctx, span, "-e") {
+		if !s.c.runStatement(ctx, st, "-e") {
 			return false
 		}
 	}

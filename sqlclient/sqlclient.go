@@ -21,7 +21,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/config"
 	_ "github.com/riffle-sql/riffle/engine/connector/all" // register connectors and formats
 	"github.com/riffle-sql/riffle/engine/gateway"
-	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/session"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
 	"golang.org/x/term"
@@ -113,10 +113,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		return 1
 	}
 	defer engine.Close()
-	c := &client{engine: engine, out: stdout, errOut: stderr, format: format}
-	if re, ok := engine.(*gateway.RemoteEngine); ok {
-		c.passThrough = re.ServerInfo().ProductName == gateway.FlinkProductName
-	}
+	c := newClient(engine, stdout, stderr, format)
 	if opts.InitFile != "" {
 		script, err := os.ReadFile(opts.InitFile)
 		if err != nil {
@@ -226,6 +223,8 @@ func (c *client) waitJobs(ctx context.Context, report bool) bool {
 
 type client struct {
 	engine table.Engine
+	// run runs the statements: statement sets, HELP, QUIT (engine/session)
+	run *session.Runner
 	// passThrough: the engine is Apache Flink's SQL Gateway, which judges
 	// the statements Riffle's parser does not know (Flink's newer syntax);
 	// they are sent as they are
@@ -234,72 +233,101 @@ type client struct {
 	errOut      io.Writer
 	format      string
 	silent      bool
-	// statement set being collected by BEGIN STATEMENT SET ... END
-	inSet   bool
-	setText []string
-	// quit is set by QUIT / EXIT: the rest of the script is skipped
-	quit bool
 	// parquetDone: a result was written with FormatParquet (one per run)
 	parquetDone bool
 }
 
+// newClient returns a client printing in format on engine.
+func newClient(engine table.Engine, out, errOut io.Writer, format string) *client {
+	c := &client{engine: engine, out: out, errOut: errOut, format: format}
+	if re, ok := engine.(*gateway.RemoteEngine); ok {
+		c.passThrough = re.ServerInfo().ProductName == gateway.FlinkProductName
+	}
+	c.run = session.NewRunner(engine, session.Options{
+		PassThrough: c.passThrough,
+		Hooks:       session.Hooks{Command: c.command, Result: c.result},
+	})
+	return c
+}
+
 // runScript runs each statement of a script; it stops at the first error.
 func (c *client) runScript(ctx context.Context, script, name string) bool {
-	for _, span := range sql.SplitStatements(script) {
-		if c.quit {
+	for _, st := range session.Split(script, sql.Pos{}) {
+		if c.run.Quit() {
 			return true
 		}
-		if !c.runStatement(ctx, span, name) {
+		if !c.runStatement(ctx, st, name) {
 			return false
 		}
 	}
-	if c.inSet {
-		fmt.Fprintln(c.errOut, "[ERROR] BEGIN STATEMENT SET without END")
+	return c.finish()
+}
+
+// finish ends a script: a statement set left open is an error.
+func (c *client) finish() bool {
+	if err := c.run.Finish(); err != nil {
+		fmt.Fprintln(c.errOut, "[ERROR]", err)
 		return false
 	}
 	return true
 }
 
-// runStatement parses and runs one statement, printing its result or error;
-// it reports success.
-func (c *client) runStatement(ctx context.Context, span sql.StatementSpan, name string) bool {
+// runStatement runs one statement, printing its result or error; it
+// reports success.
+func (c *client) runStatement(ctx context.Context, st session.Statement, name string) bool {
 	if ctx.Err() != nil {
 		fmt.Fprintln(c.errOut, "[ERROR] interrupted")
 		return false
 	}
-	st, err := span.Parse()
-	if err != nil && !c.passThrough {
-		c.fail(name, span, err)
+	err := c.run.Run(ctx, st)
+	if err == nil {
+		return true
+	}
+	if errors.Is(err, errQueryCancelled) {
+		fmt.Fprintln(c.errOut, "[INFO] Query cancelled.")
 		return false
 	}
-	if done, ok := c.clientCommand(ctx, st, span, name); done {
-		return ok
+	var se *session.Error
+	if errors.As(err, &se) {
+		st, err = se.Statement, se.Err
 	}
-	res, err := c.engine.ExecuteStatement(ctx, span.Text, span.Start)
-	if err != nil {
-		c.fail(name, span, err)
-		return false
+	c.fail(name, st, err)
+	return false
+}
+
+// errQueryCancelled: printing a query's rows ended because ctx did
+// (Ctrl+C, SIGTERM).
+var errQueryCancelled = errors.New("query cancelled")
+
+// result prints what the engine returned for st (the runner's
+// Hooks.Result).
+func (c *client) result(ctx context.Context, st session.Statement, res table.StatementResult) error {
+	if _, ok := st.Parsed.(*sql.Reset); ok {
+		// RESET restores the client's own defaults too
+		if err := c.applyDefaults(ctx); err != nil {
+			return err
+		}
 	}
 	// Flink 2.3's SQL Client boxes EXPLAIN and SHOW CREATE like any
 	// other result (a single "result" column sized to the text)
-	raw := false
-	switch st.(type) {
-	case *sql.Reset:
-		// RESET restores the client's own defaults too
-		if err := c.applyDefaults(ctx); err != nil {
-			c.fail(name, span, err)
-			return false
-		}
-	}
-	if err := c.print(ctx, res, raw); err != nil {
+	if err := c.print(ctx, res, false); err != nil {
 		if ctx.Err() != nil {
-			fmt.Fprintln(c.errOut, "[INFO] Query cancelled.")
-			return false
+			return errQueryCancelled
 		}
-		c.fail(name, span, err)
-		return false
+		return err
 	}
-	return true
+	return nil
+}
+
+// command prints what the SQL Client prints for its own commands (the
+// runner's Hooks.Command).
+func (c *client) command(_ session.Statement, ev session.Event) {
+	switch ev {
+	case session.SetBegun, session.SetAdded, session.SetEmpty:
+		c.info(infoSucceeded)
+	case session.Help:
+		fmt.Fprint(c.out, helpText)
+	}
 }
 
 // runStream runs statements read from r as soon as each is complete
@@ -352,19 +380,18 @@ func (c *client) runStream(ctx context.Context, r io.Reader, name string) bool {
 		buf.WriteString(line)
 		atEOF := err != nil
 		text := buf.String()
-		done := completeStatements(text, atEOF)
-		for _, span := range done.spans {
-			if c.quit {
+		stmts, consumed := session.SplitComplete(text, atEOF, base)
+		for _, st := range stmts {
+			if c.run.Quit() {
 				return true
 			}
-			span.Start = shiftPos(base, span.Start)
-			if !c.runStatement(ctx, span, name) {
+			if !c.runStatement(ctx, st, name) {
 				return false
 			}
 		}
-		if done.consumed > 0 {
-			base = advance(base, text[:done.consumed])
-			rest := text[done.consumed:]
+		if consumed > 0 {
+			base = session.Advance(base, text[:consumed])
+			rest := text[consumed:]
 			buf.Reset()
 			buf.WriteString(rest)
 		}
@@ -373,128 +400,15 @@ func (c *client) runStream(ctx context.Context, r io.Reader, name string) bool {
 				fmt.Fprintln(c.errOut, "[ERROR] cannot read standard input:", err)
 				return false
 			}
-			if c.inSet {
-				fmt.Fprintln(c.errOut, "[ERROR] BEGIN STATEMENT SET without END")
-				return false
-			}
-			return true
+			return c.finish()
 		}
 	}
-}
-
-type completed struct {
-	spans    []sql.StatementSpan
-	consumed int // bytes of text that belong to the returned statements
-}
-
-// completeStatements returns the statements of text that end with ';'
-// (all of them at the end of input).
-func completeStatements(text string, atEOF bool) completed {
-	var out completed
-	for _, span := range sql.SplitStatements(text) {
-		rest := strings.TrimLeft(text[span.End:], " \t\r\n")
-		if strings.HasPrefix(rest, ";") {
-			out.spans = append(out.spans, span)
-			out.consumed = span.End + strings.Index(text[span.End:], ";") + 1
-			continue
-		}
-		if atEOF {
-			out.spans = append(out.spans, span)
-			out.consumed = len(text)
-		}
-		break
-	}
-	return out
-}
-
-// shiftPos makes a position relative to a buffer that starts at base
-// relative to the whole input.
-func shiftPos(base, p sql.Pos) sql.Pos {
-	if p.Line == 1 {
-		p.Column += base.Column - 1
-	}
-	p.Line += base.Line - 1
-	p.Offset += base.Offset
-	return p
-}
-
-// advance moves a position over text.
-func advance(p sql.Pos, text string) sql.Pos {
-	for _, r := range text {
-		if r == '\n' {
-			p.Line++
-			p.Column = 1
-		} else {
-			p.Column++
-		}
-	}
-	p.Offset += len(text)
-	return p
-}
-
-// clientCommand handles the SQL Client's own commands (statement sets,
-// HELP, QUIT); done reports whether st was one.
-func (c *client) clientCommand(ctx context.Context, st sql.Statement, span sql.StatementSpan, name string) (done, ok bool) {
-	switch s := st.(type) {
-	case *sql.BeginStatementSet:
-		if c.inSet {
-			c.fail(name, span, errStatementSetOnly)
-			return true, false
-		}
-		c.inSet, c.setText = true, nil
-		c.info(infoSucceeded)
-		return true, true
-	case *sql.End:
-		if !c.inSet {
-			c.fail(name, span, errors.New("No Statement Set to submit. 'END' statement should be used after 'BEGIN STATEMENT SET'."))
-			return true, false
-		}
-		c.inSet = false
-		if len(c.setText) == 0 {
-			c.info(infoSucceeded)
-			return true, true
-		}
-		stmt := "EXECUTE STATEMENT SET BEGIN\n" + strings.Join(c.setText, ";\n") + ";\nEND"
-		res, err := c.engine.ExecuteStatement(ctx, stmt, sql.Pos{})
-		if err != nil {
-			c.fail(name, span, err)
-			return true, false
-		}
-		if err := c.print(ctx, res, false); err != nil {
-			c.fail(name, span, err)
-			return true, false
-		}
-		return true, true
-	case *sql.Insert:
-		if c.inSet {
-			c.setText = append(c.setText, span.Text)
-			c.info(infoSucceeded)
-			return true, true
-		}
-	case *sql.ClientCommand:
-		switch s.Command {
-		case "HELP":
-			fmt.Fprint(c.out, helpText)
-		case "CLEAR":
-		case "QUIT", "EXIT":
-			c.quit = true
-		}
-		return true, true
-	}
-	if c.inSet {
-		c.fail(name, span, errStatementSetOnly)
-		return true, false
-	}
-	return false, true
 }
 
 // Flink 2.3's SQL Client (through its SQL Gateway) answers BEGIN STATEMENT
 // SET, an INSERT added to the set and the END of an empty set with the
-// plain success message, and refuses anything else inside a set with
-// errStatementSetOnly.
+// plain success message.
 const infoSucceeded = "[INFO] Execute statement succeeded."
-
-var errStatementSetOnly = errors.New("Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' statement to submit Statement Set.")
 
 func (c *client) info(msg string) {
 	if !c.silent && c.format == FormatTableau {
@@ -504,17 +418,16 @@ func (c *client) info(msg string) {
 
 // fail prints Flink's error block. Errors without a position get the
 // statement's position.
-func (c *client) fail(name string, span sql.StatementSpan, err error) {
+func (c *client) fail(name string, st session.Statement, err error) {
 	msg := err.Error()
 	var se *sql.Error
-	var pe *plan.Error
-	var re interface{ Positioned() bool }
-	positioned := errors.As(err, &se) || (errors.As(err, &pe) && pe.Line > 0) || (errors.As(err, &re) && re.Positioned())
+	_, _, positioned := session.ErrorPosition(err)
+	positioned = positioned || errors.As(err, &se)
 	if gateway.SessionLost(err) {
 		msg += "\n(The SQL Gateway session expired or was closed on the server; run the statements again in a new session.)"
 	}
 	if !positioned {
-		msg = fmt.Sprintf("%s\n(in the statement at line %d, column %d of %s)", msg, span.Start.Line, span.Start.Column, name)
+		msg = fmt.Sprintf("%s\n(in the statement at line %d, column %d of %s)", msg, st.Pos.Line, st.Pos.Column, name)
 	} else if name != "-e" && name != "<stdin>" {
 		msg = fmt.Sprintf("%s\n(in %s)", msg, name)
 	}

@@ -151,17 +151,6 @@ func TestStdinStreamPositions(t *testing.T) {
 	}
 }
 
-func TestCompleteStatements(t *testing.T) {
-	c := completeStatements("SELECT 1; SELECT 'a;b'; SELECT", false)
-	if len(c.spans) != 2 || c.spans[1].Text != "SELECT 'a;b'" || c.consumed != len("SELECT 1; SELECT 'a;b';") {
-		t.Fatalf("%+v", c)
-	}
-	c = completeStatements("SELECT 1; SELECT", true)
-	if len(c.spans) != 2 {
-		t.Fatalf("at EOF the unterminated statement runs: %+v", c)
-	}
-}
-
 // A terminal that reports 0 columns (script -qc) gets the 80 columns of
 // a default terminal, so the prompt and typed characters stay on a line.
 func TestUsableSizeFallsBackTo80Columns(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/riffle-sql/riffle/assets"
 	"github.com/riffle-sql/riffle/catalogbrowser"
+	"github.com/riffle-sql/riffle/engine/session"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
 )
@@ -54,14 +55,14 @@ type runReq struct {
 	limit int
 }
 
-// runState is the state of one script run (the SQL Client's statement
-// set between BEGIN STATEMENT SET and END).
+// runState is what the workbench keeps of one script run (the SQL
+// Client's state, such as an open statement set, is the runner's).
 type runState struct {
-	inSet    bool
-	setText  []string
 	fileUsed bool // the Run to CSV file target got its query
 	// job is the INSERT job the last statement submitted (nil: none).
 	job *jobWatch
+	// started is when the current statement started.
+	started time.Time
 }
 
 // worker runs submitted scripts one after another, in order.
@@ -379,49 +380,41 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) (ok bool) {
 	if req.source == srcInit {
 		wb.ensureSampleData(req.text)
 	}
-	spans := sql.SplitStatements(req.text)
-	if len(spans) == 0 {
+	stmts := session.Split(req.text, req.at())
+	if len(stmts) == 0 {
 		wb.do(func() { wb.setStatus("Nothing to run") })
 		return false
 	}
 	if req.mode != "" {
 		if err := wb.applyMode(ctx, req.conn, req.mode); err != nil {
-			wb.fail(req, spans[0].Text, posAt(req.doc, req.base+spans[0].Start.Offset), err, time.Now())
+			wb.fail(req, stmts[0].Text, stmts[0].Pos, err, time.Now())
 			return false
 		}
 	}
 	var st runState
-	for i, sp := range spans {
+	r := wb.newRunner(req, &st)
+	for i, s := range stmts {
 		if ctx.Err() != nil {
-			left := len(spans) - i
+			left := len(stmts) - i
 			wb.post(levelWarning, fmt.Sprintf("Stopped: %d statement(s) not run.", left), nil)
 			break
 		}
-		abs := req.base + sp.Start.Offset
-		var pos sql.Pos
-		if req.explainShift > 0 {
-			pos = posAt(req.doc, req.base)
-			pos.Column -= req.explainShift
-			pos.Offset -= req.explainShift
-		} else {
-			pos = posAt(req.doc, abs)
-		}
 		st.job = nil
-		if !wb.execOne(ctx, req, &st, sp.Text, pos) {
+		if !wb.execOne(ctx, req, r, &st, s) {
 			ok = false
 			if req.source != srcInit {
 				break
 			}
 		}
-		if st.job != nil && i < len(spans)-1 && !wb.waitJob(ctx, req, st.job) && ctx.Err() == nil {
+		if st.job != nil && i < len(stmts)-1 && !wb.waitJob(ctx, req, st.job) && ctx.Err() == nil {
 			ok = false
 			if req.source != srcInit {
-				wb.post(levelWarning, fmt.Sprintf("Job %s did not finish: %d statement(s) after it not run.", st.job.id, len(spans)-1-i), req.loc(st.job.pos))
+				wb.post(levelWarning, fmt.Sprintf("Job %s did not finish: %d statement(s) after it not run.", st.job.id, len(stmts)-1-i), req.loc(st.job.pos))
 				break
 			}
 		}
 	}
-	if st.inSet {
+	if r.Finish() != nil {
 		ok = false
 		wb.post(levelError, "BEGIN STATEMENT SET without END: the statement set was not submitted.", nil)
 	}
@@ -473,29 +466,98 @@ func posAt(doc string, off int) sql.Pos {
 	return sql.Pos{Line: line, Column: 1 + utf8.RuneCountInString(doc[ls:off]), Offset: off}
 }
 
+// at is where the run's text starts in its document: positions of
+// statements and errors refer to the document. An EXPLAIN the workbench
+// put in front of a statement (explainShift) lies before it.
+func (r runReq) at() sql.Pos {
+	pos := posAt(r.doc, r.base)
+	if r.explainShift > 0 {
+		pos.Column -= r.explainShift
+		pos.Offset -= r.explainShift
+	}
+	return pos
+}
+
+// newRunner returns the runner of a script run (engine/session): the SQL
+// Client's statement sets and commands, each statement parsed once, the
+// results shown by showResult. A gateway, which may be a Flink cluster
+// knowing syntax Riffle does not, is sent what Riffle cannot parse.
+func (wb *Workbench) newRunner(req runReq, st *runState) *session.Runner {
+	return session.NewRunner(connExecutor{wb: wb, req: req}, session.Options{
+		PassThrough: !req.conn.embedded(),
+		KeepOnQuit:  true,
+		Hooks: session.Hooks{
+			Command: func(s session.Statement, ev session.Event) { wb.clientCommand(req, s, ev) },
+			Result: func(_ context.Context, s session.Statement, res table.StatementResult) error {
+				wb.showResult(req, st, s, res)
+				return nil
+			},
+		},
+	})
+}
+
+// connExecutor runs the runner's statements on the run's connection: the
+// embedded engine runs the parsed statement; a gateway is sent the text
+// (Workbench.executeReq: a new session when the gateway lost the old one,
+// positions of an added EXPLAIN moved back).
+type connExecutor struct {
+	wb  *Workbench
+	req runReq
+}
+
+func (x connExecutor) ExecuteParsed(ctx context.Context, st sql.Statement, text string, at sql.Pos) (table.StatementResult, error) {
+	c := x.req.conn
+	switch {
+	case st != nil && c.embedded():
+		eng, err := c.engine(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return eng.ExecuteParsed(ctx, st, text, at)
+	case at == sql.Pos{}: // a statement set's EXECUTE STATEMENT SET
+		return x.wb.execute(ctx, c, text, at)
+	}
+	return x.wb.executeReq(ctx, x.req, text, at)
+}
+
 // execOne runs one statement; it reports success.
-func (wb *Workbench) execOne(ctx context.Context, req runReq, st *runState, text string, pos sql.Pos) bool {
-	started := time.Now()
-	stmt, err := sql.ParseAt(text, pos)
-	if err != nil && req.conn.embedded() {
-		wb.fail(req, text, pos, err, started)
-		return false
+func (wb *Workbench) execOne(ctx context.Context, req runReq, r *session.Runner, st *runState, s session.Statement) bool {
+	st.started = time.Now()
+	err := r.Run(ctx, s)
+	if err == nil {
+		return true
 	}
-	// A gateway may be a Flink cluster knowing syntax Riffle does not: a
-	// statement Riffle cannot parse is sent anyway, the server decides.
-	if stmt != nil {
-		if done, ok := wb.clientCommand(ctx, req, st, stmt, text, pos, started); done {
-			return ok
+	var se *session.Error
+	if errors.As(err, &se) {
+		s, err = se.Statement, se.Err
+	}
+	if wb.rerunUnchanged(req, s.Parsed, s.Text, s.Pos, st.started, err) { // workspace_catalog.go: an unchanged CREATE run again
+		return true
+	}
+	wb.fail(req, s.Text, s.Pos, statementSetError(s, err), st.started)
+	return false
+}
+
+// statementSetError words the runner's statement set errors as the
+// workbench does.
+func statementSetError(s session.Statement, err error) error {
+	switch {
+	case errors.Is(err, session.ErrNotInStatementSet):
+		if _, begin := s.Parsed.(*sql.BeginStatementSet); begin {
+			return errors.New("a statement set is already open")
 		}
+		return errors.New("only INSERT statements are allowed inside a statement set")
+	case errors.Is(err, session.ErrNoStatementSet):
+		return errors.New("END without BEGIN STATEMENT SET")
 	}
-	res, err := wb.executeReq(ctx, req, text, pos)
-	if err != nil {
-		if wb.rerunUnchanged(req, stmt, text, pos, started, err) { // workspace_catalog.go: an unchanged CREATE run again
-			return true
-		}
-		wb.fail(req, text, pos, err, started)
-		return false
-	}
+	return err
+}
+
+// showResult shows what the engine returned for statement s: a query's
+// rows in a result tab (or a CSV file), an INSERT's job, a static result,
+// or a message.
+func (wb *Workbench) showResult(req runReq, st *runState, s session.Statement, res table.StatementResult) {
+	text, started := s.Text, st.started
 	switch {
 	case res.IsQuery() && req.toFile != nil && !st.fileUsed:
 		st.fileUsed = true
@@ -513,68 +575,37 @@ func (wb *Workbench) execOne(ctx context.Context, req runReq, st *runState, text
 		}
 		// Only the embedded engine's DDL is replayed at start: a gateway's
 		// tables may name paths of another machine.
-		msg += wb.ddlNote(req, stmt, text) // workspace_catalog.go: saved in the workspace catalog, or recorded in the init script
+		msg += wb.ddlNote(req, s.Parsed, text) // workspace_catalog.go: saved in the workspace catalog, or recorded in the init script
 		if req.source != srcInit {
 			wb.addHistory(text, started, time.Since(started), 0, "")
-			wb.post(levelInfo, summary(text)+"\n"+msg, req.loc(pos))
+			wb.post(levelInfo, summary(text)+"\n"+msg, req.loc(s.Pos))
 		}
 	}
-	return true
 }
 
-// clientCommand handles the SQL Client's own statements: BEGIN STATEMENT
-// SET … END, HELP, CLEAR, QUIT. done reports that stmt was one.
-func (wb *Workbench) clientCommand(ctx context.Context, req runReq, st *runState, stmt sql.Statement, text string, pos sql.Pos, started time.Time) (done, ok bool) {
-	switch s := stmt.(type) {
-	case *sql.BeginStatementSet:
-		if st.inSet {
-			wb.fail(req, text, pos, errors.New("a statement set is already open"), started)
-			return true, false
+// clientCommand shows what the runner did for a SQL Client command: BEGIN
+// STATEMENT SET … END, HELP, CLEAR, QUIT.
+func (wb *Workbench) clientCommand(req runReq, s session.Statement, ev session.Event) {
+	loc := req.loc(s.Pos)
+	switch ev {
+	case session.SetBegun:
+		wb.post(levelInfo, "[INFO] Begin a statement set.", loc)
+	case session.SetAdded:
+		wb.post(levelInfo, "[INFO] Add SQL update statement to the statement set.", loc)
+	case session.SetEmpty:
+		wb.post(levelInfo, "[INFO] No statement in the statement set, skip submit.", loc)
+	case session.Help:
+		wb.post(levelInfo, "Run a statement with Ctrl+Enter, the whole tab with Ctrl+Shift+Enter; Esc stops. "+
+			"Every Flink SQL statement is accepted: DDL, DML, queries, SHOW, DESCRIBE, EXPLAIN, SET, RESET and USE.", loc)
+	case session.Clear:
+		wb.do(func() { wb.messages.clear() })
+	case session.Quit:
+		cmd := "QUIT"
+		if c, ok := s.Parsed.(*sql.ClientCommand); ok {
+			cmd = c.Command
 		}
-		st.inSet, st.setText = true, nil
-		wb.post(levelInfo, "[INFO] Begin a statement set.", req.loc(pos))
-		return true, true
-	case *sql.End:
-		if !st.inSet {
-			wb.fail(req, text, pos, errors.New("END without BEGIN STATEMENT SET"), started)
-			return true, false
-		}
-		st.inSet = false
-		if len(st.setText) == 0 {
-			wb.post(levelInfo, "[INFO] No statement in the statement set, skip submit.", req.loc(pos))
-			return true, true
-		}
-		set := "EXECUTE STATEMENT SET BEGIN\n" + strings.Join(st.setText, ";\n") + ";\nEND"
-		res, err := wb.execute(ctx, req.conn, set, sql.Pos{})
-		if err != nil {
-			wb.fail(req, set, pos, err, started)
-			return true, false
-		}
-		st.job = wb.watchJob(req, set, res, started)
-		return true, true
-	case *sql.Insert:
-		if st.inSet {
-			st.setText = append(st.setText, text)
-			wb.post(levelInfo, "[INFO] Add SQL update statement to the statement set.", req.loc(pos))
-			return true, true
-		}
-	case *sql.ClientCommand:
-		switch s.Command {
-		case "HELP":
-			wb.post(levelInfo, "Run a statement with Ctrl+Enter, the whole tab with Ctrl+Shift+Enter; Esc stops. "+
-				"Every Flink SQL statement is accepted: DDL, DML, queries, SHOW, DESCRIBE, EXPLAIN, SET, RESET and USE.", req.loc(pos))
-		case "CLEAR":
-			wb.do(func() { wb.messages.clear() })
-		default:
-			wb.post(levelInfo, s.Command+" is a SQL Client command; close the window to quit.", req.loc(pos))
-		}
-		return true, true
+		wb.post(levelInfo, cmd+" is a SQL Client command; close the window to quit.", loc)
 	}
-	if st.inSet {
-		wb.fail(req, text, pos, errors.New("only INSERT statements are allowed inside a statement set"), started)
-		return true, false
-	}
-	return false, true
 }
 
 // isCatalogDDL reports statements that change catalogs, databases, tables,

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -10,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/session"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/persistence"
 )
@@ -60,23 +59,9 @@ func summary(text string) string {
 	return first
 }
 
-// errPos extracts the 1-based position of a parse or validation error.
-func errPos(err error) (line, col int, ok bool) {
-	var se *sql.Error
-	if errors.As(err, &se) && se.Line > 0 {
-		return se.Line, se.Column, true
-	}
-	var pe *plan.Error
-	if errors.As(err, &pe) && pe.Line > 0 {
-		return pe.Line, pe.Column, true
-	}
-	// a gateway's error names its position in its message
-	var re interface{ Position() (int, int, bool) }
-	if errors.As(err, &re) {
-		return re.Position()
-	}
-	return 0, 0, false
-}
+// errPos extracts the 1-based position of a parse or validation error,
+// embedded or from a gateway's message.
+func errPos(err error) (line, col int, ok bool) { return session.ErrorPosition(err) }
 
 var errEndRe = regexp.MustCompile(`\bto line (\d+), column (\d+)`)
 
@@ -84,9 +69,8 @@ var errEndRe = regexp.MustCompile(`\bto line (\d+), column (\d+)`)
 // last character), when it reports one: "From line 1, column 40 to line
 // 1, column 55: …" (the embedded validator's and Flink's wording).
 func errEnd(err error) (line, col int, ok bool) {
-	var pe *plan.Error
-	if errors.As(err, &pe) && pe.EndLine > 0 {
-		return pe.EndLine, pe.EndColumn, true
+	if line, col, ok := session.ErrorEnd(err); ok {
+		return line, col, true
 	}
 	m := errEndRe.FindStringSubmatch(err.Error())
 	if m == nil {

@@ -160,12 +160,12 @@ func TestSplitPositions(t *testing.T) {
 
 func TestSplitComplete(t *testing.T) {
 	sts, n := SplitComplete("SELECT 1; SELECT 'a;b'; SELECT", false, sql.Pos{})
-	if len(sts) != 2 || n != len("SELECT 1; SELECT 'a;b';") {
+	if len(sts) != 2 || sts[1].Text != "SELECT 'a;b'" || n != len("SELECT 1; SELECT 'a;b';") {
 		t.Errorf("got %d statements, %d bytes", len(sts), n)
 	}
 	sts, n = SplitComplete("SELECT 1; SELECT", true, sql.Pos{})
 	if len(sts) != 2 || n != len("SELECT 1; SELECT") {
-		t.Errorf("at EOF: got %d statements, %d bytes", len(sts), n)
+		t.Errorf("at EOF the unterminated statement runs: got %d statements, %d bytes", len(sts), n)
 	}
 	if p := Advance(sql.Pos{}, "ab\ncd"); p != (sql.Pos{Line: 2, Column: 3, Offset: 5}) {
 		t.Errorf("Advance: %v", p)
