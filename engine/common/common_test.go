@@ -77,15 +77,15 @@ func TestRestartStrategiesAndExecutionConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	fr := rs.(*FailureRateRestartStrategyConfiguration)
-	if fr.GetMaxFailureRate() != 3 || fr.GetFailureInterval() != 5*time.Minute || fr.GetDelayBetweenAttemptsInterval() != 10*time.Second {
+	if fr.MaxFailureRate() != 3 || fr.FailureInterval() != 5*time.Minute || fr.Delay() != 10*time.Second {
 		t.Fatalf("%+v", fr)
 	}
 	if c.GetString("restart-strategy.failure-rate.failure-rate-interval", "") != "5 min" {
 		t.Fatal(c.ToMap())
 	}
 	e.SetRestartStrategy(RestartStrategiesNoRestart())
-	if rs, _ := RestartStrategyFromConfiguration(c); rs.GetDescription() != "Restart deactivated." {
-		t.Fatal(rs.GetDescription())
+	if rs, _ := RestartStrategyFromConfiguration(c); rs.Description() != "Restart deactivated." {
+		t.Fatal(rs.Description())
 	}
 	e.SetRestartStrategy(RestartStrategiesFallBackRestart())
 	if c.ContainsKey("restart-strategy") {
@@ -95,19 +95,19 @@ func TestRestartStrategiesAndExecutionConfig(t *testing.T) {
 		t.Fatal("parallelism 0 must fail")
 	}
 	_, _ = e.SetParallelism(4)
-	if e.GetParallelism() != 4 || c.GetString("parallelism.default", "") != "4" {
+	if e.Parallelism() != 4 || c.GetString("parallelism.default", "") != "4" {
 		t.Fatal("parallelism")
 	}
 	_, _ = e.SetParallelism(ParallelismDefault)
-	if e.GetParallelism() != ParallelismDefault {
+	if e.Parallelism() != ParallelismDefault {
 		t.Fatal("reset parallelism")
 	}
 	e.SetAutoWatermarkInterval(500)
-	if e.GetAutoWatermarkInterval() != 500 || c.GetString("pipeline.auto-watermark-interval", "") != "500 ms" {
+	if e.AutoWatermarkInterval() != 500 || c.GetString("pipeline.auto-watermark-interval", "") != "500 ms" {
 		t.Fatal("watermark interval")
 	}
 	e.SetGlobalJobParameters(map[string]string{"a:b": "c,d", "k": "v"})
-	if p := e.GetGlobalJobParameters(); p["a:b"] != "c,d" || p["k"] != "v" {
+	if p := e.GlobalJobParameters(); p["a:b"] != "c,d" || p["k"] != "v" {
 		t.Fatalf("%v %s", p, c.GetString("pipeline.global-job-parameters", ""))
 	}
 	if !e.EnableObjectReuse().IsObjectReuseEnabled() || e.DisableObjectReuse().IsObjectReuseEnabled() {

@@ -130,9 +130,9 @@ func (e *ExecutionConfig) SetAutoWatermarkInterval(ms int64) *ExecutionConfig {
 	return e
 }
 
-// GetAutoWatermarkInterval returns the watermark interval in milliseconds
+// AutoWatermarkInterval returns the watermark interval in milliseconds
 // (default 200) (PyFlink's get_auto_watermark_interval).
-func (e *ExecutionConfig) GetAutoWatermarkInterval() int64 {
+func (e *ExecutionConfig) AutoWatermarkInterval() int64 {
 	return e.conf.GetDuration(keyAutoWatermark, 200*time.Millisecond).Milliseconds()
 }
 
@@ -144,16 +144,16 @@ func (e *ExecutionConfig) SetLatencyTrackingInterval(ms int64) *ExecutionConfig 
 	return e
 }
 
-// GetLatencyTrackingInterval returns the latency tracking interval in
+// LatencyTrackingInterval returns the latency tracking interval in
 // milliseconds (default 0: disabled) (PyFlink's
 // get_latency_tracking_interval).
-func (e *ExecutionConfig) GetLatencyTrackingInterval() int64 {
+func (e *ExecutionConfig) LatencyTrackingInterval() int64 {
 	return e.conf.GetInteger(keyLatencyInterval, 0)
 }
 
-// GetParallelism returns the parallelism, or ParallelismDefault when the
+// Parallelism returns the parallelism, or ParallelismDefault when the
 // environment's default applies (PyFlink's get_parallelism).
-func (e *ExecutionConfig) GetParallelism() int {
+func (e *ExecutionConfig) Parallelism() int {
 	return int(e.conf.GetInteger(keyParallelism, ParallelismDefault))
 }
 
@@ -173,9 +173,9 @@ func (e *ExecutionConfig) SetParallelism(n int) (*ExecutionConfig, error) {
 	return e, nil
 }
 
-// GetMaxParallelism returns the maximum parallelism (the number of key
+// MaxParallelism returns the maximum parallelism (the number of key
 // groups), -1 when unset (PyFlink's get_max_parallelism).
-func (e *ExecutionConfig) GetMaxParallelism() int {
+func (e *ExecutionConfig) MaxParallelism() int {
 	return int(e.conf.GetInteger(keyMaxParallelism, -1))
 }
 
@@ -189,10 +189,10 @@ func (e *ExecutionConfig) SetMaxParallelism(n int) (*ExecutionConfig, error) {
 	return e, nil
 }
 
-// GetTaskCancellationInterval returns the interval between attempts to
+// TaskCancellationInterval returns the interval between attempts to
 // cancel a task in milliseconds (default 30000) (PyFlink's
 // get_task_cancellation_interval).
-func (e *ExecutionConfig) GetTaskCancellationInterval() int64 {
+func (e *ExecutionConfig) TaskCancellationInterval() int64 {
 	return e.conf.GetInteger(keyCancelInterval, 30000)
 }
 
@@ -203,10 +203,10 @@ func (e *ExecutionConfig) SetTaskCancellationInterval(ms int64) *ExecutionConfig
 	return e
 }
 
-// GetTaskCancellationTimeout returns the time after which a stuck task
+// TaskCancellationTimeout returns the time after which a stuck task
 // cancellation is fatal, in milliseconds; 0 disables it (default 180000)
 // (PyFlink's get_task_cancellation_timeout).
-func (e *ExecutionConfig) GetTaskCancellationTimeout() int64 {
+func (e *ExecutionConfig) TaskCancellationTimeout() int64 {
 	return e.conf.GetInteger(keyCancelTimeout, 180000)
 }
 
@@ -232,10 +232,10 @@ func (e *ExecutionConfig) SetRestartStrategy(s RestartStrategyConfiguration) *Ex
 	return e
 }
 
-// GetRestartStrategy returns the restart strategy set, or the one the
+// RestartStrategy returns the restart strategy set, or the one the
 // configuration keys describe (the fallback strategy when none) (PyFlink's
 // get_restart_strategy).
-func (e *ExecutionConfig) GetRestartStrategy() RestartStrategyConfiguration {
+func (e *ExecutionConfig) RestartStrategy() RestartStrategyConfiguration {
 	e.mu.Lock()
 	s, ok := e.restartStrategy, e.explicitRestarts
 	e.mu.Unlock()
@@ -257,9 +257,9 @@ func (e *ExecutionConfig) SetExecutionMode(m ExecutionMode) *ExecutionConfig {
 	return e
 }
 
-// GetExecutionMode returns the execution mode (default PIPELINED)
+// ExecutionMode returns the execution mode (default PIPELINED)
 // (PyFlink's get_execution_mode).
-func (e *ExecutionConfig) GetExecutionMode() ExecutionMode {
+func (e *ExecutionConfig) ExecutionMode() ExecutionMode {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.mode
@@ -276,11 +276,11 @@ func (e *ExecutionConfig) SetDefaultInputDependencyConstraint(c InputDependencyC
 	return e
 }
 
-// GetDefaultInputDependencyConstraint returns the constraint (default ANY)
+// DefaultInputDependencyConstraint returns the constraint (default ANY)
 // (PyFlink's get_default_input_dependency_constraint).
 //
 // Deprecated: unused since Flink 1.13.
-func (e *ExecutionConfig) GetDefaultInputDependencyConstraint() InputDependencyConstraint {
+func (e *ExecutionConfig) DefaultInputDependencyConstraint() InputDependencyConstraint {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.constraint
@@ -359,10 +359,10 @@ func (e *ExecutionConfig) IsObjectReuseEnabled() bool {
 	return e.conf.GetBoolean(keyObjectReuse, false)
 }
 
-// GetGlobalJobParameters returns the global job parameters (PyFlink's
+// GlobalJobParameters returns the global job parameters (PyFlink's
 // get_global_job_parameters); user functions read them with
 // FunctionContext.GetJobParameter.
-func (e *ExecutionConfig) GetGlobalJobParameters() map[string]string {
+func (e *ExecutionConfig) GlobalJobParameters() map[string]string {
 	return config.ParseMapValue(e.conf.GetString(keyGlobalJobParameters, ""))
 }
 
@@ -409,33 +409,33 @@ func (e *ExecutionConfig) RegisterKryoType(typeClassName string) *ExecutionConfi
 	return e
 }
 
-// GetRegisteredTypesWithKryoSerializerClasses returns the recorded type
+// RegisteredTypesWithKryoSerializerClasses returns the recorded type
 // serializers (PyFlink's get_registered_types_with_kryo_serializer_classes).
-func (e *ExecutionConfig) GetRegisteredTypesWithKryoSerializerClasses() map[string]string {
+func (e *ExecutionConfig) RegisteredTypesWithKryoSerializerClasses() map[string]string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return copyStrings(e.typeSerializers)
 }
 
-// GetDefaultKryoSerializerClasses returns the recorded default serializers
+// DefaultKryoSerializerClasses returns the recorded default serializers
 // (PyFlink's get_default_kryo_serializer_classes).
-func (e *ExecutionConfig) GetDefaultKryoSerializerClasses() map[string]string {
+func (e *ExecutionConfig) DefaultKryoSerializerClasses() map[string]string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return copyStrings(e.kryoSerializers)
 }
 
-// GetRegisteredKryoTypes returns the recorded Kryo types (PyFlink's
+// RegisteredKryoTypes returns the recorded Kryo types (PyFlink's
 // get_registered_kryo_types).
-func (e *ExecutionConfig) GetRegisteredKryoTypes() []string {
+func (e *ExecutionConfig) RegisteredKryoTypes() []string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return append([]string(nil), e.kryoTypes...)
 }
 
-// GetRegisteredPojoTypes returns the recorded POJO types (PyFlink's
+// RegisteredPojoTypes returns the recorded POJO types (PyFlink's
 // get_registered_pojo_types).
-func (e *ExecutionConfig) GetRegisteredPojoTypes() []string {
+func (e *ExecutionConfig) RegisteredPojoTypes() []string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return append([]string(nil), e.pojoTypes...)

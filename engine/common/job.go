@@ -1,8 +1,3 @@
-// Package common is Riffle's counterpart of PyFlink's pyflink.common:
-// job status and results, restart strategies, execution configuration,
-// watermark strategies, durations and instants, type information and
-// serialization schemas. Configuration and ConfigOption live in
-// engine/config, Row and RowKind in engine/types.
 package common
 
 import (
@@ -88,23 +83,19 @@ func NewJobExecutionResult(id JobID, netRuntime time.Duration, accumulators map[
 	return &JobExecutionResult{jobID: id, netRuntime: netRuntime, accumulators: acc}
 }
 
-// GetJobID returns the job's id (PyFlink's get_job_id).
-func (r *JobExecutionResult) GetJobID() JobID { return r.jobID }
+// JobID returns the job's id (PyFlink's get_job_id).
+func (r *JobExecutionResult) JobID() JobID { return r.jobID }
 
-// GetNetRuntime returns the job's run time in milliseconds, without
-// pre-flight steps (PyFlink's get_net_runtime).
-func (r *JobExecutionResult) GetNetRuntime() int64 { return r.netRuntime.Milliseconds() }
+// NetRuntime returns the job's run time, without pre-flight steps.
+func (r *JobExecutionResult) NetRuntime() time.Duration { return r.netRuntime }
 
-// GetNetRuntimeDuration returns the job's run time.
-func (r *JobExecutionResult) GetNetRuntimeDuration() time.Duration { return r.netRuntime }
-
-// GetAccumulatorResult returns an accumulator's value, or nil (PyFlink's
+// AccumulatorResult returns an accumulator's value, or nil (PyFlink's
 // get_accumulator_result).
-func (r *JobExecutionResult) GetAccumulatorResult(name string) any { return r.accumulators[name] }
+func (r *JobExecutionResult) AccumulatorResult(name string) any { return r.accumulators[name] }
 
-// GetAllAccumulatorResults returns a copy of all accumulator values
+// AllAccumulatorResults returns a copy of all accumulator values
 // (PyFlink's get_all_accumulator_results).
-func (r *JobExecutionResult) GetAllAccumulatorResults() map[string]any {
+func (r *JobExecutionResult) AllAccumulatorResults() map[string]any {
 	out := map[string]any{}
 	for k, v := range r.accumulators {
 		out[k] = v
@@ -119,7 +110,7 @@ func (r *JobExecutionResult) String() string {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	return fmt.Sprintf("JobExecutionResult{jobID=%s, netRuntime=%d ms, accumulators=%v}", r.jobID, r.GetNetRuntime(), keys)
+	return fmt.Sprintf("JobExecutionResult{jobID=%s, netRuntime=%d ms, accumulators=%v}", r.jobID, r.netRuntime.Milliseconds(), keys)
 }
 
 // ErrFutureCanceled is the error of a cancelled CompletableFuture (a
@@ -128,7 +119,9 @@ var ErrFutureCanceled = errors.New("the future was cancelled")
 
 // CompletableFuture is the result of an asynchronous operation (PyFlink's
 // CompletableFuture). Exactly one of Complete, CompleteExceptionally and
-// Cancel takes effect.
+// Cancel takes effect. It belongs to the compatibility layer (JobClient's
+// *Async methods return it): Go code waits with a context instead, e.g.
+// JobClient.Wait(ctx).
 type CompletableFuture[T any] struct {
 	once   sync.Once
 	done   chan struct{}

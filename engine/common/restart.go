@@ -26,8 +26,8 @@ const (
 // built with RestartStrategies' functions; ApplyTo writes one as
 // configuration keys and RestartStrategyFromConfiguration reads it back.
 type RestartStrategyConfiguration interface {
-	// GetDescription describes the strategy (PyFlink's get_description).
-	GetDescription() string
+	// Description describes the strategy (PyFlink's get_description).
+	Description() string
 	// ApplyTo writes the strategy's restart-strategy.* keys.
 	ApplyTo(c *config.Configuration)
 }
@@ -39,18 +39,18 @@ type FixedDelayRestartStrategyConfiguration struct {
 	delay    time.Duration
 }
 
-// GetRestartAttempts returns the number of attempts (PyFlink's
+// RestartAttempts returns the number of attempts (PyFlink's
 // get_restart_attempts).
-func (f *FixedDelayRestartStrategyConfiguration) GetRestartAttempts() int { return f.attempts }
+func (f *FixedDelayRestartStrategyConfiguration) RestartAttempts() int { return f.attempts }
 
-// GetDelayBetweenAttemptsInterval returns the delay (PyFlink's
+// Delay returns the delay (PyFlink's
 // get_delay_between_attempts_interval).
-func (f *FixedDelayRestartStrategyConfiguration) GetDelayBetweenAttemptsInterval() time.Duration {
+func (f *FixedDelayRestartStrategyConfiguration) Delay() time.Duration {
 	return f.delay
 }
 
-// GetDescription implements RestartStrategyConfiguration.
-func (f *FixedDelayRestartStrategyConfiguration) GetDescription() string {
+// Description implements RestartStrategyConfiguration.
+func (f *FixedDelayRestartStrategyConfiguration) Description() string {
 	return fmt.Sprintf("Restart with fixed delay (%s). #%d restart attempts.", f.delay, f.attempts)
 }
 
@@ -70,24 +70,24 @@ type FailureRateRestartStrategyConfiguration struct {
 	delay       time.Duration
 }
 
-// GetMaxFailureRate returns the failures allowed per interval (PyFlink's
+// MaxFailureRate returns the failures allowed per interval (PyFlink's
 // get_max_failure_rate).
-func (f *FailureRateRestartStrategyConfiguration) GetMaxFailureRate() int { return f.maxFailures }
+func (f *FailureRateRestartStrategyConfiguration) MaxFailureRate() int { return f.maxFailures }
 
-// GetFailureInterval returns the interval (PyFlink's
+// FailureInterval returns the interval (PyFlink's
 // get_failure_interval).
-func (f *FailureRateRestartStrategyConfiguration) GetFailureInterval() time.Duration {
+func (f *FailureRateRestartStrategyConfiguration) FailureInterval() time.Duration {
 	return f.interval
 }
 
-// GetDelayBetweenAttemptsInterval returns the delay (PyFlink's
+// Delay returns the delay (PyFlink's
 // get_delay_between_attempts_interval).
-func (f *FailureRateRestartStrategyConfiguration) GetDelayBetweenAttemptsInterval() time.Duration {
+func (f *FailureRateRestartStrategyConfiguration) Delay() time.Duration {
 	return f.delay
 }
 
-// GetDescription implements RestartStrategyConfiguration.
-func (f *FailureRateRestartStrategyConfiguration) GetDescription() string {
+// Description implements RestartStrategyConfiguration.
+func (f *FailureRateRestartStrategyConfiguration) Description() string {
 	return fmt.Sprintf("Failure rate restart with maximum of %d failures within interval %s and fixed delay %s.", f.maxFailures, f.interval, f.delay)
 }
 
@@ -103,8 +103,8 @@ func (f *FailureRateRestartStrategyConfiguration) ApplyTo(c *config.Configuratio
 // NoRestartStrategyConfiguration).
 type NoRestartStrategyConfiguration struct{}
 
-// GetDescription implements RestartStrategyConfiguration.
-func (NoRestartStrategyConfiguration) GetDescription() string { return "Restart deactivated." }
+// Description implements RestartStrategyConfiguration.
+func (NoRestartStrategyConfiguration) Description() string { return "Restart deactivated." }
 
 // ApplyTo implements RestartStrategyConfiguration.
 func (NoRestartStrategyConfiguration) ApplyTo(c *config.Configuration) {
@@ -116,8 +116,8 @@ func (NoRestartStrategyConfiguration) ApplyTo(c *config.Configuration) {
 // restart-strategy keys are left as they are.
 type FallbackRestartStrategyConfiguration struct{}
 
-// GetDescription implements RestartStrategyConfiguration.
-func (FallbackRestartStrategyConfiguration) GetDescription() string {
+// Description implements RestartStrategyConfiguration.
+func (FallbackRestartStrategyConfiguration) Description() string {
 	return "Cluster level default restart strategy"
 }
 

@@ -49,8 +49,8 @@ func NewSimpleStringSchema(charset ...string) (*SimpleStringSchema, error) {
 	return &SimpleStringSchema{charset: "UTF-8"}, nil
 }
 
-// GetCharset returns the charset name.
-func (s *SimpleStringSchema) GetCharset() string { return s.charset }
+// Charset returns the charset name.
+func (s *SimpleStringSchema) Charset() string { return s.charset }
 
 // Serialize implements SerializationSchema: a string's bytes (other values
 // are formatted first).

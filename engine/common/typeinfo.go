@@ -23,8 +23,8 @@ func (t *TypeInformation) DataType() *types.DataType { return t.dt }
 // String renders the Java-style name, e.g. "Integer", "Row(a: Integer)".
 func (t *TypeInformation) String() string { return t.name }
 
-// GetArity is the number of fields of a row or tuple, 1 otherwise.
-func (t *TypeInformation) GetArity() int {
+// Arity is the number of fields of a row or tuple, 1 otherwise.
+func (t *TypeInformation) Arity() int {
 	if t.dt.Root == types.RowRoot {
 		return len(t.dt.Fields)
 	}

@@ -178,13 +178,13 @@ func (d *DataStream) Err() error {
 	return d.err
 }
 
-// GetJobClient returns the job producing an output stream (nil for input
+// JobClient returns the job producing an output stream (nil for input
 // streams).
-func (d *DataStream) GetJobClient() *JobClient { return d.job }
+func (d *DataStream) JobClient() *JobClient { return d.job }
 
-// GetSchema returns the schema of an output stream (its physical columns
+// Schema returns the schema of an output stream (its physical columns
 // and, for a rowtime, a metadata column), nil for input streams.
-func (d *DataStream) GetSchema() *types.Schema { return d.schema }
+func (d *DataStream) Schema() *types.Schema { return d.schema }
 
 // errNilDataStream is reported by the methods of a nil DataStream.
 var errNilDataStream = errors.New("nil DataStream (the conversion that should have produced it failed: check its error)")

@@ -209,20 +209,20 @@ func copyOptions(m map[string]string) map[string]string {
 	return out
 }
 
-// GetSchema returns the schema, or nil (PyFlink's get_schema).
-func (d *TableDescriptor) GetSchema() *Schema { return d.schema }
+// Schema returns the schema, or nil (PyFlink's get_schema).
+func (d *TableDescriptor) Schema() *Schema { return d.schema }
 
-// GetOptions returns a copy of the options (PyFlink's get_options).
-func (d *TableDescriptor) GetOptions() map[string]string { return copyOptions(d.options) }
+// Options returns a copy of the options (PyFlink's get_options).
+func (d *TableDescriptor) Options() map[string]string { return copyOptions(d.options) }
 
-// GetPartitionKeys returns the partition keys (PyFlink's
+// PartitionKeys returns the partition keys (PyFlink's
 // get_partition_keys).
-func (d *TableDescriptor) GetPartitionKeys() []string {
+func (d *TableDescriptor) PartitionKeys() []string {
 	return append([]string(nil), d.partitionKeys...)
 }
 
-// GetComment returns the comment ("" when none) (PyFlink's get_comment).
-func (d *TableDescriptor) GetComment() string { return d.comment }
+// Comment returns the comment ("" when none) (PyFlink's get_comment).
+func (d *TableDescriptor) Comment() string { return d.comment }
 
 // Err returns the first error of the descriptor's builder, or nil.
 func (d *TableDescriptor) Err() error { return d.err }
@@ -307,12 +307,12 @@ func (b *FormatDescriptorBuilder) Build() *FormatDescriptor {
 	return &d
 }
 
-// GetFormat returns the format identifier (PyFlink's get_format).
-func (d *FormatDescriptor) GetFormat() string { return d.format }
+// Format returns the format identifier (PyFlink's get_format).
+func (d *FormatDescriptor) Format() string { return d.format }
 
-// GetOptions returns a copy of the options, unprefixed (PyFlink's
+// Options returns a copy of the options, unprefixed (PyFlink's
 // get_options).
-func (d *FormatDescriptor) GetOptions() map[string]string { return copyOptions(d.options) }
+func (d *FormatDescriptor) Options() map[string]string { return copyOptions(d.options) }
 
 // String renders "json[{ignore-parse-errors=true}]".
 func (d *FormatDescriptor) String() string {

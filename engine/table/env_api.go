@@ -194,20 +194,42 @@ func (t *TableEnvironment) sinkPlan(target any, src *Table, overwrite bool) (*pl
 	return &plan.Sink{Input: input, ID: id, Table: tbl, Overwrite: overwrite}, nil
 }
 
-// ExecuteInsert writes the table into a registered table (a path) or into
-// a new anonymous table described by a *TableDescriptor, overwriting when
-// overwrite is true (PyFlink's execute_insert). The job runs
-// asynchronously: wait for it with TableResult.Wait or through
-// GetJobClient. Several inserts in one job need a StatementSet.
-func (t *Table) ExecuteInsert(target any, overwrite ...bool) (*TableResult, error) {
+// ExecuteInsertContext writes the table into a registered table (a path)
+// or into a new anonymous table described by a *TableDescriptor; the
+// option Overwrite() replaces the target's data (PyFlink's execute_insert).
+// The job runs asynchronously: wait for it with TableResult.WaitContext or
+// through JobClient. ctx bounds the planning and submission. Several
+// inserts in one job need a StatementSet.
+func (t *Table) ExecuteInsertContext(ctx context.Context, target any, opts ...InsertOption) (*TableResult, error) {
 	if err := t.usable(); err != nil {
 		return nil, err
 	}
-	s, err := t.env.sinkPlan(target, t, len(overwrite) > 0 && overwrite[0])
+	s, err := t.env.sinkPlan(target, t, insertOptionsOf(opts).overwrite)
 	if err != nil {
 		return nil, err
 	}
-	return t.env.runInserts(context.Background(), []plan.Node{s}, "INSERT INTO "+s.ID.Summary())
+	return t.env.runInserts(ctx, []plan.Node{s}, "INSERT INTO "+s.ID.Summary())
+}
+
+// InsertOption is an option of ExecuteInsertContext and
+// StatementSet.AddInsert (PyFlink's keyword arguments of execute_insert
+// and add_insert).
+type InsertOption func(*insertOptions)
+
+type insertOptions struct{ overwrite bool }
+
+// Overwrite makes an insert replace the target's data, as INSERT
+// OVERWRITE does (PyFlink's overwrite=True).
+func Overwrite() InsertOption { return func(o *insertOptions) { o.overwrite = true } }
+
+func insertOptionsOf(opts []InsertOption) insertOptions {
+	var o insertOptions
+	for _, f := range opts {
+		if f != nil {
+			f(&o)
+		}
+	}
+	return o
 }
 
 // InsertInto buffers the insertion of the table into a registered table;

@@ -734,7 +734,7 @@ func ExampleTableEnvironment_GetConfig() {
 	conf.SetString("execution.checkpointing.mode", "EXACTLY_ONCE").SetString("execution.checkpointing.interval", "3min")
 	conf.SetString("state.backend", "rocksdb").SetString("state.checkpoints.dir", "file:///tmp/checkpoints/")
 	rs, _ := common.RestartStrategyFromConfiguration(conf)
-	fmt.Println(rs.GetDescription())
+	fmt.Println(rs.Description())
 	fmt.Println(env.GetConfig().GetExecutionConfig().GetParallelism(), conf.GetDuration("execution.checkpointing.interval", 0))
 	// Output:
 	// Restart with fixed delay (30s). #3 restart attempts.

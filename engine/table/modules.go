@@ -16,9 +16,9 @@ import (
 type Module interface {
 	// ListFunctions lists the names of the module's functions.
 	ListFunctions() []string
-	// GetFunctionDefinition returns the function of that name
+	// FunctionDefinition returns the function of that name
 	// (case-insensitive), if the module has one.
-	GetFunctionDefinition(name string) (*expr.Function, bool)
+	FunctionDefinition(name string) (*expr.Function, bool)
 }
 
 // CoreModule is Flink's "core" module: all built-in functions. Every
@@ -35,8 +35,8 @@ func (CoreModule) ListFunctions() []string {
 	return out
 }
 
-// GetFunctionDefinition implements Module.
-func (CoreModule) GetFunctionDefinition(name string) (*expr.Function, bool) {
+// FunctionDefinition implements Module.
+func (CoreModule) FunctionDefinition(name string) (*expr.Function, bool) {
 	return expr.Builtins.Lookup(name)
 }
 
@@ -80,8 +80,8 @@ func (m *FunctionModule) ListFunctions() []string {
 	return out
 }
 
-// GetFunctionDefinition implements Module.
-func (m *FunctionModule) GetFunctionDefinition(name string) (*expr.Function, bool) {
+// FunctionDefinition implements Module.
+func (m *FunctionModule) FunctionDefinition(name string) (*expr.Function, bool) {
 	f, ok := m.funcs[strings.ToLower(name)]
 	return f, ok
 }
@@ -234,7 +234,7 @@ func (m *moduleManager) lookup(name string) (*expr.Function, bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	for _, n := range m.used {
-		if f, ok := m.loaded[n].GetFunctionDefinition(name); ok {
+		if f, ok := m.loaded[n].FunctionDefinition(name); ok {
 			return f, true
 		}
 	}

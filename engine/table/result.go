@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"iter"
 	"math"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -75,31 +75,31 @@ func (s *TableSchema) Copy() *TableSchema {
 	return NewTableSchema(append([]string(nil), s.names...), ts)
 }
 
-// GetFieldNames returns the column names (PyFlink's get_field_names).
-func (s *TableSchema) GetFieldNames() []string { return append([]string(nil), s.names...) }
+// FieldNames returns the column names (PyFlink's get_field_names).
+func (s *TableSchema) FieldNames() []string { return append([]string(nil), s.names...) }
 
-// GetFieldDataTypes returns the column types (PyFlink's
+// FieldDataTypes returns the column types (PyFlink's
 // get_field_data_types).
-func (s *TableSchema) GetFieldDataTypes() []*types.DataType {
+func (s *TableSchema) FieldDataTypes() []*types.DataType {
 	return append([]*types.DataType(nil), s.types...)
 }
 
-// GetFieldCount returns the number of columns (PyFlink's
+// FieldCount returns the number of columns (PyFlink's
 // get_field_count).
-func (s *TableSchema) GetFieldCount() int { return len(s.names) }
+func (s *TableSchema) FieldCount() int { return len(s.names) }
 
-// GetFieldName returns column i's name; false when i is out of range
+// FieldName returns column i's name; false when i is out of range
 // (PyFlink's get_field_name).
-func (s *TableSchema) GetFieldName(i int) (string, bool) {
+func (s *TableSchema) FieldName(i int) (string, bool) {
 	if i < 0 || i >= len(s.names) {
 		return "", false
 	}
 	return s.names[i], true
 }
 
-// GetFieldDataType returns the type of the named column; false when there
+// FieldDataType returns the type of the named column; false when there
 // is none (PyFlink's get_field_data_type with a name).
-func (s *TableSchema) GetFieldDataType(name string) (*types.DataType, bool) {
+func (s *TableSchema) FieldDataType(name string) (*types.DataType, bool) {
 	for i, n := range s.names {
 		if n == name {
 			return s.types[i], true
@@ -108,9 +108,9 @@ func (s *TableSchema) GetFieldDataType(name string) (*types.DataType, bool) {
 	return nil, false
 }
 
-// GetFieldDataTypeAt returns the type of column i; false when i is out of
+// FieldDataTypeAt returns the type of column i; false when i is out of
 // range (PyFlink's get_field_data_type with an index).
-func (s *TableSchema) GetFieldDataTypeAt(i int) (*types.DataType, bool) {
+func (s *TableSchema) FieldDataTypeAt(i int) (*types.DataType, bool) {
 	if i < 0 || i >= len(s.types) {
 		return nil, false
 	}
@@ -178,31 +178,31 @@ func okResult() *TableResult {
 		static: []*types.Row{types.NewRow("OK")}, message: "[INFO] Execute statement succeeded."}
 }
 
-// GetResultKind returns SUCCESS for DDL and USE and SUCCESS_WITH_CONTENT
+// ResultKind returns SUCCESS for DDL and USE and SUCCESS_WITH_CONTENT
 // for everything else, DML, queries, SHOW, DESCRIBE and EXPLAIN included
 // (PyFlink's get_result_kind).
 // A nil *TableResult (returned next to an error) reports SUCCESS.
-func (r *TableResult) GetResultKind() ResultKind {
+func (r *TableResult) ResultKind() ResultKind {
 	if r == nil {
 		return Success
 	}
 	return r.kind
 }
 
-// GetTableSchema returns the result's columns (PyFlink's
+// Schema returns the result's columns (PyFlink's
 // get_table_schema): "result" STRING for DDL, USE and EXPLAIN, one STRING
 // column for SHOW, one BIGINT column per sink for INSERT, the selected
 // columns for a query. A nil *TableResult has an empty schema.
-func (r *TableResult) GetTableSchema() *TableSchema {
+func (r *TableResult) Schema() *TableSchema {
 	if r == nil {
 		return NewTableSchema(nil, nil)
 	}
 	return r.schema
 }
 
-// GetJobClient returns the job of a query or INSERT, nil for statements
+// JobClient returns the job of a query or INSERT, nil for statements
 // that run no job (PyFlink's get_job_client) and for a nil *TableResult.
-func (r *TableResult) GetJobClient() *JobClient {
+func (r *TableResult) JobClient() *JobClient {
 	if r == nil {
 		return nil
 	}
@@ -225,24 +225,17 @@ func (r *TableResult) Message() string {
 // value ExecuteSQL and Execute return next to an error.
 var errNilResult = errors.New("nil TableResult (the statement that should have produced it failed: check its error)")
 
-// Wait blocks until the result is ready or timeout (0 = none) passes
-// (PyFlink's wait): for a query until its first row is available (or the
-// job ended), for an INSERT until the job ends; other results are ready at
-// once. It returns the job's error, or context.DeadlineExceeded on
-// timeout. PyFlink's timeout is in milliseconds; here it is a Duration,
-// and zero or a negative one waits without limit.
-func (r *TableResult) Wait(timeout time.Duration) error {
+// WaitContext blocks until the result is ready or ctx ends (PyFlink's
+// wait): for a query until its first row is available (or the job ended),
+// for an INSERT until the job ends; other results are ready at once. It
+// returns the job's error, or ctx's error when ctx ends first (the job
+// keeps running).
+func (r *TableResult) WaitContext(ctx context.Context) error {
 	if r == nil {
 		return errNilResult
 	}
 	if r.job == nil {
 		return nil
-	}
-	ctx := context.Background()
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
 	}
 	if r.collector == nil {
 		return r.job.Wait(ctx)
@@ -280,13 +273,15 @@ func (r *TableResult) takePending() *types.Batch {
 // ErrAlreadyCollected is returned when a result's rows are read twice.
 var ErrAlreadyCollected = errors.New("the result of a query can only be collected once")
 
-// Collect returns an iterator over the rows (PyFlink's collect). For a
-// query it follows the running job: rows arrive as they are produced, each
-// with its RowKind, and the job does not finish before they are consumed;
-// closing the iterator cancels an unfinished job. For an INSERT it yields
-// -1 per sink. A query's rows can be read once: Collect and Print are
-// mutually exclusive (ErrAlreadyCollected).
-func (r *TableResult) Collect() (*RowIterator, error) {
+// CollectContext returns an iterator over the rows (PyFlink's collect).
+// For a query it follows the running job: rows arrive as they are
+// produced, each with its RowKind, and the job does not finish before they
+// are consumed; closing the iterator cancels an unfinished job, and a Next
+// waiting for rows returns false (Err: ctx's error) once ctx ends. For an
+// INSERT it yields -1 per sink. A query's rows can be read once:
+// CollectContext, Rows and PrintContext are mutually exclusive
+// (ErrAlreadyCollected).
+func (r *TableResult) CollectContext(ctx context.Context) (*RowIterator, error) {
 	if r == nil {
 		return nil, errNilResult
 	}
@@ -296,7 +291,7 @@ func (r *TableResult) Collect() (*RowIterator, error) {
 		return nil, ErrAlreadyCollected
 	}
 	r.collected = true
-	it := &RowIterator{res: r, ctx: context.Background()}
+	it := &RowIterator{res: r, ctx: ctx}
 	if r.collector == nil {
 		it.static = r.static
 	}
@@ -430,14 +425,39 @@ func (it *RowIterator) Close() error {
 	return nil
 }
 
-// Print writes the result to stdout in Flink's tableau layout (PyFlink's
-// TableResult.print); for a query it consumes the rows as Collect does.
-func (r *TableResult) Print() error { return r.PrintTo(os.Stdout) }
+// Rows yields the result's rows as they arrive, each with its RowKind
+// (the iterator form of CollectContext). An error (the job's failure,
+// ctx's end, ErrAlreadyCollected) is yielded once, with a nil row, and
+// ends the sequence. Stopping early cancels an unfinished query job.
+//
+//	for row, err := range res.Rows(ctx) {
+//		if err != nil { ... }
+//		...
+//	}
+func (r *TableResult) Rows(ctx context.Context) iter.Seq2[*types.Row, error] {
+	return func(yield func(*types.Row, error) bool) {
+		it, err := r.CollectContext(ctx)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		defer it.Close()
+		for it.Next() {
+			if !yield(it.Row(), nil) {
+				return
+			}
+		}
+		if err := it.Err(); err != nil {
+			yield(nil, err)
+		}
+	}
+}
 
-// PrintTo writes the result in tableau layout to w (PyFlink's print, to a
-// writer).
-func (r *TableResult) PrintTo(w io.Writer) error {
-	it, err := r.Collect()
+// PrintContext writes the result to w in Flink's tableau layout (PyFlink's
+// TableResult.print); for a query it consumes the rows as CollectContext
+// does, until the job ends or ctx does.
+func (r *TableResult) PrintContext(ctx context.Context, w io.Writer) error {
+	it, err := r.CollectContext(ctx)
 	if err != nil {
 		return err
 	}

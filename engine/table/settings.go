@@ -33,19 +33,13 @@ func InBatchMode() *EnvironmentSettings {
 // IsStreamingMode reports the mode (PyFlink's is_streaming_mode).
 func (s *EnvironmentSettings) IsStreamingMode() bool { return s.streaming }
 
-// IsBlinkPlanner reports true: Riffle has one planner (PyFlink's
-// is_blink_planner).
-//
-// Deprecated: there is only one planner.
-func (s *EnvironmentSettings) IsBlinkPlanner() bool { return true }
-
-// GetBuiltinCatalogName is the name of the initial catalog
+// BuiltinCatalogName is the name of the initial catalog
 // (default_catalog by default) (PyFlink's get_built_in_catalog_name).
-func (s *EnvironmentSettings) GetBuiltinCatalogName() string { return s.builtinCatalog }
+func (s *EnvironmentSettings) BuiltinCatalogName() string { return s.builtinCatalog }
 
-// GetBuiltinDatabaseName is the name of the initial database
+// BuiltinDatabaseName is the name of the initial database
 // (default_database by default) (PyFlink's get_built_in_database_name).
-func (s *EnvironmentSettings) GetBuiltinDatabaseName() string { return s.builtinDatabase }
+func (s *EnvironmentSettings) BuiltinDatabaseName() string { return s.builtinDatabase }
 
 // WithConfiguration returns a copy carrying initial configuration entries
 // for the environments created with it.
@@ -136,27 +130,6 @@ func (b *EnvironmentSettingsBuilder) WithBuiltInDatabaseName(name string) *Envir
 // WithConfiguration adds initial configuration entries.
 func (b *EnvironmentSettingsBuilder) WithConfiguration(c *config.Configuration) *EnvironmentSettingsBuilder {
 	b.s.config = c.Clone()
-	return b
-}
-
-// UseBlinkPlanner does nothing: there is one planner (PyFlink's
-// use_blink_planner).
-//
-// Deprecated: there is only one planner.
-func (b *EnvironmentSettingsBuilder) UseBlinkPlanner() *EnvironmentSettingsBuilder { return b }
-
-// UseAnyPlanner does nothing: there is one planner (PyFlink's
-// use_any_planner).
-//
-// Deprecated: there is only one planner.
-func (b *EnvironmentSettingsBuilder) UseAnyPlanner() *EnvironmentSettingsBuilder { return b }
-
-// UseOldPlanner records an error, reported by Build, as PyFlink's
-// use_old_planner throws: the old planner was removed in Flink 1.14.
-//
-// Deprecated: the old planner no longer exists.
-func (b *EnvironmentSettingsBuilder) UseOldPlanner() *EnvironmentSettingsBuilder {
-	b.err = errorf("The old planner has been removed in Flink 1.14. Please upgrade your table program to use the default planner (previously called the 'blink' planner).")
 	return b
 }
 

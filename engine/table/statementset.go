@@ -44,16 +44,17 @@ func (s *StatementSet) AddInsertSQL(stmt string) (*StatementSet, error) {
 }
 
 // AddInsert adds the insertion of a table into a registered table (a
-// path) or into a new anonymous table described by a *TableDescriptor,
-// overwriting when overwrite is true (PyFlink's add_insert).
-func (s *StatementSet) AddInsert(target any, table *Table, overwrite ...bool) (*StatementSet, error) {
+// path) or into a new anonymous table described by a *TableDescriptor;
+// the option Overwrite() replaces the target's data (PyFlink's add_insert
+// with overwrite=True).
+func (s *StatementSet) AddInsert(target any, table *Table, opts ...InsertOption) (*StatementSet, error) {
 	if table == nil {
 		return s, errorf("AddInsert: nil Table")
 	}
 	if table.err != nil {
 		return s, table.err
 	}
-	p, err := s.env.sinkPlan(target, table, len(overwrite) > 0 && overwrite[0])
+	p, err := s.env.sinkPlan(target, table, insertOptionsOf(opts).overwrite)
 	if err != nil {
 		return s, err
 	}
@@ -91,11 +92,12 @@ func (s *StatementSet) Explain(details ...ExplainDetail) (string, error) {
 	return s.env.explainNodes(sinks, d)
 }
 
-// Execute runs all inserts as one job and clears the set (PyFlink's
+// ExecuteContext runs all inserts as one job and clears the set (PyFlink's
 // execute). The result has one BIGINT column per sink, named after it,
 // holding -1 (the affected row count is unknown); the job runs
-// asynchronously.
-func (s *StatementSet) Execute() (*TableResult, error) {
+// asynchronously (wait with TableResult.WaitContext); ctx bounds the
+// planning and submission.
+func (s *StatementSet) ExecuteContext(ctx context.Context) (*TableResult, error) {
 	s.mu.Lock()
 	sinks, texts := s.sinks, s.texts
 	s.sinks, s.texts = nil, nil
@@ -110,5 +112,5 @@ func (s *StatementSet) Execute() (*TableResult, error) {
 		}
 		text += t
 	}
-	return s.env.runInserts(context.Background(), sinks, text)
+	return s.env.runInserts(ctx, sinks, text)
 }

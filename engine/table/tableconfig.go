@@ -1,7 +1,6 @@
 package table
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -36,17 +35,17 @@ func NewTableConfig() *TableConfig { return newTableConfig(config.New()) }
 // TableConfig.get_default).
 func DefaultTableConfig() *TableConfig { return NewTableConfig() }
 
-// GetConfiguration returns the underlying key/value configuration; changes
+// Configuration returns the underlying key/value configuration; changes
 // apply to statements planned afterwards (PyFlink's get_configuration).
-func (c *TableConfig) GetConfiguration() *config.Configuration { return c.conf }
+func (c *TableConfig) Configuration() *config.Configuration { return c.conf }
 
 // AddConfiguration copies entries into the session configuration,
 // overwriting existing keys (PyFlink's add_configuration).
 func (c *TableConfig) AddConfiguration(o *config.Configuration) { c.conf.AddAll(o) }
 
-// GetExecutionConfig returns the execution configuration over the same
+// ExecutionConfig returns the execution configuration over the same
 // key/value configuration (PyFlink's StreamExecutionEnvironment.get_config).
-func (c *TableConfig) GetExecutionConfig() *common.ExecutionConfig {
+func (c *TableConfig) ExecutionConfig() *common.ExecutionConfig {
 	return common.NewExecutionConfig(c.conf)
 }
 
@@ -59,10 +58,10 @@ func (c *TableConfig) Set(key, value string) *TableConfig {
 // Get returns an option's value or def.
 func (c *TableConfig) Get(key, def string) string { return c.conf.GetString(key, def) }
 
-// GetLocalTimeZone returns table.local-time-zone, the zone of
+// LocalTimeZone returns table.local-time-zone, the zone of
 // TIMESTAMP_LTZ values ("default" = the system zone) (PyFlink's
 // get_local_timezone).
-func (c *TableConfig) GetLocalTimeZone() string {
+func (c *TableConfig) LocalTimeZone() string {
 	return c.conf.GetString(config.LocalTimeZone.Key, config.LocalTimeZone.Default)
 }
 
@@ -88,9 +87,9 @@ func (c *TableConfig) SetLocalTimeZone(zone string) error {
 	return nil
 }
 
-// GetIdleStateRetention returns table.exec.state.ttl, how long state of an
+// IdleStateRetention returns table.exec.state.ttl, how long state of an
 // idle key is kept (0 = forever) (PyFlink's get_idle_state_retention).
-func (c *TableConfig) GetIdleStateRetention() time.Duration {
+func (c *TableConfig) IdleStateRetention() time.Duration {
 	return c.conf.GetDuration(config.StateTTL.Key, 0)
 }
 
@@ -102,43 +101,12 @@ func (c *TableConfig) SetIdleStateRetention(d time.Duration) {
 	c.conf.Set(config.StateTTL.Key, config.FormatDuration(d))
 }
 
-// SetIdleStateRetentionTime sets the idle state retention to minTime;
-// maxTime is otherwise ignored and derived as 1.5 × minTime (PyFlink's
-// set_idle_state_retention_time). As in Flink, maxTime must exceed
-// minTime by at least 5 minutes unless both are 0 (never clean up);
-// otherwise it returns an error and changes nothing.
-//
-// Deprecated: use SetIdleStateRetention.
-func (c *TableConfig) SetIdleStateRetentionTime(minTime, maxTime time.Duration) error {
-	if maxTime-minTime < 5*time.Minute && !(minTime == 0 && maxTime == 0) {
-		return fmt.Errorf("Difference between minTime: %v and maxTime: %v should be at least 5 minutes.", minTime, maxTime)
-	}
-	c.SetIdleStateRetention(minTime)
-	return nil
-}
-
-// GetMinIdleStateRetentionTime returns the retention in milliseconds
-// (PyFlink's get_min_idle_state_retention_time).
-//
-// Deprecated: use GetIdleStateRetention.
-func (c *TableConfig) GetMinIdleStateRetentionTime() int64 {
-	return c.GetIdleStateRetention().Milliseconds()
-}
-
-// GetMaxIdleStateRetentionTime returns 1.5 × the retention in milliseconds
-// (PyFlink's get_max_idle_state_retention_time).
-//
-// Deprecated: use GetIdleStateRetention.
-func (c *TableConfig) GetMaxIdleStateRetentionTime() int64 {
-	return c.GetIdleStateRetention().Milliseconds() * 3 / 2
-}
-
-// GetDecimalContext returns the precision and rounding mode of DECIMAL
-// division (default 34, HALF_EVEN) (PyFlink's get_decimal_context).
-func (c *TableConfig) GetDecimalContext() (int, string) {
+// DecimalContext returns the precision and rounding mode of DECIMAL
+// division (default 34, HALF_EVEN).
+func (c *TableConfig) DecimalContext() DecimalContext {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.decimalContext.Precision, string(c.decimalContext.RoundingMode)
+	return c.decimalContext
 }
 
 // SetDecimalContext sets the precision (0 = unlimited) and rounding mode
@@ -160,40 +128,6 @@ func (c *TableConfig) SetDecimalContext(precision int, roundingMode string) erro
 	return nil
 }
 
-// GetMaxGeneratedCodeLength returns the threshold for splitting generated
-// code (default 4000, as Flink's table.generated-code.max-length and PyFlink
-// 2.3; the 1.14 docs said 64000); Riffle generates no code, so it is
-// informational (PyFlink's get_max_generated_code_length).
-func (c *TableConfig) GetMaxGeneratedCodeLength() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.maxCodeLength
-}
-
-// SetMaxGeneratedCodeLength sets it (PyFlink's
-// set_max_generated_code_length).
-func (c *TableConfig) SetMaxGeneratedCodeLength(n int) {
-	c.mu.Lock()
-	c.maxCodeLength = n
-	c.mu.Unlock()
-}
-
-// GetNullCheck reports whether fields are checked for NULL (default true;
-// Riffle always checks) (PyFlink's get_null_check).
-func (c *TableConfig) GetNullCheck() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.nullCheck
-}
-
-// SetNullCheck records the setting; outer joins need it on (PyFlink's
-// set_null_check).
-func (c *TableConfig) SetNullCheck(v bool) {
-	c.mu.Lock()
-	c.nullCheck = v
-	c.mu.Unlock()
-}
-
 // SqlDialect is the SQL dialect of statements (PyFlink's SqlDialect).
 type SqlDialect int
 
@@ -208,8 +142,8 @@ const (
 
 func (d SqlDialect) String() string { return [...]string{"DEFAULT", "HIVE"}[d] }
 
-// GetSQLDialect returns table.sql-dialect (PyFlink's get_sql_dialect).
-func (c *TableConfig) GetSQLDialect() SqlDialect {
+// SQLDialect returns table.sql-dialect (PyFlink's get_sql_dialect).
+func (c *TableConfig) SQLDialect() SqlDialect {
 	if strings.EqualFold(c.conf.GetString("table.sql-dialect", "default"), "hive") {
 		return SqlDialectHive
 	}
@@ -220,14 +154,6 @@ func (c *TableConfig) GetSQLDialect() SqlDialect {
 func (c *TableConfig) SetSQLDialect(d SqlDialect) {
 	c.conf.Set("table.sql-dialect", strings.ToLower(d.String()))
 }
-
-// GetPythonExecutable returns python.executable (PyFlink's
-// get_python_executable); Riffle runs no Python, so it is only stored.
-func (c *TableConfig) GetPythonExecutable() string { return c.conf.GetString("python.executable", "") }
-
-// SetPythonExecutable stores python.executable (PyFlink's
-// set_python_executable); Riffle runs no Python.
-func (c *TableConfig) SetPythonExecutable(path string) { c.conf.Set("python.executable", path) }
 
 // globalJobParameters is Flink's pipeline.global-job-parameters key.
 const globalJobParameters = "pipeline.global-job-parameters"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 
 	"github.com/riffle-sql/riffle/engine/catalog"
@@ -89,9 +90,9 @@ func (t *Table) usable() error {
 	return t.err
 }
 
-// GetEnvironment returns the TableEnvironment the table belongs to (nil
+// Environment returns the TableEnvironment the table belongs to (nil
 // for a nil *Table).
-func (t *Table) GetEnvironment() *TableEnvironment {
+func (t *Table) Environment() *TableEnvironment {
 	if t == nil {
 		return nil
 	}
@@ -124,9 +125,9 @@ func (t *Table) columns() []plan.Column {
 	return t.node.Columns()
 }
 
-// GetSchema returns the table's columns (PyFlink's get_schema). A failed
+// Schema returns the table's columns (PyFlink's get_schema). A failed
 // or nil table has an empty schema (see Err).
-func (t *Table) GetSchema() *TableSchema {
+func (t *Table) Schema() *TableSchema {
 	cols := t.columns()
 	names := make([]string, len(cols))
 	ts := make([]*types.DataType, len(cols))
@@ -136,9 +137,9 @@ func (t *Table) GetSchema() *TableSchema {
 	return NewTableSchema(names, ts)
 }
 
-// GetResolvedSchema returns the table's columns as a resolved schema
+// ResolvedSchema returns the table's columns as a resolved schema
 // (Flink's getResolvedSchema), including time attribute markers.
-func (t *Table) GetResolvedSchema() *types.Schema {
+func (t *Table) ResolvedSchema() *types.Schema {
 	cols := t.columns()
 	names := make([]string, len(cols))
 	ts := make([]*types.DataType, len(cols))
@@ -162,14 +163,33 @@ func (t *Table) PrintSchema() {
 // PrintSchemaTo writes the schema tree to w.
 func (t *Table) PrintSchemaTo(w io.Writer) { fmt.Fprint(w, t.GetSchema().String()) }
 
-// Execute runs the table as a query and returns its result, whose rows
-// are collected to the client (PyFlink's execute). It returns the table's
-// error if it has one, or a planning error.
-func (t *Table) Execute() (*TableResult, error) {
+// ExecuteContext runs the table as a query and returns its result, whose
+// rows are collected to the client (PyFlink's execute). ctx bounds
+// planning and submission, as ExecuteSQLContext's does; the job outlives
+// the call (read its rows with TableResult.Rows, cancel it through the
+// result's JobClient). It returns the table's error if it has one, or a
+// planning error.
+func (t *Table) ExecuteContext(ctx context.Context) (*TableResult, error) {
 	if err := t.usable(); err != nil {
 		return nil, err
 	}
-	return t.env.runQuery(context.Background(), t.node, t.statement())
+	return t.env.runQuery(ctx, t.node, t.statement())
+}
+
+// Rows runs the table as a query and yields its rows as they arrive, each
+// with its RowKind, until the job ends or ctx is cancelled: the
+// iterator form of ExecuteContext followed by TableResult.Rows. An error
+// (the table's, planning, or the job's failure) is yielded once, with a
+// nil row, and ends the sequence. Stopping early cancels the job.
+func (t *Table) Rows(ctx context.Context) iter.Seq2[*types.Row, error] {
+	return func(yield func(*types.Row, error) bool) {
+		res, err := t.ExecuteContext(ctx)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		res.Rows(ctx)(yield)
+	}
 }
 
 // statement describes the table for job listings: its registered name, the

@@ -16,15 +16,15 @@ type FunctionContext struct {
 	metrics *MetricGroup
 }
 
-// GetMetricGroup returns the function's metric group (PyFlink's
+// MetricGroup returns the function's metric group (PyFlink's
 // get_metric_group).
-func (c *FunctionContext) GetMetricGroup() *MetricGroup { return c.metrics }
+func (c *FunctionContext) MetricGroup() *MetricGroup { return c.metrics }
 
-// GetJobParameter returns a global job parameter (set with the
+// JobParameter returns a global job parameter (set with the
 // configuration key pipeline.global-job-parameters or
 // ExecutionConfig.SetGlobalJobParameters), or def (Flink's
 // getJobParameter).
-func (c *FunctionContext) GetJobParameter(key, def string) string {
+func (c *FunctionContext) JobParameter(key, def string) string {
 	if v, ok := c.params[key]; ok {
 		return v
 	}
