@@ -16,7 +16,7 @@ func BenchmarkPlanRefresh(b *testing.B) {
 	var root *plan.PhysNode
 	ms := map[*plan.PhysNode]*runtime.OperatorMetrics{}
 	for i := range 16 {
-		n := &plan.PhysNode{Op: "Calc", Parallelism: 2}
+		n := &plan.PhysNode{Op: &plan.TextOp{Op: "Calc"}, Parallelism: 2}
 		if root != nil {
 			n.Inputs = []*plan.PhysNode{root}
 		}

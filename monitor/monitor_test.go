@@ -188,8 +188,8 @@ func (f *fakeJob) NodeMetrics(p *plan.PhysNode) *runtime.OperatorMetrics { retur
 
 // newFakeJob has a source feeding a sink.
 func newFakeJob(id, stmt string, start time.Time) (*fakeJob, *runtime.OperatorMetrics, *runtime.OperatorMetrics) {
-	src := &plan.PhysNode{Op: "TableSourceScan", Parallelism: 1}
-	sink := &plan.PhysNode{Op: "Sink", Inputs: []*plan.PhysNode{src}, Parallelism: 1}
+	src := &plan.PhysNode{Op: &plan.TextOp{Op: "TableSourceScan"}, Parallelism: 1}
+	sink := &plan.PhysNode{Op: &plan.TextOp{Op: "Sink"}, Inputs: []*plan.PhysNode{src}, Parallelism: 1}
 	ms, mk := &runtime.OperatorMetrics{}, &runtime.OperatorMetrics{}
 	ms.Watermark.Store(runtime.MinWatermark)
 	mk.Watermark.Store(runtime.MinWatermark)
@@ -265,9 +265,9 @@ func TestJobs(t *testing.T) {
 }
 
 func TestPlanMetrics(t *testing.T) {
-	src := &plan.PhysNode{Op: "TableSourceScan", Attrs: []string{"table=[[c, d, gen]]"}, Parallelism: 1}
-	agg := &plan.PhysNode{Op: "GroupAggregate", Attrs: []string{"groupBy=[k]"}, Inputs: []*plan.PhysNode{src}, Parallelism: 1}
-	sink := &plan.PhysNode{Op: "Sink", Inputs: []*plan.PhysNode{agg}, Parallelism: 1}
+	src := &plan.PhysNode{Op: &plan.TextOp{Op: "TableSourceScan", Attrs: plan.ParseAttrs("table=[[c, d, gen]]")}, Parallelism: 1}
+	agg := &plan.PhysNode{Op: &plan.TextOp{Op: "GroupAggregate", Attrs: plan.ParseAttrs("groupBy=[k]")}, Inputs: []*plan.PhysNode{src}, Parallelism: 1}
+	sink := &plan.PhysNode{Op: &plan.TextOp{Op: "Sink"}, Inputs: []*plan.PhysNode{agg}, Parallelism: 1}
 	g := plangraph.FromPlan(true, sink)
 	ms := map[*plan.PhysNode]*runtime.OperatorMetrics{src: {}, agg: {}}
 	for _, m := range ms {

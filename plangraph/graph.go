@@ -31,7 +31,8 @@ type Node struct {
 	// Lines are short details shown under the name: table, keys, window,
 	// filter, changelog mode, parallelism.
 	Lines []string
-	// Attrs are the full attributes EXPLAIN prints (for a tooltip).
+	// Attrs are the full attributes EXPLAIN prints, "name=[value]" (for
+	// a tooltip).
 	Attrs []string
 	// Keys are the grouping / partitioning keys, Window the window
 	// specification, Mode the changelog mode ("I", "I,UB,UA,D"; empty in
@@ -87,17 +88,21 @@ func FromPlan(streaming bool, roots ...*plan.PhysNode) *Graph {
 		if id, ok := ids[p]; ok {
 			return id
 		}
-		n := &Node{ID: len(g.Nodes), Phys: p, Op: p.Op, Attrs: slices.Clone(p.Attrs), Parallelism: max(p.Parallelism, 1)}
+		attrs := p.Attrs()
+		n := &Node{ID: len(g.Nodes), Phys: p, Op: p.Name(), Parallelism: max(p.Parallelism, 1)}
+		for _, a := range attrs {
+			n.Attrs = append(n.Attrs, a.String())
+		}
 		if streaming {
 			n.Mode = p.Mode.String()
 		}
 		ids[p] = n.ID
 		g.Nodes = append(g.Nodes, n)
-		describe(n, p, streaming)
+		describe(n, p, attrs, streaming)
 		for i, in := range p.Inputs {
 			e := &Edge{To: n.ID, Input: i}
 			src := in
-			for src.Op == "Exchange" && len(src.Inputs) == 1 {
+			for isExchange(src) && len(src.Inputs) == 1 {
 				e.Kind, e.Keys = exchangeKind(src)
 				src = src.Inputs[0]
 			}
@@ -128,26 +133,33 @@ func FromPlan(streaming bool, roots ...*plan.PhysNode) *Graph {
 	return g
 }
 
+// isExchange reports an Exchange node: a plan's, or one read from
+// EXPLAIN text.
+func isExchange(p *plan.PhysNode) bool {
+	switch x := p.Op.(type) {
+	case *plan.PhysExchange:
+		return true
+	case *plan.TextOp:
+		return x.Op == "Exchange"
+	}
+	return false
+}
+
 // exchangeKind names an Exchange's distribution and its key columns.
 func exchangeKind(x *plan.PhysNode) (string, []string) {
-	switch x.Dist {
-	case opspec.Hash:
-		var keys []string
+	var dist opspec.Partitioning
+	var keys []string
+	switch op := x.Op.(type) {
+	case *plan.PhysExchange:
+		dist = op.Dist
 		if len(x.Inputs) == 1 {
-			cols := x.Inputs[0].Cols
-			for _, k := range x.Keys {
-				if k >= 0 && k < len(cols) {
-					keys = append(keys, cols[k].Name)
-				}
-			}
+			keys = colNames(x.Inputs[0].Cols, op.Keys)
 		}
-		if len(keys) == 0 {
-			// fall back on the printed distribution=[hash[a, b]]
-			if d, ok := attr(x.Attrs, "distribution"); ok {
-				d = strings.TrimSuffix(strings.TrimPrefix(d, "hash["), "]")
-				keys = splitList(d)
-			}
-		}
+	case *plan.TextOp:
+		dist, keys = op.Dist, op.KeyNames
+	}
+	switch dist {
+	case opspec.Hash:
 		return "hash", keys
 	case opspec.Broadcast:
 		return "broadcast", nil
@@ -159,52 +171,88 @@ func exchangeKind(x *plan.PhysNode) (string, []string) {
 	return "forward", nil
 }
 
+// colNames are the names of columns keys of cols (out of range ones
+// left out).
+func colNames(cols []plan.Column, keys []int) []string {
+	var out []string
+	for _, k := range keys {
+		if k >= 0 && k < len(cols) {
+			out = append(out, cols[k].Name)
+		}
+	}
+	return out
+}
+
 // maxLine is the longest detail line (longer ones end in "…").
 const maxLine = 44
 
-// describe fills a node's detail lines from its attributes.
-func describe(n *Node, p *plan.PhysNode, streaming bool) {
+// describe fills a node's detail lines from its operator's fields and
+// attributes.
+func describe(n *Node, p *plan.PhysNode, attrs []plan.Attr, streaming bool) {
 	add := func(label, value string) {
 		if value != "" {
 			n.Lines = append(n.Lines, shorten(label+": "+value, maxLine))
 		}
 	}
-	if t, ok := attr(p.Attrs, "table"); ok {
-		if strings.HasPrefix(t, "*anonymous_collect") {
+	attr := func(name string) (string, bool) {
+		for _, a := range attrs {
+			if a.Name == name {
+				return a.Value, true
+			}
+		}
+		return "", false
+	}
+	switch x := p.Op.(type) {
+	case *plan.PhysTableSourceScan:
+		add("table", x.Table[2])
+	case *plan.PhysSink:
+		if x.Collect {
 			add("to", "query result")
 		} else {
-			add("table", tableName(t))
+			add("table", x.Table)
+		}
+	case *plan.TextOp:
+		if t, ok := attr("table"); ok {
+			if strings.HasPrefix(t, "*anonymous_collect") {
+				add("to", "query result")
+			} else {
+				add("table", tableName(t))
+			}
 		}
 	}
+	n.Keys = keyNames(p)
 	for _, k := range []string{"groupBy", "partitionBy", "key"} {
-		if v, ok := attr(p.Attrs, k); ok && v != "" {
-			n.Keys = splitList(v)
+		if v, ok := attr(k); ok && v != "" {
+			if _, text := p.Op.(*plan.TextOp); text {
+				n.Keys = splitList(v)
+			}
 			add("keys", v)
 			break
 		}
 	}
-	if w, ok := attr(p.Attrs, "window"); ok {
+	if w, ok := attr("window"); ok {
 		n.Window = w
 		add("window", w)
 	}
-	if jt, ok := attr(p.Attrs, "joinType"); ok {
+	jt, join := attr("joinType")
+	if join {
 		add("join", jt)
 	}
-	if w, ok := attr(p.Attrs, "where"); ok {
+	if w, ok := attr("where"); ok {
 		label := "filter"
-		if _, join := attr(p.Attrs, "joinType"); join {
+		if join {
 			label = "on"
 		}
 		add(label, w)
 	}
-	if r, ok := attr(p.Attrs, "rowtime"); ok {
-		wm, _ := attr(p.Attrs, "watermark")
+	if r, ok := attr("rowtime"); ok {
+		wm, _ := attr("watermark")
 		add("watermark", r+" ← "+wm)
 	}
-	if o, ok := attr(p.Attrs, "orderBy"); ok {
+	if o, ok := attr("orderBy"); ok {
 		add("order", o)
 	}
-	if f, ok := attr(p.Attrs, "fetch"); ok {
+	if f, ok := attr("fetch"); ok {
 		add("fetch", f)
 	}
 	par := "parallelism " + strconv.Itoa(n.Parallelism)
@@ -214,15 +262,38 @@ func describe(n *Node, p *plan.PhysNode, streaming bool) {
 	n.Lines = append(n.Lines, par)
 }
 
-// attr returns the value of key=[value] among attrs.
-func attr(attrs []string, key string) (string, bool) {
-	for _, a := range attrs {
-		if strings.HasPrefix(a, key+"=[") && strings.HasSuffix(a, "]") {
-			return a[len(key)+2 : len(a)-1], true
-		}
+// keyNames are the grouping or partitioning keys of a keyed operator.
+func keyNames(p *plan.PhysNode) []string {
+	if len(p.Inputs) == 0 {
+		return nil
 	}
-	return "", false
+	in := p.Inputs[0].Cols
+	var keys []int
+	switch x := p.Op.(type) {
+	case *plan.PhysGroupAggregate:
+		keys = x.Keys
+	case *plan.PhysWindowAggregate:
+		keys = x.Keys
+	case *plan.PhysRank:
+		keys = x.PartitionKeys
+	case *plan.PhysWindowRank:
+		if !x.Dedup() { // a WindowDeduplicate shows partitionKeys=[...]
+			keys = x.PartitionKeys
+		}
+	case *plan.PhysWindowTableFunction:
+		keys = x.PartitionKeys
+	case *plan.PhysOverAggregate:
+		keys = x.Groups[0].PartitionKeys
+	case *plan.PhysDeduplicate:
+		keys = x.Keys
+	case *plan.PhysChangelogNormalize:
+		return colNames(p.Cols, x.Keys)
+	}
+	return colNames(in, keys)
 }
+
+// The helpers below read a plan read back from EXPLAIN text (TextOp),
+// whose attributes are all there is to it.
 
 // tableName shortens "[default_catalog, default_database, flights]" to
 // "flights".

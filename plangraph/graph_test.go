@@ -21,35 +21,35 @@ func cols(names ...string) []plan.Column {
 // windowedPlan is a streaming windowed aggregate:
 // Sink <- Calc <- WindowAggregate <- Exchange(hash[carrier]) <- WatermarkAssigner <- TableSourceScan.
 func windowedPlan() *plan.PhysNode {
-	scan := &plan.PhysNode{Op: "TableSourceScan", Attrs: []string{"table=[[default_catalog, default_database, flights]]", "fields=[ts, carrier, delay]"},
+	scan := &plan.PhysNode{Op: &plan.TextOp{Op: "TableSourceScan", Attrs: plan.ParseAttrs("table=[[default_catalog, default_database, flights]]", "fields=[ts, carrier, delay]")},
 		Cols: cols("ts", "carrier", "delay"), Mode: types.InsertOnlyMode, Parallelism: 2}
-	wm := &plan.PhysNode{Op: "WatermarkAssigner", Attrs: []string{"rowtime=[ts]", "watermark=[-(ts, 5000:INTERVAL SECOND)]"},
+	wm := &plan.PhysNode{Op: &plan.TextOp{Op: "WatermarkAssigner", Attrs: plan.ParseAttrs("rowtime=[ts]", "watermark=[-(ts, 5000:INTERVAL SECOND)]")},
 		Inputs: []*plan.PhysNode{scan}, Cols: scan.Cols, Mode: types.InsertOnlyMode, Parallelism: 2}
-	ex := &plan.PhysNode{Op: "Exchange", Attrs: []string{"distribution=[hash[carrier]]"}, Inputs: []*plan.PhysNode{wm},
-		Cols: wm.Cols, Dist: opspec.Hash, Keys: []int{1}, Parallelism: 2}
-	agg := &plan.PhysNode{Op: "WindowAggregate", Attrs: []string{"groupBy=[carrier]", "window=[TUMBLE(time_col=[ts], size=[1 min])]",
-		"select=[carrier, COUNT(*) AS flights, start('w$) AS window_start, end('w$) AS window_end]"},
+	ex := &plan.PhysNode{Op: &plan.PhysExchange{Dist: opspec.Hash, Keys: []int{1}}, Inputs: []*plan.PhysNode{wm},
+		Cols: wm.Cols, Parallelism: 2}
+	agg := &plan.PhysNode{Op: &plan.TextOp{Op: "WindowAggregate", Attrs: plan.ParseAttrs("groupBy=[carrier]", "window=[TUMBLE(time_col=[ts], size=[1 min])]",
+		"select=[carrier, COUNT(*) AS flights, start('w$) AS window_start, end('w$) AS window_end]")},
 		Inputs: []*plan.PhysNode{ex}, Cols: cols("carrier", "flights", "window_start", "window_end"), Mode: types.InsertOnlyMode, Parallelism: 2}
-	calc := &plan.PhysNode{Op: "Calc", Attrs: []string{"select=[window_start, window_end, carrier, flights]", "where=[>(flights, 10)]"},
+	calc := &plan.PhysNode{Op: &plan.TextOp{Op: "Calc", Attrs: plan.ParseAttrs("select=[window_start, window_end, carrier, flights]", "where=[>(flights, 10)]")},
 		Inputs: []*plan.PhysNode{agg}, Cols: cols("window_start", "window_end", "carrier", "flights"), Mode: types.InsertOnlyMode, Parallelism: 2}
-	return &plan.PhysNode{Op: "Sink", Attrs: []string{"table=[*anonymous_collect$1*]", "fields=[window_start, window_end, carrier, flights]"},
+	return &plan.PhysNode{Op: &plan.TextOp{Op: "Sink", Attrs: plan.ParseAttrs("table=[*anonymous_collect$1*]", "fields=[window_start, window_end, carrier, flights]")},
 		Inputs: []*plan.PhysNode{calc}, Cols: calc.Cols, Mode: types.InsertOnlyMode, Parallelism: 1}
 }
 
 // joinPlan joins a deep left side with a shallow right side.
 func joinPlan() *plan.PhysNode {
-	a := &plan.PhysNode{Op: "TableSourceScan", Attrs: []string{"table=[[c, d, flights]]"}, Cols: cols("origin", "delay"), Parallelism: 1}
-	ac := &plan.PhysNode{Op: "Calc", Attrs: []string{"select=[origin, delay]", "where=[>(delay, 0)]"}, Inputs: []*plan.PhysNode{a}, Cols: a.Cols, Parallelism: 1}
-	aagg := &plan.PhysNode{Op: "GroupAggregate", Attrs: []string{"groupBy=[origin]", "select=[origin, AVG(delay) AS d]"},
-		Inputs: []*plan.PhysNode{{Op: "Exchange", Inputs: []*plan.PhysNode{ac}, Dist: opspec.Hash, Keys: []int{0}, Cols: ac.Cols, Parallelism: 1}},
+	a := &plan.PhysNode{Op: &plan.TextOp{Op: "TableSourceScan", Attrs: plan.ParseAttrs("table=[[c, d, flights]]")}, Cols: cols("origin", "delay"), Parallelism: 1}
+	ac := &plan.PhysNode{Op: &plan.TextOp{Op: "Calc", Attrs: plan.ParseAttrs("select=[origin, delay]", "where=[>(delay, 0)]")}, Inputs: []*plan.PhysNode{a}, Cols: a.Cols, Parallelism: 1}
+	aagg := &plan.PhysNode{Op: &plan.TextOp{Op: "GroupAggregate", Attrs: plan.ParseAttrs("groupBy=[origin]", "select=[origin, AVG(delay) AS d]")},
+		Inputs: []*plan.PhysNode{{Op: &plan.PhysExchange{Dist: opspec.Hash, Keys: []int{0}}, Inputs: []*plan.PhysNode{ac}, Cols: ac.Cols, Parallelism: 1}},
 		Cols:   cols("origin", "d"), Mode: types.RetractMode, Parallelism: 1}
-	b := &plan.PhysNode{Op: "TableSourceScan", Attrs: []string{"table=[[c, d, airports]]"}, Cols: cols("iata", "state"), Parallelism: 1}
-	join := &plan.PhysNode{Op: "Join", Attrs: []string{"joinType=[InnerJoin]", "where=[=(origin, iata)]", "select=[origin, d, iata, state]"},
+	b := &plan.PhysNode{Op: &plan.TextOp{Op: "TableSourceScan", Attrs: plan.ParseAttrs("table=[[c, d, airports]]")}, Cols: cols("iata", "state"), Parallelism: 1}
+	join := &plan.PhysNode{Op: &plan.TextOp{Op: "Join", Attrs: plan.ParseAttrs("joinType=[InnerJoin]", "where=[=(origin, iata)]", "select=[origin, d, iata, state]")},
 		Inputs: []*plan.PhysNode{
-			{Op: "Exchange", Inputs: []*plan.PhysNode{aagg}, Dist: opspec.Hash, Keys: []int{0}, Cols: aagg.Cols, Parallelism: 1},
-			{Op: "Exchange", Inputs: []*plan.PhysNode{b}, Dist: opspec.Hash, Keys: []int{0}, Cols: b.Cols, Parallelism: 1},
+			{Op: &plan.PhysExchange{Dist: opspec.Hash, Keys: []int{0}}, Inputs: []*plan.PhysNode{aagg}, Cols: aagg.Cols, Parallelism: 1},
+			{Op: &plan.PhysExchange{Dist: opspec.Hash, Keys: []int{0}}, Inputs: []*plan.PhysNode{b}, Cols: b.Cols, Parallelism: 1},
 		}, Cols: cols("origin", "d", "iata", "state"), Mode: types.RetractMode, Parallelism: 1}
-	return &plan.PhysNode{Op: "Sink", Attrs: []string{"table=[*anonymous_collect$1*]"}, Inputs: []*plan.PhysNode{join}, Mode: types.RetractMode, Parallelism: 1}
+	return &plan.PhysNode{Op: &plan.TextOp{Op: "Sink", Attrs: plan.ParseAttrs("table=[*anonymous_collect$1*]")}, Inputs: []*plan.PhysNode{join}, Mode: types.RetractMode, Parallelism: 1}
 }
 
 func TestFromPlan(t *testing.T) {
@@ -94,9 +94,9 @@ func TestFromPlan(t *testing.T) {
 }
 
 func TestSharedNodesAppearOnce(t *testing.T) {
-	scan := &plan.PhysNode{Op: "TableSourceScan", Attrs: []string{"table=[[c, d, t]]"}, Parallelism: 1}
-	s1 := &plan.PhysNode{Op: "Sink", Attrs: []string{"table=[c.d.a]"}, Inputs: []*plan.PhysNode{scan}, Parallelism: 1}
-	s2 := &plan.PhysNode{Op: "Sink", Attrs: []string{"table=[c.d.b]"}, Inputs: []*plan.PhysNode{scan}, Parallelism: 1}
+	scan := &plan.PhysNode{Op: &plan.TextOp{Op: "TableSourceScan", Attrs: plan.ParseAttrs("table=[[c, d, t]]")}, Parallelism: 1}
+	s1 := &plan.PhysNode{Op: &plan.TextOp{Op: "Sink", Attrs: plan.ParseAttrs("table=[c.d.a]")}, Inputs: []*plan.PhysNode{scan}, Parallelism: 1}
+	s2 := &plan.PhysNode{Op: &plan.TextOp{Op: "Sink", Attrs: plan.ParseAttrs("table=[c.d.b]")}, Inputs: []*plan.PhysNode{scan}, Parallelism: 1}
 	g := FromPlan(true, s1, s2)
 	if len(g.Nodes) != 3 || len(g.Edges) != 2 {
 		t.Fatalf("%d nodes %d edges", len(g.Nodes), len(g.Edges))
@@ -126,9 +126,9 @@ func TestScanLabelIsTheTableName(t *testing.T) {
 		"table=[[default_catalog, default_database, airports, project=[iata, state], metadata=[], limit=[10]]]": "table: airports",
 		"table=[[default_catalog, default_database, plain]]":                                                    "table: plain",
 	} {
-		scan := &plan.PhysNode{Op: "TableSourceScan", Attrs: []string{attr}, Cols: cols("a"), Parallelism: 1}
+		scan := &plan.PhysNode{Op: &plan.TextOp{Op: "TableSourceScan", Attrs: plan.ParseAttrs(attr)}, Cols: cols("a"), Parallelism: 1}
 		n := &Node{}
-		describe(n, scan, false)
+		describe(n, scan, scan.Attrs(), false)
 		if len(n.Lines) == 0 || n.Lines[0] != want {
 			t.Errorf("%s: lines %q, want %q first", attr, n.Lines, want)
 		}

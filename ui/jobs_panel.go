@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -462,7 +461,7 @@ func (wb *Workbench) openJobTab(j monitor.Job) {
 	}
 	streaming := root.Mode.String() != ""
 	shown := root
-	if strings.Contains(strings.Join(root.Attrs, " "), "*anonymous_collect") {
+	if s, ok := root.Op.(*plan.PhysSink); ok && s.Collect {
 		shown = plan.QueryRoot(root) // a query is explained without its collect sink
 	}
 	text := "== Optimized Execution Plan ==\n" + plan.ExplainPhysical(shown, plan.ExplainDetail{}, streaming) +

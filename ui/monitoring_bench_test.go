@@ -38,7 +38,7 @@ func (j *fakeJob) Cancel() error                                         { retur
 func benchPlan() *fakeJob {
 	j := &fakeJob{ms: map[*plan.PhysNode]*runtime.OperatorMetrics{}}
 	node := func(op string, attrs []string, in ...*plan.PhysNode) *plan.PhysNode {
-		n := &plan.PhysNode{Op: op, Attrs: attrs, Inputs: in, Parallelism: 2, Mode: types.InsertOnlyMode,
+		n := &plan.PhysNode{Op: &plan.TextOp{Op: op, Attrs: plan.ParseAttrs(attrs...)}, Inputs: in, Parallelism: 2, Mode: types.InsertOnlyMode,
 			Cols: []plan.Column{{Name: "k", Type: types.BigIntType()}, {Name: "v", Type: types.DoubleType()}}}
 		m := &runtime.OperatorMetrics{}
 		m.Watermark.Store(time.Now().UnixMilli())
@@ -49,11 +49,11 @@ func benchPlan() *fakeJob {
 		s := node("TableSourceScan", []string{"table=[[default_catalog, default_database, " + table + "]]"})
 		w := node("WatermarkAssigner", []string{"rowtime=[ts]", "watermark=[-(ts, 1000:INTERVAL SECOND)]"}, s)
 		c := node("Calc", []string{"select=[k, v]", "where=[>(v, 0)]"}, w)
-		return &plan.PhysNode{Op: "Exchange", Dist: opspec.Hash, Keys: []int{0}, Inputs: []*plan.PhysNode{c}, Cols: c.Cols, Parallelism: 2}
+		return &plan.PhysNode{Op: &plan.PhysExchange{Dist: opspec.Hash, Keys: []int{0}}, Inputs: []*plan.PhysNode{c}, Cols: c.Cols, Parallelism: 2}
 	}
 	join := node("Join", []string{"joinType=[InnerJoin]", "where=[=(k, k0)]"}, side("bids"), side("auctions"))
 	c := node("Calc", []string{"select=[k, v]"}, join)
-	ex := &plan.PhysNode{Op: "Exchange", Dist: opspec.Hash, Keys: []int{0}, Inputs: []*plan.PhysNode{c}, Cols: c.Cols, Parallelism: 2}
+	ex := &plan.PhysNode{Op: &plan.PhysExchange{Dist: opspec.Hash, Keys: []int{0}}, Inputs: []*plan.PhysNode{c}, Cols: c.Cols, Parallelism: 2}
 	agg := node("GroupAggregate", []string{"groupBy=[k]", "select=[k, SUM(v) AS v]"}, ex)
 	var top = agg
 	for range 6 {

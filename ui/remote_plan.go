@@ -72,7 +72,7 @@ func remoteExplainPlan(text string) (roots []*plan.PhysNode, streaming bool, err
 			return
 		}
 		seen[n] = true
-		if n.Mode != (types.ChangelogMode{}) || streamingOnlyOps[n.Op] {
+		if n.Mode != (types.ChangelogMode{}) || streamingOnlyOps[n.Name()] {
 			streaming = true
 		}
 		for _, in := range n.Inputs {
@@ -126,20 +126,25 @@ func parsePlanTrees(lines []string) ([]*plan.PhysNode, error) {
 				return nil, fmt.Errorf("plan line %d: Reused(reference_id=[%s]) refers to no node", i+1, id)
 			}
 		} else {
-			n = &plan.PhysNode{Op: op}
+			var attrs []string
 			if len(groups) > 0 {
-				n.Attrs = splitTopLevel(groups[0])
+				attrs = splitTopLevel(groups[0])
 			}
+			text := &plan.TextOp{Op: op, Attrs: plan.ParseAttrs(attrs...)}
+			n = &plan.PhysNode{Op: text}
 			for k := 1; k < len(groups); k++ {
 				if id, ok := attrValue(splitTopLevel(groups[k]), "reuse_id"); ok {
 					reused[id] = n
 				}
 			}
-			if m, ok := attrValue(n.Attrs, "changelogMode"); ok {
+			if m, ok := attrValue(attrs, "changelogMode"); ok {
 				n.Mode = parseChangelogMode(m)
 			}
 			if op == "Exchange" {
-				n.Dist = exchangeDist(n.Attrs)
+				text.Dist = exchangeDist(attrs)
+				if d, _ := attrValue(attrs, "distribution"); text.Dist == opspec.Hash {
+					text.KeyNames = splitTopLevel(strings.TrimSuffix(strings.TrimPrefix(d, "hash["), "]"))
+				}
 			}
 		}
 		stack = append(stack[:depth], n)

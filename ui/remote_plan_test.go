@@ -146,7 +146,7 @@ func TestRemoteExplainPlanReadsFlinksText(t *testing.T) {
 	if err != nil || len(roots) != 1 || len(roots[0].Inputs) != 2 {
 		t.Fatalf("literals: %v", err)
 	}
-	if a := roots[0].Inputs[0].Attrs; len(a) != 2 || a[1] != "where=[LIKE(k, '%(x%')]" {
+	if a := roots[0].Inputs[0].Attrs(); len(a) != 2 || a[1].String() != "where=[LIKE(k, '%(x%')]" {
 		t.Errorf("Calc's attributes %q", a)
 	}
 	// whatever the text, no panic

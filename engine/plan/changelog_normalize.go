@@ -7,7 +7,6 @@ import (
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -50,23 +49,6 @@ import (
 // primary key).
 var SourceCDCEventsDuplicate = config.Register(config.Option{Key: "table.exec.source.cdc-events-duplicate", Default: "false", Kind: "bool",
 	Description: "Whether changelog (CDC) sources may produce duplicate events; if so they need a PRIMARY KEY and are deduplicated by a stateful ChangelogNormalize on it."})
-
-// normalizeSpec describes a ChangelogNormalize node.
-type normalizeSpec struct {
-	keys []int
-	// cond is the filter pushed into the node (nil: none).
-	cond expr.Expr
-	// duplicate: normalizing a CDC source whose events may repeat.
-	duplicate bool
-	// metadata: the scan reads metadata columns.
-	metadata bool
-	// keyOnlyDeletes: the source's deletes may carry only the key (Flink's
-	// PD), so the normalize stays for consumers that need full deletes
-	keyOnlyDeletes bool
-	// restore is set on the Calc that drops key columns the query did not
-	// read (its projections).
-	restore []expr.Expr
-}
 
 // changelogKey returns the positions of the table's primary key among the
 // scan's columns, appending the key columns the scan does not read to its
@@ -172,23 +154,8 @@ func (pl *planner) changelogScan(orig, ns *Scan, src connector.Source, p *PhysNo
 	}
 	par := pl.env.parallelism()
 	ex := pl.exchange(in, opspec.Hash, key, par)
-	names := Names(p.Cols)
-	var keyNames []string
-	for _, k := range key {
-		keyNames = append(keyNames, names[k])
-	}
-	spec := &normalizeSpec{keys: key, duplicate: duplicate, metadata: len(ns.Metadata) > 0, keyOnlyDeletes: mode.KeyOnlyDeletes()}
-	cn := &PhysNode{Op: "ChangelogNormalize", Attrs: []string{"key=[" + strings.Join(keyNames, ", ") + "]"}, Inputs: []*PhysNode{ex},
-		Cols: p.Cols, Mode: types.RetractMode, Parallelism: par, rows: p.rows, upsertKeys: [][]int{key}, normalize: spec}
-	keyTypes := make([]*types.DataType, len(key))
-	for i, k := range key {
-		keyTypes[i] = p.Cols[k].Type
-	}
-	colTypes := Types(p.Cols)
-	keys := append([]int(nil), key...)
-	cn.newOp = func() runtime.Operator {
-		return &runtime.ChangelogNormalize{Keys: keys, KeyTypes: keyTypes, Types: colTypes, NoUpdateBefore: cn.noUpdateBefore, Condition: spec.cond}
-	}
+	op := &PhysChangelogNormalize{Keys: append([]int(nil), key...), Duplicate: duplicate, Metadata: len(ns.Metadata) > 0, KeyOnlyDeletes: mode.KeyOnlyDeletes()}
+	cn := &PhysNode{Op: op, Inputs: []*PhysNode{ex}, Cols: p.Cols, Mode: types.RetractMode, Parallelism: par, rows: p.rows, upsertKeys: [][]int{key}}
 	if !added {
 		return cn
 	}
@@ -206,45 +173,20 @@ func (pl *planner) restoreColumns(cn *PhysNode, cols []Column, np, nadded int) *
 		}
 		projs = append(projs, &expr.InputRef{Index: at, Name: cn.Cols[at].Name, T: cn.Cols[at].Type})
 	}
-	return pl.calcNode(cn, cols, projs, nil, &normalizeSpec{restore: projs})
+	return pl.calcNode(cn, cols, projs, nil, projs)
 }
 
-// calcNode builds a Calc over in (projs nil: all columns).
-func (pl *planner) calcNode(in *PhysNode, cols []Column, projs []expr.Expr, where expr.Expr, spec *normalizeSpec) *PhysNode {
-	names := Names(in.Cols)
-	var sel []string
-	if projs == nil {
-		sel = names
-	} else {
-		for i, e := range projs {
-			s := named(e, names)
-			if r, ok := e.(*expr.InputRef); !ok || names[r.Index] != cols[i].Name {
-				s += " AS " + cols[i].Name
-			}
-			sel = append(sel, s)
-		}
-	}
-	attrs := []string{"select=[" + strings.Join(sel, ", ") + "]"}
-	if where != nil {
-		attrs = append(attrs, "where=["+named(where, names)+"]")
-	}
-	p := &PhysNode{Op: "Calc", Attrs: attrs, Inputs: []*PhysNode{in}, Cols: cols, Mode: in.Mode, Parallelism: in.Parallelism,
-		rows: in.rows, upsertKeys: calcKeys(in.upsertKeys, projs), normalize: spec, where: where}
-	p.newOp = func() runtime.Operator {
-		c, err := runtime.NewCalc(where, projs)
-		if err != nil {
-			panic(err)
-		}
-		return c
-	}
-	return p
+// calcNode builds a Calc over in (projs nil: all columns); restore marks
+// the Calc that drops the key columns a ChangelogNormalize needed.
+func (pl *planner) calcNode(in *PhysNode, cols []Column, projs []expr.Expr, where expr.Expr, restore []expr.Expr) *PhysNode {
+	return &PhysNode{Op: &PhysCalc{Projs: projs, Where: where, restore: restore}, Inputs: []*PhysNode{in}, Cols: cols, Mode: in.Mode,
+		Parallelism: in.Parallelism, rows: in.rows, upsertKeys: calcKeys(in.upsertKeys, projs)}
 }
 
 // dropUpdateBeforeNode puts a DropUpdateBefore over p.
 func dropUpdateBeforeNode(p *PhysNode) *PhysNode {
-	return &PhysNode{Op: "DropUpdateBefore", Inputs: []*PhysNode{p}, Cols: p.Cols, Mode: withoutUpdateBefore(p.Mode),
-		Parallelism: p.Parallelism, rows: p.rows, upsertKeys: p.upsertKeys,
-		newOp: func() runtime.Operator { return &runtime.DropUpdateBefore{} }}
+	return &PhysNode{Op: &PhysDropUpdateBefore{}, Inputs: []*PhysNode{p}, Cols: p.Cols, Mode: withoutUpdateBefore(p.Mode),
+		Parallelism: p.Parallelism, rows: p.rows, upsertKeys: p.upsertKeys}
 }
 
 // pushIntoNormalize pushes the filter of a Calc (projs, where over in)
@@ -256,14 +198,15 @@ func (pl *planner) pushIntoNormalize(in *PhysNode, projs []expr.Expr, where expr
 		return in, projs, where
 	}
 	cn := in
-	if in.Op == "Calc" && in.normalize != nil && in.normalize.restore != nil {
+	if c, ok := in.Op.(*PhysCalc); ok && c.restore != nil {
 		cn = in.Inputs[0]
 	}
-	if cn.Op != "ChangelogNormalize" || cn.normalize == nil || cn.normalize.cond != nil {
+	spec, ok := cn.Op.(*PhysChangelogNormalize)
+	if !ok || spec.Condition != nil {
 		return in, projs, where
 	}
 	if cn != in {
-		restore := in.normalize.restore
+		restore := in.Op.(*PhysCalc).restore
 		where = substitute(where, restore)
 		if projs == nil {
 			projs = restore
@@ -271,9 +214,8 @@ func (pl *planner) pushIntoNormalize(in *PhysNode, projs []expr.Expr, where expr
 			projs = substituteAll(projs, restore)
 		}
 	}
-	spec := cn.normalize
 	isKey := map[int]bool{}
-	for _, k := range spec.keys {
+	for _, k := range spec.Keys {
 		isKey[k] = true
 	}
 	var onKey, others []expr.Expr
@@ -296,8 +238,7 @@ func (pl *planner) pushIntoNormalize(in *PhysNode, projs []expr.Expr, where expr
 		ex.Inputs[0] = pl.calcNode(below, below.Cols, nil, andOf(onKey), nil)
 	}
 	if len(others) > 0 {
-		spec.cond = andOf(others)
-		cn.Attrs = append(cn.Attrs, "condition=["+named(spec.cond, Names(cn.Cols))+"]")
+		spec.Condition = andOf(others)
 	}
 	if projs != nil && isIdentity(projs, len(cn.Cols)) {
 		projs = nil
@@ -311,8 +252,8 @@ func (pl *planner) pushIntoNormalize(in *PhysNode, projs []expr.Expr, where expr
 // read, and deletes with full rows (Riffle's consumers all ask for those;
 // Flink lets a sink that deletes by key take key-only ones).
 func normalizeRemovable(p *PhysNode) bool {
-	s := p.normalize
-	return s != nil && s.cond == nil && !s.duplicate && !s.metadata && !s.keyOnlyDeletes
+	s, ok := p.Op.(*PhysChangelogNormalize)
+	return ok && s.Condition == nil && !s.Duplicate && !s.Metadata && !s.KeyOnlyDeletes
 }
 
 // dropNormalizedUpdateBefore leaves the -U rows out of a ChangelogNormalize
@@ -320,14 +261,15 @@ func normalizeRemovable(p *PhysNode) bool {
 // stops generating them; a scan with -U rows becomes a DropUpdateBefore
 // over it. p is replaced in place.
 func dropNormalizedUpdateBefore(p *PhysNode) bool {
-	switch {
-	case p.Op == "ChangelogNormalize" && normalizeRemovable(p):
-		*p = *p.Inputs[0].Inputs[0] // the exchange's input
-		return dropUpdateBefore(p)
-	case p.Op == "ChangelogNormalize":
-		p.noUpdateBefore = true
+	switch op := p.Op.(type) {
+	case *PhysChangelogNormalize:
+		if normalizeRemovable(p) {
+			*p = *p.Inputs[0].Inputs[0] // the exchange's input
+			return dropUpdateBefore(p)
+		}
+		op.NoUpdateBefore = true
 		return true
-	case p.Op == "TableSourceScan" && p.source != nil:
+	case *PhysTableSourceScan:
 		scan := *p
 		*p = *dropUpdateBeforeNode(&scan)
 		return true
@@ -351,16 +293,18 @@ func canDropUpdateBefore(p *PhysNode) bool {
 	if !p.Mode.Contains(types.UpdateBefore) {
 		return true
 	}
-	switch p.Op {
-	case "Exchange", "WatermarkAssigner":
+	switch op := p.Op.(type) {
+	case *PhysExchange, *PhysWatermarkAssigner:
 		return canDropUpdateBefore(p.Inputs[0])
-	case "Calc":
-		return (!hasWhere(p) || whereOnUpsertKey(p)) && canDropUpdateBefore(p.Inputs[0])
-	case "GroupAggregate", "Deduplicate", "Rank", "SortLimit", "ChangelogNormalize":
+	case *PhysCalc:
+		return (op.Where == nil || whereOnUpsertKey(p)) && canDropUpdateBefore(p.Inputs[0])
+	case *PhysGroupAggregate:
+		return op.Streaming
+	case *PhysDeduplicate, *PhysRank, *PhysSortLimit, *PhysChangelogNormalize:
 		return true
-	case "TableSourceScan":
-		return p.source != nil
-	case "Join":
+	case *PhysTableSourceScan:
+		return true
+	case *PhysJoin:
 		return joinTakesUpserts(p)
 	}
 	return false
@@ -371,16 +315,17 @@ func canDropUpdateBefore(p *PhysNode) bool {
 // updates is keyed on exactly its join keys and can itself leave out its
 // -U rows. Riffle takes upserts into inner joins only.
 func joinTakesUpserts(p *PhysNode) bool {
-	if p.join == nil || p.join.Kind != opspec.InnerJoin {
+	j, ok := p.Op.(*PhysJoin)
+	if !ok || !j.Streaming || j.Spec.Kind != opspec.InnerJoin {
 		return false
 	}
 	for side, in := range p.Inputs {
 		if !in.Mode.Contains(types.UpdateAfter) && !in.Mode.Contains(types.UpdateBefore) {
 			continue
 		}
-		keys := p.join.LeftKeys
+		keys := j.Spec.LeftKeys
 		if side == 1 {
-			keys = p.join.RightKeys
+			keys = j.Spec.RightKeys
 		}
 		if !keyedOn(in, keys) || !canDropUpdateBefore(in) {
 			return false
@@ -401,7 +346,7 @@ func dropJoinUpdateBefore(p *PhysNode) bool {
 			continue
 		}
 		dropUpdateBefore(in)
-		p.join.UpsertInputs[side] = true
+		p.Op.(*PhysJoin).Spec.UpsertInputs[side] = true
 	}
 	return true
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -375,32 +374,6 @@ func (b *binder) lateralSubquery(j *sql.Join, d *sql.DerivedTable, l Node, ls *s
 // translateCorrelate plans a Correlate node.
 func (pl *planner) translateCorrelate(c *Correlate) *PhysNode {
 	in := pl.translate(c.Input)
-	names := Names(in.Cols)
-	call := c.Call
-	args := make([]string, len(call.Args))
-	for i, a := range call.Args {
-		args[i] = named(a, names)
-	}
-	inv := call.Name + "(" + strings.Join(args, ", ") + ")"
-	jt := "INNER"
-	if c.Left {
-		jt = "LEFT"
-	}
-	var rt []string
-	for _, col := range c.Cols {
-		rt = append(rt, col.Type.String()+" "+col.Name)
-	}
-	attrs := []string{"invocation=[" + inv + "]", "correlate=[table(" + inv + ")]",
-		"select=[" + strings.Join(Names(c.Cols), ",") + "]", "rowType=[RecordType(" + strings.Join(rt, ", ") + ")]", "joinType=[" + jt + "]"}
-	if c.Cond != nil {
-		attrs = append(attrs, "condition=["+named(c.Cond, Names(c.Cols))+"]")
-	}
-	p := &PhysNode{Op: "Correlate", Attrs: attrs, Inputs: []*PhysNode{in}, Cols: c.Cols, Mode: in.Mode,
+	return &PhysNode{Op: &PhysCorrelate{Call: c.Call, Left: c.Left, Cond: c.Cond}, Inputs: []*PhysNode{in}, Cols: c.Cols, Mode: in.Mode,
 		Parallelism: in.Parallelism, rows: in.rows * 2}
-	inTypes := Types(in.Cols)
-	left, cond := c.Left, c.Cond
-	p.newOp = func() runtime.Operator {
-		return &runtime.Correlate{Call: call, InTypes: inTypes, Left: left, Cond: cond}
-	}
-	return p
 }

@@ -110,12 +110,12 @@ type cost struct{ rows, cpu, io, network float64 }
 
 // selfCost is the cost of p alone.
 func selfCost(p *PhysNode) cost {
-	switch {
-	case p.source != nil:
+	switch p.Op.(type) {
+	case *PhysTableSourceScan, *PhysValues:
 		return cost{rows: p.rows, cpu: p.rows, io: p.rows * colsRowSize(p.Cols)}
-	case p.Op == "Calc":
+	case *PhysCalc:
 		return cost{rows: p.rows}
-	case p.Op == "Exchange":
+	case *PhysExchange:
 		return cost{rows: p.rows, network: p.rows * colsRowSize(p.Cols)}
 	}
 	return cost{rows: p.rows, cpu: p.rows}
@@ -123,7 +123,8 @@ func selfCost(p *PhysNode) cost {
 
 // hiddenExchange reports an exchange EXPLAIN does not show.
 func hiddenExchange(p *PhysNode) bool {
-	return p.Op == "Exchange" && (p.Dist == opspec.Rebalance || p.Dist == opspec.Forward) && len(p.Inputs) == 1
+	x, ok := p.Op.(*PhysExchange)
+	return ok && (x.Dist == opspec.Rebalance || x.Dist == opspec.Forward) && len(p.Inputs) == 1
 }
 
 // cumulativeCost adds the costs of p and its inputs.

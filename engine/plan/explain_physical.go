@@ -28,18 +28,17 @@ func ExplainPhysical(p *PhysNode, d ExplainDetail, streaming bool) string {
 		for hiddenExchange(p) || p.hidden && len(p.Inputs) == 1 {
 			p = p.Inputs[0]
 		}
-		attrs := append([]string(nil), p.Attrs...)
+		attrs := p.Attrs()
 		if d.ChangelogMode && streaming {
 			mode := p.Mode.String()
-			if p.Op == "Sink" {
+			if isOp[*PhysSink](p) {
 				mode = "NONE" // a sink produces no changes (Flink prints NONE)
 			}
-			attrs = append(attrs, "changelogMode=["+mode+"]")
+			attrs = append(attrs, Attr{Name: "changelogMode", Value: mode})
 		}
-		line := p.Op + "(" + strings.Join(attrs, ", ") + ")"
-		if len(attrs) == 0 {
-			line = p.Op // DropUpdateBefore in the execution plan
-		}
+		// an operator without attributes (DropUpdateBefore in the
+		// execution plan) is printed by its name alone
+		line := describeAttrs(p.Name(), attrs)
 		if d.EstimatedCost {
 			line += ": " + costString(p)
 		}
@@ -84,7 +83,7 @@ func JSONPlan(root *PhysNode) string {
 		for _, in := range p.Inputs {
 			visit(in)
 		}
-		if p.Op == "Exchange" {
+		if isOp[*PhysExchange](p) {
 			ids[p] = -1
 			return
 		}
@@ -99,14 +98,14 @@ func JSONPlan(root *PhysNode) string {
 			b.WriteString(", ")
 		}
 		pact := "Operator"
-		if p.source != nil {
+		if p.IsSource() {
 			pact = "Data Source"
-		} else if p.Op == "Sink" {
+		} else if isOp[*PhysSink](p) {
 			pact = "Data Sink"
 		}
 		// Flink names a node by its description; sources carry "Source: "
-		desc := describeNode(p)
-		if p.source != nil {
+		desc := p.Describe()
+		if p.IsSource() {
 			desc = "Source: " + desc
 		}
 		fmt.Fprintf(&b, "{\n    \"id\" : %d,\n    \"type\" : %q,\n    \"pact\" : %q,\n    \"contents\" : %q,\n    \"parallelism\" : %d", ids[p], desc, pact, desc, p.Parallelism)
@@ -114,10 +113,10 @@ func JSONPlan(root *PhysNode) string {
 		for _, in := range p.Inputs {
 			ship := "FORWARD"
 			src := in
-			if in.Op == "Exchange" {
-				ship = strings.ToUpper(in.Dist.String())
+			if x, ok := in.Op.(*PhysExchange); ok {
+				ship = strings.ToUpper(x.Dist.String())
 				src = in.Inputs[0]
-				if src.Parallelism == p.Parallelism && (in.Dist == opspec.Single || in.Dist == opspec.Rebalance) {
+				if src.Parallelism == p.Parallelism && (x.Dist == opspec.Single || x.Dist == opspec.Rebalance) {
 					// equal parallelism: Flink chains the edge forward
 					ship = "FORWARD"
 				}
@@ -149,11 +148,11 @@ func SortedKeys(m map[string]string) []string {
 // -U rows at its root where the plan can leave them out (explainRoot; this
 // changes p, which is then for showing only).
 func QueryRoot(p *PhysNode) *PhysNode {
-	if p.Op != "Sink" || len(p.Inputs) != 1 {
+	if !isOp[*PhysSink](p) || len(p.Inputs) != 1 {
 		return p
 	}
 	in := p.Inputs[0]
-	if in.Op == "Exchange" && len(in.Inputs) == 1 && (in.Dist == opspec.Single || in.Dist == opspec.Rebalance || in.Dist == opspec.Forward) {
+	if x, ok := in.Op.(*PhysExchange); ok && len(in.Inputs) == 1 && (x.Dist == opspec.Single || x.Dist == opspec.Rebalance || x.Dist == opspec.Forward) {
 		in = in.Inputs[0]
 	}
 	explainRoot(in)

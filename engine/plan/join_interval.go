@@ -1,13 +1,10 @@
 package plan
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -20,7 +17,7 @@ import (
 // Both bounds are needed and both attributes must be rowtimes (or both
 // proctimes) of insert-only inputs; the other conjuncts stay in the
 // residual condition. It returns nil when the join is not such a join.
-func (pl *planner) intervalJoin(p *PhysNode, spec opspec.JoinSpec, left, right *PhysNode, residual []expr.Expr, names []string) *PhysNode {
+func (pl *planner) intervalJoin(p *PhysNode, spec opspec.JoinSpec, left, right *PhysNode, residual []expr.Expr) *PhysNode {
 	if !left.Mode.IsInsertOnly() || !right.Mode.IsInsertOnly() || spec.Kind == opspec.SemiJoin || spec.Kind == opspec.AntiJoin {
 		return nil
 	}
@@ -55,18 +52,12 @@ func (pl *planner) intervalJoin(p *PhysNode, spec opspec.JoinSpec, left, right *
 	}
 	proctime := left.Cols[lt].Type.IsProctime()
 	lo, hi := *lower, *upper
-	p.Op = "IntervalJoin"
-	where := "true"
+	var cond expr.Expr
 	if len(residual) > 0 {
-		where = named(andOf(residual), names)
+		cond = andOf(residual)
 	}
-	p.Attrs = []string{"joinType=[" + spec.Kind.String() + "]",
-		fmt.Sprintf("windowBounds=[isRowTime=%v, leftLowerBound=%d, leftUpperBound=%d, leftTimeIndex=%d, rightTimeIndex=%d]", !proctime, lo, hi, lt, rt),
-		"where=[" + where + "]", "select=[" + strings.Join(Names(p.Cols), ", ") + "]"}
+	p.Op = &PhysIntervalJoin{Spec: spec, LowerBound: lo, UpperBound: hi, LeftTime: lt, RightTime: rt, Proctime: proctime, Cond: cond}
 	p.Mode = types.InsertOnlyMode
-	p.newOp = func() runtime.Operator {
-		return &runtime.IntervalJoin{Spec: spec, LowerBound: lo, UpperBound: hi, LeftTime: lt, RightTime: rt, Proctime: proctime}
-	}
 	return p
 }
 

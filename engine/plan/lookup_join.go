@@ -1,12 +1,8 @@
 package plan
 
 import (
-	"context"
-	"strings"
-
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -147,25 +143,17 @@ func (pl *planner) lookupJoinNode(t *TemporalJoin, left *PhysNode, s *Scan, sp *
 	for k, c := range keyCols {
 		kts[k] = keyTypes[c]
 	}
-	nl := len(t.Left.Columns())
-	kind := t.Kind
-	name := t.RightID.Summary()
-	rightTypes := Types(t.Right.Columns())
-	p := &PhysNode{Op: "LookupJoin", Inputs: []*PhysNode{left}, Cols: t.Cols, Mode: left.Mode, Parallelism: left.Parallelism, rows: left.rows,
-		Attrs: lookupJoinAttrs(t, lookup, names)}
-	p.newOp = func() runtime.Operator {
-		return &runtime.SourceLookupJoin{Kind: kind, NumLeft: nl, KeyCols: keyCols, KeyTypes: kts,
-			RightFilter: filter, RightProject: projs, RightTypes: rightTypes, Residual: res, Cache: cache, Table: name,
-			OpenLookuper: func(ctx context.Context) (connector.Lookuper, error) { return ls.OpenLookup(ctx, keys, spec) }}
-	}
-	return p
+	op := &PhysLookupJoin{Kind: t.Kind, NumLeft: len(t.Left.Columns()), KeyCols: keyCols, KeyTypes: kts, RightFilter: filter, RightProject: projs,
+		RightTypes: Types(t.Right.Columns()), Residual: res, Cache: cache, Lookup: ls, LookupKeys: keys, ReadSpec: spec}
+	lookupJoinExplain(op, t, lookup, names)
+	return &PhysNode{Op: op, Inputs: []*PhysNode{left}, Cols: t.Cols, Mode: left.Mode, Parallelism: left.Parallelism, rows: left.rows}
 }
 
-// lookupJoinAttrs are the EXPLAIN attributes of a LookupJoin as Flink
-// prints them: table, joinType, lookup (the key pairs), where (the
+// lookupJoinExplain sets what EXPLAIN prints of a LookupJoin as Flink
+// prints it: table, joinType, lookup (the key pairs), where (the
 // conditions on the temporal table alone) and joinCondition (the other
 // non-key conditions), each only when there is one, and select.
-func lookupJoinAttrs(t *TemporalJoin, lookup, names []string) []string {
+func lookupJoinExplain(op *PhysLookupJoin, t *TemporalJoin, lookup, names []string) {
 	nl := len(t.Left.Columns())
 	_, _, residual := temporalKeys(t.Cond, nl)
 	var where, join []expr.Expr
@@ -176,12 +164,11 @@ func lookupJoinAttrs(t *TemporalJoin, lookup, names []string) []string {
 			join = append(join, c)
 		}
 	}
-	attrs := []string{"table=[" + t.RightID.Summary() + "]", "joinType=[" + t.Kind.String() + "]", "lookup=[" + strings.Join(lookup, ", ") + "]"}
+	op.Table, op.LookupPairs, op.CondNames = t.RightID.Summary(), lookup, names
 	if len(where) > 0 {
-		attrs = append(attrs, "where=["+named(andOf(where), names)+"]")
+		op.Where = andOf(where)
 	}
 	if len(join) > 0 {
-		attrs = append(attrs, "joinCondition=["+named(andOf(join), names)+"]")
+		op.JoinCondition = andOf(join)
 	}
-	return append(attrs, "select=["+strings.Join(Names(t.Cols), ", ")+"]")
 }

@@ -13,61 +13,14 @@ import (
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
-
-// PhysNode is a node of the physical plan: what EXPLAIN prints and what
-// the runtime graph is built from. Exchange nodes describe how rows are
-// distributed to the consumer's parallel instances.
-type PhysNode struct {
-	// Op is Flink's physical operator name: TableSourceScan, Calc,
-	// GroupAggregate, HashAggregate, Exchange, Join, HashJoin, Sort,
-	// SortLimit, Limit, Rank, Union, Values, WatermarkAssigner, Sink.
-	Op string
-	// Attrs are the "key=[value]" parts shown in parentheses.
-	Attrs  []string
-	Inputs []*PhysNode
-	Cols   []Column
-	// Mode is the node's changelog mode (streaming).
-	Mode types.ChangelogMode
-	// Parallelism of the operator.
-	Parallelism int
-	// Exchange: distribution of an Exchange node.
-	Dist opspec.Partitioning
-	Keys []int
-
-	source  runtime.SourceFunc
-	bounded bool
-	newOp   func() runtime.Operator
-	// upsertKeys are column sets that identify a row of an updating
-	// output (Flink's upsert keys); noUpdateBefore asks the operator
-	// that produces the updates to leave out -U rows (upsert.go).
-	upsertKeys     [][]int
-	noUpdateBefore bool
-	// normalize describes a ChangelogNormalize node and the Calc that
-	// restores a query's columns above it (changelog_normalize.go)
-	normalize *normalizeSpec
-	// where is a Calc's filter (nil: none)
-	where expr.Expr
-	// join is a streaming regular join's spec (changelog_normalize.go
-	// marks its upsert inputs)
-	join *opspec.JoinSpec
-	// hidden nodes are left out of EXPLAIN (the key-by in front of an
-	// upsert-materializing sink, which Flink adds when translating the
-	// sink rather than as a plan node)
-	hidden bool
-	// rowcount estimate for EXPLAIN ESTIMATED_COST and join ordering
-	rows float64
-}
 
 // Env is what physical planning needs from the session.
 type Env struct {
 	Config    *config.Configuration
 	Streaming bool
 	Stdout    io.Writer
-	// Collector receives the rows of a query (SELECT) plan.
-	Collector *runtime.Collector
 	// Skipped is told of rows skipped by ignore-parse-errors options.
 	Skipped func(table string, n int64)
 	// CheckPath is the embedding program's file access policy, handed to
@@ -140,25 +93,8 @@ func (pl *planner) translate(n Node) *PhysNode {
 			// watermark (+inf at end of input), so no row is late.
 			return in
 		}
-		names := Names(in.Cols)
-		rowtime := names[x.Rowtime]
-		wmExpr := x.Expr
-		p := &PhysNode{Op: "WatermarkAssigner", Inputs: []*PhysNode{in}, Cols: x.Columns(), Mode: in.Mode,
-			Parallelism: in.Parallelism, rows: in.rows, upsertKeys: in.upsertKeys,
-			Attrs: []string{fmt.Sprintf("rowtime=[%s]", rowtime), fmt.Sprintf("watermark=[%s]", named(wmExpr, names))}}
-		rt, replay := x.Rowtime, x.Replay
-		if replay > 0 {
-			p.Attrs = append(p.Attrs, fmt.Sprintf("replaySpeed=[%g]", replay))
-		}
-		p.newOp = func() runtime.Operator {
-			w, err := runtime.NewWatermarkAssigner(wmExpr, rt)
-			if err != nil {
-				panic(err)
-			}
-			w.Replay = replay
-			return w
-		}
-		return p
+		return &PhysNode{Op: &PhysWatermarkAssigner{Rowtime: x.Rowtime, Watermark: x.Expr, Replay: x.Replay},
+			Inputs: []*PhysNode{in}, Cols: x.Columns(), Mode: in.Mode, Parallelism: in.Parallelism, rows: in.rows, upsertKeys: in.upsertKeys}
 	case *Aggregate:
 		return pl.aggregate(x)
 	case *Join:
@@ -237,32 +173,27 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 		}
 	}
 	phys := s.Table.TableSchema.Physical()
-	var fields []string
-	for _, c := range s.Cols {
-		fields = append(fields, c.Name)
-	}
-	table := fmt.Sprintf("table=[[%s, %s, %s", s.ID.Catalog, s.ID.Database, s.ID.Object)
+	var pushed []string
 	if parts := pl.prunePartitions(s, src); parts != "" {
-		table += ", " + parts
+		pushed = append(pushed, parts)
 	}
 	if sp.filterAttr != "" {
-		table += ", " + sp.filterAttr
+		pushed = append(pushed, sp.filterAttr)
 	}
 	if len(s.Projection) < len(phys) {
 		var proj []string
 		for _, i := range s.Projection {
 			proj = append(proj, phys[i].Name)
 		}
-		table += ", project=[" + strings.Join(proj, ", ") + "]"
+		pushed = append(pushed, "project=["+strings.Join(proj, ", ")+"]")
 	}
 	if len(s.Metadata) > 0 {
-		table += ", metadata=[" + strings.Join(s.Metadata, ", ") + "]"
+		pushed = append(pushed, "metadata=["+strings.Join(s.Metadata, ", ")+"]")
 	}
 	limit, limitAttr := sp.takeLimit(s.Limit)
 	if limitAttr != "" {
-		table += ", " + limitAttr
+		pushed = append(pushed, limitAttr)
 	}
-	table += "]]"
 	spec := connector.ReadSpec{Columns: s.Projection, Metadata: s.Metadata, Limit: limit}
 	name := s.ID.Summary()
 	skipped := pl.env.Skipped
@@ -275,51 +206,41 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 	if splits, err := src.Splits(context.Background()); err == nil && len(splits) < par {
 		par = max(1, len(splits))
 	}
-	p := &PhysNode{Op: "TableSourceScan", Attrs: []string{table, "fields=[" + strings.Join(fields, ", ") + "]"},
-		Cols: s.Cols, Mode: src.ChangelogMode(), Parallelism: par, bounded: src.Bounded(), rows: 1e8}
+	op := &PhysTableSourceScan{Table: [3]string{s.ID.Catalog, s.ID.Database, s.ID.Object}, PushedDown: pushed,
+		Source: src, Spec: spec, BatchSize: batchSize, Bounded: src.Bounded(), Skipped: func(n int64) {
+			if skipped != nil && n > 0 {
+				skipped(name, n)
+			}
+		}}
+	p := &PhysNode{Op: op, Cols: s.Cols, Mode: src.ChangelogMode(), Parallelism: par, rows: 1e8}
 	if !pl.env.Streaming {
 		p.Mode = types.InsertOnlyMode
 	}
-	p.source = rebatch(runtime.ConnectorSource(src, spec, func(n int64) {
-		if skipped != nil && n > 0 {
-			skipped(name, n)
-		}
-	}), batchSize)
 	return pl.changelogScan(orig, s, src, p, key, added)
 }
 
 func (pl *planner) valuesNode(v *Values) *PhysNode {
 	ts := Types(v.Cols)
 	bb := types.NewBatchBuilder(ts)
-	var tuples []string
 	ectx := &expr.Ctx{Zone: pl.zone()}
 	for _, r := range v.Rows {
 		row := make([]any, len(r))
-		parts := make([]string, len(r))
 		for i, e := range r {
 			val, err := expr.EvalConst(e, ectx)
 			if err != nil {
 				pl.fail("%v", err)
 			}
 			row[i] = val
-			parts[i] = e.String()
 		}
 		if err := bb.Append(types.Insert, row); err != nil {
 			pl.fail("%v", err)
 		}
-		tuples = append(tuples, "{ "+strings.Join(parts, ", ")+" }")
 	}
 	b := bb.Build()
 	if len(ts) == 0 {
 		b.Len = len(v.Rows)
 	}
-	p := &PhysNode{Op: "Values", Attrs: []string{"tuples=[[" + strings.Join(tuples, ", ") + "]]"}, Cols: v.Cols,
-		Mode: types.InsertOnlyMode, Parallelism: 1, bounded: true, rows: float64(len(v.Rows))}
-	if len(v.Cols) > 0 {
-		p.Attrs = append(p.Attrs, "values=["+strings.Join(Names(v.Cols), ", ")+"]")
-	}
-	p.source = runtime.ValuesSource([]*types.Batch{b})
-	return p
+	return &PhysNode{Op: &PhysValues{Rows: v.Rows, Batch: b}, Cols: v.Cols, Mode: types.InsertOnlyMode, Parallelism: 1, rows: float64(len(v.Rows))}
 }
 
 // calc merges a chain of Project and Filter nodes into one Calc.
@@ -363,7 +284,6 @@ func (pl *planner) calc(n Node) *PhysNode {
 		where = andOf(cond)
 	}
 	in, projs, where = pl.pushIntoNormalize(in, projs, where)
-	names := Names(in.Cols)
 	cols := n.Columns()
 	// identity projection over the input?
 	if projs != nil && isIdentity(projs, len(in.Cols)) {
@@ -374,37 +294,9 @@ func (pl *planner) calc(n Node) *PhysNode {
 			return in
 		}
 	}
-	var attrs []string
-	if projs != nil {
-		parts := make([]string, len(projs))
-		for i, e := range projs {
-			s := named(e, names)
-			if r, ok := e.(*expr.InputRef); !ok || names[r.Index] != cols[i].Name {
-				s += " AS " + cols[i].Name
-			}
-			parts[i] = s
-		}
-		attrs = append(attrs, "select=["+strings.Join(parts, ", ")+"]")
-	} else {
-		attrs = append(attrs, "select=["+strings.Join(names, ", ")+"]")
-	}
-	if where != nil {
-		attrs = append(attrs, "where=["+named(where, names)+"]")
-	}
-	p := &PhysNode{Op: "Calc", Attrs: attrs, Inputs: []*PhysNode{in}, Cols: cols, Mode: in.Mode, Parallelism: in.Parallelism, rows: in.rows}
+	p := pl.calcNode(in, cols, projs, where, nil)
 	if where != nil {
 		p.rows = in.rows * selectivity(where)
-	}
-	p.upsertKeys = calcKeys(in.upsertKeys, projs)
-	p.where = where
-	ps := projs
-	w := where
-	p.newOp = func() runtime.Operator {
-		c, err := runtime.NewCalc(w, ps)
-		if err != nil {
-			panic(err)
-		}
-		return c
 	}
 	return p
 }
@@ -448,53 +340,18 @@ func (pl *planner) exchange(in *PhysNode, dist opspec.Partitioning, keys []int, 
 	if dist == opspec.Forward {
 		return in
 	}
-	names := Names(in.Cols)
-	var d string
-	switch dist {
-	case opspec.Hash:
-		var ks []string
-		for _, k := range keys {
-			ks = append(ks, names[k])
-		}
-		d = "hash[" + strings.Join(ks, ", ") + "]"
-	case opspec.Single:
-		d = "single"
-	case opspec.Broadcast:
-		d = "broadcast"
-	default:
-		d = strings.ToLower(dist.String())
-	}
-	return &PhysNode{Op: "Exchange", Attrs: []string{"distribution=[" + d + "]"}, Inputs: []*PhysNode{in},
-		Cols: in.Cols, Mode: in.Mode, Parallelism: par, Dist: dist, Keys: keys, rows: in.rows, upsertKeys: in.upsertKeys}
+	return &PhysNode{Op: &PhysExchange{Dist: dist, Keys: keys}, Inputs: []*PhysNode{in},
+		Cols: in.Cols, Mode: in.Mode, Parallelism: par, rows: in.rows, upsertKeys: in.upsertKeys}
 }
 
 func (pl *planner) aggregate(a *Aggregate) *PhysNode {
 	in := pl.translate(a.Input)
-	inNames := Names(in.Cols)
 	par := pl.env.parallelism()
 	dist := opspec.Hash
 	if len(a.GroupKeys) == 0 {
 		par, dist = 1, opspec.Single
 	}
 	ex := pl.exchange(in, dist, a.GroupKeys, par)
-	var keys []string
-	for _, k := range a.GroupKeys {
-		keys = append(keys, inNames[k])
-	}
-	sel := append([]string(nil), keys...)
-	for i, ag := range a.Aggs {
-		sel = append(sel, aggString(ag, inNames)+" AS "+a.Cols[len(a.GroupKeys)+i].Name)
-	}
-	op := "GroupAggregate"
-	attrs := []string{}
-	if !pl.env.Streaming {
-		op = "HashAggregate"
-		attrs = append(attrs, "isMerge=[false]")
-	}
-	if len(keys) > 0 {
-		attrs = append(attrs, "groupBy=["+strings.Join(keys, ", ")+"]")
-	}
-	attrs = append(attrs, "select=["+strings.Join(sel, ", ")+"]")
 	retractable := !in.Mode.IsInsertOnly()
 	mode := types.InsertOnlyMode
 	if pl.env.Streaming {
@@ -514,34 +371,19 @@ func (pl *planner) aggregate(a *Aggregate) *PhysNode {
 			}
 		}
 	}
-	keysCopy := append([]int(nil), a.GroupKeys...)
-	keyTypes := make([]*types.DataType, len(keysCopy))
-	for i, k := range keysCopy {
-		keyTypes[i] = in.Cols[k].Type
-	}
-	aggs := append([]opspec.AggSpec(nil), a.Aggs...)
-	outTypes := Types(a.Cols)
-	streaming := pl.env.Streaming
-	p := &PhysNode{Op: op, Attrs: attrs, Inputs: []*PhysNode{ex}, Cols: a.Cols, Mode: mode, Parallelism: par, rows: max(in.rows/10, 1)}
-	if len(keysCopy) == 0 {
+	op := &PhysGroupAggregate{Keys: append([]int(nil), a.GroupKeys...), Aggs: append([]opspec.AggSpec(nil), a.Aggs...),
+		Streaming: pl.env.Streaming, Retractable: retractable}
+	p := &PhysNode{Op: op, Inputs: []*PhysNode{ex}, Cols: a.Cols, Mode: mode, Parallelism: par, rows: max(in.rows/10, 1)}
+	if len(a.GroupKeys) == 0 {
 		p.rows = 1
 	}
-	if streaming {
+	if pl.env.Streaming {
 		// the group keys are the first output columns
-		key := make([]int, len(keysCopy))
+		key := make([]int, len(a.GroupKeys))
 		for i := range key {
 			key[i] = i
 		}
 		p.upsertKeys = [][]int{key}
-	}
-	p.newOp = func() runtime.Operator {
-		return &runtime.GroupAgg{Keys: keysCopy, KeyTypes: keyTypes, Aggs: aggs, OutTypes: outTypes,
-			Final: !streaming, Retractable: retractable, NoUpdateBefore: p.noUpdateBefore}
-	}
-	if !streaming {
-		// a DISTINCT/group-by only aggregation over insert-only input in
-		// streaming emits inserts: nothing to do in batch
-		_ = p
 	}
 	return p
 }
@@ -563,21 +405,14 @@ func (pl *planner) sort(s *Sort) *PhysNode {
 		pl.pushLimitIntoScan(s.Input, s.Offset+s.Fetch)
 	}
 	in := pl.translate(s.Input)
-	names := Names(in.Cols)
-	types_ := Types(in.Cols)
 	keys := append([]opspec.SortKey(nil), s.Keys...)
 	off, fetch := s.Offset, s.Fetch
 	if len(keys) == 0 {
 		ex := pl.exchange(in, opspec.Single, nil, 1)
-		attrs := []string{fmt.Sprintf("offset=[%d]", off)}
-		if fetch >= 0 {
-			attrs = append(attrs, fmt.Sprintf("fetch=[%d]", fetch))
-		}
-		p := &PhysNode{Op: "Limit", Attrs: attrs, Inputs: []*PhysNode{ex}, Cols: in.Cols, Mode: in.Mode, Parallelism: 1, rows: float64(max(fetch, 1))}
+		p := &PhysNode{Op: &PhysLimit{Offset: off, Fetch: fetch}, Inputs: []*PhysNode{ex}, Cols: in.Cols, Mode: in.Mode, Parallelism: 1, rows: float64(max(fetch, 1))}
 		if !in.Mode.IsInsertOnly() {
 			pl.fail("LIMIT over an updating input is not supported yet")
 		}
-		p.newOp = func() runtime.Operator { return &runtime.Limit{Offset: off, Fetch: fetch} }
 		return p
 	}
 	if pl.env.Streaming {
@@ -587,29 +422,11 @@ func (pl *planner) sort(s *Sort) *PhysNode {
 		// ORDER BY ... LIMIT n in streaming is a Top-N without partition
 		// keys (Flink's StreamPhysicalSortLimit: all kinds of changes)
 		ex := pl.exchange(in, opspec.Single, nil, 1)
-		appendOnly := in.Mode.IsInsertOnly()
-		p := &PhysNode{Op: "SortLimit", Inputs: []*PhysNode{ex}, Cols: in.Cols, Parallelism: 1,
-			Attrs: []string{"orderBy=[" + sortString(keys, names) + "]", fmt.Sprintf("offset=[%d]", off), fmt.Sprintf("fetch=[%d]", fetch),
-				"strategy=[" + rankStrategy(appendOnly) + "]"},
-			Mode: types.RetractMode, rows: float64(fetch)}
-		p.newOp = func() runtime.Operator {
-			return &runtime.Rank{Keys: keys, Types: types_, RankStart: off + 1, RankEnd: off + fetch,
-				AppendOnly: appendOnly, NoUpdateBefore: p.noUpdateBefore}
-		}
-		return p
+		return &PhysNode{Op: &PhysSortLimit{Keys: keys, Offset: off, Fetch: fetch, AppendOnly: in.Mode.IsInsertOnly()},
+			Inputs: []*PhysNode{ex}, Cols: in.Cols, Parallelism: 1, Mode: types.RetractMode, rows: float64(fetch)}
 	}
 	ex := pl.exchange(in, opspec.Single, nil, 1)
-	op := "Sort"
-	attrs := []string{"orderBy=[" + sortString(keys, names) + "]"}
-	if fetch >= 0 || off > 0 {
-		op = "SortLimit"
-		attrs = append(attrs, fmt.Sprintf("offset=[%d]", off), fmt.Sprintf("fetch=[%d]", fetch))
-	}
-	p := &PhysNode{Op: op, Attrs: attrs, Inputs: []*PhysNode{ex}, Cols: in.Cols, Mode: types.InsertOnlyMode, Parallelism: 1, rows: in.rows}
-	p.newOp = func() runtime.Operator {
-		return &runtime.Sort{Keys: keys, Types: types_, Offset: off, Fetch: fetch}
-	}
-	return p
+	return &PhysNode{Op: &PhysSort{Keys: keys, Offset: off, Fetch: fetch}, Inputs: []*PhysNode{ex}, Cols: in.Cols, Mode: types.InsertOnlyMode, Parallelism: 1, rows: in.rows}
 }
 
 // rankStrategy names Flink's RankProcessStrategy for a streaming Rank or
@@ -643,39 +460,23 @@ func (pl *planner) rank(r *Rank) *PhysNode {
 		par, dist = 1, opspec.Single
 	}
 	ex := pl.exchange(in, dist, r.PartitionKeys, par)
-	names := Names(in.Cols)
-	var pk []string
-	for _, k := range r.PartitionKeys {
-		pk = append(pk, names[k])
-	}
-	keys := append([]opspec.SortKey(nil), r.Keys...)
 	pkeys := append([]int(nil), r.PartitionKeys...)
-	ts := Types(in.Cols)
 	start, end, withNum := r.RankStart, r.RankEnd, r.WithRankNum
-	appendOnly := in.Mode.IsInsertOnly()
 	// a streaming Rank may produce every kind of change, whatever its
 	// strategy and range (Flink's FlinkChangelogModeInferenceProgram): its
 	// Top-1 and ranges with an offset update rows in place (runtime.Rank)
 	mode := types.RetractMode
-	var attrs []string
-	if pl.env.Streaming {
-		attrs = append(attrs, "strategy=["+rankStrategy(appendOnly)+"]")
-	} else {
+	if !pl.env.Streaming {
 		mode = types.InsertOnlyMode
 	}
-	attrs = append(attrs, "rankType=["+rankType+"]", fmt.Sprintf("rankRange=[rankStart=%d, rankEnd=%d]", start, end),
-		"partitionBy=["+strings.Join(pk, ", ")+"]", "orderBy=["+sortString(keys, names)+"]",
-		fmt.Sprintf("select=[%s]", strings.Join(Names(r.Cols), ", ")))
-	p := &PhysNode{Op: "Rank", Inputs: []*PhysNode{ex}, Cols: r.Cols, Parallelism: par, Attrs: attrs, Mode: mode, rows: in.rows}
+	op := &PhysRank{PartitionKeys: pkeys, Keys: append([]opspec.SortKey(nil), r.Keys...), RankType: rankType, RankStart: start, RankEnd: end,
+		WithRankNum: withNum, AppendOnly: in.Mode.IsInsertOnly(), Streaming: pl.env.Streaming}
+	p := &PhysNode{Op: op, Inputs: []*PhysNode{ex}, Cols: r.Cols, Parallelism: par, Mode: mode, rows: in.rows}
 	switch {
 	case withNum:
 		p.upsertKeys = [][]int{append(append([]int(nil), pkeys...), len(in.Cols))}
 	case start == 1 && end == 1:
 		p.upsertKeys = [][]int{pkeys}
-	}
-	p.newOp = func() runtime.Operator {
-		return &runtime.Rank{PartitionKeys: pkeys, Keys: keys, Types: ts, RankStart: start, RankEnd: end, WithRankNum: withNum,
-			RankType: rankType, AppendOnly: appendOnly, NoUpdateBefore: p.noUpdateBefore}
 	}
 	return p
 }
@@ -694,24 +495,14 @@ func (pl *planner) setOp(s *SetOp) *PhysNode {
 		rows += p.rows
 		ins = append(ins, pl.exchange(p, opspec.Rebalance, nil, par))
 	}
-	n := len(ins)
-	p := &PhysNode{Op: "Union", Attrs: []string{"all=[true]", "union=[" + strings.Join(Names(s.Cols), ", ") + "]"},
-		Inputs: ins, Cols: s.Cols, Mode: mode, Parallelism: par, rows: rows}
-	p.newOp = func() runtime.Operator { return runtime.NewUnion(n) }
-	return p
+	return &PhysNode{Op: &PhysUnion{}, Inputs: ins, Cols: s.Cols, Mode: mode, Parallelism: par, rows: rows}
 }
 
 func (pl *planner) sink(s *Sink) *PhysNode {
 	in := pl.translate(s.Input)
-	names := Names(in.Cols)
 	if s.Collect {
-		c := pl.env.Collector
-		p := &PhysNode{Op: "Sink", Attrs: []string{"table=[*anonymous_collect$1*]", "fields=[" + strings.Join(names, ", ") + "]"},
+		return &PhysNode{Op: &PhysSink{Table: "*anonymous_collect$1*", Collect: true},
 			Inputs: []*PhysNode{pl.exchange(in, opspec.Single, nil, 1)}, Cols: in.Cols, Mode: in.Mode, Parallelism: 1, rows: in.rows}
-		if c != nil {
-			p.newOp = c.NewSink
-		}
-		return p
 	}
 	stdout := pl.env.Stdout
 	if stdout == nil {
@@ -763,36 +554,19 @@ func (pl *planner) sink(s *Sink) *PhysNode {
 		spec.Names = append(spec.Names, c.Name)
 		spec.Types = append(spec.Types, c.Type)
 	}
-	table := s.ID.String()
 	dropNulls := strings.EqualFold(pl.env.Config.GetString(config.SinkNotNullEnforcer.Key, "ERROR"), "DROP")
-	par := in.Parallelism
-	p := &PhysNode{Op: "Sink", Attrs: []string{"table=[" + s.ID.Summary() + "]", "fields=[" + strings.Join(names, ", ") + "]"},
-		Inputs: []*PhysNode{in}, Cols: in.Cols, Mode: in.Mode, Parallelism: par, rows: in.rows}
+	op := &PhysSink{Table: s.ID.Summary(), ID: s.ID.String(), Sink: sk, Spec: spec, DropNulls: dropNulls}
+	p := &PhysNode{Op: op, Inputs: []*PhysNode{in}, Cols: in.Cols, Mode: in.Mode, Parallelism: in.Parallelism, rows: in.rows}
 	if materialize {
-		p.Attrs = append(p.Attrs, "upsertMaterialize=[true]")
+		op.Materialize, op.Key = true, pk
 		p.Mode = withoutUpdateBefore(in.Mode)
-		p.Parallelism = in.Parallelism
-		keyTypes := make([]*types.DataType, len(pk))
-		for i, k := range pk {
-			keyTypes[i] = in.Cols[k].Type
-		}
-		colTypes := Types(in.Cols)
-		p.newOp = func() runtime.Operator {
-			return &runtime.MaterializingSink{
-				Materializer: &runtime.SinkUpsertMaterializer{Keys: pk, KeyTypes: keyTypes, Types: colTypes},
-				Sink:         &runtime.ConnectorSink{Sink: sk, Spec: spec, Table: table, DropNulls: dropNulls}}
-		}
-		return p
-	}
-	p.newOp = func() runtime.Operator {
-		return &runtime.ConnectorSink{Sink: sk, Spec: spec, Table: table, DropNulls: dropNulls}
 	}
 	return p
 }
 
 func isBounded(p *PhysNode) bool {
-	if p.source != nil {
-		return p.bounded
+	if p.IsSource() {
+		return p.Bounded()
 	}
 	for _, in := range p.Inputs {
 		if !isBounded(in) {
@@ -804,21 +578,20 @@ func isBounded(p *PhysNode) bool {
 
 func describeTop(p *PhysNode) string {
 	// the node that first produced updates
-	for len(p.Inputs) == 1 && (p.Op == "Exchange" || p.Op == "Calc") && !p.Inputs[0].Mode.IsInsertOnly() {
+	for len(p.Inputs) == 1 && (isOp[*PhysExchange](p) || isOp[*PhysCalc](p)) && !p.Inputs[0].Mode.IsInsertOnly() {
 		p = p.Inputs[0]
 	}
-	attrs := p.Attrs
-	if p.Op == "Rank" || p.Op == "SortLimit" {
+	attrs := p.Attrs()
+	switch p.Op.(type) {
+	case *PhysRank, *PhysSortLimit:
 		// Flink reports changelog errors before it picks a rank strategy
-		attrs = make([]string, len(p.Attrs))
-		for i, a := range p.Attrs {
-			if strings.HasPrefix(a, "strategy=[") {
-				a = "strategy=[UndefinedStrategy]"
+		for i, a := range attrs {
+			if a.Name == "strategy" {
+				attrs[i].Value = "UndefinedStrategy"
 			}
-			attrs[i] = a
 		}
 	}
-	return p.Op + "(" + strings.Join(attrs, ", ") + ")"
+	return describeAttrs(p.Name(), attrs)
 }
 
 // noRetractError is Flink's planning error for a user-defined aggregate

@@ -2,11 +2,9 @@ package plan
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -173,24 +171,17 @@ func (pl *planner) join(j *Join) *PhysNode {
 	for i, c := range j.Cols {
 		outCols[i] = Column{Name: allNames[i], Type: c.Type}
 	}
-	where := "true"
-	if j.Cond != nil {
-		where = named(j.Cond, allNames)
-	}
 	spec := opspec.JoinSpec{Kind: j.Kind, LeftKeys: lk, RightKeys: rk, LeftTypes: Types(left.Cols), RightTypes: Types(right.Cols), NullSafe: nullSafe}
 	if len(residual) > 0 {
 		spec.Residual = andOf(residual)
 	}
-	attrs := []string{"joinType=[" + j.Kind.String() + "]", "where=[" + where + "]", "select=[" + strings.Join(Names(outCols), ", ") + "]"}
 	p := &PhysNode{Inputs: []*PhysNode{le, re}, Cols: outCols, Parallelism: par, rows: max(left.rows, right.rows)}
 	if pl.env.Streaming {
-		if ip := pl.intervalJoin(p, spec, left, right, residual, allNames); ip != nil {
+		if ip := pl.intervalJoin(p, spec, left, right, residual); ip != nil {
 			return ip
 		}
-		p.Op = "Join"
-		attrs = append(attrs, "leftInputSpec=["+joinInputSpec(left, lk)+"]", "rightInputSpec=["+joinInputSpec(right, rk)+"]")
+		p.Op = &PhysJoin{Spec: spec, Cond: j.Cond, Streaming: true, LeftInputSpec: joinInputSpec(left, lk), RightInputSpec: joinInputSpec(right, rk)}
 		p.upsertKeys = joinUpsertKeys(j.Kind, nl, left, right, lk, rk)
-		p.join = &spec
 		// inner and semi joins forward their inputs' kinds; the others may
 		// produce any change (FlinkChangelogModeInferenceProgram)
 		p.Mode = types.InsertOnlyMode
@@ -198,16 +189,9 @@ func (pl *planner) join(j *Join) *PhysNode {
 		if !forward || !left.Mode.IsInsertOnly() || !right.Mode.IsInsertOnly() {
 			p.Mode = types.RetractMode
 		}
-		p.newOp = func() runtime.Operator { return &runtime.StreamingJoin{Spec: spec} }
-	} else {
-		p.Op = "HashJoin"
-		if len(lk) == 0 {
-			p.Op = "NestedLoopJoin"
-		}
-		attrs = append(attrs, "build=[right]")
-		p.Mode = types.InsertOnlyMode
-		p.newOp = func() runtime.Operator { return &runtime.HashJoin{Spec: spec} }
+		return p
 	}
-	p.Attrs = attrs
+	p.Op = &PhysJoin{Spec: spec, Cond: j.Cond}
+	p.Mode = types.InsertOnlyMode
 	return p
 }

@@ -2,10 +2,8 @@ package plan
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/riffle-sql/riffle/engine/opspec"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -53,44 +51,18 @@ func changesOf(m types.ChangelogMode) string {
 func (pl *planner) windowTVF(w *WindowTVF) *PhysNode {
 	in := pl.translate(w.Input)
 	pl.requireInsertOnly("StreamPhysicalWindowTableFunction", in)
-	names := Names(in.Cols)
-	spec := w.Window
-	tc := w.TimeCol
-	attrs := []string{"window=[" + windowString(spec, names[tc], false, "", "") + "]"}
-	timeType := w.Cols[len(w.Cols)-1].Type
-	if spec.Kind == opspec.SessionWindow {
+	op := &PhysWindowTableFunction{Window: w.Window, TimeCol: w.TimeCol}
+	if w.Window.Kind == opspec.SessionWindow {
 		par := pl.env.parallelism()
 		dist := opspec.Hash
 		if len(w.PartitionKeys) == 0 {
 			par, dist = 1, opspec.Single
 		}
 		ex := pl.exchange(in, dist, w.PartitionKeys, par)
-		if len(w.PartitionKeys) > 0 {
-			var pk []string
-			for _, k := range w.PartitionKeys {
-				pk = append(pk, names[k])
-			}
-			attrs = append([]string{"partitionBy=[" + strings.Join(pk, ", ") + "]"}, attrs...)
-		}
-		keys := append([]int(nil), w.PartitionKeys...)
-		keyTypes := make([]*types.DataType, len(keys))
-		for i, k := range keys {
-			keyTypes[i] = in.Cols[k].Type
-		}
-		inTypes := Types(in.Cols)
-		outTypes := Types(w.Cols)
-		p := &PhysNode{Op: "WindowTableFunction", Attrs: attrs, Inputs: []*PhysNode{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: in.rows}
-		p.newOp = func() runtime.Operator {
-			return &runtime.SessionWindows{Keys: keys, KeyTypes: keyTypes, Window: spec, TimeCol: tc, Rows: true, InTypes: inTypes,
-				OutTypes: outTypes, Props: []opspec.WindowProp{opspec.PropStart, opspec.PropEnd, opspec.PropTime}}
-		}
-		return p
+		op.PartitionKeys = append([]int(nil), w.PartitionKeys...)
+		return &PhysNode{Op: op, Inputs: []*PhysNode{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: in.rows}
 	}
-	p := &PhysNode{Op: "WindowTableFunction", Attrs: attrs, Inputs: []*PhysNode{in}, Cols: w.Cols, Mode: in.Mode, Parallelism: in.Parallelism, rows: in.rows}
-	p.newOp = func() runtime.Operator {
-		return &runtime.WindowTableFunction{Window: spec, TimeCol: tc, TimeType: timeType}
-	}
-	return p
+	return &PhysNode{Op: op, Inputs: []*PhysNode{in}, Cols: w.Cols, Mode: in.Mode, Parallelism: in.Parallelism, rows: in.rows}
 }
 
 func (pl *planner) windowAggregate(w *WindowAggregate) *PhysNode {
@@ -101,74 +73,19 @@ func (pl *planner) windowAggregate(w *WindowAggregate) *PhysNode {
 	}
 	in := pl.translate(w.Input)
 	pl.requireInsertOnly("StreamPhysicalWindowAggregate", in)
-	names := Names(in.Cols)
 	par := pl.env.parallelism()
 	dist := opspec.Hash
 	if len(w.GroupKeys) == 0 {
 		par, dist = 1, opspec.Single
 	}
 	ex := pl.exchange(in, dist, w.GroupKeys, par)
-	var keys []string
-	for _, k := range w.GroupKeys {
-		keys = append(keys, names[k])
-	}
-	sel := append([]string(nil), keys...)
-	for i, ag := range w.Aggs {
-		sel = append(sel, aggString(ag, names)+" AS "+w.Cols[len(w.GroupKeys)+i].Name)
-	}
-	base := len(w.GroupKeys) + len(w.Aggs)
-	for i, p := range w.Props {
-		sel = append(sel, propName(p)+" AS "+w.Cols[base+i].Name)
-	}
-	var attrs []string
-	if len(keys) > 0 {
-		attrs = append(attrs, "groupBy=["+strings.Join(keys, ", ")+"]")
-	}
-	timeName, startName, endName := "", "", ""
-	if w.Attached {
-		startName, endName = names[w.StartCol], names[w.EndCol]
-	} else {
-		timeName = names[w.TimeCol]
-	}
-	attrs = append(attrs, "window=["+windowString(w.Window, timeName, w.Attached, startName, endName)+"]", "select=["+strings.Join(sel, ", ")+"]")
-	keysCopy := append([]int(nil), w.GroupKeys...)
-	keyTypes := make([]*types.DataType, len(keysCopy))
-	for i, k := range keysCopy {
-		keyTypes[i] = in.Cols[k].Type
-	}
-	aggs := append([]opspec.AggSpec(nil), w.Aggs...)
-	outTypes := Types(w.Cols)
-	props := append([]opspec.WindowProp(nil), w.Props...)
-	spec := w.Window
-	tc, attached, sc, ec := w.TimeCol, w.Attached, w.StartCol, w.EndCol
-	p := &PhysNode{Op: "WindowAggregate", Attrs: attrs, Inputs: []*PhysNode{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode,
-		Parallelism: par, rows: max(in.rows/10, 1)}
-	if spec.Kind == opspec.SessionWindow && !attached {
-		p.newOp = func() runtime.Operator {
-			return &runtime.SessionWindows{Keys: keysCopy, KeyTypes: keyTypes, Aggs: aggs, OutTypes: outTypes, Window: spec, TimeCol: tc, Props: props}
-		}
-		return p
-	}
-	p.newOp = func() runtime.Operator {
-		return &runtime.WindowAgg{Keys: keysCopy, KeyTypes: keyTypes, Aggs: aggs, OutTypes: outTypes, Window: spec, TimeCol: tc,
-			Attached: attached, StartCol: sc, EndCol: ec, Props: props}
-	}
-	return p
-}
-
-// describeNode renders a physical node as EXPLAIN prints it (a node
-// without attributes, DropUpdateBefore, by its name alone).
-func describeNode(p *PhysNode) string {
-	if len(p.Attrs) == 0 {
-		return p.Op
-	}
-	return fmt.Sprintf("%s(%s)", p.Op, strings.Join(p.Attrs, ", "))
+	op := &PhysWindowAggregate{Keys: append([]int(nil), w.GroupKeys...), Aggs: append([]opspec.AggSpec(nil), w.Aggs...), Window: w.Window,
+		TimeCol: w.TimeCol, Attached: w.Attached, StartCol: w.StartCol, EndCol: w.EndCol, Props: append([]opspec.WindowProp(nil), w.Props...)}
+	return &PhysNode{Op: op, Inputs: []*PhysNode{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: max(in.rows/10, 1)}
 }
 
 func (pl *planner) over(o *Over) *PhysNode {
 	in := pl.translate(o.Input)
-	names := Names(in.Cols)
-	inTypes := Types(in.Cols)
 	groups := append([]opspec.OverGroup(nil), o.Groups...)
 	g0 := groups[0]
 	par := pl.env.parallelism()
@@ -182,31 +99,9 @@ func (pl *planner) over(o *Over) *PhysNode {
 		}
 	}
 	ex := pl.exchange(in, dist, g0.PartitionKeys, par)
-	var pk []string
-	for _, k := range g0.PartitionKeys {
-		pk = append(pk, names[k])
-	}
-	outNames := Names(o.Cols)
-	var attrs []string
-	if len(pk) > 0 {
-		attrs = append(attrs, "partitionBy=["+strings.Join(pk, ", ")+"]")
-	}
-	attrs = append(attrs, "orderBy=["+sortString(g0.Order, names)+"]")
-	k := len(in.Cols)
-	sel := append([]string(nil), names...)
-	for gi, g := range groups {
-		var calls []string
-		for _, c := range g.Calls {
-			calls = append(calls, c.String(names)+" AS "+outNames[k])
-			sel = append(sel, outNames[k])
-			k++
-		}
-		attrs = append(attrs, fmt.Sprintf("window#%d=[%s %s]", gi, strings.Join(calls, ", "), g.Frame))
-	}
-	attrs = append(attrs, "select=["+strings.Join(sel, ", ")+"]")
-	p := &PhysNode{Op: "OverAggregate", Attrs: attrs, Inputs: []*PhysNode{ex}, Cols: o.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: in.rows}
+	op := &PhysOverAggregate{Groups: groups, Streaming: pl.env.Streaming}
+	p := &PhysNode{Op: op, Inputs: []*PhysNode{ex}, Cols: o.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: in.rows}
 	if !pl.env.Streaming {
-		p.newOp = func() runtime.Operator { return &runtime.OverAggregate{Groups: groups, InTypes: inTypes} }
 		return p
 	}
 	pl.requireInsertOnly("StreamPhysicalOverAggregate", in)
@@ -239,16 +134,7 @@ func (pl *planner) over(o *Over) *PhysNode {
 	if fr.Upper.Kind != opspec.CurrentRow || (fr.Lower.Kind != opspec.UnboundedPreceding && fr.Lower.Kind != opspec.Preceding) {
 		pl.fail("OVER RANGE FOLLOWING windows are not supported yet.")
 	}
-	keys := append([]int(nil), g0.PartitionKeys...)
-	keyTypes := make([]*types.DataType, len(keys))
-	for i, kc := range keys {
-		keyTypes[i] = in.Cols[kc].Type
-	}
-	rowtime := tt.IsRowtime()
-	p.newOp = func() runtime.Operator {
-		return &runtime.StreamOver{PartitionKeys: keys, KeyTypes: keyTypes, InTypes: inTypes, TimeCol: ok.Col, Rowtime: rowtime,
-			Frame: fr, Calls: g0.Calls}
-	}
+	op.Rowtime = tt.IsRowtime()
 	return p
 }
 
@@ -265,26 +151,14 @@ func (pl *planner) deduplicate(r *Rank, in *PhysNode) *PhysNode {
 		return nil
 	}
 	pl.requireInsertOnly("StreamPhysicalDeduplicate", in)
-	names := Names(in.Cols)
 	par := pl.env.parallelism()
 	dist := opspec.Hash
 	if len(r.PartitionKeys) == 0 {
 		par, dist = 1, opspec.Single
 	}
 	ex := pl.exchange(in, dist, r.PartitionKeys, par)
-	var pk []string
-	for _, k := range r.PartitionKeys {
-		pk = append(pk, names[k])
-	}
 	keepLast := ok.Desc
 	rowtime := tt.IsRowtime()
-	keep, order := "FirstRow", "PROCTIME"
-	if keepLast {
-		keep = "LastRow"
-	}
-	if rowtime {
-		order = "ROWTIME"
-	}
 	mode := types.ChangelogModeOf(types.Insert, types.UpdateBefore, types.UpdateAfter)
 	if !keepLast && !rowtime {
 		mode = types.InsertOnlyMode
@@ -293,19 +167,9 @@ func (pl *planner) deduplicate(r *Rank, in *PhysNode) *PhysNode {
 		mode = types.InsertOnlyMode
 	}
 	keys := append([]int(nil), r.PartitionKeys...)
-	keyTypes := make([]*types.DataType, len(keys))
-	for i, k := range keys {
-		keyTypes[i] = in.Cols[k].Type
-	}
-	ts := Types(in.Cols)
-	tc := ok.Col
-	p := &PhysNode{Op: "Deduplicate", Inputs: []*PhysNode{ex}, Cols: r.Cols, Parallelism: par, Mode: mode, rows: in.rows,
-		Attrs: []string{"keep=[" + keep + "]", "key=[" + strings.Join(pk, ", ") + "]", "order=[" + order + "]"}}
+	p := &PhysNode{Op: &PhysDeduplicate{Keys: keys, KeepLast: keepLast, Rowtime: rowtime, TimeCol: ok.Col}, Inputs: []*PhysNode{ex},
+		Cols: r.Cols, Parallelism: par, Mode: mode, rows: in.rows}
 	p.upsertKeys = [][]int{keys}
-	p.newOp = func() runtime.Operator {
-		return &runtime.Deduplicate{Keys: keys, KeyTypes: keyTypes, Types: ts, KeepLast: keepLast, Rowtime: rowtime, TimeCol: tc,
-			NoUpdateBefore: p.noUpdateBefore}
-	}
 	return p
 }
 
@@ -322,14 +186,5 @@ func (pl *planner) temporalSort(in *PhysNode, keys []opspec.SortKey, offset int6
 		pl.fail("TemporalSort doesn't support consuming %s which is produced by node %s", changesOf(in.Mode), describeTop(in))
 	}
 	ex := pl.exchange(in, opspec.Single, nil, 1)
-	names := Names(in.Cols)
-	p := &PhysNode{Op: "TemporalSort", Inputs: []*PhysNode{ex}, Cols: in.Cols, Parallelism: 1,
-		Attrs: []string{"orderBy=[" + sortString(keys, names) + "]"}, Mode: types.InsertOnlyMode, rows: in.rows}
-	colTypes := Types(in.Cols)
-	secondary := append([]opspec.SortKey(nil), keys[1:]...)
-	timeCol, proctime := first.Col, t.IsProctime()
-	p.newOp = func() runtime.Operator {
-		return &runtime.TemporalSort{TimeCol: timeCol, Keys: secondary, Types: colTypes, Proctime: proctime}
-	}
-	return p
+	return &PhysNode{Op: &PhysTemporalSort{Keys: keys}, Inputs: []*PhysNode{ex}, Cols: in.Cols, Parallelism: 1, Mode: types.InsertOnlyMode, rows: in.rows}
 }

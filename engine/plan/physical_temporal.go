@@ -1,14 +1,11 @@
 package plan
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -127,14 +124,8 @@ func (t *TemporalJoin) physical(pl *planner) *PhysNode {
 	le := pl.exchange(left, opspec.Hash, keyCols, par)
 	re := pl.exchange(right, opspec.Hash, rk, par)
 	spec := opspec.JoinSpec{Kind: t.Kind, LeftKeys: keyCols, RightKeys: rk, LeftTypes: Types(left.Cols), RightTypes: Types(right.Cols), Residual: res}
-	lt := t.TimeCol
-	p := &PhysNode{Op: "TemporalJoin", Inputs: []*PhysNode{le, re}, Cols: t.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: left.rows,
-		Attrs: []string{"joinType=[" + t.Kind.String() + "]", "where=[" + named(t.Cond, names) + "]",
-			"select=[" + strings.Join(Names(t.Cols), ", ") + "]"}}
-	p.newOp = func() runtime.Operator {
-		return &runtime.TemporalJoin{Spec: spec, LeftTime: lt, RightTime: rt, NumLeft: nl}
-	}
-	return p
+	op := &PhysTemporalJoin{Spec: spec, LeftTime: t.TimeCol, RightTime: rt, NumLeft: nl, Cond: t.Cond, CondNames: names}
+	return &PhysNode{Op: op, Inputs: []*PhysNode{le, re}, Cols: t.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: left.rows}
 }
 
 // lookupJoin plans a processing-time temporal join as a lookup join: the
@@ -148,36 +139,8 @@ func (pl *planner) lookupJoin(t *TemporalJoin, left *PhysNode, keyCols, rk []int
 	if !isBounded(right) {
 		pl.fail("Processing-time temporal join is only supported against a bounded (lookup) table; %s is unbounded.", t.RightID.Summary())
 	}
-	nl := len(t.Left.Columns())
-	name := t.RightID.Summary()
-	load := func(ctx context.Context, cfg runtime.JobConfig, ev *expr.Ctx) ([]*types.Batch, error) {
-		coll := runtime.NewCollector(16)
-		sink := &PhysNode{Op: "Sink", Attrs: []string{"table=[lookup " + name + "]"}, Inputs: []*PhysNode{pl.exchange(right, opspec.Single, nil, 1)},
-			Cols: right.Cols, Parallelism: 1}
-		sink.newOp = coll.NewSink
-		g, _ := BuildGraph(sink)
-		job, err := runtime.Submit(ctx, "lookup "+name, g, cfg, ev, true)
-		if err != nil {
-			return nil, err
-		}
-		coll.Attach(job)
-		var out []*types.Batch
-		for {
-			b, err := coll.Next(ctx)
-			if err == io.EOF {
-				return out, nil
-			}
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, b)
-		}
-	}
-	kind := t.Kind
-	p := &PhysNode{Op: "LookupJoin", Inputs: []*PhysNode{left}, Cols: t.Cols, Mode: left.Mode, Parallelism: left.Parallelism, rows: left.rows,
-		Attrs: lookupJoinAttrs(t, lookup, names)}
-	p.newOp = func() runtime.Operator {
-		return &runtime.LookupJoin{Kind: kind, NumLeft: nl, KeyCols: keyCols, RightKeys: rk, RightTypes: rightTypes, Residual: res, Load: load}
-	}
-	return p
+	op := &PhysLookupJoin{Kind: t.Kind, NumLeft: len(t.Left.Columns()), KeyCols: keyCols, RightKeys: rk, RightTypes: rightTypes, Residual: res,
+		Right: right}
+	lookupJoinExplain(op, t, lookup, names)
+	return &PhysNode{Op: op, Inputs: []*PhysNode{left}, Cols: t.Cols, Mode: left.Mode, Parallelism: left.Parallelism, rows: left.rows}
 }

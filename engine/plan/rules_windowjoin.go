@@ -2,11 +2,9 @@ package plan
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -139,19 +137,6 @@ func (w *WindowJoin) physical(pl *planner) *PhysNode {
 	if len(residual) > 0 {
 		spec.Residual = andOf(residual)
 	}
-	names := append(Names(left.Cols), Names(right.Cols)...)
-	where := "true"
-	if w.Cond != nil {
-		where = named(w.Cond, names)
-	}
-	ln, rn := Names(left.Cols), Names(right.Cols)
-	attrs := []string{
-		fmt.Sprintf("leftWindow=[%s]", windowString(w.Window, "", true, ln[w.LeftStart], ln[w.LeftEnd])),
-		fmt.Sprintf("rightWindow=[%s]", windowString(w.Window, "", true, rn[w.RightStart], rn[w.RightEnd])),
-		"joinType=[" + w.Kind.String() + "]", "where=[" + where + "]", "select=[" + strings.Join(Names(w.Cols), ", ") + "]"}
-	le2, re2 := w.LeftEnd, w.RightEnd
-	p := &PhysNode{Op: "WindowJoin", Attrs: attrs, Inputs: []*PhysNode{le, re}, Cols: w.Cols, Mode: types.InsertOnlyMode,
-		Parallelism: par, rows: max(left.rows, right.rows)}
-	p.newOp = func() runtime.Operator { return &runtime.WindowJoin{Spec: spec, LeftEnd: le2, RightEnd: re2} }
-	return p
+	op := &PhysWindowJoin{Spec: spec, Window: w.Window, LeftStart: w.LeftStart, LeftEnd: w.LeftEnd, RightStart: w.RightStart, RightEnd: w.RightEnd, Cond: w.Cond}
+	return &PhysNode{Op: op, Inputs: []*PhysNode{le, re}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: max(left.rows, right.rows)}
 }

@@ -1,14 +1,11 @@
 package plan
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/catalog"
-	"github.com/riffle-sql/riffle/engine/runtime"
-	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // Riffle extensions understood for every source table, whatever its
@@ -39,26 +36,6 @@ func parseReplaySpeed(v string) (float64, error) {
 		return 0, fmt.Errorf("invalid value '%s' for option '%s': expected a positive number or 'max'", v, OptReplaySpeed)
 	}
 	return f, nil
-}
-
-// rebatch wraps a source so that it emits batches of at most n rows.
-func rebatch(src runtime.SourceFunc, n int) runtime.SourceFunc {
-	if n <= 0 {
-		return src
-	}
-	return func(ctx context.Context, inst, par int, emit func(*types.Batch) error) error {
-		return src(ctx, inst, par, func(b *types.Batch) error {
-			if b.Len <= n {
-				return emit(b)
-			}
-			for from := 0; from < b.Len; from += n {
-				if err := emit(b.Slice(from, min(from+n, b.Len))); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	}
 }
 
 // replaySpeed reads 'source.replay-speed' from a table's options and its

@@ -94,17 +94,26 @@ func dropUpdateBefore(p *PhysNode) bool {
 		return true
 	}
 	ok := false
-	switch p.Op {
-	case "Exchange", "WatermarkAssigner":
+	switch op := p.Op.(type) {
+	case *PhysExchange, *PhysWatermarkAssigner:
 		ok = dropUpdateBefore(p.Inputs[0])
-	case "Calc":
-		ok = (!hasWhere(p) || whereOnUpsertKey(p)) && dropUpdateBefore(p.Inputs[0])
-	case "GroupAggregate", "Deduplicate", "Rank", "SortLimit":
-		p.noUpdateBefore = true
+	case *PhysCalc:
+		ok = (op.Where == nil || whereOnUpsertKey(p)) && dropUpdateBefore(p.Inputs[0])
+	case *PhysGroupAggregate:
+		op.NoUpdateBefore = true
+		ok = op.Streaming
+	case *PhysDeduplicate:
+		op.NoUpdateBefore = true
 		ok = true
-	case "ChangelogNormalize", "TableSourceScan":
+	case *PhysRank:
+		op.NoUpdateBefore = true
+		ok = true
+	case *PhysSortLimit:
+		op.NoUpdateBefore = true
+		ok = true
+	case *PhysChangelogNormalize, *PhysTableSourceScan:
 		ok = dropNormalizedUpdateBefore(p)
-	case "Join":
+	case *PhysJoin:
 		ok = dropJoinUpdateBefore(p)
 	}
 	if ok {
@@ -119,28 +128,20 @@ func dropUpdateBefore(p *PhysNode) bool {
 // isNonUpsertKeyCondition).
 func whereOnUpsertKey(p *PhysNode) bool {
 	in := p.Inputs[0]
-	if p.where == nil || len(in.upsertKeys) == 0 {
+	c, isCalc := p.Op.(*PhysCalc)
+	if !isCalc || c.Where == nil || len(in.upsertKeys) == 0 {
 		return false
 	}
 	key := map[int]bool{}
 	for _, c := range in.upsertKeys[0] {
 		key[c] = true
 	}
-	for _, r := range expr.InputRefs(p.where) {
+	for _, r := range expr.InputRefs(c.Where) {
 		if !key[r] {
 			return false
 		}
 	}
 	return true
-}
-
-func hasWhere(p *PhysNode) bool {
-	for _, a := range p.Attrs {
-		if strings.HasPrefix(a, "where=[") {
-			return true
-		}
-	}
-	return false
 }
 
 // keyedOn reports whether one of p's upsert keys is exactly the column set

@@ -2,11 +2,9 @@ package plan
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -104,42 +102,17 @@ func windowRank(over *Over, g opspec.OverGroup, call opspec.OverCall, start, end
 func (w *WindowRank) physical(pl *planner) *PhysNode {
 	in := pl.translate(w.Input)
 	pl.requireInsertOnly("StreamPhysicalWindowRank", in)
-	names := Names(in.Cols)
 	par := pl.env.parallelism()
 	dist := opspec.Hash
 	if len(w.PartitionKeys) == 0 {
 		par, dist = 1, opspec.Single
 	}
 	ex := pl.exchange(in, dist, w.PartitionKeys, par)
-	var pk []string
-	for _, k := range w.PartitionKeys {
-		pk = append(pk, names[k])
-	}
-	win := "window=[" + windowString(w.Window, "", true, names[w.StartCol], names[w.EndCol]) + "]"
-	keys := append([]opspec.SortKey(nil), w.Keys...)
-	pkeys := append([]int(nil), w.PartitionKeys...)
-	ts := Types(in.Cols)
 	rt := w.RankType
 	if rt == "" {
 		rt = "ROW_NUMBER"
 	}
-	p := &PhysNode{Inputs: []*PhysNode{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: in.rows}
-	dedup := rt == "ROW_NUMBER" && w.RankStart == 1 && w.RankEnd == 1 && !w.WithRankNum && len(keys) == 1 && keys[0].Col == w.TimeCol
-	if dedup {
-		keep := "FirstRow"
-		if keys[0].Desc {
-			keep = "LastRow"
-		}
-		p.Op = "WindowDeduplicate"
-		p.Attrs = []string{win, "keep=[" + keep + "]", "partitionKeys=[" + strings.Join(pk, ", ") + "]", "orderKey=[" + names[keys[0].Col] + "]", "order=[ROWTIME]"}
-	} else {
-		p.Op = "WindowRank"
-		p.Attrs = []string{win, "rankType=[" + rt + "]", fmt.Sprintf("rankRange=[rankStart=%d, rankEnd=%d]", w.RankStart, w.RankEnd),
-			"partitionBy=[" + strings.Join(pk, ", ") + "]", "orderBy=[" + sortString(keys, names) + "]", "select=[" + strings.Join(Names(w.Cols), ", ") + "]"}
-	}
-	endCol, start, end, withNum := w.EndCol, w.RankStart, w.RankEnd, w.WithRankNum
-	p.newOp = func() runtime.Operator {
-		return &runtime.WindowRank{PartitionKeys: pkeys, Keys: keys, Types: ts, EndCol: endCol, RankType: rt, RankStart: start, RankEnd: end, WithRankNum: withNum}
-	}
-	return p
+	op := &PhysWindowRank{PartitionKeys: append([]int(nil), w.PartitionKeys...), Keys: append([]opspec.SortKey(nil), w.Keys...), Window: w.Window,
+		StartCol: w.StartCol, EndCol: w.EndCol, TimeCol: w.TimeCol, RankType: rt, RankStart: w.RankStart, RankEnd: w.RankEnd, WithRankNum: w.WithRankNum}
+	return &PhysNode{Op: op, Inputs: []*PhysNode{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: in.rows}
 }

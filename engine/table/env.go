@@ -25,6 +25,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/jobgraph"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/runtime"
 )
@@ -273,24 +274,28 @@ func (t *TableEnvironment) jobConfig() runtime.JobConfig {
 	return c
 }
 
-func (t *TableEnvironment) planEnv(collector *runtime.Collector) *plan.Env {
+func (t *TableEnvironment) planEnv() *plan.Env {
 	t.mu.Lock()
 	stdout, checkPath := t.stdout, t.checkPath
 	t.mu.Unlock()
-	return &plan.Env{Config: t.config.conf, Streaming: t.IsStreaming(), Stdout: stdout, Collector: collector, Skipped: t.noteSkipped,
+	return &plan.Env{Config: t.config.conf, Streaming: t.IsStreaming(), Stdout: stdout, Skipped: t.noteSkipped,
 		CheckPath: checkPath}
 }
 
-// submit builds and starts a job for a physical plan.
-func (t *TableEnvironment) submit(ctx context.Context, name, statement string, root *plan.PhysNode) (*JobClient, error) {
-	g, nodes := plan.BuildGraph(root)
+// submit builds and starts a job for a physical plan whose collect sink,
+// if any, feeds coll.
+func (t *TableEnvironment) submit(ctx context.Context, name, statement string, root *plan.PhysNode, coll *runtime.Collector) (*JobClient, error) {
+	g, nodes, err := jobgraph.Build(coll, root)
+	if err != nil {
+		return nil, err
+	}
 	if name == "" {
 		name = t.config.conf.GetString(config.PipelineName.Key, "")
 	}
 	if name == "" {
 		name = "collect"
-		if root.Op == "Sink" && !strings.Contains(strings.Join(root.Attrs, ","), "anonymous_collect") {
-			name = "insert-into_" + strings.TrimSuffix(strings.TrimPrefix(root.Attrs[0], "table=["), "]")
+		if s, ok := root.Op.(*plan.PhysSink); ok && !s.Collect {
+			name = "insert-into_" + s.Table
 		}
 	}
 	job, err := t.startJob(ctx, name, g)

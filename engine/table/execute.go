@@ -11,6 +11,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/jobgraph"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/sql"
@@ -326,11 +327,11 @@ func (t *TableEnvironment) runQuery(ctx context.Context, n plan.Node, statement 
 	cols := n.Columns()
 	root := plan.Optimize(&plan.Sink{Input: n, Collect: true})
 	coll := runtime.NewBoundedCollector(64, t.resultBufferBytes())
-	phys, err := plan.Physical(root, t.planEnv(coll))
+	phys, err := plan.Physical(root, t.planEnv())
 	if err != nil {
 		return nil, err
 	}
-	jc, err := t.submit(ctx, "", statement, phys)
+	jc, err := t.submit(ctx, "", statement, phys, coll)
 	if err != nil {
 		return nil, err
 	}
@@ -509,14 +510,17 @@ func (t *TableEnvironment) runInserts(ctx context.Context, sinks []plan.Node, st
 	var names []string
 	for _, s := range sinks {
 		opt := plan.Optimize(s)
-		p, err := plan.Physical(opt, t.planEnv(nil))
+		p, err := plan.Physical(opt, t.planEnv())
 		if err != nil {
 			return nil, err
 		}
 		roots = append(roots, p)
 		names = append(names, s.(*plan.Sink).ID.Summary())
 	}
-	g, nodes := plan.BuildGraph(roots...)
+	g, nodes, err := jobgraph.Build(nil, roots...)
+	if err != nil {
+		return nil, err
+	}
 	name := t.config.conf.GetString(config.PipelineName.Key, "")
 	if name == "" {
 		name = "insert-into_" + strings.Join(names, ",")
@@ -615,7 +619,7 @@ func (t *TableEnvironment) explainPlans(logical []plan.Node, d plan.ExplainDetai
 	var ast, phys, exec strings.Builder
 	var roots []*plan.PhysNode
 	for _, l := range logical {
-		p, err := plan.Physical(plan.Optimize(l), t.planEnv(runtime.NewCollector(1)))
+		p, err := plan.Physical(plan.Optimize(l), t.planEnv())
 		if err != nil {
 			return "", nil, err
 		}

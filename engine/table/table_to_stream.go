@@ -119,7 +119,7 @@ func (t *TableEnvironment) toStream(tab *Table, target *Schema, mode types.Chang
 		}
 	}
 	// check the changelog mode before running
-	root, err := plan.Physical(plan.Optimize(&plan.Sink{Input: src.node, Collect: true}), t.planEnv(nil))
+	root, err := plan.Physical(plan.Optimize(&plan.Sink{Input: src.node, Collect: true}), t.planEnv())
 	if err != nil {
 		return nil, err
 	}
