@@ -186,7 +186,7 @@ echo "## 4. Other figures issue 14 names"
 echo
 n=$(grep -l "\"$MOD/engine/runtime\"" engine/plan/*.go 2>/dev/null | grep -vc '_test\.go$' || true)
 echo "engine/plan non-test files importing engine/runtime: $n"
-aliases=$(grep -hE '^type [A-Za-z]+ = runtime\.' engine/plan/*.go 2>/dev/null | awk '{print $2}' | paste -sd' ' -)
+aliases=$(grep -hE '^type [A-Za-z]+ = runtime\.' engine/plan/*.go 2>/dev/null | awk '{print $2}' | paste -sd' ' - || true)
 echo "engine/plan type aliases of runtime types: ${aliases:-none}"
 out=$($GO list -tags "$TAGS" -f '{{.ImportPath}} {{join .Imports " "}}' ./engine/... 2>/dev/null |
   awk -v mod="$MOD" '{ for (i = 2; i <= NF; i++) if (index($i, mod "/") == 1 && index($i, mod "/engine/") != 1) print substr($1, length(mod) + 2) " -> " substr($i, length(mod) + 2) }')
