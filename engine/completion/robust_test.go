@@ -1,6 +1,7 @@
-package completion
+package completion_test
 
 import (
+	. "github.com/riffle-sql/riffle/engine/completion"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,7 +12,7 @@ import (
 // hints and the space between statements must never panic.
 func TestNoPanicAnywhere(t *testing.T) {
 	cat := testEnv(t)
-	files, _ := filepath.Glob(filepath.Join("..", "engine", "sql", "testdata", "*", "*.sql"))
+	files, _ := filepath.Glob(filepath.Join("..", "sql", "testdata", "*", "*.sql"))
 	if len(files) == 0 {
 		t.Fatal("no corpus")
 	}

@@ -1,6 +1,7 @@
-package completion
+package completion_test
 
 import (
+	. "github.com/riffle-sql/riffle/engine/completion"
 	"slices"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func testEnv(t *testing.T) Catalog {
 			t.Fatalf("%s: %v", s, err)
 		}
 	}
-	return EnvCatalog(env)
+	return table.CompletionCatalog(env)
 }
 
 // at completes at the "|" in text.

@@ -1,6 +1,7 @@
-package completion
+package completion_test
 
 import (
+	. "github.com/riffle-sql/riffle/engine/completion"
 	"strings"
 	"testing"
 )

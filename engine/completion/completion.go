@@ -1,14 +1,18 @@
-// Package completion computes the SQL editor's completion candidates from
-// the text around the cursor and the engine's catalog and function
-// registry: keywords; catalogs, databases, tables and views; columns of the
-// tables in FROM (also after an alias and a dot); functions with their
-// signatures; connector and format option keys and known values inside
-// WITH (...); type names in column definitions and CAST. It works on the
+// Package completion is Riffle's one SQL completer. It computes completion
+// candidates from the text around the cursor and the engine's catalog and
+// function registry: keywords; catalogs, databases, tables and views;
+// columns of the tables in FROM (also after an alias and a dot); functions
+// with their signatures; connector and format option keys and known values
+// inside WITH (...); type names in column definitions and CAST. It works on the
 // statement being typed, however incomplete, using engine/sql's tokenizer,
 // which never fails.
 //
 // The package has no GUI code: the workbench shows Result.Items in a popup
-// and replaces [Result.Start, Result.End) with the chosen Item.Insert.
+// and replaces [Result.Start, Result.End) with the chosen Item.Insert. The
+// SQL Gateway's complete-statement endpoint answers with Words, the same
+// candidates as bare words (table.CompleteStatement, which also converts
+// Flink's UTF-16 positions). The engine's catalogs are read through
+// Catalog (table.CompletionCatalog for a TableEnvironment).
 package completion
 
 import (
