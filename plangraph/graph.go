@@ -107,7 +107,7 @@ func FromPlan(streaming bool, roots ...*plan.PhysNode) *Graph {
 				src = src.Inputs[0]
 			}
 			if e.Kind == "" {
-				// what plan.BuildGraph does without an Exchange
+				// what jobgraph.Build does without an Exchange
 				e.Kind = "forward"
 				if max(src.Parallelism, 1) != n.Parallelism {
 					e.Kind = "rebalance"
