@@ -2,9 +2,10 @@ package opspec
 
 import (
 	"fmt"
+	"strings"
+
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/types"
-	"strings"
 )
 
 // AggSpec describes one aggregate call of a GROUP BY (Flink's AggregateCall).

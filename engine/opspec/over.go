@@ -2,8 +2,9 @@ package opspec
 
 import (
 	"fmt"
-	"github.com/riffle-sql/riffle/engine/types"
 	"strings"
+
+	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // BoundKind is the kind of an OVER frame bound.

@@ -1,9 +1,10 @@
 // Package plan turns SQL (through the binder) and Table API calls into
 // logical plans, optimises them, infers each node's changelog mode, and
-// translates them into physical plans that EXPLAIN prints and the runtime
-// executes. It follows the shape of Flink's planner: a logical plan of
-// Calcite-like relational nodes, rules, then physical nodes named as
-// Flink's (TableSourceScan, Calc, GroupAggregate, Exchange, ...).
+// translates them into typed physical plans that EXPLAIN prints and
+// engine/jobgraph builds into runtime jobs. It follows the shape of
+// Flink's planner: a logical plan of Calcite-like relational nodes, rules,
+// then physical nodes named as Flink's (TableSourceScan, Calc,
+// GroupAggregate, Exchange, ...). It imports no runtime package.
 package plan
 
 import (
