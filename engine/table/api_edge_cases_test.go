@@ -45,17 +45,17 @@ func TestNilTableMethodsReportErrors(t *testing.T) {
 	wantNil("ToArrow", err)
 	wantNil("Err", tab.Err())
 	wantNil("Select(...).Err", tab.Select(Col("a")).Err())
-	if n := len(tab.GetSchema().GetFieldNames()); n != 0 {
+	if n := len(tab.Schema().FieldNames()); n != 0 {
 		t.Errorf("GetSchema of a nil Table has %d fields, want 0", n)
 	}
-	if n := len(tab.GetResolvedSchema().Columns); n != 0 {
+	if n := len(tab.ResolvedSchema().Columns); n != 0 {
 		t.Errorf("GetResolvedSchema of a nil Table has %d columns, want 0", n)
 	}
 	if s := tab.String(); s != "<invalid table: nil Table>" {
 		t.Errorf("String = %q", s)
 	}
-	if tab.Plan() != nil || tab.QueryString() != "" || tab.GetEnvironment() != nil {
-		t.Errorf("Plan, QueryString, GetEnvironment of a nil Table: %v %q %v", tab.Plan(), tab.QueryString(), tab.GetEnvironment())
+	if tab.Plan() != nil || tab.QueryString() != "" || tab.Environment() != nil {
+		t.Errorf("Plan, QueryString, GetEnvironment of a nil Table: %v %q %v", tab.Plan(), tab.QueryString(), tab.Environment())
 	}
 	var buf bytes.Buffer
 	tab.PrintSchemaTo(&buf)
@@ -84,9 +84,9 @@ func TestNilTableResultMethodsReportErrors(t *testing.T) {
 			t.Errorf("%s on a nil TableResult: %v, want errNilResult", what, err)
 		}
 	}
-	if res.GetResultKind() != Success || res.GetJobClient() != nil || res.IsQuery() || res.Message() != "" ||
-		len(res.GetTableSchema().GetFieldNames()) != 0 {
-		t.Errorf("getters of a nil TableResult: %v %v %v %q %v", res.GetResultKind(), res.GetJobClient(), res.IsQuery(), res.Message(), res.GetTableSchema())
+	if res.ResultKind() != Success || res.JobClient() != nil || res.IsQuery() || res.Message() != "" ||
+		len(res.Schema().FieldNames()) != 0 {
+		t.Errorf("getters of a nil TableResult: %v %v %v %q %v", res.ResultKind(), res.JobClient(), res.IsQuery(), res.Message(), res.Schema())
 	}
 }
 
@@ -209,7 +209,7 @@ func TestCurrentWatermarkOfLTZRowtime(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := tab.Select(Col("id"), CurrentWatermark(Col("ts")).As("wm"))
-	if got := r.GetSchema().GetFieldDataTypes()[1].String(); got != "TIMESTAMP_LTZ(3)" {
+	if got := r.Schema().FieldDataTypes()[1].String(); got != "TIMESTAMP_LTZ(3)" {
 		t.Errorf("CURRENT_WATERMARK type = %s, want TIMESTAMP_LTZ(3)", got)
 	}
 	res, err := r.Execute()
@@ -245,7 +245,7 @@ func ExampleDateFormat_pyflinkDocstringFormat() {
 // instant, shown in the session time zone.
 func ExampleLit_zonedTime() {
 	env := exampleEnv()
-	if err := env.GetConfig().SetLocalTimeZone("UTC"); err != nil {
+	if err := env.Config().SetLocalTimeZone("UTC"); err != nil {
 		fmt.Println(err)
 	}
 	shanghai := time.FixedZone("CST", 8*3600)
@@ -286,7 +286,7 @@ func TestNilIteratorStreamAndJobClientReportErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jc := res.GetJobClient()
+	jc := res.JobClient()
 	if jc != nil {
 		t.Fatalf("a DDL result has a job client")
 	}
@@ -382,7 +382,7 @@ func TestUDFArityErrorNamesTheFunction(t *testing.T) {
 // rejected by SET.
 func TestGMTOffsetLocalTimeZoneIsUsed(t *testing.T) {
 	env := MustCreate(InBatchMode())
-	if err := env.GetConfig().SetLocalTimeZone("GMT+08:00"); err != nil {
+	if err := env.Config().SetLocalTimeZone("GMT+08:00"); err != nil {
 		t.Fatal(err)
 	}
 	read := func() string {
@@ -411,7 +411,7 @@ func TestGMTOffsetLocalTimeZoneIsUsed(t *testing.T) {
 		t.Errorf("epoch 0 in GMT-05:30 = %s", got)
 	}
 	for _, bad := range []string{"GMT+19:00", "GMT+8:75", "Mars/Base", "GMT+"} {
-		if err := env.GetConfig().SetLocalTimeZone(bad); err == nil {
+		if err := env.Config().SetLocalTimeZone(bad); err == nil {
 			t.Errorf("SetLocalTimeZone(%q) accepted", bad)
 		}
 	}
@@ -426,7 +426,7 @@ func TestInvalidOptionValuesAreErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conf := env.GetConfig().GetConfiguration()
+	conf := env.Config().Configuration()
 	conf.SetString("table.exec.mini-batch.enabled", "maybe")
 	_, err = tab.Execute()
 	if err == nil || err.Error() != "Could not parse value 'maybe' for key 'table.exec.mini-batch.enabled' (expected true or false)." {
@@ -532,7 +532,7 @@ func TestTimestampNanosOutOfRangeIsAnError(t *testing.T) {
 	it.Close()
 	// a literal of such a time is a TIMESTAMP(6)
 	lit := tab.Select(Lit(time.Time{}).As("z"))
-	if got := lit.GetSchema().GetFieldDataTypes()[0].String(); got != "TIMESTAMP(6) NOT NULL" {
+	if got := lit.Schema().FieldDataTypes()[0].String(); got != "TIMESTAMP(6) NOT NULL" {
 		t.Errorf("Lit(time.Time{}) type = %s", got)
 	}
 	res, err = lit.Execute()
@@ -576,7 +576,7 @@ func TestSelectRejectsRepeatedNames(t *testing.T) {
 			t.Errorf("%s: %v", what, err)
 		}
 	}
-	if names := tab.Select(Col("a"), Col("a").As("a2")).GetSchema().GetFieldNames(); strings.Join(names, ",") != "a,a2" {
+	if names := tab.Select(Col("a"), Col("a").As("a2")).Schema().FieldNames(); strings.Join(names, ",") != "a,a2" {
 		t.Errorf("distinct names: %v", names)
 	}
 }
@@ -612,7 +612,7 @@ func TestSetIdleStateRetentionTimeNeedsFiveMinutes(t *testing.T) {
 	if err := c.SetIdleStateRetentionTime(time.Hour, time.Hour+4*time.Minute); err == nil {
 		t.Errorf("a 4-minute difference was accepted")
 	}
-	if got := c.GetIdleStateRetention(); got != 0 {
+	if got := c.IdleStateRetention(); got != 0 {
 		t.Errorf("retention after the rejected call = %v, want it unchanged (0)", got)
 	}
 	if err := c.SetIdleStateRetentionTime(time.Hour, time.Hour+5*time.Minute); err != nil {
@@ -621,8 +621,8 @@ func TestSetIdleStateRetentionTimeNeedsFiveMinutes(t *testing.T) {
 	if got := c.GetMaxIdleStateRetentionTime(); got != 5400000 {
 		t.Errorf("max retention = %d ms, want 1.5 h", got)
 	}
-	if err := c.SetIdleStateRetentionTime(0, 0); err != nil || c.GetIdleStateRetention() != 0 {
-		t.Errorf("0, 0: %v, retention %v", err, c.GetIdleStateRetention())
+	if err := c.SetIdleStateRetentionTime(0, 0); err != nil || c.IdleStateRetention() != 0 {
+		t.Errorf("0, 0: %v, retention %v", err, c.IdleStateRetention())
 	}
 }
 
@@ -645,7 +645,7 @@ func TestAddOrReplaceColumnsLastDuplicateWins(t *testing.T) {
 	if !it.Next() {
 		t.Fatal(it.Err())
 	}
-	if got := strings.Join(r.GetSchema().GetFieldNames(), ",") + " " + it.Row().String(); got != "a,b,c +I[1, y, 2]" {
+	if got := strings.Join(r.Schema().FieldNames(), ",") + " " + it.Row().String(); got != "a,b,c +I[1, y, 2]" {
 		t.Errorf("AddOrReplaceColumns = %s", got)
 	}
 	for _, bad := range []*Table{tab.AddColumns(Lit(1).As("c"), Lit(2).As("c")), tab.AddColumns(Lit(1).As("a"))} {
@@ -659,7 +659,7 @@ func TestAddOrReplaceColumnsLastDuplicateWins(t *testing.T) {
 // datetime, is the instant, shown in the session zone.
 func TestFromElementsTimeAsLTZ(t *testing.T) {
 	env := MustCreate(InBatchMode())
-	if err := env.GetConfig().SetLocalTimeZone("UTC"); err != nil {
+	if err := env.Config().SetLocalTimeZone("UTC"); err != nil {
 		t.Fatal(err)
 	}
 	tokyo := time.FixedZone("JST", 9*3600)

@@ -18,7 +18,7 @@ func TestDecimalLitTypes(t *testing.T) {
 		Lit(types.MustDecimal("-12.25")).As("b"),
 		Lit(types.MustDecimal("123456789012345678901.5")).As("c"),
 		Lit(types.MustDecimal("42")).As("d"))
-	schema := tbl.GetSchema().String()
+	schema := tbl.Schema().String()
 	for _, want := range []string{"a: DECIMAL(1, 1) NOT NULL", "b: DECIMAL(4, 2) NOT NULL", "c: DECIMAL(22, 1) NOT NULL", "d: DECIMAL(2, 0) NOT NULL"} {
 		if !strings.Contains(schema, want) {
 			t.Errorf("schema %s lacks %q", schema, want)

@@ -77,7 +77,7 @@ func ExampleExpression_IfNull() {
 	t, _ := env.FromElementsWithType([]any{[]any{nil}, []any{7}},
 		datatypes.Row(datatypes.Field("nullable_column", datatypes.Int())), true)
 	r := t.Select(Col("nullable_column").IfNull(5).As("v"))
-	fmt.Print(r.GetSchema())
+	fmt.Print(r.Schema())
 	show(r)
 	// Output:
 	// root
@@ -121,7 +121,7 @@ func ExampleExpression_Round() {
 // characters CHAR(n).
 func ExampleLit() {
 	env := exampleEnv()
-	fmt.Print(oneRow(env).Select(Lit(12).As("i"), Lit("abc").As("s"), Lit(int64(12)).As("l"), Lit(2.5).As("d")).GetSchema())
+	fmt.Print(oneRow(env).Select(Lit(12).As("i"), Lit("abc").As("s"), Lit(int64(12)).As("l"), Lit(2.5).As("d")).Schema())
 	// Output:
 	// root
 	//  |-- i: INT NOT NULL
@@ -147,7 +147,7 @@ func ExampleExpression_ToTimestamp() {
 	env := exampleEnv()
 	r := oneRow(env).Select(Lit("2016-06-15").ToDate().As("d"), Lit("3:30:00").ToTime().As("t"),
 		Lit("2016-06-15 3:30:00.001").ToTimestamp().As("ts"))
-	fmt.Print(r.GetSchema())
+	fmt.Print(r.Schema())
 	show(r)
 	// Output:
 	// root
@@ -180,11 +180,11 @@ func ExampleExpression_Distinct() {
 func ExampleWithColumns() {
 	env := exampleEnv()
 	t, _ := env.FromElements([]any{[]any{1, "x", true, 2.5}}, "a", "b", "c", "d")
-	fmt.Println(t.Select(WithColumns(Range("b", "c"))).GetSchema().GetFieldNames())
-	fmt.Println(t.Select(WithColumns(Col("*"))).GetSchema().GetFieldNames())
-	fmt.Println(t.Select(WithoutColumns(Range("b", "c"))).GetSchema().GetFieldNames())
-	fmt.Println(t.Select(WithoutColumns(Col("c"))).GetSchema().GetFieldNames())
-	fmt.Println(t.Select(WithColumns(Range(2, 3))).GetSchema().GetFieldNames())
+	fmt.Println(t.Select(WithColumns(Range("b", "c"))).Schema().FieldNames())
+	fmt.Println(t.Select(WithColumns(Col("*"))).Schema().FieldNames())
+	fmt.Println(t.Select(WithoutColumns(Range("b", "c"))).Schema().FieldNames())
+	fmt.Println(t.Select(WithoutColumns(Col("c"))).Schema().FieldNames())
+	fmt.Println(t.Select(WithColumns(Range(2, 3))).Schema().FieldNames())
 	// Output:
 	// [b c]
 	// [a b c d]

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -187,15 +188,14 @@ func ExampleExpression_Md5() {
 // E-29: a random RFC 4122 version 4 UUID.
 func ExampleUUID() {
 	env := exampleEnv()
-	res, err := oneRow(env).Select(UUID()).Execute()
-	if err != nil {
-		fmt.Println("error:", err)
-		return
+	var u string
+	for row, err := range oneRow(env).Select(UUID()).Rows(context.Background()) {
+		if err != nil {
+			fmt.Println("error:", err)
+			return
+		}
+		u, _ = row.Values[0].(string)
 	}
-	it, _ := res.Collect()
-	defer it.Close()
-	it.Next()
-	u, _ := it.Row().Values[0].(string)
 	fmt.Println(len(u), regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`).MatchString(u))
 	// Output:
 	// 36 true
@@ -275,7 +275,7 @@ func ExampleTimestampDiff() {
 // E-41: CURRENT_TIMESTAMP is a TIMESTAMP_LTZ, LOCALTIMESTAMP a TIMESTAMP.
 func ExampleCurrentTimestamp() {
 	env := exampleEnv()
-	fmt.Print(oneRow(env).Select(CurrentTimestamp().As("now"), LocalTimestamp().As("local")).GetSchema())
+	fmt.Print(oneRow(env).Select(CurrentTimestamp().As("now"), LocalTimestamp().As("local")).Schema())
 	// Output:
 	// root
 	//  |-- now: TIMESTAMP_LTZ(3) NOT NULL

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"time"
@@ -13,7 +14,7 @@ import (
 // exampleEnv is a batch environment in UTC.
 func exampleEnv() *TableEnvironment {
 	env := MustCreate(InBatchMode())
-	_ = env.GetConfig().SetLocalTimeZone("UTC")
+	_ = env.Config().SetLocalTimeZone("UTC")
 	return env
 }
 
@@ -35,20 +36,12 @@ func eval(env *TableEnvironment, es ...Expression) {
 // show prints a table's rows in SQL display form, one per line, with the
 // row kind when it is not INSERT.
 func show(t *Table) {
-	res, err := t.Execute()
-	if err != nil {
-		fmt.Println("error:", err)
-		return
-	}
-	it, err := res.Collect()
-	if err != nil {
-		fmt.Println("error:", err)
-		return
-	}
-	defer it.Close()
-	ts := t.GetSchema().GetFieldDataTypes()
-	for it.Next() {
-		r := it.Row()
+	ts := t.Schema().FieldDataTypes()
+	for r, err := range t.Rows(context.Background()) {
+		if err != nil {
+			fmt.Println("error:", err)
+			return
+		}
 		line := ""
 		if r.Kind != 0 {
 			line = r.Kind.ShortString() + " "
@@ -61,19 +54,17 @@ func show(t *Table) {
 		}
 		fmt.Println(line)
 	}
-	if err := it.Err(); err != nil {
-		fmt.Println("error:", err)
-	}
 }
 
 // table prints a table in the SQL Client's tableau layout.
 func table(t *Table) {
-	res, err := t.Execute()
+	ctx := context.Background()
+	res, err := t.ExecuteContext(ctx)
 	if err != nil {
 		fmt.Println("error:", err)
 		return
 	}
-	if err := res.PrintTo(os.Stdout); err != nil {
+	if err := res.PrintContext(ctx, os.Stdout); err != nil {
 		fmt.Println("error:", err)
 	}
 }

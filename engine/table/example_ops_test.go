@@ -64,7 +64,7 @@ func ExampleTable_GroupBy() {
 	env := exampleEnv()
 	orders := exampleOrders(env)
 	r := orders.GroupBy(Col("name")).Select(Col("name"), Col("amount").Sum(), Col("amount").Avg().As("average")).OrderBy(Col("name"))
-	fmt.Println(r.GetSchema().GetFieldNames())
+	fmt.Println(r.Schema().FieldNames())
 	show(r)
 	// Output:
 	// [name EXPR$0 average]
@@ -150,11 +150,11 @@ func ExampleTable_OrderBy() {
 func ExampleTable_AddColumns() {
 	env := exampleEnv()
 	orders := exampleOrders(env)
-	fmt.Println(orders.AddColumns(Col("amount").Plus(1).As("a1"), Concat(Col("name"), "sunny").As("b1")).GetSchema().GetFieldNames())
-	fmt.Println(orders.AddOrReplaceColumns(Col("amount").Times(100).As("amount")).GetSchema().GetFieldNames())
-	fmt.Println(orders.DropColumns(Col("product"), Col("amount")).GetSchema().GetFieldNames())
-	fmt.Println(orders.RenameColumns(Col("id").As("order_id"), Col("name").As("customer")).GetSchema().GetFieldNames())
-	fmt.Println(orders.Alias("a", "b", "c", "d").GetSchema().GetFieldNames())
+	fmt.Println(orders.AddColumns(Col("amount").Plus(1).As("a1"), Concat(Col("name"), "sunny").As("b1")).Schema().FieldNames())
+	fmt.Println(orders.AddOrReplaceColumns(Col("amount").Times(100).As("amount")).Schema().FieldNames())
+	fmt.Println(orders.DropColumns(Col("product"), Col("amount")).Schema().FieldNames())
+	fmt.Println(orders.RenameColumns(Col("id").As("order_id"), Col("name").As("customer")).Schema().FieldNames())
+	fmt.Println(orders.Alias("a", "b", "c", "d").Schema().FieldNames())
 	fmt.Println(orders.AddColumns(Lit(1).As("id")).Err())
 	// Output:
 	// [id name product amount a1 b1]
@@ -193,7 +193,7 @@ func ExampleTable_Err() {
 	orders := exampleOrders(env)
 	t := orders.Select(Col("amout")).Where(Col("id").IsGreater(1))
 	fmt.Println(t.Err())
-	_, err := t.Execute()
+	_, err := t.ExecuteContext(context.Background())
 	fmt.Println(err != nil)
 	// Output:
 	// Column 'amout' not found in any table; did you mean 'amount'?
@@ -229,17 +229,20 @@ func ExampleTable_String() {
 	// [UnnamedTable$0]
 }
 
-// Collecting a result row by row.
-func ExampleTableResult_Collect() {
+// Reading a result row by row as it streams in.
+func ExampleTableResult_Rows() {
+	ctx := context.Background()
 	env := exampleEnv()
-	res, _ := exampleOrders(env).Select(Col("id"), Col("name")).Execute()
-	it, _ := res.Collect()
-	defer it.Close()
-	for it.Next() {
-		row := it.Row()
+	res, _ := exampleOrders(env).Select(Col("id"), Col("name")).ExecuteContext(ctx)
+	var err error
+	for row, rowErr := range res.Rows(ctx) {
+		if rowErr != nil {
+			err = rowErr
+			break
+		}
 		fmt.Println(row.Kind, row.Values[0], row.Values[1])
 	}
-	fmt.Println(it.Err())
+	fmt.Println(err)
 	// Output:
 	// INSERT 1 Alice
 	// INSERT 2 Bob
@@ -261,22 +264,23 @@ func ExampleTable_Explain() {
 
 // Writing into a registered table and into an anonymous one described by
 // a TableDescriptor.
-func ExampleTable_ExecuteInsert() {
+func ExampleTable_ExecuteInsertContext() {
+	ctx := context.Background()
 	env := exampleEnv()
 	var out bytes.Buffer
 	env.SetStdout(&out)
 	orders := exampleOrders(env)
 	_ = env.CreateTemporaryTable("printed", ForConnector("print").Schema(
 		NewSchemaBuilder().Column("id", datatypes.BigInt()).Column("name", datatypes.String()).Build()).Build())
-	res, err := orders.Select(Col("id"), Col("name")).Where(Col("id").IsLess(3)).ExecuteInsert("printed")
+	res, err := orders.Select(Col("id"), Col("name")).Where(Col("id").IsLess(3)).ExecuteInsertContext(ctx, "printed")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	_ = res.Wait(0)
+	_ = res.WaitContext(ctx)
 	fmt.Print(out.String())
-	res, _ = orders.ExecuteInsert(ForConnector("blackhole").Build())
-	fmt.Println(res.Wait(0), res.GetTableSchema().GetFieldCount())
+	res, _ = orders.ExecuteInsertContext(ctx, ForConnector("blackhole").Build())
+	fmt.Println(res.WaitContext(ctx), res.Schema().FieldCount())
 	// Output:
 	// +I[1, Alice]
 	// +I[2, Bob]
@@ -293,13 +297,14 @@ func ExampleStatementSet() {
 	set := env.CreateStatementSet()
 	_, _ = set.AddInsert("sink", orders.Where(Col("id").IsEqual(1)).Select(Col("name")))
 	_, _ = set.AddInsertSQL("INSERT INTO sink VALUES ('from SQL')")
-	res, _ := set.Execute()
-	_ = res.Wait(0)
+	ctx := context.Background()
+	res, _ := set.ExecuteContext(ctx)
+	_ = res.WaitContext(ctx)
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	for _, l := range sortedCopy(lines) {
 		fmt.Println(l)
 	}
-	fmt.Println(res.GetTableSchema().GetFieldNames(), set.Len())
+	fmt.Println(res.Schema().FieldNames(), set.Len())
 	// Output:
 	// +I[Alice]
 	// +I[from SQL]
@@ -371,7 +376,7 @@ func ExampleUDF() {
 type shout struct{ suffix string }
 
 func (s *shout) Open(ctx *FunctionContext) error {
-	s.suffix = ctx.GetJobParameter("suffix", "!")
+	s.suffix = ctx.JobParameter("suffix", "!")
 	return nil
 }
 
@@ -385,7 +390,7 @@ func (s *shout) Eval(args ...any) (any, error) {
 // A ScalarFunction implementation with open and job parameters.
 func ExampleScalarFunction() {
 	env := exampleEnv()
-	env.GetConfig().GetExecutionConfig().SetGlobalJobParameters(map[string]string{"suffix": "?!"})
+	env.Config().ExecutionConfig().SetGlobalJobParameters(map[string]string{"suffix": "?!"})
 	f := UDF(&shout{}, WithResultType(datatypes.String()), WithInputTypes(datatypes.String()))
 	show(exampleOrders(env).Select(f.Call(Col("name"))).Limit(2))
 	// Output:
@@ -476,7 +481,7 @@ func ExampleTableEnvironment_RegisterCatalog() {
 	_ = c.CreatePartition(catalog.NewObjectPath("sales", "orders"), catalog.NewCatalogPartitionSpec(map[string]string{"day": "mon"}), catalog.NewCatalogPartition(nil, ""), false)
 	_ = env.RegisterCatalog("mycat", c)
 	_ = env.UseCatalog("mycat")
-	fmt.Println(env.GetCurrentCatalog(), env.GetCurrentDatabase(), must(env.ListDatabases()))
+	fmt.Println(env.CurrentCatalog(), env.CurrentDatabase(), must(env.ListDatabases()))
 	_ = env.UseDatabase("sales")
 	fmt.Println(must(env.ListTables()))
 	parts, _ := c.ListPartitions(catalog.NewObjectPath("sales", "orders"), nil)
@@ -496,9 +501,9 @@ func ExampleTableEnvironment_RegisterCatalog() {
 // Typed configuration.
 func ExampleTableConfig_SetLocalTimeZone() {
 	env := exampleEnv()
-	c := env.GetConfig()
+	c := env.Config()
 	_ = c.SetLocalTimeZone("America/Los_Angeles")
-	fmt.Println(c.GetLocalTimeZone())
+	fmt.Println(c.LocalTimeZone())
 	fmt.Println(c.SetLocalTimeZone("Mars/Olympus") != nil)
 	r, err := env.SQLQuery("SELECT CAST(TO_TIMESTAMP_LTZ(0, 3) AS STRING)")
 	if err != nil {
@@ -513,12 +518,13 @@ func ExampleTableConfig_SetLocalTimeZone() {
 }
 
 // A job's client: status and result.
-func ExampleTableResult_GetJobClient() {
+func ExampleTableResult_JobClient() {
+	ctx := context.Background()
 	env := exampleEnv()
-	res, _ := exampleOrders(env).ExecuteInsert(ForConnector("blackhole").Build())
-	jc := res.GetJobClient()
-	r, err := jc.GetJobExecutionResult(context.Background())
-	fmt.Println(err, jc.GetJobStatus(), string(r.GetJobID()) == jc.GetJobID(), len(r.GetJobID()))
+	res, _ := exampleOrders(env).ExecuteInsertContext(ctx, ForConnector("blackhole").Build())
+	jc := res.JobClient()
+	r, err := jc.GetJobExecutionResult(ctx)
+	fmt.Println(err, jc.GetJobStatus(), string(r.JobID()) == jc.GetJobID(), len(r.JobID()))
 	// Output:
 	// <nil> FINISHED true 32
 }

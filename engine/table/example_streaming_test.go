@@ -3,6 +3,7 @@
 package table
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -67,7 +68,7 @@ func ExampleCurrentWatermark() {
 	env := MustCreate(InStreamingMode())
 	t := exampleEvents(env)
 	r := t.Select(Col("user"), CurrentWatermark(Col("ts")).As("wm"))
-	fmt.Print(r.GetSchema())
+	fmt.Print(r.Schema())
 	// Output:
 	// root
 	//  |-- user: STRING
@@ -122,11 +123,12 @@ func ExampleTumbleOver_rowCount() {
 	env := MustCreate(InStreamingMode())
 	t := exampleEvents(env)
 	w := t.Window(TumbleOver(RowInterval(2)).On(Col("ts")).Alias("w"))
-	res, _ := w.GroupBy(Col("w"), Col("user")).Select(Col("user"), Col("amount").Sum().As("total")).Execute()
-	it, _ := res.Collect()
-	defer it.Close()
-	for it.Next() {
-		fmt.Println(it.Row())
+	for row, err := range w.GroupBy(Col("w"), Col("user")).Select(Col("user"), Col("amount").Sum().As("total")).Rows(context.Background()) {
+		if err != nil {
+			fmt.Println(err)
+			break
+		}
+		fmt.Println(row)
 	}
 	// Output:
 	// +I[a, 4]

@@ -38,11 +38,11 @@ func TestCancelUnboundedQuery(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err = res.GetJobClient().Wait(ctx)
+	err = res.JobClient().Wait(ctx)
 	if !errors.Is(err, ErrCanceled) || !errors.Is(err, runtime.ErrCanceled) {
 		t.Fatalf("job ended with %v, want cancellation", err)
 	}
-	if s := res.GetJobClient().GetJobStatus(); s != JobCanceled {
+	if s := res.JobClient().GetJobStatus(); s != JobCanceled {
 		t.Fatalf("status %s", s)
 	}
 }
@@ -69,8 +69,8 @@ func TestPanickingFunctionFailsOnlyItsJob(t *testing.T) {
 	if it.Err() == nil || !strings.Contains(it.Err().Error(), "kaboom") || !strings.Contains(it.Err().Error(), "goroutine") {
 		t.Fatalf("error %v should name the panic and carry a stack", it.Err())
 	}
-	if res.GetJobClient().GetJobStatus() != JobFailed {
-		t.Fatalf("status %s", res.GetJobClient().GetJobStatus())
+	if res.JobClient().GetJobStatus() != JobFailed {
+		t.Fatalf("status %s", res.JobClient().GetJobStatus())
 	}
 	// the environment still runs queries
 	if out := run(t, env, "SELECT 1 AS v"); !strings.Contains(out, "| 1 |") {
@@ -103,7 +103,7 @@ func TestJobClientBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		jc := res.GetJobClient()
+		jc := res.JobClient()
 		if got := jc.Bounded(); got != c.bounded {
 			t.Errorf("%s: Bounded() = %v, want %v", c.stmt, got, c.bounded)
 		}
@@ -129,10 +129,10 @@ func TestStopJobStatement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := done.GetJobClient().Wait(ctx); err != nil {
+	if err := done.JobClient().Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
-	_, err = env.ExecuteSQL("STOP JOB '" + done.GetJobClient().GetJobID() + "'")
+	_, err = env.ExecuteSQL("STOP JOB '" + done.JobClient().GetJobID() + "'")
 	if err == nil || !strings.Contains(err.Error(), "not running (it is FINISHED)") {
 		t.Errorf("STOP JOB of a finished job: %v", err)
 	}
@@ -141,7 +141,7 @@ func TestStopJobStatement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job := res.GetJobClient()
+	job := res.JobClient()
 	_, err = env.ExecuteSQL("STOP JOB '" + job.GetJobID() + "' WITH SAVEPOINT")
 	if err == nil || !strings.Contains(err.Error(), "WITH SAVEPOINT is not supported") {
 		t.Errorf("STOP JOB WITH SAVEPOINT: %v", err)
@@ -170,7 +170,7 @@ func TestRuntimeErrorNamesTheFailingOperator(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err = res.GetJobClient().Wait(ctx)
+	err = res.JobClient().Wait(ctx)
 	if err == nil || !strings.Contains(err.Error(), "cannot cast") || !strings.HasSuffix(err.Error(), "(in operator Calc)") {
 		t.Errorf("job error %v, want the CAST error in operator Calc", err)
 	}

@@ -26,7 +26,7 @@ func TestParallelismIsBounded(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "parallelism.default") {
 			t.Errorf("SET parallelism %s: %v", c.value, err)
 		}
-		env.GetConfig().GetConfiguration().SetString("parallelism.default", c.value)
+		env.Config().Configuration().SetString("parallelism.default", c.value)
 		_, err = env.ExecuteSQL("SELECT COUNT(*) FROM (VALUES (1), (2)) AS t(x)")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("query at parallelism %s: %v", c.value, err)

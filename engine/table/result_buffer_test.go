@@ -32,7 +32,7 @@ func TestResultBufferBoundedByBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.GetJobClient().Cancel()
+	defer res.JobClient().Cancel()
 	if got := res.collector.MaxBytes(); got != 2<<20 {
 		t.Fatalf("byte bound %d, want %d (twice collect-sink.batch-size.max)", got, 2<<20)
 	}
@@ -69,7 +69,7 @@ func TestResultBufferBoundedByBatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.GetJobClient().Cancel()
+	defer res.JobClient().Cancel()
 	if got := res.collector.MaxBytes(); got != 4<<20 {
 		t.Fatalf("default byte bound %d, want 4 MB", got)
 	}
@@ -88,7 +88,7 @@ func TestCollectSinkBatchSizeChecked(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "collect-sink.batch-size.max") {
 			t.Errorf("SET %q: %v", v, err)
 		}
-		env.GetConfig().GetConfiguration().SetString("collect-sink.batch-size.max", v)
+		env.Config().Configuration().SetString("collect-sink.batch-size.max", v)
 		if _, err := env.ExecuteSQL("SELECT 1"); err == nil || !strings.Contains(err.Error(), "collect-sink.batch-size.max") {
 			t.Errorf("query with %q: %v", v, err)
 		}
@@ -125,7 +125,7 @@ func TestResultBufferOversizedBatchAndCancel(t *testing.T) {
 	if batches, bytes := res.collector.Buffered(); batches != 1 || bytes <= 200 {
 		t.Errorf("buffered %d batches, %d bytes; want the one oversized batch", batches, bytes)
 	}
-	jc := res.GetJobClient()
+	jc := res.JobClient()
 	if err := jc.Cancel(); err != nil {
 		t.Fatal(err)
 	}

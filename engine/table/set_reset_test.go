@@ -14,7 +14,7 @@ func setListing(t *testing.T, env *TableEnvironment) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ty := range res.GetTableSchema().GetFieldDataTypes() {
+	for _, ty := range res.Schema().FieldDataTypes() {
 		if !ty.Nullable {
 			t.Errorf("SET listing column type %s, want nullable STRING as Flink's gateway", ty)
 		}

@@ -59,7 +59,7 @@ func TestSourceIdleTimeoutLetsWindowsFire(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "a", "1.csv"), "2024-03-01 10:00:01,1\n2024-03-01 10:00:05,1\n2024-03-01 10:00:25,1\n")
 	writeFile(t, filepath.Join(dir, "b", "1.csv"), "2024-03-01 10:00:02,2\n")
 	env := MustCreate(InStreamingMode())
-	env.GetConfig().Set("table.local-time-zone", "UTC")
+	env.Config().Set("table.local-time-zone", "UTC")
 	mustExec(t, env,
 		"SET 'pipeline.auto-watermark-interval' = '0'",
 		"SET 'table.exec.source.idle-timeout' = '100 ms'")
@@ -82,7 +82,7 @@ func TestLateRowsCountedInMetrics(t *testing.T) {
 	path := filepath.Join(dir, "bids.csv")
 	writeFile(t, path, "2024-03-01 10:00:01,1\n2024-03-01 10:00:16,2\n2024-03-01 10:00:05,3\n2024-03-01 10:00:26,4\n")
 	env := MustCreate(InStreamingMode())
-	env.GetConfig().Set("table.local-time-zone", "UTC")
+	env.Config().Set("table.local-time-zone", "UTC")
 	mustExec(t, env, "SET 'pipeline.auto-watermark-interval' = '0'",
 		fmt.Sprintf(`CREATE TABLE bids (ts TIMESTAMP(3), price INT, WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)
 WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')`, path))
@@ -100,7 +100,7 @@ GROUP BY window_start, window_end`)
 	if strings.Join(got, " ") != want {
 		t.Fatalf("got %v, want %s", got, want)
 	}
-	jc := res.GetJobClient()
+	jc := res.JobClient()
 	late := int64(0)
 	for _, m := range jc.Metrics() {
 		late += m.LateDropped.Load()
@@ -121,7 +121,7 @@ GROUP BY window_start, window_end`
 	var results []string
 	for _, speed := range []string{"", "'source.replay-speed' = '2000',", "'source.replay-speed' = 'max',"} {
 		env := MustCreate(InStreamingMode())
-		env.GetConfig().Set("table.local-time-zone", "UTC")
+		env.Config().Set("table.local-time-zone", "UTC")
 		mustExec(t, env, fmt.Sprintf(`CREATE TABLE bids (ts TIMESTAMP(3), price INT, WATERMARK FOR ts AS ts)
 WITH (%s 'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')`, speed, path))
 		results = append(results, strings.Join(rowsOf(t, env, query, 3), " "))

@@ -158,8 +158,8 @@ func TestSettingsAndDeprecated(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := MustCreate(s)
-	if env.GetCurrentCatalog() != "my_catalog" || env.GetCurrentDatabase() != "my_database" || env.IsStreaming() {
-		t.Fatal(env.GetCurrentCatalog(), env.GetCurrentDatabase())
+	if env.CurrentCatalog() != "my_catalog" || env.CurrentDatabase() != "my_database" || env.IsStreaming() {
+		t.Fatal(env.CurrentCatalog(), env.CurrentDatabase())
 	}
 	if _, err := NewEnvironmentSettingsBuilder().UseOldPlanner().Build(); err == nil {
 		t.Fatal("the old planner must fail")
@@ -234,7 +234,7 @@ func TestStreamConversions(t *testing.T) {
 	// by position: renamed in order
 	byPos, err := env.FromDataStreamWithFields(ds, Col("x"), Col("y"))
 	mustTable(t, byPos, err)
-	if got := byPos.GetSchema().GetFieldNames(); strings.Join(got, ",") != "x,y" {
+	if got := byPos.Schema().FieldNames(); strings.Join(got, ",") != "x,y" {
 		t.Fatal(got)
 	}
 	// by name: reordered, projected and renamed
@@ -289,7 +289,7 @@ func TestStreamConversions(t *testing.T) {
 		t.Fatal("a row was waiting")
 	}
 	_ = it.Close()
-	if err := res.GetJobClient().Wait(contextWithTimeout(t)); err == nil {
+	if err := res.JobClient().Wait(contextWithTimeout(t)); err == nil {
 		// cancelled jobs end with an error; both are fine, the job ended
 		_ = err
 	}

@@ -48,5 +48,5 @@ func TestSelectWhereBasic(t *testing.T) {
 	}
 	got := printed(t, tab.Where(Col("a").IsGreater(1)).Select(Col("a").Plus(1), Col("b"), Lit("abc")))
 	t.Log("\n" + got)
-	t.Log(tab.GetSchema())
+	t.Log(tab.Schema())
 }

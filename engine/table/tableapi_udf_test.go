@@ -140,7 +140,7 @@ func TestDescriptorsAndInserts(t *testing.T) {
 	if err := res.Wait(0); err != nil {
 		t.Fatal(err)
 	}
-	if n := res.GetTableSchema().GetFieldNames(); len(n) != 1 || !strings.Contains(n[0], "*anonymous_blackhole$") {
+	if n := res.Schema().FieldNames(); len(n) != 1 || !strings.Contains(n[0], "*anonymous_blackhole$") {
 		t.Fatalf("result schema %v", n)
 	}
 	// statement sets run one job and are cleared
@@ -295,8 +295,8 @@ type lifecycle struct {
 
 func (l *lifecycle) Open(ctx *FunctionContext) error {
 	l.opens.Add(1)
-	l.param = ctx.GetJobParameter("greeting", "none")
-	ctx.GetMetricGroup().Counter("opened").Inc()
+	l.param = ctx.JobParameter("greeting", "none")
+	ctx.MetricGroup().Counter("opened").Inc()
 	return nil
 }
 func (l *lifecycle) Close() error {
@@ -312,7 +312,7 @@ func (l *lifecycle) Eval(args ...any) (any, error) {
 
 func TestFunctionLifecycleAndDeterminism(t *testing.T) {
 	env := MustCreate(InBatchMode())
-	env.GetConfig().GetExecutionConfig().SetGlobalJobParameters(map[string]string{"greeting": "hello"})
+	env.Config().ExecutionConfig().SetGlobalJobParameters(map[string]string{"greeting": "hello"})
 	o := orders(t, env)
 	l := &lifecycle{closed: make(chan struct{})}
 	f := UDF(l, WithResultType(types.StringType()), WithDeterministic(false))

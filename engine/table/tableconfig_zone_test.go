@@ -9,7 +9,7 @@ import (
 // including Flink's custom offset ids.
 func TestLocalTimeZoneLocation(t *testing.T) {
 	env := MustCreate(InStreamingMode())
-	cfg := env.GetConfig()
+	cfg := env.Config()
 	if loc, err := cfg.LocalTimeZoneLocation(); err != nil || loc != time.Local {
 		t.Errorf("default: %v, %v", loc, err)
 	}
