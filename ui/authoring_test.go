@@ -416,7 +416,7 @@ func TestGridActionsEditTheSQLAndRerun(t *testing.T) {
 	if got := tab.ed.Text(); !strings.HasPrefix(got, "SELECT COUNT(*) AS cnt FROM flights") {
 		t.Fatalf("hide: %q", got)
 	}
-	if n := len(rt7.grid.cols); n != 1 {
+	if n := len(rt7.grid.Columns()); n != 1 {
 		t.Errorf("%d columns after hiding", n)
 	}
 	rt8 := h.runBatch("SELECT origin, destination FROM flights WHERE origin = 'SFO'")
@@ -534,7 +534,7 @@ func TestOpenFileReviewCreatesATable(t *testing.T) {
 	if got := rows(rt.grid); len(got) != 1 || !strings.HasPrefix(got[0], "2000 | ") {
 		t.Errorf("rows %q; messages:\n%s", got, h.messages())
 	}
-	if typ := rt.grid.cols[1].Type.String(); typ != "INT" {
+	if typ := rt.grid.Columns()[1].Type.String(); typ != "INT" {
 		t.Errorf("the edited type was not used: %s", typ)
 	}
 	// opening it again proposes another name

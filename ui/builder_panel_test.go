@@ -196,8 +196,8 @@ func TestBuilderWindowedHourlyDelayPerAirportByClicking(t *testing.T) {
 	h.settle()
 	if len(h.wb.results) > before {
 		rt := h.wb.results[len(h.wb.results)-1]
-		h.until("first windows", func() bool { return rt.grid.total > 0 || !rt.isRunning() })
-		if rt.grid.total == 0 {
+		h.until("first windows", func() bool { return rt.grid.Total() > 0 || !rt.isRunning() })
+		if rt.grid.Total() == 0 {
 			t.Errorf("no windows; messages:\n%s", h.messages())
 		}
 		rt.stop()

@@ -313,9 +313,9 @@ func (cv *chartView) showFrame(f charts.Frame) {
 		s = f.Err.Error()
 	case f.Model != nil:
 		m := f.Model
-		s = fmt.Sprintf("%s points, %d series from %s rows", groupDigits(m.Points()), len(m.Series), groupDigits(m.Rows))
+		s = fmt.Sprintf("%s points, %d series from %s rows", widgets.GroupDigits(m.Points()), len(m.Series), widgets.GroupDigits(m.Rows))
 		if m.Skipped > 0 {
-			s += fmt.Sprintf(" (%s left out: NULL or outside the window)", groupDigits(m.Skipped))
+			s += fmt.Sprintf(" (%s left out: NULL or outside the window)", widgets.GroupDigits(m.Skipped))
 		}
 		if m.HiddenSeries > 0 {
 			s += fmt.Sprintf(" · %d more series not drawn", m.HiddenSeries)

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/completion"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // The completion popup: opened by typing (completion.AutoTrigger decides
@@ -235,7 +236,7 @@ func (p *completionPopup) place() {
 	cs := p.wb.win.Canvas().Size()
 	sz := p.size()
 	if at.Y+sz.Height > cs.Height {
-		line := lineHeight(theme.TextSize())
+		line := widgets.LineHeight(theme.TextSize())
 		at.Y = max(0, at.Y-line-sz.Height)
 	}
 	if at.X+sz.Width > cs.Width {
@@ -280,7 +281,7 @@ func (p *completionPopup) render() {
 	p.pop.Resize(p.size())
 }
 
-func itoa(n int) string { return groupDigits(n) }
+func itoa(n int) string { return widgets.GroupDigits(n) }
 
 // move changes the selection by d.
 func (p *completionPopup) move(d int) {
@@ -523,7 +524,7 @@ func (rr *completionRowRenderer) Layout(s fyne.Size) {
 	r.label.Move(fyne.NewPos(lx, (s.Height-r.label.MinSize().Height)/2))
 	lw := r.label.MinSize().Width
 	dx := lx + lw + 2*pad
-	r.detail.Text = fitText(r.detail.Text, s.Width-dx-pad, r.detail.TextSize)
+	r.detail.Text = widgets.FitText(r.detail.Text, s.Width-dx-pad, r.detail.TextSize)
 	r.detail.Move(fyne.NewPos(dx, (s.Height-r.detail.MinSize().Height)/2))
 }
 

@@ -138,7 +138,7 @@ func TestGatewayConnectionBrowseRunAndSwitchBack(t *testing.T) {
 	if got := strings.Join(rows(rt.grid), ";"); got != "1 | a;2 | b;3 | ∅" || rt.state() != stateFinished {
 		t.Errorf("rows %q, state %s; messages:\n%s", got, rt.state(), h.messages())
 	}
-	if hs := drawnHeaders(rt.grid); hs[1] == nil || hs[1].name+" "+hs[1].typ != "n INT NOT NULL" {
+	if hs := drawnHeaders(rt.grid); hs[1] == nil || hs[1].Name()+" "+hs[1].TypeName() != "n INT NOT NULL" {
 		t.Errorf("header %+v", hs[1])
 	}
 	if rt.conn != c || rt.jobID == "" || rt.job != nil {
@@ -204,14 +204,14 @@ SELECT k, COUNT(*) AS n FROM s GROUP BY k`)
 	h.until("the counts to grow", func() bool { return total() > first+100 })
 	rt.viewSel.SetSelected("Changelog")
 	h.until("updates in the changelog view", func() bool {
-		for i := 0; i < min(rt.grid.total, 50); i++ {
-			if op, _, _ := rt.grid.cellText(i, 1); op == "-U" {
+		for i := 0; i < min(rt.grid.Total(), 50); i++ {
+			if op, _, _ := rt.grid.CellText(i, 1); op == "-U" {
 				return true
 			}
 		}
 		return false
 	})
-	if op, _, _ := rt.grid.cellText(0, 1); op != "+I" {
+	if op, _, _ := rt.grid.CellText(0, 1); op != "+I" {
 		t.Errorf("first change %q", op)
 	}
 	rt.viewSel.SetSelected("Table")
@@ -546,7 +546,7 @@ func TestGatewayMatchesEmbedded(t *testing.T) {
 		}
 		var hs []string
 		for c, hc := range drawnHeaders(rt.grid) {
-			hs = append(hs, fmt.Sprintf("%d:%s %s", c, hc.name, hc.typ))
+			hs = append(hs, fmt.Sprintf("%d:%s %s", c, hc.Name(), hc.TypeName()))
 		}
 		sort.Strings(hs)
 		status, _, _ := strings.Cut(rt.statusLbl.Text, " · ")

@@ -145,12 +145,12 @@ func (wb *Workbench) showCSVDialog(f *exportForm, title, confirm string) {
 func (wb *Workbench) newExportForm(rt *resultTab) *exportForm {
 	view := results.TableView
 	if rt.grid != nil {
-		view = rt.grid.view
+		view = rt.grid.View()
 	}
 	f := wb.newCSVForm(fileNameFor(rt))
 	f.addFormatChoice(wb.exportSettings().Format)
 	f.rt, f.frozen = rt, rt.res.Freeze(view)
-	what := fmt.Sprintf("%s rows of the %s view", groupDigits(f.frozen.Len()), strings.ToLower(viewNames[view]))
+	what := fmt.Sprintf("%s rows of the %s view", widgets.GroupDigits(f.frozen.Len()), strings.ToLower(viewNames[view]))
 	if rt.isRunning() {
 		what += " (a snapshot: the query is still running)"
 	}
@@ -507,6 +507,6 @@ func (wb *Workbench) tickExports() {
 		if t == 1 {
 			noun = "row"
 		}
-		j.label.SetText(fmt.Sprintf("%s of %s %s written", groupDigits(int(w)), groupDigits(int(t)), noun))
+		j.label.SetText(fmt.Sprintf("%s of %s %s written", widgets.GroupDigits(int(w)), widgets.GroupDigits(int(t)), noun))
 	}
 }

@@ -82,7 +82,7 @@ func TestFlinkWorkbench(t *testing.T) {
 	rt.viewSel.SetSelected("Changelog")
 	h.until("-U/+U changes", func() bool {
 		ops := map[string]bool{}
-		n, _ := rt.grid.length()
+		n, _ := rt.grid.Shape()
 		for i := 0; i < n; i++ {
 			op, _, _ := rt.grid.cellText(i, 1)
 			ops[op] = true

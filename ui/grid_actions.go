@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/authoring"
@@ -22,55 +21,10 @@ import (
 // into a new result tab; the previous result stays open. A query written on
 // one line stays on one line (grid_filter_text.go).
 
-var (
-	_ fyne.SecondaryTappable = (*gridCell)(nil)
-	_ desktop.Mouseable      = (*gridCell)(nil)
-	_ fyne.SecondaryTappable = (*headerCell)(nil)
-)
-
-// MouseDown selects the cell (Shift extends the selection) and gives the
-// grid the keyboard focus. A cell, not the Table, is what a desktop click
-// reaches (it takes right-clicks), so the Table's own tap never runs. A
-// right-click inside the selection keeps it (for Copy).
-func (c *gridCell) MouseDown(e *desktop.MouseEvent) {
-	g := c.grid
-	if g == nil {
-		return
-	}
-	if e.Button == desktop.MouseButtonSecondary && g.inSelection(c.id) {
-		g.focus()
-		return
-	}
-	g.cellPressed(c.id, e.Modifier&fyne.KeyModifierShift != 0)
-}
-
-// MouseUp implements desktop.Mouseable.
-func (c *gridCell) MouseUp(*desktop.MouseEvent) {}
-
-// TappedSecondary opens the menu of the cell (grid actions first).
-func (c *gridCell) TappedSecondary(e *fyne.PointEvent) {
-	g := c.grid
-	if g == nil {
-		return
-	}
-	if g.onCellMenu != nil {
-		g.onCellMenu(c.id, e.AbsolutePosition)
-		return
-	}
-	g.TappedSecondary(e)
-}
-
-// TappedSecondary opens the menu of a column header.
-func (h *headerCell) TappedSecondary(e *fyne.PointEvent) {
-	if g := h.grid; g != nil && g.onHeaderMenu != nil {
-		g.onHeaderMenu(h.col, e.AbsolutePosition)
-	}
-}
-
 // showCellMenu selects the right-clicked cell (unless it is inside the
 // selection) and opens the menu with the filter actions.
 func (rt *resultTab) showCellMenu(id widget.TableCellID, at fyne.Position) {
-	if g := rt.grid; g != nil && !g.inSelection(id) && id.Col > 0 {
+	if g := rt.grid; g != nil && !g.InSelection(id) && id.Col > 0 {
 		g.Table.Select(id)
 	}
 	rt.showMenuWith(rt.cellActions(id), at)
@@ -95,51 +49,19 @@ func (rt *resultTab) actionable() bool {
 	return ok
 }
 
-// dataColumn maps a grid column to the result's column index (-1 for the
-// row number and op columns).
-func (g *resultGrid) dataColumn(col int) int {
-	dc := col - 1 - g.opCols()
-	if dc < 0 || dc >= len(g.cols) {
-		return -1
-	}
-	return dc
-}
-
-// cellValue returns the Go value of a cell of the current page (nil for
-// NULL), read from the frozen frame or a fresh copy of the view.
-func (g *resultGrid) cellValue(row, col int) (any, bool) {
-	dc := g.dataColumn(col)
-	if dc < 0 {
-		return nil, false
-	}
-	f := g.frozen
-	if f == nil {
-		f = g.res.Freeze(g.view)
-	}
-	abs := g.pageStart() + row
-	fc := dc + g.opCols()
-	if abs >= f.Len() {
-		return nil, false
-	}
-	if f.IsNull(abs, fc) {
-		return nil, true
-	}
-	return f.Value(abs, fc), true
-}
-
 // cellActions are the filter actions of a data cell.
 func (rt *resultTab) cellActions(id widget.TableCellID) []*fyne.MenuItem {
 	g := rt.grid
-	dc := g.dataColumn(id.Col)
+	dc := g.DataColumn(id.Col)
 	if dc < 0 || !rt.actionable() {
 		return nil
 	}
-	v, ok := g.cellValue(id.Row, id.Col)
+	v, ok := g.CellValue(id.Row, id.Col)
 	if !ok {
 		return nil
 	}
-	col := g.cols[dc]
-	text, null, _ := g.cellText(id.Row, id.Col)
+	col := g.Columns()[dc]
+	text, null, _ := g.CellText(id.Row, id.Col)
 	shown := shortValue(text)
 	if null {
 		shown = "NULL"
@@ -192,13 +114,13 @@ func shortValue(s string) string {
 // headerActions are the actions of a column header.
 func (rt *resultTab) headerActions(col int) []*fyne.MenuItem {
 	g := rt.grid
-	dc := g.dataColumn(col)
+	dc := g.DataColumn(col)
 	if dc < 0 || !rt.actionable() {
 		return nil
 	}
-	name := g.cols[dc].Name
+	name := g.Columns()[dc].Name
 	var names []string
-	for _, c := range g.cols {
+	for _, c := range g.Columns() {
 		names = append(names, c.Name)
 	}
 	do := func(label string, f func(q string) (string, error)) *fyne.MenuItem {
@@ -225,18 +147,18 @@ func (rt *resultTab) headerActions(col int) []*fyne.MenuItem {
 func (rt *resultTab) gridSortItem(label string, dc int, desc bool) *fyne.MenuItem {
 	g := rt.grid
 	it := fyne.NewMenuItem(label+" (in the grid)", func() {
-		if g.sorting {
+		if g.Sorting() {
 			return
 		}
-		if err := g.unsortable(); err != nil {
-			g.sortFailed(err)
+		if err := g.Unsortable(); err != nil {
+			g.SortFailed(err)
 			return
 		}
-		g.runSort(func() error { return g.res.SortBy(dc, desc) })
+		g.RunSort(func() error { return g.Result().SortBy(dc, desc) })
 	})
-	if err := g.unsortable(); err != nil {
+	if err := g.Unsortable(); err != nil {
 		it.Label = label + " — after Stop or when finished (a streaming ORDER BY needs a time attribute)"
-		if g.view == results.ChangelogView {
+		if g.View() == results.ChangelogView {
 			it.Label = label + " — in the table view"
 		}
 		it.Disabled = true

@@ -23,7 +23,7 @@ func TestStreamingSortStaysInTheGrid(t *testing.T) {
 	if rt == nil || !rt.streaming {
 		t.Fatalf("result %+v", rt)
 	}
-	h.until("rows", func() bool { rt.refresh(true); return rt.grid.total >= 5 })
+	h.until("rows", func() bool { rt.refresh(true); return rt.grid.Total() >= 5 })
 	items := rt.headerActions(1)
 	var labels []string
 	for _, it := range items {

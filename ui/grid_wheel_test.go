@@ -8,10 +8,11 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
+	"github.com/riffle-sql/riffle/ui/resultgrid"
 )
 
 // topDrawnRow is the first data row drawn in the grid.
-func topDrawnRow(g *resultGrid) int {
+func topDrawnRow(g *resultgrid.Grid) int {
 	top := -1
 	for id := range drawnCells(g) {
 		if id.Col > 0 && (top < 0 || id.Row < top) {
@@ -30,7 +31,7 @@ func TestGridWheelScrollsRowsAndCtrlEndGoesToTheLastRow(t *testing.T) {
 	if top := topDrawnRow(g); top != 0 {
 		t.Fatalf("first drawn row %d", top)
 	}
-	var cell *gridCell
+	var cell *resultgrid.Cell
 	for id, c := range drawnCells(g) {
 		if id.Col == 1 && id.Row == 2 {
 			cell = c
@@ -42,29 +43,29 @@ func TestGridWheelScrollsRowsAndCtrlEndGoesToTheLastRow(t *testing.T) {
 	notch := func(dy float32) {
 		cell.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, dy)})
 	}
-	notch(-wheelNotch) // one notch down
-	if top := topDrawnRow(g); top != wheelRows {
-		t.Errorf("after one notch the first drawn row is %d, want %d", top, wheelRows)
+	notch(-resultgrid.WheelNotch) // one notch down
+	if top := topDrawnRow(g); top != resultgrid.WheelRows {
+		t.Errorf("after one notch the first drawn row is %d, want %d", top, resultgrid.WheelRows)
 	}
-	notch(-wheelNotch)
-	notch(-wheelNotch)
-	if top := topDrawnRow(g); top != 3*wheelRows {
-		t.Errorf("after three notches the first drawn row is %d, want %d", top, 3*wheelRows)
+	notch(-resultgrid.WheelNotch)
+	notch(-resultgrid.WheelNotch)
+	if top := topDrawnRow(g); top != 3*resultgrid.WheelRows {
+		t.Errorf("after three notches the first drawn row is %d, want %d", top, 3*resultgrid.WheelRows)
 	}
-	notch(3 * wheelNotch)
+	notch(3 * resultgrid.WheelNotch)
 	if top := topDrawnRow(g); top != 0 {
 		t.Errorf("back up: first drawn row %d", top)
 	}
 
 	g.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEnd, Modifier: fyne.KeyModifierControl})
-	if !g.hasSel || g.cursor.Row != 299 || g.cursor.Col != 1 {
-		t.Errorf("Ctrl+End selected %+v (selection %v), want row 299", g.cursor, g.hasSel)
+	if cursor, sel := g.Selection(); !sel || cursor.Row != 299 || cursor.Col != 1 {
+		t.Errorf("Ctrl+End selected %+v (selection %v), want row 299", cursor, sel)
 	}
 	if _, ok := drawnCells(g)[widget.TableCellID{Row: 299, Col: 1}]; !ok {
 		t.Error("Ctrl+End did not scroll to the last row")
 	}
 	g.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyHome, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift})
-	if r1, _, r2, _, ok := g.selBounds(); !ok || r1 != 0 || r2 != 299 {
+	if r1, _, r2, _, ok := g.SelectionBounds(); !ok || r1 != 0 || r2 != 299 {
 		t.Errorf("Ctrl+Shift+Home selected rows %d..%d", r1, r2)
 	}
 	if top := topDrawnRow(g); top != 0 {
@@ -95,22 +96,22 @@ func TestRightClickOnAnUnselectedCellOffersFilters(t *testing.T) {
 	h := newHarness(t)
 	rt := h.runBatch("select origin, delay from flights where delay > 300 limit 5")
 	g := rt.grid
-	var cell *gridCell
+	var cell *resultgrid.Cell
 	for id, c := range drawnCells(g) {
 		if id.Col == 1 && id.Row == 1 {
 			cell = c
 		}
 	}
-	if cell == nil || g.hasSel {
-		t.Fatalf("cell %v, selection %v", cell != nil, g.hasSel)
+	if _, sel := g.Selection(); cell == nil || sel {
+		t.Fatalf("cell %v, selection %v", cell != nil, sel)
 	}
 	cell.MouseDown(&desktop.MouseEvent{Button: desktop.MouseButtonSecondary})
 	cell.TappedSecondary(&fyne.PointEvent{AbsolutePosition: fyne.NewPos(300, 400)})
-	if !g.hasSel || g.cursor != (widget.TableCellID{Row: 1, Col: 1}) {
-		t.Errorf("the right-clicked cell is not selected: %+v", g.cursor)
+	if cursor, sel := g.Selection(); !sel || cursor != (widget.TableCellID{Row: 1, Col: 1}) {
+		t.Errorf("the right-clicked cell is not selected: %+v", cursor)
 	}
 	texts := strings.Join(menuTexts(h.w.Canvas()), "|")
-	origin, _, _ := g.cellText(1, 1)
+	origin, _, _ := g.CellText(1, 1)
 	for _, want := range []string{"Filter = " + origin, "Filter ≠ " + origin, "Filter > " + origin, "Filter < " + origin, "Copy"} {
 		if !strings.Contains(texts, want) {
 			t.Errorf("menu lacks %q: %s", want, texts)

@@ -17,6 +17,7 @@ import (
 	"github.com/riffle-sql/riffle/assets"
 	_ "github.com/riffle-sql/riffle/internal/localefix" // quiet Fyne under LANG=C
 	"github.com/riffle-sql/riffle/internal/testwait"
+	"github.com/riffle-sql/riffle/ui/resultgrid"
 )
 
 // uiQueue stands in for fyne.Do in tests: background goroutines queue
@@ -205,13 +206,13 @@ func (h *harness) waitDone(rt *resultTab) {
 
 // rows reads the grid's current page as text: one string per row, cells
 // joined by " | ", NULL as "∅"; the row-number column is left out.
-func rows(g *resultGrid) []string {
-	n, cols := g.length()
+func rows(g *resultgrid.Grid) []string {
+	n, cols := g.Shape()
 	out := make([]string, n)
 	for r := 0; r < n; r++ {
 		var cells []string
 		for c := 1; c < cols; c++ {
-			text, null, _ := g.cellText(r, c)
+			text, null, _ := g.CellText(r, c)
 			if null {
 				text = "∅"
 			}
@@ -243,22 +244,22 @@ func shown(o fyne.CanvasObject) []fyne.CanvasObject {
 }
 
 // drawnCells returns the grid cells on screen by their cell ID.
-func drawnCells(g *resultGrid) map[widget.TableCellID]*gridCell {
-	out := map[widget.TableCellID]*gridCell{}
+func drawnCells(g *resultgrid.Grid) map[widget.TableCellID]*resultgrid.Cell {
+	out := map[widget.TableCellID]*resultgrid.Cell{}
 	for _, o := range shown(g) {
-		if c, ok := o.(*gridCell); ok {
-			out[c.id] = c
+		if c, ok := o.(*resultgrid.Cell); ok {
+			out[c.ID()] = c
 		}
 	}
 	return out
 }
 
 // drawnHeaders returns the header cells on screen by column.
-func drawnHeaders(g *resultGrid) map[int]*headerCell {
-	out := map[int]*headerCell{}
+func drawnHeaders(g *resultgrid.Grid) map[int]*resultgrid.HeaderCell {
+	out := map[int]*resultgrid.HeaderCell{}
 	for _, o := range shown(g) {
-		if c, ok := o.(*headerCell); ok {
-			out[c.col] = c
+		if c, ok := o.(*resultgrid.HeaderCell); ok {
+			out[c.Column()] = c
 		}
 	}
 	return out

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/persistence"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // historyLimit is how many past statements the panel lists.
@@ -160,7 +161,7 @@ func (r *historyRow) set(id int, h persistence.HistoryEntry) {
 		case h.Rows == 1:
 			stats = "1 row"
 		case h.Rows > 1:
-			stats = fmt.Sprintf("%s rows", groupDigits(int(h.Rows)))
+			stats = fmt.Sprintf("%s rows", widgets.GroupDigits(int(h.Rows)))
 		}
 	}
 	if h.Duration > 0 {

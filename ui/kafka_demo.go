@@ -15,6 +15,7 @@ import (
 
 	"github.com/riffle-sql/riffle/assets"
 	"github.com/riffle-sql/riffle/kafkabrowser"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // demoPartitions is the demo topic's partition count.
@@ -70,7 +71,7 @@ func (wb *Workbench) produceDemoFlights(c *kafkaConn) {
 				if time.Since(last) > 500*time.Millisecond {
 					last = time.Now()
 					wb.do(func() {
-						wb.setStatus(fmt.Sprintf("Producing the demo flights into %s: %s messages…", topic, groupDigits(k)))
+						wb.setStatus(fmt.Sprintf("Producing the demo flights into %s: %s messages…", topic, widgets.GroupDigits(k)))
 					})
 				}
 			})
@@ -85,7 +86,7 @@ func (wb *Workbench) produceDemoFlights(c *kafkaConn) {
 				wb.messages.add(levelError, fmt.Sprintf("Producing the demo flights into %s on %s (%d written): %s", topic, cfg.Name, n, err), nil)
 				return
 			}
-			msg := fmt.Sprintf("Produced %s flights into %s on %s in %s.", groupDigits(n), topic, cfg.Name, fmtDuration(took))
+			msg := fmt.Sprintf("Produced %s flights into %s on %s in %s.", widgets.GroupDigits(n), topic, cfg.Name, fmtDuration(took))
 			if held > 0 {
 				msg = fmt.Sprintf("%s on %s holds %s already: not produced again (every flight would be there twice); the demo query reads them. Delete the topic to produce afresh.",
 					topic, cfg.Name, plural(int(held), "message"))

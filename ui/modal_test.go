@@ -33,7 +33,7 @@ func TestEscClosesTheDialogNotTheQuery(t *testing.T) {
 SELECT k FROM s`)
 	h.runAll()
 	rt := h.wb.results[0]
-	h.until("rows", func() bool { return rt.grid.total > 0 })
+	h.until("rows", func() bool { return rt.grid.Total() > 0 })
 
 	h.wb.closeCompletion() // typing opened it
 	c := h.w.Canvas()
@@ -130,8 +130,8 @@ SELECT id, delay FROM (VALUES (1, 5), (2, 9), (3, 1), (4, 7)) AS t(id, delay) OR
 	if got, want := rows(rt.grid), []string{"2 | 9", "4 | 7", "1 | 5"}; !slices.Equal(got, want) {
 		t.Errorf("rows %q, want %q", got, want)
 	}
-	if rt.grid.sortCol != 1 || !rt.grid.desc { // the delay column, descending
-		t.Errorf("grid sort column %d desc %v", rt.grid.sortCol, rt.grid.desc)
+	if col, desc := rt.grid.SortColumn(); col != 1 || !desc { // the delay column, descending
+		t.Errorf("grid sort column %d desc %v", col, desc)
 	}
 	if m := h.messages(); !strings.Contains(m, "sorted by delay DESC") {
 		t.Errorf("messages:\n%s", m)

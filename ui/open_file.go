@@ -102,7 +102,7 @@ func (wb *Workbench) openDataFile(path string) {
 				dialog.ShowError(fmt.Errorf("%s cannot be opened as a table:\n%s", filepath.Base(path), msg), wb.win)
 				return
 			}
-			wb.setStatus(fmt.Sprintf("Read %s rows of %s in %s", groupDigits(int(res.Records)), filepath.Base(path), fmtDuration(d)))
+			wb.setStatus(fmt.Sprintf("Read %s rows of %s in %s", widgets.GroupDigits(int(res.Records)), filepath.Base(path), fmtDuration(d)))
 			wb.showOpenReview(res)
 		})
 	}()
@@ -158,12 +158,12 @@ func (wb *Workbench) showOpenReview(res *infer.Result) *openReview {
 		info += fmt.Sprintf(" · delimiter %s · %s", delimiterName(res.Delimiter), map[bool]string{true: "header row", false: "no header row"}[res.Header])
 	}
 	if res.Complete {
-		info += fmt.Sprintf(" · %s rows (whole file)", groupDigits(int(res.Records)))
+		info += fmt.Sprintf(" · %s rows (whole file)", widgets.GroupDigits(int(res.Records)))
 	} else {
-		info += fmt.Sprintf(" · %s rows sampled", groupDigits(int(res.Records)))
+		info += fmt.Sprintf(" · %s rows sampled", widgets.GroupDigits(int(res.Records)))
 	}
 	if res.Skipped > 0 {
-		info += fmt.Sprintf(" · %s malformed rows skipped", groupDigits(int(res.Skipped)))
+		info += fmt.Sprintf(" · %s malformed rows skipped", widgets.GroupDigits(int(res.Skipped)))
 	}
 	infoLbl := widget.NewLabel(info)
 	infoLbl.Wrapping = fyne.TextWrapWord
@@ -237,7 +237,7 @@ func (r *openReview) columnsTable() fyne.CanvasObject {
 			case 1:
 				l.SetText(c.Type.String())
 			case 2:
-				l.SetText(groupDigits(int(c.Nulls)))
+				l.SetText(widgets.GroupDigits(int(c.Nulls)))
 			default:
 				l.SetText(strings.ReplaceAll(c.Example, "\n", " "))
 			}

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/engine/results"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // A click in the result grid gives it the keyboard: arrows move the
@@ -83,10 +84,10 @@ func TestPausedStatusSaysPausedAndCountsWhatItDoesNotShow(t *testing.T) {
 SELECT k FROM s`)
 	h.runAll()
 	rt := h.wb.results[0]
-	h.until("rows", func() bool { return rt.grid.total > 10 })
+	h.until("rows", func() bool { return rt.grid.Total() > 10 })
 	rt.pauseBtn.OnTapped()
-	frame := rt.grid.total
-	rows := groupDigits(frame) + " rows · paused: "
+	frame := rt.grid.Total()
+	rows := widgets.GroupDigits(frame) + " rows · paused: "
 	if got := rt.statusLbl.Text; !strings.HasPrefix(got, rows) {
 		t.Fatalf("status right after Pause %q, want it to start %q", got, rows)
 	}
@@ -103,11 +104,11 @@ SELECT k FROM s`)
 		_, err := fmt.Sscanf(strings.TrimPrefix(got, rows), "+%d changes not shown", &waiting)
 		return err == nil && waiting > 50
 	})
-	if rt.grid.total != frame {
-		t.Errorf("paused grid moved: %d -> %d", frame, rt.grid.total)
+	if rt.grid.Total() != frame {
+		t.Errorf("paused grid moved: %d -> %d", frame, rt.grid.Total())
 	}
 	rt.pauseBtn.OnTapped()
-	h.until("the grid to catch up", func() bool { return rt.grid.total >= frame+waiting })
+	h.until("the grid to catch up", func() bool { return rt.grid.Total() >= frame+waiting })
 	if got := rt.statusLbl.Text; strings.Contains(got, "paused") {
 		t.Errorf("status after Resume %q", got)
 	}
@@ -126,14 +127,14 @@ SELECT CASE WHEN n <= 200 THEN 'short' ELSE 'a value much longer than the first 
 	h.wb.closeCompletion()
 	h.runAll()
 	rt := h.wb.results[0]
-	h.until("the first rows", func() bool { return rt.grid.total > 0 && rt.grid.widthsSet })
+	h.until("the first rows", func() bool { return rt.grid.Total() > 0 && rt.grid.WidthsSet() })
 	if !rt.isRunning() {
 		t.Skip("the query ended before the first frame") // nothing to refit
 	}
-	first := rt.grid.dataWidths[0]
+	first := rt.grid.DataWidths()[0]
 	h.waitDone(rt)
 	h.wb.Tick()
-	if got := rt.grid.dataWidths[0]; got <= first {
+	if got := rt.grid.DataWidths()[0]; got <= first {
 		t.Errorf("column width %v after the end, %v while running", got, first)
 	}
 }
@@ -150,17 +151,19 @@ SELECT k FROM s`)
 	if !rt.follow.Checked {
 		t.Fatal("Follow is off by default")
 	}
-	h.until("a few hundred changes", func() bool { h.wb.Tick(); return rt.grid.total > 300 })
+	h.until("a few hundred changes", func() bool { h.wb.Tick(); return rt.grid.Total() > 300 })
 	lastShown := func() bool {
-		rt.grid.refreshFrame() // measure the rows drawn now
-		return rt.grid.visTo >= rt.grid.total
+		rt.grid.RefreshFrame() // measure the rows drawn now
+		_, to := rt.grid.DrawnRows()
+		return to >= rt.grid.Total()
 	}
 	drawn := rt.res.Stats().Changes
 	waitFor(t, "changes the grid has not drawn", func() bool { return rt.res.Stats().Changes >= drawn+100 })
 	rt.pauseBtn.OnTapped()
 	h.wb.Tick()
 	if !lastShown() {
-		t.Errorf("paused: rows %d..%d shown of %d", rt.grid.visFrom, rt.grid.visTo, rt.grid.total)
+		from, to := rt.grid.DrawnRows()
+		t.Errorf("paused: rows %d..%d shown of %d", from, to, rt.grid.Total())
 	}
 	rt.grid.ScrollToTop() // looking at older changes when it ends
 	rt.stopBtn.OnTapped()
@@ -168,6 +171,7 @@ SELECT k FROM s`)
 	h.until("the end to be drawn", func() bool { h.wb.Tick(); return rt.state() != statePaused && rt.state() != stateRunning })
 	h.wb.Tick()
 	if !lastShown() {
-		t.Errorf("ended: rows %d..%d shown of %d", rt.grid.visFrom, rt.grid.visTo, rt.grid.total)
+		from, to := rt.grid.DrawnRows()
+		t.Errorf("ended: rows %d..%d shown of %d", from, to, rt.grid.Total())
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/ui/resultgrid"
 	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
@@ -67,7 +68,7 @@ type resultTab struct {
 	streaming bool
 
 	item      *container.TabItem
-	grid      *resultGrid
+	grid      *resultgrid.Grid
 	textView  *widget.TextGrid
 	stateLbl  *widget.Label
 	statusLbl *widget.Label
@@ -209,19 +210,19 @@ func (rt *resultTab) build() {
 		copyBtn.Importance = widget.LowImportance
 		bar = append(bar, copyBtn)
 	} else {
-		rt.grid = newResultGrid(rt.res, results.TableView)
-		rt.grid.onSortError = func(err error) { wb.setStatus(err.Error()) }
-		rt.grid.onStatus = func(s string) {
+		rt.grid = resultgrid.New(rt.res, results.TableView)
+		rt.grid.OnSortError = func(err error) { wb.setStatus(err.Error()) }
+		rt.grid.OnStatus = func(s string) {
 			if s == "" {
 				s = "Ready"
 			}
 			wb.setStatus(s)
 		}
-		rt.grid.do = wb.do
-		rt.grid.onChanged = rt.updateStatus
-		rt.grid.onMenu = rt.showMenu
-		rt.grid.onCellMenu, rt.grid.onHeaderMenu = rt.showCellMenu, rt.showHeaderMenu // authoring hook (grid_actions.go)
-		rt.grid.onShortcut = wb.globalShortcut
+		rt.grid.Do = wb.do
+		rt.grid.OnChanged = rt.updateStatus
+		rt.grid.OnMenu = rt.showMenu
+		rt.grid.OnCellMenu, rt.grid.OnHeaderMenu = rt.showCellMenu, rt.showHeaderMenu // authoring hook (grid_actions.go)
+		rt.grid.OnShortcut = wb.globalShortcut
 		rt.emptyLbl = widget.NewLabel("")
 		rt.emptyLbl.Importance = widget.LowImportance
 		rt.emptyLbl.Hide()
@@ -231,16 +232,16 @@ func (rt *resultTab) build() {
 			rt.follow.SetChecked(true) // before OnChanged: no scroll of the empty grid
 			rt.follow.OnChanged = func(on bool) {
 				if on {
-					rt.grid.followTail()
+					rt.grid.FollowTail()
 				}
 			}
 			rt.follow.Hide()
 			rt.viewSel = widget.NewRadioGroup([]string{viewNames[results.TableView], viewNames[results.ChangelogView]}, func(s string) {
 				if s == viewNames[results.ChangelogView] {
-					rt.grid.setView(results.ChangelogView)
+					rt.grid.SetView(results.ChangelogView)
 					rt.follow.Show()
 				} else {
-					rt.grid.setView(results.TableView)
+					rt.grid.SetView(results.TableView)
 					rt.follow.Hide()
 				}
 				rt.updateStatus()
@@ -255,8 +256,8 @@ func (rt *resultTab) build() {
 			bar = append(bar, rt.viewSel, rt.follow, rt.pauseBtn, rt.stopBtn)
 		}
 		bar = append(bar, rt.exportBtn)
-		prev := widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { rt.grid.setPage(rt.grid.page - 1) })
-		next := widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { rt.grid.setPage(rt.grid.page + 1) })
+		prev := widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { rt.grid.SetPage(rt.grid.Page() - 1) })
+		next := widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { rt.grid.SetPage(rt.grid.Page() + 1) })
 		rt.pageLbl = widget.NewLabel("")
 		rt.pager = container.NewHBox(prev, rt.pageLbl, next)
 		rt.pager.Hide()
@@ -357,7 +358,7 @@ func (rt *resultTab) togglePause() {
 	if p {
 		rt.pausedAt = rt.res.Stats().Changes
 	}
-	rt.grid.setPaused(p)
+	rt.grid.SetPaused(p)
 	rt.tick(true)
 }
 
@@ -376,18 +377,18 @@ func (rt *resultTab) tick(visible bool) {
 		return
 	}
 	if rt.grid != nil && changed && !rt.isRunning() {
-		rt.grid.refitWidths() // sized from the first rows while it ran
+		rt.grid.RefitWidths() // sized from the first rows while it ran
 	}
-	if rt.grid != nil && (changed || rt.res.NeedsRefresh(rt.grid.version)) {
-		if state != statePaused && rt.grid.frozen != nil {
-			rt.grid.frozen = nil // finished while paused: show the final rows
+	if rt.grid != nil && (changed || rt.res.NeedsRefresh(rt.grid.Version())) {
+		if state != statePaused && rt.grid.Frozen() {
+			rt.grid.Thaw() // finished while paused: show the final rows
 			rt.res.SetPaused(false)
 		}
-		rt.grid.refreshFrame() // calls updateStatus
-		if rt.grid.view == results.ChangelogView && (state == stateRunning || changed) && rt.follow.Checked {
+		rt.grid.RefreshFrame() // calls updateStatus
+		if rt.grid.View() == results.ChangelogView && (state == stateRunning || changed) && rt.follow.Checked {
 			// follow the newest changes, and show the last ones when the
 			// view is paused or the query ends
-			rt.grid.followTail()
+			rt.grid.FollowTail()
 		}
 		return
 	}
@@ -399,8 +400,8 @@ func (rt *resultTab) tick(visible bool) {
 
 // refresh redraws the tab now (it was just selected).
 func (rt *resultTab) refresh(force bool) {
-	if rt.grid != nil && force && rt.grid.frozen == nil {
-		rt.grid.refreshFrame()
+	if rt.grid != nil && force && !rt.grid.Frozen() {
+		rt.grid.RefreshFrame()
 	}
 	rt.tick(true)
 }
@@ -462,9 +463,9 @@ func (rt *resultTab) updateStatus() {
 	rt.lastStatus = time.Now()
 	var s string
 	if rt.grid != nil {
-		s = rt.grid.statusText()
+		s = rt.grid.StatusText()
 		switch {
-		case rt.grid.total > 0:
+		case rt.grid.Total() > 0:
 			rt.emptyLbl.Hide()
 		case rt.isRunning():
 			rt.emptyLbl.SetText("Waiting for rows…")
@@ -474,10 +475,10 @@ func (rt *resultTab) updateStatus() {
 			rt.emptyLbl.Show()
 		}
 		if rt.pager != nil {
-			if p := rt.grid.pages(); p > 1 {
-				from := rt.grid.pageStart() + 1
-				to := rt.grid.pageStart() + rt.grid.pageRows()
-				rt.pageLbl.SetText(fmt.Sprintf("Rows %s–%s of %s (page %d of %d)", groupDigits(from), groupDigits(to), groupDigits(rt.grid.total), rt.grid.page+1, p))
+			if p := rt.grid.Pages(); p > 1 {
+				from := rt.grid.PageStart() + 1
+				to := rt.grid.PageStart() + rt.grid.PageRows()
+				rt.pageLbl.SetText(fmt.Sprintf("Rows %s–%s of %s (page %d of %d)", widgets.GroupDigits(from), widgets.GroupDigits(to), widgets.GroupDigits(rt.grid.Total()), rt.grid.Page()+1, p))
 				rt.pager.Show()
 			} else {
 				rt.pager.Hide()
@@ -494,7 +495,7 @@ func (rt *resultTab) updateStatus() {
 		if n == 1 {
 			noun = "change"
 		}
-		s += fmt.Sprintf(" · paused: +%s %s not shown", groupDigits(int(n)), noun)
+		s += fmt.Sprintf(" · paused: +%s %s not shown", widgets.GroupDigits(int(n)), noun)
 	}
 	s += " · " + fmtDuration(rt.elapsed())
 	s += remoteJobNote(rt) // last: in a narrow window the counts stay in view
@@ -515,9 +516,9 @@ func (rt *resultTab) showMenuWith(extra []*fyne.MenuItem, at fyne.Position) {
 		extra = append(extra, fyne.NewMenuItemSeparator())
 	}
 	m := fyne.NewMenu("", append(extra,
-		fyne.NewMenuItem("Copy", func() { rt.grid.copySelection(nil, false) }),
-		fyne.NewMenuItem("Copy with column names", func() { rt.grid.copySelection(nil, true) }),
-		fyne.NewMenuItem("Select all", rt.grid.selectAll),
+		fyne.NewMenuItem("Copy", func() { rt.grid.CopySelection(nil, false) }),
+		fyne.NewMenuItem("Copy with column names", func() { rt.grid.CopySelection(nil, true) }),
+		fyne.NewMenuItem("Select all", rt.grid.SelectAll),
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Export…", func() { rt.wb.showExportDialog(rt) }),
 	)...)

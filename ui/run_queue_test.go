@@ -14,6 +14,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/ui/resultgrid"
 )
 
 // Run all runs a script's statements one after another: a bounded INSERT
@@ -131,7 +132,7 @@ func TestStopSaysStoppingUntilTheJobHasEnded(t *testing.T) {
 SELECT k FROM s`)
 	h.runAll()
 	rt := h.wb.results[0]
-	h.until("rows", func() bool { return rt.grid.total > 0 })
+	h.until("rows", func() bool { return rt.grid.Total() > 0 })
 	h.tab().ed.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if got := h.wb.statusLeft.Text; got != "Stopping…" {
 		t.Errorf("status right after Stop %q", got)
@@ -200,7 +201,7 @@ func desktopClick(c fyne.Canvas, at fyne.Position, mod fyne.KeyModifier) {
 }
 
 // cellCenter is the absolute position of the middle of a drawn grid cell.
-func cellCenter(t *testing.T, g *resultGrid, id widget.TableCellID) fyne.Position {
+func cellCenter(t *testing.T, g *resultgrid.Grid, id widget.TableCellID) fyne.Position {
 	t.Helper()
 	c := drawnCells(g)[id]
 	if c == nil {

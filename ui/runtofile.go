@@ -21,6 +21,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/persistence"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // fileTarget is where Run to CSV file writes a query's rows.
@@ -297,6 +298,6 @@ func (wb *Workbench) endFileRun(fr *fileRun) {
 // tickFileRuns updates the row counts of the file runs (from Tick).
 func (wb *Workbench) tickFileRuns() {
 	for _, fr := range wb.fileRuns {
-		fr.label.SetText(fmt.Sprintf("%s rows written", groupDigits(int(fr.written.Load()))))
+		fr.label.SetText(fmt.Sprintf("%s rows written", widgets.GroupDigits(int(fr.written.Load()))))
 	}
 }

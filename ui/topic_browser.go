@@ -21,6 +21,7 @@ import (
 
 	"github.com/riffle-sql/riffle/assets"
 	"github.com/riffle-sql/riffle/kafkabrowser"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // Kafka tree node kinds (the first part of a node ID).
@@ -312,7 +313,7 @@ func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail
 			for _, g := range lags {
 				total += g.Lag
 			}
-			detail += fmt.Sprintf(" · lag %s", groupDigits(int(total)))
+			detail += fmt.Sprintf(" · lag %s", widgets.GroupDigits(int(total)))
 		}
 		if t.Err != nil {
 			detail, imp = t.Err.Error(), widget.DangerImportance
@@ -326,7 +327,7 @@ func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail
 					return nil, "partition " + parts[2], p.Err.Error(), widget.DangerImportance
 				}
 				return nil, "partition " + parts[2], fmt.Sprintf("%s · offsets %s … %s · leader %d",
-					plural(int(p.Messages()), "message"), groupDigits(int(p.Start)), groupDigits(int(p.End)), p.Leader), imp
+					plural(int(p.Messages()), "message"), widgets.GroupDigits(int(p.Start)), widgets.GroupDigits(int(p.End)), p.Leader), imp
 			}
 		}
 	case kNodeGroups:
@@ -334,7 +335,7 @@ func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail
 	case kNodeGroup:
 		for _, g := range c.lags[parts[1]] {
 			if g.Group == parts[2] {
-				return theme.AccountIcon(), g.Group, fmt.Sprintf("%s · lag %s", g.State, groupDigits(int(g.Lag))), imp
+				return theme.AccountIcon(), g.Group, fmt.Sprintf("%s · lag %s", g.State, widgets.GroupDigits(int(g.Lag))), imp
 			}
 		}
 	case kNodeGroupPart:
@@ -346,13 +347,13 @@ func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail
 				if fmt.Sprint(p.Partition) == parts[3] {
 					committed := "none"
 					if p.Committed >= 0 {
-						committed = groupDigits(int(p.Committed))
+						committed = widgets.GroupDigits(int(p.Committed))
 					}
 					lag := "?"
 					if p.Lag >= 0 {
-						lag = groupDigits(int(p.Lag))
+						lag = widgets.GroupDigits(int(p.Lag))
 					}
-					return nil, "partition " + parts[3], fmt.Sprintf("lag %s · committed %s · end %s", lag, committed, groupDigits(int(p.End))), imp // lag first: the tree cuts the end
+					return nil, "partition " + parts[3], fmt.Sprintf("lag %s · committed %s · end %s", lag, committed, widgets.GroupDigits(int(p.End))), imp // lag first: the tree cuts the end
 				}
 			}
 		}

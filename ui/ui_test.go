@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/engine/results"
+	"github.com/riffle-sql/riffle/ui/resultgrid"
 )
 
 func TestFirstStartOpensTheDemoWorkspace(t *testing.T) {
@@ -63,10 +64,10 @@ func TestDemoBatchAggregateShowsRealRows(t *testing.T) {
 	if state == nil || deps == nil {
 		t.Fatalf("cells not drawn: %d cells", len(cells))
 	}
-	if state.text != "CA" || state.align != fyne.TextAlignLeading || deps.text != "27847" || deps.align != fyne.TextAlignTrailing {
-		t.Errorf("drawn cells %q/%v and %q/%v", state.text, state.align, deps.text, deps.align)
+	if state.Text() != "CA" || state.Align() != fyne.TextAlignLeading || deps.Text() != "27847" || deps.Align() != fyne.TextAlignTrailing {
+		t.Errorf("drawn cells %q/%v and %q/%v", state.Text(), state.Align(), deps.Text(), deps.Align())
 	}
-	if num := cells[widget.TableCellID{Row: 1, Col: 0}]; num == nil || num.text != "2" || num.kind != cellRowNum {
+	if num := cells[widget.TableCellID{Row: 1, Col: 0}]; num == nil || num.Text() != "2" || num.Kind() != resultgrid.RowNumCell {
 		t.Errorf("row number cell %+v", num)
 	}
 	if !strings.Contains(rt.statusLbl.Text, "20 rows") || rt.stateLbl.Text != stateFinished {
@@ -86,17 +87,17 @@ func TestTypeAQueryRunItAndReadTheGrid(t *testing.T) {
 		t.Errorf("rows %q", got)
 	}
 	cells := drawnCells(rt.grid)
-	if c := cells[widget.TableCellID{Row: 0, Col: 3}]; c == nil || c.kind != cellNull {
+	if c := cells[widget.TableCellID{Row: 0, Col: 3}]; c == nil || c.Kind() != resultgrid.NullCell {
 		t.Errorf("NULL cell %+v", c)
 	}
-	if c := cells[widget.TableCellID{Row: 0, Col: 4}]; c == nil || c.kind != cellText || c.text != "" {
+	if c := cells[widget.TableCellID{Row: 0, Col: 4}]; c == nil || c.Kind() != resultgrid.ValueCell || c.Text() != "" {
 		t.Errorf("empty-string cell %+v", c)
 	}
 	var headers []string
 	hs := drawnHeaders(rt.grid)
 	for c := 0; c < len(hs); c++ {
 		if hc := hs[c]; hc != nil {
-			headers = append(headers, strings.TrimSpace(hc.name+" "+hc.typ))
+			headers = append(headers, strings.TrimSpace(hc.Name()+" "+hc.TypeName()))
 		}
 	}
 	if got := strings.Join(headers, ", "); got != "#, answer INT NOT NULL, s CHAR(1) NOT NULL, n STRING, e CHAR(0) NOT NULL, d DECIMAL(2, 1) NOT NULL" {
@@ -175,15 +176,15 @@ SELECT k, COUNT(*) AS n FROM s GROUP BY k`)
 		return sum
 	}
 	h.until("three keys in the grid", func() bool { return len(rows(rt.grid)) == 3 })
-	if c := drawnCells(rt.grid)[widget.TableCellID{Row: 0, Col: 0}]; c == nil || c.text != "1" {
+	if c := drawnCells(rt.grid)[widget.TableCellID{Row: 0, Col: 0}]; c == nil || c.Text() != "1" {
 		t.Errorf("the first row is not drawn: %+v", c)
 	}
 	first := total()
 	h.until("the counts to grow", func() bool { return total() > first+100 })
 	// The changelog view shows the op column.
 	rt.viewSel.SetSelected("Changelog")
-	h.until("changes in the changelog view", func() bool { return rt.grid.total > 0 })
-	if op, _, _ := rt.grid.cellText(0, 1); op != "+I" {
+	h.until("changes in the changelog view", func() bool { return rt.grid.Total() > 0 })
+	if op, _, _ := rt.grid.CellText(0, 1); op != "+I" {
 		t.Errorf("first change %q", op)
 	}
 	rt.viewSel.SetSelected("Table")
@@ -207,20 +208,20 @@ func TestPauseFreezesTheGridWhileTheQueryRuns(t *testing.T) {
 SELECT k FROM s`)
 	h.runAll()
 	rt := h.wb.results[0]
-	h.until("rows", func() bool { return rt.grid.total > 10 })
+	h.until("rows", func() bool { return rt.grid.Total() > 10 })
 	rt.pauseBtn.OnTapped()
 	h.wb.Tick()
 	if rt.state() != statePaused || rt.stateLbl.Text != statePaused || rt.pauseBtn.Text != "Resume" {
 		t.Fatalf("state %s / %q, button %q", rt.state(), rt.stateLbl.Text, rt.pauseBtn.Text)
 	}
-	frame := rt.grid.total
+	frame := rt.grid.Total()
 	changes := rt.res.Stats().Changes
 	h.until("the job to keep producing", func() bool { return rt.res.Stats().Changes > changes+50 })
-	if rt.grid.total != frame || len(rows(rt.grid)) != min(frame, rt.grid.pageSize) {
-		t.Errorf("paused grid moved: %d -> %d rows", frame, rt.grid.total)
+	if rt.grid.Total() != frame || len(rows(rt.grid)) != min(frame, rt.grid.PageSize()) {
+		t.Errorf("paused grid moved: %d -> %d rows", frame, rt.grid.Total())
 	}
 	rt.pauseBtn.OnTapped()
-	h.until("the grid to catch up", func() bool { return rt.grid.total > frame+50 })
+	h.until("the grid to catch up", func() bool { return rt.grid.Total() > frame+50 })
 	rt.stopBtn.OnTapped()
 	h.waitDone(rt)
 }
@@ -231,35 +232,35 @@ func TestSortAndCopyAsTSV(t *testing.T) {
 	rt := h.runStatement()
 	h.waitDone(rt)
 	h.wb.Tick()
-	rt.grid.headerTapped(1) // n ascending
+	rt.grid.HeaderTapped(1) // n ascending
 	if got := strings.Join(rows(rt.grid), ";"); got != "1 | a\tb;2 | ∅;3 | c" {
 		t.Errorf("ascending: %q", got)
 	}
-	rt.grid.headerTapped(1) // descending
+	rt.grid.HeaderTapped(1) // descending
 	if got := strings.Join(rows(rt.grid), ";"); got != "3 | c;2 | ∅;1 | a\tb" {
 		t.Errorf("descending: %q", got)
 	}
-	rt.grid.headerTapped(1) // arrival order
+	rt.grid.HeaderTapped(1) // arrival order
 	if got := strings.Join(rows(rt.grid), ";"); got != "3 | c;1 | a\tb;2 | ∅" {
 		t.Errorf("unsorted: %q", got)
 	}
-	rt.grid.selectAll()
+	rt.grid.SelectAll()
 	cb := fyne.CurrentApp().Clipboard()
 	rt.grid.TypedShortcut(&fyne.ShortcutCopy{Clipboard: cb})
 	if got := cb.Content(); got != "3\tc\n1\t\"a\tb\"\n2\t\n" {
 		t.Errorf("TSV %q", got)
 	}
 	// Shift+arrows extend a selection.
-	rt.grid.selectRange(0, 1, 0, 1)
+	rt.grid.SelectRange(0, 1, 0, 1)
 	rt.grid.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
 	rt.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	rt.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
 	rt.grid.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
-	if got := rt.grid.selectionTSV(false); got != "3\tc\n1\t\"a\tb\"\n" {
+	if got := rt.grid.SelectionTSV(false); got != "3\tc\n1\t\"a\tb\"\n" {
 		t.Errorf("after Shift+Down, Shift+Right: %q", got)
 	}
-	rt.grid.selectRange(1, 2, 2, 2)
-	rt.grid.copySelection(cb, true)
+	rt.grid.SelectRange(1, 2, 2, 2)
+	rt.grid.CopySelection(cb, true)
 	if got := cb.Content(); got != "s\n\"a\tb\"\n\n" {
 		t.Errorf("TSV with header %q", got)
 	}
@@ -271,7 +272,7 @@ func TestSortIsRefusedWhileRunning(t *testing.T) {
 SELECT k FROM s`)
 	h.runAll()
 	rt := h.wb.results[0]
-	rt.grid.headerTapped(1)
+	rt.grid.HeaderTapped(1)
 	if !strings.Contains(h.wb.statusLeft.Text, "when the query has finished") {
 		t.Errorf("status %q", h.wb.statusLeft.Text)
 	}
@@ -285,17 +286,17 @@ func TestPagesOfALargeResult(t *testing.T) {
 	h.runAll()
 	rt := h.wb.results[0]
 	h.waitDone(rt)
-	rt.grid.pageSize = 1000
+	rt.grid.SetPageSize(1000)
 	rt.refresh(true)
-	if p := rt.grid.pages(); p != 3 || !rt.pager.Visible() {
+	if p := rt.grid.Pages(); p != 3 || !rt.pager.Visible() {
 		t.Fatalf("%d pages, pager visible %v", p, rt.pager.Visible())
 	}
-	rt.grid.setPage(2)
+	rt.grid.SetPage(2)
 	got := rows(rt.grid)
 	if len(got) != 500 || got[0] != "2001" || got[499] != "2500" {
 		t.Errorf("last page: %d rows, %q … %q", len(got), got[0], got[len(got)-1])
 	}
-	if n, _, _ := rt.grid.cellText(0, 0); n != "2001" {
+	if n, _, _ := rt.grid.CellText(0, 0); n != "2001" {
 		t.Errorf("row number %q", n)
 	}
 	if !strings.Contains(rt.pageLbl.Text, "Rows 2,001–2,500 of 2,500") {
@@ -380,7 +381,7 @@ func TestViewSwitchKeepsTheFinishedResult(t *testing.T) {
 	if got := strings.Join(rows(rt.grid), ";"); got != "+I | 1 | 1;-U | 1 | 1;+U | 1 | 2;+I | 2 | 1" {
 		t.Errorf("changelog view %q", got)
 	}
-	if rt.grid.view != results.ChangelogView {
+	if rt.grid.View() != results.ChangelogView {
 		t.Error("view not switched")
 	}
 }
@@ -408,16 +409,16 @@ func TestLiveGridIsStableBetweenTicks(t *testing.T) {
 SELECT k FROM s`)
 	h.runAll()
 	rt := h.wb.results[0]
-	h.until("rows", func() bool { return rt.grid.total > 0 })
-	before, total := test.RenderObjectToMarkup(rt.grid), rt.grid.total
+	h.until("rows", func() bool { return rt.grid.Total() > 0 })
+	before, total := test.RenderObjectToMarkup(rt.grid), rt.grid.Total()
 	changes := rt.res.Stats().Changes
 	waitFor(t, "200 more changes", func() bool { return rt.res.Stats().Changes >= changes+200 }) // no Tick meanwhile
-	if after := test.RenderObjectToMarkup(rt.grid); after != before || rt.grid.total != total {
+	if after := test.RenderObjectToMarkup(rt.grid); after != before || rt.grid.Total() != total {
 		t.Error("the grid changed between ticks")
 	}
 	h.wb.Tick()
-	if rt.grid.total < total+200 {
-		t.Errorf("the tick showed %d rows, %d before", rt.grid.total, total)
+	if rt.grid.Total() < total+200 {
+		t.Errorf("the tick showed %d rows, %d before", rt.grid.Total(), total)
 	}
 	rt.stop()
 	h.waitDone(rt)
@@ -429,12 +430,12 @@ func TestLargeSortsRunOffTheUIGoroutine(t *testing.T) {
 	rt := h.runStatement()
 	h.waitDone(rt)
 	h.wb.Tick()
-	rt.grid.asyncSortRows = 2 // as if three rows were a million
-	rt.grid.headerTapped(1)
-	if !rt.grid.sorting || h.wb.statusLeft.Text != "Sorting 3 rows…" {
-		t.Errorf("sorting %v, status %q", rt.grid.sorting, h.wb.statusLeft.Text)
+	rt.grid.SetAsyncSortRows(2) // as if three rows were a million
+	rt.grid.HeaderTapped(1)
+	if !rt.grid.Sorting() || h.wb.statusLeft.Text != "Sorting 3 rows…" {
+		t.Errorf("sorting %v, status %q", rt.grid.Sorting(), h.wb.statusLeft.Text)
 	}
-	h.until("the sort", func() bool { return !rt.grid.sorting })
+	h.until("the sort", func() bool { return !rt.grid.Sorting() })
 	if got := strings.Join(rows(rt.grid), ","); got != "1,2,3" {
 		t.Errorf("sorted %q", got)
 	}

@@ -1,4 +1,4 @@
-package ui
+package resultgrid
 
 import (
 	"fyne.io/fyne/v2"
@@ -8,26 +8,26 @@ import (
 )
 
 // The grid scrolls as a desktop grid does: a mouse-wheel notch moves
-// wheelRows rows (Fyne moves its scrollers by wheelNotch pixels a notch,
+// WheelRows rows (Fyne moves its scrollers by WheelNotch pixels a notch,
 // about two thirds of a row), and Ctrl+Home / Ctrl+End go to the first /
 // last row (with Shift they extend the selection).
 
 const (
-	// wheelRows is how many rows one wheel notch scrolls.
-	wheelRows = 3
-	// wheelNotch is the distance, in pixels, Fyne's desktop driver reports
+	// WheelRows is how many rows one wheel notch scrolls.
+	WheelRows = 3
+	// WheelNotch is the distance, in pixels, Fyne's desktop driver reports
 	// for one wheel notch (its scroll speed on Linux and Windows).
-	wheelNotch = 25
+	WheelNotch = 25
 )
 
 var (
-	_ fyne.Scrollable = (*gridCell)(nil)
-	_ fyne.Widget     = (*resultGrid)(nil)
+	_ fyne.Scrollable = (*Cell)(nil)
+	_ fyne.Widget     = (*Grid)(nil)
 )
 
 // CreateRenderer is the Table's renderer; it keeps the Table's scroller
 // (the renderer's object that is fyne.Scrollable), which the wheel drives.
-func (g *resultGrid) CreateRenderer() fyne.WidgetRenderer {
+func (g *Grid) CreateRenderer() fyne.WidgetRenderer {
 	r := g.Table.CreateRenderer()
 	for _, o := range r.Objects() {
 		if s, ok := o.(fyne.Scrollable); ok {
@@ -38,20 +38,20 @@ func (g *resultGrid) CreateRenderer() fyne.WidgetRenderer {
 }
 
 // Scrolled passes a wheel event over a cell on to the grid.
-func (c *gridCell) Scrolled(e *fyne.ScrollEvent) {
+func (c *Cell) Scrolled(e *fyne.ScrollEvent) {
 	if c.grid != nil {
 		c.grid.wheel(e)
 	}
 }
 
-// wheel scrolls the Table wheelRows rows per notch: the event's distance
-// is scaled from Fyne's notch to wheelRows row heights (a touchpad's small
+// wheel scrolls the Table WheelRows rows per notch: the event's distance
+// is scaled from Fyne's notch to WheelRows row heights (a touchpad's small
 // steps are scaled alike).
-func (g *resultGrid) wheel(e *fyne.ScrollEvent) {
+func (g *Grid) wheel(e *fyne.ScrollEvent) {
 	if g.scroller == nil {
 		return
 	}
-	scale := wheelRows * g.rowPitch() / wheelNotch
+	scale := WheelRows * g.rowPitch() / WheelNotch
 	ev := *e
 	ev.Scrolled = fyne.NewDelta(e.Scrolled.DX, e.Scrolled.DY*scale)
 	g.scroller.Scrolled(&ev)
@@ -60,9 +60,9 @@ func (g *resultGrid) wheel(e *fyne.ScrollEvent) {
 // rowPitch is the height of a grid row with the padding between rows, as
 // the Table computes it: the larger of a cell's and a header's minimum
 // height, plus the theme's padding.
-func (g *resultGrid) rowPitch() float32 {
+func (g *Grid) rowPitch() float32 {
 	if g.pitch == 0 {
-		size := newGridCell().MinSize()
+		size := NewCell().MinSize()
 		if g.CreateHeader != nil {
 			size = size.Max(g.CreateHeader().MinSize())
 		}
@@ -73,11 +73,11 @@ func (g *resultGrid) rowPitch() float32 {
 
 // jumpShortcut handles Ctrl+Home and Ctrl+End (with Shift: extending the
 // selection): the first or last row, in the selected cell's column.
-func (g *resultGrid) jumpShortcut(s *desktop.CustomShortcut) bool {
+func (g *Grid) jumpShortcut(s *desktop.CustomShortcut) bool {
 	if s.Modifier&fyne.KeyModifierControl == 0 || s.Modifier&^(fyne.KeyModifierControl|fyne.KeyModifierShift) != 0 {
 		return false
 	}
-	rows, cols := g.length()
+	rows, cols := g.Shape()
 	if rows == 0 || cols < 2 {
 		return s.KeyName == fyne.KeyHome || s.KeyName == fyne.KeyEnd
 	}

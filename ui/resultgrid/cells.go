@@ -1,50 +1,50 @@
-package ui
+package resultgrid
 
 import (
 	"image/color"
 	"strings"
-	"sync"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
-// cellKind selects how a grid cell is drawn.
-type cellKind uint8
+// CellKind selects how a grid cell is drawn.
+type CellKind uint8
 
 const (
-	cellText    cellKind = iota // a value
-	cellNull                    // SQL NULL: dimmed italic "NULL"
-	cellRowNum                  // the row number column
-	cellOpPlus                  // +I / +U
-	cellOpMinus                 // -U / -D
+	ValueCell   CellKind = iota // a value
+	NullCell                    // SQL NULL: dimmed italic "NULL"
+	RowNumCell                  // the row number column
+	OpPlusCell                  // +I / +U
+	OpMinusCell                 // -U / -D
 )
 
-// gridCell is one cell of the result grid: a background (selection) and one
+// Cell is one cell of the result grid: a background (selection) and one
 // line of monospaced text, cut with "…" to the cell's width. It is far
 // cheaper to update than a Label, which matters because a grid refresh
 // updates every visible cell.
-type gridCell struct {
+type Cell struct {
 	widget.BaseWidget
 	id       widget.TableCellID // the cell it shows now (for tests)
-	grid     *resultGrid        // authoring hook: right-click actions (grid_actions.go)
+	grid     *Grid              // authoring hook: right-click actions (grid_actions.go)
 	text     string
-	kind     cellKind
+	kind     CellKind
 	align    fyne.TextAlign
 	selected bool
 }
 
-func newGridCell() *gridCell {
-	c := &gridCell{}
+func NewCell() *Cell {
+	c := &Cell{}
 	c.ExtendBaseWidget(c)
 	return c
 }
 
 // set updates the cell and redraws it only when something changed.
-func (c *gridCell) set(text string, kind cellKind, align fyne.TextAlign, selected bool) {
+func (c *Cell) set(text string, kind CellKind, align fyne.TextAlign, selected bool) {
 	if c.text == text && c.kind == kind && c.align == align && c.selected == selected {
 		return
 	}
@@ -53,7 +53,7 @@ func (c *gridCell) set(text string, kind cellKind, align fyne.TextAlign, selecte
 }
 
 // CreateRenderer implements fyne.Widget.
-func (c *gridCell) CreateRenderer() fyne.WidgetRenderer {
+func (c *Cell) CreateRenderer() fyne.WidgetRenderer {
 	r := &gridCellRenderer{c: c, bg: canvas.NewRectangle(color.Transparent), txt: canvas.NewText("", nil)}
 	r.txt.TextStyle.Monospace = true
 	r.Refresh()
@@ -61,7 +61,7 @@ func (c *gridCell) CreateRenderer() fyne.WidgetRenderer {
 }
 
 type gridCellRenderer struct {
-	c    *gridCell
+	c    *Cell
 	bg   *canvas.Rectangle
 	txt  *canvas.Text
 	size fyne.Size
@@ -78,10 +78,10 @@ func (r *gridCellRenderer) place() {
 	th := r.c.Theme()
 	pad := th.Size(theme.SizeNameInnerPadding) / 2
 	avail := r.size.Width - 2*pad
-	r.txt.Text = fitText(r.display(), avail, r.txt.TextSize)
+	r.txt.Text = widgets.FitText(r.display(), avail, r.txt.TextSize)
 	// Arithmetic instead of MeasureText: the font is monospaced, and a
 	// refresh places every visible cell.
-	ts := fyne.NewSize(float32(cellsOf(r.txt.Text))*charWidth(r.txt.TextSize), lineHeight(r.txt.TextSize))
+	ts := fyne.NewSize(float32(widgets.CellsOf(r.txt.Text))*widgets.CharWidth(r.txt.TextSize), widgets.LineHeight(r.txt.TextSize))
 	y := (r.size.Height - ts.Height) / 2
 	x := pad
 	if r.c.align == fyne.TextAlignTrailing {
@@ -92,7 +92,7 @@ func (r *gridCellRenderer) place() {
 }
 
 func (r *gridCellRenderer) display() string {
-	if r.c.kind == cellNull {
+	if r.c.kind == NullCell {
 		return "NULL"
 	}
 	return displayText(r.c.text)
@@ -100,20 +100,20 @@ func (r *gridCellRenderer) display() string {
 
 func (r *gridCellRenderer) MinSize() fyne.Size {
 	th := r.c.Theme()
-	return fyne.NewSize(40, lineHeight(th.Size(theme.SizeNameText))+th.Size(theme.SizeNameInnerPadding))
+	return fyne.NewSize(40, widgets.LineHeight(th.Size(theme.SizeNameText))+th.Size(theme.SizeNameInnerPadding))
 }
 
 func (r *gridCellRenderer) Refresh() {
 	th := r.c.Theme()
 	v := fyne.CurrentApp().Settings().ThemeVariant()
 	r.txt.TextSize = th.Size(theme.SizeNameText)
-	r.txt.TextStyle = fyne.TextStyle{Monospace: true, Italic: r.c.kind == cellNull}
+	r.txt.TextStyle = fyne.TextStyle{Monospace: true, Italic: r.c.kind == NullCell}
 	switch r.c.kind {
-	case cellNull, cellRowNum:
+	case NullCell, RowNumCell:
 		r.txt.Color = th.Color(theme.ColorNamePlaceHolder, v)
-	case cellOpPlus:
+	case OpPlusCell:
 		r.txt.Color = th.Color(theme.ColorNameSuccess, v)
-	case cellOpMinus:
+	case OpMinusCell:
 		r.txt.Color = th.Color(theme.ColorNameError, v)
 	default:
 		r.txt.Color = th.Color(theme.ColorNameForeground, v)
@@ -139,102 +139,26 @@ func displayText(s string) string {
 	return strings.NewReplacer("\r\n", "↵", "\n", "↵", "\r", "↵", "\t", " ").Replace(s)
 }
 
-// monoMetrics caches the width of one monospaced character and the line
-// height per text size.
-var monoMetrics sync.Map // float32 -> fyne.Size
-
-func monoCell(size float32) fyne.Size {
-	if m, ok := monoMetrics.Load(size); ok {
-		return m.(fyne.Size)
-	}
-	m := fyne.MeasureText("0000000000", size, fyne.TextStyle{Monospace: true})
-	m.Width /= 10
-	monoMetrics.Store(size, m)
-	return m
-}
-
-func charWidth(size float32) float32  { return monoCell(size).Width }
-func lineHeight(size float32) float32 { return monoCell(size).Height }
-
-// cellsOf is the number of monospaced cells s takes: East Asian wide
-// characters and emoji take two.
-func cellsOf(s string) int {
-	n := 0
-	for _, r := range s {
-		n += runeCells(r)
-	}
-	return n
-}
-
-func runeCells(r rune) int {
-	if r < 0x1100 {
-		return 1
-	}
-	switch {
-	case r <= 0x115f, r >= 0x2e80 && r <= 0xa4cf, r >= 0xac00 && r <= 0xd7a3,
-		r >= 0xf900 && r <= 0xfaff, r >= 0xfe30 && r <= 0xfe4f, r >= 0xff00 && r <= 0xff60,
-		r >= 0xffe0 && r <= 0xffe6, r >= 0x1f300 && r <= 0x1faff, r >= 0x20000 && r <= 0x3fffd:
-		return 2
-	}
-	return 1
-}
-
-// fitText cuts s with "…" so that it fits width at the monospaced size.
-func fitText(s string, width, size float32) string {
-	cw := charWidth(size)
-	if cw <= 0 {
-		return s
-	}
-	maxCells := int(width / cw)
-	if len(s) <= maxCells && isASCII(s) {
-		return s
-	}
-	if cellsOf(s) <= maxCells {
-		return s
-	}
-	if maxCells <= 1 {
-		return "…"
-	}
-	n := 0
-	for i, r := range s {
-		w := runeCells(r)
-		if n+w > maxCells-1 {
-			return s[:i] + "…"
-		}
-		n += w
-	}
-	return s
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// headerCell is a column header: the name in bold, the Flink type dimmed,
+// HeaderCell is a column header: the name in bold, the Flink type dimmed,
 // and the sort arrow. Tapping it sorts by the column.
-type headerCell struct {
+type HeaderCell struct {
 	widget.BaseWidget
-	grid  *resultGrid
+	grid  *Grid
 	col   int
 	name  string
 	typ   string
 	arrow string
 }
 
-var _ fyne.Tappable = (*headerCell)(nil)
+var _ fyne.Tappable = (*HeaderCell)(nil)
 
-func newHeaderCell(g *resultGrid) *headerCell {
-	h := &headerCell{grid: g}
+func newHeaderCell(g *Grid) *HeaderCell {
+	h := &HeaderCell{grid: g}
 	h.ExtendBaseWidget(h)
 	return h
 }
 
-func (h *headerCell) set(col int, name, typ, arrow string) {
+func (h *HeaderCell) set(col int, name, typ, arrow string) {
 	if h.col == col && h.name == name && h.typ == typ && h.arrow == arrow {
 		return
 	}
@@ -243,14 +167,14 @@ func (h *headerCell) set(col int, name, typ, arrow string) {
 }
 
 // Tapped sorts by the column.
-func (h *headerCell) Tapped(*fyne.PointEvent) {
+func (h *HeaderCell) Tapped(*fyne.PointEvent) {
 	if h.grid != nil {
-		h.grid.headerTapped(h.col)
+		h.grid.HeaderTapped(h.col)
 	}
 }
 
 // CreateRenderer implements fyne.Widget.
-func (h *headerCell) CreateRenderer() fyne.WidgetRenderer {
+func (h *HeaderCell) CreateRenderer() fyne.WidgetRenderer {
 	r := &headerRenderer{h: h, name: canvas.NewText("", nil), typ: canvas.NewText("", nil), arrow: canvas.NewText("", nil)}
 	r.name.TextStyle = fyne.TextStyle{Bold: true}
 	r.Refresh()
@@ -258,7 +182,7 @@ func (h *headerCell) CreateRenderer() fyne.WidgetRenderer {
 }
 
 type headerRenderer struct {
-	h                *headerCell
+	h                *HeaderCell
 	name, typ, arrow *canvas.Text
 	size             fyne.Size
 }
@@ -309,7 +233,7 @@ func (r *headerRenderer) Layout(s fyne.Size) {
 
 func (r *headerRenderer) MinSize() fyne.Size {
 	th := r.h.Theme()
-	return fyne.NewSize(40, lineHeight(th.Size(theme.SizeNameText))+th.Size(theme.SizeNameInnerPadding))
+	return fyne.NewSize(40, widgets.LineHeight(th.Size(theme.SizeNameText))+th.Size(theme.SizeNameInnerPadding))
 }
 
 func (r *headerRenderer) Refresh() {

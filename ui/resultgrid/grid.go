@@ -1,4 +1,4 @@
-package ui
+package resultgrid
 
 import (
 	"errors"
@@ -14,22 +14,23 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
-// defaultPageSize is how many rows one grid page shows. Fyne lays cells out
+// DefaultPageSize is how many rows one grid page shows. Fyne lays cells out
 // with float32 positions, exact only up to 2^24 px (about 430,000 rows of
 // 39 px); beyond a page the pager moves on.
-const defaultPageSize = 200_000
+const DefaultPageSize = 200_000
 
-// resultGrid is the virtualised grid of one result: a widget.Table whose
+// Grid is the virtualised grid of one result: a widget.Table whose
 // cells read a cached window of the result (results.Snapshot), refreshed
 // by the result tab at most ~10 times a second. Column 0 holds row numbers
 // (sticky); in the changelog view column 1 holds the RowKind ("op").
 //
 // It adds to the Table: a typed header that sorts on tap, a rectangular
 // selection (click, Shift+click, Ctrl+A) copied as TSV (Ctrl+C), pages of
-// defaultPageSize rows, and a frozen frame while paused.
-type resultGrid struct {
+// DefaultPageSize rows, and a frozen frame while paused.
+type Grid struct {
 	widget.Table
 
 	res     *results.Result
@@ -69,25 +70,25 @@ type resultGrid struct {
 	dataWidths   []float32 // the widths setWidths gave the data columns
 	rowNumDigits int
 
-	// onSortError reports a sort that cannot be done (still running).
-	onSortError func(error)
-	// onChanged is called after the frame or selection changed.
-	onChanged func()
-	// onMenu opens the context menu at an absolute position.
-	onMenu func(at fyne.Position)
-	// onCellMenu and onHeaderMenu open the menus of a right-clicked data
+	// OnSortError reports a sort that cannot be done (still running).
+	OnSortError func(error)
+	// OnChanged is called after the frame or selection changed.
+	OnChanged func()
+	// OnMenu opens the context menu at an absolute position.
+	OnMenu func(at fyne.Position)
+	// OnCellMenu and OnHeaderMenu open the menus of a right-clicked data
 	// cell or header (authoring hook: grid_actions.go).
-	onCellMenu   func(id widget.TableCellID, at fyne.Position)
-	onHeaderMenu func(col int, at fyne.Position)
-	// onShortcut gets the shortcuts the grid does not use (Ctrl+Enter…).
-	onShortcut func(fyne.Shortcut) bool
-	// onStatus shows a passing message (sorting…).
-	onStatus func(string)
+	OnCellMenu   func(id widget.TableCellID, at fyne.Position)
+	OnHeaderMenu func(col int, at fyne.Position)
+	// OnShortcut gets the shortcuts the grid does not use (Ctrl+Enter…).
+	OnShortcut func(fyne.Shortcut) bool
+	// OnStatus shows a passing message (sorting…).
+	OnStatus func(string)
 
 	// do runs a function on the UI goroutine; when set, sorts of more than
 	// asyncSortRows rows run on another goroutine (a million rows take a few
 	// hundred milliseconds) and the grid is redrawn when they are done.
-	do            func(func())
+	Do            func(func())
 	asyncSortRows int
 	sorting       bool
 
@@ -98,14 +99,14 @@ type resultGrid struct {
 }
 
 var (
-	_ fyne.Shortcutable      = (*resultGrid)(nil)
-	_ fyne.SecondaryTappable = (*resultGrid)(nil)
-	_ desktop.Mouseable      = (*resultGrid)(nil)
-	_ desktop.Keyable        = (*resultGrid)(nil)
+	_ fyne.Shortcutable      = (*Grid)(nil)
+	_ fyne.SecondaryTappable = (*Grid)(nil)
+	_ desktop.Mouseable      = (*Grid)(nil)
+	_ desktop.Keyable        = (*Grid)(nil)
 )
 
-func newResultGrid(res *results.Result, view results.View) *resultGrid {
-	g := &resultGrid{res: res, view: view, pageSize: defaultPageSize, sortCol: -1, visTo: 60, asyncSortRows: 50_000}
+func New(res *results.Result, view results.View) *Grid {
+	g := &Grid{res: res, view: view, pageSize: DefaultPageSize, sortCol: -1, visTo: 60, asyncSortRows: 50_000}
 	g.cols = res.Columns()
 	for _, c := range g.cols {
 		g.numeric = append(g.numeric, c.Type != nil && c.Type.IsNumeric())
@@ -115,9 +116,9 @@ func newResultGrid(res *results.Result, view results.View) *resultGrid {
 		}
 		g.types = append(g.types, t)
 	}
-	g.Length = g.length
+	g.Length = g.Shape
 	g.CreateCell = func() fyne.CanvasObject {
-		c := newGridCell()
+		c := NewCell()
 		c.grid = g // authoring hook: right-click actions (grid_actions.go)
 		return c
 	}
@@ -128,12 +129,12 @@ func newResultGrid(res *results.Result, view results.View) *resultGrid {
 	g.UpdateHeader = g.updateHeader
 	g.OnSelected = g.selected
 	g.ExtendBaseWidget(g)
-	g.refreshFrame()
+	g.RefreshFrame()
 	return g
 }
 
 // opCols is 1 in the changelog view (the op column), else 0.
-func (g *resultGrid) opCols() int {
+func (g *Grid) opCols() int {
 	if g.view == results.ChangelogView {
 		return 1
 	}
@@ -141,24 +142,24 @@ func (g *resultGrid) opCols() int {
 }
 
 // gridCols is the number of table columns: row number, op, data.
-func (g *resultGrid) gridCols() int { return 1 + g.opCols() + len(g.cols) }
+func (g *Grid) gridCols() int { return 1 + g.opCols() + len(g.cols) }
 
-func (g *resultGrid) pageStart() int { return g.page * g.pageSize }
+func (g *Grid) PageStart() int { return g.page * g.pageSize }
 
-// pageRows is the number of rows on the current page.
-func (g *resultGrid) pageRows() int {
-	return max(0, min(g.pageSize, g.total-g.pageStart()))
+// PageRows is the number of rows on the current page.
+func (g *Grid) PageRows() int {
+	return max(0, min(g.pageSize, g.total-g.PageStart()))
 }
 
-// pages is the number of pages of the current frame (at least 1).
-func (g *resultGrid) pages() int {
+// Pages is the number of Pages of the current frame (at least 1).
+func (g *Grid) Pages() int {
 	return max(1, (g.total+g.pageSize-1)/g.pageSize)
 }
 
-func (g *resultGrid) length() (int, int) { return g.pageRows(), g.gridCols() }
+func (g *Grid) Shape() (int, int) { return g.PageRows(), g.gridCols() }
 
-// setView switches between the table and the changelog view.
-func (g *resultGrid) setView(v results.View) {
+// SetView switches between the table and the changelog view.
+func (g *Grid) SetView(v results.View) {
 	if g.view == v {
 		return
 	}
@@ -172,25 +173,25 @@ func (g *resultGrid) setView(v results.View) {
 	g.hasSel = false
 	g.widthsSet = false
 	g.Table.UnselectAll()
-	g.refreshFrame()
+	g.RefreshFrame()
 	g.ScrollToTop()
 }
 
-// setPaused freezes the frame (the result keeps consuming rows) or goes
+// SetPaused freezes the frame (the result keeps consuming rows) or goes
 // back to the live result.
-func (g *resultGrid) setPaused(p bool) {
+func (g *Grid) SetPaused(p bool) {
 	g.res.SetPaused(p)
 	if p {
 		g.frozen = g.res.Freeze(g.view)
 	} else {
 		g.frozen = nil
 	}
-	g.refreshFrame()
+	g.RefreshFrame()
 }
 
-// refreshFrame reads a new frame (the rows around those drawn last time)
+// RefreshFrame reads a new frame (the rows around those drawn last time)
 // and redraws the visible cells: the UI-goroutine work of one live update.
-func (g *resultGrid) refreshFrame() {
+func (g *Grid) RefreshFrame() {
 	if g.frozen != nil {
 		g.total = g.frozen.Len()
 		st, err := g.res.State()
@@ -203,8 +204,8 @@ func (g *resultGrid) refreshFrame() {
 		g.total, g.version, g.dropped, g.state, g.err = s.Total, s.Version, s.Dropped, s.State, s.Err
 		g.sortCol, g.desc = s.SortCol, s.Desc
 	}
-	if g.page >= g.pages() {
-		g.page = g.pages() - 1
+	if g.page >= g.Pages() {
+		g.page = g.Pages() - 1
 	}
 	g.setWidths()
 	g.fitRowNumbers()
@@ -213,15 +214,15 @@ func (g *resultGrid) refreshFrame() {
 	if g.trackMax >= 0 {
 		g.visFrom, g.visTo = g.trackMin, g.trackMax+1
 	}
-	if g.onChanged != nil {
-		g.onChanged()
+	if g.OnChanged != nil {
+		g.OnChanged()
 	}
 }
 
 // setWidths sizes the columns once per view from the header and a sample
 // of rows of the frame: the first 200 and the last 100 of the page (the
 // user may resize them afterwards).
-func (g *resultGrid) setWidths() {
+func (g *Grid) setWidths() {
 	if g.widthsSet && g.widthsView == g.view {
 		return
 	}
@@ -230,7 +231,7 @@ func (g *resultGrid) setWidths() {
 	}
 	th := g.Theme()
 	size := th.Size(theme.SizeNameText)
-	cw := charWidth(size)
+	cw := widgets.CharWidth(size)
 	pad := th.Size(theme.SizeNameInnerPadding) + 2
 	g.dataWidths = make([]float32, len(g.cols))
 	g.rowNumDigits = 0
@@ -239,14 +240,14 @@ func (g *resultGrid) setWidths() {
 		g.SetColumnWidth(1, 3*cw+pad+fyne.MeasureText("op", size, fyne.TextStyle{Bold: true}).Width/2)
 	}
 	cells := make([]int, len(g.cols))
-	n := g.pageRows()
+	n := g.PageRows()
 	for r := 0; r < n; r++ {
 		if r == 200 {
 			r = max(r, n-100) // then the last rows
 		}
 		for c := range g.cols {
-			text, null, _ := g.cellText(r, 1+g.opCols()+c)
-			w := cellsOf(text)
+			text, null, _ := g.CellText(r, 1+g.opCols()+c)
+			w := widgets.CellsOf(text)
 			if null {
 				w = 4
 			}
@@ -265,10 +266,10 @@ func (g *resultGrid) setWidths() {
 	g.widthsLive = g.state == results.Running
 }
 
-// refitWidths sizes the columns again from the final rows once a result
+// RefitWidths sizes the columns again from the final rows once a result
 // has ended, when they were sized from its first rows and the user has not
 // resized any (later values are often longer than the first ones).
-func (g *resultGrid) refitWidths() {
+func (g *Grid) RefitWidths() {
 	if g.widthsSet && g.widthsLive && !g.userResized {
 		g.widthsSet = false
 	}
@@ -276,26 +277,26 @@ func (g *resultGrid) refitWidths() {
 
 // Dragged resizes a column when the drag began on a header edge (the
 // Table's); the grid then keeps the user's widths.
-func (g *resultGrid) Dragged(e *fyne.DragEvent) {
+func (g *Grid) Dragged(e *fyne.DragEvent) {
 	g.userResized = true
 	g.Table.Dragged(e)
 }
 
 // fitRowNumbers widens the row-number column when the numbers get longer.
-func (g *resultGrid) fitRowNumbers() {
-	digits := max(2, len(strconv.Itoa(g.pageStart()+g.pageRows())))
+func (g *Grid) fitRowNumbers() {
+	digits := max(2, len(strconv.Itoa(g.PageStart()+g.PageRows())))
 	if digits == g.rowNumDigits {
 		return
 	}
 	g.rowNumDigits = digits
 	th := g.Theme()
-	g.SetColumnWidth(0, float32(digits)*charWidth(th.Size(theme.SizeNameText))+th.Size(theme.SizeNameInnerPadding)+2)
+	g.SetColumnWidth(0, float32(digits)*widgets.CharWidth(th.Size(theme.SizeNameText))+th.Size(theme.SizeNameInnerPadding)+2)
 }
 
-// cellText returns the text of a cell on the current page, whether it is
+// CellText returns the text of a cell on the current page, whether it is
 // NULL, and its RowKind in the changelog view. Column 0 is the row number.
-func (g *resultGrid) cellText(row, col int) (text string, null bool, kind types.RowKind) {
-	abs := g.pageStart() + row
+func (g *Grid) CellText(row, col int) (text string, null bool, kind types.RowKind) {
+	abs := g.PageStart() + row
 	if col == 0 {
 		return strconv.Itoa(abs + 1), false, types.Insert
 	}
@@ -337,35 +338,35 @@ func (g *resultGrid) cellText(row, col int) (text string, null bool, kind types.
 	return s.Cells[i][dc], s.Nulls[i][dc], kind
 }
 
-func (g *resultGrid) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
-	c := o.(*gridCell)
+func (g *Grid) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
+	c := o.(*Cell)
 	c.id = id
-	abs := g.pageStart() + id.Row
+	abs := g.PageStart() + id.Row
 	g.trackMin, g.trackMax = min(g.trackMin, abs), max(g.trackMax, abs)
-	text, null, kind := g.cellText(id.Row, id.Col)
-	sel := g.inSelection(id)
+	text, null, kind := g.CellText(id.Row, id.Col)
+	sel := g.InSelection(id)
 	switch {
 	case id.Col == 0:
-		c.set(text, cellRowNum, fyne.TextAlignTrailing, sel)
+		c.set(text, RowNumCell, fyne.TextAlignTrailing, sel)
 	case g.opCols() == 1 && id.Col == 1:
-		k := cellOpPlus
+		k := OpPlusCell
 		if kind.IsRetract() {
-			k = cellOpMinus
+			k = OpMinusCell
 		}
 		c.set(text, k, fyne.TextAlignLeading, sel)
 	case null:
-		c.set("", cellNull, fyne.TextAlignLeading, sel)
+		c.set("", NullCell, fyne.TextAlignLeading, sel)
 	default:
 		align := fyne.TextAlignLeading
 		if dc := id.Col - 1 - g.opCols(); dc >= 0 && dc < len(g.numeric) && g.numeric[dc] {
 			align = fyne.TextAlignTrailing
 		}
-		c.set(text, cellText, align, sel)
+		c.set(text, ValueCell, align, sel)
 	}
 }
 
-func (g *resultGrid) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
-	h := o.(*headerCell)
+func (g *Grid) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
+	h := o.(*HeaderCell)
 	switch {
 	case id.Col == 0:
 		h.set(0, "#", "", "")
@@ -386,11 +387,11 @@ func (g *resultGrid) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
 	}
 }
 
-// headerTapped cycles the sort of a data column: ascending, descending,
+// HeaderTapped cycles the sort of a data column: ascending, descending,
 // arrival order. The "#" header selects everything.
-func (g *resultGrid) headerTapped(col int) {
+func (g *Grid) HeaderTapped(col int) {
 	if col == 0 {
-		g.selectAll()
+		g.SelectAll()
 		return
 	}
 	dc := col - 1 - g.opCols()
@@ -400,8 +401,8 @@ func (g *resultGrid) headerTapped(col int) {
 	if g.sorting {
 		return
 	}
-	if err := g.unsortable(); err != nil {
-		g.sortFailed(err)
+	if err := g.Unsortable(); err != nil {
+		g.SortFailed(err)
 		return
 	}
 	var sort func() error
@@ -413,11 +414,11 @@ func (g *resultGrid) headerTapped(col int) {
 	default:
 		sort = func() error { g.res.ClearSort(); return nil }
 	}
-	g.runSort(sort)
+	g.RunSort(sort)
 }
 
-// unsortable says why the grid cannot sort now (nil when it can).
-func (g *resultGrid) unsortable() error {
+// Unsortable says why the grid cannot sort now (nil when it can).
+func (g *Grid) Unsortable() error {
 	switch {
 	case g.view == results.ChangelogView:
 		return errors.New("the changelog view is in arrival order; switch to the table view to sort")
@@ -427,75 +428,75 @@ func (g *resultGrid) unsortable() error {
 	return nil
 }
 
-// runSort runs a sort of the result (on another goroutine when it is
+// RunSort runs a sort of the result (on another goroutine when it is
 // large) and redraws the grid.
-func (g *resultGrid) runSort(sort func() error) {
+func (g *Grid) RunSort(sort func() error) {
 	done := func(err error) {
 		g.sorting = false
 		if err != nil {
-			g.sortFailed(err)
+			g.SortFailed(err)
 			return
 		}
 		if g.frozen != nil {
 			g.frozen = g.res.Freeze(g.view)
 		}
-		g.refreshFrame()
-		if g.onStatus != nil {
-			g.onStatus("")
+		g.RefreshFrame()
+		if g.OnStatus != nil {
+			g.OnStatus("")
 		}
 	}
-	if g.do == nil || g.total <= g.asyncSortRows {
+	if g.Do == nil || g.total <= g.asyncSortRows {
 		done(sort())
 		return
 	}
 	g.sorting = true
-	if g.onStatus != nil {
-		g.onStatus(fmt.Sprintf("Sorting %s rows…", groupDigits(g.total)))
+	if g.OnStatus != nil {
+		g.OnStatus(fmt.Sprintf("Sorting %s rows…", widgets.GroupDigits(g.total)))
 	}
 	go func() {
 		err := sort()
-		g.do(func() { done(err) })
+		g.Do(func() { done(err) })
 	}()
 }
 
-func (g *resultGrid) sortFailed(err error) {
+func (g *Grid) SortFailed(err error) {
 	if errors.Is(err, results.ErrRunning) {
 		err = errors.New("sorting is available when the query has finished (or after Stop)")
 	}
-	if g.onSortError != nil {
-		g.onSortError(err)
+	if g.OnSortError != nil {
+		g.OnSortError(err)
 	}
 }
 
-// followTail scrolls to the last row. Table.ScrollToBottom on a table not
+// FollowTail scrolls to the last row. Table.ScrollToBottom on a table not
 // laid out yet (or without rows) leaves a scroll offset its content does
 // not have, and the first rows would then never be drawn.
-func (g *resultGrid) followTail() {
-	if rows, _ := g.length(); rows == 0 || g.Size().Height <= 0 {
+func (g *Grid) FollowTail() {
+	if rows, _ := g.Shape(); rows == 0 || g.Size().Height <= 0 {
 		return
 	}
 	g.ScrollToBottom()
 }
 
-// setPage shows page p (0-based).
-func (g *resultGrid) setPage(p int) {
-	p = max(0, min(p, g.pages()-1))
+// SetPage shows page p (0-based).
+func (g *Grid) SetPage(p int) {
+	p = max(0, min(p, g.Pages()-1))
 	if p == g.page {
 		return
 	}
 	g.page = p
 	g.hasSel = false
 	g.Table.UnselectAll()
-	g.visFrom, g.visTo = g.pageStart(), g.pageStart()+60
+	g.visFrom, g.visTo = g.PageStart(), g.PageStart()+60
 	g.ScrollToTop()
-	g.refreshFrame()
+	g.RefreshFrame()
 }
 
 // Selection.
 
 // cellPressed selects a cell by mouse (extend: Shift held) and gives the
 // grid the keyboard focus.
-func (g *resultGrid) cellPressed(id widget.TableCellID, extend bool) {
+func (g *Grid) cellPressed(id widget.TableCellID, extend bool) {
 	g.focus()
 	if id.Col == 0 { // the row number: the whole row
 		g.selectRow(id.Row, extend)
@@ -505,7 +506,7 @@ func (g *resultGrid) cellPressed(id widget.TableCellID, extend bool) {
 }
 
 // focus gives the grid the keyboard (arrows, Shift+arrows, Ctrl+C).
-func (g *resultGrid) focus() {
+func (g *Grid) focus() {
 	if app := fyne.CurrentApp(); app != nil {
 		if c := app.Driver().CanvasForObject(g); c != nil && c.Focused() != g {
 			c.Focus(g)
@@ -515,8 +516,8 @@ func (g *resultGrid) focus() {
 
 // moveTo makes id the selection's moving corner: with extend the anchor
 // stays, else id becomes the only selected cell. It scrolls id into view.
-func (g *resultGrid) moveTo(id widget.TableCellID, extend bool) {
-	rows, cols := g.length()
+func (g *Grid) moveTo(id widget.TableCellID, extend bool) {
+	rows, cols := g.Shape()
 	if rows == 0 || cols < 2 {
 		return
 	}
@@ -532,15 +533,15 @@ func (g *resultGrid) moveTo(id widget.TableCellID, extend bool) {
 	g.moving = false
 	g.ScrollTo(id)
 	g.Table.Refresh()
-	if g.onChanged != nil {
-		g.onChanged()
+	if g.OnChanged != nil {
+		g.OnChanged()
 	}
 }
 
 // selectRow selects a whole row (a click on its number); with extend, the
 // rows from the anchor's.
-func (g *resultGrid) selectRow(row int, extend bool) {
-	rows, cols := g.length()
+func (g *Grid) selectRow(row int, extend bool) {
+	rows, cols := g.Shape()
 	if rows == 0 || cols < 2 {
 		return
 	}
@@ -550,15 +551,15 @@ func (g *resultGrid) selectRow(row int, extend bool) {
 	}
 	g.cursor, g.hasSel = widget.TableCellID{Row: row, Col: 0}, true
 	g.Table.Refresh()
-	if g.onChanged != nil {
-		g.onChanged()
+	if g.OnChanged != nil {
+		g.OnChanged()
 	}
 }
 
 // step moves the selection's moving corner by rows and columns (data
 // columns only; a row selection moves to its first data cell).
-func (g *resultGrid) step(dRow, dCol int, extend bool) {
-	rows, cols := g.length()
+func (g *Grid) step(dRow, dCol int, extend bool) {
+	rows, cols := g.Shape()
 	if rows == 0 || cols < 2 {
 		return
 	}
@@ -572,13 +573,13 @@ func (g *resultGrid) step(dRow, dCol int, extend bool) {
 }
 
 // visibleRows is about how many rows fit in the grid (Page Up/Down).
-func (g *resultGrid) visibleRows() int {
+func (g *Grid) visibleRows() int {
 	h := g.Size().Height
 	cell := g.Theme().Size(theme.SizeNameText)*1.4 + g.Theme().Size(theme.SizeNameInnerPadding)
 	return max(1, int(h/cell)-2)
 }
 
-func (g *resultGrid) selected(id widget.TableCellID) {
+func (g *Grid) selected(id widget.TableCellID) {
 	if g.moving {
 		return
 	}
@@ -588,28 +589,28 @@ func (g *resultGrid) selected(id widget.TableCellID) {
 		g.anchor, g.cursor, g.hasSel = id, id, true
 	}
 	g.Table.Refresh()
-	if g.onChanged != nil {
-		g.onChanged()
+	if g.OnChanged != nil {
+		g.OnChanged()
 	}
 }
 
-// selectRange selects rows r1..r2 and grid columns c1..c2 of the page.
-func (g *resultGrid) selectRange(r1, c1, r2, c2 int) {
+// SelectRange selects rows r1..r2 and grid columns c1..c2 of the page.
+func (g *Grid) SelectRange(r1, c1, r2, c2 int) {
 	g.anchor, g.cursor, g.hasSel = widget.TableCellID{Row: r1, Col: c1}, widget.TableCellID{Row: r2, Col: c2}, true
 	g.Table.Refresh()
 }
 
-func (g *resultGrid) selectAll() {
-	rows, cols := g.length()
+func (g *Grid) SelectAll() {
+	rows, cols := g.Shape()
 	if rows == 0 {
 		return
 	}
-	g.selectRange(0, 1, rows-1, cols-1)
+	g.SelectRange(0, 1, rows-1, cols-1)
 }
 
-// selBounds returns the selected rectangle (a row-number cell selects its
+// SelectionBounds returns the selected rectangle (a row-number cell selects its
 // whole row).
-func (g *resultGrid) selBounds() (r1, c1, r2, c2 int, ok bool) {
+func (g *Grid) SelectionBounds() (r1, c1, r2, c2 int, ok bool) {
 	if !g.hasSel {
 		return 0, 0, 0, 0, false
 	}
@@ -621,19 +622,19 @@ func (g *resultGrid) selBounds() (r1, c1, r2, c2 int, ok bool) {
 	return r1, c1, r2, c2, true
 }
 
-func (g *resultGrid) inSelection(id widget.TableCellID) bool {
-	r1, c1, r2, c2, ok := g.selBounds()
+func (g *Grid) InSelection(id widget.TableCellID) bool {
+	r1, c1, r2, c2, ok := g.SelectionBounds()
 	if !ok || (r1 == r2 && c1 == c2) {
 		return false // a single cell shows the Table's own marker
 	}
 	return id.Row >= r1 && id.Row <= r2 && ((id.Col >= c1 && id.Col <= c2) || id.Col == 0)
 }
 
-// selectionTSV returns the selected cells as tab-separated values (NULL as
+// SelectionTSV returns the selected cells as tab-separated values (NULL as
 // an empty field; fields holding a tab, line break or quote are quoted as
 // spreadsheets expect), with the column names first when header is set.
-func (g *resultGrid) selectionTSV(header bool) string {
-	r1, c1, r2, c2, ok := g.selBounds()
+func (g *Grid) SelectionTSV(header bool) string {
+	r1, c1, r2, c2, ok := g.SelectionBounds()
 	if !ok {
 		return ""
 	}
@@ -656,7 +657,7 @@ func (g *resultGrid) selectionTSV(header bool) string {
 			if c > c1 {
 				b.WriteByte('\t')
 			}
-			text, null, _ := g.cellText(r, c)
+			text, null, _ := g.CellText(r, c)
 			if !null {
 				b.WriteString(tsvField(text))
 			}
@@ -673,41 +674,41 @@ func tsvField(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-// copySelection puts the selection on the clipboard as TSV.
-func (g *resultGrid) copySelection(cb fyne.Clipboard, header bool) {
+// CopySelection puts the selection on the clipboard as TSV.
+func (g *Grid) CopySelection(cb fyne.Clipboard, header bool) {
 	if cb == nil {
 		if app := fyne.CurrentApp(); app != nil {
 			cb = app.Clipboard()
 		}
 	}
-	if s := g.selectionTSV(header); s != "" && cb != nil {
+	if s := g.SelectionTSV(header); s != "" && cb != nil {
 		cb.SetContent(s)
 	}
 }
 
 // TypedShortcut handles Ctrl+C (copy the selection as TSV) and Ctrl+A.
-func (g *resultGrid) TypedShortcut(s fyne.Shortcut) {
+func (g *Grid) TypedShortcut(s fyne.Shortcut) {
 	switch sc := s.(type) {
 	case *fyne.ShortcutCopy:
-		g.copySelection(sc.Clipboard, false)
+		g.CopySelection(sc.Clipboard, false)
 	case *fyne.ShortcutSelectAll:
-		g.selectAll()
+		g.SelectAll()
 	case *desktop.CustomShortcut:
 		if g.jumpShortcut(sc) { // grid_wheel.go: Ctrl+Home / Ctrl+End
 			return
 		}
-		if g.onShortcut != nil {
-			g.onShortcut(s)
+		if g.OnShortcut != nil {
+			g.OnShortcut(s)
 		}
 	default:
-		if g.onShortcut != nil {
-			g.onShortcut(s)
+		if g.OnShortcut != nil {
+			g.OnShortcut(s)
 		}
 	}
 }
 
 // MouseDown remembers Shift for range selection.
-func (g *resultGrid) MouseDown(e *desktop.MouseEvent) {
+func (g *Grid) MouseDown(e *desktop.MouseEvent) {
 	g.shiftDown = e.Modifier&fyne.KeyModifierShift != 0
 	g.Table.MouseDown(e)
 }
@@ -715,12 +716,12 @@ func (g *resultGrid) MouseDown(e *desktop.MouseEvent) {
 // TypedKey moves the selected cell with the arrows, Home/End (first/last
 // column), Page Up/Down; with Shift held they extend the selection. Esc is
 // passed on (Stop).
-func (g *resultGrid) TypedKey(e *fyne.KeyEvent) {
-	_, cols := g.length()
+func (g *Grid) TypedKey(e *fyne.KeyEvent) {
+	_, cols := g.Shape()
 	switch e.Name {
 	case fyne.KeyEscape:
-		if g.onShortcut != nil {
-			g.onShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEscape})
+		if g.OnShortcut != nil {
+			g.OnShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEscape})
 		}
 	case fyne.KeyUp:
 		g.step(-1, 0, g.shiftDown)
@@ -744,28 +745,28 @@ func (g *resultGrid) TypedKey(e *fyne.KeyEvent) {
 }
 
 // KeyDown tracks Shift (Shift+arrows extend the selection).
-func (g *resultGrid) KeyDown(e *fyne.KeyEvent) {
+func (g *Grid) KeyDown(e *fyne.KeyEvent) {
 	if e.Name == desktop.KeyShiftLeft || e.Name == desktop.KeyShiftRight {
 		g.shiftDown = true
 	}
 }
 
 // KeyUp tracks Shift.
-func (g *resultGrid) KeyUp(e *fyne.KeyEvent) {
+func (g *Grid) KeyUp(e *fyne.KeyEvent) {
 	if e.Name == desktop.KeyShiftLeft || e.Name == desktop.KeyShiftRight {
 		g.shiftDown = false
 	}
 }
 
 // TappedSecondary opens the grid's context menu.
-func (g *resultGrid) TappedSecondary(e *fyne.PointEvent) {
-	if g.onMenu != nil {
-		g.onMenu(e.AbsolutePosition)
+func (g *Grid) TappedSecondary(e *fyne.PointEvent) {
+	if g.OnMenu != nil {
+		g.OnMenu(e.AbsolutePosition)
 	}
 }
 
-// statusText summarises the frame: rows, page, dropped rows.
-func (g *resultGrid) statusText() string {
+// StatusText summarises the frame: rows, page, dropped rows.
+func (g *Grid) StatusText() string {
 	var parts []string
 	noun := "rows"
 	if g.view == results.ChangelogView {
@@ -774,35 +775,48 @@ func (g *resultGrid) statusText() string {
 	if g.total == 1 {
 		noun = strings.TrimSuffix(noun, "s")
 	}
-	parts = append(parts, fmt.Sprintf("%s %s", groupDigits(g.total), noun))
+	parts = append(parts, fmt.Sprintf("%s %s", widgets.GroupDigits(g.total), noun))
 	if g.dropped > 0 {
 		if g.view == results.ChangelogView {
-			parts = append(parts, fmt.Sprintf("%s older changes dropped", groupDigits(int(g.dropped))))
+			parts = append(parts, fmt.Sprintf("%s older changes dropped", widgets.GroupDigits(int(g.dropped))))
 		} else {
-			parts = append(parts, fmt.Sprintf("%s rows dropped by the cap", groupDigits(int(g.dropped))))
+			parts = append(parts, fmt.Sprintf("%s rows dropped by the cap", widgets.GroupDigits(int(g.dropped))))
 		}
 	}
-	if r1, c1, r2, c2, ok := g.selBounds(); ok && (r1 != r2 || c1 != c2) {
+	if r1, c1, r2, c2, ok := g.SelectionBounds(); ok && (r1 != r2 || c1 != c2) {
 		parts = append(parts, fmt.Sprintf("%d×%d selected", r2-r1+1, c2-c1+1))
 	}
 	return strings.Join(parts, " · ")
 }
 
-// groupDigits writes n with thousands separators for status lines (never
-// in cells or exports).
-func groupDigits(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
+// DataColumn maps a grid column to the result's column index (-1 for the
+// row number and op columns).
+func (g *Grid) DataColumn(col int) int {
+	dc := col - 1 - g.opCols()
+	if dc < 0 || dc >= len(g.cols) {
+		return -1
 	}
-	if neg {
-		return "-" + b.String()
+	return dc
+}
+
+// CellValue returns the Go value of a cell of the current page (nil for
+// NULL), read from the frozen frame or a fresh copy of the view.
+func (g *Grid) CellValue(row, col int) (any, bool) {
+	dc := g.DataColumn(col)
+	if dc < 0 {
+		return nil, false
 	}
-	return b.String()
+	f := g.frozen
+	if f == nil {
+		f = g.res.Freeze(g.view)
+	}
+	abs := g.PageStart() + row
+	fc := dc + g.opCols()
+	if abs >= f.Len() {
+		return nil, false
+	}
+	if f.IsNull(abs, fc) {
+		return nil, true
+	}
+	return f.Value(abs, fc), true
 }
