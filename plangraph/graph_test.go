@@ -134,3 +134,32 @@ func TestScanLabelIsTheTableName(t *testing.T) {
 		}
 	}
 }
+
+// A planner's typed operators are drawn from their fields: the scan's
+// table, the aggregate's keys, the exchange's hash keys and the collect
+// sink; the tooltip lists the attributes EXPLAIN prints.
+func TestFromTypedPlan(t *testing.T) {
+	scan := &plan.PhysNode{Op: &plan.PhysTableSourceScan{Table: [3]string{"c", "d", "flights"}, PushedDown: []string{"project=[carrier, delay]"}},
+		Cols: cols("carrier", "delay"), Mode: types.InsertOnlyMode, Parallelism: 2}
+	ex := &plan.PhysNode{Op: &plan.PhysExchange{Dist: opspec.Hash, Keys: []int{0}}, Inputs: []*plan.PhysNode{scan}, Cols: scan.Cols, Parallelism: 2}
+	agg := &plan.PhysNode{Op: &plan.PhysGroupAggregate{Keys: []int{0}, Streaming: true}, Inputs: []*plan.PhysNode{ex}, Cols: cols("carrier"),
+		Mode: types.InsertOnlyMode, Parallelism: 2}
+	sink := &plan.PhysNode{Op: &plan.PhysSink{Table: "*anonymous_collect$1*", Collect: true}, Inputs: []*plan.PhysNode{agg}, Cols: agg.Cols,
+		Mode: types.InsertOnlyMode, Parallelism: 1}
+	g := FromPlan(true, sink)
+	if len(g.Nodes) != 3 {
+		t.Fatalf("nodes %d", len(g.Nodes))
+	}
+	if want := []string{"to: query result", "changelog [I] · parallelism 1"}; !slices.Equal(g.Nodes[0].Lines, want) {
+		t.Errorf("sink lines %q", g.Nodes[0].Lines)
+	}
+	if a := g.Nodes[1]; !slices.Equal(a.Keys, []string{"carrier"}) || !slices.Equal(a.Attrs, []string{"groupBy=[carrier]", "select=[carrier]"}) {
+		t.Errorf("aggregate keys %q attrs %q", a.Keys, a.Attrs)
+	}
+	if want := []string{"table: flights", "changelog [I] · parallelism 2"}; !slices.Equal(g.Nodes[2].Lines, want) {
+		t.Errorf("scan lines %q", g.Nodes[2].Lines)
+	}
+	if e := g.Inputs(1); len(e) != 1 || e[0].Label != "hash[carrier]" {
+		t.Errorf("aggregate input %+v", e)
+	}
+}
