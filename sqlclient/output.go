@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/connector"
-	csvformat "github.com/riffle-sql/riffle/engine/connector/format/csv"
 	jsonformat "github.com/riffle-sql/riffle/engine/connector/format/json"
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -22,52 +22,57 @@ func streamingOp(res table.StatementResult) bool {
 	return res.IsQuery() && res.IsStreaming()
 }
 
-// writeCSV writes RFC 4180 CSV with a header row; streaming query results
-// get a leading op column. NULL is an empty field; an empty string is "".
-// Output is valid UTF-8: each byte of a value or name that is not part of
-// a UTF-8 sequence is written as U+FFFD, as --format json does (and as
-// Flink, whose strings are decoded Java strings, shows it).
+// writeCSV writes RFC 4180 CSV with a header row (results.CSVWriter, the
+// workbench export's writer, with a comma, values with edge spaces quoted);
+// streaming query results get a leading op column. NULL is an empty
+// field; an empty string is "". Output is valid UTF-8: each byte of a
+// value or name that is not part of a UTF-8 sequence is written as U+FFFD,
+// as --format json does (and as Flink, whose strings are decoded Java
+// strings, shows it).
 func writeCSV(w io.Writer, res table.StatementResult) error {
 	it, err := res.Collect()
 	if err != nil {
 		return err
 	}
 	defer it.Close()
-	bw := bufio.NewWriter(w)
-	defer bw.Flush()
 	schema := res.GetTableSchema()
 	names := schema.GetFieldNames()
 	ts := schema.GetFieldDataTypes()
 	op := streamingOp(res)
 	zone := res.TimeZone()
-	var rec []string
+	var cols []results.Column
 	if op {
-		rec = append(rec, "op")
+		cols = append(cols, results.Column{Name: "op", Type: types.StringType()})
 	}
-	rec = append(rec, names...)
-	writeCSVRecord(bw, rec, nil)
-	nulls := make([]bool, len(rec))
+	for i, n := range names {
+		cols = append(cols, results.Column{Name: n, Type: ts[i]})
+	}
+	cw, err := results.NewCSVWriter(w, cols, sqlCSV)
+	if err != nil {
+		return err
+	}
+	defer cw.Flush()
+	cells := make([][]byte, len(cols))
+	nulls := make([]bool, len(cols))
 	for it.Next() {
 		r := it.Row()
-		rec = rec[:0]
-		for i := range nulls {
-			nulls[i] = false
-		}
+		k := 0
 		if op {
-			rec = append(rec, r.Kind.ShortString())
+			cells[0], nulls[0] = []byte(r.Kind.ShortString()), false
+			k = 1
 		}
 		for i, v := range r.Values {
-			if v == nil {
-				nulls[len(rec)] = true
-				rec = append(rec, "")
-				continue
+			cells[k+i], nulls[k+i] = nil, v == nil
+			if v != nil {
+				cells[k+i] = []byte(expr.FormatSQL(v, ts[i], zone))
 			}
-			rec = append(rec, expr.FormatSQL(v, ts[i], zone))
 		}
-		writeCSVRecord(bw, rec, nulls)
+		if err := cw.Write(cells, nulls); err != nil {
+			return err
+		}
 		if op {
 			// streaming results are shown as they arrive
-			if err := bw.Flush(); err != nil {
+			if err := cw.Flush(); err != nil {
 				return err
 			}
 		}
@@ -75,28 +80,9 @@ func writeCSV(w io.Writer, res table.StatementResult) error {
 	return it.Err()
 }
 
-// sqlCSV is --format csv's field writer (the one that also writes the csv
-// format's and the workbench export's CSV): RFC 4180 with a comma, a value
-// with edge spaces quoted, and invalid UTF-8 written as U+FFFD.
-var sqlCSV = csvformat.FieldWriter{Delimiter: ",", Quote: `"`, QuoteEdgeSpaces: true, ReplaceInvalidUTF8: true}
-
-// writeCSVRecord writes one line: a NULL (nulls[i]) is an empty field, an
-// empty string is "".
-func writeCSVRecord(w *bufio.Writer, rec []string, nulls []bool) {
-	buf := make([]byte, 0, 128)
-	for i, f := range rec {
-		if i > 0 {
-			buf = append(buf, sqlCSV.Delimiter...)
-		}
-		if nulls != nil && nulls[i] {
-			buf = sqlCSV.AppendNull(buf, false)
-			continue
-		}
-		buf = sqlCSV.AppendField(buf, []byte(f), f == "")
-	}
-	buf = append(buf, '\n')
-	w.Write(buf)
-}
+// sqlCSV are --format csv's options: RFC 4180 with a comma and a header, a
+// value with edge spaces quoted.
+var sqlCSV = results.CSVOptions{Header: true, QuoteEdgeSpaces: true}
 
 // writeJSON writes JSON Lines: one object per row with the column names as
 // keys in order; streaming query rows start with "op". Values follow

@@ -74,6 +74,10 @@ type CSVOptions struct {
 	// 0 = '.'. Other numbers and all dates are written exactly as the grid
 	// shows them, never with digit grouping.
 	DecimalSeparator rune
+	// QuoteEdgeSpaces quotes, under QuoteAsNeeded, a value that starts or
+	// ends with a space or a tab (riffle sql --format csv does, so that
+	// readers that trim fields keep them).
+	QuoteEdgeSpaces bool
 }
 
 // DefaultCSVOptions are RFC 4180 with a header row: comma, double quotes
@@ -129,7 +133,7 @@ func newCSVEncoder(o CSVOptions, cols []Column) (*csvEncoder, error) {
 	}
 	e := &csvEncoder{
 		o:     o,
-		fw:    csvformat.FieldWriter{Delimiter: string(o.Delimiter), Quote: string(o.Quote), NullText: o.NullText},
+		fw:    csvformat.FieldWriter{Delimiter: string(o.Delimiter), Quote: string(o.Quote), NullText: o.NullText, QuoteEdgeSpaces: o.QuoteEdgeSpaces},
 		delim: utf8.AppendRune(nil, o.Delimiter),
 		eol:   "\n",
 	}
@@ -209,33 +213,84 @@ func (e *csvEncoder) replaceNewlines(val []byte) []byte {
 	return out
 }
 
+// CSVWriter writes CSV one record at a time with CSVOptions: Riffle's one
+// CSV writer (the workbench's export and Run to CSV file through WriteCSV,
+// riffle sql --format csv), on the field writer the csv format shares
+// (csvformat.FieldWriter). Output is valid UTF-8: each byte of a value that
+// is not part of a UTF-8 sequence is written as U+FFFD.
+type CSVWriter struct {
+	enc  *csvEncoder
+	bw   *bufio.Writer
+	line []byte
+	rows int // data records written
+}
+
+// NewCSVWriter starts CSV for columns cols on w: the byte order mark and
+// the header row when opts ask for them (buffered: call Flush). It fails
+// for invalid options.
+func NewCSVWriter(w io.Writer, cols []Column, opts CSVOptions) (*CSVWriter, error) {
+	enc, err := newCSVEncoder(opts, cols)
+	if err != nil {
+		return nil, err
+	}
+	cw := &CSVWriter{enc: enc, bw: bufio.NewWriterSize(w, 256<<10)}
+	if enc.o.BOM {
+		cw.bw.WriteString("\uFEFF")
+	}
+	if enc.o.Header {
+		for c, col := range cols {
+			if c > 0 {
+				cw.line = append(cw.line, enc.delim...)
+			}
+			if cw.line, err = enc.appendField(cw.line, []byte(col.Name), false, 0, -1); err != nil {
+				return nil, err
+			}
+		}
+		cw.line = append(cw.line, enc.eol...)
+		cw.bw.Write(cw.line)
+	}
+	return cw, nil
+}
+
+// Write writes one record: the text of each cell, NULL where nulls[i] is
+// set (nulls may be nil). It fails when a value cannot be written under
+// the quote policy (QuoteNever), naming its row and column, or when w
+// fails.
+func (cw *CSVWriter) Write(cells [][]byte, nulls []bool) error {
+	cw.rows++
+	line := cw.line[:0]
+	var err error
+	for c, cell := range cells {
+		if c > 0 {
+			line = append(line, cw.enc.delim...)
+		}
+		if line, err = cw.enc.appendField(line, cell, nulls != nil && nulls[c], cw.rows, c); err != nil {
+			return err
+		}
+	}
+	line = append(line, cw.enc.eol...)
+	cw.line = line
+	_, err = cw.bw.Write(line)
+	return err
+}
+
+// Flush writes the buffered records to w.
+func (cw *CSVWriter) Flush() error { return cw.bw.Flush() }
+
 // WriteCSV writes rows to w as CSV and returns the number of data rows
 // written. progress, if not nil, is called every few thousand rows and at
 // the end with (rows written, total rows). It stops with ctx.Err() when
 // ctx is cancelled.
 func WriteCSV(ctx context.Context, w io.Writer, rows Rows, opts CSVOptions, progress func(written, total int)) (int, error) {
 	cols := rows.Columns()
-	enc, err := newCSVEncoder(opts, cols)
+	cw, err := NewCSVWriter(w, cols, opts)
 	if err != nil {
 		return 0, err
 	}
-	bw := bufio.NewWriterSize(w, 256<<10)
-	if enc.o.BOM {
-		bw.WriteString("\uFEFF")
-	}
-	var line, cell []byte
-	if enc.o.Header {
-		for c, col := range cols {
-			if c > 0 {
-				line = append(line, enc.delim...)
-			}
-			if line, err = enc.appendField(line, []byte(col.Name), false, 0, -1); err != nil {
-				return 0, err
-			}
-		}
-		line = append(line, enc.eol...)
-		bw.Write(line)
-	}
+	cells := make([][]byte, len(cols))
+	nulls := make([]bool, len(cols))
+	ends := make([]int, len(cols))
+	var buf []byte
 	total := rows.Len()
 	for r := 0; r < total; r++ {
 		if r&1023 == 0 {
@@ -246,23 +301,22 @@ func WriteCSV(ctx context.Context, w io.Writer, rows Rows, opts CSVOptions, prog
 				progress(r, total)
 			}
 		}
-		line = line[:0]
+		// the cells of a row share one buffer
+		buf = buf[:0]
 		for c := range cols {
-			if c > 0 {
-				line = append(line, enc.delim...)
-			}
-			var null bool
-			cell, null = rows.AppendText(cell[:0], r, c)
-			if line, err = enc.appendField(line, cell, null, r+1, c); err != nil {
-				return r, err
-			}
+			buf, nulls[c] = rows.AppendText(buf, r, c)
+			ends[c] = len(buf)
 		}
-		line = append(line, enc.eol...)
-		if _, err := bw.Write(line); err != nil {
+		start := 0
+		for c, end := range ends {
+			cells[c] = buf[start:end]
+			start = end
+		}
+		if err := cw.Write(cells, nulls); err != nil {
 			return r, err
 		}
 	}
-	if err := bw.Flush(); err != nil {
+	if err := cw.Flush(); err != nil {
 		return total, err
 	}
 	if progress != nil {
