@@ -1,8 +1,9 @@
 // Package readmeexample keeps the embedding example of docs/embedding.md compiling and
-// correct: the code below is docs/embedding.md's, verbatim.
+// correct: the code below is docs/embedding.md's, with its errors checked.
 package readmeexample
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 func embed() []string {
 	var out []string
+	ctx := context.Background()
 	env, err := table.Create(table.InBatchMode())
 	if err != nil {
 		log.Fatal(err)
@@ -27,21 +29,17 @@ func embed() []string {
 	}
 	// The Table API and SQL build the same plans.
 	totals := orders.GroupBy(table.Col("name")).Select(table.Col("name"), table.Col("amount").Sum().As("total"))
-	res, err := env.ExecuteSQL("SELECT name, total FROM " + totals.String() + " ORDER BY total DESC")
+	res, err := env.ExecuteSQLContext(ctx, "SELECT name, total FROM "+totals.String()+" ORDER BY total DESC")
 	if err != nil {
 		log.Fatal(err)
 	}
-	it, err := res.Collect()
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer it.Close()
-	for it.Next() {
-		row := it.Row() // a *types.Row with its RowKind (+I, -U, +U, -D)
+	for row, err := range res.Rows(ctx) {
+		// row is a *types.Row with its RowKind: +I[Alice, 40], then +I[Bob, 20];
+		// err is the job's failure or ctx's end, yielded once with a nil row
+		if err != nil {
+			log.Fatal(err)
+		}
 		out = append(out, fmt.Sprint(row))
-	}
-	if err := it.Err(); err != nil {
-		log.Fatal(err)
 	}
 	return out
 }
