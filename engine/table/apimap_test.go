@@ -138,6 +138,10 @@ func TestAPIMapping(t *testing.T) {
 	for name, dir := range goPackages {
 		decls[name] = declared(t, dir)
 	}
+	compat := map[string]map[string]bool{}
+	for _, name := range []string{"table", "common"} {
+		compat[name] = declaredIn(t, filepath.Join(goPackages[name], "pyflink_names.go"))
+	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	rows, na, want := 0, 0, -1
@@ -152,6 +156,7 @@ func TestAPIMapping(t *testing.T) {
 			continue
 		}
 		name, goCol, note := m[1], strings.TrimSpace(m[2]), strings.TrimSpace(m[3])
+		checkLayers(t, name, line, compat)
 		if seen[name] {
 			t.Errorf("%s is listed twice", name)
 		}
@@ -194,6 +199,68 @@ func TestAPIMapping(t *testing.T) {
 		t.Errorf("API.md maps %d seed members, the seed inventory has %d", rows, want)
 	}
 	t.Logf("%d rows, %d implemented, %d not applicable", rows, rows-na, na)
+}
+
+// checkLayers checks a row's Go and Compatibility name columns (| PyFlink
+// | Go | Compatibility name | Notes |): the Go column names the Go-first
+// API, so none of its identifiers is declared in a compatibility layer
+// (pyflink_names.go) unless the row says "none (no-op)"; the
+// compatibility column is "same", "n/a" or identifiers.
+func checkLayers(t *testing.T, name, line string, compat map[string]map[string]bool) {
+	t.Helper()
+	cols := strings.Split(strings.Trim(line, "|"), "|")
+	if len(cols) != 4 {
+		t.Errorf("%s: want 4 columns (PyFlink, Go, Compatibility name, Notes), got %d", name, len(cols))
+		return
+	}
+	goCol, compatCol := strings.TrimSpace(cols[1]), strings.TrimSpace(cols[2])
+	if compatCol == "" {
+		t.Errorf("%s: empty Compatibility name column (same, n/a or the names)", name)
+	}
+	if goCol == "none (no-op)" {
+		if len(goRef.FindAllString(compatCol, -1)) == 0 {
+			t.Errorf("%s: a no-op without its compatibility name", name)
+		}
+		return
+	}
+	for _, r := range goRef.FindAllStringSubmatch(goCol, -1) {
+		id := r[2]
+		if r[3] != "" {
+			id += "." + r[3]
+		}
+		if compat[r[1]][id] {
+			t.Errorf("%s: %s in the Go column is declared in the compatibility layer", name, r[0])
+		}
+	}
+}
+
+// declaredIn lists the exported names and methods ("Type.Method") one
+// file declares.
+func declaredIn(t *testing.T, file string) map[string]bool {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || !fd.Name.IsExported() {
+			continue
+		}
+		if fd.Recv == nil {
+			out[fd.Name.Name] = true
+			continue
+		}
+		rt := fd.Recv.List[0].Type
+		if st, ok := rt.(*ast.StarExpr); ok {
+			rt = st.X
+		}
+		if id, ok := rt.(*ast.Ident); ok {
+			out[id.Name+"."+fd.Name.Name] = true
+		}
+	}
+	return out
 }
 
 // TestExportedDocs checks that every exported identifier of the Table API
