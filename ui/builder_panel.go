@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/riffle-sql/riffle/catalogbrowser"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/ui/dialogs"
 	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
@@ -564,13 +564,7 @@ func (b *builderPanel) copyAsGo() {
 	if !native {
 		note = "Copied: the Table API has no form for part of this query, so the code runs its SQL."
 	}
-	e := widget.NewMultiLineEntry()
-	e.SetText(code)
-	e.TextStyle = fyne.TextStyle{Monospace: true}
-	e.Wrapping = fyne.TextWrapOff
-	d := dialog.NewCustom("Copy as Go", "Close", container.NewBorder(widget.NewLabel(note), nil, nil, nil, e), b.wb.win)
-	d.Resize(fyne.NewSize(860, 520))
-	d.Show()
+	dialogs.ShowCode(b.wb.win, "Copy as Go", note, code)
 	b.setStatus("Go code copied to the clipboard", widget.SuccessImportance)
 }
 

@@ -3,12 +3,7 @@ package ui
 import (
 	"context"
 
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/widget"
-
-	"github.com/riffle-sql/riffle/editor"
+	"github.com/riffle-sql/riffle/ui/dialogs"
 )
 
 // showInitScriptDialog edits the workspace's init script: the statements
@@ -17,28 +12,16 @@ func (wb *Workbench) showInitScriptDialog() {
 	wb.mu.Lock()
 	script := wb.initScript
 	wb.mu.Unlock()
-	ed := editor.New()
-	ed.SetText(script)
-	note := widget.NewLabel("Run when the workspace opens, like the SQL Client's -i file. " +
-		"Successful DDL from the editor is added here (File ▸ Record DDL in the init script).")
-	note.Wrapping = fyne.TextWrapWord
-	content := container.NewBorder(note, nil, nil, nil, ed)
-	d := dialog.NewCustomConfirm("Init script", "Save", "Cancel", content, func(ok bool) {
-		if !ok {
-			return
-		}
-		text := ed.Text()
+	dialogs.ShowInitScript(wb.win, script, func(text string) error {
 		if err := wb.store.SaveInitScript(context.Background(), text); err != nil {
-			dialog.ShowError(err, wb.win)
-			return
+			return err
 		}
 		wb.mu.Lock()
 		wb.initScript = text
 		wb.mu.Unlock()
 		wb.messages.add(levelInfo, "Init script saved; it runs the next time the workspace opens.", nil)
-	}, wb.win)
-	d.Resize(fyne.NewSize(900, 600))
-	d.Show()
+		return nil
+	})
 }
 
 // complete opens the completion popup at the cursor (Ctrl+Space).

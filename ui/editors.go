@@ -8,10 +8,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/editor"
 	"github.com/riffle-sql/riffle/persistence"
+	"github.com/riffle-sql/riffle/ui/dialogs"
 )
 
 // editorTab is one SQL editor tab.
@@ -329,18 +329,7 @@ func (et *editorTabs) renameCurrent() {
 	if t == nil {
 		return
 	}
-	e := widget.NewEntry()
-	e.SetText(t.title)
-	d := dialog.NewForm("Rename tab", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Title", e)},
-		func(ok bool) {
-			if ok {
-				et.rename(t, e.Text)
-			}
-		}, et.wb.win)
-	e.OnSubmitted = func(string) { d.Submit() } // Enter confirms (issue 21)
-	d.Resize(fyne.NewSize(360, 160))
-	d.Show()
-	et.wb.win.Canvas().Focus(e)
+	dialogs.ShowRenameTab(et.wb.win, t.title, func(title string) { et.rename(t, title) })
 }
 
 // move shifts a tab by delta places.

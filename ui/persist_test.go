@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/riffle-sql/riffle/persistence"
+	"github.com/riffle-sql/riffle/ui/dialogs"
 )
 
 func TestCloseAndReopenBringsEverythingBack(t *testing.T) {
@@ -207,7 +208,7 @@ func TestSecondWindowOnAWorkspaceIsReadOnly(t *testing.T) {
 	if !errors.Is(err, persistence.ErrLocked) {
 		t.Fatalf("second writable window: %v", err)
 	}
-	msg := lockedMessage(err)
+	msg := dialogs.WorkspaceLockedMessage(err)
 	if !strings.HasPrefix(msg, "shared.riffle is already open in another Riffle window (process "+strconv.Itoa(os.Getpid())) {
 		t.Errorf("dialog text %q", msg)
 	}

@@ -42,6 +42,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/persistence"
+	"github.com/riffle-sql/riffle/ui/dialogs"
 )
 
 // Options configure the workbench.
@@ -124,7 +125,7 @@ func Run(ctx context.Context, a fyne.App, opts Options) error {
 			failed(err)
 		} else {
 			w.Resize(fyne.NewSize(760, 420))
-			showWorkspaceLocked(w, err, func() {
+			dialogs.ShowWorkspaceLocked(w, err, func() {
 				o := opts
 				o.ReadOnly = true
 				if err := start(o); err != nil {

@@ -1,4 +1,4 @@
-package ui
+package dialogs
 
 import (
 	"errors"
@@ -19,8 +19,8 @@ const (
 	lockedQuit     = "Quit"
 )
 
-// lockedMessage explains err (a persistence.LockedError) to the user.
-func lockedMessage(err error) string {
+// WorkspaceLockedMessage explains err (a persistence.LockedError) to the user.
+func WorkspaceLockedMessage(err error) string {
 	name, holder := "The workspace", ""
 	var le *persistence.LockedError
 	if errors.As(err, &le) {
@@ -40,10 +40,10 @@ func lockedMessage(err error) string {
 		"or quit."
 }
 
-// showWorkspaceLocked asks what to do with a workspace another window
+// ShowWorkspaceLocked asks what to do with a workspace another window
 // holds: readOnly opens it read-only, quit ends the app.
-func showWorkspaceLocked(w fyne.Window, err error, readOnly, quit func()) *dialog.ConfirmDialog {
-	l := widget.NewLabel(lockedMessage(err))
+func ShowWorkspaceLocked(w fyne.Window, err error, readOnly, quit func()) *dialog.ConfirmDialog {
+	l := widget.NewLabel(WorkspaceLockedMessage(err))
 	l.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustomConfirm(lockedTitle, lockedReadOnly, lockedQuit, l, func(ok bool) {
 		if ok {
