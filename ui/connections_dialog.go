@@ -24,6 +24,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/gateway"
 	"github.com/riffle-sql/riffle/persistence"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // The connection switch in the toolbar, the line above the catalog tree,
@@ -42,7 +43,7 @@ func (wb *Workbench) connectionSwitch() []fyne.CanvasObject {
 	manage := widget.NewButtonWithIcon("", theme.SettingsIcon(), wb.showConnectionsDialog)
 	manage.Importance = widget.LowImportance
 	// wide enough for "Embedded (this machine)", less in a narrow window
-	return []fyne.CanvasObject{widget.NewLabel("Connection"), prefWidth(230, wb.connSel), manage}
+	return []fyne.CanvasObject{widget.NewLabel("Connection"), widgets.PrefWidth(230, wb.connSel), manage}
 }
 
 // catalogPane is the catalog tree under its connection's name and state.

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // TestToolbarFitsANarrowWindow: at 800 px the toolbar's buttons show
@@ -43,7 +44,7 @@ func TestToolbarFitsANarrowWindow(t *testing.T) {
 			t.Errorf("%T at %v, %v wide, past %v", o, o.Position(), o.Size().Width, right)
 		}
 	}
-	if s := h.wb.connSel.Size().Width; s < toolbarMinSelect-0.5 {
+	if s := h.wb.connSel.Size().Width; s < widgets.ToolbarMinSelect-0.5 {
 		t.Errorf("the connection switch is %v wide", s)
 	}
 	h.w.Resize(fyne.NewSize(1400, 900))

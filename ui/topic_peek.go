@@ -24,6 +24,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/connector/infer"
 	"github.com/riffle-sql/riffle/kafkabrowser"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // peekTimeout bounds one peek.
@@ -138,7 +139,7 @@ func newTopicPeek(wb *Workbench, c *kafkaConn, topic string) *topicPeek {
 		p.table.SetColumnWidth(i, w)
 	}
 	p.table.OnSelected = func(id widget.TableCellID) { p.showDetail(id.Row) }
-	bar := container.NewHBox(p.from, prefWidth(70, p.count), widget.NewLabel("messages of"), p.partition, p.perPart, p.peekBtn, create)
+	bar := container.NewHBox(p.from, widgets.PrefWidth(70, p.count), widget.NewLabel("messages of"), p.partition, p.perPart, p.peekBtn, create)
 	split := container.NewHSplit(p.table, container.NewScroll(p.detail))
 	split.Offset = 0.62
 	content := container.NewBorder(container.NewVBox(container.NewHScroll(bar), p.status), nil, nil, nil, split)

@@ -26,6 +26,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/persistence"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // Settings keys of the workspace.
@@ -388,7 +389,7 @@ func (wb *Workbench) buildToolbar() fyne.CanvasObject {
 	}
 	items = append(items, wb.connectionSwitch()...)
 	items = append(items, widget.NewSeparator(), export)
-	return container.NewVBox(newToolbar(items...), widget.NewSeparator()) // toolbar.go: fits narrow windows
+	return container.NewVBox(widgets.NewToolbar(items...), widget.NewSeparator()) // toolbar.go: fits narrow windows
 }
 
 func (wb *Workbench) buildMenu() *fyne.MainMenu {

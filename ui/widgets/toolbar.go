@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"fyne.io/fyne/v2"
@@ -10,11 +10,11 @@ import (
 // The toolbar is a row like an HBox that fits narrow windows instead of
 // widening them: when its items do not fit, the buttons show their icons
 // only and the captions ("Mode", "Connection") go; if that is not enough
-// the selects give up width, down to toolbarMinSelect. A button's label is
+// the selects give up width, down to ToolbarMinSelect. A button's label is
 // then its tooltip-less icon, as in most IDEs' compact toolbars.
 
-// toolbarMinSelect is the narrowest a toolbar select becomes.
-const toolbarMinSelect = 96
+// ToolbarMinSelect is the narrowest a toolbar select becomes.
+const ToolbarMinSelect = 96
 
 // toolbarLayout lays out the toolbar's items.
 type toolbarLayout struct {
@@ -25,10 +25,10 @@ type toolbarLayout struct {
 	full float32
 }
 
-// newToolbar returns a toolbar row of items: labelled buttons, captions
+// NewToolbar returns a toolbar row of items: labelled buttons, captions
 // (*widget.Label), selects (*widget.Select, or a container made by
-// prefWidth) and anything else, kept at its minimum size.
-func newToolbar(items ...fyne.CanvasObject) *fyne.Container {
+// PrefWidth) and anything else, kept at its minimum size.
+func NewToolbar(items ...fyne.CanvasObject) *fyne.Container {
 	l := &toolbarLayout{texts: map[*widget.Button]string{}}
 	for _, o := range items {
 		if b, ok := o.(*widget.Button); ok && b.Text != "" {
@@ -101,7 +101,7 @@ func (l *toolbarLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		k := 0
 		for _, o := range objs {
 			if o.Visible() && shrinkable(o) {
-				room += max(o.MinSize().Width-toolbarMinSelect, 0)
+				room += max(o.MinSize().Width-ToolbarMinSelect, 0)
 				k++
 			}
 		}
@@ -116,7 +116,7 @@ func (l *toolbarLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		}
 		w := o.MinSize().Width
 		if cut > 0 && shrinkable(o) {
-			w -= max(w-toolbarMinSelect, 0) * cut
+			w -= max(w-ToolbarMinSelect, 0) * cut
 		}
 		o.Move(fyne.NewPos(x, 0))
 		o.Resize(fyne.NewSize(w, size.Height))
@@ -142,7 +142,7 @@ func (l *toolbarLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 		case !o.Visible():
 			continue
 		case shrinkable(o):
-			w += min(m.Width, toolbarMinSelect)
+			w += min(m.Width, ToolbarMinSelect)
 		default:
 			w += m.Width
 		}
@@ -159,8 +159,8 @@ func (l *toolbarLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 // is given: in a toolbar it may get less.
 type prefWidthLayout struct{ width float32 }
 
-// prefWidth wraps o to ask for width.
-func prefWidth(width float32, o fyne.CanvasObject) *fyne.Container {
+// PrefWidth wraps o to ask for width.
+func PrefWidth(width float32, o fyne.CanvasObject) *fyne.Container {
 	return container.New(&prefWidthLayout{width}, o)
 }
 
