@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/riffle-sql/riffle/authoring"
-	"github.com/riffle-sql/riffle/completion"
+	"github.com/riffle-sql/riffle/engine/completion"
 )
 
 // Point-and-click authoring in the workbench (issue 7): the query builder

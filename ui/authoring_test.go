@@ -16,7 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/catalogbrowser"
-	"github.com/riffle-sql/riffle/completion"
+	"github.com/riffle-sql/riffle/engine/completion"
 	"github.com/riffle-sql/riffle/engine/gateway"
 )
 

@@ -14,7 +14,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/riffle-sql/riffle/completion"
+	"github.com/riffle-sql/riffle/engine/completion"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
@@ -57,7 +58,7 @@ type completionPopup struct {
 func (wb *Workbench) completionCatalog() completion.Catalog {
 	a := wb.authoring()
 	if a.compCat == nil {
-		a.compCat = completion.EnvCatalog(wb.env)
+		a.compCat = table.CompletionCatalog(wb.env)
 	}
 	return a.compCat
 }
