@@ -7,45 +7,74 @@ import (
 	"sort"
 	"sync"
 	"time"
-
-	"github.com/riffle-sql/riffle/engine/runtime"
 )
 
 // JobStatus is the state of a job (PyFlink's JobStatus), with Flink's
-// names and ordinals. It is runtime.JobStatus, Riffle's only job-status
-// type (table.JobStatus is the same type).
-type JobStatus = runtime.JobStatus
+// names (String) and ordinals (org.apache.flink.api.common.JobStatus). It
+// is Riffle's only job-status type: table.JobStatus is an alias of it, and
+// the runtime's jobs report it.
+//
+// A Riffle job goes CREATED → RUNNING → FINISHED, CANCELED or FAILED; the
+// other states (FAILING, CANCELLING, RESTARTING, SUSPENDED, RECONCILING)
+// are Flink's, kept for PyFlink's enum and for jobs on a Flink cluster.
+type JobStatus int32
 
 // Job states, in Flink's order (PyFlink's JobStatus members).
 const (
 	// JobCreated: the job was created and no task has started.
-	JobCreated = runtime.Created
+	JobCreated JobStatus = iota
 	// JobRunning: some tasks are scheduled or running.
-	JobRunning = runtime.Running
+	JobRunning
 	// JobFailing: the job failed and waits for its tasks to stop.
-	JobFailing = runtime.Failing
+	JobFailing
 	// JobFailed: the job failed with a non-recoverable task failure.
-	JobFailed = runtime.Failed
+	JobFailed
 	// JobCancelling: the job is being cancelled.
-	JobCancelling = runtime.Cancelling
+	JobCancelling
 	// JobCanceled: the job was cancelled.
-	JobCanceled = runtime.Canceled
+	JobCanceled
 	// JobFinished: all tasks finished successfully.
-	JobFinished = runtime.Finished
+	JobFinished
 	// JobRestarting: the job is being reset and restarted.
-	JobRestarting = runtime.Restarting
+	JobRestarting
 	// JobSuspended: the job was suspended; its state is kept for a later
 	// resumption (locally but not globally terminal).
-	JobSuspended = runtime.Suspended
+	JobSuspended
 	// JobReconciling: the job is being reconciled after a failover of the
 	// coordinator.
-	JobReconciling = runtime.Reconciling
+	JobReconciling
 )
 
-// JobStatusOf returns s: JobStatus and runtime.JobStatus are one type.
+var jobStatusNames = [...]string{"CREATED", "RUNNING", "FAILING", "FAILED", "CANCELLING", "CANCELED", "FINISHED", "RESTARTING", "SUSPENDED", "RECONCILING"}
+
+// String returns Flink's name, e.g. "RUNNING", or "JobStatus(n)" for a
+// value outside the enum.
+func (s JobStatus) String() string {
+	if s >= 0 && int(s) < len(jobStatusNames) {
+		return jobStatusNames[s]
+	}
+	return fmt.Sprintf("JobStatus(%d)", int(s))
+}
+
+// IsGloballyTerminalState reports FINISHED, CANCELED and FAILED: states
+// after which the job never runs again (Flink's isGloballyTerminalState).
+func (s JobStatus) IsGloballyTerminalState() bool {
+	return s == JobFinished || s == JobCanceled || s == JobFailed
+}
+
+// IsTerminalState reports the globally terminal states and SUSPENDED
+// (Flink's isTerminalState).
+func (s JobStatus) IsTerminalState() bool { return s.IsGloballyTerminalState() || s == JobSuspended }
+
+// IsTerminal is IsTerminalState: FINISHED, CANCELED, FAILED or SUSPENDED
+// (a Riffle job ends in one of the first three).
+func (s JobStatus) IsTerminal() bool { return s.IsTerminalState() }
+
+// JobStatusOf returns s.
 //
-// Deprecated: the conversion is the identity; use the value as it is.
-func JobStatusOf(s runtime.JobStatus) JobStatus { return s }
+// Deprecated: the conversion is the identity (the runtime's jobs report a
+// JobStatus); use the value as it is.
+func JobStatusOf(s JobStatus) JobStatus { return s }
 
 // JobID identifies a job: 32 hexadecimal digits (PyFlink's JobID).
 type JobID string
@@ -114,7 +143,7 @@ func (r *JobExecutionResult) String() string {
 }
 
 // ErrFutureCanceled is the error of a cancelled CompletableFuture (a
-// cancelled job fails with runtime.ErrCanceled instead).
+// cancelled job fails with table.ErrCanceled instead).
 var ErrFutureCanceled = errors.New("the future was cancelled")
 
 // CompletableFuture is the result of an asynchronous operation (PyFlink's

@@ -11,23 +11,23 @@ import (
 )
 
 // JobStatus is the state of a job, with Flink's names and ordinals
-// (runtime.JobStatus; common.JobStatus is the same type). A Riffle job goes
-// CREATED → RUNNING → FINISHED, CANCELED or FAILED; a job on a Flink
-// cluster may also report Flink's other states.
-type JobStatus = runtime.JobStatus
+// (common.JobStatus, the same type). A Riffle job goes CREATED → RUNNING →
+// FINISHED, CANCELED or FAILED; a job on a Flink cluster may also report
+// Flink's other states.
+type JobStatus = common.JobStatus
 
-// Job states, in Flink's order (the same constants as common's).
+// Job states, in Flink's order (common's constants).
 const (
-	JobCreated     = runtime.Created
-	JobRunning     = runtime.Running
-	JobFailing     = runtime.Failing
-	JobFailed      = runtime.Failed
-	JobCancelling  = runtime.Cancelling
-	JobCanceled    = runtime.Canceled
-	JobFinished    = runtime.Finished
-	JobRestarting  = runtime.Restarting
-	JobSuspended   = runtime.Suspended
-	JobReconciling = runtime.Reconciling
+	JobCreated     = common.JobCreated
+	JobRunning     = common.JobRunning
+	JobFailing     = common.JobFailing
+	JobFailed      = common.JobFailed
+	JobCancelling  = common.JobCancelling
+	JobCanceled    = common.JobCanceled
+	JobFinished    = common.JobFinished
+	JobRestarting  = common.JobRestarting
+	JobSuspended   = common.JobSuspended
+	JobReconciling = common.JobReconciling
 )
 
 // JobExecutionResult is the result of a finished job (PyFlink's
