@@ -164,7 +164,7 @@ func TestNilTypesInsideCompositeTypesAreErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want one mentioning %q", what, err, part)
 		}
 	}
-	_, err = env.FromElementsWithType([]any{[]any{1}}, badRow, true)
+	_, err = env.FromElementsWithType([]any{[]any{1}}, badRow)
 	want("FromElementsWithType", err, "nil data type for ROW field x")
 	want("Cast", tab.Select(Col("a").Cast(badArray)).Err(), "element type of an ARRAY")
 	want("TryCast", tab.Select(Col("a").TryCast(badMap)).Err(), "value type of a MAP")
@@ -474,7 +474,7 @@ func TestCsvTableSinkWritesADirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	tab, err := env.FromElementsWithType([]any{[]any{1, "Hi"}, []any{2, "Hello"}},
-		datatypes.Row(datatypes.Field("a", datatypes.Int()), datatypes.Field("b", datatypes.String())), true)
+		datatypes.Row(datatypes.Field("a", datatypes.Int()), datatypes.Field("b", datatypes.String())))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -517,7 +517,7 @@ func TestTimestampNanosOutOfRangeIsAnError(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "value 0001-01-01 00:00:00 is out of the range of TIMESTAMP(9)") {
 		t.Errorf("FromElements of the zero time: %v", err)
 	}
-	tab, err := env.FromElementsWithType([]any{[]any{time.Time{}}}, datatypes.Row(datatypes.Field("t", datatypes.Timestamp(6))), true)
+	tab, err := env.FromElementsWithType([]any{[]any{time.Time{}}}, datatypes.Row(datatypes.Field("t", datatypes.Timestamp(6))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -664,7 +664,7 @@ func TestFromElementsTimeAsLTZ(t *testing.T) {
 	}
 	tokyo := time.FixedZone("JST", 9*3600)
 	tab, err := env.FromElementsWithType([]any{[]any{time.Date(2024, 1, 1, 9, 0, 0, 0, tokyo)}},
-		datatypes.Row(datatypes.Field("ts", datatypes.TimestampLTZ(6))), true)
+		datatypes.Row(datatypes.Field("ts", datatypes.TimestampLTZ(6))))
 	if err != nil {
 		t.Fatal(err)
 	}

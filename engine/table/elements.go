@@ -79,11 +79,18 @@ func (t *TableEnvironment) FromElements(elements []any, fieldNames ...string) (*
 
 // FromElementsWithType builds a table from Go values with an explicit row
 // type (PyFlink's from_elements with a DataTypes.ROW schema). A non-ROW
-// type makes a one-column table named "value". When verify is true each
-// value must match its field's type (nullability included); when false
-// values are only converted, and a value that cannot be converted still
-// fails.
-func (t *TableEnvironment) FromElementsWithType(elements []any, rowType *types.DataType, verify bool) (*Table, error) {
+// type makes a one-column table named "value". By default each value must
+// match its field's type (nullability included); with the option
+// VerifySchema(false) values are only converted, and a value that cannot
+// be converted still fails.
+func (t *TableEnvironment) FromElementsWithType(elements []any, rowType *types.DataType, opts ...ElementsOption) (*Table, error) {
+	o := elementsOptions{verify: true}
+	for _, f := range opts {
+		if f != nil {
+			f(&o)
+		}
+	}
+	verify := o.verify
 	if rowType == nil {
 		return nil, errorf("FromElementsWithType: nil row type")
 	}
@@ -126,6 +133,18 @@ func (t *TableEnvironment) FromElementsWithType(elements []any, rowType *types.D
 		rows = append(rows, vals)
 	}
 	return t.fromRows(rows, rowType, verify)
+}
+
+// ElementsOption is an option of FromElementsWithType (PyFlink's keyword
+// arguments of from_elements).
+type ElementsOption func(*elementsOptions)
+
+type elementsOptions struct{ verify bool }
+
+// VerifySchema turns checking each value against its field's type on or
+// off; it is on by default (PyFlink's verify_schema).
+func VerifySchema(verify bool) ElementsOption {
+	return func(o *elementsOptions) { o.verify = verify }
 }
 
 // allExpressions reports whether all elements are Expressions (an error

@@ -423,10 +423,16 @@ func RegisterGoUDF(identifier string, f *UserDefinedFunction) error {
 // CreateFunction registers a permanent catalog function at a path,
 // implemented by the Go function registered under identifier (with
 // RegisterGoUDF or RegisterGoFunction) (PyFlink's create_java_function).
-// No function, temporary or permanent, may exist at the path: with
-// ignoreIfExists nothing happens then, otherwise it is an error.
-func (t *TableEnvironment) CreateFunction(path, identifier string, ignoreIfExists ...bool) error {
-	ignore := len(ignoreIfExists) > 0 && ignoreIfExists[0]
+// No function, temporary or permanent, may exist at the path: with the
+// option IgnoreIfExists() nothing happens then, otherwise it is an error.
+func (t *TableEnvironment) CreateFunction(path, identifier string, opts ...CreateFunctionOption) error {
+	var o functionOptions
+	for _, f := range opts {
+		if f != nil {
+			f(&o)
+		}
+	}
+	ignore := o.ignoreIfExists
 	if _, ok := lookupGoFunction(identifier); !ok {
 		return errorf("Function class '%s' is not a registered Go function; register it with table.RegisterGoUDF", identifier)
 	}
@@ -449,6 +455,18 @@ func (t *TableEnvironment) CreateFunction(path, identifier string, ignoreIfExist
 		return errorf("Could not register function. A function '%s' does already exist.", id)
 	}
 	return c.CreateFunction(id.Path(), &catalog.Function{ClassName: identifier, Language: "GO"}, ignore)
+}
+
+// CreateFunctionOption is an option of CreateFunction (PyFlink's keyword
+// arguments of create_java_function).
+type CreateFunctionOption func(*functionOptions)
+
+type functionOptions struct{ ignoreIfExists bool }
+
+// IgnoreIfExists makes CreateFunction do nothing when a function exists at
+// the path (PyFlink's ignore_if_exists=True).
+func IgnoreIfExists() CreateFunctionOption {
+	return func(o *functionOptions) { o.ignoreIfExists = true }
 }
 
 // CreateTemporaryFunctionFromIdentifier registers the Go function

@@ -75,7 +75,7 @@ func ExampleIfThenElse() {
 func ExampleExpression_IfNull() {
 	env := exampleEnv()
 	t, _ := env.FromElementsWithType([]any{[]any{nil}, []any{7}},
-		datatypes.Row(datatypes.Field("nullable_column", datatypes.Int())), true)
+		datatypes.Row(datatypes.Field("nullable_column", datatypes.Int())))
 	r := t.Select(Col("nullable_column").IfNull(5).As("v"))
 	fmt.Print(r.Schema())
 	show(r)
@@ -91,7 +91,7 @@ func ExampleExpression_IfNull() {
 func ExampleExpression_IsTrue() {
 	env := exampleEnv()
 	t, _ := env.FromElementsWithType([]any{[]any{true}, []any{false}, []any{nil}},
-		datatypes.Row(datatypes.Field("b", datatypes.Boolean())), true)
+		datatypes.Row(datatypes.Field("b", datatypes.Boolean())))
 	show(t.Select(Col("b"), Col("b").IsTrue(), Col("b").IsFalse(), Col("b").IsNotTrue(), Col("b").IsNotFalse()))
 	// Output:
 	// TRUE, TRUE, FALSE, FALSE, TRUE
@@ -161,7 +161,7 @@ func ExampleExpression_ToTimestamp() {
 func ExampleExpression_Sum0() {
 	env := exampleEnv()
 	t, _ := env.FromElementsWithType([]any{[]any{"a", nil}, []any{"a", nil}},
-		datatypes.Row(datatypes.Field("k", datatypes.String()), datatypes.Field("b", datatypes.Int())), true)
+		datatypes.Row(datatypes.Field("k", datatypes.String()), datatypes.Field("b", datatypes.Int())))
 	show(t.GroupBy(Col("k")).Select(Col("b").Sum(), Col("b").Sum0(), Col("b").Count()))
 	// Output:
 	// NULL, 0, 0

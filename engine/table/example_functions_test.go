@@ -205,7 +205,7 @@ func ExampleUUID() {
 func ExampleExpression_Element() {
 	env := exampleEnv()
 	t, _ := env.FromElementsWithType([]any{[]any{[]any{7}}, []any{[]any{}}},
-		datatypes.Row(datatypes.Field("a", datatypes.Array(datatypes.Int()))), true)
+		datatypes.Row(datatypes.Field("a", datatypes.Array(datatypes.Int()))))
 	show(t.Select(Col("a").Element()))
 	show(oneRow(env).Select(Array(1, 2).Element()))
 	// Output:

@@ -44,9 +44,9 @@ func ExampleTableEnvironment_FromElementsWithType() {
 	rt := datatypes.Row(datatypes.Field("ti", datatypes.TinyInt()), datatypes.Field("si", datatypes.SmallInt()),
 		datatypes.Field("i", datatypes.Int()), datatypes.Field("bi", datatypes.BigInt()))
 	t, _ := env.FromElementsWithType([]any{[]any{-128, -32768, -2147483648, int64(-9223372036854775808)},
-		[]any{127, 32767, 2147483647, int64(9223372036854775807)}}, rt, true)
+		[]any{127, 32767, 2147483647, int64(9223372036854775807)}}, rt)
 	show(t)
-	_, err := env.FromElementsWithType([]any{[]any{128, 0, 0, 0}}, rt, true)
+	_, err := env.FromElementsWithType([]any{[]any{128, 0, 0, 0}}, rt)
 	fmt.Println(err)
 	fmt.Println(datatypes.String(), datatypes.Bytes(), datatypes.Timestamp(), datatypes.TimestampLTZ(), datatypes.Time())
 	// Output:
@@ -160,12 +160,12 @@ func ExampleTableEnvironment_FromElements_schema() {
 	t, _ := env.FromElements(data, "a", "b")
 	fmt.Println(t.GetSchema().GetFieldNames())
 	rt := datatypes.Row(datatypes.Field("a", datatypes.Int()), datatypes.Field("b", datatypes.String()))
-	t, _ = env.FromElementsWithType(data, rt, true)
+	t, _ = env.FromElementsWithType(data, rt)
 	fmt.Print(t.GetSchema())
-	t, _ = env.FromElementsWithType(data, rt, false)
+	t, _ = env.FromElementsWithType(data, rt, VerifySchema(false))
 	fmt.Println(t.GetSchema().GetFieldDataTypes())
 	rt3 := datatypes.Row(datatypes.Field("a", datatypes.Int()), datatypes.Field("b", datatypes.String()), datatypes.Field("c", datatypes.Float()))
-	t, _ = env.FromElementsWithType([]any{Row(1, "abc", 2.0), Row(2, "def", 3.0)}, rt3, true)
+	t, _ = env.FromElementsWithType([]any{Row(1, "abc", 2.0), Row(2, "def", 3.0)}, rt3)
 	show(t)
 	// Output:
 	// [a b]
@@ -370,7 +370,7 @@ func ExampleSchemaBuilder_Watermark() {
 func ExampleTableEnvironment_ToChangelogStream() {
 	env := exampleEnv()
 	t, _ := env.FromElementsWithType([]any{[]any{1, "Alice", time.UnixMilli(1000)}},
-		datatypes.Row(datatypes.Field("id", datatypes.Int()), datatypes.Field("name", datatypes.String()), datatypes.Field("my_rowtime", datatypes.TimestampLTZ(3))), true)
+		datatypes.Row(datatypes.Field("id", datatypes.Int()), datatypes.Field("name", datatypes.String()), datatypes.Field("my_rowtime", datatypes.TimestampLTZ(3))))
 	ds, err := env.ToChangelogStream(t, NewSchemaBuilder().ColumnByMetadata("rowtime", "TIMESTAMP_LTZ(3)", "", false).Build())
 	if err != nil {
 		fmt.Println(err)
@@ -404,7 +404,7 @@ func ExampleTableEnvironment_ToChangelogStream_types() {
 	env := exampleEnv()
 	t, _ := env.FromElementsWithType([]any{[]any{1, types.NewRow("Bob", 21)}},
 		datatypes.Row(datatypes.Field("id", datatypes.Int()), datatypes.Field("payload",
-			datatypes.Row(datatypes.Field("name", datatypes.String()), datatypes.Field("age", datatypes.Int())))), true)
+			datatypes.Row(datatypes.Field("name", datatypes.String()), datatypes.Field("age", datatypes.Int())))))
 	ds, err := env.ToChangelogStream(t, NewSchemaBuilder().Column("id", datatypes.BigInt()).
 		Column("payload", datatypes.Row(datatypes.Field("name", datatypes.String()), datatypes.Field("age", datatypes.Int()))).Build())
 	if err != nil {

@@ -57,7 +57,7 @@ func TestFunctionResolutionOrder(t *testing.T) {
 	if err := env.CreateFunction("f", "test.shout"); err == nil {
 		t.Fatal("a second permanent function at the path must fail")
 	}
-	if err := env.CreateFunction("f", "test.shout", true); err != nil {
+	if err := env.CreateFunction("f", "test.shout", IgnoreIfExists()); err != nil {
 		t.Fatal("ignoreIfExists", err)
 	}
 	if got := q("SELECT f('a')"); got != "+I[A!]" {

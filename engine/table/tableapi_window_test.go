@@ -18,7 +18,7 @@ func clicks(t *testing.T, env *TableEnvironment) *Table {
 		[]any{"b", 2, ts("2021-01-01 10:03:00")},
 		[]any{"a", 3, ts("2021-01-01 10:07:00")},
 		[]any{"a", 4, ts("2021-01-01 10:12:00")},
-	}, rt, true)
+	}, rt)
 	mustTable(t, src, err)
 	if err := env.CreateTemporaryView("clicks_src", src); err != nil {
 		t.Fatal(err)
@@ -87,7 +87,7 @@ func TestCountWindows(t *testing.T) {
 	}{{"a", 1}, {"b", 10}, {"a", 2}, {"a", 3}, {"b", 20}, {"a", 4}, {"a", 5}} {
 		rows = append(rows, []any{r.user, r.amount, base.Add(time.Duration(i) * time.Minute)})
 	}
-	src, err := env.FromElementsWithType(rows, rt, true)
+	src, err := env.FromElementsWithType(rows, rt)
 	mustTable(t, src, err)
 
 	// the window API validates without running a query
