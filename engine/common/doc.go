@@ -23,4 +23,10 @@
 // one-line delegation to the Go-first method its doc comment names, so
 // the seeds' examples still read one to one. Setters keep their Set
 // prefix, as Go's own setters do.
+//
+// Two Java types stay for PyFlink's sake: TypeInformation (PyFlink's
+// Types, used by the serialization schemas; Go code describes values with
+// engine/types' DataType, which TypeInformation.DataType returns) and
+// CompletableFuture (returned by JobClient's *Async methods; Go code waits
+// with a context, JobClient.Wait(ctx)).
 package common
