@@ -32,19 +32,8 @@ func (b *binder) isAggCall(f *sql.FuncCall) bool {
 	if f.Over != nil {
 		return false
 	}
-	fn, err := b.ctx.lookup(identNames(f.Name.Parts))
+	fn, err := b.ctx.LookupFunction(identNames(f.Name.Parts))
 	return err == nil && fn != nil && fn.Kind == expr.AggregateKind
-}
-
-func (c *Context) lookup(parts []string) (*expr.Function, error) {
-	if c.Functions != nil {
-		return c.Functions(parts)
-	}
-	if len(parts) == 1 {
-		f, _ := expr.Builtins.Lookup(parts[0])
-		return f, nil
-	}
-	return nil, nil
 }
 
 // containsAgg reports whether an expression contains an aggregate call

@@ -112,7 +112,7 @@ func (b *binder) bindGroupWindow(n Node, sc *scope, s *sql.Select) (Node, *scope
 	cols := append([]Column(nil), n.Columns()...)
 	cols[ref.Index] = Column{Name: cols[ref.Index].Name, Type: cols[ref.Index].Type.WithTimeAttr(types.NoTimeAttr)}
 	nIn := len(cols)
-	cols = append(cols, windowColumns(timeType)...)
+	cols = append(cols, WindowColumns(timeType)...)
 	tvf := &WindowTVF{Input: n, Window: spec, TimeCol: ref.Index, Cols: cols, GroupWindow: true}
 	out := &scope{rels: sc.rels, fields: append([]field(nil), sc.fields...)}
 	out.fields[ref.Index].typ = cols[ref.Index].Type

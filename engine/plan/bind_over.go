@@ -11,13 +11,6 @@ import (
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
-// rankingFunctions are the window-only functions, with whether they need
-// an ORDER BY.
-var rankingFunctions = map[string]bool{
-	"ROW_NUMBER": true, "RANK": true, "DENSE_RANK": true, "PERCENT_RANK": true, "CUME_DIST": true,
-	"NTILE": true, "LEAD": true, "LAG": true, "FIRST_VALUE": false, "LAST_VALUE": false,
-}
-
 // collectOverCalls lists the f(...) OVER (...) calls of an expression.
 func collectOverCalls(e sql.Expr, out *[]*sql.FuncCall) {
 	walkSQL(e, func(x sql.Expr) bool {
@@ -107,7 +100,7 @@ func (b *binder) bindOver(n Node, sc *scope, items []selItem, orderBy []*sql.Ord
 		}
 		name := strings.ToUpper(f.Name.Parts[len(f.Name.Parts)-1].Name)
 		oc := b.bindOverCall(f, name, sc, col)
-		if needs, ok := rankingFunctions[name]; ok && needs && len(g.Order) == 0 {
+		if needs, ok := RankingFunctions[name]; ok && needs && len(g.Order) == 0 {
 			b.failAt(f, "Window function '%s' requires an ORDER BY clause in its window specification", name)
 		}
 		g.Frame = b.overFrame(spec, g, proj)
@@ -265,7 +258,7 @@ func (b *binder) frameBound(fb *sql.FrameBound, rows bool) opspec.FrameBound {
 			}
 			out.Offset = float64(x / time.Millisecond)
 		case int8, int16, int32, int64:
-			out.Offset = float64(toInt64(x))
+			out.Offset = float64(ToInt64(x))
 		case float32, float64, types.Decimal:
 			if rows {
 				b.failAt(fb.Offset, "ROWS window frame offsets must be non-negative integers")
@@ -288,24 +281,10 @@ func (b *binder) frameBound(fb *sql.FrameBound, rows bool) opspec.FrameBound {
 	return out
 }
 
-func toInt64(v any) int64 {
-	switch x := v.(type) {
-	case int8:
-		return int64(x)
-	case int16:
-		return int64(x)
-	case int32:
-		return int64(x)
-	case int64:
-		return x
-	}
-	return 0
-}
-
 // bindOverCall binds the function of an OVER call.
 func (b *binder) bindOverCall(f *sql.FuncCall, name string, sc *scope, col func(expr.Expr) int) opspec.OverCall {
 	oc := opspec.OverCall{Func: name, Filter: -1, Distinct: f.Quantifier == "DISTINCT", IgnoreNulls: f.NullTreatment == "IGNORE NULLS"}
-	if _, ok := rankingFunctions[name]; ok {
+	if _, ok := RankingFunctions[name]; ok {
 		var args []expr.Expr
 		for _, a := range f.Args {
 			args = append(args, b.expr(a, sc))
@@ -315,7 +294,7 @@ func (b *binder) bindOverCall(f *sql.FuncCall, name string, sc *scope, col func(
 			if err != nil || !expr.IsConstant(args[i]) || !args[i].Type().IsIntegral() || v == nil {
 				b.failAt(f.Args[i], "%s of %s must be an integer constant", what, name)
 			}
-			return toInt64(v)
+			return ToInt64(v)
 		}
 		switch name {
 		case "ROW_NUMBER", "RANK", "DENSE_RANK":

@@ -219,7 +219,7 @@ func (bs boundSubquery) joinCond(b *binder, nl int, extra []expr.Expr) expr.Expr
 	if len(conds) == 0 {
 		return nil
 	}
-	return andOf(conds)
+	return AndOf(conds)
 }
 
 // semiAnti turns a WHERE conjunct x IN (subquery), EXISTS (subquery),
@@ -796,7 +796,7 @@ func emptyGroupValueAt(bs boundSubquery, col int) expr.Expr {
 	if _, direct := p.Input.(*Aggregate); !direct {
 		return nil
 	}
-	e := substitute(p.Exprs[col], subst)
+	e := Substitute(p.Exprs[col], subst)
 	v, err := expr.EvalConst(e, expr.DefaultCtx())
 	if err != nil || v == nil {
 		return nil
@@ -842,7 +842,7 @@ func (b *binder) valueGenerator(k *corrSink, n Node, sc *scope) Node {
 		}))
 	}
 	cols := append(append([]Column(nil), n.Columns()...), d.Columns()...)
-	out := &Join{Left: n, Right: d, Kind: opspec.InnerJoin, Cond: andOf(conds), Cols: cols}
+	out := &Join{Left: n, Right: d, Kind: opspec.InnerJoin, Cond: AndOf(conds), Cols: cols}
 	k.conds, k.keys, k.equi = nil, nil, true
 	for j, oi := range outerIdx {
 		c := d.Columns()[j]

@@ -125,7 +125,7 @@ func (b *binder) windowTableFunc(t *sql.TableFunc, outer *scope) (Node, *scope, 
 	}
 	cols := append([]Column(nil), in.Columns()...)
 	cols[idx] = Column{Name: cols[idx].Name, Type: cols[idx].Type.WithTimeAttr(types.NoTimeAttr)}
-	cols = append(cols, windowColumns(timeType)...)
+	cols = append(cols, WindowColumns(timeType)...)
 	var n Node = &WindowTVF{Input: in, Window: spec, TimeCol: idx, PartitionKeys: pkeys, Cols: cols, At: b.errAt(t.Call, "")}
 	alias := ""
 	if t.Alias != nil {

@@ -4,30 +4,13 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/riffle-sql/riffle/engine/catalog"
-	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
-
-// FunctionLookup resolves a (possibly qualified) function name in Flink's
-// order: temporary system functions, system (built-in) functions,
-// temporary catalog functions, catalog functions. It returns nil, nil when
-// nothing matches.
-type FunctionLookup func(parts []string) (*expr.Function, error)
-
-// Context is what binding needs from the session.
-type Context struct {
-	Catalogs  *catalog.Manager
-	Functions FunctionLookup
-	Config    *config.Configuration
-	Streaming bool
-	Zone      *time.Location
-}
 
 // binder binds one statement.
 type binder struct {
@@ -551,7 +534,7 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) Node {
 			names[i] = fmt.Sprintf("EXPR$%d", i)
 		}
 	}
-	names = uniquify(names)
+	names = Uniquify(names)
 	if inScope.sub != nil {
 		n = inScope.sub.node
 	}
@@ -622,21 +605,6 @@ func projectFirst(n Node, k int) Node {
 		exprs[i] = &expr.InputRef{Index: i, Name: c.Name, T: c.Type}
 	}
 	return &Project{Input: n, Exprs: exprs, Cols: append([]Column(nil), cols...)}
-}
-
-// uniquify renames duplicate column names as Calcite does: a, a0, a1, ...
-func uniquify(names []string) []string {
-	seen := map[string]bool{}
-	out := make([]string, len(names))
-	for i, n := range names {
-		name := n
-		for k := 0; seen[name]; k++ {
-			name = fmt.Sprintf("%s%d", n, k)
-		}
-		seen[name] = true
-		out[i] = name
-	}
-	return out
 }
 
 // orderTarget resolves an ORDER BY item to a select-list column: an

@@ -207,11 +207,11 @@ func (pl *planner) pushIntoNormalize(in *PhysNode, projs []expr.Expr, where expr
 	}
 	if cn != in {
 		restore := in.Op.(*PhysCalc).restore
-		where = substitute(where, restore)
+		where = Substitute(where, restore)
 		if projs == nil {
 			projs = restore
 		} else {
-			projs = substituteAll(projs, restore)
+			projs = SubstituteAll(projs, restore)
 		}
 	}
 	isKey := map[int]bool{}
@@ -219,7 +219,7 @@ func (pl *planner) pushIntoNormalize(in *PhysNode, projs []expr.Expr, where expr
 		isKey[k] = true
 	}
 	var onKey, others []expr.Expr
-	for _, c := range conjuncts(where) {
+	for _, c := range Conjuncts(where) {
 		keyOnly := true
 		for _, r := range expr.InputRefs(c) {
 			if !isKey[r] {
@@ -235,10 +235,10 @@ func (pl *planner) pushIntoNormalize(in *PhysNode, projs []expr.Expr, where expr
 	if len(onKey) > 0 {
 		ex := cn.Inputs[0]
 		below := ex.Inputs[0]
-		ex.Inputs[0] = pl.calcNode(below, below.Cols, nil, andOf(onKey), nil)
+		ex.Inputs[0] = pl.calcNode(below, below.Cols, nil, AndOf(onKey), nil)
 	}
 	if len(others) > 0 {
-		spec.Condition = andOf(others)
+		spec.Condition = AndOf(others)
 	}
 	if projs != nil && isIdentity(projs, len(cn.Cols)) {
 		projs = nil

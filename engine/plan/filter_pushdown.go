@@ -139,7 +139,7 @@ func (pl *planner) pushFiltersIntoScan(s *Scan, conds []expr.Expr) (*Scan, []exp
 	// filters, and one conjunction of those it took
 	sp.filterAttr = "filter=[]"
 	if len(shown) > 0 {
-		sp.filterAttr = "filter=[" + named(andOf(shown), names) + "]"
+		sp.filterAttr = "filter=[" + named(AndOf(shown), names) + "]"
 	}
 	return &ns, sp.remaining(conds)
 }
@@ -178,12 +178,12 @@ func (pl *planner) pushLimitIntoScan(n Node, limit int64) {
 		switch x := cur.(type) {
 		case *Project:
 			for i, c := range conds {
-				conds[i] = substitute(c, x.Exprs)
+				conds[i] = Substitute(c, x.Exprs)
 			}
 			cur = x.Input
 			continue
 		case *Filter:
-			conds = append(conds, conjuncts(x.Cond)...)
+			conds = append(conds, Conjuncts(x.Cond)...)
 			cur = x.Input
 			continue
 		}

@@ -48,13 +48,13 @@ func (pl *planner) intervalJoin(p *PhysNode, spec opspec.JoinSpec, left, right *
 	}
 	spec.Residual = nil
 	if len(rest) > 0 {
-		spec.Residual = andOf(rest)
+		spec.Residual = AndOf(rest)
 	}
 	proctime := left.Cols[lt].Type.IsProctime()
 	lo, hi := *lower, *upper
 	var cond expr.Expr
 	if len(residual) > 0 {
-		cond = andOf(residual)
+		cond = AndOf(residual)
 	}
 	p.Op = &PhysIntervalJoin{Spec: spec, LowerBound: lo, UpperBound: hi, LeftTime: lt, RightTime: rt, Proctime: proctime, Cond: cond}
 	p.Mode = types.InsertOnlyMode

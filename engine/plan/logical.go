@@ -119,7 +119,7 @@ func (p *Project) WithInputs(in []Node) Node {
 func (p *Project) Describe() string {
 	parts := make([]string, len(p.Exprs))
 	for i, e := range p.Exprs {
-		parts[i] = fmt.Sprintf("%s=[%s]", p.Cols[i].Name, refString(e))
+		parts[i] = fmt.Sprintf("%s=[%s]", p.Cols[i].Name, RefString(e))
 	}
 	return "LogicalProject(" + strings.Join(parts, ", ") + ")"
 }
@@ -138,7 +138,7 @@ func (f *Filter) WithInputs(in []Node) Node {
 	return &c
 }
 func (f *Filter) Describe() string {
-	return fmt.Sprintf("LogicalFilter(condition=[%s])", refString(f.Cond))
+	return fmt.Sprintf("LogicalFilter(condition=[%s])", RefString(f.Cond))
 }
 
 // Aggregate groups its input by key columns and computes aggregates. The
@@ -188,7 +188,7 @@ func (j *Join) WithInputs(in []Node) Node {
 func (j *Join) Describe() string {
 	cond := "true"
 	if j.Cond != nil {
-		cond = refString(j.Cond)
+		cond = RefString(j.Cond)
 	}
 	kind := map[opspec.JoinKind]string{opspec.InnerJoin: "inner", opspec.LeftJoin: "left", opspec.RightJoin: "right",
 		opspec.FullJoin: "full", opspec.SemiJoin: "semi", opspec.AntiJoin: "anti"}[j.Kind]
@@ -277,7 +277,7 @@ func (w *WatermarkAssigner) WithInputs(in []Node) Node {
 	return &c
 }
 func (w *WatermarkAssigner) Describe() string {
-	return fmt.Sprintf("LogicalWatermarkAssigner(rowtime=[%s], watermark=[%s])", w.Input.Columns()[w.Rowtime].Name, refString(w.Expr))
+	return fmt.Sprintf("LogicalWatermarkAssigner(rowtime=[%s], watermark=[%s])", w.Input.Columns()[w.Rowtime].Name, RefString(w.Expr))
 }
 
 // Rank is ROW_NUMBER-based Top-N (also ORDER BY ... LIMIT in streaming).
@@ -327,9 +327,9 @@ func (s *Sink) Describe() string {
 	return fmt.Sprintf("LogicalSink(table=[%s], fields=[%s])", s.ID.Summary(), strings.Join(Names(s.Input.Columns()), ", "))
 }
 
-// refString renders an expression with $i input references (the
+// RefString renders an expression with $i input references (the
 // logical-plan notation).
-func refString(e expr.Expr) string {
+func RefString(e expr.Expr) string {
 	return expr.Rewrite(e, func(x expr.Expr) expr.Expr {
 		if r, ok := x.(*expr.InputRef); ok {
 			return &expr.InputRef{Index: r.Index, T: r.T}
@@ -403,4 +403,19 @@ func explainRec(b *strings.Builder, n Node, prefix string, last, root bool) {
 	for i, c := range in {
 		explainRec(b, c, childPrefix, i == len(in)-1, false)
 	}
+}
+
+// Uniquify renames duplicate column names as Calcite does: a, a0, a1, ...
+func Uniquify(names []string) []string {
+	seen := map[string]bool{}
+	out := make([]string, len(names))
+	for i, n := range names {
+		name := n
+		for k := 0; seen[name]; k++ {
+			name = fmt.Sprintf("%s%d", n, k)
+		}
+		seen[name] = true
+		out[i] = name
+	}
+	return out
 }

@@ -57,15 +57,15 @@ func lookupScanOf(right Node) (*Scan, []expr.Expr, []expr.Expr) {
 			if projs == nil {
 				projs = append(make([]expr.Expr, 0, len(x.Exprs)), x.Exprs...)
 			} else {
-				projs = substituteAll(projs, x.Exprs)
+				projs = SubstituteAll(projs, x.Exprs)
 			}
 			for i, c := range cond {
-				cond[i] = substitute(c, x.Exprs)
+				cond[i] = Substitute(c, x.Exprs)
 			}
 			cur = x.Input
 			continue
 		case *Filter:
-			cond = append(cond, conjuncts(x.Cond)...)
+			cond = append(cond, Conjuncts(x.Cond)...)
 			cur = x.Input
 			continue
 		}
@@ -106,10 +106,10 @@ func (pl *planner) lookupJoinNode(t *TemporalJoin, left *PhysNode, s *Scan, sp *
 	_, _, residual := temporalKeys(t.Cond, nl0)
 	offer := append([]expr.Expr(nil), cond...)
 	for _, c := range residual {
-		if len(expr.InputRefs(c)) > 0 && refsWithin(c, nl0, nl0+nr) {
-			rc := shift(c, -nl0)
+		if len(expr.InputRefs(c)) > 0 && RefsWithin(c, nl0, nl0+nr) {
+			rc := Shift(c, -nl0)
 			if projs != nil {
-				rc = substitute(rc, projs)
+				rc = Substitute(rc, projs)
 			}
 			offer = append(offer, rc)
 		}
@@ -136,7 +136,7 @@ func (pl *planner) lookupJoinNode(t *TemporalJoin, left *PhysNode, s *Scan, sp *
 	}
 	var filter expr.Expr
 	if len(cond) > 0 {
-		filter = andOf(cond)
+		filter = AndOf(cond)
 	}
 	keyTypes := Types(left.Cols)
 	kts := make([]*types.DataType, len(keyCols))
@@ -158,7 +158,7 @@ func lookupJoinExplain(op *PhysLookupJoin, t *TemporalJoin, lookup, names []stri
 	_, _, residual := temporalKeys(t.Cond, nl)
 	var where, join []expr.Expr
 	for _, c := range residual {
-		if len(expr.InputRefs(c)) > 0 && refsWithin(c, nl, len(names)) {
+		if len(expr.InputRefs(c)) > 0 && RefsWithin(c, nl, len(names)) {
 			where = append(where, c)
 		} else {
 			join = append(join, c)
@@ -166,9 +166,9 @@ func lookupJoinExplain(op *PhysLookupJoin, t *TemporalJoin, lookup, names []stri
 	}
 	op.Table, op.LookupPairs, op.CondNames = t.RightID.Summary(), lookup, names
 	if len(where) > 0 {
-		op.Where = andOf(where)
+		op.Where = AndOf(where)
 	}
 	if len(join) > 0 {
-		op.JoinCondition = andOf(join)
+		op.JoinCondition = AndOf(join)
 	}
 }

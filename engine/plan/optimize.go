@@ -29,58 +29,6 @@ func allUsed(n Node) []bool {
 
 // ---------------------------------------------------------------- filters
 
-// conjuncts splits a condition on AND.
-func conjuncts(e expr.Expr) []expr.Expr {
-	if c, ok := e.(*expr.Call); ok && c.Name == "AND" {
-		var out []expr.Expr
-		for _, a := range c.Args {
-			out = append(out, conjuncts(a)...)
-		}
-		return out
-	}
-	return []expr.Expr{e}
-}
-
-// andOf builds the conjunction of conditions (nil for none).
-func andOf(es []expr.Expr) expr.Expr {
-	switch len(es) {
-	case 0:
-		return nil
-	case 1:
-		return es[0]
-	}
-	f, _ := expr.Builtins.Lookup("AND")
-	c, err := expr.ResolveCall(f, "AND", es)
-	if err != nil {
-		return es[0]
-	}
-	return c
-}
-
-// refsWithin reports whether every input reference of e is in [lo, hi).
-func refsWithin(e expr.Expr, lo, hi int) bool {
-	for _, r := range expr.InputRefs(e) {
-		if r < lo || r >= hi {
-			return false
-		}
-	}
-	return true
-}
-
-// substitute replaces each InputRef i in e by exprs[i].
-func substitute(e expr.Expr, exprs []expr.Expr) expr.Expr {
-	return expr.Rewrite(e, func(x expr.Expr) expr.Expr {
-		if r, ok := x.(*expr.InputRef); ok {
-			return exprs[r.Index]
-		}
-		return x
-	})
-}
-
-func shift(e expr.Expr, by int) expr.Expr {
-	return expr.ShiftInputs(e, func(i int) int { return i + by })
-}
-
 // pushFilters moves filters towards the sources.
 func pushFilters(n Node) Node {
 	in := n.Inputs()
@@ -97,7 +45,7 @@ func pushFilters(n Node) Node {
 	case *Join:
 		if x.Kind == opspec.InnerJoin && x.Cond != nil {
 			// push single-side conjuncts of the ON condition into the inputs
-			return pushIntoJoin(conjuncts(x.Cond), &Join{Left: x.Left, Right: x.Right, Kind: x.Kind, Cols: x.Cols})
+			return pushIntoJoin(Conjuncts(x.Cond), &Join{Left: x.Left, Right: x.Right, Kind: x.Kind, Cols: x.Cols})
 		}
 	}
 	return n
@@ -114,7 +62,7 @@ func pushFilter(cond expr.Expr, input Node) Node {
 		// the lower filter's conjuncts first, as Calcite's FilterMergeRule
 		// orders them: AND evaluates left to right, and the lower filter
 		// may guard the upper one (WHERE c <> 'x' under CAST(c AS INT) > 1)
-		return pushFilter(andOf(append(conjuncts(x.Cond), conjuncts(cond)...)), x.Input)
+		return pushFilter(AndOf(append(Conjuncts(x.Cond), Conjuncts(cond)...)), x.Input)
 	case *Project:
 		// not past a non-deterministic column the condition reads (the
 		// filter would see another value than the projection outputs);
@@ -125,16 +73,16 @@ func pushFilter(cond expr.Expr, input Node) Node {
 				return &Filter{Input: input, Cond: cond}
 			}
 		}
-		return x.WithInputs([]Node{pushFilter(substitute(cond, x.Exprs), x.Input)})
+		return x.WithInputs([]Node{pushFilter(Substitute(cond, x.Exprs), x.Input)})
 	case *Join:
 		switch x.Kind {
 		case opspec.InnerJoin:
-			return pushIntoJoin(conjuncts(cond), x)
+			return pushIntoJoin(Conjuncts(cond), x)
 		case opspec.LeftJoin, opspec.SemiJoin, opspec.AntiJoin:
 			nl := len(x.Left.Columns())
 			var left, rest []expr.Expr
-			for _, c := range conjuncts(cond) {
-				if refsWithin(c, 0, nl) {
+			for _, c := range Conjuncts(cond) {
+				if RefsWithin(c, 0, nl) {
 					left = append(left, c)
 				} else {
 					rest = append(rest, c)
@@ -143,17 +91,17 @@ func pushFilter(cond expr.Expr, input Node) Node {
 			var out Node = x
 			if len(left) > 0 {
 				j := *x
-				j.Left = pushFilter(andOf(left), x.Left)
+				j.Left = pushFilter(AndOf(left), x.Left)
 				out = &j
 			}
 			if len(rest) > 0 {
-				out = &Filter{Input: out, Cond: andOf(rest)}
+				out = &Filter{Input: out, Cond: AndOf(rest)}
 			}
 			return out
 		}
 	case *Aggregate:
 		var below, above []expr.Expr
-		for _, c := range conjuncts(cond) {
+		for _, c := range Conjuncts(cond) {
 			refs := expr.InputRefs(c)
 			onKeys := true
 			for _, r := range refs {
@@ -167,17 +115,17 @@ func pushFilter(cond expr.Expr, input Node) Node {
 				for k, key := range x.GroupKeys {
 					m[k] = &expr.InputRef{Index: key, Name: inCols[key].Name, T: inCols[key].Type}
 				}
-				below = append(below, substitute(c, m))
+				below = append(below, Substitute(c, m))
 			} else {
 				above = append(above, c)
 			}
 		}
 		var out Node = x
 		if len(below) > 0 {
-			out = x.WithInputs([]Node{pushFilter(andOf(below), x.Input)})
+			out = x.WithInputs([]Node{pushFilter(AndOf(below), x.Input)})
 		}
 		if len(above) > 0 {
-			out = &Filter{Input: out, Cond: andOf(above)}
+			out = &Filter{Input: out, Cond: AndOf(above)}
 		}
 		return out
 	case *SetOp:
@@ -190,7 +138,7 @@ func pushFilter(cond expr.Expr, input Node) Node {
 		}
 	case *TemporalJoin:
 		if x.Proctime {
-			return pushIntoLookupJoin(conjuncts(cond), x)
+			return pushIntoLookupJoin(Conjuncts(cond), x)
 		}
 	}
 	return &Filter{Input: input, Cond: cond}
@@ -209,7 +157,7 @@ func pushIntoLookupJoin(conds []expr.Expr, t *TemporalJoin) Node {
 	for _, c := range conds {
 		refs := expr.InputRefs(c)
 		switch {
-		case len(refs) > 0 && refsWithin(c, 0, nl):
+		case len(refs) > 0 && RefsWithin(c, 0, nl):
 			left = append(left, c)
 		case len(refs) > 0 && t.Kind == opspec.InnerJoin:
 			join = append(join, c)
@@ -219,14 +167,14 @@ func pushIntoLookupJoin(conds []expr.Expr, t *TemporalJoin) Node {
 	}
 	j := *t
 	if len(left) > 0 {
-		j.Left = pushFilter(andOf(left), t.Left)
+		j.Left = pushFilter(AndOf(left), t.Left)
 	}
 	if len(join) > 0 {
-		j.Cond = andOf(append(conjuncts(t.Cond), join...))
+		j.Cond = AndOf(append(Conjuncts(t.Cond), join...))
 	}
 	var out Node = &j
 	if len(rest) > 0 {
-		out = &Filter{Input: out, Cond: andOf(rest)}
+		out = &Filter{Input: out, Cond: AndOf(rest)}
 	}
 	return out
 }
@@ -240,25 +188,25 @@ func pushIntoJoin(conds []expr.Expr, j *Join) Node {
 	for _, c := range conds {
 		refs := expr.InputRefs(c)
 		switch {
-		case len(refs) > 0 && refsWithin(c, 0, nl):
+		case len(refs) > 0 && RefsWithin(c, 0, nl):
 			left = append(left, c)
-		case len(refs) > 0 && refsWithin(c, nl, nl+nr):
-			right = append(right, shift(c, -nl))
+		case len(refs) > 0 && RefsWithin(c, nl, nl+nr):
+			right = append(right, Shift(c, -nl))
 		default:
 			both = append(both, c)
 		}
 	}
 	out := *j
 	if len(left) > 0 {
-		out.Left = pushFilter(andOf(left), j.Left)
+		out.Left = pushFilter(AndOf(left), j.Left)
 	}
 	if len(right) > 0 {
-		out.Right = pushFilter(andOf(right), j.Right)
+		out.Right = pushFilter(AndOf(right), j.Right)
 	}
 	if j.Cond != nil {
-		both = append(conjuncts(j.Cond), both...)
+		both = append(Conjuncts(j.Cond), both...)
 	}
-	out.Cond = andOf(both)
+	out.Cond = AndOf(both)
 	return &out
 }
 
@@ -521,10 +469,8 @@ func prune(n Node, used []bool) (Node, []int) {
 		s.Input = projectExact(in, m, allUsed(x.Input))
 		return &s, identity(len(used))
 	}
-	if pn, ok := n.(interface {
-		prune(used []bool) (Node, []int)
-	}); ok {
-		return pn.prune(used)
+	if w, ok := n.(*WindowRank); ok {
+		return pruneWindowRank(w, used)
 	}
 	// unknown node: prune inputs conservatively
 	in := n.Inputs()
@@ -632,3 +578,18 @@ func remap(e expr.Expr, m []int) expr.Expr {
 
 // timeAttrFree strips time attribute markers from a type.
 func timeAttrFree(t *types.DataType) *types.DataType { return t.WithTimeAttr(types.NoTimeAttr) }
+
+// pruneWindowRank drops a window Top-N's rank number when nothing reads
+// it.
+func pruneWindowRank(w *WindowRank, used []bool) (Node, []int) {
+	c := *w
+	in, m := prune(w.Input, allUsed(w.Input))
+	c.Input = projectExact(in, m, allUsed(w.Input))
+	out := identity(len(used))
+	if w.WithRankNum && !used[len(used)-1] {
+		c.WithRankNum = false
+		c.Cols = w.Cols[:len(w.Cols)-1]
+		out[len(out)-1] = -1
+	}
+	return &c, out
+}

@@ -82,3 +82,10 @@ func overGroupString(g opspec.OverGroup, names []string, refs bool) string {
 	b.WriteString(" aggs [" + strings.Join(calls, ", ") + "]")
 	return b.String()
 }
+
+// RankingFunctions are the window-only functions, with whether they need
+// an ORDER BY.
+var RankingFunctions = map[string]bool{
+	"ROW_NUMBER": true, "RANK": true, "DENSE_RANK": true, "PERCENT_RANK": true, "CUME_DIST": true,
+	"NTILE": true, "LEAD": true, "LAG": true, "FIRST_VALUE": false, "LAST_VALUE": false,
+}

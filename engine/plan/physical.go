@@ -37,6 +37,10 @@ func (e *Env) parallelism() int {
 }
 
 // planner translates a logical plan.
+// planPanic carries a planning error through the recursive translation
+// to Physical.
+type planPanic struct{ err error }
+
 type planner struct {
 	env *Env
 	// pushdowns are the scans' sources and what was pushed into them
@@ -53,7 +57,7 @@ type planner struct {
 func Physical(n Node, env *Env) (p *PhysNode, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			if bp, ok := r.(bindPanic); ok {
+			if bp, ok := r.(planPanic); ok {
 				p, err = nil, bp.err
 				return
 			}
@@ -73,7 +77,7 @@ func (pl *planner) zone() *time.Location {
 }
 
 func (pl *planner) fail(format string, args ...any) {
-	panic(bindPanic{fmt.Errorf(format, args...)})
+	panic(planPanic{fmt.Errorf(format, args...)})
 }
 
 func (pl *planner) translate(n Node) *PhysNode {
@@ -256,15 +260,15 @@ func (pl *planner) calc(n Node) *PhysNode {
 				// identity, which nil means
 				projs = append(make([]expr.Expr, 0, len(x.Exprs)), x.Exprs...)
 			} else {
-				projs = substituteAll(projs, x.Exprs)
+				projs = SubstituteAll(projs, x.Exprs)
 			}
 			for i, c := range cond {
-				cond[i] = substitute(c, x.Exprs)
+				cond[i] = Substitute(c, x.Exprs)
 			}
 			cur = x.Input
 			continue
 		case *Filter:
-			cond = append(cond, conjuncts(x.Cond)...)
+			cond = append(cond, Conjuncts(x.Cond)...)
 			cur = x.Input
 			continue
 		}
@@ -281,7 +285,7 @@ func (pl *planner) calc(n Node) *PhysNode {
 	in := pl.translate(cur)
 	var where expr.Expr
 	if len(cond) > 0 {
-		where = andOf(cond)
+		where = AndOf(cond)
 	}
 	in, projs, where = pl.pushIntoNormalize(in, projs, where)
 	cols := n.Columns()
@@ -299,14 +303,6 @@ func (pl *planner) calc(n Node) *PhysNode {
 		p.rows = in.rows * selectivity(where)
 	}
 	return p
-}
-
-func substituteAll(es, by []expr.Expr) []expr.Expr {
-	out := make([]expr.Expr, len(es))
-	for i, e := range es {
-		out[i] = substitute(e, by)
-	}
-	return out
 }
 
 func isIdentity(projs []expr.Expr, n int) bool {

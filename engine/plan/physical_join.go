@@ -14,7 +14,7 @@ func equiKeys(cond expr.Expr, nl int, lcols, rcols []Column) (lk, rk []int, null
 	if cond == nil {
 		return
 	}
-	for _, c := range conjuncts(cond) {
+	for _, c := range Conjuncts(cond) {
 		call, ok := c.(*expr.Call)
 		if ok && (call.Name == "=" || call.Name == "IS NOT DISTINCT FROM") && len(call.Args) == 2 {
 			a, aok := call.Args[0].(*expr.InputRef)
@@ -49,12 +49,12 @@ func normalizeJoin(j *Join) (Node, bool) {
 	var extraL, extraR []expr.Expr
 	var rest []expr.Expr
 	changed := false
-	for _, c := range conjuncts(j.Cond) {
+	for _, c := range Conjuncts(j.Cond) {
 		call, ok := c.(*expr.Call)
 		if ok && call.Name == "=" && len(call.Args) == 2 {
 			x, y := call.Args[0], call.Args[1]
-			xl, xr := refsWithin(x, 0, nl), refsWithin(x, nl, nl+nr)
-			yl, yr := refsWithin(y, 0, nl), refsWithin(y, nl, nl+nr)
+			xl, xr := RefsWithin(x, 0, nl), RefsWithin(x, nl, nl+nr)
+			yl, yr := RefsWithin(y, 0, nl), RefsWithin(y, nl, nl+nr)
 			if len(expr.InputRefs(x)) > 0 && len(expr.InputRefs(y)) > 0 {
 				var le, re expr.Expr
 				switch {
@@ -71,7 +71,7 @@ func normalizeJoin(j *Join) (Node, bool) {
 						continue
 					}
 					extraL = append(extraL, le)
-					extraR = append(extraR, shift(re, -nl))
+					extraR = append(extraR, Shift(re, -nl))
 					changed = true
 					continue
 				}
@@ -132,7 +132,7 @@ func normalizeJoin(j *Join) (Node, bool) {
 	for k := range extraR {
 		cols = append(cols, Column{Name: fmt.Sprintf("$k%d", k), Type: extraR[k].Type()})
 	}
-	nj := &Join{Left: left, Right: right, Kind: j.Kind, Cond: andOf(conds), Cols: cols}
+	nj := &Join{Left: left, Right: right, Kind: j.Kind, Cond: AndOf(conds), Cols: cols}
 	// drop the key columns again
 	var exprs []expr.Expr
 	var out []Column
@@ -166,14 +166,14 @@ func (pl *planner) join(j *Join) *PhysNode {
 	le := pl.exchange(left, dist, lk, par)
 	re := pl.exchange(right, dist, rk, par)
 	// Calcite's join row type makes the field names unique (word, word0)
-	allNames := uniquify(append(Names(left.Cols), Names(right.Cols)...))
+	allNames := Uniquify(append(Names(left.Cols), Names(right.Cols)...))
 	outCols := make([]Column, len(j.Cols))
 	for i, c := range j.Cols {
 		outCols[i] = Column{Name: allNames[i], Type: c.Type}
 	}
 	spec := opspec.JoinSpec{Kind: j.Kind, LeftKeys: lk, RightKeys: rk, LeftTypes: Types(left.Cols), RightTypes: Types(right.Cols), NullSafe: nullSafe}
 	if len(residual) > 0 {
-		spec.Residual = andOf(residual)
+		spec.Residual = AndOf(residual)
 	}
 	p := &PhysNode{Inputs: []*PhysNode{le, re}, Cols: outCols, Parallelism: par, rows: max(left.rows, right.rows)}
 	if pl.env.Streaming {

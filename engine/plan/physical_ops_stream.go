@@ -51,7 +51,7 @@ func (j *PhysJoin) Explain(n *PhysNode) []Attr {
 // joinNames are the names of a join's joined row, made unique as
 // Calcite's join row type does (word, word0).
 func joinNames(n *PhysNode) []string {
-	return uniquify(append(inNames(n, 0), inNames(n, 1)...))
+	return Uniquify(append(inNames(n, 0), inNames(n, 1)...))
 }
 
 // PhysIntervalJoin joins rows whose time attributes lie within bounds

@@ -66,10 +66,10 @@ func (pl *planner) windowTVF(w *WindowTVF) *PhysNode {
 }
 
 func (pl *planner) windowAggregate(w *WindowAggregate) *PhysNode {
-	if w.sizeErr != nil && pl.env.Streaming {
+	if w.SizeErr != nil && pl.env.Streaming {
 		// in batch mode Flink aggregates the window table function's rows
 		// with an ordinary aggregate, which takes any size and slide
-		panic(bindPanic{w.sizeErr})
+		panic(planPanic{w.SizeErr})
 	}
 	in := pl.translate(w.Input)
 	pl.requireInsertOnly("StreamPhysicalWindowAggregate", in)
@@ -126,7 +126,7 @@ func (pl *planner) over(o *Over) *PhysNode {
 		pl.fail("The window can only be ordered in ASCENDING mode.")
 	}
 	for _, c := range g0.Calls {
-		if _, ranking := rankingFunctions[c.Func]; ranking {
+		if _, ranking := RankingFunctions[c.Func]; ranking {
 			pl.fail("%s is not supported in a streaming OVER window; only aggregate functions are (use ROW_NUMBER with a filter on its value for Top-N or deduplication)", c.Func)
 		}
 	}

@@ -12,14 +12,14 @@ import (
 // temporalKeys splits a temporal join condition into key pairs (a left
 // expression equal to a right column) and residual conjuncts.
 func temporalKeys(cond expr.Expr, nl int) (left []expr.Expr, right []int, residual []expr.Expr) {
-	for _, c := range conjuncts(cond) {
+	for _, c := range Conjuncts(cond) {
 		call, ok := c.(*expr.Call)
 		if ok && call.Name == "=" && len(call.Args) == 2 {
 			a, b := call.Args[0], call.Args[1]
-			if r, ok := a.(*expr.InputRef); ok && r.Index >= nl && refsWithin(b, 0, nl) && len(expr.InputRefs(b)) > 0 {
+			if r, ok := a.(*expr.InputRef); ok && r.Index >= nl && RefsWithin(b, 0, nl) && len(expr.InputRefs(b)) > 0 {
 				a, b = b, a
 			}
-			if r, ok := b.(*expr.InputRef); ok && r.Index >= nl && refsWithin(a, 0, nl) && len(expr.InputRefs(a)) > 0 {
+			if r, ok := b.(*expr.InputRef); ok && r.Index >= nl && RefsWithin(a, 0, nl) && len(expr.InputRefs(a)) > 0 {
 				left = append(left, a)
 				right = append(right, r.Index-nl)
 				continue
@@ -76,7 +76,7 @@ func (t *TemporalJoin) physical(pl *planner) *PhysNode {
 	names := append(Names(t.Left.Columns()), Names(rightCols)...)
 	var res expr.Expr
 	if len(residual) > 0 {
-		res = andOf(residual)
+		res = AndOf(residual)
 	}
 	rightTypes := Types(rightCols)
 	var lookup []string

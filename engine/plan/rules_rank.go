@@ -26,7 +26,7 @@ func rankRule(n Node) Node {
 	if !ok {
 		return nil
 	}
-	base, exprs, conds := flatten(f.Input)
+	base, exprs, conds := Flatten(f.Input)
 	over, ok := base.(*Over)
 	if !ok || len(over.Groups) != 1 || len(over.Groups[0].Calls) != 1 {
 		return nil
@@ -42,11 +42,11 @@ func rankRule(n Node) Node {
 		return nil
 	}
 	rankCol := len(over.Input.Columns())
-	conds = append(conds, substitute(f.Cond, exprs))
+	conds = append(conds, Substitute(f.Cond, exprs))
 	start, end := int64(1), int64(-1)
 	var rest []expr.Expr
 	for _, c := range conds {
-		for _, cj := range conjuncts(c) {
+		for _, cj := range Conjuncts(c) {
 			if lo, hi, ok := rankBound(cj, rankCol); ok {
 				start = max(start, lo)
 				if hi >= 0 && (end < 0 || hi < end) {
@@ -68,7 +68,7 @@ func rankRule(n Node) Node {
 	cols := append([]Column(nil), over.Input.Columns()...)
 	cols = append(cols, Column{Name: over.Cols[rankCol].Name, Type: types.BigIntType().NotNull()})
 	var out Node
-	if wr := windowRank(over, g, call, start, end, cols); wr != nil {
+	if wr := NewWindowRank(over, g, call, start, end, cols); wr != nil {
 		out = wr
 	} else {
 		out = &Rank{Input: over.Input, PartitionKeys: append([]int(nil), g.PartitionKeys...), Keys: append([]opspec.SortKey(nil), g.Order...),
@@ -79,7 +79,7 @@ func rankRule(n Node) Node {
 		rest = append(rest, &expr.Literal{Value: false, T: types.BooleanType().NotNull()})
 	}
 	if len(rest) > 0 {
-		out = &Filter{Input: out, Cond: andOf(rest)}
+		out = &Filter{Input: out, Cond: AndOf(rest)}
 	}
 	outCols := f.Columns()
 	return &Project{Input: out, Exprs: exprs, Cols: append([]Column(nil), outCols...)}
@@ -116,7 +116,7 @@ func rankBound(c expr.Expr, rankCol int) (lo, hi int64, ok bool) {
 	if !ok || lit.Value == nil || !lit.T.IsIntegral() {
 		return 0, 0, false
 	}
-	v := toInt64(lit.Value)
+	v := ToInt64(lit.Value)
 	switch op {
 	case "<=":
 		return 1, v, true

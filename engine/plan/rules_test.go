@@ -223,7 +223,7 @@ func explainRule(n Node) string {
 		case *Project, *Filter, *Sort, *WatermarkAssigner:
 		case *Scan:
 			if x.PartFilter != nil {
-				fmt.Fprintf(&b, " partitions=[%s]", refString(x.PartFilter))
+				fmt.Fprintf(&b, " partitions=[%s]", RefString(x.PartFilter))
 			}
 			fmt.Fprintf(&b, " fields=[%s]", strings.Join(Names(n.Columns()), ", "))
 		case *Rank:

@@ -43,77 +43,8 @@ var streamingRules = []func(Node) Node{
 	windowAggregateRule,
 }
 
-// flatten looks through a chain of projections and filters: it returns
-// the first other node (base), the expressions of n's columns over base's
-// columns, and the filter conditions over base's columns.
-func flatten(n Node) (base Node, exprs []expr.Expr, conds []expr.Expr) {
-	switch x := n.(type) {
-	case *Project:
-		b, inner, cs := flatten(x.Input)
-		return b, substituteAll(x.Exprs, inner), cs
-	case *Filter:
-		b, inner, cs := flatten(x.Input)
-		return b, inner, append(cs, substitute(x.Cond, inner))
-	}
-	cols := n.Columns()
-	exprs = make([]expr.Expr, len(cols))
-	for i, c := range cols {
-		exprs[i] = &expr.InputRef{Index: i, Name: c.Name, T: c.Type}
-	}
-	return n, exprs, nil
-}
-
-// windowCol describes a column holding a window property.
-type windowCol struct {
-	prop   opspec.WindowProp
-	window opspec.WindowSpec
-	// id tells windows apart (the node that assigned them).
-	id Node
-}
-
-// windowColumnsOf reports the columns of n that hold window_start,
-// window_end or window_time of windows assigned below n.
-func windowColumnsOf(n Node) map[int]windowCol {
-	switch x := n.(type) {
-	case *WindowTVF:
-		nIn := len(x.Input.Columns())
-		return map[int]windowCol{
-			nIn:     {opspec.PropStart, x.Window, x},
-			nIn + 1: {opspec.PropEnd, x.Window, x},
-			nIn + 2: {opspec.PropTime, x.Window, x},
-		}
-	case *WindowAggregate:
-		out := map[int]windowCol{}
-		base := len(x.GroupKeys) + len(x.Aggs)
-		for i, p := range x.Props {
-			out[base+i] = windowCol{p, x.Window, x}
-		}
-		return out
-	case *Project:
-		in := windowColumnsOf(x.Input)
-		if len(in) == 0 {
-			return nil
-		}
-		out := map[int]windowCol{}
-		for i, e := range x.Exprs {
-			if r, ok := e.(*expr.InputRef); ok {
-				if wc, ok := in[r.Index]; ok {
-					out[i] = wc
-				}
-			}
-		}
-		return out
-	case *Filter:
-		return windowColumnsOf(x.Input)
-	}
-	if wc, ok := n.(interface{ windowColumns() map[int]windowCol }); ok {
-		return wc.windowColumns()
-	}
-	return nil
-}
-
 // refsAny reports whether e reads any of the columns in set.
-func refsAny(e expr.Expr, set map[int]windowCol) bool {
+func refsAny(e expr.Expr, set map[int]WindowColumn) bool {
 	for _, r := range expr.InputRefs(e) {
 		if _, ok := set[r]; ok {
 			return true
@@ -132,26 +63,26 @@ func windowAggregateRule(n Node) Node {
 	if !ok {
 		return nil
 	}
-	base, exprs, conds := flatten(a.Input)
-	wcols := windowColumnsOf(base)
+	base, exprs, conds := Flatten(a.Input)
+	wcols := WindowColumnsOf(base)
 	if len(wcols) == 0 {
 		return nil
 	}
 	// classify group keys
 	props := map[int]opspec.WindowProp{} // key position -> property
-	var win *windowCol
+	var win *WindowColumn
 	var startBase, endBase = -1, -1
 	for k, key := range a.GroupKeys {
 		e := exprs[key]
 		if r, ok := e.(*expr.InputRef); ok {
 			if wc, ok := wcols[r.Index]; ok {
-				if win != nil && win.id != wc.id {
+				if win != nil && win.ID != wc.ID {
 					return nil
 				}
 				w := wc
 				win = &w
-				props[k] = wc.prop
-				switch wc.prop {
+				props[k] = wc.Prop
+				switch wc.Prop {
 				case opspec.PropStart:
 					startBase = r.Index
 				case opspec.PropEnd:
@@ -183,7 +114,7 @@ func windowAggregateRule(n Node) Node {
 		}
 	}
 	tvf, isTVF := base.(*WindowTVF)
-	if isTVF && tvf != win.id {
+	if isTVF && tvf != win.ID {
 		return nil
 	}
 	// the new input: filters and the needed expressions over the
@@ -195,7 +126,7 @@ func windowAggregateRule(n Node) Node {
 		input = base
 	}
 	if len(conds) > 0 {
-		input = &Filter{Input: input, Cond: andOf(conds)}
+		input = &Filter{Input: input, Cond: AndOf(conds)}
 	}
 	inCols := input.Columns()
 	var proj []expr.Expr
@@ -233,14 +164,14 @@ func windowAggregateRule(n Node) Node {
 		}
 		aggs[i] = ag2
 	}
-	wa := &WindowAggregate{Window: win.window, GroupKeys: keys, Aggs: aggs}
-	if t, ok := win.id.(*WindowTVF); ok && !t.GroupWindow && t.Window.Kind == opspec.HopWindow && t.Window.Size%t.Window.Slide != 0 {
+	wa := &WindowAggregate{Window: win.Window, GroupKeys: keys, Aggs: aggs}
+	if t, ok := win.ID.(*WindowTVF); ok && !t.GroupWindow && t.Window.Kind == opspec.HopWindow && t.Window.Size%t.Window.Slide != 0 {
 		e := Error{Msg: fmt.Sprintf("HOP table function based aggregate requires size must be an integral multiple of slide, but got size %d ms and slide %d ms",
 			t.Window.Size, t.Window.Slide)}
 		if t.At != nil {
 			e.Line, e.Column, e.EndLine, e.EndColumn = t.At.Line, t.At.Column, t.At.EndLine, t.At.EndColumn
 		}
-		wa.sizeErr = &e
+		wa.SizeErr = &e
 	}
 	if isTVF {
 		tc := tvf.TimeCol
@@ -274,7 +205,7 @@ func windowAggregateRule(n Node) Node {
 		wa.Cols = append(wa.Cols, a.Cols[len(a.GroupKeys)+i])
 		_ = ag
 	}
-	wcolsOut := windowColumns(timeTypeOf(win, base))
+	wcolsOut := WindowColumns(timeTypeOf(win, base))
 	wa.Props = []opspec.WindowProp{opspec.PropStart, opspec.PropEnd, opspec.PropTime}
 	wa.Cols = append(wa.Cols, wcolsOut...)
 	// project back to the aggregate's layout
@@ -307,8 +238,8 @@ func windowAggregateRule(n Node) Node {
 
 // timeTypeOf returns the type of the time attribute behind a window: the
 // window_time column's type family decides window_time's type downstream.
-func timeTypeOf(w *windowCol, base Node) *types.DataType {
-	switch x := w.id.(type) {
+func timeTypeOf(w *WindowColumn, base Node) *types.DataType {
+	switch x := w.ID.(type) {
 	case *WindowTVF:
 		return x.Input.Columns()[x.TimeCol].Type
 	case *WindowAggregate:
@@ -318,10 +249,10 @@ func timeTypeOf(w *windowCol, base Node) *types.DataType {
 			}
 		}
 	}
-	if w.window.Proctime {
+	if w.Window.Proctime {
 		return types.TimestampLTZType(3).WithTimeAttr(types.Proctime)
 	}
 	return types.TimestampType(3).WithTimeAttr(types.Rowtime)
 }
 
-func describeWindowCol(w windowCol) string { return fmt.Sprintf("%s of %s", w.prop, w.window) }
+func describeWindowCol(w WindowColumn) string { return fmt.Sprintf("%s of %s", w.Prop, w.Window) }

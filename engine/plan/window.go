@@ -71,8 +71,8 @@ func intervalString(ms int64) string {
 	return fmt.Sprintf("%d:INTERVAL %s", ms, unit)
 }
 
-// windowColumns are the columns a window TVF appends.
-func windowColumns(timeType *types.DataType) []Column {
+// WindowColumns are the columns a window TVF appends.
+func WindowColumns(timeType *types.DataType) []Column {
 	start := types.TimestampType(3).NotNull()
 	wt := types.TimestampType(3).NotNull().WithTimeAttr(types.Rowtime)
 	switch {
@@ -104,10 +104,10 @@ type WindowAggregate struct {
 	EndCol    int
 	Props     []opspec.WindowProp
 	Cols      []Column
-	// sizeErr is set for a HOP window table function aggregate whose size
+	// SizeErr is set for a HOP window table function aggregate whose size
 	// is not an integral multiple of its slide, which Flink's streaming
 	// slicing window aggregate rejects.
-	sizeErr *Error
+	SizeErr *Error
 }
 
 func (w *WindowAggregate) Columns() []Column { return w.Cols }

@@ -28,7 +28,7 @@ type WindowRank struct {
 	// unknown): ordering by it makes a Top-1 a deduplication.
 	TimeCol int
 	Cols    []Column
-	win     map[int]windowCol
+	win     map[int]WindowColumn
 }
 
 func (w *WindowRank) Columns() []Column { return w.Cols }
@@ -47,35 +47,21 @@ func (w *WindowRank) Describe() string {
 
 // windowColumns keeps the input's window columns (a window Top-N's output
 // is windowed).
-func (w *WindowRank) windowColumns() map[int]windowCol { return w.win }
+func (w *WindowRank) windowColumns() map[int]WindowColumn { return w.win }
 
-// prune drops the rank number when nothing reads it.
-func (w *WindowRank) prune(used []bool) (Node, []int) {
-	c := *w
-	in, m := prune(w.Input, allUsed(w.Input))
-	c.Input = projectExact(in, m, allUsed(w.Input))
-	out := identity(len(used))
-	if w.WithRankNum && !used[len(used)-1] {
-		c.WithRankNum = false
-		c.Cols = w.Cols[:len(w.Cols)-1]
-		out[len(out)-1] = -1
-	}
-	return &c, out
-}
-
-// windowRank builds a WindowRank when an OVER ranking is partitioned by
+// NewWindowRank builds a WindowRank when an OVER ranking is partitioned by
 // window_start and window_end of a windowed input; nil otherwise.
-func windowRank(over *Over, g opspec.OverGroup, call opspec.OverCall, start, end int64, cols []Column) *WindowRank {
-	wc := windowColumnsOf(over.Input)
+func NewWindowRank(over *Over, g opspec.OverGroup, call opspec.OverCall, start, end int64, cols []Column) *WindowRank {
+	wc := WindowColumnsOf(over.Input)
 	if len(wc) == 0 {
 		return nil
 	}
 	w := &WindowRank{Input: over.Input, Keys: append([]opspec.SortKey(nil), g.Order...), RankType: call.Func, RankStart: start, RankEnd: end,
 		WithRankNum: true, StartCol: -1, EndCol: -1, TimeCol: -1, Cols: cols, win: wc}
 	for _, k := range g.PartitionKeys {
-		if c, ok := wc[k]; ok && (c.prop == opspec.PropStart || c.prop == opspec.PropEnd) {
-			w.Window = c.window
-			if c.prop == opspec.PropStart {
+		if c, ok := wc[k]; ok && (c.Prop == opspec.PropStart || c.Prop == opspec.PropEnd) {
+			w.Window = c.Window
+			if c.Prop == opspec.PropStart {
 				w.StartCol = k
 			} else {
 				w.EndCol = k
@@ -88,7 +74,7 @@ func windowRank(over *Over, g opspec.OverGroup, call opspec.OverCall, start, end
 		return nil
 	}
 	// the time attribute the windows were assigned on, for deduplication
-	base, exprs, _ := flatten(over.Input)
+	base, exprs, _ := Flatten(over.Input)
 	if tvf, ok := base.(*WindowTVF); ok {
 		for i, e := range exprs {
 			if r, ok := e.(*expr.InputRef); ok && r.Index == tvf.TimeCol {
