@@ -20,7 +20,7 @@ func TestFormatSaysWhatItDid(t *testing.T) {
 	broken := "SELECT 1;\nselect a from t where (a > ;\n"
 	tab.ed.SetText(broken)
 	tab.ed.SetCursor(1, 5)
-	h.wb.bottom.Select(h.wb.history.item)
+	h.wb.bottom.Select(h.wb.history.Item())
 	h.wb.formatCurrent()
 	if tab.ed.Text() != broken {
 		t.Errorf("text changed: %q", tab.ed.Text())

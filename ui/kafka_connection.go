@@ -467,7 +467,7 @@ func (cd *kafkaConnDialog) test() {
 				cd.say("Failed: "+strings.TrimPrefix(msg, "connecting: "), widget.DangerImportance)
 				return
 			}
-			cd.say(fmt.Sprintf("Connected to %s: %s (%s).", cfg.Bootstrap, info, fmtDuration(took)), widget.SuccessImportance)
+			cd.say(fmt.Sprintf("Connected to %s: %s (%s).", cfg.Bootstrap, info, widgets.FormatDuration(took)), widget.SuccessImportance)
 		})
 	}()
 }

@@ -86,7 +86,7 @@ func (wb *Workbench) produceDemoFlights(c *kafkaConn) {
 				wb.messages.add(levelError, fmt.Sprintf("Producing the demo flights into %s on %s (%d written): %s", topic, cfg.Name, n, err), nil)
 				return
 			}
-			msg := fmt.Sprintf("Produced %s flights into %s on %s in %s.", widgets.GroupDigits(n), topic, cfg.Name, fmtDuration(took))
+			msg := fmt.Sprintf("Produced %s flights into %s on %s in %s.", widgets.GroupDigits(n), topic, cfg.Name, widgets.FormatDuration(took))
 			if held > 0 {
 				msg = fmt.Sprintf("%s on %s holds %s already: not produced again (every flight would be there twice); the demo query reads them. Delete the topic to produce afresh.",
 					topic, cfg.Name, plural(int(held), "message"))

@@ -16,7 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/charts"
-	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/persistence"
 )
 
@@ -33,7 +33,7 @@ type monitorState struct {
 // the worker before the tab is shown) and its Data / Chart / Plan views.
 type resultMon struct {
 	// set on the worker by attachPlan, before the tab is built
-	planRoots []*plan.PhysNode
+	planRoots []*table.PlanNode
 	streaming bool
 	planText  string
 	// remote says planRoots were read from a gateway's EXPLAIN text
@@ -81,7 +81,7 @@ func (wb *Workbench) showJobs() {
 
 // isFixedPanel reports the bottom panels that only hide when closed.
 func (wb *Workbench) isFixedPanel(it *container.TabItem) bool {
-	return it == wb.messages.item || it == wb.history.item || it == wb.mon.jobs.item
+	return it == wb.messages.item || it == wb.history.Item() || it == wb.mon.jobs.item
 }
 
 // attachPlan records, on the worker, the plan a result tab shows: for a
@@ -101,12 +101,12 @@ func (wb *Workbench) attachPlan(rt *resultTab, conn *connection) {
 		if root == nil {
 			return
 		}
-		rt.mon.planRoots = []*plan.PhysNode{root}
+		rt.mon.planRoots = []*table.PlanNode{root}
 		rt.mon.streaming = env.IsStreaming()
 		if ep, err := env.ExplainPlan(rt.stmt); err == nil {
 			rt.mon.planText = ep.Text
 		} else {
-			rt.mon.planText = "== Optimized Execution Plan ==\n" + plan.ExplainPhysical(plan.QueryRoot(root), plan.ExplainDetail{}, rt.mon.streaming)
+			rt.mon.planText = "== Optimized Execution Plan ==\n" + root.ExplainText()
 		}
 		return
 	}

@@ -102,7 +102,7 @@ func (wb *Workbench) openDataFile(path string) {
 				dialog.ShowError(fmt.Errorf("%s cannot be opened as a table:\n%s", filepath.Base(path), msg), wb.win)
 				return
 			}
-			wb.setStatus(fmt.Sprintf("Read %s rows of %s in %s", widgets.GroupDigits(int(res.Records)), filepath.Base(path), fmtDuration(d)))
+			wb.setStatus(fmt.Sprintf("Read %s rows of %s in %s", widgets.GroupDigits(int(res.Records)), filepath.Base(path), widgets.FormatDuration(d)))
 			wb.showOpenReview(res)
 		})
 	}()
@@ -144,7 +144,7 @@ func (wb *Workbench) showOpenReview(res *infer.Result) *openReview {
 			order = "timestamps " + rt.Order + " in the sample"
 		}
 		if rt.MaxLateness > 0 {
-			order += fmt.Sprintf(", at most %s late", fmtDuration(time.Duration(rt.MaxLateness)*time.Millisecond))
+			order += fmt.Sprintf(", at most %s late", widgets.FormatDuration(time.Duration(rt.MaxLateness)*time.Millisecond))
 		}
 		hint := widget.NewLabel(order)
 		hint.Importance = widget.LowImportance

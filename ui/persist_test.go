@@ -67,8 +67,8 @@ func TestCloseAndReopenBringsEverythingBack(t *testing.T) {
 		t.Errorf("table kept is gone: %v", err)
 	}
 	// History keeps the statements, newest first.
-	if len(h2.wb.history.entries) == 0 || !strings.HasPrefix(h2.wb.history.entries[0].Statement, "CREATE TABLE kept") {
-		t.Errorf("history %+v", h2.wb.history.entries)
+	if len(h2.wb.history.Entries()) == 0 || !strings.HasPrefix(h2.wb.history.Entries()[0].Statement, "CREATE TABLE kept") {
+		t.Errorf("history %+v", h2.wb.history.Entries())
 	}
 }
 
@@ -76,11 +76,11 @@ func TestHistoryReopensAStatementInTheEditor(t *testing.T) {
 	h := newHarness(t)
 	h.newTab("SELECT 7 AS seven")
 	h.runStatement()
-	h.wb.history.open(0)
+	h.wb.history.Open(0)
 	if got := h.tab().ed.Text(); got != "SELECT 7 AS seven;\n" || h.tab().title != "Query 2" {
 		t.Errorf("reopened %q in %q", got, h.tab().title)
 	}
-	h.wb.history.insert(0)
+	h.wb.history.Insert(0)
 	if got := h.tab().ed.Text(); got != "SELECT 7 AS sevenSELECT 7 AS seven;\n" {
 		t.Errorf("after insert %q", got)
 	}
@@ -147,7 +147,7 @@ func TestClosingStopsRunningQueriesAsCanceled(t *testing.T) {
 	}
 	h2 := open(t, path)
 	defer h2.close()
-	if e := h2.wb.history.entries[0]; !strings.HasPrefix(e.Statement, "SELECT k FROM s") || e.Error != "canceled" {
+	if e := h2.wb.history.Entries()[0]; !strings.HasPrefix(e.Statement, "SELECT k FROM s") || e.Error != "canceled" {
 		t.Errorf("history %+v", e)
 	}
 }

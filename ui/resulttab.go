@@ -497,7 +497,7 @@ func (rt *resultTab) updateStatus() {
 		}
 		s += fmt.Sprintf(" · paused: +%s %s not shown", widgets.GroupDigits(int(n)), noun)
 	}
-	s += " · " + fmtDuration(rt.elapsed())
+	s += " · " + widgets.FormatDuration(rt.elapsed())
 	s += remoteJobNote(rt) // last: in a narrow window the counts stay in view
 	rt.statusLbl.SetText(s)
 }

@@ -137,7 +137,7 @@ func (wb *Workbench) addHistory(text string, started time.Time, d time.Duration,
 		return 0
 	}
 	h.ID = id
-	wb.do(func() { wb.history.put(h) })
+	wb.do(func() { wb.history.Put(h) })
 	return id
 }
 
@@ -146,6 +146,6 @@ func (wb *Workbench) updateHistory(h persistence.HistoryEntry) {
 		return
 	}
 	if err := wb.store.UpdateHistory(context.Background(), h); err == nil {
-		wb.do(func() { wb.history.put(h) })
+		wb.do(func() { wb.history.Put(h) })
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/persistence"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // resultColumns returns a result's columns.
@@ -150,13 +151,13 @@ func (wb *Workbench) queryEnded(rt *resultTab, err error) {
 	level := levelInfo
 	switch {
 	case err == nil:
-		msg = fmt.Sprintf("%s\nFinished: %s in %s.", summary(rt.stmt), plural(st.Rows, "row"), fmtDuration(d))
+		msg = fmt.Sprintf("%s\nFinished: %s in %s.", summary(rt.stmt), plural(st.Rows, "row"), widgets.FormatDuration(d))
 		if rt.sortedAs != "" {
 			msg += fmt.Sprintf(" The table view is sorted by %s, as the query's ORDER BY says (a streaming Top-N sends its rows in change order).", rt.sortedAs)
 		}
 	case errors.Is(err, context.Canceled):
 		h.Error = "canceled"
-		msg = fmt.Sprintf("%s\nCanceled after %s (%s shown).", summary(rt.stmt), fmtDuration(d), plural(st.Rows, "row"))
+		msg = fmt.Sprintf("%s\nCanceled after %s (%s shown).", summary(rt.stmt), widgets.FormatDuration(d), plural(st.Rows, "row"))
 	default:
 		h.Error = err.Error()
 		level = levelError
@@ -223,7 +224,7 @@ func (wb *Workbench) watchJob(req runReq, text string, res table.StatementResult
 		h := persistence.HistoryEntry{ID: id, Duration: time.Since(started)}
 		switch {
 		case err == nil:
-			wb.post(levelInfo, fmt.Sprintf("Job %s finished in %s.", jobID, fmtDuration(h.Duration)), nil)
+			wb.post(levelInfo, fmt.Sprintf("Job %s finished in %s.", jobID, widgets.FormatDuration(h.Duration)), nil)
 		case canceled || errors.Is(err, context.Canceled):
 			h.Error = "canceled"
 			wb.post(levelWarning, fmt.Sprintf("Job %s was canceled.", jobID), nil)
@@ -309,7 +310,7 @@ func (wb *Workbench) showStatic(req runReq, text string, res table.StatementResu
 	rt.historyID = wb.addHistory(text, started, d, int64(r.Stats().Rows), "")
 	wb.attachPlan(rt, req.conn) // monitoring hook: EXPLAIN's plan graph
 	if req.source != srcInit {
-		outcome := fmt.Sprintf("Finished: %s in %s.", plural(r.Stats().Rows, "row"), fmtDuration(d))
+		outcome := fmt.Sprintf("Finished: %s in %s.", plural(r.Stats().Rows, "row"), widgets.FormatDuration(d))
 		if err := it.Err(); err != nil {
 			wb.post(levelError, summary(text)+"\n[ERROR] "+err.Error(), req.loc(posAt(req.doc, req.base)))
 		} else {
@@ -317,16 +318,4 @@ func (wb *Workbench) showStatic(req runReq, text string, res table.StatementResu
 		}
 	}
 	wb.do(func() { wb.addResult(rt) })
-}
-
-func fmtDuration(d time.Duration) string {
-	switch {
-	case d < time.Second:
-		return fmt.Sprintf("%d ms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.1f s", d.Seconds())
-	case d < time.Hour:
-		return fmt.Sprintf("%dm %02ds", int(d.Minutes()), int(d.Seconds())%60)
-	}
-	return fmt.Sprintf("%dh %02dm", int(d.Hours()), int(d.Minutes())%60)
 }

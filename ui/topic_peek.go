@@ -265,7 +265,7 @@ func (p *topicPeek) peek() {
 			p.table.Refresh()
 			p.table.ScrollToTop()
 			s := peekSummary(len(p.msgs), o)
-			s += fmt.Sprintf(" · read at %s in %s", kafkaStatusAge(time.Now()), fmtDuration(took))
+			s += fmt.Sprintf(" · read at %s in %s", kafkaStatusAge(time.Now()), widgets.FormatDuration(took))
 			if res.Partial {
 				s += " · partial: the end of some partitions was not reached in time"
 			}

@@ -103,8 +103,8 @@ func TestTypeAQueryRunItAndReadTheGrid(t *testing.T) {
 	if got := strings.Join(headers, ", "); got != "#, answer INT NOT NULL, s CHAR(1) NOT NULL, n STRING, e CHAR(0) NOT NULL, d DECIMAL(2, 1) NOT NULL" {
 		t.Errorf("headers %q", got)
 	}
-	if h.wb.history.entries[0].Statement != "SELECT 42 AS answer, 'x' AS s, CAST(NULL AS STRING) AS n, '' AS e, 2.5 AS d" {
-		t.Errorf("history %+v", h.wb.history.entries[0])
+	if h.wb.history.Entries()[0].Statement != "SELECT 42 AS answer, 'x' AS s, CAST(NULL AS STRING) AS n, '' AS e, 2.5 AS d" {
+		t.Errorf("history %+v", h.wb.history.Entries()[0])
 	}
 }
 

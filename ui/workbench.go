@@ -26,6 +26,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/persistence"
+	"github.com/riffle-sql/riffle/ui/history"
 	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
@@ -83,7 +84,7 @@ type Workbench struct {
 	editors  *editorTabs
 	bottom   *container.DocTabs
 	messages *messagesPanel
-	history  *historyPanel
+	history  *history.Panel
 	results  []*resultTab
 	resultN  int
 	mon      monitorState // monitoring hook: Jobs panel, chart settings, job tabs (monitoring.go)
@@ -287,7 +288,7 @@ func demoMode(script string) string {
 // build creates the widgets.
 func (wb *Workbench) build(ws *persistence.Workspace) {
 	wb.messages = newMessagesPanel(wb)
-	wb.history = newHistoryPanel(wb)
+	wb.history = history.New(wb.win, wb.store, historyHost{wb})
 	wb.initMonitoring(ws) // monitoring hook
 	wb.catalog = catalogbrowser.New(catalogbrowser.EnvSource{Env: wb.env})
 	wb.catalog.OnInsert = func(s string) {
@@ -308,7 +309,7 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 
 	wb.editors = newEditorTabs(wb, ws)
 
-	wb.bottom = container.NewDocTabs(wb.messages.item, wb.history.item, wb.mon.jobs.item) // monitoring hook: Jobs
+	wb.bottom = container.NewDocTabs(wb.messages.item, wb.history.Item(), wb.mon.jobs.item) // monitoring hook: Jobs
 	wb.bottom.CloseIntercept = func(it *container.TabItem) {
 		switch {
 		case wb.isFixedPanel(it): // monitoring hook: Messages, History, Jobs
@@ -346,7 +347,7 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 	wb.addShortcuts()
 	wb.setupAuthoring() // authoring hook (authoring.go)
 	wb.editors.selectStored(ws.SelectedTab)
-	wb.history.reload()
+	wb.history.Reload()
 	wb.updateStatus()
 }
 
@@ -437,7 +438,7 @@ func (wb *Workbench) buildMenu() *fyne.MainMenu {
 	)
 	view := fyne.NewMenu("View",
 		fyne.NewMenuItem("Messages", func() { wb.showPanel(wb.messages.item) }),
-		fyne.NewMenuItem("History", func() { wb.showPanel(wb.history.item) }),
+		fyne.NewMenuItem("History", func() { wb.showPanel(wb.history.Item()) }),
 		item("Jobs", fyne.KeyJ, ctrl|fyne.KeyModifierShift, wb.showJobs), // monitoring hook
 		fyne.NewMenuItemSeparator(),
 		item("Previous tab", fyne.KeyPageUp, ctrl, func() { wb.editors.step(-1) }),
@@ -557,9 +558,9 @@ func (wb *Workbench) showPanel(it *container.TabItem) {
 	items := append([]*container.TabItem{}, wb.bottom.Items...)
 	// Messages, History and Jobs stay left of the results, in that order.
 	pos := 0
-	if it == wb.history.item || it == wb.mon.jobs.item {
+	if it == wb.history.Item() || it == wb.mon.jobs.item {
 		for i, x := range items {
-			if x == wb.messages.item || (it == wb.mon.jobs.item && x == wb.history.item) {
+			if x == wb.messages.item || (it == wb.mon.jobs.item && x == wb.history.Item()) {
 				pos = i + 1
 			}
 		}

@@ -1,8 +1,6 @@
 package widgets
 
 import (
-	"strconv"
-	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -89,23 +87,4 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
-}
-
-// GroupDigits writes n with thousands separators for status lines (never
-// in cells or exports).
-func GroupDigits(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
