@@ -340,7 +340,7 @@ func TestGatewayCompletionExportInsertAndReopen(t *testing.T) {
 	}
 	target := filepath.Join(t.TempDir(), "out.csv")
 	f := h.wb.showExportDialog(rt)
-	f.path.SetText(target)
+	f.Path.SetText(target)
 	f.dlg.Confirm()
 	h.settle()
 	h.until("the export to finish", func() bool { return len(h.wb.exports) == 0 })

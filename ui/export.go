@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -19,74 +18,25 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/persistence"
+	"github.com/riffle-sql/riffle/ui/exportform"
 	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
-// Choices of the export dialog.
-var (
-	delimiterChoices = []string{"Comma ,", "Semicolon ;", "Tab", "Pipe |"}
-	delimiterRunes   = []rune{',', ';', '\t', '|'}
-	quoteChoices     = []string{`Double quote "`, "Single quote '"}
-	quoteRunes       = []rune{'"', '\''}
-	policyChoices    = []string{"As needed", "All", "All but NULLs", "Never"}
-	policyValues     = []results.QuotePolicy{results.QuoteAsNeeded, results.QuoteAll, results.QuoteAllButNulls, results.QuoteNever}
-	eolChoices       = []string{"LF (Unix, macOS)", "CRLF (Windows)"}
-	formatChoices    = []string{"CSV", "JSON Lines", "Parquet"}
-	formatValues     = []results.ExportFormat{results.FormatCSV, results.FormatJSONLines, results.FormatParquet}
-	decimalChoices   = []string{"Point .", "Comma ,"}
-)
-
-// exportForm is the export dialog's form; its fields are what the user
-// set. Tests fill it and call submit.
+// exportForm is the export dialog's form (exportform.Form) and what it
+// exports. Tests fill it and call submit.
 type exportForm struct {
-	path      *widget.Entry
-	format    *widget.Select // nil: CSV only (Run to CSV file)
-	csvOnly   []fyne.Disableable
-	csvNote   *widget.Label
-	delimiter *widget.Select
-	quote     *widget.Select
-	policy    *widget.Select
-	header    *widget.Check
-	nullText  *widget.Entry
-	eol       *widget.RadioGroup
-	bom       *widget.Check
-	replaceNL *widget.Check
-	nlReplace *widget.Entry
-	decimal   *widget.Select
-	rowsLbl   *widget.Label
-	errLbl    *widget.Label
-	dlg       *dialog.ConfirmDialog
-	wb        *Workbench
-	frozen    *results.Frozen // the rows to write (nil for Run to CSV)
-	rt        *resultTab      // the result they come from (nil for Run to CSV)
+	*exportform.Form
+	dlg    *dialog.ConfirmDialog
+	frozen *results.Frozen // the rows to write (nil for Run to CSV)
+	rt     *resultTab      // the result they come from (nil for Run to CSV)
 	// start begins writing once the target is checked.
 	start func(path string, opts results.CSVOptions)
-	// lastFormat is the format the path's extension was last set for.
-	lastFormat results.ExportFormat
-	// lineBreaks is the "Line breaks" row (its label dims with it).
-	lineBreaks *disableBox
-	form       *widget.Form
 }
 
-// disableBox shows a row of several widgets as one form item whose label
-// the form dims when the row is disabled (the form dims the label of a
-// fyne.Disableable item only).
-type disableBox struct {
-	widget.BaseWidget
-	content  fyne.CanvasObject
-	disabled bool
-}
-
-func (b *disableBox) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(b.content) }
-func (b *disableBox) Disabled() bool                      { return b.disabled }
-func (b *disableBox) Enable()                             { b.disabled = false }
-func (b *disableBox) Disable()                            { b.disabled = true }
-
-// lineBreaksRow is the "Replace line breaks with […]" row.
-func (f *exportForm) lineBreaksRow() fyne.CanvasObject {
-	f.lineBreaks = &disableBox{content: container.NewBorder(nil, nil, f.replaceNL, nil, f.nlReplace), disabled: f.exportFormat() != results.FormatCSV}
-	f.lineBreaks.ExtendBaseWidget(f.lineBreaks)
-	return f.lineBreaks
+// newCSVForm builds the CSV options form with the last choices and a file
+// name.
+func (wb *Workbench) newCSVForm(name string) *exportForm {
+	return &exportForm{Form: exportform.New(wb.win, wb.exportSettings(), name)}
 }
 
 // exportJob is an export in progress.
@@ -111,16 +61,6 @@ func (wb *Workbench) exportSettings() persistence.ExportSettings {
 	return wb.exportPrefs
 }
 
-func indexOfRune(rs []rune, s string, def int) int {
-	r, _ := utf8.DecodeRuneInString(s)
-	for i, x := range rs {
-		if x == r {
-			return i
-		}
-	}
-	return def
-}
-
 // showExportDialog opens "Export…" for a result: the current view's rows
 // are frozen now (a running query exports what it has so far) and written
 // as CSV, JSON Lines or Parquet.
@@ -132,7 +72,7 @@ func (wb *Workbench) showExportDialog(rt *resultTab) *exportForm {
 
 // showCSVDialog shows a CSV form in a dialog.
 func (wb *Workbench) showCSVDialog(f *exportForm, title, confirm string) {
-	f.dlg = dialog.NewCustomConfirm(title, confirm, "Cancel", f.content(), func(ok bool) {
+	f.dlg = dialog.NewCustomConfirm(title, confirm, "Cancel", f.Content(), func(ok bool) {
 		if ok {
 			wb.submitExport(f)
 		}
@@ -148,151 +88,14 @@ func (wb *Workbench) newExportForm(rt *resultTab) *exportForm {
 		view = rt.grid.View()
 	}
 	f := wb.newCSVForm(fileNameFor(rt))
-	f.addFormatChoice(wb.exportSettings().Format)
+	f.AddFormatChoice(wb.exportSettings().Format)
 	f.rt, f.frozen = rt, rt.res.Freeze(view)
 	what := fmt.Sprintf("%s rows of the %s view", widgets.GroupDigits(f.frozen.Len()), strings.ToLower(viewNames[view]))
 	if rt.isRunning() {
 		what += " (a snapshot: the query is still running)"
 	}
-	f.rowsLbl.SetText(what)
-	f.start = func(path string, opts results.CSVOptions) { wb.startExport(rt, f.frozen, path, f.exportFormat(), opts) }
-	return f
-}
-
-// addFormatChoice adds the format choice (CSV, JSON Lines, Parquet) to a
-// form, set to the saved format name: the file name's extension follows
-// it, and the CSV options are disabled for the other formats.
-func (f *exportForm) addFormatChoice(saved string) {
-	f.csvOnly = []fyne.Disableable{f.delimiter, f.quote, f.policy, f.header, f.nullText, f.eol, f.bom, f.replaceNL, f.nlReplace, f.decimal}
-	f.csvNote = widget.NewLabel("")
-	f.csvNote.Importance = widget.LowImportance
-	f.csvNote.Wrapping = fyne.TextWrapWord
-	f.format = widget.NewSelect(formatChoices, func(string) { f.formatChanged() })
-	i := 0
-	if ef, err := results.ParseExportFormat(saved); err == nil {
-		i = int(ef)
-	}
-	f.format.SetSelectedIndex(i)
-}
-
-// exportFormat is the chosen format (CSV for forms without the choice).
-func (f *exportForm) exportFormat() results.ExportFormat {
-	if f.format == nil || f.format.SelectedIndex() < 0 {
-		return results.FormatCSV
-	}
-	return formatValues[f.format.SelectedIndex()]
-}
-
-// formatChanged makes the path's extension follow the format and enables
-// the CSV options only for CSV.
-func (f *exportForm) formatChanged() {
-	ef := f.exportFormat()
-	p := f.path.Text
-	ext := filepath.Ext(p)
-	if old, ok := results.ExportFormatOf(p); ok || ext == "" {
-		if !ok {
-			old = f.lastFormat
-		}
-		if old != ef || ext == "" {
-			p = strings.TrimSuffix(p, ext) + ef.Extension()
-			f.path.SetText(p)
-		}
-	}
-	f.lastFormat = ef
-	for _, w := range f.csvOnly {
-		if ef == results.FormatCSV {
-			w.Enable()
-		} else {
-			w.Disable()
-		}
-	}
-	if f.lineBreaks != nil {
-		f.lineBreaks.disabled = ef != results.FormatCSV
-	}
-	if f.form != nil {
-		f.form.Refresh() // the labels dim with their widgets
-	}
-	if ef == results.FormatCSV && !f.replaceNL.Checked {
-		f.nlReplace.Disable()
-	}
-	switch ef {
-	case results.FormatJSONLines:
-		f.csvNote.SetText("One JSON object per line, values as Flink's json format writes them (timestamps as text, decimals exact, NULL as null). The CSV options below do not apply.")
-	case results.FormatParquet:
-		f.csvNote.SetText("One Parquet file with the column types of the result, as Flink's parquet format writes them. The CSV options below do not apply.")
-	default:
-		f.csvNote.SetText("")
-	}
-	if f.csvNote.Text == "" {
-		f.csvNote.Hide()
-	} else {
-		f.csvNote.Show()
-	}
-}
-
-// newCSVForm builds the CSV options form with the last choices and a file
-// name.
-func (wb *Workbench) newCSVForm(name string) *exportForm {
-	f := &exportForm{wb: wb}
-	s := wb.exportSettings()
-	dir := s.LastDir
-	if dir == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			dir = home
-		}
-	}
-	f.path = widget.NewEntry()
-	f.path.SetText(filepath.Join(dir, name+".csv"))
-	f.delimiter = widget.NewSelect(delimiterChoices, nil)
-	f.delimiter.SetSelectedIndex(indexOfRune(delimiterRunes, s.Delimiter, 0))
-	f.quote = widget.NewSelect(quoteChoices, nil)
-	f.quote.SetSelectedIndex(indexOfRune(quoteRunes, s.Quote, 0))
-	f.policy = widget.NewSelect(policyChoices, nil)
-	pi := 0
-	if p, err := results.ParseQuotePolicy(s.QuotePolicy); err == nil {
-		pi = int(p)
-	}
-	f.policy.SetSelectedIndex(pi)
-	f.header = widget.NewCheck("Column names in the first line", nil)
-	f.header.SetChecked(s.Header)
-	f.nullText = widget.NewEntry()
-	f.nullText.SetPlaceHolder("(empty field)")
-	f.nullText.SetText(s.NullText)
-	f.eol = widget.NewRadioGroup(eolChoices, nil)
-	f.eol.Horizontal = true
-	f.eol.Required = true
-	if s.CRLF {
-		f.eol.SetSelected(eolChoices[1])
-	} else {
-		f.eol.SetSelected(eolChoices[0])
-	}
-	f.bom = widget.NewCheck("UTF-8 byte order mark (helps Excel read non-Latin text)", nil)
-	f.bom.SetChecked(s.BOM)
-	f.nlReplace = widget.NewEntry()
-	f.nlReplace.SetText(s.NewlineReplacement)
-	f.nlReplace.SetPlaceHolder("e.g. a space")
-	f.replaceNL = widget.NewCheck("Replace line breaks in values with", func(on bool) {
-		if on {
-			f.nlReplace.Enable()
-		} else {
-			f.nlReplace.Disable()
-		}
-	})
-	f.replaceNL.SetChecked(s.ReplaceNewlines)
-	if !s.ReplaceNewlines {
-		f.nlReplace.Disable()
-	}
-	f.decimal = widget.NewSelect(decimalChoices, nil)
-	if s.DecimalSeparator == "," {
-		f.decimal.SetSelectedIndex(1)
-	} else {
-		f.decimal.SetSelectedIndex(0)
-	}
-	f.rowsLbl = widget.NewLabel("")
-	f.rowsLbl.Wrapping = fyne.TextWrapWord
-	f.errLbl = widget.NewLabel("")
-	f.errLbl.Importance = widget.DangerImportance
-	f.errLbl.Wrapping = fyne.TextWrapWord
+	f.RowsLabel.SetText(what)
+	f.start = func(path string, opts results.CSVOptions) { wb.startExport(rt, f.frozen, path, f.Format(), opts) }
 	return f
 }
 
@@ -314,93 +117,18 @@ func fileNameFor(rt *resultTab) string {
 	return name
 }
 
-func (f *exportForm) content() fyne.CanvasObject {
-	browse := widget.NewButton("Browse…", func() {
-		d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-			if err != nil || w == nil {
-				return
-			}
-			// The dialog creates the file; the export writes a temporary
-			// file and renames it over this one.
-			p := w.URI().Path()
-			_ = w.Close()
-			f.path.SetText(p)
-		}, f.wb.win)
-		d.SetFileName(filepath.Base(f.path.Text))
-		d.Resize(widgets.FileDialogSize(f.wb.win))
-		d.Show()
-	})
-	form := widget.NewForm()
-	f.form = form
-	if f.format != nil {
-		form.AppendItem(widget.NewFormItem("Format", f.format))
-	}
-	form.AppendItem(widget.NewFormItem("File", container.NewBorder(nil, nil, nil, browse, f.path)))
-	if f.csvNote != nil {
-		// the note shows under the row count for JSON Lines and Parquet
-		form.AppendItem(widget.NewFormItem("Rows", container.NewVBox(f.rowsLbl, f.csvNote)))
-	} else {
-		form.AppendItem(widget.NewFormItem("Rows", f.rowsLbl))
-	}
-	for _, it := range []*widget.FormItem{
-		widget.NewFormItem("Delimiter", f.delimiter),
-		widget.NewFormItem("Quote character", f.quote),
-		widget.NewFormItem("Quote fields", f.policy),
-		widget.NewFormItem("Header", f.header),
-		widget.NewFormItem("NULL as", f.nullText),
-		widget.NewFormItem("Line ending", f.eol),
-		widget.NewFormItem("Encoding", f.bom),
-		widget.NewFormItem("Line breaks", f.lineBreaksRow()),
-		widget.NewFormItem("Decimal separator", f.decimal),
-	} {
-		form.AppendItem(it)
-	}
-	return container.NewBorder(nil, f.errLbl, nil, nil, form)
-}
-
-// options reads the form.
-func (f *exportForm) options() (results.CSVOptions, persistence.ExportSettings) {
-	o := results.CSVOptions{
-		Delimiter:          delimiterRunes[max(0, f.delimiter.SelectedIndex())],
-		Quote:              quoteRunes[max(0, f.quote.SelectedIndex())],
-		Policy:             policyValues[max(0, f.policy.SelectedIndex())],
-		Header:             f.header.Checked,
-		NullText:           f.nullText.Text,
-		CRLF:               f.eol.Selected == eolChoices[1],
-		BOM:                f.bom.Checked,
-		ReplaceNewlines:    f.replaceNL.Checked,
-		NewlineReplacement: f.nlReplace.Text,
-	}
-	if f.decimal.SelectedIndex() == 1 {
-		o.DecimalSeparator = ','
-	}
-	s := persistence.ExportSettings{
-		Delimiter: string(o.Delimiter), Quote: string(o.Quote), Header: o.Header, QuotePolicy: o.Policy.String(),
-		NullText: o.NullText, CRLF: o.CRLF, BOM: o.BOM, ReplaceNewlines: o.ReplaceNewlines,
-		NewlineReplacement: o.NewlineReplacement, DecimalSeparator: string(o.DecimalSeparator),
-		LastDir: filepath.Dir(f.path.Text),
-	}
-	if f.format != nil {
-		s.Format = f.exportFormat().String()
-	}
-	if o.DecimalSeparator == 0 {
-		s.DecimalSeparator = "."
-	}
-	return o, s
-}
-
 // startFromForm starts what the form is for with its options, without the
 // checks of submitExport (tests).
 func (wb *Workbench) startFromForm(f *exportForm) {
-	opts, _ := f.options()
-	f.start(f.path.Text, opts)
+	opts, _ := f.Options()
+	f.start(f.Path.Text, opts)
 }
 
 // submitExport checks the target and starts the export (asking before
 // replacing an existing file).
 func (wb *Workbench) submitExport(f *exportForm) {
-	path := strings.TrimSpace(f.path.Text)
-	opts, settings := f.options()
+	path := strings.TrimSpace(f.Path.Text)
+	opts, settings := f.Options()
 	if path == "" {
 		dialog.ShowError(errors.New("choose a file to export to"), wb.win)
 		return

@@ -11,6 +11,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/connector/infer"
 	"github.com/riffle-sql/riffle/engine/results"
+	"github.com/riffle-sql/riffle/ui/exportform"
 )
 
 // tricky has commas, quotes, line breaks, unicode, NULL and ”.
@@ -35,15 +36,15 @@ func TestExportDialogWritesTheFileByteForByte(t *testing.T) {
 	target := filepath.Join(dir, "out.csv")
 
 	f := h.wb.showExportDialog(rt)
-	if f.rowsLbl.Text != "7 rows of the table view" {
-		t.Errorf("rows label %q", f.rowsLbl.Text)
+	if f.RowsLabel.Text != "7 rows of the table view" {
+		t.Errorf("rows label %q", f.RowsLabel.Text)
 	}
-	f.path.SetText(target)
-	f.delimiter.SetSelected("Semicolon ;")
-	f.policy.SetSelected("As needed")
-	f.nullText.SetText("NULL")
-	f.eol.SetSelected(eolChoices[1]) // CRLF
-	f.bom.SetChecked(true)
+	f.Path.SetText(target)
+	f.Delimiter.SetSelected("Semicolon ;")
+	f.Policy.SetSelected("As needed")
+	f.NullText.SetText("NULL")
+	f.EOL.SetSelected(exportform.EOLChoices[1]) // CRLF
+	f.BOM.SetChecked(true)
 	f.dlg.Confirm()
 	h.settle()
 	h.until("the export to finish", func() bool { return len(h.wb.exports) == 0 })
@@ -68,9 +69,9 @@ func TestExportDialogWritesTheFileByteForByte(t *testing.T) {
 	}
 	// The choices are remembered in the workspace.
 	f2 := h.wb.newExportForm(rt)
-	if f2.delimiter.Selected != "Semicolon ;" || !f2.bom.Checked || f2.nullText.Text != "NULL" || f2.eol.Selected != eolChoices[1] ||
-		filepath.Dir(f2.path.Text) != dir {
-		t.Errorf("remembered: %q %v %q %q %q", f2.delimiter.Selected, f2.bom.Checked, f2.nullText.Text, f2.eol.Selected, f2.path.Text)
+	if f2.Delimiter.Selected != "Semicolon ;" || !f2.BOM.Checked || f2.NullText.Text != "NULL" || f2.EOL.Selected != exportform.EOLChoices[1] ||
+		filepath.Dir(f2.Path.Text) != dir {
+		t.Errorf("remembered: %q %v %q %q %q", f2.Delimiter.Selected, f2.BOM.Checked, f2.NullText.Text, f2.EOL.Selected, f2.Path.Text)
 	}
 }
 
@@ -82,9 +83,9 @@ func TestExportQuoteAllKeepsNullApartFromEmpty(t *testing.T) {
 	h.waitDone(rt)
 	target := filepath.Join(t.TempDir(), "q.csv")
 	f := h.wb.showExportDialog(rt)
-	f.path.SetText(target)
-	f.policy.SetSelected("All but NULLs")
-	f.header.SetChecked(false)
+	f.Path.SetText(target)
+	f.Policy.SetSelected("All but NULLs")
+	f.Header.SetChecked(false)
 	f.dlg.Confirm()
 	h.until("the export to finish", func() bool { return len(h.wb.exports) == 0 })
 	got, _ := os.ReadFile(target)
@@ -107,7 +108,7 @@ func TestCancelledExportLeavesNoFile(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "never.csv")
 	f := h.wb.showExportDialog(rt)
-	f.path.SetText(target)
+	f.Path.SetText(target)
 	f.dlg.Confirm()
 	<-writing // the temporary file exists now
 	if len(h.wb.exports) != 1 {
@@ -161,11 +162,11 @@ SELECT k FROM s`)
 	h.until("rows", func() bool { return rt.res.Len(results.TableView) >= 20 })
 	f := h.wb.showExportDialog(rt)
 	n := f.frozen.Len()
-	if !strings.Contains(f.rowsLbl.Text, "(a snapshot: the query is still running)") {
-		t.Errorf("rows label %q", f.rowsLbl.Text)
+	if !strings.Contains(f.RowsLabel.Text, "(a snapshot: the query is still running)") {
+		t.Errorf("rows label %q", f.RowsLabel.Text)
 	}
 	target := filepath.Join(t.TempDir(), "snap.csv")
-	f.path.SetText(target)
+	f.Path.SetText(target)
 	f.dlg.Confirm()
 	h.until("the export to finish", func() bool { return len(h.wb.exports) == 0 })
 	b, _ := os.ReadFile(target)
@@ -211,13 +212,13 @@ func TestExportDialogJSONLinesAndParquet(t *testing.T) {
 	dir := t.TempDir()
 
 	f := h.wb.showExportDialog(rt)
-	if f.format.Selected != "CSV" || !strings.HasSuffix(f.path.Text, ".csv") || f.delimiter.Disabled() {
-		t.Fatalf("defaults: %q %q %v", f.format.Selected, f.path.Text, f.delimiter.Disabled())
+	if f.FormatSelect.Selected != "CSV" || !strings.HasSuffix(f.Path.Text, ".csv") || f.Delimiter.Disabled() {
+		t.Fatalf("defaults: %q %q %v", f.FormatSelect.Selected, f.Path.Text, f.Delimiter.Disabled())
 	}
-	f.path.SetText(filepath.Join(dir, "out.csv"))
-	f.format.SetSelected("JSON Lines")
-	if f.path.Text != filepath.Join(dir, "out.jsonl") || !f.delimiter.Disabled() || !f.bom.Disabled() {
-		t.Errorf("JSON Lines: path %q, CSV options disabled %v", f.path.Text, f.delimiter.Disabled())
+	f.Path.SetText(filepath.Join(dir, "out.csv"))
+	f.FormatSelect.SetSelected("JSON Lines")
+	if f.Path.Text != filepath.Join(dir, "out.jsonl") || !f.Delimiter.Disabled() || !f.BOM.Disabled() {
+		t.Errorf("JSON Lines: path %q, CSV options disabled %v", f.Path.Text, f.Delimiter.Disabled())
 	}
 	f.dlg.Confirm()
 	h.until("the export to finish", func() bool { return len(h.wb.exports) == 0 })
@@ -233,15 +234,15 @@ func TestExportDialogJSONLinesAndParquet(t *testing.T) {
 
 	// Parquet: the extension follows, the choice is remembered
 	f = h.wb.showExportDialog(rt)
-	if f.format.Selected != "JSON Lines" || !strings.HasSuffix(f.path.Text, ".jsonl") {
-		t.Errorf("remembered: %q %q", f.format.Selected, f.path.Text)
+	if f.FormatSelect.Selected != "JSON Lines" || !strings.HasSuffix(f.Path.Text, ".jsonl") {
+		t.Errorf("remembered: %q %q", f.FormatSelect.Selected, f.Path.Text)
 	}
-	f.format.SetSelected("Parquet")
-	if !strings.HasSuffix(f.path.Text, ".parquet") {
-		t.Errorf("parquet path %q", f.path.Text)
+	f.FormatSelect.SetSelected("Parquet")
+	if !strings.HasSuffix(f.Path.Text, ".parquet") {
+		t.Errorf("parquet path %q", f.Path.Text)
 	}
 	target := filepath.Join(dir, "out.parquet")
-	f.path.SetText(target)
+	f.Path.SetText(target)
 	f.dlg.Confirm()
 	h.until("the export to finish", func() bool { return len(h.wb.exports) == 0 })
 	if !strings.Contains(h.messages(), "Exported 7 rows to "+target) {

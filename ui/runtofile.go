@@ -61,7 +61,7 @@ func (wb *Workbench) runToFileCurrent() *exportForm {
 		return nil
 	}
 	f := wb.newCSVForm(resultTitle(stmt))
-	f.rowsLbl.SetText("Every row of the query, written as it arrives (no grid is filled). " +
+	f.RowsLabel.SetText("Every row of the query, written as it arrives (no grid is filled). " +
 		"In streaming mode each line starts with the change's op (+I, -U, +U, -D).")
 	f.start = func(path string, opts results.CSVOptions) {
 		wb.flash(t, start, start+len(stmt))

@@ -18,7 +18,7 @@ func TestRunToFileWritesEveryRowWithoutAGrid(t *testing.T) {
 	tab.mode = modeBatch
 	target := filepath.Join(t.TempDir(), "top.csv")
 	f := h.wb.runToFileCurrent()
-	f.path.SetText(target)
+	f.Path.SetText(target)
 	f.dlg.Confirm()
 	h.settle()
 	h.until("the file", func() bool { return len(h.wb.fileRuns) == 0 })
@@ -50,8 +50,8 @@ SELECT k FROM s`)
 	dir := t.TempDir()
 	target := filepath.Join(dir, "stream.csv")
 	f := h.wb.runToFileCurrent()
-	f.path.SetText(target)
-	f.header.SetChecked(false)
+	f.Path.SetText(target)
+	f.Header.SetChecked(false)
 	f.dlg.Confirm()
 	h.settle()
 	if len(h.wb.fileRuns) != 1 {
@@ -92,7 +92,7 @@ SELECT k FROM s`)
 		t.Fatal(err)
 	}
 	f := h.wb.runToFileCurrent()
-	f.path.SetText(target)
+	f.Path.SetText(target)
 	h.wb.startFromForm(f) // the dialog would ask before replacing
 	h.settle()
 	fr := h.wb.fileRuns[0]
@@ -147,7 +147,7 @@ func TestRunToFileKeepsLinksModesAndCleansUp(t *testing.T) {
 	}
 
 	f := h.wb.runToFileCurrent()
-	f.path.SetText(link)
+	f.Path.SetText(link)
 	h.wb.startFromForm(f) // the dialog would ask before replacing
 	h.settle()
 	h.until("the file", func() bool { return len(h.wb.fileRuns) == 0 })
@@ -177,7 +177,7 @@ func TestRunToFileKeepsLinksModesAndCleansUp(t *testing.T) {
 	}
 	before, _ := os.ReadDir(dir)
 	f = h.wb.runToFileCurrent()
-	f.path.SetText(sub)
+	f.Path.SetText(sub)
 	h.wb.startFromForm(f)
 	h.settle()
 	h.until("the run to end", func() bool { return len(h.wb.fileRuns) == 0 })
