@@ -18,7 +18,7 @@
 #    imports); then, for each front-end and GUI package, the engine
 #    packages it imports directly and the ones it reaches through
 #    `go list -deps` (what issue 14's "done when" measures);
-# 4. smaller figures issue 14 names: engine/plan files importing
+# 4. smaller figures issue 14 names: engine/plan files (and sub-packages) importing
 #    engine/runtime, engine packages importing anything outside engine/,
 #    third-party modules the engine links, time.Sleep calls in tests;
 # 5. whether `CGO_ENABLED=0 go build -tags migrated_fynedo ./engine/...`
@@ -184,9 +184,10 @@ echo
 
 echo "## 4. Other figures issue 14 names"
 echo
-n=$(grep -l "\"$MOD/engine/runtime\"" engine/plan/*.go 2>/dev/null | grep -vc '_test\.go$' || true)
-echo "engine/plan non-test files importing engine/runtime: $n"
-aliases=$(grep -hE '^type [A-Za-z]+ = runtime\.' engine/plan/*.go 2>/dev/null | awk '{print $2}' | paste -sd' ' - || true)
+planfiles=$(find engine/plan -name '*.go' -type f 2>/dev/null | sort)
+n=$(printf '%s\n' "$planfiles" | awk 'NF' | xargs -r grep -l "\"$MOD/engine/runtime\"" 2>/dev/null | grep -vc '_test\.go$' || true)
+echo "engine/plan (and its binder, rules) non-test files importing engine/runtime: $n"
+aliases=$(printf '%s\n' "$planfiles" | awk 'NF' | xargs -r grep -hE '^type [A-Za-z]+ = runtime\.' 2>/dev/null | awk '{print $2}' | paste -sd' ' - || true)
 echo "engine/plan type aliases of runtime types: ${aliases:-none}"
 out=$($GO list -tags "$TAGS" -f '{{.ImportPath}} {{join .Imports " "}}' ./engine/... 2>/dev/null |
   awk -v mod="$MOD" '{ for (i = 2; i <= NF; i++) if (index($i, mod "/") == 1 && index($i, mod "/engine/") != 1) print substr($1, length(mod) + 2) " -> " substr($i, length(mod) + 2) }')

@@ -1,10 +1,16 @@
-// Package plan turns SQL (through the binder) and Table API calls into
-// logical plans, optimises them, infers each node's changelog mode, and
-// translates them into typed physical plans that EXPLAIN prints and
-// engine/jobgraph builds into runtime jobs. It follows the shape of
-// Flink's planner: a logical plan of Calcite-like relational nodes, rules,
-// then physical nodes named as Flink's (TableSourceScan, Calc,
-// GroupAggregate, Exchange, ...). It imports no runtime package.
+// Package plan holds the logical plan and what the planner's stages share:
+// the logical node types (Scan, Project, Filter, Aggregate, Join, window,
+// OVER, rank and correlate nodes), Column, the binding Context, the
+// validation Error, window-column and bound-expression helpers; and the
+// physical planning: it infers each node's changelog mode and translates
+// an optimised logical plan into the typed physical plan that EXPLAIN
+// prints and engine/jobgraph builds into runtime jobs. It follows the
+// shape of Flink's planner: a logical plan of Calcite-like relational
+// nodes, rules, then physical nodes named as Flink's (TableSourceScan,
+// Calc, GroupAggregate, Exchange, ...). The binder (SQL AST → logical
+// plan) is engine/plan/binder, the rewrite rules (logical → logical)
+// engine/plan/rules; both import this package, never the other way round.
+// It imports no runtime package.
 package plan
 
 import (
@@ -69,7 +75,7 @@ type Scan struct {
 	Limit int64
 	// PartFilter is the conjunction of the WHERE conditions on partition
 	// columns only (InputRef indexes are physical column indexes), pushed
-	// into a partitioned source for partition pruning (plan/partition.go);
+	// into a partitioned source for partition pruning (engine/plan/rules/partition.go);
 	// nil when none.
 	PartFilter expr.Expr
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/common"
 	"github.com/riffle-sql/riffle/engine/connector"
-	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/plan/binder"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -596,7 +596,7 @@ func (t *TableEnvironment) streamTable(ds *DataStream, schema *Schema, mode type
 	id := registerStream(src)
 	tbl := &catalog.Table{TableSchema: rs, TableOptions: map[string]string{"connector": dataStreamIdentifier, "datastream.id": id}}
 	oid := catalog.ObjectIdentifier{Catalog: t.GetCurrentCatalog(), Database: t.GetCurrentDatabase(), Object: "*anonymous_datastream_source$" + id + "*"}
-	n, err := plan.ScanTable(t.bindContext(), oid, tbl)
+	n, err := binder.ScanTable(t.bindContext(), oid, tbl)
 	if err != nil {
 		return nil, err
 	}

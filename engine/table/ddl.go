@@ -7,6 +7,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/plan/binder"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -45,7 +46,7 @@ func (x *execution) createTable(ct *sql.CreateTable) (*TableResult, error) {
 		if len(ct.Columns) > 0 {
 			return nil, errorf("CREATE TABLE AS SELECT with an explicit column list is not supported yet")
 		}
-		n, err := plan.BindQuery(t.bindContext(), ct.AsQuery, x.text, x.base)
+		n, err := binder.BindQuery(t.bindContext(), ct.AsQuery, x.text, x.base)
 		if err != nil {
 			return nil, err
 		}
@@ -58,7 +59,7 @@ func (x *execution) createTable(ct *sql.CreateTable) (*TableResult, error) {
 		}
 		schema = types.NewPhysicalSchema(names, ts)
 	default:
-		schema, err = plan.ResolveSchema(t.bindContext(), ct, x.text, x.base)
+		schema, err = binder.ResolveSchema(t.bindContext(), ct, x.text, x.base)
 		if err != nil {
 			return nil, err
 		}
@@ -168,7 +169,7 @@ func (x *execution) createView(cv *sql.CreateView) (*TableResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	cols, _, err := plan.ViewColumns(t.bindContext(), cv.Query, x.text, x.base)
+	cols, _, err := binder.ViewColumns(t.bindContext(), cv.Query, x.text, x.base)
 	if err != nil {
 		return nil, err
 	}
@@ -294,7 +295,7 @@ func (x *execution) resolveTableSchema(s *types.Schema) (*types.Schema, error) {
 
 // resolveDefinitions resolves the definitions of a table's schema.
 func (x *execution) resolveDefinitions(ct *sql.CreateTable) (*types.Schema, error) {
-	ns, err := plan.ResolveSchema(x.env.bindContext(), ct, "", sql.Pos{})
+	ns, err := binder.ResolveSchema(x.env.bindContext(), ct, "", sql.Pos{})
 	if err != nil {
 		// positions would point into the stored expression texts
 		var pe *plan.Error

@@ -6,6 +6,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/plan/binder"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -30,7 +31,7 @@ func (x *execution) alterView(av *sql.AlterView) (*TableResult, error) {
 		}
 		return x.rename(id, nid, rt)
 	}
-	cols, _, err := plan.ViewColumns(t.bindContext(), av.Query, x.text, x.base)
+	cols, _, err := binder.ViewColumns(t.bindContext(), av.Query, x.text, x.base)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +187,7 @@ func newSchemaRefs(t *catalog.Table) (*schemaRefs, error) {
 		if c.Kind != types.ComputedColumn {
 			continue
 		}
-		refs, err := plan.ReferencedColumns(c.Expr)
+		refs, err := binder.ReferencedColumns(c.Expr)
 		if err != nil {
 			return nil, err
 		}
@@ -203,7 +204,7 @@ func newSchemaRefs(t *catalog.Table) (*schemaRefs, error) {
 	}
 	for _, w := range s.Watermarks {
 		r.watermark[w.RowtimeAttribute] = true
-		refs, err := plan.ReferencedColumns(w.Expr)
+		refs, err := binder.ReferencedColumns(w.Expr)
 		if err != nil {
 			return nil, err
 		}
@@ -358,7 +359,7 @@ func (x *execution) alterSchema(at *sql.AlterTable, nt *catalog.Table) error {
 	}
 	for _, d := range at.Columns {
 		if d.Kind == sql.ColumnComputed {
-			plan.QuoteUnreservedCalls(d.Expr)
+			binder.QuoteUnreservedCalls(d.Expr)
 		}
 		i := index(d.Name.Name)
 		switch {

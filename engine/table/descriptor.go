@@ -11,6 +11,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/plan/binder"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -399,7 +400,7 @@ func (t *TableEnvironment) resolveSchema(s *Schema) (*types.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return plan.ResolveSchema(t.bindContext(), ct, "", sql.Pos{})
+	return binder.ResolveSchema(t.bindContext(), ct, "", sql.Pos{})
 }
 
 // catalogTable converts a descriptor to a catalog table. derived, when

@@ -9,6 +9,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/plan/binder"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -25,7 +26,7 @@ func (t *TableEnvironment) FromPath(path string) (*Table, error) {
 		return nil, err
 	}
 	q := selectQuery(starItems(), &sql.TableRef{Name: objName(parts...)})
-	n, err := plan.BindQuery(t.bindContext(), q, "", sql.Pos{})
+	n, err := binder.BindQuery(t.bindContext(), q, "", sql.Pos{})
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +57,7 @@ func (t *TableEnvironment) FromDescriptor(d *TableDescriptor) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := plan.ScanTable(t.bindContext(), t.anonymousID(d), tbl)
+	n, err := binder.ScanTable(t.bindContext(), t.anonymousID(d), tbl)
 	if err != nil {
 		return nil, err
 	}

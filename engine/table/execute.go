@@ -13,6 +13,8 @@ import (
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/jobgraph"
 	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/plan/binder"
+	"github.com/riffle-sql/riffle/engine/plan/rules"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -292,7 +294,7 @@ func (t *TableEnvironment) maxWidth() int {
 
 // bindQuery binds a query AST.
 func (x *execution) bindQuery(q *sql.Query) (plan.Node, error) {
-	return plan.BindQuery(x.env.bindContext(), q, x.text, x.base)
+	return binder.BindQuery(x.env.bindContext(), q, x.text, x.base)
 }
 
 // query plans and starts a SELECT.
@@ -325,7 +327,7 @@ func (t *TableEnvironment) runQuery(ctx context.Context, n plan.Node, statement 
 		return nil, err
 	}
 	cols := n.Columns()
-	root := plan.Optimize(&plan.Sink{Input: n, Collect: true})
+	root := rules.Optimize(&plan.Sink{Input: n, Collect: true})
 	coll := runtime.NewBoundedCollector(64, t.resultBufferBytes())
 	phys, err := plan.Physical(root, t.planEnv())
 	if err != nil {
@@ -509,7 +511,7 @@ func (t *TableEnvironment) runInserts(ctx context.Context, sinks []plan.Node, st
 	var roots []*plan.PhysNode
 	var names []string
 	for _, s := range sinks {
-		opt := plan.Optimize(s)
+		opt := rules.Optimize(s)
 		p, err := plan.Physical(opt, t.planEnv())
 		if err != nil {
 			return nil, err
@@ -619,7 +621,7 @@ func (t *TableEnvironment) explainPlans(logical []plan.Node, d plan.ExplainDetai
 	var ast, phys, exec strings.Builder
 	var roots []*plan.PhysNode
 	for _, l := range logical {
-		p, err := plan.Physical(plan.Optimize(l), t.planEnv())
+		p, err := plan.Physical(rules.Optimize(l), t.planEnv())
 		if err != nil {
 			return "", nil, err
 		}

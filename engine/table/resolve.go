@@ -7,6 +7,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/plan/binder"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -263,7 +264,7 @@ func (r *resolver) colIndex(name string) (int, error) {
 
 // typeOf binds a (resolved) expression over the input to learn its type.
 func (r *resolver) typeOf(e sql.Expr) (*types.DataType, error) {
-	x, err := plan.BindExprWithInputs(r.env.bindContext(), e, r.cols, "")
+	x, err := binder.BindExprWithInputs(r.env.bindContext(), e, r.cols, "")
 	if err != nil {
 		return nil, err
 	}

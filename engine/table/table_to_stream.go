@@ -7,6 +7,8 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/common"
 	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/plan/binder"
+	"github.com/riffle-sql/riffle/engine/plan/rules"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -70,7 +72,7 @@ func (t *TableEnvironment) toStream(tab *Table, target *Schema, mode types.Chang
 					if err != nil {
 						return nil, err
 					}
-					if dt, err = plan.ConvertType(pt); err != nil {
+					if dt, err = binder.ConvertType(pt); err != nil {
 						return nil, err
 					}
 				}
@@ -119,7 +121,7 @@ func (t *TableEnvironment) toStream(tab *Table, target *Schema, mode types.Chang
 		}
 	}
 	// check the changelog mode before running
-	root, err := plan.Physical(plan.Optimize(&plan.Sink{Input: src.node, Collect: true}), t.planEnv())
+	root, err := plan.Physical(rules.Optimize(&plan.Sink{Input: src.node, Collect: true}), t.planEnv())
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/plan/binder"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -61,7 +62,7 @@ func (t *TableEnvironment) SQLQuery(query string) (*Table, error) {
 	if !ok {
 		return nil, errorf("Only queries are supported by SQLQuery, got: %s", firstWords(query))
 	}
-	n, err := plan.BindQuery(t.bindContext(), q, query, sql.Pos{})
+	n, err := binder.BindQuery(t.bindContext(), q, query, sql.Pos{})
 	if err != nil {
 		return nil, err
 	}
@@ -319,7 +320,7 @@ func (t *TableEnvironment) derive(q *sql.Query, inputs map[string]*Table, deps *
 			t.funcs.addInline(key, fn)
 		}
 	}
-	n, err := plan.BindQueryWithInputs(t.bindContext(), q, nodes)
+	n, err := binder.BindQueryWithInputs(t.bindContext(), q, nodes)
 	if err != nil {
 		return t.failedTable(err)
 	}

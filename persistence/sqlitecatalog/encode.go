@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/catalog"
-	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/plan/binder"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -73,7 +73,7 @@ func parseType(text string) (*types.DataType, error) {
 	if err != nil {
 		return nil, err
 	}
-	return plan.ConvertType(st)
+	return binder.ConvertType(st)
 }
 
 func encodeSchema(s *types.Schema, d *tableDef) error {
