@@ -783,10 +783,7 @@ func TestPostgresCDCWatermarkAndProgress(t *testing.T) {
 		var last []connector.SplitProgress
 		if testwait.Poll(30*time.Second, func() bool {
 			for _, m := range res.GetJobClient().Metrics() {
-				if m == nil {
-					continue
-				}
-				if sp := m.SplitProgress(); len(sp) == 1 {
+				if sp := m.Splits; len(sp) == 1 {
 					last = sp
 					if ok(sp[0]) {
 						return true

@@ -4,8 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/riffle-sql/riffle/engine/plan"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/plangraph"
 )
 
@@ -13,26 +12,30 @@ import (
 // view's model: reading every counter, deriving rates and formatting the
 // lines of every box (what the plan view does once a second).
 func BenchmarkPlanRefresh(b *testing.B) {
-	var root *plan.PhysNode
-	ms := map[*plan.PhysNode]*runtime.OperatorMetrics{}
+	var root *table.PlanNode
+	ms := map[*table.PlanNode]*table.OperatorMetrics{}
 	for i := range 16 {
-		n := &plan.PhysNode{Op: &plan.TextOp{Op: "Calc"}, Parallelism: 2}
+		n := &table.PlanNode{Name: "Calc", Parallelism: 2}
 		if root != nil {
-			n.Inputs = []*plan.PhysNode{root}
+			n.Inputs = []*table.PlanNode{root}
 		}
 		root = n
-		m := &runtime.OperatorMetrics{}
-		m.Watermark.Store(int64(i) * 1000)
-		ms[n] = m
+		ms[n] = &table.OperatorMetrics{Watermark: int64(i) * 1000, HasWatermark: true}
 	}
 	g := plangraph.FromPlan(true, root)
 	pm := NewPlanMetrics(g)
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	lookup := func(p *plan.PhysNode) *runtime.OperatorMetrics { return ms[p] }
+	lookup := func(p *table.PlanNode) (table.OperatorMetrics, bool) {
+		m, ok := ms[p]
+		if !ok {
+			return table.OperatorMetrics{}, false
+		}
+		return *m, true
+	}
 	for b.Loop() {
 		for _, m := range ms {
-			m.RecordsIn.Add(1000)
-			m.RecordsOut.Add(900)
+			m.RecordsIn += 1000
+			m.RecordsOut += 900
 		}
 		now = now.Add(time.Second)
 		pm.Sample(now, lookup)

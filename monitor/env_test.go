@@ -6,7 +6,6 @@ import (
 	"time"
 
 	_ "github.com/riffle-sql/riffle/engine/connector/all"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/internal/testwait"
 	"github.com/riffle-sql/riffle/plangraph"
@@ -49,7 +48,7 @@ func TestJobsWithRealJob(t *testing.T) {
 		row = jobs.Rows()[0]
 		return row.RowsOut > 0
 	})
-	if row.Status != runtime.Running || row.RowsOut == 0 || row.Kind != "query" || row.ID != jc.GetJobID() {
+	if row.Status != table.JobRunning || row.RowsOut == 0 || row.Kind != "query" || row.ID != jc.GetJobID() {
 		t.Fatalf("row %+v", row)
 	}
 	found := false
@@ -69,7 +68,7 @@ func TestJobsWithRealJob(t *testing.T) {
 	defer cancel()
 	jc.Wait(ctx)
 	changes := jobs.Update(time.Now(), SessionJobs(env))
-	if len(changes) != 1 || changes[0].To != runtime.Canceled {
+	if len(changes) != 1 || changes[0].To != table.JobCanceled {
 		t.Errorf("changes %+v", changes)
 	}
 	<-drained

@@ -4,8 +4,6 @@ import (
 	"math"
 	"strconv"
 	"time"
-
-	"github.com/riffle-sql/riffle/engine/runtime"
 )
 
 // FormatCount renders a count with thousands separators: 1,234,567.
@@ -68,9 +66,9 @@ func FormatBytes(n int64) string {
 // today's in loc at now, or the date and time to the second otherwise.
 func FormatWatermark(wm int64, loc *time.Location, now time.Time) string {
 	switch wm {
-	case runtime.MinWatermark:
+	case NoWatermark:
 		return "–"
-	case runtime.MaxWatermark:
+	case EndWatermark:
 		return "end"
 	}
 	if loc == nil {

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/riffle-sql/riffle/engine/plan"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/table"
 )
 
@@ -18,10 +16,10 @@ type Job interface {
 	Statement() string
 	StartTime() time.Time
 	EndTime() time.Time
-	GetJobStatus() runtime.JobStatus
+	GetJobStatus() table.JobStatus
 	Err() error
-	Plan() *plan.PhysNode
-	NodeMetrics(*plan.PhysNode) *runtime.OperatorMetrics
+	Plan() *table.PlanNode
+	NodeMetrics(*table.PlanNode) (table.OperatorMetrics, bool)
 	Cancel() error
 }
 
@@ -35,7 +33,7 @@ type JobRow struct {
 	Start           time.Time
 	// Duration is how long the job ran (so far).
 	Duration time.Duration
-	Status   runtime.JobStatus
+	Status   table.JobStatus
 	// RowsOut counts rows that reached the sink(s); Rate is rows per
 	// second into them over the last seconds.
 	RowsOut int64
@@ -52,16 +50,16 @@ type JobRow struct {
 // StatusChange reports a job that changed status between two Updates.
 type StatusChange struct {
 	ID, Name, Statement string
-	From, To            runtime.JobStatus
+	From, To            table.JobStatus
 	Err                 error
 }
 
 type jobEntry struct {
 	job     Job
-	sinks   []*plan.PhysNode
+	sinks   []*table.PlanNode
 	sampler *Sampler
 	lag     *LagHistory
-	status  runtime.JobStatus
+	status  table.JobStatus
 	row     JobRow
 }
 
@@ -93,9 +91,9 @@ func (j *Jobs) Update(now time.Time, jobs []Job) []StatusChange {
 		seen[id] = true
 		e := j.byID[id]
 		if e == nil {
-			e = &jobEntry{job: jb, sampler: NewSampler(1), lag: NewLagHistory(j.LagSpan), status: runtime.Created}
+			e = &jobEntry{job: jb, sampler: NewSampler(1), lag: NewLagHistory(j.LagSpan), status: table.JobCreated}
 			if root := jb.Plan(); root != nil {
-				e.sinks = []*plan.PhysNode{root}
+				e.sinks = []*table.PlanNode{root}
 			}
 			j.byID[id] = e
 			j.entries = append(j.entries, e)
@@ -126,7 +124,7 @@ func (j *Jobs) sample(e *jobEntry, now time.Time) {
 	jb := e.job
 	status := jb.GetJobStatus()
 	r := JobRow{ID: jb.GetJobID(), Name: jb.GetJobName(), Statement: OneLine(jb.Statement(), 200),
-		Kind: statementKind(jb.Statement()), Start: jb.StartTime(), Status: status, Watermark: runtime.MinWatermark}
+		Kind: statementKind(jb.Statement()), Start: jb.StartTime(), Status: status, Watermark: NoWatermark}
 	if status.IsTerminal() {
 		r.Err = jb.Err()
 		if end := jb.EndTime(); !end.IsZero() {
@@ -138,26 +136,26 @@ func (j *Jobs) sample(e *jobEntry, now time.Time) {
 	// rows into the sinks; the watermark is the least over the sinks'
 	// inputs (what reached the sink)
 	var reading Reading
-	wm, inputs := int64(runtime.MaxWatermark), 0
+	wm, inputs := EndWatermark, 0
 	for _, s := range e.sinks {
-		if m := jb.NodeMetrics(s); m != nil {
+		if m, ok := jb.NodeMetrics(s); ok {
 			reading.Present = true
-			reading.RecordsIn += m.RecordsIn.Load()
+			reading.RecordsIn += m.RecordsIn
 		}
 		for _, in := range s.Inputs {
-			if m := jb.NodeMetrics(in); m != nil {
-				wm = min(wm, m.Watermark.Load())
+			if m, ok := jb.NodeMetrics(in); ok {
+				wm = min(wm, watermarkOf(m))
 				inputs++
 			}
 		}
 	}
-	haveWM := inputs > 0 && wm != runtime.MinWatermark
+	haveWM := inputs > 0 && wm != NoWatermark
 	e.sampler.Add(now, []Reading{reading})
 	st := e.sampler.Stats(0)
 	r.RowsOut, r.Rate, r.HasRate = reading.RecordsIn, st.InRate, st.HasRate && !status.IsTerminal()
 	if haveWM {
 		r.Watermark, r.HasWatermark = wm, true
-		if wm != runtime.MaxWatermark {
+		if wm != EndWatermark {
 			r.Lag = now.Sub(time.UnixMilli(wm))
 			if !status.IsTerminal() {
 				e.lag.Add(now, wm)

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/charts"
-	"github.com/riffle-sql/riffle/engine/runtime"
 )
 
 // LagPoint is one sample of a job's watermark.
@@ -48,7 +47,7 @@ func NewLagHistory(span time.Duration) *LagHistory {
 // input are not points; samples closer than 100 ms to the last one, or
 // going back in time, are ignored.
 func (h *LagHistory) Add(now time.Time, watermark int64) {
-	if watermark == runtime.MinWatermark || watermark == runtime.MaxWatermark {
+	if watermark == NoWatermark || watermark == EndWatermark {
 		return
 	}
 	if n := len(h.pts); n > 0 && now.Sub(h.pts[n-1].Time) < 100*time.Millisecond {

@@ -8,8 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/riffle-sql/riffle/engine/plan"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/plangraph"
 )
 
@@ -108,7 +107,7 @@ func TestFormat(t *testing.T) {
 		{FormatLag(850 * time.Millisecond), "850ms"}, {FormatLag(12500 * time.Millisecond), "12.5s"},
 		{FormatLag(185 * time.Second), "3m05s"}, {FormatLag(2*time.Hour + 14*time.Minute), "2h14m"},
 		{FormatLag(-2 * time.Second), "-2.0s"}, {FormatLag(25*365*24*time.Hour + 3*24*time.Hour), "25y 3d"},
-		{FormatWatermark(runtime.MinWatermark, time.UTC, t0), "–"}, {FormatWatermark(runtime.MaxWatermark, time.UTC, t0), "end"},
+		{FormatWatermark(NoWatermark, time.UTC, t0), "–"}, {FormatWatermark(EndWatermark, time.UTC, t0), "end"},
 		{FormatWatermark(t0.Add(-1500*time.Millisecond).UnixMilli(), time.UTC, t0), "11:59:58.500"},
 		{FormatWatermark(time.Date(2001, 1, 1, 6, 0, 0, 0, time.UTC).UnixMilli(), time.UTC, t0), "2001-01-01 06:00:00"},
 		{OneLine("SELECT a,\n  b\tFROM t", 100), "SELECT a, b FROM t"}, {OneLine("abcdef", 4), "abc…"},
@@ -135,7 +134,7 @@ func TestFormat(t *testing.T) {
 func TestLagHistory(t *testing.T) {
 	h := NewLagHistory(time.Minute)
 	c := &clock{t0}
-	h.Add(c.now, runtime.MinWatermark)
+	h.Add(c.now, NoWatermark)
 	if _, ok := h.Last(); ok {
 		t.Error("no watermark made a point")
 	}
@@ -168,33 +167,44 @@ func TestLagHistory(t *testing.T) {
 type fakeJob struct {
 	id, stmt   string
 	start, end time.Time
-	status     runtime.JobStatus
+	status     table.JobStatus
 	err        error
-	root       *plan.PhysNode
-	metrics    map[*plan.PhysNode]*runtime.OperatorMetrics
+	root       *table.PlanNode
+	metrics    map[*table.PlanNode]*table.OperatorMetrics
 	canceled   bool
 }
 
-func (f *fakeJob) GetJobID() string                                      { return f.id }
-func (f *fakeJob) GetJobName() string                                    { return "job-" + f.id }
-func (f *fakeJob) Statement() string                                     { return f.stmt }
-func (f *fakeJob) StartTime() time.Time                                  { return f.start }
-func (f *fakeJob) EndTime() time.Time                                    { return f.end }
-func (f *fakeJob) GetJobStatus() runtime.JobStatus                       { return f.status }
-func (f *fakeJob) Err() error                                            { return f.err }
-func (f *fakeJob) Plan() *plan.PhysNode                                  { return f.root }
-func (f *fakeJob) Cancel() error                                         { f.canceled = true; f.status = runtime.Canceled; return nil }
-func (f *fakeJob) NodeMetrics(p *plan.PhysNode) *runtime.OperatorMetrics { return f.metrics[p] }
+func (f *fakeJob) GetJobID() string              { return f.id }
+func (f *fakeJob) GetJobName() string            { return "job-" + f.id }
+func (f *fakeJob) Statement() string             { return f.stmt }
+func (f *fakeJob) StartTime() time.Time          { return f.start }
+func (f *fakeJob) EndTime() time.Time            { return f.end }
+func (f *fakeJob) GetJobStatus() table.JobStatus { return f.status }
+func (f *fakeJob) Err() error                    { return f.err }
+func (f *fakeJob) Plan() *table.PlanNode         { return f.root }
+func (f *fakeJob) Cancel() error                 { f.canceled = true; f.status = table.JobCanceled; return nil }
+func (f *fakeJob) NodeMetrics(p *table.PlanNode) (table.OperatorMetrics, bool) {
+	return lookupIn(f.metrics)(p)
+}
+
+// lookupIn reads hand-set metrics as JobClient.NodeMetrics does.
+func lookupIn(ms map[*table.PlanNode]*table.OperatorMetrics) MetricsLookup {
+	return func(p *table.PlanNode) (table.OperatorMetrics, bool) {
+		m, ok := ms[p]
+		if !ok {
+			return table.OperatorMetrics{}, false
+		}
+		return *m, true
+	}
+}
 
 // newFakeJob has a source feeding a sink.
-func newFakeJob(id, stmt string, start time.Time) (*fakeJob, *runtime.OperatorMetrics, *runtime.OperatorMetrics) {
-	src := &plan.PhysNode{Op: &plan.TextOp{Op: "TableSourceScan"}, Parallelism: 1}
-	sink := &plan.PhysNode{Op: &plan.TextOp{Op: "Sink"}, Inputs: []*plan.PhysNode{src}, Parallelism: 1}
-	ms, mk := &runtime.OperatorMetrics{}, &runtime.OperatorMetrics{}
-	ms.Watermark.Store(runtime.MinWatermark)
-	mk.Watermark.Store(runtime.MinWatermark)
-	return &fakeJob{id: id, stmt: stmt, start: start, status: runtime.Running, root: sink,
-		metrics: map[*plan.PhysNode]*runtime.OperatorMetrics{src: ms, sink: mk}}, ms, mk
+func newFakeJob(id, stmt string, start time.Time) (*fakeJob, *table.OperatorMetrics, *table.OperatorMetrics) {
+	src := &table.PlanNode{Name: "TableSourceScan", Parallelism: 1}
+	sink := &table.PlanNode{Name: "Sink", Inputs: []*table.PlanNode{src}, Parallelism: 1}
+	ms, mk := &table.OperatorMetrics{}, &table.OperatorMetrics{}
+	return &fakeJob{id: id, stmt: stmt, start: start, status: table.JobRunning, root: sink,
+		metrics: map[*table.PlanNode]*table.OperatorMetrics{src: ms, sink: mk}}, ms, mk
 }
 
 func TestJobs(t *testing.T) {
@@ -203,13 +213,13 @@ func TestJobs(t *testing.T) {
 	ins, _, isink := newFakeJob("i1", "-- copy\nINSERT INTO out SELECT * FROM gen", t0.Add(time.Second))
 	jobs := NewJobs()
 	changes := jobs.Update(c.tick(time.Second), []Job{q, ins})
-	if len(changes) != 2 || changes[0].From != runtime.Created || changes[0].To != runtime.Running {
+	if len(changes) != 2 || changes[0].From != table.JobCreated || changes[0].To != table.JobRunning {
 		t.Fatalf("changes %+v", changes)
 	}
 	for i := range 5 {
-		qsink.RecordsIn.Add(200)
-		isink.RecordsIn.Add(50)
-		qsrc.Watermark.Store(c.now.Add(-3 * time.Second).UnixMilli())
+		qsink.RecordsIn += 200
+		isink.RecordsIn += 50
+		qsrc.Watermark, qsrc.HasWatermark = c.now.Add(-3*time.Second).UnixMilli(), true
 		if ch := jobs.Update(c.tick(time.Second), []Job{q, ins}); len(ch) != 0 {
 			t.Fatalf("tick %d changes %+v", i, ch)
 		}
@@ -222,7 +232,7 @@ func TestJobs(t *testing.T) {
 	if qr.Kind != "query" || rows[0].Kind != "insert" || qr.Statement != "SELECT * FROM gen" || qr.RowsOut != 1000 || !qr.HasRate || qr.Rate != 200 {
 		t.Errorf("query row %+v", qr)
 	}
-	if !qr.HasWatermark || qr.Lag != 4*time.Second || qr.Duration != 6*time.Second || qr.Status != runtime.Running {
+	if !qr.HasWatermark || qr.Lag != 4*time.Second || qr.Duration != 6*time.Second || qr.Status != table.JobRunning {
 		t.Errorf("query watermark %+v", qr)
 	}
 	if rows[0].HasWatermark {
@@ -240,10 +250,10 @@ func TestJobs(t *testing.T) {
 	if err := jobs.Cancel("q1"); err != nil || !q.canceled {
 		t.Fatal("cancel", err)
 	}
-	ins.status, ins.err, ins.end = runtime.Failed, errors.New("Sink: panic: boom\ngoroutine 1"), c.now
+	ins.status, ins.err, ins.end = table.JobFailed, errors.New("Sink: panic: boom\ngoroutine 1"), c.now
 	changes = jobs.Update(c.tick(time.Second), []Job{q, ins})
 	slices.SortFunc(changes, func(a, b StatusChange) int { return strings.Compare(a.ID, b.ID) })
-	if len(changes) != 2 || changes[0].To != runtime.Failed || changes[0].Err == nil || changes[1].To != runtime.Canceled {
+	if len(changes) != 2 || changes[0].To != table.JobFailed || changes[0].Err == nil || changes[1].To != table.JobCanceled {
 		t.Fatalf("changes %+v", changes)
 	}
 	rows = jobs.Rows()
@@ -265,27 +275,26 @@ func TestJobs(t *testing.T) {
 }
 
 func TestPlanMetrics(t *testing.T) {
-	src := &plan.PhysNode{Op: &plan.TextOp{Op: "TableSourceScan", Attrs: plan.ParseAttrs("table=[[c, d, gen]]")}, Parallelism: 1}
-	agg := &plan.PhysNode{Op: &plan.TextOp{Op: "GroupAggregate", Attrs: plan.ParseAttrs("groupBy=[k]")}, Inputs: []*plan.PhysNode{src}, Parallelism: 1}
-	sink := &plan.PhysNode{Op: &plan.TextOp{Op: "Sink"}, Inputs: []*plan.PhysNode{agg}, Parallelism: 1}
+	src := table.TextPlanNode("TableSourceScan", "table=[[c, d, gen]]")
+	src.Parallelism = 1
+	agg := table.TextPlanNode("GroupAggregate", "groupBy=[k]")
+	agg.Inputs, agg.Parallelism = []*table.PlanNode{src}, 1
+	sink := &table.PlanNode{Name: "Sink", Inputs: []*table.PlanNode{agg}, Parallelism: 1}
 	g := plangraph.FromPlan(true, sink)
-	ms := map[*plan.PhysNode]*runtime.OperatorMetrics{src: {}, agg: {}}
-	for _, m := range ms {
-		m.Watermark.Store(runtime.MinWatermark)
-	}
+	ms := map[*table.PlanNode]*table.OperatorMetrics{src: {}, agg: {}}
 	pm := NewPlanMetrics(g)
 	pm.Location = time.UTC
 	c := &clock{t0}
 	for range 4 {
-		ms[src].RecordsOut.Add(1000)
-		ms[src].Backpressure.Add(2)
-		ms[agg].RecordsIn.Add(1000)
-		ms[agg].RecordsOut.Add(10)
-		ms[agg].StateKeys.Store(42)
-		ms[agg].StateBytes.Store(4096)
-		ms[agg].LateDropped.Store(3)
-		ms[agg].Watermark.Store(t0.UnixMilli())
-		pm.Sample(c.tick(time.Second), func(p *plan.PhysNode) *runtime.OperatorMetrics { return ms[p] })
+		ms[src].RecordsOut += 1000
+		ms[src].Backpressure += 2
+		ms[agg].RecordsIn += 1000
+		ms[agg].RecordsOut += 10
+		ms[agg].StateKeys = 42
+		ms[agg].StateBytes = 4096
+		ms[agg].LateDropped = 3
+		ms[agg].Watermark, ms[agg].HasWatermark = t0.UnixMilli(), true
+		pm.Sample(c.tick(time.Second), lookupIn(ms))
 	}
 	ids := map[string]int{}
 	for _, n := range g.Nodes {
@@ -315,9 +324,9 @@ func TestPlanMetrics(t *testing.T) {
 func TestJobsSnapshots(t *testing.T) {
 	j := NewJobs()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	j.Update(now, []Job{&fakeJob{id: "a", stmt: "INSERT INTO t SELECT 1", start: now, status: runtime.Running}})
-	changes := j.Update(now.Add(time.Second), []Job{&fakeJob{id: "a", stmt: "INSERT INTO t SELECT 1", start: now, status: runtime.Canceled}})
-	if rows := j.Rows(); len(rows) != 1 || rows[0].Status != runtime.Canceled || len(changes) != 1 || changes[0].To != runtime.Canceled {
+	j.Update(now, []Job{&fakeJob{id: "a", stmt: "INSERT INTO t SELECT 1", start: now, status: table.JobRunning}})
+	changes := j.Update(now.Add(time.Second), []Job{&fakeJob{id: "a", stmt: "INSERT INTO t SELECT 1", start: now, status: table.JobCanceled}})
+	if rows := j.Rows(); len(rows) != 1 || rows[0].Status != table.JobCanceled || len(changes) != 1 || changes[0].To != table.JobCanceled {
 		t.Errorf("rows %+v changes %+v", rows, changes)
 	}
 }

@@ -3,14 +3,13 @@ package monitor
 import (
 	"time"
 
-	"github.com/riffle-sql/riffle/engine/plan"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/plangraph"
 )
 
-// MetricsLookup returns the live metrics of a plan node, or nil
-// (table.JobClient.NodeMetrics).
-type MetricsLookup func(*plan.PhysNode) *runtime.OperatorMetrics
+// MetricsLookup returns the metrics of a plan node, with false for a node
+// without metrics (table.JobClient.NodeMetrics).
+type MetricsLookup func(*table.PlanNode) (table.OperatorMetrics, bool)
 
 // PlanMetrics samples the metrics of every node of a plan graph.
 type PlanMetrics struct {
@@ -31,11 +30,12 @@ func NewPlanMetrics(g *plangraph.Graph) *PlanMetrics {
 // Sample reads every node's metrics at now.
 func (p *PlanMetrics) Sample(now time.Time, lookup MetricsLookup) {
 	for i, n := range p.Graph.Nodes {
-		var m *runtime.OperatorMetrics
-		if lookup != nil && n.Phys != nil {
-			m = lookup(n.Phys)
+		var m table.OperatorMetrics
+		ok := false
+		if lookup != nil && n.PlanNode != nil {
+			m, ok = lookup(n.PlanNode)
 		}
-		p.readings[i] = Read(m)
+		p.readings[i] = Read(m, ok)
 		p.readings[i].Parallelism = n.Parallelism
 	}
 	p.Sampler.Add(now, p.readings)

@@ -10,9 +10,18 @@
 package monitor
 
 import (
+	"math"
 	"time"
 
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/table"
+)
+
+// NoWatermark and EndWatermark are the watermarks of a Reading and of
+// NodeStats that are not event times: none emitted yet, and the end of
+// input (the final watermark, which fires whatever was left waiting).
+const (
+	NoWatermark  int64 = math.MinInt64
+	EndWatermark int64 = math.MaxInt64
 )
 
 // Reading is one snapshot of an operator's counters.
@@ -22,7 +31,7 @@ type Reading struct {
 	Present      bool
 	RecordsIn    int64
 	RecordsOut   int64
-	Watermark    int64 // epoch ms; runtime.MinWatermark when none yet
+	Watermark    int64 // epoch ms; NoWatermark when none yet, EndWatermark at the end of input
 	LateDropped  int64
 	StateKeys    int64
 	StateBytes   int64
@@ -33,22 +42,34 @@ type Reading struct {
 	Parallelism int
 }
 
-// Read snapshots live metrics (nil gives a Reading that is not Present).
-func Read(m *runtime.OperatorMetrics) Reading {
-	if m == nil {
-		return Reading{Watermark: runtime.MinWatermark}
+// Read takes an operator's metrics (JobClient.NodeMetrics) as a Reading;
+// ok false (no metrics) gives a Reading that is not Present.
+func Read(m table.OperatorMetrics, ok bool) Reading {
+	if !ok {
+		return Reading{Watermark: NoWatermark}
 	}
 	return Reading{
 		Present:      true,
-		RecordsIn:    m.RecordsIn.Load(),
-		RecordsOut:   m.RecordsOut.Load(),
-		Watermark:    m.Watermark.Load(),
-		LateDropped:  m.LateDropped.Load(),
-		StateKeys:    m.StateKeys.Load(),
-		StateBytes:   m.StateBytes.Load(),
-		Backpressure: m.Backpressure.Load(),
-		BusyNanos:    m.BusyNanos.Load(),
+		RecordsIn:    m.RecordsIn,
+		RecordsOut:   m.RecordsOut,
+		Watermark:    watermarkOf(m),
+		LateDropped:  m.LateDropped,
+		StateKeys:    m.StateKeys,
+		StateBytes:   m.StateBytes,
+		Backpressure: m.Backpressure,
+		BusyNanos:    int64(m.Busy),
 	}
+}
+
+// watermarkOf is an operator's watermark as a Reading holds it.
+func watermarkOf(m table.OperatorMetrics) int64 {
+	switch {
+	case !m.HasWatermark:
+		return NoWatermark
+	case m.WatermarkAtEnd:
+		return EndWatermark
+	}
+	return m.Watermark
 }
 
 // NodeStats are the derived figures of one operator.
@@ -60,7 +81,7 @@ type NodeStats struct {
 	InRate, OutRate       float64
 	RecordsIn, RecordsOut int64
 	// Watermark is the operator's output watermark (epoch ms), valid
-	// when HasWatermark; runtime.MaxWatermark means end of input.
+	// when HasWatermark; EndWatermark means end of input.
 	Watermark    int64
 	HasWatermark bool
 	LateDropped  int64
@@ -115,7 +136,7 @@ func (s *Sampler) Len() int { return len(s.hist) }
 // (a restarted job) starts that operator's history afresh.
 func (s *Sampler) Add(now time.Time, readings []Reading) {
 	for i := range s.hist {
-		r := Reading{Watermark: runtime.MinWatermark}
+		r := Reading{Watermark: NoWatermark}
 		if i < len(readings) {
 			r = readings[i]
 		}
@@ -165,7 +186,7 @@ func (s *Sampler) Stats(i int) NodeStats {
 		Present:    r.Present,
 		RecordsIn:  r.RecordsIn,
 		RecordsOut: r.RecordsOut,
-		Watermark:  r.Watermark, HasWatermark: r.Present && r.Watermark != runtime.MinWatermark,
+		Watermark:  r.Watermark, HasWatermark: r.Present && r.Watermark != NoWatermark,
 		LateDropped: r.LateDropped,
 		StateKeys:   r.StateKeys,
 		StateBytes:  r.StateBytes,

@@ -164,10 +164,10 @@ func RunQuery(ctx context.Context, q Query, opts Options) Result {
 	}
 	if jc := res.GetJobClient(); jc != nil {
 		for _, m := range jc.Metrics() {
-			r.StateKeys += m.StateKeys.Load()
-			r.StateBytes += m.StatePeakBytes.Load()
+			r.StateKeys += m.StateKeys
+			r.StateBytes += m.StatePeakBytes
 			if strings.HasPrefix(m.Name, "Sink(") {
-				r.OutputRows += m.RecordsOut.Load()
+				r.OutputRows += m.RecordsOut
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-// Package plangraph turns a physical plan (plan.PhysNode trees, what
+// Package plangraph turns a physical plan (table.PlanNode trees, what
 // EXPLAIN prints) into a graph for drawing: operators become boxes that
 // name the operator, its keys, window, changelog mode and parallelism;
 // Exchange nodes become the edges between them, labelled forward,
@@ -15,8 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/riffle-sql/riffle/engine/opspec"
-	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/table"
 )
 
 // Node is one operator of the graph.
@@ -24,8 +23,8 @@ type Node struct {
 	// ID is the node's index in Graph.Nodes: the order of a depth-first
 	// walk from the roots through inputs in order.
 	ID int
-	// Phys is the plan node shown (for JobClient.NodeMetrics).
-	Phys *plan.PhysNode
+	// PlanNode is the plan node shown (for JobClient.NodeMetrics).
+	PlanNode *table.PlanNode
 	// Op is Flink's operator name (GroupAggregate, WindowAggregate, ...).
 	Op string
 	// Lines are short details shown under the name: table, keys, window,
@@ -80,25 +79,24 @@ type Graph struct {
 
 // FromPlan builds the graph of one or more plan roots (a statement set
 // has several). Nodes shared between roots appear once.
-func FromPlan(streaming bool, roots ...*plan.PhysNode) *Graph {
+func FromPlan(streaming bool, roots ...*table.PlanNode) *Graph {
 	g := &Graph{Streaming: streaming}
-	ids := map[*plan.PhysNode]int{}
-	var visit func(p *plan.PhysNode) int
-	visit = func(p *plan.PhysNode) int {
+	ids := map[*table.PlanNode]int{}
+	var visit func(p *table.PlanNode) int
+	visit = func(p *table.PlanNode) int {
 		if id, ok := ids[p]; ok {
 			return id
 		}
-		attrs := p.Attrs()
-		n := &Node{ID: len(g.Nodes), Phys: p, Op: p.Name(), Parallelism: max(p.Parallelism, 1)}
-		for _, a := range attrs {
+		n := &Node{ID: len(g.Nodes), PlanNode: p, Op: p.Name, Parallelism: max(p.Parallelism, 1)}
+		for _, a := range p.Attrs {
 			n.Attrs = append(n.Attrs, a.String())
 		}
 		if streaming {
-			n.Mode = p.Mode.String()
+			n.Mode = p.ChangelogMode.String()
 		}
 		ids[p] = n.ID
 		g.Nodes = append(g.Nodes, n)
-		describe(n, p, attrs, streaming)
+		describe(n, p, streaming)
 		for i, in := range p.Inputs {
 			e := &Edge{To: n.ID, Input: i}
 			src := in
@@ -107,7 +105,7 @@ func FromPlan(streaming bool, roots ...*plan.PhysNode) *Graph {
 				src = src.Inputs[0]
 			}
 			if e.Kind == "" {
-				// what jobgraph.Build does without an Exchange
+				// what the engine's job graph does without an Exchange
 				e.Kind = "forward"
 				if max(src.Parallelism, 1) != n.Parallelism {
 					e.Kind = "rebalance"
@@ -133,126 +131,66 @@ func FromPlan(streaming bool, roots ...*plan.PhysNode) *Graph {
 	return g
 }
 
-// isExchange reports an Exchange node: a plan's, or one read from
-// EXPLAIN text.
-func isExchange(p *plan.PhysNode) bool {
-	switch x := p.Op.(type) {
-	case *plan.PhysExchange:
-		return true
-	case *plan.TextOp:
-		return x.Op == "Exchange"
-	}
-	return false
-}
+// isExchange reports an Exchange node.
+func isExchange(p *table.PlanNode) bool { return p.Name == "Exchange" }
 
 // exchangeKind names an Exchange's distribution and its key columns.
-func exchangeKind(x *plan.PhysNode) (string, []string) {
-	var dist opspec.Partitioning
-	var keys []string
-	switch op := x.Op.(type) {
-	case *plan.PhysExchange:
-		dist = op.Dist
-		if len(x.Inputs) == 1 {
-			keys = colNames(x.Inputs[0].Cols, op.Keys)
-		}
-	case *plan.TextOp:
-		dist, keys = op.Dist, op.KeyNames
-	}
-	switch dist {
-	case opspec.Hash:
-		return "hash", keys
-	case opspec.Broadcast:
-		return "broadcast", nil
-	case opspec.Single:
-		return "single", nil
-	case opspec.Rebalance:
-		return "rebalance", nil
+func exchangeKind(x *table.PlanNode) (string, []string) {
+	switch x.Distribution {
+	case table.DistributionHash:
+		return "hash", x.DistributionKeys
+	case table.DistributionBroadcast, table.DistributionSingle, table.DistributionRebalance:
+		return string(x.Distribution), nil
 	}
 	return "forward", nil
-}
-
-// colNames are the names of columns keys of cols (out of range ones
-// left out).
-func colNames(cols []plan.Column, keys []int) []string {
-	var out []string
-	for _, k := range keys {
-		if k >= 0 && k < len(cols) {
-			out = append(out, cols[k].Name)
-		}
-	}
-	return out
 }
 
 // maxLine is the longest detail line (longer ones end in "…").
 const maxLine = 44
 
-// describe fills a node's detail lines from its operator's fields and
+// describe fills a node's detail lines from its plan node's fields and
 // attributes.
-func describe(n *Node, p *plan.PhysNode, attrs []plan.Attr, streaming bool) {
+func describe(n *Node, p *table.PlanNode, streaming bool) {
 	add := func(label, value string) {
 		if value != "" {
 			n.Lines = append(n.Lines, shorten(label+": "+value, maxLine))
 		}
 	}
-	attr := func(name string) (string, bool) {
-		for _, a := range attrs {
-			if a.Name == name {
-				return a.Value, true
-			}
-		}
-		return "", false
+	if p.CollectsResult {
+		add("to", "query result")
+	} else {
+		add("table", p.Table)
 	}
-	switch x := p.Op.(type) {
-	case *plan.PhysTableSourceScan:
-		add("table", x.Table[2])
-	case *plan.PhysSink:
-		if x.Collect {
-			add("to", "query result")
-		} else {
-			add("table", x.Table)
-		}
-	case *plan.TextOp:
-		if t, ok := attr("table"); ok {
-			if strings.HasPrefix(t, "*anonymous_collect") {
-				add("to", "query result")
-			} else {
-				add("table", tableName(t))
-			}
-		}
-	}
-	n.Keys = keyNames(p)
+	n.Keys = p.Keys
 	for _, k := range []string{"groupBy", "partitionBy", "key"} {
-		if v, ok := attr(k); ok && v != "" {
-			if _, text := p.Op.(*plan.TextOp); text {
-				n.Keys = splitList(v)
-			}
+		if v, ok := p.Attr(k); ok && v != "" {
 			add("keys", v)
 			break
 		}
 	}
-	if w, ok := attr("window"); ok {
+	if w, ok := p.Attr("window"); ok {
 		n.Window = w
 		add("window", w)
 	}
-	jt, join := attr("joinType")
+	jt, join := p.Attr("joinType")
 	if join {
 		add("join", jt)
 	}
-	if w, ok := attr("where"); ok {
+	if w, ok := p.Attr("where"); ok {
 		label := "filter"
 		if join {
 			label = "on"
 		}
 		add(label, w)
 	}
-	if r, ok := attr("rowtime"); ok {
-		wm, _ := attr("watermark")
+	if r, ok := p.Attr("rowtime"); ok {
+		wm, _ := p.Attr("watermark")
 		add("watermark", r+" ← "+wm)
 	}
-	if o, ok := attr("orderBy"); ok {
+	if o, ok := p.Attr("orderBy"); ok {
 		add("order", o)
 	}
-	if f, ok := attr("fetch"); ok {
+	if f, ok := p.Attr("fetch"); ok {
 		add("fetch", f)
 	}
 	par := "parallelism " + strconv.Itoa(n.Parallelism)
@@ -260,77 +198,6 @@ func describe(n *Node, p *plan.PhysNode, attrs []plan.Attr, streaming bool) {
 		par = "changelog [" + n.Mode + "] · " + par
 	}
 	n.Lines = append(n.Lines, par)
-}
-
-// keyNames are the grouping or partitioning keys of a keyed operator.
-func keyNames(p *plan.PhysNode) []string {
-	if len(p.Inputs) == 0 {
-		return nil
-	}
-	in := p.Inputs[0].Cols
-	var keys []int
-	switch x := p.Op.(type) {
-	case *plan.PhysGroupAggregate:
-		keys = x.Keys
-	case *plan.PhysWindowAggregate:
-		keys = x.Keys
-	case *plan.PhysRank:
-		keys = x.PartitionKeys
-	case *plan.PhysWindowRank:
-		if !x.Dedup() { // a WindowDeduplicate shows partitionKeys=[...]
-			keys = x.PartitionKeys
-		}
-	case *plan.PhysWindowTableFunction:
-		keys = x.PartitionKeys
-	case *plan.PhysOverAggregate:
-		keys = x.Groups[0].PartitionKeys
-	case *plan.PhysDeduplicate:
-		keys = x.Keys
-	case *plan.PhysChangelogNormalize:
-		return colNames(p.Cols, x.Keys)
-	}
-	return colNames(in, keys)
-}
-
-// The helpers below read a plan read back from EXPLAIN text (TextOp),
-// whose attributes are all there is to it.
-
-// tableName shortens "[default_catalog, default_database, flights]" to
-// "flights".
-func tableName(t string) string {
-	t = strings.TrimSuffix(strings.TrimPrefix(t, "["), "]")
-	parts := splitList(t)
-	// the object name is the last part that is not a pushed-down ability
-	// (project=[...], filter=[...], partitions=[...], limit=[...], ...)
-	for i := len(parts) - 1; i >= 0; i-- {
-		if !strings.Contains(parts[i], "=") {
-			return parts[i]
-		}
-	}
-	return t
-}
-
-// splitList splits "a, f(b, c), d" at top-level commas.
-func splitList(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, r := range s {
-		switch r {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, strings.TrimSpace(s[start:i]))
-				start = i + 1
-			}
-		}
-	}
-	if rest := strings.TrimSpace(s[start:]); rest != "" {
-		out = append(out, rest)
-	}
-	return out
 }
 
 func shorten(s string, n int) string {

@@ -3,53 +3,64 @@ package plangraph
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
-	"github.com/riffle-sql/riffle/engine/opspec"
-	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
-func cols(names ...string) []plan.Column {
-	out := make([]plan.Column, len(names))
+func cols(names ...string) []types.Field {
+	out := make([]types.Field, len(names))
 	for i, n := range names {
-		out[i] = plan.Column{Name: n, Type: types.BigIntType()}
+		out[i] = types.Field{Name: n, Type: types.BigIntType()}
 	}
 	return out
 }
 
+// attrs is a list of EXPLAIN attributes.
+func attrs(a ...string) []string { return a }
+
+// op is an operator read from EXPLAIN text (table.TextPlanNode) with what
+// the text does not give: parallelism, changelog mode, columns, inputs.
+func op(name string, attrs []string, par int, mode types.ChangelogMode, cols []types.Field, inputs ...*table.PlanNode) *table.PlanNode {
+	n := table.TextPlanNode(name, attrs...)
+	n.Parallelism, n.ChangelogMode, n.Columns, n.Inputs = par, mode, cols, inputs
+	return n
+}
+
+// hashExchange is a planner's Exchange by hash of keys.
+func hashExchange(par int, in *table.PlanNode, keys ...string) *table.PlanNode {
+	return &table.PlanNode{Name: "Exchange", Attrs: table.ParsePlanAttrs("distribution=[hash[" + strings.Join(keys, ", ") + "]]"),
+		Distribution: table.DistributionHash, DistributionKeys: keys, Inputs: []*table.PlanNode{in}, Columns: in.Columns, Parallelism: par}
+}
+
 // windowedPlan is a streaming windowed aggregate:
 // Sink <- Calc <- WindowAggregate <- Exchange(hash[carrier]) <- WatermarkAssigner <- TableSourceScan.
-func windowedPlan() *plan.PhysNode {
-	scan := &plan.PhysNode{Op: &plan.TextOp{Op: "TableSourceScan", Attrs: plan.ParseAttrs("table=[[default_catalog, default_database, flights]]", "fields=[ts, carrier, delay]")},
-		Cols: cols("ts", "carrier", "delay"), Mode: types.InsertOnlyMode, Parallelism: 2}
-	wm := &plan.PhysNode{Op: &plan.TextOp{Op: "WatermarkAssigner", Attrs: plan.ParseAttrs("rowtime=[ts]", "watermark=[-(ts, 5000:INTERVAL SECOND)]")},
-		Inputs: []*plan.PhysNode{scan}, Cols: scan.Cols, Mode: types.InsertOnlyMode, Parallelism: 2}
-	ex := &plan.PhysNode{Op: &plan.PhysExchange{Dist: opspec.Hash, Keys: []int{1}}, Inputs: []*plan.PhysNode{wm},
-		Cols: wm.Cols, Parallelism: 2}
-	agg := &plan.PhysNode{Op: &plan.TextOp{Op: "WindowAggregate", Attrs: plan.ParseAttrs("groupBy=[carrier]", "window=[TUMBLE(time_col=[ts], size=[1 min])]",
-		"select=[carrier, COUNT(*) AS flights, start('w$) AS window_start, end('w$) AS window_end]")},
-		Inputs: []*plan.PhysNode{ex}, Cols: cols("carrier", "flights", "window_start", "window_end"), Mode: types.InsertOnlyMode, Parallelism: 2}
-	calc := &plan.PhysNode{Op: &plan.TextOp{Op: "Calc", Attrs: plan.ParseAttrs("select=[window_start, window_end, carrier, flights]", "where=[>(flights, 10)]")},
-		Inputs: []*plan.PhysNode{agg}, Cols: cols("window_start", "window_end", "carrier", "flights"), Mode: types.InsertOnlyMode, Parallelism: 2}
-	return &plan.PhysNode{Op: &plan.TextOp{Op: "Sink", Attrs: plan.ParseAttrs("table=[*anonymous_collect$1*]", "fields=[window_start, window_end, carrier, flights]")},
-		Inputs: []*plan.PhysNode{calc}, Cols: calc.Cols, Mode: types.InsertOnlyMode, Parallelism: 1}
+func windowedPlan() *table.PlanNode {
+	scan := op("TableSourceScan", attrs("table=[[default_catalog, default_database, flights]]", "fields=[ts, carrier, delay]"), 2, types.InsertOnlyMode,
+		cols("ts", "carrier", "delay"))
+	wm := op("WatermarkAssigner", attrs("rowtime=[ts]", "watermark=[-(ts, 5000:INTERVAL SECOND)]"), 2, types.InsertOnlyMode, scan.Columns, scan)
+	ex := hashExchange(2, wm, "carrier")
+	agg := op("WindowAggregate", attrs("groupBy=[carrier]", "window=[TUMBLE(time_col=[ts], size=[1 min])]",
+		"select=[carrier, COUNT(*) AS flights, start('w$) AS window_start, end('w$) AS window_end]"), 2, types.InsertOnlyMode,
+		cols("carrier", "flights", "window_start", "window_end"), ex)
+	calc := op("Calc", attrs("select=[window_start, window_end, carrier, flights]", "where=[>(flights, 10)]"), 2, types.InsertOnlyMode,
+		cols("window_start", "window_end", "carrier", "flights"), agg)
+	return op("Sink", attrs("table=[*anonymous_collect$1*]", "fields=[window_start, window_end, carrier, flights]"), 1, types.InsertOnlyMode,
+		calc.Columns, calc)
 }
 
 // joinPlan joins a deep left side with a shallow right side.
-func joinPlan() *plan.PhysNode {
-	a := &plan.PhysNode{Op: &plan.TextOp{Op: "TableSourceScan", Attrs: plan.ParseAttrs("table=[[c, d, flights]]")}, Cols: cols("origin", "delay"), Parallelism: 1}
-	ac := &plan.PhysNode{Op: &plan.TextOp{Op: "Calc", Attrs: plan.ParseAttrs("select=[origin, delay]", "where=[>(delay, 0)]")}, Inputs: []*plan.PhysNode{a}, Cols: a.Cols, Parallelism: 1}
-	aagg := &plan.PhysNode{Op: &plan.TextOp{Op: "GroupAggregate", Attrs: plan.ParseAttrs("groupBy=[origin]", "select=[origin, AVG(delay) AS d]")},
-		Inputs: []*plan.PhysNode{{Op: &plan.PhysExchange{Dist: opspec.Hash, Keys: []int{0}}, Inputs: []*plan.PhysNode{ac}, Cols: ac.Cols, Parallelism: 1}},
-		Cols:   cols("origin", "d"), Mode: types.RetractMode, Parallelism: 1}
-	b := &plan.PhysNode{Op: &plan.TextOp{Op: "TableSourceScan", Attrs: plan.ParseAttrs("table=[[c, d, airports]]")}, Cols: cols("iata", "state"), Parallelism: 1}
-	join := &plan.PhysNode{Op: &plan.TextOp{Op: "Join", Attrs: plan.ParseAttrs("joinType=[InnerJoin]", "where=[=(origin, iata)]", "select=[origin, d, iata, state]")},
-		Inputs: []*plan.PhysNode{
-			{Op: &plan.PhysExchange{Dist: opspec.Hash, Keys: []int{0}}, Inputs: []*plan.PhysNode{aagg}, Cols: aagg.Cols, Parallelism: 1},
-			{Op: &plan.PhysExchange{Dist: opspec.Hash, Keys: []int{0}}, Inputs: []*plan.PhysNode{b}, Cols: b.Cols, Parallelism: 1},
-		}, Cols: cols("origin", "d", "iata", "state"), Mode: types.RetractMode, Parallelism: 1}
-	return &plan.PhysNode{Op: &plan.TextOp{Op: "Sink", Attrs: plan.ParseAttrs("table=[*anonymous_collect$1*]")}, Inputs: []*plan.PhysNode{join}, Mode: types.RetractMode, Parallelism: 1}
+func joinPlan() *table.PlanNode {
+	a := op("TableSourceScan", attrs("table=[[c, d, flights]]"), 1, types.ChangelogMode{}, cols("origin", "delay"))
+	ac := op("Calc", attrs("select=[origin, delay]", "where=[>(delay, 0)]"), 1, types.ChangelogMode{}, a.Columns, a)
+	aagg := op("GroupAggregate", attrs("groupBy=[origin]", "select=[origin, AVG(delay) AS d]"), 1, types.RetractMode, cols("origin", "d"),
+		hashExchange(1, ac, "origin"))
+	b := op("TableSourceScan", attrs("table=[[c, d, airports]]"), 1, types.ChangelogMode{}, cols("iata", "state"))
+	join := op("Join", attrs("joinType=[InnerJoin]", "where=[=(origin, iata)]", "select=[origin, d, iata, state]"), 1, types.RetractMode,
+		cols("origin", "d", "iata", "state"), hashExchange(1, aagg, "origin"), hashExchange(1, b, "iata"))
+	return op("Sink", attrs("table=[*anonymous_collect$1*]"), 1, types.RetractMode, nil, join)
 }
 
 func TestFromPlan(t *testing.T) {
@@ -94,9 +105,9 @@ func TestFromPlan(t *testing.T) {
 }
 
 func TestSharedNodesAppearOnce(t *testing.T) {
-	scan := &plan.PhysNode{Op: &plan.TextOp{Op: "TableSourceScan", Attrs: plan.ParseAttrs("table=[[c, d, t]]")}, Parallelism: 1}
-	s1 := &plan.PhysNode{Op: &plan.TextOp{Op: "Sink", Attrs: plan.ParseAttrs("table=[c.d.a]")}, Inputs: []*plan.PhysNode{scan}, Parallelism: 1}
-	s2 := &plan.PhysNode{Op: &plan.TextOp{Op: "Sink", Attrs: plan.ParseAttrs("table=[c.d.b]")}, Inputs: []*plan.PhysNode{scan}, Parallelism: 1}
+	scan := op("TableSourceScan", attrs("table=[[c, d, t]]"), 1, types.ChangelogMode{}, nil)
+	s1 := op("Sink", attrs("table=[c.d.a]"), 1, types.ChangelogMode{}, nil, scan)
+	s2 := op("Sink", attrs("table=[c.d.b]"), 1, types.ChangelogMode{}, nil, scan)
 	g := FromPlan(true, s1, s2)
 	if len(g.Nodes) != 3 || len(g.Edges) != 2 {
 		t.Fatalf("%d nodes %d edges", len(g.Nodes), len(g.Edges))
@@ -126,26 +137,27 @@ func TestScanLabelIsTheTableName(t *testing.T) {
 		"table=[[default_catalog, default_database, airports, project=[iata, state], metadata=[], limit=[10]]]": "table: airports",
 		"table=[[default_catalog, default_database, plain]]":                                                    "table: plain",
 	} {
-		scan := &plan.PhysNode{Op: &plan.TextOp{Op: "TableSourceScan", Attrs: plan.ParseAttrs(attr)}, Cols: cols("a"), Parallelism: 1}
+		scan := op("TableSourceScan", attrs(attr), 1, types.ChangelogMode{}, cols("a"))
 		n := &Node{}
-		describe(n, scan, scan.Attrs(), false)
+		describe(n, scan, false)
 		if len(n.Lines) == 0 || n.Lines[0] != want {
 			t.Errorf("%s: lines %q, want %q first", attr, n.Lines, want)
 		}
 	}
 }
 
-// A planner's typed operators are drawn from their fields: the scan's
-// table, the aggregate's keys, the exchange's hash keys and the collect
-// sink; the tooltip lists the attributes EXPLAIN prints.
+// A planner's typed operators are drawn from their fields (as
+// engine/table's view gives them): the scan's table, the aggregate's
+// keys, the exchange's hash keys and the collect sink; the tooltip lists
+// the attributes EXPLAIN prints.
 func TestFromTypedPlan(t *testing.T) {
-	scan := &plan.PhysNode{Op: &plan.PhysTableSourceScan{Table: [3]string{"c", "d", "flights"}, PushedDown: []string{"project=[carrier, delay]"}},
-		Cols: cols("carrier", "delay"), Mode: types.InsertOnlyMode, Parallelism: 2}
-	ex := &plan.PhysNode{Op: &plan.PhysExchange{Dist: opspec.Hash, Keys: []int{0}}, Inputs: []*plan.PhysNode{scan}, Cols: scan.Cols, Parallelism: 2}
-	agg := &plan.PhysNode{Op: &plan.PhysGroupAggregate{Keys: []int{0}, Streaming: true}, Inputs: []*plan.PhysNode{ex}, Cols: cols("carrier"),
-		Mode: types.InsertOnlyMode, Parallelism: 2}
-	sink := &plan.PhysNode{Op: &plan.PhysSink{Table: "*anonymous_collect$1*", Collect: true}, Inputs: []*plan.PhysNode{agg}, Cols: agg.Cols,
-		Mode: types.InsertOnlyMode, Parallelism: 1}
+	scan := &table.PlanNode{Name: "TableSourceScan", Attrs: table.ParsePlanAttrs("table=[[c, d, flights, project=[carrier, delay]]]", "fields=[carrier, delay]"),
+		Table: "flights", Columns: cols("carrier", "delay"), ChangelogMode: types.InsertOnlyMode, Parallelism: 2}
+	ex := hashExchange(2, scan, "carrier")
+	agg := &table.PlanNode{Name: "GroupAggregate", Attrs: table.ParsePlanAttrs("groupBy=[carrier]", "select=[carrier]"), Keys: []string{"carrier"},
+		Inputs: []*table.PlanNode{ex}, Columns: cols("carrier"), ChangelogMode: types.InsertOnlyMode, Parallelism: 2}
+	sink := &table.PlanNode{Name: "Sink", Attrs: table.ParsePlanAttrs("table=[*anonymous_collect$1*]", "fields=[carrier]"), CollectsResult: true,
+		Inputs: []*table.PlanNode{agg}, Columns: agg.Columns, ChangelogMode: types.InsertOnlyMode, Parallelism: 1}
 	g := FromPlan(true, sink)
 	if len(g.Nodes) != 3 {
 		t.Fatalf("nodes %d", len(g.Nodes))

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // dump prints a laid-out graph: one line per node and edge.
@@ -108,11 +108,11 @@ func TestLayoutLongEdge(t *testing.T) {
 	// a statement set: one source feeds a sink directly and, through
 	// three operators, another sink. Both sinks sit on the bottom layer,
 	// so the direct edge passes two layers on dummies and bends there.
-	scan := &plan.PhysNode{Op: &plan.TextOp{Op: "TableSourceScan"}, Parallelism: 1}
-	c := &plan.PhysNode{Op: &plan.TextOp{Op: "Calc"}, Inputs: []*plan.PhysNode{scan}, Parallelism: 1}
-	a := &plan.PhysNode{Op: &plan.TextOp{Op: "GroupAggregate"}, Inputs: []*plan.PhysNode{c}, Parallelism: 1}
-	deep := &plan.PhysNode{Op: &plan.TextOp{Op: "Sink", Attrs: plan.ParseAttrs("table=[deep]")}, Inputs: []*plan.PhysNode{a}, Parallelism: 1}
-	direct := &plan.PhysNode{Op: &plan.TextOp{Op: "Sink", Attrs: plan.ParseAttrs("table=[direct]")}, Inputs: []*plan.PhysNode{scan}, Parallelism: 1}
+	scan := op("TableSourceScan", nil, 1, types.ChangelogMode{}, nil)
+	c := op("Calc", nil, 1, types.ChangelogMode{}, nil, scan)
+	a := op("GroupAggregate", nil, 1, types.ChangelogMode{}, nil, c)
+	deep := op("Sink", attrs("table=[deep]"), 1, types.ChangelogMode{}, nil, a)
+	direct := op("Sink", attrs("table=[direct]"), 1, types.ChangelogMode{}, nil, scan)
 	g := FromPlan(false, deep, direct)
 	g.Layout(LayoutOptions{Measure: func(n *Node) (float64, float64) { return 100, 40 }, NodeGap: 20, LayerGap: 30, Margin: 10})
 	var long *Edge

@@ -11,7 +11,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/interop"
 )
 
@@ -105,7 +105,7 @@ func TestFlinkWorkbench(t *testing.T) {
 	h.until("the INSERT job running in Jobs", func() bool {
 		jp.update(time.Now()) // the cluster is asked every 2 s
 		for _, r := range jp.rows {
-			if jp.connOf[r.ID] == c.name() && r.Status == runtime.Running && strings.HasPrefix(r.Statement, "INSERT INTO bh") {
+			if jp.connOf[r.ID] == c.name() && r.Status == table.JobRunning && strings.HasPrefix(r.Statement, "INSERT INTO bh") {
 				id = r.ID
 				return true
 			}
@@ -133,7 +133,7 @@ func TestFlinkWorkbench(t *testing.T) {
 	h.until("the job cancelled on Flink", func() bool {
 		jp.update(time.Now())
 		r, _ := jp.row(id)
-		return r.Status == runtime.Canceled
+		return r.Status == table.JobCanceled
 	})
 	if r, _ := jp.row(id); r.Duration <= 0 {
 		t.Errorf("no duration from the cluster's end time: %+v", r)

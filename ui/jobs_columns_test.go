@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/table"
 )
 
 // With no job that has a watermark, the Jobs panel leaves the Watermark
@@ -41,7 +41,7 @@ func TestJobsPanelStatementUsesTheFreeSpace(t *testing.T) {
 		t.Errorf("statement %q", text)
 	}
 	h.wb.stopResults(rt)
-	h.until("the job to be cancelled", func() bool { return len(jp.rows) == 1 && jp.rows[0].Status == runtime.Canceled })
+	h.until("the job to be cancelled", func() bool { return len(jp.rows) == 1 && jp.rows[0].Status == table.JobCanceled })
 	jp.updateRow(0, row)
 	if st := cells[0].(*widget.Label); st.Text != "CANCELED" || st.Importance != widget.WarningImportance {
 		t.Errorf("status %q drawn with importance %v", st.Text, st.Importance)

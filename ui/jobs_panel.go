@@ -11,8 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/riffle-sql/riffle/engine/plan"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/monitor"
 )
 
@@ -185,7 +184,7 @@ func (p *jobsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	if r.HasWatermark {
 		wm = monitor.FormatWatermark(r.Watermark, p.zone, time.Now())
 		switch {
-		case r.Watermark == runtime.MaxWatermark || r.Status.IsTerminal():
+		case r.Watermark == monitor.EndWatermark || r.Status.IsTerminal():
 			// an ended job falls no further behind
 		case !monitor.LiveLag(r.Lag):
 			lag = "—" // replayed data: its age is no lag (the summary says so)
@@ -219,7 +218,7 @@ func lastFailure(rows []monitor.JobRow) string {
 	var last *monitor.JobRow
 	for i := range rows {
 		r := &rows[i]
-		if r.Status == runtime.Failed && r.Err != nil && (last == nil || r.Start.After(last.Start)) {
+		if r.Status == table.JobFailed && r.Err != nil && (last == nil || r.Start.After(last.Start)) {
 			last = r
 		}
 	}
@@ -234,22 +233,22 @@ func lastFailure(rows []monitor.JobRow) string {
 // wall clock for its lag to mean anything (monitor.LiveLag).
 func replaying(rows []monitor.JobRow) bool {
 	for _, r := range rows {
-		if r.HasWatermark && r.Watermark != runtime.MaxWatermark && !r.Status.IsTerminal() && !monitor.LiveLag(r.Lag) {
+		if r.HasWatermark && r.Watermark != monitor.EndWatermark && !r.Status.IsTerminal() && !monitor.LiveLag(r.Lag) {
 			return true
 		}
 	}
 	return false
 }
 
-func statusImportance(s runtime.JobStatus) widget.Importance {
+func statusImportance(s table.JobStatus) widget.Importance {
 	switch s {
-	case runtime.Running, runtime.Created:
+	case table.JobRunning, table.JobCreated:
 		return widget.HighImportance
-	case runtime.Finished:
+	case table.JobFinished:
 		return widget.SuccessImportance
-	case runtime.Failed:
+	case table.JobFailed:
 		return widget.DangerImportance
-	case runtime.Canceled:
+	case table.JobCanceled:
 		return widget.WarningImportance // a clear colour, not the disabled grey (issue 21)
 	}
 	return widget.LowImportance
@@ -283,7 +282,7 @@ func (p *jobsPanel) update(now time.Time) {
 		jobs = append(jobs, js...)
 	}
 	for _, c := range p.model.Update(now, jobs) {
-		if c.To == runtime.Canceled && p.cancelling[c.ID] {
+		if c.To == table.JobCanceled && p.cancelling[c.ID] {
 			p.wb.setStatus("Job " + shortID(c.ID) + " cancelled")
 		}
 		if c.To.IsTerminal() {
@@ -459,14 +458,10 @@ func (wb *Workbench) openJobTab(j monitor.Job) {
 		wb.setStatus("Job " + shortID(id) + " runs on a gateway, which sends no plan with its jobs")
 		return
 	}
-	streaming := root.Mode.String() != ""
-	shown := root
-	if s, ok := root.Op.(*plan.PhysSink); ok && s.Collect {
-		shown = plan.QueryRoot(root) // a query is explained without its collect sink
-	}
-	text := "== Optimized Execution Plan ==\n" + plan.ExplainPhysical(shown, plan.ExplainDetail{}, streaming) +
-		"\n-- " + monitor.OneLine(j.Statement(), 400)
-	v := newPlanView(wb, j, []*plan.PhysNode{root}, streaming, text)
+	streaming := root.ChangelogMode.String() != ""
+	// a query is explained without its collect sink
+	text := "== Optimized Execution Plan ==\n" + root.ExplainText() + "\n-- " + monitor.OneLine(j.Statement(), 400)
+	v := newPlanView(wb, j, []*table.PlanNode{root}, streaming, text)
 	t := &jobTab{id: id, view: v}
 	t.item = container.NewTabItemWithIcon("Job "+shortID(id), theme.ListIcon(), v.content)
 	wb.mon.jobTabs = append(wb.mon.jobTabs, t)

@@ -3,7 +3,7 @@ package ui
 // Live monitoring of queries that read Kafka: under the Jobs panel's list,
 // a table of every running job's partitions (splits) — offset, log end,
 // lag, watermark, idle — from the source operators' metrics
-// (runtime.OperatorMetrics.SplitProgress, backed by the connector's
+// (table.OperatorMetrics.Splits, backed by the connector's
 // connector.ProgressReporter). It is hidden while no running job reads a
 // partitioned log.
 
@@ -20,7 +20,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/engine/connector"
-	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/monitor"
 )
 
@@ -38,15 +38,15 @@ func jobSplits(j monitor.Job) []connector.SplitProgress {
 		return nil
 	}
 	var out []connector.SplitProgress
-	seen := map[*plan.PhysNode]bool{}
-	var walk func(n *plan.PhysNode)
-	walk = func(n *plan.PhysNode) {
+	seen := map[*table.PlanNode]bool{}
+	var walk func(n *table.PlanNode)
+	walk = func(n *table.PlanNode) {
 		if n == nil || seen[n] {
 			return
 		}
 		seen[n] = true
-		if m := j.NodeMetrics(n); m != nil {
-			out = append(out, m.SplitProgress()...)
+		if m, ok := j.NodeMetrics(n); ok {
+			out = append(out, m.Splits...)
 		}
 		for _, in := range n.Inputs {
 			walk(in)

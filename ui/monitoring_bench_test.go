@@ -8,52 +8,58 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/riffle-sql/riffle/charts"
-	"github.com/riffle-sql/riffle/engine/opspec"
-	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/results"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // fakeJob is a running job with hand-fed metrics.
 type fakeJob struct {
-	root *plan.PhysNode
-	ms   map[*plan.PhysNode]*runtime.OperatorMetrics
+	root *table.PlanNode
+	ms   map[*table.PlanNode]*table.OperatorMetrics
 }
 
-func (j *fakeJob) GetJobID() string                                      { return "0123456789abcdef0123456789abcdef" }
-func (j *fakeJob) GetJobName() string                                    { return "bench" }
-func (j *fakeJob) Statement() string                                     { return "SELECT 1" }
-func (j *fakeJob) StartTime() time.Time                                  { return time.Time{} }
-func (j *fakeJob) EndTime() time.Time                                    { return time.Time{} }
-func (j *fakeJob) GetJobStatus() runtime.JobStatus                       { return runtime.Running }
-func (j *fakeJob) Err() error                                            { return nil }
-func (j *fakeJob) Plan() *plan.PhysNode                                  { return j.root }
-func (j *fakeJob) NodeMetrics(p *plan.PhysNode) *runtime.OperatorMetrics { return j.ms[p] }
-func (j *fakeJob) Cancel() error                                         { return nil }
+func (j *fakeJob) GetJobID() string              { return "0123456789abcdef0123456789abcdef" }
+func (j *fakeJob) GetJobName() string            { return "bench" }
+func (j *fakeJob) Statement() string             { return "SELECT 1" }
+func (j *fakeJob) StartTime() time.Time          { return time.Time{} }
+func (j *fakeJob) EndTime() time.Time            { return time.Time{} }
+func (j *fakeJob) GetJobStatus() table.JobStatus { return table.JobRunning }
+func (j *fakeJob) Err() error                    { return nil }
+func (j *fakeJob) Plan() *table.PlanNode         { return j.root }
+func (j *fakeJob) Cancel() error                 { return nil }
+func (j *fakeJob) NodeMetrics(p *table.PlanNode) (table.OperatorMetrics, bool) {
+	m, ok := j.ms[p]
+	if !ok {
+		return table.OperatorMetrics{}, false
+	}
+	return *m, true
+}
 
 // benchPlan is a 16-operator plan: two sources joined, aggregated and
 // filtered, with hash exchanges (the size of a Nexmark query's plan).
 func benchPlan() *fakeJob {
-	j := &fakeJob{ms: map[*plan.PhysNode]*runtime.OperatorMetrics{}}
-	node := func(op string, attrs []string, in ...*plan.PhysNode) *plan.PhysNode {
-		n := &plan.PhysNode{Op: &plan.TextOp{Op: op, Attrs: plan.ParseAttrs(attrs...)}, Inputs: in, Parallelism: 2, Mode: types.InsertOnlyMode,
-			Cols: []plan.Column{{Name: "k", Type: types.BigIntType()}, {Name: "v", Type: types.DoubleType()}}}
-		m := &runtime.OperatorMetrics{}
-		m.Watermark.Store(time.Now().UnixMilli())
-		j.ms[n] = m
+	j := &fakeJob{ms: map[*table.PlanNode]*table.OperatorMetrics{}}
+	node := func(op string, attrs []string, in ...*table.PlanNode) *table.PlanNode {
+		n := table.TextPlanNode(op, attrs...)
+		n.Inputs, n.Parallelism, n.ChangelogMode = in, 2, types.InsertOnlyMode
+		n.Columns = []types.Field{{Name: "k", Type: types.BigIntType()}, {Name: "v", Type: types.DoubleType()}}
+		j.ms[n] = &table.OperatorMetrics{Watermark: time.Now().UnixMilli(), HasWatermark: true}
 		return n
 	}
-	side := func(table string) *plan.PhysNode {
-		s := node("TableSourceScan", []string{"table=[[default_catalog, default_database, " + table + "]]"})
+	hashExchange := func(c *table.PlanNode) *table.PlanNode {
+		return &table.PlanNode{Name: "Exchange", Attrs: table.ParsePlanAttrs("distribution=[hash[k]]"), Distribution: table.DistributionHash,
+			DistributionKeys: []string{"k"}, Inputs: []*table.PlanNode{c}, Columns: c.Columns, Parallelism: 2}
+	}
+	side := func(name string) *table.PlanNode {
+		s := node("TableSourceScan", []string{"table=[[default_catalog, default_database, " + name + "]]"})
 		w := node("WatermarkAssigner", []string{"rowtime=[ts]", "watermark=[-(ts, 1000:INTERVAL SECOND)]"}, s)
 		c := node("Calc", []string{"select=[k, v]", "where=[>(v, 0)]"}, w)
-		return &plan.PhysNode{Op: &plan.PhysExchange{Dist: opspec.Hash, Keys: []int{0}}, Inputs: []*plan.PhysNode{c}, Cols: c.Cols, Parallelism: 2}
+		return hashExchange(c)
 	}
 	join := node("Join", []string{"joinType=[InnerJoin]", "where=[=(k, k0)]"}, side("bids"), side("auctions"))
 	c := node("Calc", []string{"select=[k, v]"}, join)
-	ex := &plan.PhysNode{Op: &plan.PhysExchange{Dist: opspec.Hash, Keys: []int{0}}, Inputs: []*plan.PhysNode{c}, Cols: c.Cols, Parallelism: 2}
+	ex := hashExchange(c)
 	agg := node("GroupAggregate", []string{"groupBy=[k]", "select=[k, SUM(v) AS v]"}, ex)
 	var top = agg
 	for range 6 {
@@ -76,7 +82,7 @@ func BenchmarkPlanMetricsRefresh(b *testing.B) {
 		b.Fatal(err)
 	}
 	j := benchPlan()
-	p := newPlanView(&Workbench{env: env}, j, []*plan.PhysNode{j.root}, true, "plan text")
+	p := newPlanView(&Workbench{env: env}, j, []*table.PlanNode{j.root}, true, "plan text")
 	w := test.NewWindow(p.content)
 	defer w.Close()
 	w.Resize(fyne.NewSize(1100, 400))
@@ -86,10 +92,10 @@ func BenchmarkPlanMetricsRefresh(b *testing.B) {
 	now := time.Now()
 	for b.Loop() {
 		for _, m := range j.ms {
-			m.RecordsIn.Add(12_345)
-			m.RecordsOut.Add(12_000)
-			m.Watermark.Add(1000)
-			m.StateKeys.Add(7)
+			m.RecordsIn += 12_345
+			m.RecordsOut += 12_000
+			m.Watermark += 1000
+			m.StateKeys += 7
 		}
 		now = now.Add(time.Second)
 		p.refreshNow(now)

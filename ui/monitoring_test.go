@@ -17,8 +17,6 @@ import (
 
 	"github.com/riffle-sql/riffle/charts"
 	"github.com/riffle-sql/riffle/engine/gateway"
-	"github.com/riffle-sql/riffle/engine/plan"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/internal/testwait"
 	"github.com/riffle-sql/riffle/monitor"
@@ -198,7 +196,7 @@ func TestJobsPanel(t *testing.T) {
 	}
 	var query, insert string
 	for _, r := range jp.rows {
-		if r.Status != runtime.Running {
+		if r.Status != table.JobRunning {
 			t.Errorf("job %s is %s", r.ID, r.Status)
 		}
 		switch r.Kind {
@@ -240,9 +238,9 @@ func TestJobsPanel(t *testing.T) {
 	jp.cancel(insert)
 	h.until("the INSERT job to be cancelled", func() bool {
 		r, _ := jp.row(insert)
-		return r.Status == runtime.Canceled
+		return r.Status == table.JobCanceled
 	})
-	if r, _ := jp.row(query); r.Status != runtime.Running {
+	if r, _ := jp.row(query); r.Status != table.JobRunning {
 		t.Errorf("the query is %s after cancelling the INSERT job", r.Status)
 	}
 	if !strings.Contains(h.wb.statusLeft.Text, "cancelled") {
@@ -269,7 +267,7 @@ func TestJobsPanel(t *testing.T) {
 	h.runAll()
 	h.until("the panicking job to fail", func() bool {
 		for _, r := range jp.rows {
-			if r.Status == runtime.Failed {
+			if r.Status == table.JobFailed {
 				return strings.Contains(h.messages(), "boom in a UDF")
 			}
 		}
@@ -277,7 +275,7 @@ func TestJobsPanel(t *testing.T) {
 	})
 	// its row shows its SQL; the summary line says why it failed
 	for i, r := range jp.rows {
-		if r.Status != runtime.Failed {
+		if r.Status != table.JobFailed {
 			continue
 		}
 		o := jp.makeRow()
@@ -293,7 +291,7 @@ func TestJobsPanel(t *testing.T) {
 	if !strings.Contains(msgs, "panic") || !strings.Contains(msgs, "goroutine") && !strings.Contains(msgs, ".go:") {
 		t.Errorf("no stack in Messages:\n%s", msgs)
 	}
-	if r, _ := jp.row(query); r.Status != runtime.Running {
+	if r, _ := jp.row(query); r.Status != table.JobRunning {
 		t.Errorf("the query is %s after another job failed", r.Status)
 	}
 
@@ -307,7 +305,7 @@ func TestJobsPanel(t *testing.T) {
 	}
 	h.until("the query to be stopped", func() bool {
 		r, _ := jp.row(query)
-		return r.Status == runtime.Canceled && !rt.isRunning()
+		return r.Status == table.JobCanceled && !rt.isRunning()
 	})
 	if got := rt.state(); got != stateCanceled {
 		st, err := rt.res.State()
@@ -482,7 +480,7 @@ func TestPlanBackPressure(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := benchPlan()
-	p := newPlanView(&Workbench{env: env}, j, []*plan.PhysNode{j.root}, true, "text")
+	p := newPlanView(&Workbench{env: env}, j, []*table.PlanNode{j.root}, true, "text")
 	w := test.NewWindow(p.content)
 	defer w.Close()
 	w.Resize(fyne.NewSize(1100, 600))
@@ -493,11 +491,11 @@ func TestPlanBackPressure(t *testing.T) {
 			break
 		}
 	}
-	m := j.ms[p.g.Nodes[src].Phys]
+	m := j.ms[p.g.Nodes[src].PlanNode]
 	now := time.Now()
 	for k := range 5 {
-		m.RecordsOut.Add(1000)
-		m.Backpressure.Add(10)
+		m.RecordsOut += 1000
+		m.Backpressure += 10
 		p.refreshNow(now.Add(time.Duration(k) * time.Second))
 	}
 	box := strings.Join(p.graph.texts(src), "\n")
@@ -519,7 +517,7 @@ func TestPlanBackPressure(t *testing.T) {
 	}
 	// the queue drains: the mark goes
 	for k := 5; k < 9; k++ {
-		m.RecordsOut.Add(1000)
+		m.RecordsOut += 1000
 		p.refreshNow(now.Add(time.Duration(k) * time.Second))
 	}
 	if p.graph.nodes[src].bp || strings.Contains(strings.Join(p.graph.texts(src), "\n"), "back-pressured") {
@@ -547,7 +545,7 @@ func TestJobsPanelGatewayJobs(t *testing.T) {
 	h.until("the gateway's job in the panel", func() bool {
 		tick()
 		for _, r := range jp.rows {
-			if jp.connOf[r.ID] == "gw" && r.Status == runtime.Running {
+			if jp.connOf[r.ID] == "gw" && r.Status == table.JobRunning {
 				id = r.ID
 				return true
 			}
@@ -581,7 +579,7 @@ func TestJobsPanelGatewayJobs(t *testing.T) {
 	// statement, over several lines) is listed on one line.
 	saved, savedConn := jp.rows, jp.connOf["other"]
 	jp.rows = []monitor.JobRow{{ID: "other", Name: "SELECT `t`.`k`\nFROM `default_catalog`.`default_database`.`t` AS `t`\nGROUP BY `t`.`k`",
-		Status: runtime.Running, HasRate: true, Start: time.Now()}}
+		Status: table.JobRunning, HasRate: true, Start: time.Now()}}
 	jp.connOf["other"] = "Flink"
 	o := jp.makeRow()
 	jp.updateRow(0, o)
@@ -614,7 +612,7 @@ func TestJobsPanelGatewayJobs(t *testing.T) {
 	h.until("the job to be cancelled on the gateway", func() bool {
 		tick()
 		r, _ := jp.row(id)
-		return r.Status == runtime.Canceled
+		return r.Status == table.JobCanceled
 	})
 }
 
@@ -628,8 +626,8 @@ func TestJobsPanelReplayedWatermark(t *testing.T) {
 	now := time.Now()
 	wm := time.Date(2001, 1, 1, 6, 0, 0, 0, time.UTC)
 	jp.rows = []monitor.JobRow{
-		{ID: "replay", Status: runtime.Running, Start: now, HasWatermark: true, Watermark: wm.UnixMilli(), Lag: now.Sub(wm)},
-		{ID: "live", Status: runtime.Running, Start: now, HasWatermark: true, Watermark: now.Add(-3 * time.Second).UnixMilli(), Lag: 3 * time.Second},
+		{ID: "replay", Status: table.JobRunning, Start: now, HasWatermark: true, Watermark: wm.UnixMilli(), Lag: now.Sub(wm)},
+		{ID: "live", Status: table.JobRunning, Start: now, HasWatermark: true, Watermark: now.Add(-3 * time.Second).UnixMilli(), Lag: 3 * time.Second},
 	}
 	cellText := func(i, col int) string {
 		o := jp.makeRow()
@@ -732,7 +730,7 @@ func TestPlanFitShowsTheWholeGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := benchPlan()
-	p := newPlanView(&Workbench{env: env}, j, []*plan.PhysNode{j.root}, true, "text")
+	p := newPlanView(&Workbench{env: env}, j, []*table.PlanNode{j.root}, true, "text")
 	w := test.NewWindow(p.content)
 	defer w.Close()
 	w.Resize(fyne.NewSize(1100, 400))

@@ -7,7 +7,7 @@ import (
 
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/table"
 )
 
 // A cancelled job's plan keeps each node's last watermark instead of
@@ -46,14 +46,14 @@ func TestCanceledJobPlanShowsNoWatermarkEnd(t *testing.T) {
 	rt.stop()
 	h.waitDone(rt)
 	h.until("the job to end", func() bool { return rt.job.GetJobStatus().IsTerminal() })
-	if st := rt.job.GetJobStatus(); st != runtime.Canceled {
+	if st := rt.job.GetJobStatus(); st != table.JobCanceled {
 		t.Fatalf("job %s, want CANCELED", st)
 	}
 	p.tick(base.Add(time.Hour), true)
 	if got := wms(); strings.Contains(got, "wm end") || !strings.Contains(got, "(cancelled)") && !strings.Contains(got, ":") {
 		t.Errorf("a cancelled job's watermarks:\n%s", got)
 	}
-	if imp := statusImportance(runtime.Canceled); imp != widget.WarningImportance {
+	if imp := statusImportance(table.JobCanceled); imp != widget.WarningImportance {
 		t.Errorf("CANCELED drawn with importance %v", imp)
 	}
 }

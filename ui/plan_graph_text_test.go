@@ -5,7 +5,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/plangraph"
 )
 
@@ -14,7 +14,8 @@ import (
 // each box is wide enough for its longest line.
 func TestPlanNodeLinesKeepUnderscores(t *testing.T) {
 	test.NewTempApp(t)
-	scan := &plan.PhysNode{Op: &plan.PhysTableSourceScan{Table: [3]string{"default_catalog", "default_database", "sensor_readings_with_a_long_name"}}, Parallelism: 1}
+	scan := &table.PlanNode{Name: "TableSourceScan", Attrs: table.ParsePlanAttrs("table=[[default_catalog, default_database, sensor_readings_with_a_long_name]]", "fields=[]"),
+		Table: "sensor_readings_with_a_long_name", Parallelism: 1}
 	pg := newPlanGraph(plangraph.FromPlan(false, scan), false)
 	if len(pg.nodes) != 1 || len(pg.nodes[0].lines) == 0 {
 		t.Fatalf("nodes %d", len(pg.nodes))

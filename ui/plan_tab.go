@@ -10,8 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/riffle-sql/riffle/engine/plan"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/monitor"
 	"github.com/riffle-sql/riffle/plangraph"
 )
@@ -45,7 +44,7 @@ type planView struct {
 
 // newPlanView builds the view of plan roots; job, when set, is the job
 // running them (its metrics are shown).
-func newPlanView(wb *Workbench, job monitor.Job, roots []*plan.PhysNode, streaming bool, text string) *planView {
+func newPlanView(wb *Workbench, job monitor.Job, roots []*table.PlanNode, streaming bool, text string) *planView {
 	return newPlanViewOf(wb, job, plangraph.FromPlan(streaming, roots...), text)
 }
 
@@ -172,7 +171,7 @@ func (p *planView) tick(now time.Time, visible bool) {
 
 // draw shows the last sample: node metrics and the status line.
 func (p *planView) draw(now time.Time, done bool) {
-	p.graph.canceled = done && p.job.GetJobStatus() == runtime.Canceled
+	p.graph.canceled = done && p.job.GetJobStatus() == table.JobCanceled
 	p.graph.setMetrics(p.pm)
 	p.refreshes++
 	bp := 0

@@ -54,7 +54,7 @@ func unfetchedQueriesHeap(t *testing.T, n int, batchSizeMax string) (heap, buffe
 		inFlight := func() int64 {
 			lo, hi := int64(-1), int64(0)
 			for _, m := range job.Metrics() {
-				n := m.RecordsOut.Load()
+				n := m.RecordsOut
 				if lo < 0 || n < lo {
 					lo = n
 				}

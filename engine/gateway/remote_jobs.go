@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/riffle-sql/riffle/engine/plan"
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/table"
 )
 
@@ -330,28 +328,32 @@ func (j *RemoteJob) Status() string { return j.info.Status }
 // GetJobStatus maps the gateway's state onto Riffle's: INITIALIZING is
 // CREATED; RESTARTING, FAILING, CANCELLING and RECONCILING are RUNNING;
 // SUSPENDED is FAILED.
-func (j *RemoteJob) GetJobStatus() runtime.JobStatus {
+func (j *RemoteJob) GetJobStatus() table.JobStatus {
 	switch j.info.Status {
 	case "CREATED", "INITIALIZING":
-		return runtime.Created
+		return table.JobCreated
 	case "FINISHED":
-		return runtime.Finished
+		return table.JobFinished
 	case "CANCELED":
-		return runtime.Canceled
+		return table.JobCanceled
 	case "FAILED", "SUSPENDED":
-		return runtime.Failed
+		return table.JobFailed
 	}
-	return runtime.Running
+	return table.JobRunning
 }
 
 // Err is nil: SHOW JOBS does not report why a job failed.
 func (j *RemoteJob) Err() error { return nil }
 
-// Plan is nil: a remote engine does not send its plan with its jobs.
-func (j *RemoteJob) Plan() *plan.PhysNode { return nil }
+// Plan is nil: a remote engine does not send its plan with its jobs (the
+// workbench asks for EXPLAIN of the job's statement and reads the text
+// with table.ParseExplainPlan).
+func (j *RemoteJob) Plan() *table.PlanNode { return nil }
 
-// NodeMetrics is nil: a remote engine gives no per-operator metrics.
-func (j *RemoteJob) NodeMetrics(*plan.PhysNode) *runtime.OperatorMetrics { return nil }
+// NodeMetrics reports none: a remote engine gives no per-operator metrics.
+func (j *RemoteJob) NodeMetrics(*table.PlanNode) (table.OperatorMetrics, bool) {
+	return table.OperatorMetrics{}, false
+}
 
 // Cancel stops the job (STOP JOB).
 func (j *RemoteJob) Cancel() error {

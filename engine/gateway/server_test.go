@@ -493,13 +493,13 @@ func TestSlowClientBackPressuresQuery(t *testing.T) {
 	produced := func() int64 {
 		var max int64
 		for _, m := range jc.Metrics() {
-			max = maxInt64(max, m.RecordsOut.Load())
+			max = maxInt64(max, m.RecordsOut)
 		}
 		return max
 	}
 	backpressured := func() bool {
 		for _, m := range jc.Metrics() {
-			if m.Backpressure.Load() > 0 {
+			if m.Backpressure > 0 {
 				return true
 			}
 		}
@@ -520,7 +520,7 @@ func TestSlowClientBackPressuresQuery(t *testing.T) {
 	if !ok {
 		var ms []string
 		for _, m := range jc.Metrics() {
-			ms = append(ms, fmt.Sprintf("%s: in %d, out %d, back-pressure %d", m.Name, m.RecordsIn.Load(), m.RecordsOut.Load(), m.Backpressure.Load()))
+			ms = append(ms, fmt.Sprintf("%s: in %d, out %d, back-pressure %d", m.Name, m.RecordsIn, m.RecordsOut, m.Backpressure))
 		}
 		t.Fatalf("the job never stalled without a reader (produced %d rows; %s)", produced(), strings.Join(ms, "; "))
 	}

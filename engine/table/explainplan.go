@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 
-	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/sql"
 )
 
@@ -15,8 +14,8 @@ type ExplainedPlan struct {
 	// Physical Plan == and == Optimized Execution Plan ==.
 	Text string
 	// Roots are the physical plans, one per sink (several for a
-	// statement set).
-	Roots []*plan.PhysNode
+	// statement set), sharing the nodes they share.
+	Roots []*PlanNode
 	// Streaming reports the runtime mode the plan is for.
 	Streaming bool
 }
@@ -49,5 +48,5 @@ func (t *TableEnvironment) ExplainPlan(statement string, details ...ExplainDetai
 	if err != nil {
 		return nil, err
 	}
-	return &ExplainedPlan{Text: text, Roots: roots, Streaming: t.IsStreaming()}, nil
+	return &ExplainedPlan{Text: text, Roots: planViewsOf(roots), Streaming: t.IsStreaming()}, nil
 }

@@ -19,12 +19,12 @@ func TestExplainPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Text != text || !p.Streaming || len(p.Roots) != 1 || p.Roots[0].Name() != "Sink" {
+	if p.Text != text || !p.Streaming || len(p.Roots) != 1 || p.Roots[0].Name != "Sink" {
 		t.Fatalf("plan %+v", p)
 	}
 	var ops []string
 	for n := p.Roots[0]; n != nil; {
-		ops = append(ops, n.Name())
+		ops = append(ops, n.Name)
 		if len(n.Inputs) == 0 {
 			break
 		}

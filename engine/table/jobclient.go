@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/common"
@@ -52,6 +53,9 @@ type JobClient struct {
 	statement string
 	plan      *plan.PhysNode
 	nodes     map[*plan.PhysNode]*runtime.Node
+
+	viewOnce sync.Once
+	view     *PlanNode // the view of plan, built once (Plan)
 }
 
 // A nil *JobClient is what TableResult.GetJobClient returns for a
@@ -234,31 +238,45 @@ func (c *JobClient) EndTime() time.Time {
 	return c.job.EndTime()
 }
 
-// Plan is the job's physical plan (nil for a nil JobClient).
-func (c *JobClient) Plan() *plan.PhysNode {
+// Plan is the job's physical plan as a read-only view (nil for a nil
+// JobClient): the operators EXPLAIN prints, each with its inputs, columns,
+// changelog mode and parallelism; NodeMetrics reads the metrics of its
+// nodes. A statement set's job shows its first sink's plan. The view is
+// built once; the same nodes are returned each time.
+func (c *JobClient) Plan() *PlanNode {
 	if c == nil {
 		return nil
 	}
-	return c.plan
+	c.viewOnce.Do(func() { c.view = planViews{}.of(c.plan) })
+	return c.view
 }
 
-// Metrics returns per-operator metrics in graph order (none for a nil
-// JobClient).
-func (c *JobClient) Metrics() []*runtime.OperatorMetrics {
+// Metrics returns a snapshot of every operator's metrics, in the order of
+// the job's dataflow (none for a nil JobClient).
+func (c *JobClient) Metrics() []OperatorMetrics {
 	if c == nil {
 		return nil
 	}
-	return c.job.Metrics()
+	ms := c.job.Metrics()
+	out := make([]OperatorMetrics, len(ms))
+	for i, m := range ms {
+		out[i] = metricsOf(m)
+	}
+	return out
 }
 
-// NodeMetrics returns the metrics of the runtime node that executes a
-// physical plan node (nil for nodes fused into edges).
-func (c *JobClient) NodeMetrics(p *plan.PhysNode) *runtime.OperatorMetrics {
-	if c == nil {
-		return nil
+// NodeMetrics returns a snapshot of the metrics of the operator that runs
+// plan node n (a node of Plan's view); false when there are none: a node
+// the job runs no operator for, a node of another job's plan or of a plan
+// read from text, and a nil JobClient.
+func (c *JobClient) NodeMetrics(n *PlanNode) (OperatorMetrics, bool) {
+	if c == nil || n == nil || n.phys == nil {
+		return OperatorMetrics{}, false
 	}
-	if n, ok := c.nodes[p]; ok {
-		return n.Metrics()
+	if rn, ok := c.nodes[n.phys]; ok {
+		if m := rn.Metrics(); m != nil {
+			return metricsOf(m), true
+		}
 	}
-	return nil
+	return OperatorMetrics{}, false
 }

@@ -103,7 +103,7 @@ GROUP BY window_start, window_end`)
 	jc := res.JobClient()
 	late := int64(0)
 	for _, m := range jc.Metrics() {
-		late += m.LateDropped.Load()
+		late += m.LateDropped
 	}
 	if late != 1 {
 		t.Fatalf("LateDropped = %d, want 1", late)

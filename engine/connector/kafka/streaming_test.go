@@ -70,10 +70,7 @@ func (s *stream) progress(ok func([]connector.SplitProgress) bool) []connector.S
 	var last []connector.SplitProgress
 	if testwait.Poll(20*time.Second, func() bool {
 		for _, m := range s.res.GetJobClient().Metrics() {
-			if m == nil {
-				continue
-			}
-			if p := m.SplitProgress(); p != nil {
+			if p := m.Splits; p != nil {
 				last = p
 				if ok(p) {
 					return true
