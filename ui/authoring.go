@@ -10,10 +10,11 @@ import (
 
 	"github.com/riffle-sql/riffle/authoring"
 	"github.com/riffle-sql/riffle/engine/completion"
+	"github.com/riffle-sql/riffle/ui/designer"
 )
 
 // Point-and-click authoring in the workbench (issue 7): the query builder
-// panel (builder_panel.go), the table designer (designer_dialog.go), grid
+// panel (builder_panel.go), the table designer (package designer), grid
 // actions (grid_actions.go), the completion popup (completion_popup.go),
 // File → Open and dropped files (open_file.go) and Ctrl+Shift+F. The
 // models live in package authoring, completion and engine/connector/infer;
@@ -33,7 +34,7 @@ type authoringUI struct {
 	// review is the last open-file review dialog, designer the last table
 	// designer and confirm its last drop-and-create question (for tests).
 	review   *openReview
-	designer *designerDialog
+	designer *designer.Dialog
 	confirm  *dialog.ConfirmDialog
 	// bg counts background work (inference, DDL) that posts to the UI.
 	bg sync.WaitGroup

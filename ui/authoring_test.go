@@ -18,6 +18,7 @@ import (
 	"github.com/riffle-sql/riffle/catalogbrowser"
 	"github.com/riffle-sql/riffle/engine/completion"
 	"github.com/riffle-sql/riffle/engine/gateway"
+	"github.com/riffle-sql/riffle/ui/designer"
 )
 
 // popup returns the open completion popup (failing when there is none).
@@ -620,12 +621,12 @@ func findButton(o fyne.CanvasObject, text string) *widget.Button {
 
 // applyDesign presses the designer's apply button and waits for its
 // statements.
-func (h *harness) applyDesign(dd *designerDialog) error {
+func (h *harness) applyDesign(dd *designer.Dialog) error {
 	h.t.Helper()
 	var res error
 	ran := false
-	dd.done = func(err error) { res, ran = err, true }
-	test.Tap(dd.apply)
+	dd.Done = func(err error) { res, ran = err, true }
+	test.Tap(dd.Apply)
 	h.waitBG()
 	if c := h.wb.authoring().confirm; c != nil && !ran {
 		b := findButton(h.w.Canvas().Overlays().Top(), "Drop and create")
@@ -636,7 +637,7 @@ func (h *harness) applyDesign(dd *designerDialog) error {
 		h.waitBG()
 	}
 	if !ran {
-		h.t.Fatalf("nothing ran: apply disabled %v; problems:\n%s", dd.apply.Disabled(), dd.problems.Text)
+		h.t.Fatalf("nothing ran: apply disabled %v; problems:\n%s", dd.Apply.Disabled(), dd.Problems.Text)
 	}
 	return res
 }

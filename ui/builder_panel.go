@@ -16,6 +16,7 @@ import (
 	"github.com/riffle-sql/riffle/catalogbrowser"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/ui/designer"
 	"github.com/riffle-sql/riffle/ui/dialogs"
 	"github.com/riffle-sql/riffle/ui/widgets"
 )
@@ -613,6 +614,6 @@ func windowTVFTable(words []string) string {
 			break
 		}
 	}
-	parts := splitPath(rest[:end])
+	parts := designer.SplitPath(rest[:end])
 	return parts[len(parts)-1]
 }

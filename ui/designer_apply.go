@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/riffle-sql/riffle/authoring"
@@ -138,14 +137,4 @@ func (wb *Workbench) saveInitScript(script string) error {
 	}
 	wb.initScript = script
 	return nil
-}
-
-// breakAlter starts the action of an ALTER TABLE on its own line, so that
-// the narrow preview shows it.
-func breakAlter(stmt string, path []string) string {
-	head := "ALTER TABLE " + pathText(path) + " "
-	if len(path) == 0 || !strings.HasPrefix(stmt, head) {
-		return stmt
-	}
-	return strings.TrimSuffix(head, " ") + "\n  " + stmt[len(head):]
 }

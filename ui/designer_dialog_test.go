@@ -11,6 +11,7 @@ import (
 
 	"github.com/riffle-sql/riffle/authoring"
 	"github.com/riffle-sql/riffle/catalogbrowser"
+	"github.com/riffle-sql/riffle/ui/designer"
 )
 
 const sensorsDDL = "CREATE TABLE `my-sensors` (\n  id BIGINT NOT NULL,\n  reading DECIMAL(10, 3),\n  ts TIMESTAMP(3),\n  doubled AS reading * 2,\n" +
@@ -22,7 +23,7 @@ var sensorsPath = []string{"default_catalog", "default_database", "my-sensors"}
 // the designer on it with the QA edit made through the form: reading
 // renamed to val and widened, the watermark delay shortened, a column
 // added.
-func openSensors(h *harness) (*designerDialog, *authoring.SavedTable) {
+func openSensors(h *harness) (*designer.Dialog, *authoring.SavedTable) {
 	h.t.Helper()
 	if _, err := h.wb.Env().ExecuteSQL(sensorsDDL); err != nil {
 		h.t.Fatal(err)
@@ -35,10 +36,10 @@ func openSensors(h *harness) (*designerDialog, *authoring.SavedTable) {
 		h.t.Fatal(err)
 	}
 	dd := h.wb.showTableDesigner(&catalogbrowser.Ref{Catalog: sensorsPath[0], Database: sensorsPath[1], Object: sensorsPath[2], Kind: catalogbrowser.KindTable})
-	dd.rows[1].name.SetText("val")
-	dd.rows[1].params.Objects[0].(*fyne.Container).Objects[0].(*widget.Entry).SetText("12")
-	dd.wmDelay.SetText("2")
-	test.Tap(dd.addColumn)
+	dd.Rows[1].Name.SetText("val")
+	dd.Rows[1].Params.Objects[0].(*fyne.Container).Objects[0].(*widget.Entry).SetText("12")
+	dd.WmDelay.SetText("2")
+	test.Tap(dd.AddColumn)
 	return dd, saved
 }
 
@@ -61,15 +62,15 @@ func (h *harness) sensorsUnchanged(saved *authoring.SavedTable) {
 func TestDesignerShowsDependencyProblems(t *testing.T) {
 	h := newHarness(t)
 	dd, _ := openSensors(h)
-	if !dd.apply.Disabled() || !strings.Contains(dd.problems.Text, "✕ column 4 doubled: the expression refers to reading, which is renamed to val: change the expression too") {
-		t.Fatalf("apply enabled %v; problems:\n%s", !dd.apply.Disabled(), dd.problems.Text)
+	if !dd.Apply.Disabled() || !strings.Contains(dd.Problems.Text, "✕ column 4 doubled: the expression refers to reading, which is renamed to val: change the expression too") {
+		t.Fatalf("apply enabled %v; problems:\n%s", !dd.Apply.Disabled(), dd.Problems.Text)
 	}
-	dd.rows[3].expr.SetText("val * 2")
-	if dd.apply.Disabled() {
-		t.Fatalf("problems:\n%s", dd.problems.Text)
+	dd.Rows[3].Expr.SetText("val * 2")
+	if dd.Apply.Disabled() {
+		t.Fatalf("problems:\n%s", dd.Problems.Text)
 	}
 	// the preview shows what runs: doubled dropped and added back
-	got := dd.preview.Text()
+	got := dd.Preview.Text()
 	for _, w := range []string{"DROP (doubled)", "RENAME reading TO val", "MODIFY val DECIMAL(12, 3)", "ADD doubled AS val * 2", "ADD c5 STRING", "ADD WATERMARK FOR ts AS ts - INTERVAL '2' SECOND"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("preview lacks %q:\n%s", w, got)
@@ -88,7 +89,7 @@ func TestDesignerShowsDependencyProblems(t *testing.T) {
 func TestDesignerRefusesAPlanThatFailsOnACopy(t *testing.T) {
 	h := newHarness(t)
 	dd, saved := openSensors(h)
-	dd.rows[3].expr.SetText("no_such_function(val)")
+	dd.Rows[3].Expr.SetText("no_such_function(val)")
 	ran := 0
 	h.wb.authoring().beforeChange = func(int) { ran++ }
 	err := h.applyDesign(dd)
@@ -99,8 +100,8 @@ func TestDesignerRefusesAPlanThatFailsOnACopy(t *testing.T) {
 	if ran != 0 {
 		t.Errorf("%d statements ran", ran)
 	}
-	if !strings.HasPrefix(dd.problems.Text, "✕ Nothing was changed") || dd.apply.Disabled() {
-		t.Errorf("problems %q, apply enabled %v", dd.problems.Text, !dd.apply.Disabled())
+	if !strings.HasPrefix(dd.Problems.Text, "✕ Nothing was changed") || dd.Apply.Disabled() {
+		t.Errorf("problems %q, apply enabled %v", dd.Problems.Text, !dd.Apply.Disabled())
 	}
 	h.sensorsUnchanged(saved)
 }
@@ -111,7 +112,7 @@ func TestDesignerRefusesAPlanThatFailsOnACopy(t *testing.T) {
 func TestDesignerPutsTheTableBackWhenAStatementFails(t *testing.T) {
 	h := newHarness(t)
 	dd, saved := openSensors(h)
-	dd.rows[3].expr.SetText("val * 2")
+	dd.Rows[3].Expr.SetText("val * 2")
 	h.wb.authoring().beforeChange = func(i int) {
 		if i == 5 { // ADD c5 STRING: someone added c5 meanwhile
 			if _, err := h.wb.Env().ExecuteSQL("ALTER TABLE `my-sensors` ADD c5 INT"); err != nil {
@@ -135,62 +136,62 @@ func TestDesignerPutsTheTableBackWhenAStatementFails(t *testing.T) {
 func TestDesignerMovingACSVColumnNeedsConfirmation(t *testing.T) {
 	h := newHarness(t)
 	dd := h.wb.showTableDesigner(&catalogbrowser.Ref{Catalog: "default_catalog", Database: "default_database", Object: "flights", Kind: catalogbrowser.KindTable})
-	if dd.positions.Visible() {
+	if dd.Positions.Visible() {
 		t.Fatal("confirmation shown for an unchanged table")
 	}
-	test.Tap(dd.rows[2].up)
-	if !dd.apply.Disabled() || !dd.positions.Visible() ||
-		!strings.Contains(dd.problems.Text, "✕ columns: csv maps the fields of each record to the columns by position: ") {
-		t.Fatalf("apply enabled %v, confirmation %v; problems:\n%s", !dd.apply.Disabled(), dd.positions.Visible(), dd.problems.Text)
+	test.Tap(dd.Rows[2].Up)
+	if !dd.Apply.Disabled() || !dd.Positions.Visible() ||
+		!strings.Contains(dd.Problems.Text, "✕ columns: csv maps the fields of each record to the columns by position: ") {
+		t.Fatalf("apply enabled %v, confirmation %v; problems:\n%s", !dd.Apply.Disabled(), dd.Positions.Visible(), dd.Problems.Text)
 	}
-	dd.positions.SetChecked(true)
-	if dd.apply.Disabled() || !strings.Contains(dd.problems.Text, "⚠ columns: csv maps") || !strings.Contains(dd.preview.Text(), "MODIFY") {
-		t.Fatalf("confirmed: apply enabled %v; problems:\n%s\npreview:\n%s", !dd.apply.Disabled(), dd.problems.Text, dd.preview.Text())
+	dd.Positions.SetChecked(true)
+	if dd.Apply.Disabled() || !strings.Contains(dd.Problems.Text, "⚠ columns: csv maps") || !strings.Contains(dd.Preview.Text(), "MODIFY") {
+		t.Fatalf("confirmed: apply enabled %v; problems:\n%s\npreview:\n%s", !dd.Apply.Disabled(), dd.Problems.Text, dd.Preview.Text())
 	}
-	test.Tap(dd.rows[1].down) // back in place
-	if dd.positions.Visible() || dd.preview.Text() != "-- no changes" {
-		t.Errorf("moved back: confirmation %v, preview %q", dd.positions.Visible(), dd.preview.Text())
+	test.Tap(dd.Rows[1].Down) // back in place
+	if dd.Positions.Visible() || dd.Preview.Text() != "-- no changes" {
+		t.Errorf("moved back: confirmation %v, preview %q", dd.Positions.Visible(), dd.Preview.Text())
 	}
 }
 
 func TestDesignerCreatesANewTable(t *testing.T) {
 	h := newHarness(t)
 	dd := h.wb.showTableDesigner(nil)
-	if dd.apply.Disabled() == false {
+	if dd.Apply.Disabled() == false {
 		t.Error("a design without a name or path can be applied")
 	}
-	dd.name.SetText("orders")
+	dd.Name.SetText("orders")
 	// columns through the form
-	dd.rows[0].name.SetText("order_id")
-	dd.rows[0].notNull.SetChecked(true)
-	test.Tap(dd.addColumn)
-	dd.rows[1].name.SetText("amount")
-	dd.rows[1].typ.SetSelected("DECIMAL")
-	dd.rows[1].params.Objects[0].(*fyne.Container).Objects[0].(*widget.Entry).SetText("10")
-	dd.rows[1].params.Objects[1].(*fyne.Container).Objects[0].(*widget.Entry).SetText("2")
-	test.Tap(dd.addColumn)
-	dd.rows[2].name.SetText("ts")
-	dd.rows[2].typ.SetSelected("TIMESTAMP")
-	dd.rows[2].params.Objects[0].(*fyne.Container).Objects[0].(*widget.Entry).SetText("3")
-	test.Tap(dd.addColumn)
-	dd.rows[3].name.SetText("total")
-	dd.rows[3].kind.SetSelected("computed")
-	dd.rows[3].expr.SetText("amount * 2")
-	dd.pk.SetSelected([]string{"order_id"})
-	dd.wmCheck.SetChecked(true)
-	dd.wmColumn.SetSelected("ts")
-	dd.wmDelay.SetText("5")
+	dd.Rows[0].Name.SetText("order_id")
+	dd.Rows[0].NotNull.SetChecked(true)
+	test.Tap(dd.AddColumn)
+	dd.Rows[1].Name.SetText("amount")
+	dd.Rows[1].Type.SetSelected("DECIMAL")
+	dd.Rows[1].Params.Objects[0].(*fyne.Container).Objects[0].(*widget.Entry).SetText("10")
+	dd.Rows[1].Params.Objects[1].(*fyne.Container).Objects[0].(*widget.Entry).SetText("2")
+	test.Tap(dd.AddColumn)
+	dd.Rows[2].Name.SetText("ts")
+	dd.Rows[2].Type.SetSelected("TIMESTAMP")
+	dd.Rows[2].Params.Objects[0].(*fyne.Container).Objects[0].(*widget.Entry).SetText("3")
+	test.Tap(dd.AddColumn)
+	dd.Rows[3].Name.SetText("total")
+	dd.Rows[3].Kind.SetSelected("computed")
+	dd.Rows[3].Expr.SetText("amount * 2")
+	dd.PK.SetSelected([]string{"order_id"})
+	dd.WmCheck.SetChecked(true)
+	dd.WmColumn.SetSelected("ts")
+	dd.WmDelay.SetText("5")
 	// options: required path, a bad delimiter shown next to its field
-	if p := dd.optionProblems["path"]; p == nil || p.Text != "required" {
+	if p := dd.OptionProblems["path"]; p == nil || p.Text != "required" {
 		t.Fatalf("path problem %v", p)
 	}
 	dir := t.TempDir()
-	dd.optionInputs["path"].(*widget.Entry).SetText(dir)
-	dd.optionInputs["csv.field-delimiter"].(*widget.Entry).SetText(";;")
-	if p := dd.optionProblems["csv.field-delimiter"].Text; p == "" || !dd.apply.Disabled() {
-		t.Errorf("bad delimiter: problem %q, apply enabled %v", p, !dd.apply.Disabled())
+	dd.OptionInputs["path"].(*widget.Entry).SetText(dir)
+	dd.OptionInputs["csv.field-delimiter"].(*widget.Entry).SetText(";;")
+	if p := dd.OptionProblems["csv.field-delimiter"].Text; p == "" || !dd.Apply.Disabled() {
+		t.Errorf("bad delimiter: problem %q, apply enabled %v", p, !dd.Apply.Disabled())
 	}
-	dd.optionInputs["csv.field-delimiter"].(*widget.Entry).SetText(";")
+	dd.OptionInputs["csv.field-delimiter"].(*widget.Entry).SetText(";")
 	want := "CREATE TABLE orders (\n" +
 		"  order_id BIGINT NOT NULL,\n" +
 		"  amount DECIMAL(10, 2),\n" +
@@ -205,8 +206,8 @@ func TestDesignerCreatesANewTable(t *testing.T) {
 		"  'format' = 'csv',\n" +
 		"  'csv.field-delimiter' = ';'\n" +
 		");"
-	if got := dd.preview.Text(); got != want {
-		t.Fatalf("preview:\n%s\nwant\n%s\nproblems: %s", got, want, dd.problems.Text)
+	if got := dd.Preview.Text(); got != want {
+		t.Fatalf("preview:\n%s\nwant\n%s\nproblems: %s", got, want, dd.Problems.Text)
 	}
 	if err := h.applyDesign(dd); err != nil {
 		t.Fatal(err)
@@ -241,28 +242,28 @@ func TestDesignerEditsATableWithAlter(t *testing.T) {
 	}
 	edit.Action()
 	dd := h.wb.authoring().designer
-	if dd == nil || dd.d.IsNew() || len(dd.rows) != 7 || dd.rows[0].name.Text != "iata" {
+	if dd == nil || dd.Design().IsNew() || len(dd.Rows) != 7 || dd.Rows[0].Name.Text != "iata" {
 		t.Fatalf("designer not filled: %+v", dd)
 	}
-	if dd.preview.Text() != "-- no changes" || !dd.apply.Disabled() {
-		t.Errorf("unchanged table: preview %q", dd.preview.Text())
+	if dd.Preview.Text() != "-- no changes" || !dd.Apply.Disabled() {
+		t.Errorf("unchanged table: preview %q", dd.Preview.Text())
 	}
 	// rename a column, change a type, drop one, add one, set an option
-	dd.rows[1].name.SetText("airport_name")
-	test.Tap(dd.rows[4].del) // country
-	test.Tap(dd.addColumn)
-	last := dd.rows[len(dd.rows)-1]
-	last.name.SetText("elevation")
-	last.typ.SetSelected("INT")
-	dd.pk.SetSelected([]string{"iata"})
-	dd.optionInputs["csv.ignore-parse-errors"].(*widget.Select).SetSelected("true")
+	dd.Rows[1].Name.SetText("airport_name")
+	test.Tap(dd.Rows[4].Del) // country
+	test.Tap(dd.AddColumn)
+	last := dd.Rows[len(dd.Rows)-1]
+	last.Name.SetText("elevation")
+	last.Type.SetSelected("INT")
+	dd.PK.SetSelected([]string{"iata"})
+	dd.OptionInputs["csv.ignore-parse-errors"].(*widget.Select).SetSelected("true")
 	// csv reads fields by position: dropping country shifts the columns
 	// after it, which the user must confirm
-	if !dd.apply.Disabled() || !dd.positions.Visible() || !strings.Contains(dd.problems.Text, "latitude would read field 5 instead of 6") {
-		t.Fatalf("dropping a csv column: apply enabled %v, confirmation shown %v; problems:\n%s", !dd.apply.Disabled(), dd.positions.Visible(), dd.problems.Text)
+	if !dd.Apply.Disabled() || !dd.Positions.Visible() || !strings.Contains(dd.Problems.Text, "latitude would read field 5 instead of 6") {
+		t.Fatalf("dropping a csv column: apply enabled %v, confirmation shown %v; problems:\n%s", !dd.Apply.Disabled(), dd.Positions.Visible(), dd.Problems.Text)
 	}
-	dd.positions.SetChecked(true)
-	got := dd.preview.Text()
+	dd.Positions.SetChecked(true)
+	got := dd.Preview.Text()
 	for _, w := range []string{
 		"ALTER TABLE default_catalog.default_database.airports\n  DROP (country)",
 		"ALTER TABLE default_catalog.default_database.airports\n  RENAME name TO airport_name",
@@ -294,8 +295,8 @@ func TestDesignerEditsATableWithAlter(t *testing.T) {
 func TestDesignerAsksBeforeDropAndCreate(t *testing.T) {
 	h := newHarness(t)
 	dd := h.wb.showTableDesigner(&catalogbrowser.Ref{Catalog: "default_catalog", Database: "default_database", Object: "flights", Kind: catalogbrowser.KindTable})
-	dd.comment.SetText("departures")
-	if got := dd.preview.Text(); !strings.Contains(got, "-- Flink cannot ALTER this: the table comment cannot be altered") || !strings.Contains(got, "DROP TABLE default_catalog.default_database.flights;") {
+	dd.Comment.SetText("departures")
+	if got := dd.Preview.Text(); !strings.Contains(got, "-- Flink cannot ALTER this: the table comment cannot be altered") || !strings.Contains(got, "DROP TABLE default_catalog.default_database.flights;") {
 		t.Fatalf("preview:\n%s", got)
 	}
 	if err := h.applyDesign(dd); err != nil {

@@ -28,25 +28,25 @@ func TestDesignerOnAWideTableFitsTheWindow(t *testing.T) {
 	h.newTab(wideTableDDL())
 	h.runAll()
 	dd := h.wb.showTableDesigner(&catalogbrowser.Ref{Catalog: "default_catalog", Database: "default_database", Object: "wide"})
-	if dd == nil || len(dd.rows) != 15 {
+	if dd == nil || len(dd.Rows) != 15 {
 		t.Fatalf("designer rows: %v; messages:\n%s", dd != nil, h.messages())
 	}
 	win := h.w.Canvas().Size()
-	view := dd.formScroll.Size()
+	view := dd.FormScroll.Size()
 	if view.Width <= 0 || view.Width > win.Width {
 		t.Fatalf("form view %v in a window %v", view, win)
 	}
-	if min := dd.formScroll.Content.MinSize().Width; min > view.Width {
+	if min := dd.FormScroll.Content.MinSize().Width; min > view.Width {
 		t.Errorf("the form needs %v px in a view of %v: its buttons are off to the right", min, view.Width)
 	}
-	for i, r := range dd.rows {
-		text := fyne.MeasureText(r.name.Text, r.name.Theme().Size(theme.SizeNameText), fyne.TextStyle{})
-		if w := r.name.Size().Width; w < text.Width+8 {
-			t.Errorf("row %d: name %q (%v px) in an entry %v px wide", i, r.name.Text, text.Width, w)
+	for i, r := range dd.Rows {
+		text := fyne.MeasureText(r.Name.Text, r.Name.Theme().Size(theme.SizeNameText), fyne.TextStyle{})
+		if w := r.Name.Size().Width; w < text.Width+8 {
+			t.Errorf("row %d: name %q (%v px) in an entry %v px wide", i, r.Name.Text, text.Width, w)
 		}
-		if x := fyne.CurrentApp().Driver().AbsolutePositionForObject(r.del).X + r.del.Size().Width; x > fyne.CurrentApp().Driver().AbsolutePositionForObject(dd.formScroll).X+view.Width {
-			t.Errorf("row %d: delete button ends at %v, the view at %v", i, x, fyne.CurrentApp().Driver().AbsolutePositionForObject(dd.formScroll).X+view.Width)
+		if x := fyne.CurrentApp().Driver().AbsolutePositionForObject(r.Del).X + r.Del.Size().Width; x > fyne.CurrentApp().Driver().AbsolutePositionForObject(dd.FormScroll).X+view.Width {
+			t.Errorf("row %d: delete button ends at %v, the view at %v", i, x, fyne.CurrentApp().Driver().AbsolutePositionForObject(dd.FormScroll).X+view.Width)
 		}
 	}
-	dd.dlg.Hide()
+	dd.Hide()
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/riffle-sql/riffle/editor"
 	"github.com/riffle-sql/riffle/engine/connector/infer"
 	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/ui/designer"
 	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
@@ -430,5 +431,5 @@ func objectName(n *sql.ObjectName) string {
 	for _, p := range n.Parts {
 		parts = append(parts, p.Name)
 	}
-	return pathText(parts)
+	return designer.PathText(parts)
 }

@@ -1,4 +1,4 @@
-package ui
+package designer
 
 import (
 	"fmt"
@@ -20,15 +20,15 @@ import (
 // header row that the options do not skip is an error, a different
 // number of fields a warning.
 
-// designerFile is what inference found in the file at the design's path.
-type designerFile struct {
+// inferredFile is what inference found in the file at the design's path.
+type inferredFile struct {
 	path string
 	res  *infer.Result
 }
 
 // pathChanged starts inference for a new filesystem table's path (in the
 // background; an older path's result is dropped).
-func (dd *designerDialog) pathChanged(path string) {
+func (dd *Dialog) pathChanged(path string) {
 	dd.inferGen++
 	gen := dd.inferGen
 	dd.file = nil
@@ -39,36 +39,33 @@ func (dd *designerDialog) pathChanged(path string) {
 	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
 		return
 	}
-	wb := dd.wb
-	a := wb.authoring()
-	a.bg.Add(1)
-	go func() {
-		defer a.bg.Done()
+	host := dd.host
+	host.Go(func() {
 		res, err := infer.File(p, infer.Options{})
-		wb.do(func() {
+		host.Do(func() {
 			if gen != dd.inferGen {
 				return // the path changed since
 			}
 			if err != nil {
-				wb.setStatus("The designer cannot read " + filepath.Base(p) + " to infer its columns: " + err.Error())
+				host.SetStatus("The designer cannot read " + filepath.Base(p) + " to infer its columns: " + err.Error())
 				return
 			}
-			dd.file = &designerFile{path: p, res: res}
+			dd.file = &inferredFile{path: p, res: res}
 			dd.applyInference(res)
 		})
-	}()
+	})
 }
 
 // defaultColumns reports whether the design still has the default column
 // of a new table (`id BIGINT`), which inference may replace.
-func (dd *designerDialog) defaultColumns() bool {
+func (dd *Dialog) defaultColumns() bool {
 	c := dd.d.Columns
 	return len(c) == 0 || len(c) == 1 && c[0].Name == "id" && strings.EqualFold(c[0].Type.SQL(), "BIGINT") && c[0].Kind == types.PhysicalColumn
 }
 
 // applyInference takes the inferred columns and options while the columns
 // are the default ones, then redraws the designer and its checks.
-func (dd *designerDialog) applyInference(res *infer.Result) {
+func (dd *Dialog) applyInference(res *infer.Result) {
 	d := dd.d
 	if dd.defaultColumns() {
 		cols := make([]authoring.ColumnDesign, len(res.Columns))
@@ -86,11 +83,11 @@ func (dd *designerDialog) applyInference(res *infer.Result) {
 			}
 		}
 		if len(d.Path) == 0 || len(d.Path) == 1 && d.Path[0] == "" {
-			name := authoring.UniqueTableName(dd.wb.authoringCatalog(), res.Name)
+			name := authoring.UniqueTableName(dd.host.Catalog(), res.Name)
 			d.Path = []string{name}
 			was := dd.building
 			dd.building = true
-			dd.name.SetText(name)
+			dd.Name.SetText(name)
 			dd.building = was
 		}
 		dd.fillColumns()
@@ -99,14 +96,14 @@ func (dd *designerDialog) applyInference(res *infer.Result) {
 		if res.Header {
 			header = "a header row"
 		}
-		dd.wb.setStatus(fmt.Sprintf("Columns inferred from %s: %d columns, %s", filepath.Base(res.Path), len(res.Columns), header))
+		dd.host.SetStatus(fmt.Sprintf("Columns inferred from %s: %d columns, %s", filepath.Base(res.Path), len(res.Columns), header))
 	}
-	dd.changed()
+	dd.Changed()
 }
 
 // fileProblems checks the design against its file: "✕ …" errors and
 // "⚠ …" warnings, none without an inferred file.
-func (dd *designerDialog) fileProblems() (lines []string, errs int) {
+func (dd *Dialog) fileProblems() (lines []string, errs int) {
 	f := dd.file
 	if f == nil || f.res.Format != "csv" {
 		return nil, 0

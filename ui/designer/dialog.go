@@ -1,4 +1,4 @@
-package ui
+package designer
 
 import (
 	"fmt"
@@ -14,7 +14,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/authoring"
-	"github.com/riffle-sql/riffle/catalogbrowser"
 	"github.com/riffle-sql/riffle/editor"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -32,174 +31,153 @@ import (
 // columnKinds label the column kinds in the kind choice.
 var columnKinds = []string{"physical", "computed", "metadata"}
 
-// designerDialog is an open table designer.
-type designerDialog struct {
-	wb  *Workbench
-	d   *authoring.Design
-	dlg dialog.Dialog
+// Dialog is an open table designer. Its widgets are exported for the
+// workbench's tests, which fill them as a user would.
+type Dialog struct {
+	host Host
+	d    *authoring.Design
+	dlg  dialog.Dialog
 
-	name      *widget.Entry
-	temporary *widget.Check
-	comment   *widget.Entry
-	columns   *fyne.Container
-	pk        *widget.CheckGroup
-	partition *widget.CheckGroup
-	wmCheck   *widget.Check
-	wmColumn  *widget.Select
-	wmDelay   *widget.Entry
-	wmUnit    *widget.Select
-	wmExpr    *widget.Entry
-	connector *widget.Select
-	format    *widget.Select
-	options   *fyne.Container
-	newKey    *widget.Entry
-	newValue  *widget.Entry
-	problems  *widget.Label
-	preview   *editor.Editor
-	initCheck *widget.Check
-	apply     *widget.Button
-	// positions confirms moving columns of a csv table (shown when the
+	Name      *widget.Entry
+	Temporary *widget.Check
+	Comment   *widget.Entry
+	Columns   *fyne.Container
+	PK        *widget.CheckGroup
+	Partition *widget.CheckGroup
+	WmCheck   *widget.Check
+	WmColumn  *widget.Select
+	WmDelay   *widget.Entry
+	WmUnit    *widget.Select
+	WmExpr    *widget.Entry
+	Connector *widget.Select
+	Format    *widget.Select
+	Options   *fyne.Container
+	NewKey    *widget.Entry
+	NewValue  *widget.Entry
+	Problems  *widget.Label
+	Preview   *editor.Editor
+	InitCheck *widget.Check
+	Apply     *widget.Button
+	// Positions confirms moving columns of a csv table (shown when the
 	// design moves some: Design.PositionChanges).
-	positions *widget.Check
+	Positions *widget.Check
 
-	// rows are the column editors; optionInputs and optionProblems the
+	// Rows are the column editors; OptionInputs and OptionProblems the
 	// option rows' inputs and problem labels, by key.
-	rows           []*designerRow
-	addColumn      *widget.Button
-	optionInputs   map[string]fyne.CanvasObject
-	optionProblems map[string]*widget.Label
+	Rows           []*Row
+	AddColumn      *widget.Button
+	OptionInputs   map[string]fyne.CanvasObject
+	OptionProblems map[string]*widget.Label
 	// building is set while widgets are (re)filled from the design.
 	building bool
-	// done is called after the statements ran (for tests).
-	done func(err error)
+	// Done is called after the statements ran (for tests).
+	Done func(err error)
 
 	// file is what inference found in the path's file, inferGen counts
-	// path changes (designer_infer.go).
-	file     *designerFile
+	// path changes (infer.go).
+	file     *inferredFile
 	inferGen int
-	// formScroll scrolls the form both ways (designer_layout.go).
-	formScroll *container.Scroll
+	// FormScroll scrolls the form both ways (layout.go).
+	FormScroll *container.Scroll
 }
 
-// showTableDesignerFor opens the designer on an existing table of the
-// catalog tree (the embedded engine's; a gateway's tables are changed
-// with DDL in an editor tab on that connection).
-func (wb *Workbench) showTableDesignerFor(r catalogbrowser.Ref) {
-	if wb.conns != nil && wb.conns.shown != nil && !wb.conns.shown.embedded() {
-		dialog.ShowInformation("Edit table", "The table designer changes tables of the embedded engine.\n"+
-			r.Object+" belongs to "+wb.conns.shown.name()+": change it with ALTER TABLE in a tab on that connection.", wb.win)
-		return
-	}
-	wb.showTableDesigner(&r)
-}
-
-// showTableDesigner opens the designer: on a new table (nil) or on the
-// table r.
-func (wb *Workbench) showTableDesigner(r *catalogbrowser.Ref) *designerDialog {
-	var d *authoring.Design
-	if r == nil {
-		d = authoring.NewDesign("")
-		d.Columns = []authoring.ColumnDesign{{Name: "id", Type: authoring.TypeSpec{Name: "BIGINT"}}}
-		d.SetConnector("filesystem")
-		d.SetFormat("csv")
-	} else {
-		info, err := wb.authoringCatalog().Table([]string{r.Catalog, r.Database, r.Object})
-		if err == nil {
-			d, err = authoring.DesignFromTable(info)
-		}
-		if err != nil {
-			dialog.ShowError(err, wb.win)
-			return nil
-		}
-	}
-	dd := &designerDialog{wb: wb, d: d, optionProblems: map[string]*widget.Label{}}
-	wb.authoring().designer = dd
+// Show opens the designer on d (a new table's design, or one of an
+// existing table: authoring.DesignFromTable) in host's window.
+func Show(host Host, d *authoring.Design) *Dialog {
+	dd := &Dialog{host: host, d: d, OptionProblems: map[string]*widget.Label{}}
 	dd.build()
 	return dd
 }
 
-func (dd *designerDialog) build() {
+// Design is the design the dialog edits (tests change it and call
+// Changed).
+func (dd *Dialog) Design() *authoring.Design { return dd.d }
+
+// Hide closes the dialog.
+func (dd *Dialog) Hide() { dd.dlg.Hide() }
+
+func (dd *Dialog) build() {
 	d := dd.d
 	dd.building = true
 	defer func() { dd.building = false }()
 
-	dd.name = widget.NewEntry()
-	dd.name.SetPlaceHolder("table name, or catalog.database.table")
-	dd.name.SetText(pathText(d.Path))
-	dd.name.OnChanged = func(s string) {
-		d.Path = splitPath(s)
-		dd.changed()
+	dd.Name = widget.NewEntry()
+	dd.Name.SetPlaceHolder("table name, or catalog.database.table")
+	dd.Name.SetText(PathText(d.Path))
+	dd.Name.OnChanged = func(s string) {
+		d.Path = SplitPath(s)
+		dd.Changed()
 	}
-	dd.temporary = widget.NewCheck("Temporary", func(b bool) { d.Temporary = b; dd.changed() })
-	dd.temporary.SetChecked(d.Temporary)
-	dd.comment = widget.NewEntry()
-	dd.comment.SetPlaceHolder("table comment (optional)")
-	dd.comment.SetText(d.Comment)
-	dd.comment.OnChanged = func(s string) { d.Comment = s; dd.changed() }
+	dd.Temporary = widget.NewCheck("Temporary", func(b bool) { d.Temporary = b; dd.Changed() })
+	dd.Temporary.SetChecked(d.Temporary)
+	dd.Comment = widget.NewEntry()
+	dd.Comment.SetPlaceHolder("table comment (optional)")
+	dd.Comment.SetText(d.Comment)
+	dd.Comment.OnChanged = func(s string) { d.Comment = s; dd.Changed() }
 
-	dd.columns = container.NewVBox()
+	dd.Columns = container.NewVBox()
 	addCol := widget.NewButtonWithIcon("Column", theme.ContentAddIcon(), func() {
 		d.Columns = append(d.Columns, authoring.ColumnDesign{Name: fmt.Sprintf("c%d", len(d.Columns)+1), Type: authoring.TypeSpec{Name: "STRING"}})
 		dd.fillColumns()
-		dd.changed()
+		dd.Changed()
 	})
 	addCol.Importance = widget.LowImportance
-	dd.addColumn = addCol
+	dd.AddColumn = addCol
 
-	dd.pk = widget.NewCheckGroup(nil, func(sel []string) {
+	dd.PK = widget.NewCheckGroup(nil, func(sel []string) {
 		if !dd.building {
 			d.PrimaryKey = dd.ordered(sel)
-			dd.changed()
+			dd.Changed()
 		}
 	})
-	dd.pk.Horizontal = true
-	dd.partition = widget.NewCheckGroup(nil, func(sel []string) {
+	dd.PK.Horizontal = true
+	dd.Partition = widget.NewCheckGroup(nil, func(sel []string) {
 		if !dd.building {
 			d.PartitionBy = dd.ordered(sel)
-			dd.changed()
+			dd.Changed()
 		}
 	})
-	dd.partition.Horizontal = true
+	dd.Partition.Horizontal = true
 
-	dd.wmCheck = widget.NewCheck("Rowtime column", func(b bool) {
+	dd.WmCheck = widget.NewCheck("Rowtime column", func(b bool) {
 		if dd.building {
 			return
 		}
 		if b {
-			d.Watermark = &authoring.Watermark{Column: dd.wmColumn.Selected, Delay: dd.wmDelay.Text, Unit: dd.wmUnit.Selected, Expr: dd.wmExpr.Text}
+			d.Watermark = &authoring.Watermark{Column: dd.WmColumn.Selected, Delay: dd.WmDelay.Text, Unit: dd.WmUnit.Selected, Expr: dd.WmExpr.Text}
 		} else {
 			d.Watermark = nil
 		}
-		dd.changed()
+		dd.Changed()
 	})
-	dd.wmColumn = widget.NewSelect(nil, func(s string) { dd.setWatermark(func(w *authoring.Watermark) { w.Column = s }) })
-	dd.wmDelay = widget.NewEntry()
-	dd.wmDelay.SetPlaceHolder("0")
-	dd.wmDelay.OnChanged = func(s string) { dd.setWatermark(func(w *authoring.Watermark) { w.Delay = s }) }
-	dd.wmUnit = widget.NewSelect(authoring.IntervalUnits(), func(s string) { dd.setWatermark(func(w *authoring.Watermark) { w.Unit = s }) })
-	dd.wmUnit.SetSelected("SECOND")
-	dd.wmExpr = widget.NewEntry()
-	dd.wmExpr.SetPlaceHolder("or a custom watermark expression")
-	dd.wmExpr.OnChanged = func(s string) { dd.setWatermark(func(w *authoring.Watermark) { w.Expr = s }) }
+	dd.WmColumn = widget.NewSelect(nil, func(s string) { dd.setWatermark(func(w *authoring.Watermark) { w.Column = s }) })
+	dd.WmDelay = widget.NewEntry()
+	dd.WmDelay.SetPlaceHolder("0")
+	dd.WmDelay.OnChanged = func(s string) { dd.setWatermark(func(w *authoring.Watermark) { w.Delay = s }) }
+	dd.WmUnit = widget.NewSelect(authoring.IntervalUnits(), func(s string) { dd.setWatermark(func(w *authoring.Watermark) { w.Unit = s }) })
+	dd.WmUnit.SetSelected("SECOND")
+	dd.WmExpr = widget.NewEntry()
+	dd.WmExpr.SetPlaceHolder("or a custom watermark expression")
+	dd.WmExpr.OnChanged = func(s string) { dd.setWatermark(func(w *authoring.Watermark) { w.Expr = s }) }
 	if w := d.Watermark; w != nil {
-		dd.wmCheck.SetChecked(true)
-		dd.wmDelay.SetText(w.Delay)
+		dd.WmCheck.SetChecked(true)
+		dd.WmDelay.SetText(w.Delay)
 		if w.Unit != "" {
-			dd.wmUnit.SetSelected(w.Unit)
+			dd.WmUnit.SetSelected(w.Unit)
 		}
-		dd.wmExpr.SetText(w.Expr)
+		dd.WmExpr.SetText(w.Expr)
 	}
 
-	dd.connector = widget.NewSelect(authoring.Connectors(), func(s string) {
+	dd.Connector = widget.NewSelect(authoring.Connectors(), func(s string) {
 		if dd.building || s == d.Connector {
 			return
 		}
 		d.SetConnector(s)
 		dd.fillOptions()
-		dd.changed()
+		dd.Changed()
 	})
-	dd.connector.SetSelected(d.Connector)
-	dd.format = widget.NewSelect(append([]string{""}, authoring.Formats()...), func(s string) {
+	dd.Connector.SetSelected(d.Connector)
+	dd.Format = widget.NewSelect(append([]string{""}, authoring.Formats()...), func(s string) {
 		if dd.building {
 			return
 		}
@@ -212,90 +190,91 @@ func (dd *designerDialog) build() {
 			d.SetFormat(s)
 		}
 		dd.fillOptions()
-		dd.changed()
+		dd.Changed()
 	})
-	dd.options = container.NewVBox()
-	dd.newKey = widget.NewEntry()
-	dd.newKey.SetPlaceHolder("other option key, e.g. fields.id.kind")
-	dd.newValue = widget.NewEntry()
-	dd.newValue.SetPlaceHolder("value")
+	dd.Options = container.NewVBox()
+	dd.NewKey = widget.NewEntry()
+	dd.NewKey.SetPlaceHolder("other option key, e.g. fields.id.kind")
+	dd.NewValue = widget.NewEntry()
+	dd.NewValue.SetPlaceHolder("value")
 	addOpt := widget.NewButtonWithIcon("Option", theme.ContentAddIcon(), func() {
-		k := strings.TrimSpace(dd.newKey.Text)
+		k := strings.TrimSpace(dd.NewKey.Text)
 		if k == "" {
 			return
 		}
-		d.SetOption(k, dd.newValue.Text)
-		dd.newKey.SetText("")
-		dd.newValue.SetText("")
+		d.SetOption(k, dd.NewValue.Text)
+		dd.NewKey.SetText("")
+		dd.NewValue.SetText("")
 		dd.fillOptions()
-		dd.changed()
+		dd.Changed()
 	})
 	addOpt.Importance = widget.LowImportance
 
-	dd.problems = widget.NewLabel("")
-	dd.problems.Wrapping = fyne.TextWrapWord
-	dd.preview = editor.New()
-	dd.preview.OnChanged = func(string) {
+	dd.Problems = widget.NewLabel("")
+	dd.Problems.Wrapping = fyne.TextWrapWord
+	dd.Preview = editor.New()
+	dd.Preview.OnChanged = func(string) {
 		if !dd.building {
 			dd.showPreview() // read-only: typing is undone
 		}
 	}
-	dd.initCheck = widget.NewCheck("Record in the workspace's init script", nil)
-	dd.initCheck.SetChecked(true)
-	dd.positions = widget.NewCheck("The data has its fields in the new column order", func(b bool) {
+	dd.InitCheck = widget.NewCheck("Record in the workspace's init script", nil)
+	dd.InitCheck.SetChecked(true)
+	dd.Positions = widget.NewCheck("The data has its fields in the new column order", func(b bool) {
 		if !dd.building {
 			d.ConfirmPositions = b
-			dd.changed()
+			dd.Changed()
 		}
 	})
-	dd.positions.Hide()
+	dd.Positions.Hide()
 
 	label := "Create table"
 	title := "New table"
 	if !d.IsNew() {
-		label, title = "Apply changes", "Edit table "+pathText(d.Path)
+		label, title = "Apply changes", "Edit table "+PathText(d.Path)
 	}
-	dd.apply = widget.NewButton(label, dd.run)
-	dd.apply.Importance = widget.HighImportance
+	dd.Apply = widget.NewButton(label, dd.run)
+	dd.Apply.Importance = widget.HighImportance
 	cancel := widget.NewButton("Cancel", func() { dd.dlg.Hide() })
 
 	head := widget.NewForm(
-		widget.NewFormItem("Name", container.NewBorder(nil, nil, nil, dd.temporary, dd.name)),
-		widget.NewFormItem("Comment", dd.comment),
+		widget.NewFormItem("Name", container.NewBorder(nil, nil, nil, dd.Temporary, dd.Name)),
+		widget.NewFormItem("Comment", dd.Comment),
 	)
 	colHead := container.NewBorder(nil, nil, widget.NewLabelWithStyle("Columns", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), addCol)
-	wm := container.NewBorder(nil, nil, container.NewHBox(dd.wmCheck, container.NewGridWrap(fyne.NewSize(180, dd.wmDelay.MinSize().Height), dd.wmColumn),
-		widget.NewLabel("delay"), container.NewGridWrap(fyne.NewSize(70, dd.wmDelay.MinSize().Height), dd.wmDelay), dd.wmUnit), nil, dd.wmExpr)
+	wm := container.NewBorder(nil, nil, container.NewHBox(dd.WmCheck, container.NewGridWrap(fyne.NewSize(180, dd.WmDelay.MinSize().Height), dd.WmColumn),
+		widget.NewLabel("delay"), container.NewGridWrap(fyne.NewSize(70, dd.WmDelay.MinSize().Height), dd.WmDelay), dd.WmUnit), nil, dd.WmExpr)
 	keys := widget.NewForm(
-		widget.NewFormItem("Primary key", wideChoices(dd.pk)), // designer_layout.go: a row of 15 names scrolls, not widens
+		widget.NewFormItem("Primary key", wideChoices(dd.PK)), // designer_layout.go: a row of 15 names scrolls, not widens
 		widget.NewFormItem("Watermark", wm),
-		widget.NewFormItem("Partitioned by", wideChoices(dd.partition)),
+		widget.NewFormItem("Partitioned by", wideChoices(dd.Partition)),
 	)
 	conn := widget.NewForm(
-		widget.NewFormItem("Connector", container.NewHBox(dd.connector, widget.NewLabel("Format"), dd.format)),
+		widget.NewFormItem("Connector", container.NewHBox(dd.Connector, widget.NewLabel("Format"), dd.Format)),
 	)
-	other := container.NewBorder(nil, nil, nil, addOpt, container.NewGridWithColumns(2, dd.newKey, dd.newValue))
-	form := container.NewVBox(head, widget.NewSeparator(), colHead, dd.columns, widget.NewSeparator(), keys, widget.NewSeparator(),
-		conn, dd.options, other)
-	previewBox := container.NewBorder(widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, dd.preview)
-	dd.formScroll = container.NewScroll(form)                                  // both ways: a wide form scrolls inside the dialog
-	split := container.NewVSplit(widgets.WithWheel(dd.formScroll), previewBox) // wheel_passthrough.go: the wheel scrolls over inputs too
+	other := container.NewBorder(nil, nil, nil, addOpt, container.NewGridWithColumns(2, dd.NewKey, dd.NewValue))
+	form := container.NewVBox(head, widget.NewSeparator(), colHead, dd.Columns, widget.NewSeparator(), keys, widget.NewSeparator(),
+		conn, dd.Options, other)
+	previewBox := container.NewBorder(widget.NewLabelWithStyle("Preview", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, dd.Preview)
+	dd.FormScroll = container.NewScroll(form)                                  // both ways: a wide form scrolls inside the dialog
+	split := container.NewVSplit(widgets.WithWheel(dd.FormScroll), previewBox) // wheel_passthrough.go: the wheel scrolls over inputs too
 	split.Offset = 0.66
-	bar := container.NewBorder(nil, nil, nil, container.NewVBox(dd.positions, dd.initCheck, container.NewHBox(layout.NewSpacer(), cancel, dd.apply)), dd.problems)
+	bar := container.NewBorder(nil, nil, nil, container.NewVBox(dd.Positions, dd.InitCheck, container.NewHBox(layout.NewSpacer(), cancel, dd.Apply)), dd.Problems)
 	content := container.NewBorder(nil, bar, nil, nil, split)
 
 	dd.building = false
 	dd.fillColumns()
 	dd.fillOptions()
-	dd.changed()
-	dd.dlg = dialog.NewCustomWithoutButtons(title, content, dd.wb.win)
-	cs := dd.wb.win.Canvas().Size()
+	dd.Changed()
+	win := dd.host.Window()
+	dd.dlg = dialog.NewCustomWithoutButtons(title, content, win)
+	cs := win.Canvas().Size()
 	dd.dlg.Resize(fyne.NewSize(min(1100, cs.Width-40), min(900, cs.Height-30)))
 	dd.dlg.Show()
 }
 
-// pathText shows a table path as typed: parts quoted where needed.
-func pathText(path []string) string {
+// PathText shows a table path as typed: parts quoted where needed.
+func PathText(path []string) string {
 	var parts []string
 	for _, p := range path {
 		if p != "" {
@@ -305,9 +284,9 @@ func pathText(path []string) string {
 	return strings.Join(parts, ".")
 }
 
-// splitPath reads a typed table name: 1 to 3 dot-separated parts,
+// SplitPath reads a typed table name: 1 to 3 dot-separated parts,
 // backquoted where they hold dots or spaces.
-func splitPath(s string) []string {
+func SplitPath(s string) []string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return nil
@@ -334,7 +313,7 @@ func splitPath(s string) []string {
 }
 
 // ordered keeps the column order of the table for a set of names.
-func (dd *designerDialog) ordered(sel []string) []string {
+func (dd *Dialog) ordered(sel []string) []string {
 	var out []string
 	for _, c := range dd.d.Columns {
 		if slices.Contains(sel, c.Name) && !slices.Contains(out, c.Name) {
@@ -344,32 +323,32 @@ func (dd *designerDialog) ordered(sel []string) []string {
 	return out
 }
 
-func (dd *designerDialog) setWatermark(f func(w *authoring.Watermark)) {
+func (dd *Dialog) setWatermark(f func(w *authoring.Watermark)) {
 	if dd.building || dd.d.Watermark == nil {
 		return
 	}
 	f(dd.d.Watermark)
-	dd.changed()
+	dd.Changed()
 }
 
 // fillColumns rebuilds the column rows (after adding, removing, moving a
 // column or changing its kind).
-func (dd *designerDialog) fillColumns() {
+func (dd *Dialog) fillColumns() {
 	was := dd.building
 	dd.building = true
 	defer func() { dd.building = was }()
-	dd.columns.RemoveAll()
-	dd.rows = nil
+	dd.Columns.RemoveAll()
+	dd.Rows = nil
 	for i := range dd.d.Columns {
-		dd.columns.Add(dd.columnRow(i))
+		dd.Columns.Add(dd.columnRow(i))
 	}
-	dd.columns.Refresh()
+	dd.Columns.Refresh()
 	dd.fillColumnChoices()
 }
 
 // fillColumnChoices updates the choices that list columns: primary key,
 // partition keys, rowtime column.
-func (dd *designerDialog) fillColumnChoices() {
+func (dd *Dialog) fillColumnChoices() {
 	was := dd.building
 	dd.building = true
 	defer func() { dd.building = was }()
@@ -383,42 +362,42 @@ func (dd *designerDialog) fillColumnChoices() {
 			physical = append(physical, c.Name)
 		}
 	}
-	dd.pk.Options = physical
-	dd.pk.Selected = slices.DeleteFunc(slices.Clone(dd.d.PrimaryKey), func(k string) bool { return !slices.Contains(physical, k) })
-	dd.pk.Refresh()
-	dd.partition.Options = physical
-	dd.partition.Selected = slices.DeleteFunc(slices.Clone(dd.d.PartitionBy), func(k string) bool { return !slices.Contains(physical, k) })
-	dd.partition.Refresh()
-	dd.wmColumn.Options = names
+	dd.PK.Options = physical
+	dd.PK.Selected = slices.DeleteFunc(slices.Clone(dd.d.PrimaryKey), func(k string) bool { return !slices.Contains(physical, k) })
+	dd.PK.Refresh()
+	dd.Partition.Options = physical
+	dd.Partition.Selected = slices.DeleteFunc(slices.Clone(dd.d.PartitionBy), func(k string) bool { return !slices.Contains(physical, k) })
+	dd.Partition.Refresh()
+	dd.WmColumn.Options = names
 	if w := dd.d.Watermark; w != nil {
-		dd.wmColumn.Selected = w.Column
-	} else if dd.wmColumn.Selected == "" || !slices.Contains(names, dd.wmColumn.Selected) {
-		dd.wmColumn.Selected = ""
+		dd.WmColumn.Selected = w.Column
+	} else if dd.WmColumn.Selected == "" || !slices.Contains(names, dd.WmColumn.Selected) {
+		dd.WmColumn.Selected = ""
 		for _, c := range dd.d.Columns {
 			if t, err := c.Type.Resolve(); err == nil && c.Kind != types.MetadataColumn && t.IsTimestamp() {
-				dd.wmColumn.Selected = c.Name
+				dd.WmColumn.Selected = c.Name
 				break
 			}
 		}
 	}
-	dd.wmColumn.Refresh()
+	dd.WmColumn.Refresh()
 }
 
-// designerRow is the editor of one column.
-type designerRow struct {
-	name, expr, comment, metaKey *widget.Entry
-	kind, typ                    *widget.Select
-	params                       *fyne.Container
-	notNull, virtual             *widget.Check
-	up, down, del                *widget.Button
+// Row is the editor of one column.
+type Row struct {
+	Name, Expr, Comment, MetaKey *widget.Entry
+	Kind, Type                   *widget.Select
+	Params                       *fyne.Container
+	NotNull, Virtual             *widget.Check
+	Up, Down, Del                *widget.Button
 }
 
 // columnRow is the editor of column i.
-func (dd *designerDialog) columnRow(i int) fyne.CanvasObject {
+func (dd *Dialog) columnRow(i int) fyne.CanvasObject {
 	d := dd.d
 	c := &d.Columns[i]
-	row := &designerRow{}
-	dd.rows = append(dd.rows, row)
+	row := &Row{}
+	dd.Rows = append(dd.Rows, row)
 	name := widget.NewEntry()
 	name.SetText(c.Name)
 	name.OnChanged = func(s string) {
@@ -426,7 +405,7 @@ func (dd *designerDialog) columnRow(i int) fyne.CanvasObject {
 		c.Name = s
 		renameKeys(d, old, s)
 		dd.fillColumnChoices()
-		dd.changed()
+		dd.Changed()
 	}
 	kind := widget.NewSelect(columnKinds, nil)
 	kind.SetSelected(columnKinds[c.Kind])
@@ -440,25 +419,25 @@ func (dd *designerDialog) columnRow(i int) fyne.CanvasObject {
 			c.Type = authoring.TypeSpec{Name: "STRING"}
 		}
 		dd.fillColumns()
-		dd.changed()
+		dd.Changed()
 	}
 	del := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
 		d.Columns = slices.Delete(d.Columns, i, i+1)
 		dd.fillColumns()
-		dd.changed()
+		dd.Changed()
 	})
 	up := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() {
 		if i > 0 {
 			d.Columns[i-1], d.Columns[i] = d.Columns[i], d.Columns[i-1]
 			dd.fillColumns()
-			dd.changed()
+			dd.Changed()
 		}
 	})
 	down := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() {
 		if i+1 < len(d.Columns) {
 			d.Columns[i+1], d.Columns[i] = d.Columns[i], d.Columns[i+1]
 			dd.fillColumns()
-			dd.changed()
+			dd.Changed()
 		}
 	})
 	for _, b := range []*widget.Button{del, up, down} {
@@ -467,8 +446,8 @@ func (dd *designerDialog) columnRow(i int) fyne.CanvasObject {
 	comment := widget.NewEntry()
 	comment.SetPlaceHolder("comment")
 	comment.SetText(c.Comment)
-	comment.OnChanged = func(s string) { c.Comment = s; dd.changed() }
-	row.name, row.kind, row.comment, row.up, row.down, row.del = name, kind, comment, up, down, del
+	comment.OnChanged = func(s string) { c.Comment = s; dd.Changed() }
+	row.Name, row.Kind, row.Comment, row.Up, row.Down, row.Del = name, kind, comment, up, down, del
 
 	var middle fyne.CanvasObject
 	switch c.Kind {
@@ -476,23 +455,23 @@ func (dd *designerDialog) columnRow(i int) fyne.CanvasObject {
 		expr := widget.NewEntry()
 		expr.SetPlaceHolder("expression, e.g. price * quantity")
 		expr.SetText(c.Expr)
-		expr.OnChanged = func(s string) { c.Expr = s; dd.changed() }
+		expr.OnChanged = func(s string) { c.Expr = s; dd.Changed() }
 		middle = expr
-		row.expr = expr
+		row.Expr = expr
 	default:
 		typ := dd.typePicker(c, row)
-		notNull := widget.NewCheck("NOT NULL", func(b bool) { c.NotNull = b; dd.changed() })
+		notNull := widget.NewCheck("NOT NULL", func(b bool) { c.NotNull = b; dd.Changed() })
 		notNull.SetChecked(c.NotNull)
-		row.notNull = notNull
+		row.NotNull = notNull
 		parts := []fyne.CanvasObject{typ, notNull}
 		if c.Kind == types.MetadataColumn {
 			key := widget.NewEntry()
 			key.SetPlaceHolder("metadata key")
 			key.SetText(c.MetadataKey)
-			key.OnChanged = func(s string) { c.MetadataKey = s; dd.changed() }
-			virtual := widget.NewCheck("VIRTUAL", func(b bool) { c.Virtual = b; dd.changed() })
+			key.OnChanged = func(s string) { c.MetadataKey = s; dd.Changed() }
+			virtual := widget.NewCheck("VIRTUAL", func(b bool) { c.Virtual = b; dd.Changed() })
 			virtual.SetChecked(c.Virtual)
-			row.metaKey, row.virtual = key, virtual
+			row.MetaKey, row.Virtual = key, virtual
 			parts = append(parts, container.NewGridWrap(fyne.NewSize(140, key.MinSize().Height), key), virtual)
 		}
 		middle = container.NewHBox(parts...)
@@ -519,7 +498,7 @@ func renameKeys(d *authoring.Design, old, name string) {
 
 // typePicker chooses a column type: a type name with its parameters, or
 // the text of a complex type.
-func (dd *designerDialog) typePicker(c *authoring.ColumnDesign, row *designerRow) fyne.CanvasObject {
+func (dd *Dialog) typePicker(c *authoring.ColumnDesign, row *Row) fyne.CanvasObject {
 	choices := authoring.TypeChoices()
 	var names []string
 	for _, ch := range choices {
@@ -527,7 +506,7 @@ func (dd *designerDialog) typePicker(c *authoring.ColumnDesign, row *designerRow
 	}
 	params := container.NewHBox()
 	sel := widget.NewSelect(names, nil)
-	row.typ, row.params = sel, params
+	row.Type, row.Params = sel, params
 	var fill func(name string)
 	fill = func(name string) {
 		params.RemoveAll()
@@ -545,7 +524,7 @@ func (dd *designerDialog) typePicker(c *authoring.ColumnDesign, row *designerRow
 			}
 			text.OnChanged = func(s string) {
 				c.Type = authoring.TypeSpec{Text: s}
-				dd.changed()
+				dd.Changed()
 			}
 			params.Add(container.NewGridWrap(fyne.NewSize(200, text.MinSize().Height), text))
 			return
@@ -585,14 +564,14 @@ func (dd *designerDialog) typePicker(c *authoring.ColumnDesign, row *designerRow
 		}
 		fill(s)
 		dd.fillColumnChoices()
-		dd.changed()
+		dd.Changed()
 	}
 	return container.NewHBox(container.NewGridWrap(fyne.NewSize(145, sel.MinSize().Height), sel), params)
 }
 
 // setTypeParam sets parameter k of a column type from the text typed; an
 // empty field leaves it (and the ones after it) at Flink's default.
-func (dd *designerDialog) setTypeParam(c *authoring.ColumnDesign, k int, s string) {
+func (dd *Dialog) setTypeParam(c *authoring.ColumnDesign, k int, s string) {
 	ps := slices.Clone(c.Type.Params)
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -614,20 +593,20 @@ func (dd *designerDialog) setTypeParam(c *authoring.ColumnDesign, k int, s strin
 		ps[k] = n
 	}
 	c.Type.Params = ps
-	dd.changed()
+	dd.Changed()
 }
 
 // fillOptions rebuilds the option rows for the connector and format.
-func (dd *designerDialog) fillOptions() {
+func (dd *Dialog) fillOptions() {
 	was := dd.building
 	dd.building = true
 	defer func() { dd.building = was }()
 	d := dd.d
-	dd.options.RemoveAll()
-	dd.optionProblems = map[string]*widget.Label{}
-	dd.optionInputs = map[string]fyne.CanvasObject{}
+	dd.Options.RemoveAll()
+	dd.OptionProblems = map[string]*widget.Label{}
+	dd.OptionInputs = map[string]fyne.CanvasObject{}
 	f, _ := d.Option("format")
-	dd.format.SetSelected(f)
+	dd.Format.SetSelected(f)
 	for _, of := range d.OptionFields() {
 		o := of.Option
 		if o.Key == "format" {
@@ -653,7 +632,7 @@ func (dd *designerDialog) fillOptions() {
 			if key == "path" {
 				dd.pathChanged(s) // designer_infer.go: infer the columns of a new table's file
 			}
-			dd.changed()
+			dd.Changed()
 		}
 		switch {
 		case template:
@@ -682,11 +661,11 @@ func (dd *designerDialog) fillOptions() {
 			e.OnChanged = setValue
 			input = e
 		}
-		dd.optionInputs[key] = input
+		dd.OptionInputs[key] = input
 		problem := widget.NewLabel(of.Problem)
 		problem.Importance = widget.DangerImportance
 		problem.Wrapping = fyne.TextWrapWord
-		dd.optionProblems[key] = problem
+		dd.OptionProblems[key] = problem
 		desc := widget.NewLabel(o.Description)
 		desc.Importance = widget.LowImportance
 		desc.Wrapping = fyne.TextWrapWord
@@ -705,19 +684,19 @@ func (dd *designerDialog) fillOptions() {
 			rm := widget.NewButtonWithIcon("", theme.ContentRemoveIcon(), func() {
 				d.RemoveOption(key)
 				dd.fillOptions()
-				dd.changed()
+				dd.Changed()
 			})
 			rm.Importance = widget.LowImportance
 			row = container.NewBorder(nil, nil, nil, rm, row)
 		}
-		dd.options.Add(row)
+		dd.Options.Add(row)
 	}
-	dd.options.Refresh()
+	dd.Options.Refresh()
 }
 
 // statements returns what applying runs, and whether it drops and
 // creates the table.
-func (dd *designerDialog) statements() ([]string, bool, []string, error) {
+func (dd *Dialog) statements() ([]string, bool, []string, error) {
 	if dd.d.IsNew() {
 		return []string{dd.d.CreateTableSQL()}, false, nil, nil
 	}
@@ -728,9 +707,9 @@ func (dd *designerDialog) statements() ([]string, bool, []string, error) {
 	return p.Statements, p.Recreate, p.Reasons, nil
 }
 
-// changed re-validates and refreshes the preview (as the user types).
-func (dd *designerDialog) changed() {
-	if dd.building || dd.preview == nil {
+// Changed re-validates and refreshes the preview (as the user types).
+func (dd *Dialog) Changed() {
+	if dd.building || dd.Preview == nil {
 		return
 	}
 	ps := dd.d.Validate()
@@ -750,7 +729,7 @@ func (dd *designerDialog) changed() {
 	for _, f := range dd.d.OptionFields() {
 		fields[f.Option.Key] = f.Problem
 	}
-	for k, l := range dd.optionProblems {
+	for k, l := range dd.OptionProblems {
 		if l.Text != fields[k] {
 			l.SetText(fields[k])
 		}
@@ -766,24 +745,24 @@ func (dd *designerDialog) changed() {
 		lines = []string{"✓ No problems"}
 	}
 	if len(dd.d.PositionChanges()) > 0 {
-		dd.positions.Show()
+		dd.Positions.Show()
 	} else {
-		dd.positions.Hide()
+		dd.Positions.Hide()
 	}
-	dd.problems.SetText(strings.Join(lines, "\n"))
+	dd.Problems.SetText(strings.Join(lines, "\n"))
 	if errs > 0 {
-		dd.problems.Importance = widget.DangerImportance
-		dd.apply.Disable()
+		dd.Problems.Importance = widget.DangerImportance
+		dd.Apply.Disable()
 	} else {
-		dd.problems.Importance = widget.MediumImportance
-		dd.apply.Enable()
+		dd.Problems.Importance = widget.MediumImportance
+		dd.Apply.Enable()
 	}
-	dd.problems.Refresh()
+	dd.Problems.Refresh()
 	dd.showPreview()
 }
 
 // showPreview writes the statements into the preview.
-func (dd *designerDialog) showPreview() {
+func (dd *Dialog) showPreview() {
 	var text string
 	stmts, recreate, reasons, err := dd.statements()
 	switch {
@@ -793,7 +772,7 @@ func (dd *designerDialog) showPreview() {
 		text = "-- " + err.Error()
 	case len(stmts) == 0:
 		text = "-- no changes"
-		dd.apply.Disable()
+		dd.Apply.Disable()
 	default:
 		if recreate {
 			text = "-- Flink cannot ALTER this: " + strings.Join(reasons, "; ") + ".\n-- The table is dropped and created again (its data stays where the connector keeps it).\n"
@@ -804,19 +783,19 @@ func (dd *designerDialog) showPreview() {
 		}
 		text += strings.Join(shown, ";\n\n") + ";"
 	}
-	if dd.preview.Text() != text {
+	if dd.Preview.Text() != text {
 		was := dd.building
 		dd.building = true
-		dd.preview.SetText(text)
+		dd.Preview.SetText(text)
 		dd.building = was
 	}
 }
 
 // run applies the design: CREATE, ALTER, or (after asking) DROP + CREATE.
-func (dd *designerDialog) run() {
+func (dd *Dialog) run() {
 	stmts, recreate, reasons, err := dd.statements()
 	if err != nil {
-		dialog.ShowError(err, dd.wb.win)
+		dialog.ShowError(err, dd.host.Window())
 		return
 	}
 	if len(stmts) == 0 {
@@ -824,58 +803,67 @@ func (dd *designerDialog) run() {
 	}
 	if recreate {
 		msg := "Flink cannot ALTER what changed:\n• " + strings.Join(reasons, "\n• ") +
-			"\n\nDrop " + pathText(dd.d.Path) + " and create it again? The catalog entry is replaced; the data stays where the connector keeps it."
+			"\n\nDrop " + PathText(dd.d.Path) + " and create it again? The catalog entry is replaced; the data stays where the connector keeps it."
 		c := dialog.NewConfirm("Drop and create the table?", msg, func(ok bool) {
 			if ok {
 				dd.exec(stmts, true)
 			}
-		}, dd.wb.win)
+		}, dd.host.Window())
 		c.SetConfirmText("Drop and create")
 		c.Show()
-		dd.wb.authoring().confirm = c
+		dd.host.Confirming(c)
 		return
 	}
 	dd.exec(stmts, false)
 }
 
-func (dd *designerDialog) exec(stmts []string, recreate bool) {
-	record := dd.initCheck.Checked
+func (dd *Dialog) exec(stmts []string, recreate bool) {
+	record := dd.InitCheck.Checked
 	create := dd.d.CreateTableSQL()
-	dd.apply.Disable()
-	run := dd.wb.execDDL
+	dd.Apply.Disable()
+	run := dd.host.Create
 	if !dd.d.IsNew() {
 		d := dd.d
-		run = func(stmts []string, done func(error)) { dd.wb.applyChange(d, stmts, done) }
+		run = func(stmts []string, done func(error)) { dd.host.Change(d, stmts, done) }
 	}
 	run(stmts, func(err error) {
 		defer func() {
-			if dd.done != nil {
-				dd.done(err)
+			if dd.Done != nil {
+				dd.Done(err)
 			}
 		}()
 		if err != nil {
-			dd.problems.SetText("✕ " + err.Error())
-			dd.problems.Importance = widget.DangerImportance
-			dd.problems.Refresh()
-			dd.apply.Enable()
+			dd.Problems.SetText("✕ " + err.Error())
+			dd.Problems.Importance = widget.DangerImportance
+			dd.Problems.Refresh()
+			dd.Apply.Enable()
 			return
 		}
-		msg := "Table " + pathText(dd.d.Path)
+		msg := "Table " + PathText(dd.d.Path)
 		if dd.d.IsNew() {
 			msg += " created."
 		} else {
 			msg += " changed."
 		}
 		if record {
-			msg += " " + dd.wb.recordDesign(dd.d, create, stmts, recreate)
+			msg += " " + dd.host.Record(dd.d, create, stmts, recreate)
 		}
-		dd.wb.messages.add(levelInfo, msg+"\n"+strings.Join(stmts, ";\n")+";", nil)
-		dd.wb.setStatus(firstLine(msg))
+		dd.host.Ran(msg, stmts)
 		dd.dlg.Hide()
 		var path []*sql.Ident
 		for _, p := range dd.d.Path {
 			path = append(path, &sql.Ident{Name: p})
 		}
-		dd.wb.tableCreated(path)
+		dd.host.TableCreated(path)
 	})
+}
+
+// breakAlter starts the action of an ALTER TABLE on its own line, so that
+// the narrow preview shows it.
+func breakAlter(stmt string, path []string) string {
+	head := "ALTER TABLE " + PathText(path) + " "
+	if len(path) == 0 || !strings.HasPrefix(stmt, head) {
+		return stmt
+	}
+	return strings.TrimSuffix(head, " ") + "\n  " + stmt[len(head):]
 }

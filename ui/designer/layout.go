@@ -1,4 +1,4 @@
-package ui
+package designer
 
 import (
 	"fyne.io/fyne/v2"
@@ -28,7 +28,7 @@ func wideChoices(g *widget.CheckGroup) fyne.CanvasObject {
 // nameWidth is the width of the column name entries: the longest name's
 // text and the entry's padding, between designerNameMin and
 // designerNameMax.
-func (dd *designerDialog) nameWidth() float32 {
+func (dd *Dialog) nameWidth() float32 {
 	w := float32(0)
 	for _, c := range dd.d.Columns {
 		w = max(w, fyne.MeasureText(c.Name, theme.TextSize(), fyne.TextStyle{}).Width)
