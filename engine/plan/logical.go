@@ -170,7 +170,7 @@ func (a *Aggregate) Describe() string {
 	}
 	parts := []string{"group=[{" + strings.Join(keys, ", ") + "}]"}
 	for i, ag := range a.Aggs {
-		parts = append(parts, fmt.Sprintf("%s=[%s]", a.Cols[len(a.GroupKeys)+i].Name, aggString(ag, nil)))
+		parts = append(parts, fmt.Sprintf("%s=[%s]", a.Cols[len(a.GroupKeys)+i].Name, AggString(ag, nil)))
 	}
 	return "LogicalAggregate(" + strings.Join(parts, ", ") + ")"
 }
@@ -344,9 +344,9 @@ func RefString(e expr.Expr) string {
 	}).String()
 }
 
-// aggString renders an aggregate call; names (may be nil) name the input
+// AggString renders an aggregate call; names (may be nil) name the input
 // columns.
-func aggString(a opspec.AggSpec, names []string) string {
+func AggString(a opspec.AggSpec, names []string) string {
 	var b strings.Builder
 	b.WriteString(a.Func)
 	b.WriteByte('(')

@@ -149,7 +149,7 @@ func (pl *planner) sourceContext(s *Scan) (*connector.Context, int) {
 		}
 		batchSize = n
 	}
-	for _, k := range extensionOptions {
+	for _, k := range ExtensionOptions {
 		delete(opts, k)
 	}
 	stdout := pl.env.Stdout

@@ -182,7 +182,7 @@ func (a *PhysGroupAggregate) Explain(n *PhysNode) []Attr {
 	}
 	sel := append([]string(nil), keys...)
 	for i, ag := range a.Aggs {
-		sel = append(sel, aggString(ag, names)+" AS "+n.Cols[len(a.Keys)+i].Name)
+		sel = append(sel, AggString(ag, names)+" AS "+n.Cols[len(a.Keys)+i].Name)
 	}
 	return append(attrs, Attr{Name: "select", Value: strings.Join(sel, ", ")})
 }

@@ -159,8 +159,8 @@ func (w *PhysWindowJoin) Explain(n *PhysNode) []Attr {
 	if w.Cond != nil {
 		where = named(w.Cond, append(append([]string(nil), ln...), rn...))
 	}
-	return []Attr{{Name: "leftWindow", Value: windowString(w.Window, "", true, ln[w.LeftStart], ln[w.LeftEnd])},
-		{Name: "rightWindow", Value: windowString(w.Window, "", true, rn[w.RightStart], rn[w.RightEnd])},
+	return []Attr{{Name: "leftWindow", Value: WindowString(w.Window, "", true, ln[w.LeftStart], ln[w.LeftEnd])},
+		{Name: "rightWindow", Value: WindowString(w.Window, "", true, rn[w.RightStart], rn[w.RightEnd])},
 		{Name: "joinType", Value: w.Spec.Kind.String()}, {Name: "where", Value: where}, {Name: "select", Value: strings.Join(Names(n.Cols), ", ")}}
 }
 
@@ -175,7 +175,7 @@ type PhysWindowTableFunction struct {
 func (*PhysWindowTableFunction) Name() string { return "WindowTableFunction" }
 func (w *PhysWindowTableFunction) Explain(n *PhysNode) []Attr {
 	names := inNames(n, 0)
-	attrs := []Attr{{Name: "window", Value: windowString(w.Window, names[w.TimeCol], false, "", "")}}
+	attrs := []Attr{{Name: "window", Value: WindowString(w.Window, names[w.TimeCol], false, "", "")}}
 	if w.Window.Kind == opspec.SessionWindow && len(w.PartitionKeys) > 0 {
 		var pk []string
 		for _, k := range w.PartitionKeys {
@@ -208,11 +208,11 @@ func (w *PhysWindowAggregate) Explain(n *PhysNode) []Attr {
 	}
 	sel := append([]string(nil), keys...)
 	for i, ag := range w.Aggs {
-		sel = append(sel, aggString(ag, names)+" AS "+n.Cols[len(w.Keys)+i].Name)
+		sel = append(sel, AggString(ag, names)+" AS "+n.Cols[len(w.Keys)+i].Name)
 	}
 	base := len(w.Keys) + len(w.Aggs)
 	for i, p := range w.Props {
-		sel = append(sel, propName(p)+" AS "+n.Cols[base+i].Name)
+		sel = append(sel, PropName(p)+" AS "+n.Cols[base+i].Name)
 	}
 	var attrs []Attr
 	if len(keys) > 0 {
@@ -224,7 +224,7 @@ func (w *PhysWindowAggregate) Explain(n *PhysNode) []Attr {
 	} else {
 		timeName = names[w.TimeCol]
 	}
-	return append(attrs, Attr{Name: "window", Value: windowString(w.Window, timeName, w.Attached, startName, endName)},
+	return append(attrs, Attr{Name: "window", Value: WindowString(w.Window, timeName, w.Attached, startName, endName)},
 		Attr{Name: "select", Value: strings.Join(sel, ", ")})
 }
 
@@ -331,7 +331,7 @@ func (w *PhysWindowRank) Explain(n *PhysNode) []Attr {
 	for _, k := range w.PartitionKeys {
 		pk = append(pk, names[k])
 	}
-	win := Attr{Name: "window", Value: windowString(w.Window, "", true, names[w.StartCol], names[w.EndCol])}
+	win := Attr{Name: "window", Value: WindowString(w.Window, "", true, names[w.StartCol], names[w.EndCol])}
 	if w.Dedup() {
 		keep := "FirstRow"
 		if w.Keys[0].Desc {

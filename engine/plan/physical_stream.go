@@ -18,9 +18,12 @@ func (pl *planner) translateStreaming(n Node) *PhysNode {
 		return pl.windowAggregate(x)
 	case *Over:
 		return pl.over(x)
-	}
-	if t, ok := n.(interface{ physical(pl *planner) *PhysNode }); ok {
-		return t.physical(pl)
+	case *TemporalJoin:
+		return pl.temporalJoin(x)
+	case *WindowJoin:
+		return pl.windowJoin(x)
+	case *WindowRank:
+		return pl.windowRank(x)
 	}
 	return nil
 }

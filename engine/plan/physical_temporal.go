@@ -60,7 +60,9 @@ func withKeys(left Node, keys []expr.Expr, rightCols []Column, rk []int) (Node, 
 	return &Project{Input: left, Exprs: exprs, Cols: out}, idx
 }
 
-func (t *TemporalJoin) physical(pl *planner) *PhysNode {
+// temporalJoin plans a TemporalJoin: a lookup join into a lookup source
+// or an event-time temporal join.
+func (pl *planner) temporalJoin(t *TemporalJoin) *PhysNode {
 	if !pl.env.Streaming && !(t.Proctime && pl.rightIsLookupSource(t)) {
 		pl.fail("Temporal table joins (FOR SYSTEM_TIME AS OF) are only supported in streaming mode")
 	}

@@ -17,7 +17,7 @@ func StoredPartitions(id string, t *catalog.Table, cfg *config.Configuration, ch
 	for k, v := range t.TableOptions {
 		opts[k] = v
 	}
-	for _, k := range extensionOptions {
+	for _, k := range ExtensionOptions {
 		delete(opts, k)
 	}
 	ctx := &connector.Context{Table: id, Schema: t.TableSchema, Options: opts, Config: cfg, PartitionKeys: t.PartitionKeys, CheckPath: checkPath}

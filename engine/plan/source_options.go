@@ -14,5 +14,6 @@ const (
 	OptBatchSize = "source.batch-size"
 )
 
-// extensionOptions lists the keys above.
-var extensionOptions = []string{OptReplaySpeed, OptBatchSize}
+// ExtensionOptions lists Riffle's own per-table source options (the keys
+// above), which connectors do not declare.
+var ExtensionOptions = []string{OptReplaySpeed, OptBatchSize}

@@ -126,14 +126,14 @@ func (w *WindowAggregate) Describe() string {
 	}
 	parts := []string{"group=[{" + strings.Join(keys, ", ") + "}]"}
 	for i, ag := range w.Aggs {
-		parts = append(parts, fmt.Sprintf("%s=[%s]", w.Cols[len(w.GroupKeys)+i].Name, aggString(ag, nil)))
+		parts = append(parts, fmt.Sprintf("%s=[%s]", w.Cols[len(w.GroupKeys)+i].Name, AggString(ag, nil)))
 	}
 	return fmt.Sprintf("LogicalWindowAggregate(%s, window=[%s])", strings.Join(parts, ", "), w.Window)
 }
 
-// windowString renders a window as Flink's physical plans do:
+// WindowString renders a window as Flink's physical plans do:
 // "TUMBLE(time_col=[bidtime], size=[10 min])".
-func windowString(w opspec.WindowSpec, timeCol string, attached bool, startCol, endCol string) string {
+func WindowString(w opspec.WindowSpec, timeCol string, attached bool, startCol, endCol string) string {
 	var parts []string
 	if attached {
 		parts = append(parts, fmt.Sprintf("win_start=[%s]", startCol), fmt.Sprintf("win_end=[%s]", endCol))
@@ -156,8 +156,8 @@ func windowString(w opspec.WindowSpec, timeCol string, attached bool, startCol, 
 	return fmt.Sprintf("%s(%s)", w.Kind, strings.Join(parts, ", "))
 }
 
-// propName is the window property's expression in Flink's plans.
-func propName(p opspec.WindowProp) string {
+// PropName is the window property's expression in Flink's plans.
+func PropName(p opspec.WindowProp) string {
 	switch p {
 	case opspec.PropStart:
 		return "start('w$)"

@@ -5,7 +5,6 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
-	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // WindowJoin joins two windowed inputs window by window (Flink's
@@ -66,26 +65,4 @@ func (w *WindowJoin) windowColumns() map[int]WindowColumn {
 		}
 	}
 	return out
-}
-
-func (w *WindowJoin) physical(pl *planner) *PhysNode {
-	left := pl.translate(w.Left)
-	right := pl.translate(w.Right)
-	pl.requireInsertOnly("StreamPhysicalWindowJoin", left)
-	pl.requireInsertOnly("StreamPhysicalWindowJoin", right)
-	nl := len(left.Cols)
-	lk, rk, nullSafe, residual := equiKeys(w.Cond, nl, left.Cols, right.Cols)
-	par := pl.env.parallelism()
-	dist := opspec.Hash
-	if len(lk) == 0 {
-		par, dist = 1, opspec.Single
-	}
-	le := pl.exchange(left, dist, lk, par)
-	re := pl.exchange(right, dist, rk, par)
-	spec := opspec.JoinSpec{Kind: w.Kind, LeftKeys: lk, RightKeys: rk, LeftTypes: Types(left.Cols), RightTypes: Types(right.Cols), NullSafe: nullSafe}
-	if len(residual) > 0 {
-		spec.Residual = AndOf(residual)
-	}
-	op := &PhysWindowJoin{Spec: spec, Window: w.Window, LeftStart: w.LeftStart, LeftEnd: w.LeftEnd, RightStart: w.RightStart, RightEnd: w.RightEnd, Cond: w.Cond}
-	return &PhysNode{Op: op, Inputs: []*PhysNode{le, re}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: max(left.rows, right.rows)}
 }

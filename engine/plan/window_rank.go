@@ -5,7 +5,6 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
-	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // WindowRank is window Top-N (Flink's docs/dev/table/sql/queries/
@@ -83,22 +82,4 @@ func NewWindowRank(over *Over, g opspec.OverGroup, call opspec.OverCall, start, 
 		}
 	}
 	return w
-}
-
-func (w *WindowRank) physical(pl *planner) *PhysNode {
-	in := pl.translate(w.Input)
-	pl.requireInsertOnly("StreamPhysicalWindowRank", in)
-	par := pl.env.parallelism()
-	dist := opspec.Hash
-	if len(w.PartitionKeys) == 0 {
-		par, dist = 1, opspec.Single
-	}
-	ex := pl.exchange(in, dist, w.PartitionKeys, par)
-	rt := w.RankType
-	if rt == "" {
-		rt = "ROW_NUMBER"
-	}
-	op := &PhysWindowRank{PartitionKeys: append([]int(nil), w.PartitionKeys...), Keys: append([]opspec.SortKey(nil), w.Keys...), Window: w.Window,
-		StartCol: w.StartCol, EndCol: w.EndCol, TimeCol: w.TimeCol, RankType: rt, RankStart: w.RankStart, RankEnd: w.RankEnd, WithRankNum: w.WithRankNum}
-	return &PhysNode{Op: op, Inputs: []*PhysNode{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: in.rows}
 }
