@@ -13,8 +13,8 @@ import (
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/connector/format/csv"
-	"github.com/riffle-sql/riffle/engine/plan/binder"
 	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -544,7 +544,7 @@ func (d *Design) PositionChanges() []string {
 // follow) or dropped. Flink refuses such expressions, and an ALTER plan
 // must not stop half-way on them.
 func (d *Design) missingRefs(expr string) []string {
-	refs, err := binder.ReferencedColumns(expr)
+	refs, err := table.ReferencedColumns(expr)
 	if err != nil {
 		return nil // the parse error is reported by the caller
 	}

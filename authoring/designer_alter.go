@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/riffle-sql/riffle/engine/plan/binder"
 	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -108,7 +108,7 @@ func (d *Design) changesIn(catalog string) (*ChangePlan, error) {
 		}
 	}
 	refersToGone := func(exprSQL string) bool {
-		refs, err := binder.ReferencedColumns(exprSQL)
+		refs, err := table.ReferencedColumns(exprSQL)
 		return err == nil && slices.ContainsFunc(refs, func(r string) bool { return gone[r] })
 	}
 	for changed := true; changed; {

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/riffle-sql/riffle/engine/plan/binder"
 	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -107,7 +107,7 @@ func (t TypeSpec) Resolve() (*types.DataType, error) {
 	if dt.NotNull {
 		return nil, fmt.Errorf("type %s: use the NOT NULL box instead of writing NOT NULL", s)
 	}
-	return binder.ConvertType(dt)
+	return table.DataTypeOf(dt)
 }
 
 // TypeSpecOf describes a resolved type for the picker (nullability and

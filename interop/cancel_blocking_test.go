@@ -24,7 +24,6 @@ import (
 
 	"github.com/riffle-sql/riffle/cli"
 	_ "github.com/riffle-sql/riffle/engine/connector/all"
-	engine "github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/table"
 )
 
@@ -163,7 +162,7 @@ func cancelAndMeasure(t *testing.T, jc *table.JobClient, baseline int) time.Dura
 	if st := jc.GetJobStatus(); st != table.JobCanceled {
 		t.Fatalf("the cancelled job ended %v (%v), want CANCELED", st, jc.Err())
 	}
-	if err := jc.Err(); !errors.Is(err, engine.ErrCanceled) {
+	if err := jc.Err(); !errors.Is(err, table.ErrCanceled) {
 		t.Fatalf("the cancelled job's error is %v, want ErrCanceled", err)
 	}
 	var left []string

@@ -39,8 +39,7 @@ type Autosaver struct {
 
 // Clock is the time source of an Autosaver. Now is the current time; At
 // returns a channel that receives once the clock reaches t, and a function
-// that releases the timer early. engine/runtime's SystemClock and
-// ManualClock have this shape.
+// that releases the timer early (the tests step a manual clock).
 type Clock interface {
 	Now() time.Time
 	At(t time.Time) (<-chan time.Time, func())

@@ -15,8 +15,6 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"github.com/riffle-sql/riffle/engine/runtime"
 )
 
 var ctx = context.Background()
@@ -194,7 +192,7 @@ func TestAutosaverDebouncesAndFlushes(t *testing.T) {
 		s := open(t, filepath.Join(t.TempDir(), "w.riffle"))
 		tabs, err := s.SaveTabs(ctx, []Tab{{Title: "t"}}, 0)
 		must(t, err)
-		clock := runtime.NewManualClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC))
+		clock := newManualClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC))
 		step := func(d time.Duration) {
 			clock.Advance(d)
 			synctest.Wait() // the save that came due has run

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/catalog"
-	"github.com/riffle-sql/riffle/engine/plan/binder"
 	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -73,7 +73,7 @@ func parseType(text string) (*types.DataType, error) {
 	if err != nil {
 		return nil, err
 	}
-	return binder.ConvertType(st)
+	return table.DataTypeOf(st)
 }
 
 func encodeSchema(s *types.Schema, d *tableDef) error {
