@@ -8,6 +8,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/jobgraph"
 	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/plan/physical"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -41,7 +42,7 @@ func TestRankOperators(t *testing.T) {
 		{"limit 2 offset 1", &plan.Sort{Input: in, Keys: desc, Offset: 1, Fetch: 2}, 2, 3, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := plan.Physical(c.node, &plan.Env{Config: config.New(), Streaming: true})
+			p, err := physical.Physical(c.node, &physical.Env{Config: config.New(), Streaming: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,8 +65,8 @@ func TestRankOperators(t *testing.T) {
 
 // A plan read back from EXPLAIN text cannot run.
 func TestTextPlanDoesNotBuild(t *testing.T) {
-	scan := &plan.PhysNode{Op: &plan.TextOp{Op: "TableSourceScan"}, Parallelism: 1}
-	calc := &plan.PhysNode{Op: &plan.TextOp{Op: "Calc"}, Inputs: []*plan.PhysNode{scan}, Parallelism: 1}
+	scan := &physical.PhysNode{Op: &physical.TextOp{Op: "TableSourceScan"}, Parallelism: 1}
+	calc := &physical.PhysNode{Op: &physical.TextOp{Op: "Calc"}, Inputs: []*physical.PhysNode{scan}, Parallelism: 1}
 	if _, _, err := jobgraph.Build(nil, calc); err == nil {
 		t.Fatal("a text plan built")
 	}

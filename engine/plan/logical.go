@@ -1,15 +1,14 @@
 // Package plan holds the logical plan and what the planner's stages share:
 // the logical node types (Scan, Project, Filter, Aggregate, Join, window,
-// OVER, rank and correlate nodes), Column, the binding Context, the
-// validation Error, window-column and bound-expression helpers; and the
-// physical planning: it infers each node's changelog mode and translates
-// an optimised logical plan into the typed physical plan that EXPLAIN
-// prints and engine/jobgraph builds into runtime jobs. It follows the
-// shape of Flink's planner: a logical plan of Calcite-like relational
-// nodes, rules, then physical nodes named as Flink's (TableSourceScan,
-// Calc, GroupAggregate, Exchange, ...). The binder (SQL AST → logical
-// plan) is engine/plan/binder, the rewrite rules (logical → logical)
-// engine/plan/rules; both import this package, never the other way round.
+// OVER, rank, correlate and temporal-join nodes), Column, the binding
+// Context, the validation Error, window-column and bound-expression
+// helpers, logical EXPLAIN (Explain) and Riffle's per-table source options.
+// It follows the shape of Flink's planner: a logical plan of Calcite-like
+// relational nodes, rules, then physical nodes named as Flink's. The
+// stages are packages of their own that import this one, never the other
+// way round: engine/plan/binder (SQL AST → logical plan),
+// engine/plan/rules (logical → logical) and engine/plan/physical (logical
+// → typed physical plan, changelog modes, EXPLAIN of the physical plan).
 // It imports no runtime package.
 package plan
 

@@ -27,6 +27,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/jobgraph"
 	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/plan/physical"
 	"github.com/riffle-sql/riffle/engine/runtime"
 )
 
@@ -274,17 +275,17 @@ func (t *TableEnvironment) jobConfig() runtime.JobConfig {
 	return c
 }
 
-func (t *TableEnvironment) planEnv() *plan.Env {
+func (t *TableEnvironment) planEnv() *physical.Env {
 	t.mu.Lock()
 	stdout, checkPath := t.stdout, t.checkPath
 	t.mu.Unlock()
-	return &plan.Env{Config: t.config.conf, Streaming: t.IsStreaming(), Stdout: stdout, Skipped: t.noteSkipped,
+	return &physical.Env{Config: t.config.conf, Streaming: t.IsStreaming(), Stdout: stdout, Skipped: t.noteSkipped,
 		CheckPath: checkPath}
 }
 
 // submit builds and starts a job for a physical plan whose collect sink,
 // if any, feeds coll.
-func (t *TableEnvironment) submit(ctx context.Context, name, statement string, root *plan.PhysNode, coll *runtime.Collector) (*JobClient, error) {
+func (t *TableEnvironment) submit(ctx context.Context, name, statement string, root *physical.PhysNode, coll *runtime.Collector) (*JobClient, error) {
 	g, nodes, err := jobgraph.Build(coll, root)
 	if err != nil {
 		return nil, err
@@ -294,7 +295,7 @@ func (t *TableEnvironment) submit(ctx context.Context, name, statement string, r
 	}
 	if name == "" {
 		name = "collect"
-		if s, ok := root.Op.(*plan.PhysSink); ok && !s.Collect {
+		if s, ok := root.Op.(*physical.PhysSink); ok && !s.Collect {
 			name = "insert-into_" + s.Table
 		}
 	}

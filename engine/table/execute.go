@@ -14,6 +14,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/jobgraph"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/plan/binder"
+	"github.com/riffle-sql/riffle/engine/plan/physical"
 	"github.com/riffle-sql/riffle/engine/plan/rules"
 	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/sql"
@@ -227,7 +228,7 @@ func (x *execution) set(s *sql.Set) (*TableResult, error) {
 			delete(m, config.RuntimeMode.Key)
 		}
 		var rows []*types.Row
-		for _, k := range plan.SortedKeys(m) {
+		for _, k := range physical.SortedKeys(m) {
 			rows = append(rows, types.NewRow(k, m[k]))
 		}
 		return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"key", "value"}, []*types.DataType{types.StringType(), types.StringType()}), static: rows}, nil
@@ -266,7 +267,7 @@ func (x *execution) set(s *sql.Set) (*TableResult, error) {
 // back to the default).
 func (t *TableEnvironment) checkConfig() error {
 	m := t.config.conf.ToMap()
-	for _, k := range plan.SortedKeys(m) {
+	for _, k := range physical.SortedKeys(m) {
 		if err := config.CheckValue(k, m[k]); err != nil {
 			return err
 		}
@@ -329,7 +330,7 @@ func (t *TableEnvironment) runQuery(ctx context.Context, n plan.Node, statement 
 	cols := n.Columns()
 	root := rules.Optimize(&plan.Sink{Input: n, Collect: true})
 	coll := runtime.NewBoundedCollector(64, t.resultBufferBytes())
-	phys, err := plan.Physical(root, t.planEnv())
+	phys, err := physical.Physical(root, t.planEnv())
 	if err != nil {
 		return nil, err
 	}
@@ -508,11 +509,11 @@ func (t *TableEnvironment) runInserts(ctx context.Context, sinks []plan.Node, st
 	if err := t.checkConfig(); err != nil {
 		return nil, err
 	}
-	var roots []*plan.PhysNode
+	var roots []*physical.PhysNode
 	var names []string
 	for _, s := range sinks {
 		opt := rules.Optimize(s)
-		p, err := plan.Physical(opt, t.planEnv())
+		p, err := physical.Physical(opt, t.planEnv())
 		if err != nil {
 			return nil, err
 		}
@@ -567,8 +568,8 @@ func (x *execution) explain(e *sql.Explain) (*TableResult, error) {
 }
 
 // explainLogical binds the statement of an EXPLAIN into logical sinks.
-func (x *execution) explainLogical(e *sql.Explain) ([]plan.Node, plan.ExplainDetail, error) {
-	var d plan.ExplainDetail
+func (x *execution) explainLogical(e *sql.Explain) ([]plan.Node, physical.ExplainDetail, error) {
+	var d physical.ExplainDetail
 	for _, det := range e.Details {
 		switch det {
 		case "ESTIMATED_COST":
@@ -610,18 +611,18 @@ func (x *execution) explainLogical(e *sql.Explain) ([]plan.Node, plan.ExplainDet
 }
 
 // explainNodes renders Flink's three EXPLAIN sections for logical sinks.
-func (t *TableEnvironment) explainNodes(logical []plan.Node, d plan.ExplainDetail) (string, error) {
+func (t *TableEnvironment) explainNodes(logical []plan.Node, d physical.ExplainDetail) (string, error) {
 	text, _, err := t.explainPlans(logical, d)
 	return text, err
 }
 
 // explainPlans renders the EXPLAIN sections and returns the physical
 // plans they print.
-func (t *TableEnvironment) explainPlans(logical []plan.Node, d plan.ExplainDetail) (string, []*plan.PhysNode, error) {
+func (t *TableEnvironment) explainPlans(logical []plan.Node, d physical.ExplainDetail) (string, []*physical.PhysNode, error) {
 	var ast, phys, exec strings.Builder
-	var roots []*plan.PhysNode
+	var roots []*physical.PhysNode
 	for _, l := range logical {
-		p, err := plan.Physical(rules.Optimize(l), t.planEnv())
+		p, err := physical.Physical(rules.Optimize(l), t.planEnv())
 		if err != nil {
 			return "", nil, err
 		}
@@ -630,17 +631,17 @@ func (t *TableEnvironment) explainPlans(logical []plan.Node, d plan.ExplainDetai
 		if s, ok := l.(*plan.Sink); ok && s.Collect {
 			// a query is explained without its collect sink, as Flink does
 			ast.WriteString(plan.Explain(s.Input))
-			shown = plan.QueryRoot(p)
+			shown = physical.QueryRoot(p)
 		} else {
 			ast.WriteString(plan.Explain(l))
 		}
-		phys.WriteString(plan.ExplainPhysical(shown, d, t.IsStreaming()))
-		exec.WriteString(plan.ExplainPhysical(shown, plan.ExplainDetail{}, t.IsStreaming()))
+		phys.WriteString(physical.ExplainPhysical(shown, d, t.IsStreaming()))
+		exec.WriteString(physical.ExplainPhysical(shown, physical.ExplainDetail{}, t.IsStreaming()))
 	}
 	out := "== Abstract Syntax Tree ==\n" + ast.String() + "\n== Optimized Physical Plan ==\n" + phys.String() + "\n== Optimized Execution Plan ==\n" + exec.String()
 	if d.JSONPlan {
 		for _, r := range roots {
-			out += "\n== Physical Execution Plan ==\n" + plan.JSONPlan(r) + "\n"
+			out += "\n== Physical Execution Plan ==\n" + physical.JSONPlan(r) + "\n"
 		}
 	}
 	return out, roots, nil

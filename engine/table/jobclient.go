@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/common"
-	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/plan/physical"
 	"github.com/riffle-sql/riffle/engine/runtime"
 )
 
@@ -51,8 +51,8 @@ var ErrSavepointsNotSupported = errors.New("savepoints are not supported by Riff
 type JobClient struct {
 	job       *runtime.Job
 	statement string
-	plan      *plan.PhysNode
-	nodes     map[*plan.PhysNode]*runtime.Node
+	plan      *physical.PhysNode
+	nodes     map[*physical.PhysNode]*runtime.Node
 
 	viewOnce sync.Once
 	view     *PlanNode // the view of plan, built once (Plan)

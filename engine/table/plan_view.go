@@ -5,6 +5,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/plan/physical"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -58,7 +59,7 @@ type PlanNode struct {
 	// phys is the planner's node behind the view (nil for a plan read
 	// from text): the key of the job's metrics and what ExplainText
 	// renders.
-	phys *plan.PhysNode
+	phys *physical.PhysNode
 }
 
 // PlanAttr is one attribute of an EXPLAIN line, printed "Name=[Value]".
@@ -131,10 +132,10 @@ func (n *PlanNode) ExplainText() string {
 	}
 	if n.phys != nil {
 		shown := n.phys
-		if s, ok := shown.Op.(*plan.PhysSink); ok && s.Collect {
-			shown = plan.QueryRoot(shown)
+		if s, ok := shown.Op.(*physical.PhysSink); ok && s.Collect {
+			shown = physical.QueryRoot(shown)
 		}
-		return plan.ExplainPhysical(shown, plan.ExplainDetail{}, false)
+		return physical.ExplainPhysical(shown, physical.ExplainDetail{}, false)
 	}
 	var b strings.Builder
 	var rec func(p *PlanNode, prefix string, last, root bool)
@@ -183,10 +184,10 @@ const (
 
 // planViews builds the views of physical plan nodes, each node once (a
 // node shared by several consumers or roots has one view).
-type planViews map[*plan.PhysNode]*PlanNode
+type planViews map[*physical.PhysNode]*PlanNode
 
 // of returns the view of p and of the nodes below it.
-func (v planViews) of(p *plan.PhysNode) *PlanNode {
+func (v planViews) of(p *physical.PhysNode) *PlanNode {
 	if p == nil {
 		return nil
 	}
@@ -202,15 +203,15 @@ func (v planViews) of(p *plan.PhysNode) *PlanNode {
 		n.Columns = append(n.Columns, types.Field{Name: c.Name, Type: c.Type})
 	}
 	switch x := p.Op.(type) {
-	case *plan.PhysTableSourceScan:
+	case *physical.PhysTableSourceScan:
 		n.Table = x.Table[2]
-	case *plan.PhysSink:
+	case *physical.PhysSink:
 		if x.Collect {
 			n.CollectsResult = true
 		} else {
 			n.Table = x.Table
 		}
-	case *plan.PhysExchange:
+	case *physical.PhysExchange:
 		n.Distribution = distributionOf(x.Dist)
 		if x.Dist == opspec.Hash && len(p.Inputs) == 1 {
 			n.DistributionKeys = colNames(p.Inputs[0].Cols, x.Keys)
@@ -224,7 +225,7 @@ func (v planViews) of(p *plan.PhysNode) *PlanNode {
 }
 
 // planViewsOf returns the views of roots, sharing the nodes they share.
-func planViewsOf(roots []*plan.PhysNode) []*PlanNode {
+func planViewsOf(roots []*physical.PhysNode) []*PlanNode {
 	v := planViews{}
 	out := make([]*PlanNode, len(roots))
 	for i, r := range roots {
@@ -249,30 +250,30 @@ func distributionOf(d opspec.Partitioning) Distribution {
 }
 
 // keyNames are the grouping or partitioning keys of a keyed operator.
-func keyNames(p *plan.PhysNode) []string {
+func keyNames(p *physical.PhysNode) []string {
 	if len(p.Inputs) == 0 {
 		return nil
 	}
 	in := p.Inputs[0].Cols
 	var keys []int
 	switch x := p.Op.(type) {
-	case *plan.PhysGroupAggregate:
+	case *physical.PhysGroupAggregate:
 		keys = x.Keys
-	case *plan.PhysWindowAggregate:
+	case *physical.PhysWindowAggregate:
 		keys = x.Keys
-	case *plan.PhysRank:
+	case *physical.PhysRank:
 		keys = x.PartitionKeys
-	case *plan.PhysWindowRank:
+	case *physical.PhysWindowRank:
 		if !x.Dedup() { // a WindowDeduplicate shows partitionKeys=[...]
 			keys = x.PartitionKeys
 		}
-	case *plan.PhysWindowTableFunction:
+	case *physical.PhysWindowTableFunction:
 		keys = x.PartitionKeys
-	case *plan.PhysOverAggregate:
+	case *physical.PhysOverAggregate:
 		keys = x.Groups[0].PartitionKeys
-	case *plan.PhysDeduplicate:
+	case *physical.PhysDeduplicate:
 		keys = x.Keys
-	case *plan.PhysChangelogNormalize:
+	case *physical.PhysChangelogNormalize:
 		return colNames(p.Cols, x.Keys)
 	}
 	return colNames(in, keys)

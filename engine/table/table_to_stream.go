@@ -8,6 +8,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/common"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/plan/binder"
+	"github.com/riffle-sql/riffle/engine/plan/physical"
 	"github.com/riffle-sql/riffle/engine/plan/rules"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -121,7 +122,7 @@ func (t *TableEnvironment) toStream(tab *Table, target *Schema, mode types.Chang
 		}
 	}
 	// check the changelog mode before running
-	root, err := plan.Physical(rules.Optimize(&plan.Sink{Input: src.node, Collect: true}), t.planEnv())
+	root, err := physical.Physical(rules.Optimize(&plan.Sink{Input: src.node, Collect: true}), t.planEnv())
 	if err != nil {
 		return nil, err
 	}

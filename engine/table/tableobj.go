@@ -11,6 +11,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/plan/binder"
+	"github.com/riffle-sql/riffle/engine/plan/physical"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -225,8 +226,8 @@ func (t *Table) Explain(details ...ExplainDetail) (string, error) {
 // not one of the constants (the type is a string, so any value compiles)
 // is an error, as Flink's enum cannot hold one. PLAN_ADVICE is accepted
 // and adds nothing: Riffle has no plan advisor.
-func explainDetails(details []ExplainDetail) (plan.ExplainDetail, error) {
-	var d plan.ExplainDetail
+func explainDetails(details []ExplainDetail) (physical.ExplainDetail, error) {
+	var d physical.ExplainDetail
 	for _, x := range details {
 		switch x {
 		case EstimatedCost:

@@ -1,4 +1,4 @@
-package plan
+package physical
 
 import (
 	"strings"
@@ -7,6 +7,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
+	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -54,7 +55,7 @@ var SourceCDCEventsDuplicate = config.Register(config.Option{Key: "table.exec.so
 // scan's columns, appending the key columns the scan does not read to its
 // projection (the caller drops them again with restoreColumns). ok is
 // false when the table has no primary key.
-func changelogKey(s *Scan) (out *Scan, key []int, added bool, ok bool) {
+func changelogKey(s *plan.Scan) (out *plan.Scan, key []int, added bool, ok bool) {
 	pk := s.Table.TableSchema.PrimaryKey
 	if pk == nil {
 		return s, nil, false, false
@@ -69,7 +70,7 @@ func changelogKey(s *Scan) (out *Scan, key []int, added bool, ok bool) {
 	ns := *s
 	ns.Projection = append([]int(nil), proj...)
 	np := len(proj)
-	var extra []Column
+	var extra []plan.Column
 	for _, name := range pk.Columns {
 		pi := -1
 		for i, c := range phys {
@@ -89,7 +90,7 @@ func changelogKey(s *Scan) (out *Scan, key []int, added bool, ok bool) {
 		if at < 0 {
 			at = len(ns.Projection)
 			ns.Projection = append(ns.Projection, pi)
-			extra = append(extra, Column{Name: phys[pi].Name, Type: phys[pi].Type})
+			extra = append(extra, plan.Column{Name: phys[pi].Name, Type: phys[pi].Type})
 		}
 		key = append(key, at)
 	}
@@ -97,7 +98,7 @@ func changelogKey(s *Scan) (out *Scan, key []int, added bool, ok bool) {
 		return &ns, key, false, true
 	}
 	// physical columns first, then the added key columns, then metadata
-	ns.Cols = append(append(append([]Column(nil), s.Cols[:np]...), extra...), s.Cols[np:]...)
+	ns.Cols = append(append(append([]plan.Column(nil), s.Cols[:np]...), extra...), s.Cols[np:]...)
 	return &ns, key, true, true
 }
 
@@ -117,7 +118,7 @@ func (pl *planner) normalizes(src connector.Source, hasPK bool) bool {
 // normalizes said so, else orig). key are the primary key's positions
 // among p's columns (nil when the table has none or they are not read);
 // added says changelogKey appended key columns.
-func (pl *planner) changelogScan(orig, ns *Scan, src connector.Source, p *PhysNode, key []int, added bool) *PhysNode {
+func (pl *planner) changelogScan(orig, ns *plan.Scan, src connector.Source, p *PhysNode, key []int, added bool) *PhysNode {
 	hasKey := orig.Table.TableSchema.PrimaryKey != nil
 	mode := src.ChangelogMode()
 	name := orig.ID.Summary()
@@ -164,7 +165,7 @@ func (pl *planner) changelogScan(orig, ns *Scan, src connector.Source, p *PhysNo
 
 // restoreColumns drops the key columns changelogKey added (nadded of them,
 // after the first np physical columns): a Calc marked as the restoring one.
-func (pl *planner) restoreColumns(cn *PhysNode, cols []Column, np, nadded int) *PhysNode {
+func (pl *planner) restoreColumns(cn *PhysNode, cols []plan.Column, np, nadded int) *PhysNode {
 	var projs []expr.Expr
 	for i := range cols {
 		at := i
@@ -178,7 +179,7 @@ func (pl *planner) restoreColumns(cn *PhysNode, cols []Column, np, nadded int) *
 
 // calcNode builds a Calc over in (projs nil: all columns); restore marks
 // the Calc that drops the key columns a ChangelogNormalize needed.
-func (pl *planner) calcNode(in *PhysNode, cols []Column, projs []expr.Expr, where expr.Expr, restore []expr.Expr) *PhysNode {
+func (pl *planner) calcNode(in *PhysNode, cols []plan.Column, projs []expr.Expr, where expr.Expr, restore []expr.Expr) *PhysNode {
 	return &PhysNode{Op: &PhysCalc{Projs: projs, Where: where, restore: restore}, Inputs: []*PhysNode{in}, Cols: cols, Mode: in.Mode,
 		Parallelism: in.Parallelism, rows: in.rows, upsertKeys: calcKeys(in.upsertKeys, projs)}
 }
@@ -207,11 +208,11 @@ func (pl *planner) pushIntoNormalize(in *PhysNode, projs []expr.Expr, where expr
 	}
 	if cn != in {
 		restore := in.Op.(*PhysCalc).restore
-		where = Substitute(where, restore)
+		where = plan.Substitute(where, restore)
 		if projs == nil {
 			projs = restore
 		} else {
-			projs = SubstituteAll(projs, restore)
+			projs = plan.SubstituteAll(projs, restore)
 		}
 	}
 	isKey := map[int]bool{}
@@ -219,7 +220,7 @@ func (pl *planner) pushIntoNormalize(in *PhysNode, projs []expr.Expr, where expr
 		isKey[k] = true
 	}
 	var onKey, others []expr.Expr
-	for _, c := range Conjuncts(where) {
+	for _, c := range plan.Conjuncts(where) {
 		keyOnly := true
 		for _, r := range expr.InputRefs(c) {
 			if !isKey[r] {
@@ -235,10 +236,10 @@ func (pl *planner) pushIntoNormalize(in *PhysNode, projs []expr.Expr, where expr
 	if len(onKey) > 0 {
 		ex := cn.Inputs[0]
 		below := ex.Inputs[0]
-		ex.Inputs[0] = pl.calcNode(below, below.Cols, nil, AndOf(onKey), nil)
+		ex.Inputs[0] = pl.calcNode(below, below.Cols, nil, plan.AndOf(onKey), nil)
 	}
 	if len(others) > 0 {
-		spec.Condition = AndOf(others)
+		spec.Condition = plan.AndOf(others)
 	}
 	if projs != nil && isIdentity(projs, len(cn.Cols)) {
 		projs = nil

@@ -1,4 +1,4 @@
-package plan
+package physical
 
 import (
 	"fmt"
@@ -6,20 +6,21 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
+	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // temporalKeys splits a temporal join condition into key pairs (a left
 // expression equal to a right column) and residual conjuncts.
 func temporalKeys(cond expr.Expr, nl int) (left []expr.Expr, right []int, residual []expr.Expr) {
-	for _, c := range Conjuncts(cond) {
+	for _, c := range plan.Conjuncts(cond) {
 		call, ok := c.(*expr.Call)
 		if ok && call.Name == "=" && len(call.Args) == 2 {
 			a, b := call.Args[0], call.Args[1]
-			if r, ok := a.(*expr.InputRef); ok && r.Index >= nl && RefsWithin(b, 0, nl) && len(expr.InputRefs(b)) > 0 {
+			if r, ok := a.(*expr.InputRef); ok && r.Index >= nl && plan.RefsWithin(b, 0, nl) && len(expr.InputRefs(b)) > 0 {
 				a, b = b, a
 			}
-			if r, ok := b.(*expr.InputRef); ok && r.Index >= nl && RefsWithin(a, 0, nl) && len(expr.InputRefs(a)) > 0 {
+			if r, ok := b.(*expr.InputRef); ok && r.Index >= nl && plan.RefsWithin(a, 0, nl) && len(expr.InputRefs(a)) > 0 {
 				left = append(left, a)
 				right = append(right, r.Index-nl)
 				continue
@@ -33,10 +34,10 @@ func temporalKeys(cond expr.Expr, nl int) (left []expr.Expr, right []int, residu
 // withKeys projects the left input's columns followed by the key
 // expressions cast to the right key types; a key that is a left column of
 // the right type is used where it is (no $key column, as in Flink's plans).
-func withKeys(left Node, keys []expr.Expr, rightCols []Column, rk []int) (Node, []int) {
+func withKeys(left plan.Node, keys []expr.Expr, rightCols []plan.Column, rk []int) (plan.Node, []int) {
 	cols := left.Columns()
 	exprs := make([]expr.Expr, len(cols))
-	out := append([]Column(nil), cols...)
+	out := append([]plan.Column(nil), cols...)
 	for i, c := range cols {
 		exprs[i] = &expr.InputRef{Index: i, Name: c.Name, T: c.Type}
 	}
@@ -52,17 +53,17 @@ func withKeys(left Node, keys []expr.Expr, rightCols []Column, rk []int) (Node, 
 		}
 		idx = append(idx, len(exprs))
 		exprs = append(exprs, e)
-		out = append(out, Column{Name: fmt.Sprintf("$key%d", k), Type: e.Type()})
+		out = append(out, plan.Column{Name: fmt.Sprintf("$key%d", k), Type: e.Type()})
 	}
 	if len(exprs) == len(cols) {
 		return left, idx
 	}
-	return &Project{Input: left, Exprs: exprs, Cols: out}, idx
+	return &plan.Project{Input: left, Exprs: exprs, Cols: out}, idx
 }
 
 // temporalJoin plans a TemporalJoin: a lookup join into a lookup source
 // or an event-time temporal join.
-func (pl *planner) temporalJoin(t *TemporalJoin) *PhysNode {
+func (pl *planner) temporalJoin(t *plan.TemporalJoin) *PhysNode {
 	if !pl.env.Streaming && !(t.Proctime && pl.rightIsLookupSource(t)) {
 		pl.fail("Temporal table joins (FOR SYSTEM_TIME AS OF) are only supported in streaming mode")
 	}
@@ -75,12 +76,12 @@ func (pl *planner) temporalJoin(t *TemporalJoin) *PhysNode {
 	leftIn, keyCols := withKeys(t.Left, lk, rightCols, rk)
 	left := pl.translate(leftIn)
 	pl.requireInsertOnly("StreamPhysicalTemporalJoin", left)
-	names := append(Names(t.Left.Columns()), Names(rightCols)...)
+	names := append(plan.Names(t.Left.Columns()), plan.Names(rightCols)...)
 	var res expr.Expr
 	if len(residual) > 0 {
-		res = AndOf(residual)
+		res = plan.AndOf(residual)
 	}
-	rightTypes := Types(rightCols)
+	rightTypes := plan.Types(rightCols)
 	var lookup []string
 	for k, r := range rk {
 		lookup = append(lookup, fmt.Sprintf("%s=%s", rightCols[r].Name, named(lk[k], names[:nl])))
@@ -125,7 +126,7 @@ func (pl *planner) temporalJoin(t *TemporalJoin) *PhysNode {
 	par := pl.env.parallelism()
 	le := pl.exchange(left, opspec.Hash, keyCols, par)
 	re := pl.exchange(right, opspec.Hash, rk, par)
-	spec := opspec.JoinSpec{Kind: t.Kind, LeftKeys: keyCols, RightKeys: rk, LeftTypes: Types(left.Cols), RightTypes: Types(right.Cols), Residual: res}
+	spec := opspec.JoinSpec{Kind: t.Kind, LeftKeys: keyCols, RightKeys: rk, LeftTypes: plan.Types(left.Cols), RightTypes: plan.Types(right.Cols), Residual: res}
 	op := &PhysTemporalJoin{Spec: spec, LeftTime: t.TimeCol, RightTime: rt, NumLeft: nl, Cond: t.Cond, CondNames: names}
 	return &PhysNode{Op: op, Inputs: []*PhysNode{le, re}, Cols: t.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: left.rows}
 }
@@ -133,7 +134,7 @@ func (pl *planner) temporalJoin(t *TemporalJoin) *PhysNode {
 // lookupJoin plans a processing-time temporal join as a lookup join: the
 // right side is planned as a bounded batch query that each operator
 // instance runs when it starts.
-func (pl *planner) lookupJoin(t *TemporalJoin, left *PhysNode, keyCols, rk []int, rightTypes []*types.DataType, res expr.Expr, lookup, names []string) *PhysNode {
+func (pl *planner) lookupJoin(t *plan.TemporalJoin, left *PhysNode, keyCols, rk []int, rightTypes []*types.DataType, res expr.Expr, lookup, names []string) *PhysNode {
 	benv := *pl.env
 	benv.Streaming = false
 	bp := &planner{env: &benv, pushdowns: pl.pushdowns} // reuses the source sourceLookupJoin made

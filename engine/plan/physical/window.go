@@ -1,12 +1,13 @@
-package plan
+package physical
 
 import (
 	"github.com/riffle-sql/riffle/engine/opspec"
+	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // windowJoin plans a WindowJoin.
-func (pl *planner) windowJoin(w *WindowJoin) *PhysNode {
+func (pl *planner) windowJoin(w *plan.WindowJoin) *PhysNode {
 	left := pl.translate(w.Left)
 	right := pl.translate(w.Right)
 	pl.requireInsertOnly("StreamPhysicalWindowJoin", left)
@@ -20,16 +21,16 @@ func (pl *planner) windowJoin(w *WindowJoin) *PhysNode {
 	}
 	le := pl.exchange(left, dist, lk, par)
 	re := pl.exchange(right, dist, rk, par)
-	spec := opspec.JoinSpec{Kind: w.Kind, LeftKeys: lk, RightKeys: rk, LeftTypes: Types(left.Cols), RightTypes: Types(right.Cols), NullSafe: nullSafe}
+	spec := opspec.JoinSpec{Kind: w.Kind, LeftKeys: lk, RightKeys: rk, LeftTypes: plan.Types(left.Cols), RightTypes: plan.Types(right.Cols), NullSafe: nullSafe}
 	if len(residual) > 0 {
-		spec.Residual = AndOf(residual)
+		spec.Residual = plan.AndOf(residual)
 	}
 	op := &PhysWindowJoin{Spec: spec, Window: w.Window, LeftStart: w.LeftStart, LeftEnd: w.LeftEnd, RightStart: w.RightStart, RightEnd: w.RightEnd, Cond: w.Cond}
 	return &PhysNode{Op: op, Inputs: []*PhysNode{le, re}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: max(left.rows, right.rows)}
 }
 
 // windowRank plans a WindowRank (window Top-N or deduplication).
-func (pl *planner) windowRank(w *WindowRank) *PhysNode {
+func (pl *planner) windowRank(w *plan.WindowRank) *PhysNode {
 	in := pl.translate(w.Input)
 	pl.requireInsertOnly("StreamPhysicalWindowRank", in)
 	par := pl.env.parallelism()

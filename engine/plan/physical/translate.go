@@ -1,4 +1,4 @@
-package plan
+package physical
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
+	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -45,8 +46,8 @@ type planner struct {
 	env *Env
 	// pushdowns are the scans' sources and what was pushed into them
 	// (filter_pushdown.go)
-	pushdowns     map[*Scan]*scanPushdown
-	filteredScans map[filteredScanKey]*Scan
+	pushdowns     map[*plan.Scan]*scanPushdown
+	filteredScans map[filteredScanKey]*plan.Scan
 }
 
 // Physical translates an optimised logical plan into a physical plan. It
@@ -54,7 +55,7 @@ type planner struct {
 // planning time) and infers changelog modes, rejecting plans Flink
 // rejects (an updating result into an append-only sink, ORDER BY on a
 // non-time attribute in streaming mode, ...).
-func Physical(n Node, env *Env) (p *PhysNode, err error) {
+func Physical(n plan.Node, env *Env) (p *PhysNode, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if bp, ok := r.(planPanic); ok {
@@ -80,15 +81,15 @@ func (pl *planner) fail(format string, args ...any) {
 	panic(planPanic{fmt.Errorf(format, args...)})
 }
 
-func (pl *planner) translate(n Node) *PhysNode {
+func (pl *planner) translate(n plan.Node) *PhysNode {
 	switch x := n.(type) {
-	case *Scan:
+	case *plan.Scan:
 		return pl.scan(x)
-	case *Values:
+	case *plan.Values:
 		return pl.valuesNode(x)
-	case *Project, *Filter:
+	case *plan.Project, *plan.Filter:
 		return pl.calc(n)
-	case *WatermarkAssigner:
+	case *plan.WatermarkAssigner:
 		in := pl.translate(x.Input)
 		if !pl.env.Streaming {
 			// In batch mode Flink ignores watermarks: a batch physical
@@ -99,19 +100,19 @@ func (pl *planner) translate(n Node) *PhysNode {
 		}
 		return &PhysNode{Op: &PhysWatermarkAssigner{Rowtime: x.Rowtime, Watermark: x.Expr, Replay: x.Replay},
 			Inputs: []*PhysNode{in}, Cols: x.Columns(), Mode: in.Mode, Parallelism: in.Parallelism, rows: in.rows, upsertKeys: in.upsertKeys}
-	case *Aggregate:
+	case *plan.Aggregate:
 		return pl.aggregate(x)
-	case *Join:
+	case *plan.Join:
 		return pl.join(x)
-	case *Sort:
+	case *plan.Sort:
 		return pl.sort(x)
-	case *Rank:
+	case *plan.Rank:
 		return pl.rank(x)
-	case *SetOp:
+	case *plan.SetOp:
 		return pl.setOp(x)
-	case *Sink:
+	case *plan.Sink:
 		return pl.sink(x)
-	case *Correlate:
+	case *plan.Correlate:
 		return pl.translateCorrelate(x)
 	}
 	if p := pl.translateStreaming(n); p != nil {
@@ -133,7 +134,7 @@ func named(e expr.Expr, names []string) string {
 
 // sourceContext is the connector context of scan s and its batch size
 // option (0: the job's).
-func (pl *planner) sourceContext(s *Scan) (*connector.Context, int) {
+func (pl *planner) sourceContext(s *plan.Scan) (*connector.Context, int) {
 	opts := map[string]string{}
 	for k, v := range s.Table.TableOptions {
 		opts[k] = v
@@ -142,14 +143,14 @@ func (pl *planner) sourceContext(s *Scan) (*connector.Context, int) {
 		opts[k] = v
 	}
 	batchSize := 0
-	if v, ok := opts[OptBatchSize]; ok {
+	if v, ok := opts[plan.OptBatchSize]; ok {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n <= 0 {
-			pl.fail("invalid value '%s' for option '%s': expected a positive integer", v, OptBatchSize)
+			pl.fail("invalid value '%s' for option '%s': expected a positive integer", v, plan.OptBatchSize)
 		}
 		batchSize = n
 	}
-	for _, k := range ExtensionOptions {
+	for _, k := range plan.ExtensionOptions {
 		delete(opts, k)
 	}
 	stdout := pl.env.Stdout
@@ -161,7 +162,7 @@ func (pl *planner) sourceContext(s *Scan) (*connector.Context, int) {
 	return ctx, batchSize
 }
 
-func (pl *planner) scan(s *Scan) *PhysNode {
+func (pl *planner) scan(s *plan.Scan) *PhysNode {
 	sp := pl.scanSource(s)
 	src, batchSize := sp.src, sp.batchSize
 	if !pl.env.Streaming && !connector.DeclaredBounded(src) {
@@ -223,8 +224,8 @@ func (pl *planner) scan(s *Scan) *PhysNode {
 	return pl.changelogScan(orig, s, src, p, key, added)
 }
 
-func (pl *planner) valuesNode(v *Values) *PhysNode {
-	ts := Types(v.Cols)
+func (pl *planner) valuesNode(v *plan.Values) *PhysNode {
+	ts := plan.Types(v.Cols)
 	bb := types.NewBatchBuilder(ts)
 	ectx := &expr.Ctx{Zone: pl.zone()}
 	for _, r := range v.Rows {
@@ -248,33 +249,33 @@ func (pl *planner) valuesNode(v *Values) *PhysNode {
 }
 
 // calc merges a chain of Project and Filter nodes into one Calc.
-func (pl *planner) calc(n Node) *PhysNode {
+func (pl *planner) calc(n plan.Node) *PhysNode {
 	var cond []expr.Expr
 	var projs []expr.Expr // nil = identity
 	cur := n
 	for {
 		switch x := cur.(type) {
-		case *Project:
+		case *plan.Project:
 			if projs == nil {
 				// a Project with no columns (pruned to none) is not the
 				// identity, which nil means
 				projs = append(make([]expr.Expr, 0, len(x.Exprs)), x.Exprs...)
 			} else {
-				projs = SubstituteAll(projs, x.Exprs)
+				projs = plan.SubstituteAll(projs, x.Exprs)
 			}
 			for i, c := range cond {
-				cond[i] = Substitute(c, x.Exprs)
+				cond[i] = plan.Substitute(c, x.Exprs)
 			}
 			cur = x.Input
 			continue
-		case *Filter:
-			cond = append(cond, Conjuncts(x.Cond)...)
+		case *plan.Filter:
+			cond = append(cond, plan.Conjuncts(x.Cond)...)
 			cur = x.Input
 			continue
 		}
 		break
 	}
-	if s, ok := cur.(*Scan); ok && len(cond) > 0 {
+	if s, ok := cur.(*plan.Scan); ok && len(cond) > 0 {
 		before := len(cond)
 		s, cond = pl.pushFiltersIntoScan(s, cond)
 		cur = s
@@ -285,7 +286,7 @@ func (pl *planner) calc(n Node) *PhysNode {
 	in := pl.translate(cur)
 	var where expr.Expr
 	if len(cond) > 0 {
-		where = AndOf(cond)
+		where = plan.AndOf(cond)
 	}
 	in, projs, where = pl.pushIntoNormalize(in, projs, where)
 	cols := n.Columns()
@@ -318,7 +319,7 @@ func isIdentity(projs []expr.Expr, n int) bool {
 	return true
 }
 
-func sameNames(a, b []Column) bool {
+func sameNames(a, b []plan.Column) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -340,7 +341,7 @@ func (pl *planner) exchange(in *PhysNode, dist opspec.Partitioning, keys []int, 
 		Cols: in.Cols, Mode: in.Mode, Parallelism: par, rows: in.rows, upsertKeys: in.upsertKeys}
 }
 
-func (pl *planner) aggregate(a *Aggregate) *PhysNode {
+func (pl *planner) aggregate(a *plan.Aggregate) *PhysNode {
 	in := pl.translate(a.Input)
 	par := pl.env.parallelism()
 	dist := opspec.Hash
@@ -396,7 +397,7 @@ func sortString(keys []opspec.SortKey, names []string) string {
 	return strings.Join(parts, ", ")
 }
 
-func (pl *planner) sort(s *Sort) *PhysNode {
+func (pl *planner) sort(s *plan.Sort) *PhysNode {
 	if len(s.Keys) == 0 && s.Fetch >= 0 {
 		pl.pushLimitIntoScan(s.Input, s.Offset+s.Fetch)
 	}
@@ -438,7 +439,7 @@ func rankStrategy(appendOnly bool) string {
 	return "RetractStrategy"
 }
 
-func (pl *planner) rank(r *Rank) *PhysNode {
+func (pl *planner) rank(r *plan.Rank) *PhysNode {
 	in := pl.translate(r.Input)
 	if p := pl.deduplicate(r, in); p != nil {
 		return p
@@ -477,8 +478,8 @@ func (pl *planner) rank(r *Rank) *PhysNode {
 	return p
 }
 
-func (pl *planner) setOp(s *SetOp) *PhysNode {
-	if s.Kind != UnionOp {
+func (pl *planner) setOp(s *plan.SetOp) *PhysNode {
+	if s.Kind != plan.UnionOp {
 		pl.fail("%s is not supported yet", [...]string{"UNION", "INTERSECT", "EXCEPT"}[s.Kind])
 	}
 	var ins []*PhysNode
@@ -494,7 +495,7 @@ func (pl *planner) setOp(s *SetOp) *PhysNode {
 	return &PhysNode{Op: &PhysUnion{}, Inputs: ins, Cols: s.Cols, Mode: mode, Parallelism: par, rows: rows}
 }
 
-func (pl *planner) sink(s *Sink) *PhysNode {
+func (pl *planner) sink(s *plan.Sink) *PhysNode {
 	in := pl.translate(s.Input)
 	if s.Collect {
 		return &PhysNode{Op: &PhysSink{Table: "*anonymous_collect$1*", Collect: true},

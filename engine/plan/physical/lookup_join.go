@@ -1,8 +1,9 @@
-package plan
+package physical
 
 import (
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -14,7 +15,7 @@ import (
 // calc Flink allows on the temporal table (projections and filters); the
 // join keys must be plain physical columns. It returns nil when the right
 // side does not qualify, and the caller plans the whole-table lookup join.
-func (pl *planner) sourceLookupJoin(t *TemporalJoin, left *PhysNode, keyCols, rk []int, res expr.Expr, lookup, names []string) *PhysNode {
+func (pl *planner) sourceLookupJoin(t *plan.TemporalJoin, left *PhysNode, keyCols, rk []int, res expr.Expr, lookup, names []string) *PhysNode {
 	s, cond, projs := lookupScanOf(t.Right)
 	if s == nil || len(s.Metadata) > 0 {
 		return nil
@@ -34,7 +35,7 @@ func (pl *planner) sourceLookupJoin(t *TemporalJoin, left *PhysNode, keyCols, rk
 
 // rightIsLookupSource reports whether a temporal join's right side reads
 // a LookupSource (Flink plans lookup joins in batch mode too).
-func (pl *planner) rightIsLookupSource(t *TemporalJoin) bool {
+func (pl *planner) rightIsLookupSource(t *plan.TemporalJoin) bool {
 	s, _, _ := lookupScanOf(t.Right)
 	if s == nil {
 		return false
@@ -47,31 +48,31 @@ func (pl *planner) rightIsLookupSource(t *TemporalJoin) bool {
 // and the calc above it: the filter conjuncts and the projections (nil:
 // the scan's columns) over the scan's columns; nil when the right side is
 // not a scan under projections and filters.
-func lookupScanOf(right Node) (*Scan, []expr.Expr, []expr.Expr) {
+func lookupScanOf(right plan.Node) (*plan.Scan, []expr.Expr, []expr.Expr) {
 	var cond []expr.Expr
 	var projs []expr.Expr
 	cur := right
 	for {
 		switch x := cur.(type) {
-		case *Project:
+		case *plan.Project:
 			if projs == nil {
 				projs = append(make([]expr.Expr, 0, len(x.Exprs)), x.Exprs...)
 			} else {
-				projs = SubstituteAll(projs, x.Exprs)
+				projs = plan.SubstituteAll(projs, x.Exprs)
 			}
 			for i, c := range cond {
-				cond[i] = Substitute(c, x.Exprs)
+				cond[i] = plan.Substitute(c, x.Exprs)
 			}
 			cur = x.Input
 			continue
-		case *Filter:
-			cond = append(cond, Conjuncts(x.Cond)...)
+		case *plan.Filter:
+			cond = append(cond, plan.Conjuncts(x.Cond)...)
 			cur = x.Input
 			continue
 		}
 		break
 	}
-	s, ok := cur.(*Scan)
+	s, ok := cur.(*plan.Scan)
 	if !ok {
 		return nil, nil, nil
 	}
@@ -80,7 +81,7 @@ func lookupScanOf(right Node) (*Scan, []expr.Expr, []expr.Expr) {
 
 // lookupJoinNode is the LookupJoin of sourceLookupJoin once the right
 // side qualified.
-func (pl *planner) lookupJoinNode(t *TemporalJoin, left *PhysNode, s *Scan, sp *scanPushdown, ls connector.LookupSource, cond, projs []expr.Expr,
+func (pl *planner) lookupJoinNode(t *plan.TemporalJoin, left *PhysNode, s *plan.Scan, sp *scanPushdown, ls connector.LookupSource, cond, projs []expr.Expr,
 	keyCols, rk []int, res expr.Expr, lookup, names []string) *PhysNode {
 	// the physical column of each right key
 	toPhys := scanPhysIndexes(s)
@@ -106,10 +107,10 @@ func (pl *planner) lookupJoinNode(t *TemporalJoin, left *PhysNode, s *Scan, sp *
 	_, _, residual := temporalKeys(t.Cond, nl0)
 	offer := append([]expr.Expr(nil), cond...)
 	for _, c := range residual {
-		if len(expr.InputRefs(c)) > 0 && RefsWithin(c, nl0, nl0+nr) {
-			rc := Shift(c, -nl0)
+		if len(expr.InputRefs(c)) > 0 && plan.RefsWithin(c, nl0, nl0+nr) {
+			rc := plan.Shift(c, -nl0)
 			if projs != nil {
-				rc = Substitute(rc, projs)
+				rc = plan.Substitute(rc, projs)
 			}
 			offer = append(offer, rc)
 		}
@@ -136,15 +137,15 @@ func (pl *planner) lookupJoinNode(t *TemporalJoin, left *PhysNode, s *Scan, sp *
 	}
 	var filter expr.Expr
 	if len(cond) > 0 {
-		filter = AndOf(cond)
+		filter = plan.AndOf(cond)
 	}
-	keyTypes := Types(left.Cols)
+	keyTypes := plan.Types(left.Cols)
 	kts := make([]*types.DataType, len(keyCols))
 	for k, c := range keyCols {
 		kts[k] = keyTypes[c]
 	}
 	op := &PhysLookupJoin{Kind: t.Kind, NumLeft: len(t.Left.Columns()), KeyCols: keyCols, KeyTypes: kts, RightFilter: filter, RightProject: projs,
-		RightTypes: Types(t.Right.Columns()), Residual: res, Cache: cache, Lookup: ls, LookupKeys: keys, ReadSpec: spec}
+		RightTypes: plan.Types(t.Right.Columns()), Residual: res, Cache: cache, Lookup: ls, LookupKeys: keys, ReadSpec: spec}
 	lookupJoinExplain(op, t, lookup, names)
 	return &PhysNode{Op: op, Inputs: []*PhysNode{left}, Cols: t.Cols, Mode: left.Mode, Parallelism: left.Parallelism, rows: left.rows}
 }
@@ -153,12 +154,12 @@ func (pl *planner) lookupJoinNode(t *TemporalJoin, left *PhysNode, s *Scan, sp *
 // prints it: table, joinType, lookup (the key pairs), where (the
 // conditions on the temporal table alone) and joinCondition (the other
 // non-key conditions), each only when there is one, and select.
-func lookupJoinExplain(op *PhysLookupJoin, t *TemporalJoin, lookup, names []string) {
+func lookupJoinExplain(op *PhysLookupJoin, t *plan.TemporalJoin, lookup, names []string) {
 	nl := len(t.Left.Columns())
 	_, _, residual := temporalKeys(t.Cond, nl)
 	var where, join []expr.Expr
 	for _, c := range residual {
-		if len(expr.InputRefs(c)) > 0 && RefsWithin(c, nl, len(names)) {
+		if len(expr.InputRefs(c)) > 0 && plan.RefsWithin(c, nl, len(names)) {
 			where = append(where, c)
 		} else {
 			join = append(join, c)
@@ -166,9 +167,9 @@ func lookupJoinExplain(op *PhysLookupJoin, t *TemporalJoin, lookup, names []stri
 	}
 	op.Table, op.LookupPairs, op.CondNames = t.RightID.Summary(), lookup, names
 	if len(where) > 0 {
-		op.Where = AndOf(where)
+		op.Where = plan.AndOf(where)
 	}
 	if len(join) > 0 {
-		op.JoinCondition = AndOf(join)
+		op.JoinCondition = plan.AndOf(join)
 	}
 }

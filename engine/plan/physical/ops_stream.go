@@ -1,4 +1,4 @@
-package plan
+package physical
 
 import (
 	"fmt"
@@ -7,11 +7,12 @@ import (
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
+	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // The join, window, OVER and streaming-only operators of the physical
-// plan (see physical_ops.go).
+// plan (see ops.go).
 
 // PhysJoin is an equi-join with a residual condition: Flink's Join in
 // streaming mode (keeping both sides in state), HashJoin or, without
@@ -41,7 +42,7 @@ func (j *PhysJoin) Explain(n *PhysNode) []Attr {
 	if j.Cond != nil {
 		where = named(j.Cond, joinNames(n))
 	}
-	attrs := []Attr{{Name: "joinType", Value: j.Spec.Kind.String()}, {Name: "where", Value: where}, {Name: "select", Value: strings.Join(Names(n.Cols), ", ")}}
+	attrs := []Attr{{Name: "joinType", Value: j.Spec.Kind.String()}, {Name: "where", Value: where}, {Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 	if j.Streaming {
 		return append(attrs, Attr{Name: "leftInputSpec", Value: j.LeftInputSpec}, Attr{Name: "rightInputSpec", Value: j.RightInputSpec})
 	}
@@ -51,7 +52,7 @@ func (j *PhysJoin) Explain(n *PhysNode) []Attr {
 // joinNames are the names of a join's joined row, made unique as
 // Calcite's join row type does (word, word0).
 func joinNames(n *PhysNode) []string {
-	return Uniquify(append(inNames(n, 0), inNames(n, 1)...))
+	return plan.Uniquify(append(inNames(n, 0), inNames(n, 1)...))
 }
 
 // PhysIntervalJoin joins rows whose time attributes lie within bounds
@@ -75,7 +76,7 @@ func (j *PhysIntervalJoin) Explain(n *PhysNode) []Attr {
 	return []Attr{{Name: "joinType", Value: j.Spec.Kind.String()},
 		{Name: "windowBounds", Value: fmt.Sprintf("isRowTime=%v, leftLowerBound=%d, leftUpperBound=%d, leftTimeIndex=%d, rightTimeIndex=%d",
 			!j.Proctime, j.LowerBound, j.UpperBound, j.LeftTime, j.RightTime)},
-		{Name: "where", Value: where}, {Name: "select", Value: strings.Join(Names(n.Cols), ", ")}}
+		{Name: "where", Value: where}, {Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 }
 
 // PhysTemporalJoin is an event-time temporal join against a versioned
@@ -92,7 +93,7 @@ type PhysTemporalJoin struct {
 func (*PhysTemporalJoin) Name() string { return "TemporalJoin" }
 func (j *PhysTemporalJoin) Explain(n *PhysNode) []Attr {
 	return []Attr{{Name: "joinType", Value: j.Spec.Kind.String()}, {Name: "where", Value: named(j.Cond, j.CondNames)},
-		{Name: "select", Value: strings.Join(Names(n.Cols), ", ")}}
+		{Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 }
 
 // PhysLookupJoin is a processing-time temporal join. With Lookup set it
@@ -140,7 +141,7 @@ func (j *PhysLookupJoin) Explain(n *PhysNode) []Attr {
 	if j.JoinCondition != nil {
 		attrs = append(attrs, Attr{Name: "joinCondition", Value: named(j.JoinCondition, j.CondNames)})
 	}
-	return append(attrs, Attr{Name: "select", Value: strings.Join(Names(n.Cols), ", ")})
+	return append(attrs, Attr{Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")})
 }
 
 // PhysWindowJoin joins the rows of the same window of two windowed
@@ -159,9 +160,9 @@ func (w *PhysWindowJoin) Explain(n *PhysNode) []Attr {
 	if w.Cond != nil {
 		where = named(w.Cond, append(append([]string(nil), ln...), rn...))
 	}
-	return []Attr{{Name: "leftWindow", Value: WindowString(w.Window, "", true, ln[w.LeftStart], ln[w.LeftEnd])},
-		{Name: "rightWindow", Value: WindowString(w.Window, "", true, rn[w.RightStart], rn[w.RightEnd])},
-		{Name: "joinType", Value: w.Spec.Kind.String()}, {Name: "where", Value: where}, {Name: "select", Value: strings.Join(Names(n.Cols), ", ")}}
+	return []Attr{{Name: "leftWindow", Value: plan.WindowString(w.Window, "", true, ln[w.LeftStart], ln[w.LeftEnd])},
+		{Name: "rightWindow", Value: plan.WindowString(w.Window, "", true, rn[w.RightStart], rn[w.RightEnd])},
+		{Name: "joinType", Value: w.Spec.Kind.String()}, {Name: "where", Value: where}, {Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 }
 
 // PhysWindowTableFunction assigns rows to windows (TUMBLE, HOP,
@@ -175,7 +176,7 @@ type PhysWindowTableFunction struct {
 func (*PhysWindowTableFunction) Name() string { return "WindowTableFunction" }
 func (w *PhysWindowTableFunction) Explain(n *PhysNode) []Attr {
 	names := inNames(n, 0)
-	attrs := []Attr{{Name: "window", Value: WindowString(w.Window, names[w.TimeCol], false, "", "")}}
+	attrs := []Attr{{Name: "window", Value: plan.WindowString(w.Window, names[w.TimeCol], false, "", "")}}
 	if w.Window.Kind == opspec.SessionWindow && len(w.PartitionKeys) > 0 {
 		var pk []string
 		for _, k := range w.PartitionKeys {
@@ -208,11 +209,11 @@ func (w *PhysWindowAggregate) Explain(n *PhysNode) []Attr {
 	}
 	sel := append([]string(nil), keys...)
 	for i, ag := range w.Aggs {
-		sel = append(sel, AggString(ag, names)+" AS "+n.Cols[len(w.Keys)+i].Name)
+		sel = append(sel, plan.AggString(ag, names)+" AS "+n.Cols[len(w.Keys)+i].Name)
 	}
 	base := len(w.Keys) + len(w.Aggs)
 	for i, p := range w.Props {
-		sel = append(sel, PropName(p)+" AS "+n.Cols[base+i].Name)
+		sel = append(sel, plan.PropName(p)+" AS "+n.Cols[base+i].Name)
 	}
 	var attrs []Attr
 	if len(keys) > 0 {
@@ -224,7 +225,7 @@ func (w *PhysWindowAggregate) Explain(n *PhysNode) []Attr {
 	} else {
 		timeName = names[w.TimeCol]
 	}
-	return append(attrs, Attr{Name: "window", Value: WindowString(w.Window, timeName, w.Attached, startName, endName)},
+	return append(attrs, Attr{Name: "window", Value: plan.WindowString(w.Window, timeName, w.Attached, startName, endName)},
 		Attr{Name: "select", Value: strings.Join(sel, ", ")})
 }
 
@@ -240,7 +241,7 @@ type PhysOverAggregate struct {
 func (*PhysOverAggregate) Name() string { return "OverAggregate" }
 func (o *PhysOverAggregate) Explain(n *PhysNode) []Attr {
 	names := inNames(n, 0)
-	outNames := Names(n.Cols)
+	outNames := plan.Names(n.Cols)
 	g0 := o.Groups[0]
 	var attrs []Attr
 	if len(g0.PartitionKeys) > 0 {
@@ -331,7 +332,7 @@ func (w *PhysWindowRank) Explain(n *PhysNode) []Attr {
 	for _, k := range w.PartitionKeys {
 		pk = append(pk, names[k])
 	}
-	win := Attr{Name: "window", Value: WindowString(w.Window, "", true, names[w.StartCol], names[w.EndCol])}
+	win := Attr{Name: "window", Value: plan.WindowString(w.Window, "", true, names[w.StartCol], names[w.EndCol])}
 	if w.Dedup() {
 		keep := "FirstRow"
 		if w.Keys[0].Desc {
@@ -342,5 +343,5 @@ func (w *PhysWindowRank) Explain(n *PhysNode) []Attr {
 	}
 	return []Attr{win, {Name: "rankType", Value: w.RankType}, {Name: "rankRange", Value: fmt.Sprintf("rankStart=%d, rankEnd=%d", w.RankStart, w.RankEnd)},
 		{Name: "partitionBy", Value: strings.Join(pk, ", ")}, {Name: "orderBy", Value: sortString(w.Keys, names)},
-		{Name: "select", Value: strings.Join(Names(n.Cols), ", ")}}
+		{Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 }

@@ -1,4 +1,4 @@
-package plan
+package physical
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -34,7 +35,7 @@ type scanPushdown struct {
 
 // scanSource creates the source of scan node s once: pushdowns and the
 // scan's translation then share one source instance.
-func (pl *planner) scanSource(s *Scan) *scanPushdown {
+func (pl *planner) scanSource(s *plan.Scan) *scanPushdown {
 	if sp, ok := pl.pushdowns[s]; ok {
 		return sp
 	}
@@ -45,7 +46,7 @@ func (pl *planner) scanSource(s *Scan) *scanPushdown {
 	}
 	sp := &scanPushdown{src: src, ctx: ctx, batchSize: batchSize, limit: -1}
 	if pl.pushdowns == nil {
-		pl.pushdowns = map[*Scan]*scanPushdown{}
+		pl.pushdowns = map[*plan.Scan]*scanPushdown{}
 	}
 	pl.pushdowns[s] = sp
 	return sp
@@ -53,7 +54,7 @@ func (pl *planner) scanSource(s *Scan) *scanPushdown {
 
 // scanPhysIndexes maps a scan's output columns to physical column indexes
 // (-1 for metadata columns).
-func scanPhysIndexes(s *Scan) []int {
+func scanPhysIndexes(s *plan.Scan) []int {
 	phys := s.Table.TableSchema.Physical()
 	toPhys := make([]int, len(s.Cols))
 	for i := range toPhys {
@@ -77,7 +78,7 @@ func scanPhysIndexes(s *Scan) []int {
 // is called once per source; translating the same Filter again reuses the
 // answer. Changelog sources in streaming mode are left alone: a filter
 // below their normalization would drop updates.
-func (pl *planner) pushFiltersIntoScan(s *Scan, conds []expr.Expr) (*Scan, []expr.Expr) {
+func (pl *planner) pushFiltersIntoScan(s *plan.Scan, conds []expr.Expr) (*plan.Scan, []expr.Expr) {
 	parts := make([]string, len(conds))
 	for i, c := range conds {
 		parts[i] = c.String()
@@ -89,7 +90,7 @@ func (pl *planner) pushFiltersIntoScan(s *Scan, conds []expr.Expr) (*Scan, []exp
 	ns := *s
 	sp := pl.scanSource(&ns)
 	if pl.filteredScans == nil {
-		pl.filteredScans = map[filteredScanKey]*Scan{}
+		pl.filteredScans = map[filteredScanKey]*plan.Scan{}
 	}
 	pl.filteredScans[key] = &ns
 	fs, ok := sp.src.(connector.FilterSource)
@@ -124,7 +125,7 @@ func (pl *planner) pushFiltersIntoScan(s *Scan, conds []expr.Expr) (*Scan, []exp
 			accepted = a
 		}
 	}
-	names := Names(s.Cols)
+	names := plan.Names(s.Cols)
 	sp.exact = map[string]bool{}
 	var shown []expr.Expr
 	for i, c := range offeredExprs {
@@ -139,14 +140,14 @@ func (pl *planner) pushFiltersIntoScan(s *Scan, conds []expr.Expr) (*Scan, []exp
 	// filters, and one conjunction of those it took
 	sp.filterAttr = "filter=[]"
 	if len(shown) > 0 {
-		sp.filterAttr = "filter=[" + named(AndOf(shown), names) + "]"
+		sp.filterAttr = "filter=[" + named(plan.AndOf(shown), names) + "]"
 	}
 	return &ns, sp.remaining(conds)
 }
 
 // filteredScanKey identifies a scan under a Filter's conjuncts.
 type filteredScanKey struct {
-	s     *Scan
+	s     *plan.Scan
 	conds string
 }
 
@@ -168,7 +169,7 @@ func (sp *scanPushdown) remaining(conds []expr.Expr) []expr.Expr {
 // is left alone, its later rows may update earlier ones). The source's
 // readers may stop after n rows each; the Limit above stays (each split
 // stops on its own).
-func (pl *planner) pushLimitIntoScan(n Node, limit int64) {
+func (pl *planner) pushLimitIntoScan(n plan.Node, limit int64) {
 	if limit <= 0 {
 		return
 	}
@@ -176,20 +177,20 @@ func (pl *planner) pushLimitIntoScan(n Node, limit int64) {
 	cur := n
 	for {
 		switch x := cur.(type) {
-		case *Project:
+		case *plan.Project:
 			for i, c := range conds {
-				conds[i] = Substitute(c, x.Exprs)
+				conds[i] = plan.Substitute(c, x.Exprs)
 			}
 			cur = x.Input
 			continue
-		case *Filter:
-			conds = append(conds, Conjuncts(x.Cond)...)
+		case *plan.Filter:
+			conds = append(conds, plan.Conjuncts(x.Cond)...)
 			cur = x.Input
 			continue
 		}
 		break
 	}
-	s, ok := cur.(*Scan)
+	s, ok := cur.(*plan.Scan)
 	if !ok {
 		return
 	}
@@ -466,7 +467,7 @@ func losslessCast(from, to *types.DataType) bool {
 // prunes projections, so project=[...] lists what the query still reads):
 // it returns the scan to translate and cond and projs over its columns.
 // The narrowed scan shares s's source and pushdowns.
-func (pl *planner) narrowScan(s *Scan, cond, projs []expr.Expr) (*Scan, []expr.Expr, []expr.Expr) {
+func (pl *planner) narrowScan(s *plan.Scan, cond, projs []expr.Expr) (*plan.Scan, []expr.Expr, []expr.Expr) {
 	if projs == nil {
 		return s, cond, projs
 	}
@@ -485,7 +486,7 @@ func (pl *planner) narrowScan(s *Scan, cond, projs []expr.Expr) (*Scan, []expr.E
 	}
 	m := make([]int, len(s.Cols))
 	var newProj []int
-	var cols []Column
+	var cols []plan.Column
 	for i := range s.Cols {
 		if i < nPhys && !used[i] {
 			m[i] = -1

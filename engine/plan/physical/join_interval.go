@@ -1,10 +1,11 @@
-package plan
+package physical
 
 import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
+	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -48,13 +49,13 @@ func (pl *planner) intervalJoin(p *PhysNode, spec opspec.JoinSpec, left, right *
 	}
 	spec.Residual = nil
 	if len(rest) > 0 {
-		spec.Residual = AndOf(rest)
+		spec.Residual = plan.AndOf(rest)
 	}
 	proctime := left.Cols[lt].Type.IsProctime()
 	lo, hi := *lower, *upper
 	var cond expr.Expr
 	if len(residual) > 0 {
-		cond = AndOf(residual)
+		cond = plan.AndOf(residual)
 	}
 	p.Op = &PhysIntervalJoin{Spec: spec, LowerBound: lo, UpperBound: hi, LeftTime: lt, RightTime: rt, Proctime: proctime, Cond: cond}
 	p.Mode = types.InsertOnlyMode

@@ -1,10 +1,11 @@
-package plan
+package physical
 
 import (
 	"fmt"
 
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
+	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -97,7 +98,7 @@ func avgRowSize(fields []types.Field) float64 {
 	return s
 }
 
-func colsRowSize(cols []Column) float64 {
+func colsRowSize(cols []plan.Column) float64 {
 	s := 0.0
 	for _, c := range cols {
 		s += avgValueSize(c.Type)

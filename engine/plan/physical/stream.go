@@ -1,28 +1,29 @@
-package plan
+package physical
 
 import (
 	"fmt"
 
 	"github.com/riffle-sql/riffle/engine/opspec"
+	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // translateStreaming plans the nodes of the streaming rules (windows,
 // OVER, Top-N, deduplication, interval and temporal joins); nil means n
 // is not one of them.
-func (pl *planner) translateStreaming(n Node) *PhysNode {
+func (pl *planner) translateStreaming(n plan.Node) *PhysNode {
 	switch x := n.(type) {
-	case *WindowTVF:
+	case *plan.WindowTVF:
 		return pl.windowTVF(x)
-	case *WindowAggregate:
+	case *plan.WindowAggregate:
 		return pl.windowAggregate(x)
-	case *Over:
+	case *plan.Over:
 		return pl.over(x)
-	case *TemporalJoin:
+	case *plan.TemporalJoin:
 		return pl.temporalJoin(x)
-	case *WindowJoin:
+	case *plan.WindowJoin:
 		return pl.windowJoin(x)
-	case *WindowRank:
+	case *plan.WindowRank:
 		return pl.windowRank(x)
 	}
 	return nil
@@ -51,7 +52,7 @@ func changesOf(m types.ChangelogMode) string {
 	return "update and delete changes"
 }
 
-func (pl *planner) windowTVF(w *WindowTVF) *PhysNode {
+func (pl *planner) windowTVF(w *plan.WindowTVF) *PhysNode {
 	in := pl.translate(w.Input)
 	pl.requireInsertOnly("StreamPhysicalWindowTableFunction", in)
 	op := &PhysWindowTableFunction{Window: w.Window, TimeCol: w.TimeCol}
@@ -68,7 +69,7 @@ func (pl *planner) windowTVF(w *WindowTVF) *PhysNode {
 	return &PhysNode{Op: op, Inputs: []*PhysNode{in}, Cols: w.Cols, Mode: in.Mode, Parallelism: in.Parallelism, rows: in.rows}
 }
 
-func (pl *planner) windowAggregate(w *WindowAggregate) *PhysNode {
+func (pl *planner) windowAggregate(w *plan.WindowAggregate) *PhysNode {
 	if w.SizeErr != nil && pl.env.Streaming {
 		// in batch mode Flink aggregates the window table function's rows
 		// with an ordinary aggregate, which takes any size and slide
@@ -87,7 +88,7 @@ func (pl *planner) windowAggregate(w *WindowAggregate) *PhysNode {
 	return &PhysNode{Op: op, Inputs: []*PhysNode{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: max(in.rows/10, 1)}
 }
 
-func (pl *planner) over(o *Over) *PhysNode {
+func (pl *planner) over(o *plan.Over) *PhysNode {
 	in := pl.translate(o.Input)
 	groups := append([]opspec.OverGroup(nil), o.Groups...)
 	g0 := groups[0]
@@ -129,7 +130,7 @@ func (pl *planner) over(o *Over) *PhysNode {
 		pl.fail("The window can only be ordered in ASCENDING mode.")
 	}
 	for _, c := range g0.Calls {
-		if _, ranking := RankingFunctions[c.Func]; ranking {
+		if _, ranking := plan.RankingFunctions[c.Func]; ranking {
 			pl.fail("%s is not supported in a streaming OVER window; only aggregate functions are (use ROW_NUMBER with a filter on its value for Top-N or deduplication)", c.Func)
 		}
 	}
@@ -144,7 +145,7 @@ func (pl *planner) over(o *Over) *PhysNode {
 // deduplicate plans a ROW_NUMBER Top-1 over a time attribute without the
 // row number as Flink's Deduplicate (StreamPhysicalDeduplicate); nil when
 // the Rank is not one.
-func (pl *planner) deduplicate(r *Rank, in *PhysNode) *PhysNode {
+func (pl *planner) deduplicate(r *plan.Rank, in *PhysNode) *PhysNode {
 	if (r.RankType != "" && r.RankType != "ROW_NUMBER") || r.RankStart != 1 || r.RankEnd != 1 || r.WithRankNum || len(r.Keys) != 1 {
 		return nil
 	}

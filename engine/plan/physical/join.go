@@ -1,20 +1,21 @@
-package plan
+package physical
 
 import (
 	"fmt"
 
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
+	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // equiKeys splits a join condition into equality key pairs (plain column
 // references of the same type on each side) and a residual condition.
-func equiKeys(cond expr.Expr, nl int, lcols, rcols []Column) (lk, rk []int, nullSafe []bool, residual []expr.Expr) {
+func equiKeys(cond expr.Expr, nl int, lcols, rcols []plan.Column) (lk, rk []int, nullSafe []bool, residual []expr.Expr) {
 	if cond == nil {
 		return
 	}
-	for _, c := range Conjuncts(cond) {
+	for _, c := range plan.Conjuncts(cond) {
 		call, ok := c.(*expr.Call)
 		if ok && (call.Name == "=" || call.Name == "IS NOT DISTINCT FROM") && len(call.Args) == 2 {
 			a, aok := call.Args[0].(*expr.InputRef)
@@ -39,7 +40,7 @@ func equiKeys(cond expr.Expr, nl int, lcols, rcols []Column) (lk, rk []int, null
 // normalizeJoin makes every cross-side equality a key: sides that are
 // expressions (or differently typed columns) are computed into extra key
 // columns by projections below the join, removed again above it.
-func normalizeJoin(j *Join) (Node, bool) {
+func normalizeJoin(j *plan.Join) (plan.Node, bool) {
 	if j.Cond == nil {
 		return j, false
 	}
@@ -49,12 +50,12 @@ func normalizeJoin(j *Join) (Node, bool) {
 	var extraL, extraR []expr.Expr
 	var rest []expr.Expr
 	changed := false
-	for _, c := range Conjuncts(j.Cond) {
+	for _, c := range plan.Conjuncts(j.Cond) {
 		call, ok := c.(*expr.Call)
 		if ok && call.Name == "=" && len(call.Args) == 2 {
 			x, y := call.Args[0], call.Args[1]
-			xl, xr := RefsWithin(x, 0, nl), RefsWithin(x, nl, nl+nr)
-			yl, yr := RefsWithin(y, 0, nl), RefsWithin(y, nl, nl+nr)
+			xl, xr := plan.RefsWithin(x, 0, nl), plan.RefsWithin(x, nl, nl+nr)
+			yl, yr := plan.RefsWithin(y, 0, nl), plan.RefsWithin(y, nl, nl+nr)
 			if len(expr.InputRefs(x)) > 0 && len(expr.InputRefs(y)) > 0 {
 				var le, re expr.Expr
 				switch {
@@ -71,7 +72,7 @@ func normalizeJoin(j *Join) (Node, bool) {
 						continue
 					}
 					extraL = append(extraL, le)
-					extraR = append(extraR, Shift(re, -nl))
+					extraR = append(extraR, plan.Shift(re, -nl))
 					changed = true
 					continue
 				}
@@ -82,17 +83,17 @@ func normalizeJoin(j *Join) (Node, bool) {
 	if !changed {
 		return j, false
 	}
-	addCols := func(in Node, cols []Column, extra []expr.Expr) Node {
+	addCols := func(in plan.Node, cols []plan.Column, extra []expr.Expr) plan.Node {
 		var exprs []expr.Expr
-		out := append([]Column(nil), cols...)
+		out := append([]plan.Column(nil), cols...)
 		for i, c := range cols {
 			exprs = append(exprs, &expr.InputRef{Index: i, Name: c.Name, T: c.Type})
 		}
 		for k, e := range extra {
 			exprs = append(exprs, e)
-			out = append(out, Column{Name: fmt.Sprintf("$k%d", k), Type: e.Type()})
+			out = append(out, plan.Column{Name: fmt.Sprintf("$k%d", k), Type: e.Type()})
 		}
-		return &Project{Input: in, Exprs: exprs, Cols: out}
+		return &plan.Project{Input: in, Exprs: exprs, Cols: out}
 	}
 	left := addCols(j.Left, lcols, extraL)
 	right := addCols(j.Right, rcols, extraR)
@@ -123,19 +124,19 @@ func normalizeJoin(j *Join) (Node, bool) {
 		}
 		conds = append(conds, eq)
 	}
-	var cols []Column
+	var cols []plan.Column
 	cols = append(cols, j.Cols[:nl]...)
 	for k := range extraL {
-		cols = append(cols, Column{Name: fmt.Sprintf("$k%d", k), Type: extraL[k].Type()})
+		cols = append(cols, plan.Column{Name: fmt.Sprintf("$k%d", k), Type: extraL[k].Type()})
 	}
 	cols = append(cols, j.Cols[nl:]...)
 	for k := range extraR {
-		cols = append(cols, Column{Name: fmt.Sprintf("$k%d", k), Type: extraR[k].Type()})
+		cols = append(cols, plan.Column{Name: fmt.Sprintf("$k%d", k), Type: extraR[k].Type()})
 	}
-	nj := &Join{Left: left, Right: right, Kind: j.Kind, Cond: AndOf(conds), Cols: cols}
+	nj := &plan.Join{Left: left, Right: right, Kind: j.Kind, Cond: plan.AndOf(conds), Cols: cols}
 	// drop the key columns again
 	var exprs []expr.Expr
-	var out []Column
+	var out []plan.Column
 	for i := 0; i < nl; i++ {
 		exprs = append(exprs, &expr.InputRef{Index: i, Name: cols[i].Name, T: cols[i].Type})
 		out = append(out, j.Cols[i])
@@ -147,10 +148,10 @@ func normalizeJoin(j *Join) (Node, bool) {
 			out = append(out, j.Cols[nl+i])
 		}
 	}
-	return &Project{Input: nj, Exprs: exprs, Cols: out}, true
+	return &plan.Project{Input: nj, Exprs: exprs, Cols: out}, true
 }
 
-func (pl *planner) join(j *Join) *PhysNode {
+func (pl *planner) join(j *plan.Join) *PhysNode {
 	if n, ok := normalizeJoin(j); ok {
 		return pl.translate(n)
 	}
@@ -166,14 +167,14 @@ func (pl *planner) join(j *Join) *PhysNode {
 	le := pl.exchange(left, dist, lk, par)
 	re := pl.exchange(right, dist, rk, par)
 	// Calcite's join row type makes the field names unique (word, word0)
-	allNames := Uniquify(append(Names(left.Cols), Names(right.Cols)...))
-	outCols := make([]Column, len(j.Cols))
+	allNames := plan.Uniquify(append(plan.Names(left.Cols), plan.Names(right.Cols)...))
+	outCols := make([]plan.Column, len(j.Cols))
 	for i, c := range j.Cols {
-		outCols[i] = Column{Name: allNames[i], Type: c.Type}
+		outCols[i] = plan.Column{Name: allNames[i], Type: c.Type}
 	}
-	spec := opspec.JoinSpec{Kind: j.Kind, LeftKeys: lk, RightKeys: rk, LeftTypes: Types(left.Cols), RightTypes: Types(right.Cols), NullSafe: nullSafe}
+	spec := opspec.JoinSpec{Kind: j.Kind, LeftKeys: lk, RightKeys: rk, LeftTypes: plan.Types(left.Cols), RightTypes: plan.Types(right.Cols), NullSafe: nullSafe}
 	if len(residual) > 0 {
-		spec.Residual = AndOf(residual)
+		spec.Residual = plan.AndOf(residual)
 	}
 	p := &PhysNode{Inputs: []*PhysNode{le, re}, Cols: outCols, Parallelism: par, rows: max(left.rows, right.rows)}
 	if pl.env.Streaming {

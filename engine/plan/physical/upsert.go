@@ -1,4 +1,4 @@
-package plan
+package physical
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
+	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -211,7 +212,7 @@ func (pl *planner) sinkUpdates(in *PhysNode, accepted types.ChangelogMode, pk []
 // SinkUpsertMaterializer runs, or not). An insert-only query counts as
 // updating when the sink accepts it as upserts (accepted, the sink's
 // changelog mode for it, is not insert-only).
-func (pl *planner) checkUpsertKeyConflict(in *PhysNode, s *Sink, accepted types.ChangelogMode, pk []int, cols []types.Column) {
+func (pl *planner) checkUpsertKeyConflict(in *PhysNode, s *plan.Sink, accepted types.ChangelogMode, pk []int, cols []types.Column) {
 	// an insert-only query is checked only when the sink turns it into
 	// upserts by its key (upsert-kafka: Flink 2.3.0 asks for ON CONFLICT
 	// there, as rows of one key could overwrite each other), not before a

@@ -1,4 +1,4 @@
-package plan
+package physical
 
 import (
 	"context"
@@ -8,12 +8,13 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/plan"
 )
 
 // prunePartitions installs a Scan's partition filter into its source and
 // returns the EXPLAIN attribute listing the partitions kept, as Flink's
 // TableSourceScan prints it: partitions=[{k1=v1, k2=v2}, ...].
-func (pl *planner) prunePartitions(s *Scan, src connector.Source) string {
+func (pl *planner) prunePartitions(s *plan.Scan, src connector.Source) string {
 	if s.PartFilter == nil {
 		return ""
 	}

@@ -1,9 +1,10 @@
-package plan
+package physical
 
 import (
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/opspec"
+	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -23,7 +24,7 @@ type PhysNode struct {
 	// Inputs are the node's inputs in order (a join's left, then right).
 	Inputs []*PhysNode
 	// Cols are the output columns.
-	Cols []Column
+	Cols []plan.Column
 	// Mode is the node's changelog mode (streaming).
 	Mode types.ChangelogMode
 	// Parallelism of the operator.

@@ -1,4 +1,4 @@
-package plan
+package physical
 
 import (
 	"strings"
@@ -7,16 +7,17 @@ import (
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
+	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // rankInput is an insert-only (k STRING, v INT) input.
-func rankInput() *Values {
+func rankInput() *plan.Values {
 	row := func(k string, v int32) []expr.Expr {
 		return []expr.Expr{&expr.Literal{Value: k, T: types.StringType().NotNull()}, &expr.Literal{Value: v, T: types.IntType().NotNull()}}
 	}
-	return &Values{Rows: [][]expr.Expr{row("a", 1), row("b", 5)},
-		Cols: []Column{{Name: "k", Type: types.StringType().NotNull()}, {Name: "v", Type: types.IntType().NotNull()}}}
+	return &plan.Values{Rows: [][]expr.Expr{row("a", 1), row("b", 5)},
+		Cols: []plan.Column{{Name: "k", Type: types.StringType().NotNull()}, {Name: "v", Type: types.IntType().NotNull()}}}
 }
 
 func streamingEnv() *Env { return &Env{Config: config.New(), Streaming: true} }
@@ -27,26 +28,26 @@ func streamingEnv() *Env { return &Env{Config: config.New(), Streaming: true} }
 // updates a Top-1 over insert-only input in place (FastTop1Function).
 func TestStreamingRankChangelogModeAndStrategy(t *testing.T) {
 	in := rankInput()
-	cols := append(append([]Column(nil), in.Cols...), Column{Name: "rn", Type: types.BigIntType().NotNull()})
+	cols := append(append([]plan.Column(nil), in.Cols...), plan.Column{Name: "rn", Type: types.BigIntType().NotNull()})
 	for _, c := range []struct {
 		name         string
-		node         Node
+		node         plan.Node
 		op, attr     string
 		start, end   int64
 		byPosition   bool
 		upsertKeyLen int
 	}{
-		{"top-1 per key", &Rank{Input: in, PartitionKeys: []int{0}, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, RankStart: 1, RankEnd: 1, Cols: cols[:2]},
+		{"top-1 per key", &plan.Rank{Input: in, PartitionKeys: []int{0}, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, RankStart: 1, RankEnd: 1, Cols: cols[:2]},
 			"Rank", "strategy=[AppendFastStrategy]", 1, 1, true, 1},
-		{"top-2 per key", &Rank{Input: in, PartitionKeys: []int{0}, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, RankStart: 1, RankEnd: 2, Cols: cols[:2]},
+		{"top-2 per key", &plan.Rank{Input: in, PartitionKeys: []int{0}, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, RankStart: 1, RankEnd: 2, Cols: cols[:2]},
 			"Rank", "strategy=[AppendFastStrategy]", 1, 2, false, -1},
-		{"ranks 2 to 3", &Rank{Input: in, PartitionKeys: []int{0}, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, RankStart: 2, RankEnd: 3, Cols: cols[:2]},
+		{"ranks 2 to 3", &plan.Rank{Input: in, PartitionKeys: []int{0}, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, RankStart: 2, RankEnd: 3, Cols: cols[:2]},
 			"Rank", "strategy=[AppendFastStrategy]", 2, 3, true, -1},
-		{"limit 1", &Sort{Input: in, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, Fetch: 1},
+		{"limit 1", &plan.Sort{Input: in, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, Fetch: 1},
 			"SortLimit", "strategy=[AppendFastStrategy]", 1, 1, true, -1},
-		{"limit 2", &Sort{Input: in, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, Fetch: 2},
+		{"limit 2", &plan.Sort{Input: in, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, Fetch: 2},
 			"SortLimit", "strategy=[AppendFastStrategy]", 1, 2, false, -1},
-		{"limit 2 offset 1", &Sort{Input: in, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, Offset: 1, Fetch: 2},
+		{"limit 2 offset 1", &plan.Sort{Input: in, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, Offset: 1, Fetch: 2},
 			"SortLimit", "strategy=[AppendFastStrategy]", 2, 3, true, -1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -79,7 +80,7 @@ func TestStreamingRankChangelogModeAndStrategy(t *testing.T) {
 // BatchPhysicalRank).
 func TestBatchRankInsertOnly(t *testing.T) {
 	in := rankInput()
-	p, err := Physical(&Rank{Input: in, PartitionKeys: []int{0}, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, RankStart: 1, RankEnd: 1, Cols: in.Cols},
+	p, err := Physical(&plan.Rank{Input: in, PartitionKeys: []int{0}, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, RankStart: 1, RankEnd: 1, Cols: in.Cols},
 		&Env{Config: config.New()})
 	if err != nil {
 		t.Fatal(err)

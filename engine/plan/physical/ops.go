@@ -1,4 +1,4 @@
-package plan
+package physical
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
+	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -17,7 +18,7 @@ import (
 // engine/jobgraph creates the runtime operator from the same fields.
 
 // inNames are the column names of n's i-th input.
-func inNames(n *PhysNode, i int) []string { return Names(n.Inputs[i].Cols) }
+func inNames(n *PhysNode, i int) []string { return plan.Names(n.Inputs[i].Cols) }
 
 // PhysTableSourceScan reads a connector's source (created at planning time,
 // so option errors surface then). Its output columns are the node's.
@@ -40,7 +41,7 @@ type PhysTableSourceScan struct {
 func (*PhysTableSourceScan) Name() string { return "TableSourceScan" }
 func (s *PhysTableSourceScan) Explain(n *PhysNode) []Attr {
 	parts := append(s.Table[:], s.PushedDown...)
-	return []Attr{{Name: "table", Value: "[" + strings.Join(parts, ", ") + "]"}, {Name: "fields", Value: strings.Join(Names(n.Cols), ", ")}}
+	return []Attr{{Name: "table", Value: "[" + strings.Join(parts, ", ") + "]"}, {Name: "fields", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 }
 
 // PhysValues emits constant rows (evaluated at planning time into Batch).
@@ -61,7 +62,7 @@ func (v *PhysValues) Explain(n *PhysNode) []Attr {
 	}
 	attrs := []Attr{{Name: "tuples", Value: "[" + strings.Join(tuples, ", ") + "]"}}
 	if len(n.Cols) > 0 {
-		attrs = append(attrs, Attr{Name: "values", Value: strings.Join(Names(n.Cols), ", ")})
+		attrs = append(attrs, Attr{Name: "values", Value: strings.Join(plan.Names(n.Cols), ", ")})
 	}
 	return attrs
 }
@@ -182,7 +183,7 @@ func (a *PhysGroupAggregate) Explain(n *PhysNode) []Attr {
 	}
 	sel := append([]string(nil), keys...)
 	for i, ag := range a.Aggs {
-		sel = append(sel, AggString(ag, names)+" AS "+n.Cols[len(a.Keys)+i].Name)
+		sel = append(sel, plan.AggString(ag, names)+" AS "+n.Cols[len(a.Keys)+i].Name)
 	}
 	return append(attrs, Attr{Name: "select", Value: strings.Join(sel, ", ")})
 }
@@ -264,7 +265,7 @@ func (r *PhysRank) Explain(n *PhysNode) []Attr {
 	return append(attrs, Attr{Name: "rankType", Value: r.RankType},
 		Attr{Name: "rankRange", Value: fmt.Sprintf("rankStart=%d, rankEnd=%d", r.RankStart, r.RankEnd)},
 		Attr{Name: "partitionBy", Value: strings.Join(pk, ", ")}, Attr{Name: "orderBy", Value: sortString(r.Keys, names)},
-		Attr{Name: "select", Value: strings.Join(Names(n.Cols), ", ")})
+		Attr{Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")})
 }
 
 // PhysUnion is UNION ALL of its inputs.
@@ -272,7 +273,7 @@ type PhysUnion struct{}
 
 func (*PhysUnion) Name() string { return "Union" }
 func (*PhysUnion) Explain(n *PhysNode) []Attr {
-	return []Attr{{Name: "all", Value: "true"}, {Name: "union", Value: strings.Join(Names(n.Cols), ", ")}}
+	return []Attr{{Name: "all", Value: "true"}, {Name: "union", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 }
 
 // PhysSink writes its input to a connector's sink, or, Collect, to the
@@ -294,7 +295,7 @@ type PhysSink struct {
 
 func (*PhysSink) Name() string { return "Sink" }
 func (s *PhysSink) Explain(n *PhysNode) []Attr {
-	attrs := []Attr{{Name: "table", Value: s.Table}, {Name: "fields", Value: strings.Join(Names(n.Cols), ", ")}}
+	attrs := []Attr{{Name: "table", Value: s.Table}, {Name: "fields", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 	if s.Materialize {
 		attrs = append(attrs, Attr{Name: "upsertMaterialize", Value: "true"})
 	}
@@ -324,7 +325,7 @@ type PhysChangelogNormalize struct {
 
 func (*PhysChangelogNormalize) Name() string { return "ChangelogNormalize" }
 func (c *PhysChangelogNormalize) Explain(n *PhysNode) []Attr {
-	names := Names(n.Cols)
+	names := plan.Names(n.Cols)
 	var keys []string
 	for _, k := range c.Keys {
 		keys = append(keys, names[k])
@@ -362,10 +363,10 @@ func (c *PhysCorrelate) Explain(n *PhysNode) []Attr {
 		rt = append(rt, col.Type.String()+" "+col.Name)
 	}
 	attrs := []Attr{{Name: "invocation", Value: inv}, {Name: "correlate", Value: "table(" + inv + ")"},
-		{Name: "select", Value: strings.Join(Names(n.Cols), ",")}, {Name: "rowType", Value: "RecordType(" + strings.Join(rt, ", ") + ")"},
+		{Name: "select", Value: strings.Join(plan.Names(n.Cols), ",")}, {Name: "rowType", Value: "RecordType(" + strings.Join(rt, ", ") + ")"},
 		{Name: "joinType", Value: jt}}
 	if c.Cond != nil {
-		attrs = append(attrs, Attr{Name: "condition", Value: named(c.Cond, Names(n.Cols))})
+		attrs = append(attrs, Attr{Name: "condition", Value: named(c.Cond, plan.Names(n.Cols))})
 	}
 	return attrs
 }
