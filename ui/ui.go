@@ -22,6 +22,20 @@
 // size and split positions, query history, the init script (run at start;
 // DDL run in the editor is recorded there so user tables come back) and
 // export settings. Edits are autosaved within two seconds.
+//
+// # Rooms
+//
+// Package ui is the controller: the Workbench, its run queue,
+// connections, jobs and the result tabs. The parts that need only a window
+// and callbacks live in sub-packages that do not import ui; each declares
+// what it needs (a Host interface or callback fields) and ui supplies it:
+//
+//   - resultgrid: the virtualised result grid (callback fields On…, Do)
+//   - designer: the table designer (designer.Host, designerHost here)
+//   - exportform: the Export dialog's form (read back with Options)
+//   - history: the History panel (history.Store, history.Host)
+//   - dialogs: the locked-workspace question, init script, rename, code
+//   - widgets: toolbar, rows layout, wheel catcher, overlays, text sizes
 package ui
 
 import (
