@@ -186,7 +186,7 @@ echo "## 4. Other figures issue 14 names"
 echo
 planfiles=$(find engine/plan -name '*.go' -type f 2>/dev/null | sort)
 n=$(printf '%s\n' "$planfiles" | awk 'NF' | xargs -r grep -l "\"$MOD/engine/runtime\"" 2>/dev/null | grep -vc '_test\.go$' || true)
-echo "engine/plan (and its binder, rules) non-test files importing engine/runtime: $n"
+echo "engine/plan and its sub-packages (binder, rules, physical): non-test files importing engine/runtime: $n"
 aliases=$(printf '%s\n' "$planfiles" | awk 'NF' | xargs -r grep -hE '^type [A-Za-z]+ = runtime\.' 2>/dev/null | awk '{print $2}' | paste -sd' ' - || true)
 echo "engine/plan type aliases of runtime types: ${aliases:-none}"
 out=$($GO list -tags "$TAGS" -f '{{.ImportPath}} {{join .Imports " "}}' ./engine/... 2>/dev/null |
