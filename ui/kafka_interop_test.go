@@ -15,6 +15,7 @@ import (
 
 	"github.com/riffle-sql/riffle/interop"
 	"github.com/riffle-sql/riffle/kafkabrowser"
+	"github.com/riffle-sql/riffle/ui/kafkapeek"
 )
 
 // TestKafkaWorkbenchRealBroker drives the workbench against a real Apache
@@ -116,13 +117,13 @@ func TestKafkaWorkbenchRealBroker(t *testing.T) {
 
 	// peek: the latest 4, newest first
 	p := h.wb.openPeek(c, orders, kafkabrowser.PeekOptions{Latest: true, N: 4, Partition: -1})
-	h.until("the peek", func() bool { return !p.loading })
+	h.until("the peek", func() bool { return !p.Loading() })
 	var got []string
-	for _, m := range p.msgs {
-		got = append(got, peekCell(m, 0)+"/"+peekCell(m, 1)+" key "+peekCell(m, 3))
+	for _, m := range p.Messages() {
+		got = append(got, kafkapeek.Cell(m, 0)+"/"+kafkapeek.Cell(m, 1)+" key "+kafkapeek.Cell(m, 3))
 	}
 	if strings.Join(got, ", ") != "1/2 key 5, 0/2 key 4, 1/1 key 3, 0/1 key 2" {
-		t.Errorf("peek %q; status %q", got, p.status.Text)
+		t.Errorf("peek %q; status %q", got, p.Status())
 	}
 
 	// infer, create, query

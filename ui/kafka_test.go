@@ -19,6 +19,7 @@ import (
 	"github.com/riffle-sql/riffle/assets"
 	"github.com/riffle-sql/riffle/kafkabrowser"
 	"github.com/riffle-sql/riffle/persistence"
+	"github.com/riffle-sql/riffle/ui/kafkapeek"
 )
 
 // kafkaFake starts an in-process Kafka broker on 127.0.0.1 with a JSON
@@ -92,30 +93,6 @@ func (h *harness) kafkaTree(name string) string {
 	return got
 }
 
-// The peek tab's status line says plainly what it shows ("20 message(s),
-// the latest 50" read as if 50 were shown; "0 message(s)" for an empty
-// topic).
-func TestPeekSummary(t *testing.T) {
-	for _, c := range []struct {
-		n    int
-		o    kafkabrowser.PeekOptions
-		want string
-	}{
-		{50, kafkabrowser.PeekOptions{Latest: true, N: 50, Partition: -1}, "The latest 50 messages, newest first"},
-		{1, kafkabrowser.PeekOptions{N: 1, Partition: -1}, "The earliest 1 message"},
-		{20, kafkabrowser.PeekOptions{Latest: true, N: 50, Partition: -1}, "All 20 messages, newest first (asked for the latest 50)"},
-		{0, kafkabrowser.PeekOptions{Latest: true, N: 50, Partition: -1}, "No messages: the topic is empty"},
-		{0, kafkabrowser.PeekOptions{N: 50, Partition: 3}, "No messages: partition 3 is empty"},
-		{7, kafkabrowser.PeekOptions{N: 5, Partition: -1, PerPartition: true}, "7 messages: the earliest 5 per partition"},
-		{1500, kafkabrowser.PeekOptions{Latest: true, N: 1500, Partition: 2}, "The latest 1,500 messages, newest first"},
-		{3, kafkabrowser.PeekOptions{Latest: true, Partition: -1}, "All 3 messages, newest first (asked for the latest 50)"},
-	} {
-		if got := peekSummary(c.n, c.o); got != c.want {
-			t.Errorf("peekSummary(%d, %+v) = %q, want %q", c.n, c.o, got, c.want)
-		}
-	}
-}
-
 func TestSentence(t *testing.T) {
 	if got := sentence("topic empty has no messages to infer a table from"); got != "Topic empty has no messages to infer a table from." {
 		t.Errorf("sentence %q", got)
@@ -169,16 +146,16 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 
 	// peek: the latest 3 of all partitions, by time
 	p := h.wb.openPeek(c, "orders", kafkabrowser.PeekOptions{Latest: true, N: 3, Partition: -1})
-	h.until("the peek", func() bool { return !p.loading })
-	if len(p.msgs) != 3 {
-		t.Fatalf("peek: %d messages; status %q", len(p.msgs), p.status.Text)
+	h.until("the peek", func() bool { return !p.Loading() })
+	if len(p.Messages()) != 3 {
+		t.Fatalf("peek: %d messages; status %q", len(p.Messages()), p.Status())
 	}
-	if !strings.HasPrefix(p.status.Text, "The latest 3 messages, newest first · read at ") {
-		t.Errorf("peek status %q", p.status.Text)
+	if !strings.HasPrefix(p.Status(), "The latest 3 messages, newest first · read at ") {
+		t.Errorf("peek status %q", p.Status())
 	}
 	var cells []string
-	for _, m := range p.msgs {
-		cells = append(cells, peekCell(m, 0)+"/"+peekCell(m, 1)+" "+peekCell(m, 3)+" "+peekCell(m, 4)+" "+peekCell(m, 5))
+	for _, m := range p.Messages() {
+		cells = append(cells, kafkapeek.Cell(m, 0)+"/"+kafkapeek.Cell(m, 1)+" "+kafkapeek.Cell(m, 3)+" "+kafkapeek.Cell(m, 4)+" "+kafkapeek.Cell(m, 5))
 	}
 	wantCells := `0/2 o4 {"order_id":4,"item":"item-4","price":4.5,"ts":"2024-05-01 10:00:04.000"} source=test` + "\n" +
 		`1/1 o3 {"order_id":3,"item":"item-3","price":3.5,"ts":"2024-05-01 10:00:03.000"} source=test` + "\n" +
@@ -186,18 +163,18 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 	if strings.Join(cells, "\n") != wantCells {
 		t.Errorf("peek rows:\n%s\nwant:\n%s", strings.Join(cells, "\n"), wantCells)
 	}
-	p.table.Select(widget.TableCellID{Row: 0, Col: 4})
-	if !strings.Contains(p.detail.Text, "Value (json, ") || !strings.Contains(p.detail.Text, "\"item\": \"item-4\",") {
-		t.Errorf("detail: %q", p.detail.Text)
+	p.SelectRow(0)
+	if !strings.Contains(p.Detail(), "Value (json, ") || !strings.Contains(p.Detail(), "\"item\": \"item-4\",") {
+		t.Errorf("detail: %q", p.Detail())
 	}
 	// earliest of partition 1 only
 	p = h.wb.openPeek(c, "orders", kafkabrowser.PeekOptions{N: 10, Partition: 1})
-	h.until("the peek", func() bool { return !p.loading })
-	if len(p.msgs) != 2 || p.msgs[0].Offset != 0 || p.msgs[1].Partition != 1 {
-		t.Errorf("partition 1: %+v", p.msgs)
+	h.until("the peek", func() bool { return !p.Loading() })
+	if len(p.Messages()) != 2 || p.Messages()[0].Offset != 0 || p.Messages()[1].Partition != 1 {
+		t.Errorf("partition 1: %+v", p.Messages())
 	}
-	if !strings.HasPrefix(p.status.Text, "All 2 messages (asked for the earliest 10) · read at ") {
-		t.Errorf("peek status %q", p.status.Text)
+	if !strings.HasPrefix(p.Status(), "All 2 messages (asked for the earliest 10) · read at ") {
+		t.Errorf("peek status %q", p.Status())
 	}
 	if len(h.wb.kafka.peeks) != 1 {
 		t.Errorf("%d peek tabs, want the one reused", len(h.wb.kafka.peeks))
@@ -257,7 +234,7 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 		}
 	}
 	h.wb.authoring().review.dlg.Hide()
-	h.wb.closeKafkaTab(p.item)
+	h.wb.closeKafkaTab(p.Item())
 	if len(h.wb.kafka.peeks) != 0 {
 		t.Error("peek tab not closed")
 	}

@@ -12,7 +12,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -526,6 +525,3 @@ func (r *kafkaRow) TappedSecondary(ev *fyne.PointEvent) {
 		widget.ShowPopUpMenuAtPosition(m, c, ev.AbsolutePosition)
 	}
 }
-
-// kafkaStatusAge says how old a reading is (for the peek status line).
-func kafkaStatusAge(t time.Time) string { return t.Format("15:04:05") }

@@ -42,3 +42,13 @@ func FormatDuration(d time.Duration) string {
 	}
 	return fmt.Sprintf("%dh %02dm", int(d.Hours()), int(d.Minutes())%60)
 }
+
+// Plural writes n (digits grouped) and what, with an s unless n is 1:
+// "1 row", "1,200 messages".
+func Plural(n int, what string) string {
+	s := GroupDigits(n) + " " + what
+	if n != 1 {
+		s += "s"
+	}
+	return s
+}
