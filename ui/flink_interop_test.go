@@ -84,7 +84,7 @@ func TestFlinkWorkbench(t *testing.T) {
 		ops := map[string]bool{}
 		n, _ := rt.grid.Shape()
 		for i := 0; i < n; i++ {
-			op, _, _ := rt.grid.cellText(i, 1)
+			op, _, _ := rt.grid.CellText(i, 1)
 			ops[op] = true
 		}
 		return ops["+I"] && ops["-U"] && ops["+U"]
