@@ -6,7 +6,7 @@
 // go-mysql-server's rowexec.Builder): Build's type switch creates each
 // runtime operator from its physical operator's fields.
 //
-// engine/table plans a statement (physical.Physical) and then calls Build
+// engine/table plans a statement (physical.Plan) and then calls Build
 // to run it.
 package jobgraph
 
@@ -30,8 +30,8 @@ import (
 // physical node (for metrics; an Exchange maps to its producer). A plan
 // holding an operator Build cannot run (a plan read back from EXPLAIN
 // text) is an error.
-func Build(collector *runtime.Collector, roots ...*physical.PhysNode) (g *runtime.Graph, nodes map[*physical.PhysNode]*runtime.Node, err error) {
-	b := &builder{g: &runtime.Graph{}, nodes: map[*physical.PhysNode]*runtime.Node{}, collector: collector}
+func Build(collector *runtime.Collector, roots ...*physical.Node) (g *runtime.Graph, nodes map[*physical.Node]*runtime.Node, err error) {
+	b := &builder{g: &runtime.Graph{}, nodes: map[*physical.Node]*runtime.Node{}, collector: collector}
 	defer func() {
 		if r := recover(); r != nil {
 			be, ok := r.(buildError)
@@ -51,11 +51,11 @@ type buildError struct{ err error }
 
 type builder struct {
 	g         *runtime.Graph
-	nodes     map[*physical.PhysNode]*runtime.Node
+	nodes     map[*physical.Node]*runtime.Node
 	collector *runtime.Collector
 }
 
-func (b *builder) build(p *physical.PhysNode) *runtime.Node {
+func (b *builder) build(p *physical.Node) *runtime.Node {
 	if n, ok := b.nodes[p]; ok {
 		return n
 	}
@@ -66,7 +66,7 @@ func (b *builder) build(p *physical.PhysNode) *runtime.Node {
 	}
 	var edges []runtime.Edge
 	for _, in := range p.Inputs {
-		if x, ok := in.Op.(*physical.PhysExchange); ok {
+		if x, ok := in.Op.(*physical.Exchange); ok {
 			src := b.build(in.Inputs[0])
 			edges = append(edges, runtime.Edge{From: src, Part: x.Dist, Keys: x.Keys})
 			b.nodes[in] = src
@@ -88,11 +88,11 @@ func (b *builder) build(p *physical.PhysNode) *runtime.Node {
 }
 
 // source is the source function of a TableSourceScan or Values node.
-func source(p *physical.PhysNode) runtime.SourceFunc {
+func source(p *physical.Node) runtime.SourceFunc {
 	switch x := p.Op.(type) {
-	case *physical.PhysTableSourceScan:
+	case *physical.TableSourceScan:
 		return rebatch(runtime.ConnectorSource(x.Source, x.Spec, x.Skipped), x.BatchSize)
-	case *physical.PhysValues:
+	case *physical.Values:
 		return runtime.ValuesSource([]*types.Batch{x.Batch})
 	}
 	panic(buildError{fmt.Errorf("%s is not a source", p.Name())})
@@ -132,13 +132,13 @@ func keyTypes(cols []plan.Column, keys []int) []*types.DataType {
 
 // operator returns the constructor of p's runtime operator: one instance
 // per parallel instance of the node.
-func (b *builder) operator(p *physical.PhysNode) func() runtime.Operator {
+func (b *builder) operator(p *physical.Node) func() runtime.Operator {
 	var in []plan.Column // the first input's columns
 	if len(p.Inputs) > 0 {
 		in = p.Inputs[0].Cols
 	}
 	switch x := p.Op.(type) {
-	case *physical.PhysWatermarkAssigner:
+	case *physical.WatermarkAssigner:
 		return func() runtime.Operator {
 			w, err := runtime.NewWatermarkAssigner(x.Watermark, x.Rowtime)
 			if err != nil {
@@ -147,7 +147,7 @@ func (b *builder) operator(p *physical.PhysNode) func() runtime.Operator {
 			w.Replay = x.Replay
 			return w
 		}
-	case *physical.PhysCalc:
+	case *physical.Calc:
 		return func() runtime.Operator {
 			c, err := runtime.NewCalc(x.Where, x.Projs)
 			if err != nil {
@@ -155,69 +155,69 @@ func (b *builder) operator(p *physical.PhysNode) func() runtime.Operator {
 			}
 			return c
 		}
-	case *physical.PhysGroupAggregate:
+	case *physical.GroupAggregate:
 		kts, outTypes := keyTypes(in, x.Keys), colTypes(p.Cols)
 		return func() runtime.Operator {
 			return &runtime.GroupAgg{Keys: x.Keys, KeyTypes: kts, Aggs: x.Aggs, OutTypes: outTypes,
 				Final: !x.Streaming, Retractable: x.Retractable, NoUpdateBefore: x.NoUpdateBefore}
 		}
-	case *physical.PhysLimit:
+	case *physical.Limit:
 		return func() runtime.Operator { return &runtime.Limit{Offset: x.Offset, Fetch: x.Fetch} }
-	case *physical.PhysSort:
+	case *physical.Sort:
 		ts := colTypes(in)
 		return func() runtime.Operator {
 			return &runtime.Sort{Keys: x.Keys, Types: ts, Offset: x.Offset, Fetch: x.Fetch}
 		}
-	case *physical.PhysSortLimit:
+	case *physical.SortLimit:
 		ts := colTypes(in)
 		return func() runtime.Operator {
 			return &runtime.Rank{Keys: x.Keys, Types: ts, RankStart: x.Offset + 1, RankEnd: x.Offset + x.Fetch,
 				AppendOnly: x.AppendOnly, NoUpdateBefore: x.NoUpdateBefore}
 		}
-	case *physical.PhysRank:
+	case *physical.Rank:
 		ts := colTypes(in)
 		return func() runtime.Operator {
 			return &runtime.Rank{PartitionKeys: x.PartitionKeys, Keys: x.Keys, Types: ts, RankStart: x.RankStart, RankEnd: x.RankEnd,
 				WithRankNum: x.WithRankNum, RankType: x.RankType, AppendOnly: x.AppendOnly, NoUpdateBefore: x.NoUpdateBefore}
 		}
-	case *physical.PhysUnion:
+	case *physical.Union:
 		n := len(p.Inputs)
 		return func() runtime.Operator { return runtime.NewUnion(n) }
-	case *physical.PhysSink:
+	case *physical.Sink:
 		return b.sink(p, x)
-	case *physical.PhysDropUpdateBefore:
+	case *physical.DropUpdateBefore:
 		return func() runtime.Operator { return &runtime.DropUpdateBefore{} }
-	case *physical.PhysChangelogNormalize:
+	case *physical.ChangelogNormalize:
 		kts, ts := keyTypes(p.Cols, x.Keys), colTypes(p.Cols)
 		return func() runtime.Operator {
 			return &runtime.ChangelogNormalize{Keys: x.Keys, KeyTypes: kts, Types: ts, NoUpdateBefore: x.NoUpdateBefore, Condition: x.Condition}
 		}
-	case *physical.PhysCorrelate:
+	case *physical.Correlate:
 		ts := colTypes(in)
 		return func() runtime.Operator {
 			return &runtime.Correlate{Call: x.Call, InTypes: ts, Left: x.Left, Cond: x.Cond}
 		}
-	case *physical.PhysJoin:
+	case *physical.Join:
 		if x.Streaming {
 			return func() runtime.Operator { return &runtime.StreamingJoin{Spec: x.Spec} }
 		}
 		return func() runtime.Operator { return &runtime.HashJoin{Spec: x.Spec} }
-	case *physical.PhysIntervalJoin:
+	case *physical.IntervalJoin:
 		return func() runtime.Operator {
 			return &runtime.IntervalJoin{Spec: x.Spec, LowerBound: x.LowerBound, UpperBound: x.UpperBound, LeftTime: x.LeftTime,
 				RightTime: x.RightTime, Proctime: x.Proctime}
 		}
-	case *physical.PhysTemporalJoin:
+	case *physical.TemporalJoin:
 		return func() runtime.Operator {
 			return &runtime.TemporalJoin{Spec: x.Spec, LeftTime: x.LeftTime, RightTime: x.RightTime, NumLeft: x.NumLeft}
 		}
-	case *physical.PhysLookupJoin:
+	case *physical.LookupJoin:
 		return lookupJoin(x)
-	case *physical.PhysWindowJoin:
+	case *physical.WindowJoin:
 		return func() runtime.Operator {
 			return &runtime.WindowJoin{Spec: x.Spec, LeftEnd: x.LeftEnd, RightEnd: x.RightEnd}
 		}
-	case *physical.PhysWindowTableFunction:
+	case *physical.WindowTableFunction:
 		if x.Window.Kind == opspec.SessionWindow {
 			kts, inTypes, outTypes := keyTypes(in, x.PartitionKeys), colTypes(in), colTypes(p.Cols)
 			return func() runtime.Operator {
@@ -229,7 +229,7 @@ func (b *builder) operator(p *physical.PhysNode) func() runtime.Operator {
 		return func() runtime.Operator {
 			return &runtime.WindowTableFunction{Window: x.Window, TimeCol: x.TimeCol, TimeType: timeType}
 		}
-	case *physical.PhysWindowAggregate:
+	case *physical.WindowAggregate:
 		kts, outTypes := keyTypes(in, x.Keys), colTypes(p.Cols)
 		if x.Window.Kind == opspec.SessionWindow && !x.Attached {
 			return func() runtime.Operator {
@@ -241,7 +241,7 @@ func (b *builder) operator(p *physical.PhysNode) func() runtime.Operator {
 			return &runtime.WindowAgg{Keys: x.Keys, KeyTypes: kts, Aggs: x.Aggs, OutTypes: outTypes, Window: x.Window, TimeCol: x.TimeCol,
 				Attached: x.Attached, StartCol: x.StartCol, EndCol: x.EndCol, Props: x.Props}
 		}
-	case *physical.PhysOverAggregate:
+	case *physical.OverAggregate:
 		inTypes := colTypes(in)
 		if !x.Streaming {
 			return func() runtime.Operator { return &runtime.OverAggregate{Groups: x.Groups, InTypes: inTypes} }
@@ -252,13 +252,13 @@ func (b *builder) operator(p *physical.PhysNode) func() runtime.Operator {
 			return &runtime.StreamOver{PartitionKeys: g0.PartitionKeys, KeyTypes: kts, InTypes: inTypes, TimeCol: g0.Order[0].Col,
 				Rowtime: x.Rowtime, Frame: g0.Frame, Calls: g0.Calls}
 		}
-	case *physical.PhysDeduplicate:
+	case *physical.Deduplicate:
 		kts, ts := keyTypes(in, x.Keys), colTypes(in)
 		return func() runtime.Operator {
 			return &runtime.Deduplicate{Keys: x.Keys, KeyTypes: kts, Types: ts, KeepLast: x.KeepLast, Rowtime: x.Rowtime, TimeCol: x.TimeCol,
 				NoUpdateBefore: x.NoUpdateBefore}
 		}
-	case *physical.PhysTemporalSort:
+	case *physical.TemporalSort:
 		ts := colTypes(in)
 		first := x.Keys[0]
 		secondary := x.Keys[1:]
@@ -266,7 +266,7 @@ func (b *builder) operator(p *physical.PhysNode) func() runtime.Operator {
 		return func() runtime.Operator {
 			return &runtime.TemporalSort{TimeCol: first.Col, Keys: secondary, Types: ts, Proctime: proctime}
 		}
-	case *physical.PhysWindowRank:
+	case *physical.WindowRank:
 		ts := colTypes(in)
 		return func() runtime.Operator {
 			return &runtime.WindowRank{PartitionKeys: x.PartitionKeys, Keys: x.Keys, Types: ts, EndCol: x.EndCol, RankType: x.RankType,
@@ -278,7 +278,7 @@ func (b *builder) operator(p *physical.PhysNode) func() runtime.Operator {
 
 // sink is a collect sink into the builder's collector, or a connector's
 // sink, behind a SinkUpsertMaterializer when the plan asks for one.
-func (b *builder) sink(p *physical.PhysNode, x *physical.PhysSink) func() runtime.Operator {
+func (b *builder) sink(p *physical.Node, x *physical.Sink) func() runtime.Operator {
 	if x.Collect {
 		if b.collector == nil {
 			return func() runtime.Operator { return &passThrough{} }
@@ -301,7 +301,7 @@ func (b *builder) sink(p *physical.PhysNode, x *physical.PhysSink) func() runtim
 // lookupJoin is a LookupJoin: one looking up a LookupSource's rows per
 // key, or one loading the whole table when it starts (its bounded plan
 // Right run as a batch job of its own).
-func lookupJoin(x *physical.PhysLookupJoin) func() runtime.Operator {
+func lookupJoin(x *physical.LookupJoin) func() runtime.Operator {
 	if x.Lookup != nil {
 		ls, keys, spec := x.Lookup, x.LookupKeys, x.ReadSpec
 		return func() runtime.Operator {
@@ -313,7 +313,7 @@ func lookupJoin(x *physical.PhysLookupJoin) func() runtime.Operator {
 	name := x.Table
 	load := func(ctx context.Context, cfg runtime.JobConfig, ev *expr.Ctx) ([]*types.Batch, error) {
 		coll := runtime.NewCollector(16)
-		lb := &builder{g: &runtime.Graph{}, nodes: map[*physical.PhysNode]*runtime.Node{}}
+		lb := &builder{g: &runtime.Graph{}, nodes: map[*physical.Node]*runtime.Node{}}
 		right := lb.build(x.Right)
 		lb.g.AddOperator("Sink(table=[lookup "+name+"])", 1, coll.NewSink, runtime.Edge{From: right, Part: opspec.Single})
 		job, err := runtime.Submit(ctx, "lookup "+name, lb.g, cfg, ev, true)

@@ -285,7 +285,7 @@ func (t *TableEnvironment) planEnv() *physical.Env {
 
 // submit builds and starts a job for a physical plan whose collect sink,
 // if any, feeds coll.
-func (t *TableEnvironment) submit(ctx context.Context, name, statement string, root *physical.PhysNode, coll *runtime.Collector) (*JobClient, error) {
+func (t *TableEnvironment) submit(ctx context.Context, name, statement string, root *physical.Node, coll *runtime.Collector) (*JobClient, error) {
 	g, nodes, err := jobgraph.Build(coll, root)
 	if err != nil {
 		return nil, err
@@ -295,7 +295,7 @@ func (t *TableEnvironment) submit(ctx context.Context, name, statement string, r
 	}
 	if name == "" {
 		name = "collect"
-		if s, ok := root.Op.(*physical.PhysSink); ok && !s.Collect {
+		if s, ok := root.Op.(*physical.Sink); ok && !s.Collect {
 			name = "insert-into_" + s.Table
 		}
 	}

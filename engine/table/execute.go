@@ -330,7 +330,7 @@ func (t *TableEnvironment) runQuery(ctx context.Context, n plan.Node, statement 
 	cols := n.Columns()
 	root := rules.Optimize(&plan.Sink{Input: n, Collect: true})
 	coll := runtime.NewBoundedCollector(64, t.resultBufferBytes())
-	phys, err := physical.Physical(root, t.planEnv())
+	phys, err := physical.Plan(root, t.planEnv())
 	if err != nil {
 		return nil, err
 	}
@@ -509,11 +509,11 @@ func (t *TableEnvironment) runInserts(ctx context.Context, sinks []plan.Node, st
 	if err := t.checkConfig(); err != nil {
 		return nil, err
 	}
-	var roots []*physical.PhysNode
+	var roots []*physical.Node
 	var names []string
 	for _, s := range sinks {
 		opt := rules.Optimize(s)
-		p, err := physical.Physical(opt, t.planEnv())
+		p, err := physical.Plan(opt, t.planEnv())
 		if err != nil {
 			return nil, err
 		}
@@ -618,11 +618,11 @@ func (t *TableEnvironment) explainNodes(logical []plan.Node, d physical.ExplainD
 
 // explainPlans renders the EXPLAIN sections and returns the physical
 // plans they print.
-func (t *TableEnvironment) explainPlans(logical []plan.Node, d physical.ExplainDetail) (string, []*physical.PhysNode, error) {
+func (t *TableEnvironment) explainPlans(logical []plan.Node, d physical.ExplainDetail) (string, []*physical.Node, error) {
 	var ast, phys, exec strings.Builder
-	var roots []*physical.PhysNode
+	var roots []*physical.Node
 	for _, l := range logical {
-		p, err := physical.Physical(rules.Optimize(l), t.planEnv())
+		p, err := physical.Plan(rules.Optimize(l), t.planEnv())
 		if err != nil {
 			return "", nil, err
 		}
@@ -635,8 +635,8 @@ func (t *TableEnvironment) explainPlans(logical []plan.Node, d physical.ExplainD
 		} else {
 			ast.WriteString(plan.Explain(l))
 		}
-		phys.WriteString(physical.ExplainPhysical(shown, d, t.IsStreaming()))
-		exec.WriteString(physical.ExplainPhysical(shown, physical.ExplainDetail{}, t.IsStreaming()))
+		phys.WriteString(physical.Explain(shown, d, t.IsStreaming()))
+		exec.WriteString(physical.Explain(shown, physical.ExplainDetail{}, t.IsStreaming()))
 	}
 	out := "== Abstract Syntax Tree ==\n" + ast.String() + "\n== Optimized Physical Plan ==\n" + phys.String() + "\n== Optimized Execution Plan ==\n" + exec.String()
 	if d.JSONPlan {

@@ -51,8 +51,8 @@ var ErrSavepointsNotSupported = errors.New("savepoints are not supported by Riff
 type JobClient struct {
 	job       *runtime.Job
 	statement string
-	plan      *physical.PhysNode
-	nodes     map[*physical.PhysNode]*runtime.Node
+	plan      *physical.Node
+	nodes     map[*physical.Node]*runtime.Node
 
 	viewOnce sync.Once
 	view     *PlanNode // the view of plan, built once (Plan)

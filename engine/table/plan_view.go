@@ -59,7 +59,7 @@ type PlanNode struct {
 	// phys is the planner's node behind the view (nil for a plan read
 	// from text): the key of the job's metrics and what ExplainText
 	// renders.
-	phys *physical.PhysNode
+	phys *physical.Node
 }
 
 // PlanAttr is one attribute of an EXPLAIN line, printed "Name=[Value]".
@@ -132,10 +132,10 @@ func (n *PlanNode) ExplainText() string {
 	}
 	if n.phys != nil {
 		shown := n.phys
-		if s, ok := shown.Op.(*physical.PhysSink); ok && s.Collect {
+		if s, ok := shown.Op.(*physical.Sink); ok && s.Collect {
 			shown = physical.QueryRoot(shown)
 		}
-		return physical.ExplainPhysical(shown, physical.ExplainDetail{}, false)
+		return physical.Explain(shown, physical.ExplainDetail{}, false)
 	}
 	var b strings.Builder
 	var rec func(p *PlanNode, prefix string, last, root bool)
@@ -184,10 +184,10 @@ const (
 
 // planViews builds the views of physical plan nodes, each node once (a
 // node shared by several consumers or roots has one view).
-type planViews map[*physical.PhysNode]*PlanNode
+type planViews map[*physical.Node]*PlanNode
 
 // of returns the view of p and of the nodes below it.
-func (v planViews) of(p *physical.PhysNode) *PlanNode {
+func (v planViews) of(p *physical.Node) *PlanNode {
 	if p == nil {
 		return nil
 	}
@@ -203,15 +203,15 @@ func (v planViews) of(p *physical.PhysNode) *PlanNode {
 		n.Columns = append(n.Columns, types.Field{Name: c.Name, Type: c.Type})
 	}
 	switch x := p.Op.(type) {
-	case *physical.PhysTableSourceScan:
+	case *physical.TableSourceScan:
 		n.Table = x.Table[2]
-	case *physical.PhysSink:
+	case *physical.Sink:
 		if x.Collect {
 			n.CollectsResult = true
 		} else {
 			n.Table = x.Table
 		}
-	case *physical.PhysExchange:
+	case *physical.Exchange:
 		n.Distribution = distributionOf(x.Dist)
 		if x.Dist == opspec.Hash && len(p.Inputs) == 1 {
 			n.DistributionKeys = colNames(p.Inputs[0].Cols, x.Keys)
@@ -225,7 +225,7 @@ func (v planViews) of(p *physical.PhysNode) *PlanNode {
 }
 
 // planViewsOf returns the views of roots, sharing the nodes they share.
-func planViewsOf(roots []*physical.PhysNode) []*PlanNode {
+func planViewsOf(roots []*physical.Node) []*PlanNode {
 	v := planViews{}
 	out := make([]*PlanNode, len(roots))
 	for i, r := range roots {
@@ -250,30 +250,30 @@ func distributionOf(d opspec.Partitioning) Distribution {
 }
 
 // keyNames are the grouping or partitioning keys of a keyed operator.
-func keyNames(p *physical.PhysNode) []string {
+func keyNames(p *physical.Node) []string {
 	if len(p.Inputs) == 0 {
 		return nil
 	}
 	in := p.Inputs[0].Cols
 	var keys []int
 	switch x := p.Op.(type) {
-	case *physical.PhysGroupAggregate:
+	case *physical.GroupAggregate:
 		keys = x.Keys
-	case *physical.PhysWindowAggregate:
+	case *physical.WindowAggregate:
 		keys = x.Keys
-	case *physical.PhysRank:
+	case *physical.Rank:
 		keys = x.PartitionKeys
-	case *physical.PhysWindowRank:
+	case *physical.WindowRank:
 		if !x.Dedup() { // a WindowDeduplicate shows partitionKeys=[...]
 			keys = x.PartitionKeys
 		}
-	case *physical.PhysWindowTableFunction:
+	case *physical.WindowTableFunction:
 		keys = x.PartitionKeys
-	case *physical.PhysOverAggregate:
+	case *physical.OverAggregate:
 		keys = x.Groups[0].PartitionKeys
-	case *physical.PhysDeduplicate:
+	case *physical.Deduplicate:
 		keys = x.Keys
-	case *physical.PhysChangelogNormalize:
+	case *physical.ChangelogNormalize:
 		return colNames(p.Cols, x.Keys)
 	}
 	return colNames(in, keys)

@@ -19,14 +19,14 @@ import (
 // collect sink from their fields, and the attributes EXPLAIN prints.
 func TestPlanViewOfTypedPlan(t *testing.T) {
 	cols := []plan.Column{{Name: "carrier", Type: types.StringType()}, {Name: "delay", Type: types.BigIntType()}}
-	scan := &physical.PhysNode{Op: &physical.PhysTableSourceScan{Table: [3]string{"c", "d", "flights"}, PushedDown: []string{"project=[carrier, delay]"}},
+	scan := &physical.Node{Op: &physical.TableSourceScan{Table: [3]string{"c", "d", "flights"}, PushedDown: []string{"project=[carrier, delay]"}},
 		Cols: cols, Mode: types.InsertOnlyMode, Parallelism: 2}
-	ex := &physical.PhysNode{Op: &physical.PhysExchange{Dist: opspec.Hash, Keys: []int{0}}, Inputs: []*physical.PhysNode{scan}, Cols: scan.Cols, Parallelism: 2}
-	agg := &physical.PhysNode{Op: &physical.PhysGroupAggregate{Keys: []int{0}, Streaming: true}, Inputs: []*physical.PhysNode{ex}, Cols: cols[:1],
+	ex := &physical.Node{Op: &physical.Exchange{Dist: opspec.Hash, Keys: []int{0}}, Inputs: []*physical.Node{scan}, Cols: scan.Cols, Parallelism: 2}
+	agg := &physical.Node{Op: &physical.GroupAggregate{Keys: []int{0}, Streaming: true}, Inputs: []*physical.Node{ex}, Cols: cols[:1],
 		Mode: types.InsertOnlyMode, Parallelism: 2}
-	sink := &physical.PhysNode{Op: &physical.PhysSink{Table: "*anonymous_collect$1*", Collect: true}, Inputs: []*physical.PhysNode{agg}, Cols: agg.Cols,
+	sink := &physical.Node{Op: &physical.Sink{Table: "*anonymous_collect$1*", Collect: true}, Inputs: []*physical.Node{agg}, Cols: agg.Cols,
 		Mode: types.InsertOnlyMode, Parallelism: 1}
-	roots := planViewsOf([]*physical.PhysNode{sink, agg})
+	roots := planViewsOf([]*physical.Node{sink, agg})
 	s := roots[0]
 	if s.Name != "Sink" || !s.CollectsResult || s.Table != "" || s.Parallelism != 1 || s.ChangelogMode != types.InsertOnlyMode || roots[1] != s.Inputs[0] {
 		t.Fatalf("sink %+v", s)

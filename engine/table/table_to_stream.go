@@ -122,7 +122,7 @@ func (t *TableEnvironment) toStream(tab *Table, target *Schema, mode types.Chang
 		}
 	}
 	// check the changelog mode before running
-	root, err := physical.Physical(rules.Optimize(&plan.Sink{Input: src.node, Collect: true}), t.planEnv())
+	root, err := physical.Plan(rules.Optimize(&plan.Sink{Input: src.node, Collect: true}), t.planEnv())
 	if err != nil {
 		return nil, err
 	}

@@ -118,7 +118,7 @@ func (pl *planner) normalizes(src connector.Source, hasPK bool) bool {
 // normalizes said so, else orig). key are the primary key's positions
 // among p's columns (nil when the table has none or they are not read);
 // added says changelogKey appended key columns.
-func (pl *planner) changelogScan(orig, ns *plan.Scan, src connector.Source, p *PhysNode, key []int, added bool) *PhysNode {
+func (pl *planner) changelogScan(orig, ns *plan.Scan, src connector.Source, p *Node, key []int, added bool) *Node {
 	hasKey := orig.Table.TableSchema.PrimaryKey != nil
 	mode := src.ChangelogMode()
 	name := orig.ID.Summary()
@@ -155,8 +155,8 @@ func (pl *planner) changelogScan(orig, ns *plan.Scan, src connector.Source, p *P
 	}
 	par := pl.env.parallelism()
 	ex := pl.exchange(in, opspec.Hash, key, par)
-	op := &PhysChangelogNormalize{Keys: append([]int(nil), key...), Duplicate: duplicate, Metadata: len(ns.Metadata) > 0, KeyOnlyDeletes: mode.KeyOnlyDeletes()}
-	cn := &PhysNode{Op: op, Inputs: []*PhysNode{ex}, Cols: p.Cols, Mode: types.RetractMode, Parallelism: par, rows: p.rows, upsertKeys: [][]int{key}}
+	op := &ChangelogNormalize{Keys: append([]int(nil), key...), Duplicate: duplicate, Metadata: len(ns.Metadata) > 0, KeyOnlyDeletes: mode.KeyOnlyDeletes()}
+	cn := &Node{Op: op, Inputs: []*Node{ex}, Cols: p.Cols, Mode: types.RetractMode, Parallelism: par, rows: p.rows, upsertKeys: [][]int{key}}
 	if !added {
 		return cn
 	}
@@ -165,7 +165,7 @@ func (pl *planner) changelogScan(orig, ns *plan.Scan, src connector.Source, p *P
 
 // restoreColumns drops the key columns changelogKey added (nadded of them,
 // after the first np physical columns): a Calc marked as the restoring one.
-func (pl *planner) restoreColumns(cn *PhysNode, cols []plan.Column, np, nadded int) *PhysNode {
+func (pl *planner) restoreColumns(cn *Node, cols []plan.Column, np, nadded int) *Node {
 	var projs []expr.Expr
 	for i := range cols {
 		at := i
@@ -179,14 +179,14 @@ func (pl *planner) restoreColumns(cn *PhysNode, cols []plan.Column, np, nadded i
 
 // calcNode builds a Calc over in (projs nil: all columns); restore marks
 // the Calc that drops the key columns a ChangelogNormalize needed.
-func (pl *planner) calcNode(in *PhysNode, cols []plan.Column, projs []expr.Expr, where expr.Expr, restore []expr.Expr) *PhysNode {
-	return &PhysNode{Op: &PhysCalc{Projs: projs, Where: where, restore: restore}, Inputs: []*PhysNode{in}, Cols: cols, Mode: in.Mode,
+func (pl *planner) calcNode(in *Node, cols []plan.Column, projs []expr.Expr, where expr.Expr, restore []expr.Expr) *Node {
+	return &Node{Op: &Calc{Projs: projs, Where: where, restore: restore}, Inputs: []*Node{in}, Cols: cols, Mode: in.Mode,
 		Parallelism: in.Parallelism, rows: in.rows, upsertKeys: calcKeys(in.upsertKeys, projs)}
 }
 
 // dropUpdateBeforeNode puts a DropUpdateBefore over p.
-func dropUpdateBeforeNode(p *PhysNode) *PhysNode {
-	return &PhysNode{Op: &PhysDropUpdateBefore{}, Inputs: []*PhysNode{p}, Cols: p.Cols, Mode: withoutUpdateBefore(p.Mode),
+func dropUpdateBeforeNode(p *Node) *Node {
+	return &Node{Op: &DropUpdateBefore{}, Inputs: []*Node{p}, Cols: p.Cols, Mode: withoutUpdateBefore(p.Mode),
 		Parallelism: p.Parallelism, rows: p.rows, upsertKeys: p.upsertKeys}
 }
 
@@ -194,20 +194,20 @@ func dropUpdateBeforeNode(p *PhysNode) *PhysNode {
 // into a ChangelogNormalize right below it (looking through the Calc that
 // restores the query's columns). It returns the Calc's new input,
 // projections and remaining filter.
-func (pl *planner) pushIntoNormalize(in *PhysNode, projs []expr.Expr, where expr.Expr) (*PhysNode, []expr.Expr, expr.Expr) {
+func (pl *planner) pushIntoNormalize(in *Node, projs []expr.Expr, where expr.Expr) (*Node, []expr.Expr, expr.Expr) {
 	if where == nil || !pl.env.Streaming {
 		return in, projs, where
 	}
 	cn := in
-	if c, ok := in.Op.(*PhysCalc); ok && c.restore != nil {
+	if c, ok := in.Op.(*Calc); ok && c.restore != nil {
 		cn = in.Inputs[0]
 	}
-	spec, ok := cn.Op.(*PhysChangelogNormalize)
+	spec, ok := cn.Op.(*ChangelogNormalize)
 	if !ok || spec.Condition != nil {
 		return in, projs, where
 	}
 	if cn != in {
-		restore := in.Op.(*PhysCalc).restore
+		restore := in.Op.(*Calc).restore
 		where = plan.Substitute(where, restore)
 		if projs == nil {
 			projs = restore
@@ -252,8 +252,8 @@ func (pl *planner) pushIntoNormalize(in *PhysNode, projs []expr.Expr, where expr
 // no pushed condition, not deduplicating CDC events, no metadata columns
 // read, and deletes with full rows (Riffle's consumers all ask for those;
 // Flink lets a sink that deletes by key take key-only ones).
-func normalizeRemovable(p *PhysNode) bool {
-	s, ok := p.Op.(*PhysChangelogNormalize)
+func normalizeRemovable(p *Node) bool {
+	s, ok := p.Op.(*ChangelogNormalize)
 	return ok && s.Condition == nil && !s.Duplicate && !s.Metadata && !s.KeyOnlyDeletes
 }
 
@@ -261,16 +261,16 @@ func normalizeRemovable(p *PhysNode) bool {
 // or a scan (dropUpdateBefore): the normalize goes when it may, else it
 // stops generating them; a scan with -U rows becomes a DropUpdateBefore
 // over it. p is replaced in place.
-func dropNormalizedUpdateBefore(p *PhysNode) bool {
+func dropNormalizedUpdateBefore(p *Node) bool {
 	switch op := p.Op.(type) {
-	case *PhysChangelogNormalize:
+	case *ChangelogNormalize:
 		if normalizeRemovable(p) {
 			*p = *p.Inputs[0].Inputs[0] // the exchange's input
 			return dropUpdateBefore(p)
 		}
 		op.NoUpdateBefore = true
 		return true
-	case *PhysTableSourceScan:
+	case *TableSourceScan:
 		scan := *p
 		*p = *dropUpdateBeforeNode(&scan)
 		return true
@@ -282,7 +282,7 @@ func dropNormalizedUpdateBefore(p *PhysNode) bool {
 // it: with no sink to ask for -U rows, Flink's changelog inference tries
 // a root without them first (ONLY_UPDATE_AFTER), so the updating operator
 // below leaves them out where it can.
-func explainRoot(p *PhysNode) {
+func explainRoot(p *Node) {
 	if p.Mode.Contains(types.UpdateBefore) {
 		dropUpdateBefore(p)
 	}
@@ -290,22 +290,22 @@ func explainRoot(p *PhysNode) {
 
 // canDropUpdateBefore reports, without changing the plan, whether
 // dropUpdateBefore(p) would succeed.
-func canDropUpdateBefore(p *PhysNode) bool {
+func canDropUpdateBefore(p *Node) bool {
 	if !p.Mode.Contains(types.UpdateBefore) {
 		return true
 	}
 	switch op := p.Op.(type) {
-	case *PhysExchange, *PhysWatermarkAssigner:
+	case *Exchange, *WatermarkAssigner:
 		return canDropUpdateBefore(p.Inputs[0])
-	case *PhysCalc:
+	case *Calc:
 		return (op.Where == nil || whereOnUpsertKey(p)) && canDropUpdateBefore(p.Inputs[0])
-	case *PhysGroupAggregate:
+	case *GroupAggregate:
 		return op.Streaming
-	case *PhysDeduplicate, *PhysRank, *PhysSortLimit, *PhysChangelogNormalize:
+	case *Deduplicate, *Rank, *SortLimit, *ChangelogNormalize:
 		return true
-	case *PhysTableSourceScan:
+	case *TableSourceScan:
 		return true
-	case *PhysJoin:
+	case *Join:
 		return joinTakesUpserts(p)
 	}
 	return false
@@ -315,8 +315,8 @@ func canDropUpdateBefore(p *PhysNode) bool {
 // (Flink's StreamPhysicalJoin under ONLY_UPDATE_AFTER): every input with
 // updates is keyed on exactly its join keys and can itself leave out its
 // -U rows. Riffle takes upserts into inner joins only.
-func joinTakesUpserts(p *PhysNode) bool {
-	j, ok := p.Op.(*PhysJoin)
+func joinTakesUpserts(p *Node) bool {
+	j, ok := p.Op.(*Join)
 	if !ok || !j.Streaming || j.Spec.Kind != opspec.InnerJoin {
 		return false
 	}
@@ -338,7 +338,7 @@ func joinTakesUpserts(p *PhysNode) bool {
 // dropJoinUpdateBefore makes a join pass upserts on where it can
 // (joinTakesUpserts): its updating inputs leave out their -U rows and the
 // join replaces a key's row on +U (opspec.JoinSpec.UpsertInputs).
-func dropJoinUpdateBefore(p *PhysNode) bool {
+func dropJoinUpdateBefore(p *Node) bool {
 	if !joinTakesUpserts(p) {
 		return false
 	}
@@ -347,7 +347,7 @@ func dropJoinUpdateBefore(p *PhysNode) bool {
 			continue
 		}
 		dropUpdateBefore(in)
-		p.Op.(*PhysJoin).Spec.UpsertInputs[side] = true
+		p.Op.(*Join).Spec.UpsertInputs[side] = true
 	}
 	return true
 }

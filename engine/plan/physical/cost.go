@@ -110,26 +110,26 @@ func colsRowSize(cols []plan.Column) float64 {
 type cost struct{ rows, cpu, io, network float64 }
 
 // selfCost is the cost of p alone.
-func selfCost(p *PhysNode) cost {
+func selfCost(p *Node) cost {
 	switch p.Op.(type) {
-	case *PhysTableSourceScan, *PhysValues:
+	case *TableSourceScan, *Values:
 		return cost{rows: p.rows, cpu: p.rows, io: p.rows * colsRowSize(p.Cols)}
-	case *PhysCalc:
+	case *Calc:
 		return cost{rows: p.rows}
-	case *PhysExchange:
+	case *Exchange:
 		return cost{rows: p.rows, network: p.rows * colsRowSize(p.Cols)}
 	}
 	return cost{rows: p.rows, cpu: p.rows}
 }
 
 // hiddenExchange reports an exchange EXPLAIN does not show.
-func hiddenExchange(p *PhysNode) bool {
-	x, ok := p.Op.(*PhysExchange)
+func hiddenExchange(p *Node) bool {
+	x, ok := p.Op.(*Exchange)
 	return ok && (x.Dist == opspec.Rebalance || x.Dist == opspec.Forward) && len(p.Inputs) == 1
 }
 
 // cumulativeCost adds the costs of p and its inputs.
-func cumulativeCost(p *PhysNode) cost {
+func cumulativeCost(p *Node) cost {
 	if hiddenExchange(p) {
 		return cumulativeCost(p.Inputs[0])
 	}
@@ -145,7 +145,7 @@ func cumulativeCost(p *PhysNode) cost {
 }
 
 // costString renders p's estimate as Flink's EXPLAIN ESTIMATED_COST does.
-func costString(p *PhysNode) string {
+func costString(p *Node) string {
 	c := cumulativeCost(p)
 	return fmt.Sprintf("rowcount = %s, cumulative cost = {%s rows, %s cpu, %s io, %s network, 0.0 memory}",
 		javaDouble(p.rows), javaDouble(c.rows), javaDouble(c.cpu), javaDouble(c.io), javaDouble(c.network))

@@ -16,11 +16,11 @@ type ExplainDetail struct {
 	JSONPlan      bool
 }
 
-// ExplainPhysical renders a physical plan tree.
-func ExplainPhysical(p *PhysNode, d ExplainDetail, streaming bool) string {
+// Explain renders a physical plan tree.
+func Explain(p *Node, d ExplainDetail, streaming bool) string {
 	var b strings.Builder
-	var rec func(p *PhysNode, prefix string, last, root bool)
-	rec = func(p *PhysNode, prefix string, last, root bool) {
+	var rec func(p *Node, prefix string, last, root bool)
+	rec = func(p *Node, prefix string, last, root bool) {
 		// Flink's plans show exchanges that redistribute by key, to one
 		// instance or by broadcast; round-robin and forward edges are
 		// chosen when the job graph is built and do not appear (nor the
@@ -31,7 +31,7 @@ func ExplainPhysical(p *PhysNode, d ExplainDetail, streaming bool) string {
 		attrs := p.Attrs()
 		if d.ChangelogMode && streaming {
 			mode := p.Mode.String()
-			if isOp[*PhysSink](p) {
+			if isOp[*Sink](p) {
 				mode = "NONE" // a sink produces no changes (Flink prints NONE)
 			}
 			attrs = append(attrs, Attr{Name: "changelogMode", Value: mode})
@@ -72,18 +72,18 @@ func javaDouble(f float64) string { return types.FormatDoubleJava(f) }
 
 // JSONPlan renders the execution plan as Flink's JSON (nodes with id,
 // type, pact, contents, parallelism and predecessors).
-func JSONPlan(root *PhysNode) string {
-	ids := map[*PhysNode]int{}
-	var order []*PhysNode
-	var visit func(p *PhysNode)
-	visit = func(p *PhysNode) {
+func JSONPlan(root *Node) string {
+	ids := map[*Node]int{}
+	var order []*Node
+	var visit func(p *Node)
+	visit = func(p *Node) {
 		if _, ok := ids[p]; ok {
 			return
 		}
 		for _, in := range p.Inputs {
 			visit(in)
 		}
-		if isOp[*PhysExchange](p) {
+		if isOp[*Exchange](p) {
 			ids[p] = -1
 			return
 		}
@@ -100,7 +100,7 @@ func JSONPlan(root *PhysNode) string {
 		pact := "Operator"
 		if p.IsSource() {
 			pact = "Data Source"
-		} else if isOp[*PhysSink](p) {
+		} else if isOp[*Sink](p) {
 			pact = "Data Sink"
 		}
 		// Flink names a node by its description; sources carry "Source: "
@@ -113,7 +113,7 @@ func JSONPlan(root *PhysNode) string {
 		for _, in := range p.Inputs {
 			ship := "FORWARD"
 			src := in
-			if x, ok := in.Op.(*PhysExchange); ok {
+			if x, ok := in.Op.(*Exchange); ok {
 				ship = strings.ToUpper(x.Dist.String())
 				src = in.Inputs[0]
 				if src.Parallelism == p.Parallelism && (x.Dist == opspec.Single || x.Dist == opspec.Rebalance) {
@@ -147,12 +147,12 @@ func SortedKeys(m map[string]string) []string {
 // (and without the exchange to that sink's single instance), and without
 // -U rows at its root where the plan can leave them out (explainRoot; this
 // changes p, which is then for showing only).
-func QueryRoot(p *PhysNode) *PhysNode {
-	if !isOp[*PhysSink](p) || len(p.Inputs) != 1 {
+func QueryRoot(p *Node) *Node {
+	if !isOp[*Sink](p) || len(p.Inputs) != 1 {
 		return p
 	}
 	in := p.Inputs[0]
-	if x, ok := in.Op.(*PhysExchange); ok && len(in.Inputs) == 1 && (x.Dist == opspec.Single || x.Dist == opspec.Rebalance || x.Dist == opspec.Forward) {
+	if x, ok := in.Op.(*Exchange); ok && len(in.Inputs) == 1 && (x.Dist == opspec.Single || x.Dist == opspec.Rebalance || x.Dist == opspec.Forward) {
 		in = in.Inputs[0]
 	}
 	explainRoot(in)

@@ -151,7 +151,7 @@ func normalizeJoin(j *plan.Join) (plan.Node, bool) {
 	return &plan.Project{Input: nj, Exprs: exprs, Cols: out}, true
 }
 
-func (pl *planner) join(j *plan.Join) *PhysNode {
+func (pl *planner) join(j *plan.Join) *Node {
 	if n, ok := normalizeJoin(j); ok {
 		return pl.translate(n)
 	}
@@ -176,12 +176,12 @@ func (pl *planner) join(j *plan.Join) *PhysNode {
 	if len(residual) > 0 {
 		spec.Residual = plan.AndOf(residual)
 	}
-	p := &PhysNode{Inputs: []*PhysNode{le, re}, Cols: outCols, Parallelism: par, rows: max(left.rows, right.rows)}
+	p := &Node{Inputs: []*Node{le, re}, Cols: outCols, Parallelism: par, rows: max(left.rows, right.rows)}
 	if pl.env.Streaming {
 		if ip := pl.intervalJoin(p, spec, left, right, residual); ip != nil {
 			return ip
 		}
-		p.Op = &PhysJoin{Spec: spec, Cond: j.Cond, Streaming: true, LeftInputSpec: joinInputSpec(left, lk), RightInputSpec: joinInputSpec(right, rk)}
+		p.Op = &Join{Spec: spec, Cond: j.Cond, Streaming: true, LeftInputSpec: joinInputSpec(left, lk), RightInputSpec: joinInputSpec(right, rk)}
 		p.upsertKeys = joinUpsertKeys(j.Kind, nl, left, right, lk, rk)
 		// inner and semi joins forward their inputs' kinds; the others may
 		// produce any change (FlinkChangelogModeInferenceProgram)
@@ -192,7 +192,7 @@ func (pl *planner) join(j *plan.Join) *PhysNode {
 		}
 		return p
 	}
-	p.Op = &PhysJoin{Spec: spec, Cond: j.Cond}
+	p.Op = &Join{Spec: spec, Cond: j.Cond}
 	p.Mode = types.InsertOnlyMode
 	return p
 }

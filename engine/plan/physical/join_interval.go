@@ -18,7 +18,7 @@ import (
 // Both bounds are needed and both attributes must be rowtimes (or both
 // proctimes) of insert-only inputs; the other conjuncts stay in the
 // residual condition. It returns nil when the join is not such a join.
-func (pl *planner) intervalJoin(p *PhysNode, spec opspec.JoinSpec, left, right *PhysNode, residual []expr.Expr) *PhysNode {
+func (pl *planner) intervalJoin(p *Node, spec opspec.JoinSpec, left, right *Node, residual []expr.Expr) *Node {
 	if !left.Mode.IsInsertOnly() || !right.Mode.IsInsertOnly() || spec.Kind == opspec.SemiJoin || spec.Kind == opspec.AntiJoin {
 		return nil
 	}
@@ -57,7 +57,7 @@ func (pl *planner) intervalJoin(p *PhysNode, spec opspec.JoinSpec, left, right *
 	if len(residual) > 0 {
 		cond = plan.AndOf(residual)
 	}
-	p.Op = &PhysIntervalJoin{Spec: spec, LowerBound: lo, UpperBound: hi, LeftTime: lt, RightTime: rt, Proctime: proctime, Cond: cond}
+	p.Op = &IntervalJoin{Spec: spec, LowerBound: lo, UpperBound: hi, LeftTime: lt, RightTime: rt, Proctime: proctime, Cond: cond}
 	p.Mode = types.InsertOnlyMode
 	return p
 }

@@ -15,7 +15,7 @@ import (
 // calc Flink allows on the temporal table (projections and filters); the
 // join keys must be plain physical columns. It returns nil when the right
 // side does not qualify, and the caller plans the whole-table lookup join.
-func (pl *planner) sourceLookupJoin(t *plan.TemporalJoin, left *PhysNode, keyCols, rk []int, res expr.Expr, lookup, names []string) *PhysNode {
+func (pl *planner) sourceLookupJoin(t *plan.TemporalJoin, left *Node, keyCols, rk []int, res expr.Expr, lookup, names []string) *Node {
 	s, cond, projs := lookupScanOf(t.Right)
 	if s == nil || len(s.Metadata) > 0 {
 		return nil
@@ -81,8 +81,8 @@ func lookupScanOf(right plan.Node) (*plan.Scan, []expr.Expr, []expr.Expr) {
 
 // lookupJoinNode is the LookupJoin of sourceLookupJoin once the right
 // side qualified.
-func (pl *planner) lookupJoinNode(t *plan.TemporalJoin, left *PhysNode, s *plan.Scan, sp *scanPushdown, ls connector.LookupSource, cond, projs []expr.Expr,
-	keyCols, rk []int, res expr.Expr, lookup, names []string) *PhysNode {
+func (pl *planner) lookupJoinNode(t *plan.TemporalJoin, left *Node, s *plan.Scan, sp *scanPushdown, ls connector.LookupSource, cond, projs []expr.Expr,
+	keyCols, rk []int, res expr.Expr, lookup, names []string) *Node {
 	// the physical column of each right key
 	toPhys := scanPhysIndexes(s)
 	keys := make([]int, len(rk))
@@ -144,17 +144,17 @@ func (pl *planner) lookupJoinNode(t *plan.TemporalJoin, left *PhysNode, s *plan.
 	for k, c := range keyCols {
 		kts[k] = keyTypes[c]
 	}
-	op := &PhysLookupJoin{Kind: t.Kind, NumLeft: len(t.Left.Columns()), KeyCols: keyCols, KeyTypes: kts, RightFilter: filter, RightProject: projs,
+	op := &LookupJoin{Kind: t.Kind, NumLeft: len(t.Left.Columns()), KeyCols: keyCols, KeyTypes: kts, RightFilter: filter, RightProject: projs,
 		RightTypes: plan.Types(t.Right.Columns()), Residual: res, Cache: cache, Lookup: ls, LookupKeys: keys, ReadSpec: spec}
 	lookupJoinExplain(op, t, lookup, names)
-	return &PhysNode{Op: op, Inputs: []*PhysNode{left}, Cols: t.Cols, Mode: left.Mode, Parallelism: left.Parallelism, rows: left.rows}
+	return &Node{Op: op, Inputs: []*Node{left}, Cols: t.Cols, Mode: left.Mode, Parallelism: left.Parallelism, rows: left.rows}
 }
 
 // lookupJoinExplain sets what EXPLAIN prints of a LookupJoin as Flink
 // prints it: table, joinType, lookup (the key pairs), where (the
 // conditions on the temporal table alone) and joinCondition (the other
 // non-key conditions), each only when there is one, and select.
-func lookupJoinExplain(op *PhysLookupJoin, t *plan.TemporalJoin, lookup, names []string) {
+func lookupJoinExplain(op *LookupJoin, t *plan.TemporalJoin, lookup, names []string) {
 	nl := len(t.Left.Columns())
 	_, _, residual := temporalKeys(t.Cond, nl)
 	var where, join []expr.Expr

@@ -18,11 +18,11 @@ import (
 // engine/jobgraph creates the runtime operator from the same fields.
 
 // inNames are the column names of n's i-th input.
-func inNames(n *PhysNode, i int) []string { return plan.Names(n.Inputs[i].Cols) }
+func inNames(n *Node, i int) []string { return plan.Names(n.Inputs[i].Cols) }
 
-// PhysTableSourceScan reads a connector's source (created at planning time,
+// TableSourceScan reads a connector's source (created at planning time,
 // so option errors surface then). Its output columns are the node's.
-type PhysTableSourceScan struct {
+type TableSourceScan struct {
 	// Table is the catalog, database and object name.
 	Table [3]string
 	// PushedDown are what the source took, printed inside table=[[...]]:
@@ -38,20 +38,20 @@ type PhysTableSourceScan struct {
 	Skipped func(n int64)
 }
 
-func (*PhysTableSourceScan) Name() string { return "TableSourceScan" }
-func (s *PhysTableSourceScan) Explain(n *PhysNode) []Attr {
+func (*TableSourceScan) Name() string { return "TableSourceScan" }
+func (s *TableSourceScan) Explain(n *Node) []Attr {
 	parts := append(s.Table[:], s.PushedDown...)
 	return []Attr{{Name: "table", Value: "[" + strings.Join(parts, ", ") + "]"}, {Name: "fields", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 }
 
-// PhysValues emits constant rows (evaluated at planning time into Batch).
-type PhysValues struct {
+// Values emits constant rows (evaluated at planning time into Batch).
+type Values struct {
 	Rows  [][]expr.Expr
 	Batch *types.Batch
 }
 
-func (*PhysValues) Name() string { return "Values" }
-func (v *PhysValues) Explain(n *PhysNode) []Attr {
+func (*Values) Name() string { return "Values" }
+func (v *Values) Explain(n *Node) []Attr {
 	var tuples []string
 	for _, r := range v.Rows {
 		parts := make([]string, len(r))
@@ -67,16 +67,16 @@ func (v *PhysValues) Explain(n *PhysNode) []Attr {
 	return attrs
 }
 
-// PhysWatermarkAssigner computes watermarks from a rowtime column.
-type PhysWatermarkAssigner struct {
+// WatermarkAssigner computes watermarks from a rowtime column.
+type WatermarkAssigner struct {
 	Rowtime   int
 	Watermark expr.Expr
 	// Replay paces the source to event time (source.replay-speed; 0: off).
 	Replay float64
 }
 
-func (*PhysWatermarkAssigner) Name() string { return "WatermarkAssigner" }
-func (w *PhysWatermarkAssigner) Explain(n *PhysNode) []Attr {
+func (*WatermarkAssigner) Name() string { return "WatermarkAssigner" }
+func (w *WatermarkAssigner) Explain(n *Node) []Attr {
 	names := inNames(n, 0)
 	attrs := []Attr{{Name: "rowtime", Value: names[w.Rowtime]}, {Name: "watermark", Value: named(w.Watermark, names)}}
 	if w.Replay > 0 {
@@ -85,9 +85,9 @@ func (w *PhysWatermarkAssigner) Explain(n *PhysNode) []Attr {
 	return attrs
 }
 
-// PhysCalc projects (Projs, nil: the input's columns) and filters (Where,
+// Calc projects (Projs, nil: the input's columns) and filters (Where,
 // nil: none).
-type PhysCalc struct {
+type Calc struct {
 	Projs []expr.Expr
 	Where expr.Expr
 	// restore marks the Calc that drops the key columns a
@@ -95,8 +95,8 @@ type PhysCalc struct {
 	restore []expr.Expr
 }
 
-func (*PhysCalc) Name() string { return "Calc" }
-func (c *PhysCalc) Explain(n *PhysNode) []Attr {
+func (*Calc) Name() string { return "Calc" }
+func (c *Calc) Explain(n *Node) []Attr {
 	names := inNames(n, 0)
 	sel := names
 	if c.Projs != nil {
@@ -116,15 +116,15 @@ func (c *PhysCalc) Explain(n *PhysNode) []Attr {
 	return attrs
 }
 
-// PhysExchange distributes its input's rows to the consumer's instances.
-type PhysExchange struct {
+// Exchange distributes its input's rows to the consumer's instances.
+type Exchange struct {
 	Dist opspec.Partitioning
 	// Keys are the hashed columns of a Hash exchange.
 	Keys []int
 }
 
-func (*PhysExchange) Name() string { return "Exchange" }
-func (x *PhysExchange) Explain(n *PhysNode) []Attr {
+func (*Exchange) Name() string { return "Exchange" }
+func (x *Exchange) Explain(n *Node) []Attr {
 	var d string
 	switch x.Dist {
 	case opspec.Hash:
@@ -140,7 +140,7 @@ func (x *PhysExchange) Explain(n *PhysNode) []Attr {
 }
 
 // KeyNames are the names of the hashed columns.
-func (x *PhysExchange) KeyNames(n *PhysNode) []string {
+func (x *Exchange) KeyNames(n *Node) []string {
 	names := inNames(n, 0)
 	ks := make([]string, 0, len(x.Keys))
 	for _, k := range x.Keys {
@@ -149,9 +149,9 @@ func (x *PhysExchange) KeyNames(n *PhysNode) []string {
 	return ks
 }
 
-// PhysGroupAggregate is a GROUP BY: Flink's GroupAggregate in streaming
+// GroupAggregate is a GROUP BY: Flink's GroupAggregate in streaming
 // mode, HashAggregate in batch mode.
-type PhysGroupAggregate struct {
+type GroupAggregate struct {
 	Keys []int
 	Aggs []opspec.AggSpec
 	// Streaming emits updates as groups change; in batch mode the
@@ -162,13 +162,13 @@ type PhysGroupAggregate struct {
 	NoUpdateBefore bool
 }
 
-func (a *PhysGroupAggregate) Name() string {
+func (a *GroupAggregate) Name() string {
 	if a.Streaming {
 		return "GroupAggregate"
 	}
 	return "HashAggregate"
 }
-func (a *PhysGroupAggregate) Explain(n *PhysNode) []Attr {
+func (a *GroupAggregate) Explain(n *Node) []Attr {
 	names := inNames(n, 0)
 	var attrs []Attr
 	if !a.Streaming {
@@ -188,11 +188,11 @@ func (a *PhysGroupAggregate) Explain(n *PhysNode) []Attr {
 	return append(attrs, Attr{Name: "select", Value: strings.Join(sel, ", ")})
 }
 
-// PhysLimit is OFFSET/FETCH without ORDER BY.
-type PhysLimit struct{ Offset, Fetch int64 }
+// Limit is OFFSET/FETCH without ORDER BY.
+type Limit struct{ Offset, Fetch int64 }
 
-func (*PhysLimit) Name() string { return "Limit" }
-func (l *PhysLimit) Explain(*PhysNode) []Attr {
+func (*Limit) Name() string { return "Limit" }
+func (l *Limit) Explain(*Node) []Attr {
 	attrs := []Attr{{Name: "offset", Value: fmt.Sprint(l.Offset)}}
 	if l.Fetch >= 0 {
 		attrs = append(attrs, Attr{Name: "fetch", Value: fmt.Sprint(l.Fetch)})
@@ -200,20 +200,20 @@ func (l *PhysLimit) Explain(*PhysNode) []Attr {
 	return attrs
 }
 
-// PhysSort is a batch ORDER BY, with OFFSET/FETCH a SortLimit (Fetch < 0:
+// Sort is a batch ORDER BY, with OFFSET/FETCH a SortLimit (Fetch < 0:
 // none).
-type PhysSort struct {
+type Sort struct {
 	Keys          []opspec.SortKey
 	Offset, Fetch int64
 }
 
-func (s *PhysSort) Name() string {
+func (s *Sort) Name() string {
 	if s.Fetch >= 0 || s.Offset > 0 {
 		return "SortLimit"
 	}
 	return "Sort"
 }
-func (s *PhysSort) Explain(n *PhysNode) []Attr {
+func (s *Sort) Explain(n *Node) []Attr {
 	attrs := []Attr{{Name: "orderBy", Value: sortString(s.Keys, inNames(n, 0))}}
 	if s.Fetch >= 0 || s.Offset > 0 {
 		attrs = append(attrs, Attr{Name: "offset", Value: fmt.Sprint(s.Offset)}, Attr{Name: "fetch", Value: fmt.Sprint(s.Fetch)})
@@ -221,9 +221,9 @@ func (s *PhysSort) Explain(n *PhysNode) []Attr {
 	return attrs
 }
 
-// PhysSortLimit is a streaming ORDER BY ... LIMIT: a Top-N without partition
+// SortLimit is a streaming ORDER BY ... LIMIT: a Top-N without partition
 // keys (Flink's StreamPhysicalSortLimit), producing all kinds of changes.
-type PhysSortLimit struct {
+type SortLimit struct {
 	Keys          []opspec.SortKey
 	Offset, Fetch int64
 	// AppendOnly: the input is insert-only (AppendFastStrategy).
@@ -231,14 +231,14 @@ type PhysSortLimit struct {
 	NoUpdateBefore bool
 }
 
-func (*PhysSortLimit) Name() string { return "SortLimit" }
-func (s *PhysSortLimit) Explain(n *PhysNode) []Attr {
+func (*SortLimit) Name() string { return "SortLimit" }
+func (s *SortLimit) Explain(n *Node) []Attr {
 	return []Attr{{Name: "orderBy", Value: sortString(s.Keys, inNames(n, 0))}, {Name: "offset", Value: fmt.Sprint(s.Offset)},
 		{Name: "fetch", Value: fmt.Sprint(s.Fetch)}, {Name: "strategy", Value: rankStrategy(s.AppendOnly)}}
 }
 
-// PhysRank is a Top-N per partition (ROW_NUMBER, RANK, DENSE_RANK).
-type PhysRank struct {
+// Rank is a Top-N per partition (ROW_NUMBER, RANK, DENSE_RANK).
+type Rank struct {
 	PartitionKeys      []int
 	Keys               []opspec.SortKey
 	RankType           string
@@ -251,8 +251,8 @@ type PhysRank struct {
 	NoUpdateBefore bool
 }
 
-func (*PhysRank) Name() string { return "Rank" }
-func (r *PhysRank) Explain(n *PhysNode) []Attr {
+func (*Rank) Name() string { return "Rank" }
+func (r *Rank) Explain(n *Node) []Attr {
 	names := inNames(n, 0)
 	var attrs []Attr
 	if r.Streaming {
@@ -268,17 +268,17 @@ func (r *PhysRank) Explain(n *PhysNode) []Attr {
 		Attr{Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")})
 }
 
-// PhysUnion is UNION ALL of its inputs.
-type PhysUnion struct{}
+// Union is UNION ALL of its inputs.
+type Union struct{}
 
-func (*PhysUnion) Name() string { return "Union" }
-func (*PhysUnion) Explain(n *PhysNode) []Attr {
+func (*Union) Name() string { return "Union" }
+func (*Union) Explain(n *Node) []Attr {
 	return []Attr{{Name: "all", Value: "true"}, {Name: "union", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 }
 
-// PhysSink writes its input to a connector's sink, or, Collect, to the
+// Sink writes its input to a connector's sink, or, Collect, to the
 // query's collector (given to the job-graph builder).
-type PhysSink struct {
+type Sink struct {
 	// Table is the table's summary name, or *anonymous_collect$1*.
 	Table   string
 	Collect bool
@@ -293,8 +293,8 @@ type PhysSink struct {
 	Key         []int
 }
 
-func (*PhysSink) Name() string { return "Sink" }
-func (s *PhysSink) Explain(n *PhysNode) []Attr {
+func (*Sink) Name() string { return "Sink" }
+func (s *Sink) Explain(n *Node) []Attr {
 	attrs := []Attr{{Name: "table", Value: s.Table}, {Name: "fields", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 	if s.Materialize {
 		attrs = append(attrs, Attr{Name: "upsertMaterialize", Value: "true"})
@@ -302,15 +302,15 @@ func (s *PhysSink) Explain(n *PhysNode) []Attr {
 	return attrs
 }
 
-// PhysDropUpdateBefore leaves out the -U rows of its input.
-type PhysDropUpdateBefore struct{}
+// DropUpdateBefore leaves out the -U rows of its input.
+type DropUpdateBefore struct{}
 
-func (*PhysDropUpdateBefore) Name() string             { return "DropUpdateBefore" }
-func (*PhysDropUpdateBefore) Explain(*PhysNode) []Attr { return nil }
+func (*DropUpdateBefore) Name() string         { return "DropUpdateBefore" }
+func (*DropUpdateBefore) Explain(*Node) []Attr { return nil }
 
-// PhysChangelogNormalize keeps the last row per key of a changelog source and
+// ChangelogNormalize keeps the last row per key of a changelog source and
 // emits a proper changelog (changelog_normalize.go).
-type PhysChangelogNormalize struct {
+type ChangelogNormalize struct {
 	Keys []int
 	// Condition is a filter pushed into the node (nil: none).
 	Condition expr.Expr
@@ -323,8 +323,8 @@ type PhysChangelogNormalize struct {
 	NoUpdateBefore bool
 }
 
-func (*PhysChangelogNormalize) Name() string { return "ChangelogNormalize" }
-func (c *PhysChangelogNormalize) Explain(n *PhysNode) []Attr {
+func (*ChangelogNormalize) Name() string { return "ChangelogNormalize" }
+func (c *ChangelogNormalize) Explain(n *Node) []Attr {
 	names := plan.Names(n.Cols)
 	var keys []string
 	for _, k := range c.Keys {
@@ -337,8 +337,8 @@ func (c *PhysChangelogNormalize) Explain(n *PhysNode) []Attr {
 	return attrs
 }
 
-// PhysCorrelate joins each row with the rows of a table function call.
-type PhysCorrelate struct {
+// Correlate joins each row with the rows of a table function call.
+type Correlate struct {
 	Call *expr.TableCall
 	// Left keeps rows the call returns nothing for (LEFT JOIN LATERAL).
 	Left bool
@@ -346,8 +346,8 @@ type PhysCorrelate struct {
 	Cond expr.Expr
 }
 
-func (*PhysCorrelate) Name() string { return "Correlate" }
-func (c *PhysCorrelate) Explain(n *PhysNode) []Attr {
+func (*Correlate) Name() string { return "Correlate" }
+func (c *Correlate) Explain(n *Node) []Attr {
 	names := inNames(n, 0)
 	args := make([]string, len(c.Call.Args))
 	for i, a := range c.Call.Args {

@@ -14,10 +14,10 @@ import (
 // The join, window, OVER and streaming-only operators of the physical
 // plan (see ops.go).
 
-// PhysJoin is an equi-join with a residual condition: Flink's Join in
+// Join is an equi-join with a residual condition: Flink's Join in
 // streaming mode (keeping both sides in state), HashJoin or, without
 // keys, NestedLoopJoin in batch mode.
-type PhysJoin struct {
+type Join struct {
 	Spec opspec.JoinSpec
 	// Cond is the whole join condition (nil: none), for EXPLAIN.
 	Cond      expr.Expr
@@ -28,7 +28,7 @@ type PhysJoin struct {
 	LeftInputSpec, RightInputSpec string
 }
 
-func (j *PhysJoin) Name() string {
+func (j *Join) Name() string {
 	switch {
 	case j.Streaming:
 		return "Join"
@@ -37,7 +37,7 @@ func (j *PhysJoin) Name() string {
 	}
 	return "HashJoin"
 }
-func (j *PhysJoin) Explain(n *PhysNode) []Attr {
+func (j *Join) Explain(n *Node) []Attr {
 	where := "true"
 	if j.Cond != nil {
 		where = named(j.Cond, joinNames(n))
@@ -51,13 +51,13 @@ func (j *PhysJoin) Explain(n *PhysNode) []Attr {
 
 // joinNames are the names of a join's joined row, made unique as
 // Calcite's join row type does (word, word0).
-func joinNames(n *PhysNode) []string {
+func joinNames(n *Node) []string {
 	return plan.Uniquify(append(inNames(n, 0), inNames(n, 1)...))
 }
 
-// PhysIntervalJoin joins rows whose time attributes lie within bounds
+// IntervalJoin joins rows whose time attributes lie within bounds
 // of each other (join_interval.go).
-type PhysIntervalJoin struct {
+type IntervalJoin struct {
 	Spec                   opspec.JoinSpec
 	LowerBound, UpperBound int64
 	LeftTime, RightTime    int
@@ -67,8 +67,8 @@ type PhysIntervalJoin struct {
 	Cond expr.Expr
 }
 
-func (*PhysIntervalJoin) Name() string { return "IntervalJoin" }
-func (j *PhysIntervalJoin) Explain(n *PhysNode) []Attr {
+func (*IntervalJoin) Name() string { return "IntervalJoin" }
+func (j *IntervalJoin) Explain(n *Node) []Attr {
 	where := "true"
 	if j.Cond != nil {
 		where = named(j.Cond, joinNames(n))
@@ -79,9 +79,9 @@ func (j *PhysIntervalJoin) Explain(n *PhysNode) []Attr {
 		{Name: "where", Value: where}, {Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 }
 
-// PhysTemporalJoin is an event-time temporal join against a versioned
+// TemporalJoin is an event-time temporal join against a versioned
 // table.
-type PhysTemporalJoin struct {
+type TemporalJoin struct {
 	Spec                         opspec.JoinSpec
 	LeftTime, RightTime, NumLeft int
 	// Cond is the join condition over CondNames (the query's left and
@@ -90,17 +90,17 @@ type PhysTemporalJoin struct {
 	CondNames []string
 }
 
-func (*PhysTemporalJoin) Name() string { return "TemporalJoin" }
-func (j *PhysTemporalJoin) Explain(n *PhysNode) []Attr {
+func (*TemporalJoin) Name() string { return "TemporalJoin" }
+func (j *TemporalJoin) Explain(n *Node) []Attr {
 	return []Attr{{Name: "joinType", Value: j.Spec.Kind.String()}, {Name: "where", Value: named(j.Cond, j.CondNames)},
 		{Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 }
 
-// PhysLookupJoin is a processing-time temporal join. With Lookup set it
+// LookupJoin is a processing-time temporal join. With Lookup set it
 // asks a connector.LookupSource for each key's rows (lookup_join.go);
 // otherwise each instance runs Right, a bounded plan of the whole table,
 // when it starts.
-type PhysLookupJoin struct {
+type LookupJoin struct {
 	Kind    opspec.JoinKind
 	NumLeft int
 	KeyCols []int
@@ -109,7 +109,7 @@ type PhysLookupJoin struct {
 	RightTypes []*types.DataType
 	Residual   expr.Expr
 	// Right is the whole table's bounded plan (nil with Lookup).
-	Right *PhysNode
+	Right *Node
 
 	Lookup connector.LookupSource
 	// LookupKeys are the source's physical key columns, ReadSpec what it
@@ -132,8 +132,8 @@ type PhysLookupJoin struct {
 	CondNames     []string
 }
 
-func (*PhysLookupJoin) Name() string { return "LookupJoin" }
-func (j *PhysLookupJoin) Explain(n *PhysNode) []Attr {
+func (*LookupJoin) Name() string { return "LookupJoin" }
+func (j *LookupJoin) Explain(n *Node) []Attr {
 	attrs := []Attr{{Name: "table", Value: j.Table}, {Name: "joinType", Value: j.Kind.String()}, {Name: "lookup", Value: strings.Join(j.LookupPairs, ", ")}}
 	if j.Where != nil {
 		attrs = append(attrs, Attr{Name: "where", Value: named(j.Where, j.CondNames)})
@@ -144,17 +144,17 @@ func (j *PhysLookupJoin) Explain(n *PhysNode) []Attr {
 	return append(attrs, Attr{Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")})
 }
 
-// PhysWindowJoin joins the rows of the same window of two windowed
+// WindowJoin joins the rows of the same window of two windowed
 // inputs.
-type PhysWindowJoin struct {
+type WindowJoin struct {
 	Spec                                     opspec.JoinSpec
 	Window                                   opspec.WindowSpec
 	LeftStart, LeftEnd, RightStart, RightEnd int
 	Cond                                     expr.Expr
 }
 
-func (*PhysWindowJoin) Name() string { return "WindowJoin" }
-func (w *PhysWindowJoin) Explain(n *PhysNode) []Attr {
+func (*WindowJoin) Name() string { return "WindowJoin" }
+func (w *WindowJoin) Explain(n *Node) []Attr {
 	ln, rn := inNames(n, 0), inNames(n, 1)
 	where := "true"
 	if w.Cond != nil {
@@ -165,16 +165,16 @@ func (w *PhysWindowJoin) Explain(n *PhysNode) []Attr {
 		{Name: "joinType", Value: w.Spec.Kind.String()}, {Name: "where", Value: where}, {Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 }
 
-// PhysWindowTableFunction assigns rows to windows (TUMBLE, HOP,
+// WindowTableFunction assigns rows to windows (TUMBLE, HOP,
 // CUMULATE; SESSION partitioned by PartitionKeys).
-type PhysWindowTableFunction struct {
+type WindowTableFunction struct {
 	Window        opspec.WindowSpec
 	TimeCol       int
 	PartitionKeys []int
 }
 
-func (*PhysWindowTableFunction) Name() string { return "WindowTableFunction" }
-func (w *PhysWindowTableFunction) Explain(n *PhysNode) []Attr {
+func (*WindowTableFunction) Name() string { return "WindowTableFunction" }
+func (w *WindowTableFunction) Explain(n *Node) []Attr {
 	names := inNames(n, 0)
 	attrs := []Attr{{Name: "window", Value: plan.WindowString(w.Window, names[w.TimeCol], false, "", "")}}
 	if w.Window.Kind == opspec.SessionWindow && len(w.PartitionKeys) > 0 {
@@ -187,8 +187,8 @@ func (w *PhysWindowTableFunction) Explain(n *PhysNode) []Attr {
 	return attrs
 }
 
-// PhysWindowAggregate aggregates the rows of each window and group.
-type PhysWindowAggregate struct {
+// WindowAggregate aggregates the rows of each window and group.
+type WindowAggregate struct {
 	Keys    []int
 	Aggs    []opspec.AggSpec
 	Window  opspec.WindowSpec
@@ -200,8 +200,8 @@ type PhysWindowAggregate struct {
 	Props            []opspec.WindowProp
 }
 
-func (*PhysWindowAggregate) Name() string { return "WindowAggregate" }
-func (w *PhysWindowAggregate) Explain(n *PhysNode) []Attr {
+func (*WindowAggregate) Name() string { return "WindowAggregate" }
+func (w *WindowAggregate) Explain(n *Node) []Attr {
 	names := inNames(n, 0)
 	var keys []string
 	for _, k := range w.Keys {
@@ -229,17 +229,17 @@ func (w *PhysWindowAggregate) Explain(n *PhysNode) []Attr {
 		Attr{Name: "select", Value: strings.Join(sel, ", ")})
 }
 
-// PhysOverAggregate computes OVER windows: in streaming mode one group
+// OverAggregate computes OVER windows: in streaming mode one group
 // ordered by a time attribute, in batch mode any.
-type PhysOverAggregate struct {
+type OverAggregate struct {
 	Groups    []opspec.OverGroup
 	Streaming bool
 	// Rowtime: a streaming OVER ordered by event time.
 	Rowtime bool
 }
 
-func (*PhysOverAggregate) Name() string { return "OverAggregate" }
-func (o *PhysOverAggregate) Explain(n *PhysNode) []Attr {
+func (*OverAggregate) Name() string { return "OverAggregate" }
+func (o *OverAggregate) Explain(n *Node) []Attr {
 	names := inNames(n, 0)
 	outNames := plan.Names(n.Cols)
 	g0 := o.Groups[0]
@@ -266,17 +266,17 @@ func (o *PhysOverAggregate) Explain(n *PhysNode) []Attr {
 	return append(attrs, Attr{Name: "select", Value: strings.Join(sel, ", ")})
 }
 
-// PhysDeduplicate keeps the first or last row per key by a time
+// Deduplicate keeps the first or last row per key by a time
 // attribute (ROW_NUMBER Top-1).
-type PhysDeduplicate struct {
+type Deduplicate struct {
 	Keys              []int
 	KeepLast, Rowtime bool
 	TimeCol           int
 	NoUpdateBefore    bool
 }
 
-func (*PhysDeduplicate) Name() string { return "Deduplicate" }
-func (d *PhysDeduplicate) Explain(n *PhysNode) []Attr {
+func (*Deduplicate) Name() string { return "Deduplicate" }
+func (d *Deduplicate) Explain(n *Node) []Attr {
 	names := inNames(n, 0)
 	var pk []string
 	for _, k := range d.Keys {
@@ -292,20 +292,20 @@ func (d *PhysDeduplicate) Explain(n *PhysNode) []Attr {
 	return []Attr{{Name: "keep", Value: keep}, {Name: "key", Value: strings.Join(pk, ", ")}, {Name: "order", Value: order}}
 }
 
-// PhysTemporalSort is a streaming ORDER BY a time attribute (Keys[0],
+// TemporalSort is a streaming ORDER BY a time attribute (Keys[0],
 // ascending) and secondary keys.
-type PhysTemporalSort struct {
+type TemporalSort struct {
 	Keys []opspec.SortKey
 }
 
-func (*PhysTemporalSort) Name() string { return "TemporalSort" }
-func (s *PhysTemporalSort) Explain(n *PhysNode) []Attr {
+func (*TemporalSort) Name() string { return "TemporalSort" }
+func (s *TemporalSort) Explain(n *Node) []Attr {
 	return []Attr{{Name: "orderBy", Value: sortString(s.Keys, inNames(n, 0))}}
 }
 
-// PhysWindowRank is a Top-N per window, or, for a ROW_NUMBER Top-1 by
+// WindowRank is a Top-N per window, or, for a ROW_NUMBER Top-1 by
 // the time attribute, a WindowDeduplicate.
-type PhysWindowRank struct {
+type WindowRank struct {
 	PartitionKeys             []int
 	Keys                      []opspec.SortKey
 	Window                    opspec.WindowSpec
@@ -316,17 +316,17 @@ type PhysWindowRank struct {
 }
 
 // Dedup reports a WindowDeduplicate.
-func (w *PhysWindowRank) Dedup() bool {
+func (w *WindowRank) Dedup() bool {
 	return w.RankType == "ROW_NUMBER" && w.RankStart == 1 && w.RankEnd == 1 && !w.WithRankNum && len(w.Keys) == 1 && w.Keys[0].Col == w.TimeCol
 }
 
-func (w *PhysWindowRank) Name() string {
+func (w *WindowRank) Name() string {
 	if w.Dedup() {
 		return "WindowDeduplicate"
 	}
 	return "WindowRank"
 }
-func (w *PhysWindowRank) Explain(n *PhysNode) []Attr {
+func (w *WindowRank) Explain(n *Node) []Attr {
 	names := inNames(n, 0)
 	var pk []string
 	for _, k := range w.PartitionKeys {

@@ -51,7 +51,7 @@ func TestStreamingRankChangelogModeAndStrategy(t *testing.T) {
 			"SortLimit", "strategy=[AppendFastStrategy]", 2, 3, true, -1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := Physical(c.node, streamingEnv())
+			p, err := Plan(c.node, streamingEnv())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +80,7 @@ func TestStreamingRankChangelogModeAndStrategy(t *testing.T) {
 // BatchPhysicalRank).
 func TestBatchRankInsertOnly(t *testing.T) {
 	in := rankInput()
-	p, err := Physical(&plan.Rank{Input: in, PartitionKeys: []int{0}, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, RankStart: 1, RankEnd: 1, Cols: in.Cols},
+	p, err := Plan(&plan.Rank{Input: in, PartitionKeys: []int{0}, Keys: []opspec.SortKey{{Col: 1, Desc: true}}, RankStart: 1, RankEnd: 1, Cols: in.Cols},
 		&Env{Config: config.New()})
 	if err != nil {
 		t.Fatal(err)
@@ -91,11 +91,11 @@ func TestBatchRankInsertOnly(t *testing.T) {
 }
 
 // noUpdateBefore reports whether a Rank or SortLimit leaves out -U rows.
-func noUpdateBefore(p *PhysNode) bool {
+func noUpdateBefore(p *Node) bool {
 	switch x := p.Op.(type) {
-	case *PhysRank:
+	case *Rank:
 		return x.NoUpdateBefore
-	case *PhysSortLimit:
+	case *SortLimit:
 		return x.NoUpdateBefore
 	}
 	return false

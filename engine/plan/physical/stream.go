@@ -11,7 +11,7 @@ import (
 // translateStreaming plans the nodes of the streaming rules (windows,
 // OVER, Top-N, deduplication, interval and temporal joins); nil means n
 // is not one of them.
-func (pl *planner) translateStreaming(n plan.Node) *PhysNode {
+func (pl *planner) translateStreaming(n plan.Node) *Node {
 	switch x := n.(type) {
 	case *plan.WindowTVF:
 		return pl.windowTVF(x)
@@ -31,7 +31,7 @@ func (pl *planner) translateStreaming(n plan.Node) *PhysNode {
 
 // requireInsertOnly fails, with Flink's message, when an operator that
 // only consumes inserts gets an updating input.
-func (pl *planner) requireInsertOnly(op string, in *PhysNode) {
+func (pl *planner) requireInsertOnly(op string, in *Node) {
 	if pl.env.Streaming && !in.Mode.IsInsertOnly() {
 		pl.fail("%s doesn't support consuming %s which is produced by node %s", op, changesOf(in.Mode), describeTop(in))
 	}
@@ -52,10 +52,10 @@ func changesOf(m types.ChangelogMode) string {
 	return "update and delete changes"
 }
 
-func (pl *planner) windowTVF(w *plan.WindowTVF) *PhysNode {
+func (pl *planner) windowTVF(w *plan.WindowTVF) *Node {
 	in := pl.translate(w.Input)
 	pl.requireInsertOnly("StreamPhysicalWindowTableFunction", in)
-	op := &PhysWindowTableFunction{Window: w.Window, TimeCol: w.TimeCol}
+	op := &WindowTableFunction{Window: w.Window, TimeCol: w.TimeCol}
 	if w.Window.Kind == opspec.SessionWindow {
 		par := pl.env.parallelism()
 		dist := opspec.Hash
@@ -64,12 +64,12 @@ func (pl *planner) windowTVF(w *plan.WindowTVF) *PhysNode {
 		}
 		ex := pl.exchange(in, dist, w.PartitionKeys, par)
 		op.PartitionKeys = append([]int(nil), w.PartitionKeys...)
-		return &PhysNode{Op: op, Inputs: []*PhysNode{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: in.rows}
+		return &Node{Op: op, Inputs: []*Node{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: in.rows}
 	}
-	return &PhysNode{Op: op, Inputs: []*PhysNode{in}, Cols: w.Cols, Mode: in.Mode, Parallelism: in.Parallelism, rows: in.rows}
+	return &Node{Op: op, Inputs: []*Node{in}, Cols: w.Cols, Mode: in.Mode, Parallelism: in.Parallelism, rows: in.rows}
 }
 
-func (pl *planner) windowAggregate(w *plan.WindowAggregate) *PhysNode {
+func (pl *planner) windowAggregate(w *plan.WindowAggregate) *Node {
 	if w.SizeErr != nil && pl.env.Streaming {
 		// in batch mode Flink aggregates the window table function's rows
 		// with an ordinary aggregate, which takes any size and slide
@@ -83,12 +83,12 @@ func (pl *planner) windowAggregate(w *plan.WindowAggregate) *PhysNode {
 		par, dist = 1, opspec.Single
 	}
 	ex := pl.exchange(in, dist, w.GroupKeys, par)
-	op := &PhysWindowAggregate{Keys: append([]int(nil), w.GroupKeys...), Aggs: append([]opspec.AggSpec(nil), w.Aggs...), Window: w.Window,
+	op := &WindowAggregate{Keys: append([]int(nil), w.GroupKeys...), Aggs: append([]opspec.AggSpec(nil), w.Aggs...), Window: w.Window,
 		TimeCol: w.TimeCol, Attached: w.Attached, StartCol: w.StartCol, EndCol: w.EndCol, Props: append([]opspec.WindowProp(nil), w.Props...)}
-	return &PhysNode{Op: op, Inputs: []*PhysNode{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: max(in.rows/10, 1)}
+	return &Node{Op: op, Inputs: []*Node{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: max(in.rows/10, 1)}
 }
 
-func (pl *planner) over(o *plan.Over) *PhysNode {
+func (pl *planner) over(o *plan.Over) *Node {
 	in := pl.translate(o.Input)
 	groups := append([]opspec.OverGroup(nil), o.Groups...)
 	g0 := groups[0]
@@ -103,8 +103,8 @@ func (pl *planner) over(o *plan.Over) *PhysNode {
 		}
 	}
 	ex := pl.exchange(in, dist, g0.PartitionKeys, par)
-	op := &PhysOverAggregate{Groups: groups, Streaming: pl.env.Streaming}
-	p := &PhysNode{Op: op, Inputs: []*PhysNode{ex}, Cols: o.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: in.rows}
+	op := &OverAggregate{Groups: groups, Streaming: pl.env.Streaming}
+	p := &Node{Op: op, Inputs: []*Node{ex}, Cols: o.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: in.rows}
 	if !pl.env.Streaming {
 		return p
 	}
@@ -145,7 +145,7 @@ func (pl *planner) over(o *plan.Over) *PhysNode {
 // deduplicate plans a ROW_NUMBER Top-1 over a time attribute without the
 // row number as Flink's Deduplicate (StreamPhysicalDeduplicate); nil when
 // the Rank is not one.
-func (pl *planner) deduplicate(r *plan.Rank, in *PhysNode) *PhysNode {
+func (pl *planner) deduplicate(r *plan.Rank, in *Node) *Node {
 	if (r.RankType != "" && r.RankType != "ROW_NUMBER") || r.RankStart != 1 || r.RankEnd != 1 || r.WithRankNum || len(r.Keys) != 1 {
 		return nil
 	}
@@ -171,7 +171,7 @@ func (pl *planner) deduplicate(r *plan.Rank, in *PhysNode) *PhysNode {
 		mode = types.InsertOnlyMode
 	}
 	keys := append([]int(nil), r.PartitionKeys...)
-	p := &PhysNode{Op: &PhysDeduplicate{Keys: keys, KeepLast: keepLast, Rowtime: rowtime, TimeCol: ok.Col}, Inputs: []*PhysNode{ex},
+	p := &Node{Op: &Deduplicate{Keys: keys, KeepLast: keepLast, Rowtime: rowtime, TimeCol: ok.Col}, Inputs: []*Node{ex},
 		Cols: r.Cols, Parallelism: par, Mode: mode, rows: in.rows}
 	p.upsertKeys = [][]int{keys}
 	return p
@@ -180,7 +180,7 @@ func (pl *planner) deduplicate(r *plan.Rank, in *PhysNode) *PhysNode {
 // temporalSort plans streaming ORDER BY without LIMIT: allowed only when
 // the first key is a time attribute in ascending order (Flink's
 // StreamPhysicalTemporalSortRule); the rest are secondary keys.
-func (pl *planner) temporalSort(in *PhysNode, keys []opspec.SortKey, offset int64) *PhysNode {
+func (pl *planner) temporalSort(in *Node, keys []opspec.SortKey, offset int64) *Node {
 	first := keys[0]
 	t := in.Cols[first.Col].Type
 	if first.Desc || !(t.IsRowtime() || t.IsProctime()) || offset > 0 {
@@ -190,5 +190,5 @@ func (pl *planner) temporalSort(in *PhysNode, keys []opspec.SortKey, offset int6
 		pl.fail("TemporalSort doesn't support consuming %s which is produced by node %s", changesOf(in.Mode), describeTop(in))
 	}
 	ex := pl.exchange(in, opspec.Single, nil, 1)
-	return &PhysNode{Op: &PhysTemporalSort{Keys: keys}, Inputs: []*PhysNode{ex}, Cols: in.Cols, Parallelism: 1, Mode: types.InsertOnlyMode, rows: in.rows}
+	return &Node{Op: &TemporalSort{Keys: keys}, Inputs: []*Node{ex}, Cols: in.Cols, Parallelism: 1, Mode: types.InsertOnlyMode, rows: in.rows}
 }

@@ -63,7 +63,7 @@ func withKeys(left plan.Node, keys []expr.Expr, rightCols []plan.Column, rk []in
 
 // temporalJoin plans a TemporalJoin: a lookup join into a lookup source
 // or an event-time temporal join.
-func (pl *planner) temporalJoin(t *plan.TemporalJoin) *PhysNode {
+func (pl *planner) temporalJoin(t *plan.TemporalJoin) *Node {
 	if !pl.env.Streaming && !(t.Proctime && pl.rightIsLookupSource(t)) {
 		pl.fail("Temporal table joins (FOR SYSTEM_TIME AS OF) are only supported in streaming mode")
 	}
@@ -127,14 +127,14 @@ func (pl *planner) temporalJoin(t *plan.TemporalJoin) *PhysNode {
 	le := pl.exchange(left, opspec.Hash, keyCols, par)
 	re := pl.exchange(right, opspec.Hash, rk, par)
 	spec := opspec.JoinSpec{Kind: t.Kind, LeftKeys: keyCols, RightKeys: rk, LeftTypes: plan.Types(left.Cols), RightTypes: plan.Types(right.Cols), Residual: res}
-	op := &PhysTemporalJoin{Spec: spec, LeftTime: t.TimeCol, RightTime: rt, NumLeft: nl, Cond: t.Cond, CondNames: names}
-	return &PhysNode{Op: op, Inputs: []*PhysNode{le, re}, Cols: t.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: left.rows}
+	op := &TemporalJoin{Spec: spec, LeftTime: t.TimeCol, RightTime: rt, NumLeft: nl, Cond: t.Cond, CondNames: names}
+	return &Node{Op: op, Inputs: []*Node{le, re}, Cols: t.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: left.rows}
 }
 
 // lookupJoin plans a processing-time temporal join as a lookup join: the
 // right side is planned as a bounded batch query that each operator
 // instance runs when it starts.
-func (pl *planner) lookupJoin(t *plan.TemporalJoin, left *PhysNode, keyCols, rk []int, rightTypes []*types.DataType, res expr.Expr, lookup, names []string) *PhysNode {
+func (pl *planner) lookupJoin(t *plan.TemporalJoin, left *Node, keyCols, rk []int, rightTypes []*types.DataType, res expr.Expr, lookup, names []string) *Node {
 	benv := *pl.env
 	benv.Streaming = false
 	bp := &planner{env: &benv, pushdowns: pl.pushdowns} // reuses the source sourceLookupJoin made
@@ -142,8 +142,8 @@ func (pl *planner) lookupJoin(t *plan.TemporalJoin, left *PhysNode, keyCols, rk 
 	if !isBounded(right) {
 		pl.fail("Processing-time temporal join is only supported against a bounded (lookup) table; %s is unbounded.", t.RightID.Summary())
 	}
-	op := &PhysLookupJoin{Kind: t.Kind, NumLeft: len(t.Left.Columns()), KeyCols: keyCols, RightKeys: rk, RightTypes: rightTypes, Residual: res,
+	op := &LookupJoin{Kind: t.Kind, NumLeft: len(t.Left.Columns()), KeyCols: keyCols, RightKeys: rk, RightTypes: rightTypes, Residual: res,
 		Right: right}
 	lookupJoinExplain(op, t, lookup, names)
-	return &PhysNode{Op: op, Inputs: []*PhysNode{left}, Cols: t.Cols, Mode: left.Mode, Parallelism: left.Parallelism, rows: left.rows}
+	return &Node{Op: op, Inputs: []*Node{left}, Cols: t.Cols, Mode: left.Mode, Parallelism: left.Parallelism, rows: left.rows}
 }

@@ -39,7 +39,7 @@ func (e *Env) parallelism() int {
 
 // planner translates a logical plan.
 // planPanic carries a planning error through the recursive translation
-// to Physical.
+// to Plan.
 type planPanic struct{ err error }
 
 type planner struct {
@@ -50,12 +50,12 @@ type planner struct {
 	filteredScans map[filteredScanKey]*plan.Scan
 }
 
-// Physical translates an optimised logical plan into a physical plan. It
+// Plan translates an optimised logical plan into a physical plan. It
 // creates the connectors' sources and sinks (so option errors surface at
 // planning time) and infers changelog modes, rejecting plans Flink
 // rejects (an updating result into an append-only sink, ORDER BY on a
 // non-time attribute in streaming mode, ...).
-func Physical(n plan.Node, env *Env) (p *PhysNode, err error) {
+func Plan(n plan.Node, env *Env) (p *Node, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if bp, ok := r.(planPanic); ok {
@@ -81,7 +81,7 @@ func (pl *planner) fail(format string, args ...any) {
 	panic(planPanic{fmt.Errorf(format, args...)})
 }
 
-func (pl *planner) translate(n plan.Node) *PhysNode {
+func (pl *planner) translate(n plan.Node) *Node {
 	switch x := n.(type) {
 	case *plan.Scan:
 		return pl.scan(x)
@@ -98,8 +98,8 @@ func (pl *planner) translate(n plan.Node) *PhysNode {
 			// watermark (+inf at end of input), so no row is late.
 			return in
 		}
-		return &PhysNode{Op: &PhysWatermarkAssigner{Rowtime: x.Rowtime, Watermark: x.Expr, Replay: x.Replay},
-			Inputs: []*PhysNode{in}, Cols: x.Columns(), Mode: in.Mode, Parallelism: in.Parallelism, rows: in.rows, upsertKeys: in.upsertKeys}
+		return &Node{Op: &WatermarkAssigner{Rowtime: x.Rowtime, Watermark: x.Expr, Replay: x.Replay},
+			Inputs: []*Node{in}, Cols: x.Columns(), Mode: in.Mode, Parallelism: in.Parallelism, rows: in.rows, upsertKeys: in.upsertKeys}
 	case *plan.Aggregate:
 		return pl.aggregate(x)
 	case *plan.Join:
@@ -162,7 +162,7 @@ func (pl *planner) sourceContext(s *plan.Scan) (*connector.Context, int) {
 	return ctx, batchSize
 }
 
-func (pl *planner) scan(s *plan.Scan) *PhysNode {
+func (pl *planner) scan(s *plan.Scan) *Node {
 	sp := pl.scanSource(s)
 	src, batchSize := sp.src, sp.batchSize
 	if !pl.env.Streaming && !connector.DeclaredBounded(src) {
@@ -211,20 +211,20 @@ func (pl *planner) scan(s *plan.Scan) *PhysNode {
 	if splits, err := src.Splits(context.Background()); err == nil && len(splits) < par {
 		par = max(1, len(splits))
 	}
-	op := &PhysTableSourceScan{Table: [3]string{s.ID.Catalog, s.ID.Database, s.ID.Object}, PushedDown: pushed,
+	op := &TableSourceScan{Table: [3]string{s.ID.Catalog, s.ID.Database, s.ID.Object}, PushedDown: pushed,
 		Source: src, Spec: spec, BatchSize: batchSize, Bounded: src.Bounded(), Skipped: func(n int64) {
 			if skipped != nil && n > 0 {
 				skipped(name, n)
 			}
 		}}
-	p := &PhysNode{Op: op, Cols: s.Cols, Mode: src.ChangelogMode(), Parallelism: par, rows: 1e8}
+	p := &Node{Op: op, Cols: s.Cols, Mode: src.ChangelogMode(), Parallelism: par, rows: 1e8}
 	if !pl.env.Streaming {
 		p.Mode = types.InsertOnlyMode
 	}
 	return pl.changelogScan(orig, s, src, p, key, added)
 }
 
-func (pl *planner) valuesNode(v *plan.Values) *PhysNode {
+func (pl *planner) valuesNode(v *plan.Values) *Node {
 	ts := plan.Types(v.Cols)
 	bb := types.NewBatchBuilder(ts)
 	ectx := &expr.Ctx{Zone: pl.zone()}
@@ -245,11 +245,11 @@ func (pl *planner) valuesNode(v *plan.Values) *PhysNode {
 	if len(ts) == 0 {
 		b.Len = len(v.Rows)
 	}
-	return &PhysNode{Op: &PhysValues{Rows: v.Rows, Batch: b}, Cols: v.Cols, Mode: types.InsertOnlyMode, Parallelism: 1, rows: float64(len(v.Rows))}
+	return &Node{Op: &Values{Rows: v.Rows, Batch: b}, Cols: v.Cols, Mode: types.InsertOnlyMode, Parallelism: 1, rows: float64(len(v.Rows))}
 }
 
 // calc merges a chain of Project and Filter nodes into one Calc.
-func (pl *planner) calc(n plan.Node) *PhysNode {
+func (pl *planner) calc(n plan.Node) *Node {
 	var cond []expr.Expr
 	var projs []expr.Expr // nil = identity
 	cur := n
@@ -333,15 +333,15 @@ func sameNames(a, b []plan.Column) bool {
 
 // exchange inserts an Exchange distributing input rows to a consumer of
 // the given parallelism.
-func (pl *planner) exchange(in *PhysNode, dist opspec.Partitioning, keys []int, par int) *PhysNode {
+func (pl *planner) exchange(in *Node, dist opspec.Partitioning, keys []int, par int) *Node {
 	if dist == opspec.Forward {
 		return in
 	}
-	return &PhysNode{Op: &PhysExchange{Dist: dist, Keys: keys}, Inputs: []*PhysNode{in},
+	return &Node{Op: &Exchange{Dist: dist, Keys: keys}, Inputs: []*Node{in},
 		Cols: in.Cols, Mode: in.Mode, Parallelism: par, rows: in.rows, upsertKeys: in.upsertKeys}
 }
 
-func (pl *planner) aggregate(a *plan.Aggregate) *PhysNode {
+func (pl *planner) aggregate(a *plan.Aggregate) *Node {
 	in := pl.translate(a.Input)
 	par := pl.env.parallelism()
 	dist := opspec.Hash
@@ -368,9 +368,9 @@ func (pl *planner) aggregate(a *plan.Aggregate) *PhysNode {
 			}
 		}
 	}
-	op := &PhysGroupAggregate{Keys: append([]int(nil), a.GroupKeys...), Aggs: append([]opspec.AggSpec(nil), a.Aggs...),
+	op := &GroupAggregate{Keys: append([]int(nil), a.GroupKeys...), Aggs: append([]opspec.AggSpec(nil), a.Aggs...),
 		Streaming: pl.env.Streaming, Retractable: retractable}
-	p := &PhysNode{Op: op, Inputs: []*PhysNode{ex}, Cols: a.Cols, Mode: mode, Parallelism: par, rows: max(in.rows/10, 1)}
+	p := &Node{Op: op, Inputs: []*Node{ex}, Cols: a.Cols, Mode: mode, Parallelism: par, rows: max(in.rows/10, 1)}
 	if len(a.GroupKeys) == 0 {
 		p.rows = 1
 	}
@@ -397,7 +397,7 @@ func sortString(keys []opspec.SortKey, names []string) string {
 	return strings.Join(parts, ", ")
 }
 
-func (pl *planner) sort(s *plan.Sort) *PhysNode {
+func (pl *planner) sort(s *plan.Sort) *Node {
 	if len(s.Keys) == 0 && s.Fetch >= 0 {
 		pl.pushLimitIntoScan(s.Input, s.Offset+s.Fetch)
 	}
@@ -406,7 +406,7 @@ func (pl *planner) sort(s *plan.Sort) *PhysNode {
 	off, fetch := s.Offset, s.Fetch
 	if len(keys) == 0 {
 		ex := pl.exchange(in, opspec.Single, nil, 1)
-		p := &PhysNode{Op: &PhysLimit{Offset: off, Fetch: fetch}, Inputs: []*PhysNode{ex}, Cols: in.Cols, Mode: in.Mode, Parallelism: 1, rows: float64(max(fetch, 1))}
+		p := &Node{Op: &Limit{Offset: off, Fetch: fetch}, Inputs: []*Node{ex}, Cols: in.Cols, Mode: in.Mode, Parallelism: 1, rows: float64(max(fetch, 1))}
 		if !in.Mode.IsInsertOnly() {
 			pl.fail("LIMIT over an updating input is not supported yet")
 		}
@@ -419,11 +419,11 @@ func (pl *planner) sort(s *plan.Sort) *PhysNode {
 		// ORDER BY ... LIMIT n in streaming is a Top-N without partition
 		// keys (Flink's StreamPhysicalSortLimit: all kinds of changes)
 		ex := pl.exchange(in, opspec.Single, nil, 1)
-		return &PhysNode{Op: &PhysSortLimit{Keys: keys, Offset: off, Fetch: fetch, AppendOnly: in.Mode.IsInsertOnly()},
-			Inputs: []*PhysNode{ex}, Cols: in.Cols, Parallelism: 1, Mode: types.RetractMode, rows: float64(fetch)}
+		return &Node{Op: &SortLimit{Keys: keys, Offset: off, Fetch: fetch, AppendOnly: in.Mode.IsInsertOnly()},
+			Inputs: []*Node{ex}, Cols: in.Cols, Parallelism: 1, Mode: types.RetractMode, rows: float64(fetch)}
 	}
 	ex := pl.exchange(in, opspec.Single, nil, 1)
-	return &PhysNode{Op: &PhysSort{Keys: keys, Offset: off, Fetch: fetch}, Inputs: []*PhysNode{ex}, Cols: in.Cols, Mode: types.InsertOnlyMode, Parallelism: 1, rows: in.rows}
+	return &Node{Op: &Sort{Keys: keys, Offset: off, Fetch: fetch}, Inputs: []*Node{ex}, Cols: in.Cols, Mode: types.InsertOnlyMode, Parallelism: 1, rows: in.rows}
 }
 
 // rankStrategy names Flink's RankProcessStrategy for a streaming Rank or
@@ -439,7 +439,7 @@ func rankStrategy(appendOnly bool) string {
 	return "RetractStrategy"
 }
 
-func (pl *planner) rank(r *plan.Rank) *PhysNode {
+func (pl *planner) rank(r *plan.Rank) *Node {
 	in := pl.translate(r.Input)
 	if p := pl.deduplicate(r, in); p != nil {
 		return p
@@ -466,9 +466,9 @@ func (pl *planner) rank(r *plan.Rank) *PhysNode {
 	if !pl.env.Streaming {
 		mode = types.InsertOnlyMode
 	}
-	op := &PhysRank{PartitionKeys: pkeys, Keys: append([]opspec.SortKey(nil), r.Keys...), RankType: rankType, RankStart: start, RankEnd: end,
+	op := &Rank{PartitionKeys: pkeys, Keys: append([]opspec.SortKey(nil), r.Keys...), RankType: rankType, RankStart: start, RankEnd: end,
 		WithRankNum: withNum, AppendOnly: in.Mode.IsInsertOnly(), Streaming: pl.env.Streaming}
-	p := &PhysNode{Op: op, Inputs: []*PhysNode{ex}, Cols: r.Cols, Parallelism: par, Mode: mode, rows: in.rows}
+	p := &Node{Op: op, Inputs: []*Node{ex}, Cols: r.Cols, Parallelism: par, Mode: mode, rows: in.rows}
 	switch {
 	case withNum:
 		p.upsertKeys = [][]int{append(append([]int(nil), pkeys...), len(in.Cols))}
@@ -478,11 +478,11 @@ func (pl *planner) rank(r *plan.Rank) *PhysNode {
 	return p
 }
 
-func (pl *planner) setOp(s *plan.SetOp) *PhysNode {
+func (pl *planner) setOp(s *plan.SetOp) *Node {
 	if s.Kind != plan.UnionOp {
 		pl.fail("%s is not supported yet", [...]string{"UNION", "INTERSECT", "EXCEPT"}[s.Kind])
 	}
-	var ins []*PhysNode
+	var ins []*Node
 	mode := types.ChangelogMode{}
 	rows := 0.0
 	par := pl.env.parallelism()
@@ -492,14 +492,14 @@ func (pl *planner) setOp(s *plan.SetOp) *PhysNode {
 		rows += p.rows
 		ins = append(ins, pl.exchange(p, opspec.Rebalance, nil, par))
 	}
-	return &PhysNode{Op: &PhysUnion{}, Inputs: ins, Cols: s.Cols, Mode: mode, Parallelism: par, rows: rows}
+	return &Node{Op: &Union{}, Inputs: ins, Cols: s.Cols, Mode: mode, Parallelism: par, rows: rows}
 }
 
-func (pl *planner) sink(s *plan.Sink) *PhysNode {
+func (pl *planner) sink(s *plan.Sink) *Node {
 	in := pl.translate(s.Input)
 	if s.Collect {
-		return &PhysNode{Op: &PhysSink{Table: "*anonymous_collect$1*", Collect: true},
-			Inputs: []*PhysNode{pl.exchange(in, opspec.Single, nil, 1)}, Cols: in.Cols, Mode: in.Mode, Parallelism: 1, rows: in.rows}
+		return &Node{Op: &Sink{Table: "*anonymous_collect$1*", Collect: true},
+			Inputs: []*Node{pl.exchange(in, opspec.Single, nil, 1)}, Cols: in.Cols, Mode: in.Mode, Parallelism: 1, rows: in.rows}
 	}
 	stdout := pl.env.Stdout
 	if stdout == nil {
@@ -552,8 +552,8 @@ func (pl *planner) sink(s *plan.Sink) *PhysNode {
 		spec.Types = append(spec.Types, c.Type)
 	}
 	dropNulls := strings.EqualFold(pl.env.Config.GetString(config.SinkNotNullEnforcer.Key, "ERROR"), "DROP")
-	op := &PhysSink{Table: s.ID.Summary(), ID: s.ID.String(), Sink: sk, Spec: spec, DropNulls: dropNulls}
-	p := &PhysNode{Op: op, Inputs: []*PhysNode{in}, Cols: in.Cols, Mode: in.Mode, Parallelism: in.Parallelism, rows: in.rows}
+	op := &Sink{Table: s.ID.Summary(), ID: s.ID.String(), Sink: sk, Spec: spec, DropNulls: dropNulls}
+	p := &Node{Op: op, Inputs: []*Node{in}, Cols: in.Cols, Mode: in.Mode, Parallelism: in.Parallelism, rows: in.rows}
 	if materialize {
 		op.Materialize, op.Key = true, pk
 		p.Mode = withoutUpdateBefore(in.Mode)
@@ -561,7 +561,7 @@ func (pl *planner) sink(s *plan.Sink) *PhysNode {
 	return p
 }
 
-func isBounded(p *PhysNode) bool {
+func isBounded(p *Node) bool {
 	if p.IsSource() {
 		return p.Bounded()
 	}
@@ -573,14 +573,14 @@ func isBounded(p *PhysNode) bool {
 	return true
 }
 
-func describeTop(p *PhysNode) string {
+func describeTop(p *Node) string {
 	// the node that first produced updates
-	for len(p.Inputs) == 1 && (isOp[*PhysExchange](p) || isOp[*PhysCalc](p)) && !p.Inputs[0].Mode.IsInsertOnly() {
+	for len(p.Inputs) == 1 && (isOp[*Exchange](p) || isOp[*Calc](p)) && !p.Inputs[0].Mode.IsInsertOnly() {
 		p = p.Inputs[0]
 	}
 	attrs := p.Attrs()
 	switch p.Op.(type) {
-	case *PhysRank, *PhysSortLimit:
+	case *Rank, *SortLimit:
 		// Flink reports changelog errors before it picks a rank strategy
 		for i, a := range attrs {
 			if a.Name == "strategy" {
@@ -596,7 +596,7 @@ func describeTop(p *PhysNode) string {
 // (ImperativeAggCodeGen.checkNeededMethods: "No matching retract method
 // found for AggregateFunction ... with parameters ..."), naming the
 // function, its argument types and the node producing the changes.
-func noRetractError(ag opspec.AggSpec, in *PhysNode) error {
+func noRetractError(ag opspec.AggSpec, in *Node) error {
 	kind := "AggregateFunction"
 	if ag.Fn.Kind == expr.TableAggregateKind {
 		kind = "TableAggregateFunction"
@@ -608,4 +608,11 @@ func noRetractError(ag opspec.AggSpec, in *PhysNode) error {
 	return fmt.Errorf("No matching retract method found for %s '%s' with parameters '(%s)'. "+
 		"The aggregation consumes %s produced by node %s; implement table.RetractableFunction to aggregate an updating input",
 		kind, ag.Fn.Name, strings.Join(args, ", "), changesOf(in.Mode), describeTop(in))
+}
+
+// translateCorrelate plans a Correlate node.
+func (pl *planner) translateCorrelate(c *plan.Correlate) *Node {
+	in := pl.translate(c.Input)
+	return &Node{Op: &Correlate{Call: c.Call, Left: c.Left, Cond: c.Cond}, Inputs: []*Node{in}, Cols: c.Cols, Mode: in.Mode,
+		Parallelism: in.Parallelism, rows: in.rows * 2}
 }

@@ -90,31 +90,31 @@ func withoutUpdateBefore(m types.ChangelogMode) types.ChangelogMode {
 
 // dropUpdateBefore makes p's output free of -U rows when the operator
 // producing its updates can leave them out; it reports whether it could.
-func dropUpdateBefore(p *PhysNode) bool {
+func dropUpdateBefore(p *Node) bool {
 	if !p.Mode.Contains(types.UpdateBefore) {
 		return true
 	}
 	ok := false
 	switch op := p.Op.(type) {
-	case *PhysExchange, *PhysWatermarkAssigner:
+	case *Exchange, *WatermarkAssigner:
 		ok = dropUpdateBefore(p.Inputs[0])
-	case *PhysCalc:
+	case *Calc:
 		ok = (op.Where == nil || whereOnUpsertKey(p)) && dropUpdateBefore(p.Inputs[0])
-	case *PhysGroupAggregate:
+	case *GroupAggregate:
 		op.NoUpdateBefore = true
 		ok = op.Streaming
-	case *PhysDeduplicate:
+	case *Deduplicate:
 		op.NoUpdateBefore = true
 		ok = true
-	case *PhysRank:
+	case *Rank:
 		op.NoUpdateBefore = true
 		ok = true
-	case *PhysSortLimit:
+	case *SortLimit:
 		op.NoUpdateBefore = true
 		ok = true
-	case *PhysChangelogNormalize, *PhysTableSourceScan:
+	case *ChangelogNormalize, *TableSourceScan:
 		ok = dropNormalizedUpdateBefore(p)
-	case *PhysJoin:
+	case *Join:
 		ok = dropJoinUpdateBefore(p)
 	}
 	if ok {
@@ -127,9 +127,9 @@ func dropUpdateBefore(p *PhysNode) bool {
 // its input's (first) upsert key: such a filter keeps or drops every
 // version of a key alike, so the Calc may pass on upserts (Flink's
 // isNonUpsertKeyCondition).
-func whereOnUpsertKey(p *PhysNode) bool {
+func whereOnUpsertKey(p *Node) bool {
 	in := p.Inputs[0]
-	c, isCalc := p.Op.(*PhysCalc)
+	c, isCalc := p.Op.(*Calc)
 	if !isCalc || c.Where == nil || len(in.upsertKeys) == 0 {
 		return false
 	}
@@ -147,7 +147,7 @@ func whereOnUpsertKey(p *PhysNode) bool {
 
 // keyedOn reports whether one of p's upsert keys is exactly the column set
 // pk.
-func keyedOn(p *PhysNode, pk []int) bool {
+func keyedOn(p *Node, pk []int) bool {
 	want := map[int]bool{}
 	for _, c := range pk {
 		want[c] = true
@@ -173,7 +173,7 @@ func keyedOn(p *PhysNode, pk []int) bool {
 // the input to connect, the mode the sink gets and whether a
 // SinkUpsertMaterializer runs in front of it (the input is then hash
 // distributed on the primary key pk, column positions of the input).
-func (pl *planner) sinkUpdates(in *PhysNode, accepted types.ChangelogMode, pk []int) (*PhysNode, bool) {
+func (pl *planner) sinkUpdates(in *Node, accepted types.ChangelogMode, pk []int) (*Node, bool) {
 	if !pl.env.Streaming {
 		return in, false
 	}
@@ -212,7 +212,7 @@ func (pl *planner) sinkUpdates(in *PhysNode, accepted types.ChangelogMode, pk []
 // SinkUpsertMaterializer runs, or not). An insert-only query counts as
 // updating when the sink accepts it as upserts (accepted, the sink's
 // changelog mode for it, is not insert-only).
-func (pl *planner) checkUpsertKeyConflict(in *PhysNode, s *plan.Sink, accepted types.ChangelogMode, pk []int, cols []types.Column) {
+func (pl *planner) checkUpsertKeyConflict(in *Node, s *plan.Sink, accepted types.ChangelogMode, pk []int, cols []types.Column) {
 	// an insert-only query is checked only when the sink turns it into
 	// upserts by its key (upsert-kafka: Flink 2.3.0 asks for ON CONFLICT
 	// there, as rows of one key could overwrite each other), not before a
@@ -260,7 +260,7 @@ func (pl *planner) checkUpsertKeyConflict(in *PhysNode, s *plan.Sink, accepted t
 // JoinKeyContainsUniqueKey when one of its upsert keys lies within the
 // join keys (one row per join key), HasUniqueKey when it has one,
 // NoUniqueKey otherwise.
-func joinInputSpec(in *PhysNode, joinKeys []int) string {
+func joinInputSpec(in *Node, joinKeys []int) string {
 	if len(in.upsertKeys) == 0 {
 		return "NoUniqueKey"
 	}
@@ -297,7 +297,7 @@ func containsKey(keys [][]int, cols []int) bool {
 // keys alone are when the other side is unique on its join keys and the
 // join adds no NULL rows for the first side. Semi and anti joins keep the
 // left side's keys.
-func joinUpsertKeys(kind opspec.JoinKind, nl int, left, right *PhysNode, lk, rk []int) [][]int {
+func joinUpsertKeys(kind opspec.JoinKind, nl int, left, right *Node, lk, rk []int) [][]int {
 	filter := func(keys [][]int, dist []int) [][]int {
 		var out [][]int
 		for _, k := range keys {

@@ -7,7 +7,7 @@ import (
 )
 
 // windowJoin plans a WindowJoin.
-func (pl *planner) windowJoin(w *plan.WindowJoin) *PhysNode {
+func (pl *planner) windowJoin(w *plan.WindowJoin) *Node {
 	left := pl.translate(w.Left)
 	right := pl.translate(w.Right)
 	pl.requireInsertOnly("StreamPhysicalWindowJoin", left)
@@ -25,12 +25,12 @@ func (pl *planner) windowJoin(w *plan.WindowJoin) *PhysNode {
 	if len(residual) > 0 {
 		spec.Residual = plan.AndOf(residual)
 	}
-	op := &PhysWindowJoin{Spec: spec, Window: w.Window, LeftStart: w.LeftStart, LeftEnd: w.LeftEnd, RightStart: w.RightStart, RightEnd: w.RightEnd, Cond: w.Cond}
-	return &PhysNode{Op: op, Inputs: []*PhysNode{le, re}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: max(left.rows, right.rows)}
+	op := &WindowJoin{Spec: spec, Window: w.Window, LeftStart: w.LeftStart, LeftEnd: w.LeftEnd, RightStart: w.RightStart, RightEnd: w.RightEnd, Cond: w.Cond}
+	return &Node{Op: op, Inputs: []*Node{le, re}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: max(left.rows, right.rows)}
 }
 
 // windowRank plans a WindowRank (window Top-N or deduplication).
-func (pl *planner) windowRank(w *plan.WindowRank) *PhysNode {
+func (pl *planner) windowRank(w *plan.WindowRank) *Node {
 	in := pl.translate(w.Input)
 	pl.requireInsertOnly("StreamPhysicalWindowRank", in)
 	par := pl.env.parallelism()
@@ -43,7 +43,7 @@ func (pl *planner) windowRank(w *plan.WindowRank) *PhysNode {
 	if rt == "" {
 		rt = "ROW_NUMBER"
 	}
-	op := &PhysWindowRank{PartitionKeys: append([]int(nil), w.PartitionKeys...), Keys: append([]opspec.SortKey(nil), w.Keys...), Window: w.Window,
+	op := &WindowRank{PartitionKeys: append([]int(nil), w.PartitionKeys...), Keys: append([]opspec.SortKey(nil), w.Keys...), Window: w.Window,
 		StartCol: w.StartCol, EndCol: w.EndCol, TimeCol: w.TimeCol, RankType: rt, RankStart: w.RankStart, RankEnd: w.RankEnd, WithRankNum: w.WithRankNum}
-	return &PhysNode{Op: op, Inputs: []*PhysNode{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: in.rows}
+	return &Node{Op: op, Inputs: []*Node{ex}, Cols: w.Cols, Mode: types.InsertOnlyMode, Parallelism: par, rows: in.rows}
 }
