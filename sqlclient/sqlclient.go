@@ -187,7 +187,7 @@ func openEngine(ctx context.Context, opts Options, stdout io.Writer) (table.Engi
 		return nil, err
 	}
 	env.SetStdout(stdout)
-	env.GetConfig().Set(config.DMLSync.Key, "true")
+	env.Config().Set(config.DMLSync.Key, "true")
 	return table.NewEmbeddedEngine(env), nil
 }
 

@@ -474,7 +474,7 @@ func (s *Server) handleGetSession(w http.ResponseWriter, r *http.Request, _ APIV
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, GetSessionConfigResponse{Properties: ss.env.GetConfig().GetConfiguration().ToMap()})
+	writeJSON(w, http.StatusOK, GetSessionConfigResponse{Properties: ss.env.Config().Configuration().ToMap()})
 	return nil
 }
 

@@ -126,7 +126,7 @@ func (s *Server) newSession(name string, props map[string]string) (*session, err
 // PLAIN_TEXT rows print TIMESTAMP_LTZ values in; UTC when the configured
 // zone cannot be resolved (the statement that used it failed already).
 func (ss *session) timeZone() *time.Location {
-	loc, err := ss.env.GetConfig().LocalTimeZoneLocation()
+	loc, err := ss.env.Config().LocalTimeZoneLocation()
 	if err != nil || loc == nil {
 		return time.UTC
 	}
@@ -390,7 +390,7 @@ func (ss *session) execute(ctx context.Context, statement string, execConfig map
 // cancelled when ctx ends before it returns (a cancelled INSERT with
 // table.dml-sync).
 func (ss *session) executeParsed(ctx context.Context, st sql.Statement, text string, execConfig map[string]string) (*opResult, error) {
-	conf := ss.env.GetConfig().GetConfiguration()
+	conf := ss.env.Config().Configuration()
 	if len(execConfig) > 0 {
 		saved := map[string]*string{}
 		for k, v := range execConfig {

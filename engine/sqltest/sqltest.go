@@ -281,7 +281,7 @@ type NewEngine func(t *testing.T) table.Engine
 func EmbeddedEngine() NewEngine {
 	return func(*testing.T) table.Engine {
 		env := table.MustCreate(table.InStreamingMode())
-		env.GetConfig().Set("table.local-time-zone", "UTC")
+		env.Config().Set("table.local-time-zone", "UTC")
 		return table.NewEmbeddedEngine(env)
 	}
 }

@@ -595,7 +595,7 @@ func (t *TableEnvironment) streamTable(ds *DataStream, schema *Schema, mode type
 	}
 	id := registerStream(src)
 	tbl := &catalog.Table{TableSchema: rs, TableOptions: map[string]string{"connector": dataStreamIdentifier, "datastream.id": id}}
-	oid := catalog.ObjectIdentifier{Catalog: t.GetCurrentCatalog(), Database: t.GetCurrentDatabase(), Object: "*anonymous_datastream_source$" + id + "*"}
+	oid := catalog.ObjectIdentifier{Catalog: t.CurrentCatalog(), Database: t.CurrentDatabase(), Object: "*anonymous_datastream_source$" + id + "*"}
 	n, err := binder.ScanTable(t.bindContext(), oid, tbl)
 	if err != nil {
 		return nil, err

@@ -444,6 +444,6 @@ func (t *TableEnvironment) catalogTable(d *TableDescriptor, derived []plan.Colum
 func (t *TableEnvironment) anonymousID(d *TableDescriptor) catalog.ObjectIdentifier {
 	name := t.anonName("anon")
 	n := strings.TrimPrefix(name, "$anon")
-	return catalog.ObjectIdentifier{Catalog: t.GetCurrentCatalog(), Database: t.GetCurrentDatabase(),
+	return catalog.ObjectIdentifier{Catalog: t.CurrentCatalog(), Database: t.CurrentDatabase(),
 		Object: "*anonymous_" + d.options["connector"] + "$" + n + "*"}
 }

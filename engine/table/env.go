@@ -1,14 +1,3 @@
-// Package table is Riffle's public Go API, the counterpart of PyFlink's
-// pyflink.table: a TableEnvironment runs Flink SQL statements and builds
-// Tables; results come back as TableResults whose rows carry a RowKind.
-//
-//	env, _ := table.Create(table.InBatchMode())
-//	env.ExecuteSQL(`CREATE TABLE t (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '3')`)
-//	res, _ := env.ExecuteSQL("SELECT COUNT(*) FROM t")
-//	res.Print()
-//
-// Engines embed it exactly as the Riffle workbench does: the workbench
-// reaches the engine only through this package.
 package table
 
 import (
@@ -127,9 +116,6 @@ func MustCreate(settings *EnvironmentSettings) *TableEnvironment {
 	}
 	return t
 }
-
-// GetConfig returns the session configuration (PyFlink's get_config).
-func (t *TableEnvironment) GetConfig() *TableConfig { return t.config }
 
 // SetStdout redirects the output of the print connector (default os.Stdout).
 func (t *TableEnvironment) SetStdout(w io.Writer) {
@@ -367,14 +353,6 @@ func (t *TableEnvironment) ListTemporaryViews() []string {
 	return t.catalogs.ListTemporary(t.catalogs.CurrentCatalog(), t.catalogs.CurrentDatabase(), &k)
 }
 
-// GetCurrentCatalog returns the current catalog's name, used to resolve
-// paths (PyFlink's get_current_catalog).
-func (t *TableEnvironment) GetCurrentCatalog() string { return t.catalogs.CurrentCatalog() }
-
-// GetCurrentDatabase returns the current database's name (PyFlink's
-// get_current_database).
-func (t *TableEnvironment) GetCurrentDatabase() string { return t.catalogs.CurrentDatabase() }
-
 // UseCatalog sets the current catalog and, as Flink does, the current
 // database to that catalog's default database (PyFlink's use_catalog). An
 // unknown catalog is an error.
@@ -404,13 +382,6 @@ func isNilPointer(v any) bool {
 		return rv.IsNil()
 	}
 	return false
-}
-
-// GetCatalog returns a registered catalog, or nil when no catalog has that
-// name (PyFlink's get_catalog).
-func (t *TableEnvironment) GetCatalog(name string) catalog.Catalog {
-	c, _ := t.catalogs.GetCatalog(name)
-	return c
 }
 
 func sortedStrings(m map[string]bool) []string {

@@ -282,7 +282,7 @@ func (t *TableEnvironment) SQLUpdate(stmt string) error {
 		t.mu.Unlock()
 		return nil
 	case *sql.CreateTable:
-		_, err := t.ExecuteSQL(stmt)
+		_, err := t.ExecuteSQLContext(context.Background(), stmt)
 		return err
 	}
 	return errorf("Unsupported SQL query! sqlUpdate() only accepts a single SQL statement of type INSERT or CREATE TABLE, got: %s", firstWords(stmt))

@@ -21,17 +21,13 @@ import (
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
-// ExecuteSQL runs one statement (PyFlink's execute_sql): DDL, DML
+// ExecuteSQLContext runs one statement (PyFlink's execute_sql): DDL, DML
 // (INSERT, returns once the job is submitted), queries (return at once;
 // rows stream through the result), SHOW, DESCRIBE, EXPLAIN, SET, RESET,
-// USE and the other utility statements. Errors carry the line and column
-// of the fault (*sql.Error for syntax, *plan.Error for validation).
-func (t *TableEnvironment) ExecuteSQL(statement string) (*TableResult, error) {
-	return t.ExecuteSQLContext(context.Background(), statement)
-}
-
-// ExecuteSQLContext is ExecuteSQL with a context that bounds planning.
-// Jobs outlive the call: cancel them through the result's JobClient.
+// USE and the other utility statements. ctx bounds planning; jobs outlive
+// the call: cancel them through the result's JobClient. Errors carry the
+// line and column of the fault (*sql.Error for syntax, *plan.Error for
+// validation).
 func (t *TableEnvironment) ExecuteSQLContext(ctx context.Context, statement string) (*TableResult, error) {
 	stmts, err := sql.ParseScript(statement)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/common"
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/expr"
@@ -270,3 +271,24 @@ func (r *TableResult) Print() error { return r.PrintContext(context.Background()
 
 // PrintTo delegates to PrintContext with context.Background().
 func (r *TableResult) PrintTo(w io.Writer) error { return r.PrintContext(context.Background(), w) }
+
+// ExecuteSQL delegates to ExecuteSQLContext with context.Background()
+// (PyFlink's execute_sql).
+func (t *TableEnvironment) ExecuteSQL(statement string) (*TableResult, error) {
+	return t.ExecuteSQLContext(context.Background(), statement)
+}
+
+// GetConfig delegates to Config (PyFlink's get_config).
+func (t *TableEnvironment) GetConfig() *TableConfig { return t.Config() }
+
+// GetCurrentCatalog delegates to CurrentCatalog (PyFlink's
+// get_current_catalog).
+func (t *TableEnvironment) GetCurrentCatalog() string { return t.CurrentCatalog() }
+
+// GetCurrentDatabase delegates to CurrentDatabase (PyFlink's
+// get_current_database).
+func (t *TableEnvironment) GetCurrentDatabase() string { return t.CurrentDatabase() }
+
+// GetCatalog delegates to Catalog (PyFlink's get_catalog): a registered
+// catalog, or nil when no catalog has that name.
+func (t *TableEnvironment) GetCatalog(name string) catalog.Catalog { return t.Catalog(name) }

@@ -59,11 +59,11 @@ func (x *execution) show(s *sql.Show) (*TableResult, error) {
 	case "CATALOGS":
 		return listResult("catalog name", likeFilter(t.ListCatalogs(), s.Like)), nil
 	case "CURRENT CATALOG":
-		return listResult("current catalog name", []string{t.GetCurrentCatalog()}), nil
+		return listResult("current catalog name", []string{t.CurrentCatalog()}), nil
 	case "CURRENT DATABASE":
-		return listResult("current database name", []string{t.GetCurrentDatabase()}), nil
+		return listResult("current database name", []string{t.CurrentDatabase()}), nil
 	case "DATABASES":
-		cat := t.GetCurrentCatalog()
+		cat := t.CurrentCatalog()
 		if s.From != nil {
 			cat = s.From.Parts[0].Name
 		}
@@ -77,7 +77,7 @@ func (x *execution) show(s *sql.Show) (*TableResult, error) {
 		}
 		return listResult("database name", likeFilter(dbs, s.Like)), nil
 	case "TABLES", "VIEWS":
-		cat, db := t.GetCurrentCatalog(), t.GetCurrentDatabase()
+		cat, db := t.CurrentCatalog(), t.CurrentDatabase()
 		if s.From != nil {
 			parts := identNames(s.From.Parts)
 			db = parts[len(parts)-1]
@@ -166,7 +166,7 @@ func (x *execution) describe(d *sql.Describe) (*TableResult, error) {
 	case "DATABASE":
 		t := x.env
 		parts := identNames(d.Name.Parts)
-		cat := t.GetCurrentCatalog()
+		cat := t.CurrentCatalog()
 		if len(parts) == 2 {
 			cat = parts[0]
 		}

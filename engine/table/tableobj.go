@@ -263,7 +263,7 @@ func (t *Table) String() string {
 	name := fmt.Sprintf("UnnamedTable$%d", t.env.unnamedID)
 	t.env.unnamedID++
 	t.env.mu.Unlock()
-	id := catalog.ObjectIdentifier{Catalog: t.env.GetCurrentCatalog(), Database: t.env.GetCurrentDatabase(), Object: name}
+	id := catalog.ObjectIdentifier{Catalog: t.env.CurrentCatalog(), Database: t.env.CurrentDatabase(), Object: name}
 	cols := t.node.Columns()
 	names := make([]string, len(cols))
 	ts := make([]*types.DataType, len(cols))
