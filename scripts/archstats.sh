@@ -77,7 +77,7 @@ function group(d) {
   if (d == "bench" || d ~ /^bench\//) return "tools"
   if (d ~ /^engine(\/|$)/) return "engine"
   if (d == "." || d == "cli" || d == "sqlclient") return "entry points"
-  if (d ~ /^(ui|authoring|completion|monitor|plangraph|catalogbrowser|editor|charts|kafkabrowser|persistence|assets)(\/|$)/) return "workbench"
+  if (d ~ /^(workbench|ui|authoring|completion|monitor|plangraph|catalogbrowser|editor|charts|kafkabrowser|persistence|assets)(\/|$)/) return "workbench"
   return "tools"
 }
 NF == 2 {
@@ -129,13 +129,18 @@ echo
 
 echo "## 3. Imports between package groups (non-test imports)"
 echo
-pkgs=$($GO list -tags "$TAGS" -e -f '{{.ImportPath}} {{join .Imports " "}}' ./... 2>/dev/null)
+# the engine is a module of its own once engine/go.mod exists (go.work joins them)
+allpkgs="./..."
+[ -f engine/go.mod ] && allpkgs="./... ./engine/..."
+pkgs=$($GO list -tags "$TAGS" -e -f '{{.ImportPath}} {{join .Imports " "}}' $allpkgs 2>/dev/null)
 printf '%s\n' "$pkgs" | awk -v mod="$MOD" '
 function grp(p,   q, a) {
   if (p == mod) return "riffle (main.go)"
   q = substr(p, length(mod) + 2)
   split(q, a, "/")
+  if (a[1] == "engine" && a[2] == "internal") return "engine/internal/" a[3]
   if (a[1] == "engine") return "engine/" a[2]
+  if (a[1] == "workbench") return "workbench/" a[2]
   return a[1]
 }
 {
@@ -164,6 +169,7 @@ echo "## 3b. Engine packages used by the front ends and GUI packages"
 echo "(direct: the package's own imports; via -deps: every engine package in its build, connectors included)"
 echo
 for p in ui sqlclient authoring completion monitor plangraph catalogbrowser editor charts kafkabrowser persistence persistence/sqlitecatalog cli; do
+  [ -d "workbench/$p" ] && p=workbench/$p
   [ -d "$p" ] || continue
   direct=$($GO list -tags "$TAGS" -f '{{join .Imports "\n"}}' "./$p" 2>/dev/null | { grep "^$MOD/engine" || true; } | sed "s#^$MOD/##" | sort)
   deps=$($GO list -tags "$TAGS" -deps -f '{{.ImportPath}}' "./$p" 2>/dev/null | { grep "^$MOD/engine" || true; } | sed "s#^$MOD/##" | sort)
@@ -177,6 +183,10 @@ for p in ui sqlclient authoring completion monitor plangraph catalogbrowser edit
   if [ "$nconn" -gt 0 ]; then more=" + $nconn under engine/connector/"; fi
   echo "  direct ($ndirect): ${list:-none}"
   echo "  via -deps ($ndeps): ${core:-none}$more"
+  if [ -d engine/internal ]; then
+    nint=$(printf '%s\n' "$direct" | { grep -c '^engine/internal/' || true; })
+    echo "  engine/internal packages among the direct imports: $nint (the compiler refuses them outside engine/)"
+  fi
 done
 echo
 
@@ -184,8 +194,8 @@ echo
 
 echo "## 4. Other figures issue 14 names"
 echo
-planfiles=$(find engine/plan -name '*.go' -type f 2>/dev/null | sort)
-n=$(printf '%s\n' "$planfiles" | awk 'NF' | xargs -r grep -l "\"$MOD/engine/runtime\"" 2>/dev/null | grep -vc '_test\.go$' || true)
+planfiles=$(find engine/plan engine/internal/plan -name '*.go' -type f 2>/dev/null | sort || true)
+n=$(printf '%s\n' "$planfiles" | awk 'NF' | xargs -r grep -lE "\"$MOD/engine/(internal/)?runtime\"" 2>/dev/null | grep -vc '_test\.go$' || true)
 echo "engine/plan and its sub-packages (binder, rules, physical): non-test files importing engine/runtime: $n"
 aliases=$(printf '%s\n' "$planfiles" | awk 'NF' | xargs -r grep -hE '^type [A-Za-z]+ = runtime\.' 2>/dev/null | awk '{print $2}' | paste -sd' ' - || true)
 echo "engine/plan type aliases of runtime types: ${aliases:-none}"
@@ -202,7 +212,8 @@ sleeplines=$(grep -rn --include='*_test.go' -E '\btime\.Sleep\(' . 2>/dev/null |
 sleeps=$(printf '%s\n' "$sleeplines" | awk 'NF' | wc -l)
 sleepfiles=$(printf '%s\n' "$sleeplines" | awk -F: 'NF { print $1 }' | sort -u | wc -l)
 echo "time.Sleep calls in *_test.go files (comment lines left out): $sleeps (in $sleepfiles files)"
-echo "ui package: $(ls ui/*.go | grep -vc '_test\.go$') non-test files, $(cat $(ls ui/*.go | grep -v '_test\.go$') | wc -l) lines"
+uidir=ui; [ -d workbench/ui ] && uidir=workbench/ui
+echo "$uidir package: $(ls $uidir/*.go | grep -vc '_test\.go$') non-test files, $(cat $(ls $uidir/*.go | grep -v '_test\.go$') | wc -l) lines"
 echo
 
 # ---- 5. the engine without cgo ------------------------------------------------
@@ -213,7 +224,15 @@ if [ "$build" = 0 ]; then
   echo "skipped (--no-build)"
 else
   log=$(mktemp)
-  if CGO_ENABLED=0 $GO build -tags "$TAGS" ./engine/... >"$log" 2>&1; then
+  # with engine/go.mod, the engine's module alone (no go.work, so nothing of the
+  # workbench's module can be reached)
+  if [ -f engine/go.mod ]; then
+    echo "(the engine's own module, GOWORK=off, from engine/)"
+    bld() { (cd engine && GOWORK=off CGO_ENABLED=0 $GO build -tags "$TAGS" ./...); }
+  else
+    bld() { CGO_ENABLED=0 $GO build -tags "$TAGS" ./engine/...; }
+  fi
+  if bld >"$log" 2>&1; then
     echo "PASS"
   else
     echo "FAIL:"
