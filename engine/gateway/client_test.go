@@ -346,7 +346,7 @@ func TestSessionExpiry(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the expired session's job still runs")
 	}
-	if st := jc.GetJobStatus(); st != table.JobCanceled {
+	if st := jc.Status(); st != table.JobCanceled {
 		t.Errorf("job %s", st)
 	}
 }

@@ -41,7 +41,7 @@ func (r *jobRegistry) adopt(j *table.JobClient, now time.Time) {
 	defer r.mu.Unlock()
 	kept := r.jobs[:0]
 	for _, k := range r.jobs {
-		if k.GetJobStatus().IsTerminal() && !k.EndTime().IsZero() && now.Sub(k.EndTime()) > jobRetention {
+		if k.Status().IsTerminal() && !k.EndTime().IsZero() && now.Sub(k.EndTime()) > jobRetention {
 			continue
 		}
 		kept = append(kept, k)
@@ -59,7 +59,7 @@ func (r *jobRegistry) list() []*table.JobClient {
 func (r *jobRegistry) cancelAll(deadline <-chan struct{}) {
 	jobs := r.list()
 	for _, j := range jobs {
-		if !j.GetJobStatus().IsTerminal() {
+		if !j.Status().IsTerminal() {
 			_ = j.Cancel()
 		}
 	}
@@ -85,8 +85,8 @@ func (s *Server) allJobs() []*table.JobClient {
 	var jobs []*table.JobClient
 	add := func(js []*table.JobClient) {
 		for _, j := range js {
-			if !seen[j.GetJobID()] {
-				seen[j.GetJobID()] = true
+			if !seen[j.JobID()] {
+				seen[j.JobID()] = true
 				jobs = append(jobs, j)
 			}
 		}
@@ -105,7 +105,7 @@ func (s *Server) showJobs() (*opResult, error) {
 	ts := []*types.DataType{types.StringType().NotNull(), types.StringType().NotNull(), types.StringType().NotNull(), types.StringType().NotNull()}
 	var rows []*types.Row
 	for _, j := range s.allJobs() {
-		rows = append(rows, types.NewRow(j.GetJobID(), j.GetJobName(), j.GetJobStatus().String(),
+		rows = append(rows, types.NewRow(j.JobID(), j.JobName(), j.Status().String(),
 			j.StartTime().UTC().Format("2006-01-02T15:04:05.000Z")))
 	}
 	src, err := newStaticSource(ts, rows...)
@@ -121,7 +121,7 @@ func (s *Server) showJobs() (*opResult, error) {
 func (s *Server) stopJob(st *sql.StopJob) (*opResult, bool, error) {
 	var job *table.JobClient
 	for _, j := range s.allJobs() {
-		if j.GetJobID() == st.JobID {
+		if j.JobID() == st.JobID {
 			job = j
 			break
 		}
@@ -133,7 +133,7 @@ func (s *Server) stopJob(st *sql.StopJob) (*opResult, bool, error) {
 		return nil, true, fmt.Errorf("Could not stop job %s: STOP JOB ... WITH SAVEPOINT is not supported: "+
 			"Riffle's runtime takes no savepoints (STOP JOB '%s' cancels the job without one)", st.JobID, st.JobID)
 	}
-	if status := job.GetJobStatus(); status.IsTerminal() {
+	if status := job.Status(); status.IsTerminal() {
 		return nil, true, fmt.Errorf("Could not stop job %s: the job is not running (it is %s)", st.JobID, status)
 	}
 	if err := job.Cancel(); err != nil {

@@ -59,7 +59,7 @@ func TestInsertJobOutlivesItsSession(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the query's job did not end with its session")
 	}
-	if st := insertJob.GetJobStatus(); st != runtime.Running {
+	if st := insertJob.Status(); st != runtime.Running {
 		t.Fatalf("the INSERT's job is %s after its session closed, want RUNNING", st)
 	}
 	b := g.openSession(t, nil)
@@ -101,7 +101,7 @@ func TestInsertJobOutlivesItsSession(t *testing.T) {
 	cs, _ := g.srv.session(c)
 	keptJob, _ := cs.env.JobByID(kept)
 	g.mustOK(t, "DELETE", "/v2/sessions/"+c, nil)
-	if st := keptJob.GetJobStatus(); st != runtime.Running {
+	if st := keptJob.Status(); st != runtime.Running {
 		t.Fatalf("kept job %s", st)
 	}
 	g.srv.Close()
@@ -128,7 +128,7 @@ func TestBoundedInsertFinishesAfterSessionCloses(t *testing.T) {
 	id := g.fetchUntilReady(t, s, g.execute(t, s, "INSERT INTO fs SELECT a FROM gen"))["jobID"].(string)
 	ss, _ := g.srv.session(s)
 	job, _ := ss.env.JobByID(id)
-	if st := job.GetJobStatus(); st != runtime.Running { // it takes about a second
+	if st := job.Status(); st != runtime.Running { // it takes about a second
 		t.Fatalf("the INSERT's job is %s before the session closes", st)
 	}
 	g.mustOK(t, "DELETE", "/v2/sessions/"+s, nil)
@@ -137,7 +137,7 @@ func TestBoundedInsertFinishesAfterSessionCloses(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("the INSERT did not finish")
 	}
-	if st := job.GetJobStatus(); st != runtime.Finished {
+	if st := job.Status(); st != runtime.Finished {
 		t.Fatalf("the INSERT's job is %s, want FINISHED", st)
 	}
 	n := 0

@@ -38,7 +38,7 @@ func runningJobs(t *testing.T, g *testGateway, s string) int {
 	}
 	n := 0
 	for _, j := range ss.env.Jobs() {
-		if !j.GetJobStatus().IsTerminal() {
+		if !j.Status().IsTerminal() {
 			n++
 		}
 	}

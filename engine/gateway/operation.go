@@ -191,7 +191,7 @@ func (r *opResult) freeSlot() {
 // was cancelled, closed or timed out before it finished executing.
 func (r *opResult) abort() {
 	r.release()
-	if r.job != nil && !r.job.GetJobStatus().IsTerminal() {
+	if r.job != nil && !r.job.Status().IsTerminal() {
 		_ = r.job.Cancel()
 	}
 }

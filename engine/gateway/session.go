@@ -189,7 +189,7 @@ func (ss *session) submit(statement string, execConfig map[string]string, timeou
 		}
 		if res != nil && res.isQuery && res.job != nil {
 			ss.mu.Lock()
-			ss.queryJobs[res.job.GetJobID()] = true
+			ss.queryJobs[res.job.JobID()] = true
 			ss.mu.Unlock()
 		}
 		o.finish(res, err)
@@ -300,15 +300,15 @@ func (ss *session) close(wait time.Duration) {
 	}
 	var queries []*table.JobClient
 	for _, j := range ss.env.Jobs() {
-		if j.GetJobStatus().IsTerminal() {
+		if j.Status().IsTerminal() {
 			continue
 		}
 		ss.mu.Lock()
-		query := ss.queryJobs[j.GetJobID()]
+		query := ss.queryJobs[j.JobID()]
 		ss.mu.Unlock()
 		if !query {
 			ss.srv.detached.adopt(j, ss.srv.now())
-			ss.srv.logf("session %s (%q) closed; job %s (%s) runs on", ss.id, ss.name, j.GetJobID(), j.GetJobName())
+			ss.srv.logf("session %s (%q) closed; job %s (%s) runs on", ss.id, ss.name, j.JobID(), j.JobName())
 			continue
 		}
 		_ = j.Cancel()
@@ -436,13 +436,13 @@ func okResult() *opResult {
 // holding the job's id.
 func resultOf(res *table.TableResult) (*opResult, error) {
 	kind := res.GetResultKind().String()
-	if jc := res.GetJobClient(); jc != nil && !res.IsQuery() {
+	if jc := res.JobClient(); jc != nil && !res.IsQuery() {
 		ts := []*types.DataType{types.StringType()}
-		src, err := newStaticSource(ts, types.NewRow(jc.GetJobID()))
+		src, err := newStaticSource(ts, types.NewRow(jc.JobID()))
 		if err != nil {
 			return nil, err
 		}
-		return &opResult{kind: kind, jobID: jc.GetJobID(), job: jc, names: []string{"job id"}, types: ts, src: src}, nil
+		return &opResult{kind: kind, jobID: jc.JobID(), job: jc, names: []string{"job id"}, types: ts, src: src}, nil
 	}
 	it, err := res.Collect()
 	if err != nil {
@@ -450,8 +450,8 @@ func resultOf(res *table.TableResult) (*opResult, error) {
 	}
 	schema := res.GetTableSchema()
 	r := &opResult{kind: kind, isQuery: res.IsQuery(), names: schema.GetFieldNames(), types: schema.GetFieldDataTypes(), src: &iterSource{it}, buffer: res.ResultBuffer()}
-	if jc := res.GetJobClient(); jc != nil {
-		r.jobID, r.job = jc.GetJobID(), jc
+	if jc := res.JobClient(); jc != nil {
+		r.jobID, r.job = jc.JobID(), jc
 	}
 	return r, nil
 }

@@ -290,9 +290,9 @@ func TestNilIteratorStreamAndJobClientReportErrors(t *testing.T) {
 	if jc != nil {
 		t.Fatalf("a DDL result has a job client")
 	}
-	if jc.GetJobStatus() != JobFinished || jc.GetJobID() != "" || jc.Statement() != "" || jc.Plan() != nil ||
-		len(jc.Metrics()) != 0 || len(jc.GetAccumulators()) != 0 || !jc.Bounded() || !jc.StartTime().IsZero() {
-		t.Errorf("getters of a nil JobClient: %v %q %q", jc.GetJobStatus(), jc.GetJobID(), jc.Statement())
+	if jc.Status() != JobFinished || jc.JobID() != "" || jc.Statement() != "" || jc.Plan() != nil ||
+		len(jc.Metrics()) != 0 || len(jc.Accumulators()) != 0 || !jc.Bounded() || !jc.StartTime().IsZero() {
+		t.Errorf("getters of a nil JobClient: %v %q %q", jc.Status(), jc.JobID(), jc.Statement())
 	}
 	<-jc.Done()
 	if st, err := jc.GetJobStatusAsync().Result(t.Context()); err != nil || st.String() != "FINISHED" {
@@ -306,7 +306,7 @@ func TestNilIteratorStreamAndJobClientReportErrors(t *testing.T) {
 		"Wait":   jc.Wait(t.Context()),
 		"Err":    jc.Err(),
 		"GetJobExecutionResult": func() error {
-			_, err := jc.GetJobExecutionResult(t.Context())
+			_, err := jc.ExecutionResult(t.Context())
 			return err
 		}(),
 	} {

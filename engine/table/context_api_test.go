@@ -80,7 +80,7 @@ func TestWaitContextEndsWithItsContext(t *testing.T) {
 	if err := res.WaitContext(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatalf("WaitContext with a cancelled context: %v", err)
 	}
-	if res.JobClient().GetJobStatus().IsTerminal() {
+	if res.JobClient().Status().IsTerminal() {
 		t.Fatal("the job must outlive the context WaitContext was given")
 	}
 }

@@ -218,7 +218,7 @@ func (e *EmbeddedEngine) ListColumns(ctx context.Context, catalog, database, tab
 func (e *EmbeddedEngine) Jobs(context.Context) ([]JobInfo, error) {
 	var out []JobInfo
 	for _, j := range e.env.Jobs() {
-		out = append(out, JobInfo{ID: j.GetJobID(), Name: j.GetJobName(), Status: j.GetJobStatus().String(), StartTime: j.StartTime()})
+		out = append(out, JobInfo{ID: j.JobID(), Name: j.JobName(), Status: j.Status().String(), StartTime: j.StartTime()})
 	}
 	return out, nil
 }
@@ -250,7 +250,7 @@ func (e *EmbeddedEngine) CancelJob(_ context.Context, jobID string) error {
 func (e *EmbeddedEngine) Close() error {
 	var running []*JobClient
 	for _, j := range e.env.Jobs() {
-		if !j.GetJobStatus().IsTerminal() {
+		if !j.Status().IsTerminal() {
 			_ = j.Cancel()
 			running = append(running, j)
 		}
@@ -305,7 +305,7 @@ func (r *embeddedResult) JobID() string {
 	if r.job == nil {
 		return ""
 	}
-	return r.job.GetJobID()
+	return r.job.JobID()
 }
 
 // Collect implements StatementResult.

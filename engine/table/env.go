@@ -306,7 +306,7 @@ func (t *TableEnvironment) Jobs() []*JobClient {
 // JobByID finds a submitted job.
 func (t *TableEnvironment) JobByID(id string) (*JobClient, bool) {
 	for _, j := range t.Jobs() {
-		if j.GetJobID() == id {
+		if j.JobID() == id {
 			return j, true
 		}
 	}

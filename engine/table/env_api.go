@@ -313,11 +313,11 @@ func (t *TableEnvironment) Execute(jobName string) (*JobExecutionResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	jc := res.GetJobClient()
+	jc := res.JobClient()
 	if err := jc.Wait(ctx); err != nil {
 		return nil, err
 	}
-	return jc.GetJobExecutionResult(ctx)
+	return jc.ExecutionResult(ctx)
 }
 
 // Explain returns the plan of a table, or of the buffered INSERTs when

@@ -164,7 +164,7 @@ func (x *execution) run(st sql.Statement) (*TableResult, error) {
 			return nil, errorf("Could not stop job %s: STOP JOB ... WITH SAVEPOINT is not supported: "+
 				"Riffle's runtime takes no savepoints (STOP JOB '%s' cancels the job without one)", s.JobID, s.JobID)
 		}
-		if st := j.GetJobStatus(); st.IsTerminal() {
+		if st := j.Status(); st.IsTerminal() {
 			// Flink's dispatcher refuses to cancel an ended job.
 			return nil, errorf("Could not stop job %s: the job is not running (it is %s)", s.JobID, st)
 		}

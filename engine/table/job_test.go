@@ -42,7 +42,7 @@ func TestCancelUnboundedQuery(t *testing.T) {
 	if !errors.Is(err, ErrCanceled) || !errors.Is(err, runtime.ErrCanceled) {
 		t.Fatalf("job ended with %v, want cancellation", err)
 	}
-	if s := res.JobClient().GetJobStatus(); s != JobCanceled {
+	if s := res.JobClient().Status(); s != JobCanceled {
 		t.Fatalf("status %s", s)
 	}
 }
@@ -69,8 +69,8 @@ func TestPanickingFunctionFailsOnlyItsJob(t *testing.T) {
 	if it.Err() == nil || !strings.Contains(it.Err().Error(), "kaboom") || !strings.Contains(it.Err().Error(), "goroutine") {
 		t.Fatalf("error %v should name the panic and carry a stack", it.Err())
 	}
-	if res.JobClient().GetJobStatus() != JobFailed {
-		t.Fatalf("status %s", res.JobClient().GetJobStatus())
+	if res.JobClient().Status() != JobFailed {
+		t.Fatalf("status %s", res.JobClient().Status())
 	}
 	// the environment still runs queries
 	if out := run(t, env, "SELECT 1 AS v"); !strings.Contains(out, "| 1 |") {
@@ -132,7 +132,7 @@ func TestStopJobStatement(t *testing.T) {
 	if err := done.JobClient().Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
-	_, err = env.ExecuteSQL("STOP JOB '" + done.JobClient().GetJobID() + "'")
+	_, err = env.ExecuteSQL("STOP JOB '" + done.JobClient().JobID() + "'")
 	if err == nil || !strings.Contains(err.Error(), "not running (it is FINISHED)") {
 		t.Errorf("STOP JOB of a finished job: %v", err)
 	}
@@ -142,18 +142,18 @@ func TestStopJobStatement(t *testing.T) {
 		t.Fatal(err)
 	}
 	job := res.JobClient()
-	_, err = env.ExecuteSQL("STOP JOB '" + job.GetJobID() + "' WITH SAVEPOINT")
+	_, err = env.ExecuteSQL("STOP JOB '" + job.JobID() + "' WITH SAVEPOINT")
 	if err == nil || !strings.Contains(err.Error(), "WITH SAVEPOINT is not supported") {
 		t.Errorf("STOP JOB WITH SAVEPOINT: %v", err)
 	}
-	if s := job.GetJobStatus(); s != JobRunning && s != JobCreated {
+	if s := job.Status(); s != JobRunning && s != JobCreated {
 		t.Errorf("the job is %s after a refused STOP JOB WITH SAVEPOINT", s)
 	}
-	if _, err := env.ExecuteSQL("STOP JOB '" + job.GetJobID() + "'"); err != nil {
+	if _, err := env.ExecuteSQL("STOP JOB '" + job.JobID() + "'"); err != nil {
 		t.Fatal(err)
 	}
-	if err := job.Wait(ctx); !errors.Is(err, runtime.ErrCanceled) || job.GetJobStatus() != JobCanceled {
-		t.Errorf("after STOP JOB: %v, %s", err, job.GetJobStatus())
+	if err := job.Wait(ctx); !errors.Is(err, runtime.ErrCanceled) || job.Status() != JobCanceled {
+		t.Errorf("after STOP JOB: %v, %s", err, job.Status())
 	}
 }
 

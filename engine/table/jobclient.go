@@ -46,8 +46,10 @@ var ErrCanceled = runtime.ErrCanceled
 var ErrSavepointsNotSupported = errors.New("savepoints are not supported by Riffle's runtime yet")
 
 // JobClient controls a submitted job (PyFlink's JobClient). Methods that
-// return futures in PyFlink block here, bounded by a context, or return a
-// common.CompletableFuture in their Async form.
+// return futures in PyFlink block here, bounded by a context (Wait,
+// ExecutionResult), or signal through Done and Err; the Async forms that
+// return a common.CompletableFuture are compatibility names
+// (pyflink_names.go).
 type JobClient struct {
 	job       *runtime.Job
 	statement string
@@ -60,42 +62,34 @@ type JobClient struct {
 
 // A nil *JobClient is what TableResult.GetJobClient returns for a
 // statement that runs no job (DDL, SHOW, ...). Its methods do not panic:
-// the error-returning ones return an error, GetJobStatus reports FINISHED
+// the error-returning ones return an error, Status reports FINISHED
 // (the statement completed inside ExecuteSQL) and the other getters return
 // zero values.
 
-// GetJobID returns the job's 32-hex-digit id (PyFlink's get_job_id); ""
-// for a nil JobClient.
-func (c *JobClient) GetJobID() string {
+// JobID returns the job's 32-hex-digit id (PyFlink's get_job_id); "" for
+// a nil JobClient.
+func (c *JobClient) JobID() string {
 	if c == nil {
 		return ""
 	}
 	return c.job.ID
 }
 
-// GetJobName returns the job's name ("" for a nil JobClient).
-func (c *JobClient) GetJobName() string {
+// JobName returns the job's name ("" for a nil JobClient).
+func (c *JobClient) JobName() string {
 	if c == nil {
 		return ""
 	}
 	return c.job.Name
 }
 
-// GetJobStatus returns the current state (PyFlink's get_job_status);
-// FINISHED for a nil JobClient.
-func (c *JobClient) GetJobStatus() JobStatus {
+// Status returns the current state (PyFlink's get_job_status); FINISHED
+// for a nil JobClient.
+func (c *JobClient) Status() JobStatus {
 	if c == nil {
 		return JobFinished
 	}
 	return c.job.Status()
-}
-
-// GetJobStatusAsync returns the current state as PyFlink's JobStatus
-// enum, in a completed future (PyFlink's get_job_status future).
-func (c *JobClient) GetJobStatusAsync() *common.CompletableFuture[common.JobStatus] {
-	f := common.NewCompletableFuture[common.JobStatus](nil)
-	f.Complete(c.GetJobStatus())
-	return f
 }
 
 // errNilJobClient is reported by the methods of a nil JobClient, which
@@ -160,35 +154,23 @@ func (c *JobClient) Err() error {
 	return c.job.Err()
 }
 
-// GetJobExecutionResult waits for the job to end and returns its result
+// ExecutionResult waits for the job to end and returns its result
 // (PyFlink's get_job_execution_result): the job's error when it failed or
 // was cancelled, ctx's error when ctx ends first.
-func (c *JobClient) GetJobExecutionResult(ctx context.Context) (*JobExecutionResult, error) {
+func (c *JobClient) ExecutionResult(ctx context.Context) (*JobExecutionResult, error) {
 	if c == nil {
 		return nil, errNilJobClient
 	}
 	if err := c.job.Wait(ctx); err != nil {
 		return nil, err
 	}
-	return common.NewJobExecutionResult(common.JobID(c.job.ID), c.job.EndTime().Sub(c.job.StartTime()), c.accumulators()), nil
+	return common.NewJobExecutionResult(common.JobID(c.job.ID), c.job.EndTime().Sub(c.job.StartTime()), c.Accumulators()), nil
 }
 
-// GetJobExecutionResultAsync is GetJobExecutionResult as a future;
-// cancelling the future cancels the job.
-func (c *JobClient) GetJobExecutionResultAsync() *common.CompletableFuture[*JobExecutionResult] {
-	cancel := func() {}
-	if c != nil {
-		cancel = c.job.Cancel
-	}
-	return common.Go(func() (*JobExecutionResult, error) { return c.GetJobExecutionResult(context.Background()) }, cancel)
-}
-
-// GetAccumulators returns the job's accumulators: the number of rows each
+// Accumulators returns the job's accumulators: the number of rows each
 // operator emitted, keyed "<operator>.numRecordsOut" (PyFlink's
 // get_accumulators).
-func (c *JobClient) GetAccumulators() map[string]any { return c.accumulators() }
-
-func (c *JobClient) accumulators() map[string]any {
+func (c *JobClient) Accumulators() map[string]any {
 	out := map[string]any{}
 	if c == nil {
 		return out

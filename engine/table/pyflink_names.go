@@ -292,3 +292,40 @@ func (t *TableEnvironment) GetCurrentDatabase() string { return t.CurrentDatabas
 // GetCatalog delegates to Catalog (PyFlink's get_catalog): a registered
 // catalog, or nil when no catalog has that name.
 func (t *TableEnvironment) GetCatalog(name string) catalog.Catalog { return t.Catalog(name) }
+
+// GetJobID delegates to JobID (PyFlink's get_job_id).
+func (c *JobClient) GetJobID() string { return c.JobID() }
+
+// GetJobName delegates to JobName.
+func (c *JobClient) GetJobName() string { return c.JobName() }
+
+// GetJobStatus delegates to Status (PyFlink's get_job_status).
+func (c *JobClient) GetJobStatus() JobStatus { return c.Status() }
+
+// GetJobStatusAsync delegates to Status: the current state in a completed
+// future (PyFlink's get_job_status future).
+func (c *JobClient) GetJobStatusAsync() *common.CompletableFuture[common.JobStatus] {
+	f := common.NewCompletableFuture[common.JobStatus](nil)
+	f.Complete(c.Status())
+	return f
+}
+
+// GetJobExecutionResult delegates to ExecutionResult (PyFlink's
+// get_job_execution_result).
+func (c *JobClient) GetJobExecutionResult(ctx context.Context) (*JobExecutionResult, error) {
+	return c.ExecutionResult(ctx)
+}
+
+// GetJobExecutionResultAsync delegates to ExecutionResult as a future
+// (PyFlink's get_job_execution_result future); cancelling the future
+// cancels the job.
+func (c *JobClient) GetJobExecutionResultAsync() *common.CompletableFuture[*JobExecutionResult] {
+	cancel := func() {}
+	if c != nil {
+		cancel = c.job.Cancel
+	}
+	return common.Go(func() (*JobExecutionResult, error) { return c.ExecutionResult(context.Background()) }, cancel)
+}
+
+// GetAccumulators delegates to Accumulators (PyFlink's get_accumulators).
+func (c *JobClient) GetAccumulators() map[string]any { return c.Accumulators() }

@@ -419,7 +419,7 @@ func (it *RowIterator) Close() error {
 		return nil
 	}
 	it.closed.Store(true)
-	if it.res.job != nil && !it.res.job.GetJobStatus().IsTerminal() {
+	if it.res.job != nil && !it.res.job.Status().IsTerminal() {
 		return it.res.job.Cancel()
 	}
 	return nil

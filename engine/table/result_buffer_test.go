@@ -136,7 +136,7 @@ func TestResultBufferOversizedBatchAndCancel(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the job blocked on a full result buffer did not end when cancelled")
 	}
-	if st := jc.GetJobStatus(); st.String() != "CANCELED" {
+	if st := jc.Status(); st.String() != "CANCELED" {
 		t.Errorf("status %s, want CANCELED", st)
 	}
 }

@@ -119,7 +119,7 @@ func (x *execution) show(s *sql.Show) (*TableResult, error) {
 	case "JOBS":
 		var rows []*types.Row
 		for _, j := range t.Jobs() {
-			rows = append(rows, types.NewRow(j.GetJobID(), j.GetJobName(), j.GetJobStatus().String(), j.StartTime().UTC().Format("2006-01-02T15:04:05.000Z")))
+			rows = append(rows, types.NewRow(j.JobID(), j.JobName(), j.Status().String(), j.StartTime().UTC().Format("2006-01-02T15:04:05.000Z")))
 		}
 		return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"job id", "job name", "status", "start time"},
 			[]*types.DataType{types.StringType().NotNull(), types.StringType().NotNull(), types.StringType().NotNull(), types.StringType().NotNull()}), static: rows}, nil
