@@ -65,7 +65,7 @@ func fcReport(ctx context.Context, e table.Engine, dir string) (map[string][]str
 		if err != nil {
 			return nil, err
 		}
-		ts := res.GetTableSchema().GetFieldDataTypes()
+		ts := res.Schema().GetFieldDataTypes()
 		count := map[string]int{}
 		for it.Next() {
 			r := it.Row()

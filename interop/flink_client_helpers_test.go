@@ -83,7 +83,7 @@ func fcFormatRows(t testing.TB, res table.StatementResult) []string {
 		t.Fatal(err)
 	}
 	defer it.Close()
-	ts := res.GetTableSchema().GetFieldDataTypes()
+	ts := res.Schema().GetFieldDataTypes()
 	var out []string
 	for it.Next() {
 		out = append(out, fcFormatRow(it.Row(), ts, res.TimeZone()))

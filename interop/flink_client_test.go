@@ -87,8 +87,8 @@ func TestFlinkClientBatch(t *testing.T) {
 
 	// SET and RESET change the session's configuration
 	res := fcExec(t, ctx, e, "SET 'table.local-time-zone' = 'Asia/Tokyo'")
-	if res.GetResultKind() != table.Success || res.Message() != "[INFO] Execute statement succeeded." {
-		t.Errorf("SET: kind %v, message %q", res.GetResultKind(), res.Message())
+	if res.ResultKind() != table.Success || res.Message() != "[INFO] Execute statement succeeded." {
+		t.Errorf("SET: kind %v, message %q", res.ResultKind(), res.Message())
 	}
 	conf, err := e.Config(ctx)
 	if err != nil || conf["table.local-time-zone"] != "Asia/Tokyo" {

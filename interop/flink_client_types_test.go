@@ -70,7 +70,7 @@ func TestFlinkClientPlainTextFallback(t *testing.T) {
 	for _, props := range []map[string]string{fcBatchProps(), fcStreamingProps()} {
 		e := fcConnectFlink(t, f, props)
 		res := fcExec(t, ctx, e, "SELECT x, MAP[x, ARRAY['a', 'b']] AS m, CAST(x AS DECIMAL(5, 2)) AS d, CAST(NULL AS INT) AS n FROM (VALUES (1), (2)) AS t(x)")
-		for i, dt := range res.GetTableSchema().GetFieldDataTypes() {
+		for i, dt := range res.Schema().GetFieldDataTypes() {
 			if !dt.IsString() {
 				t.Errorf("column %d is %v, want STRING", i, dt)
 			}

@@ -295,7 +295,7 @@ func qRender(eng table.Engine, stmt string, streaming bool) (out string, failed 
 		stop := time.AfterFunc(20*time.Second, func() { _ = eng.CancelJob(context.Background(), id) })
 		defer stop.Stop()
 	}
-	if res.GetResultKind() == table.Success {
+	if res.ResultKind() == table.Success {
 		return "+--------+\n| result |\n+--------+\n|     OK |\n+--------+\n1 row in set", false
 	}
 	it, err := res.Collect()
@@ -303,8 +303,8 @@ func qRender(eng table.Engine, stmt string, streaming bool) (out string, failed 
 		return err.Error(), true
 	}
 	defer it.Close()
-	names := res.GetTableSchema().GetFieldNames()
-	dts := res.GetTableSchema().GetFieldDataTypes()
+	names := res.Schema().GetFieldNames()
+	dts := res.Schema().GetFieldDataTypes()
 	if st, _ := sql.Parse(stmt); st != nil {
 		switch st.(type) {
 		case *sql.Explain, *sql.ShowCreate:

@@ -35,7 +35,7 @@ func writeCSV(w io.Writer, res table.StatementResult) error {
 		return err
 	}
 	defer it.Close()
-	schema := res.GetTableSchema()
+	schema := res.Schema()
 	names := schema.GetFieldNames()
 	ts := schema.GetFieldDataTypes()
 	op := streamingOp(res)
@@ -95,7 +95,7 @@ func writeJSON(w io.Writer, res table.StatementResult) error {
 	defer it.Close()
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
-	schema := res.GetTableSchema()
+	schema := res.Schema()
 	names := schema.GetFieldNames()
 	ts := schema.GetFieldDataTypes()
 	op := streamingOp(res)
@@ -147,7 +147,7 @@ func writeParquet(w io.Writer, res table.StatementResult) error {
 	if err != nil {
 		return err
 	}
-	schema := res.GetTableSchema()
+	schema := res.Schema()
 	names := append([]string(nil), schema.GetFieldNames()...)
 	ts := append([]*types.DataType(nil), schema.GetFieldDataTypes()...)
 	op := streamingOp(res)

@@ -453,7 +453,7 @@ func (c *client) print(ctx context.Context, res table.StatementResult, raw bool)
 		stop := context.AfterFunc(ctx, func() { _ = c.engine.CancelJob(context.WithoutCancel(ctx), id) })
 		defer stop()
 	}
-	if res.GetResultKind() == table.Success || (!res.IsQuery() && res.JobID() != "") {
+	if res.ResultKind() == table.Success || (!res.IsQuery() && res.JobID() != "") {
 		if c.silent || c.format != FormatTableau {
 			return nil
 		}
@@ -468,7 +468,7 @@ func (c *client) print(ctx context.Context, res table.StatementResult, raw bool)
 	if c.silent {
 		return drain(res)
 	}
-	if names := res.GetTableSchema().GetFieldNames(); raw && c.format == FormatTableau && len(names) == 1 {
+	if names := res.Schema().FieldNames(); raw && c.format == FormatTableau && len(names) == 1 {
 		// EXPLAIN and SHOW CREATE print their text as is
 		it, err := res.Collect()
 		if err != nil {

@@ -566,7 +566,7 @@ func (wb *Workbench) showResult(req runReq, st *runState, s session.Statement, r
 		wb.startQuery(req, text, res, started)
 	case res.JobID() != "":
 		st.job = wb.watchJob(req, text, res, started)
-	case res.GetResultKind() == table.SuccessWithContent:
+	case res.ResultKind() == table.SuccessWithContent:
 		wb.showStatic(req, text, res, started)
 	default:
 		msg := res.Message()

@@ -76,11 +76,11 @@ func TestRemoteMatchesEmbedded(t *testing.T) {
 		for _, st := range stmts {
 			lres, lrows := collectAll(t, local, st)
 			rres, rrows := collectAll(t, remote, st)
-			if lres.GetResultKind() != rres.GetResultKind() || lres.IsQuery() != rres.IsQuery() || lres.IsStreaming() != rres.IsStreaming() {
-				t.Errorf("%s %s: kind %v/%v query %v/%v streaming %v/%v", mode, st, lres.GetResultKind(), rres.GetResultKind(),
+			if lres.ResultKind() != rres.ResultKind() || lres.IsQuery() != rres.IsQuery() || lres.IsStreaming() != rres.IsStreaming() {
+				t.Errorf("%s %s: kind %v/%v query %v/%v streaming %v/%v", mode, st, lres.ResultKind(), rres.ResultKind(),
 					lres.IsQuery(), rres.IsQuery(), lres.IsStreaming(), rres.IsStreaming())
 			}
-			if ls, rs := lres.GetTableSchema().String(), rres.GetTableSchema().String(); ls != rs {
+			if ls, rs := lres.Schema().String(), rres.Schema().String(); ls != rs {
 				t.Errorf("%s %s: schema\n%s\nremote\n%s", mode, st, ls, rs)
 			}
 			if lres.Message() != rres.Message() {

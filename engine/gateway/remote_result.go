@@ -40,11 +40,19 @@ type RemoteResult struct {
 	static    []*types.Row // rows of a result already read in full
 }
 
-// GetResultKind returns SUCCESS or SUCCESS_WITH_CONTENT.
-func (r *RemoteResult) GetResultKind() table.ResultKind { return r.kind }
+// ResultKind returns SUCCESS or SUCCESS_WITH_CONTENT.
+func (r *RemoteResult) ResultKind() table.ResultKind { return r.kind }
 
-// GetTableSchema returns the result's columns.
-func (r *RemoteResult) GetTableSchema() *table.TableSchema { return r.schema }
+// Schema returns the result's columns.
+func (r *RemoteResult) Schema() *table.TableSchema { return r.schema }
+
+// GetResultKind is ResultKind, the compatibility name table.TableResult
+// also has (PyFlink's get_result_kind).
+func (r *RemoteResult) GetResultKind() table.ResultKind { return r.ResultKind() }
+
+// GetTableSchema is Schema, the compatibility name table.TableResult also
+// has (PyFlink's get_table_schema).
+func (r *RemoteResult) GetTableSchema() *table.TableSchema { return r.Schema() }
 
 // IsQuery reports a query result (isQueryResult).
 func (r *RemoteResult) IsQuery() bool { return r.isQuery }
@@ -58,8 +66,8 @@ func (r *RemoteResult) TimeZone() *time.Location { return r.zone }
 // JobID is the job of a query or INSERT, or "".
 func (r *RemoteResult) JobID() string { return r.jobID }
 
-// GetJobID is JobID (the name TableResult users know from JobClient).
-func (r *RemoteResult) GetJobID() string { return r.jobID }
+// GetJobID is JobID, the compatibility name JobClient also has.
+func (r *RemoteResult) GetJobID() string { return r.JobID() }
 
 // OperationHandle is the gateway's handle of the statement's operation.
 func (r *RemoteResult) OperationHandle() string { return r.op }

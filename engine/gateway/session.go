@@ -435,7 +435,7 @@ func okResult() *opResult {
 // statement set answers, as Flink's gateway does, with one column "job id"
 // holding the job's id.
 func resultOf(res *table.TableResult) (*opResult, error) {
-	kind := res.GetResultKind().String()
+	kind := res.ResultKind().String()
 	if jc := res.JobClient(); jc != nil && !res.IsQuery() {
 		ts := []*types.DataType{types.StringType()}
 		src, err := newStaticSource(ts, types.NewRow(jc.JobID()))
@@ -448,7 +448,7 @@ func resultOf(res *table.TableResult) (*opResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	schema := res.GetTableSchema()
+	schema := res.Schema()
 	r := &opResult{kind: kind, isQuery: res.IsQuery(), names: schema.GetFieldNames(), types: schema.GetFieldDataTypes(), src: &iterSource{it}, buffer: res.ResultBuffer()}
 	if jc := res.JobClient(); jc != nil {
 		r.jobID, r.job = jc.JobID(), jc

@@ -10,7 +10,7 @@ import (
 )
 
 // Batches iterates the rows of a result, embedded or from a SQL Gateway,
-// as batches: Arrow columns in the order of res.GetTableSchema(), plus one
+// as batches: Arrow columns in the order of res.Schema(), plus one
 // RowKind per row (+I, -U, +U, -D; a streaming query's changelog). The
 // sequence ends after the last batch, or with one (nil, error) pair: the
 // failure of the query's job, or ctx's error when ctx ended first (which
@@ -72,7 +72,7 @@ func rowBatches(ctx context.Context, res table.StatementResult, yield func(*type
 		defer stop()
 	}
 	buffered, _ := rows.(interface{ Buffered() int })
-	ts := res.GetTableSchema().GetFieldDataTypes()
+	ts := res.Schema().FieldDataTypes()
 	for {
 		bb := types.NewBatchBuilder(ts)
 		more := false

@@ -55,8 +55,8 @@ func TestBatchesOnBothEngines(t *testing.T) {
 				if !res.IsQuery() {
 					return nil
 				}
-				cols = res.GetTableSchema().GetFieldNames()
-				ts := res.GetTableSchema().GetFieldDataTypes()
+				cols = res.Schema().FieldNames()
+				ts := res.Schema().FieldDataTypes()
 				for b, err := range Batches(ctx, res) {
 					if err != nil {
 						return err

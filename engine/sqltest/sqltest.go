@@ -206,11 +206,11 @@ func Exec(ctx context.Context, eng table.Engine, stmt string) string {
 		}
 		return "[INFO] Complete execution of the SQL update statement."
 	}
-	if res.GetResultKind() == table.Success {
+	if res.ResultKind() == table.Success {
 		return res.Message()
 	}
 	var b bytes.Buffer
-	if names := res.GetTableSchema().GetFieldNames(); len(names) == 1 && names[0] == "result" {
+	if names := res.Schema().FieldNames(); len(names) == 1 && names[0] == "result" {
 		it, err := res.Collect()
 		if err != nil {
 			return errorPrefix + errorText(err)

@@ -60,9 +60,14 @@ type Engine interface {
 // StatementResult is the result of Engine.ExecuteStatement, the shape of
 // TableResult shared by the embedded and the remote engine.
 type StatementResult interface {
-	// GetResultKind returns SUCCESS or SUCCESS_WITH_CONTENT.
+	// ResultKind returns SUCCESS or SUCCESS_WITH_CONTENT.
+	ResultKind() ResultKind
+	// Schema returns the result's columns.
+	Schema() *TableSchema
+	// GetResultKind is ResultKind and GetTableSchema is Schema: the
+	// compatibility names both implementations have, kept in the
+	// interface until the workbench's last callers use the Go-first names.
 	GetResultKind() ResultKind
-	// GetTableSchema returns the result's columns.
 	GetTableSchema() *TableSchema
 	// IsQuery reports a SELECT result (its rows carry changelog RowKinds).
 	IsQuery() bool
