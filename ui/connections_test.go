@@ -17,6 +17,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/gateway"
 	"github.com/riffle-sql/riffle/persistence"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // testGateway is Riffle's SQL Gateway served in-process on loopback.
@@ -619,7 +620,7 @@ func TestGatewaySetListsAndSaysSo(t *testing.T) {
 	if rt == nil {
 		t.Fatalf("no result; messages %q", got)
 	}
-	if n := rt.res.Stats().Rows; n == 0 || len(got) != 1 || !strings.HasPrefix(got[0], "SET\nFinished: "+plural(n, "row")+" in ") {
+	if n := rt.res.Stats().Rows; n == 0 || len(got) != 1 || !strings.HasPrefix(got[0], "SET\nFinished: "+widgets.Plural(n, "row")+" in ") {
 		t.Errorf("%d rows, messages %q", n, got)
 	}
 }

@@ -211,7 +211,7 @@ func (wb *Workbench) exportDone(j *exportJob, err error, d time.Duration) {
 	j.dlg.Hide()
 	switch {
 	case err == nil:
-		msg := fmt.Sprintf("Exported %s to %s in %s.", plural(int(j.written.Load()), "row"), j.path, widgets.FormatDuration(d))
+		msg := fmt.Sprintf("Exported %s to %s in %s.", widgets.Plural(int(j.written.Load()), "row"), j.path, widgets.FormatDuration(d))
 		wb.messages.add(levelInfo, msg, nil)
 		wb.setStatus(msg)
 	case j.canceled.Load() || errors.Is(err, context.Canceled):

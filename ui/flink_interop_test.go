@@ -61,13 +61,13 @@ func TestFlinkWorkbench(t *testing.T) {
 	h.until("Flink's plan", func() bool { return rt.mon.plan != nil })
 	ops := map[string]bool{}
 	aggs := 0
-	for _, n := range rt.mon.plan.g.Nodes {
+	for _, n := range rt.mon.plan.Plan().Nodes {
 		ops[n.Op] = true
 		if strings.HasSuffix(n.Op, "Aggregate") {
 			aggs++ // Flink's local and global aggregates (hash or sort)
 		}
 	}
-	if !ops["TableSourceScan"] || aggs < 2 || !strings.Contains(rt.mon.plan.text, "== Optimized Execution Plan ==") {
+	if !ops["TableSourceScan"] || aggs < 2 || !strings.Contains(rt.mon.plan.Text(), "== Optimized Execution Plan ==") {
 		t.Errorf("plan operators %v", ops)
 	}
 
@@ -126,7 +126,7 @@ func TestFlinkWorkbench(t *testing.T) {
 		}
 		return tab != nil
 	})
-	if n := tab.view.g.Nodes; len(n) < 3 || n[0].Op != "Sink" {
+	if n := tab.view.Plan().Nodes; len(n) < 3 || n[0].Op != "Sink" {
 		t.Errorf("the INSERT's plan: %d nodes, root %v", len(n), n)
 	}
 	jp.cancel(id)
@@ -150,10 +150,10 @@ func TestFlinkWorkbench(t *testing.T) {
 
 	// EXPLAIN's result: the text and its graph
 	rt = h.run("EXPLAIN SELECT id, COUNT(*) FROM readings GROUP BY id")
-	if rt == nil || rt.mon.plan == nil || len(rt.mon.plan.g.Nodes) < 2 {
+	if rt == nil || rt.mon.plan == nil || len(rt.mon.plan.Plan().Nodes) < 2 {
 		t.Fatalf("no plan graph for EXPLAIN; messages:\n%s", h.messages())
 	}
-	if n := rt.mon.plan.g.Nodes[0]; n.Op != "GroupAggregate" || strings.Contains(strings.Join(n.Lines, " "), "parallelism") {
+	if n := rt.mon.plan.Plan().Nodes[0]; n.Op != "GroupAggregate" || strings.Contains(strings.Join(n.Lines, " "), "parallelism") {
 		t.Errorf("root %s %q", n.Op, n.Lines)
 	}
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/monitor"
+	"github.com/riffle-sql/riffle/ui/planview"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // jobsRefresh is how often the Jobs panel samples the session's jobs.
@@ -315,7 +317,7 @@ func (p *jobsPanel) update(now time.Time) {
 	switch {
 	case len(p.rows) == 0:
 	case running == 0:
-		text := fmt.Sprintf("%s, none running.", plural(len(p.rows), "job"))
+		text := fmt.Sprintf("%s, none running.", widgets.Plural(len(p.rows), "job"))
 		if failed := lastFailure(p.rows); failed != "" {
 			text += failed
 		} else {
@@ -323,7 +325,7 @@ func (p *jobsPanel) update(now time.Time) {
 		}
 		p.summary.SetText(text)
 	default:
-		text := fmt.Sprintf("%d running of %s · refreshed %s", running, plural(len(p.rows), "job"), now.Format("15:04:05"))
+		text := fmt.Sprintf("%d running of %s · refreshed %s", running, widgets.Plural(len(p.rows), "job"), now.Format("15:04:05"))
 		if p.noMetrics {
 			text += " · a SQL Gateway reports no row counts, rates or watermarks of its jobs"
 		}
@@ -441,7 +443,7 @@ func (p *jobsPanel) row(id string) (monitor.JobRow, bool) {
 type jobTab struct {
 	id   string
 	item *container.TabItem
-	view *planView
+	view *planview.View
 }
 
 // openJobTab opens (or selects) the plan tab of a job.
@@ -461,13 +463,13 @@ func (wb *Workbench) openJobTab(j monitor.Job) {
 	streaming := root.ChangelogMode.String() != ""
 	// a query is explained without its collect sink
 	text := "== Optimized Execution Plan ==\n" + root.ExplainText() + "\n-- " + monitor.OneLine(j.Statement(), 400)
-	v := newPlanView(wb, j, []*table.PlanNode{root}, streaming, text)
+	v := planview.New(j, []*table.PlanNode{root}, streaming, text, wb.embeddedZone())
 	t := &jobTab{id: id, view: v}
-	t.item = container.NewTabItemWithIcon("Job "+shortID(id), theme.ListIcon(), v.content)
+	t.item = container.NewTabItemWithIcon("Job "+shortID(id), theme.ListIcon(), v.Content())
 	wb.mon.jobTabs = append(wb.mon.jobTabs, t)
 	wb.bottom.Append(t.item)
 	wb.bottom.Select(t.item)
-	v.tick(time.Now(), true)
+	v.Tick(time.Now(), true)
 }
 
 // openRemoteJobTab opens (or selects) the plan tab of a gateway's job: a
@@ -510,10 +512,10 @@ func (wb *Workbench) openRemoteJobTab(j monitor.Job, connName string) {
 					return
 				}
 			}
-			v := newPlanViewOf(wb, nil, remotePlanGraph(streaming, roots), text+"\n-- "+monitor.OneLine(stmt, 400))
-			v.status.SetText(planSummary(v.g) + " · EXPLAIN on " + connName + ", no live metrics")
+			v := planview.NewOf(nil, remotePlanGraph(streaming, roots), text+"\n-- "+monitor.OneLine(stmt, 400), wb.embeddedZone())
+			v.SetStatus(planview.Summary(v.Plan()) + " · EXPLAIN on " + connName + ", no live metrics")
 			t := &jobTab{id: id, view: v}
-			t.item = container.NewTabItemWithIcon("Job "+shortID(id), theme.ListIcon(), v.content)
+			t.item = container.NewTabItemWithIcon("Job "+shortID(id), theme.ListIcon(), v.Content())
 			wb.mon.jobTabs = append(wb.mon.jobTabs, t)
 			wb.bottom.Append(t.item)
 			wb.bottom.Select(t.item)

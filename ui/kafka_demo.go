@@ -89,7 +89,7 @@ func (wb *Workbench) produceDemoFlights(c *kafkaConn) {
 			msg := fmt.Sprintf("Produced %s flights into %s on %s in %s.", widgets.GroupDigits(n), topic, cfg.Name, widgets.FormatDuration(took))
 			if held > 0 {
 				msg = fmt.Sprintf("%s on %s holds %s already: not produced again (every flight would be there twice); the demo query reads them. Delete the topic to produce afresh.",
-					topic, cfg.Name, plural(int(held), "message"))
+					topic, cfg.Name, widgets.Plural(int(held), "message"))
 			}
 			wb.messages.add(levelInfo, msg, nil)
 			wb.setStatus(msg)

@@ -22,6 +22,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/monitor"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // splitRow is one line of the partitions table.
@@ -140,7 +141,7 @@ func (v *splitsView) cell(r splitRow, col int) string {
 		if n < 0 {
 			return "—"
 		}
-		return groupDigits(int(n))
+		return widgets.GroupDigits(int(n))
 	}
 	switch col {
 	case 0:
@@ -156,7 +157,7 @@ func (v *splitsView) cell(r splitRow, col int) string {
 			return "—"
 		}
 		off := max(r.Offset, 0)
-		return groupDigits(int(max(r.LogEnd-off, 0)))
+		return widgets.GroupDigits(int(max(r.LogEnd-off, 0)))
 	case 5:
 		if r.Watermark == math.MinInt64 {
 			return "—"
@@ -203,7 +204,7 @@ func (v *splitsView) update() {
 			idle++
 		}
 	}
-	text := fmt.Sprintf("Partitions: %d read by running jobs · lag %s", len(rows), plural(int(lag), "record"))
+	text := fmt.Sprintf("Partitions: %d read by running jobs · lag %s", len(rows), widgets.Plural(int(lag), "record"))
 	if idle > 0 {
 		text += fmt.Sprintf(" · %d idle (not holding the watermark back)", idle)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/riffle-sql/riffle/charts"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/persistence"
+	"github.com/riffle-sql/riffle/ui/planview"
 )
 
 // monitorState is the workbench's monitoring state (UI goroutine only).
@@ -45,7 +46,7 @@ type resultMon struct {
 	tabs                          *container.AppTabs
 	dataItem, chartItem, planItem *container.TabItem
 	chart                         *chartView
-	plan                          *planView
+	plan                          *planview.View
 	closed                        bool // the tab was closed
 	noChart                       bool // the result has nothing to chart
 }
@@ -69,7 +70,7 @@ func (wb *Workbench) tickMonitoring() {
 	wb.mon.jobs.tick(now)
 	sel := wb.bottom.Selected()
 	for _, t := range wb.mon.jobTabs {
-		t.view.tick(now, t.item == sel)
+		t.view.Tick(now, t.item == sel)
 	}
 }
 
@@ -164,18 +165,18 @@ func (rt *resultTab) wrapViews(body fyne.CanvasObject) fyne.CanvasObject {
 			return body
 		}
 		if m.remote {
-			m.plan = newPlanViewOf(rt.wb, nil, remotePlanGraph(m.streaming, m.planRoots), m.planText)
+			m.plan = planview.NewOf(nil, remotePlanGraph(m.streaming, m.planRoots), m.planText, rt.wb.embeddedZone())
 		} else {
-			m.plan = newPlanView(rt.wb, nil, m.planRoots, m.streaming, m.planText)
+			m.plan = planview.New(nil, m.planRoots, m.streaming, m.planText, rt.wb.embeddedZone())
 		}
-		return m.plan.content
+		return m.plan.Content()
 	}
 	m.dataItem = container.NewTabItemWithIcon("Data", theme.GridIcon(), body)
 	m.chartItem = container.NewTabItemWithIcon("Chart", theme.ViewFullScreenIcon(), container.NewStack())
 	items := []*container.TabItem{m.dataItem, m.chartItem}
 	if m.planRoots != nil {
-		m.plan = newPlanView(rt.wb, rt.job, m.planRoots, m.streaming, m.planText)
-		m.planItem = container.NewTabItemWithIcon("Plan", theme.ListIcon(), m.plan.content)
+		m.plan = planview.New(rt.job, m.planRoots, m.streaming, m.planText, rt.wb.embeddedZone())
+		m.planItem = container.NewTabItemWithIcon("Plan", theme.ListIcon(), m.plan.Content())
 		items = append(items, m.planItem)
 	} else if m.remoteQuery {
 		m.planItem = container.NewTabItemWithIcon("Plan", theme.ListIcon(), container.NewStack())
@@ -232,8 +233,8 @@ func (rt *resultTab) tickViews(visible bool) {
 	if m.chart != nil {
 		m.chart.setVisible(visible && sel == m.chartItem)
 	}
-	if m.plan != nil && m.plan.job != nil {
-		m.plan.tick(time.Now(), visible && sel == m.planItem)
+	if m.plan != nil && m.plan.Job() != nil {
+		m.plan.Tick(time.Now(), visible && sel == m.planItem)
 	}
 }
 

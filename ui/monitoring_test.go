@@ -2,11 +2,9 @@ package ui
 
 import (
 	"errors"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -49,16 +47,16 @@ func TestPlanTab(t *testing.T) {
 		t.Fatalf("running %v, plan view %v", rt.isRunning(), rt.mon.plan != nil)
 	}
 	p := rt.mon.plan
-	if !strings.Contains(p.text, "== Abstract Syntax Tree ==") || !strings.Contains(p.text, "== Optimized Execution Plan ==") ||
-		!strings.Contains(p.text, "GroupAggregate(groupBy=[$f0]") {
-		t.Errorf("plan text:\n%s", p.text)
+	if !strings.Contains(p.Text(), "== Abstract Syntax Tree ==") || !strings.Contains(p.Text(), "== Optimized Execution Plan ==") ||
+		!strings.Contains(p.Text(), "GroupAggregate(groupBy=[$f0]") {
+		t.Errorf("plan text:\n%s", p.Text())
 	}
 	var ops []string
 	var agg []string
-	for i, n := range p.g.Nodes {
+	for i, n := range p.Plan().Nodes {
 		ops = append(ops, n.Op)
 		if n.Op == "GroupAggregate" {
-			agg = p.graph.texts(i)
+			agg = p.Graph().Texts(i)
 		}
 	}
 	for _, want := range []string{"Sink", "Calc", "GroupAggregate", "WatermarkAssigner", "TableSourceScan"} {
@@ -71,7 +69,7 @@ func TestPlanTab(t *testing.T) {
 		t.Errorf("GroupAggregate box:\n%s", s)
 	}
 	hash := false
-	for _, e := range p.g.Edges {
+	for _, e := range p.Plan().Edges {
 		if strings.HasPrefix(e.Label, "hash[") {
 			hash = true
 		}
@@ -79,48 +77,48 @@ func TestPlanTab(t *testing.T) {
 	if !hash {
 		t.Error("no hash exchange edge")
 	}
-	if p.status.Text == "" || !strings.Contains(p.status.Text, "waiting") {
-		t.Errorf("status before sampling: %q", p.status.Text)
+	if p.Status() == "" || !strings.Contains(p.Status(), "waiting") {
+		t.Errorf("status before sampling: %q", p.Status())
 	}
 
 	// Show the Plan view; ticks sample once a second.
 	rt.showView(rt.mon.planItem)
 	h.until("rows to flow", func() bool { return rt.res.Stats().Rows > 0 })
-	r0 := p.refreshes
+	r0 := p.Refreshes()
 	base := time.Now().Add(time.Hour) // later than the harness's ticks
-	p.tick(base, true)
-	p.tick(base.Add(100*time.Millisecond), true) // too soon
-	if p.refreshes != r0+1 {
-		t.Errorf("%d refreshes after two ticks 100 ms apart", p.refreshes-r0)
+	p.Tick(base, true)
+	p.Tick(base.Add(100*time.Millisecond), true) // too soon
+	if p.Refreshes() != r0+1 {
+		t.Errorf("%d refreshes after two ticks 100 ms apart", p.Refreshes()-r0)
 	}
-	p.tick(base.Add(1100*time.Millisecond), true)
-	if p.refreshes != r0+2 {
-		t.Errorf("%d refreshes after ticks a second apart", p.refreshes-r0)
+	p.Tick(base.Add(1100*time.Millisecond), true)
+	if p.Refreshes() != r0+2 {
+		t.Errorf("%d refreshes after ticks a second apart", p.Refreshes()-r0)
 	}
-	p.tick(base.Add(2200*time.Millisecond), false) // hidden: sampled, not drawn
-	if p.refreshes != r0+2 {
+	p.Tick(base.Add(2200*time.Millisecond), false) // hidden: sampled, not drawn
+	if p.Refreshes() != r0+2 {
 		t.Errorf("a hidden plan was drawn")
 	}
 	var scan []string
-	for i, n := range p.g.Nodes {
+	for i, n := range p.Plan().Nodes {
 		if n.Op == "TableSourceScan" {
-			scan = p.graph.texts(i)
+			scan = p.Graph().Texts(i)
 		}
 	}
 	if s := strings.Join(scan, "\n"); !strings.Contains(s, "\nout ") || strings.Contains(s, "in ") || !strings.Contains(s, "rows ") || !strings.Contains(s, "wm ") {
 		t.Errorf("scan box metrics (a source has no in rate):\n%s", s)
 	}
-	if !strings.Contains(p.status.Text, "live, updated") || !strings.Contains(p.status.Text, "RUNNING") {
-		t.Errorf("status %q", p.status.Text)
+	if !strings.Contains(p.Status(), "live, updated") || !strings.Contains(p.Status(), "RUNNING") {
+		t.Errorf("status %q", p.Status())
 	}
 
 	// After the job ends, the final figures are drawn once.
 	rt.stop()
 	h.waitDone(rt)
 	h.until("the job to end", func() bool { return rt.job.GetJobStatus().IsTerminal() })
-	p.tick(time.Now().Add(time.Hour), true)
-	if !p.ended || !strings.Contains(p.status.Text, "final metrics") {
-		t.Errorf("after the end: ended %v, status %q", p.ended, p.status.Text)
+	p.Tick(time.Now().Add(time.Hour), true)
+	if !p.Ended() || !strings.Contains(p.Status(), "final metrics") {
+		t.Errorf("after the end: ended %v, status %q", p.Ended(), p.Status())
 	}
 }
 
@@ -139,37 +137,37 @@ func TestExplainGraph(t *testing.T) {
 		t.Fatalf("Ctrl+E gave text %q, plan %v", rt.text, rt.mon.plan != nil)
 	}
 	p := rt.mon.plan
-	if p.job != nil || p.text != rt.text || !strings.Contains(p.text, "== Optimized Physical Plan ==") {
-		t.Errorf("EXPLAIN view: job %v text %q", p.job, p.text)
+	if p.Job() != nil || p.Text() != rt.text || !strings.Contains(p.Text(), "== Optimized Physical Plan ==") {
+		t.Errorf("EXPLAIN view: job %v text %q", p.Job(), p.Text())
 	}
-	if len(p.g.Nodes) < 4 || !strings.Contains(p.status.Text, "not running") {
-		t.Errorf("%d nodes, status %q", len(p.g.Nodes), p.status.Text)
+	if len(p.Plan().Nodes) < 4 || !strings.Contains(p.Status(), "not running") {
+		t.Errorf("%d nodes, status %q", len(p.Plan().Nodes), p.Status())
 	}
 	// boxes do not overlap and the widget is as big as the layout
-	for i, a := range p.g.Nodes {
-		for _, b := range p.g.Nodes[i+1:] {
+	for i, a := range p.Plan().Nodes {
+		for _, b := range p.Plan().Nodes[i+1:] {
 			if a.X < b.X+b.W && b.X < a.X+a.W && a.Y < b.Y+b.H && b.Y < a.Y+a.H {
 				t.Errorf("%s and %s overlap", a.Op, b.Op)
 			}
 		}
 	}
-	if ms := p.graph.MinSize(); ms.Width < float32(p.g.Width)-1 || ms.Height < float32(p.g.Height)-1 {
-		t.Errorf("graph min size %v, layout %vx%v", ms, p.g.Width, p.g.Height)
+	if ms := p.Graph().MinSize(); ms.Width < float32(p.Plan().Width)-1 || ms.Height < float32(p.Plan().Height)-1 {
+		t.Errorf("graph min size %v, layout %vx%v", ms, p.Plan().Width, p.Plan().Height)
 	}
 	// zooming out lays the graph out again, smaller, with the same boxes
-	before := p.graph.MinSize()
-	texts := p.graph.texts(0)
-	p.setZoom(0.5)
-	after := p.graph.MinSize()
-	if after.Height > before.Height*0.6 || after.Height < before.Height*0.4 || p.zoomL.Text != "50%" {
-		t.Errorf("zoom 50%%: %v → %v, label %q", before, after, p.zoomL.Text)
+	before := p.Graph().MinSize()
+	texts := p.Graph().Texts(0)
+	p.SetZoom(0.5)
+	after := p.Graph().MinSize()
+	if after.Height > before.Height*0.6 || after.Height < before.Height*0.4 || p.ZoomLabel() != "50%" {
+		t.Errorf("zoom 50%%: %v → %v, label %q", before, after, p.ZoomLabel())
 	}
-	if !slices.Equal(p.graph.texts(0), texts) || len(p.graph.nodes) != len(p.g.Nodes) {
+	if !slices.Equal(p.Graph().Texts(0), texts) || p.Graph().Nodes() != len(p.Plan().Nodes) {
 		t.Error("zoom changed the boxes' texts")
 	}
-	p.setZoom(1)
-	if p.graph.MinSize() != before {
-		t.Errorf("back at 100%%: %v, was %v", p.graph.MinSize(), before)
+	p.SetZoom(1)
+	if p.Graph().MinSize() != before {
+		t.Errorf("back at 100%%: %v, was %v", p.Graph().MinSize(), before)
 	}
 }
 
@@ -326,8 +324,8 @@ func TestJobsPanel(t *testing.T) {
 		t.Fatalf("Open of the INSERT job: %d job tabs", n)
 	}
 	jt := h.wb.mon.jobTabs[0]
-	if !strings.Contains(jt.view.text, "Sink(table=[default_catalog.default_database.sink]") {
-		t.Errorf("job tab text:\n%s", jt.view.text)
+	if !strings.Contains(jt.view.Text(), "Sink(table=[default_catalog.default_database.sink]") {
+		t.Errorf("job tab text:\n%s", jt.view.Text())
 	}
 	h.wb.bottom.CloseIntercept(jt.item)
 	if len(h.wb.mon.jobTabs) != 0 {
@@ -471,60 +469,6 @@ func TestChartTab(t *testing.T) {
 	}
 }
 
-// TestPlanBackPressure: an operator whose output queue stays full is
-// marked (badge, border, its out-edge), and its consumer is named slow.
-func TestPlanBackPressure(t *testing.T) {
-	test.NewTempApp(t)
-	env, err := table.Create(table.InStreamingMode())
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := benchPlan()
-	p := newPlanView(&Workbench{env: env}, j, []*table.PlanNode{j.root}, true, "text")
-	w := test.NewWindow(p.content)
-	defer w.Close()
-	w.Resize(fyne.NewSize(1100, 600))
-	src := -1
-	for i, n := range p.g.Nodes {
-		if n.Op == "TableSourceScan" {
-			src = i
-			break
-		}
-	}
-	m := j.ms[p.g.Nodes[src].PlanNode]
-	now := time.Now()
-	for k := range 5 {
-		m.RecordsOut += 1000
-		m.Backpressure += 10
-		p.refreshNow(now.Add(time.Duration(k) * time.Second))
-	}
-	box := strings.Join(p.graph.texts(src), "\n")
-	if !strings.Contains(box, "back-pressured") || !p.graph.nodes[src].bp {
-		t.Errorf("source box not marked:\n%s", box)
-	}
-	consumer := p.g.Outputs(src)[0].To
-	if s := strings.Join(p.graph.texts(consumer), "\n"); !strings.Contains(s, "slow") {
-		t.Errorf("consumer box:\n%s", s)
-	}
-	hot := 0
-	for _, e := range p.graph.edges {
-		if e.hot {
-			hot++
-		}
-	}
-	if hot != 1 || !strings.Contains(p.status.Text, "1 back-pressured operator") {
-		t.Errorf("%d hot edges, status %q", hot, p.status.Text)
-	}
-	// the queue drains: the mark goes
-	for k := 5; k < 9; k++ {
-		m.RecordsOut += 1000
-		p.refreshNow(now.Add(time.Duration(k) * time.Second))
-	}
-	if p.graph.nodes[src].bp || strings.Contains(strings.Join(p.graph.texts(src), "\n"), "back-pressured") {
-		t.Error("still marked after the queue drained")
-	}
-}
-
 // TestJobsPanelGatewayJobs: a gateway session's jobs are listed too
 // (asked for off the UI goroutine), marked with their connection, without
 // made-up counters, and cancelled with STOP JOB on the gateway.
@@ -599,9 +543,9 @@ func TestJobsPanelGatewayJobs(t *testing.T) {
 		}
 		return tab != nil
 	})
-	if st := tab.view.status.Text; len(tab.view.g.Nodes) < 2 || !strings.Contains(st, "EXPLAIN on gw, no live metrics") ||
-		!strings.Contains(tab.view.text, "-- INSERT INTO bh") {
-		t.Errorf("plan tab: %d nodes, status %q, text %q", len(tab.view.g.Nodes), st, tab.view.text)
+	if st := tab.view.Status(); len(tab.view.Plan().Nodes) < 2 || !strings.Contains(st, "EXPLAIN on gw, no live metrics") ||
+		!strings.Contains(tab.view.Text(), "-- INSERT INTO bh") {
+		t.Errorf("plan tab: %d nodes, status %q, text %q", len(tab.view.Plan().Nodes), st, tab.view.Text())
 	}
 	jp.open(id) // selects the tab, opens no second one
 	h.q.drain()
@@ -716,42 +660,5 @@ func TestChartSeriesKeyIsNotAMeasure(t *testing.T) {
 	cv.seriesSel.SetSelected("id")
 	if s := cv.settings; s.Series != "id" || !slices.Equal(s.Y, []string{"cnt"}) || !slices.Equal(cv.yChecks.Selected, []string{"cnt"}) {
 		t.Errorf("after Series = id: %+v, ticked %v", s, cv.yChecks.Selected)
-	}
-}
-
-// Fit shows the whole graph when it is readable: a 16-operator live plan
-// in a tall window fits its scroll area; in a low window (400 px) Fit
-// stops at minFitZoom and the graph scrolls (issue 21: 26 % was
-// unreadable).
-func TestPlanFitShowsTheWholeGraph(t *testing.T) {
-	test.NewTempApp(t)
-	env, err := table.Create(table.InStreamingMode())
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := benchPlan()
-	p := newPlanView(&Workbench{env: env}, j, []*table.PlanNode{j.root}, true, "text")
-	w := test.NewWindow(p.content)
-	defer w.Close()
-	w.Resize(fyne.NewSize(1100, 400))
-	p.fit()
-	s, g := p.scroll.Size(), p.graph.MinSize()
-	if p.graph.zoom != minFitZoom || g.Height <= s.Height {
-		t.Errorf("in a low view Fit gave zoom %v, graph %v in a view of %v; want zoom %v and a scrolled graph", p.graph.zoom, g, s, minFitZoom)
-	}
-	w.Resize(fyne.NewSize(1600, 2400))
-	p.fit()
-	s, g = p.scroll.Size(), p.graph.MinSize()
-	if g.Width > s.Width || g.Height > s.Height || p.graph.zoom < minFitZoom {
-		t.Errorf("after Fit the graph is %v in a view of %v (zoom %v)", g, s, p.graph.zoom)
-	}
-	if p.zoomL.Text != strconv.Itoa(int(math.Round(float64(p.graph.zoom)*100)))+"%" {
-		t.Errorf("zoom label %q for zoom %v", p.zoomL.Text, p.graph.zoom)
-	}
-	// a large view: Fit does not zoom past 100%
-	w.Resize(fyne.NewSize(4000, 4000))
-	p.fit()
-	if p.graph.zoom != 1 {
-		t.Errorf("zoom %v in a large view", p.graph.zoom)
 	}
 }

@@ -28,8 +28,8 @@ func TestCanceledJobPlanShowsNoWatermarkEnd(t *testing.T) {
 	rt.showView(rt.mon.planItem)
 	wms := func() string {
 		var out []string
-		for i := range p.g.Nodes {
-			for _, l := range p.graph.texts(i) {
+		for i := range p.Plan().Nodes {
+			for _, l := range p.Graph().Texts(i) {
 				if strings.HasPrefix(l, "wm ") {
 					out = append(out, l)
 				}
@@ -40,7 +40,7 @@ func TestCanceledJobPlanShowsNoWatermarkEnd(t *testing.T) {
 	base := time.Now().Add(time.Hour)
 	h.until("a watermark in the plan", func() bool {
 		base = base.Add(2 * time.Second)
-		p.tick(base, true)
+		p.Tick(base, true)
 		return strings.Contains(wms(), "wm 2") || strings.Contains(wms(), ":")
 	})
 	rt.stop()
@@ -49,28 +49,11 @@ func TestCanceledJobPlanShowsNoWatermarkEnd(t *testing.T) {
 	if st := rt.job.GetJobStatus(); st != table.JobCanceled {
 		t.Fatalf("job %s, want CANCELED", st)
 	}
-	p.tick(base.Add(time.Hour), true)
+	p.Tick(base.Add(time.Hour), true)
 	if got := wms(); strings.Contains(got, "wm end") || !strings.Contains(got, "(cancelled)") && !strings.Contains(got, ":") {
 		t.Errorf("a cancelled job's watermarks:\n%s", got)
 	}
 	if imp := statusImportance(table.JobCanceled); imp != widget.WarningImportance {
 		t.Errorf("CANCELED drawn with importance %v", imp)
-	}
-}
-
-func TestWatermarkLineOfACanceledJob(t *testing.T) {
-	pg := &planGraph{}
-	if got := pg.watermarkLine(0, "wm 12:00:01.000 · state 3 keys"); got != "wm 12:00:01.000 · state 3 keys" {
-		t.Errorf("running: %q", got)
-	}
-	pg.canceled = true
-	if got := pg.watermarkLine(0, "wm end · state 3 keys"); got != "wm 12:00:01.000 (cancelled) · state 3 keys" {
-		t.Errorf("cancelled: %q", got)
-	}
-	if got := pg.watermarkLine(1, "wm end"); got != "wm – (cancelled)" {
-		t.Errorf("cancelled before any watermark: %q", got)
-	}
-	if got := pg.watermarkLine(1, "rows 5 · late 0"); got != "rows 5 · late 0" {
-		t.Errorf("other line: %q", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+	"github.com/riffle-sql/riffle/ui/planview"
 )
 
 // A new workspace gives the results the larger part of the height, the
@@ -24,25 +25,25 @@ func TestDefaultLayoutGivesResultsAndPlanRoom(t *testing.T) {
 		t.Fatalf("Ctrl+E gave no plan; messages:\n%s", h.messages())
 	}
 	p := h.wb.results[len(h.wb.results)-1].mon.plan
-	if s := p.scroll.Size(); s.Height < 350 {
+	if s := p.ScrollSize(); s.Height < 350 {
 		t.Errorf("the plan graph's view is %v, want at least 350 px high", s)
 	}
-	p.fit()
-	if p.graph.zoom < minFitZoom {
-		t.Errorf("Fit zoomed to %v, below the readable %v", p.graph.zoom, minFitZoom)
+	p.Fit()
+	if p.Graph().Zoom() < planview.MinFitZoom {
+		t.Errorf("Fit zoomed to %v, below the readable %v", p.Graph().Zoom(), planview.MinFitZoom)
 	}
 	long := 0
-	for _, l := range strings.Split(p.text, "\n") {
+	for _, l := range strings.Split(p.Text(), "\n") {
 		long = max(long, len(l))
 	}
-	pane := p.textView.Size().Width
-	if pane <= 0 || p.textView.Wrapping != fyne.TextWrapWord {
-		t.Fatalf("EXPLAIN text %v wide, wrapping %v", pane, p.textView.Wrapping)
+	pane := p.TextView().Size().Width
+	if pane <= 0 || p.TextView().Wrapping != fyne.TextWrapWord {
+		t.Fatalf("EXPLAIN text %v wide, wrapping %v", pane, p.TextView().Wrapping)
 	}
 	if w := fyne.MeasureText(strings.Repeat("x", long), theme.TextSize(), fyne.TextStyle{Monospace: true}).Width; w <= pane {
 		t.Skipf("the longest EXPLAIN line (%v px) fits the pane (%v px)", w, pane)
 	}
-	if ms := p.textView.MinSize().Width; ms > pane {
+	if ms := p.TextView().MinSize().Width; ms > pane {
 		t.Errorf("the EXPLAIN text needs %v px in a pane of %v px", ms, pane)
 	}
 }

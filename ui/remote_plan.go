@@ -13,6 +13,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/plangraph"
+	"github.com/riffle-sql/riffle/ui/planview"
 )
 
 // A gateway sends EXPLAIN as text only. To draw it as the embedded
@@ -105,13 +106,13 @@ func (rt *resultTab) loadRemotePlan() {
 				m.planItem.Content = container.NewPadded(l)
 				m.remoteQuery = false // said once; the Data view still works
 			} else {
-				m.plan = newPlanViewOf(wb, nil, remotePlanGraph(streaming, roots), text)
-				m.plan.status.SetText(planSummary(m.plan.g) + " · EXPLAIN on " + c.name() + ", no live metrics")
-				m.planItem.Content = m.plan.content
+				m.plan = planview.NewOf(nil, remotePlanGraph(streaming, roots), text, wb.embeddedZone())
+				m.plan.SetStatus(planview.Summary(m.plan.Plan()) + " · EXPLAIN on " + c.name() + ", no live metrics")
+				m.planItem.Content = m.plan.Content()
 			}
 			m.tabs.Refresh()
 			if m.plan != nil && m.tabs.Selected() == m.planItem {
-				m.plan.fit()
+				m.plan.Fit()
 			}
 		})
 	}()

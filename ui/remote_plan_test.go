@@ -173,14 +173,14 @@ func TestGatewayExplainAndQueryPlanView(t *testing.T) {
 		t.Fatalf("no plan graph for EXPLAIN; messages:\n%s", h.messages())
 	}
 	ops := []string{}
-	for _, n := range rt.mon.plan.g.Nodes {
+	for _, n := range rt.mon.plan.Plan().Nodes {
 		ops = append(ops, n.Op)
 	}
 	if got := strings.Join(ops, ","); got != "Calc,GroupAggregate,TableSourceScan" {
 		t.Errorf("operators %s", got)
 	}
-	if !strings.Contains(rt.mon.plan.status.Text, "3 operators, 1 exchange") {
-		t.Errorf("status %q", rt.mon.plan.status.Text)
+	if !strings.Contains(rt.mon.plan.Status(), "3 operators, 1 exchange") {
+		t.Errorf("status %q", rt.mon.plan.Status())
 	}
 
 	rt = h.run("SELECT k, COUNT(*) AS n FROM s GROUP BY k")
@@ -189,11 +189,11 @@ func TestGatewayExplainAndQueryPlanView(t *testing.T) {
 	}
 	rt.mon.tabs.Select(rt.mon.planItem)
 	h.until("the gateway's plan", func() bool { return rt.mon.plan != nil })
-	if st := rt.mon.plan.status.Text; !strings.Contains(st, "EXPLAIN on gw, no live metrics") || len(rt.mon.plan.g.Nodes) != 3 {
-		t.Errorf("status %q, %d nodes", st, len(rt.mon.plan.g.Nodes))
+	if st := rt.mon.plan.Status(); !strings.Contains(st, "EXPLAIN on gw, no live metrics") || len(rt.mon.plan.Plan().Nodes) != 3 {
+		t.Errorf("status %q, %d nodes", st, len(rt.mon.plan.Plan().Nodes))
 	}
-	if !strings.Contains(rt.mon.plan.text, "== Optimized Execution Plan ==") {
-		t.Errorf("text %q", rt.mon.plan.text)
+	if !strings.Contains(rt.mon.plan.Text(), "== Optimized Execution Plan ==") {
+		t.Errorf("text %q", rt.mon.plan.Text())
 	}
 	test.Tap(rt.stopBtn)
 	h.waitDone(rt)

@@ -151,13 +151,13 @@ func (wb *Workbench) queryEnded(rt *resultTab, err error) {
 	level := levelInfo
 	switch {
 	case err == nil:
-		msg = fmt.Sprintf("%s\nFinished: %s in %s.", summary(rt.stmt), plural(st.Rows, "row"), widgets.FormatDuration(d))
+		msg = fmt.Sprintf("%s\nFinished: %s in %s.", summary(rt.stmt), widgets.Plural(st.Rows, "row"), widgets.FormatDuration(d))
 		if rt.sortedAs != "" {
 			msg += fmt.Sprintf(" The table view is sorted by %s, as the query's ORDER BY says (a streaming Top-N sends its rows in change order).", rt.sortedAs)
 		}
 	case errors.Is(err, context.Canceled):
 		h.Error = "canceled"
-		msg = fmt.Sprintf("%s\nCanceled after %s (%s shown).", summary(rt.stmt), widgets.FormatDuration(d), plural(st.Rows, "row"))
+		msg = fmt.Sprintf("%s\nCanceled after %s (%s shown).", summary(rt.stmt), widgets.FormatDuration(d), widgets.Plural(st.Rows, "row"))
 	default:
 		h.Error = err.Error()
 		level = levelError
@@ -310,7 +310,7 @@ func (wb *Workbench) showStatic(req runReq, text string, res table.StatementResu
 	rt.historyID = wb.addHistory(text, started, d, int64(r.Stats().Rows), "")
 	wb.attachPlan(rt, req.conn) // monitoring hook: EXPLAIN's plan graph
 	if req.source != srcInit {
-		outcome := fmt.Sprintf("Finished: %s in %s.", plural(r.Stats().Rows, "row"), widgets.FormatDuration(d))
+		outcome := fmt.Sprintf("Finished: %s in %s.", widgets.Plural(r.Stats().Rows, "row"), widgets.FormatDuration(d))
 		if err := it.Err(); err != nil {
 			wb.post(levelError, summary(text)+"\n[ERROR] "+err.Error(), req.loc(posAt(req.doc, req.base)))
 		} else {

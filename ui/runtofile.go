@@ -102,7 +102,7 @@ func (wb *Workbench) streamToFile(req runReq, text string, res table.StatementRe
 		level := levelInfo
 		switch {
 		case err == nil:
-			outcome = fmt.Sprintf("Wrote %s to %s in %s.", plural(int(fr.written.Load()), "row"), target.path, widgets.FormatDuration(d))
+			outcome = fmt.Sprintf("Wrote %s to %s in %s.", widgets.Plural(int(fr.written.Load()), "row"), target.path, widgets.FormatDuration(d))
 		case fr.canceled.Load() || errors.Is(err, context.Canceled):
 			h.Error = "canceled"
 			level = levelWarning

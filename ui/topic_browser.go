@@ -285,7 +285,7 @@ func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail
 		cfg := c.config()
 		detail = strings.Join(cfg.Brokers(), ",")
 		if c.loaded && c.err == "" {
-			detail += " · " + plural(len(c.topics), "topic")
+			detail += " · " + widgets.Plural(len(c.topics), "topic")
 		}
 		return theme.StorageIcon(), cfg.Name, detail, imp
 	case kNodeInfo:
@@ -306,7 +306,7 @@ func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail
 	case kNodeTopic:
 		t, _ := k.topic(c, parts[1])
 		// the message count first: the sidebar is narrow and cuts the end
-		detail = plural(int(t.Messages()), "message") + " · " + plural(len(t.Partitions), "partition")
+		detail = widgets.Plural(int(t.Messages()), "message") + " · " + widgets.Plural(len(t.Partitions), "partition")
 		if lags := c.lags[parts[1]]; len(lags) > 0 {
 			var total int64
 			for _, g := range lags {
@@ -326,7 +326,7 @@ func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail
 					return nil, "partition " + parts[2], p.Err.Error(), widget.DangerImportance
 				}
 				return nil, "partition " + parts[2], fmt.Sprintf("%s · offsets %s … %s · leader %d",
-					plural(int(p.Messages()), "message"), widgets.GroupDigits(int(p.Start)), widgets.GroupDigits(int(p.End)), p.Leader), imp
+					widgets.Plural(int(p.Messages()), "message"), widgets.GroupDigits(int(p.Start)), widgets.GroupDigits(int(p.End)), p.Leader), imp
 			}
 		}
 	case kNodeGroups:

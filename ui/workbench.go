@@ -49,6 +49,13 @@ const (
 	modeBatch     = "Batch"
 )
 
+// defaultResultsSplit is the editor's share of the height above the
+// results in a new workspace: results get the larger part (in a 1400×900
+// window 11 grid rows and a plan graph ~330 px high, against 8 rows and
+// ~230 px at an even split) while the editor still shows a demo tab's 15
+// lines.
+const defaultResultsSplit = 0.4
+
 func init() {
 	// Ctrl+Enter finds statements with the engine's own splitter, so the
 	// editor and the engine always agree on where a statement starts.
@@ -334,7 +341,7 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 	wb.vsplit = wb.hsplit.Trailing.(*container.Split)
 	wb.hsplit.Trailing = wb.builderArea(wb.vsplit) // authoring hook: the query builder at the right
 	wb.hsplit.Offset = 0.2
-	wb.vsplit.Offset = defaultResultsSplit // plan_layout.go
+	wb.vsplit.Offset = defaultResultsSplit
 
 	wb.statusLeft = widget.NewLabel("Ready")
 	wb.statusLeft.Truncation = fyne.TextTruncateEllipsis

@@ -1,4 +1,4 @@
-package ui
+package planview
 
 import (
 	"testing"
@@ -16,7 +16,7 @@ func TestPlanNodeLinesKeepUnderscores(t *testing.T) {
 	test.NewTempApp(t)
 	scan := &table.PlanNode{Name: "TableSourceScan", Attrs: table.ParsePlanAttrs("table=[[default_catalog, default_database, sensor_readings_with_a_long_name]]", "fields=[]"),
 		Table: "sensor_readings_with_a_long_name", Parallelism: 1}
-	pg := newPlanGraph(plangraph.FromPlan(false, scan), false)
+	pg := NewGraph(plangraph.FromPlan(false, scan), false)
 	if len(pg.nodes) != 1 || len(pg.nodes[0].lines) == 0 {
 		t.Fatalf("nodes %d", len(pg.nodes))
 	}

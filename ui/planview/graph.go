@@ -1,4 +1,4 @@
-package ui
+package planview
 
 import (
 	"math"
@@ -15,13 +15,13 @@ import (
 	"github.com/riffle-sql/riffle/plangraph"
 )
 
-// planGraph draws a laid-out plangraph.Graph with canvas objects: one
+// Graph draws a laid-out plangraph.Graph with canvas objects: one
 // rounded box per operator (name, details, and live metric lines), one
 // polyline with an arrow head per edge, labelled with the exchange. The
 // boxes keep the layout's coordinates; the graph is centred when the
-// widget is wider. setMetrics changes only the metric texts and colours,
+// widget is wider. SetMetrics changes only the metric texts and colours,
 // so a refresh touches a few objects per node.
-type planGraph struct {
+type Graph struct {
 	widget.BaseWidget
 
 	g     *plangraph.Graph
@@ -36,7 +36,7 @@ type planGraph struct {
 	dx    float32 // horizontal offset when centred
 
 	// canceled is set when the job was cancelled; lastWm is each node's
-	// last watermark drawn before (plan_canceled.go).
+	// last watermark drawn before (canceled.go).
 	canceled bool
 	lastWm   map[int]string
 }
@@ -65,16 +65,16 @@ const (
 	graphMetricChars = 42 // room for a metric line ("wm 12:00:00.000 · state 12.3K keys, 1.5 MiB")
 )
 
-// newPlanGraph lays g out and builds its canvas objects. live reserves
+// NewGraph lays g out and builds its canvas objects. live reserves
 // room for monitor.MetricLines lines of metrics in every box.
-func newPlanGraph(g *plangraph.Graph, live bool) *planGraph {
-	pg := &planGraph{g: g, live: live, zoom: 1}
+func NewGraph(g *plangraph.Graph, live bool) *Graph {
+	pg := &Graph{g: g, live: live, zoom: 1}
 	pg.ExtendBaseWidget(pg)
 	pg.build()
 	return pg
 }
 
-func (pg *planGraph) build() {
+func (pg *Graph) build() {
 	th := theme.Current()
 	v := fyne.CurrentApp().Settings().ThemeVariant()
 	z := pg.zoom
@@ -167,13 +167,13 @@ func (pg *planGraph) build() {
 	pg.place(0)
 }
 
-// minPlanZoom is the smallest zoom: Fit may go down to it for a long plan.
-const minPlanZoom = 0.1
+// MinZoom is the smallest zoom (the − button goes down to it).
+const MinZoom = 0.1
 
-// setZoom redraws the graph at a zoom factor (minPlanZoom to 2): text,
+// SetZoom redraws the graph at a zoom factor (MinZoom to 2): text,
 // boxes and gaps scale together and the layout is computed again.
-func (pg *planGraph) setZoom(z float32) {
-	z = min(max(z, minPlanZoom), 2)
+func (pg *Graph) SetZoom(z float32) {
+	z = min(max(z, MinZoom), 2)
 	if z == pg.zoom {
 		return
 	}
@@ -185,7 +185,7 @@ func (pg *planGraph) setZoom(z float32) {
 }
 
 // place positions every object with the graph shifted right by dx.
-func (pg *planGraph) place(dx float32) {
+func (pg *Graph) place(dx float32) {
 	pg.dx = dx
 	pt := func(p plangraph.Point) fyne.Position { return fyne.NewPos(float32(p.X)+dx, float32(p.Y)) }
 	for _, ge := range pg.edges {
@@ -230,9 +230,9 @@ func (pg *planGraph) place(dx float32) {
 	}
 }
 
-// setMetrics shows each node's metric lines and marks back-pressured
+// SetMetrics shows each node's metric lines and marks back-pressured
 // nodes and blocked edges. It reports how many canvas objects changed.
-func (pg *planGraph) setMetrics(pm *monitor.PlanMetrics) int {
+func (pg *Graph) SetMetrics(pm *monitor.PlanMetrics) int {
 	changed := 0
 	th := theme.Current()
 	v := fyne.CurrentApp().Settings().ThemeVariant()
@@ -241,7 +241,7 @@ func (pg *planGraph) setMetrics(pm *monitor.PlanMetrics) int {
 		for k, t := range gn.metrics {
 			s := ""
 			if k < len(nv.Lines) {
-				s = pg.watermarkLine(i, nv.Lines[k]) // plan_canceled.go: no "wm end" once cancelled
+				s = pg.watermarkLine(i, nv.Lines[k]) // canceled.go: no "wm end" once cancelled
 			}
 			if k == 0 && gn.source {
 				if _, out, ok := strings.Cut(s, " · "); ok && strings.HasPrefix(s, "in ") {
@@ -306,8 +306,8 @@ func (pg *planGraph) setMetrics(pm *monitor.PlanMetrics) int {
 
 func formatPercent(r float64) string { return strconv.Itoa(int(math.Round(r*100))) + "%" }
 
-// nodeAt returns the node under a position (for tooltips and tests).
-func (pg *planGraph) nodeAt(p fyne.Position) *plangraph.Node {
+// NodeAt returns the node under a position (for tooltips and tests).
+func (pg *Graph) NodeAt(p fyne.Position) *plangraph.Node {
 	for _, gn := range pg.nodes {
 		n := gn.n
 		x, y := float32(n.X)+pg.dx, float32(n.Y)
@@ -318,9 +318,9 @@ func (pg *planGraph) nodeAt(p fyne.Position) *plangraph.Node {
 	return nil
 }
 
-// texts returns every text drawn in node i: title, details, metrics,
+// Texts returns every text drawn in node i: title, details, metrics,
 // badge (for tests).
-func (pg *planGraph) texts(i int) []string {
+func (pg *Graph) Texts(i int) []string {
 	gn := pg.nodes[i]
 	out := []string{gn.title.Text}
 	for _, t := range gn.lines {
@@ -337,8 +337,8 @@ func (pg *planGraph) texts(i int) []string {
 
 // Tapped shows the full attributes of the tapped operator (EXPLAIN's
 // line for it), which the box only summarises.
-func (pg *planGraph) Tapped(ev *fyne.PointEvent) {
-	n := pg.nodeAt(ev.Position)
+func (pg *Graph) Tapped(ev *fyne.PointEvent) {
+	n := pg.NodeAt(ev.Position)
 	c := fyne.CurrentApp().Driver().CanvasForObject(pg)
 	if n == nil || c == nil {
 		return
@@ -354,11 +354,11 @@ func (pg *planGraph) Tapped(ev *fyne.PointEvent) {
 	pop.Resize(fyne.NewSize(560, min(float32(120+40*len(n.Attrs)), 420)))
 }
 
-func (pg *planGraph) CreateRenderer() fyne.WidgetRenderer { return &planGraphRenderer{pg: pg} }
+func (pg *Graph) CreateRenderer() fyne.WidgetRenderer { return &graphRenderer{pg: pg} }
 
-type planGraphRenderer struct{ pg *planGraph }
+type graphRenderer struct{ pg *Graph }
 
-func (r *planGraphRenderer) Layout(s fyne.Size) {
+func (r *graphRenderer) Layout(s fyne.Size) {
 	dx := float32(0)
 	if s.Width > r.pg.size.Width {
 		dx = float32(math.Floor(float64(s.Width-r.pg.size.Width) / 2))
@@ -368,13 +368,33 @@ func (r *planGraphRenderer) Layout(s fyne.Size) {
 	}
 }
 
-func (r *planGraphRenderer) MinSize() fyne.Size { return r.pg.size }
+func (r *graphRenderer) MinSize() fyne.Size { return r.pg.size }
 
-func (r *planGraphRenderer) Refresh() {
+func (r *graphRenderer) Refresh() {
 	for _, o := range r.pg.objs {
 		o.Refresh()
 	}
 }
 
-func (r *planGraphRenderer) Objects() []fyne.CanvasObject { return r.pg.objs }
-func (r *planGraphRenderer) Destroy()                     {}
+func (r *graphRenderer) Objects() []fyne.CanvasObject { return r.pg.objs }
+func (r *graphRenderer) Destroy()                     {}
+
+// Zoom is the graph's zoom factor (1 = the theme's text size).
+func (pg *Graph) Zoom() float32 { return pg.zoom }
+
+// Nodes is the number of operator boxes drawn.
+func (pg *Graph) Nodes() int { return len(pg.nodes) }
+
+// BackPressured reports whether node i is drawn as back-pressured.
+func (pg *Graph) BackPressured(i int) bool { return pg.nodes[i].bp }
+
+// BlockedEdges is the number of edges drawn as blocked.
+func (pg *Graph) BlockedEdges() int {
+	n := 0
+	for _, e := range pg.edges {
+		if e.hot {
+			n++
+		}
+	}
+	return n
+}

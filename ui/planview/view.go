@@ -1,4 +1,4 @@
-package ui
+package planview
 
 import (
 	"math"
@@ -13,20 +13,21 @@ import (
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/monitor"
 	"github.com/riffle-sql/riffle/plangraph"
+	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
 // planRefresh is how often a running job's plan shows new metrics.
 const planRefresh = time.Second
 
-// planView is the Plan tab of a result (and the content of Ctrl+E and of
+// View is the Plan tab of a result (and the content of Ctrl+E and of
 // a job opened from the Jobs panel): the operator graph on the left,
 // Flink's EXPLAIN text sections on the right. While the job runs, each
-// node shows its metrics, refreshed about once a second.
-type planView struct {
-	wb     *Workbench
+// node shows its metrics, refreshed about once a second. Its methods run
+// on the Fyne UI goroutine.
+type View struct {
 	job    monitor.Job // nil for a plan that is not running (EXPLAIN)
 	g      *plangraph.Graph
-	graph  *planGraph
+	graph  *Graph
 	pm     *monitor.PlanMetrics
 	text   string
 	status *widget.Label
@@ -42,28 +43,29 @@ type planView struct {
 	refreshes int
 }
 
-// newPlanView builds the view of plan roots; job, when set, is the job
-// running them (its metrics are shown).
-func newPlanView(wb *Workbench, job monitor.Job, roots []*table.PlanNode, streaming bool, text string) *planView {
-	return newPlanViewOf(wb, job, plangraph.FromPlan(streaming, roots...), text)
+// New builds the view of plan roots with EXPLAIN's text beside them;
+// job, when set, is the job running them (its metrics are shown, their
+// times in zone: the session's local time zone).
+func New(job monitor.Job, roots []*table.PlanNode, streaming bool, text string, zone *time.Location) *View {
+	return NewOf(job, plangraph.FromPlan(streaming, roots...), text, zone)
 }
 
-// newPlanViewOf builds the view of a plan graph (see newPlanView).
-func newPlanViewOf(wb *Workbench, job monitor.Job, g *plangraph.Graph, text string) *planView {
-	p := &planView{wb: wb, job: job, text: text}
+// NewOf builds the view of a plan graph (see New).
+func NewOf(job monitor.Job, g *plangraph.Graph, text string, zone *time.Location) *View {
+	p := &View{job: job, text: text}
 	p.g = g
-	p.graph = newPlanGraph(p.g, job != nil)
+	p.graph = NewGraph(p.g, job != nil)
 	p.status = widget.NewLabel("")
 	p.status.Importance = widget.LowImportance
 	p.status.Truncation = fyne.TextTruncateEllipsis
 	if job != nil {
 		p.pm = monitor.NewPlanMetrics(p.g)
-		p.pm.Location = wb.embeddedZone()
+		p.pm.Location = zone
 		p.status.SetText("Live metrics: waiting for the first sample…")
 	} else {
-		p.status.SetText(planSummary(p.g) + " · not running (EXPLAIN)")
+		p.status.SetText(Summary(p.g) + " · not running (EXPLAIN)")
 	}
-	tg := newPlanText(text) // plan_layout.go: wrapped, so nothing is cut off on the right
+	tg := newPlanText(text) // layout.go: wrapped, so nothing is cut off on the right
 	p.textView = tg
 	copyBtn := widget.NewButtonWithIcon("Copy plan text", theme.ContentCopyIcon(), func() {
 		if a := fyne.CurrentApp(); a != nil {
@@ -80,8 +82,8 @@ func newPlanViewOf(wb *Workbench, job monitor.Job, g *plangraph.Graph, text stri
 		b.Importance = widget.LowImportance
 		return b
 	}
-	zoom := container.NewHBox(btn("−", func() { p.setZoom(p.graph.zoom / 1.25) }), p.zoomL,
-		btn("+", func() { p.setZoom(p.graph.zoom * 1.25) }), btn("Fit", p.fit))
+	zoom := container.NewHBox(btn("−", func() { p.SetZoom(p.graph.zoom / 1.25) }), p.zoomL,
+		btn("+", func() { p.SetZoom(p.graph.zoom * 1.25) }), btn("Fit", p.Fit))
 	graphSide := container.NewBorder(container.NewBorder(nil, nil, nil, zoom, p.status), nil, nil, nil, p.scroll)
 	split := container.NewHSplit(graphSide, textSide)
 	split.Offset = 0.5 // the EXPLAIN text wraps: half the width keeps its lines readable
@@ -89,69 +91,61 @@ func newPlanViewOf(wb *Workbench, job monitor.Job, g *plangraph.Graph, text stri
 	return p
 }
 
-// setZoom shows the graph at zoom z, keeping its metrics.
-func (p *planView) setZoom(z float32) {
-	p.graph.setZoom(z)
+// SetZoom shows the graph at zoom z (clamped to MinZoom..2), keeping
+// its metrics.
+func (p *View) SetZoom(z float32) {
+	p.graph.SetZoom(z)
 	if p.pm != nil && p.refreshes > 0 {
-		p.graph.setMetrics(p.pm)
+		p.graph.SetMetrics(p.pm)
 	}
 	p.zoomL.SetText(strconv.Itoa(int(math.Round(float64(p.graph.zoom)*100))) + "%")
 	p.scroll.Refresh()
 }
 
-// fit zooms so that the whole graph is in view (never above 100%, never
-// below minFitZoom: a longer plan is scrolled rather than shrunk to
+// Fit zooms so that the whole graph is in view (never above 100%, never
+// below MinFitZoom: a longer plan is scrolled rather than shrunk to
 // unreadable text). The
 // graph's size is not quite proportional to the zoom (text is measured
 // and rounded at each size), so the zoom is refined on the size actually
 // laid out until the graph fits or the smallest zoom is reached.
-func (p *planView) fit() {
+func (p *View) Fit() {
 	s := p.scroll.Size()
 	if s.Width <= 0 || s.Height <= 0 {
 		return
 	}
 	z := float32(1)
 	for range 8 {
-		p.graph.setZoom(z)
+		p.graph.SetZoom(z)
 		g := p.graph.MinSize()
 		if g.Width <= 0 || g.Height <= 0 {
 			break
 		}
 		r := min(s.Width/g.Width, s.Height/g.Height)
-		if r >= 1 || p.graph.zoom <= minFitZoom {
+		if r >= 1 || p.graph.zoom <= MinFitZoom {
 			break
 		}
-		z = max(p.graph.zoom*r*0.99, minFitZoom)
+		z = max(p.graph.zoom*r*0.99, MinFitZoom)
 	}
-	p.setZoom(p.graph.zoom)
+	p.SetZoom(p.graph.zoom)
 	p.scroll.ScrollToTop()
 }
 
-// planSummary counts operators and exchanges.
-func planSummary(g *plangraph.Graph) string {
+// Summary counts a plan's operators and exchanges ("5 operators, 1
+// exchange").
+func Summary(g *plangraph.Graph) string {
 	ex := 0
 	for _, e := range g.Edges {
 		if e.Kind != "forward" {
 			ex++
 		}
 	}
-	return plural(len(g.Nodes), "operator") + ", " + plural(ex, "exchange")
+	return widgets.Plural(len(g.Nodes), "operator") + ", " + widgets.Plural(ex, "exchange")
 }
 
-func plural(n int, what string) string {
-	s := fmtCount(n) + " " + what
-	if n != 1 {
-		s += "s"
-	}
-	return s
-}
-
-func fmtCount(n int) string { return groupDigits(n) }
-
-// tick samples the job's metrics about once a second (whether shown or
+// Tick samples the job's metrics about once a second (whether shown or
 // not, so rates are ready when the tab is opened) and draws them when
 // visible. After the job ends it draws the final figures once.
-func (p *planView) tick(now time.Time, visible bool) {
+func (p *View) Tick(now time.Time, visible bool) {
 	if p.job == nil || p.ended {
 		return
 	}
@@ -170,9 +164,9 @@ func (p *planView) tick(now time.Time, visible bool) {
 }
 
 // draw shows the last sample: node metrics and the status line.
-func (p *planView) draw(now time.Time, done bool) {
+func (p *View) draw(now time.Time, done bool) {
 	p.graph.canceled = done && p.job.GetJobStatus() == table.JobCanceled
-	p.graph.setMetrics(p.pm)
+	p.graph.SetMetrics(p.pm)
 	p.refreshes++
 	bp := 0
 	for i := range p.g.Nodes {
@@ -181,7 +175,7 @@ func (p *planView) draw(now time.Time, done bool) {
 		}
 	}
 	st := p.job.GetJobStatus().String()
-	s := planSummary(p.g) + " · job " + st
+	s := Summary(p.g) + " · job " + st
 	if done {
 		p.ended = true
 		s += " · final metrics"
@@ -189,14 +183,14 @@ func (p *planView) draw(now time.Time, done bool) {
 		s += " · live, updated " + now.Format("15:04:05")
 	}
 	if bp > 0 {
-		s += " · " + plural(bp, "back-pressured operator")
+		s += " · " + widgets.Plural(bp, "back-pressured operator")
 	}
 	p.status.SetText(s)
 }
 
-// refreshNow samples and draws at once (what the ticker does once a
+// RefreshNow samples and draws at once (what the ticker does once a
 // second; benchmarks time it).
-func (p *planView) refreshNow(now time.Time) {
+func (p *View) RefreshNow(now time.Time) {
 	if p.job == nil {
 		return
 	}
@@ -204,3 +198,41 @@ func (p *planView) refreshNow(now time.Time) {
 	p.pm.Sample(now, p.job.NodeMetrics)
 	p.draw(now, false)
 }
+
+// Content is the view's canvas object: the graph with its status line
+// and zoom buttons beside the EXPLAIN text.
+func (p *View) Content() fyne.CanvasObject { return p.content }
+
+// Job is the job whose metrics are shown, nil for EXPLAIN's plan.
+func (p *View) Job() monitor.Job { return p.job }
+
+// Text is EXPLAIN's text shown beside the graph.
+func (p *View) Text() string { return p.text }
+
+// Plan is the laid-out plan graph drawn.
+func (p *View) Plan() *plangraph.Graph { return p.g }
+
+// Graph is the graph's canvas widget.
+func (p *View) Graph() *Graph { return p.graph }
+
+// Status is the status line's text; SetStatus changes it (a remote
+// EXPLAIN says where it ran).
+func (p *View) Status() string { return p.status.Text }
+
+// SetStatus sets the status line's text.
+func (p *View) SetStatus(s string) { p.status.SetText(s) }
+
+// ZoomLabel is the zoom shown between the − and + buttons ("100%").
+func (p *View) ZoomLabel() string { return p.zoomL.Text }
+
+// Refreshes counts the metric refreshes drawn.
+func (p *View) Refreshes() int { return p.refreshes }
+
+// Ended reports whether the final metrics of the ended job were drawn.
+func (p *View) Ended() bool { return p.ended }
+
+// ScrollSize is the size of the graph's scrolled area.
+func (p *View) ScrollSize() fyne.Size { return p.scroll.Size() }
+
+// TextView is the label showing EXPLAIN's text.
+func (p *View) TextView() *widget.Label { return p.textView }

@@ -1,4 +1,4 @@
-package ui
+package planview
 
 import (
 	"strings"
@@ -7,17 +7,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// defaultResultsSplit is the editor's share of the height above the
-// results in a new workspace: results get the larger part (in a 1400×900
-// window 11 grid rows and a plan graph ~330 px high, against 8 rows and
-// ~230 px at an even split) while the editor still shows a demo tab's 15
-// lines.
-const defaultResultsSplit = 0.4
-
-// minFitZoom is the smallest zoom Fit goes to: at 70 % a node's text is
+// MinFitZoom is the smallest zoom Fit goes to: at 70 % a node's text is
 // about 10 px and still readable; a plan that does not fit at this zoom is
-// scrolled. The − button still zooms further out (to minPlanZoom).
-const minFitZoom = 0.7
+// scrolled. The − button still zooms further out (to MinZoom).
+const MinFitZoom = 0.7
 
 // newPlanText shows the EXPLAIN text in a monospace, selectable label
 // that wraps long lines at the pane's width (Flink's plan lines are often

@@ -1,4 +1,4 @@
-package ui
+package planview
 
 import "strings"
 
@@ -11,7 +11,7 @@ import "strings"
 // watermarkLine returns node i's metric line s as drawn: while the job
 // runs (or ended otherwise) s itself, remembering its watermark; for a
 // cancelled job a "wm end" line shows the node's last watermark instead.
-func (pg *planGraph) watermarkLine(i int, s string) string {
+func (pg *Graph) watermarkLine(i int, s string) string {
 	const prefix = "wm "
 	if !strings.HasPrefix(s, prefix) {
 		return s
