@@ -1,5 +1,16 @@
-import json
+import json, os, re
 rows=json.load(open('/tmp/api/rows.json'))
+# docs/API.md is maintained by hand after its first version: a row it
+# already has keeps its Go, Compatibility name and Notes columns; the
+# generator adds the rows it lacks and writes the table's four columns
+# (PyFlink | Go | Compatibility name | Notes).
+API_MD=os.path.join(os.path.dirname(os.path.abspath(__file__)),'..','..','docs','API.md')
+kept={}
+if os.path.exists(API_MD):
+    for line in open(API_MD):
+        m=re.match(r'^\| *(\S+) *\|(.*)\|(.*)\|(.*)\|$',line.rstrip('\n'))
+        if m and (m.group(1).startswith('pyflink.') or m.group(1).startswith('py:')):
+            kept[m.group(1)]=tuple(c.strip() for c in m.group(2,3,4))
 classfix={'pyflink.common.ConfigOptions':'config.Key','pyflink.common.Types':'common.TypeInformation','pyflink.common.RestartStrategies':'common.RestartStrategyConfiguration',
  'pyflink.common.Duration':'common.DurationOfSeconds','pyflink.table.DataTypes':'datatypes.Int','pyflink.table.window.Over':'table.OverPartitionBy, table.OverOrderBy'}
 classnotes={'pyflink.common.Duration':'Go uses time.Duration; these constructors mirror PyFlink',
@@ -64,9 +75,8 @@ out.append('(`pyflink.table` and `pyflink.common`, Flink 1.14) to its Go counter
 out.append('`engine/table/apimap_test.go` parses this file and checks that every Go identifier exists, so the table and the code stay in step.\n\n')
 out.append('Go packages: `table` = engine/table, `datatypes` = engine/table/datatypes, `descriptors` = engine/table/descriptors, ')
 out.append('`common` = engine/common, `config` = engine/config, `catalog` = engine/catalog, `types` = engine/types.\n\n')
-out.append('Naming: Go names follow Go style (`execute_sql` is `ExecuteSQL`, `from_elements` is `FromElements`); PyFlink properties are methods ')
-out.append('(`col("a").sum` is `Col("a").Sum()`); optional Python arguments are variadic or option functions; methods that PyFlink overloads on argument types have one Go method per form. ')
-out.append('Table operations return a `*Table` that carries any error (see `Table.Err`); environment methods return errors.\n\n')
+out.append('Naming: Go names follow Go style (`execute_sql` is `ExecuteSQL`, `from_elements` is `FromElements`); PyFlink properties are methods (`col("a").sum` is `Col("a").Sum()`); methods that PyFlink overloads on argument types have one Go method per form. Table operations return a `*Table` that carries any error (see `Table.Err`); environment methods return errors.\n\n')
+out.append('Two layers (see the package docs of `engine/table` and `engine/common`): the **Go** column is the Go-first API: no `Get` prefixes, a `context.Context` first on everything that runs or waits, functional options for Python\'s keyword arguments (`overwrite=True` is `table.Overwrite()`), `iter.Seq2` for streamed rows. Where PyFlink\'s name is kept with its Python-shaped signature, the Go-first method is that name plus `Context`, as database/sql\'s `Exec`/`ExecContext` (`Table.ExecuteContext` and `Table.Execute`). The **Compatibility name** column is the PyFlink-shaped name that delegates to it (in `engine/table/pyflink_names.go` and `engine/common/pyflink_names.go`); "same" means one name serves both; "none (no-op)" marks a switch PyFlink keeps that does nothing here, which exists only in the compatibility layer.\n\n')
 seed=len(rows)+len(enum_rows)
 out.append(f'<!-- seed members: {seed} -->\n')
 n_na=sum(1 for r in rows if r[1]=='n/a')
@@ -76,21 +86,29 @@ cur=None
 def fmt_go(go):
     if go=='n/a': return 'n/a'
     return ', '.join('`'+g.strip()+'`' for g in go.split(','))
+def row(key, go, note):
+    """One table row: the hand-maintained one when API.md has it, else
+    the generated Go name, which serves both layers ("same")."""
+    if key in kept:
+        g, c, n = kept[key]
+        return f'| {key} | {g} | {c} | {n} |\n'
+    g=fmt_go(go)
+    return f'| {key} | {g} | {"n/a" if g=="n/a" else "same"} | {note} |\n'
 for key,go,note,l,k in rows:
     if k=='class':
         cur=key
-        out.append(f'\n## {key}\n\n| PyFlink | Go | Notes |\n|---|---|---|\n')
+        out.append(f'\n## {key}\n\n| PyFlink | Go | Compatibility name | Notes |\n|---|---|---|---|\n')
         go=classfix.get(key,go)
         note=note or classnotes.get(key,'')
     if go=='?':
         go='TODO'
     kind={'property':' (property)','function':' (function)','constant':' (constant)'}.get(k,'')
-    out.append(f'| {key} | {fmt_go(go)} | {note}{"" if not kind or note else kind.strip(" ()")} |\n')
-out.append('\n## Enumeration values and constants\n\n| PyFlink | Go | Notes |\n|---|---|---|\n')
+    out.append(row(key, go, note+("" if not kind or note else kind.strip(" ()"))))
+out.append('\n## Enumeration values and constants\n\n| PyFlink | Go | Compatibility name | Notes |\n|---|---|---|---|\n')
 for key,go,note in enum_rows:
-    out.append(f'| {key} | {fmt_go(go)} | {note} |\n')
-out.append('\n## Types implied by the seeds (not counted above)\n\n| Python | Go | Notes |\n|---|---|---|\n')
+    out.append(row(key, go, note))
+out.append('\n## Types implied by the seeds (not counted above)\n\n| Python | Go | Compatibility name | Notes |\n|---|---|---|---|\n')
 for key,go,note in implied:
-    out.append(f'| {key.replace("pyflink.","py:",1)} | {fmt_go(go)} | {note} |\n')
-open('/work/wt/tableapi/docs/API.md','w').write(''.join(out))
+    out.append(row(key.replace("pyflink.","py:",1), go, note))
+open(API_MD,'w').write(''.join(out))
 print(seed, n_na)
