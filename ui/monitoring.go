@@ -18,6 +18,7 @@ import (
 	"github.com/riffle-sql/riffle/charts"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/persistence"
+	"github.com/riffle-sql/riffle/ui/chartview"
 	"github.com/riffle-sql/riffle/ui/planview"
 )
 
@@ -45,7 +46,7 @@ type resultMon struct {
 
 	tabs                          *container.AppTabs
 	dataItem, chartItem, planItem *container.TabItem
-	chart                         *chartView
+	chart                         *chartview.View
 	plan                          *planview.View
 	closed                        bool // the tab was closed
 	noChart                       bool // the result has nothing to chart
@@ -202,8 +203,8 @@ func (rt *resultTab) viewsSelected() {
 	sel := m.tabs.Selected()
 	if sel == m.chartItem && m.chart == nil && !m.noChart {
 		if _, ok := charts.Detect(rt.res.Columns()); ok {
-			m.chart = newChartView(rt)
-			m.chartItem.Content = m.chart.content
+			m.chart = chartview.New(rt.res, chartHost{rt}, !rt.wb.opts.NoTicker)
+			m.chartItem.Content = m.chart.Content()
 		} else {
 			m.noChart = true
 			l := widget.NewLabel("Nothing to chart: the result has no numeric or time column.")
@@ -231,7 +232,7 @@ func (rt *resultTab) tickViews(visible bool) {
 		sel = m.tabs.Selected()
 	}
 	if m.chart != nil {
-		m.chart.setVisible(visible && sel == m.chartItem)
+		m.chart.SetVisible(visible && sel == m.chartItem)
 	}
 	if m.plan != nil && m.plan.Job() != nil {
 		m.plan.Tick(time.Now(), visible && sel == m.planItem)
@@ -243,6 +244,6 @@ func (rt *resultTab) tickViews(visible bool) {
 func (rt *resultTab) closeViews() {
 	rt.mon.closed = true
 	if rt.mon.chart != nil {
-		rt.mon.chart.close()
+		rt.mon.chart.Close()
 	}
 }

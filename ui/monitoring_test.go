@@ -18,6 +18,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/internal/testwait"
 	"github.com/riffle-sql/riffle/monitor"
+	"github.com/riffle-sql/riffle/ui/chartview"
 )
 
 // readingsDDL is an endless datagen stream with an event-time column.
@@ -362,52 +363,52 @@ func TestChartTab(t *testing.T) {
 		t.Fatal("no chart view")
 	}
 	h.wb.Tick()
-	s := cv.settings
+	s := cv.Settings()
 	if s.Kind != charts.Line || s.X != "window_start" || s.Series != "k" || !slices.Equal(s.Y, []string{"v"}) {
 		t.Errorf("detected settings %+v", s)
 	}
-	if cv.kindSel.Selected != "Line" || cv.xSel.Selected != "window_start" || cv.seriesSel.Selected != "k" {
-		t.Errorf("selects %q %q %q", cv.kindSel.Selected, cv.xSel.Selected, cv.seriesSel.Selected)
+	if cv.Kind.Selected != "Line" || cv.X.Selected != "window_start" || cv.Series.Selected != "k" {
+		t.Errorf("selects %q %q %q", cv.Kind.Selected, cv.X.Selected, cv.Series.Selected)
 	}
-	if !cv.visible {
+	if !cv.Visible() {
 		t.Fatal("chart not visible")
 	}
-	if !cv.step() {
+	if !cv.Step() {
 		t.Fatal("no frame rendered")
 	}
 	h.q.drain()
-	if cv.frames != 1 || cv.frame.Model == nil || cv.frame.Model.Points() != 3 || cv.area.img.Image == nil {
-		t.Fatalf("frames %d, model %+v", cv.frames, cv.frame.Model)
+	if cv.Frames() != 1 || cv.Frame().Model == nil || cv.Frame().Model.Points() != 3 || !cv.HasImage() {
+		t.Fatalf("frames %d, model %+v", cv.Frames(), cv.Frame().Model)
 	}
-	if !strings.Contains(cv.info.Text, "3 points, 2 series from 3 rows") {
-		t.Errorf("info %q", cv.info.Text)
+	if !strings.Contains(cv.Info.Text, "3 points, 2 series from 3 rows") {
+		t.Errorf("info %q", cv.Info.Text)
 	}
-	if cv.step() {
+	if cv.Step() {
 		t.Error("a frame without a change")
 	}
 
 	// The user changes the chart: a bar chart of v and n, last 5 minutes.
-	cv.kindSel.SetSelected("Bar")
-	cv.yChecks.SetSelected([]string{"n", "v"})
-	cv.seriesSel.SetSelected(noSeries)
-	cv.windowSel.SetSelected(windowTitle(5 * time.Minute))
+	cv.Kind.SetSelected("Bar")
+	cv.YChecks.SetSelected([]string{"n", "v"})
+	cv.Series.SetSelected(chartview.NoSeries)
+	cv.Window.SetSelected(chartview.WindowTitle(5 * time.Minute))
 	want := charts.Settings{Kind: charts.Bar, X: "window_start", Y: []string{"v", "n"}, Window: charts.Duration(5 * time.Minute)}
-	if got := cv.settings; got.Kind != want.Kind || !slices.Equal(got.Y, want.Y) || got.Series != "" || got.Window != want.Window || got.Auto {
+	if got := cv.Settings(); got.Kind != want.Kind || !slices.Equal(got.Y, want.Y) || got.Series != "" || got.Window != want.Window || got.Auto {
 		t.Errorf("settings %+v", got)
 	}
-	if !cv.step() {
+	if !cv.Step() {
 		t.Error("no frame after a settings change")
 	}
 	h.q.drain()
-	if cv.frame.Model == nil || len(cv.frame.Model.Series) != 2 {
-		t.Errorf("bar model %+v", cv.frame.Model)
+	if cv.Frame().Model == nil || len(cv.Frame().Model.Series) != 2 {
+		t.Errorf("bar model %+v", cv.Frame().Model)
 	}
 
 	// Save as PNG and SVG.
 	dir := t.TempDir()
 	for _, ext := range []string{".png", ".svg"} {
 		done := make(chan error, 1)
-		cv.save(filepath.Join(dir, "c"+ext), func(err error) { done <- err })
+		cv.Save(filepath.Join(dir, "c"+ext), func(err error) { done <- err })
 		var err error = errors.New("timeout")
 		// the save reports on the UI queue, which this goroutine runs
 		testwait.Poll(10*time.Second, func() bool {
@@ -440,19 +441,19 @@ func TestChartTab(t *testing.T) {
 	rt = h.runStatement()
 	h.waitDone(rt)
 	rt.showView(rt.mon.chartItem)
-	got := rt.mon.chart.settings
+	got := rt.mon.chart.Settings()
 	if got.Kind != want.Kind || got.X != want.X || !slices.Equal(got.Y, want.Y) || got.Series != "" || got.Window != want.Window {
 		t.Errorf("restored settings %+v, want %+v", got, want)
 	}
-	if rt.mon.chart.kindSel.Selected != "Bar" || rt.mon.chart.windowSel.Selected != "Last 5 min" {
-		t.Errorf("restored selects %q %q", rt.mon.chart.kindSel.Selected, rt.mon.chart.windowSel.Selected)
+	if rt.mon.chart.Kind.Selected != "Bar" || rt.mon.chart.Window.Selected != "Last 5 min" {
+		t.Errorf("restored selects %q %q", rt.mon.chart.Kind.Selected, rt.mon.chart.Window.Selected)
 	}
 	// another statement starts from detection
 	h.newTab("SELECT 1 AS a, 2.5 AS b;")
 	rt2 := h.runStatement()
 	h.waitDone(rt2)
 	rt2.showView(rt2.mon.chartItem)
-	if s := rt2.mon.chart.settings; !s.Auto || s.Kind != charts.Scatter {
+	if s := rt2.mon.chart.Settings(); !s.Auto || s.Kind != charts.Scatter {
 		t.Errorf("a new statement's chart: %+v", s)
 	}
 	// a result without numbers says there is nothing to chart
@@ -619,26 +620,26 @@ func TestChartLeavesOutAColumnOnAnotherScale(t *testing.T) {
 	rt := h.runBatch("SELECT h, flights, avg_delay FROM (VALUES ('01', 15000, 12.5), ('02', 14200, 170.0), ('03', 9000, 3.0)) AS t(h, flights, avg_delay)")
 	rt.showView(rt.mon.chartItem)
 	cv := rt.mon.chart
-	if cv == nil || !slices.Equal(cv.settings.Y, []string{"flights", "avg_delay"}) {
+	if cv == nil || !slices.Equal(cv.Settings().Y, []string{"flights", "avg_delay"}) {
 		t.Fatalf("detected %+v", cv)
 	}
-	if !cv.step() {
+	if !cv.Step() {
 		t.Fatal("no frame")
 	}
 	h.q.drain()
-	if !slices.Equal(cv.settings.Y, []string{"flights"}) || !cv.settings.Auto || cv.yBtn.Text != "Y: flights" ||
-		!strings.Contains(cv.info.Text, "avg_delay left out: on another scale than flights") {
-		t.Errorf("settings %+v, Y button %q, info %q", cv.settings, cv.yBtn.Text, cv.info.Text)
+	if !slices.Equal(cv.Settings().Y, []string{"flights"}) || !cv.Settings().Auto || cv.YButton.Text != "Y: flights" ||
+		!strings.Contains(cv.Info.Text, "avg_delay left out: on another scale than flights") {
+		t.Errorf("settings %+v, Y button %q, info %q", cv.Settings(), cv.YButton.Text, cv.Info.Text)
 	}
-	if !cv.step() || h.q.drain() == 0 || len(cv.frame.Model.Series) != 1 {
-		t.Fatalf("the narrowed chart: %+v", cv.frame.Model)
+	if !cv.Step() || h.q.drain() == 0 || len(cv.Frame().Model.Series) != 1 {
+		t.Fatalf("the narrowed chart: %+v", cv.Frame().Model)
 	}
 	// the user's choice stands
-	cv.yChecks.SetSelected([]string{"flights", "avg_delay"})
-	cv.step()
+	cv.YChecks.SetSelected([]string{"flights", "avg_delay"})
+	cv.Step()
 	h.q.drain()
-	if !slices.Equal(cv.settings.Y, []string{"flights", "avg_delay"}) || len(cv.frame.Model.Series) != 2 || strings.Contains(cv.info.Text, "left out") {
-		t.Errorf("after choosing: %+v, info %q", cv.settings, cv.info.Text)
+	if !slices.Equal(cv.Settings().Y, []string{"flights", "avg_delay"}) || len(cv.Frame().Model.Series) != 2 || strings.Contains(cv.Info.Text, "left out") {
+		t.Errorf("after choosing: %+v, info %q", cv.Settings(), cv.Info.Text)
 	}
 }
 
@@ -652,13 +653,13 @@ func TestChartSeriesKeyIsNotAMeasure(t *testing.T) {
 	h.waitDone(rt)
 	rt.showView(rt.mon.chartItem)
 	cv := rt.mon.chart
-	if s := cv.settings; s.X != "window_start" || s.Series != "id" || !slices.Equal(s.Y, []string{"cnt"}) {
+	if s := cv.Settings(); s.X != "window_start" || s.Series != "id" || !slices.Equal(s.Y, []string{"cnt"}) {
 		t.Errorf("detected %+v", s)
 	}
-	cv.seriesSel.SetSelected(noSeries)
-	cv.yChecks.SetSelected([]string{"id", "cnt"})
-	cv.seriesSel.SetSelected("id")
-	if s := cv.settings; s.Series != "id" || !slices.Equal(s.Y, []string{"cnt"}) || !slices.Equal(cv.yChecks.Selected, []string{"cnt"}) {
-		t.Errorf("after Series = id: %+v, ticked %v", s, cv.yChecks.Selected)
+	cv.Series.SetSelected(chartview.NoSeries)
+	cv.YChecks.SetSelected([]string{"id", "cnt"})
+	cv.Series.SetSelected("id")
+	if s := cv.Settings(); s.Series != "id" || !slices.Equal(s.Y, []string{"cnt"}) || !slices.Equal(cv.YChecks.Selected, []string{"cnt"}) {
+		t.Errorf("after Series = id: %+v, ticked %v", s, cv.YChecks.Selected)
 	}
 }

@@ -1,8 +1,7 @@
-package ui
+package chartview
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"image/color"
 	"os"
@@ -24,24 +23,51 @@ import (
 	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
-// chartView is the Chart tab of a result: a settings bar (type, X, Y,
+// Host is what the chart view needs of the workbench. Do runs f on the
+// UI goroutine (the view's own goroutines call it); the other methods are
+// called on the UI goroutine.
+type Host interface {
+	// Do runs f on the Fyne UI goroutine.
+	Do(f func())
+	// Window is the window the Save dialogs open over.
+	Window() fyne.Window
+	// SavedSettings returns the settings kept for the result's statement.
+	SavedSettings() (charts.Settings, bool)
+	// KeepSettings keeps the settings chosen for the result's statement.
+	KeepSettings(s charts.Settings)
+	// TabClosed reports that the result's tab was closed (frames that
+	// arrive later are dropped).
+	TabClosed() bool
+	// FileName is the file name offered for the result (the chart adds
+	// "-chart" and the extension).
+	FileName() string
+	// LastDir is where the last export went ("" for the home folder).
+	LastDir() string
+	// ChartSaved reports the outcome of a Save (err nil when written).
+	ChartSaved(path string, err error)
+}
+
+// View is the Chart tab of a result: a settings bar (type, X, Y,
 // series, last-N-minutes window, save) over the chart image. The image is
 // rendered by a charts.Live on its own goroutine, at most four times a
 // second and only while the tab is shown; finished images are swapped in
 // on the UI goroutine.
-type chartView struct {
-	rt       *resultTab
+type View struct {
+	host     Host
+	res      *results.Result
 	cols     []results.Column
 	settings charts.Settings
 	live     *charts.Live
 	cancel   context.CancelFunc
 
-	kindSel, xSel, seriesSel, windowSel *widget.Select
-	yBtn                                *widget.Button
-	yChecks                             *widget.CheckGroup
-	info                                *widget.Label
-	area                                *chartArea
-	content                             fyne.CanvasObject
+	// the settings bar and the line under the chart, exported for the
+	// workbench's tests
+	Kind, X, Series, Window *widget.Select
+	YButton                 *widget.Button
+	YChecks                 *widget.CheckGroup
+	Info                    *widget.Label
+	area                    *chartArea
+	content                 fyne.CanvasObject
 
 	visible bool
 	setting bool // the selects are being set from code
@@ -55,14 +81,17 @@ type chartView struct {
 }
 
 const (
-	noSeries  = "(none)"
+	// NoSeries is the Series choice of no series column.
+	NoSeries  = "(none)"
 	allWindow = "All rows"
 )
 
 // chartWindows are the event-time windows offered.
 var chartWindows = []time.Duration{time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour}
 
-func windowTitle(d time.Duration) string {
+// WindowTitle is the Window choice of the last d of event time ("Last 5
+// min"; "All rows" for d <= 0).
+func WindowTitle(d time.Duration) string {
 	switch {
 	case d <= 0:
 		return allWindow
@@ -74,11 +103,12 @@ func windowTitle(d time.Duration) string {
 	return "Last " + d.String()
 }
 
-// newChartView builds the chart tab of rt, with the settings kept for
-// its statement or, failing that, charts.Detect's.
-func newChartView(rt *resultTab) *chartView {
-	cv := &chartView{rt: rt, cols: rt.res.Columns()}
-	s, ok := rt.wb.savedChart(rt)
+// New builds the chart tab of res, with the settings the host kept for
+// its statement or, failing that, charts.Detect's. render starts the
+// rendering goroutine (tests render with Step instead).
+func New(res *results.Result, host Host, render bool) *View {
+	cv := &View{host: host, res: res, cols: res.Columns()}
+	s, ok := host.SavedSettings()
 	if !ok || s.Validate(cv.cols) != nil {
 		s, _ = charts.Detect(cv.cols)
 	}
@@ -97,20 +127,20 @@ func newChartView(rt *resultTab) *chartView {
 	for i, k := range charts.Kinds {
 		kinds[i] = k.Title()
 	}
-	cv.kindSel = widget.NewSelect(kinds, func(string) { cv.changed() })
-	cv.xSel = widget.NewSelect(names, func(string) { cv.changed() })
-	cv.seriesSel = widget.NewSelect(append([]string{noSeries}, names...), func(string) { cv.changed() })
+	cv.Kind = widget.NewSelect(kinds, func(string) { cv.changed() })
+	cv.X = widget.NewSelect(names, func(string) { cv.changed() })
+	cv.Series = widget.NewSelect(append([]string{NoSeries}, names...), func(string) { cv.changed() })
 	wins := []string{allWindow}
 	for _, d := range chartWindows {
-		wins = append(wins, windowTitle(d))
+		wins = append(wins, WindowTitle(d))
 	}
-	cv.windowSel = widget.NewSelect(wins, func(string) { cv.changed() })
-	cv.yChecks = widget.NewCheckGroup(numeric, func([]string) { cv.changed() })
-	cv.yBtn = widget.NewButtonWithIcon("Y", theme.MenuDropDownIcon(), cv.showY)
-	cv.yBtn.IconPlacement = widget.ButtonIconTrailingText
-	cv.info = widget.NewLabel("")
-	cv.info.Importance = widget.LowImportance
-	cv.info.Truncation = fyne.TextTruncateEllipsis
+	cv.Window = widget.NewSelect(wins, func(string) { cv.changed() })
+	cv.YChecks = widget.NewCheckGroup(numeric, func([]string) { cv.changed() })
+	cv.YButton = widget.NewButtonWithIcon("Y", theme.MenuDropDownIcon(), cv.showY)
+	cv.YButton.IconPlacement = widget.ButtonIconTrailingText
+	cv.Info = widget.NewLabel("")
+	cv.Info.Importance = widget.LowImportance
+	cv.Info.Truncation = fyne.TextTruncateEllipsis
 	savePNG := widget.NewButtonWithIcon("PNG…", theme.DocumentSaveIcon(), func() { cv.showSave(".png") })
 	saveSVG := widget.NewButtonWithIcon("SVG…", theme.DocumentSaveIcon(), func() { cv.showSave(".svg") })
 	savePNG.Importance, saveSVG.Importance = widget.LowImportance, widget.LowImportance
@@ -120,44 +150,44 @@ func newChartView(rt *resultTab) *chartView {
 	w := func(width float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.New(&minWidthLayout{width}, o)
 	}
-	bar := container.NewHBox(w(120, cv.kindSel), lbl("X"), w(150, cv.xSel), cv.yBtn, lbl("Series"), w(130, cv.seriesSel),
-		w(124, cv.windowSel))
+	bar := container.NewHBox(w(120, cv.Kind), lbl("X"), w(150, cv.X), cv.YButton, lbl("Series"), w(130, cv.Series),
+		w(124, cv.Window))
 	save := container.NewHBox(widget.NewSeparator(), savePNG, saveSVG)
 	cv.area = newChartArea(cv.resized)
-	cv.content = container.NewBorder(container.NewBorder(nil, nil, nil, save, container.NewHScroll(bar)), cv.info, nil, nil, cv.area)
+	cv.content = container.NewBorder(container.NewBorder(nil, nil, nil, save, container.NewHScroll(bar)), cv.Info, nil, nil, cv.area)
 
-	cv.live = charts.NewLive(rt.res, s, charts.RenderOptions{Theme: chartTheme()}, func(f charts.Frame) {
-		rt.wb.do(func() { cv.showFrame(f) })
+	cv.live = charts.NewLive(res, s, charts.RenderOptions{Theme: chartTheme()}, func(f charts.Frame) {
+		host.Do(func() { cv.showFrame(f) })
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	cv.cancel = cancel
-	if !rt.wb.opts.NoTicker {
+	if render {
 		go cv.live.Run(ctx)
 	}
 	return cv
 }
 
 // show sets the selects to s without reacting to the changes.
-func (cv *chartView) show(s charts.Settings) {
+func (cv *View) show(s charts.Settings) {
 	cv.setting = true
 	defer func() { cv.setting = false }()
-	cv.kindSel.SetSelected(s.Kind.Title())
-	cv.xSel.SetSelected(s.X)
-	cv.yChecks.SetSelected(slices.Clone(s.Y))
+	cv.Kind.SetSelected(s.Kind.Title())
+	cv.X.SetSelected(s.X)
+	cv.YChecks.SetSelected(slices.Clone(s.Y))
 	if s.Series == "" {
-		cv.seriesSel.SetSelected(noSeries)
+		cv.Series.SetSelected(NoSeries)
 	} else {
-		cv.seriesSel.SetSelected(s.Series)
+		cv.Series.SetSelected(s.Series)
 	}
 	w := time.Duration(s.Window)
-	if t := windowTitle(w); !slices.Contains(cv.windowSel.Options, t) {
-		cv.windowSel.Options = append(cv.windowSel.Options, t)
+	if t := WindowTitle(w); !slices.Contains(cv.Window.Options, t) {
+		cv.Window.Options = append(cv.Window.Options, t)
 	}
-	cv.windowSel.SetSelected(windowTitle(w))
+	cv.Window.SetSelected(WindowTitle(w))
 	cv.setYLabel(s)
 }
 
-func (cv *chartView) setYLabel(s charts.Settings) {
+func (cv *View) setYLabel(s charts.Settings) {
 	t := "Y: " + strings.Join(s.Y, ", ")
 	if len(s.Y) == 0 {
 		t = "Y: choose…"
@@ -165,43 +195,43 @@ func (cv *chartView) setYLabel(s charts.Settings) {
 	if r := []rune(t); len(r) > 32 {
 		t = string(r[:31]) + "…"
 	}
-	cv.yBtn.SetText(t)
+	cv.YButton.SetText(t)
 	if s.Kind == charts.Histogram {
-		cv.yBtn.Disable()
+		cv.YButton.Disable()
 	} else {
-		cv.yBtn.Enable()
+		cv.YButton.Enable()
 	}
 }
 
 // current reads the settings from the selects.
-func (cv *chartView) current() charts.Settings {
+func (cv *View) current() charts.Settings {
 	s := cv.settings
 	s.Auto = false
 	for _, k := range charts.Kinds {
-		if k.Title() == cv.kindSel.Selected {
+		if k.Title() == cv.Kind.Selected {
 			s.Kind = k
 		}
 	}
-	s.X = cv.xSel.Selected
+	s.X = cv.X.Selected
 	// keep the result's column order
 	s.Y = nil
 	for _, c := range cv.cols {
-		if slices.Contains(cv.yChecks.Selected, c.Name) {
+		if slices.Contains(cv.YChecks.Selected, c.Name) {
 			s.Y = append(s.Y, c.Name)
 		}
 	}
-	s.Series = cv.seriesSel.Selected
-	if s.Series == noSeries {
+	s.Series = cv.Series.Selected
+	if s.Series == NoSeries {
 		s.Series = ""
 	}
 	s = cv.seriesOutOfY(s)
 	s.Window = 0
 	for _, d := range chartWindows {
-		if windowTitle(d) == cv.windowSel.Selected {
+		if WindowTitle(d) == cv.Window.Selected {
 			s.Window = charts.Duration(d)
 		}
 	}
-	if cv.windowSel.Selected != allWindow && s.Window == 0 {
+	if cv.Window.Selected != allWindow && s.Window == 0 {
 		s.Window = cv.settings.Window // a restored window not in the list
 	}
 	return s
@@ -210,7 +240,7 @@ func (cv *chartView) current() charts.Settings {
 // seriesOutOfY takes the Series column out of Y (it splits the lines, it
 // is not one); when it was the only Y column, the first other number
 // takes its place.
-func (cv *chartView) seriesOutOfY(s charts.Settings) charts.Settings {
+func (cv *View) seriesOutOfY(s charts.Settings) charts.Settings {
 	if s.Series == "" || !slices.Contains(s.Y, s.Series) {
 		return s
 	}
@@ -228,7 +258,7 @@ func (cv *chartView) seriesOutOfY(s charts.Settings) charts.Settings {
 
 // changed applies what the user chose: a new frame follows at once, and
 // the settings are kept in the workspace for the statement.
-func (cv *chartView) changed() {
+func (cv *View) changed() {
 	if cv.setting {
 		return
 	}
@@ -236,34 +266,34 @@ func (cv *chartView) changed() {
 }
 
 // apply makes s the chart's settings and saves them.
-func (cv *chartView) apply(s charts.Settings) {
+func (cv *View) apply(s charts.Settings) {
 	if s.Kind == "" {
 		return
 	}
 	cv.settings = s
 	cv.show(s)
 	cv.live.SetSettings(s)
-	cv.rt.wb.saveChart(cv.rt, s)
+	cv.host.KeepSettings(s)
 }
 
-func (cv *chartView) showY() {
-	c := fyne.CurrentApp().Driver().CanvasForObject(cv.yBtn)
+func (cv *View) showY() {
+	c := fyne.CurrentApp().Driver().CanvasForObject(cv.YButton)
 	if c == nil {
 		return
 	}
 	var pop *widget.PopUp
 	done := widget.NewButton("Done", func() { pop.Hide() })
 	body := container.NewBorder(widget.NewLabelWithStyle("Y columns", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), done, nil, nil,
-		container.NewVScroll(cv.yChecks))
+		container.NewVScroll(cv.YChecks))
 	pop = widget.NewPopUp(body, c)
-	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(cv.yBtn)
-	pop.ShowAtPosition(pos.Add(fyne.NewPos(0, cv.yBtn.Size().Height)))
-	h := min(float32(len(cv.yChecks.Options))*36+90, 360)
-	pop.Resize(fyne.NewSize(max(cv.yBtn.Size().Width, 220), h))
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(cv.YButton)
+	pop.ShowAtPosition(pos.Add(fyne.NewPos(0, cv.YButton.Size().Height)))
+	h := min(float32(len(cv.YChecks.Options))*36+90, 360)
+	pop.Resize(fyne.NewSize(max(cv.YButton.Size().Width, 220), h))
 }
 
-// setVisible starts (or stops) rendering: a hidden chart draws nothing.
-func (cv *chartView) setVisible(v bool) {
+// SetVisible starts (or stops) rendering: a hidden chart draws nothing.
+func (cv *View) SetVisible(v bool) {
 	if v == cv.visible {
 		return
 	}
@@ -272,7 +302,7 @@ func (cv *chartView) setVisible(v bool) {
 }
 
 // resized passes the area's size in pixels to the renderer.
-func (cv *chartView) resized(s fyne.Size) {
+func (cv *View) resized(s fyne.Size) {
 	o := charts.RenderOptions{Theme: chartTheme()}
 	if cv.visible && s.Width >= 20 && s.Height >= 20 {
 		scale := float32(1)
@@ -286,8 +316,8 @@ func (cv *chartView) resized(s fyne.Size) {
 }
 
 // showFrame swaps in a rendered frame (UI goroutine).
-func (cv *chartView) showFrame(f charts.Frame) {
-	if cv.rt.mon.closed {
+func (cv *View) showFrame(f charts.Frame) {
+	if cv.host.TabClosed() {
 		return
 	}
 	cv.frame = f
@@ -325,22 +355,23 @@ func (cv *chartView) showFrame(f charts.Frame) {
 	if cv.settings.Auto {
 		s += cv.scaleNote
 	}
-	cv.info.SetText(s)
+	cv.Info.SetText(s)
 }
 
-// step renders a frame now on the calling goroutine (tests, which run
+// Step renders a frame now on the calling goroutine (tests, which run
 // without the render goroutine).
-func (cv *chartView) step() bool { return cv.live.Step() }
+func (cv *View) Step() bool { return cv.live.Step() }
 
-func (cv *chartView) close() {
+// Close stops the rendering goroutine.
+func (cv *View) Close() {
 	if cv.cancel != nil {
 		cv.cancel()
 	}
 }
 
 // showSave asks for a file and writes the chart there as PNG or SVG.
-func (cv *chartView) showSave(ext string) {
-	win := cv.rt.wb.win
+func (cv *View) showSave(ext string) {
+	win := cv.host.Window()
 	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
 		if err != nil || w == nil {
 			return
@@ -350,15 +381,15 @@ func (cv *chartView) showSave(ext string) {
 		if !strings.EqualFold(filepath.Ext(path), ext) {
 			path += ext
 		}
-		cv.save(path, nil)
+		cv.Save(path, nil)
 	}, win)
-	name := fileNameFor(cv.rt)
+	name := cv.host.FileName()
 	name = strings.TrimSuffix(name, filepath.Ext(name)) + "-chart" + ext
 	d.SetFileName(name)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{ext}))
 	// where the last export went, else the home folder (never the
 	// process's working directory)
-	dir := cv.rt.wb.exportSettings().LastDir
+	dir := cv.host.LastDir()
 	if dir == "" {
 		dir, _ = os.UserHomeDir()
 	}
@@ -371,27 +402,22 @@ func (cv *chartView) showSave(ext string) {
 	d.Show()
 }
 
-// save renders the chart from the result's current rows at the shown
-// size (at least 800×500) and writes it, off the UI goroutine; done, when
-// set, receives the outcome on the UI goroutine.
-func (cv *chartView) save(path string, done func(error)) {
-	wb := cv.rt.wb
+// Save renders the chart from the result's current rows at the shown
+// size (at least 800×500) and writes it, off the UI goroutine; the host's
+// ChartSaved and then done, when set, receive the outcome on the UI
+// goroutine.
+func (cv *View) Save(path string, done func(error)) {
+	host := cv.host
 	s := cv.settings
 	o := charts.RenderOptions{Theme: chartTheme(), Width: max(int(cv.area.Size().Width), 800), Height: max(int(cv.area.Size().Height), 500)}
-	src := cv.rt.res
+	src := cv.res
 	go func() {
 		m, err := charts.Build(src, s)
 		if err == nil {
 			err = charts.Save(path, m, o)
 		}
-		wb.do(func() {
-			if err != nil {
-				wb.messages.add(levelError, "Saving the chart failed: "+err.Error(), nil)
-				wb.showPanel(wb.messages.item)
-			} else {
-				wb.messages.add(levelInfo, "Chart saved to "+path, nil)
-				wb.setStatus("Chart saved to " + filepath.Base(path))
-			}
+		host.Do(func() {
+			host.ChartSaved(path, err)
 			if done != nil {
 				done(err)
 			}
@@ -446,94 +472,6 @@ func (a *chartArea) MinSize() fyne.Size { return fyne.NewSize(160, 100) }
 
 func (a *chartArea) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(a.img) }
 
-// ---- chart settings in the workspace ----------------------------------------
-
-// chartDoc is what the workspace keeps per editor tab (persistence's
-// chart settings blob): the chart settings of each statement the tab ran
-// (by its text with whitespace collapsed), the newest last.
-type chartDoc struct {
-	V       int              `json:"v"`
-	Results []chartDocResult `json:"results"`
-}
-
-type chartDocResult struct {
-	Statement string          `json:"statement"`
-	Settings  json.RawMessage `json:"settings"`
-}
-
-// maxChartDocResults bounds the statements remembered per editor tab.
-const maxChartDocResults = 32
-
-func chartKey(stmt string) string { return strings.Join(strings.Fields(stmt), " ") }
-
-func parseChartDoc(b []byte) *chartDoc {
-	d := &chartDoc{V: 1}
-	if len(b) > 0 {
-		_ = json.Unmarshal(b, d)
-	}
-	return d
-}
-
-func (d *chartDoc) get(stmt string) (charts.Settings, bool) {
-	k := chartKey(stmt)
-	for i := len(d.Results) - 1; i >= 0; i-- {
-		if d.Results[i].Statement == k {
-			s, err := charts.ParseSettings(d.Results[i].Settings)
-			return s, err == nil && s.Kind != ""
-		}
-	}
-	return charts.Settings{}, false
-}
-
-func (d *chartDoc) put(stmt string, s charts.Settings) error {
-	b, err := s.Marshal()
-	if err != nil {
-		return err
-	}
-	k := chartKey(stmt)
-	d.Results = slices.DeleteFunc(d.Results, func(r chartDocResult) bool { return r.Statement == k })
-	d.Results = append(d.Results, chartDocResult{Statement: k, Settings: b})
-	if n := len(d.Results); n > maxChartDocResults {
-		d.Results = d.Results[n-maxChartDocResults:]
-	}
-	return nil
-}
-
-// savedChart returns the chart settings kept for rt's statement in its
-// editor tab.
-func (wb *Workbench) savedChart(rt *resultTab) (charts.Settings, bool) {
-	if rt.editorTab < 0 {
-		return charts.Settings{}, false
-	}
-	d := wb.mon.charts[rt.editorTab]
-	if d == nil {
-		return charts.Settings{}, false
-	}
-	return d.get(rt.stmt)
-}
-
-// saveChart keeps s for rt's statement in the workspace.
-func (wb *Workbench) saveChart(rt *resultTab, s charts.Settings) {
-	if rt.editorTab < 0 || wb.closed {
-		return
-	}
-	d := wb.mon.charts[rt.editorTab]
-	if d == nil {
-		d = &chartDoc{V: 1}
-		wb.mon.charts[rt.editorTab] = d
-	}
-	if err := d.put(rt.stmt, s); err != nil {
-		return
-	}
-	b, err := json.Marshal(d)
-	if err != nil {
-		return
-	}
-	if err := wb.store.SaveChart(context.Background(), rt.editorTab, b); err != nil {
-		wb.messages.add(levelWarning, "Could not keep the chart settings: "+err.Error(), nil)
-	}
-}
-
 // minWidthLayout gives its one object at least a width (a Select sizes
 // itself for its placeholder, not its options).
 type minWidthLayout struct{ width float32 }
@@ -553,3 +491,21 @@ func (l *minWidthLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	}
 	return s
 }
+
+// Content is the view's canvas object: the settings bar over the chart.
+func (cv *View) Content() fyne.CanvasObject { return cv.content }
+
+// Settings are the chart's settings.
+func (cv *View) Settings() charts.Settings { return cv.settings }
+
+// Visible reports whether the chart is rendered (SetVisible).
+func (cv *View) Visible() bool { return cv.visible }
+
+// Frames counts the frames shown; Frame is the last one.
+func (cv *View) Frames() int { return cv.frames }
+
+// Frame is the last frame shown.
+func (cv *View) Frame() charts.Frame { return cv.frame }
+
+// HasImage reports whether the chart area shows an image.
+func (cv *View) HasImage() bool { return cv.area.img.Image != nil }
