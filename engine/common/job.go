@@ -9,6 +9,12 @@ import (
 	"time"
 )
 
+// ErrCanceled is the error of a job that was cancelled ("job was
+// cancelled"). The runtime's jobs end with it (runtime.ErrCanceled is this
+// variable) and table.ErrCanceled names it, so errors.Is(err, ErrCanceled)
+// holds for a cancelled job, embedded or through a gateway.
+var ErrCanceled = errors.New("job was cancelled")
+
 // JobStatus is the state of a job (PyFlink's JobStatus), with Flink's
 // names (String) and ordinals (org.apache.flink.api.common.JobStatus). It
 // is Riffle's only job-status type: table.JobStatus is an alias of it, and

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/riffle-sql/riffle/engine/runtime"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -160,7 +159,7 @@ type opResult struct {
 	types   []*types.DataType
 	src     batchSource
 	// buffer is a query's result buffer (nil for other statements).
-	buffer *runtime.Collector
+	buffer table.ResultBuffer
 
 	once sync.Once
 	// slot, when set, gives back the query's place among the open queries

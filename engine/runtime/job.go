@@ -13,13 +13,15 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/common"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
-// ErrCanceled is the error of a job that was cancelled.
-var ErrCanceled = errors.New("job was cancelled")
+// ErrCanceled is the error of a job that was cancelled: common.ErrCanceled,
+// which table.ErrCanceled also names.
+var ErrCanceled = common.ErrCanceled
 
 // Job is a running dataflow.
 type Job struct {

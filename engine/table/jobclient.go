@@ -37,9 +37,9 @@ type JobExecutionResult = common.JobExecutionResult
 
 // ErrCanceled is the error of a job that was cancelled: Wait and
 // Engine.WaitJob return an error for which errors.Is(err, ErrCanceled)
-// holds, embedded or through a gateway. It is runtime.ErrCanceled (the same
-// variable), so either name matches.
-var ErrCanceled = runtime.ErrCanceled
+// holds, embedded or through a gateway. It is common.ErrCanceled (the
+// same variable), which the runtime's cancelled jobs end with.
+var ErrCanceled = common.ErrCanceled
 
 // ErrSavepointsNotSupported is returned by the savepoint methods of
 // JobClient: Riffle jobs do not take savepoints yet.

@@ -160,12 +160,26 @@ type TableResult struct {
 	ended   bool
 }
 
+// ResultBuffer is the buffer that holds a query's rows until they are
+// read. Its bounds are 64 batches and twice collect-sink.batch-size.max
+// bytes; when it is full the job's collect sink blocks.
+type ResultBuffer interface {
+	// Buffered returns the batches and bytes (Arrow buffer sizes) the
+	// buffer holds now, read by no one yet.
+	Buffered() (batches int, bytes int64)
+	// MaxBytes returns the byte bound of the buffer (0: none).
+	MaxBytes() int64
+	// Full returns a channel that is closed while the collect sink is
+	// blocked because the buffer is full: at once when it is blocked now,
+	// else the next time it blocks.
+	Full() <-chan struct{}
+}
+
 // ResultBuffer returns the buffer that holds a query's rows until they are
-// read (its bounds: 64 batches and twice collect-sink.batch-size.max bytes;
-// what it holds now; the event of its sink blocking when it is full), or
-// nil for a result that is not a query's (and for a nil *TableResult).
-func (r *TableResult) ResultBuffer() *runtime.Collector {
-	if r == nil {
+// read, or nil for a result that is not a query's (and for a nil
+// *TableResult).
+func (r *TableResult) ResultBuffer() ResultBuffer {
+	if r == nil || r.collector == nil {
 		return nil
 	}
 	return r.collector

@@ -101,14 +101,6 @@ func (t *Table) Environment() *TableEnvironment {
 	return t.env
 }
 
-// Plan returns the table's logical plan (nil for a failed or nil table).
-func (t *Table) Plan() plan.Node {
-	if t == nil {
-		return nil
-	}
-	return t.node
-}
-
 // QueryString renders the SQL query a Table API operation was bound from,
 // with inputs shown by generated names; "" for tables that were not built
 // by a Table API operation.
