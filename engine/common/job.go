@@ -10,9 +10,9 @@ import (
 )
 
 // ErrCanceled is the error of a job that was cancelled ("job was
-// cancelled"). The runtime's jobs end with it (runtime.ErrCanceled is this
-// variable) and table.ErrCanceled names it, so errors.Is(err, ErrCanceled)
-// holds for a cancelled job, embedded or through a gateway.
+// cancelled"). The engine's cancelled jobs end with it and table.ErrCanceled
+// names it, so errors.Is(err, ErrCanceled) holds for a cancelled job,
+// embedded or through a gateway.
 var ErrCanceled = errors.New("job was cancelled")
 
 // JobStatus is the state of a job (PyFlink's JobStatus), with Flink's

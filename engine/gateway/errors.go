@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/connector"
-	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/sql"
 )
 
@@ -175,7 +174,7 @@ func (e *causeError) Unwrap() error { return e.cause }
 // have none.
 func innerCauses(err error) [][2]string {
 	var se *sql.Error
-	var pe *plan.Error
+	var pe *sql.ValidationError
 	switch {
 	case errors.As(err, &se):
 		return [][2]string{{classCalciteParse, err.Error()}, {classParseException, err.Error()}}
@@ -200,7 +199,7 @@ func parserException(msg string) (class, message string) {
 // exceptionClass names the Flink exception class for an engine error.
 func exceptionClass(err error) string {
 	var se *sql.Error
-	var pe *plan.Error
+	var pe *sql.ValidationError
 	var de *connector.DataError
 	switch {
 	case errors.As(err, &se):

@@ -3,7 +3,6 @@ package session
 import (
 	"errors"
 
-	"github.com/riffle-sql/riffle/engine/plan"
 	"github.com/riffle-sql/riffle/engine/sql"
 )
 
@@ -18,7 +17,7 @@ func ErrorPosition(err error) (line, col int, ok bool) {
 	if errors.As(err, &se) && se.Line > 0 {
 		return se.Line, se.Column, true
 	}
-	var pe *plan.Error
+	var pe *sql.ValidationError
 	if errors.As(err, &pe) && pe.Line > 0 {
 		return pe.Line, pe.Column, true
 	}
@@ -33,7 +32,7 @@ func ErrorPosition(err error) (line, col int, ok bool) {
 // column of its last character) when the planner reported one; ok is
 // false otherwise.
 func ErrorEnd(err error) (line, col int, ok bool) {
-	var pe *plan.Error
+	var pe *sql.ValidationError
 	if errors.As(err, &pe) && pe.EndLine > 0 {
 		return pe.EndLine, pe.EndColumn, true
 	}

@@ -176,7 +176,7 @@ func (x *execution) createView(cv *sql.CreateView) (*TableResult, error) {
 	names := plan.Names(cols)
 	if len(cv.Columns) > 0 {
 		if len(cv.Columns) != len(cols) {
-			return nil, &plan.Error{Line: cv.Pos().Line, Column: cv.Pos().Column, Msg: fmt.Sprintf("VIEW definition and input fields not match:\n\tDef fields: %v.\n\tInput fields: %v.", identNames(cv.Columns), names)}
+			return nil, &ValidationError{Line: cv.Pos().Line, Column: cv.Pos().Column, Msg: fmt.Sprintf("VIEW definition and input fields not match:\n\tDef fields: %v.\n\tInput fields: %v.", identNames(cv.Columns), names)}
 		}
 		names = identNames(cv.Columns)
 	}
@@ -298,7 +298,7 @@ func (x *execution) resolveDefinitions(ct *sql.CreateTable) (*types.Schema, erro
 	ns, err := binder.ResolveSchema(x.env.bindContext(), ct, "", sql.Pos{})
 	if err != nil {
 		// positions would point into the stored expression texts
-		var pe *plan.Error
+		var pe *ValidationError
 		if errors.As(err, &pe) {
 			return nil, errors.New(pe.Msg)
 		}

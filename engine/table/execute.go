@@ -26,8 +26,8 @@ import (
 // rows stream through the result), SHOW, DESCRIBE, EXPLAIN, SET, RESET,
 // USE and the other utility statements. ctx bounds planning; jobs outlive
 // the call: cancel them through the result's JobClient. Errors carry the
-// line and column of the fault (*sql.Error for syntax, *plan.Error for
-// validation).
+// line and column of the fault (*sql.Error for syntax, *ValidationError
+// for validation).
 func (t *TableEnvironment) ExecuteSQLContext(ctx context.Context, statement string) (*TableResult, error) {
 	stmts, err := sql.ParseScript(statement)
 	if err != nil {
@@ -194,7 +194,7 @@ func (x *execution) run(st sql.Statement) (*TableResult, error) {
 	case *sql.ClientCommand:
 		return nil, errorf("%s is a SQL Client command", s.Command)
 	}
-	return nil, &plan.Error{Line: st.Pos().Line, Column: st.Pos().Column, Msg: fmt.Sprintf("Unsupported statement: %s", firstWords(x.source(st)))}
+	return nil, &ValidationError{Line: st.Pos().Line, Column: st.Pos().Column, Msg: fmt.Sprintf("Unsupported statement: %s", firstWords(x.source(st)))}
 }
 
 func firstWords(s string) string {
@@ -361,11 +361,11 @@ func (x *execution) insertPlan(ins *sql.Insert) (*plan.Sink, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &plan.Error{Line: ins.Table.Pos().Line, Column: ins.Table.Pos().Column, Msg: fmt.Sprintf("Object '%s' not found", strings.Join(parts, "."))}
+		return nil, &ValidationError{Line: ins.Table.Pos().Line, Column: ins.Table.Pos().Column, Msg: fmt.Sprintf("Object '%s' not found", strings.Join(parts, "."))}
 	}
 	tbl, ok := rt.Table.(*catalog.Table)
 	if !ok {
-		return nil, &plan.Error{Line: ins.Table.Pos().Line, Column: ins.Table.Pos().Column, Msg: fmt.Sprintf("View '%s' cannot be the target of an INSERT", id.Summary())}
+		return nil, &ValidationError{Line: ins.Table.Pos().Line, Column: ins.Table.Pos().Column, Msg: fmt.Sprintf("View '%s' cannot be the target of an INSERT", id.Summary())}
 	}
 	src, err := x.bindQuery(ins.Source)
 	if err != nil {
@@ -404,7 +404,7 @@ func mapInsertColumns(src plan.Node, tbl *catalog.Table, ins *sql.Insert, static
 				}
 			}
 			if idx < 0 {
-				return nil, &plan.Error{Line: c.Pos().Line, Column: c.Pos().Column, Msg: fmt.Sprintf("Unknown target column '%s'", c.Name)}
+				return nil, &ValidationError{Line: c.Pos().Line, Column: c.Pos().Column, Msg: fmt.Sprintf("Unknown target column '%s'", c.Name)}
 			}
 			supplied = append(supplied, idx)
 		}
@@ -427,7 +427,7 @@ func mapInsertColumns(src plan.Node, tbl *catalog.Table, ins *sql.Insert, static
 		for i, c := range target {
 			k[i] = c.Name + ": " + c.Type.String()
 		}
-		return &plan.Error{Line: ins.Pos().Line, Column: ins.Pos().Column, Msg: fmt.Sprintf(
+		return &ValidationError{Line: ins.Pos().Line, Column: ins.Pos().Column, Msg: fmt.Sprintf(
 			"Column types of query result and sink for '%s' do not match.\nCause: %s\n\nQuery schema: [%s]\nSink schema:  [%s]",
 			sinkName, cause, strings.Join(q, ", "), strings.Join(k, ", "))}
 	}
@@ -645,7 +645,7 @@ func (t *TableEnvironment) explainPlans(logical []plan.Node, d physical.ExplainD
 
 // ExplainSQL returns the plan of a statement (PyFlink's explain_sql).
 //
-// It fails for syntax and validation errors (a *sql.Error or *plan.Error
+// It fails for syntax and validation errors (a *sql.Error or *ValidationError
 // with line and column) and for a detail that is not one of the
 // ExplainDetail constants.
 func (t *TableEnvironment) ExplainSQL(statement string, details ...ExplainDetail) (string, error) {

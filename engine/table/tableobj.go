@@ -52,7 +52,7 @@ type sortSpec struct {
 
 // SQLQuery binds a SELECT and returns it as a Table (PyFlink's sql_query).
 // A Table's String (its registered name) may be used in the query text.
-// It fails with a *sql.Error for syntax errors and a *plan.Error for
+// It fails with a *sql.Error for syntax errors and a *ValidationError for
 // validation errors (both with line and column).
 func (t *TableEnvironment) SQLQuery(query string) (*Table, error) {
 	st, err := sql.Parse(query)
