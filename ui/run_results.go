@@ -17,8 +17,8 @@ import (
 )
 
 // resultColumns returns a result's columns.
-func resultColumns(res interface{ GetTableSchema() *table.TableSchema }) ([]results.Column, []string, []*types.DataType) {
-	sch := res.GetTableSchema()
+func resultColumns(res interface{ Schema() *table.TableSchema }) ([]results.Column, []string, []*types.DataType) {
+	sch := res.Schema()
 	names, ts := sch.GetFieldNames(), sch.GetFieldDataTypes()
 	cols := make([]results.Column, len(names))
 	for i := range names {
