@@ -34,6 +34,9 @@
 //   - designer: the table designer (designer.Host, designerHost here)
 //   - exportform: the Export dialog's form (read back with Options)
 //   - history: the History panel (history.Store, history.Host)
+//   - kafkapeek: the Kafka peek tab (a Connect function, kafkapeek.Host)
+//   - planview: the plan graph, EXPLAIN text and live metrics (New, Tick)
+//   - chartview: a result's Chart tab (chartview.Host, chartHost here)
 //   - dialogs: the locked-workspace question, init script, rename, code
 //   - widgets: toolbar, rows layout, wheel catcher, overlays, text sizes
 package ui
