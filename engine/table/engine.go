@@ -64,11 +64,6 @@ type StatementResult interface {
 	ResultKind() ResultKind
 	// Schema returns the result's columns.
 	Schema() *TableSchema
-	// GetResultKind is ResultKind and GetTableSchema is Schema: the
-	// compatibility names both implementations have, kept in the
-	// interface until the workbench's last callers use the Go-first names.
-	GetResultKind() ResultKind
-	GetTableSchema() *TableSchema
 	// IsQuery reports a SELECT result (its rows carry changelog RowKinds).
 	IsQuery() bool
 	// IsStreaming reports a result of streaming mode
