@@ -10,12 +10,13 @@ import (
 
 	"github.com/riffle-sql/riffle/authoring"
 	"github.com/riffle-sql/riffle/engine/completion"
+	"github.com/riffle-sql/riffle/ui/completionpopup"
 	"github.com/riffle-sql/riffle/ui/designer"
 )
 
 // Point-and-click authoring in the workbench (issue 7): the query builder
 // panel (builder_panel.go), the table designer (package designer), grid
-// actions (grid_actions.go), the completion popup (completion_popup.go),
+// actions (grid_actions.go), the completion popup (completion.go, ui/completionpopup),
 // File → Open and dropped files (open_file.go) and Ctrl+Shift+F. The
 // models live in package authoring, completion and engine/connector/infer;
 // this file wires them into the window through a few marked hook points in
@@ -24,7 +25,7 @@ import (
 // authoringUI is the authoring state of the workbench.
 type authoringUI struct {
 	compCat completion.Catalog
-	popup   *completionPopup
+	popup   *completionpopup.Popup
 	builder *builderPanel
 	// builderMenu is View ▸ Query builder (checked while shown).
 	builderMenu *fyne.MenuItem

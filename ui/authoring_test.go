@@ -18,23 +18,24 @@ import (
 	"github.com/riffle-sql/riffle/catalogbrowser"
 	"github.com/riffle-sql/riffle/engine/completion"
 	"github.com/riffle-sql/riffle/engine/gateway"
+	"github.com/riffle-sql/riffle/ui/completionpopup"
 	"github.com/riffle-sql/riffle/ui/designer"
 )
 
 // popup returns the open completion popup (failing when there is none).
-func (h *harness) popup() *completionPopup {
+func (h *harness) popup() *completionpopup.Popup {
 	h.t.Helper()
 	p := h.wb.authoring().popup
-	if p == nil || !p.pop.Visible() {
+	if p == nil || !p.Visible() {
 		h.t.Fatalf("no completion popup; editor %q", h.tab().ed.Text())
 	}
 	return p
 }
 
 // labels lists the popup's candidates as "label/kind".
-func (p *completionPopup) labels() []string {
+func labels(p *completionpopup.Popup) []string {
 	var out []string
-	for _, it := range p.res.Items {
+	for _, it := range p.Result().Items {
 		out = append(out, it.Label+"/"+it.Kind.String())
 	}
 	return out
@@ -85,10 +86,10 @@ func TestCompletionPopupOpensWhileTypingAndInsertsATable(t *testing.T) {
 	h.w.Canvas().Focus(tab.ed)
 	h.typeKeys("SELECT * FROM fl")
 	p := h.popup()
-	if p.res.Context != "table" || !strings.Contains(strings.Join(p.labels(), ","), "flights/table") {
-		t.Fatalf("context %q, items %v", p.res.Context, p.labels())
+	if p.Result().Context != "table" || !strings.Contains(strings.Join(labels(p), ","), "flights/table") {
+		t.Fatalf("context %q, items %v", p.Result().Context, labels(p))
 	}
-	if h.w.Canvas().Focused() != p.view {
+	if h.w.Canvas().Focused() != p.Focus() {
 		t.Fatalf("the popup does not have the keyboard: %T", h.w.Canvas().Focused())
 	}
 	// Typing goes on into the editor and narrows the list.
@@ -96,7 +97,7 @@ func TestCompletionPopupOpensWhileTypingAndInsertsATable(t *testing.T) {
 	if got := tab.ed.Text(); got != "SELECT * FROM fli" {
 		t.Fatalf("editor %q", got)
 	}
-	if got := h.popup().labels(); len(got) != 1 || got[0] != "flights/table" {
+	if got := labels(h.popup()); len(got) != 1 || got[0] != "flights/table" {
 		t.Fatalf("items %v", got)
 	}
 	h.key(fyne.KeyReturn)
@@ -117,15 +118,15 @@ func TestCompletionPopupKeyboard(t *testing.T) {
 	h.w.Canvas().Focus(tab.ed)
 	h.typeKeys("SELECT de")
 	p := h.popup()
-	first := p.res.Items[0]
+	first := p.Result().Items[0]
 	h.key(fyne.KeyDown)
-	if p.sel != 1 || !p.rows[1].bg.Visible() {
-		t.Fatalf("selection %d", p.sel)
+	if p.Selected() != 1 || !p.Rows()[1].Background().Visible() {
+		t.Fatalf("selection %d", p.Selected())
 	}
 	h.key(fyne.KeyUp)
 	h.key(fyne.KeyUp) // wraps to the last
-	if p.sel != len(p.res.Items)-1 {
-		t.Fatalf("selection %d of %d", p.sel, len(p.res.Items))
+	if p.Selected() != len(p.Result().Items)-1 {
+		t.Fatalf("selection %d of %d", p.Selected(), len(p.Result().Items))
 	}
 	h.key(fyne.KeyDown) // back to the first
 	h.key(fyne.KeyTab)  // Tab accepts too
@@ -147,10 +148,10 @@ func TestCompletionPopupKeyboard(t *testing.T) {
 	tab.ed.SetCursorOffset(9)
 	h.wb.showCompletion(tab, true)
 	p = h.popup()
-	n := len(p.res.Items)
+	n := len(p.Result().Items)
 	h.key(fyne.KeyBackspace)
-	if tab.ed.Text() != "SELECT c" || len(h.popup().res.Items) <= n {
-		t.Errorf("after Backspace: editor %q, %d items (had %d)", tab.ed.Text(), len(h.popup().res.Items), n)
+	if tab.ed.Text() != "SELECT c" || len(h.popup().Result().Items) <= n {
+		t.Errorf("after Backspace: editor %q, %d items (had %d)", tab.ed.Text(), len(h.popup().Result().Items), n)
 	}
 	h.key(fyne.KeyBackspace)
 	h.key(fyne.KeyBackspace)
@@ -188,26 +189,26 @@ func TestCompletionInEachContext(t *testing.T) {
 			h.w.Canvas().Focus(tab.ed)
 			h.typeKeys(c.typed)
 			p := h.wb.authoring().popup
-			if p == nil || !p.pop.Visible() {
+			if p == nil || !p.Visible() {
 				t.Fatalf("no popup after typing %q into %q", c.typed, tab.ed.Text())
 			}
-			if p.res.Context != c.ctx {
-				t.Errorf("context %q, want %q", p.res.Context, c.ctx)
+			if p.Result().Context != c.ctx {
+				t.Errorf("context %q, want %q", p.Result().Context, c.ctx)
 			}
-			got := p.labels()
+			got := labels(p)
 			for _, w := range c.want {
 				if !contains(got, w) {
 					t.Errorf("%s not offered: %v", w, got)
 				}
 			}
 			if c.detail != "" {
-				for _, it := range p.res.Items {
+				for _, it := range p.Result().Items {
 					if it.Label+"/"+it.Kind.String() == c.want[0] && !strings.Contains(it.Detail, c.detail) {
 						t.Errorf("%s detail %q lacks %q", c.want[0], it.Detail, c.detail)
 					}
 				}
-				if !strings.Contains(p.detail.Text, p.res.Items[p.sel].Kind.String()) {
-					t.Errorf("detail line %q", p.detail.Text)
+				if !strings.Contains(p.Detail(), p.Result().Items[p.Selected()].Kind.String()) {
+					t.Errorf("detail line %q", p.Detail())
 				}
 			}
 		})
@@ -234,17 +235,17 @@ func TestCompletionCtrlSpaceAndTheCatalog(t *testing.T) {
 	tab.ed.SetCursorOffset(len(tab.ed.Text()))
 	tab.ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeySpace, Modifier: fyne.KeyModifierControl})
 	p := h.popup()
-	if !contains(p.labels(), "sensors/table") {
-		t.Fatalf("items %v", p.labels())
+	if !contains(labels(p), "sensors/table") {
+		t.Fatalf("items %v", labels(p))
 	}
 	// the popup sits under the cursor
 	at := tab.ed.CursorScreenPosition()
-	if pos := p.pop.Content.Position(); pos.Y < at.Y-1 || pos.Y > at.Y+2*theme.Padding() || pos.X < at.X-1 || pos.X > at.X+2*theme.Padding() {
+	if pos := p.PopUp().Content.Position(); pos.Y < at.Y-1 || pos.Y > at.Y+2*theme.Padding() || pos.X < at.X-1 || pos.X > at.X+2*theme.Padding() {
 		t.Errorf("popup content at %v, the cursor at %v", pos, at)
 	}
 	// a tap on a row inserts it
-	for _, r := range p.rows {
-		if r.Visible() && r.label.Text == "sensors" {
+	for _, r := range p.Rows() {
+		if r.Visible() && r.Label() == "sensors" {
 			test.Tap(r)
 		}
 	}
@@ -274,8 +275,8 @@ func TestTypedOneRune(t *testing.T) {
 		{"abc", "abd", 3, false},
 	}
 	for _, c := range cases {
-		if got := typedOneRune(c.old, c.text, c.off); got != c.want {
-			t.Errorf("typedOneRune(%q, %q, %d) = %v", c.old, c.text, c.off, got)
+		if got := completionpopup.TypedOneRune(c.old, c.text, c.off); got != c.want {
+			t.Errorf("TypedOneRune(%q, %q, %d) = %v", c.old, c.text, c.off, got)
 		}
 	}
 	if completion.AutoTrigger("SELECT 1", 8) {
@@ -654,7 +655,7 @@ func TestCompletionPopupPassesShiftAndPrefersTheTypedWord(t *testing.T) {
 	h.w.Canvas().Focused().(desktop.Keyable).KeyUp(shift)
 	h.typeKeys("OM")
 	p := h.popup()
-	if it := p.res.Items[p.sel]; it.Label != "FROM" {
+	if it := p.Result().Items[p.Selected()]; it.Label != "FROM" {
 		t.Errorf("selected %q, not the typed word", it.Label)
 	}
 	h.key(fyne.KeyEscape)
@@ -742,7 +743,7 @@ func TestCompletionEnterAfterAWordTypedInFullIsALineBreak(t *testing.T) {
 	// "flights" is offered beside "flights_live": Enter keeps the word and
 	// breaks the line, the popup closes.
 	h.typeKeys("SELECT * FROM flights")
-	if got := strings.Join(h.popup().labels(), ","); !strings.Contains(got, "flights/table") || !strings.Contains(got, "flights_live/table") {
+	if got := strings.Join(labels(h.popup()), ","); !strings.Contains(got, "flights/table") || !strings.Contains(got, "flights_live/table") {
 		t.Fatalf("items %s", got)
 	}
 	h.key(fyne.KeyReturn)
@@ -757,7 +758,7 @@ func TestCompletionEnterAfterAWordTypedInFullIsALineBreak(t *testing.T) {
 	// A keyword typed in lower case is typed in full too.
 	tab.ed.SetText("")
 	h.typeKeys("SELECT * from")
-	if it := h.popup().res.Items[h.popup().sel]; it.Label != "FROM" {
+	if it := h.popup().Result().Items[h.popup().Selected()]; it.Label != "FROM" {
 		t.Fatalf("selected %q", it.Label)
 	}
 	h.key(fyne.KeyReturn)
@@ -776,7 +777,7 @@ func TestCompletionEnterAfterAWordTypedInFullIsALineBreak(t *testing.T) {
 	h.typeKeys("SELECT * FROM flights")
 	p := h.popup()
 	h.key(fyne.KeyDown)
-	want := p.res.Items[p.sel].Insert
+	want := p.Result().Items[p.Selected()].Insert
 	h.key(fyne.KeyReturn)
 	if got := tab.ed.Text(); got != "SELECT * FROM "+want || want == "flights" {
 		t.Errorf("a chosen item %q: editor %q", want, got)

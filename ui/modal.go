@@ -27,7 +27,7 @@ func (wb *Workbench) topOverlay() fyne.CanvasObject {
 	if top == nil {
 		return nil
 	}
-	if p := wb.authoring().popup; p != nil && p.pop == top {
+	if p := wb.authoring().popup; p != nil && p.PopUp() == top {
 		return nil
 	}
 	return top

@@ -106,15 +106,15 @@ func TestCompletionSignatureIsLiteral(t *testing.T) {
 	h.w.Canvas().Focus(tab.ed)
 	h.typeKeys("SELECT DATE_FOR")
 	p := h.popup()
-	for _, r := range p.rows {
-		if r.label.Text == "DATE_FORMAT" {
-			if !strings.HasPrefix(r.detail.Text, "DATE_FORMAT(") || r.detail.TextStyle.Monospace {
-				t.Errorf("detail %q, monospace %v", r.detail.Text, r.detail.TextStyle.Monospace)
+	for _, r := range p.Rows() {
+		if r.Label() == "DATE_FORMAT" {
+			if !strings.HasPrefix(r.DetailText().Text, "DATE_FORMAT(") || r.DetailText().TextStyle.Monospace {
+				t.Errorf("detail %q, monospace %v", r.DetailText().Text, r.DetailText().TextStyle.Monospace)
 			}
 			return
 		}
 	}
-	t.Errorf("DATE_FORMAT not offered: %v", p.res.Items)
+	t.Errorf("DATE_FORMAT not offered: %v", p.Result().Items)
 }
 
 // A finished streaming Top-N shows its rows in the query's order (the

@@ -1,8 +1,7 @@
-package ui
+package completionpopup
 
 import (
 	"image/color"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,7 +14,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/engine/completion"
-	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/ui/widgets"
 )
 
@@ -34,10 +32,34 @@ import (
 // completionRows is how many candidates the popup shows at once.
 const completionRows = 10
 
-// completionPopup is the open popup (at most one).
-type completionPopup struct {
-	wb   *Workbench
-	tab  *editorTab
+// Editor is what the popup needs of the SQL editor (editor.Editor): its
+// text and cursor (byte offsets), the cursor's place on the canvas, one
+// undo step replacing a range, and the keys the popup passes on.
+type Editor interface {
+	desktop.Keyable
+	fyne.Shortcutable
+	Text() string
+	CursorOffset() int
+	CursorScreenPosition() fyne.Position
+	ReplaceRange(start, end int, text string)
+}
+
+// Host is what the popup needs of the workbench (on the UI goroutine).
+type Host interface {
+	// Complete returns the candidates at the editor's cursor now.
+	Complete() completion.Result
+	// Close closes the popup: the host hides it (Hide) and forgets it.
+	Close()
+	// Reopen opens a new popup at the editor's cursor (completion goes
+	// on after "table." or a separator typed into the popup).
+	Reopen()
+}
+
+// Popup is the open popup (a workbench shows at most one).
+type Popup struct {
+	host Host
+	ed   Editor
+	c    fyne.Canvas
 	res  completion.Result
 	sel  int
 	top  int // first shown item
@@ -48,102 +70,10 @@ type completionPopup struct {
 	// with the keyboard (then Enter accepts whatever the word is).
 	explicit, chosen bool
 
-	rows   []*completionRow
+	rows   []*Row
 	detail *widget.Label
 	more   *widget.Label
 	foot   *fyne.Container
-}
-
-// completionCatalog reads the engine's catalog and functions.
-func (wb *Workbench) completionCatalog() completion.Catalog {
-	a := wb.authoring()
-	if a.compCat == nil {
-		a.compCat = table.CompletionCatalog(wb.env)
-	}
-	return a.compCat
-}
-
-// completeAt computes the candidates at the cursor of t. A keyword that
-// is also offered as a function (AVG, COUNT, …) is shown once, as the
-// function with its signature.
-func (wb *Workbench) completeAt(t *editorTab) completion.Result {
-	res := completion.Complete(t.ed.Text(), t.ed.CursorOffset(), wb.completionCatalog())
-	funcs := map[string]bool{}
-	for _, it := range res.Items {
-		if it.Kind == completion.KindFunction {
-			funcs[strings.ToUpper(it.Label)] = true
-		}
-	}
-	if len(funcs) > 0 {
-		res.Items = slices.DeleteFunc(res.Items, func(it completion.Item) bool {
-			return it.Kind == completion.KindKeyword && funcs[strings.ToUpper(it.Label)]
-		})
-	}
-	return res
-}
-
-// showCompletion opens the popup for t's cursor (Ctrl+Space: explicit).
-// An explicit request with a single candidate inserts it at once; with no
-// candidate the status bar says so.
-func (wb *Workbench) showCompletion(t *editorTab, explicit bool) {
-	wb.closeCompletion()
-	res := wb.completeAt(t)
-	if len(res.Items) == 0 {
-		if explicit {
-			wb.setStatus("No completion here (" + res.Context + ")")
-		}
-		return
-	}
-	if explicit && len(res.Items) == 1 {
-		t.ed.ReplaceRange(res.Start, res.End, res.Items[0].Insert)
-		return
-	}
-	if !explicit && len(res.Items) == 1 && strings.EqualFold(res.Items[0].Insert, res.Prefix) {
-		return // typed in full already
-	}
-	c := wb.win.Canvas()
-	if c == nil {
-		return
-	}
-	p := &completionPopup{wb: wb, tab: t, res: res, sel: exactMatch(res), explicit: explicit}
-	p.build()
-	p.pop = widget.NewPopUp(p.content(), c)
-	p.pop.Resize(p.size())
-	wb.authoring().popup = p
-	p.place()
-	p.pop.Show()
-	c.Focus(p.view)
-	p.render()
-}
-
-// closeCompletion hides the popup, if open.
-func (wb *Workbench) closeCompletion() {
-	a := wb.authoring()
-	if p := a.popup; p != nil {
-		a.popup = nil
-		p.pop.Hide()
-	}
-}
-
-// completionOpen reports whether the popup is shown (for t, when not nil).
-func (wb *Workbench) completionOpen(t *editorTab) bool {
-	p := wb.authoring().popup
-	return p != nil && p.pop.Visible() && (t == nil || p.tab == t)
-}
-
-// autoComplete runs after a change of t's text from old to text: when it
-// was one typed character and AutoTrigger says so, the popup opens.
-func (wb *Workbench) autoComplete(t *editorTab, old, text string) {
-	if wb.completionOpen(nil) || wb.editors.current() != t || !wb.embeddedTab(t) {
-		return // a gateway's tab completes on Ctrl+Space, by the gateway
-	}
-	off := t.ed.CursorOffset()
-	if !typedOneRune(old, text, off) {
-		return
-	}
-	if completion.AutoTrigger(text, off) {
-		wb.showCompletion(t, false)
-	}
 }
 
 // exactMatch is the index of the candidate that is the typed word itself
@@ -179,19 +109,20 @@ func typedInFull(res completion.Result, text string, it completion.Item) bool {
 // new line instead of accepting the selection: accepting would change
 // nothing, or the popup opened by itself where no word is begun and no
 // item was chosen.
-func (p *completionPopup) enterIsALineBreak() bool {
+func (p *Popup) enterIsALineBreak() bool {
 	if p.sel < 0 || p.sel >= len(p.res.Items) {
 		return true
 	}
-	if typedInFull(p.res, p.tab.ed.Text(), p.res.Items[p.sel]) {
+	if typedInFull(p.res, p.ed.Text(), p.res.Items[p.sel]) {
 		return true
 	}
 	return !p.explicit && !p.chosen && p.res.Prefix == ""
 }
 
-// typedOneRune reports whether text is old with one character inserted
-// just before byte offset off (what typing does).
-func typedOneRune(old, text string, off int) bool {
+// TypedOneRune reports whether text is old with one character inserted
+// just before byte offset off (what typing does: the workbench opens the
+// popup by itself only then).
+func TypedOneRune(old, text string, off int) bool {
 	if off <= 0 || off > len(text) {
 		return false
 	}
@@ -202,10 +133,10 @@ func typedOneRune(old, text string, off int) bool {
 	return text[:off-n] == old[:off-n] && text[off:] == old[off-n:]
 }
 
-func (p *completionPopup) build() {
+func (p *Popup) build() {
 	p.view = newCompletionView(p)
 	for range completionRows {
-		p.rows = append(p.rows, newCompletionRow(p))
+		p.rows = append(p.rows, newRow(p))
 	}
 	p.detail = widget.NewLabel("")
 	p.detail.Truncation = fyne.TextTruncateEllipsis
@@ -214,7 +145,7 @@ func (p *completionPopup) build() {
 	p.more.Importance = widget.LowImportance
 }
 
-func (p *completionPopup) content() fyne.CanvasObject {
+func (p *Popup) content() fyne.CanvasObject {
 	list := container.NewVBox()
 	for _, r := range p.rows {
 		list.Add(r)
@@ -223,7 +154,7 @@ func (p *completionPopup) content() fyne.CanvasObject {
 	return container.NewStack(p.view, container.NewBorder(nil, p.foot, nil, nil, list))
 }
 
-func (p *completionPopup) size() fyne.Size {
+func (p *Popup) size() fyne.Size {
 	n := min(len(p.res.Items), completionRows)
 	rowH := p.rows[0].MinSize().Height
 	h := float32(n)*(rowH+theme.Padding()) + p.foot.MinSize().Height + theme.Padding()
@@ -232,9 +163,9 @@ func (p *completionPopup) size() fyne.Size {
 
 // place anchors the popup under the cursor, or above it when it would
 // leave the window.
-func (p *completionPopup) place() {
-	at := p.tab.ed.CursorScreenPosition()
-	cs := p.wb.win.Canvas().Size()
+func (p *Popup) place() {
+	at := p.ed.CursorScreenPosition()
+	cs := p.c.Size()
 	sz := p.size()
 	if at.Y+sz.Height > cs.Height {
 		line := widgets.LineHeight(theme.TextSize())
@@ -247,7 +178,7 @@ func (p *completionPopup) place() {
 }
 
 // render shows the items around the selection.
-func (p *completionPopup) render() {
+func (p *Popup) render() {
 	n := len(p.res.Items)
 	p.sel = max(0, min(p.sel, n-1))
 	if p.sel < p.top {
@@ -285,7 +216,7 @@ func (p *completionPopup) render() {
 func itoa(n int) string { return widgets.GroupDigits(n) }
 
 // move changes the selection by d.
-func (p *completionPopup) move(d int) {
+func (p *Popup) move(d int) {
 	n := len(p.res.Items)
 	if n == 0 {
 		return
@@ -296,32 +227,32 @@ func (p *completionPopup) move(d int) {
 }
 
 // accept inserts item k and closes the popup.
-func (p *completionPopup) accept(k int) {
+func (p *Popup) accept(k int) {
 	if k < 0 || k >= len(p.res.Items) {
 		return
 	}
 	it := p.res.Items[k]
-	p.wb.closeCompletion()
-	p.tab.ed.ReplaceRange(p.res.Start, p.res.End, it.Insert)
+	p.host.Close()
+	p.ed.ReplaceRange(p.res.Start, p.res.End, it.Insert)
 	p.focusEditor()
 	// "table." after an alias, "fn(" and the like go on completing
-	if off := p.tab.ed.CursorOffset(); completion.AutoTrigger(p.tab.ed.Text(), off) && strings.HasSuffix(it.Insert, ".") {
-		p.wb.showCompletion(p.tab, false)
+	if off := p.ed.CursorOffset(); completion.AutoTrigger(p.ed.Text(), off) && strings.HasSuffix(it.Insert, ".") {
+		p.host.Reopen()
 	}
 }
 
-func (p *completionPopup) focusEditor() {
-	if c := p.wb.win.Canvas(); c != nil {
-		c.Focus(p.tab.ed)
+func (p *Popup) focusEditor() {
+	if p.c != nil {
+		p.c.Focus(p.ed)
 	}
 }
 
 // update recomputes the candidates after the editor changed; the popup
 // closes when nothing matches or the cursor left the word.
-func (p *completionPopup) update() {
-	res := p.wb.completeAt(p.tab)
-	if len(res.Items) == 0 || !p.explicit && len(res.Items) == 1 && typedInFull(res, p.tab.ed.Text(), res.Items[0]) {
-		p.wb.closeCompletion()
+func (p *Popup) update() {
+	res := p.host.Complete()
+	if len(res.Items) == 0 || !p.explicit && len(res.Items) == 1 && typedInFull(res, p.ed.Text(), res.Items[0]) {
+		p.host.Close()
 		p.focusEditor()
 		return
 	}
@@ -343,16 +274,16 @@ func (p *completionPopup) update() {
 }
 
 // typed forwards a character to the editor.
-func (p *completionPopup) typed(r rune) {
-	p.tab.ed.TypedRune(r)
+func (p *Popup) typed(r rune) {
+	p.ed.TypedRune(r)
 	if isWordRune(r) {
 		p.update()
 		return
 	}
 	// a separator ends the word: close, and reopen where typing would
-	p.wb.closeCompletion()
-	if completion.AutoTrigger(p.tab.ed.Text(), p.tab.ed.CursorOffset()) {
-		p.wb.showCompletion(p.tab, false)
+	p.host.Close()
+	if completion.AutoTrigger(p.ed.Text(), p.ed.CursorOffset()) {
+		p.host.Reopen()
 	}
 }
 
@@ -361,7 +292,7 @@ func isWordRune(r rune) bool {
 }
 
 // key handles a navigation or editing key.
-func (p *completionPopup) key(ev *fyne.KeyEvent) {
+func (p *Popup) key(ev *fyne.KeyEvent) {
 	switch ev.Name {
 	case fyne.KeyUp:
 		p.move(-1)
@@ -377,40 +308,40 @@ func (p *completionPopup) key(ev *fyne.KeyEvent) {
 		p.render()
 	case fyne.KeyReturn, fyne.KeyEnter:
 		if p.enterIsALineBreak() {
-			p.wb.closeCompletion()
+			p.host.Close()
 			p.focusEditor()
-			p.tab.ed.TypedKey(ev)
+			p.ed.TypedKey(ev)
 			return
 		}
 		p.accept(p.sel)
 	case fyne.KeyTab:
 		p.accept(p.sel)
 	case fyne.KeyEscape:
-		p.wb.closeCompletion()
+		p.host.Close()
 		p.focusEditor()
 	case fyne.KeyBackspace:
-		p.tab.ed.TypedKey(ev)
-		if p.tab.ed.CursorOffset() < p.res.Start || p.tab.ed.CursorOffset() == 0 {
-			p.wb.closeCompletion()
+		p.ed.TypedKey(ev)
+		if p.ed.CursorOffset() < p.res.Start || p.ed.CursorOffset() == 0 {
+			p.host.Close()
 			return
 		}
 		p.update()
 	case fyne.KeyLeft, fyne.KeyRight, fyne.KeyHome, fyne.KeyEnd, fyne.KeyDelete:
 		// the cursor leaves the word: the editor moves it, the popup closes
-		p.wb.closeCompletion()
+		p.host.Close()
 		p.focusEditor()
-		p.tab.ed.TypedKey(ev)
+		p.ed.TypedKey(ev)
 	default:
 		// Fyne reports every key, letters too, before the character
 		// (TypedRune, which follows); the editor ignores those.
-		p.tab.ed.TypedKey(ev)
+		p.ed.TypedKey(ev)
 	}
 }
 
 // completionView is the popup's keyboard receiver (focusable, invisible).
 type completionView struct {
 	widget.BaseWidget
-	p *completionPopup
+	p *Popup
 }
 
 var (
@@ -420,7 +351,7 @@ var (
 	_ desktop.Keyable   = (*completionView)(nil)
 )
 
-func newCompletionView(p *completionPopup) *completionView {
+func newCompletionView(p *Popup) *completionView {
 	v := &completionView{p: p}
 	v.ExtendBaseWidget(v)
 	return v
@@ -444,10 +375,10 @@ func (v *completionView) TypedKey(ev *fyne.KeyEvent) { v.p.key(ev) }
 
 // KeyDown and KeyUp go on to the editor, which tracks Shift with them (a
 // Shift released while the popup is open must reach it).
-func (v *completionView) KeyDown(ev *fyne.KeyEvent) { v.p.tab.ed.KeyDown(ev) }
+func (v *completionView) KeyDown(ev *fyne.KeyEvent) { v.p.ed.KeyDown(ev) }
 
 // KeyUp: see KeyDown.
-func (v *completionView) KeyUp(ev *fyne.KeyEvent) { v.p.tab.ed.KeyUp(ev) }
+func (v *completionView) KeyUp(ev *fyne.KeyEvent) { v.p.ed.KeyUp(ev) }
 
 // AcceptsTab makes Tab accept the selection instead of moving the focus.
 func (v *completionView) AcceptsTab() bool { return true }
@@ -460,16 +391,16 @@ func (v *completionView) TypedShortcut(s fyne.Shortcut) {
 		p.update()
 		return
 	}
-	p.wb.closeCompletion()
+	p.host.Close()
 	p.focusEditor()
-	p.tab.ed.TypedShortcut(s)
+	p.ed.TypedShortcut(s)
 }
 
-// completionRow is one candidate: kind tag, label and detail; a tap
-// inserts it.
-type completionRow struct {
+// Row is one candidate: kind tag, label and detail; a tap inserts it.
+// Its texts are exported for the workbench's tests.
+type Row struct {
 	widget.BaseWidget
-	p      *completionPopup
+	p      *Popup
 	k      int
 	bg     *canvas.Rectangle
 	kind   *canvas.Text
@@ -477,10 +408,10 @@ type completionRow struct {
 	detail *canvas.Text
 }
 
-var _ fyne.Tappable = (*completionRow)(nil)
+var _ fyne.Tappable = (*Row)(nil)
 
-func newCompletionRow(p *completionPopup) *completionRow {
-	r := &completionRow{p: p, bg: canvas.NewRectangle(color.Transparent),
+func newRow(p *Popup) *Row {
+	r := &Row{p: p, bg: canvas.NewRectangle(color.Transparent),
 		kind: canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder)), label: canvas.NewText("", theme.Color(theme.ColorNameForeground)),
 		detail: canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder))}
 	r.kind.TextSize = theme.CaptionTextSize()
@@ -493,7 +424,7 @@ func newCompletionRow(p *completionPopup) *completionRow {
 	return r
 }
 
-func (r *completionRow) set(k int, it completion.Item, selected bool) {
+func (r *Row) set(k int, it completion.Item, selected bool) {
 	r.k = k
 	r.kind.Text = it.Kind.String()
 	r.label.Text = it.Label
@@ -507,13 +438,13 @@ func (r *completionRow) set(k int, it completion.Item, selected bool) {
 }
 
 // Tapped inserts the candidate.
-func (r *completionRow) Tapped(*fyne.PointEvent) { r.p.accept(r.k) }
+func (r *Row) Tapped(*fyne.PointEvent) { r.p.accept(r.k) }
 
-func (r *completionRow) CreateRenderer() fyne.WidgetRenderer {
+func (r *Row) CreateRenderer() fyne.WidgetRenderer {
 	return &completionRowRenderer{r: r}
 }
 
-type completionRowRenderer struct{ r *completionRow }
+type completionRowRenderer struct{ r *Row }
 
 func (rr *completionRowRenderer) Layout(s fyne.Size) {
 	r := rr.r
@@ -550,3 +481,60 @@ func (rr *completionRowRenderer) Objects() []fyne.CanvasObject {
 }
 
 func (rr *completionRowRenderer) Destroy() {}
+
+// Open builds the popup for res over canvas c, with the typed word's own
+// candidate selected; Show shows it under the editor's cursor. explicit:
+// opened by Ctrl+Space.
+func Open(c fyne.Canvas, ed Editor, res completion.Result, explicit bool, host Host) *Popup {
+	p := &Popup{host: host, ed: ed, c: c, res: res, sel: exactMatch(res), explicit: explicit}
+	p.build()
+	p.pop = widget.NewPopUp(p.content(), c)
+	p.pop.Resize(p.size())
+	return p
+}
+
+// Show places and shows the popup and focuses it (after the host has
+// recorded it as the open one).
+func (p *Popup) Show() {
+	p.place()
+	p.pop.Show()
+	p.c.Focus(p.view)
+	p.render()
+}
+
+// Hide hides the popup.
+func (p *Popup) Hide() { p.pop.Hide() }
+
+// Visible reports whether the popup is shown.
+func (p *Popup) Visible() bool { return p.pop.Visible() }
+
+// Editor is the editor the popup completes in.
+func (p *Popup) Editor() Editor { return p.ed }
+
+// PopUp is the overlay showing the popup.
+func (p *Popup) PopUp() *widget.PopUp { return p.pop }
+
+// Focus is the popup's keyboard receiver, focused while it is open.
+func (p *Popup) Focus() fyne.Focusable { return p.view }
+
+// Result is the candidates shown.
+func (p *Popup) Result() completion.Result { return p.res }
+
+// Selected is the index of the selected candidate in Result().Items.
+func (p *Popup) Selected() int { return p.sel }
+
+// Detail is the line under the list describing the selection.
+func (p *Popup) Detail() string { return p.detail.Text }
+
+// Rows are the list's rows (the shown ones are Visible).
+func (p *Popup) Rows() []*Row { return p.rows }
+
+// Label is the candidate's label drawn in the row.
+func (r *Row) Label() string { return r.label.Text }
+
+// DetailText is the row's detail text (a function's signature).
+func (r *Row) DetailText() *canvas.Text { return r.detail }
+
+// Background is the row's background (the selection colour when
+// selected).
+func (r *Row) Background() *canvas.Rectangle { return r.bg }
