@@ -37,6 +37,7 @@
 //   - kafkapeek: the Kafka peek tab (a Connect function, kafkapeek.Host)
 //   - planview: the plan graph, EXPLAIN text and live metrics (New, Tick)
 //   - chartview: a result's Chart tab (chartview.Host, chartHost here)
+//   - completionpopup: the editor's completion popup (Editor, Host)
 //   - dialogs: the locked-workspace question, init script, rename, code
 //   - widgets: toolbar, rows layout, wheel catcher, overlays, text sizes
 package ui
