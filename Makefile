@@ -51,7 +51,7 @@ test-fuzz: deps
 # and the autosave) with -short. The whole ui package under -race takes
 # about 9 minutes on 2 cores, too long for every run:
 # `make test-race RACEUI=.` runs all of it.
-RACEPKGS ?= ./engine/runtime/ ./engine/table/ ./engine/gateway/ ./engine/results/...
+RACEPKGS ?= ./engine/internal/runtime/ ./engine/table/ ./engine/gateway/ ./engine/results/...
 RACEUI   ?= ^Test(RunAll|StopWhile|StopSays|CanceledQuery|GatewayConnection|GatewayStreaming|GatewaySessionLost|GatewayGone|JobsPanel|RunToFile|ClosingStops|EditsAreSaved|KilledWorkbench)
 test-race: deps
 	$(GO) test -race -tags $(TAGS) $(RACEPKGS)

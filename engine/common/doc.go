@@ -12,7 +12,7 @@
 // WatermarkStrategy` as common.ForBoundedOutOfOrderness, and docs/API.md
 // maps the module one to one. Riffle's own shared code lives in the
 // packages named for what it does (engine/config, engine/types,
-// engine/runtime); nothing is to be added here that pyflink.common does
+// engine/internal/runtime); nothing is to be added here that pyflink.common does
 // not have.
 //
 // # Two layers

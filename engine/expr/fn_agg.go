@@ -5,7 +5,7 @@ import (
 )
 
 // Aggregate functions: type inference only; the runtime implements the
-// accumulators (engine/runtime/accum.go) by name.
+// accumulators (engine/internal/runtime/accum.go) by name.
 
 func aggFn(name, sig string, min, max int, infer func(c *InferCtx) (*types.DataType, error)) {
 	Builtins.Register(&Function{Name: name, Kind: AggregateKind, Category: "Aggregate",

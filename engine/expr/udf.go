@@ -5,7 +5,7 @@ package expr
 // user's implementation into a *Function: scalar functions get an Infer
 // and a Build (a kernel that loops over the rows), aggregate and table
 // aggregate functions an AggregateImpl that the runtime's aggregate
-// operators drive through the accumulator adapter of engine/runtime.
+// operators drive through the accumulator adapter of engine/internal/runtime.
 
 // AggregateImpl is the runtime side of a user-defined aggregate function
 // (Flink's ImperativeAggregateFunction). The aggregate operator opens one

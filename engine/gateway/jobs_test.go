@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/internal/runtime"
 )
 
 // jobRows runs SHOW JOBS in a session and returns its rows: id, name,

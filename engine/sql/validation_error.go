@@ -11,7 +11,7 @@ import "fmt"
 // "From line 1, column 8 to line 1, column 11: Column 'pric' not found in
 // any table; did you mean 'price'?". A Line of 0 means no position.
 //
-// The planner reports its errors with this type (engine/plan's Error is an
+// The planner reports its errors with this type (engine/internal/plan's Error is an
 // alias), and engine/table names it table.ValidationError, so callers find
 // the fields with errors.As.
 type ValidationError struct {

@@ -23,7 +23,6 @@ var goPackages = map[string]string{
 	"config":      "../config",
 	"catalog":     "../catalog",
 	"types":       "../types",
-	"runtime":     "../runtime",
 	"expr":        "../expr",
 }
 

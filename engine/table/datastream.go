@@ -16,7 +16,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/common"
 	"github.com/riffle-sql/riffle/engine/connector"
-	"github.com/riffle-sql/riffle/engine/plan/binder"
+	"github.com/riffle-sql/riffle/engine/internal/plan/binder"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )

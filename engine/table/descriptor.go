@@ -10,8 +10,8 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/config"
-	"github.com/riffle-sql/riffle/engine/plan"
-	"github.com/riffle-sql/riffle/engine/plan/binder"
+	"github.com/riffle-sql/riffle/engine/internal/plan"
+	"github.com/riffle-sql/riffle/engine/internal/plan/binder"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )

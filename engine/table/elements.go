@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/riffle-sql/riffle/engine/expr"
-	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/internal/plan"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )

@@ -14,10 +14,10 @@ import (
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/expr"
-	"github.com/riffle-sql/riffle/engine/jobgraph"
-	"github.com/riffle-sql/riffle/engine/plan"
-	"github.com/riffle-sql/riffle/engine/plan/physical"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/internal/jobgraph"
+	"github.com/riffle-sql/riffle/engine/internal/plan"
+	"github.com/riffle-sql/riffle/engine/internal/plan/physical"
+	"github.com/riffle-sql/riffle/engine/internal/runtime"
 )
 
 // TableEnvironment is the entry point of the Table API and SQL (PyFlink's

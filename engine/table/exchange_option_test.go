@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/internal/runtime"
 )
 
 // riffle.exchange.max-bytes-per-channel reaches the jobs' configuration

@@ -9,7 +9,7 @@ import (
 
 	_ "github.com/riffle-sql/riffle/engine/connector/all"
 	"github.com/riffle-sql/riffle/engine/expr"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/internal/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 

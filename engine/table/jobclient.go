@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/common"
-	"github.com/riffle-sql/riffle/engine/plan/physical"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/internal/plan/physical"
+	"github.com/riffle-sql/riffle/engine/internal/runtime"
 )
 
 // JobStatus is the state of a job, with Flink's names and ordinals

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/connector"
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/internal/runtime"
 )
 
 // OperatorMetrics is a snapshot of one operator's counters, summed over

@@ -3,9 +3,9 @@ package table
 import (
 	"strings"
 
-	"github.com/riffle-sql/riffle/engine/opspec"
-	"github.com/riffle-sql/riffle/engine/plan"
-	"github.com/riffle-sql/riffle/engine/plan/physical"
+	"github.com/riffle-sql/riffle/engine/internal/opspec"
+	"github.com/riffle-sql/riffle/engine/internal/plan"
+	"github.com/riffle-sql/riffle/engine/internal/plan/physical"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 

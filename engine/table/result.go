@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/riffle-sql/riffle/engine/runtime"
+	"github.com/riffle-sql/riffle/engine/internal/runtime"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 

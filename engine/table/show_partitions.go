@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/catalog"
-	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/internal/plan"
 	"github.com/riffle-sql/riffle/engine/sql"
 )
 

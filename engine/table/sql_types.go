@@ -1,7 +1,7 @@
 package table
 
 import (
-	"github.com/riffle-sql/riffle/engine/plan/binder"
+	"github.com/riffle-sql/riffle/engine/internal/plan/binder"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/riffle-sql/riffle/engine/plan"
+	"github.com/riffle-sql/riffle/engine/internal/plan"
 	"github.com/riffle-sql/riffle/engine/sql"
 )
 

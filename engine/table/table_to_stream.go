@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/common"
-	"github.com/riffle-sql/riffle/engine/plan"
-	"github.com/riffle-sql/riffle/engine/plan/binder"
-	"github.com/riffle-sql/riffle/engine/plan/physical"
-	"github.com/riffle-sql/riffle/engine/plan/rules"
+	"github.com/riffle-sql/riffle/engine/internal/plan"
+	"github.com/riffle-sql/riffle/engine/internal/plan/binder"
+	"github.com/riffle-sql/riffle/engine/internal/plan/physical"
+	"github.com/riffle-sql/riffle/engine/internal/plan/rules"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
 )

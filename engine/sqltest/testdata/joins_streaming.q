@@ -3,7 +3,7 @@
 # first depends on timing, so row order (and, for outer joins, whether a
 # NULL-padded row is emitted and retracted first) is not defined: the
 # exact changelogs of the regular join are checked by the operator tests
-# in engine/runtime; here results are compared without order.
+# in engine/internal/runtime; here results are compared without order.
 
 SET 'pipeline.auto-watermark-interval' = '0';
 [INFO] Execute statement succeeded.

@@ -1,0 +1,401 @@
+package runtime
+
+import (
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/riffle-sql/riffle/engine/internal/opspec"
+	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
+)
+
+// ---- DISTINCT: forwards a value to the inner accumulator only on its
+// first occurrence in a group (and retracts it on its last removal), as
+// Flink's distinct aggregates keep a MapView of value → count per key.
+//
+// The state is shared by all groups of the accumulator: a dictionary
+// numbers the distinct argument values seen (in any group), and one hash
+// table holds the multiplicity of each (group, value number) pair. A row
+// costs one dictionary lookup and one integer-keyed probe, with no
+// allocation unless the value or the pair is new.
+
+type distinctAcc struct {
+	inner accumulator
+	t     *types.DataType
+	// how a row's arguments are numbered: intKey for a single integral or
+	// temporal argument (dictionary keyed by the value), strKey for a
+	// single character or binary argument (keyed by its bytes), otherwise
+	// by the arguments' AppendKey encoding
+	intKey, strKey bool
+	intIDs         map[int64]int32
+	ids            map[string]int32
+	shortIDs       u64Table // strKey values of up to 7 bytes, by shortKey
+	ints           []int64  // value number → value (intKey)
+	keys           []string // value number → key (otherwise)
+	kb             []byte
+	// pairs maps (group, value number) to the value's multiplicity in
+	// the group; members lists each group's value numbers in pairs
+	// (entries whose multiplicity fell to zero stay listed)
+	pairs   u64Table
+	members [][]int32
+}
+
+func newDistinctAcc(inner accumulator, s opspec.AggSpec) *distinctAcc {
+	d := &distinctAcc{inner: inner}
+	if len(s.ArgTypes) > 0 {
+		d.t = s.ArgTypes[0]
+	}
+	if len(s.Args) == 1 && d.t != nil {
+		d.intKey = d.t.IsIntegral() || d.t.IsDatetime()
+		d.strKey = d.t.IsString() || d.t.IsBinary()
+	}
+	if d.intKey {
+		d.intIDs = map[int64]int32{}
+	} else {
+		d.ids = map[string]int32{}
+	}
+	return d
+}
+
+func (a *distinctAcc) resize(n int) {
+	a.inner.resize(n)
+	for len(a.members) < n {
+		a.members = append(a.members, nil)
+	}
+}
+
+// valueID numbers the arguments of row i; ok is false when an argument
+// is NULL (DISTINCT ignores such rows) or, without create, when the value
+// was never seen.
+func (a *distinctAcc) valueID(args []arrow.Array, i int, create bool) (id int32, ok bool) {
+	switch {
+	case a.intKey:
+		c := args[0]
+		if c.IsNull(i) {
+			return 0, false
+		}
+		v := int64Of(c, i)
+		if id, ok := a.intIDs[v]; ok {
+			return id, true
+		}
+		if !create {
+			return 0, false
+		}
+		id = int32(len(a.ints))
+		a.ints = append(a.ints, v)
+		a.intIDs[v] = id
+		return id, true
+	case a.strKey && isStringData(args[0]):
+		c := args[0]
+		if c.IsNull(i) {
+			return 0, false
+		}
+		offs, data := vector.StringData(c)
+		return a.stringID(offs, data, i, create)
+	}
+	kb := a.kb[:0]
+	for _, c := range args {
+		if c.IsNull(i) {
+			return 0, false
+		}
+		kb = AppendKey(kb, c, i)
+	}
+	a.kb = kb
+	return a.keyID(vector.UnsafeString(kb), create)
+}
+
+// isStringData reports an array vector.StringData can read.
+func isStringData(c arrow.Array) bool {
+	switch c.(type) {
+	case *array.String, *array.Binary:
+		return true
+	}
+	return false
+}
+
+// stringID numbers element i of a string column (strKey).
+func (a *distinctAcc) stringID(offs []int32, data []byte, i int, create bool) (int32, bool) {
+	k, short := shortKey(offs, data, i)
+	if !short {
+		return a.keyID(vector.UnsafeString(data[offs[i]:offs[i+1]]), create)
+	}
+	if !create {
+		if p := a.shortIDs.find(k); p != nil {
+			return int32(*p), true
+		}
+		return 0, false
+	}
+	p, isNew := a.shortIDs.slot(k)
+	if isNew {
+		*p = int64(len(a.keys))
+		a.keys = append(a.keys, string(data[offs[i]:offs[i+1]]))
+	}
+	return int32(*p), true
+}
+
+// keyID numbers key, which may alias memory that changes (it is copied
+// when stored).
+func (a *distinctAcc) keyID(key string, create bool) (int32, bool) {
+	if a.strKey {
+		if k, short := shortKeyOf(key); short {
+			if !create {
+				if p := a.shortIDs.find(k); p != nil {
+					return int32(*p), true
+				}
+				return 0, false
+			}
+			p, isNew := a.shortIDs.slot(k)
+			if isNew {
+				*p = int64(len(a.keys))
+				a.keys = append(a.keys, strings.Clone(key))
+			}
+			return int32(*p), true
+		}
+	}
+	if id, ok := a.ids[key]; ok {
+		return id, true
+	}
+	if !create {
+		return 0, false
+	}
+	id := int32(len(a.keys))
+	key = strings.Clone(key)
+	a.keys = append(a.keys, key)
+	a.ids[key] = id
+	return id, true
+}
+
+// add counts one more occurrence of value id in group g and forwards its
+// first occurrence to the inner accumulator.
+func (a *distinctAcc) add(g, id int32, args []arrow.Array, i int) {
+	p, isNew := a.pairs.slot(pairKey(g, id))
+	if isNew {
+		a.members[g] = append(a.members[g], id)
+	}
+	*p++
+	if *p == 1 {
+		a.inner.update(g, args, i, false)
+	}
+}
+
+func (a *distinctAcc) update(g int32, args []arrow.Array, i int, retract bool) {
+	id, ok := a.valueID(args, i, !retract)
+	if !ok {
+		return
+	}
+	if !retract {
+		a.add(g, id, args, i)
+		return
+	}
+	p := a.pairs.find(pairKey(g, id))
+	if p == nil || *p <= 0 {
+		return
+	}
+	*p--
+	if *p == 0 {
+		a.inner.update(g, args, i, true)
+	}
+}
+
+func (a *distinctAcc) accumulateBatch(gids []int32, args []arrow.Array) {
+	if a.strKey && isStringData(args[0]) {
+		// one string column: look its bytes up without going through
+		// valueID per row
+		c := args[0]
+		offs, data := vector.StringData(c)
+		nulls := c.NullN() > 0
+		for i, g := range gids {
+			if g < 0 || nulls && c.IsNull(i) {
+				continue
+			}
+			id, _ := a.stringID(offs, data, i, true)
+			a.add(g, id, args, i)
+		}
+		return
+	}
+	for i, g := range gids {
+		if g < 0 {
+			continue
+		}
+		if id, ok := a.valueID(args, i, true); ok {
+			a.add(g, id, args, i)
+		}
+	}
+}
+
+func (a *distinctAcc) result(g int32) any { return a.inner.result(g) }
+
+func (a *distinctAcc) size() int64 {
+	n := a.inner.size() + int64(len(a.pairs.keys)+len(a.shortIDs.keys))*16 + int64(len(a.ints))*24
+	for _, k := range a.keys {
+		n += int64(len(k)) + 40
+	}
+	for _, m := range a.members {
+		n += int64(cap(m)) * 4
+	}
+	return n
+}
+
+// mergeFrom merges the distinct value sets; only a COUNT(DISTINCT) inner
+// accumulator is supported (canMerge checks it). src may number its values
+// differently: they are renumbered through their values.
+func (a *distinctAcc) mergeFrom(dst int32, src accumulator, sg int32) {
+	s := src.(*distinctAcc)
+	cnt := a.inner.(*countAcc)
+	for _, sid := range s.members[sg] {
+		sp := s.pairs.find(pairKey(sg, sid))
+		if sp == nil || *sp <= 0 {
+			continue
+		}
+		c := *sp
+		id := sid
+		if s != a {
+			if a.intKey {
+				v := s.ints[sid]
+				var ok bool
+				if id, ok = a.intIDs[v]; !ok {
+					id = int32(len(a.ints))
+					a.ints = append(a.ints, v)
+					a.intIDs[v] = id
+				}
+			} else {
+				id, _ = a.keyID(s.keys[sid], true)
+			}
+		}
+		p, isNew := a.pairs.slot(pairKey(dst, id))
+		if isNew {
+			a.members[dst] = append(a.members[dst], id)
+		}
+		if *p == 0 {
+			cnt.counts[dst]++
+		}
+		*p += c
+	}
+}
+
+// reset empties group g's value set, removing its (group, value) pairs so
+// that a reused id starts with no members.
+func (a *distinctAcc) reset(g int32) {
+	for _, id := range a.members[g] {
+		a.pairs.remove(pairKey(g, id))
+	}
+	a.members[g] = a.members[g][:0]
+	if r, ok := a.inner.(resettableAcc); ok {
+		r.reset(g)
+	}
+}
+
+// pairKey packs a group id and a value number into one key.
+func pairKey(g, id int32) uint64 { return uint64(uint32(g))<<32 | uint64(uint32(id)) }
+
+// u64Table is an open-addressing hash table from uint64 keys to int64
+// values (linear probing, at most half full): the (group, value) counts
+// of DISTINCT and dictionaries keyed by shortKey. ^uint64(0) cannot be a
+// key. remove deletes an entry; the table never shrinks.
+type u64Table struct {
+	keys  []uint64 // emptyPair marks a free slot
+	vals  []int64
+	n     int
+	shift uint
+}
+
+// emptyPair marks a free slot; it is never a pairKey (group ids are below
+// 2^31) nor a shortKey (lengths are below 8).
+const emptyPair = ^uint64(0)
+
+func (t *u64Table) home(k uint64) uint64 { return (k * 0x9E3779B97F4A7C15) >> t.shift }
+
+// find returns the count of key k, nil if absent. The pointer is valid
+// until the next slot call.
+func (t *u64Table) find(k uint64) *int64 {
+	if t.n == 0 {
+		return nil
+	}
+	mask := uint64(len(t.keys) - 1)
+	for i := t.home(k); ; i = (i + 1) & mask {
+		switch t.keys[i] {
+		case k:
+			return &t.vals[i]
+		case emptyPair:
+			return nil
+		}
+	}
+}
+
+// slot returns the count of key k, adding it with count 0 (isNew) if
+// absent. The pointer is valid until the next slot call.
+func (t *u64Table) slot(k uint64) (p *int64, isNew bool) {
+	if 2*(t.n+1) > len(t.keys) {
+		t.grow()
+	}
+	mask := uint64(len(t.keys) - 1)
+	for i := t.home(k); ; i = (i + 1) & mask {
+		switch t.keys[i] {
+		case k:
+			return &t.vals[i], false
+		case emptyPair:
+			// a removed entry may have left its value in the slot
+			t.keys[i], t.vals[i] = k, 0
+			t.n++
+			return &t.vals[i], true
+		}
+	}
+}
+
+func (t *u64Table) grow() {
+	size := max(2*len(t.keys), 64)
+	old, oldVals := t.keys, t.vals
+	t.keys, t.vals = make([]uint64, size), make([]int64, size)
+	for i := range t.keys {
+		t.keys[i] = emptyPair
+	}
+	t.shift = 64
+	for s := size; s > 1; s >>= 1 {
+		t.shift--
+	}
+	mask := uint64(size - 1)
+	for j, k := range old {
+		if k == emptyPair {
+			continue
+		}
+		i := t.home(k)
+		for t.keys[i] != emptyPair {
+			i = (i + 1) & mask
+		}
+		t.keys[i], t.vals[i] = k, oldVals[j]
+	}
+}
+
+// remove deletes key k, reporting whether it was present. Later entries of
+// its probe run move back into the freed slot (backward shift deletion),
+// so lookups never need tombstones.
+func (t *u64Table) remove(k uint64) bool {
+	if t.n == 0 {
+		return false
+	}
+	mask := uint64(len(t.keys) - 1)
+	i := t.home(k)
+	for ; t.keys[i] != k; i = (i + 1) & mask {
+		if t.keys[i] == emptyPair {
+			return false
+		}
+	}
+	for j := i; ; {
+		j = (j + 1) & mask
+		if t.keys[j] == emptyPair {
+			break
+		}
+		// the entry at j stays unless its home lies outside (i, j]
+		// (cyclically): then it may move back to i
+		h := t.home(t.keys[j])
+		if i <= j && (h <= i || h > j) || i > j && h <= i && h > j {
+			t.keys[i], t.vals[i] = t.keys[j], t.vals[j]
+			i = j
+		}
+	}
+	t.keys[i] = emptyPair
+	t.n--
+	return true
+}

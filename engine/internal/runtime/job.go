@@ -1,0 +1,843 @@
+package runtime
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/common"
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/internal/opspec"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// ErrCanceled is the error of a job that was cancelled: common.ErrCanceled,
+// which table.ErrCanceled also names.
+var ErrCanceled = common.ErrCanceled
+
+// Job is a running dataflow.
+type Job struct {
+	ID    string
+	Name  string
+	Graph *Graph
+
+	status atomic.Int32
+	mu     sync.Mutex
+	err    error
+	cancel context.CancelFunc
+	ctx    context.Context
+	done   chan struct{}
+	start  time.Time
+	end    time.Time
+	// canceled is set by Cancel to tell cancellation from failure.
+	canceled atomic.Bool
+}
+
+// NewJobID returns a random 32-hex-digit job id (Flink's JobID format).
+func NewJobID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+type event struct {
+	kind     uint8 // evData, evWatermark, evEnd, evIdle, evActive
+	batch    *types.Batch
+	wm       int64
+	producer int
+	// size is the batch's inFlightBytes, acquired from the channel's byte
+	// budget by the sender and released by the receiver (0: not counted)
+	size int64
+}
+
+// channel carries events from the producers of one input of one consumer
+// instance: at most JobConfig.ChannelCapacity events and, with a byte
+// budget (JobConfig.ChannelBytes), at most that many bytes of batches
+// (or one larger batch).
+type channel struct {
+	c      chan event
+	budget *byteBudget // nil: bounded by count only
+}
+
+// received accounts for an event taken out of the channel.
+func (c *channel) received(ev *event) {
+	if ev.size > 0 {
+		c.budget.release(ev.size)
+	}
+}
+
+const (
+	evData uint8 = iota
+	evWatermark
+	evEnd
+	// evIdle and evActive carry a producer's watermark status (Flink's
+	// WatermarkStatus IDLE / ACTIVE): idle producers are ignored when
+	// watermarks are combined.
+	evIdle
+	evActive
+)
+
+// InputIdler is implemented by multi-input operators that combine their
+// inputs' watermarks: the task tells them when every producer of an input
+// became idle (or active again), so the idle input does not hold back the
+// combined watermark.
+type InputIdler interface {
+	SetInputIdle(in int, idle bool) error
+}
+
+// Submit starts a job running g and returns at once. The job stops when
+// every sink has seen the end of its input, on the first error, or when
+// Cancel is called or parent is cancelled.
+func Submit(parent context.Context, name string, g *Graph, cfg JobConfig, ev *expr.Ctx, batch bool) (*Job, error) {
+	if err := g.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.ChannelCapacity <= 0 {
+		cfg.ChannelCapacity = 16
+	}
+	if cfg.ChannelBytes == 0 {
+		cfg.ChannelBytes = DefaultChannelBytes
+	}
+	ctx, cancel := context.WithCancel(parent)
+	j := &Job{ID: NewJobID(), Name: name, Graph: g, cancel: cancel, ctx: ctx, done: make(chan struct{}), start: time.Now()}
+	for _, n := range g.Nodes {
+		n.metrics = newMetrics(n.ID, n.Name)
+	}
+	e := &executor{job: j, g: g, cfg: cfg, ev: ev, batch: batch}
+	e.budget = newMemoryBudget(cfg.MemoryLimit, g, j.fail)
+	if err := e.build(); err != nil {
+		cancel()
+		return nil, err
+	}
+	j.status.Store(int32(Running))
+	go e.run(ctx)
+	return j, nil
+}
+
+// Status returns the current state.
+func (j *Job) Status() JobStatus { return JobStatus(j.status.Load()) }
+
+// Err returns the failure cause (nil unless FAILED or CANCELED).
+func (j *Job) Err() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.err
+}
+
+// Done is closed when the job reaches a terminal state.
+func (j *Job) Done() <-chan struct{} { return j.done }
+
+// Cancel stops the job; it returns at once (use Wait to wait).
+func (j *Job) Cancel() {
+	if j.Status().IsTerminal() {
+		return
+	}
+	j.canceled.Store(true)
+	j.cancel()
+}
+
+// Wait blocks until the job ends or ctx is done, and returns the job's error.
+func (j *Job) Wait(ctx context.Context) error {
+	select {
+	case <-j.done:
+		return j.Err()
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// StartTime is when the job was submitted.
+func (j *Job) StartTime() time.Time { return j.start }
+
+// EndTime is when the job ended (zero while running).
+func (j *Job) EndTime() time.Time {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.end
+}
+
+// Metrics returns the live metrics of every node, in node order.
+func (j *Job) Metrics() []*OperatorMetrics {
+	out := make([]*OperatorMetrics, len(j.Graph.Nodes))
+	for i, n := range j.Graph.Nodes {
+		out[i] = n.metrics
+	}
+	return out
+}
+
+func (j *Job) fail(err error) {
+	j.mu.Lock()
+	if j.err == nil {
+		j.err = err
+	}
+	j.mu.Unlock()
+	j.cancel()
+}
+
+type executor struct {
+	job   *Job
+	g     *Graph
+	cfg   JobConfig
+	ev    *expr.Ctx
+	batch bool
+	// inbound[node][instance][input] channels
+	inbound map[int][][]*channel
+	chains  [][]*Node
+	chained map[int]bool
+	budget  *memoryBudget // nil without a memory limit
+}
+
+func (e *executor) build() error {
+	e.inbound = map[int][][]*channel{}
+	e.chained = map[int]bool{}
+	// chaining: a node with one forward input whose producer has exactly
+	// one consumer runs in its producer's task
+	for _, n := range e.g.Nodes {
+		if len(n.Inputs) == 1 && n.Inputs[0].Part == opspec.Forward && len(n.Inputs[0].From.consumers) == 1 {
+			e.chained[n.ID] = true
+		}
+	}
+	for _, n := range e.g.Nodes {
+		if e.chained[n.ID] {
+			continue
+		}
+		chain := []*Node{n}
+		for cur := n; len(cur.consumers) == 1 && e.chained[cur.consumers[0].ID]; {
+			cur = cur.consumers[0]
+			chain = append(chain, cur)
+		}
+		e.chains = append(e.chains, chain)
+		if len(n.Inputs) > 0 {
+			chans := make([][]*channel, n.Parallelism)
+			for i := range chans {
+				chans[i] = make([]*channel, len(n.Inputs))
+				for k := range chans[i] {
+					chans[i][k] = &channel{c: make(chan event, e.cfg.ChannelCapacity), budget: newByteBudget(e.cfg.ChannelBytes)}
+				}
+			}
+			e.inbound[n.ID] = chans
+		}
+	}
+	return nil
+}
+
+func (e *executor) run(ctx context.Context) {
+	var wg sync.WaitGroup
+	for _, chain := range e.chains {
+		for inst := 0; inst < chain[0].Parallelism; inst++ {
+			wg.Add(1)
+			go func(chain []*Node, inst int) {
+				defer wg.Done()
+				if err := e.runTask(ctx, chain, inst); err != nil {
+					e.job.fail(err)
+				}
+			}(chain, inst)
+		}
+	}
+	wg.Wait()
+	j := e.job
+	j.mu.Lock()
+	j.end = time.Now()
+	switch {
+	case j.canceled.Load():
+		j.status.Store(int32(Canceled))
+		if j.err == nil || errors.Is(j.err, context.Canceled) {
+			j.err = ErrCanceled
+		}
+	case j.err != nil:
+		j.status.Store(int32(Failed))
+	case ctx.Err() != nil:
+		j.status.Store(int32(Canceled))
+		j.err = ErrCanceled
+	default:
+		j.status.Store(int32(Finished))
+	}
+	j.mu.Unlock()
+	j.cancel()
+	close(j.done)
+}
+
+type chainedOp struct {
+	op  Operator
+	out Output
+	n   *Node
+}
+
+// TaskError wraps an operator failure with the operator's name.
+type TaskError struct {
+	Operator string
+	Err      error
+}
+
+func (e *TaskError) Error() string {
+	op := e.Operator
+	if i := strings.IndexByte(op, '('); i > 0 {
+		op = op[:i]
+	}
+	return fmt.Sprintf("%v (in operator %s)", e.Err, op)
+}
+func (e *TaskError) Unwrap() error { return e.Err }
+
+func (e *executor) runTask(ctx context.Context, chain []*Node, inst int) (err error) {
+	current := chain[0].Name
+	defer func() {
+		if r := recover(); r != nil {
+			if ue, ok := r.(*UDFError); ok {
+				// a user-defined aggregate's error, raised through the
+				// accumulator interface (udaf.go): no stack, it is not a bug
+				err = &TaskError{Operator: current, Err: ue}
+				return
+			}
+			err = &TaskError{Operator: current, Err: fmt.Errorf("panic: %v\n%s", r, debug.Stack())}
+		}
+	}()
+	// build operators of the chain (all but a source head)
+	last := chain[len(chain)-1]
+	router := e.newRouter(ctx, last, inst)
+	var ops []Operator
+	var outs []Output
+	next := Output(router)
+	var built []chainedOp
+	for k := len(chain) - 1; k >= 0; k-- {
+		n := chain[k]
+		if n.Source != nil {
+			continue
+		}
+		op := n.NewOperator()
+		out := &countingOutput{next: next, m: n.metrics}
+		built = append([]chainedOp{{op, out, n}}, built...)
+		next = &chainInput{op: op, m: n.metrics, name: n.Name}
+	}
+	var splits *SourceSplits
+	if chain[0].Source != nil {
+		splits = newSourceSplits()
+		chain[0].metrics.addSplits(inst, splits)
+	}
+	for _, p := range built {
+		octx := &OpContext{Ctx: ctx, Eval: e.ev, Metrics: p.n.metrics, Batch: e.batch, Config: e.cfg, Subtask: inst, Parallel: p.n.Parallelism,
+			SetIdle: router.setIdle, Splits: splits, budget: e.budget}
+		current = p.n.Name
+		if err := p.op.Open(octx, p.out); err != nil {
+			return &TaskError{Operator: p.n.Name, Err: err}
+		}
+		ops = append(ops, p.op)
+		outs = append(outs, p.out)
+	}
+	defer func() {
+		for _, op := range ops {
+			if cerr := op.Close(); cerr != nil && err == nil {
+				err = cerr
+			}
+		}
+	}()
+	head := chain[0]
+	if head.Source != nil {
+		current = head.Name
+		if err := e.runSource(ctx, head, inst, next, ops, splits); err != nil {
+			return err
+		}
+		// end of a bounded source: watermark to +inf, then end of input
+		if err := next.EmitWatermark(MaxWatermark); err != nil {
+			return e.opErr(ctx, head.Name, err)
+		}
+		return e.endChain(ctx, built, router)
+	}
+	// operator head: read its input channels
+	headOp := built[0].op
+	current = head.Name
+	if err := e.readInputs(ctx, head, inst, headOp, router); err != nil {
+		return e.opErr(ctx, head.Name, err)
+	}
+	return e.endChain(ctx, built[1:], router)
+}
+
+// runSource reads a source in its own goroutine and pushes its batches
+// through the task's chained operators, firing their processing-time
+// timers (periodic watermarks, idleness) between batches.
+func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Output, ops []Operator, splits *SourceSplits) error {
+	srcCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if splits != nil {
+		srcCtx = context.WithValue(srcCtx, sourceSplitsKey{}, splits)
+	}
+	// a batch and, for a reader of several splits, its split
+	type srcBatch struct {
+		b      *types.Batch
+		split  string
+		active []string
+		size   int64 // inFlightBytes, acquired from handoff
+	}
+	// the hand-off holds 2 batches, and no more than the byte budget of a
+	// channel (or one larger batch)
+	batches := make(chan srcBatch, 2)
+	handoff := newByteBudget(e.cfg.ChannelBytes)
+	errc := make(chan error, 1)
+	go func() {
+		defer close(batches)
+		var err error
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
+			}
+			errc <- err
+		}()
+		err = head.Source(srcCtx, inst, head.Parallelism, func(b *types.Batch) error {
+			if b == nil || b.Len == 0 {
+				return nil
+			}
+			sb := srcBatch{b: b}
+			if splits != nil && splits.tag != "" {
+				sb.split, sb.active = splits.tag, splits.tagActive
+			}
+			// a source waiting for its task is back-pressured, as a task
+			// waiting for a full channel is (router.send)
+			if handoff != nil {
+				sb.size = inFlightBytes(b)
+				if sb.size > 0 && !handoff.tryAcquire(sb.size) {
+					head.metrics.Backpressure.Add(1) // before waiting
+					if _, err := handoff.acquire(srcCtx, sb.size); err != nil {
+						return err
+					}
+				}
+			}
+			select {
+			case batches <- sb:
+				return nil
+			default:
+			}
+			head.metrics.Backpressure.Add(1)
+			select {
+			case batches <- sb:
+				return nil
+			case <-srcCtx.Done():
+				return srcCtx.Err()
+			}
+		})
+	}()
+	drain := func() {
+		cancel()
+		for range batches {
+		}
+	}
+	var timerOps []ProcessingTimeOperator
+	for _, op := range ops {
+		if t, ok := op.(ProcessingTimeOperator); ok {
+			timerOps = append(timerOps, t)
+		}
+	}
+	timers := newChainTimers(timerOps, e.cfg.clock())
+	defer timers.stop()
+	for {
+		timers.arm()
+		select {
+		case sb, ok := <-batches:
+			b := sb.b
+			handoff.release(sb.size)
+			if ok && sb.split != "" {
+				splits.setCurrent(sb.split, sb.active)
+			}
+			if !ok {
+				if err := <-errc; err != nil {
+					if ctx.Err() != nil {
+						return nil
+					}
+					return &TaskError{Operator: head.Name, Err: err}
+				}
+				return nil
+			}
+			head.metrics.RecordsOut.Add(int64(b.Len))
+			if err := next.Emit(b); err != nil {
+				drain()
+				return e.opErr(ctx, head.Name, err)
+			}
+		case <-timers.c:
+			if err := timers.fire(); err != nil {
+				drain()
+				return e.opErr(ctx, head.Name, err)
+			}
+		case <-ctx.Done():
+			drain()
+			return nil
+		}
+	}
+}
+
+// chainTimers drives the processing-time timers of a source task's
+// chained operators.
+type chainTimers struct {
+	ops    []ProcessingTimeOperator
+	clock  Clock
+	c      <-chan time.Time
+	cancel func()
+	at     int64
+}
+
+func newChainTimers(ops []ProcessingTimeOperator, clock Clock) *chainTimers {
+	return &chainTimers{ops: ops, clock: clock, at: -1}
+}
+
+func (t *chainTimers) arm() {
+	next, ok := int64(0), false
+	for _, op := range t.ops {
+		if n, has := op.NextProcessingTime(); has && (!ok || n < next) {
+			next, ok = n, true
+		}
+	}
+	if !ok {
+		t.stop()
+		return
+	}
+	if t.c != nil && next == t.at {
+		return
+	}
+	t.stop()
+	t.at = next
+	t.c, t.cancel = t.clock.At(time.UnixMilli(next))
+}
+
+func (t *chainTimers) fire() error {
+	t.c, t.cancel, t.at = nil, nil, -1
+	now := t.clock.Now().UnixMilli()
+	for _, op := range t.ops {
+		if n, has := op.NextProcessingTime(); has && n <= now {
+			if err := op.OnProcessingTime(now); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (t *chainTimers) stop() {
+	if t.cancel != nil {
+		t.cancel()
+	}
+	t.c, t.cancel, t.at = nil, nil, -1
+}
+
+func (e *executor) opErr(ctx context.Context, name string, err error) error {
+	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, errStopped)) {
+		return nil
+	}
+	var te *TaskError
+	if errors.As(err, &te) {
+		return err
+	}
+	return &TaskError{Operator: name, Err: err}
+}
+
+// endChain signals the end of input down the chained operators, then to
+// the consumers.
+func (e *executor) endChain(ctx context.Context, rest []chainedOp, router *router) error {
+	for _, p := range rest {
+		if err := p.op.ProcessWatermark(0, MaxWatermark); err != nil {
+			return e.opErr(ctx, p.n.Name, err)
+		}
+		if err := p.op.EndInput(0); err != nil {
+			return e.opErr(ctx, p.n.Name, err)
+		}
+	}
+	return router.end()
+}
+
+var errStopped = errors.New("stopped")
+
+// readInputs is the event loop of a task whose head has inputs.
+func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operator, r *router) error {
+	inputs := e.inbound[n.ID][inst]
+	nIn := len(inputs)
+	chans := make([]chan event, nIn)
+	for i, c := range inputs {
+		chans[i] = c.c
+	}
+	producers := make([]int, nIn)
+	for i, edge := range n.Inputs {
+		switch edge.Part {
+		case opspec.Forward:
+			producers[i] = 1
+		default:
+			producers[i] = edge.From.Parallelism
+		}
+	}
+	wms := make([][]int64, nIn)
+	idle := make([][]bool, nIn)
+	inputIdle := make([]bool, nIn)
+	combined := make([]int64, nIn)
+	ended := make([]int, nIn)
+	for i := range wms {
+		wms[i] = make([]int64, producers[i])
+		idle[i] = make([]bool, producers[i])
+		for k := range wms[i] {
+			wms[i][k] = MinWatermark
+		}
+		combined[i] = MinWatermark
+	}
+	idler, _ := op.(InputIdler)
+	taskIdle := false
+	// advance recomputes input in's watermark as the minimum over its
+	// active producers (Flink's StatusWatermarkValve); once every producer
+	// is idle, the maximum over all of them is flushed, as the valve does.
+	advance := func(in int) error {
+		low, any := MaxWatermark, false
+		for k, w := range wms[in] {
+			if idle[in][k] {
+				continue
+			}
+			any = true
+			if w < low {
+				low = w
+			}
+		}
+		if !any {
+			low = MinWatermark
+			for _, w := range wms[in] {
+				low = max(low, w)
+			}
+			any = len(wms[in]) > 0
+		}
+		if any && low > combined[in] {
+			combined[in] = low
+			return op.ProcessWatermark(in, low)
+		}
+		return nil
+	}
+	// status updates the idleness of input in and of the whole task.
+	status := func(in int) error {
+		all := true
+		for _, x := range idle[in] {
+			if !x {
+				all = false
+			}
+		}
+		if all != inputIdle[in] {
+			inputIdle[in] = all
+			if idler != nil {
+				if err := idler.SetInputIdle(in, all); err != nil {
+					return err
+				}
+			}
+		}
+		every := true
+		for _, x := range inputIdle {
+			if !x {
+				every = false
+			}
+		}
+		if every != taskIdle {
+			taskIdle = every
+			if r != nil {
+				r.setIdle(every)
+			}
+		}
+		return nil
+	}
+	open := nIn
+	selector, _ := op.(InputSelector)
+	cases := make([]reflect.SelectCase, nIn+2)
+	cases[nIn] = reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())}
+	m := n.metrics
+	// processing-time timers of the head operator
+	timers := newTaskTimers(op, e.cfg.clock())
+	defer timers.stop()
+	for open > 0 {
+		if err := timers.arm(); err != nil {
+			return err
+		}
+		var in int
+		var ev event
+		want := -1
+		if selector != nil {
+			want = selector.NextInput()
+		}
+		if want >= 0 && ended[want] < producers[want] && timers.c == nil {
+			select {
+			case ev = <-chans[want]:
+				in = want
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		} else if nIn == 1 && timers.c == nil {
+			select {
+			case ev = <-chans[0]:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		} else {
+			for i, c := range chans {
+				if ended[i] == producers[i] || (want >= 0 && i != want && ended[want] < producers[want]) {
+					cases[i] = reflect.SelectCase{Dir: reflect.SelectRecv}
+				} else {
+					cases[i] = reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c)}
+				}
+			}
+			cases[nIn+1] = reflect.SelectCase{Dir: reflect.SelectRecv}
+			if timers.c != nil {
+				cases[nIn+1].Chan = reflect.ValueOf(timers.c)
+			}
+			chosen, v, _ := reflect.Select(cases)
+			if chosen == nIn {
+				return ctx.Err()
+			}
+			if chosen == nIn+1 {
+				if err := timers.fire(); err != nil {
+					return err
+				}
+				continue
+			}
+			in = chosen
+			ev = v.Interface().(event)
+		}
+		switch ev.kind {
+		case evData:
+			inputs[in].received(&ev)
+			m.RecordsIn.Add(int64(ev.batch.Len))
+			m.BatchesIn.Add(1)
+			t0 := time.Now()
+			if err := op.ProcessBatch(in, ev.batch); err != nil {
+				return err
+			}
+			m.BusyNanos.Add(int64(time.Since(t0)))
+		case evIdle, evActive:
+			idle[in][ev.producer] = ev.kind == evIdle
+			if err := status(in); err != nil {
+				return err
+			}
+			if err := advance(in); err != nil {
+				return err
+			}
+		case evWatermark, evEnd:
+			wm := ev.wm
+			if ev.kind == evEnd {
+				wm = MaxWatermark
+				if idle[in][ev.producer] {
+					idle[in][ev.producer] = false
+					if err := status(in); err != nil {
+						return err
+					}
+				}
+			}
+			if wm > wms[in][ev.producer] {
+				wms[in][ev.producer] = wm
+			}
+			if err := advance(in); err != nil {
+				return err
+			}
+			if ev.kind == evEnd {
+				ended[in]++
+				if ended[in] == producers[in] {
+					open--
+					if err := op.EndInput(in); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// taskTimers drives the processing-time timers of a task's head operator.
+type taskTimers struct {
+	op     ProcessingTimeOperator
+	clock  Clock
+	c      <-chan time.Time
+	cancel func()
+	at     int64
+}
+
+func newTaskTimers(op Operator, clock Clock) *taskTimers {
+	t := &taskTimers{clock: clock, at: -1}
+	t.op, _ = op.(ProcessingTimeOperator)
+	return t
+}
+
+// arm (re)starts the timer for the operator's next processing time.
+func (t *taskTimers) arm() error {
+	if t.op == nil {
+		return nil
+	}
+	next, ok := t.op.NextProcessingTime()
+	if !ok {
+		t.stop()
+		return nil
+	}
+	if t.c != nil && next == t.at {
+		return nil
+	}
+	t.stop()
+	t.at = next
+	t.c, t.cancel = t.clock.At(time.UnixMilli(next))
+	return nil
+}
+
+func (t *taskTimers) fire() error {
+	t.c, t.cancel, t.at = nil, nil, -1
+	return t.op.OnProcessingTime(t.clock.Now().UnixMilli())
+}
+
+func (t *taskTimers) stop() {
+	if t.cancel != nil {
+		t.cancel()
+	}
+	t.c, t.cancel, t.at = nil, nil, -1
+}
+
+// chainInput adapts an operator as the Output of the one before it.
+type chainInput struct {
+	op   Operator
+	m    *OperatorMetrics
+	name string
+	wm   int64
+}
+
+func (c *chainInput) Emit(b *types.Batch) error {
+	c.m.RecordsIn.Add(int64(b.Len))
+	c.m.BatchesIn.Add(1)
+	return c.blame(c.op.ProcessBatch(0, b))
+}
+
+func (c *chainInput) EmitWatermark(wm int64) error { return c.blame(c.op.ProcessWatermark(0, wm)) }
+
+// blame names the chained operator that failed (a Calc's CAST error is the
+// Calc's, not the source's that pushed the batch into the chain); an error
+// already named by an operator further down keeps that name.
+func (c *chainInput) blame(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, errStopped) {
+		return err
+	}
+	var te *TaskError
+	if errors.As(err, &te) {
+		return err
+	}
+	return &TaskError{Operator: c.name, Err: err}
+}
+
+// countingOutput counts emitted rows and records the output watermark.
+type countingOutput struct {
+	next Output
+	m    *OperatorMetrics
+}
+
+func (c *countingOutput) Emit(b *types.Batch) error {
+	if b == nil || b.Len == 0 {
+		return nil
+	}
+	c.m.RecordsOut.Add(int64(b.Len))
+	return c.next.Emit(b)
+}
+
+func (c *countingOutput) EmitWatermark(wm int64) error {
+	if wm <= c.m.Watermark.Load() {
+		return nil
+	}
+	c.m.Watermark.Store(wm)
+	return c.next.EmitWatermark(wm)
+}

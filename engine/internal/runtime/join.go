@@ -1,0 +1,289 @@
+package runtime
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/internal/opspec"
+	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
+)
+
+// keyHasNull reports whether a key column is NULL at row i where NULL must
+// not match (SQL equality).
+func keyHasNull(b *types.Batch, keys []int, nullSafe []bool, i int) bool {
+	for k, c := range keys {
+		if b.Cols[c].IsNull(i) && (nullSafe == nil || !nullSafe[k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// HashJoin is the batch-mode join: it reads its build side (input 1, the
+// right side) completely into a hash table, then streams the probe side
+// (input 0). Output is insert-only.
+type HashJoin struct {
+	BaseOperator
+	Spec     opspec.JoinSpec
+	residual expr.Evaluator
+
+	buildBatches []*types.Batch
+	built        bool
+	build        *types.Batch
+	table        map[string][]int32
+	// strKeys replaces table when the join has one key, a character
+	// string on both sides (see finishBuild).
+	strKeys   *strJoinIndex
+	matched   []bool
+	keyBuf    []byte
+	buildDone bool
+}
+
+// NextInput implements InputSelector: the build side first.
+func (j *HashJoin) NextInput() int {
+	if !j.buildDone {
+		return 1
+	}
+	return 0
+}
+
+// Open implements Operator.
+func (j *HashJoin) Open(ctx *OpContext, out Output) error {
+	j.BaseOperator.Open(ctx, out)
+	if j.Spec.Residual != nil {
+		ev, err := expr.Compile(j.Spec.Residual)
+		if err != nil {
+			return err
+		}
+		j.residual = ev
+	}
+	return nil
+}
+
+// ProcessBatch implements Operator.
+func (j *HashJoin) ProcessBatch(in int, b *types.Batch) error {
+	if in == 1 {
+		j.buildBatches = append(j.buildBatches, b)
+		return nil
+	}
+	j.finishBuild()
+	return j.probe(b)
+}
+
+// ProcessWatermark implements Operator (batch: nothing to do until the end).
+func (j *HashJoin) ProcessWatermark(int, int64) error { return nil }
+
+func (j *HashJoin) finishBuild() {
+	if j.built {
+		return
+	}
+	j.built = true
+	if len(j.buildBatches) == 0 {
+		j.build = emptyBatch(j.Spec.RightTypes)
+	} else {
+		j.build = ConcatBatches(j.buildBatches, len(j.Spec.RightTypes))
+	}
+	j.buildBatches = nil
+	j.matched = make([]bool, j.build.Len)
+	if len(j.Spec.RightKeys) == 1 && isStringKey(j.Spec.LeftTypes[j.Spec.LeftKeys[0]]) &&
+		isStringKey(j.Spec.RightTypes[j.Spec.RightKeys[0]]) {
+		j.strKeys = newStrJoinIndex(j.build, j.Spec.RightKeys[0], len(j.Spec.NullSafe) > 0 && j.Spec.NullSafe[0])
+		if j.Ctx != nil {
+			j.Ctx.ReportState(j.strKeys.x.count(), int64(j.build.Len)*48)
+		}
+		return
+	}
+	j.table = make(map[string][]int32, j.build.Len)
+	for i := 0; i < j.build.Len; i++ {
+		if keyHasNull(j.build, j.Spec.RightKeys, j.Spec.NullSafe, i) {
+			continue
+		}
+		j.keyBuf = AppendRowKey(j.keyBuf[:0], j.build, j.Spec.RightKeys, i)
+		k := string(j.keyBuf)
+		j.table[k] = append(j.table[k], int32(i))
+	}
+	if j.Ctx != nil {
+		j.Ctx.ReportState(int64(len(j.table)), int64(j.build.Len)*48)
+	}
+}
+
+func emptyBatch(ts []*types.DataType) *types.Batch {
+	return types.NewBatchBuilder(ts).Build()
+}
+
+func (j *HashJoin) probe(b *types.Batch) error {
+	var li, ri []int32
+	if j.strKeys != nil {
+		li, ri = j.strKeys.probe(b.Cols[j.Spec.LeftKeys[0]], b.Len)
+	} else {
+		for i := 0; i < b.Len; i++ {
+			if keyHasNull(b, j.Spec.LeftKeys, j.Spec.NullSafe, i) {
+				continue
+			}
+			j.keyBuf = AppendRowKey(j.keyBuf[:0], b, j.Spec.LeftKeys, i)
+			for _, r := range j.table[vector.UnsafeString(j.keyBuf)] {
+				li = append(li, int32(i))
+				ri = append(ri, r)
+			}
+		}
+	}
+	// residual condition on candidate pairs
+	if j.residual != nil && len(li) > 0 {
+		var err error
+		if li, ri, err = keepResidualPairs(j.residual, j.Ctx.Eval, joinRows(b, j.build, li, ri, false), li, ri); err != nil {
+			return err
+		}
+	}
+	probeMatched := make([]bool, b.Len)
+	for k := range li {
+		probeMatched[li[k]] = true
+		j.matched[ri[k]] = true
+	}
+	switch j.Spec.Kind {
+	case opspec.SemiJoin, opspec.AntiJoin:
+		var sel []int32
+		for i, m := range probeMatched {
+			if m == (j.Spec.Kind == opspec.SemiJoin) {
+				sel = append(sel, int32(i))
+			}
+		}
+		return j.Emit(TakeRows(b, sel))
+	case opspec.LeftJoin, opspec.FullJoin:
+		for i, m := range probeMatched {
+			if !m {
+				li = append(li, int32(i))
+				ri = append(ri, -1)
+			}
+		}
+	}
+	if len(li) == 0 {
+		return nil
+	}
+	return j.Emit(joinRows(b, j.build, li, ri, true))
+}
+
+// joinRows builds rows left[li[k]] ++ right[ri[k]]; index -1 gives NULLs.
+func joinRows(left, right *types.Batch, li, ri []int32, _ bool) *types.Batch {
+	cols := make([]arrow.Array, 0, len(left.Cols)+len(right.Cols))
+	for _, c := range left.Cols {
+		cols = append(cols, vector.Take(c, li))
+	}
+	for _, c := range right.Cols {
+		cols = append(cols, vector.Take(c, ri))
+	}
+	return &types.Batch{Cols: cols, Len: len(li)}
+}
+
+// EndInput emits unmatched build rows for RIGHT and FULL joins.
+func (j *HashJoin) EndInput(in int) error {
+	if in == 1 {
+		j.buildDone = true
+		return nil
+	}
+	j.finishBuild()
+	if j.Spec.Kind != opspec.RightJoin && j.Spec.Kind != opspec.FullJoin {
+		return nil
+	}
+	var li, ri []int32
+	for r, m := range j.matched {
+		if !m {
+			li = append(li, -1)
+			ri = append(ri, int32(r))
+		}
+	}
+	if len(ri) == 0 {
+		return nil
+	}
+	left := emptyBatch(j.Spec.LeftTypes)
+	return j.Emit(joinRows(left, j.build, li, ri, true))
+}
+
+// keepResidualPairs evaluates a join's residual condition over cand, the
+// batch of candidate pairs (pair k joins input row rows[k] with partner
+// entries[k]), and returns the pairs for which it is TRUE (FALSE and NULL
+// drop the pair), in their order. rows and entries are returned unchanged
+// when every pair qualifies. Errors are the condition's evaluation errors.
+func keepResidualPairs(residual expr.Evaluator, ev *expr.Ctx, cand *types.Batch, rows, entries []int32) ([]int32, []int32, error) {
+	v, err := residual(ev, cand)
+	if err != nil {
+		return nil, nil, err
+	}
+	sel, all := vector.SelectionFromBools(v.Materialize(cand.Len))
+	if all {
+		return rows, entries, nil
+	}
+	nr, ne := make([]int32, len(sel)), make([]int32, len(sel))
+	for k, s := range sel {
+		nr[k], ne[k] = rows[s], entries[s]
+	}
+	return nr, ne, nil
+}
+
+// isStringKey reports a key of a character string type (CHAR, VARCHAR,
+// STRING), held in an Arrow String array.
+func isStringKey(t *types.DataType) bool {
+	return t != nil && types.ToArrow(t).ID() == arrow.STRING
+}
+
+// strJoinIndex is the batch hash join's table for one character string
+// key: the build side's key values are numbered by a strIndex (values of
+// up to 7 bytes in an open-addressing table, longer ones in a Go map) and
+// the build rows of value g are rows[start[g]:start[g+1]], in build order.
+// NULL keys match only when nullSafe (IS NOT DISTINCT FROM).
+type strJoinIndex struct {
+	x           *strIndex
+	start, rows []int32
+	nullSafe    bool
+}
+
+func newStrJoinIndex(build *types.Batch, col int, nullSafe bool) *strJoinIndex {
+	ix := &strJoinIndex{x: newStrIndex(col), nullSafe: nullSafe}
+	ids := make([]int32, build.Len)
+	var counts []int32
+	c := build.Cols[col]
+	for i := range ids {
+		if !nullSafe && c.IsNull(i) {
+			ids[i] = -1
+			continue
+		}
+		g, isNew := ix.x.lookup(build, i, int32(len(counts)))
+		if isNew {
+			counts = append(counts, 0)
+		}
+		ids[i] = g
+		counts[g]++
+	}
+	ix.start = make([]int32, len(counts)+1)
+	for g, n := range counts {
+		ix.start[g+1] = ix.start[g] + n
+	}
+	ix.rows = make([]int32, ix.start[len(counts)])
+	next := append([]int32(nil), ix.start[:len(counts)]...)
+	for i, g := range ids {
+		if g >= 0 {
+			ix.rows[next[g]] = int32(i)
+			next[g]++
+		}
+	}
+	return ix
+}
+
+// probe returns the matching pairs (probe row, build row) for the n rows
+// of the probe side's key column c, in probe order, build order within.
+func (ix *strJoinIndex) probe(c arrow.Array, n int) (li, ri []int32) {
+	for i := 0; i < n; i++ {
+		if !ix.nullSafe && c.IsNull(i) {
+			continue
+		}
+		g, ok := ix.x.findIn(c, i)
+		if !ok {
+			continue
+		}
+		for _, r := range ix.rows[ix.start[g]:ix.start[g+1]] {
+			li = append(li, int32(i))
+			ri = append(ri, r)
+		}
+	}
+	return li, ri
+}

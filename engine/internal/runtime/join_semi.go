@@ -1,0 +1,174 @@
+package runtime
+
+import (
+	"github.com/riffle-sql/riffle/engine/internal/opspec"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// Streaming semi and anti joins (IN / EXISTS subqueries; Flink's
+// StreamingSemiAntiJoinOperator). Both sides are kept in state; every
+// stored left row counts its matching right rows (its associations). The
+// output has the left columns only:
+//
+//   - a left row is forwarded with its own kind (+I/+U, or -U/-D for a
+//     retraction) when it has a match (semi) or none (anti);
+//   - a right row that gives a left row its first match emits +I of that
+//     left row (semi) or -D (anti), once per copy of it; a right
+//     retraction that removes a left row's last match emits -D (semi) or
+//     +I (anti).
+
+// processSemiAnti handles a batch of either side of a semi or anti join.
+func (j *StreamingJoin) processSemiAnti(side int, b *types.Batch) error {
+	other := 1 - side
+	me, them := j.sides[side], j.sides[other]
+	anti := j.Spec.Kind == opspec.AntiJoin
+	keyIDs := j.keyIDs(b, side, true)
+	now := me.ttl.now()
+	var pRow, pEntry []int32
+	for i, k := range keyIDs {
+		if k < 0 {
+			continue
+		}
+		for _, e := range them.bucket(k) {
+			if them.count[e] > 0 && !them.ttl.expired(e, now) {
+				pRow = append(pRow, int32(i))
+				pEntry = append(pEntry, e)
+			}
+		}
+	}
+	if j.residual != nil && len(pRow) > 0 {
+		var err error
+		if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, j.pairBatch(b, side, pRow, pEntry), pRow, pEntry); err != nil {
+			return err
+		}
+	}
+	var kinds []types.RowKind
+	var rows []int32 // side 0: input rows; side 1: left store entries
+	emit := func(k types.RowKind, r int32) {
+		kinds = append(kinds, k)
+		rows = append(rows, r)
+	}
+	p := 0
+	for i := 0; i < b.Len; i++ {
+		start := p
+		for p < len(pRow) && int(pRow[p]) == i {
+			p++
+		}
+		partners := pEntry[start:p]
+		kind := b.Kind(i)
+		k := keyIDs[i]
+		if side == 0 {
+			matches := int32(0)
+			for _, e := range partners {
+				matches += them.count[e]
+			}
+			if kind.IsAccumulate() {
+				e := j.storeRow(me, b, i, k, now)
+				me.assoc[e] = matches
+			} else {
+				j.removeRow(me, b, i, k, now)
+			}
+			if (matches > 0) != anti {
+				emit(kind, int32(i))
+			}
+			continue
+		}
+		// a right row: update the stored left rows it matches
+		if kind.IsAccumulate() {
+			j.storeRow(me, b, i, k, now)
+		} else {
+			j.removeRow(me, b, i, k, now)
+		}
+		for _, e := range partners {
+			old := them.assoc[e]
+			if kind.IsAccumulate() {
+				if old == 0 {
+					out := types.Insert
+					if anti {
+						out = types.Delete
+					}
+					for c := int32(0); c < them.count[e]; c++ {
+						emit(out, e)
+					}
+				}
+				them.assoc[e] = old + 1
+			} else {
+				if old == 1 {
+					out := types.Delete
+					if anti {
+						out = types.Insert
+					}
+					for c := int32(0); c < them.count[e]; c++ {
+						emit(out, e)
+					}
+				}
+				if old > 0 {
+					them.assoc[e] = old - 1
+				}
+			}
+			them.ttl.write(e, now)
+		}
+	}
+	if me.maybeCompact() {
+		j.maybeCompactKeys()
+	}
+	j.Ctx.ReportState(j.StateSize())
+	if len(rows) == 0 {
+		return nil
+	}
+	var out *types.Batch
+	if side == 0 {
+		out = TakeRows(b, rows)
+		out.Kinds = kinds
+	} else {
+		out = &types.Batch{Cols: j.sides[0].store.Gather(rows), Kinds: kinds, Len: len(rows)}
+	}
+	if out.InsertOnly() {
+		out.Kinds = nil
+	}
+	return j.Emit(out)
+}
+
+// storeRow adds one occurrence of row i of b to side s (an equal stored
+// row gets its count raised) and returns its entry.
+func (j *StreamingJoin) storeRow(s *joinSide, b *types.Batch, i int, k int32, now int64) int32 {
+	if k >= 0 {
+		for _, e := range s.bucket(k) {
+			if s.count[e] > 0 && !s.ttl.expired(e, now) && s.store.EqualRow(e, b, i) {
+				s.count[e]++
+				s.ttl.write(e, now)
+				return e
+			}
+		}
+	}
+	e := s.store.Len()
+	s.store.Append(b, []int32{int32(i)})
+	s.count = append(s.count, 1)
+	s.assoc = append(s.assoc, 0)
+	if k >= 0 {
+		s.setBucket(k, append(s.bucket(k), e))
+	}
+	s.live++
+	s.ttl.write(e, now)
+	return e
+}
+
+// removeRow removes one occurrence of row i of b from side s, if stored.
+func (j *StreamingJoin) removeRow(s *joinSide, b *types.Batch, i int, k int32, now int64) {
+	if k < 0 {
+		return
+	}
+	bk := s.bucket(k)
+	for x, e := range bk {
+		if s.count[e] > 0 && !s.ttl.expired(e, now) && s.store.EqualRow(e, b, i) {
+			s.count[e]--
+			s.ttl.write(e, now)
+			if s.count[e] == 0 {
+				bk[x] = bk[len(bk)-1]
+				s.setBucket(k, bk[:len(bk)-1])
+				s.live--
+			}
+			return
+		}
+	}
+}

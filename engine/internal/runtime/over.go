@@ -1,0 +1,546 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/riffle-sql/riffle/engine/internal/opspec"
+	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
+)
+
+// OverAggregate is the batch OVER operator (Flink's BatchExecOverAggregate
+// after a sort): it reads its whole input, orders each group's rows by
+// partition and order keys, and appends one column per call; the output
+// rows come in the order of the last group's sort. Frames follow the SQL
+// standard: ROWS counts rows, RANGE compares order key values (peers,
+// rows with equal keys, share results under CURRENT ROW).
+type OverAggregate struct {
+	BaseOperator
+	Groups  []opspec.OverGroup
+	InTypes []*types.DataType
+	buf     []*types.Batch
+}
+
+// ProcessBatch implements Operator.
+func (o *OverAggregate) ProcessBatch(_ int, b *types.Batch) error {
+	if !b.InsertOnly() {
+		return fmt.Errorf("OverAggregate doesn't support consuming update and delete changes")
+	}
+	o.buf = append(o.buf, b)
+	return nil
+}
+
+// ProcessWatermark implements Operator: nothing happens before the end.
+func (o *OverAggregate) ProcessWatermark(int, int64) error { return nil }
+
+// EndInput computes and emits the result.
+func (o *OverAggregate) EndInput(int) error {
+	if len(o.buf) == 0 {
+		return o.Out.EmitWatermark(MaxWatermark)
+	}
+	all := ConcatBatches(o.buf, len(o.InTypes))
+	o.buf = nil
+	var results []overResult
+	var resTypes []*types.DataType
+	var perm []int32
+	for _, g := range o.Groups {
+		perm = sortPerm(all, g.PartitionKeys, g.Order, o.InTypes)
+		res, err := evalOverGroup(all, perm, g, o.InTypes)
+		if err != nil {
+			return err
+		}
+		results = append(results, res...)
+		for _, c := range g.Calls {
+			resTypes = append(resTypes, c.Type)
+		}
+	}
+	out := TakeRows(all, perm)
+	for k, res := range results {
+		out.Cols = append(out.Cols, res.column(perm, resTypes[k]))
+	}
+	size := max(o.Ctx.Config.BatchSize, 1)
+	for i := 0; i < out.Len; i += size {
+		if err := o.Emit(out.Slice(i, min(i+size, out.Len))); err != nil {
+			return err
+		}
+	}
+	return o.Out.EmitWatermark(MaxWatermark)
+}
+
+// sortPerm orders the rows of b by partition keys (ascending) then order
+// keys, stably.
+func sortPerm(b *types.Batch, part []int, order []opspec.SortKey, ts []*types.DataType) []int32 {
+	keys := make([]opspec.SortKey, 0, len(part)+len(order))
+	for _, p := range part {
+		keys = append(keys, opspec.SortKey{Col: p, NullsFirst: true})
+	}
+	keys = append(keys, order...)
+	return sortIndex(b, keys, ts)
+}
+
+// overResult is one call's value for every input row: ints for the
+// ranking functions that yield a non-NULL BIGINT (ROW_NUMBER, RANK,
+// DENSE_RANK, NTILE), vals (Go values, nil = NULL) for the others.
+type overResult struct {
+	ints []int64
+	vals []any
+}
+
+// column returns the results in the order of perm as an Arrow array of
+// type t.
+func (r overResult) column(perm []int32, t *types.DataType) arrow.Array {
+	at := types.ToArrow(t)
+	if r.ints != nil && at.ID() == arrow.INT64 {
+		out := make([]int64, len(perm))
+		for p, row := range perm {
+			out[p] = r.ints[row]
+		}
+		return vector.FromValues(at, out, nil, -1)
+	}
+	bld := array.NewBuilder(memory.DefaultAllocator, at)
+	for _, row := range perm {
+		if r.ints != nil {
+			types.AppendValue(bld, r.ints[row], t)
+		} else {
+			types.AppendValue(bld, r.vals[row], t)
+		}
+	}
+	return bld.NewArray()
+}
+
+// intRanking reports the functions whose results are overResult.ints.
+func intRanking(fn string) bool {
+	switch fn {
+	case "ROW_NUMBER", "RANK", "DENSE_RANK", "NTILE":
+		return true
+	}
+	return false
+}
+
+// evalOverGroup computes a group's calls; results[k] holds call k's value
+// for every input row.
+func evalOverGroup(b *types.Batch, perm []int32, g opspec.OverGroup, ts []*types.DataType) ([]overResult, error) {
+	results := make([]overResult, len(g.Calls))
+	for k, c := range g.Calls {
+		if intRanking(c.Func) {
+			results[k].ints = make([]int64, b.Len)
+		} else {
+			results[k].vals = make([]any, b.Len)
+		}
+	}
+	var samePart func(i, j int) bool
+	var orderCmp rowComparator
+	if len(g.PartitionKeys) > 0 {
+		samePart = newRowEqual(b, g.PartitionKeys, ts)
+	}
+	if len(g.Order) > 0 {
+		orderCmp = newRowComparator(b, g.Order, ts)
+	}
+	for start := 0; start < len(perm); {
+		end := start + 1
+		for end < len(perm) && (samePart == nil || samePart(int(perm[start]), int(perm[end]))) {
+			end++
+		}
+		part := perm[start:end]
+		if err := evalPartition(b, part, g, orderCmp, results); err != nil {
+			return nil, err
+		}
+		start = end
+	}
+	return results, nil
+}
+
+// evalPartition computes the calls over one partition (rows in order).
+func evalPartition(b *types.Batch, rows []int32, g opspec.OverGroup, orderCmp rowComparator, results []overResult) error {
+	n := len(rows)
+	// peer groups: [peerStart[p], peerEnd[p]) rows with equal order keys;
+	// ROW_NUMBER, NTILE, LEAD and LAG do not look at them
+	var peerStart, peerEnd []int
+	for _, c := range g.Calls {
+		switch c.Func {
+		case "ROW_NUMBER", "NTILE", "LEAD", "LAG":
+			continue
+		}
+		peerStart, peerEnd = peerGroups(rows, orderCmp)
+		break
+	}
+	for k, c := range g.Calls {
+		res, ints := results[k].vals, results[k].ints
+		switch c.Func {
+		case "ROW_NUMBER":
+			for p, r := range rows {
+				ints[r] = int64(p + 1)
+			}
+			continue
+		case "RANK":
+			for p, r := range rows {
+				ints[r] = int64(peerStart[p] + 1)
+			}
+			continue
+		case "DENSE_RANK":
+			rank := int64(0)
+			for p, r := range rows {
+				if p == peerStart[p] {
+					rank++
+				}
+				ints[r] = rank
+			}
+			continue
+		case "PERCENT_RANK":
+			for p, r := range rows {
+				if n <= 1 {
+					res[r] = 0.0
+				} else {
+					res[r] = float64(peerStart[p]) / float64(n-1)
+				}
+			}
+			continue
+		case "CUME_DIST":
+			for p, r := range rows {
+				res[r] = float64(peerEnd[p]) / float64(n)
+			}
+			continue
+		case "NTILE":
+			buckets := c.Offset
+			if buckets <= 0 {
+				return fmt.Errorf("Argument of NTILE must be greater than zero")
+			}
+			size, extra := int64(n)/buckets, int64(n)%buckets
+			for p, r := range rows {
+				// the first `extra` buckets hold size+1 rows
+				pp := int64(p)
+				var bucket int64
+				if pp < extra*(size+1) {
+					bucket = pp/(size+1) + 1
+				} else {
+					bucket = extra + (pp-extra*(size+1))/max(size, 1) + 1
+				}
+				ints[r] = bucket
+			}
+			continue
+		case "LEAD", "LAG":
+			evalLeadLag(b, rows, c, res)
+			continue
+		}
+		if err := evalFramed(b, rows, g.Frame, g.Order, c, peerStart, peerEnd, res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// peerGroups returns, for each position of rows, the bounds [start, end)
+// of its peers: the rows with equal order keys (all rows without orderCmp).
+func peerGroups(rows []int32, orderCmp rowComparator) (peerStart, peerEnd []int) {
+	n := len(rows)
+	peerStart = make([]int, n)
+	peerEnd = make([]int, n)
+	for p := 0; p < n; {
+		q := p + 1
+		for q < n && orderCmp != nil && orderCmp(int(rows[p]), int(rows[q])) == 0 {
+			q++
+		}
+		if orderCmp == nil {
+			q = n
+		}
+		for r := p; r < q; r++ {
+			peerStart[r], peerEnd[r] = p, q
+		}
+		p = q
+	}
+	return peerStart, peerEnd
+}
+
+func evalLeadLag(b *types.Batch, rows []int32, c opspec.OverCall, res []any) {
+	col := b.Cols[c.Args[0]]
+	t := c.ArgTypes[0]
+	off := c.Offset
+	if c.Func == "LAG" {
+		off = -off
+	}
+	for p, r := range rows {
+		q := int64(p)
+		var v any = c.Default
+		if c.IgnoreNulls {
+			steps := off
+			dir := int64(1)
+			if steps < 0 {
+				steps, dir = -steps, -1
+			}
+			found := false
+			for q+dir >= 0 && q+dir < int64(len(rows)) {
+				q += dir
+				if !col.IsNull(int(rows[q])) {
+					steps--
+					if steps == 0 {
+						found = true
+						break
+					}
+				}
+			}
+			if found {
+				v = types.ValueAt(col, int(rows[q]), t)
+			}
+		} else if q+off >= 0 && q+off < int64(len(rows)) {
+			v = types.ValueAt(col, int(rows[q+off]), t)
+		}
+		res[r] = v
+	}
+}
+
+// frameBounds returns the frame [lo, hi] (positions, hi inclusive; lo > hi
+// is empty) of every position.
+func frameBounds(b *types.Batch, rows []int32, f opspec.OverFrame, order []opspec.SortKey, peerStart, peerEnd []int) ([]int, []int, error) {
+	n := len(rows)
+	lo := make([]int, n)
+	hi := make([]int, n)
+	var keyVals []float64
+	var keyNull []bool
+	if !f.Rows && (f.Lower.Kind == opspec.Preceding || f.Lower.Kind == opspec.Following || f.Upper.Kind == opspec.Preceding || f.Upper.Kind == opspec.Following) {
+		if len(order) != 1 {
+			return nil, nil, fmt.Errorf("RANGE with an offset requires exactly one ORDER BY key")
+		}
+		col := b.Cols[order[0].Col]
+		keyVals = make([]float64, n)
+		keyNull = make([]bool, n)
+		for p, r := range rows {
+			if col.IsNull(int(r)) {
+				keyNull[p] = true
+				continue
+			}
+			keyVals[p] = orderKeyNumber(col, int(r))
+		}
+	}
+	desc := len(order) > 0 && order[0].Desc
+	// rangeBound finds, for position p, the frame edge at distance off
+	// (negative = preceding) on the key.
+	rangeLo := func(p int, off float64) int {
+		if keyNull[p] {
+			return peerStart[p]
+		}
+		target := keyVals[p] + off
+		if desc {
+			target = keyVals[p] - off
+		}
+		q := p
+		for q > 0 && !keyNull[q-1] && inRange(keyVals[q-1], target, desc, true) {
+			q--
+		}
+		for q < n && (keyNull[q] || !inRange(keyVals[q], target, desc, true)) {
+			q++
+		}
+		return q
+	}
+	rangeHi := func(p int, off float64) int {
+		if keyNull[p] {
+			return peerEnd[p] - 1
+		}
+		target := keyVals[p] + off
+		if desc {
+			target = keyVals[p] - off
+		}
+		q := p
+		for q+1 < n && !keyNull[q+1] && inRange(keyVals[q+1], target, desc, false) {
+			q++
+		}
+		for q >= 0 && (keyNull[q] || !inRange(keyVals[q], target, desc, false)) {
+			q--
+		}
+		return q
+	}
+	for p := 0; p < n; p++ {
+		switch f.Lower.Kind {
+		case opspec.UnboundedPreceding:
+			lo[p] = 0
+		case opspec.CurrentRow:
+			lo[p] = p
+			if !f.Rows {
+				lo[p] = peerStart[p]
+			}
+		case opspec.Preceding:
+			if f.Rows {
+				lo[p] = p - int(f.Lower.Offset)
+			} else {
+				lo[p] = rangeLo(p, -f.Lower.Offset)
+			}
+		case opspec.Following:
+			if f.Rows {
+				lo[p] = p + int(f.Lower.Offset)
+			} else {
+				lo[p] = rangeLo(p, f.Lower.Offset)
+			}
+		case opspec.UnboundedFollowing:
+			lo[p] = n
+		}
+		switch f.Upper.Kind {
+		case opspec.UnboundedFollowing:
+			hi[p] = n - 1
+		case opspec.CurrentRow:
+			hi[p] = p
+			if !f.Rows {
+				hi[p] = peerEnd[p] - 1
+			}
+		case opspec.Preceding:
+			if f.Rows {
+				hi[p] = p - int(f.Upper.Offset)
+			} else {
+				hi[p] = rangeHi(p, -f.Upper.Offset)
+			}
+		case opspec.Following:
+			if f.Rows {
+				hi[p] = p + int(f.Upper.Offset)
+			} else {
+				hi[p] = rangeHi(p, f.Upper.Offset)
+			}
+		case opspec.UnboundedPreceding:
+			hi[p] = -1
+		}
+		lo[p] = max(lo[p], 0)
+		hi[p] = min(hi[p], n-1)
+	}
+	return lo, hi, nil
+}
+
+// inRange reports whether v is within the bound target: for a lower bound
+// v >= target (ascending), for an upper bound v <= target; reversed for
+// descending order.
+func inRange(v, target float64, desc, lower bool) bool {
+	if desc {
+		lower = !lower
+	}
+	if lower {
+		return v >= target
+	}
+	return v <= target
+}
+
+// orderKeyNumber reads an order key as a number for RANGE offsets:
+// milliseconds for dates and times.
+func orderKeyNumber(col arrow.Array, i int) float64 {
+	switch a := col.(type) {
+	case *array.Timestamp:
+		unit := a.DataType().(*arrow.TimestampType).Unit
+		per := float64(types.UnitsPerSecond(unit)) / 1000
+		return float64(a.Value(i)) / per
+	case *array.Date32:
+		return float64(a.Value(i)) * 86_400_000
+	case *array.Time32:
+		return float64(a.Value(i))
+	case *array.Time64:
+		return float64(a.Value(i)) / 1e6
+	case *array.Decimal128:
+		s := a.DataType().(*arrow.Decimal128Type).Scale
+		f, _ := a.Value(i).BigInt().Float64()
+		return f / math.Pow10(int(s))
+	}
+	return float64Of(col, i)
+}
+
+// evalFramed computes an aggregate or FIRST_VALUE/LAST_VALUE over frames
+// with a sliding accumulator (rows enter at the top and are retracted at
+// the bottom: frames only move forward).
+func evalFramed(b *types.Batch, rows []int32, f opspec.OverFrame, order []opspec.SortKey, c opspec.OverCall, peerStart, peerEnd []int, res []any) error {
+	lo, hi, err := frameBounds(b, rows, f, order, peerStart, peerEnd)
+	if err != nil {
+		return err
+	}
+	if c.IsValue() {
+		col := b.Cols[c.Args[0]]
+		t := c.ArgTypes[0]
+		for p, r := range rows {
+			res[r] = nil
+			if lo[p] > hi[p] {
+				continue
+			}
+			if c.Func == "FIRST_VALUE" {
+				for q := lo[p]; q <= hi[p]; q++ {
+					if !c.IgnoreNulls || !col.IsNull(int(rows[q])) {
+						res[r] = types.ValueAt(col, int(rows[q]), t)
+						break
+					}
+				}
+			} else {
+				for q := hi[p]; q >= lo[p]; q-- {
+					if !c.IgnoreNulls || !col.IsNull(int(rows[q])) {
+						res[r] = types.ValueAt(col, int(rows[q]), t)
+						break
+					}
+				}
+			}
+		}
+		return nil
+	}
+	acc, err := newAccumulator(overAggSpec(c), true)
+	if err != nil {
+		return err
+	}
+	acc.resize(1)
+	var args []arrow.Array
+	for _, a := range c.Args {
+		args = append(args, b.Cols[a])
+	}
+	var filter *array.Boolean
+	if c.Filter >= 0 {
+		filter = b.Cols[c.Filter].(*array.Boolean)
+	}
+	update := func(q int, retract bool) {
+		r := int(rows[q])
+		if filter != nil && (!filter.IsValid(r) || !filter.Value(r)) {
+			return
+		}
+		acc.update(0, args, r, retract)
+	}
+	curLo, curHi := 0, -1 // current frame [curLo, curHi]
+	for p, r := range rows {
+		l, h := lo[p], hi[p]
+		if l > h {
+			// empty frame: a fresh accumulator
+			if curLo <= curHi {
+				for q := curLo; q <= curHi; q++ {
+					update(q, true)
+				}
+			}
+			curLo, curHi = l, l-1
+			res[r] = acc.result(0)
+			continue
+		}
+		if l > curHi || curLo > curHi {
+			for q := curLo; q <= curHi; q++ {
+				update(q, true)
+			}
+			for q := l; q <= h; q++ {
+				update(q, false)
+			}
+		} else {
+			for q := curHi + 1; q <= h; q++ {
+				update(q, false)
+			}
+			for q := curLo; q < l; q++ {
+				update(q, true)
+			}
+		}
+		curLo, curHi = l, h
+		res[r] = acc.result(0)
+	}
+	return nil
+}
+
+// durationMillis converts an interval literal value to milliseconds.
+func durationMillis(v any) (float64, bool) {
+	switch d := v.(type) {
+	case time.Duration:
+		return float64(d / time.Millisecond), true
+	}
+	return 0, false
+}
+
+// overAggSpec is the aggregate call an OVER aggregate computes.
+func overAggSpec(c opspec.OverCall) opspec.AggSpec {
+	return opspec.AggSpec{Func: c.Func, Args: c.Args, ArgTypes: c.ArgTypes, Distinct: c.Distinct, Filter: c.Filter, Type: c.Type}
+}

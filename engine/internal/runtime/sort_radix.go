@@ -1,0 +1,255 @@
+package runtime
+
+import (
+	"math/bits"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/riffle-sql/riffle/engine/internal/opspec"
+	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
+)
+
+// sortIndex returns the row positions of b ordered by keys; rows that
+// compare equal keep their order (ties keep arrival order). When every key
+// can be coded as a small unsigned integer (integral and temporal columns
+// by their offset from the column's minimum, low cardinality strings by
+// rank, booleans) and the codes and the row position fit in 64 bits
+// together, it sorts the packed codes with a least significant digit radix
+// sort (linear in the rows); otherwise it sorts with the comparator.
+func sortIndex(b *types.Batch, keys []opspec.SortKey, ts []*types.DataType) []int32 {
+	if idx := radixSortIndex(b, keys); idx != nil {
+		return idx
+	}
+	idx := make([]int32, b.Len)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	if len(keys) > 0 {
+		stableSortIndex(idx, newSortComparator(b, keys, ts))
+	}
+	return idx
+}
+
+// radixMinRows is the smallest batch sortIndex radix sorts: below it the
+// comparator sort is as fast and the key coding does not pay.
+const radixMinRows = 1024
+
+// radixSortIndex is sortIndex's radix path; nil when a key cannot be coded
+// or the codes do not fit.
+func radixSortIndex(b *types.Batch, keys []opspec.SortKey) []int32 {
+	n := b.Len
+	if n < radixMinRows || len(keys) == 0 || n > 1<<31-1 {
+		return nil
+	}
+	posBits := uint(bits.Len64(uint64(n - 1)))
+	codes := make([]keyCode, len(keys))
+	total := posBits
+	for k, key := range keys {
+		c, ok := codeKey(b.Cols[key.Col], key)
+		if !ok {
+			return nil
+		}
+		codes[k] = c
+		total += c.bits
+		if total > 64 {
+			return nil
+		}
+	}
+	packed := make([]uint64, n)
+	for k := range codes {
+		codes[k].pack(packed)
+	}
+	keyBits := total - posBits
+	for i := range packed {
+		packed[i] = packed[i]<<posBits | uint64(i)
+	}
+	if keyBits > 0 {
+		packed = radixSortBits(packed, posBits, keyBits)
+	}
+	idx := make([]int32, n)
+	mask := uint64(1)<<posBits - 1
+	for i, p := range packed {
+		idx[i] = int32(p & mask)
+	}
+	return idx
+}
+
+// radixSortBits sorts vals stably by bits [lo, lo+width) with least
+// significant digit passes of at most 11 bits, skipping passes in which
+// every value has the same digit. It returns the sorted slice (vals or a
+// buffer of the same length).
+func radixSortBits(vals []uint64, lo, width uint) []uint64 {
+	passes := (width + 10) / 11
+	digit := (width + passes - 1) / passes
+	tmp := make([]uint64, len(vals))
+	counts := make([]int, 1<<digit)
+	mask := uint64(1)<<digit - 1
+	for shift := lo; shift < lo+width; shift += digit {
+		clear(counts)
+		for _, v := range vals {
+			counts[(v>>shift)&mask]++
+		}
+		if counts[(vals[0]>>shift)&mask] == len(vals) {
+			continue
+		}
+		sum := 0
+		for d, c := range counts {
+			counts[d] = sum
+			sum += c
+		}
+		for _, v := range vals {
+			d := (v >> shift) & mask
+			tmp[counts[d]] = v
+			counts[d]++
+		}
+		vals, tmp = tmp, vals
+	}
+	return vals
+}
+
+// keyCode codes one sort key's column: row i's code is a number in
+// [0, 2^bits) whose unsigned order is the key's order, direction and NULL
+// placement included.
+type keyCode struct {
+	col  arrow.Array
+	bits uint
+	// integral columns: code = value - min (range - that for DESC)
+	ints     []int64
+	min      uint64
+	span     uint64 // max - min
+	desc     bool
+	nulls    bool
+	nullLow  bool     // NULLs take code 0 (values start at 1), else span+1
+	ranks    []int32  // string columns: rank of each row's value
+	boolCode [2]uint8 // boolean columns: code of false and true
+}
+
+// codeKey prepares the coding of key's column; ok is false for a column
+// it cannot code (floating point, decimal, high cardinality strings).
+func codeKey(col arrow.Array, key opspec.SortKey) (keyCode, bool) {
+	c := keyCode{col: col, desc: key.Desc, nulls: col.NullN() > 0, nullLow: key.NullsFirst}
+	n := col.Len()
+	switch col.(type) {
+	case *array.String, *array.Binary:
+		ranks := stringRanks(col)
+		if ranks == nil {
+			return c, false
+		}
+		c.ranks = ranks
+		for i, r := range ranks {
+			if (!c.nulls || col.IsValid(i)) && uint64(r) > c.span {
+				c.span = uint64(r)
+			}
+		}
+	case *array.Boolean:
+		c.span = 1
+		if key.Desc {
+			c.boolCode = [2]uint8{1, 0}
+		} else {
+			c.boolCode = [2]uint8{0, 1}
+		}
+	default:
+		vals, ok := intKeyValues(col)
+		if !ok || len(vals) != n {
+			return c, false
+		}
+		c.ints = vals
+		first := true
+		var lo, hi int64
+		for i, v := range vals {
+			if c.nulls && col.IsNull(i) {
+				continue
+			}
+			if first {
+				lo, hi, first = v, v, false
+				continue
+			}
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		c.min = uint64(lo)
+		c.span = uint64(hi) - uint64(lo)
+	}
+	if c.nulls && col.NullN() == n {
+		c.span = 0
+	}
+	codes := c.span // the largest code
+	if c.nulls {
+		if codes == ^uint64(0) {
+			return c, false
+		}
+		codes++
+	}
+	c.bits = uint(bits.Len64(codes))
+	return c, true
+}
+
+// intKeyValues returns the values of an integral or temporal column as
+// int64s in the column's order.
+func intKeyValues(col arrow.Array) ([]int64, bool) {
+	widen := func(n int, at func(i int) int64) []int64 {
+		out := make([]int64, n)
+		for i := range out {
+			out[i] = at(i)
+		}
+		return out
+	}
+	switch col.DataType().ID() {
+	case arrow.INT8:
+		v := vector.Values[int8](col)
+		return widen(len(v), func(i int) int64 { return int64(v[i]) }), true
+	case arrow.INT16:
+		v := vector.Values[int16](col)
+		return widen(len(v), func(i int) int64 { return int64(v[i]) }), true
+	case arrow.INT32, arrow.DATE32, arrow.TIME32, arrow.INTERVAL_MONTHS:
+		v := vector.Values[int32](col)
+		out := make([]int64, len(v))
+		for i, x := range v {
+			out[i] = int64(x)
+		}
+		return out, true
+	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64, arrow.DURATION:
+		return vector.Values[int64](col), true
+	}
+	return nil, false
+}
+
+// pack shifts every packed code left by c.bits and adds row i's code.
+func (c *keyCode) pack(packed []uint64) {
+	sh := c.bits
+	nullCode := c.span + 1
+	valueBase := uint64(0)
+	if c.nullLow {
+		nullCode, valueBase = 0, 1
+	}
+	if !c.nulls {
+		valueBase = 0
+	}
+	for i := range packed {
+		var code uint64
+		switch {
+		case c.nulls && c.col.IsNull(i):
+			code = nullCode
+		case c.ranks != nil:
+			code = uint64(c.ranks[i])
+			if c.desc {
+				code = c.span - code
+			}
+			code += valueBase
+		case c.ints != nil:
+			code = uint64(c.ints[i]) - c.min
+			if c.desc {
+				code = c.span - code
+			}
+			code += valueBase
+		default:
+			v := 0
+			if c.col.(*array.Boolean).Value(i) {
+				v = 1
+			}
+			code = uint64(c.boolCode[v]) + valueBase
+		}
+		packed[i] = packed[i]<<sh | code
+	}
+}
