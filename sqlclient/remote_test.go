@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http/httptest"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/riffle-sql/riffle/engine/gateway"
@@ -60,5 +61,35 @@ func TestEndpointUnreachable(t *testing.T) {
 	code, out, errs := runClient(t, Options{Endpoint: "http://127.0.0.1:1", Statements: "SELECT 1"}, "")
 	if code != 1 || out != "" || errs == "" {
 		t.Errorf("code %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// An INSERT of a statement set that fails when END submits the set is
+// reported at its own line and column of the script, embedded and
+// through a gateway (--endpoint).
+func TestStatementSetErrorPositions(t *testing.T) {
+	srv := gateway.NewServer(gateway.Config{PrintOutput: io.Discard})
+	defer srv.Close()
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	const ddl = "CREATE TABLE p (a INT) WITH ('connector'='blackhole');\nBEGIN STATEMENT SET;\n"
+	for _, c := range []struct{ script, want string }{
+		{ddl + "INSERT INTO p VALUES (1);\nINSERT INTO nosuch VALUES (1);\nEND;",
+			"At line 4, column 13: Object 'nosuch' not found"},
+		{ddl + "INSERT INTO p VALUES (1);\n\n\n  INSERT INTO p SELECT nosuch FROM (VALUES (1)) AS v(x);\nEND;",
+			"From line 6, column 24 to line 6, column 29: Column 'nosuch' not found"},
+		{ddl + "INSERT INTO p VALUES (1); INSERT INTO p SELECT 'x' || nosuch FROM (VALUES (1)) AS v(x);\nEND;",
+			"line 3, column 55"},
+		{"BEGIN STATEMENT SET;\n   INSERT INTO nosuch VALUES (1);\nEND;",
+			"At line 2, column 16: Object 'nosuch' not found"},
+		{"CREATE TABLE p (a INT) WITH ('connector'='blackhole'); BEGIN STATEMENT SET;                  INSERT INTO nosuch VALUES (1);\nEND;",
+			"At line 1, column 106: Object 'nosuch' not found"},
+	} {
+		for _, endpoint := range []string{"", hs.URL} {
+			code, _, errs := runClient(t, Options{Mode: ModeBatch, Endpoint: endpoint, Statements: c.script}, "")
+			if code == 0 || !strings.Contains(errs, c.want) || strings.Contains(errs, "(in the statement at") {
+				t.Errorf("endpoint %q, script:\n%s\n--- want an error with %q, got (code %d):\n%s", endpoint, c.script, c.want, code, errs)
+			}
+		}
 	}
 }

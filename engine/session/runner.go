@@ -25,6 +25,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
@@ -98,8 +99,9 @@ var (
 // ErrNoStatementSet) or the error Hooks.Result returned.
 type Error struct {
 	// Statement is the statement that failed. When END's submission of a
-	// statement set failed, Text is the EXECUTE STATEMENT SET submitted
-	// and Pos the END's position.
+	// statement set failed, Text is the set as EXECUTE STATEMENT SET (one
+	// INSERT a line) and Pos the END's position; Err's position, if it
+	// has one, is the failing INSERT's line and column in the document.
 	Statement Statement
 	Err       error
 }
@@ -139,7 +141,7 @@ type Runner struct {
 	exec  Executor
 	opts  Options
 	inSet bool
-	set   []string
+	set   []Statement // the open set's INSERTs, with their positions
 	quit  bool
 }
 
@@ -228,7 +230,7 @@ func (r *Runner) clientCommand(ctx context.Context, st Statement) (done bool, er
 		return true, r.submitSet(ctx, st, inserts)
 	case *sql.Insert:
 		if r.inSet {
-			r.set = append(r.set, st.Text)
+			r.set = append(r.set, st)
 			r.command(st, SetAdded)
 			return true, nil
 		}
@@ -253,14 +255,74 @@ func (r *Runner) clientCommand(ctx context.Context, st Statement) (done bool, er
 }
 
 // submitSet runs a statement set's INSERTs as one EXECUTE STATEMENT SET
-// (one job); end is the END statement.
-func (r *Runner) submitSet(ctx context.Context, end Statement, inserts []string) error {
-	text := "EXECUTE STATEMENT SET BEGIN\n" + strings.Join(inserts, ";\n") + ";\nEND"
-	parsed := Parse(text, sql.Pos{})
-	set := Statement{Text: text, Pos: end.Pos, Parsed: parsed.Parsed, ParseErr: parsed.ParseErr}
-	res, err := r.exec.ExecuteParsed(ctx, parsed.Parsed, text, sql.Pos{})
+// (one job); end is the END statement. The engine is sent the INSERTs laid
+// out at their places in the document (setLayout), so that its error
+// positions point at the failing INSERT's line and column; the Statement
+// the hooks and errors get keeps the compact text.
+func (r *Runner) submitSet(ctx context.Context, end Statement, inserts []Statement) error {
+	texts := make([]string, len(inserts))
+	for i, ins := range inserts {
+		texts[i] = ins.Text
+	}
+	text := setPrefix + "\n" + strings.Join(texts, ";\n") + ";\nEND"
+	set := Statement{Text: text, Pos: end.Pos}
+	laid, at, ok := setLayout(inserts)
+	if !ok {
+		laid, at = text, sql.Pos{}
+	}
+	parsed := Parse(laid, at)
+	set.Parsed, set.ParseErr = parsed.Parsed, parsed.ParseErr
+	res, err := r.exec.ExecuteParsed(ctx, parsed.Parsed, laid, at)
 	if err != nil {
 		return &Error{Statement: set, Err: err}
 	}
 	return r.result(ctx, set, res)
+}
+
+const setPrefix = "EXECUTE STATEMENT SET BEGIN"
+
+// setLayout returns the EXECUTE STATEMENT SET of inserts with each INSERT
+// at its place in the document when the text starts at position at: line
+// breaks and spaces stand for what lies between them (BEGIN STATEMENT
+// SET's prefix goes on the first INSERT's line when it fits before it, on
+// the line above otherwise). ok is false when the INSERTs cannot be laid
+// out so (the first one starts on line 1 too near its start for the
+// prefix, or one does not start after the one before it, as when they
+// came from different documents).
+func setLayout(inserts []Statement) (text string, at sql.Pos, ok bool) {
+	first := inserts[0].Pos
+	var b strings.Builder
+	b.WriteString(setPrefix)
+	switch n := utf8.RuneCountInString(setPrefix) + 1; {
+	case first.Column > n:
+		at = sql.Pos{Line: first.Line, Column: first.Column - n}
+		b.WriteByte(' ')
+	case first.Line > 1:
+		at = sql.Pos{Line: first.Line - 1, Column: 1}
+		b.WriteByte('\n')
+		b.WriteString(strings.Repeat(" ", first.Column-1))
+	default:
+		return "", sql.Pos{}, false
+	}
+	at.Offset = max(first.Offset-b.Len(), 0)
+	cur := first
+	for i, ins := range inserts {
+		if i > 0 {
+			next := ins.Pos
+			switch {
+			case next.Line > cur.Line:
+				b.WriteString(strings.Repeat("\n", next.Line-cur.Line))
+				b.WriteString(strings.Repeat(" ", next.Column-1))
+			case next.Line == cur.Line && next.Column >= cur.Column:
+				b.WriteString(strings.Repeat(" ", next.Column-cur.Column))
+			default:
+				return "", sql.Pos{}, false
+			}
+		}
+		b.WriteString(ins.Text)
+		b.WriteByte(';')
+		cur = Advance(ins.Pos, ins.Text+";")
+	}
+	b.WriteString("\nEND")
+	return b.String(), at, true
 }

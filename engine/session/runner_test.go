@@ -171,3 +171,63 @@ func TestSplitComplete(t *testing.T) {
 		t.Errorf("Advance: %v", p)
 	}
 }
+
+// setRecorder records the statement set END submits.
+type setRecorder struct {
+	st   sql.Statement
+	text string
+	at   sql.Pos
+}
+
+func (r *setRecorder) ExecuteParsed(_ context.Context, st sql.Statement, text string, at sql.Pos) (table.StatementResult, error) {
+	r.st, r.text, r.at = st, text, at
+	return nil, nil
+}
+
+// The statement set END submits keeps each INSERT at its line and column
+// of the document: in the parsed set (what the embedded engine plans) and
+// in the text from at (what a gateway is sent), whatever lies between the
+// INSERTs; INSERTs that cannot be laid out so (from different
+// documents) are sent one a line from the start.
+func TestRunnerSetKeepsInsertPositions(t *testing.T) {
+	for _, script := range []string{
+		"BEGIN STATEMENT SET;\nINSERT INTO a VALUES (1);\nINSERT INTO b VALUES (2);\nEND;",
+		"SET 'x' = 'y';\n\nBEGIN STATEMENT SET;\n  -- first\n    INSERT INTO a\n  SELECT 'é' FROM t;\n\n\n\tINSERT INTO b VALUES (2); INSERT INTO c VALUES (3) ;\nEND;",
+		"BEGIN STATEMENT SET;                     INSERT INTO a VALUES (1);\nEND;",
+		"BEGIN STATEMENT SET; INSERT INTO a VALUES (1); INSERT INTO b VALUES (2); END;",
+	} {
+		ex := &setRecorder{}
+		r := NewRunner(ex, Options{Hooks: Hooks{Result: func(context.Context, Statement, table.StatementResult) error { return nil }}})
+		var inserts []Statement
+		for _, st := range Split(script, sql.Pos{}) {
+			if _, ok := st.Parsed.(*sql.Insert); ok {
+				inserts = append(inserts, st)
+			}
+			if err := r.Run(context.Background(), st); err != nil {
+				t.Fatalf("%s: %v", st.Text, err)
+			}
+		}
+		set, ok := ex.st.(*sql.Execute)
+		if !ok {
+			t.Fatalf("%q: submitted %T", script, ex.st)
+		}
+		got := set.Stmt.(*sql.StatementSet).Statements
+		if len(got) != len(inserts) {
+			t.Fatalf("%q: %d INSERTs submitted, want %d", script, len(got), len(inserts))
+		}
+		laidOut := !strings.HasPrefix(script, "BEGIN STATEMENT SET; INSERT")
+		for i, ins := range inserts {
+			want := ins.Pos
+			if !laidOut {
+				want = sql.Pos{Line: 2 + i, Column: 1} // one a line after EXECUTE STATEMENT SET BEGIN
+			}
+			if p := got[i].Pos(); p.Line != want.Line || p.Column != want.Column {
+				t.Errorf("%q: INSERT %d parsed at %d:%d, want %d:%d", script, i, p.Line, p.Column, want.Line, want.Column)
+			}
+			k := strings.Index(ex.text, ins.Text)
+			if p := Advance(ex.at, ex.text[:k]); p.Line != want.Line || p.Column != want.Column {
+				t.Errorf("%q: INSERT %d sent at %d:%d, want %d:%d", script, i, p.Line, p.Column, want.Line, want.Column)
+			}
+		}
+	}
+}
