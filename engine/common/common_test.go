@@ -145,3 +145,26 @@ func TestFutureTimeAndTypes(t *testing.T) {
 		t.Fatal("job id")
 	}
 }
+
+// PyFlink's get_restart_strategy().get_description() ports one-to-one:
+// GetDescription is callable on the RestartStrategyConfiguration that
+// GetRestartStrategy returns, and says what Description says.
+func TestRestartStrategyGetDescriptionThroughInterface(t *testing.T) {
+	e := NewExecutionConfig(config.New())
+	for _, s := range []RestartStrategyConfiguration{
+		RestartStrategiesFixedDelayRestart(10, time.Second),
+		RestartStrategiesFailureRateRestart(3, 5*time.Minute, 10*time.Second),
+		RestartStrategiesNoRestart(),
+		RestartStrategiesFallBackRestart(),
+	} {
+		e.SetRestartStrategy(s)
+		got := e.GetRestartStrategy().GetDescription()
+		if got == "" || got != s.Description() || got != e.GetRestartStrategy().Description() {
+			t.Errorf("%T: GetDescription %q, Description %q", s, got, s.Description())
+		}
+	}
+	e.SetRestartStrategy(RestartStrategiesFixedDelayRestart(10, time.Second))
+	if got, want := e.GetRestartStrategy().GetDescription(), "Restart with fixed delay (1s). #10 restart attempts."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -28,6 +28,11 @@ const (
 type RestartStrategyConfiguration interface {
 	// Description describes the strategy (PyFlink's get_description).
 	Description() string
+	// GetDescription is Description under PyFlink's name, so that
+	// get_restart_strategy().get_description() ports as
+	// GetRestartStrategy().GetDescription(); each strategy's
+	// (pyflink_names.go) delegates to Description.
+	GetDescription() string
 	// ApplyTo writes the strategy's restart-strategy.* keys.
 	ApplyTo(c *config.Configuration)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/catalog"
@@ -805,4 +806,16 @@ func ExampleTableEnvironment_ToDataStream_serialization() {
 	// UTF-8
 	// 6 héllo
 	// "+I[1, a]\nx\n"
+}
+
+// The chained PyFlink call
+// env.get_config().get_execution_config().get_restart_strategy().get_description()
+// ports name for name.
+func TestExecutionConfigRestartStrategyGetDescriptionChained(t *testing.T) {
+	env := exampleEnv()
+	env.GetConfig().GetExecutionConfig().SetRestartStrategy(common.RestartStrategiesFixedDelayRestart(10, time.Second))
+	got := env.GetConfig().GetExecutionConfig().GetRestartStrategy().GetDescription()
+	if want := "Restart with fixed delay (1s). #10 restart attempts."; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
 }
