@@ -7,7 +7,9 @@ TAGS    ?= migrated_fynedo
 BIN     ?= bin/riffle
 RUNARGS ?=
 BENCH   ?= .
-PKGS    ?= ./...
+# The engine is a Go module of its own (engine/go.mod); go.work joins it,
+# the workbench's module (.) and bench/, so ./engine/... is named apart.
+PKGS    ?= ./... ./engine/...
 
 .PHONY: run build test test-race test-fuzz test-interop diff-flink race bench bench-kafka lint deps clean
 
@@ -34,7 +36,7 @@ FUZZTIME ?= 5s
 FUZZ     ?= engine/sql:FuzzParse engine/gateway:FuzzServeHTTP engine/gateway:FuzzDecodeFetchResults \
 	engine/connector/format/json:FuzzDecode engine/connector/format/csv:FuzzDecode \
 	engine/connector/format/avro:FuzzDecode engine/connector/format/cdcjson:FuzzDecode \
-	editor:FuzzSplitStatements editor:FuzzEditOps
+	workbench/editor:FuzzSplitStatements workbench/editor:FuzzEditOps
 test-fuzz: deps
 	@set -e; for t in $(FUZZ); do \
 	  pkg=$${t%%:*}; fn=$${t#*:}; \
@@ -55,7 +57,7 @@ RACEPKGS ?= ./engine/internal/runtime/ ./engine/table/ ./engine/gateway/ ./engin
 RACEUI   ?= ^Test(RunAll|StopWhile|StopSays|CanceledQuery|GatewayConnection|GatewayStreaming|GatewaySessionLost|GatewayGone|JobsPanel|RunToFile|ClosingStops|EditsAreSaved|KilledWorkbench)
 test-race: deps
 	$(GO) test -race -tags $(TAGS) $(RACEPKGS)
-	$(GO) test -race -tags $(TAGS) -short -run '$(RACEUI)' ./ui/
+	$(GO) test -race -tags $(TAGS) -short -run '$(RACEUI)' ./workbench/ui/
 
 # The tests beside real servers (Apache Flink, Kafka, PostgreSQL and MariaDB
 # on 127.0.0.1; Java and Maven needed, the databases come from Debian's

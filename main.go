@@ -24,7 +24,7 @@ import (
 	"github.com/riffle-sql/riffle/assets"
 	"github.com/riffle-sql/riffle/cli"
 	_ "github.com/riffle-sql/riffle/internal/localefix" // before Fyne's init reads the locale
-	"github.com/riffle-sql/riffle/ui"
+	"github.com/riffle-sql/riffle/workbench/ui"
 )
 
 // appID matches FyneApp.toml.

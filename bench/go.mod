@@ -6,7 +6,6 @@ require (
 	github.com/apache/arrow-go/v18 v18.8.0
 	github.com/duckdb/duckdb-go/v2 v2.10506.0
 	github.com/mattn/go-sqlite3 v1.14.53
-	github.com/riffle-sql/riffle v0.0.0
 )
 
 require (
@@ -54,3 +53,7 @@ require (
 )
 
 replace github.com/riffle-sql/riffle => ../
+
+require github.com/riffle-sql/riffle/engine v0.0.0
+
+replace github.com/riffle-sql/riffle/engine => ../engine

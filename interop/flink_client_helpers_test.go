@@ -15,7 +15,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
-	"github.com/riffle-sql/riffle/internal/testwait"
+	"github.com/riffle-sql/riffle/engine/testwait"
 )
 
 // fcRequire returns the running Flink or fails the test.

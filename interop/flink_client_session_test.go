@@ -22,7 +22,7 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/gateway"
-	"github.com/riffle-sql/riffle/internal/testwait"
+	"github.com/riffle-sql/riffle/engine/testwait"
 )
 
 // fcPrivateGateway starts a second Flink SQL Gateway of its own (the

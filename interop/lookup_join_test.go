@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/table"
-	"github.com/riffle-sql/riffle/internal/testwait"
+	"github.com/riffle-sql/riffle/engine/testwait"
 )
 
 // The planner's side of the jdbc connector on a real PostgreSQL: a

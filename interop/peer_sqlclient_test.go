@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/riffle-sql/riffle/internal/testwait"
+	"github.com/riffle-sql/riffle/engine/testwait"
 )
 
 // The tests here run Flink 2.3.0's own SQL Client

@@ -71,11 +71,11 @@ set -a
 set +a
 
 # One package at a time (-p 1): the tests share the cluster's task slots.
-# The workbench's interop tests live in ui/ (TestFlink*); with no arguments
-# only those run there, the rest of ui/ being `make test`'s.
+# The workbench's interop tests live in workbench/ui/ (TestFlink*); with no arguments
+# only those run there, the rest of workbench/ui/ being `make test`'s.
 if [ $# -eq 0 ]; then
   go test -tags "interop,$TAGS" -p 1 -count=1 -timeout 40m ./interop/...
-  go test -tags "interop,$TAGS" -count=1 -timeout 10m -run '^TestFlink|^TestKafka' ./ui/
+  go test -tags "interop,$TAGS" -count=1 -timeout 10m -run '^TestFlink|^TestKafka' ./workbench/ui/
 else
-  go test -tags "interop,$TAGS" -p 1 -count=1 -timeout 40m "$@" ./interop/... ./ui/
+  go test -tags "interop,$TAGS" -p 1 -count=1 -timeout 40m "$@" ./interop/... ./workbench/ui/
 fi

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/riffle-sql/riffle/internal/testwait"
+	"github.com/riffle-sql/riffle/engine/testwait"
 )
 
 // testGateway is a Server behind an httptest server.

@@ -255,20 +255,31 @@ func errorText(err error) string {
 	return text + "\nException chain:\n" + strings.Join(chain, "\n")
 }
 
-// RepoRoot finds the repository root (the directory holding go.mod).
+// RepoRoot finds the repository root: the directory holding go.work,
+// which joins the engine's module (engine/go.mod) and the workbench's (the
+// root's go.mod), where the bundled data (assets/) and the scripts live.
+// Without a go.work above this file it is the nearest directory holding a
+// go.mod; "." when there is none.
 func RepoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Dir(file)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+	mod := ""
+	for dir := filepath.Dir(file); ; {
+		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
 			return dir
+		}
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil && mod == "" {
+			mod = dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "."
+			break
 		}
 		dir = parent
 	}
+	if mod == "" {
+		return "."
+	}
+	return mod
 }
 
 // NewEngine makes a fresh engine for one script; the harness closes it

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/connector"
-	"github.com/riffle-sql/riffle/internal/testwait"
+	"github.com/riffle-sql/riffle/engine/testwait"
 )
 
 // waitForStack polls the goroutine stacks until one holds every one of

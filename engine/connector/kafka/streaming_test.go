@@ -12,7 +12,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/table"
-	"github.com/riffle-sql/riffle/internal/testwait"
+	"github.com/riffle-sql/riffle/engine/testwait"
 )
 
 // stream is a running streaming query read row by row.

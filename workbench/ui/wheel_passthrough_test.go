@@ -1,0 +1,53 @@
+package ui
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+	"github.com/riffle-sql/riffle/workbench/ui/widgets"
+)
+
+// The query builder's form scrolls with the wheel wherever the pointer
+// is: a wheelCatcher covers the form, comes after its inputs (so Fyne
+// gives it the wheel rather than an Entry's own scroller) and scrolls the
+// form (issue 21).
+func TestBuilderScrollsWithTheWheelOverInputs(t *testing.T) {
+	h := newHarness(t)
+	b := h.openBuilder(modeBatch)
+	q := "SELECT origin, destination, delay FROM flights WHERE origin = 'SFO' AND delay > 10 AND destination <> 'LAX'"
+	b.tab.ed.SetText(q)
+	b.tab.ed.SetCursorOffset(3)
+	h.wb.builderEditorChanged(b.tab)
+	h.w.Resize(fyne.NewSize(1400, 700))
+	var catcher *widgets.WheelCatcher
+	entries, entryAfter := 0, false
+	for _, o := range shown(b.content) {
+		switch x := o.(type) {
+		case *widgets.WheelCatcher:
+			catcher = x
+		case *widget.Entry:
+			entries++
+			entryAfter = catcher != nil
+		}
+	}
+	if catcher == nil || catcher.Target() != b.form {
+		t.Fatal("no wheel catcher over the builder's form")
+	}
+	if entries == 0 {
+		t.Error("no inputs in the builder's form")
+	}
+	if entryAfter {
+		t.Error("an input comes after the wheel catcher: it would take the wheel")
+	}
+	if catcher.Size() != b.form.Size() || catcher.Position() != b.form.Position() {
+		t.Errorf("catcher at %v %v, form at %v %v", catcher.Position(), catcher.Size(), b.form.Position(), b.form.Size())
+	}
+	if b.form.Content.MinSize().Height <= b.form.Size().Height {
+		t.Skipf("the form (%v high) fits its view (%v)", b.form.Content.MinSize().Height, b.form.Size().Height)
+	}
+	catcher.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -60)})
+	if b.form.Offset.Y <= 0 {
+		t.Errorf("the wheel over the form did not scroll it (offset %v, %d inputs)", b.form.Offset, entries)
+	}
+}
