@@ -19,7 +19,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/sql"
 )
 
@@ -256,29 +255,6 @@ func filter(items []Item, prefix string) []Item {
 func sortItems(items []Item) []Item {
 	sort.SliceStable(items, func(i, j int) bool { return strings.ToLower(items[i].Label) < strings.ToLower(items[j].Label) })
 	return items
-}
-
-// optionDecls returns a connector's declared options.
-func optionDecls(id string) []connector.Option {
-	f, ok := connector.Lookup(id)
-	if !ok {
-		return nil
-	}
-	return f.Options()
-}
-
-// formatDecls returns a format's options with their "<format>." prefix.
-func formatDecls(id string) []connector.Option {
-	f, err := connector.LookupFormat(id)
-	if err != nil {
-		return nil
-	}
-	var out []connector.Option
-	for _, o := range f.Options() {
-		o.Key = id + "." + o.Key
-		out = append(out, o)
-	}
-	return out
 }
 
 // AutoTrigger reports whether typing should open the completion popup at

@@ -320,7 +320,7 @@ func (c *completer) optionKeys(reset bool, conn, format string, set []string, co
 	if conn == "" && !reset {
 		add(connector.Option{Key: "connector", Required: true, Description: "The connector: " + strings.Join(connector.Identifiers(), ", ")}, "connector")
 	}
-	for _, o := range optionDecls(conn) {
+	for _, o := range connector.DeclaredOptions(conn) {
 		if strings.Contains(o.Key, "#") {
 			for _, col := range cols {
 				add(o, strings.Replace(o.Key, "#", col, 1))
@@ -330,7 +330,7 @@ func (c *completer) optionKeys(reset bool, conn, format string, set []string, co
 		add(o, o.Key)
 	}
 	if format != "" {
-		for _, o := range formatDecls(format) {
+		for _, o := range connector.DeclaredFormatOptions(format) {
 			add(o, o.Key)
 		}
 	}
@@ -356,9 +356,9 @@ func optionValues(key, conn, format string, cols []string) []Item {
 		}
 		return out
 	}
-	decl := optionDecls(conn)
+	decl := connector.DeclaredOptions(conn)
 	if format != "" {
-		decl = append(decl, formatDecls(format)...)
+		decl = append(decl, connector.DeclaredFormatOptions(format)...)
 	}
 	for _, o := range decl {
 		if !keyMatches(o.Key, key) {

@@ -90,6 +90,33 @@ func LookupFormat(id string) (FormatFactory, error) {
 	return f, nil
 }
 
+// DeclaredOptions lists the options connector id declares (its factory's
+// Options), nil when no connector is registered under id. Editors and
+// completers offer them in a WITH clause.
+func DeclaredOptions(id string) []Option {
+	f, ok := Lookup(id)
+	if !ok {
+		return nil
+	}
+	return f.Options()
+}
+
+// DeclaredFormatOptions lists the options format id declares, each key with the
+// "<format>." prefix it takes in a table's WITH clause ('csv.ignore-parse-errors'),
+// nil when no format is registered under id.
+func DeclaredFormatOptions(id string) []Option {
+	f, err := LookupFormat(id)
+	if err != nil {
+		return nil
+	}
+	var out []Option
+	for _, o := range f.Options() {
+		o.Key = id + "." + o.Key
+		out = append(out, o)
+	}
+	return out
+}
+
 // FormatIdentifiers lists registered formats, sorted.
 func FormatIdentifiers() []string {
 	regMu.RLock()

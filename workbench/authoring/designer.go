@@ -148,7 +148,7 @@ func (d *Design) RemoveOption(key string) {
 // the user to fill in).
 func (d *Design) SetConnector(id string) {
 	d.Connector = id
-	decl := optionDecls(id)
+	decl := connector.DeclaredOptions(id)
 	var kept []OptionValue
 	for _, o := range d.Options {
 		if _, ok := matchOption(decl, o.Key); ok {
@@ -185,29 +185,6 @@ func Connectors() []string { return connector.Identifiers() }
 
 // Formats lists the registered formats.
 func Formats() []string { return connector.FormatIdentifiers() }
-
-// optionDecls returns a connector's declared options (nil when unknown).
-func optionDecls(id string) []connector.Option {
-	f, ok := connector.Lookup(id)
-	if !ok {
-		return nil
-	}
-	return f.Options()
-}
-
-// formatDecls returns a format's options with the "<format>." prefix.
-func formatDecls(id string) []connector.Option {
-	f, err := connector.LookupFormat(id)
-	if err != nil {
-		return nil
-	}
-	var out []connector.Option
-	for _, o := range f.Options() {
-		o.Key = id + "." + o.Key
-		out = append(out, o)
-	}
-	return out
-}
 
 // matchOption finds the declaration of key; '#' in a declared key stands
 // for a field path (datagen's fields.#.kind).
@@ -270,9 +247,9 @@ func (d *Design) OptionFields() []OptionField {
 			out = append(out, f)
 		}
 	}
-	add(optionDecls(d.Connector))
+	add(connector.DeclaredOptions(d.Connector))
 	if f, ok := d.Option("format"); ok {
-		add(formatDecls(f))
+		add(connector.DeclaredFormatOptions(f))
 	}
 	for _, o := range d.Options {
 		if !seen[o.Key] {
