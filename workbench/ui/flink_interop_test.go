@@ -103,8 +103,8 @@ func TestFlinkWorkbench(t *testing.T) {
 	jp := h.wb.mon.jobs
 	var id string
 	h.until("the INSERT job running in Jobs", func() bool {
-		jp.update(time.Now()) // the cluster is asked every 2 s
-		for _, r := range jp.rows {
+		jp.Update(time.Now()) // the cluster is asked every 2 s
+		for _, r := range jp.Rows() {
 			if jp.connOf[r.ID] == c.name() && r.Status == table.JobRunning && strings.HasPrefix(r.Statement, "INSERT INTO bh") {
 				id = r.ID
 				return true
@@ -112,11 +112,11 @@ func TestFlinkWorkbench(t *testing.T) {
 		}
 		return false
 	})
-	if !jp.noMetrics {
+	if !jp.NoMetrics() {
 		t.Error("metric columns shown for gateway jobs")
 	}
 	// Open: Flink's plan of the INSERT, explained on the connection
-	jp.open(id)
+	jp.OpenJob(id)
 	var tab *jobTab
 	h.until("the INSERT job's plan tab", func() bool {
 		for _, jt := range h.wb.mon.jobTabs {
@@ -129,13 +129,13 @@ func TestFlinkWorkbench(t *testing.T) {
 	if n := tab.view.Plan().Nodes; len(n) < 3 || n[0].Op != "Sink" {
 		t.Errorf("the INSERT's plan: %d nodes, root %v", len(n), n)
 	}
-	jp.cancel(id)
+	jp.Cancel(id)
 	h.until("the job cancelled on Flink", func() bool {
-		jp.update(time.Now())
-		r, _ := jp.row(id)
+		jp.Update(time.Now())
+		r, _ := jp.Row(id)
 		return r.Status == table.JobCanceled
 	})
-	if r, _ := jp.row(id); r.Duration <= 0 {
+	if r, _ := jp.Row(id); r.Duration <= 0 {
 		t.Errorf("no duration from the cluster's end time: %+v", r)
 	}
 

@@ -154,7 +154,7 @@ func TestKafkaWorkbenchRealBroker(t *testing.T) {
 		t.Errorf("rows %q, want %q", strings.Join(got, "; "), want)
 	}
 	h.until("the partitions in Jobs", func() bool {
-		h.wb.mon.jobs.update(time.Now())
+		h.wb.mon.jobs.Update(time.Now())
 		rows := h.wb.mon.jobs.splits.rows
 		return len(rows) == 2 && rows[0].Offset == 3 && rows[1].Offset == 3 && rows[0].LogEnd == 3
 	})

@@ -22,6 +22,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/workbench/monitor"
+	"github.com/riffle-sql/riffle/workbench/ui/jobs"
 	"github.com/riffle-sql/riffle/workbench/ui/widgets"
 )
 
@@ -162,7 +163,7 @@ func (v *splitsView) cell(r splitRow, col int) string {
 		if r.Watermark == math.MinInt64 {
 			return "—"
 		}
-		return monitor.FormatWatermark(r.Watermark, v.p.zone, time.Now())
+		return monitor.FormatWatermark(r.Watermark, v.p.TimeZone(), time.Now())
 	default:
 		if r.Idle {
 			return "idle"
@@ -174,16 +175,16 @@ func (v *splitsView) cell(r splitRow, col int) string {
 // update reads the running jobs' splits (Jobs panel update).
 func (v *splitsView) update() {
 	var rows []splitRow
-	for _, r := range v.p.rows {
+	for _, r := range v.p.Rows() {
 		if r.Status.IsTerminal() {
 			continue
 		}
-		j, ok := v.p.model.Job(r.ID)
+		j, ok := v.p.Model().Job(r.ID)
 		if !ok {
 			continue
 		}
 		for _, s := range jobSplits(j) {
-			rows = append(rows, splitRow{job: shortID(r.ID), SplitProgress: s})
+			rows = append(rows, splitRow{job: jobs.ShortID(r.ID), SplitProgress: s})
 		}
 	}
 	v.rows = rows

@@ -208,7 +208,7 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 	h.newTab("SET 'execution.runtime-mode' = 'streaming';\nSELECT order_id, item FROM orders")
 	h.runAll()
 	h.until("the partitions in Jobs", func() bool {
-		h.wb.mon.jobs.update(time.Now())
+		h.wb.mon.jobs.Update(time.Now())
 		rows := h.wb.mon.jobs.splits.rows
 		return len(rows) == 2 && rows[0].Offset == 3 && rows[1].Offset == 2
 	})

@@ -15,8 +15,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/riffle-sql/riffle/workbench/charts"
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/workbench/charts"
 	"github.com/riffle-sql/riffle/workbench/persistence"
 	"github.com/riffle-sql/riffle/workbench/ui/chartview"
 	"github.com/riffle-sql/riffle/workbench/ui/planview"
@@ -68,7 +68,7 @@ func (wb *Workbench) initMonitoring(ws *persistence.Workspace) {
 // panel and job plan tabs sample once a second.
 func (wb *Workbench) tickMonitoring() {
 	now := time.Now()
-	wb.mon.jobs.tick(now)
+	wb.mon.jobs.Tick(now)
 	sel := wb.bottom.Selected()
 	for _, t := range wb.mon.jobTabs {
 		t.view.Tick(now, t.item == sel)
@@ -77,13 +77,13 @@ func (wb *Workbench) tickMonitoring() {
 
 // showJobs shows the Jobs panel (View ▸ Jobs) with fresh figures.
 func (wb *Workbench) showJobs() {
-	wb.showPanel(wb.mon.jobs.item)
-	wb.mon.jobs.update(time.Now())
+	wb.showPanel(wb.mon.jobs.Item())
+	wb.mon.jobs.Update(time.Now())
 }
 
 // isFixedPanel reports the bottom panels that only hide when closed.
 func (wb *Workbench) isFixedPanel(it *container.TabItem) bool {
-	return it == wb.messages.item || it == wb.history.Item() || it == wb.mon.jobs.item
+	return it == wb.messages.item || it == wb.history.Item() || it == wb.mon.jobs.Item()
 }
 
 // attachPlan records, on the worker, the plan a result tab shows: for a

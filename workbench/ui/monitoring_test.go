@@ -13,12 +13,13 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/riffle-sql/riffle/workbench/charts"
 	"github.com/riffle-sql/riffle/engine/gateway"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/testwait"
+	"github.com/riffle-sql/riffle/workbench/charts"
 	"github.com/riffle-sql/riffle/workbench/monitor"
 	"github.com/riffle-sql/riffle/workbench/ui/chartview"
+	"github.com/riffle-sql/riffle/workbench/ui/jobs"
 )
 
 // readingsDDL is an endless datagen stream with an event-time column.
@@ -189,12 +190,12 @@ func TestJobsPanel(t *testing.T) {
 	h.newTab(readingsDDL + "SELECT sensor_id, COUNT(*) AS n FROM readings GROUP BY sensor_id; INSERT INTO sink SELECT sensor_id, reading FROM readings;")
 	h.runAll()
 	jp := h.wb.mon.jobs
-	jp.update(time.Now())
-	if len(jp.rows) != 2 {
-		t.Fatalf("%d job rows: %+v", len(jp.rows), jp.rows)
+	jp.Update(time.Now())
+	if len(jp.Rows()) != 2 {
+		t.Fatalf("%d job rows: %+v", len(jp.Rows()), jp.Rows())
 	}
 	var query, insert string
-	for _, r := range jp.rows {
+	for _, r := range jp.Rows() {
 		if r.Status != table.JobRunning {
 			t.Errorf("job %s is %s", r.ID, r.Status)
 		}
@@ -206,10 +207,10 @@ func TestJobsPanel(t *testing.T) {
 		}
 	}
 	if query == "" || insert == "" {
-		t.Fatalf("kinds: %+v", jp.rows)
+		t.Fatalf("kinds: %+v", jp.Rows())
 	}
-	if jp.item.Text != "Jobs (2)" {
-		t.Errorf("panel title %q", jp.item.Text)
+	if jp.Item().Text != "Jobs (2)" {
+		t.Errorf("panel title %q", jp.Item().Text)
 	}
 	// SHOW JOBS agrees with the panel
 	res, err := h.wb.env.ExecuteSQL("SHOW JOBS")
@@ -223,49 +224,49 @@ func TestJobsPanel(t *testing.T) {
 		shown[v[0].(string)] = v[2].(string)
 	}
 	it.Close()
-	for _, r := range jp.rows {
+	for _, r := range jp.Rows() {
 		if shown[r.ID] != r.Status.String() {
 			t.Errorf("SHOW JOBS says %s is %q, the panel %s", r.ID, shown[r.ID], r.Status)
 		}
 	}
 
 	// the row is drawn: status, kind, statement, a spark line
-	obj := jp.makeRow()
-	jp.updateRow(0, obj)
+	obj := jp.NewRow()
+	jp.UpdateRow(0, obj)
 
 	// Cancel the INSERT job from the panel; the query runs on.
-	jp.cancel(insert)
+	jp.Cancel(insert)
 	h.until("the INSERT job to be cancelled", func() bool {
-		r, _ := jp.row(insert)
+		r, _ := jp.Row(insert)
 		return r.Status == table.JobCanceled
 	})
-	if r, _ := jp.row(query); r.Status != table.JobRunning {
+	if r, _ := jp.Row(query); r.Status != table.JobRunning {
 		t.Errorf("the query is %s after cancelling the INSERT job", r.Status)
 	}
 	if !strings.Contains(h.wb.statusLeft.Text, "cancelled") {
 		t.Errorf("status bar %q", h.wb.statusLeft.Text)
 	}
 	// its row: CANCELED, no error text, no lag
-	for i, r := range jp.rows {
+	for i, r := range jp.Rows() {
 		if r.ID != insert {
 			continue
 		}
-		o := jp.makeRow()
-		jp.updateRow(i, o)
+		o := jp.NewRow()
+		jp.UpdateRow(i, o)
 		cells := o.(*fyne.Container).Objects
-		if st, stmt, lag := cells[0].(*widget.Label).Text, cells[jobStmtCol].(*widget.Label).Text, cells[7].(*widget.Label).Text; st != "CANCELED" || !strings.HasPrefix(stmt, "INSERT INTO sink") || lag != "–" {
+		if st, stmt, lag := cells[0].(*widget.Label).Text, cells[jobs.StatementColumn].(*widget.Label).Text, cells[7].(*widget.Label).Text; st != "CANCELED" || !strings.HasPrefix(stmt, "INSERT INTO sink") || lag != "–" {
 			t.Errorf("cancelled row: %q %q lag %q", st, stmt, lag)
 		}
 	}
-	if jp.item.Text != "Jobs (1)" {
-		t.Errorf("panel title %q", jp.item.Text)
+	if jp.Item().Text != "Jobs (1)" {
+		t.Errorf("panel title %q", jp.Item().Text)
 	}
 
 	// A failing job: only it fails; Messages has the error and the stack.
 	h.newTab("INSERT INTO sink SELECT sensor_id, boom(reading) FROM readings;")
 	h.runAll()
 	h.until("the panicking job to fail", func() bool {
-		for _, r := range jp.rows {
+		for _, r := range jp.Rows() {
 			if r.Status == table.JobFailed {
 				return strings.Contains(h.messages(), "boom in a UDF")
 			}
@@ -273,16 +274,16 @@ func TestJobsPanel(t *testing.T) {
 		return false
 	})
 	// its row shows its SQL; the summary line says why it failed
-	for i, r := range jp.rows {
+	for i, r := range jp.Rows() {
 		if r.Status != table.JobFailed {
 			continue
 		}
-		o := jp.makeRow()
-		jp.updateRow(i, o)
-		if stmt := o.(*fyne.Container).Objects[jobStmtCol].(*widget.Label).Text; stmt != "INSERT INTO sink SELECT sensor_id, boom(reading) FROM readings" {
+		o := jp.NewRow()
+		jp.UpdateRow(i, o)
+		if stmt := o.(*fyne.Container).Objects[jobs.StatementColumn].(*widget.Label).Text; stmt != "INSERT INTO sink SELECT sensor_id, boom(reading) FROM readings" {
 			t.Errorf("failed job's Statement cell %q", stmt)
 		}
-		if sum := jp.summary.Text; !strings.Contains(sum, "Job "+shortID(r.ID)+" failed: ") || !strings.Contains(sum, "boom in a UDF") {
+		if sum := jp.Summary(); !strings.Contains(sum, "Job "+jobs.ShortID(r.ID)+" failed: ") || !strings.Contains(sum, "boom in a UDF") {
 			t.Errorf("summary line %q", sum)
 		}
 	}
@@ -290,7 +291,7 @@ func TestJobsPanel(t *testing.T) {
 	if !strings.Contains(msgs, "panic") || !strings.Contains(msgs, "goroutine") && !strings.Contains(msgs, ".go:") {
 		t.Errorf("no stack in Messages:\n%s", msgs)
 	}
-	if r, _ := jp.row(query); r.Status != table.JobRunning {
+	if r, _ := jp.Row(query); r.Status != table.JobRunning {
 		t.Errorf("the query is %s after another job failed", r.Status)
 	}
 
@@ -303,24 +304,24 @@ func TestJobsPanel(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.until("the query to be stopped", func() bool {
-		r, _ := jp.row(query)
+		r, _ := jp.Row(query)
 		return r.Status == table.JobCanceled && !rt.isRunning()
 	})
 	if got := rt.state(); got != stateCanceled {
 		st, err := rt.res.State()
 		t.Errorf("result tab %s after STOP JOB (%v, %v)", got, st, err)
 	}
-	if jp.running != 0 || jp.item.Text != "Jobs" {
-		t.Errorf("running %d, title %q", jp.running, jp.item.Text)
+	if jp.Running() != 0 || jp.Item().Text != "Jobs" {
+		t.Errorf("running %d, title %q", jp.Running(), jp.Item().Text)
 	}
 
 	// Open: a query's result tab, an INSERT job's plan tab.
-	h.wb.bottom.Select(jp.item)
-	jp.open(query)
+	h.wb.bottom.Select(jp.Item())
+	jp.OpenJob(query)
 	if h.wb.bottom.Selected() != rt.item {
 		t.Error("Open did not select the query's result tab")
 	}
-	jp.open(insert)
+	jp.OpenJob(insert)
 	if n := len(h.wb.mon.jobTabs); n != 1 || h.wb.bottom.Selected() != h.wb.mon.jobTabs[0].item {
 		t.Fatalf("Open of the INSERT job: %d job tabs", n)
 	}
@@ -333,9 +334,9 @@ func TestJobsPanel(t *testing.T) {
 		t.Error("closing the job tab kept it")
 	}
 	// closing the Jobs panel only hides it; View ▸ Jobs brings it back
-	h.wb.bottom.CloseIntercept(jp.item)
+	h.wb.bottom.CloseIntercept(jp.Item())
 	h.wb.showJobs()
-	if h.wb.bottom.Selected() != jp.item {
+	if h.wb.bottom.Selected() != jp.Item() {
 		t.Error("View ▸ Jobs did not bring the panel back")
 	}
 }
@@ -484,12 +485,12 @@ func TestJobsPanelGatewayJobs(t *testing.T) {
 	clock := time.Now()
 	tick := func() {
 		clock = clock.Add(3 * time.Second)
-		jp.update(clock)
+		jp.Update(clock)
 	}
 	var id string
 	h.until("the gateway's job in the panel", func() bool {
 		tick()
-		for _, r := range jp.rows {
+		for _, r := range jp.Rows() {
 			if jp.connOf[r.ID] == "gw" && r.Status == table.JobRunning {
 				id = r.ID
 				return true
@@ -497,44 +498,45 @@ func TestJobsPanelGatewayJobs(t *testing.T) {
 		}
 		return false
 	})
-	for i, r := range jp.rows {
+	for i, r := range jp.Rows() {
 		if r.ID != id {
 			continue
 		}
-		o := jp.makeRow()
-		jp.updateRow(i, o)
+		o := jp.NewRow()
+		jp.UpdateRow(i, o)
 		cells := o.(*fyne.Container).Objects
-		if stmt, rows, rate := cells[jobStmtCol].(*widget.Label).Text, cells[4].(*widget.Label).Text, cells[5].(*widget.Label).Text; !strings.HasPrefix(stmt, "on gw · INSERT INTO bh") || rows != "–" || rate != "–" {
+		if stmt, rows, rate := cells[jobs.StatementColumn].(*widget.Label).Text, cells[4].(*widget.Label).Text, cells[5].(*widget.Label).Text; !strings.HasPrefix(stmt, "on gw · INSERT INTO bh") || rows != "–" || rate != "–" {
 			t.Errorf("gateway row: %q, rows %q, rate %q (a gateway gives no counters to rate)", stmt, rows, rate)
 		}
 	}
 	// Only gateway jobs: their empty metric columns are left out, and the
 	// statement takes the room; the summary says why.
-	if !jp.noMetrics || jp.header[5].Visible() || !strings.Contains(jp.summary.Text, "reports no row counts") {
-		t.Errorf("metric columns shown for gateway jobs only; summary %q", jp.summary.Text)
+	if !jp.NoMetrics() || jp.HeaderVisible(5) || !strings.Contains(jp.Summary(), "reports no row counts") {
+		t.Errorf("metric columns shown for gateway jobs only; summary %q", jp.Summary())
 	}
-	row := jp.makeRow()
-	jp.updateRow(0, row)
+	row := jp.NewRow()
+	jp.UpdateRow(0, row)
 	row.Resize(fyne.NewSize(1100, row.MinSize().Height))
 	cells := row.(*fyne.Container).Objects
-	if w := cells[jobStmtCol].Size().Width; w != 1100-jobCols[0].width-jobCols[1].width-jobCols[3].width-jobCols[9].width || cells[6].Visible() {
+	if w := cells[jobs.StatementColumn].Size().Width; w != 1100-jobs.Columns[0].Width-jobs.Columns[1].Width-jobs.Columns[3].Width-jobs.Columns[9].Width || cells[6].Visible() {
 		t.Errorf("statement column %v wide, watermark cell visible %v", w, cells[6].Visible())
 	}
 	// A job known only by its name (Flink names a query's job after its
 	// statement, over several lines) is listed on one line.
-	saved, savedConn := jp.rows, jp.connOf["other"]
-	jp.rows = []monitor.JobRow{{ID: "other", Name: "SELECT `t`.`k`\nFROM `default_catalog`.`default_database`.`t` AS `t`\nGROUP BY `t`.`k`",
-		Status: table.JobRunning, HasRate: true, Start: time.Now()}}
+	saved, savedConn := jp.Rows(), jp.connOf["other"]
+	jp.SetRows([]monitor.JobRow{{ID: "other", Name: "SELECT `t`.`k`\nFROM `default_catalog`.`default_database`.`t` AS `t`\nGROUP BY `t`.`k`",
+		Status: table.JobRunning, HasRate: true, Start: time.Now()}})
 	jp.connOf["other"] = "Flink"
-	o := jp.makeRow()
-	jp.updateRow(0, o)
+	o := jp.NewRow()
+	jp.UpdateRow(0, o)
 	cells = o.(*fyne.Container).Objects
-	if stmt, rate := cells[jobStmtCol].(*widget.Label).Text, cells[5].(*widget.Label).Text; stmt != "on Flink · SELECT `t`.`k` FROM `default_catalog`.`default_database`.`t` AS `t` GROUP BY `t`.`k`" || rate != "–" {
+	if stmt, rate := cells[jobs.StatementColumn].(*widget.Label).Text, cells[5].(*widget.Label).Text; stmt != "on Flink · SELECT `t`.`k` FROM `default_catalog`.`default_database`.`t` AS `t` GROUP BY `t`.`k`" || rate != "–" {
 		t.Errorf("a named job's row: %q, rate %q", stmt, rate)
 	}
-	jp.rows, jp.connOf["other"] = saved, savedConn
+	jp.SetRows(saved)
+	jp.connOf["other"] = savedConn
 	// Open: the gateway sends no plan, so the job's statement is explained
-	jp.open(id)
+	jp.OpenJob(id)
 	var tab *jobTab
 	h.until("the job's plan tab", func() bool {
 		for _, t := range h.wb.mon.jobTabs {
@@ -548,15 +550,15 @@ func TestJobsPanelGatewayJobs(t *testing.T) {
 		!strings.Contains(tab.view.Text(), "-- INSERT INTO bh") {
 		t.Errorf("plan tab: %d nodes, status %q, text %q", len(tab.view.Plan().Nodes), st, tab.view.Text())
 	}
-	jp.open(id) // selects the tab, opens no second one
+	jp.OpenJob(id) // selects the tab, opens no second one
 	h.q.drain()
 	if n := len(h.wb.mon.jobTabs); n != 1 || h.wb.bottom.Selected() != tab.item {
 		t.Errorf("%d job tabs", n)
 	}
-	jp.cancel(id)
+	jp.Cancel(id)
 	h.until("the job to be cancelled on the gateway", func() bool {
 		tick()
-		r, _ := jp.row(id)
+		r, _ := jp.Row(id)
 		return r.Status == table.JobCanceled
 	})
 }
@@ -567,16 +569,16 @@ func TestJobsPanelGatewayJobs(t *testing.T) {
 func TestJobsPanelReplayedWatermark(t *testing.T) {
 	h := newHarness(t)
 	jp := h.wb.mon.jobs
-	jp.zone = time.UTC
+	jp.SetZone(time.UTC)
 	now := time.Now()
 	wm := time.Date(2001, 1, 1, 6, 0, 0, 0, time.UTC)
-	jp.rows = []monitor.JobRow{
+	jp.SetRows([]monitor.JobRow{
 		{ID: "replay", Status: table.JobRunning, Start: now, HasWatermark: true, Watermark: wm.UnixMilli(), Lag: now.Sub(wm)},
 		{ID: "live", Status: table.JobRunning, Start: now, HasWatermark: true, Watermark: now.Add(-3 * time.Second).UnixMilli(), Lag: 3 * time.Second},
-	}
+	})
 	cellText := func(i, col int) string {
-		o := jp.makeRow()
-		jp.updateRow(i, o)
+		o := jp.NewRow()
+		jp.UpdateRow(i, o)
 		return o.(*fyne.Container).Objects[col].(*widget.Label).Text
 	}
 	if wmText, lag := cellText(0, 6), cellText(0, 7); wmText != "2001-01-01 06:00:00" || lag != "—" {
@@ -585,31 +587,10 @@ func TestJobsPanelReplayedWatermark(t *testing.T) {
 	if lag := cellText(1, 7); lag != "3.0s" {
 		t.Errorf("live: lag %q", lag)
 	}
-	if !replaying(jp.rows) || replaying(jp.rows[1:]) {
+	if !jobs.Replaying(jp.Rows()) || jobs.Replaying(jp.Rows()[1:]) {
 		t.Error("replaying")
 	}
 
-	// the spark line of the replay charts the watermark's advance
-	s := newLagSpark()
-	pts := []monitor.LagPoint{
-		{Time: now, Watermark: wm.UnixMilli(), Lag: now.Sub(wm)},
-		{Time: now.Add(3 * time.Second), Watermark: wm.Add(time.Hour).UnixMilli(), Lag: now.Add(3 * time.Second).Sub(wm.Add(time.Hour))},
-	}
-	s.set(pts, true)
-	s.Resize(fyne.NewSize(150, 24))
-	test.WidgetRenderer(s).Layout(s.Size())
-	if s.label.Text != "wm +1h00m" {
-		t.Errorf("replay spark label %q", s.label.Text)
-	}
-	if l := s.lines[0]; l.Position1.Y <= l.Position2.Y || l.Position2.X+s.label.MinSize().Width > 150 {
-		t.Errorf("the line %v–%v does not rise, or the label overlaps it", l.Position1, l.Position2)
-	}
-	// a live lag charts the lag, scaled to its maximum
-	s.set([]monitor.LagPoint{{Time: now, Lag: 2 * time.Second}, {Time: now.Add(time.Second), Lag: 1500 * time.Millisecond}}, true)
-	test.WidgetRenderer(s).Layout(s.Size())
-	if s.label.Text != "max 2.0s" {
-		t.Errorf("live spark label %q", s.label.Text)
-	}
 }
 
 // TestChartLeavesOutAColumnOnAnotherScale: the detected chart of counts

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/workbench/ui/jobs"
 )
 
 // A cancelled job's plan keeps each node's last watermark instead of
@@ -53,7 +54,7 @@ func TestCanceledJobPlanShowsNoWatermarkEnd(t *testing.T) {
 	if got := wms(); strings.Contains(got, "wm end") || !strings.Contains(got, "(cancelled)") && !strings.Contains(got, ":") {
 		t.Errorf("a cancelled job's watermarks:\n%s", got)
 	}
-	if imp := statusImportance(table.JobCanceled); imp != widget.WarningImportance {
+	if imp := jobs.StatusImportance(table.JobCanceled); imp != widget.WarningImportance {
 		t.Errorf("CANCELED drawn with importance %v", imp)
 	}
 }

@@ -34,10 +34,10 @@ func TestEditorTabShowsItsOwnResult(t *testing.T) {
 		t.Errorf("a tab without results shows %q, want Messages", got.Text)
 	}
 	// With the Jobs panel in front, switching tabs leaves it there.
-	h.wb.bottom.Select(h.wb.mon.jobs.item)
+	h.wb.bottom.Select(h.wb.mon.jobs.Item())
 	h.wb.editors.tabs.Select(tabA.item)
 	h.q.drain()
-	if got := h.wb.bottom.Selected(); got != h.wb.mon.jobs.item {
+	if got := h.wb.bottom.Selected(); got != h.wb.mon.jobs.Item() {
 		t.Errorf("switching tabs replaced the Jobs panel by %q", got.Text)
 	}
 }

@@ -38,6 +38,8 @@
 //   - planview: the plan graph, EXPLAIN text and live metrics (New, Tick)
 //   - chartview: a result's Chart tab (chartview.Host, chartHost here)
 //   - completionpopup: the editor's completion popup (Editor, Host)
+//   - jobs: the Jobs panel: the job list, its columns, the lag sparkline
+//     (jobs.Host, jobsPanel in jobs_panel.go)
 //   - dialogs: the locked-workspace question, init script, rename, code
 //   - widgets: toolbar, rows layout, wheel catcher, overlays, text sizes
 package ui

@@ -19,12 +19,12 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/assets"
-	"github.com/riffle-sql/riffle/workbench/catalogbrowser"
-	"github.com/riffle-sql/riffle/workbench/editor"
 	_ "github.com/riffle-sql/riffle/engine/connector/all" // every connector and format
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/workbench/catalogbrowser"
+	"github.com/riffle-sql/riffle/workbench/editor"
 	"github.com/riffle-sql/riffle/workbench/persistence"
 	"github.com/riffle-sql/riffle/workbench/ui/history"
 	"github.com/riffle-sql/riffle/workbench/ui/widgets"
@@ -316,7 +316,7 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 
 	wb.editors = newEditorTabs(wb, ws)
 
-	wb.bottom = container.NewDocTabs(wb.messages.item, wb.history.Item(), wb.mon.jobs.item) // monitoring hook: Jobs
+	wb.bottom = container.NewDocTabs(wb.messages.item, wb.history.Item(), wb.mon.jobs.Item()) // monitoring hook: Jobs
 	wb.bottom.CloseIntercept = func(it *container.TabItem) {
 		switch {
 		case wb.isFixedPanel(it): // monitoring hook: Messages, History, Jobs
@@ -565,9 +565,9 @@ func (wb *Workbench) showPanel(it *container.TabItem) {
 	items := append([]*container.TabItem{}, wb.bottom.Items...)
 	// Messages, History and Jobs stay left of the results, in that order.
 	pos := 0
-	if it == wb.history.Item() || it == wb.mon.jobs.item {
+	if it == wb.history.Item() || it == wb.mon.jobs.Item() {
 		for i, x := range items {
-			if x == wb.messages.item || (it == wb.mon.jobs.item && x == wb.history.Item()) {
+			if x == wb.messages.item || (it == wb.mon.jobs.Item() && x == wb.history.Item()) {
 				pos = i + 1
 			}
 		}
@@ -702,7 +702,7 @@ func (wb *Workbench) runningJobs() int {
 			n++
 		}
 	}
-	return max(n, wb.mon.jobs.running) // monitoring hook: INSERT jobs run too
+	return max(n, wb.mon.jobs.Running()) // monitoring hook: INSERT jobs run too
 }
 
 // flushPending saves autosaver edits now; safe on any goroutine.

@@ -1,0 +1,58 @@
+package jobs
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/workbench/monitor"
+)
+
+// fakeHost lists no jobs of its own; it records what the panel asks.
+type fakeHost struct {
+	gateway   map[string]string
+	cancelled []string
+	opened    []string
+	status    string
+	updates   int
+}
+
+func (h *fakeHost) List(time.Time) []monitor.Job { return nil }
+func (h *fakeHost) Gateway(id string) string     { return h.gateway[id] }
+func (h *fakeHost) Zone() *time.Location         { return time.UTC }
+func (h *fakeHost) CancelJob(id string)          { h.cancelled = append(h.cancelled, id) }
+func (h *fakeHost) OpenJob(id string)            { h.opened = append(h.opened, id) }
+func (h *fakeHost) SetStatus(text string)        { h.status = text }
+func (h *fakeHost) RunningChanged()              {}
+func (h *fakeHost) Updated()                     { h.updates++ }
+
+// A gateway's job is listed with its connection and without counters;
+// its buttons reach the host, and Cancel says so in the status bar.
+func TestPanelGatewayRowAndButtons(t *testing.T) {
+	test.NewTempApp(t)
+	h := &fakeHost{gateway: map[string]string{"abcdef0123456789": "gw"}}
+	p := New(h, nil)
+	p.Update(time.Now())
+	if h.updates != 1 || len(p.Rows()) != 0 || !strings.HasPrefix(p.Summary(), "No jobs yet.") || p.Item().Text != "Jobs" {
+		t.Fatalf("empty panel: updates %d, rows %d, summary %q, title %q", h.updates, len(p.Rows()), p.Summary(), p.Item().Text)
+	}
+	p.SetZone(time.UTC)
+	p.SetRows([]monitor.JobRow{{ID: "abcdef0123456789", Statement: "INSERT INTO s SELECT 1", Status: table.JobRunning, HasRate: true, Start: time.Now()}})
+	o := p.NewRow()
+	p.UpdateRow(0, o)
+	cells := o.(*fyne.Container).Objects
+	if id, stmt, rows, rate := cells[1].(*widget.Label).Text, cells[StatementColumn].(*widget.Label).Text, cells[4].(*widget.Label).Text, cells[5].(*widget.Label).Text; id != "abcdef01" || stmt != "on gw · INSERT INTO s SELECT 1" || rows != "–" || rate != "–" {
+		t.Errorf("row: id %q statement %q rows %q rate %q", id, stmt, rows, rate)
+	}
+	btns := cells[len(Columns)-1].(*fyne.Container).Objects
+	test.Tap(btns[0].(*widget.Button))
+	test.Tap(btns[1].(*widget.Button))
+	if len(h.opened) != 1 || len(h.cancelled) != 1 || h.status != "Cancelling job abcdef01…" {
+		t.Errorf("opened %v, cancelled %v, status %q", h.opened, h.cancelled, h.status)
+	}
+}
