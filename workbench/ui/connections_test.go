@@ -45,16 +45,16 @@ func startGateway(t *testing.T, cfg gateway.Config) *testGateway {
 func (h *harness) addConnection(name, url, token, props string) *connection {
 	h.t.Helper()
 	cd := h.wb.openConnectionsDialog()
-	test.Tap(cd.newBtn)
-	cd.name.SetText(name)
-	test.Type(cd.url, url)
-	cd.token.SetText(token)
-	cd.props.SetText(props)
-	test.Tap(cd.useBtn)
+	test.Tap(cd.NewButton())
+	cd.NameEntry().SetText(name)
+	test.Type(cd.URLEntry(), url)
+	cd.TokenEntry().SetText(token)
+	cd.PropsEntry().SetText(props)
+	test.Tap(cd.UseButton())
 	h.q.drain()
 	c := h.wb.conns.byName(name)
 	if c == nil {
-		h.t.Fatalf("no connection %q after Save: %s", name, cd.status.Text)
+		h.t.Fatalf("no connection %q after Save: %s", name, cd.Status())
 	}
 	if h.wb.currentConn() != c {
 		h.t.Fatalf("the tab runs on %q", h.wb.currentConn().cfg.Name)
@@ -280,16 +280,16 @@ func TestGatewayTokenIsHiddenAndChecked(t *testing.T) {
 	h := newHarness(t)
 	h.newTab("")
 	cd := h.wb.openConnectionsDialog()
-	if !cd.token.Password {
+	if !cd.TokenEntry().Password {
 		t.Error("the token entry shows the token")
 	}
 	// examples are worded as examples, not as values already there
-	for _, e := range []*widget.Entry{cd.url, cd.props} {
+	for _, e := range []*widget.Entry{cd.URLEntry(), cd.PropsEntry()} {
 		if !strings.HasPrefix(e.PlaceHolder, "e.g. ") || e.Text != "" {
 			t.Errorf("placeholder %q, text %q", e.PlaceHolder, e.Text)
 		}
 	}
-	cd.d.Hide()
+	cd.Hide()
 	h.addConnection("wrong", g.url, "nope", "")
 	h.catalog()
 	if !strings.Contains(h.messages(), "refused the token (401)") || strings.Contains(h.messages(), "nope") {
@@ -416,29 +416,29 @@ func TestConnectionsDialogEditRenameDelete(t *testing.T) {
 	}
 
 	cd := h.wb.openConnectionsDialog()
-	if cd.editing != "gw" || cd.url.Text != g.url {
-		t.Fatalf("the dialog shows %q %q", cd.editing, cd.url.Text)
+	if cd.Editing() != "gw" || cd.URLEntry().Text != g.url {
+		t.Fatalf("the dialog shows %q %q", cd.Editing(), cd.URLEntry().Text)
 	}
 	// bad input is refused with a reason
-	cd.url.SetText("ftp://x")
-	test.Tap(cd.saveBtn)
-	if !strings.Contains(cd.status.Text, "http://") {
-		t.Errorf("status %q", cd.status.Text)
+	cd.URLEntry().SetText("ftp://x")
+	test.Tap(cd.SaveButton())
+	if !strings.Contains(cd.Status(), "http://") {
+		t.Errorf("status %q", cd.Status())
 	}
-	cd.url.SetText(g.url)
-	cd.name.SetText(embeddedConnName)
-	test.Tap(cd.saveBtn)
-	if !strings.Contains(cd.status.Text, "embedded") {
-		t.Errorf("status %q", cd.status.Text)
+	cd.URLEntry().SetText(g.url)
+	cd.NameEntry().SetText(embeddedConnName)
+	test.Tap(cd.SaveButton())
+	if !strings.Contains(cd.Status(), "embedded") {
+		t.Errorf("status %q", cd.Status())
 	}
 	// renaming keeps the session; new properties open a new one
-	cd.name.SetText("renamed")
-	test.Tap(cd.saveBtn)
+	cd.NameEntry().SetText("renamed")
+	test.Tap(cd.SaveButton())
 	if h.wb.conns.byName("renamed") != c || c.open() != first || h.wb.connSel.Selected != "renamed" {
 		t.Errorf("after rename: %q, switch %q", h.wb.conns.names(), h.wb.connSel.Selected)
 	}
-	cd.props.SetText("execution.runtime-mode = batch")
-	test.Tap(cd.saveBtn)
+	cd.PropsEntry().SetText("execution.runtime-mode = batch")
+	test.Tap(cd.SaveButton())
 	if c.open() == first {
 		t.Error("the old session is still used")
 	}
@@ -451,7 +451,7 @@ func TestConnectionsDialogEditRenameDelete(t *testing.T) {
 		t.Errorf("stored %+v", ws.Connections)
 	}
 	// deleting moves the tab back to the embedded engine
-	cd.delete(c)
+	cd.Delete(c.cfg.Name)
 	h.q.drain()
 	if h.wb.currentConn() != h.wb.conns.embedded || len(h.wb.connSel.Options) != 1 {
 		t.Errorf("after delete: %q on %q", h.wb.connSel.Options, h.wb.currentConn().cfg.Name)
@@ -462,40 +462,17 @@ func TestConnectionsDialogEditRenameDelete(t *testing.T) {
 	h.until("the session to close", func() bool { return g.srv.SessionCount() == 0 })
 }
 
-func TestParseProperties(t *testing.T) {
-	p, err := parseProperties("-- comment\nexecution.runtime-mode = batch\nSET 'table.local-time-zone' = 'Europe/Paris';\n\n a=b=c ")
-	if err != nil || len(p) != 3 || p["execution.runtime-mode"] != "batch" || p["table.local-time-zone"] != "Europe/Paris" || p["a"] != "b=c" {
-		t.Errorf("%v %v", p, err)
-	}
-	if _, err := parseProperties("novalue"); err == nil {
-		t.Error("a line without = accepted")
-	}
-	if got, _ := parseProperties(formatProperties(p)); fmt.Sprint(got) != fmt.Sprint(p) {
-		t.Errorf("round trip %v", got)
-	}
-	for in, want := range map[string]string{"localhost:8083": "http://localhost:8083", "https://h/x/": "https://h/x"} {
-		if got, err := normalizeURL(in); err != nil || got != want {
-			t.Errorf("%q: %q %v", in, got, err)
-		}
-	}
-	for _, bad := range []string{"", "ftp://h", "http://", "http://u:p@h"} {
-		if _, err := normalizeURL(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-}
-
 func TestGatewayConnectionRunsTheInitScriptWhenAsked(t *testing.T) {
 	g := startGateway(t, gateway.Config{})
 	h := newHarness(t)
 	demo := h.wb.editors.list[0]
 	h.newTab("")
 	cd := h.wb.openConnectionsDialog()
-	test.Tap(cd.newBtn)
-	cd.name.SetText("with demo")
-	cd.url.SetText(g.url)
-	cd.runInit.SetChecked(true)
-	test.Tap(cd.useBtn)
+	test.Tap(cd.NewButton())
+	cd.NameEntry().SetText("with demo")
+	cd.URLEntry().SetText(g.url)
+	cd.RunInitCheck().SetChecked(true)
+	test.Tap(cd.UseButton())
 	h.q.drain()
 	h.wb.catalog.OpenPath("default_catalog", "default_database")
 	h.until("the demo tables on the gateway", func() bool { return strings.Contains(h.catalog(), "    flights") })
@@ -641,33 +618,33 @@ func TestConnectionsDialogClusterRESTURL(t *testing.T) {
 		t.Fatal("not connected")
 	}
 	cd := h.wb.openConnectionsDialog()
-	if cd.rest.Text != "" {
-		t.Fatalf("a new connection's cluster REST URL %q", cd.rest.Text)
+	if cd.RESTEntry().Text != "" {
+		t.Fatalf("a new connection's cluster REST URL %q", cd.RESTEntry().Text)
 	}
-	cd.rest.SetText("ftp://127.0.0.1:8081")
-	test.Tap(cd.saveBtn)
-	if !strings.Contains(cd.status.Text, "cluster REST URL") || !strings.Contains(cd.status.Text, "http://") {
-		t.Errorf("status %q", cd.status.Text)
+	cd.RESTEntry().SetText("ftp://127.0.0.1:8081")
+	test.Tap(cd.SaveButton())
+	if !strings.Contains(cd.Status(), "cluster REST URL") || !strings.Contains(cd.Status(), "http://") {
+		t.Errorf("status %q", cd.Status())
 	}
 	if cfg, _, _, _ := c.snapshot(); cfg.ClusterREST != "" {
 		t.Errorf("a refused URL was kept: %q", cfg.ClusterREST)
 	}
 	// no scheme: http:// is added, as for the gateway's URL
 	rest := strings.TrimPrefix(g.url, "http://")
-	cd.rest.SetText(rest + "/")
-	test.Tap(cd.saveBtn)
-	if cd.status.Text != "Saved." || cd.rest.Text != g.url {
-		t.Fatalf("status %q, field %q", cd.status.Text, cd.rest.Text)
+	cd.RESTEntry().SetText(rest + "/")
+	test.Tap(cd.SaveButton())
+	if cd.Status() != "Saved." || cd.RESTEntry().Text != g.url {
+		t.Fatalf("status %q, field %q", cd.Status(), cd.RESTEntry().Text)
 	}
 	if cfg, _, _, _ := c.snapshot(); cfg.ClusterREST != g.url || c.open() == first {
 		t.Errorf("connection %+v; same session: %v", cfg, c.open() == first)
 	}
 	// Test opens a session, then finds no Flink REST API at the URL
-	test.Tap(cd.testBtn)
-	h.until("the test's answer", func() bool { return strings.Contains(cd.status.Text, "cluster REST URL") })
-	if !strings.Contains(cd.status.Text, "is not a Flink cluster's REST API (GET /config: 404") ||
-		!strings.Contains(cd.status.Text, "a session opened and closed") {
-		t.Errorf("status %q", cd.status.Text)
+	test.Tap(cd.TestButton())
+	h.until("the test's answer", func() bool { return strings.Contains(cd.Status(), "cluster REST URL") })
+	if !strings.Contains(cd.Status(), "is not a Flink cluster's REST API (GET /config: 404") ||
+		!strings.Contains(cd.Status(), "a session opened and closed") {
+		t.Errorf("status %q", cd.Status())
 	}
 	// statements still run (the cluster REST API is only asked about jobs)
 	rt := h.run("SELECT 1 AS a")
@@ -683,13 +660,13 @@ func TestConnectionsDialogClusterRESTURL(t *testing.T) {
 		t.Fatalf("connections %q", h2.wb.conns.names())
 	}
 	cd2 := h2.wb.openConnectionsDialog()
-	cd2.selectName("gw")
-	if cd2.rest.Text != g.url {
-		t.Errorf("the dialog shows %q", cd2.rest.Text)
+	cd2.Select("gw")
+	if cd2.RESTEntry().Text != g.url {
+		t.Errorf("the dialog shows %q", cd2.RESTEntry().Text)
 	}
 	// emptied: none
-	cd2.rest.SetText("  ")
-	test.Tap(cd2.saveBtn)
+	cd2.RESTEntry().SetText("  ")
+	test.Tap(cd2.SaveButton())
 	if ws, _ := h2.wb.store.Load(context.Background()); len(ws.Connections) != 1 || ws.Connections[0].ClusterREST != "" {
 		t.Errorf("stored %+v", ws.Connections)
 	}

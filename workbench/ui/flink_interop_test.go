@@ -31,14 +31,14 @@ func TestFlinkWorkbench(t *testing.T) {
 	h.newTab("")
 	c := h.addConnection("flink", f.Gateway, "", "")
 	cd := h.wb.openConnectionsDialog()
-	cd.rest.SetText(f.REST)
-	test.Tap(cd.saveBtn)
-	test.Tap(cd.testBtn)
-	h.until("the connection test", func() bool { return strings.Contains(cd.status.Text, "Cluster REST API") })
-	if want := "Cluster REST API: Flink " + f.Version + "."; !strings.HasSuffix(cd.status.Text, want) || !strings.Contains(cd.status.Text, "Connected to Apache Flink") {
-		t.Errorf("test: %q, want it to end in %q", cd.status.Text, want)
+	cd.RESTEntry().SetText(f.REST)
+	test.Tap(cd.SaveButton())
+	test.Tap(cd.TestButton())
+	h.until("the connection test", func() bool { return strings.Contains(cd.Status(), "Cluster REST API") })
+	if want := "Cluster REST API: Flink " + f.Version + "."; !strings.HasSuffix(cd.Status(), want) || !strings.Contains(cd.Status(), "Connected to Apache Flink") {
+		t.Errorf("test: %q, want it to end in %q", cd.Status(), want)
 	}
-	cd.d.Hide()
+	cd.Hide()
 
 	// a batch aggregate over a csv file (Flink's csv format reads no
 	// header line, so the file has none)
