@@ -61,21 +61,21 @@ func kafkaFake(t *testing.T) string {
 func (h *harness) addKafka(name, bootstrap string) *kafkaConn {
 	h.t.Helper()
 	cd := h.wb.openKafkaConnectionsDialog("")
-	cd.name.SetText(name)
-	test.Type(cd.bootstrap, bootstrap)
-	test.Tap(cd.testBtn)
+	cd.NameEntry().SetText(name)
+	test.Type(cd.BootstrapEntry(), bootstrap)
+	test.Tap(cd.TestButton())
 	h.until("the connection test", func() bool {
-		return strings.HasPrefix(cd.status.Text, "Connected") || strings.HasPrefix(cd.status.Text, "Failed")
+		return strings.HasPrefix(cd.Status(), "Connected") || strings.HasPrefix(cd.Status(), "Failed")
 	})
-	if !strings.Contains(cd.status.Text, ": 1 broker, ") || strings.Contains(cd.status.Text, "(s)") {
-		h.t.Fatalf("test: %q", cd.status.Text)
+	if !strings.Contains(cd.Status(), ": 1 broker, ") || strings.Contains(cd.Status(), "(s)") {
+		h.t.Fatalf("test: %q", cd.Status())
 	}
-	test.Tap(cd.saveBtn)
+	test.Tap(cd.SaveButton())
 	c := h.wb.kafka.byName(name)
 	if c == nil {
-		h.t.Fatalf("not saved: %s", cd.status.Text)
+		h.t.Fatalf("not saved: %s", cd.Status())
 	}
-	cd.d.Hide()
+	cd.Hide()
 	return c
 }
 
@@ -243,10 +243,10 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 func TestKafkaConnectionErrorsAreClear(t *testing.T) {
 	h := newHarness(t)
 	cd := h.wb.openKafkaConnectionsDialog("")
-	cd.name.SetText("bad")
-	test.Tap(cd.saveBtn)
-	if !strings.Contains(cd.status.Text, "bootstrap servers") {
-		t.Errorf("save without servers: %q", cd.status.Text)
+	cd.NameEntry().SetText("bad")
+	test.Tap(cd.SaveButton())
+	if !strings.Contains(cd.Status(), "bootstrap servers") {
+		t.Errorf("save without servers: %q", cd.Status())
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -254,17 +254,17 @@ func TestKafkaConnectionErrorsAreClear(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	cd.bootstrap.SetText(addr)
-	test.Tap(cd.testBtn)
-	h.until("the test", func() bool { return strings.HasPrefix(cd.status.Text, "Failed") })
-	if want := "Failed: cannot reach the Kafka cluster at " + addr + ": connection refused"; cd.status.Text != want {
-		t.Errorf("test: %q, want %q", cd.status.Text, want)
+	cd.BootstrapEntry().SetText(addr)
+	test.Tap(cd.TestButton())
+	h.until("the test", func() bool { return strings.HasPrefix(cd.Status(), "Failed") })
+	if want := "Failed: cannot reach the Kafka cluster at " + addr + ": connection refused"; cd.Status() != want {
+		t.Errorf("test: %q, want %q", cd.Status(), want)
 	}
 	// SASL: the password is kept for the session but stored only when asked
-	cd.security.SetSelected(kafkabrowser.SASLPlaintext)
-	cd.user.SetText("alice")
-	cd.password.SetText("secret")
-	test.Tap(cd.saveBtn)
+	cd.SecuritySelect().SetSelected(kafkabrowser.SASLPlaintext)
+	cd.UserEntry().SetText("alice")
+	cd.PasswordEntry().SetText("secret")
+	test.Tap(cd.SaveButton())
 	list, _, _ := h.wb.store.KafkaConnections(context.Background())
 	if len(list) != 1 || list[0].Password != "" || list[0].Username != "alice" {
 		t.Errorf("stored %+v: want no password", list)
@@ -272,8 +272,8 @@ func TestKafkaConnectionErrorsAreClear(t *testing.T) {
 	if c := h.wb.kafka.byName("bad"); c == nil || c.config().Password != "secret" {
 		t.Error("the session lost the password")
 	}
-	cd.savePass.SetChecked(true)
-	test.Tap(cd.saveBtn)
+	cd.SavePasswordCheck().SetChecked(true)
+	test.Tap(cd.SaveButton())
 	list, _, _ = h.wb.store.KafkaConnections(context.Background())
 	if len(list) != 1 || list[0].Password != "secret" {
 		t.Errorf("stored %+v: want the password", list)
@@ -482,11 +482,11 @@ func TestKafkaMissingPasswordNode(t *testing.T) {
 	h.wb.kafka.updateNode(errNode, false, r)
 	r.DoubleTapped(nil)
 	cd := h.wb.kafka.dlg
-	if cd == nil || cd.name.Text != "sec" || cd.user.Text != "alice" || cd.password.Text != "" {
+	if cd == nil || cd.NameEntry().Text != "sec" || cd.UserEntry().Text != "alice" || cd.PasswordEntry().Text != "" {
 		t.Fatalf("dialog %+v", cd)
 	}
-	cd.password.SetText("pw")
-	cd.save()
+	cd.PasswordEntry().SetText("pw")
+	cd.Save()
 	// read again with the password (kfake takes no SASL: another error)
 	h.until("the connection read again", func() bool {
 		got := strings.Join(h.wb.kafka.VisibleLabels(), "\n")
