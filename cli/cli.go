@@ -26,8 +26,8 @@ import (
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/gateway"
 	nexmarkbench "github.com/riffle-sql/riffle/nexmark"
-	_ "github.com/riffle-sql/riffle/workbench/persistence/sqlitecatalog" // the 'riffle' catalog type (SQLite) for riffle sql and riffle gateway
 	"github.com/riffle-sql/riffle/sqlclient"
+	_ "github.com/riffle-sql/riffle/workbench/persistence/sqlitecatalog" // the 'riffle' catalog type (SQLite) for riffle sql and riffle gateway
 )
 
 // Version is Riffle's version (also in FyneApp.toml); builds may override

@@ -14,8 +14,8 @@ import (
 	"github.com/riffle-sql/riffle/engine/gateway"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
-	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/testwait"
+	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // fcRequire returns the running Flink or fails the test.

@@ -13,8 +13,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/riffle-sql/riffle/workbench/catalogbrowser"
 	"github.com/riffle-sql/riffle/engine/testwait"
+	"github.com/riffle-sql/riffle/workbench/catalogbrowser"
 )
 
 // jcQueue stands in for fyne.Do: the tree's background reads post their

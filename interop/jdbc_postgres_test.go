@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/connector"
-	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/testwait"
+	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // Riffle's jdbc connector against the real PostgreSQL and MariaDB of

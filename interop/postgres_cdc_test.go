@@ -18,8 +18,8 @@ import (
 	"github.com/riffle-sql/riffle/engine/connector"
 	_ "github.com/riffle-sql/riffle/engine/connector/all"
 	"github.com/riffle-sql/riffle/engine/table"
-	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/testwait"
+	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // cdcStream is a running streaming query over a postgres-cdc table, read

@@ -13,8 +13,8 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/catalog"
 	"github.com/riffle-sql/riffle/engine/table"
-	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/testwait"
+	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // remoteCat stands in for a JDBC catalog: every read waits for gate to be

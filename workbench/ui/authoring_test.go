@@ -15,9 +15,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/riffle-sql/riffle/workbench/catalogbrowser"
 	"github.com/riffle-sql/riffle/engine/completion"
 	"github.com/riffle-sql/riffle/engine/gateway"
+	"github.com/riffle-sql/riffle/workbench/catalogbrowser"
 	"github.com/riffle-sql/riffle/workbench/ui/completionpopup"
 	"github.com/riffle-sql/riffle/workbench/ui/designer"
 )

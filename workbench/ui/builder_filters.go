@@ -9,8 +9,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"github.com/riffle-sql/riffle/workbench/authoring"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/workbench/authoring"
 )
 
 // filtersSection: column, operator and values that fit the type.

@@ -8,8 +8,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"github.com/riffle-sql/riffle/workbench/authoring"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/workbench/authoring"
 )
 
 // joinsSection: join another table, keys suggested from names and types.

@@ -12,10 +12,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/riffle-sql/riffle/workbench/authoring"
-	"github.com/riffle-sql/riffle/workbench/catalogbrowser"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/workbench/authoring"
+	"github.com/riffle-sql/riffle/workbench/catalogbrowser"
 	"github.com/riffle-sql/riffle/workbench/ui/designer"
 	"github.com/riffle-sql/riffle/workbench/ui/dialogs"
 	"github.com/riffle-sql/riffle/workbench/ui/widgets"

@@ -30,10 +30,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/riffle-sql/riffle/workbench/catalogbrowser"
 	"github.com/riffle-sql/riffle/engine/gateway"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/workbench/catalogbrowser"
 	"github.com/riffle-sql/riffle/workbench/monitor"
 	"github.com/riffle-sql/riffle/workbench/persistence"
 )

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/riffle-sql/riffle/workbench/authoring"
 	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/workbench/authoring"
 )
 
 // applyChange runs the statements that change an existing table, all or

@@ -6,9 +6,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 
+	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/workbench/authoring"
 	"github.com/riffle-sql/riffle/workbench/catalogbrowser"
-	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/workbench/ui/designer"
 )
 

@@ -15,8 +15,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/assets"
-	_ "github.com/riffle-sql/riffle/internal/localefix" // quiet Fyne under LANG=C
 	"github.com/riffle-sql/riffle/engine/testwait"
+	_ "github.com/riffle-sql/riffle/internal/localefix" // quiet Fyne under LANG=C
 	"github.com/riffle-sql/riffle/workbench/ui/resultgrid"
 )
 

@@ -4,9 +4,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/riffle-sql/riffle/workbench/charts"
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/workbench/charts"
 )
 
 // BenchmarkChartLive10k measures one live frame of a line chart of

@@ -14,10 +14,10 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/riffle-sql/riffle/workbench/authoring"
-	"github.com/riffle-sql/riffle/workbench/editor"
 	"github.com/riffle-sql/riffle/engine/connector/infer"
 	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/workbench/authoring"
+	"github.com/riffle-sql/riffle/workbench/editor"
 	"github.com/riffle-sql/riffle/workbench/ui/designer"
 	"github.com/riffle-sql/riffle/workbench/ui/widgets"
 )

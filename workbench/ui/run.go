@@ -10,10 +10,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/riffle-sql/riffle/assets"
-	"github.com/riffle-sql/riffle/workbench/catalogbrowser"
 	"github.com/riffle-sql/riffle/engine/session"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/workbench/catalogbrowser"
 )
 
 // runSource says where statements come from.

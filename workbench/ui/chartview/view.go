@@ -18,8 +18,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/riffle-sql/riffle/workbench/charts"
 	"github.com/riffle-sql/riffle/engine/results"
+	"github.com/riffle-sql/riffle/workbench/charts"
 	"github.com/riffle-sql/riffle/workbench/ui/widgets"
 )
 

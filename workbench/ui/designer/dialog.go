@@ -13,10 +13,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/riffle-sql/riffle/workbench/authoring"
-	"github.com/riffle-sql/riffle/workbench/editor"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/workbench/authoring"
+	"github.com/riffle-sql/riffle/workbench/editor"
 	"github.com/riffle-sql/riffle/workbench/ui/widgets"
 )
 

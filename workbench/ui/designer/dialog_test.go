@@ -10,9 +10,9 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/riffle-sql/riffle/workbench/authoring"
 	_ "github.com/riffle-sql/riffle/engine/connector/all" // the connectors the designer offers
 	"github.com/riffle-sql/riffle/engine/sql"
+	"github.com/riffle-sql/riffle/workbench/authoring"
 )
 
 // fakeHost records what the designer asks of the workbench.
