@@ -42,6 +42,12 @@
 // Rate limiting uses a token bucket that releases whole batches (about
 // 50 ms of rows, at most 8192); Next waits for the bucket and returns
 // ctx.Err() as soon as the context is cancelled.
+//
+// Checkpoints: a reader's position (position.go) holds the rows its split
+// has emitted, the next offset of each sequence field and the state of its
+// random number generator; a reader reopened there (OpenAt) continues the
+// same sequences, row count, rate and random stream, seeded or not (Flink
+// restores the sequences and the row count and draws fresh random values).
 package datagen
 
 import (

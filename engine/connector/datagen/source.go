@@ -123,6 +123,15 @@ func (src *Source) Splits(ctx context.Context) ([]connector.Split, error) {
 // Open starts generating one split. spec.Limit > 0 ends the split after
 // that many rows (0, the zero value, means no limit).
 func (src *Source) Open(ctx context.Context, split connector.Split, spec connector.ReadSpec) (connector.Reader, error) {
+	r, err := src.open(split, spec)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// open builds the reader of a split at its start.
+func (src *Source) open(split connector.Split, spec connector.ReadSpec) (*Reader, error) {
 	sp, ok := split.(Split)
 	if !ok {
 		return nil, fmt.Errorf("datagen: unexpected split %T", split)
@@ -166,8 +175,9 @@ func (src *Source) Open(ctx context.Context, split connector.Split, spec connect
 		_, _ = crand.Read(b[:])
 		seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
-	r := &Reader{gens: gens, types: s.types, out: cols, remaining: remaining, rate: rate, clock: src.clock,
-		rnd: rand.New(rand.NewPCG(seed, uint64(sp.Index)+1))}
+	pcg := rand.NewPCG(seed, uint64(sp.Index)+1)
+	r := &Reader{split: sp, gens: gens, names: s.names, types: s.types, out: cols, remaining: remaining, rate: rate, clock: src.clock,
+		pcg: pcg, rnd: rand.New(pcg)}
 	r.batch = int(rate / 20)
 	if r.batch < 1 {
 		r.batch = 1
@@ -209,7 +219,9 @@ func (realClock) Sleep(ctx context.Context, d time.Duration) error {
 
 // Reader generates the batches of one split.
 type Reader struct {
+	split     Split
 	gens      []*field
+	names     []string
 	types     []*types.DataType
 	out       []int
 	cols      []columns.Column
@@ -217,6 +229,7 @@ type Reader struct {
 	rate      int64
 	batch     int
 	clock     clock
+	pcg       *rand.PCG // rnd's state, saved by Position
 	rnd       *rand.Rand
 
 	started bool
@@ -240,7 +253,9 @@ func (r *Reader) Next(ctx context.Context) (*types.Batch, error) {
 	}
 	now := r.clock.Now()
 	if !r.started {
-		r.started, r.start = true, now
+		// A resumed reader's bucket has already released the rows emitted
+		// before the checkpoint: it goes on at the rate from now.
+		r.started, r.start = true, now.Add(-time.Duration(float64(r.emitted)/float64(r.rate)*float64(time.Second)))
 	}
 	// Token bucket: row k is due at start + k/rate. Wait until the whole
 	// batch is due; after a stall, allow at most one batch of catch-up.
