@@ -39,7 +39,7 @@ FUZZTIME ?= 5s
 FUZZ     ?= engine/sql:FuzzParse engine/gateway:FuzzServeHTTP engine/gateway:FuzzDecodeFetchResults \
 	engine/connector/format/json:FuzzDecode engine/connector/format/csv:FuzzDecode \
 	engine/connector/format/avro:FuzzDecode engine/connector/format/cdcjson:FuzzDecode \
-	workbench/editor:FuzzSplitStatements workbench/editor:FuzzEditOps
+	workbench/editor:FuzzSplitStatements workbench/editor:FuzzEditOps engine/internal/state:FuzzReader
 test-fuzz: deps
 	@set -e; for t in $(FUZZ); do \
 	  pkg=$${t%%:*}; fn=$${t#*:}; \
