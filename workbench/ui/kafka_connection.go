@@ -1,7 +1,8 @@
 package ui
 
 // Kafka connections: the Kafka clusters the workbench browses (the
-// "Kafka" tree under the catalog tree, topic_browser.go), kept in the
+// "Kafka" tree under the catalog tree, package topicbrowser through
+// topic_browser_host.go), kept in the
 // workspace (persistence.KafkaConnection). They are apart from the
 // SQL connections of connections.go: a cluster is something to look
 // into and to create tables from, not somewhere statements run.
@@ -20,30 +21,19 @@ import (
 	"strings"
 	"sync"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/workbench/kafkabrowser"
 	"github.com/riffle-sql/riffle/workbench/persistence"
 	"github.com/riffle-sql/riffle/workbench/ui/kafkaconnections"
+	"github.com/riffle-sql/riffle/workbench/ui/topicbrowser"
 )
 
-// kafkaConn is one Kafka connection and what the tree read from it.
+// kafkaConn is one Kafka connection and its client.
 type kafkaConn struct {
 	mu     sync.Mutex
 	cfg    kafkabrowser.Config
 	client *kafkabrowser.Client
-
-	// UI goroutine fields.
-	topics  []kafkabrowser.Topic
-	loaded  bool // topics were read (or failed: err)
-	loading bool
-	err     string
-	// lags per topic, read when the topic is opened
-	lags        map[string][]kafkabrowser.GroupLag
-	lagsLoading map[string]bool
-	gen         int // bumped on refresh and edits
 }
 
 // config returns the connection's settings (any goroutine).
@@ -100,13 +90,10 @@ type kafkaUI struct {
 	wb    *Workbench
 	conns []*kafkaConn // by name
 
-	tree          *widget.Tree
-	internalCheck *widget.Check
-	showInternal  bool
-	pane          fyne.CanvasObject
-	split         *container.Split // the catalog above, the Kafka tree below
-	peeks         []*topicPeek
-	dlg           *kafkaconnections.Dialog // the open dialog (tests)
+	browser *topicbrowser.Browser // the Kafka tree
+	split   *container.Split      // the catalog above, the Kafka tree below
+	peeks   []*topicPeek
+	dlg     *kafkaconnections.Dialog // the open dialog (tests)
 }
 
 func toConfig(p persistence.KafkaConnection) kafkabrowser.Config {
@@ -132,6 +119,7 @@ func newKafkaUI(wb *Workbench) *kafkaUI {
 	for _, p := range list {
 		k.conns = append(k.conns, &kafkaConn{cfg: toConfig(p)})
 	}
+	k.browser = topicbrowser.New(topicBrowserHost{k})
 	return k
 }
 
@@ -183,10 +171,10 @@ func (k *kafkaUI) save(old string, cfg kafkabrowser.Config) (*kafkaConn, error) 
 		}
 		c.setConfig(cfg)
 	}
-	c.loaded, c.loading, c.topics, c.err, c.lags = false, false, nil, "", nil
-	c.gen++
+	k.browser.Forget(old) // read again
+	k.browser.Forget(cfg.Name)
 	k.sort()
-	k.refreshTree()
+	k.browser.Refresh()
 	return c, nil
 }
 
@@ -202,7 +190,8 @@ func (k *kafkaUI) remove(name string) error {
 			break
 		}
 	}
-	k.refreshTree()
+	k.browser.Forget(name)
+	k.browser.Refresh()
 	return nil
 }
 

@@ -93,7 +93,7 @@ func (wb *Workbench) produceDemoFlights(c *kafkaConn) {
 			}
 			wb.messages.add(levelInfo, msg, nil)
 			wb.setStatus(msg)
-			wb.kafka.refreshAll()
+			wb.kafka.browser.RefreshAll()
 			wb.openDemoKafkaTab(cfg)
 		})
 	}()

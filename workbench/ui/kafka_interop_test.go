@@ -16,6 +16,7 @@ import (
 	"github.com/riffle-sql/riffle/interop"
 	"github.com/riffle-sql/riffle/workbench/kafkabrowser"
 	"github.com/riffle-sql/riffle/workbench/ui/kafkapeek"
+	"github.com/riffle-sql/riffle/workbench/ui/topicbrowser"
 )
 
 // TestKafkaWorkbenchRealBroker drives the workbench against a real Apache
@@ -89,17 +90,17 @@ func TestKafkaWorkbenchRealBroker(t *testing.T) {
 			t.Errorf("tree lacks %q:\n%s", want, tree)
 		}
 	}
-	h.wb.kafka.tree.OpenBranch(kID(kNodeTopic, "real", orders))
+	h.wb.kafka.browser.Tree().OpenBranch(topicbrowser.TopicID("real", orders))
 	h.until("the partitions", func() bool {
-		return strings.Contains(strings.Join(h.wb.kafka.VisibleLabels(), "\n"), "partition 1 · 3 messages · offsets 0 … 3")
+		return strings.Contains(strings.Join(h.wb.kafka.browser.VisibleLabels(), "\n"), "partition 1 · 3 messages · offsets 0 … 3")
 	})
 	// the group's lag: partition 0 committed 2 of 3, partition 1 nothing
 	h.until("the consumer group", func() bool {
-		return strings.Contains(strings.Join(h.wb.kafka.VisibleLabels(), "\n"), "Consumer groups")
+		return strings.Contains(strings.Join(h.wb.kafka.browser.VisibleLabels(), "\n"), "Consumer groups")
 	})
-	h.wb.kafka.tree.OpenBranch(kID(kNodeGroups, "real", orders))
-	h.wb.kafka.tree.OpenBranch(kID(kNodeGroup, "real", orders, group))
-	tree = strings.Join(h.wb.kafka.VisibleLabels(), "\n")
+	h.wb.kafka.browser.Tree().OpenBranch(topicbrowser.GroupsID("real", orders))
+	h.wb.kafka.browser.Tree().OpenBranch(topicbrowser.GroupID("real", orders, group))
+	tree = strings.Join(h.wb.kafka.browser.VisibleLabels(), "\n")
 	for _, want := range []string{"      " + group + " · Empty · lag ", "        partition 0 · lag 1 · committed 2 · end 3"} {
 		if !strings.Contains(tree, want) {
 			t.Errorf("tree lacks %q:\n%s", want, tree)
@@ -109,11 +110,11 @@ func TestKafkaWorkbenchRealBroker(t *testing.T) {
 	if strings.Contains(tree, "__consumer_offsets") {
 		t.Errorf("internal topic shown:\n%s", tree)
 	}
-	h.wb.kafka.internalCheck.SetChecked(true)
+	h.wb.kafka.browser.InternalCheck().SetChecked(true)
 	h.until("the internal topics", func() bool {
-		return strings.Contains(strings.Join(h.wb.kafka.VisibleLabels(), "\n"), "  __consumer_offsets · ")
+		return strings.Contains(strings.Join(h.wb.kafka.browser.VisibleLabels(), "\n"), "  __consumer_offsets · ")
 	})
-	h.wb.kafka.internalCheck.SetChecked(false)
+	h.wb.kafka.browser.InternalCheck().SetChecked(false)
 
 	// peek: the latest 4, newest first
 	p := h.wb.openPeek(c, orders, kafkabrowser.PeekOptions{Latest: true, N: 4, Partition: -1})

@@ -20,6 +20,7 @@ import (
 	"github.com/riffle-sql/riffle/workbench/kafkabrowser"
 	"github.com/riffle-sql/riffle/workbench/persistence"
 	"github.com/riffle-sql/riffle/workbench/ui/kafkapeek"
+	"github.com/riffle-sql/riffle/workbench/ui/topicbrowser"
 )
 
 // kafkaFake starts an in-process Kafka broker on 127.0.0.1 with a JSON
@@ -83,8 +84,8 @@ func (h *harness) addKafka(name, bootstrap string) *kafkaConn {
 // the topics are read.
 func (h *harness) kafkaTree(name string) string {
 	h.t.Helper()
-	k := h.wb.kafka
-	k.tree.OpenBranch(kID(kNodeConn, name))
+	k := h.wb.kafka.browser
+	k.Tree().OpenBranch(topicbrowser.ConnID(name))
 	var got string
 	h.until("the topics", func() bool {
 		got = strings.Join(k.VisibleLabels(), "\n")
@@ -105,7 +106,7 @@ func TestSentence(t *testing.T) {
 func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 	addr := kafkaFake(t)
 	h := newHarness(t)
-	if got := strings.Join(h.wb.kafka.VisibleLabels(), "\n"); got != "Add a Kafka cluster with +" {
+	if got := strings.Join(h.wb.kafka.browser.VisibleLabels(), "\n"); got != "Add a Kafka cluster with +" {
 		t.Errorf("empty tree: %q", got)
 	}
 	c := h.addKafka("local", addr)
@@ -116,9 +117,11 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 	if got != want {
 		t.Errorf("tree:\n%s\nwant:\n%s", got, want)
 	}
-	h.wb.kafka.tree.OpenBranch(kID(kNodeTopic, "local", "orders"))
-	h.until("the partitions", func() bool { return strings.Contains(strings.Join(h.wb.kafka.VisibleLabels(), "\n"), "partition 1") })
-	got = strings.Join(h.wb.kafka.VisibleLabels(), "\n")
+	h.wb.kafka.browser.Tree().OpenBranch(topicbrowser.TopicID("local", "orders"))
+	h.until("the partitions", func() bool {
+		return strings.Contains(strings.Join(h.wb.kafka.browser.VisibleLabels(), "\n"), "partition 1")
+	})
+	got = strings.Join(h.wb.kafka.browser.VisibleLabels(), "\n")
 	for _, w := range []string{"    partition 0 · 3 messages · offsets 0 … 3 · leader 0", "    partition 1 · 2 messages · offsets 0 … 2 · leader 0"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("tree:\n%s\nwant a line %q", got, w)
@@ -126,13 +129,13 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 	}
 	// the narrow tree cuts details: a selected node's whole line is in
 	// the status bar
-	h.wb.kafka.tree.Select(kID(kNodeTopic, "local", "orders"))
+	h.wb.kafka.browser.Tree().Select(topicbrowser.TopicID("local", "orders"))
 	if got := h.wb.statusLeft.Text; got != "orders · 5 messages · 2 partitions" {
 		t.Errorf("status %q after selecting orders", got)
 	}
 	// a topic's context menu
 	var items []string
-	for _, it := range h.wb.kafka.menuFor(kID(kNodeTopic, "local", "orders")).Items {
+	for _, it := range h.wb.kafka.browser.MenuFor(topicbrowser.TopicID("local", "orders")).Items {
 		items = append(items, it.Label)
 	}
 	if got := strings.Join(items, "|"); got != "Peek latest 50|Peek earliest 50||Create table from topic…|Insert topic name into editor" {
@@ -465,22 +468,20 @@ func TestKafkaMissingPasswordNode(t *testing.T) {
 	h.close()
 	h = open(t, path)
 	defer h.close()
-	conn := kID(kNodeConn, "sec")
-	h.wb.kafka.tree.OpenBranch(conn)
+	conn := topicbrowser.ConnID("sec")
+	h.wb.kafka.browser.Tree().OpenBranch(conn)
 	h.until("the error node", func() bool {
-		return strings.Contains(strings.Join(h.wb.kafka.VisibleLabels(), "\n"), "  No password: double-click to enter it")
+		return strings.Contains(strings.Join(h.wb.kafka.browser.VisibleLabels(), "\n"), "  No password: double-click to enter it")
 	})
-	errNode := kID(kNodeInfo, "sec", "error")
+	errNode := topicbrowser.ErrorID("sec")
 	var items []string
-	for _, it := range h.wb.kafka.menuFor(errNode).Items {
+	for _, it := range h.wb.kafka.browser.MenuFor(errNode).Items {
 		items = append(items, it.Label)
 	}
 	if got := strings.Join(items, "|"); got != "Edit connection…|Retry" {
 		t.Errorf("error node menu %q", got)
 	}
-	r := newKafkaRow(h.wb.kafka)
-	h.wb.kafka.updateNode(errNode, false, r)
-	r.DoubleTapped(nil)
+	h.wb.kafka.browser.DoubleTap(errNode)
 	cd := h.wb.kafka.dlg
 	if cd == nil || cd.NameEntry().Text != "sec" || cd.UserEntry().Text != "alice" || cd.PasswordEntry().Text != "" {
 		t.Fatalf("dialog %+v", cd)
@@ -489,7 +490,7 @@ func TestKafkaMissingPasswordNode(t *testing.T) {
 	cd.Save()
 	// read again with the password (kfake takes no SASL: another error)
 	h.until("the connection read again", func() bool {
-		got := strings.Join(h.wb.kafka.VisibleLabels(), "\n")
+		got := strings.Join(h.wb.kafka.browser.VisibleLabels(), "\n")
 		return !strings.Contains(got, "No password") && !strings.Contains(got, "Reading topics")
 	})
 }
@@ -511,15 +512,15 @@ func TestKafkaGroupLagFirst(t *testing.T) {
 	h := newHarness(t)
 	h.addKafka("local", addr)
 	h.kafkaTree("local")
-	topic := kID(kNodeTopic, "local", "orders")
-	h.wb.kafka.tree.OpenBranch(topic)
-	h.wb.kafka.childUIDs(topic) // reads the groups of an open topic
+	topic := topicbrowser.TopicID("local", "orders")
+	h.wb.kafka.browser.Tree().OpenBranch(topic)
+	h.wb.kafka.browser.Children(topic) // reads the groups of an open topic
 	h.until("the groups", func() bool {
-		return strings.Contains(strings.Join(h.wb.kafka.VisibleLabels(), "\n"), "Consumer groups")
+		return strings.Contains(strings.Join(h.wb.kafka.browser.VisibleLabels(), "\n"), "Consumer groups")
 	})
-	h.wb.kafka.tree.OpenBranch(kID(kNodeGroups, "local", "orders"))
-	h.wb.kafka.tree.OpenBranch(kID(kNodeGroup, "local", "orders", "billing"))
-	got := strings.Join(h.wb.kafka.VisibleLabels(), "\n")
+	h.wb.kafka.browser.Tree().OpenBranch(topicbrowser.GroupsID("local", "orders"))
+	h.wb.kafka.browser.Tree().OpenBranch(topicbrowser.GroupID("local", "orders", "billing"))
+	got := strings.Join(h.wb.kafka.browser.VisibleLabels(), "\n")
 	for _, w := range []string{"  orders · 5 messages · 2 partitions · lag 3", "      billing · Empty · lag 3", "        partition 0 · lag 1 · committed 2 · end 3"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("tree:\n%s\nwant a line %q", got, w)

@@ -64,7 +64,7 @@ func (wb *Workbench) openPeek(c *kafkaConn, topic string, o kafkabrowser.PeekOpt
 	}
 	if p == nil {
 		var parts []int32
-		if t, ok := k.topic(c, topic); ok {
+		if t, ok := k.browser.Topic(c.config().Name, topic); ok {
 			for _, x := range t.Partitions {
 				parts = append(parts, x.ID)
 			}

@@ -1,12 +1,4 @@
-package ui
-
-// The Kafka tree under the catalog tree: each Kafka connection, its
-// topics (internal ones hidden unless asked) with partition and message
-// counts, each topic's partitions with their start and end offsets, and
-// the consumer groups that committed offsets on it with their lag per
-// partition. Topics are read when a connection is first opened, groups
-// when a topic is; Refresh reads again. A right click on a topic peeks at
-// it or creates a table from it.
+package topicbrowser
 
 import (
 	"context"
@@ -43,12 +35,36 @@ func kSplit(uid widget.TreeNodeID) (string, []string) {
 	return all[0], all[1:]
 }
 
-// kafkaPane puts the Kafka tree under the catalog pane.
-func (wb *Workbench) kafkaPane(catalog fyne.CanvasObject) fyne.CanvasObject {
-	if wb.kafka == nil {
-		wb.kafka = newKafkaUI(wb)
-	}
-	k := wb.kafka
+// conn is what the tree read from one Kafka connection, by name.
+type conn struct {
+	name    string
+	topics  []kafkabrowser.Topic
+	loaded  bool // topics were read (or failed: err)
+	loading bool
+	err     string
+	// lags per topic, read when the topic is opened
+	lags        map[string][]kafkabrowser.GroupLag
+	lagsLoading map[string]bool
+	gen         int // bumped on refresh; a late answer of an older read is dropped
+}
+
+// Browser is the Kafka tree with its header (Internal, Refresh, +); the
+// workbench puts Pane under the catalog tree. Its methods run on the UI
+// goroutine.
+type Browser struct {
+	host  Host
+	conns map[string]*conn // what was read, by connection name
+
+	tree          *widget.Tree
+	internalCheck *widget.Check
+	showInternal  bool
+	pane          fyne.CanvasObject
+}
+
+// New makes the browser of host's Kafka connections; nothing is read
+// until a connection is opened.
+func New(host Host) *Browser {
+	k := &Browser{host: host, conns: map[string]*conn{}}
 	k.tree = widget.NewTree(k.childUIDs, k.isBranch, func(bool) fyne.CanvasObject { return newKafkaRow(k) }, k.updateNode)
 	k.tree.OnBranchOpened = func(uid widget.TreeNodeID) { k.tree.Refresh() }
 	// the whole line in the status bar: the narrow tree cuts details
@@ -57,40 +73,62 @@ func (wb *Workbench) kafkaPane(catalog fyne.CanvasObject) fyne.CanvasObject {
 			if detail != "" {
 				name += " · " + detail
 			}
-			wb.setStatus(name)
+			k.host.SetStatus(name)
 		}
 	}
 	k.internalCheck = widget.NewCheck("Internal", func(on bool) {
 		k.showInternal = on
-		k.refreshAll()
+		k.RefreshAll()
 	})
-	add := widget.NewButtonWithIcon("", theme.ContentAddIcon(), wb.showKafkaConnectionsDialog)
+	add := widget.NewButtonWithIcon("", theme.ContentAddIcon(), func() { k.host.EditConnection("") })
 	add.Importance = widget.LowImportance
-	refresh := widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), k.refreshAll)
+	refresh := widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), k.RefreshAll)
 	refresh.Importance = widget.LowImportance
 	title := widget.NewLabelWithStyle("Kafka", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	head := container.NewBorder(nil, nil, title, container.NewHBox(k.internalCheck, refresh, add))
 	k.pane = container.NewBorder(head, nil, nil, nil, k.tree)
-	k.split = container.NewVSplit(catalog, k.pane)
-	k.split.Offset = 0.62
-	if len(k.conns) == 0 {
-		k.split.Offset = 0.8 // room for the catalog until a cluster is added
-	}
-	return k.split
+	return k
 }
 
-// splitKafka names the catalog / Kafka tree split in the saved layout.
-const splitKafka = "kafka"
+// Pane is the header above the tree.
+func (k *Browser) Pane() fyne.CanvasObject { return k.pane }
+
+// byName is what was read from the named connection; nil when the host
+// has no such connection.
+func (k *Browser) byName(name string) *conn {
+	if _, ok := k.host.Config(name); !ok {
+		return nil
+	}
+	c := k.conns[name]
+	if c == nil {
+		c = &conn{name: name}
+		k.conns[name] = c
+	}
+	return c
+}
+
+// Forget drops what was read from the named connection (saved, renamed
+// or removed): an open connection is read again when the tree is
+// refreshed, and a read still running is dropped.
+func (k *Browser) Forget(name string) {
+	if c := k.conns[name]; c != nil {
+		c.gen++
+		delete(k.conns, name)
+	}
+}
+
+// Refresh redraws the tree from what was read (the connections changed).
+func (k *Browser) Refresh() { k.refreshTree() }
 
 // refreshTree redraws the tree from what was read.
-func (k *kafkaUI) refreshTree() {
+func (k *Browser) refreshTree() {
 	if k.tree != nil {
 		k.tree.Refresh()
 	}
 }
 
-// refreshAll reads every opened connection again.
-func (k *kafkaUI) refreshAll() {
+// RefreshAll reads every opened connection again.
+func (k *Browser) RefreshAll() {
 	for _, c := range k.conns {
 		if c.loaded || c.loading {
 			c.gen++
@@ -104,24 +142,24 @@ func (k *kafkaUI) refreshAll() {
 }
 
 // load reads a connection's topics in the background.
-func (k *kafkaUI) load(c *kafkaConn) {
+func (k *Browser) load(c *conn) {
 	if c.loading {
+		return
+	}
+	connect, ok := k.host.Connect(c.name)
+	if !ok {
 		return
 	}
 	c.loading = true
 	gen := c.gen
 	internal := k.showInternal
-	wb := k.wb
 	go func() {
 		var topics []kafkabrowser.Topic
-		cl, err := c.cli()
+		cl, err := connect()
 		if err == nil {
 			topics, err = cl.Topics(context.Background(), internal)
 		}
-		wb.do(func() {
-			if wb.closed {
-				return
-			}
+		k.host.Do(func() {
 			if c.gen != gen {
 				return
 			}
@@ -129,7 +167,7 @@ func (k *kafkaUI) load(c *kafkaConn) {
 			c.topics, c.err = topics, ""
 			if err != nil {
 				c.err = err.Error()
-				wb.messages.add(levelError, "Kafka "+c.config().Name+": "+c.err, nil)
+				k.host.Error("Kafka " + c.name + ": " + c.err)
 			}
 			// open topics read their groups again
 			for name := range c.lags {
@@ -141,7 +179,7 @@ func (k *kafkaUI) load(c *kafkaConn) {
 }
 
 // loadLags reads the consumer groups' lag on a topic in the background.
-func (k *kafkaUI) loadLags(c *kafkaConn, topic string) {
+func (k *Browser) loadLags(c *conn, topic string) {
 	if c.lagsLoading == nil {
 		c.lagsLoading = map[string]bool{}
 	}
@@ -151,25 +189,25 @@ func (k *kafkaUI) loadLags(c *kafkaConn, topic string) {
 	if c.lagsLoading[topic] {
 		return
 	}
+	connect, ok := k.host.Connect(c.name)
+	if !ok {
+		return
+	}
 	c.lagsLoading[topic] = true
 	gen := c.gen
-	wb := k.wb
 	go func() {
 		var lags []kafkabrowser.GroupLag
-		cl, err := c.cli()
+		cl, err := connect()
 		if err == nil {
 			lags, err = cl.Lags(context.Background(), topic)
 		}
-		wb.do(func() {
-			if wb.closed {
-				return
-			}
+		k.host.Do(func() {
 			if c.gen != gen {
 				return
 			}
 			delete(c.lagsLoading, topic)
 			if err != nil {
-				wb.messages.add(levelWarning, "Kafka "+c.config().Name+": consumer groups of "+topic+": "+err.Error(), nil)
+				k.host.Warning("Kafka " + c.name + ": consumer groups of " + topic + ": " + err.Error())
 				lags = nil
 			}
 			c.lags[topic] = lags
@@ -178,7 +216,7 @@ func (k *kafkaUI) loadLags(c *kafkaConn, topic string) {
 	}()
 }
 
-func (k *kafkaUI) topic(c *kafkaConn, name string) (kafkabrowser.Topic, bool) {
+func (k *Browser) topic(c *conn, name string) (kafkabrowser.Topic, bool) {
 	for _, t := range c.topics {
 		if t.Name == name {
 			return t, true
@@ -187,14 +225,15 @@ func (k *kafkaUI) topic(c *kafkaConn, name string) (kafkabrowser.Topic, bool) {
 	return kafkabrowser.Topic{}, false
 }
 
-func (k *kafkaUI) childUIDs(uid widget.TreeNodeID) []widget.TreeNodeID {
+func (k *Browser) childUIDs(uid widget.TreeNodeID) []widget.TreeNodeID {
 	if uid == "" {
-		if len(k.conns) == 0 {
+		names := k.host.Names()
+		if len(names) == 0 {
 			return []widget.TreeNodeID{kID(kNodeInfo, "none")}
 		}
-		out := make([]widget.TreeNodeID, len(k.conns))
-		for i, c := range k.conns {
-			out[i] = kID(kNodeConn, c.config().Name)
+		out := make([]widget.TreeNodeID, len(names))
+		for i, name := range names {
+			out[i] = kID(kNodeConn, name)
 		}
 		return out
 	}
@@ -257,7 +296,7 @@ func (k *kafkaUI) childUIDs(uid widget.TreeNodeID) []widget.TreeNodeID {
 	return nil
 }
 
-func (k *kafkaUI) isBranch(uid widget.TreeNodeID) bool {
+func (k *Browser) isBranch(uid widget.TreeNodeID) bool {
 	if uid == "" {
 		return true
 	}
@@ -270,7 +309,7 @@ func (k *kafkaUI) isBranch(uid widget.TreeNodeID) bool {
 }
 
 // label is a node's name and detail, as the tree shows them.
-func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail string, imp widget.Importance) {
+func (k *Browser) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail string, imp widget.Importance) {
 	kind, parts := kSplit(uid)
 	imp = widget.MediumImportance
 	if kind == kNodeInfo && parts[0] == "none" {
@@ -282,7 +321,7 @@ func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail
 	}
 	switch kind {
 	case kNodeConn:
-		cfg := c.config()
+		cfg, _ := k.host.Config(c.name)
 		detail = strings.Join(cfg.Brokers(), ",")
 		if c.loaded && c.err == "" {
 			detail += " · " + widgets.Plural(len(c.topics), "topic")
@@ -360,7 +399,7 @@ func (k *kafkaUI) label(uid widget.TreeNodeID) (icon fyne.Resource, name, detail
 	return nil, "", "", imp
 }
 
-func (k *kafkaUI) updateNode(uid widget.TreeNodeID, _ bool, o fyne.CanvasObject) {
+func (k *Browser) updateNode(uid widget.TreeNodeID, _ bool, o fyne.CanvasObject) {
 	r := o.(*kafkaRow)
 	icon, name, detail, imp := k.label(uid)
 	r.set(uid, icon, name, detail, imp)
@@ -368,7 +407,7 @@ func (k *kafkaUI) updateNode(uid widget.TreeNodeID, _ bool, o fyne.CanvasObject)
 
 // VisibleLabels returns the text of the tree's nodes under open branches,
 // indented two spaces a level (for tests).
-func (k *kafkaUI) VisibleLabels() []string {
+func (k *Browser) VisibleLabels() []string {
 	var out []string
 	var walk func(uid widget.TreeNodeID, depth int)
 	walk = func(uid widget.TreeNodeID, depth int) {
@@ -389,7 +428,7 @@ func (k *kafkaUI) VisibleLabels() []string {
 }
 
 // reload reads a connection's topics again and opens it.
-func (k *kafkaUI) reload(name string) {
+func (k *Browser) reload(name string) {
 	c := k.byName(name)
 	if c == nil {
 		return
@@ -402,29 +441,29 @@ func (k *kafkaUI) reload(name string) {
 }
 
 // menuFor is a node's context menu.
-func (k *kafkaUI) menuFor(uid widget.TreeNodeID) *fyne.Menu {
+func (k *Browser) menuFor(uid widget.TreeNodeID) *fyne.Menu {
 	kind, parts := kSplit(uid)
-	wb := k.wb
+	h := k.host
 	switch kind {
 	case kNodeInfo:
 		if parts[0] == "none" {
-			return fyne.NewMenu("", fyne.NewMenuItem("Add a Kafka connection…", wb.showKafkaConnectionsDialog))
+			return fyne.NewMenu("", fyne.NewMenuItem("Add a Kafka connection…", func() { h.EditConnection("") }))
 		}
 		if len(parts) > 1 && parts[1] == "error" {
 			name := parts[0]
 			return fyne.NewMenu("",
-				fyne.NewMenuItem("Edit connection…", func() { wb.openKafkaConnectionsDialog(name) }),
+				fyne.NewMenuItem("Edit connection…", func() { h.EditConnection(name) }),
 				fyne.NewMenuItem("Retry", func() { k.reload(name) }))
 		}
 	case kNodeConn:
 		name := parts[0]
 		return fyne.NewMenu("",
 			fyne.NewMenuItem("Refresh", func() { k.reload(name) }),
-			fyne.NewMenuItem("Edit connection…", func() { wb.openKafkaConnectionsDialog(name) }),
+			fyne.NewMenuItem("Edit connection…", func() { h.EditConnection(name) }),
 			fyne.NewMenuItemSeparator(),
-			fyne.NewMenuItem("Produce demo flights into "+assets.DemoKafkaTopic, func() { wb.produceDemoFlights(k.byName(name)) }))
+			fyne.NewMenuItem("Produce demo flights into "+assets.DemoKafkaTopic, func() { h.ProduceDemoFlights(name) }))
 	case kNodeTopic, kNodePartition:
-		c := k.byName(parts[0])
+		c := parts[0]
 		topic := parts[1]
 		part := int32(-1)
 		if kind == kNodePartition {
@@ -435,14 +474,12 @@ func (k *kafkaUI) menuFor(uid widget.TreeNodeID) *fyne.Menu {
 			where = fmt.Sprintf(" of partition %d", part)
 		}
 		return fyne.NewMenu("",
-			fyne.NewMenuItem("Peek latest 50"+where, func() { wb.openPeek(c, topic, kafkabrowser.PeekOptions{Latest: true, N: 50, Partition: part}) }),
-			fyne.NewMenuItem("Peek earliest 50"+where, func() { wb.openPeek(c, topic, kafkabrowser.PeekOptions{N: 50, Partition: part}) }),
+			fyne.NewMenuItem("Peek latest 50"+where, func() { h.Peek(c, topic, kafkabrowser.PeekOptions{Latest: true, N: 50, Partition: part}) }),
+			fyne.NewMenuItem("Peek earliest 50"+where, func() { h.Peek(c, topic, kafkabrowser.PeekOptions{N: 50, Partition: part}) }),
 			fyne.NewMenuItemSeparator(),
-			fyne.NewMenuItem("Create table from topic…", func() { wb.createTableFromTopic(c, topic) }),
+			fyne.NewMenuItem("Create table from topic…", func() { h.CreateTable(c, topic) }),
 			fyne.NewMenuItem("Insert topic name into editor", func() {
-				if t := wb.editors.current(); t != nil {
-					t.ed.InsertAtCursor("'" + strings.ReplaceAll(topic, "'", "''") + "'")
-				}
+				h.InsertText("'" + strings.ReplaceAll(topic, "'", "''") + "'")
 			}))
 	}
 	return nil
@@ -451,7 +488,7 @@ func (k *kafkaUI) menuFor(uid widget.TreeNodeID) *fyne.Menu {
 // kafkaRow draws one node and opens its context menu.
 type kafkaRow struct {
 	widget.BaseWidget
-	k      *kafkaUI
+	k      *Browser
 	uid    widget.TreeNodeID
 	icon   *widget.Icon
 	name   *widget.Label
@@ -465,7 +502,7 @@ var (
 	_ fyne.DoubleTappable    = (*kafkaRow)(nil)
 )
 
-func newKafkaRow(k *kafkaUI) *kafkaRow {
+func newKafkaRow(k *Browser) *kafkaRow {
 	r := &kafkaRow{k: k, icon: widget.NewIcon(nil), name: widget.NewLabel(""), detail: widget.NewLabel("")}
 	r.detail.Importance = widget.LowImportance
 	r.detail.Truncation = fyne.TextTruncateEllipsis
@@ -497,16 +534,16 @@ func (r *kafkaRow) Tapped(*fyne.PointEvent) { r.k.tree.Select(r.uid) }
 func (r *kafkaRow) DoubleTapped(*fyne.PointEvent) {
 	kind, parts := kSplit(r.uid)
 	if kind == kNodeTopic {
-		r.k.wb.openPeek(r.k.byName(parts[0]), parts[1], kafkabrowser.PeekOptions{Latest: true, N: 50, Partition: -1})
+		r.k.host.Peek(parts[0], parts[1], kafkabrowser.PeekOptions{Latest: true, N: 50, Partition: -1})
 		return
 	}
 	if kind == kNodeInfo && parts[0] == "none" {
-		r.k.wb.showKafkaConnectionsDialog()
+		r.k.host.EditConnection("")
 		return
 	}
 	if kind == kNodeInfo && len(parts) > 1 && parts[1] == "error" {
 		// fix the settings (or enter the password) where they are
-		r.k.wb.openKafkaConnectionsDialog(parts[0])
+		r.k.host.EditConnection(parts[0])
 		return
 	}
 	if r.k.isBranch(r.uid) {
@@ -524,4 +561,10 @@ func (r *kafkaRow) TappedSecondary(ev *fyne.PointEvent) {
 	if c := fyne.CurrentApp().Driver().CanvasForObject(r); c != nil {
 		widget.ShowPopUpMenuAtPosition(m, c, ev.AbsolutePosition)
 	}
+}
+
+// firstLine is s up to its first line break.
+func firstLine(s string) string {
+	f, _, _ := strings.Cut(s, "\n")
+	return f
 }
