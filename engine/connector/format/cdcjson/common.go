@@ -430,6 +430,7 @@ type lineReader struct {
 	name   string
 	max    int
 	line   int64
+	off    int64 // offset in the stream of the next unread line
 	n      int
 	done   bool
 	err    error
@@ -465,6 +466,8 @@ func (r *lineReader) Next() (*types.Batch, error) {
 			return nil, r.err
 		}
 		r.line++
+		size := int64(len(line))
+		r.off += size
 		if r.line == 1 && bytes.HasPrefix(line, []byte("\xEF\xBB\xBF")) {
 			line = line[3:]
 		}
@@ -474,6 +477,9 @@ func (r *lineReader) Next() (*types.Batch, error) {
 		n, err := r.d.Decode(bytes.TrimRight(line, "\r\n"))
 		if err != nil {
 			r.err = &connector.DataError{File: r.name, Line: r.line, Msg: err.Error()}
+			// The position stays at the bad line (Offset).
+			r.off -= size
+			r.line--
 			if r.n > 0 {
 				// The rows before the bad line first, the error next.
 				r.n = 0

@@ -143,6 +143,7 @@ type Reader struct {
 	maxRows int
 
 	buf      []byte
+	base     int64 // offset in the stream of buf[0]
 	pos, end int
 	eof      bool
 	started  bool
@@ -233,6 +234,7 @@ func (r *Reader) fill(keep int) error {
 		copy(r.buf, r.buf[keep:r.end])
 		r.end -= keep
 		r.pos -= keep
+		r.base += int64(keep)
 	}
 	if r.end == len(r.buf) {
 		nb := make([]byte, 2*len(r.buf))

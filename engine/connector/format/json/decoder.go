@@ -117,6 +117,7 @@ type Reader struct {
 	maxRows int
 
 	buf      []byte
+	base     int64 // offset in the stream of buf[0]
 	pos, end int
 	eof      bool
 	lineNo   int64
@@ -156,6 +157,7 @@ func (r *Reader) nextLine() ([]byte, error) {
 		if r.pos > 0 {
 			copy(r.buf, r.buf[r.pos:r.end])
 			r.end -= r.pos
+			r.base += int64(r.pos)
 			r.pos = 0
 		}
 		if r.end == len(r.buf) {

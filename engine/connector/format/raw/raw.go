@@ -351,6 +351,7 @@ type fileReader struct {
 	name string
 	max  int
 	line int64
+	off  int64 // offset in the stream of the next unread line
 	done bool
 	err  error
 }
@@ -383,6 +384,7 @@ func (r *fileReader) Next() (*types.Batch, error) {
 			return nil, r.err
 		}
 		r.line++
+		r.off += int64(len(line))
 		line = trimEOL(line)
 		if err := r.c.appendValue(r.rows.Cols[0], line); err != nil {
 			r.err = &connector.DataError{File: r.name, Line: r.line, Msg: err.Error()}
