@@ -505,6 +505,12 @@ func (src *Source) Open(ctx context.Context, split connector.Split, spec connect
 	if !ok {
 		return nil, fmt.Errorf("filesystem: unexpected split %T", split)
 	}
+	return src.openFile(ctx, fsplit, spec, nil)
+}
+
+// openFile opens a file split at its start (pos nil) or at a checkpoint's
+// position (position.go).
+func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connector.ReadSpec, pos *filePosition) (connector.Reader, error) {
 	s := src.s
 	proj := spec.Columns
 	if proj == nil {
@@ -553,9 +559,18 @@ func (src *Source) Open(ctx context.Context, split connector.Split, spec connect
 	if err != nil {
 		return nil, err
 	}
+	var resume *resumeAt
+	if pos != nil {
+		if resume, err = src.checkPosition(f, fsplit, dec, pos); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
 	stopWatch := watchRead(ctx, f)
 	var br connector.BatchReader
-	if fd, ok := dec.(connector.FileDecoder); ok {
+	if resume != nil && resume.dec != nil {
+		br = resume.dec.NewReaderAt(f, fsplit.Path, BatchRows, pos.Offset, pos.Line)
+	} else if fd, ok := dec.(connector.FileDecoder); ok {
 		// Random access (Parquet's footer): the reader reads what it needs.
 		st, err := f.Stat()
 		if err != nil {
@@ -578,6 +593,12 @@ func (src *Source) Open(ctx context.Context, split connector.Split, spec connect
 	}
 	r := &fileReader{f: f, stopWatch: stopWatch, split: fsplit, br: br, meta: spec.Metadata,
 		limit: spec.Limit, hasLimit: spec.Limit > 0}
+	if resume != nil {
+		r.read, r.head = pos.Rows, resume.head
+		if resume.dec == nil {
+			r.skip = pos.Rows
+		}
+	}
 	if len(s.partKeys) > 0 {
 		r.assemble = assemble
 	}
@@ -607,6 +628,12 @@ type fileReader struct {
 	hasLimit  bool
 	read      int64
 	closed    bool
+	// skip is the number of rows still to drop before the first batch of a
+	// reader resumed by skipping rows (position.go).
+	skip int64
+	// head is the checksum of the file's first bytes, once Position has
+	// computed it (position.go).
+	head *fileHead
 }
 
 func (r *fileReader) Next(ctx context.Context) (*types.Batch, error) {
@@ -620,6 +647,15 @@ func (r *fileReader) Next(ctx context.Context) (*types.Batch, error) {
 		return nil, io.EOF
 	}
 	b, err := r.br.Next()
+	for err == nil && r.skip > 0 {
+		// Resumed by skipping rows: drop those read before the checkpoint.
+		if int64(b.Len) > r.skip {
+			b, r.skip = b.Slice(int(r.skip), b.Len), 0
+			break
+		}
+		r.skip -= int64(b.Len)
+		b, err = r.br.Next()
+	}
 	if err != nil {
 		return nil, cancelled(ctx, err)
 	}
