@@ -49,6 +49,14 @@
 // "part-<uuid>-<writer>-<n>"; Abort deletes them, so nothing is visible
 // before the job succeeds. INSERT OVERWRITE deletes the files that were in
 // the directory when the sink opened, on commit. The sink is insert-only.
+//
+// Checkpoints (position.go): a file's reader saves the byte offset and line
+// of its next unread line (csv, json, raw and the changelog JSON formats)
+// or the rows it has read (parquet, avro: resumed by skipping them), with
+// the file's size, modification time and a checksum of its first 4 KiB; a
+// reader resumed there refuses a file that was truncated or changed since.
+// A monitored path's reader saves the files it has read and the position
+// in the current one.
 package filesystem
 
 import (
