@@ -232,6 +232,16 @@ func (s *Source) Splits(context.Context) ([]connector.Split, error) {
 
 // Open starts one generator.
 func (s *Source) Open(ctx context.Context, split connector.Split, spec connector.ReadSpec) (connector.Reader, error) {
+	r, err := s.open(split, spec, s.c)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// open starts one generator of configuration c (the source's, or a
+// checkpoint's base time).
+func (s *Source) open(split connector.Split, spec connector.ReadSpec, c Config) (*Reader, error) {
 	sp, ok := split.(Split)
 	if !ok {
 		return nil, fmt.Errorf("nexmark: unexpected split %T", split)
@@ -245,7 +255,7 @@ func (s *Source) Open(ctx context.Context, split connector.Split, spec connector
 			want = append(want, i)
 		}
 	}
-	r := &Reader{gen: NewGenerator(s.c, sp.Index), keepAlive: s.keepAlive, pace: !s.c.MaxEmitSpeed, limit: spec.Limit}
+	r := &Reader{split: sp, gen: NewGenerator(c, sp.Index), keepAlive: s.keepAlive, pace: !c.MaxEmitSpeed, limit: spec.Limit}
 	for _, c := range want {
 		r.cols = append(r.cols, newColumnWriter(s.cols[c]))
 	}
@@ -254,6 +264,7 @@ func (s *Source) Open(ctx context.Context, split connector.Split, spec connector
 
 // Reader generates batches of one generator.
 type Reader struct {
+	split     Split
 	gen       *Generator
 	cols      []columnWriter
 	keepAlive bool
@@ -287,7 +298,9 @@ func (r *Reader) Next(ctx context.Context) (*types.Batch, error) {
 		// emit an event when the wall clock reaches its event time
 		// (relative to the first event), at most ~10 ms of events a batch
 		if r.start.IsZero() {
-			r.start = time.Now()
+			// The next event is due now (a resumed generator's next event
+			// is not the first of its timeline).
+			r.start = time.Now().Add(-time.Duration(r.gen.NextTimestamp()-r.gen.c.BaseTime) * time.Millisecond)
 		}
 		first := r.gen.NextTimestamp() - r.gen.c.BaseTime
 		due := r.start.Add(time.Duration(first) * time.Millisecond)
