@@ -12,10 +12,11 @@ import (
 	"github.com/riffle-sql/riffle/workbench/authoring"
 	"github.com/riffle-sql/riffle/workbench/ui/completionpopup"
 	"github.com/riffle-sql/riffle/workbench/ui/designer"
+	"github.com/riffle-sql/riffle/workbench/ui/querybuilder"
 )
 
 // Point-and-click authoring in the workbench (issue 7): the query builder
-// panel (builder_panel.go), the table designer (package designer), grid
+// panel (package querybuilder), the table designer (package designer), grid
 // actions (grid_actions.go), the completion popup (completion.go, workbench/ui/completionpopup),
 // File → Open and dropped files (open_file.go) and Ctrl+Shift+F. The
 // models live in package authoring, completion and engine/connector/infer;
@@ -26,7 +27,7 @@ import (
 type authoringUI struct {
 	compCat completion.Catalog
 	popup   *completionpopup.Popup
-	builder *builderPanel
+	builder *querybuilder.Panel
 	// builderMenu is View ▸ Query builder (checked while shown).
 	builderMenu *fyne.MenuItem
 

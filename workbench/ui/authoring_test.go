@@ -680,10 +680,10 @@ func TestAuthoringOnAGatewayTab(t *testing.T) {
 	// the builder says it reads the embedded engine and leaves the tab alone
 	h.wb.toggleBuilder()
 	b := h.wb.builder()
-	if b.q != nil || !strings.Contains(b.status.Text, "runs on gw") {
-		t.Errorf("builder status %q", b.status.Text)
+	if b.Query() != nil || !strings.Contains(b.Status(), "runs on gw") {
+		t.Errorf("builder status %q", b.Status())
 	}
-	b.tableSel.SetSelected("airports")
+	b.TableSelect().SetSelected("airports")
 	if tab.ed.Text() != "SELECT * FROM fl" {
 		t.Errorf("the builder wrote into a gateway tab: %q", tab.ed.Text())
 	}

@@ -314,25 +314,6 @@ func TestDesignerAsksBeforeDropAndCreate(t *testing.T) {
 	}
 }
 
-// openBuilder shows the builder on a new empty tab in mode.
-func (h *harness) openBuilder(mode string) *builderPanel {
-	h.t.Helper()
-	tab := h.newTab("")
-	tab.mode = mode
-	b := h.wb.builder()
-	if !b.shown {
-		h.wb.toggleBuilder()
-	}
-	b.follow(tab, true)
-	return b
-}
-
-// stmt is the builder's statement in its tab.
-func (b *builderPanel) stmt() string {
-	text := b.tab.ed.Text()
-	return text[b.start:min(b.end, len(text))]
-}
-
 // createFlightsWithRowtime opens the flights extract with its rowtime.
 func (h *harness) createFlightsWithRowtime() string {
 	h.t.Helper()

@@ -64,8 +64,8 @@ func TestQueryBuilderKeepsTheWindowAndTheCatalog(t *testing.T) {
 	tab.ed.SetText("SELECT distance, delay FROM flights WHERE delay BETWEEN -20 AND 200 LIMIT 3000")
 	h.wb.toggleBuilder()
 	b := h.wb.builder()
-	if !b.shown || len(b.colAggs) == 0 {
-		t.Fatalf("the builder shows no columns: %v", b.colAggs)
+	if !b.Shown() || len(b.Aggregates()) == 0 {
+		t.Fatalf("the builder shows no columns: %v", b.Aggregates())
 	}
 	if after := h.w.Content().MinSize().Width; after > before+300 || after > 1000 {
 		t.Errorf("the window needs %v px with the builder (%v without)", after, before)

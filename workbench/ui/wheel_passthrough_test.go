@@ -16,13 +16,14 @@ func TestBuilderScrollsWithTheWheelOverInputs(t *testing.T) {
 	h := newHarness(t)
 	b := h.openBuilder(modeBatch)
 	q := "SELECT origin, destination, delay FROM flights WHERE origin = 'SFO' AND delay > 10 AND destination <> 'LAX'"
-	b.tab.ed.SetText(q)
-	b.tab.ed.SetCursorOffset(3)
-	h.wb.builderEditorChanged(b.tab)
+	tab := followedTab(b)
+	tab.ed.SetText(q)
+	tab.ed.SetCursorOffset(3)
+	h.wb.builderEditorChanged(tab)
 	h.w.Resize(fyne.NewSize(1400, 700))
 	var catcher *widgets.WheelCatcher
 	entries, entryAfter := 0, false
-	for _, o := range shown(b.content) {
+	for _, o := range shown(b.Content()) {
 		switch x := o.(type) {
 		case *widgets.WheelCatcher:
 			catcher = x
@@ -31,7 +32,7 @@ func TestBuilderScrollsWithTheWheelOverInputs(t *testing.T) {
 			entryAfter = catcher != nil
 		}
 	}
-	if catcher == nil || catcher.Target() != b.form {
+	if catcher == nil || catcher.Target() != b.Form() {
 		t.Fatal("no wheel catcher over the builder's form")
 	}
 	if entries == 0 {
@@ -40,14 +41,14 @@ func TestBuilderScrollsWithTheWheelOverInputs(t *testing.T) {
 	if entryAfter {
 		t.Error("an input comes after the wheel catcher: it would take the wheel")
 	}
-	if catcher.Size() != b.form.Size() || catcher.Position() != b.form.Position() {
-		t.Errorf("catcher at %v %v, form at %v %v", catcher.Position(), catcher.Size(), b.form.Position(), b.form.Size())
+	if catcher.Size() != b.Form().Size() || catcher.Position() != b.Form().Position() {
+		t.Errorf("catcher at %v %v, form at %v %v", catcher.Position(), catcher.Size(), b.Form().Position(), b.Form().Size())
 	}
-	if b.form.Content.MinSize().Height <= b.form.Size().Height {
-		t.Skipf("the form (%v high) fits its view (%v)", b.form.Content.MinSize().Height, b.form.Size().Height)
+	if b.Form().Content.MinSize().Height <= b.Form().Size().Height {
+		t.Skipf("the form (%v high) fits its view (%v)", b.Form().Content.MinSize().Height, b.Form().Size().Height)
 	}
 	catcher.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -60)})
-	if b.form.Offset.Y <= 0 {
-		t.Errorf("the wheel over the form did not scroll it (offset %v, %d inputs)", b.form.Offset, entries)
+	if b.Form().Offset.Y <= 0 {
+		t.Errorf("the wheel over the form did not scroll it (offset %v, %d inputs)", b.Form().Offset, entries)
 	}
 }

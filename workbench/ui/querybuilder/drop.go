@@ -1,4 +1,4 @@
-package ui
+package querybuilder
 
 import (
 	"image/color"
@@ -9,11 +9,11 @@ import (
 	"github.com/riffle-sql/riffle/workbench/catalogbrowser"
 )
 
-// catalogDragged follows a table dragged out of the catalog tree: a label
-// follows the pointer and the builder lights up while under it.
-func (wb *Workbench) catalogDragged(r catalogbrowser.Ref, at fyne.Position) {
-	b := wb.builder()
-	c := wb.win.Canvas()
+// Dragged follows a table dragged out of the catalog tree to at (absolute,
+// in the window): a label follows the pointer and the builder lights up
+// while under it.
+func (b *Panel) Dragged(r catalogbrowser.Ref, at fyne.Position) {
+	c := b.host.Window().Canvas()
 	if b.dragPop == nil {
 		b.dragPop = widget.NewPopUp(b.dragLabel, c)
 	}
@@ -32,10 +32,9 @@ func (wb *Workbench) catalogDragged(r catalogbrowser.Ref, at fyne.Position) {
 	b.bg.Refresh()
 }
 
-// catalogDropped drops a table on the builder (or, while it is hidden,
-// on the editor area, which opens it).
-func (wb *Workbench) catalogDropped(r catalogbrowser.Ref, at fyne.Position) {
-	b := wb.builder()
+// Dropped drops a table on the builder (or, while it is hidden, on the
+// editor area, which opens it); a drop elsewhere does nothing.
+func (b *Panel) Dropped(r catalogbrowser.Ref, at fyne.Position) {
 	if b.dragPop != nil {
 		b.dragPop.Hide()
 	}
@@ -44,10 +43,9 @@ func (wb *Workbench) catalogDropped(r catalogbrowser.Ref, at fyne.Position) {
 	if !b.over(at) {
 		return
 	}
-	b.setShown(true)
+	b.SetShown(true)
 	path := []string{r.Catalog, r.Database, r.Object}
-	src := catalogbrowser.EnvSource{Env: wb.env}
-	if cat, db := src.Current(); cat == r.Catalog && db == r.Database {
+	if cat, db := b.host.Tables().Current(); cat == r.Catalog && db == r.Database {
 		path = []string{r.Object}
 	}
 	b.setTable(path)
@@ -55,10 +53,10 @@ func (wb *Workbench) catalogDropped(r catalogbrowser.Ref, at fyne.Position) {
 
 // over reports whether at lies on the builder (or on the editors
 // while the builder is hidden).
-func (b *builderPanel) over(at fyne.Position) bool {
+func (b *Panel) over(at fyne.Position) bool {
 	var o fyne.CanvasObject = b.content
 	if !b.shown {
-		o = b.wb.editors.tabs
+		o = b.host.EditorArea()
 	}
 	if o == nil {
 		return false

@@ -1,4 +1,4 @@
-package ui
+package querybuilder
 
 import (
 	"slices"
@@ -14,7 +14,7 @@ import (
 )
 
 // filtersSection: column, operator and values that fit the type.
-func (b *builderPanel) filtersSection() fyne.CanvasObject {
+func (b *Panel) filtersSection() fyne.CanvasObject {
 	q := b.q
 	box := container.NewVBox(sectionTitle("Filters"))
 	labels, refs, typs := b.columnChoices()
@@ -39,15 +39,15 @@ func (b *builderPanel) filtersSection() fyne.CanvasObject {
 	return box
 }
 
-func (b *builderPanel) filterRow(i int, labels []string, refs map[string]authoring.ColumnRef, typs map[string]*types.DataType) fyne.CanvasObject {
+func (b *Panel) filterRow(i int, labels []string, refs map[string]authoring.ColumnRef, typs map[string]*types.DataType) fyne.CanvasObject {
 	q := b.q
 	f := &q.Filters[i]
-	row := &builderFilterRow{}
+	row := &FilterRow{}
 	b.filterRows = append(b.filterRows, row)
 	typ := typs[pickerLabel(f.Column)]
-	row.column = widget.NewSelect(labels, nil)
-	row.column.SetSelected(pickerLabel(f.Column))
-	row.column.OnChanged = func(s string) {
+	row.Column = widget.NewSelect(labels, nil)
+	row.Column.SetSelected(pickerLabel(f.Column))
+	row.Column.OnChanged = func(s string) {
 		f.Column = refs[s]
 		nt := typs[s]
 		if !slices.Contains(authoring.Operators(nt), f.Op) {
@@ -66,9 +66,9 @@ func (b *builderPanel) filterRow(i int, labels []string, refs map[string]authori
 	for _, o := range authoring.Operators(typ) {
 		ops = append(ops, o.String())
 	}
-	row.op = widget.NewSelect(ops, nil)
-	row.op.SetSelected(f.Op.String())
-	row.op.OnChanged = func(s string) {
+	row.Op = widget.NewSelect(ops, nil)
+	row.Op.SetSelected(f.Op.String())
+	row.Op.OnChanged = func(s string) {
 		for _, o := range authoring.Operators(typ) {
 			if o.String() == s {
 				f.Op = o
@@ -77,24 +77,24 @@ func (b *builderPanel) filterRow(i int, labels []string, refs map[string]authori
 		b.fixValues(f, authoring.ValueKindFor(typ))
 		b.changed(true)
 	}
-	row.remove = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
+	row.Remove = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
 		q.RemoveFilter(i)
 		b.changed(true)
 	})
-	row.remove.Importance = widget.LowImportance
+	row.Remove.Importance = widget.LowImportance
 	kind := authoring.ValueKindFor(typ)
 	var inputs []fyne.CanvasObject
 	switch n := f.Op.Operands(); {
 	case n == 0:
 	case kind == authoring.ValueBool:
-		row.boolSel = widget.NewSelect([]string{"TRUE", "FALSE"}, func(s string) {
+		row.Bool = widget.NewSelect([]string{"TRUE", "FALSE"}, func(s string) {
 			f.Values = []authoring.Value{{Kind: kind, Text: s}}
 			b.changed(false)
 		})
 		if len(f.Values) > 0 {
-			row.boolSel.Selected = strings.ToUpper(f.Values[0].Text)
+			row.Bool.Selected = strings.ToUpper(f.Values[0].Text)
 		}
-		inputs = append(inputs, row.boolSel)
+		inputs = append(inputs, row.Bool)
 	case n < 0: // IN: a comma-separated list
 		e := widget.NewEntry()
 		e.SetPlaceHolder(map[bool]string{true: "1, 2, 3", false: "a, b, c"}[kind == authoring.ValueNumber])
@@ -112,7 +112,7 @@ func (b *builderPanel) filterRow(i int, labels []string, refs map[string]authori
 			}
 			b.changed(false)
 		}
-		row.values = append(row.values, e)
+		row.Values = append(row.Values, e)
 		inputs = append(inputs, e)
 	default:
 		for k := 0; k < n; k++ {
@@ -126,12 +126,12 @@ func (b *builderPanel) filterRow(i int, labels []string, refs map[string]authori
 				f.Values[k].Text = s
 				b.changed(false)
 			}
-			row.values = append(row.values, e)
+			row.Values = append(row.Values, e)
 			var input fyne.CanvasObject = e
 			if kind == authoring.ValueDate || kind == authoring.ValueTimestamp {
 				pick := widget.NewButtonWithIcon("", theme.CalendarIcon(), func() { b.pickDate(e, kind) })
 				pick.Importance = widget.LowImportance
-				row.pick = pick
+				row.Pick = pick
 				input = container.NewBorder(nil, nil, nil, pick, e)
 			}
 			if k > 0 { // BETWEEN's second value, on a line of its own
@@ -141,7 +141,7 @@ func (b *builderPanel) filterRow(i int, labels []string, refs map[string]authori
 		}
 	}
 	// stacked, so that the panel stays narrow
-	head := container.NewVBox(row.column, container.NewBorder(nil, nil, nil, row.remove, row.op))
+	head := container.NewVBox(row.Column, container.NewBorder(nil, nil, nil, row.Remove, row.Op))
 	if len(inputs) == 0 {
 		return head
 	}
@@ -155,7 +155,7 @@ func (b *builderPanel) filterRow(i int, labels []string, refs map[string]authori
 }
 
 // fixValues gives a filter as many values as its operator takes.
-func (b *builderPanel) fixValues(f *authoring.Filter, kind authoring.ValueKind) {
+func (b *Panel) fixValues(f *authoring.Filter, kind authoring.ValueKind) {
 	n := f.Op.Operands()
 	switch {
 	case n == 0:
@@ -193,8 +193,8 @@ func valuePlaceholder(k authoring.ValueKind, op authoring.Op) string {
 
 // pickDate opens a calendar for a date or timestamp field (the time of
 // day of a timestamp is kept).
-func (b *builderPanel) pickDate(e *widget.Entry, kind authoring.ValueKind) {
-	c := b.wb.win.Canvas()
+func (b *Panel) pickDate(e *widget.Entry, kind authoring.ValueKind) {
+	c := b.host.Window().Canvas()
 	cur := time.Now()
 	rest := " 00:00:00"
 	if s := strings.TrimSpace(e.Text); len(s) >= 10 {

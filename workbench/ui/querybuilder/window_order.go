@@ -1,4 +1,4 @@
-package ui
+package querybuilder
 
 import (
 	"slices"
@@ -14,7 +14,7 @@ import (
 
 // windowSection: a window TVF over a time column (rowtime attributes in
 // streaming mode; any TIMESTAMP in batch mode).
-func (b *builderPanel) windowSection() fyne.CanvasObject {
+func (b *Panel) windowSection() fyne.CanvasObject {
 	q := b.q
 	s := b.schema(q.From)
 	if s == nil || len(q.Joins) > 0 {
@@ -31,95 +31,95 @@ func (b *builderPanel) windowSection() fyne.CanvasObject {
 		l.Importance = widget.LowImportance
 		return container.NewVBox(sectionTitle("Window"), l)
 	}
-	wf := &builderWindowForm{available: cols}
+	wf := &WindowForm{Available: cols}
 	b.win = wf
-	kinds := []string{builderNone, "TUMBLE", "HOP", "CUMULATE", "SESSION"}
-	wf.kind = widget.NewSelect(kinds, nil)
-	wf.timeCol = widget.NewSelect(cols, nil)
-	wf.size = widget.NewEntry()
-	wf.slide = widget.NewEntry()
-	wf.sizeUnit = widget.NewSelect(authoring.IntervalUnits(), nil)
-	wf.slideUnit = widget.NewSelect(authoring.IntervalUnits(), nil)
+	kinds := []string{none, "TUMBLE", "HOP", "CUMULATE", "SESSION"}
+	wf.Kind = widget.NewSelect(kinds, nil)
+	wf.TimeCol = widget.NewSelect(cols, nil)
+	wf.Size = widget.NewEntry()
+	wf.Slide = widget.NewEntry()
+	wf.SizeUnit = widget.NewSelect(authoring.IntervalUnits(), nil)
+	wf.SlideUnit = widget.NewSelect(authoring.IntervalUnits(), nil)
 	var names []string
 	for _, c := range s.Columns {
 		names = append(names, c.Name)
 	}
-	wf.partition = widget.NewCheckGroup(names, nil)
+	wf.Partition = widget.NewCheckGroup(names, nil)
 	w := q.Window
 	if w == nil {
-		wf.kind.SetSelected(builderNone)
-		wf.timeCol.SetSelected(cols[0])
-		wf.size.SetText("1")
-		wf.sizeUnit.SetSelected("HOUR")
-		wf.slide.SetText("15")
-		wf.slideUnit.SetSelected("MINUTE")
+		wf.Kind.SetSelected(none)
+		wf.TimeCol.SetSelected(cols[0])
+		wf.Size.SetText("1")
+		wf.SizeUnit.SetSelected("HOUR")
+		wf.Slide.SetText("15")
+		wf.SlideUnit.SetSelected("MINUTE")
 	} else {
-		wf.kind.SetSelected(w.Kind.String())
-		if !slices.Contains(wf.timeCol.Options, w.TimeColumn) {
-			wf.timeCol.Options = append(wf.timeCol.Options, w.TimeColumn)
+		wf.Kind.SetSelected(w.Kind.String())
+		if !slices.Contains(wf.TimeCol.Options, w.TimeColumn) {
+			wf.TimeCol.Options = append(wf.TimeCol.Options, w.TimeColumn)
 		}
-		wf.timeCol.SetSelected(w.TimeColumn)
-		wf.size.SetText(strconv.FormatInt(w.Size.Value, 10))
-		wf.sizeUnit.SetSelected(w.Size.Unit)
+		wf.TimeCol.SetSelected(w.TimeColumn)
+		wf.Size.SetText(strconv.FormatInt(w.Size.Value, 10))
+		wf.SizeUnit.SetSelected(w.Size.Unit)
 		if w.Slide.Value > 0 {
-			wf.slide.SetText(strconv.FormatInt(w.Slide.Value, 10))
-			wf.slideUnit.SetSelected(w.Slide.Unit)
+			wf.Slide.SetText(strconv.FormatInt(w.Slide.Value, 10))
+			wf.SlideUnit.SetSelected(w.Slide.Unit)
 		} else {
-			wf.slide.SetText("15")
-			wf.slideUnit.SetSelected("MINUTE")
+			wf.Slide.SetText("15")
+			wf.SlideUnit.SetSelected("MINUTE")
 		}
-		wf.partition.Selected = slices.Clone(w.PartitionBy)
+		wf.Partition.Selected = slices.Clone(w.PartitionBy)
 	}
 	apply := func(restructure bool) {
-		k := slices.Index(kinds, wf.kind.Selected)
+		k := slices.Index(kinds, wf.Kind.Selected)
 		if k <= 0 {
 			q.SetWindow(nil)
 			b.changed(true)
 			return
 		}
-		nw := &authoring.Window{Kind: authoring.WindowKind(k - 1), TimeColumn: wf.timeCol.Selected}
-		nw.Size = authoring.Interval{Value: atoi64(wf.size.Text), Unit: wf.sizeUnit.Selected}
+		nw := &authoring.Window{Kind: authoring.WindowKind(k - 1), TimeColumn: wf.TimeCol.Selected}
+		nw.Size = authoring.Interval{Value: atoi64(wf.Size.Text), Unit: wf.SizeUnit.Selected}
 		if nw.Kind == authoring.Hop || nw.Kind == authoring.Cumulate {
-			nw.Slide = authoring.Interval{Value: atoi64(wf.slide.Text), Unit: wf.slideUnit.Selected}
+			nw.Slide = authoring.Interval{Value: atoi64(wf.Slide.Text), Unit: wf.SlideUnit.Selected}
 		}
 		if nw.Kind == authoring.Session {
-			nw.PartitionBy = slices.Clone(wf.partition.Selected)
+			nw.PartitionBy = slices.Clone(wf.Partition.Selected)
 		}
 		had := q.Window != nil
 		q.SetWindow(nw)
 		b.changed(restructure || !had)
 	}
-	wf.kind.OnChanged = func(string) { apply(true) }
-	wf.timeCol.OnChanged = func(string) { apply(false) }
-	wf.size.OnChanged = func(string) { apply(false) }
-	wf.sizeUnit.OnChanged = func(string) { apply(false) }
-	wf.slide.OnChanged = func(string) { apply(false) }
-	wf.slideUnit.OnChanged = func(string) { apply(false) }
-	wf.partition.OnChanged = func([]string) { apply(false) }
+	wf.Kind.OnChanged = func(string) { apply(true) }
+	wf.TimeCol.OnChanged = func(string) { apply(false) }
+	wf.Size.OnChanged = func(string) { apply(false) }
+	wf.SizeUnit.OnChanged = func(string) { apply(false) }
+	wf.Slide.OnChanged = func(string) { apply(false) }
+	wf.SlideUnit.OnChanged = func(string) { apply(false) }
+	wf.Partition.OnChanged = func([]string) { apply(false) }
 
 	box := container.NewVBox(sectionTitle("Window"),
-		container.NewBorder(nil, nil, widget.NewLabel("Kind"), nil, wf.kind))
+		container.NewBorder(nil, nil, widget.NewLabel("Kind"), nil, wf.Kind))
 	if w != nil {
 		sizeName := "Size"
 		if w.Kind == authoring.Session {
 			sizeName = "Gap"
 		}
-		box.Add(container.NewBorder(nil, nil, widget.NewLabel("On"), nil, wf.timeCol))
-		box.Add(container.NewBorder(nil, nil, widget.NewLabel(sizeName), wf.sizeUnit, wf.size))
+		box.Add(container.NewBorder(nil, nil, widget.NewLabel("On"), nil, wf.TimeCol))
+		box.Add(container.NewBorder(nil, nil, widget.NewLabel(sizeName), wf.SizeUnit, wf.Size))
 		switch w.Kind {
 		case authoring.Hop:
-			box.Add(container.NewBorder(nil, nil, widget.NewLabel("Slide"), wf.slideUnit, wf.slide))
+			box.Add(container.NewBorder(nil, nil, widget.NewLabel("Slide"), wf.SlideUnit, wf.Slide))
 		case authoring.Cumulate:
-			box.Add(container.NewBorder(nil, nil, widget.NewLabel("Step"), wf.slideUnit, wf.slide))
+			box.Add(container.NewBorder(nil, nil, widget.NewLabel("Step"), wf.SlideUnit, wf.Slide))
 		case authoring.Session:
 			box.Add(widget.NewLabel("Partitioned by"))
-			box.Add(wf.partition)
+			box.Add(wf.Partition)
 		}
 		if !q.HasAggregates() {
-			wf.note = widget.NewLabel("Add an aggregate (e.g. AVG of a column, or COUNT(*)) to aggregate per window.")
-			wf.note.Wrapping = fyne.TextWrapWord
-			wf.note.Importance = widget.LowImportance
-			box.Add(wf.note)
+			wf.Note = widget.NewLabel("Add an aggregate (e.g. AVG of a column, or COUNT(*)) to aggregate per window.")
+			wf.Note.Wrapping = fyne.TextWrapWord
+			wf.Note.Importance = widget.LowImportance
+			box.Add(wf.Note)
 		}
 	}
 	return box
@@ -134,7 +134,7 @@ func atoi64(s string) int64 {
 }
 
 // orderSection: ORDER BY keys and LIMIT.
-func (b *builderPanel) orderSection() fyne.CanvasObject {
+func (b *Panel) orderSection() fyne.CanvasObject {
 	q := b.q
 	box := container.NewVBox(sectionTitle("Order and limit"))
 	// output names first (aliases of aggregates), then table columns
@@ -165,23 +165,23 @@ func (b *builderPanel) orderSection() fyne.CanvasObject {
 	}
 	for i := range q.OrderBy {
 		o := &q.OrderBy[i]
-		row := &builderOrderRow{}
+		row := &OrderRow{}
 		b.orderRows = append(b.orderRows, row)
 		opts := labels
 		if !slices.Contains(opts, pickerLabel(o.Column)) {
 			opts = append(slices.Clone(labels), pickerLabel(o.Column))
 			refs[pickerLabel(o.Column)] = o.Column
 		}
-		row.column = widget.NewSelect(opts, func(s string) { o.Column = refs[s]; b.changed(false) })
-		row.column.Selected = pickerLabel(o.Column)
-		row.dir = widget.NewSelect([]string{"ASC", "DESC"}, func(s string) { o.Desc = s == "DESC"; b.changed(false) })
-		row.dir.Selected = map[bool]string{false: "ASC", true: "DESC"}[o.Desc]
-		row.remove = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
+		row.Column = widget.NewSelect(opts, func(s string) { o.Column = refs[s]; b.changed(false) })
+		row.Column.Selected = pickerLabel(o.Column)
+		row.Dir = widget.NewSelect([]string{"ASC", "DESC"}, func(s string) { o.Desc = s == "DESC"; b.changed(false) })
+		row.Dir.Selected = map[bool]string{false: "ASC", true: "DESC"}[o.Desc]
+		row.Remove = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
 			q.OrderBy = slices.Delete(q.OrderBy, i, i+1)
 			b.changed(true)
 		})
-		row.remove.Importance = widget.LowImportance
-		box.Add(container.NewVBox(row.column, container.NewBorder(nil, nil, nil, row.remove, row.dir)))
+		row.Remove.Importance = widget.LowImportance
+		box.Add(container.NewVBox(row.Column, container.NewBorder(nil, nil, nil, row.Remove, row.Dir)))
 	}
 	b.addOrder = widget.NewButtonWithIcon("Order by", theme.ContentAddIcon(), func() {
 		if len(labels) == 0 {

@@ -1,4 +1,4 @@
-package ui
+package querybuilder
 
 import (
 	"slices"
@@ -16,9 +16,9 @@ func sectionTitle(s string) fyne.CanvasObject {
 	return container.NewVBox(widget.NewSeparator(), widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 }
 
-// aggLabels are the aggregate choices (builderNone first).
+// aggLabels are the aggregate choices (none first).
 func aggLabels(t *types.DataType) []string {
-	out := []string{builderNone}
+	out := []string{none}
 	for _, a := range authoring.Aggs()[1:] {
 		if (a == authoring.AggSum || a == authoring.AggAvg) && (t == nil || !t.IsNumeric()) {
 			continue
@@ -38,7 +38,7 @@ func aggOf(label string) authoring.Agg {
 }
 
 // columnsSection: tick columns, an aggregate per column, COUNT(*).
-func (b *builderPanel) columnsSection() fyne.CanvasObject {
+func (b *Panel) columnsSection() fyne.CanvasObject {
 	q := b.q
 	box := container.NewVBox(sectionTitle("Columns"))
 	if q.Window != nil {
@@ -77,7 +77,7 @@ func (b *builderPanel) columnsSection() fyne.CanvasObject {
 			if idx >= 0 && q.Items[idx].Agg != authoring.AggNone {
 				agg.SetSelected(q.Items[idx].Agg.String())
 			} else {
-				agg.SetSelected(builderNone)
+				agg.SetSelected(none)
 			}
 			agg.OnChanged = func(s string) {
 				i := b.itemOf(ref)
@@ -131,7 +131,7 @@ func (b *builderPanel) columnsSection() fyne.CanvasObject {
 
 // itemOf returns the index of the item that selects ref (plain or
 // aggregated), or -1.
-func (b *builderPanel) itemOf(ref authoring.ColumnRef) int {
+func (b *Panel) itemOf(ref authoring.ColumnRef) int {
 	for i, it := range b.q.Items {
 		if it.Column == ref {
 			return i
@@ -151,14 +151,14 @@ func pickerLabel(c authoring.ColumnRef) string {
 
 // columnType is the type of a column of the query's tables (nil when
 // unknown).
-func (b *builderPanel) columnType(c authoring.ColumnRef) *types.DataType {
+func (b *Panel) columnType(c authoring.ColumnRef) *types.DataType {
 	_, _, typs := b.columnChoices()
 	return typs[pickerLabel(c)]
 }
 
 // columnChoices lists the query's table columns as "qualifier.name" (or
 // "name"), with their references and types.
-func (b *builderPanel) columnChoices() ([]string, map[string]authoring.ColumnRef, map[string]*types.DataType) {
+func (b *Panel) columnChoices() ([]string, map[string]authoring.ColumnRef, map[string]*types.DataType) {
 	var labels []string
 	refs := map[string]authoring.ColumnRef{}
 	typs := map[string]*types.DataType{}

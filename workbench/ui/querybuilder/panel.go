@@ -1,4 +1,4 @@
-package ui
+package querybuilder
 
 import (
 	"image/color"
@@ -16,30 +16,22 @@ import (
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/workbench/authoring"
 	"github.com/riffle-sql/riffle/workbench/catalogbrowser"
-	"github.com/riffle-sql/riffle/workbench/ui/designer"
 	"github.com/riffle-sql/riffle/workbench/ui/dialogs"
 	"github.com/riffle-sql/riffle/workbench/ui/widgets"
 )
 
-// The query builder panel, beside the editor (View ▸ Query builder,
-// Ctrl+Shift+B, the toolbar's Builder button). It follows the statement
-// under the editor's cursor: a query the builder can express is shown in
-// its form, and every click rewrites that statement in the editor
-// (authoring.Query.SQL); SQL it cannot show is named in the panel and left
-// alone, and choosing a table then starts a new query at the end of the
-// tab. Tables come from the list or are dragged from the catalog tree.
+// none is the choice of no aggregate and of no window.
+const none = "—"
 
-const builderNone = "—"
-
-// builderPanel is the query builder.
-type builderPanel struct {
-	wb *Workbench
+// Panel is the query builder.
+type Panel struct {
+	host Host
 
 	// tab is the editor tab followed; q the query shown (nil: none);
 	// start and end the byte range of its statement in the tab's text,
 	// owned true when the builder may rewrite it (a query it can show, or
 	// nothing yet).
-	tab        *editorTab
+	tab        Tab
 	q          *authoring.Query
 	start, end int
 	owned      bool
@@ -72,10 +64,10 @@ type builderPanel struct {
 	colChecks  map[authoring.ColumnRef]*widget.Check
 	colAggs    map[authoring.ColumnRef]*widget.Select
 	countStar  *widget.Check
-	filterRows []*builderFilterRow
-	joinRows   []*builderJoinRow
-	orderRows  []*builderOrderRow
-	win        *builderWindowForm
+	filterRows []*FilterRow
+	joinRows   []*JoinRow
+	orderRows  []*OrderRow
+	win        *WindowForm
 	limit      *widget.Entry
 	addFilter  *widget.Button
 	addJoin    *widget.Button
@@ -84,49 +76,52 @@ type builderPanel struct {
 	lastGo     string
 }
 
-// builderFilterRow is the editor of one filter.
-type builderFilterRow struct {
-	column, op *widget.Select
-	values     []*widget.Entry
-	boolSel    *widget.Select
-	pick       *widget.Button
-	remove     *widget.Button
+// FilterRow is the editor of one filter: its column, its operator, and
+// the inputs of its value(s) (Values: one per operand, or one
+// comma-separated list for IN; Bool for a BOOLEAN column; Pick opens a
+// calendar for a DATE or TIMESTAMP).
+type FilterRow struct {
+	Column, Op *widget.Select
+	Values     []*widget.Entry
+	Bool       *widget.Select
+	Pick       *widget.Button
+	Remove     *widget.Button
 }
 
-// builderJoinRow is the editor of one join.
-type builderJoinRow struct {
-	kind        *widget.Select
-	left, right *widget.Select
-	remove      *widget.Button
-	hint        *widget.Label
+// JoinRow is the editor of one join: its kind, its first key pair (Left
+// a column of the tables joined before, Right one of the joined table's),
+// and Hint when more key pairs are kept as written.
+type JoinRow struct {
+	Kind        *widget.Select
+	Left, Right *widget.Select
+	Remove      *widget.Button
+	Hint        *widget.Label
 }
 
-// builderOrderRow is one ORDER BY key.
-type builderOrderRow struct {
-	column, dir *widget.Select
-	remove      *widget.Button
+// OrderRow is one ORDER BY key: a column or output name, ASC or DESC.
+type OrderRow struct {
+	Column, Dir *widget.Select
+	Remove      *widget.Button
 }
 
-// builderWindowForm is the window TVF form.
-type builderWindowForm struct {
-	kind, timeCol       *widget.Select
-	size, slide         *widget.Entry
-	sizeUnit, slideUnit *widget.Select
-	partition           *widget.CheckGroup
-	available           []string
-	note                *widget.Label
+// WindowForm is the window TVF form: kind (none, TUMBLE, HOP, CUMULATE,
+// SESSION), time column, size (a session's gap) and slide (a cumulating
+// window's step) with their units, and a session's partition columns.
+// Available lists the time columns offered; Note asks for an aggregate
+// while the query has none.
+type WindowForm struct {
+	Kind, TimeCol       *widget.Select
+	Size, Slide         *widget.Entry
+	SizeUnit, SlideUnit *widget.Select
+	Partition           *widget.CheckGroup
+	Available           []string
+	Note                *widget.Label
 }
 
-func (wb *Workbench) builder() *builderPanel {
-	a := wb.authoring()
-	if a.builder == nil {
-		a.builder = newBuilderPanel(wb)
-	}
-	return a.builder
-}
-
-func newBuilderPanel(wb *Workbench) *builderPanel {
-	b := &builderPanel{wb: wb, tableRefs: map[string][]string{}}
+// New builds the panel, hidden; Area places it beside the window's
+// centre.
+func New(h Host) *Panel {
+	b := &Panel{host: h, tableRefs: map[string][]string{}}
 	b.tableSel = widget.NewSelect(nil, func(s string) {
 		if p, ok := b.tableRefs[s]; ok {
 			b.setTable(p)
@@ -142,7 +137,7 @@ func newBuilderPanel(wb *Workbench) *builderPanel {
 	for _, x := range []*widget.Button{b.goBtn, b.runBtn, b.newBtn} {
 		x.Importance = widget.LowImportance
 	}
-	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), wb.toggleBuilder)
+	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), b.Toggle)
 	closeBtn.Importance = widget.LowImportance
 	title := widget.NewLabelWithStyle("Query builder", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, closeBtn, title),
@@ -157,39 +152,30 @@ func newBuilderPanel(wb *Workbench) *builderPanel {
 	gutter.SetMinSize(fyne.NewSize(theme.ScrollBarSize()+theme.Padding(), 0))
 	form := container.NewScroll(container.NewBorder(nil, nil, nil, gutter, b.body))
 	b.form = form
-	b.content = container.NewStack(b.bg, container.NewBorder(top, bottom, nil, nil, widgets.WithWheel(form))) // wheel_passthrough.go: the wheel scrolls over inputs too
+	b.content = container.NewStack(b.bg, container.NewBorder(top, bottom, nil, nil, widgets.WithWheel(form))) // the wheel scrolls the form over its inputs too
 	b.dragLabel = widget.NewLabel("")
 	return b
 }
 
-// builderArea holds the centre of the window (editors and results), with
-// the builder to its right while it is shown.
-func (wb *Workbench) builderArea(center fyne.CanvasObject) fyne.CanvasObject {
-	b := wb.builder()
+// Area holds the centre of the window (editors and results), with the
+// builder to its right while it is shown.
+func (b *Panel) Area(center fyne.CanvasObject) fyne.CanvasObject {
 	b.center = center
 	b.area = container.NewStack(center)
 	return b.area
 }
 
-// builderButton is the toolbar's toggle.
-func (wb *Workbench) builderButton() fyne.CanvasObject {
-	btn := widget.NewButtonWithIcon("Builder", theme.ListIcon(), wb.toggleBuilder)
-	btn.Importance = widget.LowImportance
-	return btn
-}
+// Toggle shows or hides the builder.
+func (b *Panel) Toggle() { b.SetShown(!b.shown) }
 
-// toggleBuilder shows or hides the builder panel.
-func (wb *Workbench) toggleBuilder() {
-	b := wb.builder()
-	b.setShown(!b.shown)
-}
-
-func (b *builderPanel) setShown(on bool) {
+// SetShown shows the builder beside the centre (on), following the
+// current editor tab, or hides it; Host.Shown hears of the change.
+// Before Area there is nowhere to show it, and nothing happens.
+func (b *Panel) SetShown(on bool) {
 	if b.shown == on || b.area == nil {
 		return
 	}
 	b.shown = on
-	wb := b.wb
 	if on {
 		if b.split == nil {
 			b.split = container.NewHSplit(b.center, b.content)
@@ -202,20 +188,19 @@ func (b *builderPanel) setShown(on bool) {
 			b.split.Leading = b.center
 		}
 		b.area.Objects = []fyne.CanvasObject{b.split}
-		b.reloadTables()
-		b.follow(wb.editors.current(), true)
+		b.ReloadTables()
+		b.Follow(b.host.CurrentTab(), true)
 	} else {
 		b.area.Objects = []fyne.CanvasObject{b.center}
 	}
 	b.area.Refresh()
-	if m := wb.authoring().builderMenu; m != nil {
-		m.Checked = on
-	}
+	b.host.Shown(on)
 }
 
-// reloadTables fills the table list from the current database.
-func (b *builderPanel) reloadTables() {
-	src := catalogbrowser.EnvSource{Env: b.wb.env}
+// ReloadTables fills the table list from the current database of
+// Host.Tables.
+func (b *Panel) ReloadTables() {
+	src := b.host.Tables()
 	cat, db := src.Current()
 	objs, err := src.Objects(cat, db)
 	b.tableRefs = map[string][]string{}
@@ -234,55 +219,56 @@ func (b *builderPanel) reloadTables() {
 	b.tableSel.Refresh()
 }
 
-// builderEditorChanged follows edits of the tab's SQL.
-func (wb *Workbench) builderEditorChanged(t *editorTab) {
-	b := wb.authoring().builder
-	if b == nil || !b.shown || b.writing || t != b.tab {
+// EditorChanged follows an edit of t's SQL (while shown, when t is the
+// tab followed and the edit is not the builder's own).
+func (b *Panel) EditorChanged(t Tab) {
+	if !b.shown || b.writing || t != b.tab {
 		return
 	}
-	b.follow(t, false)
+	b.Follow(t, false)
 }
 
-// builderCursorMoved follows the cursor into another statement.
-func (wb *Workbench) builderCursorMoved(t *editorTab) {
-	b := wb.authoring().builder
-	if b == nil || !b.shown || b.writing || t != b.tab {
+// CursorMoved follows t's cursor into another statement.
+func (b *Panel) CursorMoved(t Tab) {
+	if !b.shown || b.writing || t != b.tab {
 		return
 	}
-	off := t.ed.CursorOffset()
+	off := t.Editor().CursorOffset()
 	if off < b.start || off > b.end {
-		b.follow(t, false)
+		b.Follow(t, false)
 	}
 }
 
-// builderTabChanged follows another editor tab.
-func (wb *Workbench) builderTabChanged() {
-	if b := wb.authoring().builder; b != nil && b.shown {
-		b.follow(wb.editors.current(), true)
+// TabChanged follows the editor tab now shown.
+func (b *Panel) TabChanged() {
+	if b.shown {
+		b.Follow(b.host.CurrentTab(), true)
 	}
 }
 
-// builderTableCreated refreshes the list after a table was created.
-func (wb *Workbench) builderTableCreated(path []string) {
-	if b := wb.authoring().builder; b != nil && b.shown {
-		b.reloadTables()
+// TableCreated refreshes the table list after a table was created.
+func (b *Panel) TableCreated() {
+	if b.shown {
+		b.ReloadTables()
 	}
 }
 
-// follow reads the statement under t's cursor into the builder.
-func (b *builderPanel) follow(t *editorTab, force bool) {
+// Follow reads the statement under t's cursor into the builder; force
+// redraws the form even when the query is the one shown. A nil t leaves
+// the form as it is.
+func (b *Panel) Follow(t Tab, force bool) {
 	b.tab = t
 	if t == nil {
 		return
 	}
-	if !b.wb.embeddedTab(t) {
+	if name, embedded := t.Engine(); !embedded {
 		b.q, b.owned, b.lastSQL = nil, false, ""
-		b.unsupported = "this tab runs on " + b.wb.conns.of(t).name() + "; the query builder reads the embedded engine's tables"
+		b.unsupported = "this tab runs on " + name + "; the query builder reads the embedded engine's tables"
 		b.render()
 		return
 	}
-	text := t.ed.Text()
-	off := t.ed.CursorOffset()
+	text := t.Editor().Text()
+	off := t.Editor().CursorOffset()
 	sp, ok := sql.StatementAt(text, off)
 	if ok && off > sp.End && strings.Contains(text[sp.End:off], ";") {
 		ok = false // in a new, empty statement after ";"
@@ -319,9 +305,9 @@ func (b *builderPanel) follow(t *editorTab, force bool) {
 // setTable makes path the query's table: the current query starts over
 // on it, or (when the SQL under the cursor is not the builder's) a new
 // query is added at the end of the tab.
-func (b *builderPanel) setTable(path []string) {
+func (b *Panel) setTable(path []string) {
 	if b.tab == nil {
-		b.tab = b.wb.editors.current()
+		b.tab = b.host.CurrentTab()
 		if b.tab == nil {
 			return
 		}
@@ -329,7 +315,7 @@ func (b *builderPanel) setTable(path []string) {
 	if b.q != nil && b.owned && slices.Equal(b.q.From.Path, path) && len(b.q.Joins) == 0 {
 		return
 	}
-	if !b.wb.embeddedTab(b.tab) {
+	if _, embedded := b.tab.Engine(); !embedded {
 		b.setStatus("⚠ This tab runs on a SQL Gateway: open a tab on the embedded engine to build a query.", widget.WarningImportance)
 		return
 	}
@@ -344,12 +330,12 @@ func (b *builderPanel) setTable(path []string) {
 }
 
 // startNew appends a new query (q, or an empty one) to the tab.
-func (b *builderPanel) startNew(q *authoring.Query) {
-	t := b.tab
-	if t == nil {
+func (b *Panel) startNew(q *authoring.Query) {
+	if b.tab == nil {
 		return
 	}
-	text := t.ed.Text()
+	ed := b.tab.Editor()
+	text := ed.Text()
 	sep := ""
 	if trimmed := strings.TrimRight(text, " \t\r\n"); trimmed != "" {
 		if !strings.HasSuffix(trimmed, ";") {
@@ -358,11 +344,11 @@ func (b *builderPanel) startNew(q *authoring.Query) {
 		sep += "\n\n"
 		text = trimmed
 		b.writing = true
-		t.ed.ReplaceRange(len(trimmed), len(t.ed.Text()), sep)
+		ed.ReplaceRange(len(trimmed), len(ed.Text()), sep)
 		b.writing = false
 	}
 	b.start = len(text) + len(sep)
-	b.end = len(t.ed.Text())
+	b.end = len(ed.Text())
 	b.owned = true
 	b.unsupported = ""
 	b.q = q
@@ -373,11 +359,11 @@ func (b *builderPanel) startNew(q *authoring.Query) {
 }
 
 // write puts the query's SQL into the editor in place of its statement.
-func (b *builderPanel) write() {
-	t := b.tab
-	if t == nil || b.q == nil || !b.owned {
+func (b *Panel) write() {
+	if b.tab == nil || b.q == nil || !b.owned {
 		return
 	}
+	ed := b.tab.Editor()
 	// A filter whose value is not entered yet is left out until it is.
 	q, pending := b.q, ""
 	for _, f := range b.q.Filters {
@@ -397,13 +383,13 @@ func (b *builderPanel) write() {
 		b.setStatus("✕ "+err.Error(), widget.DangerImportance)
 		return
 	}
-	cur := t.ed.Text()
+	cur := ed.Text()
 	if b.end > len(cur) || b.start > b.end {
 		b.start, b.end = len(cur), len(cur)
 	}
 	b.writing = true
-	t.ed.ReplaceRange(b.start, b.end, text)
-	t.ed.ScrollToColumn(0) // the new lines start at the left
+	ed.ReplaceRange(b.start, b.end, text)
+	ed.ScrollToColumn(0) // the new lines start at the left
 	b.writing = false
 	b.end = b.start + len(text)
 	b.lastSQL = text
@@ -430,7 +416,7 @@ func incomplete(f authoring.Filter) bool {
 	return false
 }
 
-func (b *builderPanel) setStatus(s string, imp widget.Importance) {
+func (b *Panel) setStatus(s string, imp widget.Importance) {
 	b.status.SetText(s)
 	b.status.Importance = imp
 	b.status.Refresh()
@@ -438,7 +424,7 @@ func (b *builderPanel) setStatus(s string, imp widget.Importance) {
 
 // changed writes the query after a change of the form; restructure
 // rebuilds the form too (a row added or removed, the table changed).
-func (b *builderPanel) changed(restructure bool) {
+func (b *Panel) changed(restructure bool) {
 	b.write()
 	if restructure {
 		b.render()
@@ -446,8 +432,8 @@ func (b *builderPanel) changed(restructure bool) {
 }
 
 // schema returns the schema of a table of the query (nil when unknown).
-func (b *builderPanel) schema(t authoring.TableRef) *types.Schema {
-	info, err := b.wb.authoringCatalog().Table(t.Path)
+func (b *Panel) schema(t authoring.TableRef) *types.Schema {
+	info, err := b.host.Catalog().Table(t.Path)
 	if err != nil {
 		return nil
 	}
@@ -455,12 +441,12 @@ func (b *builderPanel) schema(t authoring.TableRef) *types.Schema {
 }
 
 // streaming reports the followed tab's runtime mode.
-func (b *builderPanel) streaming() bool {
-	return b.tab == nil || b.tab.mode != modeBatch
+func (b *Panel) streaming() bool {
+	return b.tab == nil || b.tab.Streaming()
 }
 
 // qualifier is how columns of table i (0 = the main table) are qualified.
-func (b *builderPanel) qualifier(i int) string {
+func (b *Panel) qualifier(i int) string {
 	q := b.q
 	if len(q.Joins) == 0 {
 		return ""
@@ -469,8 +455,8 @@ func (b *builderPanel) qualifier(i int) string {
 }
 
 // render rebuilds the form from the query.
-func (b *builderPanel) render() {
-	b.reloadTables() // tables created or dropped since
+func (b *Panel) render() {
+	b.ReloadTables() // tables created or dropped since
 	b.body.RemoveAll()
 	b.colChecks = map[authoring.ColumnRef]*widget.Check{}
 	b.colAggs = map[authoring.ColumnRef]*widget.Select{}
@@ -526,7 +512,7 @@ func (b *builderPanel) render() {
 }
 
 // selectTableLabel shows the query's table in the list without acting.
-func (b *builderPanel) selectTableLabel(name string) {
+func (b *Panel) selectTableLabel(name string) {
 	f := b.tableSel.OnChanged
 	b.tableSel.OnChanged = nil
 	label := ""
@@ -548,7 +534,7 @@ func (b *builderPanel) selectTableLabel(name string) {
 }
 
 // copyAsGo shows the query as Table API code and copies it.
-func (b *builderPanel) copyAsGo() {
+func (b *Panel) copyAsGo() {
 	if b.q == nil {
 		return
 	}
@@ -565,20 +551,20 @@ func (b *builderPanel) copyAsGo() {
 	if !native {
 		note = "Copied: the Table API has no form for part of this query, so the code runs its SQL."
 	}
-	dialogs.ShowCode(b.wb.win, "Copy as Go", note, code)
+	dialogs.ShowCode(b.host.Window(), "Copy as Go", note, code)
 	b.setStatus("Go code copied to the clipboard", widget.SuccessImportance)
 }
 
 // run runs the builder's statement in its tab.
-func (b *builderPanel) run() {
+func (b *Panel) run() {
 	if b.tab == nil || b.q == nil || !b.owned {
 		return
 	}
-	text := b.tab.ed.Text()
+	text := b.tab.Editor().Text()
 	if b.end > len(text) {
 		return
 	}
-	b.wb.runStatementIn(b.tab, text[b.start:b.end], b.start)
+	b.host.Run(b.tab, text[b.start:b.end], b.start)
 }
 
 // capitalize upper-cases the first letter of a message.
@@ -589,31 +575,4 @@ func capitalize(s string) string {
 	r := []rune(s)
 	r[0] = unicode.ToUpper(r[0])
 	return string(r)
-}
-
-// windowTVFTable names the table of a window TVF in FROM, given the words
-// after FROM: "TABLE(TUMBLE(TABLE" "flights," … gives flights; "" when
-// FROM is not a window TVF.
-func windowTVFTable(words []string) string {
-	if len(words) < 2 || !strings.HasPrefix(strings.ToUpper(words[0]), "TABLE(") {
-		return ""
-	}
-	if !strings.HasSuffix(strings.ToUpper(words[0]), "(TABLE") {
-		return ""
-	}
-	// the table name runs to the first "," or space outside backquotes
-	rest := strings.Join(words[1:], " ")
-	quoted := false
-	end := len(rest)
-	for i := 0; i < len(rest); i++ {
-		c := rest[i]
-		if c == '`' {
-			quoted = !quoted
-		} else if !quoted && (c == ',' || c == ' ' || c == ')') {
-			end = i
-			break
-		}
-	}
-	parts := designer.SplitPath(rest[:end])
-	return parts[len(parts)-1]
 }

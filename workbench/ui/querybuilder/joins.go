@@ -1,4 +1,4 @@
-package ui
+package querybuilder
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 )
 
 // joinsSection: join another table, keys suggested from names and types.
-func (b *builderPanel) joinsSection() fyne.CanvasObject {
+func (b *Panel) joinsSection() fyne.CanvasObject {
 	q := b.q
 	box := container.NewVBox(sectionTitle("Joins"))
 	for i := range q.Joins {
@@ -40,7 +40,7 @@ func (b *builderPanel) joinsSection() fyne.CanvasObject {
 }
 
 // join adds a join with the best suggested key.
-func (b *builderPanel) join(path []string) {
+func (b *Panel) join(path []string) {
 	q := b.q
 	t := authoring.TableRef{Path: path}
 	right := b.schema(t)
@@ -82,18 +82,18 @@ func (b *builderPanel) join(path []string) {
 	b.changed(true)
 }
 
-func (b *builderPanel) joinRow(i int) fyne.CanvasObject {
+func (b *Panel) joinRow(i int) fyne.CanvasObject {
 	q := b.q
 	j := &q.Joins[i]
-	row := &builderJoinRow{}
+	row := &JoinRow{}
 	b.joinRows = append(b.joinRows, row)
 	var kinds []string
 	for _, k := range []authoring.JoinKind{authoring.JoinInner, authoring.JoinLeft, authoring.JoinRight, authoring.JoinFull} {
 		kinds = append(kinds, k.String())
 	}
-	row.kind = widget.NewSelect(kinds, nil)
-	row.kind.SetSelected(j.Kind.String())
-	row.kind.OnChanged = func(s string) {
+	row.Kind = widget.NewSelect(kinds, nil)
+	row.Kind.SetSelected(j.Kind.String())
+	row.Kind.OnChanged = func(s string) {
 		j.Kind = authoring.JoinKind(slices.Index(kinds, s))
 		b.changed(false)
 	}
@@ -120,17 +120,17 @@ func (b *builderPanel) joinRow(i int) fyne.CanvasObject {
 		j.Keys = []authoring.JoinKey{{}}
 	}
 	k := &j.Keys[0]
-	row.left = widget.NewSelect(leftLabels, nil)
+	row.Left = widget.NewSelect(leftLabels, nil)
 	if k.Left.Name != "" {
-		row.left.SetSelected(pickerLabel(k.Left))
+		row.Left.SetSelected(pickerLabel(k.Left))
 	}
-	row.left.OnChanged = func(s string) { k.Left = leftRefs[s]; b.changed(false) }
-	row.right = widget.NewSelect(rightLabels, nil)
+	row.Left.OnChanged = func(s string) { k.Left = leftRefs[s]; b.changed(false) }
+	row.Right = widget.NewSelect(rightLabels, nil)
 	if k.Right != "" {
-		row.right.SetSelected(k.Right)
+		row.Right.SetSelected(k.Right)
 	}
-	row.right.OnChanged = func(s string) { k.Right = s; b.changed(false) }
-	row.remove = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
+	row.Right.OnChanged = func(s string) { k.Right = s; b.changed(false) }
+	row.Remove = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
 		q.RemoveJoin(i)
 		if len(q.Joins) == 0 {
 			q.From.Alias = ""
@@ -138,16 +138,16 @@ func (b *builderPanel) joinRow(i int) fyne.CanvasObject {
 		}
 		b.changed(true)
 	})
-	row.remove.Importance = widget.LowImportance
+	row.Remove.Importance = widget.LowImportance
 	what := widget.NewLabel("JOIN " + j.Table.String() + " AS " + j.Table.Qualifier())
 	what.Truncation = fyne.TextTruncateEllipsis
-	head := container.NewBorder(nil, nil, row.kind, row.remove, what)
-	on := container.NewBorder(nil, nil, widget.NewLabel("ON"), nil, container.NewVBox(row.left, container.NewBorder(nil, nil, widget.NewLabel("="), nil, row.right)))
+	head := container.NewBorder(nil, nil, row.Kind, row.Remove, what)
+	on := container.NewBorder(nil, nil, widget.NewLabel("ON"), nil, container.NewVBox(row.Left, container.NewBorder(nil, nil, widget.NewLabel("="), nil, row.Right)))
 	box := container.NewVBox(head, on)
 	if len(j.Keys) > 1 {
-		row.hint = widget.NewLabel(fmt.Sprintf("and %d more key pair(s), kept as written", len(j.Keys)-1))
-		row.hint.Importance = widget.LowImportance
-		box.Add(row.hint)
+		row.Hint = widget.NewLabel(fmt.Sprintf("and %d more key pair(s), kept as written", len(j.Keys)-1))
+		row.Hint.Importance = widget.LowImportance
+		box.Add(row.Hint)
 	}
 	return box
 }
