@@ -51,6 +51,10 @@ func (r *Reader) Failf(format string, args ...any) {
 	}
 }
 
+// FailAt records a failure at offset off (where a value found wrong
+// started) unless one is already recorded.
+func (r *Reader) FailAt(off int, format string, args ...any) { r.failAt(off, format, args...) }
+
 // failAt records a failure at offset off.
 func (r *Reader) failAt(off int, format string, args ...any) {
 	if r.err == nil {

@@ -60,6 +60,12 @@ func (w *Writer) Fail(err error) {
 	}
 }
 
+// Reset empties the buffer and forgets the error, keeping the capacity.
+func (w *Writer) Reset() { w.buf, w.err = w.buf[:0], nil }
+
+// Raw appends b as it is (bytes another Writer encoded).
+func (w *Writer) Raw(b []byte) { w.buf = append(w.buf, b...) }
+
 // Header writes the magic, the operator kind and its format version.
 func (w *Writer) Header(kind string, version uint32) {
 	w.buf = append(w.buf, Magic...)
