@@ -264,7 +264,11 @@ func owner(topic string, p int32, par int) int {
 
 // Open reads one partition alone.
 func (s *Source) Open(ctx context.Context, split connector.Split, spec connector.ReadSpec) (connector.Reader, error) {
-	return s.open(ctx, []connector.Split{split}, func(Partition) bool { return true }, false, spec)
+	r, err := s.open(ctx, []connector.Split{split}, func(Partition) bool { return true }, false, spec, nil)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // OpenInstance reads the partitions owned by instance among parallelism,
@@ -272,10 +276,17 @@ func (s *Source) Open(ctx context.Context, split connector.Split, spec connector
 // topics discovered later.
 func (s *Source) OpenInstance(ctx context.Context, splits []connector.Split, instance, parallelism int, spec connector.ReadSpec) (connector.Reader, error) {
 	owns := func(p Partition) bool { return owner(p.Topic, p.Partition, parallelism) == instance }
-	return s.open(ctx, splits, owns, true, spec)
+	r, err := s.open(ctx, splits, owns, true, spec, nil)
+	if err != nil {
+		return nil, err
+	}
+	r.instance, r.parallelism = instance, parallelism
+	return r, nil
 }
 
-func (s *Source) open(ctx context.Context, splits []connector.Split, owns func(Partition) bool, discover bool, spec connector.ReadSpec) (connector.Reader, error) {
+// open starts a reader of the owned splits, at their startup offsets or,
+// for the partitions of saved (a checkpoint's position), at its offsets.
+func (s *Source) open(ctx context.Context, splits []connector.Split, owns func(Partition) bool, discover bool, spec connector.ReadSpec, saved *position) (*reader, error) {
 	t := s.t
 	meta := kafkaMetadata()
 	var valueMeta []string
@@ -303,7 +314,7 @@ func (s *Source) open(ctx context.Context, splits []connector.Split, owns func(P
 		return nil, err
 	}
 	r := &reader{src: s, spec: spec, cl: cl, adm: kadm.NewClient(cl), kd: kd, vd: vd, owns: owns,
-		parts: map[string]*partState{}, nValueMeta: len(valueMeta)}
+		parts: map[string]*partState{}, nValueMeta: len(valueMeta), instance: -1}
 	if discover && !s.Bounded() && t.discovery > 0 {
 		r.discoverEvery = t.discovery
 		r.nextDiscovery = time.Now().Add(t.discovery)
@@ -315,11 +326,20 @@ func (s *Source) open(ctx context.Context, splits []connector.Split, owns func(P
 			cl.Close()
 			return nil, t.errorf("unexpected split %T", sp)
 		}
-		if owns(p) {
+		if owns(p) && saved.offsetOf(p) == nil {
 			byTopic[p.Topic] = append(byTopic[p.Topic], p.Partition)
 		}
 	}
-	if err := r.assign(ctx, byTopic, t.startup, t.startupOffsets, t.startupMillis); err != nil {
+	mode := t.startup
+	if saved != nil {
+		// Partitions found since the checkpoint start as discovered ones.
+		mode = ModeEarliest
+		if err := r.assignAt(ctx, saved.byTopic(), "", nil, 0, saved); err != nil {
+			cl.Close()
+			return nil, err
+		}
+	}
+	if err := r.assign(ctx, byTopic, mode, t.startupOffsets, t.startupMillis); err != nil {
 		cl.Close()
 		return nil, err
 	}
@@ -332,6 +352,7 @@ type partState struct {
 	part   int32
 	name   string
 	next   int64 // next offset to read
+	pos    int64 // next offset after the rows Next returned (Position)
 	stop   int64 // end offset (exclusive) of a bounded read; -1 unbounded
 	logEnd int64 // high watermark last fetched; -1 unknown
 	read   bool  // a record was read
@@ -358,24 +379,39 @@ type reader struct {
 	discoverEvery time.Duration
 	nextDiscovery time.Time
 	closed        bool
+
+	// instance and parallelism name an OpenInstance reader in its
+	// position (-1 and 0 for Open's).
+	instance, parallelism int
 }
 
 type queued struct {
 	b     *types.Batch
 	split string
+	next  int64 // the partition's next offset after b
 }
 
 // assign starts reading the given partitions at the offsets of mode, and
 // resolves their stop offsets for a bounded read.
 func (r *reader) assign(ctx context.Context, parts map[string][]int32, mode string, specific map[int32]int64, millis int64) error {
+	return r.assignAt(ctx, parts, mode, specific, millis, nil)
+}
+
+// assignAt is assign, starting the partitions of saved (a checkpoint's
+// position) at its offsets, and stopping a bounded read at its stop
+// offsets where it has them.
+func (r *reader) assignAt(ctx context.Context, parts map[string][]int32, mode string, specific map[int32]int64, millis int64, saved *position) error {
 	if len(parts) == 0 {
 		r.updateActive()
 		return nil
 	}
 	t := r.src.t
-	starts, err := t.resolveOffsets(ctx, r.adm, mode, specific, millis, parts, true)
-	if err != nil {
-		return err
+	var starts map[string]map[int32]int64
+	var err error
+	if saved == nil {
+		if starts, err = t.resolveOffsets(ctx, r.adm, mode, specific, millis, parts, true); err != nil {
+			return err
+		}
 	}
 	var stops map[string]map[int32]int64
 	if t.bounded != ModeUnbounded {
@@ -390,6 +426,15 @@ func (r *reader) assign(ctx context.Context, parts map[string][]int32, mode stri
 			st := &partState{topic: tp, part: p, name: Partition{tp, p}.String(), next: starts[tp][p], stop: -1, logEnd: -1}
 			if stops != nil {
 				st.stop = stops[tp][p]
+			}
+			if o := saved.offsetOf(Partition{tp, p}); o != nil {
+				st.next = o.Next
+				if stops != nil && o.Stop >= 0 {
+					st.stop = o.Stop
+				}
+			}
+			st.pos = st.next
+			if stops != nil {
 				if st.next >= st.stop {
 					st.done = true
 				}
@@ -478,6 +523,9 @@ func (r *reader) Next(ctx context.Context) (*types.Batch, error) {
 			q := r.queue[0]
 			r.queue = r.queue[1:]
 			r.lastSplit = q.split
+			r.mu.Lock()
+			r.parts[q.split].pos = q.next
+			r.mu.Unlock()
 			return q.b, nil
 		}
 		if r.src.Bounded() && r.allDone() {
@@ -649,13 +697,16 @@ func (r *reader) decodePartition(topic string, part int32, hw int64, recs []*kgo
 		r.updateActive()
 	}
 	if len(rows) == 0 {
+		// Nothing to return (control records, skipped messages): the
+		// position moves on after the partition's batches still queued.
+		r.advanceQueued(st, next)
 		return nil
 	}
 	b, err := r.assemble(rows, keyB, valB)
 	if err != nil {
 		return err
 	}
-	r.queue = append(r.queue, queued{b: b, split: name})
+	r.queue = append(r.queue, queued{b: b, split: name, next: next})
 	return nil
 }
 
