@@ -254,6 +254,15 @@ func (r *Reader) Bytes() []byte {
 	return append([]byte{}, b...)
 }
 
+// Raw reads n bytes written with Writer.Raw, copied.
+func (r *Reader) Raw(n int) []byte {
+	b := r.take(n, "raw bytes")
+	if b == nil {
+		return nil
+	}
+	return append([]byte{}, b...)
+}
+
 // String reads a length and that many bytes as a string.
 func (r *Reader) String() string {
 	n := r.Count(1)
