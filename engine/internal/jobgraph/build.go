@@ -61,6 +61,7 @@ func (b *builder) build(p *physical.Node) *runtime.Node {
 	}
 	if p.IsSource() {
 		n := b.g.AddSource(p.Describe(), p.Parallelism, p.Bounded(), source(p))
+		n.Resumable = resumable(p)
 		b.nodes[p] = n
 		return n
 	}
@@ -96,6 +97,18 @@ func source(p *physical.Node) runtime.SourceFunc {
 		return runtime.ValuesSource([]*types.Batch{x.Batch})
 	}
 	panic(buildError{fmt.Errorf("%s is not a source", p.Name())})
+}
+
+// resumable reports whether source p saves its read position in
+// checkpoints.
+func resumable(p *physical.Node) bool {
+	switch x := p.Op.(type) {
+	case *physical.TableSourceScan:
+		return runtime.IsResumable(x.Source)
+	case *physical.Values:
+		return true
+	}
+	return false
 }
 
 // rebatch wraps a source so that it emits batches of at most n rows.

@@ -34,6 +34,9 @@ type Node struct {
 	Parallelism int
 	// Bounded reports whether a source ends by itself.
 	Bounded bool
+	// Resumable reports whether a source saves its position in
+	// checkpoints (SourceCheckpoint.Between) and resumes from it.
+	Resumable bool
 
 	consumers []*Node
 	metrics   *OperatorMetrics

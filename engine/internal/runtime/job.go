@@ -39,6 +39,10 @@ type Job struct {
 	end    time.Time
 	// canceled is set by Cancel to tell cancellation from failure.
 	canceled atomic.Bool
+	// coord takes the job's checkpoints (nil for a batch job).
+	coord *coordinator
+	// stopped is set by Stop: the job ends FINISHED, not CANCELED.
+	stopped atomic.Bool
 }
 
 // NewJobID returns a random 32-hex-digit job id (Flink's JobID format).
@@ -49,9 +53,9 @@ func NewJobID() string {
 }
 
 type event struct {
-	kind     uint8 // evData, evWatermark, evEnd, evIdle, evActive
+	kind     uint8 // evData, evWatermark, evEnd, evIdle, evActive, evBarrier
 	batch    *types.Batch
-	wm       int64
+	wm       int64 // the watermark; for evBarrier the checkpoint id
 	producer int
 	// size is the batch's inFlightBytes, acquired from the channel's byte
 	// budget by the sender and released by the receiver (0: not counted)
@@ -83,6 +87,9 @@ const (
 	// watermarks are combined.
 	evIdle
 	evActive
+	// evBarrier is a checkpoint's barrier (checkpoint.go): the events
+	// before it are in the checkpoint, those after it are not.
+	evBarrier
 )
 
 // InputIdler is implemented by multi-input operators that combine their
@@ -113,6 +120,11 @@ func Submit(parent context.Context, name string, g *Graph, cfg JobConfig, ev *ex
 	}
 	e := &executor{job: j, g: g, cfg: cfg, ev: ev, batch: batch}
 	e.budget = newMemoryBudget(cfg.MemoryLimit, g, j.fail)
+	j.coord = newCoordinator(j, g, cfg.Checkpoint, batch)
+	if err := e.checkCheckpoints(); err != nil {
+		cancel()
+		return nil, err
+	}
 	if err := e.build(); err != nil {
 		cancel()
 		return nil, err
@@ -141,6 +153,13 @@ func (j *Job) Cancel() {
 		return
 	}
 	j.canceled.Store(true)
+	j.cancel()
+}
+
+// Stop ends the job as Cancel does, but its final status is FINISHED:
+// what stop-with-savepoint does once the savepoint is written.
+func (j *Job) Stop() {
+	j.stopped.Store(true)
 	j.cancel()
 }
 
@@ -231,22 +250,55 @@ func (e *executor) build() error {
 
 func (e *executor) run(ctx context.Context) {
 	var wg sync.WaitGroup
+	coord := e.job.coord
+	type task struct {
+		chain []*Node
+		inst  int
+		cp    *taskCheckpoint
+	}
+	var tasks []task
 	for _, chain := range e.chains {
 		for inst := 0; inst < chain[0].Parallelism; inst++ {
-			wg.Add(1)
-			go func(chain []*Node, inst int) {
-				defer wg.Done()
-				if err := e.runTask(ctx, chain, inst); err != nil {
-					e.job.fail(err)
-				}
-			}(chain, inst)
+			tasks = append(tasks, task{chain, inst, e.newTaskCheckpoint(chain, inst)})
 		}
 	}
+	for _, t := range tasks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := e.runTask(ctx, t.chain, t.inst, t.cp); err != nil {
+				e.job.fail(err)
+			} else if t.cp != nil && ctx.Err() == nil {
+				coord.taskFinished(t.cp.index)
+			}
+		}()
+	}
+	var coordDone chan struct{}
+	coordCtx, coordCancel := context.WithCancel(ctx)
+	defer coordCancel()
+	if coord != nil {
+		coordDone = make(chan struct{})
+		go func() {
+			defer close(coordDone)
+			coord.run(coordCtx)
+		}()
+	}
 	wg.Wait()
+	if coord != nil {
+		// a checkpoint being written completes before the job ends
+		coordCancel()
+		<-coordDone
+		coord.abort(errors.New("the job ended"))
+		coord.writers.Wait()
+	}
 	j := e.job
 	j.mu.Lock()
 	j.end = time.Now()
 	switch {
+	case j.stopped.Load() && (j.err == nil || errors.Is(j.err, context.Canceled)):
+		// stopped after a savepoint (Flink's stop-with-savepoint)
+		j.err = nil
+		j.status.Store(int32(Finished))
 	case j.canceled.Load():
 		j.status.Store(int32(Canceled))
 		if j.err == nil || errors.Is(j.err, context.Canceled) {
@@ -261,6 +313,9 @@ func (e *executor) run(ctx context.Context) {
 		j.status.Store(int32(Finished))
 	}
 	j.mu.Unlock()
+	if coord != nil {
+		coord.cleanUp(j.Status())
+	}
 	j.cancel()
 	close(j.done)
 }
@@ -286,7 +341,7 @@ func (e *TaskError) Error() string {
 }
 func (e *TaskError) Unwrap() error { return e.Err }
 
-func (e *executor) runTask(ctx context.Context, chain []*Node, inst int) (err error) {
+func (e *executor) runTask(ctx context.Context, chain []*Node, inst int, cp *taskCheckpoint) (err error) {
 	current := chain[0].Name
 	defer func() {
 		if r := recover(); r != nil {
@@ -339,9 +394,21 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int) (err er
 		}
 	}()
 	head := chain[0]
+	if cp != nil {
+		cp.built, cp.router = built, router
+		finished, err := cp.restore()
+		if err != nil {
+			return err
+		}
+		if finished {
+			// it had finished before the checkpoint the job resumes
+			// from: everything it emitted is in its consumers' state
+			return router.end()
+		}
+	}
 	if head.Source != nil {
 		current = head.Name
-		if err := e.runSource(ctx, head, inst, next, ops, splits); err != nil {
+		if err := e.runSource(ctx, head, inst, next, ops, splits, cp); err != nil {
 			return err
 		}
 		// end of a bounded source: watermark to +inf, then end of input
@@ -353,7 +420,7 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int) (err er
 	// operator head: read its input channels
 	headOp := built[0].op
 	current = head.Name
-	if err := e.readInputs(ctx, head, inst, headOp, router); err != nil {
+	if err := e.readInputs(ctx, head, inst, headOp, router, cp); err != nil {
 		return e.opErr(ctx, head.Name, err)
 	}
 	return e.endChain(ctx, built[1:], router)
@@ -362,24 +429,43 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int) (err er
 // runSource reads a source in its own goroutine and pushes its batches
 // through the task's chained operators, firing their processing-time
 // timers (periodic watermarks, idleness) between batches.
-func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Output, ops []Operator, splits *SourceSplits) error {
+func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Output, ops []Operator, splits *SourceSplits, cp *taskCheckpoint) error {
 	srcCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if splits != nil {
 		srcCtx = context.WithValue(srcCtx, sourceSplitsKey{}, splits)
 	}
-	// a batch and, for a reader of several splits, its split
+	// a batch and, for a reader of several splits, its split; or a
+	// checkpoint's barrier with the source's position
 	type srcBatch struct {
 		b      *types.Batch
 		split  string
 		active []string
 		size   int64 // inFlightBytes, acquired from handoff
+
+		barrier  int64 // checkpoint id, 0 for a batch
+		position []byte
+		posErr   error
 	}
 	// the hand-off holds 2 batches, and no more than the byte budget of a
 	// channel (or one larger batch)
 	batches := make(chan srcBatch, 2)
 	handoff := newByteBudget(e.cfg.ChannelBytes)
 	errc := make(chan error, 1)
+	if cp != nil {
+		sc := &SourceCheckpoint{trigger: cp.trigger, barrier: func(id int64, pos []byte, err error) error {
+			select {
+			case batches <- srcBatch{barrier: id, position: pos, posErr: err}:
+				return nil
+			case <-srcCtx.Done():
+				return srcCtx.Err()
+			}
+		}}
+		if st, ok := cp.coord.restored(head, inst); ok {
+			sc.restore = st.state
+		}
+		srcCtx = context.WithValue(srcCtx, sourceCheckpointKey{}, sc)
+	}
 	go func() {
 		defer close(batches)
 		var err error
@@ -439,6 +525,13 @@ func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Out
 		timers.arm()
 		select {
 		case sb, ok := <-batches:
+			if ok && sb.barrier != 0 {
+				if err := cp.sourceBarrier(sb.barrier, sb.position, sb.posErr); err != nil {
+					drain()
+					return e.opErr(ctx, head.Name, err)
+				}
+				continue
+			}
 			b := sb.b
 			handoff.release(sb.size)
 			if ok && sb.split != "" {
@@ -551,7 +644,7 @@ func (e *executor) endChain(ctx context.Context, rest []chainedOp, router *route
 var errStopped = errors.New("stopped")
 
 // readInputs is the event loop of a task whose head has inputs.
-func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operator, r *router) error {
+func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operator, r *router, cp *taskCheckpoint) error {
 	inputs := e.inbound[n.ID][inst]
 	nIn := len(inputs)
 	chans := make([]chan event, nIn)
@@ -647,6 +740,7 @@ func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operato
 	// processing-time timers of the head operator
 	timers := newTaskTimers(op, e.cfg.clock())
 	defer timers.stop()
+	al := newAligner(producers, e.cfg.Checkpoint.Mode == ExactlyOnce)
 	for open > 0 {
 		if err := timers.arm(); err != nil {
 			return err
@@ -657,7 +751,13 @@ func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operato
 		if selector != nil {
 			want = selector.NextInput()
 		}
-		if want >= 0 && ended[want] < producers[want] && timers.c == nil {
+		replayed := false
+		if len(al.replay) > 0 {
+			// events held back while barriers aligned come first
+			in, ev = al.replay[0].in, al.replay[0].ev
+			al.replay = al.replay[1:]
+			replayed = true
+		} else if want >= 0 && ended[want] < producers[want] && timers.c == nil {
 			select {
 			case ev = <-chans[want]:
 				in = want
@@ -694,6 +794,26 @@ func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operato
 			}
 			in = chosen
 			ev = v.Interface().(event)
+		}
+		if al.holds(in, ev.producer) {
+			// its barrier has arrived: the event is after the checkpoint
+			if !replayed {
+				inputs[in].received(&ev)
+				ev.size = 0
+			}
+			al.held = append(al.held, heldEvent{in, ev})
+			continue
+		}
+		if ev.kind == evBarrier {
+			if cp == nil {
+				continue
+			}
+			if done := al.barrier(in, ev.producer, ev.wm); done != 0 {
+				if err := al.complete(cp, done); err != nil {
+					return err
+				}
+			}
+			continue
 		}
 		switch ev.kind {
 		case evData:
@@ -735,6 +855,12 @@ func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operato
 				if ended[in] == producers[in] {
 					open--
 					if err := op.EndInput(in); err != nil {
+						return err
+					}
+				}
+				// an ended producer sends no more barriers
+				if done := al.ended(in, ev.producer); done != 0 && cp != nil {
+					if err := al.complete(cp, done); err != nil {
 						return err
 					}
 				}

@@ -109,6 +109,9 @@ type JobConfig struct {
 	// Clock is the processing-time clock (nil = the system clock). Tests
 	// set a ManualClock to make processing-time behaviour deterministic.
 	Clock Clock
+	// Checkpoint configures checkpoints and the state the job resumes
+	// from (streaming jobs only; the zero value takes none).
+	Checkpoint CheckpointConfig
 }
 
 // clock returns the configured clock or the system clock.

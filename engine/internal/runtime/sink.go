@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"sync"
@@ -270,6 +271,12 @@ func ConnectorSource(src connector.Source, spec connector.ReadSpec, onSkip func(
 		if err != nil {
 			return err
 		}
+		if sc := SourceCheckpointOf(ctx); sc != nil {
+			if ms, ok := src.(connector.MultiSplitSource); ok {
+				return readInstanceResumable(ctx, sc, src, ms, splits, inst, par, spec, emit, onSkip)
+			}
+			return readSplitsResumable(ctx, sc, src, splits, inst, par, spec, emit, onSkip)
+		}
 		if ms, ok := src.(connector.MultiSplitSource); ok {
 			// unbounded splits (Kafka partitions) are read together
 			return readInstance(ctx, src, ms, splits, inst, par, spec, emit, onSkip)
@@ -312,11 +319,24 @@ func ValuesSource(batches []*types.Batch) SourceFunc {
 		if inst != 0 {
 			return nil
 		}
-		for _, b := range batches {
+		// its position: the number of batches emitted (one uvarint)
+		sc := SourceCheckpointOf(ctx)
+		from := 0
+		if saved := sc.Restored(); saved != nil {
+			n, k := binary.Uvarint(saved)
+			if k <= 0 || k != len(saved) || n > uint64(len(batches)) {
+				return fmt.Errorf("saved position of VALUES is corrupt")
+			}
+			from = int(n)
+		}
+		for i := from; i < len(batches); i++ {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if err := emit(b); err != nil {
+			if err := emit(batches[i]); err != nil {
+				return err
+			}
+			if err := sc.Between(func() ([]byte, error) { return binary.AppendUvarint(nil, uint64(i+1)), nil }); err != nil {
 				return err
 			}
 		}

@@ -182,6 +182,13 @@ func readInstance(ctx context.Context, src connector.Source, ms connector.MultiS
 		return err
 	}
 	defer r.Close()
+	return readMulti(ctx, src, r, emit, onSkip, nil)
+}
+
+// readMulti reads a MultiSplitSource instance's reader r to its end,
+// tagging each batch with its split; between, when set, is called after
+// each batch (a checkpoint's chance to go out).
+func readMulti(ctx context.Context, src connector.Source, r connector.Reader, emit func(*types.Batch) error, onSkip func(int64), between func() error) error {
 	st := sourceSplitsFrom(ctx)
 	if st != nil {
 		st.mu.Lock()
@@ -210,6 +217,11 @@ func readInstance(ctx context.Context, src connector.Source, ms connector.MultiS
 		}
 		if err := emit(b); err != nil {
 			return err
+		}
+		if between != nil {
+			if err := between(); err != nil {
+				return err
+			}
 		}
 	}
 }

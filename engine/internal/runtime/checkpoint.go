@@ -1,0 +1,634 @@
+package runtime
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Checkpoints (Flink's asynchronous barrier snapshots, on one machine).
+//
+// The coordinator of a job triggers checkpoint n every
+// CheckpointConfig.Interval: each source task, between two batches of its
+// reader, saves its reader's position and its chained operators' state and
+// sends a barrier carrying n behind the batches already emitted. A task
+// with inputs aligns the barriers: in EXACTLY_ONCE mode the events of a
+// producer whose barrier has arrived are held back until every producer's
+// barrier (or end of input) has, so the state it saves reflects exactly
+// the events before the barriers; in AT_LEAST_ONCE mode nothing is held
+// back. It then saves its operators' state, passes the barrier on and
+// acknowledges. When every task acknowledged, the coordinator writes the
+// checkpoint to disk (checkpoint_storage.go) and it is complete.
+//
+// A task that has finished (its input ended and everything it emitted has
+// gone downstream) acknowledges every later checkpoint as finished; a job
+// resumed from such a checkpoint does not run it again.
+
+// CheckpointingMode is execution.checkpointing.mode.
+type CheckpointingMode int
+
+const (
+	// ExactlyOnce aligns barriers: Flink's EXACTLY_ONCE, the default.
+	ExactlyOnce CheckpointingMode = iota
+	// AtLeastOnce does not hold events back while barriers align: after a
+	// restore some rows may be processed twice (Flink's AT_LEAST_ONCE).
+	AtLeastOnce
+)
+
+func (m CheckpointingMode) String() string {
+	if m == AtLeastOnce {
+		return "AT_LEAST_ONCE"
+	}
+	return "EXACTLY_ONCE"
+}
+
+// CheckpointConfig configures a job's checkpoints; the zero value takes
+// none. The table layer fills it from Flink's options
+// (execution.checkpointing.*, state.checkpoints.*).
+type CheckpointConfig struct {
+	// Interval between the triggers of two checkpoints
+	// (execution.checkpointing.interval); 0 means no checkpoints.
+	Interval time.Duration
+	// Mode is execution.checkpointing.mode.
+	Mode CheckpointingMode
+	// Timeout aborts a checkpoint not complete after it
+	// (execution.checkpointing.timeout; 0 means 10 minutes).
+	Timeout time.Duration
+	// MinPause is the least time between the end of one checkpoint and the
+	// trigger of the next (execution.checkpointing.min-pause).
+	MinPause time.Duration
+	// TolerableFailures is how many checkpoints in a row may fail (time
+	// out, or not be written) before the job fails
+	// (execution.checkpointing.tolerable-failed-checkpoints, default 0).
+	TolerableFailures int
+	// Dir is where checkpoints are written: Dir/<job id>/chk-<n>
+	// (execution.checkpointing.dir, state.checkpoints.dir). Required when
+	// Interval > 0.
+	Dir string
+	// Retained is how many complete checkpoints are kept
+	// (state.checkpoints.num-retained; 0 means 1).
+	Retained int
+	// RetainOnCancellation keeps the job's checkpoints when it is
+	// cancelled (execution.checkpointing.externalized-checkpoint-retention
+	// RETAIN_ON_CANCELLATION). They are always kept when the job fails (or
+	// its process dies), and deleted when it finishes.
+	RetainOnCancellation bool
+	// Restore, when set, is the checkpoint or savepoint the job resumes
+	// from (execution.state-recovery.path, execution.savepoint.path).
+	Restore *Checkpoint
+	// IgnoreUnclaimedState lets a job resume from a checkpoint holding
+	// state of operators the job no longer has
+	// (execution.savepoint.ignore-unclaimed-state).
+	IgnoreUnclaimedState bool
+	// OnComplete, when set, is called (on the coordinator's goroutine)
+	// after each checkpoint is complete.
+	OnComplete func(CheckpointStats)
+}
+
+// CheckpointStats describes one completed checkpoint or savepoint.
+type CheckpointStats struct {
+	ID        int64
+	Savepoint bool
+	// Path is the checkpoint's directory.
+	Path string
+	// Triggered and Completed are when it was triggered and written.
+	Triggered, Completed time.Time
+	// Size is the bytes of state written.
+	Size int64
+}
+
+// Duration is the time from trigger to completion.
+func (s CheckpointStats) Duration() time.Duration { return s.Completed.Sub(s.Triggered) }
+
+// CheckpointCounts are a job's checkpoint totals.
+type CheckpointCounts struct {
+	Completed, Failed int64
+	// InProgress is the id of the pending checkpoint, 0 when none.
+	InProgress int64
+}
+
+// operatorState is one operator instance's part of a checkpoint.
+type operatorState struct {
+	uid      string
+	subtask  int
+	state    []byte
+	finished bool
+}
+
+// taskAck is a task's acknowledgement of a checkpoint.
+type taskAck struct {
+	task     int // index in coordinator.tasks
+	id       int64
+	states   []operatorState
+	finished bool
+}
+
+// pendingCheckpoint collects the acknowledgements of one checkpoint.
+type pendingCheckpoint struct {
+	id        int64
+	savepoint bool
+	dir       string // where a savepoint goes ("": the checkpoint dir)
+	triggered time.Time
+	acked     map[int]bool
+	states    []operatorState
+	done      chan error // savepoints: told the result
+	// writing is set once every task acknowledged; ended is closed when
+	// the checkpoint is written or has failed
+	writing bool
+	ended   chan struct{}
+}
+
+// checkpointTask is one parallel instance of a chain, as the coordinator
+// sees it.
+type checkpointTask struct {
+	nodes     []*Node
+	subtask   int
+	source    bool
+	resumable bool           // a source that saves its position
+	trigger   *sourceTrigger // source tasks only
+	finished  bool
+}
+
+// coordinator triggers a job's checkpoints and writes them.
+type coordinator struct {
+	job  *Job
+	cfg  CheckpointConfig
+	uids map[*Node]string
+	// streaming is false for a batch job, which takes no checkpoints
+	streaming bool
+
+	mu         sync.Mutex
+	tasks      []*checkpointTask
+	next       int64 // id of the next checkpoint
+	pending    *pendingCheckpoint
+	last       *CheckpointStats
+	counts     CheckpointCounts
+	failsInRow int
+	writers    sync.WaitGroup // checkpoints being written
+	retained   []string       // directories of complete checkpoints, oldest first
+	wake       chan struct{}
+}
+
+// newCoordinator returns the coordinator of a job: every streaming job has
+// one (a savepoint can be taken without periodic checkpoints); a batch job
+// has none.
+func newCoordinator(j *Job, g *Graph, cfg CheckpointConfig, batch bool) *coordinator {
+	if batch {
+		return nil
+	}
+	c := &coordinator{job: j, cfg: cfg, uids: operatorUIDs(g), next: 1, wake: make(chan struct{}, 1), streaming: true}
+	if cfg.Restore != nil {
+		c.next = cfg.Restore.ID + 1
+	}
+	return c
+}
+
+// operatorUIDs gives each node an id stable across runs of the same query:
+// a hash of its name (the operator and its EXPLAIN attributes) and its
+// inputs' ids and partitioning, as Flink's StreamGraphHasher hashes the
+// topology. Identical twins are told apart by their order.
+func operatorUIDs(g *Graph) map[*Node]string {
+	uids := make(map[*Node]string, len(g.Nodes))
+	seen := map[string]int{}
+	for _, n := range g.Nodes {
+		h := sha256.New()
+		fmt.Fprintf(h, "%s\x00", n.Name)
+		for _, e := range n.Inputs {
+			fmt.Fprintf(h, "%s\x00%d\x00%v\x00", uids[e.From], e.Part, e.Keys)
+		}
+		uid := hex.EncodeToString(h.Sum(nil)[:8])
+		if k := seen[uid]; k > 0 {
+			seen[uid] = k + 1
+			uid = fmt.Sprintf("%s-%d", uid, k)
+		} else {
+			seen[uid] = 1
+		}
+		uids[n] = uid
+	}
+	return uids
+}
+
+// register adds a task before the job starts.
+func (c *coordinator) register(t *checkpointTask) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tasks = append(c.tasks, t)
+	return len(c.tasks) - 1
+}
+
+// restored returns the saved state of node n's instance subtask from the
+// checkpoint the job resumes from (ok false: none).
+func (c *coordinator) restored(n *Node, subtask int) (st operatorState, ok bool) {
+	if c == nil || c.cfg.Restore == nil {
+		return operatorState{}, false
+	}
+	return c.cfg.Restore.state(c.uids[n], subtask)
+}
+
+// checkRestore verifies that the checkpoint the job resumes from fits the
+// graph: same parallelism per operator, no state of an operator the job no
+// longer has (unless IgnoreUnclaimedState), every operator holding state
+// able to restore it.
+func (c *coordinator) checkRestore(g *Graph) error {
+	cp := c.cfg.Restore
+	byUID := map[string]*Node{}
+	for _, n := range g.Nodes {
+		byUID[c.uids[n]] = n
+	}
+	var unclaimed []string
+	for _, op := range cp.Operators {
+		n := byUID[op.UID]
+		if n == nil {
+			for _, t := range op.Subtasks {
+				if t.File != "" {
+					unclaimed = append(unclaimed, fmt.Sprintf("%s (%s)", shortName(op.Name), op.UID))
+					break
+				}
+			}
+			continue
+		}
+		if op.Parallelism != n.Parallelism {
+			return fmt.Errorf("checkpoint %s: operator %s ran with parallelism %d, the job has %d (changing the parallelism of a resumed job is not supported)",
+				cp.Path, shortName(n.Name), op.Parallelism, n.Parallelism)
+		}
+	}
+	if len(unclaimed) > 0 && !c.cfg.IgnoreUnclaimedState {
+		sort.Strings(unclaimed)
+		return fmt.Errorf("checkpoint %s holds state of operators this job does not have: %s (the query changed; set 'execution.savepoint.ignore-unclaimed-state' = 'true' to drop that state)",
+			cp.Path, strings.Join(unclaimed, ", "))
+	}
+	return nil
+}
+
+// shortName is an operator's name without its attributes.
+func shortName(name string) string {
+	if i := strings.IndexByte(name, '('); i > 0 {
+		return name[:i]
+	}
+	return name
+}
+
+// run triggers checkpoints every Interval until ctx ends.
+func (c *coordinator) run(ctx context.Context) {
+	if c.cfg.Interval <= 0 {
+		return
+	}
+	timeout := c.cfg.Timeout
+	if timeout <= 0 {
+		timeout = 10 * time.Minute
+	}
+	var lastEnd time.Time
+	timer := time.NewTimer(c.cfg.Interval)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			c.abort(ctx.Err())
+			return
+		case <-timer.C:
+		case <-c.wake:
+		}
+		c.mu.Lock()
+		p := c.pending
+		writing := p != nil && p.writing
+		c.mu.Unlock()
+		now := time.Now()
+		switch {
+		case p != nil && !writing && now.Sub(p.triggered) >= timeout:
+			c.fail(p, fmt.Errorf("checkpoint %d expired before completing (execution.checkpointing.timeout %v)", p.id, timeout))
+			lastEnd = now
+		case p == nil:
+			if wait := c.cfg.MinPause - now.Sub(lastEnd); !lastEnd.IsZero() && wait > 0 {
+				timer.Reset(wait)
+				continue
+			}
+			if _, err := c.trigger(false, ""); err != nil && err != errBusy {
+				c.job.fail(err)
+				return
+			}
+		}
+		c.mu.Lock()
+		if c.pending == nil && c.last != nil {
+			lastEnd = c.last.Completed
+		}
+		c.mu.Unlock()
+		timer.Reset(c.cfg.Interval)
+	}
+}
+
+// trigger starts checkpoint c.next (a savepoint into dir when savepoint is
+// set) unless one is pending. It returns the pending checkpoint.
+func (c *coordinator) trigger(savepoint bool, dir string) (*pendingCheckpoint, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pending != nil {
+		return c.pending, errBusy
+	}
+	for _, t := range c.tasks {
+		if t.source && !t.finished && !t.resumable {
+			return nil, fmt.Errorf("source %s cannot save its read position (its connector does not support checkpoints)", shortName(t.nodes[0].Name))
+		}
+	}
+	p := &pendingCheckpoint{id: c.next, savepoint: savepoint, dir: dir, triggered: time.Now(), acked: map[int]bool{}, done: make(chan error, 1), ended: make(chan struct{})}
+	c.next++
+	c.pending = p
+	c.counts.InProgress = p.id
+	for i, t := range c.tasks {
+		switch {
+		case t.finished:
+			c.ackFinishedLocked(p, i)
+		case t.source:
+			t.trigger.set(p.id)
+		}
+	}
+	c.maybeCompleteLocked()
+	return p, nil
+}
+
+// ackFinishedLocked records task i of p as finished.
+func (c *coordinator) ackFinishedLocked(p *pendingCheckpoint, i int) {
+	if p.acked[i] {
+		return
+	}
+	p.acked[i] = true
+	t := c.tasks[i]
+	for _, n := range t.nodes {
+		p.states = append(p.states, operatorState{uid: c.uids[n], subtask: t.subtask, finished: true})
+	}
+}
+
+// ack records a task's acknowledgement.
+func (c *coordinator) ack(a taskAck) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.pending
+	if p == nil || p.id != a.id || p.acked[a.task] {
+		return // an aborted checkpoint's late ack
+	}
+	p.acked[a.task] = true
+	p.states = append(p.states, a.states...)
+	c.maybeCompleteLocked()
+}
+
+// decline fails checkpoint id: a task could not save its state.
+func (c *coordinator) decline(id int64, err error) {
+	c.mu.Lock()
+	p := c.pending
+	c.mu.Unlock()
+	if p != nil && p.id == id {
+		c.fail(p, err)
+	}
+}
+
+// taskFinished marks task i finished: it acknowledges the pending
+// checkpoint and every later one as finished.
+func (c *coordinator) taskFinished(i int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tasks[i].finished = true
+	if c.pending != nil {
+		c.ackFinishedLocked(c.pending, i)
+		c.maybeCompleteLocked()
+	}
+}
+
+// maybeCompleteLocked writes the pending checkpoint once every task
+// acknowledged it. Writing happens outside the lock's critical section of
+// tasks: they only take c.mu briefly to ack.
+func (c *coordinator) maybeCompleteLocked() {
+	p := c.pending
+	if p == nil || p.writing || len(p.acked) < len(c.tasks) {
+		return
+	}
+	p.writing = true
+	c.writers.Add(1)
+	allFinished := true
+	for _, t := range c.tasks {
+		if !t.finished {
+			allFinished = false
+		}
+	}
+	go func() {
+		defer c.writers.Done()
+		c.complete(p, allFinished)
+	}()
+}
+
+// complete writes p to disk and records it.
+func (c *coordinator) complete(p *pendingCheckpoint, allFinished bool) {
+	if allFinished && !p.savepoint {
+		// the job has ended: nothing left to resume
+		c.mu.Lock()
+		c.pending = nil
+		c.counts.InProgress = 0
+		c.mu.Unlock()
+		p.done <- nil
+		close(p.ended)
+		return
+	}
+	dir := p.dir
+	if dir == "" {
+		dir = c.jobDir()
+	}
+	stats, err := writeCheckpoint(dir, c.job, p, c.uidNames(), c.parallelism())
+	c.mu.Lock()
+	if err != nil {
+		c.mu.Unlock()
+		c.fail(p, err)
+		return
+	}
+	stats.Completed = time.Now()
+	c.pending = nil
+	c.counts.InProgress = 0
+	c.last = &stats
+	c.counts.Completed++
+	c.failsInRow = 0
+	var prune []string
+	if !p.savepoint {
+		c.retained = append(c.retained, stats.Path)
+		keep := max(c.cfg.Retained, 1)
+		if len(c.retained) > keep {
+			prune = append(prune, c.retained[:len(c.retained)-keep]...)
+			c.retained = append([]string(nil), c.retained[len(c.retained)-keep:]...)
+		}
+	}
+	onComplete := c.cfg.OnComplete
+	c.mu.Unlock()
+	for _, d := range prune {
+		removeCheckpoint(d)
+	}
+	if onComplete != nil {
+		onComplete(stats)
+	}
+	p.done <- nil
+	close(p.ended)
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// fail records a failed checkpoint; past TolerableFailures in a row the
+// job fails.
+func (c *coordinator) fail(p *pendingCheckpoint, err error) {
+	c.mu.Lock()
+	if c.pending != p {
+		c.mu.Unlock()
+		return // already ended
+	}
+	c.pending = nil
+	c.counts.InProgress = 0
+	close(p.ended)
+	c.counts.Failed++
+	c.failsInRow++
+	tooMany := c.failsInRow > c.cfg.TolerableFailures
+	c.mu.Unlock()
+	select {
+	case p.done <- err:
+	default:
+	}
+	if tooMany && !p.savepoint {
+		c.job.fail(fmt.Errorf("%w (execution.checkpointing.tolerable-failed-checkpoints is %d)", err, c.cfg.TolerableFailures))
+	}
+}
+
+// abort drops the pending checkpoint when the job ends.
+func (c *coordinator) abort(err error) {
+	c.mu.Lock()
+	p := c.pending
+	if p != nil && !p.writing {
+		c.pending = nil
+		c.counts.InProgress = 0
+		close(p.ended)
+	} else {
+		p = nil // one being written completes
+	}
+	c.mu.Unlock()
+	if p != nil {
+		select {
+		case p.done <- fmt.Errorf("checkpoint %d aborted: the job ended (%v)", p.id, err):
+		default:
+		}
+	}
+}
+
+// cleanUp deletes the job's checkpoints once it has ended, as its status
+// and RetainOnCancellation say.
+func (c *coordinator) cleanUp(status JobStatus) {
+	c.mu.Lock()
+	wrote := len(c.retained) > 0
+	c.mu.Unlock()
+	if !wrote || c.cfg.Dir == "" {
+		return
+	}
+	switch {
+	case status == Finished, status == Canceled && !c.cfg.RetainOnCancellation:
+		removeCheckpoint(c.jobDir())
+	}
+}
+
+// jobDir is where the job's checkpoints go.
+func (c *coordinator) jobDir() string { return checkpointJobDir(c.cfg.Dir, c.job.ID) }
+
+func (c *coordinator) uidNames() map[string]string {
+	m := make(map[string]string, len(c.uids))
+	for n, uid := range c.uids {
+		m[uid] = n.Name
+	}
+	return m
+}
+
+func (c *coordinator) parallelism() map[string]int {
+	m := make(map[string]int, len(c.uids))
+	for n, uid := range c.uids {
+		m[uid] = n.Parallelism
+	}
+	return m
+}
+
+// errBusy is trigger's answer while a checkpoint is in progress.
+var errBusy = errors.New("a checkpoint is in progress")
+
+// ErrNoCheckpointing is returned by Job.TriggerSavepoint for a job that
+// takes no checkpoints (a batch job).
+var ErrNoCheckpointing = errors.New("the job takes no checkpoints")
+
+// TriggerSavepoint takes a savepoint into dir (a new directory; a
+// savepoint-<job id prefix>-<n> directory under it) and waits until it is
+// written. It returns the savepoint's stats.
+func (j *Job) TriggerSavepoint(ctx context.Context, dir string) (CheckpointStats, error) {
+	c := j.coord
+	if c == nil || !c.streaming {
+		return CheckpointStats{}, ErrNoCheckpointing
+	}
+	if dir == "" {
+		return CheckpointStats{}, errors.New("no savepoint directory: give one, or set 'execution.checkpointing.savepoint-dir'")
+	}
+	var p *pendingCheckpoint
+	for {
+		var err error
+		p, err = c.trigger(true, dir)
+		if err == nil {
+			break
+		}
+		if err != errBusy {
+			return CheckpointStats{}, err
+		}
+		// a checkpoint is in progress: the savepoint follows it
+		select {
+		case <-p.ended:
+		case <-ctx.Done():
+			return CheckpointStats{}, ctx.Err()
+		case <-j.done:
+			return CheckpointStats{}, errors.New("savepoint: the job ended first")
+		}
+	}
+	select {
+	case err := <-p.done:
+		if err != nil {
+			return CheckpointStats{}, err
+		}
+	case <-ctx.Done():
+		return CheckpointStats{}, ctx.Err()
+	case <-j.done:
+		return CheckpointStats{}, fmt.Errorf("savepoint %d: the job ended first", p.id)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.last == nil || c.last.ID != p.id {
+		return CheckpointStats{}, fmt.Errorf("savepoint %d was not written", p.id)
+	}
+	return *c.last, nil
+}
+
+// LastCheckpoint returns the last complete checkpoint or savepoint (ok
+// false: none yet).
+func (j *Job) LastCheckpoint() (CheckpointStats, bool) {
+	c := j.coord
+	if c == nil {
+		return CheckpointStats{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.last == nil {
+		return CheckpointStats{}, false
+	}
+	return *c.last, true
+}
+
+// CheckpointCounts returns the job's checkpoint totals.
+func (j *Job) CheckpointCounts() CheckpointCounts {
+	c := j.coord
+	if c == nil {
+		return CheckpointCounts{}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.counts
+}

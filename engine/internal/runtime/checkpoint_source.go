@@ -1,0 +1,270 @@
+package runtime
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+
+	"github.com/riffle-sql/riffle/engine/connector"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// sourceTrigger is set by the coordinator to the id of a checkpoint it
+// wants; a source task's reader goroutine polls it between batches.
+type sourceTrigger struct {
+	want atomic.Int64
+	wake chan struct{} // signalled on each trigger (buffer 1)
+}
+
+func newSourceTrigger() *sourceTrigger { return &sourceTrigger{wake: make(chan struct{}, 1)} }
+
+func (t *sourceTrigger) set(id int64) {
+	t.want.Store(id)
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+// SourceCheckpoint is what a SourceFunc sees of checkpoints: the position
+// to resume from, and Between, which it calls between two batches so that
+// a checkpoint's barrier goes out behind the batches already emitted.
+// SourceCheckpointOf returns it from the SourceFunc's context.
+type SourceCheckpoint struct {
+	trigger *sourceTrigger
+	served  int64
+	restore []byte
+	// barrier hands the barrier of checkpoint id, with the source's
+	// position (or the error that kept the source from saving it), to the
+	// source's task, in order with the batches.
+	barrier func(id int64, position []byte, err error) error
+}
+
+type sourceCheckpointKey struct{}
+
+// SourceCheckpointOf returns the checkpoint hook of the source instance
+// whose SourceFunc received ctx, or nil when the job takes no checkpoints
+// (a batch job, a test driving a SourceFunc alone).
+func SourceCheckpointOf(ctx context.Context) *SourceCheckpoint {
+	sc, _ := ctx.Value(sourceCheckpointKey{}).(*SourceCheckpoint)
+	return sc
+}
+
+// Restored returns the position this instance saved in the checkpoint the
+// job resumes from, nil for a fresh start.
+func (s *SourceCheckpoint) Restored() []byte {
+	if s == nil {
+		return nil
+	}
+	return s.restore
+}
+
+// Triggered returns a channel that receives when a checkpoint is
+// triggered: a source waiting for data (an idle partition, a paused
+// generator) selects on it and calls Between, so that checkpoints do not
+// wait for its next batch.
+func (s *SourceCheckpoint) Triggered() <-chan struct{} {
+	if s == nil {
+		return nil
+	}
+	return s.trigger.wake
+}
+
+// Between is called by a source between two batches. When a checkpoint is
+// due it calls position and sends the checkpoint's barrier with it; a
+// position error declines the checkpoint (it fails; the job goes on). It
+// returns an error only when the job is ending.
+func (s *SourceCheckpoint) Between(position func() ([]byte, error)) error {
+	if s == nil {
+		return nil
+	}
+	id := s.trigger.want.Load()
+	if id <= s.served {
+		return nil
+	}
+	s.served = id
+	var pos []byte
+	var err error
+	if position == nil {
+		err = errors.New("the source cannot save its position")
+	} else {
+		pos, err = position()
+	}
+	return s.barrier(id, pos, err)
+}
+
+// The position of a ConnectorSource instance, as the runtime saves it:
+//
+//	byte     version (1)
+//	uvarint  k: the instance's split being read (its k-th; splits before it are done)
+//	uvarint  len, bytes: that split's name (checked on restore)
+//	uvarint  len, bytes: the reader's Position (empty: the split not opened yet)
+//
+// A MultiSplitSource instance saves version 2 and the reader's Position.
+const (
+	sourcePositionSplits = 1
+	sourcePositionMulti  = 2
+)
+
+func encodeSourcePosition(k int, split string, pos []byte) []byte {
+	b := []byte{sourcePositionSplits}
+	b = binary.AppendUvarint(b, uint64(k))
+	b = binary.AppendUvarint(b, uint64(len(split)))
+	b = append(b, split...)
+	b = binary.AppendUvarint(b, uint64(len(pos)))
+	return append(b, pos...)
+}
+
+func decodeSourcePosition(b []byte) (k int, split string, pos []byte, err error) {
+	bad := func(what string) error { return fmt.Errorf("saved source position is corrupt: %s", what) }
+	if len(b) == 0 || b[0] != sourcePositionSplits {
+		return 0, "", nil, bad("unknown version")
+	}
+	b = b[1:]
+	uk, n := binary.Uvarint(b)
+	if n <= 0 || uk > 1<<31 {
+		return 0, "", nil, bad("split index")
+	}
+	b = b[n:]
+	l, n := binary.Uvarint(b)
+	if n <= 0 || l > uint64(len(b)-n) {
+		return 0, "", nil, bad("split name")
+	}
+	split = string(b[n : n+int(l)])
+	b = b[n+int(l):]
+	l, n = binary.Uvarint(b)
+	if n <= 0 || l != uint64(len(b)-n) {
+		return 0, "", nil, bad("reader position")
+	}
+	return int(uk), split, b[n:], nil
+}
+
+// IsResumable reports whether a connector source can save and resume its
+// position (connector.ResumableSource, or ResumableMultiSplitSource for a
+// MultiSplitSource).
+func IsResumable(src connector.Source) bool {
+	if _, ok := src.(connector.MultiSplitSource); ok {
+		_, ok := src.(connector.ResumableMultiSplitSource)
+		return ok
+	}
+	_, ok := src.(connector.ResumableSource)
+	return ok
+}
+
+// readSplitsResumable is ConnectorSource's loop over an instance's splits
+// when the job takes checkpoints: it resumes at the saved position and
+// offers a checkpoint between batches.
+func readSplitsResumable(ctx context.Context, sc *SourceCheckpoint, src connector.Source, splits []connector.Split, inst, par int, spec connector.ReadSpec, emit func(*types.Batch) error, onSkip func(int64)) error {
+	var mine []connector.Split
+	for i := inst; i < len(splits); i += par {
+		mine = append(mine, splits[i])
+	}
+	rs, resumable := src.(connector.ResumableSource)
+	from, resumeAt := 0, []byte(nil)
+	if saved := sc.Restored(); saved != nil {
+		if !resumable {
+			return errors.New("the source cannot resume from a saved position")
+		}
+		k, name, pos, err := decodeSourcePosition(saved)
+		if err != nil {
+			return err
+		}
+		if k > len(mine) || (k < len(mine) && mine[k].String() != name) {
+			return fmt.Errorf("the source's splits changed since the checkpoint: split %d was %q", k, name)
+		}
+		from, resumeAt = k, pos
+	}
+	for k := from; k < len(mine); k++ {
+		split := mine[k]
+		var r connector.Reader
+		var err error
+		if k == from && len(resumeAt) > 0 {
+			r, err = rs.OpenAt(ctx, split, spec, resumeAt)
+		} else {
+			r, err = src.Open(ctx, split, spec)
+		}
+		if err != nil {
+			return err
+		}
+		pr, _ := r.(connector.PositionReader)
+		position := func() ([]byte, error) {
+			if pr == nil {
+				return nil, fmt.Errorf("the reader of %s cannot save its position", split)
+			}
+			p, err := pr.Position()
+			if err != nil {
+				return nil, err
+			}
+			return encodeSourcePosition(k, split.String(), p), nil
+		}
+		err = func() error {
+			defer r.Close()
+			if err := sc.Between(position); err != nil {
+				return err
+			}
+			for {
+				b, err := r.Next(ctx)
+				if err == io.EOF {
+					if c, ok := r.(connector.SkipCounter); ok && onSkip != nil {
+						onSkip(c.SkippedRows())
+					}
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				if err := emit(b); err != nil {
+					return err
+				}
+				if err := sc.Between(position); err != nil {
+					return err
+				}
+			}
+		}()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readInstanceResumable is readInstance for a MultiSplitSource when the
+// job takes checkpoints.
+func readInstanceResumable(ctx context.Context, sc *SourceCheckpoint, src connector.Source, ms connector.MultiSplitSource, splits []connector.Split, inst, par int, spec connector.ReadSpec, emit func(*types.Batch) error, onSkip func(int64)) error {
+	var r connector.Reader
+	var err error
+	if saved := sc.Restored(); saved != nil {
+		rms, ok := src.(connector.ResumableMultiSplitSource)
+		if !ok {
+			return errors.New("the source cannot resume from a saved position")
+		}
+		if len(saved) == 0 || saved[0] != sourcePositionMulti {
+			return errors.New("saved source position is corrupt: unknown version")
+		}
+		r, err = rms.OpenInstanceAt(ctx, splits, inst, par, spec, saved[1:])
+	} else {
+		r, err = ms.OpenInstance(ctx, splits, inst, par, spec)
+	}
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	pr, _ := r.(connector.PositionReader)
+	position := func() ([]byte, error) {
+		if pr == nil {
+			return nil, errors.New("the source's reader cannot save its position")
+		}
+		p, err := pr.Position()
+		if err != nil {
+			return nil, err
+		}
+		return append([]byte{sourcePositionMulti}, p...), nil
+	}
+	if err := sc.Between(position); err != nil {
+		return err
+	}
+	return readMulti(ctx, src, r, emit, onSkip, func() error { return sc.Between(position) })
+}

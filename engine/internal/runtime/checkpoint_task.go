@@ -1,0 +1,277 @@
+package runtime
+
+import "fmt"
+
+// taskCheckpoint is one task's side of checkpoints: it restores the
+// chain's state when the job resumes, saves it when a barrier has passed,
+// passes the barrier on and acknowledges.
+type taskCheckpoint struct {
+	coord   *coordinator
+	index   int // in coord.tasks
+	chain   []*Node
+	subtask int
+	trigger *sourceTrigger // source tasks
+
+	// set by runTask once the chain's operators are open
+	built  []chainedOp
+	router *router
+}
+
+// newTaskCheckpoint registers a task with the job's coordinator (nil when
+// the job takes no checkpoints).
+func (e *executor) newTaskCheckpoint(chain []*Node, inst int) *taskCheckpoint {
+	c := e.job.coord
+	if c == nil {
+		return nil
+	}
+	t := &taskCheckpoint{coord: c, chain: chain, subtask: inst}
+	ct := &checkpointTask{nodes: chain, subtask: inst}
+	if chain[0].Source != nil {
+		t.trigger = newSourceTrigger()
+		ct.source, ct.trigger, ct.resumable = true, t.trigger, chain[0].Resumable
+	}
+	t.index = c.register(ct)
+	return t
+}
+
+// checkCheckpoints refuses, at submission, a job that takes checkpoints
+// with a source that cannot save its position or an operator that holds
+// state it cannot save, and a job resuming from a checkpoint that does not
+// fit it.
+func (e *executor) checkCheckpoints() error {
+	c := e.job.coord
+	if c == nil {
+		if e.cfg.Checkpoint.Restore != nil {
+			return fmt.Errorf("a batch job cannot resume from checkpoint %s", e.cfg.Checkpoint.Restore.Path)
+		}
+		return nil
+	}
+	if e.cfg.Checkpoint.Interval > 0 {
+		if e.cfg.Checkpoint.Dir == "" {
+			return fmt.Errorf("checkpointing is on (execution.checkpointing.interval %v) but no directory is set: set 'execution.checkpointing.dir'", e.cfg.Checkpoint.Interval)
+		}
+		if err := checkpointable(e.g); err != nil {
+			return err
+		}
+	}
+	if e.cfg.Checkpoint.Restore != nil {
+		return c.checkRestore(e.g)
+	}
+	return nil
+}
+
+// checkpointable reports the first source or operator of g that cannot
+// take part in checkpoints.
+func checkpointable(g *Graph) error {
+	for _, n := range g.Nodes {
+		if n.Source != nil {
+			if !n.Resumable {
+				return fmt.Errorf("checkpointing is on, but source %s cannot save its read position (its connector does not support checkpoints)", shortName(n.Name))
+			}
+			continue
+		}
+		if err := operatorCheckpointable(n.Name, n.NewOperator()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// operatorCheckpointable says why op cannot be checkpointed: it holds
+// state (a StateReporter) but cannot save it.
+func operatorCheckpointable(name string, op Operator) error {
+	if _, ok := op.(CheckpointedOperator); ok {
+		return nil
+	}
+	if _, ok := op.(StateReporter); ok {
+		return fmt.Errorf("checkpointing is on, but operator %s cannot save its state yet (see docs/known-gaps.md)", shortName(name))
+	}
+	return nil
+}
+
+// restore gives each operator of the chain its saved state. finished
+// reports that the task had finished before the checkpoint.
+func (t *taskCheckpoint) restore() (finished bool, err error) {
+	c := t.coord
+	if c.cfg.Restore == nil {
+		return false, nil
+	}
+	for _, n := range t.chain {
+		if st, ok := c.restored(n, t.subtask); ok && st.finished {
+			return true, nil
+		}
+	}
+	for _, p := range t.built {
+		st, ok := c.restored(p.n, t.subtask)
+		if !ok || len(st.state) == 0 {
+			continue
+		}
+		co, isCP := p.op.(CheckpointedOperator)
+		if !isCP {
+			return false, fmt.Errorf("checkpoint %s holds state of %s, which cannot restore state", c.cfg.Restore.Path, shortName(p.n.Name))
+		}
+		if err := co.RestoreState(st.state); err != nil {
+			return false, &TaskError{Operator: p.n.Name, Err: fmt.Errorf("restoring from checkpoint %s: %w", c.cfg.Restore.Path, err)}
+		}
+	}
+	return false, nil
+}
+
+// snapshot saves the state of the chain's operators (and, for a source
+// task, the source's position).
+func (t *taskCheckpoint) snapshot(sourcePos []byte) ([]operatorState, error) {
+	var states []operatorState
+	if t.chain[0].Source != nil {
+		states = append(states, operatorState{uid: t.coord.uids[t.chain[0]], subtask: t.subtask, state: sourcePos})
+	}
+	for _, p := range t.built {
+		st := operatorState{uid: t.coord.uids[p.n], subtask: t.subtask}
+		if co, ok := p.op.(CheckpointedOperator); ok {
+			b, err := co.SnapshotState()
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", shortName(p.n.Name), err)
+			}
+			st.state = b
+		} else if err := operatorCheckpointable(p.n.Name, p.op); err != nil {
+			return nil, err
+		}
+		states = append(states, st)
+	}
+	return states, nil
+}
+
+// barrier saves the chain's state for checkpoint id, passes the barrier
+// downstream and acknowledges; a failure to save declines the checkpoint
+// (it fails, the job goes on).
+func (t *taskCheckpoint) barrier(id int64, sourcePos []byte, posErr error) error {
+	var states []operatorState
+	err := posErr
+	if err == nil {
+		states, err = t.snapshot(sourcePos)
+	}
+	if err := t.router.broadcast(event{kind: evBarrier, wm: id}); err != nil {
+		return err
+	}
+	if err != nil {
+		t.coord.decline(id, fmt.Errorf("checkpoint %d declined by %s (subtask %d): %w", id, shortName(t.chain[0].Name), t.subtask, err))
+		return nil
+	}
+	t.coord.ack(taskAck{task: t.index, id: id, states: states})
+	return nil
+}
+
+// sourceBarrier handles a barrier a source task's reader put behind its
+// batches.
+func (t *taskCheckpoint) sourceBarrier(id int64, pos []byte, posErr error) error {
+	if posErr != nil {
+		posErr = fmt.Errorf("source %s: %w", shortName(t.chain[0].Name), posErr)
+	}
+	return t.barrier(id, pos, posErr)
+}
+
+// heldEvent is an event held back while barriers align.
+type heldEvent struct {
+	in int
+	ev event
+}
+
+// aligner tracks the barriers of the checkpoint a task is aligning: which
+// producers of which inputs have sent it (or ended), and, in EXACTLY_ONCE
+// mode, the events held back from those that have.
+type aligner struct {
+	exactlyOnce bool
+	producers   []int
+	endedP      [][]bool
+	id          int64 // the checkpoint being aligned, 0 when none
+	got         [][]bool
+	count       int // producers whose barrier arrived or that ended
+	total       int
+	held        []heldEvent
+	// replay are events held back by the last alignment, processed
+	// before anything is read from the channels again
+	replay []heldEvent
+	doneID int64 // the last checkpoint aligned
+}
+
+func newAligner(producers []int, exactlyOnce bool) *aligner {
+	a := &aligner{exactlyOnce: exactlyOnce, producers: producers}
+	for _, p := range producers {
+		a.endedP = append(a.endedP, make([]bool, p))
+		a.got = append(a.got, make([]bool, p))
+		a.total += p
+	}
+	return a
+}
+
+// holds reports whether an event from producer p of input in must wait:
+// that producer's barrier has arrived and the others' have not.
+func (a *aligner) holds(in, p int) bool {
+	return a.exactlyOnce && a.id != 0 && a.got[in][p]
+}
+
+// barrier records the barrier of checkpoint id from producer p of input
+// in; it returns id when that completes the alignment.
+func (a *aligner) barrier(in, p int, id int64) int64 {
+	switch {
+	case id < a.id || (a.id == 0 && id <= a.lastDone()):
+		return 0 // a failed checkpoint's late barrier
+	case id > a.id:
+		// a new checkpoint (an unfinished older one was given up)
+		a.release()
+		a.id = id
+		a.count = 0
+		for i := range a.got {
+			for k := range a.got[i] {
+				a.got[i][k] = false
+				if a.endedP[i][k] {
+					a.count++
+				}
+			}
+		}
+	}
+	if !a.got[in][p] && !a.endedP[in][p] {
+		a.got[in][p] = true
+		a.count++
+	}
+	if a.count == a.total {
+		return a.id
+	}
+	return 0
+}
+
+// done is the id of the last checkpoint aligned.
+func (a *aligner) lastDone() int64 { return a.doneID }
+
+// ended records the end of producer p of input in; it returns the id of
+// the checkpoint being aligned when that completes its alignment.
+func (a *aligner) ended(in, p int) int64 {
+	if a.endedP[in][p] {
+		return 0
+	}
+	a.endedP[in][p] = true
+	if a.id == 0 || a.got[in][p] {
+		return 0
+	}
+	a.count++
+	if a.count == a.total {
+		return a.id
+	}
+	return 0
+}
+
+// release ends an alignment: the held events are replayed first.
+func (a *aligner) release() {
+	if len(a.held) > 0 {
+		a.replay = append(a.held, a.replay...)
+		a.held = nil
+	}
+	a.id = 0
+}
+
+// complete saves the task's state for checkpoint id, sends the barrier on
+// and releases the held events.
+func (a *aligner) complete(t *taskCheckpoint, id int64) error {
+	a.doneID = id
+	a.release()
+	return t.barrier(id, nil, nil)
+}

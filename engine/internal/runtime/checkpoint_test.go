@@ -1,0 +1,516 @@
+package runtime
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/internal/opspec"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// The checkpoint tests run a small keyed job: a generator of (key, value)
+// rows in two parallel instances, a hash exchange, a summing operator
+// whose state is a map key -> sum (two instances), and a sink keeping the
+// last sum emitted per key. Exactly-once state means the final sums after
+// a resume equal those of an uninterrupted run; a row read twice or lost
+// changes them.
+
+var kvTypes = []*types.DataType{types.BigIntType(), types.BigIntType()}
+
+const (
+	cpRowsPerInstance = 400
+	cpBatchRows       = 10
+	cpKeys            = 7
+)
+
+// genValue is the value of row seq of instance inst.
+func genValue(inst, seq int) int64 { return int64(inst*100_000 + seq) }
+
+// expectedSums are the sums per key over all rows of both instances.
+func expectedSums() map[int64]int64 {
+	want := map[int64]int64{}
+	for inst := 0; inst < 2; inst++ {
+		for seq := 0; seq < cpRowsPerInstance; seq++ {
+			want[int64(seq%cpKeys)] += genValue(inst, seq)
+		}
+	}
+	return want
+}
+
+// cpGenerator is a resumable source: its position is the next row's seq.
+// When pause is set, each instance stops after pauseAt rows until resume
+// is closed, answering checkpoint triggers meanwhile.
+type cpGenerator struct {
+	pauseAt int
+	paused  sync.WaitGroup // done once per instance when it pauses
+	resume  chan struct{}
+}
+
+func (g *cpGenerator) source() SourceFunc {
+	return func(ctx context.Context, inst, _ int, emit func(*types.Batch) error) error {
+		sc := SourceCheckpointOf(ctx)
+		seq := 0
+		if saved := sc.Restored(); saved != nil {
+			n, k := binary.Uvarint(saved)
+			if k <= 0 {
+				return errors.New("bad position")
+			}
+			seq = int(n)
+		}
+		position := func() ([]byte, error) { return binary.AppendUvarint(nil, uint64(seq)), nil }
+		for seq < cpRowsPerInstance {
+			if g.resume != nil && seq == g.pauseAt {
+				g.paused.Done()
+			wait:
+				for {
+					select {
+					case <-g.resume:
+						break wait
+					case <-sc.Triggered():
+						if err := sc.Between(position); err != nil {
+							return err
+						}
+					case <-ctx.Done():
+						return ctx.Err()
+					}
+				}
+			}
+			bb := types.NewBatchBuilder(kvTypes)
+			for i := 0; i < cpBatchRows && seq < cpRowsPerInstance; i++ {
+				if err := bb.Append(types.Insert, []any{int64(seq % cpKeys), genValue(inst, seq)}); err != nil {
+					return err
+				}
+				seq++
+			}
+			if err := emit(bb.Build()); err != nil {
+				return err
+			}
+			if err := sc.Between(position); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// sumOp keeps a sum per key and emits the new sum of each key it updates.
+type sumOp struct {
+	out  Output
+	sums map[int64]int64
+}
+
+func (s *sumOp) Open(_ *OpContext, out Output) error {
+	s.out, s.sums = out, map[int64]int64{}
+	return nil
+}
+
+func (s *sumOp) ProcessBatch(_ int, b *types.Batch) error {
+	bb := types.NewBatchBuilder(kvTypes)
+	for _, r := range b.Rows(kvTypes) {
+		k := r.Values[0].(int64)
+		s.sums[k] += r.Values[1].(int64)
+		if err := bb.Append(types.Insert, []any{k, s.sums[k]}); err != nil {
+			return err
+		}
+	}
+	return s.out.Emit(bb.Build())
+}
+
+func (s *sumOp) ProcessWatermark(_ int, wm int64) error { return s.out.EmitWatermark(wm) }
+func (s *sumOp) EndInput(int) error                     { return nil }
+func (s *sumOp) Close() error                           { return nil }
+func (s *sumOp) StateSize() (int64, int64)              { return int64(len(s.sums)), int64(16 * len(s.sums)) }
+
+func (s *sumOp) SnapshotState() ([]byte, error) {
+	keys := make([]int64, 0, len(s.sums))
+	for k := range s.sums {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(a, b int) bool { return keys[a] < keys[b] })
+	b := []byte("sum1")
+	for _, k := range keys {
+		b = binary.AppendVarint(b, k)
+		b = binary.AppendVarint(b, s.sums[k])
+	}
+	return b, nil
+}
+
+func (s *sumOp) RestoreState(b []byte) error {
+	if !strings.HasPrefix(string(b), "sum1") {
+		return errors.New("not a sum state")
+	}
+	b = b[4:]
+	for len(b) > 0 {
+		k, n := binary.Varint(b)
+		if n <= 0 {
+			return errors.New("truncated key")
+		}
+		b = b[n:]
+		v, n := binary.Varint(b)
+		if n <= 0 {
+			return errors.New("truncated sum")
+		}
+		b = b[n:]
+		s.sums[k] = v
+	}
+	return nil
+}
+
+// lastSink records the last sum emitted per key.
+type lastSink struct {
+	mu   *sync.Mutex
+	last map[int64]int64
+}
+
+func (s *lastSink) Open(*OpContext, Output) error { return nil }
+func (s *lastSink) ProcessBatch(_ int, b *types.Batch) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range b.Rows(kvTypes) {
+		s.last[r.Values[0].(int64)] = r.Values[1].(int64)
+	}
+	return nil
+}
+func (s *lastSink) ProcessWatermark(int, int64) error { return nil }
+func (s *lastSink) EndInput(int) error                { return nil }
+func (s *lastSink) Close() error                      { return nil }
+
+// sumJob is the test job and what its sink saw.
+type sumJob struct {
+	job  *Job
+	mu   sync.Mutex
+	last map[int64]int64
+}
+
+func (j *sumJob) sums() map[int64]int64 {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := map[int64]int64{}
+	for k, v := range j.last {
+		out[k] = v
+	}
+	return out
+}
+
+func startSumJob(t *testing.T, gen *cpGenerator, cfg CheckpointConfig, stateless bool) (*sumJob, error) {
+	t.Helper()
+	sj := &sumJob{last: map[int64]int64{}}
+	g := &Graph{}
+	src := g.AddSource("gen", 2, true, gen.source())
+	src.Resumable = true
+	newSum := func() Operator { return &sumOp{} }
+	if stateless {
+		// an operator that holds state it cannot save
+		newSum = func() Operator { return &unsavedState{} }
+	}
+	sum := g.AddOperator("sum", 2, newSum, Edge{From: src, Part: opspec.Hash, Keys: []int{0}})
+	g.AddOperator("last", 1, func() Operator { return &lastSink{mu: &sj.mu, last: sj.last} }, Edge{From: sum, Part: opspec.Single})
+	jc := DefaultJobConfig()
+	jc.Checkpoint = cfg
+	job, err := Submit(context.Background(), "sums", g, jc, &expr.Ctx{Zone: time.UTC, Start: time.Now()}, false)
+	sj.job = job
+	return sj, err
+}
+
+// unsavedState is a stateful operator without CheckpointedOperator.
+type unsavedState struct{ inner sumOp }
+
+func (u *unsavedState) Open(c *OpContext, out Output) error       { return u.inner.Open(c, out) }
+func (u *unsavedState) ProcessBatch(in int, b *types.Batch) error { return u.inner.ProcessBatch(in, b) }
+func (u *unsavedState) ProcessWatermark(in int, wm int64) error {
+	return u.inner.ProcessWatermark(in, wm)
+}
+func (u *unsavedState) EndInput(in int) error     { return nil }
+func (u *unsavedState) Close() error              { return nil }
+func (u *unsavedState) StateSize() (int64, int64) { return u.inner.StateSize() }
+
+func waitJob(t *testing.T, j *Job) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := j.Wait(ctx); err != nil {
+		t.Fatalf("job: %v", err)
+	}
+}
+
+func equalSums(t *testing.T, got, want map[int64]int64) {
+	t.Helper()
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("sums per key:\n got %v\nwant %v", got, want)
+	}
+}
+
+// TestSavepointResumeIsExactlyOnce stops a job with a savepoint half way
+// and resumes it: the sums equal an uninterrupted run's.
+func TestSavepointResumeIsExactlyOnce(t *testing.T) {
+	want := expectedSums()
+
+	// uninterrupted
+	full, err := startSumJob(t, &cpGenerator{}, CheckpointConfig{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJob(t, full.job)
+	equalSums(t, full.sums(), want)
+
+	// paused half way, savepoint, cancel
+	gen := &cpGenerator{pauseAt: 200, resume: make(chan struct{})}
+	gen.paused.Add(2)
+	first, err := startSumJob(t, gen, CheckpointConfig{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen.paused.Wait()
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sp, err := first.job.TriggerSavepoint(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.job.Cancel()
+	if !strings.HasPrefix(filepath.Base(sp.Path), "savepoint-"+first.job.ID[:6]+"-") || !sp.Savepoint || sp.Size == 0 {
+		t.Fatalf("savepoint stats %+v", sp)
+	}
+	if _, err := os.Stat(filepath.Join(sp.Path, "_metadata")); err != nil {
+		t.Fatal(err)
+	}
+
+	// resumed
+	cp, err := LoadCheckpoint(sp.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed, err := startSumJob(t, &cpGenerator{}, CheckpointConfig{Restore: cp}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJob(t, resumed.job)
+	equalSums(t, resumed.sums(), want)
+}
+
+// TestPeriodicCheckpointsRetainAndResume takes checkpoints every few
+// milliseconds while the generator is paused, keeps the last two, and
+// resumes from the job's checkpoint directory (its latest checkpoint).
+func TestPeriodicCheckpointsRetainAndResume(t *testing.T) {
+	dir := t.TempDir()
+	gen := &cpGenerator{pauseAt: 120, resume: make(chan struct{})}
+	gen.paused.Add(2)
+	var mu sync.Mutex
+	var completed []int64
+	four := make(chan struct{})
+	cfg := CheckpointConfig{Interval: time.Millisecond, Dir: dir, Retained: 2, RetainOnCancellation: true, OnComplete: func(s CheckpointStats) {
+		mu.Lock()
+		defer mu.Unlock()
+		completed = append(completed, s.ID)
+		if len(completed) == 4 {
+			close(four)
+		}
+	}}
+	first, err := startSumJob(t, gen, cfg, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen.paused.Wait()
+	<-four
+	first.job.Cancel()
+	<-first.job.Done()
+	entries, err := os.ReadDir(filepath.Join(dir, first.job.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if len(names) != 2 {
+		t.Fatalf("retained checkpoints %v, want 2", names)
+	}
+	if c := first.job.CheckpointCounts(); c.Completed < 4 || c.Failed != 0 {
+		t.Fatalf("counts %+v", c)
+	}
+	cp, err := LoadCheckpoint(filepath.Join(dir, first.job.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, _ := first.job.LastCheckpoint()
+	if cp.ID != last.ID || cp.Path != last.Path {
+		t.Fatalf("loaded checkpoint %d at %s, the last complete is %d at %s", cp.ID, cp.Path, last.ID, last.Path)
+	}
+	resumed, err := startSumJob(t, &cpGenerator{}, CheckpointConfig{Restore: cp}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJob(t, resumed.job)
+	equalSums(t, resumed.sums(), expectedSums())
+}
+
+// TestCheckpointRefusals: what cannot be checkpointed or resumed is
+// refused at submission, with the reason.
+func TestCheckpointRefusals(t *testing.T) {
+	_, err := startSumJob(t, &cpGenerator{}, CheckpointConfig{Interval: time.Second, Dir: t.TempDir()}, true)
+	if err == nil || !strings.Contains(err.Error(), "operator sum cannot save its state") {
+		t.Fatalf("stateful operator without snapshots: %v", err)
+	}
+	_, err = startSumJob(t, &cpGenerator{}, CheckpointConfig{Interval: time.Second}, false)
+	if err == nil || !strings.Contains(err.Error(), "execution.checkpointing.dir") {
+		t.Fatalf("no directory: %v", err)
+	}
+	g := &Graph{}
+	src := g.AddSource("plain", 1, true, func(context.Context, int, int, func(*types.Batch) error) error { return nil })
+	g.AddOperator("sum", 1, func() Operator { return &sumOp{} }, Edge{From: src, Part: opspec.Forward})
+	jc := DefaultJobConfig()
+	jc.Checkpoint = CheckpointConfig{Interval: time.Second, Dir: t.TempDir()}
+	if _, err := Submit(context.Background(), "x", g, jc, &expr.Ctx{Zone: time.UTC, Start: time.Now()}, false); err == nil ||
+		!strings.Contains(err.Error(), "source plain cannot save its read position") {
+		t.Fatalf("non-resumable source: %v", err)
+	}
+}
+
+// takeSavepoint runs the paused job and returns its savepoint's directory.
+func takeSavepoint(t *testing.T) string {
+	t.Helper()
+	gen := &cpGenerator{pauseAt: 100, resume: make(chan struct{})}
+	gen.paused.Add(2)
+	j, err := startSumJob(t, gen, CheckpointConfig{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen.paused.Wait()
+	sp, err := j.job.TriggerSavepoint(context.Background(), t.TempDir())
+	j.job.Cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp.Path
+}
+
+// TestCorruptCheckpoints: a damaged checkpoint gives an error naming the
+// file; nothing is restored from it.
+func TestCorruptCheckpoints(t *testing.T) {
+	path := takeSavepoint(t)
+	states, _ := filepath.Glob(filepath.Join(path, "*.state"))
+	if len(states) == 0 {
+		t.Fatal("no state files")
+	}
+	raw, _ := os.ReadFile(states[0])
+	raw[len(raw)-1] ^= 0xff
+	if err := os.WriteFile(states[0], raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadCheckpoint(path); err == nil || !strings.Contains(err.Error(), states[0]+" is corrupt: CRC-32C") {
+		t.Fatalf("flipped byte: %v", err)
+	}
+	if err := os.WriteFile(states[0], raw[:len(raw)-1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadCheckpoint(path); err == nil || !strings.Contains(err.Error(), "bytes, the manifest says") {
+		t.Fatalf("truncated file: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(path, "_metadata"), []byte(`{"format":"riffle-checkpoint","version":`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadCheckpoint(path); err == nil || !strings.Contains(err.Error(), "_metadata is corrupt") {
+		t.Fatalf("truncated manifest: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(path, "_metadata"), []byte(`{"format":"riffle-checkpoint","version":9}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadCheckpoint(path); err == nil || !strings.Contains(err.Error(), "format version 9; this Riffle reads version 1") {
+		t.Fatalf("newer version: %v", err)
+	}
+	empty := t.TempDir()
+	if _, err := LoadCheckpoint(empty); err == nil || !strings.Contains(err.Error(), "no checkpoint at "+empty) {
+		t.Fatalf("empty directory: %v", err)
+	}
+	if _, err := LoadCheckpoint(filepath.Join(empty, "missing")); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Fatalf("missing directory: %v", err)
+	}
+}
+
+// TestResumeChecksTheJob: a checkpoint of another job shape is refused
+// unless its extra state may be dropped.
+func TestResumeChecksTheJob(t *testing.T) {
+	cp, err := LoadCheckpoint(takeSavepoint(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the same job with the sum operator renamed: its state is unclaimed
+	build := func(cfg CheckpointConfig) error {
+		sj := &sumJob{last: map[int64]int64{}}
+		g := &Graph{}
+		src := g.AddSource("gen", 2, true, (&cpGenerator{}).source())
+		src.Resumable = true
+		sum := g.AddOperator("sum2", 2, func() Operator { return &sumOp{} }, Edge{From: src, Part: opspec.Hash, Keys: []int{0}})
+		g.AddOperator("last", 1, func() Operator { return &lastSink{mu: &sj.mu, last: sj.last} }, Edge{From: sum, Part: opspec.Single})
+		jc := DefaultJobConfig()
+		jc.Checkpoint = cfg
+		j, err := Submit(context.Background(), "sums", g, jc, &expr.Ctx{Zone: time.UTC, Start: time.Now()}, false)
+		if err == nil {
+			waitJob(t, j)
+		}
+		return err
+	}
+	if err := build(CheckpointConfig{Restore: cp}); err == nil || !strings.Contains(err.Error(), "holds state of operators this job does not have: sum (") ||
+		!strings.Contains(err.Error(), "execution.savepoint.ignore-unclaimed-state") {
+		t.Fatalf("unclaimed state: %v", err)
+	}
+	if err := build(CheckpointConfig{Restore: cp, IgnoreUnclaimedState: true}); err != nil {
+		t.Fatalf("unclaimed state ignored: %v", err)
+	}
+}
+
+// TestCheckpointWriteFailureFailsTheJob: a checkpoint that cannot be
+// written fails; with no tolerable failures the job fails with the cause.
+func TestCheckpointWriteFailureFailsTheJob(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocker, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gen := &cpGenerator{pauseAt: 50, resume: make(chan struct{})}
+	gen.paused.Add(2)
+	j, err := startSumJob(t, gen, CheckpointConfig{Interval: time.Millisecond, Dir: filepath.Join(blocker, "cp")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-j.job.Done()
+	err = j.job.Err()
+	if err == nil || !strings.Contains(err.Error(), "checkpoint 1:") || !strings.Contains(err.Error(), "not a directory") ||
+		!strings.Contains(err.Error(), "tolerable-failed-checkpoints is 0") {
+		t.Fatalf("job error: %v", err)
+	}
+}
+
+// TestCheckpointsWhileTasksFinish takes checkpoints every millisecond
+// while a bounded job runs to its end: tasks that finished acknowledge
+// later checkpoints as finished, the job ends, and its sums are right.
+func TestCheckpointsWhileTasksFinish(t *testing.T) {
+	for _, mode := range []CheckpointingMode{ExactlyOnce, AtLeastOnce} {
+		t.Run(mode.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			j, err := startSumJob(t, &cpGenerator{}, CheckpointConfig{Interval: time.Millisecond, Mode: mode, Dir: dir}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			waitJob(t, j.job)
+			equalSums(t, j.sums(), expectedSums())
+			if c := j.job.CheckpointCounts(); c.Failed != 0 || c.InProgress != 0 {
+				t.Fatalf("counts %+v", c)
+			}
+			// a finished job's checkpoints are deleted
+			if _, err := os.Stat(filepath.Join(dir, j.job.ID)); !os.IsNotExist(err) {
+				t.Fatalf("checkpoints of the finished job: %v", err)
+			}
+		})
+	}
+}
