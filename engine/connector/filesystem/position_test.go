@@ -494,3 +494,52 @@ func TestResumeBeforeABadLine(t *testing.T) {
 		t.Fatalf("resumed error %v, uninterrupted %v; want both on line 4", errB, errA)
 	}
 }
+
+// TestResumeAtTheStart: the position before the first batch resumes the
+// whole file (a BOM and the header of csv.ignore-first-line skipped as on
+// a first read); positions after CRLF lines name the right line.
+func TestResumeAtTheStart(t *testing.T) {
+	ctx := context.Background()
+	p := filepath.Join(t.TempDir(), "crlf.csv")
+	var sb strings.Builder
+	sb.WriteString("\xEF\xBB\xBFid,name\r\n")
+	for i := 1; i <= BatchRows+3; i++ {
+		fmt.Fprintf(&sb, "%d,n%d\r\n", i, i)
+	}
+	sb.WriteString("x,bad\r\n")
+	write(t, p, sb.String())
+	src, err := Factory{}.CreateSource(newCtx(map[string]string{"path": p, "format": "csv", "csv.ignore-first-line": "true"}, names, tys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	split := singleSplit(t, src)
+	r, _ := src.Open(ctx, split, connector.ReadSpec{})
+	defer r.Close()
+	start, err := r.(connector.PositionReader).Position()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fp := decodePos(t, start); fp.Offset != 0 || fp.Line != 1 || fp.Rows != 0 {
+		t.Fatalf("start position %+v", fp)
+	}
+	whole := readOn(t, r, tys, 0)
+	rb, err := src.(connector.ResumableSource).OpenAt(ctx, split, connector.ReadSpec{}, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rb.Close()
+	again := readOn(t, rb, tys, 0)
+	sameRun(t, "from the start", whole, again)
+	if first(again.rows) != "+I[1, n1]" || len(again.rows) != BatchRows {
+		t.Fatalf("resumed from the start: %s, %d rows", first(again.rows), len(again.rows))
+	}
+	_, a, b, pos := cut(t, src, split, connector.ReadSpec{}, tys, 1)
+	if fp := decodePos(t, pos); fp.Line != BatchRows+2 {
+		t.Fatalf("position %+v, want line %d", fp, BatchRows+2)
+	}
+	sameRun(t, "crlf", a, b)
+	var de *connector.DataError
+	if !errors.As(b.err, &de) || de.Line != BatchRows+5 {
+		t.Fatalf("resumed error %v, want line %d", b.err, BatchRows+5)
+	}
+}
