@@ -21,7 +21,8 @@ import (
 // File → Open and dropped files (open_file.go) and Ctrl+Shift+F. The
 // models live in package authoring, completion and engine/connector/infer;
 // this file wires them into the window through a few marked hook points in
-// workbench.go, editors.go, run.go, dialogs.go, grid.go and resulttab.go.
+// workbench.go, editors.go, run.go, dialogs.go, grid.go, result_tabs.go and
+// result_tab_host.go.
 
 // authoringUI is the authoring state of the workbench.
 type authoringUI struct {

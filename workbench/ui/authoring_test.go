@@ -327,7 +327,7 @@ func (h *harness) runBatch(query string) *resultTab {
 		h.t.Fatalf("no result for %q; messages:\n%s", query, h.messages())
 	}
 	h.waitDone(rt)
-	rt.refresh(true)
+	rt.Refresh(true)
 	return rt
 }
 
@@ -350,7 +350,7 @@ func (h *harness) action(items []*fyne.MenuItem, label string) *resultTab {
 			}
 			rt := h.wb.results[n-1]
 			h.waitDone(rt)
-			rt.refresh(true)
+			rt.Refresh(true)
 			return rt
 		}
 	}
@@ -366,7 +366,7 @@ func TestGridActionsEditTheSQLAndRerun(t *testing.T) {
 	h := newHarness(t)
 	rt := h.runBatch("SELECT origin, delay FROM flights WHERE delay > 300 ORDER BY delay DESC LIMIT 20")
 	tab := h.tab()
-	first := rows(rt.grid)[0] // "ORD | 1200"-like
+	first := rows(rt.Grid())[0] // "ORD | 1200"-like
 	origin := strings.Split(first, " | ")[0]
 
 	// a cell: Filter = value
@@ -380,13 +380,13 @@ func TestGridActionsEditTheSQLAndRerun(t *testing.T) {
 	if h.tab() != tab {
 		t.Error("the query's tab is not selected")
 	}
-	for _, r := range rows(rt2.grid) {
+	for _, r := range rows(rt2.Grid()) {
 		if !strings.HasPrefix(r, origin+" | ") {
 			t.Fatalf("row %q after Filter = %s", r, origin)
 		}
 	}
 	// the previous result stays open beside the new one (issue 21)
-	if h.wb.resultFor(rt.item) == nil || h.wb.bottom.Selected() != rt2.item {
+	if h.wb.resultFor(rt.Item()) == nil || h.wb.bottom.Selected() != rt2.Item() {
 		t.Error("the old result tab was closed, or the new one is not in front")
 	}
 	// Filter > on a number replaces the > 300 filter of the same column
@@ -403,14 +403,14 @@ func TestGridActionsEditTheSQLAndRerun(t *testing.T) {
 	if got := tab.ed.Text(); got != "SELECT origin, COUNT(*) AS cnt FROM flights WHERE origin IN ('SFO', 'LAX') GROUP BY origin" {
 		t.Fatalf("group by: %q", got)
 	}
-	if got := rows(rt5.grid); len(got) != 2 {
+	if got := rows(rt5.Grid()); len(got) != 2 {
 		t.Fatalf("group by rows %q", got)
 	}
 	rt6 := h.action(rt5.headerActions(2), "Sort descending")
 	if got := tab.ed.Text(); !strings.HasSuffix(got, "GROUP BY origin ORDER BY cnt DESC") {
 		t.Fatalf("sort: %q", got)
 	}
-	g := rows(rt6.grid)
+	g := rows(rt6.Grid())
 	if len(g) != 2 || g[0] == g[1] {
 		t.Fatalf("sorted rows %q", g)
 	}
@@ -418,7 +418,7 @@ func TestGridActionsEditTheSQLAndRerun(t *testing.T) {
 	if got := tab.ed.Text(); !strings.HasPrefix(got, "SELECT COUNT(*) AS cnt FROM flights") {
 		t.Fatalf("hide: %q", got)
 	}
-	if n := len(rt7.grid.Columns()); n != 1 {
+	if n := len(rt7.Grid().Columns()); n != 1 {
 		t.Errorf("%d columns after hiding", n)
 	}
 	rt8 := h.runBatch("SELECT origin, destination FROM flights WHERE origin = 'SFO'")
@@ -426,7 +426,7 @@ func TestGridActionsEditTheSQLAndRerun(t *testing.T) {
 	if got := h.tab().ed.Text(); got != "SELECT COUNT(DISTINCT destination) AS count_distinct_destination FROM flights WHERE origin = 'SFO'" {
 		t.Fatalf("count distinct: %q", got)
 	}
-	if got := rows(rt9.grid); len(got) != 1 || got[0] == "0" {
+	if got := rows(rt9.Grid()); len(got) != 1 || got[0] == "0" {
 		t.Errorf("count distinct rows %q", got)
 	}
 }
@@ -439,7 +439,7 @@ func TestGridActionOnAPreviewOpensATab(t *testing.T) {
 	h.settle()
 	rt := h.wb.results[len(h.wb.results)-1]
 	h.waitDone(rt)
-	rt.refresh(true)
+	rt.Refresh(true)
 	if items := rt.cellActions(widget.TableCellID{Row: 0, Col: 0}); items != nil {
 		t.Errorf("the row-number column has actions: %d", len(items))
 	}
@@ -451,7 +451,7 @@ func TestGridActionOnAPreviewOpensATab(t *testing.T) {
 	if got := h.tab().ed.Text(); !strings.Contains(got, "WHERE state <> ") {
 		t.Errorf("new tab's SQL %q", got)
 	}
-	if len(rows(rt2.grid)) == 0 {
+	if len(rows(rt2.Grid())) == 0 {
 		t.Error("no rows")
 	}
 	// EXPLAIN-like text results and SHOW results have no actions
@@ -533,10 +533,10 @@ func TestOpenFileReviewCreatesATable(t *testing.T) {
 		t.Errorf("catalog tree:\n%s", got)
 	}
 	rt := h.runBatch("SELECT COUNT(*) AS n, MAX(delay) AS m FROM flights_file")
-	if got := rows(rt.grid); len(got) != 1 || !strings.HasPrefix(got[0], "2000 | ") {
+	if got := rows(rt.Grid()); len(got) != 1 || !strings.HasPrefix(got[0], "2000 | ") {
 		t.Errorf("rows %q; messages:\n%s", got, h.messages())
 	}
-	if typ := rt.grid.Columns()[1].Type.String(); typ != "INT" {
+	if typ := rt.Grid().Columns()[1].Type.String(); typ != "INT" {
 		t.Errorf("the edited type was not used: %s", typ)
 	}
 	// opening it again proposes another name
@@ -604,7 +604,7 @@ func TestOpenEveryFileOfTheSharedData(t *testing.T) {
 			continue
 		}
 		rt := h.runBatch("SELECT COUNT(*) FROM " + r.created)
-		if got := rows(rt.grid); len(got) != 1 || got[0] != fmt.Sprint(r.res.Records) {
+		if got := rows(rt.Grid()); len(got) != 1 || got[0] != fmt.Sprint(r.res.Records) {
 			t.Errorf("%s: COUNT(*) %q, inference read %d records; messages:\n%s", f, got, r.res.Records, h.messages())
 		}
 	}

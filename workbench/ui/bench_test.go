@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/riffle-sql/riffle/engine/results"
+	"github.com/riffle-sql/riffle/workbench/ui/resulttab"
 )
 
 // BenchmarkStreamToTableView runs a datagen stream at 100,000 rows/s into
@@ -56,7 +57,7 @@ SELECT * FROM s`, rate))
 	rt := h.wb.results[0]
 	var ui []time.Duration
 	start := time.Now()
-	first := rt.res.Stats().Changes
+	first := rt.Res.Stats().Changes
 	next := start
 	for time.Since(start) < d {
 		next = next.Add(100 * time.Millisecond)
@@ -72,8 +73,8 @@ SELECT * FROM s`, rate))
 		ui = append(ui, time.Since(t0))
 	}
 	elapsed := time.Since(start)
-	got := rt.res.Stats().Changes - first
-	rt.stop()
+	got := rt.Res.Stats().Changes - first
+	rt.Stop()
 	h.waitDone(rt)
 	b.ReportMetric(float64(got)/elapsed.Seconds(), "rows/s")
 	if !tick {
@@ -87,7 +88,7 @@ SELECT * FROM s`, rate))
 	b.ReportMetric(float64(sum.Microseconds())/float64(len(ui))/1000, "ui-ms/refresh")
 	b.ReportMetric(float64(ui[len(ui)*9/10].Microseconds())/1000, "p90-ui-ms/refresh")
 	b.ReportMetric(float64(ui[len(ui)-1].Microseconds())/1000, "max-ui-ms/refresh")
-	b.ReportMetric(float64(rt.grid.Fetches())/elapsed.Seconds(), "snapshots/s")
+	b.ReportMetric(float64(rt.Grid().Fetches())/elapsed.Seconds(), "snapshots/s")
 }
 
 // BenchmarkOpenWorkbench measures New: opening a workspace and building
@@ -180,12 +181,12 @@ SELECT * FROM big`, n, n))
 		if rt != nil {
 			timed(func() {
 				t0 := time.Now()
-				mid := rt.res.Len(results.TableView) / 2
-				rt.res.Snapshot(results.TableView, mid, mid+60, nil) // a scroll to the middle
+				mid := rt.Res.Len(results.TableView) / 2
+				rt.Res.Snapshot(results.TableView, mid, mid+60, nil) // a scroll to the middle
 				snapshot = max(snapshot, time.Since(t0))
 			})
 			timed(func() { t.ed.TypedRune(' ') })
-			if !rt.isRunning() {
+			if !rt.IsRunning() {
 				break
 			}
 		}
@@ -195,7 +196,7 @@ SELECT * FROM big`, n, n))
 		time.Sleep(5 * time.Millisecond)
 	}
 	took := time.Since(start)
-	if rt == nil || rt.state() != stateFinished || rt.res.Stats().Rows != n {
+	if rt == nil || rt.State() != resulttab.Finished || rt.Res.Stats().Rows != n {
 		tb.Fatalf("the query did not finish with %d rows: %s", n, h.messages())
 	}
 	sort.Slice(stalls, func(i, j int) bool { return stalls[i] < stalls[j] })

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+
+	"github.com/riffle-sql/riffle/workbench/ui/resulttab"
 )
 
 // Preview of an unbounded table from a batch-mode tab gives rows: it runs
@@ -24,11 +26,11 @@ func TestPreviewOfAnUnboundedTableInBatchMode(t *testing.T) {
 	}
 	prev := h.wb.results[0]
 	h.waitDone(prev)
-	prev.refresh(true)
-	if st := prev.state(); st != stateFinished {
-		t.Errorf("preview %s: %v", st, prev.errLbl.Text)
+	prev.Refresh(true)
+	if st := prev.State(); st != resulttab.Finished {
+		t.Errorf("preview %s: %v", st, prev.ErrorLabel().Text)
 	}
-	if n := len(rows(prev.grid)); n != 100 {
+	if n := len(rows(prev.Grid())); n != 100 {
 		t.Errorf("preview has %d rows; messages:\n%s", n, h.messages())
 	}
 	if strings.Contains(h.messages(), "ERROR") {

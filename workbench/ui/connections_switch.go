@@ -180,8 +180,8 @@ func (wb *Workbench) deleteConnection(c *connection) error {
 // stopResultsOn stops the running queries of a connection.
 func (wb *Workbench) stopResultsOn(c *connection) {
 	for _, rt := range wb.results {
-		if rt.conn == c && rt.isRunning() {
-			rt.stop()
+		if rt.conn == c && rt.IsRunning() {
+			rt.Stop()
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/gateway"
 	"github.com/riffle-sql/riffle/workbench/persistence"
+	"github.com/riffle-sql/riffle/workbench/ui/resulttab"
 	"github.com/riffle-sql/riffle/workbench/ui/widgets"
 )
 
@@ -136,14 +137,14 @@ func TestGatewayConnectionBrowseRunAndSwitchBack(t *testing.T) {
 		t.Fatalf("no result; messages:\n%s", h.messages())
 	}
 	h.waitDone(rt)
-	if got := strings.Join(rows(rt.grid), ";"); got != "1 | a;2 | b;3 | ∅" || rt.state() != stateFinished {
-		t.Errorf("rows %q, state %s; messages:\n%s", got, rt.state(), h.messages())
+	if got := strings.Join(rows(rt.Grid()), ";"); got != "1 | a;2 | b;3 | ∅" || rt.State() != resulttab.Finished {
+		t.Errorf("rows %q, state %s; messages:\n%s", got, rt.State(), h.messages())
 	}
-	if hs := drawnHeaders(rt.grid); hs[1] == nil || hs[1].Name()+" "+hs[1].TypeName() != "n INT NOT NULL" {
+	if hs := drawnHeaders(rt.Grid()); hs[1] == nil || hs[1].Name()+" "+hs[1].TypeName() != "n INT NOT NULL" {
 		t.Errorf("header %+v", hs[1])
 	}
-	if rt.conn != c || rt.jobID == "" || rt.job != nil {
-		t.Errorf("result on %v, job %q / %v", rt.conn, rt.jobID, rt.job)
+	if rt.conn != c || rt.JobID == "" || rt.Job != nil {
+		t.Errorf("result on %v, job %q / %v", rt.conn, rt.JobID, rt.Job)
 	}
 
 	// Switching the tab back to the embedded engine: its catalog, its engine.
@@ -158,7 +159,7 @@ func TestGatewayConnectionBrowseRunAndSwitchBack(t *testing.T) {
 	}
 	rt = h.run("SELECT * FROM airports LIMIT 2")
 	h.waitDone(rt)
-	if got := rows(rt.grid); len(got) != 2 || rt.conn != h.wb.conns.embedded || rt.job == nil {
+	if got := rows(rt.Grid()); len(got) != 2 || rt.conn != h.wb.conns.embedded || rt.Job == nil {
 		t.Errorf("embedded rows %q on %v", got, rt.conn.cfg.Name)
 	}
 }
@@ -188,49 +189,49 @@ SELECT k, COUNT(*) AS n FROM s GROUP BY k`)
 	if rt == nil {
 		t.Fatalf("no result; messages:\n%s", h.messages())
 	}
-	if rt.state() != stateRunning || rt.stopBtn == nil {
-		t.Fatalf("state %s, stop button %v", rt.state(), rt.stopBtn)
+	if rt.State() != resulttab.Running || rt.StopButton() == nil {
+		t.Fatalf("state %s, stop button %v", rt.State(), rt.StopButton())
 	}
 	total := func() int {
 		sum := 0
-		for _, r := range rows(rt.grid) {
+		for _, r := range rows(rt.Grid()) {
 			var k, n int
 			fmt.Sscanf(r, "%d | %d", &k, &n)
 			sum += n
 		}
 		return sum
 	}
-	h.until("three keys in the grid", func() bool { return len(rows(rt.grid)) == 3 })
+	h.until("three keys in the grid", func() bool { return len(rows(rt.Grid())) == 3 })
 	first := total()
 	h.until("the counts to grow", func() bool { return total() > first+100 })
-	rt.viewSel.SetSelected("Changelog")
+	rt.ViewSelect().SetSelected("Changelog")
 	h.until("updates in the changelog view", func() bool {
-		for i := 0; i < min(rt.grid.Total(), 50); i++ {
-			if op, _, _ := rt.grid.CellText(i, 1); op == "-U" {
+		for i := 0; i < min(rt.Grid().Total(), 50); i++ {
+			if op, _, _ := rt.Grid().CellText(i, 1); op == "-U" {
 				return true
 			}
 		}
 		return false
 	})
-	if op, _, _ := rt.grid.CellText(0, 1); op != "+I" {
+	if op, _, _ := rt.Grid().CellText(0, 1); op != "+I" {
 		t.Errorf("first change %q", op)
 	}
-	rt.viewSel.SetSelected("Table")
+	rt.ViewSelect().SetSelected("Table")
 	// what the gateway cannot give is said, not made up
 	// (at the end of the status line, after the counts, which a narrow
 	// window must not cut off)
-	if st := rt.statusLbl.Text; !strings.HasSuffix(st, " · on gw · operator metrics unavailable") || !strings.Contains(st, " rows · ") {
+	if st := rt.StatusLabel().Text; !strings.HasSuffix(st, " · on gw · operator metrics unavailable") || !strings.Contains(st, " rows · ") {
 		t.Errorf("status line: %q", st)
 	}
 	jobs, err := h.wb.jobsOf(context.Background(), h.wb.currentConn())
-	if err != nil || len(jobs) != 1 || jobs[0].GetJobID() != rt.jobID || jobs[0].Plan() != nil || jobs[0].GetJobStatus().IsTerminal() {
+	if err != nil || len(jobs) != 1 || jobs[0].GetJobID() != rt.JobID || jobs[0].Plan() != nil || jobs[0].GetJobStatus().IsTerminal() {
 		t.Errorf("jobs %v %v", jobs, err)
 	}
 	// Esc stops it: the gateway cancels the job.
 	h.tab().ed.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.waitDone(rt)
-	if rt.state() != stateCanceled {
-		t.Errorf("after Stop: %s", rt.state())
+	if rt.State() != resulttab.Canceled {
+		t.Errorf("after Stop: %s", rt.State())
 	}
 	h.until("the job to be canceled on the gateway", func() bool {
 		jobs, err := h.wb.jobsOf(context.Background(), h.wb.currentConn())
@@ -301,7 +302,7 @@ func TestGatewayTokenIsHiddenAndChecked(t *testing.T) {
 	}
 	rt := h.run("SELECT CURRENT_DATE IS NOT NULL AS ok")
 	h.waitDone(rt)
-	if got := rows(rt.grid); len(got) != 1 || got[0] != "TRUE" {
+	if got := rows(rt.Grid()); len(got) != 1 || got[0] != "TRUE" {
 		t.Errorf("rows %q; messages:\n%s", got, h.messages())
 	}
 	// the session properties reached the gateway
@@ -336,7 +337,7 @@ func TestGatewayCompletionExportInsertAndReopen(t *testing.T) {
 	// the rows, and a CSV export of them
 	rt := h.run("SELECT n FROM generated")
 	h.waitDone(rt)
-	if got := strings.Join(rows(rt.grid), ","); got != "1,2,3,4,5" {
+	if got := strings.Join(rows(rt.Grid()), ","); got != "1,2,3,4,5" {
 		t.Fatalf("rows %q; messages:\n%s", got, h.messages())
 	}
 	target := filepath.Join(t.TempDir(), "out.csv")
@@ -396,7 +397,7 @@ func TestGatewaySessionLostIsReopened(t *testing.T) {
 		t.Fatalf("no result; messages:\n%s", h.messages())
 	}
 	h.waitDone(rt)
-	if got := rows(rt.grid); len(got) != 1 || got[0] != "2" {
+	if got := rows(rt.Grid()); len(got) != 1 || got[0] != "2" {
 		t.Errorf("rows %q", got)
 	}
 	if !strings.Contains(h.messages(), "no longer knows the session") {
@@ -519,16 +520,16 @@ func TestGatewayMatchesEmbedded(t *testing.T) {
 		}
 		h.waitDone(rt)
 		h.wb.Tick()
-		if rt.text != "" {
-			return rt.state() + "\n" + rt.text
+		if rt.Text != "" {
+			return rt.State() + "\n" + rt.Text
 		}
 		var hs []string
-		for c, hc := range drawnHeaders(rt.grid) {
+		for c, hc := range drawnHeaders(rt.Grid()) {
 			hs = append(hs, fmt.Sprintf("%d:%s %s", c, hc.Name(), hc.TypeName()))
 		}
 		sort.Strings(hs)
-		status, _, _ := strings.Cut(rt.statusLbl.Text, " · ")
-		return rt.state() + "\n" + strings.Join(hs, ", ") + "\n" + strings.Join(rows(rt.grid), "\n") + "\n" + status
+		status, _, _ := strings.Cut(rt.StatusLabel().Text, " · ")
+		return rt.State() + "\n" + strings.Join(hs, ", ") + "\n" + strings.Join(rows(rt.Grid()), "\n") + "\n" + status
 	}
 	for _, s := range scripts {
 		want := show(local, s)
@@ -597,7 +598,7 @@ func TestGatewaySetListsAndSaysSo(t *testing.T) {
 	if rt == nil {
 		t.Fatalf("no result; messages %q", got)
 	}
-	if n := rt.res.Stats().Rows; n == 0 || len(got) != 1 || !strings.HasPrefix(got[0], "SET\nFinished: "+widgets.Plural(n, "row")+" in ") {
+	if n := rt.Res.Stats().Rows; n == 0 || len(got) != 1 || !strings.HasPrefix(got[0], "SET\nFinished: "+widgets.Plural(n, "row")+" in ") {
 		t.Errorf("%d rows, messages %q", n, got)
 	}
 }
@@ -649,7 +650,7 @@ func TestConnectionsDialogClusterRESTURL(t *testing.T) {
 	// statements still run (the cluster REST API is only asked about jobs)
 	rt := h.run("SELECT 1 AS a")
 	h.waitDone(rt)
-	if got := rows(rt.grid); len(got) != 1 || got[0] != "1" {
+	if got := rows(rt.Grid()); len(got) != 1 || got[0] != "1" {
 		t.Errorf("rows %q; messages:\n%s", got, h.messages())
 	}
 	// stored, and shown again after a restart

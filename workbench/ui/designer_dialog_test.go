@@ -306,7 +306,7 @@ func TestDesignerAsksBeforeDropAndCreate(t *testing.T) {
 		t.Fatal("not asked")
 	}
 	rt := h.runBatch("SELECT COUNT(*) FROM flights")
-	if got := rows(rt.grid); len(got) != 1 || got[0] == "0" {
+	if got := rows(rt.Grid()); len(got) != 1 || got[0] == "0" {
 		t.Errorf("flights after drop-and-create: %q; messages:\n%s", got, h.messages())
 	}
 	if !strings.Contains(h.wb.initScript, "COMMENT 'departures'") {

@@ -23,8 +23,8 @@ func TestExplainMarksErrorsAtTheirColumn(t *testing.T) {
 	tab.ed.TypedShortcut(ctrl(fyne.KeyE))
 	h.settle()
 	rt := h.wb.results[len(h.wb.results)-1]
-	if !strings.Contains(rt.text, "== Abstract Syntax Tree ==") {
-		t.Errorf("explain %q", rt.text)
+	if !strings.Contains(rt.Text, "== Abstract Syntax Tree ==") {
+		t.Errorf("explain %q", rt.Text)
 	}
 }
 
@@ -44,10 +44,10 @@ func TestSetChangesTheTabsRuntimeMode(t *testing.T) {
 	tab.ed.SetText("CREATE TEMPORARY TABLE u (a INT) WITH ('connector' = 'datagen', 'rows-per-second' = '10');\nSELECT a FROM u")
 	h.runAll()
 	rt := h.wb.results[len(h.wb.results)-1]
-	if !rt.isRunning() {
+	if !rt.IsRunning() {
 		t.Errorf("unbounded query not running in streaming mode: %s", h.messages())
 	}
-	rt.stop()
+	rt.Stop()
 	h.waitDone(rt)
 }
 
@@ -166,7 +166,7 @@ func TestTabKeysWorkFromTheEditor(t *testing.T) {
 	}
 	h.waitDone(rt)
 	h.wb.editors.tabs.Select(tab.item)
-	rt.grid.TypedShortcut(ctrl(fyne.KeyReturn))
+	rt.Grid().TypedShortcut(ctrl(fyne.KeyReturn))
 	h.settle()
 	if n := len(h.wb.results); n != 2 {
 		t.Errorf("%d results after Ctrl+Enter in the grid", n)

@@ -19,6 +19,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/workbench/persistence"
 	"github.com/riffle-sql/riffle/workbench/ui/exportform"
+	"github.com/riffle-sql/riffle/workbench/ui/resulttab"
 	"github.com/riffle-sql/riffle/workbench/ui/widgets"
 )
 
@@ -84,14 +85,14 @@ func (wb *Workbench) showCSVDialog(f *exportForm, title, confirm string) {
 // newExportForm is the form exporting a result's current view.
 func (wb *Workbench) newExportForm(rt *resultTab) *exportForm {
 	view := results.TableView
-	if rt.grid != nil {
-		view = rt.grid.View()
+	if rt.Grid() != nil {
+		view = rt.Grid().View()
 	}
 	f := wb.newCSVForm(fileNameFor(rt))
 	f.AddFormatChoice(wb.exportSettings().Format)
-	f.rt, f.frozen = rt, rt.res.Freeze(view)
-	what := fmt.Sprintf("%s rows of the %s view", widgets.GroupDigits(f.frozen.Len()), strings.ToLower(viewNames[view]))
-	if rt.isRunning() {
+	f.rt, f.frozen = rt, rt.Res.Freeze(view)
+	what := fmt.Sprintf("%s rows of the %s view", widgets.GroupDigits(f.frozen.Len()), strings.ToLower(resulttab.ViewName(view)))
+	if rt.IsRunning() {
 		what += " (a snapshot: the query is still running)"
 	}
 	f.RowsLabel.SetText(what)
@@ -101,7 +102,7 @@ func (wb *Workbench) newExportForm(rt *resultTab) *exportForm {
 
 // fileNameFor suggests a file name for a result.
 func fileNameFor(rt *resultTab) string {
-	name := rt.title
+	name := rt.Title
 	if i := strings.IndexByte(name, ' '); i >= 0 {
 		name = name[i+1:]
 	}

@@ -143,7 +143,7 @@ func TestCancelledExportKeepsTheOldFile(t *testing.T) {
 	if err := os.WriteFile(target, []byte("precious\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	j := h.wb.startExport(rt, rt.res.Freeze(results.TableView), target, results.FormatCSV, results.DefaultCSVOptions())
+	j := h.wb.startExport(rt, rt.Res.Freeze(results.TableView), target, results.FormatCSV, results.DefaultCSVOptions())
 	<-writing
 	j.canceled.Store(true)
 	j.cancel()
@@ -159,7 +159,7 @@ func TestExportOfARunningStreamWritesItsSnapshot(t *testing.T) {
 SELECT k FROM s`)
 	h.runAll()
 	rt := h.wb.results[0]
-	h.until("rows", func() bool { return rt.res.Len(results.TableView) >= 20 })
+	h.until("rows", func() bool { return rt.Res.Len(results.TableView) >= 20 })
 	f := h.wb.showExportDialog(rt)
 	n := f.frozen.Len()
 	if !strings.Contains(f.RowsLabel.Text, "(a snapshot: the query is still running)") {
@@ -173,10 +173,10 @@ SELECT k FROM s`)
 	if lines := strings.Count(string(b), "\n"); lines != n+1 {
 		t.Errorf("%d lines for a snapshot of %d rows", lines, n)
 	}
-	if !rt.isRunning() {
+	if !rt.IsRunning() {
 		t.Error("the export stopped the query")
 	}
-	rt.stop()
+	rt.Stop()
 	h.waitDone(rt)
 }
 

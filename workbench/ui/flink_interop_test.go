@@ -53,7 +53,7 @@ func TestFlinkWorkbench(t *testing.T) {
 		t.Fatalf("no result; messages:\n%s", h.messages())
 	}
 	h.waitDone(rt)
-	if got := strings.Join(rows(rt.grid), "; "); got != "a | 4 | 2; b | 6 | 2; c | 5 | 1" {
+	if got := strings.Join(rows(rt.Grid()), "; "); got != "a | 4 | 2; b | 6 | 2; c | 5 | 1" {
 		t.Errorf("batch rows %q; messages:\n%s", got, h.messages())
 	}
 	// its Plan view: Flink's EXPLAIN, drawn
@@ -76,20 +76,20 @@ func TestFlinkWorkbench(t *testing.T) {
 		"CREATE TEMPORARY TABLE readings (id INT, r DOUBLE) WITH ('connector' = 'datagen', 'rows-per-second' = '50', " +
 		"'fields.id.min' = '1', 'fields.id.max' = '3');\n" +
 		"SELECT id, COUNT(*) AS n FROM readings GROUP BY id")
-	if rt == nil || rt.viewSel == nil {
+	if rt == nil || rt.ViewSelect() == nil {
 		t.Fatalf("no streaming result; messages:\n%s", h.messages())
 	}
-	rt.viewSel.SetSelected("Changelog")
+	rt.ViewSelect().SetSelected("Changelog")
 	h.until("-U/+U changes", func() bool {
 		ops := map[string]bool{}
-		n, _ := rt.grid.Shape()
+		n, _ := rt.Grid().Shape()
 		for i := 0; i < n; i++ {
-			op, _, _ := rt.grid.CellText(i, 1)
+			op, _, _ := rt.Grid().CellText(i, 1)
 			ops[op] = true
 		}
 		return ops["+I"] && ops["-U"] && ops["+U"]
 	})
-	test.Tap(rt.stopBtn)
+	test.Tap(rt.StopButton())
 	h.waitDone(rt)
 
 	// an INSERT job: listed in Jobs (from the cluster's REST API), cancelled there

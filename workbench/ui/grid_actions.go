@@ -21,24 +21,10 @@ import (
 // into a new result tab; the previous result stays open. A query written on
 // one line stays on one line (grid_filter_text.go).
 
-// showCellMenu selects the right-clicked cell (unless it is inside the
-// selection) and opens the menu with the filter actions.
-func (rt *resultTab) showCellMenu(id widget.TableCellID, at fyne.Position) {
-	if g := rt.grid; g != nil && !g.InSelection(id) && id.Col > 0 {
-		g.Table.Select(id)
-	}
-	rt.showMenuWith(rt.cellActions(id), at)
-}
-
-// showHeaderMenu opens a header's menu.
-func (rt *resultTab) showHeaderMenu(col int, at fyne.Position) {
-	rt.showMenuWith(rt.headerActions(col), at)
-}
-
 // actionable reports whether the result's statement is a query the grid
 // actions can rewrite.
 func (rt *resultTab) actionable() bool {
-	if rt.grid == nil || rt.text != "" {
+	if rt.Grid() == nil || rt.Text != "" {
 		return false
 	}
 	st, err := sql.Parse(rt.stmt)
@@ -51,7 +37,7 @@ func (rt *resultTab) actionable() bool {
 
 // cellActions are the filter actions of a data cell.
 func (rt *resultTab) cellActions(id widget.TableCellID) []*fyne.MenuItem {
-	g := rt.grid
+	g := rt.Grid()
 	dc := g.DataColumn(id.Col)
 	if dc < 0 || !rt.actionable() {
 		return nil
@@ -113,7 +99,7 @@ func shortValue(s string) string {
 
 // headerActions are the actions of a column header.
 func (rt *resultTab) headerActions(col int) []*fyne.MenuItem {
-	g := rt.grid
+	g := rt.Grid()
 	dc := g.DataColumn(col)
 	if dc < 0 || !rt.actionable() {
 		return nil
@@ -145,7 +131,7 @@ func (rt *resultTab) headerActions(col int) []*fyne.MenuItem {
 // its job stopped). While the query runs the item is disabled, saying
 // why.
 func (rt *resultTab) gridSortItem(label string, dc int, desc bool) *fyne.MenuItem {
-	g := rt.grid
+	g := rt.Grid()
 	it := fyne.NewMenuItem(label+" (in the grid)", func() {
 		if g.Sorting() {
 			return

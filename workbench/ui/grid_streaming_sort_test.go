@@ -23,7 +23,7 @@ func TestStreamingSortStaysInTheGrid(t *testing.T) {
 	if rt == nil || !rt.streaming {
 		t.Fatalf("result %+v", rt)
 	}
-	h.until("rows", func() bool { rt.refresh(true); return rt.grid.Total() >= 5 })
+	h.until("rows", func() bool { rt.Refresh(true); return rt.Grid().Total() >= 5 })
 	items := rt.headerActions(1)
 	var labels []string
 	for _, it := range items {
@@ -35,9 +35,9 @@ func TestStreamingSortStaysInTheGrid(t *testing.T) {
 	if labels[2] != "Sort ascending — after Stop or when finished (a streaming ORDER BY needs a time attribute)" {
 		t.Errorf("labels %q", labels)
 	}
-	rt.stop()
+	rt.Stop()
 	h.waitDone(rt)
-	rt.refresh(true)
+	rt.Refresh(true)
 	n := len(h.wb.results)
 	for _, it := range rt.headerActions(1) {
 		if it.Label == "Sort descending (in the grid)" {
@@ -48,11 +48,11 @@ func TestStreamingSortStaysInTheGrid(t *testing.T) {
 		}
 	}
 	h.settle()
-	rt.refresh(true)
+	rt.Refresh(true)
 	if tab.ed.Text() != "SELECT k, v FROM gen" || len(h.wb.results) != n {
 		t.Fatalf("the query was rewritten: %q, %d results", tab.ed.Text(), len(h.wb.results))
 	}
-	got := rows(rt.grid)
+	got := rows(rt.Grid())
 	prev := 1 << 30
 	for _, r := range got {
 		k, err := strconv.Atoi(strings.Split(r, " | ")[0])

@@ -27,7 +27,7 @@ func topDrawnRow(g *resultgrid.Grid) int {
 func TestGridWheelScrollsRowsAndCtrlEndGoesToTheLastRow(t *testing.T) {
 	h := newHarness(t)
 	rt := h.runBatch("SELECT origin, delay FROM flights LIMIT 300")
-	g := rt.grid
+	g := rt.Grid()
 	if top := topDrawnRow(g); top != 0 {
 		t.Fatalf("first drawn row %d", top)
 	}
@@ -95,7 +95,7 @@ func menuTexts(c fyne.Canvas) []string {
 func TestRightClickOnAnUnselectedCellOffersFilters(t *testing.T) {
 	h := newHarness(t)
 	rt := h.runBatch("select origin, delay from flights where delay > 300 limit 5")
-	g := rt.grid
+	g := rt.Grid()
 	var cell *resultgrid.Cell
 	for id, c := range drawnCells(g) {
 		if id.Col == 1 && id.Row == 1 {
@@ -124,7 +124,7 @@ func TestRightClickOnAnUnselectedCellOffersFilters(t *testing.T) {
 	if got := h.tab().ed.Text(); got != want {
 		t.Errorf("after Filter =: %q, want %q", got, want)
 	}
-	if h.wb.resultFor(rt.item) == nil || rt2 == rt {
+	if h.wb.resultFor(rt.Item()) == nil || rt2 == rt {
 		t.Error("the previous result was replaced")
 	}
 	// a query written on several lines keeps the multi-line style

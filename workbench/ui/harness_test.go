@@ -201,7 +201,7 @@ func (h *harness) runAll() {
 // waitDone waits until a result's query has ended.
 func (h *harness) waitDone(rt *resultTab) {
 	h.t.Helper()
-	h.until("the query to end", func() bool { return !rt.isRunning() })
+	h.until("the query to end", func() bool { return !rt.IsRunning() })
 }
 
 // rows reads the grid's current page as text: one string per row, cells

@@ -118,7 +118,7 @@ func (p *jobsPanel) pollRemote(now time.Time) {
 // CancelJob stops a job: through its result tab when it has one (so the
 // tab says CANCELED), else through the job (jobs.Host).
 func (p *jobsPanel) CancelJob(id string) {
-	if rt := p.wb.resultForJob(id); rt != nil && rt.isRunning() {
+	if rt := p.wb.resultForJob(id); rt != nil && rt.IsRunning() {
 		p.wb.stopResults(rt)
 	} else if name := p.connOf[id]; name != "" {
 		// STOP JOB on a gateway: over the network, off the UI goroutine
@@ -141,7 +141,7 @@ func (p *jobsPanel) CancelJob(id string) {
 func (p *jobsPanel) OpenJob(id string) {
 	wb := p.wb
 	if rt := wb.resultForJob(id); rt != nil {
-		wb.showPanel(rt.item)
+		wb.showPanel(rt.Item())
 		rt.showView(rt.mon.dataItem)
 		return
 	}
@@ -256,7 +256,7 @@ func (wb *Workbench) closeJobTab(it *container.TabItem) bool {
 // resultForJob returns the result tab showing a job's rows.
 func (wb *Workbench) resultForJob(id string) *resultTab {
 	for _, rt := range wb.results {
-		if rt.jobID == id || rt.job != nil && rt.job.GetJobID() == id {
+		if rt.JobID == id || rt.Job != nil && rt.Job.GetJobID() == id {
 			return rt
 		}
 	}

@@ -148,8 +148,8 @@ func TestKafkaWorkbenchRealBroker(t *testing.T) {
 	if rt == nil {
 		t.Fatalf("no result; messages:\n%s", h.messages())
 	}
-	h.until("six orders", func() bool { return len(rows(rt.grid)) == 6 })
-	got = rows(rt.grid)
+	h.until("six orders", func() bool { return len(rows(rt.Grid())) == 6 })
+	got = rows(rt.Grid())
 	sort.Strings(got)
 	if want := "0 | item-0 | 0.25; 1 | item-1 | 1.25; 2 | item-2 | 2.25; 3 | item-3 | 3.25; 4 | item-4 | 4.25; 5 | item-5 | 5.25"; strings.Join(got, "; ") != want {
 		t.Errorf("rows %q, want %q", strings.Join(got, "; "), want)
@@ -159,7 +159,7 @@ func TestKafkaWorkbenchRealBroker(t *testing.T) {
 		rows := h.wb.mon.jobs.splits.rows
 		return len(rows) == 2 && rows[0].Offset == 3 && rows[1].Offset == 3 && rows[0].LogEnd == 3
 	})
-	rt.stop()
+	rt.Stop()
 
 	// a Debezium topic: format debezium-json, and its changelog applied
 	h.wb.createTableFromTopic(c, products)
@@ -179,8 +179,8 @@ func TestKafkaWorkbenchRealBroker(t *testing.T) {
 	if rt == nil {
 		t.Fatalf("no result; messages:\n%s", h.messages())
 	}
-	h.until("the changelog applied", func() bool { return strings.Join(rows(rt.grid), "; ") == "1 | scooter | 5.18" })
-	rt.stop()
+	h.until("the changelog applied", func() bool { return strings.Join(rows(rt.Grid()), "; ") == "1 | scooter | 5.18" })
+	rt.Stop()
 }
 
 // TestKafkaGeneratedTableOnFlink: the CREATE TABLE the workbench generates
@@ -287,7 +287,7 @@ func TestKafkaGeneratedTableOnFlink(t *testing.T) {
 		t.Fatalf("no result; messages:\n%s", h.messages())
 	}
 	h.waitDone(rt)
-	if got, want := strings.Join(rows(rt.grid), "; "), "0 | item-0 | b0 | 10; 1 | item-1 | b1 | 11; 2 | item-2 | b2 | 12; 3 | item-3 | b3 | 13"; got != want {
+	if got, want := strings.Join(rows(rt.Grid()), "; "), "0 | item-0 | b0 | 10; 1 | item-1 | b1 | 11; 2 | item-2 | b2 | 12; 3 | item-3 | b3 | 13"; got != want {
 		t.Errorf("Flink read %q, want %q; messages:\n%s", got, want, h.messages())
 	}
 	rt = h.run("SET 'execution.runtime-mode' = 'streaming';\n" + prelude + productsDDL + ";\n" +
@@ -296,7 +296,7 @@ func TestKafkaGeneratedTableOnFlink(t *testing.T) {
 		t.Fatalf("no result; messages:\n%s", h.messages())
 	}
 	h.waitDone(rt)
-	if got := strings.Join(rows(rt.grid), "; "); got != "1 | scooter | 5.18 | TRUE" {
+	if got := strings.Join(rows(rt.Grid()), "; "); got != "1 | scooter | 5.18 | TRUE" {
 		t.Errorf("Flink read %q from the Debezium topic, want the updated row; messages:\n%s", got, h.messages())
 	}
 	rt = h.run("SET 'execution.runtime-mode' = 'streaming';\n" + prelude + usersDDL + ";\n" +
@@ -305,7 +305,7 @@ func TestKafkaGeneratedTableOnFlink(t *testing.T) {
 		t.Fatalf("no result; messages:\n%s", h.messages())
 	}
 	h.waitDone(rt)
-	if got := strings.Join(rows(rt.grid), "; "); got != "1 | ada | 2" {
+	if got := strings.Join(rows(rt.Grid()), "; "); got != "1 | ada | 2" {
 		t.Errorf("Flink read %q from the compacted topic, want user 1's latest row; messages:\n%s", got, h.messages())
 	}
 }

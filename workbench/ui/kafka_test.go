@@ -350,8 +350,8 @@ func TestKafkaPasswordStaysOutOfSavedSQL(t *testing.T) {
 	if rt == nil {
 		t.Fatalf("no result; messages:\n%s", h.messages())
 	}
-	h.until("the row", func() bool { return strings.Join(rows(rt.grid), "; ") == "1 | click" })
-	rt.stop()
+	h.until("the row", func() bool { return strings.Join(rows(rt.Grid()), "; ") == "1 | click" })
+	rt.Stop()
 	// the stored connection has no password (not saved)
 	list, _, _ := h.wb.store.KafkaConnections(context.Background())
 	if len(list) != 1 || list[0].Password != "" {
@@ -446,11 +446,11 @@ func TestKafkaCreateUpsertTableFromCompactedTopic(t *testing.T) {
 	}
 	var got []string
 	h.until("the latest rows", func() bool {
-		got = rows(rt.grid)
+		got = rows(rt.Grid())
 		sort.Strings(got)
 		return strings.Join(got, "; ") == "1 | ada | 2; 3 | cy | 7"
 	})
-	rt.stop()
+	rt.Stop()
 }
 
 // After a restart a SASL connection whose password was not saved says so

@@ -74,7 +74,7 @@ func TestQueryBuilderKeepsTheWindowAndTheCatalog(t *testing.T) {
 
 // TestResultTabTitlesFitTheStrip: with more results than the strip holds
 // with their titles, the tabs other than the selected one keep their
-// number and first words (shortResultTitle, at most minTitleRunes after
+// number and first words (resulttab.Tab.ShortTitle, at most resulttab.MinTitleRunes after
 // the number: readable, not "#1"); with room again the titles come back.
 func TestResultTabTitlesFitTheStrip(t *testing.T) {
 	h := newHarness(t)
@@ -82,7 +82,7 @@ func TestResultTabTitlesFitTheStrip(t *testing.T) {
 	tab.mode = modeBatch
 	tab.ed.SetText("SELECT 1 AS a FROM flights LIMIT 1; SELECT 2 AS b FROM airports LIMIT 1;")
 	h.runAll()
-	if got := h.wb.results[0].item.Text; got != "#1 flights" {
+	if got := h.wb.results[0].Item().Text; got != "#1 flights" {
 		t.Errorf("with room: %q", got)
 	}
 	var script strings.Builder
@@ -98,23 +98,23 @@ func TestResultTabTitlesFitTheStrip(t *testing.T) {
 		width += tabWidth(it.Text)
 	}
 	for _, rt := range h.wb.results {
-		full += tabWidth(rt.title) - tabWidth(rt.item.Text)
+		full += tabWidth(rt.Title) - tabWidth(rt.Item().Text)
 	}
 	if width+full <= h.wb.bottom.Size().Width {
 		t.Fatalf("the full titles fit (%v px of %v): no test", width+full, h.wb.bottom.Size().Width)
 	}
 	for _, rt := range h.wb.results {
-		want := shortResultTitle(rt)
-		if rt.item == sel {
-			want = rt.title
+		want := rt.ShortTitle()
+		if rt.Item() == sel {
+			want = rt.Title
 		}
-		if rt.item.Text != want {
-			t.Errorf("tab %d titled %q, want %q", rt.n, rt.item.Text, want)
+		if rt.Item().Text != want {
+			t.Errorf("tab %d titled %q, want %q", rt.N, rt.Item().Text, want)
 		}
 	}
 	for _, rt := range h.wb.results {
-		if rt.item != sel && (!strings.HasPrefix(rt.item.Text, fmt.Sprintf("#%d ", rt.n)) || len([]rune(rt.item.Text)) < 6) {
-			t.Errorf("tab %d titled %q: not readable", rt.n, rt.item.Text)
+		if rt.Item() != sel && (!strings.HasPrefix(rt.Item().Text, fmt.Sprintf("#%d ", rt.N)) || len([]rune(rt.Item().Text)) < 6) {
+			t.Errorf("tab %d titled %q: not readable", rt.N, rt.Item().Text)
 		}
 	}
 	for len(h.wb.results) > 2 {
@@ -122,8 +122,8 @@ func TestResultTabTitlesFitTheStrip(t *testing.T) {
 	}
 	h.wb.Tick()
 	for _, rt := range h.wb.results {
-		if rt.item.Text != rt.title {
-			t.Errorf("room again: %q, not %q", rt.item.Text, rt.title)
+		if rt.Item().Text != rt.Title {
+			t.Errorf("room again: %q, not %q", rt.Item().Text, rt.Title)
 		}
 	}
 }
@@ -148,10 +148,10 @@ func holds(o, target fyne.CanvasObject) bool {
 func TestPagerIsInTheDataView(t *testing.T) {
 	h := newHarness(t)
 	rt := h.runBatch("SELECT 1 AS n")
-	if rt.pager == nil || rt.mon.dataItem == nil {
+	if rt.Pager() == nil || rt.mon.dataItem == nil {
 		t.Fatal("no pager or no Data view")
 	}
-	if !holds(rt.mon.dataItem.Content, rt.pager) || !holds(rt.mon.dataItem.Content, rt.grid) {
+	if !holds(rt.mon.dataItem.Content, rt.Pager()) || !holds(rt.mon.dataItem.Content, rt.Grid()) {
 		t.Error("the pager is not with the grid in the Data view")
 	}
 }
@@ -161,11 +161,11 @@ func TestPagerIsInTheDataView(t *testing.T) {
 func TestStatementTextIsInset(t *testing.T) {
 	h := newHarness(t)
 	rt := h.runBatch("SHOW CREATE TABLE flights")
-	if rt.textView == nil {
+	if rt.TextView() == nil {
 		t.Fatal("no text view")
 	}
-	if x := rt.textView.Position().X; x != theme.InnerPadding() || rt.textView.Size().Width <= 0 {
-		t.Errorf("text at x %v, %v wide", x, rt.textView.Size().Width)
+	if x := rt.TextView().Position().X; x != theme.InnerPadding() || rt.TextView().Size().Width <= 0 {
+		t.Errorf("text at x %v, %v wide", x, rt.TextView().Size().Width)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/engine/results"
+	"github.com/riffle-sql/riffle/workbench/ui/resulttab"
 )
 
 // menuItem finds a main-menu item by label.
@@ -33,7 +34,7 @@ func TestEscClosesTheDialogNotTheQuery(t *testing.T) {
 SELECT k FROM s`)
 	h.runAll()
 	rt := h.wb.results[0]
-	h.until("rows", func() bool { return rt.grid.Total() > 0 })
+	h.until("rows", func() bool { return rt.Grid().Total() > 0 })
 
 	h.wb.closeCompletion() // typing opened it
 	c := h.w.Canvas()
@@ -58,8 +59,8 @@ SELECT k FROM s`)
 	if top := c.Overlays().Top(); top != nil {
 		t.Errorf("dialog still open after Esc: %T", top)
 	}
-	if rt.canceled.Load() || rt.state() != stateRunning {
-		t.Errorf("Esc in a dialog stopped the query: state %s", rt.state())
+	if rt.Canceled() || rt.State() != resulttab.Running {
+		t.Errorf("Esc in a dialog stopped the query: state %s", rt.State())
 	}
 
 	menuItem(t, h.w, "New tab").Action()
@@ -71,7 +72,7 @@ SELECT k FROM s`)
 	h.wb.editors.tabs.Select(queryTab.item)
 	h.q.drain()
 	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	h.until("Canceled", func() bool { return rt.state() == stateCanceled })
+	h.until("Canceled", func() bool { return rt.State() == resulttab.Canceled })
 }
 
 // A dialog offering only real choices is not closed by Esc; a popup
@@ -127,10 +128,10 @@ SELECT id, delay FROM (VALUES (1, 5), (2, 9), (3, 1), (4, 7)) AS t(id, delay) OR
 	rt := h.wb.results[len(h.wb.results)-1]
 	h.waitDone(rt)
 	h.settle()
-	if got, want := rows(rt.grid), []string{"2 | 9", "4 | 7", "1 | 5"}; !slices.Equal(got, want) {
+	if got, want := rows(rt.Grid()), []string{"2 | 9", "4 | 7", "1 | 5"}; !slices.Equal(got, want) {
 		t.Errorf("rows %q, want %q", got, want)
 	}
-	if col, desc := rt.grid.SortColumn(); col != 1 || !desc { // the delay column, descending
+	if col, desc := rt.Grid().SortColumn(); col != 1 || !desc { // the delay column, descending
 		t.Errorf("grid sort column %d desc %v", col, desc)
 	}
 	if m := h.messages(); !strings.Contains(m, "sorted by delay DESC") {

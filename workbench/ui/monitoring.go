@@ -98,8 +98,8 @@ func (wb *Workbench) attachPlan(rt *resultTab, conn *connection) {
 		wb.attachRemotePlan(rt, conn)
 		return
 	}
-	if rt.job != nil {
-		root := rt.job.Plan()
+	if rt.Job != nil {
+		root := rt.Job.Plan()
 		if root == nil {
 			return
 		}
@@ -112,9 +112,9 @@ func (wb *Workbench) attachPlan(rt *resultTab, conn *connection) {
 		}
 		return
 	}
-	if rt.text != "" && isExplain(rt.stmt) {
+	if rt.Text != "" && isExplain(rt.stmt) {
 		if ep, err := env.ExplainPlan(rt.stmt); err == nil {
-			rt.mon.planRoots, rt.mon.streaming, rt.mon.planText = ep.Roots, ep.Streaming, rt.text
+			rt.mon.planRoots, rt.mon.streaming, rt.mon.planText = ep.Roots, ep.Streaming, rt.Text
 		}
 	}
 }
@@ -158,10 +158,10 @@ func stripLeadingComments(s string) string {
 // wrapViews puts a result's body (grid or text) into its views: Data,
 // Chart and Plan for a query; Data and Chart for other grids; for
 // EXPLAIN the plan graph beside the text (monitoring hook, called by
-// build).
+// the tab's Build through resultTabHost).
 func (rt *resultTab) wrapViews(body fyne.CanvasObject) fyne.CanvasObject {
 	m := &rt.mon
-	if rt.text != "" {
+	if rt.Text != "" {
 		if m.planRoots == nil {
 			return body
 		}
@@ -176,7 +176,7 @@ func (rt *resultTab) wrapViews(body fyne.CanvasObject) fyne.CanvasObject {
 	m.chartItem = container.NewTabItemWithIcon("Chart", theme.ViewFullScreenIcon(), container.NewStack())
 	items := []*container.TabItem{m.dataItem, m.chartItem}
 	if m.planRoots != nil {
-		m.plan = planview.New(rt.job, m.planRoots, m.streaming, m.planText, rt.wb.embeddedZone())
+		m.plan = planview.New(rt.Job, m.planRoots, m.streaming, m.planText, rt.wb.embeddedZone())
 		m.planItem = container.NewTabItemWithIcon("Plan", theme.ListIcon(), m.plan.Content())
 		items = append(items, m.planItem)
 	} else if m.remoteQuery {
@@ -202,8 +202,8 @@ func (rt *resultTab) viewsSelected() {
 	m := &rt.mon
 	sel := m.tabs.Selected()
 	if sel == m.chartItem && m.chart == nil && !m.noChart {
-		if _, ok := charts.Detect(rt.res.Columns()); ok {
-			m.chart = chartview.New(rt.res, chartHost{rt}, !rt.wb.opts.NoTicker)
+		if _, ok := charts.Detect(rt.Res.Columns()); ok {
+			m.chart = chartview.New(rt.Res, chartHost{rt}, !rt.wb.opts.NoTicker)
 			m.chartItem.Content = m.chart.Content()
 		} else {
 			m.noChart = true
@@ -216,12 +216,12 @@ func (rt *resultTab) viewsSelected() {
 	if sel == m.planItem && m.remoteQuery && m.plan == nil && !m.planLoading {
 		rt.loadRemotePlan()
 	}
-	rt.tickViews(rt.wb.bottom.Selected() == rt.item)
+	rt.tickViews(rt.wb.bottom.Selected() == rt.Item())
 }
 
 // tickViews keeps the views current: the chart renders only while shown,
 // the plan samples its job's metrics once a second (monitoring hook,
-// called by tick).
+// called by the tab's Tick through resultTabHost).
 func (rt *resultTab) tickViews(visible bool) {
 	m := &rt.mon
 	if m.closed {

@@ -20,6 +20,7 @@ import (
 	"github.com/riffle-sql/riffle/workbench/monitor"
 	"github.com/riffle-sql/riffle/workbench/ui/chartview"
 	"github.com/riffle-sql/riffle/workbench/ui/jobs"
+	"github.com/riffle-sql/riffle/workbench/ui/resulttab"
 )
 
 // readingsDDL is an endless datagen stream with an event-time column.
@@ -44,9 +45,9 @@ func TestPlanTab(t *testing.T) {
 		t.Fatalf("no result; messages:\n%s", h.messages())
 	}
 	rt := h.wb.results[len(h.wb.results)-1]
-	defer rt.stop()
-	if !rt.isRunning() || rt.mon.plan == nil || rt.mon.planItem == nil {
-		t.Fatalf("running %v, plan view %v", rt.isRunning(), rt.mon.plan != nil)
+	defer rt.Stop()
+	if !rt.IsRunning() || rt.mon.plan == nil || rt.mon.planItem == nil {
+		t.Fatalf("running %v, plan view %v", rt.IsRunning(), rt.mon.plan != nil)
 	}
 	p := rt.mon.plan
 	if !strings.Contains(p.Text(), "== Abstract Syntax Tree ==") || !strings.Contains(p.Text(), "== Optimized Execution Plan ==") ||
@@ -85,7 +86,7 @@ func TestPlanTab(t *testing.T) {
 
 	// Show the Plan view; ticks sample once a second.
 	rt.showView(rt.mon.planItem)
-	h.until("rows to flow", func() bool { return rt.res.Stats().Rows > 0 })
+	h.until("rows to flow", func() bool { return rt.Res.Stats().Rows > 0 })
 	r0 := p.Refreshes()
 	base := time.Now().Add(time.Hour) // later than the harness's ticks
 	p.Tick(base, true)
@@ -115,9 +116,9 @@ func TestPlanTab(t *testing.T) {
 	}
 
 	// After the job ends, the final figures are drawn once.
-	rt.stop()
+	rt.Stop()
 	h.waitDone(rt)
-	h.until("the job to end", func() bool { return rt.job.GetJobStatus().IsTerminal() })
+	h.until("the job to end", func() bool { return rt.Job.GetJobStatus().IsTerminal() })
 	p.Tick(time.Now().Add(time.Hour), true)
 	if !p.Ended() || !strings.Contains(p.Status(), "final metrics") {
 		t.Errorf("after the end: ended %v, status %q", p.Ended(), p.Status())
@@ -135,11 +136,11 @@ func TestExplainGraph(t *testing.T) {
 	tab.ed.TypedShortcut(ctrl("E"))
 	h.settle()
 	rt := h.wb.results[len(h.wb.results)-1]
-	if rt.text == "" || rt.mon.plan == nil {
-		t.Fatalf("Ctrl+E gave text %q, plan %v", rt.text, rt.mon.plan != nil)
+	if rt.Text == "" || rt.mon.plan == nil {
+		t.Fatalf("Ctrl+E gave text %q, plan %v", rt.Text, rt.mon.plan != nil)
 	}
 	p := rt.mon.plan
-	if p.Job() != nil || p.Text() != rt.text || !strings.Contains(p.Text(), "== Optimized Physical Plan ==") {
+	if p.Job() != nil || p.Text() != rt.Text || !strings.Contains(p.Text(), "== Optimized Physical Plan ==") {
 		t.Errorf("EXPLAIN view: job %v text %q", p.Job(), p.Text())
 	}
 	if len(p.Plan().Nodes) < 4 || !strings.Contains(p.Status(), "not running") {
@@ -305,10 +306,10 @@ func TestJobsPanel(t *testing.T) {
 	}
 	h.until("the query to be stopped", func() bool {
 		r, _ := jp.Row(query)
-		return r.Status == table.JobCanceled && !rt.isRunning()
+		return r.Status == table.JobCanceled && !rt.IsRunning()
 	})
-	if got := rt.state(); got != stateCanceled {
-		st, err := rt.res.State()
+	if got := rt.State(); got != resulttab.Canceled {
+		st, err := rt.Res.State()
 		t.Errorf("result tab %s after STOP JOB (%v, %v)", got, st, err)
 	}
 	if jp.Running() != 0 || jp.Item().Text != "Jobs" {
@@ -318,7 +319,7 @@ func TestJobsPanel(t *testing.T) {
 	// Open: a query's result tab, an INSERT job's plan tab.
 	h.wb.bottom.Select(jp.Item())
 	jp.OpenJob(query)
-	if h.wb.bottom.Selected() != rt.item {
+	if h.wb.bottom.Selected() != rt.Item() {
 		t.Error("Open did not select the query's result tab")
 	}
 	jp.OpenJob(insert)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/riffle-sql/riffle/workbench/persistence"
 	"github.com/riffle-sql/riffle/workbench/ui/dialogs"
+	"github.com/riffle-sql/riffle/workbench/ui/resulttab"
 )
 
 func TestCloseAndReopenBringsEverythingBack(t *testing.T) {
@@ -140,10 +141,10 @@ func TestClosingStopsRunningQueriesAsCanceled(t *testing.T) {
 	h.newTab("CREATE TEMPORARY TABLE s (k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '100');\nSELECT k FROM s")
 	h.runAll()
 	rt := h.wb.results[0]
-	h.until("rows", func() bool { return rt.res.Len(0) > 0 })
+	h.until("rows", func() bool { return rt.Res.Len(0) > 0 })
 	h.close()
-	if rt.state() != stateCanceled {
-		t.Errorf("state after closing: %s", rt.state())
+	if rt.State() != resulttab.Canceled {
+		t.Errorf("state after closing: %s", rt.State())
 	}
 	h2 := open(t, path)
 	defer h2.close()
@@ -167,7 +168,7 @@ func TestSampleDataComesBackWhenTheCacheWasCleaned(t *testing.T) {
 	h2.tab().mode = modeBatch
 	rt := h2.runStatement()
 	h2.waitDone(rt)
-	if got := rows(rt.grid); len(got) != 1 || got[0] != "228738" {
+	if got := rows(rt.Grid()); len(got) != 1 || got[0] != "228738" {
 		t.Errorf("count %q; messages:\n%s", got, h2.messages())
 	}
 }

@@ -44,10 +44,10 @@ func TestCanceledJobPlanShowsNoWatermarkEnd(t *testing.T) {
 		p.Tick(base, true)
 		return strings.Contains(wms(), "wm 2") || strings.Contains(wms(), ":")
 	})
-	rt.stop()
+	rt.Stop()
 	h.waitDone(rt)
-	h.until("the job to end", func() bool { return rt.job.GetJobStatus().IsTerminal() })
-	if st := rt.job.GetJobStatus(); st != table.JobCanceled {
+	h.until("the job to end", func() bool { return rt.Job.GetJobStatus().IsTerminal() })
+	if st := rt.Job.GetJobStatus(); st != table.JobCanceled {
 		t.Fatalf("job %s, want CANCELED", st)
 	}
 	p.Tick(base.Add(time.Hour), true)

@@ -57,8 +57,8 @@ func querySort(stmt string, cols []results.Column) (col int, desc bool, label st
 // sortAsQueried orders a finished Top-N result's table view as its ORDER
 // BY does and says so in Messages; it reports whether it did.
 func (wb *Workbench) sortAsQueried(rt *resultTab) bool {
-	col, desc, label, ok := querySort(rt.stmt, rt.res.Columns())
-	if !ok || rt.res.SortBy(col, desc) != nil {
+	col, desc, label, ok := querySort(rt.stmt, rt.Res.Columns())
+	if !ok || rt.Res.SortBy(col, desc) != nil {
 		return false
 	}
 	rt.sortedAs = label

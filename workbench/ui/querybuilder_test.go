@@ -52,7 +52,7 @@ func TestFilterByValueOfACollection(t *testing.T) {
 	if got := tab.ed.Text(); !strings.Contains(got, "WHERE a IS NULL") {
 		t.Errorf("editor: %q", got)
 	}
-	if got := rows(rt2.grid); len(got) != 1 || !strings.HasSuffix(got[0], " | 8") {
+	if got := rows(rt2.Grid()); len(got) != 1 || !strings.HasSuffix(got[0], " | 8") {
 		t.Errorf("rows %q", got)
 	}
 	if items := rt.cellActions(widget.TableCellID{Row: 0, Col: 4}); len(items) != 4 || items[0].Label != "Filter = 7" {
@@ -213,11 +213,11 @@ func TestBuilderWindowedHourlyDelayPerAirportByClicking(t *testing.T) {
 	h.settle()
 	if len(h.wb.results) > before {
 		rt := h.wb.results[len(h.wb.results)-1]
-		h.until("first windows", func() bool { return rt.grid.Total() > 0 || !rt.isRunning() })
-		if rt.grid.Total() == 0 {
+		h.until("first windows", func() bool { return rt.Grid().Total() > 0 || !rt.IsRunning() })
+		if rt.Grid().Total() == 0 {
 			t.Errorf("no windows; messages:\n%s", h.messages())
 		}
-		rt.stop()
+		rt.Stop()
 	} else if !strings.Contains(h.messages(), "TUMBLE is not supported yet") {
 		t.Errorf("the windowed query neither ran nor was refused for the TVF; messages:\n%s", h.messages())
 	}
@@ -263,8 +263,8 @@ func TestBuilderFollowsTheEditorAndRoundTrips(t *testing.T) {
 	// the query runs
 	rt := h.runStatement()
 	h.waitDone(rt)
-	rt.refresh(true)
-	if got := rows(rt.grid); len(got) != 10 || !strings.HasSuffix(got[0], " | 1") {
+	rt.Refresh(true)
+	if got := rows(rt.Grid()); len(got) != 10 || !strings.HasSuffix(got[0], " | 1") {
 		t.Errorf("rows %q; messages:\n%s", got, h.messages())
 	}
 	// untick origin: no plain columns left, still grouped by nothing

@@ -37,7 +37,7 @@ func tableResult(res table.StatementResult) *table.TableResult {
 // slow one shows each row as it comes. Stop aborts the fetching; closing
 // the rows closes the operation, which cancels the query on the gateway.
 func (wb *Workbench) collectRows(ctx context.Context, rt *resultTab, res table.StatementResult) error {
-	r := rt.res
+	r := rt.Res
 	it, err := res.Collect()
 	if err != nil {
 		r.Finish(err)
@@ -65,7 +65,7 @@ func (wb *Workbench) collectRows(ctx context.Context, rt *resultTab, res table.S
 		_ = r.AddRows(batch)
 	}
 	err = it.Err()
-	if rt.canceled.Load() || ctx.Err() != nil {
+	if rt.Canceled() || ctx.Err() != nil {
 		err = context.Canceled
 	}
 	r.Finish(err)
@@ -228,7 +228,7 @@ func (wb *Workbench) offerRemoteCompletions(t *editorTab, prefix string, start i
 // it runs and what is not shown for it: the embedded engine's
 // per-operator metrics ("" for other results).
 func remoteJobNote(rt *resultTab) string {
-	if rt.conn == nil || rt.conn.hasOperatorMetrics() || rt.job == nil && rt.jobID == "" {
+	if rt.conn == nil || rt.conn.hasOperatorMetrics() || rt.Job == nil && rt.JobID == "" {
 		return ""
 	}
 	return " · on " + rt.conn.name() + " · operator metrics unavailable"

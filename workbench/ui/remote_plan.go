@@ -70,13 +70,13 @@ func (wb *Workbench) attachRemotePlan(rt *resultTab, conn *connection) {
 	if conn == nil {
 		return
 	}
-	if rt.text != "" && isExplain(rt.stmt) {
-		if roots, streaming, err := remoteExplainPlan(rt.text); err == nil {
-			rt.mon.planRoots, rt.mon.streaming, rt.mon.planText, rt.mon.remote = roots, streaming, rt.text, true
+	if rt.Text != "" && isExplain(rt.stmt) {
+		if roots, streaming, err := remoteExplainPlan(rt.Text); err == nil {
+			rt.mon.planRoots, rt.mon.streaming, rt.mon.planText, rt.mon.remote = roots, streaming, rt.Text, true
 		}
 		return
 	}
-	if rt.text == "" && rt.jobID != "" {
+	if rt.Text == "" && rt.JobID != "" {
 		rt.mon.remoteQuery = true
 	}
 }

@@ -195,6 +195,6 @@ func TestGatewayExplainAndQueryPlanView(t *testing.T) {
 	if !strings.Contains(rt.mon.plan.Text(), "== Optimized Execution Plan ==") {
 		t.Errorf("text %q", rt.mon.plan.Text())
 	}
-	test.Tap(rt.stopBtn)
+	test.Tap(rt.StopButton())
 	h.waitDone(rt)
 }

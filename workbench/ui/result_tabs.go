@@ -4,23 +4,139 @@ import (
 	"fmt"
 	"strings"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
+
+	"github.com/riffle-sql/riffle/workbench/ui/resulttab"
 )
 
 // Result tabs belong to the editor tab that ran them, as a DataGrip
 // console's results do: selecting an editor tab shows its latest result.
-// Their titles stay readable when many are open (the query's first words,
-// cut to minTitleRunes), each result has a visible close button in its
-// header (Fyne's tab strip shows × only under the pointer), and closing a
-// result whose query still runs asks first.
+// Each is a resulttab.Tab (its badge, buttons, grid and status) that the
+// workbench numbers, keeps in its bottom tabs and closes; their titles
+// stay readable when many are open (tabfit.go), and closing a result
+// whose query still runs asks first.
 
-// minTitleRunes is how much of a result's title a non-selected tab keeps
-// when the strip is too narrow for every full title: "#12 SELECT origin…".
-const minTitleRunes = 14
+// maxResultTabs bounds the result tabs kept: older finished ones are
+// closed (their rows freed) when more arrive.
+const maxResultTabs = 20
+
+// resultTab is a result tab as the workbench keeps it: the room's Tab and
+// what the workbench knows of the statement behind it.
+type resultTab struct {
+	*resulttab.Tab
+	wb        *Workbench
+	stmt      string
+	sortedAs  string // the ORDER BY key the finished table view was sorted by (query_sort.go)
+	editorTab int64  // the editor tab that ran it, -1 = none
+	historyID int64
+	limit     int   // rows that complete the query (Preview's LIMIT; 0 = none)
+	msgID     int64 // its entry in Messages (messagesPanel.reserve)
+
+	// conn is where the query runs (nil: the embedded engine).
+	conn *connection
+
+	// streaming is set when the query ran in streaming mode (where ORDER
+	// BY must start with a time attribute: the grid actions sort in the
+	// grid instead).
+	streaming bool
+
+	mon resultMon // monitoring hook: plan, Chart and Plan views (monitoring.go)
+}
+
+// addResult shows a new result tab and selects it.
+func (wb *Workbench) addResult(rt *resultTab) {
+	if wb.closed {
+		if rt.IsRunning() {
+			rt.Stop()
+		}
+		return
+	}
+	wb.resultN++
+	rt.N = wb.resultN
+	if rt.Title == "" {
+		rt.Title = resultTitle(rt.stmt)
+	}
+	rt.Title = fmt.Sprintf("#%d %s", rt.N, rt.Title)
+	rt.Build(resultTabHost{rt}) // result_tab_host.go
+	wb.results = append(wb.results, rt)
+	wb.bottom.Append(rt.Item())
+	wb.bottom.Select(rt.Item())
+	wb.pruneResults()
+	rt.Tick(true)
+}
+
+// resultTitle names a result after its statement: the table after FROM,
+// or the statement's first words.
+func resultTitle(stmt string) string {
+	f := strings.Fields(stmt)
+	for i, w := range f {
+		if strings.EqualFold(w, "FROM") && i+1 < len(f) {
+			if name := windowTVFTable(f[i+1:]); name != "" {
+				return name // authoring hook: FROM TABLE(TUMBLE(TABLE t, …)) is named t
+			}
+			name := strings.Trim(f[i+1], "`();")
+			if j := strings.LastIndexByte(name, '.'); j >= 0 {
+				name = strings.Trim(name[j+1:], "`")
+			}
+			if name != "" && !strings.HasPrefix(name, "(") {
+				return name
+			}
+		}
+	}
+	s := strings.Join(f, " ")
+	if r := []rune(s); len(r) > 24 {
+		s = string(r[:23]) + "…"
+	}
+	return s
+}
+
+// pruneResults closes the oldest finished results beyond maxResultTabs.
+func (wb *Workbench) pruneResults() {
+	for len(wb.results) > maxResultTabs {
+		victim := -1
+		for i, rt := range wb.results {
+			if !rt.IsRunning() {
+				victim = i
+				break
+			}
+		}
+		if victim < 0 {
+			return
+		}
+		wb.closeResult(wb.results[victim])
+	}
+}
+
+func (wb *Workbench) resultFor(it *container.TabItem) *resultTab {
+	if it == nil {
+		return nil
+	}
+	for _, rt := range wb.results {
+		if rt.Item() == it {
+			return rt
+		}
+	}
+	return nil
+}
+
+func (wb *Workbench) selectedResult() *resultTab { return wb.resultFor(wb.bottom.Selected()) }
+
+// closeResult stops a result's query and removes its tab.
+func (wb *Workbench) closeResult(rt *resultTab) {
+	if rt.IsRunning() {
+		rt.Stop()
+	}
+	rt.closeViews() // monitoring hook
+	for i, x := range wb.results {
+		if x == rt {
+			wb.results = append(wb.results[:i], wb.results[i+1:]...)
+			break
+		}
+	}
+	wb.bottom.Remove(rt.Item())
+	wb.updateStatus()
+}
 
 // showEditorResults selects the latest result of editor tab t, when the
 // bottom panel shows a result (or nothing): a result of another editor tab
@@ -37,8 +153,8 @@ func (wb *Workbench) showEditorResults(t *editorTab) {
 	}
 	for i := len(wb.results) - 1; i >= 0; i-- {
 		if rt := wb.results[i]; rt.editorTab == t.id {
-			if rt.item != sel {
-				wb.bottom.Select(rt.item)
+			if rt.Item() != sel {
+				wb.bottom.Select(rt.Item())
 			}
 			return
 		}
@@ -54,35 +170,14 @@ func (wb *Workbench) showEditorResults(t *editorTab) {
 	}
 }
 
-// shortResultTitle is a result's title cut to minTitleRunes after its
-// number: "#3 flights", "#7 SELECT origin, co…".
-func shortResultTitle(rt *resultTab) string {
-	num := fmt.Sprintf("#%d", rt.n)
-	rest := strings.TrimSpace(strings.TrimPrefix(rt.title, num))
-	if r := []rune(rest); len(r) > minTitleRunes {
-		rest = strings.TrimSpace(string(r[:minTitleRunes-1])) + "…"
-	}
-	if rest == "" {
-		return num
-	}
-	return num + " " + rest
-}
-
-// newCloseButton is the × at the right of a result's header.
-func (rt *resultTab) newCloseButton() *widget.Button {
-	b := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { rt.wb.askCloseResult(rt) })
-	b.Importance = widget.LowImportance
-	return b
-}
-
 // askCloseResult closes a result; one whose query still runs (a live
 // stream) is closed only after the user confirms stopping it.
 func (wb *Workbench) askCloseResult(rt *resultTab) {
-	if !rt.isRunning() || wb.win == nil {
+	if !rt.IsRunning() || wb.win == nil {
 		wb.closeResult(rt)
 		return
 	}
-	d := dialog.NewConfirm("Stop and close "+rt.title+"?",
+	d := dialog.NewConfirm("Stop and close "+rt.Title+"?",
 		"Its query is still running: closing the tab stops it and drops its rows.",
 		func(ok bool) {
 			if ok {
@@ -92,11 +187,4 @@ func (wb *Workbench) askCloseResult(rt *resultTab) {
 	d.SetConfirmText("Stop and close")
 	d.SetDismissText("Keep")
 	d.Show()
-}
-
-// resultHeader lays out a result's header: its controls, the status
-// filling the middle, the close button at the right.
-func (rt *resultTab) resultHeader(bar []fyne.CanvasObject) fyne.CanvasObject {
-	rt.closeBtn = rt.newCloseButton()
-	return container.NewBorder(nil, nil, container.NewHBox(bar...), rt.closeBtn, rt.statusLbl)
 }

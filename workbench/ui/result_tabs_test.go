@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -15,18 +14,18 @@ func TestEditorTabShowsItsOwnResult(t *testing.T) {
 	tabA := h.tab()
 	b := h.runBatch("SELECT 'b' AS which")
 	tabB := h.tab()
-	if h.wb.bottom.Selected() != b.item {
-		t.Fatalf("the new result %q is not in front", b.title)
+	if h.wb.bottom.Selected() != b.Item() {
+		t.Fatalf("the new result %q is not in front", b.Title)
 	}
 	h.wb.editors.tabs.Select(tabA.item)
 	h.q.drain()
-	if got := h.wb.bottom.Selected(); got != a.item {
-		t.Errorf("editor tab A shows %q, want its result %q", got.Text, a.title)
+	if got := h.wb.bottom.Selected(); got != a.Item() {
+		t.Errorf("editor tab A shows %q, want its result %q", got.Text, a.Title)
 	}
 	h.wb.editors.tabs.Select(tabB.item)
 	h.q.drain()
-	if got := h.wb.bottom.Selected(); got != b.item {
-		t.Errorf("editor tab B shows %q, want its result %q", got.Text, b.title)
+	if got := h.wb.bottom.Selected(); got != b.Item() {
+		t.Errorf("editor tab B shows %q, want its result %q", got.Text, b.Title)
 	}
 	h.newTab("")
 	h.q.drain()
@@ -50,10 +49,10 @@ func TestClosingARunningResultAsks(t *testing.T) {
 	tab.ed.SetText("CREATE TEMPORARY TABLE gen (n BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '5');\nSELECT n FROM gen")
 	h.runAll()
 	rt := h.wb.results[len(h.wb.results)-1]
-	if !rt.isRunning() {
+	if !rt.IsRunning() {
 		t.Fatalf("the stream is not running; messages:\n%s", h.messages())
 	}
-	closeBtn := rt.closeBtn
+	closeBtn := rt.CloseButton()
 	if closeBtn == nil {
 		t.Fatal("no close button in the result's header")
 	}
@@ -63,27 +62,24 @@ func TestClosingARunningResultAsks(t *testing.T) {
 		t.Fatal("closing a running result did not ask")
 	}
 	test.Tap(findButton(top, "Keep"))
-	if h.wb.resultFor(rt.item) == nil || !rt.isRunning() {
+	if h.wb.resultFor(rt.Item()) == nil || !rt.IsRunning() {
 		t.Fatal("Keep closed or stopped the stream")
 	}
 	// the tab strip's × goes the same way
-	h.wb.bottom.CloseIntercept(rt.item)
+	h.wb.bottom.CloseIntercept(rt.Item())
 	top = h.w.Canvas().Overlays().Top()
 	if top == nil || findButton(top, "Stop and close") == nil {
 		t.Fatal("the strip's × did not ask")
 	}
 	test.Tap(findButton(top, "Stop and close"))
-	h.until("the stream to stop", func() bool { return !rt.isRunning() })
-	if h.wb.resultFor(rt.item) != nil {
+	h.until("the stream to stop", func() bool { return !rt.IsRunning() })
+	if h.wb.resultFor(rt.Item()) != nil {
 		t.Error("the result is still open")
 	}
 	// a finished result closes at once
 	done := h.runBatch("SELECT 1 AS x")
-	test.Tap(done.closeBtn)
-	if h.wb.resultFor(done.item) != nil || h.w.Canvas().Overlays().Top() != nil {
+	test.Tap(done.CloseButton())
+	if h.wb.resultFor(done.Item()) != nil || h.w.Canvas().Overlays().Top() != nil {
 		t.Error("a finished result did not close at once")
-	}
-	if !strings.HasPrefix(shortResultTitle(&resultTab{n: 12, title: "#12 SELECT origin, COUNT(*) FROM x"}), "#12 SELECT origin") {
-		t.Errorf("short title %q", shortResultTitle(&resultTab{n: 12, title: "#12 SELECT origin, COUNT(*) FROM x"}))
 	}
 }

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/engine/results"
+	"github.com/riffle-sql/riffle/workbench/ui/resulttab"
 	"github.com/riffle-sql/riffle/workbench/ui/widgets"
 )
 
@@ -25,11 +25,11 @@ func TestGridKeyboardAfterAClick(t *testing.T) {
 	h.waitDone(rt)
 	h.wb.Tick()
 	c := h.w.Canvas()
-	if c.Focused() == rt.grid {
+	if c.Focused() == rt.Grid() {
 		t.Fatal("the grid has the focus before any click")
 	}
-	desktopClick(c, cellCenter(t, rt.grid, widget.TableCellID{Row: 0, Col: 1}), 0)
-	if c.Focused() != rt.grid {
+	desktopClick(c, cellCenter(t, rt.Grid(), widget.TableCellID{Row: 0, Col: 1}), 0)
+	if c.Focused() != rt.Grid() {
 		t.Fatalf("focus after a click in the grid: %T", c.Focused())
 	}
 	key := func(name fyne.KeyName) {
@@ -66,12 +66,12 @@ func TestGridKeyboardAfterAClick(t *testing.T) {
 		t.Errorf("after Up, Home: %q", got)
 	}
 	// Shift+click extends from the selected cell.
-	desktopClick(c, cellCenter(t, rt.grid, widget.TableCellID{Row: 2, Col: 2}), fyne.KeyModifierShift)
+	desktopClick(c, cellCenter(t, rt.Grid(), widget.TableCellID{Row: 2, Col: 2}), fyne.KeyModifierShift)
 	if got := copied(); got != "2\tb\n3\tc\n" {
 		t.Errorf("after Shift+click: %q", got)
 	}
-	if !strings.Contains(rt.statusLbl.Text, "2×2 selected") {
-		t.Errorf("status %q", rt.statusLbl.Text)
+	if !strings.Contains(rt.StatusLabel().Text, "2×2 selected") {
+		t.Errorf("status %q", rt.StatusLabel().Text)
 	}
 }
 
@@ -84,35 +84,35 @@ func TestPausedStatusSaysPausedAndCountsWhatItDoesNotShow(t *testing.T) {
 SELECT k FROM s`)
 	h.runAll()
 	rt := h.wb.results[0]
-	h.until("rows", func() bool { return rt.grid.Total() > 10 })
-	rt.pauseBtn.OnTapped()
-	frame := rt.grid.Total()
+	h.until("rows", func() bool { return rt.Grid().Total() > 10 })
+	rt.PauseButton().OnTapped()
+	frame := rt.Grid().Total()
 	rows := widgets.GroupDigits(frame) + " rows · paused: "
-	if got := rt.statusLbl.Text; !strings.HasPrefix(got, rows) {
+	if got := rt.StatusLabel().Text; !strings.HasPrefix(got, rows) {
 		t.Fatalf("status right after Pause %q, want it to start %q", got, rows)
 	}
 	// The status keeps counting the changes it does not show, apart from
 	// the frozen row count.
 	var waiting int
 	h.until("the status to count new changes", func() bool {
-		rt.lastStatus = time.Time{} // no 500 ms wait between status updates
 		h.wb.Tick()
-		got := rt.statusLbl.Text
+		rt.UpdateStatus() // no 500 ms wait between status updates
+		got := rt.StatusLabel().Text
 		if !strings.HasPrefix(got, rows) {
 			t.Fatalf("paused status %q, want it to start %q", got, rows)
 		}
 		_, err := fmt.Sscanf(strings.TrimPrefix(got, rows), "+%d changes not shown", &waiting)
 		return err == nil && waiting > 50
 	})
-	if rt.grid.Total() != frame {
-		t.Errorf("paused grid moved: %d -> %d", frame, rt.grid.Total())
+	if rt.Grid().Total() != frame {
+		t.Errorf("paused grid moved: %d -> %d", frame, rt.Grid().Total())
 	}
-	rt.pauseBtn.OnTapped()
-	h.until("the grid to catch up", func() bool { return rt.grid.Total() >= frame+waiting })
-	if got := rt.statusLbl.Text; strings.Contains(got, "paused") {
+	rt.PauseButton().OnTapped()
+	h.until("the grid to catch up", func() bool { return rt.Grid().Total() >= frame+waiting })
+	if got := rt.StatusLabel().Text; strings.Contains(got, "paused") {
 		t.Errorf("status after Resume %q", got)
 	}
-	rt.stopBtn.OnTapped()
+	rt.StopButton().OnTapped()
 	h.waitDone(rt)
 }
 
@@ -127,14 +127,14 @@ SELECT CASE WHEN n <= 200 THEN 'short' ELSE 'a value much longer than the first 
 	h.wb.closeCompletion()
 	h.runAll()
 	rt := h.wb.results[0]
-	h.until("the first rows", func() bool { return rt.grid.Total() > 0 && rt.grid.WidthsSet() })
-	if !rt.isRunning() {
+	h.until("the first rows", func() bool { return rt.Grid().Total() > 0 && rt.Grid().WidthsSet() })
+	if !rt.IsRunning() {
 		t.Skip("the query ended before the first frame") // nothing to refit
 	}
-	first := rt.grid.DataWidths()[0]
+	first := rt.Grid().DataWidths()[0]
 	h.waitDone(rt)
 	h.wb.Tick()
-	if got := rt.grid.DataWidths()[0]; got <= first {
+	if got := rt.Grid().DataWidths()[0]; got <= first {
 		t.Errorf("column width %v after the end, %v while running", got, first)
 	}
 }
@@ -147,31 +147,31 @@ func TestFollowShowsTheLastChangeWhenPausedAndWhenEnded(t *testing.T) {
 SELECT k FROM s`)
 	h.runAll()
 	rt := h.wb.results[0]
-	rt.viewSel.SetSelected(viewNames[results.ChangelogView])
-	if !rt.follow.Checked {
+	rt.ViewSelect().SetSelected(resulttab.ViewName(results.ChangelogView))
+	if !rt.FollowCheck().Checked {
 		t.Fatal("Follow is off by default")
 	}
-	h.until("a few hundred changes", func() bool { h.wb.Tick(); return rt.grid.Total() > 300 })
+	h.until("a few hundred changes", func() bool { h.wb.Tick(); return rt.Grid().Total() > 300 })
 	lastShown := func() bool {
-		rt.grid.RefreshFrame() // measure the rows drawn now
-		_, to := rt.grid.DrawnRows()
-		return to >= rt.grid.Total()
+		rt.Grid().RefreshFrame() // measure the rows drawn now
+		_, to := rt.Grid().DrawnRows()
+		return to >= rt.Grid().Total()
 	}
-	drawn := rt.res.Stats().Changes
-	waitFor(t, "changes the grid has not drawn", func() bool { return rt.res.Stats().Changes >= drawn+100 })
-	rt.pauseBtn.OnTapped()
+	drawn := rt.Res.Stats().Changes
+	waitFor(t, "changes the grid has not drawn", func() bool { return rt.Res.Stats().Changes >= drawn+100 })
+	rt.PauseButton().OnTapped()
 	h.wb.Tick()
 	if !lastShown() {
-		from, to := rt.grid.DrawnRows()
-		t.Errorf("paused: rows %d..%d shown of %d", from, to, rt.grid.Total())
+		from, to := rt.Grid().DrawnRows()
+		t.Errorf("paused: rows %d..%d shown of %d", from, to, rt.Grid().Total())
 	}
-	rt.grid.ScrollToTop() // looking at older changes when it ends
-	rt.stopBtn.OnTapped()
+	rt.Grid().ScrollToTop() // looking at older changes when it ends
+	rt.StopButton().OnTapped()
 	h.waitDone(rt)
-	h.until("the end to be drawn", func() bool { h.wb.Tick(); return rt.state() != statePaused && rt.state() != stateRunning })
+	h.until("the end to be drawn", func() bool { h.wb.Tick(); return rt.State() != resulttab.Paused && rt.State() != resulttab.Running })
 	h.wb.Tick()
 	if !lastShown() {
-		from, to := rt.grid.DrawnRows()
-		t.Errorf("ended: rows %d..%d shown of %d", from, to, rt.grid.Total())
+		from, to := rt.Grid().DrawnRows()
+		t.Errorf("ended: rows %d..%d shown of %d", from, to, rt.Grid().Total())
 	}
 }

@@ -301,12 +301,12 @@ func (wb *Workbench) Stop() {
 	}
 	var rts []*resultTab
 	for _, rt := range wb.results {
-		if rt.isRunning() && rt.editorTab == tabID {
+		if rt.IsRunning() && rt.editorTab == tabID {
 			rts = append(rts, rt)
 		}
 	}
 	if len(rts) == 0 && len(ending) == 0 {
-		if rt := wb.selectedResult(); rt != nil && rt.isRunning() {
+		if rt := wb.selectedResult(); rt != nil && rt.IsRunning() {
 			rts = append(rts, rt)
 		}
 	}
@@ -318,12 +318,12 @@ func (wb *Workbench) Stop() {
 func (wb *Workbench) stopResults(rts ...*resultTab) {
 	var ending []func() bool
 	for _, rt := range rts {
-		if !rt.isRunning() {
+		if !rt.IsRunning() {
 			continue
 		}
-		rt.stop()
-		rt.tick(rt.item == wb.bottom.Selected()) // STOPPING, its buttons disabled
-		ending = append(ending, rt.stopping)
+		rt.Stop()
+		rt.Tick(rt.Item() == wb.bottom.Selected()) // STOPPING, its buttons disabled
+		ending = append(ending, rt.Stopping)
 	}
 	wb.awaitStop(ending)
 }

@@ -21,7 +21,7 @@ func TestRunOnDemoPreambleShowsTheQueryResult(t *testing.T) {
 		t.Fatalf("no result tab; messages:\n%s", h.messages())
 	}
 	h.waitDone(rt)
-	if got := rows(rt.grid); len(got) != 20 || !strings.HasPrefix(got[0], "CA | 27847 | ") {
+	if got := rows(rt.Grid()); len(got) != 20 || !strings.HasPrefix(got[0], "CA | 27847 | ") {
 		t.Fatalf("rows %q; messages:\n%s", got, h.messages())
 	}
 	if m := h.messages(); !strings.Contains(m, "ran it with the query on line 6") {
@@ -73,6 +73,6 @@ func TestRunOnLiveDemoTopStartsTheStream(t *testing.T) {
 	if rt == nil {
 		t.Fatalf("no result; messages:\n%s", h.messages())
 	}
-	h.until("a row of the stream", func() bool { return len(rows(rt.grid)) > 0 })
+	h.until("a row of the stream", func() bool { return len(rows(rt.Grid())) > 0 })
 	h.wb.closeResult(rt)
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -11,10 +10,9 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/table"
-	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/workbench/ui/resultgrid"
+	"github.com/riffle-sql/riffle/workbench/ui/resulttab"
 )
 
 // Run all runs a script's statements one after another: a bounded INSERT
@@ -42,7 +40,7 @@ SELECT COUNT(*) AS c, SUM(n) AS s FROM t`, mode, n, n, dir))
 			rt := h.wb.results[0]
 			h.waitDone(rt)
 			h.wb.Tick()
-			got := rows(rt.grid)
+			got := rows(rt.Grid())
 			if mode == "streaming" && len(got) > 0 {
 				got = got[len(got)-1:] // the last update of the running count
 			}
@@ -76,7 +74,7 @@ SELECT 42 AS answer`)
 	rt := h.wb.results[0]
 	h.waitDone(rt)
 	h.wb.Tick()
-	if got := rows(rt.grid); strings.Join(got, ";") != "42" {
+	if got := rows(rt.Grid()); strings.Join(got, ";") != "42" {
 		t.Errorf("SELECT after the INSERT read %q", got)
 	}
 	if !strings.Contains(h.messages(), "reads an unbounded source: it keeps running") {
@@ -132,40 +130,23 @@ func TestStopSaysStoppingUntilTheJobHasEnded(t *testing.T) {
 SELECT k FROM s`)
 	h.runAll()
 	rt := h.wb.results[0]
-	h.until("rows", func() bool { return rt.grid.Total() > 0 })
+	h.until("rows", func() bool { return rt.Grid().Total() > 0 })
 	h.tab().ed.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if got := h.wb.statusLeft.Text; got != "Stopping…" {
 		t.Errorf("status right after Stop %q", got)
 	}
-	if !h.wb.stopBtn.Disabled() || !rt.stopBtn.Disabled() || !rt.pauseBtn.Disabled() {
-		t.Errorf("Stop buttons enabled while stopping: toolbar %v, result %v", !h.wb.stopBtn.Disabled(), !rt.stopBtn.Disabled())
+	if !h.wb.stopBtn.Disabled() || !rt.StopButton().Disabled() || !rt.PauseButton().Disabled() {
+		t.Errorf("Stop buttons enabled while stopping: toolbar %v, result %v", !h.wb.stopBtn.Disabled(), !rt.StopButton().Disabled())
 	}
-	if s := rt.stateLbl.Text; s != stateStopping && s != stateCanceled {
+	if s := rt.StateLabel().Text; s != resulttab.Stopping && s != resulttab.Canceled {
 		t.Errorf("badge %q right after Stop", s)
 	}
 	h.until("Canceled", func() bool { return h.wb.statusLeft.Text == "Canceled" })
-	if st := rt.job.GetJobStatus(); !st.IsTerminal() {
+	if st := rt.Job.GetJobStatus(); !st.IsTerminal() {
 		t.Errorf("status says Canceled while the job is %s", st)
 	}
-	if rt.stateLbl.Text != stateCanceled || h.wb.stopBtn.Disabled() {
-		t.Errorf("after the end: badge %q, toolbar Stop disabled %v", rt.stateLbl.Text, h.wb.stopBtn.Disabled())
-	}
-}
-
-// A cancelled query is STOPPING until its reader has ended, then CANCELED.
-func TestCanceledQueryIsStoppingUntilItEnds(t *testing.T) {
-	r := results.New([]results.Column{{Name: "k", Type: types.IntType()}}, results.Options{})
-	rt := &resultTab{res: r}
-	if got := rt.state(); got != stateRunning {
-		t.Fatalf("state %s", got)
-	}
-	rt.canceled.Store(true)
-	if got := rt.state(); got != stateStopping || !rt.stopping() {
-		t.Errorf("state %s after Stop", got)
-	}
-	r.Finish(context.Canceled)
-	if got := rt.state(); got != stateCanceled || rt.stopping() {
-		t.Errorf("state %s after the end", got)
+	if rt.StateLabel().Text != resulttab.Canceled || h.wb.stopBtn.Disabled() {
+		t.Errorf("after the end: badge %q, toolbar Stop disabled %v", rt.StateLabel().Text, h.wb.stopBtn.Disabled())
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/workbench/persistence"
+	"github.com/riffle-sql/riffle/workbench/ui/resulttab"
 	"github.com/riffle-sql/riffle/workbench/ui/widgets"
 )
 
@@ -45,10 +46,10 @@ func (wb *Workbench) startQuery(req runReq, text string, res table.StatementResu
 	cols, names, ts := resultColumns(res)
 	r := wb.newResult(cols, res.TimeZone())
 	ctx, cancel := context.WithCancel(context.Background())
-	rt := &resultTab{wb: wb, stmt: text, res: r, cancel: cancel, started: started, title: req.resultTitle(),
-		jobID: res.JobID(), conn: req.conn, streaming: wb.ranStreaming(req)}
+	rt := &resultTab{Tab: &resulttab.Tab{Res: r, Cancel: cancel, Started: started, Title: req.resultTitle(), JobID: res.JobID()},
+		wb: wb, stmt: text, conn: req.conn, streaming: wb.ranStreaming(req)}
 	if tr := tableResult(res); tr != nil {
-		rt.job = tr.GetJobClient()
+		rt.Job = tr.GetJobClient()
 	}
 	rt.editorTab = req.tabID
 	rt.limit = req.limit
@@ -67,14 +68,14 @@ func (wb *Workbench) startQuery(req runReq, text string, res table.StatementResu
 // collect reads a query's rows into its Result until the end, an error or
 // Stop. It never waits for the UI.
 func (wb *Workbench) collect(ctx context.Context, rt *resultTab, sres table.StatementResult, names []string, ts []*types.DataType) {
-	r := rt.res
+	r := rt.Res
 	var finalErr error
 	defer func() {
 		if p := recover(); p != nil {
 			finalErr = fmt.Errorf("internal error reading the result: %v", p)
 			r.Finish(finalErr)
 		}
-		rt.ended.Store(time.Now().UnixNano())
+		rt.SetEnded(time.Now())
 		wb.queryEnded(rt, finalErr)
 	}()
 	res := tableResult(sres)
@@ -99,7 +100,7 @@ func (wb *Workbench) collect(ctx context.Context, rt *resultTab, sres table.Stat
 			return
 		}
 		if err != nil {
-			if rt.canceled.Load() || ctx.Err() != nil || rt.jobStopped() {
+			if rt.Canceled() || ctx.Err() != nil || rt.JobStopped() {
 				finalErr = context.Canceled
 			} else {
 				finalErr = err
@@ -125,8 +126,8 @@ func (wb *Workbench) collect(ctx context.Context, rt *resultTab, sres table.Stat
 			_ = r.AddRows(b.Rows(ts))
 		}
 		if rt.limitReached() {
-			if rt.job != nil {
-				_ = rt.job.Cancel()
+			if rt.Job != nil {
+				_ = rt.Job.Cancel()
 			}
 			r.Finish(nil)
 			return
@@ -138,14 +139,14 @@ func (wb *Workbench) collect(ctx context.Context, rt *resultTab, sres table.Stat
 // arrived, insert only, so no row can change any more: the query is
 // complete although a streaming job over an unbounded source still runs.
 func (rt *resultTab) limitReached() bool {
-	st := rt.res.Stats()
+	st := rt.Res.Stats()
 	return rt.limit > 0 && st.Rows >= rt.limit && st.Changes == int64(st.Rows)
 }
 
 // queryEnded records a finished, cancelled or failed query.
 func (wb *Workbench) queryEnded(rt *resultTab, err error) {
-	st := rt.res.Stats()
-	d := rt.elapsed()
+	st := rt.Res.Stats()
+	d := rt.Elapsed()
 	h := persistence.HistoryEntry{ID: rt.historyID, Duration: d, Rows: int64(st.Rows)}
 	var msg string
 	level := levelInfo
@@ -301,11 +302,11 @@ func (wb *Workbench) showStatic(req runReq, text string, res table.StatementResu
 		r.Finish(nil)
 	}
 	d := time.Since(started)
-	rt := &resultTab{wb: wb, stmt: text, res: r, started: started, title: req.resultTitle(), editorTab: -1}
-	rt.ended.Store(time.Now().UnixNano())
+	rt := &resultTab{Tab: &resulttab.Tab{Res: r, Started: started, Title: req.resultTitle()}, wb: wb, stmt: text, editorTab: -1}
+	rt.SetEnded(time.Now())
 	rt.editorTab = req.tabID
 	if asText {
-		rt.text = strings.Join(lines, "\n")
+		rt.Text = strings.Join(lines, "\n")
 	}
 	rt.historyID = wb.addHistory(text, started, d, int64(r.Stats().Rows), "")
 	wb.attachPlan(rt, req.conn) // monitoring hook: EXPLAIN's plan graph

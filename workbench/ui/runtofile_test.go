@@ -45,7 +45,7 @@ func TestRunToFileOfAStreamKeepsWhatWasWritten(t *testing.T) {
   'fields.k.kind' = 'sequence', 'fields.k.start' = '1', 'fields.k.end' = '100000000');
 SELECT k FROM s`)
 	h.runAll() // registers s (the query then runs into a grid: stop it)
-	h.wb.results[0].stop()
+	h.wb.results[0].Stop()
 	tab.ed.SetCursor(2, 3)
 	dir := t.TempDir()
 	target := filepath.Join(dir, "stream.csv")
@@ -84,7 +84,7 @@ func TestRunToFileCancelLeavesTheTargetAlone(t *testing.T) {
 	tab.ed.SetText(`CREATE TEMPORARY TABLE s (k BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '1000');
 SELECT k FROM s`)
 	h.runAll()
-	h.wb.results[0].stop()
+	h.wb.results[0].Stop()
 	tab.ed.SetCursor(1, 3)
 	dir := t.TempDir()
 	target := filepath.Join(dir, "old.csv")

@@ -12,7 +12,7 @@ import (
 // cannot show every title, Fyne's DocTabs scrolls it and cuts the labels
 // at its edges ("ssages", "y"); so the result tabs other than the
 // selected one are shortened to their number and first words ("#3
-// SELECT origin…", result_tabs.go), which stay readable; past that the
+// SELECT origin…", resulttab.Tab.ShortTitle), which stay readable; past that the
 // strip scrolls.
 
 // tabFit is what the titles were last fitted for.
@@ -36,7 +36,7 @@ func (wb *Workbench) fitTabTitles() {
 		key.WriteByte(0)
 	}
 	for _, rt := range wb.results {
-		key.WriteString(rt.title)
+		key.WriteString(rt.Title)
 		key.WriteByte(0)
 	}
 	width := wb.bottom.Size().Width
@@ -47,12 +47,12 @@ func (wb *Workbench) fitTabTitles() {
 	short := stripOverflows(items, wb.results, width)
 	changed := false
 	for _, rt := range wb.results {
-		want := rt.title
-		if short && rt.item != sel {
-			want = shortResultTitle(rt) // result_tabs.go: the number and the first words
+		want := rt.Title
+		if short && rt.Item() != sel {
+			want = rt.ShortTitle() // the number and the first words
 		}
-		if rt.item.Text != want {
-			rt.item.Text = want
+		if rt.Item().Text != want {
+			rt.Item().Text = want
 			changed = true
 		}
 	}
@@ -65,7 +65,7 @@ func (wb *Workbench) fitTabTitles() {
 			key.WriteByte(0)
 		}
 		for _, rt := range wb.results {
-			key.WriteString(rt.title)
+			key.WriteString(rt.Title)
 			key.WriteByte(0)
 		}
 		k.key = key.String()
@@ -78,7 +78,7 @@ func (wb *Workbench) fitTabTitles() {
 func stripOverflows(items []*container.TabItem, results []*resultTab, width float32) bool {
 	full := map[*container.TabItem]string{}
 	for _, rt := range results {
-		full[rt.item] = rt.title
+		full[rt.Item()] = rt.Title
 	}
 	total := 2 * (theme.IconInlineSize() + 2*theme.InnerPadding()) // + and ···
 	for _, it := range items {

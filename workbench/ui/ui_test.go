@@ -12,6 +12,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/workbench/ui/resultgrid"
+	"github.com/riffle-sql/riffle/workbench/ui/resulttab"
 )
 
 func TestFirstStartOpensTheDemoWorkspace(t *testing.T) {
@@ -46,10 +47,10 @@ func TestDemoBatchAggregateShowsRealRows(t *testing.T) {
 		t.Fatalf("no result tab; messages:\n%s", h.messages())
 	}
 	h.waitDone(rt)
-	if s := rt.state(); s != stateFinished {
+	if s := rt.State(); s != resulttab.Finished {
 		t.Fatalf("state %s; messages:\n%s", s, h.messages())
 	}
-	got := rows(rt.grid)
+	got := rows(rt.Grid())
 	if len(got) != 20 {
 		t.Fatalf("%d rows: %q", len(got), got)
 	}
@@ -59,7 +60,7 @@ func TestDemoBatchAggregateShowsRealRows(t *testing.T) {
 		t.Errorf("first rows %q", got[:2])
 	}
 	// The cells on screen: numbers right-aligned, strings left-aligned.
-	cells := drawnCells(rt.grid)
+	cells := drawnCells(rt.Grid())
 	state, deps := cells[widget.TableCellID{Row: 0, Col: 1}], cells[widget.TableCellID{Row: 0, Col: 2}]
 	if state == nil || deps == nil {
 		t.Fatalf("cells not drawn: %d cells", len(cells))
@@ -70,8 +71,8 @@ func TestDemoBatchAggregateShowsRealRows(t *testing.T) {
 	if num := cells[widget.TableCellID{Row: 1, Col: 0}]; num == nil || num.Text() != "2" || num.Kind() != resultgrid.RowNumCell {
 		t.Errorf("row number cell %+v", num)
 	}
-	if !strings.Contains(rt.statusLbl.Text, "20 rows") || rt.stateLbl.Text != stateFinished {
-		t.Errorf("status %q, state %q", rt.statusLbl.Text, rt.stateLbl.Text)
+	if !strings.Contains(rt.StatusLabel().Text, "20 rows") || rt.StateLabel().Text != resulttab.Finished {
+		t.Errorf("status %q, state %q", rt.StatusLabel().Text, rt.StateLabel().Text)
 	}
 }
 
@@ -83,10 +84,10 @@ func TestTypeAQueryRunItAndReadTheGrid(t *testing.T) {
 		t.Fatalf("no result; messages:\n%s", h.messages())
 	}
 	h.waitDone(rt)
-	if got := rows(rt.grid); len(got) != 1 || got[0] != "42 | x | ∅ |  | 2.5" {
+	if got := rows(rt.Grid()); len(got) != 1 || got[0] != "42 | x | ∅ |  | 2.5" {
 		t.Errorf("rows %q", got)
 	}
-	cells := drawnCells(rt.grid)
+	cells := drawnCells(rt.Grid())
 	if c := cells[widget.TableCellID{Row: 0, Col: 3}]; c == nil || c.Kind() != resultgrid.NullCell {
 		t.Errorf("NULL cell %+v", c)
 	}
@@ -94,7 +95,7 @@ func TestTypeAQueryRunItAndReadTheGrid(t *testing.T) {
 		t.Errorf("empty-string cell %+v", c)
 	}
 	var headers []string
-	hs := drawnHeaders(rt.grid)
+	hs := drawnHeaders(rt.Grid())
 	for c := 0; c < len(hs); c++ {
 		if hc := hs[c]; hc != nil {
 			headers = append(headers, strings.TrimSpace(hc.Name()+" "+hc.TypeName()))
@@ -163,41 +164,41 @@ SELECT k, COUNT(*) AS n FROM s GROUP BY k`)
 		t.Fatalf("%d results; messages:\n%s", len(h.wb.results), h.messages())
 	}
 	rt := h.wb.results[0]
-	if rt.state() != stateRunning || rt.stateLbl.Text != stateRunning {
-		t.Fatalf("state %s / %q", rt.state(), rt.stateLbl.Text)
+	if rt.State() != resulttab.Running || rt.StateLabel().Text != resulttab.Running {
+		t.Fatalf("state %s / %q", rt.State(), rt.StateLabel().Text)
 	}
 	total := func() int {
 		sum := 0
-		for _, r := range rows(rt.grid) {
+		for _, r := range rows(rt.Grid()) {
 			var k, n int
 			fmt.Sscanf(r, "%d | %d", &k, &n)
 			sum += n
 		}
 		return sum
 	}
-	h.until("three keys in the grid", func() bool { return len(rows(rt.grid)) == 3 })
-	if c := drawnCells(rt.grid)[widget.TableCellID{Row: 0, Col: 0}]; c == nil || c.Text() != "1" {
+	h.until("three keys in the grid", func() bool { return len(rows(rt.Grid())) == 3 })
+	if c := drawnCells(rt.Grid())[widget.TableCellID{Row: 0, Col: 0}]; c == nil || c.Text() != "1" {
 		t.Errorf("the first row is not drawn: %+v", c)
 	}
 	first := total()
 	h.until("the counts to grow", func() bool { return total() > first+100 })
 	// The changelog view shows the op column.
-	rt.viewSel.SetSelected("Changelog")
-	h.until("changes in the changelog view", func() bool { return rt.grid.Total() > 0 })
-	if op, _, _ := rt.grid.CellText(0, 1); op != "+I" {
+	rt.ViewSelect().SetSelected("Changelog")
+	h.until("changes in the changelog view", func() bool { return rt.Grid().Total() > 0 })
+	if op, _, _ := rt.Grid().CellText(0, 1); op != "+I" {
 		t.Errorf("first change %q", op)
 	}
-	rt.viewSel.SetSelected("Table")
+	rt.ViewSelect().SetSelected("Table")
 	// Esc (Stop) cancels the job started from this tab.
 	h.tab().ed.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.waitDone(rt)
-	if rt.state() != stateCanceled || rt.stateLbl.Text != stateCanceled {
-		t.Errorf("after Stop: %s / %q", rt.state(), rt.stateLbl.Text)
+	if rt.State() != resulttab.Canceled || rt.StateLabel().Text != resulttab.Canceled {
+		t.Errorf("after Stop: %s / %q", rt.State(), rt.StateLabel().Text)
 	}
-	if st := rt.job.GetJobStatus(); !st.IsTerminal() {
+	if st := rt.Job.GetJobStatus(); !st.IsTerminal() {
 		t.Errorf("job status %v", st)
 	}
-	if !rt.stopBtn.Disabled() {
+	if !rt.StopButton().Disabled() {
 		t.Error("Stop is still enabled")
 	}
 }
@@ -208,21 +209,21 @@ func TestPauseFreezesTheGridWhileTheQueryRuns(t *testing.T) {
 SELECT k FROM s`)
 	h.runAll()
 	rt := h.wb.results[0]
-	h.until("rows", func() bool { return rt.grid.Total() > 10 })
-	rt.pauseBtn.OnTapped()
+	h.until("rows", func() bool { return rt.Grid().Total() > 10 })
+	rt.PauseButton().OnTapped()
 	h.wb.Tick()
-	if rt.state() != statePaused || rt.stateLbl.Text != statePaused || rt.pauseBtn.Text != "Resume" {
-		t.Fatalf("state %s / %q, button %q", rt.state(), rt.stateLbl.Text, rt.pauseBtn.Text)
+	if rt.State() != resulttab.Paused || rt.StateLabel().Text != resulttab.Paused || rt.PauseButton().Text != "Resume" {
+		t.Fatalf("state %s / %q, button %q", rt.State(), rt.StateLabel().Text, rt.PauseButton().Text)
 	}
-	frame := rt.grid.Total()
-	changes := rt.res.Stats().Changes
-	h.until("the job to keep producing", func() bool { return rt.res.Stats().Changes > changes+50 })
-	if rt.grid.Total() != frame || len(rows(rt.grid)) != min(frame, rt.grid.PageSize()) {
-		t.Errorf("paused grid moved: %d -> %d rows", frame, rt.grid.Total())
+	frame := rt.Grid().Total()
+	changes := rt.Res.Stats().Changes
+	h.until("the job to keep producing", func() bool { return rt.Res.Stats().Changes > changes+50 })
+	if rt.Grid().Total() != frame || len(rows(rt.Grid())) != min(frame, rt.Grid().PageSize()) {
+		t.Errorf("paused grid moved: %d -> %d rows", frame, rt.Grid().Total())
 	}
-	rt.pauseBtn.OnTapped()
-	h.until("the grid to catch up", func() bool { return rt.grid.Total() > frame+50 })
-	rt.stopBtn.OnTapped()
+	rt.PauseButton().OnTapped()
+	h.until("the grid to catch up", func() bool { return rt.Grid().Total() > frame+50 })
+	rt.StopButton().OnTapped()
 	h.waitDone(rt)
 }
 
@@ -232,35 +233,35 @@ func TestSortAndCopyAsTSV(t *testing.T) {
 	rt := h.runStatement()
 	h.waitDone(rt)
 	h.wb.Tick()
-	rt.grid.HeaderTapped(1) // n ascending
-	if got := strings.Join(rows(rt.grid), ";"); got != "1 | a\tb;2 | ∅;3 | c" {
+	rt.Grid().HeaderTapped(1) // n ascending
+	if got := strings.Join(rows(rt.Grid()), ";"); got != "1 | a\tb;2 | ∅;3 | c" {
 		t.Errorf("ascending: %q", got)
 	}
-	rt.grid.HeaderTapped(1) // descending
-	if got := strings.Join(rows(rt.grid), ";"); got != "3 | c;2 | ∅;1 | a\tb" {
+	rt.Grid().HeaderTapped(1) // descending
+	if got := strings.Join(rows(rt.Grid()), ";"); got != "3 | c;2 | ∅;1 | a\tb" {
 		t.Errorf("descending: %q", got)
 	}
-	rt.grid.HeaderTapped(1) // arrival order
-	if got := strings.Join(rows(rt.grid), ";"); got != "3 | c;1 | a\tb;2 | ∅" {
+	rt.Grid().HeaderTapped(1) // arrival order
+	if got := strings.Join(rows(rt.Grid()), ";"); got != "3 | c;1 | a\tb;2 | ∅" {
 		t.Errorf("unsorted: %q", got)
 	}
-	rt.grid.SelectAll()
+	rt.Grid().SelectAll()
 	cb := fyne.CurrentApp().Clipboard()
-	rt.grid.TypedShortcut(&fyne.ShortcutCopy{Clipboard: cb})
+	rt.Grid().TypedShortcut(&fyne.ShortcutCopy{Clipboard: cb})
 	if got := cb.Content(); got != "3\tc\n1\t\"a\tb\"\n2\t\n" {
 		t.Errorf("TSV %q", got)
 	}
 	// Shift+arrows extend a selection.
-	rt.grid.SelectRange(0, 1, 0, 1)
-	rt.grid.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
-	rt.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
-	rt.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
-	rt.grid.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
-	if got := rt.grid.SelectionTSV(false); got != "3\tc\n1\t\"a\tb\"\n" {
+	rt.Grid().SelectRange(0, 1, 0, 1)
+	rt.Grid().KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	rt.Grid().TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	rt.Grid().TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+	rt.Grid().KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	if got := rt.Grid().SelectionTSV(false); got != "3\tc\n1\t\"a\tb\"\n" {
 		t.Errorf("after Shift+Down, Shift+Right: %q", got)
 	}
-	rt.grid.SelectRange(1, 2, 2, 2)
-	rt.grid.CopySelection(cb, true)
+	rt.Grid().SelectRange(1, 2, 2, 2)
+	rt.Grid().CopySelection(cb, true)
 	if got := cb.Content(); got != "s\n\"a\tb\"\n\n" {
 		t.Errorf("TSV with header %q", got)
 	}
@@ -272,11 +273,11 @@ func TestSortIsRefusedWhileRunning(t *testing.T) {
 SELECT k FROM s`)
 	h.runAll()
 	rt := h.wb.results[0]
-	rt.grid.HeaderTapped(1)
+	rt.Grid().HeaderTapped(1)
 	if !strings.Contains(h.wb.statusLeft.Text, "when the query has finished") {
 		t.Errorf("status %q", h.wb.statusLeft.Text)
 	}
-	rt.stop()
+	rt.Stop()
 	h.waitDone(rt)
 }
 
@@ -286,21 +287,21 @@ func TestPagesOfALargeResult(t *testing.T) {
 	h.runAll()
 	rt := h.wb.results[0]
 	h.waitDone(rt)
-	rt.grid.SetPageSize(1000)
-	rt.refresh(true)
-	if p := rt.grid.Pages(); p != 3 || !rt.pager.Visible() {
-		t.Fatalf("%d pages, pager visible %v", p, rt.pager.Visible())
+	rt.Grid().SetPageSize(1000)
+	rt.Refresh(true)
+	if p := rt.Grid().Pages(); p != 3 || !rt.Pager().Visible() {
+		t.Fatalf("%d pages, pager visible %v", p, rt.Pager().Visible())
 	}
-	rt.grid.SetPage(2)
-	got := rows(rt.grid)
+	rt.Grid().SetPage(2)
+	got := rows(rt.Grid())
 	if len(got) != 500 || got[0] != "2001" || got[499] != "2500" {
 		t.Errorf("last page: %d rows, %q … %q", len(got), got[0], got[len(got)-1])
 	}
-	if n, _, _ := rt.grid.CellText(0, 0); n != "2001" {
+	if n, _, _ := rt.Grid().CellText(0, 0); n != "2001" {
 		t.Errorf("row number %q", n)
 	}
-	if !strings.Contains(rt.pageLbl.Text, "Rows 2,001–2,500 of 2,500") {
-		t.Errorf("pager %q", rt.pageLbl.Text)
+	if !strings.Contains(rt.PageLabel().Text, "Rows 2,001–2,500 of 2,500") {
+		t.Errorf("pager %q", rt.PageLabel().Text)
 	}
 }
 
@@ -310,11 +311,11 @@ func TestCapDropsRowsAndSaysSo(t *testing.T) {
 	h.runAll()
 	rt := h.wb.results[0]
 	h.waitDone(rt)
-	rt.refresh(true)
-	if !strings.Contains(rt.statusLbl.Text, "100 rows · 150 rows dropped by the cap") {
-		t.Errorf("status %q", rt.statusLbl.Text)
+	rt.Refresh(true)
+	if !strings.Contains(rt.StatusLabel().Text, "100 rows · 150 rows dropped by the cap") {
+		t.Errorf("status %q", rt.StatusLabel().Text)
 	}
-	if got := rows(rt.grid); got[0] != "151" {
+	if got := rows(rt.Grid()); got[0] != "151" {
 		t.Errorf("first kept row %q", got[0])
 	}
 }
@@ -326,12 +327,12 @@ func TestShowAndExplainResults(t *testing.T) {
 	if len(h.wb.results) != 2 {
 		t.Fatalf("%d results; messages:\n%s", len(h.wb.results), h.messages())
 	}
-	if got := rows(h.wb.results[0].grid); strings.Join(got, ",") != "airports,flights" {
+	if got := rows(h.wb.results[0].Grid()); strings.Join(got, ",") != "airports,flights" {
 		t.Errorf("SHOW TABLES %q", got)
 	}
 	ex := h.wb.results[1]
-	if ex.grid != nil || !strings.Contains(ex.text, "== Optimized Physical Plan ==") {
-		t.Errorf("EXPLAIN result %q", ex.text)
+	if ex.Grid() != nil || !strings.Contains(ex.Text, "== Optimized Physical Plan ==") {
+		t.Errorf("EXPLAIN result %q", ex.Text)
 	}
 }
 
@@ -349,14 +350,14 @@ func TestCatalogPreviewAndShowDDL(t *testing.T) {
 	}
 	prev := h.wb.results[0]
 	h.waitDone(prev)
-	prev.refresh(true)
-	if n := len(rows(prev.grid)); n != 100 {
+	prev.Refresh(true)
+	if n := len(rows(prev.Grid())); n != 100 {
 		t.Errorf("preview has %d rows", n)
 	}
-	if !strings.HasPrefix(prev.title, "#1 Preview of airports") {
-		t.Errorf("title %q", prev.title)
+	if !strings.HasPrefix(prev.Title, "#1 Preview of airports") {
+		t.Errorf("title %q", prev.Title)
 	}
-	if ddl := h.wb.results[1].text; !strings.Contains(ddl, "CREATE TABLE `default_catalog`.`default_database`.`airports`") {
+	if ddl := h.wb.results[1].Text; !strings.Contains(ddl, "CREATE TABLE `default_catalog`.`default_database`.`airports`") {
 		t.Errorf("DDL %q", ddl)
 	}
 	// Insert name: at the editor's cursor.
@@ -373,15 +374,15 @@ func TestViewSwitchKeepsTheFinishedResult(t *testing.T) {
 	h.tab().mode = modeStreaming
 	rt := h.runStatement()
 	h.waitDone(rt)
-	rt.refresh(true)
-	if got := strings.Join(rows(rt.grid), ";"); got != "1 | 2;2 | 1" {
+	rt.Refresh(true)
+	if got := strings.Join(rows(rt.Grid()), ";"); got != "1 | 2;2 | 1" {
 		t.Errorf("table view %q", got)
 	}
-	rt.viewSel.SetSelected("Changelog")
-	if got := strings.Join(rows(rt.grid), ";"); got != "+I | 1 | 1;-U | 1 | 1;+U | 1 | 2;+I | 2 | 1" {
+	rt.ViewSelect().SetSelected("Changelog")
+	if got := strings.Join(rows(rt.Grid()), ";"); got != "+I | 1 | 1;-U | 1 | 1;+U | 1 | 2;+I | 2 | 1" {
 		t.Errorf("changelog view %q", got)
 	}
-	if rt.grid.View() != results.ChangelogView {
+	if rt.Grid().View() != results.ChangelogView {
 		t.Error("view not switched")
 	}
 }
@@ -393,8 +394,8 @@ func TestEmptyResultSaysSo(t *testing.T) {
 	rt := h.runStatement()
 	h.waitDone(rt)
 	h.wb.Tick()
-	if !rt.emptyLbl.Visible() || rt.emptyLbl.Text != "No rows" || !strings.HasPrefix(rt.statusLbl.Text, "0 rows") {
-		t.Errorf("empty label %q (visible %v), status %q", rt.emptyLbl.Text, rt.emptyLbl.Visible(), rt.statusLbl.Text)
+	if !rt.EmptyLabel().Visible() || rt.EmptyLabel().Text != "No rows" || !strings.HasPrefix(rt.StatusLabel().Text, "0 rows") {
+		t.Errorf("empty label %q (visible %v), status %q", rt.EmptyLabel().Text, rt.EmptyLabel().Visible(), rt.StatusLabel().Text)
 	}
 }
 
@@ -409,18 +410,18 @@ func TestLiveGridIsStableBetweenTicks(t *testing.T) {
 SELECT k FROM s`)
 	h.runAll()
 	rt := h.wb.results[0]
-	h.until("rows", func() bool { return rt.grid.Total() > 0 })
-	before, total := test.RenderObjectToMarkup(rt.grid), rt.grid.Total()
-	changes := rt.res.Stats().Changes
-	waitFor(t, "200 more changes", func() bool { return rt.res.Stats().Changes >= changes+200 }) // no Tick meanwhile
-	if after := test.RenderObjectToMarkup(rt.grid); after != before || rt.grid.Total() != total {
+	h.until("rows", func() bool { return rt.Grid().Total() > 0 })
+	before, total := test.RenderObjectToMarkup(rt.Grid()), rt.Grid().Total()
+	changes := rt.Res.Stats().Changes
+	waitFor(t, "200 more changes", func() bool { return rt.Res.Stats().Changes >= changes+200 }) // no Tick meanwhile
+	if after := test.RenderObjectToMarkup(rt.Grid()); after != before || rt.Grid().Total() != total {
 		t.Error("the grid changed between ticks")
 	}
 	h.wb.Tick()
-	if rt.grid.Total() < total+200 {
-		t.Errorf("the tick showed %d rows, %d before", rt.grid.Total(), total)
+	if rt.Grid().Total() < total+200 {
+		t.Errorf("the tick showed %d rows, %d before", rt.Grid().Total(), total)
 	}
-	rt.stop()
+	rt.Stop()
 	h.waitDone(rt)
 }
 
@@ -430,13 +431,13 @@ func TestLargeSortsRunOffTheUIGoroutine(t *testing.T) {
 	rt := h.runStatement()
 	h.waitDone(rt)
 	h.wb.Tick()
-	rt.grid.SetAsyncSortRows(2) // as if three rows were a million
-	rt.grid.HeaderTapped(1)
-	if !rt.grid.Sorting() || h.wb.statusLeft.Text != "Sorting 3 rows…" {
-		t.Errorf("sorting %v, status %q", rt.grid.Sorting(), h.wb.statusLeft.Text)
+	rt.Grid().SetAsyncSortRows(2) // as if three rows were a million
+	rt.Grid().HeaderTapped(1)
+	if !rt.Grid().Sorting() || h.wb.statusLeft.Text != "Sorting 3 rows…" {
+		t.Errorf("sorting %v, status %q", rt.Grid().Sorting(), h.wb.statusLeft.Text)
 	}
-	h.until("the sort", func() bool { return !rt.grid.Sorting() })
-	if got := strings.Join(rows(rt.grid), ","); got != "1,2,3" {
+	h.until("the sort", func() bool { return !rt.Grid().Sorting() })
+	if got := strings.Join(rows(rt.Grid()), ","); got != "1,2,3" {
 		t.Errorf("sorted %q", got)
 	}
 	if h.wb.statusLeft.Text != "Ready" {

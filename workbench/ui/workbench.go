@@ -333,7 +333,7 @@ func (wb *Workbench) build(ws *persistence.Workspace) {
 	}
 	wb.bottom.OnSelected = func(it *container.TabItem) {
 		if rt := wb.resultFor(it); rt != nil {
-			rt.refresh(true)
+			rt.Refresh(true)
 		}
 	}
 
@@ -654,7 +654,7 @@ func (wb *Workbench) Tick() {
 	wb.tickMonitoring() // monitoring hook
 	sel := wb.bottom.Selected()
 	for _, rt := range wb.results {
-		rt.tick(rt.item == sel)
+		rt.Tick(rt.Item() == sel)
 	}
 	wb.tickExports()
 	wb.tickFileRuns()
@@ -698,7 +698,7 @@ func (wb *Workbench) setStatus(s string) { wb.statusLeft.SetText(s) }
 func (wb *Workbench) runningJobs() int {
 	n := 0
 	for _, rt := range wb.results {
-		if rt.isRunning() {
+		if rt.IsRunning() {
 			n++
 		}
 	}
@@ -729,7 +729,7 @@ func (wb *Workbench) Close() {
 		}
 		wb.mu.Unlock()
 		for _, rt := range wb.results {
-			rt.stop() // recorded as canceled, not failed
+			rt.Stop() // recorded as canceled, not failed
 		}
 		for _, j := range wb.env.Jobs() {
 			if !j.GetJobStatus().IsTerminal() {

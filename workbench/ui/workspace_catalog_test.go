@@ -91,7 +91,7 @@ func TestWorkspaceCatalogKeepsTablesAcrossARestart(t *testing.T) {
 	h2.newTab("")
 	rt := h2.run("SELECT count(*) AS n FROM kept")
 	h2.waitDone(rt)
-	if got := rows(rt.grid); len(got) != 1 || got[0] != "4" {
+	if got := rows(rt.Grid()); len(got) != 1 || got[0] != "4" {
 		t.Fatalf("count(*) of kept after the restart: %q", got)
 	}
 	// the same tab, restored, runs again without "already exists"
@@ -253,7 +253,7 @@ func TestDemoTablesInTheCatalogGetTheirSampleDataBack(t *testing.T) {
 	h2.tab().mode = modeBatch
 	rt := h2.runStatement()
 	h2.waitDone(rt)
-	if got := rows(rt.grid); len(got) != 1 || got[0] != "228738" {
+	if got := rows(rt.Grid()); len(got) != 1 || got[0] != "228738" {
 		t.Errorf("count %q; messages:\n%s", got, h2.messages())
 	}
 }
