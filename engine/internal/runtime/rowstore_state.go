@@ -154,11 +154,15 @@ func readValidity(r *state.Reader, v *validity, n int) {
 	if !r.Bool() {
 		return
 	}
-	nulls := r.Count(0)
+	nulls := r.Uvarint()
+	if r.Err() == nil && nulls > uint64(n) {
+		r.Failf("want a number of NULLs of at most %d, found %d", n, nulls)
+		return
+	}
 	bits := r.Bytes()
 	if r.Err() == nil && len(bits)*8 < n {
 		r.Failf("want a validity bitmap of %d rows, found %d bytes", n, len(bits))
 		return
 	}
-	v.nulls, v.bits = nulls, bits
+	v.nulls, v.bits = int(nulls), bits
 }
