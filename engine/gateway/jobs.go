@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"sync"
@@ -118,7 +119,7 @@ func (s *Server) showJobs() (*opResult, error) {
 // stopJob runs STOP JOB for a job of another session or of none (the
 // session's own jobs are the engine's to stop); it reports false when the
 // gateway has no such job.
-func (s *Server) stopJob(st *sql.StopJob) (*opResult, bool, error) {
+func (s *Server) stopJob(ctx context.Context, env *table.TableEnvironment, st *sql.StopJob) (*opResult, bool, error) {
 	var job *table.JobClient
 	for _, j := range s.allJobs() {
 		if j.JobID() == st.JobID {
@@ -130,8 +131,13 @@ func (s *Server) stopJob(st *sql.StopJob) (*opResult, bool, error) {
 		return nil, false, nil
 	}
 	if st.WithSavepoint {
-		return nil, true, fmt.Errorf("Could not stop job %s: STOP JOB ... WITH SAVEPOINT is not supported: "+
-			"Riffle's runtime takes no savepoints (STOP JOB '%s' cancels the job without one)", st.JobID, st.JobID)
+		// the savepoint goes where the asking session's options say
+		res, err := env.StopJobWithSavepoint(ctx, job, st.WithDrain)
+		if err != nil {
+			return nil, true, err
+		}
+		op, err := resultOf(res)
+		return op, true, err
 	}
 	if status := job.Status(); status.IsTerminal() {
 		return nil, true, fmt.Errorf("Could not stop job %s: the job is not running (it is %s)", st.JobID, status)

@@ -374,7 +374,7 @@ func (ss *session) execute(ctx context.Context, statement string, execConfig map
 		}
 	case *sql.StopJob:
 		if _, own := ss.env.JobByID(s.JobID); !own {
-			if res, found, err := ss.srv.stopJob(s); found {
+			if res, found, err := ss.srv.stopJob(ctx, ss.env, s); found {
 				return res, err
 			}
 		}

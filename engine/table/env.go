@@ -230,7 +230,16 @@ func (t *TableEnvironment) jobParams() map[string]string {
 func (t *TableEnvironment) startJob(ctx context.Context, name string, g *runtime.Graph) (*runtime.Job, error) {
 	ev := t.evalCtx()
 	instances.register(ev)
-	job, err := runtime.Submit(context.WithoutCancel(ctx), name, g, t.jobConfig(), ev, !t.IsStreaming())
+	cfg := t.jobConfig()
+	if t.IsStreaming() {
+		cp, err := t.checkpointConfig()
+		if err != nil {
+			_ = instances.release(ev)
+			return nil, err
+		}
+		cfg.Checkpoint = cp
+	}
+	job, err := runtime.Submit(context.WithoutCancel(ctx), name, g, cfg, ev, !t.IsStreaming())
 	if err != nil {
 		_ = instances.release(ev)
 		return nil, err

@@ -159,10 +159,7 @@ func (x *execution) run(st sql.Statement) (*TableResult, error) {
 			return nil, errorf("Could not stop job %s: no such job in this session", s.JobID)
 		}
 		if s.WithSavepoint {
-			// The job runs on: Flink would stop it only once the savepoint
-			// is written.
-			return nil, errorf("Could not stop job %s: STOP JOB ... WITH SAVEPOINT is not supported: "+
-				"Riffle's runtime takes no savepoints (STOP JOB '%s' cancels the job without one)", s.JobID, s.JobID)
+			return t.stopWithSavepoint(x.ctx, j, s.WithDrain)
 		}
 		if st := j.Status(); st.IsTerminal() {
 			// Flink's dispatcher refuses to cancel an ended job.

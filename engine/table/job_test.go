@@ -112,8 +112,9 @@ func TestJobClientBounded(t *testing.T) {
 	}
 }
 
-// STOP JOB refuses a job that is not running and WITH SAVEPOINT (the job
-// runs on); plain STOP JOB cancels a running one.
+// STOP JOB refuses a job that is not running, and WITH SAVEPOINT when no
+// savepoint directory is set or WITH DRAIN (the job runs on); plain STOP
+// JOB cancels a running one. (The savepoint itself: checkpoint_test.go.)
 func TestStopJobStatement(t *testing.T) {
 	env := MustCreate(InStreamingMode())
 	if _, err := env.ExecuteSQL(`CREATE TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '100')`); err != nil {
@@ -143,11 +144,18 @@ func TestStopJobStatement(t *testing.T) {
 	}
 	job := res.JobClient()
 	_, err = env.ExecuteSQL("STOP JOB '" + job.JobID() + "' WITH SAVEPOINT")
-	if err == nil || !strings.Contains(err.Error(), "WITH SAVEPOINT is not supported") {
-		t.Errorf("STOP JOB WITH SAVEPOINT: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "no savepoint directory is configured: set 'execution.checkpointing.savepoint-dir'") {
+		t.Errorf("STOP JOB WITH SAVEPOINT and no directory: %v", err)
 	}
 	if s := job.Status(); s != JobRunning && s != JobCreated {
 		t.Errorf("the job is %s after a refused STOP JOB WITH SAVEPOINT", s)
+	}
+	if _, err := env.ExecuteSQL("SET 'execution.checkpointing.savepoint-dir' = '" + t.TempDir() + "'"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = env.ExecuteSQL("STOP JOB '" + job.JobID() + "' WITH SAVEPOINT WITH DRAIN")
+	if err == nil || !strings.Contains(err.Error(), "WITH DRAIN is not supported yet") {
+		t.Errorf("STOP JOB WITH SAVEPOINT WITH DRAIN: %v", err)
 	}
 	if _, err := env.ExecuteSQL("STOP JOB '" + job.JobID() + "'"); err != nil {
 		t.Fatal(err)

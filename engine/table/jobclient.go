@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -40,10 +41,6 @@ type JobExecutionResult = common.JobExecutionResult
 // holds, embedded or through a gateway. It is common.ErrCanceled (the
 // same variable), which the runtime's cancelled jobs end with.
 var ErrCanceled = common.ErrCanceled
-
-// ErrSavepointsNotSupported is returned by the savepoint methods of
-// JobClient: Riffle jobs do not take savepoints yet.
-var ErrSavepointsNotSupported = errors.New("savepoints are not supported by Riffle's runtime yet")
 
 // JobClient controls a submitted job (PyFlink's JobClient). Methods that
 // return futures in PyFlink block here, bounded by a context (Wait,
@@ -181,18 +178,59 @@ func (c *JobClient) Accumulators() map[string]any {
 	return out
 }
 
-// StopWithSavepoint stops a streaming job with a savepoint (PyFlink's
-// stop_with_savepoint). Riffle does not take savepoints yet: it returns
-// ErrSavepointsNotSupported and leaves the job running.
-func (c *JobClient) StopWithSavepoint(advanceToEndOfEventTime bool, savepointDirectory string) (string, error) {
-	return "", ErrSavepointsNotSupported
+// SavepointContext takes a savepoint of the running streaming job into
+// dir (a new directory savepoint-<job id[:6]>-<12 hex digits> under it)
+// and returns that directory as a file: URI, as Flink prints it. A job
+// resumes from it with 'execution.state-recovery.path'. ctx bounds the
+// wait. Errors: a nil JobClient, a batch or ended job, a source or
+// operator that cannot save its state, a directory that cannot be written
+// (nothing is left half-written: the savepoint appears complete or not at
+// all).
+func (c *JobClient) SavepointContext(ctx context.Context, dir string) (string, error) {
+	if c == nil {
+		return "", errNilJobClient
+	}
+	if st := c.Status(); st.IsTerminal() {
+		return "", fmt.Errorf("job %s is not running (it is %s)", c.JobID(), st)
+	}
+	sp, err := c.job.TriggerSavepoint(ctx, dir)
+	if err != nil {
+		if errors.Is(err, runtime.ErrNoCheckpointing) {
+			return "", fmt.Errorf("job %s is a batch job: batch jobs take no savepoints", c.JobID())
+		}
+		return "", err
+	}
+	return savepointPathURI(sp.Path), nil
 }
 
-// TriggerSavepoint takes a savepoint of the running job (PyFlink's
-// trigger_savepoint). Riffle does not take savepoints yet: it returns
-// ErrSavepointsNotSupported.
-func (c *JobClient) TriggerSavepoint(savepointDirectory string) (string, error) {
-	return "", ErrSavepointsNotSupported
+// StopOption is an option of StopWithSavepointContext.
+type StopOption func(*stopOptions)
+
+type stopOptions struct{ drain bool }
+
+// Drain is STOP JOB ... WITH DRAIN (PyFlink's advance_to_end_of_event_time):
+// event time advances to its end before the job stops, firing every
+// timer. Not supported yet: StopWithSavepointContext refuses it.
+func Drain() StopOption { return func(o *stopOptions) { o.drain = true } }
+
+// StopWithSavepointContext takes a savepoint as SavepointContext does and
+// then stops the job (its status becomes FINISHED, as Flink's
+// stop-with-savepoint ends it). When the savepoint fails the job runs on
+// and the error is returned.
+func (c *JobClient) StopWithSavepointContext(ctx context.Context, dir string, opts ...StopOption) (string, error) {
+	var o stopOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	if o.drain {
+		return "", errors.New("STOP JOB ... WITH DRAIN is not supported yet: stop the job WITH SAVEPOINT alone (timers that have not fired stay in the savepoint)")
+	}
+	path, err := c.SavepointContext(ctx, dir)
+	if err != nil {
+		return "", err
+	}
+	c.job.Stop()
+	return path, nil
 }
 
 // Statement is the SQL the job runs ("" for a nil JobClient).

@@ -293,6 +293,23 @@ func (t *TableEnvironment) GetCurrentDatabase() string { return t.CurrentDatabas
 // catalog, or nil when no catalog has that name.
 func (t *TableEnvironment) GetCatalog(name string) catalog.Catalog { return t.Catalog(name) }
 
+// StopWithSavepoint delegates to StopWithSavepointContext with a
+// background context (PyFlink's stop_with_savepoint); advanceToEndOfEventTime
+// is Drain.
+func (c *JobClient) StopWithSavepoint(advanceToEndOfEventTime bool, savepointDirectory string) (string, error) {
+	var opts []StopOption
+	if advanceToEndOfEventTime {
+		opts = append(opts, Drain())
+	}
+	return c.StopWithSavepointContext(context.Background(), savepointDirectory, opts...)
+}
+
+// TriggerSavepoint delegates to SavepointContext with a background context
+// (PyFlink's trigger_savepoint).
+func (c *JobClient) TriggerSavepoint(savepointDirectory string) (string, error) {
+	return c.SavepointContext(context.Background(), savepointDirectory)
+}
+
 // GetJobID delegates to JobID (PyFlink's get_job_id).
 func (c *JobClient) GetJobID() string { return c.JobID() }
 

@@ -1,0 +1,71 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Checkpoints and savepoints: Flink 2's keys, with the Flink 1.x keys they
+// replaced read as fallbacks (state.checkpoints.dir, state.savepoints.dir,
+// state.checkpoints.num-retained, execution.savepoint.path,
+// execution.savepoint.ignore-unclaimed-state). Read by engine/table when a
+// streaming job is submitted; documented in docs/fault-tolerance.md.
+var (
+	CheckpointingInterval = Register(Option{Key: "execution.checkpointing.interval", Default: "", Kind: "duration",
+		Description: "Interval between two checkpoints of a streaming job; unset or 0 takes none."})
+	CheckpointingMode = Register(Option{Key: "execution.checkpointing.mode", Default: "EXACTLY_ONCE", Kind: "enum",
+		Values:      []string{"EXACTLY_ONCE", "AT_LEAST_ONCE"},
+		Description: "EXACTLY_ONCE aligns the barriers of a checkpoint; AT_LEAST_ONCE does not wait for them, and a resumed job may process some rows twice."})
+	CheckpointingTimeout = Register(Option{Key: "execution.checkpointing.timeout", Default: "10 min", Kind: "duration",
+		Description: "A checkpoint not complete after this long is given up."})
+	CheckpointingMinPause = Register(Option{Key: "execution.checkpointing.min-pause", Default: "0 ms", Kind: "duration",
+		Description: "Least time between the end of one checkpoint and the start of the next."})
+	CheckpointingMaxConcurrent = Register(Option{Key: "execution.checkpointing.max-concurrent-checkpoints", Default: "1", Kind: "int",
+		Description: "Checkpoints in progress at once; Riffle takes one at a time, so only 1 is accepted.",
+		Check:       checkIntRange("execution.checkpointing.max-concurrent-checkpoints", 1, 1)})
+	CheckpointingTolerableFailures = Register(Option{Key: "execution.checkpointing.tolerable-failed-checkpoints", Default: "0", Kind: "int",
+		Description: "Checkpoints that may fail in a row before the job fails.",
+		Check:       checkIntRange("execution.checkpointing.tolerable-failed-checkpoints", 0, math.MaxInt32)})
+	CheckpointingDir = Register(Option{Key: "execution.checkpointing.dir", Default: "", Kind: "string",
+		Description: "Directory of checkpoints (a local path or file: URI): <dir>/<job id>/chk-<n>. Unset: the user's state directory, riffle/checkpoints. Fallback key: state.checkpoints.dir."})
+	CheckpointingSavepointDir = Register(Option{Key: "execution.checkpointing.savepoint-dir", Default: "", Kind: "string",
+		Description: "Default directory of savepoints (STOP JOB ... WITH SAVEPOINT). Fallback key: state.savepoints.dir."})
+	CheckpointingNumRetained = Register(Option{Key: "execution.checkpointing.num-retained", Default: "1", Kind: "int",
+		Description: "Complete checkpoints kept per job. Fallback key: state.checkpoints.num-retained.",
+		Check:       checkIntRange("execution.checkpointing.num-retained", 1, math.MaxInt32)})
+	CheckpointingRetention = Register(Option{Key: "execution.checkpointing.externalized-checkpoint-retention", Default: "NO_EXTERNALIZED_CHECKPOINTS", Kind: "enum",
+		Values:      []string{"NO_EXTERNALIZED_CHECKPOINTS", "DELETE_ON_CANCELLATION", "RETAIN_ON_CANCELLATION"},
+		Description: "Whether a job's checkpoints are kept when it is cancelled (RETAIN_ON_CANCELLATION); they are always kept when it fails or its process dies, and deleted when it finishes."})
+	StateRecoveryPath = Register(Option{Key: "execution.state-recovery.path", Default: "", Kind: "string",
+		Description: "Checkpoint or savepoint the next jobs resume from: its directory, its _metadata file, or a job's checkpoint directory (its latest). Fallback key: execution.savepoint.path."})
+	StateRecoveryIgnoreUnclaimed = Register(Option{Key: "execution.state-recovery.ignore-unclaimed-state", Default: "false", Kind: "bool",
+		Description: "Resume even when the checkpoint holds state of operators the job no longer has (dropping it). Fallback key: execution.savepoint.ignore-unclaimed-state."})
+
+	// Flink 1.x keys, read when the newer key is not set.
+	CheckpointsDirLegacy = Register(Option{Key: "state.checkpoints.dir", Default: "", Kind: "string",
+		Description: "Flink 1.x name of execution.checkpointing.dir."})
+	SavepointsDirLegacy = Register(Option{Key: "state.savepoints.dir", Default: "", Kind: "string",
+		Description: "Flink 1.x name of execution.checkpointing.savepoint-dir."})
+	CheckpointsNumRetainedLegacy = Register(Option{Key: "state.checkpoints.num-retained", Default: "1", Kind: "int",
+		Description: "Flink 1.x name of execution.checkpointing.num-retained.",
+		Check:       checkIntRange("state.checkpoints.num-retained", 1, math.MaxInt32)})
+	SavepointPathLegacy = Register(Option{Key: "execution.savepoint.path", Default: "", Kind: "string",
+		Description: "Flink 1.x name of execution.state-recovery.path."})
+	SavepointIgnoreUnclaimedLegacy = Register(Option{Key: "execution.savepoint.ignore-unclaimed-state", Default: "false", Kind: "bool",
+		Description: "Flink 1.x name of execution.state-recovery.ignore-unclaimed-state."})
+)
+
+// checkIntRange returns a Check accepting integers from lo to hi.
+func checkIntRange(key string, lo, hi int64) func(string) error {
+	return func(v string) error {
+		n, _ := strconv.ParseInt(v, 10, 64)
+		if n < lo || n > hi {
+			if lo == hi {
+				return fmt.Errorf("Invalid value '%s' for key '%s': only %d is supported.", v, key, lo)
+			}
+			return fmt.Errorf("Invalid value '%s' for key '%s': it must be at least %d.", v, key, lo)
+		}
+		return nil
+	}
+}

@@ -1,0 +1,184 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/config"
+	rt "github.com/riffle-sql/riffle/engine/internal/runtime"
+)
+
+// checkpointConfig reads the session's checkpoint options (Flink's keys,
+// config/checkpoint_options.go) into the runtime's configuration, loading
+// the checkpoint to resume from when execution.state-recovery.path (or
+// execution.savepoint.path) is set. A checkpoint that cannot be loaded is
+// an error: the job does not start afresh in its place.
+func (t *TableEnvironment) checkpointConfig() (rt.CheckpointConfig, error) {
+	conf := t.config.conf
+	var c rt.CheckpointConfig
+	get := func(key string, fallbacks ...string) string {
+		if v, ok := conf.Get(key); ok && strings.TrimSpace(v) != "" {
+			return strings.TrimSpace(v)
+		}
+		for _, k := range fallbacks {
+			if v, ok := conf.Get(k); ok && strings.TrimSpace(v) != "" {
+				return strings.TrimSpace(v)
+			}
+		}
+		return ""
+	}
+	duration := func(key string) (time.Duration, error) {
+		v := get(key)
+		if v == "" {
+			return 0, nil
+		}
+		d, err := config.ParseDuration(v)
+		if err != nil {
+			return 0, fmt.Errorf("Could not parse value '%s' for key '%s' (expected a duration such as '10 s' or '500 ms').", v, key)
+		}
+		return d, nil
+	}
+	integer := func(key string, def int, fallbacks ...string) (int, error) {
+		v := get(key, fallbacks...)
+		if v == "" {
+			return def, nil
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return 0, fmt.Errorf("Could not parse value '%s' for key '%s' (expected an integer).", v, key)
+		}
+		return n, nil
+	}
+	var err error
+	if c.Interval, err = duration(config.CheckpointingInterval.Key); err != nil {
+		return c, err
+	}
+	if c.Timeout, err = duration(config.CheckpointingTimeout.Key); err != nil {
+		return c, err
+	}
+	if c.MinPause, err = duration(config.CheckpointingMinPause.Key); err != nil {
+		return c, err
+	}
+	if strings.EqualFold(get(config.CheckpointingMode.Key), "AT_LEAST_ONCE") {
+		c.Mode = rt.AtLeastOnce
+	}
+	if c.TolerableFailures, err = integer(config.CheckpointingTolerableFailures.Key, 0); err != nil {
+		return c, err
+	}
+	if c.Retained, err = integer(config.CheckpointingNumRetained.Key, 1, config.CheckpointsNumRetainedLegacy.Key); err != nil {
+		return c, err
+	}
+	c.RetainOnCancellation = strings.EqualFold(get(config.CheckpointingRetention.Key), "RETAIN_ON_CANCELLATION")
+	if dir := get(config.CheckpointingDir.Key, config.CheckpointsDirLegacy.Key); dir != "" {
+		if c.Dir, err = localPath(config.CheckpointingDir.Key, dir); err != nil {
+			return c, err
+		}
+	} else if c.Interval > 0 {
+		c.Dir = defaultCheckpointDir()
+	}
+	c.IgnoreUnclaimedState = strings.EqualFold(get(config.StateRecoveryIgnoreUnclaimed.Key, config.SavepointIgnoreUnclaimedLegacy.Key), "true")
+	if p := get(config.StateRecoveryPath.Key, config.SavepointPathLegacy.Key); p != "" && t.IsStreaming() {
+		path, err := localPath(config.StateRecoveryPath.Key, p)
+		if err != nil {
+			return c, err
+		}
+		cp, err := rt.LoadCheckpoint(path)
+		if err != nil {
+			return c, fmt.Errorf("Could not restore the job from '%s' (execution.state-recovery.path): %w", p, err)
+		}
+		c.Restore = cp
+	}
+	return c, nil
+}
+
+// savepointDir is the directory STOP JOB ... WITH SAVEPOINT writes into.
+func (t *TableEnvironment) savepointDir() (string, error) {
+	v, ok := t.config.conf.Get(config.CheckpointingSavepointDir.Key)
+	if !ok || strings.TrimSpace(v) == "" {
+		v, ok = t.config.conf.Get(config.SavepointsDirLegacy.Key)
+	}
+	if !ok || strings.TrimSpace(v) == "" {
+		return "", errors.New("no savepoint directory is configured: set 'execution.checkpointing.savepoint-dir' (or 'state.savepoints.dir')")
+	}
+	return localPath(config.CheckpointingSavepointDir.Key, strings.TrimSpace(v))
+}
+
+// localPath turns an option's path value (a path or a file: URI) into a
+// local path; other schemes are refused.
+func localPath(key, v string) (string, error) {
+	if strings.HasPrefix(v, "file:") {
+		u, err := url.Parse(v)
+		if err != nil || (u.Host != "" && u.Host != "localhost") {
+			return "", fmt.Errorf("Invalid value '%s' for key '%s': not a local file: URI.", v, key)
+		}
+		return filepath.FromSlash(u.Path), nil
+	}
+	if i := strings.Index(v, "://"); i > 0 && !strings.ContainsAny(v[:i], `/\`) {
+		return "", fmt.Errorf("Invalid value '%s' for key '%s': Riffle writes checkpoints to local directories only (a path or a file: URI), not %s.", v, key, v[:i])
+	}
+	return v, nil
+}
+
+// defaultCheckpointDir is where checkpoints go when no directory is set:
+// the user's state directory ($XDG_STATE_HOME or ~/.local/state on Linux,
+// the user config directory elsewhere), riffle/checkpoints.
+func defaultCheckpointDir() string {
+	if runtime.GOOS == "linux" {
+		if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+			return filepath.Join(d, "riffle", "checkpoints")
+		}
+		if h, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(h, ".local", "state", "riffle", "checkpoints")
+		}
+	}
+	if d, err := os.UserConfigDir(); err == nil {
+		return filepath.Join(d, "riffle", "checkpoints")
+	}
+	return filepath.Join(os.TempDir(), "riffle-checkpoints")
+}
+
+// savepointPathURI renders a savepoint's directory as Flink prints it.
+func savepointPathURI(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return "file:" + filepath.ToSlash(dir)
+}
+
+// stopWithSavepoint is STOP JOB 'id' WITH SAVEPOINT [WITH DRAIN]: a
+// savepoint into the session's savepoint directory, then the job stops.
+// Its result is Flink's: one row, the savepoint's path, in a column named
+// "savepoint path". When the savepoint fails the job runs on.
+func (t *TableEnvironment) stopWithSavepoint(ctx context.Context, j *JobClient, drain bool) (*TableResult, error) {
+	if st := j.Status(); st.IsTerminal() {
+		return nil, fmt.Errorf("Could not stop job %s: the job is not running (it is %s)", j.JobID(), st)
+	}
+	dir, err := t.savepointDir()
+	if err != nil {
+		return nil, fmt.Errorf("Could not stop job %s with a savepoint: %w", j.JobID(), err)
+	}
+	var opts []StopOption
+	if drain {
+		opts = append(opts, Drain())
+	}
+	path, err := j.StopWithSavepointContext(ctx, dir, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("Could not stop job %s with a savepoint: %w", j.JobID(), err)
+	}
+	return listResult("savepoint path", []string{path}), nil
+}
+
+// StopJobWithSavepoint runs STOP JOB ... WITH SAVEPOINT [WITH DRAIN] for a
+// job of another environment (riffle gateway stops any session's job)
+// with this environment's savepoint directory.
+func (t *TableEnvironment) StopJobWithSavepoint(ctx context.Context, j *JobClient, drain bool) (*TableResult, error) {
+	return t.stopWithSavepoint(ctx, j, drain)
+}
