@@ -170,6 +170,7 @@ type coordinator struct {
 	last       *CheckpointStats
 	counts     CheckpointCounts
 	failsInRow int
+	committers []committer    // told when a checkpoint completes
 	writers    sync.WaitGroup // checkpoints being written
 	retained   []string       // directories of complete checkpoints, oldest first
 	wake       chan struct{}
@@ -212,6 +213,33 @@ func operatorUIDs(g *Graph) map[*Node]string {
 		uids[n] = uid
 	}
 	return uids
+}
+
+// committer is a committing operator instance.
+type committer struct {
+	op   CommittingOperator
+	name string
+}
+
+// addCommitter registers an open committing operator.
+func (c *coordinator) addCommitter(op CommittingOperator, n *Node) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.committers = append(c.committers, committer{op, n.Name})
+}
+
+// notifyComplete tells the committing operators that checkpoint id is
+// complete; an error fails the job.
+func (c *coordinator) notifyComplete(id int64) {
+	c.mu.Lock()
+	cs := append([]committer(nil), c.committers...)
+	c.mu.Unlock()
+	for _, k := range cs {
+		if err := k.op.NotifyCheckpointComplete(id); err != nil {
+			c.job.fail(&TaskError{Operator: k.name, Err: fmt.Errorf("committing checkpoint %d: %w", id, err)})
+			return
+		}
+	}
 }
 
 // register adds a task before the job starts.
@@ -463,6 +491,7 @@ func (c *coordinator) complete(p *pendingCheckpoint, allFinished bool) {
 	for _, d := range prune {
 		removeCheckpoint(d)
 	}
+	c.notifyComplete(p.id)
 	if onComplete != nil {
 		onComplete(stats)
 	}

@@ -20,3 +20,22 @@ type CheckpointedOperator interface {
 	// snapshot SnapshotState returned.
 	RestoreState(snapshot []byte) error
 }
+
+// CommittingOperator is implemented by a sink operator whose output
+// becomes visible only when a checkpoint completes (Flink's two-phase
+// commit sink: connector.CommittingWriter underneath).
+//
+// PrepareCommit is called on the task goroutine when the checkpoint's
+// barrier has arrived, just before SnapshotState: the operator flushes
+// what it wrote and keeps, in the state SnapshotState returns, what is
+// needed to publish it. NotifyCheckpointComplete is called once the
+// checkpoint is on disk, from the job's coordinator goroutine (possibly
+// while the task goes on with later events, so the operator locks what
+// the two share); an error fails the job. After a restore, RestoreState
+// publishes what the restored state holds that may not have been
+// published (publishing must be idempotent).
+type CommittingOperator interface {
+	CheckpointedOperator
+	PrepareCommit(checkpointID int64) error
+	NotifyCheckpointComplete(checkpointID int64) error
+}

@@ -117,15 +117,30 @@ func (t *taskCheckpoint) restore() (finished bool, err error) {
 	return false, nil
 }
 
+// opened registers the chain's committing operators with the
+// coordinator, once they are open.
+func (t *taskCheckpoint) opened() {
+	for _, p := range t.built {
+		if co, ok := p.op.(CommittingOperator); ok {
+			t.coord.addCommitter(co, p.n)
+		}
+	}
+}
+
 // snapshot saves the state of the chain's operators (and, for a source
-// task, the source's position).
-func (t *taskCheckpoint) snapshot(sourcePos []byte) ([]operatorState, error) {
+// task, the source's position) for checkpoint id.
+func (t *taskCheckpoint) snapshot(id int64, sourcePos []byte) ([]operatorState, error) {
 	var states []operatorState
 	if t.chain[0].Source != nil {
 		states = append(states, operatorState{uid: t.coord.uids[t.chain[0]], subtask: t.subtask, state: sourcePos})
 	}
 	for _, p := range t.built {
 		st := operatorState{uid: t.coord.uids[p.n], subtask: t.subtask}
+		if co, ok := p.op.(CommittingOperator); ok {
+			if err := co.PrepareCommit(id); err != nil {
+				return nil, fmt.Errorf("%s: %w", shortName(p.n.Name), err)
+			}
+		}
 		if co, ok := p.op.(CheckpointedOperator); ok {
 			b, err := co.SnapshotState()
 			if err != nil {
@@ -147,7 +162,7 @@ func (t *taskCheckpoint) barrier(id int64, sourcePos []byte, posErr error) error
 	var states []operatorState
 	err := posErr
 	if err == nil {
-		states, err = t.snapshot(sourcePos)
+		states, err = t.snapshot(id, sourcePos)
 	}
 	if err := t.router.broadcast(event{kind: evBarrier, wm: id}); err != nil {
 		return err

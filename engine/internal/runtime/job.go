@@ -405,6 +405,7 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int, cp *tas
 			// from: everything it emitted is in its consumers' state
 			return router.end()
 		}
+		cp.opened()
 	}
 	if head.Source != nil {
 		current = head.Name
