@@ -182,3 +182,51 @@ func (t *TableEnvironment) stopWithSavepoint(ctx context.Context, j *JobClient, 
 func (t *TableEnvironment) StopJobWithSavepoint(ctx context.Context, j *JobClient, drain bool) (*TableResult, error) {
 	return t.stopWithSavepoint(ctx, j, drain)
 }
+
+// CheckpointInfo describes a job's complete checkpoint or savepoint, as
+// the Jobs panel and SHOW JOBS tooling show it.
+type CheckpointInfo struct {
+	// ID counts the job's checkpoints from 1.
+	ID        int64
+	Savepoint bool
+	// Path is the checkpoint's directory (resume with
+	// execution.state-recovery.path).
+	Path string
+	// Triggered and Completed are when it started and was written.
+	Triggered, Completed time.Time
+	// Size is the bytes of state written.
+	Size int64
+}
+
+// Duration is the time from trigger to completion.
+func (c CheckpointInfo) Duration() time.Duration { return c.Completed.Sub(c.Triggered) }
+
+// CheckpointCounts are a job's checkpoint totals.
+type CheckpointCounts struct {
+	Completed, Failed int64
+	// InProgress is the id of the checkpoint being taken, 0 when none.
+	InProgress int64
+}
+
+// LastCheckpoint returns the job's last complete checkpoint or savepoint;
+// ok is false before the first, for a batch job and for a nil JobClient.
+func (c *JobClient) LastCheckpoint() (info CheckpointInfo, ok bool) {
+	if c == nil {
+		return CheckpointInfo{}, false
+	}
+	s, ok := c.job.LastCheckpoint()
+	if !ok {
+		return CheckpointInfo{}, false
+	}
+	return CheckpointInfo{ID: s.ID, Savepoint: s.Savepoint, Path: s.Path, Triggered: s.Triggered, Completed: s.Completed, Size: s.Size}, true
+}
+
+// CheckpointCounts returns the job's checkpoint totals (zero for a batch
+// job and a nil JobClient).
+func (c *JobClient) CheckpointCounts() CheckpointCounts {
+	if c == nil {
+		return CheckpointCounts{}
+	}
+	n := c.job.CheckpointCounts()
+	return CheckpointCounts{Completed: n.Completed, Failed: n.Failed, InProgress: n.InProgress}
+}

@@ -93,6 +93,12 @@ func TestStopWithSavepointAndResumeSQL(t *testing.T) {
 	if err := job.Wait(ctx); err != nil || job.Status() != JobFinished {
 		t.Fatalf("after STOP JOB WITH SAVEPOINT: %v, %s", err, job.Status())
 	}
+	if last, ok := job.LastCheckpoint(); !ok || !last.Savepoint || last.ID != 1 || "file:"+filepath.ToSlash(last.Path) != path || last.Size <= 0 || last.Duration() < 0 {
+		t.Fatalf("last checkpoint %+v, %v", last, ok)
+	}
+	if n := job.CheckpointCounts(); n.Completed != 1 || n.Failed != 0 {
+		t.Fatalf("checkpoint counts %+v", n)
+	}
 	if _, err := os.Stat(filepath.Join(strings.TrimPrefix(path, "file:"), "_metadata")); err != nil {
 		t.Fatal(err)
 	}
