@@ -83,4 +83,5 @@ func TestDedupStateErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkRestoreErrors(t, newOp, dedupTypes, snap, other, "Deduplicate", "GroupAgg")
+	checkCorruptSnapshots(t, newOp, dedupTypes, snap)
 }

@@ -220,6 +220,7 @@ func TestGroupAggStateErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkRestoreErrors(t, newOp, outTypes, snap, other, "GroupAgg", "Deduplicate")
+	checkCorruptSnapshots(t, newOp, outTypes, snap)
 
 	// the same operator kind with other aggregate calls
 	sumOnly := sumAggOp()

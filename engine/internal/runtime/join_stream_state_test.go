@@ -92,4 +92,5 @@ func TestStreamingJoinStateErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkRestoreErrors(t, newOp, out, snap, other, "StreamingJoin", "Rank")
+	checkCorruptSnapshots(t, newOp, out, snap)
 }

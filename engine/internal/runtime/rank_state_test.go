@@ -92,4 +92,5 @@ func TestRankStateErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkRestoreErrors(t, newOp, out, snap, other, "Rank", "Deduplicate")
+	checkCorruptSnapshots(t, newOp, out, snap)
 }

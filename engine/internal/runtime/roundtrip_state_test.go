@@ -152,3 +152,30 @@ func checkRestoreErrors(t *testing.T, newOp func() Operator, outTypes []*types.D
 		t.Fatalf("restoring after failed restores: %v", err)
 	}
 }
+
+// checkCorruptSnapshots restores snap with each byte changed in turn
+// (flipped, incremented, zeroed): a restore may fail or succeed, never
+// panic.
+func checkCorruptSnapshots(t *testing.T, newOp func() Operator, outTypes []*types.DataType, snap []byte) {
+	t.Helper()
+	h := newHarness(t, newOp(), outTypes, false, NewManualClock(time.UnixMilli(1_000_000)))
+	restore := func(data []byte, at int) {
+		defer func() {
+			if p := recover(); p != nil {
+				t.Fatalf("restoring a snapshot with byte %d changed panics: %v", at, p)
+			}
+		}()
+		if err := h.op.(CheckpointedOperator).RestoreState(data); err == nil {
+			// it decoded: the next restore starts from a fresh operator
+			h = newHarness(t, newOp(), outTypes, false, NewManualClock(time.UnixMilli(1_000_000)))
+		}
+	}
+	data := make([]byte, len(snap))
+	for i := range snap {
+		for _, b := range []byte{snap[i] ^ 0xff, snap[i] + 1, 0} {
+			copy(data, snap)
+			data[i] = b
+			restore(data, i)
+		}
+	}
+}
