@@ -385,7 +385,7 @@ func freshAccumulators(accs []accumulator, specs []opspec.AggSpec, retractable b
 		if err != nil {
 			return nil, err
 		}
-		if u, ok := userOf(acc); ok {
+		if u, ok := userOf(acc); ok && k < len(accs) {
 			if old, ok := userOf(accs[k]); ok {
 				u.inst = old.inst
 			}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/riffle-sql/riffle/engine/internal/state"
@@ -30,6 +31,9 @@ func (d *Deduplicate) stateShape() string {
 
 // SnapshotState implements CheckpointedOperator.
 func (d *Deduplicate) SnapshotState() ([]byte, error) {
+	if d.index == nil {
+		return nil, errors.New("Deduplicate: SnapshotState before Open")
+	}
 	n := int(d.n)
 	w := state.NewWriter(64 + n*(16+8*len(d.Types)))
 	w.Header("Deduplicate", dedupStateVersion)
@@ -55,6 +59,9 @@ func (d *Deduplicate) SnapshotState() ([]byte, error) {
 // RestoreState implements CheckpointedOperator: the state is decoded into
 // new structures and replaces the operator's only when all of it decoded.
 func (d *Deduplicate) RestoreState(snapshot []byte) error {
+	if d.index == nil {
+		return errors.New("Deduplicate: RestoreState before Open")
+	}
 	r := state.NewReader(snapshot)
 	r.Header("Deduplicate", dedupStateVersion)
 	checkShape(r, "Deduplicate", d.stateShape())

@@ -41,6 +41,9 @@ func (a *GroupAgg) SnapshotState() ([]byte, error) {
 	if a.Final {
 		return nil, errFinalAggState
 	}
+	if a.index == nil {
+		return nil, errors.New("GroupAgg: SnapshotState before Open")
+	}
 	n := int(a.nGroups)
 	w := state.NewWriter(64 + n*(8+8*len(a.accs)))
 	w.Header("GroupAgg", groupAggStateVersion)
@@ -71,6 +74,9 @@ func (a *GroupAgg) SnapshotState() ([]byte, error) {
 func (a *GroupAgg) RestoreState(snapshot []byte) error {
 	if a.Final {
 		return errFinalAggState
+	}
+	if a.index == nil {
+		return errors.New("GroupAgg: RestoreState before Open")
 	}
 	r := state.NewReader(snapshot)
 	r.Header("GroupAgg", groupAggStateVersion)

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/riffle-sql/riffle/engine/internal/state"
@@ -30,6 +31,9 @@ func (j *StreamingJoin) stateShape() string {
 
 // SnapshotState implements CheckpointedOperator.
 func (j *StreamingJoin) SnapshotState() ([]byte, error) {
+	if j.sides[0] == nil {
+		return nil, errors.New("StreamingJoin: SnapshotState before Open")
+	}
 	size := 64
 	for _, s := range j.sides {
 		size += int(s.store.Bytes()) + 12*len(s.count)
@@ -73,6 +77,9 @@ func (j *StreamingJoin) SnapshotState() ([]byte, error) {
 // RestoreState implements CheckpointedOperator: the state is decoded into
 // new structures and replaces the operator's only when all of it decoded.
 func (j *StreamingJoin) RestoreState(snapshot []byte) error {
+	if j.sides[0] == nil {
+		return errors.New("StreamingJoin: RestoreState before Open")
+	}
 	r := state.NewReader(snapshot)
 	r.Header("StreamingJoin", joinStateVersion)
 	checkShape(r, "StreamingJoin", j.stateShape())
