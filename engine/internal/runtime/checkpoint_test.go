@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -52,7 +53,8 @@ func expectedSums() map[int64]int64 {
 // is closed, answering checkpoint triggers meanwhile.
 type cpGenerator struct {
 	pauseAt int
-	paused  sync.WaitGroup // done once per instance when it pauses
+	paused  sync.WaitGroup // done once per instance when it first pauses
+	once    [2]sync.Once
 	resume  chan struct{}
 }
 
@@ -70,7 +72,7 @@ func (g *cpGenerator) source() SourceFunc {
 		position := func() ([]byte, error) { return binary.AppendUvarint(nil, uint64(seq)), nil }
 		for seq < cpRowsPerInstance {
 			if g.resume != nil && seq == g.pauseAt {
-				g.paused.Done()
+				g.once[inst].Do(g.paused.Done)
 			wait:
 				for {
 					select {
@@ -203,20 +205,26 @@ func (j *sumJob) sums() map[int64]int64 {
 }
 
 func startSumJob(t *testing.T, gen *cpGenerator, cfg CheckpointConfig, stateless bool) (*sumJob, error) {
+	return startSumJobWith(t, gen, cfg, func() Operator {
+		if stateless {
+			// an operator that holds state it cannot save
+			return &unsavedState{}
+		}
+		return &sumOp{}
+	}, nil)
+}
+
+func startSumJobWith(t *testing.T, gen *cpGenerator, cfg CheckpointConfig, newSum func() Operator, restart RestartStrategy) (*sumJob, error) {
 	t.Helper()
 	sj := &sumJob{last: map[int64]int64{}}
 	g := &Graph{}
 	src := g.AddSource("gen", 2, true, gen.source())
 	src.Resumable = true
-	newSum := func() Operator { return &sumOp{} }
-	if stateless {
-		// an operator that holds state it cannot save
-		newSum = func() Operator { return &unsavedState{} }
-	}
 	sum := g.AddOperator("sum", 2, newSum, Edge{From: src, Part: opspec.Hash, Keys: []int{0}})
 	g.AddOperator("last", 1, func() Operator { return &lastSink{mu: &sj.mu, last: sj.last} }, Edge{From: sum, Part: opspec.Single})
 	jc := DefaultJobConfig()
 	jc.Checkpoint = cfg
+	jc.Restart = restart
 	job, err := Submit(context.Background(), "sums", g, jc, &expr.Ctx{Zone: time.UTC, Start: time.Now()}, false)
 	sj.job = job
 	return sj, err
@@ -512,5 +520,97 @@ func TestCheckpointsWhileTasksFinish(t *testing.T) {
 				t.Fatalf("checkpoints of the finished job: %v", err)
 			}
 		})
+	}
+}
+
+// failingSum fails once, at the first row of instance 0's seq failAt,
+// when armed.
+type failingSum struct {
+	sumOp
+	armed *atomic.Bool
+}
+
+func (f *failingSum) ProcessBatch(in int, b *types.Batch) error {
+	if f.armed.Load() {
+		for _, r := range b.Rows(kvTypes) {
+			if r.Values[1].(int64) == genValue(0, 250) && f.armed.CompareAndSwap(true, false) {
+				return errors.New("injected failure")
+			}
+		}
+	}
+	return f.sumOp.ProcessBatch(in, b)
+}
+
+// TestRestartFromLastCheckpoint: a job that fails after a checkpoint
+// restarts from it (fixed-delay, one attempt) and ends with the sums of
+// an uninterrupted run; a second failure with no attempt left fails it.
+func TestRestartFromLastCheckpoint(t *testing.T) {
+	gen := &cpGenerator{pauseAt: 200, resume: make(chan struct{})}
+	gen.paused.Add(2)
+	var armed atomic.Bool
+	checkpointed := make(chan struct{})
+	var once sync.Once
+	cfg := CheckpointConfig{Interval: time.Millisecond, Dir: t.TempDir(), OnComplete: func(CheckpointStats) { once.Do(func() { close(checkpointed) }) }}
+	j, err := startSumJobWith(t, gen, cfg, func() Operator { return &failingSum{armed: &armed} }, &FixedDelayRestart{Attempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen.paused.Wait()
+	<-checkpointed
+	armed.Store(true)
+	close(gen.resume)
+	waitJob(t, j.job)
+	equalSums(t, j.sums(), expectedSums())
+	if n, last := j.job.Restarts(); n != 1 || last == nil || !strings.Contains(last.Error(), "injected failure") {
+		t.Fatalf("restarts %d, last failure %v", n, last)
+	}
+	if st := j.job.Status(); st != Finished {
+		t.Fatalf("status %s", st)
+	}
+
+	// no attempt left: the job fails with the cause
+	armed.Store(true)
+	j2, err := startSumJobWith(t, &cpGenerator{}, CheckpointConfig{Interval: time.Millisecond, Dir: t.TempDir()},
+		func() Operator { return &failingSum{armed: &armed} }, &FixedDelayRestart{Attempts: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-j2.job.Done()
+	if err := j2.job.Err(); err == nil || !strings.Contains(err.Error(), "injected failure") || j2.job.Status() != Failed {
+		t.Fatalf("second job: %v, %s", err, j2.job.Status())
+	}
+}
+
+func TestRestartStrategies(t *testing.T) {
+	now := time.Unix(1000, 0)
+	f := &FixedDelayRestart{Attempts: 2, Delay: time.Second}
+	for i, want := range []bool{true, true, false} {
+		if d, ok := f.NextDelay(now); ok != want || (ok && d != time.Second) {
+			t.Fatalf("fixed-delay failure %d: %v %v", i, d, ok)
+		}
+	}
+	r := &FailureRateRestart{MaxFailures: 2, Interval: time.Minute, Delay: 3 * time.Second}
+	for i, at := range []time.Duration{0, 10 * time.Second, 90 * time.Second, 100 * time.Second} {
+		if d, ok := r.NextDelay(now.Add(at)); !ok || d != 3*time.Second {
+			t.Fatalf("failure-rate failure %d at %v: %v %v", i, at, d, ok)
+		}
+	}
+	if _, ok := r.NextDelay(now.Add(110 * time.Second)); ok {
+		t.Fatal("failure-rate: a third failure within a minute restarted")
+	}
+	e := &ExponentialDelayRestart{Initial: time.Second, Max: 5 * time.Second, Multiplier: 2, ResetThreshold: time.Hour}
+	var got []time.Duration
+	for i := 0; i < 5; i++ {
+		d, ok := e.NextDelay(now.Add(time.Duration(i) * time.Minute))
+		if !ok {
+			t.Fatal("exponential-delay refused")
+		}
+		got = append(got, d)
+	}
+	if fmt.Sprint(got) != "[1s 2s 4s 5s 5s]" {
+		t.Fatalf("exponential-delay backoffs %v", got)
+	}
+	if d, _ := e.NextDelay(now.Add(3 * time.Hour)); d != time.Second {
+		t.Fatalf("exponential-delay after the reset threshold: %v", d)
 	}
 }

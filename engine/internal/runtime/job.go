@@ -43,6 +43,12 @@ type Job struct {
 	coord *coordinator
 	// stopped is set by Stop: the job ends FINISHED, not CANCELED.
 	stopped atomic.Bool
+	// attempt cancels the running attempt (a restart runs a new one);
+	// restarts counts them and lastFailure is the last failure restarted
+	// from (under mu)
+	attempt     context.CancelFunc
+	restarts    int
+	lastFailure error
 }
 
 // NewJobID returns a random 32-hex-digit job id (Flink's JobID format).
@@ -197,8 +203,21 @@ func (j *Job) fail(err error) {
 	if j.err == nil {
 		j.err = err
 	}
+	cancel := j.attempt
 	j.mu.Unlock()
+	if cancel != nil {
+		cancel() // the attempt ends; run decides whether to restart
+		return
+	}
 	j.cancel()
+}
+
+// Restarts returns how often the job restarted after a failure and the
+// last failure it restarted from.
+func (j *Job) Restarts() (n int, last error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.restarts, j.lastFailure
 }
 
 type executor struct {
@@ -215,6 +234,7 @@ type executor struct {
 }
 
 func (e *executor) build() error {
+	e.chains = nil
 	e.inbound = map[int][][]*channel{}
 	e.chained = map[int]bool{}
 	// chaining: a node with one forward input whose producer has exactly
@@ -248,7 +268,96 @@ func (e *executor) build() error {
 	return nil
 }
 
+// run runs the job's attempts: one, or after a failure as many as the
+// restart strategy allows, each resuming from the last checkpoint.
 func (e *executor) run(ctx context.Context) {
+	j := e.job
+	for {
+		actx, acancel := context.WithCancel(ctx)
+		j.mu.Lock()
+		j.attempt = acancel
+		j.mu.Unlock()
+		e.runAttempt(actx)
+		acancel()
+		if !e.restart(ctx) {
+			break
+		}
+	}
+	e.finish(ctx)
+}
+
+// restart decides, after an attempt ended, whether the job restarts: it
+// failed (not cancelled or stopped), the job is streaming with a restart
+// strategy that allows it. It then waits the strategy's delay and
+// prepares the next attempt from the last checkpoint.
+func (e *executor) restart(ctx context.Context) bool {
+	j := e.job
+	j.mu.Lock()
+	failure := j.err
+	j.mu.Unlock()
+	if failure == nil || e.cfg.Restart == nil || j.coord == nil || j.canceled.Load() || j.stopped.Load() || ctx.Err() != nil {
+		return false
+	}
+	var me *MemoryLimitError
+	if errors.As(failure, &me) {
+		return false // the same state would fill memory again
+	}
+	delay, ok := e.cfg.Restart.NextDelay(time.Now())
+	if !ok {
+		j.mu.Lock()
+		if n := j.restarts; n > 0 {
+			j.err = fmt.Errorf("%w (restart strategy %s: no restart left after %d)", failure, e.cfg.Restart, n)
+		}
+		j.mu.Unlock()
+		return false
+	}
+	j.status.Store(int32(Restarting))
+	t := time.NewTimer(delay)
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		t.Stop()
+		return false
+	}
+	if err := e.prepareRestart(); err != nil {
+		j.mu.Lock()
+		j.err = fmt.Errorf("%w (restarting failed: %v)", failure, err)
+		j.mu.Unlock()
+		return false
+	}
+	j.mu.Lock()
+	j.restarts++
+	j.lastFailure = failure
+	j.err = nil
+	j.mu.Unlock()
+	j.status.Store(int32(Running))
+	return true
+}
+
+// prepareRestart sets up a new attempt: new channels, the coordinator
+// told to restore the last complete checkpoint (or what the job started
+// from).
+func (e *executor) prepareRestart() error {
+	if err := e.build(); err != nil {
+		return err
+	}
+	c := e.job.coord
+	c.mu.Lock()
+	last := c.last
+	c.tasks, c.pending, c.committers = nil, nil, nil
+	c.mu.Unlock()
+	if last != nil {
+		cp, err := LoadCheckpoint(last.Path)
+		if err != nil {
+			return err
+		}
+		c.cfg.Restore = cp
+	}
+	return nil
+}
+
+// runAttempt runs every task of the job once, and its coordinator.
+func (e *executor) runAttempt(ctx context.Context) {
 	var wg sync.WaitGroup
 	coord := e.job.coord
 	type task struct {
@@ -291,8 +400,14 @@ func (e *executor) run(ctx context.Context) {
 		coord.abort(errors.New("the job ended"))
 		coord.writers.Wait()
 	}
+}
+
+// finish sets the job's final status.
+func (e *executor) finish(ctx context.Context) {
+	coord := e.job.coord
 	j := e.job
 	j.mu.Lock()
+	j.attempt = nil
 	j.end = time.Now()
 	switch {
 	case j.stopped.Load() && (j.err == nil || errors.Is(j.err, context.Canceled)):

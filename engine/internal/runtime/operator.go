@@ -112,6 +112,9 @@ type JobConfig struct {
 	// Checkpoint configures checkpoints and the state the job resumes
 	// from (streaming jobs only; the zero value takes none).
 	Checkpoint CheckpointConfig
+	// Restart restarts a failed streaming job from its last checkpoint
+	// (nil: a failure ends the job).
+	Restart RestartStrategy
 }
 
 // clock returns the configured clock or the system clock.

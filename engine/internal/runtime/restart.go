@@ -1,0 +1,106 @@
+package runtime
+
+import (
+	"math"
+	"math/rand/v2"
+	"time"
+)
+
+// RestartStrategy decides whether a failed streaming job restarts, and
+// after how long (Flink's restart strategies, restart-strategy.type). A
+// restarted job resumes from its last complete checkpoint or savepoint
+// (or, with none, from where it first started). NextDelay is called once
+// per failure, in order, from one goroutine.
+type RestartStrategy interface {
+	// NextDelay returns the delay before the restart that follows a
+	// failure at now; ok false means the job fails for good.
+	NextDelay(now time.Time) (delay time.Duration, ok bool)
+	// String describes the strategy for messages.
+	String() string
+}
+
+// FixedDelayRestart restarts at most Attempts times, Delay after each
+// failure (restart-strategy.type fixed-delay).
+type FixedDelayRestart struct {
+	Attempts int
+	Delay    time.Duration
+	used     int
+}
+
+// NextDelay implements RestartStrategy.
+func (f *FixedDelayRestart) NextDelay(time.Time) (time.Duration, bool) {
+	if f.used >= f.Attempts {
+		return 0, false
+	}
+	f.used++
+	return f.Delay, true
+}
+
+func (f *FixedDelayRestart) String() string { return "fixed-delay" }
+
+// FailureRateRestart restarts Delay after a failure unless more than
+// MaxFailures happened within the last Interval
+// (restart-strategy.type failure-rate).
+type FailureRateRestart struct {
+	MaxFailures int
+	Interval    time.Duration
+	Delay       time.Duration
+	failures    []time.Time
+}
+
+// NextDelay implements RestartStrategy.
+func (f *FailureRateRestart) NextDelay(now time.Time) (time.Duration, bool) {
+	keep := f.failures[:0]
+	for _, t := range f.failures {
+		if now.Sub(t) < f.Interval {
+			keep = append(keep, t)
+		}
+	}
+	f.failures = append(keep, now)
+	if len(f.failures) > f.MaxFailures {
+		return 0, false
+	}
+	return f.Delay, true
+}
+
+func (f *FailureRateRestart) String() string { return "failure-rate" }
+
+// ExponentialDelayRestart restarts after a backoff that starts at
+// Initial and grows by Multiplier per failure up to Max, with ±Jitter
+// (a fraction) of randomness; after ResetThreshold without a failure the
+// backoff starts over. At most AttemptsBeforeReset restarts happen
+// between two resets (restart-strategy.type exponential-delay, Flink's
+// default for a job with checkpoints).
+type ExponentialDelayRestart struct {
+	Initial, Max        time.Duration
+	Multiplier          float64
+	ResetThreshold      time.Duration
+	Jitter              float64
+	AttemptsBeforeReset int
+
+	current  time.Duration
+	attempts int
+	last     time.Time
+}
+
+// NextDelay implements RestartStrategy.
+func (e *ExponentialDelayRestart) NextDelay(now time.Time) (time.Duration, bool) {
+	if e.current == 0 || (!e.last.IsZero() && now.Sub(e.last) >= e.ResetThreshold) {
+		e.current, e.attempts = e.Initial, 0
+	} else {
+		next := time.Duration(math.Min(float64(e.current)*e.Multiplier, float64(e.Max)))
+		e.current = next
+	}
+	e.last = now
+	if e.AttemptsBeforeReset > 0 && e.attempts >= e.AttemptsBeforeReset {
+		return 0, false
+	}
+	e.attempts++
+	d := e.current
+	if e.Jitter > 0 {
+		d += time.Duration((rand.Float64()*2 - 1) * e.Jitter * float64(d))
+	}
+	return max(d, 0), true
+}
+
+func (e *ExponentialDelayRestart) String() string { return "exponential-delay" }
