@@ -12,6 +12,7 @@ import (
 	"github.com/riffle-sql/riffle/workbench/authoring"
 	"github.com/riffle-sql/riffle/workbench/ui/completionpopup"
 	"github.com/riffle-sql/riffle/workbench/ui/designer"
+	"github.com/riffle-sql/riffle/workbench/ui/openfile"
 	"github.com/riffle-sql/riffle/workbench/ui/querybuilder"
 )
 
@@ -36,7 +37,7 @@ type authoringUI struct {
 	lastOpenDir string
 	// review is the last open-file review dialog, designer the last table
 	// designer and confirm its last drop-and-create question (for tests).
-	review   *openReview
+	review   *openfile.Review
 	designer *designer.Dialog
 	confirm  *dialog.ConfirmDialog
 	// bg counts background work (inference, DDL) that posts to the UI.

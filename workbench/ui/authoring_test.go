@@ -486,44 +486,44 @@ func TestOpenFileReviewCreatesATable(t *testing.T) {
 	h.wb.openDataFile(path)
 	h.waitBG()
 	r := h.wb.authoring().review
-	if r == nil || r.res.Path != path {
+	if r == nil || r.Result().Path != path {
 		t.Fatalf("no review; messages:\n%s", h.messages())
 	}
-	if r.name.Text != "flights_head2000" || r.rowtime == nil || !r.rowtime.Checked {
-		t.Fatalf("name %q, rowtime offered %v", r.name.Text, r.rowtime != nil)
+	if r.NameEntry().Text != "flights_head2000" || r.RowtimeCheck() == nil || !r.RowtimeCheck().Checked {
+		t.Fatalf("name %q, rowtime offered %v", r.NameEntry().Text, r.RowtimeCheck() != nil)
 	}
-	ddl := r.ddl.Text()
+	ddl := r.DDL().Text()
 	for _, want := range []string{"CREATE TABLE flights_head2000 (", "`date` TIMESTAMP(0)", "WATERMARK FOR `date` AS `date` - INTERVAL '1' SECOND", "'csv.ignore-first-line' = 'true'", "'path' = '" + path + "'"} {
 		if !strings.Contains(ddl, want) {
 			t.Errorf("DDL lacks %q:\n%s", want, ddl)
 		}
 	}
 	// the form rewrites the statement
-	r.delay.SetText("5")
-	r.unit.SetSelected("MINUTE")
-	if !strings.Contains(r.ddl.Text(), "INTERVAL '5' MINUTE") {
-		t.Errorf("delay not applied:\n%s", r.ddl.Text())
+	r.DelayEntry().SetText("5")
+	r.UnitSelect().SetSelected("MINUTE")
+	if !strings.Contains(r.DDL().Text(), "INTERVAL '5' MINUTE") {
+		t.Errorf("delay not applied:\n%s", r.DDL().Text())
 	}
-	r.rowtime.SetChecked(false)
-	if strings.Contains(r.ddl.Text(), "WATERMARK") {
-		t.Errorf("rowtime not removed:\n%s", r.ddl.Text())
+	r.RowtimeCheck().SetChecked(false)
+	if strings.Contains(r.DDL().Text(), "WATERMARK") {
+		t.Errorf("rowtime not removed:\n%s", r.DDL().Text())
 	}
-	r.rowtime.SetChecked(true)
-	r.name.SetText("flights_file")
+	r.RowtimeCheck().SetChecked(true)
+	r.NameEntry().SetText("flights_file")
 	// a broken edit disables Create; the user's own edit is what runs
-	r.ddl.SetText("CREATE TABLE x (")
-	if !r.create.Disabled() || r.status.Importance != widget.DangerImportance {
-		t.Errorf("broken DDL: create enabled %v, status %q", !r.create.Disabled(), r.status.Text)
+	r.DDL().SetText("CREATE TABLE x (")
+	if !r.CreateButton().Disabled() || r.StatusLabel().Importance != widget.DangerImportance {
+		t.Errorf("broken DDL: create enabled %v, status %q", !r.CreateButton().Disabled(), r.StatusLabel().Text)
 	}
-	edited := strings.Replace(r.statement(), "delay BIGINT", "delay INT COMMENT 'minutes'", 1)
-	r.ddl.SetText(edited)
-	if r.create.Disabled() {
-		t.Fatalf("create disabled: %s", r.status.Text)
+	edited := strings.Replace(r.Statement(), "delay BIGINT", "delay INT COMMENT 'minutes'", 1)
+	r.DDL().SetText(edited)
+	if r.CreateButton().Disabled() {
+		t.Fatalf("create disabled: %s", r.StatusLabel().Text)
 	}
-	test.Tap(r.create)
+	test.Tap(r.CreateButton())
 	h.waitBG()
-	if r.created != "flights_file" {
-		t.Fatalf("not created: %s; messages:\n%s", r.status.Text, h.messages())
+	if r.Created() != "flights_file" {
+		t.Fatalf("not created: %s; messages:\n%s", r.StatusLabel().Text, h.messages())
 	}
 	// registered, in the init script, in the catalog tree
 	if !strings.Contains(h.wb.initScript, edited) {
@@ -542,8 +542,8 @@ func TestOpenFileReviewCreatesATable(t *testing.T) {
 	// opening it again proposes another name
 	h.wb.openDataFile(path)
 	h.waitBG()
-	if r2 := h.wb.authoring().review; r2 == r || r2.name.Text != "flights_head2000" {
-		t.Errorf("second open: name %q", r2.name.Text)
+	if r2 := h.wb.authoring().review; r2 == r || r2.NameEntry().Text != "flights_head2000" {
+		t.Errorf("second open: name %q", r2.NameEntry().Text)
 	}
 	// the init script brings the table back when the workspace opens again
 	h.close()
@@ -597,15 +597,15 @@ func TestOpenEveryFileOfTheSharedData(t *testing.T) {
 			t.Errorf("%s: no review; messages:\n%s", f, h.messages())
 			continue
 		}
-		test.Tap(r.create)
+		test.Tap(r.CreateButton())
 		h.waitBG()
-		if r.created == "" {
-			t.Errorf("%s: not created: %s", f, r.status.Text)
+		if r.Created() == "" {
+			t.Errorf("%s: not created: %s", f, r.StatusLabel().Text)
 			continue
 		}
-		rt := h.runBatch("SELECT COUNT(*) FROM " + r.created)
-		if got := rows(rt.Grid()); len(got) != 1 || got[0] != fmt.Sprint(r.res.Records) {
-			t.Errorf("%s: COUNT(*) %q, inference read %d records; messages:\n%s", f, got, r.res.Records, h.messages())
+		rt := h.runBatch("SELECT COUNT(*) FROM " + r.Created())
+		if got := rows(rt.Grid()); len(got) != 1 || got[0] != fmt.Sprint(r.Result().Records) {
+			t.Errorf("%s: COUNT(*) %q, inference read %d records; messages:\n%s", f, got, r.Result().Records, h.messages())
 		}
 	}
 }
@@ -714,11 +714,11 @@ func TestDroppingAFileOpensItsReview(t *testing.T) {
 	h.wb.filesDropped(fyne.NewPos(10, 10), []fyne.URI{web, storage.NewFileURI(path)})
 	h.waitBG()
 	r := h.wb.authoring().review
-	if r == nil || r.res.Path != path || r.res.Format != "json" {
+	if r == nil || r.Result().Path != path || r.Result().Format != "json" {
 		t.Fatalf("review %+v; messages:\n%s", r, h.messages())
 	}
-	if r.rowtime == nil || !strings.Contains(r.ddl.Text(), "TO_TIMESTAMP_LTZ") {
-		t.Errorf("no rowtime offer:\n%s", r.ddl.Text())
+	if r.RowtimeCheck() == nil || !strings.Contains(r.DDL().Text(), "TO_TIMESTAMP_LTZ") {
+		t.Errorf("no rowtime offer:\n%s", r.DDL().Text())
 	}
 }
 

@@ -321,10 +321,10 @@ func (h *harness) createFlightsWithRowtime() string {
 	h.wb.openDataFile(path)
 	h.waitBG()
 	r := h.wb.authoring().review
-	test.Tap(r.create)
+	test.Tap(r.CreateButton())
 	h.waitBG()
-	if r.created == "" {
-		h.t.Fatalf("flights not created: %s", r.status.Text)
+	if r.Created() == "" {
+		h.t.Fatalf("flights not created: %s", r.StatusLabel().Text)
 	}
-	return r.created
+	return r.Created()
 }

@@ -129,20 +129,20 @@ func TestKafkaWorkbenchRealBroker(t *testing.T) {
 
 	// infer, create, query
 	h.wb.createTableFromTopic(c, orders)
-	h.until("the review", func() bool { r := h.wb.authoring().review; return r != nil && r.res.Path == "topic "+orders })
+	h.until("the review", func() bool { r := h.wb.authoring().review; return r != nil && r.Result().Path == "topic "+orders })
 	r := h.wb.authoring().review
-	ddl := r.ddl.Text()
+	ddl := r.DDL().Text()
 	for _, w := range []string{"order_id BIGINT", "item STRING", "amount DOUBLE", "order_time TIMESTAMP(3)", "'connector' = 'kafka'",
 		"'properties.bootstrap.servers' = '" + k.Bootstrap + "'", "'format' = 'json'"} {
 		if !strings.Contains(ddl, w) {
 			t.Errorf("DDL lacks %q:\n%s", w, ddl)
 		}
 	}
-	r.name.SetText("wb_orders")
-	r.apply()
-	h.until("the table", func() bool { return r.created != "" || strings.HasPrefix(r.status.Text, "CREATE") })
-	if r.created != "wb_orders" {
-		t.Fatalf("not created: %s", r.status.Text)
+	r.NameEntry().SetText("wb_orders")
+	r.Apply()
+	h.until("the table", func() bool { return r.Created() != "" || strings.HasPrefix(r.StatusLabel().Text, "CREATE") })
+	if r.Created() != "wb_orders" {
+		t.Fatalf("not created: %s", r.StatusLabel().Text)
 	}
 	rt := h.run("SET 'execution.runtime-mode' = 'streaming';\nSELECT order_id, item, amount FROM wb_orders")
 	if rt == nil {
@@ -163,16 +163,16 @@ func TestKafkaWorkbenchRealBroker(t *testing.T) {
 
 	// a Debezium topic: format debezium-json, and its changelog applied
 	h.wb.createTableFromTopic(c, products)
-	h.until("the review", func() bool { r := h.wb.authoring().review; return r != nil && r.res.Path == "topic "+products })
+	h.until("the review", func() bool { r := h.wb.authoring().review; return r != nil && r.Result().Path == "topic "+products })
 	r = h.wb.authoring().review
-	if ddl := r.ddl.Text(); !strings.Contains(ddl, "'format' = 'debezium-json'") || !strings.Contains(ddl, "weight DOUBLE") {
+	if ddl := r.DDL().Text(); !strings.Contains(ddl, "'format' = 'debezium-json'") || !strings.Contains(ddl, "weight DOUBLE") {
 		t.Errorf("DDL:\n%s", ddl)
 	}
-	r.name.SetText("wb_products")
-	r.apply()
-	h.until("the table", func() bool { return r.created != "" || strings.HasPrefix(r.status.Text, "CREATE") })
-	if r.created != "wb_products" {
-		t.Fatalf("not created: %s", r.status.Text)
+	r.NameEntry().SetText("wb_products")
+	r.Apply()
+	h.until("the table", func() bool { return r.Created() != "" || strings.HasPrefix(r.StatusLabel().Text, "CREATE") })
+	if r.Created() != "wb_products" {
+		t.Fatalf("not created: %s", r.StatusLabel().Text)
 	}
 	h.newTab("")
 	rt = h.run("SET 'execution.runtime-mode' = 'streaming';\nSELECT id, name, weight FROM wb_products")
@@ -246,11 +246,11 @@ func TestKafkaGeneratedTableOnFlink(t *testing.T) {
 	c := h.addKafka("real", k.Bootstrap)
 	generated := func(topic, name string) string {
 		h.wb.createTableFromTopic(c, topic)
-		h.until("the review", func() bool { r := h.wb.authoring().review; return r != nil && r.res.Path == "topic "+topic })
+		h.until("the review", func() bool { r := h.wb.authoring().review; return r != nil && r.Result().Path == "topic "+topic })
 		r := h.wb.authoring().review
-		r.name.SetText(name)
-		ddl := r.ddl.Text()
-		r.dlg.Hide()
+		r.NameEntry().SetText(name)
+		ddl := r.DDL().Text()
+		r.Hide()
 		ddl = strings.Replace(ddl, "CREATE TABLE", "CREATE TEMPORARY TABLE", 1)
 		if strings.Contains(ddl, "'upsert-kafka'") {
 			return strings.Replace(ddl, "'key.format' = 'json',", "'key.format' = 'json',\n  'scan.bounded.mode' = 'latest-offset',", 1)

@@ -186,10 +186,10 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 	// infer and create
 	h.wb.createTableFromTopic(c, "orders")
 	h.until("the review", func() bool {
-		return h.wb.authoring().review != nil && h.wb.authoring().review.res.Path == "topic orders"
+		return h.wb.authoring().review != nil && h.wb.authoring().review.Result().Path == "topic orders"
 	})
 	r := h.wb.authoring().review
-	ddl := r.ddl.Text()
+	ddl := r.DDL().Text()
 	for _, w := range []string{"CREATE TABLE orders (", "order_id BIGINT", "item STRING", "price DOUBLE", "ts TIMESTAMP(3)",
 		"'connector' = 'kafka'", "'topic' = 'orders'", "'properties.bootstrap.servers' = '" + addr + "'",
 		"'scan.startup.mode' = 'earliest-offset'", "'format' = 'json'", "WATERMARK FOR ts AS"} {
@@ -197,10 +197,10 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 			t.Errorf("DDL lacks %q:\n%s", w, ddl)
 		}
 	}
-	test.Tap(r.create)
-	h.until("the table", func() bool { return r.created != "" || r.status.Importance == widget.DangerImportance })
-	if r.created != "orders" {
-		t.Fatalf("not created: %s", r.status.Text)
+	test.Tap(r.CreateButton())
+	h.until("the table", func() bool { return r.Created() != "" || r.StatusLabel().Importance == widget.DangerImportance })
+	if r.Created() != "orders" {
+		t.Fatalf("not created: %s", r.StatusLabel().Text)
 	}
 	if !strings.Contains(h.messages(), "Table orders created from topic orders.") {
 		t.Errorf("messages:\n%s", h.messages())
@@ -230,13 +230,13 @@ func TestKafkaBrowsePeekAndCreateTable(t *testing.T) {
 	// a Debezium topic: the row inside 'after', format debezium-json
 	h.wb.createTableFromTopic(c, "inventory.products")
 	h.until("the review", func() bool { return h.wb.authoring().review != r })
-	ddl = h.wb.authoring().review.ddl.Text()
+	ddl = h.wb.authoring().review.DDL().Text()
 	for _, w := range []string{"CREATE TABLE inventory_products (", "id BIGINT", "name STRING", "weight DOUBLE", "'format' = 'debezium-json'"} {
 		if !strings.Contains(ddl, w) {
 			t.Errorf("DDL lacks %q:\n%s", w, ddl)
 		}
 	}
-	h.wb.authoring().review.dlg.Hide()
+	h.wb.authoring().review.Hide()
 	h.wb.closeKafkaTab(p.Item())
 	if len(h.wb.kafka.peeks) != 0 {
 		t.Error("peek tab not closed")
@@ -314,18 +314,18 @@ func TestKafkaPasswordStaysOutOfSavedSQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.wb.createTableFromTopic(c, "events")
-	h.until("the review", func() bool { r := h.wb.authoring().review; return r != nil && r.res.Path == "topic events" })
+	h.until("the review", func() bool { r := h.wb.authoring().review; return r != nil && r.Result().Path == "topic events" })
 	r := h.wb.authoring().review
-	shown := r.ddl.Text()
+	shown := r.DDL().Text()
 	if !strings.Contains(shown, `'properties.sasl.jaas.config' = 'org.apache.kafka.common.security.scram.ScramLoginModule required username="alice" password="********";'`) ||
 		!strings.Contains(shown, "'properties.sasl.mechanism' = 'SCRAM-SHA-512'") || !strings.Contains(shown, "'properties.security.protocol' = 'SASL_PLAINTEXT'") ||
 		strings.Contains(shown, "s3cr3t") {
 		t.Errorf("shown DDL:\n%s", shown)
 	}
-	r.apply()
-	h.until("the table", func() bool { return r.created != "" || r.status.Importance == widget.DangerImportance })
-	if r.created != "events" {
-		t.Fatalf("not created: %s", r.status.Text)
+	r.Apply()
+	h.until("the table", func() bool { return r.Created() != "" || r.StatusLabel().Importance == widget.DangerImportance })
+	if r.Created() != "events" {
+		t.Fatalf("not created: %s", r.StatusLabel().Text)
 	}
 	if strings.Contains(h.wb.initScript, "s3cr3t") || !strings.Contains(h.wb.initScript, `password="********"`) {
 		t.Errorf("init script:\n%s", h.wb.initScript)
@@ -424,9 +424,9 @@ func TestKafkaCreateUpsertTableFromCompactedTopic(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.wb.createTableFromTopic(c, "users")
-	h.until("the review", func() bool { r := h.wb.authoring().review; return r != nil && r.res.Path == "topic users" })
+	h.until("the review", func() bool { r := h.wb.authoring().review; return r != nil && r.Result().Path == "topic users" })
 	r := h.wb.authoring().review
-	ddl := r.ddl.Text()
+	ddl := r.DDL().Text()
 	for _, w := range []string{"PRIMARY KEY (user_id) NOT ENFORCED", "'connector' = 'upsert-kafka'", "'key.format' = 'json'", "'value.format' = 'json'"} {
 		if !strings.Contains(ddl, w) {
 			t.Errorf("DDL lacks %q:\n%s", w, ddl)
@@ -435,10 +435,10 @@ func TestKafkaCreateUpsertTableFromCompactedTopic(t *testing.T) {
 	if strings.Contains(ddl, "scan.startup.mode") {
 		t.Errorf("upsert-kafka has no scan.startup.mode:\n%s", ddl)
 	}
-	r.apply()
-	h.until("the table", func() bool { return r.created != "" || r.status.Importance == widget.DangerImportance })
-	if r.created != "users" {
-		t.Fatalf("not created: %s", r.status.Text)
+	r.Apply()
+	h.until("the table", func() bool { return r.Created() != "" || r.StatusLabel().Importance == widget.DangerImportance })
+	if r.Created() != "users" {
+		t.Fatalf("not created: %s", r.StatusLabel().Text)
 	}
 	rt := h.run("SET 'execution.runtime-mode' = 'streaming';\nSELECT user_id, name, visits FROM users")
 	if rt == nil {

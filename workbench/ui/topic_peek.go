@@ -20,6 +20,7 @@ import (
 	"github.com/riffle-sql/riffle/engine/connector/infer"
 	"github.com/riffle-sql/riffle/workbench/kafkabrowser"
 	"github.com/riffle-sql/riffle/workbench/ui/kafkapeek"
+	"github.com/riffle-sql/riffle/workbench/ui/openfile"
 )
 
 // inferSample is how many of the latest messages a table is inferred from.
@@ -141,15 +142,15 @@ func (wb *Workbench) createTableFromTopic(c *kafkaConn, topic string) {
 }
 
 // showTopicReview shows the review dialog of a proposal.
-func (wb *Workbench) showTopicReview(c *kafkaConn, prop *kafkabrowser.Proposal) *openReview {
+func (wb *Workbench) showTopicReview(c *kafkaConn, prop *kafkabrowser.Proposal) *openfile.Review {
 	res := prop.Result
 	res.Complete = false // "N rows sampled"
 	r := wb.showOpenReview(res)
 	cfg := c.config()
-	r.unmask = cfg.Unmask
+	r.Unmask = cfg.Unmask
 	if cfg.Password != "" && (cfg.Security == kafkabrowser.SASLPlaintext || cfg.Security == kafkabrowser.SASLSSL) {
-		r.initCheck.Text = "Add to the workspace's init script (with the password masked: edit it there to keep the table across restarts)"
-		r.initCheck.Refresh()
+		r.InitCheck().Text = "Add to the workspace's init script (with the password masked: edit it there to keep the table across restarts)"
+		r.InitCheck().Refresh()
 	}
 	return r
 }
