@@ -194,7 +194,9 @@ func (s *collectSink) ProcessBatch(_ int, b *types.Batch) error {
 func (s *collectSink) ProcessWatermark(int, int64) error { return nil }
 
 // ConnectorSink writes its input to a connector.Sink: one Writer per
-// parallel instance, committed at the end of input and aborted otherwise.
+// parallel instance, committed at the end of input and aborted otherwise
+// (and on checkpoints when the writer is a connector.CommittingWriter:
+// sink_commit.go).
 // It enforces NOT NULL columns (table.exec.sink.not-null-enforcer = ERROR,
 // or DROP to drop such rows).
 type ConnectorSink struct {
@@ -205,6 +207,7 @@ type ConnectorSink struct {
 	DropNulls bool
 	w         connector.Writer
 	committed bool
+	commits   sinkCommits // sink_commit.go
 }
 
 // Open implements Operator.
@@ -215,6 +218,7 @@ func (s *ConnectorSink) Open(ctx *OpContext, out Output) error {
 		return err
 	}
 	s.w = w
+	s.opened()
 	return nil
 }
 
@@ -239,26 +243,18 @@ func (s *ConnectorSink) ProcessBatch(_ int, b *types.Batch) error {
 		return nil
 	}
 	s.Ctx.Metrics.RecordsOut.Add(int64(b.Len))
-	return s.w.Write(s.Ctx.Ctx, b)
+	return s.write(b)
 }
 
 // ProcessWatermark implements Operator.
 func (s *ConnectorSink) ProcessWatermark(int, int64) error { return nil }
 
 // EndInput commits the written data.
-func (s *ConnectorSink) EndInput(int) error {
-	if s.w == nil || s.committed {
-		return nil
-	}
-	s.committed = true
-	return s.w.Commit()
-}
+func (s *ConnectorSink) EndInput(int) error { return s.commitAll() }
 
 // Close aborts uncommitted data.
 func (s *ConnectorSink) Close() error {
-	if s.w != nil && !s.committed {
-		s.w.Abort()
-	}
+	s.abort()
 	return nil
 }
 
