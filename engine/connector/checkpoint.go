@@ -26,6 +26,16 @@ type PositionReader interface {
 	Position() ([]byte, error)
 }
 
+// WakeableReader is implemented by a Reader whose Next may block for long
+// waiting for data (an idle Kafka partition). Wake, called from another
+// goroutine, makes a blocked Next (or the next call) return (nil, nil)
+// soon, without losing data, so that a checkpoint's barrier does not wait
+// for the next row. Only a woken Next returns a nil batch.
+type WakeableReader interface {
+	Reader
+	Wake()
+}
+
 // ResumableSource is implemented by a Source whose readers are
 // PositionReaders: it reopens a split (or, for a MultiSplitSource, an
 // instance's splits) at a position one of them returned.

@@ -372,6 +372,12 @@ type reader struct {
 	parts  map[string]*partState
 	active []string
 
+	// Wake: woken is set until a Next returns (nil, nil) for it;
+	// pollCancel interrupts the poll in progress
+	wakeMu     sync.Mutex
+	woken      bool
+	pollCancel context.CancelFunc
+
 	queue      []queued
 	lastSplit  string
 	nValueMeta int
@@ -545,7 +551,25 @@ func (r *reader) Next(ctx context.Context) (*types.Batch, error) {
 			}
 			pollCtx, cancel = context.WithDeadline(ctx, r.nextDiscovery)
 		}
+		// Wake (a checkpoint) interrupts the poll
+		var wakeCancel context.CancelFunc
+		pollCtx, wakeCancel = context.WithCancel(pollCtx)
+		r.wakeMu.Lock()
+		if r.woken {
+			r.woken = false
+			r.wakeMu.Unlock()
+			wakeCancel()
+			cancel()
+			return nil, nil
+		}
+		r.pollCancel = wakeCancel
+		r.wakeMu.Unlock()
 		fetches := r.cl.PollFetches(pollCtx)
+		r.wakeMu.Lock()
+		woken := r.woken
+		r.woken, r.pollCancel = false, nil
+		r.wakeMu.Unlock()
+		wakeCancel()
 		cancel()
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -574,6 +598,21 @@ func (r *reader) Next(ctx context.Context) (*types.Batch, error) {
 		if derr != nil {
 			return nil, derr
 		}
+		if woken && len(r.queue) == 0 {
+			return nil, nil
+		}
+	}
+}
+
+// Wake makes a Next waiting for records return (nil, nil) soon
+// (connector.WakeableReader): a checkpoint's barrier need not wait for
+// the next record of an idle topic.
+func (r *reader) Wake() {
+	r.wakeMu.Lock()
+	defer r.wakeMu.Unlock()
+	r.woken = true
+	if r.pollCancel != nil {
+		r.pollCancel()
 	}
 }
 

@@ -170,6 +170,10 @@ type coordinator struct {
 	last       *CheckpointStats
 	counts     CheckpointCounts
 	failsInRow int
+	// ready is set once the attempt's tasks are registered; readyCh is
+	// closed then
+	ready      bool
+	readyCh    chan struct{}
 	committers []committer    // told when a checkpoint completes
 	writers    sync.WaitGroup // checkpoints being written
 	retained   []string       // directories of complete checkpoints, oldest first
@@ -183,7 +187,7 @@ func newCoordinator(j *Job, g *Graph, cfg CheckpointConfig, batch bool) *coordin
 	if batch {
 		return nil
 	}
-	c := &coordinator{job: j, cfg: cfg, uids: operatorUIDs(g), next: 1, wake: make(chan struct{}, 1), streaming: true}
+	c := &coordinator{job: j, cfg: cfg, uids: operatorUIDs(g), next: 1, wake: make(chan struct{}, 1), streaming: true, readyCh: make(chan struct{})}
 	if cfg.Restore != nil {
 		c.next = cfg.Restore.ID + 1
 	}
@@ -240,6 +244,24 @@ func (c *coordinator) notifyComplete(id int64) {
 			return
 		}
 	}
+}
+
+// setReady says every task of the attempt is registered.
+func (c *coordinator) setReady() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.ready {
+		c.ready = true
+		close(c.readyCh)
+	}
+}
+
+// unready starts a new attempt's registration.
+func (c *coordinator) unready() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ready = false
+	c.readyCh = make(chan struct{})
 }
 
 // register adds a task before the job starts.
@@ -336,7 +358,7 @@ func (c *coordinator) run(ctx context.Context) {
 				timer.Reset(wait)
 				continue
 			}
-			if _, err := c.trigger(false, ""); err != nil && err != errBusy {
+			if _, err := c.trigger(false, ""); err != nil && err != errBusy && err != errNotReady {
 				c.job.fail(err)
 				return
 			}
@@ -355,6 +377,9 @@ func (c *coordinator) run(ctx context.Context) {
 func (c *coordinator) trigger(savepoint bool, dir string) (*pendingCheckpoint, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if !c.ready {
+		return nil, errNotReady
+	}
 	if c.pending != nil {
 		return c.pending, errBusy
 	}
@@ -581,8 +606,12 @@ func (c *coordinator) parallelism() map[string]int {
 	return m
 }
 
-// errBusy is trigger's answer while a checkpoint is in progress.
-var errBusy = errors.New("a checkpoint is in progress")
+// errBusy is trigger's answer while a checkpoint is in progress, and
+// errNotReady before the tasks have started.
+var (
+	errBusy     = errors.New("a checkpoint is in progress")
+	errNotReady = errors.New("the job's tasks have not started")
+)
 
 // ErrNoCheckpointing is returned by Job.TriggerSavepoint for a job that
 // takes no checkpoints (a batch job).
@@ -605,6 +634,19 @@ func (j *Job) TriggerSavepoint(ctx context.Context, dir string) (CheckpointStats
 		p, err = c.trigger(true, dir)
 		if err == nil {
 			break
+		}
+		if err == errNotReady {
+			c.mu.Lock()
+			ready := c.readyCh
+			c.mu.Unlock()
+			select {
+			case <-ready:
+				continue
+			case <-ctx.Done():
+				return CheckpointStats{}, ctx.Err()
+			case <-j.done:
+				return CheckpointStats{}, errors.New("savepoint: the job ended first")
+			}
 		}
 		if err != errBusy {
 			return CheckpointStats{}, err

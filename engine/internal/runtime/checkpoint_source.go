@@ -202,11 +202,21 @@ func readSplitsResumable(ctx context.Context, sc *SourceCheckpoint, src connecto
 		}
 		err = func() error {
 			defer r.Close()
+			if w, ok := r.(connector.WakeableReader); ok {
+				defer wakeOnTrigger(ctx, w)()
+			}
 			if err := sc.Between(position); err != nil {
 				return err
 			}
 			for {
 				b, err := r.Next(ctx)
+				if err == nil && b == nil {
+					// woken for a checkpoint
+					if err := sc.Between(position); err != nil {
+						return err
+					}
+					continue
+				}
 				if err == io.EOF {
 					if c, ok := r.(connector.SkipCounter); ok && onSkip != nil {
 						onSkip(c.SkippedRows())
@@ -267,4 +277,28 @@ func readInstanceResumable(ctx context.Context, sc *SourceCheckpoint, src connec
 		return err
 	}
 	return readMulti(ctx, src, r, emit, onSkip, func() error { return sc.Between(position) })
+}
+
+// wakeOnTrigger wakes r whenever a checkpoint is triggered, so that a
+// reader waiting for data lets the barrier go out; the returned function
+// stops it.
+func wakeOnTrigger(ctx context.Context, r connector.WakeableReader) (stop func()) {
+	sc := SourceCheckpointOf(ctx)
+	if sc == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-sc.Triggered():
+				r.Wake()
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return func() { close(done) }
 }

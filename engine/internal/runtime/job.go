@@ -342,6 +342,7 @@ func (e *executor) prepareRestart() error {
 		return err
 	}
 	c := e.job.coord
+	c.unready()
 	c.mu.Lock()
 	last := c.last
 	c.tasks, c.pending, c.committers = nil, nil, nil
@@ -370,6 +371,9 @@ func (e *executor) runAttempt(ctx context.Context) {
 		for inst := 0; inst < chain[0].Parallelism; inst++ {
 			tasks = append(tasks, task{chain, inst, e.newTaskCheckpoint(chain, inst)})
 		}
+	}
+	if coord != nil {
+		coord.setReady()
 	}
 	for _, t := range tasks {
 		wg.Add(1)

@@ -201,8 +201,21 @@ func readMulti(ctx context.Context, src connector.Source, r connector.Reader, em
 		st.mu.Unlock()
 	}
 	msr, _ := r.(connector.MultiSplitReader)
+	if w, ok := r.(connector.WakeableReader); ok && between != nil {
+		stop := wakeOnTrigger(ctx, w)
+		defer stop()
+	}
 	for {
 		b, err := r.Next(ctx)
+		if err == nil && b == nil {
+			// woken for a checkpoint
+			if between != nil {
+				if err := between(); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		if err != nil {
 			if err == io.EOF {
 				if sc, ok := r.(connector.SkipCounter); ok && onSkip != nil {
