@@ -84,7 +84,7 @@ func (w *WindowAgg) RestoreState(snapshot []byte) error {
 		if err != nil {
 			return fmt.Errorf("WindowAgg: restoring state: %w", err)
 		}
-		if r.Err() == nil && buckets[e] != nil {
+		if _, dup := buckets[e]; r.Err() == nil && dup {
 			r.Failf("want the buckets in order of their end, found end %d twice", e)
 		}
 		buckets[e] = bk
