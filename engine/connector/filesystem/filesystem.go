@@ -15,7 +15,12 @@
 //	                                                  partition value
 //	sink.rolling-policy.file-size          128MB     roll to a new part file when a file reaches this size
 //	sink.rolling-policy.rollover-interval  30 min    roll when a part file has been open this long
-//	sink.rolling-policy.check-interval     1 min     accepted (rolling is checked on every write)
+//	sink.rolling-policy.inactivity-interval 30 min   roll when a part file has not been written this long
+//	sink.rolling-policy.check-interval     1 min     how often the two time-based policies are checked
+//	sink.partition-commit.policy.kind      none      'success-file': committing a partition writes a success file
+//	sink.partition-commit.trigger          process-time  the only trigger (partitions commit with their files)
+//	sink.partition-commit.delay            0 s       0 only
+//	sink.partition-commit.success-file.name _SUCCESS the success file's name
 //	sink.parallelism                       none      the writer count the runtime should use (Sink.Parallelism)
 //
 // Formats that need random access (connector.FileDecoder: parquet) open
@@ -49,6 +54,9 @@
 // "part-<uuid>-<writer>-<n>"; Abort deletes them, so nothing is visible
 // before the job succeeds. INSERT OVERWRITE deletes the files that were in
 // the directory when the sink opened, on commit. The sink is insert-only.
+// With checkpoints, the writer is a connector.CommittingWriter: files roll
+// on every checkpoint and are renamed when it completes
+// (filesystem_sink_commit.go).
 //
 // Checkpoints (position.go): a file's reader saves the byte offset and line
 // of its next unread line (csv, json, raw and the changelog JSON formats)
@@ -109,7 +117,7 @@ func (Factory) Identifier() string { return Identifier }
 
 // Options lists the connector's options (the format declares its own).
 func (Factory) Options() []connector.Option {
-	return []connector.Option{
+	return append([]connector.Option{
 		{Key: OptPath, Required: true, Kind: "string", Description: "The path of a file or a directory."},
 		{Key: OptFormat, Required: true, Kind: "string", Description: "The format of the files, e.g. 'csv' or 'json'."},
 		{Key: OptRegexPattern, Kind: "string", Description: "Read only the files whose absolute path matches this regular expression."},
@@ -119,7 +127,7 @@ func (Factory) Options() []connector.Option {
 		{Key: OptRolloverInterval, Default: "30 min", Kind: "duration", Description: "The maximum time a part file stays open before rolling."},
 		{Key: OptRollingCheck, Default: "1 min", Kind: "duration", Description: "The interval of checking time based rolling policies."},
 		{Key: OptSinkParallelism, Kind: "int", Description: "The parallelism of the sink."},
-	}
+	}, commitOptions()...)
 }
 
 // settings are the parsed options shared by source and sink.
@@ -134,6 +142,7 @@ type settings struct {
 	rollSize  int64
 	rollAfter time.Duration
 	sinkPar   int // sink.parallelism, 0 when unset
+	commit    commitSettings
 	names     []string
 	types     []*types.DataType
 	config    *config.Configuration
@@ -233,6 +242,9 @@ func parse(ctx *connector.Context) (*settings, error) {
 		if _, err := config.ParseDuration(v); err != nil {
 			return nil, fmt.Errorf("table %s: invalid '%s': %s", ctx.Table, OptRollingCheck, v)
 		}
+	}
+	if err := parseCommitOptions(ctx, s); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

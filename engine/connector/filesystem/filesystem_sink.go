@@ -164,6 +164,7 @@ func (k *Sink) clearOld(dirs map[string]bool) error {
 // part is one file written by a writer.
 type part struct {
 	tmp, final string
+	prepared   bool // in a checkpoint's committable: kept by Abort
 }
 
 // countingWriter counts the bytes written to a file.
@@ -184,6 +185,8 @@ type partWriter struct {
 	cur    *countingWriter
 	bw     connector.BatchWriter
 	opened time.Time
+	// written is the time of the last write (inactivity-interval)
+	written time.Time
 }
 
 type writer struct {
@@ -204,6 +207,7 @@ type writer struct {
 	files   []part
 	touched map[string]bool
 	done    bool
+	ckpt    commitState // filesystem_sink_commit.go
 }
 
 // partitionDir is the directory of row i ("" columns: static only).
@@ -243,7 +247,11 @@ func (w *writer) open(dir string) (*partWriter, error) {
 	}
 	w.files = append(w.files, p)
 	cw := &countingWriter{f: f}
-	return &partWriter{dir: dir, cur: cw, bw: w.enc.NewWriter(cw), opened: w.now()}, nil
+	now := w.now()
+	if w.ckpt.tickStart.IsZero() {
+		w.ckpt.tickStart = now // time-based rolling is checked from the first file on
+	}
+	return &partWriter{dir: dir, cur: cw, bw: w.enc.NewWriter(cw), opened: now, written: now}, nil
 }
 
 func (pw *partWriter) close() error {
@@ -263,10 +271,10 @@ func (pw *partWriter) close() error {
 }
 
 // write appends the stored columns of b to the partition directory's part
-// file, rolling by size and age.
+// file, rolling by size, age and inactivity.
 func (w *writer) write(dir string, b *types.Batch) error {
 	pw := w.parts[dir]
-	if pw != nil && w.now().Sub(pw.opened) >= w.k.s.rollAfter {
+	if pw != nil && w.timeToRoll(pw, w.now()) {
 		if err := pw.close(); err != nil {
 			return err
 		}
@@ -283,6 +291,7 @@ func (w *writer) write(dir string, b *types.Batch) error {
 	if err := pw.bw.Write(b); err != nil {
 		return err
 	}
+	pw.written = w.now()
 	if err := pw.bw.Flush(); err != nil {
 		return err
 	}
@@ -382,11 +391,11 @@ func (w *writer) Commit() error {
 		}
 	}
 	for _, p := range w.files {
-		if err := os.Rename(p.tmp, p.final); err != nil {
+		if err := publishPart(p); err != nil {
 			return err
 		}
 	}
-	return nil
+	return w.k.commitPartitions(w.touched)
 }
 
 // Abort deletes the in-progress files.
@@ -403,6 +412,8 @@ func (w *writer) Abort() {
 
 func (w *writer) removeParts() {
 	for _, p := range w.files {
-		_ = os.Remove(p.tmp)
+		if !p.prepared {
+			_ = os.Remove(p.tmp)
+		}
 	}
 }
