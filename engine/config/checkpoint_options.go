@@ -69,3 +69,37 @@ func checkIntRange(key string, lo, hi int64) func(string) error {
 		return nil
 	}
 }
+
+// Restart strategies (Flink's RestartStrategyOptions): how a failed
+// streaming job restarts from its last checkpoint. Unset, a job with
+// checkpoints restarts with exponential-delay and one without does not
+// restart, as in Flink.
+var (
+	RestartStrategyType = Register(Option{Key: "restart-strategy.type", Default: "", Kind: "enum",
+		Values:      []string{"none", "off", "disable", "fixed-delay", "fixeddelay", "failure-rate", "failurerate", "exponential-delay", "exponentialdelay"},
+		Description: "How a failed streaming job restarts from its last checkpoint. Unset: exponential-delay with checkpointing on, none otherwise. Fallback key: restart-strategy."})
+	RestartStrategyLegacy = Register(Option{Key: "restart-strategy", Default: "", Kind: "string",
+		Description: "Flink 1.x name of restart-strategy.type."})
+	FixedDelayAttempts = Register(Option{Key: "restart-strategy.fixed-delay.attempts", Default: "1", Kind: "int",
+		Description: "Restarts before the job fails (fixed-delay).", Check: checkIntRange("restart-strategy.fixed-delay.attempts", 0, math.MaxInt32)})
+	FixedDelayDelay = Register(Option{Key: "restart-strategy.fixed-delay.delay", Default: "1 s", Kind: "duration",
+		Description: "Delay between a failure and the restart (fixed-delay)."})
+	FailureRateMaxFailures = Register(Option{Key: "restart-strategy.failure-rate.max-failures-per-interval", Default: "1", Kind: "int",
+		Description: "Failures within the interval before the job fails (failure-rate).", Check: checkIntRange("restart-strategy.failure-rate.max-failures-per-interval", 1, math.MaxInt32)})
+	FailureRateInterval = Register(Option{Key: "restart-strategy.failure-rate.failure-rate-interval", Default: "1 min", Kind: "duration",
+		Description: "The interval failures are counted in (failure-rate)."})
+	FailureRateDelay = Register(Option{Key: "restart-strategy.failure-rate.delay", Default: "1 s", Kind: "duration",
+		Description: "Delay between a failure and the restart (failure-rate)."})
+	ExponentialInitialBackoff = Register(Option{Key: "restart-strategy.exponential-delay.initial-backoff", Default: "1 s", Kind: "duration",
+		Description: "Delay before the first restart (exponential-delay)."})
+	ExponentialMaxBackoff = Register(Option{Key: "restart-strategy.exponential-delay.max-backoff", Default: "1 min", Kind: "duration",
+		Description: "Largest delay between restarts (exponential-delay)."})
+	ExponentialMultiplier = Register(Option{Key: "restart-strategy.exponential-delay.backoff-multiplier", Default: "1.5", Kind: "float",
+		Description: "Factor the delay grows by per failure (exponential-delay)."})
+	ExponentialResetThreshold = Register(Option{Key: "restart-strategy.exponential-delay.reset-backoff-threshold", Default: "1 h", Kind: "duration",
+		Description: "Time without failure after which the delay starts over (exponential-delay)."})
+	ExponentialJitter = Register(Option{Key: "restart-strategy.exponential-delay.jitter-factor", Default: "0.1", Kind: "float",
+		Description: "Fraction of the delay added or taken at random (exponential-delay)."})
+	ExponentialAttempts = Register(Option{Key: "restart-strategy.exponential-delay.attempts-before-reset-backoff", Default: "2147483647", Kind: "int",
+		Description: "Restarts allowed before the delay starts over; past it the job fails (exponential-delay).", Check: checkIntRange("restart-strategy.exponential-delay.attempts-before-reset-backoff", 1, math.MaxInt32)})
+)

@@ -230,3 +230,80 @@ func (c *JobClient) CheckpointCounts() CheckpointCounts {
 	n := c.job.CheckpointCounts()
 	return CheckpointCounts{Completed: n.Completed, Failed: n.Failed, InProgress: n.InProgress}
 }
+
+// restartStrategy reads restart-strategy.type (or Flink 1.x's
+// restart-strategy) and its options into the runtime's strategy; unset,
+// a job with checkpoints restarts with exponential-delay and one without
+// does not restart (nil), as in Flink.
+func (t *TableEnvironment) restartStrategy(checkpointing bool) (rt.RestartStrategy, error) {
+	conf := t.config.conf
+	str := func(key string) string {
+		v, _ := conf.Get(key)
+		return strings.TrimSpace(v)
+	}
+	kind := strings.ToLower(str(config.RestartStrategyType.Key))
+	if kind == "" {
+		kind = strings.ToLower(str(config.RestartStrategyLegacy.Key))
+	}
+	dur := func(o config.Option) (time.Duration, error) {
+		v := str(o.Key)
+		if v == "" {
+			v = o.Default
+		}
+		d, err := config.ParseDuration(v)
+		if err != nil {
+			return 0, fmt.Errorf("Could not parse value '%s' for key '%s' (expected a duration such as '10 s' or '500 ms').", v, o.Key)
+		}
+		return d, nil
+	}
+	num := func(o config.Option) (float64, error) {
+		v := str(o.Key)
+		if v == "" {
+			v = o.Default
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return 0, fmt.Errorf("Could not parse value '%s' for key '%s' (expected a number).", v, o.Key)
+		}
+		return f, nil
+	}
+	var errs []error
+	d := func(o config.Option) time.Duration {
+		v, err := dur(o)
+		errs = append(errs, err)
+		return v
+	}
+	n := func(o config.Option) float64 {
+		v, err := num(o)
+		errs = append(errs, err)
+		return v
+	}
+	var s rt.RestartStrategy
+	switch kind {
+	case "none", "off", "disable":
+		return nil, nil
+	case "fixed-delay", "fixeddelay":
+		s = &rt.FixedDelayRestart{Attempts: int(n(config.FixedDelayAttempts)), Delay: d(config.FixedDelayDelay)}
+	case "failure-rate", "failurerate":
+		s = &rt.FailureRateRestart{MaxFailures: int(n(config.FailureRateMaxFailures)), Interval: d(config.FailureRateInterval), Delay: d(config.FailureRateDelay)}
+	case "exponential-delay", "exponentialdelay":
+		s = t.exponentialDelay(d, n)
+	case "":
+		if !checkpointing {
+			return nil, nil
+		}
+		s = t.exponentialDelay(d, n)
+	default:
+		return nil, fmt.Errorf("Unknown restart strategy '%s' (restart-strategy.type): expected none, fixed-delay, failure-rate or exponential-delay.", kind)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (t *TableEnvironment) exponentialDelay(d func(config.Option) time.Duration, n func(config.Option) float64) rt.RestartStrategy {
+	return &rt.ExponentialDelayRestart{Initial: d(config.ExponentialInitialBackoff), Max: d(config.ExponentialMaxBackoff),
+		Multiplier: n(config.ExponentialMultiplier), ResetThreshold: d(config.ExponentialResetThreshold),
+		Jitter: n(config.ExponentialJitter), AttemptsBeforeReset: int(n(config.ExponentialAttempts))}
+}

@@ -152,3 +152,44 @@ func TestResumeFromMissingCheckpointSQL(t *testing.T) {
 		t.Fatalf("s3 path: %v", err)
 	}
 }
+
+// A streaming job with checkpoints that fails restarts as
+// restart-strategy.* say, and fails for good once no restart is left,
+// naming the strategy; an unknown strategy is refused at submission.
+func TestRestartStrategySQL(t *testing.T) {
+	env := MustCreate(InStreamingMode())
+	for _, stmt := range []string{
+		`CREATE TABLE t (s STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '5', 'fields.s.length' = '3')`,
+		"SET 'execution.checkpointing.interval' = '50 ms'",
+		"SET 'execution.checkpointing.dir' = '" + t.TempDir() + "'",
+		"SET 'restart-strategy.type' = 'fixed-delay'",
+		"SET 'restart-strategy.fixed-delay.attempts' = '2'",
+		"SET 'restart-strategy.fixed-delay.delay' = '0 s'",
+	} {
+		if _, err := env.ExecuteSQL(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := env.ExecuteSQL("SELECT CAST(CONCAT('x', s) AS INT) FROM t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = res.JobClient().Wait(ctx)
+	if err == nil || !strings.Contains(err.Error(), "cannot cast") || !strings.Contains(err.Error(), "(restart strategy fixed-delay: no restart left after 2)") {
+		t.Fatalf("job error: %v", err)
+	}
+	if _, err := env.ExecuteSQL("SET 'restart-strategy.type' = 'sometimes'"); err == nil || !strings.Contains(err.Error(), "restart-strategy.type") {
+		t.Fatalf("SET of an unknown strategy: %v", err)
+	}
+	if _, err := env.ExecuteSQL("SET 'restart-strategy' = 'sometimes'"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.ExecuteSQL("RESET 'restart-strategy.type'"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.ExecuteSQL("SELECT s FROM t"); err == nil || !strings.Contains(err.Error(), "Unknown restart strategy 'sometimes'") {
+		t.Fatalf("unknown strategy: %v", err)
+	}
+}

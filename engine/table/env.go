@@ -238,6 +238,10 @@ func (t *TableEnvironment) startJob(ctx context.Context, name string, g *runtime
 			return nil, err
 		}
 		cfg.Checkpoint = cp
+		if cfg.Restart, err = t.restartStrategy(cp.Interval > 0); err != nil {
+			_ = instances.release(ev)
+			return nil, err
+		}
 	}
 	job, err := runtime.Submit(context.WithoutCancel(ctx), name, g, cfg, ev, !t.IsStreaming())
 	if err != nil {
