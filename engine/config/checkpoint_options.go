@@ -42,6 +42,10 @@ var (
 	StateRecoveryIgnoreUnclaimed = Register(Option{Key: "execution.state-recovery.ignore-unclaimed-state", Default: "false", Kind: "bool",
 		Description: "Resume even when the checkpoint holds state of operators the job no longer has (dropping it). Fallback key: execution.savepoint.ignore-unclaimed-state."})
 
+	StateBackendType = Register(Option{Key: "state.backend.type", Default: "hashmap", Kind: "enum",
+		Values:      []string{"hashmap", "rocksdb", "forst"},
+		Description: "Where keyed state lives: hashmap (memory; checkpoints write it to files). rocksdb and forst, Flink's disk-backed backends, are not supported yet: a job is refused."})
+
 	// Flink 1.x keys, read when the newer key is not set.
 	CheckpointsDirLegacy = Register(Option{Key: "state.checkpoints.dir", Default: "", Kind: "string",
 		Description: "Flink 1.x name of execution.checkpointing.dir."})

@@ -144,6 +144,18 @@ func TestResumeFromMissingCheckpointSQL(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "Could not restore the job from '"+missing+"' (execution.state-recovery.path)") {
 		t.Fatalf("missing checkpoint: %v", err)
 	}
+	if _, err := env.ExecuteSQL("RESET 'execution.savepoint.path'"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.ExecuteSQL("SET 'state.backend.type' = 'rocksdb'"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.ExecuteSQL("SELECT v FROM gen"); err == nil || !strings.Contains(err.Error(), "state.backend.type 'rocksdb' is not supported yet") {
+		t.Fatalf("rocksdb: %v", err)
+	}
+	if _, err := env.ExecuteSQL("RESET 'state.backend.type'"); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := env.ExecuteSQL("SET 'execution.state-recovery.path' = 's3://bucket/cp'"); err != nil {
 		t.Fatal(err)
 	}
