@@ -1,0 +1,198 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/testwait"
+)
+
+// The exactly-once filesystem sink: a streaming INSERT from a paced
+// datagen sequence into a csv table, stopped (with a savepoint, or
+// cancelled between periodic checkpoints) and resumed.
+
+const fsRows = 600
+
+// fsCheckpointEnv is a streaming environment with the sequence gen(v) and
+// the csv table out(v) at dir.
+func fsCheckpointEnv(t *testing.T, dir string) *TableEnvironment {
+	t.Helper()
+	env := MustCreate(InStreamingMode())
+	mustExec(t, env,
+		"SET 'parallelism.default' = '1'",
+		fmt.Sprintf(`CREATE TABLE gen (v BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '200',
+			'fields.v.kind' = 'sequence', 'fields.v.start' = '1', 'fields.v.end' = '%d')`, fsRows),
+		fmt.Sprintf(`CREATE TABLE out_t (v BIGINT) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')`, dir))
+	return env
+}
+
+// fsFiles returns the table's visible rows (sorted) and its hidden files.
+func fsFiles(t *testing.T, dir string) (rows []int64, hidden []string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") || strings.HasPrefix(e.Name(), "_") {
+			hidden = append(hidden, e.Name())
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if line == "" {
+				continue
+			}
+			v, err := strconv.ParseInt(line, 10, 64)
+			if err != nil {
+				t.Fatalf("%s: %q", e.Name(), line)
+			}
+			rows = append(rows, v)
+		}
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i] < rows[j] })
+	return rows, hidden
+}
+
+// isPrefix reports whether rows are 1..len(rows), each once.
+func isPrefix(rows []int64) bool {
+	for i, v := range rows {
+		if v != int64(i+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// hiddenBytes is the size of the table's hidden (in-progress) files.
+func hiddenBytes(dir string) int64 {
+	ents, _ := os.ReadDir(dir)
+	var n int64
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") {
+			if fi, err := e.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+	}
+	return n
+}
+
+// Stopped WITH SAVEPOINT half way, the table holds exactly the rows
+// before the savepoint; the INSERT resumed from it ends with every value
+// once.
+func TestFilesystemSinkStopWithSavepointAndResume(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	env := fsCheckpointEnv(t, dir)
+	mustExec(t, env, "SET 'execution.checkpointing.savepoint-dir' = '"+t.TempDir()+"'")
+	const insert = "INSERT INTO out_t SELECT v FROM gen"
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := env.ExecuteSQLContext(ctx, insert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := res.JobClient()
+	testwait.Until(t, time.Minute, "rows in an in-progress file", func() bool { return hiddenBytes(dir) > 0 })
+	if rows, _ := fsFiles(t, dir); len(rows) != 0 {
+		t.Fatalf("rows visible before any checkpoint: %v", rows)
+	}
+	stop, err := env.ExecuteSQL("STOP JOB '" + job.JobID() + "' WITH SAVEPOINT")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var path string
+	for r, err := range stop.Rows(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		path = r.Values[0].(string)
+	}
+	if err := job.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before, hidden := fsFiles(t, dir)
+	if len(before) == 0 || len(before) >= fsRows || !isPrefix(before) {
+		t.Fatalf("after the savepoint the table holds %d rows %v…, want a prefix of the sequence", len(before), before[:min(len(before), 10)])
+	}
+	if len(hidden) != 0 {
+		t.Fatalf("files left after the stop: %v", hidden)
+	}
+
+	mustExec(t, env, "SET 'execution.state-recovery.path' = '"+path+"'")
+	resumed, err := env.ExecuteSQLContext(ctx, insert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := resumed.JobClient().Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after, hidden := fsFiles(t, dir)
+	if len(after) != fsRows || !isPrefix(after) || len(hidden) != 0 {
+		t.Fatalf("after the resumed run: %d rows (every value once: %v), hidden files %v", len(after), isPrefix(after), hidden)
+	}
+}
+
+// With periodic checkpoints, a cancelled INSERT leaves visible only the
+// rows a checkpoint committed (a prefix, no partial file); resumed from
+// its retained checkpoint it ends with every value once.
+func TestFilesystemSinkCancelBetweenCheckpoints(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	cpDir := t.TempDir()
+	env := fsCheckpointEnv(t, dir)
+	mustExec(t, env,
+		"SET 'execution.checkpointing.interval' = '100 ms'",
+		"SET 'execution.checkpointing.dir' = '"+cpDir+"'",
+		"SET 'execution.checkpointing.externalized-checkpoint-retention' = 'RETAIN_ON_CANCELLATION'")
+	const insert = "INSERT INTO out_t SELECT v FROM gen"
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := env.ExecuteSQLContext(ctx, insert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := res.JobClient()
+	testwait.Until(t, time.Minute, "rows committed by a checkpoint", func() bool {
+		rows, _ := fsFiles(t, dir)
+		return len(rows) > 0
+	})
+	last, ok := job.LastCheckpoint()
+	if !ok {
+		t.Fatal("no checkpoint")
+	}
+	if err := job.Cancel(); err != nil {
+		t.Fatal(err)
+	}
+	<-job.Done()
+	visible, _ := fsFiles(t, dir)
+	if len(visible) >= fsRows || !isPrefix(visible) {
+		t.Fatalf("after cancelling: %d rows, a prefix: %v", len(visible), isPrefix(visible))
+	}
+	// resume from the last retained checkpoint (at least the one seen)
+	latest, ok := job.LastCheckpoint()
+	if !ok || latest.ID < last.ID {
+		t.Fatalf("last checkpoint %+v, earlier %+v", latest, last)
+	}
+	mustExec(t, env, "SET 'execution.state-recovery.path' = '"+latest.Path+"'")
+	resumed, err := env.ExecuteSQLContext(ctx, insert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := resumed.JobClient().Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := fsFiles(t, dir)
+	if len(after) != fsRows || !isPrefix(after) {
+		t.Fatalf("after the resumed run: %d rows, every value once: %v", len(after), isPrefix(after))
+	}
+}
