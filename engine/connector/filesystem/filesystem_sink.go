@@ -38,6 +38,7 @@ type Sink struct {
 	snapshot  []string // visible files before an INSERT OVERWRITE
 	snapTaken bool
 	cleared   map[string]bool // partition directories already cleared
+	parts     map[int]int     // the next part number of each writer index
 }
 
 // Parallelism is the sink.parallelism option (0 when unset): the number of
@@ -203,7 +204,6 @@ type writer struct {
 	dataTypes []*types.DataType
 
 	parts   map[string]*partWriter
-	count   int
 	files   []part
 	touched map[string]bool
 	done    bool
@@ -238,8 +238,7 @@ func (w *writer) open(dir string) (*partWriter, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	name := fmt.Sprintf("part-%s-%d-%d", w.k.uuid, w.index, w.count)
-	w.count++
+	name := fmt.Sprintf("part-%s-%d-%d", w.k.uuid, w.index, w.k.nextPart(w.index))
 	p := part{tmp: filepath.Join(dir, "."+name+".inprogress"), final: filepath.Join(dir, name)}
 	f, err := os.OpenFile(p.tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {

@@ -144,6 +144,20 @@ func (w *writer) timeToRoll(pw *partWriter, now time.Time) bool {
 	return tick.Sub(pw.opened) >= s.rollAfter || tick.Sub(pw.written) >= inactivity
 }
 
+// nextPart numbers the part files of writer index: a writer opened again
+// with the same index (the job restarted from a checkpoint in the same
+// process) goes on from the last number, never reusing a committed name.
+func (k *Sink) nextPart(index int) int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.parts == nil {
+		k.parts = map[int]int{}
+	}
+	n := k.parts[index]
+	k.parts[index] = n + 1
+	return n
+}
+
 // PrepareCommit implements connector.CommittingWriter: it closes the open
 // part files (they become pending) and returns the files closed since the
 // previous checkpoint, with the partition directories they are in.

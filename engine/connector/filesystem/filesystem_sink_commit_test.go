@@ -143,3 +143,35 @@ func TestRollingByInactivity(t *testing.T) {
 		ww.Abort()
 	}
 }
+
+// A writer opened again with the same index (a job restarted in the same
+// process) never reuses the name of a file committed before.
+func TestReopenedWriterNamesNewParts(t *testing.T) {
+	dir := t.TempDir()
+	ctx := newCtx(map[string]string{"path": dir, "format": "csv"}, names, tys)
+	sink, err := connector.CreateSink(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := context.Background()
+	for i := int32(1); i <= 2; i++ {
+		w, err := sink.Open(bg, connector.WriteSpec{Names: names, Types: tys}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(bg, batchOf(t, types.NewRow(i, "x"))); err != nil {
+			t.Fatal(err)
+		}
+		c, err := w.(connector.CommittingWriter).PrepareCommit(bg, int64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.(connector.CommittingWriter).CommitCheckpoint(bg, int64(i), c); err != nil {
+			t.Fatal(err)
+		}
+		w.Abort()
+	}
+	if got := strings.Join(readTable(t, ctx), ";"); got != "+I[1, x];+I[2, x]" {
+		t.Fatalf("after two writers of index 0: %s (files %v)", got, visible(t, dir))
+	}
+}
