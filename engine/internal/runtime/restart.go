@@ -1,6 +1,9 @@
 package runtime
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -104,3 +107,74 @@ func (e *ExponentialDelayRestart) NextDelay(now time.Time) (time.Duration, bool)
 }
 
 func (e *ExponentialDelayRestart) String() string { return "exponential-delay" }
+
+// restart decides, after an attempt ended, whether the job restarts: it
+// failed (not cancelled or stopped), the job is streaming with a restart
+// strategy that allows it. It then waits the strategy's delay and
+// prepares the next attempt from the last checkpoint.
+func (e *executor) restart(ctx context.Context) bool {
+	j := e.job
+	j.mu.Lock()
+	failure := j.err
+	j.mu.Unlock()
+	if failure == nil || e.cfg.Restart == nil || j.coord == nil || j.canceled.Load() || j.stopped.Load() || ctx.Err() != nil {
+		return false
+	}
+	var me *MemoryLimitError
+	if errors.As(failure, &me) {
+		return false // the same state would fill memory again
+	}
+	delay, ok := e.cfg.Restart.NextDelay(time.Now())
+	if !ok {
+		j.mu.Lock()
+		if n := j.restarts; n > 0 {
+			j.err = fmt.Errorf("%w (restart strategy %s: no restart left after %d)", failure, e.cfg.Restart, n)
+		}
+		j.mu.Unlock()
+		return false
+	}
+	j.status.Store(int32(Restarting))
+	t := time.NewTimer(delay)
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		t.Stop()
+		return false
+	}
+	if err := e.prepareRestart(); err != nil {
+		j.mu.Lock()
+		j.err = fmt.Errorf("%w (restarting failed: %v)", failure, err)
+		j.mu.Unlock()
+		return false
+	}
+	j.mu.Lock()
+	j.restarts++
+	j.lastFailure = failure
+	j.err = nil
+	j.mu.Unlock()
+	j.status.Store(int32(Running))
+	return true
+}
+
+// prepareRestart sets up a new attempt: new channels, the coordinator
+// told to restore the last complete checkpoint (or what the job started
+// from).
+func (e *executor) prepareRestart() error {
+	if err := e.build(); err != nil {
+		return err
+	}
+	c := e.job.coord
+	c.unready()
+	c.mu.Lock()
+	last := c.last
+	c.tasks, c.pending, c.committers = nil, nil, nil
+	c.mu.Unlock()
+	if last != nil {
+		cp, err := LoadCheckpoint(last.Path)
+		if err != nil {
+			return err
+		}
+		c.cfg.Restore = cp
+	}
+	return nil
+}
