@@ -196,3 +196,63 @@ func TestFilesystemSinkCancelBetweenCheckpoints(t *testing.T) {
 		t.Fatalf("after the resumed run: %d rows, every value once: %v", len(after), isPrefix(after))
 	}
 }
+
+// A partitioned table with the success-file policy: with periodic
+// checkpoints every partition written gets its _SUCCESS file, and the
+// rows are read back once each.
+func TestFilesystemSinkPartitionSuccessFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	env := MustCreate(InStreamingMode())
+	mustExec(t, env,
+		"SET 'execution.checkpointing.interval' = '50 ms'",
+		"SET 'execution.checkpointing.dir' = '"+t.TempDir()+"'",
+		`CREATE TABLE gen (v BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '1000',
+			'fields.v.kind' = 'sequence', 'fields.v.start' = '1', 'fields.v.end' = '300')`,
+		fmt.Sprintf(`CREATE TABLE out_p (v BIGINT, p STRING) PARTITIONED BY (p) WITH ('connector' = 'filesystem', 'path' = '%s',
+			'format' = 'csv', 'sink.partition-commit.policy.kind' = 'success-file')`, dir))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := env.ExecuteSQLContext(ctx, "INSERT INTO out_p SELECT v, CAST(v % 3 AS STRING) FROM gen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.JobClient().Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var all []int64
+	for p := 0; p < 3; p++ {
+		pdir := filepath.Join(dir, fmt.Sprintf("p=%d", p))
+		if _, err := os.Stat(filepath.Join(pdir, "_SUCCESS")); err != nil {
+			t.Fatalf("partition %d: %v", p, err)
+		}
+		rows, hidden := fsFiles(t, pdir)
+		if len(hidden) != 1 || hidden[0] != "_SUCCESS" {
+			t.Fatalf("partition %d: hidden files %v", p, hidden)
+		}
+		for _, v := range rows {
+			if v%3 != int64(p) {
+				t.Fatalf("%d in partition %d", v, p)
+			}
+		}
+		all = append(all, rows...)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+	if len(all) != 300 || !isPrefix(all) {
+		t.Fatalf("%d rows, every value once: %v", len(all), isPrefix(all))
+	}
+	// read through the table too: the success files are not data
+	out, err := env.ExecuteSQLContext(ctx, "SELECT COUNT(*), COUNT(DISTINCT v) FROM out_p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last string
+	for r, err := range out.Rows(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = fmt.Sprint(r.Values)
+	}
+	if last != "[300 300]" {
+		t.Fatalf("read back: %s", last)
+	}
+}
