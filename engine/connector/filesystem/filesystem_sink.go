@@ -39,6 +39,8 @@ type Sink struct {
 	snapTaken bool
 	cleared   map[string]bool // partition directories already cleared
 	parts     map[int]int     // the next part number of each writer index
+	// partCommits are the partitions of checkpoints being committed
+	partCommits map[int64]*partitionCommit
 }
 
 // Parallelism is the sink.parallelism option (0 when unset): the number of

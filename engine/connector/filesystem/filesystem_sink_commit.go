@@ -34,8 +34,10 @@ import (
 // error. When the table is partitioned and 'sink.partition-commit.policy.kind'
 // is 'success-file', committing also writes an empty success file
 // (sink.partition-commit.success-file.name, "_SUCCESS") into each partition
-// directory the committed files are in: the 'process-time' trigger with a
-// delay of 0.
+// directory the checkpoint's files are in, once every writer has committed
+// them: the 'process-time' trigger with a delay of 0. (At the end of a
+// bounded input, and for a checkpoint restored, each writer commits the
+// partitions of its own files.)
 
 // Options of the rolling and partition commit policies.
 const (
@@ -118,8 +120,9 @@ func parseCommitOptions(ctx *connector.Context, s *settings) error {
 
 // commitState is a writer's side of checkpoints.
 type commitState struct {
-	prepared  int       // w.files[:prepared] are in a committable
-	tickStart time.Time // the first file's opening: time-based rolling is checked from then on, every check interval
+	prepared  int            // w.files[:prepared] are in a committable
+	ids       map[int64]bool // checkpoints prepared by this writer and not yet committed
+	tickStart time.Time      // the first file's opening: time-based rolling is checked from then on, every check interval
 }
 
 // timeToRoll reports whether the time-based policies would have rolled
@@ -185,6 +188,11 @@ func (w *writer) PrepareCommit(_ context.Context, checkpointID int64) ([]byte, e
 		finals = append(finals, filepath.ToSlash(rel))
 	}
 	w.ckpt.prepared = len(w.files)
+	if w.ckpt.ids == nil {
+		w.ckpt.ids = map[int64]bool{}
+	}
+	w.ckpt.ids[checkpointID] = true
+	w.k.partitionsPrepared(checkpointID)
 	return encodeCommittable(finals), nil
 }
 
@@ -205,7 +213,64 @@ func (w *writer) CommitCheckpoint(_ context.Context, checkpointID int64, committ
 		}
 		dirs[filepath.Dir(final)] = true
 	}
-	return w.k.commitPartitions(dirs)
+	if !w.ckpt.ids[checkpointID] {
+		// a committable restored from a checkpoint: its partitions now
+		return w.k.commitPartitions(dirs)
+	}
+	delete(w.ckpt.ids, checkpointID)
+	return w.k.partitionsCommitted(checkpointID, dirs)
+}
+
+// partitionCommit gathers the partitions of one checkpoint's files: they
+// are committed (success files) once every writer that prepared for the
+// checkpoint has committed, as Flink's single partition committer waits
+// for every writer task.
+type partitionCommit struct {
+	prepared, committed int
+	dirs                map[string]bool
+}
+
+// partitionsPrepared counts a writer that prepared for checkpoint id.
+func (k *Sink) partitionsPrepared(id int64) {
+	if k.s.commit.successFile == "" || len(k.s.partKeys) == 0 {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.partCommits == nil {
+		k.partCommits = map[int64]*partitionCommit{}
+	}
+	pc := k.partCommits[id]
+	if pc == nil {
+		pc = &partitionCommit{dirs: map[string]bool{}}
+		k.partCommits[id] = pc
+	}
+	pc.prepared++
+}
+
+// partitionsCommitted records a writer's commit of checkpoint id; the
+// last one commits the checkpoint's partitions.
+func (k *Sink) partitionsCommitted(id int64, dirs map[string]bool) error {
+	if k.s.commit.successFile == "" || len(k.s.partKeys) == 0 {
+		return nil
+	}
+	k.mu.Lock()
+	pc := k.partCommits[id]
+	if pc == nil {
+		k.mu.Unlock()
+		return k.commitPartitions(dirs)
+	}
+	pc.committed++
+	for d := range dirs {
+		pc.dirs[d] = true
+	}
+	if pc.committed < pc.prepared {
+		k.mu.Unlock()
+		return nil
+	}
+	delete(k.partCommits, id)
+	k.mu.Unlock()
+	return k.commitPartitions(pc.dirs)
 }
 
 // publishPart renames a pending file to its final name; a file already

@@ -175,3 +175,48 @@ func TestReopenedWriterNamesNewParts(t *testing.T) {
 		t.Fatalf("after two writers of index 0: %s (files %v)", got, visible(t, dir))
 	}
 }
+
+// With several writers, a partition's success file is written when the
+// last writer that prepared for the checkpoint has committed it.
+func TestSuccessFileAfterEveryWriter(t *testing.T) {
+	dir := t.TempDir()
+	ctx := partCtx(map[string]string{"path": dir, "format": "csv", "sink.partition-commit.policy.kind": "success-file"}, names, tys, "name")
+	sink, err := connector.CreateSink(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := context.Background()
+	var ws []connector.CommittingWriter
+	var cs [][]byte
+	for i := 0; i < 2; i++ {
+		w, err := sink.Open(bg, connector.WriteSpec{Names: names, Types: tys}, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(bg, batchOf(t, types.NewRow(int32(i), "a"))); err != nil {
+			t.Fatal(err)
+		}
+		cw := w.(connector.CommittingWriter)
+		c, err := cw.PrepareCommit(bg, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws, cs = append(ws, cw), append(cs, c)
+	}
+	success := filepath.Join(dir, "name=a", "_SUCCESS")
+	if err := ws[0].CommitCheckpoint(bg, 1, cs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(success); !os.IsNotExist(err) {
+		t.Fatalf("success file after one writer of two: %v", err)
+	}
+	if err := ws[1].CommitCheckpoint(bg, 1, cs[1]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(success); err != nil {
+		t.Fatalf("success file after both writers: %v", err)
+	}
+	if got := strings.Join(readTable(t, ctx), ";"); got != "+I[0, a];+I[1, a]" {
+		t.Fatalf("read back: %s", got)
+	}
+}
