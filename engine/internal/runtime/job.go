@@ -424,7 +424,7 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int, cp *tas
 		chain[0].metrics.addSplits(inst, splits)
 	}
 	for _, p := range built {
-		octx := &OpContext{Ctx: ctx, Eval: e.ev, Metrics: p.n.metrics, Batch: e.batch, Config: e.cfg, Subtask: inst, Parallel: p.n.Parallelism,
+		octx := &OpContext{Ctx: ctx, JobCtx: e.job.ctx, Eval: e.ev, Metrics: p.n.metrics, Batch: e.batch, Config: e.cfg, Subtask: inst, Parallel: p.n.Parallelism,
 			SetIdle: router.setIdle, Splits: splits, budget: e.budget}
 		current = p.n.Name
 		if err := p.op.Open(octx, p.out); err != nil {

@@ -68,7 +68,10 @@ type StateReporter interface {
 
 // OpContext is what an operator sees of its job.
 type OpContext struct {
+	// Ctx ends with the attempt (a restart runs a new one); JobCtx with
+	// the job (nil in tests driving an operator alone: use Ctx)
 	Ctx      context.Context
+	JobCtx   context.Context
 	Eval     *expr.Ctx
 	Metrics  *OperatorMetrics
 	Batch    bool // batch runtime mode

@@ -181,6 +181,9 @@ func (c *Collector) Next(ctx context.Context) (*types.Batch, error) {
 type collectSink struct {
 	BaseOperator
 	c *Collector
+	// with periodic checkpoints, rows reach the collector only once a
+	// checkpoint after them completes (sink_collect_commit.go)
+	held heldResults
 }
 
 func (s *collectSink) ProcessBatch(_ int, b *types.Batch) error {
@@ -188,6 +191,10 @@ func (s *collectSink) ProcessBatch(_ int, b *types.Batch) error {
 		return nil
 	}
 	s.Ctx.Metrics.RecordsOut.Add(int64(b.Len))
+	if s.Ctx.Config.Checkpoint.Interval > 0 {
+		s.held.add(b)
+		return nil
+	}
 	return s.c.push(s.Ctx.Ctx, b)
 }
 
