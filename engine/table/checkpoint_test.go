@@ -205,3 +205,17 @@ func TestRestartStrategySQL(t *testing.T) {
 		t.Fatalf("unknown strategy: %v", err)
 	}
 }
+
+// A source that cannot save its position is named when checkpointing is
+// on: the job is refused at submission.
+func TestCheckpointRefusesAPositionlessSource(t *testing.T) {
+	env := MustCreate(InStreamingMode())
+	mustExec(t, env,
+		`CREATE TABLE pg (id BIGINT) WITH ('connector' = 'jdbc', 'url' = 'jdbc:postgresql://127.0.0.1:1/none', 'table-name' = 'pg')`,
+		"SET 'execution.checkpointing.interval' = '1 s'",
+		"SET 'execution.checkpointing.dir' = '"+t.TempDir()+"'")
+	_, err := env.ExecuteSQL("SELECT id FROM pg")
+	if err == nil || !strings.Contains(err.Error(), "cannot save its read position") || !strings.Contains(err.Error(), "pg") {
+		t.Fatalf("jdbc source with checkpoints: %v", err)
+	}
+}

@@ -385,7 +385,7 @@ func (c *coordinator) trigger(savepoint bool, dir string) (*pendingCheckpoint, e
 	}
 	for _, t := range c.tasks {
 		if t.source && !t.finished && !t.resumable {
-			return nil, fmt.Errorf("source %s cannot save its read position (its connector does not support checkpoints)", shortName(t.nodes[0].Name))
+			return nil, fmt.Errorf("source %s cannot save its read position (its connector does not support checkpoints)", t.nodes[0].Name)
 		}
 	}
 	p := &pendingCheckpoint{id: c.next, savepoint: savepoint, dir: dir, triggered: time.Now(), acked: map[int]bool{}, done: make(chan error, 1), ended: make(chan struct{})}

@@ -66,7 +66,7 @@ func checkpointable(g *Graph) error {
 	for _, n := range g.Nodes {
 		if n.Source != nil {
 			if !n.Resumable {
-				return fmt.Errorf("checkpointing is on, but source %s cannot save its read position (its connector does not support checkpoints)", shortName(n.Name))
+				return fmt.Errorf("checkpointing is on, but source %s cannot save its read position (its connector does not support checkpoints)", n.Name)
 			}
 			continue
 		}
