@@ -83,7 +83,7 @@ func engineGoroutines() []string {
 	n := runtime.Stack(buf, true)
 	var out []string
 	for _, g := range strings.Split(string(buf[:n]), "\n\n") {
-		if strings.Contains(g, "riffle/engine/connector/") || strings.Contains(g, "riffle/engine/runtime.") {
+		if strings.Contains(g, "riffle/engine/connector/") || strings.Contains(g, "riffle/engine/internal/runtime.") {
 			out = append(out, g)
 		}
 	}
