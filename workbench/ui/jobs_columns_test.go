@@ -31,7 +31,7 @@ func TestJobsPanelStatementUsesTheFreeSpace(t *testing.T) {
 	cells := row.(*fyne.Container).Objects
 	var fixed float32
 	for i, c := range jobs.Columns {
-		if i != jobs.StatementColumn && !jobs.WatermarkColumn(i) {
+		if i != jobs.StatementColumn && !jobs.WatermarkColumn(i) && (i != jobs.CheckpointColumn || !jp.NoCheckpoint()) {
 			fixed += c.Width
 		}
 	}

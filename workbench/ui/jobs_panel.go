@@ -2,12 +2,14 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/workbench/monitor"
 	"github.com/riffle-sql/riffle/workbench/ui/jobs"
@@ -78,6 +80,26 @@ func (p *jobsPanel) RunningChanged() {
 
 // Updated updates the Kafka partitions below the list (jobs.Host).
 func (p *jobsPanel) Updated() { p.splits.update() }
+
+// SavepointDir is the embedded session's savepoint directory as set
+// (execution.checkpointing.savepoint-dir, else state.savepoints.dir), ""
+// when none is (jobs.Host): every job of the Jobs panel that is not a
+// gateway's runs in that session.
+func (p *jobsPanel) SavepointDir(string) string {
+	conf := p.wb.env.Config().Configuration()
+	for _, key := range []string{config.CheckpointingSavepointDir.Key, config.SavepointsDirLegacy.Key} {
+		if v, ok := conf.Get(key); ok && strings.TrimSpace(v) != "" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// Window is the workbench's window (jobs.Host).
+func (p *jobsPanel) Window() fyne.Window { return p.wb.win }
+
+// Do runs f on the UI goroutine (jobs.Host).
+func (p *jobsPanel) Do(f func()) { p.wb.do(f) }
 
 // pollRemote asks the open gateway sessions for their jobs on a
 // goroutine (never opening a session); the answer is used by the next

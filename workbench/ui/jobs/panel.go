@@ -1,8 +1,8 @@
 // Package jobs is the workbench's Jobs panel: every job of the session
 // (queries and INSERT jobs, and the jobs of the open gateway sessions)
 // with status, statement, rows out, rate, watermark, lag and a small chart
-// of the lag, Open and Cancel buttons, and a summary line. It reaches the
-// workbench through Host.
+// of the lag, the last checkpoint, Open, Cancel and Stop with savepoint
+// buttons, and a summary line. It reaches the workbench through Host.
 package jobs
 
 import (
@@ -43,12 +43,23 @@ type Host interface {
 	RunningChanged()
 	// Updated is called after each update (the Kafka partitions hook).
 	Updated()
+	// SavepointDir is the savepoint directory of the session a job of
+	// the embedded session runs in, as set
+	// ('execution.checkpointing.savepoint-dir', else
+	// 'state.savepoints.dir': a path or a file: URI), "" when none is set.
+	SavepointDir(id string) string
+	// Window is the window the savepoint dialog opens over.
+	Window() fyne.Window
+	// Do runs f on the UI goroutine (fyne.Do in the app); the panel
+	// reports a stop with savepoint taken off it through Do.
+	Do(f func())
 }
 
 // Panel is the bottom panel listing every job of the session
 // (queries and INSERT jobs) with status, output, rate and watermark, a
-// small live chart of each running job's watermark lag, and Open and
-// Cancel buttons. It is what SHOW JOBS lists, sampled once a second.
+// small live chart of each running job's watermark lag, the last
+// checkpoint, and Open, Cancel and Stop with savepoint buttons. It is
+// what SHOW JOBS lists, sampled once a second.
 type Panel struct {
 	host    Host
 	model   *monitor.Jobs
@@ -61,6 +72,15 @@ type Panel struct {
 	zone    *time.Location // the session's, read once per update
 	// cancelling are the jobs cancelled here and not ended yet
 	cancelling map[string]bool
+	// stopping are the jobs being stopped with a savepoint here
+	stopping map[string]bool
+	// the savepoint dialog while open, the directory last written to
+	// and the last stop with savepoint's outcome (savepoint.go)
+	ask              *savepointAsk
+	lastSavepointDir string
+	spLine           *savepointLine
+	savepointPath    string
+	savepointErr     error
 
 	// noMetrics is set while every listed job runs on a gateway, which
 	// reports no counters or watermarks: their columns are left out and
@@ -70,8 +90,12 @@ type Panel struct {
 	// a table without one): the Watermark and Lag columns are left out,
 	// and the statement gets the room (issue 21).
 	noWatermark bool
-	header      []fyne.CanvasObject
-	head        *fyne.Container
+	// noCheckpoint is set while no listed job takes checkpoints (none
+	// complete, failed or under way: checkpointing is off): the
+	// Checkpoint column is left out and the statement gets the room.
+	noCheckpoint bool
+	header       []fyne.CanvasObject
+	head         *fyne.Container
 }
 
 // Columns are the Jobs panel's columns: their titles and widths in
@@ -81,8 +105,12 @@ var Columns = []struct {
 	Width float32
 }{
 	{"Status", 92}, {"Job", 96}, {"Statement", 0}, {"Started", 72}, {"Rows out", 84},
-	{"Rate", 72}, {"Watermark", 150}, {"Lag", 60}, {"Lag, 5 min", 110}, {"", 176},
+	{"Rate", 72}, {"Watermark", 150}, {"Lag", 60}, {"Lag, 5 min", 110}, {"Checkpoint", 150},
+	{"", 360},
 }
+
+// CheckpointColumn is the column of the last checkpoint (CheckpointCell).
+const CheckpointColumn = 9
 
 // jobStmtMinWidth is the Statement column's least width (~20 characters):
 // below it the columns scroll sideways.
@@ -94,21 +122,21 @@ func WatermarkColumn(i int) bool { return i >= 6 && i <= 8 }
 // colHidden reports whether column i is left out: the metric columns of
 // gateway jobs, the watermark columns when no job has a watermark.
 func (p *Panel) colHidden(i int) bool {
-	return p != nil && (p.noMetrics && jobMetricCol(i) || p.noWatermark && WatermarkColumn(i))
+	return p != nil && (p.noMetrics && jobMetricCol(i) || p.noWatermark && WatermarkColumn(i) || p.noCheckpoint && i == CheckpointColumn)
 }
 
 // StatementColumn is the column that takes the room the others leave.
 const StatementColumn = 2
 
 // jobMetricCol reports the columns a gateway's jobs have no values for
-// (rows out, rate, watermark, lag and its chart).
-func jobMetricCol(i int) bool { return i >= 4 && i <= 8 }
+// (rows out, rate, watermark, lag and its chart, the last checkpoint).
+func jobMetricCol(i int) bool { return i >= 4 && i <= CheckpointColumn }
 
 // New builds the panel; wrap, when not nil, gets the job list (with its
 // header, scrolling sideways) and returns what the tab shows under the
 // summary line (the workbench puts the Kafka partitions below it).
 func New(h Host, wrap func(list fyne.CanvasObject) fyne.CanvasObject) *Panel {
-	p := &Panel{host: h, model: monitor.NewJobs(), cancelling: map[string]bool{}}
+	p := &Panel{host: h, model: monitor.NewJobs(), cancelling: map[string]bool{}, stopping: map[string]bool{}}
 	p.summary = widget.NewLabel("No jobs yet. Queries and INSERT INTO jobs of this session appear here (SHOW JOBS and STOP JOB '<id>' work in SQL too).")
 	p.summary.Importance = widget.LowImportance
 	p.summary.Truncation = fyne.TextTruncateEllipsis
@@ -130,7 +158,8 @@ func New(h Host, wrap func(list fyne.CanvasObject) fyne.CanvasObject) *Panel {
 	if wrap != nil {
 		content = wrap(table)
 	}
-	p.item = container.NewTabItemWithIcon("Jobs", theme.ListIcon(), container.NewBorder(p.summary, nil, nil, nil, content))
+	p.spLine = p.newSavepointLine()
+	p.item = container.NewTabItemWithIcon("Jobs", theme.ListIcon(), container.NewBorder(container.NewVBox(p.summary, p.spLine.box), nil, nil, nil, content))
 	return p
 }
 
@@ -139,13 +168,18 @@ func (p *Panel) NewRow() fyne.CanvasObject {
 	cells := make([]fyne.CanvasObject, len(Columns))
 	for i := range Columns {
 		switch i {
-		case len(Columns) - 2:
+		case CheckpointColumn - 1:
 			cells[i] = NewLagSpark()
+		case CheckpointColumn:
+			cells[i] = NewCheckpointCell()
 		case len(Columns) - 1:
 			open := widget.NewButtonWithIcon("Open", theme.VisibilityIcon(), nil)
 			cancel := widget.NewButtonWithIcon("Cancel", theme.MediaStopIcon(), nil)
-			open.Importance, cancel.Importance = widget.LowImportance, widget.LowImportance
-			cells[i] = container.NewHBox(open, cancel)
+			savepoint := widget.NewButtonWithIcon("Stop with savepoint", theme.DocumentSaveIcon(), nil)
+			open.Importance, cancel.Importance, savepoint.Importance = widget.LowImportance, widget.LowImportance, widget.LowImportance
+			savepoint.Hide()
+			// icons only when the Statement column is short of room
+			cells[i] = widgets.NewToolbar(open, cancel, savepoint)
 		default:
 			l := widget.NewLabel("")
 			l.Truncation = fyne.TextTruncateEllipsis
@@ -220,15 +254,32 @@ func (p *Panel) UpdateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	if h, ok := p.model.Lag(r.ID); ok {
 		spark.Set(h.Points(), !r.Status.IsTerminal())
 	}
-	btns := cells[9].(*fyne.Container).Objects
-	open, cancel := btns[0].(*widget.Button), btns[1].(*widget.Button)
+	cp := cells[CheckpointColumn].(*CheckpointCell)
+	if last, hasLast, counts, ok := p.Checkpoint(r.ID); ok {
+		cp.Set(CheckpointText(last, hasLast, counts, time.Now()))
+	} else {
+		cp.Set("–", "", "") // a gateway reports no checkpoints
+	}
+	btns := cells[len(Columns)-1].(*fyne.Container).Objects
+	open, cancel, savepoint := btns[0].(*widget.Button), btns[1].(*widget.Button), btns[2].(*widget.Button)
 	jobID := r.ID
 	open.OnTapped = func() { p.host.OpenJob(jobID) }
 	cancel.OnTapped = func() { p.Cancel(jobID) }
-	if r.Status.IsTerminal() {
+	savepoint.OnTapped = func() { p.StopWithSavepoint(jobID) }
+	if r.Status.IsTerminal() || p.stopping[jobID] {
 		cancel.Disable()
 	} else {
 		cancel.Enable()
+	}
+	switch {
+	case !p.CanStopWithSavepoint(jobID):
+		savepoint.Hide()
+	case p.stopping[jobID]: // the status bar says so
+		savepoint.Disable()
+		savepoint.Show()
+	default:
+		savepoint.Enable()
+		savepoint.Show()
 	}
 }
 
@@ -320,8 +371,15 @@ func (p *Panel) Update(now time.Time) {
 			break
 		}
 	}
-	if noMetrics != p.noMetrics || noWatermark != p.noWatermark {
-		p.noMetrics, p.noWatermark = noMetrics, noWatermark
+	noCheckpoint := len(p.rows) > 0
+	for _, r := range p.rows {
+		if p.takesCheckpoints(r.ID) {
+			noCheckpoint = false
+			break
+		}
+	}
+	if noMetrics != p.noMetrics || noWatermark != p.noWatermark || noCheckpoint != p.noCheckpoint {
+		p.noMetrics, p.noWatermark, p.noCheckpoint = noMetrics, noWatermark, noCheckpoint
 		if p.showCols(p.header) {
 			p.head.Refresh()
 		}
@@ -402,6 +460,10 @@ func (p *Panel) Summary() string { return p.summary.Text }
 // job runs on a gateway).
 func (p *Panel) NoMetrics() bool { return p.noMetrics }
 
+// NoCheckpoint reports that the Checkpoint column is left out (no listed
+// job takes checkpoints).
+func (p *Panel) NoCheckpoint() bool { return p.noCheckpoint }
+
 // NoWatermark reports that the watermark columns are left out (no listed
 // job has a watermark).
 func (p *Panel) NoWatermark() bool { return p.noWatermark }
@@ -424,7 +486,7 @@ func (p *Panel) Row(id string) (monitor.JobRow, bool) {
 func (p *Panel) showCols(cells []fyne.CanvasObject) bool {
 	changed := false
 	for i, o := range cells {
-		if show := !p.colHidden(i); (jobMetricCol(i) || WatermarkColumn(i)) && o.Visible() != show {
+		if show := !p.colHidden(i); (jobMetricCol(i) || WatermarkColumn(i) || i == CheckpointColumn) && o.Visible() != show {
 			changed = true
 			if show {
 				o.Show()
@@ -449,18 +511,43 @@ func (l *columnsLayout) width(i int) float32 {
 	return Columns[i].Width
 }
 
-func (l *columnsLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+// buttonsColumn is the column of Open, Cancel and Stop with savepoint.
+var buttonsColumn = len(Columns) - 1
+
+// jobStmtRoomy is the Statement column's width below which the buttons
+// show their icons only (compactButtons) to leave it more room.
+const jobStmtRoomy = 280
+
+// compactButtons is the buttons column's width with icons only (the
+// three buttons of a widgets.NewToolbar row gone compact).
+func compactButtons() float32 {
+	icon := theme.IconInlineSize() + 2*theme.InnerPadding()
+	return 3*icon + 3*theme.Padding()
+}
+
+// widths returns the columns' widths for a row size.Width wide: the
+// Statement column takes what the others leave, at least jobStmtMinWidth;
+// while it would get less than jobStmtRoomy the buttons go compact.
+func (l *columnsLayout) widths(width float32) []float32 {
+	ws := make([]float32, len(Columns))
 	fixed := float32(0)
 	for i := range Columns {
-		fixed += l.width(i)
+		ws[i] = l.width(i)
+		fixed += ws[i]
 	}
-	stretch := max(size.Width-fixed, jobStmtMinWidth)
+	if width-fixed < jobStmtRoomy && ws[buttonsColumn] > compactButtons() {
+		fixed -= ws[buttonsColumn] - compactButtons()
+		ws[buttonsColumn] = compactButtons()
+	}
+	ws[StatementColumn] = max(width-fixed, jobStmtMinWidth)
+	return ws
+}
+
+func (l *columnsLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	ws := l.widths(size.Width)
 	x := float32(0)
 	for i, o := range objs {
-		w := l.width(i)
-		if i == StatementColumn {
-			w = stretch
-		}
+		w := ws[i]
 		h := o.MinSize().Height
 		if _, isSpark := o.(*LagSpark); isSpark {
 			h = size.Height - 8
@@ -471,12 +558,16 @@ func (l *columnsLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 }
 
+// MinSize is the row's height and its width with the Statement column at
+// its least and the buttons compact.
 func (l *columnsLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	h := float32(0)
-	w := float32(jobStmtMinWidth)
-	for i, o := range objs {
+	for _, o := range objs {
 		h = max(h, o.MinSize().Height)
-		w += l.width(i)
+	}
+	w := float32(0)
+	for _, cw := range l.widths(0) {
+		w += cw
 	}
 	return fyne.NewSize(w, h)
 }

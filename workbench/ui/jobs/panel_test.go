@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,16 +14,23 @@ import (
 	"github.com/riffle-sql/riffle/workbench/monitor"
 )
 
-// fakeHost lists no jobs of its own; it records what the panel asks.
+// fakeHost lists its jobs; it records what the panel asks and queues
+// what the panel runs through Do for the test to run.
 type fakeHost struct {
+	jobs      []monitor.Job
 	gateway   map[string]string
 	cancelled []string
 	opened    []string
 	status    string
 	updates   int
+	dir       string // the session's savepoint directory
+	win       fyne.Window
+
+	mu     sync.Mutex
+	queued []func()
 }
 
-func (h *fakeHost) List(time.Time) []monitor.Job { return nil }
+func (h *fakeHost) List(time.Time) []monitor.Job { return h.jobs }
 func (h *fakeHost) Gateway(id string) string     { return h.gateway[id] }
 func (h *fakeHost) Zone() *time.Location         { return time.UTC }
 func (h *fakeHost) CancelJob(id string)          { h.cancelled = append(h.cancelled, id) }
@@ -30,6 +38,26 @@ func (h *fakeHost) OpenJob(id string)            { h.opened = append(h.opened, i
 func (h *fakeHost) SetStatus(text string)        { h.status = text }
 func (h *fakeHost) RunningChanged()              {}
 func (h *fakeHost) Updated()                     { h.updates++ }
+func (h *fakeHost) SavepointDir(string) string   { return h.dir }
+func (h *fakeHost) Window() fyne.Window          { return h.win }
+
+func (h *fakeHost) Do(f func()) {
+	h.mu.Lock()
+	h.queued = append(h.queued, f)
+	h.mu.Unlock()
+}
+
+// runQueued runs what was queued through Do and reports how many ran.
+func (h *fakeHost) runQueued() int {
+	h.mu.Lock()
+	fns := h.queued
+	h.queued = nil
+	h.mu.Unlock()
+	for _, f := range fns {
+		f()
+	}
+	return len(fns)
+}
 
 // A gateway's job is listed with its connection and without counters;
 // its buttons reach the host, and Cancel says so in the status bar.
