@@ -26,7 +26,7 @@ import (
 // With -v it logs the state sizes and the heap at ten points of the run:
 //
 //	RIFFLE_SOAK_ROWS=2000000 RIFFLE_SOAK_RATE=20000 \
-//	  go test -tags migrated_fynedo -run TestSoakStateTTL -v ./engine/runtime/
+//	  go test -tags migrated_fynedo -run TestSoakStateTTL -v ./engine/internal/runtime/
 
 // soakOutput drops what it is given, counting rows.
 type soakOutput struct{ rows int64 }

@@ -27,7 +27,7 @@ import (
 //
 // Regenerate the expected output with
 //
-//	go test -tags migrated_fynedo ./engine/plan/rules/ -run TestRules -rewrite
+//	go test -tags migrated_fynedo ./engine/internal/plan/rules/ -run TestRules -rewrite
 //
 // and read the diff: every expected plan is a claim about the rule.
 func TestRules(t *testing.T) {
