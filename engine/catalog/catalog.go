@@ -12,6 +12,55 @@ import (
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
+// Catalog is Flink's Catalog interface: databases, tables and views,
+// functions, partitions and statistics. Methods return the typed errors
+// of errors.go (test with errors.As) with Flink's messages.
+type Catalog interface {
+	Open() error
+	Close() error
+	DefaultDatabase() string
+
+	ListDatabases() ([]string, error)
+	GetDatabase(name string) (*Database, error)
+	DatabaseExists(name string) bool
+	CreateDatabase(name string, db *Database, ignoreIfExists bool) error
+	DropDatabase(name string, ignoreIfNotExists, cascade bool) error
+	AlterDatabase(name string, db *Database, ignoreIfNotExists bool) error
+
+	// ListTables lists tables and views of a database.
+	ListTables(db string) ([]string, error)
+	ListViews(db string) ([]string, error)
+	GetTable(p ObjectPath) (BaseTable, error)
+	TableExists(p ObjectPath) bool
+	CreateTable(p ObjectPath, t BaseTable, ignoreIfExists bool) error
+	DropTable(p ObjectPath, ignoreIfNotExists bool) error
+	AlterTable(p ObjectPath, t BaseTable, ignoreIfNotExists bool) error
+	RenameTable(p ObjectPath, newName string, ignoreIfNotExists bool) error
+
+	ListFunctions(db string) ([]string, error)
+	GetFunction(p ObjectPath) (*Function, error)
+	FunctionExists(p ObjectPath) bool
+	CreateFunction(p ObjectPath, f *Function, ignoreIfExists bool) error
+	AlterFunction(p ObjectPath, f *Function, ignoreIfNotExists bool) error
+	DropFunction(p ObjectPath, ignoreIfNotExists bool) error
+
+	ListPartitions(p ObjectPath, filter PartitionSpec) ([]PartitionSpec, error)
+	GetPartition(p ObjectPath, spec PartitionSpec) (*Partition, error)
+	PartitionExists(p ObjectPath, spec PartitionSpec) bool
+	CreatePartition(p ObjectPath, spec PartitionSpec, part *Partition, ignoreIfExists bool) error
+	DropPartition(p ObjectPath, spec PartitionSpec, ignoreIfNotExists bool) error
+	AlterPartition(p ObjectPath, spec PartitionSpec, part *Partition, ignoreIfNotExists bool) error
+
+	GetTableStatistics(p ObjectPath) (TableStatistics, error)
+	GetTableColumnStatistics(p ObjectPath) (ColumnStatistics, error)
+	GetPartitionStatistics(p ObjectPath, spec PartitionSpec) (TableStatistics, error)
+	GetPartitionColumnStatistics(p ObjectPath, spec PartitionSpec) (ColumnStatistics, error)
+	AlterTableStatistics(p ObjectPath, s TableStatistics, ignoreIfNotExists bool) error
+	AlterTableColumnStatistics(p ObjectPath, s ColumnStatistics, ignoreIfNotExists bool) error
+	AlterPartitionStatistics(p ObjectPath, spec PartitionSpec, s TableStatistics, ignoreIfNotExists bool) error
+	AlterPartitionColumnStatistics(p ObjectPath, spec PartitionSpec, s ColumnStatistics, ignoreIfNotExists bool) error
+}
+
 // ObjectPath names an object inside a catalog: database and object name
 // (Flink's ObjectPath).
 type ObjectPath struct {
