@@ -2,12 +2,14 @@ package table
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -254,5 +256,46 @@ func TestFilesystemSinkPartitionSuccessFiles(t *testing.T) {
 	}
 	if last != "[300 300]" {
 		t.Fatalf("read back: %s", last)
+	}
+}
+
+// A job that fails half way restarts from its last checkpoint in the same
+// process (restart-strategy fixed-delay): the files committed before the
+// failure stay, the restarted writers name new files, and the table ends
+// with every value once.
+func TestFilesystemSinkRestartAfterFailure(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	env := fsCheckpointEnv(t, dir)
+	var failed atomic.Bool
+	failOnce := UDF(func(v int64) (int64, error) {
+		if v == fsRows/2 && failed.CompareAndSwap(false, true) {
+			return 0, errors.New("failing once at the middle")
+		}
+		return v, nil
+	}, WithName("fail_once"))
+	if err := env.CreateTemporarySystemFunction("fail_once", failOnce); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, env,
+		"SET 'execution.checkpointing.interval' = '50 ms'",
+		"SET 'execution.checkpointing.dir' = '"+t.TempDir()+"'",
+		"SET 'restart-strategy.type' = 'fixed-delay'",
+		"SET 'restart-strategy.fixed-delay.attempts' = '1'",
+		"SET 'restart-strategy.fixed-delay.delay' = '0 s'")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := env.ExecuteSQLContext(ctx, "INSERT INTO out_t SELECT fail_once(v) FROM gen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.JobClient().Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !failed.Load() {
+		t.Fatal("the job did not fail")
+	}
+	rows, _ := fsFiles(t, dir)
+	if len(rows) != fsRows || !isPrefix(rows) {
+		t.Fatalf("after the restarted run: %d rows, every value once: %v", len(rows), isPrefix(rows))
 	}
 }

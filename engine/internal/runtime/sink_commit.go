@@ -169,11 +169,20 @@ func decodeSinkState(b []byte) ([]sinkCommittable, error) {
 }
 
 // commitAll ends the write at the end of input: the waiting committables
-// are published, then the writer's Commit publishes the rest.
+// are published, then the writer's Commit publishes the rest. A task
+// ending because its attempt's context ended (cancel, STOP JOB, a failure
+// elsewhere) ends its chain too: for a CommittingWriter that is no end of
+// input, and nothing is committed (a plain Writer commits, as before).
 func (s *ConnectorSink) commitAll() error {
 	s.commits.mu.Lock()
 	defer s.commits.mu.Unlock()
 	if s.w == nil || s.committed {
+		return nil
+	}
+	if s.commits.cw != nil && s.Ctx != nil && s.Ctx.Ctx != nil && s.Ctx.Ctx.Err() != nil {
+		// not the end of the input: the attempt was cancelled, stopped
+		// (after a savepoint) or failed, and its task ends its chain;
+		// Close aborts what no checkpoint committed
 		return nil
 	}
 	s.committed = true

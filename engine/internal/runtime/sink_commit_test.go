@@ -303,3 +303,31 @@ type nopWriter struct{}
 func (nopWriter) Write(context.Context, *types.Batch) error { return nil }
 func (nopWriter) Commit() error                             { return nil }
 func (nopWriter) Abort()                                    {}
+
+// A task torn down by a cancelled attempt ends its chain: EndInput then
+// is no end of input, and a committing writer publishes nothing.
+func TestCommittingSinkEndInputAfterCancel(t *testing.T) {
+	st := newCommitStore()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &ConnectorSink{Sink: fakeCommitSink{st}, Spec: connector.WriteSpec{Names: []string{"k", "v"}, Types: kvTypes}, Table: "t"}
+	if err := s.Open(&OpContext{Ctx: ctx, Metrics: &OperatorMetrics{}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	bb := types.NewBatchBuilder(kvTypes)
+	if err := bb.Append(types.Insert, []any{int64(1), int64(2)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ProcessBatch(0, bb.Build()); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := s.EndInput(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if pub, _, _ := st.snapshot(); len(pub) != 0 {
+		t.Fatalf("published by a cancelled attempt: %v", pub)
+	}
+}
