@@ -333,7 +333,10 @@ func (c *coordinator) run(ctx context.Context) {
 	if timeout <= 0 {
 		timeout = 10 * time.Minute
 	}
-	var lastEnd time.Time
+	// Checkpoints are triggered Interval apart (from trigger to trigger),
+	// never while one is in progress and never sooner than MinPause after
+	// the last one ended, as Flink's CheckpointRequestDecider spaces them.
+	var lastTrigger, lastEnd time.Time
 	timer := time.NewTimer(c.cfg.Interval)
 	defer timer.Stop()
 	for {
@@ -342,32 +345,43 @@ func (c *coordinator) run(ctx context.Context) {
 			c.abort(ctx.Err())
 			return
 		case <-timer.C:
-		case <-c.wake:
+		case <-c.wake: // a checkpoint ended: the next may be due sooner
 		}
 		c.mu.Lock()
 		p := c.pending
 		writing := p != nil && p.writing
-		c.mu.Unlock()
-		now := time.Now()
-		switch {
-		case p != nil && !writing && now.Sub(p.triggered) >= timeout:
-			c.fail(p, fmt.Errorf("checkpoint %d expired before completing (execution.checkpointing.timeout %v)", p.id, timeout))
-			lastEnd = now
-		case p == nil:
-			if wait := c.cfg.MinPause - now.Sub(lastEnd); !lastEnd.IsZero() && wait > 0 {
-				timer.Reset(wait)
-				continue
-			}
-			if _, err := c.trigger(false, ""); err != nil && err != errBusy && err != errNotReady {
-				c.job.fail(err)
-				return
-			}
-		}
-		c.mu.Lock()
-		if c.pending == nil && c.last != nil {
+		if c.last != nil && c.last.Completed.After(lastEnd) {
 			lastEnd = c.last.Completed
 		}
 		c.mu.Unlock()
+		now := time.Now()
+		if p != nil {
+			if !writing && now.Sub(p.triggered) >= timeout {
+				c.fail(p, fmt.Errorf("checkpoint %d expired before completing (execution.checkpointing.timeout %v)", p.id, timeout))
+				lastEnd = now
+			} else {
+				// look again when it may have expired (a completion wakes us)
+				timer.Reset(min(c.cfg.Interval, max(timeout-now.Sub(p.triggered), time.Millisecond)))
+				continue
+			}
+		}
+		due := now
+		if !lastTrigger.IsZero() {
+			due = lastTrigger.Add(c.cfg.Interval)
+		}
+		if !lastEnd.IsZero() && lastEnd.Add(c.cfg.MinPause).After(due) {
+			due = lastEnd.Add(c.cfg.MinPause)
+		}
+		if now.Before(due) {
+			timer.Reset(due.Sub(now))
+			continue
+		}
+		if np, err := c.trigger(false, ""); err != nil && err != errBusy && err != errNotReady {
+			c.job.fail(err)
+			return
+		} else if err == nil {
+			lastTrigger = np.triggered
+		}
 		timer.Reset(c.cfg.Interval)
 	}
 }

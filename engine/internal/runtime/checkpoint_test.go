@@ -795,3 +795,48 @@ func TestCollectedResultsAreExactlyOnceAcrossRestarts(t *testing.T) {
 	}
 	equalSums(t, last, expectedSums())
 }
+
+// TestCheckpointSpacing: checkpoints are triggered an interval apart, and
+// no sooner than the minimum pause after the previous one completed.
+func TestCheckpointSpacing(t *testing.T) {
+	for _, c := range []struct {
+		name              string
+		interval, pause   time.Duration
+		wantGap, wantRest time.Duration
+	}{
+		{"interval", 20 * time.Millisecond, 0, 20 * time.Millisecond, 0},
+		{"min-pause", time.Millisecond, 30 * time.Millisecond, 0, 30 * time.Millisecond},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			gen := &cpGenerator{pauseAt: 100, resume: make(chan struct{})}
+			gen.paused.Add(2)
+			var mu sync.Mutex
+			var stats []CheckpointStats
+			four := make(chan struct{})
+			cfg := CheckpointConfig{Interval: c.interval, MinPause: c.pause, Dir: t.TempDir(), OnComplete: func(s CheckpointStats) {
+				mu.Lock()
+				defer mu.Unlock()
+				if stats = append(stats, s); len(stats) == 4 {
+					close(four)
+				}
+			}}
+			j, err := startSumJob(t, gen, cfg, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			<-four
+			j.job.Cancel()
+			<-j.job.Done()
+			mu.Lock()
+			defer mu.Unlock()
+			for i := 1; i < 4; i++ {
+				if gap := stats[i].Triggered.Sub(stats[i-1].Triggered); gap < c.wantGap {
+					t.Errorf("checkpoint %d triggered %v after checkpoint %d, interval %v", stats[i].ID, gap, stats[i-1].ID, c.interval)
+				}
+				if rest := stats[i].Triggered.Sub(stats[i-1].Completed); rest < c.wantRest {
+					t.Errorf("checkpoint %d triggered %v after checkpoint %d completed, min-pause %v", stats[i].ID, rest, stats[i-1].ID, c.pause)
+				}
+			}
+		})
+	}
+}
