@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // The Go-first API: contexts on calls that run or wait, rows as an
@@ -109,5 +111,92 @@ func TestOverwriteOptionReachesThePlanner(t *testing.T) {
 	}
 	if err := res.WaitContext(ctx); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// rowStrings renders rows as "+I[1] +I[2]".
+func rowStrings(rows []*types.Row) string {
+	s := make([]string, len(rows))
+	for i, r := range rows {
+		s[i] = r.String()
+	}
+	return strings.Join(s, " ")
+}
+
+// waitCancelled waits for a job to end and fails unless it was cancelled.
+func waitCancelled(t *testing.T, jc *JobClient) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	if err := jc.Wait(ctx); !errors.Is(err, ErrCanceled) {
+		t.Fatalf("the job ended with %v, want it cancelled", err)
+	}
+}
+
+func TestDataStreamCollectContext(t *testing.T) {
+	ctx := t.Context()
+	env := MustCreate(InStreamingMode())
+	rt := types.RowType(types.NewField("n", types.IntType()))
+	tab, err := env.FromDataStream(DataStreamOf(rt, types.NewRow(int32(1)), types.NewRow(int32(2))))
+	mustTable(t, tab, err)
+	ds, err := env.ToDataStream(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := ds.CollectContext(ctx)
+	if got := rowStrings(rows); err != nil || got != "+I[1] +I[2]" {
+		t.Fatalf("CollectContext of a bounded stream: %q, %v", got, err)
+	}
+
+	// an unbounded stream and a context that has already ended: no rows,
+	// the context's error, and the job cancelled
+	in := make(chan *types.Row)
+	defer close(in)
+	utab, err := env.FromDataStream(NewDataStream(in, rt))
+	mustTable(t, utab, err)
+	uds, err := env.ToDataStream(utab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended, cancel := context.WithCancel(ctx)
+	cancel()
+	rows, err = uds.CollectContext(ended)
+	if rows != nil || !errors.Is(err, context.Canceled) {
+		t.Fatalf("CollectContext with a cancelled context: %v, %v", rows, err)
+	}
+	waitCancelled(t, uds.JobClient())
+
+	// cancelled while rows arrive: the rows read so far, in order
+	in2 := make(chan *types.Row)
+	defer close(in2)
+	utab2, err := env.FromDataStream(NewDataStream(in2, rt))
+	mustTable(t, utab2, err)
+	uds2, err := env.ToDataStream(utab2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel2 := context.WithCancel(ctx)
+	type collected struct {
+		rows []*types.Row
+		err  error
+	}
+	done := make(chan collected)
+	go func() {
+		rows, err := uds2.CollectContext(cctx)
+		done <- collected{rows, err}
+	}()
+	for i := range 3 {
+		in2 <- types.NewRow(int32(i + 1))
+	}
+	cancel2()
+	got := <-done
+	if !errors.Is(got.err, context.Canceled) || !strings.HasPrefix("+I[1] +I[2] +I[3]", rowStrings(got.rows)) {
+		t.Fatalf("CollectContext cancelled while reading: %q, %v", rowStrings(got.rows), got.err)
+	}
+	waitCancelled(t, uds2.JobClient())
+
+	var none *DataStream
+	if _, err := none.CollectContext(ctx); !errors.Is(err, errNilDataStream) {
+		t.Fatalf("CollectContext of a nil stream: %v", err)
 	}
 }

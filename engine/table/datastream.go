@@ -153,18 +153,49 @@ func (d *DataStream) Rows() <-chan *types.Row {
 	return out
 }
 
-// Collect reads the whole stream (it must end) and returns its rows. It
-// fails with the job's error, and for a nil DataStream (the value
-// ToDataStream and its siblings return next to an error).
-func (d *DataStream) Collect() ([]*types.Row, error) {
+// CollectContext reads the whole stream (it must end) and returns its
+// rows, each with its RowKind. It fails with the job's error, and for a
+// nil DataStream (the value ToDataStreamContext and its siblings return
+// next to an error). When ctx ends first it returns the rows read so far
+// with ctx's error and cancels the stream's job, which has no other
+// reader (use one of Records, Rows and CollectContext, once). An input
+// stream has no rows to read: nil, nil.
+func (d *DataStream) CollectContext(ctx context.Context) ([]*types.Row, error) {
 	if d == nil {
 		return nil, errNilDataStream
 	}
+	in := d.Records()
 	var out []*types.Row
-	for r := range d.Rows() {
-		out = append(out, r)
+	for {
+		if err := ctx.Err(); err != nil {
+			d.abandon(in)
+			return out, err
+		}
+		select {
+		case r, ok := <-in:
+			if !ok {
+				return out, d.Err()
+			}
+			out = append(out, r.Row)
+		case <-ctx.Done():
+		}
 	}
-	return out, d.Err()
+}
+
+// Collect is CollectContext with context.Background(): it waits for the
+// stream to end.
+func (d *DataStream) Collect() ([]*types.Row, error) {
+	return d.CollectContext(context.Background())
+}
+
+// abandon cancels the job of an output stream no one will read and
+// drains its records, so that the goroutine delivering them ends.
+func (d *DataStream) abandon(in <-chan StreamRecord) {
+	_ = d.Close()
+	go func() {
+		for range in {
+		}
+	}()
 }
 
 // Err returns the error that ended an output stream (nil after success;
