@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -68,4 +69,56 @@ func TestSinkUpsertMaterializerStateErrors(t *testing.T) {
 	checkRestoreErrors(t, materializingSinkStateOp, umTypes, sinkSnap, matSnap, "MaterializingSink", "SinkUpsertMaterializer")
 	checkCorruptSnapshots(t, materializerStateOp, umTypes, matSnap)
 	checkCorruptSnapshots(t, materializingSinkStateOp, umTypes, sinkSnap)
+}
+
+// committingTestSink is a committing sink that records the calls it gets.
+type committingTestSink struct {
+	DropUpdateBefore
+	calls []string
+}
+
+func (s *committingTestSink) PrepareCommit(id int64) error {
+	s.calls = append(s.calls, fmt.Sprintf("prepare %d", id))
+	return nil
+}
+
+func (s *committingTestSink) NotifyCheckpointComplete(id int64) error {
+	s.calls = append(s.calls, fmt.Sprintf("complete %d", id))
+	return nil
+}
+
+func (s *committingTestSink) SnapshotState() ([]byte, error) { return []byte("sink state"), nil }
+
+func (s *committingTestSink) RestoreState(b []byte) error {
+	s.calls = append(s.calls, "restore "+string(b))
+	return nil
+}
+
+// A MaterializingSink in front of a committing sink passes the commits on
+// and saves and restores the sink's state with the materializer's.
+func TestMaterializingSinkCommits(t *testing.T) {
+	sink := &committingTestSink{}
+	var op CommittingOperator = &MaterializingSink{Materializer: materializerStateOp().(*SinkUpsertMaterializer), Sink: sink}
+	h := newHarness(t, op.(Operator), umTypes, false, NewManualClock(time.UnixMilli(0)))
+	h.push(0, umTypes, ins(int32(1), "a"), ins(int32(1), "b"))
+	if err := op.PrepareCommit(7); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := op.SnapshotState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := op.NotifyCheckpointComplete(7); err != nil {
+		t.Fatal(err)
+	}
+	sink2 := &committingTestSink{}
+	op2 := &MaterializingSink{Materializer: materializerStateOp().(*SinkUpsertMaterializer), Sink: sink2}
+	h2 := newHarness(t, op2, umTypes, false, NewManualClock(time.UnixMilli(0)))
+	if err := op2.RestoreState(snap); err != nil {
+		t.Fatal(err)
+	}
+	h2.push(0, umTypes, row(types.UpdateBefore, int32(1), "b"))
+	h2.expect("+U[1, a]")
+	checkLines(t, "calls of the sink", sink.calls, "prepare 7", "complete 7")
+	checkLines(t, "calls of the restored sink", sink2.calls, "restore sink state")
 }

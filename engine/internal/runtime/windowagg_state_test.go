@@ -96,6 +96,17 @@ func TestWindowAggStateRoundTrip(t *testing.T) {
 			"+I[a, 10, a, 1970-01-01T00:00:15, 1970-01-01T00:00:25]",
 			"+I[a, 10, a, 1970-01-01T00:00:20, 1970-01-01T00:00:30]",
 			"WM(30000)"}},
+		// b's row at 14.5 s counts only in [10 s, 20 s): [10 s, 15 s) fired
+		{"cumulate", opspec.WindowSpec{Kind: opspec.CumulateWindow, Size: 10_000, Slide: 5_000}, true, []string{
+			"+I[a, 5, 1, 1970-01-01T00:00:10, 1970-01-01T00:00:15]",
+			"+I[b, 14, 2, 1970-01-01T00:00:10, 1970-01-01T00:00:15]",
+			"WM(15000)",
+			"+I[a, 5, 1, 1970-01-01T00:00:10, 1970-01-01T00:00:20]",
+			"+I[b, 25, 3, 1970-01-01T00:00:10, 1970-01-01T00:00:20]",
+			"+I[a key of more than seven bytes, 9, 1, 1970-01-01T00:00:10, 1970-01-01T00:00:20]",
+			"+I[a, 10, 1, 1970-01-01T00:00:20, 1970-01-01T00:00:25]",
+			"+I[a, 10, 1, 1970-01-01T00:00:20, 1970-01-01T00:00:30]",
+			"WM(30000)"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			newOp, out := windowAggStateOp(c.spec, c.mergeable)
@@ -103,6 +114,52 @@ func TestWindowAggStateRoundTrip(t *testing.T) {
 			checkLines(t, "changelog after the cut", afterCut, c.afterCut...)
 		})
 	}
+}
+
+// Windows attached to the input's window_start and window_end columns and
+// processing-time windows (their timers are the saved buckets' ends) keep
+// their buckets across a snapshot.
+func TestWindowAggStateAttachedAndProctime(t *testing.T) {
+	attTypes := []*types.DataType{types.StringType(), types.IntType(), types.TimestampType(3), types.TimestampType(3)}
+	attOut := []*types.DataType{types.StringType(), types.IntType(), types.TimestampType(3), types.TimestampType(3)}
+	attached := func() Operator {
+		return &WindowAgg{Keys: []int{0}, KeyTypes: attTypes[:1],
+			Aggs:     []opspec.AggSpec{{Func: "SUM", Args: []int{1}, ArgTypes: attTypes[1:2], Filter: -1, Type: types.IntType()}},
+			OutTypes: attOut, Window: opspec.WindowSpec{Kind: opspec.TumbleWindow, Size: 10_000},
+			Attached: true, StartCol: 2, EndCol: 3, Props: []opspec.WindowProp{opspec.PropStart, opspec.PropEnd}}
+	}
+	afterCut, _ := stateRoundTrip{newOp: attached, outTypes: attOut}.run(t,
+		[]stateStep{
+			pushStep(0, attTypes, ins("a", int32(1), ms(0), ms(10_000)), ins("a", int32(2), ms(10_000), ms(20_000))),
+			watermarkStep(0, 10_000),
+			pushStep(0, attTypes, ins("b", int32(3), ms(10_000), ms(20_000))),
+		},
+		[]stateStep{
+			pushStep(0, attTypes, ins("a", int32(4), ms(0), ms(10_000)), ins("b", int32(5), ms(10_000), ms(20_000))),
+			watermarkStep(0, 20_000),
+		})
+	// a's row for the window fired before the cut is late
+	checkLines(t, "attached: changelog after the cut", afterCut,
+		"+I[a, 2, 1970-01-01T00:00:10, 1970-01-01T00:00:20]", "+I[b, 8, 1970-01-01T00:00:10, 1970-01-01T00:00:20]", "WM(20000)")
+
+	newOp, out := windowAggStateOp(opspec.WindowSpec{Kind: opspec.TumbleWindow, Size: 10_000, Proctime: true}, true)
+	// the clock starts at 1,000 s: the window [1,000 s, 1,010 s) fires
+	// when it reaches 1,010 s
+	afterCut, _ = stateRoundTrip{newOp: newOp, outTypes: out}.run(t,
+		[]stateStep{
+			pushStep(0, winTypes, ins("a", int32(1), nil), ins("b", int32(2), nil)),
+			advanceStep(4 * time.Second),
+		},
+		[]stateStep{
+			pushStep(0, winTypes, ins("a", int32(3), nil)),
+			advanceStep(6 * time.Second),
+			pushStep(0, winTypes, ins("a", int32(4), nil)),
+			advanceStep(10 * time.Second),
+		})
+	checkLines(t, "proctime: changelog after the cut",
+		afterCut,
+		"+I[a, 4, 2, 1970-01-01T00:16:40, 1970-01-01T00:16:50]", "+I[b, 2, 1, 1970-01-01T00:16:40, 1970-01-01T00:16:50]",
+		"+I[a, 4, 1, 1970-01-01T00:16:50, 1970-01-01T00:17]")
 }
 
 // Truncated snapshots and a Deduplicate's snapshot are refused.
