@@ -1,10 +1,13 @@
 package expr
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
-// GREATEST, LEAST and TYPEOF.
+// GREATEST, LEAST, TYPEOF and UUID.
 
 func init() {
 	extreme := func(name string, want int) {
@@ -52,4 +55,20 @@ func init() {
 			}
 			return func(_ *Ctx, a []*Vec, n int) (*Vec, error) { return ConstVec(s, ret), nil }, nil
 		}})
+}
+
+func init() {
+	registerRowFn(rowFn{name: "UUID", category: "Arithmetic", nonDet: true,
+		sig: "UUID() -> CHAR(36) NOT NULL, a random RFC 4122 version 4 UUID", ret: types.CharType(36).NotNull(), exactNull: true,
+		eval: func(_ *Ctx, _ []any) (any, error) { return newUUID(), nil }})
+}
+
+// newUUID returns a random version-4 UUID in lower-case 8-4-4-4-12 form.
+func newUUID() string {
+	var u [16]byte
+	_, _ = rand.Read(u[:])
+	u[6] = u[6]&0x0f | 0x40
+	u[8] = u[8]&0x3f | 0x80
+	h := hex.EncodeToString(u[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
