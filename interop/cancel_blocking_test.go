@@ -145,7 +145,7 @@ func serverStops(t *testing.T, what string, cond func() (bool, error)) {
 // end.
 func cancelAndMeasure(t *testing.T, jc *table.JobClient, baseline int) time.Duration {
 	t.Helper()
-	if st := jc.GetJobStatus(); st.IsTerminal() {
+	if st := jc.Status(); st.IsTerminal() {
 		t.Fatalf("the job ended before it was cancelled: %v, %v", st, jc.Err())
 	}
 	start := time.Now()
@@ -159,7 +159,7 @@ func cancelAndMeasure(t *testing.T, jc *table.JobClient, baseline int) time.Dura
 	}
 	d := time.Since(start)
 	t.Logf("from Cancel to the job's end: %v", d.Round(time.Millisecond))
-	if st := jc.GetJobStatus(); st != table.JobCanceled {
+	if st := jc.Status(); st != table.JobCanceled {
 		t.Fatalf("the cancelled job ended %v (%v), want CANCELED", st, jc.Err())
 	}
 	if err := jc.Err(); !errors.Is(err, table.ErrCanceled) {
@@ -681,7 +681,7 @@ func TestCancelKafkaSinkFlushBrokerGone(t *testing.T) {
 		if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
 			defer r.Close()
 		}
-		t.Fatalf("the job ended before it read the FIFO: %v, %v", jc.GetJobStatus(), jc.Err())
+		t.Fatalf("the job ended before it read the FIFO: %v, %v", jc.Status(), jc.Err())
 	}
 	defer w.Close()
 	if _, err := w.WriteString("a\nb\n"); err != nil {

@@ -219,8 +219,8 @@ func TestFlinkClientStopJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, j := range rj {
-		if j.Status() != "CANCELED" || j.EndTime().IsZero() || !strings.HasPrefix(j.Statement(), "INSERT INTO drain") {
-			t.Errorf("RemoteJob %s: status %s, end %v, statement %q", j.GetJobID(), j.Status(), j.EndTime(), j.Statement())
+		if j.StatusName() != "CANCELED" || j.EndTime().IsZero() || !strings.HasPrefix(j.Statement(), "INSERT INTO drain") {
+			t.Errorf("RemoteJob %s: status %s, end %v, statement %q", j.JobID(), j.StatusName(), j.EndTime(), j.Statement())
 		}
 	}
 	if len(rj) != 2 {

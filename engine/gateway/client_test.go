@@ -409,16 +409,16 @@ func TestRemoteJobs(t *testing.T) {
 	}
 	j := jobs[0]
 	_, hasMetrics := j.NodeMetrics(nil)
-	if j.GetJobID() != res.JobID() || j.Statement() != "SELECT a FROM gen" || j.GetJobName() != "collect" ||
-		j.GetJobStatus() != runtime.Running || j.StartTime().IsZero() || j.Plan() != nil || hasMetrics || j.Err() != nil {
-		t.Errorf("job %+v status %v", j.info, j.GetJobStatus())
+	if j.JobID() != res.JobID() || j.Statement() != "SELECT a FROM gen" || j.JobName() != "collect" ||
+		j.Status() != runtime.Running || j.StartTime().IsZero() || j.Plan() != nil || hasMetrics || j.Err() != nil {
+		t.Errorf("job %+v status %v", j.info, j.Status())
 	}
 	if err := j.Cancel(); err != nil {
 		t.Fatal(err)
 	}
 	ok := waitFor(10*time.Second, func() bool {
 		jobs, err := e.RemoteJobs(context.Background())
-		return err == nil && len(jobs) == 1 && jobs[0].GetJobStatus() == runtime.Canceled
+		return err == nil && len(jobs) == 1 && jobs[0].Status() == runtime.Canceled
 	})
 	if !ok {
 		t.Error("the job was not cancelled")

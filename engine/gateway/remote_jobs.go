@@ -305,11 +305,11 @@ type RemoteJob struct {
 	statement string
 }
 
-// GetJobID returns the job's id.
-func (j *RemoteJob) GetJobID() string { return j.info.ID }
+// JobID returns the job's id.
+func (j *RemoteJob) JobID() string { return j.info.ID }
 
-// GetJobName returns the job's name.
-func (j *RemoteJob) GetJobName() string { return j.info.Name }
+// JobName returns the job's name.
+func (j *RemoteJob) JobName() string { return j.info.Name }
 
 // Statement is the SQL that started the job, or "" when unknown.
 func (j *RemoteJob) Statement() string { return j.statement }
@@ -322,13 +322,14 @@ func (j *RemoteJob) StartTime() time.Time { return j.info.StartTime }
 // was asked, which does not report it.
 func (j *RemoteJob) EndTime() time.Time { return j.end }
 
-// Status is the state as the gateway names it (Flink's JobStatus).
-func (j *RemoteJob) Status() string { return j.info.Status }
+// StatusName is the state as the gateway names it (Flink's JobStatus,
+// e.g. "INITIALIZING", which Status maps to CREATED).
+func (j *RemoteJob) StatusName() string { return j.info.Status }
 
-// GetJobStatus maps the gateway's state onto Riffle's: INITIALIZING is
+// Status maps the gateway's state onto Riffle's: INITIALIZING is
 // CREATED; RESTARTING, FAILING, CANCELLING and RECONCILING are RUNNING;
 // SUSPENDED is FAILED.
-func (j *RemoteJob) GetJobStatus() table.JobStatus {
+func (j *RemoteJob) Status() table.JobStatus {
 	switch j.info.Status {
 	case "CREATED", "INITIALIZING":
 		return table.JobCreated

@@ -48,7 +48,7 @@ func TestJobsWithRealJob(t *testing.T) {
 		row = jobs.Rows()[0]
 		return row.RowsOut > 0
 	})
-	if row.Status != table.JobRunning || row.RowsOut == 0 || row.Kind != "query" || row.ID != jc.GetJobID() {
+	if row.Status != table.JobRunning || row.RowsOut == 0 || row.Kind != "query" || row.ID != jc.JobID() {
 		t.Fatalf("row %+v", row)
 	}
 	found := false
@@ -61,7 +61,7 @@ func TestJobsWithRealJob(t *testing.T) {
 	if !found {
 		t.Error("no metrics for the aggregate")
 	}
-	if err := jobs.Cancel(jc.GetJobID()); err != nil {
+	if err := jobs.Cancel(jc.JobID()); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

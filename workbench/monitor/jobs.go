@@ -11,12 +11,12 @@ import (
 
 // Job is what the job list needs of a job: *table.JobClient implements it.
 type Job interface {
-	GetJobID() string
-	GetJobName() string
+	JobID() string
+	JobName() string
 	Statement() string
 	StartTime() time.Time
 	EndTime() time.Time
-	GetJobStatus() table.JobStatus
+	Status() table.JobStatus
 	Err() error
 	Plan() *table.PlanNode
 	NodeMetrics(*table.PlanNode) (table.OperatorMetrics, bool)
@@ -87,7 +87,7 @@ func (j *Jobs) Update(now time.Time, jobs []Job) []StatusChange {
 	var changes []StatusChange
 	seen := make(map[string]bool, len(jobs))
 	for _, jb := range jobs {
-		id := jb.GetJobID()
+		id := jb.JobID()
 		seen[id] = true
 		e := j.byID[id]
 		if e == nil {
@@ -108,7 +108,7 @@ func (j *Jobs) Update(now time.Time, jobs []Job) []StatusChange {
 	}
 	if len(seen) != len(j.entries) {
 		j.entries = slices.DeleteFunc(j.entries, func(e *jobEntry) bool {
-			id := e.job.GetJobID()
+			id := e.job.JobID()
 			if !seen[id] {
 				delete(j.byID, id)
 				return true
@@ -122,8 +122,8 @@ func (j *Jobs) Update(now time.Time, jobs []Job) []StatusChange {
 // sample refreshes one job's row.
 func (j *Jobs) sample(e *jobEntry, now time.Time) {
 	jb := e.job
-	status := jb.GetJobStatus()
-	r := JobRow{ID: jb.GetJobID(), Name: jb.GetJobName(), Statement: OneLine(jb.Statement(), 200),
+	status := jb.Status()
+	r := JobRow{ID: jb.JobID(), Name: jb.JobName(), Statement: OneLine(jb.Statement(), 200),
 		Kind: statementKind(jb.Statement()), Start: jb.StartTime(), Status: status, Watermark: NoWatermark}
 	if status.IsTerminal() {
 		r.Err = jb.Err()
@@ -220,7 +220,7 @@ func (j *Jobs) Cancel(id string) error {
 	if !ok {
 		return errors.New("no job " + id)
 	}
-	if e.job.GetJobStatus().IsTerminal() {
+	if e.job.Status().IsTerminal() {
 		return nil
 	}
 	return e.job.Cancel()

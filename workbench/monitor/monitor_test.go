@@ -174,15 +174,15 @@ type fakeJob struct {
 	canceled   bool
 }
 
-func (f *fakeJob) GetJobID() string              { return f.id }
-func (f *fakeJob) GetJobName() string            { return "job-" + f.id }
-func (f *fakeJob) Statement() string             { return f.stmt }
-func (f *fakeJob) StartTime() time.Time          { return f.start }
-func (f *fakeJob) EndTime() time.Time            { return f.end }
-func (f *fakeJob) GetJobStatus() table.JobStatus { return f.status }
-func (f *fakeJob) Err() error                    { return f.err }
-func (f *fakeJob) Plan() *table.PlanNode         { return f.root }
-func (f *fakeJob) Cancel() error                 { f.canceled = true; f.status = table.JobCanceled; return nil }
+func (f *fakeJob) JobID() string           { return f.id }
+func (f *fakeJob) JobName() string         { return "job-" + f.id }
+func (f *fakeJob) Statement() string       { return f.stmt }
+func (f *fakeJob) StartTime() time.Time    { return f.start }
+func (f *fakeJob) EndTime() time.Time      { return f.end }
+func (f *fakeJob) Status() table.JobStatus { return f.status }
+func (f *fakeJob) Err() error              { return f.err }
+func (f *fakeJob) Plan() *table.PlanNode   { return f.root }
+func (f *fakeJob) Cancel() error           { f.canceled = true; f.status = table.JobCanceled; return nil }
 func (f *fakeJob) NodeMetrics(p *table.PlanNode) (table.OperatorMetrics, bool) {
 	return lookupIn(f.metrics)(p)
 }

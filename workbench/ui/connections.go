@@ -283,7 +283,7 @@ func (wb *Workbench) execute(ctx context.Context, c *connection, text string, po
 func (wb *Workbench) applyMode(ctx context.Context, c *connection, mode string) error {
 	want := strings.ToLower(mode)
 	if c.embedded() {
-		wb.env.GetConfig().Set("execution.runtime-mode", want)
+		wb.env.Config().Set("execution.runtime-mode", want)
 		return nil
 	}
 	if m, err := wb.sessionMode(ctx, c); err == nil && m == mode {

@@ -224,7 +224,7 @@ SELECT k, COUNT(*) AS n FROM s GROUP BY k`)
 		t.Errorf("status line: %q", st)
 	}
 	jobs, err := h.wb.jobsOf(context.Background(), h.wb.currentConn())
-	if err != nil || len(jobs) != 1 || jobs[0].GetJobID() != rt.JobID || jobs[0].Plan() != nil || jobs[0].GetJobStatus().IsTerminal() {
+	if err != nil || len(jobs) != 1 || jobs[0].JobID() != rt.JobID || jobs[0].Plan() != nil || jobs[0].Status().IsTerminal() {
 		t.Errorf("jobs %v %v", jobs, err)
 	}
 	// Esc stops it: the gateway cancels the job.
@@ -235,7 +235,7 @@ SELECT k, COUNT(*) AS n FROM s GROUP BY k`)
 	}
 	h.until("the job to be canceled on the gateway", func() bool {
 		jobs, err := h.wb.jobsOf(context.Background(), h.wb.currentConn())
-		return err == nil && len(jobs) == 1 && jobs[0].GetJobStatus().IsTerminal()
+		return err == nil && len(jobs) == 1 && jobs[0].Status().IsTerminal()
 	})
 }
 

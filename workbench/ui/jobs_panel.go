@@ -56,7 +56,7 @@ func (p *jobsPanel) List(now time.Time) []monitor.Job {
 	js := monitor.SessionJobs(p.wb.env)
 	for c, cj := range p.remote {
 		for _, j := range cj {
-			p.connOf[j.GetJobID()] = c.name()
+			p.connOf[j.JobID()] = c.name()
 		}
 		js = append(js, cj...)
 	}
@@ -187,7 +187,7 @@ type jobTab struct {
 
 // openJobTab opens (or selects) the plan tab of a job.
 func (wb *Workbench) openJobTab(j monitor.Job) {
-	id := j.GetJobID()
+	id := j.JobID()
 	for _, t := range wb.mon.jobTabs {
 		if t.id == id {
 			wb.showPanel(t.item)
@@ -216,7 +216,7 @@ func (wb *Workbench) openJobTab(j monitor.Job) {
 // explained on its connection (off the UI goroutine) and drawn without
 // metrics.
 func (wb *Workbench) openRemoteJobTab(j monitor.Job, connName string) {
-	id := j.GetJobID()
+	id := j.JobID()
 	for _, t := range wb.mon.jobTabs {
 		if t.id == id {
 			wb.showPanel(t.item)
@@ -278,7 +278,7 @@ func (wb *Workbench) closeJobTab(it *container.TabItem) bool {
 // resultForJob returns the result tab showing a job's rows.
 func (wb *Workbench) resultForJob(id string) *resultTab {
 	for _, rt := range wb.results {
-		if rt.JobID == id || rt.Job != nil && rt.Job.GetJobID() == id {
+		if rt.JobID == id || rt.Job != nil && rt.Job.JobID() == id {
 			return rt
 		}
 	}

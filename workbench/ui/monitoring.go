@@ -122,7 +122,7 @@ func (wb *Workbench) attachPlan(rt *resultTab, conn *connection) {
 // embeddedZone is the embedded session's time zone
 // (table.local-time-zone), which watermarks are shown in.
 func (wb *Workbench) embeddedZone() *time.Location {
-	if loc, err := wb.env.GetConfig().LocalTimeZoneLocation(); err == nil {
+	if loc, err := wb.env.Config().LocalTimeZoneLocation(); err == nil {
 		return loc
 	}
 	return time.Local

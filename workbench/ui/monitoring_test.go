@@ -118,7 +118,7 @@ func TestPlanTab(t *testing.T) {
 	// After the job ends, the final figures are drawn once.
 	rt.Stop()
 	h.waitDone(rt)
-	h.until("the job to end", func() bool { return rt.Job.GetJobStatus().IsTerminal() })
+	h.until("the job to end", func() bool { return rt.Job.Status().IsTerminal() })
 	p.Tick(time.Now().Add(time.Hour), true)
 	if !p.Ended() || !strings.Contains(p.Status(), "final metrics") {
 		t.Errorf("after the end: ended %v, status %q", p.Ended(), p.Status())

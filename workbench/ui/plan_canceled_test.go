@@ -46,8 +46,8 @@ func TestCanceledJobPlanShowsNoWatermarkEnd(t *testing.T) {
 	})
 	rt.Stop()
 	h.waitDone(rt)
-	h.until("the job to end", func() bool { return rt.Job.GetJobStatus().IsTerminal() })
-	if st := rt.Job.GetJobStatus(); st != table.JobCanceled {
+	h.until("the job to end", func() bool { return rt.Job.Status().IsTerminal() })
+	if st := rt.Job.Status(); st != table.JobCanceled {
 		t.Fatalf("job %s, want CANCELED", st)
 	}
 	p.Tick(base.Add(time.Hour), true)

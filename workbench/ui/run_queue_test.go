@@ -83,7 +83,7 @@ SELECT 42 AS answer`)
 	jobs := h.wb.env.Jobs()
 	running := 0
 	for _, j := range jobs {
-		if !j.GetJobStatus().IsTerminal() {
+		if !j.Status().IsTerminal() {
 			running++
 		}
 	}
@@ -110,7 +110,7 @@ SELECT 42 AS answer`)
 		t.Errorf("%d results after Stop", len(h.wb.results))
 	}
 	for _, j := range h.wb.env.Jobs() {
-		if st := j.GetJobStatus(); st != table.JobCanceled {
+		if st := j.Status(); st != table.JobCanceled {
 			t.Errorf("job %s is %s", j.Statement(), st)
 		}
 	}
@@ -142,7 +142,7 @@ SELECT k FROM s`)
 		t.Errorf("badge %q right after Stop", s)
 	}
 	h.until("Canceled", func() bool { return h.wb.statusLeft.Text == "Canceled" })
-	if st := rt.Job.GetJobStatus(); !st.IsTerminal() {
+	if st := rt.Job.Status(); !st.IsTerminal() {
 		t.Errorf("status says Canceled while the job is %s", st)
 	}
 	if rt.StateLabel().Text != resulttab.Canceled || h.wb.stopBtn.Disabled() {

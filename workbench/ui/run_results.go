@@ -221,7 +221,7 @@ func (wb *Workbench) watchJob(req runReq, text string, res table.StatementResult
 		// embedded or through a gateway, a cancelled job's error is
 		// table.ErrCanceled (an embedded job cancelled while it failed
 		// keeps its failure but is CANCELED)
-		canceled = errors.Is(err, table.ErrCanceled) || job != nil && job.GetJobStatus() == table.JobCanceled
+		canceled = errors.Is(err, table.ErrCanceled) || job != nil && job.Status() == table.JobCanceled
 		h := persistence.HistoryEntry{ID: id, Duration: time.Since(started)}
 		switch {
 		case err == nil:

@@ -195,7 +195,7 @@ SELECT k, COUNT(*) AS n FROM s GROUP BY k`)
 	if rt.State() != resulttab.Canceled || rt.StateLabel().Text != resulttab.Canceled {
 		t.Errorf("after Stop: %s / %q", rt.State(), rt.StateLabel().Text)
 	}
-	if st := rt.Job.GetJobStatus(); !st.IsTerminal() {
+	if st := rt.Job.Status(); !st.IsTerminal() {
 		t.Errorf("job status %v", st)
 	}
 	if !rt.StopButton().Disabled() {

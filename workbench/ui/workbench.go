@@ -732,7 +732,7 @@ func (wb *Workbench) Close() {
 			rt.Stop() // recorded as canceled, not failed
 		}
 		for _, j := range wb.env.Jobs() {
-			if !j.GetJobStatus().IsTerminal() {
+			if !j.Status().IsTerminal() {
 				_ = j.Cancel()
 			}
 		}

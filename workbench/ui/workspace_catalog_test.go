@@ -30,7 +30,7 @@ func errorMessages(h *harness) []string {
 
 func currentCatalog(t *testing.T, h *harness) string {
 	t.Helper()
-	return h.wb.env.GetCurrentCatalog() + "." + h.wb.env.GetCurrentDatabase()
+	return h.wb.env.CurrentCatalog() + "." + h.wb.env.CurrentDatabase()
 }
 
 func permanent(h *harness, name string) (catalog.ResolvedTable, bool) {
@@ -179,7 +179,7 @@ func TestAnOldWorkspaceMovesItsInitScriptIntoTheCatalogOnce(t *testing.T) {
 	if strings.Contains(h2.wb.initScript, "CREATE") || !strings.Contains(h2.wb.initScript, "table.exec.state.ttl") {
 		t.Errorf("init script after the move:\n%s", h2.wb.initScript)
 	}
-	if got := h2.wb.env.GetConfig().Get("table.exec.state.ttl", ""); got != "1 h" {
+	if got := h2.wb.env.Config().Get("table.exec.state.ttl", ""); got != "1 h" {
 		t.Errorf("the kept SET did not run: %q", got)
 	}
 	before, _, _ := h2.wb.store.Setting(context.Background(), settingInitBeforeCatalog)

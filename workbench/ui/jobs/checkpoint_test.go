@@ -37,19 +37,14 @@ func newFakeJob(id string) *fakeJob {
 	return &fakeJob{id: id, status: table.JobRunning, stopDir: make(chan string, 1), stopReply: make(chan error, 1)}
 }
 
-// The job's id, name and status under both the PyFlink names and the
-// Go ones, so the fake is a monitor.Job whichever monitor.Job asks for.
-func (j *fakeJob) GetJobID() string        { return j.id }
-func (j *fakeJob) JobID() string           { return j.id }
-func (j *fakeJob) GetJobName() string      { return "q" }
-func (j *fakeJob) JobName() string         { return "q" }
-func (j *fakeJob) Status() table.JobStatus { return j.GetJobStatus() }
-func (j *fakeJob) Statement() string       { return "SELECT k, COUNT(*) FROM gen GROUP BY k" }
-func (j *fakeJob) StartTime() time.Time    { return time.Now().Add(-time.Minute) }
-func (j *fakeJob) EndTime() time.Time      { return time.Time{} }
-func (j *fakeJob) Err() error              { return nil }
-func (j *fakeJob) Cancel() error           { return nil }
-func (j *fakeJob) GetJobStatus() table.JobStatus {
+func (j *fakeJob) JobID() string        { return j.id }
+func (j *fakeJob) JobName() string      { return "q" }
+func (j *fakeJob) Statement() string    { return "SELECT k, COUNT(*) FROM gen GROUP BY k" }
+func (j *fakeJob) StartTime() time.Time { return time.Now().Add(-time.Minute) }
+func (j *fakeJob) EndTime() time.Time   { return time.Time{} }
+func (j *fakeJob) Err() error           { return nil }
+func (j *fakeJob) Cancel() error        { return nil }
+func (j *fakeJob) Status() table.JobStatus {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.status

@@ -85,7 +85,7 @@ func (p *Panel) CanStopWithSavepoint(id string) bool {
 		return false
 	}
 	j, _ := p.model.Job(id)
-	if j.GetJobStatus().IsTerminal() {
+	if j.Status().IsTerminal() {
 		return false
 	}
 	root := j.Plan()

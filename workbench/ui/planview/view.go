@@ -149,7 +149,7 @@ func (p *View) Tick(now time.Time, visible bool) {
 	if p.job == nil || p.ended {
 		return
 	}
-	done := p.job.GetJobStatus().IsTerminal()
+	done := p.job.Status().IsTerminal()
 	if !done && now.Sub(p.last) < planRefresh {
 		return
 	}
@@ -165,7 +165,7 @@ func (p *View) Tick(now time.Time, visible bool) {
 
 // draw shows the last sample: node metrics and the status line.
 func (p *View) draw(now time.Time, done bool) {
-	p.graph.canceled = done && p.job.GetJobStatus() == table.JobCanceled
+	p.graph.canceled = done && p.job.Status() == table.JobCanceled
 	p.graph.SetMetrics(p.pm)
 	p.refreshes++
 	bp := 0
@@ -174,7 +174,7 @@ func (p *View) draw(now time.Time, done bool) {
 			bp++
 		}
 	}
-	st := p.job.GetJobStatus().String()
+	st := p.job.Status().String()
 	s := Summary(p.g) + " · job " + st
 	if done {
 		p.ended = true

@@ -20,15 +20,15 @@ type fakeJob struct {
 	ms   map[*table.PlanNode]*table.OperatorMetrics
 }
 
-func (j *fakeJob) GetJobID() string              { return "0123456789abcdef0123456789abcdef" }
-func (j *fakeJob) GetJobName() string            { return "bench" }
-func (j *fakeJob) Statement() string             { return "SELECT 1" }
-func (j *fakeJob) StartTime() time.Time          { return time.Time{} }
-func (j *fakeJob) EndTime() time.Time            { return time.Time{} }
-func (j *fakeJob) GetJobStatus() table.JobStatus { return table.JobRunning }
-func (j *fakeJob) Err() error                    { return nil }
-func (j *fakeJob) Plan() *table.PlanNode         { return j.root }
-func (j *fakeJob) Cancel() error                 { return nil }
+func (j *fakeJob) JobID() string           { return "0123456789abcdef0123456789abcdef" }
+func (j *fakeJob) JobName() string         { return "bench" }
+func (j *fakeJob) Statement() string       { return "SELECT 1" }
+func (j *fakeJob) StartTime() time.Time    { return time.Time{} }
+func (j *fakeJob) EndTime() time.Time      { return time.Time{} }
+func (j *fakeJob) Status() table.JobStatus { return table.JobRunning }
+func (j *fakeJob) Err() error              { return nil }
+func (j *fakeJob) Plan() *table.PlanNode   { return j.root }
+func (j *fakeJob) Cancel() error           { return nil }
 func (j *fakeJob) NodeMetrics(p *table.PlanNode) (table.OperatorMetrics, bool) {
 	m, ok := j.ms[p]
 	if !ok {

@@ -193,7 +193,7 @@ func (rt *Tab) State() string {
 // jobEnding reports a cancelled query whose embedded job has not ended yet
 // (its reader stopped first).
 func (rt *Tab) jobEnding() bool {
-	return rt.canceled.Load() && rt.Job != nil && !rt.Job.GetJobStatus().IsTerminal()
+	return rt.canceled.Load() && rt.Job != nil && !rt.Job.Status().IsTerminal()
 }
 
 // JobStopped reports whether the query's embedded job was cancelled from
@@ -207,7 +207,7 @@ func (rt *Tab) JobStopped() bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = rt.Job.Wait(ctx)
-	return rt.Job.GetJobStatus() == table.JobCanceled
+	return rt.Job.Status() == table.JobCanceled
 }
 
 // Stopping reports whether Stop was pressed and the query or its job has
