@@ -1,0 +1,302 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/riffle-sql/riffle/engine/connector"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// dataStreamIdentifier is the connector reading registered DataStreams.
+const dataStreamIdentifier = "datastream"
+
+var streamRegistry = struct {
+	sync.Mutex
+	m    map[string]*streamSource
+	next int64
+}{m: map[string]*streamSource{}}
+
+// streamSource is a registered input stream with the declared table.
+type streamSource struct {
+	ds   *DataStream
+	mode types.ChangelogMode
+	// from maps each physical column to the stream field it reads (-1:
+	// none, NULL).
+	from []int
+	// pk are the indexes of the primary key columns (upsert streams).
+	pk []int
+	// checkInsert rejects non-INSERT rows (FromDataStream).
+	checkInsert bool
+}
+
+func registerStream(s *streamSource) string {
+	streamRegistry.Lock()
+	defer streamRegistry.Unlock()
+	streamRegistry.next++
+	id := strconv.FormatInt(streamRegistry.next, 10)
+	streamRegistry.m[id] = s
+	return id
+}
+
+func init() { connector.Register(streamFactory{}) }
+
+type streamFactory struct{}
+
+func (streamFactory) Identifier() string { return dataStreamIdentifier }
+
+func (streamFactory) Options() []connector.Option {
+	return []connector.Option{{Key: "datastream.id", Required: true, Kind: "string",
+		Description: "Internal: the DataStream registered by TableEnvironment.FromDataStream / FromChangelogStream."}}
+}
+
+func (f streamFactory) CreateSource(ctx *connector.Context) (connector.Source, error) {
+	if err := connector.ValidateOptions(ctx, f.Options()); err != nil {
+		return nil, err
+	}
+	streamRegistry.Lock()
+	s, ok := streamRegistry.m[ctx.Options["datastream.id"]]
+	streamRegistry.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("table %s: no DataStream is registered under id '%s' (the datastream connector is created by FromDataStream)", ctx.Table, ctx.Options["datastream.id"])
+	}
+	return &streamSourceImpl{s: s, schema: ctx.Schema}, nil
+}
+
+type streamSourceImpl struct {
+	s      *streamSource
+	schema *types.Schema
+}
+
+func (s *streamSourceImpl) Bounded() bool { return s.s.ds.bounded }
+
+// ChangelogMode is the declared mode: an upsert stream ([I,UA,D] with a
+// primary key) is normalized by the planner's ChangelogNormalize, as
+// Flink's fromChangelogStream is, and its deletes may carry only the key
+// (Flink 2.3's ChangelogMode.upsert(): [I,UA,PD]).
+func (s *streamSourceImpl) ChangelogMode() types.ChangelogMode {
+	if s.s.pk != nil {
+		return s.s.mode.WithKeyOnlyDeletes()
+	}
+	return s.s.mode
+}
+
+func (s *streamSourceImpl) ReadableMetadata() map[string]*types.DataType {
+	return map[string]*types.DataType{"rowtime": types.TimestampLTZType(3)}
+}
+
+type streamSplit struct{}
+
+func (streamSplit) String() string { return "datastream" }
+
+func (s *streamSourceImpl) Splits(context.Context) ([]connector.Split, error) {
+	return []connector.Split{streamSplit{}}, nil
+}
+
+func (s *streamSourceImpl) Open(ctx context.Context, _ connector.Split, spec connector.ReadSpec) (connector.Reader, error) {
+	ds := s.s.ds
+	if r := s.arrowReader(spec); r != nil {
+		return r, nil
+	}
+	r := &streamReader{s: s.s, spec: spec, phys: s.schema.Physical()}
+	if ds.replay != nil {
+		ch := make(chan StreamRecord)
+		rctx, cancel := context.WithCancel(ctx)
+		r.stop = cancel
+		go func() {
+			defer close(ch)
+			ds.replay(func(rec StreamRecord) bool {
+				select {
+				case ch <- rec:
+					return true
+				case <-rctx.Done():
+					return false
+				}
+			})
+		}()
+		r.in = ch
+	} else {
+		if !ds.used.CompareAndSwap(false, true) {
+			return nil, errors.New("this DataStream is already being read by another job: a channel-backed DataStream can be consumed once")
+		}
+		r.in = ds.records
+	}
+	return r, nil
+}
+
+type streamReader struct {
+	s    *streamSource
+	spec connector.ReadSpec
+	phys []types.Column
+	in   <-chan StreamRecord
+	stop func()
+	done bool
+}
+
+// maxBatch bounds the rows per emitted batch.
+const maxBatch = 1024
+
+func (r *streamReader) Next(ctx context.Context) (*types.Batch, error) {
+	if r.done {
+		return nil, io.EOF
+	}
+	ts := make([]*types.DataType, 0, len(r.spec.Columns)+len(r.spec.Metadata))
+	for _, c := range r.spec.Columns {
+		ts = append(ts, r.phys[c].Type)
+	}
+	for range r.spec.Metadata {
+		ts = append(ts, types.TimestampLTZType(3))
+	}
+	bb := types.NewBatchBuilder(ts)
+	for bb.Len() < maxBatch {
+		var rec StreamRecord
+		var ok bool
+		if bb.Len() == 0 {
+			select {
+			case rec, ok = <-r.in:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		} else {
+			select {
+			case rec, ok = <-r.in:
+			default:
+				return bb.Build(), nil
+			}
+		}
+		if !ok {
+			r.done = true
+			if bb.Len() == 0 {
+				return nil, io.EOF
+			}
+			return bb.Build(), nil
+		}
+		if err := r.append(bb, rec); err != nil {
+			return nil, err
+		}
+	}
+	return bb.Build(), nil
+}
+
+// append converts one record into the requested columns. In an upsert
+// stream a -U row is left out (the ChangelogNormalize above the scan
+// retracts the previous row of the key itself).
+func (r *streamReader) append(bb *types.BatchBuilder, rec StreamRecord) error {
+	row := rec.Row
+	if row == nil {
+		return errors.New("DataStream: nil row")
+	}
+	if r.s.checkInsert && row.Kind != types.Insert {
+		return fmt.Errorf("Error during input conversion from external DataStream API to internal Table API data structures. Make sure that the provided data types that configure the converters are correctly declared in the schema. Affected record:\n%s\nFromDataStream accepts insert-only streams: use FromChangelogStream for rows of kind %s", row, row.Kind)
+	}
+	if !r.s.mode.Contains(row.Kind) && r.s.mode != types.UpsertMode {
+		return fmt.Errorf("DataStream row %s has kind %s, which the declared changelog mode [%s] does not contain", row, row.Kind, r.s.mode)
+	}
+	full := make([]any, len(r.phys))
+	for i, c := range r.phys {
+		src := r.s.from[i]
+		if src < 0 || src >= len(row.Values) {
+			continue
+		}
+		v, err := convertValue(row.Values[src], c.Type)
+		if err != nil {
+			return fmt.Errorf("DataStream row %s, column %s: %w", row, c.Name, err)
+		}
+		if v == nil && !c.Type.Nullable {
+			return fmt.Errorf("DataStream row %s: column %s is NOT NULL but the value is null", row, c.Name)
+		}
+		full[i] = v
+	}
+	var ts any
+	if !rec.Timestamp.IsZero() {
+		ts = rec.Timestamp.UTC()
+	} else if w := r.s.ds.watermark; w != nil && w.TimestampAssigner() != nil {
+		ms := w.TimestampAssigner().ExtractTimestamp(row, -1)
+		ts = time.UnixMilli(ms).UTC()
+	}
+	emit := func(kind types.RowKind, vals []any) error {
+		out := make([]any, 0, len(r.spec.Columns)+len(r.spec.Metadata))
+		for _, c := range r.spec.Columns {
+			out = append(out, vals[c])
+		}
+		for range r.spec.Metadata {
+			out = append(out, ts)
+		}
+		return bb.Append(kind, out)
+	}
+	if r.s.pk != nil && row.Kind == types.UpdateBefore {
+		return nil
+	}
+	return emit(row.Kind, full)
+}
+
+// arrowReader reads a FromArrow stream's records as they are, when the
+// requested columns map one to one onto record columns of the same Arrow
+// type (and NOT NULL columns hold no nulls); nil otherwise.
+func (s *streamSourceImpl) arrowReader(spec connector.ReadSpec) connector.Reader {
+	ds, phys := s.s.ds, s.schema.Physical()
+	if ds.arrow == nil || s.s.pk != nil || !s.s.checkInsert || ds.watermark != nil || len(spec.Metadata) > 0 {
+		return nil
+	}
+	idx := make([]int, len(spec.Columns))
+	for i, c := range spec.Columns {
+		src := s.s.from[c]
+		if src < 0 {
+			return nil
+		}
+		want := types.ToArrow(phys[c].Type)
+		for _, rec := range ds.arrow {
+			col := rec.Column(src)
+			// Riffle's kernels read buffers from offset 0: sliced arrays
+			// (rec.NewSlice) take the row path
+			if !arrow.TypeEqual(col.DataType(), want) || col.Data().Offset() != 0 || (!phys[c].Type.Nullable && col.NullN() > 0) {
+				return nil
+			}
+		}
+		idx[i] = src
+	}
+	return &arrowRecordReader{recs: ds.arrow, idx: idx}
+}
+
+// arrowRecordReader emits Arrow records as insert-only batches, sharing
+// their arrays (Arrow arrays are immutable).
+type arrowRecordReader struct {
+	recs []arrow.RecordBatch
+	idx  []int
+	next int
+}
+
+func (r *arrowRecordReader) Next(ctx context.Context) (*types.Batch, error) {
+	for r.next < len(r.recs) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		rec := r.recs[r.next]
+		r.next++
+		if rec.NumRows() == 0 {
+			continue
+		}
+		cols := make([]arrow.Array, len(r.idx))
+		for i, c := range r.idx {
+			cols[i] = rec.Column(c)
+		}
+		return types.NewBatch(cols, nil, int(rec.NumRows())), nil
+	}
+	return nil, io.EOF
+}
+
+func (r *arrowRecordReader) Close() error { return nil }
+
+func (r *streamReader) Close() error {
+	if r.stop != nil {
+		r.stop()
+	}
+	return nil
+}
