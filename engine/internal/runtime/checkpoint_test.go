@@ -840,3 +840,137 @@ func TestCheckpointSpacing(t *testing.T) {
 		})
 	}
 }
+
+// TestCollectSinkDropsHeldRowsWhenItsTaskIsTornDown: when a failure
+// elsewhere ends the attempt, a source task ends its chain, and a collect
+// sink chained into it gets EndInput. What it holds then is not the end of
+// the input: it must not reach the reader, or the restarted job's rows
+// would show twice.
+func TestCollectSinkDropsHeldRowsWhenItsTaskIsTornDown(t *testing.T) {
+	const rows = 400
+	var pause1, pause2 sync.Once
+	atSavepoint, atFailure := make(chan struct{}), make(chan struct{})
+	resume := make(chan struct{})
+	// one instance: rows 0..199, wait, 200..299, wait (first run only), the rest
+	gen := func(ctx context.Context, _, _ int, emit func(*types.Batch) error) error {
+		sc := SourceCheckpointOf(ctx)
+		seq := 0
+		if saved := sc.Restored(); saved != nil {
+			n, _ := binary.Uvarint(saved)
+			seq = int(n)
+		}
+		position := func() ([]byte, error) { return binary.AppendUvarint(nil, uint64(seq)), nil }
+		wait := func(reached chan struct{}, until <-chan struct{}) error {
+			close(reached)
+			for {
+				select {
+				case <-until:
+					return nil
+				case <-sc.Triggered():
+					if err := sc.Between(position); err != nil {
+						return err
+					}
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+		}
+		for seq < rows {
+			var err error
+			if seq == 200 {
+				pause1.Do(func() { err = wait(atSavepoint, resume) })
+			}
+			if seq == 300 {
+				pause2.Do(func() { err = wait(atFailure, nil) })
+			}
+			if err != nil {
+				return err
+			}
+			bb := types.NewBatchBuilder(kvTypes)
+			for i := 0; i < cpBatchRows; i++ {
+				if err := bb.Append(types.Insert, []any{int64(seq % cpKeys), int64(seq)}); err != nil {
+					return err
+				}
+				seq++
+			}
+			if err := emit(bb.Build()); err != nil {
+				return err
+			}
+			if err := sc.Between(position); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// another source that fails once when told to
+	fail := make(chan struct{})
+	var failed atomic.Bool
+	failing := func(ctx context.Context, _, _ int, _ func(*types.Batch) error) error {
+		sc := SourceCheckpointOf(ctx)
+		for {
+			select {
+			case <-fail:
+				if failed.CompareAndSwap(false, true) {
+					return errors.New("injected failure")
+				}
+				return nil
+			case <-sc.Triggered():
+				if err := sc.Between(func() ([]byte, error) { return []byte{1}, nil }); err != nil {
+					return err
+				}
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
+	g := &Graph{}
+	src := g.AddSource("gen", 1, true, gen)
+	src.Resumable = true
+	sum := g.AddOperator("sum", 1, func() Operator { return &sumOp{} }, Edge{From: src, Part: opspec.Forward})
+	coll := NewBoundedCollector(64, 0)
+	g.AddOperator("collect", 1, coll.NewSink, Edge{From: sum, Part: opspec.Forward})
+	other := g.AddSource("failing", 1, false, failing)
+	other.Resumable = true
+	g.AddOperator("discard", 1, func() Operator { return &lastSink{mu: &sync.Mutex{}, last: map[int64]int64{}} }, Edge{From: other, Part: opspec.Forward})
+	jc := DefaultJobConfig()
+	// periodic checkpoints on (the sink holds rows) but never due here
+	jc.Checkpoint = CheckpointConfig{Interval: time.Hour, Dir: t.TempDir()}
+	jc.Restart = &FixedDelayRestart{Attempts: 1}
+	job, err := Submit(context.Background(), "torn-down", g, jc, &expr.Ctx{Zone: time.UTC, Start: time.Now()}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Cancel()
+	coll.Attach(job)
+	n := 0
+	done := make(chan error, 1)
+	go func() {
+		for {
+			b, err := coll.Next(context.Background())
+			if err != nil {
+				if errors.Is(err, io.EOF) {
+					err = nil
+				}
+				done <- err
+				return
+			}
+			n += b.Len
+		}
+	}()
+	<-atSavepoint
+	if _, err := job.TriggerSavepoint(context.Background(), t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	close(resume)
+	<-atFailure // rows 200..299 are held by the sink
+	close(fail)
+	<-job.Done()
+	if n, _ := job.Restarts(); n != 1 {
+		t.Fatalf("restarts %d", n)
+	}
+	job.Cancel()
+	<-done
+	if n != rows {
+		t.Fatalf("%d rows collected, want one per input row (%d)", n, rows)
+	}
+}

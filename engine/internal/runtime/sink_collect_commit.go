@@ -90,11 +90,19 @@ func (s *collectSink) NotifyCheckpointComplete(id int64) error {
 	return nil
 }
 
-// EndInput hands over everything held: the input is complete.
+// EndInput hands over everything held: the input is complete. A task
+// whose attempt ended (cancelled, stopped, failed) ends its chain too;
+// that is not the end of the input, and what is held is dropped.
 func (s *collectSink) EndInput(int) error {
 	h := &s.held
 	h.publish.Lock()
 	defer h.publish.Unlock()
+	if s.Ctx.Ctx.Err() != nil {
+		h.mu.Lock()
+		h.staged, h.pending = nil, nil
+		h.mu.Unlock()
+		return nil
+	}
 	h.mu.Lock()
 	var all []*types.Batch
 	for _, st := range h.staged {
