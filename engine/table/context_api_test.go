@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -139,7 +140,7 @@ func TestDataStreamCollectContext(t *testing.T) {
 	rt := types.RowType(types.NewField("n", types.IntType()))
 	tab, err := env.FromDataStream(DataStreamOf(rt, types.NewRow(int32(1)), types.NewRow(int32(2))))
 	mustTable(t, tab, err)
-	ds, err := env.ToDataStream(tab)
+	ds, err := env.ToDataStreamContext(ctx, tab)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestDataStreamCollectContext(t *testing.T) {
 	defer close(in)
 	utab, err := env.FromDataStream(NewDataStream(in, rt))
 	mustTable(t, utab, err)
-	uds, err := env.ToDataStream(utab)
+	uds, err := env.ToDataStreamContext(ctx, utab)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestDataStreamCollectContext(t *testing.T) {
 	defer close(in2)
 	utab2, err := env.FromDataStream(NewDataStream(in2, rt))
 	mustTable(t, utab2, err)
-	uds2, err := env.ToDataStream(utab2)
+	uds2, err := env.ToDataStreamContext(ctx, utab2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,5 +199,86 @@ func TestDataStreamCollectContext(t *testing.T) {
 	var none *DataStream
 	if _, err := none.CollectContext(ctx); !errors.Is(err, errNilDataStream) {
 		t.Fatalf("CollectContext of a nil stream: %v", err)
+	}
+}
+
+// The table-to-stream conversions' ctx bounds the stream: rows arrive as
+// the input does; when ctx ends, the channel closes with no further
+// value, the stream's Err is ctx's error and the job is cancelled.
+func TestToStreamContextsEndWithTheirContext(t *testing.T) {
+	rt := types.RowType(types.NewField("name", types.StringType()), types.NewField("score", types.IntType()))
+	records := func(ds *DataStream, err error) (func() (string, bool), *DataStream, error) {
+		recs := ds.Records()
+		return func() (string, bool) {
+			r, ok := <-recs
+			if !ok {
+				return "", false
+			}
+			return r.Row.String(), true
+		}, ds, err
+	}
+	sum := func(tab *Table) *Table {
+		return tab.GroupBy(Col("name")).Select(Col("name"), Col("score").Sum().As("total"))
+	}
+	for _, c := range []struct {
+		name  string
+		query func(*Table) *Table
+		start func(ctx context.Context, env *TableEnvironment, tab *Table) (func() (string, bool), *DataStream, error)
+		want  []string
+	}{
+		{"ToDataStreamContext", nil, func(ctx context.Context, env *TableEnvironment, tab *Table) (func() (string, bool), *DataStream, error) {
+			ds, err := env.ToDataStreamContext(ctx, tab)
+			return records(ds, err)
+		}, []string{"+I[Alice, 12]", "+I[Alice, 100]"}},
+		{"ToAppendStreamContext", nil, func(ctx context.Context, env *TableEnvironment, tab *Table) (func() (string, bool), *DataStream, error) {
+			ds, err := env.ToAppendStreamContext(ctx, tab)
+			return records(ds, err)
+		}, []string{"+I[Alice, 12]", "+I[Alice, 100]"}},
+		{"ToChangelogStreamContext", sum, func(ctx context.Context, env *TableEnvironment, tab *Table) (func() (string, bool), *DataStream, error) {
+			ds, err := env.ToChangelogStreamContext(ctx, tab, nil)
+			return records(ds, err)
+		}, []string{"+I[Alice, 12]", "-U[Alice, 12]", "+U[Alice, 112]"}},
+		{"ToRetractStreamContext", sum, func(ctx context.Context, env *TableEnvironment, tab *Table) (func() (string, bool), *DataStream, error) {
+			ch, ds, err := env.ToRetractStreamContext(ctx, tab)
+			return func() (string, bool) {
+				r, ok := <-ch
+				if !ok {
+					return "", false
+				}
+				return fmt.Sprintf("%v %s", r.Add, r.Row), true
+			}, ds, err
+		}, []string{"true +I[Alice, 12]", "false +I[Alice, 12]", "true +I[Alice, 112]"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			env := MustCreate(InStreamingMode())
+			in := make(chan *types.Row)
+			defer close(in)
+			tab, err := env.FromDataStream(NewDataStream(in, rt))
+			mustTable(t, tab, err)
+			if c.query != nil {
+				tab = c.query(tab)
+			}
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			next, ds, err := c.start(ctx, env, tab)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in <- types.NewRow("Alice", int32(12))
+			in <- types.NewRow("Alice", int32(100))
+			for i, want := range c.want {
+				if got, ok := next(); !ok || got != want {
+					t.Fatalf("value %d: %q (open %v), want %q; Err %v", i, got, ok, want, ds.Err())
+				}
+			}
+			cancel()
+			if got, ok := next(); ok {
+				t.Fatalf("a value after the context ended: %q", got)
+			}
+			if err := ds.Err(); !errors.Is(err, context.Canceled) {
+				t.Fatalf("the stream's Err after its context ended: %v", err)
+			}
+			waitCancelled(t, ds.JobClient())
+		})
 	}
 }

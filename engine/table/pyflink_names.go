@@ -278,6 +278,31 @@ func (t *TableEnvironment) ExecuteSQL(statement string) (*TableResult, error) {
 	return t.ExecuteSQLContext(context.Background(), statement)
 }
 
+// ToDataStream delegates to ToDataStreamContext with
+// context.Background() (PyFlink's to_data_stream): the stream runs until
+// its job ends or Close.
+func (t *TableEnvironment) ToDataStream(tab *Table) (*DataStream, error) {
+	return t.ToDataStreamContext(context.Background(), tab)
+}
+
+// ToChangelogStream delegates to ToChangelogStreamContext with
+// context.Background() (PyFlink's to_changelog_stream).
+func (t *TableEnvironment) ToChangelogStream(tab *Table, target *Schema, mode ...types.ChangelogMode) (*DataStream, error) {
+	return t.ToChangelogStreamContext(context.Background(), tab, target, mode...)
+}
+
+// ToAppendStream delegates to ToAppendStreamContext with
+// context.Background() (PyFlink's to_append_stream).
+func (t *TableEnvironment) ToAppendStream(tab *Table, typeInfo ...*common.TypeInformation) (*DataStream, error) {
+	return t.ToAppendStreamContext(context.Background(), tab, typeInfo...)
+}
+
+// ToRetractStream delegates to ToRetractStreamContext with
+// context.Background() (PyFlink's to_retract_stream).
+func (t *TableEnvironment) ToRetractStream(tab *Table, typeInfo ...*common.TypeInformation) (<-chan RetractRecord, *DataStream, error) {
+	return t.ToRetractStreamContext(context.Background(), tab, typeInfo...)
+}
+
 // GetConfig delegates to Config (PyFlink's get_config).
 func (t *TableEnvironment) GetConfig() *TableConfig { return t.Config() }
 

@@ -17,8 +17,11 @@ import (
 // ---------------------------------------------------------------- tables to streams
 
 // toStream runs a table and delivers its rows to a DataStream. mode is
-// the requested changelog mode; insertOnly rejects updating tables.
-func (t *TableEnvironment) toStream(tab *Table, target *Schema, mode types.ChangelogMode, what string) (*DataStream, error) {
+// the requested changelog mode; insertOnly rejects updating tables. ctx
+// bounds planning, submission and the stream: when it ends before the
+// job, the job is cancelled, the stream's channel closes and its Err is
+// ctx's error.
+func (t *TableEnvironment) toStream(ctx context.Context, tab *Table, target *Schema, mode types.ChangelogMode, what string) (*DataStream, error) {
 	if err := t.checkInput(tab); err != nil {
 		return nil, err
 	}
@@ -144,7 +147,7 @@ func (t *TableEnvironment) toStream(tab *Table, target *Schema, mode types.Chang
 		}
 		return nil, fmt.Errorf("%s: the table produces a changelog with kinds [%s], which the requested changelog mode [%s] cannot represent", what, produced, mode)
 	}
-	res, err := t.runQuery(context.Background(), src.node, what)
+	res, err := t.runQuery(ctx, src.node, what)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +155,9 @@ func (t *TableEnvironment) toStream(tab *Table, target *Schema, mode types.Chang
 	nPhys := len(schema.Physical())
 	go func() {
 		defer close(ds.out)
-		it, err := res.Collect()
+		// ctx's end stops Next and the send below; closing the iterator
+		// then cancels the unfinished job
+		it, err := res.CollectContext(ctx)
 		if err != nil {
 			ds.setErr(err)
 			return
@@ -169,7 +174,16 @@ func (t *TableEnvironment) toStream(tab *Table, target *Schema, mode types.Chang
 					rec.Timestamp = ts
 				}
 			}
-			ds.out <- rec
+			if err := ctx.Err(); err != nil {
+				ds.setErr(err)
+				return
+			}
+			select {
+			case ds.out <- rec:
+			case <-ctx.Done():
+				ds.setErr(ctx.Err())
+				return
+			}
 		}
 		ds.setErr(it.Err())
 	}()
@@ -190,38 +204,44 @@ func rowTypeOf(s *types.Schema) *types.DataType {
 	return types.RowType(fields...)
 }
 
-// ToDataStream runs an insert-only table and delivers its rows to a
-// DataStream (PyFlink's to_data_stream). An updating table is rejected.
-// A single rowtime column becomes the records' timestamp.
-func (t *TableEnvironment) ToDataStream(tab *Table) (*DataStream, error) {
-	return t.toStream(tab, nil, types.InsertOnlyMode, "ToDataStream")
+// ToDataStreamContext runs an insert-only table and delivers its rows to
+// a DataStream (PyFlink's to_data_stream). An updating table is rejected.
+// A single rowtime column becomes the records' timestamp. ctx bounds
+// planning and submission and then the stream: when ctx ends before the
+// job does, the job is cancelled, the stream's channel closes and its Err
+// returns ctx's error. The stream ends with the job otherwise (or its
+// Close).
+func (t *TableEnvironment) ToDataStreamContext(ctx context.Context, tab *Table) (*DataStream, error) {
+	return t.toStream(ctx, tab, nil, types.InsertOnlyMode, "ToDataStream")
 }
 
-// ToChangelogStream runs a table and delivers its changelog, each row
-// with its RowKind, to a DataStream (PyFlink's to_changelog_stream). The
-// default mode accepts every kind; a narrower mode fails when the table
-// cannot be represented in it (an upsert mode drops UPDATE_BEFORE rows). A
-// target schema sets the columns and types of the records (values are
-// cast); a metadata column with key "rowtime" takes the records'
-// timestamp instead of a column (with no physical columns declared, the
-// last column).
-func (t *TableEnvironment) ToChangelogStream(tab *Table, target *Schema, mode ...types.ChangelogMode) (*DataStream, error) {
+// ToChangelogStreamContext runs a table and delivers its changelog, each
+// row with its RowKind, to a DataStream (PyFlink's to_changelog_stream).
+// The default mode accepts every kind; a narrower mode fails when the
+// table cannot be represented in it (an upsert mode drops UPDATE_BEFORE
+// rows). A target schema sets the columns and types of the records
+// (values are cast); a metadata column with key "rowtime" takes the
+// records' timestamp instead of a column (with no physical columns
+// declared, the last column). ctx bounds the stream as
+// ToDataStreamContext's does.
+func (t *TableEnvironment) ToChangelogStreamContext(ctx context.Context, tab *Table, target *Schema, mode ...types.ChangelogMode) (*DataStream, error) {
 	m := types.RetractMode
 	if len(mode) > 0 {
 		m = mode[0]
 	}
-	return t.toStream(tab, target, m, "ToChangelogStream")
+	return t.toStream(ctx, tab, target, m, "ToChangelogStream")
 }
 
-// ToAppendStream runs an insert-only table and delivers its rows,
+// ToAppendStreamContext runs an insert-only table and delivers its rows,
 // converted to typeInfo's row type when given (PyFlink's
-// to_append_stream).
-func (t *TableEnvironment) ToAppendStream(tab *Table, typeInfo ...*common.TypeInformation) (*DataStream, error) {
+// to_append_stream). ctx bounds the stream as ToDataStreamContext's
+// does.
+func (t *TableEnvironment) ToAppendStreamContext(ctx context.Context, tab *Table, typeInfo ...*common.TypeInformation) (*DataStream, error) {
 	target, err := typeInfoSchema(typeInfo)
 	if err != nil {
 		return nil, err
 	}
-	return t.toStream(tab, target, types.InsertOnlyMode, "ToAppendStream")
+	return t.toStream(ctx, tab, target, types.InsertOnlyMode, "ToAppendStream")
 }
 
 // RetractRecord is an element of a retract stream: Add is true for an
@@ -232,27 +252,38 @@ type RetractRecord struct {
 	Row *types.Row
 }
 
-// ToRetractStream runs a table and delivers its changelog as (add, row)
-// pairs: INSERT and UPDATE_AFTER rows are additions, UPDATE_BEFORE and
-// DELETE retractions (PyFlink's to_retract_stream). The channel closes
-// when the job ends; ds.Err then reports a failure.
-func (t *TableEnvironment) ToRetractStream(tab *Table, typeInfo ...*common.TypeInformation) (<-chan RetractRecord, *DataStream, error) {
+// ToRetractStreamContext runs a table and delivers its changelog as
+// (add, row) pairs: INSERT and UPDATE_AFTER rows are additions,
+// UPDATE_BEFORE and DELETE retractions (PyFlink's to_retract_stream). The
+// channel closes when the job ends; ds.Err then reports a failure. ctx
+// bounds the stream as ToDataStreamContext's does: when it ends first the
+// job is cancelled, the channel closes and ds.Err returns ctx's error.
+func (t *TableEnvironment) ToRetractStreamContext(ctx context.Context, tab *Table, typeInfo ...*common.TypeInformation) (<-chan RetractRecord, *DataStream, error) {
 	target, err := typeInfoSchema(typeInfo)
 	if err != nil {
 		return nil, nil, err
 	}
-	ds, err := t.toStream(tab, target, types.RetractMode, "ToRetractStream")
+	ds, err := t.toStream(ctx, tab, target, types.RetractMode, "ToRetractStream")
 	if err != nil {
 		return nil, nil, err
 	}
 	out := make(chan RetractRecord)
 	go func() {
 		defer close(out)
-		for r := range ds.Rows() {
-			add := r.Kind.IsAccumulate()
-			c := r.Copy()
+		in := ds.Records()
+		for r := range in {
+			add := r.Row.Kind.IsAccumulate()
+			c := r.Row.Copy()
 			c.Kind = types.Insert
-			out <- RetractRecord{Add: add, Row: c}
+			select {
+			case out <- RetractRecord{Add: add, Row: c}:
+			case <-ctx.Done():
+				// the stream ends with ctx too: wait for it, so that
+				// ds.Err is set when out closes
+				for range in {
+				}
+				return
+			}
 		}
 	}()
 	return out, ds, nil
