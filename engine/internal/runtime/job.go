@@ -414,7 +414,7 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int, cp *tas
 			continue
 		}
 		op := n.NewOperator()
-		out := &countingOutput{next: next, m: n.metrics}
+		out := &countingOutput{next: next, m: n.metrics, wm: MinWatermark}
 		built = append([]chainedOp{{op, out, n}}, built...)
 		next = &chainInput{op: op, m: n.metrics, name: n.Name}
 	}
@@ -725,6 +725,10 @@ func (c *chainInput) blame(err error) error {
 type countingOutput struct {
 	next Output
 	m    *OperatorMetrics
+	// wm is the last watermark this instance emitted: each parallel
+	// instance passes on its own increasing watermarks (the metric, shared
+	// by the instances, shows the highest)
+	wm int64
 }
 
 func (c *countingOutput) Emit(b *types.Batch) error {
@@ -736,9 +740,15 @@ func (c *countingOutput) Emit(b *types.Batch) error {
 }
 
 func (c *countingOutput) EmitWatermark(wm int64) error {
-	if wm <= c.m.Watermark.Load() {
+	if wm <= c.wm {
 		return nil
 	}
-	c.m.Watermark.Store(wm)
+	c.wm = wm
+	for {
+		cur := c.m.Watermark.Load()
+		if wm <= cur || c.m.Watermark.CompareAndSwap(cur, wm) {
+			break
+		}
+	}
 	return c.next.EmitWatermark(wm)
 }
