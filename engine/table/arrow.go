@@ -1,6 +1,7 @@
 package table
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -82,20 +83,24 @@ func (t *TableEnvironment) FromArrow(records []arrow.RecordBatch, rowType *types
 	return t.FromDataStream(ds)
 }
 
-// ToArrow runs the table and returns its final content as one Arrow
-// record, the Go counterpart of PyFlink's to_pandas: a changelog is
+// ToArrowContext runs the table and returns its final content as one
+// Arrow record, the Go counterpart of PyFlink's to_pandas: a changelog is
 // applied (updates and deletes remove rows), so the record holds the
 // table's rows at the end of a bounded job. The whole result must fit in
-// memory. The caller releases the record.
-func (t *Table) ToArrow() (arrow.RecordBatch, error) {
+// memory. The caller releases the record. It fails with the table's
+// error, a planning error or the job's failure; when ctx ends before the
+// job does, it cancels the job and returns ctx's error.
+func (t *Table) ToArrowContext(ctx context.Context) (arrow.RecordBatch, error) {
 	if err := t.usable(); err != nil {
 		return nil, err
 	}
-	res, err := t.Execute()
+	res, err := t.ExecuteContext(ctx)
 	if err != nil {
 		return nil, err
 	}
-	it, err := res.Collect()
+	// a Next that ctx ends returns false with ctx's error, and Close
+	// cancels the unfinished job
+	it, err := res.CollectContext(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -117,6 +122,12 @@ func (t *Table) ToArrow() (arrow.RecordBatch, error) {
 		}
 	}
 	return bb.Build().Record(types.ArrowSchema(names, ts)), nil
+}
+
+// ToArrow is ToArrowContext with context.Background(): it waits for the
+// job to end.
+func (t *Table) ToArrow() (arrow.RecordBatch, error) {
+	return t.ToArrowContext(context.Background())
 }
 
 // materialize applies a changelog: +I and +U add a row, -U and -D remove

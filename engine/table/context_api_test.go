@@ -282,3 +282,48 @@ func TestToStreamContextsEndWithTheirContext(t *testing.T) {
 		})
 	}
 }
+
+// ToArrowContext applies the changelog to the end of a bounded job; on an
+// unbounded one, ctx's end cancels the job and returns ctx's error.
+func TestToArrowContext(t *testing.T) {
+	ctx := t.Context()
+	env := MustCreate(InStreamingMode())
+	rt := types.RowType(types.NewField("name", types.StringType()), types.NewField("score", types.IntType()))
+	tab, err := env.FromDataStream(DataStreamOf(rt, types.NewRow("Alice", int32(12)), types.NewRow("Bob", int32(10)), types.NewRow("Alice", int32(100))))
+	mustTable(t, tab, err)
+	sum := tab.GroupBy(Col("name")).Select(Col("name"), Col("score").Sum().As("total"))
+	rec, err := sum.ToArrowContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	if got := fmt.Sprint(rec.NumRows(), rec.Column(0), rec.Column(1)); got != `2 ["Bob" "Alice"] [10 112]` {
+		t.Fatalf("ToArrowContext of an updating table: %s", got)
+	}
+
+	in := make(chan *types.Row)
+	defer close(in)
+	utab, err := env.FromDataStream(NewDataStream(in, rt))
+	mustTable(t, utab, err)
+	cctx, cancel := context.WithCancel(ctx)
+	type result struct {
+		n   int64
+		err error
+	}
+	done := make(chan result)
+	go func() {
+		rec, err := utab.ToArrowContext(cctx)
+		r := result{err: err}
+		if rec != nil {
+			r.n = rec.NumRows()
+			rec.Release()
+		}
+		done <- r
+	}()
+	cancel()
+	if r := <-done; r.n != 0 || !errors.Is(r.err, context.Canceled) {
+		t.Fatalf("ToArrowContext of an unbounded table, cancelled: %d rows, %v", r.n, r.err)
+	}
+	jobs := env.Jobs()
+	waitCancelled(t, jobs[len(jobs)-1])
+}
