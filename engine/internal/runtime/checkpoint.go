@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -589,15 +590,14 @@ func (c *coordinator) abort(err error) {
 // cleanUp deletes the job's checkpoints once it has ended, as its status
 // and RetainOnCancellation say.
 func (c *coordinator) cleanUp(status JobStatus) {
-	c.mu.Lock()
-	wrote := len(c.retained) > 0
-	c.mu.Unlock()
-	if !wrote || c.cfg.Dir == "" {
+	if c.cfg.Dir == "" || c.cfg.Interval <= 0 {
 		return
 	}
 	switch {
 	case status == Finished, status == Canceled && !c.cfg.RetainOnCancellation:
 		removeCheckpoint(c.jobDir())
+	default:
+		_ = os.Remove(c.jobDir()) // only when empty: no checkpoint was written
 	}
 }
 

@@ -166,14 +166,14 @@ func readSplitsResumable(ctx context.Context, sc *SourceCheckpoint, src connecto
 	from, resumeAt := 0, []byte(nil)
 	if saved := sc.Restored(); saved != nil {
 		if !resumable {
-			return errors.New("the source cannot resume from a saved position")
+			return &RestoreError{Err: errors.New("the source cannot resume from a saved position")}
 		}
 		k, name, pos, err := decodeSourcePosition(saved)
 		if err != nil {
-			return err
+			return &RestoreError{Err: err}
 		}
 		if k > len(mine) || (k < len(mine) && mine[k].String() != name) {
-			return fmt.Errorf("the source's splits changed since the checkpoint: split %d was %q", k, name)
+			return &RestoreError{Err: fmt.Errorf("the source's splits changed since the checkpoint: split %d was %q", k, name)}
 		}
 		from, resumeAt = k, pos
 	}
@@ -182,11 +182,10 @@ func readSplitsResumable(ctx context.Context, sc *SourceCheckpoint, src connecto
 		var r connector.Reader
 		var err error
 		if k == from && len(resumeAt) > 0 {
-			r, err = rs.OpenAt(ctx, split, spec, resumeAt)
-		} else {
-			r, err = src.Open(ctx, split, spec)
-		}
-		if err != nil {
+			if r, err = rs.OpenAt(ctx, split, spec, resumeAt); err != nil {
+				return &RestoreError{Err: err}
+			}
+		} else if r, err = src.Open(ctx, split, spec); err != nil {
 			return err
 		}
 		pr, _ := r.(connector.PositionReader)
@@ -249,12 +248,14 @@ func readInstanceResumable(ctx context.Context, sc *SourceCheckpoint, src connec
 	if saved := sc.Restored(); saved != nil {
 		rms, ok := src.(connector.ResumableMultiSplitSource)
 		if !ok {
-			return errors.New("the source cannot resume from a saved position")
+			return &RestoreError{Err: errors.New("the source cannot resume from a saved position")}
 		}
 		if len(saved) == 0 || saved[0] != sourcePositionMulti {
-			return errors.New("saved source position is corrupt: unknown version")
+			return &RestoreError{Err: errors.New("saved source position is corrupt: unknown version")}
 		}
-		r, err = rms.OpenInstanceAt(ctx, splits, inst, par, spec, saved[1:])
+		if r, err = rms.OpenInstanceAt(ctx, splits, inst, par, spec, saved[1:]); err != nil {
+			return &RestoreError{Err: err}
+		}
 	} else {
 		r, err = ms.OpenInstance(ctx, splits, inst, par, spec)
 	}

@@ -1,6 +1,9 @@
 package runtime
 
-import "fmt"
+import (
+	"fmt"
+	"os"
+)
 
 // taskCheckpoint is one task's side of checkpoints: it restores the
 // chain's state when the job resumes, saves it when a barrier has passed,
@@ -52,6 +55,11 @@ func (e *executor) checkCheckpoints() error {
 		}
 		if err := checkpointable(e.g); err != nil {
 			return err
+		}
+		// the directory is made now, so a path that cannot be written
+		// fails the job at submission, not at its first checkpoint
+		if err := os.MkdirAll(c.jobDir(), 0o755); err != nil {
+			return fmt.Errorf("checkpoint directory %s (execution.checkpointing.dir): %w", e.cfg.Checkpoint.Dir, err)
 		}
 	}
 	if e.cfg.Checkpoint.Restore != nil {
@@ -108,10 +116,10 @@ func (t *taskCheckpoint) restore() (finished bool, err error) {
 		}
 		co, isCP := p.op.(CheckpointedOperator)
 		if !isCP {
-			return false, fmt.Errorf("checkpoint %s holds state of %s, which cannot restore state", c.cfg.Restore.Path, shortName(p.n.Name))
+			return false, &RestoreError{Err: fmt.Errorf("checkpoint %s holds state of %s, which cannot restore state", c.cfg.Restore.Path, shortName(p.n.Name))}
 		}
 		if err := co.RestoreState(st.state); err != nil {
-			return false, &TaskError{Operator: p.n.Name, Err: fmt.Errorf("restoring from checkpoint %s: %w", c.cfg.Restore.Path, err)}
+			return false, &TaskError{Operator: p.n.Name, Err: &RestoreError{Err: fmt.Errorf("restoring from checkpoint %s: %w", c.cfg.Restore.Path, err)}}
 		}
 	}
 	return false, nil
@@ -290,3 +298,12 @@ func (a *aligner) complete(t *taskCheckpoint, id int64) error {
 	a.release()
 	return t.barrier(id, nil, nil)
 }
+
+// RestoreError is a failure to give a resumed job its saved state: the
+// checkpoint does not fit the job (an operator of another shape, a source
+// position past its data, a file changed since). Restarting cannot fix
+// it, so a job failing with it is not restarted.
+type RestoreError struct{ Err error }
+
+func (e *RestoreError) Error() string { return e.Err.Error() }
+func (e *RestoreError) Unwrap() error { return e.Err }

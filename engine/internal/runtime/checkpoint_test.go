@@ -480,24 +480,77 @@ func TestResumeChecksTheJob(t *testing.T) {
 	}
 }
 
-// TestCheckpointWriteFailureFailsTheJob: a checkpoint that cannot be
-// written fails; with no tolerable failures the job fails with the cause.
+// TestCheckpointWriteFailureFailsTheJob: a checkpoint directory that
+// cannot be made is refused at submission; a checkpoint that cannot be
+// written later fails, and with no tolerable failures the job fails with
+// the cause.
 func TestCheckpointWriteFailureFailsTheJob(t *testing.T) {
 	blocker := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(blocker, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	_, err := startSumJob(t, &cpGenerator{}, CheckpointConfig{Interval: time.Millisecond, Dir: filepath.Join(blocker, "cp")}, false)
+	if err == nil || !strings.Contains(err.Error(), "checkpoint directory "+filepath.Join(blocker, "cp")+" (execution.checkpointing.dir)") ||
+		!strings.Contains(err.Error(), "not a directory") {
+		t.Fatalf("submission: %v", err)
+	}
+
+	// the job's directory replaced by a file while it runs
+	dir := t.TempDir()
 	gen := &cpGenerator{pauseAt: 50, resume: make(chan struct{})}
 	gen.paused.Add(2)
-	j, err := startSumJob(t, gen, CheckpointConfig{Interval: time.Millisecond, Dir: filepath.Join(blocker, "cp")}, false)
+	j, err := startSumJob(t, gen, CheckpointConfig{Interval: time.Hour, Dir: dir}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen.paused.Wait()
+	jobDir := filepath.Join(dir, j.job.ID)
+	if err := os.Remove(jobDir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(jobDir, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.job.TriggerSavepoint(context.Background(), jobDir); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Fatalf("savepoint into a file: %v", err)
+	}
+	if st := j.job.Status(); st != Running {
+		t.Fatalf("a failed savepoint left the job %s", st)
+	}
+	j.job.coord.trigger(false, "")
+	<-j.job.Done()
+	err = j.job.Err()
+	if err == nil || !strings.Contains(err.Error(), "not a directory") || !strings.Contains(err.Error(), "tolerable-failed-checkpoints is 0") {
+		t.Fatalf("job error: %v", err)
+	}
+}
+
+// badRestore is a sumOp whose state never fits.
+type badRestore struct{ sumOp }
+
+func (b *badRestore) RestoreState([]byte) error {
+	return errors.New("the snapshot is of another shape")
+}
+
+// TestRestoreFailureIsNotRestarted: a checkpoint that does not fit the
+// job fails it at once, whatever the restart strategy: restarting from the
+// same checkpoint cannot help.
+func TestRestoreFailureIsNotRestarted(t *testing.T) {
+	cp, err := LoadCheckpoint(takeSavepoint(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := startSumJobWith(t, &cpGenerator{}, CheckpointConfig{Restore: cp}, func() Operator { return &badRestore{} }, &FixedDelayRestart{Attempts: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
 	<-j.job.Done()
-	err = j.job.Err()
-	if err == nil || !strings.Contains(err.Error(), "checkpoint 1:") || !strings.Contains(err.Error(), "not a directory") ||
-		!strings.Contains(err.Error(), "tolerable-failed-checkpoints is 0") {
+	var re *RestoreError
+	if err := j.job.Err(); !errors.As(err, &re) || !strings.Contains(err.Error(), "the snapshot is of another shape") {
 		t.Fatalf("job error: %v", err)
+	}
+	if n, _ := j.job.Restarts(); n != 0 {
+		t.Fatalf("restarted %d times", n)
 	}
 }
 

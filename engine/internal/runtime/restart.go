@@ -124,6 +124,10 @@ func (e *executor) restart(ctx context.Context) bool {
 	if errors.As(failure, &me) {
 		return false // the same state would fill memory again
 	}
+	var re *RestoreError
+	if errors.As(failure, &re) {
+		return false // the same checkpoint would not fit again
+	}
 	delay, ok := e.cfg.Restart.NextDelay(time.Now())
 	if !ok {
 		j.mu.Lock()

@@ -328,7 +328,7 @@ func ValuesSource(batches []*types.Batch) SourceFunc {
 		if saved := sc.Restored(); saved != nil {
 			n, k := binary.Uvarint(saved)
 			if k <= 0 || k != len(saved) || n > uint64(len(batches)) {
-				return fmt.Errorf("saved position of VALUES is corrupt")
+				return &RestoreError{Err: fmt.Errorf("saved position of VALUES is corrupt")}
 			}
 			from = int(n)
 		}

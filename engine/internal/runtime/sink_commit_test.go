@@ -184,19 +184,29 @@ func exactlyOnce(t *testing.T, got map[int64]int, upTo int) {
 // Checkpoints that are prepared but never complete (their directory
 // cannot be written) publish nothing; neither does cancelling the job.
 func TestCommittingSinkPublishesNothingBeforeCompletion(t *testing.T) {
-	blocker := filepath.Join(t.TempDir(), "file")
-	if err := os.WriteFile(blocker, []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := t.TempDir()
 	gen := &cpGenerator{pauseAt: 100, resume: make(chan struct{})}
 	gen.paused.Add(2)
 	st := newCommitStore()
-	job := startCommitJob(t, gen, st, CheckpointConfig{Interval: time.Millisecond, Dir: filepath.Join(blocker, "cp"), TolerableFailures: 1 << 30})
+	// periodic checkpoints on, never due: they are triggered below
+	job := startCommitJob(t, gen, st, CheckpointConfig{Interval: time.Hour, Dir: dir, TolerableFailures: 1 << 30})
 	gen.paused.Wait()
-	testwait.Until(t, time.Minute, "two prepared commits per writer", func() bool {
-		_, _, prepares := st.snapshot()
-		return prepares >= 4
-	})
+	// the job's checkpoint directory replaced by a file: no checkpoint
+	// can be written
+	jobDir := filepath.Join(dir, job.ID)
+	if err := os.Remove(jobDir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(jobDir, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for want := 2; want <= 4; want += 2 {
+		job.coord.trigger(false, "")
+		testwait.Until(t, time.Minute, "a prepared commit per writer", func() bool {
+			_, _, prepares := st.snapshot()
+			return prepares >= want && job.CheckpointCounts().InProgress == 0
+		})
+	}
 	if pub, _, _ := st.snapshot(); len(pub) != 0 {
 		t.Fatalf("published before a checkpoint completed: %v", pub)
 	}
