@@ -302,8 +302,9 @@ var errQueryCancelled = errors.New("query cancelled")
 // result prints what the engine returned for st (the runner's
 // Hooks.Result).
 func (c *client) result(ctx context.Context, st session.Statement, res table.StatementResult) error {
-	if _, ok := st.Parsed.(*sql.Reset); ok {
-		// RESET restores the client's own defaults too
+	if r, ok := st.Parsed.(*sql.Reset); ok && (r.Key == "" || r.Key == config.DMLSync.Key) {
+		// RESET (all) and RESET 'table.dml-sync' restore the client's own
+		// default too; RESET of another key leaves it as set
 		if err := c.applyDefaults(ctx); err != nil {
 			return err
 		}

@@ -182,3 +182,19 @@ func TestInvalidUTF8IsReplacementCharacterInCSVAndJSON(t *testing.T) {
 		t.Fatalf("json: code %d\nstdout: %q\nwant:   %q\nstderr:\n%s", code, out, wantJSON, errs)
 	}
 }
+
+// RESET of one key leaves the client's table.dml-sync as the user set it;
+// RESET of all keys, or of table.dml-sync, restores the client's default.
+func TestResetKeepsDMLSync(t *testing.T) {
+	script := "SET 'table.dml-sync' = 'false';\nSET 'pipeline.name' = 'x';\nRESET 'pipeline.name';\nSET;\n" +
+		"RESET 'table.dml-sync';\nSET;\n"
+	code, out, errs := runClient(t, Options{Mode: ModeBatch, Format: FormatCSV, Statements: script}, "")
+	if code != 0 {
+		t.Fatalf("code %d\n%s\n%s", code, out, errs)
+	}
+	first := strings.Index(out, "table.dml-sync,false")
+	second := strings.Index(out, "table.dml-sync,true")
+	if first < 0 || second < first {
+		t.Fatalf("SET after RESET 'pipeline.name' and after RESET 'table.dml-sync':\n%s", out)
+	}
+}
