@@ -235,7 +235,7 @@ func TestExactlyOnceNeedsCheckpoints(t *testing.T) {
 	ctx := ctxFor(kvSchema(), map[string]string{"connector": "kafka", "topic": "x", "properties.bootstrap.servers": "127.0.0.1:1",
 		"format": "json", "sink.delivery-guarantee": "exactly-once", "sink.transactional-id-prefix": "riffle"})
 	_, err := Factory{}.CreateSink(ctx)
-	if err == nil || !strings.Contains(err.Error(), "Riffle has no checkpoints yet (issue 16)") {
+	if err == nil || !strings.Contains(err.Error(), "which Riffle's Kafka sink does not write yet") {
 		t.Fatalf("error %v", err)
 	}
 	delete(ctx.Options, "sink.transactional-id-prefix")

@@ -43,13 +43,9 @@ type sinkColumn struct {
 	meta string // metadata key
 }
 
-// IssueCheckpoints is the issue that adds checkpoints (and with them
-// exactly-once sinks) to Riffle.
-const IssueCheckpoints = 16
-
 func newSink(ctx *connector.Context, t *tableOptions) (*Sink, error) {
 	if t.delivery == "exactly-once" {
-		return nil, t.errorf("'sink.delivery-guarantee' = 'exactly-once' needs Kafka transactions committed on checkpoints, and Riffle has no checkpoints yet (issue %d); use 'at-least-once' (the default) or 'none'", IssueCheckpoints)
+		return nil, t.errorf("'sink.delivery-guarantee' = 'exactly-once' needs Kafka transactions committed on checkpoints, which Riffle's Kafka sink does not write yet; use 'at-least-once' (the default) or 'none'")
 	}
 	if t.pattern != nil {
 		return nil, t.errorf("option 'topic-pattern' cannot be used by a sink; name the topic in 'topic' (or write a 'topic' metadata column)")
