@@ -327,3 +327,59 @@ func TestToArrowContext(t *testing.T) {
 	jobs := env.Jobs()
 	waitCancelled(t, jobs[len(jobs)-1])
 }
+
+// TableEnvironment.ExecuteContext runs the buffered INSERTs as one job
+// named jobName; when ctx ends before the job, the job is cancelled.
+func TestEnvironmentExecuteContext(t *testing.T) {
+	ctx := t.Context()
+	env := MustCreate(InStreamingMode())
+	var printed strings.Builder
+	env.SetStdout(&printed)
+	for _, stmt := range []string{
+		"CREATE TABLE printed (a INT) WITH ('connector' = 'print')",
+		"CREATE TABLE g (a BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '10')",
+		"CREATE TABLE bh (a BIGINT) WITH ('connector' = 'blackhole')",
+	} {
+		if _, err := env.ExecuteSQLContext(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := env.SQLUpdate("INSERT INTO printed VALUES (1), (2)"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := env.ExecuteContext(ctx, "two rows")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := env.Jobs()
+	last := jobs[len(jobs)-1]
+	if string(r.JobID()) != last.JobID() || last.JobName() != "two rows" || last.Status() != JobFinished {
+		t.Fatalf("result of job %s; the last job: %s %q %s", r.JobID(), last.JobID(), last.JobName(), last.Status())
+	}
+	if got := strings.Fields(printed.String()); strings.Join(got, " ") != "+I[1] +I[2]" {
+		t.Fatalf("printed %q", printed.String())
+	}
+
+	if err := env.SQLUpdate("INSERT INTO bh SELECT a FROM g"); err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	done := make(chan error)
+	go func() {
+		r, err := env.ExecuteContext(cctx, "endless")
+		if r != nil {
+			err = fmt.Errorf("a result %v next to %v", r, err)
+		}
+		done <- err
+	}()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("ExecuteContext of an unbounded INSERT, cancelled: %v", err)
+	}
+	jobs = env.Jobs()
+	last = jobs[len(jobs)-1]
+	if last.JobName() != "endless" {
+		t.Fatalf("the last job is %q", last.JobName())
+	}
+	waitCancelled(t, last)
+}

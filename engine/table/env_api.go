@@ -288,12 +288,15 @@ func (t *TableEnvironment) SQLUpdate(stmt string) error {
 	return errorf("Unsupported SQL query! sqlUpdate() only accepts a single SQL statement of type INSERT or CREATE TABLE, got: %s", firstWords(stmt))
 }
 
-// Execute runs the INSERTs buffered by InsertInto and SQLUpdate as one
-// job named jobName and blocks until it finishes, is cancelled or fails
-// (PyFlink's TableEnvironment.execute). The buffer is cleared.
+// ExecuteContext runs the INSERTs buffered by InsertInto and SQLUpdate as
+// one job named jobName and waits until it finishes, is cancelled or fails
+// (PyFlink's TableEnvironment.execute). The buffer is cleared. It returns
+// the job's result, or its error (ErrCanceled for a cancelled job); when
+// ctx ends before the job does, it cancels the job and returns ctx's
+// error.
 //
-// Deprecated: use ExecuteSQL or a StatementSet.
-func (t *TableEnvironment) Execute(jobName string) (*JobExecutionResult, error) {
+// Deprecated: use ExecuteSQLContext or a StatementSet.
+func (t *TableEnvironment) ExecuteContext(ctx context.Context, jobName string) (*JobExecutionResult, error) {
 	t.mu.Lock()
 	sinks := t.buffered
 	t.buffered = nil
@@ -301,7 +304,6 @@ func (t *TableEnvironment) Execute(jobName string) (*JobExecutionResult, error) 
 	if len(sinks) == 0 {
 		return nil, errorf("No operators defined in streaming topology. Cannot generate StreamGraph.")
 	}
-	ctx := context.Background()
 	old := t.config.conf.GetString("pipeline.name", "")
 	t.config.conf.Set("pipeline.name", jobName)
 	res, err := t.runInserts(ctx, sinks, "")
@@ -315,6 +317,9 @@ func (t *TableEnvironment) Execute(jobName string) (*JobExecutionResult, error) 
 	}
 	jc := res.JobClient()
 	if err := jc.Wait(ctx); err != nil {
+		if ctx.Err() != nil && !jc.Status().IsTerminal() {
+			_ = jc.Cancel()
+		}
 		return nil, err
 	}
 	return jc.ExecutionResult(ctx)

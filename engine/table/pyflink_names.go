@@ -278,6 +278,14 @@ func (t *TableEnvironment) ExecuteSQL(statement string) (*TableResult, error) {
 	return t.ExecuteSQLContext(context.Background(), statement)
 }
 
+// Execute delegates to ExecuteContext with context.Background() (PyFlink's
+// TableEnvironment.execute): it blocks until the job ends.
+//
+// Deprecated: use ExecuteSQL or a StatementSet.
+func (t *TableEnvironment) Execute(jobName string) (*JobExecutionResult, error) {
+	return t.ExecuteContext(context.Background(), jobName)
+}
+
 // ToDataStream delegates to ToDataStreamContext with
 // context.Background() (PyFlink's to_data_stream): the stream runs until
 // its job ends or Close.
