@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
+	"time"
 )
 
 // Checkpoints and savepoints: Flink 2's keys, with the Flink 1.x keys they
@@ -13,12 +15,14 @@ import (
 // streaming job is submitted; documented in docs/fault-tolerance.md.
 var (
 	CheckpointingInterval = Register(Option{Key: "execution.checkpointing.interval", Default: "", Kind: "duration",
-		Description: "Interval between two checkpoints of a streaming job; unset or 0 takes none."})
+		Description: "Interval between two checkpoints of a streaming job; unset or 0 takes none, otherwise at least 10 ms.",
+		Check:       checkCheckpointDuration("execution.checkpointing.interval", true)})
 	CheckpointingMode = Register(Option{Key: "execution.checkpointing.mode", Default: "EXACTLY_ONCE", Kind: "enum",
 		Values:      []string{"EXACTLY_ONCE", "AT_LEAST_ONCE"},
 		Description: "EXACTLY_ONCE aligns the barriers of a checkpoint; AT_LEAST_ONCE does not wait for them, and a resumed job may process some rows twice."})
 	CheckpointingTimeout = Register(Option{Key: "execution.checkpointing.timeout", Default: "10 min", Kind: "duration",
-		Description: "A checkpoint not complete after this long is given up."})
+		Description: "A checkpoint not complete after this long is given up (at least 10 ms).",
+		Check:       checkCheckpointDuration("execution.checkpointing.timeout", false)})
 	CheckpointingMinPause = Register(Option{Key: "execution.checkpointing.min-pause", Default: "0 ms", Kind: "duration",
 		Description: "Least time between the end of one checkpoint and the start of the next."})
 	CheckpointingMaxConcurrent = Register(Option{Key: "execution.checkpointing.max-concurrent-checkpoints", Default: "1", Kind: "int",
@@ -45,6 +49,13 @@ var (
 	StateBackendType = Register(Option{Key: "state.backend.type", Default: "hashmap", Kind: "enum",
 		Values:      []string{"hashmap", "rocksdb", "forst"},
 		Description: "Where keyed state lives: hashmap (memory; checkpoints write it to files). rocksdb and forst, Flink's disk-backed backends, are not supported yet: a job is refused."})
+
+	CheckpointingUnaligned = Register(Option{Key: "execution.checkpointing.unaligned.enabled", Default: "false", Kind: "bool",
+		Description: "Unaligned checkpoints; not supported: only false is accepted (Riffle aligns barriers). Flink 1.x key: execution.checkpointing.unaligned.",
+		Check:       onlyFalse("execution.checkpointing.unaligned.enabled")})
+	CheckpointingUnalignedLegacy = Register(Option{Key: "execution.checkpointing.unaligned", Default: "false", Kind: "bool",
+		Description: "Flink 1.x name of execution.checkpointing.unaligned.enabled.",
+		Check:       onlyFalse("execution.checkpointing.unaligned")})
 
 	// Flink 1.x keys, read when the newer key is not set.
 	CheckpointsDirLegacy = Register(Option{Key: "state.checkpoints.dir", Default: "", Kind: "string",
@@ -99,7 +110,13 @@ var (
 	ExponentialMaxBackoff = Register(Option{Key: "restart-strategy.exponential-delay.max-backoff", Default: "1 min", Kind: "duration",
 		Description: "Largest delay between restarts (exponential-delay)."})
 	ExponentialMultiplier = Register(Option{Key: "restart-strategy.exponential-delay.backoff-multiplier", Default: "1.5", Kind: "float",
-		Description: "Factor the delay grows by per failure (exponential-delay)."})
+		Description: "Factor the delay grows by per failure (exponential-delay); at least 1.",
+		Check: func(v string) error {
+			if f, _ := strconv.ParseFloat(v, 64); f < 1 {
+				return fmt.Errorf("Invalid value '%s' for key 'restart-strategy.exponential-delay.backoff-multiplier': it must be at least 1.", v)
+			}
+			return nil
+		}})
 	ExponentialResetThreshold = Register(Option{Key: "restart-strategy.exponential-delay.reset-backoff-threshold", Default: "1 h", Kind: "duration",
 		Description: "Time without failure after which the delay starts over (exponential-delay)."})
 	ExponentialJitter = Register(Option{Key: "restart-strategy.exponential-delay.jitter-factor", Default: "0.1", Kind: "float",
@@ -107,3 +124,26 @@ var (
 	ExponentialAttempts = Register(Option{Key: "restart-strategy.exponential-delay.attempts-before-reset-backoff", Default: "2147483647", Kind: "int",
 		Description: "Restarts allowed before the delay starts over; past it the job fails (exponential-delay).", Check: checkIntRange("restart-strategy.exponential-delay.attempts-before-reset-backoff", 1, math.MaxInt32)})
 )
+
+// checkCheckpointDuration accepts durations of at least 10 ms, Flink's
+// least checkpoint interval and timeout (and 0 when zeroOff: no
+// checkpoints).
+func checkCheckpointDuration(key string, zeroOff bool) func(string) error {
+	return func(v string) error {
+		d, _ := ParseDuration(v)
+		if (zeroOff && d == 0) || d >= 10*time.Millisecond {
+			return nil
+		}
+		return fmt.Errorf("Invalid value '%s' for key '%s': it must be at least 10 ms.", v, key)
+	}
+}
+
+// onlyFalse accepts false only: the feature the key turns on is missing.
+func onlyFalse(key string) func(string) error {
+	return func(v string) error {
+		if strings.EqualFold(v, "false") {
+			return nil
+		}
+		return fmt.Errorf("Invalid value '%s' for key '%s': unaligned checkpoints are not supported; Riffle aligns checkpoint barriers (EXACTLY_ONCE) or does not wait for them (AT_LEAST_ONCE).", v, key)
+	}
+}

@@ -219,3 +219,31 @@ func TestCheckpointRefusesAPositionlessSource(t *testing.T) {
 		t.Fatalf("jdbc source with checkpoints: %v", err)
 	}
 }
+
+// Checkpoint options that Flink refuses, or that ask for what Riffle does
+// not do, are refused by SET.
+func TestCheckpointOptionValues(t *testing.T) {
+	env := MustCreate(InStreamingMode())
+	for stmt, want := range map[string]string{
+		"SET 'execution.checkpointing.interval' = '1 ns'":                     "it must be at least 10 ms",
+		"SET 'execution.checkpointing.timeout' = '0 s'":                       "it must be at least 10 ms",
+		"SET 'restart-strategy.exponential-delay.backoff-multiplier' = '0.5'": "it must be at least 1",
+		"SET 'execution.checkpointing.unaligned.enabled' = 'true'":            "unaligned checkpoints are not supported",
+		"SET 'execution.checkpointing.max-concurrent-checkpoints' = '3'":      "only 1 is supported",
+		"SET 'execution.checkpointing.num-retained' = '0'":                    "it must be at least 1",
+		"SET 'execution.checkpointing.mode' = 'MAYBE'":                        "expected one of EXACTLY_ONCE, AT_LEAST_ONCE",
+	} {
+		if _, err := env.ExecuteSQL(stmt); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", stmt, err, want)
+		}
+	}
+	for _, stmt := range []string{
+		"SET 'execution.checkpointing.interval' = '0 s'",
+		"SET 'execution.checkpointing.interval' = '10 ms'",
+		"SET 'execution.checkpointing.unaligned.enabled' = 'false'",
+	} {
+		if _, err := env.ExecuteSQL(stmt); err != nil {
+			t.Errorf("%s: %v", stmt, err)
+		}
+	}
+}

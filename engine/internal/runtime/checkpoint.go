@@ -305,13 +305,13 @@ func (c *coordinator) checkRestore(g *Graph) error {
 			continue
 		}
 		if op.Parallelism != n.Parallelism {
-			return fmt.Errorf("checkpoint %s: operator %s ran with parallelism %d, the job has %d (changing the parallelism of a resumed job is not supported)",
+			return fmt.Errorf("checkpoint %s: operator %s ran with parallelism %d, the job has %d (changing the parallelism of a resumed job is not supported: set 'parallelism.default' to %[3]d)",
 				cp.Path, shortName(n.Name), op.Parallelism, n.Parallelism)
 		}
 	}
 	if len(unclaimed) > 0 && !c.cfg.IgnoreUnclaimedState {
 		sort.Strings(unclaimed)
-		return fmt.Errorf("checkpoint %s holds state of operators this job does not have: %s (the query changed; set 'execution.savepoint.ignore-unclaimed-state' = 'true' to drop that state)",
+		return fmt.Errorf("checkpoint %s holds state of operators this job does not have: %s (the query changed; set 'execution.state-recovery.ignore-unclaimed-state' = 'true' to drop that state)",
 			cp.Path, strings.Join(unclaimed, ", "))
 	}
 	return nil

@@ -472,7 +472,7 @@ func TestResumeChecksTheJob(t *testing.T) {
 		return err
 	}
 	if err := build(CheckpointConfig{Restore: cp}); err == nil || !strings.Contains(err.Error(), "holds state of operators this job does not have: sum (") ||
-		!strings.Contains(err.Error(), "execution.savepoint.ignore-unclaimed-state") {
+		!strings.Contains(err.Error(), "execution.state-recovery.ignore-unclaimed-state") {
 		t.Fatalf("unclaimed state: %v", err)
 	}
 	if err := build(CheckpointConfig{Restore: cp, IgnoreUnclaimedState: true}); err != nil {
