@@ -138,7 +138,9 @@ func (s *TableSchema) String() string {
 
 // TableResult is the result of executing a statement (PyFlink's
 // TableResult). For queries the rows stream in while the job runs; read
-// them with Collect (and close the iterator) or Print.
+// them once, with Rows(ctx) (a range loop; stopping early cancels the
+// job), CollectContext (an iterator to close) or PrintContext. Collect
+// and Print are their PyFlink-shaped forms without a context.
 type TableResult struct {
 	kind      ResultKind
 	schema    *TableSchema
@@ -155,7 +157,7 @@ type TableResult struct {
 
 	mu        sync.Mutex
 	collected bool
-	// pending is a batch read by Wait before Collect.
+	// pending is a batch read by WaitContext before CollectContext.
 	pending *types.Batch
 	ended   bool
 }
@@ -314,7 +316,7 @@ func (r *TableResult) CollectContext(ctx context.Context) (*RowIterator, error) 
 
 // RowIterator iterates a result's rows:
 //
-//	it, _ := res.Collect()
+//	it, _ := res.CollectContext(ctx)
 //	defer it.Close()
 //	for it.Next() { row := it.Row() ... }
 //	if err := it.Err(); err != nil { ... }
@@ -335,7 +337,8 @@ type RowIterator struct {
 }
 
 // Next advances to the next row; it returns false at the end or on error
-// (see Err), and for a nil iterator (Collect's value next to an error).
+// (see Err), and for a nil iterator (CollectContext's value next to an
+// error).
 func (it *RowIterator) Next() bool {
 	if it == nil || it.done || it.closed.Load() {
 		return false
