@@ -410,8 +410,10 @@ func ExampleUDAF() {
 	// Carol, 40, 40
 }
 
-// A DataStream of Go rows in, a changelog stream out.
-func ExampleTableEnvironment_ToDataStream() {
+// A DataStream of Go rows in, a changelog stream out: ctx bounds the
+// stream (its end would cancel the job).
+func ExampleTableEnvironment_ToChangelogStreamContext() {
+	ctx := context.Background()
 	env := MustCreate(InStreamingMode())
 	rt := datatypes.Row(datatypes.Field("name", datatypes.String()), datatypes.Field("score", datatypes.Int()))
 	ch := make(chan *types.Row, 3)
@@ -420,7 +422,7 @@ func ExampleTableEnvironment_ToDataStream() {
 	ch <- types.NewRow("Alice", int32(100))
 	close(ch)
 	t, _ := env.FromDataStream(NewDataStream(ch, rt))
-	out, _ := env.ToChangelogStream(t.GroupBy(Col("name")).Select(Col("name"), Col("score").Sum()), nil)
+	out, _ := env.ToChangelogStreamContext(ctx, t.GroupBy(Col("name")).Select(Col("name"), Col("score").Sum()), nil)
 	for r := range out.Rows() {
 		fmt.Println(r)
 	}
@@ -442,7 +444,7 @@ func ExampleTableEnvironment_FromArrow() {
 	b.Field(1).(*array.StringBuilder).AppendValues([]string{"x", "y", "z"}, nil)
 	rec := b.NewRecordBatch()
 	t, _ := env.FromArrow([]arrow.RecordBatch{rec}, nil)
-	out, err := t.Filter(Col("a").IsGreater(0.5)).ToArrow()
+	out, err := t.Filter(Col("a").IsGreater(0.5)).ToArrowContext(context.Background())
 	if err != nil {
 		fmt.Println(err)
 		return
