@@ -30,17 +30,8 @@ func (c *ChangelogNormalize) SnapshotState() ([]byte, error) {
 	w := state.NewWriter(64 + n*(16+8*len(c.Types)))
 	w.Header("ChangelogNormalize", changelogNormalizeStateVersion)
 	w.String(c.stateShape())
-	w.Count(n)
-	writeGroupIndex(w, c.index)
-	for _, row := range c.rows[:n] {
-		w.Bool(row != nil)
-		for k, v := range row {
-			w.Value(v, c.Types[k])
-		}
-	}
-	writeTTL(w, &c.ttl)
-	w.Varint(c.live)
-	w.Int32s(c.free)
+	writeKeyedRows(w, c.index, c.rows[:n], c.Types)
+	writeKeyedTail(w, &c.ttl, c.live, c.free)
 	if err := w.Err(); err != nil {
 		return nil, fmt.Errorf("ChangelogNormalize: %w", err)
 	}
@@ -53,30 +44,10 @@ func (c *ChangelogNormalize) RestoreState(snapshot []byte) error {
 	r := state.NewReader(snapshot)
 	r.Header("ChangelogNormalize", changelogNormalizeStateVersion)
 	checkShape(r, "ChangelogNormalize", c.stateShape())
-	n := r.Count(1)
-	index := newGroupIndex(c.Keys, c.KeyTypes)
-	readGroupIndex(r, index, int32(n))
-	var rows [][]any
-	if r.Err() == nil {
-		rows = make([][]any, n)
-	}
-	for g := 0; g < len(rows) && r.Err() == nil; g++ {
-		if !r.Bool() {
-			continue
-		}
-		vals := make([]any, len(c.Types))
-		for k := range vals {
-			vals[k] = r.Value(c.Types[k])
-		}
-		rows[g] = vals
-	}
+	index, rows := readKeyedRows(r, c.Keys, c.KeyTypes, c.Types)
+	n := len(rows)
 	ttl := c.ttl
-	readTTL(r, &ttl, n)
-	live := r.Varint()
-	if r.Err() == nil && (live < 0 || live > int64(n)) {
-		r.Failf("want a number of kept rows from 0 to %d, found %d", n, live)
-	}
-	free := readIDs(r, int32(n), "a free key id")
+	live, free := readKeyedTail(r, &ttl, n)
 	if err := r.Done(); err != nil {
 		return fmt.Errorf("ChangelogNormalize: restoring state: %w", err)
 	}

@@ -38,18 +38,9 @@ func (d *Deduplicate) SnapshotState() ([]byte, error) {
 	w := state.NewWriter(64 + n*(16+8*len(d.Types)))
 	w.Header("Deduplicate", dedupStateVersion)
 	w.String(d.stateShape())
-	w.Count(n)
-	writeGroupIndex(w, d.index)
-	for _, row := range d.rows[:n] {
-		w.Bool(row != nil)
-		for c, v := range row {
-			w.Value(v, d.Types[c])
-		}
-	}
+	writeKeyedRows(w, d.index, d.rows[:n], d.Types)
 	w.Int64s(d.ts[:n])
-	writeTTL(w, &d.ttl)
-	w.Varint(d.live)
-	w.Int32s(d.free)
+	writeKeyedTail(w, &d.ttl, d.live, d.free)
 	if err := w.Err(); err != nil {
 		return nil, fmt.Errorf("Deduplicate: %w", err)
 	}
@@ -65,31 +56,11 @@ func (d *Deduplicate) RestoreState(snapshot []byte) error {
 	r := state.NewReader(snapshot)
 	r.Header("Deduplicate", dedupStateVersion)
 	checkShape(r, "Deduplicate", d.stateShape())
-	n := r.Count(1)
-	index := newGroupIndex(d.Keys, d.KeyTypes)
-	readGroupIndex(r, index, int32(n))
-	var rows [][]any
-	if r.Err() == nil {
-		rows = make([][]any, n)
-	}
-	for g := 0; g < len(rows) && r.Err() == nil; g++ {
-		if !r.Bool() {
-			continue
-		}
-		vals := make([]any, len(d.Types))
-		for c := range vals {
-			vals[c] = r.Value(d.Types[c])
-		}
-		rows[g] = vals
-	}
+	index, rows := readKeyedRows(r, d.Keys, d.KeyTypes, d.Types)
+	n := len(rows)
 	ts := readN(r, n, r.Int64s, "rowtimes")
 	ttl := d.ttl
-	readTTL(r, &ttl, n)
-	live := r.Varint()
-	if r.Err() == nil && (live < 0 || live > int64(n)) {
-		r.Failf("want a number of live keys from 0 to %d, found %d", n, live)
-	}
-	free := readIDs(r, int32(n), "a free key id")
+	live, free := readKeyedTail(r, &ttl, n)
 	if err := r.Done(); err != nil {
 		return fmt.Errorf("Deduplicate: restoring state: %w", err)
 	}

@@ -199,3 +199,62 @@ func checkShape(r *state.Reader, kind, shape string) {
 		r.FailAt(off, "the %s snapshot is of another shape: saved [%s], this operator is [%s]", kind, got, shape)
 	}
 }
+
+// Operators that keep one row per key (Deduplicate, ChangelogNormalize)
+// save the same parts: the key ids' index with each id's row (NULL for a
+// freed id), then, after their own, the state TTL, the number of live
+// keys and the free ids.
+
+// writeKeyedRows writes the number of key ids, the key index and each
+// id's row.
+func writeKeyedRows(w *state.Writer, index groupIndex, rows [][]any, ts []*types.DataType) {
+	w.Count(len(rows))
+	writeGroupIndex(w, index)
+	for _, row := range rows {
+		w.Bool(row != nil)
+		for k, v := range row {
+			w.Value(v, ts[k])
+		}
+	}
+}
+
+// readKeyedRows reads what writeKeyedRows wrote into a new index over
+// keys.
+func readKeyedRows(r *state.Reader, keys []int, keyTypes, ts []*types.DataType) (groupIndex, [][]any) {
+	n := r.Count(1)
+	index := newGroupIndex(keys, keyTypes)
+	readGroupIndex(r, index, int32(n))
+	var rows [][]any
+	if r.Err() == nil {
+		rows = make([][]any, n)
+	}
+	for g := 0; g < len(rows) && r.Err() == nil; g++ {
+		if !r.Bool() {
+			continue
+		}
+		vals := make([]any, len(ts))
+		for k := range vals {
+			vals[k] = r.Value(ts[k])
+		}
+		rows[g] = vals
+	}
+	return index, rows
+}
+
+// writeKeyedTail writes the state TTL, the number of live keys and the
+// free ids.
+func writeKeyedTail(w *state.Writer, ttl *ttlState, live int64, free []int32) {
+	writeTTL(w, ttl)
+	w.Varint(live)
+	w.Int32s(free)
+}
+
+// readKeyedTail reads what writeKeyedTail wrote for n key ids into ttl.
+func readKeyedTail(r *state.Reader, ttl *ttlState, n int) (live int64, free []int32) {
+	readTTL(r, ttl, n)
+	live = r.Varint()
+	if r.Err() == nil && (live < 0 || live > int64(n)) {
+		r.Failf("want a number of live keys from 0 to %d, found %d", n, live)
+	}
+	return live, readIDs(r, int32(n), "a free key id")
+}

@@ -41,22 +41,7 @@ func (j *StreamingJoin) SnapshotState() ([]byte, error) {
 	w := state.NewWriter(size)
 	w.Header("StreamingJoin", joinStateVersion)
 	w.String(j.stateShape())
-	x := j.keys
-	w.Bool(x.intKey)
-	w.Varint(int64(x.n))
-	if x.intKey {
-		w.Count(len(x.ints))
-		for k, id := range x.ints {
-			w.Varint(k)
-			w.Varint(int64(id))
-		}
-	} else {
-		w.Count(len(x.strs))
-		for k, id := range x.strs {
-			w.String(k)
-			w.Varint(int64(id))
-		}
-	}
+	saveJoinKeyIndex(w, j.keys)
 	for _, s := range j.sides {
 		s.store.WriteState(w)
 		w.Int32s(s.count)
@@ -84,34 +69,7 @@ func (j *StreamingJoin) RestoreState(snapshot []byte) error {
 	r.Header("StreamingJoin", joinStateVersion)
 	checkShape(r, "StreamingJoin", j.stateShape())
 	x := newJoinKeyIndex(j.Spec)
-	if intKey := r.Bool(); r.Err() == nil && intKey != x.intKey {
-		r.Failf("want a join key index keyed by %s, found the other kind", map[bool]string{true: "integers", false: "key bytes"}[x.intKey])
-	}
-	x.n = r.Int32()
-	if r.Err() == nil && x.n < 0 {
-		r.Failf("want a number of join keys, found %d", x.n)
-	}
-	id := func() int32 {
-		k := r.Int32()
-		if r.Err() == nil && (k < 0 || k >= x.n) {
-			r.Failf("want a join key id below %d, found %d", x.n, k)
-		}
-		return k
-	}
-	cnt := r.Count(2)
-	if x.intKey {
-		x.ints = make(map[int64]int32, cnt)
-		for i := 0; i < cnt && r.Err() == nil; i++ {
-			k := r.Varint()
-			x.ints[k] = id()
-		}
-	} else {
-		x.strs = make(map[string]int32, cnt)
-		for i := 0; i < cnt && r.Err() == nil; i++ {
-			k := r.String()
-			x.strs[k] = id()
-		}
-	}
+	loadJoinKeyIndex(r, x)
 	var sides [2]*joinSide
 	for i := range sides {
 		ts := j.Spec.LeftTypes
