@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/testwait"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -245,5 +247,36 @@ func TestCheckpointOptionValues(t *testing.T) {
 		if _, err := env.ExecuteSQL(stmt); err != nil {
 			t.Errorf("%s: %v", stmt, err)
 		}
+	}
+}
+
+// A synchronous INSERT (table.dml-sync) whose statement is cancelled
+// while it waits cancels its job too, as riffle gateway does; the job
+// does not go on in the background unseen.
+func TestCancelledSyncInsertCancelsItsJob(t *testing.T) {
+	env := MustCreate(InStreamingMode())
+	mustExec(t, env,
+		`CREATE TABLE gen (v BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '10')`,
+		`CREATE TABLE sink (v BIGINT) WITH ('connector' = 'blackhole')`,
+		"SET 'table.dml-sync' = 'true'")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := env.ExecuteSQLContext(ctx, "INSERT INTO sink SELECT v FROM gen")
+		done <- err
+	}()
+	testwait.Until(t, time.Minute, "the INSERT's job to run", func() bool {
+		jobs := env.Jobs()
+		return len(jobs) == 1 && jobs[0].Status() == JobRunning
+	})
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled INSERT: %v", err)
+	}
+	job := env.Jobs()[0]
+	wctx, wcancel := context.WithTimeout(context.Background(), time.Minute)
+	defer wcancel()
+	if err := job.Wait(wctx); !errors.Is(err, ErrCanceled) || job.Status() != JobCanceled {
+		t.Fatalf("the INSERT's job after the statement was cancelled: %v, %s", err, job.Status())
 	}
 }

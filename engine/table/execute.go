@@ -540,6 +540,11 @@ func (t *TableEnvironment) runInserts(ctx context.Context, sinks []plan.Node, st
 		message: "[INFO] Submitting SQL update statement to the cluster...\n[INFO] SQL update statement has been successfully submitted to the cluster:\nJob ID: " + job.ID}
 	if t.config.conf.GetBoolean(config.DMLSync.Key, false) {
 		if err := jc.Wait(ctx); err != nil {
+			if ctx.Err() != nil {
+				// the statement was cancelled (Ctrl+C, Stop): its job
+				// with it, as riffle gateway does for a synchronous INSERT
+				_ = jc.Cancel()
+			}
 			return nil, err
 		}
 		res.message = "[INFO] Complete execution of the SQL update statement."
