@@ -310,3 +310,22 @@ func (t *TableEnvironment) exponentialDelay(d func(config.Option) time.Duration,
 		Multiplier: n(config.ExponentialMultiplier), ResetThreshold: d(config.ExponentialResetThreshold),
 		Jitter: n(config.ExponentialJitter), AttemptsBeforeReset: int(n(config.ExponentialAttempts))}
 }
+
+// ReadCheckpoint reads the checkpoint or savepoint at path (its directory,
+// its _metadata file, or a job's checkpoint directory: its latest complete
+// checkpoint) and checks every state file against the manifest, as a job
+// resuming from it would (execution.state-recovery.path). It returns what
+// the checkpoint is; Triggered is when it was taken and Completed is zero
+// (the manifest does not keep it). Errors name the file that is missing,
+// corrupt or of a newer format.
+func ReadCheckpoint(path string) (CheckpointInfo, error) {
+	p, err := localPath(config.StateRecoveryPath.Key, path)
+	if err != nil {
+		return CheckpointInfo{}, err
+	}
+	cp, err := rt.LoadCheckpoint(p)
+	if err != nil {
+		return CheckpointInfo{}, err
+	}
+	return CheckpointInfo{ID: cp.ID, Savepoint: cp.Savepoint, Path: cp.Path, Triggered: cp.Timestamp, Size: cp.Size()}, nil
+}

@@ -280,3 +280,35 @@ func TestCancelledSyncInsertCancelsItsJob(t *testing.T) {
 		t.Fatalf("the INSERT's job after the statement was cancelled: %v, %s", err, job.Status())
 	}
 }
+
+// ReadCheckpoint describes a savepoint as a resume would load it, and
+// names what is wrong with a broken one.
+func TestReadCheckpoint(t *testing.T) {
+	env := MustCreate(InStreamingMode())
+	mustExec(t, env,
+		`CREATE TABLE gen (v BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '50')`,
+		"SET 'execution.checkpointing.savepoint-dir' = '"+t.TempDir()+"'")
+	res, err := env.ExecuteSQL("SELECT v % 3 AS k, COUNT(*) FROM gen GROUP BY v % 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	path, err := res.JobClient().StopWithSavepointContext(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := ReadCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !info.Savepoint || info.ID != 1 || "file:"+filepath.ToSlash(info.Path) != path || info.Size <= 0 || info.Triggered.IsZero() {
+		t.Fatalf("ReadCheckpoint: %+v", info)
+	}
+	if err := os.Remove(filepath.Join(info.Path, "_metadata")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadCheckpoint(info.Path); err == nil || !strings.Contains(err.Error(), "no checkpoint at "+info.Path) {
+		t.Fatalf("without _metadata: %v", err)
+	}
+}

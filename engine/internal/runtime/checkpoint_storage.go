@@ -86,6 +86,17 @@ type Checkpoint struct {
 	states map[string]map[int]operatorState
 }
 
+// Size is the bytes of state the checkpoint holds.
+func (cp *Checkpoint) Size() int64 {
+	var n int64
+	for _, op := range cp.Operators {
+		for _, t := range op.Subtasks {
+			n += t.Size
+		}
+	}
+	return n
+}
+
 // state returns the saved state of one operator instance.
 func (cp *Checkpoint) state(uid string, subtask int) (operatorState, bool) {
 	st, ok := cp.states[uid][subtask]
