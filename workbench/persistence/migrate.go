@@ -64,6 +64,18 @@ var migrations = []string{
 	   settings TEXT NOT NULL DEFAULT '{}',
 	   password TEXT NOT NULL DEFAULT ''
 	 );`,
+
+	// 4 -> 5: the running embedded streaming jobs that take checkpoints
+	// (see running_jobs.go), offered for resuming after a crash.
+	`CREATE TABLE running_jobs (
+	   job_id              TEXT PRIMARY KEY,
+	   tab_id              INTEGER NOT NULL,
+	   statement           TEXT NOT NULL,
+	   checkpoint_dir      TEXT NOT NULL DEFAULT '',
+	   checkpoint_interval TEXT NOT NULL DEFAULT '',
+	   job_checkpoint_dir  TEXT NOT NULL,
+	   started_at          TEXT NOT NULL
+	 );`,
 }
 
 // CurrentVersion is the schema version this build writes.
