@@ -389,7 +389,7 @@ func newBenchCommand() *cobra.Command {
 		Use:   "bench",
 		Short: "Run benchmarks",
 	}
-	var query, cpuProfile string
+	var query, cpuProfile, checkpointInterval string
 	var events, rate int64
 	var parallelism int
 	nexmark := &cobra.Command{
@@ -399,10 +399,17 @@ func newBenchCommand() *cobra.Command {
 			"embedded engine: the in-process generator feeds each query into a blackhole sink. For each\n" +
 			"query it prints the events, wall-clock seconds, CPU seconds of the process (getrusage) and\n" +
 			"events per second per core (events / CPU seconds). Unless GOGC or GOMEMLIMIT is set, the\n" +
-			"run uses GOGC=200 under an 8 GiB soft memory limit.",
-		Example: "  riffle bench nexmark --query q5 --events 1000000\n  riffle bench nexmark --query all --events 10000000",
-		Args:    cobra.NoArgs,
+			"run uses GOGC=200 under an 8 GiB soft memory limit. With --checkpoint-interval each query\n" +
+			"runs twice, without and then with checkpoints, and the second row gives the throughput\n" +
+			"overhead and the checkpoints' number, sizes and durations.",
+		Example: "  riffle bench nexmark --query q5 --events 1000000\n  riffle bench nexmark --query all --events 10000000\n" +
+			"  riffle bench nexmark --query q5,q7 --parallelism 1 --checkpoint-interval '1 s'",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			interval, err := nexmarkbench.ParseCheckpointInterval(checkpointInterval)
+			if err != nil {
+				return err
+			}
 			var qs []string
 			if !strings.EqualFold(query, "all") {
 				for _, q := range strings.Split(query, ",") {
@@ -428,7 +435,7 @@ func newBenchCommand() *cobra.Command {
 				defer pprof.StopCPUProfile()
 			}
 			results, err := nexmarkbench.Run(cmd.Context(), nexmarkbench.Options{Queries: qs, Events: events,
-				Parallelism: parallelism, Rate: rate, Progress: cmd.OutOrStdout()})
+				Parallelism: parallelism, Rate: rate, Progress: cmd.OutOrStdout(), CheckpointInterval: interval})
 			if err != nil {
 				return err
 			}
@@ -444,6 +451,8 @@ func newBenchCommand() *cobra.Command {
 	nexmark.Flags().Int64Var(&events, "events", 10_000_000, "number of events to generate per query")
 	nexmark.Flags().IntVar(&parallelism, "parallelism", runtime.NumCPU(), "parallelism.default (and number of generators)")
 	nexmark.Flags().Int64Var(&rate, "rate", 10_000_000, "the generator's first-event.rate: events per second of event time")
+	nexmark.Flags().StringVar(&checkpointInterval, "checkpoint-interval", "",
+		"run each query without and then with checkpoints at this interval ('1 s', '500 ms') and compare")
 	nexmark.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
 	bench.AddCommand(nexmark)
 	return bench

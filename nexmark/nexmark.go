@@ -38,6 +38,12 @@ type Options struct {
 	BaseTime time.Time
 	// Progress, when set, receives a line as each query finishes.
 	Progress io.Writer
+	// CheckpointInterval, when positive, is the checkpoint mode: each
+	// query runs twice, first without checkpoints, then with
+	// execution.checkpointing.interval set to it and the checkpoints
+	// written under the run's temporary directory; Run returns both
+	// results, the second with CheckpointInterval set.
+	CheckpointInterval time.Duration
 }
 
 // Result is the measurement of one query.
@@ -53,6 +59,18 @@ type Result struct {
 	EventsPerSec float64
 	// EventsPerCoreSec is events / CPU seconds.
 	EventsPerCoreSec float64
+	// CheckpointInterval is the run's checkpoint interval, 0 for a run
+	// without checkpoints; the fields below describe its checkpoints.
+	CheckpointInterval time.Duration
+	// Checkpoints and FailedCheckpoints count the job's checkpoints.
+	Checkpoints, FailedCheckpoints int64
+	// LastCheckpoint is the last complete checkpoint (zero without one).
+	LastCheckpoint table.CheckpointInfo
+	// LargestCheckpointBytes and LongestCheckpoint are the maxima over
+	// the checkpoints seen while the job ran (its last complete
+	// checkpoint is read every 20 ms).
+	LargestCheckpointBytes int64
+	LongestCheckpoint      time.Duration
 }
 
 // Find returns the query of that name.
@@ -92,6 +110,22 @@ func Run(ctx context.Context, opts Options) ([]Result, error) {
 		}
 	}
 	var out []Result
+	if opts.CheckpointInterval > 0 {
+		for _, q := range qs {
+			base := opts
+			base.CheckpointInterval = 0
+			without := RunQuery(ctx, q, base)
+			with := RunQuery(ctx, q, opts)
+			out = append(out, without, with)
+			if opts.Progress != nil {
+				WriteCheckpointTable(opts.Progress, []Result{without, with}, len(out) == 2)
+			}
+			if ctx.Err() != nil {
+				break
+			}
+		}
+		return out, nil
+	}
 	for _, q := range qs {
 		r := RunQuery(ctx, q, opts)
 		out = append(out, r)
@@ -103,6 +137,25 @@ func Run(ctx context.Context, opts Options) ([]Result, error) {
 		}
 	}
 	return out, nil
+}
+
+// ParseCheckpointInterval reads a checkpoint interval as
+// execution.checkpointing.interval takes it ("1 s", "500 ms", "1s");
+// empty and "0" are 0 (no checkpoint mode); a negative or unparsable
+// value is an error.
+func ParseCheckpointInterval(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	d, err := config.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("invalid checkpoint interval %q (a duration such as '1 s' or '500 ms')", s)
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("invalid checkpoint interval %q: negative", s)
+	}
+	return d, nil
 }
 
 // Setup creates the generator table, the views and the query's sink in a
@@ -123,6 +176,13 @@ func Setup(q Query, opts Options) (*table.TableEnvironment, func(), error) {
 		return nil, nil, err
 	}
 	cleanup := func() { os.RemoveAll(dir) }
+	if opts.CheckpointInterval > 0 {
+		conf.Set(config.CheckpointingInterval.Key, fmt.Sprintf("%d ms", opts.CheckpointInterval.Milliseconds()))
+		conf.Set(config.CheckpointingDir.Key, filepath.Join(dir, "checkpoints"))
+		// the job's rows are read when it ends: poll its checkpoints
+		// meanwhile
+		conf.Set(config.DMLSync.Key, "false")
+	}
 	extra := fmt.Sprintf(",\n  'base-time' = '%d'", opts.BaseTime.UnixMilli())
 	stmts := []string{fmt.Sprintf(sourceDDL, opts.Rate, opts.Rate, opts.Events, extra)}
 	stmts = append(stmts, viewsDDL...)
@@ -156,6 +216,10 @@ func RunQuery(ctx context.Context, q Query, opts Options) Result {
 	cpu0 := cpuTime()
 	t0 := time.Now()
 	res, err := env.ExecuteSQLContext(ctx, q.Insert)
+	if err == nil && opts.CheckpointInterval > 0 {
+		r.CheckpointInterval = opts.CheckpointInterval
+		err = watchCheckpoints(ctx, res.GetJobClient(), &r)
+	}
 	r.Seconds = time.Since(t0).Seconds()
 	r.CPUSeconds = (cpuTime() - cpu0).Seconds()
 	if err != nil {
@@ -178,6 +242,92 @@ func RunQuery(ctx context.Context, q Query, opts Options) Result {
 		r.EventsPerCoreSec = float64(r.Events) / r.CPUSeconds
 	}
 	return r
+}
+
+// watchCheckpoints waits for the job to end, reading its last complete
+// checkpoint every 20 ms into r's maxima, then its totals; the job is
+// cancelled when ctx ends first.
+func watchCheckpoints(ctx context.Context, jc *table.JobClient, r *Result) error {
+	if jc == nil {
+		return fmt.Errorf("%s: the INSERT started no job", r.Query)
+	}
+	see := func() {
+		if c, ok := jc.LastCheckpoint(); ok {
+			r.LastCheckpoint = c
+			r.LargestCheckpointBytes = max(r.LargestCheckpointBytes, c.Size)
+			r.LongestCheckpoint = max(r.LongestCheckpoint, c.Duration())
+		}
+	}
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for done := false; !done; {
+		select {
+		case <-jc.Done():
+			done = true
+		case <-ctx.Done():
+			jc.Cancel()
+			<-jc.Done()
+			return ctx.Err()
+		case <-tick.C:
+		}
+		see()
+	}
+	n := jc.CheckpointCounts()
+	r.Checkpoints, r.FailedCheckpoints = n.Completed, n.Failed
+	return jc.Wait(ctx)
+}
+
+// WriteCheckpointTable prints the results of the checkpoint mode: each
+// run with checkpoints follows its run without, whose events/s it is
+// compared: overhead is 1 - (events/s with) / (events/s without), CPU +
+// the added CPU seconds over those without; the header when header is set.
+func WriteCheckpointTable(w io.Writer, rs []Result, header bool) {
+	const format = "%-6s %-11s %12s %9s %9s %11s %9s %8s %11s %21s %21s\n"
+	if header {
+		fmt.Fprintf(w, format, "query", "checkpoints", "events", "seconds", "CPU s", "events/s", "overhead", "CPU +",
+			"completed", "last (size, time)", "largest, longest")
+	}
+	var base *Result
+	for i := range rs {
+		r := &rs[i]
+		mode := "none"
+		if r.CheckpointInterval > 0 {
+			mode = "every " + r.CheckpointInterval.String()
+		}
+		if r.Err != nil {
+			fmt.Fprintf(w, "%-6s %-11s %12d  FAILED: %s\n", r.Query, mode, r.Events, firstLine(r.Err.Error()))
+			continue
+		}
+		if r.CheckpointInterval == 0 {
+			base = r
+			fmt.Fprintf(w, format, r.Query, mode, fmt.Sprint(r.Events), fmt.Sprintf("%.2f", r.Seconds),
+				fmt.Sprintf("%.2f", r.CPUSeconds), human(r.EventsPerSec), "", "", "", "", "")
+			continue
+		}
+		overhead, cpu := "", ""
+		if base != nil && base.Query == r.Query && base.Err == nil && base.EventsPerSec > 0 && base.CPUSeconds > 0 {
+			overhead = fmt.Sprintf("%.1f %%", 100*(1-r.EventsPerSec/base.EventsPerSec))
+			cpu = fmt.Sprintf("%.1f %%", 100*(r.CPUSeconds/base.CPUSeconds-1))
+		}
+		completed := fmt.Sprint(r.Checkpoints)
+		if r.FailedCheckpoints > 0 {
+			completed += fmt.Sprintf(" (%d failed)", r.FailedCheckpoints)
+		}
+		last, most := "–", "–"
+		if r.LastCheckpoint.ID > 0 {
+			last = fmt.Sprintf("%s, %s", bytesString(r.LastCheckpoint.Size), durationString(r.LastCheckpoint.Duration()))
+			most = fmt.Sprintf("%s, %s", bytesString(r.LargestCheckpointBytes), durationString(r.LongestCheckpoint))
+		}
+		fmt.Fprintf(w, format, r.Query, mode, fmt.Sprint(r.Events), fmt.Sprintf("%.2f", r.Seconds),
+			fmt.Sprintf("%.2f", r.CPUSeconds), human(r.EventsPerSec), overhead, cpu, completed, last, most)
+	}
+}
+
+func durationString(d time.Duration) string {
+	if d >= time.Second {
+		return fmt.Sprintf("%.2f s", d.Seconds())
+	}
+	return fmt.Sprintf("%d ms", d.Milliseconds())
 }
 
 // WriteTable prints results as an aligned table (with the header when
