@@ -53,6 +53,9 @@ type runReq struct {
 	// its job is stopped (a streaming LIMIT over an unbounded source does
 	// not end by itself).
 	limit int
+	// resume, when set, runs a job again after a crash from its
+	// checkpoint (resume_jobs.go).
+	resume *resumeFrom
 }
 
 // runState is what the workbench keeps of one script run (the SQL
@@ -391,6 +394,9 @@ func (wb *Workbench) execScript(ctx context.Context, req runReq) (ok bool) {
 			return false
 		}
 	}
+	if req.resume != nil {
+		defer wb.applyResume(req.resume)()
+	}
 	var st runState
 	r := wb.newRunner(req, &st)
 	for i, s := range stmts {
@@ -564,8 +570,10 @@ func (wb *Workbench) showResult(req runReq, st *runState, s session.Statement, r
 		wb.streamToFile(req, text, res, started, *req.toFile)
 	case res.IsQuery():
 		wb.startQuery(req, text, res, started)
+		wb.rememberJob(req, text, res, started) // resume_jobs.go
 	case res.JobID() != "":
 		st.job = wb.watchJob(req, text, res, started)
+		wb.rememberJob(req, text, res, started)
 	case res.ResultKind() == table.SuccessWithContent:
 		wb.showStatic(req, text, res, started)
 	default:

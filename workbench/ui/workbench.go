@@ -27,6 +27,7 @@ import (
 	"github.com/riffle-sql/riffle/workbench/editor"
 	"github.com/riffle-sql/riffle/workbench/persistence"
 	"github.com/riffle-sql/riffle/workbench/ui/history"
+	"github.com/riffle-sql/riffle/workbench/ui/resumejobs"
 	"github.com/riffle-sql/riffle/workbench/ui/widgets"
 )
 
@@ -115,8 +116,11 @@ type Workbench struct {
 	idleMu      sync.Mutex
 	idleWaiters []chan struct{}
 
-	closed      bool
-	closeOnce   sync.Once
+	closed    bool
+	closeOnce sync.Once
+	// resumeOffer is the offer to resume the jobs a crashed workbench ran
+	// (resume_jobs.go), nil when none was shown.
+	resumeOffer *resumejobs.Dialog
 	quit        chan struct{}
 	tickPending atomic.Bool
 	lastLayout  persistence.Window
@@ -221,6 +225,7 @@ func New(w fyne.Window, opts Options) (*Workbench, error) {
 		w.Canvas().Focus(t.ed)
 	}
 	wb.runInit()
+	wb.offerResume() // resume_jobs.go: the jobs a crashed workbench ran
 	if !opts.NoTicker {
 		go wb.tickLoop()
 	}
@@ -756,6 +761,7 @@ func (wb *Workbench) Close() {
 		if err := wb.saver.Close(ctx); err != nil && !errors.Is(err, context.Canceled) {
 			fmt.Fprintln(os.Stderr, "riffle: saving the workspace:", err)
 		}
+		wb.forgetRunningJobs() // resume_jobs.go: its jobs were cancelled
 		wb.store.Close()
 		wb.closeWorkspaceCatalog()
 	})

@@ -11,12 +11,14 @@ package resumejobs
 
 import (
 	"fmt"
+	"image/color"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
@@ -134,20 +136,28 @@ func Show(win fyne.Window, h Host, list []Job, now time.Time) *Dialog {
 	for _, j := range list {
 		line := Describe(j, now)
 		d.lines = append(d.lines, line)
-		c := widget.NewCheck(line, nil)
+		head, state, _ := strings.Cut(line, "\n")
+		c := widget.NewCheck(head, nil)
 		c.SetChecked(j.HasCheckpoint)
 		d.checks = append(d.checks, c)
-		rows.Add(c)
+		// the checkpoint under the statement, in line with its text
+		note := widget.NewLabelWithStyle(strings.TrimSpace(state), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+		if !j.HasCheckpoint {
+			note.Importance = widget.WarningImportance
+		}
+		indent := canvas.NewRectangle(color.Transparent)
+		indent.SetMinSize(fyne.NewSize(28, 0))
+		rows.Add(container.NewVBox(c, container.NewBorder(nil, nil, indent, nil, note)))
 	}
 	scroll := container.NewVScroll(rows)
-	scroll.SetMinSize(fyne.NewSize(760, min(float32(len(list))*64, 320)))
+	scroll.SetMinSize(fyne.NewSize(760, min(float32(len(list))*72, 360)))
 	all := widget.NewButton(ResumeAll, d.ResumeAll)
 	all.Importance = widget.HighImportance
 	sel := widget.NewButton(ResumeSelected, d.ResumeSelected)
 	discard := widget.NewButton(DiscardLabel, d.Discard)
 	d.dlg = dialog.NewCustomWithoutButtons(Title, container.NewBorder(intro, nil, nil, nil, scroll), win)
 	d.dlg.SetButtons([]fyne.CanvasObject{discard, sel, all})
-	d.dlg.Resize(fyne.NewSize(820, 260+min(float32(len(list))*64, 320)))
+	d.dlg.Resize(fyne.NewSize(820, 200+min(float32(len(list))*72, 360)))
 	d.dlg.Show()
 	return d
 }
