@@ -130,22 +130,38 @@ func localPath(key, v string) (string, error) {
 	return v, nil
 }
 
-// defaultCheckpointDir is where checkpoints go when no directory is set:
-// the user's state directory ($XDG_STATE_HOME or ~/.local/state on Linux,
-// the user config directory elsewhere), riffle/checkpoints.
-func defaultCheckpointDir() string {
+// StateDir is the directory where Riffle keeps state for the user:
+// $XDG_STATE_HOME/riffle or ~/.local/state/riffle on Linux, riffle in the
+// user config directory elsewhere (a temporary directory when neither is
+// known). Checkpoints go to its checkpoints folder unless
+// execution.checkpointing.dir says otherwise.
+func StateDir() string {
 	if runtime.GOOS == "linux" {
 		if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-			return filepath.Join(d, "riffle", "checkpoints")
+			return filepath.Join(d, "riffle")
 		}
 		if h, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(h, ".local", "state", "riffle", "checkpoints")
+			return filepath.Join(h, ".local", "state", "riffle")
 		}
 	}
 	if d, err := os.UserConfigDir(); err == nil {
-		return filepath.Join(d, "riffle", "checkpoints")
+		return filepath.Join(d, "riffle")
 	}
-	return filepath.Join(os.TempDir(), "riffle-checkpoints")
+	return filepath.Join(os.TempDir(), "riffle-state")
+}
+
+// defaultCheckpointDir is where checkpoints go when no directory is set.
+func defaultCheckpointDir() string { return filepath.Join(StateDir(), "checkpoints") }
+
+// CheckpointDir is the directory a session's checkpoints go to, a job's
+// in its <job id> folder: v, the value of execution.checkpointing.dir (a
+// local path or a file: URI; other schemes are an error), or when v is
+// empty StateDir's checkpoints folder.
+func CheckpointDir(v string) (string, error) {
+	if strings.TrimSpace(v) == "" {
+		return defaultCheckpointDir(), nil
+	}
+	return localPath(config.CheckpointingDir.Key, strings.TrimSpace(v))
 }
 
 // savepointPathURI renders a savepoint's directory as Flink prints it.

@@ -2,9 +2,7 @@ package ui
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -33,11 +31,11 @@ func (wb *Workbench) rememberJob(req runReq, text string, res table.StatementRes
 	if tr == nil {
 		return
 	}
-	job := tr.GetJobClient()
+	job := tr.JobClient()
 	if job == nil || job.Bounded() {
 		return
 	}
-	conf := wb.env.GetConfig()
+	conf := wb.env.Config()
 	get := func(keys ...string) string {
 		for _, k := range keys {
 			if v := strings.TrimSpace(conf.Get(k, "")); v != "" {
@@ -68,25 +66,14 @@ func (wb *Workbench) rememberJob(req runReq, text string, res table.StatementRes
 	}()
 }
 
-// checkpointRoot is the directory a session's checkpoints go to: dir (a
-// path or a file: URI) or, unset, the engine's default (the user's state
-// directory, riffle/checkpoints; engine/table's defaultCheckpointDir).
+// checkpointRoot is the directory a session's checkpoints go to
+// (table.CheckpointDir of its execution.checkpointing.dir).
 func checkpointRoot(dir string) string {
-	if dir != "" {
-		return strings.TrimPrefix(strings.TrimPrefix(dir, "file://"), "file:")
+	root, err := table.CheckpointDir(dir)
+	if err != nil {
+		return dir // the job was refused at submission; nothing to find
 	}
-	if runtime.GOOS == "linux" {
-		if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-			return filepath.Join(d, "riffle", "checkpoints")
-		}
-		if h, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(h, ".local", "state", "riffle", "checkpoints")
-		}
-	}
-	if d, err := os.UserConfigDir(); err == nil {
-		return filepath.Join(d, "riffle", "checkpoints")
-	}
-	return filepath.Join(os.TempDir(), "riffle-checkpoints")
+	return root
 }
 
 // forgetRunningJobs empties the workspace's list of running jobs: Close
@@ -197,7 +184,7 @@ type resumeFrom struct {
 // once the statement has started; the old job is then forgotten (the new
 // one is remembered in its place).
 func (wb *Workbench) applyResume(r *resumeFrom) (done func()) {
-	conf := wb.env.GetConfig()
+	conf := wb.env.Config()
 	if r.job.CheckpointInterval != "" {
 		conf.Set(config.CheckpointingInterval.Key, r.job.CheckpointInterval)
 	}

@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/workbench/monitor"
 )
 
@@ -24,24 +24,10 @@ import (
 const SavepointTimeout = 10 * time.Minute
 
 // DefaultSavepointDir is the directory the savepoint dialog offers when
-// the job's session has none: $XDG_STATE_HOME/riffle/savepoints or
-// ~/.local/state/riffle/savepoints on Linux (beside the engine's default
-// checkpoint directory), riffle/savepoints in the user config directory
-// elsewhere.
-func DefaultSavepointDir() string {
-	if runtime.GOOS == "linux" {
-		if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-			return filepath.Join(d, "riffle", "savepoints")
-		}
-		if h, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(h, ".local", "state", "riffle", "savepoints")
-		}
-	}
-	if d, err := os.UserConfigDir(); err == nil {
-		return filepath.Join(d, "riffle", "savepoints")
-	}
-	return filepath.Join(os.TempDir(), "riffle-savepoints")
-}
+// the job's session has none: the savepoints folder of Riffle's state
+// directory (table.StateDir: ~/.local/state/riffle/savepoints on Linux),
+// beside the engine's default checkpoint directory.
+func DefaultSavepointDir() string { return filepath.Join(table.StateDir(), "savepoints") }
 
 // LocalDir turns a savepoint directory as an option or the dialog holds
 // it (a path, ~/… for the home directory, or a file: URI) into a local
