@@ -14,7 +14,7 @@ func TestParseCheckpointInterval(t *testing.T) {
 			t.Errorf("ParseCheckpointInterval(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"-1 s", "s", "1 fortnight"} {
+	for _, in := range []string{"-1 s", "s", "1 fortnight", "500 us"} {
 		if _, err := ParseCheckpointInterval(in); err == nil {
 			t.Errorf("ParseCheckpointInterval(%q) accepted", in)
 		}
