@@ -145,6 +145,9 @@ func (e *executor) restart(ctx context.Context) bool {
 		t.Stop()
 		return false
 	}
+	if j.stopped.Load() {
+		return false // stopped while it waited
+	}
 	if err := e.prepareRestart(); err != nil {
 		j.mu.Lock()
 		j.err = fmt.Errorf("%w (restarting failed: %v)", failure, err)
