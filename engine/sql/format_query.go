@@ -299,6 +299,8 @@ func (p *printer) table(t TableExpr) {
 		p.funcCall(t.Call)
 		p.w(")")
 		p.alias(t.Alias, t.Columns)
+	case *MatchRecognize:
+		p.matchRecognize(t)
 	case *Unnest:
 		p.w("UNNEST(")
 		p.exprs(t.Args)

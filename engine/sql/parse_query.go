@@ -527,15 +527,14 @@ func (p *parser) parseTableRef() TableExpr {
 			p.expectKw("OF")
 			tr.SystemTime = p.parseExprPrec(precAdd)
 		}
-		if p.isKw("MATCH_RECOGNIZE") {
-			p.errorf(p.tok().Pos, "MATCH_RECOGNIZE is not supported yet")
+		if !p.isKw("MATCH_RECOGNIZE") {
+			tr.Alias, tr.Columns = p.parseAlias()
 		}
-		tr.Alias, tr.Columns = p.parseAlias()
 		tr.Span = p.span(start)
 		te = tr
 	}
 	if p.isKw("MATCH_RECOGNIZE") {
-		p.errorf(p.tok().Pos, "MATCH_RECOGNIZE is not supported yet")
+		te = p.parseMatchRecognize(te, start)
 	}
 	if p.isKw("TABLESAMPLE") {
 		p.errorf(p.tok().Pos, "TABLESAMPLE is not supported")

@@ -253,7 +253,7 @@ func TestErrors(t *testing.T) {
 		{"SELECT (1", 1, 9, "Encountered \"<EOF>\" at line 1, column 9.", "\")\""},
 		{"SELECT * FROM t /* x", 1, 21, "Lexical error at line 1, column 21.  Encountered: <EOF> after : \"/* x\"", ""},
 		{"SELECT `a", 1, 10, "Lexical error at line 1, column 10.", ""},
-		{"SELECT * FROM t MATCH_RECOGNIZE (PARTITION BY a)", 1, 17, "MATCH_RECOGNIZE is not supported yet at line 1, column 17.", ""},
+		{"SELECT * FROM t MATCH_RECOGNIZE (PARTITION BY a)", 1, 48, "Encountered \")\" at line 1, column 48.", "\"PATTERN\" ..."},
 		{"CREATE TABLE t (a INT,)", 1, 23, "Encountered \")\" at line 1, column 23.", ""},
 		{"SELEC 1", 1, 1, "Encountered \"SELEC\" at line 1, column 1.", "\"SELECT\" ..."},
 		{"SELECT 1 +", 1, 10, "Encountered \"<EOF>\" at line 1, column 10.", ""},
