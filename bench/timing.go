@@ -1,0 +1,63 @@
+package main
+
+import (
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"sort"
+	"syscall"
+	"time"
+)
+
+// runner runs one query on one engine and reads its whole result; it
+// returns the number of rows and, with answer set, the rows as canonical
+// text, sorted.
+type runner func(answer bool) (rows int, sorted []string, err error)
+
+// timing is the median of the timed runs of one query on one engine: wall
+// time, and the process's CPU time (user + system of every thread: the
+// engine's work and Go's garbage collector). On a machine shared with
+// other work the CPU time is steadier than wall time, which includes
+// waiting for a core.
+type timing struct {
+	wall, cpu time.Duration
+}
+
+// measure runs f runs times (after the caller's warm-up run) and returns
+// the medians. The garbage of earlier runs is collected first, so that one
+// engine's answers are not marked during another's runs. With prof set,
+// the runs are added to that CPU profile.
+func measure(runs int, f runner, prof *os.File) (timing, error) {
+	runtime.GC()
+	if prof != nil {
+		if err := pprof.StartCPUProfile(prof); err == nil {
+			defer pprof.StopCPUProfile()
+		}
+	}
+	ws := make([]time.Duration, runs)
+	cs := make([]time.Duration, runs)
+	for i := range ws {
+		c0 := cpuTime()
+		start := time.Now()
+		if _, _, err := f(false); err != nil {
+			return timing{}, err
+		}
+		ws[i] = time.Since(start)
+		cs[i] = cpuTime() - c0
+	}
+	return timing{wall: median(ws), cpu: median(cs)}, nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] })
+	return ds[len(ds)/2]
+}
+
+// cpuTime is the process's user + system time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
