@@ -157,4 +157,3 @@ func TestOpenFromMissingCheckpoint(t *testing.T) {
 		t.Fatalf("error does not name the directory: %v", err)
 	}
 }
-
