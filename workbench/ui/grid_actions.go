@@ -18,8 +18,9 @@ import (
 // descending" and "Hide column". Each rewrites the result's query with
 // package authoring, puts the new SQL in place of the statement in its
 // editor tab (a new tab for results of the catalog's Preview), and runs it
-// into a new result tab; the previous result stays open. A query written on
-// one line stays on one line (grid_filter_text.go).
+// into a new result tab; the previous result stays open. The user's text
+// keeps its shape: a filter adds its condition to the query as written, a
+// one-line query stays on one line (grid_filter_text.go).
 
 // actionable reports whether the result's statement is a query the grid
 // actions can rewrite.
@@ -167,7 +168,7 @@ func (wb *Workbench) ranStreaming(req runReq) bool {
 func (wb *Workbench) gridAction(rt *resultTab, f func(query string) (string, error)) {
 	out, err := f(rt.stmt)
 	if err == nil {
-		out = keepOneLine(rt.stmt, out) // grid_filter_text.go: one-line SQL stays on one line
+		out = keepShape(rt.stmt, out) // grid_filter_text.go: the user's text keeps its shape
 	}
 	if err != nil {
 		wb.setStatus("Cannot apply: " + err.Error())
