@@ -149,7 +149,7 @@ func TestOptionValidation(t *testing.T) {
 	// sink-side checks
 	sinkCases := []struct{ with, want string }{
 		{`'connector' = 'kafka', 'topic' = 'a', 'format' = 'json', 'sink.partitioner' = 'com.example.MyPartitioner'`, "Could not find and instantiate partitioner class 'com.example.MyPartitioner'"},
-		{`'connector' = 'kafka', 'topic' = 'a', 'format' = 'json', 'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = 'x'`, "which Riffle's Kafka sink does not write yet"},
+		{`'connector' = 'kafka', 'topic' = 'a', 'format' = 'json', 'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = 'x'`, "but checkpointing is off: set 'execution.checkpointing.interval'"},
 		{`'connector' = 'kafka', 'topic' = 'a;b', 'format' = 'json'`, "a Kafka sink writes to one topic"},
 		{`'connector' = 'kafka', 'topic-pattern' = 'a.*', 'format' = 'json'`, "option 'topic-pattern' cannot be used by a sink"},
 		{`'connector' = 'kafka', 'topic' = 'a', 'format' = 'json', 'key.format' = 'json', 'key.fields' = 'v', 'sink.partitioner' = 'round-robin'`, "Currently 'round-robin' partitioner only works when option 'key.fields' is not specified."},

@@ -132,6 +132,7 @@ type tableOptions struct {
 
 	partitioner  string
 	delivery     string
+	txnPrefix    string // sink.transactional-id-prefix (exactly-once)
 	sinkPar      int
 	flushMaxRows int
 	flushEvery   time.Duration
@@ -378,6 +379,7 @@ func parseOptions(ctx *connector.Context, upsert bool) (*tableOptions, error) {
 			if strings.TrimSpace(o[OptTransactionalIDPrefix]) == "" {
 				return nil, t.errorf("sink.transactional-id-prefix must be specified when using DeliveryGuarantee.EXACTLY_ONCE.")
 			}
+			t.txnPrefix = strings.TrimSpace(o[OptTransactionalIDPrefix])
 		default:
 			return nil, t.errorf("Could not parse value '%s' for key '%s'. Possible values: none, at-least-once, exactly-once", v, OptDeliveryGuarantee)
 		}

@@ -36,6 +36,9 @@ type Sink struct {
 	accepted types.ChangelogMode
 	// schema columns written (persisted), by WriteSpec position
 	cols []sinkColumn
+	// txnTimeout is the transaction timeout of exactly-once delivery
+	// (sink_transaction.go)
+	txnTimeout time.Duration
 }
 
 type sinkColumn struct {
@@ -44,14 +47,16 @@ type sinkColumn struct {
 }
 
 func newSink(ctx *connector.Context, t *tableOptions) (*Sink, error) {
-	if t.delivery == "exactly-once" {
-		return nil, t.errorf("'sink.delivery-guarantee' = 'exactly-once' needs Kafka transactions committed on checkpoints, which Riffle's Kafka sink does not write yet; use 'at-least-once' (the default) or 'none'")
-	}
 	if t.pattern != nil {
 		return nil, t.errorf("option 'topic-pattern' cannot be used by a sink; name the topic in 'topic' (or write a 'topic' metadata column)")
 	}
 	s := &Sink{t: t, accepted: types.InsertOnlyMode}
 	var err error
+	if t.delivery == "exactly-once" {
+		if s.txnTimeout, err = checkExactlyOnce(ctx, t); err != nil {
+			return nil, err
+		}
+	}
 	if s.valFmt, err = connector.LookupMessageFormat(OptValueFormat, t.valueFormat); err != nil {
 		return nil, t.errorf("%v", err)
 	}
@@ -224,6 +229,10 @@ func (s *Sink) Open(ctx context.Context, spec connector.WriteSpec, index int) (c
 		w.flushDone = make(chan struct{})
 		go w.flushLoop()
 	}
+	if t.delivery == "exactly-once" {
+		w.txn = &txnState{timeout: s.txnTimeout, prepared: map[string]*kgo.Client{}, opts: opts}
+		return txnWriter{w}, nil
+	}
 	return w, nil
 }
 
@@ -240,6 +249,10 @@ type writer struct {
 	metaCol map[string]int
 
 	partitions map[string]int32 // topic -> partition count (fixed partitioner)
+
+	// txn is set for exactly-once delivery (sink_transaction.go); cl
+	// then only looks up metadata and sends transaction requests
+	txn *txnState
 
 	errMu  sync.Mutex
 	err    error
@@ -403,6 +416,10 @@ func (w *writer) partitionCount(ctx context.Context, topic string) (int32, error
 }
 
 func (w *writer) produce(rec *kgo.Record) {
+	if w.txn != nil {
+		w.txnProduce(rec)
+		return
+	}
 	none := w.s.t.delivery == "none"
 	w.cl.Produce(w.ctx, rec, func(r *kgo.Record, err error) {
 		if err != nil && !none && !errors.Is(err, context.Canceled) {
@@ -472,6 +489,16 @@ func (w *writer) Commit() error {
 	if w.buf != nil {
 		w.flushBuffer()
 	}
+	if w.txn != nil {
+		err := w.txnEnd()
+		w.txnAbort() // closes what is left
+		w.closed = true
+		w.cl.Close()
+		if err != nil {
+			w.setErr(err)
+		}
+		return w.firstErr()
+	}
 	// the job's context bounds the flush too: a cancelled job does not
 	// wait for a broker that does not answer
 	ctx, cancel := context.WithTimeout(w.ctx, w.s.t.apiTimeout()+5*time.Second)
@@ -497,6 +524,9 @@ func (w *writer) Abort() {
 		return
 	}
 	w.stopBuffer()
+	if w.txn != nil {
+		w.txnAbort()
+	}
 	w.closed = true
 	w.cl.Close()
 }
