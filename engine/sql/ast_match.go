@@ -144,3 +144,23 @@ func (p *printer) matchRecognize(m *MatchRecognize) {
 	p.w(")")
 	p.alias(m.Alias, m.Columns)
 }
+
+// String renders the element as written in PATTERN: "B+?".
+func (e *PatternElem) String() string {
+	s := e.Var.Name + e.Quant
+	if e.Reluctant {
+		s += "?"
+	}
+	return s
+}
+
+// String renders the item as in DEFINE: "A AS cond".
+func (d *PatternDefine) String() string { return d.Name.Name + " AS " + Format(d.Cond) }
+
+// String renders the clause: "AFTER MATCH SKIP TO LAST A".
+func (a *AfterMatchSkip) String() string {
+	if a.Var != nil {
+		return "AFTER MATCH SKIP " + a.Kind + " " + a.Var.Name
+	}
+	return "AFTER MATCH SKIP " + a.Kind
+}

@@ -279,6 +279,9 @@ func (b *builder) operator(p *physical.Node) func() runtime.Operator {
 		return func() runtime.Operator {
 			return &runtime.TemporalSort{TimeCol: first.Col, Keys: secondary, Types: ts, Proctime: proctime}
 		}
+	case *physical.Match:
+		ts, outTs := colTypes(in), plan.Types(p.Cols)
+		return func() runtime.Operator { return &runtime.Match{Spec: x.Spec, InTypes: ts, OutTypes: outTs} }
 	case *physical.WindowRank:
 		ts := colTypes(in)
 		return func() runtime.Operator {

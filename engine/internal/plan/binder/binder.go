@@ -112,6 +112,9 @@ type scope struct {
 	// scope's input node (subquery.go); nil where subqueries are not
 	// allowed.
 	sub *subqCtx
+	// match binds the DEFINE and MEASURES expressions of a
+	// MATCH_RECOGNIZE (match.go); nil elsewhere.
+	match *matchScope
 }
 
 func (s *scope) columns() []plan.Column {

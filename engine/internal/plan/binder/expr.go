@@ -70,6 +70,11 @@ func (b *binder) fold(c *expr.Call) expr.Expr {
 // calls become references to the aggregate's output and sub-expressions
 // equal to a GROUP BY expression become references to the key.
 func (b *binder) expr(e sql.Expr, sc *scope) expr.Expr {
+	if sc.match != nil {
+		if r := b.matchRef(e, sc.match); r != nil {
+			return r
+		}
+	}
 	if sc.agg != nil {
 		if r := b.aggRef(e, sc); r != nil {
 			return r

@@ -43,6 +43,8 @@ func (b *binder) from(t sql.TableExpr, outer *scope) (plan.Node, *scope) {
 		return b.tableFunc(x, outer)
 	case *sql.Unnest:
 		return b.unnestFrom(x)
+	case *sql.MatchRecognize:
+		return b.matchRecognize(x, outer)
 	}
 	b.failAt(t, "unsupported FROM item")
 	return nil, nil

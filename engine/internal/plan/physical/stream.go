@@ -25,6 +25,8 @@ func (pl *planner) translateStreaming(n plan.Node) *Node {
 		return pl.windowJoin(x)
 	case *plan.WindowRank:
 		return pl.windowRank(x)
+	case *plan.MatchRecognize:
+		return pl.match(x)
 	}
 	return nil
 }

@@ -1,0 +1,679 @@
+package runtime
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/internal/opspec"
+	"github.com/riffle-sql/riffle/engine/internal/state"
+	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
+)
+
+// Match runs MATCH_RECOGNIZE (Flink's CepOperator with the NFA its CEP
+// library compiles from the pattern), one row per match.
+//
+// Rows are partitioned by Spec.PartitionKeys. On a rowtime attribute a
+// row waits until the watermark passes its timestamp; the rows the
+// watermark releases run through the pattern ordered by time, then by the
+// secondary ORDER BY keys, then by arrival. A row at or before the
+// current watermark is late: dropped and counted in LateDropped. On a
+// processing-time attribute rows run through the pattern as they arrive.
+//
+// Matching follows Flink's NFA: rows of a match are contiguous; every row
+// may start a match; a greedy element that can take a row takes it (the
+// elements after it do not); a reluctant one tries both; a match
+// completes once its elements have their minimum rows and no later
+// element requires one. AFTER MATCH SKIP then prunes the partial and held
+// matches that started at or before the last row (PAST LAST ROW), the
+// first row (TO NEXT ROW), or before the first/last row of a variable (TO
+// FIRST/LAST v); a match is held back while a partial match that started
+// earlier is alive, so matches come out in the order of their first rows.
+// WITHIN drops a partial match once a row (or the watermark) is WITHIN or
+// more after its first row, so state stays bounded.
+//
+// The input is insert-only; the output is insert-only: the partition
+// columns followed by the measures.
+type Match struct {
+	BaseOperator
+	Spec     *opspec.MatchSpec
+	InTypes  []*types.DataType
+	OutTypes []*types.DataType
+
+	innerEv   []expr.Evaluator
+	innerT    []*types.DataType
+	defEv     []expr.Evaluator
+	defTerms  [][]int
+	measEv    []expr.Evaluator
+	termTypes []*types.DataType // nullable copies of the terms' types
+	keyTypes  []*types.DataType
+	secTypes  []*types.DataType
+	clock     Clock
+
+	parts   map[string]*matchPartition
+	wm      int64 // current watermark (rowtime)
+	seq     int64 // rows numbered in arrival order
+	pending int   // rows waiting for the watermark
+	out     []matchResult
+}
+
+// matchRow is one input row as the pattern sees it.
+type matchRow struct {
+	seq   int64
+	ts    int64 // time attribute, milliseconds
+	time  any   // time attribute value
+	sec   []any // secondary ORDER BY values
+	inner []any // Spec.Inners evaluated on the row
+}
+
+// matchPartial is a partial match: elem is the pattern element the last
+// row went to, count the rows that element has; rows[i] is mapped to
+// variable vars[i].
+type matchPartial struct {
+	elem, count int
+	rows        []*matchRow
+	vars        []int
+}
+
+type matchPartition struct {
+	key      []any
+	pending  []*matchRow
+	partials []*matchPartial
+	// completed holds finished matches not yet emitted (an earlier
+	// partial match is alive), ordered by first row
+	completed []*matchPartial
+}
+
+type matchResult struct {
+	key   []any
+	match *matchPartial
+}
+
+// Open implements Operator.
+func (m *Match) Open(ctx *OpContext, out Output) error {
+	m.BaseOperator.Open(ctx, out)
+	m.clock = ctx.Config.clock()
+	m.wm = MinWatermark
+	m.parts = map[string]*matchPartition{}
+	s := m.Spec
+	for _, e := range s.Inners {
+		ev, err := expr.Compile(e)
+		if err != nil {
+			return err
+		}
+		m.innerEv = append(m.innerEv, ev)
+		m.innerT = append(m.innerT, e.Type())
+	}
+	for _, t := range s.Terms {
+		m.termTypes = append(m.termTypes, t.T.WithNullable(true))
+	}
+	m.defEv = make([]expr.Evaluator, len(s.Defines))
+	m.defTerms = make([][]int, len(s.Defines))
+	for v, d := range s.Defines {
+		if d == nil {
+			continue
+		}
+		ev, err := expr.Compile(d)
+		if err != nil {
+			return err
+		}
+		m.defEv[v] = ev
+		m.defTerms[v] = expr.InputRefs(d)
+	}
+	for _, e := range s.Measures {
+		ev, err := expr.Compile(e)
+		if err != nil {
+			return err
+		}
+		m.measEv = append(m.measEv, ev)
+	}
+	for _, k := range s.PartitionKeys {
+		m.keyTypes = append(m.keyTypes, m.InTypes[k])
+	}
+	for _, k := range s.Keys {
+		m.secTypes = append(m.secTypes, m.InTypes[k.Col])
+	}
+	return nil
+}
+
+// ProcessBatch implements Operator.
+func (m *Match) ProcessBatch(_ int, b *types.Batch) error {
+	if b.Len == 0 {
+		return nil
+	}
+	if !b.InsertOnly() {
+		return fmt.Errorf("Match doesn't support consuming update and delete changes")
+	}
+	inner := make([]arrow.Array, len(m.innerEv))
+	for i, ev := range m.innerEv {
+		a, err := expr.EvalArray(ev, m.Ctx.Eval, b)
+		if err != nil {
+			return err
+		}
+		inner[i] = a
+	}
+	var ts []int64
+	var valid []byte
+	if !m.Spec.Proctime {
+		ts, valid = timestampsMillis(b.Cols[m.Spec.TimeCol])
+	}
+	late := 0
+	for i := 0; i < b.Len; i++ {
+		r := &matchRow{seq: m.seq}
+		m.seq++
+		if m.Spec.Proctime {
+			now := m.clock.Now()
+			r.ts, r.time = now.UnixMilli(), now
+		} else {
+			if valid != nil && !vector.BitIsSet(valid, i) || ts[i] <= m.wm {
+				late++
+				continue
+			}
+			r.ts, r.time = ts[i], types.ValueAt(b.Cols[m.Spec.TimeCol], i, m.InTypes[m.Spec.TimeCol])
+		}
+		for j, k := range m.Spec.Keys {
+			r.sec = append(r.sec, types.ValueAt(b.Cols[k.Col], i, m.secTypes[j]))
+		}
+		r.inner = make([]any, len(inner))
+		for j, a := range inner {
+			r.inner[j] = types.ValueAt(a, i, m.innerT[j])
+		}
+		p, err := m.partition(b, i)
+		if err != nil {
+			return err
+		}
+		if m.Spec.Proctime {
+			if err := m.step(p, r); err != nil {
+				return err
+			}
+			continue
+		}
+		p.pending = append(p.pending, r)
+		m.pending++
+	}
+	if late > 0 {
+		m.Ctx.Metrics.LateDropped.Add(int64(late))
+	}
+	m.reportState()
+	return m.flush()
+}
+
+// partition returns the state of row i's partition.
+func (m *Match) partition(b *types.Batch, i int) (*matchPartition, error) {
+	key := make([]any, len(m.Spec.PartitionKeys))
+	w := state.NewWriter(16)
+	for j, k := range m.Spec.PartitionKeys {
+		key[j] = types.ValueAt(b.Cols[k], i, m.keyTypes[j])
+		w.Value(key[j], m.keyTypes[j])
+	}
+	if err := w.Err(); err != nil {
+		return nil, err
+	}
+	ks := string(w.Data())
+	p := m.parts[ks]
+	if p == nil {
+		p = &matchPartition{key: key}
+		m.parts[ks] = p
+	}
+	return p, nil
+}
+
+// ProcessWatermark runs the rows the watermark released through the
+// pattern, emits the matches, then forwards the watermark.
+func (m *Match) ProcessWatermark(_ int, wm int64) error {
+	if m.Spec.Proctime || wm <= m.wm {
+		return m.Out.EmitWatermark(wm)
+	}
+	m.wm = wm
+	for _, ks := range m.sortedKeys() {
+		p := m.parts[ks]
+		if len(p.pending) > 0 {
+			var due, rest []*matchRow
+			for _, r := range p.pending {
+				if r.ts <= wm {
+					due = append(due, r)
+				} else {
+					rest = append(rest, r)
+				}
+			}
+			m.pending -= len(due)
+			p.pending = rest
+			slices.SortStableFunc(due, m.compareRows)
+			for _, r := range due {
+				if err := m.step(p, r); err != nil {
+					return err
+				}
+			}
+		}
+		if err := m.advanceTime(p, wm); err != nil {
+			return err
+		}
+		if len(p.pending) == 0 && len(p.partials) == 0 && len(p.completed) == 0 {
+			delete(m.parts, ks)
+		}
+	}
+	m.reportState()
+	if err := m.flush(); err != nil {
+		return err
+	}
+	return m.Out.EmitWatermark(wm)
+}
+
+func (m *Match) sortedKeys() []string {
+	keys := make([]string, 0, len(m.parts))
+	for k := range m.parts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// compareRows orders rows by time, secondary keys, arrival.
+func (m *Match) compareRows(a, b *matchRow) int {
+	if a.ts != b.ts {
+		if a.ts < b.ts {
+			return -1
+		}
+		return 1
+	}
+	for i, k := range m.Spec.Keys {
+		x, y := a.sec[i], b.sec[i]
+		if x == nil || y == nil {
+			if x == nil && y == nil {
+				continue
+			}
+			if (x == nil) == k.NullsFirst {
+				return -1
+			}
+			return 1
+		}
+		c := CompareValues(x, y)
+		if k.Desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	if a.seq < b.seq {
+		return -1
+	}
+	if a.seq > b.seq {
+		return 1
+	}
+	return 0
+}
+
+// advanceTime drops the partial matches WITHIN no longer allows at time
+// now, then emits the held matches no earlier partial match waits for.
+func (m *Match) advanceTime(p *matchPartition, now int64) error {
+	if w := m.Spec.WithinMillis; w > 0 {
+		keep := p.partials[:0]
+		for _, c := range p.partials {
+			if now-c.rows[0].ts < w {
+				keep = append(keep, c)
+			}
+		}
+		p.partials = keep
+	}
+	return m.release(p)
+}
+
+// step runs one row through the pattern of partition p.
+func (m *Match) step(p *matchPartition, r *matchRow) error {
+	if err := m.advanceTime(p, r.ts); err != nil {
+		return err
+	}
+	var next, done []*matchPartial
+	cands := append(append([]*matchPartial(nil), p.partials...), &matchPartial{elem: -1})
+	for _, c := range cands {
+		if err := m.advance(c, r, &next, &done); err != nil {
+			return err
+		}
+	}
+	p.partials = next
+	if len(done) == 0 {
+		return nil
+	}
+	p.completed = append(p.completed, done...)
+	slices.SortStableFunc(p.completed, func(a, b *matchPartial) int {
+		return compareSeq(a.rows[0].seq, b.rows[0].seq)
+	})
+	return m.release(p)
+}
+
+func compareSeq(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// advance adds to next the partial matches c becomes by taking row r, and
+// to done those that complete with it.
+func (m *Match) advance(c *matchPartial, r *matchRow, next, done *[]*matchPartial) error {
+	pat := m.Spec.Pattern
+	add := func(elem, count int) {
+		n := &matchPartial{elem: elem, count: count,
+			rows: append(slices.Clip(c.rows), r), vars: append(slices.Clip(c.vars), pat[elem].Var)}
+		if m.complete(elem, count) {
+			*done = append(*done, n)
+		}
+		if pat[elem].Max < 0 || count < pat[elem].Max || elem+1 < len(pat) {
+			*next = append(*next, n)
+		}
+	}
+	first := 0
+	if c.elem >= 0 {
+		e := pat[c.elem]
+		if e.Max < 0 || c.count < e.Max {
+			ok, err := m.cond(c, r, e.Var)
+			if err != nil {
+				return err
+			}
+			if ok {
+				add(c.elem, c.count+1)
+				if !e.Reluctant {
+					// greedy: the row goes to this element only
+					return nil
+				}
+			}
+		}
+		if c.count < e.Min {
+			return nil
+		}
+		first = c.elem + 1
+	}
+	for j := first; j < len(pat); j++ {
+		e := pat[j]
+		ok, err := m.cond(c, r, e.Var)
+		if err != nil {
+			return err
+		}
+		if ok {
+			add(j, 1)
+			if !e.Reluctant && e.Min == 0 {
+				// a greedy optional element that takes the row is not skipped
+				break
+			}
+		}
+		if e.Min > 0 {
+			break
+		}
+	}
+	return nil
+}
+
+// complete reports whether a partial match at element elem with count
+// rows is a match: the element has its minimum and no later element
+// requires a row.
+func (m *Match) complete(elem, count int) bool {
+	pat := m.Spec.Pattern
+	if count < pat[elem].Min {
+		return false
+	}
+	for _, e := range pat[elem+1:] {
+		if e.Min > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// cond evaluates variable v's DEFINE for row r appended to partial c.
+func (m *Match) cond(c *matchPartial, r *matchRow, v int) (bool, error) {
+	ev := m.defEv[v]
+	if ev == nil {
+		return true, nil
+	}
+	rows := append(slices.Clip(c.rows), r)
+	vars := append(slices.Clip(c.vars), v)
+	vals := make([]any, len(m.Spec.Terms))
+	for _, t := range m.defTerms[v] {
+		x, err := m.term(t, rows, vars)
+		if err != nil {
+			return false, err
+		}
+		vals[t] = x
+	}
+	bb := types.NewBatchBuilder(m.termTypes)
+	if err := bb.Append(types.Insert, vals); err != nil {
+		return false, err
+	}
+	out, err := ev(m.Ctx.Eval, bb.Build())
+	if err != nil {
+		return false, err
+	}
+	x := out.Value(0)
+	ok, _ := x.(bool)
+	return ok, nil
+}
+
+// term computes term t over the rows of a (partial) match.
+func (m *Match) term(t int, rows []*matchRow, vars []int) (any, error) {
+	s := m.Spec
+	tm := s.Terms[t]
+	of := func(v int) []*matchRow {
+		if v < 0 {
+			return rows
+		}
+		var out []*matchRow
+		for i, r := range rows {
+			if vars[i] == v {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	switch tm.Kind {
+	case opspec.TermLast, opspec.TermFirst:
+		rs := of(tm.Var)
+		i := len(rs) - 1 - tm.Offset
+		if tm.Kind == opspec.TermFirst {
+			i = tm.Offset
+		}
+		if i < 0 || i >= len(rs) {
+			return nil, nil
+		}
+		return rs[i].inner[tm.Inner], nil
+	case opspec.TermPrev:
+		last := len(rows) - 1
+		if tm.Var >= 0 {
+			for last >= 0 && vars[last] != tm.Var {
+				last--
+			}
+		}
+		i := last - tm.Offset
+		if last < 0 || i < 0 {
+			return nil, nil
+		}
+		return rows[i].inner[tm.Inner], nil
+	case opspec.TermAgg:
+		return m.aggregate(tm, of(tm.Var))
+	case opspec.TermRowtime:
+		return rows[len(rows)-1].time, nil
+	case opspec.TermProctime:
+		return m.clock.Now(), nil
+	case opspec.TermClassifier:
+		return s.Vars[vars[len(vars)-1]], nil
+	}
+	return nil, fmt.Errorf("unknown MATCH_RECOGNIZE term %d", tm.Kind)
+}
+
+// aggregate folds an aggregate term over rows with the engine's
+// accumulators.
+func (m *Match) aggregate(tm opspec.MatchTerm, rows []*matchRow) (any, error) {
+	spec := opspec.AggSpec{Func: tm.Agg, Filter: -1, Type: tm.T}
+	var args []arrow.Array
+	if tm.Inner >= 0 {
+		it := m.innerT[tm.Inner]
+		spec.Args, spec.ArgTypes = []int{0}, []*types.DataType{it}
+		bb := types.NewBatchBuilder([]*types.DataType{it})
+		for _, r := range rows {
+			if err := bb.Append(types.Insert, []any{r.inner[tm.Inner]}); err != nil {
+				return nil, err
+			}
+		}
+		args = bb.Build().Cols
+	}
+	acc, err := newAccumulator(spec, false)
+	if err != nil {
+		return nil, err
+	}
+	acc.resize(1)
+	for i := range rows {
+		acc.update(0, args, i, false)
+	}
+	return acc.result(0), nil
+}
+
+// release emits the completed matches of p that no earlier partial match
+// waits for, pruning per AFTER MATCH SKIP.
+func (m *Match) release(p *matchPartition) error {
+	for len(p.completed) > 0 {
+		c := p.completed[0]
+		start := c.rows[0].seq
+		for _, q := range p.partials {
+			if q.rows[0].seq < start {
+				return nil
+			}
+		}
+		p.completed = p.completed[1:]
+		m.out = append(m.out, matchResult{key: p.key, match: c})
+		prune, strict, err := m.pruneAt(c)
+		if err != nil {
+			return err
+		}
+		drop := func(ms []*matchPartial) []*matchPartial {
+			keep := ms[:0]
+			for _, q := range ms {
+				s := q.rows[0].seq
+				if s < prune || !strict && s == prune {
+					continue
+				}
+				keep = append(keep, q)
+			}
+			return keep
+		}
+		p.partials = drop(p.partials)
+		p.completed = drop(p.completed)
+	}
+	return nil
+}
+
+// pruneAt returns the row before which (strict) or at and before which
+// the partial matches are dropped after match c.
+func (m *Match) pruneAt(c *matchPartial) (int64, bool, error) {
+	s := m.Spec
+	switch s.Skip {
+	case opspec.SkipPastLastRow:
+		return c.rows[len(c.rows)-1].seq, false, nil
+	case opspec.SkipToNextRow:
+		return c.rows[0].seq, false, nil
+	}
+	var at []*matchRow
+	for i, r := range c.rows {
+		if c.vars[i] == s.SkipVar {
+			at = append(at, r)
+		}
+	}
+	if len(at) == 0 {
+		return 0, false, fmt.Errorf("Could not skip to %s. No such element in the found match %s", s.Vars[s.SkipVar], m.describe(c))
+	}
+	r := at[len(at)-1]
+	if s.Skip == opspec.SkipToFirst {
+		r = at[0]
+	}
+	if r.seq == c.rows[0].seq {
+		return 0, false, fmt.Errorf("Could not skip to first element of a match.")
+	}
+	return r.seq, true, nil
+}
+
+func (m *Match) describe(c *matchPartial) string {
+	var parts []string
+	for i := range c.rows {
+		parts = append(parts, m.Spec.Vars[c.vars[i]])
+	}
+	return fmt.Sprint(parts)
+}
+
+// flush emits the matches found: the partition key and the measures.
+func (m *Match) flush() error {
+	if len(m.out) == 0 {
+		return nil
+	}
+	res := m.out
+	m.out = nil
+	size := max(m.Ctx.Config.BatchSize, 1)
+	for lo := 0; lo < len(res); lo += size {
+		chunk := res[lo:min(lo+size, len(res))]
+		tb := types.NewBatchBuilder(m.termTypes)
+		for _, r := range chunk {
+			vals := make([]any, len(m.Spec.Terms))
+			for t := range vals {
+				x, err := m.term(t, r.match.rows, r.match.vars)
+				if err != nil {
+					return err
+				}
+				vals[t] = x
+			}
+			if err := tb.Append(types.Insert, vals); err != nil {
+				return err
+			}
+		}
+		terms := tb.Build()
+		nk := len(m.Spec.PartitionKeys)
+		cols := make([]arrow.Array, nk+len(m.measEv))
+		kb := types.NewBatchBuilder(m.keyTypes)
+		for _, r := range chunk {
+			if err := kb.Append(types.Insert, r.key); err != nil {
+				return err
+			}
+		}
+		copy(cols, kb.Build().Cols)
+		for i, ev := range m.measEv {
+			a, err := expr.EvalArray(ev, m.Ctx.Eval, terms)
+			if err != nil {
+				return err
+			}
+			cols[nk+i] = a
+		}
+		if err := m.Emit(types.NewBatch(cols, nil, len(chunk))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EndInput runs what is still buffered (processing time: nothing is).
+func (m *Match) EndInput(int) error { return nil }
+
+// StateSize implements StateReporter: partitions and an estimate of the
+// rows held.
+func (m *Match) StateSize() (int64, int64) {
+	rows := int64(0)
+	for _, p := range m.parts {
+		rows += int64(len(p.pending))
+		for _, c := range p.partials {
+			rows += int64(len(c.rows))
+		}
+		for _, c := range p.completed {
+			rows += int64(len(c.rows))
+		}
+	}
+	return int64(len(m.parts)), rows * int64(32+16*len(m.innerEv))
+}
+
+func (m *Match) reportState() {
+	if m.Ctx != nil {
+		m.Ctx.ReportState(m.StateSize())
+	}
+}
