@@ -722,6 +722,46 @@ func TestDroppingAFileOpensItsReview(t *testing.T) {
 	}
 }
 
+// TestOpenDataFileTakesATypedPath: File ▸ Open data file… has a box to
+// type or paste a path in (Fyne's file dialog has none; issue 21): a
+// missing file says so and keeps the dialog, Enter on a real one opens
+// its review.
+func TestOpenDataFileTakesATypedPath(t *testing.T) {
+	h := newHarness(t)
+	path, _ := filepath.Abs(filepath.Join("..", "..", "engine", "connector", "testdata", "earthquakes-head300.jsonl"))
+	h.wb.showOpenFileDialog()
+	top := h.w.Canvas().Overlays().Top()
+	var entry *widget.Entry
+	var problem *widget.Label
+	if top != nil {
+		for _, o := range test.LaidOutObjects(top) {
+			switch x := o.(type) {
+			case *widget.Entry:
+				entry = x
+			case *widget.Label:
+				if x.Importance == widget.DangerImportance {
+					problem = x
+				}
+			}
+		}
+	}
+	if entry == nil || problem == nil {
+		t.Fatal("Open data file… shows no path entry")
+	}
+	entry.SetText(path + ".missing")
+	entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if !problem.Visible() || !strings.Contains(problem.Text, "no file") || h.w.Canvas().Overlays().Top() != top {
+		t.Fatalf("a missing file: problem %q (visible %v)", problem.Text, problem.Visible())
+	}
+	entry.SetText(" '" + path + "' ") // as pasted from a shell
+	entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.waitBG()
+	r := h.wb.authoring().review
+	if r == nil || r.Result().Path != path {
+		t.Fatalf("review %+v; messages:\n%s", r, h.messages())
+	}
+}
+
 // typeLines types text as typeKeys does, pressing Return for each "\n".
 func (h *harness) typeLines(text string) {
 	h.t.Helper()

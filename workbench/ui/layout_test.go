@@ -211,12 +211,29 @@ func TestStartupErrorOffersAWayOn(t *testing.T) {
 			t.Errorf("Quit: %d quits, opened %q", quit, opened)
 		}
 	}
-	// what New workspace… hands over, an empty file, opens as a workspace
-	fresh := filepath.Join(dir, "fresh.riffle")
-	if err := os.WriteFile(fresh, nil, 0o600); err != nil {
-		t.Fatal(err)
+	// New workspace… asks for a path in a box one can type or paste into
+	// (issue 21); Enter hands it over
+	fresh := filepath.Join(dir, "fresh")
+	test.Tap(buttons["New workspace…"])
+	var entry *widget.Entry
+	if top := w.Canvas().Overlays().Top(); top != nil {
+		for _, o := range test.LaidOutObjects(top) {
+			if e, ok := o.(*widget.Entry); ok && entry == nil {
+				entry = e
+			}
+		}
 	}
-	// (open fails the test if it does not open; UI updates go through the
+	if entry == nil {
+		t.Fatal("New workspace… shows no path entry")
+	}
+	entry.SetText(fresh)
+	entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if opened != fresh+".riffle" {
+		t.Fatalf("New workspace… opened %q, want %q", opened, fresh+".riffle")
+	}
+	fresh = opened
+	// a path that names no file yet opens as a new workspace (open fails
+	// the test if it does not open; UI updates go through the
 	// harness's queue, drained on this goroutine)
 	open(t, fresh).close()
 }

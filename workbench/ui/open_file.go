@@ -8,9 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 
 	"github.com/riffle-sql/riffle/engine/connector/infer"
 	"github.com/riffle-sql/riffle/engine/sql"
@@ -28,29 +26,20 @@ import (
 // catalog tree. The dialog is package openfile (openFileHost in
 // open_file_host.go).
 
-// showOpenFileDialog is File ▸ Open data file….
+// showOpenFileDialog is File ▸ Open data file…: a path to type or paste,
+// or Browse… for Fyne's file dialog (widgets.ShowPathDialog).
 func (wb *Workbench) showOpenFileDialog() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			dialog.ShowError(err, wb.win)
-			return
-		}
-		if r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		wb.openDataFile(path)
-	}, wb.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".tsv", ".txt", ".tab", ".json", ".jsonl", ".ndjson", ".parquet", ".avro"}))
-	if dir := wb.authoring().lastOpenDir; dir != "" {
-		if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
-			d.SetLocation(l)
-		}
-	}
-	d.Resize(widgets.FileDialogSize(wb.win))
-	d.Show()
+	widgets.ShowPathDialog(wb.win, widgets.PathSpec{
+		Title:      "Open data file",
+		Confirm:    "Open",
+		Dir:        wb.authoring().lastOpenDir,
+		Extensions: dataFileExtensions,
+		OnPath:     wb.openDataFile,
+	})
 }
+
+// dataFileExtensions are the files File ▸ Open's Browse… lists.
+var dataFileExtensions = []string{".csv", ".tsv", ".txt", ".tab", ".json", ".jsonl", ".ndjson", ".parquet", ".avro"}
 
 // openDataFile infers a table for path in the background and shows the
 // review dialog (or why the file cannot be opened).

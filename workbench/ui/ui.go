@@ -55,14 +55,13 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/workbench/persistence"
 	"github.com/riffle-sql/riffle/workbench/ui/dialogs"
+	"github.com/riffle-sql/riffle/workbench/ui/widgets"
 )
 
 // Options configure the workbench.
@@ -199,37 +198,23 @@ func startupErrorContent(w fyne.Window, err error, open func(path string), quit 
 	l.Wrapping = fyne.TextWrapWord
 	// the small error window grows to hold a file dialog
 	grow := func() { w.Resize(w.Canvas().Size().Max(fyne.NewSize(960, 680))) }
+	home, _ := os.UserHomeDir()
 	other := widget.NewButtonWithIcon("Open another workspace…", theme.FolderOpenIcon(), func() {
 		grow()
-		d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-			if err != nil || r == nil {
-				return
-			}
-			path := r.URI().Path()
-			r.Close()
-			open(path)
-		}, w)
-		d.SetFilter(storage.NewExtensionFileFilter([]string{".riffle"}))
-		d.Resize(fyne.NewSize(900, 600))
-		d.Show()
+		widgets.ShowPathDialog(w, widgets.PathSpec{Title: "Open workspace", Dir: home, Extensions: []string{".riffle"}, OnPath: open})
 	})
 	fresh := widget.NewButtonWithIcon("New workspace…", theme.ContentAddIcon(), func() {
 		grow()
-		d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
-			if err != nil || wc == nil {
-				return
-			}
-			path := wc.URI().Path()
-			wc.Close() // an empty file: the workspace is created in it
-			if filepath.Ext(path) == "" {
-				_ = os.Remove(path)
-				path += ".riffle"
-			}
-			open(path)
-		}, w)
-		d.SetFileName("workspace.riffle")
-		d.Resize(fyne.NewSize(900, 600))
-		d.Show()
+		widgets.ShowPathDialog(w, widgets.PathSpec{
+			Title: "New workspace", Confirm: "Create", Save: true, Dir: home,
+			Path: filepath.Join(home, "workspace.riffle"),
+			OnPath: func(path string) {
+				if filepath.Ext(path) == "" {
+					path += ".riffle"
+				}
+				open(path)
+			},
+		})
 	})
 	quitBtn := widget.NewButtonWithIcon("Quit", theme.CancelIcon(), quit)
 	quitBtn.Importance = widget.HighImportance

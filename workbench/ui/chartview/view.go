@@ -13,8 +13,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -369,37 +367,30 @@ func (cv *View) Close() {
 	}
 }
 
-// showSave asks for a file and writes the chart there as PNG or SVG.
+// showSave asks for a file (a path to type or paste, or Browse…) and
+// writes the chart there as PNG or SVG.
 func (cv *View) showSave(ext string) {
-	win := cv.host.Window()
-	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-		if err != nil || w == nil {
-			return
-		}
-		path := w.URI().Path()
-		w.Close()
-		if !strings.EqualFold(filepath.Ext(path), ext) {
-			path += ext
-		}
-		cv.Save(path, nil)
-	}, win)
 	name := cv.host.FileName()
 	name = strings.TrimSuffix(name, filepath.Ext(name)) + "-chart" + ext
-	d.SetFileName(name)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{ext}))
 	// where the last export went, else the home folder (never the
 	// process's working directory)
 	dir := cv.host.LastDir()
 	if dir == "" {
 		dir, _ = os.UserHomeDir()
 	}
-	if dir != "" {
-		if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
-			d.SetLocation(l)
-		}
-	}
-	d.Resize(widgets.FileDialogSize(win))
-	d.Show()
+	widgets.ShowPathDialog(cv.host.Window(), widgets.PathSpec{
+		Title:      "Save chart as " + strings.ToUpper(strings.TrimPrefix(ext, ".")),
+		Save:       true,
+		Path:       filepath.Join(dir, name),
+		Dir:        dir,
+		Extensions: []string{ext},
+		OnPath: func(path string) {
+			if !strings.EqualFold(filepath.Ext(path), ext) {
+				path += ext
+			}
+			cv.Save(path, nil)
+		},
+	})
 }
 
 // Save renders the chart from the result's current rows at the shown
