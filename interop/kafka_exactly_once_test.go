@@ -21,8 +21,12 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/riffle-sql/riffle/engine/config"
+	"github.com/riffle-sql/riffle/engine/connector"
 	_ "github.com/riffle-sql/riffle/engine/connector/all"
+	"github.com/riffle-sql/riffle/engine/connector/kafka"
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // The exactly-once Kafka sink (issue 16) against the real broker: a
@@ -300,4 +304,89 @@ func TestKafkaExactlyOnceKillRecovery(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestKafkaExactlyOnceResumeCommit drives the sink's writers as the
+// runtime does, on the real broker, through the window between a
+// checkpoint's completion and its commit: a writer prepares checkpoint 1
+// and checkpoint 2, then dies (its producers stay open, as a killed
+// process's transactions do) without committing either; a writer resumed
+// from checkpoint 1 commits its transaction with the saved producer id
+// and epoch, commits it again without error (a second restore), aborts
+// checkpoint 2's transaction and the one open after it, and goes on.
+func TestKafkaExactlyOnceResumeCommit(t *testing.T) {
+	k := kafkaRequire(t)
+	bg := context.Background()
+	topic := UniqueTopic("riffle-eos-resume")
+	if err := k.CreateTopic(bg, topic, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	schema := &types.Schema{Columns: []types.Column{{Name: "v", Type: types.BigIntType()}}}
+	cfg := config.New()
+	cfg.Set("execution.checkpointing.interval", "1 s")
+	sink, err := kafka.Factory{}.CreateSink(&connector.Context{Table: "`t`", Schema: schema, Config: cfg, Options: map[string]string{
+		"connector": "kafka", "topic": topic, "properties.bootstrap.servers": k.Bootstrap, "format": "json",
+		"sink.delivery-guarantee": "exactly-once", "sink.transactional-id-prefix": topic,
+		"properties.transaction.timeout.ms": "60000"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := connector.WriteSpec{Names: []string{"v"}, Types: []*types.DataType{types.BigIntType()}}
+	open := func() connector.CommittingWriter {
+		w, err := sink.Open(bg, spec, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w.(connector.CommittingWriter)
+	}
+	write := func(w connector.Writer, vals ...int64) {
+		bb := types.NewBatchBuilder(spec.Types)
+		for _, v := range vals {
+			if err := bb.AppendRow(types.NewRow(v)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Write(bg, bb.Build()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w1 := open()
+	write(w1, 1, 2)
+	c1, err := w1.PrepareCommit(bg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(w1, 3)
+	if _, err := w1.PrepareCommit(bg, 2); err != nil {
+		t.Fatal(err)
+	}
+	write(w1, 4)
+	if got := eosRead(t, k, topic, true); len(got) != 0 {
+		t.Fatalf("nothing is committed yet, read_committed sees %v", got)
+	}
+
+	w2 := open()
+	for i := 0; i < 2; i++ {
+		if err := w2.CommitCheckpoint(bg, 1, c1); err != nil {
+			t.Fatalf("commit %d of checkpoint 1 by the resumed writer: %v", i+1, err)
+		}
+	}
+	write(w2, 30, 40)
+	c2, err := w2.PrepareCommit(bg, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w2.CommitCheckpoint(bg, 2, c2); err != nil {
+		t.Fatal(err)
+	}
+	if err := w2.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(eosRead(t, k, topic, true)); got != "[1 2 30 40]" {
+		t.Fatalf("read_committed: %s, want [1 2 30 40]", got)
+	}
+	if got := fmt.Sprint(eosRead(t, k, topic, false)); got != "[1 2 3 4 30 40]" {
+		t.Fatalf("read_uncommitted: %s, want the aborted 3 and 4 too", got)
+	}
+	w1.Abort()
 }
