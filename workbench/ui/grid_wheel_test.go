@@ -23,7 +23,8 @@ func topDrawnRow(g *resultgrid.Grid) int {
 }
 
 // A wheel notch over the grid scrolls three rows, back and forth;
-// Ctrl+End and Ctrl+Home go to the last and first row (issue 21).
+// Ctrl+End and Ctrl+Home go to the last and first row, End and Home to
+// the last and first column (issue 21).
 func TestGridWheelScrollsRowsAndCtrlEndGoesToTheLastRow(t *testing.T) {
 	h := newHarness(t)
 	rt := h.runBatch("SELECT origin, delay FROM flights LIMIT 300")
@@ -70,6 +71,16 @@ func TestGridWheelScrollsRowsAndCtrlEndGoesToTheLastRow(t *testing.T) {
 	}
 	if top := topDrawnRow(g); top != 0 {
 		t.Errorf("Ctrl+Home: first drawn row %d", top)
+	}
+	// End and Home go to the last and first column of the row
+	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
+	if cursor, sel := g.Selection(); !sel || cursor.Row != 1 || cursor.Col != 2 {
+		t.Errorf("End selected %+v, want row 1, column 2 (delay)", cursor)
+	}
+	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyHome})
+	if cursor, sel := g.Selection(); !sel || cursor.Row != 1 || cursor.Col != 1 {
+		t.Errorf("Home selected %+v, want row 1, column 1 (origin)", cursor)
 	}
 }
 
