@@ -531,6 +531,7 @@ func (wb *Workbench) execOne(ctx context.Context, req runReq, r *session.Runner,
 	st.started = time.Now()
 	err := r.Run(ctx, s)
 	if err == nil {
+		wb.markReplayed(req, s.Parsed) // replayed_temporaries.go
 		return true
 	}
 	var se *session.Error
@@ -538,6 +539,9 @@ func (wb *Workbench) execOne(ctx context.Context, req runReq, r *session.Runner,
 		s, err = se.Statement, se.Err
 	}
 	if wb.rerunUnchanged(req, s.Parsed, s.Text, s.Pos, st.started, err) { // workspace_catalog.go: an unchanged CREATE run again
+		return true
+	}
+	if wb.replaceReplayed(req, s.Parsed, s.Text, s.Pos, st.started, err) { // replayed_temporaries.go: the init script's temporary
 		return true
 	}
 	wb.fail(req, s.Text, s.Pos, statementSetError(s, err), st.started)
