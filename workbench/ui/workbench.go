@@ -95,7 +95,7 @@ type Workbench struct {
 	history  *history.Panel
 	results  []*resultTab
 	resultN  int
-	mon      monitorState // monitoring hook: Jobs panel, chart settings, job tabs (monitoring.go)
+	mon      monitorState        // monitoring hook: Jobs panel, chart settings, job tabs (monitoring.go)
 	replayed replayedTemporaries // temporary tables and views the init script made (replayed_temporaries.go)
 
 	hsplit, vsplit *container.Split
