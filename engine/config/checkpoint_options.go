@@ -48,7 +48,7 @@ var (
 
 	StateBackendType = Register(Option{Key: "state.backend.type", Default: "hashmap", Kind: "enum",
 		Values:      []string{"hashmap", "rocksdb", "forst"},
-		Description: "Where keyed state lives: hashmap (memory; checkpoints write it to files). rocksdb and forst, Flink's disk-backed backends, are not supported yet: a job is refused."})
+		Description: "Where keyed state lives: hashmap (memory; checkpoints write it to files), or rocksdb / forst, the disk state backend (Riffle's is built on pebble, the Go peer of RocksDB): streaming group aggregates and regular joins keep their keyed state on disk."})
 
 	CheckpointingUnaligned = Register(Option{Key: "execution.checkpointing.unaligned.enabled", Default: "false", Kind: "bool",
 		Description: "Unaligned checkpoints; not supported: only false is accepted (Riffle aligns barriers). Flink 1.x key: execution.checkpointing.unaligned.",

@@ -57,10 +57,8 @@ func (t *TableEnvironment) checkpointConfig() (rt.CheckpointConfig, error) {
 		}
 		return n, nil
 	}
-	if b := strings.ToLower(get(config.StateBackendType.Key)); b != "" && b != "hashmap" {
-		return c, fmt.Errorf("state.backend.type '%s' is not supported yet: Riffle keeps keyed state in memory ('hashmap'); checkpoints write it to files", b)
-	}
 	var err error
+	c.Incremental = strings.EqualFold(get(config.CheckpointingIncremental.Key, config.StateBackendIncrementalLegacy.Key), "true")
 	if c.Interval, err = duration(config.CheckpointingInterval.Key); err != nil {
 		return c, err
 	}

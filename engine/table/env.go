@@ -238,6 +238,10 @@ func (t *TableEnvironment) startJob(ctx context.Context, name string, g *runtime
 			return nil, err
 		}
 		cfg.Checkpoint = cp
+		if cfg.DiskState, err = t.stateBackend(); err != nil {
+			_ = instances.release(ev)
+			return nil, err
+		}
 		if cfg.Restart, err = t.restartStrategy(cp.Interval > 0); err != nil {
 			_ = instances.release(ev)
 			return nil, err

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -83,6 +85,10 @@ type CheckpointConfig struct {
 	// Restore, when set, is the checkpoint or savepoint the job resumes
 	// from (execution.state-recovery.path, execution.savepoint.path).
 	Restore *Checkpoint
+	// Incremental makes checkpoints of stores (disk state backend) link
+	// the SST files the previous checkpoint holds instead of copying them
+	// (execution.checkpointing.incremental, state.backend.incremental).
+	Incremental bool
 	// IgnoreUnclaimedState lets a job resume from a checkpoint holding
 	// state of operators the job no longer has
 	// (execution.savepoint.ignore-unclaimed-state).
@@ -100,8 +106,13 @@ type CheckpointStats struct {
 	Path string
 	// Triggered and Completed are when it was triggered and written.
 	Triggered, Completed time.Time
-	// Size is the bytes of state written.
+	// Size is the bytes of state the checkpoint holds (Flink's full
+	// checkpoint data size).
 	Size int64
+	// IncrementalSize is the bytes of it not shared with the previous
+	// checkpoint (Flink's checkpointed data size): Size but for the SST
+	// files an incremental checkpoint links from the previous one.
+	IncrementalSize int64
 }
 
 // Duration is the time from trigger to completion.
@@ -120,6 +131,10 @@ type operatorState struct {
 	subtask  int
 	state    []byte
 	finished bool
+	// dbDir is the directory of the instance's store: in a loaded
+	// checkpoint, its folder there; in a pending one, the copy taken at
+	// the barrier in the job's working directory
+	dbDir string
 }
 
 // taskAck is a task's acknowledgement of a checkpoint.
@@ -504,7 +519,13 @@ func (c *coordinator) complete(p *pendingCheckpoint, allFinished bool) {
 	if dir == "" {
 		dir = c.jobDir()
 	}
-	stats, err := writeCheckpoint(dir, c.job, p, c.uidNames(), c.parallelism())
+	c.mu.Lock()
+	prev := ""
+	if n := len(c.retained); n > 0 {
+		prev = c.retained[n-1]
+	}
+	c.mu.Unlock()
+	stats, err := writeCheckpoint(dir, c.job, p, c.uidNames(), c.parallelism(), prev, c.cfg.Incremental)
 	c.mu.Lock()
 	if err != nil {
 		c.mu.Unlock()
@@ -716,4 +737,11 @@ func (j *Job) CheckpointCounts() CheckpointCounts {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.counts
+}
+
+// stageDir is where a task puts the copy of an operator instance's store
+// taken at checkpoint id's barrier, in the job's working directory, until
+// the checkpoint is written (writeCheckpoint moves it in).
+func (c *coordinator) stageDir(id int64, uid string, subtask int) string {
+	return filepath.Join(c.job.disk.Dir(), "checkpoints", "chk-"+strconv.FormatInt(id, 10), uid+"-"+strconv.Itoa(subtask))
 }

@@ -39,3 +39,24 @@ type CommittingOperator interface {
 	PrepareCommit(checkpointID int64) error
 	NotifyCheckpointComplete(checkpointID int64) error
 }
+
+// DiskStateOperator is implemented by an operator that can keep its keyed
+// state in the job's disk state backend (JobConfig.DiskState, Flink's
+// EmbeddedRocksDBStateBackend). When it does (UsesDisk), a checkpoint
+// holds, besides SnapshotState's bytes (what stays in memory: timers,
+// the operator's shape), a copy of its store: SnapshotDisk writes it, on
+// the task goroutine at the barrier, after SnapshotState; RestoreDisk
+// replaces the store of a freshly opened operator with a checkpoint's,
+// before RestoreState.
+type DiskStateOperator interface {
+	CheckpointedOperator
+	// UsesDisk reports whether the operator keeps its state in a store.
+	UsesDisk() bool
+	// SnapshotDisk writes everything the operator holds in memory for the
+	// store into it, then the store as it is now into dir, a directory
+	// that does not exist yet (kvstate.Store.Checkpoint).
+	SnapshotDisk(dir string) error
+	// RestoreDisk replaces the operator's store with one holding the
+	// state of dir, a store directory of a checkpoint.
+	RestoreDisk(dir string) error
+}

@@ -14,23 +14,38 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/riffle-sql/riffle/engine/internal/kvstate"
 )
 
 // A checkpoint on disk (Flink's layout, simplified):
 //
 //	<dir>/<job id>/chk-<n>/_metadata          JSON manifest, below
 //	<dir>/<job id>/chk-<n>/<uid>-<subtask>.state   one operator instance's state
+//	<dir>/<job id>/chk-<n>/<uid>-<subtask>.db/     its store, with the disk state backend
 //	<savepoint dir>/savepoint-<job id[:6]>-<12 hex>/…   the same for a savepoint
 //
 // A checkpoint is written into <name>.inprogress, every file synced, the
 // manifest last, and the directory then renamed: a directory named chk-<n>
 // or savepoint-… is always complete. The manifest lists each state file
 // with its size and CRC-32C, checked when the checkpoint is loaded.
+//
+// With the disk state backend an operator instance's store is a folder of
+// files (kvstate.Store.Checkpoint): the manifest lists each with its size,
+// and the CRC-32C of all but the SST files (which carry checksums of their
+// own, verified as they are read, and may be GiB). An incremental
+// checkpoint (execution.checkpointing.incremental) hard links each SST
+// file the previous checkpoint already holds (SST files never change) and
+// links or copies only the new ones; a full one, and every savepoint,
+// copies every file. Either way each checkpoint directory is complete on
+// its own: deleting an older one never breaks a newer one.
 
 // checkpointFormat and checkpointVersion identify the manifest.
+// Version 2 manifests may list store directories (disk state backend);
+// a checkpoint without one is still written as version 1.
 const (
 	checkpointFormat   = "riffle-checkpoint"
-	checkpointVersion  = 1
+	checkpointVersion  = 2
 	checkpointMetadata = "_metadata"
 	inProgressSuffix   = ".inprogress"
 )
@@ -70,6 +85,18 @@ type CheckpointedTask struct {
 	// Finished is set when the instance had finished: a resumed job does
 	// not run it again.
 	Finished bool `json:"finished,omitempty"`
+	// DB is the folder of the instance's store (disk state backend) and
+	// DBFiles its files.
+	DB      string      `json:"db,omitempty"`
+	DBFiles []StoreFile `json:"dbFiles,omitempty"`
+}
+
+// StoreFile is one file of a store's checkpoint: Size bytes, with CRC-32C
+// CRC (0 and not checked for an SST file).
+type StoreFile struct {
+	Name string `json:"name"`
+	Size int64  `json:"size"`
+	CRC  uint32 `json:"crc32c,omitempty"`
 }
 
 // Checkpoint is a complete checkpoint or savepoint loaded from disk, its
@@ -92,6 +119,9 @@ func (cp *Checkpoint) Size() int64 {
 	for _, op := range cp.Operators {
 		for _, t := range op.Subtasks {
 			n += t.Size
+			for _, f := range t.DBFiles {
+				n += f.Size
+			}
 		}
 	}
 	return n
@@ -108,8 +138,22 @@ func checkpointJobDir(dir, jobID string) string { return filepath.Join(dir, jobI
 
 // writeCheckpoint writes p's states under dir (a job's checkpoint
 // directory, or for a savepoint the savepoint directory) and returns its
-// stats. On error nothing is left but the earlier checkpoints.
-func writeCheckpoint(dir string, j *Job, p *pendingCheckpoint, names map[string]string, parallelism map[string]int) (CheckpointStats, error) {
+// stats. prev is the job's previous complete checkpoint ("" when none),
+// whose SST files an incremental checkpoint links. On error nothing is
+// left but the earlier checkpoints. The stores' staged copies (taken at
+// the barrier, operatorState.dbDir) are removed either way.
+func writeCheckpoint(dir string, j *Job, p *pendingCheckpoint, names map[string]string, parallelism map[string]int, prev string, incremental bool) (CheckpointStats, error) {
+	defer func() {
+		for _, st := range p.states {
+			if st.dbDir != "" {
+				_ = os.RemoveAll(st.dbDir)
+			}
+		}
+	}()
+	if p.savepoint {
+		// a savepoint is the user's: every file copied, nothing shared
+		prev, incremental = "", false
+	}
 	name := "chk-" + strconv.FormatInt(p.id, 10)
 	if p.savepoint {
 		var r [6]byte
@@ -128,7 +172,7 @@ func writeCheckpoint(dir string, j *Job, p *pendingCheckpoint, names map[string]
 			_ = os.RemoveAll(tmp)
 		}
 	}()
-	m := manifest{Format: checkpointFormat, Version: checkpointVersion, JobID: j.ID, JobName: j.Name, CheckpointID: p.id, Savepoint: p.savepoint, Timestamp: p.triggered.UTC()}
+	m := manifest{Format: checkpointFormat, Version: 1, JobID: j.ID, JobName: j.Name, CheckpointID: p.id, Savepoint: p.savepoint, Timestamp: p.triggered.UTC()}
 	byUID := map[string]*CheckpointedNode{}
 	for _, st := range p.states {
 		op := byUID[st.uid]
@@ -145,6 +189,22 @@ func writeCheckpoint(dir string, j *Job, p *pendingCheckpoint, names map[string]
 				return stats, fmt.Errorf("checkpoint %d: %w", p.id, err)
 			}
 			stats.Size += t.Size
+			stats.IncrementalSize += t.Size
+		}
+		if st.dbDir != "" {
+			t.DB = st.uid + "-" + strconv.Itoa(st.subtask) + ".db"
+			prevDB := ""
+			if prev != "" && incremental {
+				prevDB = filepath.Join(prev, t.DB)
+			}
+			files, size, written, err := copyStore(st.dbDir, filepath.Join(tmp, t.DB), prevDB, incremental)
+			if err != nil {
+				return stats, fmt.Errorf("checkpoint %d: state of %s: %w", p.id, shortName(names[st.uid]), err)
+			}
+			t.DBFiles = files
+			stats.Size += size
+			stats.IncrementalSize += written
+			m.Version = checkpointVersion
 		}
 		op.Subtasks = append(op.Subtasks, t)
 	}
@@ -166,6 +226,69 @@ func writeCheckpoint(dir string, j *Job, p *pendingCheckpoint, names map[string]
 	syncDir(dir)
 	ok = true
 	return stats, nil
+}
+
+// copyStore puts the store checkpoint src into the new directory dst and
+// lists its files: an SST file that prevDB (the previous checkpoint's
+// copy of the same store, "" for none) holds with the same size is hard
+// linked from there; other SST files are linked from src when
+// incremental (copied when dst is on another file system), copied when
+// not; the other files (MANIFEST, OPTIONS, markers) are always copied.
+// size is the bytes of all files, written those not taken from prevDB.
+func copyStore(src, dst, prevDB string, incremental bool) (files []StoreFile, size, written int64, err error) {
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return nil, 0, 0, err
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		name := e.Name()
+		from, to := filepath.Join(src, name), filepath.Join(dst, name)
+		f := StoreFile{Name: name, Size: fi.Size()}
+		size += f.Size
+		if strings.HasSuffix(name, ".sst") {
+			if prevDB != "" {
+				if pfi, err := os.Stat(filepath.Join(prevDB, name)); err == nil && pfi.Size() == f.Size &&
+					os.Link(filepath.Join(prevDB, name), to) == nil {
+					files = append(files, f)
+					continue
+				}
+			}
+			if incremental {
+				err = kvstate.LinkOrCopy(from, to)
+			} else {
+				err = kvstate.CopyFile(from, to)
+			}
+			if err != nil {
+				return nil, 0, 0, err
+			}
+			written += f.Size
+			files = append(files, f)
+			continue
+		}
+		data, err := os.ReadFile(from)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		f.Size = int64(len(data))
+		f.CRC = crc32.Checksum(data, castagnoli)
+		if err := writeSynced(to, data); err != nil {
+			return nil, 0, 0, err
+		}
+		written += f.Size
+		files = append(files, f)
+	}
+	syncDir(dst)
+	return files, size, written, nil
 }
 
 // writeSynced writes data to a new file and syncs it.
@@ -271,11 +394,55 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 				}
 				st.state = data
 			}
+			if t.DB != "" {
+				dbDir, err := checkStore(dir, metaPath, op.Name, t)
+				if err != nil {
+					return nil, err
+				}
+				st.dbDir = dbDir
+			}
 			subs[t.Subtask] = st
 		}
 		cp.states[op.UID] = subs
 	}
 	return cp, nil
+}
+
+// checkStore checks the files of an operator instance's store against the
+// manifest: each exists with its size, and all but SST files with their
+// CRC-32C. It returns the store's directory.
+func checkStore(dir, metaPath, opName string, t CheckpointedTask) (string, error) {
+	bad := func(name string) bool {
+		return name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`)
+	}
+	if bad(t.DB) {
+		return "", fmt.Errorf("checkpoint %s is corrupt: store directory name %q", metaPath, t.DB)
+	}
+	db := filepath.Join(dir, t.DB)
+	for _, f := range t.DBFiles {
+		if bad(f.Name) {
+			return "", fmt.Errorf("checkpoint %s is corrupt: store file name %q", metaPath, f.Name)
+		}
+		fp := filepath.Join(db, f.Name)
+		fi, err := os.Stat(fp)
+		if err != nil {
+			return "", fmt.Errorf("checkpoint %s: state of %s: %w", dir, shortName(opName), err)
+		}
+		if fi.Size() != f.Size {
+			return "", fmt.Errorf("checkpoint file %s is corrupt: %d bytes, the manifest says %d", fp, fi.Size(), f.Size)
+		}
+		if strings.HasSuffix(f.Name, ".sst") {
+			continue
+		}
+		data, err := os.ReadFile(fp)
+		if err != nil {
+			return "", fmt.Errorf("checkpoint %s: state of %s: %w", dir, shortName(opName), err)
+		}
+		if crc := crc32.Checksum(data, castagnoli); crc != f.CRC {
+			return "", fmt.Errorf("checkpoint file %s is corrupt: CRC-32C %08x, the manifest says %08x", fp, crc, f.CRC)
+		}
+	}
+	return db, nil
 }
 
 // latestCheckpoint returns the complete chk-<n> directory with the highest

@@ -118,6 +118,18 @@ func (t *taskCheckpoint) restore() (finished bool, err error) {
 		if !isCP {
 			return false, &RestoreError{Err: fmt.Errorf("checkpoint %s holds state of %s, which cannot restore state", c.cfg.Restore.Path, shortName(p.n.Name))}
 		}
+		d, isDisk := p.op.(DiskStateOperator)
+		onDisk := isDisk && d.UsesDisk()
+		switch {
+		case st.dbDir != "" && !onDisk:
+			return false, &RestoreError{Err: fmt.Errorf("checkpoint %s holds the state of %s in the disk state backend's format: resume it with state.backend.type 'rocksdb'", c.cfg.Restore.Path, shortName(p.n.Name))}
+		case st.dbDir == "" && onDisk:
+			return false, &RestoreError{Err: fmt.Errorf("checkpoint %s holds the state of %s in memory's format: resume it with state.backend.type 'hashmap'", c.cfg.Restore.Path, shortName(p.n.Name))}
+		case onDisk:
+			if err := d.RestoreDisk(st.dbDir); err != nil {
+				return false, &TaskError{Operator: p.n.Name, Err: &RestoreError{Err: fmt.Errorf("restoring from checkpoint %s: %w", c.cfg.Restore.Path, err)}}
+			}
+		}
 		if err := co.RestoreState(st.state); err != nil {
 			return false, &TaskError{Operator: p.n.Name, Err: &RestoreError{Err: fmt.Errorf("restoring from checkpoint %s: %w", c.cfg.Restore.Path, err)}}
 		}
@@ -155,6 +167,13 @@ func (t *taskCheckpoint) snapshot(id int64, sourcePos []byte) ([]operatorState, 
 				return nil, fmt.Errorf("%s: %w", shortName(p.n.Name), err)
 			}
 			st.state = b
+			if d, ok := p.op.(DiskStateOperator); ok && d.UsesDisk() {
+				dir := t.coord.stageDir(id, st.uid, t.subtask)
+				if err := d.SnapshotDisk(dir); err != nil {
+					return nil, fmt.Errorf("%s: %w", shortName(p.n.Name), err)
+				}
+				st.dbDir = dir
+			}
 		} else if err := operatorCheckpointable(p.n.Name, p.op); err != nil {
 			return nil, err
 		}

@@ -436,7 +436,7 @@ func TestCorruptCheckpoints(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(path, "_metadata"), []byte(`{"format":"riffle-checkpoint","version":9}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadCheckpoint(path); err == nil || !strings.Contains(err.Error(), "format version 9; this Riffle reads version 1") {
+	if _, err := LoadCheckpoint(path); err == nil || !strings.Contains(err.Error(), "format version 9; this Riffle reads version 2") {
 		t.Fatalf("newer version: %v", err)
 	}
 	empty := t.TempDir()

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -302,6 +303,9 @@ type GroupAgg struct {
 	free    []int32
 	reuse   bool
 	noReuse bool // tests: never reuse ids (the behaviour before reuse)
+	// disk keeps the groups in the disk state backend, the ones above
+	// being a cache of them (groupagg_disk.go); nil: all in memory
+	disk *aggDisk
 }
 
 // Open implements Operator.
@@ -323,11 +327,12 @@ func (a *GroupAgg) Open(ctx *OpContext, out Output) error {
 	}
 	a.ttl.open(ctx)
 	a.reuse = !a.Final && !a.noReuse && canReset(a.accs)
-	return nil
+	return a.openDisk(ctx)
 }
 
-// Close implements Operator: it closes user-defined aggregate functions.
-func (a *GroupAgg) Close() error { return closeAccumulators(a.accs) }
+// Close implements Operator: it closes user-defined aggregate functions
+// and the group store.
+func (a *GroupAgg) Close() error { return errors.Join(closeAccumulators(a.accs), a.closeDisk()) }
 
 func (a *GroupAgg) argCols(b *types.Batch, s opspec.AggSpec) []arrow.Array {
 	if len(s.Args) == 0 {
@@ -344,6 +349,11 @@ func (a *GroupAgg) argCols(b *types.Batch, s opspec.AggSpec) []arrow.Array {
 func (a *GroupAgg) ProcessBatch(_ int, b *types.Batch) error {
 	if a.Final && b.InsertOnly() {
 		return a.accumulateBatch(b)
+	}
+	if a.disk != nil {
+		if err := a.maybeEvict(); err != nil {
+			return err
+		}
 	}
 	if !a.Final && a.Ctx.Config.MiniBatch {
 		return a.processMiniBatch(b)
@@ -378,7 +388,10 @@ func (a *GroupAgg) processMiniBatch(b *types.Batch) error {
 	newGroup := a.newGroup
 	if b.InsertOnly() {
 		for i := 0; i < b.Len; i++ {
-			g, found := a.index.find(b, i)
+			g, found, err := a.findGroup(b, i)
+			if err != nil {
+				return err
+			}
 			if found && a.ttl.expired(g, now) {
 				g, found = a.expire(b, i, g)
 			}
@@ -398,7 +411,10 @@ func (a *GroupAgg) processMiniBatch(b *types.Batch) error {
 		}
 		for i := 0; i < b.Len; i++ {
 			retract := b.Kind(i).IsRetract()
-			g, found := a.index.find(b, i)
+			g, found, err := a.findGroup(b, i)
+			if err != nil {
+				return err
+			}
 			if found && a.ttl.expired(g, now) {
 				g, found = a.expire(b, i, g)
 			}
@@ -491,7 +507,10 @@ func (a *GroupAgg) processRows(b *types.Batch) error {
 	now := a.ttl.now()
 	for i := 0; i < b.Len; i++ {
 		retract := b.Kind(i).IsRetract()
-		g, found := a.index.find(b, i)
+		g, found, err := a.findGroup(b, i)
+		if err != nil {
+			return err
+		}
 		if found && !a.Final && a.ttl.expired(g, now) {
 			g, found = a.expire(b, i, g)
 		}
@@ -548,6 +567,11 @@ func (a *GroupAgg) emitGroupChange(ob *rowEmitter, b *types.Batch, row int, g in
 		}
 		a.prev[g] = nil
 		a.index.remove(b, row)
+		if a.disk != nil {
+			if err := a.diskDrop(g); err != nil {
+				return err
+			}
+		}
 		a.release(g)
 		return nil
 	}
@@ -575,11 +599,8 @@ func (a *GroupAgg) reportState() {
 	if a.Ctx == nil || a.Ctx.Metrics == nil {
 		return
 	}
-	bytes := a.index.size()
-	for _, acc := range a.accs {
-		bytes += acc.size()
-	}
-	a.Ctx.ReportState(a.index.count(), bytes)
+	count, bytes := a.StateSize()
+	a.Ctx.ReportState(count, bytes)
 }
 
 // StateSize implements StateReporter.
@@ -587,6 +608,11 @@ func (a *GroupAgg) StateSize() (int64, int64) {
 	bytes := a.index.size()
 	for _, acc := range a.accs {
 		bytes += acc.size()
+	}
+	if a.disk != nil {
+		// the memory is the cache's; the store's is bounded by its
+		// block cache and write buffer
+		return a.diskCount(), bytes
 	}
 	return a.index.count(), bytes
 }

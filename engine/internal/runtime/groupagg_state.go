@@ -44,6 +44,9 @@ func (a *GroupAgg) SnapshotState() ([]byte, error) {
 	if a.index == nil {
 		return nil, errors.New("GroupAgg: SnapshotState before Open")
 	}
+	if a.disk != nil {
+		return a.snapshotDiskState()
+	}
 	n := int(a.nGroups)
 	w := state.NewWriter(64 + n*(8+8*len(a.accs)))
 	w.Header("GroupAgg", groupAggStateVersion)
@@ -77,6 +80,9 @@ func (a *GroupAgg) RestoreState(snapshot []byte) error {
 	}
 	if a.index == nil {
 		return errors.New("GroupAgg: RestoreState before Open")
+	}
+	if a.disk != nil {
+		return a.restoreDiskState(snapshot)
 	}
 	r := state.NewReader(snapshot)
 	r.Header("GroupAgg", groupAggStateVersion)

@@ -127,6 +127,9 @@ func (a *GroupAgg) newGroup(b *types.Batch, i int) int32 {
 		}
 		a.rowCount[g] = 0
 		a.prev[g] = nil
+		if a.disk != nil {
+			a.diskNewGroup(g, b, i)
+		}
 		return g
 	}
 	g, _ := a.index.lookup(b, i, a.nGroups)
@@ -136,6 +139,9 @@ func (a *GroupAgg) newGroup(b *types.Batch, i int) int32 {
 	}
 	a.rowCount = append(a.rowCount, 0)
 	a.prev = append(a.prev, nil)
+	if a.disk != nil {
+		a.diskNewGroup(g, b, i)
+	}
 	return g
 }
 

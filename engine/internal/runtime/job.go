@@ -14,6 +14,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/common"
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/internal/kvstate"
 	"github.com/riffle-sql/riffle/engine/internal/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -48,6 +49,9 @@ type Job struct {
 	attempt     context.CancelFunc
 	restarts    int
 	lastFailure error
+	// disk is the job's disk state backend (JobConfig.DiskState; nil:
+	// state in memory), closed and its directory removed when the job ends
+	disk *kvstate.Backend
 }
 
 // NewJobID returns a random 32-hex-digit job id (Flink's JobID format).
@@ -133,6 +137,14 @@ func Submit(parent context.Context, name string, g *Graph, cfg JobConfig, ev *ex
 	if err := e.build(); err != nil {
 		cancel()
 		return nil, err
+	}
+	if cfg.DiskState != nil && !batch {
+		d, err := kvstate.NewBackend(j.ID, cfg.DiskState.Store)
+		if err != nil {
+			cancel()
+			return nil, err
+		}
+		j.disk = d
 	}
 	j.status.Store(int32(Running))
 	go e.run(ctx)
@@ -363,6 +375,9 @@ func (e *executor) finish(ctx context.Context) {
 	if coord != nil {
 		coord.cleanUp(j.Status())
 	}
+	if j.disk != nil {
+		_ = j.disk.Close()
+	}
 	j.cancel()
 	close(j.done)
 }
@@ -425,7 +440,7 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int, cp *tas
 	}
 	for _, p := range built {
 		octx := &OpContext{Ctx: ctx, JobCtx: e.job.ctx, Eval: e.ev, Metrics: p.n.metrics, Batch: e.batch, Config: e.cfg, Subtask: inst, Parallel: p.n.Parallelism,
-			SetIdle: router.setIdle, Splits: splits, budget: e.budget}
+			SetIdle: router.setIdle, Splits: splits, budget: e.budget, disk: e.job.disk, diskLabel: fmt.Sprintf("n%d-%d", p.n.ID, inst)}
 		current = p.n.Name
 		if err := p.op.Open(octx, p.out); err != nil {
 			return &TaskError{Operator: p.n.Name, Err: err}

@@ -13,12 +13,14 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"math"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/internal/kvstate"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -88,6 +90,38 @@ type OpContext struct {
 	// budget fails the job when its operators' state is over
 	// JobConfig.MemoryLimit (nil: no limit).
 	budget *memoryBudget
+	// disk is the job's disk state backend (nil: state in memory);
+	// label names this operator instance's store
+	disk      *kvstate.Backend
+	diskLabel string
+}
+
+// OpenKeyedStore opens this operator instance's store in the job's disk
+// state backend; ok is false when the job keeps its state in memory (or
+// the operator runs alone in a test).
+func (c *OpContext) OpenKeyedStore() (s *kvstate.Store, ok bool, err error) {
+	if c == nil || c.disk == nil || c.Batch {
+		return nil, false, nil
+	}
+	s, err = c.disk.Open(c.diskLabel)
+	return s, err == nil, err
+}
+
+// restoreKeyedStore opens a store holding the state of a checkpoint's
+// store directory (DiskStateOperator.RestoreDisk).
+func (c *OpContext) restoreKeyedStore(dir string) (*kvstate.Store, error) {
+	if c == nil || c.disk == nil {
+		return nil, errors.New("the job keeps its state in memory")
+	}
+	return c.disk.OpenFrom(c.diskLabel, dir)
+}
+
+// diskCacheEntries is the bound of an operator's decoded cache.
+func (c *OpContext) diskCacheEntries() int {
+	if c == nil || c.Config.DiskState == nil {
+		return DefaultDiskCacheEntries
+	}
+	return c.Config.DiskState.cacheEntries()
 }
 
 // JobConfig carries the settings operators read.
@@ -118,6 +152,35 @@ type JobConfig struct {
 	// Restart restarts a failed streaming job from its last checkpoint
 	// (nil: a failure ends the job).
 	Restart RestartStrategy
+	// DiskState, when set, keeps the keyed state of the operators that
+	// support it (DiskStateOperator) in the disk-backed state backend
+	// (state.backend.type 'rocksdb' / 'forst'); nil keeps all state in
+	// memory ('hashmap'). Streaming jobs only.
+	DiskState *DiskStateConfig
+}
+
+// DiskStateConfig configures the disk-backed keyed state backend
+// (engine/internal/kvstate, on pebble).
+type DiskStateConfig struct {
+	// Store is the working directory and memory of the job's stores.
+	Store kvstate.Options
+	// CacheEntries bounds the decoded keys (groups, join keys) an
+	// operator instance keeps in memory between its store and its
+	// computation (riffle.state.backend.cache-entries; 0 means
+	// DefaultDiskCacheEntries). They are written to the store when the
+	// bound is reached and before every checkpoint.
+	CacheEntries int
+}
+
+// DefaultDiskCacheEntries is DiskStateConfig.CacheEntries' default.
+const DefaultDiskCacheEntries = 16384
+
+// cacheEntries is CacheEntries or its default.
+func (c *DiskStateConfig) cacheEntries() int {
+	if c.CacheEntries > 0 {
+		return c.CacheEntries
+	}
+	return DefaultDiskCacheEntries
 }
 
 // clock returns the configured clock or the system clock.

@@ -1,0 +1,163 @@
+package table
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/testwait"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// The disk state backend in SQL (issue 16): savepoint round trips of the
+// operators that keep their state in it, with a cache of 3 keys so that
+// most keys live only in the store; incremental checkpoints; bad options.
+
+// diskBackend are the SETs of the disk backend with a tiny cache, its
+// working files under dir.
+func diskBackend(dir string) []string {
+	return []string{
+		"SET 'state.backend.type' = 'rocksdb'",
+		"SET 'state.backend.rocksdb.localdir' = '" + dir + "'",
+		"SET 'riffle.state.backend.cache-entries' = '3'",
+		"SET 'state.backend.rocksdb.block.cache-size' = '1 mb'",
+		"SET 'state.backend.rocksdb.writebuffer.size' = '256 kb'",
+	}
+}
+
+func TestDiskStateBackendSavepointRoundTrip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("paced sources")
+	}
+	for _, c := range []struct{ name, query string }{
+		{"group aggregate", "SELECT v % 37 AS g, COUNT(*), SUM(v), MAX(v), MIN(k), AVG(v) FROM gen GROUP BY v % 37"},
+		{"group aggregate of a changelog", "SELECT c, COUNT(*) FROM (SELECT v % 23 AS g, COUNT(*) AS c FROM gen GROUP BY v % 23) GROUP BY c"},
+		{"regular join", "SELECT a.k, COUNT(*) FROM gen AS a JOIN gen2 AS b ON a.v = b.w GROUP BY a.k"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			ref := roundTripEnv(t, false)
+			res, err := ref.ExecuteSQLContext(ctx, c.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := applyChanges(collectAll(t, ctx, res))
+			if len(want) == 0 {
+				t.Fatal("the uninterrupted run gave no rows")
+			}
+
+			work := t.TempDir()
+			env := roundTripEnv(t, true)
+			mustExec(t, env, diskBackend(work)...)
+			mustExec(t, env,
+				"SET 'execution.checkpointing.interval' = '1 h'",
+				"SET 'execution.checkpointing.dir' = '"+t.TempDir()+"'")
+			first, err := env.ExecuteSQLContext(ctx, c.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			job := first.JobClient()
+			got := make(chan []*types.Row, 1)
+			go func() {
+				var rows []*types.Row
+				for r, err := range first.Rows(ctx) {
+					if err != nil {
+						break
+					}
+					rows = append(rows, r)
+				}
+				got <- rows
+			}()
+			testwait.Until(t, time.Minute, "a third of the rows read", func() bool {
+				ms := job.Metrics()
+				return len(ms) > 0 && ms[0].RecordsOut >= roundTripRows/3
+			})
+			// the job's working files are under the local directory
+			if entries, _ := os.ReadDir(work); len(entries) != 1 || !strings.HasPrefix(entries[0].Name(), "riffle-state-") {
+				t.Fatalf("working directory %s holds %v, want one riffle-state-… folder", work, entries)
+			}
+			path, err := job.StopWithSavepointContext(ctx, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := <-got
+			if n := job.Metrics()[0].RecordsOut; n >= roundTripRows {
+				t.Fatalf("the first run read all %d rows before its savepoint: nothing to resume", n)
+			}
+			dbs, _ := filepath.Glob(filepath.Join(strings.TrimPrefix(path, "file:"), "*.db", "*.sst"))
+			if len(dbs) == 0 {
+				t.Fatalf("savepoint %s holds no store files", path)
+			}
+			testwait.Until(t, 10*time.Second, "the first job's working files removed", func() bool {
+				entries, _ := os.ReadDir(work)
+				return len(entries) == 0
+			})
+			mustExec(t, env, "SET 'execution.state-recovery.path' = '"+path+"'")
+			if _, err := ReadCheckpoint(path); err != nil {
+				t.Fatal(err)
+			}
+			second, err := env.ExecuteSQLContext(ctx, c.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows = append(rows, collectAll(t, ctx, second)...)
+			if got := applyChanges(rows); strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("stopped and resumed: %d rows, uninterrupted: %d\n got %v\nwant %v", len(got), len(want), got, want)
+			}
+			// a savepoint of the disk backend cannot resume with state in memory
+			mustExec(t, env, "SET 'state.backend.type' = 'hashmap'")
+			_, err = env.ExecuteSQLContext(ctx, c.query)
+			if err == nil {
+				third, _ := env.ExecuteSQLContext(ctx, c.query)
+				if third != nil {
+					for _, err = range third.Rows(ctx) {
+						if err != nil {
+							break
+						}
+					}
+				}
+			}
+			if err == nil || !strings.Contains(err.Error(), "state.backend.type 'rocksdb'") {
+				t.Fatalf("resuming a disk savepoint in memory: %v", err)
+			}
+		})
+	}
+}
+
+func TestDiskStateBackendOptionErrors(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		sets        []string
+		query, want string
+	}{
+		{[]string{"SET 'state.backend.type' = 'leveldb'"}, "SELECT k, COUNT(*) FROM gen GROUP BY k", "'leveldb' for key 'state.backend.type'"},
+		{[]string{"SET 'state.backend.type' = 'rocksdb'", "SET 'state.backend.rocksdb.block.cache-size' = 'lots'"}, "SELECT k, COUNT(*) FROM gen GROUP BY k", "state.backend.rocksdb.block.cache-size"},
+		{[]string{"SET 'state.backend.type' = 'forst'"}, "SELECT k, COUNT(DISTINCT v) FROM gen GROUP BY k", "COUNT(DISTINCT"},
+	} {
+		env := roundTripEnv(t, false)
+		var err error
+		for _, s := range c.sets {
+			if _, err = env.ExecuteSQLContext(ctx, s); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			var res *TableResult
+			res, err = env.ExecuteSQLContext(ctx, c.query)
+			if err == nil {
+				for _, err = range res.Rows(ctx) {
+					if err != nil {
+						break
+					}
+				}
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v %s: error %v, want one with %q", c.sets, c.query, err, c.want)
+		}
+	}
+}
