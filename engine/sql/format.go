@@ -81,13 +81,23 @@ type printer struct {
 	b         strings.Builder
 	canonical bool // backquote every identifier
 	pretty    bool
-	indent    int
+	// calcite lays a query out as Calcite unparses a validated one
+	// (FormatExpanded): each clause on a new line, no indentation.
+	calcite bool
+	// funcArg is set while a function's argument is written: Calcite
+	// wraps a scalar subquery there in two parentheses, elsewhere in three.
+	funcArg bool
+	indent  int
 }
 
 func (p *printer) w(s string) { p.b.WriteString(s) }
 
 // nl breaks the line in pretty mode, else writes a space.
 func (p *printer) nl() {
+	if p.calcite {
+		p.b.WriteByte('\n')
+		return
+	}
 	if p.pretty {
 		p.b.WriteByte('\n')
 		for i := 0; i < p.indent; i++ {
@@ -368,6 +378,8 @@ func (p *printer) subquery(q *Query) {
 }
 
 func (p *printer) expr(e Expr) {
+	funcArg := p.funcArg
+	p.funcArg = false
 	switch e := e.(type) {
 	case nil:
 		p.w("<nil>")
@@ -419,7 +431,7 @@ func (p *printer) expr(e Expr) {
 			return
 		}
 		p.w(e.Op)
-		if u, ok := e.X.(*UnaryExpr); ok && u.Op != "NOT" {
+		if u, ok := e.X.(*UnaryExpr); ok && u.Op != "NOT" || p.calcite {
 			p.w(" ") // never emit "--", which would start a comment
 		}
 		p.sub(e.X, precUnary)
@@ -487,6 +499,16 @@ func (p *printer) expr(e Expr) {
 		p.w("EXISTS ")
 		p.subquery(e.Query)
 	case *SubqueryExpr:
+		if p.calcite {
+			parens := 3
+			if funcArg {
+				parens = 2
+			}
+			p.w(strings.Repeat("(", parens))
+			p.query(e.Query)
+			p.w(strings.Repeat(")", parens))
+			return
+		}
 		p.subquery(e.Query)
 	case *CastExpr:
 		if e.Try {
@@ -562,6 +584,11 @@ func (p *printer) expr(e Expr) {
 		p.idents(e.Columns)
 		p.w(")")
 	case *TableArg:
+		if p.calcite && e.Query != nil && len(e.PartitionBy) == 0 && len(e.OrderBy) == 0 {
+			// the validated table argument is its query in parentheses
+			p.subquery(e.Query)
+			return
+		}
 		p.w("TABLE ")
 		if e.Query != nil {
 			p.subquery(e.Query)
@@ -689,7 +716,13 @@ func (p *printer) funcCall(f *FuncCall) {
 		if f.Quantifier != "" {
 			p.w(f.Quantifier + " ")
 		}
-		p.exprs(a)
+		for i, x := range a {
+			if i > 0 {
+				p.w(", ")
+			}
+			p.funcArg = p.calcite
+			p.expr(x)
+		}
 	}
 	if len(f.OrderBy) > 0 {
 		p.w(" ORDER BY ")

@@ -11,7 +11,11 @@ func (p *printer) with(w *With) {
 	for i, c := range w.CTEs {
 		if i > 0 {
 			p.w(",")
-			p.nl()
+			if p.calcite {
+				p.w(" ")
+			} else {
+				p.nl()
+			}
 		}
 		p.cte(c)
 	}
@@ -31,7 +35,11 @@ func (p *printer) cte(c *CTE) {
 func (p *printer) query(q *Query) {
 	if q.With != nil {
 		p.with(q.With)
-		p.nl()
+		if p.calcite {
+			p.w(" ")
+		} else {
+			p.nl()
+		}
 	}
 	p.queryExpr(q.Body)
 	if len(q.OrderBy) > 0 {
@@ -266,6 +274,9 @@ func (p *printer) alias(a *Ident, cols []*Ident) {
 	p.w(" AS ")
 	p.ident(a)
 	if len(cols) > 0 {
+		if p.calcite {
+			p.w(" ")
+		}
 		p.w("(")
 		p.idents(cols)
 		p.w(")")
@@ -324,6 +335,9 @@ func (p *printer) table(t TableExpr) {
 			}
 			switch t.Type {
 			case JoinInner:
+				if p.calcite {
+					p.w("INNER ")
+				}
 				p.w("JOIN ")
 			case JoinLeft:
 				p.w("LEFT JOIN ")

@@ -189,12 +189,26 @@ func (x *execution) createView(cv *sql.CreateView) (*TableResult, error) {
 		comment = *cv.Comment
 	}
 	query := x.source(cv.Query)
-	v := &catalog.View{ViewSchema: types.NewPhysicalSchema(names, ts), Query: query, Expanded: cv.Query.String(), ViewComment: comment,
+	v := &catalog.View{ViewSchema: types.NewPhysicalSchema(names, ts), Query: query, Expanded: t.expandedViewQuery(query, cv.Query), ViewComment: comment,
 		Catalog: t.catalogs.CurrentCatalog(), Database: t.catalogs.CurrentDatabase()}
 	if err := t.registerTable(id, v, cv.Temporary, cv.IfNotExists); err != nil {
 		return nil, err
 	}
 	return okResult(), nil
+}
+
+// expandedViewQuery is the expanded query a view keeps (SHOW CREATE VIEW):
+// binder.ExpandViewQuery's over a fresh parse of the view's text, or the
+// query as written (one line) where that expansion does not reach.
+func (t *TableEnvironment) expandedViewQuery(text string, q *sql.Query) string {
+	if st, err := sql.Parse(text); err == nil {
+		if fresh, ok := st.(*sql.Query); ok {
+			if s, ok := binder.ExpandViewQuery(t.bindContext(), fresh); ok {
+				return s
+			}
+		}
+	}
+	return q.String()
 }
 
 func (x *execution) drop(d *sql.Drop) (*TableResult, error) {

@@ -39,7 +39,7 @@ func (x *execution) alterView(av *sql.AlterView) (*TableResult, error) {
 	for i, c := range cols {
 		ts[i] = c.Type
 	}
-	v := &catalog.View{ViewSchema: types.NewPhysicalSchema(plan.Names(cols), ts), Query: x.source(av.Query), Expanded: av.Query.String(),
+	v := &catalog.View{ViewSchema: types.NewPhysicalSchema(plan.Names(cols), ts), Query: x.source(av.Query), Expanded: t.expandedViewQuery(x.source(av.Query), av.Query),
 		Catalog: t.catalogs.CurrentCatalog(), Database: t.catalogs.CurrentDatabase()}
 	return x.replace(id, rt, v)
 }

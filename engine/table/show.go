@@ -426,9 +426,9 @@ func ShowCreateTable(id catalog.ObjectIdentifier, t *catalog.Table, temporary bo
 //	COMMENT 'c'
 //	AS SELECT ...
 //
-// The query is Riffle's expanded text; Flink's is Calcite's unparsed
-// validated query (columns qualified by their table, FROM and WHERE on
-// lines of their own), which differs for all but simple SELECTs.
+// The query is the view's expanded query, written as Flink's Calcite
+// unparses the validated query (binder.ExpandViewQuery); a view whose
+// query that expansion does not reach shows its query as written.
 func ShowCreateView(id catalog.ObjectIdentifier, v *catalog.View, temporary bool) string {
 	var b strings.Builder
 	b.WriteString("CREATE ")

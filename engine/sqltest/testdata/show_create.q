@@ -73,12 +73,12 @@ AS SELECT 1 AS `a`, 'x' AS `b`
 CREATE VIEW scv2 (x, y) COMMENT 'view c' AS SELECT id, UPPER(name) FROM sc1;
 [INFO] Execute statement succeeded.
 !info
-# riffle-only: Flink writes the view's validated query as Calcite unparses it (AS SELECT `sc1`.`id`, UPPER(`sc1`.`name`)\nFROM `default_catalog`.`default_database`.`sc1` AS `sc1`); the layout around it agrees
 SHOW CREATE VIEW scv2;
 CREATE VIEW `default_catalog`.`default_database`.`scv2` (
   `x`,
   `y`
 )
 COMMENT 'view c'
-AS SELECT `id`, UPPER(`name`) FROM `sc1`
+AS SELECT `sc1`.`id`, UPPER(`sc1`.`name`)
+FROM `default_catalog`.`default_database`.`sc1` AS `sc1`
 !ok
