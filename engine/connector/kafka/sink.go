@@ -260,6 +260,7 @@ type writer struct {
 
 	// upsert buffer (sink.buffer-flush.*): the latest record per key
 	bufMu     sync.Mutex
+	flushMu   sync.Mutex
 	buf       map[string]int // topic + key -> position in bufRecs
 	bufRecs   []*kgo.Record
 	stopFlush chan struct{}
@@ -447,6 +448,11 @@ func (w *writer) buffer(rec *kgo.Record) {
 }
 
 func (w *writer) flushBuffer() {
+	// one flush at a time: a checkpoint's flush (exactly-once) returns
+	// only once the records the interval flush took are produced, so
+	// that they are in the checkpoint's transaction
+	w.flushMu.Lock()
+	defer w.flushMu.Unlock()
 	w.bufMu.Lock()
 	recs := w.bufRecs
 	w.bufRecs = nil

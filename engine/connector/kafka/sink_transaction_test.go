@@ -272,3 +272,40 @@ func TestExactlyOnceAbort(t *testing.T) {
 		t.Fatalf("read_committed after the abort: %s", got)
 	}
 }
+
+// TestExactlyOnceUpsertBuffer: an exactly-once upsert-kafka writer writes
+// its sink.buffer-flush buffer into the checkpoint's transaction when the
+// barrier arrives, so the rows before the checkpoint are committed with it.
+func TestExactlyOnceUpsertBuffer(t *testing.T) {
+	bs := fakeBroker(t, map[string]int32{"u": 1})
+	ctx := ctxFor(kvSchema(), upsertOpts(bs, "u", "sink.buffer-flush.max-rows", "100", "sink.buffer-flush.interval", "1 h",
+		"sink.delivery-guarantee", "exactly-once", "sink.transactional-id-prefix", "upsert-test",
+		"properties.transaction.timeout.ms", "60000"))
+	ctx.Config = checkpointed("1 s")
+	sk, err := UpsertFactory{}.CreateSink(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := ctx.Schema.ColumnTypes()
+	w := openKVWriter(t, sk, ts)
+	cw := w.(connector.CommittingWriter)
+	bg := context.Background()
+	if err := w.Write(bg, batchOf(t, ts,
+		types.NewRowWithKind(types.Insert, "a", int64(1)),
+		types.NewRowWithKind(types.UpdateAfter, "a", int64(2)))); err != nil {
+		t.Fatal(err)
+	}
+	c1, err := cw.PrepareCommit(bg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cw.CommitCheckpoint(bg, 1, c1); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(committedValues(t, bs, "u"), ","); got != `{"k":"a","n":2}` {
+		t.Fatalf("read_committed after checkpoint 1: %s", got)
+	}
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
