@@ -474,6 +474,9 @@ func (e *Editor) moveTo(p pos, extend bool) {
 // textChanged tells whether the text changed.
 func (e *Editor) changed(textChanged bool) {
 	e.lastActivity = time.Now()
+	if e.r != nil && e.r.parked {
+		e.r.wakeBlink(false)
+	}
 	e.scrollToCursor()
 	if e.find.visible {
 		e.find.dirty = true

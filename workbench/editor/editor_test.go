@@ -831,3 +831,36 @@ func TestErrorSpan(t *testing.T) {
 		t.Error("no span: the token")
 	}
 }
+
+// An idle focused editor stops blinking after blinkTimeout with its cursor
+// drawn, so an idle window is not repainted twice a second; a key starts
+// the blinking again.
+func TestCursorStopsBlinkingWhenIdle(t *testing.T) {
+	e, _ := newTestEditor(t, "SELECT 1")
+	r := e.r
+	if !r.blinking || r.parked {
+		t.Fatalf("focused editor: blinking %v parked %v, want blinking", r.blinking, r.parked)
+	}
+	r.blinkTick(0.7) // second half of a blink, just after focus: still drawn
+	if !r.blinking || !r.cursor.Visible() {
+		t.Fatalf("just focused: blinking %v cursor visible %v", r.blinking, r.cursor.Visible())
+	}
+	e.lastActivity = time.Now().Add(-blinkTimeout - time.Second)
+	r.blinkFrom = e.lastActivity
+	r.blinkTick(0.2)
+	r.blinkTick(0.7)
+	if r.blinking || !r.parked {
+		t.Fatalf("idle %v: blinking %v parked %v, want parked", blinkTimeout, r.blinking, r.parked)
+	}
+	if !r.cursor.Visible() {
+		t.Fatal("a parked cursor is hidden, want it drawn")
+	}
+	e.Refresh() // a refresh does not restart it
+	if r.blinking {
+		t.Fatal("a refresh restarted the blinking of an idle editor")
+	}
+	key(e, fyne.KeyRight)
+	if !r.blinking || r.parked {
+		t.Fatalf("after a key: blinking %v parked %v, want blinking", r.blinking, r.parked)
+	}
+}

@@ -13,9 +13,8 @@ import (
 func (e *Editor) FocusGained() {
 	e.focused = true
 	e.shiftDown = false
-	if e.r != nil && !e.r.blinking {
-		e.r.blinking = true
-		e.r.blink.Start()
+	if e.r != nil {
+		e.r.wakeBlink(true)
 	}
 	e.Refresh()
 }
@@ -25,9 +24,12 @@ func (e *Editor) FocusLost() {
 	e.focused = false
 	e.shiftDown = false
 	e.dragging = false
-	if e.r != nil && e.r.blinking {
-		e.r.blinking = false
-		e.r.blink.Stop()
+	if e.r != nil {
+		e.r.parked = false
+		if e.r.blinking {
+			e.r.blinking = false
+			e.r.blink.Stop()
+		}
 	}
 	e.Refresh()
 }

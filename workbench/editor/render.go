@@ -52,6 +52,10 @@ type editorRenderer struct {
 
 	blink    *fyne.Animation
 	blinking bool
+	// parked: the cursor stopped blinking after blinkTimeout without
+	// activity and stays drawn until the next key, click or focus
+	parked    bool
+	blinkFrom time.Time // when the focus last arrived (blinking counts from it too)
 
 	tipBG   *canvas.Rectangle
 	tipText *canvas.Text
@@ -101,10 +105,28 @@ func newEditorRenderer(e *Editor) *editorRenderer {
 	return r
 }
 
+// blinkTimeout is how long the cursor blinks after the last key, click or
+// focus; then it stays drawn and the blinking stops until the next one, as
+// GTK's gtk-cursor-blink-timeout (10 s) does. Each blink repaints the whole
+// window, which an idle workbench on a software-rendered display (Xvfb, a
+// remote desktop) would otherwise pay for twice a second.
+const blinkTimeout = 10 * time.Second
+
 // blinkTick shows the cursor for the first half of every second, and always
-// shortly after typing or moving.
+// shortly after typing or moving; after blinkTimeout without activity it
+// parks the cursor, drawn, and stops the animation.
 func (r *editorRenderer) blinkTick(p float32) {
-	visible := p < 0.5 || p >= 1 || time.Since(r.e.lastActivity) < 600*time.Millisecond
+	since := time.Since(r.e.lastActivity)
+	if f := time.Since(r.blinkFrom); f < since {
+		since = f
+	}
+	visible := p < 0.5 || p >= 1 || since < 600*time.Millisecond
+	if since >= blinkTimeout {
+		visible = true
+		r.parked = true
+		r.blinking = false
+		r.blink.Stop()
+	}
 	if !r.e.focused || !r.cursorInView() {
 		visible = false
 	}
@@ -239,6 +261,19 @@ func (r *editorRenderer) Destroy() {
 	r.blink.Stop()
 }
 
+// wakeBlink starts the cursor blinking again after a key, click or focus
+// (parked by blinkTick after blinkTimeout).
+func (r *editorRenderer) wakeBlink(focus bool) {
+	if focus {
+		r.blinkFrom = time.Now()
+	}
+	r.parked = false
+	if r.e.focused && !r.blinking {
+		r.blinking = true
+		r.blink.Start()
+	}
+}
+
 // cellPos returns the position of the cell of p relative to the editor.
 func (r *editorRenderer) cellPos(p pos) fyne.Position {
 	e := r.e
@@ -318,9 +353,10 @@ func (r *editorRenderer) updateContent() {
 	cp := r.cellPos(c)
 	r.cursor.Move(fyne.NewPos(cp.X-1, cp.Y))
 	r.cursor.Resize(fyne.NewSize(2, r.cell.Height))
-	if e.focused && !r.blinking {
+	if e.focused && !r.blinking && !r.parked {
 		// Focus may have arrived before the renderer existed.
 		r.blinking = true
+		r.blinkFrom = time.Now()
 		r.blink.Start()
 	}
 	if e.focused && r.cursorInView() {

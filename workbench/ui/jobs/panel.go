@@ -69,7 +69,10 @@ type Panel struct {
 	item    *container.TabItem
 	last    time.Time
 	running int
-	zone    *time.Location // the session's, read once per update
+	// drawn: the list was last drawn with rows; while it stays empty an
+	// update redraws nothing, so an idle window is not repainted
+	drawn bool
+	zone  *time.Location // the session's, read once per update
 	// cancelling are the jobs cancelled here and not ended yet
 	cancelling map[string]bool
 	// stopping are the jobs being stopped with a savepoint here
@@ -416,7 +419,10 @@ func (p *Panel) Update(now time.Time) {
 		p.item.Text = title
 		p.host.RunningChanged()
 	}
-	p.list.Refresh()
+	if len(p.rows) > 0 || p.drawn {
+		p.list.Refresh()
+	}
+	p.drawn = len(p.rows) > 0
 	p.host.Updated() // Kafka hook
 }
 

@@ -84,3 +84,35 @@ func TestPanelGatewayRowAndButtons(t *testing.T) {
 		t.Errorf("opened %v, cancelled %v, status %q", h.opened, h.cancelled, h.status)
 	}
 }
+
+// While no job is listed an update redraws nothing (a window with no job
+// is not repainted every second); the first job, and its removal, redraw
+// the list.
+func TestPanelEmptyUpdateDrawsNothing(t *testing.T) {
+	test.NewTempApp(t)
+	h := &fakeHost{}
+	p := New(h, nil)
+	w := test.NewTempWindow(t, p.Item().Content)
+	w.Resize(fyne.NewSize(900, 300))
+	draws := 0
+	length := p.list.Length
+	p.list.Length = func() int { draws++; return length() }
+	now := time.Now()
+	for i := range 3 {
+		p.Update(now.Add(time.Duration(i) * Refresh))
+	}
+	if draws != 0 {
+		t.Fatalf("three updates of an empty panel drew the list %d times, want 0", draws)
+	}
+	h.jobs = []monitor.Job{newFakeJob("0123456789abcdef")}
+	p.Update(now.Add(4 * Refresh))
+	if draws == 0 || len(p.Rows()) != 1 {
+		t.Fatalf("a job listed: %d draws, %d rows", draws, len(p.Rows()))
+	}
+	h.jobs = nil
+	before := draws
+	p.Update(now.Add(5 * Refresh))
+	if draws == before {
+		t.Fatal("the last job's removal did not redraw the list")
+	}
+}
