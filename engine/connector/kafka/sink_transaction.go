@@ -317,6 +317,12 @@ func (w *writer) resumeCommit(ctx context.Context, checkpointID int64, c txnComm
 			errors.Is(err, kerr.InvalidProducerIDMapping):
 			// committed already (a retry after a restore), or lost
 			state, derr := w.txnState(ctx, c)
+			if errors.Is(derr, kerr.TransactionalIDNotFound) {
+				// the brokers forgot the id (transactional.id.expiration.ms
+				// after its last use, 7 days by default): its transaction
+				// ended long ago, and there is nothing left to commit
+				return nil
+			}
 			if derr == nil && state == "CompleteCommit" {
 				return nil
 			}
