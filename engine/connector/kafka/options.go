@@ -80,8 +80,8 @@ func kafkaOptions() []connector.Option {
 		{Key: OptIdleTimeout, Kind: "duration", Description: "A partition without records for this long is idle and does not hold back the watermark (default table.exec.source.idle-timeout)."},
 		{Key: OptScanParallelism, Kind: "int", Description: "Number of parallel source instances (at most the number of partitions)."},
 		{Key: OptSinkPartitioner, Default: "default", Kind: "string", Description: "Partitioning of written records: 'default' (key hash, sticky without key), 'fixed' (writer i to partition i mod n), 'round-robin'."},
-		{Key: OptDeliveryGuarantee, Default: "at-least-once", Kind: "enum", Values: []string{"none", "at-least-once", "exactly-once"}, Description: "Delivery guarantee of the sink; exactly-once needs checkpoints, which Riffle does not have yet."},
-		{Key: OptTransactionalIDPrefix, Kind: "string", Description: "Prefix of transactional ids, for 'exactly-once' delivery."},
+		{Key: OptDeliveryGuarantee, Default: "at-least-once", Kind: "enum", Values: []string{"none", "at-least-once", "exactly-once"}, Description: "Delivery guarantee of the sink; exactly-once writes a Kafka transaction per checkpoint, committed when the checkpoint completes (needs execution.checkpointing.interval in streaming mode)."},
+		{Key: OptTransactionalIDPrefix, Kind: "string", Description: "Prefix of the transactional ids ('<prefix>-<subtask>-<n>') of 'exactly-once' delivery; required by it, unique per job on the cluster."},
 		{Key: OptSinkParallelism, Kind: "int", Description: "Number of parallel writers (accepted; Riffle runs the sink at its input's parallelism)."},
 	}
 }
