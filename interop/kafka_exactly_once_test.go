@@ -250,7 +250,7 @@ func TestKafkaExactlyOnceKillRecovery(t *testing.T) {
 				t.Fatal(err)
 			}
 			spec := eosSpec{Topic: topic, Checkpoints: filepath.Join(t.TempDir(), "checkpoints"), Prefix: topic,
-				Rows: 6000, RowsPerSecond: 2000, Parallelism: par}
+				Rows: 10000, RowsPerSecond: 2000, Parallelism: par}
 			const kills = 8
 			rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 16))
 			killed, finished := 0, false
