@@ -16,6 +16,9 @@ import (
 //     condition is edited: " AND cond" after the old condition, or a new
 //     "WHERE cond" / "HAVING cond" after FROM / GROUP BY (on a line of
 //     its own when the clause before it ends its line);
+//   - when only the ORDER BY changed (Sort ascending / descending), its
+//     list is written anew in place, or a new ORDER BY goes before LIMIT
+//     (or at the end);
 //   - when the query was wrapped (SELECT * FROM (orig) WHERE cond), orig
 //     goes inside the parentheses as the user wrote it;
 //   - otherwise a query written on one line stays on one line
@@ -30,6 +33,9 @@ func keepShape(orig, out string) string {
 		return out
 	}
 	if s, ok := editConditions(orig, q0, q1); ok {
+		return s
+	}
+	if s, ok := editOrderBy(orig, q0, q1); ok {
 		return s
 	}
 	if s, ok := wrapped(orig, q0, q1); ok {
@@ -133,6 +139,39 @@ func editConditions(orig string, q0, q1 *sql.Query) (string, bool) {
 			return "", false
 		}
 		s = s[:e.at] + e.text + s[e.end:]
+	}
+	if _, ok := parseQuery(s); !ok {
+		return "", false
+	}
+	return s, true
+}
+
+// editOrderBy rewrites orig's ORDER BY list when it is all that differs
+// between q0 (orig parsed) and q1.
+func editOrderBy(orig string, q0, q1 *sql.Query) (string, bool) {
+	a, b := *q0, *q1
+	a.OrderBy, b.OrderBy = nil, nil
+	if len(q1.OrderBy) == 0 || sql.FormatCompact(&a) != sql.FormatCompact(&b) || q0.Body == nil {
+		return "", false
+	}
+	items := make([]string, len(q1.OrderBy))
+	for i, o := range q1.OrderBy {
+		items[i] = sql.FormatCompact(o)
+	}
+	list := strings.Join(items, ", ")
+	var s string
+	if n := len(q0.OrderBy); n > 0 {
+		start, end := q0.OrderBy[0].Pos().Offset, q0.OrderBy[n-1].End()
+		if start < 0 || end > len(orig) || start >= end {
+			return "", false
+		}
+		s = orig[:start] + list + orig[end:]
+	} else {
+		at := q0.Body.End()
+		if at <= 0 || at > len(orig) {
+			return "", false
+		}
+		s = orig[:at] + clauseBreak(orig, at) + "ORDER BY " + list + orig[at:]
 	}
 	if _, ok := parseQuery(s); !ok {
 		return "", false

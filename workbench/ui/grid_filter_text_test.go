@@ -57,6 +57,21 @@ func TestGridFilterKeepsTheUsersText(t *testing.T) {
 			t.Errorf("%s:\n%s\nwant\n%s", c.name, got, c.want)
 		}
 	}
+	// Sort: the ORDER BY list is rewritten in place, or added before LIMIT
+	for _, c := range []struct{ query, column, want string }{
+		{multi, "state", "SELECT a.state,\n       COUNT(*)   AS departures\nFROM flights AS f\nJOIN airports AS a ON f.origin = a.iata\n" +
+			"GROUP BY a.state\nORDER BY state, departures DESC\nLIMIT 20"},
+		{"SELECT origin\nFROM flights\nLIMIT 5", "origin", "SELECT origin\nFROM flights\nORDER BY origin\nLIMIT 5"},
+		{"select origin from flights limit 5", "origin", "select origin from flights ORDER BY origin limit 5"},
+	} {
+		out, err := authoring.SortBy(c.query, c.column, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := keepShape(c.query, out); got != c.want {
+			t.Errorf("sort %q by %s:\n%s\nwant\n%s", c.query, c.column, got, c.want)
+		}
+	}
 	// other grid actions: a one-line query stays on one line
 	out, err := authoring.GroupByColumn("SELECT origin, delay FROM flights", "origin")
 	if err != nil {
