@@ -13,6 +13,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
@@ -25,6 +26,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/gateway"
+	"github.com/riffle-sql/riffle/engine/table"
 	nexmarkbench "github.com/riffle-sql/riffle/nexmark"
 	"github.com/riffle-sql/riffle/sqlclient"
 	_ "github.com/riffle-sql/riffle/workbench/persistence/sqlitecatalog" // the 'riffle' catalog type (SQLite) for riffle sql and riffle gateway
@@ -228,8 +230,8 @@ func newSQLCommand(env Env) *cobra.Command {
 }
 
 func newGatewayCommand(env Env) *cobra.Command {
-	var listen, tokenArg, tokenFile, tlsCert, tlsKey string
-	var noAuth, insecure bool
+	var listen, tokenArg, tokenFile, tlsCert, tlsKey, resumeDir string
+	var noAuth, insecure, resumeJobs bool
 	var props, allowPaths, allowOrigins []string
 	cmd := &cobra.Command{
 		Use:   "gateway",
@@ -239,7 +241,10 @@ func newGatewayCommand(env Env) *cobra.Command {
 			"`riffle sql --endpoint` run statements on it (docs/flink-clients.md).\n\n" +
 			"As on a Flink session cluster, the job of an INSERT runs on after its session\n" +
 			"closes; SHOW JOBS and STOP JOB see the jobs of every session. Stopping the\n" +
-			"gateway cancels them all.\n\n" +
+			"gateway cancels them all. With --resume-jobs it keeps what its sessions'\n" +
+			"checkpointed streaming INSERTs need in --resume-dir instead; stopped, it stops them\n" +
+			"with a savepoint, and started again (after a stop or a crash) it resumes them from\n" +
+			"their savepoints or latest checkpoints (docs/gateway.md, \"Resuming jobs\").\n\n" +
 			"Whoever reaches the gateway with its token runs SQL with your file access\n" +
 			"(docs/gateway.md, \"Threat model\"). Every request must carry the bearer token:\n" +
 			"from --token-file or $" + TokenEnv + ", or else a random one printed at start and\n" +
@@ -256,6 +261,7 @@ func newGatewayCommand(env Env) *cobra.Command {
 			"(2 mb, a session property); then its job waits for the client.",
 		Example: "  riffle gateway\n" +
 			"  riffle gateway --allow-path ~/data -D execution.runtime-mode=batch\n" +
+			"  riffle gateway --resume-jobs -D execution.checkpointing.interval=10s\n" +
 			"  riffle gateway --listen 0.0.0.0:8083 --token-file ~/.riffle-token --tls-cert cert.pem --tls-key key.pem\n" +
 			"  riffle sql --endpoint http://127.0.0.1:8083 -e \"SELECT 1\"",
 		Args: cobra.NoArgs,
@@ -283,6 +289,21 @@ func newGatewayCommand(env Env) *cobra.Command {
 			case env.getenv(TokenEnv) != "":
 				token = env.getenv(TokenEnv)
 			}
+			switch {
+			case resumeDir != "" && !resumeJobs:
+				return errors.New("--resume-dir without --resume-jobs: add --resume-jobs to resume the gateway's jobs")
+			case resumeJobs && resumeDir == "":
+				_, port, err := net.SplitHostPort(listen)
+				if err != nil {
+					return fmt.Errorf("--listen %q: %v", listen, err)
+				}
+				resumeDir = filepath.Join(table.StateDir(), "gateway", "jobs-"+port)
+			}
+			if resumeDir != "" {
+				if err := os.MkdirAll(resumeDir, 0o700); err != nil {
+					return fmt.Errorf("--resume-dir: %w", err)
+				}
+			}
 			generated := false
 			if token == "" && !noAuth {
 				tok, err := gateway.NewToken()
@@ -292,7 +313,7 @@ func newGatewayCommand(env Env) *cobra.Command {
 				token, generated = tok, true
 			}
 			cfg := gateway.Config{Token: token, ProductName: "Riffle", Version: Version, Defaults: map[string]string{},
-				TLSCertFile: tlsCert, TLSKeyFile: tlsKey, Insecure: insecure, AllowPaths: allowPaths, AllowedOrigins: allowOrigins,
+				TLSCertFile: tlsCert, TLSKeyFile: tlsKey, Insecure: insecure, AllowPaths: allowPaths, AllowedOrigins: allowOrigins, ResumeDir: resumeDir,
 				Logf: func(format string, args ...any) {
 					fmt.Fprintf(cmd.ErrOrStderr(), "[INFO] "+format+"\n", args...)
 				}}
@@ -381,6 +402,8 @@ func newGatewayCommand(env Env) *cobra.Command {
 	f.StringArrayVar(&allowPaths, "allow-path", nil, "folder that filesystem tables may read and write (repeatable; default: any path)")
 	f.StringArrayVar(&allowOrigins, "allow-origin", nil, "web origin (https://host:port) whose browser requests are answered (repeatable)")
 	f.StringArrayVarP(&props, "define", "D", nil, "key=value: a default session property or sql-gateway.* option (repeatable)")
+	f.BoolVar(&resumeJobs, "resume-jobs", false, "keep the sessions' checkpointed streaming INSERTs and resume them when the gateway starts again")
+	f.StringVar(&resumeDir, "resume-dir", "", "folder of --resume-jobs (default ~/.local/state/riffle/gateway/jobs-<port>, or $XDG_STATE_HOME/riffle/…)")
 	return cmd
 }
 

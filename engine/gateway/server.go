@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,8 +94,17 @@ type Config struct {
 	// Ticks, when set, replaces the CheckInterval ticker (tests drive
 	// expiry with it).
 	Ticks <-chan time.Time
-	// Logf, when set, receives one line per closed or expired session.
+	// Logf, when set, receives one line per closed or expired session and
+	// per job resumed or not resumed.
 	Logf func(format string, args ...any)
+	// ResumeDir, when set, is the folder where the server keeps what its
+	// sessions' checkpointed streaming INSERT jobs need to run again
+	// (riffle gateway --resume-jobs; resume.go): NewServer runs the jobs
+	// recorded there by an earlier server again, each from its latest
+	// checkpoint, and Close stops the recorded jobs with a savepoint
+	// there instead of cancelling them. NewServer creates the folder; when
+	// it cannot, it logs why and keeps no jobs.
+	ResumeDir string
 }
 
 // The defaults of Config.MaxSessionQueries and Config.MaxQueries.
@@ -163,6 +173,9 @@ type Server struct {
 	// (jobs.go).
 	detached jobRegistry
 
+	// keeper records jobs for resuming (Config.ResumeDir), or is nil.
+	keeper *jobKeeper
+
 	stop     chan struct{}
 	loopDone chan struct{}
 }
@@ -183,6 +196,14 @@ func NewServer(cfg Config) *Server {
 	}
 	s.handler = s.routes()
 	go s.expiryLoop()
+	if cfg.ResumeDir != "" {
+		if err := os.MkdirAll(cfg.ResumeDir, 0o700); err != nil {
+			s.logf("jobs are not kept for resuming: %v", err)
+		} else {
+			s.keeper = &jobKeeper{dir: cfg.ResumeDir, running: map[string]*keptJob{}}
+			s.resumeJobs()
+		}
+	}
 	return s
 }
 
@@ -240,6 +261,9 @@ func (s *Server) Close() error {
 	sessions := s.sessions
 	s.sessions = map[string]*session{}
 	s.mu.Unlock()
+	if s.keeper != nil {
+		s.keeper.stopForResume(s, s.cfg.CloseWait)
+	}
 	close(s.stop)
 	<-s.loopDone
 	var wg sync.WaitGroup

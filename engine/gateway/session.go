@@ -50,6 +50,10 @@ type session struct {
 	// by executions, which are serialised.
 	inSet   bool
 	setStmt []string
+
+	// setup are the statements that made the session's catalog objects,
+	// kept for resuming its jobs (resume.go; guarded by mu).
+	setup []string
 }
 
 // newUUID returns a random RFC 4122 version 4 UUID.
@@ -224,7 +228,13 @@ func (ss *session) admitQuery(res *opResult) error {
 // run executes a statement synchronously through the session's queue (for
 // configure-session) and releases its result.
 func (ss *session) run(ctx context.Context, statement string, timeout time.Duration) error {
-	o, err := ss.submit(statement, nil, timeout)
+	return ss.runWith(ctx, statement, nil, timeout)
+}
+
+// runWith is run with execConfig overriding the session's configuration
+// for the statement.
+func (ss *session) runWith(ctx context.Context, statement string, execConfig map[string]string, timeout time.Duration) error {
+	o, err := ss.submit(statement, execConfig, timeout)
 	if err != nil {
 		return err
 	}
@@ -420,6 +430,10 @@ func (ss *session) executeParsed(ctx context.Context, st sql.Statement, text str
 			}
 		}
 		return nil, err
+	}
+	ss.noteSetup(st, text)
+	if jc := res.JobClient(); jc != nil && !res.IsQuery() {
+		ss.rememberJob(text, jc)
 	}
 	return resultOf(res)
 }
