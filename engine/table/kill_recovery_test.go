@@ -27,6 +27,10 @@ import (
 type killSpec struct {
 	Dims, Out, Checkpoints, Resume   string
 	Rows, RowsPerSecond, Parallelism int
+	// StateDir, when set, runs the job with the disk state backend
+	// (state.backend.type 'rocksdb', incremental checkpoints), its working
+	// files there
+	StateDir string
 }
 
 const killChildEnv = "RIFFLE_KILL_RECOVERY_CHILD"
@@ -70,6 +74,13 @@ func TestKillRecoveryChild(t *testing.T) {
 		"SET 'restart-strategy.type' = 'none'")
 	if s.Resume != "" {
 		mustExec(t, env, "SET 'execution.state-recovery.path' = '"+s.Resume+"'")
+	}
+	if s.StateDir != "" {
+		mustExec(t, env,
+			"SET 'state.backend.type' = 'rocksdb'",
+			"SET 'state.backend.rocksdb.localdir' = '"+s.StateDir+"'",
+			"SET 'execution.checkpointing.incremental' = 'true'",
+			"SET 'riffle.state.backend.cache-entries' = '2'")
 	}
 	insert := killPipeline(t, env, s)
 	res, err := env.ExecuteSQL(insert)
@@ -181,11 +192,21 @@ func TestKillRecovery(t *testing.T) {
 	}
 	// parallelism 2 adds hash exchanges, so barriers align across inputs
 	for _, par := range []int{1, 2} {
-		t.Run(fmt.Sprintf("parallelism-%d", par), func(t *testing.T) { killRecovery(t, par) })
+		t.Run(fmt.Sprintf("parallelism-%d", par), func(t *testing.T) { killRecovery(t, par, false) })
 	}
 }
 
-func killRecovery(t *testing.T, parallelism int) {
+// TestKillRecoveryDiskState is TestKillRecovery with the disk state
+// backend: the join keeps its rows in its store, checkpoints are
+// incremental.
+func TestKillRecoveryDiskState(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and kills child processes")
+	}
+	killRecovery(t, 2, true)
+}
+
+func killRecovery(t *testing.T, parallelism int, disk bool) {
 	dir := t.TempDir()
 	dims := filepath.Join(dir, "dims")
 	if err := os.MkdirAll(dims, 0o755); err != nil {
@@ -223,6 +244,9 @@ func killRecovery(t *testing.T, parallelism int) {
 	// killed and resumed
 	spec.Out = filepath.Join(dir, "out")
 	spec.Checkpoints = filepath.Join(dir, "checkpoints")
+	if disk {
+		spec.StateDir = filepath.Join(dir, "state")
+	}
 	const kills = 12
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 16))
 	resumedFrom := map[string]bool{}
@@ -270,6 +294,12 @@ func killRecovery(t *testing.T, parallelism int) {
 		t.Fatalf("after %d kills the output has %d rows, the uninterrupted run %d:\n got %v\nwant %v", killed, len(got), len(want), got, want)
 	}
 	t.Logf("%d kills, resumed from %d distinct checkpoints, %d rows as the uninterrupted run", killed, len(resumedFrom), len(got))
+	if disk {
+		// the killed runs' checkpoints are left: they hold the stores
+		if dbs, _ := filepath.Glob(filepath.Join(spec.Checkpoints, "*", "chk-*", "*.db")); len(dbs) == 0 {
+			t.Fatalf("the checkpoints hold no store: the disk backend was not used")
+		}
+	}
 	if killed < kills/2 || len(resumedFrom) < 2 {
 		t.Fatalf("only %d kills and %d checkpoints resumed from: the test did not exercise recovery", killed, len(resumedFrom))
 	}

@@ -36,6 +36,8 @@ func TestDiskStateBackendSavepointRoundTrip(t *testing.T) {
 		{"group aggregate", "SELECT v % 37 AS g, COUNT(*), SUM(v), MAX(v), MIN(k), AVG(v) FROM gen GROUP BY v % 37"},
 		{"group aggregate of a changelog", "SELECT c, COUNT(*) FROM (SELECT v % 23 AS g, COUNT(*) AS c FROM gen GROUP BY v % 23) GROUP BY c"},
 		{"regular join", "SELECT a.k, COUNT(*) FROM gen AS a JOIN gen2 AS b ON a.v = b.w GROUP BY a.k"},
+		{"regular join alone", "SELECT a.v, b.w, a.k FROM gen AS a JOIN gen2 AS b ON a.v = b.w"},
+		{"join of a changelog with a condition", "SELECT a.k, b.c, COUNT(*) FROM gen AS a JOIN (SELECT w % 7 AS g, COUNT(*) AS c FROM gen2 GROUP BY w % 7) AS b ON a.v % 7 = b.g AND a.v > b.c GROUP BY a.k, b.c"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -137,6 +139,7 @@ func TestDiskStateBackendOptionErrors(t *testing.T) {
 		{[]string{"SET 'state.backend.type' = 'leveldb'"}, "SELECT k, COUNT(*) FROM gen GROUP BY k", "'leveldb' for key 'state.backend.type'"},
 		{[]string{"SET 'state.backend.type' = 'rocksdb'", "SET 'state.backend.rocksdb.block.cache-size' = 'lots'"}, "SELECT k, COUNT(*) FROM gen GROUP BY k", "state.backend.rocksdb.block.cache-size"},
 		{[]string{"SET 'state.backend.type' = 'forst'"}, "SELECT k, COUNT(DISTINCT v) FROM gen GROUP BY k", "COUNT(DISTINCT"},
+		{[]string{"SET 'state.backend.type' = 'rocksdb'"}, "SELECT a.v, b.w FROM gen AS a LEFT JOIN gen2 AS b ON a.v = b.w", "LeftOuterJoin cannot keep its state in the disk state backend"},
 	} {
 		env := roundTripEnv(t, false)
 		var err error

@@ -34,6 +34,9 @@ type StreamingJoin struct {
 
 	keys  *joinKeyIndex
 	sides [2]*joinSide
+	// disk keeps both sides' rows in the disk state backend
+	// (join_stream_disk.go); nil: in memory
+	disk *joinDisk
 }
 
 // joinSide is one input's state.
@@ -173,7 +176,7 @@ func (j *StreamingJoin) Open(ctx *OpContext, out Output) error {
 		}
 		j.residual = ev
 	}
-	return nil
+	return j.openDisk(ctx)
 }
 
 // ProcessWatermark implements Operator.
@@ -207,6 +210,9 @@ func (j *StreamingJoin) outer(side int) bool {
 
 // StateSize implements StateReporter.
 func (j *StreamingJoin) StateSize() (int64, int64) {
+	if j.disk != nil {
+		return j.disk.rows, 0 // in the store, bounded by its caches
+	}
 	keys := int64(j.keys.n)
 	bytes := keys * 48
 	for _, s := range j.sides {
@@ -231,6 +237,9 @@ func (o *joinOutput) add(k types.RowKind, in, st int32) {
 
 // ProcessBatch implements Operator.
 func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
+	if j.disk != nil {
+		return j.processDisk(side, b)
+	}
 	if j.Spec.Kind == opspec.SemiJoin || j.Spec.Kind == opspec.AntiJoin {
 		return j.processSemiAnti(side, b)
 	}

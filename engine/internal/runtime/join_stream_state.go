@@ -34,6 +34,9 @@ func (j *StreamingJoin) SnapshotState() ([]byte, error) {
 	if j.sides[0] == nil {
 		return nil, errors.New("StreamingJoin: SnapshotState before Open")
 	}
+	if j.disk != nil {
+		return j.snapshotDiskState()
+	}
 	size := 64
 	for _, s := range j.sides {
 		size += int(s.store.Bytes()) + 12*len(s.count)
@@ -64,6 +67,9 @@ func (j *StreamingJoin) SnapshotState() ([]byte, error) {
 func (j *StreamingJoin) RestoreState(snapshot []byte) error {
 	if j.sides[0] == nil {
 		return errors.New("StreamingJoin: RestoreState before Open")
+	}
+	if j.disk != nil {
+		return j.restoreDiskState(snapshot)
 	}
 	r := state.NewReader(snapshot)
 	r.Header("StreamingJoin", joinStateVersion)

@@ -1,0 +1,288 @@
+package runtime
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/riffle-sql/riffle/engine/internal/kvstate"
+	"github.com/riffle-sql/riffle/engine/internal/opspec"
+	"github.com/riffle-sql/riffle/engine/internal/state"
+	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
+)
+
+// A streaming inner join with the disk state backend (JobConfig.DiskState)
+// keeps both inputs' rows in its store, each distinct row of a side under
+//
+//	side (1 byte) | length of the join key (uvarint) | join key | the row
+//
+// (integral and temporal key values as 8-byte integers, so INT and BIGINT
+// keys meet; the row's values in the state codec) with its multiplicity
+// as the value. A row looks up its partners with a prefix scan of the
+// other side's key, then its own row's multiplicity is updated (deleted at
+// zero). Rows whose key is NULL (not null-safe) never match and are not
+// kept. Output follows the in-memory join: the input's kind, once per
+// copy of each partner satisfying the residual condition. Outer, semi,
+// anti and upsert-input joins and state TTL are refused with this backend.
+
+// joinDisk is a StreamingJoin's store.
+type joinDisk struct {
+	ctx    *OpContext
+	store  *kvstate.Store
+	rows   int64 // distinct rows stored
+	keyBuf []byte
+	w      *state.Writer
+}
+
+// openDisk opens the join's store when the job keeps state on disk.
+func (j *StreamingJoin) openDisk(ctx *OpContext) error {
+	s, ok, err := ctx.OpenKeyedStore()
+	if err != nil || !ok {
+		return err
+	}
+	switch {
+	case j.Spec.Kind != opspec.InnerJoin:
+		err = fmt.Errorf("StreamingJoin: a %s cannot keep its state in the disk state backend yet (state.backend.type 'rocksdb' supports inner joins); use state.backend.type 'hashmap'", j.Spec.Kind)
+	case j.Spec.UpsertInputs[0] || j.Spec.UpsertInputs[1]:
+		err = errors.New("StreamingJoin: a join of upsert inputs cannot keep its state in the disk state backend yet; use state.backend.type 'hashmap'")
+	case j.sides[0].ttl.on():
+		err = errors.New("StreamingJoin: state TTL (table.exec.state.ttl) is not supported with state.backend.type 'rocksdb' yet; use 'hashmap'")
+	}
+	if err != nil {
+		_ = s.Close()
+		return err
+	}
+	j.disk = &joinDisk{ctx: ctx, store: s, w: state.NewWriter(64)}
+	return nil
+}
+
+// UsesDisk implements DiskStateOperator.
+func (j *StreamingJoin) UsesDisk() bool { return j.disk != nil }
+
+// Close implements Operator: it closes the store.
+func (j *StreamingJoin) Close() error {
+	if j.disk == nil {
+		return nil
+	}
+	return j.disk.store.Close()
+}
+
+// diskKeyPrefix appends side | key length | key of row i of b.
+func (j *StreamingJoin) diskKeyPrefix(buf []byte, side int, b *types.Batch, i int) []byte {
+	keys, ts := j.Spec.LeftKeys, j.Spec.LeftTypes
+	if side == 1 {
+		keys, ts = j.Spec.RightKeys, j.Spec.RightTypes
+	}
+	buf = append(buf, byte(side), 0)
+	start := len(buf)
+	for _, c := range keys {
+		col := b.Cols[c]
+		t := ts[c]
+		switch {
+		case col.IsNull(i):
+			buf = append(buf, 0)
+		case t.IsIntegral() || t.IsDatetime() || t.IsInterval():
+			buf = append(buf, 1)
+			buf = binary.BigEndian.AppendUint64(buf, uint64(int64Of(col, i)))
+		default:
+			buf = AppendKey(buf, col, i)
+		}
+	}
+	n := len(buf) - start
+	// the length goes before the key: a uvarint, one byte reserved above
+	var lb [binary.MaxVarintLen64]byte
+	l := binary.PutUvarint(lb[:], uint64(n))
+	if l == 1 {
+		buf[start-1] = lb[0]
+		return buf
+	}
+	buf = append(buf, make([]byte, l-1)...)
+	copy(buf[start-1+l:], buf[start:start+n])
+	copy(buf[start-1:], lb[:l])
+	return buf
+}
+
+// processDisk is ProcessBatch with the disk backend.
+func (j *StreamingJoin) processDisk(side int, b *types.Batch) error {
+	d := j.disk
+	other := 1 - side
+	keys, myTypes := j.Spec.LeftKeys, j.Spec.LeftTypes
+	otherTypes := j.Spec.RightTypes
+	if side == 1 {
+		keys, myTypes, otherTypes = j.Spec.RightKeys, j.Spec.RightTypes, j.Spec.LeftTypes
+	}
+	// candidate pairs: row i with a decoded partner row and its count
+	var pRow, pEntry []int32
+	var partners [][]any
+	var counts []int64
+	var scanErr error
+	for i := 0; i < b.Len; i++ {
+		if keyHasNull(b, keys, j.Spec.NullSafe, i) {
+			continue
+		}
+		d.keyBuf = j.diskKeyPrefix(d.keyBuf[:0], side, b, i)
+		d.keyBuf[0] = byte(other)
+		prefixLen := len(d.keyBuf)
+		err := d.store.Scan(d.keyBuf, func(k, v []byte) bool {
+			r := state.NewReader(k[prefixLen:])
+			row := make([]any, len(otherTypes))
+			for c, t := range otherTypes {
+				row[c] = r.Value(t)
+			}
+			cr := state.NewReader(v)
+			cnt := cr.Varint()
+			if err := errors.Join(r.Done(), cr.Done()); err != nil {
+				scanErr = fmt.Errorf("StreamingJoin: a row in the state backend does not decode: %w", err)
+				return false
+			}
+			pRow = append(pRow, int32(i))
+			pEntry = append(pEntry, int32(len(partners)))
+			partners = append(partners, row)
+			counts = append(counts, cnt)
+			return true
+		})
+		if err = errors.Join(err, scanErr); err != nil {
+			return err
+		}
+	}
+	stored := func(entries []int32) []arrow.Array {
+		cols := make([]arrow.Array, len(otherTypes))
+		for c, t := range otherTypes {
+			bld := array.NewBuilder(memory.DefaultAllocator, types.ToArrow(t))
+			for _, e := range entries {
+				types.AppendValue(bld, partners[e][c], t)
+			}
+			cols[c] = bld.NewArray()
+			bld.Release()
+		}
+		return cols
+	}
+	joined := func(rows, entries []int32) []arrow.Array {
+		inCols := make([]arrow.Array, len(b.Cols))
+		for c, col := range b.Cols {
+			inCols[c] = vector.Take(col, rows)
+		}
+		if side == 0 {
+			return append(inCols, stored(entries)...)
+		}
+		return append(stored(entries), inCols...)
+	}
+	if j.residual != nil && len(pRow) > 0 {
+		var err error
+		cand := &types.Batch{Cols: joined(pRow, pEntry), Len: len(pRow)}
+		if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, cand, pRow, pEntry); err != nil {
+			return err
+		}
+	}
+	// output: each pair once per copy of the partner, with the input's kind
+	var kinds []types.RowKind
+	var oRow, oEntry []int32
+	allInsert := true
+	for p, i := range pRow {
+		k := b.Kind(int(i))
+		for c := int64(0); c < counts[pEntry[p]]; c++ {
+			kinds = append(kinds, k)
+			oRow = append(oRow, i)
+			oEntry = append(oEntry, pEntry[p])
+		}
+		allInsert = allInsert && k == types.Insert
+	}
+	// this side's rows: multiplicities updated
+	for i := 0; i < b.Len; i++ {
+		if keyHasNull(b, keys, j.Spec.NullSafe, i) {
+			continue
+		}
+		d.keyBuf = j.diskKeyPrefix(d.keyBuf[:0], side, b, i)
+		d.w.Reset()
+		for c, t := range myTypes {
+			d.w.Value(types.ValueAt(b.Cols[c], i, t), t)
+		}
+		if err := d.w.Err(); err != nil {
+			return fmt.Errorf("StreamingJoin: %w", err)
+		}
+		d.keyBuf = append(d.keyBuf, d.w.Data()...)
+		val, found, err := d.store.Get(d.keyBuf)
+		if err != nil {
+			return err
+		}
+		var cnt int64
+		if found {
+			r := state.NewReader(val)
+			cnt = r.Varint()
+			if err := r.Done(); err != nil {
+				return fmt.Errorf("StreamingJoin: a row count in the state backend does not decode: %w", err)
+			}
+		}
+		if b.Kind(i).IsAccumulate() {
+			cnt++
+		} else if found {
+			cnt--
+		} else {
+			continue // retraction of a row never stored, as in memory
+		}
+		switch {
+		case cnt <= 0:
+			err = d.store.Delete(d.keyBuf)
+			d.rows--
+		default:
+			err = d.store.Put(d.keyBuf, binary.AppendVarint(nil, cnt))
+			if !found {
+				d.rows++
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	j.Ctx.ReportState(j.StateSize())
+	if len(kinds) == 0 {
+		return nil
+	}
+	if allInsert {
+		kinds = nil
+	}
+	return j.Emit(&types.Batch{Cols: joined(oRow, oEntry), Kinds: kinds, Len: len(oRow)})
+}
+
+// SnapshotDisk implements DiskStateOperator.
+func (j *StreamingJoin) SnapshotDisk(dir string) error { return j.disk.store.Checkpoint(dir) }
+
+// RestoreDisk implements DiskStateOperator.
+func (j *StreamingJoin) RestoreDisk(dir string) error {
+	s, err := j.disk.ctx.restoreKeyedStore(dir)
+	if err != nil {
+		return err
+	}
+	_ = j.disk.store.Close()
+	j.disk.store = s
+	return nil
+}
+
+// joinDiskStateVersion is the format of a disk-backed StreamingJoin's
+// snapshot bytes: its shape and the number of rows in the store.
+const joinDiskStateVersion = 1
+
+func (j *StreamingJoin) snapshotDiskState() ([]byte, error) {
+	w := state.NewWriter(128)
+	w.Header("StreamingJoinOnDisk", joinDiskStateVersion)
+	w.String(j.stateShape())
+	w.Varint(j.disk.rows)
+	return w.Data(), w.Err()
+}
+
+func (j *StreamingJoin) restoreDiskState(snapshot []byte) error {
+	r := state.NewReader(snapshot)
+	r.Header("StreamingJoinOnDisk", joinDiskStateVersion)
+	checkShape(r, "StreamingJoin", j.stateShape())
+	rows := r.Varint()
+	if err := r.Done(); err != nil {
+		return fmt.Errorf("StreamingJoin: restoring state: %w", err)
+	}
+	j.disk.rows = rows
+	return nil
+}
