@@ -29,10 +29,15 @@ import (
 // showOpenFileDialog is File ▸ Open data file…: a path to type or paste,
 // or Browse… for Fyne's file dialog (widgets.ShowPathDialog).
 func (wb *Workbench) showOpenFileDialog() {
+	dir, path := wb.authoring().lastOpenDir, ""
+	if dir != "" {
+		path = dir + string(filepath.Separator) // the last folder, to type a name after
+	}
 	widgets.ShowPathDialog(wb.win, widgets.PathSpec{
 		Title:      "Open data file",
 		Confirm:    "Open",
-		Dir:        wb.authoring().lastOpenDir,
+		Path:       path,
+		Dir:        dir,
 		Extensions: dataFileExtensions,
 		OnPath:     wb.openDataFile,
 	})

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -68,6 +69,7 @@ func NewPathForm(win fyne.Window, spec PathSpec) *PathForm {
 	f.Entry = widget.NewEntry()
 	f.Entry.SetPlaceHolder("type or paste a path, or Browse…")
 	f.Entry.SetText(spec.Path)
+	f.Entry.CursorColumn = utf8.RuneCountInString(spec.Path) // type on at the end
 	f.Entry.OnSubmitted = func(string) { f.Submit() }
 	f.Entry.OnChanged = func(string) { f.setProblem("") }
 	f.Problem = widget.NewLabel("")

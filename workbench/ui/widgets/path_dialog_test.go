@@ -87,6 +87,12 @@ func TestPathDialogTakesATypedPath(t *testing.T) {
 	if len(got) != 1 || got[0] != filepath.Join(dir, "new.png") || done != 1 {
 		t.Errorf("save a new file: got %q, closed %d, problem %q", got, done, f.Problem.Text)
 	}
+	// an initial path leaves the cursor at its end, to type a name after it
+	f = NewPathForm(win, PathSpec{Path: dir + "/"})
+	test.Type(f.Entry, "data.csv")
+	if f.Entry.Text != dir+"/data.csv" {
+		t.Errorf("typed after the initial path: %q", f.Entry.Text)
+	}
 	// Cancel closes without a path
 	got, done = nil, 0
 	f = open(false)
