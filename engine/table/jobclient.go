@@ -209,21 +209,25 @@ type StopOption func(*stopOptions)
 type stopOptions struct{ drain bool }
 
 // Drain is STOP JOB ... WITH DRAIN (PyFlink's advance_to_end_of_event_time):
-// event time advances to its end before the job stops, firing every
-// timer. Not supported yet: StopWithSavepointContext refuses it.
+// before the savepoint each source emits MAX_WATERMARK, so that every
+// event-time timer fires and every window emits its rows, and then ends.
 func Drain() StopOption { return func(o *stopOptions) { o.drain = true } }
 
 // StopWithSavepointContext takes a savepoint as SavepointContext does and
 // then stops the job (its status becomes FINISHED, as Flink's
 // stop-with-savepoint ends it). When the savepoint fails the job runs on
-// and the error is returned.
+// and the error is returned. With Drain, event time advances to its end
+// first and the sources end after the savepoint; the job finishes as a
+// bounded one does (its sinks commit what the windows emitted), and when
+// the savepoint fails it finishes all the same, as Flink's drained job
+// does not go back to reading.
 func (c *JobClient) StopWithSavepointContext(ctx context.Context, dir string, opts ...StopOption) (string, error) {
 	var o stopOptions
 	for _, f := range opts {
 		f(&o)
 	}
 	if o.drain {
-		return "", errors.New("STOP JOB ... WITH DRAIN is not supported yet: stop the job WITH SAVEPOINT alone (timers that have not fired stay in the savepoint)")
+		return c.stopWithDrain(ctx, dir)
 	}
 	path, err := c.SavepointContext(ctx, dir)
 	if err != nil {
@@ -231,6 +235,30 @@ func (c *JobClient) StopWithSavepointContext(ctx context.Context, dir string, op
 	}
 	c.job.Stop()
 	return path, nil
+}
+
+// stopWithDrain is StopWithSavepointContext with Drain: the savepoint,
+// then the wait for the job's end (bounded by ctx; then it is stopped).
+func (c *JobClient) stopWithDrain(ctx context.Context, dir string) (string, error) {
+	if c == nil {
+		return "", errNilJobClient
+	}
+	if st := c.Status(); st.IsTerminal() {
+		return "", fmt.Errorf("job %s is not running (it is %s)", c.JobID(), st)
+	}
+	sp, err := c.job.StopWithDrain(ctx, dir)
+	if err != nil {
+		if errors.Is(err, runtime.ErrNoCheckpointing) {
+			return "", fmt.Errorf("job %s is a batch job: batch jobs take no savepoints", c.JobID())
+		}
+		return "", err
+	}
+	select {
+	case <-c.job.Done():
+	case <-ctx.Done():
+		c.job.Stop()
+	}
+	return savepointPathURI(sp.Path), nil
 }
 
 // Statement is the SQL the job runs ("" for a nil JobClient).

@@ -405,6 +405,13 @@ func (c *coordinator) run(ctx context.Context) {
 // trigger starts checkpoint c.next (a savepoint into dir when savepoint is
 // set) unless one is pending. It returns the pending checkpoint.
 func (c *coordinator) trigger(savepoint bool, dir string) (*pendingCheckpoint, error) {
+	return c.triggerWith(savepoint, false, dir)
+}
+
+// triggerWith is trigger; drain makes the savepoint the job's last: each
+// source emits MAX_WATERMARK before its barrier and ends after it
+// (stop-with-savepoint --drain).
+func (c *coordinator) triggerWith(savepoint, drain bool, dir string) (*pendingCheckpoint, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.ready {
@@ -427,6 +434,9 @@ func (c *coordinator) trigger(savepoint bool, dir string) (*pendingCheckpoint, e
 		case t.finished:
 			c.ackFinishedLocked(p, i)
 		case t.source:
+			if drain {
+				t.trigger.drainAt(p.id)
+			}
 			t.trigger.set(p.id)
 		}
 	}
@@ -656,6 +666,20 @@ var ErrNoCheckpointing = errors.New("the job takes no checkpoints")
 // savepoint-<job id prefix>-<n> directory under it) and waits until it is
 // written. It returns the savepoint's stats.
 func (j *Job) TriggerSavepoint(ctx context.Context, dir string) (CheckpointStats, error) {
+	return j.savepoint(ctx, dir, false)
+}
+
+// StopWithDrain takes the job's last savepoint into dir as
+// TriggerSavepoint does, after advancing event time to its end: each
+// source emits MAX_WATERMARK, so that every event-time timer fires and
+// every window emits, then the savepoint's barrier, and then ends; the job
+// ends FINISHED (Flink's stop-with-savepoint --drain). When the savepoint
+// fails the sources have ended all the same and the job finishes.
+func (j *Job) StopWithDrain(ctx context.Context, dir string) (CheckpointStats, error) {
+	return j.savepoint(ctx, dir, true)
+}
+
+func (j *Job) savepoint(ctx context.Context, dir string, drain bool) (CheckpointStats, error) {
 	c := j.coord
 	if c == nil || !c.streaming {
 		return CheckpointStats{}, ErrNoCheckpointing
@@ -666,7 +690,7 @@ func (j *Job) TriggerSavepoint(ctx context.Context, dir string) (CheckpointStats
 	var p *pendingCheckpoint
 	for {
 		var err error
-		p, err = c.trigger(true, dir)
+		p, err = c.triggerWith(true, drain, dir)
 		if err == nil {
 			break
 		}
@@ -703,7 +727,16 @@ func (j *Job) TriggerSavepoint(ctx context.Context, dir string) (CheckpointStats
 	case <-ctx.Done():
 		return CheckpointStats{}, ctx.Err()
 	case <-j.done:
-		return CheckpointStats{}, fmt.Errorf("savepoint %d: the job ended first", p.id)
+		// a drained job ends right after its savepoint: the savepoint's
+		// result is told before the job ends
+		select {
+		case err := <-p.done:
+			if err != nil {
+				return CheckpointStats{}, err
+			}
+		default:
+			return CheckpointStats{}, fmt.Errorf("savepoint %d: the job ended first", p.id)
+		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -17,9 +17,20 @@ import (
 type sourceTrigger struct {
 	want atomic.Int64
 	wake chan struct{} // signalled on each trigger (buffer 1)
+	// drain is the id of a savepoint that drains the job (StopWithDrain):
+	// the source task emits MAX_WATERMARK before its barrier and ends
+	// after it
+	drain atomic.Int64
 }
 
 func newSourceTrigger() *sourceTrigger { return &sourceTrigger{wake: make(chan struct{}, 1)} }
+
+// drainAt marks checkpoint id, about to be triggered, as a draining
+// savepoint.
+func (t *sourceTrigger) drainAt(id int64) { t.drain.Store(id) }
+
+// drains reports whether the barrier of checkpoint id ends the source.
+func (t *sourceTrigger) drains(id int64) bool { return t != nil && id != 0 && t.drain.Load() == id }
 
 func (t *sourceTrigger) set(id int64) {
 	t.want.Store(id)

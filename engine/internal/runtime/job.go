@@ -589,9 +589,22 @@ func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Out
 		select {
 		case sb, ok := <-batches:
 			if ok && sb.barrier != 0 {
+				drains := cp.trigger.drains(sb.barrier)
+				if drains {
+					// stop-with-savepoint --drain: event time to its end
+					// before the savepoint, so that every timer fires
+					if err := next.EmitWatermark(MaxWatermark); err != nil {
+						drain()
+						return e.opErr(ctx, head.Name, err)
+					}
+				}
 				if err := cp.sourceBarrier(sb.barrier, sb.position, sb.posErr); err != nil {
 					drain()
 					return e.opErr(ctx, head.Name, err)
+				}
+				if drains {
+					drain() // the source reads no more: its task ends
+					return nil
 				}
 				continue
 			}
