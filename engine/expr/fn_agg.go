@@ -41,6 +41,10 @@ func init() {
 		return types.AvgAggType(c.Args[0]).WithNullable(true), nil
 	})
 	extreme := func(c *InferCtx) (*types.DataType, error) {
+		if len(c.Args) == 1 && c.Args[0].Root == types.VariantRoot {
+			name := map[string]string{"MIN": "Min", "MAX": "Max"}[c.Name]
+			return nil, typeErrorf("%s aggregate function does not support type: ''VARIANT''.\nPlease re-check the data type.", name)
+		}
 		if len(c.Args) != 1 || !c.Args[0].IsComparable() {
 			return nil, invalidArgs(c)
 		}

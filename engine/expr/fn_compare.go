@@ -94,7 +94,12 @@ func comparisonInfer(op string) func(c *InferCtx) (*types.DataType, error) {
 			return nil, err
 		}
 		ct := comparisonType(a, b)
-		if ct == nil || (op != "=" && op != "<>" && !ct.IsComparable()) {
+		if ct != nil && ct.Root == types.VariantRoot && op != "=" && op != "<>" && op != "IS DISTINCT FROM" && op != "IS NOT DISTINCT FROM" {
+			// VARIANT values are equal or not, never ordered
+			return nil, typeErrorf("Comparable type expected, but was '%s'.", ct.WithNullable(a.Nullable || b.Nullable))
+		}
+		equality := op == "=" || op == "<>" || (ct != nil && ct.Root == types.VariantRoot)
+		if ct == nil || (!equality && !ct.IsComparable()) {
 			return nil, typeErrorf("Cannot apply '%s' to arguments of type '<%s> %s <%s>'. Supported form(s): '<COMPARABLE_TYPE> %s <COMPARABLE_TYPE>'",
 				op, calciteName(a), op, calciteName(b), op)
 		}

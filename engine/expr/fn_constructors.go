@@ -145,7 +145,8 @@ func init() {
 		}})
 
 	Builtins.Register(&Function{Name: "ITEM", Category: "Value access", MinArgs: 2, MaxArgs: 2,
-		Signatures: []string{"array[index] -> element (1-based; NULL when out of range)", "map[key] -> value"},
+		Signatures: []string{"array[index] -> element (1-based; NULL when out of range)", "map[key] -> value",
+			"variant[key] -> VARIANT (NULL when missing)", "variant[index] -> VARIANT (1-based; NULL when out of range)"},
 		Infer: func(c *InferCtx) (*types.DataType, error) {
 			t := c.Args[0]
 			switch t.Root {
@@ -158,6 +159,11 @@ func init() {
 			case types.MapRoot:
 				c.CastArg(1, t.Key)
 				return t.Value.WithNullable(true), nil
+			case types.VariantRoot:
+				if !c.Args[1].IsString() && !c.Args[1].IsIntegral() && c.Args[1].Root != types.Null {
+					return nil, typeErrorf("Cannot apply 'ITEM' to arguments of type 'ITEM(<VARIANT>, <%s>)'. Supported form(s): <ARRAY>[<INTEGER>]\n<MAP>[<ANY>]\n<ROW>[<CHARACTER>|<INTEGER>]\n<VARIANT>[<CHARACTER>|<INTEGER>]", calciteName(c.Args[1]))
+				}
+				return types.VariantType(), nil
 			}
 			return nil, invalidArgs(c)
 		},
@@ -174,6 +180,8 @@ func init() {
 					case *types.Map:
 						val, _ := x.Get(v[1])
 						return val, nil
+					case types.Variant:
+						return variantItem(x, v[1])
 					}
 					return nil, nil
 				})

@@ -80,7 +80,7 @@ func init() {
 	Builtins.Register(&Function{Name: "JSON_EXISTS", Category: "JSON", MinArgs: 2, MaxArgs: 3,
 		Signatures: []string{"JSON_EXISTS(jsonValue, path [ { TRUE | FALSE | UNKNOWN | ERROR } ON ERROR ]) -> BOOLEAN"},
 		Infer: func(c *InferCtx) (*types.DataType, error) {
-			if err := stringArgs(c, 0, 1); err != nil {
+			if err := jsonDocArgs(c); err != nil {
 				return nil, err
 			}
 			c.CastArg(0, types.StringType())
@@ -125,7 +125,7 @@ func init() {
 	Builtins.Register(&Function{Name: "JSON_VALUE", Category: "JSON", MinArgs: 2, MaxArgs: 7,
 		Signatures: []string{"JSON_VALUE(jsonValue, path [RETURNING type] [ { NULL | ERROR | DEFAULT expr } ON EMPTY ] [ { NULL | ERROR | DEFAULT expr } ON ERROR ]) -> the scalar at path (STRING by default)"},
 		Infer: func(c *InferCtx) (*types.DataType, error) {
-			if err := stringArgs(c, 0, 1); err != nil {
+			if err := jsonDocArgs(c); err != nil {
 				return nil, err
 			}
 			c.CastArg(0, types.StringType())
@@ -226,7 +226,7 @@ func init() {
 	Builtins.Register(&Function{Name: "JSON_QUERY", Category: "JSON", MinArgs: 2, MaxArgs: 6,
 		Signatures: []string{"JSON_QUERY(jsonValue, path [RETURNING STRING | ARRAY<STRING>] [ { WITHOUT | WITH CONDITIONAL | WITH UNCONDITIONAL } [ ARRAY ] WRAPPER ] [ { NULL | EMPTY ARRAY | EMPTY OBJECT | ERROR } ON EMPTY ] [ { NULL | EMPTY ARRAY | EMPTY OBJECT | ERROR } ON ERROR ]) -> the JSON value at path"},
 		Infer: func(c *InferCtx) (*types.DataType, error) {
-			if err := stringArgs(c, 0, 1); err != nil {
+			if err := jsonDocArgs(c); err != nil {
 				return nil, err
 			}
 			c.CastArg(0, types.StringType())
@@ -337,7 +337,12 @@ func init() {
 		retFn: func(c *InferCtx) (*types.DataType, error) {
 			return types.StringType(), nil
 		},
-		eval: func(ctx *Ctx, v []any) (any, error) { return jsonText(sqlToJSON(v[0], nil, zoneOf(ctx))), nil }})
+		eval: func(ctx *Ctx, v []any) (any, error) {
+			if x, ok := v[0].(types.Variant); ok {
+				return x.String(), nil // a VARIANT is JSON already (as in Flink)
+			}
+			return jsonText(sqlToJSON(v[0], nil, zoneOf(ctx))), nil
+		}})
 
 	jsonBuild := func(name string, object bool) {
 		Builtins.Register(&Function{Name: name, Category: "JSON", MinArgs: 2, MaxArgs: -1,
@@ -398,4 +403,14 @@ func init() {
 	}
 	jsonBuild("JSON_OBJECT", true)
 	jsonBuild("JSON_ARRAY", false)
+}
+
+// jsonDocArgs checks the JSON document and path arguments of JSON_EXISTS,
+// JSON_VALUE and JSON_QUERY: character strings, or for the document also
+// a VARIANT (Flink reads its JSON text).
+func jsonDocArgs(c *InferCtx) error {
+	if c.Args[0].Root == types.VariantRoot {
+		return stringArgs(c, 1)
+	}
+	return stringArgs(c, 0, 1)
 }

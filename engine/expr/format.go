@@ -142,6 +142,8 @@ func appendText(dst []byte, v any, t *types.DataType, zone *time.Location, print
 			x = x.UTC()
 		}
 		return AppendTimestamp(dst, x, p), nil
+	case types.Variant:
+		return append(dst, x.String()...), nil
 	case types.Months:
 		return append(dst, types.FormatIntervalMonths(int32(x))...), nil
 	case time.Duration:

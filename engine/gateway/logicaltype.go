@@ -20,6 +20,7 @@ import (
 //	{"type":"ROW","nullable":true,"fields":[{"name":"a","fieldType":{...}}]}
 //	{"type":"INTERVAL_DAY_TIME","nullable":true,"precision":2,"fractionalPrecision":3,"resolution":"DAY_TO_SECOND"}
 //	{"type":"NULL"}
+//	{"type":"VARIANT","nullable":true}
 //
 // "type" is the LogicalTypeRoot name; NULL carries nothing else.
 
@@ -78,6 +79,8 @@ func typeRootName(t *types.DataType) string {
 		return "SYMBOL"
 	case types.Descriptor:
 		return "DESCRIPTOR"
+	case types.VariantRoot:
+		return "VARIANT"
 	}
 	return "UNRESOLVED"
 }
@@ -257,6 +260,8 @@ func (j *logicalTypeJSON) dataType() (*types.DataType, error) {
 		t = types.VarCharType(j.Length)
 	case "BOOLEAN":
 		t = types.BooleanType()
+	case "VARIANT":
+		t = types.VariantType()
 	case "BINARY":
 		t = types.BinaryType(j.Length)
 	case "VARBINARY":

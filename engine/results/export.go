@@ -119,6 +119,10 @@ func WriteEncoded(ctx context.Context, w io.Writer, rows ValueRows, format strin
 		}
 		used[strings.ToLower(name)] = true
 		names[i], ts[i] = name, c.Type
+		if c.Type.Root == types.VariantRoot {
+			// no file format stores a VARIANT: export its JSON text
+			ts[i] = types.StringType().WithNullable(c.Type.Nullable)
+		}
 	}
 	if options == nil {
 		options = map[string]string{}
@@ -139,6 +143,9 @@ func WriteEncoded(ctx context.Context, w io.Writer, rows ValueRows, format strin
 		for r := from; r < to; r++ {
 			for c := range cols {
 				vals[c] = rows.Value(r, c)
+				if v, ok := vals[c].(types.Variant); ok {
+					vals[c] = v.String()
+				}
 			}
 			if err := bb.Append(types.Insert, vals); err != nil {
 				return r, fmt.Errorf("export: row %d: %w", r+1, err)

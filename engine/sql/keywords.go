@@ -242,5 +242,5 @@ var typeNames = map[string]bool{
 	"NUMERIC": true, "CHAR": true, "CHARACTER": true, "VARCHAR": true, "STRING": true,
 	"BINARY": true, "VARBINARY": true, "BYTES": true, "DATE": true, "TIME": true,
 	"TIMESTAMP": true, "TIMESTAMP_LTZ": true, "INTERVAL": true, "ARRAY": true, "MAP": true,
-	"MULTISET": true, "ROW": true, "RAW": true, "NULL": false,
+	"MULTISET": true, "ROW": true, "RAW": true, "VARIANT": true, "NULL": false,
 }

@@ -52,7 +52,7 @@ func (p *parser) parseBaseType() *DataType {
 	w := tk.word()
 	p.want("<data type>")
 	switch w {
-	case "BOOLEAN", "TINYINT", "SMALLINT", "BIGINT", "FLOAT", "REAL", "DATE", "STRING", "BYTES", "NULL":
+	case "BOOLEAN", "TINYINT", "SMALLINT", "BIGINT", "FLOAT", "REAL", "DATE", "STRING", "BYTES", "NULL", "VARIANT":
 		p.advance()
 		t.Name = w
 	case "INT", "INTEGER":

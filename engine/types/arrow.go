@@ -43,7 +43,8 @@ func UnitsPerSecond(u arrow.TimeUnit) int64 {
 //	TIMESTAMP(p)→Timestamp(unit by p, no zone),
 //	TIMESTAMP_LTZ(p)→Timestamp(unit by p, "UTC"),
 //	INTERVAL YEAR TO MONTH→MonthInterval, INTERVAL DAY TO SECOND→Duration(ms),
-//	ARRAY→List, MULTISET and MAP→Map, ROW→Struct, NULL→Null, RAW→Binary.
+//	ARRAY→List, MULTISET and MAP→Map, ROW→Struct, NULL→Null, RAW→Binary,
+//	VARIANT→Binary (Variant's encoding).
 func ToArrow(t *DataType) arrow.DataType {
 	switch t.Root {
 	case Boolean:
@@ -64,7 +65,7 @@ func ToArrow(t *DataType) arrow.DataType {
 		return &arrow.Decimal128Type{Precision: int32(t.Precision), Scale: int32(t.Scale)}
 	case Char, VarChar:
 		return arrow.BinaryTypes.String
-	case Binary, VarBinary, Raw:
+	case Binary, VarBinary, Raw, VariantRoot:
 		return arrow.BinaryTypes.Binary
 	case DateRoot:
 		return arrow.FixedWidthTypes.Date32

@@ -256,6 +256,9 @@ func ValueAt(arr arrow.Array, i int, t *DataType) any {
 	case *array.String:
 		return a.Value(i)
 	case *array.Binary:
+		if t != nil && t.Root == VariantRoot {
+			return Variant(a.Value(i))
+		}
 		return append([]byte(nil), a.Value(i)...)
 	case *array.Date32:
 		return Date(a.Value(i))
@@ -449,6 +452,8 @@ func checkValue(v any, t *DataType) error {
 		_, ok = v.(string)
 	case Binary, VarBinary, Raw:
 		_, ok = v.([]byte)
+	case VariantRoot:
+		_, ok = v.(Variant)
 	case DateRoot:
 		_, ok = v.(Date)
 	case TimeRoot:
@@ -516,6 +521,10 @@ func AppendValue(b array.Builder, v any, t *DataType) {
 	case *array.StringBuilder:
 		bb.Append(v.(string))
 	case *array.BinaryBuilder:
+		if x, ok := v.(Variant); ok {
+			bb.Append([]byte(x))
+			return
+		}
 		bb.Append(v.([]byte))
 	case *array.Date32Builder:
 		bb.Append(arrow.Date32(v.(Date)))

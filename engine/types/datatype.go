@@ -46,6 +46,7 @@ const (
 	Raw
 	Symbol // internal: flags such as TRIM(BOTH ...) or time units
 	Descriptor
+	VariantRoot // VARIANT: semi-structured data (Flink 2.1), see Variant
 )
 
 var rootNames = [...]string{
@@ -57,6 +58,7 @@ var rootNames = [...]string{
 	IntervalYearMonthRoot: "INTERVAL YEAR TO MONTH", IntervalDayTimeRoot: "INTERVAL DAY TO SECOND",
 	ArrayRoot: "ARRAY", MultisetRoot: "MULTISET", MapRoot: "MAP", RowRoot: "ROW",
 	Null: "NULL", Raw: "RAW", Symbol: "SYMBOL", Descriptor: "DESCRIPTOR",
+	VariantRoot: "VARIANT",
 }
 
 func (r TypeRoot) String() string {
@@ -241,6 +243,10 @@ func NewField(name string, t *DataType) Field { return Field{Name: name, Type: t
 // RawType is RAW('name', ...): an opaque Go value.
 func RawType(name string) *DataType { return &DataType{Root: Raw, Nullable: true, RawName: name} }
 
+// VariantType is VARIANT: a semi-structured value (a JSON document's
+// object, array or scalar); its Go value is Variant.
+func VariantType() *DataType { return simple(VariantRoot) }
+
 // SymbolType is the internal type of flag arguments (TRIM BOTH, time units).
 func SymbolType() *DataType { return &DataType{Root: Symbol, Nullable: false} }
 
@@ -317,7 +323,7 @@ func (t *DataType) IsInterval() bool {
 // IsComparable reports whether values can be ordered (ORDER BY, MIN/MAX).
 func (t *DataType) IsComparable() bool {
 	switch t.Root {
-	case ArrayRoot, MapRoot, MultisetRoot, RowRoot, Raw:
+	case ArrayRoot, MapRoot, MultisetRoot, RowRoot, Raw, VariantRoot:
 		return false
 	}
 	return true

@@ -31,6 +31,7 @@ import (
 //	MULTISET<T>             *Map (element -> INT count)
 //	MAP<K, V>               *Map (ordered entries)
 //	ROW<...>                *Row
+//	VARIANT                 Variant (see variant.go)
 
 // Decimal is an exact decimal number: Unscaled × 10^-Scale, with at most 38
 // digits (Flink's DecimalData). The precision is the column type's.
@@ -323,6 +324,8 @@ func FormatValue(v any) string {
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	case *Row:
+		return x.String()
+	case Variant:
 		return x.String()
 	}
 	return fmt.Sprint(v)

@@ -89,6 +89,11 @@ func (w *Writer) value(v any, t *types.DataType) {
 		if x, ok = v.(string); ok {
 			w.String(x)
 		}
+	case types.VariantRoot:
+		var x types.Variant
+		if x, ok = v.(types.Variant); ok {
+			w.String(string(x))
+		}
 	case types.Binary, types.VarBinary, types.Raw:
 		var x []byte
 		if x, ok = v.([]byte); ok {
@@ -215,6 +220,12 @@ func (r *Reader) value(t *types.DataType) any {
 		v = r.Decimal()
 	case types.Char, types.VarChar:
 		v = r.String()
+	case types.VariantRoot:
+		x, err := types.VariantFromBytes([]byte(r.String()))
+		if err != nil {
+			r.Failf("%v", err)
+		}
+		v = x
 	case types.Binary, types.VarBinary, types.Raw:
 		v = r.Bytes()
 	case types.DateRoot:

@@ -53,7 +53,7 @@ func NewDecoder(opts Options, allNames []string, allTypes []*types.DataType, pro
 // checkType rejects types Flink's csv format does not support.
 func checkType(t *types.DataType, nested bool) error {
 	switch t.Root {
-	case types.MapRoot, types.MultisetRoot, types.Raw, types.Symbol, types.Descriptor, types.Invalid:
+	case types.MapRoot, types.MultisetRoot, types.Raw, types.Symbol, types.Descriptor, types.Invalid, types.VariantRoot:
 		return fmt.Errorf("the csv format does not support type %s", t)
 	case types.ArrayRoot, types.RowRoot:
 		if nested {

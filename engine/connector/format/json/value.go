@@ -95,6 +95,10 @@ func AppendGoValue(dst []byte, v any, t *types.DataType, iso bool) []byte {
 		return AppendString(dst, x)
 	case []byte:
 		return appendBase64(dst, x)
+	case types.Variant:
+		// a JSON string holding the variant's JSON text (Riffle's gateway
+		// wire form; the json format refuses VARIANT columns)
+		return AppendString(dst, x.OrderedJSON())
 	case types.Date:
 		dst = append(dst, '"')
 		return append(textconv.AppendDate(dst, int64(x)), '"')

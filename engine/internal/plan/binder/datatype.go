@@ -85,6 +85,8 @@ func convertType(t *sql.DataType) (*types.DataType, error) {
 		return types.VarBinaryType(param(t, 0, types.MaxLength)), nil
 	case "BYTES":
 		return types.BytesType(), nil
+	case "VARIANT":
+		return types.VariantType(), nil
 	case "DATE":
 		return types.DateType(), nil
 	case "TIME":
