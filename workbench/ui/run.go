@@ -111,7 +111,12 @@ func (wb *Workbench) submit(req runReq) {
 		q = req.conn.q
 	}
 	wb.running.Add(1)
-	wb.setStatus("Running…")
+	what := runSummary(req) // run_status.go: the status bar says what runs
+	if what != "" {
+		wb.setStatus("Running " + what)
+	} else {
+		wb.setStatus("Running…")
+	}
 	q <- queued{ctx: ctx, req: req, done: func(ok bool) {
 		cancel()
 		wb.mu.Lock()
@@ -120,7 +125,11 @@ func (wb *Workbench) submit(req runReq) {
 		left := wb.running.Add(-1)
 		wb.do(func() {
 			if left == 0 && ok && len(wb.stopWaits) == 0 {
-				wb.setStatus("Ready")
+				if what != "" {
+					wb.setStatus("Ran " + what)
+				} else {
+					wb.setStatus("Ready")
+				}
 			}
 			wb.catalogChanged(req.conn)
 			wb.updateStatus()
