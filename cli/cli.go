@@ -413,6 +413,7 @@ func newBenchCommand() *cobra.Command {
 		Short: "Run benchmarks",
 	}
 	var query, cpuProfile, checkpointInterval string
+	var sets []string
 	var events, rate int64
 	var parallelism int
 	nexmark := &cobra.Command{
@@ -457,8 +458,16 @@ func newBenchCommand() *cobra.Command {
 				}
 				defer pprof.StopCPUProfile()
 			}
+			conf := map[string]string{}
+			for _, s := range sets {
+				k, v, ok := strings.Cut(s, "=")
+				if !ok || strings.TrimSpace(k) == "" {
+					return fmt.Errorf("--set %q: expected key=value", s)
+				}
+				conf[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			}
 			results, err := nexmarkbench.Run(cmd.Context(), nexmarkbench.Options{Queries: qs, Events: events,
-				Parallelism: parallelism, Rate: rate, Progress: cmd.OutOrStdout(), CheckpointInterval: interval})
+				Parallelism: parallelism, Rate: rate, Progress: cmd.OutOrStdout(), CheckpointInterval: interval, Config: conf})
 			if err != nil {
 				return err
 			}
@@ -476,6 +485,8 @@ func newBenchCommand() *cobra.Command {
 	nexmark.Flags().Int64Var(&rate, "rate", 10_000_000, "the generator's first-event.rate: events per second of event time")
 	nexmark.Flags().StringVar(&checkpointInterval, "checkpoint-interval", "",
 		"run each query without and then with checkpoints at this interval ('1 s', '500 ms') and compare")
+	nexmark.Flags().StringArrayVar(&sets, "set", nil,
+		"an option of the queries' environment, key=value (repeatable): --set state.backend.type=rocksdb")
 	nexmark.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
 	bench.AddCommand(nexmark)
 	return bench

@@ -46,6 +46,10 @@ type Options struct {
 	// written under the run's temporary directory; Run returns both
 	// results, the second with CheckpointInterval set.
 	CheckpointInterval time.Duration
+	// Config are more options of the query's environment (key -> value),
+	// set after the benchmark's: state.backend.type,
+	// riffle.job.memory-limit, ...
+	Config map[string]string
 }
 
 // Result is the measurement of one query.
@@ -173,6 +177,9 @@ func Setup(q Query, opts Options) (*table.TableEnvironment, func(), error) {
 	conf.Set(config.MiniBatchLatency.Key, "2s")
 	conf.Set(config.MiniBatchSize.Key, "50000")
 	conf.Set("table.optimizer.distinct-agg.split.enabled", "true")
+	for k, v := range opts.Config {
+		conf.Set(k, v)
+	}
 	dir, err := os.MkdirTemp("", "riffle-nexmark-")
 	if err != nil {
 		return nil, nil, err
@@ -318,6 +325,10 @@ func WriteCheckpointTable(w io.Writer, rs []Result, header bool) {
 		last, most := "–", "–"
 		if r.LastCheckpoint.ID > 0 {
 			last = fmt.Sprintf("%s, %s", bytesString(r.LastCheckpoint.Size), durationString(r.LastCheckpoint.Duration()))
+			if inc := r.LastCheckpoint.IncrementalSize; inc < r.LastCheckpoint.Size {
+				// an incremental checkpoint: what it added
+				last = fmt.Sprintf("%s (+%s), %s", bytesString(r.LastCheckpoint.Size), bytesString(inc), durationString(r.LastCheckpoint.Duration()))
+			}
 			most = fmt.Sprintf("%s, %s", bytesString(r.LargestCheckpointBytes), durationString(r.LongestCheckpoint))
 		}
 		fmt.Fprintf(w, format, r.Query, mode, fmt.Sprint(r.Events), fmt.Sprintf("%.2f", r.Seconds),

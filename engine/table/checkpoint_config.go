@@ -211,8 +211,12 @@ type CheckpointInfo struct {
 	Path string
 	// Triggered and Completed are when it started and was written.
 	Triggered, Completed time.Time
-	// Size is the bytes of state written.
+	// Size is the bytes of state the checkpoint holds.
 	Size int64
+	// IncrementalSize is the bytes of it not shared with the previous
+	// checkpoint: less than Size for an incremental checkpoint of the
+	// disk state backend (execution.checkpointing.incremental).
+	IncrementalSize int64
 }
 
 // Duration is the time from trigger to completion.
@@ -235,7 +239,7 @@ func (c *JobClient) LastCheckpoint() (info CheckpointInfo, ok bool) {
 	if !ok {
 		return CheckpointInfo{}, false
 	}
-	return CheckpointInfo{ID: s.ID, Savepoint: s.Savepoint, Path: s.Path, Triggered: s.Triggered, Completed: s.Completed, Size: s.Size}, true
+	return CheckpointInfo{ID: s.ID, Savepoint: s.Savepoint, Path: s.Path, Triggered: s.Triggered, Completed: s.Completed, Size: s.Size, IncrementalSize: s.IncrementalSize}, true
 }
 
 // CheckpointCounts returns the job's checkpoint totals (zero for a batch
