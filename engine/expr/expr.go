@@ -12,7 +12,9 @@ package expr
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -72,10 +74,15 @@ func (l *Literal) String() string {
 		// RexLiteral prints booleans in lower case
 		return fmt.Sprint(v)
 	case types.Date:
-		return "DATE '" + v.String() + "'"
+		// RexLiteral's digest of a DATE: the value alone
+		return v.String()
 	}
 	switch l.T.Root {
-	case types.TimestampRoot, types.TimestampLTZRoot, types.TimeRoot:
+	case types.TimestampRoot:
+		if t, ok := l.Value.(time.Time); ok {
+			return calciteTimestamp(t)
+		}
+	case types.TimestampLTZRoot, types.TimeRoot:
 		return l.T.SQLString() + " '" + types.FormatValue(l.Value) + "'"
 	case types.IntervalDayTimeRoot, types.IntervalYearMonthRoot:
 		return formatIntervalLiteral(l)
@@ -107,7 +114,19 @@ func (c *Call) String() string {
 	for i, a := range c.Args {
 		parts[i] = a.String()
 	}
-	return c.Name + "(" + strings.Join(parts, ", ") + ")"
+	return digestName(c.Name) + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// digestName is the name Calcite's RexCall digest gives an operator where
+// it differs from Riffle's: unary minus is "-", the remainder MOD.
+func digestName(name string) string {
+	switch name {
+	case "NEGATE":
+		return "-"
+	case "%":
+		return "MOD"
+	}
+	return name
 }
 
 // Walk calls fn for e and every sub-expression, depth first, stopping a
@@ -194,6 +213,49 @@ func NewLiteral(v any, t *types.DataType) *Literal { return &Literal{Value: v, T
 // Symbol builds a symbol literal (a flag argument such as a time unit).
 func Symbol(s string) *Literal { return &Literal{Value: s, T: types.SymbolType()} }
 
+// formatIntervalLiteral writes an interval as Calcite's RexLiteral digest
+// does: the value in milliseconds (day-time) or months (year-month), a
+// colon and the interval type without precisions (600000:INTERVAL MINUTE,
+// 14:INTERVAL YEAR TO MONTH).
 func formatIntervalLiteral(l *Literal) string {
-	return "INTERVAL '" + types.FormatValue(l.Value) + "'"
+	var v string
+	switch x := l.Value.(type) {
+	case time.Duration:
+		if x%time.Millisecond == 0 {
+			v = strconv.FormatInt(x.Milliseconds(), 10)
+		} else {
+			v = strconv.FormatFloat(float64(x)/float64(time.Millisecond), 'f', -1, 64)
+		}
+	case types.Months:
+		v = strconv.FormatInt(int64(x), 10)
+	default:
+		return "INTERVAL '" + types.FormatValue(l.Value) + "'"
+	}
+	return v + ":" + intervalDigestType(l.T)
+}
+
+// intervalDigestType names an interval type by its resolution alone.
+func intervalDigestType(t *types.DataType) string {
+	name := [...]string{
+		types.ResYear: "YEAR", types.ResYearToMonth: "YEAR TO MONTH", types.ResMonth: "MONTH",
+		types.ResDay: "DAY", types.ResDayToHour: "DAY TO HOUR", types.ResDayToMinute: "DAY TO MINUTE",
+		types.ResDayToSecond: "DAY TO SECOND", types.ResHour: "HOUR", types.ResHourToMinute: "HOUR TO MINUTE",
+		types.ResHourToSecond: "HOUR TO SECOND", types.ResMinute: "MINUTE", types.ResMinuteToSecond: "MINUTE TO SECOND",
+		types.ResSecond: "SECOND",
+	}
+	if int(t.Resolution) < len(name) {
+		return "INTERVAL " + name[t.Resolution]
+	}
+	return t.SQLString()
+}
+
+// calciteTimestamp writes a TIMESTAMP literal as Calcite's TimestampString
+// does: date and time with a space, the fraction of a second without its
+// trailing zeros (none when zero).
+func calciteTimestamp(t time.Time) string {
+	s := t.Format("2006-01-02 15:04:05")
+	if ns := t.Nanosecond(); ns != 0 {
+		s += strings.TrimRight(fmt.Sprintf(".%09d", ns), "0")
+	}
+	return s
 }

@@ -89,7 +89,7 @@ EXPLAIN SELECT item, SUM(price) OVER (PARTITION BY item ORDER BY ts ROWS BETWEEN
 == Abstract Syntax Tree ==
 LogicalProject(item=[$1], EXPR$1=[$3])
 +- LogicalWindow(window#0=[window(partition {$1} order by [$0 ASC-nulls-first] rows between 2 PRECEDING and CURRENT ROW aggs [SUM($2)])])
-   +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT5S')])
+   +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, 5000:INTERVAL SECOND)])
       +- LogicalProject(ts=[$0], item=[$1], price=[$2])
          +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
@@ -97,14 +97,14 @@ LogicalProject(item=[$1], EXPR$1=[$3])
 Calc(select=[item, w0$o0 AS EXPR$1])
 +- OverAggregate(partitionBy=[item], orderBy=[ts ASC], window#0=[SUM(price) AS w0$o0 ROWS BETWEEN 2 PRECEDING AND CURRENT ROW], select=[ts, item, price, w0$o0])
    +- Exchange(distribution=[hash[item]])
-      +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+      +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
          +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
 
 == Optimized Execution Plan ==
 Calc(select=[item, w0$o0 AS EXPR$1])
 +- OverAggregate(partitionBy=[item], orderBy=[ts ASC], window#0=[SUM(price) AS w0$o0 ROWS BETWEEN 2 PRECEDING AND CURRENT ROW], select=[ts, item, price, w0$o0])
    +- Exchange(distribution=[hash[item]])
-      +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+      +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
          +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
 !ok
 
@@ -277,20 +277,20 @@ LogicalProject(ts=[$0], item=[$1], price=[$2])
 +- LogicalFilter(condition=[=($3, 1)])
    +- LogicalProject(ts=[$0], item=[$1], price=[$2], rn=[$3])
       +- LogicalWindow(window#0=[window(partition {$1} order by [$0 DESC-nulls-last] range between UNBOUNDED PRECEDING and CURRENT ROW aggs [ROW_NUMBER()])])
-         +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT5S')])
+         +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, 5000:INTERVAL SECOND)])
             +- LogicalProject(ts=[$0], item=[$1], price=[$2])
                +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
 == Optimized Physical Plan ==
 Deduplicate(keep=[LastRow], key=[item], order=[ROWTIME], changelogMode=[I,UA])
 +- Exchange(distribution=[hash[item]], changelogMode=[I])
-   +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')], changelogMode=[I])
+   +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)], changelogMode=[I])
       +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price], changelogMode=[I])
 
 == Optimized Execution Plan ==
 Deduplicate(keep=[LastRow], key=[item], order=[ROWTIME])
 +- Exchange(distribution=[hash[item]])
-   +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+   +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
       +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
 !ok
 

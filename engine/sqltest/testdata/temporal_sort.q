@@ -77,20 +77,20 @@ EXPLAIN SELECT ts, item FROM bids ORDER BY ts, item DESC;
 == Abstract Syntax Tree ==
 LogicalSort(sort0=[$0], dir0=[ASC], sort1=[$1], dir1=[DESC])
 +- LogicalProject(ts=[$0], item=[$1])
-   +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT5S')])
+   +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, 5000:INTERVAL SECOND)])
       +- LogicalProject(ts=[$0], item=[$1], price=[$2])
          +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
 == Optimized Physical Plan ==
 TemporalSort(orderBy=[ts ASC, item DESC])
 +- Exchange(distribution=[single])
-   +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+   +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
       +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[ts, item]]], fields=[ts, item])
 
 == Optimized Execution Plan ==
 TemporalSort(orderBy=[ts ASC, item DESC])
 +- Exchange(distribution=[single])
-   +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+   +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
       +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[ts, item]]], fields=[ts, item])
 !ok
 

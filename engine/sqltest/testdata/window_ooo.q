@@ -494,7 +494,7 @@ LogicalProject(k=[$0], window_start=[$1], c=[$3])
 +- LogicalAggregate(group=[{0, 1, 2}], EXPR$3=[COUNT()])
    +- LogicalProject(k=[$0], window_start=[$3], window_end=[$4])
       +- LogicalTableFunctionScan(invocation=[TUMBLE(DESCRIPTOR($2), 10000:INTERVAL SECOND)], rowType=[RecordType(STRING k, INT v, TIMESTAMP(3) ts, TIMESTAMP(3) NOT NULL window_start, TIMESTAMP(3) NOT NULL window_end, TIMESTAMP(3) NOT NULL *ROWTIME* window_time)])
-         +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($2, INTERVAL 'PT2S')])
+         +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($2, 2000:INTERVAL SECOND)])
             +- LogicalProject(k=[$0], v=[$1], ts=[$2])
                +- LogicalTableScan(table=[[default_catalog, default_database, ev]])
 

@@ -323,7 +323,7 @@ LogicalProject(item=[$0], window_start=[$1], window_end=[$2], cnt=[$3])
 +- LogicalAggregate(group=[{0, 1, 2}], EXPR$3=[COUNT()])
    +- LogicalProject(item=[$1], window_start=[$3], window_end=[$4])
       +- LogicalTableFunctionScan(invocation=[HOP(DESCRIPTOR($0), 5000:INTERVAL SECOND, 10000:INTERVAL SECOND)], rowType=[RecordType(TIMESTAMP(3) ts, STRING item, INT price, TIMESTAMP(3) NOT NULL window_start, TIMESTAMP(3) NOT NULL window_end, TIMESTAMP(3) NOT NULL *ROWTIME* window_time)])
-         +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT5S')])
+         +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, 5000:INTERVAL SECOND)])
             +- LogicalProject(ts=[$0], item=[$1], price=[$2])
                +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
@@ -332,7 +332,7 @@ Calc(select=[item, window_start, window_end, EXPR$3 AS cnt], changelogMode=[I])
 +- WindowAggregate(groupBy=[item], window=[HOP(time_col=[ts], size=[10 s], slide=[5 s])], select=[item, COUNT(*) AS EXPR$3, start('w$) AS window_start, end('w$) AS window_end, rowtime('w$) AS window_time], changelogMode=[I])
    +- Exchange(distribution=[hash[item]], changelogMode=[I])
       +- Calc(select=[item, ts], changelogMode=[I])
-         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')], changelogMode=[I])
+         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)], changelogMode=[I])
             +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[ts, item]]], fields=[ts, item], changelogMode=[I])
 
 == Optimized Execution Plan ==
@@ -340,7 +340,7 @@ Calc(select=[item, window_start, window_end, EXPR$3 AS cnt])
 +- WindowAggregate(groupBy=[item], window=[HOP(time_col=[ts], size=[10 s], slide=[5 s])], select=[item, COUNT(*) AS EXPR$3, start('w$) AS window_start, end('w$) AS window_end, rowtime('w$) AS window_time])
    +- Exchange(distribution=[hash[item]])
       +- Calc(select=[item, ts])
-         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
             +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[ts, item]]], fields=[ts, item])
 !ok
 
@@ -412,7 +412,7 @@ LogicalProject(ts=[$0], item=[$1], price=[$2], window_start=[$3])
    +- LogicalProject(ts=[$0], item=[$1], price=[$2], window_start=[$3], window_end=[$4], window_time=[$5], rn=[$6])
       +- LogicalWindow(window#0=[window(partition {$3, $4, $1} order by [$0 DESC-nulls-last] range between UNBOUNDED PRECEDING and CURRENT ROW aggs [ROW_NUMBER()])])
          +- LogicalTableFunctionScan(invocation=[TUMBLE(DESCRIPTOR($0), 10000:INTERVAL SECOND)], rowType=[RecordType(TIMESTAMP(3) ts, STRING item, INT price, TIMESTAMP(3) NOT NULL window_start, TIMESTAMP(3) NOT NULL window_end, TIMESTAMP(3) NOT NULL *ROWTIME* window_time)])
-            +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, INTERVAL 'PT5S')])
+            +- LogicalWatermarkAssigner(rowtime=[ts], watermark=[-($0, 5000:INTERVAL SECOND)])
                +- LogicalProject(ts=[$0], item=[$1], price=[$2])
                   +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
@@ -421,7 +421,7 @@ Calc(select=[ts, item, price, window_start])
 +- WindowDeduplicate(window=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], keep=[LastRow], partitionKeys=[item], orderKey=[ts], order=[ROWTIME])
    +- Exchange(distribution=[hash[item]])
       +- WindowTableFunction(window=[TUMBLE(time_col=[ts], size=[10 s])])
-         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
             +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
 
 == Optimized Execution Plan ==
@@ -429,7 +429,7 @@ Calc(select=[ts, item, price, window_start])
 +- WindowDeduplicate(window=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], keep=[LastRow], partitionKeys=[item], orderKey=[ts], order=[ROWTIME])
    +- Exchange(distribution=[hash[item]])
       +- WindowTableFunction(window=[TUMBLE(time_col=[ts], size=[10 s])])
-         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, INTERVAL 'PT5S')])
+         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
             +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
 !ok
 
