@@ -514,7 +514,7 @@ func (p *parser) parseKeywordExpr(t *Token) Expr {
 		// elsewhere; report a syntax error at the keyword.
 		return nil
 	case "MATCH_RECOGNIZE":
-		p.errorf(start, "MATCH_RECOGNIZE is not supported yet")
+		p.errorf(start, "MATCH_RECOGNIZE follows a table in FROM; it is not an expression")
 	}
 	if niladicFuncs[t.upper] && !nextParen {
 		p.advance()

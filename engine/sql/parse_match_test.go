@@ -105,3 +105,13 @@ func TestParseMatchRecognizeErrors(t *testing.T) {
 		}
 	}
 }
+
+// MATCH_RECOGNIZE where an expression is expected is an error at the
+// keyword.
+func TestParseMatchRecognizeAsExpression(t *testing.T) {
+	_, err := Parse("SELECT MATCH_RECOGNIZE FROM t")
+	var e *Error
+	if !errors.As(err, &e) || e.Line != 1 || e.Column != 8 || !strings.HasPrefix(e.Msg, "MATCH_RECOGNIZE follows a table in FROM") {
+		t.Fatalf("error %v", err)
+	}
+}
