@@ -33,12 +33,17 @@ func TestDiskStateBackendSavepointRoundTrip(t *testing.T) {
 	if testing.Short() {
 		t.Skip("paced sources")
 	}
-	for _, c := range []struct{ name, query string }{
-		{"group aggregate", "SELECT v % 37 AS g, COUNT(*), SUM(v), MAX(v), MIN(k), AVG(v) FROM gen GROUP BY v % 37"},
-		{"group aggregate of a changelog", "SELECT c, COUNT(*) FROM (SELECT v % 23 AS g, COUNT(*) AS c FROM gen GROUP BY v % 23) GROUP BY c"},
-		{"regular join", "SELECT a.k, COUNT(*) FROM gen AS a JOIN gen2 AS b ON a.v = b.w GROUP BY a.k"},
-		{"regular join alone", "SELECT a.v, b.w, a.k FROM gen AS a JOIN gen2 AS b ON a.v = b.w"},
-		{"join of a changelog with a condition", "SELECT a.k, b.c, COUNT(*) FROM gen AS a JOIN (SELECT w % 7 AS g, COUNT(*) AS c FROM gen2 GROUP BY w % 7) AS b ON a.v % 7 = b.g AND a.v > b.c GROUP BY a.k, b.c"},
+	for _, c := range []struct {
+		name, query string
+		sets        []string
+	}{
+		{"group aggregate", "SELECT v % 37 AS g, COUNT(*), SUM(v), MAX(v), MIN(k), AVG(v) FROM gen GROUP BY v % 37", nil},
+		{"group aggregate of a changelog", "SELECT c, COUNT(*) FROM (SELECT v % 23 AS g, COUNT(*) AS c FROM gen GROUP BY v % 23) GROUP BY c", nil},
+		{"mini-batch group aggregates of a join", "SELECT g, AVG(m), COUNT(*) FROM (SELECT a.v % 11 AS g, a.k, MAX(b.w) AS m FROM gen AS a JOIN gen2 AS b ON a.k = b.k2 AND b.w <= a.v GROUP BY a.v % 11, a.k) GROUP BY g",
+			[]string{"SET 'table.exec.mini-batch.enabled' = 'true'", "SET 'table.exec.mini-batch.allow-latency' = '50 ms'", "SET 'table.exec.mini-batch.size' = '100'"}},
+		{"regular join", "SELECT a.k, COUNT(*) FROM gen AS a JOIN gen2 AS b ON a.v = b.w GROUP BY a.k", nil},
+		{"regular join alone", "SELECT a.v, b.w, a.k FROM gen AS a JOIN gen2 AS b ON a.v = b.w", nil},
+		{"join of a changelog with a condition", "SELECT a.k, b.c, COUNT(*) FROM gen AS a JOIN (SELECT w % 7 AS g, COUNT(*) AS c FROM gen2 GROUP BY w % 7) AS b ON a.v % 7 = b.g AND a.v > b.c GROUP BY a.k, b.c", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -56,6 +61,7 @@ func TestDiskStateBackendSavepointRoundTrip(t *testing.T) {
 			work := t.TempDir()
 			env := roundTripEnv(t, true)
 			mustExec(t, env, diskBackend(work)...)
+			mustExec(t, env, c.sets...)
 			mustExec(t, env,
 				"SET 'execution.checkpointing.interval' = '1 h'",
 				"SET 'execution.checkpointing.dir' = '"+t.TempDir()+"'")
