@@ -129,6 +129,26 @@ func (s *MatchSpec) PatternString() string {
 	return strings.Join(parts, " ")
 }
 
+// PatternRex renders the pattern as Calcite's plans print it: variables
+// as literals, quantified ones as PATTERN_QUANTIFIER(var, min, max,
+// reluctant) with max -1 for no bound, a sequence as nested pairs:
+// "((_UTF-16LE'A', PATTERN_QUANTIFIER(_UTF-16LE'B', 1, -1, false)), _UTF-16LE'C')".
+func (s *MatchSpec) PatternRex() string {
+	out := ""
+	for i, e := range s.Pattern {
+		v := "_UTF-16LE'" + strings.ReplaceAll(s.Vars[e.Var], "'", "''") + "'"
+		if e.Min != 1 || e.Max != 1 || e.Reluctant {
+			v = fmt.Sprintf("PATTERN_QUANTIFIER(%s, %d, %d, %v)", v, e.Min, e.Max, e.Reluctant)
+		}
+		if i == 0 {
+			out = v
+		} else {
+			out = "(" + out + ", " + v + ")"
+		}
+	}
+	return out
+}
+
 // SkipString renders the AFTER MATCH strategy as in SQL.
 func (s *MatchSpec) SkipString() string {
 	switch s.Skip {

@@ -58,7 +58,7 @@ func MatchAttrs(s *opspec.MatchSpec, in []string) [][2]string {
 		ms[i] = "FINAL(" + s.Render(e, in) + ") AS " + s.MeasureNames[i]
 	}
 	parts = append(parts, [2]string{"measures", strings.Join(ms, ", ")}, [2]string{"rowsPerMatch", "ONE ROW PER MATCH"},
-		[2]string{"after", s.SkipString()}, [2]string{"pattern", s.PatternString()})
+		[2]string{"after", s.SkipString()}, [2]string{"pattern", s.PatternRex()})
 	if s.WithinMillis > 0 {
 		parts = append(parts, [2]string{"within", fmt.Sprintf("%d ms", s.WithinMillis)})
 	}

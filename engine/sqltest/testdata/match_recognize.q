@@ -110,19 +110,19 @@ EXPLAIN PLAN FOR SELECT * FROM Ticker MATCH_RECOGNIZE (
   DEFINE A AS A.price > PREV(A.price), B AS B.price < LAST(A.price));
 == Abstract Syntax Tree ==
 LogicalProject(symbol=[$0], first_price=[$1], total=[$2])
-+- LogicalMatch(partitionBy=[symbol], orderBy=[rowtime ASC], measures=[FINAL(FIRST(A.price, 0)) AS first_price, FINAL(SUM(A.price)) AS total], rowsPerMatch=[ONE ROW PER MATCH], after=[SKIP PAST LAST ROW], pattern=[A+? B{2}], within=[10000 ms], define=[{A=>(LAST(A.price, 0), PREV(A.price, 1)), B=<(LAST(B.price, 0), LAST(A.price, 0))}])
++- LogicalMatch(partitionBy=[symbol], orderBy=[rowtime ASC], measures=[FINAL(FIRST(A.price, 0)) AS first_price, FINAL(SUM(A.price)) AS total], rowsPerMatch=[ONE ROW PER MATCH], after=[SKIP PAST LAST ROW], pattern=[(PATTERN_QUANTIFIER(_UTF-16LE'A', 1, -1, true), PATTERN_QUANTIFIER(_UTF-16LE'B', 2, 2, false))], within=[10000 ms], define=[{A=>(LAST(A.price, 0), PREV(A.price, 1)), B=<(LAST(B.price, 0), LAST(A.price, 0))}])
    +- LogicalWatermarkAssigner(rowtime=[rowtime], watermark=[-($1, 1000:INTERVAL SECOND)])
       +- LogicalProject(symbol=[$0], rowtime=[$1], price=[$2], tax=[$3])
          +- LogicalTableScan(table=[[default_catalog, default_database, Ticker]])
 
 == Optimized Physical Plan ==
-Match(partitionBy=[symbol], orderBy=[rowtime ASC], measures=[FINAL(FIRST(A.price, 0)) AS first_price, FINAL(SUM(A.price)) AS total], rowsPerMatch=[ONE ROW PER MATCH], after=[SKIP PAST LAST ROW], pattern=[A+? B{2}], within=[10000 ms], define=[{A=>(LAST(A.price, 0), PREV(A.price, 1)), B=<(LAST(B.price, 0), LAST(A.price, 0))}])
+Match(partitionBy=[symbol], orderBy=[rowtime ASC], measures=[FINAL(FIRST(A.price, 0)) AS first_price, FINAL(SUM(A.price)) AS total], rowsPerMatch=[ONE ROW PER MATCH], after=[SKIP PAST LAST ROW], pattern=[(PATTERN_QUANTIFIER(_UTF-16LE'A', 1, -1, true), PATTERN_QUANTIFIER(_UTF-16LE'B', 2, 2, false))], within=[10000 ms], define=[{A=>(LAST(A.price, 0), PREV(A.price, 1)), B=<(LAST(B.price, 0), LAST(A.price, 0))}])
 +- Exchange(distribution=[hash[symbol]])
    +- WatermarkAssigner(rowtime=[rowtime], watermark=[-(rowtime, 1000:INTERVAL SECOND)])
       +- TableSourceScan(table=[[default_catalog, default_database, Ticker]], fields=[symbol, rowtime, price, tax])
 
 == Optimized Execution Plan ==
-Match(partitionBy=[symbol], orderBy=[rowtime ASC], measures=[FINAL(FIRST(A.price, 0)) AS first_price, FINAL(SUM(A.price)) AS total], rowsPerMatch=[ONE ROW PER MATCH], after=[SKIP PAST LAST ROW], pattern=[A+? B{2}], within=[10000 ms], define=[{A=>(LAST(A.price, 0), PREV(A.price, 1)), B=<(LAST(B.price, 0), LAST(A.price, 0))}])
+Match(partitionBy=[symbol], orderBy=[rowtime ASC], measures=[FINAL(FIRST(A.price, 0)) AS first_price, FINAL(SUM(A.price)) AS total], rowsPerMatch=[ONE ROW PER MATCH], after=[SKIP PAST LAST ROW], pattern=[(PATTERN_QUANTIFIER(_UTF-16LE'A', 1, -1, true), PATTERN_QUANTIFIER(_UTF-16LE'B', 2, 2, false))], within=[10000 ms], define=[{A=>(LAST(A.price, 0), PREV(A.price, 1)), B=<(LAST(B.price, 0), LAST(A.price, 0))}])
 +- Exchange(distribution=[hash[symbol]])
    +- WatermarkAssigner(rowtime=[rowtime], watermark=[-(rowtime, 1000:INTERVAL SECOND)])
       +- TableSourceScan(table=[[default_catalog, default_database, Ticker]], fields=[symbol, rowtime, price, tax])
