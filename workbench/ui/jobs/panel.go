@@ -97,8 +97,17 @@ type Panel struct {
 	// complete, failed or under way: checkpointing is off): the
 	// Checkpoint column is left out and the statement gets the room.
 	noCheckpoint bool
-	header       []fyne.CanvasObject
-	head         *fyne.Container
+	// noLag is set while no running job has a watermark: the Lag and
+	// lag chart columns (a running job's) are left out. endOnly is set
+	// while every watermark shown is "end" or none: the Watermark column
+	// narrows to endWatermarkWidth. Both give the statement the room.
+	noLag, endOnly bool
+	// colsGen counts the changes of the columns shown or their widths;
+	// rowGen is the one each row was last laid out for
+	colsGen int
+	rowGen  map[*fyne.Container]int
+	header  []fyne.CanvasObject
+	head    *fyne.Container
 }
 
 // Columns are the Jobs panel's columns: their titles and widths in
@@ -115,6 +124,10 @@ var Columns = []struct {
 // CheckpointColumn is the column of the last checkpoint (CheckpointCell).
 const CheckpointColumn = 9
 
+// endWatermarkWidth is the Watermark column's width while it shows only
+// "end" and "–" (endOnly).
+const endWatermarkWidth = 96
+
 // jobStmtMinWidth is the Statement column's least width (~20 characters):
 // below it the columns scroll sideways.
 const jobStmtMinWidth = 160
@@ -123,9 +136,11 @@ const jobStmtMinWidth = 160
 func WatermarkColumn(i int) bool { return i >= 6 && i <= 8 }
 
 // colHidden reports whether column i is left out: the metric columns of
-// gateway jobs, the watermark columns when no job has a watermark.
+// gateway jobs, the watermark columns when no job has a watermark, the
+// lag columns when no running job has one.
 func (p *Panel) colHidden(i int) bool {
-	return p != nil && (p.noMetrics && jobMetricCol(i) || p.noWatermark && WatermarkColumn(i) || p.noCheckpoint && i == CheckpointColumn)
+	return p != nil && (p.noMetrics && jobMetricCol(i) || p.noWatermark && WatermarkColumn(i) ||
+		p.noLag && (i == 7 || i == 8) || p.noCheckpoint && i == CheckpointColumn)
 }
 
 // StatementColumn is the column that takes the room the others leave.
@@ -201,9 +216,14 @@ func (p *Panel) UpdateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		return
 	}
 	r := p.rows[id]
-	cells := o.(*fyne.Container).Objects
-	if p.showCols(cells) {
-		o.(*fyne.Container).Refresh() // lay the columns out again
+	row := o.(*fyne.Container)
+	cells := row.Objects
+	if p.showCols(cells) || p.rowGen[row] != p.colsGen {
+		if p.rowGen == nil {
+			p.rowGen = map[*fyne.Container]int{}
+		}
+		p.rowGen[row] = p.colsGen
+		row.Refresh() // lay the columns out again
 	}
 	set := func(i int, s string) {
 		if l := cells[i].(*widget.Label); l.Text != s {
@@ -374,6 +394,16 @@ func (p *Panel) Update(now time.Time) {
 			break
 		}
 	}
+	// a finished batch job's watermark is "end": no lag, no timestamp
+	noLag, endOnly := len(p.rows) > 0, len(p.rows) > 0
+	for _, r := range p.rows {
+		if r.HasWatermark && r.Watermark != monitor.EndWatermark {
+			endOnly = false
+			if !r.Status.IsTerminal() {
+				noLag = false
+			}
+		}
+	}
 	noCheckpoint := len(p.rows) > 0
 	for _, r := range p.rows {
 		if p.takesCheckpoints(r.ID) {
@@ -381,11 +411,12 @@ func (p *Panel) Update(now time.Time) {
 			break
 		}
 	}
-	if noMetrics != p.noMetrics || noWatermark != p.noWatermark || noCheckpoint != p.noCheckpoint {
+	if noMetrics != p.noMetrics || noWatermark != p.noWatermark || noCheckpoint != p.noCheckpoint || noLag != p.noLag || endOnly != p.endOnly {
 		p.noMetrics, p.noWatermark, p.noCheckpoint = noMetrics, noWatermark, noCheckpoint
-		if p.showCols(p.header) {
-			p.head.Refresh()
-		}
+		p.noLag, p.endOnly = noLag, endOnly
+		p.colsGen++
+		p.showCols(p.header)
+		p.head.Refresh() // the columns' widths may have changed too
 		p.list.Refresh()
 	}
 	running := p.model.Running()
@@ -513,6 +544,9 @@ type columnsLayout struct{ p *Panel }
 func (l *columnsLayout) width(i int) float32 {
 	if l.p.colHidden(i) {
 		return 0
+	}
+	if i == 6 && l.p != nil && l.p.endOnly {
+		return endWatermarkWidth
 	}
 	return Columns[i].Width
 }
