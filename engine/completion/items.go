@@ -42,7 +42,7 @@ func allKeywords() []Item {
 func typeItems() []Item {
 	names := []string{"BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL",
 		"CHAR", "VARCHAR", "STRING", "BINARY", "VARBINARY", "BYTES", "DATE", "TIME", "TIMESTAMP",
-		"TIMESTAMP_LTZ", "INTERVAL", "ARRAY", "MAP", "MULTISET", "ROW", "RAW"}
+		"TIMESTAMP_LTZ", "INTERVAL", "ARRAY", "MAP", "MULTISET", "ROW", "RAW", "VARIANT"}
 	details := map[string]string{"DECIMAL": "DECIMAL(p, s)", "CHAR": "CHAR(n)", "VARCHAR": "VARCHAR(n)",
 		"BINARY": "BINARY(n)", "VARBINARY": "VARBINARY(n)", "TIME": "TIME(p)", "TIMESTAMP": "TIMESTAMP(p)",
 		"TIMESTAMP_LTZ": "TIMESTAMP_LTZ(p)", "ARRAY": "ARRAY<t>", "MAP": "MAP<k, v>", "MULTISET": "MULTISET<t>",

@@ -49,6 +49,7 @@ func TypeChoices() []TypeChoice {
 		{Name: "MULTISET", Complex: true, Example: "MULTISET<STRING>"},
 		{Name: "ROW", Complex: true, Example: "ROW<a INT, b STRING>"},
 		{Name: "INTERVAL", Complex: true, Example: "INTERVAL DAY TO SECOND(3)"},
+		{Name: "VARIANT"},
 	}
 }
 
@@ -115,7 +116,7 @@ func (t TypeSpec) Resolve() (*types.DataType, error) {
 func TypeSpecOf(t *types.DataType) TypeSpec {
 	t = t.WithNullable(true).WithTimeAttr(types.NoTimeAttr)
 	switch t.Root {
-	case types.Boolean, types.TinyInt, types.SmallInt, types.Integer, types.BigInt, types.Float, types.Double, types.DateRoot:
+	case types.Boolean, types.TinyInt, types.SmallInt, types.Integer, types.BigInt, types.Float, types.Double, types.DateRoot, types.VariantRoot:
 		return TypeSpec{Name: t.Root.String()}
 	case types.DecimalRoot:
 		return TypeSpec{Name: "DECIMAL", Params: []int{t.Precision, t.Scale}}

@@ -309,6 +309,10 @@ SELECT PARSE_JSON('1') < PARSE_JSON('2') AS e;
 [ERROR] Could not execute SQL statement. Reason:
 Comparable type expected, but was 'VARIANT NOT NULL'.
 !error
+SELECT v FROM (VALUES (PARSE_JSON('2')), (PARSE_JSON('1'))) AS t(v) ORDER BY v;
+[ERROR] Could not execute SQL statement. Reason:
+Type(VARIANT NOT NULL) is not an orderable data type, it is not supported as a ORDER_BY/GROUP_BY/JOIN_EQUAL field.
+!error
 SELECT MAX(v) FROM (VALUES (PARSE_JSON('1'))) AS t(v);
 [ERROR] Could not execute SQL statement. Reason:
 Max aggregate function does not support type: ''VARIANT''.
@@ -375,3 +379,16 @@ SELECT * FROM jin;
 [ERROR] Could not execute SQL statement. Reason:
 Unsupported type: VARIANT
 !error
+# streaming: the changelog prints the same JSON text
+SET 'execution.runtime-mode' = 'streaming';
+[INFO] Execute statement succeeded.
+!info
+SELECT PARSE_JSON(s)['a'] AS a FROM (VALUES ('{"a":[1,{"y":2,"x":1}]}'), ('{"a":"t"}')) AS t(s);
++----+----------------------------------------------------------------------------------+
+| op |                                                                                a |
++----+----------------------------------------------------------------------------------+
+| +I |                                                                [1,{"x":1,"y":2}] |
+| +I |                                                                              "t" |
++----+----------------------------------------------------------------------------------+
+Received a total of 2 rows
+!ok

@@ -236,6 +236,7 @@ func (b *binder) query(q *sql.Query, outer *scope) (plan.Node, []plan.Column) {
 		var keys []opspec.SortKey
 		for _, o := range q.OrderBy {
 			idx := b.orderTarget(o, sc, n.Columns(), nil)
+			b.checkOrderable(o, n.Columns()[idx].Type)
 			keys = append(keys, b.sortKey(o, idx))
 		}
 		off, fetch := b.limits(q)
@@ -285,6 +286,13 @@ func (b *binder) constInt(e sql.Expr, what string) int64 {
 		b.failAt(e, "%s must be a non-negative integer literal", what)
 	}
 	return v
+}
+
+// checkOrderable refuses an ORDER BY key of type VARIANT, as Flink does.
+func (b *binder) checkOrderable(o *sql.OrderItem, t *types.DataType) {
+	if t.Root == types.VariantRoot {
+		b.failAt(o, "Type(%s) is not an orderable data type, it is not supported as a ORDER_BY/GROUP_BY/JOIN_EQUAL field.", t)
+	}
 }
 
 func (b *binder) sortKey(o *sql.OrderItem, idx int) opspec.SortKey {
@@ -570,6 +578,7 @@ func (b *binder) selectBlock(s *sql.Select, outer *scope, q *sql.Query) plan.Nod
 				selCols = append(selCols, plan.Column{Name: names[len(names)-1], Type: e.Type()})
 				idx = len(exprs) - 1
 			}
+			b.checkOrderable(o, selCols[idx].Type)
 			keys = append(keys, b.sortKey(o, idx))
 		}
 	}
