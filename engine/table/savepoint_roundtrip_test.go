@@ -88,6 +88,8 @@ func TestSavepointRoundTripPerOperator(t *testing.T) {
 		{"hop window", "SELECT window_start, COUNT(*) FROM TABLE(HOP(TABLE gen, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '15' SECOND)) GROUP BY window_start, window_end"},
 		{"session window", "SELECT window_start, k, COUNT(*) FROM TABLE(SESSION(TABLE gen PARTITION BY k, DESCRIPTOR(ts), INTERVAL '3' SECOND)) GROUP BY window_start, window_end, k"},
 		{"over", "SELECT v, SUM(v) OVER (PARTITION BY k ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM gen"},
+		{"match_recognize", "SELECT * FROM gen MATCH_RECOGNIZE (PARTITION BY k ORDER BY ts MEASURES FIRST(A.v) AS a, COUNT(B.v) AS nb, C.v AS c " +
+			"PATTERN (A B{2,4}? C) WITHIN INTERVAL '60' SECOND DEFINE B AS B.v > PREV(B.v) AND MOD(B.v, 7) <> 0, C AS MOD(C.v, 3) = 0)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
