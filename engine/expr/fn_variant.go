@@ -30,9 +30,7 @@ func init() {
 				if !kString.accepts(c.Args[0]) || (len(c.Args) == 2 && !kBool.accepts(c.Args[1])) {
 					return nil, invalidArgs(c)
 				}
-				if c.Args[0].Root != types.Null && !c.Args[0].EqualsIgnoreNull(types.StringType()) {
-					c.CastArg(0, types.StringType().WithNullable(c.Args[0].Nullable))
-				}
+				// a CHAR or VARCHAR is read as it is (no cast, as in Flink's plans)
 				if len(c.Args) == 2 && c.Args[1].Root == types.Null {
 					c.CastArg(1, types.BooleanType())
 				}
