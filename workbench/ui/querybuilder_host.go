@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -95,6 +96,33 @@ func (h builderHost) Shown(on bool) {
 	if m := h.wb.authoring().builderMenu; m != nil {
 		m.Checked = on
 	}
+	h.wb.showSelectedEditorTab() // the strip is narrower or wider now
+}
+
+// showSelectedEditorTab scrolls the editor tabs' strip so that the
+// selected tab is whole in view (scrollSelectedIntoView).
+func (wb *Workbench) showSelectedEditorTab() { scrollSelectedIntoView(wb.editors.tabs) }
+
+// scrollSelectedIntoView scrolls a DocTabs' strip so that its selected
+// tab is whole in view. Fyne's DocTabs scrolls to a tab only when the
+// selection changes, not when the strip is resized (as when the query
+// builder opens beside the editor tabs, which left the selected tab cut
+// off at the right edge, issue 21); selecting a neighbour and back, with
+// the callbacks held, makes it scroll without anyone hearing of it.
+func scrollSelectedIntoView(tabs *container.DocTabs) {
+	cur := tabs.SelectedIndex()
+	if cur < 0 || len(tabs.Items) < 2 {
+		return
+	}
+	other := cur - 1
+	if other < 0 {
+		other = cur + 1
+	}
+	sel, unsel := tabs.OnSelected, tabs.OnUnselected
+	tabs.OnSelected, tabs.OnUnselected = nil, nil
+	defer func() { tabs.OnSelected, tabs.OnUnselected = sel, unsel }()
+	tabs.SelectIndex(other)
+	tabs.SelectIndex(cur)
 }
 
 // builderTab is an editor tab as the query builder sees it
