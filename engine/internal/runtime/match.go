@@ -57,13 +57,19 @@ type Match struct {
 	parts   map[string]*matchPartition
 	wm      int64 // current watermark (rowtime)
 	seq     int64 // rows numbered in arrival order
-	pending int   // rows waiting for the watermark
-	out     []matchResult
+	nextID  int64 // rows numbered in the order they run through the pattern
+	pending int   // rows waiting for the watermark (or, on processing
+	// time with secondary ORDER BY keys, for the clock to move on)
+	out []matchResult
+	// processing time: when the waiting rows run (-1: none wait), and
+	// the earliest WITHIN bound of a partial match (-1: none)
+	flushDue, expiry int64
 }
 
 // matchRow is one input row as the pattern sees it.
 type matchRow struct {
-	seq   int64
+	seq   int64 // arrival order
+	id    int64 // processing order (set when the row runs through the pattern)
 	ts    int64 // time attribute, milliseconds
 	time  any   // time attribute value
 	sec   []any // secondary ORDER BY values
@@ -99,6 +105,7 @@ func (m *Match) Open(ctx *OpContext, out Output) error {
 	m.clock = ctx.Config.clock()
 	m.wm = MinWatermark
 	m.parts = map[string]*matchPartition{}
+	m.flushDue, m.expiry = -1, -1
 	s := m.Spec
 	for _, e := range s.Inners {
 		ev, err := expr.Compile(e)
@@ -186,11 +193,16 @@ func (m *Match) ProcessBatch(_ int, b *types.Batch) error {
 		if err != nil {
 			return err
 		}
-		if m.Spec.Proctime {
+		if m.Spec.Proctime && len(m.Spec.Keys) == 0 {
 			if err := m.step(p, r); err != nil {
 				return err
 			}
 			continue
+		}
+		if m.Spec.Proctime && m.flushDue < 0 {
+			// rows of the same millisecond run ordered by the secondary
+			// keys once the clock moves on (Flink's CepOperator)
+			m.flushDue = r.ts + 1
 		}
 		p.pending = append(p.pending, r)
 		m.pending++
@@ -225,7 +237,16 @@ func (m *Match) partition(b *types.Batch, i int) (*matchPartition, error) {
 // ProcessWatermark runs the rows the watermark released through the
 // pattern, emits the matches, then forwards the watermark.
 func (m *Match) ProcessWatermark(_ int, wm int64) error {
-	if m.Spec.Proctime || wm <= m.wm {
+	if m.Spec.Proctime {
+		if wm == MaxWatermark && m.pending > 0 {
+			// the end of a bounded input runs the rows still waiting
+			if err := m.flushProctime(); err != nil {
+				return err
+			}
+		}
+		return m.Out.EmitWatermark(wm)
+	}
+	if wm <= m.wm {
 		return m.Out.EmitWatermark(wm)
 	}
 	m.wm = wm
@@ -261,6 +282,94 @@ func (m *Match) ProcessWatermark(_ int, wm int64) error {
 		return err
 	}
 	return m.Out.EmitWatermark(wm)
+}
+
+// flushProctime runs the rows waiting on processing time, per partition
+// ordered by the secondary keys then arrival.
+func (m *Match) flushProctime() error {
+	m.flushDue = -1
+	for _, ks := range m.sortedKeys() {
+		p := m.parts[ks]
+		due := p.pending
+		p.pending = nil
+		m.pending -= len(due)
+		slices.SortStableFunc(due, m.compareRows)
+		for _, r := range due {
+			if err := m.step(p, r); err != nil {
+				return err
+			}
+		}
+	}
+	m.reportState()
+	return m.flush()
+}
+
+// NextProcessingTime implements ProcessingTimeOperator: on processing
+// time, when waiting rows run or a partial match reaches its WITHIN
+// bound.
+func (m *Match) NextProcessingTime() (int64, bool) {
+	if !m.Spec.Proctime {
+		return 0, false
+	}
+	switch {
+	case m.flushDue >= 0 && m.expiry >= 0:
+		return min(m.flushDue, m.expiry), true
+	case m.flushDue >= 0:
+		return m.flushDue, true
+	case m.expiry >= 0:
+		return m.expiry, true
+	}
+	return 0, false
+}
+
+// OnProcessingTime implements ProcessingTimeOperator.
+func (m *Match) OnProcessingTime(now int64) error {
+	if !m.Spec.Proctime {
+		return nil
+	}
+	if m.flushDue >= 0 && now >= m.flushDue {
+		if err := m.flushProctime(); err != nil {
+			return err
+		}
+	}
+	if m.expiry < 0 || now < m.expiry {
+		return nil
+	}
+	for _, ks := range m.sortedKeys() {
+		p := m.parts[ks]
+		if err := m.advanceTime(p, now); err != nil {
+			return err
+		}
+		if len(p.pending) == 0 && len(p.partials) == 0 && len(p.completed) == 0 {
+			delete(m.parts, ks)
+		}
+	}
+	m.resetExpiry()
+	m.reportState()
+	return m.flush()
+}
+
+// resetExpiry recomputes the earliest WITHIN bound of the partial
+// matches (processing time).
+func (m *Match) resetExpiry() {
+	m.expiry = -1
+	if m.Spec.WithinMillis <= 0 {
+		return
+	}
+	for _, p := range m.parts {
+		for _, c := range p.partials {
+			m.noteExpiry(c)
+		}
+	}
+}
+
+func (m *Match) noteExpiry(c *matchPartial) {
+	if !m.Spec.Proctime || m.Spec.WithinMillis <= 0 {
+		return
+	}
+	if e := c.rows[0].ts + m.Spec.WithinMillis; m.expiry < 0 || e < m.expiry {
+		m.expiry = e
+	}
 }
 
 func (m *Match) sortedKeys() []string {
@@ -325,6 +434,8 @@ func (m *Match) advanceTime(p *matchPartition, now int64) error {
 
 // step runs one row through the pattern of partition p.
 func (m *Match) step(p *matchPartition, r *matchRow) error {
+	r.id = m.nextID
+	m.nextID++
 	if err := m.advanceTime(p, r.ts); err != nil {
 		return err
 	}
@@ -336,12 +447,17 @@ func (m *Match) step(p *matchPartition, r *matchRow) error {
 		}
 	}
 	p.partials = next
+	for _, c := range next {
+		if len(c.rows) == 1 {
+			m.noteExpiry(c)
+		}
+	}
 	if len(done) == 0 {
 		return nil
 	}
 	p.completed = append(p.completed, done...)
 	slices.SortStableFunc(p.completed, func(a, b *matchPartial) int {
-		return compareSeq(a.rows[0].seq, b.rows[0].seq)
+		return compareSeq(a.rows[0].id, b.rows[0].id)
 	})
 	return m.release(p)
 }
@@ -539,9 +655,9 @@ func (m *Match) aggregate(tm opspec.MatchTerm, rows []*matchRow) (any, error) {
 func (m *Match) release(p *matchPartition) error {
 	for len(p.completed) > 0 {
 		c := p.completed[0]
-		start := c.rows[0].seq
+		start := c.rows[0].id
 		for _, q := range p.partials {
-			if q.rows[0].seq < start {
+			if q.rows[0].id < start {
 				return nil
 			}
 		}
@@ -554,7 +670,7 @@ func (m *Match) release(p *matchPartition) error {
 		drop := func(ms []*matchPartial) []*matchPartial {
 			keep := ms[:0]
 			for _, q := range ms {
-				s := q.rows[0].seq
+				s := q.rows[0].id
 				if s < prune || !strict && s == prune {
 					continue
 				}
@@ -574,9 +690,9 @@ func (m *Match) pruneAt(c *matchPartial) (int64, bool, error) {
 	s := m.Spec
 	switch s.Skip {
 	case opspec.SkipPastLastRow:
-		return c.rows[len(c.rows)-1].seq, false, nil
+		return c.rows[len(c.rows)-1].id, false, nil
 	case opspec.SkipToNextRow:
-		return c.rows[0].seq, false, nil
+		return c.rows[0].id, false, nil
 	}
 	var at []*matchRow
 	for i, r := range c.rows {
@@ -591,10 +707,10 @@ func (m *Match) pruneAt(c *matchPartial) (int64, bool, error) {
 	if s.Skip == opspec.SkipToFirst {
 		r = at[0]
 	}
-	if r.seq == c.rows[0].seq {
+	if r.id == c.rows[0].id {
 		return 0, false, fmt.Errorf("Could not skip to first element of a match.")
 	}
-	return r.seq, true, nil
+	return r.id, true, nil
 }
 
 func (m *Match) describe(c *matchPartial) string {

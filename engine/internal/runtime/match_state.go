@@ -12,9 +12,9 @@ const matchStateVersion = 1
 // A Match snapshot (CheckpointedOperator) holds, after the header and the
 // operator's shape (pattern, skip, WITHIN, time column, the types of the
 // partition keys, secondary keys, time attribute and inner expressions):
-// the watermark, the row counter, then per partition (in key order) its
-// key, the rows its state refers to (each once: sequence number,
-// timestamp, time value, secondary keys, inner values), the rows waiting
+// the watermark, the row counters (arrival, processing), then per
+// partition (in key order) its key, the rows its state refers to (each
+// once: arrival and processing numbers, timestamp, time value, secondary keys, inner values), the rows waiting
 // for the watermark, the partial matches and the completed matches held
 // back (element, count, then the rows by index with their variables).
 
@@ -32,6 +32,7 @@ func (m *Match) SnapshotState() ([]byte, error) {
 	w.String(m.stateShape())
 	w.Varint(m.wm)
 	w.Varint(m.seq)
+	w.Varint(m.nextID)
 	keys := m.sortedKeys()
 	w.Count(len(keys))
 	for _, k := range keys {
@@ -59,6 +60,7 @@ func (m *Match) SnapshotState() ([]byte, error) {
 		w.Count(len(rows))
 		for _, r := range rows {
 			w.Varint(r.seq)
+			w.Varint(r.id)
 			w.Varint(r.ts)
 			w.Value(r.time, m.InTypes[m.Spec.TimeCol])
 			for i, v := range r.sec {
@@ -99,6 +101,7 @@ func (m *Match) RestoreState(snapshot []byte) error {
 	checkShape(r, "Match", m.stateShape())
 	wm := r.Varint()
 	seq := r.Varint()
+	nextID := r.Varint()
 	parts := map[string]*matchPartition{}
 	pending := 0
 	n := r.Count(1)
@@ -112,7 +115,7 @@ func (m *Match) RestoreState(snapshot []byte) error {
 		nr := r.Count(2)
 		rows := make([]*matchRow, 0, nr)
 		for j := 0; j < nr && r.Err() == nil; j++ {
-			row := &matchRow{seq: r.Varint(), ts: r.Varint()}
+			row := &matchRow{seq: r.Varint(), id: r.Varint(), ts: r.Varint()}
 			row.time = r.Value(m.InTypes[m.Spec.TimeCol])
 			for _, t := range m.secTypes {
 				row.sec = append(row.sec, r.Value(t))
@@ -176,7 +179,13 @@ func (m *Match) RestoreState(snapshot []byte) error {
 	if err := r.Done(); err != nil {
 		return fmt.Errorf("Match: restoring state: %w", err)
 	}
-	m.wm, m.seq, m.parts, m.pending = wm, seq, parts, pending
+	m.wm, m.seq, m.nextID, m.parts, m.pending = wm, seq, nextID, parts, pending
+	m.flushDue = -1
+	if m.Spec.Proctime && pending > 0 {
+		// the rows saved waiting run at the first processing-time check
+		m.flushDue = 0
+	}
+	m.resetExpiry()
 	m.reportState()
 	return nil
 }

@@ -51,3 +51,64 @@ func TestMatchWithinBoundsState(t *testing.T) {
 	h.watermark(0, 7000)
 	h.expect("+I[a, 29, 20]", "WM(7000)")
 }
+
+// On processing time with secondary ORDER BY keys, the rows of one
+// millisecond run ordered by those keys once the clock moves on (Flink's
+// CepOperator): prices 7 9 10 5 by price descending are 10 9 7 5.
+func TestMatchProctimeSecondaryKeys(t *testing.T) {
+	spec := *matchSpec(t, opspec.SkipPastLastRow)
+	spec.Proctime = true
+	spec.Keys = []opspec.SortKey{{Col: 1, Desc: true}}
+	op := &Match{Spec: &spec, InTypes: winTypes, OutTypes: matchOutTypes}
+	clock := NewManualClock(time.UnixMilli(1_000_000))
+	h := newHarness(t, op, matchOutTypes, false, clock)
+	h.push(0, winTypes, ins("XYZ", int32(7), ms(0)), ins("XYZ", int32(9), ms(0)), ins("XYZ", int32(10), ms(0)), ins("XYZ", int32(5), ms(0)))
+	h.expect()
+	if due, ok := op.NextProcessingTime(); !ok || due != 1_000_001 {
+		t.Fatalf("next processing time %d %v, want 1000001", due, ok)
+	}
+	clock.Advance(time.Millisecond)
+	fireDue(t, op, clock.Now().UnixMilli())
+	h.expect("+I[XYZ, 26, 10]")
+}
+
+// On processing time WITHIN drops partial matches when the clock passes
+// their bound, without waiting for a row.
+func TestMatchProctimeWithin(t *testing.T) {
+	spec := *matchSpec(t, opspec.SkipPastLastRow)
+	spec.Proctime = true
+	spec.WithinMillis = 5
+	op := &Match{Spec: &spec, InTypes: winTypes, OutTypes: matchOutTypes}
+	clock := NewManualClock(time.UnixMilli(1_000_000))
+	h := newHarness(t, op, matchOutTypes, false, clock)
+	h.push(0, winTypes, ins("XYZ", int32(7), ms(0)), ins("XYZ", int32(9), ms(0)))
+	if keys, _ := op.StateSize(); keys != 1 {
+		t.Fatalf("%d partitions, want 1", keys)
+	}
+	if due, ok := op.NextProcessingTime(); !ok || due != 1_000_005 {
+		t.Fatalf("next processing time %d %v, want 1000005", due, ok)
+	}
+	clock.Advance(5 * time.Millisecond)
+	fireDue(t, op, clock.Now().UnixMilli())
+	if keys, _ := op.StateSize(); keys != 0 {
+		t.Fatalf("%d partitions after the bound, want none", keys)
+	}
+	if _, ok := op.NextProcessingTime(); ok {
+		t.Fatal("a timer is left")
+	}
+	// the rows after the bound start afresh: 10 5 10 (sum 25), then 7
+	h.push(0, winTypes, ins("XYZ", int32(10), ms(0)), ins("XYZ", int32(5), ms(0)), ins("XYZ", int32(10), ms(0)), ins("XYZ", int32(7), ms(0)))
+	h.expect("+I[XYZ, 25, 10]")
+}
+
+// Rows arriving out of order run through the pattern in time order, and
+// the skip strategies prune by that order (the docs' AFTER MATCH SKIP TO
+// NEXT ROW example with its rows shuffled).
+func TestMatchOutOfOrderRows(t *testing.T) {
+	op := matchStateOp(t, opspec.SkipToNextRow)()
+	h := newHarness(t, op, matchOutTypes, false, NewManualClock(time.UnixMilli(0)))
+	h.push(0, winTypes, ins("XYZ", int32(10), ms(3000)), ins("XYZ", int32(9), ms(2000)), ins("XYZ", int32(5), ms(4000)),
+		ins("XYZ", int32(7), ms(1000)), ins("XYZ", int32(14), ms(7000)), ins("XYZ", int32(7), ms(6000)), ins("XYZ", int32(10), ms(5000)))
+	h.watermark(0, MaxWatermark)
+	h.expect("+I[XYZ, 26, 7]", "+I[XYZ, 24, 9]", "+I[XYZ, 25, 10]", "+I[XYZ, 22, 5]", "+I[XYZ, 17, 10]", "WM(9223372036854775807)")
+}
