@@ -38,6 +38,11 @@ func (r *Result) AddRecord(rec arrow.RecordBatch, kinds []types.RowKind) error {
 		if err != nil {
 			return fmt.Errorf("results: column %s: %w", r.cols[c].Name, err)
 		}
+		if t := r.cols[c].Type; hasVariant(t) {
+			// the Arrow type (Binary) does not say VARIANT: the column's does
+			col := rec.Column(c)
+			g = func(i int) any { return types.ValueAt(col, i, t) }
+		}
 		dst := st.cols[c]
 		fill[c] = func(i int) error {
 			if err := dst.appendValue(g(i)); err != nil {
@@ -193,6 +198,28 @@ func fastAppender(arr arrow.Array, v vec, s colSpec) func(i int) {
 		}
 	}
 	return nil
+}
+
+// hasVariant reports a VARIANT in t, at any depth.
+func hasVariant(t *types.DataType) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Root {
+	case types.VariantRoot:
+		return true
+	case types.ArrayRoot, types.MultisetRoot:
+		return hasVariant(t.Elem)
+	case types.MapRoot:
+		return hasVariant(t.Key) || hasVariant(t.Value)
+	case types.RowRoot:
+		for _, f := range t.Fields {
+			if hasVariant(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // arrowGetter returns a function giving element i of arr as a Go value of
