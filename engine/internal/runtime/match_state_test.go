@@ -110,3 +110,31 @@ func TestMatchStateErrors(t *testing.T) {
 		t.Fatal("a snapshot of another AFTER MATCH strategy was restored")
 	}
 }
+
+// On processing time the rows waiting for the clock and the WITHIN
+// timers survive a snapshot.
+func TestMatchProctimeStateRoundTrip(t *testing.T) {
+	spec := *matchSpec(t, opspec.SkipPastLastRow)
+	spec.Proctime = true
+	spec.Keys = []opspec.SortKey{{Col: 1, Desc: true}}
+	spec.WithinMillis = 5
+	newOp := func() Operator { return &Match{Spec: &spec, InTypes: winTypes, OutTypes: matchOutTypes} }
+	first := []stateStep{
+		pushStep(0, winTypes, ins("XYZ", int32(7), ms(0)), ins("XYZ", int32(1), ms(0))),
+		advanceStep(time.Millisecond),
+		// waiting for the clock at the cut
+		pushStep(0, winTypes, ins("XYZ", int32(9), ms(0)), ins("XYZ", int32(10), ms(0))),
+	}
+	second := []stateStep{
+		advanceStep(time.Millisecond),
+		// 7 1 then 10 9: A 7 1 10 (18), 9 makes 27, no match yet
+		pushStep(0, winTypes, ins("XYZ", int32(20), ms(0))),
+		advanceStep(time.Millisecond),
+		// 20: 47, C: the match 7 1 10 9 (27) ends on it
+		advanceStep(10 * time.Millisecond),
+		pushStep(0, winTypes, ins("XYZ", int32(3), ms(0))),
+		advanceStep(time.Millisecond),
+	}
+	afterCut, _ := stateRoundTrip{newOp: newOp, outTypes: matchOutTypes}.run(t, first, second)
+	checkLines(t, "changelog after the cut", afterCut, "+I[XYZ, 27, 7]")
+}
