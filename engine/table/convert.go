@@ -245,7 +245,8 @@ func mergeTypes(ts []*types.DataType) *types.DataType {
 // convertValue converts a Go value to the engine's value of type t,
 // accepting the usual Go forms (any integer kind for integer types, int
 // for DOUBLE, string for DECIMAL or dates, []T for ARRAY, map[K]V and
-// *types.Map for MAP, structs and []any for ROW, ...). It fails when the
+// *types.Map for MAP, structs and []any for ROW, any JSON-marshalable
+// value or a types.Variant for VARIANT, ...). It fails when the
 // value does not fit the type (a string for INT, an out-of-range number).
 func convertValue(v any, t *types.DataType) (any, error) {
 	if v == nil {
@@ -262,6 +263,17 @@ func convertValue(v any, t *types.DataType) (any, error) {
 		return nil, fmt.Errorf("value %v of Go type %T does not match %s", v, v, t)
 	}
 	switch t.Root {
+	case types.VariantRoot:
+		// a types.Variant as it is; other Go values (maps, slices, strings,
+		// numbers, booleans) as encoding/json writes them
+		if x, ok := v.(types.Variant); ok {
+			return x, nil
+		}
+		x, err := types.VariantFromGo(v)
+		if err != nil {
+			return nil, fmt.Errorf("value %v of Go type %T does not match %s: %v", v, v, t, err)
+		}
+		return x, nil
 	case types.Boolean:
 		if b, ok := v.(bool); ok {
 			return b, nil
