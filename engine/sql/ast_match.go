@@ -69,7 +69,15 @@ func (*MatchRecognize) tableExprNode() {}
 func (n *MatchRecognize) String() string { return Format(n) }
 
 func (p *printer) matchRecognize(m *MatchRecognize) {
-	p.table(m.Input)
+	if _, join := m.Input.(*Join); join {
+		// (a JOIN b) MATCH_RECOGNIZE: without the parentheses the
+		// clause would bind to b
+		p.w("(")
+		p.table(m.Input)
+		p.w(")")
+	} else {
+		p.table(m.Input)
+	}
 	p.w(" MATCH_RECOGNIZE (")
 	p.indent++
 	if len(m.PartitionBy) > 0 {

@@ -115,3 +115,19 @@ func TestParseMatchRecognizeAsExpression(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// A MATCH_RECOGNIZE over a parenthesised join keeps its parentheses.
+func TestFormatMatchRecognizeOverJoin(t *testing.T) {
+	st, err := Parse("SELECT * FROM (a JOIN b ON a.x = b.x) MATCH_RECOGNIZE (ORDER BY ts PATTERN (A) DEFINE A AS TRUE) AS m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Format(st)
+	st2, err := Parse(f)
+	if err != nil {
+		t.Fatalf("%s: %v", f, err)
+	}
+	if _, ok := st2.(*Query).Body.(*Select).From.(*MatchRecognize).Input.(*Join); !ok || Format(st2) != f {
+		t.Fatalf("round trip: %s -> %s", f, Format(st2))
+	}
+}

@@ -1,0 +1,24 @@
+-- MATCH_RECOGNIZE forms (Flink's docs, pattern recognition)
+SELECT *
+FROM Ticker
+    MATCH_RECOGNIZE (
+        PARTITION BY symbol
+        ORDER BY rowtime
+        MEASURES
+            START_ROW.rowtime AS start_tstamp,
+            LAST(PRICE_DOWN.rowtime) AS bottom_tstamp,
+            LAST(PRICE_UP.rowtime) AS end_tstamp
+        ONE ROW PER MATCH
+        AFTER MATCH SKIP TO LAST PRICE_UP
+        PATTERN (START_ROW PRICE_DOWN+ PRICE_UP)
+        DEFINE
+            PRICE_DOWN AS
+                (LAST(PRICE_DOWN.price, 1) IS NULL AND PRICE_DOWN.price < START_ROW.price) OR
+                    PRICE_DOWN.price < LAST(PRICE_DOWN.price, 1),
+            PRICE_UP AS
+                PRICE_UP.price > LAST(PRICE_DOWN.price, 1)
+    ) MR;
+SELECT * FROM t MATCH_RECOGNIZE (ORDER BY ts, x DESC MEASURES SUM(A.p) AS s, AVG(B.p * B.q) AS a AFTER MATCH SKIP PAST LAST ROW PATTERN (A B*? C{2} D{1,} E{,3}? F{2,5} G) WITHIN INTERVAL '10' SECOND DEFINE A AS A.p > PREV(A.p, 2), G AS TRUE);
+SELECT * FROM (SELECT * FROM t) AS q MATCH_RECOGNIZE (PARTITION BY k, j ORDER BY ts MEASURES MATCH_ROWTIME() AS mt, MATCH_PROCTIME() AS pt, CLASSIFIER() AS c AFTER MATCH SKIP TO NEXT ROW PATTERN (A? B+) DEFINE B AS B.x = 1) T (a, b, c, d, e);
+SELECT * FROM t AS x MATCH_RECOGNIZE (ORDER BY ts ALL ROWS PER MATCH AFTER MATCH SKIP TO FIRST B PATTERN (A B) DEFINE A AS FIRST(A.v, 1) > 0);
+SELECT * FROM (a JOIN b ON a.x = b.x) MATCH_RECOGNIZE (ORDER BY ts AFTER MATCH SKIP TO B PATTERN (`A` `B`) DEFINE `A` AS TRUE) AS m;
