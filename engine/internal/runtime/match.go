@@ -22,7 +22,9 @@ import (
 // watermark releases run through the pattern ordered by time, then by the
 // secondary ORDER BY keys, then by arrival. A row at or before the
 // current watermark is late: dropped and counted in LateDropped. On a
-// processing-time attribute rows run through the pattern as they arrive.
+// processing-time attribute rows run through the pattern as they arrive;
+// with secondary ORDER BY keys, the rows of one millisecond run ordered by
+// them once the clock moves on.
 //
 // Matching follows Flink's NFA: rows of a match are contiguous; every row
 // may start a match; a greedy element that can take a row takes it (the
@@ -33,8 +35,9 @@ import (
 // first row (TO NEXT ROW), or before the first/last row of a variable (TO
 // FIRST/LAST v); a match is held back while a partial match that started
 // earlier is alive, so matches come out in the order of their first rows.
-// WITHIN drops a partial match once a row (or the watermark) is WITHIN or
-// more after its first row, so state stays bounded.
+// WITHIN drops a partial match once a row (or the watermark, or on
+// processing time the clock) is WITHIN or more after its first row, so
+// state stays bounded.
 //
 // The input is insert-only; the output is insert-only: the partition
 // columns followed by the measures.
@@ -769,7 +772,8 @@ func (m *Match) flush() error {
 	return nil
 }
 
-// EndInput runs what is still buffered (processing time: nothing is).
+// EndInput implements Operator: the rows still waiting run at the final
+// watermark that follows.
 func (m *Match) EndInput(int) error { return nil }
 
 // StateSize implements StateReporter: partitions and an estimate of the
