@@ -634,7 +634,7 @@ func (t *TableEnvironment) explainPlans(logical []plan.Node, d physical.ExplainD
 			ast.WriteString(plan.Explain(l))
 		}
 		phys.WriteString(physical.Explain(shown, d, t.IsStreaming()))
-		exec.WriteString(physical.Explain(shown, physical.ExplainDetail{}, t.IsStreaming()))
+		exec.WriteString(physical.Explain(shown, physical.ExplainDetail{Execution: true}, t.IsStreaming()))
 	}
 	out := "== Abstract Syntax Tree ==\n" + ast.String() + "\n== Optimized Physical Plan ==\n" + phys.String() + "\n== Optimized Execution Plan ==\n" + exec.String()
 	if d.JSONPlan {

@@ -135,7 +135,7 @@ func (n *PlanNode) ExplainText() string {
 		if s, ok := shown.Op.(*physical.Sink); ok && s.Collect {
 			shown = physical.QueryRoot(shown)
 		}
-		return physical.Explain(shown, physical.ExplainDetail{}, false)
+		return physical.Explain(shown, physical.ExplainDetail{Execution: true}, false)
 	}
 	var b strings.Builder
 	var rec func(p *PlanNode, prefix string, last, root bool)

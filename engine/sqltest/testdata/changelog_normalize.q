@@ -195,7 +195,7 @@ Sink(table=[default_catalog.default_database.hole_pk], fields=[order_id, custome
 
 == Optimized Execution Plan ==
 Sink(table=[default_catalog.default_database.hole_pk], fields=[order_id, customer, amount, status])
-+- Calc(select=[order_id, customer, amount, status], where=[>(order_id, 1)])
++- Calc(select=[order_id, customer, amount, status], where=[(order_id > 1)])
    +- DropUpdateBefore
       +- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[order_id, customer, amount, status])
 !ok
@@ -215,7 +215,7 @@ Sink(table=[default_catalog.default_database.hole_pk], fields=[order_id, custome
 
 == Optimized Execution Plan ==
 Sink(table=[default_catalog.default_database.hole_pk], fields=[order_id, customer, amount, status])
-+- Calc(select=[order_id, customer, amount, status], where=[>(CAST(amount AS DECIMAL(12, 2)), 6.00)])
++- Calc(select=[order_id, customer, amount, status], where=[(CAST(amount AS DECIMAL(12, 2)) > 6.00)])
    +- TableSourceScan(table=[[default_catalog, default_database, orders]], fields=[order_id, customer, amount, status])
 !ok
 
@@ -328,9 +328,9 @@ Calc(select=[order_id, status], changelogMode=[I,UA,D])
 
 == Optimized Execution Plan ==
 Calc(select=[order_id, status])
-+- ChangelogNormalize(key=[order_id], condition=[>(CAST(amount AS DECIMAL(12, 2)), 6.00)])
++- ChangelogNormalize(key=[order_id], condition=[(CAST(amount AS DECIMAL(12, 2)) > 6.00)])
    +- Exchange(distribution=[hash[order_id]])
-      +- Calc(select=[order_id, amount, status], where=[>(order_id, 1)])
+      +- Calc(select=[order_id, amount, status], where=[(order_id > 1)])
          +- DropUpdateBefore
             +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[order_id, amount, status]]], fields=[order_id, amount, status])
 !ok

@@ -35,7 +35,7 @@ Union(all=[true], union=[count, word])
 
 == Optimized Execution Plan ==
 Union(all=[true], union=[count, word])
-:- Calc(select=[count, word], where=[LIKE(word, _UTF-16LE'F%')])
+:- Calc(select=[count, word], where=[LIKE(word, 'F%')])
 :  +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])
 +- TableSourceScan(table=[[default_catalog, default_database, MyTable2]], fields=[count, word])
 !ok
@@ -59,7 +59,7 @@ Union(all=[true], union=[count, word], changelogMode=[I]): rowcount = 1.05E8, cu
 
 == Optimized Execution Plan ==
 Union(all=[true], union=[count, word])
-:- Calc(select=[count, word], where=[LIKE(word, _UTF-16LE'F%')])
+:- Calc(select=[count, word], where=[LIKE(word, 'F%')])
 :  +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])
 +- TableSourceScan(table=[[default_catalog, default_database, MyTable2]], fields=[count, word])
 !ok
@@ -119,7 +119,7 @@ Sink(table=[default_catalog.default_database.MySink], fields=[word])
 
 == Optimized Execution Plan ==
 Sink(table=[default_catalog.default_database.MySink], fields=[word])
-+- Calc(select=[word], where=[>(count, 10)])
++- Calc(select=[word], where=[(count > 10)])
    +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])
 !ok
 
@@ -152,7 +152,7 @@ Calc(select=[item], where=[=(region, _UTF-16LE'eu')])
 +- TableSourceScan(table=[[default_catalog, default_database, sales, partitions=[{region=eu}], project=[item, region]]], fields=[item, region])
 
 == Optimized Execution Plan ==
-Calc(select=[item], where=[=(region, _UTF-16LE'eu')])
+Calc(select=[item], where=[(region = 'eu')])
 +- TableSourceScan(table=[[default_catalog, default_database, sales, partitions=[{region=eu}], project=[item, region]]], fields=[item, region])
 !ok
 SELECT COUNT(*) FROM sales WHERE region IN ('asia', 'us');

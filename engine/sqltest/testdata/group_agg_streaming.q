@@ -294,7 +294,7 @@ Sink(table=[default_catalog.default_database.hole], fields=[item, cnt], changelo
 
 == Optimized Execution Plan ==
 Sink(table=[default_catalog.default_database.hole], fields=[item, cnt])
-+- Calc(select=[item, EXPR$1], where=[>(EXPR$1, 1)])
++- Calc(select=[item, EXPR$1], where=[(EXPR$1 > 1)])
    +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1])
       +- Exchange(distribution=[hash[item]])
          +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item])

@@ -90,12 +90,12 @@ Calc(select=[id, sts], changelogMode=[I])
 
 == Optimized Execution Plan ==
 Calc(select=[id, sts])
-+- IntervalJoin(joinType=[InnerJoin], windowBounds=[isRowTime=true, leftLowerBound=-10000, leftUpperBound=1000, leftTimeIndex=0, rightTimeIndex=0], where=[AND(>=(sts, -(ts, 1000:INTERVAL SECOND)), <=(sts, +(ts, 10000:INTERVAL SECOND)))], select=[ts, id, sts, oid])
++- IntervalJoin(joinType=[InnerJoin], windowBounds=[isRowTime=true, leftLowerBound=-10000, leftUpperBound=1000, leftTimeIndex=0, rightTimeIndex=0], where=[((sts >= (ts - 1000:INTERVAL SECOND)) AND (sts <= (ts + 10000:INTERVAL SECOND)))], select=[ts, id, sts, oid])
    :- Exchange(distribution=[hash[id]])
-   :  +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 1000:INTERVAL SECOND)])
+   :  +- WatermarkAssigner(rowtime=[ts], watermark=[(ts - 1000:INTERVAL SECOND)])
    :     +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[ts, id]]], fields=[ts, id])
    +- Exchange(distribution=[hash[oid]])
-      +- WatermarkAssigner(rowtime=[sts], watermark=[-(sts, 1000:INTERVAL SECOND)])
+      +- WatermarkAssigner(rowtime=[sts], watermark=[(sts - 1000:INTERVAL SECOND)])
          +- TableSourceScan(table=[[default_catalog, default_database, shipments]], fields=[sts, oid])
 !ok
 
@@ -124,12 +124,12 @@ Calc(select=[id, sts], changelogMode=[I,UB,UA,D])
 
 == Optimized Execution Plan ==
 Calc(select=[id, sts])
-+- Join(joinType=[LeftOuterJoin], where=[=(id, oid)], select=[ts, id, sts, oid], leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey])
++- Join(joinType=[LeftOuterJoin], where=[(id = oid)], select=[ts, id, sts, oid], leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey])
    :- Exchange(distribution=[hash[id]])
-   :  +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 1000:INTERVAL SECOND)])
+   :  +- WatermarkAssigner(rowtime=[ts], watermark=[(ts - 1000:INTERVAL SECOND)])
    :     +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[ts, id]]], fields=[ts, id])
    +- Exchange(distribution=[hash[oid]])
-      +- WatermarkAssigner(rowtime=[sts], watermark=[-(sts, 1000:INTERVAL SECOND)])
+      +- WatermarkAssigner(rowtime=[sts], watermark=[(sts - 1000:INTERVAL SECOND)])
          +- TableSourceScan(table=[[default_catalog, default_database, shipments]], fields=[sts, oid])
 !ok
 
@@ -233,20 +233,20 @@ Calc(select=[item, cnt, cnt AS cnt0])
 
 == Optimized Execution Plan ==
 Calc(select=[item, cnt, cnt AS cnt0])
-+- WindowJoin(leftWindow=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], rightWindow=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], joinType=[InnerJoin], where=[=(item, oid)], select=[item, window_start, window_end, cnt, oid, window_start, window_end, cnt])
++- WindowJoin(leftWindow=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], rightWindow=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], joinType=[InnerJoin], where=[(item = oid)], select=[item, window_start, window_end, cnt, oid, window_start, window_end, cnt])
    :- Exchange(distribution=[hash[item]])
    :  +- Calc(select=[item, window_start, window_end, EXPR$3 AS cnt])
    :     +- WindowAggregate(groupBy=[item], window=[TUMBLE(time_col=[ts], size=[10 s])], select=[item, COUNT(*) AS EXPR$3, start('w$) AS window_start, end('w$) AS window_end, rowtime('w$) AS window_time])
    :        +- Exchange(distribution=[hash[item]])
    :           +- Calc(select=[item, ts])
-   :              +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 1000:INTERVAL SECOND)])
+   :              +- WatermarkAssigner(rowtime=[ts], watermark=[(ts - 1000:INTERVAL SECOND)])
    :                 +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[ts, item]]], fields=[ts, item])
    +- Exchange(distribution=[hash[oid]])
       +- Calc(select=[oid, window_start, window_end, EXPR$3 AS cnt])
          +- WindowAggregate(groupBy=[oid], window=[TUMBLE(time_col=[sts], size=[10 s])], select=[oid, COUNT(*) AS EXPR$3, start('w$) AS window_start, end('w$) AS window_end, rowtime('w$) AS window_time])
             +- Exchange(distribution=[hash[oid]])
                +- Calc(select=[oid, sts])
-                  +- WatermarkAssigner(rowtime=[sts], watermark=[-(sts, 1000:INTERVAL SECOND)])
+                  +- WatermarkAssigner(rowtime=[sts], watermark=[(sts - 1000:INTERVAL SECOND)])
                      +- TableSourceScan(table=[[default_catalog, default_database, shipments]], fields=[sts, oid])
 !ok
 
@@ -295,12 +295,12 @@ Calc(select=[id], changelogMode=[I,UB,UA,D])
 
 == Optimized Execution Plan ==
 Calc(select=[id])
-+- Join(joinType=[LeftAntiJoin], where=[=($corr0, id)], select=[ts, id], leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey])
++- Join(joinType=[LeftAntiJoin], where=[($corr0 = id)], select=[ts, id], leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey])
    :- Exchange(distribution=[hash[id]])
-   :  +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 1000:INTERVAL SECOND)])
+   :  +- WatermarkAssigner(rowtime=[ts], watermark=[(ts - 1000:INTERVAL SECOND)])
    :     +- TableSourceScan(table=[[default_catalog, default_database, orders, project=[ts, id]]], fields=[ts, id])
    +- Exchange(distribution=[hash[$corr0]])
       +- Calc(select=[oid AS $corr0])
-         +- WatermarkAssigner(rowtime=[sts], watermark=[-(sts, 1000:INTERVAL SECOND)])
+         +- WatermarkAssigner(rowtime=[sts], watermark=[(sts - 1000:INTERVAL SECOND)])
             +- TableSourceScan(table=[[default_catalog, default_database, shipments]], fields=[sts, oid])
 !ok

@@ -124,7 +124,7 @@ Match(partitionBy=[symbol], orderBy=[rowtime ASC], measures=[FINAL(FIRST(A.price
 == Optimized Execution Plan ==
 Match(partitionBy=[symbol], orderBy=[rowtime ASC], measures=[FINAL(FIRST(A.price, 0)) AS first_price, FINAL(SUM(A.price)) AS total], rowsPerMatch=[ONE ROW PER MATCH], after=[SKIP PAST LAST ROW], pattern=[(PATTERN_QUANTIFIER(_UTF-16LE'A', 1, -1, true), PATTERN_QUANTIFIER(_UTF-16LE'B', 2, 2, false))], within=[10000 ms], define=[{A=>(LAST(A.price, 0), PREV(A.price, 1)), B=<(LAST(B.price, 0), LAST(A.price, 0))}])
 +- Exchange(distribution=[hash[symbol]])
-   +- WatermarkAssigner(rowtime=[rowtime], watermark=[-(rowtime, 1000:INTERVAL SECOND)])
+   +- WatermarkAssigner(rowtime=[rowtime], watermark=[(rowtime - 1000:INTERVAL SECOND)])
       +- TableSourceScan(table=[[default_catalog, default_database, Ticker]], fields=[symbol, rowtime, price, tax])
 !ok
 

@@ -104,7 +104,7 @@ Calc(select=[item, w0$o0 AS EXPR$1])
 Calc(select=[item, w0$o0 AS EXPR$1])
 +- OverAggregate(partitionBy=[item], orderBy=[ts ASC], window#0=[SUM(price) AS w0$o0 ROWS BETWEEN 2 PRECEDING AND CURRENT ROW], select=[ts, item, price, w0$o0])
    +- Exchange(distribution=[hash[item]])
-      +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
+      +- WatermarkAssigner(rowtime=[ts], watermark=[(ts - 5000:INTERVAL SECOND)])
          +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
 !ok
 
@@ -290,7 +290,7 @@ Deduplicate(keep=[LastRow], key=[item], order=[ROWTIME], changelogMode=[I,UA])
 == Optimized Execution Plan ==
 Deduplicate(keep=[LastRow], key=[item], order=[ROWTIME])
 +- Exchange(distribution=[hash[item]])
-   +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
+   +- WatermarkAssigner(rowtime=[ts], watermark=[(ts - 5000:INTERVAL SECOND)])
       +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
 !ok
 

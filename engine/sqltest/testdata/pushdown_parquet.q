@@ -28,7 +28,7 @@ Calc(select=[id, name, amount], where=[AND(>(id, 2), LIKE(name, _UTF-16LE'a%'))]
 +- TableSourceScan(table=[[default_catalog, default_database, fruit, filter=[AND(>(id, 2), LIKE(name, _UTF-16LE'a%'))]]], fields=[id, name, amount])
 
 == Optimized Execution Plan ==
-Calc(select=[id, name, amount], where=[AND(>(id, 2), LIKE(name, _UTF-16LE'a%'))])
+Calc(select=[id, name, amount], where=[((id > 2) AND LIKE(name, 'a%'))])
 +- TableSourceScan(table=[[default_catalog, default_database, fruit, filter=[AND(>(id, 2), LIKE(name, _UTF-16LE'a%'))]]], fields=[id, name, amount])
 !ok
 
@@ -53,7 +53,7 @@ Calc(select=[name], where=[AND(IS NOT NULL(amount), IN(id, 1, 2, 4), <>(UPPER(na
 +- TableSourceScan(table=[[default_catalog, default_database, fruit, filter=[AND(IS NOT NULL(amount), IN(id, 1, 2, 4))]]], fields=[id, name, amount])
 
 == Optimized Execution Plan ==
-Calc(select=[name], where=[AND(IS NOT NULL(amount), IN(id, 1, 2, 4), <>(UPPER(name), _UTF-16LE'X'))])
+Calc(select=[name], where=[(amount IS NOT NULL AND IN(id, 1, 2, 4) AND (UPPER(name) <> 'X'))])
 +- TableSourceScan(table=[[default_catalog, default_database, fruit, filter=[AND(IS NOT NULL(amount), IN(id, 1, 2, 4))]]], fields=[id, name, amount])
 !ok
 

@@ -90,7 +90,7 @@ TemporalSort(orderBy=[ts ASC, item DESC])
 == Optimized Execution Plan ==
 TemporalSort(orderBy=[ts ASC, item DESC])
 +- Exchange(distribution=[single])
-   +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
+   +- WatermarkAssigner(rowtime=[ts], watermark=[(ts - 5000:INTERVAL SECOND)])
       +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[ts, item]]], fields=[ts, item])
 !ok
 

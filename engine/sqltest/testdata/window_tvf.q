@@ -340,7 +340,7 @@ Calc(select=[item, window_start, window_end, EXPR$3 AS cnt])
 +- WindowAggregate(groupBy=[item], window=[HOP(time_col=[ts], size=[10 s], slide=[5 s])], select=[item, COUNT(*) AS EXPR$3, start('w$) AS window_start, end('w$) AS window_end, rowtime('w$) AS window_time])
    +- Exchange(distribution=[hash[item]])
       +- Calc(select=[item, ts])
-         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
+         +- WatermarkAssigner(rowtime=[ts], watermark=[(ts - 5000:INTERVAL SECOND)])
             +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[ts, item]]], fields=[ts, item])
 !ok
 
@@ -429,7 +429,7 @@ Calc(select=[ts, item, price, window_start])
 +- WindowDeduplicate(window=[TUMBLE(win_start=[window_start], win_end=[window_end], size=[10 s])], keep=[LastRow], partitionKeys=[item], orderKey=[ts], order=[ROWTIME])
    +- Exchange(distribution=[hash[item]])
       +- WindowTableFunction(window=[TUMBLE(time_col=[ts], size=[10 s])])
-         +- WatermarkAssigner(rowtime=[ts], watermark=[-(ts, 5000:INTERVAL SECOND)])
+         +- WatermarkAssigner(rowtime=[ts], watermark=[(ts - 5000:INTERVAL SECOND)])
             +- TableSourceScan(table=[[default_catalog, default_database, bids]], fields=[ts, item, price])
 !ok
 

@@ -14,6 +14,10 @@ type ExplainDetail struct {
 	EstimatedCost bool
 	ChangelogMode bool
 	JSONPlan      bool
+	// Execution renders the "Optimized Execution Plan" section: attribute
+	// values in their Exec form (expressions infix, as Flink's ExecNodes
+	// describe them).
+	Execution bool
 }
 
 // Explain renders a physical plan tree.
@@ -29,6 +33,13 @@ func Explain(p *Node, d ExplainDetail, streaming bool) string {
 			p = p.Inputs[0]
 		}
 		attrs := p.Attrs()
+		if d.Execution {
+			for i, a := range attrs {
+				if a.Exec != "" {
+					attrs[i].Value = a.Exec
+				}
+			}
+		}
 		if d.ChangelogMode && streaming {
 			mode := p.Mode.String()
 			if isOp[*Sink](p) {

@@ -55,6 +55,9 @@ type Operator interface {
 // Attr is one attribute of an EXPLAIN line, printed "Name=[Value]".
 type Attr struct {
 	Name, Value string
+	// Exec is the value in the execution plan's notation where it differs
+	// from Value (expressions infix: (a + 1) for +(a, 1)); "" when not.
+	Exec string
 }
 
 // String renders the attribute as EXPLAIN prints it.

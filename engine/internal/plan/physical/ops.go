@@ -78,7 +78,7 @@ type WatermarkAssigner struct {
 func (*WatermarkAssigner) Name() string { return "WatermarkAssigner" }
 func (w *WatermarkAssigner) Explain(n *Node) []Attr {
 	names := inNames(n, 0)
-	attrs := []Attr{{Name: "rowtime", Value: names[w.Rowtime]}, {Name: "watermark", Value: named(w.Watermark, names)}}
+	attrs := []Attr{{Name: "rowtime", Value: names[w.Rowtime]}, exprAttr("watermark", w.Watermark, names)}
 	if w.Replay > 0 {
 		attrs = append(attrs, Attr{Name: "replaySpeed", Value: fmt.Sprintf("%g", w.Replay)})
 	}
@@ -98,20 +98,22 @@ type Calc struct {
 func (*Calc) Name() string { return "Calc" }
 func (c *Calc) Explain(n *Node) []Attr {
 	names := inNames(n, 0)
-	sel := names
+	sel, exec := names, names
 	if c.Projs != nil {
 		sel = make([]string, len(c.Projs))
+		exec = make([]string, len(c.Projs))
 		for i, e := range c.Projs {
-			s := named(e, names)
+			s, x := named(e, names), execNamed(e, names)
 			if r, ok := e.(*expr.InputRef); !ok || names[r.Index] != n.Cols[i].Name {
 				s += " AS " + n.Cols[i].Name
+				x += " AS " + n.Cols[i].Name
 			}
-			sel[i] = s
+			sel[i], exec[i] = s, x
 		}
 	}
-	attrs := []Attr{{Name: "select", Value: strings.Join(sel, ", ")}}
+	attrs := []Attr{{Name: "select", Value: strings.Join(sel, ", "), Exec: strings.Join(exec, ", ")}}
 	if c.Where != nil {
-		attrs = append(attrs, Attr{Name: "where", Value: named(c.Where, names)})
+		attrs = append(attrs, exprAttr("where", c.Where, names))
 	}
 	return attrs
 }
@@ -332,7 +334,7 @@ func (c *ChangelogNormalize) Explain(n *Node) []Attr {
 	}
 	attrs := []Attr{{Name: "key", Value: strings.Join(keys, ", ")}}
 	if c.Condition != nil {
-		attrs = append(attrs, Attr{Name: "condition", Value: named(c.Condition, names)})
+		attrs = append(attrs, exprAttr("condition", c.Condition, names))
 	}
 	return attrs
 }
@@ -366,7 +368,7 @@ func (c *Correlate) Explain(n *Node) []Attr {
 		{Name: "select", Value: strings.Join(plan.Names(n.Cols), ",")}, {Name: "rowType", Value: "RecordType(" + strings.Join(rt, ", ") + ")"},
 		{Name: "joinType", Value: jt}}
 	if c.Cond != nil {
-		attrs = append(attrs, Attr{Name: "condition", Value: named(c.Cond, plan.Names(n.Cols))})
+		attrs = append(attrs, exprAttr("condition", c.Cond, plan.Names(n.Cols)))
 	}
 	return attrs
 }

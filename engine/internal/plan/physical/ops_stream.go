@@ -38,11 +38,11 @@ func (j *Join) Name() string {
 	return "HashJoin"
 }
 func (j *Join) Explain(n *Node) []Attr {
-	where := "true"
+	where := Attr{Name: "where", Value: "true"}
 	if j.Cond != nil {
-		where = named(j.Cond, joinNames(n))
+		where = exprAttr("where", j.Cond, joinNames(n))
 	}
-	attrs := []Attr{{Name: "joinType", Value: j.Spec.Kind.String()}, {Name: "where", Value: where}, {Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")}}
+	attrs := []Attr{{Name: "joinType", Value: j.Spec.Kind.String()}, where, {Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 	if j.Streaming {
 		return append(attrs, Attr{Name: "leftInputSpec", Value: j.LeftInputSpec}, Attr{Name: "rightInputSpec", Value: j.RightInputSpec})
 	}
@@ -69,14 +69,14 @@ type IntervalJoin struct {
 
 func (*IntervalJoin) Name() string { return "IntervalJoin" }
 func (j *IntervalJoin) Explain(n *Node) []Attr {
-	where := "true"
+	where := Attr{Name: "where", Value: "true"}
 	if j.Cond != nil {
-		where = named(j.Cond, joinNames(n))
+		where = exprAttr("where", j.Cond, joinNames(n))
 	}
 	return []Attr{{Name: "joinType", Value: j.Spec.Kind.String()},
 		{Name: "windowBounds", Value: fmt.Sprintf("isRowTime=%v, leftLowerBound=%d, leftUpperBound=%d, leftTimeIndex=%d, rightTimeIndex=%d",
 			!j.Proctime, j.LowerBound, j.UpperBound, j.LeftTime, j.RightTime)},
-		{Name: "where", Value: where}, {Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")}}
+		where, {Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 }
 
 // TemporalJoin is an event-time temporal join against a versioned
@@ -92,7 +92,7 @@ type TemporalJoin struct {
 
 func (*TemporalJoin) Name() string { return "TemporalJoin" }
 func (j *TemporalJoin) Explain(n *Node) []Attr {
-	return []Attr{{Name: "joinType", Value: j.Spec.Kind.String()}, {Name: "where", Value: named(j.Cond, j.CondNames)},
+	return []Attr{{Name: "joinType", Value: j.Spec.Kind.String()}, exprAttr("where", j.Cond, j.CondNames),
 		{Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 }
 
@@ -136,10 +136,10 @@ func (*LookupJoin) Name() string { return "LookupJoin" }
 func (j *LookupJoin) Explain(n *Node) []Attr {
 	attrs := []Attr{{Name: "table", Value: j.Table}, {Name: "joinType", Value: j.Kind.String()}, {Name: "lookup", Value: strings.Join(j.LookupPairs, ", ")}}
 	if j.Where != nil {
-		attrs = append(attrs, Attr{Name: "where", Value: named(j.Where, j.CondNames)})
+		attrs = append(attrs, exprAttr("where", j.Where, j.CondNames))
 	}
 	if j.JoinCondition != nil {
-		attrs = append(attrs, Attr{Name: "joinCondition", Value: named(j.JoinCondition, j.CondNames)})
+		attrs = append(attrs, exprAttr("joinCondition", j.JoinCondition, j.CondNames))
 	}
 	return append(attrs, Attr{Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")})
 }
@@ -156,13 +156,13 @@ type WindowJoin struct {
 func (*WindowJoin) Name() string { return "WindowJoin" }
 func (w *WindowJoin) Explain(n *Node) []Attr {
 	ln, rn := inNames(n, 0), inNames(n, 1)
-	where := "true"
+	where := Attr{Name: "where", Value: "true"}
 	if w.Cond != nil {
-		where = named(w.Cond, append(append([]string(nil), ln...), rn...))
+		where = exprAttr("where", w.Cond, append(append([]string(nil), ln...), rn...))
 	}
 	return []Attr{{Name: "leftWindow", Value: plan.WindowString(w.Window, "", true, ln[w.LeftStart], ln[w.LeftEnd])},
 		{Name: "rightWindow", Value: plan.WindowString(w.Window, "", true, rn[w.RightStart], rn[w.RightEnd])},
-		{Name: "joinType", Value: w.Spec.Kind.String()}, {Name: "where", Value: where}, {Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")}}
+		{Name: "joinType", Value: w.Spec.Kind.String()}, where, {Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 }
 
 // WindowTableFunction assigns rows to windows (TUMBLE, HOP,

@@ -123,13 +123,25 @@ func (pl *planner) translate(n plan.Node) *Node {
 }
 
 // named renders an expression with column names.
-func named(e expr.Expr, names []string) string {
+func named(e expr.Expr, names []string) string { return withNames(e, names).String() }
+
+// execNamed renders an expression with column names in the execution
+// plan's notation (expr.ExecString).
+func execNamed(e expr.Expr, names []string) string { return expr.ExecString(withNames(e, names)) }
+
+// exprAttr is an attribute holding an expression: Calcite's digest in the
+// physical plan, the infix form in the execution plan.
+func exprAttr(name string, e expr.Expr, names []string) Attr {
+	return Attr{Name: name, Value: named(e, names), Exec: execNamed(e, names)}
+}
+
+func withNames(e expr.Expr, names []string) expr.Expr {
 	return expr.Rewrite(e, func(x expr.Expr) expr.Expr {
 		if r, ok := x.(*expr.InputRef); ok && r.Index < len(names) {
 			return &expr.InputRef{Index: r.Index, Name: names[r.Index], T: r.T}
 		}
 		return x
-	}).String()
+	})
 }
 
 // sourceContext is the connector context of scan s and its batch size
