@@ -536,6 +536,7 @@ func (c *coordinator) complete(p *pendingCheckpoint, allFinished bool) {
 	}
 	c.mu.Unlock()
 	stats, err := writeCheckpoint(dir, c.job, p, c.uidNames(), c.parallelism(), prev, c.cfg.Incremental)
+	c.pruneStaging(p.id)
 	c.mu.Lock()
 	if err != nil {
 		c.mu.Unlock()
@@ -777,4 +778,21 @@ func (j *Job) CheckpointCounts() CheckpointCounts {
 // the checkpoint is written (writeCheckpoint moves it in).
 func (c *coordinator) stageDir(id int64, uid string, subtask int) string {
 	return filepath.Join(c.job.disk.Dir(), "checkpoints", "chk-"+strconv.FormatInt(id, 10), uid+"-"+strconv.Itoa(subtask))
+}
+
+// pruneStaging removes the stores' copies staged for checkpoints up to id
+// (those of failed checkpoints too: every task has acknowledged id, so
+// none is still writing an older one).
+func (c *coordinator) pruneStaging(id int64) {
+	if c.job.disk == nil {
+		return
+	}
+	root := filepath.Join(c.job.disk.Dir(), "checkpoints")
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		n, err := strconv.ParseInt(strings.TrimPrefix(e.Name(), "chk-"), 10, 64)
+		if err == nil && n <= id {
+			_ = os.RemoveAll(filepath.Join(root, e.Name()))
+		}
+	}
 }
