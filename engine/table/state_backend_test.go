@@ -257,6 +257,32 @@ func TestDiskStateBackendIncrementalCheckpoints(t *testing.T) {
 			if _, err := ReadCheckpoint(filepath.Dir(dirs[0])); err != nil {
 				t.Fatal(err)
 			}
+			// a store file missing or changed: an error naming it
+			for _, d := range dirs {
+				if _, err := ReadCheckpoint(d); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if len(ssts) > 0 {
+				if err := os.Remove(ssts[0]); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := ReadCheckpoint(dirs[0]); err == nil || !strings.Contains(err.Error(), ssts[0]) {
+					t.Fatalf("missing %s: %v", ssts[0], err)
+				}
+			}
+			manifests, _ := filepath.Glob(filepath.Join(dirs[1], "*.db", "MANIFEST-*"))
+			if len(manifests) == 0 {
+				t.Fatalf("no MANIFEST in %s", dirs[1])
+			}
+			data, _ := os.ReadFile(manifests[0])
+			data[len(data)-1] ^= 0xff
+			if err := os.WriteFile(manifests[0], data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ReadCheckpoint(dirs[1]); err == nil || !strings.Contains(err.Error(), manifests[0]+" is corrupt") {
+				t.Fatalf("changed %s: %v", manifests[0], err)
+			}
 		})
 	}
 }
