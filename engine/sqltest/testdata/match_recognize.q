@@ -65,13 +65,13 @@ Received a total of 2 rows
 
 # The output columns: the partition columns, then the measures.
 # MATCH_ROWTIME() is a rowtime attribute, other time columns are not.
-# riffle-only: CLASSIFIER() is a Riffle extension (Flink: not supported yet)
+# riffle-only: Riffle extension: CLASSIFIER() (Flink: not supported yet)
 CREATE VIEW rises AS SELECT * FROM Ticker MATCH_RECOGNIZE (PARTITION BY symbol ORDER BY rowtime
   MEASURES A.price AS p, A.rowtime AS a_time, MATCH_ROWTIME() AS mt, CLASSIFIER() AS cls PATTERN (A B) DEFINE B AS B.price > A.price);
 [INFO] Execute statement succeeded.
 !info
 
-# riffle-only: the view uses CLASSIFIER(), a Riffle extension
+# riffle-only: Riffle extension: the view uses CLASSIFIER() (Flink: not supported yet)
 DESCRIBE rises;
 +--------+------------------------+-------+-----+--------+-----------+
 |   name |                   type |  null | key | extras | watermark |
@@ -86,7 +86,7 @@ DESCRIBE rises;
 !ok
 
 # MATCH_ROWTIME() feeds a window downstream: rises per 5 seconds.
-# riffle-only: the view uses CLASSIFIER(), a Riffle extension
+# riffle-only: Riffle extension: the view uses CLASSIFIER() (Flink: not supported yet)
 SELECT symbol, window_start, COUNT(*) AS n
 FROM TABLE(TUMBLE(TABLE rises, DESCRIPTOR(mt), INTERVAL '5' SECOND))
 GROUP BY symbol, window_start, window_end;
@@ -101,7 +101,7 @@ GROUP BY symbol, window_start, window_end;
 Received a total of 4 rows
 !unordered
 
-# riffle-only: Riffle renders the Match node's pattern, measures and conditions in its own notation
+# riffle-only: EXPLAIN text: Riffle renders the Match node's measures and conditions in its own notation
 EXPLAIN PLAN FOR SELECT * FROM Ticker MATCH_RECOGNIZE (
   PARTITION BY symbol ORDER BY rowtime
   MEASURES FIRST(A.price) AS first_price, SUM(A.price) AS total
@@ -422,7 +422,7 @@ Could not skip to first element of a match.
 !error
 
 # PREV in DEFINE: two rises in a row (7 9 10); 5 10 7 and 7 14 do not.
-# riffle-only: PREV is listed as unsupported in Flink's docs (physical offsets)
+# riffle-only: Riffle extension: PREV in DEFINE (Flink's docs list physical offsets as unsupported)
 SELECT *
 FROM Skips
     MATCH_RECOGNIZE (
@@ -486,7 +486,7 @@ Received a total of 2 rows
 # window), so 15 (12:00) to 1 (13:00) is too late as well; 14 (12:20) to
 # 1 (13:00) is a drop of 13 within 40 minutes. (Flink's docs print 14 for
 # this example; its NFA does not keep a match spanning exactly the bound.)
-# riffle-only: Flink's docs print a drop of 14 for this example; Riffle follows the NFA's timeout rule
+# riffle-only: Flink's answer, not judged: Flink's docs print a drop of 14 for this example; Riffle follows the NFA's timeout rule (timestamp - start >= window)
 SELECT *
 FROM Drops
     MATCH_RECOGNIZE(
@@ -525,7 +525,7 @@ CREATE TABLE Events (
 
 # Quantifiers over the names a b b b c a b c a c (ids 1 to 10).
 # {2,}: a, three b, c.
-# riffle-only: CLASSIFIER() is a Riffle extension (Flink: not supported yet)
+# riffle-only: Riffle extension: CLASSIFIER() (Flink: not supported yet)
 SELECT * FROM Events MATCH_RECOGNIZE (ORDER BY ts
   MEASURES FIRST(A.id) AS a_id, COUNT(B.id) AS nb, C.id AS c_id, CLASSIFIER() AS cls, MATCH_ROWTIME() AS mt
   PATTERN (A B{2,} C)
@@ -608,61 +608,61 @@ SELECT * FROM Ticker MATCH_RECOGNIZE (ORDER BY rowtime MEASURES A.price AS p PAT
 From line 1, column 89 to line 1, column 90: Greedy quantifiers are not allowed as the last element of a Pattern yet. Finish your pattern with either a simple variable or reluctant quantifier.
 !error
 
-# riffle-only: Riffle's message
+# riffle-only: error wording differs (Riffle's own message for what Flink also rejects)
 SELECT * FROM Ticker MATCH_RECOGNIZE (ORDER BY rowtime MEASURES A.price AS p PATTERN (A B?? C) DEFINE A AS TRUE);
 [ERROR] Could not execute SQL statement. Reason:
 From line 1, column 89 to line 1, column 91: Reluctant optional variables are not supported yet (B??)
 !error
 
-# riffle-only: Riffle's message
+# riffle-only: error wording differs (Riffle's own message for what Flink also rejects)
 SELECT * FROM Ticker MATCH_RECOGNIZE (ORDER BY rowtime MEASURES A.price AS p PATTERN (A*? B*?) DEFINE A AS TRUE);
 [ERROR] Could not execute SQL statement. Reason:
 From line 1, column 87 to line 1, column 89: A pattern must match at least one row: every variable of PATTERN is optional
 !error
 
-# riffle-only: Riffle's message
+# riffle-only: error wording differs (Riffle's own message for what Flink also rejects)
 SELECT * FROM Ticker MATCH_RECOGNIZE (ORDER BY rowtime MEASURES A.price AS p PATTERN (A B) DEFINE X AS TRUE);
 [ERROR] Could not execute SQL statement. Reason:
 At line 1, column 99: Pattern variable 'X' in DEFINE is not used in PATTERN
 !error
 
-# riffle-only: Riffle's message
+# riffle-only: error wording differs (Riffle's own message for what Flink also rejects)
 SELECT * FROM Ticker MATCH_RECOGNIZE (ORDER BY rowtime MEASURES X.price AS p PATTERN (A B) DEFINE A AS TRUE);
 [ERROR] Could not execute SQL statement. Reason:
 From line 1, column 65 to line 1, column 71: Unknown pattern variable 'X' in X.price
 !error
 
-# riffle-only: Riffle's message
+# riffle-only: error wording differs (Riffle's own message for what Flink also rejects)
 SELECT * FROM Ticker MATCH_RECOGNIZE (ORDER BY rowtime MEASURES LAST(A.price - B.price) AS p PATTERN (A B) DEFINE A AS TRUE);
 [ERROR] Could not execute SQL statement. Reason:
 From line 1, column 65 to line 1, column 87: All column references in LAST(`A`.`price` - `B`.`price`) must refer to the same pattern variable
 !error
 
-# riffle-only: Riffle's message
+# riffle-only: error wording differs (Riffle's own message for what Flink also rejects)
 SELECT * FROM Ticker MATCH_RECOGNIZE (ORDER BY rowtime MEASURES A.price AS p PATTERN (A B) DEFINE B AS B.price > NEXT(A.price));
 [ERROR] Could not execute SQL statement. Reason:
 From line 1, column 114 to line 1, column 126: NEXT is not supported in MATCH_RECOGNIZE: a condition cannot read rows that have not arrived
 !error
 
-# riffle-only: Riffle's message
+# riffle-only: error wording differs (Riffle's own message for what Flink also rejects)
 SELECT * FROM Ticker MATCH_RECOGNIZE (ORDER BY rowtime MEASURES COUNT(DISTINCT A.price) AS p PATTERN (A B) DEFINE A AS TRUE);
 [ERROR] Could not execute SQL statement. Reason:
 From line 1, column 65 to line 1, column 87: Distinct aggregations are not supported in MATCH_RECOGNIZE
 !error
 
-# riffle-only: Riffle's message
+# riffle-only: error wording differs (Riffle's own message for what Flink also rejects)
 SELECT * FROM Ticker MATCH_RECOGNIZE (ORDER BY rowtime MEASURES A.price AS p ALL ROWS PER MATCH PATTERN (A B) DEFINE A AS TRUE);
 [ERROR] Could not execute SQL statement. Reason:
 From line 1, column 15 to line 1, column 127: ALL ROWS PER MATCH is not supported yet; only ONE ROW PER MATCH is
 !error
 
-# riffle-only: Riffle rejects alternation when parsing, with its own message
+# riffle-only: error wording differs (Riffle rejects alternation when parsing, Flink when planning)
 SELECT * FROM Ticker MATCH_RECOGNIZE (ORDER BY rowtime MEASURES A.price AS p PATTERN (A | B) DEFINE A AS TRUE);
 [ERROR] Could not execute SQL statement. Reason:
 Alternation in PATTERN ('|') is not supported at line 1, column 89.
 !error
 
-# riffle-only: Riffle's message
+# riffle-only: error wording differs (Riffle's own message for what Flink also rejects)
 SELECT * FROM Ticker MATCH_RECOGNIZE (ORDER BY rowtime MEASURES A.price AS p AFTER MATCH SKIP TO LAST Z PATTERN (A B) DEFINE A AS TRUE);
 [ERROR] Could not execute SQL statement. Reason:
 At line 1, column 103: Unknown pattern variable 'Z' in AFTER MATCH SKIP
