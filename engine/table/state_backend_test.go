@@ -38,6 +38,7 @@ func TestDiskStateBackendSavepointRoundTrip(t *testing.T) {
 		sets        []string
 	}{
 		{"group aggregate", "SELECT v % 37 AS g, COUNT(*), SUM(v), MAX(v), MIN(k), AVG(v) FROM gen GROUP BY v % 37", nil},
+		{"global aggregate", "SELECT COUNT(*), SUM(v), MAX(v) FROM gen", nil},
 		{"group aggregate of a changelog", "SELECT c, COUNT(*) FROM (SELECT v % 23 AS g, COUNT(*) AS c FROM gen GROUP BY v % 23) GROUP BY c", nil},
 		{"mini-batch group aggregates of a join", "SELECT g, AVG(m), COUNT(*) FROM (SELECT a.v % 11 AS g, a.k, MAX(b.w) AS m FROM gen AS a JOIN gen2 AS b ON a.k = b.k2 AND b.w <= a.v GROUP BY a.v % 11, a.k) GROUP BY g",
 			[]string{"SET 'table.exec.mini-batch.enabled' = 'true'", "SET 'table.exec.mini-batch.allow-latency' = '50 ms'", "SET 'table.exec.mini-batch.size' = '100'"}},

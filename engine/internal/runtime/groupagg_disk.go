@@ -11,7 +11,7 @@ import (
 
 // A streaming GroupAgg with the disk state backend (JobConfig.DiskState)
 // keeps each group in its store under the group's key bytes
-// (AppendRowKey of the key columns): the group's row count, its last
+// (diskKey: AppendRowKey of the key columns): the group's row count, its last
 // emitted result and each accumulator's state (accum_group_state.go).
 // The operator's in-memory groups (index, accumulators) become a cache of
 // at most OpContext.diskCacheEntries decoded groups: a group not in it is
@@ -82,7 +82,7 @@ func (a *GroupAgg) findGroup(b *types.Batch, i int) (int32, bool, error) {
 		return g, true, nil
 	}
 	d := a.disk
-	d.keyBuf = AppendRowKey(d.keyBuf[:0], b, a.Keys, i)
+	d.keyBuf = a.diskKey(d.keyBuf[:0], b, i)
 	val, found, err := d.store.Get(d.keyBuf)
 	if err != nil || !found {
 		return -1, false, err
@@ -95,6 +95,13 @@ func (a *GroupAgg) findGroup(b *types.Batch, i int) (int32, bool, error) {
 	return g, true, nil
 }
 
+// diskKey appends the store key of row i's group: a version byte, then
+// its key columns (AppendRowKey), so that a global aggregate's one group
+// has a key too.
+func (a *GroupAgg) diskKey(buf []byte, b *types.Batch, i int) []byte {
+	return AppendRowKey(append(buf, 1), b, a.Keys, i)
+}
+
 // diskNewGroup records the key of a new in-memory group g.
 func (a *GroupAgg) diskNewGroup(g int32, b *types.Batch, i int) {
 	d := a.disk
@@ -103,7 +110,7 @@ func (a *GroupAgg) diskNewGroup(g int32, b *types.Batch, i int) {
 		d.dirty = append(d.dirty, false)
 		d.inStore = append(d.inStore, false)
 	}
-	d.keys[g] = AppendRowKey(nil, b, a.Keys, i)
+	d.keys[g] = a.diskKey(nil, b, i)
 	d.dirty[g] = true
 	d.inStore[g] = false
 }
