@@ -64,8 +64,11 @@ type Match struct {
 	pending int   // rows waiting for the watermark (or, on processing
 	// time with secondary ORDER BY keys, for the clock to move on)
 	out []matchResult
-	// processing time: when the waiting rows run (-1: none wait), and
-	// the earliest WITHIN bound of a partial match (-1: none)
+	// waiting holds the keys of the partitions with waiting rows
+	waiting map[string]bool
+	// processing time: when the waiting rows run (-1: none wait); the
+	// earliest WITHIN bound of a partial match (-1: none; it may be
+	// early: partial matches pruned since are not taken out)
 	flushDue, expiry int64
 }
 
@@ -108,6 +111,7 @@ func (m *Match) Open(ctx *OpContext, out Output) error {
 	m.clock = ctx.Config.clock()
 	m.wm = MinWatermark
 	m.parts = map[string]*matchPartition{}
+	m.waiting = map[string]bool{}
 	m.flushDue, m.expiry = -1, -1
 	s := m.Spec
 	for _, e := range s.Inners {
@@ -192,7 +196,7 @@ func (m *Match) ProcessBatch(_ int, b *types.Batch) error {
 		for j, a := range inner {
 			r.inner[j] = types.ValueAt(a, i, m.innerT[j])
 		}
-		p, err := m.partition(b, i)
+		p, ks, err := m.partition(b, i)
 		if err != nil {
 			return err
 		}
@@ -208,6 +212,7 @@ func (m *Match) ProcessBatch(_ int, b *types.Batch) error {
 			m.flushDue = r.ts + 1
 		}
 		p.pending = append(p.pending, r)
+		m.waiting[ks] = true
 		m.pending++
 	}
 	if late > 0 {
@@ -217,8 +222,8 @@ func (m *Match) ProcessBatch(_ int, b *types.Batch) error {
 	return m.flush()
 }
 
-// partition returns the state of row i's partition.
-func (m *Match) partition(b *types.Batch, i int) (*matchPartition, error) {
+// partition returns the state of row i's partition and its key.
+func (m *Match) partition(b *types.Batch, i int) (*matchPartition, string, error) {
 	key := make([]any, len(m.Spec.PartitionKeys))
 	w := state.NewWriter(16)
 	for j, k := range m.Spec.PartitionKeys {
@@ -226,7 +231,7 @@ func (m *Match) partition(b *types.Batch, i int) (*matchPartition, error) {
 		w.Value(key[j], m.keyTypes[j])
 	}
 	if err := w.Err(); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	ks := string(w.Data())
 	p := m.parts[ks]
@@ -234,7 +239,7 @@ func (m *Match) partition(b *types.Batch, i int) (*matchPartition, error) {
 		p = &matchPartition{key: key}
 		m.parts[ks] = p
 	}
-	return p, nil
+	return p, ks, nil
 }
 
 // ProcessWatermark runs the rows the watermark released through the
@@ -253,31 +258,37 @@ func (m *Match) ProcessWatermark(_ int, wm int64) error {
 		return m.Out.EmitWatermark(wm)
 	}
 	m.wm = wm
-	for _, ks := range m.sortedKeys() {
+	// the partitions with rows waiting, then, once the watermark passes
+	// the earliest WITHIN bound, every partition
+	for _, ks := range sortedSet(m.waiting) {
 		p := m.parts[ks]
-		if len(p.pending) > 0 {
-			var due, rest []*matchRow
-			for _, r := range p.pending {
-				if r.ts <= wm {
-					due = append(due, r)
-				} else {
-					rest = append(rest, r)
-				}
+		var due, rest []*matchRow
+		for _, r := range p.pending {
+			if r.ts <= wm {
+				due = append(due, r)
+			} else {
+				rest = append(rest, r)
 			}
-			m.pending -= len(due)
-			p.pending = rest
-			slices.SortStableFunc(due, m.compareRows)
-			for _, r := range due {
-				if err := m.step(p, r); err != nil {
-					return err
-				}
+		}
+		m.pending -= len(due)
+		p.pending = rest
+		if len(rest) == 0 {
+			delete(m.waiting, ks)
+		}
+		slices.SortStableFunc(due, m.compareRows)
+		for _, r := range due {
+			if err := m.step(p, r); err != nil {
+				return err
 			}
 		}
 		if err := m.advanceTime(p, wm); err != nil {
 			return err
 		}
-		if len(p.pending) == 0 && len(p.partials) == 0 && len(p.completed) == 0 {
-			delete(m.parts, ks)
+		m.dropIfEmpty(ks, p)
+	}
+	if m.expiry >= 0 && wm >= m.expiry {
+		if err := m.expire(wm); err != nil {
+			return err
 		}
 	}
 	m.reportState()
@@ -291,7 +302,8 @@ func (m *Match) ProcessWatermark(_ int, wm int64) error {
 // ordered by the secondary keys then arrival.
 func (m *Match) flushProctime() error {
 	m.flushDue = -1
-	for _, ks := range m.sortedKeys() {
+	for _, ks := range sortedSet(m.waiting) {
+		delete(m.waiting, ks)
 		p := m.parts[ks]
 		due := p.pending
 		p.pending = nil
@@ -338,22 +350,44 @@ func (m *Match) OnProcessingTime(now int64) error {
 	if m.expiry < 0 || now < m.expiry {
 		return nil
 	}
+	if err := m.expire(now); err != nil {
+		return err
+	}
+	m.reportState()
+	return m.flush()
+}
+
+// expire drops the partial matches of every partition whose WITHIN bound
+// now passed, and the partitions left empty.
+func (m *Match) expire(now int64) error {
 	for _, ks := range m.sortedKeys() {
 		p := m.parts[ks]
 		if err := m.advanceTime(p, now); err != nil {
 			return err
 		}
-		if len(p.pending) == 0 && len(p.partials) == 0 && len(p.completed) == 0 {
-			delete(m.parts, ks)
-		}
+		m.dropIfEmpty(ks, p)
 	}
 	m.resetExpiry()
-	m.reportState()
-	return m.flush()
+	return nil
+}
+
+func (m *Match) dropIfEmpty(ks string, p *matchPartition) {
+	if len(p.pending) == 0 && len(p.partials) == 0 && len(p.completed) == 0 {
+		delete(m.parts, ks)
+	}
+}
+
+func sortedSet(set map[string]bool) []string {
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // resetExpiry recomputes the earliest WITHIN bound of the partial
-// matches (processing time).
+// matches.
 func (m *Match) resetExpiry() {
 	m.expiry = -1
 	if m.Spec.WithinMillis <= 0 {
@@ -367,7 +401,7 @@ func (m *Match) resetExpiry() {
 }
 
 func (m *Match) noteExpiry(c *matchPartial) {
-	if !m.Spec.Proctime || m.Spec.WithinMillis <= 0 {
+	if m.Spec.WithinMillis <= 0 {
 		return
 	}
 	if e := c.rows[0].ts + m.Spec.WithinMillis; m.expiry < 0 || e < m.expiry {
@@ -456,7 +490,9 @@ func (m *Match) step(p *matchPartition, r *matchRow) error {
 		}
 	}
 	if len(done) == 0 {
-		return nil
+		// a held match may be free now that an earlier partial match
+		// ended
+		return m.release(p)
 	}
 	p.completed = append(p.completed, done...)
 	slices.SortStableFunc(p.completed, func(a, b *matchPartial) int {

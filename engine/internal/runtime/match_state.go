@@ -180,6 +180,12 @@ func (m *Match) RestoreState(snapshot []byte) error {
 		return fmt.Errorf("Match: restoring state: %w", err)
 	}
 	m.wm, m.seq, m.nextID, m.parts, m.pending = wm, seq, nextID, parts, pending
+	m.waiting = map[string]bool{}
+	for ks, p := range parts {
+		if len(p.pending) > 0 {
+			m.waiting[ks] = true
+		}
+	}
 	m.flushDue = -1
 	if m.Spec.Proctime && pending > 0 {
 		// the rows saved waiting run at the first processing-time check

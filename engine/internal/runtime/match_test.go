@@ -4,7 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/internal/opspec"
+	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // On a processing-time attribute rows are matched as they arrive: the
@@ -111,4 +113,61 @@ func TestMatchOutOfOrderRows(t *testing.T) {
 		ins("XYZ", int32(7), ms(1000)), ins("XYZ", int32(14), ms(7000)), ins("XYZ", int32(7), ms(6000)), ins("XYZ", int32(10), ms(5000)))
 	h.watermark(0, MaxWatermark)
 	h.expect("+I[XYZ, 26, 7]", "+I[XYZ, 24, 9]", "+I[XYZ, 25, 10]", "+I[XYZ, 22, 5]", "+I[XYZ, 17, 10]", "WM(9223372036854775807)")
+}
+
+// A match held back for an earlier partial match comes out as soon as
+// that partial match ends, even without another match: PATTERN (A B* C)
+// DEFINE B AS B.price <= A.price AND B.price > 0, C AS C.price > A.price
+// over 10 1 5 -1: A 1, C 5 completes while the match from 10 is alive
+// (5 is a B for it); -1 ends that one.
+func TestMatchHeldMatchReleased(t *testing.T) {
+	intT := types.IntType()
+	call := func(name string, args ...expr.Expr) expr.Expr {
+		f, ok := expr.Builtins.Lookup(name)
+		if !ok {
+			t.Fatalf("no function %s", name)
+		}
+		c, err := expr.ResolveCall(f, name, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	ref := func(i int) expr.Expr { return &expr.InputRef{Index: i, T: intT} }
+	zero := &expr.Literal{Value: int32(0), T: intT.NotNull()}
+	spec := &opspec.MatchSpec{
+		PartitionKeys: []int{0}, TimeCol: 2,
+		Vars:    []string{"A", "B", "C"},
+		Pattern: []opspec.MatchElem{{Var: 0, Min: 1, Max: 1}, {Var: 1, Min: 0, Max: -1}, {Var: 2, Min: 1, Max: 1}},
+		Inners:  []expr.Expr{&expr.InputRef{Index: 1, Name: "price", T: intT}},
+		Terms: []opspec.MatchTerm{
+			{Kind: opspec.TermLast, Var: 1, Inner: 0, T: intT},
+			{Kind: opspec.TermLast, Var: 0, Inner: 0, T: intT},
+			{Kind: opspec.TermLast, Var: 2, Inner: 0, T: intT},
+		},
+		Defines:      []expr.Expr{nil, call("AND", call("<=", ref(0), ref(1)), call(">", ref(0), zero)), call(">", ref(2), ref(1))},
+		Measures:     []expr.Expr{ref(1), ref(2)},
+		MeasureNames: []string{"a", "c"},
+		Skip:         opspec.SkipToNextRow, SkipVar: -1,
+	}
+	for _, proctime := range []bool{false, true} {
+		s := *spec
+		s.Proctime = proctime
+		op := &Match{Spec: &s, InTypes: winTypes, OutTypes: matchOutTypes}
+		h := newHarness(t, op, matchOutTypes, false, NewManualClock(time.UnixMilli(0)))
+		h.push(0, winTypes, ins("k", int32(10), ms(1000)), ins("k", int32(1), ms(2000)), ins("k", int32(5), ms(3000)))
+		if proctime {
+			h.expect()
+			// on processing time the row that ends the blocking match
+			// releases the held one
+			h.push(0, winTypes, ins("k", int32(-1), ms(4000)))
+			h.expect("+I[k, 1, 5]")
+			continue
+		}
+		h.watermark(0, 3000)
+		h.expect("WM(3000)")
+		h.push(0, winTypes, ins("k", int32(-1), ms(4000)))
+		h.watermark(0, 4000)
+		h.expect("+I[k, 1, 5]", "WM(4000)")
+	}
 }
