@@ -11,7 +11,7 @@ BENCH   ?= .
 # the workbench's module (.) and bench/, so ./engine/... is named apart.
 PKGS    ?= ./... ./engine/...
 
-.PHONY: run build test test-race test-fuzz test-interop diff-flink race bench bench-kafka lint deps clean
+.PHONY: run build package test-package test test-race test-fuzz test-interop diff-flink race bench bench-kafka lint deps clean
 
 deps:
 	@scripts/install-deps.sh
@@ -22,9 +22,24 @@ build: deps
 run: build
 	./$(BIN) $(RUNARGS)
 
+# Linux packages under dist/ (gitignored): a tar.xz made by `fyne package`
+# (fyne.io/tools, pinned in scripts/package.sh) and a .deb made by dpkg-deb
+# that installs under /usr. test-package (run by `make test`, ~15 s with a warm
+# build cache) builds the .deb in a scratch folder, unpacks it with dpkg -x and
+# runs the unpacked riffle. See docs/commands.md, "Install".
+PKGDEPS ?= dpkg-dev xz-utils desktop-file-utils
+package: deps
+	@scripts/install-deps.sh $(PKGDEPS)
+	GO=$(GO) TAGS=$(TAGS) scripts/package.sh
+
+test-package: deps
+	@scripts/install-deps.sh $(PKGDEPS)
+	GO=$(GO) TAGS=$(TAGS) scripts/package-test.sh
+
 test: deps
 	$(GO) vet -tags $(TAGS) $(PKGS)
 	$(GO) test -tags $(TAGS) $(PKGS)
+	@$(MAKE) --no-print-directory test-package
 	@$(MAKE) --no-print-directory test-race
 	@$(MAKE) --no-print-directory test-fuzz
 
