@@ -54,8 +54,13 @@ type resumeRecord struct {
 	CheckpointDir string `json:"checkpointDir"`
 	// Savepoint, when set, is the savepoint the gateway took when it
 	// stopped; the job resumes from it.
-	Savepoint string    `json:"savepoint,omitempty"`
-	Started   time.Time `json:"started"`
+	Savepoint string `json:"savepoint,omitempty"`
+	// RestoredFrom is the savepoint or checkpoint the job itself started
+	// from (execution.state-recovery.path or execution.savepoint.path
+	// when it was submitted): it resumes from there when it has taken no
+	// checkpoint of its own yet, not from the beginning.
+	RestoredFrom string    `json:"restoredFrom,omitempty"`
+	Started      time.Time `json:"started"`
 }
 
 // notForResume are the keys a recorded configuration leaves out: where the
@@ -196,6 +201,10 @@ func (ss *session) rememberJob(text string, job *table.JobClient) {
 		return // the job was refused at submission
 	}
 	props := conf.ToMap()
+	restoredFrom := strings.TrimSpace(props[config.StateRecoveryPath.Key])
+	if restoredFrom == "" {
+		restoredFrom = strings.TrimSpace(props["execution.savepoint.path"])
+	}
 	for _, key := range notForResume {
 		delete(props, key)
 	}
@@ -204,7 +213,7 @@ func (ss *session) rememberJob(text string, job *table.JobClient) {
 	ss.mu.Unlock()
 	rec := &resumeRecord{Version: resumeRecordVersion, JobID: job.JobID(), JobName: job.JobName(), SessionName: ss.name,
 		Properties: props, Setup: setup, Statement: strings.TrimRight(strings.TrimSpace(text), ";"),
-		CheckpointDir: filepath.Join(root, job.JobID()), Started: job.StartTime().UTC()}
+		CheckpointDir: filepath.Join(root, job.JobID()), RestoredFrom: restoredFrom, Started: job.StartTime().UTC()}
 	kj := &keptJob{rec: rec, job: job}
 	k.mu.Lock()
 	if k.closing {
@@ -307,6 +316,9 @@ func (s *Server) resumeJob(r *resumeRecord) error {
 	from := r.Savepoint
 	if from == "" && hasCompleteCheckpoint(r.CheckpointDir) {
 		from = r.CheckpointDir
+	}
+	if from == "" {
+		from = r.RestoredFrom // no checkpoint of its own yet
 	}
 	what := "from the beginning (it had no complete checkpoint)"
 	if from != "" {

@@ -313,3 +313,37 @@ func TestGatewaySaysWhyAJobIsNotResumed(t *testing.T) {
 		t.Fatalf("%d sessions opened for a job not resumed", n)
 	}
 }
+
+// TestGatewayResumesFromTheJobsOwnStartingPoint: a kept job that took no
+// checkpoint of its own but was itself started from a savepoint resumes
+// from that savepoint, not from the beginning (which would write again the
+// rows the savepoint's job had committed). A damaged savepoint there is
+// reported by name, and the job is not run from the beginning instead.
+func TestGatewayResumesFromTheJobsOwnStartingPoint(t *testing.T) {
+	dir := t.TempDir()
+	jobs, cp := filepath.Join(dir, "jobs"), filepath.Join(dir, "checkpoints", "4567cdef")
+	sp := filepath.Join(dir, "savepoints", "savepoint-0a1b2c-7")
+	for _, d := range []string{cp, sp, jobs} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	meta := filepath.Join(sp, "_metadata")
+	if err := os.WriteFile(meta, []byte(`{"format":"riffle-checkpoint","vers`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := json.Marshal(resumeRecord{Version: resumeRecordVersion, JobID: "4567cdef", JobName: "insert-into_out", Statement: "INSERT INTO out_t SELECT 1",
+		CheckpointDir: cp, RestoredFrom: sp, Properties: map[string]string{"execution.checkpointing.interval": "1s"}})
+	if err := os.WriteFile(filepath.Join(jobs, "4567cdef.json"), rec, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	logs := &lockedLog{}
+	g := newTestGateway(t, Config{ResumeDir: jobs, Logf: logs.logf})
+	text := logs.String()
+	if strings.Contains(text, "from the beginning") || !strings.Contains(text, "job 4567cdef (insert-into_out) not resumed: checkpoint "+meta+" is corrupt") {
+		t.Fatalf("log: %s", text)
+	}
+	if n := g.srv.SessionCount(); n != 0 {
+		t.Fatalf("%d sessions opened for a job not resumed", n)
+	}
+}

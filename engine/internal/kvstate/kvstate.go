@@ -136,11 +136,52 @@ func (b *Backend) OpenFrom(label, src string) (*Store, error) {
 			return nil, fmt.Errorf("restoring state from %s: %w", src, err)
 		}
 	}
+	if err := b.verify(dir); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("restoring state from %s: %w", src, err)
+	}
 	s, err := b.open(dir)
 	if err != nil {
 		return nil, fmt.Errorf("restoring state from %s: %w", src, err)
 	}
 	return s, nil
+}
+
+// verify reads every entry of the store in dir, opened read-only, so that
+// a damaged SST file is found now, as an error naming it, and not later by
+// a compaction in the background, where pebble can only give up on the
+// whole process. Its cost is one scan of the restored state.
+func (b *Backend) verify(dir string) error {
+	cache := pebble.NewCache(8 << 20) // its own: a failed read may leave references behind
+	defer cache.Unref()
+	db, err := pebble.Open(dir, &pebble.Options{Cache: cache, ReadOnly: true, Logger: quietLogger{}})
+	if err != nil {
+		return err
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != nil && err == nil {
+				err = fmt.Errorf("%v", r) // quietLogger.Fatalf while reading
+			}
+		}()
+		it, ierr := db.NewIter(nil)
+		if ierr != nil {
+			err = ierr
+			return
+		}
+		for it.First(); it.Valid(); it.Next() {
+			_ = it.Value()
+		}
+		err = it.Error()
+		if cerr := it.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	func() {
+		defer func() { _ = recover() }() // Close after a corrupt read may complain of references
+		_ = db.Close()
+	}()
+	return err
 }
 
 func (b *Backend) newStoreDir(label string) (string, error) {

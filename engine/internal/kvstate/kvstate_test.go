@@ -157,3 +157,40 @@ func TestOpenFromMissingCheckpoint(t *testing.T) {
 		t.Fatalf("error does not name the directory: %v", err)
 	}
 }
+
+// A checkpoint whose SST file was damaged on disk is refused when it is
+// restored, with an error naming the file, instead of a compaction in the
+// background ending the whole process later.
+func TestOpenFromDamagedSST(t *testing.T) {
+	b := newBackend(t)
+	s, _ := b.Open("op")
+	for i := 0; i < 20000; i++ {
+		_ = s.Put([]byte(fmt.Sprintf("key-%05d", i)), []byte(fmt.Sprintf("a value long enough to fill blocks %d", i)))
+	}
+	ck := filepath.Join(t.TempDir(), "ck")
+	if err := s.Checkpoint(ck); err != nil {
+		t.Fatal(err)
+	}
+	ssts, _ := filepath.Glob(filepath.Join(ck, "*.sst"))
+	if len(ssts) == 0 {
+		t.Fatal("the checkpoint holds no SST file")
+	}
+	data, err := os.ReadFile(ssts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(data) / 3; i < len(data)/3+8; i++ {
+		data[i] ^= 0xff
+	}
+	if err := os.WriteFile(ssts[0], data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := b.OpenFrom("restored", ck)
+	if err == nil {
+		_ = r.Close()
+		t.Fatal("a damaged SST file was restored")
+	}
+	if !strings.Contains(err.Error(), filepath.Base(strings.TrimSuffix(ssts[0], ".sst"))) || !strings.Contains(err.Error(), "restoring state from "+ck) {
+		t.Fatalf("error does not name the file and the checkpoint: %v", err)
+	}
+}
