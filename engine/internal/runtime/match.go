@@ -540,6 +540,18 @@ func (m *Match) advance(c *matchPartial, r *matchRow, next, done *[]*matchPartia
 					return nil
 				}
 			}
+		} else if greedyLoop(e) {
+			// a full greedy {n,m} does not pass a row its own condition
+			// accepts on to the next element: Flink's NFA ends the match
+			// there (checked on Flink 2.3.0: A{1,3} B with A always true
+			// matches nothing)
+			ok, err := m.cond(c, r, e.Var)
+			if err != nil {
+				return err
+			}
+			if ok {
+				return nil
+			}
 		}
 		if c.count < e.Min {
 			return nil
@@ -554,8 +566,10 @@ func (m *Match) advance(c *matchPartial, r *matchRow, next, done *[]*matchPartia
 		}
 		if ok {
 			add(j, 1)
-			if !e.Reluctant && e.Min == 0 {
-				// a greedy optional element that takes the row is not skipped
+			if greedyLoop(e) && e.Min == 0 {
+				// a greedy optional loop (*, {0,m}) that takes the row is
+				// not skipped; ? is not greedy in Flink: both ways are
+				// tried and the match that completes first wins
 				break
 			}
 		}
@@ -564,6 +578,13 @@ func (m *Match) advance(c *matchPartial, r *matchRow, next, done *[]*matchPartia
 		}
 	}
 	return nil
+}
+
+// greedyLoop reports a greedy quantifier that loops (*, +, {n,}, {n,m}
+// with n < m, m > 1): Flink's SQL gives these its CEP's greedy(); ? and an
+// exact {n} have no greedy choice to make.
+func greedyLoop(e opspec.MatchElem) bool {
+	return !e.Reluctant && e.Min != e.Max && e.Max != 1
 }
 
 // complete reports whether a partial match at element elem with count

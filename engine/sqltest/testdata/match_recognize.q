@@ -592,6 +592,78 @@ SELECT * FROM Events MATCH_RECOGNIZE (ORDER BY ts
 Received a total of 2 rows
 !ok
 
+# Greedy {n,m} and ? when A's condition also accepts B's rows, as Flink
+# 2.3.0 answers: a greedy loop never hands B a row A accepts, not even once
+# it is full (A{1,3} B with A always true matches nothing), and ? is not
+# greedy: both ways are tried and the match that completes first wins, so A
+# stays empty here.
+SELECT * FROM Ticker MATCH_RECOGNIZE (PARTITION BY symbol ORDER BY rowtime
+  MEASURES FIRST(A.price) AS fa, COUNT(A.price) AS ca, B.price AS bp
+  AFTER MATCH SKIP TO NEXT ROW
+  PATTERN (A{1,3} B) DEFINE A AS A.price > 0, B AS B.price > 20);
++----+--------------------------------+-------------+----------------------+-------------+
+| op |                         symbol |          fa |                   ca |          bp |
++----+--------------------------------+-------------+----------------------+-------------+
++----+--------------------------------+-------------+----------------------+-------------+
+Received a total of 0 row
+!ok
+
+SELECT * FROM Ticker MATCH_RECOGNIZE (PARTITION BY symbol ORDER BY rowtime
+  MEASURES FIRST(A.price) AS fa, COUNT(A.price) AS ca, B.price AS bp
+  AFTER MATCH SKIP PAST LAST ROW
+  PATTERN (A{0,2} B) DEFINE A AS A.price > 0, B AS B.price > 0);
++----+--------------------------------+-------------+----------------------+-------------+
+| op |                         symbol |          fa |                   ca |          bp |
++----+--------------------------------+-------------+----------------------+-------------+
++----+--------------------------------+-------------+----------------------+-------------+
+Received a total of 0 row
+!ok
+
+SELECT * FROM Ticker MATCH_RECOGNIZE (PARTITION BY symbol ORDER BY rowtime
+  MEASURES FIRST(A.price) AS fa, COUNT(A.price) AS ca, B.price AS bp
+  AFTER MATCH SKIP PAST LAST ROW
+  PATTERN (A? B) DEFINE A AS A.price > 0, B AS B.price > 0);
++----+--------------------------------+-------------+----------------------+-------------+
+| op |                         symbol |          fa |                   ca |          bp |
++----+--------------------------------+-------------+----------------------+-------------+
+| +I |                           ACME |      <NULL> |                    0 |          12 |
+| +I |                           BETA |      <NULL> |                    0 |          30 |
+| +I |                           ACME |      <NULL> |                    0 |          17 |
+| +I |                           BETA |      <NULL> |                    0 |          28 |
+| +I |                           ACME |      <NULL> |                    0 |          19 |
+| +I |                           BETA |      <NULL> |                    0 |          26 |
+| +I |                           ACME |      <NULL> |                    0 |          21 |
+| +I |                           BETA |      <NULL> |                    0 |          27 |
+| +I |                           ACME |      <NULL> |                    0 |          25 |
+| +I |                           BETA |      <NULL> |                    0 |          25 |
+| +I |                           ACME |      <NULL> |                    0 |          18 |
+| +I |                           BETA |      <NULL> |                    0 |          24 |
+| +I |                           ACME |      <NULL> |                    0 |          15 |
+| +I |                           BETA |      <NULL> |                    0 |          29 |
+| +I |                           ACME |      <NULL> |                    0 |          14 |
+| +I |                           ACME |      <NULL> |                    0 |          24 |
+| +I |                           ACME |      <NULL> |                    0 |          25 |
+| +I |                           ACME |      <NULL> |                    0 |          19 |
++----+--------------------------------+-------------+----------------------+-------------+
+Received a total of 18 rows
+!unordered
+
+SELECT * FROM Ticker MATCH_RECOGNIZE (PARTITION BY symbol ORDER BY rowtime
+  MEASURES FIRST(A.price) AS fa, COUNT(A.price) AS ca, B.price AS bp, C.price AS cp
+  AFTER MATCH SKIP PAST LAST ROW
+  PATTERN (C A? B) DEFINE A AS A.price > 15, B AS B.price > 20);
++----+--------------------------------+-------------+----------------------+-------------+-------------+
+| op |                         symbol |          fa |                   ca |          bp |          cp |
++----+--------------------------------+-------------+----------------------+-------------+-------------+
+| +I |                           BETA |      <NULL> |                    0 |          28 |          30 |
+| +I |                           ACME |          19 |                    1 |          21 |          17 |
+| +I |                           BETA |      <NULL> |                    0 |          27 |          26 |
+| +I |                           BETA |      <NULL> |                    0 |          24 |          25 |
+| +I |                           ACME |      <NULL> |                    0 |          24 |          14 |
++----+--------------------------------+-------------+----------------------+-------------+-------------+
+Received a total of 5 rows
+!unordered
+
 # Errors, as Flink reports them (Riffle adds the position, Flink's planner
 # does not).
 SELECT * FROM Ticker MATCH_RECOGNIZE (ORDER BY price MEASURES A.price AS p PATTERN (A) DEFINE A AS TRUE);
