@@ -83,8 +83,16 @@ case "$got" in "riffle $version ("*) ;; *) die "built binary says '$got', want r
 # .deb is kept.
 export XZ_OPT=${XZ_OPT:--3 -T0}
 $deb_only && XZ_OPT="-0 -T0"
-(cd "$work" && "$OLDPWD/$fyne" package -os linux -exe "$work/bin/riffle" -src "$OLDPWD" \
-   -icon "$OLDPWD/assets/icon.png" >/dev/null)
+# fyne package counts its runs in FyneApp.toml's Build: keep the file as
+# it is in the repository (packaging must not leave the tree changed)
+cp FyneApp.toml "$work/FyneApp.toml.kept"
+restore_toml() { cp "$work/FyneApp.toml.kept" FyneApp.toml; }
+if ! (cd "$work" && "$OLDPWD/$fyne" package -os linux -exe "$work/bin/riffle" -src "$OLDPWD" \
+   -icon "$OLDPWD/assets/icon.png" >/dev/null); then
+  restore_toml
+  die "fyne package failed"
+fi
+restore_toml
 tarball=$DIST/riffle-$version-linux-$arch.tar.xz
 [ -f "$work/Riffle.tar.xz" ] || die "fyne package wrote no Riffle.tar.xz"
 
