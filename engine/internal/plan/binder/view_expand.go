@@ -554,25 +554,13 @@ func (e *viewExpander) expr(x sql.Expr, sc *expandScope) sql.Expr {
 	case *sql.FuncCall:
 		return e.funcCall(x, sc)
 	case *sql.RowExpr:
-		for i, it := range x.Items {
-			x.Items[i] = e.expr(it, sc)
-		}
+		e.constructor(nil, x.Items, sc)
 		return x
 	case *sql.ArrayExpr:
-		if x.Query != nil {
-			e.query(x.Query, sc)
-		}
-		for i, it := range x.Items {
-			x.Items[i] = e.expr(it, sc)
-		}
+		e.constructor(x.Query, x.Items, sc)
 		return x
 	case *sql.MapExpr:
-		if x.Query != nil {
-			e.query(x.Query, sc)
-		}
-		for i, it := range x.Items {
-			x.Items[i] = e.expr(it, sc)
-		}
+		e.constructor(x.Query, x.Items, sc)
 		return x
 	case *sql.IndexExpr:
 		x.X = e.expr(x.X, sc)
@@ -585,6 +573,16 @@ func (e *viewExpander) expr(x sql.Expr, sc *expandScope) sql.Expr {
 	}
 	giveUp("expression %T", x)
 	return nil
+}
+
+// constructor expands the items (or the query) of ROW, ARRAY and MAP.
+func (e *viewExpander) constructor(q *sql.Query, items []sql.Expr, sc *expandScope) {
+	if q != nil {
+		e.query(q, sc)
+	}
+	for i, it := range items {
+		items[i] = e.expr(it, sc)
+	}
 }
 
 func (e *viewExpander) funcCall(f *sql.FuncCall, sc *expandScope) sql.Expr {
