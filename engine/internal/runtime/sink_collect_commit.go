@@ -92,14 +92,20 @@ func (s *collectSink) NotifyCheckpointComplete(id int64) error {
 
 // EndInput hands over everything held: the input is complete. A task
 // whose attempt ended (cancelled, stopped, failed) ends its chain too;
-// that is not the end of the input, and what is held is dropped.
+// that is not the end of the input: the rows after the last barrier are
+// dropped (the restarted job produces them again), but the rows staged for
+// a checkpoint stay, because that checkpoint may have completed already
+// and its notification come after the teardown: the restarted job then
+// resumes after those rows, so NotifyCheckpointComplete must still hand
+// them over. The rows of a checkpoint that never completes are never
+// handed over (the job resumes from an earlier one and produces them again).
 func (s *collectSink) EndInput(int) error {
 	h := &s.held
 	h.publish.Lock()
 	defer h.publish.Unlock()
 	if s.Ctx.Ctx.Err() != nil {
 		h.mu.Lock()
-		h.staged, h.pending = nil, nil
+		h.pending = nil
 		h.mu.Unlock()
 		return nil
 	}
