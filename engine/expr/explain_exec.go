@@ -22,24 +22,20 @@ func ExecString(e Expr) string {
 		}
 		return x.String()
 	case *Call:
-		switch x.Name {
-		case "CAST", "TRY_CAST":
-			return x.Name + "(" + ExecString(x.Args[0]) + " AS " + x.T.SQLString() + ")"
-		case "+", "-", "*", "/", "=", "<>", "<", ">", "<=", ">=", "AND", "OR":
-			if len(x.Args) >= 2 {
-				parts := make([]string, len(x.Args))
-				for i, a := range x.Args {
-					parts[i] = ExecString(a)
-				}
-				return "(" + strings.Join(parts, " "+x.Name+" ") + ")"
-			}
-		}
-		if strings.HasPrefix(x.Name, "IS ") && len(x.Args) == 1 {
-			return ExecString(x.Args[0]) + " " + x.Name
-		}
 		parts := make([]string, len(x.Args))
 		for i, a := range x.Args {
 			parts[i] = ExecString(a)
+		}
+		switch x.Name {
+		case "CAST", "TRY_CAST":
+			return x.Name + "(" + parts[0] + " AS " + x.T.SQLString() + ")"
+		case "+", "-", "*", "/", "=", "<>", "<", ">", "<=", ">=", "AND", "OR":
+			if len(parts) >= 2 {
+				return "(" + strings.Join(parts, " "+x.Name+" ") + ")"
+			}
+		}
+		if strings.HasPrefix(x.Name, "IS ") && len(parts) == 1 {
+			return parts[0] + " " + x.Name
 		}
 		return digestName(x.Name) + "(" + strings.Join(parts, ", ") + ")"
 	}
