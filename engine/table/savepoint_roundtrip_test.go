@@ -118,17 +118,7 @@ func TestSavepointRoundTripPerOperator(t *testing.T) {
 			// the rows are read while the job runs, as a result view does:
 			// the savepoint hands the reader what it covers before the job
 			// ends
-			got := make(chan []*types.Row, 1)
-			go func() {
-				var rows []*types.Row
-				for r, err := range first.Rows(ctx) {
-					if err != nil {
-						break
-					}
-					rows = append(rows, r)
-				}
-				got <- rows
-			}()
+			got := readWhileRunning(ctx, first)
 			testwait.Until(t, time.Minute, "a third of the rows read", func() bool {
 				ms := job.Metrics()
 				return len(ms) > 0 && ms[0].RecordsOut >= roundTripRows/3
@@ -152,4 +142,21 @@ func TestSavepointRoundTripPerOperator(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readWhileRunning reads a result's rows while its job runs, as a result
+// view does, and sends them all once the result ends (or fails).
+func readWhileRunning(ctx context.Context, r *TableResult) <-chan []*types.Row {
+	got := make(chan []*types.Row, 1)
+	go func() {
+		var rows []*types.Row
+		for row, err := range r.Rows(ctx) {
+			if err != nil {
+				break
+			}
+			rows = append(rows, row)
+		}
+		got <- rows
+	}()
+	return got
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/testwait"
-	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // The disk state backend in SQL (issue 16): savepoint round trips of the
@@ -71,17 +70,7 @@ func TestDiskStateBackendSavepointRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			job := first.JobClient()
-			got := make(chan []*types.Row, 1)
-			go func() {
-				var rows []*types.Row
-				for r, err := range first.Rows(ctx) {
-					if err != nil {
-						break
-					}
-					rows = append(rows, r)
-				}
-				got <- rows
-			}()
+			got := readWhileRunning(ctx, first)
 			testwait.Until(t, time.Minute, "a third of the rows read", func() bool {
 				ms := job.Metrics()
 				return len(ms) > 0 && ms[0].RecordsOut >= roundTripRows/3
