@@ -76,6 +76,13 @@ var migrations = []string{
 	   job_checkpoint_dir  TEXT NOT NULL,
 	   started_at          TEXT NOT NULL
 	 );`,
+
+	// 5 -> 6: live dashboards and their tiles (dashboards_schema.go).
+	migrationDashboards,
+
+	// 6 -> 7: alert rules on live queries and the alert log
+	// (alerts_schema.go).
+	migrationAlerts,
 }
 
 // CurrentVersion is the schema version this build writes.
