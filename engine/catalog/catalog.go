@@ -140,6 +140,10 @@ type Table struct {
 	PartitionKeys []string
 	// Inline is set for anonymous tables created by FromDescriptor.
 	Inline bool
+	// Materialized is set for a materialized table (Flink's
+	// CatalogMaterializedTable): its definition query, freshness and
+	// refresh state. Such a table is read and written like any other.
+	Materialized *Materialized
 }
 
 // Kind implements BaseTable.
@@ -166,6 +170,10 @@ func (t *Table) Copy() BaseTable {
 	s.Columns = append([]types.Column(nil), t.TableSchema.Columns...)
 	s.Watermarks = append([]types.WatermarkSpec(nil), t.TableSchema.Watermarks...)
 	c.TableSchema = &s
+	if t.Materialized != nil {
+		m := *t.Materialized
+		c.Materialized = &m
+	}
 	return &c
 }
 

@@ -36,6 +36,10 @@ func (p *printer) stmt(s Statement) {
 		p.w("END")
 	case *CreateTable:
 		p.createTable(s)
+	case *CreateMaterializedTable:
+		p.createMaterializedTable(s)
+	case *AlterMaterializedTable:
+		p.alterMaterializedTable(s)
 	case *CreateView:
 		p.w("CREATE ")
 		if s.Temporary {

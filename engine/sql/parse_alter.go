@@ -70,6 +70,8 @@ func (p *parser) parseAlter() Statement {
 	switch {
 	case p.acceptKw("TABLE"):
 		return p.parseAlterTable(start)
+	case p.acceptKws("MATERIALIZED", "TABLE"):
+		return p.parseAlterMaterializedTable(start)
 	case p.acceptKw("VIEW"):
 		v := &AlterView{Name: p.parseObjectName()}
 		if p.acceptKw("RENAME") {

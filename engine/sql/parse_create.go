@@ -107,6 +107,8 @@ func (p *parser) parseCreate() Statement {
 		}
 		f.Span = p.span(start)
 		return f
+	case p.isKw("MATERIALIZED") && !orReplace && !temporary:
+		return p.parseCreateMaterializedTable(start)
 	case p.isKw("MATERIALIZED"), p.isKw("MODEL"), p.isKw("CONNECTION"):
 		p.errorf(p.tok().Pos, "CREATE %s is not supported yet", p.tok().upper)
 	}
