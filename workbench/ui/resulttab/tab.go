@@ -51,6 +51,9 @@ type Tab struct {
 	JobID   string             // the query's job ID, embedded or on a gateway ("" = none)
 	Cancel  context.CancelFunc // stops the reading of its rows (nil: nothing to stop)
 	Started time.Time          // when the statement started
+	// OnPin, when set, pins the result to a dashboard: the tab gets a Pin
+	// button and a "Pin to dashboard…" menu item (pin.go).
+	OnPin func()
 
 	canceled atomic.Bool
 	ended    atomic.Int64 // UnixNano; 0 while running
@@ -67,6 +70,7 @@ type Tab struct {
 	pauseBtn  *widget.Button
 	stopBtn   *widget.Button
 	exportBtn *widget.Button
+	pinBtn    *widget.Button // Pin (pin.go), nil without OnPin
 	closeBtn  *widget.Button // the × at the header's right
 	pager     *fyne.Container
 	pageLbl   *widget.Label
@@ -150,6 +154,7 @@ func (rt *Tab) Build(host Host) {
 			rt.stopBtn.Importance = widget.LowImportance
 			bar = append(bar, rt.viewSel, rt.follow, rt.pauseBtn, rt.stopBtn)
 		}
+		bar = append(bar, rt.pinItems()...)
 		bar = append(bar, rt.exportBtn)
 		prev := widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { rt.grid.SetPage(rt.grid.Page() - 1) })
 		next := widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { rt.grid.SetPage(rt.grid.Page() + 1) })
@@ -418,6 +423,7 @@ func (rt *Tab) ShowMenuWith(extra []*fyne.MenuItem, at fyne.Position) {
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Export…", rt.host.Export),
 	)...)
+	m.Items = append(m.Items, rt.pinMenuItems()...)
 	widgets.ShowMenuAt(m, c, at) // upward near the bottom
 }
 
