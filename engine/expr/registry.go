@@ -48,7 +48,7 @@ const (
 )
 
 func (k FunctionKind) String() string {
-	return [...]string{"SCALAR", "AGGREGATE", "TABLE", "TABLE_AGGREGATE"}[k]
+	return [...]string{"SCALAR", "AGGREGATE", "TABLE", "TABLE_AGGREGATE", "PROCESS_TABLE"}[k]
 }
 
 // InferCtx carries a call's argument types into type inference.
@@ -102,6 +102,9 @@ type Function struct {
 	// resolved argument types; Infer must return the output row type, a
 	// ROW whose fields are the output columns. See TableFunction.
 	Table func(args []*types.DataType, ret *types.DataType) (TableFunction, error)
+	// Process is the definition of a process table function (Kind
+	// ProcessTableKind). See ProcessTableFunctionDef.
+	Process *ProcessTableFunctionDef
 	// Internal functions are used by the planner and not listed by SHOW
 	// FUNCTIONS.
 	Internal bool
