@@ -96,6 +96,10 @@ type Options struct {
 	NoWorkspaceCatalog bool
 }
 
+// windowClass is the workbench window's X11 class, the StartupWMClass
+// of the desktop entry `make package` installs (FyneApp.toml's Name).
+const windowClass = "Riffle"
+
 // Run opens the main window on a and blocks until it is closed or ctx is
 // cancelled (SIGINT/SIGTERM). Either way the workspace is saved first. After
 // ctx ends the window has four seconds to save and close; if the UI
@@ -181,6 +185,14 @@ func Run(ctx context.Context, a fyne.App, opts Options) error {
 			os.Exit(0)
 		}
 	}()
+	// GLFW names the X11 window class (WM_CLASS) after the title the
+	// window is made with, and Fyne makes it in ShowAndRun: made as
+	// "Riffle", the window's class is the desktop entry's StartupWMClass
+	// and a dock groups it with its launcher; the workspace's title comes
+	// back once the app runs.
+	title := w.Title()
+	w.SetTitle(windowClass)
+	a.Lifecycle().SetOnStarted(func() { w.SetTitle(title) })
 	w.ShowAndRun()
 	if wb := current.Load(); wb != nil {
 		wb.Close()
