@@ -43,6 +43,9 @@ func TestDiskStateBackendSavepointRoundTrip(t *testing.T) {
 			[]string{"SET 'table.exec.mini-batch.enabled' = 'true'", "SET 'table.exec.mini-batch.allow-latency' = '50 ms'", "SET 'table.exec.mini-batch.size' = '100'"}},
 		{"regular join", "SELECT a.k, COUNT(*) FROM gen AS a JOIN gen2 AS b ON a.v = b.w GROUP BY a.k", nil},
 		{"regular join alone", "SELECT a.v, b.w, a.k FROM gen AS a JOIN gen2 AS b ON a.v = b.w", nil},
+		{"tumble window", "SELECT window_start, k, COUNT(*), SUM(v), MAX(v) FROM TABLE(TUMBLE(TABLE gen, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end, k", nil},
+		{"hop window", "SELECT window_start, v % 13 AS g, COUNT(*), AVG(v) FROM TABLE(HOP(TABLE gen, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '15' SECOND)) GROUP BY window_start, window_end, v % 13", nil},
+		{"cumulate window", "SELECT window_start, window_end, k, MIN(v), COUNT(*) FROM TABLE(CUMULATE(TABLE gen, DESCRIPTOR(ts), INTERVAL '4' SECOND, INTERVAL '20' SECOND)) GROUP BY window_start, window_end, k", nil},
 		{"join of a changelog with a condition", "SELECT a.k, b.c, COUNT(*) FROM gen AS a JOIN (SELECT w % 7 AS g, COUNT(*) AS c FROM gen2 GROUP BY w % 7) AS b ON a.v % 7 = b.g AND a.v > b.c GROUP BY a.k, b.c", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

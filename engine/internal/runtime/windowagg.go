@@ -22,6 +22,10 @@ type aggBucket struct {
 	// start is the window start (session and attached windows).
 	start int64
 	gids  []int32
+	// load, when set (the disk state backend), gives a new group g, of
+	// row row of the batch being added, its state kept in the store
+	// before the batch is accumulated (windowagg_disk.go)
+	load func(g int32, in *types.Batch, row int)
 }
 
 func newAggBucket(keys []int, keyTypes []*types.DataType, aggs []opspec.AggSpec) (*aggBucket, error) {
@@ -59,6 +63,11 @@ func (bk *aggBucket) add(in *types.Batch, keys []int, aggs []opspec.AggSpec) {
 		bk.keyChunks = append(bk.keyChunks, chunk)
 		for _, acc := range bk.accs {
 			acc.resize(int(bk.n))
+		}
+		if bk.load != nil {
+			for _, i := range newRows {
+				bk.load(gids[i], in, int(i))
+			}
 		}
 	}
 	accumulateAggs(bk.accs, aggs, in, gids)
@@ -202,6 +211,10 @@ type WindowAgg struct {
 	mergeOK  bool
 	windowOf []int64
 	clock    Clock
+	// disk keeps the buckets' groups in the disk state backend, the
+	// buckets above being a cache of them (windowagg_disk.go); nil: all
+	// in memory
+	disk *windowDisk
 }
 
 // Open implements Operator.
@@ -218,8 +231,11 @@ func (w *WindowAgg) Open(ctx *OpContext, out Output) error {
 	if err := w.Window.Validate(); err != nil {
 		return err
 	}
-	return nil
+	return w.openDisk(ctx)
 }
+
+// Close implements Operator.
+func (w *WindowAgg) Close() error { return w.closeDisk() }
 
 // sliced reports whether rows go to slices shared by windows (else each
 // row is accumulated into every window containing it, for aggregates that
@@ -232,6 +248,11 @@ func (w *WindowAgg) sliced() bool {
 func (w *WindowAgg) ProcessBatch(_ int, b *types.Batch) error {
 	if !b.InsertOnly() {
 		return fmt.Errorf("window aggregate doesn't support consuming update and delete changes")
+	}
+	if w.disk != nil {
+		if err := w.maybeEvict(); err != nil {
+			return err
+		}
 	}
 	if w.Attached {
 		return w.processAttached(b)
@@ -310,8 +331,12 @@ func (w *WindowAgg) ProcessBatch(_ int, b *types.Batch) error {
 				return err
 			}
 			w.slices[e] = bk
+			w.diskBucket(e, bk)
 		}
 		bk.add(sub, w.Keys, w.Aggs)
+	}
+	if err := w.diskErr(); err != nil {
+		return err
 	}
 	w.reportState()
 	return nil
@@ -354,8 +379,12 @@ func (w *WindowAgg) processAttached(b *types.Batch) error {
 			}
 			bk.start = starts[sel[0]]
 			w.slices[e] = bk
+			w.diskBucket(e, bk)
 		}
 		bk.add(sub, w.Keys, w.Aggs)
+	}
+	if err := w.diskErr(); err != nil {
+		return err
 	}
 	w.reportState()
 	return nil
@@ -387,6 +416,9 @@ func (w *WindowAgg) OnProcessingTime(now int64) error {
 // NextProcessingTime returns the earliest processing time (epoch ms) at
 // which a window fires, for processing-time windows.
 func (w *WindowAgg) NextProcessingTime() (int64, bool) {
+	if w.disk != nil {
+		return w.diskNextProcessingTime()
+	}
 	if !w.Window.Proctime || len(w.slices) == 0 {
 		return 0, false
 	}
@@ -412,6 +444,9 @@ func (w *WindowAgg) windowEndsOf(e int64) []int64 {
 // fire emits every window with data whose end is complete at wm and not
 // already fired.
 func (w *WindowAgg) fire(wm int64) error {
+	if w.disk != nil {
+		return w.fireDisk(wm)
+	}
 	if len(w.slices) == 0 {
 		w.progress = max(w.progress, wm)
 		return nil
@@ -532,11 +567,7 @@ func windowPropColumn(p opspec.WindowProp, t *types.DataType, start, end int64, 
 }
 
 func (w *WindowAgg) reportState() {
-	var keys, bytes int64
-	for _, bk := range w.slices {
-		keys += int64(bk.n)
-		bytes += bk.size()
-	}
+	keys, bytes := w.StateSize()
 	w.Ctx.ReportState(keys, bytes)
 }
 
@@ -546,6 +577,11 @@ func (w *WindowAgg) StateSize() (int64, int64) {
 	for _, bk := range w.slices {
 		keys += int64(bk.n)
 		bytes += bk.size()
+	}
+	if w.disk != nil {
+		// the memory is the cache's; the store's is bounded by its
+		// block cache and write buffer
+		return w.diskCount(), bytes
 	}
 	return keys, bytes
 }

@@ -48,6 +48,9 @@ func (w *WindowAgg) stateShape() string {
 
 // SnapshotState implements CheckpointedOperator.
 func (w *WindowAgg) SnapshotState() ([]byte, error) {
+	if w.disk != nil {
+		return w.snapshotDiskState()
+	}
 	_, size := w.StateSize()
 	wr := state.NewWriter(64 + int(size))
 	wr.Header("WindowAgg", windowAggStateVersion)
@@ -72,6 +75,9 @@ func (w *WindowAgg) SnapshotState() ([]byte, error) {
 // RestoreState implements CheckpointedOperator: the state is decoded into
 // new structures and replaces the operator's only when all of it decoded.
 func (w *WindowAgg) RestoreState(snapshot []byte) error {
+	if w.disk != nil {
+		return w.restoreDiskState(snapshot)
+	}
 	r := state.NewReader(snapshot)
 	r.Header("WindowAgg", windowAggStateVersion)
 	checkShape(r, "WindowAgg", w.stateShape())
