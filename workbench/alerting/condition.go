@@ -200,7 +200,8 @@ func scanIdent(s string) (ident, rest string, err error) {
 	return s[:i], s[i:], nil
 }
 
-// unquote reads a whole single-quoted SQL string (” is a quote).
+// unquote reads a whole single-quoted SQL string (a doubled quote inside
+// stands for one).
 func unquote(v string) (string, bool) {
 	if len(v) < 2 || v[0] != '\'' || v[len(v)-1] != '\'' {
 		return "", false
