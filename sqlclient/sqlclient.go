@@ -283,8 +283,7 @@ func (c *client) runStatement(ctx context.Context, st session.Statement, name st
 	if err == nil {
 		return true
 	}
-	if errors.Is(err, errQueryCancelled) {
-		fmt.Fprintln(c.errOut, "[INFO] Query cancelled.")
+	if c.terminated(ctx, err) {
 		return false
 	}
 	var se *session.Error
@@ -298,6 +297,44 @@ func (c *client) runStatement(ctx context.Context, st session.Statement, name st
 // errQueryCancelled: printing a query's rows ended because ctx did
 // (Ctrl+C, SIGTERM).
 var errQueryCancelled = errors.New("query cancelled")
+
+// queryTerminated is errQueryCancelled for a query whose rows were being
+// printed as a tableau: rows of them were printed.
+type queryTerminated struct{ rows int }
+
+func (q *queryTerminated) Error() string { return errQueryCancelled.Error() }
+func (q *queryTerminated) Unwrap() error { return errQueryCancelled }
+
+// terminated reports (and says so) a statement that ended because ctx
+// was cancelled (Ctrl+C, SIGTERM) rather than failing: a query printing
+// its rows as a tableau ends with Flink's SQL Client's footer "Query
+// terminated, received a total of N rows" on stdout; any other statement
+// (a synchronous INSERT, whose job is cancelled with it; a query in CSV
+// or JSON) with "[INFO] Query terminated." on stderr, never a bare
+// "context canceled".
+func (c *client) terminated(ctx context.Context, err error) bool {
+	var qt *queryTerminated
+	switch {
+	case errors.As(err, &qt):
+		fmt.Fprintf(c.out, "Query terminated, received a total of %d %s\n", qt.rows, rowTerm(qt.rows))
+	case errors.Is(err, errQueryCancelled):
+		fmt.Fprintln(c.errOut, "[INFO] Query terminated.")
+	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, table.ErrCanceled)):
+		fmt.Fprintln(c.errOut, "[INFO] Query terminated. Its job was cancelled.")
+	default:
+		return false
+	}
+	return true
+}
+
+// rowTerm is Flink's SQL Client's word for n rows: "row" unless more than
+// one.
+func rowTerm(n int) string {
+	if n > 1 {
+		return "rows"
+	}
+	return "row"
+}
 
 // result prints what the engine returned for st (the runner's
 // Hooks.Result).
@@ -313,6 +350,13 @@ func (c *client) result(ctx context.Context, st session.Statement, res table.Sta
 	// other result (a single "result" column sized to the text)
 	if err := c.print(ctx, res, false); err != nil {
 		if ctx.Err() != nil {
+			var pi *table.PrintInterruptedError
+			if c.format == FormatTableau && res.IsQuery() {
+				if errors.As(err, &pi) {
+					return &queryTerminated{rows: pi.Rows}
+				}
+				return &queryTerminated{}
+			}
 			return errQueryCancelled
 		}
 		return err

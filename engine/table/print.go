@@ -237,7 +237,7 @@ func (p *tableauPrinter) print(w io.Writer, it Rows) error {
 			if n > 0 {
 				fmt.Fprint(w, sep)
 			}
-			return err
+			return &PrintInterruptedError{Rows: n, Err: err}
 		}
 		_, err := fmt.Fprintf(w, "%sReceived a total of %d %s\n", sep, n, plural(n, "row", "rows"))
 		return err
