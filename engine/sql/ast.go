@@ -770,6 +770,9 @@ type DerivedTable struct {
 type TableFunc struct {
 	Span
 	Lateral bool
+	// Bare is a call written without TABLE(...): FROM f(TABLE t PARTITION
+	// BY k, arg => 1), Flink 2's form for process table functions.
+	Bare    bool
 	Call    *FuncCall
 	Alias   *Ident
 	Columns []*Ident

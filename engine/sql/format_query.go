@@ -306,9 +306,13 @@ func (p *printer) table(t TableExpr) {
 		if t.Lateral {
 			p.w("LATERAL ")
 		}
-		p.w("TABLE(")
-		p.funcCall(t.Call)
-		p.w(")")
+		if t.Bare {
+			p.funcCall(t.Call)
+		} else {
+			p.w("TABLE(")
+			p.funcCall(t.Call)
+			p.w(")")
+		}
 		p.alias(t.Alias, t.Columns)
 	case *MatchRecognize:
 		p.matchRecognize(t)

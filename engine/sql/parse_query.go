@@ -517,7 +517,20 @@ func (p *parser) parseTableRef() TableExpr {
 		dt.Span = p.span(start)
 		te = dt
 	default:
-		tr := &TableRef{Name: p.parseObjectName()}
+		name := p.parseObjectName()
+		if p.isOp("(") {
+			// f(args): a table function called without TABLE(...)
+			fc, ok := p.parseCall(name).(*FuncCall)
+			if !ok {
+				p.errorf(start, "Table function call expected")
+			}
+			tf := &TableFunc{Bare: true, Call: fc}
+			tf.Alias, tf.Columns = p.parseAlias()
+			tf.Span = p.span(start)
+			te = tf
+			break
+		}
+		tr := &TableRef{Name: name}
 		if p.tok().Kind == TokHintStart {
 			tr.Hints = p.parseHints()
 		}

@@ -279,6 +279,8 @@ func (b *builder) operator(p *physical.Node) func() runtime.Operator {
 		return func() runtime.Operator {
 			return &runtime.TemporalSort{TimeCol: first.Col, Keys: secondary, Types: ts, Proctime: proctime}
 		}
+	case *physical.ProcessTableFunction:
+		return b.processTableFunction(p, x)
 	case *physical.Match:
 		ts, outTs := colTypes(in), plan.Types(p.Cols)
 		return func() runtime.Operator { return &runtime.Match{Spec: x.Spec, InTypes: ts, OutTypes: outTs} }

@@ -722,6 +722,9 @@ func (b *binder) tableFunc(t *sql.TableFunc, outer *scope) (plan.Node, *scope) {
 	if n, sc, ok := b.windowTableFunc(t, outer); ok {
 		return n, sc
 	}
+	if f := b.ptfFunction(t); f != nil {
+		return b.processTableFunc(t, f, outer)
+	}
 	if t.Lateral {
 		b.failAt(t, "LATERAL TABLE needs a table on its left (FROM t, LATERAL TABLE(f(t.x)))")
 	}

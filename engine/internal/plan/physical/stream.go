@@ -27,6 +27,8 @@ func (pl *planner) translateStreaming(n plan.Node) *Node {
 		return pl.windowRank(x)
 	case *plan.MatchRecognize:
 		return pl.match(x)
+	case *plan.ProcessTableFunction:
+		return pl.processTableFunction(x)
 	}
 	return nil
 }
