@@ -532,6 +532,8 @@ func (f *UserDefinedFunction) buildFunction() *expr.Function {
 		fn.Aggregate = &aggImpl{f: f}
 	case TableFunctionKind:
 		f.attachTable(fn)
+	case ProcessTableFunctionKind:
+		f.attachProcess(fn)
 	}
 	return fn
 }

@@ -1,0 +1,221 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/testwait"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// countPTF counts the rows of each partition in its state; every 20th row
+// it emits the count, and 10 s of event time after a partition's last row
+// its timer emits the final count and clears the partition.
+type countPTF struct{}
+
+func (countPTF) Eval(ctx PTFContext, row *PTFRow) error {
+	n, _ := StateValue[int64](ctx, "cnt")
+	n++
+	if err := ctx.SetState("cnt", n); err != nil {
+		return err
+	}
+	if n%20 == 0 {
+		if err := ctx.Collect("every20", n); err != nil {
+			return err
+		}
+	}
+	now, _ := ctx.Time()
+	return ctx.RegisterOnTime("idle", now+10_001)
+}
+
+func (countPTF) OnTimer(ctx PTFTimerContext) error {
+	n, _ := StateValue[int64](ctx, "cnt")
+	ctx.ClearAll()
+	return ctx.Collect("final:"+ctx.CurrentTimer(), n)
+}
+
+func countDef() *ProcessTableFunctionDef {
+	return &ProcessTableFunctionDef{
+		Args:   []PTFArg{SetSemanticTable("input")},
+		Output: []types.Field{{Name: "what", Type: types.StringType()}, {Name: "cnt", Type: types.BigIntType()}},
+		State:  []PTFState{{Name: "cnt", Type: types.BigIntType()}},
+		New:    func() ProcessTableFunction { return countPTF{} },
+	}
+}
+
+const countQuery = "SELECT k, what, cnt, rowtime FROM counter(input => TABLE gen PARTITION BY k, on_time => DESCRIPTOR(ts), uid => 'counter1')"
+
+// State and timers of a PTF survive a savepoint: stopped part way and
+// resumed, the rows delivered are those of an uninterrupted run.
+func TestPTFSavepointRoundTrip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("paced sources")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	register := func(env *TableEnvironment) {
+		if err := env.CreateTemporarySystemFunction("counter", PTF(countDef())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ref := roundTripEnv(t, false)
+	register(ref)
+	res, err := ref.ExecuteSQLContext(ctx, countQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := applyChanges(collectAll(t, ctx, res))
+	// 400 rows in 5 partitions of 80: 4 counts each, then the final one
+	if len(want) != 25 || !strings.Contains(strings.Join(want, "\n"), "[0, final:idle, 80, 1970-01-01T00:06:50.001]") {
+		t.Fatalf("uninterrupted run: %d rows %v", len(want), want)
+	}
+
+	env := roundTripEnv(t, true)
+	register(env)
+	mustExec(t, env,
+		"SET 'execution.checkpointing.interval' = '1 h'",
+		"SET 'execution.checkpointing.dir' = '"+t.TempDir()+"'")
+	first, err := env.ExecuteSQLContext(ctx, countQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := first.JobClient()
+	got := readWhileRunning(ctx, first)
+	testwait.Until(t, time.Minute, "a third of the rows read", func() bool {
+		ms := job.Metrics()
+		return len(ms) > 0 && ms[0].RecordsOut >= roundTripRows/3
+	})
+	path, err := job.StopWithSavepointContext(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := <-got
+	if n := job.Metrics()[0].RecordsOut; n >= roundTripRows {
+		t.Fatalf("the first run read all %d rows before its savepoint", n)
+	}
+	mustExec(t, env, "SET 'execution.state-recovery.path' = '"+path+"'")
+	second, err := env.ExecuteSQLContext(ctx, countQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows = append(rows, collectAll(t, ctx, second)...)
+	if g := applyChanges(rows); strings.Join(g, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("stopped and resumed: %d rows, uninterrupted: %d\n got %v\nwant %v", len(g), len(want), g, want)
+	}
+}
+
+// echoPTF emits, for each row, the row and the scalar argument i (Flink's
+// RowSemanticTableFunction of its PTF test programs: "{+I[Bob, 12], 1}").
+type echoPTF struct{}
+
+func (echoPTF) Eval(ctx PTFContext, row *PTFRow) error {
+	return ctx.Collect(fmt.Sprintf("{%s, %v}", row, ctx.Arg("i")))
+}
+
+func echoDef(table PTFArg) *ProcessTableFunctionDef {
+	return &ProcessTableFunctionDef{
+		Args:   []PTFArg{table, ScalarArg("i", types.IntType())},
+		Output: []types.Field{{Name: "out", Type: types.StringType()}},
+		New:    func() ProcessTableFunction { return echoPTF{} },
+	}
+}
+
+func ptfSQLEnv(t *testing.T) *TableEnvironment {
+	t.Helper()
+	env := MustCreate(InStreamingMode())
+	mustExec(t, env, "CREATE TEMPORARY VIEW t AS SELECT * FROM (VALUES ('Bob', 12), ('Alice', 42)) AS v(name, score)")
+	for name, arg := range map[string]PTFArg{"frow": RowSemanticTable("r"), "fset": SetSemanticTable("r"),
+		"fpass": {Name: "r", Table: true, PassColumnsThrough: true}} {
+		if err := env.CreateTemporarySystemFunction(name, PTF(echoDef(arg))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return env
+}
+
+func ptfRows(t *testing.T, env *TableEnvironment, q string) []string {
+	t.Helper()
+	res, err := env.ExecuteSQL(q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	var out []string
+	for _, r := range collectAll(t, context.Background(), res) {
+		out = append(out, r.String())
+	}
+	return out
+}
+
+// The output schemas and rows of Flink's PTF test programs process-row
+// and process-set (keys first), with pass-through and positional calls.
+func TestPTFSQLCalls(t *testing.T) {
+	env := ptfSQLEnv(t)
+	for _, c := range []struct {
+		q    string
+		want []string
+	}{
+		{"SELECT * FROM frow(r => TABLE t, i => 1)", []string{"+I[{+I[Bob, 12], 1}]", "+I[{+I[Alice, 42], 1}]"}},
+		{"SELECT * FROM frow(TABLE t, 1)", []string{"+I[{+I[Bob, 12], 1}]", "+I[{+I[Alice, 42], 1}]"}},
+		{"SELECT * FROM TABLE(frow(TABLE t, 7))", []string{"+I[{+I[Bob, 12], 7}]", "+I[{+I[Alice, 42], 7}]"}},
+		{"SELECT * FROM fset(r => TABLE t PARTITION BY name, i => 1)", []string{"+I[Bob, {+I[Bob, 12], 1}]", "+I[Alice, {+I[Alice, 42], 1}]"}},
+		{"SELECT * FROM fpass(r => TABLE t, i => 2)", []string{"+I[Bob, 12, {+I[Bob, 12], 2}]", "+I[Alice, 42, {+I[Alice, 42], 2}]"}},
+		{"SELECT `out` FROM frow(r => TABLE (SELECT name, score FROM t WHERE score > 20), i => 3)", []string{"+I[{+I[Alice, 42], 3}]"}},
+	} {
+		got := ptfRows(t, env, c.q)
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\n got %v\nwant %v", c.q, got, c.want)
+		}
+	}
+}
+
+// Misuse fails with Flink's messages and the position of the mistake.
+func TestPTFSQLErrors(t *testing.T) {
+	env := ptfSQLEnv(t)
+	for _, c := range []struct{ q, want string }{
+		{"SELECT * FROM frow(r => TABLE t PARTITION BY name, i => 1)",
+			"Only tables with set semantics may be partitioned. Invalid PARTITION BY clause in the 0-th operand of table function 'frow'"},
+		{"SELECT * FROM fset(r => TABLE t, i => 1)", "Table argument 'r' requires a PARTITION BY clause for parallel processing."},
+		{"SELECT * FROM fset(r => TABLE t PARTITION BY invalid, i => 1)",
+			"Invalid column 'invalid' for PARTITION BY clause. Available columns are: [name, score]"},
+		{"SELECT * FROM fset(r => TABLE t PARTITION BY name ORDER BY score, i => 1)", "ORDER BY clause is currently not supported."},
+		{"SELECT * FROM frow(r => ROW(42), i => 1)", "Invalid argument value. Argument 'r' expects a table to be passed."},
+		{"SELECT * FROM frow(r => TABLE t)", "Missing argument 'i' of function 'frow'"},
+		{"SELECT * FROM frow(r => TABLE t, i => 'x')", "Invalid argument type of 'i' for function 'frow': expected INT, got CHAR(1) NOT NULL"},
+		{"SELECT * FROM fset(r => TABLE t PARTITION BY name, i => 1, uid => '%')",
+			"Invalid unique identifier for process table function. The `uid` argument must be a string literal that follows the pattern [a-zA-Z_][a-zA-Z-_0-9]*. But found: %"},
+		{"SELECT * FROM frow(r => TABLE t, i => 1, on_time => DESCRIPTOR(ts, INVALID))",
+			"Invalid time attribute declaration. Each column in the `on_time` argument must reference at least one column in one of the table arguments. Unknown references: [ts, INVALID]"},
+		{"SELECT frow(1)", "FROW is a process table function: call it in FROM"},
+	} {
+		_, err := env.ExecuteSQL(c.q)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant %s", c.q, err, c.want)
+		}
+	}
+	_, err := env.ExecuteSQL("SELECT *\nFROM frow(r => TABLE t PARTITION BY name, i => 1)")
+	if err == nil || !strings.Contains(err.Error(), "line 2, column 16") {
+		t.Errorf("the error does not point at the table argument: %v", err)
+	}
+}
+
+// EXPLAIN names the node as Flink does: LogicalTableFunctionScan in the
+// AST, ProcessTableFunction with invocation, uid, select and rowType in
+// the physical plan, after a hash exchange on the partition keys.
+func TestPTFExplain(t *testing.T) {
+	env := ptfSQLEnv(t)
+	plan, err := env.ExplainSQL("SELECT * FROM fset(r => TABLE t PARTITION BY score, i => 1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"LogicalTableFunctionScan(invocation=[fset(TABLE(#0) PARTITION BY($1), 1, DEFAULT(), DEFAULT())], rowType=[RecordType(INT NOT NULL score, STRING out)])",
+		"ProcessTableFunction(invocation=[fset(TABLE(#0) PARTITION BY($1), 1, DEFAULT(), DEFAULT())], uid=[fset], select=[score,out], rowType=[RecordType(INT NOT NULL score, STRING out)])\n+- Exchange(distribution=[hash[score]])",
+	} {
+		if !strings.Contains(plan, want) {
+			t.Errorf("plan lacks %q:\n%s", want, plan)
+		}
+	}
+}
