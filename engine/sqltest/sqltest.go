@@ -517,7 +517,8 @@ func RunScript(t *testing.T, path string, newEngine NewEngine, opts Options) {
 }
 
 // load reads and parses a script and returns the replacer of its
-// placeholders.
+// placeholders: Placeholders' and ${SCRATCH}, an empty folder of this run
+// of the script (removed after it) for what its statements write.
 func load(t *testing.T, path string) ([]Case, *strings.Replacer) {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -528,7 +529,8 @@ func load(t *testing.T, path string) ([]Case, *strings.Replacer) {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	return cases, Placeholders(path)
+	abs, _ := filepath.Abs(filepath.Dir(path))
+	return cases, strings.NewReplacer("${ASSETS}", filepath.Join(RepoRoot(), "assets"), "${TESTDATA}", abs, "${SCRATCH}", t.TempDir())
 }
 
 // Placeholders returns the replacer of a script's ${ASSETS} (the

@@ -248,6 +248,13 @@ func (x *execution) drop(d *sql.Drop) (*TableResult, error) {
 			return nil, err
 		}
 		bt, err := c.GetTable(id.Path())
+		if tb, ok := bt.(*catalog.Table); err == nil && ok && tb.Materialized != nil {
+			// Flink's DROP TABLE does not see materialized tables
+			if d.IfExists {
+				return okResult(), nil
+			}
+			return nil, errorf("%s with identifier '%s' does not exist.", what, id.Summary())
+		}
 		if err != nil {
 			if d.IfExists && catalog.IsNotExist(err) {
 				return okResult(), nil
@@ -292,6 +299,8 @@ func (x *execution) drop(d *sql.Drop) (*TableResult, error) {
 		return okResult(), nil
 	case sql.DropFunction:
 		return x.dropFunction(d)
+	case sql.DropMaterializedTable:
+		return x.dropMaterializedTable(d)
 	}
 	return nil, errorf("DROP %s is not supported", d.Kind)
 }

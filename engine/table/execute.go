@@ -93,6 +93,10 @@ func (x *execution) run(st sql.Statement) (*TableResult, error) {
 		return x.createTable(s)
 	case *sql.CreateView:
 		return x.createView(s)
+	case *sql.CreateMaterializedTable:
+		return x.createMaterializedTable(s)
+	case *sql.AlterMaterializedTable:
+		return x.alterMaterializedTable(s)
 	case *sql.Drop:
 		return x.drop(s)
 	case *sql.AlterTable:

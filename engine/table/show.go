@@ -123,6 +123,8 @@ func (x *execution) show(s *sql.Show) (*TableResult, error) {
 		}
 		return &TableResult{kind: SuccessWithContent, schema: NewTableSchema([]string{"job id", "job name", "status", "start time"},
 			[]*types.DataType{types.StringType().NotNull(), types.StringType().NotNull(), types.StringType().NotNull(), types.StringType().NotNull()}), static: rows}, nil
+	case "MATERIALIZED TABLES":
+		return x.showMaterializedTables(s)
 	case "PARTITIONS":
 		return x.showPartitions(s)
 	case "PROCEDURES":
@@ -315,19 +317,38 @@ func (x *execution) showCreate(s *sql.ShowCreate) (*TableResult, error) {
 	}
 	if !ok {
 		what := "Table"
-		if s.Kind == "VIEW" {
+		switch s.Kind {
+		case "VIEW":
 			what = "View"
+		case "MATERIALIZED TABLE":
+			what = "Materialized table"
+		}
+		if s.Kind == "MATERIALIZED TABLE" {
+			return nil, errorf("Could not execute SHOW CREATE MATERIALIZED TABLE %s. %s with identifier %s does not exist.", id.Summary(), what, id)
 		}
 		return nil, errorf("Could not execute SHOW CREATE %s. %s with identifier %s does not exist.", s.Kind, what, id)
 	}
 	var ddl string
 	switch tb := rt.Table.(type) {
 	case *catalog.Table:
+		if tb.Materialized != nil {
+			if s.Kind != "MATERIALIZED TABLE" {
+				return nil, errorf("SHOW CREATE %s is only supported for %ss, but %s is a materialized table. Please use SHOW CREATE MATERIALIZED TABLE instead.", s.Kind, strings.ToLower(s.Kind), id)
+			}
+			ddl = ShowCreateMaterializedTable(id, tb)
+			break
+		}
+		if s.Kind == "MATERIALIZED TABLE" {
+			return nil, errorf("SHOW CREATE MATERIALIZED TABLE is only supported for materialized tables, but %s is a table. Please use SHOW CREATE TABLE instead.", id)
+		}
 		if s.Kind == "VIEW" {
 			return nil, errorf("SHOW CREATE VIEW is only supported for views, but %s is a table. Please use SHOW CREATE TABLE instead.", id)
 		}
 		ddl = ShowCreateTable(id, tb, rt.Temporary)
 	case *catalog.View:
+		if s.Kind == "MATERIALIZED TABLE" {
+			return nil, errorf("SHOW CREATE MATERIALIZED TABLE is only supported for materialized tables, but %s is a view. Please use SHOW CREATE VIEW instead.", id)
+		}
 		if s.Kind == "TABLE" {
 			return nil, errorf("SHOW CREATE TABLE is only supported for tables, but %s is a view. Please use SHOW CREATE VIEW instead.", id)
 		}
