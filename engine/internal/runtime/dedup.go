@@ -38,6 +38,9 @@ type Deduplicate struct {
 	ttl  ttlState
 	live int64
 	free []int32
+	// disk keeps the kept rows in the disk state backend, with a cache of
+	// them in memory (dedup_disk.go); nil: in memory above
+	disk *dedupDisk
 }
 
 // Open implements Operator.
@@ -47,7 +50,7 @@ func (d *Deduplicate) Open(ctx *OpContext, out Output) error {
 	if !ctx.Batch {
 		d.ttl.open(ctx)
 	}
-	return nil
+	return d.openDisk(ctx)
 }
 
 // ProcessBatch implements Operator.
@@ -68,6 +71,16 @@ func (d *Deduplicate) ProcessBatch(_ int, b *types.Batch) error {
 			out = types.NewBatchBuilder(d.Types)
 		}
 		return out.Append(k, vals)
+	}
+	if d.disk != nil {
+		if err := d.processDisk(b, ts, emit); err != nil {
+			return err
+		}
+		d.Ctx.ReportState(d.StateSize())
+		if out == nil {
+			return nil
+		}
+		return d.Emit(out.Build())
 	}
 	now := d.ttl.now()
 	for i := 0; i < b.Len; i++ {
@@ -147,5 +160,10 @@ func (d *Deduplicate) EndInput(int) error {
 
 // StateSize implements StateReporter.
 func (d *Deduplicate) StateSize() (int64, int64) {
+	if d.disk != nil {
+		// the memory is the cache's; the store's is bounded by its
+		// block cache and write buffer
+		return d.live, int64(len(d.disk.cache)) * int64(64+24*len(d.Types))
+	}
 	return d.live, d.index.size() + d.live*int64(len(d.Types))*24
 }

@@ -34,6 +34,9 @@ func (d *Deduplicate) SnapshotState() ([]byte, error) {
 	if d.index == nil {
 		return nil, errors.New("Deduplicate: SnapshotState before Open")
 	}
+	if d.disk != nil {
+		return d.snapshotDiskState()
+	}
 	n := int(d.n)
 	w := state.NewWriter(64 + n*(16+8*len(d.Types)))
 	w.Header("Deduplicate", dedupStateVersion)
@@ -52,6 +55,9 @@ func (d *Deduplicate) SnapshotState() ([]byte, error) {
 func (d *Deduplicate) RestoreState(snapshot []byte) error {
 	if d.index == nil {
 		return errors.New("Deduplicate: RestoreState before Open")
+	}
+	if d.disk != nil {
+		return d.restoreDiskState(snapshot)
 	}
 	r := state.NewReader(snapshot)
 	r.Header("Deduplicate", dedupStateVersion)

@@ -56,6 +56,9 @@ type Rank struct {
 	keyBuf []byte
 	seq    int64
 	ttl    ttlState // table.exec.state.ttl (rank_ttl.go); last is unused
+	// disk keeps the partitions in the disk state backend, parts being a
+	// cache of them (rank_disk.go); nil: all in memory
+	disk *rankDisk
 }
 
 type rankRow struct {
@@ -67,6 +70,9 @@ type rankPartition struct {
 	rows    []*rankRow
 	visible []*rankRow // rows currently emitted, in rank order
 	last    int64      // epoch ms of the last write (with a state TTL)
+	// with the disk state backend: changed since read or written, and
+	// the store holds a (possibly older) value
+	dirty, inStore bool
 }
 
 // Open implements Operator.
@@ -82,7 +88,7 @@ func (r *Rank) Open(ctx *OpContext, out Output) error {
 	if !ctx.Batch {
 		r.ttl.open(ctx)
 	}
-	return nil
+	return r.openDisk(ctx)
 }
 
 // EndInput emits the final Top-N of every partition in batch mode (rank
@@ -177,9 +183,20 @@ func (r *Rank) ProcessBatch(_ int, b *types.Batch) error {
 		rows = append(rows, vals)
 	}
 	now := r.ttl.now()
+	if r.disk != nil {
+		if err := r.maybeEvict(); err != nil {
+			return err
+		}
+	}
 	for i := 0; i < b.Len; i++ {
 		r.keyBuf = AppendRowKey(r.keyBuf[:0], b, r.PartitionKeys, i)
 		p := r.parts[string(r.keyBuf)]
+		if p == nil && r.disk != nil {
+			var err error
+			if p, err = r.diskPartition(string(r.keyBuf)); err != nil {
+				return err
+			}
+		}
 		if p != nil && r.expired(p, now) {
 			// its state expired: the partition starts afresh, silently
 			r.drop(string(r.keyBuf), p)
@@ -196,6 +213,7 @@ func (r *Rank) ProcessBatch(_ int, b *types.Batch) error {
 				r.order = append(r.order, p)
 			}
 		}
+		p.dirty = true
 		vals := b.Row(i, r.Types).Values
 		if retract {
 			found := false
@@ -246,6 +264,11 @@ func (r *Rank) ProcessBatch(_ int, b *types.Batch) error {
 		p.visible = next
 		if len(p.rows) == 0 && !r.Ctx.Batch {
 			delete(r.parts, string(r.keyBuf)) // emptied by retractions
+			if r.disk != nil {
+				if err := r.diskDrop(string(r.keyBuf), p); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	r.Ctx.ReportState(r.StateSize())
@@ -330,5 +353,10 @@ func (r *Rank) build(kinds []types.RowKind, rows [][]any) *types.Batch {
 
 // StateSize implements StateReporter.
 func (r *Rank) StateSize() (int64, int64) {
+	if r.disk != nil {
+		// the memory is the cache's; the store's is bounded by its
+		// block cache and write buffer
+		return r.diskCount(), int64(len(r.parts)) * int64(64+2*(32+24*len(r.Types)))
+	}
 	return int64(len(r.parts)), r.nRows*int64(32+24*len(r.Types)) + int64(len(r.parts))*64
 }

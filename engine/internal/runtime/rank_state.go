@@ -30,6 +30,9 @@ func (r *Rank) SnapshotState() ([]byte, error) {
 	if r.Ctx != nil && r.Ctx.Batch {
 		return nil, errBatchRankState
 	}
+	if r.disk != nil {
+		return r.snapshotDiskState()
+	}
 	w := state.NewWriter(64 + int(r.nRows)*(8+8*len(r.Types)))
 	w.Header("Rank", rankStateVersion)
 	w.String(r.stateShape())
@@ -68,6 +71,9 @@ func (r *Rank) SnapshotState() ([]byte, error) {
 func (r *Rank) RestoreState(snapshot []byte) error {
 	if r.Ctx != nil && r.Ctx.Batch {
 		return errBatchRankState
+	}
+	if r.disk != nil {
+		return r.restoreDiskState(snapshot)
 	}
 	rd := state.NewReader(snapshot)
 	rd.Header("Rank", rankStateVersion)

@@ -43,7 +43,7 @@ func TestWindowAggDiskRoundTrip(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			newOp, out := windowAggStateOp(c.spec, true)
-			final := stateRoundTrip{newOp: newOp, outTypes: out}.diskRoundTrip(t, 3, first, second)
+			final := stateRoundTrip{newOp: newOp, outTypes: out}.diskRoundTrip(t, 3, false, first, second)
 			if len(final) < 70 {
 				t.Fatalf("only %d window rows", len(final))
 			}
