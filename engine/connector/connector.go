@@ -432,3 +432,29 @@ func ValidateOptions(ctx *Context, declared []Option, formatPrefixes ...string) 
 	}
 	return nil
 }
+
+// ProjectionPushdown is implemented by a source factory to say whether its
+// sources read only the columns a query uses (Flink's
+// SupportsProjectionPushDown). A factory that does not implement it is
+// taken to support it. When ProjectionPushdown returns false the planner
+// scans every physical column and projects above the scan, as Flink does
+// for such a source (its datagen connector pushes limits, not
+// projections): the plan keeps a Calc over
+// TableSourceScan(..., fields=[every column]).
+type ProjectionPushdown interface {
+	ProjectionPushdown() bool
+}
+
+// PushesProjection reports whether the connector registered as id reads
+// only the projected columns (see ProjectionPushdown); true for a
+// connector that is unknown or does not say.
+func PushesProjection(id string) bool {
+	f, ok := Lookup(id)
+	if !ok {
+		return true
+	}
+	if p, ok := f.(ProjectionPushdown); ok {
+		return p.ProjectionPushdown()
+	}
+	return true
+}

@@ -27,6 +27,11 @@ type Factory struct{}
 // Identifier returns "datagen".
 func (Factory) Identifier() string { return Identifier }
 
+// ProjectionPushdown is false: like Flink's DataGenTableSource (which
+// supports limit pushdown only), a datagen scan generates every physical
+// column and the plan projects above it.
+func (Factory) ProjectionPushdown() bool { return false }
+
 // Options lists the connector's options; per-field options are listed with
 // '#' standing for a field path, as in Flink's documentation.
 func (Factory) Options() []connector.Option {

@@ -72,27 +72,40 @@ LogicalProject(word=[$1])
 +- LogicalTableScan(table=[[default_catalog, default_database, MyTable2]])
 
 == Optimized Physical Plan ==
-TableSourceScan(table=[[default_catalog, default_database, MyTable2, project=[word]]], fields=[word])
+Calc(select=[word])
++- TableSourceScan(table=[[default_catalog, default_database, MyTable2]], fields=[count, word])
 
 == Optimized Execution Plan ==
-TableSourceScan(table=[[default_catalog, default_database, MyTable2, project=[word]]], fields=[word])
+Calc(select=[word])
++- TableSourceScan(table=[[default_catalog, default_database, MyTable2]], fields=[count, word])
 
 == Physical Execution Plan ==
 {
   "nodes" : [ {
     "id" : 1,
-    "type" : "Source: TableSourceScan(table=[[default_catalog, default_database, MyTable2, project=[word]]], fields=[word])",
+    "type" : "Source: TableSourceScan(table=[[default_catalog, default_database, MyTable2]], fields=[count, word])",
     "pact" : "Data Source",
-    "contents" : "Source: TableSourceScan(table=[[default_catalog, default_database, MyTable2, project=[word]]], fields=[word])",
+    "contents" : "Source: TableSourceScan(table=[[default_catalog, default_database, MyTable2]], fields=[count, word])",
     "parallelism" : 1
   }, {
     "id" : 2,
+    "type" : "Calc(select=[word])",
+    "pact" : "Operator",
+    "contents" : "Calc(select=[word])",
+    "parallelism" : 1,
+    "predecessors" : [ {
+      "id" : 1,
+      "ship_strategy" : "FORWARD",
+      "side" : "second"
+    } ]
+  }, {
+    "id" : 3,
     "type" : "Sink(table=[*anonymous_collect$1*], fields=[word])",
     "pact" : "Data Sink",
     "contents" : "Sink(table=[*anonymous_collect$1*], fields=[word])",
     "parallelism" : 1,
     "predecessors" : [ {
-      "id" : 1,
+      "id" : 2,
       "ship_strategy" : "FORWARD",
       "side" : "second"
     } ]

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/internal/opspec"
 	"github.com/riffle-sql/riffle/engine/internal/plan"
@@ -514,6 +515,19 @@ func projectExact(n plan.Node, m []int, used []bool) plan.Node {
 }
 
 func pruneScan(s *plan.Scan, used []bool) (plan.Node, []int) {
+	if len(s.Metadata) == 0 && !connector.PushesProjection(s.Table.TableOptions["connector"]) {
+		// the source reads every column: project above the scan, as
+		// Flink does for a source without SupportsProjectionPushDown
+		keep := append([]bool(nil), used...)
+		anyUsed := false
+		for _, u := range keep {
+			anyUsed = anyUsed || u
+		}
+		if !anyUsed && len(keep) > 0 {
+			keep[0] = true // keep one column for COUNT(*)
+		}
+		return projectExact(s, identity(len(keep)), keep), mapping(keep)
+	}
 	ns := *s
 	ns.Projection, ns.Metadata, ns.Cols = nil, nil, nil
 	np := len(s.Projection)
