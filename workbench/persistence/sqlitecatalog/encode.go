@@ -37,6 +37,8 @@ type tableDef struct {
 	PartitionKeys []string          `json:"partition_keys,omitempty"`
 	Options       map[string]string `json:"options,omitempty"`
 	Comment       string            `json:"comment,omitempty"`
+	// materialized tables
+	Materialized *materializedDef `json:"materialized,omitempty"`
 	// views
 	Query    string `json:"query,omitempty"`
 	Expanded string `json:"expanded_query,omitempty"`
@@ -163,6 +165,7 @@ func encodeTable(self string, p catalog.ObjectPath, bt catalog.BaseTable) (strin
 			return "", "", fmt.Errorf("table %s: %w", p, err)
 		}
 		d.PartitionKeys, d.Options, d.Comment = t.PartitionKeys, t.TableOptions, t.TableComment
+		d.Materialized = encodeMaterialized(t.Materialized)
 	case *catalog.View:
 		if t.Query == "" && t.Plan != nil {
 			return "", "", fmt.Errorf("view %s was made from a Table API object and has no SQL text: a riffle catalog stores views as SQL (make it a temporary view, or create it with CREATE VIEW)", p)
@@ -195,7 +198,8 @@ func decodeTable(self, kind, def string) (catalog.BaseTable, error) {
 	}
 	switch kind {
 	case "TABLE":
-		return &catalog.Table{TableSchema: s, TableOptions: d.Options, TableComment: d.Comment, PartitionKeys: d.PartitionKeys}, nil
+		return &catalog.Table{TableSchema: s, TableOptions: d.Options, TableComment: d.Comment, PartitionKeys: d.PartitionKeys,
+			Materialized: decodeMaterialized(d.Materialized)}, nil
 	case "VIEW":
 		cat := d.Catalog
 		if cat == "" {
