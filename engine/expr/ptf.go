@@ -43,6 +43,9 @@ type PTFArg struct {
 	Type *types.DataType
 	// Optional scalar arguments may be left out (they are NULL then).
 	Optional bool
+	// Descriptor marks a scalar argument written DESCRIPTOR(name): its
+	// value is the name, a string.
+	Descriptor bool
 }
 
 // PTFState declares a state entry of a process table function (Flink's
@@ -61,6 +64,12 @@ type ProcessTableFunctionDef struct {
 	Output []types.Field
 	State  []PTFState
 	New    func() ProcessTableFunction
+	// Derive, when set, makes the output columns and the function of a
+	// call from its table argument's columns, partition keys (indexes)
+	// and scalar arguments (by name): for built-in PTFs whose output
+	// follows their input, as TO_CHANGELOG's. Output and New are then
+	// ignored; an error fails the call.
+	Derive func(in []types.Field, keys []int, args map[string]any) ([]types.Field, func() ProcessTableFunction, error)
 }
 
 // ProcessTableFunction is the code of a PTF (Flink's
@@ -178,10 +187,10 @@ func (d *ProcessTableFunctionDef) Validate() error {
 	if d == nil {
 		return fmt.Errorf("nil process table function definition")
 	}
-	if d.New == nil {
+	if d.New == nil && d.Derive == nil {
 		return fmt.Errorf("a process table function needs New")
 	}
-	if len(d.Output) == 0 {
+	if len(d.Output) == 0 && d.Derive == nil {
 		return fmt.Errorf("a process table function needs at least one output column")
 	}
 	seen := map[string]bool{}
@@ -205,7 +214,7 @@ func (d *ProcessTableFunctionDef) Validate() error {
 			if a.SupportUpdates && a.PassColumnsThrough {
 				return fmt.Errorf("Signatures with updating inputs must not pass columns through.")
 			}
-		} else if a.Type == nil {
+		} else if a.Type == nil && !a.Descriptor {
 			return fmt.Errorf("scalar argument '%s' needs a type", a.Name)
 		}
 	}

@@ -95,6 +95,15 @@ func (b *binder) processTableFunc(t *sql.TableFunc, f *expr.Function, outer *sco
 			if _, ok := v.(*sql.TableArg); ok {
 				b.failAt(at[a.Name], "Invalid argument value. Argument '%s' expects a scalar value, not a table.", a.Name)
 			}
+			if a.Descriptor {
+				d, ok := v.(*sql.Descriptor)
+				if !ok || len(d.Columns) != 1 {
+					b.failAt(v, "Argument '%s' of function '%s' must be a descriptor of one name: DESCRIPTOR(name)", a.Name, name)
+				}
+				spec.Scalars = append(spec.Scalars, d.Columns[0].Name)
+				invocation = append(invocation, "DESCRIPTOR(_UTF-16LE'"+d.Columns[0].Name+"')")
+				continue
+			}
 			x := b.expr(v, &scope{})
 			if !expr.IsConstant(x) {
 				b.failAt(v, "Argument '%s' of function '%s' must be a constant", a.Name, name)
@@ -218,6 +227,23 @@ func (b *binder) processTableFunc(t *sql.TableFunc, f *expr.Function, outer *sco
 	}
 	spec.Invocation = name + "(" + strings.Join(invocation, ", ") + ")"
 
+	if def.Derive != nil {
+		fields := make([]types.Field, len(inCols))
+		for i, c := range inCols {
+			fields[i] = types.Field{Name: c.Name, Type: c.Type}
+		}
+		byName := map[string]any{}
+		for i, n := range spec.ScalarNames {
+			byName[n] = spec.Scalars[i]
+		}
+		out, newFn, err := def.Derive(fields, spec.PartitionKeys, byName)
+		if err != nil {
+			b.failAt(t.Call, "%v", err)
+		}
+		d := *def
+		d.Output, d.New, d.Derive = out, newFn, nil
+		def, spec.Def = &d, &d
+	}
 	// the output columns
 	var cols []plan.Column
 	switch {

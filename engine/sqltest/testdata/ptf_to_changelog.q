@@ -1,0 +1,78 @@
+# ptf_to_changelog.q - TO_CHANGELOG, Flink 2.3's built-in process table
+# function (FLIP-564; Flink's docs/sql/reference/queries/changelog.md and
+# its ToChangelogTestPrograms): every change of the input becomes an
+# insert with an operation code column; the output is the PARTITION BY
+# keys, the op column, then the input's other columns. The expected rows
+# follow those rules by hand: the aggregate below changes Alice's total
+# from 10 to 30 (-U then +U) after inserting Alice and Bob.
+
+CREATE TEMPORARY VIEW t AS SELECT * FROM (VALUES (1, 'Alice'), (2, 'Bob')) AS v(id, name);
+[INFO] Execute statement succeeded.
+!info
+
+# an insert-only input: every row is an INSERT
+SELECT * FROM TO_CHANGELOG(input => TABLE t);
++----+--------------------------------+-------------+--------------------------------+
+| op |                             op |          id |                           name |
++----+--------------------------------+-------------+--------------------------------+
+| +I |                         INSERT |           1 |                          Alice |
+| +I |                         INSERT |           2 |                            Bob |
++----+--------------------------------+-------------+--------------------------------+
+Received a total of 2 rows
+!ok
+
+CREATE TEMPORARY VIEW agg AS
+SELECT name, SUM(score) AS total
+FROM (VALUES ('Alice', 10), ('Bob', 20), ('Alice', 20)) AS v(name, score)
+GROUP BY name;
+[INFO] Execute statement succeeded.
+!info
+
+# a retracting input, partitioned: the key first, then op
+SELECT * FROM TO_CHANGELOG(input => TABLE agg PARTITION BY name);
++----+--------------------------------+--------------------------------+-------------+
+| op |                           name |                             op |       total |
++----+--------------------------------+--------------------------------+-------------+
+| +I |                          Alice |                         INSERT |          10 |
+| +I |                            Bob |                         INSERT |          20 |
+| +I |                          Alice |                  UPDATE_BEFORE |          10 |
+| +I |                          Alice |                   UPDATE_AFTER |          30 |
++----+--------------------------------+--------------------------------+-------------+
+Received a total of 4 rows
+!unordered
+
+# op names the code column; op_mapping renames the codes and drops the
+# kinds it does not map (UPDATE_BEFORE here)
+SELECT * FROM TO_CHANGELOG(input => TABLE agg, op => DESCRIPTOR(change), op_mapping => MAP['INSERT', 'I', 'UPDATE_AFTER', 'U']);
++----+--------------------------------+--------------------------------+-------------+
+| op |                         change |                           name |       total |
++----+--------------------------------+--------------------------------+-------------+
+| +I |                              I |                          Alice |          10 |
+| +I |                              I |                            Bob |          20 |
+| +I |                              U |                          Alice |          30 |
++----+--------------------------------+--------------------------------+-------------+
+Received a total of 3 rows
+!unordered
+
+# positional arguments
+SELECT * FROM TO_CHANGELOG(TABLE agg PARTITION BY name, DESCRIPTOR(kind));
++----+--------------------------------+--------------------------------+-------------+
+| op |                           name |                           kind |       total |
++----+--------------------------------+--------------------------------+-------------+
+| +I |                          Alice |                         INSERT |          10 |
+| +I |                            Bob |                         INSERT |          20 |
+| +I |                          Alice |                  UPDATE_BEFORE |          10 |
+| +I |                          Alice |                   UPDATE_AFTER |          30 |
++----+--------------------------------+--------------------------------+-------------+
+Received a total of 4 rows
+!unordered
+
+SELECT * FROM TO_CHANGELOG(input => TABLE agg PARTITION BY nope);
+[ERROR] Could not execute SQL statement. Reason:
+From line 1, column 60 to line 1, column 63: Invalid column 'nope' for PARTITION BY clause. Available columns are: [name, total]
+!error
+
+SELECT * FROM TO_CHANGELOG(input => TABLE agg, op_mapping => MAP['UPSERT', 'U']);
+[ERROR] Could not execute SQL statement. Reason:
+From line 1, column 15 to line 1, column 80: Invalid op_mapping key 'UPSERT'. Supported keys are: [INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE]
+!error
