@@ -58,6 +58,7 @@ func (wb *Workbench) addResult(rt *resultTab) {
 		rt.Title = resultTitle(rt.stmt)
 	}
 	rt.Title = fmt.Sprintf("#%d %s", rt.N, rt.Title)
+	wb.pinHook(rt)              // dashboard hook: the Pin button (dashboard_pin.go)
 	rt.Build(resultTabHost{rt}) // result_tab_host.go
 	wb.results = append(wb.results, rt)
 	wb.bottom.Append(rt.Item())

@@ -56,6 +56,9 @@ type runReq struct {
 	// resume, when set, runs a job again after a crash from its
 	// checkpoint (resume_jobs.go).
 	resume *resumeFrom
+	// tile, when set, is the dashboard tile whose query this runs: its
+	// rows go to the tile, not a result tab (dashboard_run.go).
+	tile *tileRun
 }
 
 // runState is what the workbench keeps of one script run (the SQL
@@ -119,6 +122,7 @@ func (wb *Workbench) submit(req runReq) {
 	}
 	q <- queued{ctx: ctx, req: req, done: func(ok bool) {
 		cancel()
+		req.tile.ran(ok) // dashboard hook (dashboard_run.go)
 		wb.mu.Lock()
 		delete(wb.runCancels, id)
 		wb.mu.Unlock()
@@ -578,6 +582,8 @@ func statementSetError(s session.Statement, err error) error {
 func (wb *Workbench) showResult(req runReq, st *runState, s session.Statement, res table.StatementResult) {
 	text, started := s.Text, st.started
 	switch {
+	case res.IsQuery() && req.tile != nil:
+		wb.startTile(req, text, res, started) // dashboard hook (dashboard_run.go)
 	case res.IsQuery() && req.toFile != nil && !st.fileUsed:
 		st.fileUsed = true
 		wb.streamToFile(req, text, res, started, *req.toFile)

@@ -98,6 +98,7 @@ func (wb *Workbench) fail(req runReq, text string, pos sql.Pos, err error, start
 	if req.source != srcInit {
 		wb.addHistory(text, started, time.Since(started), 0, msg)
 	}
+	req.tile.failed(msg) // dashboard hook (dashboard_run.go)
 	where := ""
 	switch req.source {
 	case srcInit:

@@ -141,6 +141,8 @@ type Workbench struct {
 
 	kafka *kafkaUI // Kafka hook: connections, topic tree, peek tabs (kafka_connection.go)
 
+	dashboards *dashboardsUI // dashboard hook: the Dashboards window (dashboard.go)
+
 	// exportCSV writes an export (results.ExportCSV; tests wrap it).
 	exportCSV func(ctx context.Context, rows results.Rows, path string, opts results.CSVOptions, progress func(written, total int)) error
 }
@@ -272,6 +274,9 @@ func (wb *Workbench) seedDemo(ctx context.Context, ws *persistence.Workspace) (*
 			}
 		}
 		if err := wb.store.SetSelectedTab(ctx, saved[0].ID); err != nil {
+			return nil, err
+		}
+		if err := wb.seedDemoDashboard(ctx, paths); err != nil { // dashboard hook (dashboard_demo.go)
 			return nil, err
 		}
 	}
@@ -453,6 +458,7 @@ func (wb *Workbench) buildMenu() *fyne.MainMenu {
 		fyne.NewMenuItem("Messages", func() { wb.showPanel(wb.messages.item) }),
 		fyne.NewMenuItem("History", func() { wb.showPanel(wb.history.Item()) }),
 		item("Jobs", fyne.KeyJ, ctrl|fyne.KeyModifierShift, wb.showJobs), // monitoring hook
+		item("Dashboards", fyne.KeyD, ctrl|fyne.KeyModifierShift, wb.showDashboards),
 		fyne.NewMenuItemSeparator(),
 		item("Previous tab", fyne.KeyPageUp, ctrl, func() { wb.editors.step(-1) }),
 		item("Next tab", fyne.KeyPageDown, ctrl, func() { wb.editors.step(1) }),
@@ -658,6 +664,8 @@ func (wb *Workbench) Tick() {
 		return
 	}
 	wb.tickMonitoring() // monitoring hook
+	// dashboard hook: the tiles of the open dashboard
+	wb.dashboards.tick()
 	sel := wb.bottom.Selected()
 	for _, rt := range wb.results {
 		rt.Tick(rt.Item() == sel)
@@ -728,6 +736,9 @@ func (wb *Workbench) Close() {
 		}
 		wb.closed = true
 		close(wb.quit)
+		if wb.dashboards != nil {
+			wb.dashboards.close() // dashboard hook: its tiles' queries stop
+		}
 		close(wb.runQ)
 		wb.mu.Lock()
 		for _, c := range wb.runCancels {
