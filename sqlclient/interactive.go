@@ -30,6 +30,10 @@ func (c *client) interactive(ctx context.Context, tty *os.File, interrupts <-cha
 		io.Reader
 		io.Writer
 	}{tty, c.out}, prompt)
+	// job events (restarts) reach the screen through the line editor,
+	// which keeps the prompt and the line being typed intact
+	c.events.setWriter(t)
+	defer c.events.setWriter(c.errOut)
 	fmt.Fprintln(c.out, "Riffle SQL client (embedded Flink SQL). Statements end with ';'. Type HELP; for help, QUIT; to leave.")
 	var pending strings.Builder
 	base := sql.Pos{Line: 1, Column: 1}

@@ -235,6 +235,8 @@ type client struct {
 	silent      bool
 	// parquetDone: a result was written with FormatParquet (one per run)
 	parquetDone bool
+	// events prints the jobs' restarts (job_events.go)
+	events jobEvents
 }
 
 // newClient returns a client printing in format on engine.
@@ -247,6 +249,7 @@ func newClient(engine table.Engine, out, errOut io.Writer, format string) *clien
 		PassThrough: c.passThrough,
 		Hooks:       session.Hooks{Command: c.command, Result: c.result},
 	})
+	c.watchJobs(errOut)
 	return c
 }
 

@@ -320,6 +320,15 @@ func (t *TableEnvironment) restartStrategy(checkpointing bool) (rt.RestartStrate
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	if e, ok := s.(*rt.ExponentialDelayRestart); ok {
+		// Flink's ExponentialDelayRestartBackoffTimeStrategy's checks
+		switch {
+		case e.Initial > e.Max:
+			return nil, fmt.Errorf("Initial backoff cannot be higher than maximum backoff (%s = %s, %s = %s).", config.ExponentialInitialBackoff.Key, e.Initial, config.ExponentialMaxBackoff.Key, e.Max)
+		case e.Jitter < 0 || e.Jitter > 1:
+			return nil, fmt.Errorf("Jitter factor must be >= 0 and <= 1 (%s = %g).", config.ExponentialJitter.Key, e.Jitter)
+		}
+	}
 	return s, nil
 }
 

@@ -133,6 +133,12 @@ type JobInfo struct {
 	// INITIALIZING, CANCELLING, FAILING, RESTARTING, SUSPENDED...).
 	Status    string
 	StartTime time.Time
+	// Restarts is how many times the job restarted after a failure
+	// (Flink's numRestarts), and LastFailure the message of the last
+	// failure it restarted, or is RESTARTING, from ("" when none). Jobs
+	// of the embedded engine report them; a gateway's jobs report 0, "".
+	Restarts    int
+	LastFailure string
 }
 
 // IsTerminal reports a job that has ended: FINISHED, CANCELED or FAILED.
@@ -218,7 +224,11 @@ func (e *EmbeddedEngine) ListColumns(ctx context.Context, catalog, database, tab
 func (e *EmbeddedEngine) Jobs(context.Context) ([]JobInfo, error) {
 	var out []JobInfo
 	for _, j := range e.env.Jobs() {
-		out = append(out, JobInfo{ID: j.JobID(), Name: j.JobName(), Status: j.Status().String(), StartTime: j.StartTime()})
+		info := JobInfo{ID: j.JobID(), Name: j.JobName(), Status: j.Status().String(), StartTime: j.StartTime(), Restarts: j.RestartCount()}
+		if err := j.LastFailure(); err != nil {
+			info.LastFailure = err.Error()
+		}
+		out = append(out, info)
 	}
 	return out, nil
 }

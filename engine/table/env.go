@@ -36,6 +36,8 @@ type TableEnvironment struct {
 	// checkPath is the file access policy (SetPathPolicy); nil allows all.
 	checkPath func(path string) error
 	jobs      []*JobClient
+	// onRestart is OnJobRestart's function (guarded by mu).
+	onRestart func(JobRestartEvent)
 	// skipped counts rows skipped by ignore-parse-errors, per table.
 	skipped map[string]int64
 	anonID  int
@@ -246,6 +248,7 @@ func (t *TableEnvironment) startJob(ctx context.Context, name string, g *runtime
 			_ = instances.release(ev)
 			return nil, err
 		}
+		cfg.OnRestart = t.restartHook()
 	}
 	job, err := runtime.Submit(context.WithoutCancel(ctx), name, g, cfg, ev, !t.IsStreaming())
 	if err != nil {

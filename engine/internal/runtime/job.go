@@ -224,7 +224,7 @@ func (j *Job) fail(err error) {
 }
 
 // Restarts returns how often the job restarted after a failure and the
-// last failure it restarted from.
+// last failure it restarted, or is waiting to restart (Restarting), from.
 func (j *Job) Restarts() (n int, last error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()

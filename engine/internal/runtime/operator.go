@@ -152,6 +152,10 @@ type JobConfig struct {
 	// Restart restarts a failed streaming job from its last checkpoint
 	// (nil: a failure ends the job).
 	Restart RestartStrategy
+	// OnRestart, when set, is called when Restart schedules a restart of
+	// the failed job, before the delay (on the job's goroutine: it must
+	// not block).
+	OnRestart func(RestartEvent)
 	// DiskState, when set, keeps the keyed state of the operators that
 	// support it (DiskStateOperator) in the disk-backed state backend
 	// (state.backend.type 'rocksdb' / 'forst'); nil keeps all state in

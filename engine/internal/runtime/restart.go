@@ -68,12 +68,16 @@ func (f *FailureRateRestart) NextDelay(now time.Time) (time.Duration, bool) {
 
 func (f *FailureRateRestart) String() string { return "failure-rate" }
 
-// ExponentialDelayRestart restarts after a backoff that starts at
-// Initial and grows by Multiplier per failure up to Max, with ±Jitter
-// (a fraction) of randomness; after ResetThreshold without a failure the
-// backoff starts over. At most AttemptsBeforeReset restarts happen
-// between two resets (restart-strategy.type exponential-delay, Flink's
-// default for a job with checkpoints).
+// ExponentialDelayRestart restarts after a backoff that grows with each
+// restart in a row (restart-strategy.type exponential-delay, Flink's
+// default for a job with checkpoints), as Flink's
+// ExponentialDelayRestartBackoffTimeStrategy: the n-th restart in a row
+// (n from 0) waits Initial × Multiplier^n, plus or minus up to Jitter (a
+// fraction, 0 to 1) of that at random, the result kept between Initial
+// and Max. A failure ResetThreshold or more after the previous restart
+// began (its failure time plus its delay) starts the backoff over at
+// Initial. AttemptsBeforeReset (0: no bound) restarts in a row are
+// allowed; the failure after them fails the job.
 type ExponentialDelayRestart struct {
 	Initial, Max        time.Duration
 	Multiplier          float64
@@ -81,32 +85,52 @@ type ExponentialDelayRestart struct {
 	Jitter              float64
 	AttemptsBeforeReset int
 
-	current  time.Duration
-	attempts int
-	last     time.Time
+	// attempt counts the restarts since the last reset; nextRestart is
+	// when the last one began (zero before the first failure)
+	attempt     int
+	nextRestart time.Time
 }
 
 // NextDelay implements RestartStrategy.
 func (e *ExponentialDelayRestart) NextDelay(now time.Time) (time.Duration, bool) {
-	if e.current == 0 || (!e.last.IsZero() && now.Sub(e.last) >= e.ResetThreshold) {
-		e.current, e.attempts = e.Initial, 0
-	} else {
-		next := time.Duration(math.Min(float64(e.current)*e.Multiplier, float64(e.Max)))
-		e.current = next
+	if !e.nextRestart.IsZero() && now.Sub(e.nextRestart) >= e.ResetThreshold {
+		e.attempt = 0
 	}
-	e.last = now
-	if e.AttemptsBeforeReset > 0 && e.attempts >= e.AttemptsBeforeReset {
+	if e.AttemptsBeforeReset > 0 && e.attempt >= e.AttemptsBeforeReset {
 		return 0, false
 	}
-	e.attempts++
-	d := e.current
-	if e.Jitter > 0 {
-		d += time.Duration((rand.Float64()*2 - 1) * e.Jitter * float64(d))
+	backoff := float64(e.Initial) * math.Pow(max(e.Multiplier, 1), float64(e.attempt))
+	jitter := min(max(e.Jitter, 0), 1)
+	if backoff*(1-jitter) >= float64(e.Max) {
+		backoff = float64(e.Max) // past Max whatever the jitter (and no overflow)
+	} else if jitter > 0 {
+		backoff += (rand.Float64()*2 - 1) * jitter * backoff
 	}
-	return max(d, 0), true
+	d := time.Duration(math.Max(float64(e.Initial), math.Min(backoff, float64(e.Max))))
+	e.attempt++
+	e.nextRestart = now.Add(d)
+	return d, true
 }
 
 func (e *ExponentialDelayRestart) String() string { return "exponential-delay" }
+
+// RestartEvent is a failed streaming job's restart, as its restart
+// strategy schedules it (JobConfig.OnRestart): the job is RESTARTING
+// until Delay has passed, then runs again from its last complete
+// checkpoint. Flink logs the same: the failure with its cause and the
+// switch to RESTARTING.
+type RestartEvent struct {
+	JobID, JobName string
+	// Attempt numbers the job's restarts from 1 (this one included).
+	Attempt int
+	// Cause is the failure the job restarts from.
+	Cause error
+	// Delay is the wait before the restart (the strategy's backoff).
+	Delay time.Duration
+	// Strategy names the restart strategy: fixed-delay, failure-rate or
+	// exponential-delay.
+	Strategy string
+}
 
 // restart decides, after an attempt ended, whether the job restarts: it
 // failed (not cancelled or stopped), the job is streaming with a restart
@@ -137,7 +161,14 @@ func (e *executor) restart(ctx context.Context) bool {
 		j.mu.Unlock()
 		return false
 	}
+	j.mu.Lock()
+	j.lastFailure = failure
+	attempt := j.restarts + 1
+	j.mu.Unlock()
 	j.status.Store(int32(Restarting))
+	if e.cfg.OnRestart != nil {
+		e.cfg.OnRestart(RestartEvent{JobID: j.ID, JobName: j.Name, Attempt: attempt, Cause: failure, Delay: delay, Strategy: e.cfg.Restart.String()})
+	}
 	t := time.NewTimer(delay)
 	select {
 	case <-t.C:
@@ -156,7 +187,6 @@ func (e *executor) restart(ctx context.Context) bool {
 	}
 	j.mu.Lock()
 	j.restarts++
-	j.lastFailure = failure
 	j.err = nil
 	j.mu.Unlock()
 	j.status.Store(int32(Running))
