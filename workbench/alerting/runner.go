@@ -399,3 +399,27 @@ func (r *Runner) Columns() []string { return r.names }
 
 // Rule is the rule evaluated.
 func (r *Runner) Rule() Rule { return r.rule }
+
+// Validate checks a rule before it is saved, in env (a session of its
+// own, which it leaves with the preparing statements run): the statement
+// must prepare and plan a query (the engine's errors carry their line and
+// column), the condition must fit the query's columns (*ConditionError),
+// and the sink statement must parse with known :columns (*SinkError). The
+// query's job is cancelled at once. It returns the query's columns.
+func Validate(ctx context.Context, env *table.TableEnvironment, rule Rule) ([]string, error) {
+	res, err := Prepare(ctx, env, rule.Statement)
+	if err != nil {
+		return nil, err
+	}
+	if j := res.JobClient(); j != nil {
+		_ = j.Cancel()
+	}
+	names, ts := Columns(res)
+	if err := rule.Condition.Check(names, ts); err != nil {
+		return names, err
+	}
+	if err := ValidateSink(rule.Sink, names); err != nil {
+		return names, err
+	}
+	return names, nil
+}

@@ -54,6 +54,7 @@ func newJobsPanel(wb *Workbench) *jobsPanel {
 func (p *jobsPanel) List(now time.Time) []monitor.Job {
 	p.pollRemote(now)
 	js := monitor.SessionJobs(p.wb.env)
+	js = append(js, p.wb.alertJobs()...) // alerts hook: the rules' queries (alerts.go)
 	for c, cj := range p.remote {
 		for _, j := range cj {
 			p.connOf[j.JobID()] = c.name()

@@ -141,6 +141,8 @@ type Workbench struct {
 
 	kafka *kafkaUI // Kafka hook: connections, topic tree, peek tabs (kafka_connection.go)
 
+	alertsUI *alertsUI // alerts hook: the alert rules, their runners and dialog (alerts.go)
+
 	dashboards *dashboardsUI // dashboard hook: the Dashboards window (dashboard.go)
 
 	// exportCSV writes an export (results.ExportCSV; tests wrap it).
@@ -230,6 +232,9 @@ func New(w fyne.Window, opts Options) (*Workbench, error) {
 	wb.runInit()
 	wb.offerResume() // resume_jobs.go: the jobs a crashed workbench ran
 	if !opts.NoTicker {
+		wb.startAlerts() // alerts hook: the workspace's alert rules (alerts.go)
+	}
+	if !opts.NoTicker {
 		go wb.tickLoop()
 	}
 	return wb, nil
@@ -274,6 +279,9 @@ func (wb *Workbench) seedDemo(ctx context.Context, ws *persistence.Workspace) (*
 			}
 		}
 		if err := wb.store.SetSelectedTab(ctx, saved[0].ID); err != nil {
+			return nil, err
+		}
+		if err := wb.seedDemoAlert(ctx, paths); err != nil { // alerts hook (alerts_demo.go)
 			return nil, err
 		}
 		if err := wb.seedDemoDashboard(ctx, paths); err != nil { // dashboard hook (dashboard_demo.go)
@@ -458,6 +466,7 @@ func (wb *Workbench) buildMenu() *fyne.MainMenu {
 		fyne.NewMenuItem("Messages", func() { wb.showPanel(wb.messages.item) }),
 		fyne.NewMenuItem("History", func() { wb.showPanel(wb.history.Item()) }),
 		item("Jobs", fyne.KeyJ, ctrl|fyne.KeyModifierShift, wb.showJobs), // monitoring hook
+		fyne.NewMenuItem("Alerts…", wb.showAlerts),                       // alerts hook (alerts_dialog.go)
 		item("Dashboards", fyne.KeyD, ctrl|fyne.KeyModifierShift, wb.showDashboards),
 		fyne.NewMenuItemSeparator(),
 		item("Previous tab", fyne.KeyPageUp, ctrl, func() { wb.editors.step(-1) }),
@@ -740,6 +749,7 @@ func (wb *Workbench) Close() {
 			wb.dashboards.close() // dashboard hook: its tiles' queries stop
 		}
 		close(wb.runQ)
+		wb.stopAlerts() // alerts hook: the rules' queries stop
 		wb.mu.Lock()
 		for _, c := range wb.runCancels {
 			c()
