@@ -465,6 +465,12 @@ func (t *TableEnvironment) suspendContinuous(ctx context.Context, id catalog.Obj
 		if err != nil {
 			return fail(err)
 		}
+		// suspended means stopped: wait for the job's end, as Flink's stop
+		select {
+		case <-j.Done():
+		case <-ctx.Done():
+			return fail(ctx.Err())
+		}
 		path = p
 	}
 	m.SavepointPath = path
