@@ -155,10 +155,22 @@ func runFlinkQScript(t *testing.T, name string, cases []sqlclient.QCase, report 
 	for _, c := range cases {
 		n++
 		stmt := qPathVarRe.ReplaceAllStringFunc(c.SQL, func(v string) string {
-			// Flink's test makes these folders before the script runs
-			p := filepath.Join(tmp, strings.ToLower(v[1:]))
+			// Flink's test makes these folders before the script runs;
+			// $VAR_X_RELATIVE_PATH is $VAR_X_PATH's folder relative to the
+			// working directory (AbstractSqlGatewayStatementITCase)
+			rel := strings.Contains(v, "_RELATIVE_PATH")
+			p := filepath.Join(tmp, strings.ToLower(strings.Replace(v[1:], "_RELATIVE_PATH", "_PATH", 1)))
 			if err := os.MkdirAll(p, 0o755); err != nil {
 				t.Fatal(err)
+			}
+			if rel {
+				wd, err := os.Getwd()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r, err := filepath.Rel(wd, p); err == nil {
+					return r
+				}
 			}
 			return p
 		})
@@ -318,7 +330,10 @@ func qRender(eng table.Engine, stmt string, streaming bool) (out string, failed 
 			return strings.TrimRight(b.String(), "\n"), false
 		}
 	}
-	op := res.IsQuery() && streaming
+	// Flink's harness (AbstractSqlGatewayStatementITCase.StatementType)
+	// prints the op column for a statement starting with SELECT in
+	// streaming mode only: not for EXECUTE SELECT or WITH
+	op := res.IsQuery() && streaming && strings.HasPrefix(strings.ToUpper(strings.TrimSpace(stripQComments(stmt))), "SELECT")
 	header := names
 	if op {
 		header = append([]string{"op"}, names...)
