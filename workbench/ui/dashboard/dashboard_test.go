@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/riffle-sql/riffle/engine/results"
@@ -105,5 +107,26 @@ func TestRateMeter(t *testing.T) {
 	}
 	if FormatRate(1234.4) != "1,234 rows/s" || FormatRate(0.25) != "0.2 rows/s" && FormatRate(0.25) != "0.3 rows/s" {
 		t.Errorf("FormatRate: %q %q", FormatRate(1234.4), FormatRate(0.25))
+	}
+}
+
+// Tiles fill the width; rows share a container taller than they need.
+func TestGridLayoutStretchesRows(t *testing.T) {
+	objs := []fyne.CanvasObject{canvas.NewRectangle(nil), canvas.NewRectangle(nil), canvas.NewRectangle(nil)}
+	l := &GridLayout{Columns: 2, RowHeight: 100, Gap: 10, Spans: func(i int) Span {
+		if i == 0 {
+			return Span{Cols: 2}
+		}
+		return Span{}
+	}}
+	if m := l.MinSize(objs); m.Height != 210 {
+		t.Errorf("MinSize %v, want height 210", m)
+	}
+	l.Layout(objs, fyne.NewSize(410, 610))
+	want := []struct{ x, y, w, h float32 }{{0, 0, 410, 300}, {0, 310, 200, 300}, {210, 310, 200, 300}}
+	for i, o := range objs {
+		if p, s := o.Position(), o.Size(); p.X != want[i].x || p.Y != want[i].y || s.Width != want[i].w || s.Height != want[i].h {
+			t.Errorf("tile %d at %v size %v, want %+v", i, p, s, want[i])
+		}
 	}
 }

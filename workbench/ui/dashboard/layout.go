@@ -68,7 +68,8 @@ func Rows(cells []Cell) int {
 
 // GridLayout is a fyne.Layout that places its objects (the tiles, in
 // order) with Place: Columns cells across the container's width, each row
-// RowHeight high (at least), Gap between cells. Spans gives each object's
+// RowHeight high, or more when the container is taller than the rows
+// (they share its height), Gap between cells. Spans gives each object's
 // span (nil: every object one cell).
 type GridLayout struct {
 	Columns   int
@@ -91,10 +92,16 @@ func (l *GridLayout) cells(objs []fyne.CanvasObject) []Cell {
 func (l *GridLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	cols := max(l.Columns, 1)
 	cw := (size.Width - l.Gap*float32(cols-1)) / float32(cols)
-	for i, c := range l.cells(objs) {
+	cells := l.cells(objs)
+	rh := l.RowHeight
+	if n := Rows(cells); n > 0 {
+		// rows stretch to fill a taller container (a full-screen wall)
+		rh = max(rh, (size.Height-l.Gap*float32(n-1))/float32(n))
+	}
+	for i, c := range cells {
 		o := objs[i]
-		o.Move(fyne.NewPos(float32(c.Col)*(cw+l.Gap), float32(c.Row)*(l.RowHeight+l.Gap)))
-		o.Resize(fyne.NewSize(cw*float32(c.Cols)+l.Gap*float32(c.Cols-1), l.RowHeight*float32(c.Rows)+l.Gap*float32(c.Rows-1)))
+		o.Move(fyne.NewPos(float32(c.Col)*(cw+l.Gap), float32(c.Row)*(rh+l.Gap)))
+		o.Resize(fyne.NewSize(cw*float32(c.Cols)+l.Gap*float32(c.Cols-1), rh*float32(c.Rows)+l.Gap*float32(c.Rows-1)))
 	}
 }
 
