@@ -160,7 +160,9 @@ type PTFContext interface {
 	// (replacing an earlier time of that name); RegisterOnTimeUnnamed adds
 	// a timer that can only be cleared with ClearAllTimers; ClearTimer
 	// deletes a named timer. Timers fire, in time order, once the
-	// watermark reaches their time.
+	// watermark reaches their time; a timer at or before the current
+	// watermark is dropped, as Flink drops late timers. Timers need a
+	// table with set semantics (without pass-through), not on_time.
 	RegisterOnTime(name string, ms int64) error
 	RegisterOnTimeUnnamed(ms int64) error
 	ClearTimer(name string)

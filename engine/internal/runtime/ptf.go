@@ -20,7 +20,8 @@ import (
 // forwarded after them. Each output row is the partition keys (or, with
 // pass-through, every input column), the values the function collected,
 // and, with on_time, the rowtime: the input row's time in Eval, the
-// timer's in OnTimer. State and timers are part of checkpoints.
+// timer's in OnTimer. As in Flink, rows and timers at or before the
+// watermark are dropped (late). State and timers are part of checkpoints.
 type ProcessTableFunction struct {
 	BaseOperator
 	Spec     *opspec.PTFSpec
@@ -104,6 +105,7 @@ func (o *ProcessTableFunction) ProcessBatch(_ int, b *types.Batch) error {
 	if o.Spec.TimeCol >= 0 {
 		ts, valid = timestampsMillis(b.Cols[o.Spec.TimeCol])
 	}
+	late := 0
 	for i := 0; i < b.Len; i++ {
 		var row *expr.PTFRow
 		if o.Spec.HasTable {
@@ -115,6 +117,11 @@ func (o *ProcessTableFunction) ProcessBatch(_ int, b *types.Batch) error {
 		c := &ptfCtx{op: o, row: row}
 		if ts != nil && (valid == nil || vector.BitIsSet(valid, i)) {
 			c.time, c.hasTime = ts[i], true
+			if ts[i] <= o.wm {
+				// a late row: Flink's PTFs drop it
+				late++
+				continue
+			}
 		}
 		if o.Spec.SetSemantics {
 			p, err := o.partition(row.Values)
@@ -129,6 +136,9 @@ func (o *ProcessTableFunction) ProcessBatch(_ int, b *types.Batch) error {
 		if c.part != nil && c.part.empty() {
 			delete(o.parts, c.part.ks)
 		}
+	}
+	if late > 0 {
+		o.Ctx.Metrics.LateDropped.Add(int64(late))
 	}
 	o.reportState()
 	return o.flush()
@@ -392,11 +402,11 @@ func (c *ptfCtx) timersAllowed() error {
 	if c.part == nil || c.op.Spec.PassThrough {
 		return fmt.Errorf("Timers are not supported in the current PTF declaration: they need a table with set semantics that does not pass columns through")
 	}
-	if c.op.Spec.TimeCol < 0 {
-		return fmt.Errorf("Timers need a time attribute: call the function with on_time => DESCRIPTOR(column)")
-	}
 	return nil
 }
+
+// late reports a timer at or before the watermark: Flink's PTFs drop it.
+func (c *ptfCtx) late(ms int64) bool { return c.op.wm != MinWatermark && ms <= c.op.wm }
 
 func (c *ptfCtx) RegisterOnTime(name string, ms int64) error {
 	if err := c.timersAllowed(); err != nil {
@@ -404,6 +414,9 @@ func (c *ptfCtx) RegisterOnTime(name string, ms int64) error {
 	}
 	if name == "" {
 		return fmt.Errorf("a named timer needs a name")
+	}
+	if c.late(ms) {
+		return nil
 	}
 	if c.part.named == nil {
 		c.part.named = map[string]ptfTimer{}
@@ -416,6 +429,9 @@ func (c *ptfCtx) RegisterOnTime(name string, ms int64) error {
 func (c *ptfCtx) RegisterOnTimeUnnamed(ms int64) error {
 	if err := c.timersAllowed(); err != nil {
 		return err
+	}
+	if c.late(ms) {
+		return nil
 	}
 	for _, t := range c.part.unnamed {
 		if t.at == ms {

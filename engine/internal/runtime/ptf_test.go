@@ -189,3 +189,86 @@ func TestPTFStateErrors(t *testing.T) {
 		t.Fatal("a snapshot of another state declaration was restored")
 	}
 }
+
+// optionalOnTime does what Flink's OptionalOnTimeFunction does, as its
+// program process-optional-on-time shows: every row registers timer t
+// for 2, without on_time.
+type optionalOnTime struct{}
+
+func ptfTimeString(c expr.PTFContext) string {
+	if t, ok := c.Time(); ok {
+		return fmt.Sprint(t)
+	}
+	return "null"
+}
+
+func (optionalOnTime) Eval(c expr.PTFContext, r *expr.PTFRow) error {
+	if err := c.Collect(fmt.Sprintf("Processing input row %s at time %s watermark %s", r, ptfTimeString(c), ptfWatermark(c))); err != nil {
+		return err
+	}
+	if err := c.Collect(fmt.Sprintf("Registering timer t for 2 at time %s watermark %s", ptfTimeString(c), ptfWatermark(c))); err != nil {
+		return err
+	}
+	return c.RegisterOnTime("t", 2)
+}
+
+func (optionalOnTime) OnTimer(c expr.PTFTimerContext) error {
+	return c.Collect(fmt.Sprintf("Timer %s fired at time %s watermark %s", c.CurrentTimer(), ptfTimeString(c), ptfWatermark(c)))
+}
+
+// Timers work without on_time, a timer registered at the watermark is
+// dropped (late), and partitions' timers of one time fire in the order
+// they were last registered: Flink's process-optional-on-time, row for
+// row.
+func TestPTFTimersWithoutOnTimeAsFlink(t *testing.T) {
+	spec := namedTimersSpec()
+	spec.TimeCol = -1
+	spec.Def.New = func() expr.ProcessTableFunction { return optionalOnTime{} }
+	outTypes := []*types.DataType{types.StringType(), types.StringType()}
+	op := &ProcessTableFunction{Spec: spec, InTypes: ptfTimedTypes, OutTypes: outTypes}
+	op.SetColumnNames([]string{"name", "score", "ts"})
+	h := newHarness(t, op, outTypes, false, NewManualClock(time.UnixMilli(0)))
+	for _, s := range ptfTimedSteps(0, 7) {
+		s(h, nil)
+	}
+	var got []string
+	for _, e := range h.out.take() {
+		if e[0] != 'W' {
+			got = append(got, e)
+		}
+	}
+	row := func(k, msg string) string { return "+I[" + k + ", " + msg + "]" }
+	checkLines(t, "optional on_time", got,
+		row("Bob", "Processing input row +I[Bob, 1, 1970-01-01T00:00:00Z] at time null watermark null"),
+		row("Bob", "Registering timer t for 2 at time null watermark null"),
+		row("Alice", "Processing input row +I[Alice, 1, 1970-01-01T00:00:00.001Z] at time null watermark -1"),
+		row("Alice", "Registering timer t for 2 at time null watermark -1"),
+		row("Bob", "Processing input row +I[Bob, 2, 1970-01-01T00:00:00.002Z] at time null watermark 0"),
+		row("Bob", "Registering timer t for 2 at time null watermark 0"),
+		row("Bob", "Processing input row +I[Bob, 3, 1970-01-01T00:00:00.003Z] at time null watermark 1"),
+		row("Bob", "Registering timer t for 2 at time null watermark 1"),
+		row("Alice", "Timer t fired at time 2 watermark 2"),
+		row("Bob", "Timer t fired at time 2 watermark 2"),
+		row("Bob", "Processing input row +I[Bob, 4, 1970-01-01T00:00:00.004Z] at time null watermark 2"),
+		row("Bob", "Registering timer t for 2 at time null watermark 2"),
+		row("Bob", "Processing input row +I[Bob, 5, 1970-01-01T00:00:00.005Z] at time null watermark 3"),
+		row("Bob", "Registering timer t for 2 at time null watermark 3"),
+		row("Bob", "Processing input row +I[Bob, 6, 1970-01-01T00:00:00.006Z] at time null watermark 4"),
+		row("Bob", "Registering timer t for 2 at time null watermark 4"),
+	)
+}
+
+// A row at or before the watermark is dropped and counted.
+func TestPTFDropsLateRows(t *testing.T) {
+	h := newHarness(t, namedTimersOp(), ptfKeyedOutTypes, false, NewManualClock(time.UnixMilli(0)))
+	h.watermark(0, 10)
+	h.out.take()
+	h.push(0, ptfTimedTypes, ins("Alice", int32(1), ms(10)), ins("Alice", int32(2), ms(11)))
+	got := h.out.take()
+	if len(got) != 1 || got[0] != ptfOut("Alice", "Processing input row +I[Alice, 2, 1970-01-01T00:00:00.011Z] at time 11 watermark 10", 11) {
+		t.Fatalf("emitted %v", got)
+	}
+	if n := h.ctx.Metrics.LateDropped.Load(); n != 1 {
+		t.Fatalf("late rows counted: %d", n)
+	}
+}
