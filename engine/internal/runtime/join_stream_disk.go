@@ -27,7 +27,8 @@ import (
 // other side's key, then its own row's multiplicity is updated (deleted at
 // zero). Rows whose key is NULL (not null-safe) never match and are not
 // kept. Output follows the in-memory join: the input's kind, once per
-// copy of each partner satisfying the residual condition. Outer, semi,
+// copy of each partner satisfying the residual condition. Outer joins
+// keep each row's associations too (join_stream_disk_outer.go). Semi,
 // anti and upsert-input joins and state TTL are refused with this backend.
 
 // joinDisk is a StreamingJoin's store.
@@ -46,8 +47,8 @@ func (j *StreamingJoin) openDisk(ctx *OpContext) error {
 		return err
 	}
 	switch {
-	case j.Spec.Kind != opspec.InnerJoin:
-		err = fmt.Errorf("StreamingJoin: a %s cannot keep its state in the disk state backend yet (state.backend.type 'rocksdb' supports inner joins); use state.backend.type 'hashmap'", j.Spec.Kind)
+	case j.Spec.Kind == opspec.SemiJoin || j.Spec.Kind == opspec.AntiJoin:
+		err = fmt.Errorf("StreamingJoin: a %s cannot keep its state in the disk state backend yet (state.backend.type 'rocksdb' supports inner and outer joins); use state.backend.type 'hashmap'", j.Spec.Kind)
 	case j.Spec.UpsertInputs[0] || j.Spec.UpsertInputs[1]:
 		err = errors.New("StreamingJoin: a join of upsert inputs cannot keep its state in the disk state backend yet; use state.backend.type 'hashmap'")
 	case j.sides[0].ttl.on():
@@ -109,6 +110,9 @@ func (j *StreamingJoin) diskKeyPrefix(buf []byte, side int, b *types.Batch, i in
 
 // processDisk is ProcessBatch with the disk backend.
 func (j *StreamingJoin) processDisk(side int, b *types.Batch) error {
+	if j.Spec.Kind != opspec.InnerJoin {
+		return j.processDiskOuter(side, b) // join_stream_disk_outer.go
+	}
 	d := j.disk
 	other := 1 - side
 	keys, myTypes := j.Spec.LeftKeys, j.Spec.LeftTypes
