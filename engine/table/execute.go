@@ -89,6 +89,10 @@ func (x *execution) run(st sql.Statement) (*TableResult, error) {
 		return x.inserts(s.Statements)
 	case *sql.Explain:
 		return x.explain(s)
+	case *sql.CompilePlan:
+		return x.compilePlan(s)
+	case *sql.ExecutePlan:
+		return x.executePlan(s)
 	case *sql.CreateTable:
 		return x.createTable(s)
 	case *sql.CreateView:
