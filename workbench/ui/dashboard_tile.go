@@ -147,6 +147,13 @@ func (t *dashTile) tick(now time.Time) {
 	case t.grid != nil:
 		if res.NeedsRefresh(t.grid.Version()) {
 			t.grid.RefreshFrame()
+			if rt.IsRunning() {
+				// a wall display shows the newest rows
+				if last := t.grid.Pages() - 1; t.grid.Page() != last {
+					t.grid.SetPage(last)
+				}
+				t.grid.FollowTail()
+			}
 		}
 	case t.value != nil:
 		if v := res.Version(); v != t.drawn || t.drawn == 0 {

@@ -147,7 +147,6 @@ func NewValueView(column string) *ValueView {
 	v.Change.TextSize = theme.TextSize() * 1.4
 	v.Change.Alignment = fyne.TextAlignCenter
 	v.Column.Alignment = fyne.TextAlignCenter
-	v.Column.Importance = widget.LowImportance
 	v.box = container.NewCenter(container.NewVBox(v.Value, v.Change, v.Column))
 	return v
 }
