@@ -219,3 +219,16 @@ func TestPTFExplain(t *testing.T) {
 		}
 	}
 }
+
+// TO_CHANGELOG's invocation prints its MAP argument as Calcite does.
+func TestPTFExplainToChangelog(t *testing.T) {
+	env := ptfSQLEnv(t)
+	plan, err := env.ExplainSQL("SELECT * FROM TO_CHANGELOG(input => TABLE t PARTITION BY name, op => DESCRIPTOR(kind), op_mapping => MAP['DELETE', 'd'])")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "ProcessTableFunction(invocation=[TO_CHANGELOG(TABLE(#0) PARTITION BY($0), DESCRIPTOR(_UTF-16LE'kind'), MAP(_UTF-16LE'DELETE', _UTF-16LE'd'), DEFAULT(), DEFAULT())], uid=[TO_CHANGELOG], select=[name,kind,score]"
+	if !strings.Contains(plan, want) {
+		t.Errorf("plan lacks %q:\n%s", want, plan)
+	}
+}

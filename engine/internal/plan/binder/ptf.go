@@ -294,6 +294,12 @@ func ptfLiteral(v any) string {
 		return "null"
 	case string:
 		return "_UTF-16LE'" + strings.ReplaceAll(x, "'", "''") + "'"
+	case *types.Map:
+		items := make([]string, 0, 2*x.Len())
+		for i, k := range x.Keys {
+			items = append(items, ptfLiteral(k), ptfLiteral(x.Values[i]))
+		}
+		return "MAP(" + strings.Join(items, ", ") + ")"
 	}
 	return types.FormatValue(v)
 }
