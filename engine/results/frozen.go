@@ -39,8 +39,8 @@ type Frozen struct {
 	// number of rows in parts[0..i].
 	parts []part
 	ends  []int
-	// refs, when set (a sorted table view), are the rows in order.
-	refs []rowRef
+	// sorted, when set (a sorted table view), has the rows in order.
+	sorted *sortOrder
 	// uniform: every part is a whole chunk of chunkRows rows (the first
 	// may start at parts[0].from, the last may be shorter), so row r is at
 	// (r+parts[0].from) / chunkRows: the case of insert-only results.
@@ -103,7 +103,7 @@ func (r *Result) freeze(v View, arrival bool) *Frozen {
 		}
 	case r.sorted != nil && !arrival:
 		// Only a finished result is sorted: no writer touches its chunks.
-		f.refs = r.sorted.rows
+		f.sorted = r.sorted
 	default:
 		t := r.tab
 		for i, c := range t.chunks {
@@ -131,8 +131,8 @@ func (r *Result) freeze(v View, arrival bool) *Frozen {
 		}
 		p.offs = p.offs[:min(len(p.offs), p.n)]
 	}
-	if f.refs != nil {
-		f.n = len(f.refs)
+	if f.sorted != nil {
+		f.n = len(f.sorted.rows)
 		return f
 	}
 	f.ends = make([]int, len(f.parts))
@@ -160,9 +160,8 @@ func (f *Frozen) Version() uint64 { return f.version }
 
 // locate returns the chunk and physical row of row.
 func (f *Frozen) locate(row int) (*chunk, int) {
-	if f.refs != nil {
-		ref := f.refs[row]
-		return ref.c, int(ref.off)
+	if f.sorted != nil {
+		return f.sorted.at(row)
 	}
 	if f.uniform {
 		idx := row + f.parts[0].from
@@ -187,9 +186,9 @@ func (f *Frozen) scan(from, to int, fn func(c *chunk, off int)) {
 	if from >= to {
 		return
 	}
-	if f.refs != nil {
-		for _, ref := range f.refs[from:to] {
-			fn(ref.c, int(ref.off))
+	if f.sorted != nil {
+		for i := from; i < to; i++ {
+			fn(f.sorted.at(i))
 		}
 		return
 	}

@@ -384,8 +384,8 @@ func (r *Result) scan(v View, from, to int, fn func(c *chunk, off int) bool) {
 		r.log.scan(from, to, fn)
 	case r.sorted != nil:
 		from, to = max(from, 0), min(to, len(r.sorted.rows))
-		for _, ref := range r.sorted.rows[from:max(from, to)] {
-			if !fn(ref.c, int(ref.off)) {
+		for i := from; i < to; i++ {
+			if !fn(r.sorted.at(i)) {
 				return
 			}
 		}
