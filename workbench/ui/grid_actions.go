@@ -133,16 +133,7 @@ func (rt *resultTab) headerActions(col int) []*fyne.MenuItem {
 // why.
 func (rt *resultTab) gridSortItem(label string, dc int, desc bool) *fyne.MenuItem {
 	g := rt.Grid()
-	it := fyne.NewMenuItem(label+" (in the grid)", func() {
-		if g.Sorting() {
-			return
-		}
-		if err := g.Unsortable(); err != nil {
-			g.SortFailed(err)
-			return
-		}
-		g.RunSort(func() error { return g.Result().SortBy(dc, desc) })
-	})
+	it := fyne.NewMenuItem(label+" (in the grid)", func() { g.Sort(dc, desc) })
 	if err := g.Unsortable(); err != nil {
 		it.Label = label + " — after Stop or when finished (a streaming ORDER BY needs a time attribute)"
 		if g.View() == results.ChangelogView {

@@ -433,7 +433,7 @@ func TestLargeSortsRunOffTheUIGoroutine(t *testing.T) {
 	h.wb.Tick()
 	rt.Grid().SetAsyncSortRows(2) // as if three rows were a million
 	rt.Grid().HeaderTapped(1)
-	if !rt.Grid().Sorting() || h.wb.statusLeft.Text != "Sorting 3 rows…" {
+	if !rt.Grid().Sorting() || !strings.HasPrefix(h.wb.statusLeft.Text, "Sorting 3 rows by n ascending…") {
 		t.Errorf("sorting %v, status %q", rt.Grid().Sorting(), h.wb.statusLeft.Text)
 	}
 	h.until("the sort", func() bool { return !rt.Grid().Sorting() })

@@ -85,12 +85,15 @@ type Grid struct {
 	// OnStatus shows a passing message (sorting…).
 	OnStatus func(string)
 
-	// do runs a function on the UI goroutine; when set, sorts of more than
-	// asyncSortRows rows run on another goroutine (a million rows take a few
-	// hundred milliseconds) and the grid is redrawn when they are done.
+	// Do runs a function on the UI goroutine; when set, sorts of more than
+	// asyncSortRows rows run on another goroutine with progress and cancel
+	// (grid_sort.go) and the grid is redrawn when they are done.
 	Do            func(func())
 	asyncSortRows int
-	sorting       bool
+	sort          sortJob
+	// OnSortProgress shows a background sort's progress: sorting with the
+	// fraction done (0..1) while it runs, then sorting false once.
+	OnSortProgress func(sorting bool, done float64)
 
 	// scroller is the Table's scroller, pitch a row's height with its
 	// separator (grid_wheel.go: several rows a wheel notch).
@@ -116,7 +119,7 @@ func New(res *results.Result, view results.View) *Grid {
 		}
 		g.types = append(g.types, t)
 	}
-	g.Length = g.Shape
+	g.Length = g.tableLength // grid_memory.go: no rows while unsized
 	g.CreateCell = func() fyne.CanvasObject {
 		c := NewCell()
 		c.grid = g // authoring hook: right-click actions (grid_actions.go)
@@ -398,23 +401,14 @@ func (g *Grid) HeaderTapped(col int) {
 	if dc < 0 {
 		return
 	}
-	if g.sorting {
-		return
-	}
-	if err := g.Unsortable(); err != nil {
-		g.SortFailed(err)
-		return
-	}
-	var sort func() error
 	switch {
 	case g.sortCol != dc:
-		sort = func() error { return g.res.SortBy(dc, false) }
+		g.Sort(dc, false)
 	case !g.desc:
-		sort = func() error { return g.res.SortBy(dc, true) }
+		g.Sort(dc, true)
 	default:
-		sort = func() error { g.res.ClearSort(); return nil }
+		g.ClearSort()
 	}
-	g.RunSort(sort)
 }
 
 // Unsortable says why the grid cannot sort now (nil when it can).
@@ -426,37 +420,6 @@ func (g *Grid) Unsortable() error {
 		return results.ErrRunning
 	}
 	return nil
-}
-
-// RunSort runs a sort of the result (on another goroutine when it is
-// large) and redraws the grid.
-func (g *Grid) RunSort(sort func() error) {
-	done := func(err error) {
-		g.sorting = false
-		if err != nil {
-			g.SortFailed(err)
-			return
-		}
-		if g.frozen != nil {
-			g.frozen = g.res.Freeze(g.view)
-		}
-		g.RefreshFrame()
-		if g.OnStatus != nil {
-			g.OnStatus("")
-		}
-	}
-	if g.Do == nil || g.total <= g.asyncSortRows {
-		done(sort())
-		return
-	}
-	g.sorting = true
-	if g.OnStatus != nil {
-		g.OnStatus(fmt.Sprintf("Sorting %s rows…", widgets.GroupDigits(g.total)))
-	}
-	go func() {
-		err := sort()
-		g.Do(func() { done(err) })
-	}()
 }
 
 func (g *Grid) SortFailed(err error) {
@@ -720,6 +683,10 @@ func (g *Grid) TypedKey(e *fyne.KeyEvent) {
 	_, cols := g.Shape()
 	switch e.Name {
 	case fyne.KeyEscape:
+		if g.Sorting() {
+			g.CancelSort()
+			return
+		}
 		if g.OnShortcut != nil {
 			g.OnShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEscape})
 		}

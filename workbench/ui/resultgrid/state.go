@@ -51,7 +51,7 @@ func (g *Grid) Thaw() { g.frozen = nil }
 func (g *Grid) SortColumn() (col int, desc bool) { return g.sortCol, g.desc }
 
 // Sorting reports whether a sort runs off the UI goroutine.
-func (g *Grid) Sorting() bool { return g.sorting }
+func (g *Grid) Sorting() bool { return g.sort.cancel != nil }
 
 // DataWidths are the widths (px) the grid gave the data columns;
 // WidthsSet reports whether it has set them yet.

@@ -71,6 +71,7 @@ type Tab struct {
 	stopBtn   *widget.Button
 	exportBtn *widget.Button
 	pinBtn    *widget.Button // Pin (pin.go), nil without OnPin
+	sortUI    *sortProgress  // a background sort's progress and Cancel (sort.go)
 	closeBtn  *widget.Button // the × at the header's right
 	pager     *fyne.Container
 	pageLbl   *widget.Label
@@ -118,6 +119,7 @@ func (rt *Tab) Build(host Host) {
 			host.SetStatus(s)
 		}
 		rt.grid.Do = host.Do
+		sorting := rt.buildSortProgress() // sort.go
 		rt.grid.OnChanged = rt.UpdateStatus
 		rt.grid.OnMenu = rt.showMenu
 		rt.grid.OnCellMenu, rt.grid.OnHeaderMenu = rt.showCellMenu, rt.showHeaderMenu
@@ -155,7 +157,7 @@ func (rt *Tab) Build(host Host) {
 			bar = append(bar, rt.viewSel, rt.follow, rt.pauseBtn, rt.stopBtn)
 		}
 		bar = append(bar, rt.pinItems()...)
-		bar = append(bar, rt.exportBtn)
+		bar = append(bar, rt.exportBtn, sorting)
 		prev := widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { rt.grid.SetPage(rt.grid.Page() - 1) })
 		next := widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { rt.grid.SetPage(rt.grid.Page() + 1) })
 		rt.pageLbl = widget.NewLabel("")
