@@ -63,7 +63,7 @@ type Event struct {
 	Rule   string
 	At     time.Time
 	// Message says what happened ("delay > 180: delay = 195", "no row for
-	// 30 s", "sink failed: …").
+	// 30 s"; for SinkFailed the sink's error).
 	Message string
 	// Columns and Values are the triggering row (none for NoRow and
 	// WatermarkLag alerts).

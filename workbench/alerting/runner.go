@@ -302,7 +302,7 @@ func (r *Runner) fire(e Event) {
 	case r.sinks <- e:
 	default:
 		r.emit(Event{Kind: SinkFailed, RuleID: r.rule.ID, Rule: r.rule.Name, At: e.At, Columns: e.Columns, Values: e.Values,
-			Message: "sink skipped: 16 earlier sink statements of this rule are still waiting to run"})
+			Message: "skipped: 16 earlier sink statements of this rule are still waiting to run"})
 	}
 }
 
@@ -324,7 +324,7 @@ func (r *Runner) runSinks(ctx context.Context) {
 		case e := <-r.sinks:
 			if err := r.runSink(ctx, e); err != nil {
 				r.emit(Event{Kind: SinkFailed, RuleID: r.rule.ID, Rule: r.rule.Name, At: r.opts.Clock.Now(),
-					Columns: e.Columns, Values: e.Values, Message: "sink failed: " + err.Error()})
+					Columns: e.Columns, Values: e.Values, Message: err.Error()})
 			}
 		}
 	}

@@ -185,3 +185,29 @@ func TestStartRejectsBadRules(t *testing.T) {
 		env = streamingEnv(t) // each rule has its session
 	}
 }
+
+// A sink statement that fails when it runs (its table is gone) is
+// reported as a SinkFailed event with the engine's error, after the alert
+// itself; the rule keeps running.
+func TestRunnerReportsAFailingSink(t *testing.T) {
+	env := streamingEnv(t)
+	stmt := `CREATE TEMPORARY TABLE gen (v INT) WITH ('connector' = 'datagen', 'rows-per-second' = '20');
+	SELECT v FROM gen`
+	events := make(chan Event, 16)
+	r, err := Start(context.Background(), env, Rule{ID: 3, Name: "to nowhere", Statement: stmt, Condition: Condition{Kind: AnyRow},
+		Sink: "INSERT INTO missing_table VALUES (:v)", Cooldown: time.Hour}, Options{OnEvent: func(e Event) { events <- e }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Stop()
+	if e := waitEvent(t, events); e.Kind != Fired {
+		t.Fatalf("first event %+v", e)
+	}
+	e := waitEvent(t, events)
+	if e.Kind != SinkFailed || e.RuleID != 3 || !strings.Contains(e.Message, "missing_table") || e.RowJSON() == "" {
+		t.Fatalf("sink event %+v", e)
+	}
+	if st, _ := r.State(); st != Running {
+		t.Errorf("state after the sink failed: %v", st)
+	}
+}

@@ -200,11 +200,15 @@ func (a *alertsUI) event(ruleID int64, e alerting.Event) {
 				r.count++
 				r.last = e.At
 			}
-			a.notify("Riffle alert: "+e.Rule, e.Message)
+			content := e.Message
+			if row := e.RowJSON(); row != "" {
+				content += "\n" + row
+			}
+			a.notify("Riffle alert: "+e.Rule, content)
 			wb.messages.add(levelWarning, fmt.Sprintf("Alert «%s» at %s: %s", e.Rule, e.At.Format("15:04:05"), e.Message), nil)
 			wb.setStatus("Alert «" + e.Rule + "»: " + firstLine(e.Message))
 		case alerting.SinkFailed:
-			wb.messages.add(levelError, "Alert «"+e.Rule+"»: "+e.Message, nil)
+			wb.messages.add(levelError, "Alert «"+e.Rule+"»: the sink statement failed: "+e.Message, nil)
 		case alerting.RuleFailed:
 			if r != nil {
 				r.problem = e.Message
@@ -276,13 +280,11 @@ func (wb *Workbench) alertJobs() []monitor.Job {
 
 // jobLabel is how the Jobs panel's Statement column names a rule's job.
 func (r *alertRule) jobLabel(zone *time.Location) string {
-	s := "ALERT «" + r.Name + "» " + r.Condition
+	s := "ALERT «" + r.Name + "»"
 	if r.count > 0 {
-		s += fmt.Sprintf(" · fired %d×, last %s", r.count, r.last.In(zone).Format("15:04:05"))
-	} else {
-		s += " · not fired yet"
+		s += fmt.Sprintf(" %d× last %s", r.count, r.last.In(zone).Format("15:04:05"))
 	}
-	return s + " · "
+	return s + " · " + r.Condition + " · "
 }
 
 // alertJob is a rule's query job as the Jobs panel lists it: the

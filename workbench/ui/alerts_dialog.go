@@ -18,6 +18,7 @@ import (
 	"github.com/riffle-sql/riffle/workbench/alerting"
 	"github.com/riffle-sql/riffle/workbench/editor"
 	"github.com/riffle-sql/riffle/workbench/persistence"
+	"github.com/riffle-sql/riffle/workbench/ui/widgets"
 )
 
 // alertLogShown is how many alert log entries the Alerts dialog lists.
@@ -100,7 +101,16 @@ func (wb *Workbench) showAlerts() {
 		return widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
 	rulesHead := container.NewBorder(nil, nil, header("Rules"), newRule, ad.summary)
-	rules := container.NewBorder(rulesHead, nil, nil, nil, ad.list)
+	colHead := func(s string) *widget.Label {
+		l := widget.NewLabel(s)
+		l.Importance = widget.LowImportance
+		return l
+	}
+	onHead := widget.NewCheck("", nil) // the width of the rows' checks
+	onHead.Hide()
+	cols := container.NewBorder(nil, nil, container.NewStack(onHead, colHead("On")), nil,
+		container.NewGridWithColumns(4, colHead("Name"), colHead("Condition"), colHead("State"), colHead("Alerts")))
+	rules := container.NewBorder(container.NewVBox(rulesHead, cols), nil, nil, nil, ad.list)
 	logHead := container.NewBorder(nil, nil, header("Alert log, newest first"), clear)
 	logSplit := container.NewVSplit(ad.logList, ad.detail)
 	logSplit.Offset = 0.7
@@ -145,11 +155,11 @@ func (ad *alertsDialog) reload() {
 		}
 		fired += r.count
 	}
-	text := fmt.Sprintf("%d rules, %d running, %d alerts so far.", len(a.rules), running, fired)
+	text := fmt.Sprintf("%s, %d running, %s so far.", widgets.Plural(len(a.rules), "rule"), running, widgets.Plural(fired, "alert"))
 	if len(a.rules) == 0 {
 		text = "No rules yet: New rule… watches a live query and tells you when a row matches, when rows stop, or when the watermark lags."
 	}
-	text += fmt.Sprintf(" After an alert a rule keeps quiet for its cool-down (default %s).", alerting.DefaultCooldown)
+	text += fmt.Sprintf(" After an alert a rule keeps quiet for its cool-down (default %s).", cooldownText(alerting.DefaultCooldown))
 	ad.summary.SetText(text)
 	ad.list.Refresh()
 	ad.logList.Refresh()
@@ -186,7 +196,7 @@ func (ad *alertsDialog) updateRuleRow(id widget.ListItemID, o fyne.CanvasObject)
 	on.SetChecked(r.Enabled)
 	on.OnChanged = func(v bool) { a.setEnabled(r, v) }
 	cells[0].(*widget.Label).SetText(r.Name)
-	cells[1].(*widget.Label).SetText(r.Condition)
+	cells[1].(*widget.Label).SetText(r.Condition + " · cool-down " + cooldownText(r.Cooldown))
 	state := cells[2].(*widget.Label)
 	st := r.state()
 	if r.problem != "" && r.Enabled {
@@ -208,7 +218,7 @@ func (ad *alertsDialog) updateRuleRow(id widget.ListItemID, o fyne.CanvasObject)
 	}
 	fired := "no alerts"
 	if r.count > 0 {
-		fired = fmt.Sprintf("%d alerts, last %s", r.count, r.last.In(a.wb.embeddedZone()).Format("15:04:05"))
+		fired = fmt.Sprintf("%s, last %s", widgets.Plural(r.count, "alert"), r.last.In(a.wb.embeddedZone()).Format("15:04:05"))
 	}
 	cells[3].(*widget.Label).SetText(fired)
 	btns[0].(*widget.Button).OnTapped = func() { ad.edit(r) }
@@ -293,7 +303,7 @@ func showAlertRuleEditor(w fyne.Window, r persistence.AlertRule, save func(persi
 		hint("Run when the rule fires, in the rule's session. :column is the triggering row's value as a SQL literal, e.g. INSERT INTO alerts_topic VALUES (:origin, :delay, 'late');")),
 		nil, nil, nil, e.sink)
 	editors := container.NewVSplit(stmtPane, sinkPane)
-	editors.Offset = 0.62
+	editors.Offset = 0.7
 	condRow := container.NewBorder(nil, nil, bold("Condition"), nil, e.cond)
 	condHint := hint("any row · delay > 240 · origin = 'ORD' · `date` >= '2001-01-01 12:00:00' · no row for 30 s · watermark lag > 10 s")
 	coolRow := container.NewBorder(nil, nil, bold("Cool-down (s)"), e.enabled, e.cooldown)
@@ -329,7 +339,7 @@ func showAlertRuleEditor(w fyne.Window, r persistence.AlertRule, save func(persi
 	}
 	e.d = dialog.NewCustomWithoutButtons(title, content, w)
 	size := w.Canvas().Size()
-	e.d.Resize(fyne.NewSize(min(1100, size.Width-80), min(760, size.Height-60)))
+	e.d.Resize(fyne.NewSize(min(1100, size.Width-80), min(900, size.Height-40)))
 	e.d.Show()
 	return e
 }
@@ -388,4 +398,16 @@ func (e *alertRuleEditor) show(err error) {
 			e.stmt.SetCursor(line-1, col-1)
 		}
 	}
+}
+
+// cooldownText is a rule's cool-down as the dialog says it ("60 s",
+// "none").
+func cooldownText(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "none"
+	case d == 0:
+		d = alerting.DefaultCooldown
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
 }

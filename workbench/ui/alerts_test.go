@@ -68,7 +68,7 @@ func TestDemoAlertFiresOnFirstStart(t *testing.T) {
 	jobID := a.rules[0].runner.Job().JobID()
 	h.wb.mon.jobs.Update(time.Now())
 	r, ok := h.wb.mon.jobs.Row(jobID)
-	if !ok || !strings.HasPrefix(r.Statement, "ALERT «Late flights» delay > 240 · fired 1×, last ") || !strings.Contains(r.Statement, "SELECT `date`, origin") {
+	if !ok || !strings.HasPrefix(r.Statement, "ALERT «Late flights» 1× last ") || !strings.Contains(r.Statement, " · delay > 240 · SELECT `date`, origin") {
 		t.Fatalf("jobs panel row %+v (found %v)", r, ok)
 	}
 	if name, ok := h.wb.IsAlertJob(jobID); !ok || name != demoAlertName {
@@ -83,7 +83,7 @@ func TestDemoAlertFiresOnFirstStart(t *testing.T) {
 	}
 	row0 := ad.list.CreateItem()
 	ad.updateRuleRow(0, row0)
-	if texts := labelTexts(row0); !strings.Contains(texts, "Late flights|delay > 240|running|1 alerts, last ") {
+	if texts := labelTexts(row0); !strings.Contains(texts, "Late flights|delay > 240 · cool-down 60 s|running|1 alert, last ") {
 		t.Errorf("rule row %q", texts)
 	}
 	ad.logList.Select(0)
