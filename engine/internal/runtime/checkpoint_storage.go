@@ -166,6 +166,10 @@ func writeCheckpoint(dir string, j *Job, p *pendingCheckpoint, names map[string]
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return stats, fmt.Errorf("checkpoint %d: %w", p.id, err)
 	}
+	// held while this process writes it: RemoveCheckpointLeftovers, in
+	// another process resuming from this job's checkpoints, leaves it be
+	unlock, _ := tryLockDir(tmp)
+	defer unlock()
 	ok := false
 	defer func() {
 		if !ok {
@@ -321,7 +325,7 @@ func syncDir(dir string) {
 // out of the chk-<n> name first, so a crash midway never leaves a partial
 // directory under a complete one's name.
 func removeCheckpoint(dir string) {
-	tmp := dir + ".discarded"
+	tmp := dir + discardedSuffix
 	if err := os.Rename(dir, tmp); err != nil {
 		return
 	}

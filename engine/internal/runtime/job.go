@@ -130,6 +130,9 @@ func Submit(parent context.Context, name string, g *Graph, cfg JobConfig, ev *ex
 	e := &executor{job: j, g: g, cfg: cfg, ev: ev, batch: batch}
 	e.budget = newMemoryBudget(cfg.MemoryLimit, g, j.fail)
 	j.coord = newCoordinator(j, g, cfg.Checkpoint, batch)
+	if !batch {
+		cleanRestoreLeftovers(cfg.Checkpoint.Restore)
+	}
 	if err := e.checkCheckpoints(); err != nil {
 		cancel()
 		return nil, err
