@@ -109,6 +109,10 @@ func (p *parser) parseCreate() Statement {
 		return f
 	case p.isKw("MATERIALIZED") && !orReplace && !temporary:
 		return p.parseCreateMaterializedTable(start)
+	case p.isKw("MATERIALIZED") && temporary:
+		p.errorf(p.tok().Pos, "CREATE TEMPORARY MATERIALIZED TABLE is not supported.")
+	case p.isKw("MATERIALIZED"):
+		p.errorf(p.tok().Pos, "CREATE OR REPLACE MATERIALIZED TABLE is not supported.")
 	case p.isKw("MATERIALIZED"), p.isKw("MODEL"), p.isKw("CONNECTION"):
 		p.errorf(p.tok().Pos, "CREATE %s is not supported yet", p.tok().upper)
 	}

@@ -180,7 +180,85 @@ DROP MATERIALIZED TABLE m2;
 [INFO] Execute statement succeeded.
 !info
 
+# START_MODE (what SHOW CREATE prints), plural units, WEEK, the default
+# freshness of a CONTINUOUS table (3 minutes)
+CREATE MATERIALIZED TABLE s1 WITH ('connector' = 'blackhole') START_MODE = FROM_BEGINNING FRESHNESS = INTERVAL '5' SECONDS AS SELECT k FROM src;
+[INFO] Execute statement succeeded.
+!info
+
+SHOW CREATE MATERIALIZED TABLE s1;
+CREATE MATERIALIZED TABLE `default_catalog`.`default_database`.`s1` (
+  `k` INT
+)
+WITH (
+  'connector' = 'blackhole'
+)
+START_MODE = FROM_BEGINNING
+FRESHNESS = INTERVAL '5' SECOND
+REFRESH_MODE = CONTINUOUS
+AS SELECT `src`.`k`
+FROM `default_catalog`.`default_database`.`src` AS `src`
+!ok
+
+CREATE MATERIALIZED TABLE s2 WITH ('connector' = 'blackhole') AS SELECT k FROM src;
+[INFO] Execute statement succeeded.
+!info
+
+SHOW CREATE MATERIALIZED TABLE s2;
+CREATE MATERIALIZED TABLE `default_catalog`.`default_database`.`s2` (
+  `k` INT
+)
+WITH (
+  'connector' = 'blackhole'
+)
+START_MODE = FROM_BEGINNING
+FRESHNESS = INTERVAL '3' MINUTE
+REFRESH_MODE = CONTINUOUS
+AS SELECT `src`.`k`
+FROM `default_catalog`.`default_database`.`src` AS `src`
+!ok
+
+CREATE MATERIALIZED TABLE s3 WITH ('connector' = 'blackhole') FRESHNESS = INTERVAL '1' WEEK REFRESH_MODE = CONTINUOUS AS SELECT k FROM src;
+[INFO] Execute statement succeeded.
+!info
+
+SHOW CREATE MATERIALIZED TABLE s3;
+CREATE MATERIALIZED TABLE `default_catalog`.`default_database`.`s3` (
+  `k` INT
+)
+WITH (
+  'connector' = 'blackhole'
+)
+START_MODE = FROM_BEGINNING
+FRESHNESS = INTERVAL '1' WEEK
+REFRESH_MODE = CONTINUOUS
+AS SELECT `src`.`k`
+FROM `default_catalog`.`default_database`.`src` AS `src`
+!ok
+
+DROP MATERIALIZED TABLE s1;
+[INFO] Execute statement succeeded.
+!info
+
+DROP MATERIALIZED TABLE s2;
+[INFO] Execute statement succeeded.
+!info
+
+DROP MATERIALIZED TABLE s3;
+[INFO] Execute statement succeeded.
+!info
+
 # errors
+CREATE TEMPORARY MATERIALIZED TABLE e1 FRESHNESS = INTERVAL '1' SECOND AS SELECT k FROM src;
+[ERROR] Could not execute SQL statement. Reason:
+CREATE TEMPORARY MATERIALIZED TABLE is not supported.
+!error
+
+CREATE MATERIALIZED TABLE e1 WITH ('connector' = 'blackhole') FRESHNESS = INTERVAL '0' SECOND AS SELECT k FROM src;
+[ERROR] Could not execute SQL statement. Reason:
+The freshness interval currently only supports positive integer type values. But was: 0
+!error
+
 CREATE MATERIALIZED TABLE e1 WITH ('connector' = 'blackhole') FRESHNESS = INTERVAL '1' YEAR AS SELECT k FROM src;
 [ERROR] Could not execute SQL statement. Reason:
 Materialized table freshness only supports SECOND, MINUTE, HOUR, DAY, WEEK as the time unit.
