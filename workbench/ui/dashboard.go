@@ -312,6 +312,30 @@ func (d *dashboardsUI) moveTile(t *dashTile, dir dashboard.Direction) {
 	d.saveTiles()
 }
 
+// dropTile moves a tile dragged by its title bar to the place of the
+// tile it was let go over (absolute position at); elsewhere nothing moves.
+func (d *dashboardsUI) dropTile(t *dashTile, at fyne.Position) {
+	drv := fyne.CurrentApp().Driver()
+	for to, x := range d.tiles {
+		if dashboard.Inside(at, drv.AbsolutePositionForObject(x.box), x.box.Size()) {
+			d.moveTileTo(t, to)
+			return
+		}
+	}
+}
+
+// moveTileTo puts a tile at place to of the order and saves it.
+func (d *dashboardsUI) moveTileTo(t *dashTile, to int) {
+	i := d.indexOf(t)
+	if i < 0 || i == to || to < 0 || to >= len(d.tiles) {
+		return
+	}
+	rest := append(append([]*dashTile(nil), d.tiles[:i]...), d.tiles[i+1:]...)
+	d.tiles = append(rest[:to], append([]*dashTile{t}, rest[to:]...)...)
+	d.relayout()
+	d.saveTiles()
+}
+
 // resizeTile widens or narrows (dc), heightens or lowers (dr) a tile by
 // one cell, within 1 .. the grid's width and 1 .. 4 rows.
 func (d *dashboardsUI) resizeTile(t *dashTile, dc, dr int) {

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -79,6 +81,22 @@ func TestDashboardPinArrangeAndReload(t *testing.T) {
 		t.Fatalf("arranged: %v spans %+v %+v", d.tiles, value.spec.Spec, grid.spec.Spec)
 	}
 	d.resizeTile(grid, -1, 0)
+	// drag the grid's title bar onto the value tile: the grid goes first,
+	// and back again
+	d.win.Resize(fyne.NewSize(1200, 800))
+	drv := fyne.CurrentApp().Driver()
+	center := func(tl *dashTile) fyne.Position {
+		return drv.AbsolutePositionForObject(tl.box).Add(fyne.NewPos(tl.box.Size().Width/2, tl.box.Size().Height/2))
+	}
+	d.dropTile(grid, center(value))
+	if d.tiles[0] != grid {
+		t.Fatalf("dropped on the value tile: %v", d.tiles)
+	}
+	d.dropTile(grid, fyne.NewPos(-5, -5)) // outside every tile
+	d.dropTile(value, center(grid))
+	if d.tiles[0] != value {
+		t.Fatalf("dropped back: %v", d.tiles)
+	}
 	cells := dashboard.Place(3, []dashboard.Span{{Cols: 1, Rows: 2}, {Cols: 2, Rows: 1}})
 	if value.box.Position().X != 0 || grid.box.Position().X <= value.box.Position().X || cells[1].Col != 1 {
 		t.Errorf("laid out at %v and %v", value.box.Position(), grid.box.Position())
@@ -177,4 +195,35 @@ func TestDemoDashboardRunsOnFirstStart(t *testing.T) {
 		}
 		return true
 	})
+}
+
+// A tile whose statement fails says FAILED and why; the others run.
+func TestDashboardTileShowsItsError(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	b, err := h.wb.store.CreateDashboard(ctx, "Broken", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.wb.store.SaveDashboardTiles(ctx, b.ID, []persistence.DashboardTile{
+		{Kind: persistence.TileValue, Title: "missing", Statement: "SELECT x FROM no_such_table", Spec: persistence.TileSpec{Column: "x"}},
+		{Kind: persistence.TileRate, Title: "values", Statement: "SELECT v FROM (VALUES (1), (2)) AS t(v)"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.wb.store.SetSetting(ctx, settingDashboard, strconv.FormatInt(b.ID, 10)); err != nil {
+		t.Fatal(err)
+	}
+	h.wb.showDashboards()
+	h.settle()
+	d := h.wb.dashboards
+	broken, ok := d.tiles[0], d.tiles[1]
+	h.until("the broken tile to fail", func() bool { return broken.stateLbl.Text == "FAILED" })
+	if note, _ := broken.bodyNote(); !strings.Contains(note, "no_such_table") {
+		t.Errorf("the broken tile says %q", note)
+	}
+	h.tileDone(ok)
+	if ok.err != "" || ok.stateLbl.Text != "FINISHED" || ok.rt.Res.Stats().Changes != 2 || ok.rateSub.Text != "2 changes received" {
+		t.Errorf("the other tile: %q %q %q", ok.stateLbl.Text, ok.err, ok.rateSub.Text)
+	}
 }

@@ -65,7 +65,9 @@ func newDashTile(d *dashboardsUI, spec persistence.DashboardTile) *dashTile {
 	bg.StrokeColor = theme.Color(theme.ColorNameSeparator)
 	bg.StrokeWidth = 1
 	bg.CornerRadius = theme.InputRadiusSize()
-	head := container.NewBorder(nil, nil, nil, container.NewHBox(t.stateLbl, t.menuBtn), t.titleLbl)
+	// the title bar is the handle a tile is dragged by onto another's place
+	head := dashboard.NewDragHandle(container.NewBorder(nil, nil, nil, container.NewHBox(t.stateLbl, t.menuBtn), t.titleLbl))
+	head.OnDrop = func(at fyne.Position) { d.dropTile(t, at) }
 	t.box = container.NewStack(bg, container.NewPadded(container.NewBorder(head, nil, nil, nil, t.body)))
 	return t
 }

@@ -130,3 +130,20 @@ func TestGridLayoutStretchesRows(t *testing.T) {
 		}
 	}
 }
+
+func TestDragHandleDrops(t *testing.T) {
+	test.NewTempApp(t)
+	var got []fyne.Position
+	h := NewDragHandle(canvas.NewRectangle(nil))
+	h.OnDrop = func(at fyne.Position) { got = append(got, at) }
+	h.DragEnd() // no drag: nothing
+	h.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: fyne.NewPos(10, 10)}})
+	h.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: fyne.NewPos(300, 40)}})
+	h.DragEnd()
+	if len(got) != 1 || got[0] != fyne.NewPos(300, 40) {
+		t.Errorf("drops %v", got)
+	}
+	if !Inside(fyne.NewPos(5, 5), fyne.NewPos(0, 0), fyne.NewSize(10, 10)) || Inside(fyne.NewPos(10, 5), fyne.NewPos(0, 0), fyne.NewSize(10, 10)) {
+		t.Error("Inside")
+	}
+}
