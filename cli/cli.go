@@ -257,7 +257,8 @@ func newGatewayCommand(env Env) *cobra.Command {
 			"gateway option: sql-gateway.session.idle-timeout (default 10 min),\n" +
 			"sql-gateway.session.check-interval (1 min), sql-gateway.session.max-num,\n" +
 			"sql-gateway.session.max-open-queries (16 per session), sql-gateway.max-open-queries\n" +
-			"(256 in all). A query's unfetched results take at most twice collect-sink.batch-size.max\n" +
+			"(256 in all), jobstore.expiration-time (1 h) and jobstore.max-capacity (1000): how long\n" +
+			"and how many ended jobs of closed sessions SHOW JOBS still lists. A query's unfetched results take at most twice collect-sink.batch-size.max\n" +
 			"(2 mb, a session property); then its job waits for the client.",
 		Example: "  riffle gateway\n" +
 			"  riffle gateway --allow-path ~/data -D execution.runtime-mode=batch\n" +
@@ -341,6 +342,16 @@ func newGatewayCommand(env Env) *cobra.Command {
 					cfg.MaxSessionQueries, err = strconv.Atoi(v)
 					if err == nil && cfg.MaxSessionQueries < 1 {
 						err = fmt.Errorf("the maximum number of open queries of a session must be at least 1, not %d", cfg.MaxSessionQueries)
+					}
+				case "jobstore.expiration-time":
+					cfg.JobStoreExpiration, err = config.ParseDuration(v)
+					if err == nil && cfg.JobStoreExpiration <= 0 {
+						err = fmt.Errorf("the job store's expiration time must be positive, not %s", v)
+					}
+				case "jobstore.max-capacity":
+					cfg.JobStoreMaxCapacity, err = strconv.Atoi(v)
+					if err == nil && cfg.JobStoreMaxCapacity < 1 {
+						err = fmt.Errorf("the job store's capacity must be at least 1, not %d", cfg.JobStoreMaxCapacity)
 					}
 				case "sql-gateway.max-open-queries":
 					cfg.MaxQueries, err = strconv.Atoi(v)

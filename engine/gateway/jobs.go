@@ -21,44 +21,110 @@ import (
 //     ends or is stopped; the server keeps it. Only a query's job, whose
 //     rows nobody can fetch any more, is cancelled with its session.
 //   - SHOW JOBS lists the jobs of every session and those kept after their
-//     session closed, and STOP JOB stops any of them.
+//     session closed: running ones, and ended ones (FINISHED, CANCELED,
+//     FAILED) for Config.JobStoreExpiration after their end, at most
+//     Config.JobStoreMaxCapacity of them (Flink's jobstore.expiration-time
+//     and jobstore.max-capacity); STOP JOB stops any of them.
 //
 // Closing the server cancels every job.
 
-// jobRetention is how long the server lists a job that ended after its
-// session closed (Flink's jobstore.expiration-time, default one hour).
-const jobRetention = time.Hour
+// The defaults of Config.JobStoreExpiration and Config.JobStoreMaxCapacity.
+const (
+	// DefaultJobStoreExpiration is Flink's jobstore.expiration-time
+	// default (3600 s).
+	DefaultJobStoreExpiration = time.Hour
+	// DefaultJobStoreMaxCapacity bounds the jobs kept after their session
+	// closed (Flink's jobstore.max-capacity is unbounded by default; a
+	// Riffle job keeps its plan and metrics, so the gateway bounds them).
+	DefaultJobStoreMaxCapacity = 1000
+)
 
-// jobRegistry holds the jobs whose session closed while they ran.
+// jobRegistry holds the jobs of closed sessions, as a Flink cluster's job
+// store keeps its jobs for SHOW JOBS: those still running, and those that
+// ended until expiration after their end (jobstore.expiration-time), at
+// most capacity of the ended ones (jobstore.max-capacity; the oldest
+// ended go first). A running job is never dropped.
 type jobRegistry struct {
-	mu   sync.Mutex
-	jobs []*table.JobClient
+	mu         sync.Mutex
+	jobs       []*table.JobClient
+	expiration time.Duration
+	capacity   int
 }
 
-// adopt keeps j, and forgets the kept jobs that ended over jobRetention
-// ago.
+// adopt keeps j.
 func (r *jobRegistry) adopt(j *table.JobClient, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	for _, k := range r.jobs {
+		if k == j {
+			return
+		}
+	}
+	r.jobs = append(r.jobs, j)
+	r.prune(now)
+}
+
+// prune forgets the ended jobs past expiration, then the oldest ended
+// ones over capacity (under mu).
+func (r *jobRegistry) prune(now time.Time) {
+	expiration, capacity := r.expiration, r.capacity
+	if expiration <= 0 {
+		expiration = DefaultJobStoreExpiration
+	}
+	if capacity <= 0 {
+		capacity = DefaultJobStoreMaxCapacity
+	}
+	ended := 0
 	kept := r.jobs[:0]
 	for _, k := range r.jobs {
-		if k.Status().IsTerminal() && !k.EndTime().IsZero() && now.Sub(k.EndTime()) > jobRetention {
-			continue
+		if k.Status().IsTerminal() {
+			if end := k.EndTime(); !end.IsZero() && now.Sub(end) > expiration {
+				continue
+			}
+			ended++
 		}
 		kept = append(kept, k)
 	}
-	r.jobs = append(kept, j)
+	clear(r.jobs[len(kept):])
+	r.jobs = kept
+	if ended <= capacity {
+		return
+	}
+	// drop the ended jobs that ended first
+	var endedJobs []*table.JobClient
+	for _, k := range r.jobs {
+		if k.Status().IsTerminal() {
+			endedJobs = append(endedJobs, k)
+		}
+	}
+	sort.SliceStable(endedJobs, func(a, b int) bool { return endedJobs[a].EndTime().Before(endedJobs[b].EndTime()) })
+	drop := map[*table.JobClient]bool{}
+	for _, k := range endedJobs[:ended-capacity] {
+		drop[k] = true
+	}
+	kept = r.jobs[:0]
+	for _, k := range r.jobs {
+		if !drop[k] {
+			kept = append(kept, k)
+		}
+	}
+	clear(r.jobs[len(kept):])
+	r.jobs = kept
 }
 
-func (r *jobRegistry) list() []*table.JobClient {
+// list returns the kept jobs, after forgetting those past expiration.
+func (r *jobRegistry) list(now time.Time) []*table.JobClient {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.prune(now)
 	return append([]*table.JobClient(nil), r.jobs...)
 }
 
 // cancelAll cancels the kept jobs and waits for them until deadline.
 func (r *jobRegistry) cancelAll(deadline <-chan struct{}) {
-	jobs := r.list()
+	r.mu.Lock()
+	jobs := append([]*table.JobClient(nil), r.jobs...)
+	r.mu.Unlock()
 	for _, j := range jobs {
 		if !j.Status().IsTerminal() {
 			_ = j.Cancel()
@@ -95,7 +161,7 @@ func (s *Server) allJobs() []*table.JobClient {
 	for _, ss := range sessions {
 		add(ss.env.Jobs())
 	}
-	add(s.detached.list())
+	add(s.detached.list(s.now()))
 	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].StartTime().Before(jobs[b].StartTime()) })
 	return jobs
 }

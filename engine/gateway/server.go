@@ -80,6 +80,15 @@ type Config struct {
 	// CloseWait bounds how long closing a session waits for its cancelled
 	// jobs to stop (default 10 s).
 	CloseWait time.Duration
+	// JobStoreExpiration is how long SHOW JOBS still lists a job of a
+	// closed session after it ended (Flink's jobstore.expiration-time;
+	// 0 means DefaultJobStoreExpiration, one hour).
+	JobStoreExpiration time.Duration
+	// JobStoreMaxCapacity caps the ended jobs of closed sessions SHOW JOBS
+	// lists; past it the ones that ended first are forgotten (Flink's
+	// jobstore.max-capacity; 0 means DefaultJobStoreMaxCapacity, 1000).
+	// Running jobs are always listed.
+	JobStoreMaxCapacity int
 	// Defaults are session properties every new session starts with
 	// (a session's own properties override them).
 	Defaults map[string]string
@@ -169,8 +178,8 @@ type Server struct {
 	sessions map[string]*session
 	closed   bool
 
-	// detached holds the INSERT jobs whose session closed while they ran
-	// (jobs.go).
+	// detached holds the jobs of closed sessions: those still running and,
+	// for a while, those that ended (jobs.go).
 	detached jobRegistry
 
 	// keeper records jobs for resuming (Config.ResumeDir), or is nil.
@@ -184,6 +193,7 @@ type Server struct {
 func NewServer(cfg Config) *Server {
 	cfg.setDefaults()
 	s := &Server{cfg: cfg, sessions: map[string]*session{}, stop: make(chan struct{}), loopDone: make(chan struct{})}
+	s.detached.expiration, s.detached.capacity = cfg.JobStoreExpiration, cfg.JobStoreMaxCapacity
 	if cfg.Token != "" {
 		s.tokenHash = sha256.Sum256([]byte(cfg.Token))
 	}

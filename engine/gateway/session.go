@@ -310,7 +310,10 @@ func (ss *session) close(wait time.Duration) {
 	}
 	var queries []*table.JobClient
 	for _, j := range ss.env.Jobs() {
+		// the server's job store lists them all, ended ones included,
+		// as a cluster's does (jobstore.expiration-time)
 		if j.Status().IsTerminal() {
+			ss.srv.detached.adopt(j, ss.srv.now())
 			continue
 		}
 		ss.mu.Lock()
@@ -322,6 +325,7 @@ func (ss *session) close(wait time.Duration) {
 			continue
 		}
 		_ = j.Cancel()
+		ss.srv.detached.adopt(j, ss.srv.now()) // listed CANCELED
 		queries = append(queries, j)
 	}
 	for _, j := range queries {
