@@ -179,7 +179,8 @@ func (wb *Workbench) pinTile(rt *resultTab, o pinOptions) error {
 		d.boards = append(d.boards, b)
 		idx = len(d.boards) - 1
 	}
-	tile := persistence.DashboardTile{Kind: o.Kind, Title: strings.TrimSpace(o.Title), Statement: rt.stmt,
+	// the tab's temporary tables the query reads come with it (dashboard_preamble.go)
+	tile := persistence.DashboardTile{Kind: o.Kind, Title: strings.TrimSpace(o.Title), Statement: wb.pinPreamble(rt) + rt.stmt,
 		Spec: persistence.TileSpec{Mode: modeStreaming}}
 	if !rt.streaming {
 		tile.Spec.Mode = modeBatch

@@ -227,3 +227,46 @@ func TestDashboardTileShowsItsError(t *testing.T) {
 		t.Errorf("the other tile: %q %q %q", ok.stateLbl.Text, ok.err, ok.rateSub.Text)
 	}
 }
+
+// A query over a temporary table of its tab is pinned with the table's
+// DDL, so its tile runs again after the workbench restarts (a new session
+// without the table); in the same session the unchanged DDL is accepted.
+func TestDashboardPinCarriesTemporaryTables(t *testing.T) {
+	test.NewTempApp(t)
+	path := filepath.Join(t.TempDir(), "ws.riffle")
+	h := open(t, path)
+	h.newTab("CREATE TEMPORARY TABLE other (x INT) WITH ('connector' = 'datagen');\n" +
+		"CREATE TEMPORARY TABLE g (n INT) WITH ('connector' = 'datagen', 'number-of-rows' = '5');\n" +
+		"CREATE TEMPORARY VIEW gv AS SELECT n + 1 AS m FROM g;\n" +
+		"SELECT m FROM gv;")
+	h.runAll()
+	rt := h.wb.results[len(h.wb.results)-1]
+	h.waitDone(rt)
+	if err := h.wb.pinTile(rt, pinOptions{Board: "Temp", Kind: persistence.TileRate, Title: "g"}); err != nil {
+		t.Fatal(err)
+	}
+	d := h.wb.dashboards
+	tile := d.tiles[0]
+	stmt := tile.spec.Statement
+	if !strings.Contains(stmt, "CREATE TEMPORARY TABLE g ") || !strings.Contains(stmt, "CREATE TEMPORARY VIEW gv ") ||
+		strings.Contains(stmt, "other") || !strings.HasSuffix(stmt, "SELECT m FROM gv") {
+		t.Fatalf("pinned statement:\n%s", stmt)
+	}
+	h.settle()
+	h.tileDone(tile)
+	if tile.err != "" || tile.rt.Res.Stats().Changes != 5 {
+		t.Fatalf("in the same session: %q, %d changes", tile.err, tile.rt.Res.Stats().Changes)
+	}
+	h.close()
+
+	test.NewTempApp(t)
+	h = open(t, path)
+	t.Cleanup(h.close)
+	h.wb.showDashboards()
+	h.settle()
+	tile = h.wb.dashboards.tiles[0]
+	h.tileDone(tile)
+	if tile.err != "" || tile.rt.Res.Stats().Changes != 5 {
+		t.Errorf("after a restart: %q, %d changes", tile.err, tile.rt.Res.Stats().Changes)
+	}
+}
