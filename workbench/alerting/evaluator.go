@@ -204,7 +204,7 @@ func (e *Evaluator) fire(now time.Time, msg string, names []string, values []any
 		ev.Values = append([]any(nil), values...)
 	}
 	if e.suppressed > 0 {
-		ev.Message += fmt.Sprintf(" (%d more matches during the %s cool-down)", e.suppressed, e.cooldown)
+		ev.Message += fmt.Sprintf(" (%d more matches during the %s s cool-down)", e.suppressed, formatSeconds(e.cooldown.Seconds()))
 	}
 	e.fired, e.lastFire, e.suppressed = true, now, 0
 	return ev

@@ -81,7 +81,7 @@ func TestEvaluatorCooldownThrottlesABurst(t *testing.T) {
 	if fired[0].Suppressed != 0 || fired[1].Suppressed != 9 || fired[2].Suppressed != 9 {
 		t.Errorf("suppressed %d %d %d, want 0 9 9", fired[0].Suppressed, fired[1].Suppressed, fired[2].Suppressed)
 	}
-	if !strings.Contains(fired[1].Message, "(9 more matches during the 10s cool-down)") {
+	if !strings.Contains(fired[1].Message, "(9 more matches during the 10 s cool-down)") {
 		t.Errorf("message %q", fired[1].Message)
 	}
 	if ev.Suppressed() != 4 {

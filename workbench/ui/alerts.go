@@ -282,7 +282,7 @@ func (wb *Workbench) alertJobs() []monitor.Job {
 func (r *alertRule) jobLabel(zone *time.Location) string {
 	s := "ALERT «" + r.Name + "»"
 	if r.count > 0 {
-		s += fmt.Sprintf(" %d× last %s", r.count, r.last.In(zone).Format("15:04:05"))
+		s += fmt.Sprintf(" %d× %s", r.count, r.last.In(zone).Format("15:04:05"))
 	}
 	return s + " · " + r.Condition + " · "
 }

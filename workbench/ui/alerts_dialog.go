@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image/color"
 	"strconv"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
@@ -108,7 +110,11 @@ func (wb *Workbench) showAlerts() {
 	}
 	onHead := widget.NewCheck("", nil) // the width of the rows' checks
 	onHead.Hide()
-	cols := container.NewBorder(nil, nil, container.NewStack(onHead, colHead("On")), nil,
+	// as wide as a row's Edit and Delete buttons, so that the headings
+	// stand over their columns
+	btnRoom := canvas.NewRectangle(color.Transparent)
+	btnRoom.SetMinSize(fyne.NewSize(ad.newRuleRow().(*fyne.Container).Objects[2].MinSize().Width, 1))
+	cols := container.NewBorder(nil, nil, container.NewStack(onHead, colHead("On")), btnRoom,
 		container.NewGridWithColumns(4, colHead("Name"), colHead("Condition"), colHead("State"), colHead("Alerts")))
 	rules := container.NewBorder(container.NewVBox(rulesHead, cols), nil, nil, nil, ad.list)
 	logHead := container.NewBorder(nil, nil, header("Alert log, newest first"), clear)

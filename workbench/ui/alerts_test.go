@@ -68,7 +68,7 @@ func TestDemoAlertFiresOnFirstStart(t *testing.T) {
 	jobID := a.rules[0].runner.Job().JobID()
 	h.wb.mon.jobs.Update(time.Now())
 	r, ok := h.wb.mon.jobs.Row(jobID)
-	if !ok || !strings.HasPrefix(r.Statement, "ALERT «Late flights» 1× last ") || !strings.Contains(r.Statement, " · delay > 240 · SELECT `date`, origin") {
+	if !ok || !strings.HasPrefix(r.Statement, "ALERT «Late flights» 1× ") || !strings.Contains(r.Statement, " · delay > 240 · SELECT `date`, origin") {
 		t.Fatalf("jobs panel row %+v (found %v)", r, ok)
 	}
 	if name, ok := h.wb.IsAlertJob(jobID); !ok || name != demoAlertName {
