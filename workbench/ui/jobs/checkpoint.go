@@ -79,7 +79,8 @@ func (p *Panel) Checkpoint(id string) (last table.CheckpointInfo, hasLast bool, 
 // takes checkpoints: one completed, failed or under way.
 func (p *Panel) takesCheckpoints(id string) bool {
 	_, hasLast, n, ok := p.Checkpoint(id)
-	return ok && (hasLast || n.Completed > 0 || n.Failed > 0 || n.InProgress > 0)
+	restarts, cause, _ := p.Restarts(id) // shown in the column too
+	return ok && (hasLast || n.Completed > 0 || n.Failed > 0 || n.InProgress > 0 || restarts > 0 || cause != nil)
 }
 
 // checkpointed returns a listed job of the embedded session as a

@@ -279,7 +279,11 @@ func (p *Panel) UpdateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	cp := cells[CheckpointColumn].(*CheckpointCell)
 	if last, hasLast, counts, ok := p.Checkpoint(r.ID); ok {
-		cp.Set(CheckpointText(last, hasLast, counts, time.Now()))
+		main, detail, failed := CheckpointText(last, hasLast, counts, time.Now())
+		if n, cause, ok := p.Restarts(r.ID); ok {
+			failed = warningText(failed, RestartText(n, cause))
+		}
+		cp.Set(main, detail, failed)
 	} else {
 		cp.Set("–", "", "") // a gateway reports no checkpoints
 	}
