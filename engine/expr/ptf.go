@@ -64,6 +64,10 @@ type ProcessTableFunctionDef struct {
 	Output []types.Field
 	State  []PTFState
 	New    func() ProcessTableFunction
+	// UpdatingOutput declares that the function emits changes (Flink's
+	// ChangelogFunction, retract mode): rows of every kind through
+	// CollectKind. It needs a table with set semantics and no on_time.
+	UpdatingOutput bool
 	// Derive, when set, makes the output columns and the function of a
 	// call from its table argument's columns, partition keys (indexes)
 	// and scalar arguments (by name): for built-in PTFs whose output
@@ -135,6 +139,10 @@ type PTFContext interface {
 	// or all input columns (PassColumnsThrough), and the rowtime column
 	// after them when on_time is given.
 	Collect(values ...any) error
+	// CollectKind emits one output row of a change kind (+I, -U, +U, -D):
+	// only for functions declaring UpdatingOutput (Flink's
+	// ChangelogFunction); Collect emits inserts.
+	CollectKind(kind types.RowKind, values ...any) error
 	// Arg returns a scalar argument's value (nil when NULL or left out).
 	Arg(name string) any
 	// PartitionKey returns the values of the PARTITION BY columns.

@@ -94,3 +94,109 @@ func (f *toChangelog) Eval(ctx PTFContext, row *PTFRow) error {
 	}
 	return ctx.Collect(vals...)
 }
+
+// FROM_CHANGELOG (Flink 2.3's built-in PTF, FLIP-564): the reverse of
+// TO_CHANGELOG. Each row of an append-only table carries an operation
+// code; the output is the row without the op column, as a change of that
+// kind,
+//
+//	SELECT * FROM FROM_CHANGELOG(input => TABLE t [PARTITION BY k],
+//	    [op => DESCRIPTOR(op_column)],
+//	    [op_mapping => MAP['c, r', 'INSERT', 'ub', 'UPDATE_BEFORE', ...]])
+//
+// The default codes are the row kinds' names; an op_mapping key may list
+// several codes separated by commas. A NULL or unknown code fails the job
+// ("Received invalid op code 'x'"), as in Flink 2.3.
+func init() {
+	def := &ProcessTableFunctionDef{
+		Args: []PTFArg{
+			{Name: "input", Table: true, SetSemantics: true, OptionalPartitionBy: true},
+			{Name: "op", Descriptor: true, Optional: true},
+			{Name: "op_mapping", Type: types.MapType(types.StringType(), types.StringType()), Optional: true},
+		},
+		UpdatingOutput: true,
+		Derive:         deriveFromChangelog,
+	}
+	Builtins.Register(&Function{Name: "FROM_CHANGELOG", Kind: ProcessTableKind, Category: "Changelog", Process: def,
+		Signatures:  []string{"FROM_CHANGELOG(input => TABLE t [PARTITION BY k], [op => DESCRIPTOR(name)], [op_mapping => MAP<STRING, STRING>])"},
+		Description: "Converts an append-only stream with an operation code column into a dynamic table.",
+		Infer: func(c *InferCtx) (*types.DataType, error) {
+			return nil, fmt.Errorf("FROM_CHANGELOG is a process table function: call it in FROM, as in SELECT * FROM FROM_CHANGELOG(input => TABLE t)")
+		}})
+}
+
+func deriveFromChangelog(in []types.Field, keys []int, args map[string]any) ([]types.Field, func() ProcessTableFunction, error) {
+	opName := "op"
+	if s, ok := args["op"].(string); ok {
+		opName = s
+	}
+	kinds := map[string]types.RowKind{}
+	for _, k := range rowKindNames {
+		kinds[k.String()] = k
+	}
+	if m, ok := args["op_mapping"].(*types.Map); ok {
+		kinds = map[string]types.RowKind{}
+		for i, k := range m.Keys {
+			v, _ := m.Values[i].(string)
+			kind, err := types.ParseRowKind(v)
+			if err != nil || strings.HasPrefix(v, "+") || strings.HasPrefix(v, "-") {
+				return nil, nil, fmt.Errorf("Invalid op_mapping value '%s'. Supported values are: [INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE]", v)
+			}
+			ks, _ := k.(string)
+			for _, code := range strings.Split(ks, ",") {
+				kinds[strings.TrimSpace(code)] = kind
+			}
+		}
+	}
+	isKey := map[int]bool{}
+	for _, k := range keys {
+		isKey[k] = true
+	}
+	opCol := -1
+	var out []types.Field
+	var rest []int
+	for i, f := range in {
+		if f.Name == opName {
+			opCol = i
+			continue
+		}
+		if isKey[i] {
+			continue
+		}
+		out = append(out, types.Field{Name: f.Name, Type: f.Type.WithTimeAttr(types.NoTimeAttr)})
+		rest = append(rest, i)
+	}
+	if opCol < 0 {
+		return nil, nil, fmt.Errorf("The op column '%s' is not a column of the input table", opName)
+	}
+	if !in[opCol].Type.IsString() {
+		return nil, nil, fmt.Errorf("The op column '%s' must be a string, but is %s", opName, in[opCol].Type)
+	}
+	if isKey[opCol] {
+		return nil, nil, fmt.Errorf("The op column '%s' must not be a partition key", opName)
+	}
+	return out, func() ProcessTableFunction { return &fromChangelog{kinds: kinds, op: opCol, rest: rest} }, nil
+}
+
+// fromChangelog is FROM_CHANGELOG's code.
+type fromChangelog struct {
+	kinds map[string]types.RowKind
+	op    int
+	rest  []int
+}
+
+func (f *fromChangelog) Eval(ctx PTFContext, row *PTFRow) error {
+	code, ok := row.Values[f.op].(string)
+	if !ok {
+		return fmt.Errorf("Received NULL op code")
+	}
+	kind, ok := f.kinds[code]
+	if !ok {
+		return fmt.Errorf("Received invalid op code '%s'", code)
+	}
+	vals := make([]any, len(f.rest))
+	for i, c := range f.rest {
+		vals[i] = row.Values[c]
+	}
+	return ctx.CollectKind(kind, vals...)
+}

@@ -232,3 +232,65 @@ func TestPTFExplainToChangelog(t *testing.T) {
 		t.Errorf("plan lacks %q:\n%s", want, plan)
 	}
 }
+
+// latestPTF keeps the last score per key and emits it as an update
+// (retract mode): +I first, then -U of the old and +U of the new.
+type latestPTF struct{}
+
+func (latestPTF) Eval(ctx PTFContext, row *PTFRow) error {
+	score := row.Get("score")
+	if old := ctx.State("last"); old != nil {
+		if err := ctx.CollectKind(types.UpdateBefore, old); err != nil {
+			return err
+		}
+		if err := ctx.SetState("last", score); err != nil {
+			return err
+		}
+		return ctx.CollectKind(types.UpdateAfter, score)
+	}
+	if err := ctx.SetState("last", score); err != nil {
+		return err
+	}
+	return ctx.Collect(score)
+}
+
+// A PTF with UpdatingOutput emits changes; a row-semantic one may not.
+func TestPTFUpdatingOutput(t *testing.T) {
+	env := ptfSQLEnv(t)
+	mustExec(t, env, "CREATE TEMPORARY VIEW s AS SELECT * FROM (VALUES ('Bob', 12), ('Bob', 20), ('Alice', 42)) AS v(name, score)")
+	def := func(arg PTFArg) *ProcessTableFunctionDef {
+		return &ProcessTableFunctionDef{Args: []PTFArg{arg}, UpdatingOutput: true,
+			Output: []types.Field{{Name: "last", Type: types.IntType()}},
+			State:  []PTFState{{Name: "last", Type: types.IntType()}},
+			New:    func() ProcessTableFunction { return latestPTF{} }}
+	}
+	if err := env.CreateTemporarySystemFunction("latest", PTF(def(SetSemanticTable("r")))); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.CreateTemporarySystemFunction("latest_row", PTF(def(RowSemanticTable("r")))); err != nil {
+		t.Fatal(err)
+	}
+	got := ptfRows(t, env, "SELECT * FROM latest(r => TABLE s PARTITION BY name)")
+	want := []string{"+I[Bob, 12]", "-U[Bob, 12]", "+U[Bob, 20]", "+I[Alice, 42]"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+	// a GROUP BY over it sees the updates
+	got = ptfRows(t, env, "SELECT SUM(`last`) FROM latest(r => TABLE s PARTITION BY name)")
+	if g := applyChanges(collectRowsOf(t, env, "SELECT SUM(`last`) FROM latest(r => TABLE s PARTITION BY name)")); strings.Join(g, ",") != "[62]" {
+		t.Errorf("sum over the updates: %v (changelog %v)", g, got)
+	}
+	_, err := env.ExecuteSQL("SELECT * FROM latest_row(r => TABLE s)")
+	if err == nil || !strings.Contains(err.Error(), "PTFs that take table arguments with row semantics don't support updating output. Table argument 'r' of function 'latest_row' must use set semantics.") {
+		t.Errorf("row semantics with updating output: %v", err)
+	}
+}
+
+func collectRowsOf(t *testing.T, env *TableEnvironment, q string) []*types.Row {
+	t.Helper()
+	res, err := env.ExecuteSQL(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return collectAll(t, context.Background(), res)
+}

@@ -243,7 +243,7 @@ func (p *ptfPartition) take(name string, t ptfTimer) bool {
 }
 
 // collect appends one output row.
-func (o *ProcessTableFunction) collect(c *ptfCtx, vals []any) error {
+func (o *ProcessTableFunction) collect(c *ptfCtx, kind types.RowKind, vals []any) error {
 	out := o.Spec.Def.Output
 	if len(vals) == 1 && len(out) > 1 {
 		if r, ok := vals[0].([]any); ok {
@@ -279,7 +279,7 @@ func (o *ProcessTableFunction) collect(c *ptfCtx, vals []any) error {
 		}
 	}
 	o.outRows++
-	if err := o.out.Append(types.Insert, row); err != nil {
+	if err := o.out.Append(kind, row); err != nil {
 		return err
 	}
 	if o.outRows >= max(o.Ctx.Config.BatchSize, 1) {
@@ -324,7 +324,17 @@ type ptfCtx struct {
 	onTimer bool
 }
 
-func (c *ptfCtx) Collect(values ...any) error { return c.op.collect(c, values) }
+func (c *ptfCtx) Collect(values ...any) error { return c.op.collect(c, types.Insert, values) }
+
+func (c *ptfCtx) CollectKind(kind types.RowKind, values ...any) error {
+	if kind != types.Insert && !c.op.Spec.Def.UpdatingOutput {
+		return fmt.Errorf("CollectKind(%s): the function does not declare UpdatingOutput", kind)
+	}
+	if kind > types.Delete {
+		return fmt.Errorf("invalid row kind %d", kind)
+	}
+	return c.op.collect(c, kind, values)
+}
 
 func (c *ptfCtx) Arg(name string) any { return c.op.scalars[name] }
 

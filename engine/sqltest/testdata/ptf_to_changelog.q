@@ -76,3 +76,62 @@ SELECT * FROM TO_CHANGELOG(input => TABLE agg, op_mapping => MAP['UPSERT', 'U'])
 [ERROR] Could not execute SQL statement. Reason:
 From line 1, column 15 to line 1, column 80: Invalid op_mapping key 'UPSERT'. Supported keys are: [INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE]
 !error
+
+# FROM_CHANGELOG, the reverse (Flink's FromChangelogTestPrograms): the op
+# column's codes become the rows' kinds; the output is the other columns
+CREATE TEMPORARY VIEW cdc AS SELECT * FROM (VALUES
+  (1, 'INSERT', 'Alice'), (2, 'INSERT', 'Bob'), (1, 'UPDATE_BEFORE', 'Alice'),
+  (1, 'UPDATE_AFTER', 'Alice2'), (2, 'DELETE', 'Bob')) AS v(id, op, name);
+[INFO] Execute statement succeeded.
+!info
+
+SELECT * FROM FROM_CHANGELOG(input => TABLE cdc);
++----+-------------+--------------------------------+
+| op |          id |                           name |
++----+-------------+--------------------------------+
+| +I |           1 |                          Alice |
+| +I |           2 |                            Bob |
+| -U |           1 |                          Alice |
+| +U |           1 |                         Alice2 |
+| -D |           2 |                            Bob |
++----+-------------+--------------------------------+
+Received a total of 5 rows
+!ok
+
+# custom codes, several per kind
+CREATE TEMPORARY VIEW cdc2 AS SELECT * FROM (VALUES
+  (1, 'c', 'Alice'), (2, 'r', 'Bob'), (1, 'ub', 'Alice'), (1, 'ua', 'Alice2'), (2, 'd', 'Bob')) AS v(id, operation, name);
+[INFO] Execute statement succeeded.
+!info
+
+SELECT * FROM FROM_CHANGELOG(input => TABLE cdc2, op => DESCRIPTOR(operation),
+  op_mapping => MAP['c, r', 'INSERT', 'ub', 'UPDATE_BEFORE', 'ua', 'UPDATE_AFTER', 'd', 'DELETE']);
++----+-------------+--------------------------------+
+| op |          id |                           name |
++----+-------------+--------------------------------+
+| +I |           1 |                          Alice |
+| +I |           2 |                            Bob |
+| -U |           1 |                          Alice |
+| +U |           1 |                         Alice2 |
+| -D |           2 |                            Bob |
++----+-------------+--------------------------------+
+Received a total of 5 rows
+!ok
+
+# the round trip recovers the aggregate's changes
+SELECT * FROM FROM_CHANGELOG(input => TABLE (SELECT * FROM TO_CHANGELOG(input => TABLE agg)));
++----+--------------------------------+-------------+
+| op |                           name |       total |
++----+--------------------------------+-------------+
+| +I |                          Alice |          10 |
+| +I |                            Bob |          20 |
+| -U |                          Alice |          10 |
+| +U |                          Alice |          30 |
++----+--------------------------------+-------------+
+Received a total of 4 rows
+!unordered
+
+SELECT * FROM FROM_CHANGELOG(input => TABLE (SELECT 1 AS id, 'UPSERT' AS op));
+[ERROR] Could not execute SQL statement. Reason:
+Received invalid op code 'UPSERT'
+!error

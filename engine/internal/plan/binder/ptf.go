@@ -137,6 +137,9 @@ func (b *binder) processTableFunc(t *sql.TableFunc, f *expr.Function, outer *sco
 		} else {
 			in, insc = b.tableRef(&sql.TableRef{Span: ta.Span, Name: ta.Name})
 		}
+		if def.UpdatingOutput && !a.SetSemantics {
+			b.failAt(ta, "PTFs that take table arguments with row semantics don't support updating output. Table argument '%s' of function '%s' must use set semantics.", a.Name, name)
+		}
 		if len(ta.PartitionBy) > 0 && !a.SetSemantics {
 			b.failAt(ta, "Only tables with set semantics may be partitioned. Invalid PARTITION BY clause in the %d-th operand of table function '%s'", i, name)
 		}

@@ -35,7 +35,11 @@ func (pl *planner) processTableFunction(x *plan.ProcessTableFunction) *Node {
 	if s.HasTable && !s.Def.Args[s.Def.TableArg()].SupportUpdates {
 		pl.requireInsertOnly("StreamPhysicalProcessTableFunction", in)
 	}
-	if s.TimeCol >= 0 && pl.env.Streaming && !in.Mode.IsInsertOnly() {
+	mode := types.InsertOnlyMode
+	if s.Def.UpdatingOutput {
+		mode = types.RetractMode
+	}
+	if s.TimeCol >= 0 && (s.Def.UpdatingOutput || pl.env.Streaming && !in.Mode.IsInsertOnly()) {
 		pl.fail("Time operations using the `on_time` argument are currently not supported for PTFs that consume or produce updates.")
 	}
 	par := in.Parallelism
@@ -50,5 +54,5 @@ func (pl *planner) processTableFunction(x *plan.ProcessTableFunction) *Node {
 	if !s.HasTable {
 		par = 1
 	}
-	return &Node{Op: &ProcessTableFunction{Spec: s}, Inputs: []*Node{in}, Cols: x.Cols, Parallelism: par, Mode: types.InsertOnlyMode, rows: in.rows}
+	return &Node{Op: &ProcessTableFunction{Spec: s}, Inputs: []*Node{in}, Cols: x.Cols, Parallelism: par, Mode: mode, rows: in.rows}
 }
