@@ -46,6 +46,8 @@ func TestDiskStateBackendSavepointRoundTrip(t *testing.T) {
 		{"left join", "SELECT a.v, b.w, a.k FROM gen AS a LEFT JOIN gen2 AS b ON a.v = b.w * 2", nil},
 		{"full join of a changelog", "SELECT a.g, a.c, b.w FROM (SELECT v % 13 AS g, COUNT(*) AS c FROM gen GROUP BY v % 13) AS a FULL JOIN gen2 AS b ON a.g = b.w AND a.c > 3", nil},
 		{"right join aggregated", "SELECT b.k2, COUNT(a.v), COUNT(*) FROM gen AS a RIGHT JOIN gen2 AS b ON a.v = b.w + 1 AND a.v % 3 <> 0 GROUP BY b.k2", nil},
+		{"semi join", "SELECT v, k FROM gen WHERE v IN (SELECT w * 2 FROM gen2 WHERE w % 3 <> 0)", nil},
+		{"anti join of a changelog", "SELECT g, c FROM (SELECT v % 41 AS g, COUNT(*) AS c FROM gen GROUP BY v % 41) AS a WHERE NOT EXISTS (SELECT * FROM gen2 AS b WHERE b.w = a.c * 40 + a.g)", nil},
 		{"tumble window", "SELECT window_start, k, COUNT(*), SUM(v), MAX(v) FROM TABLE(TUMBLE(TABLE gen, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end, k", nil},
 		{"hop window", "SELECT window_start, v % 13 AS g, COUNT(*), AVG(v) FROM TABLE(HOP(TABLE gen, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '15' SECOND)) GROUP BY window_start, window_end, v % 13", nil},
 		{"top-n", "SELECT k, v FROM (SELECT k, v, ROW_NUMBER() OVER (PARTITION BY v % 17 ORDER BY v DESC) AS rn FROM gen) WHERE rn <= 2", nil},
@@ -147,7 +149,7 @@ func TestDiskStateBackendOptionErrors(t *testing.T) {
 		{[]string{"SET 'state.backend.type' = 'leveldb'"}, "SELECT k, COUNT(*) FROM gen GROUP BY k", "'leveldb' for key 'state.backend.type'"},
 		{[]string{"SET 'state.backend.type' = 'rocksdb'", "SET 'state.backend.rocksdb.block.cache-size' = 'lots'"}, "SELECT k, COUNT(*) FROM gen GROUP BY k", "state.backend.rocksdb.block.cache-size"},
 		{[]string{"SET 'state.backend.type' = 'forst'"}, "SELECT k, COUNT(DISTINCT v) FROM gen GROUP BY k", "COUNT(DISTINCT"},
-		{[]string{"SET 'state.backend.type' = 'rocksdb'"}, "SELECT v FROM gen WHERE v IN (SELECT w FROM gen2)", "LeftSemiJoin cannot keep its state in the disk state backend"},
+		{[]string{"SET 'state.backend.type' = 'rocksdb'", "SET 'table.exec.state.ttl' = '1 h'"}, "SELECT v FROM gen WHERE v IN (SELECT w FROM gen2)", "state TTL (table.exec.state.ttl) is not supported with state.backend.type 'rocksdb'"},
 	} {
 		env := roundTripEnv(t, false)
 		var err error

@@ -27,9 +27,10 @@ import (
 // other side's key, then its own row's multiplicity is updated (deleted at
 // zero). Rows whose key is NULL (not null-safe) never match and are not
 // kept. Output follows the in-memory join: the input's kind, once per
-// copy of each partner satisfying the residual condition. Outer joins
-// keep each row's associations too (join_stream_disk_outer.go). Semi,
-// anti and upsert-input joins and state TTL are refused with this backend.
+// copy of each partner satisfying the residual condition. Outer, semi
+// and anti joins keep each row's associations too
+// (join_stream_disk_outer.go, join_stream_disk_semi.go). Upsert-input
+// joins and state TTL are refused with this backend.
 
 // joinDisk is a StreamingJoin's store.
 type joinDisk struct {
@@ -47,8 +48,6 @@ func (j *StreamingJoin) openDisk(ctx *OpContext) error {
 		return err
 	}
 	switch {
-	case j.Spec.Kind == opspec.SemiJoin || j.Spec.Kind == opspec.AntiJoin:
-		err = fmt.Errorf("StreamingJoin: a %s cannot keep its state in the disk state backend yet (state.backend.type 'rocksdb' supports inner and outer joins); use state.backend.type 'hashmap'", j.Spec.Kind)
 	case j.Spec.UpsertInputs[0] || j.Spec.UpsertInputs[1]:
 		err = errors.New("StreamingJoin: a join of upsert inputs cannot keep its state in the disk state backend yet; use state.backend.type 'hashmap'")
 	case j.sides[0].ttl.on():
@@ -110,7 +109,11 @@ func (j *StreamingJoin) diskKeyPrefix(buf []byte, side int, b *types.Batch, i in
 
 // processDisk is ProcessBatch with the disk backend.
 func (j *StreamingJoin) processDisk(side int, b *types.Batch) error {
-	if j.Spec.Kind != opspec.InnerJoin {
+	switch j.Spec.Kind {
+	case opspec.InnerJoin:
+	case opspec.SemiJoin, opspec.AntiJoin:
+		return j.processDiskSemiAnti(side, b) // join_stream_disk_semi.go
+	default:
 		return j.processDiskOuter(side, b) // join_stream_disk_outer.go
 	}
 	d := j.disk

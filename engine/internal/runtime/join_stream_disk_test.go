@@ -8,11 +8,11 @@ import (
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
-// Outer joins on disk, with a snapshot of the store in the middle, end as
-// the join in memory: rows joining, leaving their partners NULL-padded
-// when retracted, repeated rows (multiplicities), NULL keys, on an INT
-// key and a STRING key.
-func TestStreamingJoinDiskOuterRoundTrip(t *testing.T) {
+// Outer, semi and anti joins on disk, with a snapshot of the store in the
+// middle, end as the join in memory: rows joining, leaving their partners
+// NULL-padded (or unmatched) when retracted, repeated rows
+// (multiplicities), NULL keys, on an INT key and a STRING key.
+func TestStreamingJoinDiskRoundTrip(t *testing.T) {
 	side := func(in int, ts []*types.DataType, from, to int, retract bool) stateStep {
 		var rows []*types.Row
 		for i := from; i < to; i++ {
@@ -36,12 +36,12 @@ func TestStreamingJoinDiskOuterRoundTrip(t *testing.T) {
 		side(0, joinLeft, 0, 8, true), side(1, joinRight, 20, 40, false), side(1, joinRight, 10, 15, true),
 		side(0, joinLeft, 30, 45, false), side(0, joinLeft, 30, 45, true),
 	}
-	for _, kind := range []opspec.JoinKind{opspec.LeftJoin, opspec.RightJoin, opspec.FullJoin} {
+	for _, kind := range []opspec.JoinKind{opspec.LeftJoin, opspec.RightJoin, opspec.FullJoin, opspec.SemiJoin, opspec.AntiJoin} {
 		for _, key := range []int{0, 1} {
 			t.Run(fmt.Sprintf("%s on column %d", kind, key), func(t *testing.T) {
 				newOp, out := joinStateOp(kind, key)
 				final := stateRoundTrip{newOp: newOp, outTypes: out}.diskRoundTrip(t, 3, false, first, second)
-				if len(final) == 0 {
+				if len(final) == 0 && kind != opspec.AntiJoin { // (on the STRING column every left row finds a match at last)
 					t.Fatal("no rows")
 				}
 				for _, r := range final {

@@ -1,0 +1,227 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/riffle-sql/riffle/engine/internal/opspec"
+	"github.com/riffle-sql/riffle/engine/internal/state"
+	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
+)
+
+// Semi and anti streaming joins (IN / EXISTS subqueries) with the disk
+// state backend: both sides' rows are kept as for an outer join
+// (join_stream_disk_outer.go: multiplicity, then associations, which for
+// a left row count its matching right rows), and the output follows the
+// in-memory operator (join_semi.go) row for row. A row whose key is NULL
+// never matches and is not kept: a left one is forwarded by an anti join.
+
+// processDiskSemiAnti is processDisk for semi and anti joins.
+func (j *StreamingJoin) processDiskSemiAnti(side int, b *types.Batch) error {
+	d := j.disk
+	other := 1 - side
+	anti := j.Spec.Kind == opspec.AntiJoin
+	keys, myTypes := j.Spec.LeftKeys, j.Spec.LeftTypes
+	otherTypes := j.Spec.RightTypes
+	if side == 1 {
+		keys, myTypes, otherTypes = j.Spec.RightKeys, j.Spec.RightTypes, j.Spec.LeftTypes
+	}
+	var parts []diskPartner
+	seen := map[string]int32{}
+	var pRow, pEntry []int32
+	var scanErr error
+	for i := 0; i < b.Len; i++ {
+		if keyHasNull(b, keys, j.Spec.NullSafe, i) {
+			continue
+		}
+		d.keyBuf = j.diskKeyPrefix(d.keyBuf[:0], side, b, i)
+		d.keyBuf[0] = byte(other)
+		prefixLen := len(d.keyBuf)
+		err := d.store.Scan(d.keyBuf, func(k, v []byte) bool {
+			e, ok := seen[string(k)]
+			if !ok {
+				r := state.NewReader(k[prefixLen:])
+				row := make([]any, len(otherTypes))
+				for c, t := range otherTypes {
+					row[c] = r.Value(t)
+				}
+				if err := r.Done(); err != nil {
+					scanErr = fmt.Errorf("StreamingJoin: a row in the state backend does not decode: %w", err)
+					return false
+				}
+				cnt, assoc, err := readDiskOuterValue(v)
+				if err != nil {
+					scanErr = err
+					return false
+				}
+				e = int32(len(parts))
+				seen[string(k)] = e
+				parts = append(parts, diskPartner{key: append([]byte(nil), k...), row: row, cnt: cnt, assoc: assoc})
+			}
+			pRow = append(pRow, int32(i))
+			pEntry = append(pEntry, e)
+			return true
+		})
+		if err = errors.Join(err, scanErr); err != nil {
+			return err
+		}
+	}
+	storedCols := func(entries []int32) []arrow.Array {
+		cols := make([]arrow.Array, len(otherTypes))
+		for c, t := range otherTypes {
+			bld := array.NewBuilder(memory.DefaultAllocator, types.ToArrow(t))
+			for _, e := range entries {
+				types.AppendValue(bld, parts[e].row[c], t)
+			}
+			cols[c] = bld.NewArray()
+			bld.Release()
+		}
+		return cols
+	}
+	if j.residual != nil && len(pRow) > 0 {
+		inCols := make([]arrow.Array, len(b.Cols))
+		for c, col := range b.Cols {
+			inCols[c] = vector.Take(col, pRow)
+		}
+		cols := append(inCols, storedCols(pEntry)...)
+		if side == 1 {
+			cols = append(storedCols(pEntry), inCols...)
+		}
+		var err error
+		if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, &types.Batch{Cols: cols, Len: len(pRow)}, pRow, pEntry); err != nil {
+			return err
+		}
+	}
+	var kinds []types.RowKind
+	var rows []int32 // side 0: input rows; side 1: partners (left rows)
+	emit := func(k types.RowKind, r int32) {
+		kinds = append(kinds, k)
+		rows = append(rows, r)
+	}
+	p := 0
+	for i := 0; i < b.Len; i++ {
+		start := p
+		for p < len(pRow) && int(pRow[p]) == i {
+			p++
+		}
+		partners := pEntry[start:p]
+		kind := b.Kind(i)
+		var matches int64
+		for _, e := range partners {
+			matches += parts[e].cnt
+		}
+		if !keyHasNull(b, keys, j.Spec.NullSafe, i) {
+			if err := j.diskCountRow(side, b, i, myTypes, kind.IsAccumulate(), side == 0, matches); err != nil {
+				return err
+			}
+		}
+		if side == 0 {
+			if (matches > 0) != anti {
+				emit(kind, int32(i))
+			}
+			continue
+		}
+		// a right row: the stored left rows it matches
+		for _, e := range partners {
+			pt := &parts[e]
+			old := pt.assoc
+			if kind.IsAccumulate() {
+				if old == 0 {
+					out := types.Insert
+					if anti {
+						out = types.Delete
+					}
+					for c := int64(0); c < pt.cnt; c++ {
+						emit(out, e)
+					}
+				}
+				pt.assoc, pt.dirty = old+1, true
+				continue
+			}
+			if old == 1 {
+				out := types.Delete
+				if anti {
+					out = types.Insert
+				}
+				for c := int64(0); c < pt.cnt; c++ {
+					emit(out, e)
+				}
+			}
+			if old > 0 {
+				pt.assoc, pt.dirty = old-1, true
+			}
+		}
+	}
+	for _, pt := range parts {
+		if pt.dirty {
+			if err := d.store.Put(pt.key, diskOuterValue(pt.cnt, pt.assoc)); err != nil {
+				return err
+			}
+		}
+	}
+	j.Ctx.ReportState(j.StateSize())
+	if len(rows) == 0 {
+		return nil
+	}
+	var out *types.Batch
+	if side == 0 {
+		out = TakeRows(b, rows)
+		out.Kinds = kinds
+	} else {
+		out = &types.Batch{Cols: storedCols(rows), Kinds: kinds, Len: len(rows)}
+	}
+	if out.InsertOnly() {
+		out.Kinds = nil
+	}
+	return j.Emit(out)
+}
+
+// diskCountRow adds one occurrence of row i of b to side's rows in the
+// store (add) or removes one if stored; with setAssoc an added row's
+// associations become assoc (a left row of a semi or anti join: its
+// matches).
+func (j *StreamingJoin) diskCountRow(side int, b *types.Batch, i int, myTypes []*types.DataType, add, setAssoc bool, assoc int64) error {
+	d := j.disk
+	d.keyBuf = j.diskKeyPrefix(d.keyBuf[:0], side, b, i)
+	d.w.Reset()
+	for c, t := range myTypes {
+		d.w.Value(types.ValueAt(b.Cols[c], i, t), t)
+	}
+	if err := d.w.Err(); err != nil {
+		return fmt.Errorf("StreamingJoin: %w", err)
+	}
+	d.keyBuf = append(d.keyBuf, d.w.Data()...)
+	val, found, err := d.store.Get(d.keyBuf)
+	if err != nil {
+		return err
+	}
+	var cnt, old int64
+	if found {
+		if cnt, old, err = readDiskOuterValue(val); err != nil {
+			return err
+		}
+	}
+	switch {
+	case add:
+		cnt++
+		if setAssoc {
+			old = assoc
+		}
+		if !found {
+			d.rows++
+		}
+		return d.store.Put(d.keyBuf, diskOuterValue(cnt, old))
+	case !found:
+		return nil // a retraction of a row never stored, as in memory
+	case cnt <= 1:
+		d.rows--
+		return d.store.Delete(d.keyBuf)
+	default:
+		return d.store.Put(d.keyBuf, diskOuterValue(cnt-1, old))
+	}
+}
