@@ -104,6 +104,9 @@ func (p *Panel) checkpointed(id string) (Checkpointed, bool) {
 type CheckpointCell struct {
 	widget.BaseWidget
 	main, detail, failed *canvas.Text
+	// warning is the whole failed text; failed shows as much of it as
+	// the cell has room for (fitWarning)
+	warning string
 }
 
 // NewCheckpointCell returns an empty cell.
@@ -120,16 +123,37 @@ func NewCheckpointCell() *CheckpointCell {
 
 // Set shows the cell's texts (CheckpointText's three).
 func (c *CheckpointCell) Set(main, detail, failed string) {
-	if c.main.Text == main && c.detail.Text == detail && c.failed.Text == failed {
+	if c.main.Text == main && c.detail.Text == detail && c.warning == failed {
 		return
 	}
-	c.main.Text, c.detail.Text, c.failed.Text = main, detail, failed
+	c.main.Text, c.detail.Text, c.failed.Text, c.warning = main, detail, failed, failed
 	c.Refresh()
 }
 
 // Texts returns what the cell shows (for tests).
 func (c *CheckpointCell) Texts() (main, detail, failed string) {
-	return c.main.Text, c.detail.Text, c.failed.Text
+	return c.main.Text, c.detail.Text, c.warning
+}
+
+// fitWarning shows as much of the warning as fits in width, ending with
+// "…" when cut (a restart's cause can be long; the column is narrow).
+func (c *CheckpointCell) fitWarning(width float32) {
+	text := c.warning
+	measure := func(s string) float32 { return fyne.MeasureText(s, c.failed.TextSize, c.failed.TextStyle).Width }
+	if width > 0 && measure(text) > width {
+		r := []rune(text)
+		lo, hi := 0, len(r) // the longest prefix that fits with "…"
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if measure(string(r[:mid])+"…") <= width {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		text = string(r[:lo]) + "…"
+	}
+	c.failed.Text = text
 }
 
 // CreateRenderer lays the first line out above the detail line.
@@ -163,6 +187,7 @@ func (r *checkpointRenderer) Layout(size fyne.Size) {
 	if c.detail.Text != "" {
 		x += dw + checkpointGap
 	}
+	c.fitWarning(size.Width - x)
 	c.failed.Move(fyne.NewPos(x, y+mh))
 	c.failed.Resize(fyne.NewSize(c.failed.MinSize().Width, dh))
 }

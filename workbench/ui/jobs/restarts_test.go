@@ -61,6 +61,10 @@ func TestPanelShowsRestarts(t *testing.T) {
 	if m, _, f := cp.Texts(); m != "—" || f != "2 restarts: checkpoint 8: mkdir /cp: not a directory" {
 		t.Errorf("Checkpoint cell %q, warning %q", m, f)
 	}
+	// the column is narrow: the cell shows what fits, ending with "…"
+	if shown := cp.failed.Text; !strings.HasSuffix(shown, "…") || !strings.HasPrefix(shown, "2 restarts") || len(shown) >= len("2 restarts: checkpoint 8: mkdir /cp: not a directory") {
+		t.Errorf("shown warning %q, want it cut to the column", shown)
+	}
 	if n, last, ok := p.Restarts(job.id); !ok || n != 2 || last == nil {
 		t.Errorf("Restarts = %d, %v, %v", n, last, ok)
 	}
