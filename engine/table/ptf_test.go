@@ -294,3 +294,70 @@ func collectRowsOf(t *testing.T, env *TableEnvironment, q string) []*types.Row {
 	}
 	return collectAll(t, context.Background(), res)
 }
+
+type panicPTF struct{}
+
+func (panicPTF) Eval(ctx PTFContext, row *PTFRow) error { panic("boom") }
+
+// A PTF with only scalar arguments runs once; its time is unknown (Flink's
+// process-scalar-args-time). A panic in a PTF fails the query naming it.
+// PTFs run in batch mode too, and chain on the rowtime of another.
+func TestPTFScalarOnlyPanicBatchChained(t *testing.T) {
+	env := ptfSQLEnv(t)
+	scalar := PTF(&ProcessTableFunctionDef{
+		Args:   []PTFArg{ScalarArg("i", types.IntType()), ScalarArg("b", types.BooleanType())},
+		Output: []types.Field{{Name: "out", Type: types.StringType()}},
+		New: func() ProcessTableFunction {
+			return PTFEvalFunc(func(ctx PTFContext, row *PTFRow) error {
+				_, ok := ctx.Time()
+				return ctx.Collect(fmt.Sprintf("{%v, %v} time known %v", ctx.Arg("i"), ctx.Arg("b"), ok))
+			})
+		},
+	})
+	boom := PTF(&ProcessTableFunctionDef{Args: []PTFArg{RowSemanticTable("r")},
+		Output: []types.Field{{Name: "x", Type: types.IntType()}}, New: func() ProcessTableFunction { return panicPTF{} }})
+	for n, f := range map[string]*UserDefinedFunction{"fscalar": scalar, "boom": boom} {
+		if err := env.CreateTemporarySystemFunction(n, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := ptfRows(t, env, "SELECT * FROM fscalar(i => 42, b => CAST('TRUE' AS BOOLEAN))"); strings.Join(got, ",") != "+I[{42, true} time known false]" {
+		t.Errorf("scalar-only PTF: %v", got)
+	}
+	res, err := env.ExecuteSQL("SELECT * FROM boom(r => TABLE t)")
+	if err == nil {
+		for _, e := range res.Rows(context.Background()) {
+			if e != nil {
+				err = e
+			}
+		}
+	}
+	if err == nil || !strings.Contains(err.Error(), "process table function boom: panic: boom") {
+		t.Errorf("panicking PTF: %v", err)
+	}
+
+	// chained: the second PTF's on_time is the first one's rowtime
+	env2 := MustCreate(InStreamingMode())
+	if err := env2.CreateTemporarySystemFunction("counter", PTF(countDef())); err != nil {
+		t.Fatal(err)
+	}
+	if err := env2.CreateTemporarySystemFunction("echo", PTF(echoDef(SetSemanticTable("r")))); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, env2, `CREATE TEMPORARY VIEW ev AS SELECT k, TO_TIMESTAMP_LTZ(ts, 3) AS ts FROM (VALUES ('a', 1000), ('a', 2000), ('b', 1500)) AS v(k, ts)`)
+	got := ptfRows(t, env2, "SELECT k, rowtime FROM echo(r => TABLE (SELECT * FROM counter(input => TABLE ev PARTITION BY k, on_time => DESCRIPTOR(ts))) PARTITION BY k, i => 1, on_time => DESCRIPTOR(rowtime))")
+	if strings.Join(got, ",") != "+I[a, 1970-01-01T00:00:12.001],+I[b, 1970-01-01T00:00:11.501]" && strings.Join(got, ",") != "+I[b, 1970-01-01T00:00:11.501],+I[a, 1970-01-01T00:00:12.001]" {
+		t.Errorf("chained PTFs: %v", got)
+	}
+
+	// batch mode: the end of the input fires the timers
+	env3 := MustCreate(InBatchMode())
+	if err := env3.CreateTemporarySystemFunction("counter", PTF(countDef())); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, env3, `CREATE TEMPORARY VIEW ev AS SELECT k, TO_TIMESTAMP_LTZ(ts, 3) AS ts FROM (VALUES ('a', 1000), ('a', 2000), ('b', 1500)) AS v(k, ts)`)
+	got = ptfRows(t, env3, "SELECT k, what, cnt FROM counter(input => TABLE ev PARTITION BY k, on_time => DESCRIPTOR(ts)) ORDER BY k")
+	if strings.Join(got, ",") != "+I[a, final:idle, 2],+I[b, final:idle, 1]" {
+		t.Errorf("batch: %v", got)
+	}
+}

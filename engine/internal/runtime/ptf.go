@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"runtime/debug"
 	"sort"
 	"time"
 
@@ -130,8 +131,8 @@ func (o *ProcessTableFunction) ProcessBatch(_ int, b *types.Batch) error {
 			}
 			c.part = p
 		}
-		if err := o.fn.Eval(c, row); err != nil {
-			return fmt.Errorf("process table function %s: %w", o.Spec.Name, err)
+		if err := o.call(func() error { return o.fn.Eval(c, row) }); err != nil {
+			return err
 		}
 		if c.part != nil && c.part.empty() {
 			delete(o.parts, c.part.ks)
@@ -142,6 +143,20 @@ func (o *ProcessTableFunction) ProcessBatch(_ int, b *types.Batch) error {
 	}
 	o.reportState()
 	return o.flush()
+}
+
+// call runs the function's Eval or OnTimer: its error, or a panic in it,
+// fails the job naming the function.
+func (o *ProcessTableFunction) call(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("process table function %s: panic: %v\n%s", o.Spec.Name, r, debug.Stack())
+		}
+	}()
+	if err := f(); err != nil {
+		return fmt.Errorf("process table function %s: %w", o.Spec.Name, err)
+	}
+	return nil
 }
 
 // partition returns (creating) the state of a row's partition.
@@ -208,8 +223,8 @@ func (o *ProcessTableFunction) ProcessWatermark(_ int, wm int64) error {
 				continue
 			}
 			c := &ptfCtx{op: o, part: d.p, time: d.t.at, hasTime: true, timer: d.name, onTimer: true}
-			if err := o.timerFn.OnTimer(c); err != nil {
-				return fmt.Errorf("process table function %s: %w", o.Spec.Name, err)
+			if err := o.call(func() error { return o.timerFn.OnTimer(c) }); err != nil {
+				return err
 			}
 			if d.p.empty() {
 				delete(o.parts, d.p.ks)
