@@ -55,6 +55,7 @@ func TestDiskStateBackendSavepointRoundTrip(t *testing.T) {
 		{"top-n of a changelog", "SELECT g, c FROM (SELECT g, c, ROW_NUMBER() OVER (PARTITION BY g % 3 ORDER BY c DESC, g) AS rn FROM (SELECT v % 29 AS g, COUNT(*) AS c FROM gen GROUP BY v % 29)) WHERE rn <= 2", nil},
 		{"deduplication keep first", "SELECT g, v FROM (SELECT v % 31 AS g, v, ROW_NUMBER() OVER (PARTITION BY v % 31 ORDER BY ts ASC) AS rn FROM gen) WHERE rn = 1", nil},
 		{"deduplication keep last", "SELECT g, v FROM (SELECT v % 31 AS g, v, ROW_NUMBER() OVER (PARTITION BY v % 31 ORDER BY ts DESC) AS rn FROM gen) WHERE rn = 1", nil},
+		{"global hop window", "SELECT window_start, COUNT(*), SUM(v) FROM TABLE(HOP(TABLE gen, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '15' SECOND)) GROUP BY window_start, window_end", nil},
 		{"cumulate window", "SELECT window_start, window_end, k, MIN(v), COUNT(*) FROM TABLE(CUMULATE(TABLE gen, DESCRIPTOR(ts), INTERVAL '4' SECOND, INTERVAL '20' SECOND)) GROUP BY window_start, window_end, k", nil},
 		{"join of a changelog with a condition", "SELECT a.k, b.c, COUNT(*) FROM gen AS a JOIN (SELECT w % 7 AS g, COUNT(*) AS c FROM gen2 GROUP BY w % 7) AS b ON a.v % 7 = b.g AND a.v > b.c GROUP BY a.k, b.c", nil},
 	} {
