@@ -236,8 +236,8 @@ func TestChangelogSourcePlans(t *testing.T) {
 +- ChangelogNormalize(key=[id], condition=[>(weight, 2.0)], changelogMode=[I,UA,D])
    +- Exchange(distribution=[hash[id]], changelogMode=[I,UA,D])
       +- ` + upScan},
-		{"metadata columns keep the normalize", "INSERT INTO hole_pk SELECT id, name, weight + `offset` FROM up_meta", `Sink(table=[default_catalog.default_database.hole_pk], fields=[id, name, weight], changelogMode=[NONE])
-+- Calc(select=[id, name, +(weight, CAST(offset AS DOUBLE)) AS weight], changelogMode=[I,UA,D])
+		{"metadata columns keep the normalize", "INSERT INTO hole_pk SELECT id, name, weight + `offset` FROM up_meta", `Sink(table=[default_catalog.default_database.hole_pk], fields=[id, name, EXPR$2], changelogMode=[NONE])
++- Calc(select=[id, name, +(weight, CAST(offset AS DOUBLE)) AS EXPR$2], changelogMode=[I,UA,D])
    +- ChangelogNormalize(key=[id], changelogMode=[I,UA,D])
       +- Exchange(distribution=[hash[id]], changelogMode=[I,UA,D])
          +- TableSourceScan(table=[[default_catalog, default_database, up_meta, metadata=[offset]]], fields=[id, name, weight, offset], changelogMode=[I,UA,D])`},

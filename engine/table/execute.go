@@ -474,11 +474,12 @@ func mapInsertColumns(src plan.Node, tbl *catalog.Table, ins *sql.Insert, static
 		exprs[i] = &expr.Literal{Value: v, T: t}
 		cols[i] = plan.Column{Name: tc.Name, Type: t}
 	}
-	// the query's columns as they are need no projection (as in Flink's plans)
+	// the query's columns as they are need no projection, and the sink
+	// keeps their names (Flink's LogicalSink(fields=[EXPR$0, ...]))
 	identity := len(exprs) == len(srcCols)
 	for i, e := range exprs {
 		r, ok := e.(*expr.InputRef)
-		if !identity || !ok || r.Index != i || srcCols[i].Name != cols[i].Name || !srcCols[i].Type.Equals(cols[i].Type) {
+		if !identity || !ok || r.Index != i || !srcCols[i].Type.Equals(cols[i].Type) {
 			identity = false
 			break
 		}
@@ -625,8 +626,10 @@ func (t *TableEnvironment) explainNodes(logical []plan.Node, d physical.ExplainD
 // explainPlans renders the EXPLAIN sections and returns the physical
 // plans they print.
 func (t *TableEnvironment) explainPlans(logical []plan.Node, d physical.ExplainDetail) (string, []*physical.Node, error) {
-	var ast, phys, exec strings.Builder
-	var roots []*physical.Node
+	// the plans of a statement set's sinks are separated by a blank line
+	// in each section, as Flink prints them
+	var ast, phys []string
+	var roots, shownRoots []*physical.Node
 	for _, l := range logical {
 		p, err := physical.Plan(rules.Optimize(l), t.planEnv())
 		if err != nil {
@@ -636,15 +639,16 @@ func (t *TableEnvironment) explainPlans(logical []plan.Node, d physical.ExplainD
 		shown := p
 		if s, ok := l.(*plan.Sink); ok && s.Collect {
 			// a query is explained without its collect sink, as Flink does
-			ast.WriteString(plan.Explain(s.Input))
+			ast = append(ast, plan.Explain(s.Input))
 			shown = physical.QueryRoot(p)
 		} else {
-			ast.WriteString(plan.Explain(l))
+			ast = append(ast, plan.Explain(l))
 		}
-		phys.WriteString(physical.Explain(shown, d, t.IsStreaming()))
-		exec.WriteString(physical.Explain(shown, physical.ExplainDetail{Execution: true}, t.IsStreaming()))
+		shownRoots = append(shownRoots, shown)
+		phys = append(phys, physical.Explain(shown, d, t.IsStreaming()))
 	}
-	out := "== Abstract Syntax Tree ==\n" + ast.String() + "\n== Optimized Physical Plan ==\n" + phys.String() + "\n== Optimized Execution Plan ==\n" + exec.String()
+	exec := physical.ExplainExecution(shownRoots, t.IsStreaming())
+	out := "== Abstract Syntax Tree ==\n" + strings.Join(ast, "\n") + "\n== Optimized Physical Plan ==\n" + strings.Join(phys, "\n") + "\n== Optimized Execution Plan ==\n" + exec
 	if d.JSONPlan {
 		for _, r := range roots {
 			out += "\n== Physical Execution Plan ==\n" + physical.JSONPlan(r) + "\n"

@@ -252,26 +252,23 @@ CREATE TABLE hole (item STRING, cnt BIGINT) WITH ('connector' = 'blackhole');
 # riffle-only: EXPLAIN text: Flink names the sink fields after the query (EXPR$1)
 EXPLAIN CHANGELOG_MODE INSERT INTO hole SELECT item, COUNT(*) FROM bids GROUP BY item;
 == Abstract Syntax Tree ==
-LogicalSink(table=[default_catalog.default_database.hole], fields=[item, cnt])
-+- LogicalProject(item=[$0], cnt=[$1])
-   +- LogicalProject(item=[$0], EXPR$1=[$1])
-      +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
-         +- LogicalProject(item=[$1])
-            +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
+LogicalSink(table=[default_catalog.default_database.hole], fields=[item, EXPR$1])
++- LogicalProject(item=[$0], EXPR$1=[$1])
+   +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
+      +- LogicalProject(item=[$1])
+         +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
 == Optimized Physical Plan ==
-Sink(table=[default_catalog.default_database.hole], fields=[item, cnt], changelogMode=[NONE])
-+- Calc(select=[item, EXPR$1], changelogMode=[I,UA])
-   +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1], changelogMode=[I,UA])
-      +- Exchange(distribution=[hash[item]], changelogMode=[I])
-         +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item], changelogMode=[I])
+Sink(table=[default_catalog.default_database.hole], fields=[item, EXPR$1], changelogMode=[NONE])
++- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1], changelogMode=[I,UA])
+   +- Exchange(distribution=[hash[item]], changelogMode=[I])
+      +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item], changelogMode=[I])
 
 == Optimized Execution Plan ==
-Sink(table=[default_catalog.default_database.hole], fields=[item, cnt])
-+- Calc(select=[item, EXPR$1])
-   +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1])
-      +- Exchange(distribution=[hash[item]])
-         +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item])
+Sink(table=[default_catalog.default_database.hole], fields=[item, EXPR$1])
++- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1])
+   +- Exchange(distribution=[hash[item]])
+      +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item])
 !ok
 
 # riffle-only: EXPLAIN text: Riffle plans are its own
@@ -320,26 +317,23 @@ SET 'table.exec.sink.upsert-materialize' = 'FORCE';
 # riffle-only: EXPLAIN text: Riffle's optimizer is its own
 EXPLAIN CHANGELOG_MODE INSERT INTO hole_pk SELECT item, COUNT(*) FROM bids GROUP BY item;
 == Abstract Syntax Tree ==
-LogicalSink(table=[default_catalog.default_database.hole_pk], fields=[item, cnt])
-+- LogicalProject(item=[$0], cnt=[$1])
-   +- LogicalProject(item=[$0], EXPR$1=[$1])
-      +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
-         +- LogicalProject(item=[$1])
-            +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
+LogicalSink(table=[default_catalog.default_database.hole_pk], fields=[item, EXPR$1])
++- LogicalProject(item=[$0], EXPR$1=[$1])
+   +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
+      +- LogicalProject(item=[$1])
+         +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
 == Optimized Physical Plan ==
-Sink(table=[default_catalog.default_database.hole_pk], fields=[item, cnt], upsertMaterialize=[true], changelogMode=[NONE])
-+- Calc(select=[item, EXPR$1], changelogMode=[I,UB,UA])
-   +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1], changelogMode=[I,UB,UA])
-      +- Exchange(distribution=[hash[item]], changelogMode=[I])
-         +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item], changelogMode=[I])
+Sink(table=[default_catalog.default_database.hole_pk], fields=[item, EXPR$1], upsertMaterialize=[true], changelogMode=[NONE])
++- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1], changelogMode=[I,UB,UA])
+   +- Exchange(distribution=[hash[item]], changelogMode=[I])
+      +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item], changelogMode=[I])
 
 == Optimized Execution Plan ==
-Sink(table=[default_catalog.default_database.hole_pk], fields=[item, cnt], upsertMaterialize=[true])
-+- Calc(select=[item, EXPR$1])
-   +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1])
-      +- Exchange(distribution=[hash[item]])
-         +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item])
+Sink(table=[default_catalog.default_database.hole_pk], fields=[item, EXPR$1], upsertMaterialize=[true])
++- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1])
+   +- Exchange(distribution=[hash[item]])
+      +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item])
 !ok
 
 SET 'table.exec.sink.upsert-materialize' = 'AUTO';
@@ -353,24 +347,21 @@ CREATE TABLE hole_item (item STRING, cnt BIGINT, PRIMARY KEY (item) NOT ENFORCED
 # riffle-only: EXPLAIN text: Flink names the sink fields after the query (EXPR$1)
 EXPLAIN CHANGELOG_MODE INSERT INTO hole_item SELECT item, COUNT(*) FROM bids GROUP BY item;
 == Abstract Syntax Tree ==
-LogicalSink(table=[default_catalog.default_database.hole_item], fields=[item, cnt])
-+- LogicalProject(item=[$0], cnt=[$1])
-   +- LogicalProject(item=[$0], EXPR$1=[$1])
-      +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
-         +- LogicalProject(item=[$1])
-            +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
+LogicalSink(table=[default_catalog.default_database.hole_item], fields=[item, EXPR$1])
++- LogicalProject(item=[$0], EXPR$1=[$1])
+   +- LogicalAggregate(group=[{0}], EXPR$1=[COUNT()])
+      +- LogicalProject(item=[$1])
+         +- LogicalTableScan(table=[[default_catalog, default_database, bids]])
 
 == Optimized Physical Plan ==
-Sink(table=[default_catalog.default_database.hole_item], fields=[item, cnt], changelogMode=[NONE])
-+- Calc(select=[item, EXPR$1], changelogMode=[I,UA])
-   +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1], changelogMode=[I,UA])
-      +- Exchange(distribution=[hash[item]], changelogMode=[I])
-         +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item], changelogMode=[I])
+Sink(table=[default_catalog.default_database.hole_item], fields=[item, EXPR$1], changelogMode=[NONE])
++- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1], changelogMode=[I,UA])
+   +- Exchange(distribution=[hash[item]], changelogMode=[I])
+      +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item], changelogMode=[I])
 
 == Optimized Execution Plan ==
-Sink(table=[default_catalog.default_database.hole_item], fields=[item, cnt])
-+- Calc(select=[item, EXPR$1])
-   +- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1])
-      +- Exchange(distribution=[hash[item]])
-         +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item])
+Sink(table=[default_catalog.default_database.hole_item], fields=[item, EXPR$1])
++- GroupAggregate(groupBy=[item], select=[item, COUNT(*) AS EXPR$1])
+   +- Exchange(distribution=[hash[item]])
+      +- TableSourceScan(table=[[default_catalog, default_database, bids, project=[item]]], fields=[item])
 !ok

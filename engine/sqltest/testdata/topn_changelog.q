@@ -359,13 +359,13 @@ LogicalProject(k=[$0], v=[$1])
 Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=1], partitionBy=[k], orderBy=[v DESC], select=[k, v], changelogMode=[I,UA,D])
 +- Exchange(distribution=[hash[k]], changelogMode=[I])
    +- Calc(select=[EXPR$0, EXPR$1], changelogMode=[I])
-      +- Values(tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 2 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 9 }, { _UTF-16LE'a', 4 }]], values=[EXPR$0, EXPR$1], changelogMode=[I])
+      +- Values(type=[RecordType(CHAR(1) EXPR$0, INTEGER EXPR$1)], tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 2 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 9 }, { _UTF-16LE'a', 4 }]], changelogMode=[I])
 
 == Optimized Execution Plan ==
 Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=1], partitionBy=[k], orderBy=[v DESC], select=[k, v])
 +- Exchange(distribution=[hash[k]])
    +- Calc(select=[EXPR$0, EXPR$1])
-      +- Values(tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 2 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 9 }, { _UTF-16LE'a', 4 }]], values=[EXPR$0, EXPR$1])
+      +- Values(tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 2 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 9 }, { _UTF-16LE'a', 4 }]])
 !ok
 
 # riffle-only: EXPLAIN text: Flink's AST and projections differ (no Calc over Values)
@@ -382,13 +382,13 @@ LogicalSort(sort0=[$1], dir0=[DESC], fetch=[2])
 SortLimit(orderBy=[v DESC], offset=[0], fetch=[2], strategy=[AppendFastStrategy], changelogMode=[I,UA,D])
 +- Exchange(distribution=[single], changelogMode=[I])
    +- Calc(select=[EXPR$0, EXPR$1], changelogMode=[I])
-      +- Values(tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 2 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 9 }, { _UTF-16LE'a', 4 }]], values=[EXPR$0, EXPR$1], changelogMode=[I])
+      +- Values(type=[RecordType(CHAR(1) EXPR$0, INTEGER EXPR$1)], tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 2 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 9 }, { _UTF-16LE'a', 4 }]], changelogMode=[I])
 
 == Optimized Execution Plan ==
 SortLimit(orderBy=[v DESC], offset=[0], fetch=[2], strategy=[AppendFastStrategy])
 +- Exchange(distribution=[single])
    +- Calc(select=[EXPR$0, EXPR$1])
-      +- Values(tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 2 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 9 }, { _UTF-16LE'a', 4 }]], values=[EXPR$0, EXPR$1])
+      +- Values(tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 2 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 9 }, { _UTF-16LE'a', 4 }]])
 !ok
 
 # riffle-only: EXPLAIN text: Flink's AST and projections differ (no Calc over Values)
@@ -411,7 +411,7 @@ SortLimit(orderBy=[c DESC], offset=[0], fetch=[1], strategy=[RetractStrategy], c
       +- GroupAggregate(groupBy=[k, v], select=[k, v, COUNT(*) AS EXPR$2], changelogMode=[I,UB,UA])
          +- Exchange(distribution=[hash[k, v]], changelogMode=[I])
             +- Calc(select=[EXPR$0, EXPR$1], changelogMode=[I])
-               +- Values(tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 1 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'b', 5 }]], values=[EXPR$0, EXPR$1], changelogMode=[I])
+               +- Values(type=[RecordType(CHAR(1) EXPR$0, INTEGER EXPR$1)], tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 1 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'b', 5 }]], changelogMode=[I])
 
 == Optimized Execution Plan ==
 SortLimit(orderBy=[c DESC], offset=[0], fetch=[1], strategy=[RetractStrategy])
@@ -420,5 +420,5 @@ SortLimit(orderBy=[c DESC], offset=[0], fetch=[1], strategy=[RetractStrategy])
       +- GroupAggregate(groupBy=[k, v], select=[k, v, COUNT(*) AS EXPR$2])
          +- Exchange(distribution=[hash[k, v]])
             +- Calc(select=[EXPR$0, EXPR$1])
-               +- Values(tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 1 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'b', 5 }]], values=[EXPR$0, EXPR$1])
+               +- Values(tuples=[[{ _UTF-16LE'a', 1 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 1 }, { _UTF-16LE'b', 7 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'a', 3 }, { _UTF-16LE'b', 5 }, { _UTF-16LE'b', 5 }]])
 !ok

@@ -22,23 +22,56 @@ type ExplainDetail struct {
 
 // Explain renders a physical plan tree.
 func Explain(p *Node, d ExplainDetail, streaming bool) string {
+	return explainTree(p, d, streaming, nil)
+}
+
+// shownNode skips the nodes a plan does not print: Flink's plans show
+// exchanges that redistribute by key, to one instance or by broadcast;
+// round-robin and forward edges are chosen when the job graph is built and
+// do not appear (nor the key-by in front of an upsert-materializing sink).
+func shownNode(p *Node) *Node {
+	for hiddenExchange(p) || p.hidden && len(p.Inputs) == 1 {
+		p = p.Inputs[0]
+	}
+	return p
+}
+
+// explainTree renders a tree; reuse, when not nil, says for a node the
+// suffix to print after its line ("(reuse_id=[1])") or the line that
+// stands for it without its inputs ("Reused(reference_id=[1])").
+func explainTree(p *Node, d ExplainDetail, streaming bool, reuse func(p *Node) (suffix, replaced string)) string {
 	var b strings.Builder
 	var rec func(p *Node, prefix string, last, root bool)
 	rec = func(p *Node, prefix string, last, root bool) {
-		// Flink's plans show exchanges that redistribute by key, to one
-		// instance or by broadcast; round-robin and forward edges are
-		// chosen when the job graph is built and do not appear (nor the
-		// key-by in front of an upsert-materializing sink)
-		for hiddenExchange(p) || p.hidden && len(p.Inputs) == 1 {
-			p = p.Inputs[0]
+		p = shownNode(p)
+		suffix, replaced := "", ""
+		if reuse != nil {
+			suffix, replaced = reuse(p)
+		}
+		if replaced != "" {
+			branch := "+- "
+			if !last {
+				branch = ":- "
+			}
+			if root {
+				branch = ""
+			}
+			b.WriteString(prefix + branch + replaced + "\n")
+			return
 		}
 		attrs := p.Attrs()
 		if d.Execution {
-			for i, a := range attrs {
-				if a.Exec != "" {
-					attrs[i].Value = a.Exec
+			kept := attrs[:0:0]
+			for _, a := range attrs {
+				if a.PhysicalOnly {
+					continue
 				}
+				if a.Exec != "" {
+					a.Value = a.Exec
+				}
+				kept = append(kept, a)
 			}
+			attrs = kept
 		}
 		if d.ChangelogMode && streaming {
 			mode := p.Mode.String()
@@ -49,7 +82,7 @@ func Explain(p *Node, d ExplainDetail, streaming bool) string {
 		}
 		// an operator without attributes (DropUpdateBefore in the
 		// execution plan) is printed by its name alone
-		line := describeAttrs(p.Name(), attrs)
+		line := describeAttrs(p.Name(), attrs) + suffix
 		if d.EstimatedCost {
 			line += ": " + costString(p)
 		}

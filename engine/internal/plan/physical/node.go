@@ -58,6 +58,9 @@ type Attr struct {
 	// Exec is the value in the execution plan's notation where it differs
 	// from Value (expressions infix: (a + 1) for +(a, 1)); "" when not.
 	Exec string
+	// PhysicalOnly leaves the attribute out of the execution plan (a
+	// streaming Values' type=[RecordType(...)]).
+	PhysicalOnly bool
 }
 
 // String renders the attribute as EXPLAIN prints it.

@@ -45,9 +45,13 @@ func (s *TableSourceScan) Explain(n *Node) []Attr {
 }
 
 // Values emits constant rows (evaluated at planning time into Batch).
+// Streaming says which of Flink's nodes it stands for: StreamPhysicalValues
+// explains as Calcite's Values (type=[RecordType(...)] in the physical plan
+// only, then tuples), BatchPhysicalValues as tuples and values=[names].
 type Values struct {
-	Rows  [][]expr.Expr
-	Batch *types.Batch
+	Rows      [][]expr.Expr
+	Batch     *types.Batch
+	Streaming bool
 }
 
 func (*Values) Name() string { return "Values" }
@@ -61,6 +65,9 @@ func (v *Values) Explain(n *Node) []Attr {
 		tuples = append(tuples, "{ "+strings.Join(parts, ", ")+" }")
 	}
 	attrs := []Attr{{Name: "tuples", Value: "[" + strings.Join(tuples, ", ") + "]"}}
+	if v.Streaming {
+		return append([]Attr{{Name: "type", Value: calciteRowType(n.Cols), PhysicalOnly: true}}, attrs...)
+	}
 	if len(n.Cols) > 0 {
 		attrs = append(attrs, Attr{Name: "values", Value: strings.Join(plan.Names(n.Cols), ", ")})
 	}
@@ -371,4 +378,24 @@ func (c *Correlate) Explain(n *Node) []Attr {
 		attrs = append(attrs, exprAttr("condition", c.Cond, plan.Names(n.Cols)))
 	}
 	return attrs
+}
+
+// calciteRowType renders columns as Calcite's RelRecordType.toString does
+// (no nullability, STRING as VARCHAR(2147483647)): RecordType(INTEGER
+// EXPR$0, VARCHAR(7) EXPR$1).
+func calciteRowType(cols []plan.Column) string {
+	row := make([]string, len(cols))
+	for i, c := range cols {
+		t := c.Type.WithNullable(true).String()
+		switch t {
+		case "INT":
+			t = "INTEGER"
+		case "STRING":
+			t = "VARCHAR(2147483647)"
+		case "BYTES":
+			t = "VARBINARY(2147483647)"
+		}
+		row[i] = t + " " + c.Name
+	}
+	return "RecordType(" + strings.Join(row, ", ") + ")"
 }

@@ -257,7 +257,7 @@ func (pl *planner) valuesNode(v *plan.Values) *Node {
 	if len(ts) == 0 {
 		b.Len = len(v.Rows)
 	}
-	return &Node{Op: &Values{Rows: v.Rows, Batch: b}, Cols: v.Cols, Mode: types.InsertOnlyMode, Parallelism: 1, rows: float64(len(v.Rows))}
+	return &Node{Op: &Values{Rows: v.Rows, Batch: b, Streaming: pl.env.Streaming}, Cols: v.Cols, Mode: types.InsertOnlyMode, Parallelism: 1, rows: float64(len(v.Rows))}
 }
 
 // calc merges a chain of Project and Filter nodes into one Calc.
