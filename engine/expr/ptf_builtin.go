@@ -26,7 +26,7 @@ func init() {
 		},
 		Derive: deriveToChangelog,
 	}
-	Builtins.Register(&Function{Name: "TO_CHANGELOG", Kind: ProcessTableKind, Category: "Changelog", Process: def,
+	Builtins.Register(&Function{Name: "TO_CHANGELOG", Kind: ProcessTableKind, Category: "Changelog", Process: def, MaxArgs: -1,
 		Signatures:  []string{"TO_CHANGELOG(input => TABLE t [PARTITION BY k], [op => DESCRIPTOR(name)], [op_mapping => MAP<STRING, STRING>])"},
 		Description: "Converts a dynamic table into an append-only stream with an operation code column.",
 		Infer: func(c *InferCtx) (*types.DataType, error) {
@@ -117,7 +117,7 @@ func init() {
 		UpdatingOutput: true,
 		Derive:         deriveFromChangelog,
 	}
-	Builtins.Register(&Function{Name: "FROM_CHANGELOG", Kind: ProcessTableKind, Category: "Changelog", Process: def,
+	Builtins.Register(&Function{Name: "FROM_CHANGELOG", Kind: ProcessTableKind, Category: "Changelog", Process: def, MaxArgs: -1,
 		Signatures:  []string{"FROM_CHANGELOG(input => TABLE t [PARTITION BY k], [op => DESCRIPTOR(name)], [op_mapping => MAP<STRING, STRING>])"},
 		Description: "Converts an append-only stream with an operation code column into a dynamic table.",
 		Infer: func(c *InferCtx) (*types.DataType, error) {

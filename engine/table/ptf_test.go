@@ -361,3 +361,33 @@ func TestPTFScalarOnlyPanicBatchChained(t *testing.T) {
 		t.Errorf("batch: %v", got)
 	}
 }
+
+// The built-in PTFs describe themselves as PROCESS_TABLE functions and,
+// misused, say how they are called.
+func TestPTFBuiltinMisuse(t *testing.T) {
+	env := ptfSQLEnv(t)
+	res, err := env.ExecuteSQL("DESCRIBE FUNCTION EXTENDED TO_CHANGELOG")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, r := range collectAll(t, context.Background(), res) {
+		if r.Values[0] == "kind" {
+			kinds = append(kinds, fmt.Sprint(r.Values[1]))
+		}
+	}
+	if strings.Join(kinds, ",") != "PROCESS_TABLE" {
+		t.Errorf("kind: %v", kinds)
+	}
+	for q, want := range map[string]string{
+		"SELECT TO_CHANGELOG(1)":                         "TO_CHANGELOG is a process table function: call it in FROM",
+		"SELECT * FROM TO_CHANGELOG(1)":                  "Invalid argument value. Argument 'input' expects a table to be passed.",
+		"SELECT * FROM TO_CHANGELOG()":                   "Missing argument 'input' of function 'TO_CHANGELOG'",
+		"SELECT * FROM FROM_CHANGELOG(input => TABLE t)": "The op column 'op' is not a column of the input table",
+	} {
+		_, err := env.ExecuteSQL(q)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %s", q, err, want)
+		}
+	}
+}

@@ -565,6 +565,8 @@ func (x *execution) describeFunction(n *sql.ObjectName, extended bool) (*TableRe
 			kind = "AGGREGATE"
 		case expr.TableKind:
 			kind = "TABLE"
+		case expr.ProcessTableKind:
+			kind = "PROCESS_TABLE"
 		}
 		rows = append(rows,
 			types.NewRow("kind", kind),
