@@ -23,7 +23,13 @@ func (o *ProcessTableFunction) stateShape() string {
 	for _, s := range o.Spec.Def.State {
 		st = append(st, s.Name+" "+s.Type.String())
 	}
-	return fmt.Sprintf("function %s; uid %s; keys (%s); state (%s)", o.Spec.Name, o.Spec.UID, typesShape(o.keyTypes), strings.Join(st, ", "))
+	// the uid EXPLAIN shows: the given one, else the function's name for
+	// set semantics
+	uid := o.Spec.UID
+	if uid == "" && o.Spec.SetSemantics {
+		uid = o.Spec.Name
+	}
+	return fmt.Sprintf("function %s; uid %s; keys (%s); state (%s)", o.Spec.Name, uid, typesShape(o.keyTypes), strings.Join(st, ", "))
 }
 
 // SnapshotState implements CheckpointedOperator.

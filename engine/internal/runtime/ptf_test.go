@@ -272,3 +272,25 @@ func TestPTFDropsLateRows(t *testing.T) {
 		t.Fatalf("late rows counted: %d", n)
 	}
 }
+
+// The uid names the state: a snapshot restores into a call with the same
+// uid (given, or the function's name by default), not into another.
+func TestPTFStateUID(t *testing.T) {
+	h := newHarness(t, namedTimersOp(), ptfKeyedOutTypes, false, NewManualClock(time.UnixMilli(0)))
+	for _, s := range ptfTimedSteps(0, 2) {
+		s(h, nil)
+	}
+	snap, err := h.op.(CheckpointedOperator).SnapshotState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for uid, ok := range map[string]bool{"f": true, "other": false} {
+		spec := namedTimersSpec()
+		spec.UID = uid
+		op := &ProcessTableFunction{Spec: spec, InTypes: ptfTimedTypes, OutTypes: ptfKeyedOutTypes}
+		newHarness(t, op, ptfKeyedOutTypes, false, NewManualClock(time.UnixMilli(0)))
+		if err := op.RestoreState(snap); (err == nil) != ok {
+			t.Errorf("uid %q: restore error %v", uid, err)
+		}
+	}
+}
