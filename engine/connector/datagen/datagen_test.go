@@ -90,7 +90,7 @@ func TestValidation(t *testing.T) {
 		ts    []*types.DataType
 		frag  string
 	}{
-		{map[string]string{"fields.nope.kind": "random"}, []string{"a"}, i, "unsupported options found for 'datagen': fields.nope.kind"},
+		{map[string]string{"fields.nope.kind": "random"}, []string{"a"}, i, "Unsupported options found for 'datagen'.\n\nUnsupported options:\n\nfields.nope.kind\n\nSupported options:\n\nconnector\nfields.a.kind\nfields.a.max\nfields.a.min\nfields.a.null-rate\nnumber-of-rows"},
 		{map[string]string{"fields.a.length": "5"}, []string{"a"}, i, "fields.a.length"},
 		{map[string]string{"fields.a.min": "1"}, []string{"a"}, s, "fields.a.min"},
 		{map[string]string{"bogus": "1"}, []string{"a"}, i, "bogus"},

@@ -166,17 +166,19 @@ func parseSpec(ctx *connector.Context) (*spec, error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		var supported []string
+		// a field's options as its kind (random unless declared) takes
+		// them, all sorted, in FactoryUtil.validateUnconsumedKeys' layout
+		supported := []string{"connector", OptNumberOfRows, OptRowsPerSecond, OptScanParallelism}
 		for p, t := range paths {
+			seq := s.fields[p][fKind] == KindSequence
 			for _, n := range fieldOptionNames {
-				if allowed(t, n, false) || allowed(t, n, true) {
+				if allowed(t, n, seq) && (seq || n != fStart && n != fEnd) {
 					supported = append(supported, "fields."+p+"."+n)
 				}
 			}
 		}
 		sort.Strings(supported)
-		supported = append([]string{"connector", OptNumberOfRows, OptRowsPerSecond, OptScanParallelism}, supported...)
-		return nil, fmt.Errorf("table %s: unsupported options found for 'datagen': %s\nsupported options:\n%s", ctx.Table, strings.Join(unknown, ", "), strings.Join(supported, "\n"))
+		return nil, fmt.Errorf("table %s: Unsupported options found for 'datagen'.\n\nUnsupported options:\n\n%s\n\nSupported options:\n\n%s", ctx.Table, strings.Join(unknown, "\n"), strings.Join(supported, "\n"))
 	}
 	return s, nil
 }
