@@ -117,6 +117,11 @@ func (s *Server) newSession(name string, props map[string]string) (*session, err
 	if s.checkPath != nil {
 		env.SetPathPolicy(s.checkPath)
 	}
+	// the gateway's log says when a job restarts after a failure, as a
+	// Flink cluster's JobMaster log does
+	env.OnJobRestart(func(e table.JobRestartEvent) {
+		s.logf("job %s (%s) failed: %v; restarting (attempt %d, %s) in %s", e.JobID, e.JobName, e.Cause, e.Attempt, e.Strategy, e.Delay.Round(time.Millisecond))
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	tail := make(chan struct{})
 	close(tail)
