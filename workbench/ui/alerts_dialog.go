@@ -168,6 +168,9 @@ func (ad *alertsDialog) reload() {
 	text += fmt.Sprintf(" After an alert a rule keeps quiet for its cool-down (default %s).", cooldownText(alerting.DefaultCooldown))
 	ad.summary.SetText(text)
 	ad.list.Refresh()
+	// new entries shift the list: the selection would mark another entry
+	// than the one the detail shows
+	ad.logList.UnselectAll()
 	ad.logList.Refresh()
 }
 
