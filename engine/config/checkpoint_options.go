@@ -118,11 +118,11 @@ var (
 			return nil
 		}})
 	ExponentialResetThreshold = Register(Option{Key: "restart-strategy.exponential-delay.reset-backoff-threshold", Default: "1 h", Kind: "duration",
-		Description: "Time without failure after which the delay starts over (exponential-delay)."})
+		Description: "Time without failure, counted from the start of the last restart, after which the delay starts over at the initial backoff (exponential-delay)."})
 	ExponentialJitter = Register(Option{Key: "restart-strategy.exponential-delay.jitter-factor", Default: "0.1", Kind: "float",
-		Description: "Fraction of the delay added or taken at random (exponential-delay)."})
+		Description: "Fraction of the delay added or taken at random, the result kept between the initial and the maximum backoff (exponential-delay); 0 to 1."})
 	ExponentialAttempts = Register(Option{Key: "restart-strategy.exponential-delay.attempts-before-reset-backoff", Default: "2147483647", Kind: "int",
-		Description: "Restarts allowed before the delay starts over; past it the job fails (exponential-delay).", Check: checkIntRange("restart-strategy.exponential-delay.attempts-before-reset-backoff", 1, math.MaxInt32)})
+		Description: "Restarts allowed in a row, before the backoff is reset; the failure after them fails the job (exponential-delay).", Check: checkIntRange("restart-strategy.exponential-delay.attempts-before-reset-backoff", 1, math.MaxInt32)})
 )
 
 // checkCheckpointDuration accepts durations of at least 10 ms, Flink's
