@@ -3,6 +3,7 @@ package alerting
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -209,5 +210,31 @@ func TestRunnerReportsAFailingSink(t *testing.T) {
 	}
 	if st, _ := r.State(); st != Running {
 		t.Errorf("state after the sink failed: %v", st)
+	}
+}
+
+// A watermark-lag rule on a real query whose watermark trails the clock
+// by 30 s (event time = the row's processing time, watermark 30 s behind)
+// fires once the job reports its watermark.
+func TestRunnerWatermarkLagOnARealJob(t *testing.T) {
+	env := streamingEnv(t)
+	stmt := `CREATE TEMPORARY TABLE gen (v INT, ts AS LOCALTIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL '30' SECOND)
+	  WITH ('connector' = 'datagen', 'rows-per-second' = '50');
+	SELECT v, ts FROM gen`
+	cond, _ := ParseCondition("watermark lag > 10 s")
+	events := make(chan Event, 4)
+	r, err := Start(context.Background(), env, Rule{Name: "behind", Statement: stmt, Condition: cond},
+		Options{Tick: 100 * time.Millisecond, OnEvent: func(e Event) { events <- e }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Stop()
+	e := waitEvent(t, events)
+	if e.Kind != Fired || !strings.HasPrefix(e.Message, "watermark lag ") || !strings.HasSuffix(e.Message, " s > 10 s") || e.Columns != nil {
+		t.Fatalf("event %+v", e)
+	}
+	var lag float64
+	if _, err := fmt.Sscanf(e.Message, "watermark lag %g s", &lag); err != nil || lag < 29 || lag > 90 {
+		t.Errorf("lag %v s (%v), want about 30 s", lag, err)
 	}
 }
