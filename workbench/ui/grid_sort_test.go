@@ -7,6 +7,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+
+	"github.com/riffle-sql/riffle/engine/results"
 )
 
 // heldSort makes the grid's next background sorts wait in their goroutine,
@@ -90,5 +92,25 @@ func TestSortInTheBackgroundKeepsInputAndCancels(t *testing.T) {
 	}
 	if col, desc := g.SortColumn(); col != 0 || desc || rt.SortBox().Visible() || h.wb.statusLeft.Text != "Ready" {
 		t.Errorf("sorted by %d desc %v, progress shown %v, status %q", col, desc, rt.SortBox().Visible(), h.wb.statusLeft.Text)
+	}
+}
+
+// Closing a result tab cancels its background sort.
+func TestClosingAResultCancelsItsSort(t *testing.T) {
+	h := newHarness(t)
+	h.newTab("SELECT * FROM (VALUES (3), (1), (2)) AS t(n)")
+	rt := h.runStatement()
+	h.waitDone(rt)
+	h.wb.Tick()
+	g := rt.Grid()
+	g.SetAsyncSortRows(2)
+	entered, release := heldSort(rt)
+	g.HeaderTapped(1)
+	<-entered
+	h.wb.closeResult(rt)
+	close(release)
+	h.until("the sort to end", func() bool { return !g.Sorting() })
+	if col := rt.Res.Snapshot(results.TableView, 0, 1, nil).SortCol; col != -1 {
+		t.Errorf("the closed result was sorted by %d", col)
 	}
 }

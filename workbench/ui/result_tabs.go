@@ -129,6 +129,9 @@ func (wb *Workbench) closeResult(rt *resultTab) {
 		rt.Stop()
 	}
 	rt.closeViews() // monitoring hook
+	if g := rt.Grid(); g != nil {
+		g.CancelSort() // a background sort of a closed result is not waited for
+	}
 	for i, x := range wb.results {
 		if x == rt {
 			wb.results = append(wb.results[:i], wb.results[i+1:]...)
