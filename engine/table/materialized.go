@@ -80,8 +80,8 @@ func mtFreshness(lit *sql.IntervalLit) (int64, string, error) {
 	return n.Int64(), q.StartUnit, nil
 }
 
-// materializedOf returns the materialized table id names, or Flink's
-// errors when there is none or it is another kind of table.
+// materializedOf returns a copy of the materialized table id names, or
+// Flink's errors when there is none or it is another kind of table.
 func (t *TableEnvironment) materializedOf(id catalog.ObjectIdentifier) (*catalog.Table, error) {
 	rt, ok, err := t.catalogs.GetTable(id)
 	if err != nil {
@@ -94,7 +94,9 @@ func (t *TableEnvironment) materializedOf(id catalog.ObjectIdentifier) (*catalog
 	if !ok || tb.Materialized == nil {
 		return nil, errorf("Table %s is not a materialized table, does not support materialized table related operation.", id)
 	}
-	return tb, nil
+	// a copy: the catalog's object is shared with readers (the FULL
+	// schedule's goroutine); changes go back through storeMaterialized
+	return tb.Copy().(*catalog.Table), nil
 }
 
 // storeMaterialized writes a changed materialized table back to its
@@ -200,7 +202,7 @@ func (x *execution) createMaterializedTable(s *sql.CreateMaterializedTable) (*Ta
 	m.DefinitionQuery = x.source(s.Query)
 	m.ExpandedQuery = t.expandedViewQuery(m.DefinitionQuery, s.Query)
 	tbl := &catalog.Table{TableSchema: schema, TableOptions: options, TableComment: comment, PartitionKeys: partKeys, Materialized: m}
-	if err := t.registerTable(id, tbl, false, false); err != nil {
+	if err := t.registerTable(id, tbl.Copy(), false, false); err != nil {
 		return nil, err
 	}
 	if m.RefreshMode == catalog.RefreshContinuous {
