@@ -514,13 +514,15 @@ func (t *TableEnvironment) runInserts(ctx context.Context, sinks []plan.Node, st
 	var roots []*physical.Node
 	var names []string
 	for _, s := range sinks {
+		names = append(names, s.(*plan.Sink).ID.Summary())
+	}
+	for _, s := range mergeSameSinks(sinks, t.IsStreaming()) {
 		opt := rules.Optimize(s)
 		p, err := physical.Plan(opt, t.planEnv())
 		if err != nil {
 			return nil, err
 		}
 		roots = append(roots, p)
-		names = append(names, s.(*plan.Sink).ID.Summary())
 	}
 	g, nodes, err := jobgraph.Build(nil, roots...)
 	if err != nil {
@@ -631,6 +633,15 @@ func (t *TableEnvironment) explainPlans(logical []plan.Node, d physical.ExplainD
 	var ast, phys []string
 	var roots, shownRoots []*physical.Node
 	for _, l := range logical {
+		if s, ok := l.(*plan.Sink); ok && s.Collect {
+			// a query is explained without its collect sink, as Flink does
+			ast = append(ast, plan.Explain(s.Input))
+		} else {
+			ast = append(ast, plan.Explain(l))
+		}
+	}
+	// the optimized plans write each table once (mergeSameSinks)
+	for _, l := range mergeSameSinks(logical, t.IsStreaming()) {
 		p, err := physical.Plan(rules.Optimize(l), t.planEnv())
 		if err != nil {
 			return "", nil, err
@@ -638,11 +649,7 @@ func (t *TableEnvironment) explainPlans(logical []plan.Node, d physical.ExplainD
 		roots = append(roots, p)
 		shown := p
 		if s, ok := l.(*plan.Sink); ok && s.Collect {
-			// a query is explained without its collect sink, as Flink does
-			ast = append(ast, plan.Explain(s.Input))
 			shown = physical.QueryRoot(p)
-		} else {
-			ast = append(ast, plan.Explain(l))
 		}
 		shownRoots = append(shownRoots, shown)
 		phys = append(phys, physical.Explain(shown, d, t.IsStreaming()))
