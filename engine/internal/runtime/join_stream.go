@@ -401,42 +401,33 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 // pairBatch builds the joined rows of candidate pairs (input row, stored
 // row of the other side) in left ++ right column order.
 func (j *StreamingJoin) pairBatch(b *types.Batch, side int, rows, entries []int32) *types.Batch {
+	return &types.Batch{Cols: joinColumns(b, side, rows, j.sides[1-side].store.Gather(entries)), Len: len(rows)}
+}
+
+// joinColumns puts the rows of b (side's input) taken at rows and the
+// matching stored columns of the other side in left ++ right order.
+func joinColumns(b *types.Batch, side int, rows []int32, stored []arrow.Array) []arrow.Array {
 	inCols := make([]arrow.Array, len(b.Cols))
 	for c, col := range b.Cols {
 		inCols[c] = vector.Take(col, rows)
 	}
-	stored := j.sides[1-side].store.Gather(entries)
-	var cols []arrow.Array
 	if side == 0 {
-		cols = append(inCols, stored...)
-	} else {
-		cols = append(stored, inCols...)
+		return append(inCols, stored...)
 	}
-	return &types.Batch{Cols: cols, Len: len(rows)}
+	return append(stored, inCols...)
 }
 
 func (j *StreamingJoin) buildOutput(b *types.Batch, side int, out *joinOutput) *types.Batch {
-	inCols := make([]arrow.Array, len(b.Cols))
-	for c, col := range b.Cols {
-		inCols[c] = vector.Take(col, out.inRows)
-	}
-	stored := j.sides[1-side].store.Gather(out.stored)
-	var cols []arrow.Array
-	if side == 0 {
-		cols = append(inCols, stored...)
-	} else {
-		cols = append(stored, inCols...)
-	}
-	kinds := out.kinds
-	allInsert := true
-	for _, k := range kinds {
+	cols := joinColumns(b, side, out.inRows, j.sides[1-side].store.Gather(out.stored))
+	return &types.Batch{Cols: cols, Kinds: out.rowKinds(), Len: len(out.kinds)}
+}
+
+// rowKinds is the output's kinds, nil when all are inserts.
+func (o *joinOutput) rowKinds() []types.RowKind {
+	for _, k := range o.kinds {
 		if k != types.Insert {
-			allInsert = false
-			break
+			return o.kinds
 		}
 	}
-	if allInsert {
-		kinds = nil
-	}
-	return &types.Batch{Cols: cols, Kinds: kinds, Len: len(out.kinds)}
+	return nil
 }

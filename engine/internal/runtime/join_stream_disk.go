@@ -13,7 +13,6 @@ import (
 	"github.com/riffle-sql/riffle/engine/internal/opspec"
 	"github.com/riffle-sql/riffle/engine/internal/state"
 	"github.com/riffle-sql/riffle/engine/types"
-	"github.com/riffle-sql/riffle/engine/vector"
 )
 
 // A streaming inner join with the disk state backend (JobConfig.DiskState)
@@ -107,6 +106,97 @@ func (j *StreamingJoin) diskKeyPrefix(buf []byte, side int, b *types.Batch, i in
 	return buf
 }
 
+// diskScanPartners visits, for each row of b (in order) whose key is not
+// NULL, the other side's stored rows with that key: visit gets the row's
+// index, the stored key and value (valid during the call only) and the
+// offset in the key where the stored row's values start. An error of
+// visit ends the scan and is returned.
+func (j *StreamingJoin) diskScanPartners(side int, b *types.Batch, visit func(i int, k, v []byte, rowAt int) error) error {
+	d := j.disk
+	keys := j.Spec.LeftKeys
+	if side == 1 {
+		keys = j.Spec.RightKeys
+	}
+	var visitErr error
+	for i := 0; i < b.Len; i++ {
+		if keyHasNull(b, keys, j.Spec.NullSafe, i) {
+			continue
+		}
+		d.keyBuf = j.diskKeyPrefix(d.keyBuf[:0], side, b, i)
+		d.keyBuf[0] = byte(1 - side)
+		rowAt := len(d.keyBuf)
+		err := d.store.Scan(d.keyBuf, func(k, v []byte) bool {
+			visitErr = visit(i, k, v, rowAt)
+			return visitErr == nil
+		})
+		if err = errors.Join(err, visitErr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// diskLookupRow sets the store's key buffer to row i of b on side (its
+// key prefix, then its values in the state codec) and reads the row's
+// stored value (found false when the store has none).
+func (j *StreamingJoin) diskLookupRow(side int, b *types.Batch, i int, myTypes []*types.DataType) (val []byte, found bool, err error) {
+	d := j.disk
+	d.keyBuf = j.diskKeyPrefix(d.keyBuf[:0], side, b, i)
+	d.w.Reset()
+	for c, t := range myTypes {
+		d.w.Value(types.ValueAt(b.Cols[c], i, t), t)
+	}
+	if err := d.w.Err(); err != nil {
+		return nil, false, fmt.Errorf("StreamingJoin: %w", err)
+	}
+	d.keyBuf = append(d.keyBuf, d.w.Data()...)
+	return d.store.Get(d.keyBuf)
+}
+
+// countRow stores the row under the key buffer (set by diskLookupRow)
+// with one occurrence more (add) or one less than cnt, its stored
+// multiplicity (0 when not found); it is deleted at zero, and a removal of
+// a row never stored changes nothing, as in memory. value encodes the new
+// multiplicity as the row's value.
+func (d *joinDisk) countRow(found, add bool, cnt int64, value func(cnt int64) []byte) error {
+	switch {
+	case add:
+		if !found {
+			d.rows++
+		}
+		return d.store.Put(d.keyBuf, value(cnt+1))
+	case !found:
+		return nil
+	case cnt <= 1:
+		d.rows--
+		return d.store.Delete(d.keyBuf)
+	default:
+		return d.store.Put(d.keyBuf, value(cnt-1))
+	}
+}
+
+// diskInnerValue encodes an inner join row's multiplicity.
+func diskInnerValue(cnt int64) []byte { return binary.AppendVarint(nil, cnt) }
+
+// diskStoredColumns builds the columns of stored rows of types ts, one
+// row per entry: rowOf's values, or NULLs where it gives nil.
+func diskStoredColumns(ts []*types.DataType, entries []int32, rowOf func(e int32) []any) []arrow.Array {
+	cols := make([]arrow.Array, len(ts))
+	for c, t := range ts {
+		bld := array.NewBuilder(memory.DefaultAllocator, types.ToArrow(t))
+		for _, e := range entries {
+			var v any
+			if row := rowOf(e); row != nil {
+				v = row[c]
+			}
+			types.AppendValue(bld, v, t)
+		}
+		cols[c] = bld.NewArray()
+		bld.Release()
+	}
+	return cols
+}
+
 // processDisk is ProcessBatch with the disk backend.
 func (j *StreamingJoin) processDisk(side int, b *types.Batch) error {
 	switch j.Spec.Kind {
@@ -117,7 +207,6 @@ func (j *StreamingJoin) processDisk(side int, b *types.Batch) error {
 		return j.processDiskOuter(side, b) // join_stream_disk_outer.go
 	}
 	d := j.disk
-	other := 1 - side
 	keys, myTypes := j.Spec.LeftKeys, j.Spec.LeftTypes
 	otherTypes := j.Spec.RightTypes
 	if side == 1 {
@@ -127,60 +216,30 @@ func (j *StreamingJoin) processDisk(side int, b *types.Batch) error {
 	var pRow, pEntry []int32
 	var partners [][]any
 	var counts []int64
-	var scanErr error
-	for i := 0; i < b.Len; i++ {
-		if keyHasNull(b, keys, j.Spec.NullSafe, i) {
-			continue
-		}
-		d.keyBuf = j.diskKeyPrefix(d.keyBuf[:0], side, b, i)
-		d.keyBuf[0] = byte(other)
-		prefixLen := len(d.keyBuf)
-		err := d.store.Scan(d.keyBuf, func(k, v []byte) bool {
-			r := state.NewReader(k[prefixLen:])
-			row := make([]any, len(otherTypes))
-			for c, t := range otherTypes {
-				row[c] = r.Value(t)
-			}
-			cr := state.NewReader(v)
-			cnt := cr.Varint()
-			if err := errors.Join(r.Done(), cr.Done()); err != nil {
-				scanErr = fmt.Errorf("StreamingJoin: a row in the state backend does not decode: %w", err)
-				return false
-			}
-			pRow = append(pRow, int32(i))
-			pEntry = append(pEntry, int32(len(partners)))
-			partners = append(partners, row)
-			counts = append(counts, cnt)
-			return true
-		})
-		if err = errors.Join(err, scanErr); err != nil {
-			return err
-		}
-	}
-	stored := func(entries []int32) []arrow.Array {
-		cols := make([]arrow.Array, len(otherTypes))
+	err := j.diskScanPartners(side, b, func(i int, k, v []byte, rowAt int) error {
+		r := state.NewReader(k[rowAt:])
+		row := make([]any, len(otherTypes))
 		for c, t := range otherTypes {
-			bld := array.NewBuilder(memory.DefaultAllocator, types.ToArrow(t))
-			for _, e := range entries {
-				types.AppendValue(bld, partners[e][c], t)
-			}
-			cols[c] = bld.NewArray()
-			bld.Release()
+			row[c] = r.Value(t)
 		}
-		return cols
+		cr := state.NewReader(v)
+		cnt := cr.Varint()
+		if err := errors.Join(r.Done(), cr.Done()); err != nil {
+			return fmt.Errorf("StreamingJoin: a row in the state backend does not decode: %w", err)
+		}
+		pRow = append(pRow, int32(i))
+		pEntry = append(pEntry, int32(len(partners)))
+		partners = append(partners, row)
+		counts = append(counts, cnt)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	joined := func(rows, entries []int32) []arrow.Array {
-		inCols := make([]arrow.Array, len(b.Cols))
-		for c, col := range b.Cols {
-			inCols[c] = vector.Take(col, rows)
-		}
-		if side == 0 {
-			return append(inCols, stored(entries)...)
-		}
-		return append(stored(entries), inCols...)
+		return joinColumns(b, side, rows, diskStoredColumns(otherTypes, entries, func(e int32) []any { return partners[e] }))
 	}
 	if j.residual != nil && len(pRow) > 0 {
-		var err error
 		cand := &types.Batch{Cols: joined(pRow, pEntry), Len: len(pRow)}
 		if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, cand, pRow, pEntry); err != nil {
 			return err
@@ -204,16 +263,7 @@ func (j *StreamingJoin) processDisk(side int, b *types.Batch) error {
 		if keyHasNull(b, keys, j.Spec.NullSafe, i) {
 			continue
 		}
-		d.keyBuf = j.diskKeyPrefix(d.keyBuf[:0], side, b, i)
-		d.w.Reset()
-		for c, t := range myTypes {
-			d.w.Value(types.ValueAt(b.Cols[c], i, t), t)
-		}
-		if err := d.w.Err(); err != nil {
-			return fmt.Errorf("StreamingJoin: %w", err)
-		}
-		d.keyBuf = append(d.keyBuf, d.w.Data()...)
-		val, found, err := d.store.Get(d.keyBuf)
+		val, found, err := j.diskLookupRow(side, b, i, myTypes)
 		if err != nil {
 			return err
 		}
@@ -225,24 +275,7 @@ func (j *StreamingJoin) processDisk(side int, b *types.Batch) error {
 				return fmt.Errorf("StreamingJoin: a row count in the state backend does not decode: %w", err)
 			}
 		}
-		if b.Kind(i).IsAccumulate() {
-			cnt++
-		} else if found {
-			cnt--
-		} else {
-			continue // retraction of a row never stored, as in memory
-		}
-		switch {
-		case cnt <= 0:
-			err = d.store.Delete(d.keyBuf)
-			d.rows--
-		default:
-			err = d.store.Put(d.keyBuf, binary.AppendVarint(nil, cnt))
-			if !found {
-				d.rows++
-			}
-		}
-		if err != nil {
+		if err := d.countRow(found, b.Kind(i).IsAccumulate(), cnt, diskInnerValue); err != nil {
 			return err
 		}
 	}

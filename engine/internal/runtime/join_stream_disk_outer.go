@@ -2,16 +2,12 @@ package runtime
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/riffle-sql/riffle/engine/internal/state"
 	"github.com/riffle-sql/riffle/engine/types"
-	"github.com/riffle-sql/riffle/engine/vector"
 )
 
 // Outer streaming joins (LEFT, RIGHT, FULL) with the disk state backend:
@@ -39,6 +35,11 @@ func diskOuterValue(cnt, assoc int64) []byte {
 	return binary.AppendVarint(binary.AppendVarint(nil, cnt), assoc)
 }
 
+// diskOuterValueWith encodes a multiplicity with the associations assoc.
+func diskOuterValueWith(assoc int64) func(cnt int64) []byte {
+	return func(cnt int64) []byte { return diskOuterValue(cnt, assoc) }
+}
+
 func readDiskOuterValue(v []byte) (cnt, assoc int64, err error) {
 	r := state.NewReader(v)
 	cnt = r.Varint()
@@ -47,6 +48,37 @@ func readDiskOuterValue(v []byte) (cnt, assoc int64, err error) {
 		return 0, 0, fmt.Errorf("StreamingJoin: a row count in the state backend does not decode: %w", err)
 	}
 	return cnt, assoc, nil
+}
+
+// diskScanAssociated scans the partners of b's rows (diskScanPartners) for
+// an outer, semi or anti join: each distinct stored row is decoded once,
+// into parts; the pairs are (row of b, index in parts).
+func (j *StreamingJoin) diskScanAssociated(side int, b *types.Batch, otherTypes []*types.DataType) (parts []diskPartner, pRow, pEntry []int32, err error) {
+	seen := map[string]int32{}
+	err = j.diskScanPartners(side, b, func(i int, k, v []byte, rowAt int) error {
+		e, ok := seen[string(k)]
+		if !ok {
+			r := state.NewReader(k[rowAt:])
+			row := make([]any, len(otherTypes))
+			for c, t := range otherTypes {
+				row[c] = r.Value(t)
+			}
+			if err := r.Done(); err != nil {
+				return fmt.Errorf("StreamingJoin: a row in the state backend does not decode: %w", err)
+			}
+			cnt, assoc, err := readDiskOuterValue(v)
+			if err != nil {
+				return err
+			}
+			e = int32(len(parts))
+			seen[string(k)] = e
+			parts = append(parts, diskPartner{key: append([]byte(nil), k...), row: row, cnt: cnt, assoc: assoc})
+		}
+		pRow = append(pRow, int32(i))
+		pEntry = append(pEntry, e)
+		return nil
+	})
+	return parts, pRow, pEntry, err
 }
 
 // processDiskOuter is processDisk for outer joins.
@@ -59,71 +91,20 @@ func (j *StreamingJoin) processDiskOuter(side int, b *types.Batch) error {
 		keys, myTypes, otherTypes = j.Spec.RightKeys, j.Spec.RightTypes, j.Spec.LeftTypes
 	}
 	inOuter, otherOuter := j.outer(side), j.outer(other)
-	var parts []diskPartner
-	seen := map[string]int32{}
-	var pRow, pEntry []int32
-	var scanErr error
-	for i := 0; i < b.Len; i++ {
-		if keyHasNull(b, keys, j.Spec.NullSafe, i) {
-			continue
+	parts, pRow, pEntry, err := j.diskScanAssociated(side, b, otherTypes)
+	if err != nil {
+		return err
+	}
+	rowOf := func(e int32) []any {
+		if e < 0 {
+			return nil // NULL padding
 		}
-		d.keyBuf = j.diskKeyPrefix(d.keyBuf[:0], side, b, i)
-		d.keyBuf[0] = byte(other)
-		prefixLen := len(d.keyBuf)
-		err := d.store.Scan(d.keyBuf, func(k, v []byte) bool {
-			e, ok := seen[string(k)]
-			if !ok {
-				r := state.NewReader(k[prefixLen:])
-				row := make([]any, len(otherTypes))
-				for c, t := range otherTypes {
-					row[c] = r.Value(t)
-				}
-				if err := r.Done(); err != nil {
-					scanErr = fmt.Errorf("StreamingJoin: a row in the state backend does not decode: %w", err)
-					return false
-				}
-				cnt, assoc, err := readDiskOuterValue(v)
-				if err != nil {
-					scanErr = err
-					return false
-				}
-				e = int32(len(parts))
-				seen[string(k)] = e
-				parts = append(parts, diskPartner{key: append([]byte(nil), k...), row: row, cnt: cnt, assoc: assoc})
-			}
-			pRow = append(pRow, int32(i))
-			pEntry = append(pEntry, e)
-			return true
-		})
-		if err = errors.Join(err, scanErr); err != nil {
-			return err
-		}
+		return parts[e].row
 	}
 	joined := func(rows, entries []int32) []arrow.Array {
-		inCols := make([]arrow.Array, len(b.Cols))
-		for c, col := range b.Cols {
-			inCols[c] = vector.Take(col, rows)
-		}
-		stored := make([]arrow.Array, len(otherTypes))
-		for c, t := range otherTypes {
-			bld := array.NewBuilder(memory.DefaultAllocator, types.ToArrow(t))
-			for _, e := range entries {
-				var v any
-				if e >= 0 {
-					v = parts[e].row[c]
-				}
-				types.AppendValue(bld, v, t)
-			}
-			stored[c] = bld.NewArray()
-			bld.Release()
-		}
-		if side == 0 {
-			return append(inCols, stored...)
-		}
-		return append(stored, inCols...)
+		return joinColumns(b, side, rows, diskStoredColumns(otherTypes, entries, rowOf))
 	}
 	if j.residual != nil && len(pRow) > 0 {
-		var err error
 		cand := &types.Batch{Cols: joined(pRow, pEntry), Len: len(pRow)}
 		if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, cand, pRow, pEntry); err != nil {
 			return err
@@ -149,16 +130,7 @@ func (j *StreamingJoin) processDiskOuter(side int, b *types.Batch) error {
 			continue
 		}
 		// this row's multiplicity and associations
-		d.keyBuf = j.diskKeyPrefix(d.keyBuf[:0], side, b, i)
-		d.w.Reset()
-		for c, t := range myTypes {
-			d.w.Value(types.ValueAt(b.Cols[c], i, t), t)
-		}
-		if err := d.w.Err(); err != nil {
-			return fmt.Errorf("StreamingJoin: %w", err)
-		}
-		d.keyBuf = append(d.keyBuf, d.w.Data()...)
-		val, found, err := d.store.Get(d.keyBuf)
+		val, found, err := j.diskLookupRow(side, b, i, myTypes)
 		if err != nil {
 			return err
 		}
@@ -170,7 +142,6 @@ func (j *StreamingJoin) processDiskOuter(side int, b *types.Batch) error {
 		}
 		if kind.IsAccumulate() {
 			additional := otherOuter && !found
-			cnt++
 			if inOuter && len(partners) == 0 {
 				out.add(types.Insert, int32(i), -1)
 			} else {
@@ -193,26 +164,14 @@ func (j *StreamingJoin) processDiskOuter(side int, b *types.Batch) error {
 					assoc = assocs
 				}
 			}
-			if err := d.store.Put(d.keyBuf, diskOuterValue(cnt, assoc)); err != nil {
+			if err := d.countRow(found, true, cnt, diskOuterValueWith(assoc)); err != nil {
 				return err
-			}
-			if !found {
-				d.rows++
 			}
 			continue
 		}
 		// retraction: one occurrence of the row leaves the state
-		if found {
-			cnt--
-			if cnt <= 0 {
-				err = d.store.Delete(d.keyBuf)
-				d.rows--
-			} else {
-				err = d.store.Put(d.keyBuf, diskOuterValue(cnt, assoc))
-			}
-			if err != nil {
-				return err
-			}
+		if err := d.countRow(found, false, cnt, diskOuterValueWith(assoc)); err != nil {
+			return err
 		}
 		if len(partners) == 0 {
 			if inOuter {
@@ -249,13 +208,5 @@ func (j *StreamingJoin) processDiskOuter(side int, b *types.Batch) error {
 	if len(out.kinds) == 0 {
 		return nil
 	}
-	kinds := out.kinds
-	allInsert := true
-	for _, k := range kinds {
-		allInsert = allInsert && k == types.Insert
-	}
-	if allInsert {
-		kinds = nil
-	}
-	return j.Emit(&types.Batch{Cols: joined(out.inRows, out.stored), Kinds: kinds, Len: len(out.kinds)})
+	return j.Emit(&types.Batch{Cols: joined(out.inRows, out.stored), Kinds: out.rowKinds(), Len: len(out.kinds)})
 }

@@ -1,17 +1,10 @@
 package runtime
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/riffle-sql/riffle/engine/internal/opspec"
-	"github.com/riffle-sql/riffle/engine/internal/state"
 	"github.com/riffle-sql/riffle/engine/types"
-	"github.com/riffle-sql/riffle/engine/vector"
 )
 
 // Semi and anti streaming joins (IN / EXISTS subqueries) with the disk
@@ -24,76 +17,22 @@ import (
 // processDiskSemiAnti is processDisk for semi and anti joins.
 func (j *StreamingJoin) processDiskSemiAnti(side int, b *types.Batch) error {
 	d := j.disk
-	other := 1 - side
 	anti := j.Spec.Kind == opspec.AntiJoin
 	keys, myTypes := j.Spec.LeftKeys, j.Spec.LeftTypes
 	otherTypes := j.Spec.RightTypes
 	if side == 1 {
 		keys, myTypes, otherTypes = j.Spec.RightKeys, j.Spec.RightTypes, j.Spec.LeftTypes
 	}
-	var parts []diskPartner
-	seen := map[string]int32{}
-	var pRow, pEntry []int32
-	var scanErr error
-	for i := 0; i < b.Len; i++ {
-		if keyHasNull(b, keys, j.Spec.NullSafe, i) {
-			continue
-		}
-		d.keyBuf = j.diskKeyPrefix(d.keyBuf[:0], side, b, i)
-		d.keyBuf[0] = byte(other)
-		prefixLen := len(d.keyBuf)
-		err := d.store.Scan(d.keyBuf, func(k, v []byte) bool {
-			e, ok := seen[string(k)]
-			if !ok {
-				r := state.NewReader(k[prefixLen:])
-				row := make([]any, len(otherTypes))
-				for c, t := range otherTypes {
-					row[c] = r.Value(t)
-				}
-				if err := r.Done(); err != nil {
-					scanErr = fmt.Errorf("StreamingJoin: a row in the state backend does not decode: %w", err)
-					return false
-				}
-				cnt, assoc, err := readDiskOuterValue(v)
-				if err != nil {
-					scanErr = err
-					return false
-				}
-				e = int32(len(parts))
-				seen[string(k)] = e
-				parts = append(parts, diskPartner{key: append([]byte(nil), k...), row: row, cnt: cnt, assoc: assoc})
-			}
-			pRow = append(pRow, int32(i))
-			pEntry = append(pEntry, e)
-			return true
-		})
-		if err = errors.Join(err, scanErr); err != nil {
-			return err
-		}
+	parts, pRow, pEntry, err := j.diskScanAssociated(side, b, otherTypes)
+	if err != nil {
+		return err
 	}
 	storedCols := func(entries []int32) []arrow.Array {
-		cols := make([]arrow.Array, len(otherTypes))
-		for c, t := range otherTypes {
-			bld := array.NewBuilder(memory.DefaultAllocator, types.ToArrow(t))
-			for _, e := range entries {
-				types.AppendValue(bld, parts[e].row[c], t)
-			}
-			cols[c] = bld.NewArray()
-			bld.Release()
-		}
-		return cols
+		return diskStoredColumns(otherTypes, entries, func(e int32) []any { return parts[e].row })
 	}
 	if j.residual != nil && len(pRow) > 0 {
-		inCols := make([]arrow.Array, len(b.Cols))
-		for c, col := range b.Cols {
-			inCols[c] = vector.Take(col, pRow)
-		}
-		cols := append(inCols, storedCols(pEntry)...)
-		if side == 1 {
-			cols = append(storedCols(pEntry), inCols...)
-		}
-		var err error
-		if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, &types.Batch{Cols: cols, Len: len(pRow)}, pRow, pEntry); err != nil {
+		cand := &types.Batch{Cols: joinColumns(b, side, pRow, storedCols(pEntry)), Len: len(pRow)}
+		if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, cand, pRow, pEntry); err != nil {
 			return err
 		}
 	}
@@ -186,17 +125,7 @@ func (j *StreamingJoin) processDiskSemiAnti(side int, b *types.Batch) error {
 // associations become assoc (a left row of a semi or anti join: its
 // matches).
 func (j *StreamingJoin) diskCountRow(side int, b *types.Batch, i int, myTypes []*types.DataType, add, setAssoc bool, assoc int64) error {
-	d := j.disk
-	d.keyBuf = j.diskKeyPrefix(d.keyBuf[:0], side, b, i)
-	d.w.Reset()
-	for c, t := range myTypes {
-		d.w.Value(types.ValueAt(b.Cols[c], i, t), t)
-	}
-	if err := d.w.Err(); err != nil {
-		return fmt.Errorf("StreamingJoin: %w", err)
-	}
-	d.keyBuf = append(d.keyBuf, d.w.Data()...)
-	val, found, err := d.store.Get(d.keyBuf)
+	val, found, err := j.diskLookupRow(side, b, i, myTypes)
 	if err != nil {
 		return err
 	}
@@ -206,22 +135,8 @@ func (j *StreamingJoin) diskCountRow(side int, b *types.Batch, i int, myTypes []
 			return err
 		}
 	}
-	switch {
-	case add:
-		cnt++
-		if setAssoc {
-			old = assoc
-		}
-		if !found {
-			d.rows++
-		}
-		return d.store.Put(d.keyBuf, diskOuterValue(cnt, old))
-	case !found:
-		return nil // a retraction of a row never stored, as in memory
-	case cnt <= 1:
-		d.rows--
-		return d.store.Delete(d.keyBuf)
-	default:
-		return d.store.Put(d.keyBuf, diskOuterValue(cnt-1, old))
+	if add && setAssoc {
+		old = assoc
 	}
+	return j.disk.countRow(found, add, cnt, diskOuterValueWith(old))
 }
