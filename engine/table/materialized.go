@@ -363,7 +363,7 @@ func (t *TableEnvironment) refreshOnce(ctx context.Context, id catalog.ObjectIde
 // periodicPartitions is Flink's getPeriodRefreshPartition: for each option
 // partition.fields.<col>.date-formatter, the partition value of the
 // schedule time minus the freshness, formatted in the session time zone.
-func periodicPartitions(scheduled time.Time, tbl *catalog.Table, zone *time.Location) (map[string]string, error) {
+func periodicPartitions(id catalog.ObjectIdentifier, scheduled time.Time, tbl *catalog.Table, zone *time.Location) (map[string]string, error) {
 	spec := map[string]string{}
 	for k, pattern := range tbl.TableOptions {
 		if !strings.HasPrefix(k, partitionFieldsPrefix) || !strings.HasSuffix(k, dateFormatterSuffix) {
@@ -372,7 +372,7 @@ func periodicPartitions(scheduled time.Time, tbl *catalog.Table, zone *time.Loca
 		col := strings.TrimSuffix(strings.TrimPrefix(k, partitionFieldsPrefix), dateFormatterSuffix)
 		v, err := expr.FormatJavaDate(scheduled.Add(-tbl.Materialized.Freshness()).In(zone), pattern)
 		if err != nil {
-			return nil, errorf("Failed to parse a valid partition value for the field '%s' in materialized table %s using the date format '%s': %v", col, tbl.Materialized.ExpandedQuery, pattern, err)
+			return nil, errorf("Failed to parse a valid partition value for the field '%s' in materialized table %s using the date format '%s': %v", col, id, pattern, err)
 		}
 		spec[col] = v
 	}
@@ -402,7 +402,7 @@ func (t *TableEnvironment) startFullRefresher(id catalog.ObjectIdentifier, every
 				if err != nil || tbl.Materialized.RefreshStatus != catalog.RefreshActivated {
 					continue
 				}
-				spec, err := periodicPartitions(now, tbl, t.resultZone())
+				spec, err := periodicPartitions(id, now, tbl, t.resultZone())
 				if err != nil {
 					continue
 				}

@@ -155,7 +155,7 @@ func TestMaterializedPeriodicPartitions(t *testing.T) {
 		Materialized: &catalog.Materialized{FreshnessInterval: 1, FreshnessUnit: "HOUR"},
 	}
 	at := time.Date(2024, 3, 1, 0, 30, 0, 0, time.UTC)
-	spec, err := periodicPartitions(at, tbl, time.UTC)
+	spec, err := periodicPartitions(catalog.ObjectIdentifier{}, at, tbl, time.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestMaterializedPeriodicPartitions(t *testing.T) {
 	if err != nil {
 		t.Skip("no time zone data:", err)
 	}
-	spec, _ = periodicPartitions(at, tbl, tokyo)
+	spec, _ = periodicPartitions(catalog.ObjectIdentifier{}, at, tbl, tokyo)
 	if spec["ds"] != "2024-03-01" || spec["hh"] != "08" {
 		t.Fatalf("partitions in Asia/Tokyo %v, want ds=2024-03-01 hh=08", spec)
 	}
