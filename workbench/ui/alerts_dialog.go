@@ -391,7 +391,7 @@ func (e *alertRuleEditor) rule(base persistence.AlertRule) (persistence.AlertRul
 // show says what is wrong and puts the cursor where it is.
 func (e *alertRuleEditor) show(err error) {
 	e.problem.Importance = widget.DangerImportance
-	e.problem.SetText(err.Error())
+	e.problem.SetText(problemText(err.Error()))
 	var se *alerting.SinkError
 	var ce *alerting.ConditionError
 	switch {
@@ -407,6 +407,18 @@ func (e *alertRuleEditor) show(err error) {
 			e.stmt.SetCursor(line-1, col-1)
 		}
 	}
+}
+
+// problemText is an error as the rule editor shows it: its first line as
+// it is and the rest run together on one line, so the parser's "Was
+// expecting one of:" list (a dozen lines) wraps to a line or two instead
+// of pushing the query editor off the form; nothing of it is dropped.
+func problemText(s string) string {
+	first, rest, ok := strings.Cut(strings.TrimSpace(s), "\n")
+	if !ok {
+		return first
+	}
+	return first + "\n" + oneLine(rest)
 }
 
 // cooldownText is a rule's cool-down as the dialog says it ("60 s",
