@@ -82,53 +82,14 @@ func (r *Rank) diskPartition(part string) (*rankPartition, error) {
 func (r *Rank) encodePartition(p *rankPartition) []byte {
 	w := r.disk.w
 	w.Reset()
-	w.Count(len(p.rows))
-	pos := make(map[*rankRow]int, len(p.rows))
-	for i, row := range p.rows {
-		pos[row] = i
-		w.Varint(row.seq)
-		for c, v := range row.vals {
-			w.Value(v, r.Types[c])
-		}
-	}
-	w.Count(len(p.visible))
-	for _, row := range p.visible {
-		i, ok := pos[row]
-		if !ok {
-			w.Fail(errors.New("an emitted row is not among the partition's kept rows"))
-		}
-		w.Count(i)
-	}
+	r.writePartitionRows(w, p)
 	return w.Data()
 }
 
 func (r *Rank) decodePartition(val []byte) (*rankPartition, error) {
 	rd := state.NewReader(val)
 	p := &rankPartition{}
-	cnt := rd.Count(1 + len(r.Types))
-	p.rows = make([]*rankRow, cnt)
-	for j := range p.rows {
-		row := &rankRow{seq: rd.Varint(), vals: make([]any, len(r.Types))}
-		for c := range row.vals {
-			row.vals[c] = rd.Value(r.Types[c])
-		}
-		p.rows[j] = row
-	}
-	vis := rd.Count(1)
-	if vis > 0 {
-		p.visible = make([]*rankRow, vis)
-	}
-	for j := range p.visible {
-		at := rd.Uvarint()
-		if rd.Err() != nil {
-			break
-		}
-		if at >= uint64(len(p.rows)) {
-			rd.Failf("want the position of an emitted row below %d, found %d", len(p.rows), at)
-			break
-		}
-		p.visible[j] = p.rows[at]
-	}
+	r.readPartitionRows(rd, p)
 	if err := rd.Done(); err != nil {
 		return nil, fmt.Errorf("Rank: a partition in the state backend does not decode: %w", err)
 	}

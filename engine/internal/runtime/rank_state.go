@@ -42,23 +42,7 @@ func (r *Rank) SnapshotState() ([]byte, error) {
 	for k, p := range r.parts {
 		w.String(k)
 		w.Varint(p.last)
-		w.Count(len(p.rows))
-		pos := make(map[*rankRow]int, len(p.rows))
-		for i, row := range p.rows {
-			pos[row] = i
-			w.Varint(row.seq)
-			for c, v := range row.vals {
-				w.Value(v, r.Types[c])
-			}
-		}
-		w.Count(len(p.visible))
-		for _, row := range p.visible {
-			i, ok := pos[row]
-			if !ok {
-				return nil, errors.New("Rank: an emitted row is not among the partition's kept rows")
-			}
-			w.Count(i)
-		}
+		r.writePartitionRows(w, p)
 	}
 	if err := w.Err(); err != nil {
 		return nil, fmt.Errorf("Rank: %w", err)
@@ -86,32 +70,9 @@ func (r *Rank) RestoreState(snapshot []byte) error {
 	for i := 0; i < nParts && rd.Err() == nil; i++ {
 		key := rd.String()
 		p := &rankPartition{last: rd.Varint()}
-		cnt := rd.Count(1 + len(r.Types))
-		p.rows = make([]*rankRow, cnt)
-		for j := range p.rows {
-			row := &rankRow{seq: rd.Varint(), vals: make([]any, len(r.Types))}
-			for c := range row.vals {
-				row.vals[c] = rd.Value(r.Types[c])
-			}
-			p.rows[j] = row
-		}
-		vis := rd.Count(1)
-		if vis > 0 {
-			p.visible = make([]*rankRow, vis)
-		}
-		for j := range p.visible {
-			at := rd.Uvarint()
-			if rd.Err() != nil {
-				break
-			}
-			if at >= uint64(len(p.rows)) {
-				rd.Failf("want the position of an emitted row below %d, found %d", len(p.rows), at)
-				break
-			}
-			p.visible[j] = p.rows[at]
-		}
+		r.readPartitionRows(rd, p)
 		parts[key] = p
-		nRows += int64(cnt)
+		nRows += int64(len(p.rows))
 	}
 	if err := rd.Done(); err != nil {
 		return fmt.Errorf("Rank: restoring state: %w", err)
@@ -121,4 +82,54 @@ func (r *Rank) RestoreState(snapshot []byte) error {
 		r.Ctx.ReportState(r.StateSize())
 	}
 	return nil
+}
+
+// writePartitionRows writes p's kept rows in rank order (arrival number,
+// values) then the positions among them of its emitted rows; an emitted
+// row that is not kept fails w.
+func (r *Rank) writePartitionRows(w *state.Writer, p *rankPartition) {
+	w.Count(len(p.rows))
+	pos := make(map[*rankRow]int, len(p.rows))
+	for i, row := range p.rows {
+		pos[row] = i
+		w.Varint(row.seq)
+		for c, v := range row.vals {
+			w.Value(v, r.Types[c])
+		}
+	}
+	w.Count(len(p.visible))
+	for _, row := range p.visible {
+		i, ok := pos[row]
+		if !ok {
+			w.Fail(errors.New("an emitted row is not among the partition's kept rows"))
+		}
+		w.Count(i)
+	}
+}
+
+// readPartitionRows reads into p what writePartitionRows wrote; an error
+// is left in rd.
+func (r *Rank) readPartitionRows(rd *state.Reader, p *rankPartition) {
+	p.rows = make([]*rankRow, rd.Count(1+len(r.Types)))
+	for j := range p.rows {
+		row := &rankRow{seq: rd.Varint(), vals: make([]any, len(r.Types))}
+		for c := range row.vals {
+			row.vals[c] = rd.Value(r.Types[c])
+		}
+		p.rows[j] = row
+	}
+	if vis := rd.Count(1); vis > 0 {
+		p.visible = make([]*rankRow, vis)
+	}
+	for j := range p.visible {
+		at := rd.Uvarint()
+		if rd.Err() != nil {
+			break
+		}
+		if at >= uint64(len(p.rows)) {
+			rd.Failf("want the position of an emitted row below %d, found %d", len(p.rows), at)
+			break
+		}
+		p.visible[j] = p.rows[at]
+	}
 }
