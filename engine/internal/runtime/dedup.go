@@ -99,16 +99,7 @@ func (d *Deduplicate) ProcessBatch(_ int, b *types.Batch) error {
 			}
 			continue
 		}
-		replace := false
-		switch {
-		case !d.Rowtime:
-			replace = d.KeepLast
-		case d.KeepLast:
-			replace = t >= d.ts[g]
-		default:
-			replace = t < d.ts[g]
-		}
-		if !replace {
+		if !d.replaces(t, d.ts[g]) {
 			continue
 		}
 		vals := b.Row(i, d.Types).Values
@@ -118,12 +109,7 @@ func (d *Deduplicate) ProcessBatch(_ int, b *types.Batch) error {
 			// downstream state from expiring too early)
 			continue
 		}
-		if !d.NoUpdateBefore {
-			if err := emit(types.UpdateBefore, d.rows[g]); err != nil {
-				return err
-			}
-		}
-		if err := emit(types.UpdateAfter, vals); err != nil {
+		if err := d.emitUpdate(emit, d.rows[g], vals); err != nil {
 			return err
 		}
 		d.rows[g], d.ts[g] = vals, t
@@ -166,4 +152,30 @@ func (d *Deduplicate) StateSize() (int64, int64) {
 		return d.live, int64(len(d.disk.cache)) * int64(64+24*len(d.Types))
 	}
 	return d.live, d.index.size() + d.live*int64(len(d.Types))*24
+}
+
+// replaces reports whether a row of time t (event time; 0 on processing
+// time) replaces the kept row of time kept: always when keeping the last
+// row on processing time, when not older keeping the last row on event
+// time, and when strictly older keeping the first.
+func (d *Deduplicate) replaces(t, kept int64) bool {
+	switch {
+	case !d.Rowtime:
+		return d.KeepLast
+	case d.KeepLast:
+		return t >= kept
+	default:
+		return t < kept
+	}
+}
+
+// emitUpdate emits the replacement of the kept row old by vals: -U old
+// (unless NoUpdateBefore), then +U vals.
+func (d *Deduplicate) emitUpdate(emit func(types.RowKind, []any) error, old, vals []any) error {
+	if !d.NoUpdateBefore {
+		if err := emit(types.UpdateBefore, old); err != nil {
+			return err
+		}
+	}
+	return emit(types.UpdateAfter, vals)
 }

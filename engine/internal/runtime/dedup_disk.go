@@ -114,28 +114,14 @@ func (d *Deduplicate) processDisk(b *types.Batch, ts []int64, emit func(types.Ro
 			}
 			continue
 		}
-		replace := false
-		switch {
-		case !d.Rowtime:
-			replace = d.KeepLast
-		case d.KeepLast:
-			replace = t >= e.ts
-		default:
-			replace = t < e.ts
-		}
-		if !replace {
+		if !d.replaces(t, e.ts) {
 			continue
 		}
 		vals := b.Row(i, d.Types).Values
 		if !d.Rowtime && rowValuesEqual(e.vals, vals) {
 			continue // as in memory: Flink emits nothing for an equal row
 		}
-		if !d.NoUpdateBefore {
-			if err := emit(types.UpdateBefore, e.vals); err != nil {
-				return err
-			}
-		}
-		if err := emit(types.UpdateAfter, vals); err != nil {
+		if err := d.emitUpdate(emit, e.vals, vals); err != nil {
 			return err
 		}
 		e.vals, e.ts, e.dirty = vals, t, true
