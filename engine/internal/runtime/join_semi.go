@@ -48,13 +48,9 @@ func (j *StreamingJoin) processSemiAnti(side int, b *types.Batch) error {
 		kinds = append(kinds, k)
 		rows = append(rows, r)
 	}
-	p := 0
+	pairs := pairCursor{rows: pRow, entries: pEntry}
 	for i := 0; i < b.Len; i++ {
-		start := p
-		for p < len(pRow) && int(pRow[p]) == i {
-			p++
-		}
-		partners := pEntry[start:p]
+		partners := pairs.partners(i)
 		kind := b.Kind(i)
 		k := keyIDs[i]
 		if side == 0 {
@@ -80,32 +76,13 @@ func (j *StreamingJoin) processSemiAnti(side int, b *types.Batch) error {
 			j.removeRow(me, b, i, k, now)
 		}
 		for _, e := range partners {
-			old := them.assoc[e]
-			if kind.IsAccumulate() {
-				if old == 0 {
-					out := types.Insert
-					if anti {
-						out = types.Delete
-					}
-					for c := int32(0); c < them.count[e]; c++ {
-						emit(out, e)
-					}
-				}
-				them.assoc[e] = old + 1
-			} else {
-				if old == 1 {
-					out := types.Delete
-					if anti {
-						out = types.Insert
-					}
-					for c := int32(0); c < them.count[e]; c++ {
-						emit(out, e)
-					}
-				}
-				if old > 0 {
-					them.assoc[e] = old - 1
+			assoc, out, changes := semiAntiOnRight(anti, kind.IsAccumulate(), int64(them.assoc[e]))
+			if changes {
+				for c := int32(0); c < them.count[e]; c++ {
+					emit(out, e)
 				}
 			}
+			them.assoc[e] = int32(assoc)
 			them.ttl.write(e, now)
 		}
 	}
@@ -127,6 +104,30 @@ func (j *StreamingJoin) processSemiAnti(side int, b *types.Batch) error {
 		out.Kinds = nil
 	}
 	return j.Emit(out)
+}
+
+// semiAntiOnRight is what a right row, accumulated (add) or retracted,
+// does to a stored left row matching it with old associations: its new
+// associations, and whether its result changes, with out the kind to emit
+// once per copy of it. Its first match emits +I (semi) or -D (anti), the
+// loss of its last match -D (semi) or +I (anti).
+func semiAntiOnRight(anti, add bool, old int64) (assoc int64, out types.RowKind, changes bool) {
+	switch {
+	case add:
+		out = types.Insert
+		if anti {
+			out = types.Delete
+		}
+		return old + 1, out, old == 0
+	case old > 0:
+		out = types.Delete
+		if anti {
+			out = types.Insert
+		}
+		return old - 1, out, old == 1
+	default:
+		return old, out, false
+	}
 }
 
 // storeRow adds one occurrence of row i of b to side s (an equal stored

@@ -235,6 +235,52 @@ func (o *joinOutput) add(k types.RowKind, in, st int32) {
 	o.stored = append(o.stored, st)
 }
 
+// pairCursor walks candidate pairs (rows[x], entries[x]) sorted by row.
+type pairCursor struct {
+	rows, entries []int32
+	p             int
+}
+
+// partners returns the entries paired with row i; calls go by increasing i.
+func (c *pairCursor) partners(i int) []int32 {
+	start := c.p
+	for c.p < len(c.rows) && int(c.rows[c.p]) == i {
+		c.p++
+	}
+	return c.entries[start:c.p]
+}
+
+// joinPartner adds the output of input row i joining cnt copies of the
+// stored partner e, which had old associations: each joined row with
+// kind, preceded by -D of the NULL-padded partner while it had none (the
+// other side preserved).
+func (o *joinOutput) joinPartner(kind types.RowKind, i, e int32, cnt, old int64, otherOuter bool) {
+	for c := int64(0); c < cnt; c++ {
+		if otherOuter && old == 0 {
+			o.add(types.Delete, -1, e)
+		}
+		o.add(kind, i, e)
+	}
+}
+
+// retractPartner adds the output of retracting input row i against cnt
+// copies of the stored partner e, which had old associations: each joined
+// row retracted (-D when this side is preserved, else the input's kind),
+// followed by +I of the NULL-padded partner when this was its last
+// association (the other side preserved).
+func (o *joinOutput) retractPartner(kind types.RowKind, i, e int32, cnt, old int64, inOuter, otherOuter bool) {
+	for c := int64(0); c < cnt; c++ {
+		if inOuter {
+			o.add(types.Delete, i, e)
+		} else {
+			o.add(kind, i, e)
+		}
+		if otherOuter && old == 1 {
+			o.add(types.Insert, -1, e)
+		}
+	}
+}
+
 // ProcessBatch implements Operator.
 func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 	if j.disk != nil {
@@ -275,14 +321,9 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 	out := &joinOutput{}
 	var appendRows []int32
 	next := me.store.Len()
-	p := 0
+	pairs := pairCursor{rows: pRow, entries: pEntry}
 	for i := 0; i < b.Len; i++ {
-		// partners of row i
-		start := p
-		for p < len(pRow) && int(pRow[p]) == i {
-			p++
-		}
-		partners := pEntry[start:p]
+		partners := pairs.partners(i)
 		kind := b.Kind(i)
 		k := keyIDs[i]
 		if upsert {
@@ -338,15 +379,9 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 			}
 			assocs := int32(0)
 			for _, e := range partners {
-				cnt := them.count[e]
-				old := them.assoc[e]
-				for c := int32(0); c < cnt; c++ {
-					if otherOuter && old == 0 {
-						out.add(types.Delete, -1, e)
-					}
-					out.add(outKind, int32(i), e)
-					assocs++
-				}
+				cnt, old := them.count[e], them.assoc[e]
+				out.joinPartner(outKind, int32(i), e, int64(cnt), int64(old), otherOuter)
+				assocs += cnt
 				if otherOuter && (old == 0 || additional) {
 					them.assoc[e] = old + 1
 					them.ttl.write(e, now)
@@ -369,16 +404,7 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 			// every copy of a partner sees the association count as it
 			// was before (Flink iterates a snapshot of the records)
 			cnt, old := them.count[e], them.assoc[e]
-			for c := int32(0); c < cnt; c++ {
-				if inOuter {
-					out.add(types.Delete, int32(i), e)
-				} else {
-					out.add(kind, int32(i), e)
-				}
-				if otherOuter && old == 1 {
-					out.add(types.Insert, -1, e)
-				}
-			}
+			out.retractPartner(kind, int32(i), e, int64(cnt), int64(old), inOuter, otherOuter)
 			if otherOuter {
 				them.assoc[e] = old - 1
 				them.ttl.write(e, now)

@@ -111,13 +111,9 @@ func (j *StreamingJoin) processDiskOuter(side int, b *types.Batch) error {
 		}
 	}
 	out := &joinOutput{}
-	p := 0
+	pairs := pairCursor{rows: pRow, entries: pEntry}
 	for i := 0; i < b.Len; i++ {
-		start := p
-		for p < len(pRow) && int(pRow[p]) == i {
-			p++
-		}
-		partners := pEntry[start:p]
+		partners := pairs.partners(i)
 		kind := b.Kind(i)
 		if keyHasNull(b, keys, j.Spec.NullSafe, i) {
 			if inOuter {
@@ -149,13 +145,8 @@ func (j *StreamingJoin) processDiskOuter(side int, b *types.Batch) error {
 				for _, e := range partners {
 					pt := &parts[e]
 					old := pt.assoc
-					for c := int64(0); c < pt.cnt; c++ {
-						if otherOuter && old == 0 {
-							out.add(types.Delete, -1, e)
-						}
-						out.add(types.Insert, int32(i), e)
-						assocs++
-					}
+					out.joinPartner(types.Insert, int32(i), e, pt.cnt, old, otherOuter)
+					assocs += pt.cnt
 					if otherOuter && (old == 0 || additional) {
 						pt.assoc, pt.dirty = old+1, true
 					}
@@ -182,16 +173,7 @@ func (j *StreamingJoin) processDiskOuter(side int, b *types.Batch) error {
 		for _, e := range partners {
 			pt := &parts[e]
 			old := pt.assoc
-			for c := int64(0); c < pt.cnt; c++ {
-				if inOuter {
-					out.add(types.Delete, int32(i), e)
-				} else {
-					out.add(kind, int32(i), e)
-				}
-				if otherOuter && old == 1 {
-					out.add(types.Insert, -1, e)
-				}
-			}
+			out.retractPartner(kind, int32(i), e, pt.cnt, old, inOuter, otherOuter)
 			if otherOuter {
 				pt.assoc, pt.dirty = old-1, true
 			}

@@ -42,13 +42,9 @@ func (j *StreamingJoin) processDiskSemiAnti(side int, b *types.Batch) error {
 		kinds = append(kinds, k)
 		rows = append(rows, r)
 	}
-	p := 0
+	pairs := pairCursor{rows: pRow, entries: pEntry}
 	for i := 0; i < b.Len; i++ {
-		start := p
-		for p < len(pRow) && int(pRow[p]) == i {
-			p++
-		}
-		partners := pEntry[start:p]
+		partners := pairs.partners(i)
 		kind := b.Kind(i)
 		var matches int64
 		for _, e := range partners {
@@ -68,31 +64,14 @@ func (j *StreamingJoin) processDiskSemiAnti(side int, b *types.Batch) error {
 		// a right row: the stored left rows it matches
 		for _, e := range partners {
 			pt := &parts[e]
-			old := pt.assoc
-			if kind.IsAccumulate() {
-				if old == 0 {
-					out := types.Insert
-					if anti {
-						out = types.Delete
-					}
-					for c := int64(0); c < pt.cnt; c++ {
-						emit(out, e)
-					}
-				}
-				pt.assoc, pt.dirty = old+1, true
-				continue
-			}
-			if old == 1 {
-				out := types.Delete
-				if anti {
-					out = types.Insert
-				}
+			assoc, out, changes := semiAntiOnRight(anti, kind.IsAccumulate(), pt.assoc)
+			if changes {
 				for c := int64(0); c < pt.cnt; c++ {
 					emit(out, e)
 				}
 			}
-			if old > 0 {
-				pt.assoc, pt.dirty = old-1, true
+			if assoc != pt.assoc {
+				pt.assoc, pt.dirty = assoc, true
 			}
 		}
 	}
