@@ -295,10 +295,15 @@ func (wb *Workbench) runDetachedIn(stmt, title, mode string) {
 
 // Stop cancels the scripts being run and the running queries started from
 // the current editor tab; when there are none, the selected result's query.
+// While a result's grid sorts in the background it cancels the sort and
+// nothing else.
 //
 // The status bar says "Stopping…" and Stop is disabled until every one of
 // them has ended (a job may take a moment to end), then "Canceled".
 func (wb *Workbench) Stop() {
+	if wb.cancelSorts() {
+		return
+	}
 	var ending []func() bool
 	wb.mu.Lock()
 	for id, c := range wb.runCancels {
@@ -342,6 +347,20 @@ func (wb *Workbench) stopResults(rts ...*resultTab) {
 		ending = append(ending, rt.Stopping)
 	}
 	wb.awaitStop(ending)
+}
+
+// cancelSorts cancels the results' background grid sorts (the status bar
+// says "Esc cancels" wherever the focus is, usually the editor); it reports
+// whether one was running, in which case Esc stops nothing else.
+func (wb *Workbench) cancelSorts() bool {
+	cancelled := false
+	for _, rt := range wb.results {
+		if g := rt.Grid(); g != nil && g.Sorting() {
+			g.CancelSort()
+			cancelled = true
+		}
+	}
+	return cancelled
 }
 
 // awaitStop shows "Stopping…" until every ending function reports false
