@@ -248,15 +248,28 @@ func (ad *alertsDialog) edit(r *alertRule) {
 		cur = r.AlertRule
 	} else {
 		cur = persistence.AlertRule{Enabled: true, Condition: "any row", Position: len(ad.a.rules)}
-		if t := wb.editors.current(); t != nil {
-			if stmt, _, ok := currentStatement(t); ok {
-				cur.Statement = stmt
-			}
-		}
+		cur.Statement = newRuleStatement(wb)
 	}
 	showAlertRuleEditor(wb.win, cur, func(edited persistence.AlertRule, done func(error)) {
 		ad.a.saveRule(edited, done)
 	})
+}
+
+// newRuleStatement is a new rule's live query: the statement under the
+// editor's cursor with the tab's CREATE TEMPORARY TABLE / VIEW statements
+// it reads first, as Pin takes them (pinPreamble), since the rule runs in a
+// session of its own where the tab's temporary tables do not exist; "" when
+// there is no statement there.
+func newRuleStatement(wb *Workbench) string {
+	t := wb.editors.current()
+	if t == nil {
+		return ""
+	}
+	stmt, _, ok := currentStatement(t)
+	if !ok {
+		return ""
+	}
+	return wb.pinPreamble(&resultTab{editorTab: t.id, stmt: stmt}) + stmt
 }
 
 // alertRuleEditor is the form of one rule.
