@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/riffle-sql/riffle/engine/internal/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -93,17 +95,24 @@ func (j *StreamingJoin) processSemiAnti(side int, b *types.Batch) error {
 	if len(rows) == 0 {
 		return nil
 	}
+	return j.Emit(semiAntiOutput(b, side, kinds, rows, j.sides[0].store.Gather))
+}
+
+// semiAntiOutput builds a semi or anti join's output rows: on side 0 the
+// rows of b at rows, on side 1 the stored left rows at rows (columns from
+// stored); kinds nil when all are inserts.
+func semiAntiOutput(b *types.Batch, side int, kinds []types.RowKind, rows []int32, stored func(rows []int32) []arrow.Array) *types.Batch {
 	var out *types.Batch
 	if side == 0 {
 		out = TakeRows(b, rows)
 		out.Kinds = kinds
 	} else {
-		out = &types.Batch{Cols: j.sides[0].store.Gather(rows), Kinds: kinds, Len: len(rows)}
+		out = &types.Batch{Cols: stored(rows), Kinds: kinds, Len: len(rows)}
 	}
 	if out.InsertOnly() {
 		out.Kinds = nil
 	}
-	return j.Emit(out)
+	return out
 }
 
 // semiAntiOnRight is what a right row, accumulated (add) or retracted,

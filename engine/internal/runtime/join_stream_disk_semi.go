@@ -86,17 +86,7 @@ func (j *StreamingJoin) processDiskSemiAnti(side int, b *types.Batch) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	var out *types.Batch
-	if side == 0 {
-		out = TakeRows(b, rows)
-		out.Kinds = kinds
-	} else {
-		out = &types.Batch{Cols: storedCols(rows), Kinds: kinds, Len: len(rows)}
-	}
-	if out.InsertOnly() {
-		out.Kinds = nil
-	}
-	return j.Emit(out)
+	return j.Emit(semiAntiOutput(b, side, kinds, rows, storedCols))
 }
 
 // diskCountRow adds one occurrence of row i of b to side's rows in the
