@@ -10,24 +10,28 @@ import (
 // TO_CHANGELOG (Flink 2.3's built-in PTF, FLIP-564): every change of the
 // input table becomes an insert with an operation code column,
 //
-//	SELECT * FROM TO_CHANGELOG(input => TABLE t [PARTITION BY k],
+//	SELECT * FROM TO_CHANGELOG(input => TABLE t,
 //	    [op => DESCRIPTOR(op_column)], [op_mapping => MAP['INSERT', 'I', ...]])
 //
-// The output is the partition keys, the op column (named op by default)
-// and the input's other columns, in their order. The codes are the row
+// The input is a table with row semantics (as in Flink 2.3.0: no
+// PARTITION BY). The output is the op column (named op by default), then
+// the input's columns, in their order. The codes are the row
 // kinds' names (INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE), or those of
 // op_mapping, which then also drops the kinds it does not map.
 func init() {
 	def := &ProcessTableFunctionDef{
 		Args: []PTFArg{
-			{Name: "input", Table: true, SetSemantics: true, OptionalPartitionBy: true, SupportUpdates: true},
+			// Flink 2.3.0: {TABLE, ROW SEMANTIC TABLE, SUPPORT UPDATES,
+			// REQUIRE UPDATE BEFORE, REQUIRE FULL DELETE}; Riffle's
+			// changelogs always carry -U rows and full deletes
+			{Name: "input", Table: true, SupportUpdates: true},
 			{Name: "op", Descriptor: true, Optional: true},
 			{Name: "op_mapping", Type: types.MapType(types.StringType(), types.StringType()), Optional: true},
 		},
 		Derive: deriveToChangelog,
 	}
 	Builtins.Register(&Function{Name: "TO_CHANGELOG", Kind: ProcessTableKind, Category: "Changelog", Process: def, MaxArgs: -1,
-		Signatures:  []string{"TO_CHANGELOG(input => TABLE t [PARTITION BY k], [op => DESCRIPTOR(name)], [op_mapping => MAP<STRING, STRING>])"},
+		Signatures:  []string{"TO_CHANGELOG(input => {TABLE, ROW SEMANTIC TABLE, SUPPORT UPDATES, REQUIRE UPDATE BEFORE, REQUIRE FULL DELETE}, op => DESCRIPTOR, op_mapping => MAP<STRING, STRING>, on_time => DESCRIPTOR, uid => STRING)"},
 		Description: "Converts a dynamic table into an append-only stream with an operation code column.",
 		Infer: func(c *InferCtx) (*types.DataType, error) {
 			return nil, fmt.Errorf("TO_CHANGELOG is a process table function: call it in FROM, as in SELECT * FROM TO_CHANGELOG(input => TABLE t)")
@@ -51,7 +55,7 @@ func deriveToChangelog(in []types.Field, keys []int, args map[string]any) ([]typ
 			ks, _ := k.(string)
 			kind, err := types.ParseRowKind(ks)
 			if err != nil || strings.HasPrefix(ks, "+") || strings.HasPrefix(ks, "-") {
-				return nil, nil, fmt.Errorf("Invalid op_mapping key '%s'. Supported keys are: [INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE]", ks)
+				return nil, nil, fmt.Errorf("Invalid target mapping for argument 'op_mapping'. Unknown change operation: '%s'. Valid values are: [UPDATE_BEFORE, UPDATE_AFTER, INSERT, DELETE].", ks)
 			}
 			v, _ := m.Values[i].(string)
 			codes[kind] = v
@@ -140,7 +144,7 @@ func deriveFromChangelog(in []types.Field, keys []int, args map[string]any) ([]t
 			v, _ := m.Values[i].(string)
 			kind, err := types.ParseRowKind(v)
 			if err != nil || strings.HasPrefix(v, "+") || strings.HasPrefix(v, "-") {
-				return nil, nil, fmt.Errorf("Invalid op_mapping value '%s'. Supported values are: [INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE]", v)
+				return nil, nil, fmt.Errorf("Invalid target mapping for argument 'op_mapping'. Unknown change operation: '%s'. Valid values are: [UPDATE_BEFORE, UPDATE_AFTER, INSERT, DELETE].", v)
 			}
 			ks, _ := k.(string)
 			for _, code := range strings.Split(ks, ",") {

@@ -589,10 +589,11 @@ func (p *printer) expr(e Expr) {
 			p.subquery(e.Query)
 			return
 		}
-		p.w("TABLE ")
 		if e.Query != nil {
+			// a query argument is written (SELECT ...), without TABLE
 			p.subquery(e.Query)
 		} else {
+			p.w("TABLE ")
 			p.objName(e.Name)
 		}
 		if len(e.PartitionBy) > 0 {

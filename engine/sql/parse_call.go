@@ -194,10 +194,43 @@ func (p *parser) parseCallArg() Expr {
 		p.advance()
 		name := &Ident{Span: Span{Start: t.Pos, EndOff: t.End}, Name: t.Value, Quoted: t.Kind == TokQuotedIdent}
 		p.advance()
-		v := p.parseExpr()
+		v := p.parseTableQueryArg(p.parseExpr())
 		return &NamedArg{Span: p.span(name.Start), Name: name, Value: v}
 	}
-	return p.parseExpr()
+	return p.parseTableQueryArg(p.parseExpr())
+}
+
+// parseTableQueryArg reads PARTITION BY / ORDER BY after a parenthesised
+// query argument, (SELECT ...) PARTITION BY k, as Calcite's
+// PartitionedQueryOrQueryOrExpr: the argument becomes a TableArg with
+// Query set. A query without them stays a SubqueryExpr, which the binder
+// takes as a table where the function expects one.
+func (p *parser) parseTableQueryArg(v Expr) Expr {
+	sq, ok := v.(*SubqueryExpr)
+	if !ok || !(p.isKw("PARTITION") || p.isKw("ORDER")) {
+		return v
+	}
+	ta := &TableArg{Query: sq.Query}
+	p.parseTableArgClauses(ta)
+	ta.Span = p.span(sq.Start)
+	return ta
+}
+
+// parseTableArgClauses reads a table argument's optional PARTITION BY and
+// ORDER BY clauses.
+func (p *parser) parseTableArgClauses(ta *TableArg) {
+	if p.acceptKws("PARTITION", "BY") {
+		e := p.parseExpr()
+		if r, ok := e.(*RowExpr); ok && !r.Explicit {
+			ta.PartitionBy = r.Items
+		} else {
+			ta.PartitionBy = []Expr{e}
+		}
+	}
+	if p.acceptKws("ORDER", "BY") {
+		// a single item: a following comma separates call arguments
+		ta.OrderBy = p.parseOrderItems1()
+	}
 }
 
 func (p *parser) parseTrimArgs(f *FuncCall) bool {

@@ -487,26 +487,13 @@ func (p *parser) parseKeywordExpr(t *Token) Expr {
 		}
 	case "TABLE":
 		p.advance()
-		ta := &TableArg{}
 		if p.isOp("(") {
-			p.advance()
-			ta.Query = p.parseQuery()
-			p.expectOp(")")
-		} else {
-			ta.Name = p.parseObjectName()
+			// Calcite's TableParam takes a name only: a query is passed
+			// as (SELECT ...), without TABLE
+			p.errorf(p.tok().Pos, "Encountered \"(\"")
 		}
-		if p.acceptKws("PARTITION", "BY") {
-			e := p.parseExpr()
-			if r, ok := e.(*RowExpr); ok && !r.Explicit {
-				ta.PartitionBy = r.Items
-			} else {
-				ta.PartitionBy = []Expr{e}
-			}
-		}
-		if p.acceptKws("ORDER", "BY") {
-			// a single item: a following comma separates call arguments
-			ta.OrderBy = p.parseOrderItems1()
-		}
+		ta := &TableArg{Name: p.parseObjectName()}
+		p.parseTableArgClauses(ta)
 		ta.Span = p.span(start)
 		return ta
 	case "SELECT", "VALUES", "WITH":

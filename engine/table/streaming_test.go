@@ -68,7 +68,7 @@ func TestSourceIdleTimeoutLetsWindowsFire(t *testing.T) {
 WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv', 'source.monitor-interval' = '20 ms')`, name, filepath.Join(dir, name)))
 	}
 	got := rowsOf(t, env, `SELECT window_start, COUNT(*) AS n, SUM(v) AS s
-FROM TABLE(TUMBLE(TABLE (SELECT * FROM a UNION ALL SELECT * FROM b), DESCRIPTOR(ts), INTERVAL '10' SECOND))
+FROM TABLE(TUMBLE((SELECT * FROM a UNION ALL SELECT * FROM b), DESCRIPTOR(ts), INTERVAL '10' SECOND))
 GROUP BY window_start, window_end`, 1)
 	if want := "+I[2024-03-01T10:00, 3, 4]"; got[0] != want {
 		t.Fatalf("got %s, want %s", got[0], want)

@@ -1,9 +1,10 @@
 # ptf_to_changelog.q - TO_CHANGELOG, Flink 2.3's built-in process table
 # function (FLIP-564; Flink's docs/sql/reference/queries/changelog.md and
 # its ToChangelogTestPrograms): every change of the input becomes an
-# insert with an operation code column; the output is the PARTITION BY
-# keys, the op column, then the input's other columns. The expected rows
-# follow those rules by hand: the aggregate below changes Alice's total
+# insert with an operation code column. Its input is a table with row
+# semantics in Flink 2.3.0 (no PARTITION BY); the output is the op column,
+# then the input's columns. The expected rows follow those rules by hand
+# and agree with Flink 2.3.0: the aggregate below changes Alice's total
 # from 10 to 30 (-U then +U) after inserting Alice and Bob.
 
 CREATE TEMPORARY VIEW t AS SELECT * FROM (VALUES (1, 'Alice'), (2, 'Bob')) AS v(id, name);
@@ -28,18 +29,24 @@ GROUP BY name;
 [INFO] Execute statement succeeded.
 !info
 
-# a retracting input, partitioned: the key first, then op
-SELECT * FROM TO_CHANGELOG(input => TABLE agg PARTITION BY name);
+# a retracting input: each change is a row
+SELECT * FROM TO_CHANGELOG(input => TABLE agg);
 +----+--------------------------------+--------------------------------+-------------+
-| op |                           name |                             op |       total |
+| op |                             op |                           name |       total |
 +----+--------------------------------+--------------------------------+-------------+
-| +I |                          Alice |                         INSERT |          10 |
-| +I |                            Bob |                         INSERT |          20 |
-| +I |                          Alice |                  UPDATE_BEFORE |          10 |
-| +I |                          Alice |                   UPDATE_AFTER |          30 |
+| +I |                         INSERT |                          Alice |          10 |
+| +I |                         INSERT |                            Bob |          20 |
+| +I |                  UPDATE_BEFORE |                          Alice |          10 |
+| +I |                   UPDATE_AFTER |                          Alice |          30 |
 +----+--------------------------------+--------------------------------+-------------+
 Received a total of 4 rows
 !unordered
+
+# TO_CHANGELOG's input has row semantics: PARTITION BY is refused
+SELECT * FROM TO_CHANGELOG(input => TABLE agg PARTITION BY name);
+[ERROR] Could not execute SQL statement. Reason:
+From line 1, column 15 to line 1, column 64: Only tables with set semantics may be partitioned. Invalid PARTITION BY clause in the 0-th operand of table function 'TO_CHANGELOG'
+!error
 
 # op names the code column; op_mapping renames the codes and drops the
 # kinds it does not map (UPDATE_BEFORE here)
@@ -55,26 +62,21 @@ Received a total of 3 rows
 !unordered
 
 # positional arguments
-SELECT * FROM TO_CHANGELOG(TABLE agg PARTITION BY name, DESCRIPTOR(kind));
+SELECT * FROM TO_CHANGELOG(TABLE agg, DESCRIPTOR(kind));
 +----+--------------------------------+--------------------------------+-------------+
-| op |                           name |                           kind |       total |
+| op |                           kind |                           name |       total |
 +----+--------------------------------+--------------------------------+-------------+
-| +I |                          Alice |                         INSERT |          10 |
-| +I |                            Bob |                         INSERT |          20 |
-| +I |                          Alice |                  UPDATE_BEFORE |          10 |
-| +I |                          Alice |                   UPDATE_AFTER |          30 |
+| +I |                         INSERT |                          Alice |          10 |
+| +I |                         INSERT |                            Bob |          20 |
+| +I |                  UPDATE_BEFORE |                          Alice |          10 |
+| +I |                   UPDATE_AFTER |                          Alice |          30 |
 +----+--------------------------------+--------------------------------+-------------+
 Received a total of 4 rows
 !unordered
 
-SELECT * FROM TO_CHANGELOG(input => TABLE agg PARTITION BY nope);
-[ERROR] Could not execute SQL statement. Reason:
-From line 1, column 60 to line 1, column 63: Invalid column 'nope' for PARTITION BY clause. Available columns are: [name, total]
-!error
-
 SELECT * FROM TO_CHANGELOG(input => TABLE agg, op_mapping => MAP['UPSERT', 'U']);
 [ERROR] Could not execute SQL statement. Reason:
-From line 1, column 15 to line 1, column 80: Invalid op_mapping key 'UPSERT'. Supported keys are: [INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE]
+Invalid target mapping for argument 'op_mapping'. Unknown change operation: 'UPSERT'. Valid values are: [UPDATE_BEFORE, UPDATE_AFTER, INSERT, DELETE].
 !error
 
 # FROM_CHANGELOG, the reverse (Flink's FromChangelogTestPrograms): the op
@@ -118,8 +120,9 @@ SELECT * FROM FROM_CHANGELOG(input => TABLE cdc2, op => DESCRIPTOR(operation),
 Received a total of 5 rows
 !ok
 
-# the round trip recovers the aggregate's changes
-SELECT * FROM FROM_CHANGELOG(input => TABLE (SELECT * FROM TO_CHANGELOG(input => TABLE agg)));
+# the round trip recovers the aggregate's changes; a query is passed as a
+# table in parentheses, without TABLE
+SELECT * FROM FROM_CHANGELOG(input => (SELECT * FROM TO_CHANGELOG(input => TABLE agg)));
 +----+--------------------------------+-------------+
 | op |                           name |       total |
 +----+--------------------------------+-------------+
@@ -131,7 +134,18 @@ SELECT * FROM FROM_CHANGELOG(input => TABLE (SELECT * FROM TO_CHANGELOG(input =>
 Received a total of 4 rows
 !unordered
 
-SELECT * FROM FROM_CHANGELOG(input => TABLE (SELECT 1 AS id, 'UPSERT' AS op));
+SELECT * FROM FROM_CHANGELOG(input => (SELECT 1 AS id, 'UPSERT' AS op));
 [ERROR] Could not execute SQL statement. Reason:
 Received invalid op code 'UPSERT'
+!error
+
+# TABLE takes a name only: Calcite's parser refuses TABLE (SELECT ...)
+SELECT * FROM FROM_CHANGELOG(input => TABLE (SELECT 1 AS id, 'UPSERT' AS op));
+[ERROR] Could not execute SQL statement. Reason:
+Encountered "(" at line 1, column 45.
+!error
+
+SELECT * FROM FROM_CHANGELOG(input => TABLE cdc, op_mapping => MAP['c', 'UPSERT']);
+[ERROR] Could not execute SQL statement. Reason:
+Invalid target mapping for argument 'op_mapping'. Unknown change operation: 'UPSERT'. Valid values are: [UPDATE_BEFORE, UPDATE_AFTER, INSERT, DELETE].
 !error

@@ -216,9 +216,8 @@ Received a total of 6 rows
 !ok
 
 # window_time is a rowtime attribute: a second window over the first.
-# riffle-only: Riffle extension: window TVF argument syntax Flink 2.3 does not parse
 SELECT window_start, window_end, SUM(cnt) AS cnt
-FROM TABLE(TUMBLE(TABLE (
+FROM TABLE(TUMBLE((
   SELECT window_time AS t, COUNT(*) AS cnt
   FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '5' SECOND))
   GROUP BY window_start, window_end, window_time

@@ -123,6 +123,10 @@ func (b *binder) processTableFunc(t *sql.TableFunc, f *expr.Function, outer *sco
 			continue
 		}
 		ta, ok := v.(*sql.TableArg)
+		if sq, isQuery := v.(*sql.SubqueryExpr); isQuery {
+			// (SELECT ...) passes a query as the table, as in Calcite
+			ta, ok = &sql.TableArg{Span: sq.Span, Query: sq.Query}, true
+		}
 		if !given {
 			b.failAt(t.Call, "Missing argument '%s' of function '%s': it expects a table (TABLE t)", a.Name, name)
 		}
@@ -141,7 +145,8 @@ func (b *binder) processTableFunc(t *sql.TableFunc, f *expr.Function, outer *sco
 			b.failAt(ta, "PTFs that take table arguments with row semantics don't support updating output. Table argument '%s' of function '%s' must use set semantics.", a.Name, name)
 		}
 		if len(ta.PartitionBy) > 0 && !a.SetSemantics {
-			b.failAt(ta, "Only tables with set semantics may be partitioned. Invalid PARTITION BY clause in the %d-th operand of table function '%s'", i, name)
+			// Calcite's validator points at the whole call
+			b.failAt(t.Call, "Only tables with set semantics may be partitioned. Invalid PARTITION BY clause in the %d-th operand of table function '%s'", i, name)
 		}
 		if len(ta.OrderBy) > 0 {
 			b.failAt(ta.OrderBy[0], "ORDER BY clause is currently not supported.")
@@ -241,7 +246,8 @@ func (b *binder) processTableFunc(t *sql.TableFunc, f *expr.Function, outer *sco
 		}
 		out, newFn, err := def.Derive(fields, spec.PartitionKeys, byName)
 		if err != nil {
-			b.failAt(t.Call, "%v", err)
+			// Flink's type inference reports these without a position
+			b.fail(err)
 		}
 		d := *def
 		d.Output, d.New, d.Derive = out, newFn, nil

@@ -53,6 +53,10 @@ func (b *binder) windowTableFunc(t *sql.TableFunc, outer *scope) (plan.Node, *sc
 		}
 		args[params[i]] = a
 	}
+	if sq, isQuery := args["DATA"].(*sql.SubqueryExpr); isQuery {
+		// (SELECT ...) passes a query as the table, as in Calcite
+		args["DATA"] = &sql.TableArg{Span: sq.Span, Query: sq.Query}
+	}
 	data, ok := args["DATA"].(*sql.TableArg)
 	if !ok {
 		b.failAt(t.Call, "The first operand of %s must be a table: TABLE t", name)

@@ -210,7 +210,7 @@ SELECT user, HOP_END(rowtime, INTERVAL '1' HOUR, INTERVAL '1' DAY), SUM(amount) 
 SELECT user, SESSION_ROWTIME(rowtime, INTERVAL '12' HOUR), SUM(amount) FROM Orders GROUP BY SESSION(rowtime, INTERVAL '12' HOUR), user;
 -- descriptors and table arguments in process table functions
 SELECT * FROM TABLE(f(input => TABLE t PARTITION BY k ORDER BY ts, uid => 'x'));
-SELECT * FROM TABLE(my_ptf(TABLE(SELECT * FROM t)));
+SELECT * FROM TABLE(my_ptf((SELECT * FROM t)));
 -- explicit table
 TABLE Orders;
 SELECT ARRAY_AGG(ename RESPECT NULLS ORDER BY deptno, ename) AS c1, ARRAY_AGG(ename ORDER BY deptno, ename DESC) AS c2, ARRAY_AGG(DISTINCT ename) AS c3 FROM emp GROUP BY gender;
