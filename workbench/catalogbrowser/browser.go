@@ -44,9 +44,11 @@ const (
 	nodeObject    = "o"
 	nodeColumn    = "k"
 	nodeWatermark = "w"
-	nodeError     = "e"
-	nodeEmpty     = "n"
-	nodeLoading   = "l"
+	// nodeMaterialized is a materialized table's refresh line.
+	nodeMaterialized = "m"
+	nodeError        = "e"
+	nodeEmpty        = "n"
+	nodeLoading      = "l"
 )
 
 // sep separates the parts of a node ID; names cannot contain it in any
@@ -276,7 +278,13 @@ func (b *Browser) load(uid widget.TreeNodeID) []widget.TreeNodeID {
 			return fail(err)
 		}
 		b.details[uid] = d
-		out := make([]widget.TreeNodeID, 0, len(d.Columns)+1)
+		out := make([]widget.TreeNodeID, 0, len(d.Columns)+2)
+		if m := b.objects[uid].Materialized; m != nil {
+			// first: how fresh the table is matters before its columns
+			id := nodeID(nodeMaterialized, parts...)
+			b.texts[id] = m.Detail()
+			out = append(out, id)
+		}
 		for _, c := range d.Columns {
 			id := nodeID(nodeColumn, parts[0], parts[1], parts[2], c.Name)
 			b.columns[id] = c
@@ -323,6 +331,8 @@ func (b *Browser) label(uid widget.TreeNodeID) (name, detail string) {
 			return parts[2], "view"
 		case o.Temporary:
 			return parts[2], "temp"
+		case o.Materialized != nil:
+			return parts[2], "materialized"
 		}
 		return parts[2], ""
 	case nodeColumn:
@@ -346,6 +356,9 @@ func (b *Browser) label(uid widget.TreeNodeID) (name, detail string) {
 		return c.Name, d
 	case nodeWatermark:
 		return "WATERMARK", "FOR " + b.texts[uid]
+	case nodeMaterialized:
+		// "materialized" dimmed by "CONTINUOUS · freshness 3 min · …"
+		return "materialized", strings.TrimPrefix(b.texts[uid], "materialized · ")
 	case nodeError:
 		return "error", b.texts[uid]
 	case nodeEmpty:
@@ -367,6 +380,9 @@ func (b *Browser) icon(uid widget.TreeNodeID) fyne.Resource {
 		if b.objects[uid].Kind == KindView {
 			return theme.VisibilityIcon()
 		}
+		if b.objects[uid].Materialized != nil {
+			return materializedIcon
+		}
 		return theme.GridIcon()
 	case nodeColumn:
 		c := b.columns[uid]
@@ -379,6 +395,8 @@ func (b *Browser) icon(uid widget.TreeNodeID) fyne.Resource {
 		return theme.ListIcon()
 	case nodeWatermark:
 		return theme.MediaFastForwardIcon()
+	case nodeMaterialized:
+		return theme.ViewRefreshIcon()
 	case nodeError:
 		return theme.ErrorIcon()
 	case nodeLoading:

@@ -25,6 +25,9 @@ type Object struct {
 	Name      string
 	Kind      ObjectKind
 	Temporary bool
+	// Materialized describes a materialized table (nil for other
+	// objects); see materialized.go.
+	Materialized *Materialized
 }
 
 // Column is one column of a table or view, as the browser shows it.
@@ -127,11 +130,15 @@ func (s EnvSource) Objects(cat, db string) ([]Object, error) {
 	for _, n := range m.ListTemporary(cat, db, &view) {
 		isView[n] = true
 	}
+	mat := s.materialized(cat, db)
 	out := make([]Object, 0, len(names))
 	for _, n := range names {
 		o := Object{Name: n, Temporary: tmp[n]}
 		if isView[n] {
 			o.Kind = KindView
+		}
+		if m, ok := mat[n]; ok && !o.Temporary {
+			o.Materialized = &m
 		}
 		out = append(out, o)
 	}
