@@ -57,8 +57,10 @@ type Panel struct {
 	goBtn     *widget.Button
 	runBtn    *widget.Button
 	newBtn    *widget.Button
-	dragPop   *widget.PopUp
-	dragLabel *widget.Label
+	// patternBtn writes a MATCH_RECOGNIZE template (pattern.go)
+	patternBtn *widget.Button
+	dragPop    *widget.PopUp
+	dragLabel  *widget.Label
 
 	// Widgets of the current form, for tests.
 	colChecks  map[authoring.ColumnRef]*widget.Check
@@ -134,7 +136,8 @@ func New(h Host) *Panel {
 	b.goBtn = widget.NewButtonWithIcon("Copy as Go", theme.ContentCopyIcon(), b.copyAsGo)
 	b.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), b.run)
 	b.newBtn = widget.NewButtonWithIcon("New query", theme.ContentAddIcon(), func() { b.startNew(nil) })
-	for _, x := range []*widget.Button{b.goBtn, b.runBtn, b.newBtn} {
+	b.patternBtn = widget.NewButtonWithIcon("Pattern (MATCH_RECOGNIZE)…", theme.MediaFastForwardIcon(), b.writePattern)
+	for _, x := range []*widget.Button{b.goBtn, b.runBtn, b.newBtn, b.patternBtn} {
 		x.Importance = widget.LowImportance
 	}
 	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), b.Toggle)
@@ -143,7 +146,7 @@ func New(h Host) *Panel {
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, closeBtn, title),
 		container.NewBorder(nil, nil, widget.NewLabel("Table"), nil, b.tableSel))
 	// two rows of buttons keep the panel narrow beside wide result tabs
-	bottom := container.NewVBox(widget.NewSeparator(), b.status, container.NewHBox(b.runBtn, b.goBtn), container.NewHBox(b.newBtn))
+	bottom := container.NewVBox(widget.NewSeparator(), b.status, container.NewHBox(b.runBtn, b.goBtn), container.NewHBox(b.newBtn), container.NewHBox(b.patternBtn))
 	b.bg = canvas.NewRectangle(color.Transparent)
 	// The form scrolls both ways, so that a wide form (a window TVF, a
 	// join) never widens the window nor squeezes the catalog tree; a
