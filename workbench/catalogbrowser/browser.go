@@ -16,6 +16,7 @@ package catalogbrowser
 import (
 	"errors"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -44,7 +45,8 @@ const (
 	nodeObject    = "o"
 	nodeColumn    = "k"
 	nodeWatermark = "w"
-	// nodeMaterialized is a materialized table's refresh line.
+	// nodeMaterialized is a line of a materialized table's refresh
+	// (Materialized.Lines).
 	nodeMaterialized = "m"
 	nodeError        = "e"
 	nodeEmpty        = "n"
@@ -281,9 +283,11 @@ func (b *Browser) load(uid widget.TreeNodeID) []widget.TreeNodeID {
 		out := make([]widget.TreeNodeID, 0, len(d.Columns)+2)
 		if m := b.objects[uid].Materialized; m != nil {
 			// first: how fresh the table is matters before its columns
-			id := nodeID(nodeMaterialized, parts...)
-			b.texts[id] = m.Detail()
-			out = append(out, id)
+			for _, l := range m.Lines(time.Now()) {
+				id := nodeID(nodeMaterialized, parts[0], parts[1], parts[2], l[0])
+				b.texts[id] = l[1]
+				out = append(out, id)
+			}
 		}
 		for _, c := range d.Columns {
 			id := nodeID(nodeColumn, parts[0], parts[1], parts[2], c.Name)
@@ -357,8 +361,7 @@ func (b *Browser) label(uid widget.TreeNodeID) (name, detail string) {
 	case nodeWatermark:
 		return "WATERMARK", "FOR " + b.texts[uid]
 	case nodeMaterialized:
-		// "materialized" dimmed by "CONTINUOUS · freshness 3 min · …"
-		return "materialized", strings.TrimPrefix(b.texts[uid], "materialized · ")
+		return parts[3], b.texts[uid] // "freshness", "3 min"
 	case nodeError:
 		return "error", b.texts[uid]
 	case nodeEmpty:
@@ -396,7 +399,7 @@ func (b *Browser) icon(uid widget.TreeNodeID) fyne.Resource {
 	case nodeWatermark:
 		return theme.MediaFastForwardIcon()
 	case nodeMaterialized:
-		return theme.ViewRefreshIcon()
+		return materializedLineIcon(uid)
 	case nodeError:
 		return theme.ErrorIcon()
 	case nodeLoading:

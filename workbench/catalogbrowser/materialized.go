@@ -20,30 +20,48 @@ type Materialized struct {
 	Freshness string
 	// Status is the refresh status: INITIALIZING, ACTIVATED or SUSPENDED.
 	Status string
-	// JobID is the continuous refresh job ("" in FULL mode).
-	JobID string
+	// JobID is the continuous refresh job ("" in FULL mode); JobStatus
+	// its state in this engine (RUNNING, CANCELED, ...), "" when the
+	// engine runs no job of that id (after a restart, or FULL mode).
+	JobID, JobStatus string
 	// LastRefresh is when the last FULL refresh job ended successfully;
 	// zero before the first and for a CONTINUOUS table (whose job
 	// refreshes it all the time).
 	LastRefresh time.Time
 }
 
-// Detail is the tree's line for the table: "materialized · CONTINUOUS ·
-// freshness 3 min · ACTIVATED", then for a FULL table " · last refresh
-// 2026-12-02 14:03:12" (local time) or " · not refreshed yet".
-func (m Materialized) Detail() string {
-	parts := []string{"materialized", m.RefreshMode, "freshness " + shortInterval(m.Freshness)}
+// Lines are the tree's lines for the table, each a name and a dimmed
+// value, short enough for the narrow tree: ("materialized", "CONTINUOUS"),
+// ("freshness", "3 min"), ("status", "ACTIVATED"), for a CONTINUOUS table
+// ("job", "RUNNING") (or "not running": no such job in this engine, as
+// after a restart), and for a FULL table
+// ("last refresh", "14:03:12") in local time (with the date when not
+// today), or ("last refresh", "not yet").
+func (m Materialized) Lines(now time.Time) [][2]string {
+	out := [][2]string{{m.RefreshMode, "refresh"}, {"freshness", shortInterval(m.Freshness)}}
 	if m.Status != "" {
-		parts = append(parts, m.Status)
+		out = append(out, [2]string{"status", m.Status})
+	}
+	if m.RefreshMode == "CONTINUOUS" && m.JobID != "" {
+		job := m.JobStatus
+		if job == "" {
+			job = "not running"
+		}
+		out = append(out, [2]string{"job", job})
 	}
 	if m.RefreshMode == "FULL" {
-		if m.LastRefresh.IsZero() {
-			parts = append(parts, "not refreshed yet")
-		} else {
-			parts = append(parts, "last refresh "+m.LastRefresh.Local().Format("2006-01-02 15:04:05"))
+		last := "not yet"
+		if !m.LastRefresh.IsZero() {
+			t, n := m.LastRefresh.Local(), now.Local()
+			if t.YearDay() == n.YearDay() && t.Year() == n.Year() {
+				last = t.Format("15:04:05")
+			} else {
+				last = t.Format("2006-01-02 15:04:05")
+			}
 		}
+		out = append(out, [2]string{"last refresh", last})
 	}
-	return strings.Join(parts, " · ")
+	return out
 }
 
 // shortInterval writes "INTERVAL '3' MINUTE" as "3 min"; any other text
@@ -84,10 +102,30 @@ func (s EnvSource) materialized(cat, db string) map[string]Materialized {
 	}
 	out := make(map[string]Materialized, len(infos))
 	for _, i := range infos {
-		out[i.Name] = Materialized{RefreshMode: i.RefreshMode, Freshness: i.Freshness, Status: i.RefreshStatus,
+		m := Materialized{RefreshMode: i.RefreshMode, Freshness: i.Freshness, Status: i.RefreshStatus,
 			JobID: i.RefreshJobID, LastRefresh: i.LastRefresh}
+		if j, ok := s.Env.JobByID(i.RefreshJobID); ok && i.RefreshJobID != "" {
+			m.JobStatus = j.Status().String()
+		}
+		out[i.Name] = m
 	}
 	return out
+}
+
+// materializedLineIcon is the icon of a line of Materialized.Lines: a
+// clock for the freshness, an info sign for the status, refresh arrows
+// for the mode and the last refresh.
+func materializedLineIcon(uid string) fyne.Resource {
+	_, parts := splitID(uid)
+	switch parts[len(parts)-1] {
+	case "freshness":
+		return theme.HistoryIcon()
+	case "status":
+		return theme.InfoIcon()
+	case "job":
+		return theme.MediaPlayIcon()
+	}
+	return theme.ViewRefreshIcon()
 }
 
 // materializedIcon is a materialized table's icon: a table grid with a

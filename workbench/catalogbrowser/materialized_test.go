@@ -15,8 +15,8 @@ import (
 )
 
 // A materialized table has its own icon, "materialized" beside its name,
-// and a first child line with its refresh mode, freshness and status; a
-// FULL table's line says when it was last refreshed, once it has been.
+// and first child lines with its refresh mode, freshness and status; a
+// FULL table's say when it was last refreshed, once it has been.
 func TestTreeShowsMaterializedTables(t *testing.T) {
 	test.NewTempApp(t)
 	dir := t.TempDir()
@@ -38,6 +38,18 @@ func TestTreeShowsMaterializedTables(t *testing.T) {
 			}
 		}
 	})
+	testwait.Until(t, time.Minute, "the continuous refresh job to run", func() bool {
+		infos, err := env.MaterializedTables("default_catalog", "default_database")
+		if err != nil {
+			return false
+		}
+		for _, i := range infos {
+			if j, ok := env.JobByID(i.RefreshJobID); ok && i.Name == "live" {
+				return j.Status().String() == "RUNNING"
+			}
+		}
+		return false
+	})
 	b := New(EnvSource{Env: env})
 	w := test.NewTempWindow(t, b)
 	w.Resize(fyne.NewSize(500, 600))
@@ -46,7 +58,7 @@ func TestTreeShowsMaterializedTables(t *testing.T) {
 	for _, want := range []string{
 		"    daily materialized\n",
 		"    gen\n",
-		"    live materialized\n      materialized CONTINUOUS · freshness 3 min · ACTIVATED\n      k INT",
+		"    live materialized\n      CONTINUOUS refresh\n      freshness 3 min\n      status ACTIVATED\n      job RUNNING\n      k INT",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("tree lacks %q:\n%s", want, got)
@@ -72,24 +84,36 @@ func TestTreeShowsMaterializedTables(t *testing.T) {
 	})
 	b.Reload()
 	b.OpenPath("default_catalog", "default_database", "daily")
-	line := ""
-	for _, l := range b.VisibleLabels() {
-		if strings.HasPrefix(l, "      materialized FULL") {
-			line = l
+	got = strings.Join(b.VisibleLabels(), "\n")
+	const want = "    daily materialized\n      FULL refresh\n      freshness 1 s\n      status ACTIVATED\n      last refresh "
+	i := strings.Index(got, want)
+	if i < 0 {
+		t.Fatalf("tree lacks %q:\n%s", want, got)
+	}
+	last, _, _ := strings.Cut(got[i+len(want):], "\n")
+	if _, err := time.Parse("15:04:05", last); err != nil {
+		if _, err := time.Parse("2006-01-02 15:04:05", last); err != nil {
+			t.Errorf("last refresh %q is not a time", last)
 		}
-	}
-	const prefix = "      materialized FULL · freshness 1 s · ACTIVATED · last refresh "
-	if !strings.HasPrefix(line, prefix) {
-		t.Fatalf("FULL table's line %q, want prefix %q", line, prefix)
-	}
-	if _, err := time.ParseInLocation("2006-01-02 15:04:05", strings.TrimPrefix(line, prefix), time.Local); err != nil {
-		t.Errorf("last refresh is not a time: %v", err)
 	}
 }
 
-func TestMaterializedDetailBeforeFirstRefresh(t *testing.T) {
+func TestMaterializedLines(t *testing.T) {
+	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.Local)
 	m := Materialized{RefreshMode: "FULL", Freshness: "INTERVAL '2' DAY", Status: "SUSPENDED"}
-	if got, want := m.Detail(), "materialized · FULL · freshness 2 days · SUSPENDED · not refreshed yet"; got != want {
-		t.Errorf("Detail() = %q, want %q", got, want)
+	if got, want := fmt.Sprint(m.Lines(now)), "[[FULL refresh] [freshness 2 days] [status SUSPENDED] [last refresh not yet]]"; got != want {
+		t.Errorf("Lines() = %s, want %s", got, want)
+	}
+	c := Materialized{RefreshMode: "CONTINUOUS", Freshness: "INTERVAL '30' SECOND", Status: "ACTIVATED", JobID: "j1"}
+	if got, want := fmt.Sprint(c.Lines(now)), "[[CONTINUOUS refresh] [freshness 30 s] [status ACTIVATED] [job not running]]"; got != want {
+		t.Errorf("Lines() = %s, want %s", got, want)
+	}
+	m.LastRefresh = now.Add(-time.Hour)
+	if got := m.Lines(now)[3][1]; got != "13:00:00" {
+		t.Errorf("last refresh today: %q", got)
+	}
+	m.LastRefresh = now.Add(-48 * time.Hour)
+	if got := m.Lines(now)[3][1]; got != "2026-11-30 14:00:00" {
+		t.Errorf("last refresh two days ago: %q", got)
 	}
 }
