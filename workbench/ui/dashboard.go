@@ -40,6 +40,7 @@ type dashboardsUI struct {
 	columns  *widget.Select
 	fullBtn  *widget.Button
 	grid     *fyne.Container
+	scroll   *container.Scroll // scrolls the grid
 	layout   *dashboard.GridLayout
 	empty    *widget.Label
 	content  fyne.CanvasObject
@@ -146,7 +147,8 @@ func (d *dashboardsUI) build() {
 		"(or right-click the grid ▸ Pin to dashboard…) to add its grid, chart, latest value or changelog rate here.")
 	d.empty.Alignment = fyne.TextAlignCenter
 	d.empty.Importance = widget.LowImportance
-	body := container.NewStack(container.NewVScroll(container.NewPadded(d.grid)), container.NewCenter(d.empty))
+	d.scroll = container.NewVScroll(container.NewPadded(d.grid))
+	body := container.NewStack(d.scroll, container.NewCenter(d.empty))
 	d.content = container.NewBorder(container.NewVBox(bar, widget.NewSeparator()), nil, nil, nil, body)
 	d.win.SetContent(d.content)
 	d.win.Resize(fyne.NewSize(1280, 860))
@@ -309,18 +311,71 @@ func (d *dashboardsUI) moveTile(t *dashTile, dir dashboard.Direction) {
 	}
 	d.tiles = tiles
 	d.relayout()
+	d.showTile(d.tiles[d.indexOf(t)])
 	d.saveTiles()
 }
 
-// dropTile moves a tile dragged by its title bar to the place of the
-// tile it was let go over (absolute position at); elsewhere nothing moves.
-func (d *dashboardsUI) dropTile(t *dashTile, at fyne.Position) {
+// showTile scrolls the grid so that a tile just moved is in view (a tile
+// moved after a tall or wide one may land below the window's edge).
+func (d *dashboardsUI) showTile(t *dashTile) {
+	if d.scroll == nil {
+		return
+	}
+	// lay the grid out at the size the scroll will give it now, as its
+	// renderer would on the next frame, so the tile's place is current
+	c := d.scroll.Content
+	c.Resize(c.MinSize().Max(d.scroll.Size()))
+	view := d.scroll.Size().Height
+	top := t.box.Position().Y + theme.Padding() // the grid is padded inside the scroll
+	bottom := top + t.box.Size().Height + theme.Padding()
+	off := d.scroll.Offset.Y
+	switch {
+	case top < off:
+		off = top
+	case bottom > off+view:
+		off = min(bottom-view, top)
+	default:
+		return
+	}
+	d.scroll.ScrollToOffset(fyne.NewPos(0, max(off, 0)))
+}
+
+// tileAt is the index of the tile under absolute position at, -1 for
+// none.
+func (d *dashboardsUI) tileAt(at fyne.Position) int {
 	drv := fyne.CurrentApp().Driver()
-	for to, x := range d.tiles {
+	for i, x := range d.tiles {
 		if dashboard.Inside(at, drv.AbsolutePositionForObject(x.box), x.box.Size()) {
-			d.moveTileTo(t, to)
-			return
+			return i
 		}
+	}
+	return -1
+}
+
+// dragOver follows a tile dragged by its title bar: the tile under the
+// pointer (absolute position at), other than the dragged one, is
+// outlined as the place the tile would take; the others are not.
+func (d *dashboardsUI) dragOver(t *dashTile, at fyne.Position) {
+	i := d.tileAt(at)
+	for k, x := range d.tiles {
+		on := k == i && x != t
+		if on != (x.bg.StrokeWidth > 1) {
+			x.markDropTarget(on)
+		}
+	}
+}
+
+// dropTile moves a tile dragged by its title bar to the place of the
+// tile it was let go over (absolute position at); elsewhere nothing
+// moves. The drop target's outline goes.
+func (d *dashboardsUI) dropTile(t *dashTile, at fyne.Position) {
+	for _, x := range d.tiles {
+		if x.bg.StrokeWidth > 1 {
+			x.markDropTarget(false)
+		}
+	}
+	if to := d.tileAt(at); to >= 0 {
+		d.moveTileTo(t, to)
 	}
 }
 
@@ -333,6 +388,7 @@ func (d *dashboardsUI) moveTileTo(t *dashTile, to int) {
 	rest := append(append([]*dashTile(nil), d.tiles[:i]...), d.tiles[i+1:]...)
 	d.tiles = append(rest[:to], append([]*dashTile{t}, rest[to:]...)...)
 	d.relayout()
+	d.showTile(t)
 	d.saveTiles()
 }
 

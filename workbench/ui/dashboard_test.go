@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/riffle-sql/riffle/workbench/persistence"
 	"github.com/riffle-sql/riffle/workbench/ui/dashboard"
@@ -88,7 +90,21 @@ func TestDashboardPinArrangeAndReload(t *testing.T) {
 	center := func(tl *dashTile) fyne.Position {
 		return drv.AbsolutePositionForObject(tl.box).Add(fyne.NewPos(tl.box.Size().Width/2, tl.box.Size().Height/2))
 	}
+	// while dragged over the value tile, that tile is outlined as the
+	// drop target; over the dragged tile itself, nothing is
+	d.dragOver(grid, center(value))
+	if value.bg.StrokeWidth <= 1 || grid.bg.StrokeWidth > 1 {
+		t.Fatalf("dragging over the value tile: outlines %v (value) and %v (grid)", value.bg.StrokeWidth, grid.bg.StrokeWidth)
+	}
+	d.dragOver(grid, center(grid))
+	if value.bg.StrokeWidth > 1 || grid.bg.StrokeWidth > 1 {
+		t.Fatalf("dragging over itself: outlines %v (value) and %v (grid)", value.bg.StrokeWidth, grid.bg.StrokeWidth)
+	}
+	d.dragOver(grid, center(value))
 	d.dropTile(grid, center(value))
+	if value.bg.StrokeWidth > 1 {
+		t.Errorf("the drop target keeps its outline after the drop")
+	}
 	if d.tiles[0] != grid {
 		t.Fatalf("dropped on the value tile: %v", d.tiles)
 	}
@@ -268,5 +284,45 @@ func TestDashboardPinCarriesTemporaryTables(t *testing.T) {
 	h.tileDone(tile)
 	if tile.err != "" || tile.rt.Res.Stats().Changes != 5 {
 		t.Errorf("after a restart: %q, %d changes", tile.err, tile.rt.Res.Stats().Changes)
+	}
+}
+
+// A tile dropped at the end of a dashboard taller than its window lands
+// below the window's edge: the grid scrolls it into view.
+func TestDashboardMovedTileIsScrolledIntoView(t *testing.T) {
+	h := newHarness(t)
+	h.newTab("SELECT v FROM (VALUES (1), (5), (3)) AS t(v)")
+	rt := h.runStatement()
+	h.waitDone(rt)
+	for i := 0; i < 6; i++ {
+		if err := h.wb.pinTile(rt, pinOptions{Board: "Tall", Kind: persistence.TileValue, Column: "v", Title: fmt.Sprintf("v %d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := h.wb.dashboards
+	h.settle()
+	for _, tl := range d.tiles {
+		d.resizeTile(tl, 0, 1) // two rows each: six tiles in three columns are 4 rows
+	}
+	d.win.Resize(fyne.NewSize(900, 500))
+	h.settle()
+	first := d.tiles[0]
+	if d.scroll.Offset.Y != 0 {
+		t.Fatalf("the grid starts scrolled to %v", d.scroll.Offset.Y)
+	}
+	d.moveTileTo(first, len(d.tiles)-1)
+	if d.tiles[len(d.tiles)-1] != first {
+		t.Fatalf("the tile was not moved to the end: %v", d.tiles)
+	}
+	top := first.box.Position().Y + theme.Padding()
+	bottom := top + first.box.Size().Height
+	off, view := d.scroll.Offset.Y, d.scroll.Size().Height
+	// the whole tile when it fits in the view, else its top at the top
+	fits := bottom-top <= view
+	if top < off || (fits && bottom > off+view+1) || (!fits && top != off) {
+		t.Errorf("the moved tile spans %.0f–%.0f, the view %.0f–%.0f", top, bottom, off, off+view)
+	}
+	if off == 0 {
+		t.Errorf("the grid did not scroll (the tile spans %.0f–%.0f)", top, bottom)
 	}
 }

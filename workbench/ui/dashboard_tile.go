@@ -33,7 +33,8 @@ type dashTile struct {
 	runDone bool       // the script has run
 	closed  bool       // the tile was removed or its dashboard closed
 
-	box      *fyne.Container // the card
+	box      *fyne.Container   // the card
+	bg       *canvas.Rectangle // the card's background; its outline marks a drop target
 	titleLbl *widget.Label
 	stateLbl *widget.Label
 	menuBtn  *widget.Button
@@ -67,7 +68,9 @@ func newDashTile(d *dashboardsUI, spec persistence.DashboardTile) *dashTile {
 	bg.CornerRadius = theme.InputRadiusSize()
 	// the title bar is the handle a tile is dragged by onto another's place
 	head := dashboard.NewDragHandle(container.NewBorder(nil, nil, nil, container.NewHBox(t.stateLbl, t.menuBtn), t.titleLbl))
+	head.OnDrag = func(at fyne.Position) { d.dragOver(t, at) }
 	head.OnDrop = func(at fyne.Position) { d.dropTile(t, at) }
+	t.bg = bg
 	t.box = container.NewStack(bg, container.NewPadded(container.NewBorder(head, nil, nil, nil, t.body)))
 	return t
 }
@@ -235,7 +238,11 @@ func (t *dashTile) close() {
 func (t *dashTile) showMenu() {
 	d := t.d
 	move := func(label string, dir dashboard.Direction) *fyne.MenuItem {
-		return fyne.NewMenuItem(label, func() { d.moveTile(t, dir) })
+		it := fyne.NewMenuItem(label, func() { d.moveTile(t, dir) })
+		// the first tile cannot go left or up, the last right or down
+		_, ok := dashboard.Move(len(d.tiles), d.indexOf(t), dir, d.layout.Columns)
+		it.Disabled = !ok
+		return it
 	}
 	span := func(label string, dc, dr int) *fyne.MenuItem {
 		return fyne.NewMenuItem(label, func() { d.resizeTile(t, dc, dr) })
@@ -256,6 +263,19 @@ func (t *dashTile) showMenu() {
 	}
 	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(t.menuBtn)
 	widget.ShowPopUpMenuAtPosition(m, c, pos.Add(fyne.NewPos(0, t.menuBtn.Size().Height)))
+}
+
+// markDropTarget outlines the tile (on) as the place a dragged tile
+// would take, or gives it back its plain outline.
+func (t *dashTile) markDropTarget(on bool) {
+	if on {
+		t.bg.StrokeColor = theme.Color(theme.ColorNamePrimary)
+		t.bg.StrokeWidth = 3
+	} else {
+		t.bg.StrokeColor = theme.Color(theme.ColorNameSeparator)
+		t.bg.StrokeWidth = 1
+	}
+	t.bg.Refresh()
 }
 
 // tileChartHost is what a chart tile's chartview asks of the workbench:

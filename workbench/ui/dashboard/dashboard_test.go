@@ -26,6 +26,18 @@ func TestPlaceFillsGaps(t *testing.T) {
 	}
 }
 
+// A tile after a wide one stays after it: the gap under the first tile
+// is not filled by a later one (no dense packing), so moving a small tile
+// after the wide one shows.
+func TestPlaceKeepsTheReadingOrder(t *testing.T) {
+	// a 1×1, a 2×2 beside it, a 3×1 under both, then a 1×1
+	got := Place(3, []Span{{1, 1}, {2, 2}, {3, 1}, {1, 1}})
+	want := []Cell{{0, 0, 1, 1}, {1, 0, 2, 2}, {0, 2, 3, 1}, {0, 3, 1, 1}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Place = %v, want %v (the last tile back in the gap at column 0, row 1 undoes its move)", got, want)
+	}
+}
+
 func TestMove(t *testing.T) {
 	for _, c := range []struct {
 		i    int

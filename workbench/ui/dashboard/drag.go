@@ -5,15 +5,18 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// DragHandle is a tile's title bar: dragging it and letting go calls
-// OnDrop with the pointer's last absolute position (the window's
-// coordinates), where the workbench moves the tile to the tile under it.
-// Taps still reach the buttons inside it.
+// DragHandle is a tile's title bar: while it is dragged OnDrag follows
+// the pointer's absolute position (the window's coordinates), where the
+// workbench marks the tile the drop would replace; letting go calls
+// OnDrop with the last position, where the workbench moves the tile to
+// the tile under it. Taps still reach the buttons inside it.
 type DragHandle struct {
 	widget.BaseWidget
 	content  fyne.CanvasObject
 	at       fyne.Position
 	dragging bool
+	// OnDrag is called on the UI goroutine at each step of a drag.
+	OnDrag func(at fyne.Position)
 	// OnDrop is called on the UI goroutine at the end of a drag.
 	OnDrop func(at fyne.Position)
 }
@@ -32,6 +35,9 @@ func (h *DragHandle) CreateRenderer() fyne.WidgetRenderer { return widget.NewSim
 func (h *DragHandle) Dragged(e *fyne.DragEvent) {
 	h.dragging = true
 	h.at = e.AbsolutePosition
+	if h.OnDrag != nil {
+		h.OnDrag(h.at)
+	}
 }
 
 // DragEnd implements fyne.Draggable.

@@ -17,9 +17,13 @@ func (s Span) norm(columns int) Span {
 }
 
 // Place lays tiles with spans out on a grid columns cells wide, in order,
-// each at the first free cell (row by row, left to right) where its span
-// fits: the auto-placement of a CSS grid with "dense" packing. A span
-// wider than the grid is cut to its width; columns below 1 read as 1.
+// each at the first free cell where its span fits at or after the place
+// of the tile before it (row by row, left to right): the auto-placement
+// of a CSS grid without "dense" packing, so the order is the reading
+// order and a tile moved after a wide one shows after it (a gap it leaves
+// stays empty, where dense packing would put a later, smaller tile back
+// into it and undo the move). A span wider than the grid is cut to its
+// width; columns below 1 read as 1.
 func Place(columns int, spans []Span) []Cell {
 	columns = max(columns, 1)
 	var used [][]bool // used[row][col]
@@ -34,11 +38,16 @@ func Place(columns int, spans []Span) []Cell {
 		return true
 	}
 	out := make([]Cell, len(spans))
+	cr, cc := 0, 0 // the cursor: just after the tile placed last
 	for i, s := range spans {
 		s = s.norm(columns)
 	search:
-		for r := 0; ; r++ {
-			for c := 0; c+s.Cols <= columns; c++ {
+		for r := cr; ; r++ {
+			c0 := 0
+			if r == cr {
+				c0 = cc
+			}
+			for c := c0; c+s.Cols <= columns; c++ {
 				if free(r, c, s) {
 					for len(used) < r+s.Rows {
 						used = append(used, make([]bool, columns))
@@ -49,6 +58,7 @@ func Place(columns int, spans []Span) []Cell {
 						}
 					}
 					out[i] = Cell{Col: c, Row: r, Cols: s.Cols, Rows: s.Rows}
+					cr, cc = r, c+s.Cols
 					break search
 				}
 			}
