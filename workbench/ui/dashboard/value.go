@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/results"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -96,24 +97,14 @@ func Latest(res *results.Result, col int) Reading {
 	return r
 }
 
-// number reads a value as a float64: integers and floats by their Go
-// type, decimals from their text; other types are not numbers.
+// number reads a value as a float64: the engine's numeric types
+// (expr.NumberAsFloat64: integers, floats, decimals), else a number in
+// its text; strings, booleans, bytes and NULL are not numbers.
 func number(v any, text string) (float64, bool) {
-	switch x := v.(type) {
-	case int8:
-		return float64(x), true
-	case int16:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case float32:
-		return float64(x), true
-	case float64:
-		return x, true
+	if f, ok := expr.NumberAsFloat64(v); ok {
+		return f, true
+	}
+	switch v.(type) {
 	case nil, string, bool, []byte:
 		return 0, false
 	}
