@@ -74,9 +74,12 @@ SELECT * FROM TO_CHANGELOG(TABLE agg, DESCRIPTOR(kind));
 Received a total of 4 rows
 !unordered
 
+# Flink 2.3.0 lists the valid kinds after this message in an order that
+# changes from run to run (a hash set's), so only the message is compared;
+# Riffle lists them as UPDATE_BEFORE, UPDATE_AFTER, INSERT, DELETE.
 SELECT * FROM TO_CHANGELOG(input => TABLE agg, op_mapping => MAP['UPSERT', 'U']);
 [ERROR] Could not execute SQL statement. Reason:
-Invalid target mapping for argument 'op_mapping'. Unknown change operation: 'UPSERT'. Valid values are: [UPDATE_BEFORE, UPDATE_AFTER, INSERT, DELETE].
+Invalid target mapping for argument 'op_mapping'. Unknown change operation: 'UPSERT'.
 !error
 
 # FROM_CHANGELOG, the reverse (Flink's FromChangelogTestPrograms): the op
@@ -147,5 +150,5 @@ Encountered "(" at line 1, column 45.
 
 SELECT * FROM FROM_CHANGELOG(input => TABLE cdc, op_mapping => MAP['c', 'UPSERT']);
 [ERROR] Could not execute SQL statement. Reason:
-Invalid target mapping for argument 'op_mapping'. Unknown change operation: 'UPSERT'. Valid values are: [UPDATE_BEFORE, UPDATE_AFTER, INSERT, DELETE].
+Invalid target mapping for argument 'op_mapping'. Unknown change operation: 'UPSERT'.
 !error
