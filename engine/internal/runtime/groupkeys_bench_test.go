@@ -1,0 +1,132 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/riffle-sql/riffle/engine/internal/opspec"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// The batch group key lookup and the accumulators (issue 19 §3), on the
+// shapes of the bench/ queries: 3-letter string keys (group-by origin,
+// COUNT(DISTINCT destination)), small integer keys (hourly EXTRACT), and
+// the hash join's probe on a string key. Each benchmark feeds 32 distinct
+// batches of 8192 rows round-robin, 1 M rows per op; ns/op is per 1 M rows.
+
+const keyBenchRows = 1 << 20
+const keyBenchBatch = 8192
+
+// keyBenchBatches builds 32 batches of (origin STRING, dest STRING,
+// hour BIGINT, delay INT) with 300 origins, 300 destinations, 24 hours and
+// 5 % NULL delays; no key column has NULLs.
+func keyBenchBatches(b *testing.B) ([]*types.Batch, []*types.DataType) {
+	ts := []*types.DataType{types.StringType(), types.StringType(), types.BigIntType(), types.IntType()}
+	r := rand.New(rand.NewSource(7))
+	codes := make([]string, 300)
+	for i := range codes {
+		codes[i] = fmt.Sprintf("%c%c%c", 'A'+i%26, 'A'+(i/26)%26, 'A'+i%7)
+	}
+	batches := make([]*types.Batch, 32)
+	for k := range batches {
+		bb := types.NewBatchBuilder(ts)
+		for i := 0; i < keyBenchBatch; i++ {
+			var d any = int32(r.Intn(200) - 20)
+			if r.Intn(20) == 0 {
+				d = nil
+			}
+			row := []any{codes[r.Intn(len(codes))], codes[r.Intn(len(codes))], int64(r.Intn(24)), d}
+			if err := bb.Append(types.Insert, row); err != nil {
+				b.Fatal(err)
+			}
+		}
+		batches[k] = bb.Build()
+	}
+	return batches, ts
+}
+
+// runKeyBench runs a batch GroupAgg over keyBenchRows rows per op and
+// checks the number of groups.
+func runKeyBench(b *testing.B, key int, aggs []opspec.AggSpec, outTypes []*types.DataType, wantGroups int) {
+	batches, ts := keyBenchBatches(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		op := &GroupAgg{Keys: []int{key}, KeyTypes: ts[key : key+1], Aggs: aggs, OutTypes: outTypes, Final: true}
+		out := &discardOut{}
+		if err := op.Open(&OpContext{Ctx: context.Background(), Batch: true, Config: JobConfig{BatchSize: keyBenchBatch}}, out); err != nil {
+			b.Fatal(err)
+		}
+		for fed, k := 0, 0; fed < keyBenchRows; fed, k = fed+keyBenchBatch, k+1 {
+			if err := op.ProcessBatch(0, batches[k%len(batches)]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := op.EndInput(0); err != nil {
+			b.Fatal(err)
+		}
+		if out.rows != wantGroups {
+			b.Fatalf("%d groups, want %d", out.rows, wantGroups)
+		}
+	}
+}
+
+var countStar = opspec.AggSpec{Func: "COUNT", Filter: -1, Type: types.BigIntType().NotNull()}
+
+// BenchmarkGroupKeyLookupString: SELECT origin, COUNT(*) … GROUP BY origin.
+func BenchmarkGroupKeyLookupString(b *testing.B) {
+	runKeyBench(b, 0, []opspec.AggSpec{countStar},
+		[]*types.DataType{types.StringType(), types.BigIntType().NotNull()}, 300)
+}
+
+// BenchmarkGroupKeyLookupInt: SELECT hour, COUNT(*) … GROUP BY hour.
+func BenchmarkGroupKeyLookupInt(b *testing.B) {
+	runKeyBench(b, 2, []opspec.AggSpec{countStar},
+		[]*types.DataType{types.BigIntType(), types.BigIntType().NotNull()}, 24)
+}
+
+// BenchmarkGroupAccumulators: SELECT origin, COUNT(*), SUM(delay),
+// AVG(delay), MIN(delay), MAX(delay) … GROUP BY origin.
+func BenchmarkGroupAccumulators(b *testing.B) {
+	arg := func(f string, t *types.DataType) opspec.AggSpec {
+		return opspec.AggSpec{Func: f, Args: []int{3}, ArgTypes: []*types.DataType{types.IntType()}, Filter: -1, Type: t}
+	}
+	runKeyBench(b, 0, []opspec.AggSpec{countStar, arg("SUM", types.IntType()), arg("AVG", types.IntType()),
+		arg("MIN", types.IntType()), arg("MAX", types.IntType())},
+		[]*types.DataType{types.StringType(), types.BigIntType().NotNull(), types.IntType(), types.IntType(), types.IntType(), types.IntType()}, 300)
+}
+
+// BenchmarkGroupCountDistinct: SELECT origin, COUNT(DISTINCT dest) …
+// GROUP BY origin.
+func BenchmarkGroupCountDistinct(b *testing.B) {
+	cd := opspec.AggSpec{Func: "COUNT", Args: []int{1}, ArgTypes: []*types.DataType{types.StringType()}, Distinct: true, Filter: -1, Type: types.BigIntType().NotNull()}
+	runKeyBench(b, 0, []opspec.AggSpec{cd}, []*types.DataType{types.StringType(), types.BigIntType().NotNull()}, 300)
+}
+
+// BenchmarkJoinProbeString: the batch hash join's probe on a string key
+// (300 unique build keys, every probe row matching one).
+func BenchmarkJoinProbeString(b *testing.B) {
+	batches, _ := keyBenchBatches(b)
+	bb := types.NewBatchBuilder([]*types.DataType{types.StringType()})
+	for i := 0; i < 300; i++ {
+		if err := bb.Append(types.Insert, []any{fmt.Sprintf("%c%c%c", 'A'+i%26, 'A'+(i/26)%26, 'A'+i%7)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ix := newStrJoinIndex(bb.Build(), 0, false)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		matches := 0
+		for fed, k := 0, 0; fed < keyBenchRows; fed, k = fed+keyBenchBatch, k+1 {
+			c := batches[k%len(batches)].Cols[0]
+			li, _ := ix.probe(c, c.Len())
+			matches += len(li)
+		}
+		if matches != keyBenchRows {
+			b.Fatalf("%d matches, want %d", matches, keyBenchRows)
+		}
+	}
+}
