@@ -1,10 +1,14 @@
+//go:build unix
+
 package runtime
 
 import (
 	"context"
 	"fmt"
 	"math/rand"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/riffle-sql/riffle/engine/internal/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -15,6 +19,8 @@ import (
 // COUNT(DISTINCT destination)), small integer keys (hourly EXTRACT), and
 // the hash join's probe on a string key. Each benchmark feeds 32 distinct
 // batches of 8192 rows round-robin, 1 M rows per op; ns/op is per 1 M rows.
+// cpu-ns/op is the process's user + system CPU time per op (garbage
+// collection included), steadier than ns/op on a loaded machine.
 
 const keyBenchRows = 1 << 20
 const keyBenchBatch = 8192
@@ -53,6 +59,8 @@ func runKeyBench(b *testing.B, key int, aggs []opspec.AggSpec, outTypes []*types
 	batches, ts := keyBenchBatches(b)
 	b.ReportAllocs()
 	b.ResetTimer()
+	start := cpuTime()
+	defer reportCPU(b, start)
 	for n := 0; n < b.N; n++ {
 		op := &GroupAgg{Keys: []int{key}, KeyTypes: ts[key : key+1], Aggs: aggs, OutTypes: outTypes, Final: true}
 		out := &discardOut{}
@@ -71,6 +79,20 @@ func runKeyBench(b *testing.B, key int, aggs []opspec.AggSpec, outTypes []*types
 			b.Fatalf("%d groups, want %d", out.rows, wantGroups)
 		}
 	}
+}
+
+// cpuTime is the process's user + system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time since start per op as cpu-ns/op.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 }
 
 var countStar = opspec.AggSpec{Func: "COUNT", Filter: -1, Type: types.BigIntType().NotNull()}
@@ -118,6 +140,8 @@ func BenchmarkJoinProbeString(b *testing.B) {
 	ix := newStrJoinIndex(bb.Build(), 0, false)
 	b.ReportAllocs()
 	b.ResetTimer()
+	start := cpuTime()
+	defer reportCPU(b, start)
 	for n := 0; n < b.N; n++ {
 		matches := 0
 		for fed, k := 0, 0; fed < keyBenchRows; fed, k = fed+keyBenchBatch, k+1 {
