@@ -131,8 +131,9 @@ func (a *countAcc) accumulateBatch(gids []int32, args []arrow.Array) {
 		}
 		return
 	}
+	bits, off := validityOf(args[0])
 	for i, g := range gids {
-		if g >= 0 && args[0].IsValid(i) {
+		if g >= 0 && isValidBit(bits, off, i) {
 			a.counts[g]++
 		}
 	}
@@ -267,6 +268,9 @@ func (a *sumIntAcc) update(g int32, args []arrow.Array, i int, retract bool) {
 
 func (a *sumIntAcc) accumulateBatch(gids []int32, args []arrow.Array) {
 	col := args[0]
+	if sumIntsBatch(a.sums, a.cnt, gids, col) {
+		return
+	}
 	vals := int64Values(col)
 	nulls := col.NullN() > 0
 	for i, g := range gids {
@@ -320,6 +324,9 @@ func (a *sumFloatAcc) update(g int32, args []arrow.Array, i int, retract bool) {
 
 func (a *sumFloatAcc) accumulateBatch(gids []int32, args []arrow.Array) {
 	col := args[0]
+	if sumFloatsBatch(a.sums, a.cnt, gids, col) {
+		return
+	}
 	nulls := col.NullN() > 0
 	for i, g := range gids {
 		if g < 0 || (nulls && col.IsNull(i)) {
@@ -426,6 +433,9 @@ func (a *avgIntAcc) update(g int32, args []arrow.Array, i int, retract bool) {
 
 func (a *avgIntAcc) accumulateBatch(gids []int32, args []arrow.Array) {
 	col := args[0]
+	if sumIntsBatch(a.sums, a.cnt, gids, col) {
+		return
+	}
 	vals := int64Values(col)
 	nulls := col.NullN() > 0
 	for i, g := range gids {
@@ -477,6 +487,9 @@ func (a *avgFloatAcc) update(g int32, args []arrow.Array, i int, retract bool) {
 
 func (a *avgFloatAcc) accumulateBatch(gids []int32, args []arrow.Array) {
 	col := args[0]
+	if sumFloatsBatch(a.sums, a.cnt, gids, col) {
+		return
+	}
 	nulls := col.NullN() > 0
 	for i, g := range gids {
 		if g < 0 || (nulls && col.IsNull(i)) {
@@ -650,18 +663,25 @@ func (a *extremeAcc) update(g int32, args []arrow.Array, i int, _ bool) {
 
 func (a *extremeAcc) accumulateBatch(gids []int32, args []arrow.Array) {
 	col := args[0]
-	if a.kind == 0 && col.NullN() == 0 {
-		vals := int64Values(col)
-		for i, g := range gids {
-			if g < 0 {
-				continue
-			}
-			v := vals[i]
-			if !a.has[g] || (a.max && v > a.i64[g]) || (!a.max && v < a.i64[g]) {
-				a.i64[g] = v
-				a.has[g] = true
-			}
-		}
+	bits, off := validityOf(col)
+	switch id := col.DataType().ID(); {
+	case a.kind == 0 && (id == arrow.INT64 || id == arrow.TIMESTAMP || id == arrow.TIME64 || id == arrow.DURATION):
+		extremeInts(a.i64, a.has, a.max, gids, vector.Values[int64](col), bits, off)
+		return
+	case a.kind == 0 && (id == arrow.INT32 || id == arrow.DATE32 || id == arrow.TIME32 || id == arrow.INTERVAL_MONTHS):
+		extremeInts(a.i64, a.has, a.max, gids, vector.Values[int32](col), bits, off)
+		return
+	case a.kind == 0 && id == arrow.INT16:
+		extremeInts(a.i64, a.has, a.max, gids, vector.Values[int16](col), bits, off)
+		return
+	case a.kind == 0 && id == arrow.INT8:
+		extremeInts(a.i64, a.has, a.max, gids, vector.Values[int8](col), bits, off)
+		return
+	case a.kind == 1 && id == arrow.FLOAT64:
+		extremeFloats(a.f64, a.has, a.max, gids, vector.Values[float64](col), bits, off)
+		return
+	case a.kind == 1 && id == arrow.FLOAT32:
+		extremeFloats(a.f64, a.has, a.max, gids, vector.Values[float32](col), bits, off)
 		return
 	}
 	for i, g := range gids {

@@ -40,6 +40,9 @@ type distinctAcc struct {
 	// (entries whose multiplicity fell to zero stay listed)
 	pairs   u64Table
 	members [][]int32
+	// accumulateStrings' buffers
+	packed   []uint64
+	valueIDs []int32
 }
 
 func newDistinctAcc(inner accumulator, s opspec.AggSpec) *distinctAcc {
@@ -201,18 +204,7 @@ func (a *distinctAcc) update(g int32, args []arrow.Array, i int, retract bool) {
 
 func (a *distinctAcc) accumulateBatch(gids []int32, args []arrow.Array) {
 	if a.strKey && isStringData(args[0]) {
-		// one string column: look its bytes up without going through
-		// valueID per row
-		c := args[0]
-		offs, data := vector.StringData(c)
-		nulls := c.NullN() > 0
-		for i, g := range gids {
-			if g < 0 || nulls && c.IsNull(i) {
-				continue
-			}
-			id, _ := a.stringID(offs, data, i, true)
-			a.add(g, id, args, i)
-		}
+		a.accumulateStrings(gids, args)
 		return
 	}
 	for i, g := range gids {
@@ -221,6 +213,44 @@ func (a *distinctAcc) accumulateBatch(gids []int32, args []arrow.Array) {
 		}
 		if id, ok := a.valueID(args, i, true); ok {
 			a.add(g, id, args, i)
+		}
+	}
+}
+
+// accumulateStrings is accumulateBatch for one string column: the values
+// of up to 7 bytes are packed and numbered in one loop over the batch
+// (stringID numbers the others and the new ones), and a COUNT(DISTINCT)
+// counts a value new to its group without a call.
+func (a *distinctAcc) accumulateStrings(gids []int32, args []arrow.Array) {
+	c := args[0]
+	offs, data := vector.StringData(c)
+	n := len(gids)
+	a.packed = growKeys(a.packed, n)
+	packShortKeys(offs[:n+1], data, a.packed)
+	a.valueIDs = growIDs(a.valueIDs, n)
+	a.shortIDs.findBatch(a.packed, a.valueIDs)
+	bits, off := validityOf(c)
+	cnt, _ := a.inner.(*countAcc)
+	for i, g := range gids {
+		if g < 0 || bits != nil && !isValidBit(bits, off, i) {
+			continue
+		}
+		id := a.valueIDs[i]
+		if id < 0 {
+			id, _ = a.stringID(offs, data, i, true)
+		}
+		p, isNew := a.pairs.slot(pairKey(g, id))
+		if isNew {
+			a.members[g] = append(a.members[g], id)
+		}
+		*p++
+		if *p != 1 {
+			continue
+		}
+		if cnt != nil {
+			cnt.counts[g]++
+		} else {
+			a.inner.update(g, args, i, false)
 		}
 	}
 }
@@ -289,113 +319,3 @@ func (a *distinctAcc) reset(g int32) {
 
 // pairKey packs a group id and a value number into one key.
 func pairKey(g, id int32) uint64 { return uint64(uint32(g))<<32 | uint64(uint32(id)) }
-
-// u64Table is an open-addressing hash table from uint64 keys to int64
-// values (linear probing, at most half full): the (group, value) counts
-// of DISTINCT and dictionaries keyed by shortKey. ^uint64(0) cannot be a
-// key. remove deletes an entry; the table never shrinks.
-type u64Table struct {
-	keys  []uint64 // emptyPair marks a free slot
-	vals  []int64
-	n     int
-	shift uint
-}
-
-// emptyPair marks a free slot; it is never a pairKey (group ids are below
-// 2^31) nor a shortKey (lengths are below 8).
-const emptyPair = ^uint64(0)
-
-func (t *u64Table) home(k uint64) uint64 { return (k * 0x9E3779B97F4A7C15) >> t.shift }
-
-// find returns the count of key k, nil if absent. The pointer is valid
-// until the next slot call.
-func (t *u64Table) find(k uint64) *int64 {
-	if t.n == 0 {
-		return nil
-	}
-	mask := uint64(len(t.keys) - 1)
-	for i := t.home(k); ; i = (i + 1) & mask {
-		switch t.keys[i] {
-		case k:
-			return &t.vals[i]
-		case emptyPair:
-			return nil
-		}
-	}
-}
-
-// slot returns the count of key k, adding it with count 0 (isNew) if
-// absent. The pointer is valid until the next slot call.
-func (t *u64Table) slot(k uint64) (p *int64, isNew bool) {
-	if 2*(t.n+1) > len(t.keys) {
-		t.grow()
-	}
-	mask := uint64(len(t.keys) - 1)
-	for i := t.home(k); ; i = (i + 1) & mask {
-		switch t.keys[i] {
-		case k:
-			return &t.vals[i], false
-		case emptyPair:
-			// a removed entry may have left its value in the slot
-			t.keys[i], t.vals[i] = k, 0
-			t.n++
-			return &t.vals[i], true
-		}
-	}
-}
-
-func (t *u64Table) grow() {
-	size := max(2*len(t.keys), 64)
-	old, oldVals := t.keys, t.vals
-	t.keys, t.vals = make([]uint64, size), make([]int64, size)
-	for i := range t.keys {
-		t.keys[i] = emptyPair
-	}
-	t.shift = 64
-	for s := size; s > 1; s >>= 1 {
-		t.shift--
-	}
-	mask := uint64(size - 1)
-	for j, k := range old {
-		if k == emptyPair {
-			continue
-		}
-		i := t.home(k)
-		for t.keys[i] != emptyPair {
-			i = (i + 1) & mask
-		}
-		t.keys[i], t.vals[i] = k, oldVals[j]
-	}
-}
-
-// remove deletes key k, reporting whether it was present. Later entries of
-// its probe run move back into the freed slot (backward shift deletion),
-// so lookups never need tombstones.
-func (t *u64Table) remove(k uint64) bool {
-	if t.n == 0 {
-		return false
-	}
-	mask := uint64(len(t.keys) - 1)
-	i := t.home(k)
-	for ; t.keys[i] != k; i = (i + 1) & mask {
-		if t.keys[i] == emptyPair {
-			return false
-		}
-	}
-	for j := i; ; {
-		j = (j + 1) & mask
-		if t.keys[j] == emptyPair {
-			break
-		}
-		// the entry at j stays unless its home lies outside (i, j]
-		// (cyclically): then it may move back to i
-		h := t.home(t.keys[j])
-		if i <= j && (h <= i || h > j) || i > j && h <= i && h > j {
-			t.keys[i], t.vals[i] = t.keys[j], t.vals[j]
-			i = j
-		}
-	}
-	t.keys[i] = emptyPair
-	t.n--
-	return true
-}

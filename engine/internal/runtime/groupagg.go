@@ -33,7 +33,7 @@ func newGroupIndex(keys []int, keyTypes []*types.DataType) groupIndex {
 	case len(keys) == 0:
 		return &globalIndex{}
 	case len(keys) == 1 && (keyTypes[0].IsIntegral() || keyTypes[0].IsDatetime() || keyTypes[0].IsInterval()):
-		return &intIndex{col: keys[0], m: map[int64]int32{}, null: -1}
+		return newIntIndex(keys[0])
 	case len(keys) == 1 && keyTypes[0].IsString():
 		return newStrIndex(keys[0])
 	}
@@ -64,11 +64,20 @@ func (x *globalIndex) evict(dead func(int32) bool) {
 	}
 }
 
+// intIndex numbers the values of one integral, date/time or interval key
+// column: the value's bits key an open-addressing table, except -1, whose
+// bits are the table's empty mark and which has its own field.
 type intIndex struct {
-	col  int
-	m    map[int64]int32
-	null int32
+	col   int
+	t     u64Table
+	minus int32 // the group of key -1, -1 if none
+	null  int32
+	// lookupBatch's buffers
+	keys []uint64
+	ids  []int32
 }
+
+func newIntIndex(col int) *intIndex { return &intIndex{col: col, minus: -1, null: -1} }
 
 func (x *intIndex) lookup(b *types.Batch, i int, next int32) (int32, bool) {
 	c := b.Cols[x.col]
@@ -80,11 +89,28 @@ func (x *intIndex) lookup(b *types.Batch, i int, next int32) (int32, bool) {
 		return next, true
 	}
 	k := int64Of(c, i)
-	if g, ok := x.m[k]; ok {
-		return g, false
+	if uint64(k) == emptyPair {
+		if x.minus >= 0 {
+			return x.minus, false
+		}
+		x.minus = next
+		return next, true
 	}
-	x.m[k] = next
-	return next, true
+	p, isNew := x.t.slot(uint64(k))
+	if isNew {
+		*p = int64(next)
+	}
+	return int32(*p), isNew
+}
+
+func (x *intIndex) findKey(k int64) (int32, bool) {
+	if uint64(k) == emptyPair {
+		return x.minus, x.minus >= 0
+	}
+	if p := x.t.find(uint64(k)); p != nil {
+		return int32(*p), true
+	}
+	return 0, false
 }
 
 func (x *intIndex) find(b *types.Batch, i int) (int32, bool) {
@@ -92,8 +118,7 @@ func (x *intIndex) find(b *types.Batch, i int) (int32, bool) {
 	if c.IsNull(i) {
 		return x.null, x.null >= 0
 	}
-	g, ok := x.m[int64Of(c, i)]
-	return g, ok
+	return x.findKey(int64Of(c, i))
 }
 
 func (x *intIndex) remove(b *types.Batch, i int) {
@@ -102,18 +127,47 @@ func (x *intIndex) remove(b *types.Batch, i int) {
 		x.null = -1
 		return
 	}
-	delete(x.m, int64Of(c, i))
+	x.removeKey(int64Of(c, i))
 }
 
-func (x *intIndex) size() int64 { return int64(len(x.m)) * 24 }
+func (x *intIndex) removeKey(k int64) {
+	if uint64(k) == emptyPair {
+		x.minus = -1
+		return
+	}
+	x.t.remove(uint64(k))
+}
 
-func (x *intIndex) count() int64 { return int64(len(x.m)) + int64(min(x.null+1, 1)) }
+func (x *intIndex) size() int64 { return int64(len(x.t.keys)) * 16 }
+
+func (x *intIndex) count() int64 {
+	return int64(x.t.n) + int64(min(x.minus+1, 1)) + int64(min(x.null+1, 1))
+}
+
+// each calls f with every non-NULL key and its group.
+func (x *intIndex) each(f func(k int64, g int32)) {
+	for j, k := range x.t.keys {
+		if k != emptyPair {
+			f(int64(k), int32(x.t.vals[j]))
+		}
+	}
+	if x.minus >= 0 {
+		f(-1, x.minus)
+	}
+}
 
 func (x *intIndex) evict(dead func(int32) bool) {
-	for k, g := range x.m {
-		if dead(g) {
-			delete(x.m, k)
+	var drop []uint64
+	for j, k := range x.t.keys {
+		if k != emptyPair && dead(int32(x.t.vals[j])) {
+			drop = append(drop, k)
 		}
+	}
+	for _, k := range drop {
+		x.t.remove(k)
+	}
+	if x.minus >= 0 && dead(x.minus) {
+		x.minus = -1
 	}
 	if x.null >= 0 && dead(x.null) {
 		x.null = -1
@@ -127,6 +181,7 @@ type strIndex struct {
 	short u64Table
 	m     map[string]int32
 	null  int32
+	keys  []uint64 // lookupBatch's and findBatch's packed keys
 }
 
 func newStrIndex(col int) *strIndex {
@@ -458,13 +513,17 @@ func (a *GroupAgg) accumulateBatch(b *types.Batch) error {
 	}
 	gids := a.gidsBuf[:b.Len]
 	var newRows []int32
-	for i := 0; i < b.Len; i++ {
-		g, isNew := a.index.lookup(b, i, a.nGroups)
-		if isNew {
-			a.nGroups++
-			newRows = append(newRows, int32(i))
+	if bx, ok := a.index.(batchIndex); ok {
+		a.nGroups, newRows = bx.lookupBatch(b, a.nGroups, gids, nil)
+	} else {
+		for i := 0; i < b.Len; i++ {
+			g, isNew := a.index.lookup(b, i, a.nGroups)
+			if isNew {
+				a.nGroups++
+				newRows = append(newRows, int32(i))
+			}
+			gids[i] = g
 		}
-		gids[i] = g
 	}
 	if len(newRows) > 0 {
 		chunk := make([]arrow.Array, len(a.Keys))

@@ -30,11 +30,11 @@ func writeGroupIndex(w *state.Writer, x groupIndex) {
 	case *intIndex:
 		w.Uint8(indexInt)
 		w.Varint(int64(x.null))
-		w.Count(len(x.m))
-		for k, g := range x.m {
+		w.Count(x.t.n + int(min(x.minus+1, 1)))
+		x.each(func(k int64, g int32) {
 			w.Varint(k)
 			w.Varint(int64(g))
-		}
+		})
 	case *strIndex:
 		w.Uint8(indexStr)
 		w.Varint(int64(x.null))
@@ -87,10 +87,16 @@ func readGroupIndex(r *state.Reader, x groupIndex, n int32) {
 		if want = indexInt; kind == want {
 			x.null = null()
 			cnt := r.Count(2)
-			x.m = make(map[int64]int32, cnt)
+			x.t, x.minus = u64Table{}, -1
 			for i := 0; i < cnt && r.Err() == nil; i++ {
 				k := r.Varint()
-				x.m[k] = id()
+				g := id()
+				if uint64(k) == emptyPair {
+					x.minus = g
+					continue
+				}
+				p, _ := x.t.slot(uint64(k))
+				*p = int64(g)
 			}
 		}
 	case *strIndex:

@@ -33,3 +33,27 @@ func shortKeyOf(s string) (key uint64, ok bool) {
 	}
 	return key | uint64(len(s))<<56, true
 }
+
+// packShortKeys sets keys[i] to shortKey of element i of a string column
+// (offsets and data as vector.StringData returns them), or to emptyPair
+// for values longer than 7 bytes: the batch form of shortKey, one loop
+// over the column. A NULL element packs as whatever its offsets span
+// (usually the empty string): callers test validity themselves.
+// len(keys) >= len(offs)-1.
+func packShortKeys(offs []int32, data []byte, keys []uint64) {
+	n := len(offs) - 1
+	keys = keys[:n]
+	for i := range keys {
+		from, to := int(offs[i]), int(offs[i+1])
+		l := to - from
+		switch {
+		case l > 7:
+			keys[i] = emptyPair
+		case from+8 <= len(data):
+			keys[i] = binary.LittleEndian.Uint64(data[from:])&(1<<(8*l)-1) | uint64(l)<<56
+		default:
+			k, _ := shortKey(offs, data, i)
+			keys[i] = k
+		}
+	}
+}
