@@ -32,6 +32,7 @@ import (
 // text) is an error.
 func Build(collector *runtime.Collector, roots ...*physical.Node) (g *runtime.Graph, nodes map[*physical.Node]*runtime.Node, err error) {
 	b := &builder{g: &runtime.Graph{}, nodes: map[*physical.Node]*runtime.Node{}, collector: collector}
+	b.planJoinOutputs(roots)
 	defer func() {
 		if r := recover(); r != nil {
 			be, ok := r.(buildError)
@@ -53,6 +54,11 @@ type builder struct {
 	g         *runtime.Graph
 	nodes     map[*physical.Node]*runtime.Node
 	collector *runtime.Collector
+	// joinOut holds, for a batch hash join whose only consumer is a
+	// Calc, the joined row's columns that Calc reads (join_output.go);
+	// calcRefs the Calc's expressions renumbered to that narrower row.
+	joinOut  map[*physical.Node][]int
+	calcRefs map[*physical.Node]*physical.Calc
 }
 
 func (b *builder) build(p *physical.Node) *runtime.Node {
@@ -161,6 +167,9 @@ func (b *builder) operator(p *physical.Node) func() runtime.Operator {
 			return w
 		}
 	case *physical.Calc:
+		if narrowed, ok := b.calcRefs[p]; ok {
+			x = narrowed
+		}
 		return func() runtime.Operator {
 			c, err := runtime.NewCalc(x.Where, x.Projs)
 			if err != nil {
@@ -214,7 +223,8 @@ func (b *builder) operator(p *physical.Node) func() runtime.Operator {
 		if x.Streaming {
 			return func() runtime.Operator { return &runtime.StreamingJoin{Spec: x.Spec} }
 		}
-		return func() runtime.Operator { return &runtime.HashJoin{Spec: x.Spec} }
+		out := b.joinOut[p]
+		return func() runtime.Operator { return &runtime.HashJoin{Spec: x.Spec, Out: out} }
 	case *physical.IntervalJoin:
 		return func() runtime.Operator {
 			return &runtime.IntervalJoin{Spec: x.Spec, LowerBound: x.LowerBound, UpperBound: x.UpperBound, LeftTime: x.LeftTime,

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"slices"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/riffle-sql/riffle/engine/expr"
@@ -38,6 +40,16 @@ type HashJoin struct {
 	matched   []bool
 	keyBuf    []byte
 	buildDone bool
+
+	// Out lists the columns of the joined row (the left input's, then the
+	// right input's) that the join emits, in that order; nil emits them
+	// all. Semi and anti joins emit left rows, so their Out holds left
+	// columns only. The planner sets it when the join's parent reads
+	// fewer columns (jobgraph's planJoinOutputs).
+	Out []int
+	// li and ri are the matching pairs' buffers, kept between probe
+	// batches (Take copies the rows out of them).
+	li, ri []int32
 }
 
 // NextInput implements InputSelector: the build side first.
@@ -113,9 +125,9 @@ func emptyBatch(ts []*types.DataType) *types.Batch {
 }
 
 func (j *HashJoin) probe(b *types.Batch) error {
-	var li, ri []int32
+	li, ri := j.li[:0], j.ri[:0]
 	if j.strKeys != nil {
-		li, ri = j.strKeys.probe(b.Cols[j.Spec.LeftKeys[0]], b.Len)
+		li, ri = j.strKeys.probe(b.Cols[j.Spec.LeftKeys[0]], b.Len, li, ri)
 	} else {
 		for i := 0; i < b.Len; i++ {
 			if keyHasNull(b, j.Spec.LeftKeys, j.Spec.NullSafe, i) {
@@ -128,28 +140,41 @@ func (j *HashJoin) probe(b *types.Batch) error {
 			}
 		}
 	}
-	// residual condition on candidate pairs
+	j.li, j.ri = li, ri
+	// residual condition on candidate pairs, over the whole joined row
 	if j.residual != nil && len(li) > 0 {
 		var err error
-		if li, ri, err = keepResidualPairs(j.residual, j.Ctx.Eval, joinRows(b, j.build, li, ri, false), li, ri); err != nil {
+		if li, ri, err = keepResidualPairs(j.residual, j.Ctx.Eval, joinRows(b, j.build, li, ri, nil), li, ri); err != nil {
 			return err
 		}
 	}
-	probeMatched := make([]bool, b.Len)
-	for k := range li {
-		probeMatched[li[k]] = true
-		j.matched[ri[k]] = true
+	kind := j.Spec.Kind
+	if kind == opspec.RightJoin || kind == opspec.FullJoin {
+		for _, r := range ri {
+			j.matched[r] = true
+		}
 	}
-	switch j.Spec.Kind {
+	switch kind {
 	case opspec.SemiJoin, opspec.AntiJoin:
+		probeMatched := make([]bool, b.Len)
+		for _, l := range li {
+			probeMatched[l] = true
+		}
 		var sel []int32
 		for i, m := range probeMatched {
-			if m == (j.Spec.Kind == opspec.SemiJoin) {
+			if m == (kind == opspec.SemiJoin) {
 				sel = append(sel, int32(i))
 			}
 		}
-		return j.Emit(TakeRows(b, sel))
+		if len(sel) == 0 {
+			return nil
+		}
+		return j.Emit(TakeRows(projectCols(b, j.Out), sel))
 	case opspec.LeftJoin, opspec.FullJoin:
+		probeMatched := make([]bool, b.Len)
+		for _, l := range li {
+			probeMatched[l] = true
+		}
 		for i, m := range probeMatched {
 			if !m {
 				li = append(li, int32(i))
@@ -160,17 +185,43 @@ func (j *HashJoin) probe(b *types.Batch) error {
 	if len(li) == 0 {
 		return nil
 	}
-	return j.Emit(joinRows(b, j.build, li, ri, true))
+	return j.Emit(joinRows(b, j.build, li, ri, j.Out))
+}
+
+// projectCols is b with only the columns out (nil: b itself).
+func projectCols(b *types.Batch, out []int) *types.Batch {
+	if out == nil {
+		return b
+	}
+	cols := make([]arrow.Array, len(out))
+	for k, c := range out {
+		cols[k] = b.Cols[c]
+	}
+	return &types.Batch{Cols: cols, Len: b.Len, Kinds: b.Kinds}
 }
 
 // joinRows builds rows left[li[k]] ++ right[ri[k]]; index -1 gives NULLs.
-func joinRows(left, right *types.Batch, li, ri []int32, _ bool) *types.Batch {
-	cols := make([]arrow.Array, 0, len(left.Cols)+len(right.Cols))
-	for _, c := range left.Cols {
-		cols = append(cols, vector.Take(c, li))
+// out lists the joined row's columns to build (left columns first, then
+// right; nil: all of them), in order.
+func joinRows(left, right *types.Batch, li, ri []int32, out []int) *types.Batch {
+	nl := len(left.Cols)
+	if out == nil {
+		cols := make([]arrow.Array, 0, nl+len(right.Cols))
+		for _, c := range left.Cols {
+			cols = append(cols, vector.Take(c, li))
+		}
+		for _, c := range right.Cols {
+			cols = append(cols, vector.Take(c, ri))
+		}
+		return &types.Batch{Cols: cols, Len: len(li)}
 	}
-	for _, c := range right.Cols {
-		cols = append(cols, vector.Take(c, ri))
+	cols := make([]arrow.Array, len(out))
+	for k, c := range out {
+		if c < nl {
+			cols[k] = vector.Take(left.Cols[c], li)
+		} else {
+			cols[k] = vector.Take(right.Cols[c-nl], ri)
+		}
 	}
 	return &types.Batch{Cols: cols, Len: len(li)}
 }
@@ -196,7 +247,7 @@ func (j *HashJoin) EndInput(in int) error {
 		return nil
 	}
 	left := emptyBatch(j.Spec.LeftTypes)
-	return j.Emit(joinRows(left, j.build, li, ri, true))
+	return j.Emit(joinRows(left, j.build, li, ri, j.Out))
 }
 
 // keepResidualPairs evaluates a join's residual condition over cand, the
@@ -235,6 +286,8 @@ type strJoinIndex struct {
 	x           *strIndex
 	start, rows []int32
 	nullSafe    bool
+	// unique: every key value has one build row, rows[g] (start[g] = g).
+	unique bool
 }
 
 func newStrJoinIndex(build *types.Batch, col int, nullSafe bool) *strJoinIndex {
@@ -259,6 +312,7 @@ func newStrJoinIndex(build *types.Batch, col int, nullSafe bool) *strJoinIndex {
 		ix.start[g+1] = ix.start[g] + n
 	}
 	ix.rows = make([]int32, ix.start[len(counts)])
+	ix.unique = len(ix.rows) == len(counts)
 	next := append([]int32(nil), ix.start[:len(counts)]...)
 	for i, g := range ids {
 		if g >= 0 {
@@ -269,11 +323,34 @@ func newStrJoinIndex(build *types.Batch, col int, nullSafe bool) *strJoinIndex {
 	return ix
 }
 
-// probe returns the matching pairs (probe row, build row) for the n rows
-// of the probe side's key column c, in probe order, build order within.
-func (ix *strJoinIndex) probe(c arrow.Array, n int) (li, ri []int32) {
+// probe appends the matching pairs (probe row, build row) for the n rows
+// of the probe side's key column c to li and ri, in probe order, build
+// order within. A unique build key (the common case of a join with a
+// dimension table) matches at most once per probe row: the pairs are
+// written into buffers sized once for the batch.
+func (ix *strJoinIndex) probe(c arrow.Array, n int, li, ri []int32) ([]int32, []int32) {
+	skipNulls := !ix.nullSafe && c.NullN() > 0
+	if ix.unique {
+		base := len(li)
+		li, ri = slices.Grow(li, n)[:base+n], slices.Grow(ri, n)[:base+n]
+		pl, pr := li[base:], ri[base:]
+		k := 0
+		for i := 0; i < n; i++ {
+			if skipNulls && c.IsNull(i) {
+				continue
+			}
+			g, ok := ix.x.findIn(c, i)
+			if !ok {
+				continue
+			}
+			pl[k], pr[k] = int32(i), ix.rows[g]
+			k++
+		}
+		return li[:base+k], ri[:base+k]
+	}
+	li, ri = slices.Grow(li, n), slices.Grow(ri, n)
 	for i := 0; i < n; i++ {
-		if !ix.nullSafe && c.IsNull(i) {
+		if skipNulls && c.IsNull(i) {
 			continue
 		}
 		g, ok := ix.x.findIn(c, i)

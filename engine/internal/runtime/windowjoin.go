@@ -159,7 +159,7 @@ func (j *WindowJoin) joinWindow(w *[2][]*types.Batch) error {
 		}
 	}
 	if j.residual != nil && len(li) > 0 {
-		cand := joinRows(left, right, li, ri, false)
+		cand := joinRows(left, right, li, ri, nil)
 		v, err := j.residual(j.Ctx.Eval, cand)
 		if err != nil {
 			return err
