@@ -164,6 +164,18 @@ func DeclaredBounded(src Source) bool {
 	return src.Bounded()
 }
 
+// ReportsStatistics is implemented by a Source that can estimate, when a
+// query is planned, how many rows it will produce: Flink's
+// SupportsStatisticReport (a file system table's format estimates its
+// files' rows). The batch planner broadcasts the small side of a hash
+// join with it (table.optimizer.join.broadcast-threshold); unknown sizes
+// never broadcast, as in Flink.
+type ReportsStatistics interface {
+	// EstimatedRowCount is the estimated number of rows; ok is false
+	// when the source cannot tell cheaply.
+	EstimatedRowCount(ctx context.Context) (rows int64, ok bool)
+}
+
 // PartitionPruner is implemented by sources of partitioned tables, like
 // Flink's SupportsPartitionPushDown: the planner hands over a predicate on
 // the partition columns, and Splits then lists only the splits of the

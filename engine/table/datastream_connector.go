@@ -77,6 +77,20 @@ type streamSourceImpl struct {
 
 func (s *streamSourceImpl) Bounded() bool { return s.s.ds.bounded }
 
+// EstimatedRowCount implements connector.ReportsStatistics for a
+// FromArrow stream: the rows of its records (other streams: unknown).
+func (s *streamSourceImpl) EstimatedRowCount(context.Context) (int64, bool) {
+	ds := s.s.ds
+	if ds.arrow == nil || !ds.bounded {
+		return 0, false
+	}
+	var n int64
+	for _, rec := range ds.arrow {
+		n += rec.NumRows()
+	}
+	return n, true
+}
+
 // ChangelogMode is the declared mode: an upsert stream ([I,UA,D] with a
 // primary key) is normalized by the planner's ChangelogNormalize, as
 // Flink's fromChangelogStream is, and its deletes may carry only the key

@@ -164,8 +164,15 @@ func (pl *planner) join(j *plan.Join) *Node {
 	if len(lk) == 0 {
 		par, dist = 1, opspec.Single
 	}
-	le := pl.exchange(left, dist, lk, par)
-	re := pl.exchange(right, dist, rk, par)
+	// a small right input is broadcast to every instance and the left
+	// input read where it is (Flink's BroadcastHashJoin)
+	broadcast := !pl.env.Streaming && len(lk) > 0 && pl.broadcastRight(j.Kind, left, right)
+	var le, re *Node
+	if broadcast {
+		le, re = left, pl.exchange(right, opspec.Broadcast, nil, par)
+	} else {
+		le, re = pl.exchange(left, dist, lk, par), pl.exchange(right, dist, rk, par)
+	}
 	// Calcite's join row type makes the field names unique (word, word0)
 	allNames := plan.Uniquify(append(plan.Names(left.Cols), plan.Names(right.Cols)...))
 	outCols := make([]plan.Column, len(j.Cols))
@@ -192,7 +199,7 @@ func (pl *planner) join(j *plan.Join) *Node {
 		}
 		return p
 	}
-	p.Op = &Join{Spec: spec, Cond: j.Cond}
+	p.Op = &Join{Spec: spec, Cond: j.Cond, Broadcast: broadcast}
 	p.Mode = types.InsertOnlyMode
 	return p
 }

@@ -26,6 +26,9 @@ type Join struct {
 	// inputs' uniqueness (JoinKeyContainsUniqueKey, HasUniqueKey,
 	// NoUniqueKey; upsert.go).
 	LeftInputSpec, RightInputSpec string
+	// Broadcast: a batch HashJoin whose right input is broadcast to every
+	// instance (EXPLAIN's isBroadcast=[true]; join_broadcast.go).
+	Broadcast bool
 }
 
 func (j *Join) Name() string {
@@ -45,6 +48,9 @@ func (j *Join) Explain(n *Node) []Attr {
 	attrs := []Attr{{Name: "joinType", Value: j.Spec.Kind.String()}, where, {Name: "select", Value: strings.Join(plan.Names(n.Cols), ", ")}}
 	if j.Streaming {
 		return append(attrs, Attr{Name: "leftInputSpec", Value: j.LeftInputSpec}, Attr{Name: "rightInputSpec", Value: j.RightInputSpec})
+	}
+	if j.Broadcast {
+		attrs = append(attrs, Attr{Name: "isBroadcast", Value: "true"})
 	}
 	return append(attrs, Attr{Name: "build", Value: "right"})
 }
