@@ -144,9 +144,10 @@ func BenchmarkJoinProbeString(b *testing.B) {
 	defer reportCPU(b, start)
 	for n := 0; n < b.N; n++ {
 		matches := 0
+		var li, ri []int32
 		for fed, k := 0, 0; fed < keyBenchRows; fed, k = fed+keyBenchBatch, k+1 {
 			c := batches[k%len(batches)].Cols[0]
-			li, _ := ix.probe(c, c.Len())
+			li, ri = ix.probe(c, c.Len(), li[:0], ri[:0])
 			matches += len(li)
 		}
 		if matches != keyBenchRows {
