@@ -88,9 +88,28 @@ func TestKillRecoveryChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	fmt.Println("RUNNING")
+	// CHECKPOINTED tells the parent that this run completed a checkpoint
+	// of its own (the job's coordinator has no listener: its last
+	// checkpoint is read until it has one)
+	jc := res.JobClient()
+	go func() {
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-jc.Done():
+				return
+			case <-tick.C:
+			}
+			if _, ok := jc.LastCheckpoint(); ok {
+				fmt.Println("CHECKPOINTED")
+				return
+			}
+		}
+	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := res.JobClient().Wait(ctx); err != nil {
+	if err := jc.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
 	fmt.Println("FINISHED")
@@ -144,9 +163,10 @@ func visibleRows(t *testing.T, dir string) []string {
 }
 
 // runChild starts the child process and waits until its job runs; it
-// returns the process and a channel closed when it has exited (with its
-// error).
-func runChild(t *testing.T, s killSpec) (*exec.Cmd, <-chan error) {
+// returns the process, a channel closed once the run has completed a
+// checkpoint of its own (or has exited) and a channel that receives its
+// exit (its error).
+func runChild(t *testing.T, s killSpec) (*exec.Cmd, <-chan struct{}, <-chan error) {
 	t.Helper()
 	raw, _ := json.Marshal(s)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKillRecoveryChild$", "-test.count=1", "-test.v")
@@ -160,18 +180,25 @@ func runChild(t *testing.T, s killSpec) (*exec.Cmd, <-chan error) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	running := make(chan struct{})
+	running, checkpointed := make(chan struct{}), make(chan struct{})
 	done := make(chan error, 1)
 	var log strings.Builder
 	go func() {
 		sc := bufio.NewScanner(out)
-		seen := false
+		seen, saved := false, false
 		for sc.Scan() {
 			log.WriteString(sc.Text() + "\n")
 			if !seen && sc.Text() == "RUNNING" {
 				seen = true
 				close(running)
 			}
+			if !saved && sc.Text() == "CHECKPOINTED" {
+				saved = true
+				close(checkpointed)
+			}
+		}
+		if !saved {
+			close(checkpointed)
 		}
 		err := cmd.Wait()
 		if err != nil && !strings.Contains(err.Error(), "killed") {
@@ -183,7 +210,7 @@ func runChild(t *testing.T, s killSpec) (*exec.Cmd, <-chan error) {
 		done <- err
 	}()
 	<-running
-	return cmd, done
+	return cmd, checkpointed, done
 }
 
 func TestKillRecovery(t *testing.T) {
@@ -257,8 +284,16 @@ func killRecovery(t *testing.T, parallelism int, disk bool) {
 		if spec.Resume != "" {
 			resumedFrom[spec.Resume] = true
 		}
-		cmd, done := runChild(t, spec)
-		// the fault: a kill at a random moment of the run
+		cmd, checkpointed, done := runChild(t, spec)
+		// the fault: a kill at a random moment of the run, counted from its
+		// start in even runs, so that a run may die before its first
+		// checkpoint; from its first checkpoint in odd runs, so that
+		// however slow the machine (checkpoints of a loaded machine may
+		// take longer than a whole run's 50–400 ms) half the kills leave a
+		// newer checkpoint for the next run to resume from
+		if k%2 == 1 {
+			<-checkpointed
+		}
 		delay := time.Duration(50+rng.IntN(350)) * time.Millisecond
 		select {
 		case err := <-done:
@@ -284,7 +319,7 @@ func killRecovery(t *testing.T, parallelism int, disk bool) {
 	}
 	if !finished {
 		spec.Resume = latestCheckpoint(t, spec.Checkpoints)
-		_, done := runChild(t, spec)
+		_, _, done := runChild(t, spec)
 		if err := <-done; err != nil {
 			t.Fatalf("last run: %v", err)
 		}
