@@ -49,9 +49,17 @@ func (o *OverAggregate) EndInput(int) error {
 	var results []overResult
 	var resTypes []*types.DataType
 	var perm []int32
+	var sorted *radixSorted
+	var keys []opspec.SortKey
 	for _, g := range o.Groups {
-		perm = sortPerm(all, g.PartitionKeys, g.Order, o.InTypes)
-		res, err := evalOverGroup(all, perm, g, o.InTypes)
+		keys = overSortKeys(g.PartitionKeys, g.Order)
+		sorted = radixSort(all, keys)
+		if sorted != nil {
+			perm = sorted.perm()
+		} else {
+			perm = sortIndex(all, keys, o.InTypes)
+		}
+		res, err := evalOverGroup(all, perm, sorted, g, o.InTypes)
 		if err != nil {
 			return err
 		}
@@ -60,7 +68,12 @@ func (o *OverAggregate) EndInput(int) error {
 			resTypes = append(resTypes, c.Type)
 		}
 	}
-	out := TakeRows(all, perm)
+	var out *types.Batch
+	if sorted != nil {
+		out = sorted.rows(all, keys, perm)
+	} else {
+		out = TakeRows(all, perm)
+	}
 	for k, res := range results {
 		out.Cols = append(out.Cols, res.column(perm, resTypes[k]))
 	}
@@ -73,15 +86,14 @@ func (o *OverAggregate) EndInput(int) error {
 	return o.Out.EmitWatermark(MaxWatermark)
 }
 
-// sortPerm orders the rows of b by partition keys (ascending) then order
-// keys, stably.
-func sortPerm(b *types.Batch, part []int, order []opspec.SortKey, ts []*types.DataType) []int32 {
+// overSortKeys returns the keys a group's rows are sorted by: partition
+// keys (ascending) then order keys.
+func overSortKeys(part []int, order []opspec.SortKey) []opspec.SortKey {
 	keys := make([]opspec.SortKey, 0, len(part)+len(order))
 	for _, p := range part {
 		keys = append(keys, opspec.SortKey{Col: p, NullsFirst: true})
 	}
-	keys = append(keys, order...)
-	return sortIndex(b, keys, ts)
+	return append(keys, order...)
 }
 
 // overResult is one call's value for every input row: ints for the
@@ -123,9 +135,11 @@ func intRanking(fn string) bool {
 	return false
 }
 
-// evalOverGroup computes a group's calls; results[k] holds call k's value
-// for every input row.
-func evalOverGroup(b *types.Batch, perm []int32, g opspec.OverGroup, ts []*types.DataType) ([]overResult, error) {
+// evalOverGroup computes a group's calls over the rows in sorted order
+// perm (sorted, when not nil, holds the radix sort's packed codes in that
+// order: partitions and peers are then runs of equal codes); results[k]
+// holds call k's value for every input row.
+func evalOverGroup(b *types.Batch, perm []int32, sorted *radixSorted, g opspec.OverGroup, ts []*types.DataType) ([]overResult, error) {
 	results := make([]overResult, len(g.Calls))
 	for k, c := range g.Calls {
 		if intRanking(c.Func) {
@@ -134,21 +148,39 @@ func evalOverGroup(b *types.Batch, perm []int32, g opspec.OverGroup, ts []*types
 			results[k].vals = make([]any, b.Len)
 		}
 	}
-	var samePart func(i, j int) bool
-	var orderCmp rowComparator
-	if len(g.PartitionKeys) > 0 {
-		samePart = newRowEqual(b, g.PartitionKeys, ts)
-	}
-	if len(g.Order) > 0 {
-		orderCmp = newRowComparator(b, g.Order, ts)
+	// samePart and samePeer report whether sorted positions p and q (of
+	// the same partition, for samePeer) are in the same partition and have
+	// equal order keys
+	var samePart, samePeer func(p, q int) bool
+	switch {
+	case sorted != nil:
+		packed := sorted.packed
+		partShift := sorted.leadingShift(len(g.PartitionKeys))
+		peerShift := sorted.posBits
+		samePart = func(p, q int) bool { return packed[p]>>partShift == packed[q]>>partShift }
+		samePeer = func(p, q int) bool { return packed[p]>>peerShift == packed[q]>>peerShift }
+	default:
+		if len(g.PartitionKeys) > 0 {
+			eq := newRowEqual(b, g.PartitionKeys, ts)
+			samePart = func(p, q int) bool { return eq(int(perm[p]), int(perm[q])) }
+		} else {
+			samePart = func(p, q int) bool { return true }
+		}
+		if len(g.Order) > 0 {
+			cmp := newRowComparator(b, g.Order, ts)
+			samePeer = func(p, q int) bool { return cmp(int(perm[p]), int(perm[q])) == 0 }
+		} else {
+			samePeer = func(p, q int) bool { return true }
+		}
 	}
 	for start := 0; start < len(perm); {
 		end := start + 1
-		for end < len(perm) && (samePart == nil || samePart(int(perm[start]), int(perm[end]))) {
+		for end < len(perm) && samePart(start, end) {
 			end++
 		}
 		part := perm[start:end]
-		if err := evalPartition(b, part, g, orderCmp, results); err != nil {
+		peer := func(p, q int) bool { return samePeer(start+p, start+q) }
+		if err := evalPartition(b, part, g, peer, results); err != nil {
 			return nil, err
 		}
 		start = end
@@ -156,8 +188,10 @@ func evalOverGroup(b *types.Batch, perm []int32, g opspec.OverGroup, ts []*types
 	return results, nil
 }
 
-// evalPartition computes the calls over one partition (rows in order).
-func evalPartition(b *types.Batch, rows []int32, g opspec.OverGroup, orderCmp rowComparator, results []overResult) error {
+// evalPartition computes the calls over one partition (rows in order;
+// samePeer reports whether positions p and q of rows have equal order
+// keys).
+func evalPartition(b *types.Batch, rows []int32, g opspec.OverGroup, samePeer func(p, q int) bool, results []overResult) error {
 	n := len(rows)
 	// peer groups: [peerStart[p], peerEnd[p]) rows with equal order keys;
 	// ROW_NUMBER, NTILE, LEAD and LAG do not look at them
@@ -167,7 +201,7 @@ func evalPartition(b *types.Batch, rows []int32, g opspec.OverGroup, orderCmp ro
 		case "ROW_NUMBER", "NTILE", "LEAD", "LAG":
 			continue
 		}
-		peerStart, peerEnd = peerGroups(rows, orderCmp)
+		peerStart, peerEnd = peerGroups(len(rows), samePeer)
 		break
 	}
 	for k, c := range g.Calls {
@@ -235,19 +269,15 @@ func evalPartition(b *types.Batch, rows []int32, g opspec.OverGroup, orderCmp ro
 	return nil
 }
 
-// peerGroups returns, for each position of rows, the bounds [start, end)
-// of its peers: the rows with equal order keys (all rows without orderCmp).
-func peerGroups(rows []int32, orderCmp rowComparator) (peerStart, peerEnd []int) {
-	n := len(rows)
+// peerGroups returns, for each of a partition's n positions, the bounds
+// [start, end) of its peers: the positions with equal order keys.
+func peerGroups(n int, samePeer func(p, q int) bool) (peerStart, peerEnd []int) {
 	peerStart = make([]int, n)
 	peerEnd = make([]int, n)
 	for p := 0; p < n; {
 		q := p + 1
-		for q < n && orderCmp != nil && orderCmp(int(rows[p]), int(rows[q])) == 0 {
+		for q < n && samePeer(p, q) {
 			q++
-		}
-		if orderCmp == nil {
-			q = n
 		}
 		for r := p; r < q; r++ {
 			peerStart[r], peerEnd[r] = p, q

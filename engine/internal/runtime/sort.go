@@ -156,7 +156,7 @@ func buildRowComparator(b *types.Batch, keys []opspec.SortKey, ts []*types.DataT
 func keyComparator(col arrow.Array, t *types.DataType, key opspec.SortKey, ranked bool) func(i, j int) int {
 	c := columnComparator(col, t)
 	if ranked {
-		if ranks := stringRanks(col); ranks != nil {
+		if ranks, _ := stringRanks(col); ranks != nil {
 			c = func(i, j int) int { return cmp64(int64(ranks[i]), int64(ranks[j])) }
 		}
 	}
@@ -191,17 +191,18 @@ func keyComparator(col arrow.Array, t *types.DataType, key opspec.SortKey, ranke
 // stringRanks returns, for a string column of at least rankMinRows rows
 // with at most one distinct value per rankMaxRatio rows, each row's rank
 // among the column's sorted distinct values (null rows get rank 0 and are
-// ordered by the null checks); otherwise nil. Comparing ranks replaces a
-// byte comparison per sort comparison with an integer one.
-func stringRanks(col arrow.Array) []int32 {
+// ordered by the null checks) and the distinct values in rank order;
+// otherwise nil. Comparing ranks replaces a byte comparison per sort
+// comparison with an integer one.
+func stringRanks(col arrow.Array) (ranks []int32, sorted []string) {
 	const rankMinRows, rankMaxRatio = 4096, 8
 	if col.Len() < rankMinRows {
-		return nil
+		return nil, nil
 	}
 	switch col.DataType().ID() {
 	case arrow.STRING, arrow.BINARY:
 	default:
-		return nil
+		return nil, nil
 	}
 	offs, data := vector.StringData(col)
 	n := col.Len()
@@ -226,7 +227,7 @@ func stringRanks(col arrow.Array) []int32 {
 		}
 		if !ok {
 			if len(distinct) >= n/rankMaxRatio {
-				return nil
+				return nil, nil
 			}
 			id = int32(len(distinct))
 			s := string(data[offs[i]:offs[i+1]])
@@ -246,13 +247,15 @@ func stringRanks(col arrow.Array) []int32 {
 	}
 	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(distinct[a], distinct[b]) })
 	rank := make([]int32, len(distinct))
+	sorted = make([]string, len(distinct))
 	for r, id := range order {
 		rank[id] = int32(r)
+		sorted[r] = distinct[id]
 	}
 	for i, id := range rowID {
 		rowID[i] = rank[id]
 	}
-	return rowID
+	return rowID, sorted
 }
 
 // stableSortIndex sorts idx, a permutation of row positions, by cmp,
@@ -339,7 +342,7 @@ func (s *Sort) sorted() *types.Batch {
 		return nil
 	}
 	all := ConcatBatches(s.buf, len(s.Types))
-	return TakeRows(all, sortIndex(all, s.Keys, s.Types))
+	return sortRows(all, s.Keys, s.Types)
 }
 
 func (s *Sort) compact(keep int) {

@@ -39,6 +39,27 @@ const radixMinRows = 1024
 // radixSortIndex is sortIndex's radix path; nil when a key cannot be coded
 // or the codes do not fit.
 func radixSortIndex(b *types.Batch, keys []opspec.SortKey) []int32 {
+	if r := radixSort(b, keys); r != nil {
+		return r.perm()
+	}
+	return nil
+}
+
+// radixSorted is the outcome of the radix path: every row's key codes and
+// position packed into one word, in sorted order. Key k's code occupies
+// bits [posBits+codes[k].shift, +codes[k].bits) of a word, the row's
+// position the low posBits bits; equal codes mean equal keys (NULL equals
+// NULL), so runs of equal words above a key's bits are the groups of rows
+// with equal leading keys, read without touching the columns again.
+type radixSorted struct {
+	packed  []uint64
+	posBits uint
+	codes   []keyCode
+}
+
+// radixSort sorts b's rows by keys with the radix path; nil when a key
+// cannot be coded or the codes do not fit.
+func radixSort(b *types.Batch, keys []opspec.SortKey) *radixSorted {
 	n := b.Len
 	if n < radixMinRows || len(keys) == 0 || n > 1<<31-1 {
 		return nil
@@ -58,8 +79,11 @@ func radixSortIndex(b *types.Batch, keys []opspec.SortKey) []int32 {
 		}
 	}
 	packed := make([]uint64, n)
+	shift := total - posBits
 	for k := range codes {
 		codes[k].pack(packed)
+		shift -= codes[k].bits
+		codes[k].shift = shift
 	}
 	keyBits := total - posBits
 	for i := range packed {
@@ -68,12 +92,63 @@ func radixSortIndex(b *types.Batch, keys []opspec.SortKey) []int32 {
 	if keyBits > 0 {
 		packed = radixSortBits(packed, posBits, keyBits)
 	}
-	idx := make([]int32, n)
-	mask := uint64(1)<<posBits - 1
-	for i, p := range packed {
+	return &radixSorted{packed: packed, posBits: posBits, codes: codes}
+}
+
+// perm returns the row positions in sorted order.
+func (r *radixSorted) perm() []int32 {
+	idx := make([]int32, len(r.packed))
+	mask := uint64(1)<<r.posBits - 1
+	for i, p := range r.packed {
 		idx[i] = int32(p & mask)
 	}
 	return idx
+}
+
+// leadingShift returns the bit offset above which a packed word holds the
+// codes of the first k keys: two sorted positions hold equal values in
+// those keys when their words agree above it.
+func (r *radixSorted) leadingShift(k int) uint {
+	if k == 0 {
+		return 64
+	}
+	return r.posBits + r.codes[k-1].shift
+}
+
+// sortRows returns b's rows ordered by keys (ties keep arrival order).
+// After a radix sort the key columns the codes can rebuild (integral and
+// temporal columns, ranked strings) are decoded from the sorted codes in
+// one sequential pass instead of gathered row by row; the other columns are
+// gathered.
+func sortRows(b *types.Batch, keys []opspec.SortKey, ts []*types.DataType) *types.Batch {
+	if r := radixSort(b, keys); r != nil {
+		return r.rows(b, keys, r.perm())
+	}
+	return TakeRows(b, sortIndex(b, keys, ts))
+}
+
+// rows gathers b's rows in sorted order (perm from r.perm), decoding the
+// key columns it can from the sorted codes.
+func (r *radixSorted) rows(b *types.Batch, keys []opspec.SortKey, perm []int32) *types.Batch {
+	cols := make([]arrow.Array, len(b.Cols))
+	for k, key := range keys {
+		if cols[key.Col] == nil && b.Cols[key.Col] != nil {
+			cols[key.Col] = r.codes[k].decode(r.packed, r.posBits+r.codes[k].shift)
+		}
+	}
+	for i, c := range b.Cols {
+		if cols[i] == nil && c != nil {
+			cols[i] = vector.Take(c, perm)
+		}
+	}
+	var kinds []types.RowKind
+	if b.Kinds != nil {
+		kinds = make([]types.RowKind, len(perm))
+		for i, s := range perm {
+			kinds[i] = b.Kinds[s]
+		}
+	}
+	return &types.Batch{Cols: cols, Kinds: kinds, Len: len(perm)}
 }
 
 // radixSortBits sorts vals stably by bits [lo, lo+width) with least
@@ -123,7 +198,9 @@ type keyCode struct {
 	nulls    bool
 	nullLow  bool     // NULLs take code 0 (values start at 1), else span+1
 	ranks    []int32  // string columns: rank of each row's value
+	sorted   []string // string columns: the distinct values by rank
 	boolCode [2]uint8 // boolean columns: code of false and true
+	shift    uint     // the code's bit offset above the row position, once packed
 }
 
 // codeKey prepares the coding of key's column; ok is false for a column
@@ -133,11 +210,11 @@ func codeKey(col arrow.Array, key opspec.SortKey) (keyCode, bool) {
 	n := col.Len()
 	switch col.(type) {
 	case *array.String, *array.Binary:
-		ranks := stringRanks(col)
+		ranks, sorted := stringRanks(col)
 		if ranks == nil {
 			return c, false
 		}
-		c.ranks = ranks
+		c.ranks, c.sorted = ranks, sorted
 		for i, r := range ranks {
 			if (!c.nulls || col.IsValid(i)) && uint64(r) > c.span {
 				c.span = uint64(r)
@@ -252,4 +329,89 @@ func (c *keyCode) pack(packed []uint64) {
 		}
 		packed[i] = packed[i]<<sh | code
 	}
+}
+
+// decode rebuilds the key's column in the order of the sorted packed words
+// (the code at bit offset at of each), or nil when the column's type is
+// not one it rebuilds (booleans).
+func (c *keyCode) decode(packed []uint64, at uint) arrow.Array {
+	dt := c.col.DataType()
+	n := len(packed)
+	mask := uint64(1)<<c.bits - 1
+	nullCode := c.span + 1
+	valueBase := uint64(0)
+	if c.nullLow {
+		nullCode, valueBase = 0, 1
+	}
+	if !c.nulls {
+		valueBase = 0
+	}
+	var valid []byte
+	if c.nulls {
+		valid = make([]byte, (n+7)/8)
+	}
+	// value returns position i's code as the offset from the column's
+	// minimum (the rank for strings); ok is false for NULL
+	value := func(i int) (uint64, bool) {
+		code := (packed[i] >> at) & mask
+		if c.nulls {
+			if code == nullCode {
+				return 0, false
+			}
+			valid[i>>3] |= 1 << (i & 7)
+		}
+		v := code - valueBase
+		if c.desc {
+			v = c.span - v
+		}
+		return v, true
+	}
+	if c.ranks != nil {
+		codes := make([]int32, n)
+		total := 0
+		for i := range codes {
+			v, ok := value(i)
+			if !ok {
+				codes[i] = -1
+				continue
+			}
+			codes[i] = int32(v)
+			total += len(c.sorted[v])
+		}
+		offs := make([]int32, n+1)
+		data := make([]byte, total)
+		pos := 0
+		for i, r := range codes {
+			if r >= 0 {
+				pos += copy(data[pos:], c.sorted[r])
+			}
+			offs[i+1] = int32(pos)
+		}
+		return vector.StringsFrom(offs, data, valid, dt.ID() == arrow.BINARY)
+	}
+	if c.ints == nil {
+		return nil
+	}
+	switch dt.ID() {
+	case arrow.INT8:
+		return vector.FromValues(dt, decodeInts[int8](n, c.min, value), valid, -1)
+	case arrow.INT16:
+		return vector.FromValues(dt, decodeInts[int16](n, c.min, value), valid, -1)
+	case arrow.INT32, arrow.DATE32, arrow.TIME32, arrow.INTERVAL_MONTHS:
+		return vector.FromValues(dt, decodeInts[int32](n, c.min, value), valid, -1)
+	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64, arrow.DURATION:
+		return vector.FromValues(dt, decodeInts[int64](n, c.min, value), valid, -1)
+	}
+	return nil
+}
+
+// decodeInts returns min + value(i) for every position (0 for NULL).
+func decodeInts[T int8 | int16 | int32 | int64](n int, min uint64, value func(i int) (uint64, bool)) []T {
+	out := make([]T, n)
+	for i := range out {
+		if v, ok := value(i); ok {
+			out[i] = T(int64(v + min))
+		}
+	}
+	return out
 }

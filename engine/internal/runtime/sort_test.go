@@ -126,7 +126,7 @@ func TestRowComparatorStringRanks(t *testing.T) {
 		all = append(all, row)
 	}
 	b := bb.Build()
-	if stringRanks(b.Cols[0]) == nil {
+	if r, _ := stringRanks(b.Cols[0]); r == nil {
 		t.Fatal("the string column was not rank-encoded; the test would not cover ranks")
 	}
 	for _, desc := range []bool{false, true} {

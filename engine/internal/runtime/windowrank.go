@@ -93,7 +93,7 @@ func (w *WindowRank) ProcessWatermark(_ int, wm int64) error {
 }
 
 func (w *WindowRank) rank(b *types.Batch) error {
-	perm := sortPerm(b, w.PartitionKeys, w.Keys, w.Types)
+	perm := sortIndex(b, overSortKeys(w.PartitionKeys, w.Keys), w.Types)
 	var partCmp, orderCmp rowComparator
 	if len(w.PartitionKeys) > 0 {
 		keys := make([]opspec.SortKey, len(w.PartitionKeys))
