@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"bytes"
+	"math"
 	"slices"
 	"strings"
 
@@ -416,6 +417,13 @@ func (s *Sort) topN(b *types.Batch, k int) {
 		}
 		return x > y
 	}
+	// rows strictly worse than the k-th best row so far in the first key
+	// cannot enter: a typed test of that key skips them before the
+	// comparator
+	bound := newTopNBound(b, s.Keys[0])
+	if bound != nil && len(s.buf) == 1 && s.held >= k {
+		bound.setFrom(s.buf[0].Cols[s.Keys[0].Col], s.held-1)
+	}
 	// max-heap of the best rows: the root is the worst of them
 	h := make([]int32, 0, min(k, b.Len))
 	down := func(i int) {
@@ -435,6 +443,9 @@ func (s *Sort) topN(b *types.Batch, k int) {
 		}
 	}
 	for i := int32(0); i < int32(b.Len); i++ {
+		if bound != nil && bound.excludes(int(i)) {
+			continue
+		}
 		if len(h) < k {
 			h = append(h, i)
 			for c := len(h) - 1; c > 0; {
@@ -445,11 +456,17 @@ func (s *Sort) topN(b *types.Batch, k int) {
 				h[c], h[p] = h[p], h[c]
 				c = p
 			}
+			if bound != nil && len(h) == k {
+				bound.setFrom(b.Cols[s.Keys[0].Col], int(h[0]))
+			}
 			continue
 		}
 		if worse(h[0], i) {
 			h[0] = i
 			down(0)
+			if bound != nil {
+				bound.setFrom(b.Cols[s.Keys[0].Col], int(h[0]))
+			}
 		}
 	}
 	slices.SortFunc(h, func(x, y int32) int {
@@ -468,4 +485,67 @@ func (s *Sort) topN(b *types.Batch, k int) {
 	}
 	s.buf = append(s.buf, best)
 	s.compact(k)
+}
+
+// topNBound holds the first sort key's value of the worst row a top-N
+// keeps (an integral or temporal key): a row whose key is strictly worse
+// cannot enter, whatever its other keys.
+type topNBound struct {
+	vals     []int64 // the batch's key values
+	col      arrow.Array
+	valid    []byte // the batch's validity bitmap, nil without NULLs
+	validOff int
+	desc     bool
+	// a row is excluded when its value is below lo or above hi
+	lo, hi int64
+}
+
+// newTopNBound returns the bound for b's first sort key, or nil when the
+// key is not integral or temporal.
+func newTopNBound(b *types.Batch, key opspec.SortKey) *topNBound {
+	col := b.Cols[key.Col]
+	vals, ok := intKeyValues(col)
+	if !ok {
+		return nil
+	}
+	t := &topNBound{vals: vals, col: col, desc: key.Desc, lo: math.MinInt64, hi: math.MaxInt64}
+	if col.NullN() > 0 {
+		t.valid, t.validOff = col.NullBitmapBytes(), col.Data().Offset()
+	}
+	return t
+}
+
+// setFrom makes row i of col (a column of the key's type) the bound; a
+// NULL there leaves no bound.
+func (t *topNBound) setFrom(col arrow.Array, i int) {
+	t.lo, t.hi = math.MinInt64, math.MaxInt64
+	if col.IsNull(i) {
+		return
+	}
+	var v int64
+	if col == t.col {
+		v = t.vals[i]
+	} else if vals, ok := intKeyValues(col); ok {
+		v = vals[i]
+	} else {
+		return
+	}
+	if t.desc {
+		t.lo = v
+	} else {
+		t.hi = v
+	}
+}
+
+// excludes reports whether row i's key is strictly worse than the bound
+// (a NULL key is left to the comparator).
+func (t *topNBound) excludes(i int) bool {
+	if v := t.vals[i]; v >= t.lo && v <= t.hi {
+		return false
+	}
+	if t.valid != nil {
+		j := i + t.validOff
+		return t.valid[j>>3]&(1<<(j&7)) != 0
+	}
+	return true
 }
