@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"slices"
+
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/internal/opspec"
@@ -444,6 +446,8 @@ func prune(n plan.Node, used []bool) (plan.Node, []int) {
 			out = append(out, -1)
 		}
 		return nr, out
+	case *plan.Over:
+		return pruneOver(x, used)
 	case *plan.SetOp:
 		if x.Kind != plan.UnionOp || !x.All {
 			// set semantics depend on every column
@@ -485,6 +489,65 @@ func prune(n plan.Node, used []bool) (plan.Node, []int) {
 		n = n.WithInputs(next)
 	}
 	return n, identity(len(used))
+}
+
+// pruneOver keeps of an OVER's input only the columns used above it and
+// those its partition keys, order keys, arguments and filters read
+// (Calcite's ProjectWindowTransposeRule, as Flink plans it: OverAggregate
+// select=[a, c, w0$o0] over a table (a, b, c)); every call is kept.
+func pruneOver(x *plan.Over, used []bool) (plan.Node, []int) {
+	nin := len(x.Input.Columns())
+	inUsed := make([]bool, nin)
+	copy(inUsed, used[:nin])
+	for _, g := range x.Groups {
+		for _, k := range g.PartitionKeys {
+			inUsed[k] = true
+		}
+		for _, k := range g.Order {
+			inUsed[k.Col] = true
+		}
+		for _, c := range g.Calls {
+			for _, a := range c.Args {
+				inUsed[a] = true
+			}
+			if c.Filter >= 0 {
+				inUsed[c.Filter] = true
+			}
+		}
+	}
+	in, m := prune(x.Input, inUsed)
+	no := &plan.Over{Input: in}
+	for _, g := range x.Groups {
+		ng := g
+		ng.PartitionKeys = nil
+		for _, k := range g.PartitionKeys {
+			ng.PartitionKeys = append(ng.PartitionKeys, m[k])
+		}
+		ng.Order = nil
+		for _, k := range g.Order {
+			k.Col = m[k.Col]
+			ng.Order = append(ng.Order, k)
+		}
+		ng.Calls = nil
+		for _, c := range g.Calls {
+			c.Args = slices.Clone(c.Args)
+			for i, a := range c.Args {
+				c.Args[i] = m[a]
+			}
+			if c.Filter >= 0 {
+				c.Filter = m[c.Filter]
+			}
+			ng.Calls = append(ng.Calls, c)
+		}
+		no.Groups = append(no.Groups, ng)
+	}
+	no.Cols = append([]plan.Column(nil), in.Columns()...)
+	out := append([]int(nil), m...)
+	for i := nin; i < len(x.Cols); i++ {
+		out = append(out, len(no.Cols))
+		no.Cols = append(no.Cols, x.Cols[i])
+	}
+	return no, out
 }
 
 // projectExact makes a pruned node produce exactly the used columns.
