@@ -7,6 +7,7 @@ package jobs
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -72,7 +73,11 @@ type Panel struct {
 	// drawn: the list was last drawn with rows; while it stays empty an
 	// update redraws nothing, so an idle window is not repainted
 	drawn bool
-	zone  *time.Location // the session's, read once per update
+	// drawnIdle is what the list last drew while no job ran (drawnKey;
+	// "" otherwise): an update of finished jobs that draws the same
+	// redraws nothing, so an idle window is not repainted once a second
+	drawnIdle string
+	zone      *time.Location // the session's, read once per update
 	// cancelling are the jobs cancelled here and not ended yet
 	cancelling map[string]bool
 	// stopping are the jobs being stopped with a savepoint here
@@ -433,7 +438,7 @@ func (p *Panel) Update(now time.Time) {
 		} else {
 			text += " SHOW JOBS and STOP JOB '<id>' work in SQL too."
 		}
-		p.summary.SetText(text)
+		p.setSummary(text)
 	default:
 		text := fmt.Sprintf("%d running of %s · refreshed %s", running, widgets.Plural(len(p.rows), "job"), now.Format("15:04:05"))
 		if p.noMetrics {
@@ -443,7 +448,7 @@ func (p *Panel) Update(now time.Time) {
 			text += " · Lag —: the watermark is more than a day from the clock (replayed data), so the chart shows how far event time advanced"
 		}
 		text += lastFailure(p.rows)
-		p.summary.SetText(text)
+		p.setSummary(text)
 	}
 	if running != p.running {
 		p.running = running
@@ -454,11 +459,56 @@ func (p *Panel) Update(now time.Time) {
 		p.item.Text = title
 		p.host.RunningChanged()
 	}
-	if len(p.rows) > 0 || p.drawn {
+	idle := ""
+	if running == 0 && len(p.rows) > 0 {
+		idle = p.zone.String() + "\n" + p.drawnKey(p.rows, now)
+	}
+	if (len(p.rows) > 0 || p.drawn) && (idle == "" || idle != p.drawnIdle) {
 		p.list.Refresh()
 	}
 	p.drawn = len(p.rows) > 0
+	p.drawnIdle = idle
 	p.host.Updated() // Kafka hook
+}
+
+// setSummary sets the line above the list, redrawing it only when its
+// text changed.
+func (p *Panel) setSummary(text string) {
+	if p.summary.Text != text {
+		p.summary.SetText(text)
+	}
+}
+
+// drawnKey is what the rows draw at now, as text: the rows' fields the
+// cells show (a finished job's lag and rate are not shown) and the texts
+// that age with the clock (the last checkpoint's "3 s ago", the
+// watermark's date). An update of finished jobs whose key did not change
+// redraws nothing.
+func (p *Panel) drawnKey(rows []monitor.JobRow, now time.Time) string {
+	var b strings.Builder
+	for _, r := range rows {
+		if r.Status.IsTerminal() {
+			r.Lag = 0
+		}
+		if !r.HasRate {
+			r.Rate = 0
+		}
+		errText := ""
+		if r.Err != nil {
+			errText = r.Err.Error()
+		}
+		r.Err = nil
+		fmt.Fprintf(&b, "%v|%s|", r, errText)
+		if r.HasWatermark {
+			b.WriteString(monitor.FormatWatermark(r.Watermark, p.zone, now))
+		}
+		if last, hasLast, counts, ok := p.Checkpoint(r.ID); ok {
+			main, detail, failed := CheckpointText(last, hasLast, counts, now)
+			fmt.Fprintf(&b, "|%s|%s|%s", main, detail, failed)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // Cancel stops a job through Host.CancelJob and says so in the status

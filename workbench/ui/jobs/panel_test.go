@@ -116,3 +116,48 @@ func TestPanelEmptyUpdateDrawsNothing(t *testing.T) {
 		t.Fatal("the last job's removal did not redraw the list")
 	}
 }
+
+// Once no job runs, an update that finds the same finished jobs redraws
+// neither the list nor the summary (an idle window is not repainted every
+// second); a running job is redrawn at every update, and its end once.
+func TestPanelFinishedJobsUpdateDrawsNothing(t *testing.T) {
+	test.NewTempApp(t)
+	now := time.Now()
+	j := newFakeJob("0123456789abcdef")
+	h := &fakeHost{jobs: []monitor.Job{startedJob{j, now.Add(-time.Minute)}}}
+	p := New(h, nil)
+	w := test.NewTempWindow(t, p.Item().Content)
+	w.Resize(fyne.NewSize(900, 300))
+	draws := 0
+	length := p.list.Length
+	p.list.Length = func() int { draws++; return length() }
+	p.Update(now)
+	p.Update(now.Add(Refresh))
+	if draws < 2 {
+		t.Fatalf("two updates of a running job drew the list %d times", draws)
+	}
+	j.mu.Lock()
+	j.status = table.JobCanceled
+	j.mu.Unlock()
+	before := draws
+	p.Update(now.Add(2 * Refresh))
+	if draws == before || p.Rows()[0].Status != table.JobCanceled {
+		t.Fatalf("the job's end: %d draws, status %v", draws-before, p.Rows()[0].Status)
+	}
+	summary := p.Summary()
+	before = draws
+	for i := range 3 {
+		p.Update(now.Add(time.Duration(3+i) * Refresh))
+	}
+	if draws != before || p.Summary() != summary {
+		t.Fatalf("three updates of a finished job drew the list %d times (summary %q, was %q), want 0", draws-before, p.Summary(), summary)
+	}
+}
+
+// startedJob is a fake job started at a fixed time.
+type startedJob struct {
+	*fakeJob
+	start time.Time
+}
+
+func (j startedJob) StartTime() time.Time { return j.start }
