@@ -54,6 +54,7 @@ func main() {
 // runWorkbench is the only place that creates a fyne.App (it needs cgo and
 // a display; everything else stays testable headless).
 func runWorkbench(ctx context.Context, workspace string) error {
+	servePprof()
 	a := app.NewWithID(appID)
 	a.Settings().SetTheme(ui.Theme())
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.IconPNG))

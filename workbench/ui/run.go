@@ -97,6 +97,7 @@ func (wb *Workbench) submit(req runReq) {
 	ctx, cancel := context.WithCancel(context.Background())
 	wb.runCancels[id] = cancel
 	wb.mu.Unlock()
+	wb.heap.tick(true, time.Now()) // rows may come: the idle memory limit is lifted
 	req.tabID = -1
 	if req.tab != nil {
 		req.tab.ed.ClearErrorMarkers()

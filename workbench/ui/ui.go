@@ -94,6 +94,10 @@ type Options struct {
 	// the init script, which replays it at start. The tests of features
 	// written against default_catalog set it.
 	NoWorkspaceCatalog bool
+	// IdleHeapLimit sets a soft memory limit just above the Go memory in
+	// use while no query, job or statement runs (heap_limit.go); Run sets
+	// it, tests that check it too.
+	IdleHeapLimit bool
 }
 
 // windowClass is the workbench window's X11 class, the StartupWMClass
@@ -112,6 +116,7 @@ const windowClass = "Riffle"
 // window, which offers to open another workspace file, to start a new one
 // or to quit; Run returns the error when none was opened.
 func Run(ctx context.Context, a fyne.App, opts Options) error {
+	opts.IdleHeapLimit = true
 	w := a.NewWindow("Riffle")
 	var current atomic.Pointer[Workbench] // set on the UI goroutine, read by the signal watcher
 	start := func(o Options) error {

@@ -86,7 +86,10 @@ type Workbench struct {
 	initScript string
 	recordDDL  bool
 	runCancels map[int]context.CancelFunc
-	nextRun    int
+	// heap is the idle memory limit (heap_limit.go; nil unless
+	// Options.IdleHeapLimit)
+	heap    *heapLimit
+	nextRun int
 
 	catalog  *catalogbrowser.Browser
 	editors  *editorTabs
@@ -158,6 +161,9 @@ func New(w fyne.Window, opts Options) (*Workbench, error) {
 		exportCSV: results.ExportCSV}
 	if wb.do == nil {
 		wb.do = fyne.Do
+	}
+	if opts.IdleHeapLimit {
+		wb.heap = newHeapLimit()
 	}
 	path := opts.Workspace
 	if path == "" {
@@ -673,6 +679,9 @@ func (wb *Workbench) Tick() {
 		return
 	}
 	wb.tickMonitoring() // monitoring hook
+	if wb.heap != nil {
+		wb.heap.tick(wb.busyForHeap(), time.Now())
+	}
 	// dashboard hook: the tiles of the open dashboard
 	wb.dashboards.tick()
 	sel := wb.bottom.Selected()
