@@ -181,7 +181,7 @@ type strIndex struct {
 	short u64Table
 	m     map[string]int32
 	null  int32
-	keys  []uint64 // lookupBatch's and findBatch's packed keys
+	keys  []uint64 // lookupBatch's packed keys
 }
 
 func newStrIndex(col int) *strIndex {

@@ -168,14 +168,16 @@ func (x *strIndex) lookupBatch(b *types.Batch, next int32, gids, newRows []int32
 // findBatch sets ids[i] to the group of element i of c, a string column of
 // another batch than the one the index numbers (a join's probe side), or
 // -1 when the value has none; a NULL element gets the NULL key's group
-// when nullSafe, else -1. len(ids) == c.Len().
-func (x *strIndex) findBatch(c arrow.Array, nullSafe bool, ids []int32) {
+// when nullSafe, else -1. It looks up the first len(ids) elements and
+// packs their keys into keys, which it returns grown: the index itself is
+// only read, so probes of several goroutines may share it.
+func (x *strIndex) findBatch(c arrow.Array, nullSafe bool, ids []int32, keys []uint64) []uint64 {
 	offs, data := vector.StringData(c)
-	x.keys = growKeys(x.keys, len(ids))
-	packShortKeys(offs[:len(ids)+1], data, x.keys)
-	x.short.findBatch(x.keys, ids)
+	keys = growKeys(keys, len(ids))
+	packShortKeys(offs[:len(ids)+1], data, keys)
+	x.short.findBatch(keys, ids)
 	if len(x.m) > 0 {
-		for i, k := range x.keys {
+		for i, k := range keys {
 			if k == emptyPair {
 				if g, ok := x.m[vector.UnsafeString(data[offs[i]:offs[i+1]])]; ok {
 					ids[i] = g
@@ -194,4 +196,5 @@ func (x *strIndex) findBatch(c arrow.Array, nullSafe bool, ids []int32) {
 			}
 		}
 	}
+	return keys
 }

@@ -96,7 +96,7 @@ func TestStrIndexFindBatch(t *testing.T) {
 		for k, b := range batches {
 			c := b.Cols[0]
 			ids := make([]int32, c.Len())
-			x.findBatch(c, nullSafe, ids)
+			x.findBatch(c, nullSafe, ids, nil)
 			for i := range ids {
 				want, ok := x.findIn(c, i)
 				if !ok || c.IsNull(i) && !nullSafe {

@@ -288,6 +288,9 @@ type strJoinIndex struct {
 	nullSafe    bool
 	// unique: every key value has one build row, rows[g] (start[g] = g).
 	unique bool
+	// probe's buffers: a probe is not safe for concurrent use
+	ids  []int32
+	keys []uint64
 }
 
 func newStrJoinIndex(build *types.Batch, col int, nullSafe bool) *strJoinIndex {
@@ -329,18 +332,18 @@ func newStrJoinIndex(build *types.Batch, col int, nullSafe bool) *strJoinIndex {
 // dimension table) matches at most once per probe row: the pairs are
 // written into buffers sized once for the batch.
 func (ix *strJoinIndex) probe(c arrow.Array, n int, li, ri []int32) ([]int32, []int32) {
-	skipNulls := !ix.nullSafe && c.NullN() > 0
+	// the batch's build key groups in one pass (strIndex.findBatch): -1
+	// for no match and for NULL unless null-safe
+	ix.ids = growIDs(ix.ids, n)
+	ids := ix.ids
+	ix.keys = ix.x.findBatch(c, ix.nullSafe, ids, ix.keys)
 	if ix.unique {
 		base := len(li)
 		li, ri = slices.Grow(li, n)[:base+n], slices.Grow(ri, n)[:base+n]
 		pl, pr := li[base:], ri[base:]
 		k := 0
-		for i := 0; i < n; i++ {
-			if skipNulls && c.IsNull(i) {
-				continue
-			}
-			g, ok := ix.x.findIn(c, i)
-			if !ok {
+		for i, g := range ids {
+			if g < 0 {
 				continue
 			}
 			pl[k], pr[k] = int32(i), ix.rows[g]
@@ -349,12 +352,8 @@ func (ix *strJoinIndex) probe(c arrow.Array, n int, li, ri []int32) ([]int32, []
 		return li[:base+k], ri[:base+k]
 	}
 	li, ri = slices.Grow(li, n), slices.Grow(ri, n)
-	for i := 0; i < n; i++ {
-		if skipNulls && c.IsNull(i) {
-			continue
-		}
-		g, ok := ix.x.findIn(c, i)
-		if !ok {
+	for i, g := range ids {
+		if g < 0 {
 			continue
 		}
 		for _, r := range ix.rows[ix.start[g]:ix.start[g+1]] {
