@@ -26,9 +26,10 @@ const (
 	// limit is set (short queries in a row do not force a collection each).
 	heapSettleDelay = 2 * time.Second
 	// idleHeadroom is the least room the limit leaves above the memory in
-	// use: the idle UI allocates ~1.6 MB/s, so about one collection every
-	// 20 s, each marking only the live heap.
-	idleHeadroom = 32 << 20
+	// use: the idle UI allocates ~0.1 MB/s, scrolling a grid a few MB/s,
+	// and a collection of a 1 M-row result's heap (~80 MB live) takes
+	// ~15 ms of CPU on a background goroutine.
+	idleHeadroom = 16 << 20
 )
 
 // heapLimit is the idle memory limit's state.
