@@ -202,13 +202,22 @@ func projectCols(b *types.Batch, out []int) *types.Batch {
 
 // joinRows builds rows left[li[k]] ++ right[ri[k]]; index -1 gives NULLs.
 // out lists the joined row's columns to build (left columns first, then
-// right; nil: all of them), in order.
+// right; nil: all of them), in order. When li is every left row in order
+// (each probe row matched once, the common case of a join with a
+// dimension table), the left columns are shared, not copied.
 func joinRows(left, right *types.Batch, li, ri []int32, out []int) *types.Batch {
 	nl := len(left.Cols)
+	shareLeft := isIdentity(li, left.Len)
+	takeLeft := func(c arrow.Array) arrow.Array {
+		if shareLeft {
+			return c
+		}
+		return vector.Take(c, li)
+	}
 	if out == nil {
 		cols := make([]arrow.Array, 0, nl+len(right.Cols))
 		for _, c := range left.Cols {
-			cols = append(cols, vector.Take(c, li))
+			cols = append(cols, takeLeft(c))
 		}
 		for _, c := range right.Cols {
 			cols = append(cols, vector.Take(c, ri))
@@ -218,12 +227,25 @@ func joinRows(left, right *types.Batch, li, ri []int32, out []int) *types.Batch 
 	cols := make([]arrow.Array, len(out))
 	for k, c := range out {
 		if c < nl {
-			cols[k] = vector.Take(left.Cols[c], li)
+			cols[k] = takeLeft(left.Cols[c])
 		} else {
 			cols[k] = vector.Take(right.Cols[c-nl], ri)
 		}
 	}
 	return &types.Batch{Cols: cols, Len: len(li)}
+}
+
+// isIdentity reports whether idx is 0, 1, ..., n-1.
+func isIdentity(idx []int32, n int) bool {
+	if len(idx) != n || n == 0 {
+		return false
+	}
+	for i, x := range idx {
+		if x != int32(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // EndInput emits unmatched build rows for RIGHT and FULL joins.

@@ -119,3 +119,88 @@ func TestHashJoinMatchesNestedLoop(t *testing.T) {
 		}
 	}
 }
+
+// A HashJoin with Out emits exactly the chosen columns of the rows the
+// whole join emits, for every join kind: with a unique build key, a probe
+// batch whose every row matches once (its columns are shared, not
+// copied), and one with NULL keys and unmatched rows; also with a
+// duplicate build key and with no column at all.
+func TestHashJoinOutColumns(t *testing.T) {
+	strT := []*types.DataType{types.StringType(), types.IntType()}
+	out := append(append([]*types.DataType(nil), strT...), strT...)
+	uniqueRight := [][2]any{{"a", int32(1)}, {"bb", int32(2)}, {"a key longer than seven bytes", int32(3)}, {"unmatched", int32(4)}, {nil, int32(5)}}
+	dupRight := append(append([][2]any(nil), uniqueRight...), [2]any{"bb", int32(6)})
+	allMatch := [][2]any{{"bb", int32(10)}, {"a", int32(11)}, {"a key longer than seven bytes", int32(12)}, {"a", int32(13)}}
+	someMatch := [][2]any{{nil, int32(20)}, {"a", int32(21)}, {"nowhere", int32(22)}, {"bb", int32(23)}}
+	run := func(t *testing.T, spec opspec.JoinSpec, right [][2]any, cols []int) []string {
+		ts := out
+		if spec.OutputsLeftOnly() {
+			ts = strT
+		}
+		if cols != nil {
+			var pts []*types.DataType
+			for _, c := range cols {
+				pts = append(pts, ts[c])
+			}
+			ts = pts
+		}
+		h := newHarness(t, &HashJoin{Spec: spec, Out: cols}, ts, true, nil)
+		rows := func(rs [][2]any) (out []*types.Row) {
+			for _, r := range rs {
+				out = append(out, ins(r[0], r[1]))
+			}
+			return out
+		}
+		h.push(1, strT, rows(right)...)
+		if err := h.op.EndInput(1); err != nil {
+			t.Fatal(err)
+		}
+		h.push(0, strT, rows(allMatch)...)
+		h.push(0, strT, rows(someMatch)...)
+		if err := h.op.EndInput(0); err != nil {
+			t.Fatal(err)
+		}
+		got := h.out.take()
+		slices.Sort(got)
+		return got
+	}
+	// project keeps the fields cols of rows printed as +I[f0, f1, ...]
+	project := func(rows []string, cols []int) []string {
+		var out []string
+		for _, r := range rows {
+			fields := strings.Split(strings.TrimSuffix(strings.TrimPrefix(r, "+I["), "]"), ", ")
+			var keep []string
+			for _, c := range cols {
+				keep = append(keep, fields[c])
+			}
+			out = append(out, "+I["+strings.Join(keep, ", ")+"]")
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, kind := range []opspec.JoinKind{opspec.InnerJoin, opspec.LeftJoin, opspec.RightJoin, opspec.FullJoin, opspec.SemiJoin, opspec.AntiJoin} {
+		for _, dup := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%v/duplicateBuildKey=%v", kind, dup), func(t *testing.T) {
+				right := uniqueRight
+				if dup {
+					right = dupRight
+				}
+				spec := opspec.JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: strT, RightTypes: strT}
+				cols := []int{3, 1}
+				if spec.OutputsLeftOnly() {
+					cols = []int{1}
+				}
+				whole := run(t, spec, right, nil)
+				if len(whole) == 0 {
+					t.Fatal("the case checks nothing")
+				}
+				if got, want := run(t, spec, right, cols), project(whole, cols); !slices.Equal(got, want) {
+					t.Errorf("Out %v:\ngot  %s\nwant %s", cols, strings.Join(got, " "), strings.Join(want, " "))
+				}
+				if got := run(t, spec, right, []int{}); len(got) != len(whole) {
+					t.Errorf("Out []: %d rows, want %d", len(got), len(whole))
+				}
+			})
+		}
+	}
+}
