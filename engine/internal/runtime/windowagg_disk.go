@@ -24,8 +24,9 @@ import (
 // The operator's in-memory buckets become a cache of at most
 // OpContext.diskCacheEntries groups: a group new to the cache reads its
 // state from the store before the batch is accumulated; when the cache is
-// full at the start of a batch, before a checkpoint and before windows
-// fire, every cached group is written and the cache emptied. A window
+// full at the start of a batch and before windows fire, every cached
+// group is written and the cache emptied; before a checkpoint every
+// cached group is written and the cache kept. A window
 // fires from the store: the iterators of its slices' key ranges are
 // merged by group key, and its rows are emitted a batch of groups at a
 // time, so the memory of firing is one output batch. A bucket no later
@@ -190,6 +191,38 @@ func (w *WindowAgg) maybeEvict() error {
 
 // flushDisk writes every cached group to the store and empties the cache.
 func (w *WindowAgg) flushDisk() error {
+	if err := w.writeCachedGroups(); err != nil {
+		return err
+	}
+	for e := range w.slices {
+		w.disk.buckets[e].loaded = w.disk.buckets[e].loaded[:0]
+	}
+	w.slices = map[int64]*aggBucket{}
+	return nil
+}
+
+// flushDiskKeepingCache writes every cached group to the store and keeps
+// the cache, its groups now marked as stored (before a checkpoint: the
+// groups the next batches touch are still decoded, not read back).
+func (w *WindowAgg) flushDiskKeepingCache() error {
+	if err := w.writeCachedGroups(); err != nil {
+		return err
+	}
+	for e, bk := range w.slices {
+		info := w.disk.buckets[e]
+		for len(info.loaded) < int(bk.n) {
+			info.loaded = append(info.loaded, false)
+		}
+		for g := range info.loaded[:bk.n] {
+			info.loaded[g] = true
+		}
+	}
+	return nil
+}
+
+// writeCachedGroups writes every cached group to the store, counting the
+// ones new to it.
+func (w *WindowAgg) writeCachedGroups() error {
 	d := w.disk
 	if len(w.slices) == 0 {
 		return nil
@@ -231,10 +264,6 @@ func (w *WindowAgg) flushDisk() error {
 	if err := bt.Commit(); err != nil {
 		return fmt.Errorf("WindowAgg: %w", err)
 	}
-	for e := range w.slices {
-		d.buckets[e].loaded = d.buckets[e].loaded[:0]
-	}
-	w.slices = map[int64]*aggBucket{}
 	return nil
 }
 
@@ -477,7 +506,7 @@ func (w *WindowAgg) emitFromDisk(ends []int64, start, end int64) (err error) {
 
 // SnapshotDisk implements DiskStateOperator.
 func (w *WindowAgg) SnapshotDisk(dir string) error {
-	if err := w.flushDisk(); err != nil {
+	if err := w.flushDiskKeepingCache(); err != nil {
 		return err
 	}
 	return w.disk.store.Checkpoint(dir)
@@ -502,7 +531,7 @@ func (w *WindowAgg) RestoreDisk(dir string) error {
 const windowAggDiskStateVersion = 1
 
 func (w *WindowAgg) snapshotDiskState() ([]byte, error) {
-	if err := w.flushDisk(); err != nil {
+	if err := w.flushDiskKeepingCache(); err != nil {
 		return nil, err
 	}
 	d := w.disk
