@@ -50,17 +50,28 @@ type Options struct {
 	// set after the benchmark's: state.backend.type,
 	// riffle.job.memory-limit, ...
 	Config map[string]string
+	// Source, when set, replaces the generator: a CREATE TABLE statement
+	// of a table named datagen with EventColumns (events recorded in a
+	// Kafka topic, say); Events is then only the count reported.
+	Source string
+	// Views, when set, replace ViewsDDL (the same views, written
+	// otherwise: quoted, say).
+	Views []string
 }
 
 // Result is the measurement of one query.
 type Result struct {
-	Query        string
-	Events       int64
-	Seconds      float64
-	CPUSeconds   float64
-	StateKeys    int64 // peak total over stateful operators at the end
-	StateBytes   int64 // peak estimate
-	OutputRows   int64
+	Query      string
+	Events     int64
+	Seconds    float64
+	CPUSeconds float64
+	StateKeys  int64 // peak total over stateful operators at the end
+	StateBytes int64 // peak estimate
+	OutputRows int64
+	// SourceRows is the number of events the job read: the fewest
+	// records any of its source scans emitted (a query reading the
+	// events twice scans them twice).
+	SourceRows   int64
 	Err          error
 	EventsPerSec float64
 	// EventsPerCoreSec is events / CPU seconds.
@@ -173,10 +184,9 @@ func Setup(q Query, opts Options) (*table.TableEnvironment, func(), error) {
 	conf.Set(config.LocalTimeZone.Key, "UTC")
 	conf.Set(config.DMLSync.Key, "true")
 	// the nexmark suite's table configuration (sql-client-defaults.yaml)
-	conf.Set(config.MiniBatchEnabled.Key, "true")
-	conf.Set(config.MiniBatchLatency.Key, "2s")
-	conf.Set(config.MiniBatchSize.Key, "50000")
-	conf.Set("table.optimizer.distinct-agg.split.enabled", "true")
+	for k, v := range SuiteConfig() {
+		conf.Set(k, v)
+	}
 	for k, v := range opts.Config {
 		conf.Set(k, v)
 	}
@@ -194,7 +204,14 @@ func Setup(q Query, opts Options) (*table.TableEnvironment, func(), error) {
 	}
 	extra := fmt.Sprintf(",\n  'base-time' = '%d'", opts.BaseTime.UnixMilli())
 	stmts := []string{fmt.Sprintf(sourceDDL, opts.Rate, opts.Rate, opts.Events, extra)}
-	stmts = append(stmts, viewsDDL...)
+	if opts.Source != "" {
+		stmts = []string{opts.Source}
+	}
+	if opts.Views != nil {
+		stmts = append(stmts, opts.Views...)
+	} else {
+		stmts = append(stmts, viewsDDL...)
+	}
 	side := filepath.Join(dir, "side_input.csv")
 	if err := writeSideInput(side); err != nil {
 		cleanup()
@@ -241,6 +258,9 @@ func RunQuery(ctx context.Context, q Query, opts Options) Result {
 			r.StateBytes += m.StatePeakBytes
 			if strings.HasPrefix(m.Name, "Sink(") {
 				r.OutputRows += m.RecordsOut
+			}
+			if strings.HasPrefix(m.Name, "TableSourceScan(") && (r.SourceRows == 0 || m.RecordsOut < r.SourceRows) {
+				r.SourceRows = m.RecordsOut
 			}
 		}
 	}

@@ -6,10 +6,12 @@ package nexmark
 // sinks. q6 is not run (Flink cannot plan it, FLINK-19059), as in the
 // repository's suite.
 
-// sourceDDL creates the generator table; %d is the event count and %s
-// the extra options.
-const sourceDDL = `CREATE TABLE datagen (
-  event_type INT,
+// EventColumns is the schema of the nexmark suite's source table
+// (ddl_gen.sql): the event type (0 person, 1 auction, 2 bid), one ROW per
+// kind (null for the other kinds), the computed event time dateTime and
+// its watermark, 4 seconds behind. A source of recorded events (a Kafka
+// topic, see interop/nexflink) declares the same columns.
+const EventColumns = `event_type INT,
   person ROW<id BIGINT, name VARCHAR, emailAddress VARCHAR, creditCard VARCHAR, city VARCHAR, state VARCHAR,
              dateTime TIMESTAMP(3), extra VARCHAR>,
   auction ROW<id BIGINT, itemName VARCHAR, description VARCHAR, initialBid BIGINT, reserve BIGINT,
@@ -20,7 +22,12 @@ const sourceDDL = `CREATE TABLE datagen (
     WHEN event_type = 1 THEN auction.dateTime
     ELSE bid.dateTime
   END,
-  WATERMARK FOR dateTime AS dateTime - INTERVAL '4' SECOND
+  WATERMARK FOR dateTime AS dateTime - INTERVAL '4' SECOND`
+
+// sourceDDL creates the generator table; %d is the event count and %s
+// the extra options.
+const sourceDDL = `CREATE TABLE datagen (
+  ` + EventColumns + `
 ) WITH (
   'connector' = 'nexmark',
   'first-event.rate' = '%d',
@@ -30,6 +37,24 @@ const sourceDDL = `CREATE TABLE datagen (
   'auction.proportion' = '3',
   'bid.proportion' = '46'%s
 )`
+
+// ViewsDDL returns the CREATE VIEW statements of the person, auction and
+// bid views over the table datagen (ddl_views.sql).
+func ViewsDDL() []string { return append([]string(nil), viewsDDL...) }
+
+// SuiteConfig returns the table options the nexmark suite runs its
+// queries with (its sql-client-defaults.yaml: mini-batch of 2 s or 50,000
+// rows, split distinct aggregates) plus UTC as the session time zone;
+// option key -> value, as Flink's SET takes them.
+func SuiteConfig() map[string]string {
+	return map[string]string{
+		"table.local-time-zone":                      "UTC",
+		"table.exec.mini-batch.enabled":              "true",
+		"table.exec.mini-batch.allow-latency":        "2s",
+		"table.exec.mini-batch.size":                 "50000",
+		"table.optimizer.distinct-agg.split.enabled": "true",
+	}
+}
 
 // viewsDDL are the person, auction and bid views over the generator.
 var viewsDDL = []string{

@@ -138,7 +138,7 @@ format_storage() {
   rm -rf "$run/data"
   mkdir -p "$run/data"
   out=$("$java" -Xmx256m -cp "$(classpath)" -Dlog4j2.configurationFile="file:$run/conf/log4j2-tools.properties" \
-    kafka.tools.StorageTool format -t "$id" -c "$run/conf/server.properties" 2>&1) ||
+    kafka.tools.StorageTool format --cluster-id="$id" -c "$run/conf/server.properties" 2>&1) ||
     die "formatting the storage failed: $out"
   echo "$id" >"$run/cluster-id"
 }
