@@ -11,7 +11,7 @@ BENCH   ?= .
 # the workbench's module (.) and bench/, so ./engine/... is named apart.
 PKGS    ?= ./... ./engine/...
 
-.PHONY: run build package test-package test test-race test-fuzz test-interop diff-flink race bench bench-kafka lint deps clean
+.PHONY: run build package test-package test test-race test-fuzz test-interop diff-flink race bench bench-kafka bench-nexmark-flink lint deps clean
 
 deps:
 	@scripts/install-deps.sh
@@ -112,6 +112,15 @@ bench: deps
 KAFKABENCHARGS ?=
 bench-kafka: deps
 	TAGS=$(TAGS) scripts/bench-kafka.sh $(KAFKABENCHARGS)
+
+# The Nexmark queries on real Flink (parallelism 2) and on Riffle
+# (parallelism 1 and 2) over the same events in a Kafka topic: events/s
+# per core and the ratio. Starts a broker and a private Flink;
+# NEXFLINKARGS go to interop/nexflinkbench (e.g. -events 1000000 -queries
+# q0,q5 -runs 3). See docs/benchmarks.md.
+NEXFLINKARGS ?=
+bench-nexmark-flink: deps
+	TAGS=$(TAGS) scripts/bench-nexmark-flink.sh $(NEXFLINKARGS)
 
 lint: deps
 	@unformatted="$$(gofmt -l .)"; \

@@ -15,9 +15,8 @@
 // its blackhole sink. Same bytes, same connector kind, same format, both
 // bounded: what differs is the engine.
 //
-// cmd/nexflink (interop/nexflink/cmd/nexflink) is the benchmark command;
-// scripts/bench-nexmark-flink.sh (make bench-nexmark-flink) starts the
-// servers it needs.
+// interop/nexflinkbench is the benchmark command; scripts/bench-nexmark-flink.sh
+// (make bench-nexmark-flink) starts the servers it needs and runs it.
 package nexflink
 
 import (
@@ -64,7 +63,8 @@ func SourceDDL(bootstrap, topic string) string {
 // EnsureEvents makes Topic(n, partitions) hold n events: a topic of that
 // name already holding n records is kept (created is false); otherwise it
 // is (re)created and Riffle's generator writes the events into it, one
-// writer, round-robin over the partitions.
+// writer, round-robin over the partitions, uncompressed (so neither
+// engine's time includes decompressing batches).
 func EnsureEvents(ctx context.Context, k interop.Kafka, n int64, partitions int) (topic string, created bool, err error) {
 	if n <= 0 || partitions <= 0 {
 		return "", false, fmt.Errorf("nexflink: events (%d) and partitions (%d) must be positive", n, partitions)
@@ -151,6 +151,7 @@ func writeEvents(ctx context.Context, bootstrap, topic string, n int64) error {
   'topic' = '` + topic + `',
   'properties.bootstrap.servers' = '` + bootstrap + `',
   'sink.partitioner' = 'round-robin',
+  'properties.compression.type' = 'none',
   'format' = 'json'
 )`,
 		`INSERT INTO events SELECT event_type, person, auction, bid FROM gen`,
