@@ -15,7 +15,7 @@
 //
 //	go run -tags migrated_fynedo ./interop/nexflinkbench [-events 1000000]
 //	    [-queries q0,q1,q2,q5,q7,q8,q14,q21,q22] [-runs 1] [-riffle-parallelism 1,2]
-//	    [-flink-parallelism 2] [-partitions 2]
+//	    [-flink-parallelism 2] [-partitions 2] [-cpuprofile DIR]
 //
 // It finds Kafka and Flink as the interop tests do (KAFKA_BOOTSTRAP /
 // KAFKA_RUN_DIR, FLINK_GATEWAY / FLINK_RUN_DIR); scripts/bench-nexmark-flink.sh
@@ -30,7 +30,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,6 +51,7 @@ var (
 	flinkP      = flag.Int("flink-parallelism", 2, "Flink's parallelism.default")
 	partitions  = flag.Int("partitions", 2, "partitions of the topic")
 	warmup      = flag.Bool("warmup", true, "run q0 once on Flink before timing (class loading, JIT), not reported")
+	cpuprofile  = flag.String("cpuprofile", "", "write a CPU profile of each query's first Riffle run at each parallelism into this folder (riffle-qN-pP.pprof)")
 	child       = flag.String("child", "", "internal: run this query on Riffle in this process and print the result")
 	parallelism = flag.Int("parallelism", 1, "internal: the child's parallelism")
 	bootstrap   = flag.String("bootstrap", "", "internal: the child's broker")
@@ -82,6 +85,16 @@ func runChild() error {
 	if !ok {
 		return fmt.Errorf("unknown query %q", *child)
 	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
 	m := nexflink.RunRiffle(context.Background(), q, *bootstrap, *topicFlag, *events, *parallelism)
 	rep := childReport{SourceRows: m.SourceRows, SinkRows: m.SinkRows, WallNanos: int64(m.Wall)}
 	if m.Err != nil {
@@ -91,7 +104,7 @@ func runChild() error {
 }
 
 // riffle runs q in a child process; CPU is the child's whole CPU time.
-func riffle(q nexmark.Query, bs, topic string, p int) nexflink.Measure {
+func riffle(q nexmark.Query, bs, topic string, p int, profile string) nexflink.Measure {
 	m := nexflink.Measure{Engine: "Riffle", Query: q.Name, Parallelism: p, Events: *events, SourceRows: -1, SinkRows: -1}
 	self, err := os.Executable()
 	if err != nil {
@@ -99,7 +112,7 @@ func riffle(q nexmark.Query, bs, topic string, p int) nexflink.Measure {
 		return m
 	}
 	cmd := exec.Command(self, "-child", q.Name, "-parallelism", strconv.Itoa(p), "-bootstrap", bs,
-		"-topic", topic, "-events", strconv.FormatInt(*events, 10))
+		"-topic", topic, "-events", strconv.FormatInt(*events, 10), "-cpuprofile", profile)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -196,7 +209,11 @@ func run() error {
 		for r := 0; r < *runs; r++ {
 			ms := []nexflink.Measure{fl.Run(ctx, q, k.Bootstrap, topic, *events, *flinkP)}
 			for _, p := range ps {
-				ms = append(ms, riffle(q, k.Bootstrap, topic, p))
+				profile := ""
+				if *cpuprofile != "" && r == 0 {
+					profile = filepath.Join(*cpuprofile, fmt.Sprintf("riffle-%s-p%d.pprof", q.Name, p))
+				}
+				ms = append(ms, riffle(q, k.Bootstrap, topic, p, profile))
 			}
 			for _, m := range ms {
 				if m.Err != nil {
