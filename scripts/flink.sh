@@ -21,6 +21,10 @@
 #   RIFFLE_CACHE   cache folder (default ${XDG_CACHE_HOME:-~/.cache}/riffle)
 #   FLINK_RUN_DIR  where config, logs and PID files go (default $RIFFLE_CACHE/flink-run)
 #   JAVA           the java binary (default: java on PATH)
+#   FLINK_TM_MEMORY, FLINK_TM_MANAGED_FRACTION
+#                  the TaskManager's taskmanager.memory.process.size (default 4096m) and
+#                  taskmanager.memory.managed.fraction (default 0.4; streaming jobs on the
+#                  hashmap state backend use no managed memory, only heap)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -80,7 +84,8 @@ jobmanager.bind-host: 127.0.0.1
 jobmanager.memory.process.size: 1024m
 taskmanager.bind-host: 127.0.0.1
 taskmanager.host: 127.0.0.1
-taskmanager.memory.process.size: 4096m
+taskmanager.memory.process.size: ${FLINK_TM_MEMORY:-4096m}
+taskmanager.memory.managed.fraction: ${FLINK_TM_MANAGED_FRACTION:-0.4}
 # Batch jobs' blocking shuffles reserve 512 network buffers per result
 # partition; the derived 10% of a small TaskManager (about 5,000 buffers of
 # 32 KiB) ran out on the golden scripts' joins ("Insufficient number of
