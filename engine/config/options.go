@@ -65,6 +65,8 @@ var (
 		Description: "A source split that sends no rows for this long is marked idle and ignored by watermark alignment; 0 disables."})
 	StateTTL = Register(Option{Key: "table.exec.state.ttl", Default: "0 ms", Kind: "duration",
 		Description: "Idle state retention of stateful operators; 0 keeps state forever."})
+	AggPhaseStrategy = Register(Option{Key: "table.optimizer.agg-phase-strategy", Default: "AUTO", Kind: "enum",
+		Values: []string{"AUTO", "TWO_PHASE", "ONE_PHASE"}, Description: "Strategy for batch GROUP BY: TWO_PHASE pre-aggregates each input task (LocalHashAggregate) before the exchange and merges after it, when every aggregate call can be merged (COUNT, SUM, SUM0, AVG, MIN, MAX; one COUNT(DISTINCT) column); ONE_PHASE exchanges the input rows; AUTO takes two phases when the aggregate's input runs in more than one task."})
 	MiniBatchEnabled = Register(Option{Key: "table.exec.mini-batch.enabled", Default: "false", Kind: "bool",
 		Description: "Buffer input rows and emit aggregate updates once per mini-batch."})
 	MiniBatchLatency = Register(Option{Key: "table.exec.mini-batch.allow-latency", Default: "0 ms", Kind: "duration",

@@ -110,14 +110,53 @@ type streamSplit struct{}
 
 func (streamSplit) String() string { return "datastream" }
 
+// arrowSplit is a range of a FromArrow table's records, [First, Last).
+type arrowSplit struct{ First, Last int }
+
+func (a arrowSplit) String() string { return fmt.Sprintf("records %d to %d", a.First, a.Last-1) }
+
+// maxArrowSplits bounds the splits of a FromArrow table.
+const maxArrowSplits = 64
+
+// Splits is one split, except for a FromArrow table whose records can be
+// read as they are (arrowReader): up to maxArrowSplits ranges of
+// consecutive records with about as many rows each, so that the parallel
+// instances of its scan share the records (read in order at parallelism 1).
 func (s *streamSourceImpl) Splits(context.Context) ([]connector.Split, error) {
-	return []connector.Split{streamSplit{}}, nil
+	ds := s.s.ds
+	if ds.arrow == nil || len(ds.arrow) < 2 || s.s.pk != nil || !s.s.checkInsert || ds.watermark != nil || !ds.bounded {
+		return []connector.Split{streamSplit{}}, nil
+	}
+	var total int64
+	for _, r := range ds.arrow {
+		total += r.NumRows()
+	}
+	n := int64(min(len(ds.arrow), maxArrowSplits))
+	var out []connector.Split
+	first, rows := 0, int64(0)
+	for i, r := range ds.arrow {
+		rows += r.NumRows()
+		// close the range once it holds its share of the rows
+		if rows*n >= total*int64(len(out)+1) || i == len(ds.arrow)-1 {
+			out = append(out, arrowSplit{First: first, Last: i + 1})
+			first = i + 1
+		}
+	}
+	return out, nil
 }
 
-func (s *streamSourceImpl) Open(ctx context.Context, _ connector.Split, spec connector.ReadSpec) (connector.Reader, error) {
+func (s *streamSourceImpl) Open(ctx context.Context, split connector.Split, spec connector.ReadSpec) (connector.Reader, error) {
 	ds := s.s.ds
 	if r := s.arrowReader(spec); r != nil {
+		if a, ok := split.(arrowSplit); ok {
+			r.recs = r.recs[a.First:a.Last]
+		}
 		return r, nil
+	}
+	if a, ok := split.(arrowSplit); ok && a.First > 0 {
+		// the records are converted row by row (arrowReader declined this
+		// read): the first split reads them all
+		return &arrowRecordReader{}, nil
 	}
 	r := &streamReader{s: s.s, spec: spec, phys: s.schema.Physical()}
 	if ds.replay != nil {
@@ -254,7 +293,7 @@ func (r *streamReader) append(bb *types.BatchBuilder, rec StreamRecord) error {
 // arrowReader reads a FromArrow stream's records as they are, when the
 // requested columns map one to one onto record columns of the same Arrow
 // type (and NOT NULL columns hold no nulls); nil otherwise.
-func (s *streamSourceImpl) arrowReader(spec connector.ReadSpec) connector.Reader {
+func (s *streamSourceImpl) arrowReader(spec connector.ReadSpec) *arrowRecordReader {
 	ds, phys := s.s.ds, s.schema.Physical()
 	if ds.arrow == nil || s.s.pk != nil || !s.s.checkInsert || ds.watermark != nil || len(spec.Metadata) > 0 {
 		return nil

@@ -180,8 +180,17 @@ func (b *builder) operator(p *physical.Node) func() runtime.Operator {
 	case *physical.GroupAggregate:
 		kts, outTypes := keyTypes(in, x.Keys), colTypes(p.Cols)
 		return func() runtime.Operator {
-			return &runtime.GroupAgg{Keys: x.Keys, KeyTypes: kts, Aggs: x.Aggs, OutTypes: outTypes,
+			a := &runtime.GroupAgg{Keys: x.Keys, KeyTypes: kts, Aggs: x.Aggs, OutTypes: outTypes,
 				Final: !x.Streaming, Retractable: x.Retractable, NoUpdateBefore: x.NoUpdateBefore}
+			if x.Merge {
+				a.Phase, a.MergeCols = runtime.MergePhase, x.MergeCols
+			}
+			return a
+		}
+	case *physical.LocalGroupAggregate:
+		kts, outTypes := keyTypes(in, x.Keys), colTypes(p.Cols)
+		return func() runtime.Operator {
+			return &runtime.GroupAgg{Keys: x.Keys, KeyTypes: kts, Aggs: x.Aggs, OutTypes: outTypes, Final: true, Phase: runtime.LocalPhase}
 		}
 	case *physical.Limit:
 		return func() runtime.Operator { return &runtime.Limit{Offset: x.Offset, Fetch: x.Fetch} }

@@ -337,6 +337,11 @@ type GroupAgg struct {
 	// NoUpdateBefore leaves out -U rows: an update is +U alone (Flink's
 	// generateUpdateBefore = false, when the consumer takes upserts).
 	NoUpdateBefore bool
+	// Phase is the operator's phase in a two-phase batch aggregation
+	// (groupagg_phase.go); MergeCols are, in MergePhase, the input columns
+	// holding each call's partial state.
+	Phase     AggPhase
+	MergeCols [][]int
 
 	accs    []accumulator
 	index   groupIndex
@@ -367,6 +372,10 @@ type GroupAgg struct {
 func (a *GroupAgg) Open(ctx *OpContext, out Output) error {
 	a.BaseOperator.Open(ctx, out)
 	a.index = newGroupIndex(a.Keys, a.KeyTypes)
+	if ctx.Batch && len(a.Keys) == 2 && pairKeyable(a.KeyTypes[0]) && pairKeyable(a.KeyTypes[1]) {
+		// batch only: no snapshot saves a pairIndex
+		a.index = newPairIndex(a.Keys, a.KeyTypes)
+	}
 	for _, s := range a.Aggs {
 		acc, err := newAccumulator(s, a.Retractable)
 		if err != nil {
@@ -536,6 +545,10 @@ func (a *GroupAgg) accumulateBatch(b *types.Batch) error {
 		}
 	}
 	for k, s := range a.Aggs {
+		if a.Phase == MergePhase {
+			a.mergePartial(k, gids, b)
+			continue
+		}
 		args := a.argCols(b, s)
 		if s.Filter >= 0 {
 			filtered := make([]int32, len(gids))
@@ -682,7 +695,7 @@ func (a *GroupAgg) EndInput(int) error {
 		return nil
 	}
 	n := int(a.nGroups)
-	if n == 0 && len(a.Keys) == 0 {
+	if n == 0 && len(a.Keys) == 0 && a.Phase != LocalPhase {
 		// global aggregate over empty input: one row
 		for _, acc := range a.accs {
 			acc.resize(1)
@@ -700,8 +713,12 @@ func (a *GroupAgg) EndInput(int) error {
 		}
 		cols[k] = vector.Concat(parts)
 	}
-	for k, acc := range a.accs {
-		cols[len(a.Keys)+k] = resultArray(acc, n, a.OutTypes[len(a.Keys)+k])
+	if a.Phase == LocalPhase {
+		a.partialArrays(cols, n)
+	} else {
+		for k, acc := range a.accs {
+			cols[len(a.Keys)+k] = resultArray(acc, n, a.OutTypes[len(a.Keys)+k])
+		}
 	}
 	if err := a.accErr(); err != nil {
 		return err

@@ -169,6 +169,12 @@ type GroupAggregate struct {
 	Retractable bool
 	// NoUpdateBefore leaves out -U rows (upsert.go).
 	NoUpdateBefore bool
+	// Merge marks the global phase of a two-phase aggregation (Flink's
+	// HashAggregate(isMerge=[true]), agg_phase.go): the input is a
+	// LocalGroupAggregate's output, Keys its leading key columns, and
+	// MergeCols[i] the input columns holding Aggs[i]'s partial state.
+	Merge     bool
+	MergeCols [][]int
 }
 
 func (a *GroupAggregate) Name() string {
@@ -181,7 +187,7 @@ func (a *GroupAggregate) Explain(n *Node) []Attr {
 	names := inNames(n, 0)
 	var attrs []Attr
 	if !a.Streaming {
-		attrs = append(attrs, Attr{Name: "isMerge", Value: "false"})
+		attrs = append(attrs, Attr{Name: "isMerge", Value: fmt.Sprint(a.Merge)})
 	}
 	var keys []string
 	for _, k := range a.Keys {
@@ -192,6 +198,10 @@ func (a *GroupAggregate) Explain(n *Node) []Attr {
 	}
 	sel := append([]string(nil), keys...)
 	for i, ag := range a.Aggs {
+		if a.Merge {
+			sel = append(sel, finalAggString(ag, a.MergeCols[i], names)+" AS "+n.Cols[len(a.Keys)+i].Name)
+			continue
+		}
 		sel = append(sel, plan.AggString(ag, names)+" AS "+n.Cols[len(a.Keys)+i].Name)
 	}
 	return append(attrs, Attr{Name: "select", Value: strings.Join(sel, ", ")})

@@ -355,6 +355,9 @@ func (pl *planner) exchange(in *Node, dist opspec.Partitioning, keys []int, par 
 
 func (pl *planner) aggregate(a *plan.Aggregate) *Node {
 	in := pl.translate(a.Input)
+	if p := pl.aggPhases(in, a.GroupKeys, a.Aggs, a.Cols); p != nil {
+		return p
+	}
 	par := pl.env.parallelism()
 	dist := opspec.Hash
 	if len(a.GroupKeys) == 0 {

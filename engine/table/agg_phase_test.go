@@ -1,0 +1,155 @@
+package table
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// arrowParts cuts a record into records of n rows, copied so that their
+// arrays start at offset 0 (as a source's batches do).
+func arrowParts(t *testing.T, rec arrow.RecordBatch, n int64) []arrow.RecordBatch {
+	t.Helper()
+	var out []arrow.RecordBatch
+	for off := int64(0); off < rec.NumRows(); off += n {
+		part := rec.NewSlice(off, min(off+n, rec.NumRows()))
+		cols := make([]arrow.Array, part.NumCols())
+		for i := range cols {
+			c, err := array.Concatenate([]arrow.Array{part.Column(i)}, memory.DefaultAllocator)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cols[i] = c
+		}
+		out = append(out, array.NewRecordBatch(part.Schema(), cols, part.NumRows()))
+	}
+	return out
+}
+
+// A FromArrow table of several records is scanned by parallel instances,
+// and batch aggregates over it take two phases at parallelism 2 (AUTO)
+// with the answers of one phase at parallelism 1: every aggregate call
+// that merges, COUNT(DISTINCT), two keys with NULLs, no keys, and no rows.
+func TestTwoPhaseAggregateAnswers(t *testing.T) {
+	var vals []string
+	for i := 0; i < 40; i++ {
+		k := fmt.Sprintf("'k%d'", i%3)
+		if i%7 == 0 {
+			k = "CAST(NULL AS STRING)"
+		}
+		d := fmt.Sprintf("%d.25", i)
+		if i%5 == 0 {
+			d = "CAST(NULL AS DOUBLE)"
+		}
+		vals = append(vals, fmt.Sprintf("(%s, %d, %s, 'w%d')", k, i%4, d, i%6))
+	}
+	src := MustCreate(InBatchMode())
+	q, err := src.SQLQuery("SELECT * FROM (VALUES " + strings.Join(vals, ", ") + ") AS t(k, x, d, w)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := q.ToArrow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := arrowParts(t, rec, 6)
+	run := func(par, strategy, query string) ([]string, string) {
+		env := MustCreate(InBatchMode())
+		env.Config().Set("parallelism.default", par)
+		env.Config().Set("table.optimizer.agg-phase-strategy", strategy)
+		tbl, err := env.FromArrow(recs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env.CreateTemporaryView("mem", tbl)
+		plan, err := env.ExplainSQL(query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := env.SQLQuery(query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := collectStrings(t, res)
+		slices.Sort(rows)
+		return rows, plan
+	}
+	for _, c := range []struct {
+		q     string
+		local int // LocalHashAggregate nodes at parallelism 2
+	}{
+		{"SELECT k, COUNT(*), COUNT(d), SUM(x), SUM(d), AVG(x), AVG(d), MIN(d), MAX(w), MIN(x) FROM mem GROUP BY k", 1},
+		{"SELECT k, COUNT(DISTINCT w) FROM mem GROUP BY k", 2},
+		{"SELECT COUNT(DISTINCT w), COUNT(DISTINCT w) FROM mem", 2},
+		{"SELECT k, w, COUNT(*), SUM(d) FROM mem GROUP BY k, w", 1},
+		{"SELECT COUNT(*), SUM(x), AVG(d), MAX(w) FROM mem", 1},
+		{"SELECT COUNT(*), SUM(x), AVG(d), MAX(w) FROM mem WHERE x > 100", 1},
+		{"SELECT k, COUNT(*) FILTER (WHERE x > 1), SUM(x) FILTER (WHERE d > 10) FROM mem GROUP BY k", 1},
+	} {
+		want, _ := run("1", "AUTO", c.q)
+		one, onePlan := run("1", "AUTO", c.q)
+		if strings.Contains(onePlan, "LocalHashAggregate") || !slices.Equal(one, want) {
+			t.Errorf("%s at parallelism 1 (AUTO): one phase expected, got\n%s", c.q, onePlan)
+		}
+		got, plan := run("2", "AUTO", c.q)
+		if n := strings.Count(plan[strings.Index(plan, "== Optimized Execution Plan"):], "LocalHashAggregate"); n != c.local {
+			t.Errorf("%s: %d LocalHashAggregate at parallelism 2, want %d:\n%s", c.q, n, c.local, plan)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s at parallelism 2: got\n%s\nwant\n%s", c.q, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		forced, _ := run("1", "TWO_PHASE", c.q)
+		if !slices.Equal(forced, want) {
+			t.Errorf("%s with TWO_PHASE at parallelism 1: got\n%s\nwant\n%s", c.q, strings.Join(forced, "\n"), strings.Join(want, "\n"))
+		}
+		single, singlePlan := run("2", "ONE_PHASE", c.q)
+		if strings.Contains(singlePlan, "LocalHashAggregate") || !slices.Equal(single, want) {
+			t.Errorf("%s with ONE_PHASE at parallelism 2: got\n%s\nwant\n%s\n%s", c.q, strings.Join(single, "\n"), strings.Join(want, "\n"), singlePlan)
+		}
+	}
+}
+
+// The records of a FromArrow table become up to 64 splits of consecutive
+// records with about as many rows each.
+func TestFromArrowSplits(t *testing.T) {
+	src := MustCreate(InBatchMode())
+	q, err := src.SQLQuery("SELECT * FROM (VALUES (1), (2), (3), (4), (5), (6), (7)) AS t(x)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := q.ToArrow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := MustCreate(InBatchMode())
+	env.Config().Set("parallelism.default", "3")
+	tbl, err := env.FromArrow(arrowParts(t, rec, 1), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.CreateTemporaryView("mem", tbl)
+	ds := lastStream(t, env)
+	impl := &streamSourceImpl{s: &streamSource{ds: ds, checkInsert: true}}
+	splits, err := impl.Splits(t.Context())
+	if err != nil || len(splits) != 7 {
+		t.Fatalf("splits %v, %v; want 7", splits, err)
+	}
+	got := collectStrings(t, mustQuery(t, env, "SELECT SUM(x), COUNT(*) FROM mem"))
+	if strings.Join(got, "|") != "28 7" {
+		t.Errorf("got %v", got)
+	}
+}
+
+func mustQuery(t *testing.T, env *TableEnvironment, q string) *Table {
+	t.Helper()
+	tbl, err := env.SQLQuery(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}
