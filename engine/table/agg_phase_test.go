@@ -2,6 +2,8 @@ package table
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -152,4 +154,79 @@ func mustQuery(t *testing.T, env *TableEnvironment, q string) *Table {
 		t.Fatal(err)
 	}
 	return tbl
+}
+
+// A CSV file of several MiB is read in byte ranges by parallel instances in
+// batch mode: every line once (the header skipped once), the answers of
+// parallelism 1, and a bad value's error names its line in the file.
+func TestCSVByteRanges(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("id,k,v\n")
+	const n = 120000
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "%d,key%d,\"text, with a comma %d\"\n", i, i%13, i)
+	}
+	path := filepath.Join(dir, "big.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() < 4<<20 {
+		t.Fatalf("file of %d bytes: too small to split", b.Len())
+	}
+	ddl := "CREATE TABLE big (id BIGINT, k STRING, v STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv', 'csv.ignore-first-line' = 'true')"
+	run := func(par string, query string) ([]string, string) {
+		env := MustCreate(InBatchMode())
+		env.Config().Set("parallelism.default", par)
+		if _, err := env.ExecuteSQL(fmt.Sprintf(ddl, path)); err != nil {
+			t.Fatal(err)
+		}
+		plan, err := env.ExplainSQL(query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := collectStrings(t, mustQuery(t, env, query))
+		slices.Sort(rows)
+		return rows, plan
+	}
+	for _, q := range []string{
+		"SELECT COUNT(*), SUM(id), MIN(id), MAX(id) FROM big",
+		"SELECT COUNT(DISTINCT v) FROM big",
+		"SELECT k, COUNT(*), SUM(id) FROM big GROUP BY k",
+	} {
+		want, _ := run("1", q)
+		got, plan := run("2", q)
+		if !strings.Contains(plan, "LocalHashAggregate") {
+			t.Errorf("%s: no two phases at parallelism 2:\n%s", q, plan)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s at parallelism 2: got %v, want %v", q, got, want)
+		}
+	}
+	if got, _ := run("2", "SELECT COUNT(*), SUM(id) FROM big"); strings.Join(got, "|") != fmt.Sprintf("%d %d", n, n*(n-1)/2) {
+		t.Errorf("got %v", got)
+	}
+	// a bad id on line 100002 (the header is line 1)
+	text := strings.Replace(b.String(), "\n100000,", "\nnot-a-number,", 1)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := MustCreate(InBatchMode())
+	env.Config().Set("parallelism.default", "2")
+	if _, err := env.ExecuteSQL(fmt.Sprintf(ddl, path)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := env.ExecuteSQL("SELECT SUM(id) FROM big")
+	if err == nil {
+		var it *RowIterator
+		if it, err = res.Collect(); err == nil {
+			for it.Next() {
+			}
+			err = it.Err()
+			it.Close()
+		}
+	}
+	if err == nil || !strings.Contains(err.Error(), "big.csv:100002:") {
+		t.Errorf("error %v, want one naming line 100002", err)
+	}
 }

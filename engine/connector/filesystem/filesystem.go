@@ -365,12 +365,18 @@ type FileSplit struct {
 	// Blocks > 0 when the file is split by its blocks (Parquet row
 	// groups): the split reads block Block of Blocks.
 	Block, Blocks int
+	// End > 0 when a CSV file is split by byte ranges (byte_ranges.go):
+	// the split reads the lines that start in [Start, End).
+	Start, End int64
 }
 
 // String names the split (its path, and its block when split).
 func (f *FileSplit) String() string {
 	if f.Blocks > 0 {
 		return fmt.Sprintf("%s [row group %d of %d]", f.Path, f.Block+1, f.Blocks)
+	}
+	if f.End > 0 {
+		return fmt.Sprintf("%s [bytes %d to %d]", f.Path, f.Start, f.End)
 	}
 	return f.Path
 }
@@ -453,7 +459,7 @@ func (src *Source) listSplits(ctx context.Context) ([]connector.Split, error) {
 		}
 		out = append(out, f)
 	}
-	return src.splitBlocks(ctx, out), nil
+	return src.splitRanges(src.splitBlocks(ctx, out)), nil
 }
 
 func hidden(name string) bool { return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") }
@@ -588,6 +594,7 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 	}
 	stopWatch := watchRead(ctx, f)
 	var br connector.BatchReader
+	rangeFrom := int64(0)
 	if resume != nil && resume.dec != nil {
 		br = resume.dec.NewReaderAt(f, fsplit.Path, BatchRows, pos.Offset, pos.Line)
 	} else if fd, ok := dec.(connector.FileDecoder); ok {
@@ -608,11 +615,22 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 			f.Close()
 			return nil, fmt.Errorf("table %s: %w", s.table, cancelled(ctx, err))
 		}
+	} else if rd, ok := dec.(resumableDecoder); ok && fsplit.End > 0 && pos == nil {
+		// a byte range of the file: its lines, read as from a checkpoint's
+		// offset (no header, no byte order mark after offset 0)
+		section, from, err := rangeSection(f, fsplit)
+		if err != nil {
+			stopWatch()
+			f.Close()
+			return nil, fmt.Errorf("table %s: %w", s.table, err)
+		}
+		br = rd.NewReaderAt(section, fsplit.Path, BatchRows, from, 1)
+		rangeFrom = from
 	} else {
 		br = dec.NewReader(f, fsplit.Path, BatchRows)
 	}
 	r := &fileReader{f: f, stopWatch: stopWatch, split: fsplit, br: br, meta: spec.Metadata,
-		limit: spec.Limit, hasLimit: spec.Limit > 0}
+		limit: spec.Limit, hasLimit: spec.Limit > 0, rangeFrom: rangeFrom}
 	if resume != nil {
 		r.read, r.head = pos.Rows, resume.head
 		if resume.dec == nil {
@@ -654,6 +672,8 @@ type fileReader struct {
 	// head is the checksum of the file's first bytes, once Position has
 	// computed it (position.go).
 	head *fileHead
+	// rangeFrom is the offset of a byte range's first line (byte_ranges.go)
+	rangeFrom int64
 }
 
 func (r *fileReader) Next(ctx context.Context) (*types.Batch, error) {
@@ -677,7 +697,7 @@ func (r *fileReader) Next(ctx context.Context) (*types.Batch, error) {
 		b, err = r.br.Next()
 	}
 	if err != nil {
-		return nil, cancelled(ctx, err)
+		return nil, cancelled(ctx, fileLine(err, r.f, r.rangeFrom))
 	}
 	if r.hasLimit && r.read+int64(b.Len) > r.limit {
 		b = b.Slice(0, int(r.limit-r.read))

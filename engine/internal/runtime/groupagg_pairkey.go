@@ -13,6 +13,43 @@ type pairIndex struct {
 	sub   [2]groupIndex
 	nSub  [2]int32
 	pairs u64Table
+	// lookupBatch's buffers: each column's numbers, the rows that created one
+	ids     [2][]int32
+	scratch []int32
+}
+
+// lookupBatch implements batchIndex: both columns are numbered a batch at
+// a time when their indexes can (batchIndex), then the pairs are probed in
+// one loop.
+func (x *pairIndex) lookupBatch(b *types.Batch, next int32, gids, newRows []int32) (int32, []int32) {
+	for c, s := range x.sub {
+		if cap(x.ids[c]) < b.Len {
+			x.ids[c] = make([]int32, b.Len)
+		}
+		ids := x.ids[c][:b.Len]
+		if bx, ok := s.(batchIndex); ok {
+			x.nSub[c], x.scratch = bx.lookupBatch(b, x.nSub[c], ids, x.scratch[:0])
+			continue
+		}
+		for i := range ids {
+			id, isNew := s.lookup(b, i, x.nSub[c])
+			if isNew {
+				x.nSub[c]++
+			}
+			ids[i] = id
+		}
+	}
+	ids0, ids1 := x.ids[0][:b.Len], x.ids[1][:b.Len]
+	for i := range gids {
+		p, isNew := x.pairs.slot(uint64(uint32(ids0[i]))<<32 | uint64(uint32(ids1[i])))
+		if isNew {
+			*p = int64(next)
+			next++
+			newRows = append(newRows, int32(i))
+		}
+		gids[i] = int32(*p)
+	}
+	return next, newRows
 }
 
 // pairKeyable reports a key column type pairIndex can number.

@@ -1,0 +1,121 @@
+package filesystem
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/riffle-sql/riffle/engine/config"
+	"github.com/riffle-sql/riffle/engine/connector"
+)
+
+// Byte ranges of large CSV files (a Riffle extension: Flink reads a CSV
+// file as one split). In batch mode a CSV file of at least
+// 2 × minRangeBytes becomes up to maxRanges splits of equal byte ranges,
+// so that the parallel instances of its scan share it. A range [Start,
+// End) reads the lines that start inside it: its reader skips to the
+// first line start at or after Start (the line break before it included
+// in the previous range) and reads up to the first line start at or after
+// End. A quoted CSV field holding a line break that a range boundary cuts
+// is misread (docs/known-gaps.md).
+
+const (
+	minRangeBytes = 1 << 20
+	maxRanges     = 64
+)
+
+// splitRanges replaces each CSV file split that is large enough by byte
+// ranges (batch mode only: in streaming mode a file stays one split, so
+// that its rows keep their order for watermarks).
+func (src *Source) splitRanges(files []connector.Split) []connector.Split {
+	s := src.s
+	if s.format == nil || s.format.Identifier() != "csv" || s.config == nil ||
+		!strings.EqualFold(s.config.GetString(config.RuntimeMode.Key, "streaming"), "batch") {
+		return files
+	}
+	var out []connector.Split
+	for _, sp := range files {
+		fs, ok := sp.(*FileSplit)
+		if !ok || fs.Blocks > 0 || fs.End > 0 || fs.Size < 2*minRangeBytes {
+			out = append(out, sp)
+			continue
+		}
+		n := min(int64(maxRanges), fs.Size/minRangeBytes)
+		for i := int64(0); i < n; i++ {
+			c := *fs
+			c.Start, c.End = fs.Size*i/n, fs.Size*(i+1)/n
+			out = append(out, &c)
+		}
+	}
+	return out
+}
+
+// lineStart returns the offset of the first line that starts at or after
+// off: off itself at 0 or after a line break, else the byte after the
+// next line break (size when there is none).
+func lineStart(f io.ReaderAt, off, size int64) (int64, error) {
+	if off <= 0 {
+		return 0, nil
+	}
+	if off >= size {
+		return size, nil
+	}
+	buf := make([]byte, 64<<10)
+	for pos := off - 1; pos < size; {
+		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-pos)], pos)
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			return pos + int64(i) + 1, nil
+		}
+		pos += int64(n)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return 0, err
+		}
+		if n == 0 {
+			break
+		}
+	}
+	return size, nil
+}
+
+// rangeSection returns the bytes of a range split's lines: the reader of
+// f's section and the offset of its first byte.
+func rangeSection(f *os.File, fs *FileSplit) (io.Reader, int64, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	from, err := lineStart(f, fs.Start, st.Size())
+	if err != nil {
+		return nil, 0, err
+	}
+	to := st.Size()
+	if fs.End < fs.Size {
+		if to, err = lineStart(f, fs.End, st.Size()); err != nil {
+			return nil, 0, err
+		}
+	}
+	return io.NewSectionReader(f, from, max(to-from, 0)), from, nil
+}
+
+// fileLine corrects the line of a data error in a range that does not
+// start the file: the reader counted lines from the range's first line.
+func fileLine(err error, f io.ReaderAt, from int64) error {
+	var de *connector.DataError
+	if from <= 0 || !errors.As(err, &de) || de.Line <= 0 {
+		return err
+	}
+	buf := make([]byte, 64<<10)
+	var lines int64
+	for pos := int64(0); pos < from; {
+		n, rerr := f.ReadAt(buf[:min(int64(len(buf)), from-pos)], pos)
+		lines += int64(bytes.Count(buf[:n], []byte{'\n'}))
+		pos += int64(n)
+		if rerr != nil || n == 0 {
+			break
+		}
+	}
+	de.Line += lines
+	return err
+}
