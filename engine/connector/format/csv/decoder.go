@@ -113,6 +113,16 @@ func (d *Decoder) newReader(r io.Reader, name string, maxRows int) *Reader {
 		special[d.opts.Escape] = true
 	}
 	rd.special = special
+	rd.wordDelim = everyByte(d.opts.Delimiter)
+	rd.wordEsc = rd.wordDelim
+	rd.wordQuote, rd.wordStopEsc = wordNewline, wordNewline
+	if d.opts.EscapeEnabled {
+		rd.wordEsc = everyByte(d.opts.Escape)
+		rd.wordStopEsc = rd.wordEsc
+	}
+	if d.opts.QuoteEnabled {
+		rd.wordQuote = everyByte(d.opts.Quote)
+	}
 	var qspecial [256]bool
 	qspecial[d.opts.Quote] = true
 	qspecial['\n'] = true
@@ -151,6 +161,19 @@ type Reader struct {
 	records  int64 // records read (including a skipped header)
 	special  [256]bool
 	qspecial [256]bool
+	// wordDelim, wordEsc: the field delimiter and the escape character
+	// (the delimiter again when escaping is off) in every byte of a word,
+	// for skipPlain.
+	wordDelim, wordEsc uint64
+	// wordStop: the quote and escape characters (the newline in place of
+	// a disabled one), which send a record to the byte-wise scanner.
+	wordQuote, wordStopEsc uint64
+	// asciiEnd: buf[:asciiEnd] is known to hold only ASCII bytes, so the
+	// records in it need no UTF-8 validation.
+	asciiEnd int
+	// byteScanOnly turns the word-at-a-time fast path off (tests compare
+	// both paths).
+	byteScanOnly bool
 
 	wanted      []bool
 	refs        []fieldRef
@@ -235,6 +258,7 @@ func (r *Reader) fill(keep int) error {
 		r.end -= keep
 		r.pos -= keep
 		r.base += int64(keep)
+		r.asciiEnd = max(r.asciiEnd-keep, 0)
 	}
 	if r.end == len(r.buf) {
 		nb := make([]byte, 2*len(r.buf))
@@ -359,6 +383,9 @@ func (r *Reader) scan() error {
 		break
 	}
 	r.pos, r.line = i, line // blank lines are consumed even if we need more
+	if !r.byteScanOnly && r.scanWords(buf, i, line) {
+		return nil
+	}
 	recStart := i
 	r.recLine = line
 	r.scratch = r.scratch[:0]
@@ -449,9 +476,7 @@ func (r *Reader) scan() error {
 			}
 		} else {
 			start := i
-			for i < len(buf) && !r.special[buf[i]] {
-				i++
-			}
+			i = r.skipPlain(buf, i)
 			if i < len(buf) && o.EscapeEnabled && buf[i] == o.Escape {
 				// Slow path: unescape into scratch.
 				scratchStart := len(r.scratch)
@@ -588,7 +613,10 @@ func (r *Reader) emit() (bool, error) {
 	o := &r.d.opts
 	ncols := len(r.d.allTypes)
 	raw := r.buf[r.recStartOff:r.recEnd]
-	if !utf8.Valid(raw) && !o.ReplaceBadUTF8 {
+	if r.recEnd > r.asciiEnd {
+		r.asciiEnd = asciiPrefix(r.buf[:r.end], r.asciiEnd)
+	}
+	if r.recEnd > r.asciiEnd && !utf8.Valid(raw) && !o.ReplaceBadUTF8 {
 		off := firstInvalidUTF8(raw)
 		field, line := r.locate(off)
 		if o.IgnoreParseErrs {
@@ -617,7 +645,7 @@ func (r *Reader) emit() (bool, error) {
 			p.appendNull()
 			continue
 		}
-		ref := r.refs[fi]
+		ref := &r.refs[fi]
 		var b []byte
 		if ref.scratch {
 			b = r.scratch[ref.start:ref.end]
