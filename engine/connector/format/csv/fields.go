@@ -314,10 +314,45 @@ type timestampParser struct {
 	precision int
 	units     int64
 	z         bool
+	// The last "yyyy-MM-dd " prefix of a 19-byte value and its epoch
+	// second at midnight: rows of a file often share the date.
+	lastDate     [11]byte
+	lastMidnight int64
+	haveDate     bool
+}
+
+// parseSameDate is the fast path for "yyyy-MM-dd HH:mm:ss" whose date is
+// the previous such value's: only the time of day is parsed.
+func (p *timestampParser) parseSameDate(b []byte) bool {
+	if len(b) != 19 || !p.haveDate || [11]byte(b[:11]) != p.lastDate || b[13] != ':' || b[16] != ':' {
+		return false
+	}
+	h0, h1, i0, i1, s0, s1 := b[11]-'0', b[12]-'0', b[14]-'0', b[15]-'0', b[17]-'0', b[18]-'0'
+	if h0 > 9 || h1 > 9 || i0 > 9 || i1 > 9 || s0 > 9 || s1 > 9 {
+		return false
+	}
+	h, mi, sec := int64(h0)*10+int64(h1), int64(i0)*10+int64(i1), int64(s0)*10+int64(s1)
+	if h > 23 || mi > 59 || sec > 59 {
+		return false
+	}
+	p.c.Append((p.lastMidnight + h*3600 + mi*60 + sec) * p.units)
+	return true
 }
 
 func (p *timestampParser) parse(b []byte) error {
+	if p.parseSameDate(b) {
+		return nil
+	}
 	sec, nanos, ok := textconv.ParseTimestamp(b, ' ', p.z, false)
+	if ok && !p.z && nanos == 0 && len(b) == 19 && sec > -8e9 && sec < 8e9 {
+		// Remember the date for the next rows (8e9 s keeps sec*1e9 in an int64).
+		p.lastDate = [11]byte(b[:11])
+		p.lastMidnight = sec - sec%86400
+		if sec%86400 < 0 {
+			p.lastMidnight -= 86400
+		}
+		p.haveDate = true
+	}
 	if !ok {
 		t := textconv.TrimJava(b)
 		if len(t) == len(b) {
