@@ -23,6 +23,7 @@ import (
 
 	"github.com/riffle-sql/riffle/assets"
 	"github.com/riffle-sql/riffle/cli"
+	"github.com/riffle-sql/riffle/engine/gctuning"
 	_ "github.com/riffle-sql/riffle/internal/localefix" // before Fyne's init reads the locale
 	"github.com/riffle-sql/riffle/workbench/ui"
 )
@@ -31,6 +32,10 @@ import (
 const appID = "io.riffle.workbench"
 
 func main() {
+	// The collector's goal stays at least 64 MiB (unless GOGC is set): a
+	// query streaming a file through a small live heap would otherwise
+	// collect every few MB (engine/gctuning).
+	gctuning.SetHeapFloor(gctuning.DefaultHeapFloor)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)

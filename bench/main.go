@@ -51,6 +51,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/riffle-sql/riffle/engine/gctuning"
 )
 
 // query is one benchmark query: the same text for every engine; lite,
@@ -97,7 +99,9 @@ func main() {
 	withCSV := flag.Bool("csv", true, "run the engines over the CSV files")
 	withPq := flag.Bool("parquet", true, "run the engines over the Parquet file (with -data, when it is there)")
 	withLite := flag.Bool("sqlite", false, "run SQLite over in-memory tables too (loading 3 M rows takes a while)")
+	heapFloor := flag.Int64("heap-floor", gctuning.DefaultHeapFloor>>20, "Riffle's garbage collector heap floor in MiB, as the riffle binary sets it (engine/gctuning); 0 = Go's default (GOGC 100)")
 	flag.Parse()
+	gctuning.SetHeapFloor(*heapFloor << 20)
 	switch {
 	case *profMem:
 		*profile = "mem"
@@ -188,6 +192,12 @@ func main() {
 	rep.threads = *threads
 	rep.runs = *runs
 	rep.loadBefore = loadAverage()
+	rep.heapFloor = "off (GOGC 100)"
+	if *heapFloor > 0 && os.Getenv("GOGC") == "" {
+		rep.heapFloor = fmt.Sprintf("%d MiB", *heapFloor)
+	} else if g := os.Getenv("GOGC"); g != "" {
+		rep.heapFloor = "off (GOGC=" + g + ")"
+	}
 	rep.files = []string{describeFile(flights)}
 	if parquet != "" {
 		rep.files = append(rep.files, describeFile(parquet))

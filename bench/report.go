@@ -20,6 +20,7 @@ type report struct {
 	loads      string // time to load the in-memory tables
 	loadBefore string
 	loadAfter  string
+	heapFloor  string // engine/gctuning's floor, as the riffle binary sets it
 	groups     []*group
 	lines      []*line
 }
@@ -43,8 +44,8 @@ type cell struct {
 // write prints the report as Markdown: a paragraph of settings, the wall
 // time table and the CPU time table.
 func (r *report) write(w io.Writer) {
-	fmt.Fprintf(w, "`%s`: flights %s rows (%s); %d thread(s) per engine (Riffle `parallelism.default`, DuckDB `SET threads`); %d cores, GOMAXPROCS %d; median of %d runs",
-		r.command, r.flights, strings.Join(r.files, ", "), r.threads, runtime.NumCPU(), runtime.GOMAXPROCS(0), r.runs)
+	fmt.Fprintf(w, "`%s`: flights %s rows (%s); %d thread(s) per engine (Riffle `parallelism.default`, DuckDB `SET threads`); %d cores, GOMAXPROCS %d; Riffle's heap floor %s; median of %d runs",
+		r.command, r.flights, strings.Join(r.files, ", "), r.threads, runtime.NumCPU(), runtime.GOMAXPROCS(0), r.heapFloor, r.runs)
 	if r.loads != "" {
 		fmt.Fprintf(w, "; loading into memory: %s", r.loads)
 	}

@@ -26,6 +26,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/gateway"
+	"github.com/riffle-sql/riffle/engine/gctuning"
 	"github.com/riffle-sql/riffle/engine/table"
 	nexmarkbench "github.com/riffle-sql/riffle/nexmark"
 	"github.com/riffle-sql/riffle/sqlclient"
@@ -455,6 +456,7 @@ func newBenchCommand() *cobra.Command {
 			// GOMEMLIMIT are set, the benchmark lets the heap grow to three
 			// times the live data, under an 8 GiB soft limit.
 			if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+				gctuning.StopHeapFloor()
 				debug.SetGCPercent(200)
 				debug.SetMemoryLimit(8 << 30)
 			}
