@@ -226,8 +226,13 @@ func extractKernel(unit string, t *types.DataType, ret *types.DataType) Kernel {
 // hourly query, divides by constants.
 func extractTimeOfDay(unit string, ups int64, vals, out []int64) {
 	if unit == "HOUR" && ups == 1000 {
+		const day, hour = 86_400_000, 3_600_000
 		for i, v := range vals {
-			out[i] = unitOfDay(v, 86_400_000, 3_600_000, 24)
+			if v >= 0 {
+				out[i] = int64(uint64(v) % day / hour)
+			} else {
+				out[i] = unitOfDay(v, day, hour, 24)
+			}
 		}
 		return
 	}

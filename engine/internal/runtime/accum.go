@@ -123,20 +123,12 @@ func (a *countAcc) update(g int32, args []arrow.Array, i int, retract bool) {
 }
 
 func (a *countAcc) accumulateBatch(gids []int32, args []arrow.Array) {
-	if a.star || args[0].NullN() == 0 {
-		for _, g := range gids {
-			if g >= 0 {
-				a.counts[g]++
-			}
-		}
+	if a.star {
+		countRows(a.counts, gids, nil, 0)
 		return
 	}
 	bits, off := validityOf(args[0])
-	for i, g := range gids {
-		if g >= 0 && isValidBit(bits, off, i) {
-			a.counts[g]++
-		}
-	}
+	countRows(a.counts, gids, bits, off)
 }
 
 func (a *countAcc) result(g int32) any { return a.counts[g] }

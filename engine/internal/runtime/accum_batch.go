@@ -19,43 +19,145 @@ type numValue interface {
 	~int8 | ~int16 | ~int32 | ~int64 | ~float32 | ~float64
 }
 
+// clustered reports whether the rows of a batch come in runs of one group
+// (input sorted or clustered by the key, as the hours of time-ordered
+// rows), judged by its first 64 rows: then the loops below keep a run's
+// sum in registers instead of storing and loading it for every row, which
+// otherwise chains each row to the previous one through memory. Each
+// group's values are added one by one in row order either way.
+func clustered(gids []int32) bool {
+	n := min(len(gids), 64)
+	changes := 0
+	for i := 1; i < n; i++ {
+		if gids[i] != gids[i-1] {
+			changes++
+		}
+	}
+	return changes*4 <= n
+}
+
 // addInts adds vals[i] to sums[gids[i]] and counts it in cnt.
 func addInts[T intValue](sums, cnt []int64, gids []int32, vals []T, bits []byte, off int) {
 	vals = vals[:len(gids)]
-	if bits == nil {
+	if !clustered(gids) {
+		if bits == nil {
+			for i, g := range gids {
+				if g >= 0 {
+					sums[g] += int64(vals[i])
+					cnt[g]++
+				}
+			}
+			return
+		}
 		for i, g := range gids {
-			if g >= 0 {
+			if g >= 0 && isValidBit(bits, off, i) {
 				sums[g] += int64(vals[i])
 				cnt[g]++
 			}
 		}
 		return
 	}
+	cur := int32(-1)
+	var s, c int64
 	for i, g := range gids {
-		if g >= 0 && isValidBit(bits, off, i) {
-			sums[g] += int64(vals[i])
-			cnt[g]++
+		if g != cur {
+			if cur >= 0 {
+				sums[cur], cnt[cur] = s, c
+			}
+			if cur = g; g >= 0 {
+				s, c = sums[g], cnt[g]
+			}
 		}
+		if g >= 0 && (bits == nil || isValidBit(bits, off, i)) {
+			s += int64(vals[i])
+			c++
+		}
+	}
+	if cur >= 0 {
+		sums[cur], cnt[cur] = s, c
 	}
 }
 
-// addFloats adds vals[i] as float64 to sums[gids[i]] and counts it in cnt.
+// addFloats adds vals[i] as float64 to sums[gids[i]] and counts it in
+// cnt (each group's values added in row order, also by runs).
 func addFloats[T numValue](sums []float64, cnt []int64, gids []int32, vals []T, bits []byte, off int) {
 	vals = vals[:len(gids)]
-	if bits == nil {
+	if !clustered(gids) {
+		if bits == nil {
+			for i, g := range gids {
+				if g >= 0 {
+					sums[g] += float64(vals[i])
+					cnt[g]++
+				}
+			}
+			return
+		}
 		for i, g := range gids {
-			if g >= 0 {
+			if g >= 0 && isValidBit(bits, off, i) {
 				sums[g] += float64(vals[i])
 				cnt[g]++
 			}
 		}
 		return
 	}
+	cur := int32(-1)
+	var s float64
+	var c int64
 	for i, g := range gids {
-		if g >= 0 && isValidBit(bits, off, i) {
-			sums[g] += float64(vals[i])
-			cnt[g]++
+		if g != cur {
+			if cur >= 0 {
+				sums[cur], cnt[cur] = s, c
+			}
+			if cur = g; g >= 0 {
+				s, c = sums[g], cnt[g]
+			}
 		}
+		if g >= 0 && (bits == nil || isValidBit(bits, off, i)) {
+			s += float64(vals[i])
+			c++
+		}
+	}
+	if cur >= 0 {
+		sums[cur], cnt[cur] = s, c
+	}
+}
+
+// countRows adds to counts[g] the rows of group g (gids[i] < 0: skipped;
+// with bits, only the rows whose value is not NULL).
+func countRows(counts []int64, gids []int32, bits []byte, off int) {
+	if !clustered(gids) {
+		if bits == nil {
+			for _, g := range gids {
+				if g >= 0 {
+					counts[g]++
+				}
+			}
+			return
+		}
+		for i, g := range gids {
+			if g >= 0 && isValidBit(bits, off, i) {
+				counts[g]++
+			}
+		}
+		return
+	}
+	cur := int32(-1)
+	var c int64
+	for i, g := range gids {
+		if g != cur {
+			if cur >= 0 {
+				counts[cur] = c
+			}
+			if cur = g; g >= 0 {
+				c = counts[g]
+			}
+		}
+		if g >= 0 && (bits == nil || isValidBit(bits, off, i)) {
+			c++
+		}
+	}
+	if cur >= 0 {
+		counts[cur] = c
 	}
 }
 

@@ -111,7 +111,7 @@ func TestStrIndexFindBatch(t *testing.T) {
 }
 
 // The accumulators' batch loops agree with their row-by-row updates, also
-// with NULLs, skipped rows (gid -1) and sliced columns.
+// with NULLs, skipped rows (gid -1), runs of one group and sliced columns.
 func TestAccumulateBatchMatchesUpdate(t *testing.T) {
 	batches := mixedKeyBatches(t)
 	argTypes := []*types.DataType{types.StringType(), types.BigIntType(), types.IntType(), types.DoubleType()}
@@ -139,6 +139,9 @@ func TestAccumulateBatchMatchesUpdate(t *testing.T) {
 			gids := make([]int32, b.Len)
 			for i := range gids {
 				gids[i] = int32((i*7+k)%(groups+1)) - 1 // -1: a row skipped (FILTER)
+				if k%3 == 1 {
+					gids[i] = int32((i/40+k)%(groups+1)) - 1 // runs of one group (sorted input)
+				}
 			}
 			args := []arrow.Array{b.Cols[s.Args[0]]}
 			byBatch.accumulateBatch(gids, args)
