@@ -89,6 +89,9 @@ func TestBatchHashJoinBroadcastSameRows(t *testing.T) {
 		{"SELECT distance FROM f WHERE origin IN (SELECT iata FROM a)", "10 | 20 | 30"},
 		{"SELECT distance FROM f WHERE NOT EXISTS (SELECT 1 FROM a WHERE a.iata = f.origin)", "40 | 50 | 60"},
 		{"SELECT f.distance, a.state FROM f JOIN a ON f.origin = a.iata AND f.distance > 15", "20 s2 | 20 s2b | 30 s1"},
+		// a probe side of one split (VALUES) feeding a join at parallelism 2
+		{"SELECT v.d, u.state FROM (VALUES (CAST('A' AS STRING), 1), ('B', 2), ('Z', 3), ('A', 4), ('B', 5), ('A', 6), ('C', 7), ('A', 8)) AS v(o, d) JOIN u ON v.o = u.iata",
+			"1 s1 | 2 s2 | 4 s1 | 5 s2 | 6 s1 | 8 s1"},
 	}
 	for _, par := range []string{"1", "2"} {
 		for _, threshold := range []string{"1048576", "-1"} {
