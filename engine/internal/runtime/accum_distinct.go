@@ -29,7 +29,7 @@ type distinctAcc struct {
 	// single character or binary argument (keyed by its bytes), otherwise
 	// by the arguments' AppendKey encoding
 	intKey, strKey bool
-	intIDs         map[int64]int32
+	intIDs         intDict
 	ids            map[string]int32
 	shortIDs       u64Table // strKey values of up to 7 bytes, by shortKey
 	ints           []int64  // value number → value (intKey)
@@ -54,9 +54,7 @@ func newDistinctAcc(inner accumulator, s opspec.AggSpec) *distinctAcc {
 		d.intKey = d.t.IsIntegral() || d.t.IsDatetime()
 		d.strKey = d.t.IsString() || d.t.IsBinary()
 	}
-	if d.intKey {
-		d.intIDs = map[int64]int32{}
-	} else {
+	if !d.intKey {
 		d.ids = map[string]int32{}
 	}
 	return d
@@ -80,16 +78,13 @@ func (a *distinctAcc) valueID(args []arrow.Array, i int, create bool) (id int32,
 			return 0, false
 		}
 		v := int64Of(c, i)
-		if id, ok := a.intIDs[v]; ok {
+		if id, ok := a.intIDs.get(v); ok {
 			return id, true
 		}
 		if !create {
 			return 0, false
 		}
-		id = int32(len(a.ints))
-		a.ints = append(a.ints, v)
-		a.intIDs[v] = id
-		return id, true
+		return a.newInt(v), true
 	case a.strKey && isStringData(args[0]):
 		c := args[0]
 		if c.IsNull(i) {
@@ -207,6 +202,10 @@ func (a *distinctAcc) accumulateBatch(gids []int32, args []arrow.Array) {
 		a.accumulateStrings(gids, args)
 		return
 	}
+	if a.intKey {
+		a.accumulateInts(gids, args)
+		return
+	}
 	for i, g := range gids {
 		if g < 0 {
 			continue
@@ -214,6 +213,40 @@ func (a *distinctAcc) accumulateBatch(gids []int32, args []arrow.Array) {
 		if id, ok := a.valueID(args, i, true); ok {
 			a.add(g, id, args, i)
 		}
+	}
+}
+
+// newInt numbers v, a value not numbered yet (intKey).
+func (a *distinctAcc) newInt(v int64) int32 {
+	id := int32(len(a.ints))
+	a.ints = append(a.ints, v)
+	a.intIDs.put(v, id)
+	return id
+}
+
+// accumulateInts is accumulateBatch for one integral or temporal column:
+// the batch's values are numbered in one loop over their packed bits.
+func (a *distinctAcc) accumulateInts(gids []int32, args []arrow.Array) {
+	c := args[0]
+	n := len(gids)
+	a.packed = growKeys(a.packed, n)
+	packIntKeys(c, a.packed)
+	a.valueIDs = growIDs(a.valueIDs, n)
+	a.intIDs.t.findBatch(a.packed, a.valueIDs)
+	bits, off := validityOf(c)
+	for i, g := range gids {
+		if g < 0 || bits != nil && !isValidBit(bits, off, i) {
+			continue
+		}
+		id := a.valueIDs[i]
+		if id < 0 {
+			v := int64(a.packed[i])
+			var ok bool
+			if id, ok = a.intIDs.get(v); !ok {
+				id = a.newInt(v)
+			}
+		}
+		a.countPair(g, id, args, i)
 	}
 }
 
@@ -230,7 +263,6 @@ func (a *distinctAcc) accumulateStrings(gids []int32, args []arrow.Array) {
 	a.valueIDs = growIDs(a.valueIDs, n)
 	a.shortIDs.findBatch(a.packed, a.valueIDs)
 	bits, off := validityOf(c)
-	cnt, _ := a.inner.(*countAcc)
 	for i, g := range gids {
 		if g < 0 || bits != nil && !isValidBit(bits, off, i) {
 			continue
@@ -239,19 +271,25 @@ func (a *distinctAcc) accumulateStrings(gids []int32, args []arrow.Array) {
 		if id < 0 {
 			id, _ = a.stringID(offs, data, i, true)
 		}
-		p, isNew := a.pairs.slot(pairKey(g, id))
-		if isNew {
-			a.members[g] = append(a.members[g], id)
-		}
-		*p++
-		if *p != 1 {
-			continue
-		}
-		if cnt != nil {
-			cnt.counts[g]++
-		} else {
-			a.inner.update(g, args, i, false)
-		}
+		a.countPair(g, id, args, i)
+	}
+}
+
+// countPair is add for the batch loops: a COUNT(DISTINCT) counts a value
+// new to its group without a call.
+func (a *distinctAcc) countPair(g, id int32, args []arrow.Array, i int) {
+	p, isNew := a.pairs.slot(pairKey(g, id))
+	if isNew {
+		a.members[g] = append(a.members[g], id)
+	}
+	*p++
+	if *p != 1 {
+		return
+	}
+	if cnt, ok := a.inner.(*countAcc); ok {
+		cnt.counts[g]++
+	} else {
+		a.inner.update(g, args, i, false)
 	}
 }
 
@@ -285,10 +323,8 @@ func (a *distinctAcc) mergeFrom(dst int32, src accumulator, sg int32) {
 			if a.intKey {
 				v := s.ints[sid]
 				var ok bool
-				if id, ok = a.intIDs[v]; !ok {
-					id = int32(len(a.ints))
-					a.ints = append(a.ints, v)
-					a.intIDs[v] = id
+				if id, ok = a.intIDs.get(v); !ok {
+					id = a.newInt(v)
 				}
 			} else {
 				id, _ = a.keyID(s.keys[sid], true)
@@ -319,3 +355,30 @@ func (a *distinctAcc) reset(g int32) {
 
 // pairKey packs a group id and a value number into one key.
 func pairKey(g, id int32) uint64 { return uint64(uint32(g))<<32 | uint64(uint32(id)) }
+
+// intDict numbers int64 values (DISTINCT's intKey dictionary): an
+// open-addressing table keyed by the value's bits, the value -1 (whose
+// bits are the table's empty mark) kept apart. The zero value is empty.
+type intDict struct {
+	t     u64Table
+	minus int32 // 1 + the number of -1, 0 if none
+}
+
+func (d *intDict) get(v int64) (int32, bool) {
+	if uint64(v) == emptyPair {
+		return d.minus - 1, d.minus > 0
+	}
+	if p := d.t.find(uint64(v)); p != nil {
+		return int32(*p), true
+	}
+	return 0, false
+}
+
+func (d *intDict) put(v int64, id int32) {
+	if uint64(v) == emptyPair {
+		d.minus = id + 1
+		return
+	}
+	p, _ := d.t.slot(uint64(v))
+	*p = int64(id)
+}

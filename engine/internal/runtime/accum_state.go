@@ -304,7 +304,7 @@ func readAcc(r *state.Reader, acc accumulator, n int) {
 		if a.intKey {
 			a.ints = r.Int64s()
 			for id, v := range a.ints {
-				a.intIDs[v] = int32(id)
+				a.intIDs.put(v, int32(id))
 			}
 			dict = len(a.ints)
 		} else {

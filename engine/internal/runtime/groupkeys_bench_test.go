@@ -155,3 +155,10 @@ func BenchmarkJoinProbeString(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGroupCountDistinctInt: SELECT origin, COUNT(DISTINCT hour) …
+// GROUP BY origin.
+func BenchmarkGroupCountDistinctInt(b *testing.B) {
+	cd := opspec.AggSpec{Func: "COUNT", Args: []int{2}, ArgTypes: []*types.DataType{types.BigIntType()}, Distinct: true, Filter: -1, Type: types.BigIntType().NotNull()}
+	runKeyBench(b, 0, []opspec.AggSpec{cd}, []*types.DataType{types.StringType(), types.BigIntType().NotNull()}, 300)
+}
