@@ -92,6 +92,7 @@ func (d *Decoder) newReader(r io.Reader, name string, maxRows int) *Reader {
 		rd.cols = append(rd.cols, c)
 		rd.top.fields[i] = newConv(t, c, rd.st, d.names[i])
 	}
+	rd.top.linkSubs()
 	return rd
 }
 
@@ -250,7 +251,7 @@ func (r *Reader) decodeLine(line []byte, i int) (bool, error) {
 	if line[i] != '{' {
 		return rowErr(i, "expected a JSON object")
 	}
-	end, err := r.top.collect(line, i)
+	end, err := r.top.collect(line, i, 0)
 	if err != nil {
 		var se *syntaxError
 		if errors.As(err, &se) {
@@ -376,6 +377,7 @@ func newConv(t *types.DataType, col columns.Column, st *state, path string) conv
 		for i, f := range t.Fields {
 			rc.fields[i] = newConv(f.Type, rc.s.Fields[i], st, joinPath(path, f.Name))
 		}
+		rc.linkSubs()
 		return rc
 	case types.Null:
 		return nullConv{col}
@@ -732,6 +734,10 @@ func (c *mapConv) convert(s span) error {
 func (c *mapConv) appendNull() { c.m.AppendNull() }
 
 // rowConv matches object fields by name.
+//
+// The object of a ROW field (sub) is collected while its parent object is
+// scanned, so each message is scanned once: collected then tells convert
+// that the slots already hold the current object's fields.
 type rowConv struct {
 	s      *columns.Struct
 	st     *state
@@ -741,25 +747,47 @@ type rowConv struct {
 	fields []conv
 	slots  []span
 	names  []string
+	// first marks the fields whose name no earlier field has: only those
+	// may match by position (next, the field after the last matched).
+	first     []bool
+	sub       []*rowConv
+	collected bool
 }
 
 func newRowConv(t *types.DataType, s *columns.Struct, st *state, path string) *rowConv {
-	rc := &rowConv{s: s, st: st, t: t, path: path, index: map[string]int{}, fields: make([]conv, len(t.Fields)), slots: make([]span, len(t.Fields))}
+	rc := &rowConv{s: s, st: st, t: t, path: path, index: map[string]int{}, fields: make([]conv, len(t.Fields)),
+		slots: make([]span, len(t.Fields)), first: make([]bool, len(t.Fields)), sub: make([]*rowConv, len(t.Fields))}
 	for i, f := range t.Fields {
 		if _, dup := rc.index[f.Name]; !dup {
 			rc.index[f.Name] = i
+			rc.first[i] = true
 		}
 		rc.names = append(rc.names, joinPath(path, f.Name))
 	}
 	return rc
 }
 
-// collect scans the object at b[i] (validating it) and records the span of
-// each wanted field; it returns the offset after the object.
-func (c *rowConv) collect(b []byte, i int) (int, error) {
+// linkSubs records the converters of ROW fields, once fields are set.
+func (c *rowConv) linkSubs() {
+	for i, f := range c.fields {
+		if r, ok := f.(*rowConv); ok {
+			c.sub[i] = r
+		}
+	}
+}
+
+// collect scans the object at b[i], at nesting depth depth (validating
+// it), and records the span of each wanted field, collecting the objects
+// of ROW fields into their converters; it returns the offset after the
+// object.
+func (c *rowConv) collect(b []byte, i int, depth int) (int, error) {
 	for k := range c.slots {
 		c.slots[k] = span{}
+		if r := c.sub[k]; r != nil {
+			r.collected = false
+		}
 	}
+	next := 0
 	j := skipWS(b, i+1)
 	if j < len(b) && b[j] == '}' {
 		return j + 1, nil
@@ -781,12 +809,31 @@ func (c *rowConv) collect(b []byte, i int) (int, error) {
 			return 0, synErr(j, "expected ':' after a field name")
 		}
 		j = skipWS(b, j+1)
-		v, err := scanValue(b, j, 1)
-		if err != nil {
-			return 0, err
+		// fields mostly come in the declared order: try the next one first
+		idx := -1
+		if next < len(c.first) && c.first[next] && string(key) == c.t.Fields[next].Name {
+			idx = next
+		} else if k, ok := c.index[string(key)]; ok {
+			idx = k
 		}
-		if idx, ok := c.index[string(key)]; ok {
+		var v span
+		if idx >= 0 && c.sub[idx] != nil && j < len(b) && b[j] == '{' {
+			r := c.sub[idx]
+			end, err := r.collect(b, j, depth+1)
+			if err != nil {
+				return 0, err
+			}
+			r.collected = true
+			v = span{j, end, '{'}
+		} else {
+			v, err = scanValue(b, j, depth+1)
+			if err != nil {
+				return 0, err
+			}
+		}
+		if idx >= 0 {
 			c.slots[idx] = v
+			next = idx + 1
 		}
 		j = skipWS(b, v.end)
 		if j < len(b) && b[j] == ',' {
@@ -825,7 +872,9 @@ func (c *rowConv) convert(s span) error {
 	// Every ROW type has its own converter, and the values of one (the
 	// elements of an ARRAY<ROW>) are converted one after the other, so the
 	// slots are free to reuse.
-	if _, err := c.collect(c.st.line, s.start); err != nil {
+	if c.collected {
+		c.collected = false
+	} else if _, err := c.collect(c.st.line, s.start, 0); err != nil {
 		return err
 	}
 	if err := c.emitFields(); err != nil {

@@ -1,8 +1,10 @@
 package json
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -125,10 +127,36 @@ func literal(b []byte, i int, lit string, kind byte) (span, error) {
 	return span{}, synErr(i, "invalid literal, expected %s", lit)
 }
 
+// SWAR constants: a byte of ones, a byte of high bits.
+const (
+	swarOnes = 0x0101010101010101
+	swarHigh = 0x8080808080808080
+)
+
+// stringStops has the high bit set in every byte of x that ends a run of
+// plain string bytes: '"', '\\' or a control character (< 0x20). The
+// lowest set byte is exact (higher ones may be false positives).
+func stringStops(x uint64) uint64 {
+	q := x ^ (swarOnes * '"')
+	bs := x ^ (swarOnes * '\\')
+	return ((q-swarOnes)&^q | (bs-swarOnes)&^bs | (x-swarOnes*0x20)&^x) & swarHigh
+}
+
 // scanString returns the offset after the closing quote.
 func scanString(b []byte, i int) (int, error) {
 	j := i + 1
 	for j < len(b) {
+		// skip plain bytes eight at a time
+		for j+8 <= len(b) {
+			if m := stringStops(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			j += 8
+		}
+		if j >= len(b) {
+			break
+		}
 		c := b[j]
 		switch {
 		case c == '"':
