@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
@@ -300,6 +302,21 @@ func numFrom[A number](to *types.DataType) func(*Vec, int) *Vec {
 			av := vector.Values[A](a.Arr)
 			res := make([]decimal128.Num, n)
 			valid := validityOf(a, n)
+			if s <= 19 && intDigits[unsafe.Sizeof(zero)]+s <= p {
+				// every value of A times 10^s fits: no check per row
+				// (BIGINT -> DECIMAL(19, 0) for one)
+				if s == 0 {
+					for i := range res {
+						res[i] = decimal128.FromI64(int64(av[i]))
+					}
+				} else {
+					m := mult.LowBits()
+					for i := range res {
+						res[i] = mulInt64ByPow10(int64(av[i]), m)
+					}
+				}
+				return ArrVec(vector.FromValues(types.ToArrow(to), res, valid, -1), to)
+			}
 			for i := range res {
 				d := decimal128.FromI64(int64(av[i])).Mul(mult)
 				if !d.FitsInPrecision(int32(p)) {
@@ -315,6 +332,25 @@ func numFrom[A number](to *types.DataType) func(*Vec, int) *Vec {
 		}
 	}
 	return nil
+}
+
+// intDigits is the number of decimal digits of the largest magnitude of a
+// signed integer of each size in bytes.
+var intDigits = map[uintptr]int{1: 3, 2: 5, 4: 10, 8: 19}
+
+// mulInt64ByPow10 is x * m exactly, for m = 10^s <= 10^19 (the product
+// needs at most 128 bits).
+func mulInt64ByPow10(x int64, m uint64) decimal128.Num {
+	ux := uint64(x)
+	if x < 0 {
+		ux = uint64(-x)
+	}
+	hi, lo := bits.Mul64(ux, m)
+	d := decimal128.New(int64(hi), lo)
+	if x < 0 {
+		d = d.Negate()
+	}
+	return d
 }
 
 // CastValue casts one Go value of type from to type to (nil stays nil).

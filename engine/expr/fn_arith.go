@@ -327,6 +327,16 @@ func decimalArith(op string, ta, tb, ret *types.DataType) Kernel {
 		bv, bc := fixedOf[decimal128.Num](b)
 		res := make([]decimal128.Num, n)
 		valid := andValidity(n, a, b)
+		if op == "*" && s1+s2 == rs && rp >= 19 && a.Const != b.Const {
+			// a column times a constant (Nexmark q1's 0.908 * price)
+			xs, c := av, bc
+			if a.Const {
+				xs, c = bv, ac
+			}
+			if mulConstColumn(res, xs[:n], c) {
+				return ArrVec(vector.FromValues(types.ToArrow(ret), res, valid, -1), ret), nil
+			}
+		}
 		if a.Const && b.Const {
 			n = 1
 			res = res[:0]
@@ -379,6 +389,38 @@ func decimalArith(op string, ta, tb, ret *types.DataType) Kernel {
 		}
 		return ArrVec(vector.FromValues(types.ToArrow(ret), res, valid, -1), ret), nil
 	}
+}
+
+// mulConstColumn sets res[i] = xs[i] * c at the scale s1+s2, when c and
+// every xs[i] (NULL slots included) are int64s whose products are too;
+// those are below 2^63 < 10^19, so they fit any precision >= 19. It
+// reports false, with res partly set, when a value is bigger.
+func mulConstColumn(res, xs []decimal128.Num, c decimal128.Num) bool {
+	if !fitsInt64(c) {
+		return false
+	}
+	y := int64(c.LowBits())
+	uy := uint64(y)
+	if y < 0 {
+		uy = uint64(-y)
+	}
+	res = res[:len(xs)]
+	for i, x := range xs {
+		lo, hi := int64(x.LowBits()), x.HighBits()
+		if hi != lo>>63 || lo == math.MinInt64 {
+			return false
+		}
+		ux := uint64(lo)
+		if lo < 0 {
+			ux = uint64(-lo)
+		}
+		ph, pl := bits.Mul64(ux, uy)
+		if ph != 0 || pl >= 1<<63 {
+			return false
+		}
+		res[i] = decimal128.FromI64(lo * y)
+	}
+	return true
 }
 
 // mulSmall multiplies two decimals whose unscaled values and product fit
