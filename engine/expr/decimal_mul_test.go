@@ -3,6 +3,7 @@ package expr
 import (
 	"math"
 	"math/big"
+	"syscall"
 	"testing"
 
 	"github.com/riffle-sql/riffle/engine/types"
@@ -41,11 +42,22 @@ func BenchmarkDecimalTimesBigInt(b *testing.B) {
 	ctx := DefaultCtx()
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := processCPU()
 	for i := 0; i < b.N; i++ {
 		if _, err := ev(ctx, batch); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric((processCPU()-cpu0)*1e9/float64(b.N*batch.Len), "cpu-ns/row")
+}
+
+// processCPU is the process's user+system CPU time in seconds.
+func processCPU() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
 }
 
 // TestDecimalTimesBigIntExact checks 0.908 * price against exact big
