@@ -52,6 +52,14 @@ func Compile(e Expr) (Evaluator, error) {
 }
 
 func compileCall(c *Call) (Evaluator, error) {
+	ev, err := compileCallGeneric(c)
+	if err != nil {
+		return nil, err
+	}
+	return fuseDecimalTimesInt(c, ev)
+}
+
+func compileCallGeneric(c *Call) (Evaluator, error) {
 	if c.Fn == nil {
 		return nil, fmt.Errorf("expr.Compile: call %s has no function", c.Name)
 	}

@@ -126,3 +126,32 @@ func TestIntegerToDecimalCastExact(t *testing.T) {
 		}
 	}
 }
+
+// TestIntTimesDecimalLiteral: the fused loop with the literal second and
+// an INT column, negative literal, NULLs kept.
+func TestIntTimesDecimalLiteral(t *testing.T) {
+	qty := &InputRef{Index: 0, Name: "qty", T: types.IntType()}
+	f, _ := Builtins.Lookup("*")
+	e, err := ResolveCall(f, "*", []Expr{qty, lit(types.MustDecimal("-2.50"), types.DecimalType(3, 2))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bb := types.NewBatchBuilder([]*types.DataType{qty.T})
+	vals := []any{int32(4), nil, int32(math.MinInt32), int32(-3), int32(0)}
+	for _, v := range vals {
+		_ = bb.Append(types.Insert, []any{v})
+	}
+	got := eval(t, e, bb.Build())
+	want := []string{"-10.00", "", "5368709120.00", "7.50", "0.00"}
+	for i, w := range want {
+		if w == "" {
+			if got[i] != nil {
+				t.Fatalf("row %d: NULL * -2.50 = %v", i, got[i])
+			}
+			continue
+		}
+		if d, ok := got[i].(types.Decimal); !ok || d.String() != w {
+			t.Fatalf("row %d: %v * -2.50 = %v, want %s", i, vals[i], got[i], w)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"math/bits"
 	"time"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
@@ -680,4 +681,89 @@ func datetimeOp(op string, x, y any, ret *types.DataType) (any, error) {
 		}
 	}
 	return nil, fmt.Errorf("unsupported operands for %s: %T and %T", op, x, y)
+}
+
+// fuseDecimalTimesInt compiles c = DECIMAL literal * CAST(integer AS
+// DECIMAL(p, 0)) (either order; Nexmark q1's 0.908 * price) into one loop
+// over the integers, without the DECIMAL(p, 0) column in between: each
+// product of int64s that fits int64 is exact at the literal's scale and
+// below 10^19, so it fits c's precision (>= 19). A batch holding a bigger
+// product, or a constant operand, goes to generic, the evaluator of c as
+// written. Any other call returns generic itself.
+func fuseDecimalTimesInt(c *Call, generic Evaluator) (Evaluator, error) {
+	if c.Fn == nil || c.Fn.Name != "*" || len(c.Args) != 2 || c.T.Root != types.DecimalRoot || c.T.Precision < 19 {
+		return generic, nil
+	}
+	var lit *Literal
+	var cast *Call
+	for _, a := range c.Args {
+		switch x := a.(type) {
+		case *Literal:
+			lit = x
+		case *Call:
+			if x.Name == "CAST" && len(x.Args) == 1 {
+				cast = x
+			}
+		}
+	}
+	if lit == nil || cast == nil || lit.T.Root != types.DecimalRoot || lit.T.Scale != c.T.Scale {
+		return generic, nil
+	}
+	d, ok := lit.Value.(types.Decimal)
+	if !ok || int(d.Scale) != lit.T.Scale || !fitsInt64(d.Unscaled) {
+		return generic, nil
+	}
+	in := cast.Args[0]
+	ct := cast.T
+	if ct.Root != types.DecimalRoot || ct.Scale != 0 || !IsDeterministic(in) {
+		return generic, nil
+	}
+	y := int64(d.Unscaled.LowBits())
+	switch in.Type().Root {
+	case types.Integer:
+		return timesIntColumn[int32](c, in, ct, y, generic)
+	case types.BigInt:
+		return timesIntColumn[int64](c, in, ct, y, generic)
+	}
+	return generic, nil
+}
+
+func timesIntColumn[T int32 | int64](c *Call, in Expr, ct *types.DataType, y int64, generic Evaluator) (Evaluator, error) {
+	var zero T
+	if intDigits[unsafe.Sizeof(zero)] > ct.Precision {
+		return generic, nil // the cast itself may overflow
+	}
+	inner, err := Compile(in)
+	if err != nil {
+		return nil, err
+	}
+	ret := c.T
+	uy := uint64(y)
+	if y < 0 {
+		uy = uint64(-y)
+	}
+	return guard(c.Name, func(ctx *Ctx, b *types.Batch) (*Vec, error) {
+		v, err := inner(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		if v.Const {
+			return generic(ctx, b)
+		}
+		n := b.Len
+		xs := vector.Values[T](v.Arr)[:n]
+		res := make([]decimal128.Num, n)
+		for i, x := range xs {
+			ux := uint64(int64(x))
+			if x < 0 {
+				ux = uint64(-int64(x))
+			}
+			hi, lo := bits.Mul64(ux, uy)
+			if hi != 0 || lo >= 1<<63 {
+				return generic(ctx, b)
+			}
+			res[i] = decimal128.FromI64(int64(x) * y)
+		}
+		return ArrVec(vector.FromValues(types.ToArrow(ret), res, validityOf(v, n), -1), ret), nil
+	}), nil
 }
