@@ -39,6 +39,18 @@ type FormatFactory interface {
 	CreateEncoder(ctx *FormatContext) (Encoder, error)
 }
 
+// LineBreakFormat is implemented by a text format whose records end at
+// line breaks except where certain bytes (a quote or escape character)
+// let a field hold one. A source may read such a file in byte ranges cut
+// at line breaks only when the file holds none of those bytes.
+type LineBreakFormat interface {
+	// FieldLineBreakBytes returns, for the format's options (without the
+	// prefix), the bytes whose presence in a file may put a line break
+	// inside a field; an empty result means every line break ends a
+	// record.
+	FieldLineBreakBytes(opts map[string]string) ([]byte, error)
+}
+
 // Decoder turns a byte stream into batches.
 type Decoder interface {
 	// NewReader reads one stream. name is the file name used in

@@ -165,7 +165,9 @@ func TestCSVByteRanges(t *testing.T) {
 	b.WriteString("id,k,v\n")
 	const n = 120000
 	for i := 0; i < n; i++ {
-		fmt.Fprintf(&b, "%d,key%d,\"text, with a comma %d\"\n", i, i%13, i)
+		// no quote character: a file with one is not split (see
+		// TestCSVQuotedLineBreaksNotSplit)
+		fmt.Fprintf(&b, "%d,key%d,text with a number %d\n", i, i%13, i)
 	}
 	path := filepath.Join(dir, "big.csv")
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
@@ -228,5 +230,38 @@ func TestCSVByteRanges(t *testing.T) {
 	}
 	if err == nil || !strings.Contains(err.Error(), "big.csv:100002:") {
 		t.Errorf("error %v, want one naming line 100002", err)
+	}
+}
+
+// A large CSV file whose quoted fields hold line breaks is not cut into
+// byte ranges (a range boundary could fall inside such a field): at
+// parallelism 2 it gives the rows of parallelism 1, every field intact.
+func TestCSVQuotedLineBreaksNotSplit(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	const n = 90000
+	for i := 0; i < n; i++ {
+		// long first lines: a range boundary falls into one, before a break
+		fmt.Fprintf(&b, "%d,\"first line %d, long enough for a range boundary to fall into it\nend\"\n", i, i)
+	}
+	path := filepath.Join(dir, "multiline.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() < 4<<20 {
+		t.Fatalf("file of %d bytes: too small to split", b.Len())
+	}
+	query := "SELECT COUNT(*), SUM(id), COUNT(DISTINCT note), MIN(CHAR_LENGTH(note)), MAX(CHAR_LENGTH(note)) FROM notes"
+	run := func(par string) []string {
+		env := MustCreate(InBatchMode())
+		env.Config().Set("parallelism.default", par)
+		mustExec(t, env, fmt.Sprintf("CREATE TABLE notes (id BIGINT, note STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')", path))
+		return collectStrings(t, mustQuery(t, env, query))
+	}
+	want := fmt.Sprintf("%d %d %d %d %d", n, n*(n-1)/2, n, len("first line 0, long enough for a range boundary to fall into it\nend"), len("first line 89999, long enough for a range boundary to fall into it\nend"))
+	for _, par := range []string{"1", "2"} {
+		if got := run(par); strings.Join(got, "|") != want {
+			t.Errorf("parallelism %s: got %v, want %s", par, got, want)
+		}
 	}
 }

