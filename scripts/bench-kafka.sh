@@ -16,34 +16,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TAGS=${TAGS:-migrated_fynedo}
-cache=${RIFFLE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/riffle}
-export KAFKA_RUN_DIR=${KAFKA_RUN_DIR:-$cache/kafka-bench}
-stop_kafka=0 stop_flink=0
-cleanup() {
-  [ $stop_kafka = 0 ] || scripts/kafka.sh stop || true
-  [ $stop_flink = 0 ] || scripts/flink.sh stop || true
-}
-trap cleanup EXIT INT TERM
-
-scripts/kafka.sh install
-if ! scripts/kafka.sh status >/dev/null 2>&1; then
-  stop_kafka=1
-  if [ -f "$KAFKA_RUN_DIR/data/meta.properties" ]; then
-    scripts/kafka.sh restart >/dev/null
-  else
-    scripts/kafka.sh start >/dev/null
-  fi
-fi
-
-if [ -z "${FLINK_RUN_DIR:-}" ]; then
-  export FLINK_RUN_DIR
-  FLINK_RUN_DIR=$(mktemp -d "${TMPDIR:-/tmp}/riffle-flink-bench.XXXXXX")
-fi
-if ! scripts/flink.sh status >/dev/null 2>&1; then
-  stop_flink=1
-  scripts/flink.sh start >/dev/null
-fi
-unset KAFKA_BOOTSTRAP FLINK_GATEWAY FLINK_REST
+# shellcheck source=scripts/lib/bench-servers.sh
+. scripts/lib/bench-servers.sh
+bench_servers_up
 
 mkdir -p bin
 go build -tags "$TAGS" -o bin/kafkabench ./interop/kafkabench

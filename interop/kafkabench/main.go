@@ -122,7 +122,7 @@ func run() error {
 		}
 		defer fl.close()
 	}
-	brokerPID := pidFile(filepath.Join(k.RunDir, "kafka.pid"))
+	brokerPID := interop.PIDFromFile(filepath.Join(k.RunDir, "kafka.pid"))
 	printMachine(k, f, fl)
 
 	ctx := context.Background()
@@ -160,12 +160,12 @@ func run() error {
 				if r == 0 && i == 0 {
 					prof = profileFlags()
 				}
-				b0 := procCPU(brokerPID)
+				b0 := interop.ProcessCPU(brokerPID)
 				res, err := riffleBlackhole(k.Bootstrap, topic, format, prof)
 				if err != nil {
 					return err
 				}
-				res.brokerCPU = procCPU(brokerPID) - b0
+				res.brokerCPU = interop.ProcessCPU(brokerPID) - b0
 				rs = append(rs, res)
 				fmt.Printf("riffle %s run %d: %s\n", format, r+1, res.line(*records))
 			}
@@ -184,12 +184,12 @@ func run() error {
 			}
 			var rs []result
 			for r := 0; r < *runs; r++ {
-				b0 := procCPU(brokerPID)
+				b0 := interop.ProcessCPU(brokerPID)
 				res, err := fl.blackhole(ctx, k.Bootstrap, topic, format)
 				if err != nil {
 					return err
 				}
-				res.brokerCPU = procCPU(brokerPID) - b0
+				res.brokerCPU = interop.ProcessCPU(brokerPID) - b0
 				rs = append(rs, res)
 				fmt.Printf("flink %s run %d: %s\n", format, r+1, res.line(*records))
 			}
@@ -599,7 +599,7 @@ type flinkRunner struct {
 
 func newFlinkRunner(f interop.Flink) (*flinkRunner, error) {
 	run := filepath.Dir(f.ConfDir)
-	r := &flinkRunner{f: f, tmPID: pidFile(filepath.Join(run, "taskmanager.pid")), jmPID: pidFile(filepath.Join(run, "jobmanager.pid"))}
+	r := &flinkRunner{f: f, tmPID: interop.PIDFromFile(filepath.Join(run, "taskmanager.pid")), jmPID: interop.PIDFromFile(filepath.Join(run, "jobmanager.pid"))}
 	if r.tmPID == 0 {
 		return nil, fmt.Errorf("flink: no TaskManager pid in %s (the CPU time is read from /proc)", run)
 	}
@@ -681,7 +681,7 @@ func (r *flinkRunner) blackhole(ctx context.Context, bootstrap, topic, format st
 	if err := r.tables(ctx, bootstrap, topic, format); err != nil {
 		return result{}, err
 	}
-	tm0, jm0 := procCPU(r.tmPID), procCPU(r.jmPID)
+	tm0, jm0 := interop.ProcessCPU(r.tmPID), interop.ProcessCPU(r.jmPID)
 	t0 := time.Now()
 	// table.dml-sync: the statement returns once the job has finished.
 	if err := r.exec(ctx, "INSERT INTO sink SELECT * FROM src"); err != nil {
@@ -691,46 +691,9 @@ func (r *flinkRunner) blackhole(ctx context.Context, bootstrap, topic, format st
 	if !alive(r.tmPID) {
 		return result{}, errors.New("flink: the TaskManager died during the run")
 	}
-	return result{wall: wall, cpu: procCPU(r.tmPID) - tm0, jmCPU: procCPU(r.jmPID) - jm0}, nil
+	return result{wall: wall, cpu: interop.ProcessCPU(r.tmPID) - tm0, jmCPU: interop.ProcessCPU(r.jmPID) - jm0}, nil
 }
 
 // --- processes ---
 
-func pidFile(path string) int {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	return pid
-}
-
 func alive(pid int) bool { return pid > 0 && syscall.Kill(pid, 0) == nil }
-
-// procCPU is the user + system CPU time of a process so far (its threads
-// included), from /proc/PID/stat; 0 when unknown.
-func procCPU(pid int) time.Duration {
-	if pid <= 0 {
-		return 0
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	// The command name in parentheses may hold spaces: fields count after ')'.
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 13 {
-		return 0
-	}
-	utime, _ := strconv.ParseInt(f[11], 10, 64)
-	stime, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(utime+stime) * time.Second / clockTicks
-}
-
-// clockTicks is USER_HZ, 100 on Linux.
-const clockTicks = 100

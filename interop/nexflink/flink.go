@@ -66,7 +66,7 @@ type Flink struct {
 func NewFlink(f interop.Flink) (*Flink, error) {
 	run := filepath.Dir(f.ConfDir)
 	fl := &Flink{F: f, Chaining: true,
-		TMPID: pidFile(filepath.Join(run, "taskmanager.pid")), JMPID: pidFile(filepath.Join(run, "jobmanager.pid"))}
+		TMPID: interop.PIDFromFile(filepath.Join(run, "taskmanager.pid")), JMPID: interop.PIDFromFile(filepath.Join(run, "jobmanager.pid"))}
 	if fl.TMPID == 0 || fl.JMPID == 0 {
 		return nil, fmt.Errorf("nexflink: no TaskManager or JobManager pid in %s (their CPU time is read from /proc)", run)
 	}
@@ -152,10 +152,10 @@ func (fl *Flink) Run(ctx context.Context, q nexmark.Query, bootstrap, topic stri
 		}
 	}
 	started := time.Now()
-	tm0, jm0 := ProcCPU(fl.TMPID), ProcCPU(fl.JMPID)
+	tm0, jm0 := interop.ProcessCPU(fl.TMPID), interop.ProcessCPU(fl.JMPID)
 	err = exec(q.Insert)
 	m.Wall = time.Since(started)
-	m.CPU = ProcCPU(fl.TMPID) - tm0 + ProcCPU(fl.JMPID) - jm0
+	m.CPU = interop.ProcessCPU(fl.TMPID) - tm0 + interop.ProcessCPU(fl.JMPID) - jm0
 	if err != nil {
 		m.Err = err
 		return m
@@ -252,38 +252,4 @@ func getJSON(ctx context.Context, u string, v any) error {
 		return fmt.Errorf("flink: GET %s: %s", u, resp.Status)
 	}
 	return json.NewDecoder(resp.Body).Decode(v)
-}
-
-func pidFile(path string) int {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	return pid
-}
-
-// ProcCPU is the user + system CPU time of process pid so far (all its
-// threads), from /proc/PID/stat; 0 when unknown.
-func ProcCPU(pid int) time.Duration {
-	if pid <= 0 {
-		return 0
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	// the command name in parentheses may hold spaces: count after ')'
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 13 {
-		return 0
-	}
-	utime, _ := strconv.ParseInt(f[11], 10, 64)
-	stime, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(utime+stime) * time.Second / 100 // USER_HZ
 }

@@ -187,9 +187,9 @@ func run() error {
 	} else {
 		fmt.Printf("reading the %d events already in %s\n", *events, topic)
 	}
-	idle0, idleT := nexflink.ProcCPU(fl.TMPID)+nexflink.ProcCPU(fl.JMPID), time.Now()
+	idle0, idleT := interop.ProcessCPU(fl.TMPID)+interop.ProcessCPU(fl.JMPID), time.Now()
 	time.Sleep(5 * time.Second)
-	idle := (nexflink.ProcCPU(fl.TMPID) + nexflink.ProcCPU(fl.JMPID) - idle0).Seconds() / time.Since(idleT).Seconds()
+	idle := (interop.ProcessCPU(fl.TMPID) + interop.ProcessCPU(fl.JMPID) - idle0).Seconds() / time.Since(idleT).Seconds()
 	fmt.Printf("Flink's TaskManager + JobManager idle: %.3f CPU s per s\n", idle)
 	if *warmup {
 		q0, _ := nexmark.Find("q0")
