@@ -36,14 +36,19 @@ func clustered(gids []int32) bool {
 	return changes*4 <= n
 }
 
-// addInts adds vals[i] to sums[gids[i]] and counts it in cnt.
-func addInts[T intValue](sums, cnt []int64, gids []int32, vals []T, bits []byte, off int) {
+// addSums adds vals[i], converted to S, to sums[gids[i]] and counts it
+// in cnt (gids[i] < 0: skipped; with bits, only the rows whose value is
+// not NULL). Each group's values are added in row order, also when a run
+// of rows of one group is summed in registers, so that DOUBLE sums are
+// those of the row-at-a-time accumulators. addSums[int64, T] sums an
+// integral column exactly, addSums[float64, T] any numeric one as DOUBLE.
+func addSums[S int64 | float64, T numValue](sums []S, cnt []int64, gids []int32, vals []T, bits []byte, off int) {
 	vals = vals[:len(gids)]
 	if !clustered(gids) {
 		if bits == nil {
 			for i, g := range gids {
 				if g >= 0 {
-					sums[g] += int64(vals[i])
+					sums[g] += S(vals[i])
 					cnt[g]++
 				}
 			}
@@ -51,57 +56,14 @@ func addInts[T intValue](sums, cnt []int64, gids []int32, vals []T, bits []byte,
 		}
 		for i, g := range gids {
 			if g >= 0 && isValidBit(bits, off, i) {
-				sums[g] += int64(vals[i])
+				sums[g] += S(vals[i])
 				cnt[g]++
 			}
 		}
 		return
 	}
 	cur := int32(-1)
-	var s, c int64
-	for i, g := range gids {
-		if g != cur {
-			if cur >= 0 {
-				sums[cur], cnt[cur] = s, c
-			}
-			if cur = g; g >= 0 {
-				s, c = sums[g], cnt[g]
-			}
-		}
-		if g >= 0 && (bits == nil || isValidBit(bits, off, i)) {
-			s += int64(vals[i])
-			c++
-		}
-	}
-	if cur >= 0 {
-		sums[cur], cnt[cur] = s, c
-	}
-}
-
-// addFloats adds vals[i] as float64 to sums[gids[i]] and counts it in
-// cnt (each group's values added in row order, also by runs).
-func addFloats[T numValue](sums []float64, cnt []int64, gids []int32, vals []T, bits []byte, off int) {
-	vals = vals[:len(gids)]
-	if !clustered(gids) {
-		if bits == nil {
-			for i, g := range gids {
-				if g >= 0 {
-					sums[g] += float64(vals[i])
-					cnt[g]++
-				}
-			}
-			return
-		}
-		for i, g := range gids {
-			if g >= 0 && isValidBit(bits, off, i) {
-				sums[g] += float64(vals[i])
-				cnt[g]++
-			}
-		}
-		return
-	}
-	cur := int32(-1)
-	var s float64
+	var s S
 	var c int64
 	for i, g := range gids {
 		if g != cur {
@@ -113,7 +75,7 @@ func addFloats[T numValue](sums []float64, cnt []int64, gids []int32, vals []T, 
 			}
 		}
 		if g >= 0 && (bits == nil || isValidBit(bits, off, i)) {
-			s += float64(vals[i])
+			s += S(vals[i])
 			c++
 		}
 	}
@@ -161,42 +123,42 @@ func countRows(counts []int64, gids []int32, bits []byte, off int) {
 	}
 }
 
-// sumIntsBatch is addInts over an integral, date/time or interval
+// sumIntsBatch is addSums over an integral, date/time or interval
 // column; ok is false for another layout (the caller goes row by row).
 func sumIntsBatch(sums, cnt []int64, gids []int32, col arrow.Array) (ok bool) {
 	bits, off := validityOf(col)
 	switch col.DataType().ID() {
 	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64, arrow.DURATION:
-		addInts(sums, cnt, gids, vector.Values[int64](col), bits, off)
+		addSums(sums, cnt, gids, vector.Values[int64](col), bits, off)
 	case arrow.INT32, arrow.DATE32, arrow.TIME32, arrow.INTERVAL_MONTHS:
-		addInts(sums, cnt, gids, vector.Values[int32](col), bits, off)
+		addSums(sums, cnt, gids, vector.Values[int32](col), bits, off)
 	case arrow.INT16:
-		addInts(sums, cnt, gids, vector.Values[int16](col), bits, off)
+		addSums(sums, cnt, gids, vector.Values[int16](col), bits, off)
 	case arrow.INT8:
-		addInts(sums, cnt, gids, vector.Values[int8](col), bits, off)
+		addSums(sums, cnt, gids, vector.Values[int8](col), bits, off)
 	default:
 		return false
 	}
 	return true
 }
 
-// sumFloatsBatch is addFloats over a numeric column of a fixed-width
+// sumFloatsBatch is addSums over a numeric column of a fixed-width
 // type; ok is false for another layout.
 func sumFloatsBatch(sums []float64, cnt []int64, gids []int32, col arrow.Array) (ok bool) {
 	bits, off := validityOf(col)
 	switch col.DataType().ID() {
 	case arrow.FLOAT64:
-		addFloats(sums, cnt, gids, vector.Values[float64](col), bits, off)
+		addSums(sums, cnt, gids, vector.Values[float64](col), bits, off)
 	case arrow.FLOAT32:
-		addFloats(sums, cnt, gids, vector.Values[float32](col), bits, off)
+		addSums(sums, cnt, gids, vector.Values[float32](col), bits, off)
 	case arrow.INT64:
-		addFloats(sums, cnt, gids, vector.Values[int64](col), bits, off)
+		addSums(sums, cnt, gids, vector.Values[int64](col), bits, off)
 	case arrow.INT32:
-		addFloats(sums, cnt, gids, vector.Values[int32](col), bits, off)
+		addSums(sums, cnt, gids, vector.Values[int32](col), bits, off)
 	case arrow.INT16:
-		addFloats(sums, cnt, gids, vector.Values[int16](col), bits, off)
+		addSums(sums, cnt, gids, vector.Values[int16](col), bits, off)
 	case arrow.INT8:
-		addFloats(sums, cnt, gids, vector.Values[int8](col), bits, off)
+		addSums(sums, cnt, gids, vector.Values[int8](col), bits, off)
 	default:
 		return false
 	}
