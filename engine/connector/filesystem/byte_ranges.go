@@ -30,12 +30,16 @@ const (
 
 // splitRanges replaces each CSV file split that is large enough by byte
 // ranges (batch mode only: in streaming mode a file stays one split, so
-// that its rows keep their order for watermarks).
+// that its rows keep their order for watermarks; and only at a
+// parallelism.default above 1, where more than one reader runs).
 func (src *Source) splitRanges(files []connector.Split) []connector.Split {
 	s := src.s
 	if s.format == nil || s.format.Identifier() != "csv" || s.config == nil ||
 		!strings.EqualFold(s.config.GetString(config.RuntimeMode.Key, "streaming"), "batch") {
 		return files
+	}
+	if s.config.GetInteger(config.Parallelism.Key, 1) <= 1 {
+		return files // one reader: ranges would only add the check below
 	}
 	lbf, ok := s.format.(connector.LineBreakFormat)
 	if !ok {
