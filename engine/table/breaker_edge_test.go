@@ -323,3 +323,179 @@ func TestBreakerBigGroups(t *testing.T) {
 		}
 	}
 }
+
+// ORDER BY ... LIMIT (the Top-N path, with its early skip on the first
+// key) gives the first rows of the whole sorted result, at parallelism 1
+// and 2, over keys -1, NULL and the int64 extremes with ties.
+func TestBreakerTopNAgainstFullSort(t *testing.T) {
+	recs, _ := breakerBigRecords(t, 9000)
+	run := func(par, query string) []string {
+		env := MustCreate(InBatchMode())
+		env.Config().Set("parallelism.default", par)
+		tbl, err := env.FromArrow(recs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env.CreateTemporaryView("big", tbl)
+		return collectStrings(t, mustQuery(t, env, query))
+	}
+	for _, order := range []string{
+		"k NULLS FIRST, v DESC NULLS LAST, s",
+		"k DESC NULLS FIRST, v, s DESC",
+		"k DESC, v NULLS FIRST, s NULLS FIRST",
+		"k, v DESC, s DESC NULLS LAST",
+		"v DESC NULLS FIRST, k, s",
+		"v, k DESC NULLS LAST, s",
+		"s NULLS FIRST, k DESC, v",
+		"s DESC NULLS LAST, v, k",
+	} {
+		full := run("1", "SELECT k, v, s FROM big ORDER BY "+order)
+		if len(full) != 9000 {
+			t.Fatalf("%s: %d rows", order, len(full))
+		}
+		checkSorted(t, order, full)
+		for _, limit := range []int{1, 7, 50, 333, 1300} {
+			want := full[:limit]
+			for _, par := range []string{"1", "2"} {
+				got := run(par, fmt.Sprintf("SELECT k, v, s FROM big ORDER BY %s LIMIT %d", order, limit))
+				// rows tied on every key may come in any order
+				slices.Sort(got)
+				w := slices.Clone(want)
+				slices.Sort(w)
+				if !slices.Equal(got, w) {
+					t.Errorf("ORDER BY %s LIMIT %d at parallelism %s: got %d rows, first differences %v", order, limit, par, len(got), firstDiff(got, w))
+				}
+			}
+		}
+	}
+}
+
+func firstDiff(a, b []string) string {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return fmt.Sprintf("at %d: %q vs %q", i, a[i], b[i])
+		}
+	}
+	return "lengths"
+}
+
+// checkSorted checks rows "k v s" against an ORDER BY over k, v (BIGINT)
+// and s (STRING) with Flink's default null order (first ascending, last
+// descending).
+func checkSorted(t *testing.T, order string, rows []string) {
+	t.Helper()
+	type key struct {
+		col              int
+		desc, nullsFirst bool
+	}
+	var keys []key
+	for _, part := range strings.Split(order, ",") {
+		f := strings.Fields(part)
+		k := key{col: strings.Index("kvs", f[0])}
+		k.desc = slices.Contains(f, "DESC")
+		k.nullsFirst = !k.desc
+		if i := slices.Index(f, "NULLS"); i >= 0 {
+			k.nullsFirst = f[i+1] == "FIRST"
+		}
+		keys = append(keys, k)
+	}
+	cmp := func(a, b []string) int {
+		for _, k := range keys {
+			x, y := a[k.col], b[k.col]
+			if x == y {
+				continue
+			}
+			if x == "<nil>" || y == "<nil>" {
+				if (x == "<nil>") == k.nullsFirst {
+					return -1
+				}
+				return 1
+			}
+			var c int
+			if k.col == 2 {
+				c = strings.Compare(x, y)
+			} else {
+				var xi, yi int64
+				fmt.Sscan(x, &xi)
+				fmt.Sscan(y, &yi)
+				c = cmpInt(xi, yi)
+			}
+			if k.desc {
+				c = -c
+			}
+			if c != 0 {
+				return c
+			}
+		}
+		return 0
+	}
+	for i := 1; i < len(rows); i++ {
+		a, b := strings.SplitN(rows[i-1], " ", 3), strings.SplitN(rows[i], " ", 3)
+		if cmp(a, b) > 0 {
+			t.Errorf("ORDER BY %s: row %d %q before %q", order, i, rows[i-1], rows[i])
+			return
+		}
+	}
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// A CSV file of exactly 2 MiB of 64-byte lines is cut into two byte ranges
+// whose boundary is a line start: every line is read once at parallelism 2,
+// and a bad value on the second range's first line names its file line.
+func TestBreakerCSVRangeAtLineStart(t *testing.T) {
+	dir := t.TempDir()
+	const n = 32768
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		line := fmt.Sprintf("%d,%s", i, "1969-12-31 23:59:59")
+		b.WriteString(line + "," + strings.Repeat("x", 63-len(line)-1) + "\n")
+	}
+	if b.Len() != 2<<20 {
+		t.Fatalf("file of %d bytes", b.Len())
+	}
+	path := filepath.Join(dir, "exact.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ddl := "CREATE TABLE exact (id BIGINT, ts TIMESTAMP(0), pad STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')"
+	want := fmt.Sprintf("%d %d %d 1969 23", n, n*(n-1)/2, n)
+	for _, par := range []string{"1", "2"} {
+		env := MustCreate(InBatchMode())
+		env.Config().Set("parallelism.default", par)
+		mustExec(t, env, fmt.Sprintf(ddl, path))
+		got := collectStrings(t, mustQuery(t, env, "SELECT COUNT(*), SUM(id), COUNT(DISTINCT id), MIN(EXTRACT(YEAR FROM ts)), MAX(EXTRACT(HOUR FROM ts)) FROM exact"))
+		if strings.Join(got, "|") != want {
+			t.Errorf("parallelism %s: got %v, want %s", par, got, want)
+		}
+	}
+	// line 16385 starts at byte 1 MiB, the second range's first byte
+	text := strings.Replace(b.String(), "\n16384,1969-12-31 23:59:59,", "\n16384,1969-12-31 24:59:59,", 1)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := MustCreate(InBatchMode())
+	env.Config().Set("parallelism.default", "2")
+	mustExec(t, env, fmt.Sprintf(ddl, path))
+	res, err := env.ExecuteSQL("SELECT MAX(ts) FROM exact")
+	if err == nil {
+		var it *RowIterator
+		if it, err = res.Collect(); err == nil {
+			for it.Next() {
+			}
+			err = it.Err()
+			it.Close()
+		}
+	}
+	if err == nil || !strings.Contains(err.Error(), "exact.csv:16385:") {
+		t.Errorf("error %v, want one naming line 16385", err)
+	}
+}
