@@ -140,7 +140,7 @@ func (b *Backend) OpenFrom(label, src string) (*Store, error) {
 	}
 	if err := b.verify(dir); err != nil {
 		_ = os.RemoveAll(dir)
-		return nil, fmt.Errorf("restoring state from %s: %w", src, err)
+		return nil, fmt.Errorf("restoring state from %s: %s", src, storeDamage(err, dir, src))
 	}
 	s, err := b.open(dir)
 	if err != nil {
@@ -184,6 +184,21 @@ func (b *Backend) verify(dir string) error {
 		_ = db.Close()
 	}()
 	return err
+}
+
+// storeDamage is the one-line message of verify's error: pebble reports
+// a damaged file with its key bounds and a chain of causes with stack
+// traces after the first line, and names the working copy in dir, which
+// is gone by then; the message names the file of the checkpoint src.
+func storeDamage(err error, dir, src string) string {
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	msg = strings.TrimPrefix(msg, "state backend: ")
+	if i := strings.Index(msg, "; bounds: ["); i >= 0 {
+		if j := strings.Index(msg[i:], "]"); j >= 0 {
+			msg = msg[:i] + msg[i+j+1:]
+		}
+	}
+	return strings.ReplaceAll(msg, dir, src)
 }
 
 func (b *Backend) newStoreDir(label string) (string, error) {

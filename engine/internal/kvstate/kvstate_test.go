@@ -190,7 +190,11 @@ func TestOpenFromDamagedSST(t *testing.T) {
 		_ = r.Close()
 		t.Fatal("a damaged SST file was restored")
 	}
-	if !strings.Contains(err.Error(), filepath.Base(strings.TrimSuffix(ssts[0], ".sst"))) || !strings.Contains(err.Error(), "restoring state from "+ck) {
-		t.Fatalf("error does not name the file and the checkpoint: %v", err)
+	msg := err.Error()
+	if !strings.Contains(msg, ssts[0]) || !strings.HasPrefix(msg, "restoring state from "+ck+": ") {
+		t.Fatalf("error does not name the checkpoint's file %s: %v", ssts[0], err)
+	}
+	if strings.Contains(msg, "\n") || strings.Contains(msg, b.Dir()) || !strings.Contains(msg, "checksum mismatch") {
+		t.Fatalf("want one line naming the damage, not the working copy %s: %q", b.Dir(), msg)
 	}
 }
