@@ -499,3 +499,33 @@ func TestBreakerCSVRangeAtLineStart(t *testing.T) {
 		t.Errorf("error %v, want one naming line 16385", err)
 	}
 }
+
+// Two-key groups (pairIndex, with -1, NULL and the int64 extremes in
+// either key) give the groups of one string key built from both, at
+// parallelism 1 and with two phases at parallelism 2.
+func TestBreakerTwoKeyGroupsAgainstOneKey(t *testing.T) {
+	recs, _ := breakerBigRecords(t, 9000)
+	for _, v := range [][2]string{{"1", "ONE_PHASE"}, {"2", "TWO_PHASE"}} {
+		env := MustCreate(InBatchMode())
+		env.Config().Set("parallelism.default", v[0])
+		env.Config().Set("table.optimizer.agg-phase-strategy", v[1])
+		tbl, _ := env.FromArrow(recs, nil)
+		env.CreateTemporaryView("big", tbl)
+		for _, p := range [][2]string{
+			{"SELECT CONCAT(COALESCE(CAST(k AS STRING), 'N'), '|', COALESCE(CAST(v AS STRING), 'N')), COUNT(*), COUNT(DISTINCT s), MAX(s) FROM big GROUP BY k, v",
+				"SELECT g, COUNT(*), COUNT(DISTINCT s), MAX(s) FROM (SELECT CONCAT(COALESCE(CAST(k AS STRING), 'N'), '|', COALESCE(CAST(v AS STRING), 'N')) AS g, s FROM big) GROUP BY g"},
+			{"SELECT CONCAT(COALESCE(s, 'N'), '|', COALESCE(CAST(k AS STRING), 'N')), COUNT(*), SUM(v) FROM big GROUP BY s, k",
+				"SELECT g, COUNT(*), SUM(v) FROM (SELECT CONCAT(COALESCE(s, 'N'), '|', COALESCE(CAST(k AS STRING), 'N')) AS g, v FROM big) GROUP BY g"},
+			{"SELECT CONCAT(COALESCE(CAST(v AS STRING), 'N'), '|', COALESCE(CAST(k AS STRING), 'N')), COUNT(*), MIN(s) FROM big WHERE v IN (-1, 0, 1) OR v IS NULL OR k IS NULL GROUP BY v, k",
+				"SELECT g, COUNT(*), MIN(s) FROM (SELECT CONCAT(COALESCE(CAST(v AS STRING), 'N'), '|', COALESCE(CAST(k AS STRING), 'N')) AS g, s FROM big WHERE v IN (-1, 0, 1) OR v IS NULL OR k IS NULL) GROUP BY g"},
+		} {
+			a := collectStrings(t, mustQuery(t, env, p[0]))
+			b := collectStrings(t, mustQuery(t, env, p[1]))
+			slices.Sort(a)
+			slices.Sort(b)
+			if !slices.Equal(a, b) {
+				t.Errorf("%v %s: %d vs %d rows; %v", v, p[0], len(a), len(b), firstDiff(a, b))
+			}
+		}
+	}
+}
