@@ -529,3 +529,42 @@ func TestBreakerTwoKeyGroupsAgainstOneKey(t *testing.T) {
 		}
 	}
 }
+
+// DOUBLE sort and partition keys holding NaN: NaN sorts after every number
+// (as Java's Double.compare in Flink's sort) and NaNs form one partition of
+// their own, at parallelism 1 and 3.
+func TestBreakerNaNSortAndPartitionKeys(t *testing.T) {
+	src := MustCreate(InBatchMode())
+	q := mustQuery(t, src, "SELECT * FROM (VALUES (1, CAST('0.0' AS DOUBLE)), (2, CAST('0.0' AS DOUBLE)), (3, CAST('NaN' AS DOUBLE)), (4, CAST('NaN' AS DOUBLE)), (5, CAST('0.0' AS DOUBLE)), (6, CAST('-1' AS DOUBLE)), (7, CAST('1' AS DOUBLE)), (8, CAST(NULL AS DOUBLE))) AS t(g, d)")
+	rec, err := q.ToArrow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, par := range []string{"1", "3"} {
+		env := MustCreate(InBatchMode())
+		env.Config().Set("parallelism.default", par)
+		tbl, err := env.FromArrow(arrowParts(t, rec, 1), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env.CreateTemporaryView("m", tbl)
+		for _, c := range []struct {
+			q, want string
+			sorted  bool
+		}{
+			{"SELECT g, RANK() OVER (PARTITION BY d ORDER BY g) FROM m", "1 1|2 2|3 1|4 2|5 3|6 1|7 1|8 1", true},
+			{"SELECT g FROM m ORDER BY d NULLS FIRST, g", "8|6|1|2|5|7|3|4", false},
+			{"SELECT g FROM m ORDER BY d DESC, g", "3|4|7|1|2|5|6|8", false},
+			{"SELECT g FROM m ORDER BY d DESC, g LIMIT 3", "3|4|7", false},
+			{"SELECT g, DENSE_RANK() OVER (ORDER BY d) FROM m", "1 3|2 3|3 5|4 5|5 3|6 2|7 4|8 1", true},
+		} {
+			got := collectStrings(t, mustQuery(t, env, c.q))
+			if c.sorted {
+				slices.Sort(got)
+			}
+			if strings.Join(got, "|") != c.want {
+				t.Errorf("%s at parallelism %s: got %s, want %s", c.q, par, strings.Join(got, "|"), c.want)
+			}
+		}
+	}
+}

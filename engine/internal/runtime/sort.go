@@ -18,6 +18,24 @@ import (
 // rowComparator compares rows i and j of the same columns.
 type rowComparator func(i, j int) int
 
+// cmpTotalF orders floating point sort and partition keys as Java's
+// Double.compare does in Flink's sort: NaN equals NaN and follows every
+// number (cmpF, as SQL's < and >, finds NaN equal to everything, which is
+// no order: a sort around NaNs came out unsorted and OVER partitions
+// merged). Unlike Double.compare, -0.0 equals 0.0.
+func cmpTotalF(a, b float64) int {
+	if c := cmpF(a, b); c != 0 {
+		return c
+	}
+	switch an, bn := math.IsNaN(a), math.IsNaN(b); {
+	case an && !bn:
+		return 1
+	case bn && !an:
+		return -1
+	}
+	return 0
+}
+
 func columnComparator(arr arrow.Array, t *types.DataType) func(i, j int) int {
 	switch arr.DataType().ID() {
 	case arrow.INT8:
@@ -34,10 +52,10 @@ func columnComparator(arr arrow.Array, t *types.DataType) func(i, j int) int {
 		return func(i, j int) int { return cmp64(v[i], v[j]) }
 	case arrow.FLOAT32:
 		v := vector.Values[float32](arr)
-		return func(i, j int) int { return cmpF(float64(v[i]), float64(v[j])) }
+		return func(i, j int) int { return cmpTotalF(float64(v[i]), float64(v[j])) }
 	case arrow.FLOAT64:
 		v := vector.Values[float64](arr)
-		return func(i, j int) int { return cmpF(v[i], v[j]) }
+		return func(i, j int) int { return cmpTotalF(v[i], v[j]) }
 	case arrow.DECIMAL128:
 		v := vector.Values[decimal128.Num](arr)
 		return func(i, j int) int { return v[i].Cmp(v[j]) }
