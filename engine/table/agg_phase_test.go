@@ -213,21 +213,7 @@ func TestCSVByteRanges(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := MustCreate(InBatchMode())
-	env.Config().Set("parallelism.default", "2")
-	if _, err := env.ExecuteSQL(fmt.Sprintf(ddl, path)); err != nil {
-		t.Fatal(err)
-	}
-	res, err := env.ExecuteSQL("SELECT SUM(id) FROM big")
-	if err == nil {
-		var it *RowIterator
-		if it, err = res.Collect(); err == nil {
-			for it.Next() {
-			}
-			err = it.Err()
-			it.Close()
-		}
-	}
+	err := batchQueryError(t, "2", fmt.Sprintf(ddl, path), "SELECT SUM(id) FROM big")
 	if err == nil || !strings.Contains(err.Error(), "big.csv:100002:") {
 		t.Errorf("error %v, want one naming line 100002", err)
 	}
@@ -264,4 +250,26 @@ func TestCSVQuotedLineBreaksNotSplit(t *testing.T) {
 			t.Errorf("parallelism %s: got %v, want %s", par, got, want)
 		}
 	}
+}
+
+// batchQueryError runs ddl, then query, in batch mode at the given
+// parallelism, reads every row, and returns the error of running or of
+// reading it (nil when the query ends well).
+func batchQueryError(t *testing.T, parallelism, ddl, query string) error {
+	t.Helper()
+	env := MustCreate(InBatchMode())
+	env.Config().Set("parallelism.default", parallelism)
+	mustExec(t, env, ddl)
+	res, err := env.ExecuteSQL(query)
+	if err != nil {
+		return err
+	}
+	it, err := res.Collect()
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for it.Next() {
+	}
+	return it.Err()
 }

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"cmp"
 	"fmt"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -149,19 +150,7 @@ func TestBreakerCSVCRLFRanges(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := MustCreate(InBatchMode())
-	env.Config().Set("parallelism.default", "2")
-	mustExec(t, env, fmt.Sprintf(ddl, path))
-	res, err := env.ExecuteSQL("SELECT SUM(id) FROM crlf")
-	if err == nil {
-		var it *RowIterator
-		if it, err = res.Collect(); err == nil {
-			for it.Next() {
-			}
-			err = it.Err()
-			it.Close()
-		}
-	}
+	err := batchQueryError(t, "2", fmt.Sprintf(ddl, path), "SELECT SUM(id) FROM crlf")
 	if err == nil || !strings.Contains(err.Error(), "crlf.csv:90002:") {
 		t.Errorf("error %v, want one naming line 90002", err)
 	}
@@ -418,7 +407,7 @@ func checkSorted(t *testing.T, order string, rows []string) {
 				var xi, yi int64
 				fmt.Sscan(x, &xi)
 				fmt.Sscan(y, &yi)
-				c = cmpInt(xi, yi)
+				c = cmp.Compare(xi, yi)
 			}
 			if k.desc {
 				c = -c
@@ -436,16 +425,6 @@ func checkSorted(t *testing.T, order string, rows []string) {
 			return
 		}
 	}
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // A CSV file of exactly 2 MiB of 64-byte lines is cut into two byte ranges
@@ -482,19 +461,7 @@ func TestBreakerCSVRangeAtLineStart(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := MustCreate(InBatchMode())
-	env.Config().Set("parallelism.default", "2")
-	mustExec(t, env, fmt.Sprintf(ddl, path))
-	res, err := env.ExecuteSQL("SELECT MAX(ts) FROM exact")
-	if err == nil {
-		var it *RowIterator
-		if it, err = res.Collect(); err == nil {
-			for it.Next() {
-			}
-			err = it.Err()
-			it.Close()
-		}
-	}
+	err := batchQueryError(t, "2", fmt.Sprintf(ddl, path), "SELECT MAX(ts) FROM exact")
 	if err == nil || !strings.Contains(err.Error(), "exact.csv:16385:") {
 		t.Errorf("error %v, want one naming line 16385", err)
 	}
