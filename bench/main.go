@@ -23,8 +23,12 @@
 //     filesystem connector with 'format' = 'parquet', DuckDB's
 //     read_parquet; airports stays CSV.
 //
-// -threads N sets both engines' threads: Riffle's parallelism.default,
-// DuckDB's SET threads. Every engine returns its full result to Go. Each
+// -threads N sets both engines' threads: Riffle's parallelism.default and
+// the Go scheduler's GOMAXPROCS (the number of threads that run Go code at
+// once, so that "one thread" is one core for Riffle as for DuckDB), and
+// DuckDB's SET threads (DuckDB's threads are its own, outside GOMAXPROCS).
+// -procs overrides the GOMAXPROCS part (0 keeps Go's default, the number
+// of cores). Every engine returns its full result to Go. Each
 // query runs once per engine for its answer (rows sorted, doubles to 9
 // significant digits), which is compared with DuckDB's (in memory, or the
 // first DuckDB source run); then, the answers dropped, each engine's runs
@@ -50,6 +54,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/gctuning"
@@ -99,6 +104,7 @@ func main() {
 	withCSV := flag.Bool("csv", true, "run the engines over the CSV files")
 	withPq := flag.Bool("parquet", true, "run the engines over the Parquet file (with -data, when it is there)")
 	withLite := flag.Bool("sqlite", false, "run SQLite over in-memory tables too (loading 3 M rows takes a while)")
+	procs := flag.Int("procs", -1, "GOMAXPROCS while the engines run: -1 = -threads (one core per thread), 0 = Go's default (the number of cores)")
 	heapFloor := flag.Int64("heap-floor", gctuning.DefaultHeapFloor>>20, "Riffle's garbage collector heap floor in MiB, as the riffle binary sets it (engine/gctuning); 0 = Go's default (GOGC 100)")
 	flag.Parse()
 	gctuning.SetHeapFloor(*heapFloor << 20)
@@ -110,6 +116,12 @@ func main() {
 	}
 	if *threads < 1 || *runs < 1 {
 		check(fmt.Errorf("-threads and -runs must be at least 1"))
+	}
+	switch {
+	case *procs < 0:
+		runtime.GOMAXPROCS(*threads)
+	case *procs > 0:
+		runtime.GOMAXPROCS(*procs)
 	}
 
 	flights, _ := filepath.Abs(filepath.Join(*assets, "flights-2001-01-01_14.csv"))

@@ -44,7 +44,7 @@ type cell struct {
 // write prints the report as Markdown: a paragraph of settings, the wall
 // time table and the CPU time table.
 func (r *report) write(w io.Writer) {
-	fmt.Fprintf(w, "`%s`: flights %s rows (%s); %d thread(s) per engine (Riffle `parallelism.default`, DuckDB `SET threads`); %d cores, GOMAXPROCS %d; Riffle's heap floor %s; median of %d runs",
+	fmt.Fprintf(w, "`%s`: flights %s rows (%s); %d thread(s) per engine (Riffle `parallelism.default`, DuckDB `SET threads`); %d cores, Riffle's GOMAXPROCS %d; Riffle's heap floor %s; median of %d runs",
 		r.command, r.flights, strings.Join(r.files, ", "), r.threads, runtime.NumCPU(), runtime.GOMAXPROCS(0), r.heapFloor, r.runs)
 	if r.loads != "" {
 		fmt.Fprintf(w, "; loading into memory: %s", r.loads)
