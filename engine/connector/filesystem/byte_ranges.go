@@ -11,8 +11,8 @@ import (
 	"github.com/riffle-sql/riffle/engine/connector"
 )
 
-// Byte ranges of large CSV files (a Riffle extension: Flink reads a CSV
-// file as one split). In batch mode a CSV file of at least
+// Byte ranges of large CSV and JSON files (a Riffle extension: Flink reads
+// such a file as one split). In batch mode a file of at least
 // 2 × minRangeBytes becomes up to maxRanges splits of equal byte ranges,
 // so that the parallel instances of its scan share it. A range [Start,
 // End) reads the lines that start inside it: its reader skips to the
@@ -21,20 +21,23 @@ import (
 // End. That is right only when every line break ends a record: a file is
 // split only when it holds none of the bytes (the quote and escape
 // characters) that could put a line break inside a field; one that does
-// is read whole, by one reader, as Flink reads every CSV file.
+// is read whole, by one reader, as Flink reads every CSV file. The formats
+// that can be split say so by implementing connector.LineBreakFormat (csv,
+// json); the changelog formats (debezium-json and the like) do not, since
+// the changes of one key must be read in the file's order.
 
 const (
 	minRangeBytes = 1 << 20
 	maxRanges     = 64
 )
 
-// splitRanges replaces each CSV file split that is large enough by byte
+// splitRanges replaces each CSV or JSON file split that is large enough by byte
 // ranges (batch mode only: in streaming mode a file stays one split, so
 // that its rows keep their order for watermarks; and only at a
 // parallelism.default above 1, where more than one reader runs).
 func (src *Source) splitRanges(files []connector.Split) []connector.Split {
 	s := src.s
-	if s.format == nil || s.format.Identifier() != "csv" || s.config == nil ||
+	if s.format == nil || s.config == nil ||
 		!strings.EqualFold(s.config.GetString(config.RuntimeMode.Key, "streaming"), "batch") {
 		return files
 	}

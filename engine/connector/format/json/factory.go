@@ -31,3 +31,15 @@ func (Factory) CreateEncoder(ctx *connector.FormatContext) (connector.Encoder, e
 	}
 	return NewEncoder(o, ctx.Names, ctx.Types)
 }
+
+// FieldLineBreakBytes returns no bytes: the decoder reads one JSON object
+// per line, and a JSON string cannot hold a raw line break (RFC 8259 §7
+// makes control characters escaped), so every line break ends a record
+// and a file may be read in byte ranges cut at line breaks
+// (connector.LineBreakFormat).
+func (Factory) FieldLineBreakBytes(opts map[string]string) ([]byte, error) {
+	if _, err := ParseOptions(opts); err != nil {
+		return nil, err
+	}
+	return nil, nil
+}
