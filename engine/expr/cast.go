@@ -236,6 +236,10 @@ func fastCast(from, to *types.DataType) Kernel {
 			return nil
 		}
 		k = numFrom[float64](to)
+	case types.DecimalRoot:
+		if to.Root == types.DecimalRoot {
+			k = decimalRescale(from, to)
+		}
 	}
 	if k == nil {
 		return nil
@@ -332,6 +336,95 @@ func numFrom[A number](to *types.DataType) func(*Vec, int) *Vec {
 		}
 	}
 	return nil
+}
+
+// decimalRescale casts a DECIMAL(p1, s1) column to DECIMAL(p2, s2) on
+// the 128-bit unscaled values in one loop, as CastValue does through
+// big.Rat: a larger scale multiplies by 10^(s2-s1), a smaller one divides
+// rounding HALF_UP (BigDecimal.setScale), and a value with more than p2
+// digits becomes NULL (Flink's DecimalData overflow). When every DECIMAL(p1,
+// s1) value fits (p1 - s1 + s2 <= p2 and no rounding) there is no check
+// per row: Nexmark q1's DECIMAL(22, 3) product into DECIMAL(23, 3).
+func decimalRescale(from, to *types.DataType) func(*Vec, int) *Vec {
+	p1, s1 := int32(from.Precision), int32(from.Scale)
+	p2, s2 := int32(to.Precision), int32(to.Scale)
+	return func(a *Vec, n int) *Vec {
+		if a.Const {
+			if a.Val == nil {
+				return ConstVec(nil, to)
+			}
+			v, err := CastValue(a.Val, from, to, time.UTC)
+			if err != nil {
+				v = nil
+			}
+			return ConstVec(v, to)
+		}
+		av := vector.Values[decimal128.Num](a.Arr)[:n]
+		valid := validityOf(a, n)
+		res := make([]decimal128.Num, n)
+		switch {
+		case s2 >= s1 && p1-s1+s2 <= p2:
+			// every value fits: widen, and scale up exactly
+			if s2 == s1 {
+				copy(res, av)
+			} else {
+				m := decimal128.GetScaleMultiplier(int(s2 - s1))
+				for i, x := range av {
+					res[i] = x.Mul(m)
+				}
+			}
+		default:
+			for i, x := range av {
+				if valid != nil && !vector.BitIsSet(valid, i) {
+					continue
+				}
+				var r decimal128.Num
+				ok := true
+				switch {
+				case s2 == s1:
+					r = x
+				case s2 > s1:
+					// no 128-bit overflow: |x| < 10^(38-(s2-s1))
+					if ok = 38-(s2-s1) >= 1 && x.FitsInPrecision(38-(s2-s1)) || x == (decimal128.Num{}); ok {
+						r = x.Mul(decimal128.GetScaleMultiplier(int(s2 - s1)))
+					}
+				default:
+					r = reduceScaleHalfUp(x, s1-s2)
+				}
+				if !ok || !r.FitsInPrecision(p2) {
+					if valid == nil {
+						valid = vector.AllValid(n)
+					}
+					vector.ClearBit(valid, i)
+					continue
+				}
+				res[i] = r
+			}
+		}
+		return ArrVec(vector.FromValues(types.ToArrow(to), res, valid, -1), to)
+	}
+}
+
+// reduceScaleHalfUp divides x by 10^by rounding HALF_UP (away from zero
+// on a remainder of at least half), without big.Int when x is an int64.
+func reduceScaleHalfUp(x decimal128.Num, by int32) decimal128.Num {
+	if by > 18 || !fitsInt64(x) {
+		return x.ReduceScaleBy(by, true)
+	}
+	v := int64(x.LowBits())
+	d := int64(decimal128.GetScaleMultiplier(int(by)).LowBits())
+	q, r := v/d, v%d
+	if r < 0 {
+		r = -r
+	}
+	if r >= d-r {
+		if v < 0 {
+			q--
+		} else {
+			q++
+		}
+	}
+	return decimal128.FromI64(q)
 }
 
 // intDigits is the number of decimal digits of the largest magnitude of a
