@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"runtime/pprof"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -322,11 +324,16 @@ func (e *executor) runAttempt(ctx context.Context) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := e.runTask(ctx, t.chain, t.inst, t.cp); err != nil {
-				e.job.fail(err)
-			} else if t.cp != nil && ctx.Err() == nil {
-				coord.taskFinished(t.cp.index)
-			}
+			// CPU profiles name each sample's task: its chain's head
+			// and subtask index (go tool pprof -tagfocus task=…)
+			labels := pprof.Labels("task", taskLabel(t.chain), "subtask", strconv.Itoa(t.inst))
+			pprof.Do(ctx, labels, func(ctx context.Context) {
+				if err := e.runTask(ctx, t.chain, t.inst, t.cp); err != nil {
+					e.job.fail(err)
+				} else if t.cp != nil && ctx.Err() == nil {
+					coord.taskFinished(t.cp.index)
+				}
+			})
 		}()
 	}
 	var coordDone chan struct{}
@@ -347,6 +354,20 @@ func (e *executor) runAttempt(ctx context.Context) {
 		coord.abort(errors.New("the job ended"))
 		coord.writers.Wait()
 	}
+}
+
+// taskLabel names a chain for profiles: its operators' names without
+// their arguments, joined by " -> ".
+func taskLabel(chain []*Node) string {
+	names := make([]string, len(chain))
+	for i, n := range chain {
+		name := n.Name
+		if k := strings.IndexByte(name, '('); k > 0 {
+			name = name[:k]
+		}
+		names[i] = name
+	}
+	return strings.Join(names, " -> ")
 }
 
 // finish sets the job's final status.
