@@ -160,6 +160,10 @@ type TableResult struct {
 	// pending is a batch read by WaitContext before CollectContext.
 	pending *types.Batch
 	ended   bool
+	// converters is the number of goroutines RowIterator.Next converts
+	// batches to rows on: the query's parallelism.default, at most
+	// GOMAXPROCS (1: on Next's own goroutine)
+	converters int
 }
 
 // ResultBuffer is the buffer that holds a query's rows until they are
@@ -329,9 +333,11 @@ type RowIterator struct {
 	bpos   int
 	rows   []*types.Row // the current batch's rows, converted on first use
 	conv   *types.RowConverter
-	row    *types.Row
-	err    error
-	done   bool
+	// conversion converts batches on several goroutines (converters > 1)
+	conversion *rowConversion
+	row        *types.Row
+	err        error
+	done       bool
 	// closed is set by Close, which may run on another goroutine than Next
 	closed atomic.Bool
 }
@@ -351,6 +357,9 @@ func (it *RowIterator) Next() bool {
 		it.row = it.static[it.pos]
 		it.pos++
 		return true
+	}
+	if it.res.converters > 1 {
+		return it.nextConverted()
 	}
 	for it.batch == nil || it.bpos >= it.batch.Len {
 		if p := it.res.takePending(); p != nil {
@@ -375,6 +384,30 @@ func (it *RowIterator) Next() bool {
 			it.conv = types.NewRowConverter(it.res.schema.types)
 		}
 		it.rows = it.conv.Rows(it.batch)
+	}
+	it.row = it.rows[it.bpos]
+	it.row.Names = it.res.schema.names
+	it.bpos++
+	return true
+}
+
+// nextConverted is Next for a result converted on several goroutines
+// (rowConversion).
+func (it *RowIterator) nextConverted() bool {
+	for it.rows == nil || it.bpos >= len(it.rows) {
+		if it.conversion == nil {
+			it.conversion = startRowConversion(it, it.res.converters)
+		}
+		b, rows, err := it.conversion.next(it.ctx)
+		if err == io.EOF {
+			it.done = true
+			return false
+		}
+		if err != nil {
+			it.err, it.done = err, true
+			return false
+		}
+		it.batch, it.bpos, it.rows = b, 0, rows
 	}
 	it.row = it.rows[it.bpos]
 	it.row.Names = it.res.schema.names
@@ -436,6 +469,9 @@ func (it *RowIterator) Close() error {
 		return nil
 	}
 	it.closed.Store(true)
+	if it.conversion != nil {
+		it.conversion.cancel()
+	}
 	if it.res.job != nil && !it.res.job.Status().IsTerminal() {
 		return it.res.job.Cancel()
 	}

@@ -1,0 +1,101 @@
+package table
+
+import (
+	"context"
+	"io"
+
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// rowConversion turns a query's result batches into rows (Go values) on
+// several goroutines while the reader consumes earlier rows: boxing 3 M
+// rows of three columns costs about as much CPU as the job that computed
+// them (bench's OVER query), so with one converter the reader's goroutine
+// was the serial part of a two-thread query. A reader goroutine takes the
+// batches from the collector in order and hands each to the next free
+// converter (each with its own types.RowConverter); RowIterator.Next takes
+// them back in the collector's order. It reads at most 3 × workers batches
+// ahead of Next.
+type rowConversion struct {
+	order  chan *convertedBatch
+	cancel context.CancelFunc
+}
+
+// convertedBatch is one batch on its way through the converters: rows is
+// set (or err, the collector's io.EOF or error) once done is closed.
+type convertedBatch struct {
+	b    *types.Batch
+	rows []*types.Row
+	err  error
+	done chan struct{}
+}
+
+// startRowConversion starts the reader and workers converters for the
+// result of it; they stop at the collector's end or error, or when ctx
+// (or the returned conversion's cancel) ends.
+func startRowConversion(it *RowIterator, workers int) *rowConversion {
+	ctx, cancel := context.WithCancel(it.ctx)
+	work := make(chan *convertedBatch, workers)
+	rc := &rowConversion{order: make(chan *convertedBatch, 2*workers), cancel: cancel}
+	res := it.res
+	for range workers {
+		conv := types.NewRowConverter(res.schema.types)
+		go func() {
+			for cb := range work {
+				cb.rows = conv.Rows(cb.b)
+				close(cb.done)
+			}
+		}()
+	}
+	go func() {
+		defer close(rc.order)
+		defer close(work)
+		for {
+			cb := &convertedBatch{done: make(chan struct{})}
+			if p := res.takePending(); p != nil {
+				cb.b = p
+			} else {
+				cb.b, cb.err = res.collector.Next(ctx)
+			}
+			if cb.err == nil && cb.b.Len == 0 {
+				continue
+			}
+			if cb.err != nil {
+				close(cb.done)
+			} else {
+				select {
+				case work <- cb:
+				case <-ctx.Done():
+					return
+				}
+			}
+			select {
+			case rc.order <- cb:
+			case <-ctx.Done():
+				return
+			}
+			if cb.err != nil {
+				return
+			}
+		}
+	}()
+	return rc
+}
+
+// next returns the next converted batch and its rows; io.EOF at the end,
+// the job's or ctx's error.
+func (rc *rowConversion) next(ctx context.Context) (*types.Batch, []*types.Row, error) {
+	cb, ok := <-rc.order
+	if !ok {
+		// the reader stopped on ctx's end before handing over its error
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, io.EOF
+	}
+	<-cb.done
+	if cb.err != nil {
+		return nil, nil, cb.err
+	}
+	return cb.b, cb.rows, nil
+}
