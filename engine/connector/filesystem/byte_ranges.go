@@ -5,7 +5,10 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/connector"
@@ -52,10 +55,12 @@ func (src *Source) splitRanges(files []connector.Split) []connector.Split {
 	if err != nil {
 		return files
 	}
+	// the check runs on as many goroutines as readers will read the ranges
+	workers := min(int(s.config.GetInteger(config.Parallelism.Key, 1)), runtime.GOMAXPROCS(0))
 	var out []connector.Split
 	for _, sp := range files {
 		fs, ok := sp.(*FileSplit)
-		if !ok || fs.Blocks > 0 || fs.End > 0 || fs.Size < 2*minRangeBytes || !holdsNoneOf(fs.Path, fs.Size, stops) {
+		if !ok || fs.Blocks > 0 || fs.End > 0 || fs.Size < 2*minRangeBytes || !holdsNoneOf(fs.Path, fs.Size, stops, workers) {
 			out = append(out, sp)
 			continue
 		}
@@ -71,9 +76,12 @@ func (src *Source) splitRanges(files []connector.Split) []connector.Split {
 
 // holdsNoneOf reports whether the first size bytes of the file at path
 // hold none of the bytes in stops (false when it cannot be read). It reads
-// the file once, a MiB at a time, with the assembly byte search: about
-// 10 ms for 100 MB in the page cache.
-func holdsNoneOf(path string, size int64, stops []byte) bool {
+// the file once, a MiB at a time, with the assembly byte search, on
+// workers goroutines that each take an equal share of the file (about
+// 20 ms of CPU for 100 MB in the page cache, mostly copying it: split
+// between the cores, since no reader starts before the check ends), and
+// stops every worker at the first stop byte found.
+func holdsNoneOf(path string, size int64, stops []byte, workers int) bool {
 	if len(stops) == 0 {
 		return true
 	}
@@ -82,20 +90,36 @@ func holdsNoneOf(path string, size int64, stops []byte) bool {
 		return false
 	}
 	defer f.Close()
-	buf := make([]byte, 1<<20)
-	for pos := int64(0); pos < size; {
-		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-pos)], pos)
-		for _, c := range stops {
-			if bytes.IndexByte(buf[:n], c) >= 0 {
-				return false
+	workers = max(1, min(workers, int(size/minRangeBytes)))
+	var found atomic.Bool // a stop byte or a read error: the answer is false
+	check := func(from, to int64) {
+		buf := make([]byte, min(1<<20, to-from))
+		for pos := from; pos < to && !found.Load(); {
+			n, err := f.ReadAt(buf[:min(int64(len(buf)), to-pos)], pos)
+			for _, c := range stops {
+				if bytes.IndexByte(buf[:n], c) >= 0 {
+					found.Store(true)
+					return
+				}
+			}
+			pos += int64(n)
+			if n == 0 || (err != nil && !errors.Is(err, io.EOF)) {
+				found.Store(true)
+				return
 			}
 		}
-		pos += int64(n)
-		if n == 0 || (err != nil && !errors.Is(err, io.EOF)) {
-			return false
-		}
 	}
-	return true
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			check(size*int64(w)/int64(workers), size*int64(w+1)/int64(workers))
+		}()
+	}
+	check(0, size/int64(workers))
+	wg.Wait()
+	return !found.Load()
 }
 
 // lineStart returns the offset of the first line that starts at or after
