@@ -128,6 +128,11 @@ type ReadSpec struct {
 	Metadata []string
 	// Limit, when >= 0, lets a reader stop after that many rows (a hint).
 	Limit int64
+	// RowFilter, when set, is the run-time filter of the operator reading
+	// the scan (see RowFilter): a bounded source read without checkpoints
+	// may drop the rows it does not keep. Set by the job graph, never by
+	// the planner.
+	RowFilter RowFilter
 }
 
 // Source reads a table.

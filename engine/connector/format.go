@@ -65,6 +65,32 @@ type BatchReader interface {
 	SkippedRows() int64
 }
 
+// RowFilter is a run-time hint given to a scan by the operator that reads
+// it (the batch Calc's WHERE condition, when the Calc reads the scan
+// directly): a reader may drop the rows the filter does not keep before it
+// builds its other columns (late materialization). It is no filter
+// push-down: the planner does not know of it, EXPLAIN does not show it,
+// and the Calc still evaluates its condition on the rows the reader yields,
+// so a reader that ignores the hint stays correct.
+type RowFilter interface {
+	// Columns marks, by output column position of the scan (ReadSpec
+	// order), the columns the filter reads; positions past its length are
+	// not read.
+	Columns() []bool
+	// Keep returns the positions of b's rows the filter keeps, ascending,
+	// or all = true when it keeps every row. b holds b.Len rows and at
+	// least the columns Columns marks (the others may be nil). On an
+	// error the reader keeps every row (the operator above reports it).
+	Keep(b *types.Batch) (sel []int32, all bool, err error)
+}
+
+// RowFilterReader is a BatchReader that can apply a RowFilter.
+// SetRowFilter, called before the first Next, reports whether the reader
+// will use it (false: it reads every row as before).
+type RowFilterReader interface {
+	SetRowFilter(f RowFilter) bool
+}
+
 // Encoder turns batches into a byte stream.
 type Encoder interface {
 	NewWriter(w io.Writer) BatchWriter

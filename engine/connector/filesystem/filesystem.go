@@ -640,6 +640,13 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 	if len(s.partKeys) > 0 {
 		r.assemble = assemble
 	}
+	if spec.RowFilter != nil && r.assemble == nil && len(spec.Metadata) == 0 && !r.hasLimit && resume == nil {
+		// the decoded columns are the scan's columns: the reader may drop
+		// the rows the Calc above would (connector.RowFilter)
+		if fr, ok := br.(connector.RowFilterReader); ok {
+			fr.SetRowFilter(spec.RowFilter)
+		}
+	}
 	return r, nil
 }
 

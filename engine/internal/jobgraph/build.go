@@ -33,6 +33,7 @@ import (
 func Build(collector *runtime.Collector, roots ...*physical.Node) (g *runtime.Graph, nodes map[*physical.Node]*runtime.Node, err error) {
 	b := &builder{g: &runtime.Graph{}, nodes: map[*physical.Node]*runtime.Node{}, collector: collector}
 	b.planJoinOutputs(roots)
+	b.planScanFilters(roots)
 	defer func() {
 		if r := recover(); r != nil {
 			be, ok := r.(buildError)
@@ -59,6 +60,9 @@ type builder struct {
 	// calcRefs the Calc's expressions renumbered to that narrower row.
 	joinOut  map[*physical.Node][]int
 	calcRefs map[*physical.Node]*physical.Calc
+	// scanFilters holds, for a scan read only by a Calc with a condition,
+	// that condition as the scan's run-time row filter (scan_filter.go).
+	scanFilters map[*physical.Node]connector.RowFilter
 }
 
 func (b *builder) build(p *physical.Node) *runtime.Node {
@@ -66,7 +70,7 @@ func (b *builder) build(p *physical.Node) *runtime.Node {
 		return n
 	}
 	if p.IsSource() {
-		n := b.g.AddSource(p.Describe(), p.Parallelism, p.Bounded(), source(p))
+		n := b.g.AddSource(p.Describe(), p.Parallelism, p.Bounded(), source(p, b.scanFilters[p]))
 		n.Resumable = resumable(p)
 		b.nodes[p] = n
 		return n
@@ -95,10 +99,13 @@ func (b *builder) build(p *physical.Node) *runtime.Node {
 }
 
 // source is the source function of a TableSourceScan or Values node.
-func source(p *physical.Node) runtime.SourceFunc {
+// filter, when not nil, is the row filter of the Calc reading the scan.
+func source(p *physical.Node, filter connector.RowFilter) runtime.SourceFunc {
 	switch x := p.Op.(type) {
 	case *physical.TableSourceScan:
-		return rebatch(runtime.ConnectorSource(x.Source, x.Spec, x.Skipped), x.BatchSize)
+		spec := x.Spec
+		spec.RowFilter = filter
+		return rebatch(runtime.ConnectorSource(x.Source, spec, x.Skipped), x.BatchSize)
 	case *physical.Values:
 		return runtime.ValuesSource([]*types.Batch{x.Batch})
 	}

@@ -17,23 +17,7 @@ import (
 // per result row, so a join of 3 M probe rows whose Calc keeps two of
 // four columns saves half of that work.
 func (b *builder) planJoinOutputs(roots []*physical.Node) {
-	consumers := map[*physical.Node]int{}
-	seen := map[*physical.Node]bool{}
-	var walk func(p *physical.Node)
-	walk = func(p *physical.Node) {
-		if seen[p] {
-			return
-		}
-		seen[p] = true
-		for _, in := range p.Inputs {
-			consumers[in]++
-			walk(in)
-		}
-	}
-	for _, r := range roots {
-		consumers[r]++ // a root is consumed by its job
-		walk(r)
-	}
+	consumers, seen := countConsumers(roots)
 	b.joinOut = map[*physical.Node][]int{}
 	b.calcRefs = map[*physical.Node]*physical.Calc{}
 	for p := range seen {
@@ -75,4 +59,27 @@ func (b *builder) planJoinOutputs(roots []*physical.Node) {
 		b.joinOut[jn] = used
 		b.calcRefs[p] = narrowed
 	}
+}
+
+// countConsumers walks the plan under roots: seen holds its nodes,
+// consumers the number of parents of each (a root counts its job).
+func countConsumers(roots []*physical.Node) (consumers map[*physical.Node]int, seen map[*physical.Node]bool) {
+	consumers = map[*physical.Node]int{}
+	seen = map[*physical.Node]bool{}
+	var walk func(p *physical.Node)
+	walk = func(p *physical.Node) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		for _, in := range p.Inputs {
+			consumers[in]++
+			walk(in)
+		}
+	}
+	for _, r := range roots {
+		consumers[r]++ // a root is consumed by its job
+		walk(r)
+	}
+	return consumers, seen
 }

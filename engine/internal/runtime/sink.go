@@ -274,7 +274,14 @@ func ConnectorSource(src connector.Source, spec connector.ReadSpec, onSkip func(
 		if err != nil {
 			return err
 		}
+		if f, ok := spec.RowFilter.(*scanRowFilter); ok {
+			// an instance reads its splits one after the other, with a
+			// filter of its own (evaluators are not shared)
+			spec.RowFilter = f.clone()
+		}
 		if sc := SourceCheckpointOf(ctx); sc != nil {
+			// a checkpointed read counts the rows it yields: every row
+			spec.RowFilter = nil
 			if ms, ok := src.(connector.MultiSplitSource); ok {
 				return readInstanceResumable(ctx, sc, src, ms, splits, inst, par, spec, emit, onSkip)
 			}

@@ -104,6 +104,7 @@ func (d *Decoder) newReader(r io.Reader, name string, maxRows int) *Reader {
 		rd.cols = append(rd.cols, col)
 		rd.parsers = append(rd.parsers, p)
 		rd.text = append(rd.text, t.IsString())
+		rd.eager = append(rd.eager, len(rd.eager))
 	}
 	var special [256]bool
 	special[d.opts.Delimiter] = true
@@ -187,6 +188,11 @@ type Reader struct {
 	parsers []parser
 	text    []bool
 	ctx     *valueCtx
+	// eager lists the output columns emit parses as each record is read:
+	// all of them, or with a row filter those not deferred (late.go).
+	eager []int
+
+	late lateState
 
 	skipped int64
 	badUTF8 int64
@@ -206,14 +212,33 @@ func (r *Reader) ReplacedInvalidUTF8() int64 { return r.badUTF8 }
 // Next returns the next batch of up to maxRows rows, io.EOF at the end, or
 // a *connector.DataError for bad input.
 func (r *Reader) Next() (*types.Batch, error) {
-	if r.err != nil {
-		return nil, r.err
-	}
-	n := 0
-	for n < r.maxRows {
-		ok, err := r.nextRecord()
+	for {
+		if r.err != nil {
+			return nil, r.err
+		}
+		b, err := r.nextBatch()
 		if err != nil {
 			r.err = err
+			return nil, err
+		}
+		if b != nil {
+			return b, nil
+		}
+		// every row of the batch failed the row filter: read on
+	}
+}
+
+// nextBatch reads the next batch: nil when a row filter dropped all its
+// rows, io.EOF at the end.
+func (r *Reader) nextBatch() (*types.Batch, error) {
+	n := 0
+	r.late.start()
+	for n < r.maxRows {
+		ok, err := r.nextRecord()
+		if err == errBatchFull {
+			break
+		}
+		if err != nil {
 			return nil, err
 		}
 		if !ok {
@@ -225,7 +250,6 @@ func (r *Reader) Next() (*types.Batch, error) {
 		}
 		added, err := r.emit()
 		if err != nil {
-			r.err = err
 			return nil, err
 		}
 		if added {
@@ -233,8 +257,10 @@ func (r *Reader) Next() (*types.Batch, error) {
 		}
 	}
 	if n == 0 {
-		r.err = io.EOF
 		return nil, io.EOF
+	}
+	if r.late.filter != nil {
+		return r.filterBatch(n)
 	}
 	out := make([]arrow.Array, len(r.cols))
 	for i, c := range r.cols {
@@ -325,7 +351,16 @@ func (r *Reader) nextRecord() (bool, error) {
 		if r.eof {
 			return false, fmt.Errorf("csv: internal error: incomplete record at end of input")
 		}
-		if err := r.fill(r.pos); err != nil {
+		keep := r.pos
+		if r.late.hold >= 0 {
+			// the batch's records wait for the row filter (late.go)
+			held := int(r.late.hold - r.base)
+			if r.pos-held >= len(r.buf)/2 {
+				return false, errBatchFull
+			}
+			keep = held
+		}
+		if err := r.fill(keep); err != nil {
 			return false, err
 		}
 	}
@@ -639,7 +674,8 @@ func (r *Reader) emit() (bool, error) {
 		}
 	}
 	hasNull := o.HasNullLiteral
-	for j, p := range r.parsers {
+	for _, j := range r.eager {
+		p := r.parsers[j]
 		fi := r.d.proj[j]
 		if fi >= r.nfields {
 			p.appendNull()
@@ -666,6 +702,9 @@ func (r *Reader) emit() (bool, error) {
 		if err := r.ctx.value(p, r.d.outTypes[j], b, ref.quoted); err != nil {
 			return false, r.dataError(ref.line, fi+1, err.Error())
 		}
+	}
+	if r.late.filter != nil {
+		r.late.add(r.base+int64(r.recStartOff), r.recLine)
 	}
 	return true, nil
 }
