@@ -8,7 +8,9 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/riffle-sql/riffle/engine/types"
+	"github.com/riffle-sql/riffle/engine/vector"
 )
 
 var flightsTable = cols("date", types.TimestampType(0), "delay", types.IntType(), "distance", types.IntType(),
@@ -113,4 +115,76 @@ func cpuSeconds() float64 {
 		return 0
 	}
 	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
+}
+
+// flightsWhere keeps the rows with delay > 60 AND distance < 1000, columns
+// 2 and 3 of the projection origin, destination, delay, distance (the
+// bench harness's filtered scan).
+type flightsWhere struct{}
+
+func (flightsWhere) Columns() []bool { return []bool{false, false, true, true} }
+
+func (flightsWhere) Keep(b *types.Batch) ([]int32, bool, error) {
+	delay, dist := b.Cols[2].(*array.Int32), b.Cols[3].(*array.Int32)
+	sel := []int32{}
+	for i := 0; i < b.Len; i++ {
+		if delay.IsValid(i) && dist.IsValid(i) && delay.Value(i) > 60 && dist.Value(i) < 1000 {
+			sel = append(sel, int32(i))
+		}
+	}
+	return sel, len(sel) == b.Len, nil
+}
+
+// BenchmarkCSVScanFlightsWhere reads origin, destination, delay and
+// distance and keeps the rows with delay > 60 AND distance < 1000: eager
+// builds every column and then gathers the kept rows (the Calc's work
+// before late materialization), late hands the filter to the reader,
+// which builds origin and destination for the kept rows only.
+func BenchmarkCSVScanFlightsWhere(b *testing.B) {
+	for _, late := range []bool{false, true} {
+		name := "eager"
+		if late {
+			name = "late"
+		}
+		b.Run(name, func(b *testing.B) {
+			input, rows := flightsInput(b)
+			d, err := NewDecoder(DefaultOptions(), flightsTable.names, flightsTable.types, []int{3, 4, 1, 2})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(input)))
+			cpu0 := cpuSeconds()
+			b.ResetTimer()
+			kept := 0
+			for i := 0; i < b.N; i++ {
+				rd := d.NewReader(bytes.NewReader(input), "flights.csv", DefaultBatchRows)
+				if late && !rd.(*Reader).SetRowFilter(flightsWhere{}) {
+					b.Fatal("filter declined")
+				}
+				kept = 0
+				for {
+					batch, err := rd.Next()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					if !late {
+						sel, all, _ := flightsWhere{}.Keep(batch)
+						if !all {
+							for j, c := range batch.Cols {
+								batch.Cols[j] = vector.Take(c, sel)
+							}
+							batch.Len = len(sel)
+						}
+					}
+					kept += batch.Len
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(rows)*float64(b.N)/(cpuSeconds()-cpu0), "rows/cpu-s")
+			b.ReportMetric(float64(kept), "kept")
+		})
+	}
 }
