@@ -40,6 +40,9 @@ type Node struct {
 
 	consumers []*Node
 	metrics   *OperatorMetrics
+	// shared is the split list and cursor of a batch job's source
+	// instances, new for every attempt (sharedSplits)
+	shared *sharedSplits
 }
 
 // Graph is a job's dataflow.

@@ -313,6 +313,9 @@ func (e *executor) runAttempt(ctx context.Context) {
 	}
 	var tasks []task
 	for _, chain := range e.chains {
+		if chain[0].Source != nil && e.batch {
+			chain[0].shared = &sharedSplits{}
+		}
 		for inst := 0; inst < chain[0].Parallelism; inst++ {
 			tasks = append(tasks, task{chain, inst, e.newTaskCheckpoint(chain, inst)})
 		}
@@ -521,6 +524,9 @@ func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Out
 	defer cancel()
 	if splits != nil {
 		srcCtx = context.WithValue(srcCtx, sourceSplitsKey{}, splits)
+	}
+	if head.shared != nil && cp == nil {
+		srcCtx = context.WithValue(srcCtx, sharedSplitsKey{}, head.shared)
 	}
 	// a batch and, for a reader of several splits, its split; or a
 	// checkpoint's barrier with the source's position

@@ -270,7 +270,13 @@ func (s *ConnectorSink) Close() error {
 // in order. onSkip is told of rows skipped by ignore-parse-errors.
 func ConnectorSource(src connector.Source, spec connector.ReadSpec, onSkip func(int64)) SourceFunc {
 	return func(ctx context.Context, inst, par int, emit func(*types.Batch) error) error {
-		splits, err := src.Splits(ctx)
+		var splits []connector.Split
+		var err error
+		if sh := sharedSplitsFrom(ctx); sh != nil {
+			splits, err = sh.list(ctx, src)
+		} else {
+			splits, err = src.Splits(ctx)
+		}
 		if err != nil {
 			return err
 		}
@@ -290,6 +296,16 @@ func ConnectorSource(src connector.Source, spec connector.ReadSpec, onSkip func(
 		if ms, ok := src.(connector.MultiSplitSource); ok {
 			// unbounded splits (Kafka partitions) are read together
 			return readInstance(ctx, src, ms, splits, inst, par, spec, emit, onSkip)
+		}
+		if sh := sharedSplitsFrom(ctx); sh != nil {
+			// a batch job: each instance takes the next split not yet
+			// taken, until none is left
+			for i := sh.take(); i < len(splits); i = sh.take() {
+				if err := readSplit(ctx, src, splits[i], spec, emit, onSkip); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
 		for i := inst; i < len(splits); i += par {
 			if err := readSplit(ctx, src, splits[i], spec, emit, onSkip); err != nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/connector"
@@ -163,6 +164,40 @@ func (m *OperatorMetrics) SplitProgress() []connector.SplitProgress {
 	sort.Slice(out, func(i, j int) bool { return out[i].Split < out[j].Split })
 	return out
 }
+
+// sharedSplits is what the parallel instances of a batch job's source
+// share (Flink's split enumerator handing splits to readers on request):
+// the split list, made once for all of them (a CSV file's byte ranges
+// need a read of the whole file), and the index of the next split to
+// read. Each instance takes the next split when it is done with its last,
+// so a slower instance (another query on its core, garbage collection)
+// reads fewer splits rather than making the whole job wait for it, as a
+// fixed split-per-instance assignment does.
+type sharedSplits struct {
+	once   sync.Once
+	splits []connector.Split
+	err    error
+	next   atomic.Int64
+}
+
+type sharedSplitsKey struct{}
+
+// sharedSplitsFrom returns the sharedSplits the task put in a batch
+// source's context (nil in streaming jobs and with checkpoints, whose
+// sources read fixed splits).
+func sharedSplitsFrom(ctx context.Context) *sharedSplits {
+	s, _ := ctx.Value(sharedSplitsKey{}).(*sharedSplits)
+	return s
+}
+
+// list returns src's splits, listed by the first instance that asks.
+func (s *sharedSplits) list(ctx context.Context, src connector.Source) ([]connector.Split, error) {
+	s.once.Do(func() { s.splits, s.err = src.Splits(ctx) })
+	return s.splits, s.err
+}
+
+// take returns the index of the next split no instance has taken.
+func (s *sharedSplits) take() int { return int(s.next.Add(1) - 1) }
 
 type sourceSplitsKey struct{}
 
