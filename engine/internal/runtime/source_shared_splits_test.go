@@ -34,7 +34,7 @@ type indexSplit int
 
 func (s indexSplit) String() string { return fmt.Sprint(int(s)) }
 
-func (s *heldSplitSource) Bounded() bool                       { return true }
+func (s *heldSplitSource) Bounded() bool                      { return true }
 func (s *heldSplitSource) ChangelogMode() types.ChangelogMode { return types.InsertOnlyMode }
 func (s *heldSplitSource) Splits(context.Context) ([]connector.Split, error) {
 	s.listed.Add(1)
