@@ -304,7 +304,7 @@ func (st *state) value(c conv, s span, path string) error {
 // needed; valid until the next call).
 func (st *state) text(s span) ([]byte, error) {
 	raw := st.line[s.start+1 : s.end-1]
-	if bytes.IndexByte(raw, '\\') < 0 {
+	if !s.esc {
 		return raw, nil
 	}
 	var err error
@@ -709,8 +709,8 @@ func (c *mapConv) convert(s span) error {
 	j := skipWS(b, s.start+1)
 	if b[j] != '}' {
 		for {
-			kend, _ := scanString(b, j)
-			k, err := c.st.text(span{j, kend, '"'})
+			kend, esc, _ := scanString(b, j)
+			k, err := c.st.text(span{start: j, end: kend, kind: '"', esc: esc})
 			if err != nil {
 				return err
 			}
@@ -796,12 +796,12 @@ func (c *rowConv) collect(b []byte, i int, depth int) (int, error) {
 		if j >= len(b) || b[j] != '"' {
 			return 0, synErr(j, "expected a field name in double quotes")
 		}
-		kend, err := scanString(b, j)
+		kend, esc, err := scanString(b, j)
 		if err != nil {
 			return 0, err
 		}
 		key := b[j+1 : kend-1]
-		if bytes.IndexByte(key, '\\') >= 0 {
+		if esc {
 			key, _ = unescape(nil, key)
 		}
 		j = skipWS(b, kend)
@@ -824,7 +824,7 @@ func (c *rowConv) collect(b []byte, i int, depth int) (int, error) {
 				return 0, err
 			}
 			r.collected = true
-			v = span{j, end, '{'}
+			v = span{start: j, end: end, kind: '{'}
 		} else {
 			v, err = scanValue(b, j, depth+1)
 			if err != nil {

@@ -1,6 +1,7 @@
 package json
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -11,9 +12,12 @@ import (
 
 // span is one JSON value within the current line: bytes [start, end).
 // kind is '"' (string), '0' (number), 't', 'f', 'n' (null), '{' or '['.
+// esc is set on a string with a backslash escape (its content needs
+// unescaping; without one it is the raw bytes between the quotes).
 type span struct {
 	start, end int
 	kind       byte
+	esc        bool
 }
 
 // syntaxError is malformed JSON at a byte offset of the line.
@@ -48,18 +52,18 @@ func scanValue(b []byte, i int, depth int) (span, error) {
 	}
 	switch c := b[i]; c {
 	case '"':
-		end, err := scanString(b, i)
-		return span{i, end, '"'}, err
+		end, esc, err := scanString(b, i)
+		return span{start: i, end: end, kind: '"', esc: esc}, err
 	case '{':
 		j := skipWS(b, i+1)
 		if j < len(b) && b[j] == '}' {
-			return span{i, j + 1, '{'}, nil
+			return span{start: i, end: j + 1, kind: '{'}, nil
 		}
 		for {
 			if j >= len(b) || b[j] != '"' {
 				return span{}, synErr(j, "expected a field name in double quotes")
 			}
-			end, err := scanString(b, j)
+			end, _, err := scanString(b, j)
 			if err != nil {
 				return span{}, err
 			}
@@ -78,14 +82,14 @@ func scanValue(b []byte, i int, depth int) (span, error) {
 				continue
 			}
 			if j < len(b) && b[j] == '}' {
-				return span{i, j + 1, '{'}, nil
+				return span{start: i, end: j + 1, kind: '{'}, nil
 			}
 			return span{}, synErr(j, "expected ',' or '}' in an object")
 		}
 	case '[':
 		j := skipWS(b, i+1)
 		if j < len(b) && b[j] == ']' {
-			return span{i, j + 1, '['}, nil
+			return span{start: i, end: j + 1, kind: '['}, nil
 		}
 		for {
 			v, err := scanValue(b, j, depth+1)
@@ -98,7 +102,7 @@ func scanValue(b []byte, i int, depth int) (span, error) {
 				continue
 			}
 			if j < len(b) && b[j] == ']' {
-				return span{i, j + 1, '['}, nil
+				return span{start: i, end: j + 1, kind: '['}, nil
 			}
 			return span{}, synErr(j, "expected ',' or ']' in an array")
 		}
@@ -111,7 +115,7 @@ func scanValue(b []byte, i int, depth int) (span, error) {
 	default:
 		if c == '-' || (c >= '0' && c <= '9') {
 			end, err := scanNumber(b, i)
-			return span{i, end, '0'}, err
+			return span{start: i, end: end, kind: '0'}, err
 		}
 		if c == 'N' || c == 'I' {
 			return span{}, synErr(i, "non-standard number (NaN/Infinity) is not allowed")
@@ -122,7 +126,7 @@ func scanValue(b []byte, i int, depth int) (span, error) {
 
 func literal(b []byte, i int, lit string, kind byte) (span, error) {
 	if len(b)-i >= len(lit) && string(b[i:i+len(lit)]) == lit {
-		return span{i, i + len(lit), kind}, nil
+		return span{start: i, end: i + len(lit), kind: kind}, nil
 	}
 	return span{}, synErr(i, "invalid literal, expected %s", lit)
 }
@@ -142,8 +146,9 @@ func stringStops(x uint64) uint64 {
 	return ((q-swarOnes)&^q | (bs-swarOnes)&^bs | (x-swarOnes*0x20)&^x) & swarHigh
 }
 
-// scanString returns the offset after the closing quote.
-func scanString(b []byte, i int) (int, error) {
+// scanString returns the offset after the closing quote of the string at
+// b[i], and whether it has a backslash escape.
+func scanString(b []byte, i int) (end int, esc bool, err error) {
 	j := i + 1
 	for j < len(b) {
 		// skip plain bytes eight at a time
@@ -160,29 +165,30 @@ func scanString(b []byte, i int) (int, error) {
 		c := b[j]
 		switch {
 		case c == '"':
-			return j + 1, nil
+			return j + 1, esc, nil
 		case c == '\\':
 			if j+1 >= len(b) {
-				return 0, synErr(j, "unterminated string")
+				return 0, false, synErr(j, "unterminated string")
 			}
+			esc = true
 			switch b[j+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				j += 2
 			case 'u':
 				if j+6 > len(b) || !isHex4(b[j+2:j+6]) {
-					return 0, synErr(j, "invalid \\u escape")
+					return 0, false, synErr(j, "invalid \\u escape")
 				}
 				j += 6
 			default:
-				return 0, synErr(j, "invalid escape \\%c", b[j+1])
+				return 0, false, synErr(j, "invalid escape \\%c", b[j+1])
 			}
 		case c < 0x20:
-			return 0, synErr(j, "control character 0x%02X in a string", c)
+			return 0, false, synErr(j, "control character 0x%02X in a string", c)
 		default:
 			j++
 		}
 	}
-	return 0, synErr(i, "unterminated string")
+	return 0, false, synErr(i, "unterminated string")
 }
 
 func isHex4(b []byte) bool {
@@ -246,10 +252,14 @@ var errBadEscape = errors.New("invalid escape")
 // (without its quotes) to dst.
 func unescape(dst, s []byte) ([]byte, error) {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' {
-			dst = append(dst, c)
-			continue
+		if s[i] != '\\' {
+			// copy the run of plain bytes up to the next escape at once
+			k := bytes.IndexByte(s[i:], '\\')
+			if k < 0 {
+				return append(dst, s[i:]...), nil
+			}
+			dst = append(dst, s[i:i+k]...)
+			i += k
 		}
 		i++
 		switch s[i] {

@@ -1,8 +1,11 @@
 package json
 
 import (
+	"bytes"
+	stdjson "encoding/json"
 	"math/rand"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestScanStringMatchesBytewise checks the eight-bytes-at-a-time string
@@ -48,9 +51,22 @@ func TestScanStringMatchesBytewise(t *testing.T) {
 			}
 		}
 		want, ok := ref(b, 0)
-		got, err := scanString(b, 0)
+		got, esc, err := scanString(b, 0)
 		if ok != (err == nil) || (ok && got != want) {
 			t.Fatalf("scanString(%q) = %d, %v; want %d, ok %v", b, got, err, want, ok)
+		}
+		if ok && esc != bytes.Contains(b[1:got-1], []byte{'\\'}) {
+			t.Fatalf("scanString(%q): esc %v", b, esc)
+		}
+		if ok && esc && utf8.Valid(b[:got]) {
+			// unescape (runs copied whole) agrees with encoding/json
+			var ref string
+			if err := stdjson.Unmarshal(b[:got], &ref); err == nil {
+				u, err := unescape([]byte("pre"), b[1:got-1])
+				if err != nil || string(u) != "pre"+ref {
+					t.Fatalf("unescape(%q) = %q, %v; want %q", b[1:got-1], u, err, ref)
+				}
+			}
 		}
 	}
 }
