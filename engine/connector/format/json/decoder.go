@@ -877,10 +877,15 @@ func (c *rowConv) convert(s span) error {
 	} else if _, err := c.collect(c.st.line, s.start, 0); err != nil {
 		return err
 	}
+	c.s.SyncFields() // the NULL rows before this one
 	if err := c.emitFields(); err != nil {
 		return err
 	}
 	c.s.Append()
 	return nil
 }
-func (c *rowConv) appendNull() { c.s.AppendNull() }
+
+// appendNull leaves the fields' NULLs pending (columns.Struct.SyncFields):
+// a Nexmark event fills one of three ROWs, and runs of NULL ROWs then cost
+// one append per field.
+func (c *rowConv) appendNull() { c.s.AppendNullDeferred() }

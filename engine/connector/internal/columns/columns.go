@@ -10,6 +10,7 @@ package columns
 
 import (
 	"fmt"
+	"slices"
 	"time"
 	"unsafe"
 
@@ -54,6 +55,23 @@ func (v *validity) appendNull(i int) {
 		v.bits = append(v.bits, 0)
 	}
 	v.nulls++
+}
+
+// appendNulls records n NULLs from value i on.
+func (v *validity) appendNulls(i, n int) {
+	if n == 0 {
+		return
+	}
+	if v.bits == nil {
+		v.bits = make([]byte, (i+8)/8, (i+n+7)/8+64)
+		for j := 0; j < i; j++ {
+			v.bits[j>>3] |= 1 << (j & 7)
+		}
+	}
+	for len(v.bits) <= (i+n-1)>>3 {
+		v.bits = append(v.bits, 0)
+	}
+	v.nulls += n
 }
 
 func (v *validity) appendValid(i int) {
@@ -127,6 +145,14 @@ func (c *Fixed[T]) Append(x T) {
 func (c *Fixed[T]) AppendNull() {
 	c.v.appendNull(len(c.vals))
 	c.vals = append(c.vals, 0)
+}
+
+// AppendNulls appends n NULLs.
+func (c *Fixed[T]) AppendNulls(n int) {
+	l := len(c.vals)
+	c.v.appendNulls(l, n)
+	c.vals = slices.Grow(c.vals, n)[:l+n]
+	clear(c.vals[l:])
 }
 
 // Len is the number of values.
@@ -248,6 +274,15 @@ func (c *Bytes) Commit(data []byte) {
 func (c *Bytes) AppendNull() {
 	c.v.appendNull(len(c.offsets) - 1)
 	c.offsets = append(c.offsets, int32(len(c.data)))
+}
+
+// AppendNulls appends n NULLs.
+func (c *Bytes) AppendNulls(n int) {
+	c.v.appendNulls(len(c.offsets)-1, n)
+	end := int32(len(c.data))
+	for range n {
+		c.offsets = append(c.offsets, end)
+	}
 }
 
 // Len is the number of values.
@@ -400,12 +435,17 @@ func (c *Map) Build() arrow.Array {
 }
 
 // Struct is a ROW column: append one value to every field, then Append;
-// AppendNull appends NULL to every field itself.
+// AppendNull appends NULL to every field itself. AppendNulls and
+// AppendNullDeferred leave the fields' NULLs pending: a writer using them
+// calls SyncFields before it appends the fields of a valid row (Build
+// syncs too), so that runs of NULL rows cost one append per field.
 type Struct struct {
 	t      *types.DataType
 	Fields []Column
 	n      int
 	v      validity
+	// pending NULL rows not yet appended to the fields
+	pending int
 }
 
 // Append closes one valid row value (every field must have one more value).
@@ -416,11 +456,47 @@ func (c *Struct) Append() {
 
 // AppendNull appends a NULL row (and NULL to each field).
 func (c *Struct) AppendNull() {
+	c.SyncFields()
 	for _, f := range c.Fields {
 		f.AppendNull()
 	}
 	c.v.appendNull(c.n)
 	c.n++
+}
+
+// AppendNullDeferred appends a NULL row whose fields' NULLs stay pending
+// until SyncFields or Build.
+func (c *Struct) AppendNullDeferred() { c.AppendNulls(1) }
+
+// AppendNulls appends n NULL rows, their fields' NULLs pending until
+// SyncFields or Build.
+func (c *Struct) AppendNulls(n int) {
+	c.v.appendNulls(c.n, n)
+	c.n += n
+	c.pending += n
+}
+
+// SyncFields appends the pending NULLs to every field.
+func (c *Struct) SyncFields() {
+	if c.pending == 0 {
+		return
+	}
+	for _, f := range c.Fields {
+		AppendNulls(f, c.pending)
+	}
+	c.pending = 0
+}
+
+// AppendNulls appends n NULLs to any column, in one call where the column
+// has AppendNulls.
+func AppendNulls(c Column, n int) {
+	if b, ok := c.(interface{ AppendNulls(int) }); ok {
+		b.AppendNulls(n)
+		return
+	}
+	for range n {
+		c.AppendNull()
+	}
 }
 
 // Len is the number of rows.
@@ -431,6 +507,7 @@ func (c *Struct) Type() *types.DataType { return c.t }
 
 // Build returns the Arrow array and resets the column.
 func (c *Struct) Build() arrow.Array {
+	c.SyncFields()
 	children := make([]arrow.ArrayData, len(c.Fields))
 	arrs := make([]arrow.Array, len(c.Fields))
 	for i, f := range c.Fields {

@@ -1,10 +1,12 @@
 package columns
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -92,5 +94,71 @@ func TestValidityLateNull(t *testing.T) {
 	arr := c.Build()
 	if arr.NullN() != 1 || !arr.IsNull(100) || arr.IsNull(99) || arr.IsNull(101) || arr.IsNull(0) {
 		t.Fatalf("validity wrong: nulls=%d", arr.NullN())
+	}
+}
+
+// TestStructDeferredNulls builds the same ROW<a BIGINT, s VARCHAR,
+// r ROW<x BIGINT>> column twice, NULL rows appended at once (AppendNull)
+// and deferred (AppendNullDeferred, AppendNulls, SyncFields before each
+// valid row, Build at the end), over runs of NULLs crossing byte
+// boundaries of the validity bitmaps: the arrays are equal.
+func TestStructDeferredNulls(t *testing.T) {
+	rt := types.RowType(types.Field{Name: "a", Type: types.BigIntType()}, types.Field{Name: "s", Type: types.VarCharType(types.MaxLength)},
+		types.Field{Name: "r", Type: types.RowType(types.Field{Name: "x", Type: types.BigIntType()})})
+	pattern := []int{0, 3, 1, 0, 9, 17, 2, 0, 0, 64, 1, 5}
+	build := func(deferred bool) arrow.Array {
+		col, err := New(rt, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := col.(*Struct)
+		inner := c.Fields[2].(*Struct)
+		for k, nulls := range pattern {
+			if deferred {
+				if k%2 == 0 {
+					c.AppendNulls(nulls)
+				} else {
+					for range nulls {
+						c.AppendNullDeferred()
+					}
+				}
+				c.SyncFields()
+			} else {
+				for range nulls {
+					c.AppendNull()
+				}
+			}
+			c.Fields[0].(*Fixed[int64]).Append(int64(k))
+			c.Fields[1].(*Bytes).AppendString(fmt.Sprint("v", k))
+			if k%3 == 0 {
+				if deferred {
+					inner.AppendNullDeferred()
+				} else {
+					inner.AppendNull()
+				}
+			} else {
+				if deferred {
+					inner.SyncFields()
+				}
+				inner.Fields[0].(*Fixed[int64]).Append(int64(-k))
+				inner.Append()
+			}
+			c.Append()
+		}
+		if deferred {
+			c.AppendNulls(4)
+		} else {
+			for range 4 {
+				c.AppendNull()
+			}
+		}
+		return c.Build()
+	}
+	want, got := build(false), build(true)
+	if !array.Equal(want, got) {
+		t.Fatalf("deferred NULLs:\n%v\nwant\n%v", got, want)
+	}
+	if got.NullN() != want.NullN() || got.Len() != want.Len() {
+		t.Fatalf("nulls %d/%d len %d/%d", got.NullN(), want.NullN(), got.Len(), want.Len())
 	}
 }
