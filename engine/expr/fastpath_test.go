@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -47,6 +48,20 @@ func TestNthPiece(t *testing.T) {
 	}
 	if got, ok := nthPiece("a::b", "::", 1); !ok || got != "b" {
 		t.Errorf("multi-char separator: %q", got)
+	}
+	// the one-byte loop against strings.Split, edges included
+	for _, s := range []string{"", "/", "//", "a", "a/", "/a", "a//b/", "ab/cd/ef"} {
+		parts := strings.Split(s, "/")
+		for k := int64(0); k < 6; k++ {
+			got, ok := nthPiece(s, "/", k)
+			want, wantOK := "", false
+			if k < int64(len(parts)) {
+				want, wantOK = parts[k], true
+			}
+			if ok != wantOK || got != want {
+				t.Errorf("nthPiece(%q, /, %d) = %q, %v; want %q, %v", s, k, got, ok, want, wantOK)
+			}
+		}
 	}
 }
 
