@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -81,16 +82,30 @@ type DataPaths struct {
 type bundledFile struct {
 	name string
 	data []byte
-	sum  func() [32]byte // SHA-256 of data, computed once on first use
+	sum  [32]byte // SHA-256 of data
 }
 
-func newBundled(name string, data []byte) bundledFile {
-	return bundledFile{name, data, sync.OnceValue(func() [32]byte { return sha256.Sum256(data) })}
+// The bundled files' SHA-256 digests, written here rather than computed at
+// start: hashing the 8 MB flights file made the process read every page of
+// its copy in the binary on each start, which then stayed resident (issue
+// 19 §5). TestBundledDigests checks them against the embedded data;
+// replacing a file means updating its digest (sha256sum assets/FILE).
+const (
+	flightsSHA256  = "2707e78fb185611987c3c18b47fbcf5dba08eef6bbab22fbc5bcde16cdfd3874"
+	airportsSHA256 = "903c7169e6d558eefb95295fe2947ec8503135fbb855ea5c737cf4a90ea603ad"
+)
+
+func newBundled(name string, data []byte, digest string) bundledFile {
+	f := bundledFile{name: name, data: data}
+	if n, err := hex.Decode(f.sum[:], []byte(digest)); err != nil || n != len(f.sum) {
+		panic("assets: bad SHA-256 digest for " + name) // a constant above: caught by the tests
+	}
+	return f
 }
 
 var bundled = []bundledFile{
-	newBundled(FlightsFile, flightsCSV),
-	newBundled(AirportsFile, airportsCSV),
+	newBundled(FlightsFile, flightsCSV, flightsSHA256),
+	newBundled(AirportsFile, airportsCSV, airportsSHA256),
 }
 
 // DefaultDataDir is os.UserCacheDir()/riffle/data.
@@ -196,8 +211,7 @@ func sameContent(path string, f bundledFile) (bool, error) {
 	if _, err := io.Copy(h, in); err != nil {
 		return false, nil
 	}
-	want := f.sum()
-	return bytes.Equal(h.Sum(nil), want[:]), nil
+	return bytes.Equal(h.Sum(nil), f.sum[:]), nil
 }
 
 // FlightsCSV returns the embedded flights file (read-only: do not modify).

@@ -2,6 +2,7 @@ package assets
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,5 +118,15 @@ func TestDemoWorkspace(t *testing.T) {
 	}
 	if k := DemoKafkaSQL("b1:9093,b2:9093"); !strings.Contains(k, "'properties.bootstrap.servers' = 'b1:9093,b2:9093'") {
 		t.Errorf("bootstrap not filled in:\n%s", k)
+	}
+}
+
+// The digests written in assets.go are the embedded files' (extraction
+// compares a file on disk with them).
+func TestBundledDigests(t *testing.T) {
+	for _, f := range bundled {
+		if got := sha256.Sum256(f.data); got != f.sum {
+			t.Errorf("%s: SHA-256 %x, assets.go says %x: update its digest", f.name, got, f.sum)
+		}
 	}
 }
