@@ -4,6 +4,11 @@
 
 GO      ?= go
 TAGS    ?= migrated_fynedo
+# The workbench binary (build, run, packages) leaves out Fyne's bundled
+# colour emoji font (no_emoji): Fyne parses it once per text style, ~19 MB
+# of heap (docs/benchmarks.md "The workbench under big results"); emoji in
+# results are drawn from the system's fonts (docs/known-gaps.md).
+APPTAGS ?= $(TAGS),no_emoji
 BIN     ?= bin/riffle
 RUNARGS ?=
 BENCH   ?= .
@@ -17,7 +22,7 @@ deps:
 	@scripts/install-deps.sh
 
 build: deps
-	$(GO) build -tags $(TAGS) -o $(BIN) .
+	$(GO) build -tags $(APPTAGS) -o $(BIN) .
 
 run: build
 	./$(BIN) $(RUNARGS)
@@ -30,11 +35,11 @@ run: build
 PKGDEPS ?= dpkg-dev xz-utils desktop-file-utils
 package: deps
 	@scripts/install-deps.sh $(PKGDEPS)
-	GO=$(GO) TAGS=$(TAGS) scripts/package.sh
+	GO=$(GO) TAGS=$(APPTAGS) scripts/package.sh
 
 test-package: deps
 	@scripts/install-deps.sh $(PKGDEPS)
-	GO=$(GO) TAGS=$(TAGS) scripts/package-test.sh
+	GO=$(GO) TAGS=$(APPTAGS) scripts/package-test.sh
 
 test: deps
 	$(GO) vet -tags $(TAGS) $(PKGS)

@@ -20,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 GO=${GO:-go}
-TAGS=${TAGS:-migrated_fynedo}
+TAGS=${TAGS:-migrated_fynedo,no_emoji} # no_emoji: see the Makefile's APPTAGS
 DIST=${DIST:-dist}
 FYNE_TOOLS=${FYNE_TOOLS:-v1.7.4}
 DEB_COMPRESS=${DEB_COMPRESS:-gzip}
