@@ -1,9 +1,11 @@
 package table
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -57,6 +59,84 @@ func TestCSVFilteredScanLateStrings(t *testing.T) {
 		err := batchQueryError(t, "1", ddl, "SELECT origin, dest FROM f WHERE delay > 60 AND distance < 1000")
 		if err == nil || !strings.Contains(err.Error(), "flights.csv:11:") {
 			t.Errorf("error %v, want one naming line 11", err)
+		}
+	}
+}
+
+// TestCSVTopNScanBound: ORDER BY ... LIMIT over a CSV scan (the scan drops
+// the rows the Top-N's bound on its first key excludes, building their
+// strings never) gives the rows computed here, with ties on the first key
+// broken by the string keys and NULL keys placed as Flink does (last for
+// DESC, first for ASC), at parallelism 1 and 2; the Top-N reads the scan
+// through a Calc that reorders the columns and an exchange.
+func TestCSVTopNScanBound(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	type row struct {
+		delay        int
+		null         bool
+		origin, dest string
+	}
+	var rows []row
+	const n = 250000
+	for i := 0; i < n; i++ {
+		r := row{delay: (i * 7919) % 1000, origin: fmt.Sprintf("o%d", (i*31)%97), dest: fmt.Sprintf("d%d", i%89)}
+		if i%1013 == 0 {
+			r.null = true
+			fmt.Fprintf(&b, ",%s,%s\n", r.origin, r.dest)
+		} else {
+			fmt.Fprintf(&b, "%d,%s,%s\n", r.delay, r.origin, r.dest)
+		}
+		rows = append(rows, r)
+	}
+	path := filepath.Join(dir, "flights.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ddl := fmt.Sprintf("CREATE TABLE f (delay INT, origin STRING, dest STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')", path)
+	want := func(desc bool, offset, fetch int) string {
+		sorted := append([]row(nil), rows...)
+		slices.SortStableFunc(sorted, func(x, y row) int {
+			switch {
+			case x.null && y.null:
+			case x.null:
+				return map[bool]int{true: 1, false: -1}[desc]
+			case y.null:
+				return map[bool]int{true: -1, false: 1}[desc]
+			case x.delay != y.delay:
+				if desc {
+					return cmp.Compare(y.delay, x.delay)
+				}
+				return cmp.Compare(x.delay, y.delay)
+			}
+			return cmp.Or(cmp.Compare(x.origin, y.origin), cmp.Compare(x.dest, y.dest))
+		})
+		var out []string
+		for _, r := range sorted[offset : offset+fetch] {
+			d := fmt.Sprint(r.delay)
+			if r.null {
+				d = "<nil>"
+			}
+			out = append(out, r.origin+" "+r.dest+" "+d)
+		}
+		return strings.Join(out, "|")
+	}
+	for _, q := range []struct {
+		sql    string
+		desc   bool
+		offset int
+	}{
+		{"SELECT origin, dest, delay FROM f ORDER BY delay DESC, origin, dest LIMIT 10", true, 0},
+		{"SELECT origin, dest, delay FROM f ORDER BY delay, origin, dest LIMIT 10 OFFSET 250", false, 250},
+	} {
+		for _, par := range []string{"1", "2"} {
+			env := MustCreate(InBatchMode())
+			env.Config().Set("parallelism.default", par)
+			mustExec(t, env, ddl)
+			got := strings.Join(collectStrings(t, mustQuery(t, env, q.sql)), "|")
+			if w := want(q.desc, q.offset, 10); got != w {
+				t.Errorf("%s at parallelism %s:\ngot  %s\nwant %s", q.sql, par, got, w)
+			}
 		}
 	}
 }

@@ -63,6 +63,9 @@ type builder struct {
 	// scanFilters holds, for a scan read only by a Calc with a condition,
 	// that condition as the scan's run-time row filter (scan_filter.go).
 	scanFilters map[*physical.Node]connector.RowFilter
+	// sortBounds holds the bound a Top-N Sort shares with the scan it
+	// reads (scan_filter.go).
+	sortBounds map[*physical.Node]*runtime.TopNScanBound
 }
 
 func (b *builder) build(p *physical.Node) *runtime.Node {
@@ -204,7 +207,7 @@ func (b *builder) operator(p *physical.Node) func() runtime.Operator {
 	case *physical.Sort:
 		ts := colTypes(in)
 		return func() runtime.Operator {
-			return &runtime.Sort{Keys: x.Keys, Types: ts, Offset: x.Offset, Fetch: x.Fetch}
+			return &runtime.Sort{Keys: x.Keys, Types: ts, Offset: x.Offset, Fetch: x.Fetch, ScanBound: b.sortBounds[p]}
 		}
 	case *physical.SortLimit:
 		ts := colTypes(in)

@@ -334,17 +334,20 @@ type Sort struct {
 	Types  []*types.DataType
 	Offset int64
 	Fetch  int64 // -1: no limit
-	buf    []*types.Batch
-	held   int
+	// ScanBound, when set, receives the top-N's bound on its first key
+	// for the scan it reads (TopNScanBound).
+	ScanBound *TopNScanBound
+	buf       []*types.Batch
+	held      int
 }
 
-// topNLimit bounds the offset+fetch up to which Sort selects the best rows
+// TopNLimit bounds the offset+fetch up to which Sort selects the best rows
 // of each batch with a heap (Flink's SortLimit) instead of buffering.
-const topNLimit = 1 << 16
+const TopNLimit = 1 << 16
 
 // ProcessBatch implements Operator.
 func (s *Sort) ProcessBatch(_ int, b *types.Batch) error {
-	if k := s.Offset + s.Fetch; s.Fetch >= 0 && k <= topNLimit {
+	if k := s.Offset + s.Fetch; s.Fetch >= 0 && k <= TopNLimit {
 		s.topN(b, int(k))
 		return nil
 	}
@@ -486,6 +489,9 @@ func (s *Sort) topN(b *types.Batch, k int) {
 				bound.setFrom(b.Cols[s.Keys[0].Col], int(h[0]))
 			}
 		}
+	}
+	if s.ScanBound != nil && bound != nil && len(h) == k {
+		s.ScanBound.publish(bound.lo, bound.hi)
 	}
 	slices.SortFunc(h, func(x, y int32) int {
 		if worse(x, y) {
