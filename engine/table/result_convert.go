@@ -3,6 +3,8 @@ package table
 import (
 	"context"
 	"io"
+	"runtime/pprof"
+	"strconv"
 
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -38,13 +40,18 @@ func startRowConversion(it *RowIterator, workers int) *rowConversion {
 	work := make(chan *convertedBatch, workers)
 	rc := &rowConversion{order: make(chan *convertedBatch, 2*workers), cancel: cancel}
 	res := it.res
-	for range workers {
+	for w := range workers {
 		conv := types.NewRowConverter(res.schema.types)
 		go func() {
-			for cb := range work {
-				cb.rows = conv.Rows(cb.b)
-				close(cb.done)
-			}
+			// CPU profiles name them as the job's tasks are named
+			// (runtime's task and subtask labels)
+			labels := pprof.Labels("task", "result rows", "subtask", strconv.Itoa(w))
+			pprof.Do(ctx, labels, func(context.Context) {
+				for cb := range work {
+					cb.rows = conv.Rows(cb.b)
+					close(cb.done)
+				}
+			})
 		}()
 	}
 	go func() {
