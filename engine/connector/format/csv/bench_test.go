@@ -120,14 +120,21 @@ func cpuSeconds() float64 {
 // flightsWhere keeps the rows with delay > 60 AND distance < 1000, columns
 // 2 and 3 of the projection origin, destination, delay, distance (the
 // bench harness's filtered scan).
-type flightsWhere struct{}
+// With minDelay set, delay > minDelay instead (-1000: every row).
+type flightsWhere struct{ minDelay int32 }
 
 func (flightsWhere) Columns() []bool { return []bool{false, false, true, true} }
 
-func (flightsWhere) Keep(b *types.Batch) ([]int32, bool, error) {
+func (f flightsWhere) Keep(b *types.Batch) ([]int32, bool, error) {
 	delay, dist := b.Cols[2].(*array.Int32), b.Cols[3].(*array.Int32)
 	sel := []int32{}
 	for i := 0; i < b.Len; i++ {
+		if f.minDelay != 0 {
+			if delay.IsValid(i) && delay.Value(i) > f.minDelay {
+				sel = append(sel, int32(i))
+			}
+			continue
+		}
 		if delay.IsValid(i) && dist.IsValid(i) && delay.Value(i) > 60 && dist.Value(i) < 1000 {
 			sel = append(sel, int32(i))
 		}
@@ -140,13 +147,17 @@ func (flightsWhere) Keep(b *types.Batch) ([]int32, bool, error) {
 // builds every column and then gathers the kept rows (the Calc's work
 // before late materialization), late hands the filter to the reader,
 // which builds origin and destination for the kept rows only.
+//
+// The "all" variants keep every row (delay > -1000): what late
+// materialization costs when the filter drops nothing.
 func BenchmarkCSVScanFlightsWhere(b *testing.B) {
-	for _, late := range []bool{false, true} {
-		name := "eager"
-		if late {
-			name = "late"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, v := range []struct {
+		name  string
+		late  bool
+		where flightsWhere
+	}{{"eager", false, flightsWhere{}}, {"late", true, flightsWhere{}}, {"eager-all", false, flightsWhere{-1000}}, {"late-all", true, flightsWhere{-1000}}} {
+		late, where := v.late, v.where
+		b.Run(v.name, func(b *testing.B) {
 			input, rows := flightsInput(b)
 			d, err := NewDecoder(DefaultOptions(), flightsTable.names, flightsTable.types, []int{3, 4, 1, 2})
 			if err != nil {
@@ -158,7 +169,7 @@ func BenchmarkCSVScanFlightsWhere(b *testing.B) {
 			kept := 0
 			for i := 0; i < b.N; i++ {
 				rd := d.NewReader(bytes.NewReader(input), "flights.csv", DefaultBatchRows)
-				if late && !rd.(*Reader).SetRowFilter(flightsWhere{}) {
+				if late && !rd.(*Reader).SetRowFilter(where) {
 					b.Fatal("filter declined")
 				}
 				kept = 0
@@ -171,7 +182,7 @@ func BenchmarkCSVScanFlightsWhere(b *testing.B) {
 						b.Fatal(err)
 					}
 					if !late {
-						sel, all, _ := flightsWhere{}.Keep(batch)
+						sel, all, _ := where.Keep(batch)
 						if !all {
 							for j, c := range batch.Cols {
 								batch.Cols[j] = vector.Take(c, sel)

@@ -37,7 +37,17 @@ type lateState struct {
 	// hold is the stream offset of the batch's first record, which the
 	// read buffer keeps until the batch is built (-1: none)
 	hold int64
+	// batches counts the batches built under the filter; dense the
+	// consecutive ones since the first in which it kept more than
+	// denseShare of the rows
+	batches, dense int
 }
+
+// After denseBatches consecutive batches (not counting the first, read
+// before a Top-N has a bound) in which the filter kept more than 3/4 of
+// the rows, the reader stops deferring: tokenizing the kept records twice
+// costs more than building the strings of the few dropped ones.
+const denseBatches = 3
 
 func (l *lateState) start() {
 	l.off, l.line, l.hold = l.off[:0], l.line[:0], -1
@@ -89,21 +99,45 @@ func (r *Reader) filterBatch(n int) (*types.Batch, error) {
 	if err != nil || all {
 		sel, all = nil, true
 	} else if len(sel) == 0 {
+		l.batches++
+		l.dense = 0
 		return nil, nil
 	}
 	if !all {
 		for _, j := range r.eager {
 			cols[j] = vector.Take(cols[j], sel)
 		}
-		n = len(sel)
 	}
-	if err := r.buildDeferred(sel, n); err != nil {
+	kept := n
+	if !all {
+		kept = len(sel)
+	}
+	if err := r.buildDeferred(sel, kept); err != nil {
 		return nil, err
 	}
 	for _, j := range l.deferred {
 		cols[j] = r.cols[j].Build()
 	}
-	return types.NewBatch(cols, nil, n), nil
+	l.batches++
+	if l.batches > 1 && kept*4 > n*3 {
+		l.dense++
+	} else {
+		l.dense = 0
+	}
+	if l.dense >= denseBatches {
+		r.stopDeferring()
+	}
+	return types.NewBatch(cols, nil, kept), nil
+}
+
+// stopDeferring goes back to building every column as records are read
+// (the row filter kept most rows; the Calc above filters them).
+func (r *Reader) stopDeferring() {
+	r.late = lateState{hold: -1}
+	r.eager = r.eager[:0]
+	for j := range r.cols {
+		r.eager = append(r.eager, j)
+	}
 }
 
 // buildDeferred appends the deferred columns' values of the batch's rows
