@@ -30,6 +30,9 @@ var errBatchFull = errors.New("batch full")
 type lateState struct {
 	filter   connector.RowFilter
 	deferred []int // output columns built after the filter
+	// fields are the file fields only deferred columns read: the first
+	// tokenization does not record where they are
+	fields []int
 	// off and line: per row of the batch, the stream offset and physical
 	// line of its record
 	off  []int64
@@ -83,7 +86,25 @@ func (r *Reader) SetRowFilter(f connector.RowFilter) bool {
 	}
 	r.late = lateState{filter: f, deferred: deferred, hold: -1}
 	r.eager = eager
+	eagerField := map[int]bool{}
+	for _, j := range eager {
+		eagerField[r.d.proj[j]] = true
+	}
+	for _, j := range deferred {
+		if fi := r.d.proj[j]; !eagerField[fi] && r.wanted[fi] {
+			r.late.fields = append(r.late.fields, fi)
+			r.wanted[fi] = false
+		}
+	}
 	return true
+}
+
+// markLateFields makes the tokenizer record the deferred fields (on) or
+// not.
+func (r *Reader) markLateFields(on bool) {
+	for _, fi := range r.late.fields {
+		r.wanted[fi] = on
+	}
 }
 
 // filterBatch builds the batch of the n rows just read under the row
@@ -133,6 +154,7 @@ func (r *Reader) filterBatch(n int) (*types.Batch, error) {
 // stopDeferring goes back to building every column as records are read
 // (the row filter kept most rows; the Calc above filters them).
 func (r *Reader) stopDeferring() {
+	r.markLateFields(true)
 	r.late = lateState{hold: -1}
 	r.eager = r.eager[:0]
 	for j := range r.cols {
@@ -146,7 +168,11 @@ func (r *Reader) buildDeferred(sel []int32, n int) error {
 	l := &r.late
 	o := &r.d.opts
 	pos, line := r.pos, r.line
-	defer func() { r.pos, r.line = pos, line }()
+	r.markLateFields(true)
+	defer func() {
+		r.pos, r.line = pos, line
+		r.markLateFields(false)
+	}()
 	for k := 0; k < n; k++ {
 		row := k
 		if sel != nil {
