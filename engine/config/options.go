@@ -50,8 +50,11 @@ func Known() []Option {
 var (
 	RuntimeMode = Register(Option{Key: "execution.runtime-mode", Default: "streaming", Kind: "enum",
 		Values: []string{"streaming", "batch", "automatic"}, Description: "Runtime execution mode of jobs: STREAMING or BATCH."})
-	Parallelism = Register(Option{Key: "parallelism.default", Default: "1", Kind: "int",
-		Description: "Default parallelism of keyed operators (goroutines per operator), from 1 to 512; -1 means the default.",
+	// Parallelism's Default is the number of cores (DefaultParallelism),
+	// Flink's default for local execution; read it with
+	// Configuration.Parallelism.
+	Parallelism = Register(Option{Key: "parallelism.default", Default: strconv.Itoa(DefaultParallelism()), Kind: "int",
+		Description: "Default parallelism of jobs (parallel instances of each operator, each a set of goroutines), from 1 to 512; unset or -1: the number of cores, as in Flink's local execution.",
 		Check:       checkParallelism})
 	LocalTimeZone = Register(Option{Key: "table.local-time-zone", Default: "default", Kind: "string",
 		Description: "Session time zone for TIMESTAMP_LTZ conversions, e.g. 'UTC' or 'Europe/Berlin'; 'default' means the system zone."})

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -207,6 +208,12 @@ func (ss *session) rememberJob(text string, job *table.JobClient) {
 	}
 	for _, key := range notForResume {
 		delete(props, key)
+	}
+	// the job's checkpoints fit only its parallelism: a session that did
+	// not set it ran at the number of cores, which a restart on another
+	// machine may change
+	if _, ok := props[config.Parallelism.Key]; !ok {
+		props[config.Parallelism.Key] = strconv.Itoa(conf.Parallelism())
 	}
 	ss.mu.Lock()
 	setup := append([]string(nil), ss.setup...)

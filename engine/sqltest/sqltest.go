@@ -287,12 +287,17 @@ func RepoRoot() string {
 type NewEngine func(t *testing.T) table.Engine
 
 // EmbeddedEngine returns a NewEngine for the embedded engine in streaming
-// mode with table.local-time-zone UTC, the setting every script starts
-// from.
+// mode with table.local-time-zone UTC and parallelism.default 1, the
+// settings every script starts from.
 func EmbeddedEngine() NewEngine {
 	return func(*testing.T) table.Engine {
 		env := table.MustCreate(table.InStreamingMode())
 		env.Config().Set("table.local-time-zone", "UTC")
+		// the scripts' expected outputs are in the order one task gives
+		// (print sinks without "N>" prefixes): parallelism 1 unless the
+		// script sets another (the engine's default is the number of
+		// cores); TestGoldenScriptsParallel runs them at 2
+		env.Config().Set("parallelism.default", "1")
 		return table.NewEmbeddedEngine(env)
 	}
 }
@@ -363,7 +368,7 @@ func LoopbackGateway(t testing.TB) Gateway {
 
 // SessionProperties are the session properties a remote engine (a SQL
 // Gateway session) is opened with so that it starts where EmbeddedEngine
-// does: streaming mode and UTC. table.dml-sync makes an INSERT run to its
+// does: streaming mode, UTC and parallelism 1. table.dml-sync makes an INSERT run to its
 // end within its statement, so that its failure is the statement's error
 // (as the embedded engine reports it) rather than a job status.
 func SessionProperties() map[string]string {
@@ -371,6 +376,7 @@ func SessionProperties() map[string]string {
 		"execution.runtime-mode": "streaming",
 		"table.local-time-zone":  "UTC",
 		"table.dml-sync":         "true",
+		"parallelism.default":    "1",
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"math"
 	goruntime "runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -228,6 +229,13 @@ func (x *execution) set(s *sql.Set) (*TableResult, error) {
 		m := t.config.conf.ToMap()
 		if t.impliedMode != "" && m[config.RuntimeMode.Key] == t.impliedMode {
 			delete(m, config.RuntimeMode.Key)
+		}
+		// the parallelism jobs run at, also when the session does not set
+		// it (then the number of cores), as the SQL Client of a Flink
+		// distribution lists the parallelism.default of its configuration
+		// file; RESET 'parallelism.default' lists the cores again
+		if _, ok := m[config.Parallelism.Key]; !ok {
+			m[config.Parallelism.Key] = strconv.Itoa(t.config.conf.Parallelism())
 		}
 		var rows []*types.Row
 		for _, k := range physical.SortedKeys(m) {

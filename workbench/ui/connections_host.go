@@ -32,7 +32,7 @@ func (h connectionsHost) Connection(name string) (connectionsdialog.Entry, bool)
 		return connectionsdialog.Entry{}, false
 	}
 	if c.embedded() {
-		return connectionsdialog.Entry{Config: c.cfg, Embedded: true}, true
+		return connectionsdialog.Entry{Config: c.cfg, Embedded: true, Info: h.wb.env.Config().Configuration().DescribeParallelism()}, true
 	}
 	cfg, st, err, info := c.snapshot()
 	c.mu.Lock()

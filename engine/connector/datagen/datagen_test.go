@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,7 +36,11 @@ func newSource(t *testing.T, opts map[string]string, names []string, ts []*types
 	for k, v := range opts {
 		o[k] = v
 	}
-	src, err := connector.CreateSource(&connector.Context{Table: "gen", Schema: types.NewPhysicalSchema(names, ts), Options: o, Config: config.New()})
+	// one split (parallelism 1), whose rows the tests read: the default
+	// would be one split per core
+	conf := config.New()
+	conf.Set(config.Parallelism.Key, "1")
+	src, err := connector.CreateSource(&connector.Context{Table: "gen", Schema: types.NewPhysicalSchema(names, ts), Options: o, Config: conf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,5 +404,36 @@ func TestDeclaredBoundedness(t *testing.T) {
 	src, _ := newSource(t, seq, names, ts)
 	if rows := rowsOf(t, src, ts)[0]; len(rows) != 3 {
 		t.Fatalf("%d rows, want 3", len(rows))
+	}
+}
+
+// TestSplitsAtTheDefaultParallelism: a session that does not set
+// parallelism.default generates one split per core; together they give
+// number-of-rows rows, each once.
+func TestSplitsAtTheDefaultParallelism(t *testing.T) {
+	ts := []*types.DataType{types.BigIntType()}
+	o := map[string]string{"connector": "datagen", "number-of-rows": "100", "fields.id.kind": "sequence", "fields.id.start": "1", "fields.id.end": "100"}
+	src, err := connector.CreateSource(&connector.Context{Table: "gen", Schema: types.NewPhysicalSchema([]string{"id"}, ts), Options: o, Config: config.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := src.(*Source)
+	s.clock = &fakeClock{t: epoch}
+	splits, _ := s.Splits(context.Background())
+	if want := min(runtime.NumCPU(), config.MaxParallelism); len(splits) != want {
+		t.Fatalf("%d splits, want runtime.NumCPU() = %d", len(splits), want)
+	}
+	seen := map[int64]bool{}
+	for _, rows := range rowsOf(t, s, ts) {
+		for _, r := range rows {
+			id := r.Values[0].(int64)
+			if seen[id] {
+				t.Fatalf("id %d twice", id)
+			}
+			seen[id] = true
+		}
+	}
+	if len(seen) != 100 {
+		t.Errorf("%d distinct ids, want 100", len(seen))
 	}
 }

@@ -106,7 +106,7 @@ type spec struct {
 
 func parseSpec(ctx *connector.Context) (*spec, error) {
 	s := &spec{table: ctx.Table, rate: DefaultRowsPerSec, rows: -1, names: ctx.PhysicalNames(), types: ctx.PhysicalTypes(), fields: map[string]fieldOpts{}}
-	s.parallelism = int(ctx.Config.GetInteger(config.Parallelism.Key, 1))
+	s.parallelism = ctx.Config.Parallelism()
 	var unknown []string
 	for k, v := range ctx.Options {
 		switch k {

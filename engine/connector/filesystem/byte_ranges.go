@@ -44,7 +44,7 @@ func (src *Source) splitRanges(files []connector.Split) []connector.Split {
 		!strings.EqualFold(s.config.GetString(config.RuntimeMode.Key, "streaming"), "batch") {
 		return files
 	}
-	if s.config.GetInteger(config.Parallelism.Key, 1) <= 1 {
+	if s.config.Parallelism() <= 1 {
 		return files // one reader: ranges would only add the check below
 	}
 	lbf, ok := s.format.(connector.LineBreakFormat)

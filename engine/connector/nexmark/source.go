@@ -36,7 +36,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/types"
 	"github.com/riffle-sql/riffle/engine/vector"
@@ -90,7 +89,7 @@ func (f Factory) CreateSource(ctx *connector.Context) (connector.Source, error) 
 	}
 	c := DefaultConfig()
 	c.BaseTime = time.Now().UnixMilli()
-	c.Generators = int(ctx.Config.GetInteger(config.Parallelism.Key, 1))
+	c.Generators = ctx.Config.Parallelism()
 	keepAlive := false
 	var err error
 	for k, v := range ctx.Options {

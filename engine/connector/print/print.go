@@ -25,7 +25,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/connector"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -69,7 +68,7 @@ func (f Factory) CreateSink(ctx *connector.Context) (connector.Sink, error) {
 	if err := connector.ValidateOptions(ctx, f.Options()); err != nil {
 		return nil, err
 	}
-	s := &Sink{id: ctx.Options[OptPrintIdentifier], out: ctx.Stdout, parallelism: int(ctx.Config.GetInteger(config.Parallelism.Key, 1))}
+	s := &Sink{id: ctx.Options[OptPrintIdentifier], out: ctx.Stdout, parallelism: ctx.Config.Parallelism()}
 	if v, ok := ctx.Options[OptStandardError]; ok {
 		switch strings.ToLower(strings.TrimSpace(v)) {
 		case "true":

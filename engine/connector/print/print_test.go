@@ -3,6 +3,8 @@ package print
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -17,7 +19,11 @@ func sink(t *testing.T, opts map[string]string, out *bytes.Buffer) connector.Sin
 	for k, v := range opts {
 		o[k] = v
 	}
-	s, err := connector.CreateSink(&connector.Context{Table: "p", Schema: types.NewPhysicalSchema([]string{"a"}, []*types.DataType{types.IntType()}), Options: o, Config: config.New(), Stdout: out})
+	// parallelism 1, so that a writer prints no "N>" prefix unless
+	// sink.parallelism asks for more (the default is the number of cores)
+	conf := config.New()
+	conf.Set(config.Parallelism.Key, "1")
+	s, err := connector.CreateSink(&connector.Context{Table: "p", Schema: types.NewPhysicalSchema([]string{"a"}, []*types.DataType{types.IntType()}), Options: o, Config: conf, Stdout: out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,5 +120,32 @@ func TestConcurrentWritersDoNotInterleave(t *testing.T) {
 		if len(l) != len("1> +I[0123456789]") {
 			t.Fatalf("interleaved line %q", l)
 		}
+	}
+}
+
+// TestPrintAtTheDefaultParallelism: a session that does not set
+// parallelism.default runs the sink at the number of cores, and at more
+// than one writer each line carries Flink's "N>" subtask prefix.
+func TestPrintAtTheDefaultParallelism(t *testing.T) {
+	var out bytes.Buffer
+	s, err := connector.CreateSink(&connector.Context{Table: "p", Schema: types.NewPhysicalSchema([]string{"a"}, []*types.DataType{types.IntType()}),
+		Options: map[string]string{"connector": "print"}, Config: config.New(), Stdout: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := s.(*Sink).Parallelism()
+	if n != min(runtime.NumCPU(), config.MaxParallelism) {
+		t.Fatalf("parallelism %d, want runtime.NumCPU() = %d", n, runtime.NumCPU())
+	}
+	w, _ := s.Open(context.Background(), connector.WriteSpec{Types: []*types.DataType{types.IntType()}}, n-1)
+	one := types.NewBatchBuilder([]*types.DataType{types.IntType()})
+	_ = one.Append(types.Insert, []any{int32(7)})
+	_ = w.Write(context.Background(), one.Build())
+	want := "+I[7]\n"
+	if n > 1 {
+		want = fmt.Sprintf("%d> +I[7]\n", n)
+	}
+	if out.String() != want {
+		t.Errorf("writer %d of %d printed %q, want %q", n, n, out.String(), want)
 	}
 }

@@ -31,6 +31,7 @@ type Dialog struct {
 	runInit                 *widget.Check
 	status                  *widget.Label
 	form, embeddedInfo      fyne.CanvasObject
+	embeddedSettings        *widget.Label // the embedded engine's Entry.Info
 	newBtn, delBtn, saveBtn *widget.Button
 	testBtn, useBtn         *widget.Button
 }
@@ -99,8 +100,10 @@ func Show(win fyne.Window, host Host) *Dialog {
 	info := widget.NewLabel("Runs statements in this process, on Riffle's embedded engine. It is always there, " +
 		"and the only connection whose jobs show per-operator metrics and live plans.")
 	info.Wrapping = fyne.TextWrapWord
+	cd.embeddedSettings = widget.NewLabel("")
+	cd.embeddedSettings.Wrapping = fyne.TextWrapWord
 	cd.embeddedInfo = container.NewVBox(widget.NewLabelWithStyle(host.EmbeddedName(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		info, container.NewHBox(cd.useBtnEmbedded()))
+		info, cd.embeddedSettings, container.NewHBox(cd.useBtnEmbedded()))
 
 	split := container.NewHSplit(left, container.NewStack(cd.form, cd.embeddedInfo))
 	split.Offset = 0.3
@@ -145,6 +148,7 @@ func (cd *Dialog) load(name string) {
 	cd.status.SetText("")
 	if c.Embedded {
 		cd.editing = ""
+		cd.embeddedSettings.SetText(c.Info)
 		cd.form.Hide()
 		cd.embeddedInfo.Show()
 		cd.delBtn.Disable()

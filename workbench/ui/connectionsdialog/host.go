@@ -48,6 +48,6 @@ type Entry struct {
 	RunInit  bool   // new sessions run the workspace's init script
 	Embedded bool   // the embedded engine (not editable)
 	Ready    bool   // a session is open
-	Info     string // when Ready: what it is connected to
+	Info     string // when Ready: what it is connected to; for the embedded engine, its settings (the parallelism jobs run at and where it comes from)
 	Err      error  // when not Ready: the last failure to connect, or nil
 }

@@ -29,13 +29,9 @@ type Env struct {
 	CheckPath func(path string) error
 }
 
-func (e *Env) parallelism() int {
-	p := int(e.Config.GetInteger(config.Parallelism.Key, 1))
-	if p < 1 {
-		p = 1
-	}
-	return p
-}
+// parallelism is parallelism.default, the number of cores when the
+// session does not set it (config.Configuration.Parallelism).
+func (e *Env) parallelism() int { return e.Config.Parallelism() }
 
 // planner translates a logical plan.
 // planPanic carries a planning error through the recursive translation
