@@ -189,7 +189,7 @@ func (r *testChangelogReader) Close() error { return nil }
 const upsertRows = "+I|1|scooter|3.1;+I|2|battery|8.1;+U|1|scooter|5.2;+I|3|hammer|0.8;-D|2||;+U|3|hammer|0.8"
 
 func changelogEnv(t *testing.T) *TableEnvironment {
-	env := MustCreate(InStreamingMode())
+	env := atParallelismOne(MustCreate(InStreamingMode()))
 	mustExec(t, env,
 		"CREATE TABLE up (id INT, name STRING, weight DOUBLE, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector'='test-changelog', 'changelog-mode'='I,UA,D', 'rows'='"+upsertRows+"')",
 		"CREATE TABLE up_meta (id INT, name STRING, weight DOUBLE, `offset` BIGINT METADATA VIRTUAL, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector'='test-changelog', 'changelog-mode'='I,UA,D', 'rows'='"+upsertRows+"')",

@@ -332,7 +332,7 @@ func TestToArrowContext(t *testing.T) {
 // named jobName; when ctx ends before the job, the job is cancelled.
 func TestEnvironmentExecuteContext(t *testing.T) {
 	ctx := t.Context()
-	env := MustCreate(InStreamingMode())
+	env := atParallelismOne(MustCreate(InStreamingMode()))
 	var printed strings.Builder
 	env.SetStdout(&printed)
 	for _, stmt := range []string{

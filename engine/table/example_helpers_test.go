@@ -13,7 +13,7 @@ import (
 
 // exampleEnv is a batch environment in UTC.
 func exampleEnv() *TableEnvironment {
-	env := MustCreate(InBatchMode())
+	env := atParallelismOne(MustCreate(InBatchMode()))
 	_ = env.Config().SetLocalTimeZone("UTC")
 	return env
 }

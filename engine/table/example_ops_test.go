@@ -414,7 +414,7 @@ func ExampleUDAF() {
 // stream (its end would cancel the job).
 func ExampleTableEnvironment_ToChangelogStreamContext() {
 	ctx := context.Background()
-	env := MustCreate(InStreamingMode())
+	env := atParallelismOne(MustCreate(InStreamingMode()))
 	rt := datatypes.Row(datatypes.Field("name", datatypes.String()), datatypes.Field("score", datatypes.Int()))
 	ch := make(chan *types.Row, 3)
 	ch <- types.NewRow("Alice", int32(12))

@@ -33,7 +33,7 @@ func (idleUsers) OnTimer(ctx PTFTimerContext) error {
 // user and on_time: the output is the partition key, the function's
 // column and rowtime (the timer's time).
 func ExamplePTF() {
-	env := MustCreate(InStreamingMode())
+	env := atParallelismOne(MustCreate(InStreamingMode()))
 	at := func(s string) time.Time { v, _ := time.Parse("15:04:05", s); return v.AddDate(2025, 0, 0) }
 	rt := datatypes.Row(datatypes.Field("user", datatypes.String()), datatypes.Field("ts", datatypes.Timestamp(3)))
 	clicks, err := env.FromDataStream(DataStreamOf(rt,

@@ -125,7 +125,7 @@ func echoDef(table PTFArg) *ProcessTableFunctionDef {
 
 func ptfSQLEnv(t *testing.T) *TableEnvironment {
 	t.Helper()
-	env := MustCreate(InStreamingMode())
+	env := atParallelismOne(MustCreate(InStreamingMode()))
 	mustExec(t, env, "CREATE TEMPORARY VIEW t AS SELECT * FROM (VALUES ('Bob', 12), ('Alice', 42)) AS v(name, score)")
 	for name, arg := range map[string]PTFArg{"frow": RowSemanticTable("r"), "fset": SetSemanticTable("r"),
 		"fpass": {Name: "r", Table: true, PassColumnsThrough: true}} {

@@ -26,7 +26,7 @@ const roundTripRows = 400
 // a watermark, and dim(k, name) a small append table, paced when paced.
 func roundTripEnv(t *testing.T, paced bool) *TableEnvironment {
 	t.Helper()
-	env := MustCreate(InStreamingMode())
+	env := atParallelismOne(MustCreate(InStreamingMode()))
 	rate := ""
 	// Paced, the sources take 1.6 s; the tests stop with a savepoint once
 	// a fifth of the rows are read, which leaves the savepoint 1.3 s

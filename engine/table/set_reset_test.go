@@ -1,6 +1,8 @@
 package table
 
 import (
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,7 +40,8 @@ func setListing(t *testing.T, env *TableEnvironment) string {
 // properties; RESET 'pipeline.name' removes the key; RESET drops the
 // session's properties, keeps the defaults and lists no runtime mode
 // (the session then runs streaming). In a fresh session the listing has
-// no runtime mode either until SET names one.
+// no runtime mode either until SET names one; it lists the parallelism
+// jobs run at, the number of cores while the session does not set it.
 func TestSetListingAndResetAsFlinkGateway(t *testing.T) {
 	conf := config.New()
 	conf.Set("parallelism.default", "1")
@@ -65,28 +68,36 @@ func TestSetListingAndResetAsFlinkGateway(t *testing.T) {
 		t.Error("after RESET the session runs batch; Flink's runs streaming (no runtime mode configured)")
 	}
 
+	// a fresh environment lists only the parallelism jobs run at: the
+	// number of cores, as a Flink distribution's SQL Client lists the
+	// parallelism.default of its configuration file
+	cores := "parallelism.default=" + strconv.Itoa(runtime.NumCPU())
 	fresh := MustCreate(InStreamingMode())
-	if got := setListing(t, fresh); got != "" {
-		t.Errorf("fresh environment: SET lists %q, want nothing", got)
+	if got := setListing(t, fresh); got != cores {
+		t.Errorf("fresh environment: SET lists %q, want %q", got, cores)
 	}
 	mustExec(t, fresh, "SET 'execution.runtime-mode' = 'batch'", "SET 'table.local-time-zone' = 'Asia/Tokyo'")
-	if got, want := setListing(t, fresh), "execution.runtime-mode=batch table.local-time-zone=Asia/Tokyo"; got != want {
+	if got, want := setListing(t, fresh), "execution.runtime-mode=batch "+cores+" table.local-time-zone=Asia/Tokyo"; got != want {
 		t.Errorf("SET lists %q, want %q", got, want)
 	}
-	mustExec(t, fresh, "RESET 'execution.runtime-mode'")
-	if got, want := setListing(t, fresh), "table.local-time-zone=Asia/Tokyo"; got != want || !fresh.IsStreaming() {
+	mustExec(t, fresh, "RESET 'execution.runtime-mode'", "SET 'parallelism.default' = '3'")
+	if got, want := setListing(t, fresh), "parallelism.default=3 table.local-time-zone=Asia/Tokyo"; got != want || !fresh.IsStreaming() {
 		t.Errorf("after RESET 'execution.runtime-mode': SET lists %q (streaming %v), want %q and streaming", got, fresh.IsStreaming(), want)
 	}
+	mustExec(t, fresh, "RESET 'parallelism.default'")
+	if got, want := setListing(t, fresh), cores+" table.local-time-zone=Asia/Tokyo"; got != want {
+		t.Errorf("after RESET 'parallelism.default': SET lists %q, want %q", got, want)
+	}
 	mustExec(t, fresh, "RESET")
-	if got := setListing(t, fresh); got != "" {
-		t.Errorf("after RESET: SET lists %q, want nothing", got)
+	if got := setListing(t, fresh); got != cores {
+		t.Errorf("after RESET: SET lists %q, want %q", got, cores)
 	}
 
 	// an environment created in batch mode stays batch after RESET, with
 	// the mode implied (not listed)
 	batch := MustCreate(InBatchMode())
 	mustExec(t, batch, "SET 'execution.runtime-mode' = 'streaming'", "RESET")
-	if batch.IsStreaming() || setListing(t, batch) != "" {
+	if batch.IsStreaming() || setListing(t, batch) != cores {
 		t.Errorf("batch environment after RESET: streaming %v, SET lists %q", batch.IsStreaming(), setListing(t, batch))
 	}
 }
@@ -98,7 +109,8 @@ func TestSetListingKeepsTheModeAsGiven(t *testing.T) {
 	conf := config.New()
 	conf.Set("execution.runtime-mode", "BATCH")
 	env := MustCreate(EnvironmentSettingsFromConfiguration(conf))
-	if got := setListing(t, env); got != "execution.runtime-mode=BATCH" || env.IsStreaming() {
-		t.Errorf("SET lists %q (streaming %v), want execution.runtime-mode=BATCH in batch mode", got, env.IsStreaming())
+	want := "execution.runtime-mode=BATCH parallelism.default=" + strconv.Itoa(runtime.NumCPU())
+	if got := setListing(t, env); got != want || env.IsStreaming() {
+		t.Errorf("SET lists %q (streaming %v), want %q in batch mode", got, env.IsStreaming(), want)
 	}
 }

@@ -139,7 +139,7 @@ WITH (%s 'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')`, speed, p
 // CONFLICT); with 'table.exec.sink.upsert-materialize' FORCE the rows go
 // through a SinkUpsertMaterializer: per key, the latest row.
 func TestUpsertMaterializeIntoPrintSink(t *testing.T) {
-	env := MustCreate(InStreamingMode())
+	env := atParallelismOne(MustCreate(InStreamingMode()))
 	var out strings.Builder
 	env.SetStdout(&out)
 	mustExec(t, env,

@@ -20,7 +20,7 @@ func run(t *testing.T, env *TableEnvironment, stmt string) string {
 }
 
 func TestBatchValuesAggregate(t *testing.T) {
-	env := MustCreate(InBatchMode())
+	env := atParallelismOne(MustCreate(InBatchMode()))
 	got := run(t, env, `SELECT id, COUNT(*) as cnt, COUNT(DISTINCT str) as uv
 FROM (VALUES (1, 'Hello World'), (2, 'Hi'), (2, 'Hi')) as T(id, str)
 GROUP BY id`)
@@ -38,7 +38,7 @@ GROUP BY id`)
 }
 
 func TestStreamingValuesAggregateChangelog(t *testing.T) {
-	env := MustCreate(InStreamingMode())
+	env := atParallelismOne(MustCreate(InStreamingMode()))
 	got := run(t, env, `SELECT id, COUNT(*) as cnt, COUNT(DISTINCT str) as uv, max(ts) as max_ts
 FROM (VALUES
   (1, 'Hello World', TIMESTAMP '2021-04-13 20:12:11.123456789'),

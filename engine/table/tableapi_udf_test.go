@@ -2,6 +2,7 @@ package table
 
 import (
 	"bytes"
+	"github.com/riffle-sql/riffle/engine/config"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -40,7 +41,7 @@ func (weightedAvg) GetValue(acc any) (any, error) {
 }
 
 func TestAggregateUDF(t *testing.T) {
-	env := MustCreate(InBatchMode())
+	env := atParallelismOne(MustCreate(InBatchMode()))
 	o := orders(t, env)
 	wavg := UDAF(weightedAvg{}, WithResultType(types.BigIntType()), WithName("wavg"))
 	wantRows(t, o.GroupBy(Col("name")).Select(Col("name"), wavg.Call(Col("amount"), Col("id"))).OrderBy(Col("name")),
@@ -52,7 +53,7 @@ func TestAggregateUDF(t *testing.T) {
 	mustTable(t, res, err)
 	wantRows(t, res, "+I[30]")
 	// streaming: retractions reach Retract
-	senv := MustCreate(InStreamingMode())
+	senv := atParallelismOne(MustCreate(InStreamingMode()))
 	so := orders(t, senv)
 	counts := so.GroupBy(Col("name")).Select(Col("name"), Col("id").Count().As("n"))
 	// (unchanged results are not re-emitted; the retraction of Alice's
@@ -179,6 +180,7 @@ func TestDataStreamBridge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	env.Config().Set(config.Parallelism.Key, "1") // the changelog below is in one task's order
 	rt := types.RowType(types.NewField("name", types.StringType()), types.NewField("score", types.IntType()))
 	ds := DataStreamOf(rt, types.NewRow("Alice", int32(12)), types.NewRow("Bob", int32(10)), types.NewRow("Alice", int32(100)))
 	tab, err := env.FromDataStream(ds)
