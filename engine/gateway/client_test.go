@@ -47,7 +47,11 @@ func embedded(t *testing.T, streaming bool) *table.EmbeddedEngine {
 	if streaming {
 		s = table.InStreamingMode()
 	}
-	return table.NewEmbeddedEngine(table.MustCreate(s))
+	env := table.MustCreate(s)
+	// one task, as the remote sessions compared with it: rows in the
+	// order one task gives (the default is the number of cores)
+	env.Config().Set("parallelism.default", "1")
+	return table.NewEmbeddedEngine(env)
 }
 
 // TestRemoteMatchesEmbedded runs the same statements on the embedded
@@ -57,7 +61,8 @@ func TestRemoteMatchesEmbedded(t *testing.T) {
 	g := newTestGateway(t, Config{})
 	for _, streaming := range []bool{false, true} {
 		mode := map[bool]string{false: "batch", true: "streaming"}[streaming]
-		remote := g.connect(t, map[string]string{"execution.runtime-mode": mode})
+		// both at parallelism 1: rows and the changelog below in one task's order
+		remote := g.connect(t, map[string]string{"execution.runtime-mode": mode, "parallelism.default": "1"})
 		local := embedded(t, streaming)
 		stmts := []string{
 			`CREATE VIEW v AS SELECT * FROM (VALUES
@@ -114,7 +119,8 @@ func TestRemoteMatchesEmbedded(t *testing.T) {
 // arrives once, in order.
 func TestRemotePaging(t *testing.T) {
 	g := newTestGateway(t, Config{PageRows: 64})
-	e := g.connect(t, batchMode)
+	// one datagen split, so that the ids arrive in order
+	e := g.connect(t, map[string]string{"execution.runtime-mode": "batch", "parallelism.default": "1"})
 	const n = 20000
 	if _, err := e.ExecuteSQL(fmt.Sprintf("CREATE TABLE seq (id BIGINT, s STRING) WITH ('connector' = 'datagen', "+
 		"'number-of-rows' = '%d', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '%d', 'fields.s.length' = '4', 'rows-per-second' = '100000000')", n, n)); err != nil {

@@ -302,6 +302,9 @@ func TestSQLReadsFlinkFiles(t *testing.T) {
 func TestSQLSplitsByRowGroup(t *testing.T) {
 	dir := t.TempDir()
 	env := newEnv()
+	// one writer, so that the INSERT writes one file (the datagen source
+	// and the sink run at parallelism.default, the cores by default)
+	env.GetConfig().Set("parallelism.default", "1")
 	exec(t, env, fmt.Sprintf(`CREATE TABLE big (id BIGINT, name STRING) WITH ('connector' = 'filesystem', 'path' = '%s',
   'format' = 'parquet', 'parquet.block.size' = '64kb', 'sink.parallelism' = '1')`, dir),
 		"CREATE TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '50000', 'number-of-rows' = '50000', 'rows-per-second' = '100000000')",
