@@ -7,7 +7,9 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -324,7 +326,8 @@ func TestGatewayCompletionExportInsertAndReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ws.riffle")
 	h := open(t, path)
 	tab := h.newTab("")
-	h.addConnection("gw", g.url, "", "")
+	// one datagen split on the gateway: the rows in sequence order
+	h.addConnection("gw", g.url, "", "'parallelism.default' = '1'")
 	h.run("CREATE TABLE generated (n INT) WITH ('connector' = 'datagen', 'number-of-rows' = '5', 'fields.n.kind' = 'sequence', " +
 		"'fields.n.start' = '1', 'fields.n.end' = '5');\nCREATE TABLE sink (n INT) WITH ('connector' = 'blackhole')")
 
@@ -671,4 +674,27 @@ func TestConnectionsDialogClusterRESTURL(t *testing.T) {
 	if ws, _ := h2.wb.store.Load(context.Background()); len(ws.Connections) != 1 || ws.Connections[0].ClusterREST != "" {
 		t.Errorf("stored %+v", ws.Connections)
 	}
+}
+
+// TestEmbeddedConnectionShowsItsParallelism: the Connections dialog says
+// which parallelism the embedded engine's jobs run at and where it comes
+// from: the number of cores until the session sets parallelism.default,
+// then the session's value.
+func TestEmbeddedConnectionShowsItsParallelism(t *testing.T) {
+	h := newHarness(t)
+	h.newTab("")
+	cd := h.wb.openConnectionsDialog()
+	cd.Select(embeddedConnName)
+	cores := strconv.Itoa(runtime.NumCPU())
+	if got, want := cd.EmbeddedSettings(), "Jobs run at parallelism "+cores+": parallelism.default is not set, so it is the number of cores"; !strings.HasPrefix(got, want) {
+		t.Errorf("before SET: %q, want it to start with %q", got, want)
+	}
+	cd.Hide()
+	h.run("SET 'parallelism.default' = '3'")
+	cd = h.wb.openConnectionsDialog()
+	cd.Select(embeddedConnName)
+	if got, want := cd.EmbeddedSettings(), "Jobs run at parallelism 3: parallelism.default is set to 3 in this session"; !strings.HasPrefix(got, want) {
+		t.Errorf("after SET: %q, want it to start with %q", got, want)
+	}
+	cd.Hide()
 }

@@ -39,6 +39,7 @@ const perSecond = `SELECT FLOOR(ts TO SECOND) AS window_start, COUNT(*) AS readi
 // sections, and fills in live metrics once sampled.
 func TestPlanTab(t *testing.T) {
 	h := newHarness(t)
+	h.wb.env.Config().Set("parallelism.default", "1") // one task: the plan boxes name no parallelism
 	h.newTab(readingsDDL + perSecond + ";")
 	h.runAll()
 	if len(h.wb.results) == 0 {

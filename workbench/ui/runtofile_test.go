@@ -40,6 +40,7 @@ func TestRunToFileWritesEveryRowWithoutAGrid(t *testing.T) {
 
 func TestRunToFileOfAStreamKeepsWhatWasWritten(t *testing.T) {
 	h := newHarness(t)
+	h.wb.env.Config().Set("parallelism.default", "1") // the lines in one task's order
 	tab := h.newTab("")
 	tab.ed.SetText(`CREATE TEMPORARY TABLE s (k BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '1000',
   'fields.k.kind' = 'sequence', 'fields.k.start' = '1', 'fields.k.end' = '100000000');

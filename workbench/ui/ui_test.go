@@ -283,6 +283,7 @@ SELECT k FROM s`)
 
 func TestPagesOfALargeResult(t *testing.T) {
 	h := newHarness(t)
+	h.wb.env.Config().Set("parallelism.default", "1") // one datagen split: the rows in sequence order
 	h.newTab("CREATE TEMPORARY TABLE g (n BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '2500', 'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '2500');\nSELECT n FROM g")
 	h.runAll()
 	rt := h.wb.results[0]
@@ -307,6 +308,7 @@ func TestPagesOfALargeResult(t *testing.T) {
 
 func TestCapDropsRowsAndSaysSo(t *testing.T) {
 	h := newHarness(t, func(o *Options) { o.MaxTableRows = 100 })
+	h.wb.env.Config().Set("parallelism.default", "1") // one datagen split: the rows in sequence order
 	h.newTab("CREATE TEMPORARY TABLE g (n BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '250', 'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '250');\nSELECT n FROM g")
 	h.runAll()
 	rt := h.wb.results[0]
@@ -370,6 +372,7 @@ func TestCatalogPreviewAndShowDDL(t *testing.T) {
 
 func TestViewSwitchKeepsTheFinishedResult(t *testing.T) {
 	h := newHarness(t)
+	h.wb.env.Config().Set("parallelism.default", "1") // the rows and changelog in one task's order
 	h.newTab("SELECT k, COUNT(*) AS c FROM (VALUES (1), (1), (2)) AS t(k) GROUP BY k")
 	h.tab().mode = modeStreaming
 	rt := h.runStatement()

@@ -23,6 +23,11 @@ func (cd *Dialog) UseButton() *widget.Button  { return cd.useBtn }
 // Status is the line under the form.
 func (cd *Dialog) Status() string { return cd.status.Text }
 
+// EmbeddedSettings is the embedded engine's settings line (the
+// parallelism its jobs run at and where it comes from), "" until the
+// embedded connection is shown.
+func (cd *Dialog) EmbeddedSettings() string { return cd.embeddedSettings.Text }
+
 // Editing is the name of the connection in the form ("" = a new one).
 func (cd *Dialog) Editing() string { return cd.editing }
 
