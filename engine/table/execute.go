@@ -360,7 +360,7 @@ func (t *TableEnvironment) runQuery(ctx context.Context, n plan.Node, statement 
 	}
 	return &TableResult{kind: SuccessWithContent, schema: NewTableSchema(names, ts), collector: coll, job: jc,
 		query: true, streaming: t.IsStreaming(), zone: t.resultZone(), maxWidth: t.maxWidth(),
-		converters: min(int(t.config.conf.GetInteger(config.Parallelism.Key, 1)), goruntime.GOMAXPROCS(0))}, nil
+		converters: min(t.config.conf.Parallelism(), goruntime.GOMAXPROCS(0))}, nil
 }
 
 // insertPlan binds one INSERT into a logical sink.

@@ -56,7 +56,7 @@ func (src *Source) splitRanges(files []connector.Split) []connector.Split {
 		return files
 	}
 	// the check runs on as many goroutines as readers will read the ranges
-	workers := min(int(s.config.GetInteger(config.Parallelism.Key, 1)), runtime.GOMAXPROCS(0))
+	workers := min(s.config.Parallelism(), runtime.GOMAXPROCS(0))
 	var out []connector.Split
 	for _, sp := range files {
 		fs, ok := sp.(*FileSplit)
