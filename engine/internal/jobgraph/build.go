@@ -11,6 +11,8 @@
 package jobgraph
 
 import (
+	"time"
+
 	"context"
 	"fmt"
 	"io"
@@ -174,6 +176,7 @@ func (b *builder) operator(p *physical.Node) func() runtime.Operator {
 				panic(err)
 			}
 			w.Replay = x.Replay
+			w.SourceIdleTimeout, w.SourceIdleSet = sourceIdleTimeout(p)
 			return w
 		}
 	case *physical.Calc:
@@ -389,3 +392,17 @@ func lookupJoin(x *physical.LookupJoin) func() runtime.Operator {
 type passThrough struct{ runtime.BaseOperator }
 
 func (p *passThrough) ProcessBatch(_ int, b *types.Batch) error { return p.Emit(b) }
+
+// sourceIdleTimeout is the own idle timeout ('scan.watermark.idle-timeout')
+// of the source a WatermarkAssigner node reads, when it has one.
+func sourceIdleTimeout(p *physical.Node) (time.Duration, bool) {
+	if len(p.Inputs) == 0 {
+		return 0, false
+	}
+	if scan, ok := p.Inputs[0].Op.(*physical.TableSourceScan); ok {
+		if it, ok := scan.Source.(connector.IdleTimeoutSource); ok {
+			return it.WatermarkIdleTimeout()
+		}
+	}
+	return 0, false
+}

@@ -38,6 +38,12 @@ type WatermarkAssigner struct {
 	RowtimeCol int
 	// Replay is the replay speed (0 = no pacing).
 	Replay float64
+	// SourceIdleTimeout, when SourceIdleSet, is the idle timeout of the
+	// source it reads ('scan.watermark.idle-timeout'), known when the job
+	// is built: it applies before the source's reader has said so, to an
+	// instance whose splits never deliver a row.
+	SourceIdleTimeout time.Duration
+	SourceIdleSet     bool
 
 	current    int64
 	emitted    int64
@@ -192,8 +198,8 @@ func (w *WatermarkAssigner) NextProcessingTime() (int64, bool) {
 		if t, ok := w.nextSplitIdle(); ok && (next.IsZero() || t.Before(next)) {
 			next = t
 		}
-	} else if w.idle > 0 && !w.isIdle {
-		t := w.lastRow.Add(w.idle)
+	} else if d := w.instanceIdleTimeout(); d > 0 && !w.isIdle {
+		t := w.lastRow.Add(d)
 		if next.IsZero() || t.Before(next) {
 			next = t
 		}
@@ -220,10 +226,25 @@ func (w *WatermarkAssigner) OnProcessingTime(nowMs int64) error {
 	if w.splits != nil {
 		return w.checkSplitIdle(now)
 	}
-	if w.idle > 0 && !w.isIdle && !now.Before(w.lastRow.Add(w.idle)) {
+	if d := w.instanceIdleTimeout(); d > 0 && !w.isIdle && !now.Before(w.lastRow.Add(d)) {
 		w.setIdle(true)
 	}
 	return nil
+}
+
+// instanceIdleTimeout is the idle timeout of an instance that has not
+// tracked splits yet: the source's own ('scan.watermark.idle-timeout')
+// when it reads several splits at once, else
+// table.exec.source.idle-timeout. An instance whose splits never deliver
+// a row (a Kafka partition without records, or no partition at all at a
+// parallelism above the partition count) is thus idle after it, as
+// Flink's source reader is, instead of holding back the watermark of
+// every downstream task.
+func (w *WatermarkAssigner) instanceIdleTimeout() time.Duration {
+	if w.SourceIdleSet {
+		return w.SourceIdleTimeout
+	}
+	return w.idle
 }
 
 func (w *WatermarkAssigner) setIdle(idle bool) {
