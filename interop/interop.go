@@ -123,3 +123,18 @@ func RepoRoot() (string, error) {
 		dir = parent
 	}
 }
+
+// LoadAverage returns the machine's 1, 5 and 15 minute load averages from
+// /proc/loadavg, space-separated ("0.52 0.61 0.70"), or "?" where they
+// cannot be read; the benchmark tools print it beside every figure.
+func LoadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}

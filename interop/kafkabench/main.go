@@ -198,7 +198,7 @@ func run() error {
 	}
 
 	fmt.Printf("\n%d records per topic, 1 partition, %s mode, parallelism 1; median (best) of %d runs\n", *records, *mode, *runs)
-	fmt.Printf("load average after the runs: %s\n\n", loadAvg())
+	fmt.Printf("load average after the runs: %s\n\n", interop.LoadAverage())
 	fmt.Println("| engine | format | wall s | records/s | CPU s | records/s per core | broker CPU s |")
 	fmt.Println("| --- | --- | --- | --- | --- | --- | --- |")
 	perCore := map[string]map[string]float64{}
@@ -265,20 +265,8 @@ func median(ds []time.Duration) time.Duration {
 	return ds[len(ds)/2]
 }
 
-func loadAvg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "?"
-	}
-	return strings.Join(f[:3], " ")
-}
-
 func printMachine(k interop.Kafka, f interop.Flink, fl *flinkRunner) {
-	fmt.Printf("machine: %d CPUs (GOMAXPROCS %d), load average %s\n", runtime.NumCPU(), runtime.GOMAXPROCS(0), loadAvg())
+	fmt.Printf("machine: %d CPUs (GOMAXPROCS %d), load average %s\n", runtime.NumCPU(), runtime.GOMAXPROCS(0), interop.LoadAverage())
 	fmt.Printf("kafka %s at %s\n", k.Version, k.Bootstrap)
 	if fl != nil {
 		fmt.Printf("flink %s at %s (TaskManager pid %d)\n", f.Version, f.Gateway, fl.tmPID)

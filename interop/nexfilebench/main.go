@@ -28,6 +28,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/gctuning"
 	"github.com/riffle-sql/riffle/engine/table"
+	"github.com/riffle-sql/riffle/interop"
 	"github.com/riffle-sql/riffle/interop/nexflink"
 	"github.com/riffle-sql/riffle/nexmark"
 )
@@ -106,7 +107,7 @@ func run() error {
 	}
 	src := nexflink.Quoted(`CREATE TABLE datagen (` + nexmark.EventColumns + `) WITH ('connector' = 'filesystem', 'path' = '` +
 		*dir + `', 'format' = 'json')`)
-	fmt.Printf("%d CPUs, load average %s; events in %s\n", runtime.NumCPU(), loadAvg(), *dir)
+	fmt.Printf("%d CPUs, load average %s; events in %s\n", runtime.NumCPU(), interop.LoadAverage(), *dir)
 	for r := 0; r < *runs; r++ {
 		for _, q := range qs {
 			stop := func() {}
@@ -129,20 +130,8 @@ func run() error {
 				return fmt.Errorf("%s: %w", q.Name, res.Err)
 			}
 			fmt.Printf("run %d %-4s CPU %.2f s  %.0f ns/event  source rows %d  sink rows %d  load %s\n",
-				r+1, q.Name, cpu, cpu*1e9/float64(res.SourceRows), res.SourceRows, res.OutputRows, loadAvg())
+				r+1, q.Name, cpu, cpu*1e9/float64(res.SourceRows), res.SourceRows, res.OutputRows, interop.LoadAverage())
 		}
 	}
 	return nil
-}
-
-func loadAvg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "?"
-	}
-	return strings.Join(f[:3], " ")
 }

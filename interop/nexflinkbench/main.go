@@ -182,7 +182,7 @@ func run() error {
 	}
 	defer fl.Close()
 
-	fmt.Printf("machine: %d CPUs, load average %s\n", runtime.NumCPU(), loadAvg())
+	fmt.Printf("machine: %d CPUs, load average %s\n", runtime.NumCPU(), interop.LoadAverage())
 	fmt.Printf("kafka %s at %s; flink %s at %s (TaskManager pid %d, JobManager pid %d)\n",
 		k.Version, k.Bootstrap, f.Version, f.Gateway, fl.TMPID, fl.JMPID)
 	t0 := time.Now()
@@ -228,7 +228,7 @@ func run() error {
 					fmt.Printf("%s %s p%d run %d: FAILED: %v\n", q.Name, m.Engine, m.Parallelism, r+1, m.Err)
 					continue
 				}
-				fmt.Printf("%s %s p%d run %d: %s (load %s)\n", q.Name, m.Engine, m.Parallelism, r+1, line(m), loadAvg())
+				fmt.Printf("%s %s p%d run %d: %s (load %s)\n", q.Name, m.Engine, m.Parallelism, r+1, line(m), interop.LoadAverage())
 				k := key{q.Name, m.Engine, m.Parallelism}
 				all[k] = append(all[k], m)
 			}
@@ -236,7 +236,7 @@ func run() error {
 	}
 
 	fmt.Printf("\n%d events (%d partitions), median of %d runs; Flink %s at parallelism %d; load average after the runs %s\n\n",
-		*events, *partitions, *runs, f.Version, *flinkP, loadAvg())
+		*events, *partitions, *runs, f.Version, *flinkP, interop.LoadAverage())
 	fmt.Println("| query | engine | wall s | CPU s | events/s | events/s per core | sink rows | Riffle ÷ Flink per core (goal) |")
 	fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- |")
 	for _, q := range qs {
@@ -309,16 +309,4 @@ func human(v float64) string {
 		return fmt.Sprintf("%.0f k", v/1e3)
 	}
 	return fmt.Sprintf("%.0f", v)
-}
-
-func loadAvg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "?"
-	}
-	return strings.Join(f[:3], " ")
 }

@@ -34,17 +34,7 @@ func TestCalcConjunctsMatchOneCondition(t *testing.T) {
 		}
 	}
 	b := bb.Build()
-	call := func(name string, args ...expr.Expr) expr.Expr {
-		f, ok := expr.Builtins.Lookup(name)
-		if !ok {
-			t.Fatalf("no function %s", name)
-		}
-		c, err := expr.ResolveCall(f, name, args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
+	call := func(name string, args ...expr.Expr) expr.Expr { return builtinCall(t, name, args...) }
 	ref := func(i int) expr.Expr { return &expr.InputRef{Index: i, T: ts[i]} }
 	lit := func(v any, t *types.DataType) expr.Expr { return &expr.Literal{Value: v, T: t.NotNull()} }
 	cond := call("AND",

@@ -122,17 +122,7 @@ func TestMatchOutOfOrderRows(t *testing.T) {
 // (5 is a B for it); -1 ends that one.
 func TestMatchHeldMatchReleased(t *testing.T) {
 	intT := types.IntType()
-	call := func(name string, args ...expr.Expr) expr.Expr {
-		f, ok := expr.Builtins.Lookup(name)
-		if !ok {
-			t.Fatalf("no function %s", name)
-		}
-		c, err := expr.ResolveCall(f, name, args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
+	call := func(name string, args ...expr.Expr) expr.Expr { return builtinCall(t, name, args...) }
 	ref := func(i int) expr.Expr { return &expr.InputRef{Index: i, T: intT} }
 	zero := &expr.Literal{Value: int32(0), T: intT.NotNull()}
 	spec := &opspec.MatchSpec{
