@@ -1,6 +1,7 @@
 package table
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,6 +29,23 @@ func wantRows(t *testing.T, tab *Table, want ...string) {
 	w := strings.Join(want, "\n")
 	if got != w {
 		t.Fatalf("got\n%s\nwant\n%s\nquery: %s", got, w, tab.QueryString())
+	}
+}
+
+// wantRowsAnyOrder is wantRows for a table read by several source
+// instances (a datagen sequence at the default parallelism): its rows in
+// any order.
+func wantRowsAnyOrder(t *testing.T, tab *Table, want ...string) {
+	t.Helper()
+	if err := tab.Err(); err != nil {
+		t.Fatalf("table error: %v", err)
+	}
+	got := strings.Split(collectRows(t, tab), "\n")
+	slices.Sort(got)
+	w := slices.Clone(want)
+	slices.Sort(w)
+	if !slices.Equal(got, w) {
+		t.Fatalf("got (sorted)\n%s\nwant\n%s\nquery: %s", strings.Join(got, "\n"), strings.Join(w, "\n"), tab.QueryString())
 	}
 }
 

@@ -270,6 +270,8 @@ func (s *ConnectorSink) Close() error {
 // in order. onSkip is told of rows skipped by ignore-parse-errors.
 func ConnectorSource(src connector.Source, spec connector.ReadSpec, onSkip func(int64)) SourceFunc {
 	return func(ctx context.Context, inst, par int, emit func(*types.Batch) error) error {
+		// each instance changes its own copy of the spec (its row filter)
+		spec := spec
 		var splits []connector.Split
 		var err error
 		if sh := sharedSplitsFrom(ctx); sh != nil {
