@@ -41,6 +41,8 @@ var (
 	CheckpointingRetention = Register(Option{Key: "execution.checkpointing.externalized-checkpoint-retention", Default: "NO_EXTERNALIZED_CHECKPOINTS", Kind: "enum",
 		Values:      []string{"NO_EXTERNALIZED_CHECKPOINTS", "DELETE_ON_CANCELLATION", "RETAIN_ON_CANCELLATION"},
 		Description: "Whether a job's checkpoints are kept when it is cancelled (RETAIN_ON_CANCELLATION); they are always kept when it fails or its process dies, and deleted when it finishes."})
+	CheckpointsAfterTasksFinish = Register(Option{Key: "execution.checkpointing.checkpoints-after-tasks-finish", Default: "true", Kind: "bool",
+		Description: "Checkpoints go on once bounded sources have ended, and a sink that commits on checkpoints (the filesystem sink) publishes the end of its input through a final checkpoint, taken as soon as every running task waits for it; false publishes it at once, outside any checkpoint. Flink 1.x key: execution.checkpointing.checkpoints-after-tasks-finish.enabled."})
 	StateRecoveryPath = Register(Option{Key: "execution.state-recovery.path", Default: "", Kind: "string",
 		Description: "Checkpoint or savepoint the next jobs resume from: its directory, its _metadata file, or a job's checkpoint directory (its latest). Fallback key: execution.savepoint.path."})
 	StateRecoveryIgnoreUnclaimed = Register(Option{Key: "execution.state-recovery.ignore-unclaimed-state", Default: "false", Kind: "bool",
@@ -65,6 +67,8 @@ var (
 	CheckpointsNumRetainedLegacy = Register(Option{Key: "state.checkpoints.num-retained", Default: "1", Kind: "int",
 		Description: "Flink 1.x name of execution.checkpointing.num-retained.",
 		Check:       checkIntRange("state.checkpoints.num-retained", 1, math.MaxInt32)})
+	CheckpointsAfterTasksFinishLegacy = Register(Option{Key: "execution.checkpointing.checkpoints-after-tasks-finish.enabled", Default: "true", Kind: "bool",
+		Description: "Flink 1.x name of execution.checkpointing.checkpoints-after-tasks-finish."})
 	SavepointPathLegacy = Register(Option{Key: "execution.savepoint.path", Default: "", Kind: "string",
 		Description: "Flink 1.x name of execution.state-recovery.path."})
 	SavepointIgnoreUnclaimedLegacy = Register(Option{Key: "execution.savepoint.ignore-unclaimed-state", Default: "false", Kind: "bool",

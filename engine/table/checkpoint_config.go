@@ -78,6 +78,7 @@ func (t *TableEnvironment) checkpointConfig() (rt.CheckpointConfig, error) {
 		return c, err
 	}
 	c.RetainOnCancellation = strings.EqualFold(get(config.CheckpointingRetention.Key), "RETAIN_ON_CANCELLATION")
+	c.NoFinalCheckpoint = strings.EqualFold(get(config.CheckpointsAfterTasksFinish.Key, config.CheckpointsAfterTasksFinishLegacy.Key), "false")
 	if dir := get(config.CheckpointingDir.Key, config.CheckpointsDirLegacy.Key); dir != "" {
 		if c.Dir, err = localPath(config.CheckpointingDir.Key, dir); err != nil {
 			return c, err

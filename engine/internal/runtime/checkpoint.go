@@ -93,6 +93,14 @@ type CheckpointConfig struct {
 	// state of operators the job no longer has
 	// (execution.savepoint.ignore-unclaimed-state).
 	IgnoreUnclaimedState bool
+	// NoFinalCheckpoint turns final checkpoints off
+	// (execution.checkpointing.checkpoints-after-tasks-finish = false): a
+	// sink that commits on checkpoints then publishes the end of a bounded
+	// input at once, outside any checkpoint. With final checkpoints (the
+	// default, as Flink's), it publishes it through one more checkpoint,
+	// taken as soon as every task still running waits for it
+	// (FinalCheckpointOperator).
+	NoFinalCheckpoint bool
 	// OnComplete, when set, is called (on the coordinator's goroutine)
 	// after each checkpoint is complete.
 	OnComplete func(CheckpointStats)
@@ -169,6 +177,10 @@ type checkpointTask struct {
 	resumable bool           // a source that saves its position
 	trigger   *sourceTrigger // source tasks only
 	finished  bool
+	// final is set once the task's input has ended and it waits for a
+	// final checkpoint to commit: no barrier reaches it any more, so the
+	// coordinator hands it each checkpoint here (awaitFinal)
+	final chan *pendingCheckpoint
 }
 
 // coordinator triggers a job's checkpoints and writes them.
@@ -194,6 +206,10 @@ type coordinator struct {
 	writers    sync.WaitGroup // checkpoints being written
 	retained   []string       // directories of complete checkpoints, oldest first
 	wake       chan struct{}
+	// finalDue is set when every task still running waits for a final
+	// checkpoint: the next one is triggered at once, not an interval after
+	// the last, and the flag is cleared when one completes
+	finalDue bool
 }
 
 // newCoordinator returns the coordinator of a job: every streaming job has
@@ -369,6 +385,7 @@ func (c *coordinator) run(ctx context.Context) {
 		if c.last != nil && c.last.Completed.After(lastEnd) {
 			lastEnd = c.last.Completed
 		}
+		finalDue := c.finalDue
 		c.mu.Unlock()
 		now := time.Now()
 		if p != nil {
@@ -387,6 +404,9 @@ func (c *coordinator) run(ctx context.Context) {
 		}
 		if !lastEnd.IsZero() && lastEnd.Add(c.cfg.MinPause).After(due) {
 			due = lastEnd.Add(c.cfg.MinPause)
+		}
+		if finalDue {
+			due = now // the job's input has ended: commit it now
 		}
 		if now.Before(due) {
 			timer.Reset(due.Sub(now))
@@ -433,6 +453,8 @@ func (c *coordinator) triggerWith(savepoint, drain bool, dir string) (*pendingCh
 		switch {
 		case t.finished:
 			c.ackFinishedLocked(p, i)
+		case t.final != nil:
+			handFinalLocked(t, p)
 		case t.source:
 			if drain {
 				t.trigger.drainAt(p.id)
@@ -489,6 +511,72 @@ func (c *coordinator) taskFinished(i int) {
 		c.ackFinishedLocked(c.pending, i)
 		c.maybeCompleteLocked()
 	}
+	c.checkFinalDueLocked()
+}
+
+// finalCheckpoints reports whether the job commits the end of its input
+// through a final checkpoint: it takes periodic checkpoints and
+// NoFinalCheckpoint is off.
+func (c *coordinator) finalCheckpoints() bool {
+	return c.cfg.Interval > 0 && !c.cfg.NoFinalCheckpoint
+}
+
+// awaitFinal records that task i has processed its whole input and waits
+// for a checkpoint to commit it; the returned channel hands it the
+// checkpoints to take part in: the pending one when it has not
+// acknowledged it (its barrier can no longer reach the task), then each
+// one triggered.
+func (c *coordinator) awaitFinal(i int) <-chan *pendingCheckpoint {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := c.tasks[i]
+	t.final = make(chan *pendingCheckpoint, 1)
+	if p := c.pending; p != nil && !p.acked[i] && !p.writing {
+		handFinalLocked(t, p)
+	}
+	c.checkFinalDueLocked()
+	return t.final
+}
+
+// handFinalLocked gives checkpoint p to a task waiting for a final
+// checkpoint, in place of one it has not taken up (that one has ended).
+func handFinalLocked(t *checkpointTask, p *pendingCheckpoint) {
+	select {
+	case <-t.final:
+	default:
+	}
+	t.final <- p
+}
+
+// checkFinalDueLocked sets finalDue, and wakes the trigger loop, when
+// every task not finished waits for a final checkpoint.
+func (c *coordinator) checkFinalDueLocked() {
+	waiting := false
+	for _, t := range c.tasks {
+		switch {
+		case t.finished:
+		case t.final != nil:
+			waiting = true
+		default:
+			return
+		}
+	}
+	if !waiting || c.finalDue {
+		return
+	}
+	c.finalDue = true
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// completedSince reports whether a checkpoint with id at least id has
+// completed.
+func (c *coordinator) completedSince(id int64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.last != nil && c.last.ID >= id
 }
 
 // maybeCompleteLocked writes the pending checkpoint once every task
@@ -549,6 +637,7 @@ func (c *coordinator) complete(p *pendingCheckpoint, allFinished bool) {
 	c.last = &stats
 	c.counts.Completed++
 	c.failsInRow = 0
+	c.finalDue = false
 	var prune []string
 	if !p.savepoint {
 		c.retained = append(c.retained, stats.Path)

@@ -40,6 +40,30 @@ type CommittingOperator interface {
 	NotifyCheckpointComplete(checkpointID int64) error
 }
 
+// FinalCheckpointOperator is a CommittingOperator that commits the end of
+// a bounded input through a final checkpoint, as Flink does with
+// execution.checkpointing.checkpoints-after-tasks-finish (FLIP-147):
+// publishing at the end of input, outside any checkpoint, would let a
+// process that dies before the job's end is recorded resume from an
+// earlier checkpoint and write the tail again.
+//
+// CommitAtFinalCheckpoint is called on the task goroutine once the
+// operator is open (and restored), when the job takes periodic checkpoints
+// and final ones are on; it returns whether the operator commits that way
+// (false: it has nothing to commit on checkpoints and keeps committing at
+// EndInput). When it does, EndInput publishes nothing: the task, its input
+// ended, takes part in one more checkpoint (PrepareCommit and
+// SnapshotState with everything written), waits until that checkpoint is
+// complete (NotifyCheckpointComplete has published it), then calls
+// FinishCommit, which ends the write. A job that ends otherwise (cancel,
+// STOP JOB, a failure) never calls FinishCommit; Close aborts what no
+// checkpoint holds.
+type FinalCheckpointOperator interface {
+	CommittingOperator
+	CommitAtFinalCheckpoint() bool
+	FinishCommit() error
+}
+
 // DiskStateOperator is implemented by an operator that can keep its keyed
 // state in the job's disk state backend (JobConfig.DiskState, Flink's
 // EmbeddedRocksDBStateBackend). When it does (UsesDisk), a checkpoint

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
 	"os"
 )
@@ -18,6 +19,18 @@ type taskCheckpoint struct {
 	// set by runTask once the chain's operators are open
 	built  []chainedOp
 	router *router
+	// final are the chain's operators that commit the end of the input
+	// through a final checkpoint (opened)
+	final []finalCommitter
+	// inputEnded is set once the task waits for a final checkpoint
+	inputEnded bool
+}
+
+// finalCommitter is an operator of the chain that commits through a final
+// checkpoint, and its node.
+type finalCommitter struct {
+	op FinalCheckpointOperator
+	n  *Node
 }
 
 // newTaskCheckpoint registers a task with the job's coordinator (nil when
@@ -98,16 +111,32 @@ func operatorCheckpointable(name string, op Operator) error {
 }
 
 // restore gives each operator of the chain its saved state. finished
-// reports that the task had finished before the checkpoint.
-func (t *taskCheckpoint) restore() (finished bool, err error) {
+// reports that the task had finished before the checkpoint; sourceEnded
+// that its source had read everything while the operators after it
+// waited for a final checkpoint (the task then goes straight to the end
+// of its input).
+func (t *taskCheckpoint) restore() (finished, sourceEnded bool, err error) {
 	c := t.coord
 	if c.cfg.Restore == nil {
-		return false, nil
+		return false, false, nil
 	}
+	ended, running := 0, 0
 	for _, n := range t.chain {
 		if st, ok := c.restored(n, t.subtask); ok && st.finished {
-			return true, nil
+			ended++
+		} else if ok {
+			running++
 		}
+	}
+	switch {
+	case ended > 0 && running == 0:
+		return true, false, nil
+	case ended > 0:
+		// a final checkpoint's: the source had ended, the rest had not
+		if st, ok := c.restored(t.chain[0], t.subtask); !ok || !st.finished || t.chain[0].Source == nil {
+			return false, false, &RestoreError{Err: fmt.Errorf("checkpoint %s holds subtask %d of %s as both finished and running", c.cfg.Restore.Path, t.subtask, shortName(t.chain[0].Name))}
+		}
+		sourceEnded = true
 	}
 	for _, p := range t.built {
 		st, ok := c.restored(p.n, t.subtask)
@@ -116,35 +145,80 @@ func (t *taskCheckpoint) restore() (finished bool, err error) {
 		}
 		co, isCP := p.op.(CheckpointedOperator)
 		if !isCP {
-			return false, &RestoreError{Err: fmt.Errorf("checkpoint %s holds state of %s, which cannot restore state", c.cfg.Restore.Path, shortName(p.n.Name))}
+			return false, false, &RestoreError{Err: fmt.Errorf("checkpoint %s holds state of %s, which cannot restore state", c.cfg.Restore.Path, shortName(p.n.Name))}
 		}
 		d, isDisk := p.op.(DiskStateOperator)
 		onDisk := isDisk && d.UsesDisk()
 		switch {
 		case st.dbDir != "" && !onDisk:
-			return false, &RestoreError{Err: fmt.Errorf("checkpoint %s holds the state of %s in the disk state backend's format: resume it with state.backend.type 'rocksdb'", c.cfg.Restore.Path, shortName(p.n.Name))}
+			return false, false, &RestoreError{Err: fmt.Errorf("checkpoint %s holds the state of %s in the disk state backend's format: resume it with state.backend.type 'rocksdb'", c.cfg.Restore.Path, shortName(p.n.Name))}
 		case st.dbDir == "" && onDisk:
-			return false, &RestoreError{Err: fmt.Errorf("checkpoint %s holds the state of %s in memory's format: resume it with state.backend.type 'hashmap'", c.cfg.Restore.Path, shortName(p.n.Name))}
+			return false, false, &RestoreError{Err: fmt.Errorf("checkpoint %s holds the state of %s in memory's format: resume it with state.backend.type 'hashmap'", c.cfg.Restore.Path, shortName(p.n.Name))}
 		case onDisk:
 			if err := d.RestoreDisk(st.dbDir); err != nil {
-				return false, &TaskError{Operator: p.n.Name, Err: &RestoreError{Err: fmt.Errorf("restoring from checkpoint %s: %w", c.cfg.Restore.Path, err)}}
+				return false, false, &TaskError{Operator: p.n.Name, Err: &RestoreError{Err: fmt.Errorf("restoring from checkpoint %s: %w", c.cfg.Restore.Path, err)}}
 			}
 		}
 		if err := co.RestoreState(st.state); err != nil {
-			return false, &TaskError{Operator: p.n.Name, Err: &RestoreError{Err: fmt.Errorf("restoring from checkpoint %s: %w", c.cfg.Restore.Path, err)}}
+			return false, false, &TaskError{Operator: p.n.Name, Err: &RestoreError{Err: fmt.Errorf("restoring from checkpoint %s: %w", c.cfg.Restore.Path, err)}}
 		}
 	}
-	return false, nil
+	return false, sourceEnded, nil
 }
 
 // opened registers the chain's committing operators with the
-// coordinator, once they are open.
+// coordinator, once they are open, and tells those that can commit the
+// end of the input through a final checkpoint that the job takes one.
 func (t *taskCheckpoint) opened() {
 	for _, p := range t.built {
 		if co, ok := p.op.(CommittingOperator); ok {
 			t.coord.addCommitter(co, p.n)
 		}
+		if fo, ok := p.op.(FinalCheckpointOperator); ok && t.coord.finalCheckpoints() && fo.CommitAtFinalCheckpoint() {
+			t.final = append(t.final, finalCommitter{fo, p.n})
+		}
 	}
+}
+
+// finish ends a task whose input has ended (its chain's EndInput has run):
+// when the chain commits through a final checkpoint, it takes part in
+// checkpoints until one completes, then ends the write (FinishCommit). A
+// job that ends first (cancelled, stopped, failed elsewhere) leaves
+// without committing: Close aborts what no checkpoint holds.
+func (t *taskCheckpoint) finish(ctx context.Context) error {
+	if t == nil || len(t.final) == 0 || ctx.Err() != nil {
+		return nil
+	}
+	t.inputEnded = true
+	handed := t.coord.awaitFinal(t.index)
+	for {
+		var p *pendingCheckpoint
+		select {
+		case p = <-handed:
+		case <-ctx.Done():
+			return nil
+		}
+		states, err := t.snapshot(p.id, nil)
+		if err != nil {
+			t.coord.decline(p.id, fmt.Errorf("checkpoint %d declined by %s (subtask %d): %w", p.id, shortName(t.chain[0].Name), t.subtask, err))
+			continue
+		}
+		t.coord.ack(taskAck{task: t.index, id: p.id, states: states})
+		select {
+		case <-p.ended:
+		case <-ctx.Done():
+			return nil
+		}
+		if t.coord.completedSince(p.id) {
+			break
+		}
+	}
+	for _, f := range t.final {
+		if err := f.op.FinishCommit(); err != nil {
+			return &TaskError{Operator: f.n.Name, Err: err}
+		}
+	}
+	return nil
 }
 
 // snapshot saves the state of the chain's operators (and, for a source
@@ -152,7 +226,9 @@ func (t *taskCheckpoint) opened() {
 func (t *taskCheckpoint) snapshot(id int64, sourcePos []byte) ([]operatorState, error) {
 	var states []operatorState
 	if t.chain[0].Source != nil {
-		states = append(states, operatorState{uid: t.coord.uids[t.chain[0]], subtask: t.subtask, state: sourcePos})
+		// a task waiting for a final checkpoint has read its source to
+		// the end
+		states = append(states, operatorState{uid: t.coord.uids[t.chain[0]], subtask: t.subtask, state: sourcePos, finished: t.inputEnded})
 	}
 	for _, p := range t.built {
 		st := operatorState{uid: t.coord.uids[p.n], subtask: t.subtask}

@@ -483,9 +483,10 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int, cp *tas
 		}
 	}()
 	head := chain[0]
+	sourceEnded := false
 	if cp != nil {
 		cp.built, cp.router = built, router
-		finished, err := cp.restore()
+		finished, ended, err := cp.restore()
 		if err != nil {
 			return err
 		}
@@ -494,18 +495,26 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int, cp *tas
 			// from: everything it emitted is in its consumers' state
 			return router.end()
 		}
+		sourceEnded = ended
 		cp.opened()
 	}
 	if head.Source != nil {
 		current = head.Name
-		if err := e.runSource(ctx, head, inst, next, ops, splits, cp); err != nil {
-			return err
+		// a source read to its end before the (final) checkpoint the
+		// job resumes from is not read again
+		if !sourceEnded {
+			if err := e.runSource(ctx, head, inst, next, ops, splits, cp); err != nil {
+				return err
+			}
 		}
 		// end of a bounded source: watermark to +inf, then end of input
 		if err := next.EmitWatermark(MaxWatermark); err != nil {
 			return e.opErr(ctx, head.Name, err)
 		}
-		return e.endChain(ctx, built, router)
+		if err := e.endChain(ctx, built, router); err != nil {
+			return err
+		}
+		return cp.finish(ctx)
 	}
 	// operator head: read its input channels
 	headOp := built[0].op
@@ -513,7 +522,10 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int, cp *tas
 	if err := e.readInputs(ctx, head, inst, headOp, router, cp); err != nil {
 		return e.opErr(ctx, head.Name, err)
 	}
-	return e.endChain(ctx, built[1:], router)
+	if err := e.endChain(ctx, built[1:], router); err != nil {
+		return err
+	}
+	return cp.finish(ctx)
 }
 
 // runSource reads a source in its own goroutine and pushes its batches

@@ -215,6 +215,9 @@ type ConnectorSink struct {
 	w         connector.Writer
 	committed bool
 	commits   sinkCommits // sink_commit.go
+	// finalCommit: the end of input is committed through the job's final
+	// checkpoint (CommitAtFinalCheckpoint), not by EndInput
+	finalCommit bool
 }
 
 // Open implements Operator.
@@ -256,8 +259,14 @@ func (s *ConnectorSink) ProcessBatch(_ int, b *types.Batch) error {
 // ProcessWatermark implements Operator.
 func (s *ConnectorSink) ProcessWatermark(int, int64) error { return nil }
 
-// EndInput commits the written data.
-func (s *ConnectorSink) EndInput(int) error { return s.commitAll() }
+// EndInput commits the written data, unless the job's final checkpoint
+// will (FinishCommit then ends the write).
+func (s *ConnectorSink) EndInput(int) error {
+	if s.finalCommit {
+		return nil
+	}
+	return s.commitAll()
+}
 
 // Close aborts uncommitted data.
 func (s *ConnectorSink) Close() error {

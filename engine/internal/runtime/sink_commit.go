@@ -20,11 +20,28 @@ import (
 // checkpoint holds (they may not have been published before the job
 // stopped; publishing is idempotent). At the end of a bounded input the
 // committables still waiting are published and the writer's Commit
-// publishes the rest, as without checkpoints. A writer that is not a
+// publishes the rest, as without checkpoints; with final checkpoints on
+// (the default), a final checkpoint publishes it instead, and Commit only
+// ends the write (FinalCheckpointOperator). A writer that is not a
 // CommittingWriter keeps today's behaviour: everything is published by
 // Commit at the end of input, and the sink saves no state.
 
-var _ CommittingOperator = (*ConnectorSink)(nil)
+var _ FinalCheckpointOperator = (*ConnectorSink)(nil)
+
+// CommitAtFinalCheckpoint implements FinalCheckpointOperator: a writer
+// that commits on checkpoints publishes the end of the input through the
+// job's final checkpoint.
+func (s *ConnectorSink) CommitAtFinalCheckpoint() bool {
+	s.commits.mu.Lock()
+	defer s.commits.mu.Unlock()
+	s.finalCommit = s.commits.cw != nil
+	return s.finalCommit
+}
+
+// FinishCommit implements FinalCheckpointOperator: once the final
+// checkpoint is complete (its files published), the writer's Commit ends
+// the write.
+func (s *ConnectorSink) FinishCommit() error { return s.commitAll() }
 
 // sinkCommits is the committing side of a ConnectorSink. mu serializes
 // the writer's calls: the task's writes and prepares, the coordinator's

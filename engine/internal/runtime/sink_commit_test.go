@@ -124,13 +124,20 @@ func (w *fakeCommitWriter) Abort() { w.buf = nil }
 
 func startCommitJob(t *testing.T, gen *cpGenerator, st *commitStore, cfg CheckpointConfig) *Job {
 	t.Helper()
+	return startCommitJobOver(t, gen, st, cfg, opspec.Hash)
+}
+
+// startCommitJobOver is startCommitJob with the sink's input partitioned
+// by part (Forward chains the sink to the source in one task).
+func startCommitJobOver(t *testing.T, gen *cpGenerator, st *commitStore, cfg CheckpointConfig, part opspec.Partitioning) *Job {
+	t.Helper()
 	g := &Graph{}
 	src := g.AddSource("gen", 2, true, gen.source())
 	src.Resumable = true
 	spec := connector.WriteSpec{Names: []string{"k", "v"}, Types: kvTypes}
 	g.AddOperator("Sink(table=[t])", 2, func() Operator {
 		return &ConnectorSink{Sink: fakeCommitSink{st}, Spec: spec, Table: "t"}
-	}, Edge{From: src, Part: opspec.Hash, Keys: []int{0}})
+	}, Edge{From: src, Part: part, Keys: []int{0}})
 	jc := DefaultJobConfig()
 	jc.Checkpoint = cfg
 	job, err := Submit(context.Background(), "commits", g, jc, &expr.Ctx{Zone: time.UTC, Start: time.Now()}, false)

@@ -197,3 +197,20 @@ func (m *MaterializingSink) NotifyCheckpointComplete(checkpointID int64) error {
 	}
 	return nil
 }
+
+// CommitAtFinalCheckpoint implements FinalCheckpointOperator for a sink
+// that commits the end of its input through a final checkpoint.
+func (m *MaterializingSink) CommitAtFinalCheckpoint() bool {
+	if fo, ok := m.Sink.(FinalCheckpointOperator); ok {
+		return fo.CommitAtFinalCheckpoint()
+	}
+	return false
+}
+
+// FinishCommit implements FinalCheckpointOperator.
+func (m *MaterializingSink) FinishCommit() error {
+	if fo, ok := m.Sink.(FinalCheckpointOperator); ok {
+		return fo.FinishCommit()
+	}
+	return nil
+}
