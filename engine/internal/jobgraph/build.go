@@ -84,7 +84,11 @@ func (b *builder) build(p *physical.Node) *runtime.Node {
 	for _, in := range p.Inputs {
 		if x, ok := in.Op.(*physical.Exchange); ok {
 			src := b.build(in.Inputs[0])
-			edges = append(edges, runtime.Edge{From: src, Part: x.Dist, Keys: x.Keys})
+			edge := runtime.Edge{From: src, Part: x.Dist, Keys: x.Keys}
+			if balancedInput(p) {
+				edge.KeyGroups = runtime.DefaultKeyGroups
+			}
+			edges = append(edges, edge)
 			b.nodes[in] = src
 			continue
 		}
@@ -101,6 +105,15 @@ func (b *builder) build(p *physical.Node) *runtime.Node {
 	n := b.g.AddOperator(p.Describe(), p.Parallelism, b.operator(p), edges...)
 	b.nodes[p] = n
 	return n
+}
+
+// balancedInput reports whether p's hash inputs are balanced by key
+// groups (runtime.Edge.KeyGroups): the batch OVER, which reads its whole
+// input before it emits a row, so that its instances can wait for the
+// input's end to split the key groups evenly.
+func balancedInput(p *physical.Node) bool {
+	x, ok := p.Op.(*physical.OverAggregate)
+	return ok && !x.Streaming
 }
 
 // source is the source function of a TableSourceScan or Values node.

@@ -15,6 +15,14 @@ type Edge struct {
 	Part opspec.Partitioning
 	// Keys are the column indexes hashed by a Hash edge.
 	Keys []int
+	// KeyGroups, when > 0 on a Hash edge of a batch job into several
+	// instances, balances the edge (keyGroupPool): rows are hashed into
+	// that many key groups (at most 256), and once the input ends each
+	// consumer instance takes whole key groups, largest first to the
+	// least loaded. Only for consumers that read their whole input before
+	// emitting (the batch OVER), since the consumers get no rows before
+	// every producer has ended.
+	KeyGroups int
 }
 
 // SourceFunc opens the reader of one parallel source instance: it pushes

@@ -80,6 +80,10 @@ type event struct {
 type channel struct {
 	c      chan event
 	budget *byteBudget // nil: bounded by count only
+	// pool, when not nil, holds this input's rows (a balanced hash
+	// exchange, exchange_balanced.go): the channel carries only the
+	// producers' watermarks and ends. Shared by the consumer's instances.
+	pool *keyGroupPool
 }
 
 // received accounts for an event taken out of the channel.
@@ -272,10 +276,11 @@ func (e *executor) build() error {
 		e.chains = append(e.chains, chain)
 		if len(n.Inputs) > 0 {
 			chans := make([][]*channel, n.Parallelism)
+			pools := e.keyGroupPools(n)
 			for i := range chans {
 				chans[i] = make([]*channel, len(n.Inputs))
 				for k := range chans[i] {
-					chans[i][k] = &channel{c: make(chan event, e.cfg.ChannelCapacity), budget: newByteBudget(e.cfg.ChannelBytes)}
+					chans[i][k] = &channel{c: make(chan event, e.cfg.ChannelCapacity), budget: newByteBudget(e.cfg.ChannelBytes), pool: pools[k]}
 				}
 			}
 			e.inbound[n.ID] = chans

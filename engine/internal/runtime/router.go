@@ -39,6 +39,7 @@ type target struct {
 	part  opspec.Partitioning
 	keys  []int
 	chans []*channel // one per consumer instance (this input)
+	pool  *keyGroupPool
 }
 
 func (e *executor) newRouter(ctx context.Context, n *Node, inst int) *router {
@@ -52,7 +53,7 @@ func (e *executor) newRouter(ctx context.Context, n *Node, inst int) *router {
 			for k := range chans {
 				chans[k] = e.inbound[c.ID][k][in]
 			}
-			r.targets = append(r.targets, target{part: edge.Part, keys: edge.Keys, chans: chans})
+			r.targets = append(r.targets, target{part: edge.Part, keys: edge.Keys, chans: chans, pool: chans[0].pool})
 		}
 	}
 	return r
@@ -131,6 +132,10 @@ func (r *router) Emit(b *types.Batch) error {
 				return err
 			}
 		case opspec.Hash:
+			if t.pool != nil {
+				t.pool.add(b, t.keys)
+				continue
+			}
 			if len(t.chans) == 1 {
 				if err := r.send(t.chans[0], data(b, pid, r.sized)); err != nil {
 					return err

@@ -219,6 +219,11 @@ func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operato
 				ended[in]++
 				if ended[in] == producers[in] {
 					open--
+					if pool := inputs[in].pool; pool != nil {
+						if err := drainKeyGroups(ctx, pool, inst, in, op, m); err != nil {
+							return err
+						}
+					}
 					if err := op.EndInput(in); err != nil {
 						return err
 					}

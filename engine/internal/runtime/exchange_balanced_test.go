@@ -1,0 +1,233 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/internal/opspec"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// balanceKeyGroups gives the largest group to the first instance, then
+// each group to the least loaded instance (the lower index among equals).
+func TestBalanceKeyGroups(t *testing.T) {
+	rows := []int64{4, 9, 0, 5, 2, 7}
+	got := balanceKeyGroups(rows, 2)
+	// 9(g1)→0 [9,0]; 7(g5)→1 [9,7]; 5(g3)→1 [9,12]; 4(g0)→0 [13,12];
+	// 2(g4)→1 [13,14]; 0(g2)→0
+	want := []int{0, 0, 0, 1, 1, 1}
+	if !slices.Equal(got, want) {
+		t.Fatalf("owners %v, want %v", got, want)
+	}
+	if got := balanceKeyGroups(rows, 1); !slices.Equal(got, []int{0, 0, 0, 0, 0, 0}) {
+		t.Fatalf("one instance: owners %v", got)
+	}
+}
+
+// skewedBatches makes batches of (k STRING, v INT, seq BIGINT) rows whose
+// keys follow a Zipf-like law over keys keys: key i has about 1/(i+1) of
+// the rows of key 0 (the flights' origins are as uneven). seq numbers the
+// rows.
+func skewedBatches(t *testing.T, batches, rows, keys int) ([]*types.Batch, []*types.DataType) {
+	t.Helper()
+	ts := []*types.DataType{types.StringType(), types.IntType(), types.BigIntType().NotNull()}
+	r := rand.New(rand.NewSource(19))
+	z := rand.NewZipf(r, 1.1, 1, uint64(keys-1))
+	var out []*types.Batch
+	seq := int64(0)
+	for b := 0; b < batches; b++ {
+		bb := types.NewBatchBuilder(ts)
+		for i := 0; i < rows; i++ {
+			if err := bb.Append(types.Insert, []any{fmt.Sprintf("key%03d", z.Uint64()), int32(r.Intn(100)), seq}); err != nil {
+				t.Fatal(err)
+			}
+			seq++
+		}
+		out = append(out, bb.Build())
+	}
+	return out, ts
+}
+
+// rowCountingOver is a batch OverAggregate that counts the rows it is
+// given into rows[its index].
+type rowCountingOver struct {
+	*OverAggregate
+	mu   *sync.Mutex
+	rows *[]int
+	idx  int
+}
+
+func (o *rowCountingOver) ProcessBatch(in int, b *types.Batch) error {
+	o.mu.Lock()
+	(*o.rows)[o.idx] += b.Len
+	o.mu.Unlock()
+	return o.OverAggregate.ProcessBatch(in, b)
+}
+
+// runOverJob runs batches through a batch job: a source of two instances
+// (instance i emits batches i, i+2, …) → hash exchange on k (balanced by
+// keyGroups key groups when > 0) → OVER at parallelism p: ROW_NUMBER and
+// a running SUM(v) per k in seq order → collect. It returns the result
+// rows as sorted strings and the rows each OVER instance was given.
+func runOverJob(t *testing.T, batches []*types.Batch, ts []*types.DataType, p, keyGroups int) ([]string, []int) {
+	t.Helper()
+	bigint := types.BigIntType().NotNull()
+	groups := []opspec.OverGroup{{
+		PartitionKeys: []int{0},
+		Order:         []opspec.SortKey{{Col: 2}},
+		Frame:         opspec.OverFrame{Rows: true, Lower: opspec.FrameBound{Kind: opspec.UnboundedPreceding}, Upper: opspec.FrameBound{Kind: opspec.CurrentRow}},
+		Calls: []opspec.OverCall{
+			{Func: "ROW_NUMBER", Filter: -1, Type: bigint},
+			{Func: "SUM", Args: []int{1}, ArgTypes: []*types.DataType{ts[1]}, Filter: -1, Type: types.IntType()},
+		},
+	}}
+	g := &Graph{}
+	src := g.AddSource("skewed", 2, true, func(ctx context.Context, inst, par int, emit func(*types.Batch) error) error {
+		for i := inst; i < len(batches); i += par {
+			if err := emit(batches[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	var mu sync.Mutex
+	rows := make([]int, p)
+	made := 0
+	over := g.AddOperator("OverAggregate", p, func() Operator {
+		mu.Lock()
+		defer mu.Unlock()
+		made++
+		return &rowCountingOver{OverAggregate: &OverAggregate{Groups: groups, InTypes: ts}, mu: &mu, rows: &rows, idx: made - 1}
+	}, Edge{From: src, Part: opspec.Hash, Keys: []int{0}, KeyGroups: keyGroups})
+	coll := NewCollector(16)
+	g.AddOperator("collect", 1, coll.NewSink, Edge{From: over, Part: opspec.Single})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	job, err := Submit(ctx, "over", g, DefaultJobConfig(), &expr.Ctx{Zone: time.UTC, Start: time.Now()}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Cancel()
+	coll.Attach(job)
+	var out []string
+	for {
+		b, err := coll.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < b.Len; i++ {
+			var sb strings.Builder
+			for c, col := range b.Cols {
+				if c > 0 {
+					sb.WriteByte('|')
+				}
+				fmt.Fprint(&sb, types.ValueAt(col, i, nil))
+			}
+			out = append(out, sb.String())
+		}
+	}
+	sort.Strings(out)
+	return out, rows
+}
+
+// A batch OVER at parallelism 2 behind a balanced hash exchange gives the
+// rows of parallelism 1 (every key's rows in one instance: ROW_NUMBER
+// and the running SUM restart nowhere), and the instances' rows differ by
+// at most the largest key group's rows (the bound of largest-first
+// assignment), however the per-process hash seed places the keys.
+func TestBalancedExchangeOverSameRows(t *testing.T) {
+	batches, ts := skewedBatches(t, 24, 500, 60)
+	want, _ := runOverJob(t, batches, ts, 1, 0)
+	if len(want) != 24*500 {
+		t.Fatalf("%d rows at parallelism 1, want %d", len(want), 24*500)
+	}
+	plain, _ := runOverJob(t, batches, ts, 2, 0)
+	if !slices.Equal(plain, want) {
+		t.Fatal("plain hash exchange at parallelism 2: rows differ from parallelism 1")
+	}
+	for _, p := range []int{2, 3} {
+		got, rows := runOverJob(t, batches, ts, p, DefaultKeyGroups)
+		if !slices.Equal(got, want) {
+			for i := range min(len(got), len(want)) {
+				if got[i] != want[i] {
+					t.Fatalf("parallelism %d: row %d is %s, want %s", p, i, got[i], want[i])
+				}
+			}
+			t.Fatalf("parallelism %d: %d rows, want %d", p, len(got), len(want))
+		}
+		// the largest key group holds at least the largest key's rows
+		pool := newKeyGroupPool(DefaultKeyGroups, p)
+		for _, b := range batches {
+			pool.add(b, []int{0})
+		}
+		largest := slices.Max(pool.rows)
+		total := int64(len(want))
+		if hi := int64(slices.Max(rows)); hi > (total+int64(p)-1)/int64(p)+largest {
+			t.Fatalf("parallelism %d: instance rows %v, total %d, largest key group %d: over the balance bound", p, rows, total, largest)
+		}
+		t.Logf("parallelism %d: rows per instance %v (largest key group %d of %d)", p, rows, largest, total)
+	}
+}
+
+// Each instance drains only its key groups' rows, in the producers'
+// order, and a batch leaves the pool once every instance took its rows.
+func TestKeyGroupPoolDrain(t *testing.T) {
+	batches, _ := skewedBatches(t, 6, 300, 40)
+	pool := newKeyGroupPool(16, 2)
+	for _, b := range batches {
+		pool.add(b, []int{0})
+	}
+	owner := pool.owners()
+	keyOwner := map[string]int{}
+	var seqs [2][]int64
+	for inst := range 2 {
+		err := pool.drain(context.Background(), inst, func(b *types.Batch) error {
+			for i := 0; i < b.Len; i++ {
+				k := types.ValueAt(b.Cols[0], i, nil).(string)
+				if o, ok := keyOwner[k]; ok && o != inst {
+					return fmt.Errorf("key %s in instances %d and %d", k, o, inst)
+				}
+				keyOwner[k] = inst
+				seqs[inst] = append(seqs[inst], types.ValueAt(b.Cols[2], i, nil).(int64))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(seqs[0]) + len(seqs[1]); n != 6*300 {
+		t.Fatalf("drained %d rows, want %d", n, 6*300)
+	}
+	for inst := range 2 {
+		if !slices.IsSorted(seqs[inst]) {
+			t.Fatalf("instance %d: rows out of the producers' order", inst)
+		}
+		var load int64
+		for g, o := range owner {
+			if o == inst {
+				load += pool.rows[g]
+			}
+		}
+		if load != int64(len(seqs[inst])) {
+			t.Fatalf("instance %d drained %d rows, its key groups hold %d", inst, len(seqs[inst]), load)
+		}
+	}
+	for i, kb := range pool.batches {
+		if kb.batch != nil || kb.groups != nil {
+			t.Fatalf("batch %d still held after both instances drained", i)
+		}
+	}
+}
