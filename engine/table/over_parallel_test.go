@@ -13,7 +13,8 @@ import (
 // partition keys are uneven (one key holds a third of the rows, NULL keys
 // included): ROW_NUMBER on a unique order, RANK and DENSE_RANK on ties,
 // framed aggregates, two partition keys, two OVER groups with different
-// partition keys, and a global OVER (one instance).
+// partition keys, a global OVER (one instance), and columns of every
+// kind the exchange gathers (NULL INTs, BOOLEAN, DECIMAL).
 func TestBatchOverParallelAnswers(t *testing.T) {
 	var vals []string
 	for i := 0; i < 300; i++ {
@@ -24,10 +25,14 @@ func TestBatchOverParallelAnswers(t *testing.T) {
 		case i%29 == 0:
 			k = "CAST(NULL AS STRING)"
 		}
-		vals = append(vals, fmt.Sprintf("(%s, %d, %d, 'w%d')", k, i, (i*7)%11, i%4))
+		y := fmt.Sprint(i % 13)
+		if i%7 == 0 {
+			y = "CAST(NULL AS INT)"
+		}
+		vals = append(vals, fmt.Sprintf("(%s, %d, %d, 'w%d', %s, %v, CAST(%d.5 AS DECIMAL(10, 2)))", k, i, (i*7)%11, i%4, y, i%5 == 0, i))
 	}
 	src := MustCreate(InBatchMode())
-	q, err := src.SQLQuery("SELECT * FROM (VALUES " + strings.Join(vals, ", ") + ") AS t(k, seq, x, w)")
+	q, err := src.SQLQuery("SELECT * FROM (VALUES " + strings.Join(vals, ", ") + ") AS t(k, seq, x, w, y, b, d)")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,6 +64,8 @@ func TestBatchOverParallelAnswers(t *testing.T) {
 		"SELECT k, w, seq, ROW_NUMBER() OVER (PARTITION BY k, w ORDER BY seq), MAX(x) OVER (PARTITION BY k, w) FROM mem",
 		"SELECT k, w, seq, ROW_NUMBER() OVER (PARTITION BY k ORDER BY seq), SUM(x) OVER (PARTITION BY w ORDER BY seq) FROM mem",
 		"SELECT seq, ROW_NUMBER() OVER (ORDER BY seq) FROM mem",
+		"SELECT k, y, b, d, seq, ROW_NUMBER() OVER (PARTITION BY k ORDER BY seq), SUM(y) OVER (PARTITION BY k ORDER BY seq) FROM mem",
+		"SELECT y, b, d, seq, RANK() OVER (PARTITION BY y ORDER BY d DESC) FROM mem",
 	} {
 		want := run("1", query)
 		if len(want) != 300 {

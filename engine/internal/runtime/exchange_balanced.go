@@ -44,26 +44,30 @@ type keyGroupPool struct {
 	groups    int
 	consumers int
 
-	mu      sync.Mutex
-	batches []*keyGroupBatch
-	rows    []int64 // rows per key group
+	mu        sync.Mutex
+	batches   []*keyGroupBatch
+	groupRows []int64 // rows per key group
 
 	assign sync.Once
 	owner  []int // consumer instance of each key group
 }
 
-// keyGroupBatch is one producer batch in a pool and its rows' key groups.
+// keyGroupBatch is one producer batch in a pool: its row numbers ordered
+// by key group (rows[start[g]:start[g+1]] are group g's, in the batch's
+// order), made by the producer so that a consumer gathers its groups'
+// rows with a copy per group instead of a test per row.
 type keyGroupBatch struct {
-	batch  *types.Batch
-	groups []uint8
-	left   atomic.Int32 // consumer instances yet to take their rows
+	batch *types.Batch
+	rows  []int32
+	start []int32
+	left  atomic.Int32 // consumer instances yet to take their rows
 }
 
 // newKeyGroupPool returns the pool of a balanced exchange into consumers
 // instances; groups is at most 256 (a key group is one byte per row).
 func newKeyGroupPool(groups, consumers int) *keyGroupPool {
 	groups = min(max(groups, 1), 256)
-	return &keyGroupPool{groups: groups, consumers: consumers, rows: make([]int64, groups)}
+	return &keyGroupPool{groups: groups, consumers: consumers, groupRows: make([]int64, groups)}
 }
 
 // add puts a producer's batch into the pool, hashing its key columns.
@@ -76,19 +80,31 @@ func (p *keyGroupPool) add(b *types.Batch, keys []int) {
 		HashColumn(b.Cols[k], hashes)
 	}
 	groups := make([]uint8, b.Len)
-	var rows [256]int64
+	start := make([]int32, p.groups+1)
 	n := uint64(p.groups)
 	for i, h := range hashes {
 		g := h % n
 		groups[i] = uint8(g)
-		rows[g]++
+		start[g+1]++
 	}
-	kb := &keyGroupBatch{batch: b, groups: groups}
+	var counts [256]int64
+	for g := range p.groups {
+		counts[g] = int64(start[g+1])
+		start[g+1] += start[g]
+	}
+	// a stable counting sort of the row numbers by key group
+	next := append([]int32(nil), start[:p.groups]...)
+	rows := make([]int32, b.Len)
+	for i, g := range groups {
+		rows[next[g]] = int32(i)
+		next[g]++
+	}
+	kb := &keyGroupBatch{batch: b, rows: rows, start: start}
 	kb.left.Store(int32(p.consumers))
 	p.mu.Lock()
 	p.batches = append(p.batches, kb)
-	for g := range p.rows {
-		p.rows[g] += rows[g]
+	for g := range p.groupRows {
+		p.groupRows[g] += counts[g]
 	}
 	p.mu.Unlock()
 }
@@ -98,7 +114,7 @@ func (p *keyGroupPool) add(b *types.Batch, keys []int) {
 func (p *keyGroupPool) owners() []int {
 	p.assign.Do(func() {
 		p.mu.Lock()
-		rows := append([]int64(nil), p.rows...)
+		rows := append([]int64(nil), p.groupRows...)
 		p.mu.Unlock()
 		p.owner = balanceKeyGroups(rows, p.consumers)
 	})
@@ -130,81 +146,186 @@ func balanceKeyGroups(rows []int64, n int) []int {
 	return owner
 }
 
-// drain hands consumer instance inst its rows, batch by batch in the
-// order the producers added them, to process; a batch's rows keep their
-// order. The pool must be complete (inst has seen every producer's end).
-// A batch is dropped from the pool once every instance has taken its rows.
-func (p *keyGroupPool) drain(ctx context.Context, inst int, process func(*types.Batch) error) error {
-	owner := p.owners()
-	mine := make([]bool, p.groups)
-	for g, o := range owner {
-		mine[g] = o == inst
+// drain hands consumer instance inst its rows as one batch (nil when it
+// has none): the rows of the producers' batches in the order they were
+// added, and within a batch, rows of one key group (and so of one key) in
+// their order. The rows are gathered once, straight into the batch the
+// consumer reads (no copy per producer batch, then a concatenation). The
+// pool must be complete (inst has seen every producer's end). A batch
+// leaves the pool once every instance has gathered its rows.
+func (p *keyGroupPool) drain(ctx context.Context, inst int) (*types.Batch, error) {
+	var mine []int
+	for g, o := range p.owners() {
+		if o == inst {
+			mine = append(mine, g)
+		}
 	}
 	p.mu.Lock()
 	batches := p.batches
 	p.mu.Unlock()
-	var sel []int32
+	var parts []selectedRows
+	total := 0
 	for _, kb := range batches {
-		if err := ctx.Err(); err != nil {
-			return err
+		n := 0
+		for _, g := range mine {
+			n += int(kb.start[g+1] - kb.start[g])
 		}
-		b := kb.batch
-		sel = sel[:0]
-		for i, g := range kb.groups {
-			if mine[g] {
-				sel = append(sel, int32(i))
-			}
+		if n == 0 {
+			continue
 		}
-		var out *types.Batch
-		switch len(sel) {
-		case 0:
-		case b.Len:
-			out = b
-		default:
-			out = takeBatchRows(b, sel)
+		sel := make([]int32, 0, n)
+		for _, g := range mine {
+			sel = append(sel, kb.rows[kb.start[g]:kb.start[g+1]]...)
 		}
+		parts = append(parts, selectedRows{kb.batch, sel})
+		total += n
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var out *types.Batch
+	if total > 0 {
+		out = gatherRows(parts, total)
+	}
+	for _, kb := range batches {
 		if kb.left.Add(-1) == 0 {
 			// every instance has its rows: let the batch go
-			kb.batch, kb.groups = nil, nil
-		}
-		if out != nil {
-			if err := process(out); err != nil {
-				return err
-			}
+			kb.batch, kb.rows, kb.start = nil, nil, nil
 		}
 	}
-	return nil
+	return out, nil
 }
 
-// takeBatchRows copies the rows sel of b (columns and RowKinds).
-func takeBatchRows(b *types.Batch, sel []int32) *types.Batch {
-	cols := make([]arrow.Array, len(b.Cols))
-	for c, col := range b.Cols {
-		if col != nil {
-			cols[c] = vector.Take(col, sel)
+// selectedRows is rows sel of batch b.
+type selectedRows struct {
+	b   *types.Batch
+	sel []int32
+}
+
+// gatherRows copies the selected rows of parts, in order, into one batch of
+// total rows (columns and RowKinds).
+func gatherRows(parts []selectedRows, total int) *types.Batch {
+	if len(parts) == 1 {
+		return TakeRows(parts[0].b, parts[0].sel)
+	}
+	first := parts[0].b
+	cols := make([]arrow.Array, len(first.Cols))
+	for c := range cols {
+		if first.Cols[c] != nil {
+			cols[c] = gatherColumn(parts, c, total)
 		}
 	}
 	var kinds []types.RowKind
-	if b.Kinds != nil {
-		kinds = make([]types.RowKind, len(sel))
-		for i, s := range sel {
-			kinds[i] = b.Kinds[s]
+	for _, p := range parts {
+		if p.b.Kinds != nil {
+			kinds = make([]types.RowKind, 0, total)
+			break
 		}
 	}
-	return &types.Batch{Cols: cols, Kinds: kinds, Len: len(sel)}
+	if kinds != nil {
+		for _, p := range parts {
+			for _, s := range p.sel {
+				kinds = append(kinds, p.b.Kind(int(s)))
+			}
+		}
+	}
+	return &types.Batch{Cols: cols, Kinds: kinds, Len: total}
+}
+
+// gatherColumn gathers column c of parts: fixed-width and string columns
+// in one pass into the result, others by a Take per part and a
+// concatenation.
+func gatherColumn(parts []selectedRows, c, total int) arrow.Array {
+	dt := parts[0].b.Cols[c].DataType()
+	valid := gatherValidity(parts, c, total)
+	switch dt.ID() {
+	case arrow.INT32, arrow.DATE32, arrow.TIME32, arrow.INTERVAL_MONTHS:
+		return vector.FromValues(dt, gatherFixed[int32](parts, c, total), valid, -1)
+	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64, arrow.DURATION, arrow.DATE64:
+		return vector.FromValues(dt, gatherFixed[int64](parts, c, total), valid, -1)
+	case arrow.FLOAT64:
+		return vector.FromValues(dt, gatherFixed[float64](parts, c, total), valid, -1)
+	case arrow.STRING, arrow.BINARY:
+		bytes := 0
+		for _, p := range parts {
+			offs, _ := vector.StringData(p.b.Cols[c])
+			for _, j := range p.sel {
+				bytes += int(offs[j+1] - offs[j])
+			}
+		}
+		outOffs := make([]int32, total+1)
+		outData := make([]byte, 0, bytes)
+		k := 0
+		for _, p := range parts {
+			offs, data := vector.StringData(p.b.Cols[c])
+			for _, j := range p.sel {
+				outData = append(outData, data[offs[j]:offs[j+1]]...)
+				k++
+				outOffs[k] = int32(len(outData))
+			}
+		}
+		return vector.StringsFrom(outOffs, outData, valid, dt.ID() == arrow.BINARY)
+	}
+	arrs := make([]arrow.Array, len(parts))
+	for i, p := range parts {
+		arrs[i] = vector.Take(p.b.Cols[c], p.sel)
+	}
+	return vector.Concat(arrs)
+}
+
+func gatherFixed[T vector.Fixed](parts []selectedRows, c, total int) []T {
+	out := make([]T, total)
+	k := 0
+	for _, p := range parts {
+		vals := vector.Values[T](p.b.Cols[c])
+		for _, j := range p.sel {
+			out[k] = vals[j]
+			k++
+		}
+	}
+	return out
+}
+
+// gatherValidity is the validity bitmap of the gathered column c, nil when
+// no selected row is NULL.
+func gatherValidity(parts []selectedRows, c, total int) []byte {
+	nulls := false
+	for _, p := range parts {
+		if p.b.Cols[c].NullN() > 0 {
+			nulls = true
+			break
+		}
+	}
+	if !nulls {
+		return nil
+	}
+	out := make([]byte, (total+7)/8)
+	k := 0
+	for _, p := range parts {
+		col := p.b.Cols[c]
+		for _, j := range p.sel {
+			if col.IsValid(int(j)) {
+				out[k>>3] |= 1 << (k & 7)
+			}
+			k++
+		}
+	}
+	return out
 }
 
 // drainKeyGroups feeds a task's head operator its share of a balanced
 // input once every producer of that input has ended.
 func drainKeyGroups(ctx context.Context, pool *keyGroupPool, inst, in int, op Operator, m *OperatorMetrics) error {
-	return pool.drain(ctx, inst, func(b *types.Batch) error {
-		m.RecordsIn.Add(int64(b.Len))
-		m.BatchesIn.Add(1)
-		t0 := time.Now()
-		err := op.ProcessBatch(in, b)
-		m.BusyNanos.Add(int64(time.Since(t0)))
+	b, err := pool.drain(ctx, inst)
+	if err != nil || b == nil {
 		return err
-	})
+	}
+	m.RecordsIn.Add(int64(b.Len))
+	m.BatchesIn.Add(1)
+	t0 := time.Now()
+	err = op.ProcessBatch(in, b)
+	m.BusyNanos.Add(int64(time.Since(t0)))
+	return err
 }
 
 // keyGroupPools returns, per input of node n, the pool of a balanced hash

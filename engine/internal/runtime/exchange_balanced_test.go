@@ -172,7 +172,7 @@ func TestBalancedExchangeOverSameRows(t *testing.T) {
 		for _, b := range batches {
 			pool.add(b, []int{0})
 		}
-		largest := slices.Max(pool.rows)
+		largest := slices.Max(pool.groupRows)
 		total := int64(len(want))
 		if hi := int64(slices.Max(rows)); hi > (total+int64(p)-1)/int64(p)+largest {
 			t.Fatalf("parallelism %d: instance rows %v, total %d, largest key group %d: over the balance bound", p, rows, total, largest)
@@ -181,8 +181,9 @@ func TestBalancedExchangeOverSameRows(t *testing.T) {
 	}
 }
 
-// Each instance drains only its key groups' rows, in the producers'
-// order, and a batch leaves the pool once every instance took its rows.
+// Each instance drains only its key groups' rows, every key's rows in the
+// producers' order, and a batch leaves the pool once every instance took
+// its rows.
 func TestKeyGroupPoolDrain(t *testing.T) {
 	batches, _ := skewedBatches(t, 6, 300, 40)
 	pool := newKeyGroupPool(16, 2)
@@ -192,41 +193,44 @@ func TestKeyGroupPoolDrain(t *testing.T) {
 	owner := pool.owners()
 	keyOwner := map[string]int{}
 	var seqs [2][]int64
+	keySeqs := map[string][]int64{}
 	for inst := range 2 {
-		err := pool.drain(context.Background(), inst, func(b *types.Batch) error {
-			for i := 0; i < b.Len; i++ {
-				k := types.ValueAt(b.Cols[0], i, nil).(string)
-				if o, ok := keyOwner[k]; ok && o != inst {
-					return fmt.Errorf("key %s in instances %d and %d", k, o, inst)
-				}
-				keyOwner[k] = inst
-				seqs[inst] = append(seqs[inst], types.ValueAt(b.Cols[2], i, nil).(int64))
-			}
-			return nil
-		})
+		b, err := pool.drain(context.Background(), inst)
 		if err != nil {
 			t.Fatal(err)
+		}
+		for i := 0; i < b.Len; i++ {
+			k := types.ValueAt(b.Cols[0], i, nil).(string)
+			if o, ok := keyOwner[k]; ok && o != inst {
+				t.Fatalf("key %s in instances %d and %d", k, o, inst)
+			}
+			keyOwner[k] = inst
+			seq := types.ValueAt(b.Cols[2], i, nil).(int64)
+			seqs[inst] = append(seqs[inst], seq)
+			keySeqs[k] = append(keySeqs[k], seq)
 		}
 	}
 	if n := len(seqs[0]) + len(seqs[1]); n != 6*300 {
 		t.Fatalf("drained %d rows, want %d", n, 6*300)
 	}
 	for inst := range 2 {
-		if !slices.IsSorted(seqs[inst]) {
-			t.Fatalf("instance %d: rows out of the producers' order", inst)
-		}
 		var load int64
 		for g, o := range owner {
 			if o == inst {
-				load += pool.rows[g]
+				load += pool.groupRows[g]
 			}
 		}
 		if load != int64(len(seqs[inst])) {
 			t.Fatalf("instance %d drained %d rows, its key groups hold %d", inst, len(seqs[inst]), load)
 		}
 	}
+	for k, seqs := range keySeqs {
+		if !slices.IsSorted(seqs) {
+			t.Fatalf("key %s: rows out of the producers' order: %v", k, seqs)
+		}
+	}
 	for i, kb := range pool.batches {
-		if kb.batch != nil || kb.groups != nil {
+		if kb.batch != nil || kb.rows != nil {
 			t.Fatalf("batch %d still held after both instances drained", i)
 		}
 	}
