@@ -132,6 +132,8 @@ func (d *Decoder) newReader(r io.Reader, name string, maxRows int) *Reader {
 		qspecial[d.opts.Escape] = true
 	}
 	rd.qspecial = qspecial
+	rd.colwise = !d.opts.HasNullLiteral && !d.opts.ReplaceBadUTF8
+	rd.pend.spans = make([][]span, len(rd.cols))
 	return rd
 }
 
@@ -192,6 +194,11 @@ type Reader struct {
 	// all of them, or with a row filter those not deferred (late.go).
 	eager []int
 
+	// colwise: plain records are parsed a column at a time (colwise.go);
+	// wordRec: scanWords tokenized the current record.
+	colwise, wordRec bool
+	pend             pendingRows
+
 	late lateState
 
 	skipped int64
@@ -239,6 +246,9 @@ func (r *Reader) nextBatch() (*types.Batch, error) {
 			break
 		}
 		if err != nil {
+			if ferr := r.flushPending(); ferr != nil {
+				return nil, ferr // an earlier record's
+			}
 			return nil, err
 		}
 		if !ok {
@@ -248,6 +258,13 @@ func (r *Reader) nextBatch() (*types.Batch, error) {
 		if r.records == 1 && r.d.opts.IgnoreFirstLine {
 			continue
 		}
+		if r.colwise && r.wordRec && r.pendRecord() {
+			n++
+			continue
+		}
+		if err := r.flushPending(); err != nil {
+			return nil, err
+		}
 		added, err := r.emit()
 		if err != nil {
 			return nil, err
@@ -255,6 +272,9 @@ func (r *Reader) nextBatch() (*types.Batch, error) {
 		if added {
 			n++
 		}
+	}
+	if err := r.flushPending(); err != nil {
+		return nil, err
 	}
 	if n == 0 {
 		return nil, io.EOF
@@ -360,6 +380,10 @@ func (r *Reader) nextRecord() (bool, error) {
 			}
 			keep = held
 		}
+		// the pending records' field positions are in the buffer
+		if err := r.flushPending(); err != nil {
+			return false, err
+		}
 		if err := r.fill(keep); err != nil {
 			return false, err
 		}
@@ -419,8 +443,10 @@ func (r *Reader) scan() error {
 	}
 	r.pos, r.line = i, line // blank lines are consumed even if we need more
 	if !r.byteScanOnly && r.scanWords(buf, i, line) {
+		r.wordRec = true
 		return nil
 	}
+	r.wordRec = false
 	recStart := i
 	r.recLine = line
 	r.scratch = r.scratch[:0]

@@ -14,6 +14,12 @@ import (
 // error or the skipped-row count) as text.
 func decodeBoth(t *testing.T, tb table, opts map[string]string, input string) (words, bytewise string) {
 	t.Helper()
+	return decodeBothBatch(t, tb, opts, input, 7)
+}
+
+// decodeBothBatch is decodeBoth with batches of batch rows.
+func decodeBothBatch(t *testing.T, tb table, opts map[string]string, input string, batch int) (words, bytewise string) {
+	t.Helper()
 	o, err := ParseOptions(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -23,7 +29,7 @@ func decodeBoth(t *testing.T, tb table, opts map[string]string, input string) (w
 		t.Fatal(err)
 	}
 	run := func(byteOnly bool) string {
-		rd := d.newReader(strings.NewReader(input), "in.csv", 7)
+		rd := d.newReader(strings.NewReader(input), "in.csv", batch)
 		rd.byteScanOnly = byteOnly
 		var sb strings.Builder
 		for {
