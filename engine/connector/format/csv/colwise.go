@@ -20,47 +20,53 @@ import (
 // Off with a null literal or csv.invalid-utf8 = 'replace' (emit's slower
 // per-field path).
 
-// span is a field's bytes buf[start:end] in the read buffer.
-type span struct{ start, end int32 }
-
-// maxSpanBuf bounds the read buffer's size for pending records (offsets
-// are int32).
+// maxSpanBuf bounds the read buffer's size for scanWords (its field
+// boundaries are int32).
 const maxSpanBuf = 1 << 31
 
 // pendingRows are the records tokenized and not yet parsed.
 type pendingRows struct {
-	spans [][]span // per output column (only the eager ones are used)
-	line  []int64  // per record, its physical line
+	// bounds holds each record's field boundaries (Reader.bounds), one
+	// record after the other
+	bounds []int32
+	line   []int64 // per record, its physical line
+}
+
+// fieldCol is one field of the pending records: record k's is
+// buf[b[k*stride+f]+1 : b[k*stride+f+1]].
+type fieldCol struct {
+	b         []int32
+	stride, f int
 }
 
 // spansParser is a parser with a loop over many fields.
 type spansParser interface {
-	// parseSpans appends the values of the fields buf[s.start:s.end] of
-	// sp in order, as parse would, and stops before the first field that
-	// is empty (unless the column is text) or does not parse, appending
-	// nothing for it. It returns the number of fields appended.
-	parseSpans(buf []byte, sp []span) int
+	// parseFields appends the values of fields k, k+1, ... n-1 of c in
+	// order, as parse would, and stops before the first field that is
+	// empty (unless the column is text) or does not parse, appending
+	// nothing for it. It returns the index of that field, or n.
+	parseFields(buf []byte, c fieldCol, k, n int) int
 }
 
-// parseSpans is p.parseSpans, or parse called per field.
-func parseSpans(p parser, buf []byte, sp []span) int {
+// parseFields is p.parseFields, or parse called per field.
+func parseFields(p parser, buf []byte, c fieldCol, k, n int) int {
 	if q, ok := p.(spansParser); ok {
-		return q.parseSpans(buf, sp)
+		return q.parseFields(buf, c, k, n)
 	}
-	for k, s := range sp {
-		b := buf[s.start:s.end]
+	for o := k*c.stride + c.f; k < n; k, o = k+1, o+c.stride {
+		b := buf[c.b[o]+1 : c.b[o+1]]
 		if len(b) == 0 || p.parse(b) != nil {
 			return k
 		}
 	}
-	return len(sp)
+	return n
 }
 
 // pendRecord keeps the record just tokenized by scanWords for flushPending
 // and reports true, or reports false when emit must take it (another
 // number of fields, or bytes that are not ASCII and not valid UTF-8).
 func (r *Reader) pendRecord() bool {
-	if r.nfields != len(r.d.allTypes) || r.recEnd >= maxSpanBuf {
+	if r.nfields != len(r.d.allTypes) {
 		return false
 	}
 	if r.recEnd > r.asciiEnd {
@@ -70,10 +76,7 @@ func (r *Reader) pendRecord() bool {
 		}
 	}
 	p := &r.pend
-	for _, j := range r.eager {
-		ref := &r.refs[r.d.proj[j]]
-		p.spans[j] = append(p.spans[j], span{int32(ref.start), int32(ref.end)})
-	}
+	p.bounds = append(p.bounds, r.bounds...)
 	p.line = append(p.line, r.recLine)
 	if r.late.filter != nil {
 		r.late.add(r.base+int64(r.recStartOff), r.recLine)
@@ -94,59 +97,56 @@ func (r *Reader) flushPending() error {
 	limit := n // rows at or after the first error's are not parsed
 	var first error
 	for _, j := range r.eager {
-		sp := p.spans[j][:limit]
+		c := fieldCol{b: p.bounds, stride: len(r.bounds), f: r.d.proj[j]}
 		ps := r.parsers[j]
-		k := parseSpans(ps, buf, sp)
-		for k < len(sp) {
-			s := sp[k]
-			if err := r.ctx.value(ps, r.d.outTypes[j], buf[s.start:s.end], false); err != nil {
-				first = r.dataError(p.line[k], r.d.proj[j]+1, err.Error())
+		k := parseFields(ps, buf, c, 0, limit)
+		for k < limit {
+			o := k*c.stride + c.f
+			if err := r.ctx.value(ps, r.d.outTypes[j], buf[c.b[o]+1:c.b[o+1]], false); err != nil {
+				first = r.dataError(p.line[k], c.f+1, err.Error())
 				limit = k
 				break
 			}
-			k++
-			k += parseSpans(ps, buf, sp[k:])
+			k = parseFields(ps, buf, c, k+1, limit)
 		}
 	}
-	for j := range p.spans {
-		p.spans[j] = p.spans[j][:0]
-	}
+	p.bounds = p.bounds[:0]
 	p.line = p.line[:0]
 	return first
 }
 
-func (p *intParser[T]) parseSpans(buf []byte, sp []span) int {
-	for k, s := range sp {
-		v, ok := textconv.ParseInt(buf[s.start:s.end], p.bits)
+func (p *intParser[T]) parseFields(buf []byte, c fieldCol, k, n int) int {
+	for o := k*c.stride + c.f; k < n; k, o = k+1, o+c.stride {
+		v, ok := textconv.ParseInt(buf[c.b[o]+1:c.b[o+1]], p.bits)
 		if !ok {
 			return k
 		}
 		p.c.Append(T(v))
 	}
-	return len(sp)
+	return n
 }
 
-func (p *float64Parser) parseSpans(buf []byte, sp []span) int {
-	for k, s := range sp {
-		v, ok := textconv.ParseFloat(buf[s.start:s.end], 64)
+func (p *float64Parser) parseFields(buf []byte, c fieldCol, k, n int) int {
+	for o := k*c.stride + c.f; k < n; k, o = k+1, o+c.stride {
+		v, ok := textconv.ParseFloat(buf[c.b[o]+1:c.b[o+1]], 64)
 		if !ok {
 			return k
 		}
 		p.c.Append(v)
 	}
-	return len(sp)
+	return n
 }
 
-func (p *stringParser) parseSpans(buf []byte, sp []span) int {
-	for _, s := range sp {
-		p.c.Append(buf[s.start:s.end])
+func (p *stringParser) parseFields(buf []byte, c fieldCol, k, n int) int {
+	for o := k*c.stride + c.f; k < n; k, o = k+1, o+c.stride {
+		p.c.Append(buf[c.b[o]+1 : c.b[o+1]])
 	}
-	return len(sp)
+	return n
 }
 
-func (p *timestampParser) parseSpans(buf []byte, sp []span) int {
-	for k, s := range sp {
-		b := buf[s.start:s.end]
+func (p *timestampParser) parseFields(buf []byte, c fieldCol, k, n int) int {
+	for o := k*c.stride + c.f; k < n; k, o = k+1, o+c.stride {
+		b := buf[c.b[o]+1 : c.b[o+1]]
 		if p.parseSameDate(b) {
 			continue
 		}
@@ -154,5 +154,5 @@ func (p *timestampParser) parseSpans(buf []byte, sp []span) int {
 			return k
 		}
 	}
-	return len(sp)
+	return n
 }

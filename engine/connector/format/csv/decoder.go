@@ -88,6 +88,7 @@ func (d *Decoder) newReader(r io.Reader, name string, maxRows int) *Reader {
 		buf:    make([]byte, 256<<10),
 		wanted: make([]bool, len(d.allTypes)),
 		refs:   make([]fieldRef, len(d.allTypes)),
+		bounds: make([]int32, len(d.allTypes)+1),
 		ctx: &valueCtx{ignore: d.opts.IgnoreParseErrs, nullLit: []byte(d.opts.NullLiteral),
 			hasNullLit: d.opts.HasNullLiteral, arrayDelim: d.opts.ArrayDelimiter},
 	}
@@ -133,7 +134,6 @@ func (d *Decoder) newReader(r io.Reader, name string, maxRows int) *Reader {
 	}
 	rd.qspecial = qspecial
 	rd.colwise = !d.opts.HasNullLiteral && !d.opts.ReplaceBadUTF8
-	rd.pend.spans = make([][]span, len(rd.cols))
 	return rd
 }
 
@@ -178,8 +178,13 @@ type Reader struct {
 	// both paths).
 	byteScanOnly bool
 
-	wanted      []bool
-	refs        []fieldRef
+	wanted []bool
+	refs   []fieldRef
+	// bounds: the field boundaries scanWords found: field f of the record
+	// is buf[bounds[f]+1 : bounds[f+1]] (fields past the table's not kept)
+	bounds []int32
+	// boundsOnly: scan leaves a scanWords record in bounds (refs not set)
+	boundsOnly  bool
 	nfields     int
 	recLine     int64
 	recEnd      int
@@ -241,7 +246,9 @@ func (r *Reader) nextBatch() (*types.Batch, error) {
 	n := 0
 	r.late.start()
 	for n < r.maxRows {
+		r.boundsOnly = r.colwise
 		ok, err := r.nextRecord()
+		r.boundsOnly = false
 		if err == errBatchFull {
 			break
 		}
@@ -258,9 +265,12 @@ func (r *Reader) nextBatch() (*types.Batch, error) {
 		if r.records == 1 && r.d.opts.IgnoreFirstLine {
 			continue
 		}
-		if r.colwise && r.wordRec && r.pendRecord() {
-			n++
-			continue
+		if r.colwise && r.wordRec {
+			if r.pendRecord() {
+				n++
+				continue
+			}
+			r.refsFromBounds()
 		}
 		if err := r.flushPending(); err != nil {
 			return nil, err
@@ -444,6 +454,9 @@ func (r *Reader) scan() error {
 	r.pos, r.line = i, line // blank lines are consumed even if we need more
 	if !r.byteScanOnly && r.scanWords(buf, i, line) {
 		r.wordRec = true
+		if !r.boundsOnly {
+			r.refsFromBounds()
+		}
 		return nil
 	}
 	r.wordRec = false

@@ -67,20 +67,24 @@ func asciiPrefix(b []byte, from int) int {
 // scanWords tokenizes the record starting at buf[start] (physical line
 // line) when it is a plain one: no quote character, no escape character
 // and no '\r' before its terminating '\n', which lies at least eight bytes
-// before the end of buf. It records the fields as scan does and returns
-// true; otherwise it changes nothing and returns false, and the byte-wise
-// scanner takes the record (it also handles the end of the buffer).
+// before the end of buf. It records the field boundaries in r.bounds
+// (refsFromBounds turns them into refs) and returns true; otherwise it
+// changes nothing and returns false, and the byte-wise scanner takes the
+// record (it also handles the end of the buffer).
 //
 // Each eight-byte word is tested once for delimiters and once for the
 // bytes that end the fast path; the delimiters before the first such byte
 // are the field boundaries.
 func (r *Reader) scanWords(buf []byte, start int, line int64) bool {
+	if len(buf) >= maxSpanBuf {
+		return false // the bounds are int32
+	}
 	delim, quote, esc := r.wordDelim, r.wordQuote, r.wordStopEsc
 	// with escaping off esc is the newline, already tested
 	testEsc := esc != wordNewline
-	nwant := len(r.wanted)
+	bounds := r.bounds
+	nb := len(bounds) - 1 // fields recorded
 	nf := 0
-	fieldStart := start
 	for i := start; i+8 <= len(buf); i += 8 {
 		w := binary.LittleEndian.Uint64(buf[i:])
 		md := zeroBytes(w ^ delim)
@@ -97,18 +101,17 @@ func (r *Reader) scanWords(buf []byte, start int, line int64) bool {
 			}
 			md &= 1<<first - 1
 			for md != 0 {
-				p := i + bits.TrailingZeros64(md)>>3
-				if nf < nwant && r.wanted[nf] {
-					r.refs[nf] = fieldRef{start: fieldStart, end: p, line: line}
+				if nf < nb {
+					bounds[nf+1] = int32(i + bits.TrailingZeros64(md)>>3)
 				}
 				nf++
-				fieldStart = p + 1
 				md &= md - 1
 			}
-			if nf < nwant && r.wanted[nf] {
-				r.refs[nf] = fieldRef{start: fieldStart, end: end, line: line}
+			if nf < nb {
+				bounds[nf+1] = int32(end)
 			}
 			nf++
+			bounds[0] = int32(start - 1)
 			r.scratch = r.scratch[:0]
 			r.recLine = line
 			r.nfields = nf
@@ -118,14 +121,23 @@ func (r *Reader) scanWords(buf []byte, start int, line int64) bool {
 			return true
 		}
 		for md != 0 {
-			p := i + bits.TrailingZeros64(md)>>3
-			if nf < nwant && r.wanted[nf] {
-				r.refs[nf] = fieldRef{start: fieldStart, end: p, line: line}
+			if nf < nb {
+				bounds[nf+1] = int32(i + bits.TrailingZeros64(md)>>3)
 			}
 			nf++
-			fieldStart = p + 1
 			md &= md - 1
 		}
 	}
 	return false
+}
+
+// refsFromBounds records the wanted fields of the record scanWords just
+// tokenized in refs, as the byte-wise scanner does.
+func (r *Reader) refsFromBounds() {
+	n := min(r.nfields, len(r.bounds)-1)
+	for f := 0; f < n; f++ {
+		if r.wanted[f] {
+			r.refs[f] = fieldRef{start: int(r.bounds[f]) + 1, end: int(r.bounds[f+1]), line: r.recLine}
+		}
+	}
 }
