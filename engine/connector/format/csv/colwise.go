@@ -69,11 +69,8 @@ func (r *Reader) pendRecord() bool {
 	if r.nfields != len(r.d.allTypes) {
 		return false
 	}
-	if r.recEnd > r.asciiEnd {
-		r.asciiEnd = asciiPrefix(r.buf[:r.end], r.asciiEnd)
-		if r.recEnd > r.asciiEnd && !utf8.Valid(r.buf[r.recStartOff:r.recEnd]) {
-			return false
-		}
+	if !r.recASCII && !utf8.Valid(r.buf[r.recStartOff:r.recEnd]) {
+		return false
 	}
 	p := &r.pend
 	p.bounds = append(p.bounds, r.bounds...)

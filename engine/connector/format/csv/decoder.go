@@ -184,7 +184,9 @@ type Reader struct {
 	// is buf[bounds[f]+1 : bounds[f+1]] (fields past the table's not kept)
 	bounds []int32
 	// boundsOnly: scan leaves a scanWords record in bounds (refs not set)
-	boundsOnly  bool
+	boundsOnly bool
+	// recASCII: the record scanWords just tokenized is ASCII
+	recASCII    bool
 	nfields     int
 	recLine     int64
 	recEnd      int

@@ -68,7 +68,8 @@ func asciiPrefix(b []byte, from int) int {
 // line) when it is a plain one: no quote character, no escape character
 // and no '\r' before its terminating '\n', which lies at least eight bytes
 // before the end of buf. It records the field boundaries in r.bounds
-// (refsFromBounds turns them into refs) and returns true; otherwise it
+// (refsFromBounds turns them into refs) and whether the words it read
+// were all ASCII (recASCII) and returns true; otherwise it
 // changes nothing and returns false, and the byte-wise scanner takes the
 // record (it also handles the end of the buffer).
 //
@@ -85,8 +86,10 @@ func (r *Reader) scanWords(buf []byte, start int, line int64) bool {
 	bounds := r.bounds
 	nb := len(bounds) - 1 // fields recorded
 	nf := 0
+	var all uint64 // the OR of the words read
 	for i := start; i+8 <= len(buf); i += 8 {
 		w := binary.LittleEndian.Uint64(buf[i:])
+		all |= w
 		md := zeroBytes(w ^ delim)
 		other := nonZeroBytes(w^wordNewline) & nonZeroBytes(w^wordReturn) & nonZeroBytes(w^quote)
 		if testEsc {
@@ -112,6 +115,7 @@ func (r *Reader) scanWords(buf []byte, start int, line int64) bool {
 			}
 			nf++
 			bounds[0] = int32(start - 1)
+			r.recASCII = all&highBits == 0
 			r.scratch = r.scratch[:0]
 			r.recLine = line
 			r.nfields = nf
