@@ -240,6 +240,17 @@ type Sink interface {
 	Open(ctx context.Context, spec WriteSpec, index int) (Writer, error)
 }
 
+// ParallelismSink is implemented by a Sink that takes 'sink.parallelism'
+// (Flink's ParallelismProvider): the planner runs its writers at the
+// option's value when the table sets it, else at the input's parallelism.
+// When the two differ, an insert-only input is rebalanced and an updating
+// one hashed by the table's primary key (an updating input into a sink
+// without one is refused, as in Flink). Parallelism is the count the sink
+// itself works with (0 when it has none of its own).
+type ParallelismSink interface {
+	Parallelism() int
+}
+
 // OverwriteSink is implemented by sinks that accept INSERT OVERWRITE
 // (Flink's SupportsOverwrite); the planner rejects INSERT OVERWRITE into
 // any other sink. CheckOverwrite is called while planning with whether

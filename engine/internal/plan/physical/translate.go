@@ -556,7 +556,30 @@ func (pl *planner) sink(s *plan.Sink) *Node {
 		}
 	}
 	pl.checkUpsertKeyConflict(in, s, accepted, pk, persisted)
-	in, materialize := pl.sinkUpdates(in, accepted, pk)
+	// 'sink.parallelism' (Flink's CommonExecSink: an updating input needs
+	// the primary key to reach the same writer when the counts differ)
+	configured := 0
+	if _, ok := sk.(connector.ParallelismSink); ok {
+		// the option as set (a print sink's Parallelism falls back to
+		// parallelism.default, which is no configured parallelism)
+		if v, err := strconv.Atoi(strings.TrimSpace(s.Table.TableOptions["sink.parallelism"])); err == nil && v > 0 {
+			configured = v
+		}
+	}
+	if configured > 0 && configured != in.Parallelism && !in.Mode.IsInsertOnly() && len(pk) == 0 {
+		pl.fail("The sink for table '%s' has a configured parallelism of %d, while the input parallelism is %d. Since the configured parallelism is different from the input's parallelism and the changelog mode is not insert-only, a primary key is required but could not be found.",
+			s.ID.Summary(), configured, in.Parallelism)
+	}
+	in, materialize := pl.sinkUpdates(in, accepted, pk, configured)
+	if configured > 0 && in.Parallelism != configured {
+		// not shown by EXPLAIN: Flink adds it when it translates the sink
+		ex := pl.exchange(in, opspec.Rebalance, nil, configured)
+		if !in.Mode.IsInsertOnly() {
+			ex = pl.exchange(in, opspec.Hash, pk, configured)
+		}
+		ex.hidden = true
+		in = ex
+	}
 	spec := connector.WriteSpec{Overwrite: s.Overwrite, StaticPartitions: s.Static, Bounded: isBounded(in)}
 	for _, c := range persisted {
 		spec.Names = append(spec.Names, c.Name)

@@ -173,7 +173,10 @@ func keyedOn(p *Node, pk []int) bool {
 // the input to connect, the mode the sink gets and whether a
 // SinkUpsertMaterializer runs in front of it (the input is then hash
 // distributed on the primary key pk, column positions of the input).
-func (pl *planner) sinkUpdates(in *Node, accepted types.ChangelogMode, pk []int) (*Node, bool) {
+//
+// par is the sink's own parallelism ('sink.parallelism'), 0 when unset:
+// the materializer then runs at parallelism.default.
+func (pl *planner) sinkUpdates(in *Node, accepted types.ChangelogMode, pk []int, par int) (*Node, bool) {
 	if !pl.env.Streaming {
 		return in, false
 	}
@@ -187,7 +190,10 @@ func (pl *planner) sinkUpdates(in *Node, accepted types.ChangelogMode, pk []int)
 	if len(pk) > 0 {
 		keyed := keyedOn(in, pk) && !in.Mode.IsInsertOnly()
 		if strategy == "FORCE" || strategy == "AUTO" && !keyed {
-			ex := pl.exchange(in, opspec.Hash, pk, pl.env.parallelism())
+			if par == 0 {
+				par = pl.env.parallelism()
+			}
+			ex := pl.exchange(in, opspec.Hash, pk, par)
 			ex.hidden = true
 			return ex, true
 		}
