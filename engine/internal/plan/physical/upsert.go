@@ -44,7 +44,7 @@ func projectKeys(keys [][]int, projs []expr.Expr) [][]int {
 	}
 	pos := map[int]int{}
 	for i, e := range projs {
-		if r, ok := e.(*expr.InputRef); ok {
+		if r, ok := keyColumn(e); ok {
 			if _, seen := pos[r.Index]; !seen {
 				pos[r.Index] = i
 			}
@@ -66,6 +66,35 @@ func projectKeys(keys [][]int, projs []expr.Expr) [][]int {
 		}
 	}
 	return out
+}
+
+// keyColumn reports the input column e passes on as it is, or through a
+// cast that keeps distinct values distinct (Flink's FlinkRelMdUniqueKeys:
+// a rename or a key-preserving cast, LogicalTypeCasts.supportsInjectiveCast):
+// the same type but for nullability, or an integer widened to a larger
+// integer type (an INSERT's implicit cast of an INT key to a BIGINT
+// column).
+func keyColumn(e expr.Expr) (*expr.InputRef, bool) {
+	if r, ok := e.(*expr.InputRef); ok {
+		return r, true
+	}
+	c, ok := e.(*expr.Call)
+	if !ok || c.Name != "CAST" || len(c.Args) != 1 {
+		return nil, false
+	}
+	r, ok := c.Args[0].(*expr.InputRef)
+	if !ok {
+		return nil, false
+	}
+	from, to := r.Type(), c.Type()
+	if from.WithNullable(true).Equals(to.WithNullable(true)) {
+		return r, true
+	}
+	width := map[types.TypeRoot]int{types.TinyInt: 1, types.SmallInt: 2, types.Integer: 3, types.BigInt: 4}
+	if wf, wt := width[from.Root], width[to.Root]; wf > 0 && wt >= wf {
+		return r, true
+	}
+	return nil, false
 }
 
 // calcKeys are a Calc's upsert keys: its input's that it projects, a
