@@ -24,6 +24,10 @@ import (
 // boundaries are int32).
 const maxSpanBuf = 1 << 31
 
+// pendMax records at most are pending: their bytes are still in the
+// core's first-level cache when their columns are parsed.
+const pendMax = 256
+
 // pendingRows are the records tokenized and not yet parsed.
 type pendingRows struct {
 	// bounds holds each record's field boundaries (Reader.bounds), one

@@ -52,11 +52,13 @@ func TestColumnwiseParsingMatchesRowwise(t *testing.T) {
 			"in.csv:11:3: column `l`"},
 		{"a bad field after a bad record", map[int]map[int]string{11: {2: "bad"}, 10: {4: "1,2"}},
 			"in.csv:11:6: row has 6 fields, expected 5"},
+		{"bad fields past the first pendMax rows", map[int]map[int]string{pendMax + 9: {4: "x"}, pendMax + 10: {1: "y"}},
+			fmt.Sprintf("in.csv:%d:5: column `d`: cannot parse \"x\"", pendMax+10)},
 		{"invalid UTF-8 after a bad field", map[int]map[int]string{10: {3: "bad"}, 11: {0: "\xff"}},
 			"in.csv:11:4: column `ts`"},
 	}
 	for _, c := range cases {
-		in := colwiseInput(200, c.bad)
+		in := colwiseInput(3*pendMax, c.bad)
 		for _, ignore := range []bool{false, true} {
 			for _, batch := range []int{7, 64, DefaultBatchRows} {
 				opts := map[string]string{}

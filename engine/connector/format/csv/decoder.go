@@ -270,6 +270,11 @@ func (r *Reader) nextBatch() (*types.Batch, error) {
 		if r.colwise && r.wordRec {
 			if r.pendRecord() {
 				n++
+				if len(r.pend.line) == pendMax {
+					if err := r.flushPending(); err != nil {
+						return nil, err
+					}
+				}
 				continue
 			}
 			r.refsFromBounds()
