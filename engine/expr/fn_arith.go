@@ -55,6 +55,12 @@ func arithInfer(op string) func(c *InferCtx) (*types.DataType, error) {
 						c.CastArg(i, types.DecimalType(p, s))
 					}
 				}
+			} else if op == "%" && a.IsIntegral() && b.IsIntegral() && a.IntegralRank() > b.IntegralRank() {
+				// MOD takes the narrower type of its second operand, but
+				// the remainder is computed in the first's (Flink's code
+				// generation for '%' keeps operands that are not
+				// interoperable): BIGINT 5000000000 % 3 is 2, not the
+				// remainder of an INT cast that overflowed (arithKernel)
 			} else {
 				c.CastArg(0, rt)
 				c.CastArg(1, rt)
@@ -275,6 +281,8 @@ func arithKernel(op string, ta, tb, ret *types.DataType) (Kernel, error) {
 			}
 			return conv(ctx, []*Vec{v}, n)
 		}, nil
+	case op == "%" && ta.IsIntegral() && tb.IsIntegral() && ret.IsIntegral() && ta.IntegralRank() > ret.IntegralRank():
+		return wideIntegerMod(ta, tb, ret)
 	case ret.IsDatetime() || ret.IsInterval() && (ta.IsNumeric() || tb.IsNumeric()):
 		return datetimeArith(op, ta, tb, ret)
 	case ret.Root == types.IntervalDayTimeRoot:
@@ -302,6 +310,44 @@ func arithKernel(op string, ta, tb, ret *types.DataType) (Kernel, error) {
 		return nil, fmt.Errorf("no kernel for %s %s %s", ta, op, tb)
 	}
 	return func(_ *Ctx, args []*Vec, n int) (*Vec, error) { return f(args[0], args[1], n, ret) }, nil
+}
+
+// wideIntegerMod is MOD of integers whose first operand is wider than the
+// result (the second operand's type): the remainder is computed in the
+// first operand's type, then narrowed (it fits: its magnitude is below the
+// second operand's).
+func wideIntegerMod(ta, tb, ret *types.DataType) (Kernel, error) {
+	wide := ta.WithNullable(true)
+	var f func(a, b *Vec, n int, t *types.DataType) (*Vec, error)
+	switch wide.Root {
+	case types.SmallInt:
+		f = intArith[int16]("%")
+	case types.Integer:
+		f = intArith[int32]("%")
+	case types.BigInt:
+		f = intArith[int64]("%")
+	default:
+		return nil, fmt.Errorf("no kernel for %s %% %s", ta, tb)
+	}
+	widen, err := castKernel(tb, wide, false)
+	if err != nil {
+		return nil, err
+	}
+	narrow, err := castKernel(wide, ret, false)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx *Ctx, args []*Vec, n int) (*Vec, error) {
+		b, err := widen(ctx, []*Vec{args[1]}, n)
+		if err != nil {
+			return nil, err
+		}
+		v, err := f(args[0], b, n, wide)
+		if err != nil {
+			return nil, err
+		}
+		return narrow(ctx, []*Vec{v}, n)
+	}, nil
 }
 
 var pow10 = func() []*big.Int {
