@@ -235,3 +235,79 @@ func TestKeyGroupPoolDrain(t *testing.T) {
 		}
 	}
 }
+
+// originBatches makes batches of 8192 (origin STRING, delay INT) rows over
+// 229 origins whose shares fall as 1/(i+10): the largest 3 % of the rows,
+// about the shape of the flights' origins (229, the largest 5.5 %).
+func originBatches(b *testing.B, rows int) []*types.Batch {
+	ts := []*types.DataType{types.StringType(), types.IntType()}
+	r := rand.New(rand.NewSource(7))
+	cum := make([]float64, 229)
+	sum := 0.0
+	for i := range cum {
+		sum += 1 / float64(i+10)
+		cum[i] = sum
+	}
+	var out []*types.Batch
+	for done := 0; done < rows; {
+		n := min(8192, rows-done)
+		bb := types.NewBatchBuilder(ts)
+		for i := 0; i < n; i++ {
+			k, _ := slices.BinarySearch(cum, r.Float64()*sum)
+			if err := bb.Append(types.Insert, []any{fmt.Sprintf("O%03d", k), int32(r.Intn(1500))}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		out = append(out, bb.Build())
+		done += n
+	}
+	return out
+}
+
+// BenchmarkOverExchange is the exchange into a batch OVER at parallelism
+// 2, per 1 M rows: "hash" partitions every batch by hash modulo 2 and
+// concatenates each instance's parts (what the OVER did before key
+// groups), "balanced" adds every batch to a key-group pool and drains
+// both instances. larger-% is the larger instance's share of the rows
+// (50 is even); it depends on the per-process hash seed for "hash".
+//
+//	go test -tags migrated_fynedo ./internal/runtime/ -run '^$' -bench OverExchange -count 5
+func BenchmarkOverExchange(b *testing.B) {
+	batches := originBatches(b, 1<<20)
+	b.Run("hash", func(b *testing.B) {
+		var larger int
+		for b.Loop() {
+			var parts [2][]*types.Batch
+			for _, bt := range batches {
+				for k, p := range PartitionBatch(bt, []int{0}, 2) {
+					if p != nil {
+						parts[k] = append(parts[k], p)
+					}
+				}
+			}
+			n0 := ConcatBatches(parts[0], 2).Len
+			n1 := ConcatBatches(parts[1], 2).Len
+			larger = max(n0, n1) * 100 / (n0 + n1)
+		}
+		b.ReportMetric(float64(larger), "larger-%")
+	})
+	b.Run("balanced", func(b *testing.B) {
+		var larger int
+		for b.Loop() {
+			pool := newKeyGroupPool(DefaultKeyGroups, 2)
+			for _, bt := range batches {
+				pool.add(bt, []int{0})
+			}
+			var n [2]int
+			for inst := range 2 {
+				out, err := pool.drain(context.Background(), inst)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n[inst] = out.Len
+			}
+			larger = max(n[0], n[1]) * 100 / (n[0] + n[1])
+		}
+		b.ReportMetric(float64(larger), "larger-%")
+	})
+}
