@@ -21,8 +21,11 @@ PKGS    ?= ./... ./engine/...
 deps:
 	@scripts/install-deps.sh
 
+# The binary is built with Riffle's patched copies of a few dependency files
+# (third_party/README.md): scripts/patched-deps.sh prepares them under
+# bin/deps and names the Go workspace file that uses them.
 build: deps
-	$(GO) build -tags $(APPTAGS) -o $(BIN) .
+	w=$$(GO=$(GO) scripts/patched-deps.sh) && GOWORK=$$w $(GO) build -tags $(APPTAGS) -o $(BIN) .
 
 run: build
 	./$(BIN) $(RUNARGS)

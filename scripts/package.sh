@@ -68,7 +68,9 @@ work=$DIST/.work
 rm -rf "$work"
 mkdir -p "$work/bin"
 echo "package: building riffle $version" >&2
-"$GO" build -tags "$TAGS" \
+# with Riffle's patched dependency files (third_party/README.md)
+gowork=$(GO=$GO scripts/patched-deps.sh) || die "scripts/patched-deps.sh failed"
+GOWORK=$gowork "$GO" build -tags "$TAGS" \
   -ldflags "-s -w -X github.com/riffle-sql/riffle/cli.Version=$version" \
   -o "$work/bin/riffle" .
 got=$("$work/bin/riffle" version)

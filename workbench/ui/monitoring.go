@@ -177,7 +177,11 @@ func (rt *resultTab) wrapViews(body fyne.CanvasObject) fyne.CanvasObject {
 	items := []*container.TabItem{m.dataItem, m.chartItem}
 	if m.planRoots != nil {
 		m.plan = planview.New(rt.Job, m.planRoots, m.streaming, m.planText, rt.wb.embeddedZone())
-		m.planItem = container.NewTabItemWithIcon("Plan", theme.ListIcon(), m.plan.Content())
+		// The plan's widgets go in when the view is first shown
+		// (viewsSelected): measured while hidden, its bold − zoom button
+		// alone made Fyne parse a system font (DejaVu Sans Bold, ~3.5 MB
+		// of heap) for every result (docs/benchmarks.md).
+		m.planItem = container.NewTabItemWithIcon("Plan", theme.ListIcon(), container.NewStack())
 		items = append(items, m.planItem)
 	} else if m.remoteQuery {
 		m.planItem = container.NewTabItemWithIcon("Plan", theme.ListIcon(), container.NewStack())
@@ -196,8 +200,8 @@ func (rt *resultTab) showView(it *container.TabItem) {
 	}
 }
 
-// viewsSelected builds the chart on first showing and starts or stops
-// its rendering.
+// viewsSelected builds the chart and puts in the plan on first showing,
+// and starts or stops the chart's rendering.
 func (rt *resultTab) viewsSelected() {
 	m := &rt.mon
 	sel := m.tabs.Selected()
@@ -211,6 +215,10 @@ func (rt *resultTab) viewsSelected() {
 			l.Importance = widget.LowImportance
 			m.chartItem.Content = container.NewCenter(l)
 		}
+		m.tabs.Refresh()
+	}
+	if sel == m.planItem && m.plan != nil && !m.remoteQuery && m.planItem.Content != m.plan.Content() {
+		m.planItem.Content = m.plan.Content()
 		m.tabs.Refresh()
 	}
 	if sel == m.planItem && m.remoteQuery && m.plan == nil && !m.planLoading {

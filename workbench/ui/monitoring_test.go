@@ -85,8 +85,18 @@ func TestPlanTab(t *testing.T) {
 		t.Errorf("status before sampling: %q", p.Status())
 	}
 
+	// The plan's widgets go into the Plan tab when it is first shown (while
+	// hidden they would be measured, and Fyne would parse a bold system
+	// font for the − zoom button).
+	if rt.mon.planItem.Content == p.Content() {
+		t.Error("the hidden Plan tab holds the plan's widgets")
+	}
+
 	// Show the Plan view; ticks sample once a second.
 	rt.showView(rt.mon.planItem)
+	if rt.mon.planItem.Content != p.Content() {
+		t.Error("the Plan tab, shown, does not hold the plan's widgets")
+	}
 	h.until("rows to flow", func() bool { return rt.Res.Stats().Rows > 0 })
 	r0 := p.Refreshes()
 	base := time.Now().Add(time.Hour) // later than the harness's ticks
