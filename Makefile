@@ -21,9 +21,9 @@ PKGS    ?= ./... ./engine/...
 deps:
 	@scripts/install-deps.sh
 
-# The binary is built with Riffle's patched copies of a few dependency files
-# (third_party/README.md): scripts/patched-deps.sh prepares them under
-# bin/deps and names the Go workspace file that uses them.
+# The binary is built with Riffle's patched copy of a dependency file
+# (third_party/README.md): scripts/patched-deps.sh prepares it under
+# bin/deps and names the Go workspace file that uses it.
 build: deps
 	w=$$(GO=$(GO) scripts/patched-deps.sh) && GOWORK=$$w $(GO) build -tags $(APPTAGS) -o $(BIN) .
 

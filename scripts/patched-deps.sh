@@ -21,7 +21,6 @@ out=bin/deps
 # module version patch-dir: the patch dir's .go files replace the module's.
 patches=(
   "fyne.io/fyne/v2 v2.7.1 third_party/_fyne"
-  "gonum.org/v1/plot v0.17.0 third_party/_gonum-plot"
 )
 
 mkdir -p "$out"
