@@ -227,6 +227,10 @@ type WriteSpec struct {
 	StaticPartitions map[string]string
 	// Bounded tells the sink whether its input ends.
 	Bounded bool
+	// Writers is the number of parallel writers the job opens (the sink
+	// operator's parallelism; 0 when unknown), as Flink's
+	// RuntimeContext.getNumberOfParallelSubtasks.
+	Writers int
 }
 
 // Sink writes a table.

@@ -99,7 +99,8 @@ type Sink struct {
 }
 
 // Parallelism is the number of writers the sink expects (sink.parallelism,
-// else parallelism.default); it decides the subtask prefix.
+// else parallelism.default); it decides the subtask prefix only when the
+// planner does not say how many writers run (WriteSpec.Writers).
 func (s *Sink) Parallelism() int { return s.parallelism }
 
 // ChangelogMode accepts every row kind.
@@ -107,8 +108,15 @@ func (s *Sink) ChangelogMode(requested types.ChangelogMode) types.ChangelogMode 
 
 // Open starts writer number index (0-based).
 func (s *Sink) Open(ctx context.Context, spec connector.WriteSpec, index int) (connector.Writer, error) {
+	// the subtask prefix when more than one writer runs (Flink's
+	// PrintSinkOutputWriter); a planner that does not say how many uses
+	// the sink's own count
+	writers := spec.Writers
+	if writers <= 0 {
+		writers = s.parallelism
+	}
 	prefix := s.id
-	if s.parallelism > 1 {
+	if writers > 1 {
 		if prefix != "" {
 			prefix += ":"
 		}

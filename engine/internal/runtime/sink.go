@@ -223,7 +223,9 @@ type ConnectorSink struct {
 // Open implements Operator.
 func (s *ConnectorSink) Open(ctx *OpContext, out Output) error {
 	s.BaseOperator.Open(ctx, out)
-	w, err := s.Sink.Open(ctx.Ctx, s.Spec, ctx.Subtask)
+	spec := s.Spec
+	spec.Writers = ctx.Parallel
+	w, err := s.Sink.Open(ctx.Ctx, spec, ctx.Subtask)
 	if err != nil {
 		return err
 	}
