@@ -18,6 +18,21 @@ import (
 // a sink of another parallelism by its primary key, and without one is
 // refused with Flink's message.
 
+// runToEnd executes an INSERT and waits (a minute at most) for its job
+// to end.
+func runToEnd(t *testing.T, env *TableEnvironment, insert string) {
+	t.Helper()
+	res, err := env.ExecuteSQL(insert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := res.JobClient().Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // partFiles returns the visible files of a filesystem table's folder and
 // their lines, sorted.
 func partFiles(t *testing.T, dir string) (files int, lines []string) {
@@ -79,15 +94,7 @@ func TestSinkParallelismFilesystem(t *testing.T) {
 				if sinkAt < 0 || !strings.Contains(plan[sinkAt:], `"parallelism" : `+wantPar) {
 					t.Fatalf("the sink does not run at parallelism %s:\n%s", wantPar, plan)
 				}
-				res, err := env.ExecuteSQL("INSERT INTO out_t SELECT v FROM gen")
-				if err != nil {
-					t.Fatal(err)
-				}
-				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-				defer cancel()
-				if err := res.JobClient().Wait(ctx); err != nil {
-					t.Fatal(err)
-				}
+				runToEnd(t, env, "INSERT INTO out_t SELECT v FROM gen")
 				files, lines := partFiles(t, out)
 				// one per source instance; one; at most one per writer
 				// (batches go round-robin: a writer may get none)
@@ -132,15 +139,7 @@ func TestSinkParallelismUpdatingInput(t *testing.T) {
 		var out bytes.Buffer
 		env := newEnv(t, &out)
 		mustExec(t, env, `CREATE TABLE out_t (k INT, n BIGINT, PRIMARY KEY (k) NOT ENFORCED) WITH ('connector' = 'print', 'sink.parallelism' = '1')`)
-		res, err := env.ExecuteSQL("INSERT INTO out_t SELECT k, COUNT(*) FROM keyed GROUP BY k")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := res.JobClient().Wait(ctx); err != nil {
-			t.Fatal(err)
-		}
+		runToEnd(t, env, "INSERT INTO out_t SELECT k, COUNT(*) FROM keyed GROUP BY k")
 		// one writer: no subtask prefix; each key's last change is its
 		// final count (its changes stayed in order on one writer)
 		last := map[string]string{}
