@@ -214,9 +214,12 @@ type stopOptions struct{ drain bool }
 func Drain() StopOption { return func(o *stopOptions) { o.drain = true } }
 
 // StopWithSavepointContext takes a savepoint as SavepointContext does and
-// then stops the job (its status becomes FINISHED, as Flink's
-// stop-with-savepoint ends it). When the savepoint fails the job runs on
-// and the error is returned. With Drain, event time advances to its end
+// stops the job at it (its status becomes FINISHED, as Flink's
+// stop-with-savepoint ends it): the sources emit nothing after the
+// savepoint's barrier and no later checkpoint is taken, so the sinks
+// commit nothing a job resumed from the savepoint would write again; it
+// returns once the job has ended. When the savepoint fails the sources go
+// on, the job runs on and the error is returned. With Drain, event time advances to its end
 // first and the sources end after the savepoint; the job finishes as a
 // bounded one does (its sinks commit what the windows emitted), and when
 // the savepoint fails it finishes all the same, as Flink's drained job
@@ -229,12 +232,22 @@ func (c *JobClient) StopWithSavepointContext(ctx context.Context, dir string, op
 	if o.drain {
 		return c.stopWithDrain(ctx, dir)
 	}
-	path, err := c.SavepointContext(ctx, dir)
+	if c == nil {
+		return "", errNilJobClient
+	}
+	if st := c.Status(); st.IsTerminal() {
+		return "", fmt.Errorf("job %s is not running (it is %s)", c.JobID(), st)
+	}
+	// the sources emit nothing after the savepoint's barrier, so nothing
+	// after it is committed; the call returns once the job has ended
+	sp, err := c.job.StopWithSavepoint(ctx, dir)
 	if err != nil {
+		if errors.Is(err, runtime.ErrNoCheckpointing) {
+			return "", fmt.Errorf("job %s is a batch job: batch jobs take no savepoints", c.JobID())
+		}
 		return "", err
 	}
-	c.job.Stop()
-	return path, nil
+	return savepointPathURI(sp.Path), nil
 }
 
 // stopWithDrain is StopWithSavepointContext with Drain: the savepoint,

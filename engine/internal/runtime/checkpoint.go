@@ -206,6 +206,14 @@ type coordinator struct {
 	writers    sync.WaitGroup // checkpoints being written
 	retained   []string       // directories of complete checkpoints, oldest first
 	wake       chan struct{}
+	// stopping is set while a savepoint that stops the job is taken, and
+	// after it: no other checkpoint is triggered (its sources are
+	// suspended at its barrier)
+	stopping bool
+	// ended is set once the attempt's tasks have all returned: nothing is
+	// triggered any more (a savepoint would be written after the job's
+	// end, or left half-written by its process)
+	ended bool
 	// finalDue is set when every task still running waits for a final
 	// checkpoint: the next one is triggered at once, not an interval after
 	// the last, and the flag is cleared when one completes
@@ -386,7 +394,13 @@ func (c *coordinator) run(ctx context.Context) {
 			lastEnd = c.last.Completed
 		}
 		finalDue := c.finalDue
+		stopping := c.stopping
 		c.mu.Unlock()
+		if stopping {
+			// the job stops at its savepoint: nothing after it
+			timer.Reset(c.cfg.Interval)
+			continue
+		}
 		now := time.Now()
 		if p != nil {
 			if !writing && now.Sub(p.triggered) >= timeout {
@@ -412,7 +426,7 @@ func (c *coordinator) run(ctx context.Context) {
 			timer.Reset(due.Sub(now))
 			continue
 		}
-		if np, err := c.trigger(false, ""); err != nil && err != errBusy && err != errNotReady {
+		if np, err := c.trigger(false, ""); err != nil && err != errBusy && err != errNotReady && err != errStopping {
 			c.job.fail(err)
 			return
 		} else if err == nil {
@@ -425,13 +439,27 @@ func (c *coordinator) run(ctx context.Context) {
 // trigger starts checkpoint c.next (a savepoint into dir when savepoint is
 // set) unless one is pending. It returns the pending checkpoint.
 func (c *coordinator) trigger(savepoint bool, dir string) (*pendingCheckpoint, error) {
-	return c.triggerWith(savepoint, false, dir)
+	return c.triggerWith(savepoint, savepointOnly, dir)
 }
 
-// triggerWith is trigger; drain makes the savepoint the job's last: each
-// source emits MAX_WATERMARK before its barrier and ends after it
-// (stop-with-savepoint --drain).
-func (c *coordinator) triggerWith(savepoint, drain bool, dir string) (*pendingCheckpoint, error) {
+// savepointKind is what a savepoint does to the job.
+type savepointKind int
+
+const (
+	// savepointOnly leaves the job running (or is a checkpoint)
+	savepointOnly savepointKind = iota
+	// savepointDrain makes the savepoint the job's last: each source
+	// emits MAX_WATERMARK before its barrier and ends after it
+	// (stop-with-savepoint --drain)
+	savepointDrain
+	// savepointStop stops the job at the savepoint: each source emits
+	// nothing after its barrier, and no other checkpoint is triggered,
+	// so nothing after it is committed (stop-with-savepoint)
+	savepointStop
+)
+
+// triggerWith is trigger with the savepoint's kind.
+func (c *coordinator) triggerWith(savepoint bool, kind savepointKind, dir string) (*pendingCheckpoint, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.ready {
@@ -440,10 +468,19 @@ func (c *coordinator) triggerWith(savepoint, drain bool, dir string) (*pendingCh
 	if c.pending != nil {
 		return c.pending, errBusy
 	}
+	if c.stopping {
+		return nil, errStopping
+	}
+	if c.ended {
+		return nil, errJobEnded
+	}
 	for _, t := range c.tasks {
 		if t.source && !t.finished && !t.resumable {
 			return nil, fmt.Errorf("source %s cannot save its read position (its connector does not support checkpoints)", t.nodes[0].Name)
 		}
+	}
+	if kind == savepointStop {
+		c.stopping = true
 	}
 	p := &pendingCheckpoint{id: c.next, savepoint: savepoint, dir: dir, triggered: time.Now(), acked: map[int]bool{}, done: make(chan error, 1), ended: make(chan struct{})}
 	c.next++
@@ -456,8 +493,11 @@ func (c *coordinator) triggerWith(savepoint, drain bool, dir string) (*pendingCh
 		case t.final != nil:
 			handFinalLocked(t, p)
 		case t.source:
-			if drain {
+			switch kind {
+			case savepointDrain:
 				t.trigger.drainAt(p.id)
+			case savepointStop:
+				t.trigger.suspendAt(p.id)
 			}
 			t.trigger.set(p.id)
 		}
@@ -746,7 +786,17 @@ func (c *coordinator) parallelism() map[string]int {
 var (
 	errBusy     = errors.New("a checkpoint is in progress")
 	errNotReady = errors.New("the job's tasks have not started")
+	errStopping = errors.New("the job is stopping with a savepoint")
+	errJobEnded = errors.New("savepoint: the job ended first")
 )
+
+// endAttempt records that the attempt's tasks have all returned: later
+// triggers are refused (errJobEnded).
+func (c *coordinator) endAttempt() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ended = true
+}
 
 // ErrNoCheckpointing is returned by Job.TriggerSavepoint for a job that
 // takes no checkpoints (a batch job).
@@ -756,7 +806,44 @@ var ErrNoCheckpointing = errors.New("the job takes no checkpoints")
 // savepoint-<job id prefix>-<n> directory under it) and waits until it is
 // written. It returns the savepoint's stats.
 func (j *Job) TriggerSavepoint(ctx context.Context, dir string) (CheckpointStats, error) {
-	return j.savepoint(ctx, dir, false)
+	return j.savepoint(ctx, dir, savepointOnly)
+}
+
+// StopWithSavepoint takes the job's last savepoint into dir and stops the
+// job at it (Flink's stop-with-savepoint without --drain): each source
+// emits nothing after the savepoint's barrier and no other checkpoint is
+// taken, so nothing written after the barrier is committed; once the
+// savepoint is written the job is stopped, and StopWithSavepoint returns
+// when it has ended FINISHED (or ctx is done). When the savepoint fails,
+// the sources go on and the job keeps running.
+func (j *Job) StopWithSavepoint(ctx context.Context, dir string) (CheckpointStats, error) {
+	st, err := j.savepoint(ctx, dir, savepointStop)
+	if err != nil {
+		j.coord.resumeAfterFailedStop()
+		return st, err
+	}
+	j.Stop()
+	select {
+	case <-j.done:
+	case <-ctx.Done():
+	}
+	return st, nil
+}
+
+// resumeAfterFailedStop lets the job go on after a stopping savepoint
+// failed: its sources emit again and checkpoints are triggered again.
+func (c *coordinator) resumeAfterFailedStop() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stopping = false
+	for _, t := range c.tasks {
+		if t.source {
+			t.trigger.resumeAfterFailedStop()
+		}
+	}
 }
 
 // StopWithDrain takes the job's last savepoint into dir as
@@ -766,10 +853,10 @@ func (j *Job) TriggerSavepoint(ctx context.Context, dir string) (CheckpointStats
 // ends FINISHED (Flink's stop-with-savepoint --drain). When the savepoint
 // fails the sources have ended all the same and the job finishes.
 func (j *Job) StopWithDrain(ctx context.Context, dir string) (CheckpointStats, error) {
-	return j.savepoint(ctx, dir, true)
+	return j.savepoint(ctx, dir, savepointDrain)
 }
 
-func (j *Job) savepoint(ctx context.Context, dir string, drain bool) (CheckpointStats, error) {
+func (j *Job) savepoint(ctx context.Context, dir string, kind savepointKind) (CheckpointStats, error) {
 	c := j.coord
 	if c == nil || !c.streaming {
 		return CheckpointStats{}, ErrNoCheckpointing
@@ -780,7 +867,7 @@ func (j *Job) savepoint(ctx context.Context, dir string, drain bool) (Checkpoint
 	var p *pendingCheckpoint
 	for {
 		var err error
-		p, err = c.triggerWith(true, drain, dir)
+		p, err = c.triggerWith(true, kind, dir)
 		if err == nil {
 			break
 		}

@@ -67,3 +67,26 @@ func cleanRestoreLeftovers(cp *Checkpoint) {
 		slog.Info("removed checkpoint leftovers of a process that ended while it took or deleted a checkpoint", "dir", dir, "removed", removed)
 	}
 }
+
+// RemoveDiscardedJobDirs deletes, in a checkpoint directory (the parent
+// of the jobs' folders), the <job id>.discarded folders a process killed
+// while it deleted a finished or cancelled job's checkpoints left behind:
+// nothing resumes from them. It returns the paths removed (best effort,
+// as RemoveCheckpointLeftovers).
+func RemoveDiscardedJobDirs(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasSuffix(e.Name(), discardedSuffix) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		if err := os.RemoveAll(path); err == nil {
+			removed = append(removed, path)
+		}
+	}
+	return removed
+}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -98,4 +99,40 @@ func listDir(t *testing.T, dir string) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// A job submitted with checkpoints removes the <job id>.discarded folders
+// under the checkpoint directory (a killed process was deleting a
+// finished job's checkpoints) and nothing else there.
+func TestSubmitRemovesDiscardedJobDirs(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"old.discarded/chk-1", "other-job/chk-3"} {
+		if err := os.MkdirAll(filepath.Join(dir, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	job := startCommitJob(t, &cpGenerator{}, newCommitStore(), CheckpointConfig{Interval: time.Hour, Dir: dir})
+	waitJob(t, job)
+	if got := listDir(t, dir); !slices.Equal(got, []string{"other-job"}) {
+		t.Fatalf("the checkpoint directory holds %v, want [other-job]", got)
+	}
+}
+
+// A checkpoint or savepoint folder that never completed is refused even
+// when named explicitly: its files may be partial.
+func TestLoadCheckpointRefusesIncomplete(t *testing.T) {
+	for _, name := range []string{"chk-5.inprogress", "savepoint-ab12cd-7.inprogress", "chk-4.discarded"} {
+		dir := filepath.Join(t.TempDir(), name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "_metadata"), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{dir, filepath.Join(dir, "_metadata")} {
+			if _, err := LoadCheckpoint(p); err == nil || !strings.Contains(err.Error(), "is not complete") {
+				t.Fatalf("LoadCheckpoint(%s): %v", p, err)
+			}
+		}
+	}
 }

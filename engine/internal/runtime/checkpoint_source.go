@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"sync/atomic"
 
 	"github.com/riffle-sql/riffle/engine/connector"
@@ -21,9 +22,49 @@ type sourceTrigger struct {
 	// the source task emits MAX_WATERMARK before its barrier and ends
 	// after it
 	drain atomic.Int64
+	// suspend is the id of a savepoint that stops the job
+	// (StopWithSavepoint): the source task emits nothing after its
+	// barrier until the job ends, or until resume is closed (the
+	// savepoint failed and the job goes on)
+	suspend  atomic.Int64
+	mu       sync.Mutex
+	resume   chan struct{}
+	resuming bool
 }
 
 func newSourceTrigger() *sourceTrigger { return &sourceTrigger{wake: make(chan struct{}, 1)} }
+
+// suspendAt marks checkpoint id, about to be triggered, as a savepoint
+// that stops the job.
+func (t *sourceTrigger) suspendAt(id int64) {
+	t.mu.Lock()
+	t.resume, t.resuming = make(chan struct{}), false
+	t.mu.Unlock()
+	t.suspend.Store(id)
+}
+
+// suspends reports whether the barrier of checkpoint id stops the source,
+// with the channel closed if the source is to go on after all.
+func (t *sourceTrigger) suspends(id int64) (<-chan struct{}, bool) {
+	if t == nil || id == 0 || t.suspend.Load() != id {
+		return nil, false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.resume, true
+}
+
+// resumeAfterFailedStop lets a source suspended by a stopping savepoint
+// that failed go on.
+func (t *sourceTrigger) resumeAfterFailedStop() {
+	t.suspend.Store(0)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.resume != nil && !t.resuming {
+		t.resuming = true
+		close(t.resume)
+	}
+}
 
 // drainAt marks checkpoint id, about to be triggered, as a draining
 // savepoint.

@@ -353,6 +353,11 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("checkpoint %s: not a directory nor a _metadata file", path)
 	}
+	if base := filepath.Base(dir); strings.HasSuffix(base, inProgressSuffix) || strings.HasSuffix(base, discardedSuffix) {
+		// a checkpoint or savepoint never completed, or one being deleted
+		// when its process ended: its files may be partial
+		return nil, fmt.Errorf("checkpoint %s is not complete (a process ended while it wrote or deleted it): resume from a complete chk-<n> or savepoint directory", path)
+	}
 	if _, err := os.Stat(filepath.Join(dir, checkpointMetadata)); errors.Is(err, fs.ErrNotExist) {
 		latest, lerr := latestCheckpoint(dir)
 		if lerr != nil {

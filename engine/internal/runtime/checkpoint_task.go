@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 )
 
@@ -73,6 +74,9 @@ func (e *executor) checkCheckpoints() error {
 		// fails the job at submission, not at its first checkpoint
 		if err := os.MkdirAll(c.jobDir(), 0o755); err != nil {
 			return fmt.Errorf("checkpoint directory %s (execution.checkpointing.dir): %w", e.cfg.Checkpoint.Dir, err)
+		}
+		if removed := RemoveDiscardedJobDirs(e.cfg.Checkpoint.Dir); len(removed) > 0 {
+			slog.Info("removed the checkpoints of jobs whose process ended while it deleted them", "dir", e.cfg.Checkpoint.Dir, "removed", removed)
 		}
 	}
 	if e.cfg.Checkpoint.Restore != nil {

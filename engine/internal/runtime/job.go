@@ -356,7 +356,9 @@ func (e *executor) runAttempt(ctx context.Context) {
 	}
 	wg.Wait()
 	if coord != nil {
-		// a checkpoint being written completes before the job ends
+		// a checkpoint being written completes before the job ends; none
+		// is started any more
+		coord.endAttempt()
 		coordCancel()
 		<-coordDone
 		coord.abort(errors.New("the job ended"))
@@ -513,8 +515,12 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int, cp *tas
 			}
 		}
 		// end of a bounded source: watermark to +inf, then end of input
-		if err := next.EmitWatermark(MaxWatermark); err != nil {
-			return e.opErr(ctx, head.Name, err)
+		// (a task ended by a cancel, a stop or a failure elsewhere fires
+		// no timer: that is no end of event time)
+		if ctx.Err() == nil {
+			if err := next.EmitWatermark(MaxWatermark); err != nil {
+				return e.opErr(ctx, head.Name, err)
+			}
 		}
 		if err := e.endChain(ctx, built, router); err != nil {
 			return err
@@ -652,6 +658,17 @@ func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Out
 				if drains {
 					drain() // the source reads no more: its task ends
 					return nil
+				}
+				if resume, stops := cp.trigger.suspends(sb.barrier); stops {
+					// stop-with-savepoint: nothing after the savepoint's
+					// barrier; the job is stopped once it is written, or
+					// the source goes on when it fails
+					select {
+					case <-ctx.Done():
+						drain()
+						return nil
+					case <-resume:
+					}
 				}
 				continue
 			}

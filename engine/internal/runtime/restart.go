@@ -205,7 +205,7 @@ func (e *executor) prepareRestart() error {
 	c.mu.Lock()
 	last := c.last
 	c.tasks, c.pending, c.committers = nil, nil, nil
-	c.finalDue = false
+	c.finalDue, c.stopping, c.ended = false, false, false
 	c.mu.Unlock()
 	if last != nil {
 		cp, err := LoadCheckpoint(last.Path)
