@@ -15,6 +15,22 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
+// valuesRecords evaluates VALUES rows (SQL row literals) with columns
+// cols in batch mode and cuts the result into records of size rows.
+func valuesRecords(t *testing.T, rows []string, cols string, size int64) []arrow.RecordBatch {
+	t.Helper()
+	src := MustCreate(InBatchMode())
+	q, err := src.SQLQuery("SELECT * FROM (VALUES " + strings.Join(rows, ", ") + ") AS t(" + cols + ")")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := q.ToArrow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return arrowParts(t, rec, size)
+}
+
 // breakerRecords is a table of awkward values cut into records of three
 // rows: keys -1, 0 and NULL, strings with NULLs, doubles -0.0, NaN and
 // ±Inf, DECIMALs, timestamps before 1970 and with nanoseconds.
@@ -30,16 +46,7 @@ func breakerRecords(t *testing.T) []arrow.RecordBatch {
 		"(CAST(-1 AS BIGINT), 'b', CAST(2.5 AS DOUBLE), CAST(1.25 AS DECIMAL(10, 2)), TIMESTAMP '1969-12-31 23:59:59.999', 7)",
 		"(CAST(7 AS BIGINT), CAST(NULL AS STRING), CAST(NULL AS DOUBLE), CAST(NULL AS DECIMAL(10, 2)), CAST(NULL AS TIMESTAMP(3)), 8)",
 	}
-	src := MustCreate(InBatchMode())
-	q, err := src.SQLQuery("SELECT * FROM (VALUES " + strings.Join(rows, ", ") + ") AS t(k, s, d, m, ts, n)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := q.ToArrow()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return arrowParts(t, rec, 3)
+	return valuesRecords(t, rows, "k, s, d, m, ts, n", 3)
 }
 
 // Awkward values give the same answers at parallelism 1 and 2 and under

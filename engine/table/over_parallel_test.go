@@ -31,16 +31,7 @@ func TestBatchOverParallelAnswers(t *testing.T) {
 		}
 		vals = append(vals, fmt.Sprintf("(%s, %d, %d, 'w%d', %s, %v, CAST(%d.5 AS DECIMAL(10, 2)))", k, i, (i*7)%11, i%4, y, i%5 == 0, i))
 	}
-	src := MustCreate(InBatchMode())
-	q, err := src.SQLQuery("SELECT * FROM (VALUES " + strings.Join(vals, ", ") + ") AS t(k, seq, x, w, y, b, d)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := q.ToArrow()
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs := arrowParts(t, rec, 16)
+	recs := valuesRecords(t, vals, "k, seq, x, w, y, b, d", 16)
 	run := func(par, query string) []string {
 		env := MustCreate(InBatchMode())
 		env.Config().Set("parallelism.default", par)
