@@ -3,16 +3,13 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"io"
 	"math/rand"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/internal/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -108,25 +105,8 @@ func runOverJob(t *testing.T, batches []*types.Batch, ts []*types.DataType, p, k
 		made++
 		return &rowCountingOver{OverAggregate: &OverAggregate{Groups: groups, InTypes: ts}, mu: &mu, rows: &rows, idx: made - 1}
 	}, Edge{From: src, Part: opspec.Hash, Keys: []int{0}, KeyGroups: keyGroups})
-	coll := NewCollector(16)
-	g.AddOperator("collect", 1, coll.NewSink, Edge{From: over, Part: opspec.Single})
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	job, err := Submit(ctx, "over", g, DefaultJobConfig(), &expr.Ctx{Zone: time.UTC, Start: time.Now()}, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer job.Cancel()
-	coll.Attach(job)
 	var out []string
-	for {
-		b, err := coll.Next(ctx)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, b := range collectBatchJob(t, g, over) {
 		for i := 0; i < b.Len; i++ {
 			var sb strings.Builder
 			for c, col := range b.Cols {

@@ -82,25 +82,8 @@ func TestBatchSourceInstancesShareSplits(t *testing.T) {
 	src := &heldSplitSource{n: 9, others: make(chan struct{})}
 	g := &Graph{}
 	s := g.AddSource("held", 2, true, ConnectorSource(src, connector.ReadSpec{}, nil))
-	coll := NewCollector(16)
-	g.AddOperator("collect", 1, coll.NewSink, Edge{From: s, Part: opspec.Single})
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	job, err := Submit(ctx, "held", g, DefaultJobConfig(), &expr.Ctx{Zone: time.UTC, Start: time.Now()}, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer job.Cancel()
-	coll.Attach(job)
 	seen := map[int64]bool{}
-	for {
-		b, err := coll.Next(ctx)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, b := range collectBatchJob(t, g, s) {
 		for _, v := range vector.Values[int64](b.Cols[0]) {
 			if seen[v] {
 				t.Fatalf("split %d read twice", v)
@@ -113,5 +96,33 @@ func TestBatchSourceInstancesShareSplits(t *testing.T) {
 	}
 	if n := src.listed.Load(); n != 1 {
 		t.Fatalf("Splits called %d times, want once for both instances", n)
+	}
+}
+
+// collectBatchJob runs g as a batch job, its output the rows of node from
+// (collected on one instance), and returns them as they came (a minute at
+// most).
+func collectBatchJob(t *testing.T, g *Graph, from *Node) []*types.Batch {
+	t.Helper()
+	coll := NewCollector(16)
+	g.AddOperator("collect", 1, coll.NewSink, Edge{From: from, Part: opspec.Single})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	job, err := Submit(ctx, "collect", g, DefaultJobConfig(), &expr.Ctx{Zone: time.UTC, Start: time.Now()}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Cancel()
+	coll.Attach(job)
+	var out []*types.Batch
+	for {
+		b, err := coll.Next(ctx)
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
 	}
 }
