@@ -426,7 +426,7 @@ func (c *coordinator) run(ctx context.Context) {
 			timer.Reset(due.Sub(now))
 			continue
 		}
-		if np, err := c.trigger(false, ""); err != nil && err != errBusy && err != errNotReady && err != errStopping {
+		if np, err := c.trigger(false, ""); err != nil && err != errBusy && err != errNotReady && err != errStopping && err != errJobEnded {
 			c.job.fail(err)
 			return
 		} else if err == nil {

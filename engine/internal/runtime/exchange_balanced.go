@@ -99,6 +99,12 @@ func (p *keyGroupPool) add(b *types.Batch, keys []int) {
 		rows[next[g]] = int32(i)
 		next[g]++
 	}
+	// Arrow counts a column's NULLs lazily and caches the count in the
+	// array: count them here, before the consumer instances read the
+	// batch side by side (gatherValidity), so that none writes it
+	for _, c := range b.Cols {
+		c.NullN()
+	}
 	kb := &keyGroupBatch{batch: b, rows: rows, start: start}
 	kb.left.Store(int32(p.consumers))
 	p.mu.Lock()
