@@ -44,6 +44,8 @@
 // -cpuprofile FILE profiles Riffle's timed runs of the first query run
 // (pick it with -only) over the source named by -profile (csv, mem or
 // parquet; -profile-mem and -profile-parquet are kept as shorthands).
+// -exectrace FILE writes a Go execution trace of the same runs (which
+// goroutine ran on which core, when: go tool trace FILE).
 //
 // The module has its own go.mod so the product never depends on DuckDB or
 // on this harness.
@@ -93,6 +95,7 @@ var queries = []query{
 func main() {
 	runs := flag.Int("runs", 5, "timed runs per query and engine (the median is printed)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of Riffle's timed runs of the first query to this file")
+	exectrace := flag.String("exectrace", "", "write a Go execution trace of the same runs as -cpuprofile to this file (go tool trace FILE)")
 	profile := flag.String("profile", "csv", "the source whose Riffle runs -cpuprofile profiles: csv, mem or parquet")
 	profMem := flag.Bool("profile-mem", false, "the same as -profile mem")
 	profPq := flag.Bool("profile-parquet", false, "the same as -profile parquet")
@@ -191,12 +194,18 @@ func main() {
 	if len(groups) == 0 {
 		check(fmt.Errorf("no source to run: -mem, -csv and -parquet are all off"))
 	}
-	var prof *os.File
+	var prof profiling
 	if *cpuprofile != "" {
 		var err error
-		prof, err = os.Create(*cpuprofile)
+		prof.cpu, err = os.Create(*cpuprofile)
 		check(err)
-		defer prof.Close()
+		defer prof.cpu.Close()
+	}
+	if *exectrace != "" {
+		var err error
+		prof.trace, err = os.Create(*exectrace)
+		check(err)
+		defer prof.trace.Close()
 	}
 
 	var rep report
@@ -277,8 +286,8 @@ func main() {
 				if c.err != nil {
 					continue
 				}
-				var p *os.File
-				if prof != nil && !profiled && e == g.riffle && g.key == *profile {
+				var p profiling
+				if prof.any() && !profiled && e == g.riffle && g.key == *profile {
 					p, profiled = prof, true
 				}
 				c.t, c.err = measure(*runs, e.run(q), p)
@@ -294,7 +303,7 @@ func main() {
 	}
 	rep.loadAfter = loadAverage()
 	rep.write(os.Stdout)
-	if prof != nil {
+	if prof.cpu != nil {
 		fmt.Printf("\nCPU profile of Riffle's %s runs: %s (go tool pprof -top %s)\n", *profile, *cpuprofile, *cpuprofile)
 	}
 	if failed {

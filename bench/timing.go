@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"sort"
 	"syscall"
 	"time"
@@ -25,13 +26,18 @@ type timing struct {
 
 // measure runs f runs times (after the caller's warm-up run) and returns
 // the medians. The garbage of earlier runs is collected first, so that one
-// engine's answers are not marked during another's runs. With prof set,
-// the runs are added to that CPU profile.
-func measure(runs int, f runner, prof *os.File) (timing, error) {
+// engine's answers are not marked during another's runs. The runs are
+// written to prof's CPU profile and execution trace, where set.
+func measure(runs int, f runner, prof profiling) (timing, error) {
 	runtime.GC()
-	if prof != nil {
-		if err := pprof.StartCPUProfile(prof); err == nil {
+	if prof.cpu != nil {
+		if err := pprof.StartCPUProfile(prof.cpu); err == nil {
 			defer pprof.StopCPUProfile()
+		}
+	}
+	if prof.trace != nil {
+		if err := trace.Start(prof.trace); err == nil {
+			defer trace.Stop()
 		}
 	}
 	ws := make([]time.Duration, runs)
@@ -47,6 +53,12 @@ func measure(runs int, f runner, prof *os.File) (timing, error) {
 	}
 	return timing{wall: median(ws), cpu: median(cs)}, nil
 }
+
+// profiling is where measure writes a CPU profile and an execution trace
+// of its runs; nil files are not written.
+type profiling struct{ cpu, trace *os.File }
+
+func (p profiling) any() bool { return p.cpu != nil || p.trace != nil }
 
 func median(ds []time.Duration) time.Duration {
 	sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] })
