@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // holdsNoneOf finds a stop byte wherever it is (first byte, a share's
@@ -30,5 +31,58 @@ func TestHoldsNoneOfParallelShares(t *testing.T) {
 	}
 	if holdsNoneOf(filepath.Join(t.TempDir(), "missing.csv"), size, []byte{'"'}, 2) {
 		t.Error("a file that cannot be read was reported clean")
+	}
+}
+
+// holdsNoneOf remembers its answer for a file last modified well before
+// the check, and checks again once the file's size or modification time
+// changes; a file modified just now is not remembered.
+func TestHoldsNoneOfRemembersUnchangedFiles(t *testing.T) {
+	const size = 2 << 20
+	path := filepath.Join(t.TempDir(), "f.csv")
+	clean := bytes.Repeat([]byte("abc,12\n"), size/7+1)[:size]
+	write := func(data []byte, mtime time.Time) {
+		t.Helper()
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	remembered := func() (answer, ok bool) {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return checkedFiles.get(checkedFile{path: path, size: size, fileSize: st.Size(), modTime: st.ModTime().UnixNano(), stops: `"\`})
+	}
+	stops := []byte{'"', '\\'}
+
+	hourAgo := time.Now().Add(-time.Hour)
+	write(clean, hourAgo)
+	if !holdsNoneOf(path, size, stops, 2) {
+		t.Fatal("a clean file was reported to hold a quote")
+	}
+	if answer, ok := remembered(); !ok || !answer {
+		t.Fatalf("the answer for an unchanged file was not remembered (ok=%v answer=%v)", ok, answer)
+	}
+
+	quoted := append([]byte(nil), clean...)
+	quoted[size/2] = '"'
+	write(quoted, hourAgo.Add(time.Minute))
+	if holdsNoneOf(path, size, stops, 2) {
+		t.Fatal("a file with a quote written after the first check was reported clean")
+	}
+	if answer, ok := remembered(); !ok || answer {
+		t.Fatalf("the changed file's answer was not remembered as false (ok=%v answer=%v)", ok, answer)
+	}
+
+	write(clean, time.Now())
+	if !holdsNoneOf(path, size, stops, 2) {
+		t.Fatal("a clean file was reported to hold a quote")
+	}
+	if _, ok := remembered(); ok {
+		t.Fatal("the answer for a file modified just now was remembered")
 	}
 }
