@@ -330,21 +330,32 @@ type RowIterator struct {
 	static []*types.Row
 	pos    int
 	batch  *types.Batch
-	bpos   int
-	rows   []*types.Row // the current batch's rows, converted on first use
-	conv   *types.RowConverter
+	// bpos is the number of batch's rows Next has passed: the current row
+	// is batch's row bpos-1
+	bpos int
+	// rows are batch's rows once converted: by Row, or ahead by conversion
+	rows []*types.Row
+	conv *types.RowConverter
+	// wantRows is set by the first Row of a query's result: a reader that
+	// only counts rows (or reads NextBatch) never pays for converting
+	// them to Go values; one that reads them has the following batches
+	// converted ahead, on several goroutines when converters > 1
+	wantRows bool
 	// conversion converts batches on several goroutines (converters > 1)
 	conversion *rowConversion
-	row        *types.Row
-	err        error
-	done       bool
+	// row is the current row, nil until Row converts it
+	row  *types.Row
+	err  error
+	done bool
 	// closed is set by Close, which may run on another goroutine than Next
 	closed atomic.Bool
 }
 
 // Next advances to the next row; it returns false at the end or on error
 // (see Err), and for a nil iterator (CollectContext's value next to an
-// error).
+// error). For a query it does not convert the row to Go values: Row does,
+// a batch at a time, so a reader that only counts rows does not pay for
+// it.
 func (it *RowIterator) Next() bool {
 	if it == nil || it.done || it.closed.Load() {
 		return false
@@ -358,7 +369,7 @@ func (it *RowIterator) Next() bool {
 		it.pos++
 		return true
 	}
-	if it.res.converters > 1 {
+	if it.conversion != nil || (it.wantRows && it.res.converters > 1) {
 		return it.nextConverted()
 	}
 	for it.batch == nil || it.bpos >= it.batch.Len {
@@ -377,22 +388,15 @@ func (it *RowIterator) Next() bool {
 		}
 		it.batch, it.bpos, it.rows = b, 0, nil
 	}
-	if it.rows == nil {
-		// convert the whole batch at once: one type switch per column and
-		// one allocation for its rows rather than per row
-		if it.conv == nil {
-			it.conv = types.NewRowConverter(it.res.schema.types)
-		}
-		it.rows = it.conv.Rows(it.batch)
-	}
-	it.row = it.rows[it.bpos]
-	it.row.Names = it.res.schema.names
 	it.bpos++
+	it.row = nil
 	return true
 }
 
-// nextConverted is Next for a result converted on several goroutines
-// (rowConversion).
+// nextConverted is Next for a result converted ahead on several
+// goroutines (rowConversion), once Row has been called: the rest of the
+// current batch first, then the converted batches in the collector's
+// order.
 func (it *RowIterator) nextConverted() bool {
 	for it.rows == nil || it.bpos >= len(it.rows) {
 		if it.conversion == nil {
@@ -409,9 +413,8 @@ func (it *RowIterator) nextConverted() bool {
 		}
 		it.batch, it.bpos, it.rows = b, 0, rows
 	}
-	it.row = it.rows[it.bpos]
-	it.row.Names = it.res.schema.names
 	it.bpos++
+	it.row = nil
 	return true
 }
 
@@ -443,9 +446,26 @@ func (it *RowIterator) NextBatch(ctx context.Context) (*types.Batch, error) {
 
 // Row returns the current row (nil before the first Next and for a nil
 // iterator).
+//
+// A query's rows are converted from the result's Arrow batches here, a
+// whole batch at the first Row of the batch (one type switch per column,
+// one allocation for its rows); the first call also has the following
+// batches converted ahead of Next. Calling Row again for the same row
+// returns the same *types.Row.
 func (it *RowIterator) Row() *types.Row {
 	if it == nil {
 		return nil
+	}
+	if it.row == nil && it.batch != nil && it.bpos > 0 {
+		if it.rows == nil {
+			it.wantRows = true
+			if it.conv == nil {
+				it.conv = types.NewRowConverter(it.res.schema.types)
+			}
+			it.rows = it.conv.Rows(it.batch)
+		}
+		it.row = it.rows[it.bpos-1]
+		it.row.Names = it.res.schema.names
 	}
 	return it.row
 }

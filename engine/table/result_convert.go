@@ -13,7 +13,9 @@ import (
 // several goroutines while the reader consumes earlier rows: boxing 3 M
 // rows of three columns costs about as much CPU as the job that computed
 // them (bench's OVER query), so with one converter the reader's goroutine
-// was the serial part of a two-thread query. A reader goroutine takes the
+// was the serial part of a two-thread query. It starts once the reader
+// asks for a row's values (RowIterator.Row): a reader that only counts
+// rows converts nothing. A reader goroutine takes the
 // batches from the collector in order and hands each to the next free
 // converter (each with its own types.RowConverter); RowIterator.Next takes
 // them back in the collector's order. It reads at most 3 × workers batches
