@@ -367,8 +367,11 @@ func ParseTime(b []byte, secondsOptional bool) (int64, bool) {
 // of the wall-clock value read as UTC. Flink's SQL standard uses sep ' '
 // with seconds required; ISO-8601 uses 'T' with seconds optional.
 func ParseTimestamp(b []byte, sep byte, zSuffix, secondsOptional bool) (int64, int32, bool) {
-	// Fast path: exactly "yyyy-MM-dd HH:mm:ss".
-	if len(b) == 19 && !zSuffix && b[4] == '-' && b[7] == '-' && b[10] == sep && b[13] == ':' && b[16] == ':' {
+	// Fast path: exactly "yyyy-MM-dd HH:mm:ss", optionally followed by
+	// '.' and 1 to 9 fraction digits (what the json format's writers,
+	// Riffle's and Flink's, write for a TIMESTAMP(3)).
+	if len(b) >= 19 && !zSuffix && b[4] == '-' && b[7] == '-' && b[10] == sep && b[13] == ':' && b[16] == ':' &&
+		(len(b) == 19 || (b[19] == '.' && len(b) >= 21 && len(b) <= 29)) {
 		d0, d1, d2, d3 := b[0]-'0', b[1]-'0', b[2]-'0', b[3]-'0'
 		m0, m1, a0, a1 := b[5]-'0', b[6]-'0', b[8]-'0', b[9]-'0'
 		h0, h1, i0, i1, s0, s1 := b[11]-'0', b[12]-'0', b[14]-'0', b[15]-'0', b[17]-'0', b[18]-'0'
@@ -380,10 +383,20 @@ func ParseTimestamp(b []byte, sep byte, zSuffix, secondsOptional bool) (int64, i
 			h := int(h0)*10 + int(h1)
 			mi := int(i0)*10 + int(i1)
 			sec := int(s0)*10 + int(s1)
-			if m >= 1 && m <= 12 && d >= 1 && d <= DaysIn(y, m) && h <= 23 && mi <= 59 && sec <= 59 {
-				return DaysFromCivil(y, m, d)*86400 + int64(h*3600+mi*60+sec), 0, true
+			if !(m >= 1 && m <= 12 && d >= 1 && d <= DaysIn(y, m) && h <= 23 && mi <= 59 && sec <= 59) {
+				return 0, 0, false
 			}
-			return 0, 0, false
+			var frac int64
+			if len(b) > 19 {
+				for _, c := range b[20:] {
+					if c < '0' || c > '9' {
+						return 0, 0, false
+					}
+					frac = frac*10 + int64(c-'0')
+				}
+				frac *= pow10[29-len(b)]
+			}
+			return DaysFromCivil(y, m, d)*86400 + int64(h*3600+mi*60+sec), int32(frac), true
 		}
 	}
 	days, n, ok := parseISODate(b, false)

@@ -93,6 +93,17 @@ func TestTimestamps(t *testing.T) {
 		{"2001-02-29 00:00:00", ' ', false, false, 0, 0, false},
 		{"2001-01-01 24:00:00", ' ', false, false, 0, 0, false},
 		{"1969-12-31 23:59:59", ' ', false, false, -1, 0, true},
+		// the fast path with a fraction of 1 to 9 digits, and what it leaves to the slow one
+		{"2024-01-01 00:00:00.001", ' ', false, false, 1704067200, 1000000, true},
+		{"2024-01-01 00:00:00.1234567", ' ', false, false, 1704067200, 123456700, true},
+		{"2024-01-01 00:00:00.", ' ', false, false, 0, 0, false},
+		{"2024-01-01 00:00:00.12a", ' ', false, false, 0, 0, false},
+		{"2024-01-01 00:00:00.1234567890", ' ', false, false, 0, 0, false},
+		{"2024-01-01 00:00:00 ", ' ', false, false, 0, 0, false},
+		{"2024-02-30 00:00:00.000", ' ', false, false, 0, 0, false},
+		{"2024-01-01 00:00:60.000", ' ', false, false, 0, 0, false},
+		{"2024-01-01 00:00:00.000Z", ' ', true, false, 1704067200, 0, true},
+		{"2024-01-01 00:00:00.000", ' ', true, false, 0, 0, false},
 	} {
 		sec, n, ok := ParseTimestamp([]byte(c.in), c.sep, c.z, c.secOpt)
 		if ok != c.ok || (ok && (sec != c.sec || n != c.nanos)) {
