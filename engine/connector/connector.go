@@ -133,6 +133,58 @@ type ReadSpec struct {
 	// may drop the rows it does not keep. Set by the job graph, never by
 	// the planner.
 	RowFilter RowFilter
+	// Uses, when set, has one entry per entry of Columns: how the job
+	// reads that column (see FieldUse), so that a source may skip
+	// decoding the fields of a ROW column that no operator reads. A hint:
+	// a source may ignore it. Nil: every column is read whole. Set by the
+	// job graph, never by the planner (EXPLAIN is unchanged).
+	Uses []*FieldUse
+}
+
+// FieldUse is how a job reads a column or a field of a ROW column: a nil
+// *FieldUse is not read at all; one without Fields is read whole (every
+// value as it is); one with Fields, for a ROW column whose fields are
+// only read one by one (r.f), holds one entry per field of the ROW type,
+// each how that field is read.
+type FieldUse struct {
+	Fields []*FieldUse
+}
+
+// WholeUse is a FieldUse of a value read whole.
+var WholeUse = &FieldUse{}
+
+// Whole reports whether the value is read whole.
+func (u *FieldUse) Whole() bool { return u != nil && u.Fields == nil }
+
+// Field returns how field i of a ROW value u is read: whole when u is,
+// nil (not read) when u is nil.
+func (u *FieldUse) Field(i int) *FieldUse {
+	switch {
+	case u == nil:
+		return nil
+	case u.Fields == nil:
+		return WholeUse
+	case i < len(u.Fields):
+		return u.Fields[i]
+	}
+	return WholeUse
+}
+
+// MergeUses returns a use covering both a and b (either may be nil).
+func MergeUses(a, b *FieldUse) *FieldUse {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	case a.Fields == nil || b.Fields == nil || len(a.Fields) != len(b.Fields):
+		return WholeUse
+	}
+	out := &FieldUse{Fields: make([]*FieldUse, len(a.Fields))}
+	for i := range a.Fields {
+		out.Fields[i] = MergeUses(a.Fields[i], b.Fields[i])
+	}
+	return out
 }
 
 // Source reads a table.

@@ -28,6 +28,12 @@ type FormatContext struct {
 	// (e.g. "field-delimiter" for 'csv.field-delimiter').
 	Options map[string]string
 	Config  *config.Configuration
+	// Uses, when set, says for each column of Names how the job reads it
+	// (see FieldUse; nil entries are columns nobody reads). A decoder may
+	// leave NULL what nobody reads where skipping it changes no result
+	// and no error (the json format: nullable CHAR/VARCHAR values, which
+	// any JSON value converts to). Nil: every column is read whole.
+	Uses []*FieldUse
 }
 
 // FormatFactory creates decoders and encoders for one 'format' value.

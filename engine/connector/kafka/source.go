@@ -101,7 +101,7 @@ func newSource(ctx *connector.Context, t *tableOptions) (*Source, error) {
 	}
 	// create the decoders once so that format option errors surface at
 	// planning time
-	kd, vd, err := s.decoders(nil)
+	kd, vd, err := s.decoders(nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -144,9 +144,36 @@ func formatOptions(opts map[string]string, id, prefix string, plain bool) map[st
 	return out
 }
 
+// valueUses is how the read of spec uses each value field (the value
+// format's columns; see connector.FormatContext.Uses): a field outside
+// spec.Columns is not read; nil when every field is read whole.
+func (s *Source) valueUses(spec connector.ReadSpec) []*connector.FieldUse {
+	t := s.t
+	uses := make([]*connector.FieldUse, len(t.valueFields))
+	partial := false
+	for vi, f := range t.valueFields {
+		for j, c := range spec.Columns {
+			if c != f {
+				continue
+			}
+			u := connector.WholeUse
+			if spec.Uses != nil && j < len(spec.Uses) {
+				u = spec.Uses[j]
+			}
+			uses[vi] = connector.MergeUses(uses[vi], u)
+		}
+		partial = partial || !uses[vi].Whole()
+	}
+	if !partial {
+		return nil
+	}
+	return uses
+}
+
 // decoders creates the key decoder (nil without key format) and the value
-// decoder, selecting the value format's metadata keys meta.
-func (s *Source) decoders(meta []string) (connector.MessageDecoder, connector.MessageDecoder, error) {
+// decoder, selecting the value format's metadata keys meta; uses, when
+// not nil, says how the read uses each value field.
+func (s *Source) decoders(meta []string, uses []*connector.FieldUse) (connector.MessageDecoder, connector.MessageDecoder, error) {
 	var kd connector.MessageDecoder
 	var err error
 	if s.keyFmt != nil {
@@ -154,7 +181,9 @@ func (s *Source) decoders(meta []string) (connector.MessageDecoder, connector.Me
 			return nil, nil, s.t.errorf("key format '%s': %v", s.t.keyFormat, err)
 		}
 	}
-	vd, err := s.valFmt.CreateMessageDecoder(s.formatContext(false))
+	vc := s.formatContext(false)
+	vc.Uses = uses
+	vd, err := s.valFmt.CreateMessageDecoder(vc)
 	if err != nil {
 		return nil, nil, s.t.errorf("value format '%s': %v", s.t.valueFormat, err)
 	}
@@ -301,7 +330,7 @@ func (s *Source) open(ctx context.Context, splits []connector.Split, owns func(P
 			return nil, t.errorf("unknown metadata key '%s'", k)
 		}
 	}
-	kd, vd, err := s.decoders(valueMeta)
+	kd, vd, err := s.decoders(valueMeta, s.valueUses(spec))
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,7 @@ func Build(collector *runtime.Collector, roots ...*physical.Node) (g *runtime.Gr
 	b := &builder{g: &runtime.Graph{}, nodes: map[*physical.Node]*runtime.Node{}, collector: collector}
 	b.planJoinOutputs(roots)
 	b.planScanFilters(roots)
+	b.planScanUses(roots)
 	defer func() {
 		if r := recover(); r != nil {
 			be, ok := r.(buildError)
@@ -68,6 +69,9 @@ type builder struct {
 	// sortBounds holds the bound a Top-N Sort shares with the scan it
 	// reads (scan_filter.go).
 	sortBounds map[*physical.Node]*runtime.TopNScanBound
+	// scanUses holds, for a scan of which the job reads some ROW
+	// columns field by field, how it reads each column (scan_uses.go).
+	scanUses map[*physical.Node][]*connector.FieldUse
 }
 
 func (b *builder) build(p *physical.Node) *runtime.Node {
@@ -75,7 +79,7 @@ func (b *builder) build(p *physical.Node) *runtime.Node {
 		return n
 	}
 	if p.IsSource() {
-		n := b.g.AddSource(p.Describe(), p.Parallelism, p.Bounded(), source(p, b.scanFilters[p]))
+		n := b.g.AddSource(p.Describe(), p.Parallelism, p.Bounded(), source(p, b.scanFilters[p], b.scanUses[p]))
 		n.Resumable = resumable(p)
 		b.nodes[p] = n
 		return n
@@ -117,12 +121,14 @@ func balancedInput(p *physical.Node) bool {
 }
 
 // source is the source function of a TableSourceScan or Values node.
-// filter, when not nil, is the row filter of the Calc reading the scan.
-func source(p *physical.Node, filter connector.RowFilter) runtime.SourceFunc {
+// filter, when not nil, is the row filter of the Calc reading the scan;
+// uses, when not nil, how the job reads the scan's columns.
+func source(p *physical.Node, filter connector.RowFilter, uses []*connector.FieldUse) runtime.SourceFunc {
 	switch x := p.Op.(type) {
 	case *physical.TableSourceScan:
 		spec := x.Spec
 		spec.RowFilter = filter
+		spec.Uses = uses
 		return rebatch(runtime.ConnectorSource(x.Source, spec, x.Skipped), x.BatchSize)
 	case *physical.Values:
 		return runtime.ValuesSource([]*types.Batch{x.Batch})

@@ -27,6 +27,11 @@ type Decoder struct {
 	opts  Options
 	names []string
 	types []*types.DataType
+	// uses, when not nil, says how the job reads each column
+	// (connector.FormatContext.Uses): nullable CHAR/VARCHAR values nobody
+	// reads are left NULL (any JSON value converts to a string, so
+	// skipping one hides no error).
+	uses []*connector.FieldUse
 }
 
 // NewDecoder builds a decoder producing the named columns (looked up by
@@ -88,9 +93,19 @@ func (d *Decoder) newReader(r io.Reader, name string, maxRows int) *Reader {
 	}
 	rd.top = newRowConv(rt, nil, rd.st, "")
 	for i, t := range d.types {
+		u := connector.WholeUse
+		if d.uses != nil {
+			u = d.uses[i]
+		}
+		if skippable(t, u) {
+			c := columns.NewNulls(t)
+			rd.cols = append(rd.cols, c)
+			rd.top.fields[i] = skipConv{c}
+			continue
+		}
 		c := columns.MustNew(t, maxRows)
 		rd.cols = append(rd.cols, c)
-		rd.top.fields[i] = newConv(t, c, rd.st, d.names[i])
+		rd.top.fields[i] = newConv(t, c, rd.st, d.names[i], u)
 	}
 	rd.top.linkSubs()
 	return rd
@@ -334,7 +349,22 @@ func cannot(b []byte, t *types.DataType) error {
 	return fmt.Errorf("cannot parse %q as %s", s, t.StringNoNull())
 }
 
-func newConv(t *types.DataType, col columns.Column, st *state, path string) conv {
+// skippable reports whether a value of type t read as u (nil: by nobody)
+// may be left NULL: a nullable CHAR/VARCHAR nobody reads, which no JSON
+// value fails to convert to.
+func skippable(t *types.DataType, u *connector.FieldUse) bool {
+	return u == nil && t.Nullable && (t.Root == types.Char || t.Root == types.VarChar)
+}
+
+// skipConv appends NULL for a value nobody reads (Decoder.uses).
+type skipConv struct{ c *columns.Nulls }
+
+func (c skipConv) convert(span) error { c.c.AppendNull(); return nil }
+func (c skipConv) appendNull()        { c.c.AppendNull() }
+
+// newConv builds the converter of a value of type t into col; use is how
+// the job reads the value (connector.FieldUse).
+func newConv(t *types.DataType, col columns.Column, st *state, path string, use *connector.FieldUse) conv {
 	switch t.Root {
 	case types.Boolean:
 		return &boolConv{col.(*columns.Bool), st, t}
@@ -364,18 +394,25 @@ func newConv(t *types.DataType, col columns.Column, st *state, path string) conv
 		return &timestampConv{c: col.(*columns.Fixed[int64]), st: st, t: t, units: types.UnitsPerSecond(types.TimestampUnit(t.Precision))}
 	case types.ArrayRoot:
 		l := col.(*columns.List)
-		return &arrayConv{l: l, st: st, t: t, elem: newConv(t.Elem, l.Elem, st, path+"[]"), path: path}
+		return &arrayConv{l: l, st: st, t: t, elem: newConv(t.Elem, l.Elem, st, path+"[]", connector.WholeUse), path: path}
 	case types.MapRoot, types.MultisetRoot:
 		m := col.(*columns.Map)
 		vt := t.Value
 		if t.Root == types.MultisetRoot {
 			vt = types.IntType()
 		}
-		return &mapConv{m: m, st: st, t: t, key: m.Keys.(*columns.Bytes), val: newConv(vt, m.Items, st, path+"{}"), path: path}
+		return &mapConv{m: m, st: st, t: t, key: m.Keys.(*columns.Bytes), val: newConv(vt, m.Items, st, path+"{}", connector.WholeUse), path: path}
 	case types.RowRoot:
 		rc := newRowConv(t, col.(*columns.Struct), st, path)
 		for i, f := range t.Fields {
-			rc.fields[i] = newConv(f.Type, rc.s.Fields[i], st, joinPath(path, f.Name))
+			fu := use.Field(i)
+			if skippable(f.Type, fu) {
+				c := columns.NewNulls(f.Type)
+				rc.s.Fields[i] = c
+				rc.fields[i] = skipConv{c}
+				continue
+			}
+			rc.fields[i] = newConv(f.Type, rc.s.Fields[i], st, joinPath(path, f.Name), fu)
 		}
 		rc.linkSubs()
 		return rc

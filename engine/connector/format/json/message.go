@@ -24,6 +24,9 @@ func (Factory) CreateMessageDecoder(ctx *connector.FormatContext) (connector.Mes
 	if err != nil {
 		return nil, err
 	}
+	if len(ctx.Uses) == len(ctx.Names) {
+		d.uses = ctx.Uses
+	}
 	return d.NewMessageDecoder(), nil
 }
 

@@ -108,3 +108,62 @@ func TestMessageEncoder(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+// With FormatContext.Uses, the nullable CHAR/VARCHAR values nobody reads
+// (a column or ROW field) are left NULL, and everything else is decoded
+// and checked as before: a bad number in a field nobody reads still
+// fails the message, and fail-on-missing-field still sees every field.
+func TestMessageDecoderUses(t *testing.T) {
+	inner := types.RowType()
+	inner.Fields = append(inner.Fields, types.NewField("a", types.BigIntType()), types.NewField("s", types.StringType()))
+	r := types.RowType()
+	r.Fields = append(r.Fields, types.NewField("n", types.BigIntType()), types.NewField("s", types.StringType()),
+		types.NewField("t", types.StringType()), types.NewField("in", inner), types.NewField("k", types.StringType().NotNull()))
+	ts := []*types.DataType{types.IntType(), types.StringType(), r}
+	names := []string{"id", "name", "r"}
+	// r.s and r.in.s are read; name, r.t and r.n are not; r.k (NOT NULL) is not either
+	uses := []*connector.FieldUse{connector.WholeUse, nil,
+		{Fields: []*connector.FieldUse{nil, connector.WholeUse, nil, {Fields: []*connector.FieldUse{nil, connector.WholeUse}}, nil}}}
+	msgs := []string{
+		`{"id":1,"name":"a","r":{"n":5,"s":"x\"y","t":"skip","in":{"a":1,"s":"deep"},"k":"kept"}}`,
+		`{"id":2,"name":{"o":[1,2]},"r":null}`,
+		`{"id":3,"name":null,"r":{"s":null,"t":[true],"n":null,"in":null,"k":"k3"}}`,
+	}
+	for _, c := range []struct {
+		uses []*connector.FieldUse
+		want string
+	}{
+		{nil, `+I[1, a, +I[5, x"y, skip, +I[1, deep], kept]] +I[2, {"o":[1,2]}, null] +I[3, null, +I[null, null, [true], null, k3]]`},
+		{uses, `+I[1, null, +I[5, x"y, null, +I[1, deep], kept]] +I[2, null, null] +I[3, null, +I[null, null, null, null, k3]]`},
+	} {
+		d, err := Factory{}.CreateMessageDecoder(&connector.FormatContext{Names: names, Types: ts, Options: map[string]string{}, Uses: c.uses})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range msgs {
+			if n, err := d.Decode([]byte(m)); err != nil || n != 1 {
+				t.Fatalf("%s: %d %v", m, n, err)
+			}
+		}
+		if got := strings.Join(messageRows(t, d, ts), " "); got != c.want {
+			t.Errorf("uses %v:\ngot  %s\nwant %s", c.uses != nil, got, c.want)
+		}
+		// a bad number in a field nobody reads still fails
+		_, err = d.Decode([]byte(`{"id":4,"r":{"n":"x"}}`))
+		if err == nil || !strings.Contains(err.Error(), "column `r.n`: cannot parse \"x\" as BIGINT") {
+			t.Errorf("uses %v: bad r.n: %v", c.uses != nil, err)
+		}
+		// malformed JSON in a value nobody reads still fails
+		if _, err := d.Decode([]byte(`{"id":4,"name":"a\q"}`)); err == nil || !strings.Contains(err.Error(), "invalid escape") {
+			t.Errorf("uses %v: bad escape: %v", c.uses != nil, err)
+		}
+	}
+	d, err := Factory{}.CreateMessageDecoder(&connector.FormatContext{Names: names, Types: ts,
+		Options: map[string]string{"fail-on-missing-field": "true"}, Uses: uses})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Decode([]byte(`{"id":4,"r":null}`)); err == nil || !strings.Contains(err.Error(), "could not find field with name 'name'") {
+		t.Errorf("missing name: %v", err)
+	}
+}

@@ -545,6 +545,38 @@ func (c *Null) Build() arrow.Array {
 	return arr
 }
 
+// Nulls is a column of any type that holds only NULLs: a decoder uses it
+// for a value nobody reads (connector.FieldUse), so that the value is
+// neither copied nor kept. Build makes an all-NULL array of the type.
+type Nulls struct {
+	t  *types.DataType
+	dt arrow.DataType
+	n  int
+}
+
+// NewNulls creates an all-NULL column of type t.
+func NewNulls(t *types.DataType) *Nulls { return &Nulls{t: t, dt: types.ToArrow(t)} }
+
+// AppendNull appends NULL.
+func (c *Nulls) AppendNull() { c.n++ }
+
+// AppendNulls appends n NULLs.
+func (c *Nulls) AppendNulls(n int) { c.n += n }
+
+// Len is the number of values.
+func (c *Nulls) Len() int { return c.n }
+
+// Type is the logical type.
+func (c *Nulls) Type() *types.DataType { return c.t }
+
+// Build returns an all-NULL array of the column's Arrow type and resets
+// the column.
+func (c *Nulls) Build() arrow.Array {
+	arr := array.MakeArrayOfNull(memory.DefaultAllocator, c.dt, c.n)
+	c.n = 0
+	return arr
+}
+
 // New creates the column accumulator for a logical type: *Bool,
 // *Fixed[int8|int16|int32|int64|float32|float64], *Bytes, *Decimal, *List,
 // *Map, *Struct or *Null. DATE, TIME(p<=3) and INTERVAL YEAR TO MONTH are
