@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -786,15 +787,20 @@ type rowConv struct {
 	names  []string
 	// first marks the fields whose name no earlier field has: only those
 	// may match by position (next, the field after the last matched).
-	first     []bool
+	first []bool
+	// plain marks the names without '"', '\\' or control characters:
+	// their JSON text is the name's bytes between quotes.
+	plain     []bool
 	sub       []*rowConv
 	collected bool
 }
 
 func newRowConv(t *types.DataType, s *columns.Struct, st *state, path string) *rowConv {
 	rc := &rowConv{s: s, st: st, t: t, path: path, index: map[string]int{}, fields: make([]conv, len(t.Fields)),
-		slots: make([]span, len(t.Fields)), first: make([]bool, len(t.Fields)), sub: make([]*rowConv, len(t.Fields))}
+		slots: make([]span, len(t.Fields)), first: make([]bool, len(t.Fields)), plain: make([]bool, len(t.Fields)),
+		sub: make([]*rowConv, len(t.Fields))}
 	for i, f := range t.Fields {
+		rc.plain[i] = !strings.ContainsFunc(f.Name, func(r rune) bool { return r == '"' || r == '\\' || r < 0x20 })
 		if _, dup := rc.index[f.Name]; !dup {
 			rc.index[f.Name] = i
 			rc.first[i] = true
@@ -833,26 +839,37 @@ func (c *rowConv) collect(b []byte, i int, depth int) (int, error) {
 		if j >= len(b) || b[j] != '"' {
 			return 0, synErr(j, "expected a field name in double quotes")
 		}
-		kend, esc, err := scanString(b, j)
-		if err != nil {
-			return 0, err
+		// fields mostly come in the declared order: try the next one
+		// first, on the raw bytes when its name needs no escape
+		idx, kend := -1, 0
+		if next < len(c.first) && c.first[next] && c.plain[next] {
+			name := c.t.Fields[next].Name
+			if e := j + 1 + len(name); e < len(b) && b[e] == '"' && string(b[j+1:e]) == name {
+				idx, kend = next, e+1
+			}
 		}
-		key := b[j+1 : kend-1]
-		if esc {
-			key, _ = unescape(nil, key)
+		if idx < 0 {
+			var esc bool
+			var err error
+			kend, esc, err = scanString(b, j)
+			if err != nil {
+				return 0, err
+			}
+			key := b[j+1 : kend-1]
+			if esc {
+				key, _ = unescape(nil, key)
+			}
+			if next < len(c.first) && c.first[next] && string(key) == c.t.Fields[next].Name {
+				idx = next
+			} else if k, ok := c.index[string(key)]; ok {
+				idx = k
+			}
 		}
 		j = skipWS(b, kend)
 		if j >= len(b) || b[j] != ':' {
 			return 0, synErr(j, "expected ':' after a field name")
 		}
 		j = skipWS(b, j+1)
-		// fields mostly come in the declared order: try the next one first
-		idx := -1
-		if next < len(c.first) && c.first[next] && string(key) == c.t.Fields[next].Name {
-			idx = next
-		} else if k, ok := c.index[string(key)]; ok {
-			idx = k
-		}
 		var v span
 		if idx >= 0 && c.sub[idx] != nil && j < len(b) && b[j] == '{' {
 			r := c.sub[idx]
@@ -863,8 +880,8 @@ func (c *rowConv) collect(b []byte, i int, depth int) (int, error) {
 			r.collected = true
 			v = span{start: j, end: end, kind: '{'}
 		} else {
-			v, err = scanValue(b, j, depth+1)
-			if err != nil {
+			var err error
+			if v, err = scanValue(b, j, depth+1); err != nil {
 				return 0, err
 			}
 		}

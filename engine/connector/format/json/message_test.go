@@ -167,3 +167,22 @@ func TestMessageDecoderUses(t *testing.T) {
 		t.Errorf("missing name: %v", err)
 	}
 }
+
+// Field names match on their raw bytes when the name needs no escape,
+// and through unescaping otherwise: an escaped key, a key that starts
+// with a field's name, names with a quote or a backslash.
+func TestMessageDecoderFieldNames(t *testing.T) {
+	ts := []*types.DataType{types.IntType(), types.StringType(), types.StringType()}
+	d, err := Factory{}.CreateMessageDecoder(&connector.FormatContext{Names: []string{"id", `a"b`, `c\d`}, Types: ts, Options: map[string]string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{`{"\u0069d":1,"a\"b":"q","c\\d":"r"}`, `{"idx":5,"id":2,"a\"bc":"no","c\\":"no"}`, `{"i":9,"id" : 3}`} {
+		if n, err := d.Decode([]byte(m)); err != nil || n != 1 {
+			t.Fatalf("%s: %d %v", m, n, err)
+		}
+	}
+	if got := strings.Join(messageRows(t, d, ts), " "); got != "+I[1, q, r] +I[2, null, null] +I[3, null, null]" {
+		t.Fatal(got)
+	}
+}
