@@ -157,3 +157,56 @@ func BenchmarkNexmarkMessageDecode(b *testing.B) {
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "records/s")
 	b.ReportMetric(float64(b.N)/(cpuSeconds()-cpu0), "records/cpu-s")
 }
+
+// BenchmarkNexmarkMessageDecodeUses is BenchmarkNexmarkMessageDecode with
+// the fields a query reads (connector.FormatContext.Uses, as the job
+// graph finds them): q2 reads event_type, bid.auction, bid.price and the
+// three dateTime fields; q0 and q14 also bid.bidder and bid.extra (every
+// bid field but channel and url); all reads every field.
+func BenchmarkNexmarkMessageDecodeUses(b *testing.B) {
+	if benchNexmark == nil {
+		benchNexmark = genNexmarkMessages(1_000_000)
+	}
+	m := benchNexmark
+	names, ts := nexmarkEventType()
+	// fields reads the named fields of a ROW type, whole
+	fields := func(t *types.DataType, read ...string) *connector.FieldUse {
+		u := &connector.FieldUse{Fields: make([]*connector.FieldUse, len(t.Fields))}
+		for _, n := range read {
+			u.Fields[t.FieldIndex(n)] = connector.WholeUse
+		}
+		return u
+	}
+	person, auction, bid := ts[1], ts[2], ts[3]
+	for _, c := range []struct {
+		name string
+		uses []*connector.FieldUse
+	}{
+		{"all", nil},
+		{"q2", []*connector.FieldUse{connector.WholeUse, fields(person, "dateTime"), fields(auction, "dateTime"),
+			fields(bid, "auction", "price", "dateTime")}},
+		{"q0_q14", []*connector.FieldUse{connector.WholeUse, fields(person, "dateTime"), fields(auction, "dateTime"),
+			fields(bid, "auction", "bidder", "price", "dateTime", "extra")}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			d, err := Factory{}.CreateMessageDecoder(&connector.FormatContext{Names: names, Types: ts, Options: map[string]string{}, Uses: c.uses})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(m.data) / len(m.ends)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			start, cpu0 := time.Now(), cpuSeconds()
+			for i := 0; i < b.N; i++ {
+				if _, err := d.Decode(m.msg(i % len(m.ends))); err != nil {
+					b.Fatal(err)
+				}
+				if i%8192 == 8191 {
+					d.Flush()
+				}
+			}
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "records/s")
+			b.ReportMetric(float64(b.N)/(cpuSeconds()-cpu0), "records/cpu-s")
+		})
+	}
+}
