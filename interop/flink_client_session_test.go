@@ -376,9 +376,14 @@ func TestFlinkClientHeartbeat(t *testing.T) {
 		rec := httptest.NewRecorder()
 		rp.ServeHTTP(rec, r)
 		mu.Lock()
-		if rec.Code == http.StatusOK {
+		switch {
+		case rec.Code == http.StatusOK:
 			accepted++
-		} else {
+		case r.Context().Err() != nil:
+			// the client gave up on this heartbeat (its timeout is the
+			// 100 ms interval, which Flink on a loaded machine can
+			// miss) and the proxy answered 502: Flink refused nothing
+		default:
 			bad = append(bad, fmt.Sprint(rec.Code, " ", rec.Body.String()))
 		}
 		mu.Unlock()

@@ -135,7 +135,7 @@ SELECT id, PARSE_JSON(s)['k'] AS k FROM (VALUES (1, '{"k":[true]}'), (2, '{"j":1
 |  3 | <NULL> |
 +----+--------+
 3 rows in set
-!ok
+!unordered
 # a key on a non-object fails the query
 SELECT PARSE_JSON('[1,2]')['a'] AS k;
 [ERROR] Could not execute SQL statement. Reason:
@@ -162,7 +162,7 @@ SELECT TRY_PARSE_JSON(s) AS v FROM (VALUES ('{"a":1}'), ('nope')) AS t(s);
 |  <NULL> |
 +---------+
 2 rows in set
-!ok
+!unordered
 # repeated keys: an error unless allowDuplicateKeys, then the last value wins
 SELECT PARSE_JSON('{"a":1,"a":2}', TRUE) AS t, TRY_PARSE_JSON('{"a":1,"a":2}') AS u, TRY_PARSE_JSON('{"a":1,"a":2}', TRUE) AS w;
 +---------+--------+---------+
