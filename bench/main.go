@@ -41,6 +41,10 @@
 // process's user + system over one run, the Go collector included).
 // Progress goes to stderr.
 //
+// Before the queries it measures this machine's own speed-up from one
+// core to two on work that shares nothing (calibrate.go; -calibrate=false
+// skips it): the ceiling for issue 19 §2's goal.
+//
 // -cpuprofile FILE profiles Riffle's timed runs of the first query run
 // (pick it with -only) over the source named by -profile (csv, mem or
 // parquet; -profile-mem and -profile-parquet are kept as shorthands).
@@ -106,6 +110,7 @@ func main() {
 	withMem := flag.Bool("mem", true, "run the engines over the tables loaded into memory")
 	withCSV := flag.Bool("csv", true, "run the engines over the CSV files")
 	withPq := flag.Bool("parquet", true, "run the engines over the Parquet file (with -data, when it is there)")
+	calib := flag.Bool("calibrate", true, "first measure this machine's own speed-up from one core to two (arithmetic and memory streaming; about 5 s) and print it in the report")
 	withLite := flag.Bool("sqlite", false, "run SQLite over in-memory tables too (loading 3 M rows takes a while)")
 	procs := flag.Int("procs", -1, "GOMAXPROCS while the engines run: -1 = -threads (one core per thread), 0 = Go's default (the number of cores)")
 	heapFloor := flag.Int64("heap-floor", gctuning.DefaultHeapFloor>>20, "Riffle's garbage collector heap floor in MiB, as the riffle binary sets it (engine/gctuning); 0 = Go's default (GOGC 100)")
@@ -213,6 +218,11 @@ func main() {
 	rep.threads = *threads
 	rep.runs = *runs
 	rep.loadBefore = loadAverage()
+	if *calib {
+		fmt.Fprintln(os.Stderr, "calibrating: two goroutines against one…")
+		c := calibrate(3)
+		rep.calibration = &c
+	}
 	rep.heapFloor = "off (GOGC 100)"
 	if *heapFloor > 0 && os.Getenv("GOGC") == "" {
 		rep.heapFloor = fmt.Sprintf("%d MiB", *heapFloor)

@@ -21,8 +21,10 @@ type report struct {
 	loadBefore string
 	loadAfter  string
 	heapFloor  string // engine/gctuning's floor, as the riffle binary sets it
-	groups     []*group
-	lines      []*line
+	// the machine's own speed-up from one core to two (-calibrate)
+	calibration *calibration
+	groups      []*group
+	lines       []*line
 }
 
 // line is one query's results.
@@ -48,6 +50,9 @@ func (r *report) write(w io.Writer) {
 		r.command, r.flights, strings.Join(r.files, ", "), r.threads, runtime.NumCPU(), runtime.GOMAXPROCS(0), r.heapFloor, r.runs)
 	if r.loads != "" {
 		fmt.Fprintf(w, "; loading into memory: %s", r.loads)
+	}
+	if r.calibration != nil {
+		fmt.Fprintf(w, "; this machine's own speed-up from one core to two: %s", r.calibration)
 	}
 	fmt.Fprintf(w, "; load average before %s, after %s.\n\n", r.loadBefore, r.loadAfter)
 	r.table(w, "wall time", func(t timing) time.Duration { return t.wall })
