@@ -112,8 +112,9 @@ func newRiffleInMemory(flights, airports string, threads int) (*riffleEnv, time.
 	return &riffleEnv{env: env}, time.Since(start), nil
 }
 
-// run returns a runner of q: it reads the whole result and counts the
-// rows; with answer set it also returns the rows, canonical and sorted.
+// run returns a runner of q: it reads the whole result, every row's
+// values, and counts the rows; with answer set it also returns the rows,
+// canonical and sorted.
 func (r *riffleEnv) run(q string) runner {
 	return func(answer bool) (int, []string, error) {
 		res, err := r.env.ExecuteSQL(q)
@@ -129,8 +130,11 @@ func (r *riffleEnv) run(q string) runner {
 		var rows []string
 		for it.Next() {
 			n++
+			// every row's values are read, as DuckDB's runner scans
+			// each row into Go values (RowIterator converts in Row)
+			row := it.Row()
 			if answer {
-				rows = append(rows, canonical(it.Row().Values))
+				rows = append(rows, canonical(row.Values))
 			}
 		}
 		sort.Strings(rows)
