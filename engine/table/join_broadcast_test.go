@@ -114,8 +114,8 @@ func TestBatchHashJoinBroadcastSameRows(t *testing.T) {
 // A small right input of known size is broadcast (Flink's
 // BroadcastHashJoin: isBroadcast=[true], the build side behind
 // Exchange(distribution=[broadcast]), the probe side not shuffled);
-// with the threshold at -1, or for a FULL join, both sides are shuffled
-// by key.
+// with the threshold at -1 or below the build side's estimated size, or
+// for a RIGHT or FULL join, both sides are shuffled by key.
 func TestBatchHashJoinBroadcastPlan(t *testing.T) {
 	explain := func(env *TableEnvironment, q string) string {
 		t.Helper()
@@ -136,9 +136,19 @@ func TestBatchHashJoinBroadcastPlan(t *testing.T) {
 	if strings.Contains(got, "hash[origin]") || strings.Contains(got, "hash[iata]") {
 		t.Errorf("broadcast plan shuffles the probe side:\n%s", got)
 	}
+	// the threshold is the largest size broadcast: u's estimate is 3 rows
+	// × 48 bytes (Flink's binary row: 8 bytes of null bits, 8 per field,
+	// 12 per STRING value) = 144 bytes
+	if got := explain(joinFixture(t, "2", "144"), q); !strings.Contains(got, "isBroadcast=[true]") {
+		t.Errorf("threshold 144: u (144 bytes) is not broadcast:\n%s", got)
+	}
 	for _, c := range []struct{ threshold, q string }{
 		{"-1", q},
+		{"143", q},
 		{"1048576", "SELECT f.distance, a.state FROM f FULL JOIN a ON f.origin = a.iata"},
+		// the preserved side of an outer join is never broadcast: a RIGHT
+		// join's unmatched build rows are emitted by one instance
+		{"1048576", "SELECT f.distance, u.state FROM f RIGHT JOIN u ON f.origin = u.iata"},
 		// the build side is larger than the probe side: Flink would
 		// broadcast and build the left side; Riffle shuffles both
 		{"1048576", "SELECT a.state FROM (SELECT * FROM f WHERE origin = 'A') g JOIN a ON g.origin = a.iata"},

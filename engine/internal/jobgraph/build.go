@@ -107,6 +107,11 @@ func (b *builder) build(p *physical.Node) *runtime.Node {
 		edges = append(edges, runtime.Edge{From: src, Part: part})
 	}
 	n := b.g.AddOperator(p.Describe(), p.Parallelism, b.operator(p), edges...)
+	if j, ok := p.Op.(*physical.Join); ok && !j.Streaming {
+		// the batch hash join reads its build side (the right input)
+		// to its end before it probes
+		n.BuildFirst = true
+	}
 	b.nodes[p] = n
 	return n
 }

@@ -45,6 +45,13 @@ type Node struct {
 	// Resumable reports whether a source saves its position in
 	// checkpoints (SourceCheckpoint.Between) and resumes from it.
 	Resumable bool
+	// BuildFirst marks an operator of two or more inputs that reads every
+	// input but the first to its end before it reads the first (the batch
+	// hash join: its build side, then the probe side). In a batch job,
+	// when its first input comes forward from a chain headed by a source
+	// that feeds it alone, it runs in that chain's task: the task reads
+	// the other inputs, then the source (see executor.build).
+	BuildFirst bool
 
 	consumers []*Node
 	metrics   *OperatorMetrics

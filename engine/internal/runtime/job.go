@@ -264,29 +264,65 @@ func (e *executor) build() error {
 			e.chained[n.ID] = true
 		}
 	}
+	// and in a batch job, a BuildFirst node (the hash join) whose first
+	// input comes forward, from a producer it alone reads, out of a chain
+	// headed by a source: the task reads the join's other inputs to their
+	// end, then its source (readSideInputs), so that the probe rows of a
+	// broadcast hash join go from the source's reader through the join
+	// without a hand-off between tasks (Flink chains the probe side's
+	// source and the join into one MultipleInput task). Nodes are in
+	// topological order (inputs first), so a join's producers are
+	// decided before it.
+	if e.batch && e.job.coord == nil {
+		for _, n := range e.g.Nodes {
+			if n.BuildFirst && len(n.Inputs) > 1 && n.Inputs[0].Part == opspec.Forward &&
+				len(n.Inputs[0].From.consumers) == 1 && e.sourceHeaded(n.Inputs[0].From) {
+				e.chained[n.ID] = true
+			}
+		}
+	}
 	for _, n := range e.g.Nodes {
+		if e.chained[n.ID] && len(n.Inputs) > 1 {
+			// a chained join's side inputs keep their channels
+			e.inbound[n.ID] = e.newInbound(n)
+		}
 		if e.chained[n.ID] {
 			continue
 		}
 		chain := []*Node{n}
-		for cur := n; len(cur.consumers) == 1 && e.chained[cur.consumers[0].ID]; {
+		// (a chained join is in its first input's chain, not its others')
+		for cur := n; len(cur.consumers) == 1 && e.chained[cur.consumers[0].ID] && cur.consumers[0].Inputs[0].From == cur; {
 			cur = cur.consumers[0]
 			chain = append(chain, cur)
 		}
 		e.chains = append(e.chains, chain)
 		if len(n.Inputs) > 0 {
-			chans := make([][]*channel, n.Parallelism)
-			pools := e.keyGroupPools(n)
-			for i := range chans {
-				chans[i] = make([]*channel, len(n.Inputs))
-				for k := range chans[i] {
-					chans[i][k] = &channel{c: make(chan event, e.cfg.ChannelCapacity), budget: newByteBudget(e.cfg.ChannelBytes), pool: pools[k]}
-				}
-			}
-			e.inbound[n.ID] = chans
+			e.inbound[n.ID] = e.newInbound(n)
 		}
 	}
 	return nil
+}
+
+// sourceHeaded reports whether n is a source or runs in the task of one
+// (every node from n up its chain is chained to the one before).
+func (e *executor) sourceHeaded(n *Node) bool {
+	for e.chained[n.ID] {
+		n = n.Inputs[0].From
+	}
+	return n.Source != nil
+}
+
+// newInbound makes the input channels of n's instances: [instance][input].
+func (e *executor) newInbound(n *Node) [][]*channel {
+	chans := make([][]*channel, n.Parallelism)
+	pools := e.keyGroupPools(n)
+	for i := range chans {
+		chans[i] = make([]*channel, len(n.Inputs))
+		for k := range chans[i] {
+			chans[i][k] = &channel{c: make(chan event, e.cfg.ChannelCapacity), budget: newByteBudget(e.cfg.ChannelBytes), pool: pools[k]}
+		}
+	}
+	return chans
 }
 
 // run runs the job's attempts: one, or after a failure as many as the
@@ -506,6 +542,15 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int, cp *tas
 		cp.opened()
 	}
 	if head.Source != nil {
+		// a chained hash join reads its build side first
+		for _, p := range built {
+			if len(p.n.Inputs) > 1 {
+				current = p.n.Name
+				if err := e.readSideInputs(ctx, p.n, inst, p.op); err != nil {
+					return e.opErr(ctx, p.n.Name, err)
+				}
+			}
+		}
 		current = head.Name
 		// a source read to its end before the (final) checkpoint the
 		// job resumes from is not read again
@@ -537,6 +582,51 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int, cp *tas
 		return err
 	}
 	return cp.finish(ctx)
+}
+
+// readSideInputs reads every input of n but the first to its end, in
+// order, into op: n is an operator chained into a source's task with
+// inputs of its own (a batch hash join's build side, see executor.build),
+// read before the source. A batch job has no checkpoints, so the inputs
+// carry data, watermarks, idleness and ends only; op sees each input's
+// end of event time, then its EndInput.
+func (e *executor) readSideInputs(ctx context.Context, n *Node, inst int, op Operator) error {
+	m := n.metrics
+	for in := 1; in < len(n.Inputs); in++ {
+		producers := n.Inputs[in].From.Parallelism
+		if n.Inputs[in].Part == opspec.Forward {
+			producers = 1
+		}
+		ch := e.inbound[n.ID][inst][in]
+		for ended := 0; ended < producers; {
+			var ev event
+			select {
+			case ev = <-ch.c:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			switch ev.kind {
+			case evData:
+				ch.received(&ev)
+				m.RecordsIn.Add(int64(ev.batch.Len))
+				m.BatchesIn.Add(1)
+				t0 := time.Now()
+				if err := op.ProcessBatch(in, ev.batch); err != nil {
+					return err
+				}
+				m.BusyNanos.Add(int64(time.Since(t0)))
+			case evEnd:
+				ended++
+			}
+		}
+		if err := op.ProcessWatermark(in, MaxWatermark); err != nil {
+			return err
+		}
+		if err := op.EndInput(in); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // runSource reads a source in its own goroutine and pushes its batches
