@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/riffle-sql/riffle/engine/connector"
 )
 
 func collectStrings(t *testing.T, tbl *Table) []string {
@@ -102,5 +104,72 @@ func TestFromArrowSlicedRecords(t *testing.T) {
 	q, _ := env.SQLQuery("SELECT COUNT(*), SUM(id), MAX(s) FROM sl")
 	if got := strings.Join(collectStrings(t, q), " | "); got != "2 5 ccc" {
 		t.Errorf("got %s", got)
+	}
+}
+
+// lastStreamSource returns the most recently registered stream source.
+func lastStreamSource(t *testing.T) *streamSource {
+	t.Helper()
+	ds := lastStream(t, nil)
+	streamRegistry.Lock()
+	defer streamRegistry.Unlock()
+	for _, s := range streamRegistry.m {
+		if s.ds == ds {
+			return s
+		}
+	}
+	t.Fatal("no stream source")
+	return nil
+}
+
+// A scan's splits open with the same columns: the check that the records'
+// arrays can be handed over as they are runs once per set of columns, and
+// its answer holds for every split, at parallelism 2 with the direct path
+// (every record fit) and with the row path (one record sliced).
+func TestFromArrowReaderCheckedOncePerColumns(t *testing.T) {
+	src := MustCreate(InBatchMode())
+	q := mustQuery(t, src, "SELECT * FROM (VALUES (1, 'a'), (2, 'bb'), (3, 'a'), (4, 'dddd'), (5, 'a'), (6, 'bb'), (7, 'a')) AS t(id, s)")
+	rec, err := q.ToArrow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := arrowParts(t, rec, 1)
+	sliced := append(append([]arrow.RecordBatch(nil), parts[:6]...), rec.NewSlice(6, 7))
+	for _, c := range []struct {
+		name   string
+		recs   []arrow.RecordBatch
+		direct bool
+	}{{"records as they are", parts, true}, {"last record sliced", sliced, false}} {
+		env := MustCreate(InBatchMode())
+		env.Config().Set("parallelism.default", "2")
+		tbl, err := env.FromArrow(c.recs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env.CreateTemporaryView("mem", tbl)
+		impl := &streamSourceImpl{s: lastStreamSource(t), schema: q.ResolvedSchema()}
+		splits, err := impl.Splits(t.Context())
+		if err != nil || len(splits) != 7 {
+			t.Fatalf("%s: splits %v, %v; want 7", c.name, splits, err)
+		}
+		spec := connector.ReadSpec{Columns: []int{1, 0}}
+		for _, sp := range splits {
+			r, err := impl.Open(t.Context(), sp, spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := r.(*arrowRecordReader); ok != c.direct && sp.(arrowSplit).First == 0 {
+				t.Errorf("%s: split %v read as Arrow records: %v, want %v", c.name, sp, ok, c.direct)
+			}
+			r.Close()
+		}
+		impl.Open(t.Context(), splits[0], connector.ReadSpec{Columns: []int{0}})
+		if len(impl.arrowCols) != 2 {
+			t.Errorf("%s: %d checks kept, want 2 (one per set of columns): %v", c.name, len(impl.arrowCols), impl.arrowCols)
+		}
+		got := collectStrings(t, mustQuery(t, env, "SELECT s, COUNT(*), SUM(id) FROM mem GROUP BY s ORDER BY s"))
+		if want := "a 4 16|bb 2 8|dddd 1 4"; strings.Join(got, "|") != want {
+			t.Errorf("%s: got %v, want %s", c.name, got, want)
+		}
 	}
 }
