@@ -51,6 +51,11 @@
 // -exectrace FILE writes a Go execution trace of the same runs (which
 // goroutine ran on which core, when: go tool trace FILE).
 //
+// -speedup N measures Riffle alone at one thread and at N in alternate
+// runs of one process (speedup.go): the speed-up from one core to N
+// (issue 19 §2) without the drift of a shared machine between two
+// processes.
+//
 // The module has its own go.mod so the product never depends on DuckDB or
 // on this harness.
 package main
@@ -113,6 +118,7 @@ func main() {
 	calib := flag.Bool("calibrate", true, "first measure this machine's own speed-up from one core to two (arithmetic and memory streaming; about 5 s) and print it in the report")
 	withLite := flag.Bool("sqlite", false, "run SQLite over in-memory tables too (loading 3 M rows takes a while)")
 	procs := flag.Int("procs", -1, "GOMAXPROCS while the engines run: -1 = -threads (one core per thread), 0 = Go's default (the number of cores)")
+	speedup := flag.Int("speedup", 0, "N > 1: Riffle alone, one thread against N in alternate runs of one process (issue 19 §2; see speedup.go); -threads and -procs do not apply")
 	heapFloor := flag.Int64("heap-floor", gctuning.DefaultHeapFloor>>20, "Riffle's garbage collector heap floor in MiB, as the riffle binary sets it (engine/gctuning); 0 = Go's default (GOGC 100)")
 	flag.Parse()
 	gctuning.SetHeapFloor(*heapFloor << 20)
@@ -146,6 +152,39 @@ func main() {
 		if !fileExists(p) {
 			check(fmt.Errorf("%s is missing (with -data, make the folder with: go run ./flightsdata -dir FOLDER)", p))
 		}
+	}
+
+	if *speedup > 1 {
+		var sources []speedupSource
+		var loads []string
+		if *withMem {
+			envs, load, err := newRiffleInMemoryEnvs(flights, airports, 1, *speedup)
+			check(err)
+			sources = append(sources, speedupSource{name: "memory", one: envs[0], par: envs[1]})
+			loads = append(loads, seconds(load))
+		}
+		if *withCSV {
+			one, err := newRiffle(flights, airports, 1)
+			check(err)
+			par, err := newRiffle(flights, airports, *speedup)
+			check(err)
+			sources = append(sources, speedupSource{name: "CSV", one: one, par: par})
+		}
+		if parquet != "" {
+			one, err := newRiffleParquet(parquet, airports, 1)
+			check(err)
+			par, err := newRiffleParquet(parquet, airports, *speedup)
+			check(err)
+			sources = append(sources, speedupSource{name: "Parquet", one: one, par: par})
+		}
+		if len(sources) == 0 {
+			check(fmt.Errorf("no source to run: -mem, -csv and -parquet are all off"))
+		}
+		if !runSpeedup(os.Stdout, *speedup, *runs, *only, sources, "go run . "+strings.Join(os.Args[1:], " "), strings.Join(loads, ", ")) {
+			fmt.Fprintln(os.Stderr, "bench: some answers differ between the thread counts or failed (see above)")
+			os.Exit(1)
+		}
+		return
 	}
 
 	// the engines, grouped by source: the ratio columns divide each

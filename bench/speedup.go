@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+)
+
+// The speed-up mode (-speedup N) measures issue 19 §2, Riffle's speed-up
+// from one thread to N, with the runs of both interleaved in one process:
+// run i at one thread (GOMAXPROCS 1, parallelism.default 1) and run i at N
+// threads (GOMAXPROCS N, parallelism.default N) follow each other, the
+// order swapped every pair. On a shared or virtual machine the speed of a
+// core drifts by tens of percent over seconds (another tenant, the host's
+// memory bandwidth), so two back-to-back processes, one per thread count,
+// can compare a fast minute with a slow one; pairs of runs a few
+// milliseconds apart see the same machine. DuckDB does not run.
+//
+// It prints, per query and source, the medians of wall and CPU time at
+// each thread count, the speed-up as the ratio of the wall medians and as
+// the median of the pairs' ratios, and the CPU at N threads over the CPU
+// at one. Every answer is compared between the two thread counts (the
+// plain mode compares them with DuckDB's).
+
+// speedupSource is one source's environments at one thread and at N.
+type speedupSource struct {
+	name     string
+	one, par *riffleEnv
+}
+
+// speedupLine is one query over one source.
+type speedupLine struct {
+	query, source string
+	rows          int
+	one, par      []timing // per run
+	ratios        []float64
+	problem       string
+}
+
+func runSpeedup(w io.Writer, n, runs int, only string, sources []speedupSource, command, loads string) bool {
+	ok := true
+	if loads == "" {
+		loads = "none"
+	}
+	var lines []*speedupLine
+	before := loadAverage()
+	for _, q := range queries {
+		if only != "" && !strings.Contains(q.name, only) {
+			continue
+		}
+		for _, s := range sources {
+			l := &speedupLine{query: q.name, source: s.name}
+			lines = append(lines, l)
+			if err := l.measure(q, s, n, runs); err != nil {
+				ok = false
+				l.problem = firstLine(err)
+				fmt.Fprintf(os.Stderr, "%s, %s: %s\n", q.name, s.name, l.problem)
+				continue
+			}
+			fmt.Fprintf(os.Stderr, "%-16s %-7s 1 thread %10s  %d threads %10s  %.2f×\n", q.name, s.name,
+				ms(medianOf(l.one, wallOf)), n, ms(medianOf(l.par, wallOf)), medianFloat(l.ratios))
+		}
+	}
+	fmt.Fprintf(w, "`%s`: Riffle alone, 1 thread (GOMAXPROCS 1, `parallelism.default` 1) and %d threads (GOMAXPROCS %d, `parallelism.default` %d) in alternate runs of one process, %d pairs; %d cores; loading into memory: %s; load average before %s, after %s.\n\n",
+		command, n, n, n, runs, runtime.NumCPU(), loads, before, loadAverage())
+	fmt.Fprintf(w, "| query | source | rows | wall, 1 thread | wall, %d threads | speed-up (medians) | speed-up (median of pairs) | CPU, 1 thread | CPU, %d threads | CPU %d / 1 | answers |\n", n, n, n)
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	for _, l := range lines {
+		if l.problem != "" {
+			fmt.Fprintf(w, "| %s | %s | | | | | | | | | %s |\n", l.query, l.source, l.problem)
+			continue
+		}
+		w1, wn := medianOf(l.one, wallOf), medianOf(l.par, wallOf)
+		c1, cn := medianOf(l.one, cpuOf), medianOf(l.par, cpuOf)
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.2f× | %.2f× | %s | %s | %.2f | same at both |\n",
+			l.query, l.source, thousands(l.rows), ms(w1), ms(wn), float64(w1)/float64(wn), medianFloat(l.ratios),
+			ms(c1), ms(cn), float64(cn)/float64(c1))
+	}
+	runtime.GOMAXPROCS(n)
+	return ok
+}
+
+// measure compares the answers at both thread counts, then times runs
+// pairs, each pair's thread counts in alternate order.
+func (l *speedupLine) measure(q query, s speedupSource, n, runs int) error {
+	runtime.GOMAXPROCS(1)
+	rows, one, err := s.one.run(q.sql)(true)
+	if err != nil {
+		return fmt.Errorf("1 thread: %w", err)
+	}
+	runtime.GOMAXPROCS(n)
+	_, par, err := s.par.run(q.sql)(true)
+	if err != nil {
+		return fmt.Errorf("%d threads: %w", n, err)
+	}
+	if d := firstDiff(par, one, "1 thread"); d != "" {
+		return fmt.Errorf("%d threads answer differently: %s", n, d)
+	}
+	l.rows = rows
+	one, par = nil, nil
+	runtime.GC()
+	for i := 0; i < runs; i++ {
+		var t1, tn timing
+		for k := 0; k < 2; k++ {
+			if (i+k)%2 == 0 {
+				runtime.GOMAXPROCS(1)
+				if t1, err = timeRun(s.one.run(q.sql)); err != nil {
+					return err
+				}
+			} else {
+				runtime.GOMAXPROCS(n)
+				if tn, err = timeRun(s.par.run(q.sql)); err != nil {
+					return err
+				}
+			}
+		}
+		l.one, l.par = append(l.one, t1), append(l.par, tn)
+		l.ratios = append(l.ratios, float64(t1.wall)/float64(tn.wall))
+	}
+	return nil
+}
+
+// timeRun is one timed run: wall time and the process's CPU time.
+func timeRun(f runner) (timing, error) {
+	c0 := cpuTime()
+	start := time.Now()
+	if _, _, err := f(false); err != nil {
+		return timing{}, err
+	}
+	return timing{wall: time.Since(start), cpu: cpuTime() - c0}, nil
+}
+
+func wallOf(t timing) time.Duration { return t.wall }
+func cpuOf(t timing) time.Duration  { return t.cpu }
+
+func medianOf(ts []timing, pick func(timing) time.Duration) time.Duration {
+	ds := make([]time.Duration, len(ts))
+	for i, t := range ts {
+		ds[i] = pick(t)
+	}
+	return median(ds)
+}
+
+func medianFloat(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
