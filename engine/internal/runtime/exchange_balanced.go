@@ -50,17 +50,19 @@ type keyGroupPool struct {
 
 	assign sync.Once
 	owner  []int // consumer instance of each key group
+
+	hashes sync.Pool // *[]uint64: add's buffers of row hashes
 }
 
-// keyGroupBatch is one producer batch in a pool: its row numbers ordered
-// by key group (rows[start[g]:start[g+1]] are group g's, in the batch's
-// order), made by the producer so that a consumer gathers its groups'
-// rows with a copy per group instead of a test per row.
+// keyGroupBatch is one producer batch in a pool: each row's key group
+// and the rows per key group, made by the producer, so that a consumer
+// selects its groups' rows in one pass in the batch's order (reading the
+// batch's columns forward, as they lie in memory).
 type keyGroupBatch struct {
-	batch *types.Batch
-	rows  []int32
-	start []int32
-	left  atomic.Int32 // consumer instances yet to take their rows
+	batch  *types.Batch
+	groups []uint8      // key group of each row
+	counts []int32      // rows per key group
+	left   atomic.Int32 // consumer instances yet to take their rows
 }
 
 // newKeyGroupPool returns the pool of a balanced exchange into consumers
@@ -75,29 +77,37 @@ func (p *keyGroupPool) add(b *types.Batch, keys []int) {
 	if b == nil || b.Len == 0 {
 		return
 	}
-	hashes := make([]uint64, b.Len)
+	// the rows' hashes are needed only here: a buffer of the pool's,
+	// reused (zeroed) from batch to batch
+	hp, _ := p.hashes.Get().(*[]uint64)
+	if hp == nil {
+		hp = new([]uint64)
+	}
+	if cap(*hp) < b.Len {
+		*hp = make([]uint64, b.Len)
+	}
+	hashes := (*hp)[:b.Len]
+	clear(hashes)
+	defer p.hashes.Put(hp)
 	for _, k := range keys {
 		HashColumn(b.Cols[k], hashes)
 	}
 	groups := make([]uint8, b.Len)
-	start := make([]int32, p.groups+1)
-	n := uint64(p.groups)
-	for i, h := range hashes {
-		g := h % n
-		groups[i] = uint8(g)
-		start[g+1]++
-	}
-	var counts [256]int64
-	for g := range p.groups {
-		counts[g] = int64(start[g+1])
-		start[g+1] += start[g]
-	}
-	// a stable counting sort of the row numbers by key group
-	next := append([]int32(nil), start[:p.groups]...)
-	rows := make([]int32, b.Len)
-	for i, g := range groups {
-		rows[next[g]] = int32(i)
-		next[g]++
+	counts := make([]int32, p.groups)
+	if n := uint64(p.groups); n&(n-1) == 0 {
+		// a power of two (DefaultKeyGroups): the same groups as h % n,
+		// without a division per row
+		for i, h := range hashes {
+			g := h & (n - 1)
+			groups[i] = uint8(g)
+			counts[g]++
+		}
+	} else {
+		for i, h := range hashes {
+			g := h % n
+			groups[i] = uint8(g)
+			counts[g]++
+		}
 	}
 	// Arrow counts a column's NULLs lazily and caches the count in the
 	// array: count them here, before the consumer instances read the
@@ -105,12 +115,12 @@ func (p *keyGroupPool) add(b *types.Batch, keys []int) {
 	for _, c := range b.Cols {
 		c.NullN()
 	}
-	kb := &keyGroupBatch{batch: b, rows: rows, start: start}
+	kb := &keyGroupBatch{batch: b, groups: groups, counts: counts}
 	kb.left.Store(int32(p.consumers))
 	p.mu.Lock()
 	p.batches = append(p.batches, kb)
-	for g := range p.groupRows {
-		p.groupRows[g] += counts[g]
+	for g, c := range counts {
+		p.groupRows[g] += int64(c)
 	}
 	p.mu.Unlock()
 }
@@ -153,17 +163,30 @@ func balanceKeyGroups(rows []int64, n int) []int {
 }
 
 // drain hands consumer instance inst its rows as one batch (nil when it
-// has none): the rows of the producers' batches in the order they were
-// added, and within a batch, rows of one key group (and so of one key) in
-// their order. The rows are gathered once, straight into the batch the
-// consumer reads (no copy per producer batch, then a concatenation). The
-// pool must be complete (inst has seen every producer's end). A batch
-// leaves the pool once every instance has gathered its rows.
+// has none): the rows drainParts returns, gathered once, straight into the
+// batch the consumer reads (no copy per producer batch, then a
+// concatenation).
 func (p *keyGroupPool) drain(ctx context.Context, inst int) (*types.Batch, error) {
-	var mine []int
+	parts, total, err := p.drainParts(ctx, inst)
+	if err != nil || total == 0 {
+		return nil, err
+	}
+	return gatherRows(parts, total), nil
+}
+
+// drainParts returns consumer instance inst's rows, total of them, as the
+// producers' batches in the order they were added, each with the rows of
+// inst's key groups in the batch's order (so rows of one key keep their
+// order). The pool must be complete (inst has seen every producer's end).
+// A batch leaves the pool once every instance has taken its rows; the
+// parts keep the batches they select from.
+func (p *keyGroupPool) drainParts(ctx context.Context, inst int) ([]selectedRows, int, error) {
+	var mine [256]uint8 // 1 for inst's key groups
+	var groups []int
 	for g, o := range p.owners() {
 		if o == inst {
-			mine = append(mine, g)
+			mine[g] = 1
+			groups = append(groups, g)
 		}
 	}
 	p.mu.Lock()
@@ -173,45 +196,71 @@ func (p *keyGroupPool) drain(ctx context.Context, inst int) (*types.Batch, error
 	total := 0
 	for _, kb := range batches {
 		n := 0
-		for _, g := range mine {
-			n += int(kb.start[g+1] - kb.start[g])
+		for _, g := range groups {
+			n += int(kb.counts[g])
 		}
 		if n == 0 {
 			continue
 		}
-		sel := make([]int32, 0, n)
-		for _, g := range mine {
-			sel = append(sel, kb.rows[kb.start[g]:kb.start[g+1]]...)
+		// every row's number is written, the count moves on for inst's
+		// rows only (no branch per row); the last write may land past n
+		sel := make([]int32, n+1)
+		k := 0
+		for i, g := range kb.groups {
+			sel[k] = int32(i)
+			k += int(mine[g])
 		}
-		parts = append(parts, selectedRows{kb.batch, sel})
+		parts = append(parts, selectedRows{kb.batch, sel[:n:n]})
 		total += n
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	var out *types.Batch
-	if total > 0 {
-		out = gatherRows(parts, total)
 	}
 	for _, kb := range batches {
 		if kb.left.Add(-1) == 0 {
 			// every instance has its rows: let the batch go
-			kb.batch, kb.rows, kb.start = nil, nil, nil
+			kb.batch, kb.groups, kb.counts = nil, nil, nil
 		}
 	}
-	return out, nil
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	return parts, total, nil
 }
 
-// selectedRows is rows sel of batch b.
+// selectedRows is rows sel of batch b; every row of b, in order, when sel
+// is nil.
 type selectedRows struct {
 	b   *types.Batch
 	sel []int32
+}
+
+// len returns the number of rows p selects.
+func (p selectedRows) len() int {
+	if p.sel == nil {
+		return p.b.Len
+	}
+	return len(p.sel)
+}
+
+// wholeBatches returns batches as parts selecting all their rows, and the
+// rows they hold.
+func wholeBatches(batches []*types.Batch) ([]selectedRows, int) {
+	parts := make([]selectedRows, 0, len(batches))
+	total := 0
+	for _, b := range batches {
+		if b.Len > 0 {
+			parts = append(parts, selectedRows{b: b})
+			total += b.Len
+		}
+	}
+	return parts, total
 }
 
 // gatherRows copies the selected rows of parts, in order, into one batch of
 // total rows (columns and RowKinds).
 func gatherRows(parts []selectedRows, total int) *types.Batch {
 	if len(parts) == 1 {
+		if parts[0].sel == nil {
+			return parts[0].b
+		}
 		return TakeRows(parts[0].b, parts[0].sel)
 	}
 	first := parts[0].b
@@ -230,6 +279,12 @@ func gatherRows(parts []selectedRows, total int) *types.Batch {
 	}
 	if kinds != nil {
 		for _, p := range parts {
+			if p.sel == nil {
+				for i := range p.b.Len {
+					kinds = append(kinds, p.b.Kind(i))
+				}
+				continue
+			}
 			for _, s := range p.sel {
 				kinds = append(kinds, p.b.Kind(int(s)))
 			}
@@ -255,6 +310,10 @@ func gatherColumn(parts []selectedRows, c, total int) arrow.Array {
 		bytes := 0
 		for _, p := range parts {
 			offs, _ := vector.StringData(p.b.Cols[c])
+			if p.sel == nil {
+				bytes += int(offs[len(offs)-1] - offs[0])
+				continue
+			}
 			for _, j := range p.sel {
 				bytes += int(offs[j+1] - offs[j])
 			}
@@ -264,6 +323,16 @@ func gatherColumn(parts []selectedRows, c, total int) arrow.Array {
 		k := 0
 		for _, p := range parts {
 			offs, data := vector.StringData(p.b.Cols[c])
+			if p.sel == nil {
+				// the whole batch: one copy of its bytes, offsets shifted
+				base := int32(len(outData)) - offs[0]
+				outData = append(outData, data[offs[0]:offs[len(offs)-1]]...)
+				for _, o := range offs[1:] {
+					k++
+					outOffs[k] = o + base
+				}
+				continue
+			}
 			for _, j := range p.sel {
 				outData = append(outData, data[offs[j]:offs[j+1]]...)
 				k++
@@ -274,6 +343,10 @@ func gatherColumn(parts []selectedRows, c, total int) arrow.Array {
 	}
 	arrs := make([]arrow.Array, len(parts))
 	for i, p := range parts {
+		if p.sel == nil {
+			arrs[i] = p.b.Cols[c]
+			continue
+		}
 		arrs[i] = vector.Take(p.b.Cols[c], p.sel)
 	}
 	return vector.Concat(arrs)
@@ -284,6 +357,10 @@ func gatherFixed[T vector.Fixed](parts []selectedRows, c, total int) []T {
 	k := 0
 	for _, p := range parts {
 		vals := vector.Values[T](p.b.Cols[c])
+		if p.sel == nil {
+			k += copy(out[k:], vals[:p.b.Len])
+			continue
+		}
 		for _, j := range p.sel {
 			out[k] = vals[j]
 			k++
@@ -309,10 +386,34 @@ func gatherValidity(parts []selectedRows, c, total int) []byte {
 	k := 0
 	for _, p := range parts {
 		col := p.b.Cols[c]
-		for _, j := range p.sel {
-			if col.IsValid(int(j)) {
+		if col.NullN() == 0 {
+			// every selected row valid: set their bits
+			n := p.len()
+			for ; n > 0 && k&7 != 0; n-- {
 				out[k>>3] |= 1 << (k & 7)
+				k++
 			}
+			for ; n >= 8; n -= 8 {
+				out[k>>3] = 0xff
+				k += 8
+			}
+			for ; n > 0; n-- {
+				out[k>>3] |= 1 << (k & 7)
+				k++
+			}
+			continue
+		}
+		bits, off := col.NullBitmapBytes(), col.Data().Offset()
+		if p.sel == nil {
+			for j := range p.b.Len {
+				out[k>>3] |= (bits[(off+j)>>3] >> ((off + j) & 7) & 1) << (k & 7)
+				k++
+			}
+			continue
+		}
+		for _, j := range p.sel {
+			i := off + int(j)
+			out[k>>3] |= (bits[i>>3] >> (i & 7) & 1) << (k & 7)
 			k++
 		}
 	}
@@ -322,16 +423,30 @@ func gatherValidity(parts []selectedRows, c, total int) []byte {
 // drainKeyGroups feeds a task's head operator its share of a balanced
 // input once every producer of that input has ended.
 func drainKeyGroups(ctx context.Context, pool *keyGroupPool, inst, in int, op Operator, m *OperatorMetrics) error {
-	b, err := pool.drain(ctx, inst)
-	if err != nil || b == nil {
+	parts, total, err := pool.drainParts(ctx, inst)
+	if err != nil || total == 0 {
 		return err
 	}
-	m.RecordsIn.Add(int64(b.Len))
+	m.RecordsIn.Add(int64(total))
 	m.BatchesIn.Add(1)
 	t0 := time.Now()
-	err = op.ProcessBatch(in, b)
+	if sc, ok := op.(selectedRowsConsumer); ok {
+		err = sc.processSelected(in, parts, total)
+	} else {
+		err = op.ProcessBatch(in, gatherRows(parts, total))
+	}
 	m.BusyNanos.Add(int64(time.Since(t0)))
 	return err
+}
+
+// selectedRowsConsumer is an operator that takes the rows of a balanced
+// exchange as the producers' batches and the rows it selects of each,
+// not gathered into one batch (the batch OVER, which reads what its sort
+// needs straight from them).
+type selectedRowsConsumer interface {
+	// processSelected is ProcessBatch for the selected rows of parts,
+	// total of them, as if gathered in order into one batch.
+	processSelected(in int, parts []selectedRows, total int) error
 }
 
 // keyGroupPools returns, per input of node n, the pool of a balanced hash

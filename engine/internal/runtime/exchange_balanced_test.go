@@ -210,7 +210,7 @@ func TestKeyGroupPoolDrain(t *testing.T) {
 		}
 	}
 	for i, kb := range pool.batches {
-		if kb.batch != nil || kb.rows != nil {
+		if kb.batch != nil || kb.groups != nil {
 			t.Fatalf("batch %d still held after both instances drained", i)
 		}
 	}

@@ -15,6 +15,10 @@ import (
 
 var hashSeed = maphash.MakeSeed()
 
+// shortHashSeed is what HashColumn mixes a string of up to 7 bytes with:
+// the process's seed as a word.
+var shortHashSeed = maphash.String(hashSeed, "short strings")
+
 func mix(h, v uint64) uint64 {
 	h ^= v + 0x9e3779b97f4a7c15 + (h << 6) + (h >> 2)
 	h *= 0xbf58476d1ce4e5b9
@@ -65,7 +69,16 @@ func HashColumn(arr arrow.Array, hashes []uint64) {
 	case arrow.STRING, arrow.BINARY:
 		offs, data := vector.StringData(arr)
 		for i := 0; i < n; i++ {
-			hashes[i] = mix(hashes[i], maphash.Bytes(hashSeed, data[offs[i]:offs[i+1]]))
+			var v uint64
+			if k, short := shortKey(offs, data, i); short {
+				// up to 7 bytes (codes, short names): the bytes and the
+				// length as one word, mixed with the seed, without a
+				// maphash call per row
+				v = mix(k, shortHashSeed)
+			} else {
+				v = maphash.Bytes(hashSeed, data[offs[i]:offs[i+1]])
+			}
+			hashes[i] = mix(hashes[i], v)
 		}
 	case arrow.BOOL:
 		b := arr.(*array.Boolean)

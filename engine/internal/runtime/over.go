@@ -24,15 +24,37 @@ type OverAggregate struct {
 	BaseOperator
 	Groups  []opspec.OverGroup
 	InTypes []*types.DataType
-	buf     []*types.Batch
+	// parts are the input rows in order: batches read whole, or the rows
+	// a balanced exchange selects of its producers' batches
+	parts []selectedRows
+	total int
 }
+
+// errOverUpdates is the error of an OVER over an input with updates.
+var errOverUpdates = fmt.Errorf("OverAggregate doesn't support consuming update and delete changes")
 
 // ProcessBatch implements Operator.
 func (o *OverAggregate) ProcessBatch(_ int, b *types.Batch) error {
 	if !b.InsertOnly() {
-		return fmt.Errorf("OverAggregate doesn't support consuming update and delete changes")
+		return errOverUpdates
 	}
-	o.buf = append(o.buf, b)
+	if b.Len > 0 {
+		o.parts = append(o.parts, selectedRows{b: b})
+		o.total += b.Len
+	}
+	return nil
+}
+
+// processSelected implements selectedRowsConsumer: a balanced exchange's
+// rows are kept where they are, not gathered into one batch.
+func (o *OverAggregate) processSelected(_ int, parts []selectedRows, total int) error {
+	for _, p := range parts {
+		if !p.b.InsertOnly() {
+			return errOverUpdates
+		}
+	}
+	o.parts = append(o.parts, parts...)
+	o.total += total
 	return nil
 }
 
@@ -41,11 +63,47 @@ func (o *OverAggregate) ProcessWatermark(int, int64) error { return nil }
 
 // EndInput computes and emits the result.
 func (o *OverAggregate) EndInput(int) error {
-	if len(o.buf) == 0 {
+	parts, total := o.parts, o.total
+	o.parts, o.total = nil, 0
+	if total == 0 {
 		return o.Out.EmitWatermark(MaxWatermark)
 	}
-	all := ConcatBatches(o.buf, len(o.InTypes))
-	o.buf = nil
+	out := o.rankParts(parts, total)
+	if out == nil {
+		var err error
+		if out, err = o.evaluate(gatherParts(parts, total)); err != nil {
+			return err
+		}
+	}
+	size := max(o.Ctx.Config.BatchSize, 1)
+	for i := 0; i < out.Len; i += size {
+		if err := o.Emit(out.Slice(i, min(i+size, out.Len))); err != nil {
+			return err
+		}
+	}
+	return o.Out.EmitWatermark(MaxWatermark)
+}
+
+// gatherParts returns the selected rows of parts, total of them, as one
+// batch: concatenated when the parts are whole batches, else gathered.
+func gatherParts(parts []selectedRows, total int) *types.Batch {
+	whole := true
+	for _, p := range parts {
+		whole = whole && p.sel == nil
+	}
+	if whole {
+		bs := make([]*types.Batch, len(parts))
+		for i, p := range parts {
+			bs[i] = p.b
+		}
+		return ConcatBatches(bs, len(parts[0].b.Cols))
+	}
+	return gatherRows(parts, total)
+}
+
+// evaluate computes the groups' calls over all and returns all's rows in
+// the order of the last group's sort with one column per call appended.
+func (o *OverAggregate) evaluate(all *types.Batch) (*types.Batch, error) {
 	var results []overResult
 	var resTypes []*types.DataType
 	var perm []int32
@@ -61,7 +119,7 @@ func (o *OverAggregate) EndInput(int) error {
 		}
 		res, err := evalOverGroup(all, perm, sorted, g, o.InTypes)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		results = append(results, res...)
 		for _, c := range g.Calls {
@@ -77,13 +135,84 @@ func (o *OverAggregate) EndInput(int) error {
 	for k, res := range results {
 		out.Cols = append(out.Cols, res.column(perm, resTypes[k]))
 	}
-	size := max(o.Ctx.Config.BatchSize, 1)
-	for i := 0; i < out.Len; i += size {
-		if err := o.Emit(out.Slice(i, min(i+size, out.Len))); err != nil {
-			return err
+	return out, nil
+}
+
+// rankParts is evaluate for calls that read no column, only the rows'
+// order and peers (ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST,
+// NTILE), over the selected rows of parts without gathering them first:
+// every group's keys are coded for the radix sort straight from the parts
+// (radixSortParts), and the output's key columns are decoded from the
+// sorted codes, so only the other columns are gathered. It returns nil
+// when the calls read columns or a group's keys cannot be radix sorted
+// (evaluate then runs over the gathered rows).
+func (o *OverAggregate) rankParts(parts []selectedRows, total int) *types.Batch {
+	for _, g := range o.Groups {
+		for _, c := range g.Calls {
+			if !readsNoColumn(c.Func) {
+				return nil
+			}
 		}
 	}
-	return o.Out.EmitWatermark(MaxWatermark)
+	// one call's results, by position in its group's sort (perm)
+	type callResult struct {
+		res  overResult
+		perm []int32
+		t    *types.DataType
+	}
+	var results []callResult
+	var perm []int32
+	var sorted *radixSorted
+	var keys []opspec.SortKey
+	// the calls read no column: evalOverGroup sees the rows' count only,
+	// and with positions for rows it writes each result at its row's
+	// position in the sort (the output's order for the last group)
+	rowsOnly := &types.Batch{Len: total}
+	positions := make([]int32, total)
+	for i := range positions {
+		positions[i] = int32(i)
+	}
+	for _, g := range o.Groups {
+		keys = overSortKeys(g.PartitionKeys, g.Order)
+		if sorted = radixSortParts(parts, total, keys); sorted == nil {
+			return nil
+		}
+		perm = sorted.perm()
+		res, err := evalOverGroup(rowsOnly, positions, sorted, g, o.InTypes)
+		if err != nil {
+			// NTILE's bad argument: evaluate reports it
+			return nil
+		}
+		for k, c := range g.Calls {
+			results = append(results, callResult{res[k], perm, c.Type})
+		}
+	}
+	ncols := len(parts[0].b.Cols)
+	cols := sorted.columns(ncols, keys, perm, func(c int) arrow.Array {
+		if parts[0].b.Cols[c] == nil {
+			return nil
+		}
+		return gatherColumn(parts, c, total)
+	})
+	for _, r := range results {
+		if &r.perm[0] == &perm[0] {
+			// the last group's: already in the output's order
+			cols = append(cols, r.res.column(nil, r.t))
+			continue
+		}
+		cols = append(cols, r.res.byRow(r.perm).column(perm, r.t))
+	}
+	return &types.Batch{Cols: cols, Len: total}
+}
+
+// readsNoColumn reports the OVER functions computed from the rows' order
+// and peers alone.
+func readsNoColumn(fn string) bool {
+	switch fn {
+	case "ROW_NUMBER", "RANK", "DENSE_RANK", "PERCENT_RANK", "CUME_DIST", "NTILE":
+		return true
+	}
+	return false
 }
 
 // overSortKeys returns the keys a group's rows are sorted by: partition
@@ -105,10 +234,14 @@ type overResult struct {
 }
 
 // column returns the results in the order of perm as an Arrow array of
-// type t.
+// type t; in their own order when perm is nil (a BIGINT column then
+// takes over r.ints without a copy).
 func (r overResult) column(perm []int32, t *types.DataType) arrow.Array {
 	at := types.ToArrow(t)
 	if r.ints != nil && at.ID() == arrow.INT64 {
+		if perm == nil {
+			return vector.FromValues(at, r.ints, nil, -1)
+		}
 		out := make([]int64, len(perm))
 		for p, row := range perm {
 			out[p] = r.ints[row]
@@ -116,7 +249,15 @@ func (r overResult) column(perm []int32, t *types.DataType) arrow.Array {
 		return vector.FromValues(at, out, nil, -1)
 	}
 	bld := array.NewBuilder(memory.DefaultAllocator, at)
-	for _, row := range perm {
+	n := len(perm)
+	if perm == nil {
+		n = max(len(r.ints), len(r.vals))
+	}
+	for p := range n {
+		row := p
+		if perm != nil {
+			row = int(perm[p])
+		}
 		if r.ints != nil {
 			types.AppendValue(bld, r.ints[row], t)
 		} else {
@@ -124,6 +265,25 @@ func (r overResult) column(perm []int32, t *types.DataType) arrow.Array {
 		}
 	}
 	return bld.NewArray()
+}
+
+// byRow returns results held by sorted position (result q is row
+// perm[q]'s) by row.
+func (r overResult) byRow(perm []int32) overResult {
+	var out overResult
+	if r.ints != nil {
+		out.ints = make([]int64, len(r.ints))
+		for q, row := range perm {
+			out.ints[row] = r.ints[q]
+		}
+	}
+	if r.vals != nil {
+		out.vals = make([]any, len(r.vals))
+		for q, row := range perm {
+			out.vals[row] = r.vals[q]
+		}
+	}
+	return out
 }
 
 // intRanking reports the functions whose results are overResult.ints.

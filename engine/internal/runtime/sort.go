@@ -214,7 +214,6 @@ func keyComparator(col arrow.Array, t *types.DataType, key opspec.SortKey, ranke
 // otherwise nil. Comparing ranks replaces a byte comparison per sort
 // comparison with an integer one.
 func stringRanks(col arrow.Array) (ranks []int32, sorted []string) {
-	const rankMinRows, rankMaxRatio = 4096, 8
 	if col.Len() < rankMinRows {
 		return nil, nil
 	}
@@ -223,42 +222,69 @@ func stringRanks(col arrow.Array) (ranks []int32, sorted []string) {
 	default:
 		return nil, nil
 	}
-	offs, data := vector.StringData(col)
-	n := col.Len()
+	return stringRanksParts([]selectedRows{{b: &types.Batch{Cols: []arrow.Array{col}, Len: col.Len()}}}, 0, col.Len())
+}
+
+// rankMinRows and rankMaxRatio bound the string columns stringRanks ranks:
+// at least rankMinRows rows, at most one distinct value per rankMaxRatio
+// rows.
+const rankMinRows, rankMaxRatio = 4096, 8
+
+// stringRanksParts is stringRanks for the string column c of the selected
+// rows of parts, total of them, in order (as if gathered into one column),
+// read where they are.
+func stringRanksParts(parts []selectedRows, c, total int) (ranks []int32, sorted []string) {
+	if total < rankMinRows {
+		return nil, nil
+	}
 	ids := make(map[string]int32)
 	var shortIDs u64Table // values of up to 7 bytes
-	rowID := make([]int32, n)
+	rowID := make([]int32, total)
 	var distinct []string
-	nulls := col.NullN() > 0
-	for i := 0; i < n; i++ {
-		if nulls && col.IsNull(i) {
-			continue
-		}
-		var id int32
-		var ok bool
-		k, short := shortKey(offs, data, i)
-		if short {
-			if p := shortIDs.find(k); p != nil {
-				id, ok = int32(*p), true
+	k := 0
+	for _, p := range parts {
+		col := p.b.Cols[c]
+		offs, data := vector.StringData(col)
+		nulls := col.NullN() > 0
+		for j := range p.len() {
+			i := j
+			if p.sel != nil {
+				i = int(p.sel[j])
 			}
-		} else {
-			id, ok = ids[vector.UnsafeString(data[offs[i]:offs[i+1]])]
-		}
-		if !ok {
-			if len(distinct) >= n/rankMaxRatio {
-				return nil, nil
+			k++
+			if nulls && col.IsNull(i) {
+				continue
 			}
-			id = int32(len(distinct))
-			s := string(data[offs[i]:offs[i+1]])
+			var id int32
+			var ok bool
+			key, short := shortKey(offs, data, i)
 			if short {
-				p, _ := shortIDs.slot(k)
-				*p = int64(id)
+				if p := shortIDs.find(key); p != nil {
+					id, ok = int32(*p), true
+				}
 			} else {
-				ids[s] = id
+				id, ok = ids[vector.UnsafeString(data[offs[i]:offs[i+1]])]
 			}
-			distinct = append(distinct, s)
+			if !ok {
+				if len(distinct) >= total/rankMaxRatio {
+					return nil, nil
+				}
+				id = int32(len(distinct))
+				s := string(data[offs[i]:offs[i+1]])
+				if short {
+					p, _ := shortIDs.slot(key)
+					*p = int64(id)
+				} else {
+					ids[s] = id
+				}
+				distinct = append(distinct, s)
+			}
+			rowID[k-1] = id
 		}
-		rowID[i] = id
+	}
+	if len(distinct) == 0 {
+		// every row NULL: rank 0 each, no values
+		return rowID, nil
 	}
 	order := make([]int32, len(distinct))
 	for i := range order {

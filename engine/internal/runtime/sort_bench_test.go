@@ -8,6 +8,8 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/riffle-sql/riffle/engine/internal/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -114,5 +116,65 @@ func BenchmarkSortFull(b *testing.B) {
 		if got := runBatchOperator(b, op, batches); got != rows {
 			b.Fatalf("%d rows", got)
 		}
+	})
+}
+
+// BenchmarkOverRowNumberBalanced is the bench's OVER query on 1 M rows
+// as its plan runs it (the operator's input: delay, origin): "p1" one
+// instance reading every batch, "p2" the balanced exchange into two
+// instances (every batch added to a key-group pool, then each instance
+// drains its rows and computes), run one after the other so that
+// cpu-ns/op is the CPU of both.
+//
+//	go test -tags migrated_fynedo ./internal/runtime/ -run '^$' -bench OverRowNumberBalanced -count 5
+func BenchmarkOverRowNumberBalanced(b *testing.B) {
+	const rows = 1 << 20
+	wide, _ := flightsLikeBatches(b, rows)
+	batches := make([]*types.Batch, len(wide))
+	for i, w := range wide {
+		batches[i] = &types.Batch{Cols: []arrow.Array{w.Cols[2], w.Cols[0]}, Len: w.Len}
+	}
+	ts := []*types.DataType{types.BigIntType(), types.StringType()}
+	newOp := func() *OverAggregate {
+		return &OverAggregate{InTypes: ts, Groups: []opspec.OverGroup{{
+			PartitionKeys: []int{1},
+			Order:         []opspec.SortKey{{Col: 0, Desc: true}},
+			Frame:         opspec.OverFrame{Lower: opspec.FrameBound{Kind: opspec.UnboundedPreceding}, Upper: opspec.FrameBound{Kind: opspec.CurrentRow}},
+			Calls:         []opspec.OverCall{{Func: "ROW_NUMBER", Filter: -1, Type: types.BigIntType().NotNull()}},
+		}}}
+	}
+	open := func(op Operator, out Output) {
+		if err := op.Open(&OpContext{Ctx: context.Background(), Batch: true, Config: JobConfig{BatchSize: 8192}}, out); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("p1", func(b *testing.B) {
+		measureCPU(b, func() {
+			if got := runBatchOperator(b, newOp(), batches); got != rows {
+				b.Fatalf("%d rows", got)
+			}
+		})
+	})
+	b.Run("p2", func(b *testing.B) {
+		measureCPU(b, func() {
+			pool := newKeyGroupPool(DefaultKeyGroups, 2)
+			for _, bt := range batches {
+				pool.add(bt, []int{1})
+			}
+			out := &discardOut{}
+			for inst := range 2 {
+				op := newOp()
+				open(op, out)
+				if err := drainKeyGroups(context.Background(), pool, inst, 0, op, &OperatorMetrics{}); err != nil {
+					b.Fatal(err)
+				}
+				if err := op.EndInput(0); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if out.rows != rows {
+				b.Fatalf("%d rows", out.rows)
+			}
+		})
 	})
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 
 	"github.com/riffle-sql/riffle/engine/internal/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -60,7 +61,23 @@ type radixSorted struct {
 // radixSort sorts b's rows by keys with the radix path; nil when a key
 // cannot be coded or the codes do not fit.
 func radixSort(b *types.Batch, keys []opspec.SortKey) *radixSorted {
-	n := b.Len
+	return radixSortCoded(b.Len, keys, func(key opspec.SortKey) (keyCode, bool) {
+		return codeKey(b.Cols[key.Col], key)
+	})
+}
+
+// radixSortParts is radixSort over the selected rows of parts, total of
+// them, as if gathered in order into one batch (positions count the rows
+// so): string keys are ranked straight from the parts' columns, other keys
+// gathered first (a copy of their values only).
+func radixSortParts(parts []selectedRows, total int, keys []opspec.SortKey) *radixSorted {
+	return radixSortCoded(total, keys, func(key opspec.SortKey) (keyCode, bool) {
+		return codeKeyParts(parts, total, key)
+	})
+}
+
+// radixSortCoded is radixSort for n rows whose keys code codes.
+func radixSortCoded(n int, keys []opspec.SortKey, code func(opspec.SortKey) (keyCode, bool)) *radixSorted {
 	if n < radixMinRows || len(keys) == 0 || n > 1<<31-1 {
 		return nil
 	}
@@ -68,7 +85,7 @@ func radixSort(b *types.Batch, keys []opspec.SortKey) *radixSorted {
 	codes := make([]keyCode, len(keys))
 	total := posBits
 	for k, key := range keys {
-		c, ok := codeKey(b.Cols[key.Col], key)
+		c, ok := code(key)
 		if !ok {
 			return nil
 		}
@@ -130,17 +147,7 @@ func sortRows(b *types.Batch, keys []opspec.SortKey, ts []*types.DataType) *type
 // rows gathers b's rows in sorted order (perm from r.perm), decoding the
 // key columns it can from the sorted codes.
 func (r *radixSorted) rows(b *types.Batch, keys []opspec.SortKey, perm []int32) *types.Batch {
-	cols := make([]arrow.Array, len(b.Cols))
-	for k, key := range keys {
-		if cols[key.Col] == nil && b.Cols[key.Col] != nil {
-			cols[key.Col] = r.codes[k].decode(r.packed, r.posBits+r.codes[k].shift)
-		}
-	}
-	for i, c := range b.Cols {
-		if cols[i] == nil && c != nil {
-			cols[i] = vector.Take(c, perm)
-		}
-	}
+	cols := r.columns(len(b.Cols), keys, perm, func(c int) arrow.Array { return b.Cols[c] })
 	var kinds []types.RowKind
 	if b.Kinds != nil {
 		kinds = make([]types.RowKind, len(perm))
@@ -149,6 +156,28 @@ func (r *radixSorted) rows(b *types.Batch, keys []opspec.SortKey, perm []int32) 
 		}
 	}
 	return &types.Batch{Cols: cols, Kinds: kinds, Len: len(perm)}
+}
+
+// columns returns ncols columns in sorted order (perm from r.perm): the
+// key columns it can decode from the sorted codes, the others taken from
+// column(c) (nil stays nil; column is called only for those).
+func (r *radixSorted) columns(ncols int, keys []opspec.SortKey, perm []int32, column func(c int) arrow.Array) []arrow.Array {
+	cols := make([]arrow.Array, ncols)
+	decoded := make([]bool, ncols)
+	for k, key := range keys {
+		if !decoded[key.Col] {
+			decoded[key.Col] = true
+			cols[key.Col] = r.codes[k].decode(r.packed, r.posBits+r.codes[k].shift)
+		}
+	}
+	for i := range cols {
+		if cols[i] == nil {
+			if c := column(i); c != nil {
+				cols[i] = vector.Take(c, perm)
+			}
+		}
+	}
+	return cols
 }
 
 // radixSortBits sorts vals stably by bits [lo, lo+width) with least
@@ -188,7 +217,8 @@ func radixSortBits(vals []uint64, lo, width uint) []uint64 {
 // [0, 2^bits) whose unsigned order is the key's order, direction and NULL
 // placement included.
 type keyCode struct {
-	col  arrow.Array
+	dt   arrow.DataType
+	col  arrow.Array // boolean columns: the column
 	bits uint
 	// integral columns: code = value - min (range - that for DESC)
 	ints     []int64
@@ -196,7 +226,9 @@ type keyCode struct {
 	span     uint64 // max - min
 	desc     bool
 	nulls    bool
-	nullLow  bool     // NULLs take code 0 (values start at 1), else span+1
+	nullLow  bool   // NULLs take code 0 (values start at 1), else span+1
+	valid    []byte // with nulls: row i is NULL when bit validOff+i is clear
+	validOff int
 	ranks    []int32  // string columns: rank of each row's value
 	sorted   []string // string columns: the distinct values by rank
 	boolCode [2]uint8 // boolean columns: code of false and true
@@ -206,21 +238,24 @@ type keyCode struct {
 // codeKey prepares the coding of key's column; ok is false for a column
 // it cannot code (floating point, decimal, high cardinality strings).
 func codeKey(col arrow.Array, key opspec.SortKey) (keyCode, bool) {
-	c := keyCode{col: col, desc: key.Desc, nulls: col.NullN() > 0, nullLow: key.NullsFirst}
-	n := col.Len()
+	var valid []byte
+	if col.NullN() > 0 {
+		valid = col.NullBitmapBytes()
+	}
 	switch col.(type) {
 	case *array.String, *array.Binary:
 		ranks, sorted := stringRanks(col)
 		if ranks == nil {
-			return c, false
+			return keyCode{}, false
 		}
-		c.ranks, c.sorted = ranks, sorted
-		for i, r := range ranks {
-			if (!c.nulls || col.IsValid(i)) && uint64(r) > c.span {
-				c.span = uint64(r)
-			}
-		}
+		return codeRanks(col.DataType(), ranks, sorted, valid, col.Data().Offset(), key)
+	}
+	c := keyCode{dt: col.DataType(), desc: key.Desc, nulls: valid != nil, nullLow: key.NullsFirst,
+		valid: valid, validOff: col.Data().Offset()}
+	n := col.Len()
+	switch col.(type) {
 	case *array.Boolean:
+		c.col = col
 		c.span = 1
 		if key.Desc {
 			c.boolCode = [2]uint8{1, 0}
@@ -251,6 +286,24 @@ func codeKey(col arrow.Array, key opspec.SortKey) (keyCode, bool) {
 	if c.nulls && col.NullN() == n {
 		c.span = 0
 	}
+	return c.sized()
+}
+
+// codeRanks prepares the coding of a string key whose rows have ranks
+// among the distinct values sorted (stringRanks); valid is the rows'
+// validity bitmap from bit validOff, nil without NULLs.
+func codeRanks(dt arrow.DataType, ranks []int32, sorted []string, valid []byte, validOff int, key opspec.SortKey) (keyCode, bool) {
+	c := keyCode{dt: dt, desc: key.Desc, nulls: valid != nil, nullLow: key.NullsFirst,
+		valid: valid, validOff: validOff, ranks: ranks, sorted: sorted}
+	// every distinct value is some valid row's: the largest rank is the
+	// last one's
+	c.span = uint64(max(len(sorted)-1, 0))
+	return c.sized()
+}
+
+// sized sets c.bits from its largest code; false when the codes need more
+// than 64 bits.
+func (c keyCode) sized() (keyCode, bool) {
 	codes := c.span // the largest code
 	if c.nulls {
 		if codes == ^uint64(0) {
@@ -260,6 +313,33 @@ func codeKey(col arrow.Array, key opspec.SortKey) (keyCode, bool) {
 	}
 	c.bits = uint(bits.Len64(codes))
 	return c, true
+}
+
+// codeKeyParts is codeKey for the column key.Col of the selected rows of
+// parts, total of them, in order: a string column is ranked straight from
+// the parts, an integral, temporal or boolean one gathered first.
+func codeKeyParts(parts []selectedRows, total int, key opspec.SortKey) (keyCode, bool) {
+	col := parts[0].b.Cols[key.Col]
+	if len(parts) == 1 && parts[0].sel == nil {
+		return codeKey(col, key)
+	}
+	switch col.DataType().ID() {
+	case arrow.STRING, arrow.BINARY:
+		ranks, sorted := stringRanksParts(parts, key.Col, total)
+		if ranks == nil {
+			return keyCode{}, false
+		}
+		return codeRanks(col.DataType(), ranks, sorted, gatherValidity(parts, key.Col, total), 0, key)
+	case arrow.BOOL, arrow.INT8, arrow.INT16, arrow.INT32, arrow.DATE32, arrow.TIME32, arrow.INTERVAL_MONTHS,
+		arrow.INT64, arrow.TIMESTAMP, arrow.TIME64, arrow.DURATION:
+		return codeKey(gatherColumn(parts, key.Col, total), key)
+	}
+	return keyCode{}, false
+}
+
+// isNull reports whether row i's key is NULL.
+func (c *keyCode) isNull(i int) bool {
+	return c.nulls && bitutil.BitIsNotSet(c.valid, c.validOff+i)
 }
 
 // intKeyValues returns the values of an integral or temporal column as
@@ -306,7 +386,7 @@ func (c *keyCode) pack(packed []uint64) {
 	for i := range packed {
 		var code uint64
 		switch {
-		case c.nulls && c.col.IsNull(i):
+		case c.isNull(i):
 			code = nullCode
 		case c.ranks != nil:
 			code = uint64(c.ranks[i])
@@ -335,7 +415,7 @@ func (c *keyCode) pack(packed []uint64) {
 // (the code at bit offset at of each), or nil when the column's type is
 // not one it rebuilds (booleans).
 func (c *keyCode) decode(packed []uint64, at uint) arrow.Array {
-	dt := c.col.DataType()
+	dt := c.dt
 	n := len(packed)
 	mask := uint64(1)<<c.bits - 1
 	nullCode := c.span + 1
