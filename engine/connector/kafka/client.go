@@ -472,8 +472,13 @@ func fetchCommitted(ctx context.Context, adm *kadm.Client, group string, topics 
 }
 
 // consumerOptions maps the consumer properties: isolation.level
-// (read_uncommitted, Kafka's default, or read_committed) and
-// fetch.max.wait.ms (Riffle's default 500 ms, Kafka's).
+// (read_uncommitted, Kafka's default, or read_committed),
+// fetch.max.wait.ms (Riffle's default 500 ms, Kafka's),
+// max.partition.fetch.bytes and fetch.max.bytes (franz-go's defaults, 1
+// MiB and 50 MiB, Kafka's: a broker returns whole record batches up to the
+// partition's bound plus the cut start of the next one, which the client
+// drops, so a bound near the topic's batch size reads up to twice the
+// bytes).
 func (t *tableOptions) consumerOptions() ([]kgo.Opt, error) {
 	wait := 500 * time.Millisecond
 	if v := strings.TrimSpace(t.props["fetch.max.wait.ms"]); v != "" {
@@ -486,6 +491,18 @@ func (t *tableOptions) consumerOptions() ([]kgo.Opt, error) {
 	// a partition found by discovery is fetched once the client's metadata
 	// knows its leader: refresh it sooner than franz-go's 5 s default
 	opts := []kgo.Opt{kgo.KeepControlRecords(), kgo.FetchMaxWait(wait), kgo.MetadataMinAge(500 * time.Millisecond), kgo.WithPools(recordPool{})}
+	for _, p := range []struct {
+		key string
+		opt func(int32) kgo.ConsumerOpt
+	}{{"max.partition.fetch.bytes", kgo.FetchMaxPartitionBytes}, {"fetch.max.bytes", kgo.FetchMaxBytes}} {
+		if v := strings.TrimSpace(t.props[p.key]); v != "" {
+			n, err := strconv.ParseInt(v, 10, 32)
+			if err != nil || n <= 0 {
+				return nil, t.errorf("invalid 'properties.%s' value '%s': expected a positive number of bytes", p.key, v)
+			}
+			opts = append(opts, p.opt(int32(n)))
+		}
+	}
 	switch v := strings.ToLower(strings.TrimSpace(t.props["isolation.level"])); v {
 	case "", "read_uncommitted":
 	case "read_committed":

@@ -243,3 +243,40 @@ func TestSinkMissingTopicAndUnreachableBroker(t *testing.T) {
 		}
 	}
 }
+
+// max.partition.fetch.bytes and fetch.max.bytes bound the fetches (a
+// small bound reads the same rows in more fetches); a bad value fails
+// with the property's name.
+func TestFetchSizeProperties(t *testing.T) {
+	bs := broker(t, map[string]int32{"sized": 1})
+	var recs []rec
+	var want []string
+	for i := 0; i < 50; i++ {
+		recs = append(recs, rec{val: fmt.Sprintf(`{"v":%d,"pad":"%s"}`, i, strings.Repeat("x", 200))})
+		want = append(want, fmt.Sprintf("+I[%d]", i))
+	}
+	produce(t, bs, "sized", recs...)
+	e := env(t, false)
+	for _, c := range []struct{ props, err string }{
+		{`'properties.max.partition.fetch.bytes' = '1024', 'properties.fetch.max.bytes' = '2048'`, ""},
+		{`'properties.max.partition.fetch.bytes' = '8388608'`, ""},
+		{`'properties.max.partition.fetch.bytes' = '0'`, "invalid 'properties.max.partition.fetch.bytes' value '0': expected a positive number of bytes"},
+		{`'properties.fetch.max.bytes' = 'lots'`, "invalid 'properties.fetch.max.bytes' value 'lots': expected a positive number of bytes"},
+	} {
+		exec(t, e, `DROP TABLE IF EXISTS sized`)
+		exec(t, e, fmt.Sprintf(`CREATE TABLE sized (v INT) WITH ('connector' = 'kafka', 'topic' = 'sized',
+			'properties.bootstrap.servers' = '%s', 'format' = 'json', %s,
+			'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset')`, bs, c.props))
+		got, err := tryQuery(e, "SELECT v FROM sized")
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: error %v, want %q", c.props, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.props, err)
+		}
+		same(t, c.props, got, want)
+	}
+}

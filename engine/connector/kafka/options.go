@@ -483,10 +483,11 @@ var (
 		"auto.offset.reset", "isolation.level",
 		"request.timeout.ms", "default.api.timeout.ms",
 		"acks", "linger.ms", "compression.type", "max.request.size", "fetch.max.wait.ms",
+		"max.partition.fetch.bytes", "fetch.max.bytes",
 	}
 	ignoredProperties = []string{
 		"enable.auto.commit", "auto.commit.interval.ms", "session.timeout.ms", "heartbeat.interval.ms",
-		"max.poll.records", "max.poll.interval.ms", "fetch.min.bytes", "fetch.max.bytes", "max.partition.fetch.bytes",
+		"max.poll.records", "max.poll.interval.ms", "fetch.min.bytes",
 		"client.dns.lookup", "reconnect.backoff.ms", "reconnect.backoff.max.ms", "retry.backoff.ms",
 		"metadata.max.age.ms", "partition.discovery.interval.ms", "receive.buffer.bytes", "send.buffer.bytes",
 		"batch.size", "buffer.memory", "delivery.timeout.ms", "retries", "max.in.flight.requests.per.connection",
