@@ -13,14 +13,17 @@ type pairIndex struct {
 	sub   [2]groupIndex
 	nSub  [2]int32
 	pairs u64Table
-	// lookupBatch's buffers: each column's numbers, the rows that created one
+	// lookupBatch's buffers: each column's numbers, the rows that created
+	// one, the packed pairs
 	ids     [2][]int32
 	scratch []int32
+	keys    []uint64
 }
 
 // lookupBatch implements batchIndex: both columns are numbered a batch at
-// a time when their indexes can (batchIndex), then the pairs are probed in
-// one loop.
+// a time when their indexes can (batchIndex), then the pairs are looked up
+// in one loop (u64Table.findBatch, whose probes of successive rows
+// overlap) and only the pairs it did not find are added one by one.
 func (x *pairIndex) lookupBatch(b *types.Batch, next int32, gids, newRows []int32) (int32, []int32) {
 	for c, s := range x.sub {
 		if cap(x.ids[c]) < b.Len {
@@ -40,8 +43,20 @@ func (x *pairIndex) lookupBatch(b *types.Batch, next int32, gids, newRows []int3
 		}
 	}
 	ids0, ids1 := x.ids[0][:b.Len], x.ids[1][:b.Len]
+	x.keys = growKeys(x.keys, len(gids))
+	keys := x.keys[:len(gids)]
+	for i := range keys {
+		// numbers are >= 0: a pair is never emptyPair
+		keys[i] = uint64(uint32(ids0[i]))<<32 | uint64(uint32(ids1[i]))
+	}
+	x.pairs.findBatch(keys, gids)
 	for i := range gids {
-		p, isNew := x.pairs.slot(uint64(uint32(ids0[i]))<<32 | uint64(uint32(ids1[i])))
+		if gids[i] >= 0 {
+			continue
+		}
+		// new to the index before this batch (a pair new twice in the
+		// batch is added at its first row, found by slot at its second)
+		p, isNew := x.pairs.slot(keys[i])
 		if isNew {
 			*p = int64(next)
 			next++

@@ -10,6 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/riffle-sql/riffle/engine/internal/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -125,6 +129,57 @@ func BenchmarkGroupAccumulators(b *testing.B) {
 func BenchmarkGroupCountDistinct(b *testing.B) {
 	cd := opspec.AggSpec{Func: "COUNT", Args: []int{1}, ArgTypes: []*types.DataType{types.StringType()}, Distinct: true, Filter: -1, Type: types.BigIntType().NotNull()}
 	runKeyBench(b, 0, []opspec.AggSpec{cd}, []*types.DataType{types.StringType(), types.BigIntType().NotNull()}, 300)
+}
+
+// BenchmarkGroupKeyLookupPair: SELECT origin, dest, COUNT(*) … GROUP BY
+// origin, dest (pairIndex), the local phase of a two-phase COUNT(DISTINCT
+// dest) … GROUP BY origin; origins and destinations drawn from the first
+// 60 codes (the flights data has 3,399 pairs of 229 origins).
+func BenchmarkGroupKeyLookupPair(b *testing.B) {
+	batches, ts := keyBenchBatches(b)
+	for k, bt := range batches {
+		// the first two columns' values folded onto 60 codes
+		cols := append([]arrow.Array(nil), bt.Cols...)
+		for c := 0; c < 2; c++ {
+			sb := array.NewStringBuilder(memory.DefaultAllocator)
+			s := bt.Cols[c].(*array.String)
+			for i := 0; i < bt.Len; i++ {
+				v := s.Value(i)
+				sb.Append(fmt.Sprintf("%c%c%c", 'A'+(int(v[0]-'A')%6), 'A'+int(v[1]-'A')%10, 'A'))
+			}
+			cols[c] = sb.NewArray()
+		}
+		batches[k] = types.NewBatch(cols, nil, bt.Len)
+	}
+	pairs := map[[2]string]bool{}
+	for _, bt := range batches {
+		for i := 0; i < bt.Len; i++ {
+			pairs[[2]string{bt.Cols[0].(*array.String).Value(i), bt.Cols[1].(*array.String).Value(i)}] = true
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime()
+	defer reportCPU(b, start)
+	for n := 0; n < b.N; n++ {
+		op := &GroupAgg{Keys: []int{0, 1}, KeyTypes: ts[:2], Aggs: []opspec.AggSpec{countStar},
+			OutTypes: []*types.DataType{types.StringType(), types.StringType(), types.BigIntType().NotNull()}, Final: true}
+		out := &discardOut{}
+		if err := op.Open(&OpContext{Ctx: context.Background(), Batch: true, Config: JobConfig{BatchSize: keyBenchBatch}}, out); err != nil {
+			b.Fatal(err)
+		}
+		for fed, k := 0, 0; fed < keyBenchRows; fed, k = fed+keyBenchBatch, k+1 {
+			if err := op.ProcessBatch(0, batches[k%len(batches)]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := op.EndInput(0); err != nil {
+			b.Fatal(err)
+		}
+		if out.rows != len(pairs) {
+			b.Fatalf("%d groups, want %d", out.rows, len(pairs))
+		}
+	}
 }
 
 // BenchmarkJoinProbeString: the batch hash join's probe on a string key
