@@ -40,9 +40,10 @@ type distinctAcc struct {
 	// (entries whose multiplicity fell to zero stay listed)
 	pairs   u64Table
 	members [][]int32
-	// accumulateStrings' buffers
+	// accumulateStrings' and accumulateInts' buffers
 	packed   []uint64
 	valueIDs []int32
+	added    []int32
 }
 
 func newDistinctAcc(inner accumulator, s opspec.AggSpec) *distinctAcc {
@@ -250,6 +251,40 @@ func (a *distinctAcc) accumulateInts(gids []int32, args []arrow.Array) {
 	}
 }
 
+// countPairs (accumulateStrings) counts the batch's (group, value number)
+// pairs, value numbers in a.valueIDs (-1: a row left out, its group or
+// value NULL): the pairs already in the table in one addBatch loop, then,
+// in row order, the new ones added and every value new to its group
+// forwarded.
+func (a *distinctAcc) countPairs(gids []int32, args []arrow.Array) {
+	n := len(gids)
+	a.packed = growKeys(a.packed, n)
+	keys := a.packed[:n]
+	for i, g := range gids {
+		if id := a.valueIDs[i]; g >= 0 && id >= 0 {
+			keys[i] = pairKey(g, id)
+		} else {
+			keys[i] = emptyPair
+		}
+	}
+	a.added = growIDs(a.added, n)
+	a.pairs.addBatch(keys, a.added)
+	cnt, _ := a.inner.(*countAcc)
+	for i, g := range gids {
+		switch id := a.valueIDs[i]; {
+		case g < 0 || id < 0:
+		case a.added[i] < 0:
+			a.countPair(g, id, args, i)
+		case a.added[i] == 1:
+			if cnt != nil {
+				cnt.counts[g]++
+			} else {
+				a.inner.update(g, args, i, false)
+			}
+		}
+	}
+}
+
 // accumulateStrings is accumulateBatch for one string column: the values
 // of up to 7 bytes are packed and numbered in one loop over the batch
 // (stringID numbers the others and the new ones), and a COUNT(DISTINCT)
@@ -265,14 +300,14 @@ func (a *distinctAcc) accumulateStrings(gids []int32, args []arrow.Array) {
 	bits, off := validityOf(c)
 	for i, g := range gids {
 		if g < 0 || bits != nil && !isValidBit(bits, off, i) {
+			a.valueIDs[i] = -1
 			continue
 		}
-		id := a.valueIDs[i]
-		if id < 0 {
-			id, _ = a.stringID(offs, data, i, true)
+		if a.valueIDs[i] < 0 {
+			a.valueIDs[i], _ = a.stringID(offs, data, i, true)
 		}
-		a.countPair(g, id, args, i)
 	}
+	a.countPairs(gids, args)
 }
 
 // countPair is add for the batch loops: a COUNT(DISTINCT) counts a value

@@ -143,3 +143,42 @@ func (t *u64Table) findBatch(keys []uint64, out []int32) {
 		out[i] = g
 	}
 }
+
+// addBatch adds 1 to the value of each present keys[i] and sets out[i] to
+// 1 when the value became 1, to 0 when it became anything else, and to -1
+// when keys[i] is absent or emptyPair (the caller adds those, in its
+// order, with slot): DISTINCT's multiplicities counted a batch at a time,
+// the probes of successive rows overlapping as in findBatch. len(out) >=
+// len(keys).
+func (t *u64Table) addBatch(keys []uint64, out []int32) {
+	out = out[:len(keys)]
+	if t.n == 0 {
+		for i := range out {
+			out[i] = -1
+		}
+		return
+	}
+	tk, tv := t.keys, t.vals[:len(t.keys)]
+	mask := uint64(len(tk) - 1)
+	shift := t.shift & 63
+	for i, k := range keys {
+		r := int32(-1)
+		if k != emptyPair {
+			for h := (k * 0x9E3779B97F4A7C15) >> shift; ; h++ {
+				kk := tk[h&mask]
+				if kk == k {
+					tv[h&mask]++
+					r = 0
+					if tv[h&mask] == 1 {
+						r = 1
+					}
+					break
+				}
+				if kk == emptyPair {
+					break
+				}
+			}
+		}
+		out[i] = r
+	}
+}
