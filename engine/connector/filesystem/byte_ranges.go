@@ -99,7 +99,7 @@ func holdsNoneOf(path string, size int64, stops []byte, workers int) bool {
 	if err != nil {
 		return false
 	}
-	key := checkedFile{path: path, size: size, fileSize: before.Size(), modTime: before.ModTime().UnixNano(), stops: string(stops)}
+	key := checkedFile{path: path, size: size, fileSize: before.Size(), modTime: before.ModTime().UnixNano(), id: identify(before), stops: string(stops)}
 	if answer, ok := checkedFiles.get(key); ok {
 		return answer
 	}
@@ -108,7 +108,7 @@ func holdsNoneOf(path string, size int64, stops []byte, workers int) bool {
 	// its modification time lies well before the check: a file written
 	// again within the file system's timestamp granularity could keep its
 	// size and time (as git's "racily clean" entries)
-	if after, err := f.Stat(); err == nil && after.Size() == before.Size() && after.ModTime().Equal(before.ModTime()) &&
+	if after, err := f.Stat(); err == nil && after.Size() == before.Size() && after.ModTime().Equal(before.ModTime()) && identify(after) == key.id &&
 		time.Since(before.ModTime()) > racyInterval {
 		checkedFiles.put(key, answer)
 	}
@@ -120,12 +120,16 @@ func holdsNoneOf(path string, size int64, stops []byte, workers int) bool {
 const racyInterval = 2 * time.Second
 
 // checkedFile names one check of one file's contents: its path, the bytes
-// checked and searched for, and the file's size and modification time
-// (nanoseconds since 1970) when it was checked.
+// checked and searched for, and the file's size, modification time
+// (nanoseconds since 1970) and identity (device, inode and status change
+// time where the system has them: a file replaced by a copy with the same
+// size and modification time, as cp -p makes, is another file) when it
+// was checked.
 type checkedFile struct {
 	path           string
 	size, fileSize int64
 	modTime        int64
+	id             fileIdentity
 	stops          string
 }
 

@@ -55,7 +55,7 @@ func TestHoldsNoneOfRemembersUnchangedFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return checkedFiles.get(checkedFile{path: path, size: size, fileSize: st.Size(), modTime: st.ModTime().UnixNano(), stops: `"\`})
+		return checkedFiles.get(checkedFile{path: path, size: size, fileSize: st.Size(), modTime: st.ModTime().UnixNano(), id: identify(st), stops: `"\`})
 	}
 	stops := []byte{'"', '\\'}
 
@@ -76,6 +76,26 @@ func TestHoldsNoneOfRemembersUnchangedFiles(t *testing.T) {
 	}
 	if answer, ok := remembered(); !ok || answer {
 		t.Fatalf("the changed file's answer was not remembered as false (ok=%v answer=%v)", ok, answer)
+	}
+
+	// a copy with a quote put in its place with the same size and
+	// modification time (as cp -p or rsync -t makes) is another file
+	write(clean, hourAgo)
+	if !holdsNoneOf(path, size, stops, 2) {
+		t.Fatal("a clean file was reported to hold a quote")
+	}
+	copyPath := path + ".new"
+	if err := os.WriteFile(copyPath, quoted, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(copyPath, hourAgo, hourAgo); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(copyPath, path); err != nil {
+		t.Fatal(err)
+	}
+	if holdsNoneOf(path, size, stops, 2) {
+		t.Fatal("a copy with a quote, of the same size and modification time, was reported clean")
 	}
 
 	write(clean, time.Now())
