@@ -334,7 +334,7 @@ type RowIterator struct {
 	// is batch's row bpos-1
 	bpos int
 	// rows are batch's rows once converted: by Row, or ahead by conversion
-	rows []*types.Row
+	rows []types.Row
 	conv *types.RowConverter
 	// wantRows is set by the first Row of a query's result: a reader that
 	// only counts rows (or reads NextBatch) never pays for converting
@@ -462,9 +462,9 @@ func (it *RowIterator) Row() *types.Row {
 			if it.conv == nil {
 				it.conv = types.NewRowConverter(it.res.schema.types)
 			}
-			it.rows = it.conv.Rows(it.batch)
+			it.rows = it.conv.RowBlock(it.batch)
 		}
-		it.row = it.rows[it.bpos-1]
+		it.row = &it.rows[it.bpos-1]
 		it.row.Names = it.res.schema.names
 	}
 	return it.row

@@ -29,7 +29,7 @@ type rowConversion struct {
 // set (or err, the collector's io.EOF or error) once done is closed.
 type convertedBatch struct {
 	b    *types.Batch
-	rows []*types.Row
+	rows []types.Row
 	err  error
 	done chan struct{}
 }
@@ -50,7 +50,7 @@ func startRowConversion(it *RowIterator, workers int) *rowConversion {
 			labels := pprof.Labels("task", "result rows", "subtask", strconv.Itoa(w))
 			pprof.Do(ctx, labels, func(context.Context) {
 				for cb := range work {
-					cb.rows = conv.Rows(cb.b)
+					cb.rows = conv.RowBlock(cb.b)
 					close(cb.done)
 				}
 			})
@@ -93,7 +93,7 @@ func startRowConversion(it *RowIterator, workers int) *rowConversion {
 
 // next returns the next converted batch and its rows; io.EOF at the end,
 // the job's or ctx's error.
-func (rc *rowConversion) next(ctx context.Context) (*types.Batch, []*types.Row, error) {
+func (rc *rowConversion) next(ctx context.Context) (*types.Batch, []types.Row, error) {
 	cb, ok := <-rc.order
 	if !ok {
 		// the reader stopped on ctx's end before handing over its error

@@ -82,8 +82,18 @@ func NewRowConverter(ts []*DataType) *RowConverter {
 
 // Rows converts every row of b (see Batch.Rows).
 func (rc *RowConverter) Rows(b *Batch) []*Row {
+	rows := rc.RowBlock(b)
+	out := make([]*Row, len(rows))
+	for i := range rows {
+		out[i] = &rows[i]
+	}
+	return out
+}
+
+// RowBlock converts every row of b as Rows does, into one slice of rows
+// (row i is &RowBlock(b)[i]): no slice of pointers to them.
+func (rc *RowConverter) RowBlock(b *Batch) []Row {
 	n, k := b.Len, len(b.Cols)
-	out := make([]*Row, n)
 	rows := make([]Row, n)
 	vals := make([]any, n*k)
 	for c, col := range b.Cols {
@@ -91,9 +101,8 @@ func (rc *RowConverter) Rows(b *Batch) []*Row {
 	}
 	for i := range rows {
 		rows[i] = Row{Kind: b.Kind(i), Values: vals[i*k : (i+1)*k : (i+1)*k]}
-		out[i] = &rows[i]
 	}
-	return out
+	return rows
 }
 
 // columnCache holds a column's cache of boxed values, made on first use

@@ -36,14 +36,22 @@ func BenchmarkRowConverterSortedOver(b *testing.B) {
 		}
 		batches = append(batches, bb.Build())
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := cpuNow()
-	for n := 0; n < b.N; n++ {
-		rc := NewRowConverter(ts)
-		for _, bt := range batches {
-			_ = rc.Rows(bt)
-		}
+	for _, block := range []bool{false, true} {
+		b.Run(map[bool]string{false: "Rows", true: "RowBlock"}[block], func(b *testing.B) {
+			b.ReportAllocs()
+			b.ResetTimer()
+			start := cpuNow()
+			for n := 0; n < b.N; n++ {
+				rc := NewRowConverter(ts)
+				for _, bt := range batches {
+					if block {
+						_ = rc.RowBlock(bt)
+					} else {
+						_ = rc.Rows(bt)
+					}
+				}
+			}
+			b.ReportMetric(float64(cpuNow()-start)/float64(b.N), "cpu-ns/op")
+		})
 	}
-	b.ReportMetric(float64(cpuNow()-start)/float64(b.N), "cpu-ns/op")
 }
