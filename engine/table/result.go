@@ -296,8 +296,9 @@ var ErrAlreadyCollected = errors.New("the result of a query can only be collecte
 // CollectContext returns an iterator over the rows (PyFlink's collect).
 // For a query it follows the running job: rows arrive as they are
 // produced, each with its RowKind, and the job does not finish before they
-// are consumed; closing the iterator cancels an unfinished job, and a Next
-// waiting for rows returns false (Err: ctx's error) once ctx ends. For an
+// are consumed; closing the iterator cancels an unfinished job, and once
+// ctx ends Next returns false (Err: ctx's error) when it would read the
+// next batch, whether it waits for rows or they are already there. For an
 // INSERT it yields -1 per sink. A query's rows can be read once:
 // CollectContext, Rows and PrintContext are mutually exclusive
 // (ErrAlreadyCollected).
@@ -373,6 +374,9 @@ func (it *RowIterator) Next() bool {
 		return it.nextConverted()
 	}
 	for it.batch == nil || it.bpos >= it.batch.Len {
+		if it.ctxEnded() {
+			return false
+		}
 		if p := it.res.takePending(); p != nil {
 			it.batch, it.bpos, it.rows = p, 0, nil
 			continue
@@ -393,12 +397,30 @@ func (it *RowIterator) Next() bool {
 	return true
 }
 
+// ctxEnded reports whether the iterator's context has ended, and if so
+// ends the iteration with the context's error: rows already handed out
+// stay valid, no further batch is read (as database/sql's Rows after its
+// context ends, even when the rest of the result is already buffered).
+func (it *RowIterator) ctxEnded() bool {
+	if it.ctx == nil {
+		return false
+	}
+	if err := it.ctx.Err(); err != nil {
+		it.err, it.done = err, true
+		return true
+	}
+	return false
+}
+
 // nextConverted is Next for a result converted ahead on several
 // goroutines (rowConversion), once Row has been called: the rest of the
 // current batch first, then the converted batches in the collector's
 // order.
 func (it *RowIterator) nextConverted() bool {
 	for it.rows == nil || it.bpos >= len(it.rows) {
+		if it.ctxEnded() {
+			return false
+		}
 		if it.conversion == nil {
 			it.conversion = startRowConversion(it, it.res.converters)
 		}
