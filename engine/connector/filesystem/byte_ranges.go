@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/connector"
@@ -83,9 +82,11 @@ func (src *Source) splitRanges(files []connector.Split) []connector.Split {
 // between the cores, since no reader starts before the check ends), and
 // stops every worker at the first stop byte found.
 //
-// The answer for a file that has not changed since is remembered (see
-// checkedFiles): a workbench user who runs query after query over the same
-// file pays for the check once.
+// The answer is not remembered between queries: no file metadata tells
+// that a file's bytes are unchanged (a write through a shared writable
+// mapping to a page already written keeps the size, both times and the
+// inode), and a file split inside a quoted field gives wrong rows or
+// errors.
 func holdsNoneOf(path string, size int64, stops []byte, workers int) bool {
 	if len(stops) == 0 {
 		return true
@@ -95,70 +96,7 @@ func holdsNoneOf(path string, size int64, stops []byte, workers int) bool {
 		return false
 	}
 	defer f.Close()
-	before, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	key := checkedFile{path: path, size: size, fileSize: before.Size(), modTime: before.ModTime().UnixNano(), id: identify(before), stops: string(stops)}
-	if answer, ok := checkedFiles.get(key); ok {
-		return answer
-	}
-	answer := scanHoldsNoneOf(f, size, stops, workers)
-	// remembered only when the file did not change while it was read and
-	// its modification time lies well before the check: a file written
-	// again within the file system's timestamp granularity could keep its
-	// size and time (as git's "racily clean" entries)
-	if after, err := f.Stat(); err == nil && after.Size() == before.Size() && after.ModTime().Equal(before.ModTime()) && identify(after) == key.id &&
-		time.Since(before.ModTime()) > racyInterval {
-		checkedFiles.put(key, answer)
-	}
-	return answer
-}
-
-// racyInterval is how long before a check a file must have been last
-// modified for the check's answer to be remembered.
-const racyInterval = 2 * time.Second
-
-// checkedFile names one check of one file's contents: its path, the bytes
-// checked and searched for, and the file's size, modification time
-// (nanoseconds since 1970) and identity (device, inode and status change
-// time where the system has them: a file replaced by a copy with the same
-// size and modification time, as cp -p makes, is another file) when it
-// was checked.
-type checkedFile struct {
-	path           string
-	size, fileSize int64
-	modTime        int64
-	id             fileIdentity
-	stops          string
-}
-
-// checkedFiles remembers holdsNoneOf's answers, at most
-// maxCheckedFiles of them (all forgotten when full), for the whole
-// process: every table environment shares it.
-var checkedFiles = &checkedFileCache{}
-
-const maxCheckedFiles = 1024
-
-type checkedFileCache struct {
-	mu      sync.Mutex
-	answers map[checkedFile]bool
-}
-
-func (c *checkedFileCache) get(k checkedFile) (answer, ok bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	answer, ok = c.answers[k]
-	return answer, ok
-}
-
-func (c *checkedFileCache) put(k checkedFile, answer bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.answers == nil || len(c.answers) >= maxCheckedFiles {
-		c.answers = make(map[checkedFile]bool)
-	}
-	c.answers[k] = answer
+	return scanHoldsNoneOf(f, size, stops, workers)
 }
 
 // scanHoldsNoneOf reads the first size bytes of f, a share on each of
