@@ -21,22 +21,7 @@ func BenchmarkJobStartup(b *testing.B) {
 			}
 			b.ReportAllocs()
 			for n := 0; n < b.N; n++ {
-				res, err := env.ExecuteSQL("SELECT k, COUNT(*) FROM (VALUES ('a'), ('b'), ('a')) AS t(k) GROUP BY k")
-				if err != nil {
-					b.Fatal(err)
-				}
-				it, err := res.Collect()
-				if err != nil {
-					b.Fatal(err)
-				}
-				rows := 0
-				for it.Next() {
-					rows++
-				}
-				if err := it.Err(); err != nil {
-					b.Fatal(err)
-				}
-				it.Close()
+				rows := benchQueryRows(b, env, "SELECT k, COUNT(*) FROM (VALUES ('a'), ('b'), ('a')) AS t(k) GROUP BY k")
 				if rows != 2 {
 					b.Fatalf("%d rows, want 2", rows)
 				}

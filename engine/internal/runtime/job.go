@@ -86,6 +86,20 @@ type channel struct {
 	pool *keyGroupPool
 }
 
+// processData hands a data event taken out of ch, input in of op, to op,
+// counting its rows, its batch and op's busy time in m.
+func processData(m *OperatorMetrics, op Operator, in int, ch *channel, ev *event) error {
+	ch.received(ev)
+	m.RecordsIn.Add(int64(ev.batch.Len))
+	m.BatchesIn.Add(1)
+	t0 := time.Now()
+	if err := op.ProcessBatch(in, ev.batch); err != nil {
+		return err
+	}
+	m.BusyNanos.Add(int64(time.Since(t0)))
+	return nil
+}
+
 // received accounts for an event taken out of the channel.
 func (c *channel) received(ev *event) {
 	if ev.size > 0 {
@@ -607,14 +621,9 @@ func (e *executor) readSideInputs(ctx context.Context, n *Node, inst int, op Ope
 			}
 			switch ev.kind {
 			case evData:
-				ch.received(&ev)
-				m.RecordsIn.Add(int64(ev.batch.Len))
-				m.BatchesIn.Add(1)
-				t0 := time.Now()
-				if err := op.ProcessBatch(in, ev.batch); err != nil {
+				if err := processData(m, op, in, ch, &ev); err != nil {
 					return err
 				}
-				m.BusyNanos.Add(int64(time.Since(t0)))
 			case evEnd:
 				ended++
 			}

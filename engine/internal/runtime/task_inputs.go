@@ -182,14 +182,9 @@ func (e *executor) readInputs(ctx context.Context, n *Node, inst int, op Operato
 		}
 		switch ev.kind {
 		case evData:
-			inputs[in].received(&ev)
-			m.RecordsIn.Add(int64(ev.batch.Len))
-			m.BatchesIn.Add(1)
-			t0 := time.Now()
-			if err := op.ProcessBatch(in, ev.batch); err != nil {
+			if err := processData(m, op, in, inputs[in], &ev); err != nil {
 				return err
 			}
-			m.BusyNanos.Add(int64(time.Since(t0)))
 		case evIdle, evActive:
 			idle[in][ev.producer] = ev.kind == evIdle
 			if err := status(in); err != nil {
