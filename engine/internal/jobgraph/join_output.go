@@ -64,7 +64,21 @@ func (b *builder) planJoinOutputs(roots []*physical.Node) {
 // countConsumers walks the plan under roots: seen holds its nodes,
 // consumers the number of parents of each (a root counts its job).
 func countConsumers(roots []*physical.Node) (consumers map[*physical.Node]int, seen map[*physical.Node]bool) {
-	consumers = map[*physical.Node]int{}
+	parents, seen := planParents(roots)
+	consumers = make(map[*physical.Node]int, len(parents)+len(roots))
+	for n, ps := range parents {
+		consumers[n] = len(ps)
+	}
+	for _, r := range roots {
+		consumers[r]++ // a root is consumed by its job
+	}
+	return consumers, seen
+}
+
+// planParents walks the plan under roots: seen holds its nodes, parents
+// the nodes that read each one (once per input that reads it).
+func planParents(roots []*physical.Node) (parents map[*physical.Node][]*physical.Node, seen map[*physical.Node]bool) {
+	parents = map[*physical.Node][]*physical.Node{}
 	seen = map[*physical.Node]bool{}
 	var walk func(p *physical.Node)
 	walk = func(p *physical.Node) {
@@ -73,13 +87,12 @@ func countConsumers(roots []*physical.Node) (consumers map[*physical.Node]int, s
 		}
 		seen[p] = true
 		for _, in := range p.Inputs {
-			consumers[in]++
+			parents[in] = append(parents[in], p)
 			walk(in)
 		}
 	}
 	for _, r := range roots {
-		consumers[r]++ // a root is consumed by its job
 		walk(r)
 	}
-	return consumers, seen
+	return parents, seen
 }

@@ -22,22 +22,10 @@ import (
 // value) reads it whole. The plan and EXPLAIN are unchanged (Flink's
 // Kafka source decodes every field).
 func (b *builder) planScanUses(roots []*physical.Node) {
-	a := &useAnalysis{consumers: map[*physical.Node][]*physical.Node{}, root: map[*physical.Node]bool{}}
-	seen := map[*physical.Node]bool{}
-	var walk func(p *physical.Node)
-	walk = func(p *physical.Node) {
-		if seen[p] {
-			return
-		}
-		seen[p] = true
-		for _, in := range p.Inputs {
-			a.consumers[in] = append(a.consumers[in], p)
-			walk(in)
-		}
-	}
+	consumers, seen := planParents(roots)
+	a := &useAnalysis{consumers: consumers, root: map[*physical.Node]bool{}}
 	for _, r := range roots {
 		a.root[r] = true
-		walk(r)
 	}
 	b.scanUses = map[*physical.Node][]*connector.FieldUse{}
 	for p := range seen {
