@@ -231,47 +231,9 @@ func fromInt64(v int64, t *types.DataType) any {
 // ---- SUM
 
 type sumIntAcc struct {
-	zero bool
+	zero bool // SUM0: 0, not NULL, for a group of no values
 	out  *types.DataType
-	sums []int64
-	cnt  []int64
-}
-
-func (a *sumIntAcc) resize(n int) {
-	for len(a.sums) < n {
-		a.sums = append(a.sums, 0)
-		a.cnt = append(a.cnt, 0)
-	}
-}
-
-func (a *sumIntAcc) update(g int32, args []arrow.Array, i int, retract bool) {
-	if args[0].IsNull(i) {
-		return
-	}
-	v := int64Of(args[0], i)
-	if retract {
-		a.sums[g] -= v
-		a.cnt[g]--
-	} else {
-		a.sums[g] += v
-		a.cnt[g]++
-	}
-}
-
-func (a *sumIntAcc) accumulateBatch(gids []int32, args []arrow.Array) {
-	col := args[0]
-	if sumIntsBatch(a.sums, a.cnt, gids, col) {
-		return
-	}
-	vals := int64Values(col)
-	nulls := col.NullN() > 0
-	for i, g := range gids {
-		if g < 0 || (nulls && col.IsNull(i)) {
-			continue
-		}
-		a.sums[g] += vals[i]
-		a.cnt[g]++
-	}
+	intSumCount
 }
 
 func (a *sumIntAcc) result(g int32) any {
@@ -284,49 +246,10 @@ func (a *sumIntAcc) result(g int32) any {
 	return fromInt64(a.sums[g], a.out)
 }
 
-func (a *sumIntAcc) size() int64 { return int64(len(a.sums)) * 16 }
-
 type sumFloatAcc struct {
-	zero bool
+	zero bool // SUM0
 	out  *types.DataType
-	sums []float64
-	cnt  []int64
-}
-
-func (a *sumFloatAcc) resize(n int) {
-	for len(a.sums) < n {
-		a.sums = append(a.sums, 0)
-		a.cnt = append(a.cnt, 0)
-	}
-}
-
-func (a *sumFloatAcc) update(g int32, args []arrow.Array, i int, retract bool) {
-	if args[0].IsNull(i) {
-		return
-	}
-	v := float64Of(args[0], i)
-	if retract {
-		a.sums[g] -= v
-		a.cnt[g]--
-	} else {
-		a.sums[g] += v
-		a.cnt[g]++
-	}
-}
-
-func (a *sumFloatAcc) accumulateBatch(gids []int32, args []arrow.Array) {
-	col := args[0]
-	if sumFloatsBatch(a.sums, a.cnt, gids, col) {
-		return
-	}
-	nulls := col.NullN() > 0
-	for i, g := range gids {
-		if g < 0 || (nulls && col.IsNull(i)) {
-			continue
-		}
-		a.sums[g] += float64Of(col, i)
-		a.cnt[g]++
-	}
+	floatSumCount
 }
 
 func (a *sumFloatAcc) result(g int32) any {
@@ -339,46 +262,11 @@ func (a *sumFloatAcc) result(g int32) any {
 	return a.sums[g]
 }
 
-func (a *sumFloatAcc) size() int64 { return int64(len(a.sums)) * 16 }
-
-// decimal sums use big.Int so that 38-digit sums never overflow mid-way.
 type sumDecAcc struct {
-	zero  bool
+	zero  bool // SUM0
 	scale int32
 	out   *types.DataType
-	sums  []*big.Int
-	cnt   []int64
-}
-
-func (a *sumDecAcc) resize(n int) {
-	for len(a.sums) < n {
-		a.sums = append(a.sums, new(big.Int))
-		a.cnt = append(a.cnt, 0)
-	}
-}
-
-func (a *sumDecAcc) update(g int32, args []arrow.Array, i int, retract bool) {
-	if args[0].IsNull(i) {
-		return
-	}
-	v := args[0].(*array.Decimal128).Value(i).BigInt()
-	if retract {
-		a.sums[g].Sub(a.sums[g], v)
-		a.cnt[g]--
-	} else {
-		a.sums[g].Add(a.sums[g], v)
-		a.cnt[g]++
-	}
-}
-
-func (a *sumDecAcc) accumulateBatch(gids []int32, args []arrow.Array) {
-	col := args[0].(*array.Decimal128)
-	for i, g := range gids {
-		if g >= 0 && col.IsValid(i) {
-			a.sums[g].Add(a.sums[g], col.Value(i).BigInt())
-			a.cnt[g]++
-		}
-	}
+	decSumCount
 }
 
 func (a *sumDecAcc) result(g int32) any {
@@ -392,51 +280,11 @@ func (a *sumDecAcc) result(g int32) any {
 	return d
 }
 
-func (a *sumDecAcc) size() int64 { return int64(len(a.sums)) * 48 }
-
 // ---- AVG
 
 type avgIntAcc struct {
-	out  *types.DataType
-	sums []int64
-	cnt  []int64
-}
-
-func (a *avgIntAcc) resize(n int) {
-	for len(a.sums) < n {
-		a.sums = append(a.sums, 0)
-		a.cnt = append(a.cnt, 0)
-	}
-}
-
-func (a *avgIntAcc) update(g int32, args []arrow.Array, i int, retract bool) {
-	if args[0].IsNull(i) {
-		return
-	}
-	v := int64Of(args[0], i)
-	if retract {
-		a.sums[g] -= v
-		a.cnt[g]--
-	} else {
-		a.sums[g] += v
-		a.cnt[g]++
-	}
-}
-
-func (a *avgIntAcc) accumulateBatch(gids []int32, args []arrow.Array) {
-	col := args[0]
-	if sumIntsBatch(a.sums, a.cnt, gids, col) {
-		return
-	}
-	vals := int64Values(col)
-	nulls := col.NullN() > 0
-	for i, g := range gids {
-		if g < 0 || (nulls && col.IsNull(i)) {
-			continue
-		}
-		a.sums[g] += vals[i]
-		a.cnt[g]++
-	}
+	out *types.DataType
+	intSumCount
 }
 
 // result: integer average truncates toward zero (Java long division), as
@@ -448,48 +296,9 @@ func (a *avgIntAcc) result(g int32) any {
 	return fromInt64(a.sums[g]/a.cnt[g], a.out)
 }
 
-func (a *avgIntAcc) size() int64 { return int64(len(a.sums)) * 16 }
-
 type avgFloatAcc struct {
-	out  *types.DataType
-	sums []float64
-	cnt  []int64
-}
-
-func (a *avgFloatAcc) resize(n int) {
-	for len(a.sums) < n {
-		a.sums = append(a.sums, 0)
-		a.cnt = append(a.cnt, 0)
-	}
-}
-
-func (a *avgFloatAcc) update(g int32, args []arrow.Array, i int, retract bool) {
-	if args[0].IsNull(i) {
-		return
-	}
-	v := float64Of(args[0], i)
-	if retract {
-		a.sums[g] -= v
-		a.cnt[g]--
-	} else {
-		a.sums[g] += v
-		a.cnt[g]++
-	}
-}
-
-func (a *avgFloatAcc) accumulateBatch(gids []int32, args []arrow.Array) {
-	col := args[0]
-	if sumFloatsBatch(a.sums, a.cnt, gids, col) {
-		return
-	}
-	nulls := col.NullN() > 0
-	for i, g := range gids {
-		if g < 0 || (nulls && col.IsNull(i)) {
-			continue
-		}
-		a.sums[g] += float64Of(col, i)
-		a.cnt[g]++
-	}
+	out *types.DataType
+	floatSumCount
 }
 
 func (a *avgFloatAcc) result(g int32) any {
@@ -503,44 +312,10 @@ func (a *avgFloatAcc) result(g int32) any {
 	return v
 }
 
-func (a *avgFloatAcc) size() int64 { return int64(len(a.sums)) * 16 }
-
 type avgDecAcc struct {
 	scale int32
 	out   *types.DataType
-	sums  []*big.Int
-	cnt   []int64
-}
-
-func (a *avgDecAcc) resize(n int) {
-	for len(a.sums) < n {
-		a.sums = append(a.sums, new(big.Int))
-		a.cnt = append(a.cnt, 0)
-	}
-}
-
-func (a *avgDecAcc) update(g int32, args []arrow.Array, i int, retract bool) {
-	if args[0].IsNull(i) {
-		return
-	}
-	v := args[0].(*array.Decimal128).Value(i).BigInt()
-	if retract {
-		a.sums[g].Sub(a.sums[g], v)
-		a.cnt[g]--
-	} else {
-		a.sums[g].Add(a.sums[g], v)
-		a.cnt[g]++
-	}
-}
-
-func (a *avgDecAcc) accumulateBatch(gids []int32, args []arrow.Array) {
-	col := args[0].(*array.Decimal128)
-	for i, g := range gids {
-		if g >= 0 && col.IsValid(i) {
-			a.sums[g].Add(a.sums[g], col.Value(i).BigInt())
-			a.cnt[g]++
-		}
-	}
+	decSumCount
 }
 
 func (a *avgDecAcc) result(g int32) any {
@@ -554,8 +329,6 @@ func (a *avgDecAcc) result(g int32) any {
 	}
 	return d
 }
-
-func (a *avgDecAcc) size() int64 { return int64(len(a.sums)) * 48 }
 
 // ---- MIN / MAX over insert-only input
 

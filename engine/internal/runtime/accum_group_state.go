@@ -37,24 +37,8 @@ func writeAccGroup(w *state.Writer, acc accumulator, g int32) {
 	switch a := acc.(type) {
 	case *countAcc:
 		w.Varint(a.counts[g])
-	case *sumIntAcc:
-		w.Varint(a.sums[g])
-		w.Varint(a.cnt[g])
-	case *sumFloatAcc:
-		w.Float64(a.sums[g])
-		w.Varint(a.cnt[g])
-	case *sumDecAcc:
-		w.BigInt(a.sums[g])
-		w.Varint(a.cnt[g])
-	case *avgIntAcc:
-		w.Varint(a.sums[g])
-		w.Varint(a.cnt[g])
-	case *avgFloatAcc:
-		w.Float64(a.sums[g])
-		w.Varint(a.cnt[g])
-	case *avgDecAcc:
-		w.BigInt(a.sums[g])
-		w.Varint(a.cnt[g])
+	case sumCountState: // SUM, SUM0 and AVG
+		a.writeGroupState(w, g)
 	case *extremeAcc:
 		w.Bool(a.has[g])
 		if !a.has[g] {
@@ -86,28 +70,8 @@ func readAccGroup(r *state.Reader, acc accumulator, g int32) {
 	switch a := acc.(type) {
 	case *countAcc:
 		a.counts[g] = r.Varint()
-	case *sumIntAcc:
-		a.sums[g] = r.Varint()
-		a.cnt[g] = r.Varint()
-	case *sumFloatAcc:
-		a.sums[g] = r.Float64()
-		a.cnt[g] = r.Varint()
-	case *sumDecAcc:
-		if v := r.BigInt(); v != nil {
-			a.sums[g].Set(v)
-		}
-		a.cnt[g] = r.Varint()
-	case *avgIntAcc:
-		a.sums[g] = r.Varint()
-		a.cnt[g] = r.Varint()
-	case *avgFloatAcc:
-		a.sums[g] = r.Float64()
-		a.cnt[g] = r.Varint()
-	case *avgDecAcc:
-		if v := r.BigInt(); v != nil {
-			a.sums[g].Set(v)
-		}
-		a.cnt[g] = r.Varint()
+	case sumCountState: // SUM, SUM0 and AVG
+		a.readGroupState(r, g)
 	case *extremeAcc:
 		a.has[g] = r.Bool()
 		if !a.has[g] {

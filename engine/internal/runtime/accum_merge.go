@@ -56,52 +56,28 @@ func (a *countAcc) mergeFrom(dst int32, src accumulator, sg int32) {
 func (a *countAcc) reset(g int32) { a.counts[g] = 0 }
 
 func (a *sumIntAcc) mergeFrom(dst int32, src accumulator, sg int32) {
-	s := src.(*sumIntAcc)
-	a.sums[dst] += s.sums[sg]
-	a.cnt[dst] += s.cnt[sg]
+	a.mergeGroup(dst, &src.(*sumIntAcc).intSumCount, sg)
 }
-
-func (a *sumIntAcc) reset(g int32) { a.sums[g], a.cnt[g] = 0, 0 }
 
 func (a *sumFloatAcc) mergeFrom(dst int32, src accumulator, sg int32) {
-	s := src.(*sumFloatAcc)
-	a.sums[dst] += s.sums[sg]
-	a.cnt[dst] += s.cnt[sg]
+	a.mergeGroup(dst, &src.(*sumFloatAcc).floatSumCount, sg)
 }
-
-func (a *sumFloatAcc) reset(g int32) { a.sums[g], a.cnt[g] = 0, 0 }
 
 func (a *sumDecAcc) mergeFrom(dst int32, src accumulator, sg int32) {
-	s := src.(*sumDecAcc)
-	a.sums[dst].Add(a.sums[dst], s.sums[sg])
-	a.cnt[dst] += s.cnt[sg]
+	a.mergeGroup(dst, &src.(*sumDecAcc).decSumCount, sg)
 }
-
-func (a *sumDecAcc) reset(g int32) { a.sums[g].SetInt64(0); a.cnt[g] = 0 }
 
 func (a *avgIntAcc) mergeFrom(dst int32, src accumulator, sg int32) {
-	s := src.(*avgIntAcc)
-	a.sums[dst] += s.sums[sg]
-	a.cnt[dst] += s.cnt[sg]
+	a.mergeGroup(dst, &src.(*avgIntAcc).intSumCount, sg)
 }
-
-func (a *avgIntAcc) reset(g int32) { a.sums[g], a.cnt[g] = 0, 0 }
 
 func (a *avgFloatAcc) mergeFrom(dst int32, src accumulator, sg int32) {
-	s := src.(*avgFloatAcc)
-	a.sums[dst] += s.sums[sg]
-	a.cnt[dst] += s.cnt[sg]
+	a.mergeGroup(dst, &src.(*avgFloatAcc).floatSumCount, sg)
 }
-
-func (a *avgFloatAcc) reset(g int32) { a.sums[g], a.cnt[g] = 0, 0 }
 
 func (a *avgDecAcc) mergeFrom(dst int32, src accumulator, sg int32) {
-	s := src.(*avgDecAcc)
-	a.sums[dst].Add(a.sums[dst], s.sums[sg])
-	a.cnt[dst] += s.cnt[sg]
+	a.mergeGroup(dst, &src.(*avgDecAcc).decSumCount, sg)
 }
-
-func (a *avgDecAcc) reset(g int32) { a.sums[g].SetInt64(0); a.cnt[g] = 0 }
 
 func (a *extremeAcc) mergeFrom(dst int32, src accumulator, sg int32) {
 	s := src.(*extremeAcc)

@@ -42,24 +42,8 @@ func writeAcc(w *state.Writer, acc accumulator, n int) {
 	switch a := acc.(type) {
 	case *countAcc:
 		w.Int64s(a.counts[:n])
-	case *sumIntAcc:
-		w.Int64s(a.sums[:n])
-		w.Int64s(a.cnt[:n])
-	case *sumFloatAcc:
-		w.Float64s(a.sums[:n])
-		w.Int64s(a.cnt[:n])
-	case *sumDecAcc:
-		writeBigInts(w, a.sums[:n])
-		w.Int64s(a.cnt[:n])
-	case *avgIntAcc:
-		w.Int64s(a.sums[:n])
-		w.Int64s(a.cnt[:n])
-	case *avgFloatAcc:
-		w.Float64s(a.sums[:n])
-		w.Int64s(a.cnt[:n])
-	case *avgDecAcc:
-		writeBigInts(w, a.sums[:n])
-		w.Int64s(a.cnt[:n])
+	case sumCountState: // SUM, SUM0 and AVG
+		a.writeState(w, n)
 	case *extremeAcc:
 		w.Bools(a.has[:n])
 		switch a.kind {
@@ -195,24 +179,8 @@ func readAcc(r *state.Reader, acc accumulator, n int) {
 	switch a := acc.(type) {
 	case *countAcc:
 		a.counts = readN(r, n, r.Int64s, "counts")
-	case *sumIntAcc:
-		a.sums = readN(r, n, r.Int64s, "sums")
-		a.cnt = readN(r, n, r.Int64s, "counts")
-	case *sumFloatAcc:
-		a.sums = readN(r, n, r.Float64s, "sums")
-		a.cnt = readN(r, n, r.Int64s, "counts")
-	case *sumDecAcc:
-		a.sums = readBigInts(r, n)
-		a.cnt = readN(r, n, r.Int64s, "counts")
-	case *avgIntAcc:
-		a.sums = readN(r, n, r.Int64s, "sums")
-		a.cnt = readN(r, n, r.Int64s, "counts")
-	case *avgFloatAcc:
-		a.sums = readN(r, n, r.Float64s, "sums")
-		a.cnt = readN(r, n, r.Int64s, "counts")
-	case *avgDecAcc:
-		a.sums = readBigInts(r, n)
-		a.cnt = readN(r, n, r.Int64s, "counts")
+	case sumCountState: // SUM, SUM0 and AVG
+		a.readState(r, n)
 	case *extremeAcc:
 		a.has = readN(r, n, r.Bools, "flags")
 		switch a.kind {
