@@ -5,29 +5,51 @@ import (
 	"errors"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/connector"
 )
 
 // Byte ranges of large CSV and JSON files (a Riffle extension: Flink reads
-// such a file as one split). In batch mode a file of at least
-// 2 × minRangeBytes becomes up to maxRanges splits of equal byte ranges,
-// so that the parallel instances of its scan share it. A range [Start,
-// End) reads the lines that start inside it: its reader skips to the
-// first line start at or after Start (the line break before it included
-// in the previous range) and reads up to the first line start at or after
-// End. That is right only when every line break ends a record: a file is
-// split only when it holds none of the bytes (the quote and escape
-// characters) that could put a line break inside a field; one that does
-// is read whole, by one reader, as Flink reads every CSV file. The formats
-// that can be split say so by implementing connector.LineBreakFormat (csv,
-// json); the changelog formats (debezium-json and the like) do not, since
-// the changes of one key must be read in the file's order.
+// such a file as one split). In batch mode at a parallelism.default above
+// 1, a file of at least 2 × minRangeBytes becomes up to maxRanges splits
+// of equal byte ranges, so that the parallel instances of its scan share
+// it. A range [Start, End) reads the lines that start inside it: its
+// reader skips to the first line start at or after Start (the line break
+// before it included in the previous range) and reads up to the first
+// line start at or after End.
+//
+// That is right only where every line break ends a record. In a CSV file
+// the quote character, and the escape character when one is set, can put
+// a line break inside a field, so the ranges of a CSV file share a
+// rangeGuard that makes the answer the one of a single reader (Flink's):
+// before range k's reader gives any row, the bytes of ranges 0 to k are
+// searched for those characters. While all of them are clean, range k's
+// lines are its rows. When range k is the first that holds one, its
+// reader reads on from its first line to the end of the file, quotes and
+// all (that line starts a record: no byte before it can open a quoted
+// field), and the readers of the ranges after k give no row. So a file
+// with a quote is read by one reader from its first range that holds
+// one, the ranges before it in parallel; a file without one is read
+// entirely in parallel.
+//
+// Each range's bytes are read once: the first reader that needs a range
+// checked (its own reader, or the reader of a later range) reads them
+// into a buffer and searches it, and the range's own reader parses that
+// buffer. Nothing is read before the readers start (the split listing
+// only takes the file's size), and nothing is remembered between
+// listings: no file metadata tells that a file's bytes are unchanged (a
+// write through a shared writable mapping to a page already written
+// keeps the size, both times and the inode), and a file split inside a
+// quoted field gives wrong rows or errors.
+//
+// JSON needs no guard (one object per line; a JSON string cannot hold a
+// raw line break). The formats that can be split say so by implementing
+// connector.LineBreakFormat (csv, json); the changelog formats
+// (debezium-json and the like) do not, since the changes of one key must
+// be read in the file's order.
 
 const (
 	minRangeBytes = 1 << 20
@@ -45,7 +67,7 @@ func (src *Source) splitRanges(files []connector.Split) []connector.Split {
 		return files
 	}
 	if s.config.Parallelism() <= 1 {
-		return files // one reader: ranges would only add the check below
+		return files // one reader: ranges would only add their start-up
 	}
 	lbf, ok := s.format.(connector.LineBreakFormat)
 	if !ok {
@@ -55,83 +77,112 @@ func (src *Source) splitRanges(files []connector.Split) []connector.Split {
 	if err != nil {
 		return files
 	}
-	// the check runs on as many goroutines as readers will read the ranges
-	workers := min(s.config.Parallelism(), runtime.GOMAXPROCS(0))
 	var out []connector.Split
 	for _, sp := range files {
 		fs, ok := sp.(*FileSplit)
-		if !ok || fs.Blocks > 0 || fs.End > 0 || fs.Size < 2*minRangeBytes || !holdsNoneOf(fs.Path, fs.Size, stops, workers) {
+		if !ok || fs.Blocks > 0 || fs.End > 0 || fs.Size < 2*minRangeBytes {
 			out = append(out, sp)
 			continue
 		}
 		n := min(int64(maxRanges), fs.Size/minRangeBytes)
+		var g *rangeGuard
+		if len(stops) > 0 {
+			g = &rangeGuard{stops: stops, size: fs.Size, ranges: make([]rangeCheck, n)}
+		}
 		for i := int64(0); i < n; i++ {
 			c := *fs
 			c.Start, c.End = fs.Size*i/n, fs.Size*(i+1)/n
+			c.rangeIndex, c.guard = int(i), g
 			out = append(out, &c)
 		}
 	}
 	return out
 }
 
-// holdsNoneOf reports whether the first size bytes of the file at path
-// hold none of the bytes in stops (false when it cannot be read). It reads
-// the file once, a MiB at a time, with the assembly byte search, on
-// workers goroutines that each take an equal share of the file (about
-// 20 ms of CPU for 100 MB in the page cache, mostly copying it: split
-// between the cores, since no reader starts before the check ends), and
-// stops every worker at the first stop byte found.
-//
-// The answer is not remembered between queries: no file metadata tells
-// that a file's bytes are unchanged (a write through a shared writable
-// mapping to a page already written keeps the size, both times and the
-// inode), and a file split inside a quoted field gives wrong rows or
-// errors.
-func holdsNoneOf(path string, size int64, stops []byte, workers int) bool {
-	if len(stops) == 0 {
-		return true
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	return scanHoldsNoneOf(f, size, stops, workers)
+// rangeGuard is shared by the byte ranges of one CSV file made by one
+// listing: which of them hold a byte that could put a line break inside
+// a field (see the top of this file).
+type rangeGuard struct {
+	stops []byte // the quote and escape characters
+	size  int64  // the file's size when listed: Start and End of the ranges
+	// ranges[i] is the check of the range with rangeIndex i
+	ranges []rangeCheck
 }
 
-// scanHoldsNoneOf reads the first size bytes of f, a share on each of
-// workers goroutines, and reports whether they hold none of stops.
-func scanHoldsNoneOf(f *os.File, size int64, stops []byte, workers int) bool {
-	workers = max(1, min(workers, int(size/minRangeBytes)))
-	var found atomic.Bool // a stop byte or a read error: the answer is false
-	check := func(from, to int64) {
-		buf := make([]byte, min(1<<20, to-from))
-		for pos := from; pos < to && !found.Load(); {
-			n, err := f.ReadAt(buf[:min(int64(len(buf)), to-pos)], pos)
-			for _, c := range stops {
-				if bytes.IndexByte(buf[:n], c) >= 0 {
-					found.Store(true)
-					return
-				}
-			}
-			pos += int64(n)
-			if n == 0 || (err != nil && !errors.Is(err, io.EOF)) {
-				found.Store(true)
+// rangeCheck is one range's check, made once by the first reader that
+// needs it.
+type rangeCheck struct {
+	once     sync.Once
+	from, to int64 // the range's lines: bytes [from, to) of the file
+	dirty    bool  // they hold a stop byte
+	err      error
+	mu       sync.Mutex
+	data     *[]byte // bytes [from, to), until the range's reader takes them
+}
+
+// rangeBufs holds the buffers of ranges whose readers are done
+// (*[]byte), for the next ranges' checks.
+var rangeBufs sync.Pool
+
+// rangeBuf returns a buffer of n bytes.
+func rangeBuf(n int64) *[]byte {
+	if p, ok := rangeBufs.Get().(*[]byte); ok && int64(cap(*p)) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	b := make([]byte, n, n+n/8) // later ranges end a few bytes further
+	return &b
+}
+
+// check returns range i's check, reading and searching its bytes with f
+// (the file, size bytes long now) when no reader has yet.
+func (g *rangeGuard) check(i int, f *os.File, size int64) *rangeCheck {
+	c := &g.ranges[i]
+	c.once.Do(func() {
+		n := int64(len(g.ranges))
+		if c.from, c.err = lineStart(f, g.size*int64(i)/n, size); c.err != nil {
+			return
+		}
+		c.to = size
+		if i < len(g.ranges)-1 {
+			if c.to, c.err = lineStart(f, g.size*int64(i+1)/n, size); c.err != nil {
 				return
 			}
 		}
+		if c.data, c.err = readRange(f, c.from, c.to); c.err != nil {
+			return
+		}
+		for _, b := range g.stops {
+			if bytes.IndexByte(*c.data, b) >= 0 {
+				c.dirty = true
+				break
+			}
+		}
+	})
+	return c
+}
+
+// take hands the range's bytes to its reader: nil when it had them
+// already (a split opened again reads them again).
+func (c *rangeCheck) take() *[]byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d := c.data
+	c.data = nil
+	return d
+}
+
+// readRange reads bytes [from, to) of f into a buffer from rangeBufs
+// (fewer when the file has become shorter).
+func readRange(f *os.File, from, to int64) (*[]byte, error) {
+	p := rangeBuf(max(to-from, 0))
+	n, err := f.ReadAt(*p, from)
+	if err != nil && !errors.Is(err, io.EOF) {
+		rangeBufs.Put(p)
+		return nil, err
 	}
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			check(size*int64(w)/int64(workers), size*int64(w+1)/int64(workers))
-		}()
-	}
-	check(0, size/int64(workers))
-	wg.Wait()
-	return !found.Load()
+	*p = (*p)[:n]
+	return p, nil
 }
 
 // lineStart returns the offset of the first line that starts at or after
@@ -144,13 +195,16 @@ func lineStart(f io.ReaderAt, off, size int64) (int64, error) {
 	if off >= size {
 		return size, nil
 	}
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, 512) // a few lines; doubled up to 64 KiB for long ones
 	for pos := off - 1; pos < size; {
 		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-pos)], pos)
 		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
 			return pos + int64(i) + 1, nil
 		}
 		pos += int64(n)
+		if len(buf) < 64<<10 {
+			buf = make([]byte, 2*len(buf))
+		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return 0, err
 		}
@@ -161,24 +215,59 @@ func lineStart(f io.ReaderAt, off, size int64) (int64, error) {
 	return size, nil
 }
 
-// rangeSection returns the bytes of a range split's lines: the reader of
-// f's section and the offset of its first byte.
-func rangeSection(f *os.File, fs *FileSplit) (io.Reader, int64, error) {
+// rangeSection returns the bytes of a range split's lines: their reader,
+// the offset of the first, and a function to call when the reader is done
+// (nil when there is none). For a range of a CSV file (fs.guard set) they
+// are the rows a single reader gives (see the top of this file): the
+// range's lines while it and every range before it are clean; from its
+// first line to the end of the file when it is the first that is not; no
+// line after that.
+func rangeSection(f *os.File, fs *FileSplit) (io.Reader, int64, func(), error) {
 	st, err := f.Stat()
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
-	from, err := lineStart(f, fs.Start, st.Size())
-	if err != nil {
-		return nil, 0, err
+	size := st.Size()
+	g := fs.guard
+	if g == nil {
+		from, err := lineStart(f, fs.Start, size)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		to := size
+		if fs.End < fs.Size {
+			if to, err = lineStart(f, fs.End, size); err != nil {
+				return nil, 0, nil, err
+			}
+		}
+		return io.NewSectionReader(f, from, max(to-from, 0)), from, nil, nil
 	}
-	to := st.Size()
-	if fs.End < fs.Size {
-		if to, err = lineStart(f, fs.End, st.Size()); err != nil {
-			return nil, 0, err
+	for i := 0; i < fs.rangeIndex; i++ {
+		c := g.check(i, f, size)
+		if c.err != nil {
+			return nil, 0, nil, c.err
+		}
+		if c.dirty {
+			// an earlier range's reader reads this range's lines
+			return bytes.NewReader(nil), max(fs.Start, 1), nil, nil
 		}
 	}
-	return io.NewSectionReader(f, from, max(to-from, 0)), from, nil
+	c := g.check(fs.rangeIndex, f, size)
+	if c.err != nil {
+		return nil, 0, nil, c.err
+	}
+	data := c.take()
+	if data == nil {
+		if data, err = readRange(f, c.from, c.to); err != nil {
+			return nil, 0, nil, err
+		}
+	}
+	release := func() { rangeBufs.Put(data) }
+	var r io.Reader = bytes.NewReader(*data)
+	if c.dirty {
+		r = io.MultiReader(r, io.NewSectionReader(f, c.to, max(size-c.to, 0)))
+	}
+	return r, c.from, release, nil
 }
 
 // fileLine corrects the line of a data error in a range that does not

@@ -368,6 +368,11 @@ type FileSplit struct {
 	// End > 0 when a CSV file is split by byte ranges (byte_ranges.go):
 	// the split reads the lines that start in [Start, End).
 	Start, End int64
+	// rangeIndex is the range's index among the file's ranges; guard,
+	// shared by them, says which hold a quote (a CSV file's; nil for
+	// JSON, which needs none).
+	rangeIndex int
+	guard      *rangeGuard
 }
 
 // String names the split (its path, and its block when split).
@@ -595,6 +600,7 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 	stopWatch := watchRead(ctx, f)
 	var br connector.BatchReader
 	rangeFrom := int64(0)
+	var releaseRange func()
 	if resume != nil && resume.dec != nil {
 		br = resume.dec.NewReaderAt(f, fsplit.Path, BatchRows, pos.Offset, pos.Line)
 	} else if fd, ok := dec.(connector.FileDecoder); ok {
@@ -618,19 +624,19 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 	} else if rd, ok := dec.(resumableDecoder); ok && fsplit.End > 0 && pos == nil {
 		// a byte range of the file: its lines, read as from a checkpoint's
 		// offset (no header, no byte order mark after offset 0)
-		section, from, err := rangeSection(f, fsplit)
+		section, from, release, err := rangeSection(f, fsplit)
 		if err != nil {
 			stopWatch()
 			f.Close()
 			return nil, fmt.Errorf("table %s: %w", s.table, err)
 		}
 		br = rd.NewReaderAt(section, fsplit.Path, BatchRows, from, 1)
-		rangeFrom = from
+		rangeFrom, releaseRange = from, release
 	} else {
 		br = dec.NewReader(f, fsplit.Path, BatchRows)
 	}
 	r := &fileReader{f: f, stopWatch: stopWatch, split: fsplit, br: br, meta: spec.Metadata,
-		limit: spec.Limit, hasLimit: spec.Limit > 0, rangeFrom: rangeFrom}
+		limit: spec.Limit, hasLimit: spec.Limit > 0, rangeFrom: rangeFrom, releaseRange: releaseRange}
 	if resume != nil {
 		r.read, r.head = pos.Rows, resume.head
 		if resume.dec == nil {
@@ -681,6 +687,8 @@ type fileReader struct {
 	head *fileHead
 	// rangeFrom is the offset of a byte range's first line (byte_ranges.go)
 	rangeFrom int64
+	// releaseRange, when set, gives the byte range's buffer back at Close
+	releaseRange func()
 }
 
 func (r *fileReader) Next(ctx context.Context) (*types.Batch, error) {
@@ -737,6 +745,9 @@ func (r *fileReader) Close() error {
 	r.stopWatch()
 	if c, ok := r.br.(io.Closer); ok {
 		c.Close()
+	}
+	if r.releaseRange != nil {
+		r.releaseRange()
 	}
 	return r.f.Close()
 }
