@@ -119,6 +119,7 @@ func main() {
 	withLite := flag.Bool("sqlite", false, "run SQLite over in-memory tables too (loading 3 M rows takes a while)")
 	procs := flag.Int("procs", -1, "GOMAXPROCS while the engines run: -1 = -threads (one core per thread), 0 = Go's default (the number of cores)")
 	speedup := flag.Int("speedup", 0, "N > 1: Riffle alone, one thread against N in alternate runs of one process (issue 19 §2; see speedup.go); -threads and -procs do not apply")
+	flag.IntVar(&parProcs, "speedup-procs", 0, "with -speedup N: GOMAXPROCS of the N-thread runs (0 = N); 1 shows the CPU parallelism adds without two cores' contention")
 	heapFloor := flag.Int64("heap-floor", gctuning.DefaultHeapFloor>>20, "Riffle's garbage collector heap floor in MiB, as the riffle binary sets it (engine/gctuning); 0 = Go's default (GOGC 100)")
 	flag.Parse()
 	gctuning.SetHeapFloor(*heapFloor << 20)

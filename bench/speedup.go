@@ -63,6 +63,11 @@ func runSpeedup(w io.Writer, n, runs int, only string, sources []speedupSource, 
 			}
 			fmt.Fprintf(os.Stderr, "%-16s %-7s 1 thread %10s  %d threads %10s  %.2f×\n", q.name, s.name,
 				ms(medianOf(l.one, wallOf)), n, ms(medianOf(l.par, wallOf)), medianFloat(l.ratios))
+			mb1, gc1 := perRun(l.one)
+			mbn, gcn := perRun(l.par)
+			fmt.Fprintf(os.Stderr, "%-24s CPU (sys) 1 thread %s (%s)  %d threads %s (%s); per run: %.0f MB, %.1f GCs at 1 thread, %.0f MB, %.1f GCs at %d\n", "",
+				ms(medianOf(l.one, cpuOf)), ms(medianOf(l.one, sysOf)), n, ms(medianOf(l.par, cpuOf)), ms(medianOf(l.par, sysOf)),
+				mb1, gc1, mbn, gcn, n)
 		}
 	}
 	fmt.Fprintf(w, "`%s`: Riffle alone, 1 thread (GOMAXPROCS 1, `parallelism.default` 1) and %d threads (GOMAXPROCS %d, `parallelism.default` %d) in alternate runs of one process, %d pairs; %d cores; loading into memory: %s; load average before %s, after %s.\n\n",
@@ -92,7 +97,7 @@ func (l *speedupLine) measure(q query, s speedupSource, n, runs int) error {
 	if err != nil {
 		return fmt.Errorf("1 thread: %w", err)
 	}
-	runtime.GOMAXPROCS(n)
+	runtime.GOMAXPROCS(speedupProcs(n))
 	_, par, err := s.par.run(q.sql)(true)
 	if err != nil {
 		return fmt.Errorf("%d threads: %w", n, err)
@@ -112,7 +117,7 @@ func (l *speedupLine) measure(q query, s speedupSource, n, runs int) error {
 					return err
 				}
 			} else {
-				runtime.GOMAXPROCS(n)
+				runtime.GOMAXPROCS(speedupProcs(n))
 				if tn, err = timeRun(s.par.run(q.sql)); err != nil {
 					return err
 				}
@@ -124,14 +129,46 @@ func (l *speedupLine) measure(q query, s speedupSource, n, runs int) error {
 	return nil
 }
 
-// timeRun is one timed run: wall time and the process's CPU time.
+// parProcs, when above 0, is the GOMAXPROCS of the N-thread runs in
+// place of N (-speedup-procs): at 1, the N readers and workers share one
+// core, which shows the CPU that parallelism itself adds (more splits,
+// more allocation, exchanges) without the cores' contention.
+var parProcs int
+
+func speedupProcs(n int) int {
+	if parProcs > 0 {
+		return parProcs
+	}
+	return n
+}
+
+// timeRun is one timed run: wall time, the process's CPU time (and its
+// system part), the bytes allocated and the garbage collections completed.
 func timeRun(f runner) (timing, error) {
-	c0 := cpuTime()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	u0, s0 := cpuTimes()
 	start := time.Now()
 	if _, _, err := f(false); err != nil {
 		return timing{}, err
 	}
-	return timing{wall: time.Since(start), cpu: cpuTime() - c0}, nil
+	wall := time.Since(start)
+	u1, s1 := cpuTimes()
+	runtime.ReadMemStats(&m1)
+	return timing{wall: wall, cpu: u1 + s1 - u0 - s0, sys: s1 - s0,
+		alloc: m1.TotalAlloc - m0.TotalAlloc, gcs: m1.NumGC - m0.NumGC}, nil
+}
+
+func sysOf(t timing) time.Duration { return t.sys }
+
+// perRun is the mean of the bytes allocated (MB) and of the collections
+// of the runs ts.
+func perRun(ts []timing) (mb, gcs float64) {
+	for _, t := range ts {
+		mb += float64(t.alloc) / 1e6
+		gcs += float64(t.gcs)
+	}
+	return mb / float64(len(ts)), gcs / float64(len(ts))
 }
 
 func wallOf(t timing) time.Duration { return t.wall }
