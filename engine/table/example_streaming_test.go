@@ -17,6 +17,12 @@ import (
 // is merged, when this constraint goes.
 
 // exampleEvents is a stream of (user, amount, ts) with a rowtime.
+//
+// The examples that group or partition by user run at parallelism 1
+// (atParallelismOne): at the engine's default, the number of cores, the
+// users' windows and over rows come from two tasks, and a before b at the
+// same watermark is not an order either engine promises (their Output is
+// one task's order).
 func exampleEvents(env *TableEnvironment) *Table {
 	at := func(s string) time.Time { v, _ := time.Parse("15:04:05.000", s); return v.AddDate(2021, 0, 0) }
 	rt := datatypes.Row(datatypes.Field("user", datatypes.String()), datatypes.Field("amount", datatypes.Int()), datatypes.Field("ts", datatypes.Timestamp(3)))
@@ -78,7 +84,7 @@ func ExampleCurrentWatermark() {
 // A tumbling window grouped by window and key (PyFlink's
 // tab.window(Tumble.over(lit(10).minutes).on(tab.rowtime).alias('w'))).
 func ExampleTable_Window() {
-	env := MustCreate(InStreamingMode())
+	env := atParallelismOne(MustCreate(InStreamingMode()))
 	t := exampleEvents(env)
 	w := t.Window(TumbleOver(Lit(30).Minutes()).On(Col("ts")).Alias("w"))
 	show(w.GroupBy(Col("w"), Col("user")).Select(Col("user"), Col("w").Start().As("b"), Col("w").End().As("c"), Col("amount").Sum().As("a")))
@@ -92,7 +98,7 @@ func ExampleTable_Window() {
 // An over window: a running sum per user ordered by event time (PyFlink's
 // tab.over_window(Over.partition_by(...).order_by(...).preceding(...).alias('w'))).
 func ExampleTable_OverWindow() {
-	env := MustCreate(InStreamingMode())
+	env := atParallelismOne(MustCreate(InStreamingMode()))
 	t := exampleEvents(env)
 	o := t.OverWindow(OverPartitionBy(Col("user")).OrderBy(Col("ts")).Preceding(UnboundedRange).Alias("w"))
 	show(o.Select(Col("user"), Col("amount"), Col("amount").Sum().Over(Col("w")).As("running"), Col("amount").Count().Over(Col("w")).As("n")))
@@ -105,7 +111,7 @@ func ExampleTable_OverWindow() {
 
 // A row-count over window: the current and the preceding row.
 func ExampleRowInterval() {
-	env := MustCreate(InStreamingMode())
+	env := atParallelismOne(MustCreate(InStreamingMode()))
 	t := exampleEvents(env)
 	o := t.OverWindow(OverPartitionBy(Col("user")).OrderBy(Col("ts")).Preceding(RowInterval(1)).Following(CurrentRow).Alias("w"))
 	show(o.Select(Col("user"), Col("amount"), Col("amount").Sum().Over(Col("w"))))
