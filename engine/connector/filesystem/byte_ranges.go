@@ -215,59 +215,85 @@ func lineStart(f io.ReaderAt, off, size int64) (int64, error) {
 	return size, nil
 }
 
-// rangeSection returns the bytes of a range split's lines: their reader,
-// the offset of the first, and a function to call when the reader is done
-// (nil when there is none). For a range of a CSV file (fs.guard set) they
-// are the rows a single reader gives (see the top of this file): the
-// range's lines while it and every range before it are clean; from its
-// first line to the end of the file when it is the first that is not; no
-// line after that.
-func rangeSection(f *os.File, fs *FileSplit) (io.Reader, int64, func(), error) {
+// rangeLines is what a range split's reader reads: its lines, from
+// offset from of the file, either held in data (a CSV range read whole by
+// its check) or read from r; release, when set, gives data's buffer back
+// once the reader is done.
+type rangeLines struct {
+	data    []byte
+	r       io.Reader
+	from    int64
+	release func()
+}
+
+// bytesDecoder is implemented by a Decoder that parses bytes held in
+// memory where they are (csv): NewReaderAt over bytes.NewReader(data)
+// without the copy into a read buffer.
+type bytesDecoder interface {
+	NewBytesReaderAt(data []byte, name string, maxRows int, offset, line int64) connector.BatchReader
+}
+
+// reader returns l's lines' reader from dec (a resumableDecoder).
+func (l *rangeLines) reader(dec resumableDecoder, name string, maxRows int) connector.BatchReader {
+	if l.r == nil {
+		if bd, ok := dec.(bytesDecoder); ok {
+			return bd.NewBytesReaderAt(l.data, name, maxRows, l.from, 1)
+		}
+		l.r = bytes.NewReader(l.data)
+	}
+	return dec.NewReaderAt(l.r, name, maxRows, l.from, 1)
+}
+
+// rangeSection returns the lines of a range split. For a range of a CSV
+// file (fs.guard set) they are the rows a single reader gives (see the
+// top of this file): the range's lines while it and every range before it
+// are clean; from its first line to the end of the file when it is the
+// first that is not; no line after that.
+func rangeSection(f *os.File, fs *FileSplit) (*rangeLines, error) {
 	st, err := f.Stat()
 	if err != nil {
-		return nil, 0, nil, err
+		return nil, err
 	}
 	size := st.Size()
 	g := fs.guard
 	if g == nil {
 		from, err := lineStart(f, fs.Start, size)
 		if err != nil {
-			return nil, 0, nil, err
+			return nil, err
 		}
 		to := size
 		if fs.End < fs.Size {
 			if to, err = lineStart(f, fs.End, size); err != nil {
-				return nil, 0, nil, err
+				return nil, err
 			}
 		}
-		return io.NewSectionReader(f, from, max(to-from, 0)), from, nil, nil
+		return &rangeLines{r: io.NewSectionReader(f, from, max(to-from, 0)), from: from}, nil
 	}
 	for i := 0; i < fs.rangeIndex; i++ {
 		c := g.check(i, f, size)
 		if c.err != nil {
-			return nil, 0, nil, c.err
+			return nil, c.err
 		}
 		if c.dirty {
 			// an earlier range's reader reads this range's lines
-			return bytes.NewReader(nil), max(fs.Start, 1), nil, nil
+			return &rangeLines{from: max(fs.Start, 1)}, nil
 		}
 	}
 	c := g.check(fs.rangeIndex, f, size)
 	if c.err != nil {
-		return nil, 0, nil, c.err
+		return nil, c.err
 	}
 	data := c.take()
 	if data == nil {
 		if data, err = readRange(f, c.from, c.to); err != nil {
-			return nil, 0, nil, err
+			return nil, err
 		}
 	}
-	release := func() { rangeBufs.Put(data) }
-	var r io.Reader = bytes.NewReader(*data)
+	l := &rangeLines{data: *data, from: c.from, release: func() { rangeBufs.Put(data) }}
 	if c.dirty {
-		r = io.MultiReader(r, io.NewSectionReader(f, c.to, max(size-c.to, 0)))
+		l.r = io.MultiReader(bytes.NewReader(l.data), io.NewSectionReader(f, c.to, max(size-c.to, 0)))
 	}
-	return r, c.from, release, nil
+	return l, nil
 }
 
 // fileLine corrects the line of a data error in a range that does not

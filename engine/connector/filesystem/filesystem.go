@@ -624,14 +624,14 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 	} else if rd, ok := dec.(resumableDecoder); ok && fsplit.End > 0 && pos == nil {
 		// a byte range of the file: its lines, read as from a checkpoint's
 		// offset (no header, no byte order mark after offset 0)
-		section, from, release, err := rangeSection(f, fsplit)
+		lines, err := rangeSection(f, fsplit)
 		if err != nil {
 			stopWatch()
 			f.Close()
 			return nil, fmt.Errorf("table %s: %w", s.table, err)
 		}
-		br = rd.NewReaderAt(section, fsplit.Path, BatchRows, from, 1)
-		rangeFrom, releaseRange = from, release
+		br = lines.reader(rd, fsplit.Path, BatchRows)
+		rangeFrom, releaseRange = lines.from, lines.release
 	} else {
 		br = dec.NewReader(f, fsplit.Path, BatchRows)
 	}

@@ -80,12 +80,17 @@ func (d *Decoder) NewReader(r io.Reader, name string, maxRows int) connector.Bat
 }
 
 func (d *Decoder) newReader(r io.Reader, name string, maxRows int) *Reader {
+	return d.newReaderBuf(r, name, maxRows, make([]byte, 256<<10))
+}
+
+// newReaderBuf starts a reader whose read buffer is buf.
+func (d *Decoder) newReaderBuf(r io.Reader, name string, maxRows int, buf []byte) *Reader {
 	if maxRows <= 0 {
 		maxRows = DefaultBatchRows
 	}
 	rd := &Reader{
 		d: d, r: r, name: name, maxRows: maxRows, line: 1,
-		buf:    make([]byte, 256<<10),
+		buf:    buf,
 		wanted: make([]bool, len(d.allTypes)),
 		refs:   make([]fieldRef, len(d.allTypes)),
 		bounds: make([]int32, len(d.allTypes)+1),
@@ -688,6 +693,10 @@ func (r *Reader) bytesOf(ref fieldRef) []byte {
 	return r.buf[ref.start:ref.end]
 }
 
+// asciiAhead bounds how far past a record emit looks for bytes that are
+// not ASCII (once, for the records after it).
+const asciiAhead = 64 << 10
+
 // emit converts the tokenized record into column values. It returns false
 // when the row was skipped (csv.ignore-parse-errors).
 func (r *Reader) emit() (bool, error) {
@@ -695,7 +704,10 @@ func (r *Reader) emit() (bool, error) {
 	ncols := len(r.d.allTypes)
 	raw := r.buf[r.recStartOff:r.recEnd]
 	if r.recEnd > r.asciiEnd {
-		r.asciiEnd = asciiPrefix(r.buf[:r.end], r.asciiEnd)
+		// ahead of the record by at most asciiAhead bytes: a buffer that
+		// holds a whole byte range (NewBytesReaderAt) is not searched to
+		// its end for the last record's sake
+		r.asciiEnd = asciiPrefix(r.buf[:min(r.end, r.recEnd+asciiAhead)], r.asciiEnd)
 	}
 	if r.recEnd > r.asciiEnd && !utf8.Valid(raw) && !o.ReplaceBadUTF8 {
 		off := firstInvalidUTF8(raw)

@@ -276,3 +276,19 @@ func TestIgnoreParseErrorsSkipsMalformedQuoting(t *testing.T) {
 	res = decodeReader(t, tb, opts, iotest.OneByteReader(strings.NewReader("x,\"q\"junk\r\ny,z\r\n")), "t.csv", 1)
 	wantRows(t, res, "+I[y, z]")
 }
+
+// A record the byte-wise scanner takes (a quoted field) looks for bytes
+// that are not ASCII only a bounded way past itself: bad UTF-8 far after
+// it, in a record of the same kind, is still found, from a stream and in
+// place.
+func TestInvalidUTF8FarAfterQuotedRecord(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("\"q\",1\n")
+	lines := 3*asciiAhead/len("plain,1\n") + 5
+	for range lines {
+		sb.WriteString("plain,1\n")
+	}
+	sb.WriteString("\"caf\xe9\",2\n")
+	res := decodeString(t, cols("a", types.StringType(), "b", types.IntType()), nil, sb.String())
+	wantErr(t, res.err, "test.csv", int64(lines+2), 1, "a", "invalid UTF-8 byte 0xE9")
+}

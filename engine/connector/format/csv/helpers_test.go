@@ -1,10 +1,12 @@
 package csv
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,6 +49,34 @@ type result struct {
 
 func decodeReader(t testing.TB, tb table, opts map[string]string, r io.Reader, name string, batch int) result {
 	t.Helper()
+	return decodeWith(t, tb, opts, func(d *Decoder) *Reader { return d.newReader(r, name, batch) })
+}
+
+// decodeInPlaceToo decodes data read from a stream and, parsed where it is,
+// with NewBytesReaderAt, and fails unless both give the same rows, error
+// and counts.
+func decodeInPlaceToo(t testing.TB, tb table, opts map[string]string, data []byte, name string) result {
+	t.Helper()
+	res := decodeReader(t, tb, opts, bytes.NewReader(data), name, 0)
+	inPlace := decodeWith(t, tb, opts, func(d *Decoder) *Reader {
+		return d.NewBytesReaderAt(data, name, 0, 0, 1).(*Reader)
+	})
+	errText := func(err error) string {
+		if err == nil {
+			return ""
+		}
+		return err.Error()
+	}
+	if got, want := rowStrings(inPlace.rows), rowStrings(res.rows); !slices.Equal(got, want) ||
+		errText(inPlace.err) != errText(res.err) || inPlace.skipped != res.skipped || inPlace.nulled != res.nulled {
+		t.Errorf("parsed in place: %d rows, error %v, %d skipped, %d nulled; read from a stream: %d rows, error %v, %d skipped, %d nulled",
+			len(got), inPlace.err, inPlace.skipped, inPlace.nulled, len(want), res.err, res.skipped, res.nulled)
+	}
+	return res
+}
+
+func decodeWith(t testing.TB, tb table, opts map[string]string, open func(*Decoder) *Reader) result {
+	t.Helper()
 	o, err := ParseOptions(opts)
 	if err != nil {
 		t.Fatalf("options: %v", err)
@@ -55,7 +85,7 @@ func decodeReader(t testing.TB, tb table, opts map[string]string, r io.Reader, n
 	if err != nil {
 		t.Fatalf("decoder: %v", err)
 	}
-	rd := d.newReader(r, name, batch)
+	rd := open(d)
 	var res result
 	res.reader = rd
 	for {
@@ -84,17 +114,16 @@ func decodeReader(t testing.TB, tb table, opts map[string]string, r io.Reader, n
 
 func decodeString(t testing.TB, tb table, opts map[string]string, data string) result {
 	t.Helper()
-	return decodeReader(t, tb, opts, strings.NewReader(data), "test.csv", 0)
+	return decodeInPlaceToo(t, tb, opts, []byte(data), "test.csv")
 }
 
 func decodeFile(t testing.TB, tb table, opts map[string]string, path string) result {
 	t.Helper()
-	f, err := os.Open(filepath.Join(testdata, path))
+	data, err := os.ReadFile(filepath.Join(testdata, path))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	return decodeReader(t, tb, opts, f, filepath.Base(path), 0)
+	return decodeInPlaceToo(t, tb, opts, data, filepath.Base(path))
 }
 
 func dataErr(t testing.TB, err error) *connector.DataError {

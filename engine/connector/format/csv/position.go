@@ -1,6 +1,7 @@
 package csv
 
 import (
+	"bytes"
 	"io"
 
 	"github.com/riffle-sql/riffle/engine/connector"
@@ -19,6 +20,19 @@ import (
 // NewReader.
 func (d *Decoder) NewReaderAt(r io.Reader, name string, maxRows int, offset, line int64) connector.BatchReader {
 	rd := d.newReader(r, name, maxRows)
+	if offset > 0 {
+		rd.base, rd.line, rd.started, rd.records = offset, line, true, 1
+	}
+	return rd
+}
+
+// NewBytesReaderAt is NewReaderAt over the whole rest of a stream held
+// in data (bytes.NewReader(data)), parsed where it is rather than copied
+// into a read buffer: data must stay unchanged until the reader is done.
+// The batches hold copies of the values, never data itself.
+func (d *Decoder) NewBytesReaderAt(data []byte, name string, maxRows int, offset, line int64) connector.BatchReader {
+	rd := d.newReaderBuf(bytes.NewReader(nil), name, maxRows, data)
+	rd.end, rd.eof = len(data), true
 	if offset > 0 {
 		rd.base, rd.line, rd.started, rd.records = offset, line, true, 1
 	}
