@@ -298,8 +298,10 @@ func (c *Bytes) Build() arrow.Array {
 	if n > c.hintN {
 		c.hintN = n
 	}
-	if len(c.data) > c.hintB {
-		c.hintB = len(c.data)
+	if n > 0 {
+		// the next batch's bytes at this one's bytes per row (a hint that
+		// only grew kept 16 bytes a row for 3-byte codes: 5× the bytes)
+		c.hintB = int(int64(len(c.data)) * int64(c.hintN) / int64(n))
 	}
 	c.offsets = make([]int32, 1, c.hintN+1)
 	c.data = make([]byte, 0, c.hintB+c.hintB/8)

@@ -162,3 +162,23 @@ func TestStructDeferredNulls(t *testing.T) {
 		t.Fatalf("nulls %d/%d len %d/%d", got.NullN(), want.NullN(), got.Len(), want.Len())
 	}
 }
+
+// After a batch, Bytes makes room for the next at the bytes per row it
+// saw (with an eighth more), not at its first guess of 16 a row.
+func TestBytesNextBatchRoomFollowsRowBytes(t *testing.T) {
+	c := NewBytes(types.StringType(), 1000)
+	for range 1000 {
+		c.AppendString("LAX")
+	}
+	c.Build()
+	if got := cap(c.data); got < 3000 || got > 3000+3000/8 {
+		t.Fatalf("room for %d bytes after 1000 values of 3, want 3000 to 3375", got)
+	}
+	for range 500 { // a half batch of 6-byte values: 12 a row for a full one
+		c.AppendString("LAXSFO")
+	}
+	c.Build()
+	if got := cap(c.data); got < 6000 || got > 6000+6000/8 {
+		t.Fatalf("room for %d bytes after 500 values of 6, want 6000 to 6750", got)
+	}
+}
