@@ -693,8 +693,8 @@ func (r *Reader) bytesOf(ref fieldRef) []byte {
 	return r.buf[ref.start:ref.end]
 }
 
-// asciiAhead bounds how far past a record emit looks for bytes that are
-// not ASCII (once, for the records after it).
+// asciiAhead bounds how far before and past a record emit's search for
+// bytes that are not ASCII reaches (done once, for the records after it).
 const asciiAhead = 64 << 10
 
 // emit converts the tokenized record into column values. It returns false
@@ -703,10 +703,11 @@ func (r *Reader) emit() (bool, error) {
 	o := &r.d.opts
 	ncols := len(r.d.allTypes)
 	raw := r.buf[r.recStartOff:r.recEnd]
-	if r.recEnd > r.asciiEnd {
-		// ahead of the record by at most asciiAhead bytes: a buffer that
-		// holds a whole byte range (NewBytesReaderAt) is not searched to
-		// its end for the last record's sake
+	if r.recEnd > r.asciiEnd && r.recStartOff-r.asciiEnd <= asciiAhead {
+		// the known ASCII prefix grows past the record, by at most
+		// asciiAhead bytes; a record further on (the last of a buffer that
+		// holds a whole byte range, NewBytesReaderAt, after records
+		// scanWords took) is checked alone below
 		r.asciiEnd = asciiPrefix(r.buf[:min(r.end, r.recEnd+asciiAhead)], r.asciiEnd)
 	}
 	if r.recEnd > r.asciiEnd && !utf8.Valid(raw) && !o.ReplaceBadUTF8 {

@@ -291,4 +291,12 @@ func TestInvalidUTF8FarAfterQuotedRecord(t *testing.T) {
 	sb.WriteString("\"caf\xe9\",2\n")
 	res := decodeString(t, cols("a", types.StringType(), "b", types.IntType()), nil, sb.String())
 	wantErr(t, res.err, "test.csv", int64(lines+2), 1, "a", "invalid UTF-8 byte 0xE9")
+	// and the plain records before a far quoted one do not hide its bad byte
+	sb.Reset()
+	for range lines {
+		sb.WriteString("plain,1\n")
+	}
+	sb.WriteString("\"caf\xe9\",2\n")
+	res = decodeString(t, cols("a", types.StringType(), "b", types.IntType()), nil, sb.String())
+	wantErr(t, res.err, "test.csv", int64(lines+1), 1, "a", "invalid UTF-8 byte 0xE9")
 }
