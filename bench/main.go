@@ -54,7 +54,10 @@
 // -speedup N measures Riffle alone at one thread and at N in alternate
 // runs of one process (speedup.go): the speed-up from one core to N
 // (issue 19 §2) without the drift of a shared machine between two
-// processes.
+// processes. With -cpuprofile FILE or -exectrace FILE it then runs the
+// first query over the -profile source -runs more times at one thread and
+// as many at N, into FILE.1 and FILE.N (go tool pprof -tags FILE.1 FILE.N
+// compares the tasks' CPU).
 //
 // The module has its own go.mod so the product never depends on DuckDB or
 // on this harness.
@@ -181,7 +184,27 @@ func main() {
 		if len(sources) == 0 {
 			check(fmt.Errorf("no source to run: -mem, -csv and -parquet are all off"))
 		}
-		if !runSpeedup(os.Stdout, *speedup, *runs, *only, sources, "go run . "+strings.Join(os.Args[1:], " "), strings.Join(loads, ", ")) {
+		prof := speedupProfiles{}
+		for _, s := range sources {
+			if s.name == map[string]string{"mem": "memory", "csv": "CSV", "parquet": "Parquet"}[*profile] {
+				prof.source = s.name // else the first source
+			}
+		}
+		for i, suffix := range []string{".1", fmt.Sprintf(".%d", *speedup)} {
+			if *cpuprofile != "" {
+				f, err := os.Create(*cpuprofile + suffix)
+				check(err)
+				defer f.Close()
+				prof.cpu[i] = f
+			}
+			if *exectrace != "" {
+				f, err := os.Create(*exectrace + suffix)
+				check(err)
+				defer f.Close()
+				prof.trace[i] = f
+			}
+		}
+		if !runSpeedupProfiled(os.Stdout, *speedup, *runs, *only, sources, "go run . "+strings.Join(os.Args[1:], " "), strings.Join(loads, ", "), prof) {
 			fmt.Fprintln(os.Stderr, "bench: some answers differ between the thread counts or failed (see above)")
 			os.Exit(1)
 		}

@@ -42,7 +42,28 @@ type speedupLine struct {
 }
 
 func runSpeedup(w io.Writer, n, runs int, only string, sources []speedupSource, command, loads string) bool {
+	return runSpeedupProfiled(w, n, runs, only, sources, command, loads, speedupProfiles{})
+}
+
+// speedupProfiles are where the speed-up mode writes profiles of the
+// first query and source it measures (the source named profile, e.g.
+// "memory", or the first): after the alternate pairs, runs more runs at
+// one thread, then as many at N, each count's runs in their own CPU
+// profile (cpu[0] one thread, cpu[1] N) and execution trace; nil files
+// are not written.
+type speedupProfiles struct {
+	source     string
+	cpu, trace [2]*os.File
+}
+
+func (p speedupProfiles) at(i int) profiling { return profiling{cpu: p.cpu[i], trace: p.trace[i]} }
+
+func (p speedupProfiles) any() bool { return p.at(0).any() || p.at(1).any() }
+
+// runSpeedupProfiled is runSpeedup with profiles of the first query.
+func runSpeedupProfiled(w io.Writer, n, runs int, only string, sources []speedupSource, command, loads string, prof speedupProfiles) bool {
 	ok := true
+	profiled := !prof.any()
 	if loads == "" {
 		loads = "none"
 	}
@@ -68,6 +89,17 @@ func runSpeedup(w io.Writer, n, runs int, only string, sources []speedupSource, 
 			fmt.Fprintf(os.Stderr, "%-24s CPU (sys) 1 thread %s (%s)  %d threads %s (%s); per run: %.0f MB, %.1f GCs at 1 thread, %.0f MB, %.1f GCs at %d\n", "",
 				ms(medianOf(l.one, cpuOf)), ms(medianOf(l.one, sysOf)), n, ms(medianOf(l.par, cpuOf)), ms(medianOf(l.par, sysOf)),
 				mb1, gc1, mbn, gcn, n)
+			if !profiled && (prof.source == "" || prof.source == s.name) {
+				profiled = true
+				runtime.GOMAXPROCS(1)
+				if _, err := measure(runs, s.one.run(q.sql), prof.at(0)); err != nil {
+					fmt.Fprintf(os.Stderr, "profiling %s, %s at 1 thread: %s\n", q.name, s.name, firstLine(err))
+				}
+				runtime.GOMAXPROCS(speedupProcs(n))
+				if _, err := measure(runs, s.par.run(q.sql), prof.at(1)); err != nil {
+					fmt.Fprintf(os.Stderr, "profiling %s, %s at %d threads: %s\n", q.name, s.name, n, firstLine(err))
+				}
+			}
 		}
 	}
 	fmt.Fprintf(w, "`%s`: Riffle alone, 1 thread (GOMAXPROCS 1, `parallelism.default` 1) and %d threads (GOMAXPROCS %d, `parallelism.default` %d) in alternate runs of one process, %d pairs; %d cores; loading into memory: %s; load average before %s, after %s.\n\n",
