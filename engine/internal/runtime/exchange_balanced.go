@@ -2,6 +2,9 @@ package runtime
 
 import (
 	"context"
+	"encoding/binary"
+	"hash/maphash"
+	"math/bits"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -77,37 +80,14 @@ func (p *keyGroupPool) add(b *types.Batch, keys []int) {
 	if b == nil || b.Len == 0 {
 		return
 	}
-	// the rows' hashes are needed only here: a buffer of the pool's,
-	// reused (zeroed) from batch to batch
-	hp, _ := p.hashes.Get().(*[]uint64)
-	if hp == nil {
-		hp = new([]uint64)
-	}
-	if cap(*hp) < b.Len {
-		*hp = make([]uint64, b.Len)
-	}
-	hashes := (*hp)[:b.Len]
-	clear(hashes)
-	defer p.hashes.Put(hp)
-	for _, k := range keys {
-		HashColumn(b.Cols[k], hashes)
-	}
 	groups := make([]uint8, b.Len)
 	counts := make([]int32, p.groups)
-	if n := uint64(p.groups); n&(n-1) == 0 {
-		// a power of two (DefaultKeyGroups): the same groups as h % n,
-		// without a division per row
-		for i, h := range hashes {
-			g := h & (n - 1)
-			groups[i] = uint8(g)
-			counts[g]++
-		}
+	if n := uint64(p.groups); len(keys) == 1 && n&(n-1) == 0 && isStringColumn(b.Cols[keys[0]]) {
+		// one string key (the OVER's PARTITION BY a code or name): one
+		// pass without a hash buffer
+		stringKeyGroups(b.Cols[keys[0]], n, groups, counts)
 	} else {
-		for i, h := range hashes {
-			g := h % n
-			groups[i] = uint8(g)
-			counts[g]++
-		}
+		p.hashedKeyGroups(b, keys, groups, counts)
 	}
 	// Arrow counts a column's NULLs lazily and caches the count in the
 	// array: count them here, before the consumer instances read the
@@ -123,6 +103,82 @@ func (p *keyGroupPool) add(b *types.Batch, keys []int) {
 		p.groupRows[g] += int64(c)
 	}
 	p.mu.Unlock()
+}
+
+// isStringColumn reports a STRING or BINARY column.
+func isStringColumn(c arrow.Array) bool {
+	id := c.DataType().ID()
+	return id == arrow.STRING || id == arrow.BINARY
+}
+
+// stringKeyGroups sets groups[i] to the key group of row i of the string
+// column col, of n key groups (a power of two, at most 256), and counts
+// the rows per group. A value's group is the top bits of its word times
+// an odd constant (Fibonacci hashing): the word is shortKey's for a value
+// of up to 7 bytes (read in the loop, without a call per row), the
+// value's maphash for a longer one, a constant for NULL. Equal values
+// get equal groups, which is all a key group needs.
+func stringKeyGroups(col arrow.Array, n uint64, groups []uint8, counts []int32) {
+	const nullWord = 0x51ed270b
+	shift := uint(64 - bits.Len64(n-1)) // 64 for one group: every row in group 0
+	offs, data := vector.StringData(col)
+	nulls := col.NullN() > 0
+	counts = counts[:n]
+	for i := range groups {
+		from, to := int(offs[i]), int(offs[i+1])
+		l := to - from
+		var w uint64
+		switch {
+		case nulls && col.IsNull(i):
+			w = nullWord
+		case l <= 7 && from+8 <= len(data):
+			w = binary.LittleEndian.Uint64(data[from:])&(1<<(8*l)-1) | uint64(l)<<56
+		default:
+			if k, short := shortKey(offs, data, i); short {
+				w = k
+			} else {
+				w = maphash.Bytes(hashSeed, data[from:to])
+			}
+		}
+		g := uint8((w * 0x9E3779B97F4A7C15) >> shift)
+		groups[i] = g
+		counts[g]++
+	}
+}
+
+// hashedKeyGroups sets groups[i] to the key group of row i of b by the
+// hash of its key columns (HashColumn), and counts the rows per group.
+func (p *keyGroupPool) hashedKeyGroups(b *types.Batch, keys []int, groups []uint8, counts []int32) {
+	// the rows' hashes are needed only here: a buffer of the pool's,
+	// reused (zeroed) from batch to batch
+	hp, _ := p.hashes.Get().(*[]uint64)
+	if hp == nil {
+		hp = new([]uint64)
+	}
+	if cap(*hp) < b.Len {
+		*hp = make([]uint64, b.Len)
+	}
+	hashes := (*hp)[:b.Len]
+	clear(hashes)
+	defer p.hashes.Put(hp)
+	for _, k := range keys {
+		HashColumn(b.Cols[k], hashes)
+	}
+	if n := uint64(p.groups); n&(n-1) == 0 {
+		// a power of two (DefaultKeyGroups): the same groups as h % n,
+		// without a division per row
+		for i, h := range hashes {
+			g := h & (n - 1)
+			groups[i] = uint8(g)
+			counts[g]++
+		}
+	} else {
+		for i, h := range hashes {
+			g := h % n
+			groups[i] = uint8(g)
+			counts[g]++
+		}
+	}
 }
 
 // owners returns each key group's consumer instance, computed once the

@@ -10,6 +10,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/riffle-sql/riffle/engine/internal/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
 )
@@ -290,4 +293,144 @@ func BenchmarkOverExchange(b *testing.B) {
 		}
 		b.ReportMetric(float64(larger), "larger-%")
 	})
+}
+
+// BenchmarkKeyGroupPool is a balanced exchange's two halves per 1 M
+// (origin, delay) rows: "add" (the producers: each row's key group) and
+// "drain" (both consumer instances select their rows, not gathered).
+//
+//	go test -tags migrated_fynedo ./internal/runtime/ -run '^$' -bench KeyGroupPool -count 5
+func BenchmarkKeyGroupPool(b *testing.B) {
+	batches := originBatches(b, 1<<20)
+	b.Run("add", func(b *testing.B) {
+		for b.Loop() {
+			pool := newKeyGroupPool(DefaultKeyGroups, 2)
+			for _, bt := range batches {
+				pool.add(bt, []int{0})
+			}
+		}
+	})
+	b.Run("drain", func(b *testing.B) {
+		pool := newKeyGroupPool(DefaultKeyGroups, 2)
+		for _, bt := range batches {
+			pool.add(bt, []int{0})
+		}
+		type held struct {
+			batch  *types.Batch
+			groups []uint8
+			counts []int32
+		}
+		kept := make([]held, len(pool.batches))
+		for i, kb := range pool.batches {
+			kept[i] = held{kb.batch, kb.groups, kb.counts}
+		}
+		for b.Loop() {
+			for i, kb := range pool.batches {
+				kb.batch, kb.groups, kb.counts = kept[i].batch, kept[i].groups, kept[i].counts
+				kb.left.Store(2)
+			}
+			for inst := range 2 {
+				if _, _, err := pool.drainParts(context.Background(), inst); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}
+
+// stringColumn builds a STRING column of vals; nil is NULL.
+func stringColumn(t *testing.T, vals []any) arrow.Array {
+	t.Helper()
+	bb := types.NewBatchBuilder([]*types.DataType{types.StringType()})
+	for _, v := range vals {
+		if err := bb.Append(types.Insert, []any{v}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bb.Build().Cols[0]
+}
+
+// A string key's group depends on its value only: the same value in the
+// middle of a column, at the end of its data (fewer than 8 bytes left to
+// read), in a sliced column, short (up to 7 bytes) or long, gets one
+// group; every NULL gets one group; groups lie below the pool's count and
+// the counts are the rows per group. 229 three-letter codes spread over
+// most of 128 groups.
+func TestStringKeyGroups(t *testing.T) {
+	vals := []any{"ABQ", "", "SFO", nil, "seven77", "eight888", "a much longer airport name", "ABQ", nil, "SFO", "X"}
+	tail := []any{"X", "eight888", "seven77", "ABQ", "", "SFO", "a much longer airport name"}
+	cols := []arrow.Array{stringColumn(t, vals), stringColumn(t, tail), array.NewSlice(stringColumn(t, append([]any{"pad", nil}, vals...)), 2, int64(len(vals)+2))}
+	for _, n := range []uint64{1, 2, 16, 128, 256} {
+		groupOf := map[any]uint8{}
+		for ci, col := range cols {
+			groups := make([]uint8, col.Len())
+			counts := make([]int32, n)
+			stringKeyGroups(col, n, groups, counts)
+			want := make([]int32, n)
+			for i, g := range groups {
+				if uint64(g) >= n {
+					t.Fatalf("%d groups: row %d in group %d", n, i, g)
+				}
+				want[g]++
+				var v any
+				if !col.IsNull(i) {
+					v = col.(*array.String).Value(i)
+				}
+				if first, ok := groupOf[v]; ok && first != g {
+					t.Fatalf("%d groups, column %d: %q in group %d and %d", n, ci, v, first, g)
+				}
+				groupOf[v] = g
+			}
+			if !slices.Equal(counts, want) {
+				t.Fatalf("%d groups, column %d: counts %v, rows per group %v", n, ci, counts, want)
+			}
+		}
+	}
+	var codes []any
+	for i := range 229 {
+		codes = append(codes, fmt.Sprintf("%c%c%c", 'A'+i%26, 'A'+i/26%26, 'K'+i%7))
+	}
+	groups := make([]uint8, len(codes))
+	stringKeyGroups(stringColumn(t, codes), DefaultKeyGroups, groups, make([]int32, DefaultKeyGroups))
+	used := map[uint8]bool{}
+	for _, g := range groups {
+		used[g] = true
+	}
+	if len(used) < DefaultKeyGroups/2 {
+		t.Fatalf("229 codes in %d of %d key groups", len(used), DefaultKeyGroups)
+	}
+}
+
+// A pool whose key is one string column and a pool whose key is two
+// columns (hashed) give every instance whole keys and all the rows.
+func TestKeyGroupPoolStringKeyAndHashedKeys(t *testing.T) {
+	batches, _ := skewedBatches(t, 5, 200, 30)
+	for _, keys := range [][]int{{0}, {0, 1}} {
+		pool := newKeyGroupPool(DefaultKeyGroups, 2)
+		for _, b := range batches {
+			pool.add(b, keys)
+		}
+		seen := map[string]int{}
+		rows := 0
+		for inst := range 2 {
+			b, err := pool.drain(context.Background(), inst)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b == nil {
+				continue
+			}
+			rows += b.Len
+			for i := range b.Len {
+				k := fmt.Sprint(types.ValueAt(b.Cols[keys[0]], i, nil), types.ValueAt(b.Cols[keys[len(keys)-1]], i, nil))
+				if o, ok := seen[k]; ok && o != inst {
+					t.Fatalf("keys %v: key %s in instances %d and %d", keys, k, o, inst)
+				}
+				seen[k] = inst
+			}
+		}
+		if rows != 5*200 {
+			t.Fatalf("keys %v: drained %d rows, want %d", keys, rows, 5*200)
+		}
+	}
 }
