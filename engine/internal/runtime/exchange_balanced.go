@@ -122,8 +122,9 @@ func stringKeyGroups(col arrow.Array, n uint64, groups []uint8, counts []int32) 
 	const nullWord = 0x51ed270b
 	shift := uint(64 - bits.Len64(n-1)) // 64 for one group: every row in group 0
 	offs, data := vector.StringData(col)
+	offs = offs[:len(groups)+1]
 	nulls := col.NullN() > 0
-	counts = counts[:n]
+	var count [256]int32 // a group is a byte: no bounds check per row
 	for i := range groups {
 		from, to := int(offs[i]), int(offs[i+1])
 		l := to - from
@@ -132,7 +133,7 @@ func stringKeyGroups(col arrow.Array, n uint64, groups []uint8, counts []int32) 
 		case nulls && col.IsNull(i):
 			w = nullWord
 		case l <= 7 && from+8 <= len(data):
-			w = binary.LittleEndian.Uint64(data[from:])&(1<<(8*l)-1) | uint64(l)<<56
+			w = binary.LittleEndian.Uint64(data[from:from+8])&(1<<(8*l)-1) | uint64(l)<<56
 		default:
 			if k, short := shortKey(offs, data, i); short {
 				w = k
@@ -142,8 +143,9 @@ func stringKeyGroups(col arrow.Array, n uint64, groups []uint8, counts []int32) 
 		}
 		g := uint8((w * 0x9E3779B97F4A7C15) >> shift)
 		groups[i] = g
-		counts[g]++
+		count[g]++
 	}
+	copy(counts, count[:n])
 }
 
 // hashedKeyGroups sets groups[i] to the key group of row i of b by the
