@@ -434,3 +434,38 @@ func TestKeyGroupPoolStringKeyAndHashedKeys(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStringRanksSelected is the OVER's string ranking per 1 Mi
+// (origin, delay) rows: "whole" over the producers' batches (one
+// instance), "selected" over the rows each of two instances selects from
+// a key-group pool (both instances, one after the other): the cost of
+// reading the strings through a selection.
+//
+//	go test -tags migrated_fynedo ./internal/runtime/ -run '^$' -bench StringRanksSelected -count 5
+func BenchmarkStringRanksSelected(b *testing.B) {
+	batches := originBatches(b, 1<<20)
+	whole, total := wholeBatches(batches)
+	b.Run("whole", func(b *testing.B) {
+		for b.Loop() {
+			stringRanksParts(whole, 0, total)
+		}
+	})
+	pool := newKeyGroupPool(DefaultKeyGroups, 2)
+	for _, bt := range batches {
+		pool.add(bt, []int{0})
+	}
+	var parts [2][]selectedRows
+	var n [2]int
+	for inst := range 2 {
+		var err error
+		if parts[inst], n[inst], err = pool.drainParts(context.Background(), inst); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("selected", func(b *testing.B) {
+		for b.Loop() {
+			stringRanksParts(parts[0], 0, n[0])
+			stringRanksParts(parts[1], 0, n[1])
+		}
+	})
+}
