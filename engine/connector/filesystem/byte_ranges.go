@@ -2,6 +2,7 @@ package filesystem
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -92,7 +93,7 @@ func (src *Source) splitRanges(files []connector.Split) []connector.Split {
 		for i := int64(0); i < n; i++ {
 			c := *fs
 			c.Start, c.End = fs.Size*i/n, fs.Size*(i+1)/n
-			c.rangeIndex, c.guard = int(i), g
+			c.rangeIndex, c.ranges, c.guard = int(i), int(n), g
 			out = append(out, &c)
 		}
 	}
@@ -298,21 +299,97 @@ func rangeSection(f *os.File, fs *FileSplit) (*rangeLines, error) {
 
 // fileLine corrects the line of a data error in a range that does not
 // start the file: the reader counted lines from the range's first line.
-func fileLine(err error, f io.ReaderAt, from int64) error {
+// loneCR says that the format's lines also end at a CR not followed by
+// LF (csv: LF, CRLF and a lone CR each end a line), as its reader counts
+// them; else only LF ends a line (json).
+func fileLine(err error, f io.ReaderAt, from int64, loneCR bool) error {
 	var de *connector.DataError
 	if from <= 0 || !errors.As(err, &de) || de.Line <= 0 {
 		return err
 	}
-	buf := make([]byte, 64<<10)
-	var lines int64
-	for pos := int64(0); pos < from; {
-		n, rerr := f.ReadAt(buf[:min(int64(len(buf)), from-pos)], pos)
-		lines += int64(bytes.Count(buf[:n], []byte{'\n'}))
-		pos += int64(n)
-		if rerr != nil || n == 0 {
-			break
-		}
+	lines, lerr := linesBefore(f, from, loneCR)
+	if lerr != nil {
+		return err
 	}
 	de.Line += lines
 	return err
+}
+
+// linesBefore counts the line breaks in bytes [0, from) of f (see
+// fileLine for loneCR). A CRLF split between two reads is one break.
+func linesBefore(f io.ReaderAt, from int64, loneCR bool) (int64, error) {
+	buf := make([]byte, 64<<10)
+	var lines int64
+	prevCR := false
+	for pos := int64(0); pos < from; {
+		n, rerr := f.ReadAt(buf[:min(int64(len(buf)), from-pos)], pos)
+		b := buf[:n]
+		lines += int64(bytes.Count(b, []byte{'\n'}))
+		if loneCR && n > 0 {
+			// every CR is a break, less those followed by LF (counted as LF)
+			lines += int64(bytes.Count(b, []byte{'\r'})) - int64(bytes.Count(b, []byte("\r\n")))
+			if prevCR && b[0] == '\n' {
+				lines--
+			}
+			prevCR = b[n-1] == '\r'
+		}
+		pos += int64(n)
+		if n == 0 || (rerr != nil && !errors.Is(rerr, io.EOF)) {
+			return lines, rerr
+		}
+		if rerr != nil {
+			break
+		}
+	}
+	return lines, nil
+}
+
+// loneCRDecoder is implemented by a decoder whose reader also ends a line
+// at a lone CR (csv), for fileLine.
+type loneCRDecoder interface {
+	LoneCREndsLine() bool
+}
+
+// earlierRangeError returns the first data error of the ranges before
+// range fs.rangeIndex of its file, nil when they read without one: the
+// error a single reader reports first, which a later range's reader
+// reports instead of its own (the ranges' readers run in any order, and
+// the first to fail would otherwise name the query's error). Ranges
+// before a range that gives rows are clean (their lines are records), so
+// each is read alone by open(from, to) (a reader of bytes [from, to) of
+// f, counting lines from 1 at from).
+func earlierRangeError(ctx context.Context, f *os.File, fs *FileSplit, open func(from, to int64) connector.BatchReader, loneCR bool) error {
+	st, err := f.Stat()
+	if err != nil || fs.ranges <= 0 {
+		return nil
+	}
+	size, n := st.Size(), int64(fs.ranges)
+	for j := int64(0); j < int64(fs.rangeIndex); j++ {
+		from, err := lineStart(f, fs.Size*j/n, size)
+		if err != nil {
+			return nil
+		}
+		to, err := lineStart(f, fs.Size*(j+1)/n, size)
+		if err != nil {
+			return nil
+		}
+		br := open(from, to)
+		for ctx.Err() == nil {
+			_, err = br.Next()
+			if err != nil {
+				break
+			}
+		}
+		if c, ok := br.(io.Closer); ok {
+			c.Close()
+		}
+		var de *connector.DataError
+		if errors.As(err, &de) {
+			return fileLine(err, f, from, loneCR)
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+	return nil
 }

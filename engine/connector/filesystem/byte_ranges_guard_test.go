@@ -102,7 +102,15 @@ func readSplits(t *testing.T, src connector.Source, order []int, workers int) ([
 			}()
 		}
 		wg.Wait()
-		err = errors.Join(errs...)
+		// the workers' errors, each once: the job fails with the first
+		// reported, so every worker must report the one reader's
+		seen := map[string]bool{}
+		for _, e := range errs {
+			if e != nil && !seen[e.Error()] {
+				seen[e.Error()] = true
+				err = errors.Join(err, e)
+			}
+		}
 	} else {
 		if order == nil {
 			for i := range splits {

@@ -70,6 +70,7 @@ package filesystem
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -372,6 +373,7 @@ type FileSplit struct {
 	// shared by them, says which hold a quote (a CSV file's; nil for
 	// JSON, which needs none).
 	rangeIndex int
+	ranges     int // the number of the file's ranges
 	guard      *rangeGuard
 }
 
@@ -601,6 +603,7 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 	var br connector.BatchReader
 	rangeFrom := int64(0)
 	var releaseRange func()
+	var rangeDec resumableDecoder
 	if resume != nil && resume.dec != nil {
 		br = resume.dec.NewReaderAt(f, fsplit.Path, BatchRows, pos.Offset, pos.Line)
 	} else if fd, ok := dec.(connector.FileDecoder); ok {
@@ -624,19 +627,36 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 	} else if rd, ok := dec.(resumableDecoder); ok && fsplit.End > 0 && pos == nil {
 		// a byte range of the file: its lines, read as from a checkpoint's
 		// offset (no header, no byte order mark after offset 0)
-		lines, err := rangeSection(f, fsplit)
-		if err != nil {
-			stopWatch()
-			f.Close()
-			return nil, fmt.Errorf("table %s: %w", s.table, err)
+		rangeDec = rd
+		if spec.Limit > 0 {
+			// a few rows: the first range's reader reads them from the
+			// start of the file, as one reader (the rows of the first
+			// lines, and no error from a line it does not reach); the
+			// other ranges give none
+			if fsplit.rangeIndex == 0 {
+				br = dec.NewReader(f, fsplit.Path, BatchRows)
+			} else {
+				br = (&rangeLines{from: max(fsplit.Start, 1)}).reader(rd, fsplit.Path, BatchRows)
+			}
+		} else {
+			lines, err := rangeSection(f, fsplit)
+			if err != nil {
+				stopWatch()
+				f.Close()
+				return nil, fmt.Errorf("table %s: %w", s.table, err)
+			}
+			br = lines.reader(rd, fsplit.Path, BatchRows)
+			rangeFrom, releaseRange = lines.from, lines.release
 		}
-		br = lines.reader(rd, fsplit.Path, BatchRows)
-		rangeFrom, releaseRange = lines.from, lines.release
 	} else {
 		br = dec.NewReader(f, fsplit.Path, BatchRows)
 	}
 	r := &fileReader{f: f, stopWatch: stopWatch, split: fsplit, br: br, meta: spec.Metadata,
-		limit: spec.Limit, hasLimit: spec.Limit > 0, rangeFrom: rangeFrom, releaseRange: releaseRange}
+		limit: spec.Limit, hasLimit: spec.Limit > 0, rangeFrom: rangeFrom, releaseRange: releaseRange,
+		rangeDec: rangeDec}
+	if lc, ok := dec.(loneCRDecoder); ok {
+		r.loneCR = lc.LoneCREndsLine()
+	}
 	if resume != nil {
 		r.read, r.head = pos.Rows, resume.head
 		if resume.dec == nil {
@@ -649,8 +669,8 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 	if spec.RowFilter != nil && r.assemble == nil && len(spec.Metadata) == 0 && !r.hasLimit && resume == nil {
 		// the decoded columns are the scan's columns: the reader may drop
 		// the rows the Calc above would (connector.RowFilter)
-		if fr, ok := br.(connector.RowFilterReader); ok {
-			fr.SetRowFilter(spec.RowFilter)
+		if fr, ok := br.(connector.RowFilterReader); ok && fr.SetRowFilter(spec.RowFilter) {
+			r.rowFilter = spec.RowFilter
 		}
 	}
 	return r, nil
@@ -689,6 +709,13 @@ type fileReader struct {
 	rangeFrom int64
 	// releaseRange, when set, gives the byte range's buffer back at Close
 	releaseRange func()
+	// rangeDec is the decoder of a byte range's reader, which reads the
+	// ranges before it again on a data error (earlierRangeError); rowFilter
+	// is the row filter its reader took, loneCR whether its lines end at a
+	// lone CR too (fileLine).
+	rangeDec  resumableDecoder
+	rowFilter connector.RowFilter
+	loneCR    bool
 }
 
 func (r *fileReader) Next(ctx context.Context) (*types.Batch, error) {
@@ -712,7 +739,14 @@ func (r *fileReader) Next(ctx context.Context) (*types.Batch, error) {
 		b, err = r.br.Next()
 	}
 	if err != nil {
-		return nil, cancelled(ctx, fileLine(err, r.f, r.rangeFrom))
+		err = fileLine(err, r.f, r.rangeFrom, r.loneCR)
+		var de *connector.DataError
+		if r.rangeDec != nil && r.split.rangeIndex > 0 && errors.As(err, &de) {
+			if first := earlierRangeError(ctx, r.f, r.split, r.openRange, r.loneCR); first != nil {
+				err = first
+			}
+		}
+		return nil, cancelled(ctx, err)
 	}
 	if r.hasLimit && r.read+int64(b.Len) > r.limit {
 		b = b.Slice(0, int(r.limit-r.read))
@@ -733,6 +767,19 @@ func (r *fileReader) Next(ctx context.Context) (*types.Batch, error) {
 		b = r.appendMetadata(b)
 	}
 	return b, nil
+}
+
+// openRange returns a reader of bytes [from, to) of the file as the
+// range reader's own: the same decoder and row filter, lines counted from
+// 1 at from.
+func (r *fileReader) openRange(from, to int64) connector.BatchReader {
+	br := r.rangeDec.NewReaderAt(io.NewSectionReader(r.f, from, max(to-from, 0)), r.split.Path, BatchRows, from, 1)
+	if r.rowFilter != nil {
+		if fr, ok := br.(connector.RowFilterReader); ok {
+			fr.SetRowFilter(r.rowFilter)
+		}
+	}
+	return br
 }
 
 func (r *fileReader) SkippedRows() int64 { return r.br.SkippedRows() }

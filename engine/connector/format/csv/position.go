@@ -43,3 +43,8 @@ func (d *Decoder) NewBytesReaderAt(data []byte, name string, maxRows int, offset
 // the last record Next returned (a record boundary: the start of a line)
 // and the 1-based line it is on.
 func (r *Reader) Offset() (offset, line int64) { return r.base + int64(r.pos), r.line }
+
+// LoneCREndsLine reports that a CR not followed by LF ends a line, as
+// LF and CRLF do: the lines the reader counts (the filesystem source
+// counts a byte range's earlier lines the same way).
+func (d *Decoder) LoneCREndsLine() bool { return true }
