@@ -36,10 +36,12 @@ import (
 // one, the ranges before it in parallel; a file without one is read
 // entirely in parallel.
 //
-// Each range's bytes are read once: the first reader that needs a range
-// checked (its own reader, or the reader of a later range) reads them
-// into a buffer and searches it, and the range's own reader parses that
-// buffer. Nothing is read before the readers start (the split listing
+// Each range's bytes are read once for the check, into a buffer, by the
+// first reader that needs it; when that is the range's own reader (the
+// usual case: the readers take the ranges in order and each checks its
+// own as it opens it), it parses that buffer, so the check costs a search
+// in memory; a later range's reader gives the buffer back, and the
+// range's reader reads its bytes again. Nothing is read before the readers start (the split listing
 // only takes the file's size), and nothing is remembered between
 // listings: no file metadata tells that a file's bytes are unchanged (a
 // write through a shared writable mapping to a page already written
@@ -136,8 +138,12 @@ func rangeBuf(n int64) *[]byte {
 }
 
 // check returns range i's check, reading and searching its bytes with f
-// (the file, size bytes long now) when no reader has yet.
-func (g *rangeGuard) check(i int, f *os.File, size int64) *rangeCheck {
+// (the file, size bytes long now) when no reader has yet. With own set
+// (range i's own reader) the bytes are kept for take; the reader of a
+// later range gives them back at once: without a shared split list (a
+// checkpointed batch job) each instance lists the splits itself, and the
+// ranges of another instance would hold their bytes to the end.
+func (g *rangeGuard) check(i int, f *os.File, size int64, own bool) *rangeCheck {
 	c := &g.ranges[i]
 	c.once.Do(func() {
 		n := int64(len(g.ranges))
@@ -158,6 +164,10 @@ func (g *rangeGuard) check(i int, f *os.File, size int64) *rangeCheck {
 				c.dirty = true
 				break
 			}
+		}
+		if !own {
+			rangeBufs.Put(c.data)
+			c.data = nil
 		}
 	})
 	return c
@@ -271,7 +281,7 @@ func rangeSection(f *os.File, fs *FileSplit) (*rangeLines, error) {
 		return &rangeLines{r: io.NewSectionReader(f, from, max(to-from, 0)), from: from}, nil
 	}
 	for i := 0; i < fs.rangeIndex; i++ {
-		c := g.check(i, f, size)
+		c := g.check(i, f, size, false)
 		if c.err != nil {
 			return nil, c.err
 		}
@@ -280,7 +290,7 @@ func rangeSection(f *os.File, fs *FileSplit) (*rangeLines, error) {
 			return &rangeLines{from: max(fs.Start, 1)}, nil
 		}
 	}
-	c := g.check(fs.rangeIndex, f, size)
+	c := g.check(fs.rangeIndex, f, size, true)
 	if c.err != nil {
 		return nil, c.err
 	}

@@ -283,10 +283,12 @@ func TestRangesCheckEveryListing(t *testing.T) {
 	checkRangesReadAsOne(t, path, nil)
 }
 
-// A range's buffer is read once: the reader of a later range that checked
-// it hands it to the range's own reader, and a split opened again reads
-// its bytes again.
-func TestRangeCheckReadsOnce(t *testing.T) {
+// A range's own reader parses the bytes its check read; the reader of a
+// later range that checked it first keeps none of them (with one split
+// list per instance, another instance's ranges would hold their bytes to
+// the end), and that range's reader reads them again, as does a split
+// opened again.
+func TestRangeCheckKeepsOnlyOwnBytes(t *testing.T) {
 	const size = 3 << 20
 	path := filepath.Join(t.TempDir(), "f.csv")
 	if err := os.WriteFile(path, rangeTestFile(size), 0o644); err != nil {
@@ -300,11 +302,15 @@ func TestRangeCheckReadsOnce(t *testing.T) {
 	if len(splits) != 3 {
 		t.Fatalf("%d splits, want 3 ranges", len(splits))
 	}
-	count := func(sp connector.Split) int {
-		r, err := src.Open(context.Background(), sp, connector.ReadSpec{})
+	g := splits[0].(*FileSplit).guard
+	open := func(i int) connector.Reader {
+		r, err := src.Open(context.Background(), splits[i], connector.ReadSpec{})
 		if err != nil {
 			t.Fatal(err)
 		}
+		return r
+	}
+	count := func(r connector.Reader) int {
 		defer r.Close()
 		n := 0
 		for {
@@ -318,21 +324,18 @@ func TestRangeCheckReadsOnce(t *testing.T) {
 			n += b.Len
 		}
 	}
-	last := splits[2].(*FileSplit)
-	got := count(last) // checks ranges 0 and 1 first
-	g := last.guard
-	for i := range 2 {
-		if g.ranges[i].data == nil || g.ranges[i].dirty {
-			t.Fatalf("range %d: not checked clean with its bytes kept for its reader", i)
-		}
+	r0 := open(0) // checks range 0, keeps its bytes for its parse
+	if g.ranges[0].data != nil {
+		t.Fatal("range 0's bytes still held after its reader took them")
 	}
-	got += count(splits[0]) + count(splits[1])
+	r2 := open(2) // checks range 1 for its own sake: keeps nothing of it
 	for i := range 3 {
-		if g.ranges[i].data != nil {
-			t.Fatalf("range %d: its bytes were not taken by its reader", i)
+		c := &g.ranges[i]
+		if c.dirty || c.err != nil || c.data != nil || c.to <= c.from {
+			t.Fatalf("range %d: dirty %v, error %v, bytes held %v, lines [%d, %d): want checked clean, no bytes held", i, c.dirty, c.err, c.data != nil, c.from, c.to)
 		}
 	}
-	got += count(splits[1]) // again: read from the file
+	got := count(r0) + count(r2) + count(open(1)) + count(open(1)) // the second range twice
 	if want := size/len(rangeTestLine) + size/len(rangeTestLine)/3; got < want-2 || got > want+2 {
 		t.Fatalf("%d rows, want about %d (every line once, the second range's twice)", got, want)
 	}
