@@ -23,7 +23,8 @@ func badLine(data []byte, off int) {
 // first, with its line, whichever range's reader fails first: a bad line
 // in each of two ranges (the later range read first names the earlier
 // line), a bad line before the range holding a quote and one after it,
-// and lone CRs (line ends of the csv reader, as LF and CRLF) before a
+// a UTF-16 byte order mark (the first range's error) and a later bad
+// line, and lone CRs (line ends of the csv reader, as LF and CRLF) before a
 // later range's bad line.
 func TestRangesReportOneReadersFirstError(t *testing.T) {
 	const size = 4<<20 + 8*3 // four ranges of about 1 MiB
@@ -38,6 +39,10 @@ func TestRangesReportOneReadersFirstError(t *testing.T) {
 		{"bad line before the quoted range and after it", func(data []byte) {
 			badLine(data, size/4+8*1000)
 			quoteAcross(data, (size/2+8*10)/8*8)
+			badLine(data, size/4*3+8*1000)
+		}},
+		{"UTF-16 byte order mark and a later range's bad line", func(data []byte) {
+			data[0], data[1] = 0xFF, 0xFE // the one reader's error: line 1
 			badLine(data, size/4*3+8*1000)
 		}},
 		{"lone CRs before a later range's bad line", func(data []byte) {
