@@ -48,6 +48,16 @@ import (
 // keeps the size, both times and the inode), and a file split inside a
 // quoted field gives wrong rows or errors.
 //
+// Errors and limits are one reader's too. The ranges' readers run in any
+// order, so the first to meet a data error would name the query's error;
+// instead a range's reader that meets one reads the ranges before it
+// again (earlierRangeError: they are clean, so each reads alone) and
+// reports their first error when they hold one, with its line in the
+// file (fileLine counts line breaks as the format's reader does). A read
+// with a row limit (a LIMIT pushed into the scan) is one reader's from
+// the start of the file in range 0, the other ranges giving no row: the
+// first lines, and no error from a line that reader would not reach.
+//
 // JSON needs no guard (one object per line; a JSON string cannot hold a
 // raw line break). The formats that can be split say so by implementing
 // connector.LineBreakFormat (csv, json); the changelog formats
