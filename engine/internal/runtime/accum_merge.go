@@ -56,11 +56,11 @@ func (a *countAcc) mergeFrom(dst int32, src accumulator, sg int32) {
 func (a *countAcc) reset(g int32) { a.counts[g] = 0 }
 
 func (a *sumIntAcc) mergeFrom(dst int32, src accumulator, sg int32) {
-	a.mergeGroup(dst, &src.(*sumIntAcc).intSumCount, sg)
+	a.mergeGroup(dst, &src.(*sumIntAcc).sumCount, sg)
 }
 
 func (a *sumFloatAcc) mergeFrom(dst int32, src accumulator, sg int32) {
-	a.mergeGroup(dst, &src.(*sumFloatAcc).floatSumCount, sg)
+	a.mergeGroup(dst, &src.(*sumFloatAcc).sumCount, sg)
 }
 
 func (a *sumDecAcc) mergeFrom(dst int32, src accumulator, sg int32) {
@@ -68,11 +68,11 @@ func (a *sumDecAcc) mergeFrom(dst int32, src accumulator, sg int32) {
 }
 
 func (a *avgIntAcc) mergeFrom(dst int32, src accumulator, sg int32) {
-	a.mergeGroup(dst, &src.(*avgIntAcc).intSumCount, sg)
+	a.mergeGroup(dst, &src.(*avgIntAcc).sumCount, sg)
 }
 
 func (a *avgFloatAcc) mergeFrom(dst int32, src accumulator, sg int32) {
-	a.mergeGroup(dst, &src.(*avgFloatAcc).floatSumCount, sg)
+	a.mergeGroup(dst, &src.(*avgFloatAcc).sumCount, sg)
 }
 
 func (a *avgDecAcc) mergeFrom(dst int32, src accumulator, sg int32) {

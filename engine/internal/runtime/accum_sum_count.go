@@ -26,24 +26,22 @@ type sumCountState interface {
 	readGroupState(r *state.Reader, g int32)
 }
 
-// intSumCount is the sum and count of integral values per group.
-type intSumCount struct {
-	sums []int64
+// sumCount is the sum and count of integral (int64) or FLOAT/DOUBLE
+// (float64) values per group: what intSumCount and floatSumCount share.
+type sumCount[T int64 | float64] struct {
+	sums []T
 	cnt  []int64
 }
 
-func (s *intSumCount) resize(n int) {
+func (s *sumCount[T]) resize(n int) {
 	for len(s.sums) < n {
 		s.sums = append(s.sums, 0)
 		s.cnt = append(s.cnt, 0)
 	}
 }
 
-func (s *intSumCount) update(g int32, args []arrow.Array, i int, retract bool) {
-	if args[0].IsNull(i) {
-		return
-	}
-	v := int64Of(args[0], i)
+// add adds v to group g, or takes it away when retract.
+func (s *sumCount[T]) add(g int32, v T, retract bool) {
 	if retract {
 		s.sums[g] -= v
 		s.cnt[g]--
@@ -51,6 +49,26 @@ func (s *intSumCount) update(g int32, args []arrow.Array, i int, retract bool) {
 		s.sums[g] += v
 		s.cnt[g]++
 	}
+}
+
+// mergeGroup adds group sg of src to group dst.
+func (s *sumCount[T]) mergeGroup(dst int32, src *sumCount[T], sg int32) {
+	s.sums[dst] += src.sums[sg]
+	s.cnt[dst] += src.cnt[sg]
+}
+
+func (s *sumCount[T]) reset(g int32) { s.sums[g], s.cnt[g] = 0, 0 }
+
+func (s *sumCount[T]) size() int64 { return int64(len(s.sums)) * 16 }
+
+// intSumCount is the sum and count of integral values per group.
+type intSumCount struct{ sumCount[int64] }
+
+func (s *intSumCount) update(g int32, args []arrow.Array, i int, retract bool) {
+	if args[0].IsNull(i) {
+		return
+	}
+	s.add(g, int64Of(args[0], i), retract)
 }
 
 func (s *intSumCount) accumulateBatch(gids []int32, args []arrow.Array) {
@@ -68,16 +86,6 @@ func (s *intSumCount) accumulateBatch(gids []int32, args []arrow.Array) {
 		s.cnt[g]++
 	}
 }
-
-// mergeGroup adds group sg of src to group dst.
-func (s *intSumCount) mergeGroup(dst int32, src *intSumCount, sg int32) {
-	s.sums[dst] += src.sums[sg]
-	s.cnt[dst] += src.cnt[sg]
-}
-
-func (s *intSumCount) reset(g int32) { s.sums[g], s.cnt[g] = 0, 0 }
-
-func (s *intSumCount) size() int64 { return int64(len(s.sums)) * 16 }
 
 func (s *intSumCount) writeState(w *state.Writer, n int) {
 	w.Int64s(s.sums[:n])
@@ -100,30 +108,13 @@ func (s *intSumCount) readGroupState(r *state.Reader, g int32) {
 }
 
 // floatSumCount is the sum and count of FLOAT and DOUBLE values per group.
-type floatSumCount struct {
-	sums []float64
-	cnt  []int64
-}
-
-func (s *floatSumCount) resize(n int) {
-	for len(s.sums) < n {
-		s.sums = append(s.sums, 0)
-		s.cnt = append(s.cnt, 0)
-	}
-}
+type floatSumCount struct{ sumCount[float64] }
 
 func (s *floatSumCount) update(g int32, args []arrow.Array, i int, retract bool) {
 	if args[0].IsNull(i) {
 		return
 	}
-	v := float64Of(args[0], i)
-	if retract {
-		s.sums[g] -= v
-		s.cnt[g]--
-	} else {
-		s.sums[g] += v
-		s.cnt[g]++
-	}
+	s.add(g, float64Of(args[0], i), retract)
 }
 
 func (s *floatSumCount) accumulateBatch(gids []int32, args []arrow.Array) {
@@ -140,16 +131,6 @@ func (s *floatSumCount) accumulateBatch(gids []int32, args []arrow.Array) {
 		s.cnt[g]++
 	}
 }
-
-// mergeGroup adds group sg of src to group dst.
-func (s *floatSumCount) mergeGroup(dst int32, src *floatSumCount, sg int32) {
-	s.sums[dst] += src.sums[sg]
-	s.cnt[dst] += src.cnt[sg]
-}
-
-func (s *floatSumCount) reset(g int32) { s.sums[g], s.cnt[g] = 0, 0 }
-
-func (s *floatSumCount) size() int64 { return int64(len(s.sums)) * 16 }
 
 func (s *floatSumCount) writeState(w *state.Writer, n int) {
 	w.Float64s(s.sums[:n])
