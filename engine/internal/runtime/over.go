@@ -154,14 +154,14 @@ func (o *OverAggregate) rankParts(parts []selectedRows, total int) *types.Batch 
 			}
 		}
 	}
-	// one call's results, by position in its group's sort (perm)
+	// one call's results, by position in its group's sort (perm; nil
+	// for the last group's, whose sort is the output's order)
 	type callResult struct {
 		res  overResult
 		perm []int32
 		t    *types.DataType
 	}
 	var results []callResult
-	var perm []int32
 	var sorted *radixSorted
 	var keys []opspec.SortKey
 	// the calls read no column: evalOverGroup sees the rows' count only,
@@ -172,35 +172,48 @@ func (o *OverAggregate) rankParts(parts []selectedRows, total int) *types.Batch 
 	for i := range positions {
 		positions[i] = int32(i)
 	}
-	for _, g := range o.Groups {
+	for gi, g := range o.Groups {
 		keys = overSortKeys(g.PartitionKeys, g.Order)
 		if sorted = radixSortParts(parts, total, keys); sorted == nil {
 			return nil
 		}
-		perm = sorted.perm()
 		res, err := evalOverGroup(rowsOnly, positions, sorted, g, o.InTypes)
 		if err != nil {
 			// NTILE's bad argument: evaluate reports it
 			return nil
 		}
+		var perm []int32
+		if gi < len(o.Groups)-1 {
+			perm = sorted.perm()
+		}
 		for k, c := range g.Calls {
 			results = append(results, callResult{res[k], perm, c.Type})
 		}
 	}
+	// the output's order as row positions, needed only to gather columns
+	// that are no key of the last group and to put the earlier groups'
+	// results in that order
+	var perm []int32
+	lastPerm := func() []int32 {
+		if perm == nil {
+			perm = sorted.perm()
+		}
+		return perm
+	}
 	ncols := len(parts[0].b.Cols)
-	cols := sorted.columns(ncols, keys, perm, func(c int) arrow.Array {
+	cols := sorted.columns(ncols, keys, lastPerm, func(c int) arrow.Array {
 		if parts[0].b.Cols[c] == nil {
 			return nil
 		}
 		return gatherColumn(parts, c, total)
 	})
 	for _, r := range results {
-		if &r.perm[0] == &perm[0] {
+		if r.perm == nil {
 			// the last group's: already in the output's order
 			cols = append(cols, r.res.column(nil, r.t))
 			continue
 		}
-		cols = append(cols, r.res.byRow(r.perm).column(perm, r.t))
+		cols = append(cols, r.res.byRow(r.perm).column(lastPerm(), r.t))
 	}
 	return &types.Batch{Cols: cols, Len: total}
 }
@@ -335,8 +348,17 @@ func evalOverGroup(b *types.Batch, perm []int32, sorted *radixSorted, g opspec.O
 	}
 	for start := 0; start < len(perm); {
 		end := start + 1
-		for end < len(perm) && samePart(start, end) {
-			end++
+		if sorted != nil {
+			// runs of equal codes: read in place, no call per row
+			packed, partShift := sorted.packed, sorted.leadingShift(len(g.PartitionKeys))
+			key := packed[start] >> partShift
+			for end < len(packed) && packed[end]>>partShift == key {
+				end++
+			}
+		} else {
+			for end < len(perm) && samePart(start, end) {
+				end++
+			}
 		}
 		part := perm[start:end]
 		peer := func(p, q int) bool { return samePeer(start+p, start+q) }

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"encoding/binary"
 	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -95,21 +96,111 @@ func radixSortCoded(n int, keys []opspec.SortKey, code func(opspec.SortKey) (key
 			return nil
 		}
 	}
-	packed := make([]uint64, n)
 	shift := total - posBits
 	for k := range codes {
-		codes[k].pack(packed)
 		shift -= codes[k].bits
 		codes[k].shift = shift
 	}
 	keyBits := total - posBits
-	for i := range packed {
-		packed[i] = packed[i]<<posBits | uint64(i)
+	packed := make([]uint64, n)
+	if keyBits <= radixDigitBits || n <= radixLeafRows {
+		packCodes(packed, codes, posBits, nil)
+		if keyBits > 0 {
+			packed = radixSortBits(packed, posBits, keyBits)
+		}
+		return &radixSorted{packed: packed, posBits: posBits, codes: codes}
 	}
-	if keyBits > 0 {
-		packed = radixSortBits(packed, posBits, keyBits)
+	// the leading key's top digit splits the rows into buckets as they
+	// are packed (the first pass of a most significant digit sort, with
+	// no pass of its own); each bucket is then sorted by the rest
+	lead := &codes[0]
+	digit := min(lead.bits, radixDigitBits)
+	if digit == 0 {
+		lead = nil // a key of one value: no split
+	}
+	var ends []int
+	if lead != nil {
+		ends = make([]int, 1<<digit)
+		var words [packChunk]uint64
+		for from := 0; from < n; from += packChunk {
+			w := words[:min(packChunk, n-from)]
+			clear(w)
+			lead.packRange(w, from)
+			for _, v := range w {
+				ends[v>>(lead.bits-digit)]++
+			}
+		}
+		sum := 0
+		for d, c := range ends {
+			ends[d] = sum // the bucket's start until the packing moves it to its end
+			sum += c
+		}
+	}
+	packCodes(packed, codes, posBits, ends)
+	rest := keyBits
+	if lead != nil {
+		rest -= digit
+	}
+	if rest == 0 {
+		return &radixSorted{packed: packed, posBits: posBits, codes: codes}
+	}
+	if lead == nil {
+		packed = radixSortBits(packed, posBits, rest)
+		return &radixSorted{packed: packed, posBits: posBits, codes: codes}
+	}
+	largest, start := 0, 0
+	for _, end := range ends {
+		largest = max(largest, end-start)
+		start = end
+	}
+	scratch := make([]uint64, largest)
+	start = 0
+	for _, end := range ends {
+		if end-start > 1 {
+			msdSortBits(packed[start:end], scratch[:end-start], posBits, rest, false)
+		}
+		start = end
 	}
 	return &radixSorted{packed: packed, posBits: posBits, codes: codes}
+}
+
+// packChunk is the number of rows packCodes codes at a time (16 KiB of
+// words, in the L1 cache while every key adds its code).
+const packChunk = 2048
+
+// packCodes writes every row's packed word (the codes of codes, then the
+// row's position in the low posBits bits) into packed: in row order when
+// ends is nil, else into the bucket of the leading key's top digit
+// (ends[d] holds bucket d's start on entry and its end on return). The
+// rows are coded a chunk at a time in a small buffer, so packed is written
+// once, in one pass.
+func packCodes(packed []uint64, codes []keyCode, posBits uint, ends []int) {
+	n := len(packed)
+	var words [packChunk]uint64
+	var topShift uint
+	if ends != nil {
+		lead := codes[0].bits
+		topShift = posBits + codes[0].shift + lead - min(lead, radixDigitBits)
+	}
+	for from := 0; from < n; from += packChunk {
+		w := words[:min(packChunk, n-from)]
+		clear(w)
+		for k := range codes {
+			codes[k].packRange(w, from)
+		}
+		for j := range w {
+			w[j] = w[j]<<posBits | uint64(from+j)
+		}
+		if ends == nil {
+			copy(packed[from:], w)
+			continue
+		}
+		for _, v := range w {
+			d := v >> topShift
+			packed[ends[d]] = v
+			ends[d]++
+		}
+	}
 }
 
 // perm returns the row positions in sorted order.
@@ -147,7 +238,7 @@ func sortRows(b *types.Batch, keys []opspec.SortKey, ts []*types.DataType) *type
 // rows gathers b's rows in sorted order (perm from r.perm), decoding the
 // key columns it can from the sorted codes.
 func (r *radixSorted) rows(b *types.Batch, keys []opspec.SortKey, perm []int32) *types.Batch {
-	cols := r.columns(len(b.Cols), keys, perm, func(c int) arrow.Array { return b.Cols[c] })
+	cols := r.columns(len(b.Cols), keys, func() []int32 { return perm }, func(c int) arrow.Array { return b.Cols[c] })
 	var kinds []types.RowKind
 	if b.Kinds != nil {
 		kinds = make([]types.RowKind, len(perm))
@@ -158,10 +249,11 @@ func (r *radixSorted) rows(b *types.Batch, keys []opspec.SortKey, perm []int32) 
 	return &types.Batch{Cols: cols, Kinds: kinds, Len: len(perm)}
 }
 
-// columns returns ncols columns in sorted order (perm from r.perm): the
-// key columns it can decode from the sorted codes, the others taken from
-// column(c) (nil stays nil; column is called only for those).
-func (r *radixSorted) columns(ncols int, keys []opspec.SortKey, perm []int32, column func(c int) arrow.Array) []arrow.Array {
+// columns returns ncols columns in sorted order: the key columns it can
+// decode from the sorted codes, the others taken from column(c) in the
+// order of perm() (r.perm; nil stays nil; column and perm are called only
+// for those).
+func (r *radixSorted) columns(ncols int, keys []opspec.SortKey, perm func() []int32, column func(c int) arrow.Array) []arrow.Array {
 	cols := make([]arrow.Array, ncols)
 	decoded := make([]bool, ncols)
 	for k, key := range keys {
@@ -173,29 +265,148 @@ func (r *radixSorted) columns(ncols int, keys []opspec.SortKey, perm []int32, co
 	for i := range cols {
 		if cols[i] == nil {
 			if c := column(i); c != nil {
-				cols[i] = vector.Take(c, perm)
+				cols[i] = vector.Take(c, perm())
 			}
 		}
 	}
 	return cols
 }
 
-// radixSortBits sorts vals stably by bits [lo, lo+width) with least
-// significant digit passes of at most 11 bits, skipping passes in which
-// every value has the same digit. It returns the sorted slice (vals or a
-// buffer of the same length).
+// radixSortBits sorts vals stably by bits [lo, lo+width) (the bits above
+// lo+width must be zero) and returns the sorted slice (vals or a buffer
+// of the same length). A large array whose key takes more than one digit
+// is sorted most significant digit first: one pass over the whole array
+// puts each value in the bucket of its top digit, and each bucket, a few
+// thousand values on data like the OVER's (partition rank, order key),
+// is then sorted by the remaining bits while it sits in the cache. So
+// the whole array is streamed and scattered once instead of once per
+// digit, and a second core running the same sort contends for memory in
+// one pass instead of several. Small arrays and keys of one digit take
+// the least significant digit passes directly.
 func radixSortBits(vals []uint64, lo, width uint) []uint64 {
-	passes := (width + 10) / 11
-	digit := (width + passes - 1) / passes
 	tmp := make([]uint64, len(vals))
-	counts := make([]int, 1<<digit)
-	mask := uint64(1)<<digit - 1
+	if len(vals) <= radixLeafRows || width <= radixDigitBits {
+		if lsdSortBits(vals, tmp, lo, width, false) {
+			return tmp
+		}
+		return vals
+	}
+	msdSortBits(vals, tmp, lo, width, false)
+	return vals
+}
+
+// radixDigitBits is the widest digit of a radix pass (2,048 buckets).
+const radixDigitBits = 11
+
+// radixLeafRows (a variable for the tests) is the largest bucket sorted
+// by least significant digit passes: it and its scratch space (1 MiB
+// together) stay in a core's L2 cache through the passes. Larger buckets
+// are split by their top digit first.
+var radixLeafRows = 1 << 16
+
+// msdSortBits sorts src stably by bits [lo, lo+width), the bits above
+// equal, and leaves the result in buf when toBuf, else in src; the other
+// slice (of src's length) is scratch space.
+func msdSortBits(src, buf []uint64, lo, width uint, toBuf bool) {
+	for {
+		n := len(src)
+		if n <= radixLeafRows || width <= radixDigitBits {
+			if lsdSortBits(src, buf, lo, width, toBuf) != toBuf {
+				if toBuf {
+					copy(buf, src)
+				} else {
+					copy(src, buf)
+				}
+			}
+			return
+		}
+		d := uint(radixDigitBits)
+		shift := lo + width - d
+		dmask := uint64(1)<<d - 1
+		var countsArr [1 << radixDigitBits]int
+		counts := countsArr[:1<<d]
+		for _, v := range src {
+			counts[(v>>shift)&dmask]++
+		}
+		if counts[(src[0]>>shift)&dmask] == n {
+			// every value has this digit: sort by the rest
+			width -= d
+			continue
+		}
+		sum := 0
+		for i, c := range counts {
+			counts[i] = sum
+			sum += c
+		}
+		// after the scatter, counts[i] is bucket i's end
+		for _, v := range src {
+			i := (v >> shift) & dmask
+			buf[counts[i]] = v
+			counts[i]++
+		}
+		start := 0
+		for _, end := range counts {
+			if end-start > 0 {
+				msdSortBits(buf[start:end], src[start:end], lo, width-d, !toBuf)
+			}
+			start = end
+		}
+		return
+	}
+}
+
+// radixInsertionRows is the largest bucket lsdSortBits sorts by
+// insertion: below it counting passes cost more than they save.
+const radixInsertionRows = 24
+
+// lsdSortBits sorts vals stably by bits [lo, lo+width), the bits above
+// equal, with least significant digit passes of at most radixDigitBits
+// bits (fewer for few values), skipping passes in which every value has
+// the same digit; tmp (of vals' length) is scratch space. It reports
+// whether the result is in tmp (else it is in vals); prefer, when it
+// costs nothing, says which one the caller wants.
+func lsdSortBits(vals, tmp []uint64, lo, width uint, prefer bool) (inTmp bool) {
+	n := len(vals)
+	if n <= 1 || width == 0 {
+		return false
+	}
+	mask := uint64(1)<<width - 1
+	if width == 64 {
+		mask = ^uint64(0)
+	}
+	if n <= radixInsertionRows {
+		dst := vals
+		if prefer {
+			dst = tmp
+			copy(dst, vals)
+		}
+		for i := 1; i < n; i++ {
+			v := dst[i]
+			k := (v >> lo) & mask
+			j := i
+			for j > 0 && (dst[j-1]>>lo)&mask > k {
+				dst[j] = dst[j-1]
+				j--
+			}
+			dst[j] = v
+		}
+		return prefer
+	}
+	// at most radixDigitBits bits a pass, and no more buckets than about
+	// twice the values
+	maxDigit := min(uint(radixDigitBits), max(uint(bits.Len(uint(n))), 4))
+	passes := (width + maxDigit - 1) / maxDigit
+	digit := (width + passes - 1) / passes
+	var countsArr [1 << radixDigitBits]int
+	counts := countsArr[:1<<digit]
+	dmask := uint64(1)<<digit - 1
+	a, b := vals, tmp
 	for shift := lo; shift < lo+width; shift += digit {
 		clear(counts)
-		for _, v := range vals {
-			counts[(v>>shift)&mask]++
+		for _, v := range a {
+			counts[(v>>shift)&dmask]++
 		}
-		if counts[(vals[0]>>shift)&mask] == len(vals) {
+		if counts[(a[0]>>shift)&dmask] == n {
 			continue
 		}
 		sum := 0
@@ -203,14 +414,15 @@ func radixSortBits(vals []uint64, lo, width uint) []uint64 {
 			counts[d] = sum
 			sum += c
 		}
-		for _, v := range vals {
-			d := (v >> shift) & mask
-			tmp[counts[d]] = v
+		for _, v := range a {
+			d := (v >> shift) & dmask
+			b[counts[d]] = v
 			counts[d]++
 		}
-		vals, tmp = tmp, vals
+		a, b = b, a
+		inTmp = !inTmp
 	}
-	return vals
+	return inTmp
 }
 
 // keyCode codes one sort key's column: row i's code is a number in
@@ -372,8 +584,9 @@ func intKeyValues(col arrow.Array) ([]int64, bool) {
 	return nil, false
 }
 
-// pack shifts every packed code left by c.bits and adds row i's code.
-func (c *keyCode) pack(packed []uint64) {
+// packRange shifts dst[j] left by c.bits and adds the code of row
+// from+j, for every j.
+func (c *keyCode) packRange(dst []uint64, from int) {
 	sh := c.bits
 	nullCode := c.span + 1
 	valueBase := uint64(0)
@@ -383,31 +596,65 @@ func (c *keyCode) pack(packed []uint64) {
 	if !c.nulls {
 		valueBase = 0
 	}
-	for i := range packed {
-		var code uint64
-		switch {
-		case c.isNull(i):
-			code = nullCode
-		case c.ranks != nil:
-			code = uint64(c.ranks[i])
-			if c.desc {
-				code = c.span - code
-			}
-			code += valueBase
-		case c.ints != nil:
-			code = uint64(c.ints[i]) - c.min
-			if c.desc {
-				code = c.span - code
-			}
-			code += valueBase
-		default:
-			v := 0
-			if c.col.(*array.Boolean).Value(i) {
-				v = 1
-			}
-			code = uint64(c.boolCode[v]) + valueBase
+	// code = (x - base) for ASC, (span - (x - base)) = (span + base) - x
+	// for DESC, then + valueBase: x*sign + add
+	switch {
+	case c.ranks != nil || c.ints != nil:
+		var sign, add uint64 = 1, valueBase
+		if c.desc {
+			sign = ^uint64(0) // -1
 		}
-		packed[i] = packed[i]<<sh | code
+		switch {
+		case c.ranks != nil && c.desc:
+			add += c.span
+		case c.ints != nil && c.desc:
+			add += c.span + c.min
+		case c.ints != nil:
+			add -= c.min
+		}
+		if c.nulls {
+			// a NULL row's value may be anything: its code is set apart
+			for j := range dst {
+				i := from + j
+				code := nullCode
+				if bitutil.BitIsSet(c.valid, c.validOff+i) {
+					if c.ranks != nil {
+						code = uint64(c.ranks[i])*sign + add
+					} else {
+						code = uint64(c.ints[i])*sign + add
+					}
+				}
+				dst[j] = dst[j]<<sh | code
+			}
+			return
+		}
+		if c.ranks != nil {
+			r := c.ranks[from : from+len(dst)]
+			for j, x := range r {
+				dst[j] = dst[j]<<sh | (uint64(x)*sign + add)
+			}
+		} else {
+			v := c.ints[from : from+len(dst)]
+			for j, x := range v {
+				dst[j] = dst[j]<<sh | (uint64(x)*sign + add)
+			}
+		}
+	default:
+		col := c.col.(*array.Boolean)
+		for j := range dst {
+			i := from + j
+			var code uint64
+			if c.isNull(i) {
+				code = nullCode
+			} else {
+				v := 0
+				if col.Value(i) {
+					v = 1
+				}
+				code = uint64(c.boolCode[v]) + valueBase
+			}
+			dst[j] = dst[j]<<sh | code
+		}
 	}
 }
 
@@ -426,71 +673,104 @@ func (c *keyCode) decode(packed []uint64, at uint) arrow.Array {
 	if !c.nulls {
 		valueBase = 0
 	}
+	// a value's code back to its offset from the column's minimum (the
+	// rank for strings): code - valueBase for ASC, span - (code -
+	// valueBase) for DESC; so code*sign + add
+	var sign, add uint64 = 1, -valueBase
+	if c.desc {
+		sign, add = ^uint64(0), c.span+valueBase
+	}
 	var valid []byte
 	if c.nulls {
 		valid = make([]byte, (n+7)/8)
-	}
-	// value returns position i's code as the offset from the column's
-	// minimum (the rank for strings); ok is false for NULL
-	value := func(i int) (uint64, bool) {
-		code := (packed[i] >> at) & mask
-		if c.nulls {
-			if code == nullCode {
-				return 0, false
+		for i, p := range packed {
+			if (p>>at)&mask != nullCode {
+				valid[i>>3] |= 1 << (i & 7)
 			}
-			valid[i>>3] |= 1 << (i & 7)
 		}
-		v := code - valueBase
-		if c.desc {
-			v = c.span - v
-		}
-		return v, true
 	}
 	if c.ranks != nil {
-		codes := make([]int32, n)
-		total := 0
-		for i := range codes {
-			v, ok := value(i)
-			if !ok {
-				codes[i] = -1
-				continue
-			}
-			codes[i] = int32(v)
-			total += len(c.sorted[v])
-		}
-		offs := make([]int32, n+1)
-		data := make([]byte, total)
-		pos := 0
-		for i, r := range codes {
-			if r >= 0 {
-				pos += copy(data[pos:], c.sorted[r])
-			}
-			offs[i+1] = int32(pos)
-		}
-		return vector.StringsFrom(offs, data, valid, dt.ID() == arrow.BINARY)
+		return c.decodeRanks(packed, at, mask, sign, add, valid)
 	}
 	if c.ints == nil {
 		return nil
 	}
 	switch dt.ID() {
 	case arrow.INT8:
-		return vector.FromValues(dt, decodeInts[int8](n, c.min, value), valid, -1)
+		return vector.FromValues(dt, decodeInts[int8](packed, at, mask, sign, add+c.min, valid), valid, -1)
 	case arrow.INT16:
-		return vector.FromValues(dt, decodeInts[int16](n, c.min, value), valid, -1)
+		return vector.FromValues(dt, decodeInts[int16](packed, at, mask, sign, add+c.min, valid), valid, -1)
 	case arrow.INT32, arrow.DATE32, arrow.TIME32, arrow.INTERVAL_MONTHS:
-		return vector.FromValues(dt, decodeInts[int32](n, c.min, value), valid, -1)
+		return vector.FromValues(dt, decodeInts[int32](packed, at, mask, sign, add+c.min, valid), valid, -1)
 	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64, arrow.DURATION:
-		return vector.FromValues(dt, decodeInts[int64](n, c.min, value), valid, -1)
+		return vector.FromValues(dt, decodeInts[int64](packed, at, mask, sign, add+c.min, valid), valid, -1)
 	}
 	return nil
 }
 
-// decodeInts returns min + value(i) for every position (0 for NULL).
-func decodeInts[T int8 | int16 | int32 | int64](n int, min uint64, value func(i int) (uint64, bool)) []T {
-	out := make([]T, n)
-	for i := range out {
-		if v, ok := value(i); ok {
-			out[i] = T(int64(v + min))
+// decodeRanks is decode for a string key: the values by rank (sign and
+// add turn a code into its rank; valid, when not nil, marks the rows that
+// are not NULL).
+func (c *keyCode) decodeRanks(packed []uint64, at uint, mask, sign, add uint64, valid []byte) arrow.Array {
+	n := len(packed)
+	// the values' lengths by rank, and each value of up to 8 bytes as one
+	// word (written with a single store)
+	lens := make([]int32, len(c.sorted))
+	words := make([]uint64, len(c.sorted))
+	short := true
+	for r, s := range c.sorted {
+		lens[r] = int32(len(s))
+		if len(s) > 8 {
+			short = false
+			continue
+		}
+		var w [8]byte
+		copy(w[:], s)
+		words[r] = binary.LittleEndian.Uint64(w[:])
+	}
+	rank := func(i int) (int, bool) {
+		if valid != nil && bitutil.BitIsNotSet(valid, i) {
+			return 0, false
+		}
+		return int(((packed[i]>>at)&mask)*sign + add), true
+	}
+	offs := make([]int32, n+1)
+	pos := int32(0)
+	for i := range packed {
+		if r, ok := rank(i); ok {
+			pos += lens[r]
+		}
+		offs[i+1] = pos
+	}
+	// 8 bytes of room after the values: a short value's store writes
+	// past its end (the next value's store, or nothing, covers it)
+	data := make([]byte, int(pos)+8)
+	for i := range packed {
+		r, ok := rank(i)
+		if !ok {
+			continue
+		}
+		if short {
+			binary.LittleEndian.PutUint64(data[offs[i]:], words[r])
+		} else {
+			copy(data[offs[i]:], c.sorted[r])
+		}
+	}
+	return vector.StringsFrom(offs, data[:pos], valid, c.dt.ID() == arrow.BINARY)
+}
+
+// decodeInts returns each position's value, code*sign + add as T, and 0
+// for the NULLs (the positions valid, when not nil, does not mark).
+func decodeInts[T int8 | int16 | int32 | int64](packed []uint64, at uint, mask, sign, add uint64, valid []byte) []T {
+	out := make([]T, len(packed))
+	for i, p := range packed {
+		out[i] = T(int64(((p>>at)&mask)*sign + add))
+	}
+	if valid != nil {
+		for i := range out {
+			if bitutil.BitIsNotSet(valid, i) {
+				out[i] = 0
+			}
 		}
 	}
 	return out

@@ -17,7 +17,8 @@ import (
 // integral, temporal, boolean and low cardinality string keys, ASC and
 // DESC, NULLS FIRST and LAST, several keys, and extreme BIGINT values, and
 // that sortRows, which decodes the key columns from the sorted codes,
-// returns the same rows as gathering them.
+// returns the same rows as gathering them (strings of up to 8 bytes alone,
+// and mixed with longer ones).
 func TestRadixSortIndexMatchesComparator(t *testing.T) {
 	ts := []*types.DataType{types.StringType(), types.IntType(), types.BigIntType(), types.BooleanType(), types.TimestampType(3), types.TinyIntType()}
 	r := rand.New(rand.NewSource(11))
@@ -35,6 +36,10 @@ func TestRadixSortIndexMatchesComparator(t *testing.T) {
 			}
 			if extreme {
 				row[2] = []int64{math.MinInt64, math.MaxInt64, 0, -1, 1}[r.Intn(5)]
+			}
+			if nullRate > 0 && r.Intn(4) == 0 {
+				// values longer than a word beside the short ones
+				row[0] = fmt.Sprintf("a longer key %02d", r.Intn(10))
 			}
 			for c := range row {
 				if nullRate > 0 && r.Intn(nullRate) == 0 {
@@ -55,15 +60,33 @@ func TestRadixSortIndexMatchesComparator(t *testing.T) {
 		{{Col: 3}, {Col: 0}, {Col: 5, NullsFirst: true}},
 		{{Col: 0, Desc: true, NullsFirst: false}},
 	}
-	cases := []struct {
-		name    string
-		b       *types.Batch
-		extreme bool
-	}{
+	cases := []radixCase{
 		{"no nulls", build(6000, 0, false), false},
 		{"nulls", build(5000, 7, false), false},
 		{"extreme bigint", build(4096, 9, true), true},
 	}
+	// with small leaves the batches take the bucketed path too (the
+	// leading key's top digit split while packing, the buckets sorted by
+	// the rest, larger ones split again)
+	defer func(old int) { radixLeafRows = old }(radixLeafRows)
+	for _, leaf := range []int{radixLeafRows, 100} {
+		radixLeafRows = leaf
+		t.Run(fmt.Sprintf("leaf %d", leaf), func(t *testing.T) { checkRadixAgainstComparator(t, ts, cases, keySets) })
+	}
+}
+
+// radixCase is a batch for checkRadixAgainstComparator; extreme when its
+// BIGINT column holds the type's extremes.
+type radixCase struct {
+	name    string
+	b       *types.Batch
+	extreme bool
+}
+
+// checkRadixAgainstComparator checks radixSortIndex and sortRows against
+// the comparator sort on every case and key set.
+func checkRadixAgainstComparator(t *testing.T, ts []*types.DataType, cases []radixCase, keySets [][]opspec.SortKey) {
+	t.Helper()
 	for _, tc := range cases {
 		for ks, keys := range keySets {
 			want := make([]int32, tc.b.Len)
@@ -130,5 +153,90 @@ func TestRadixSortIndexFallsBack(t *testing.T) {
 	idx := sortIndex(b, []opspec.SortKey{{Col: 0, Desc: true}}, ts)
 	if idx[0] != 6 || idx[1] != 13 || idx[len(idx)-1] != 4998 {
 		t.Errorf("sortIndex over DOUBLE DESC: first %d %d, last %d", idx[0], idx[1], idx[len(idx)-1])
+	}
+}
+
+// TestRadixSortBucketed checks the bucketed path at its real size (more
+// rows than a leaf, so the leading key's top digit splits the rows while
+// they are packed) against the comparator sort: the OVER's keys (a string
+// of 229 values, then a BIGINT DESC with NULLs last or first), a leading
+// key of one value (no split), of one value and NULLs (two buckets), a
+// leading BOOLEAN (two buckets larger than a leaf, split again), one
+// value holding 95 % of the rows, and a leading key wider than a digit.
+func TestRadixSortBucketed(t *testing.T) {
+	ts := []*types.DataType{types.StringType(), types.BigIntType(), types.BooleanType(), types.IntType()}
+	r := rand.New(rand.NewSource(17))
+	const n = 150_000
+	build := func(origin func() any) *types.Batch {
+		bb := types.NewBatchBuilder(ts)
+		for range n {
+			var delay any = int64(r.Intn(2804) - 1116)
+			if r.Intn(30) == 0 {
+				delay = nil
+			}
+			if err := bb.Append(types.Insert, []any{origin(), delay, r.Intn(2) == 0, int32(r.Intn(100_000))}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return bb.Build()
+	}
+	code := func(i int) string { return fmt.Sprintf("%c%c%c", 'A'+i%26, 'A'+i/26%26, 'A'+i%7) }
+	origins := build(func() any { return code(r.Intn(229)) })
+	oneValue := build(func() any { return "ATL" })
+	oneValueNulls := build(func() any {
+		if r.Intn(10) == 0 {
+			return nil
+		}
+		return "ATL"
+	})
+	skewed := build(func() any {
+		if r.Intn(20) != 0 {
+			return "ORD"
+		}
+		return code(r.Intn(229))
+	})
+	overKeys := []opspec.SortKey{{Col: 0, NullsFirst: true}, {Col: 1, Desc: true}}
+	cases := []struct {
+		name string
+		b    *types.Batch
+		keys []opspec.SortKey
+	}{
+		{"origin, delay desc", origins, overKeys},
+		{"origin, delay desc nulls first", origins, []opspec.SortKey{{Col: 0, NullsFirst: true}, {Col: 1, Desc: true, NullsFirst: true}}},
+		{"one origin", oneValue, overKeys},
+		{"one origin and NULLs", oneValueNulls, overKeys},
+		{"one origin and NULLs last", oneValueNulls, []opspec.SortKey{{Col: 0}, {Col: 1}}},
+		{"boolean first", origins, []opspec.SortKey{{Col: 2, Desc: true}, {Col: 1}}},
+		{"95 % one origin", skewed, overKeys},
+		{"wide leading key", origins, []opspec.SortKey{{Col: 3, Desc: true}, {Col: 0}}},
+	}
+	for _, tc := range cases {
+		want := make([]int32, n)
+		for i := range want {
+			want[i] = int32(i)
+		}
+		stableSortIndex(want, newSortComparator(tc.b, tc.keys, ts))
+		got := radixSortIndex(tc.b, tc.keys)
+		if got == nil {
+			t.Fatalf("%s: radix path not taken", tc.name)
+		}
+		if !slices.Equal(got, want) {
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("%s: position %d is row %d, want row %d (%v vs %v)", tc.name, i, got[i], want[i],
+						tc.b.Row(int(got[i]), ts).Values, tc.b.Row(int(want[i]), ts).Values)
+				}
+			}
+		}
+		// the decoded key columns are the rows' own
+		sortedRows, gathered := sortRows(tc.b, tc.keys, ts), TakeRows(tc.b, want)
+		for _, k := range tc.keys {
+			for i := 0; i < n; i += 97 {
+				g, w := types.ValueAt(sortedRows.Cols[k.Col], i, ts[k.Col]), types.ValueAt(gathered.Cols[k.Col], i, ts[k.Col])
+				if fmt.Sprint(g) != fmt.Sprint(w) {
+					t.Fatalf("%s: column %d at %d is %v, want %v", tc.name, k.Col, i, g, w)
+				}
+			}
+		}
 	}
 }
