@@ -69,6 +69,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/riffle-sql/riffle/engine/gctuning"
@@ -107,6 +108,7 @@ var queries = []query{
 func main() {
 	runs := flag.Int("runs", 5, "timed runs per query and engine (the median is printed)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of Riffle's timed runs of the first query to this file")
+	memprofile := flag.String("memprofile", "", "with -speedup: write the process's allocation profile (pprof -sample_index=alloc_space) to this file at the end")
 	exectrace := flag.String("exectrace", "", "write a Go execution trace of the same runs as -cpuprofile to this file (go tool trace FILE)")
 	profile := flag.String("profile", "csv", "the source whose Riffle runs -cpuprofile profiles: csv, mem or parquet")
 	profMem := flag.Bool("profile-mem", false, "the same as -profile mem")
@@ -204,7 +206,14 @@ func main() {
 				prof.trace[i] = f
 			}
 		}
-		if !runSpeedupProfiled(os.Stdout, *speedup, *runs, *only, sources, "go run . "+strings.Join(os.Args[1:], " "), strings.Join(loads, ", "), prof) {
+		ok := runSpeedupProfiled(os.Stdout, *speedup, *runs, *only, sources, "go run . "+strings.Join(os.Args[1:], " "), strings.Join(loads, ", "), prof)
+		if *memprofile != "" {
+			f, err := os.Create(*memprofile)
+			check(err)
+			check(pprof.Lookup("allocs").WriteTo(f, 0))
+			check(f.Close())
+		}
+		if !ok {
 			fmt.Fprintln(os.Stderr, "bench: some answers differ between the thread counts or failed (see above)")
 			os.Exit(1)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -51,7 +52,11 @@ func measure(runs int, f runner, prof profiling) (timing, error) {
 	for i := range ws {
 		c0 := cpuTime()
 		start := time.Now()
-		if _, _, err := f(false); err != nil {
+		// a region per run: the trace's runs for a timeline (go tool trace)
+		region := trace.StartRegion(context.Background(), "run")
+		_, _, err := f(false)
+		region.End()
+		if err != nil {
 			return timing{}, err
 		}
 		ws[i] = time.Since(start)
