@@ -100,8 +100,14 @@ func (d *Decoder) newReaderBuf(r io.Reader, name string, maxRows int, buf []byte
 	for _, p := range d.proj {
 		rd.wanted[p] = true
 	}
-	for _, t := range d.outTypes {
-		col := columns.MustNew(t, maxRows)
+	rd.builders = takeBuilders(d.outTypes, maxRows)
+	for i, t := range d.outTypes {
+		var col columns.Column
+		if rd.builders != nil {
+			col = rd.builders.cols[i]
+		} else {
+			col = columns.MustNew(t, maxRows)
+		}
 		p, err := newParser(t, col, rd.ctx, false)
 		if err != nil {
 			rd.err = err
@@ -200,8 +206,11 @@ type Reader struct {
 
 	cols    []columns.Column
 	parsers []parser
-	text    []bool
-	ctx     *valueCtx
+	// builders: cols as a set that goes back to builderSets at the end
+	// (nil when the types cannot be reused)
+	builders *builderSet
+	text     []bool
+	ctx      *valueCtx
 	// eager lists the output columns emit parses as each record is read:
 	// all of them, or with a row filter those not deferred (late.go).
 	eager []int
@@ -299,6 +308,7 @@ func (r *Reader) nextBatch() (*types.Batch, error) {
 		return nil, err
 	}
 	if n == 0 {
+		r.giveBuilders()
 		return nil, io.EOF
 	}
 	if r.late.filter != nil {
