@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/connector"
@@ -36,12 +39,13 @@ import (
 // one, the ranges before it in parallel; a file without one is read
 // entirely in parallel.
 //
-// Each range's bytes are read once for the check, into a buffer, by the
-// first reader that needs it; when that is the range's own reader (the
-// usual case: the readers take the ranges in order and each checks its
-// own as it opens it), it parses that buffer, so the check costs a search
-// in memory; a later range's reader gives the buffer back, and the
-// range's reader reads its bytes again. Nothing is read before the readers start (the split listing
+// Each range's bytes are mapped (or, where mmap(2) is missing or fails,
+// read into a buffer) once for the check, by the first reader that needs
+// it; when that is the range's own reader (the usual case: the readers
+// take the ranges in order and each checks its own as it opens it), it
+// parses those bytes, so the check costs a search in memory; a later
+// range's reader unmaps them, and the range's reader maps them again (see
+// rangeData for a file truncated while mapped). Nothing is read before the readers start (the split listing
 // only takes the file's size), and nothing is remembered between
 // listings: no file metadata tells that a file's bytes are unchanged (a
 // write through a shared writable mapping to a page already written
@@ -130,11 +134,31 @@ type rangeCheck struct {
 	dirty    bool  // they hold a stop byte
 	err      error
 	mu       sync.Mutex
-	data     *[]byte // bytes [from, to), until the range's reader takes them
+	data     *rangeData // bytes [from, to), until the range's reader takes them
+}
+
+// rangeData is bytes [from, to) of a file: mapped (mmap(2), read-only,
+// where the system has it) or read into a buffer from rangeBufs; free
+// unmaps them or gives the buffer back, once.
+//
+// Mapped, the bytes are the page cache's own: no copy into the process
+// (reading a 1.6 MB range took ~0.3 ms of system time, a fifth of a
+// core's time over the 106 MB flights file at two threads). A file that
+// another process truncates while it is mapped makes a read of a page past
+// its new end fault (SIGBUS): the reader's goroutine turns that fault into
+// a panic (debug.SetPanicOnFault) that mappedRead recovers as an error
+// naming the file, where a read(2) would have given fewer bytes.
+type rangeData struct {
+	b    []byte
+	free func()
+	// mapping is the whole mapping b is in (from the page that holds its
+	// first byte); nil when b was read
+	mapping []byte
 }
 
 // rangeBufs holds the buffers of ranges whose readers are done
-// (*[]byte), for the next ranges' checks.
+// (*[]byte), for the next ranges' checks (where ranges are read, not
+// mapped).
 var rangeBufs sync.Pool
 
 // rangeBuf returns a buffer of n bytes.
@@ -145,6 +169,41 @@ func rangeBuf(n int64) *[]byte {
 	}
 	b := make([]byte, n, n+n/8) // later ranges end a few bytes further
 	return &b
+}
+
+// loadRange returns bytes [from, to) of f, mapped when it can be, else
+// read (a file system or file that cannot be mapped, an empty range).
+func loadRange(f *os.File, from, to int64) (*rangeData, error) {
+	if to > from && !noRangeMap {
+		if d, err := mapRange(f, from, to); err == nil {
+			return d, nil
+		}
+	}
+	return readRange(f, from, to)
+}
+
+// noRangeMap turns mapping off (tests compare both ways).
+var noRangeMap bool
+
+// mappedRead runs read, which reads the mapped bytes mapping, and returns
+// the fault of a page of mapping that the file no longer has (another
+// process truncated it) as an error naming path; any other panic goes on.
+func mappedRead(path string, mapping []byte, read func() error) (err error) {
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if r := recover(); r != nil {
+			if a, ok := r.(interface{ Addr() uintptr }); ok && len(mapping) > 0 {
+				base := uintptr(unsafe.Pointer(unsafe.SliceData(mapping)))
+				if at := a.Addr(); at >= base && at-base < uintptr(len(mapping)) {
+					err = fmt.Errorf("file %s changed while it was read: it no longer has byte %d of the part being read", path, at-base)
+					return
+				}
+			}
+			panic(r)
+		}
+	}()
+	return read()
 }
 
 // check returns range i's check, reading and searching its bytes with f
@@ -166,17 +225,20 @@ func (g *rangeGuard) check(i int, f *os.File, size int64, own bool) *rangeCheck 
 				return
 			}
 		}
-		if c.data, c.err = readRange(f, c.from, c.to); c.err != nil {
+		if c.data, c.err = loadRange(f, c.from, c.to); c.err != nil {
 			return
 		}
-		for _, b := range g.stops {
-			if bytes.IndexByte(*c.data, b) >= 0 {
-				c.dirty = true
-				break
+		c.err = mappedRead(f.Name(), c.data.mapping, func() error {
+			for _, b := range g.stops {
+				if bytes.IndexByte(c.data.b, b) >= 0 {
+					c.dirty = true
+					break
+				}
 			}
-		}
-		if !own {
-			rangeBufs.Put(c.data)
+			return nil
+		})
+		if !own || c.err != nil {
+			c.data.free()
 			c.data = nil
 		}
 	})
@@ -185,7 +247,7 @@ func (g *rangeGuard) check(i int, f *os.File, size int64, own bool) *rangeCheck 
 
 // take hands the range's bytes to its reader: nil when it had them
 // already (a split opened again reads them again).
-func (c *rangeCheck) take() *[]byte {
+func (c *rangeCheck) take() *rangeData {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	d := c.data
@@ -195,7 +257,7 @@ func (c *rangeCheck) take() *[]byte {
 
 // readRange reads bytes [from, to) of f into a buffer from rangeBufs
 // (fewer when the file has become shorter).
-func readRange(f *os.File, from, to int64) (*[]byte, error) {
+func readRange(f *os.File, from, to int64) (*rangeData, error) {
 	p := rangeBuf(max(to-from, 0))
 	n, err := f.ReadAt(*p, from)
 	if err != nil && !errors.Is(err, io.EOF) {
@@ -203,7 +265,7 @@ func readRange(f *os.File, from, to int64) (*[]byte, error) {
 		return nil, err
 	}
 	*p = (*p)[:n]
-	return p, nil
+	return &rangeData{b: *p, free: func() { rangeBufs.Put(p) }}, nil
 }
 
 // lineStart returns the offset of the first line that starts at or after
@@ -245,6 +307,7 @@ type rangeLines struct {
 	r       io.Reader
 	from    int64
 	release func()
+	mapping []byte // data's mapping (nil when read): read it through mappedRead
 }
 
 // bytesDecoder is implemented by a Decoder that parses bytes held in
@@ -306,11 +369,11 @@ func rangeSection(f *os.File, fs *FileSplit) (*rangeLines, error) {
 	}
 	data := c.take()
 	if data == nil {
-		if data, err = readRange(f, c.from, c.to); err != nil {
+		if data, err = loadRange(f, c.from, c.to); err != nil {
 			return nil, err
 		}
 	}
-	l := &rangeLines{data: *data, from: c.from, release: func() { rangeBufs.Put(data) }}
+	l := &rangeLines{data: data.b, from: c.from, release: data.free, mapping: data.mapping}
 	if c.dirty {
 		l.r = io.MultiReader(bytes.NewReader(l.data), io.NewSectionReader(f, c.to, max(size-c.to, 0)))
 	}

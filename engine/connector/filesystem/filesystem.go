@@ -603,6 +603,7 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 	var br connector.BatchReader
 	rangeFrom := int64(0)
 	var releaseRange func()
+	var mapping []byte
 	var rangeDec resumableDecoder
 	if resume != nil && resume.dec != nil {
 		br = resume.dec.NewReaderAt(f, fsplit.Path, BatchRows, pos.Offset, pos.Line)
@@ -646,13 +647,13 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 				return nil, fmt.Errorf("table %s: %w", s.table, err)
 			}
 			br = lines.reader(rd, fsplit.Path, BatchRows)
-			rangeFrom, releaseRange = lines.from, lines.release
+			rangeFrom, releaseRange, mapping = lines.from, lines.release, lines.mapping
 		}
 	} else {
 		br = dec.NewReader(f, fsplit.Path, BatchRows)
 	}
 	r := &fileReader{f: f, stopWatch: stopWatch, split: fsplit, br: br, meta: spec.Metadata,
-		limit: spec.Limit, hasLimit: spec.Limit > 0, rangeFrom: rangeFrom, releaseRange: releaseRange,
+		limit: spec.Limit, hasLimit: spec.Limit > 0, rangeFrom: rangeFrom, releaseRange: releaseRange, mapping: mapping,
 		rangeDec: rangeDec}
 	if lc, ok := dec.(loneCRDecoder); ok {
 		r.loneCR = lc.LoneCREndsLine()
@@ -716,9 +717,23 @@ type fileReader struct {
 	rangeDec  resumableDecoder
 	rowFilter connector.RowFilter
 	loneCR    bool
+	// mapping: the mapped bytes br reads (a byte range's, byte_ranges.go)
+	mapping []byte
 }
 
 func (r *fileReader) Next(ctx context.Context) (*types.Batch, error) {
+	if r.mapping == nil || r.closed {
+		return r.next(ctx)
+	}
+	var b *types.Batch
+	err := mappedRead(r.split.Path, r.mapping, func() (err error) {
+		b, err = r.next(ctx)
+		return err
+	})
+	return b, err
+}
+
+func (r *fileReader) next(ctx context.Context) (*types.Batch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

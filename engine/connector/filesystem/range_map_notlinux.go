@@ -1,0 +1,5 @@
+//go:build unix && !linux
+
+package filesystem
+
+const mapPopulate = 0
