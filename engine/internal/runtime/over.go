@@ -346,9 +346,20 @@ func evalOverGroup(b *types.Batch, perm []int32, sorted *radixSorted, g opspec.O
 			samePeer = func(p, q int) bool { return true }
 		}
 	}
+	// the partitions' ends, when the sort knows them (its buckets by the
+	// one partition key): no row read to find them
+	var partEnds []int
+	if sorted != nil && len(g.PartitionKeys) == 1 && sorted.leadEnds != nil {
+		partEnds = sorted.leadEnds
+	}
 	for start := 0; start < len(perm); {
 		end := start + 1
-		if sorted != nil {
+		if partEnds != nil {
+			for partEnds[0] <= start {
+				partEnds = partEnds[1:]
+			}
+			end = partEnds[0]
+		} else if sorted != nil {
 			// runs of equal codes: read in place, no call per row
 			packed, partShift := sorted.packed, sorted.leadingShift(len(g.PartitionKeys))
 			key := packed[start] >> partShift

@@ -237,3 +237,87 @@ func TestOverRankPartsInstancesSideBySide(t *testing.T) {
 		}
 	}
 }
+
+// The batch OVER's rankings over more rows than a sort leaf (so the sort
+// splits the rows by partition as it packs them and the partitions are
+// its buckets) hold what ROW_NUMBER, RANK and DENSE_RANK mean, checked
+// without the sort: the output is the input's rows ordered by (s NULLS
+// FIRST, i DESC NULLS LAST); within a partition the row numbers count 1,
+// 2, 3, ..., ties in i share RANK and DENSE_RANK, which step as they
+// should; whole batches and both instances of a balanced exchange.
+func TestOverRankingBucketedPartitions(t *testing.T) {
+	const rows = 150_000
+	ts, whole, drained := overPartsInput(t, rows)
+	bigint := types.BigIntType().NotNull()
+	frame := opspec.OverFrame{Lower: opspec.FrameBound{Kind: opspec.UnboundedPreceding}, Upper: opspec.FrameBound{Kind: opspec.CurrentRow}}
+	groups := []opspec.OverGroup{{
+		PartitionKeys: []int{0}, Order: []opspec.SortKey{{Col: 1, Desc: true}}, Frame: frame,
+		Calls: []opspec.OverCall{{Func: "ROW_NUMBER", Filter: -1, Type: bigint}, {Func: "RANK", Filter: -1, Type: bigint},
+			{Func: "DENSE_RANK", Filter: -1, Type: bigint}},
+	}}
+	outTypes := append(append([]*types.DataType(nil), ts...), bigint, bigint, bigint)
+	inputs := map[string][]selectedRows{"whole batches": whole, "instance 0": drained[0], "instance 1": drained[1]}
+	parted := map[string]int{}
+	for in, parts := range inputs {
+		total := 0
+		for _, p := range parts {
+			total += p.len()
+		}
+		op := &OverAggregate{Groups: groups, InTypes: ts}
+		got := op.rankParts(parts, total)
+		if got == nil {
+			t.Fatalf("%s: rankParts did not run", in)
+		}
+		// the same rows as the input (as a multiset of their values)
+		count := map[string]int{}
+		for _, r := range gatherParts(parts, total).Rows(ts) {
+			count[r.String()]++
+		}
+		out := got.Rows(outTypes)
+		for _, r := range out {
+			count[(&types.Row{Kind: r.Kind, Values: r.Values[:len(ts)]}).String()]--
+		}
+		for k, c := range count {
+			if c != 0 {
+				t.Fatalf("%s: row %s %d times more in the input than in the output", in, k, c)
+			}
+		}
+		var partitions int
+		for i, r := range out {
+			s, d := r.Values[0], r.Values[1]
+			rn, rank, dense := r.Values[len(ts)].(int64), r.Values[len(ts)+1].(int64), r.Values[len(ts)+2].(int64)
+			first := i == 0 || fmt.Sprint(out[i-1].Values[0]) != fmt.Sprint(s)
+			if first {
+				partitions++
+				// s NULLS FIRST, then ascending
+				if i > 0 && (s == nil || out[i-1].Values[0] != nil && out[i-1].Values[0].(string) > s.(string)) {
+					t.Fatalf("%s: partition %v after %v", in, s, out[i-1].Values[0])
+				}
+				if rn != 1 || rank != 1 || dense != 1 {
+					t.Fatalf("%s: row %d opens partition %v with %d %d %d", in, i, s, rn, rank, dense)
+				}
+				continue
+			}
+			prev := out[i-1].Values
+			pd := prev[1]
+			// i DESC, NULLs last
+			if pd == nil && d != nil || pd != nil && d != nil && pd.(int64) < d.(int64) {
+				t.Fatalf("%s: row %d of partition %v: %v after %v", in, i, s, d, pd)
+			}
+			prn, prank, pdense := prev[len(ts)].(int64), prev[len(ts)+1].(int64), prev[len(ts)+2].(int64)
+			tie := fmt.Sprint(pd) == fmt.Sprint(d)
+			wantRank, wantDense := rn, pdense+1
+			if tie {
+				wantRank, wantDense = prank, pdense
+			}
+			if rn != prn+1 || rank != wantRank || dense != wantDense {
+				t.Fatalf("%s: row %d of partition %v (%v): %d %d %d, want %d %d %d", in, i, s, d, rn, rank, dense, prn+1, wantRank, wantDense)
+			}
+		}
+		parted[in] = partitions
+	}
+	// 40 values and NULL, each in one instance
+	if parted["whole batches"] != 41 || parted["instance 0"]+parted["instance 1"] != 41 {
+		t.Errorf("partitions: %v", parted)
+	}
+}

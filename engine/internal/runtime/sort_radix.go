@@ -57,6 +57,11 @@ type radixSorted struct {
 	packed  []uint64
 	posBits uint
 	codes   []keyCode
+	// leadEnds, when not nil, holds the end of each code of the leading
+	// key in the sorted words: positions [leadEnds[d-1], leadEnds[d]) have
+	// code d (the bucketed sort's buckets, when its digit was the whole
+	// leading key)
+	leadEnds []int
 }
 
 // radixSort sorts b's rows by keys with the radix path; nil when a key
@@ -141,8 +146,12 @@ func radixSortCoded(n int, keys []opspec.SortKey, code func(opspec.SortKey) (key
 	if lead != nil {
 		rest -= digit
 	}
+	var leadEnds []int
+	if lead != nil && digit == lead.bits {
+		leadEnds = ends
+	}
 	if rest == 0 {
-		return &radixSorted{packed: packed, posBits: posBits, codes: codes}
+		return &radixSorted{packed: packed, posBits: posBits, codes: codes, leadEnds: leadEnds}
 	}
 	if lead == nil {
 		packed = radixSortBits(packed, posBits, rest)
@@ -161,7 +170,7 @@ func radixSortCoded(n int, keys []opspec.SortKey, code func(opspec.SortKey) (key
 		}
 		start = end
 	}
-	return &radixSorted{packed: packed, posBits: posBits, codes: codes}
+	return &radixSorted{packed: packed, posBits: posBits, codes: codes, leadEnds: leadEnds}
 }
 
 // packChunk is the number of rows packCodes codes at a time (16 KiB of
@@ -259,7 +268,11 @@ func (r *radixSorted) columns(ncols int, keys []opspec.SortKey, perm func() []in
 	for k, key := range keys {
 		if !decoded[key.Col] {
 			decoded[key.Col] = true
-			cols[key.Col] = r.codes[k].decode(r.packed, r.posBits+r.codes[k].shift)
+			if k == 0 && r.leadEnds != nil {
+				cols[key.Col] = r.codes[0].decodeRuns(r.leadEnds)
+			} else {
+				cols[key.Col] = r.codes[k].decode(r.packed, r.posBits+r.codes[k].shift)
+			}
 		}
 	}
 	for i := range cols {
@@ -665,24 +678,11 @@ func (c *keyCode) decode(packed []uint64, at uint) arrow.Array {
 	dt := c.dt
 	n := len(packed)
 	mask := uint64(1)<<c.bits - 1
-	nullCode := c.span + 1
-	valueBase := uint64(0)
-	if c.nullLow {
-		nullCode, valueBase = 0, 1
-	}
-	if !c.nulls {
-		valueBase = 0
-	}
-	// a value's code back to its offset from the column's minimum (the
-	// rank for strings): code - valueBase for ASC, span - (code -
-	// valueBase) for DESC; so code*sign + add
-	var sign, add uint64 = 1, -valueBase
-	if c.desc {
-		sign, add = ^uint64(0), c.span+valueBase
-	}
+	sign, add := c.unpack()
 	var valid []byte
 	if c.nulls {
 		valid = make([]byte, (n+7)/8)
+		nullCode := c.nullCode()
 		for i, p := range packed {
 			if (p>>at)&mask != nullCode {
 				valid[i>>3] |= 1 << (i & 7)
@@ -706,6 +706,123 @@ func (c *keyCode) decode(packed []uint64, at uint) arrow.Array {
 		return vector.FromValues(dt, decodeInts[int64](packed, at, mask, sign, add+c.min, valid), valid, -1)
 	}
 	return nil
+}
+
+// unpack returns sign and add that turn a value's code back into its
+// offset from the column's minimum (the rank for strings): code*sign +
+// add, that is code - valueBase for ASC, span - (code - valueBase) for
+// DESC.
+func (c *keyCode) unpack() (sign, add uint64) {
+	valueBase := uint64(0)
+	if c.nulls && c.nullLow {
+		valueBase = 1
+	}
+	if c.desc {
+		return ^uint64(0), c.span + valueBase
+	}
+	return 1, -valueBase
+}
+
+// nullCode returns the code of NULL (meaningful when c.nulls).
+func (c *keyCode) nullCode() uint64 {
+	if c.nullLow {
+		return 0
+	}
+	return c.span + 1
+}
+
+// decodeRuns is decode for the leading key when the sorted words hold its
+// codes in runs whose ends are ends (radixSorted.leadEnds): each run's
+// value is written over its positions without reading the words.
+func (c *keyCode) decodeRuns(ends []int) arrow.Array {
+	n := ends[len(ends)-1]
+	sign, add := c.unpack()
+	var valid []byte
+	if c.nulls {
+		valid = make([]byte, (n+7)/8)
+	}
+	// each run: its code, start, end; NULL runs leave valid clear
+	type run struct {
+		code       uint64
+		start, end int
+	}
+	var runs []run
+	start := 0
+	for d, end := range ends {
+		if end > start {
+			runs = append(runs, run{uint64(d), start, end})
+			if c.nulls && uint64(d) != c.nullCode() {
+				bitutil.SetBitsTo(valid, int64(start), int64(end-start), true)
+			}
+		}
+		start = end
+	}
+	isNull := func(code uint64) bool { return c.nulls && code == c.nullCode() }
+	if c.ranks != nil {
+		offs := make([]int32, n+1)
+		pos := int32(0)
+		for _, rn := range runs {
+			l := int32(0)
+			if !isNull(rn.code) {
+				l = int32(len(c.sorted[rn.code*sign+add]))
+			}
+			for i := rn.start; i < rn.end; i++ {
+				pos += l
+				offs[i+1] = pos
+			}
+		}
+		data := make([]byte, pos)
+		for _, rn := range runs {
+			if isNull(rn.code) {
+				continue
+			}
+			s := c.sorted[rn.code*sign+add]
+			at := int(offs[rn.start])
+			end := int(offs[rn.end])
+			if len(s) == 0 {
+				continue
+			}
+			// the value once, then doubling copies of it
+			copy(data[at:end], s)
+			for done := len(s); at+done < end; done *= 2 {
+				copy(data[at+done:end], data[at:at+done])
+			}
+		}
+		return vector.StringsFrom(offs, data, valid, c.dt.ID() == arrow.BINARY)
+	}
+	if c.ints == nil {
+		return nil
+	}
+	fill := func(set func(start, end int, v uint64)) {
+		for _, rn := range runs {
+			if !isNull(rn.code) {
+				set(rn.start, rn.end, rn.code*sign+add+c.min)
+			}
+		}
+	}
+	switch c.dt.ID() {
+	case arrow.INT8:
+		return vector.FromValues(c.dt, fillRuns[int8](n, fill), valid, -1)
+	case arrow.INT16:
+		return vector.FromValues(c.dt, fillRuns[int16](n, fill), valid, -1)
+	case arrow.INT32, arrow.DATE32, arrow.TIME32, arrow.INTERVAL_MONTHS:
+		return vector.FromValues(c.dt, fillRuns[int32](n, fill), valid, -1)
+	case arrow.INT64, arrow.TIMESTAMP, arrow.TIME64, arrow.DURATION:
+		return vector.FromValues(c.dt, fillRuns[int64](n, fill), valid, -1)
+	}
+	return nil
+}
+
+// fillRuns returns n values, 0 but where fill's runs set them.
+func fillRuns[T int8 | int16 | int32 | int64](n int, fill func(set func(start, end int, v uint64))) []T {
+	out := make([]T, n)
+	fill(func(start, end int, v uint64) {
+		x := T(int64(v))
+		for i := start; i < end; i++ {
+			out[i] = x
+		}
+	})
+	return out
 }
 
 // decodeRanks is decode for a string key: the values by rank (sign and

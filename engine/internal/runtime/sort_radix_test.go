@@ -231,7 +231,7 @@ func TestRadixSortBucketed(t *testing.T) {
 		// the decoded key columns are the rows' own
 		sortedRows, gathered := sortRows(tc.b, tc.keys, ts), TakeRows(tc.b, want)
 		for _, k := range tc.keys {
-			for i := 0; i < n; i += 97 {
+			for i := range n {
 				g, w := types.ValueAt(sortedRows.Cols[k.Col], i, ts[k.Col]), types.ValueAt(gathered.Cols[k.Col], i, ts[k.Col])
 				if fmt.Sprint(g) != fmt.Sprint(w) {
 					t.Fatalf("%s: column %d at %d is %v, want %v", tc.name, k.Col, i, g, w)
