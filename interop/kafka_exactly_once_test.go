@@ -159,6 +159,36 @@ func eosLatestCheckpoint(dir string) string {
 	return best
 }
 
+// eosOpenTransaction reports whether a partition of topic holds records
+// of a transaction neither committed nor aborted: its high watermark is
+// past its last stable offset.
+func eosOpenTransaction(t *testing.T, k Kafka, topic string) bool {
+	t.Helper()
+	cl, err := k.Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	adm := kadm.NewClient(cl)
+	ends, err := adm.ListEndOffsets(ctx, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stable, err := adm.ListCommittedOffsets(ctx, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := false
+	ends.Each(func(o kadm.ListedOffset) {
+		if s, ok := stable.Lookup(topic, o.Partition); ok && o.Offset > s.Offset {
+			open = true
+		}
+	})
+	return open
+}
+
 // eosReadCommittedUntil reads the topic as eosRead does with
 // read_committed, again until ok accepts the values or 30 s pass, and
 // returns the last values read. A transaction's commit returns once its
@@ -273,11 +303,15 @@ func TestKafkaExactlyOnceKillRecovery(t *testing.T) {
 			}
 			spec := eosSpec{Topic: topic, Checkpoints: filepath.Join(t.TempDir(), "checkpoints"), Prefix: topic,
 				Rows: 10000, RowsPerSecond: 2000, Parallelism: par}
-			const kills = 8
+			// at least kills kills; more (up to maxKills) until one has
+			// left a transaction open, which the next run must abort: a
+			// kill lands between a checkpoint's commit and the next
+			// records now and then, leaving nothing to abort
+			const kills, maxKills = 8, 24
 			rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 16))
-			killed, finished := 0, false
+			killed, finished, leftOpen := 0, false, 0
 			resumedFrom := map[string]bool{}
-			for i := 0; i < kills && !finished; i++ {
+			for i := 0; (i < kills || (leftOpen == 0 && i < maxKills)) && !finished; i++ {
 				spec.Resume = eosLatestCheckpoint(spec.Checkpoints)
 				if spec.Resume != "" {
 					resumedFrom[spec.Resume] = true
@@ -298,6 +332,9 @@ func TestKafkaExactlyOnceKillRecovery(t *testing.T) {
 					t.Fatal(err)
 				}
 				<-done
+				if eosOpenTransaction(t, k, topic) {
+					leftOpen++
+				}
 				// what a read_committed reader sees now was committed by a
 				// checkpoint: part of the sequence, nothing twice
 				if err := eosCheck(eosRead(t, k, topic, true), spec.Rows, false); err != nil {
@@ -325,8 +362,8 @@ func TestKafkaExactlyOnceKillRecovery(t *testing.T) {
 				t.Fatalf("after %d kills, read_committed: %v", killed, err)
 			}
 			all := eosRead(t, k, topic, false)
-			t.Logf("%d kills, resumed from %d checkpoints: read_committed %d rows (each value once), read_uncommitted %d rows",
-				killed, len(resumedFrom), len(committed), len(all))
+			t.Logf("%d kills (%d left a transaction open), resumed from %d checkpoints: read_committed %d rows (each value once), read_uncommitted %d rows",
+				killed, leftOpen, len(resumedFrom), len(committed), len(all))
 			if killed < kills/2 || len(resumedFrom) < 2 {
 				t.Fatalf("only %d kills and %d checkpoints resumed from: the test did not exercise recovery", killed, len(resumedFrom))
 			}
