@@ -106,6 +106,7 @@ func runSpeedupProfiled(w io.Writer, n, runs int, only string, sources []speedup
 		command, n, n, n, runs, runtime.NumCPU(), loads, before, loadAverage())
 	fmt.Fprintf(w, "| query | source | rows | wall, 1 thread | wall, %d threads | speed-up (medians) | speed-up (median of pairs) | CPU, 1 thread | CPU, %d threads | CPU %d / 1 | answers |\n", n, n, n)
 	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	var cheaper []string
 	for _, l := range lines {
 		if l.problem != "" {
 			fmt.Fprintf(w, "| %s | %s | | | | | | | | | %s |\n", l.query, l.source, l.problem)
@@ -116,10 +117,23 @@ func runSpeedupProfiled(w io.Writer, n, runs int, only string, sources []speedup
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.2f× | %.2f× | %s | %s | %.2f | same at both |\n",
 			l.query, l.source, thousands(l.rows), ms(w1), ms(wn), float64(w1)/float64(wn), medianFloat(l.ratios),
 			ms(c1), ms(cn), float64(cn)/float64(c1))
+		if float64(cn) < cheaperCPU*float64(c1) {
+			cheaper = append(cheaper, l.query+" ("+l.source+")")
+		}
+	}
+	if len(cheaper) > 0 {
+		fmt.Fprintf(w, "\n**Not a measure of the engine**: at %d threads the same work took less than %.1f× the CPU of one thread on %d of %d lines (%s). More threads never do less work, so the one-thread runs ran on a slower machine: on a virtual machine whose memory the host takes back when idle, one core alone reads memory far slower than two (docs/benchmarks.md, \"The machine on the afternoon of 3 December\"). The speed-ups above overstate Riffle's.\n",
+			n, cheaperCPU, len(cheaper), len(lines), strings.Join(cheaper, ", "))
 	}
 	runtime.GOMAXPROCS(n)
 	return ok
 }
+
+// cheaperCPU is the CPU ratio (N threads over one) below which the
+// report says the one-thread runs were slowed by the machine: the plan
+// at N threads does the one-thread plan's work and more, so on a steady
+// machine the ratio is at least about 1 (0.96–1.05 on quiet runs here).
+const cheaperCPU = 0.9
 
 // measure compares the answers at both thread counts, then times runs
 // pairs, each pair's thread counts in alternate order.
