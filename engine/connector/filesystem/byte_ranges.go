@@ -380,6 +380,57 @@ func rangeSection(f *os.File, fs *FileSplit) (*rangeLines, error) {
 	return l, nil
 }
 
+// resumedRange returns the reader of byte range split fs resumed at a
+// checkpoint's offset and line (what its reader's Offset returned): the
+// rows its reader would have given after that offset (rangeSection),
+// that is the rest of the range's lines, to the end of the file when the
+// range is the first that holds a quote or escape byte, none when an
+// earlier range is; and from, the offset of the range's first line,
+// where its lines are counted from 1 (fileLine).
+func resumedRange(f *os.File, fs *FileSplit, dec resumableDecoder, maxRows int, offset, line int64) (br connector.BatchReader, from int64, err error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	size := st.Size()
+	var to int64
+	if g := fs.guard; g == nil {
+		if from, err = lineStart(f, fs.Start, size); err != nil {
+			return nil, 0, err
+		}
+		to = size
+		if fs.End < fs.Size {
+			if to, err = lineStart(f, fs.End, size); err != nil {
+				return nil, 0, err
+			}
+		}
+	} else {
+		for i := 0; i < fs.rangeIndex; i++ {
+			c := g.check(i, f, size, false)
+			if c.err != nil {
+				return nil, 0, c.err
+			}
+			if c.dirty {
+				// an earlier range's reader reads this range's lines
+				from = max(fs.Start, 1)
+				return (&rangeLines{from: from}).reader(dec, fs.Path, maxRows), from, nil
+			}
+		}
+		c := g.check(fs.rangeIndex, f, size, false)
+		if c.err != nil {
+			return nil, 0, c.err
+		}
+		from, to = c.from, c.to
+		if c.dirty {
+			to = size
+		}
+	}
+	if offset < from || offset > to {
+		return nil, 0, fmt.Errorf("file %s: the checkpoint's offset %d is outside its range's lines [%d, %d)", fs.Path, offset, from, to)
+	}
+	return dec.NewReaderAt(io.NewSectionReader(f, offset, to-offset), fs.Path, maxRows, offset, line), from, nil
+}
+
 // fileLine corrects the line of a data error in a range that does not
 // start the file: the reader counted lines from the range's first line.
 // loneCR says that the format's lines also end at a CR not followed by

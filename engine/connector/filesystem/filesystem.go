@@ -605,7 +605,17 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 	var releaseRange func()
 	var mapping []byte
 	var rangeDec resumableDecoder
-	if resume != nil && resume.dec != nil {
+	if resume != nil && resume.dec != nil && fsplit.End > 0 {
+		// a byte range resumed: the rest of its own lines, not the rest
+		// of the file (the later ranges' readers read theirs)
+		br, rangeFrom, err = resumedRange(f, fsplit, resume.dec, BatchRows, pos.Offset, pos.Line)
+		if err != nil {
+			stopWatch()
+			f.Close()
+			return nil, fmt.Errorf("table %s: %w", s.table, err)
+		}
+		rangeDec = resume.dec
+	} else if resume != nil && resume.dec != nil {
 		br = resume.dec.NewReaderAt(f, fsplit.Path, BatchRows, pos.Offset, pos.Line)
 	} else if fd, ok := dec.(connector.FileDecoder); ok {
 		// Random access (Parquet's footer): the reader reads what it needs.
