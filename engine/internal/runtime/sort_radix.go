@@ -338,24 +338,10 @@ func msdSortBits(src, buf []uint64, lo, width uint, toBuf bool) {
 		dmask := uint64(1)<<d - 1
 		var countsArr [1 << radixDigitBits]int
 		counts := countsArr[:1<<d]
-		for _, v := range src {
-			counts[(v>>shift)&dmask]++
-		}
-		if counts[(src[0]>>shift)&dmask] == n {
+		if countingScatter(src, buf, shift, dmask, counts) {
 			// every value has this digit: sort by the rest
 			width -= d
 			continue
-		}
-		sum := 0
-		for i, c := range counts {
-			counts[i] = sum
-			sum += c
-		}
-		// after the scatter, counts[i] is bucket i's end
-		for _, v := range src {
-			i := (v >> shift) & dmask
-			buf[counts[i]] = v
-			counts[i]++
 		}
 		start := 0
 		for _, end := range counts {
@@ -416,26 +402,39 @@ func lsdSortBits(vals, tmp []uint64, lo, width uint, prefer bool) (inTmp bool) {
 	a, b := vals, tmp
 	for shift := lo; shift < lo+width; shift += digit {
 		clear(counts)
-		for _, v := range a {
-			counts[(v>>shift)&dmask]++
-		}
-		if counts[(a[0]>>shift)&dmask] == n {
+		if countingScatter(a, b, shift, dmask, counts) {
 			continue
-		}
-		sum := 0
-		for d, c := range counts {
-			counts[d] = sum
-			sum += c
-		}
-		for _, v := range a {
-			d := (v >> shift) & dmask
-			b[counts[d]] = v
-			counts[d]++
 		}
 		a, b = b, a
 		inTmp = !inTmp
 	}
 	return inTmp
+}
+
+// countingScatter is one counting pass of a radix sort: it counts the
+// digits (v>>shift)&mask of src (non-empty) into counts (zeroed, one
+// entry per digit) and, unless every value has the same digit (then it
+// reports same and writes nothing), copies src into dst (of src's length)
+// in digit order, keeping the order of values with equal digits; counts
+// then holds each digit's bucket end in dst.
+func countingScatter(src, dst []uint64, shift uint, mask uint64, counts []int) (same bool) {
+	for _, v := range src {
+		counts[(v>>shift)&mask]++
+	}
+	if counts[(src[0]>>shift)&mask] == len(src) {
+		return true
+	}
+	sum := 0
+	for d, c := range counts {
+		counts[d] = sum
+		sum += c
+	}
+	for _, v := range src {
+		d := (v >> shift) & mask
+		dst[counts[d]] = v
+		counts[d]++
+	}
+	return false
 }
 
 // keyCode codes one sort key's column: row i's code is a number in
