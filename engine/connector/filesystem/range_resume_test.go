@@ -10,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/connector"
 )
 
@@ -42,7 +43,7 @@ func readRest(t *testing.T, r connector.Reader, first int) ([]string, error) {
 	return rows, nil
 }
 
-// A byte range resumed at a checkpoint's position gives the rest of its
+// A byte range (CSV or JSON) resumed at a checkpoint's position gives the rest of its
 // own rows, as its reader would have: not the rest of the file, whose
 // later ranges' readers read theirs (a checkpointed batch job restored
 // read every row after the position's range twice or more), none for a
@@ -50,6 +51,7 @@ func readRest(t *testing.T, r connector.Reader, first int) ([]string, error) {
 // file's line as the range's reader does.
 func TestByteRangeResumedAtPosition(t *testing.T) {
 	dir := t.TempDir()
+	var err error
 	data := rangeResumeFile(4<<20 + 1000)
 	// a quote in range 2: its reader reads on to the end of the file, the
 	// reader of range 3 gives nothing
@@ -60,12 +62,24 @@ func TestByteRangeResumedAtPosition(t *testing.T) {
 	bad := append([]byte(nil), clean...)
 	at = bytes.LastIndexByte(bad[:2<<20-100], '\n') + 1
 	bad[at] = 'x'
-	for name, data := range map[string][]byte{"quoted": data, "clean": clean, "bad": bad} {
+	var js bytes.Buffer
+	for i := 0; js.Len() < 4<<20+1000; i++ {
+		fmt.Fprintf(&js, "{\"id\": %d, \"name\": \"n\"}\n", i)
+	}
+	for name, data := range map[string][]byte{"quoted": data, "clean": clean, "bad": bad, "json": js.Bytes()} {
 		path := filepath.Join(dir, name+".csv")
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		src := csvSource(t, path, 2, nil)
+		if name == "json" {
+			ctx := newCtx(map[string]string{"path": path, "format": "json"}, names, tys)
+			ctx.Config.Set(config.RuntimeMode.Key, "batch")
+			ctx.Config.Set(config.Parallelism.Key, "2")
+			if src, err = (Factory{}).CreateSource(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
 		rs := src.(connector.ResumableSource)
 		ctx := context.Background()
 		splits, err := src.Splits(ctx)
