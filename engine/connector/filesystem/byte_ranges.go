@@ -334,39 +334,18 @@ func (l *rangeLines) reader(dec resumableDecoder, name string, maxRows int) conn
 // are clean; from its first line to the end of the file when it is the
 // first that is not; no line after that.
 func rangeSection(f *os.File, fs *FileSplit) (*rangeLines, error) {
-	st, err := f.Stat()
+	b, err := rangeBoundsOf(f, fs, true)
 	if err != nil {
 		return nil, err
 	}
-	size := st.Size()
-	g := fs.guard
-	if g == nil {
-		from, err := lineStart(f, fs.Start, size)
-		if err != nil {
-			return nil, err
-		}
-		to := size
-		if fs.End < fs.Size {
-			if to, err = lineStart(f, fs.End, size); err != nil {
-				return nil, err
-			}
-		}
-		return &rangeLines{r: io.NewSectionReader(f, from, max(to-from, 0)), from: from}, nil
+	switch {
+	case b.none:
+		// an earlier range's reader reads this range's lines
+		return &rangeLines{from: b.from}, nil
+	case b.check == nil:
+		return &rangeLines{r: io.NewSectionReader(f, b.from, max(b.to-b.from, 0)), from: b.from}, nil
 	}
-	for i := 0; i < fs.rangeIndex; i++ {
-		c := g.check(i, f, size, false)
-		if c.err != nil {
-			return nil, c.err
-		}
-		if c.dirty {
-			// an earlier range's reader reads this range's lines
-			return &rangeLines{from: max(fs.Start, 1)}, nil
-		}
-	}
-	c := g.check(fs.rangeIndex, f, size, true)
-	if c.err != nil {
-		return nil, c.err
-	}
+	c := b.check
 	data := c.take()
 	if data == nil {
 		if data, err = loadRange(f, c.from, c.to); err != nil {
@@ -375,9 +354,65 @@ func rangeSection(f *os.File, fs *FileSplit) (*rangeLines, error) {
 	}
 	l := &rangeLines{data: data.b, from: c.from, release: data.free, mapping: data.mapping}
 	if c.dirty {
-		l.r = io.MultiReader(bytes.NewReader(l.data), io.NewSectionReader(f, c.to, max(size-c.to, 0)))
+		l.r = io.MultiReader(bytes.NewReader(l.data), io.NewSectionReader(f, c.to, max(b.size-c.to, 0)))
 	}
 	return l, nil
+}
+
+// rangeBounds are the lines of a range split that its reader reads
+// (rangeBoundsOf).
+type rangeBounds struct {
+	from, to int64 // the range's lines [from, to): its first line is line 1 of its reader
+	size     int64 // the file's size now
+	// check is the range's own check (nil for a file without a guard);
+	// when it is dirty, to is the file's end
+	check *rangeCheck
+	// none: an earlier range holds a quote or escape byte, and its
+	// reader reads this range's lines
+	none bool
+}
+
+// rangeBoundsOf finds the lines of range split fs of f: for a range of a
+// CSV file (fs.guard set) the ranges before it are checked first, and
+// its own check is made with own as in rangeGuard.check.
+func rangeBoundsOf(f *os.File, fs *FileSplit, own bool) (rangeBounds, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return rangeBounds{}, err
+	}
+	b := rangeBounds{size: st.Size()}
+	g := fs.guard
+	if g == nil {
+		if b.from, err = lineStart(f, fs.Start, b.size); err != nil {
+			return b, err
+		}
+		b.to = b.size
+		if fs.End < fs.Size {
+			if b.to, err = lineStart(f, fs.End, b.size); err != nil {
+				return b, err
+			}
+		}
+		return b, nil
+	}
+	for i := 0; i < fs.rangeIndex; i++ {
+		c := g.check(i, f, b.size, false)
+		if c.err != nil {
+			return b, c.err
+		}
+		if c.dirty {
+			b.from, b.none = max(fs.Start, 1), true
+			return b, nil
+		}
+	}
+	c := g.check(fs.rangeIndex, f, b.size, own)
+	if c.err != nil {
+		return b, c.err
+	}
+	b.check, b.from, b.to = c, c.from, c.to
+	if c.dirty {
+		b.to = b.size
+	}
+	return b, nil
 }
 
 // resumedRange returns the reader of byte range split fs resumed at a
@@ -388,47 +423,18 @@ func rangeSection(f *os.File, fs *FileSplit) (*rangeLines, error) {
 // earlier range is; and from, the offset of the range's first line,
 // where its lines are counted from 1 (fileLine).
 func resumedRange(f *os.File, fs *FileSplit, dec resumableDecoder, maxRows int, offset, line int64) (br connector.BatchReader, from int64, err error) {
-	st, err := f.Stat()
+	b, err := rangeBoundsOf(f, fs, false)
 	if err != nil {
 		return nil, 0, err
 	}
-	size := st.Size()
-	var to int64
-	if g := fs.guard; g == nil {
-		if from, err = lineStart(f, fs.Start, size); err != nil {
-			return nil, 0, err
-		}
-		to = size
-		if fs.End < fs.Size {
-			if to, err = lineStart(f, fs.End, size); err != nil {
-				return nil, 0, err
-			}
-		}
-	} else {
-		for i := 0; i < fs.rangeIndex; i++ {
-			c := g.check(i, f, size, false)
-			if c.err != nil {
-				return nil, 0, c.err
-			}
-			if c.dirty {
-				// an earlier range's reader reads this range's lines
-				from = max(fs.Start, 1)
-				return (&rangeLines{from: from}).reader(dec, fs.Path, maxRows), from, nil
-			}
-		}
-		c := g.check(fs.rangeIndex, f, size, false)
-		if c.err != nil {
-			return nil, 0, c.err
-		}
-		from, to = c.from, c.to
-		if c.dirty {
-			to = size
-		}
+	if b.none {
+		// an earlier range's reader reads this range's lines
+		return (&rangeLines{from: b.from}).reader(dec, fs.Path, maxRows), b.from, nil
 	}
-	if offset < from || offset > to {
-		return nil, 0, fmt.Errorf("file %s: the checkpoint's offset %d is outside its range's lines [%d, %d)", fs.Path, offset, from, to)
+	if offset < b.from || offset > b.to {
+		return nil, 0, fmt.Errorf("file %s: the checkpoint's offset %d is outside its range's lines [%d, %d)", fs.Path, offset, b.from, b.to)
 	}
-	return dec.NewReaderAt(io.NewSectionReader(f, offset, to-offset), fs.Path, maxRows, offset, line), from, nil
+	return dec.NewReaderAt(io.NewSectionReader(f, offset, b.to-offset), fs.Path, maxRows, offset, line), b.from, nil
 }
 
 // fileLine corrects the line of a data error in a range that does not
