@@ -17,12 +17,21 @@ import (
 // calibration is the speed-up of two goroutines over one, each doing the
 // same work: throughput with two ÷ throughput with one (2.0 for two
 // independent cores).
+//
+// oneCore is one goroutine's memory stream in GB/s (bytes read and
+// written per second), in its fastest and slowest round: on a quiet
+// machine here about 6–9 GB/s in both; on the afternoon of 3 December,
+// when the host had taken the guest's idle memory back, one core alone
+// streamed five to ten times slower in some rounds, which the speed-ups
+// (best rounds) hide.
 type calibration struct {
 	alu, memory float64
+	oneCore     [2]float64 // GB/s: fastest, slowest round
 }
 
 func (c calibration) String() string {
-	return fmt.Sprintf("%.2f× arithmetic, %.2f× memory streaming", c.alu, c.memory)
+	return fmt.Sprintf("%.2f× arithmetic, %.2f× memory streaming (one core streams %.1f–%.1f GB/s)",
+		c.alu, c.memory, c.oneCore[1], c.oneCore[0])
 }
 
 // calibrate measures the arithmetic loop (a xorshift generator: registers
@@ -34,8 +43,14 @@ func calibrate(rounds int) calibration {
 	prev := runtime.GOMAXPROCS(2)
 	defer runtime.GOMAXPROCS(prev)
 	bufs := [2][]uint64{make([]uint64, 8<<20), make([]uint64, 8<<20)}
+	for _, b := range bufs { // fault the pages in before any timing
+		for i := range b {
+			b[i] = uint64(i)
+		}
+	}
 	aluWork := func(int) { calibrationSink.Add(xorshift(60_000_000)) }
 	memWork := func(g int) { calibrationSink.Add(stream(bufs[g], 6)) }
+	var slowest time.Duration // one goroutine's memory stream
 	best := func(goroutines int, work func(int)) time.Duration {
 		var b time.Duration
 		for r := 0; r < rounds; r++ {
@@ -46,17 +61,26 @@ func calibrate(rounds int) calibration {
 				go func() { defer wg.Done(); work(g) }()
 			}
 			wg.Wait()
-			if d := time.Since(start); b == 0 || d < b {
+			d := time.Since(start)
+			if b == 0 || d < b {
 				b = d
+			}
+			if goroutines == 1 && d > slowest {
+				slowest = d
 			}
 		}
 		return b
 	}
-	speedUp := func(work func(int)) float64 {
+	speedUp := func(work func(int)) (float64, time.Duration) {
 		one, two := best(1, work), best(2, work)
-		return 2 * one.Seconds() / two.Seconds()
+		return 2 * one.Seconds() / two.Seconds(), one
 	}
-	return calibration{alu: speedUp(aluWork), memory: speedUp(memWork)}
+	alu, _ := speedUp(aluWork)
+	slowest = 0
+	memory, fastest := speedUp(memWork)
+	bytes := float64(len(bufs[0])*8) * 6 * 2 // six passes, each reads and writes the buffer
+	gbs := func(d time.Duration) float64 { return bytes / d.Seconds() / 1e9 }
+	return calibration{alu: alu, memory: memory, oneCore: [2]float64{gbs(fastest), gbs(slowest)}}
 }
 
 // calibrationSink keeps the loops' results alive.

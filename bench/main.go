@@ -206,7 +206,13 @@ func main() {
 				prof.trace[i] = f
 			}
 		}
-		ok := runSpeedupProfiled(os.Stdout, *speedup, *runs, *only, sources, "go run . "+strings.Join(os.Args[1:], " "), strings.Join(loads, ", "), prof)
+		var machine *calibration
+		if *calib {
+			fmt.Fprintln(os.Stderr, "calibrating: two goroutines against one…")
+			c := calibrate(3)
+			machine = &c
+		}
+		ok := runSpeedupProfiled(os.Stdout, *speedup, *runs, *only, sources, "go run . "+strings.Join(os.Args[1:], " "), strings.Join(loads, ", "), prof, machine)
 		if *memprofile != "" {
 			f, err := os.Create(*memprofile)
 			check(err)

@@ -42,7 +42,7 @@ type speedupLine struct {
 }
 
 func runSpeedup(w io.Writer, n, runs int, only string, sources []speedupSource, command, loads string) bool {
-	return runSpeedupProfiled(w, n, runs, only, sources, command, loads, speedupProfiles{})
+	return runSpeedupProfiled(w, n, runs, only, sources, command, loads, speedupProfiles{}, nil)
 }
 
 // speedupProfiles are where the speed-up mode writes profiles of the
@@ -60,8 +60,10 @@ func (p speedupProfiles) at(i int) profiling { return profiling{cpu: p.cpu[i], t
 
 func (p speedupProfiles) any() bool { return p.at(0).any() || p.at(1).any() }
 
-// runSpeedupProfiled is runSpeedup with profiles of the first query.
-func runSpeedupProfiled(w io.Writer, n, runs int, only string, sources []speedupSource, command, loads string, prof speedupProfiles) bool {
+// runSpeedupProfiled is runSpeedup with profiles of the first query and,
+// when calib is not nil, the machine's own speed-up measured before the
+// runs (-calibrate) in the report's first paragraph.
+func runSpeedupProfiled(w io.Writer, n, runs int, only string, sources []speedupSource, command, loads string, prof speedupProfiles, calib *calibration) bool {
 	ok := true
 	profiled := !prof.any()
 	if loads == "" {
@@ -102,8 +104,12 @@ func runSpeedupProfiled(w io.Writer, n, runs int, only string, sources []speedup
 			}
 		}
 	}
-	fmt.Fprintf(w, "`%s`: Riffle alone, 1 thread (GOMAXPROCS 1, `parallelism.default` 1) and %d threads (GOMAXPROCS %d, `parallelism.default` %d) in alternate runs of one process, %d pairs; %d cores; loading into memory: %s; load average before %s, after %s.\n\n",
-		command, n, n, n, runs, runtime.NumCPU(), loads, before, loadAverage())
+	machine := ""
+	if calib != nil {
+		machine = fmt.Sprintf("; this machine's own speed-up from one core to two: %s", calib)
+	}
+	fmt.Fprintf(w, "`%s`: Riffle alone, 1 thread (GOMAXPROCS 1, `parallelism.default` 1) and %d threads (GOMAXPROCS %d, `parallelism.default` %d) in alternate runs of one process, %d pairs; %d cores; loading into memory: %s%s; load average before %s, after %s.\n\n",
+		command, n, speedupProcs(n), n, runs, runtime.NumCPU(), loads, machine, before, loadAverage())
 	fmt.Fprintf(w, "| query | source | rows | wall, 1 thread | wall, %d threads | speed-up (medians) | speed-up (median of pairs) | CPU, 1 thread | CPU, %d threads | CPU %d / 1 | answers |\n", n, n, n)
 	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	var cheaper []string
