@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/riffle-sql/riffle/engine/config"
@@ -357,6 +358,26 @@ func rangeSection(f *os.File, fs *FileSplit) (*rangeLines, error) {
 		l.r = io.MultiReader(bytes.NewReader(l.data), io.NewSectionReader(f, c.to, max(b.size-c.to, 0)))
 	}
 	return l, nil
+}
+
+// sameFileAsListed returns an error when f, opened for byte range split
+// fs, is not the file its listing saw at fs.Path (another file renamed
+// over the path since): the ranges of one file each open its path, and
+// would otherwise read some lines of one file and the rest of another.
+// Splits that are not ranges, and ranges made from a checkpoint, pass.
+func sameFileAsListed(f *os.File, fs *FileSplit) error {
+	if fs.End <= 0 || fs.listed == nil {
+		return nil
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !os.SameFile(fs.listed, st) {
+		return fmt.Errorf("file %s: another file was put at its path while the query read it in byte ranges (listed %d bytes, modified %s; now %d bytes, modified %s); run the query again",
+			fs.Path, fs.listed.Size(), fs.listed.ModTime().Format(time.RFC3339Nano), st.Size(), st.ModTime().Format(time.RFC3339Nano))
+	}
+	return nil
 }
 
 // rangeBounds are the lines of a range split that its reader reads

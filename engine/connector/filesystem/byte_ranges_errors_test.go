@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/riffle-sql/riffle/engine/connector"
@@ -154,5 +155,55 @@ func TestLinesBeforeCountsTheReadersLineBreaks(t *testing.T) {
 		if got, err := linesBefore(f, int64(len(data)), c.loneCR); err != nil || got != c.want {
 			t.Errorf("loneCR %v: %d lines (%v), want %d", c.loneCR, got, err, c.want)
 		}
+	}
+}
+
+// A file renamed over while its byte ranges are read: a range opened
+// after the rename gives an error naming the path, not the other file's
+// lines after the first file's; one reader (no ranges) reads on from the
+// file it opened.
+func TestRangesOfAFileRenamedOverFail(t *testing.T) {
+	const size = 4<<20 + 8*3
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f.csv")
+	if err := os.WriteFile(path, rangeTestFile(size), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := rangeTestFile(size)
+	for i := 0; i+8 <= len(other); i += 8 {
+		other[i+3] = 'z' // 12,zaaa: the other file's lines tell apart
+	}
+	src := csvSource(t, path, 2, nil)
+	ctx := context.Background()
+	splits, err := src.Splits(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(splits) != 4 {
+		t.Fatalf("%d splits, want 4 ranges", len(splits))
+	}
+	r, err := src.Open(ctx, splits[0], connector.ReadSpec{})
+	if err != nil {
+		t.Fatalf("range 0 before the rename: %v", err)
+	}
+	if _, err := r.Next(ctx); err != nil {
+		t.Fatalf("range 0 before the rename: %v", err)
+	}
+	r.Close()
+	tmp := filepath.Join(dir, "g.csv")
+	if err := os.WriteFile(tmp, other, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	_, err = src.Open(ctx, splits[1], connector.ReadSpec{})
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "another file was put at its path") {
+		t.Fatalf("range 1 after the rename: %v, want an error naming %s replaced", err, path)
+	}
+	// the new file listed again reads whole
+	rows, n, err := readSplits(t, csvSource(t, path, 2, nil), nil, 0)
+	if err != nil || n != 4 || len(rows) != size/8 {
+		t.Fatalf("listed again: %d rows in %d ranges, %v; want %d in 4", len(rows), n, err, size/8)
 	}
 }

@@ -375,6 +375,10 @@ type FileSplit struct {
 	rangeIndex int
 	ranges     int // the number of the file's ranges
 	guard      *rangeGuard
+	// listed is the file as listed (nil when the split was made from a
+	// checkpoint's position): a byte range's reader opens the path again,
+	// and a path renamed over in between is another file (errFileReplaced)
+	listed os.FileInfo
 }
 
 // String names the split (its path, and its block when split).
@@ -487,7 +491,7 @@ func listFiles(root string, re *regexp.Regexp) ([]*FileSplit, error) {
 		if re != nil && !re.MatchString(abs(root)) {
 			return nil, nil
 		}
-		return []*FileSplit{{Path: root, Size: st.Size(), ModTime: st.ModTime()}}, nil
+		return []*FileSplit{{Path: root, Size: st.Size(), ModTime: st.ModTime(), listed: st}}, nil
 	}
 	var out []*FileSplit
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -521,7 +525,7 @@ func listFiles(root string, re *regexp.Regexp) ([]*FileSplit, error) {
 				return nil
 			}
 		}
-		out = append(out, &FileSplit{Path: p, Size: info.Size(), ModTime: info.ModTime()})
+		out = append(out, &FileSplit{Path: p, Size: info.Size(), ModTime: info.ModTime(), listed: info})
 		return nil
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
@@ -591,6 +595,10 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 	f, err := openRead(ctx, fsplit.Path)
 	if err != nil {
 		return nil, err
+	}
+	if err := sameFileAsListed(f, fsplit); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("table %s: %w", s.table, err)
 	}
 	var resume *resumeAt
 	if pos != nil {
