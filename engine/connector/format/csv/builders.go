@@ -26,8 +26,22 @@ type builderSet struct {
 	cols []columns.Column
 }
 
-// builderSets holds the sets of readers that are done (*builderSet).
-var builderSets sync.Pool
+// builderSets holds the sets of readers that are done: a *sync.Pool of
+// *builderSet per key. One pool for every key handed the wrong set back:
+// a set of another key in the pool's per-P slot came out first each time
+// and went back to that slot, so every later reader missed (the join's
+// airports set made 46 of the flights file's 128 range readers of two
+// runs at two threads make theirs anew, ~9 MB a run).
+var builderSets sync.Map
+
+// builderPool returns key's pool.
+func builderPool(key string) *sync.Pool {
+	if p, ok := builderSets.Load(key); ok {
+		return p.(*sync.Pool)
+	}
+	p, _ := builderSets.LoadOrStore(key, new(sync.Pool))
+	return p.(*sync.Pool)
+}
 
 // buildersKey names the output types and batch size of a reader's
 // builders; "" when a type's builder is not reused (ARRAY, MAP, MULTISET
@@ -54,11 +68,8 @@ func takeBuilders(ts []*types.DataType, maxRows int) *builderSet {
 	if key == "" {
 		return nil
 	}
-	if s, ok := builderSets.Get().(*builderSet); ok {
-		if s.key == key {
-			return s
-		}
-		builderSets.Put(s) // another scan's (a join of two files)
+	if s, ok := builderPool(key).Get().(*builderSet); ok {
+		return s
 	}
 	s := &builderSet{key: key, cols: make([]columns.Column, len(ts))}
 	for i, t := range ts {
@@ -81,5 +92,5 @@ func (r *Reader) giveBuilders() {
 		}
 	}
 	r.cols, r.parsers = nil, nil
-	builderSets.Put(s)
+	builderPool(s.key).Put(s)
 }

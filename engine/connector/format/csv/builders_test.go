@@ -108,3 +108,60 @@ func TestBuildersKey(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildersHandedOnPastAnotherScan: a scan of other types that ends
+// between the readers of a file (the airports side of a join) does not
+// stop them handing their builders on: each key has its own pool (one
+// pool for all gave the other scan's set first and every later reader
+// made its own).
+func TestBuildersHandedOnPastAnotherScan(t *testing.T) {
+	o, err := ParseOptions(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewDecoder(o, builderTable.names, builderTable.types, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := cols("a", types.StringType(), "b", types.StringType())
+	od, err := NewDecoder(o, other.names, other.types, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readAll := func(r *Reader) int {
+		rows := 0
+		for {
+			b, err := r.Next()
+			if err != nil {
+				return rows
+			}
+			rows += b.Len
+		}
+	}
+	// the other scan's reader ends and hands its set on
+	if n := readAll(od.NewBytesReaderAt([]byte("x,y\nz,w\n"), "o.csv", 7, 0, 1).(*Reader)); n != 2 {
+		t.Fatalf("the other scan read %d rows, want 2", n)
+	}
+	handedOn := 0
+	var last *builderSet
+	for seed := 1; seed <= 12; seed++ {
+		r := d.NewBytesReaderAt(builderData(5+seed*3, seed), "r.csv", 7, 0, 1).(*Reader)
+		if r.builders == nil {
+			t.Fatal("the reader's builders are not a set that can be handed on")
+		}
+		if r.builders.key != buildersKey(builderTable.types, 7) {
+			t.Fatalf("the reader took the set %q", r.builders.key)
+		}
+		if r.builders == last {
+			handedOn++
+		}
+		last = r.builders
+		if n := readAll(r); n != 5+seed*3 {
+			t.Fatalf("seed %d: read %d rows, want %d", seed, n, 5+seed*3)
+		}
+	}
+	// sync.Pool may drop a set (the race detector drops a quarter of them)
+	if handedOn < 3 {
+		t.Fatalf("the next reader took the last one's builders %d times of 11", handedOn)
+	}
+}
