@@ -55,6 +55,11 @@ type keyGroupPool struct {
 	owner  []int // consumer instance of each key group
 
 	hashes sync.Pool // *[]uint64: add's buffers of row hashes
+
+	// dict numbers the values of a one-string-column key (nil for other
+	// keys): made by the first add
+	dict     *keyDict
+	dictOnce sync.Once
 }
 
 // keyGroupBatch is one producer batch in a pool: each row's key group
@@ -65,6 +70,7 @@ type keyGroupBatch struct {
 	batch  *types.Batch
 	groups []uint8      // key group of each row
 	counts []int32      // rows per key group
+	ids    []uint16     // each row's number in the pool's keyDict, nil without
 	left   atomic.Int32 // consumer instances yet to take their rows
 }
 
@@ -82,10 +88,18 @@ func (p *keyGroupPool) add(b *types.Batch, keys []int) {
 	}
 	groups := make([]uint8, b.Len)
 	counts := make([]int32, p.groups)
+	var ids []uint16
 	if n := uint64(p.groups); len(keys) == 1 && n&(n-1) == 0 && isStringColumn(b.Cols[keys[0]]) {
 		// one string key (the OVER's PARTITION BY a code or name): one
-		// pass without a hash buffer
-		stringKeyGroups(b.Cols[keys[0]], n, groups, counts)
+		// pass without a hash buffer, which also numbers the values in
+		// the pool's dictionary while it lasts
+		p.dictOnce.Do(func() { p.dict = &keyDict{col: keys[0]} })
+		if p.dict.col == keys[0] {
+			ids = p.dict.numberBatch(b.Cols[keys[0]], n, groups, counts)
+		}
+		if ids == nil {
+			stringKeyGroups(b.Cols[keys[0]], n, groups, counts)
+		}
 	} else {
 		p.hashedKeyGroups(b, keys, groups, counts)
 	}
@@ -95,7 +109,7 @@ func (p *keyGroupPool) add(b *types.Batch, keys []int) {
 	for _, c := range b.Cols {
 		c.NullN()
 	}
-	kb := &keyGroupBatch{batch: b, groups: groups, counts: counts}
+	kb := &keyGroupBatch{batch: b, groups: groups, counts: counts, ids: ids}
 	kb.left.Store(int32(p.consumers))
 	p.mu.Lock()
 	p.batches = append(p.batches, kb)
@@ -191,6 +205,9 @@ func (p *keyGroupPool) owners() []int {
 		rows := append([]int64(nil), p.groupRows...)
 		p.mu.Unlock()
 		p.owner = balanceKeyGroups(rows, p.consumers)
+		if p.dict != nil {
+			p.dict.finish()
+		}
 	})
 	return p.owner
 }
@@ -268,13 +285,17 @@ func (p *keyGroupPool) drainParts(ctx context.Context, inst int) ([]selectedRows
 			sel[k] = int32(i)
 			k += int(mine[g])
 		}
-		parts = append(parts, selectedRows{kb.batch, sel[:n:n]})
+		part := selectedRows{b: kb.batch, sel: sel[:n:n]}
+		if kb.ids != nil {
+			part.ids, part.dict = kb.ids, p.dict
+		}
+		parts = append(parts, part)
 		total += n
 	}
 	for _, kb := range batches {
 		if kb.left.Add(-1) == 0 {
 			// every instance has its rows: let the batch go
-			kb.batch, kb.groups, kb.counts = nil, nil, nil
+			kb.batch, kb.groups, kb.counts, kb.ids = nil, nil, nil, nil
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -284,10 +305,13 @@ func (p *keyGroupPool) drainParts(ctx context.Context, inst int) ([]selectedRows
 }
 
 // selectedRows is rows sel of batch b; every row of b, in order, when sel
-// is nil.
+// is nil. ids, when not nil, numbers every row of b (not only the
+// selected) in dict, the balanced exchange's dictionary of its string key.
 type selectedRows struct {
-	b   *types.Batch
-	sel []int32
+	b    *types.Batch
+	sel  []int32
+	ids  []uint16
+	dict *keyDict
 }
 
 // len returns the number of rows p selects.

@@ -549,7 +549,11 @@ func codeKeyParts(parts []selectedRows, total int, key opspec.SortKey) (keyCode,
 	}
 	switch col.DataType().ID() {
 	case arrow.STRING, arrow.BINARY:
-		ranks, sorted := stringRanksParts(parts, key.Col, total)
+		// the producers' numbers when they gave them, else the strings
+		ranks, sorted := dictRanksParts(parts, key.Col, total)
+		if ranks == nil {
+			ranks, sorted = stringRanksParts(parts, key.Col, total)
+		}
 		if ranks == nil {
 			return keyCode{}, false
 		}
