@@ -493,12 +493,19 @@ func listFiles(root string, re *regexp.Regexp) ([]*FileSplit, error) {
 		}
 		return []*FileSplit{{Path: root, Size: st.Size(), ModTime: st.ModTime(), listed: st}}, nil
 	}
+	// WalkDir does not follow a root that is a symbolic link (it lists
+	// the link alone, so the table read nothing); with a trailing
+	// separator the link resolves, and the files keep paths under root
+	walk := root
+	if lst, err := os.Lstat(root); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+		walk = root + string(filepath.Separator)
+	}
 	var out []*FileSplit
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(walk, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if p == root {
+		if p == walk {
 			return nil
 		}
 		if hidden(d.Name()) {
