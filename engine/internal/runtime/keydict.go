@@ -23,8 +23,11 @@ import (
 // dictionary of its own.
 //
 // The dictionary gives up (failed) past keyDictMax values, or when a
-// batch brings more than keyDictBatchMax(rows) new values (a key of high
-// cardinality, which the ranking would refuse anyway): later batches then
+// batch brings more than keyDictBatchMax(rows) values new to the
+// dictionary (a key of high cardinality, which the ranking would refuse
+// anyway; values only the producer's cache has not seen do not count: a
+// cache is new whenever another producer holds the pool's or a garbage
+// collection dropped it): later batches then
 // get key groups only (stringKeyGroups, the same group for each value) and
 // the instances rank the strings themselves.
 type keyDict struct {
@@ -50,7 +53,7 @@ type keyDict struct {
 const keyDictMax = 1 << 16
 
 // keyDictBatchMax is the most values a batch of rows rows may bring that
-// its producer has not seen before, for the dictionary to go on: the
+// the dictionary has not numbered before, for it to go on: the
 // ranking's bound (one value per rankMaxRatio rows), with room for small
 // batches.
 func keyDictBatchMax(rows int) int { return max(rows/rankMaxRatio, 256) }
@@ -124,14 +127,18 @@ func (d *keyDict) numberBatch(col arrow.Array, n uint64, groups []uint8, counts 
 			id, ok = cache.long[vector.UnsafeString(data[from:to])]
 		}
 		if !ok {
-			// a value new to this producer: the dictionary's number
-			if misses++; misses > limit {
-				d.fail()
+			// a value new to this producer: the dictionary's number;
+			// too many values new to the dictionary make it give up
+			v := string(data[from:to])
+			var isNew bool
+			if id, isNew, ok = d.number(v, w, short); !ok {
 				return nil
 			}
-			v := string(data[from:to])
-			if id, ok = d.number(v, w, short); !ok {
-				return nil
+			if isNew {
+				if misses++; misses > limit {
+					d.fail()
+					return nil
+				}
 			}
 			if short {
 				cache.short.add(w, h, id)
@@ -149,37 +156,37 @@ func (d *keyDict) numberBatch(col arrow.Array, n uint64, groups []uint8, counts 
 }
 
 // number returns value v's number in the dictionary (w its shortKey word
-// when short), numbering it if new; false when the dictionary has given
-// up or would hold more than keyDictMax values.
-func (d *keyDict) number(v string, w uint64, short bool) (uint16, bool) {
+// when short), numbering it if new (isNew); false when the dictionary has
+// given up or would hold more than keyDictMax values.
+func (d *keyDict) number(v string, w uint64, short bool) (id uint16, isNew, ok bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.failed {
-		return 0, false
+		return 0, false, false
 	}
 	if short {
 		if p := d.short.find(w); p != nil {
-			return uint16(*p), true
+			return uint16(*p), false, true
 		}
 	} else if id, ok := d.long[v]; ok {
-		return uint16(id), true
+		return uint16(id), false, true
 	}
-	id := len(d.values)
-	if id >= keyDictMax {
+	n := len(d.values)
+	if n >= keyDictMax {
 		d.failed = true
-		return 0, false
+		return 0, false, false
 	}
 	d.values = append(d.values, v)
 	if short {
 		p, _ := d.short.slot(w)
-		*p = int64(id)
+		*p = int64(n)
 	} else {
 		if d.long == nil {
 			d.long = make(map[string]int64)
 		}
-		d.long[v] = int64(id)
+		d.long[v] = int64(n)
 	}
-	return uint16(id), true
+	return uint16(n), true, true
 }
 
 // fail makes the dictionary give up.

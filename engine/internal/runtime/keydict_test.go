@@ -237,3 +237,60 @@ func TestKeyDictAllNull(t *testing.T) {
 		t.Fatalf("%d rows drained, want %d", total, len(vals))
 	}
 }
+
+// A producer whose cache is new (another producer holds the pool's, or
+// the garbage collector dropped it) meets values the dictionary already
+// numbers: they are not new values, and the dictionary goes on. It gave
+// up when a batch of 8,192 rows held more than 1,024 values its
+// producer's cache had not seen, though every one was numbered.
+func TestKeyDictKnownValuesPastAFreshCache(t *testing.T) {
+	const values = 3000
+	batch := func(n int) *types.Batch {
+		vals := make([]any, 8192)
+		for i := range vals {
+			vals[i] = fmt.Sprintf("airport%04d", i%n)
+		}
+		return &types.Batch{Cols: []arrow.Array{stringColumn(t, vals)}, Len: len(vals)}
+	}
+	pool := newKeyGroupPool(DefaultKeyGroups, 2)
+	// 600 new values a batch (the limit is 1,024), all 3,000 numbered
+	for n := 600; n <= values; n += 600 {
+		pool.add(batch(n), []int{0})
+	}
+	if pool.dict.failed || len(pool.dict.values) != values {
+		t.Fatalf("failed %v, %d values numbered, want %d", pool.dict.failed, len(pool.dict.values), values)
+	}
+	// the cache is gone (another producer holds it, or a collection
+	// dropped it): this batch's producer starts one
+	pool.dict.caches = sync.Pool{}
+	pool.add(batch(values), []int{0})
+	if pool.dict.failed {
+		t.Fatal("the dictionary gave up on a batch of values it already numbered")
+	}
+	for _, kb := range pool.batches {
+		if kb.ids == nil {
+			t.Fatal("a batch without numbers")
+		}
+	}
+	for inst := range 2 {
+		parts, total, err := pool.drainParts(context.Background(), inst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ranks, sorted := dictRanksParts(parts, 0, total)
+		want, wantSorted := stringRanksParts(parts, 0, total)
+		if ranks == nil {
+			t.Fatalf("instance %d: no ranks from the dictionary", inst)
+		}
+		// the dictionary's ranks are among every instance's values: the
+		// same order as the instance's own
+		for i := 1; i < total; i++ {
+			if (ranks[i-1] < ranks[i]) != (want[i-1] < want[i]) || (ranks[i-1] == ranks[i]) != (want[i-1] == want[i]) {
+				t.Fatalf("instance %d: rows %d and %d ordered apart from their values", inst, i-1, i)
+			}
+		}
+		if sorted[ranks[0]] != wantSorted[want[0]] {
+			t.Fatalf("instance %d: row 0 is %q, ranked as %q", inst, wantSorted[want[0]], sorted[ranks[0]])
+		}
+	}
+}
