@@ -123,7 +123,7 @@ func main() {
 	calib := flag.Bool("calibrate", true, "first measure this machine's own speed-up from one core to two (arithmetic and memory streaming; about 5 s) and print it in the report")
 	withLite := flag.Bool("sqlite", false, "run SQLite over in-memory tables too (loading 3 M rows takes a while)")
 	procs := flag.Int("procs", -1, "GOMAXPROCS while the engines run: -1 = -threads (one core per thread), 0 = Go's default (the number of cores)")
-	speedup := flag.Int("speedup", 0, "N > 1: Riffle alone, one thread against N in alternate runs of one process (issue 19 §2; see speedup.go); -threads and -procs do not apply")
+	speedup := flag.Int("speedup", 0, "N > 1: Riffle alone, one thread against N in alternate runs of one process (issue 19 §2; its columns: docs/benchmarks.md, \"One harness\"); -threads and -procs do not apply")
 	flag.IntVar(&parProcs, "speedup-procs", 0, "with -speedup N: GOMAXPROCS of the N-thread runs (0 = N); 1 shows the CPU parallelism adds without two cores' contention")
 	heapFloor := flag.Int64("heap-floor", gctuning.DefaultHeapFloor>>20, "Riffle's garbage collector heap floor in MiB, as the riffle binary sets it (engine/gctuning); 0 = Go's default (GOGC 100)")
 	flag.Parse()
@@ -137,6 +137,7 @@ func main() {
 	if *threads < 1 || *runs < 1 {
 		check(fmt.Errorf("-threads and -runs must be at least 1"))
 	}
+	check(checkFlags(flag.Args(), *speedup, parProcs, *procs, *profile, *only))
 	switch {
 	case *procs < 0:
 		runtime.GOMAXPROCS(*threads)
@@ -439,6 +440,42 @@ func allEngines(groups []*group) []*engine {
 func fileExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
+}
+
+// checkFlags refuses what the flag package lets through but the harness
+// would otherwise ignore or misread: words after the flags (Go's flag
+// parsing stops at the first one, so the flags after it were silently
+// dropped), -speedup 1 or below zero, a negative -speedup-procs, -procs
+// below -1, an unknown -profile source, and an -only that names no query.
+func checkFlags(args []string, speedup, speedupProcs, procs int, profile, only string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("unexpected argument %q: the harness takes flags only, and Go stops reading flags at the first other word (-h lists them)", args[0])
+	}
+	if speedup < 0 || speedup == 1 {
+		return fmt.Errorf("-speedup %d: N must be at least 2 (one thread against N), or 0 for the cross-engine comparison", speedup)
+	}
+	if speedupProcs < 0 {
+		return fmt.Errorf("-speedup-procs %d: must be 0 (= N) or at least 1", speedupProcs)
+	}
+	if procs < -1 {
+		return fmt.Errorf("-procs %d: must be -1 (= -threads), 0 (Go's default) or at least 1", procs)
+	}
+	switch profile {
+	case "csv", "mem", "parquet":
+	default:
+		return fmt.Errorf("-profile %q: must be csv, mem or parquet", profile)
+	}
+	if only != "" {
+		var names []string
+		for _, q := range queries {
+			if strings.Contains(q.name, only) {
+				return nil
+			}
+			names = append(names, q.name)
+		}
+		return fmt.Errorf("-only %q matches no query (they are: %s; the match is case-sensitive)", only, strings.Join(names, ", "))
+	}
+	return nil
 }
 
 func check(err error) {

@@ -127,6 +127,7 @@ func runSpeedupProfiled(w io.Writer, n, runs int, only string, sources []speedup
 			cheaper = append(cheaper, l.query+" ("+l.source+")")
 		}
 	}
+	fmt.Fprintf(w, "\nWall and CPU: medians of each thread count's runs (CPU is the process's user + system over one run). Speed-up (medians): the ratio of the two wall medians; (median of pairs): the median of each pair's own ratio, one-thread wall ÷ %d-thread wall, the runs of a pair a few milliseconds apart, so the least moved by the machine's drift. CPU %d / 1: the CPU medians' ratio; 1.00 = the %d threads did no more work than one, above = work the parallel plan adds or the cores slowing each other (-speedup-procs 1 runs the %d-thread plan on one core to tell them apart), below 0.9 = the machine, not the engine.\n", n, n, n, n)
 	if len(cheaper) > 0 {
 		fmt.Fprintf(w, "\n**Not a measure of the engine**: at %d threads the same work took less than %.1f× the CPU of one thread on %d of %d lines (%s). More threads never do less work, so the one-thread runs ran on a slower machine: on a virtual machine whose memory the host takes back when idle, one core alone reads memory far slower than two (docs/benchmarks.md, \"The machine on the afternoon of 3 December\"). The speed-ups above overstate Riffle's.\n",
 			n, cheaperCPU, len(cheaper), len(lines), strings.Join(cheaper, ", "))
