@@ -67,15 +67,25 @@ func (x *globalIndex) evict(dead func(int32) bool) {
 // intIndex numbers the values of one integral, date/time or interval key
 // column: the value's bits key an open-addressing table, except -1, whose
 // bits are the table's empty mark and which has its own field.
+//
+// small remembers the groups of the keys 0 to smallKeys-1 the table holds
+// (group + 1; 0 when not remembered): a key of few small values (an hour,
+// a month, a status code) is then numbered by one array read per row in
+// lookupBatch's loop for BIGINT and INT columns. The table stays the
+// keys' only record: removing a key forgets it here too.
 type intIndex struct {
 	col   int
 	t     u64Table
 	minus int32 // the group of key -1, -1 if none
 	null  int32
+	small [smallKeys]int32
 	// lookupBatch's buffers
 	keys []uint64
 	ids  []int32
 }
+
+// smallKeys bounds the keys intIndex.small remembers: 0 to smallKeys-1.
+const smallKeys = 256
 
 func newIntIndex(col int) *intIndex { return &intIndex{col: col, minus: -1, null: -1} }
 
@@ -135,6 +145,9 @@ func (x *intIndex) removeKey(k int64) {
 		x.minus = -1
 		return
 	}
+	if uint64(k) < smallKeys {
+		x.small[k] = 0
+	}
 	x.t.remove(uint64(k))
 }
 
@@ -164,7 +177,7 @@ func (x *intIndex) evict(dead func(int32) bool) {
 		}
 	}
 	for _, k := range drop {
-		x.t.remove(k)
+		x.removeKey(int64(k))
 	}
 	if x.minus >= 0 && dead(x.minus) {
 		x.minus = -1

@@ -86,6 +86,14 @@ func packIntKeys(c arrow.Array, keys []uint64) {
 
 func (x *intIndex) lookupBatch(b *types.Batch, next int32, gids, newRows []int32) (int32, []int32) {
 	c := b.Cols[x.col]
+	if c.NullN() == 0 {
+		switch c.DataType().ID() {
+		case arrow.INT64:
+			return lookupSmallInts(x, vector.Values[int64](c), next, gids, newRows)
+		case arrow.INT32:
+			return lookupSmallInts(x, vector.Values[int32](c), next, gids, newRows)
+		}
+	}
 	x.keys = growKeys(x.keys, len(gids))
 	packIntKeys(c, x.keys)
 	x.t.findBatch(x.keys, gids)
@@ -118,6 +126,46 @@ func (x *intIndex) lookupBatch(b *types.Batch, next int32, gids, newRows []int32
 			next++
 		}
 		gids[i] = *p
+	}
+	return next, newRows
+}
+
+// lookupSmallInts is intIndex.lookupBatch for a column of vals without
+// NULLs: a key 0 to smallKeys-1 that x.small remembers takes its group
+// from there; any other key is looked up in the table, in row order (so
+// new keys get next, next+1, … as the row-by-row lookup gives them), and
+// remembered when small.
+func lookupSmallInts[T int64 | int32](x *intIndex, vals []T, next int32, gids, newRows []int32) (int32, []int32) {
+	vals = vals[:len(gids)]
+	for i, v := range vals {
+		k := int64(v)
+		if uint64(k) < smallKeys {
+			if g := x.small[k]; g > 0 {
+				gids[i] = g - 1
+				continue
+			}
+		}
+		var g int32
+		if uint64(k) == emptyPair {
+			if x.minus < 0 {
+				x.minus = next
+				newRows = append(newRows, int32(i))
+				next++
+			}
+			g = x.minus
+		} else {
+			p, isNew := x.t.slot(uint64(k))
+			if isNew {
+				*p = int64(next)
+				newRows = append(newRows, int32(i))
+				next++
+			}
+			g = int32(*p)
+			if uint64(k) < smallKeys {
+				x.small[k] = g + 1
+			}
+		}
+		gids[i] = g
 	}
 	return next, newRows
 }

@@ -159,3 +159,47 @@ func TestAccumulateBatchMatchesUpdate(t *testing.T) {
 		}
 	}
 }
+
+// intIndex's memo of small keys never outlives the key: a key removed
+// (retraction) or evicted (state TTL) and added again gets its new group
+// in the batch lookup, keys on both sides of smallKeys and -1 keep theirs,
+// and a key first numbered row by row is found by the batch lookup.
+func TestIntIndexSmallKeysFollowTheTable(t *testing.T) {
+	build := func(vals ...int64) *types.Batch {
+		bb := types.NewBatchBuilder([]*types.DataType{types.BigIntType()})
+		for _, v := range vals {
+			if err := bb.Append(types.Insert, []any{v}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return bb.Build()
+	}
+	x := newIntIndex(0)
+	var next int32
+	look := func(b *types.Batch) []int32 {
+		gids := make([]int32, b.Len)
+		next, _ = x.lookupBatch(b, next, gids, nil)
+		return gids
+	}
+	// 7 first numbered by the row lookup, then found by the batch one
+	if g, isNew := x.lookup(build(7), 0, next); !isNew || g != 0 {
+		t.Fatalf("row lookup of 7: %d %v", g, isNew)
+	}
+	next++
+	got := look(build(3, smallKeys-1, smallKeys, -1, 3, 7, smallKeys-1))
+	if want := []int32{1, 2, 3, 4, 1, 0, 2}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("first batch: %v, want %v", got, want)
+	}
+	x.removeKey(3)
+	x.evict(func(g int32) bool { return g == 2 }) // smallKeys-1
+	got = look(build(smallKeys-1, 3, 3, smallKeys, -1, 7))
+	if want := []int32{5, 6, 6, 3, 4, 0}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("after removing 3 and evicting %d: %v, want %v", smallKeys-1, got, want)
+	}
+	if g, ok := x.findKey(3); !ok || g != 6 {
+		t.Fatalf("findKey(3) = %d %v, want 6", g, ok)
+	}
+	if x.count() != 5 {
+		t.Fatalf("%d groups, want 5 (7, 3, smallKeys-1, smallKeys, -1)", x.count())
+	}
+}
