@@ -106,6 +106,8 @@ func (d *keyDict) numberBatch(col arrow.Array, n uint64, groups []uint8, counts 
 			count[g]++
 			continue // number 0
 		case l <= 7 && from+8 <= len(data):
+			// the word stringKeyGroups takes, written out in both loops:
+			// as a function (cost 130) it would not be inlined, a call a row
 			w = binary.LittleEndian.Uint64(data[from:from+8])&(1<<(8*l)-1) | uint64(l)<<56
 		default:
 			if k, ok := shortKey(offs, data, i); ok {
