@@ -157,7 +157,10 @@ func main() {
 	}
 	for _, p := range []string{flights, airports} {
 		if !fileExists(p) {
-			check(fmt.Errorf("%s is missing (with -data, make the folder with: go run ./flightsdata -dir FOLDER)", p))
+			if *data != "" {
+				check(fmt.Errorf("%s is missing: make the -data folder with `go run ./flightsdata -dir %s` (from bench/)", p, *data))
+			}
+			check(fmt.Errorf("%s is missing: without -data the bundled data is read from -assets (%q, relative to the current folder: run from bench/, or give -assets the repository's assets folder)", p, *assets))
 		}
 	}
 
