@@ -92,11 +92,22 @@ func TestTwoPhaseAggregateAnswers(t *testing.T) {
 		{"SELECT COUNT(*), SUM(x), AVG(d), MAX(w) FROM mem", 1},
 		{"SELECT COUNT(*), SUM(x), AVG(d), MAX(w) FROM mem WHERE x > 100", 1},
 		{"SELECT k, COUNT(*) FILTER (WHERE x > 1), SUM(x) FILTER (WHERE d > 10) FROM mem GROUP BY k", 1},
+		{"SELECT k, COUNT(DISTINCT d) FROM mem GROUP BY k", 2},
+		{"SELECT k, COUNT(DISTINCT w) FROM mem WHERE x > 100 GROUP BY k", 2},
+		{"SELECT COUNT(DISTINCT d) FROM mem WHERE x > 100", 2},
 	} {
-		want, _ := run("1", "AUTO", c.q)
+		// the reference: one phase, DISTINCT by a value set per group
+		want, _ := run("1", "ONE_PHASE", c.q)
 		one, onePlan := run("1", "AUTO", c.q)
 		if strings.Contains(onePlan, "LocalHashAggregate") || !slices.Equal(one, want) {
-			t.Errorf("%s at parallelism 1 (AUTO): one phase expected, got\n%s", c.q, onePlan)
+			t.Errorf("%s at parallelism 1 (AUTO): one phase expected, got\n%s\n%s\nwant\n%s", c.q, onePlan, strings.Join(one, "\n"), strings.Join(want, "\n"))
+		}
+		// a single COUNT(DISTINCT) takes the distinct pairs first at one
+		// task too (distinctFirst): two aggregates, no local phase
+		opt := onePlan[strings.Index(onePlan, "== Optimized Execution Plan"):]
+		distinct := strings.Contains(c.q, "DISTINCT")
+		if n := strings.Count(opt, "HashAggregate"); distinct && n != 2 || !distinct && n != 1 {
+			t.Errorf("%s at parallelism 1: %d HashAggregate:\n%s", c.q, n, onePlan)
 		}
 		got, plan := run("2", "AUTO", c.q)
 		if n := strings.Count(plan[strings.Index(plan, "== Optimized Execution Plan"):], "LocalHashAggregate"); n != c.local {

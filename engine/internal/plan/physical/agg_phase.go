@@ -125,7 +125,7 @@ func (pl *planner) aggPhases(in *Node, keys []int, aggs []opspec.AggSpec, cols [
 	case "TWO_PHASE":
 	default:
 		if in.Parallelism <= 1 {
-			return nil
+			return pl.distinctFirst(in, keys, aggs, cols)
 		}
 	}
 	if x, ok := singleCountDistinct(keys, aggs); ok {
@@ -150,6 +150,33 @@ func (pl *planner) aggPhases(in *Node, keys []int, aggs []opspec.AggSpec, cols [
 		}
 	}
 	return pl.twoPhase(in, keys, aggs, cols)
+}
+
+// distinctFirst plans a single COUNT(DISTINCT x) of a batch aggregate
+// whose input runs in one task as Flink's batch planner does at any
+// parallelism: the distinct (keys, x) pairs first (one phase), then COUNT(x)
+// per key over them; nil for other aggregates. It is the plan the second
+// thread gets (aggPhases) without its local phases and exchanges, so both
+// thread counts number the pairs the same way (pairIndex), not one thread
+// a dictionary of x per group (distinctAcc).
+func (pl *planner) distinctFirst(in *Node, keys []int, aggs []opspec.AggSpec, cols []plan.Column) *Node {
+	x, ok := singleCountDistinct(keys, aggs)
+	if !ok {
+		return nil
+	}
+	innerKeys := append(append([]int(nil), keys...), x)
+	var innerCols []plan.Column
+	for _, k := range innerKeys {
+		innerCols = append(innerCols, in.Cols[k])
+	}
+	inner := pl.aggregateOver(in, &plan.Aggregate{GroupKeys: innerKeys, Cols: innerCols})
+	outer := make([]opspec.AggSpec, len(aggs))
+	for i, ag := range aggs {
+		ag.Distinct = false
+		ag.Args = []int{len(keys)}
+		outer[i] = ag
+	}
+	return pl.aggregateOver(inner, &plan.Aggregate{GroupKeys: seq(len(keys)), Aggs: outer, Cols: cols})
 }
 
 // singleCountDistinct reports aggregate calls that are all COUNT(DISTINCT

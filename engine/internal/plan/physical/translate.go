@@ -350,7 +350,12 @@ func (pl *planner) exchange(in *Node, dist opspec.Partitioning, keys []int, par 
 }
 
 func (pl *planner) aggregate(a *plan.Aggregate) *Node {
-	in := pl.translate(a.Input)
+	return pl.aggregateOver(pl.translate(a.Input), &plan.Aggregate{GroupKeys: a.GroupKeys, Aggs: a.Aggs, Cols: a.Cols})
+}
+
+// aggregateOver plans aggregate a over its translated input in (a's Input
+// is not read).
+func (pl *planner) aggregateOver(in *Node, a *plan.Aggregate) *Node {
 	if p := pl.aggPhases(in, a.GroupKeys, a.Aggs, a.Cols); p != nil {
 		return p
 	}
