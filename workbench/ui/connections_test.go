@@ -514,6 +514,7 @@ func TestGatewayMatchesEmbedded(t *testing.T) {
 		"SHOW FUNCTIONS",
 		"EXPLAIN SELECT n FROM v WHERE n > 1",
 	}
+	unordered := map[string]bool{scripts[2]: true}
 	show := func(tab *editorTab, script string) string {
 		h.wb.editors.tabs.Select(tab.item)
 		h.q.drain()
@@ -532,7 +533,13 @@ func TestGatewayMatchesEmbedded(t *testing.T) {
 		}
 		sort.Strings(hs)
 		status, _, _ := strings.Cut(rt.StatusLabel().Text, " · ")
-		return rt.State() + "\n" + strings.Join(hs, ", ") + "\n" + strings.Join(rows(rt.Grid()), "\n") + "\n" + status
+		cells := rows(rt.Grid())
+		if unordered[script] {
+			// a streaming GROUP BY's groups come from as many instances as
+			// the parallelism, in no fixed order (Flink's too)
+			sort.Strings(cells)
+		}
+		return rt.State() + "\n" + strings.Join(hs, ", ") + "\n" + strings.Join(cells, "\n") + "\n" + status
 	}
 	for _, s := range scripts {
 		want := show(local, s)
