@@ -98,7 +98,13 @@ func (x *intIndex) lookup(b *types.Batch, i int, next int32) (int32, bool) {
 		x.null = next
 		return next, true
 	}
-	k := int64Of(c, i)
+	return x.numberKey(int64Of(c, i), next)
+}
+
+// numberKey returns the group of the non-NULL key k, numbering it next
+// when it is new (isNew): -1 in its own field, any other key in the
+// table.
+func (x *intIndex) numberKey(k int64, next int32) (g int32, isNew bool) {
 	if uint64(k) == emptyPair {
 		if x.minus >= 0 {
 			return x.minus, false

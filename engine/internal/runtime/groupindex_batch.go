@@ -104,28 +104,20 @@ func (x *intIndex) lookupBatch(b *types.Batch, next int32, gids, newRows []int32
 			continue
 		}
 		// a new key, -1, a NULL, or a key first seen earlier in this batch
-		var p *int32
-		switch {
-		case null:
-			p = &x.null
-		case x.keys[i] == emptyPair:
-			p = &x.minus
-		default:
-			q, isNew := x.t.slot(x.keys[i])
-			if isNew {
-				*q = int64(next)
-				newRows = append(newRows, int32(i))
-				next++
+		var isNew bool
+		if null {
+			if isNew = x.null < 0; isNew {
+				x.null = next
 			}
-			gids[i] = int32(*q)
-			continue
+			g = x.null
+		} else {
+			g, isNew = x.numberKey(int64(x.keys[i]), next)
 		}
-		if *p < 0 {
-			*p = next
+		if isNew {
 			newRows = append(newRows, int32(i))
 			next++
 		}
-		gids[i] = *p
+		gids[i] = g
 	}
 	return next, newRows
 }
@@ -145,25 +137,13 @@ func lookupSmallInts[T int64 | int32](x *intIndex, vals []T, next int32, gids, n
 				continue
 			}
 		}
-		var g int32
-		if uint64(k) == emptyPair {
-			if x.minus < 0 {
-				x.minus = next
-				newRows = append(newRows, int32(i))
-				next++
-			}
-			g = x.minus
-		} else {
-			p, isNew := x.t.slot(uint64(k))
-			if isNew {
-				*p = int64(next)
-				newRows = append(newRows, int32(i))
-				next++
-			}
-			g = int32(*p)
-			if uint64(k) < smallKeys {
-				x.small[k] = g + 1
-			}
+		g, isNew := x.numberKey(k, next)
+		if isNew {
+			newRows = append(newRows, int32(i))
+			next++
+		}
+		if uint64(k) < smallKeys {
+			x.small[k] = g + 1
 		}
 		gids[i] = g
 	}
