@@ -42,7 +42,7 @@ type pairIndex struct {
 // in one loop (u64Table.findBatch, whose probes of successive rows
 // overlap) and only the pairs it did not find are added one by one.
 func (x *pairIndex) lookupBatch(b *types.Batch, next int32, gids, newRows []int32) (int32, []int32) {
-	if x.strs && isStringData(b.Cols[x.keyCol(0)]) && isStringData(b.Cols[x.keyCol(1)]) {
+	if x.strs && isStringData(b.Cols[x.cols[0]]) && isStringData(b.Cols[x.cols[1]]) {
 		return x.lookupTinyBatch(b, next, gids, newRows)
 	}
 	for c, s := range x.sub {
@@ -92,7 +92,7 @@ func (x *pairIndex) lookupBatch(b *types.Batch, next int32, gids, newRows []int3
 // the rows it did not find, and the others (a longer value or a NULL),
 // are numbered one by one in row order.
 func (x *pairIndex) lookupTinyBatch(b *types.Batch, next int32, gids, newRows []int32) (int32, []int32) {
-	c0, c1 := b.Cols[x.keyCol(0)], b.Cols[x.keyCol(1)]
+	c0, c1 := b.Cols[x.cols[0]], b.Cols[x.cols[1]]
 	offs0, data0 := vector.StringData(c0)
 	offs1, data1 := vector.StringData(c1)
 	bits0, off0 := validityOf(c0)
@@ -147,9 +147,6 @@ func (x *pairIndex) lookupTinyBatch(b *types.Batch, next int32, gids, newRows []
 	return next, newRows
 }
 
-// keyCol is the batch column of key column c.
-func (x *pairIndex) keyCol(c int) int { return x.cols[c] }
-
 // tinyPairKey packs row i's values of two string columns, when each is at
 // most 3 bytes long, into one key: each value's bytes and its length in a
 // 32-bit half (never emptyPair). A NULL's offsets give an empty value:
@@ -189,7 +186,7 @@ func (x *pairIndex) tinyKey(b *types.Batch, i int) (uint64, bool) {
 	if !x.strs {
 		return 0, false
 	}
-	c0, c1 := b.Cols[x.keyCol(0)], b.Cols[x.keyCol(1)]
+	c0, c1 := b.Cols[x.cols[0]], b.Cols[x.cols[1]]
 	if !isStringData(c0) || !isStringData(c1) || c0.IsNull(i) || c1.IsNull(i) {
 		return 0, false
 	}
