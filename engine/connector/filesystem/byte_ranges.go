@@ -40,9 +40,12 @@ import (
 // one, the ranges before it in parallel; a file without one is read
 // entirely in parallel.
 //
-// Each range's bytes are mapped (or, where mmap(2) is missing or fails,
-// read into a buffer) once for the check, by the first reader that needs
-// it; when that is the range's own reader (the usual case: the readers
+// A range's own reader usually makes its check as part of its parse,
+// holding its rows until the ranges before it are known clean
+// (byte_ranges_hold.go). Otherwise, each range's bytes are mapped (or,
+// where mmap(2) is missing or fails, read into a buffer) once for the
+// check, by the first reader that needs it; when that is the range's own
+// reader (the usual case: the readers
 // take the ranges in order and each checks its own as it opens it), it
 // parses those bytes, so the check costs a search in memory; a later
 // range's reader unmaps them, and the range's reader maps them again (see
@@ -128,14 +131,62 @@ type rangeGuard struct {
 }
 
 // rangeCheck is one range's check, made once by the first reader that
-// needs it.
+// claims it: the range's own reader as part of its parse (rangeHold), or
+// a reader that needs it first with a search of its bytes (check).
 type rangeCheck struct {
-	once     sync.Once
+	// done is closed when the fields below are set (made by the claim)
+	done     chan struct{}
 	from, to int64 // the range's lines: bytes [from, to) of the file
 	dirty    bool  // they hold a stop byte
 	err      error
 	mu       sync.Mutex
 	data     *rangeData // bytes [from, to), until the range's reader takes them
+}
+
+// claim returns true when the caller is the first to claim the check:
+// it sets the fields and then calls publish. Otherwise it returns the
+// channel closed when they are set.
+func (c *rangeCheck) claim() (bool, chan struct{}) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done == nil {
+		c.done = make(chan struct{})
+		return true, c.done
+	}
+	return false, c.done
+}
+
+// published returns true when the check is made (without waiting).
+func (c *rangeCheck) published() bool {
+	c.mu.Lock()
+	d := c.done
+	c.mu.Unlock()
+	if d == nil {
+		return false
+	}
+	select {
+	case <-d:
+		return true
+	default:
+		return false
+	}
+}
+
+// wait waits for the check claimed by another reader: that reader is
+// searching the range's bytes or parsing them (and publishes its verdict
+// before it waits for anything), so the wait ends.
+func (c *rangeCheck) wait(ctx context.Context, done chan struct{}) error {
+	select {
+	case <-done:
+		return nil
+	default:
+	}
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // rangeData is bytes [from, to) of a file: mapped (mmap(2), read-only,
@@ -186,6 +237,11 @@ func loadRange(f *os.File, from, to int64) (*rangeData, error) {
 // noRangeMap turns mapping off (tests compare both ways).
 var noRangeMap bool
 
+// testCheckWait, when set, is called by a reader about to take range i's
+// check from the reader making it; testHoldParsed by range i's reader
+// after its parse, before it publishes its check (tests order readers).
+var testCheckWait, testHoldParsed func(i int)
+
 // mappedRead runs read, which reads the mapped bytes mapping, and returns
 // the fault of a page of mapping that the file no longer has (another
 // process truncated it) as an error naming path; any other panic goes on.
@@ -213,9 +269,17 @@ func mappedRead(path string, mapping []byte, read func() error) (err error) {
 // later range gives them back at once: without a shared split list (a
 // checkpointed batch job) each instance lists the splits itself, and the
 // ranges of another instance would hold their bytes to the end.
-func (g *rangeGuard) check(i int, f *os.File, size int64, own bool) *rangeCheck {
+func (g *rangeGuard) check(ctx context.Context, i int, f *os.File, size int64, own bool) (*rangeCheck, error) {
 	c := &g.ranges[i]
-	c.once.Do(func() {
+	mine, done := c.claim()
+	if !mine {
+		if testCheckWait != nil {
+			testCheckWait(i)
+		}
+		return c, c.wait(ctx, done)
+	}
+	defer close(done)
+	func() {
 		n := int64(len(g.ranges))
 		if c.from, c.err = lineStart(f, g.size*int64(i)/n, size); c.err != nil {
 			return
@@ -242,8 +306,8 @@ func (g *rangeGuard) check(i int, f *os.File, size int64, own bool) *rangeCheck 
 			c.data.free()
 			c.data = nil
 		}
-	})
-	return c
+	}()
+	return c, nil
 }
 
 // take hands the range's bytes to its reader: nil when it had them
@@ -334,8 +398,8 @@ func (l *rangeLines) reader(dec resumableDecoder, name string, maxRows int) conn
 // top of this file): the range's lines while it and every range before it
 // are clean; from its first line to the end of the file when it is the
 // first that is not; no line after that.
-func rangeSection(f *os.File, fs *FileSplit) (*rangeLines, error) {
-	b, err := rangeBoundsOf(f, fs, true)
+func rangeSection(ctx context.Context, f *os.File, fs *FileSplit) (*rangeLines, error) {
+	b, err := rangeBoundsOf(ctx, f, fs, true)
 	if err != nil {
 		return nil, err
 	}
@@ -396,7 +460,7 @@ type rangeBounds struct {
 // rangeBoundsOf finds the lines of range split fs of f: for a range of a
 // CSV file (fs.guard set) the ranges before it are checked first, and
 // its own check is made with own as in rangeGuard.check.
-func rangeBoundsOf(f *os.File, fs *FileSplit, own bool) (rangeBounds, error) {
+func rangeBoundsOf(ctx context.Context, f *os.File, fs *FileSplit, own bool) (rangeBounds, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return rangeBounds{}, err
@@ -416,7 +480,10 @@ func rangeBoundsOf(f *os.File, fs *FileSplit, own bool) (rangeBounds, error) {
 		return b, nil
 	}
 	for i := 0; i < fs.rangeIndex; i++ {
-		c := g.check(i, f, b.size, false)
+		c, err := g.check(ctx, i, f, b.size, false)
+		if err != nil {
+			return b, err
+		}
 		if c.err != nil {
 			return b, c.err
 		}
@@ -425,7 +492,10 @@ func rangeBoundsOf(f *os.File, fs *FileSplit, own bool) (rangeBounds, error) {
 			return b, nil
 		}
 	}
-	c := g.check(fs.rangeIndex, f, b.size, own)
+	c, err := g.check(ctx, fs.rangeIndex, f, b.size, own)
+	if err != nil {
+		return b, err
+	}
 	if c.err != nil {
 		return b, c.err
 	}
@@ -443,8 +513,8 @@ func rangeBoundsOf(f *os.File, fs *FileSplit, own bool) (rangeBounds, error) {
 // range is the first that holds a quote or escape byte, none when an
 // earlier range is; and from, the offset of the range's first line,
 // where its lines are counted from 1 (fileLine).
-func resumedRange(f *os.File, fs *FileSplit, dec resumableDecoder, maxRows int, offset, line int64) (br connector.BatchReader, from int64, err error) {
-	b, err := rangeBoundsOf(f, fs, false)
+func resumedRange(ctx context.Context, f *os.File, fs *FileSplit, dec resumableDecoder, maxRows int, offset, line int64) (br connector.BatchReader, from int64, err error) {
+	b, err := rangeBoundsOf(ctx, f, fs, false)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -620,10 +620,11 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 	var releaseRange func()
 	var mapping []byte
 	var rangeDec resumableDecoder
+	var hold *rangeHold
 	if resume != nil && resume.dec != nil && fsplit.End > 0 {
 		// a byte range resumed: the rest of its own lines, not the rest
 		// of the file (the later ranges' readers read theirs)
-		br, rangeFrom, err = resumedRange(f, fsplit, resume.dec, BatchRows, pos.Offset, pos.Line)
+		br, rangeFrom, err = resumedRange(ctx, f, fsplit, resume.dec, BatchRows, pos.Offset, pos.Line)
 		if err != nil {
 			stopWatch()
 			f.Close()
@@ -665,13 +666,23 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 				br = (&rangeLines{from: max(fsplit.Start, 1)}).reader(rd, fsplit.Path, BatchRows)
 			}
 		} else {
-			lines, err := rangeSection(f, fsplit)
+			lines, h, err := holdSection(f, fsplit)
+			if err == nil && h == nil {
+				lines, err = rangeSection(ctx, f, fsplit)
+			}
 			if err != nil {
 				stopWatch()
 				f.Close()
 				return nil, fmt.Errorf("table %s: %w", s.table, err)
 			}
 			br = lines.reader(rd, fsplit.Path, BatchRows)
+			if h != nil {
+				// the range's check waits for its parse (byte_ranges_hold.go)
+				if tr, ok := br.(stopTracker); ok {
+					h.track = tr.TrackStopBytes(fsplit.guard.stops)
+				}
+				hold = h
+			}
 			rangeFrom, releaseRange, mapping = lines.from, lines.release, lines.mapping
 		}
 	} else {
@@ -679,7 +690,7 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 	}
 	r := &fileReader{f: f, stopWatch: stopWatch, split: fsplit, br: br, meta: spec.Metadata,
 		limit: spec.Limit, hasLimit: spec.Limit > 0, rangeFrom: rangeFrom, releaseRange: releaseRange, mapping: mapping,
-		rangeDec: rangeDec}
+		rangeDec: rangeDec, hold: hold}
 	if lc, ok := dec.(loneCRDecoder); ok {
 		r.loneCR = lc.LoneCREndsLine()
 	}
@@ -744,6 +755,9 @@ type fileReader struct {
 	loneCR    bool
 	// mapping: the mapped bytes br reads (a byte range's, byte_ranges.go)
 	mapping []byte
+	// hold: a byte range whose check the first Next makes
+	// (byte_ranges_hold.go)
+	hold *rangeHold
 }
 
 func (r *fileReader) Next(ctx context.Context) (*types.Batch, error) {
@@ -767,6 +781,11 @@ func (r *fileReader) next(ctx context.Context) (*types.Batch, error) {
 	}
 	if r.hasLimit && r.read >= r.limit {
 		return nil, io.EOF
+	}
+	if r.hold != nil {
+		if err := r.resolveHold(ctx); err != nil {
+			r.replaceReader(errReader{err})
+		}
 	}
 	b, err := r.br.Next()
 	for err == nil && r.skip > 0 {

@@ -1,6 +1,7 @@
 package csv
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -225,6 +226,48 @@ type Reader struct {
 	skipped int64
 	badUTF8 int64
 	err     error
+
+	// stops: the bytes TrackStopBytes asked about; stopSeen: a record or
+	// skipped line read held one; stopUnknown: bytes were passed over
+	// unread (a record skipped by ignore-parse-errors)
+	stops                 []byte
+	stopSeen, stopUnknown bool
+}
+
+// TrackStopBytes makes the reader note whether the bytes it reads hold
+// one of stops (each the quote or the escape character, when enabled:
+// the bytes that send a record to the byte-wise scanner), as part of its
+// parse: records that scanWords takes hold none; the others, and the
+// blank or comment lines between records, are searched. It returns false
+// (and tracks nothing) when a stop byte is not one of those.
+func (r *Reader) TrackStopBytes(stops []byte) bool {
+	o := &r.d.opts
+	for _, b := range stops {
+		if !(o.QuoteEnabled && b == o.Quote) && !(o.EscapeEnabled && b == o.Escape) {
+			return false
+		}
+	}
+	r.stops = append([]byte{}, stops...)
+	if len(r.stops) == 0 {
+		r.stops = []byte{}
+	}
+	return true
+}
+
+// StopFree reports that the reader tracks stop bytes (TrackStopBytes)
+// and that every byte it has read so far is known to hold none.
+func (r *Reader) StopFree() bool {
+	return r.stops != nil && !r.stopSeen && !r.stopUnknown
+}
+
+// noteStops records whether b holds a tracked stop byte.
+func (r *Reader) noteStops(b []byte) {
+	for _, c := range r.stops {
+		if bytes.IndexByte(b, c) >= 0 {
+			r.stopSeen = true
+			return
+		}
+	}
 }
 
 // SkippedRows counts rows skipped because of csv.ignore-parse-errors.
@@ -430,11 +473,15 @@ func (r *Reader) scan() error {
 	o := &r.d.opts
 	i := r.pos
 	line := r.line
+	from := i // for noteStops: the bytes from here to the record's end
 	// Skip blank and comment lines.
 	for {
 		if i >= len(buf) {
 			if !r.eof {
 				return errNeedMore
+			}
+			if r.stops != nil {
+				r.noteStops(buf[from:i])
 			}
 			r.pos, r.line = i, line
 			return io.EOF
@@ -465,6 +512,9 @@ func (r *Reader) scan() error {
 				if !r.eof {
 					return errNeedMore
 				}
+				if r.stops != nil {
+					r.noteStops(buf[from:j])
+				}
 				r.pos, r.line = j, line
 				return io.EOF
 			}
@@ -474,6 +524,9 @@ func (r *Reader) scan() error {
 		break
 	}
 	r.pos, r.line = i, line // blank lines are consumed even if we need more
+	if r.stops != nil && o.AllowComments && i > from {
+		r.noteStops(buf[from:i]) // comment lines (blank ones hold only line breaks)
+	}
 	if !r.byteScanOnly && r.scanWords(buf, i, line) {
 		r.wordRec = true
 		if !r.boundsOnly {
@@ -647,6 +700,9 @@ func (r *Reader) scan() error {
 	r.recEnd = i
 	r.pos, r.line = i, line
 	r.recStartOff = recStart
+	if r.stops != nil {
+		r.noteStops(buf[recStart:i])
+	}
 	return nil
 }
 
@@ -660,6 +716,7 @@ func (r *Reader) badRecord(from int, line int64, err *connector.DataError) error
 	if !r.d.opts.IgnoreParseErrs {
 		return err
 	}
+	r.stopUnknown = true
 	buf := r.buf[:r.end]
 	i := from
 	for i < len(buf) && buf[i] != '\n' && buf[i] != '\r' {
