@@ -246,10 +246,18 @@ var testCheckWait, testHoldParsed func(i int)
 // the fault of a page of mapping that the file no longer has (another
 // process truncated it) as an error naming path; any other panic goes on.
 func mappedRead(path string, mapping []byte, read func() error) (err error) {
+	return mappedReadOf(path, &mapping, read)
+}
+
+// mappedReadOf is mappedRead of the bytes *mapping holds when read
+// faults: read may map them anew (a held range's reader that maps its
+// range again, byte_ranges_hold.go).
+func mappedReadOf(path string, mappingOf *[]byte, read func() error) (err error) {
 	old := debug.SetPanicOnFault(true)
 	defer func() {
 		debug.SetPanicOnFault(old)
 		if r := recover(); r != nil {
+			mapping := *mappingOf
 			if a, ok := r.(interface{ Addr() uintptr }); ok && len(mapping) > 0 {
 				base := uintptr(unsafe.Pointer(unsafe.SliceData(mapping)))
 				if at := a.Addr(); at >= base && at-base < uintptr(len(mapping)) {

@@ -761,11 +761,13 @@ type fileReader struct {
 }
 
 func (r *fileReader) Next(ctx context.Context) (*types.Batch, error) {
-	if r.mapping == nil || r.closed {
+	if (r.mapping == nil && r.hold == nil) || r.closed {
 		return r.next(ctx)
 	}
+	// a held range's first Next may map its bytes anew (resolveHold):
+	// a fault is the mapping's that r.mapping holds then
 	var b *types.Batch
-	err := mappedRead(r.split.Path, r.mapping, func() (err error) {
+	err := mappedReadOf(r.split.Path, &r.mapping, func() (err error) {
 		b, err = r.next(ctx)
 		return err
 	})
