@@ -64,3 +64,49 @@ func TestCSVRangesSQLAsOne(t *testing.T) {
 		}
 	}
 }
+
+// A bad row in the second of three byte ranges fails the query at
+// parallelism 2 and 4 with the message of parallelism 1: file, line and
+// column (a bad number; one with a quote later in its range; an
+// unterminated quote).
+func TestCSVRangesSQLErrorAsOne(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 300000; i++ {
+		fmt.Fprintf(&b, "%d,s%d,%d\n", i, i%97, i%13)
+	}
+	if b.Len() < 3<<20 || b.Len() >= 4<<20 {
+		t.Fatalf("file of %d bytes, want three ranges", b.Len())
+	}
+	for i, c := range []struct{ edit, want string }{
+		{"\n150000,|\nx,", `:150001:1: column ` + "`id`" + `: cannot parse "x" as BIGINT`},
+		{"\n150000,|\nx,|\n150005,s|\n150005,\"s\"", `:150001:1: column ` + "`id`" + `: cannot parse "x" as BIGINT`},
+		{"\n150000,s|\n150000,\"s", ":150001:2: column `s`: unterminated quoted field"},
+	} {
+		text := b.String()
+		e := strings.Split(c.edit, "|")
+		for j := 0; j < len(e); j += 2 {
+			text = strings.Replace(text, e[j], e[j+1], 1)
+		}
+		path := filepath.Join(dir, fmt.Sprintf("bad%d.csv", i))
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ddl := fmt.Sprintf("CREATE TABLE f (id BIGINT, s STRING, k INT) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv', 'csv.ignore-parse-errors' = 'false')", path)
+		var want string
+		for _, par := range []string{"1", "2", "4"} {
+			err := batchQueryError(t, par, ddl, "SELECT SUM(id) FROM f")
+			if err == nil {
+				t.Fatalf("%d parallelism %s: no error", i, par)
+			}
+			if par == "1" {
+				want = err.Error()
+				if !strings.Contains(want, path+c.want) {
+					t.Errorf("%d parallelism 1: %v, want %s%s", i, err, path, c.want)
+				}
+			} else if err.Error() != want {
+				t.Errorf("%d parallelism %s: %v, want %s", i, par, err, want)
+			}
+		}
+	}
+}

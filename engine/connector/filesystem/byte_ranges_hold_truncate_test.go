@@ -73,3 +73,62 @@ func TestRangeHoldRemappedTruncated(t *testing.T) {
 		t.Fatalf("range 1's read: %v, want the file named as changed", nextErr)
 	}
 }
+
+// An error a held range's reader meets in the check of an earlier range
+// (what the old path met at Open, which names the table) names the table
+// too: range 0's reader faults in its parse of a file truncated after
+// Open, and range 1's reader, which had its bytes read into a buffer,
+// parses them and then takes range 0's failed check.
+func TestRangeHoldCheckErrorNamesTable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.csv")
+	if err := os.WriteFile(path, rangeTestFile(4<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := csvSource(t, path, 2, nil)
+	ctx := context.Background()
+	splits, err := src.Splits(ctx)
+	if err != nil || len(splits) != 4 {
+		t.Fatalf("%d splits, error %v", len(splits), err)
+	}
+	r0, err := src.Open(ctx, splits[0], connector.ReadSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r0.Close()
+	noRangeMap = true
+	r1, err := src.Open(ctx, splits[1], connector.ReadSpec{})
+	noRangeMap = false
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r1.Close()
+	if r0.(*fileReader).hold == nil || r1.(*fileReader).hold == nil {
+		t.Fatal("ranges 0 and 1 not held")
+	}
+	if r0.(*fileReader).mapping == nil {
+		t.Skip("range 0 not mapped (mmap(2) failed): no fault to make")
+	}
+	if err := os.Truncate(path, 100); err != nil {
+		t.Fatal(err)
+	}
+	read := func(r connector.Reader) (err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				t.Fatalf("read panicked: %v", p)
+			}
+		}()
+		for {
+			if _, err = r.Next(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	if err := read(r0); err == io.EOF || !strings.Contains(err.Error(), "changed while it was read") {
+		t.Fatalf("range 0's read: %v, want the file named as changed", err)
+	}
+	err = read(r1)
+	want := "table `default_catalog`.`default_database`.`t`: file " + path + " changed while it was read (byte range 0)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("range 1's read: %v, want %q", err, want)
+	}
+}

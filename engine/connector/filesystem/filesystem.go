@@ -690,7 +690,7 @@ func (src *Source) openFile(ctx context.Context, fsplit *FileSplit, spec connect
 	}
 	r := &fileReader{f: f, stopWatch: stopWatch, split: fsplit, br: br, meta: spec.Metadata,
 		limit: spec.Limit, hasLimit: spec.Limit > 0, rangeFrom: rangeFrom, releaseRange: releaseRange, mapping: mapping,
-		rangeDec: rangeDec, hold: hold}
+		rangeDec: rangeDec, hold: hold, table: s.table}
 	if lc, ok := dec.(loneCRDecoder); ok {
 		r.loneCR = lc.LoneCREndsLine()
 	}
@@ -758,6 +758,8 @@ type fileReader struct {
 	// hold: a byte range whose check the first Next makes
 	// (byte_ranges_hold.go)
 	hold *rangeHold
+	// table names the table in the errors of that check, as Open's do
+	table string
 }
 
 func (r *fileReader) Next(ctx context.Context) (*types.Batch, error) {
@@ -786,7 +788,8 @@ func (r *fileReader) next(ctx context.Context) (*types.Batch, error) {
 	}
 	if r.hold != nil {
 		if err := r.resolveHold(ctx); err != nil {
-			r.replaceReader(errReader{err})
+			// the checks the old path makes at Open: its errors
+			r.replaceReader(errReader{fmt.Errorf("table %s: %w", r.table, err)})
 		}
 	}
 	b, err := r.br.Next()
