@@ -32,8 +32,9 @@ import (
 // is.
 //
 // A range over holdRangeBytes (a file over 64 × that) is checked by a
-// search as before, so that the held batches stay small.
-const holdRangeBytes = 16 << 20
+// search as before, so that the held batches stay small (a variable:
+// tests lower it to mix both kinds of range in one table).
+var holdRangeBytes int64 = 16 << 20
 
 // stopTracker is implemented by a BatchReader that notes, as it parses,
 // whether its bytes hold given stop bytes (csv).
