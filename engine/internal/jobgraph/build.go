@@ -35,6 +35,7 @@ import (
 func Build(collector *runtime.Collector, roots ...*physical.Node) (g *runtime.Graph, nodes map[*physical.Node]*runtime.Node, err error) {
 	b := &builder{g: &runtime.Graph{}, nodes: map[*physical.Node]*runtime.Node{}, collector: collector}
 	b.planJoinOutputs(roots)
+	b.planAggCastInputs(roots)
 	b.planScanFilters(roots)
 	b.planScanUses(roots)
 	defer func() {
