@@ -169,7 +169,10 @@ func extractKernel(unit string, t *types.DataType, ret *types.DataType) Kernel {
 		zone := zoneOf(ctx)
 		if !x.Const && (t.Root == types.TimestampRoot || t.Root == types.DateRoot) {
 			var valid []byte = validityOf(x, n)
-			out := make([]int64, n)
+			out := scratchValues[int64](ctx, n)
+			if valid != nil {
+				clear(out) // NULL rows are skipped below
+			}
 			if t.Root == types.DateRoot {
 				days := vector.Values[int32](x.Arr)
 				for i := 0; i < n; i++ {

@@ -28,6 +28,9 @@ type Ctx struct {
 	// evaluating the expression, for CURRENT_WATERMARK; ok is false
 	// before the first watermark (nil: never one).
 	Watermark func() (wm int64, ok bool)
+	// Scratch, when set, recycles kernel result buffers between batches
+	// (scratch.go); only the Calc that owns it sets it, on its own Ctx.
+	Scratch *Scratch
 }
 
 // DefaultCtx returns a context in the local zone starting now.

@@ -296,8 +296,16 @@ func (c *Calc) ProcessWatermark(_ int, wm int64) error {
 	return c.Out.EmitWatermark(wm)
 }
 
+// ReuseOutput implements outputReuser: the Calc's kernels take their
+// result buffers from a Scratch it resets before each batch (expr.Scratch).
+func (c *Calc) ReuseOutput() { c.eval.Scratch = &expr.Scratch{} }
+
 // ProcessBatch implements Operator.
 func (c *Calc) ProcessBatch(_ int, b *types.Batch) error {
+	if s := c.eval.Scratch; s != nil {
+		// the consumer has returned from the last batch's Emit
+		s.Reset()
+	}
 	out, err := c.Apply(c.eval, b)
 	if err != nil || out.Len == 0 {
 		return err

@@ -822,3 +822,36 @@ func (e *rowEmitter) build(src *types.Batch) *types.Batch {
 	}
 	return &types.Batch{Cols: cols, Kinds: e.kinds, Len: n}
 }
+
+// ReleasesInput implements inputReleaser: a batch aggregate kept in
+// memory whose keys are integers and whose calls are built-in COUNT, SUM,
+// SUM0, AVG, MIN or MAX over numbers (not DISTINCT) copies what it needs
+// of each input batch (key numbers, sums, counts, extremes) and keeps no
+// reference to it. Any other aggregate reports false.
+func (a *GroupAgg) ReleasesInput() bool {
+	if a.Ctx == nil || !a.Ctx.Batch || a.disk != nil {
+		return false
+	}
+	for _, t := range a.KeyTypes {
+		switch t.Root {
+		case types.TinyInt, types.SmallInt, types.Integer, types.BigInt:
+		default:
+			return false
+		}
+	}
+	for _, s := range a.Aggs {
+		if s.Fn != nil || s.Distinct {
+			return false
+		}
+		switch s.Func {
+		case "COUNT":
+		case "SUM", "SUM0", "AVG", "MIN", "MAX":
+			if len(s.ArgTypes) != 1 || !s.ArgTypes[0].IsNumeric() {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}

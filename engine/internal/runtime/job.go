@@ -278,6 +278,21 @@ func (e *executor) build() error {
 			e.chained[n.ID] = true
 		}
 	}
+	// in a batch job without checkpoints, a node of parallelism 1 with one
+	// input from a producer of parallelism 1 that feeds it alone runs in
+	// its producer's task whatever the edge's partitioning: one instance
+	// sends every row to one instance, in order, as a forward edge does
+	// (so the GROUP BY of a one-thread job reads its Calc's batches
+	// without a hand-off between tasks, and the Calc can recycle its
+	// result buffers: reuseChainedOutputs)
+	if e.batch && e.job.coord == nil {
+		for _, n := range e.g.Nodes {
+			if len(n.Inputs) == 1 && n.Parallelism == 1 && n.Inputs[0].From.Parallelism == 1 &&
+				n.Inputs[0].KeyGroups == 0 && len(n.Inputs[0].From.consumers) == 1 {
+				e.chained[n.ID] = true
+			}
+		}
+	}
 	// and in a batch job, a BuildFirst node (the hash join) whose first
 	// input comes forward, from a producer it alone reads, out of a chain
 	// headed by a source: the task reads the join's other inputs to their
@@ -532,6 +547,7 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int, cp *tas
 		ops = append(ops, p.op)
 		outs = append(outs, p.out)
 	}
+	reuseChainedOutputs(built)
 	defer func() {
 		for _, op := range ops {
 			if cerr := op.Close(); cerr != nil && err == nil {
@@ -942,4 +958,27 @@ func (c *countingOutput) EmitWatermark(wm int64) error {
 		}
 	}
 	return c.next.EmitWatermark(wm)
+}
+
+// outputReuser is an operator that can recycle the buffers of the batches
+// it emits once its consumer has returned from Emit (Calc: expr.Scratch).
+type outputReuser interface{ ReuseOutput() }
+
+// inputReleaser is an operator that may report it keeps no reference to an
+// input batch, or to any of its buffers, once ProcessBatch returns.
+type inputReleaser interface{ ReleasesInput() bool }
+
+// reuseChainedOutputs lets each opened operator of a task's chain whose
+// consumer, the next in the chain (called synchronously from its Emit),
+// releases its input recycle its output buffers.
+func reuseChainedOutputs(built []chainedOp) {
+	for k := 0; k+1 < len(built); k++ {
+		r, ok := built[k].op.(outputReuser)
+		if !ok {
+			continue
+		}
+		if c, ok := built[k+1].op.(inputReleaser); ok && c.ReleasesInput() {
+			r.ReuseOutput()
+		}
+	}
 }

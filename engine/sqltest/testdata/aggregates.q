@@ -427,3 +427,54 @@ SELECT a, SUM(b) AS d, SUM0(b) AS e, MIN(b) AS f, MAX(b) AS g, COUNT(b) AS h, AV
 +---+-----+-----+-----+-----+---+-----+-----+--------------------+-----+-----+
 1 row in set
 !ok
+
+# SUM and AVG of an integer column cast to DOUBLE, over 100,000 rows (13
+# batches): at run time the Calc passes the integers through and the
+# DOUBLE accumulators convert them (jobgraph agg_cast_input.go), and at
+# parallelism 1 the Calc under the GROUP BY recycles its EXTRACT results
+# from batch to batch (expr.Scratch). Expected values computed
+# independently: hour = (id / 60) mod 24 over id 0..99999.
+CREATE TEMPORARY TABLE minutes (id BIGINT, ts AS TIMESTAMPADD(MINUTE, CAST(id AS INT), TIMESTAMP '2001-01-01 00:00:00')) WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence', 'fields.id.start' = '0', 'fields.id.end' = '99999', 'number-of-rows' = '100000');
+[INFO] Execute statement succeeded.
+!info
+SELECT EXTRACT(HOUR FROM ts) AS h, COUNT(*) AS n, SUM(CAST(id AS DOUBLE)) AS s, AVG(CAST(id AS DOUBLE)) AS a, MAX(id) AS m FROM minutes GROUP BY EXTRACT(HOUR FROM ts);
++----+------+-------------+------------------+-------+
+|  h |    n |           s |                a |     m |
++----+------+-------------+------------------+-------+
+|  0 | 4200 |  2.087799E8 |          49709.5 | 99419 |
+|  1 | 4200 |  2.090319E8 |          49769.5 | 99479 |
+|  2 | 4200 |  2.092839E8 |          49829.5 | 99539 |
+|  3 | 4200 |  2.095359E8 |          49889.5 | 99599 |
+|  4 | 4200 |  2.097879E8 |          49949.5 | 99659 |
+|  5 | 4200 |  2.100399E8 |          50009.5 | 99719 |
+|  6 | 4200 |  2.102919E8 |          50069.5 | 99779 |
+|  7 | 4200 |  2.105439E8 |          50129.5 | 99839 |
+|  8 | 4200 |  2.107959E8 |          50189.5 | 99899 |
+|  9 | 4200 |  2.110479E8 |          50249.5 | 99959 |
+| 10 | 4180 | 2.0929971E8 | 50071.7009569378 | 99999 |
+| 11 | 4140 | 2.0554893E8 |          49649.5 | 98639 |
+| 12 | 4140 | 2.0579733E8 |          49709.5 | 98699 |
+| 13 | 4140 | 2.0604573E8 |          49769.5 | 98759 |
+| 14 | 4140 | 2.0629413E8 |          49829.5 | 98819 |
+| 15 | 4140 | 2.0654253E8 |          49889.5 | 98879 |
+| 16 | 4140 | 2.0679093E8 |          49949.5 | 98939 |
+| 17 | 4140 | 2.0703933E8 |          50009.5 | 98999 |
+| 18 | 4140 | 2.0728773E8 |          50069.5 | 99059 |
+| 19 | 4140 | 2.0753613E8 |          50129.5 | 99119 |
+| 20 | 4140 | 2.0778453E8 |          50189.5 | 99179 |
+| 21 | 4140 | 2.0803293E8 |          50249.5 | 99239 |
+| 22 | 4140 | 2.0828133E8 |          50309.5 | 99299 |
+| 23 | 4140 | 2.0852973E8 |          50369.5 | 99359 |
++----+------+-------------+------------------+-------+
+24 rows in set
+!unordered
+# the rewrite keeps DISTINCT out: 2^53 and 2^53 + 1 are one DOUBLE, so
+# SUM(DISTINCT) adds it once, SUM twice; NULLs are skipped by both
+SELECT SUM(DISTINCT CAST(x AS DOUBLE)), SUM(CAST(x AS DOUBLE)), AVG(CAST(x AS DOUBLE)), COUNT(*) FROM (VALUES (9007199254740992), (9007199254740993), (CAST(NULL AS BIGINT))) AS v(x);
++----------------------+-----------------------+----------------------+--------+
+|               EXPR$0 |                EXPR$1 |               EXPR$2 | EXPR$3 |
++----------------------+-----------------------+----------------------+--------+
+| 9.007199254740992E15 | 1.8014398509481984E16 | 9.007199254740992E15 |      3 |
++----------------------+-----------------------+----------------------+--------+
+1 row in set
+!ok
