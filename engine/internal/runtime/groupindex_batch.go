@@ -129,14 +129,25 @@ func (x *intIndex) lookupBatch(b *types.Batch, next int32, gids, newRows []int32
 // remembered when small.
 func lookupSmallInts[T int64 | int32](x *intIndex, vals []T, next int32, gids, newRows []int32) (int32, []int32) {
 	vals = vals[:len(gids)]
-	for i, v := range vals {
-		k := int64(v)
-		if uint64(k) < smallKeys {
-			if g := x.small[k]; g > 0 {
-				gids[i] = g - 1
-				continue
+	small := &x.small
+	for i := 0; i < len(vals); i++ {
+		// a run of remembered keys: a loop without calls, so its
+		// variables stay in registers
+		for ; i < len(vals); i++ {
+			k := uint64(int64(vals[i]))
+			if k >= smallKeys {
+				break
 			}
+			g := small[k]
+			if g <= 0 {
+				break
+			}
+			gids[i] = g - 1
 		}
+		if i == len(vals) {
+			break
+		}
+		k := int64(vals[i])
 		g, isNew := x.numberKey(k, next)
 		if isNew {
 			newRows = append(newRows, int32(i))
