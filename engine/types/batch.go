@@ -149,9 +149,12 @@ func (cc *columnCache) fill(dst []any, stride, c int, arr arrow.Array, t *DataTy
 		}
 		cache := cc.i64
 		vals := a.Int64Values()
-		// values missing from the cache are boxed in place in one slab
-		// per batch instead of one allocation each (a ROW_NUMBER column
-		// holds a new value in every row)
+		// values missing from the cache are boxed in place in slabs
+		// instead of one allocation each (a ROW_NUMBER column holds a
+		// new value in every row); a full slab is followed by one twice
+		// its size (at most the rest of the batch), never grown in place
+		// since the boxes point into it, so a column of few misses (a
+		// sorted delay) does not pay a slab for the rest of the batch
 		var slab []int64
 		var prev int64
 		var prevV any
@@ -162,8 +165,8 @@ func (cc *columnCache) fill(dst []any, stride, c int, arr arrow.Array, t *DataTy
 			if prevV == nil || x != prev {
 				e := &cache[uint(x)%boxSlots]
 				if e.v == nil || e.x != x {
-					if slab == nil {
-						slab = make([]int64, 0, len(vals)-i)
+					if len(slab) == cap(slab) {
+						slab = make([]int64, 0, min(max(2*cap(slab), 256), len(vals)-i))
 					}
 					slab = append(slab, x) // within capacity: never moves
 					e.x, e.v = x, boxInt64At(&slab[len(slab)-1])

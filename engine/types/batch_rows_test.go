@@ -2,8 +2,10 @@ package types
 
 import (
 	"reflect"
+	"runtime"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 )
@@ -102,6 +104,58 @@ func TestRowConverterAcrossBatches(t *testing.T) {
 			if want := b.Row(i, ts); !reflect.DeepEqual(r.Values, want.Values) {
 				t.Fatalf("batch %d row %d: %#v, want %#v", k, i, r.Values, want.Values)
 			}
+		}
+	}
+}
+
+// TestRowBlockBoxesBigintsByMisses converts batches of 8192 BIGINT rows
+// whose values are runs of 32 (256 values a batch, new to the converter's
+// cache each time): the boxes of the values the cache misses take about
+// 8 bytes each, not a slab for the rest of the batch at the first miss
+// (64 KB a batch); and a column of a new value every row (ROW_NUMBER),
+// boxed across several slabs, keeps every value.
+func TestRowBlockBoxesBigintsByMisses(t *testing.T) {
+	ts := []*DataType{BigIntType().NotNull()}
+	const rows = 8192
+	batch := func(base int64, run int) *Batch {
+		bb := NewBatchBuilder(ts)
+		for i := range rows {
+			if err := bb.Append(Insert, []any{base + int64(i/run)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return bb.Build()
+	}
+	rc := NewRowConverter(ts)
+	const conversions = 16
+	batches := make([]*Batch, conversions)
+	for k := range batches {
+		batches[k] = batch(int64(k+1)*1_000_000, 32)
+	}
+	rc.RowBlock(batch(0, 32)) // the converter's cache, made once
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for _, b := range batches {
+		rc.RowBlock(b)
+	}
+	runtime.ReadMemStats(&after)
+	perBatch := int64(after.TotalAlloc-before.TotalAlloc) / conversions
+	rowsAndValues := int64(rows) * int64(unsafe.Sizeof(Row{})+unsafe.Sizeof(any(nil)))
+	if boxes := perBatch - rowsAndValues; boxes > 16<<10 {
+		t.Fatalf("%d bytes a batch beside its rows and values for 256 new values, want at most 16 KiB", boxes)
+	}
+	for k, b := range batches {
+		for i, r := range rc.RowBlock(b) {
+			if want := int64(k+1)*1_000_000 + int64(i/32); r.Values[0] != want {
+				t.Fatalf("batch %d row %d: %v, want %d", k, i, r.Values[0], want)
+			}
+		}
+	}
+	numbers := batch(1<<40, 1)
+	for i, r := range rc.RowBlock(numbers) {
+		if want := int64(1<<40) + int64(i); r.Values[0] != want {
+			t.Fatalf("row %d of the numbers: %v, want %d", i, r.Values[0], want)
 		}
 	}
 }
