@@ -178,3 +178,35 @@ func BenchmarkOverRowNumberBalanced(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkKeyGroupPoolAdd is the producers' side of the OVER's balanced
+// exchange on 1 Mi flights-like rows (key: origin, 300 three-letter
+// codes): "number" is pool.add as the plan runs it (key groups and the
+// pool's dictionary numbers), "groups" the key groups alone
+// (stringKeyGroups, what a producer does once the dictionary gave up).
+//
+//	go test -tags migrated_fynedo ./internal/runtime/ -run '^$' -bench KeyGroupPoolAdd -count 5
+func BenchmarkKeyGroupPoolAdd(b *testing.B) {
+	const rows = 1 << 20
+	batches, _ := flightsLikeBatches(b, rows)
+	b.Run("number", func(b *testing.B) {
+		measureCPU(b, func() {
+			pool := newKeyGroupPool(DefaultKeyGroups, 2)
+			for _, bt := range batches {
+				pool.add(bt, []int{0})
+			}
+			if pool.dict == nil || pool.dict.failed {
+				b.Fatal("the dictionary gave up")
+			}
+		})
+	})
+	b.Run("groups", func(b *testing.B) {
+		groups := make([]uint8, 8192)
+		counts := make([]int32, DefaultKeyGroups)
+		measureCPU(b, func() {
+			for _, bt := range batches {
+				stringKeyGroups(bt.Cols[0], DefaultKeyGroups, groups[:bt.Len], counts)
+			}
+		})
+	})
+}
