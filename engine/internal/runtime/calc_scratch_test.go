@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	goruntime "runtime"
 	"testing"
 
 	"github.com/riffle-sql/riffle/engine/expr"
@@ -79,6 +80,8 @@ func hourGraph(t *testing.T, batches []*types.Batch, consumer func() Operator) (
 // consumer that keeps the batches but says it releases them sees the
 // first batches' hours overwritten by later ones.
 func TestCalcRecyclesResultsForAReleasingConsumer(t *testing.T) {
+	// one core: the executor chains the hash edge at parallelism 1
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(1))
 	batches := hourBatches(t)
 	const rows = 20 * 8192
 	wantCount := map[int64]int64{}
@@ -135,19 +138,22 @@ func TestCalcRecyclesResultsForAReleasingConsumer(t *testing.T) {
 	})
 }
 
-// A batch job without checkpoints runs a node of parallelism 1 in the task
-// of its one producer of parallelism 1 over a hash edge; a streaming job,
-// or parallelism 2, keeps the hand-off between tasks.
+// A batch job without checkpoints on one core runs a node of parallelism
+// 1 in the task of its one producer of parallelism 1 over a hash edge; a
+// streaming job, parallelism 2, or more than one core keeps the hand-off
+// between tasks.
 func TestHashEdgeAtParallelismOneChains(t *testing.T) {
 	for _, c := range []struct {
-		name   string
-		batch  bool
-		par    int
-		chains int
+		name    string
+		batch   bool
+		oneCore bool
+		par     int
+		chains  int
 	}{
-		{"batch, parallelism 1", true, 1, 1},
-		{"streaming, parallelism 1", false, 1, 2},
-		{"batch, parallelism 2", true, 2, 2},
+		{"batch, parallelism 1, one core", true, true, 1, 1},
+		{"batch, parallelism 1, two cores", true, false, 1, 2},
+		{"streaming, parallelism 1, one core", false, true, 1, 2},
+		{"batch, parallelism 2, one core", true, true, 2, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := &Graph{}
@@ -157,7 +163,7 @@ func TestHashEdgeAtParallelismOneChains(t *testing.T) {
 			if err := g.validate(); err != nil {
 				t.Fatal(err)
 			}
-			e := &executor{job: &Job{}, g: g, batch: c.batch, cfg: DefaultJobConfig()}
+			e := &executor{job: &Job{}, g: g, batch: c.batch, oneCore: c.oneCore, cfg: DefaultJobConfig()}
 			if err := e.build(); err != nil {
 				t.Fatal(err)
 			}

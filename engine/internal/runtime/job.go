@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	goruntime "runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
@@ -147,7 +148,7 @@ func Submit(parent context.Context, name string, g *Graph, cfg JobConfig, ev *ex
 	for _, n := range g.Nodes {
 		n.metrics = newMetrics(n.ID, n.Name)
 	}
-	e := &executor{job: j, g: g, cfg: cfg, ev: ev, batch: batch}
+	e := &executor{job: j, g: g, cfg: cfg, ev: ev, batch: batch, oneCore: goruntime.GOMAXPROCS(0) == 1}
 	e.budget = newMemoryBudget(cfg.MemoryLimit, g, j.fail)
 	j.coord = newCoordinator(j, g, cfg.Checkpoint, batch)
 	if !batch {
@@ -265,6 +266,9 @@ type executor struct {
 	chains  [][]*Node
 	chained map[int]bool
 	budget  *memoryBudget // nil without a memory limit
+	// oneCore: the process runs Go code on one core (GOMAXPROCS 1), so
+	// no two tasks of the job ever run at the same time
+	oneCore bool
 }
 
 func (e *executor) build() error {
@@ -278,14 +282,17 @@ func (e *executor) build() error {
 			e.chained[n.ID] = true
 		}
 	}
-	// in a batch job without checkpoints, a node of parallelism 1 with one
-	// input from a producer of parallelism 1 that feeds it alone runs in
-	// its producer's task whatever the edge's partitioning: one instance
-	// sends every row to one instance, in order, as a forward edge does
-	// (so the GROUP BY of a one-thread job reads its Calc's batches
-	// without a hand-off between tasks, and the Calc can recycle its
-	// result buffers: reuseChainedOutputs)
-	if e.batch && e.job.coord == nil {
+	// in a batch job without checkpoints on one core, a node of
+	// parallelism 1 with one input from a producer of parallelism 1 that
+	// feeds it alone runs in its producer's task whatever the edge's
+	// partitioning: one instance sends every row to one instance, in
+	// order, as a forward edge does. On one core the two tasks could
+	// never run at once, so the hand-off only cost a switch; chained, the
+	// GROUP BY reads its Calc's batches in the same call and the Calc
+	// can recycle its result buffers (reuseChainedOutputs). With more
+	// cores the tasks stay apart and run as a pipeline (a join's probe
+	// and the aggregate after it at parallelism 1 overlap on two cores).
+	if e.batch && e.job.coord == nil && e.oneCore {
 		for _, n := range e.g.Nodes {
 			if len(n.Inputs) == 1 && n.Parallelism == 1 && n.Inputs[0].From.Parallelism == 1 &&
 				n.Inputs[0].KeyGroups == 0 && len(n.Inputs[0].From.consumers) == 1 {
