@@ -18,16 +18,8 @@ import (
 // panic. The bytes it held at Open were read into a buffer (mmap(2)
 // failed) or mapped at another address.
 func TestRangeHoldRemappedTruncated(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f.csv")
-	if err := os.WriteFile(path, rangeTestFile(4<<20), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	src := csvSource(t, path, 2, nil)
+	path, src, splits := fourRanges(t)
 	ctx := context.Background()
-	splits, err := src.Splits(ctx)
-	if err != nil || len(splits) != 4 {
-		t.Fatalf("%d splits, error %v", len(splits), err)
-	}
 	// range 1's bytes read into a buffer at Open (as where mmap(2)
 	// fails), mapped when the reader maps them again
 	noRangeMap = true
@@ -80,16 +72,8 @@ func TestRangeHoldRemappedTruncated(t *testing.T) {
 // Open, and range 1's reader, which had its bytes read into a buffer,
 // parses them and then takes range 0's failed check.
 func TestRangeHoldCheckErrorNamesTable(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f.csv")
-	if err := os.WriteFile(path, rangeTestFile(4<<20), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	src := csvSource(t, path, 2, nil)
+	path, src, splits := fourRanges(t)
 	ctx := context.Background()
-	splits, err := src.Splits(ctx)
-	if err != nil || len(splits) != 4 {
-		t.Fatalf("%d splits, error %v", len(splits), err)
-	}
 	r0, err := src.Open(ctx, splits[0], connector.ReadSpec{})
 	if err != nil {
 		t.Fatal(err)
@@ -131,4 +115,20 @@ func TestRangeHoldCheckErrorNamesTable(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Fatalf("range 1's read: %v, want %q", err, want)
 	}
+}
+
+// fourRanges writes a 4 MiB CSV file and returns its path and a source of
+// it read at parallelism 2, with its four byte ranges.
+func fourRanges(t *testing.T) (string, connector.Source, []connector.Split) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "f.csv")
+	if err := os.WriteFile(path, rangeTestFile(4<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := csvSource(t, path, 2, nil)
+	splits, err := src.Splits(context.Background())
+	if err != nil || len(splits) != 4 {
+		t.Fatalf("%d splits, error %v", len(splits), err)
+	}
+	return path, src, splits
 }
