@@ -57,14 +57,7 @@ func permutations(n int) [][]int {
 func TestRangeHoldEveryOrder(t *testing.T) {
 	dir := t.TempDir()
 	for name, data := range holdTestFiles() {
-		path := filepath.Join(dir, name+".csv")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		want, _, err := readSplits(t, csvSource(t, path, 1, nil), nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		path, want := writeOneReader(t, filepath.Join(dir, name+".csv"), data)
 		src := csvSource(t, path, 2, nil)
 		orders := [][]int{{0, 1, 2, 3}, {3, 2, 1, 0}, {1, 3, 0, 2}}
 		if (name == "across01" || name == "across23") && !testing.Short() {
@@ -102,14 +95,7 @@ func TestRangeHoldWaitsForEarlierParse(t *testing.T) {
 	defer func() { testCheckWait, testHoldParsed = nil, nil }()
 	for _, name := range []string{"clean", "across01", "mid1"} {
 		data := holdTestFiles()[name]
-		path := filepath.Join(dir, name+".csv")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		want, _, err := readSplits(t, csvSource(t, path, 1, nil), nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		path, want := writeOneReader(t, filepath.Join(dir, name+".csv"), data)
 		src := csvSource(t, path, 2, nil)
 		splits, err := src.Splits(context.Background())
 		if err != nil || len(splits) != 4 {
@@ -245,4 +231,18 @@ func TestRangeHoldPositionAfterHeldBatches(t *testing.T) {
 			}
 		}
 	}
+}
+
+// writeOneReader writes data to path and returns the rows one reader
+// (parallelism 1) reads from it, the reference of the ranges' tests.
+func writeOneReader(t *testing.T, path string, data []byte) (string, []string) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := readSplits(t, csvSource(t, path, 1, nil), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, want
 }

@@ -187,14 +187,7 @@ func TestRangesManyReadersReadAsOne(t *testing.T) {
 		if q >= 0 {
 			quoteAcross(d, q)
 		}
-		path := filepath.Join(t.TempDir(), "f.csv")
-		if err := os.WriteFile(path, d, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		want, _, err := readSplits(t, csvSource(t, path, 1, nil), nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		path, want := writeOneReader(t, filepath.Join(t.TempDir(), "f.csv"), d)
 		for _, par := range []int{2, 4, 8} {
 			for _, w := range []int{1, 2, 4, 8} {
 				got, n, err := readSplits(t, csvSource(t, path, par, nil), nil, w)

@@ -84,14 +84,10 @@ func integerCastToDouble(e expr.Expr) *expr.InputRef {
 		return nil
 	}
 	ref, ok := c.Args[0].(*expr.InputRef)
-	if !ok {
+	if !ok || !ref.T.IsIntegral() {
 		return nil
 	}
-	switch ref.T.Root {
-	case types.TinyInt, types.SmallInt, types.Integer, types.BigInt:
-		return ref
-	}
-	return nil
+	return ref
 }
 
 // onlySummedAsDouble reports whether input column j of an aggregate with

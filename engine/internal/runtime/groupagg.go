@@ -833,9 +833,7 @@ func (a *GroupAgg) ReleasesInput() bool {
 		return false
 	}
 	for _, t := range a.KeyTypes {
-		switch t.Root {
-		case types.TinyInt, types.SmallInt, types.Integer, types.BigInt:
-		default:
+		if !t.IsIntegral() {
 			return false
 		}
 	}
