@@ -302,12 +302,7 @@ func (g *rangeGuard) check(ctx context.Context, i int, f *os.File, size int64, o
 			return
 		}
 		c.err = mappedRead(f.Name(), c.data.mapping, func() error {
-			for _, b := range g.stops {
-				if bytes.IndexByte(c.data.b, b) >= 0 {
-					c.dirty = true
-					break
-				}
-			}
+			c.dirty = hasStop(c.data.b, g.stops)
 			return nil
 		})
 		if !own || c.err != nil {

@@ -247,10 +247,7 @@ func (r *Reader) TrackStopBytes(stops []byte) bool {
 			return false
 		}
 	}
-	r.stops = append([]byte{}, stops...)
-	if len(r.stops) == 0 {
-		r.stops = []byte{}
-	}
+	r.stops = append([]byte{}, stops...) // non-nil even when empty: tracking
 	return true
 }
 
