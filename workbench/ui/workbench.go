@@ -764,25 +764,20 @@ func (wb *Workbench) Close() {
 			c()
 		}
 		wb.mu.Unlock()
+		var cancelled []*table.JobClient
 		for _, rt := range wb.results {
 			rt.Stop() // recorded as canceled, not failed
+			if rt.Job != nil {
+				cancelled = append(cancelled, rt.Job)
+			}
 		}
 		for _, j := range wb.env.Jobs() {
 			if !j.Status().IsTerminal() {
 				_ = j.Cancel()
+				cancelled = append(cancelled, j)
 			}
 		}
-		// Give the readers of the stopped queries a moment to record their
-		// end in the history, and the gateways to close their sessions.
-		done := make(chan struct{})
-		go func() {
-			wb.collectors.Wait()
-			close(done)
-		}()
-		select {
-		case <-done:
-		case <-time.After(time.Second):
-		}
+		wb.awaitStopped(cancelled, closeWaitLimit)
 		wb.conns.closeAll(2 * time.Second)
 		if wb.kafka != nil {
 			wb.kafka.closeAll() // Kafka hook
@@ -796,6 +791,36 @@ func (wb *Workbench) Close() {
 		wb.store.Close()
 		wb.closeWorkspaceCatalog()
 	})
+}
+
+// closeWaitLimit bounds how long Close waits for the stopped queries'
+// readers and jobs to end. The wait ends as soon as they have (a few
+// milliseconds on an idle machine); the bound only matters for a job that
+// does not stop, whose end then goes unrecorded.
+const closeWaitLimit = 10 * time.Second
+
+// awaitStopped waits, at most limit, for the result readers to record their
+// end in the history and for the cancelled jobs to reach a terminal status,
+// so that the tabs and the history say CANCELED, not STOPPING, once the
+// workspace is closed.
+func (wb *Workbench) awaitStopped(jobs []*table.JobClient, limit time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		wb.collectors.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return
+	}
+	for _, j := range jobs {
+		if j.Wait(ctx) != nil && ctx.Err() != nil {
+			return
+		}
+	}
 }
 
 // Env returns the workbench's embedded TableEnvironment (whatever the
