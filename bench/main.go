@@ -126,8 +126,10 @@ func main() {
 	speedup := flag.Int("speedup", 0, "N > 1: Riffle alone, one thread against N in alternate runs of one process (issue 19 §2; its columns: docs/benchmarks.md, \"One harness\"); -threads and -procs do not apply")
 	flag.IntVar(&parProcs, "speedup-procs", 0, "with -speedup N: GOMAXPROCS of the N-thread runs (0 = N); 1 shows the CPU parallelism adds without two cores' contention")
 	heapFloor := flag.Int64("heap-floor", gctuning.DefaultHeapFloor>>20, "Riffle's garbage collector heap floor in MiB, as the riffle binary sets it (engine/gctuning); 0 = Go's default (GOGC 100)")
+	batchFloor := flag.Int64("batch-heap-floor", gctuning.DefaultBatchHeapFloor>>20, "the heap floor in MiB while a batch job runs (engine/gctuning), as the riffle binary sets it; at most -heap-floor: no raise")
 	flag.Parse()
 	gctuning.SetHeapFloor(*heapFloor << 20)
+	gctuning.SetBatchHeapFloor(*batchFloor << 20)
 	switch {
 	case *profMem:
 		*profile = "mem"
@@ -307,7 +309,7 @@ func main() {
 	}
 	rep.heapFloor = "off (GOGC 100)"
 	if *heapFloor > 0 && os.Getenv("GOGC") == "" {
-		rep.heapFloor = fmt.Sprintf("%d MiB", *heapFloor)
+		rep.heapFloor = fmt.Sprintf("%d MiB (%d MiB while a batch job runs)", *heapFloor, max(*heapFloor, *batchFloor))
 	} else if g := os.Getenv("GOGC"); g != "" {
 		rep.heapFloor = "off (GOGC=" + g + ")"
 	}

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 )
 
 func TestPercentFor(t *testing.T) {
@@ -57,5 +58,114 @@ func TestSetHeapFloorLeavesExplicitGOGC(t *testing.T) {
 	defer stop()
 	if got := debug.SetGCPercent(150); got != 150 {
 		t.Fatalf("GOGC=150 set by the user became %d", got)
+	}
+}
+
+// TestBatchJobsRaiseTheFloor checks, through the runtime, that a batch job
+// raises GOGC to the batch floor's percent while it runs, that a second
+// job keeps it raised after the first ends, that the last end restores the
+// heap floor's percent, and that a second call of an end function does
+// not end another job.
+func TestBatchJobsRaiseTheFloor(t *testing.T) {
+	t.Setenv("GOGC", "")
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	stop := SetHeapFloor(8 << 20)
+	defer stop()
+	SetBatchHeapFloor(1 << 30)
+	defer SetBatchHeapFloor(DefaultBatchHeapFloor)
+	batchFloorGrace = 0 // lowered when the last job ends
+	defer func() { batchFloorGrace = time.Second }()
+	percent := func() int {
+		runtime.GC()
+		runtime.GC() // the finalizer of the first cycle's sentinel has run
+		mu.Lock()
+		defer mu.Unlock()
+		return current.percent
+	}
+	live := make([]byte, 16<<20) // above the heap floor: GOGC at its base
+	base := percent()
+	if base != 100 {
+		t.Fatalf("with 16 MiB live and an 8 MiB floor GOGC is %d, want 100", base)
+	}
+	end1 := BatchJobStarted()
+	end2 := BatchJobStarted()
+	if p := percent(); p <= 1000 {
+		t.Fatalf("with two batch jobs and a 1 GiB batch floor GOGC is %d, want > 1000", p)
+	}
+	end1()
+	end1() // once only: the second job still runs
+	if p := percent(); p <= 1000 {
+		t.Fatalf("with one batch job left GOGC is %d, want > 1000", p)
+	}
+	end2()
+	if p := percent(); p != 100 {
+		t.Fatalf("after the last batch job GOGC is %d, want 100 again", p)
+	}
+	mu.Lock()
+	jobs := batchJobs
+	mu.Unlock()
+	if jobs != 0 {
+		t.Fatalf("%d batch jobs counted after both ended", jobs)
+	}
+	runtime.KeepAlive(live)
+}
+
+// TestBatchFloorGrace checks that the batch floor stays for the grace
+// after the last batch job ends, that a job started within the grace
+// keeps it past the first grace's end, and that the last grace lowers it.
+func TestBatchFloorGrace(t *testing.T) {
+	t.Setenv("GOGC", "")
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	stop := SetHeapFloor(8 << 20)
+	defer stop()
+	var timers []func()
+	afterFunc = func(_ time.Duration, f func()) { timers = append(timers, f) }
+	defer func() { afterFunc = func(d time.Duration, f func()) { time.AfterFunc(d, f) } }()
+	raised := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return batchRaised
+	}
+	BatchJobStarted()()
+	if !raised() || len(timers) != 1 {
+		t.Fatalf("after the job: raised %v, %d timers, want raised until the grace's end", raised(), len(timers))
+	}
+	end := BatchJobStarted() // within the grace
+	timers[0]()              // the first grace ends while the second job runs
+	if !raised() {
+		t.Fatal("the first grace's end lowered the floor of a running batch job")
+	}
+	end()
+	timers[0]() // a stale grace: the second job's is still running
+	if !raised() {
+		t.Fatal("the first grace's end lowered the floor in the second job's grace")
+	}
+	timers[1]()
+	if raised() {
+		t.Fatal("the floor is raised after the last grace ended")
+	}
+}
+
+func TestHeldAboveFloor(t *testing.T) {
+	const mib = 1 << 20
+	cases := []struct {
+		held, live, floor uint64
+		want              bool
+	}{
+		{500 * mib, 10 * mib, 64 * mib, true},   // a batch floor's heap, little live
+		{90 * mib, 10 * mib, 64 * mib, false},   // within 32 MiB of the floor
+		{300 * mib, 150 * mib, 64 * mib, false}, // a held result: twice live
+		{400 * mib, 150 * mib, 64 * mib, true},
+	}
+	for _, c := range cases {
+		if got := heldAboveFloor(c.held, c.live, c.floor); got != c.want {
+			t.Errorf("heldAboveFloor(%d, %d, %d MiB) = %v", c.held/mib, c.live/mib, c.floor/mib, got)
+		}
+	}
+	// the runtime's figures: at least the live heap is held
+	if held, live := heapHeld(); held == 0 || held < live {
+		t.Errorf("heapHeld() = %d held, %d live", held, live)
 	}
 }

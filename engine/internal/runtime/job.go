@@ -17,6 +17,7 @@ import (
 
 	"github.com/riffle-sql/riffle/engine/common"
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/gctuning"
 	"github.com/riffle-sql/riffle/engine/internal/kvstate"
 	"github.com/riffle-sql/riffle/engine/internal/opspec"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -55,6 +56,9 @@ type Job struct {
 	// disk is the job's disk state backend (JobConfig.DiskState; nil:
 	// state in memory), closed and its directory removed when the job ends
 	disk *kvstate.Backend
+	// gcEnded ends a batch job's raise of the garbage collector's heap
+	// floor (gctuning.BatchJobStarted; nil for a streaming job)
+	gcEnded func()
 }
 
 // NewJobID returns a random 32-hex-digit job id (Flink's JobID format).
@@ -169,6 +173,12 @@ func Submit(parent context.Context, name string, g *Graph, cfg JobConfig, ev *ex
 			return nil, err
 		}
 		j.disk = d
+	}
+	if batch {
+		// a batch job allocates its input and output at once: the
+		// collector's goal is raised while it runs (engine/gctuning; only
+		// where the program set a heap floor, as the riffle binary does)
+		j.gcEnded = gctuning.BatchJobStarted()
 	}
 	j.status.Store(int32(Running))
 	go e.run(ctx)
@@ -485,6 +495,9 @@ func (e *executor) finish(ctx context.Context) {
 		_ = j.disk.Close()
 	}
 	j.cancel()
+	if j.gcEnded != nil {
+		j.gcEnded()
+	}
 	close(j.done)
 }
 
