@@ -266,6 +266,9 @@ func lowerBatchFloorLocked() {
 		return
 	}
 	t.adjustLocked()
+	if batchFloor <= t.floor {
+		return // the floor was not raised
+	}
 	if held, live := heapHeld(); heldAboveFloor(held, live, t.floor) {
 		go debug.FreeOSMemory()
 	}
