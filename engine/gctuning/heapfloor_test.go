@@ -32,16 +32,8 @@ func TestPercentFor(t *testing.T) {
 // floor raises GOGC while the live heap is small, follows collections, and
 // that stop restores the previous percent.
 func TestSetHeapFloorRaisesAndRestores(t *testing.T) {
-	t.Setenv("GOGC", "")
-	before := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(before)
-	stop := SetHeapFloor(256 << 20)
-	runtime.GC()
-	runtime.GC() // the finalizer of the first cycle's sentinel has run
-	mu.Lock()
-	p := current.percent
-	mu.Unlock()
-	if p <= 100 {
+	stop := floorForTest(t, 256<<20)
+	if p := settledPercent(); p <= 100 {
 		t.Fatalf("with a small live heap and a 256 MiB floor GOGC is %d, want > 100", p)
 	}
 	stop()
@@ -67,22 +59,12 @@ func TestSetHeapFloorLeavesExplicitGOGC(t *testing.T) {
 // heap floor's percent, and that a second call of an end function does
 // not end another job.
 func TestBatchJobsRaiseTheFloor(t *testing.T) {
-	t.Setenv("GOGC", "")
-	before := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(before)
-	stop := SetHeapFloor(8 << 20)
-	defer stop()
+	floorForTest(t, 8<<20)
 	SetBatchHeapFloor(1 << 30)
 	defer SetBatchHeapFloor(DefaultBatchHeapFloor)
 	batchFloorGrace = 0 // lowered when the last job ends
 	defer func() { batchFloorGrace = time.Second }()
-	percent := func() int {
-		runtime.GC()
-		runtime.GC() // the finalizer of the first cycle's sentinel has run
-		mu.Lock()
-		defer mu.Unlock()
-		return current.percent
-	}
+	percent := settledPercent
 	live := make([]byte, 16<<20) // above the heap floor: GOGC at its base
 	base := percent()
 	if base != 100 {
@@ -115,11 +97,7 @@ func TestBatchJobsRaiseTheFloor(t *testing.T) {
 // after the last batch job ends, that a job started within the grace
 // keeps it past the first grace's end, and that the last grace lowers it.
 func TestBatchFloorGrace(t *testing.T) {
-	t.Setenv("GOGC", "")
-	before := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(before)
-	stop := SetHeapFloor(8 << 20)
-	defer stop()
+	floorForTest(t, 8<<20)
 	var timers []func()
 	afterFunc = func(_ time.Duration, f func()) { timers = append(timers, f) }
 	defer func() { afterFunc = func(d time.Duration, f func()) { time.AfterFunc(d, f) } }()
@@ -168,4 +146,29 @@ func TestHeldAboveFloor(t *testing.T) {
 	if held, live := heapHeld(); held == 0 || held < live {
 		t.Errorf("heapHeld() = %d held, %d live", held, live)
 	}
+}
+
+// floorForTest sets GOGC to 100, with no GOGC variable, and a heap floor
+// of floor bytes, all undone when the test ends; it returns the floor's
+// stop function.
+func floorForTest(t *testing.T, floor int64) (stop func()) {
+	t.Helper()
+	t.Setenv("GOGC", "")
+	before := debug.SetGCPercent(100)
+	stop = SetHeapFloor(floor)
+	t.Cleanup(func() {
+		stop()
+		debug.SetGCPercent(before)
+	})
+	return stop
+}
+
+// settledPercent collects twice, so that the first cycle's sentinel
+// finalizer has adjusted GOGC, and returns the tuner's percent.
+func settledPercent() int {
+	runtime.GC()
+	runtime.GC()
+	mu.Lock()
+	defer mu.Unlock()
+	return current.percent
 }
