@@ -797,7 +797,7 @@ func (wb *Workbench) Close() {
 // readers and jobs to end. The wait ends as soon as they have (a few
 // milliseconds on an idle machine); the bound only matters for a job that
 // does not stop, whose end then goes unrecorded.
-const closeWaitLimit = 10 * time.Second
+const closeWaitLimit = 5 * time.Second
 
 // awaitStopped waits, at most limit, for the result readers to record their
 // end in the history and for the cancelled jobs to reach a terminal status,
