@@ -3,6 +3,7 @@ package gctuning
 import (
 	"runtime"
 	"runtime/debug"
+	"sync"
 	"testing"
 	"time"
 )
@@ -171,4 +172,48 @@ func settledPercent() int {
 	mu.Lock()
 	defer mu.Unlock()
 	return current.percent
+}
+
+// TestBatchJobsConcurrently starts and ends batch jobs from many
+// goroutines while collections run the tuner's finalizer, the graces end
+// on goroutines of their own and the batch floor changes (run it with
+// -race): once every job and grace has ended no job is counted, the floor
+// is lowered, and GOGC is the heap floor's percent again.
+func TestBatchJobsConcurrently(t *testing.T) {
+	floorForTest(t, 8<<20)
+	defer SetBatchHeapFloor(DefaultBatchHeapFloor)
+	var graces sync.WaitGroup
+	mu.Lock()
+	afterFunc = func(_ time.Duration, f func()) { graces.Go(f) } // called with mu held
+	mu.Unlock()
+	defer func() { afterFunc = func(d time.Duration, f func()) { time.AfterFunc(d, f) } }()
+	live := make([]byte, 16<<20) // above the heap floor: GOGC at its base
+	var jobs sync.WaitGroup
+	for g := range 16 {
+		jobs.Go(func() {
+			for i := range 200 {
+				end := BatchJobStarted()
+				if i%50 == 0 {
+					runtime.GC() // the finalizer adjusts while jobs run
+				}
+				if i%7 == g%7 {
+					SetBatchHeapFloor(int64(256+i) << 20)
+				}
+				end()
+				end() // once only
+			}
+		})
+	}
+	jobs.Wait()
+	graces.Wait()
+	mu.Lock()
+	n, raised := batchJobs, batchRaised
+	mu.Unlock()
+	if n != 0 || raised {
+		t.Fatalf("after every job and grace ended: %d jobs counted, floor raised %v", n, raised)
+	}
+	if p := settledPercent(); p != 100 {
+		t.Fatalf("after every batch job ended GOGC is %d, want 100 (16 MiB live, 8 MiB floor)", p)
+	}
+	runtime.KeepAlive(live)
 }
