@@ -46,7 +46,8 @@ import (
 const DefaultHeapFloor = 64 << 20
 
 // DefaultBatchHeapFloor is the floor while a batch job runs (see the
-// package comment): 512 MiB.
+// package comment): 512 MiB. As with any floor, GOGC is raised at most to
+// maxPercent, so the goal reaches 512 MiB only once about 24 MiB are live.
 const DefaultBatchHeapFloor = 512 << 20
 
 // maxPercent caps the raised GOGC (a live heap of 64 MiB / 20 = 3.2 MiB
@@ -201,8 +202,9 @@ func StopHeapFloor() {
 
 // SetBatchHeapFloor sets the floor in force while a batch job runs, in
 // bytes (DefaultBatchHeapFloor unless set); 0 or a value at most the heap
-// floor leaves batch jobs the heap floor. It applies to the jobs started
-// afterwards, and only while SetHeapFloor's floor is in force.
+// floor leaves batch jobs the heap floor. It takes effect at the tuner's
+// next adjustment (the next collection, or the next batch job's start),
+// running jobs included, and only while SetHeapFloor's floor is in force.
 func SetBatchHeapFloor(floor int64) {
 	mu.Lock()
 	defer mu.Unlock()
