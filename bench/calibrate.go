@@ -36,7 +36,10 @@ func (c calibration) String() string {
 
 // calibrate measures the arithmetic loop (a xorshift generator: registers
 // only) and a memory stream (a read-modify-write pass over 64 MiB per
-// goroutine, beyond the caches) with one goroutine and with two at
+// goroutine; beyond a desktop's caches, but this VM reports a 480 MiB L3
+// shared with the host's other guests, and there the two goroutines'
+// 128 MiB measure that cache: 0.7-1.1x one goroutine's speed, where 128
+// MiB or more per goroutine gives 1.9-2.0x) with one goroutine and with two at
 // GOMAXPROCS 2, rounds times each, and keeps the best time of each (the
 // least disturbed by other work). It takes about rounds × 1.5 s.
 func calibrate(rounds int) calibration {

@@ -50,8 +50,8 @@ const DefaultHeapFloor = 64 << 20
 // maxPercent, so the goal reaches 512 MiB only once about 24 MiB are live.
 const DefaultBatchHeapFloor = 512 << 20
 
-// maxPercent caps the raised GOGC (a live heap of 64 MiB / 20 = 3.2 MiB
-// or less gets 2,000 %).
+// maxPercent caps the raised GOGC: a goal is at most 21 times the live
+// heap, so a live heap of about 3 MiB (64 MiB / 21) or less gets 2,000 %.
 const maxPercent = 2000
 
 var (
