@@ -334,9 +334,14 @@ type RowIterator struct {
 	// bpos is the number of batch's rows Next has passed: the current row
 	// is batch's row bpos-1
 	bpos int
-	// rows are batch's rows once converted: by Row, or ahead by conversion
-	rows []types.Row
-	conv *types.RowConverter
+	// vals is batch's block of values (types.RowConverter.ValueBlock)
+	// once converted: by Row or Values, or ahead by conversion; rows are
+	// batch's rows over it, made by the batch's first Row. spare is a
+	// block no row refers to, for the next batch's values (one converter)
+	vals  []any
+	rows  []types.Row
+	spare []any
+	conv  *types.RowConverter
 	// wantRows is set by the first Row of a query's result: a reader that
 	// only counts rows (or reads NextBatch) never pays for converting
 	// them to Go values; one that reads them has the following batches
@@ -378,7 +383,8 @@ func (it *RowIterator) Next() bool {
 			return false
 		}
 		if p := it.res.takePending(); p != nil {
-			it.batch, it.bpos, it.rows = p, 0, nil
+			it.leaveBatch()
+			it.batch, it.bpos = p, 0
 			continue
 		}
 		b, err := it.res.collector.Next(it.ctx)
@@ -390,11 +396,26 @@ func (it *RowIterator) Next() bool {
 			it.err, it.done = err, true
 			return false
 		}
-		it.batch, it.bpos, it.rows = b, 0, nil
+		it.leaveBatch()
+		it.batch, it.bpos = b, 0
 	}
 	it.bpos++
 	it.row = nil
 	return true
+}
+
+// leaveBatch forgets the current batch's values and rows; a block of
+// values no row refers to is kept for the next batch (one converter) or
+// given back to the converters.
+func (it *RowIterator) leaveBatch() {
+	if it.vals != nil && it.rows == nil {
+		if it.conversion != nil {
+			it.conversion.recycle(it.vals)
+		} else {
+			it.spare = it.vals
+		}
+	}
+	it.vals, it.rows = nil, nil
 }
 
 // ctxEnded reports whether the iterator's context has ended, and if so
@@ -417,14 +438,14 @@ func (it *RowIterator) ctxEnded() bool {
 // current batch first, then the converted batches in the collector's
 // order.
 func (it *RowIterator) nextConverted() bool {
-	for it.rows == nil || it.bpos >= len(it.rows) {
+	for it.vals == nil || it.bpos >= it.batch.Len {
 		if it.ctxEnded() {
 			return false
 		}
 		if it.conversion == nil {
 			it.conversion = startRowConversion(it, it.res.converters)
 		}
-		b, rows, err := it.conversion.next(it.ctx)
+		b, vals, err := it.conversion.next(it.ctx)
 		if err == io.EOF {
 			it.done = true
 			return false
@@ -433,7 +454,8 @@ func (it *RowIterator) nextConverted() bool {
 			it.err, it.done = err, true
 			return false
 		}
-		it.batch, it.bpos, it.rows = b, 0, rows
+		it.leaveBatch()
+		it.batch, it.bpos, it.vals = b, 0, vals
 	}
 	it.bpos++
 	it.row = nil
@@ -473,23 +495,77 @@ func (it *RowIterator) NextBatch(ctx context.Context) (*types.Batch, error) {
 // whole batch at the first Row of the batch (one type switch per column,
 // one allocation for its rows); the first call also has the following
 // batches converted ahead of Next. Calling Row again for the same row
-// returns the same *types.Row.
+// returns the same *types.Row. A reader that copies each row's values
+// elsewhere allocates less with Values.
 func (it *RowIterator) Row() *types.Row {
 	if it == nil {
 		return nil
 	}
 	if it.row == nil && it.batch != nil && it.bpos > 0 {
 		if it.rows == nil {
-			it.wantRows = true
-			if it.conv == nil {
-				it.conv = types.NewRowConverter(it.res.schema.types)
-			}
-			it.rows = it.conv.RowBlock(it.batch)
+			it.rows = types.BlockRows(it.batch, it.batchValues())
 		}
 		it.row = &it.rows[it.bpos-1]
 		it.row.Names = it.res.schema.names
 	}
 	return it.row
+}
+
+// Values appends the current row's values to dst[:0] and returns the
+// slice: one Go value per column, in the schema's order, the values Row's
+// Values holds (nil for NULL); an empty slice before the first Next and
+// for a nil iterator. Its RowKind is Kind's.
+//
+// Unlike Row it makes no *types.Row: a reader that passes the same dst
+// for every row (database/sql's Scan habit) allocates nothing per row
+// but the values' own boxes, and the blocks the values are converted
+// into are reused from batch to batch instead of allocated: 56 + 16 ×
+// columns bytes a row less to allocate and zero than Row's. The values
+// themselves stay valid after Next.
+func (it *RowIterator) Values(dst []any) []any {
+	dst = dst[:0]
+	if it == nil {
+		return dst
+	}
+	if it.row != nil && it.batch == nil {
+		// a static result's row
+		return append(dst, it.row.Values...)
+	}
+	if it.batch == nil || it.bpos == 0 {
+		return dst
+	}
+	k := len(it.batch.Cols)
+	vals := it.batchValues()
+	return append(dst, vals[(it.bpos-1)*k:it.bpos*k]...)
+}
+
+// Kind returns the current row's RowKind (INSERT before the first Next
+// and for a nil iterator): Row's Kind, without making the row.
+func (it *RowIterator) Kind() types.RowKind {
+	switch {
+	case it == nil:
+		return types.Insert
+	case it.row != nil:
+		return it.row.Kind
+	case it.batch != nil && it.bpos > 0:
+		return it.batch.Kind(it.bpos - 1)
+	}
+	return types.Insert
+}
+
+// batchValues returns the current batch's block of values, converting
+// the batch the first time; it has the following batches converted ahead
+// of Next from then on.
+func (it *RowIterator) batchValues() []any {
+	if it.vals == nil {
+		it.wantRows = true
+		if it.conv == nil {
+			it.conv = types.NewRowConverter(it.res.schema.types)
+		}
+		it.vals = it.conv.ValueBlock(it.batch, it.spare)
+		it.spare = nil
+	}
+	return it.vals
 }
 
 // Err returns the error that ended iteration (the job's failure), if any;

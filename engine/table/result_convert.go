@@ -20,16 +20,25 @@ import (
 // converter (each with its own types.RowConverter); RowIterator.Next takes
 // them back in the collector's order. It reads at most 3 × workers batches
 // ahead of Next.
+//
+// The converters write each batch's values into one block
+// (types.RowConverter.ValueBlock); Row makes the batch's rows over it. A
+// block whose rows nobody asked for (a reader of Values) comes back
+// through free once Next has passed its batch, so such a reader's values
+// go through a few cache-resident blocks instead of a new block a batch
+// (3 M rows of three columns: 144 MB of values, and Row's 168 MB of rows,
+// less to allocate and zero).
 type rowConversion struct {
 	order  chan *convertedBatch
+	free   chan []any
 	cancel context.CancelFunc
 }
 
-// convertedBatch is one batch on its way through the converters: rows is
+// convertedBatch is one batch on its way through the converters: vals is
 // set (or err, the collector's io.EOF or error) once done is closed.
 type convertedBatch struct {
 	b    *types.Batch
-	rows []types.Row
+	vals []any
 	err  error
 	done chan struct{}
 }
@@ -40,7 +49,7 @@ type convertedBatch struct {
 func startRowConversion(it *RowIterator, workers int) *rowConversion {
 	ctx, cancel := context.WithCancel(it.ctx)
 	work := make(chan *convertedBatch, workers)
-	rc := &rowConversion{order: make(chan *convertedBatch, 2*workers), cancel: cancel}
+	rc := &rowConversion{order: make(chan *convertedBatch, 2*workers), free: make(chan []any, 4*workers), cancel: cancel}
 	res := it.res
 	for w := range workers {
 		conv := types.NewRowConverter(res.schema.types)
@@ -50,7 +59,12 @@ func startRowConversion(it *RowIterator, workers int) *rowConversion {
 			labels := pprof.Labels("task", "result rows", "subtask", strconv.Itoa(w))
 			pprof.Do(ctx, labels, func(context.Context) {
 				for cb := range work {
-					cb.rows = conv.RowBlock(cb.b)
+					var reuse []any
+					select {
+					case reuse = <-rc.free:
+					default:
+					}
+					cb.vals = conv.ValueBlock(cb.b, reuse)
 					close(cb.done)
 				}
 			})
@@ -91,9 +105,21 @@ func startRowConversion(it *RowIterator, workers int) *rowConversion {
 	return rc
 }
 
-// next returns the next converted batch and its rows; io.EOF at the end,
-// the job's or ctx's error.
-func (rc *rowConversion) next(ctx context.Context) (*types.Batch, []types.Row, error) {
+// recycle gives back a block no row refers to (nil: none); it is dropped
+// when enough are waiting.
+func (rc *rowConversion) recycle(vals []any) {
+	if vals == nil {
+		return
+	}
+	select {
+	case rc.free <- vals:
+	default:
+	}
+}
+
+// next returns the next converted batch and its block of values; io.EOF
+// at the end, the job's or ctx's error.
+func (rc *rowConversion) next(ctx context.Context) (*types.Batch, []any, error) {
 	cb, ok := <-rc.order
 	if !ok {
 		// the reader stopped on ctx's end before handing over its error
@@ -106,5 +132,5 @@ func (rc *rowConversion) next(ctx context.Context) (*types.Batch, []types.Row, e
 	if cb.err != nil {
 		return nil, nil, cb.err
 	}
-	return cb.b, cb.rows, nil
+	return cb.b, cb.vals, nil
 }

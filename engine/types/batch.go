@@ -93,14 +93,44 @@ func (rc *RowConverter) Rows(b *Batch) []*Row {
 // RowBlock converts every row of b as Rows does, into one slice of rows
 // (row i is &RowBlock(b)[i]): no slice of pointers to them.
 func (rc *RowConverter) RowBlock(b *Batch) []Row {
+	return BlockRows(b, rc.ValueBlock(b, nil))
+}
+
+// ValueBlock converts every row of b to Go values as Rows does, row-major
+// into one block: row i's value of column c is block[i*len(b.Cols)+c]
+// (len(block) = b.Len × len(b.Cols)). It reuses reuse's memory when its
+// capacity is enough (a block of an earlier batch no row refers to any
+// more: every element is overwritten, NULLs with nil), else it allocates.
+func (rc *RowConverter) ValueBlock(b *Batch, reuse []any) []any {
 	n, k := b.Len, len(b.Cols)
-	rows := make([]Row, n)
-	vals := make([]any, n*k)
+	var vals []any
+	if cap(reuse) >= n*k {
+		vals = reuse[:n*k]
+		// fill leaves a NULL's element as it is: nil it first
+		for c, col := range b.Cols {
+			if col.NullN() > 0 {
+				for i := c; i < len(vals); i += k {
+					vals[i] = nil
+				}
+			}
+		}
+	} else {
+		vals = make([]any, n*k)
+	}
 	for c, col := range b.Cols {
 		rc.caches[c].fill(vals, k, c, col, rc.types[c])
 	}
+	return vals
+}
+
+// BlockRows returns b's rows over a block of their values made by
+// ValueBlock: row i's Values is block[i*k:(i+1)*k] (k = len(b.Cols),
+// capacity limited to it), its Kind b's.
+func BlockRows(b *Batch, block []any) []Row {
+	n, k := b.Len, len(b.Cols)
+	rows := make([]Row, n)
 	for i := range rows {
-		rows[i] = Row{Kind: b.Kind(i), Values: vals[i*k : (i+1)*k : (i+1)*k]}
+		rows[i] = Row{Kind: b.Kind(i), Values: block[i*k : (i+1)*k : (i+1)*k]}
 	}
 	return rows
 }
