@@ -27,6 +27,11 @@ func csvSource(flights string) string {
 
 type riffleEnv struct{ env *table.TableEnvironment }
 
+// readRows (-read-rows) has Riffle's runner read each row with
+// RowIterator.Row, a *types.Row each, instead of RowIterator.Values into
+// one reused slice.
+var readRows bool
+
 func newRiffle(flights, airports string, threads int) (*riffleEnv, error) {
 	env := table.MustCreate(table.InBatchMode())
 	ddl := []string{
@@ -148,13 +153,19 @@ func (r *riffleEnv) run(q string) runner {
 		defer it.Close()
 		n := 0
 		var rows []string
+		var vals []any
 		for it.Next() {
 			n++
 			// every row's values are read, as DuckDB's runner scans
-			// each row into Go values (RowIterator converts in Row)
-			row := it.Row()
+			// each row into one reused slice of Go values (Values;
+			// with -read-rows a *types.Row each, RowIterator.Row)
+			if readRows {
+				vals = it.Row().Values
+			} else {
+				vals = it.Values(vals)
+			}
 			if answer {
-				rows = append(rows, canonical(row.Values))
+				rows = append(rows, canonical(vals))
 			}
 		}
 		sort.Strings(rows)
