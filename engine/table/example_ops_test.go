@@ -251,6 +251,28 @@ func ExampleTableResult_Rows() {
 	// <nil>
 }
 
+// Reading each row's values into one reused slice, without a *Row per
+// row (database/sql's Scan habit).
+func ExampleRowIterator_Values() {
+	ctx := context.Background()
+	env := exampleEnv()
+	res, _ := exampleOrders(env).Select(Col("id"), Col("name")).ExecuteContext(ctx)
+	it, _ := res.CollectContext(ctx)
+	defer it.Close()
+	var vals []any
+	for it.Next() {
+		vals = it.Values(vals)
+		fmt.Println(it.Kind(), vals)
+	}
+	fmt.Println(it.Err())
+	// Output:
+	// INSERT [1 Alice]
+	// INSERT [2 Bob]
+	// INSERT [3 Alice]
+	// INSERT [4 Carol]
+	// <nil>
+}
+
 // A plan in Flink's EXPLAIN form.
 func ExampleTable_Explain() {
 	env := exampleEnv()
