@@ -16,10 +16,16 @@ import (
 	"github.com/riffle-sql/riffle/workbench/ui/dashboard"
 )
 
-// tileDone waits until a tile's query has run to its end.
+// tileDone waits until a tile's query has run to its end and a tick has
+// drawn it. A tile shows its query's state, value and rows on the ticks
+// after them; the query may end after the tick that until's check
+// follows, so one more tick shows the end (its state FINISHED, its last
+// value).
 func (h *harness) tileDone(t *dashTile) {
 	h.t.Helper()
 	h.until("the tile's query to end", func() bool { return t.rt != nil && !t.rt.IsRunning() })
+	h.wb.Tick()
+	h.q.drain()
 }
 
 // Pinning two results makes a dashboard whose tiles run their own
@@ -68,7 +74,6 @@ func TestDashboardPinArrangeAndReload(t *testing.T) {
 	}
 	value := d.tiles[1]
 	h.tileDone(value)
-	h.wb.Tick()
 	if r := value.value.Reading(); value.value.Value.Text != "3" || value.value.Change.Text != "▼ 2" || r.Prev != 5 {
 		t.Errorf("value tile shows %q %q (%+v), want 3 and ▼ 2", value.value.Value.Text, value.value.Change.Text, r)
 	}
