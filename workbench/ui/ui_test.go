@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/engine/results"
+	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/workbench/ui/resultgrid"
 	"github.com/riffle-sql/riffle/workbench/ui/resulttab"
 )
@@ -191,11 +192,17 @@ SELECT k, COUNT(*) AS n FROM s GROUP BY k`)
 	rt.ViewSelect().SetSelected("Table")
 	// Esc (Stop) cancels the job started from this tab.
 	h.tab().ed.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	// The reader stops first and the result says STOPPING until the job
+	// has ended as well (TestStopSaysStoppingUntilTheJobHasEnded): wait
+	// for both, then a tick draws the end.
 	h.waitDone(rt)
+	h.until("the job to end", func() bool { return rt.Job.Status().IsTerminal() })
+	h.wb.Tick()
+	h.q.drain()
 	if rt.State() != resulttab.Canceled || rt.StateLabel().Text != resulttab.Canceled {
 		t.Errorf("after Stop: %s / %q", rt.State(), rt.StateLabel().Text)
 	}
-	if st := rt.Job.Status(); !st.IsTerminal() {
+	if st := rt.Job.Status(); st != table.JobCanceled {
 		t.Errorf("job status %v", st)
 	}
 	if !rt.StopButton().Disabled() {
