@@ -170,7 +170,10 @@ func TestPanelCheckpointsAndStopWithSavepoint(t *testing.T) {
 		t.Errorf("before the first checkpoint: %q %q %q, column left out %v", m, d, f, p.NoCheckpoint())
 	}
 	job.mu.Lock()
-	job.last = table.CheckpointInfo{ID: 3, Triggered: time.Now().Add(-2 * time.Second), Completed: time.Now().Add(-2*time.Second + 20*time.Millisecond), Size: 2048}
+	// one reading of the clock: two would put the time between them into
+	// the checkpoint's 20 ms (21 ms when the goroutine is descheduled there)
+	triggered := time.Now().Add(-2 * time.Second)
+	job.last = table.CheckpointInfo{ID: 3, Triggered: triggered, Completed: triggered.Add(20 * time.Millisecond), Size: 2048}
 	job.hasLast, job.counts = true, table.CheckpointCounts{Completed: 3, Failed: 1}
 	job.mu.Unlock()
 	p.Update(time.Now().Add(Refresh))
