@@ -347,8 +347,11 @@ type RowIterator struct {
 	// them to Go values; one that reads them has the following batches
 	// converted ahead, on several goroutines when converters > 1
 	wantRows bool
-	// conversion converts batches on several goroutines (converters > 1)
+	// conversion converts batches on several goroutines (converters > 1);
+	// only Next's goroutine uses the field, Close (which may run on
+	// another) finds it through published
 	conversion *rowConversion
+	published  atomic.Pointer[rowConversion]
 	// row is the current row, nil until Row converts it
 	row  *types.Row
 	err  error
@@ -444,6 +447,12 @@ func (it *RowIterator) nextConverted() bool {
 		}
 		if it.conversion == nil {
 			it.conversion = startRowConversion(it, it.res.converters)
+			it.published.Store(it.conversion)
+			// a Close that looked before the conversion was published
+			// has set closed: stop it here
+			if it.closed.Load() {
+				it.conversion.cancel()
+			}
 		}
 		b, vals, err := it.conversion.next(it.ctx)
 		if err == io.EOF {
@@ -587,8 +596,8 @@ func (it *RowIterator) Close() error {
 		return nil
 	}
 	it.closed.Store(true)
-	if it.conversion != nil {
-		it.conversion.cancel()
+	if c := it.published.Load(); c != nil {
+		c.cancel()
 	}
 	if it.res.job != nil && !it.res.job.Status().IsTerminal() {
 		return it.res.job.Cancel()
