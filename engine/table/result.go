@@ -460,6 +460,12 @@ func (it *RowIterator) nextConverted() bool {
 			return false
 		}
 		if err != nil {
+			if it.closed.Load() && it.ctx.Err() == nil && errors.Is(err, context.Canceled) {
+				// Close (from another goroutine) stopped the converters,
+				// not the caller's context: report the job's cancellation,
+				// as a Next waiting on one converter does
+				err = ErrCanceled
+			}
 			it.err, it.done = err, true
 			return false
 		}
@@ -590,7 +596,9 @@ var errNilIterator = errors.New("nil RowIterator (Collect failed: check its erro
 
 // Close stops reading; an unfinished query job is cancelled (PyFlink's
 // CloseableIterator.close). It may be called from another goroutine to
-// stop a Next that waits for rows: that Next then returns false.
+// stop a Next that waits for rows: that Next then returns false, and Err
+// says the job was cancelled (ErrCanceled; nil when Next saw the Close
+// before it waited), whatever the number of converters.
 func (it *RowIterator) Close() error {
 	if it == nil {
 		return nil

@@ -2,7 +2,6 @@ package table
 
 import (
 	"context"
-	"io"
 	"runtime/pprof"
 	"strconv"
 
@@ -122,11 +121,12 @@ func (rc *rowConversion) recycle(vals []any) {
 func (rc *rowConversion) next(ctx context.Context) (*types.Batch, []any, error) {
 	cb, ok := <-rc.order
 	if !ok {
-		// the reader stopped on ctx's end before handing over its error
+		// the reader stopped on ctx's end, or on cancel's (Close), before
+		// handing over its error
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		return nil, nil, io.EOF
+		return nil, nil, context.Canceled
 	}
 	<-cb.done
 	if cb.err != nil {
