@@ -536,7 +536,8 @@ func (it *RowIterator) Row() *types.Row {
 // but the values' own boxes, and the blocks the values are converted
 // into are reused from batch to batch instead of allocated: 56 + 16 ×
 // columns bytes a row less to allocate and zero than Row's. The values
-// themselves stay valid after Next.
+// themselves stay valid after Next. dst must not be (part of) a Row's
+// Values: Values would write this row's values over that row's.
 func (it *RowIterator) Values(dst []any) []any {
 	dst = dst[:0]
 	if it == nil {
