@@ -684,13 +684,17 @@ func (wb *Workbench) Tick() {
 	}
 	// dashboard hook: the tiles of the open dashboard
 	wb.dashboards.tick()
+	// "Canceled" in the status bar before the result tabs draw their
+	// states: a job that ends between the two is then drawn CANCELED in
+	// the same tick (drawn after, its tab would say STOPPING beside the
+	// status bar's "Canceled" until the next tick)
+	wb.tickStopping()
 	sel := wb.bottom.Selected()
 	for _, rt := range wb.results {
 		rt.Tick(rt.Item() == sel)
 	}
 	wb.tickExports()
 	wb.tickFileRuns()
-	wb.tickStopping()
 	wb.fitTabTitles()
 	if now := time.Now(); now.Sub(wb.layoutCheck) > 3*time.Second {
 		wb.layoutCheck = now
