@@ -124,7 +124,7 @@ func main() {
 	withLite := flag.Bool("sqlite", false, "run SQLite over in-memory tables too (loading 3 M rows takes a while)")
 	procs := flag.Int("procs", -1, "GOMAXPROCS while the engines run: -1 = -threads (one core per thread), 0 = Go's default (the number of cores)")
 	speedup := flag.Int("speedup", 0, "N > 1: Riffle alone, one thread against N in alternate runs of one process (issue 19 §2; its columns: docs/benchmarks.md, \"One harness\"); -threads and -procs do not apply")
-	flag.BoolVar(&readRows, "read-rows", false, "read Riffle's rows with RowIterator.Row (a *types.Row each, as bench did before 4 December 2026) instead of RowIterator.Values into one reused slice, as DuckDB's runner scans into one")
+	flag.BoolVar(&readValues, "read-values", false, "read Riffle's rows with RowIterator.Values into one reused slice, as DuckDB's runner scans into one, instead of RowIterator.Row (a *types.Row each: the default)")
 	flag.IntVar(&parProcs, "speedup-procs", 0, "with -speedup N: GOMAXPROCS of the N-thread runs (0 = N); 1 shows the CPU parallelism adds without two cores' contention")
 	heapFloor := flag.Int64("heap-floor", gctuning.DefaultHeapFloor>>20, "Riffle's garbage collector heap floor in MiB, as the riffle binary sets it (engine/gctuning); 0 = Go's default (GOGC 100)")
 	batchFloor := flag.Int64("batch-heap-floor", gctuning.DefaultBatchHeapFloor>>20, "the heap floor in MiB while a batch job runs (engine/gctuning), as the riffle binary sets it; at most -heap-floor: no raise")
