@@ -287,7 +287,9 @@ func TestToStreamContextsEndWithTheirContext(t *testing.T) {
 // unbounded one, ctx's end cancels the job and returns ctx's error.
 func TestToArrowContext(t *testing.T) {
 	ctx := t.Context()
-	env := MustCreate(InStreamingMode())
+	// one task: the expected order of the rows is one aggregate task's
+	// (at parallelism 2 Alice and Bob may come from two tasks in either order)
+	env := atParallelismOne(MustCreate(InStreamingMode()))
 	rt := types.RowType(types.NewField("name", types.StringType()), types.NewField("score", types.IntType()))
 	tab, err := env.FromDataStream(DataStreamOf(rt, types.NewRow("Alice", int32(12)), types.NewRow("Bob", int32(10)), types.NewRow("Alice", int32(100))))
 	mustTable(t, tab, err)
