@@ -198,10 +198,14 @@ func (h *harness) runAll() {
 	h.settle()
 }
 
-// waitDone waits until a result's query has ended.
+// waitDone waits until a result's query has ended, then ticks once more
+// so that the UI shows its end (the query may end after the tick of the
+// check that saw it ended: a grid or label could be one frame behind).
 func (h *harness) waitDone(rt *resultTab) {
 	h.t.Helper()
 	h.until("the query to end", func() bool { return !rt.IsRunning() })
+	h.wb.Tick()
+	h.q.drain()
 }
 
 // rows reads the grid's current page as text: one string per row, cells
