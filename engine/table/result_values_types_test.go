@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/testwait"
 	"github.com/riffle-sql/riffle/engine/types"
 )
 
@@ -52,9 +53,9 @@ func allTypesResult(t *testing.T, n, parallelism, converters int) *TableResult {
 	return res
 }
 
-// b21RowStrings reads a result with Row only (a fresh block a batch: the
+// rowsPrinted reads a result with Row only (a fresh block a batch: the
 // reference) and returns each row as Kind and values printed.
-func b21RowStrings(t *testing.T, res *TableResult) []string {
+func rowsPrinted(t *testing.T, res *TableResult) []string {
 	t.Helper()
 	it, err := res.Collect()
 	if err != nil {
@@ -77,11 +78,11 @@ func b21RowStrings(t *testing.T, res *TableResult) []string {
 // earlier rows and the rows taken with Row stay as they were, and calling
 // Values twice on a row gives the same values: at parallelism 1, 2 and 4,
 // converting on one goroutine and on three.
-func TestBreak21ValuesOfEveryTypeMatchRow(t *testing.T) {
+func TestValuesOfEveryTypeMatchRow(t *testing.T) {
 	const n = 30000
 	for _, pc := range [][2]int{{1, 1}, {2, 3}, {4, 3}} {
 		t.Run(fmt.Sprintf("p%d c%d", pc[0], pc[1]), func(t *testing.T) {
-			want := b21RowStrings(t, allTypesResult(t, n, pc[0], pc[1]))
+			want := rowsPrinted(t, allTypesResult(t, n, pc[0], pc[1]))
 			if len(want) != n {
 				t.Fatalf("Row read %d rows", len(want))
 			}
@@ -153,39 +154,35 @@ func TestBreak21ValuesOfEveryTypeMatchRow(t *testing.T) {
 	}
 }
 
-// b21Labelled counts the goroutine stacks labelled break21=name: the
+// labelledGoroutines counts the goroutine stacks labelled reader=name: the
 // goroutines a RowIterator read inside pprof.Do with that label started
 // (its converters and their reader).
-func b21Labelled(name string) int {
+func labelledGoroutines(name string) int {
 	var buf bytes.Buffer
 	_ = pprof.Lookup("goroutine").WriteTo(&buf, 1)
-	return strings.Count(buf.String(), `"break21":"`+name+`"`)
+	return strings.Count(buf.String(), `"reader":"`+name+`"`)
 }
 
-// b21AwaitNoneLabelled waits until no goroutine carries the label.
-func b21AwaitNoneLabelled(t *testing.T, name string) {
+// awaitNoLabelledGoroutines waits until no goroutine carries the label.
+func awaitNoLabelledGoroutines(t *testing.T, name string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for b21Labelled(name) > 0 {
-		if time.Now().After(deadline) {
-			var buf bytes.Buffer
-			_ = pprof.Lookup("goroutine").WriteTo(&buf, 1)
-			t.Fatalf("goroutines of %s still running:\n%s", name, buf.String())
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !testwait.Poll(20*time.Second, func() bool { return labelledGoroutines(name) == 0 }) {
+		var buf bytes.Buffer
+		_ = pprof.Lookup("goroutine").WriteTo(&buf, 1)
+		t.Fatalf("goroutines of %s still running:\n%s", name, buf.String())
 	}
 }
 
-var b21FailCalls atomic.Int64
+var failAtThirdCalls atomic.Int64
 
 func init() {
-	// fails the job at its third batch (b21FailCalls counts)
-	RegisterGoFunction("test.break21fail", &expr.Function{Name: "break21fail", MinArgs: 1, MaxArgs: 1,
+	// fails the job at its third batch (failAtThirdCalls counts)
+	RegisterGoFunction("test.fail_at_third", &expr.Function{Name: "fail_at_third", MinArgs: 1, MaxArgs: 1,
 		Infer: func(c *expr.InferCtx) (*types.DataType, error) { return c.Args[0], nil },
 		Build: func(args []*types.DataType, ret *types.DataType) (expr.Kernel, error) {
 			return func(_ *expr.Ctx, in []*expr.Vec, _ int) (*expr.Vec, error) {
-				if b21FailCalls.Add(1) == 3 {
-					return nil, errors.New("break21 fails here")
+				if failAtThirdCalls.Add(1) == 3 {
+					return nil, errors.New("fails at its third batch")
 				}
 				return in[0], nil
 			}, nil
@@ -196,7 +193,7 @@ func init() {
 // the rows, Close midway, the context's end, the job's failure), with
 // Values read on one converter and on three; the error that ended it is
 // Err's.
-func TestBreak21ConvertersEndWithTheIteration(t *testing.T) {
+func TestConvertersEndWithTheIteration(t *testing.T) {
 	for _, how := range []string{"end", "close", "cancel", "fail"} {
 		for _, converters := range []int{1, 3} {
 			name := fmt.Sprintf("%s-c%d", how, converters)
@@ -204,13 +201,13 @@ func TestBreak21ConvertersEndWithTheIteration(t *testing.T) {
 				var res *TableResult
 				if how == "fail" {
 					env := MustCreate(InBatchMode())
-					b21FailCalls.Store(0)
+					failAtThirdCalls.Store(0)
 					mustExec(t, env, "SET 'parallelism.default' = '1'",
-						"CREATE TEMPORARY FUNCTION break21fail AS 'test.break21fail'",
+						"CREATE TEMPORARY FUNCTION fail_at_third AS 'test.fail_at_third'",
 						`CREATE TABLE seq (v BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '40000',
 							'fields.v.kind' = 'sequence', 'fields.v.start' = '1', 'fields.v.end' = '40000')`)
 					var err error
-					if res, err = env.ExecuteSQL("SELECT break21fail(v) AS v, CAST(v AS STRING) AS s FROM seq"); err != nil {
+					if res, err = env.ExecuteSQL("SELECT fail_at_third(v) AS v, CAST(v AS STRING) AS s FROM seq"); err != nil {
 						t.Fatal(err)
 					}
 					res.converters = converters
@@ -223,7 +220,7 @@ func TestBreak21ConvertersEndWithTheIteration(t *testing.T) {
 				var it *RowIterator
 				var got int
 				checked := false
-				pprof.Do(ctx, pprof.Labels("break21", name), func(ctx context.Context) {
+				pprof.Do(ctx, pprof.Labels("reader", name), func(ctx context.Context) {
 					var err error
 					if it, err = res.CollectContext(ctx); err != nil {
 						t.Fatal(err)
@@ -236,7 +233,7 @@ func TestBreak21ConvertersEndWithTheIteration(t *testing.T) {
 							// the converters' reader now waits for Next to
 							// take what it read ahead (ten batches)
 							checked = true
-							if live := b21Labelled(name); live < 2 { // 1: this goroutine
+							if live := labelledGoroutines(name); live < 2 { // 1: this goroutine
 								t.Fatalf("%d labelled goroutines while converting", live)
 							}
 						}
@@ -271,7 +268,7 @@ func TestBreak21ConvertersEndWithTheIteration(t *testing.T) {
 						t.Fatalf("Err %v, want context.Canceled", err)
 					}
 				case "fail":
-					if err == nil || !strings.Contains(err.Error(), "break21 fails here") || got >= 40000 {
+					if err == nil || !strings.Contains(err.Error(), "fails at its third batch") || got >= 40000 {
 						t.Fatalf("%d rows, Err %v", got, err)
 					}
 				}
@@ -279,7 +276,7 @@ func TestBreak21ConvertersEndWithTheIteration(t *testing.T) {
 					t.Fatal("Next after the end returned true")
 				}
 				_ = it.Close()
-				b21AwaitNoneLabelled(t, name)
+				awaitNoLabelledGoroutines(t, name)
 				wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Second)
 				defer wcancel()
 				_ = res.JobClient().Wait(wctx)
@@ -294,7 +291,7 @@ func TestBreak21ConvertersEndWithTheIteration(t *testing.T) {
 // Values and Kind follow a changelog with -U, +U and -D at parallelism 1,
 // 2 and 4: applying them (each retraction must match the row it retracts)
 // leaves the final result.
-func TestBreak21ValuesFollowChangelog(t *testing.T) {
+func TestValuesFollowChangelog(t *testing.T) {
 	for _, pc := range [][2]int{{1, 1}, {2, 3}, {4, 3}} {
 		t.Run(fmt.Sprintf("p%d c%d", pc[0], pc[1]), func(t *testing.T) {
 			env := MustCreate(InStreamingMode())
@@ -351,7 +348,7 @@ func TestBreak21ValuesFollowChangelog(t *testing.T) {
 
 // An unbounded streaming source under LIMIT gives exactly LIMIT rows
 // through Values, then the end.
-func TestBreak21ValuesOfUnboundedWithLimit(t *testing.T) {
+func TestValuesOfUnboundedWithLimit(t *testing.T) {
 	for _, pc := range [][2]int{{1, 1}, {2, 3}, {4, 3}} {
 		t.Run(fmt.Sprintf("p%d c%d", pc[0], pc[1]), func(t *testing.T) {
 			env := MustCreate(InStreamingMode())
@@ -385,7 +382,7 @@ func TestBreak21ValuesOfUnboundedWithLimit(t *testing.T) {
 
 // Static results (DDL, SHOW, EXPLAIN) and an empty query result read
 // through Values and Kind as through Row, with any dst.
-func TestBreak21ValuesOfStaticAndEmptyResults(t *testing.T) {
+func TestValuesOfStaticAndEmptyResults(t *testing.T) {
 	env := MustCreate(InBatchMode())
 	for _, stmt := range []string{
 		"CREATE TABLE t (a INT, b STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '3')",
@@ -439,7 +436,7 @@ func TestBreak21ValuesOfStaticAndEmptyResults(t *testing.T) {
 // NextBatch mixed with Next (documented as unsupported) does not panic,
 // and every row still comes once: through Next (Values correct, in order)
 // or in a batch NextBatch returned.
-func TestBreak21NextBatchMixedWithValues(t *testing.T) {
+func TestNextBatchMixedWithValues(t *testing.T) {
 	for _, converters := range []int{1, 3} {
 		t.Run(fmt.Sprintf("c%d", converters), func(t *testing.T) {
 			const n = 40000

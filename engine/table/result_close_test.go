@@ -28,21 +28,21 @@ func unboundedResult(t *testing.T, parallelism, converters int, rate string) *Ta
 // false, without a data race under -race, and Err says the job was
 // cancelled whatever the number of converters (six times each: which
 // goroutine sees the end first varies).
-func TestBreak21CloseFromAnotherGoroutineWhileNextWaits(t *testing.T) {
+func TestCloseFromAnotherGoroutineWhileNextWaits(t *testing.T) {
 	for _, converters := range []int{1, 3} {
 		for _, useRow := range []bool{false, true} {
 			t.Run(fmt.Sprintf("c%d row=%v", converters, useRow), func(t *testing.T) {
 				for range 6 {
-					b21CloseWhileNextWaits(t, converters, useRow)
+					closeWhileNextWaits(t, converters, useRow)
 				}
 			})
 		}
 	}
 }
 
-// b21CloseWhileNextWaits reads an unbounded result on a goroutine and
+// closeWhileNextWaits reads an unbounded result on a goroutine and
 // closes it from the test's once the first row is read.
-func b21CloseWhileNextWaits(t *testing.T, converters int, useRow bool) {
+func closeWhileNextWaits(t *testing.T, converters int, useRow bool) {
 	t.Helper()
 	res := unboundedResult(t, 1, converters, "20")
 	it, err := res.CollectContext(context.Background())
