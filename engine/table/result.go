@@ -352,6 +352,10 @@ type RowIterator struct {
 	// another) finds it through published
 	conversion *rowConversion
 	published  atomic.Pointer[rowConversion]
+	// end is the length of batch once Next may step through its rows
+	// without leaving the batch (after its values when a conversion
+	// runs), else 0: Next's inlined fast path tests bpos < end alone
+	end int
 	// row is the current row, nil until Row converts it
 	row  *types.Row
 	err  error
@@ -366,6 +370,20 @@ type RowIterator struct {
 // a batch at a time, so a reader that only counts rows does not pay for
 // it.
 func (it *RowIterator) Next() bool {
+	// the common case, small enough to be inlined into the reader's loop:
+	// another row of the batch at hand (its values converted when a
+	// conversion runs ahead)
+	if it != nil && it.bpos < it.end && !it.closed.Load() {
+		it.bpos++
+		return true
+	}
+	return it.advance()
+}
+
+// advance is Next past the end of the batch at hand: the next batch of
+// a query's result (converted when a conversion runs), the next row of a
+// static result, or false at the end.
+func (it *RowIterator) advance() bool {
 	if it == nil || it.done || it.closed.Load() {
 		return false
 	}
@@ -387,7 +405,7 @@ func (it *RowIterator) Next() bool {
 		}
 		if p := it.res.takePending(); p != nil {
 			it.leaveBatch()
-			it.batch, it.bpos = p, 0
+			it.batch, it.bpos, it.end = p, 0, p.Len
 			continue
 		}
 		b, err := it.res.collector.Next(it.ctx)
@@ -400,7 +418,7 @@ func (it *RowIterator) Next() bool {
 			return false
 		}
 		it.leaveBatch()
-		it.batch, it.bpos = b, 0
+		it.batch, it.bpos, it.end = b, 0, b.Len
 	}
 	it.bpos++
 	it.row = nil
@@ -470,7 +488,10 @@ func (it *RowIterator) nextConverted() bool {
 			return false
 		}
 		it.leaveBatch()
-		it.batch, it.bpos, it.vals = b, 0, vals
+		it.batch, it.bpos, it.vals, it.end = b, 0, vals, b.Len
+		if vals == nil {
+			it.end = 0
+		}
 	}
 	it.bpos++
 	it.row = nil
@@ -516,12 +537,13 @@ func (it *RowIterator) Row() *types.Row {
 	if it == nil {
 		return nil
 	}
-	if it.row == nil && it.batch != nil && it.bpos > 0 {
+	if it.batch != nil && it.bpos > 0 {
+		// a query's row: made with its batch's rows, not kept in it.row,
+		// so that Next need not clear it
 		if it.rows == nil {
-			it.rows = types.BlockRows(it.batch, it.batchValues())
+			it.rows = types.BlockRows(it.batch, it.batchValues(), it.res.schema.names)
 		}
-		it.row = &it.rows[it.bpos-1]
-		it.row.Names = it.res.schema.names
+		return &it.rows[it.bpos-1]
 	}
 	return it.row
 }
@@ -551,8 +573,21 @@ func (it *RowIterator) Values(dst []any) []any {
 		return dst
 	}
 	k := len(it.batch.Cols)
-	vals := it.batchValues()
-	return append(dst, vals[(it.bpos-1)*k:it.bpos*k]...)
+	vals := it.vals
+	if vals == nil {
+		vals = it.batchValues()
+	}
+	row := vals[(it.bpos-1)*k : it.bpos*k]
+	if cap(dst) < k {
+		return append(dst, row...)
+	}
+	// a few values: stored one by one, cheaper than append's bulk copy
+	// (a call and its write barrier pass) for the usual handful
+	dst = dst[:k]
+	for i, v := range row {
+		dst[i] = v
+	}
+	return dst
 }
 
 // Kind returns the current row's RowKind (INSERT before the first Next

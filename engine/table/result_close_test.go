@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"testing"
+
+	"github.com/riffle-sql/riffle/engine/types"
 )
 
 // unboundedResult is a streaming query over an unbounded slow datagen
@@ -82,5 +84,47 @@ func closeWhileNextWaits(t *testing.T, converters int, useRow bool) {
 	// converter or three
 	if err := it.Err(); err != nil && !errors.Is(err, ErrCanceled) || errors.Is(err, context.Canceled) {
 		t.Fatalf("Err after Close: %v", err)
+	}
+}
+
+// Close on the reader's own goroutine in the middle of a batch: the next
+// Next is false (its fast path, which steps through a batch without
+// leaving it, looks at Close too) and Err stays nil, with one converter
+// and with three; the rows taken before stay intact, a row taken twice
+// is the same *types.Row, and every row carries the schema's names.
+func TestNextAfterCloseInTheMiddleOfABatch(t *testing.T) {
+	for _, converters := range []int{1, 3} {
+		it, err := nullsLaterResult(t, 50000, converters).Collect()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var taken []*types.Row
+		for range 5 {
+			if !it.Next() {
+				t.Fatalf("%d converters: the result ended before its sixth row: %v", converters, it.Err())
+			}
+			r := it.Row()
+			if it.Row() != r {
+				t.Fatalf("%d converters: Row twice gave two rows", converters)
+			}
+			taken = append(taken, r)
+		}
+		if it.bpos >= it.end {
+			t.Fatalf("%d converters: row 5 ended its batch (bpos %d, end %d): the test needs one in the middle", converters, it.bpos, it.end)
+		}
+		if err := it.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if it.Next() || it.Next() {
+			t.Errorf("%d converters: Next after Close gave a row", converters)
+		}
+		if it.Err() != nil {
+			t.Errorf("%d converters: Err after a Close between rows = %v, want nil", converters, it.Err())
+		}
+		for i, r := range taken {
+			if fmt.Sprint(r.Values) != fmt.Sprint(wantNullsLater(i+1)) || fmt.Sprint(r.Names) != "[v s w]" {
+				t.Errorf("%d converters: row %d taken before Close = %v %v", converters, i, r.Names, r.Values)
+			}
+		}
 	}
 }

@@ -93,7 +93,7 @@ func (rc *RowConverter) Rows(b *Batch) []*Row {
 // RowBlock converts every row of b as Rows does, into one slice of rows
 // (row i is &RowBlock(b)[i]): no slice of pointers to them.
 func (rc *RowConverter) RowBlock(b *Batch) []Row {
-	return BlockRows(b, rc.ValueBlock(b, nil))
+	return BlockRows(b, rc.ValueBlock(b, nil), nil)
 }
 
 // ValueBlock converts every row of b to Go values as Rows does, row-major
@@ -125,12 +125,13 @@ func (rc *RowConverter) ValueBlock(b *Batch, reuse []any) []any {
 
 // BlockRows returns b's rows over a block of their values made by
 // ValueBlock: row i's Values is block[i*k:(i+1)*k] (k = len(b.Cols),
-// capacity limited to it), its Kind b's.
-func BlockRows(b *Batch, block []any) []Row {
+// capacity limited to it), its Kind b's, its Names names (shared by every
+// row; nil for rows without names).
+func BlockRows(b *Batch, block []any, names []string) []Row {
 	n, k := b.Len, len(b.Cols)
 	rows := make([]Row, n)
 	for i := range rows {
-		rows[i] = Row{Kind: b.Kind(i), Values: block[i*k : (i+1)*k : (i+1)*k]}
+		rows[i] = Row{Kind: b.Kind(i), Values: block[i*k : (i+1)*k : (i+1)*k], Names: names}
 	}
 	return rows
 }
