@@ -3,6 +3,7 @@ package types
 import (
 	"fmt"
 	"math"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -189,11 +190,19 @@ func (cc *columnCache) fill(dst []any, stride, c int, arr arrow.Array, t *DataTy
 		var slab []int64
 		var prev int64
 		var prevV any
+		small := smallInt64s()
 		for i, x := range vals {
 			if nulls && a.IsNull(i) {
 				continue
 			}
 			if prevV == nil || x != prev {
+				if uint64(x) < uint64(len(small)) {
+					// ranks, counts and other small numbers: boxed in
+					// the shared table, no slab and no cache entry
+					prev, prevV = x, boxInt64At(&small[x])
+					dst[i*stride+c] = prevV
+					continue
+				}
 				e := &cache[uint(x)%boxSlots]
 				if e.v == nil || e.x != x {
 					if len(slab) == cap(slab) {
@@ -283,6 +292,18 @@ var int64Type = func() unsafe.Pointer {
 	var v any = int64(1 << 40)
 	return (*eface)(unsafe.Pointer(&v)).typ
 }()
+
+// smallInt64s returns the table of the int64s 0 to 65,535 (each at its
+// own index, 512 KiB made at the first use) that boxInt64At boxes small
+// values in: the boxes of a batch's ROW_NUMBERs and small counts share
+// it instead of being allocated. Its values never change.
+var smallInt64s = sync.OnceValue(func() *[1 << 16]int64 {
+	t := new([1 << 16]int64)
+	for i := range t {
+		t[i] = int64(i)
+	}
+	return t
+})
 
 // boxInt64At returns an interface value holding the int64 at p without
 // copying it to a new allocation: the interface points at *p, which must

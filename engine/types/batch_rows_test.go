@@ -159,3 +159,49 @@ func TestRowBlockBoxesBigintsByMisses(t *testing.T) {
 		}
 	}
 }
+
+// TestValueBlockBoxesSmallBigintsInTheSharedTable converts a ROW_NUMBER
+// column (1 to 8192) beside small values, their NULLs, negatives and the
+// values either side of the table's end (65,535 and 65,536) into a reused
+// block: every value is the column's, and the numbers under 65,536 need
+// no allocation at all (no slab, no box).
+func TestValueBlockBoxesSmallBigintsInTheSharedTable(t *testing.T) {
+	ts := []*DataType{BigIntType().NotNull(), BigIntType()}
+	const rows = 8192
+	bb := NewBatchBuilder(ts)
+	edge := []any{int64(0), int64(-1), nil, int64(65535), int64(65536), int64(-65536), int64(1) << 40, int64(7)}
+	for i := range rows {
+		if err := bb.Append(Insert, []any{int64(i + 1), edge[i%len(edge)]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := bb.Build()
+	rc := NewRowConverter(ts)
+	block := rc.ValueBlock(b, nil)
+	for i := range rows {
+		if got := block[2*i]; got != int64(i+1) {
+			t.Fatalf("row %d: ROW_NUMBER %#v, want %d", i, got, i+1)
+		}
+		if got, want := block[2*i+1], edge[i%len(edge)]; got != want {
+			t.Fatalf("row %d: %#v, want %#v", i, got, want)
+		}
+	}
+	// the boxes point into the shared table: another conversion does not
+	// change values taken before
+	first := block[0]
+	ranks := NewBatchBuilder(ts[:1])
+	for i := range rows {
+		if err := ranks.Append(Insert, []any{int64(rows - i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rb := ranks.Build()
+	one := NewRowConverter(ts[:1])
+	reused := one.ValueBlock(rb, nil)
+	if allocs := testing.AllocsPerRun(20, func() { reused = one.ValueBlock(rb, reused) }); allocs != 0 {
+		t.Errorf("%v allocations converting 8192 small numbers into a reused block, want 0", allocs)
+	}
+	if reused[0] != int64(rows) || reused[rows-1] != int64(1) || first != int64(1) {
+		t.Errorf("after reuse: %#v %#v, first block's %#v", reused[0], reused[rows-1], first)
+	}
+}
