@@ -354,9 +354,10 @@ type RowIterator struct {
 	published  atomic.Pointer[rowConversion]
 	// end is the length of batch once Next may step through its rows
 	// without leaving the batch (after its values when a conversion
-	// runs), else 0: Next's inlined fast path tests bpos < end alone
+	// runs), else 0: Next's fast path tests bpos < end and closed alone
 	end int
-	// row is the current row, nil until Row converts it
+	// row is a static result's current row (a query's rows are made with
+	// their batch, in rows)
 	row  *types.Row
 	err  error
 	done bool
@@ -370,9 +371,9 @@ type RowIterator struct {
 // a batch at a time, so a reader that only counts rows does not pay for
 // it.
 func (it *RowIterator) Next() bool {
-	// the common case, small enough to be inlined into the reader's loop:
-	// another row of the batch at hand (its values converted when a
-	// conversion runs ahead)
+	// the common case first, without a call or a loop: another row of
+	// the batch at hand (its values converted when a conversion runs
+	// ahead)
 	if it != nil && it.bpos < it.end && !it.closed.Load() {
 		it.bpos++
 		return true
