@@ -80,10 +80,12 @@ func TestInsertJobOutlivesItsSession(t *testing.T) {
 	}
 	// stopping it again fails as the engine's STOP JOB does
 	op := g.execute(t, b, "STOP JOB '"+insert+"'")
-	waitFor(10*time.Second, func() bool {
+	if !waitFor(10*time.Second, func() bool {
 		st, _ := g.callJSON(t, "GET", "/v2/sessions/"+b+"/operations/"+op+"/status", nil)
 		return st == 200 && g.mustOK(t, "GET", "/v2/sessions/"+b+"/operations/"+op+"/status", nil)["status"] == "ERROR"
-	})
+	}) {
+		t.Fatal("the second STOP JOB's operation did not end in ERROR within 10 s")
+	}
 	status, raw := g.call(t, "GET", "/v2/sessions/"+b+"/operations/"+op+"/result/0?rowFormat=JSON", nil)
 	if status != 500 || !strings.Contains(string(raw), "the job is not running (it is CANCELED)") {
 		t.Errorf("second STOP JOB: %d %s", status, raw)

@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 )
@@ -80,6 +82,11 @@ func TestKilledWorkbenchChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// the autosaver's timers run on the wall clock until "autosaved" is
+	// printed, and never fire after: the typing that follows stays
+	// pending however late the parent's kill comes (a loaded machine)
+	clock := &shutClock{}
+	wb.saver.SetClock(clock)
 	tab := wb.editors.newTab("", "")
 	test.Type(tab.ed, "SELECT * FROM flights WHERE delay > 60")
 	// Wait until the autosaver's timer (not a Flush) has committed it (or
@@ -96,8 +103,23 @@ func TestKilledWorkbenchChild(t *testing.T) {
 		}
 		return false
 	})
+	clock.shut.Store(true)
 	fmt.Println("autosaved")
 	os.Stdout.Sync()
 	test.Type(tab.ed, " AND origin = 'SFO'") // pending when killed
 	select {}
+}
+
+// shutClock is the system clock for an autosaver until shut is set; the
+// timers asked for after that never fire.
+type shutClock struct{ shut atomic.Bool }
+
+func (c *shutClock) Now() time.Time { return time.Now() }
+
+func (c *shutClock) At(t time.Time) (<-chan time.Time, func()) {
+	if c.shut.Load() {
+		return make(chan time.Time), func() {}
+	}
+	tm := time.NewTimer(time.Until(t))
+	return tm.C, func() { tm.Stop() }
 }
