@@ -315,6 +315,10 @@ func (r *TableResult) CollectContext(ctx context.Context) (*RowIterator, error) 
 	it := &RowIterator{res: r, ctx: ctx}
 	if r.collector == nil {
 		it.static = r.static
+	} else {
+		// the rows' names: the iterator's own, so that a row's Names
+		// written in place cannot change the result's schema
+		it.names = append([]string(nil), r.schema.names...)
 	}
 	return it, nil
 }
@@ -342,6 +346,8 @@ type RowIterator struct {
 	rows  []types.Row
 	spare []any
 	conv  *types.RowConverter
+	// names is the Names of every row Row makes: a copy of the schema's
+	names []string
 	// wantRows is set by the first Row of a query's result: a reader that
 	// only counts rows (or reads NextBatch) never pays for converting
 	// them to Go values; one that reads them has the following batches
@@ -393,7 +399,12 @@ func (it *RowIterator) advance() bool {
 			it.done = true
 			return false
 		}
-		it.row = it.static[it.pos]
+		// a copy: a change to the row does not reach the result, read
+		// again by a later Collect or Print
+		r := *it.static[it.pos]
+		r.Values = append([]any(nil), r.Values...)
+		r.Names = append([]string(nil), r.Names...)
+		it.row = &r
 		it.pos++
 		return true
 	}
@@ -534,6 +545,12 @@ func (it *RowIterator) NextBatch(ctx context.Context) (*types.Batch, error) {
 // batches converted ahead of Next. Calling Row again for the same row
 // returns the same *types.Row. A reader that copies each row's values
 // elsewhere allocates less with Values.
+//
+// A row is the caller's to change: its Values, Kind and Names (through
+// SetFieldNames) belong to it alone. The rows of one query result share
+// one Names slice, as the rows a Flink converter makes share their
+// name-to-position map: write a row's names with SetFieldNames, not into
+// Names in place. The result's Schema is never shared with them.
 func (it *RowIterator) Row() *types.Row {
 	if it == nil {
 		return nil
@@ -542,7 +559,7 @@ func (it *RowIterator) Row() *types.Row {
 		// a query's row: made with its batch's rows, not kept in it.row,
 		// so that Next need not clear it
 		if it.rows == nil {
-			it.rows = types.BlockRows(it.batch, it.batchValues(), it.res.schema.names)
+			it.rows = types.BlockRows(it.batch, it.batchValues(), it.names)
 		}
 		return &it.rows[it.bpos-1]
 	}

@@ -73,7 +73,10 @@ func ParseRowKind(s string) (RowKind, error) {
 // Values are Go values of the column types (see the package's value
 // conventions in values.go); nil is SQL NULL. Names, when set, give the
 // field names for access by name (Row(name='Alice', age=11) in PyFlink);
-// positional rows leave it nil.
+// positional rows leave it nil. Names may be shared by many rows (the rows
+// of one query result share one slice, as Copy's copy shares its
+// original's): SetFieldNames gives a row names of its own, a write into
+// Names in place changes every row that shares it.
 type Row struct {
 	Kind   RowKind
 	Values []any
