@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // smallEdges are BIGINTs either side of the shared table's bounds, with
@@ -135,6 +138,30 @@ func TestSmallBigintBoxesKeptThroughManyConversions(t *testing.T) {
 	for i, x := range smallInt64s() {
 		if x != int64(i) {
 			t.Fatalf("the shared table holds %d at %d", x, i)
+		}
+	}
+}
+
+// A sliced BIGINT column (a LIMIT's or a split batch's: its values start
+// at an offset, its NULLs with them) converts as ValueAt reads it, into a
+// fresh block and into one reused from a batch of other values.
+func TestSmallBigintBoxesOfASlicedColumn(t *testing.T) {
+	whole := smallEdgeBatch(t, 3*len(smallEdges), 0)
+	rc := NewRowConverter([]*DataType{BigIntType()})
+	other := rc.ValueBlock(smallEdgeBatch(t, 3*len(smallEdges), 5), nil)
+	for _, off := range []int{1, 5, 6, 7, 16} {
+		for _, n := range []int{1, 9, 2 * len(smallEdges)} {
+			col := array.NewSlice(whole.Cols[0], int64(off), int64(off+n))
+			b := NewBatch([]arrow.Array{col}, nil, n)
+			for _, reuse := range [][]any{nil, other} {
+				block := rc.ValueBlock(b, reuse)
+				for i := range n {
+					if got, want := block[i], ValueAt(col, i, BigIntType()); got != want || want != smallEdges[(off+i)%len(smallEdges)] {
+						t.Fatalf("offset %d, row %d: %#v, ValueAt %#v, want %#v", off, i, got, want, smallEdges[(off+i)%len(smallEdges)])
+					}
+				}
+			}
+			col.Release()
 		}
 	}
 }
