@@ -153,6 +153,7 @@ func (t *TableEnvironment) toStream(ctx context.Context, tab *Table, target *Sch
 	}
 	ds := &DataStream{rowType: rowTypeOf(schema), job: res.job, out: make(chan StreamRecord), schema: schema, mode: mode}
 	nPhys := len(schema.Physical())
+	names := schema.ColumnNames()[:nPhys] // one copy, shared by the records' rows
 	go func() {
 		defer close(ds.out)
 		// ctx's end stops Next and the send below; closing the iterator
@@ -168,7 +169,7 @@ func (t *TableEnvironment) toStream(ctx context.Context, tab *Table, target *Sch
 			if dropUB && r.Kind == types.UpdateBefore {
 				continue
 			}
-			rec := StreamRecord{Row: &types.Row{Kind: r.Kind, Values: r.Values[:min(nPhys, len(r.Values))], Names: schema.ColumnNames()[:nPhys]}}
+			rec := StreamRecord{Row: &types.Row{Kind: r.Kind, Values: r.Values[:min(nPhys, len(r.Values))], Names: names}}
 			if rowtimeCol >= 0 && rowtimeCol < len(r.Values) {
 				if ts, ok := r.Values[rowtimeCol].(time.Time); ok {
 					rec.Timestamp = ts
