@@ -11,10 +11,7 @@ import (
 // machine's cores.
 func sequenceResult(t *testing.T, n int) *TableResult {
 	t.Helper()
-	env := MustCreate(InBatchMode())
-	mustExec(t, env, "SET 'parallelism.default' = '2'",
-		`CREATE TABLE seq (v BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '100000000', 'number-of-rows' = '`+strconv.Itoa(n)+`',
-			'fields.v.kind' = 'sequence', 'fields.v.start' = '1', 'fields.v.end' = '`+strconv.Itoa(n)+`')`)
+	env := sequenceEnv(t, n, 2)
 	res, err := env.ExecuteSQL("SELECT v, CAST(v AS STRING) AS s FROM seq ORDER BY v")
 	if err != nil {
 		t.Fatal(err)

@@ -15,14 +15,7 @@ func BenchmarkReadResult(b *testing.B) {
 	for _, converters := range []int{1, 3} {
 		for _, how := range []string{"Row", "Values"} {
 			b.Run(how+"/converters="+strconv.Itoa(converters), func(b *testing.B) {
-				env := MustCreate(InBatchMode())
-				for _, stmt := range []string{"SET 'parallelism.default' = '1'",
-					`CREATE TABLE seq (v BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '` + strconv.Itoa(n) + `',
-					'rows-per-second' = '1000000000', 'fields.v.kind' = 'sequence', 'fields.v.start' = '1', 'fields.v.end' = '` + strconv.Itoa(n) + `')`} {
-					if _, err := env.ExecuteSQL(stmt); err != nil {
-						b.Fatal(err)
-					}
-				}
+				env := sequenceEnv(b, n, 1)
 				for b.Loop() {
 					res, err := env.ExecuteSQL("SELECT v, CAST(MOD(v, 1000) AS STRING) AS s, v * 10 AS w FROM seq")
 					if err != nil {

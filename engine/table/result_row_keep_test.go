@@ -16,10 +16,7 @@ import (
 // numbers past 65,535 and negatives with NULLs between them.
 func keepResult(t *testing.T, n, parallelism, converters int) *TableResult {
 	t.Helper()
-	env := MustCreate(InBatchMode())
-	mustExec(t, env, "SET 'parallelism.default' = '"+strconv.Itoa(parallelism)+"'",
-		`CREATE TABLE seq (v BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '100000000', 'number-of-rows' = '`+strconv.Itoa(n)+`',
-			'fields.v.kind' = 'sequence', 'fields.v.start' = '1', 'fields.v.end' = '`+strconv.Itoa(n)+`')`)
+	env := sequenceEnv(t, n, parallelism)
 	res, err := env.ExecuteSQL(`SELECT v, v * 70000 AS big,
 		CASE WHEN MOD(v, 5) = 0 THEN CAST(NULL AS BIGINT) ELSE v - 12000 END AS neg,
 		CAST(v AS STRING) AS s
@@ -224,12 +221,8 @@ func TestRowsKeptWhenTheContextEndsOrTheJobFails(t *testing.T) {
 			t.Run(fmt.Sprintf("%s-c%d", how, converters), func(t *testing.T) {
 				var res *TableResult
 				if how == "fail" {
-					env := MustCreate(InBatchMode())
 					failAtThirdCalls.Store(0)
-					mustExec(t, env, "SET 'parallelism.default' = '1'",
-						"CREATE TEMPORARY FUNCTION fail_at_third AS 'test.fail_at_third'",
-						`CREATE TABLE seq (v BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '40000',
-							'fields.v.kind' = 'sequence', 'fields.v.start' = '1', 'fields.v.end' = '40000')`)
+					env := sequenceEnv(t, 40000, 1, "CREATE TEMPORARY FUNCTION fail_at_third AS 'test.fail_at_third'")
 					var err error
 					if res, err = env.ExecuteSQL("SELECT fail_at_third(v) AS v, v * 70000 AS big FROM seq"); err != nil {
 						t.Fatal(err)

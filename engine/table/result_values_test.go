@@ -15,10 +15,7 @@ import (
 // earlier batches' non-NULL values.
 func nullsLaterResult(t *testing.T, n, converters int) *TableResult {
 	t.Helper()
-	env := MustCreate(InBatchMode())
-	mustExec(t, env, "SET 'parallelism.default' = '2'",
-		`CREATE TABLE seq (v BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '100000000', 'number-of-rows' = '`+strconv.Itoa(n)+`',
-			'fields.v.kind' = 'sequence', 'fields.v.start' = '1', 'fields.v.end' = '`+strconv.Itoa(n)+`')`)
+	env := sequenceEnv(t, n, 2)
 	res, err := env.ExecuteSQL(`SELECT v,
 		CASE WHEN v > 30000 AND MOD(v, 2) = 0 THEN CAST(NULL AS STRING) ELSE CAST(v AS STRING) END AS s,
 		CASE WHEN v > 40000 THEN CAST(NULL AS BIGINT) ELSE v * 10 END AS w

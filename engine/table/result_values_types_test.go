@@ -24,11 +24,7 @@ import (
 // third row above 24,000; the last column is NULL throughout.
 func allTypesResult(t *testing.T, n, parallelism, converters int) *TableResult {
 	t.Helper()
-	env := MustCreate(InBatchMode())
-	mustExec(t, env, "SET 'parallelism.default' = '"+strconv.Itoa(parallelism)+"'",
-		"SET 'table.local-time-zone' = 'UTC'",
-		`CREATE TABLE seq (v BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '100000000', 'number-of-rows' = '`+strconv.Itoa(n)+`',
-			'fields.v.kind' = 'sequence', 'fields.v.start' = '1', 'fields.v.end' = '`+strconv.Itoa(n)+`')`)
+	env := sequenceEnv(t, n, parallelism, "SET 'table.local-time-zone' = 'UTC'")
 	res, err := env.ExecuteSQL(`SELECT v,
 		CASE WHEN n THEN NULL ELSE MOD(v, 2) = 0 END AS b,
 		CASE WHEN n THEN NULL ELSE CAST(v AS INT) END AS i,
@@ -200,12 +196,8 @@ func TestConvertersEndWithTheIteration(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				var res *TableResult
 				if how == "fail" {
-					env := MustCreate(InBatchMode())
 					failAtThirdCalls.Store(0)
-					mustExec(t, env, "SET 'parallelism.default' = '1'",
-						"CREATE TEMPORARY FUNCTION fail_at_third AS 'test.fail_at_third'",
-						`CREATE TABLE seq (v BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '40000',
-							'fields.v.kind' = 'sequence', 'fields.v.start' = '1', 'fields.v.end' = '40000')`)
+					env := sequenceEnv(t, 40000, 1, "CREATE TEMPORARY FUNCTION fail_at_third AS 'test.fail_at_third'")
 					var err error
 					if res, err = env.ExecuteSQL("SELECT fail_at_third(v) AS v, CAST(v AS STRING) AS s FROM seq"); err != nil {
 						t.Fatal(err)
