@@ -17,11 +17,7 @@ func unboundedResult(t *testing.T, parallelism, converters int, rate string) *Ta
 	env := MustCreate(InStreamingMode())
 	mustExec(t, env, "SET 'parallelism.default' = '"+strconv.Itoa(parallelism)+"'",
 		`CREATE TABLE gen (v BIGINT, s STRING) WITH ('connector' = 'datagen', 'rows-per-second' = '`+rate+`')`)
-	res, err := env.ExecuteSQL("SELECT v, s FROM gen")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.converters = converters
+	res := queryWith(t, env, "SELECT v, s FROM gen", converters)
 	return res
 }
 

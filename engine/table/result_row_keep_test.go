@@ -17,14 +17,10 @@ import (
 func keepResult(t *testing.T, n, parallelism, converters int) *TableResult {
 	t.Helper()
 	env := sequenceEnv(t, n, parallelism)
-	res, err := env.ExecuteSQL(`SELECT v, v * 70000 AS big,
+	res := queryWith(t, env, `SELECT v, v * 70000 AS big,
 		CASE WHEN MOD(v, 5) = 0 THEN CAST(NULL AS BIGINT) ELSE v - 12000 END AS neg,
 		CAST(v AS STRING) AS s
-		FROM seq ORDER BY v`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.converters = converters
+		FROM seq ORDER BY v`, converters)
 	return res
 }
 
@@ -146,11 +142,7 @@ func TestRowOfAnEmptyResult(t *testing.T) {
 	for _, converters := range []int{1, 3} {
 		env := MustCreate(InBatchMode())
 		mustExec(t, env, "CREATE TABLE t (a BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '300')")
-		res, err := env.ExecuteSQL("SELECT a FROM t WHERE a <> a")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.converters = converters
+		res := queryWith(t, env, "SELECT a FROM t WHERE a <> a", converters)
 		it, err := res.Collect()
 		if err != nil {
 			t.Fatal(err)

@@ -26,3 +26,15 @@ func sequenceEnv(tb testing.TB, n, parallelism int, stmts ...string) *TableEnvir
 	}
 	return env
 }
+
+// queryWith runs query in env and returns its result, whose rows are
+// converted on converters goroutines once read.
+func queryWith(tb testing.TB, env *TableEnvironment, query string, converters int) *TableResult {
+	tb.Helper()
+	res, err := env.ExecuteSQL(query)
+	if err != nil {
+		tb.Fatalf("%s: %v", query, err)
+	}
+	res.converters = converters
+	return res
+}

@@ -16,14 +16,10 @@ import (
 func nullsLaterResult(t *testing.T, n, converters int) *TableResult {
 	t.Helper()
 	env := sequenceEnv(t, n, 2)
-	res, err := env.ExecuteSQL(`SELECT v,
+	res := queryWith(t, env, `SELECT v,
 		CASE WHEN v > 30000 AND MOD(v, 2) = 0 THEN CAST(NULL AS STRING) ELSE CAST(v AS STRING) END AS s,
 		CASE WHEN v > 40000 THEN CAST(NULL AS BIGINT) ELSE v * 10 END AS w
-		FROM seq ORDER BY v`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.converters = converters
+		FROM seq ORDER BY v`, converters)
 	return res
 }
 

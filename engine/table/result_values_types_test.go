@@ -25,7 +25,7 @@ import (
 func allTypesResult(t *testing.T, n, parallelism, converters int) *TableResult {
 	t.Helper()
 	env := sequenceEnv(t, n, parallelism, "SET 'table.local-time-zone' = 'UTC'")
-	res, err := env.ExecuteSQL(`SELECT v,
+	res := queryWith(t, env, `SELECT v,
 		CASE WHEN n THEN NULL ELSE MOD(v, 2) = 0 END AS b,
 		CASE WHEN n THEN NULL ELSE CAST(v AS INT) END AS i,
 		CASE WHEN n THEN NULL ELSE v * 3 END AS l,
@@ -41,11 +41,7 @@ func allTypesResult(t *testing.T, n, parallelism, converters int) *TableResult {
 		CASE WHEN n THEN NULL ELSE MAP[CAST(v AS STRING), v] END AS mp,
 		CASE WHEN n THEN NULL ELSE ROW(v, CAST(v AS STRING)) END AS r,
 		CAST(NULL AS INT) AS z
-		FROM (SELECT v, (v > 10000 AND v <= 20000) OR (v > 24000 AND MOD(v, 3) = 0) AS n FROM seq) ORDER BY v`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.converters = converters
+		FROM (SELECT v, (v > 10000 AND v <= 20000) OR (v > 24000 AND MOD(v, 3) = 0) AS n FROM seq) ORDER BY v`, converters)
 	return res
 }
 
@@ -291,12 +287,8 @@ func TestValuesFollowChangelog(t *testing.T) {
 				`CREATE TABLE seq (v BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '2100',
 					'fields.v.kind' = 'sequence', 'fields.v.start' = '1', 'fields.v.end' = '2100')`)
 			// counts of keys: each count is retracted (-D) once a key moves on
-			res, err := env.ExecuteSQL(`SELECT c, COUNT(*) AS keys, CAST(c AS STRING) AS s
-				FROM (SELECT MOD(v, 7) AS k, COUNT(*) AS c FROM seq GROUP BY MOD(v, 7)) GROUP BY c`)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res.converters = pc[1]
+			res := queryWith(t, env, `SELECT c, COUNT(*) AS keys, CAST(c AS STRING) AS s
+				FROM (SELECT MOD(v, 7) AS k, COUNT(*) AS c FROM seq GROUP BY MOD(v, 7)) GROUP BY c`, pc[1])
 			it, err := res.Collect()
 			if err != nil {
 				t.Fatal(err)
@@ -346,11 +338,7 @@ func TestValuesOfUnboundedWithLimit(t *testing.T) {
 			env := MustCreate(InStreamingMode())
 			mustExec(t, env, "SET 'parallelism.default' = '"+strconv.Itoa(pc[0])+"'",
 				`CREATE TABLE gen (v BIGINT, s STRING) WITH ('connector' = 'datagen', 'rows-per-second' = '100000', 'fields.s.length' = '4')`)
-			res, err := env.ExecuteSQL("SELECT v, s, CHAR_LENGTH(s) AS n FROM gen LIMIT 3000")
-			if err != nil {
-				t.Fatal(err)
-			}
-			res.converters = pc[1]
+			res := queryWith(t, env, "SELECT v, s, CHAR_LENGTH(s) AS n FROM gen LIMIT 3000", pc[1])
 			it, err := res.Collect()
 			if err != nil {
 				t.Fatal(err)
