@@ -38,6 +38,7 @@ func Build(collector *runtime.Collector, roots ...*physical.Node) (g *runtime.Gr
 	b.planAggCastInputs(roots)
 	b.planScanFilters(roots)
 	b.planScanUses(roots)
+	b.planSourceReuse(roots)
 	defer func() {
 		if r := recover(); r != nil {
 			be, ok := r.(buildError)
@@ -73,10 +74,18 @@ type builder struct {
 	// scanUses holds, for a scan of which the job reads some ROW
 	// columns field by field, how it reads each column (scan_uses.go).
 	scanUses map[*physical.Node][]*connector.FieldUse
+	// sourceAlias maps a table scan to the equal scan whose source it
+	// shares (source_reuse.go).
+	sourceAlias map[*physical.Node]*physical.Node
 }
 
 func (b *builder) build(p *physical.Node) *runtime.Node {
 	if n, ok := b.nodes[p]; ok {
+		return n
+	}
+	if f, ok := b.sourceAlias[p]; ok {
+		n := b.build(f)
+		b.nodes[p] = n
 		return n
 	}
 	if p.IsSource() {

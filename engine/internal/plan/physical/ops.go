@@ -36,6 +36,9 @@ type TableSourceScan struct {
 	Bounded   bool
 	// Skipped is told of rows skipped by an ignore-parse-errors option.
 	Skipped func(n int64)
+	// Hints are the scan's OPTIONS hints (nil without): two scans of one
+	// table with different hints are different sources.
+	Hints map[string]string
 }
 
 func (*TableSourceScan) Name() string { return "TableSourceScan" }

@@ -220,7 +220,7 @@ func (pl *planner) scan(s *plan.Scan) *Node {
 		par = max(1, len(splits))
 	}
 	op := &TableSourceScan{Table: [3]string{s.ID.Catalog, s.ID.Database, s.ID.Object}, PushedDown: pushed,
-		Source: src, Spec: spec, BatchSize: batchSize, Bounded: src.Bounded(), Skipped: func(n int64) {
+		Source: src, Spec: spec, BatchSize: batchSize, Bounded: src.Bounded(), Hints: s.Options, Skipped: func(n int64) {
 			if skipped != nil && n > 0 {
 				skipped(name, n)
 			}

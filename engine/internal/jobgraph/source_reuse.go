@@ -1,0 +1,132 @@
+package jobgraph
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/riffle-sql/riffle/engine/connector"
+	"github.com/riffle-sql/riffle/engine/internal/plan/physical"
+)
+
+// planSourceReuse makes the table scans of a job that read one table the
+// same way one source, as Flink's sub-plan reuser does for sources
+// (table.optimizer.reuse-source-enabled, on by default) and as EXPLAIN's
+// "Reused(reference_id=[n])" already shows: a query that reads a table in
+// two branches (Nexmark q8's person and auction views of one topic, a
+// self-join, a UNION ALL of two filters of one table) reads and decodes it
+// once, and both branches see the same rows (a datagen table's random
+// values included). Without it each branch ran its own source: q8 read
+// its Kafka topic twice.
+//
+// Two scans are one source when their table, pushed-down parts, OPTIONS
+// hints, columns (names and types), read spec (columns, metadata, limit),
+// batch size, boundedness and parallelism are equal. A scan with a
+// run-time row filter (scan_filter.go: a filter or a Top-N bound of its
+// only consumer) keeps its own source, and so do scans that would reach
+// one operator as two of its inputs (the runtime has one edge from a
+// producer to a consumer). The shared source decodes the
+// fields any of its scans reads (scanUses merged).
+func (b *builder) planSourceReuse(roots []*physical.Node) {
+	b.sourceAlias = map[*physical.Node]*physical.Node{}
+	first := map[string]*physical.Node{}
+	group := map[*physical.Node][]*physical.Node{}
+	seen := map[*physical.Node]bool{}
+	// depth first from the roots in order, so that the first scan of a
+	// group (the one built) does not depend on map order
+	var walk func(p *physical.Node)
+	walk = func(p *physical.Node) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		for _, in := range p.Inputs {
+			walk(in)
+		}
+		key, ok := b.sourceKey(p)
+		if !ok {
+			return
+		}
+		if f, ok := first[key]; ok {
+			b.sourceAlias[p] = f
+			group[f] = append(group[f], p)
+			return
+		}
+		first[key] = p
+	}
+	for _, r := range roots {
+		walk(r)
+	}
+	// the runtime takes one edge from a producer to a consumer: scans
+	// that reach one operator as two of its inputs (a self-join, a UNION
+	// ALL of a table with itself) keep their own sources
+	leader := func(p *physical.Node) *physical.Node {
+		for {
+			if _, ok := p.Op.(*physical.Exchange); !ok || len(p.Inputs) != 1 {
+				break
+			}
+			p = p.Inputs[0]
+		}
+		if f, ok := b.sourceAlias[p]; ok {
+			return f
+		}
+		return p
+	}
+	for c := range seen {
+		if len(c.Inputs) < 2 {
+			continue
+		}
+		reached := map[*physical.Node]bool{}
+		for _, in := range c.Inputs {
+			f := leader(in)
+			if reached[f] && group[f] != nil {
+				for _, o := range group[f] {
+					delete(b.sourceAlias, o)
+				}
+				delete(group, f)
+			}
+			reached[f] = true
+		}
+	}
+	for f, others := range group {
+		uses, partial := b.scanUses[f], true
+		for _, o := range others {
+			u, ok := b.scanUses[o]
+			if !ok || uses == nil {
+				partial = false // a scan reads every column whole
+				break
+			}
+			merged := make([]*connector.FieldUse, len(uses))
+			for i := range uses {
+				merged[i] = connector.MergeUses(uses[i], u[i])
+			}
+			uses = merged
+		}
+		if !partial {
+			delete(b.scanUses, f)
+			continue
+		}
+		b.scanUses[f] = uses
+	}
+}
+
+// sourceKey is what makes table scan p the same source as another, and
+// false for a node that is no table scan or must keep its own source.
+func (b *builder) sourceKey(p *physical.Node) (string, bool) {
+	x, ok := p.Op.(*physical.TableSourceScan)
+	if !ok || b.scanFilters[p] != nil || x.Spec.RowFilter != nil || x.Spec.Uses != nil {
+		return "", false
+	}
+	var k strings.Builder
+	fmt.Fprintf(&k, "%q|%q|", x.Table, x.PushedDown)
+	for _, name := range slices.Sorted(maps.Keys(x.Hints)) {
+		fmt.Fprintf(&k, "%q=%q,", name, x.Hints[name])
+	}
+	k.WriteString("|")
+	for _, c := range p.Cols {
+		fmt.Fprintf(&k, "%q %s,", c.Name, c.Type.String())
+	}
+	fmt.Fprintf(&k, "|%v|%q|%d|%d|%t|%d", x.Spec.Columns, x.Spec.Metadata, x.Spec.Limit, x.BatchSize, x.Bounded, p.Parallelism)
+	return k.String(), true
+}
