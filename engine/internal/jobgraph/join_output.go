@@ -79,20 +79,13 @@ func countConsumers(roots []*physical.Node) (consumers map[*physical.Node]int, s
 // the nodes that read each one (once per input that reads it).
 func planParents(roots []*physical.Node) (parents map[*physical.Node][]*physical.Node, seen map[*physical.Node]bool) {
 	parents = map[*physical.Node][]*physical.Node{}
-	seen = map[*physical.Node]bool{}
-	var walk func(p *physical.Node)
-	walk = func(p *physical.Node) {
-		if seen[p] {
-			return
-		}
+	nodes := postOrder(roots)
+	seen = make(map[*physical.Node]bool, len(nodes))
+	for _, p := range nodes {
 		seen[p] = true
 		for _, in := range p.Inputs {
 			parents[in] = append(parents[in], p)
-			walk(in)
 		}
-	}
-	for _, r := range roots {
-		walk(r)
 	}
 	return parents, seen
 }

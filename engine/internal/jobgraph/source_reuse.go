@@ -32,31 +32,20 @@ func (b *builder) planSourceReuse(roots []*physical.Node) {
 	b.sourceAlias = map[*physical.Node]*physical.Node{}
 	first := map[string]*physical.Node{}
 	group := map[*physical.Node][]*physical.Node{}
-	seen := map[*physical.Node]bool{}
-	// depth first from the roots in order, so that the first scan of a
-	// group (the one built) does not depend on map order
-	var walk func(p *physical.Node)
-	walk = func(p *physical.Node) {
-		if seen[p] {
-			return
-		}
-		seen[p] = true
-		for _, in := range p.Inputs {
-			walk(in)
-		}
+	// in the plan's order, so that the first scan of a group (the one
+	// built) does not depend on map order
+	nodes := postOrder(roots)
+	for _, p := range nodes {
 		key, ok := b.sourceKey(p)
 		if !ok {
-			return
+			continue
 		}
 		if f, ok := first[key]; ok {
 			b.sourceAlias[p] = f
 			group[f] = append(group[f], p)
-			return
+			continue
 		}
 		first[key] = p
-	}
-	for _, r := range roots {
-		walk(r)
 	}
 	// the runtime takes one edge from a producer to a consumer: scans
 	// that reach one operator as two of its inputs (a self-join, a UNION
@@ -73,7 +62,7 @@ func (b *builder) planSourceReuse(roots []*physical.Node) {
 		}
 		return p
 	}
-	for c := range seen {
+	for _, c := range nodes {
 		if len(c.Inputs) < 2 {
 			continue
 		}
@@ -129,4 +118,27 @@ func (b *builder) sourceKey(p *physical.Node) (string, bool) {
 	}
 	fmt.Fprintf(&k, "|%v|%q|%d|%d|%t|%d", x.Spec.Columns, x.Spec.Metadata, x.Spec.Limit, x.BatchSize, x.Bounded, p.Parallelism)
 	return k.String(), true
+}
+
+// postOrder returns the nodes of the plan under roots once each, every
+// node after its inputs, in the order of the roots and of each node's
+// inputs.
+func postOrder(roots []*physical.Node) []*physical.Node {
+	var out []*physical.Node
+	seen := map[*physical.Node]bool{}
+	var walk func(p *physical.Node)
+	walk = func(p *physical.Node) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		for _, in := range p.Inputs {
+			walk(in)
+		}
+		out = append(out, p)
+	}
+	for _, r := range roots {
+		walk(r)
+	}
+	return out
 }
