@@ -26,7 +26,9 @@ import (
 // run-time row filter (scan_filter.go: a filter or a Top-N bound of its
 // only consumer) keeps its own source, and so do scans that would reach
 // one operator as two of its inputs (the runtime has one edge from a
-// producer to a consumer). The shared source decodes the
+// producer to a consumer), and so do scans that reach both sides of a
+// batch hash join (it reads its build side to the end first: one source
+// would wait on the probe side forever). The shared source decodes the
 // fields any of its scans reads (scanUses merged).
 func (b *builder) planSourceReuse(roots []*physical.Node) {
 	b.sourceAlias = map[*physical.Node]*physical.Node{}
@@ -76,6 +78,43 @@ func (b *builder) planSourceReuse(roots []*physical.Node) {
 				delete(group, f)
 			}
 			reached[f] = true
+		}
+	}
+	// the batch hash join reads its build side to its end before its
+	// probe side: a source feeding both sides would fill the probe side's
+	// channel and wait on it forever, while the build side waits for the
+	// source's end. Such scans keep their own sources (Flink makes the
+	// probe side's exchange blocking instead).
+	reaches := map[*physical.Node]map[*physical.Node]bool{}
+	var sources func(p *physical.Node) map[*physical.Node]bool
+	sources = func(p *physical.Node) map[*physical.Node]bool {
+		if r, ok := reaches[p]; ok {
+			return r
+		}
+		r := map[*physical.Node]bool{}
+		if _, ok := b.sourceAlias[p]; ok || group[p] != nil {
+			r[leader(p)] = true
+		}
+		for _, in := range p.Inputs {
+			maps.Copy(r, sources(in))
+		}
+		reaches[p] = r
+		return r
+	}
+	for _, c := range nodes {
+		if j, ok := c.Op.(*physical.Join); !ok || j.Streaming || len(c.Inputs) < 2 {
+			continue
+		}
+		probe := sources(c.Inputs[0])
+		for _, in := range c.Inputs[1:] {
+			for f := range sources(in) {
+				if probe[f] && group[f] != nil {
+					for _, o := range group[f] {
+						delete(b.sourceAlias, o)
+					}
+					delete(group, f)
+				}
+			}
 		}
 	}
 	for f, others := range group {

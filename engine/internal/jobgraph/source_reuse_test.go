@@ -52,6 +52,12 @@ func TestSourceReuse(t *testing.T) {
 		{name: "through exchanges into two operators", top: func(a, b *physical.Node) *physical.Node {
 			return two("Join", hash(calc(a, get("url", s))), hash(calc(b, get("url", s))))
 		}, shared: true, uses: "-, {- *}"},
+		{name: "two sides of a batch hash join", top: func(a, b *physical.Node) *physical.Node {
+			return &physical.Node{Op: &physical.Join{}, Inputs: []*physical.Node{hash(calc(a, get("url", s))), hash(calc(b, get("url", s)))}, Parallelism: 2}
+		}},
+		{name: "two sides of a streaming join", top: func(a, b *physical.Node) *physical.Node {
+			return &physical.Node{Op: &physical.Join{Streaming: true}, Inputs: []*physical.Node{hash(calc(a, get("url", s))), hash(calc(b, get("url", s)))}, Parallelism: 2}
+		}, shared: true, uses: "-, {- *}"},
 		{name: "a self-join", top: func(a, b *physical.Node) *physical.Node {
 			return two("Join", hash(a), hash(b))
 		}},
