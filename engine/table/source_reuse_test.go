@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"time"
-
 	"testing"
+	"time"
 
 	"github.com/riffle-sql/riffle/engine/types"
 )
