@@ -15,8 +15,7 @@ import (
 // (table.optimizer.reuse-source-enabled, on by default) and as EXPLAIN's
 // "Reused(reference_id=[n])" already shows: a query that reads a table in
 // two branches (Nexmark q8's person and auction views of one topic, a
-// self-join, a UNION ALL of two filters of one table) reads and decodes it
-// once, and both branches see the same rows (a datagen table's random
+// UNION ALL of two projections of one table) reads and decodes it once, and both branches see the same rows (a datagen table's random
 // values included). Without it each branch ran its own source: q8 read
 // its Kafka topic twice.
 //
@@ -49,6 +48,13 @@ func (b *builder) planSourceReuse(roots []*physical.Node) {
 		}
 		first[key] = p
 	}
+	// unshare gives the scans of f's group their own sources again
+	unshare := func(f *physical.Node) {
+		for _, o := range group[f] {
+			delete(b.sourceAlias, o)
+		}
+		delete(group, f)
+	}
 	// the runtime takes one edge from a producer to a consumer: scans
 	// that reach one operator as two of its inputs (a self-join, a UNION
 	// ALL of a table with itself) keep their own sources
@@ -72,10 +78,7 @@ func (b *builder) planSourceReuse(roots []*physical.Node) {
 		for _, in := range c.Inputs {
 			f := leader(in)
 			if reached[f] && group[f] != nil {
-				for _, o := range group[f] {
-					delete(b.sourceAlias, o)
-				}
-				delete(group, f)
+				unshare(f)
 			}
 			reached[f] = true
 		}
@@ -109,10 +112,7 @@ func (b *builder) planSourceReuse(roots []*physical.Node) {
 		for _, in := range c.Inputs[1:] {
 			for f := range sources(in) {
 				if probe[f] && group[f] != nil {
-					for _, o := range group[f] {
-						delete(b.sourceAlias, o)
-					}
-					delete(group, f)
+					unshare(f)
 				}
 			}
 		}
