@@ -8,10 +8,20 @@ import (
 )
 
 // mapRange maps bytes [from, to) of f read-only (see rangeData).
+//
+// The pages are not populated in the call (no MAP_POPULATE): the reader's
+// first touches fault them in a few pages at a time as it parses. With
+// MAP_POPULATE one reader's mmap call filled its whole range's page table
+// before its parse began, and at two readers each populate held the
+// process's memory map while the other reader mapped or unmapped its
+// range: on the 3 M-row flights CSV (106 MB, 64 ranges) the two-thread
+// walls were 2-4 % longer populated (COUNT(DISTINCT) 1.75-1.89x the one-
+// thread speed in six alternating commands, unpopulated 1.87-1.92x;
+// docs/benchmarks.md, "Mapped without MAP_POPULATE").
 func mapRange(f *os.File, from, to int64) (*rangeData, error) {
 	page := int64(os.Getpagesize())
 	start := from &^ (page - 1)
-	m, err := syscall.Mmap(int(f.Fd()), start, int(to-start), syscall.PROT_READ, syscall.MAP_SHARED|mapPopulate)
+	m, err := syscall.Mmap(int(f.Fd()), start, int(to-start), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
 		return nil, err
 	}

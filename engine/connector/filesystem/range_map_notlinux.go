@@ -1,5 +1,0 @@
-//go:build unix && !linux
-
-package filesystem
-
-const mapPopulate = 0
