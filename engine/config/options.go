@@ -70,6 +70,10 @@ var (
 		Description: "Idle state retention of stateful operators; 0 keeps state forever."})
 	AggPhaseStrategy = Register(Option{Key: "table.optimizer.agg-phase-strategy", Default: "AUTO", Kind: "enum",
 		Values: []string{"AUTO", "TWO_PHASE", "ONE_PHASE"}, Description: "Strategy for batch GROUP BY: TWO_PHASE pre-aggregates each input task (LocalHashAggregate) before the exchange and merges after it, when every aggregate call can be merged (COUNT, SUM, SUM0, AVG, MIN, MAX; one COUNT(DISTINCT) column); ONE_PHASE exchanges the input rows; AUTO takes two phases when the aggregate's input runs in more than one task."})
+	ReuseSubPlan = Register(Option{Key: "table.optimizer.reuse-sub-plan-enabled", Default: "true", Kind: "bool",
+		Description: "Whether the subtrees a query's plan holds more than once are one node: EXPLAIN's execution plan prints the later ones as Reused(reference_id=[n]), and the scans of one table read the same way are one source. false also turns table.optimizer.reuse-source-enabled off."})
+	ReuseSource = Register(Option{Key: "table.optimizer.reuse-source-enabled", Default: "true", Kind: "bool",
+		Description: "Whether the table scans of a query that read one table the same way are one source, read once for all their branches (only while table.optimizer.reuse-sub-plan-enabled is true); false gives every scan its own source, and EXPLAIN prints each."})
 	MiniBatchEnabled = Register(Option{Key: "table.exec.mini-batch.enabled", Default: "false", Kind: "bool",
 		Description: "Buffer input rows and emit aggregate updates once per mini-batch."})
 	MiniBatchLatency = Register(Option{Key: "table.exec.mini-batch.allow-latency", Default: "0 ms", Kind: "duration",

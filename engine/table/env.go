@@ -289,10 +289,22 @@ func (t *TableEnvironment) planEnv() *physical.Env {
 		CheckPath: checkPath}
 }
 
+// reuse is the session's table.optimizer.reuse-sub-plan-enabled and
+// reuse-source-enabled (source reuse only with sub-plan reuse, as Flink).
+func (t *TableEnvironment) reuse() physical.Reuse {
+	sub := t.config.conf.GetBoolean(config.ReuseSubPlan.Key, true)
+	return physical.Reuse{SubPlan: sub, Source: sub && t.config.conf.GetBoolean(config.ReuseSource.Key, true)}
+}
+
+// buildOptions are the session's choices for turning plans into a job.
+func (t *TableEnvironment) buildOptions() jobgraph.Options {
+	return jobgraph.Options{NoSourceReuse: !t.reuse().Source}
+}
+
 // submit builds and starts a job for a physical plan whose collect sink,
 // if any, feeds coll.
 func (t *TableEnvironment) submit(ctx context.Context, name, statement string, root *physical.Node, coll *runtime.Collector) (*JobClient, error) {
-	g, nodes, err := jobgraph.Build(coll, root)
+	g, nodes, err := jobgraph.Build(coll, t.buildOptions(), root)
 	if err != nil {
 		return nil, err
 	}

@@ -534,7 +534,7 @@ func (t *TableEnvironment) runInserts(ctx context.Context, sinks []plan.Node, st
 		}
 		roots = append(roots, p)
 	}
-	g, nodes, err := jobgraph.Build(nil, roots...)
+	g, nodes, err := jobgraph.Build(nil, t.buildOptions(), roots...)
 	if err != nil {
 		return nil, err
 	}
@@ -664,7 +664,7 @@ func (t *TableEnvironment) explainPlans(logical []plan.Node, d physical.ExplainD
 		shownRoots = append(shownRoots, shown)
 		phys = append(phys, physical.Explain(shown, d, t.IsStreaming()))
 	}
-	exec := physical.ExplainExecution(shownRoots, t.IsStreaming())
+	exec := physical.ExplainExecution(shownRoots, t.IsStreaming(), t.reuse())
 	out := "== Abstract Syntax Tree ==\n" + strings.Join(ast, "\n") + "\n== Optimized Physical Plan ==\n" + strings.Join(phys, "\n") + "\n== Optimized Execution Plan ==\n" + exec
 	if d.JSONPlan {
 		for _, r := range roots {

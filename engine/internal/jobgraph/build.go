@@ -31,14 +31,17 @@ import (
 // them on to nothing). It returns the graph and the runtime node of every
 // physical node (for metrics; an Exchange maps to its producer). A plan
 // holding an operator Build cannot run (a plan read back from EXPLAIN
-// text) is an error.
-func Build(collector *runtime.Collector, roots ...*physical.Node) (g *runtime.Graph, nodes map[*physical.Node]*runtime.Node, err error) {
+// text) is an error. opts are the session's choices (the zero Options
+// are Flink's defaults).
+func Build(collector *runtime.Collector, opts Options, roots ...*physical.Node) (g *runtime.Graph, nodes map[*physical.Node]*runtime.Node, err error) {
 	b := &builder{g: &runtime.Graph{}, nodes: map[*physical.Node]*runtime.Node{}, collector: collector}
 	b.planJoinOutputs(roots)
 	b.planAggCastInputs(roots)
 	b.planScanFilters(roots)
 	b.planScanUses(roots)
-	b.planSourceReuse(roots)
+	if !opts.NoSourceReuse {
+		b.planSourceReuse(roots)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			be, ok := r.(buildError)
@@ -52,6 +55,14 @@ func Build(collector *runtime.Collector, roots ...*physical.Node) (g *runtime.Gr
 		b.build(root)
 	}
 	return b.g, b.nodes, nil
+}
+
+// Options are the session's choices that Build reads.
+type Options struct {
+	// NoSourceReuse gives every table scan its own source (Flink's
+	// table.optimizer.reuse-source-enabled or reuse-sub-plan-enabled
+	// false); by default equal scans share one (source_reuse.go).
+	NoSourceReuse bool
 }
 
 type buildError struct{ err error }

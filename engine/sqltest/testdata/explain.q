@@ -184,3 +184,134 @@ SELECT COUNT(*) FROM sales WHERE region = 'nowhere';
 +--------+
 1 row in set
 !ok
+
+SET 'execution.runtime-mode' = 'streaming';
+[INFO] Execute statement succeeded.
+!info
+
+# sub-plan reuse (Flink's SubplanReuser): a table read in two branches is one
+# scan, printed once with (reuse_id=[n]) and then as Reused(reference_id=[n])
+# riffle-only: EXPLAIN text: Riffle plans are its own
+EXPLAIN SELECT word FROM MyTable1 WHERE `count` > 10 UNION ALL SELECT word FROM MyTable1 WHERE `count` < 0;
+== Abstract Syntax Tree ==
+LogicalUnion(all=[true])
+:- LogicalProject(word=[$1])
+:  +- LogicalFilter(condition=[>($0, 10)])
+:     +- LogicalTableScan(table=[[default_catalog, default_database, MyTable1]])
++- LogicalProject(word=[$1])
+   +- LogicalFilter(condition=[<($0, 0)])
+      +- LogicalTableScan(table=[[default_catalog, default_database, MyTable1]])
+
+== Optimized Physical Plan ==
+Union(all=[true], union=[word])
+:- Calc(select=[word], where=[>(count, 10)])
+:  +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])
++- Calc(select=[word], where=[<(count, 0)])
+   +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])
+
+== Optimized Execution Plan ==
+Union(all=[true], union=[word])
+:- Calc(select=[word], where=[(count > 10)])
+:  +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])(reuse_id=[1])
++- Calc(select=[word], where=[(count < 0)])
+   +- Reused(reference_id=[1])
+!ok
+
+# table.optimizer.reuse-source-enabled = false: each branch scans the table
+SET 'table.optimizer.reuse-source-enabled' = 'false';
+[INFO] Execute statement succeeded.
+!info
+
+# riffle-only: EXPLAIN text: Riffle plans are its own
+EXPLAIN SELECT word FROM MyTable1 WHERE `count` > 10 UNION ALL SELECT word FROM MyTable1 WHERE `count` < 0;
+== Abstract Syntax Tree ==
+LogicalUnion(all=[true])
+:- LogicalProject(word=[$1])
+:  +- LogicalFilter(condition=[>($0, 10)])
+:     +- LogicalTableScan(table=[[default_catalog, default_database, MyTable1]])
++- LogicalProject(word=[$1])
+   +- LogicalFilter(condition=[<($0, 0)])
+      +- LogicalTableScan(table=[[default_catalog, default_database, MyTable1]])
+
+== Optimized Physical Plan ==
+Union(all=[true], union=[word])
+:- Calc(select=[word], where=[>(count, 10)])
+:  +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])
++- Calc(select=[word], where=[<(count, 0)])
+   +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])
+
+== Optimized Execution Plan ==
+Union(all=[true], union=[word])
+:- Calc(select=[word], where=[(count > 10)])
+:  +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])
++- Calc(select=[word], where=[(count < 0)])
+   +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])
+!ok
+
+# the equal subtrees above the scans are still one node (SubplanReuser only
+# keeps scans, and exchanges of scans, apart)
+# riffle-only: EXPLAIN text: Riffle plans are its own
+EXPLAIN SELECT word FROM MyTable1 WHERE `count` > 10 UNION ALL SELECT word FROM MyTable1 WHERE `count` > 10;
+== Abstract Syntax Tree ==
+LogicalUnion(all=[true])
+:- LogicalProject(word=[$1])
+:  +- LogicalFilter(condition=[>($0, 10)])
+:     +- LogicalTableScan(table=[[default_catalog, default_database, MyTable1]])
++- LogicalProject(word=[$1])
+   +- LogicalFilter(condition=[>($0, 10)])
+      +- LogicalTableScan(table=[[default_catalog, default_database, MyTable1]])
+
+== Optimized Physical Plan ==
+Union(all=[true], union=[word])
+:- Calc(select=[word], where=[>(count, 10)])
+:  +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])
++- Calc(select=[word], where=[>(count, 10)])
+   +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])
+
+== Optimized Execution Plan ==
+Union(all=[true], union=[word])
+:- Calc(select=[word], where=[(count > 10)])(reuse_id=[1])
+:  +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])
++- Reused(reference_id=[1])
+!ok
+
+# table.optimizer.reuse-sub-plan-enabled = false: nothing is reused
+SET 'table.optimizer.reuse-source-enabled' = 'true';
+[INFO] Execute statement succeeded.
+!info
+SET 'table.optimizer.reuse-sub-plan-enabled' = 'false';
+[INFO] Execute statement succeeded.
+!info
+
+# riffle-only: EXPLAIN text: Riffle plans are its own
+EXPLAIN SELECT word FROM MyTable1 WHERE `count` > 10 UNION ALL SELECT word FROM MyTable1 WHERE `count` < 0;
+== Abstract Syntax Tree ==
+LogicalUnion(all=[true])
+:- LogicalProject(word=[$1])
+:  +- LogicalFilter(condition=[>($0, 10)])
+:     +- LogicalTableScan(table=[[default_catalog, default_database, MyTable1]])
++- LogicalProject(word=[$1])
+   +- LogicalFilter(condition=[<($0, 0)])
+      +- LogicalTableScan(table=[[default_catalog, default_database, MyTable1]])
+
+== Optimized Physical Plan ==
+Union(all=[true], union=[word])
+:- Calc(select=[word], where=[>(count, 10)])
+:  +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])
++- Calc(select=[word], where=[<(count, 0)])
+   +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])
+
+== Optimized Execution Plan ==
+Union(all=[true], union=[word])
+:- Calc(select=[word], where=[(count > 10)])
+:  +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])
++- Calc(select=[word], where=[(count < 0)])
+   +- TableSourceScan(table=[[default_catalog, default_database, MyTable1]], fields=[count, word])
+!ok
+
+# a value that is not a boolean is refused when it is set
+# riffle-only: Flink's SET keeps the text and fails where the option is read
+SET 'table.optimizer.reuse-sub-plan-enabled' = 'yes';
+[ERROR] Could not execute SQL statement. Reason:
+Could not parse value 'yes' for key 'table.optimizer.reuse-sub-plan-enabled' (expected true or false).
+!error

@@ -13,8 +13,36 @@ import (
 // every later one as "Reused(reference_id=[n])". With several trees, a
 // node shared by them is printed first as a tree of its own, then each
 // sink refers to it; trees are separated by a blank line.
-func ExplainExecution(roots []*Node, streaming bool) string {
+//
+// reuse is the session's table.optimizer.reuse-* options: without
+// SubPlan no node is marked; without Source a table scan (and an
+// exchange right above one) is never one node with another, while the
+// equal nodes above such scans still are (Flink's SubplanReuser).
+func ExplainExecution(roots []*Node, streaming bool, reuse Reuse) string {
 	d := ExplainDetail{Execution: true}
+	if !reuse.SubPlan {
+		blocks := make([]string, len(roots))
+		for i, r := range roots {
+			blocks[i] = explainTree(r, d, streaming, nil)
+		}
+		return strings.Join(blocks, "\n")
+	}
+	// reusable says whether p may be one node with its equals: not a
+	// sink, nor a scan (or an exchange of one) when sources are not reused
+	var reusable func(p *Node) bool
+	reusable = func(p *Node) bool {
+		switch p.Op.(type) {
+		case *Sink:
+			return false
+		case *TableSourceScan:
+			return reuse.Source
+		case *Exchange:
+			if len(p.Inputs) == 1 {
+				return reusable(shownNode(p.Inputs[0]))
+			}
+		}
+		return true
+	}
 	digests := map[*Node]string{}
 	var digest func(p *Node) string
 	digest = func(p *Node) string {
@@ -34,8 +62,8 @@ func ExplainExecution(roots []*Node, streaming bool) string {
 	visit = func(p *Node) {
 		p = shownNode(p)
 		k := digest(p)
-		_, isSink := p.Op.(*Sink)
-		if !isSink {
+		ok := reusable(p)
+		if ok {
 			count[k]++
 			if count[k] > 1 {
 				return
@@ -44,7 +72,7 @@ func ExplainExecution(roots []*Node, streaming bool) string {
 		for _, in := range p.Inputs {
 			visit(in)
 		}
-		if !isSink {
+		if ok {
 			order = append(order, k)
 		}
 	}
@@ -110,4 +138,14 @@ func ExplainExecution(roots []*Node, streaming bool) string {
 		blocks = append(blocks, explainTree(r, d, streaming, ref))
 	}
 	return strings.Join(blocks, "\n")
+}
+
+// Reuse is what a plan's equal subtrees share (Flink's
+// table.optimizer.reuse-sub-plan-enabled and reuse-source-enabled; both
+// true by default).
+type Reuse struct {
+	// SubPlan: equal subtrees are one node
+	SubPlan bool
+	// Source: equal table scans are one node too (only with SubPlan)
+	Source bool
 }
