@@ -15,8 +15,8 @@ import (
 // before its parse began, and at two readers each populate held the
 // process's memory map while the other reader mapped or unmapped its
 // range: on the 3 M-row flights CSV (106 MB, 64 ranges) the two-thread
-// walls were 2-4 % longer populated (COUNT(DISTINCT) 1.75-1.89x the one-
-// thread speed in six alternating commands, unpopulated 1.87-1.92x;
+// walls were 2-4 % longer populated (COUNT(DISTINCT) 1.75-1.90x the one-
+// thread speed in fourteen alternating commands, unpopulated 1.87-1.95x;
 // docs/benchmarks.md, "Mapped without MAP_POPULATE").
 func mapRange(f *os.File, from, to int64) (*rangeData, error) {
 	page := int64(os.Getpagesize())
