@@ -109,7 +109,17 @@ func (b *builder) build(p *physical.Node) *runtime.Node {
 	for _, in := range p.Inputs {
 		if x, ok := in.Op.(*physical.Exchange); ok {
 			src := b.build(in.Inputs[0])
-			edge := runtime.Edge{From: src, Part: x.Dist, Keys: x.Keys}
+			part := x.Dist
+			if part == opspec.Rebalance && src.Parallelism == p.Parallelism {
+				// equal parallelism: each instance feeds its own, in
+				// order (Flink chains the edge forward, and EXPLAIN's
+				// JSON plan says FORWARD). Round robin would send a
+				// key's updates down different paths, so a -U could
+				// overtake the +I it retracts (a UNION ALL of two
+				// aggregates under a GROUP BY gave wrong totals).
+				part = opspec.Forward
+			}
+			edge := runtime.Edge{From: src, Part: part, Keys: x.Keys}
 			if balancedInput(p) {
 				edge.KeyGroups = runtime.DefaultKeyGroups
 			}

@@ -506,9 +506,31 @@ func (pl *planner) setOp(s *plan.SetOp) *Node {
 		p := pl.translate(c)
 		mode = mode.Union(p.Mode)
 		rows += p.rows
-		ins = append(ins, pl.exchange(p, opspec.Rebalance, nil, par))
+		ins = append(ins, pl.unionInput(p, par))
 	}
 	return &Node{Op: &Union{}, Inputs: ins, Cols: s.Cols, Mode: mode, Parallelism: par, rows: rows}
+}
+
+// unionInput is the edge from p into a union of parallelism par: a
+// rebalance (forward at equal parallelism, see jobgraph), except for an
+// updating input of another parallelism, whose changes of one row must
+// stay in order on one path: hashed by its upsert key, or by every column
+// (a row's retraction carries the values of the row it retracts), which
+// EXPLAIN does not show.
+func (pl *planner) unionInput(p *Node, par int) *Node {
+	if p.Mode.IsInsertOnly() || p.Parallelism == par {
+		return pl.exchange(p, opspec.Rebalance, nil, par)
+	}
+	keys := make([]int, len(p.Cols))
+	for i := range keys {
+		keys[i] = i
+	}
+	if len(p.upsertKeys) > 0 {
+		keys = p.upsertKeys[0]
+	}
+	ex := pl.exchange(p, opspec.Hash, keys, par)
+	ex.hidden = true // as the rebalance it stands for (Flink's union has no edge of its own)
+	return ex
 }
 
 func (pl *planner) sink(s *plan.Sink) *Node {
