@@ -298,7 +298,8 @@ func (t *TableEnvironment) reuse() physical.Reuse {
 
 // buildOptions are the session's choices for turning plans into a job.
 func (t *TableEnvironment) buildOptions() jobgraph.Options {
-	return jobgraph.Options{NoSourceReuse: !t.reuse().Source}
+	r := t.reuse()
+	return jobgraph.Options{NoSubPlanReuse: !r.SubPlan, NoSourceReuse: !r.Source}
 }
 
 // submit builds and starts a job for a physical plan whose collect sink,

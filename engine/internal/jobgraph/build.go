@@ -39,9 +39,7 @@ func Build(collector *runtime.Collector, opts Options, roots ...*physical.Node) 
 	b.planAggCastInputs(roots)
 	b.planScanFilters(roots)
 	b.planScanUses(roots)
-	if !opts.NoSourceReuse {
-		b.planSourceReuse(roots)
-	}
+	b.planReuse(roots, opts)
 	defer func() {
 		if r := recover(); r != nil {
 			be, ok := r.(buildError)
@@ -59,9 +57,13 @@ func Build(collector *runtime.Collector, opts Options, roots ...*physical.Node) 
 
 // Options are the session's choices that Build reads.
 type Options struct {
+	// NoSubPlanReuse gives every node of the plan its own runtime node
+	// (Flink's table.optimizer.reuse-sub-plan-enabled false); by default
+	// equal subtrees are one (reuse.go).
+	NoSubPlanReuse bool
 	// NoSourceReuse gives every table scan its own source (Flink's
-	// table.optimizer.reuse-source-enabled or reuse-sub-plan-enabled
-	// false); by default equal scans share one (source_reuse.go).
+	// table.optimizer.reuse-source-enabled false); the equal nodes above
+	// equal scans are still one.
 	NoSourceReuse bool
 }
 
@@ -85,16 +87,16 @@ type builder struct {
 	// scanUses holds, for a scan of which the job reads some ROW
 	// columns field by field, how it reads each column (scan_uses.go).
 	scanUses map[*physical.Node][]*connector.FieldUse
-	// sourceAlias maps a table scan to the equal scan whose source it
-	// shares (source_reuse.go).
-	sourceAlias map[*physical.Node]*physical.Node
+	// alias maps a node to the equal node whose runtime node it is
+	// (reuse.go).
+	alias map[*physical.Node]*physical.Node
 }
 
 func (b *builder) build(p *physical.Node) *runtime.Node {
 	if n, ok := b.nodes[p]; ok {
 		return n
 	}
-	if f, ok := b.sourceAlias[p]; ok {
+	if f, ok := b.alias[p]; ok {
 		n := b.build(f)
 		b.nodes[p] = n
 		return n

@@ -24,7 +24,8 @@ func TestSourceReuse(t *testing.T) {
 			Spec: connector.ReadSpec{Columns: []int{0, 1}}}, Cols: cols, Parallelism: 2}
 	}
 	calc := func(in *physical.Node, e expr.Expr) *physical.Node {
-		return &physical.Node{Op: &physical.Calc{Projs: []expr.Expr{e}}, Inputs: []*physical.Node{in}, Parallelism: 2}
+		return &physical.Node{Op: &physical.Calc{Projs: []expr.Expr{e}}, Inputs: []*physical.Node{in}, Parallelism: 2,
+			Cols: []plan.Column{{Name: "c", Type: e.Type()}}}
 	}
 	hash := func(in *physical.Node) *physical.Node {
 		return &physical.Node{Op: &physical.Exchange{Dist: opspec.Hash, Keys: []int{0}}, Inputs: []*physical.Node{in}, Cols: in.Cols, Parallelism: 2}
@@ -79,8 +80,8 @@ func TestSourceReuse(t *testing.T) {
 				bl.scanFilters[b] = keepAll{}
 			}
 			bl.planScanUses([]*physical.Node{root})
-			bl.planSourceReuse([]*physical.Node{root})
-			got, shared := bl.sourceAlias[b]
+			bl.planReuse([]*physical.Node{root}, Options{})
+			got, shared := bl.alias[b]
 			if shared != c.shared || (shared && got != a) {
 				t.Fatalf("second scan shares the first's source: %v, want %v", shared, c.shared)
 			}
@@ -99,3 +100,54 @@ type keepAll struct{}
 
 func (keepAll) Columns() []bool                                      { return nil }
 func (keepAll) Keep(*types.Batch) (sel []int32, all bool, err error) { return nil, true, nil }
+
+// Equal subtrees above the scans are one runtime node (Flink's sub-plan
+// reuse); the options turn the sharing of scans, or of everything, off.
+func TestSubPlanReuse(t *testing.T) {
+	s, l := types.StringType(), types.BigIntType()
+	cols := []plan.Column{{Name: "id", Type: l}, {Name: "url", Type: s}}
+	scan := func() *physical.Node {
+		return &physical.Node{Op: &physical.TableSourceScan{Table: [3]string{"c", "d", "t"},
+			Spec: connector.ReadSpec{Columns: []int{0, 1}}}, Cols: cols, Parallelism: 2}
+	}
+	calc := func(in *physical.Node, e expr.Expr) *physical.Node {
+		return &physical.Node{Op: &physical.Calc{Projs: []expr.Expr{e}}, Inputs: []*physical.Node{in}, Parallelism: 2,
+			Cols: []plan.Column{{Name: "c", Type: e.Type()}}}
+	}
+	one := func(op string, in *physical.Node) *physical.Node {
+		return &physical.Node{Op: textOp(op), Inputs: []*physical.Node{in}, Cols: in.Cols, Parallelism: 2}
+	}
+	url := func() expr.Expr { return &expr.InputRef{Index: 1, T: s} }
+	for _, c := range []struct {
+		name       string
+		opts       Options
+		secondCalc func() expr.Expr // the second branch's Calc
+		union      bool             // the Calcs are the Union's inputs, with no operator between
+		calcShared bool
+		scanShared bool
+	}{
+		{name: "equal Calcs", secondCalc: url, calcShared: true, scanShared: true},
+		{name: "equal Calcs, no source reuse", opts: Options{NoSourceReuse: true}, secondCalc: url, calcShared: true},
+		{name: "equal Calcs, no sub-plan reuse", opts: Options{NoSubPlanReuse: true}, secondCalc: url},
+		{name: "other Calcs", secondCalc: func() expr.Expr { return &expr.InputRef{Index: 0, T: l} }, scanShared: true},
+		{name: "equal Calcs into one Union", secondCalc: url, union: true, scanShared: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a, b := scan(), scan()
+			ca, cb := calc(a, url()), calc(b, c.secondCalc())
+			root := &physical.Node{Op: textOp("Union"), Inputs: []*physical.Node{one("Sort", ca), one("Limit", cb)}, Parallelism: 2}
+			if c.union {
+				root.Inputs = []*physical.Node{ca, cb}
+			}
+			bl := &builder{scanFilters: map[*physical.Node]connector.RowFilter{}}
+			bl.planScanUses([]*physical.Node{root})
+			bl.planReuse([]*physical.Node{root}, c.opts)
+			if got, ok := bl.alias[cb]; ok != c.calcShared || ok && got != ca {
+				t.Errorf("second Calc is the first: %v, want %v", ok, c.calcShared)
+			}
+			if got, ok := bl.alias[b]; ok != c.scanShared || ok && got != a {
+				t.Errorf("second scan is the first: %v, want %v", ok, c.scanShared)
+			}
+		})
+	}
+}
