@@ -27,8 +27,10 @@ import (
 // hints, columns (names and types), read spec (columns, metadata, limit),
 // batch size, boundedness and parallelism are (sourceKey). Two other
 // nodes are equal when their operators, columns, changelog modes and
-// parallelism are deeply equal (reflect.DeepEqual: an operator holding a
-// function value is equal to no other), so are the job's rewrites of them
+// parallelism are deeply equal (reflect.DeepEqual: a function of the
+// registry, built-in or user-defined, is one pointer, so two calls of it
+// are equal; an operator holding any other function value is equal to no
+// other), so are the job's rewrites of them
 // (a narrowed join output, a Calc's rewritten projections), and their
 // inputs are equal nodes in order, an exchange equal when its partitioning
 // and input are. Sinks, sources other than table scans, nodes the job
