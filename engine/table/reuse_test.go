@@ -95,20 +95,7 @@ func TestBatchJoinOfOneTableEnds(t *testing.T) {
 			env := sequenceEnv(t, 300000, p)
 			q := `SELECT COUNT(*), SUM(a.v) FROM (SELECT v FROM seq) a JOIN (SELECT v + 1 AS w FROM seq) b
 				ON a.v = b.w`
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			it, err := queryWith(t, env, q, 1).CollectContext(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer it.Close()
-			var got []any
-			for it.Next() {
-				got = it.Row().Values
-			}
-			if err := it.Err(); err != nil {
-				t.Fatal(err)
-			}
+			got := lastRowWithin(t, env, q, 30*time.Second)
 			if fmt.Sprint(got) != "[299999 45000149999]" {
 				t.Errorf("got %v, want [299999 45000149999]", got)
 			}
@@ -129,25 +116,33 @@ func TestBatchCrossedJoinsOfTwoTablesEnd(t *testing.T) {
 				'fields.v.end' = '300000')`)
 			q := `SELECT COUNT(*) FROM (SELECT a.v FROM seq a JOIN seq2 b ON a.v = b.v
 				UNION ALL SELECT b.v FROM seq2 b JOIN seq a ON b.v = a.v)`
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			it, err := queryWith(t, env, q, 1).CollectContext(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer it.Close()
-			var got []any
-			for it.Next() {
-				got = it.Row().Values
-			}
-			if err := it.Err(); err != nil {
-				t.Fatal(err)
-			}
+			got := lastRowWithin(t, env, q, 30*time.Second)
 			if fmt.Sprint(got) != "[600000]" {
 				t.Errorf("got %v, want [600000]", got)
 			}
 		})
 	}
+}
+
+// lastRowWithin runs batch query q in env and returns its last row; a
+// query that has not ended within d fails the test (a hung job).
+func lastRowWithin(t *testing.T, env *TableEnvironment, q string, d time.Duration) []any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	it, err := queryWith(t, env, q, 1).CollectContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	var got []any
+	for it.Next() {
+		got = it.Row().Values
+	}
+	if err := it.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
 
 // Queries that read one table in several branches (shared sources, or
