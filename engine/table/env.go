@@ -296,16 +296,10 @@ func (t *TableEnvironment) reuse() physical.Reuse {
 	return physical.Reuse{SubPlan: sub, Source: sub && t.config.conf.GetBoolean(config.ReuseSource.Key, true)}
 }
 
-// buildOptions are the session's choices for turning plans into a job.
-func (t *TableEnvironment) buildOptions() jobgraph.Options {
-	r := t.reuse()
-	return jobgraph.Options{NoSubPlanReuse: !r.SubPlan, NoSourceReuse: !r.Source}
-}
-
 // submit builds and starts a job for a physical plan whose collect sink,
 // if any, feeds coll.
 func (t *TableEnvironment) submit(ctx context.Context, name, statement string, root *physical.Node, coll *runtime.Collector) (*JobClient, error) {
-	g, nodes, err := jobgraph.Build(coll, t.buildOptions(), root)
+	g, nodes, err := jobgraph.Build(coll, t.reuse(), root)
 	if err != nil {
 		return nil, err
 	}

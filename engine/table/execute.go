@@ -534,7 +534,7 @@ func (t *TableEnvironment) runInserts(ctx context.Context, sinks []plan.Node, st
 		}
 		roots = append(roots, p)
 	}
-	g, nodes, err := jobgraph.Build(nil, t.buildOptions(), roots...)
+	g, nodes, err := jobgraph.Build(nil, t.reuse(), roots...)
 	if err != nil {
 		return nil, err
 	}

@@ -31,15 +31,15 @@ import (
 // them on to nothing). It returns the graph and the runtime node of every
 // physical node (for metrics; an Exchange maps to its producer). A plan
 // holding an operator Build cannot run (a plan read back from EXPLAIN
-// text) is an error. opts are the session's choices (the zero Options
-// are Flink's defaults).
-func Build(collector *runtime.Collector, opts Options, roots ...*physical.Node) (g *runtime.Graph, nodes map[*physical.Node]*runtime.Node, err error) {
+// text) is an error. reuse is what the session's table.optimizer.reuse-*
+// options share (physical.DefaultReuse: Flink's defaults).
+func Build(collector *runtime.Collector, reuse physical.Reuse, roots ...*physical.Node) (g *runtime.Graph, nodes map[*physical.Node]*runtime.Node, err error) {
 	b := &builder{g: &runtime.Graph{}, nodes: map[*physical.Node]*runtime.Node{}, collector: collector}
 	b.planJoinOutputs(roots)
 	b.planAggCastInputs(roots)
 	b.planScanFilters(roots)
 	b.planScanUses(roots)
-	b.planReuse(roots, opts)
+	b.planReuse(roots, reuse)
 	defer func() {
 		if r := recover(); r != nil {
 			be, ok := r.(buildError)
@@ -53,18 +53,6 @@ func Build(collector *runtime.Collector, opts Options, roots ...*physical.Node) 
 		b.build(root)
 	}
 	return b.g, b.nodes, nil
-}
-
-// Options are the session's choices that Build reads.
-type Options struct {
-	// NoSubPlanReuse gives every node of the plan its own runtime node
-	// (Flink's table.optimizer.reuse-sub-plan-enabled false); by default
-	// equal subtrees are one (reuse.go).
-	NoSubPlanReuse bool
-	// NoSourceReuse gives every table scan its own source (Flink's
-	// table.optimizer.reuse-source-enabled false); the equal nodes above
-	// equal scans are still one.
-	NoSourceReuse bool
 }
 
 type buildError struct{ err error }

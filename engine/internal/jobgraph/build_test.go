@@ -46,7 +46,7 @@ func TestRankOperators(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, nodes, err := jobgraph.Build(nil, jobgraph.Options{}, p)
+			_, nodes, err := jobgraph.Build(nil, physical.DefaultReuse, p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +74,7 @@ func (textOp) Explain(*physical.Node) []physical.Attr { return nil }
 func TestTextPlanDoesNotBuild(t *testing.T) {
 	scan := &physical.Node{Op: textOp("TableSourceScan"), Parallelism: 1}
 	calc := &physical.Node{Op: textOp("Calc"), Inputs: []*physical.Node{scan}, Parallelism: 1}
-	if _, _, err := jobgraph.Build(nil, jobgraph.Options{}, calc); err == nil {
+	if _, _, err := jobgraph.Build(nil, physical.DefaultReuse, calc); err == nil {
 		t.Fatal("a text plan built")
 	}
 }

@@ -30,8 +30,8 @@ import (
 // parallelism are deeply equal (reflect.DeepEqual: a function of the
 // registry, built-in or user-defined, is one pointer, so two calls of it
 // are equal; an operator holding any other function value is equal to no
-// other), so are the job's rewrites of them
-// (a narrowed join output, a Calc's rewritten projections), and their
+// other), so are the job's rewrites of them (a narrowed join output, a
+// Calc's rewritten projections), and their
 // inputs are equal nodes in order, an exchange equal when its partitioning
 // and input are. Sinks, sources other than table scans, nodes the job
 // rewrites for a single consumer (a scan with a run-time row filter, a
@@ -40,31 +40,39 @@ import (
 // are not compared deeply) are equal to no other node.
 //
 // A node equal to an earlier one in the plan's post-order is built as
-// that one (b.alias), unless opts says no: with NoSourceReuse a scan
-// keeps its own source (the nodes above equal scans are still one, as in
-// Flink), with NoSubPlanReuse nothing is shared. Equal nodes stay apart
+// that one (b.alias), unless reuse (the session's options) says no:
+// without Source a scan keeps its own source (the nodes above equal scans
+// are still one, as in Flink), without SubPlan nothing is shared. Equal nodes stay apart
 // when they would reach one operator as two of its inputs (the runtime
 // has one edge from a producer to a consumer: a self-join, a UNION ALL
 // of a table with itself) or reach a build side and a probe side of batch
 // hash joins (a join reads its build side to the end first: one producer
 // would wait on the probe side forever; Flink makes that exchange blocking
-// instead). A
-// shared source decodes the fields any of its scans reads (scanUses
-// merged).
-func (b *builder) planReuse(roots []*physical.Node, opts Options) {
+// instead). A shared source decodes the fields any of its scans reads
+// (scanUses merged).
+func (b *builder) planReuse(roots []*physical.Node, reuse physical.Reuse) {
 	b.alias = map[*physical.Node]*physical.Node{}
-	if opts.NoSubPlanReuse {
+	if !reuse.SubPlan {
 		return
 	}
+	// in the plan's order, so that the first node of a group (the one
+	// built) does not depend on map order
+	nodes := postOrder(roots)
+	group := b.groupEqualNodes(nodes, reuse.Source)
+	b.keepApart(nodes, group)
+	b.mergeSharedScanUses(group)
+}
+
+// groupEqualNodes makes every node equal to an earlier one of nodes (in
+// post-order) an alias of that first one, scans only when sources are
+// reused, and returns the aliases of each first node.
+func (b *builder) groupEqualNodes(nodes []*physical.Node, sources bool) map[*physical.Node][]*physical.Node {
 	group := map[*physical.Node][]*physical.Node{}
 	// class maps every node to the first node of the plan equal to it
 	// (itself when none is); byKey holds those first nodes by a key that
 	// equal nodes share
 	class := map[*physical.Node]*physical.Node{}
 	byKey := map[string][]*physical.Node{}
-	// in the plan's order, so that the first node of a group (the one
-	// built) does not depend on map order
-	nodes := postOrder(roots)
 	for _, p := range nodes {
 		class[p] = p
 		key, ok := b.reuseKey(p, class)
@@ -87,23 +95,29 @@ func (b *builder) planReuse(roots []*physical.Node, opts Options) {
 		case *physical.Exchange:
 			continue // not a runtime node: its consumer's edge
 		case *physical.TableSourceScan:
-			if opts.NoSourceReuse {
+			if !sources {
 				continue
 			}
 		}
 		b.alias[p] = f
 		group[f] = append(group[f], p)
 	}
-	// unshare gives the nodes of f's group their own runtime nodes again
+	return group
+}
+
+// keepApart gives the groups the runtime cannot share their own runtime
+// nodes again (see planReuse): those reaching one operator as two of its
+// inputs, and those reaching a build side and a probe side of batch hash
+// joins.
+func (b *builder) keepApart(nodes []*physical.Node, group map[*physical.Node][]*physical.Node) {
 	unshare := func(f *physical.Node) {
 		for _, o := range group[f] {
 			delete(b.alias, o)
 		}
 		delete(group, f)
 	}
-	// the runtime takes one edge from a producer to a consumer: nodes
-	// that reach one operator as two of its inputs (a self-join, a UNION
-	// ALL of a table with itself) stay apart
+	// leader is the runtime node p's output comes from (through
+	// exchanges, which are edges)
 	leader := func(p *physical.Node) *physical.Node {
 		for {
 			if _, ok := p.Op.(*physical.Exchange); !ok || len(p.Inputs) != 1 {
@@ -116,6 +130,8 @@ func (b *builder) planReuse(roots []*physical.Node, opts Options) {
 		}
 		return p
 	}
+	// the runtime takes one edge from a producer to a consumer: a self-
+	// join, a UNION ALL of a table with itself
 	for _, c := range nodes {
 		if len(c.Inputs) < 2 {
 			continue
@@ -132,8 +148,13 @@ func (b *builder) planReuse(roots []*physical.Node, opts Options) {
 	// the batch hash join reads its build side to its end before its
 	// probe side: a producer feeding both sides would fill the probe
 	// side's channel and wait on it forever, while the build side waits
-	// for the producer's end. Such nodes stay apart (Flink makes the
-	// probe side's exchange blocking instead).
+	// for the producer's end (Flink makes the probe side's exchange
+	// blocking instead). The probe side need not be the same join's: in
+	// a UNION ALL of a JOIN b and b JOIN a, a feeds the first join's
+	// probe side and the second's build side, b the other way round, and
+	// each build side waits on a producer that waits on the other join's
+	// probe side. So a shared node that reaches the build side of any
+	// batch join and the probe side of any batch join stays apart.
 	reaches := map[*physical.Node]map[*physical.Node]bool{}
 	var shared func(p *physical.Node) map[*physical.Node]bool
 	shared = func(p *physical.Node) map[*physical.Node]bool {
@@ -150,12 +171,6 @@ func (b *builder) planReuse(roots []*physical.Node, opts Options) {
 		reaches[p] = r
 		return r
 	}
-	// The probe side need not be the same join's: in a UNION ALL of a
-	// JOIN b and b JOIN a, a feeds the first join's probe side and the
-	// second's build side, b the other way round, and each build side
-	// waits on a producer that waits on the other join's probe side. So a
-	// shared node that reaches the build side of any batch join and the
-	// probe side of any batch join stays apart.
 	probe, build := map[*physical.Node]bool{}, map[*physical.Node]bool{}
 	for _, c := range nodes {
 		if j, ok := c.Op.(*physical.Join); !ok || j.Streaming || len(c.Inputs) < 2 {
@@ -171,6 +186,12 @@ func (b *builder) planReuse(roots []*physical.Node, opts Options) {
 			unshare(f)
 		}
 	}
+}
+
+// mergeSharedScanUses makes a shared source decode the fields any of its
+// scans reads (scanUses merged; every column whole when one scan reads
+// it whole).
+func (b *builder) mergeSharedScanUses(group map[*physical.Node][]*physical.Node) {
 	for f, others := range group {
 		if _, ok := f.Op.(*physical.TableSourceScan); !ok {
 			continue

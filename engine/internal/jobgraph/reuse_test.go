@@ -80,7 +80,7 @@ func TestSourceReuse(t *testing.T) {
 				bl.scanFilters[b] = keepAll{}
 			}
 			bl.planScanUses([]*physical.Node{root})
-			bl.planReuse([]*physical.Node{root}, Options{})
+			bl.planReuse([]*physical.Node{root}, physical.DefaultReuse)
 			got, shared := bl.alias[b]
 			if shared != c.shared || (shared && got != a) {
 				t.Fatalf("second scan shares the first's source: %v, want %v", shared, c.shared)
@@ -120,17 +120,17 @@ func TestSubPlanReuse(t *testing.T) {
 	url := func() expr.Expr { return &expr.InputRef{Index: 1, T: s} }
 	for _, c := range []struct {
 		name       string
-		opts       Options
+		reuse      physical.Reuse
 		secondCalc func() expr.Expr // the second branch's Calc
 		union      bool             // the Calcs are the Union's inputs, with no operator between
 		calcShared bool
 		scanShared bool
 	}{
-		{name: "equal Calcs", secondCalc: url, calcShared: true, scanShared: true},
-		{name: "equal Calcs, no source reuse", opts: Options{NoSourceReuse: true}, secondCalc: url, calcShared: true},
-		{name: "equal Calcs, no sub-plan reuse", opts: Options{NoSubPlanReuse: true}, secondCalc: url},
-		{name: "other Calcs", secondCalc: func() expr.Expr { return &expr.InputRef{Index: 0, T: l} }, scanShared: true},
-		{name: "equal Calcs into one Union", secondCalc: url, union: true, scanShared: true},
+		{name: "equal Calcs", reuse: physical.DefaultReuse, secondCalc: url, calcShared: true, scanShared: true},
+		{name: "equal Calcs, no source reuse", reuse: physical.Reuse{SubPlan: true}, secondCalc: url, calcShared: true},
+		{name: "equal Calcs, no sub-plan reuse", reuse: physical.Reuse{}, secondCalc: url},
+		{name: "other Calcs", reuse: physical.DefaultReuse, secondCalc: func() expr.Expr { return &expr.InputRef{Index: 0, T: l} }, scanShared: true},
+		{name: "equal Calcs into one Union", reuse: physical.DefaultReuse, secondCalc: url, union: true, scanShared: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a, b := scan(), scan()
@@ -141,7 +141,7 @@ func TestSubPlanReuse(t *testing.T) {
 			}
 			bl := &builder{scanFilters: map[*physical.Node]connector.RowFilter{}}
 			bl.planScanUses([]*physical.Node{root})
-			bl.planReuse([]*physical.Node{root}, c.opts)
+			bl.planReuse([]*physical.Node{root}, c.reuse)
 			if got, ok := bl.alias[cb]; ok != c.calcShared || ok && got != ca {
 				t.Errorf("second Calc is the first: %v, want %v", ok, c.calcShared)
 			}

@@ -140,12 +140,15 @@ func ExplainExecution(roots []*Node, streaming bool, reuse Reuse) string {
 	return strings.Join(blocks, "\n")
 }
 
-// Reuse is what a plan's equal subtrees share (Flink's
-// table.optimizer.reuse-sub-plan-enabled and reuse-source-enabled; both
-// true by default).
+// Reuse is what a plan's equal subtrees share, in EXPLAIN and in the job
+// (Flink's table.optimizer.reuse-sub-plan-enabled and
+// reuse-source-enabled).
 type Reuse struct {
 	// SubPlan: equal subtrees are one node
 	SubPlan bool
 	// Source: equal table scans are one node too (only with SubPlan)
 	Source bool
 }
+
+// DefaultReuse is Flink's default: both options true.
+var DefaultReuse = Reuse{SubPlan: true, Source: true}
