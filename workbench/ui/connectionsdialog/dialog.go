@@ -105,10 +105,18 @@ func Show(win fyne.Window, host Host) *Dialog {
 	cd.embeddedInfo = container.NewVBox(widget.NewLabelWithStyle(host.EmbeddedName(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		info, cd.embeddedSettings, container.NewHBox(cd.useBtnEmbedded()))
 
-	split := container.NewHSplit(left, container.NewStack(cd.form, cd.embeddedInfo))
+	// The settings scroll, so that the dialog's minimum size is the same
+	// whichever panel is shown and however long the status is: Fyne's
+	// dialog lays its content out from where its Close button was before,
+	// so a dialog that shrank or grew after it was shown (the gateway
+	// form's height counted at Show, the embedded panel's after) kept its
+	// old content height, and New and Delete hung below its box. The
+	// dialog's size fits the whole gateway form; a smaller window scrolls
+	// it.
+	split := container.NewHSplit(left, container.NewVScroll(container.NewStack(cd.form, cd.embeddedInfo)))
 	split.Offset = 0.3
 	cd.d = dialog.NewCustom("Connections", "Close", split, win)
-	cd.d.Resize(fyne.NewSize(860, 540))
+	cd.d.Resize(fyne.NewSize(860, 680))
 	cd.reloadNames()
 	current := host.CurrentName()
 	cd.d.Show()
