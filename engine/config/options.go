@@ -89,7 +89,15 @@ var (
 	MaxTableResultRows = Register(Option{Key: "sql-client.execution.max-table-result.rows", Default: "1000000", Kind: "int",
 		Description: "Maximum rows kept by the table result view; older rows are dropped."})
 	MaxColumnWidth = Register(Option{Key: "table.display.max-column-width", Default: "30", Kind: "int",
-		Description: "Maximum width of a column in tableau output; longer values end with '...'."})
+		Description: "Maximum width of a column in tableau output; longer values end with '...'.",
+		Check:       checkColumnWidth("table.display.max-column-width")})
+	// SQLClientMaxColumnWidth is Flink's deprecated SQL Client key; it
+	// wins over table.display.max-column-width when both are set (Flink's
+	// SqlClientOptions.DISPLAY_MAX_COLUMN_WIDTH takes the table key as its
+	// fallback).
+	SQLClientMaxColumnWidth = Register(Option{Key: "sql-client.display.max-column-width", Default: "30", Kind: "int",
+		Description: "Deprecated, use table.display.max-column-width: maximum width of a column in tableau output; longer values end with '...'.",
+		Check:       checkColumnWidth("sql-client.display.max-column-width")})
 	Verbose = Register(Option{Key: "sql-client.verbose", Default: "false", Kind: "bool",
 		Description: "Print full stack traces of errors."})
 )
@@ -203,6 +211,44 @@ func CheckValue(key, value string) error {
 		return o.Check(v)
 	}
 	return nil
+}
+
+// checkColumnWidth validates a maximum column width: an int (Flink's
+// option is a Java int) above 0 (Flink's PrintStyle refuses the others
+// with "maxColumnWidth should be greater than 0").
+func checkColumnWidth(key string) func(string) error {
+	return func(v string) error {
+		_, err := ParseColumnWidth(key, v)
+		return err
+	}
+}
+
+// ParseColumnWidth reads the value of a maximum column width key
+// (table.display.max-column-width, sql-client.display.max-column-width):
+// an integer from 1 to 2^31 - 1, else an error naming the key and value.
+func ParseColumnWidth(key, value string) (int, error) {
+	v := strings.TrimSpace(value)
+	n, err := strconv.ParseInt(v, 10, 32)
+	if err != nil {
+		return 0, fmt.Errorf("Could not parse value '%s' for key '%s' (expected an integer).", value, key)
+	}
+	if n <= 0 {
+		return 0, fmt.Errorf("Invalid value '%s' for key '%s': maxColumnWidth should be greater than 0.", value, key)
+	}
+	return int(n), nil
+}
+
+// DisplayMaxColumnWidth is the maximum column width of tableau output:
+// sql-client.display.max-column-width when it is set, else
+// table.display.max-column-width, else 30. get looks a key up in the
+// session's configuration.
+func DisplayMaxColumnWidth(get func(key string) (string, bool)) (int, error) {
+	for _, k := range []string{SQLClientMaxColumnWidth.Key, MaxColumnWidth.Key} {
+		if v, ok := get(k); ok {
+			return ParseColumnWidth(k, v)
+		}
+	}
+	return 30, nil
 }
 
 // MaxParallelism is the largest parallelism a job may ask for: every

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/config"
 	"github.com/riffle-sql/riffle/engine/sql"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -286,11 +286,16 @@ func (e *RemoteEngine) execute(ctx context.Context, statement string) (*RemoteRe
 	if res.isQuery {
 		res.maxWidth = 30
 	}
-	for _, k := range []string{"sql-client.display.max-column-width", "table.display.max-column-width"} {
-		if n, err := strconv.Atoi(conf[k]); err == nil && n > 0 && res.isQuery {
-			res.maxWidth = n
-			break
+	if res.isQuery {
+		// Flink's SQL Client reads the width when it shows a query's
+		// result and fails on a value that is not one (a Riffle gateway
+		// has refused it at SET already)
+		n, err := config.DisplayMaxColumnWidth(func(k string) (string, bool) { v, ok := conf[k]; return v, ok })
+		if err != nil {
+			res.release()
+			return nil, err
 		}
+		res.maxWidth = n
 	}
 	res.dmlSync = strings.EqualFold(conf["table.dml-sync"], "true")
 	if res.kind == table.Success || (!res.isQuery && res.jobID != "") {

@@ -293,14 +293,14 @@ func (t *TableEnvironment) resultZone() *time.Location {
 	return z
 }
 
+// maxWidth is the session's maximum column width; runQuery's checkConfig
+// has refused a value that is not one.
 func (t *TableEnvironment) maxWidth() int {
-	if v, ok := t.config.conf.Get("sql-client.display.max-column-width"); ok {
-		var n int
-		if _, err := fmt.Sscan(v, &n); err == nil {
-			return n
-		}
+	n, err := config.DisplayMaxColumnWidth(t.config.conf.Get)
+	if err != nil {
+		return 30
 	}
-	return int(t.config.conf.GetInteger(config.MaxColumnWidth.Key, 30))
+	return n
 }
 
 // bindQuery binds a query AST.

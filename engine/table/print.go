@@ -28,7 +28,8 @@ type TableauOptions struct {
 	// footer is "N rows in set" (or "Empty set").
 	Streaming bool
 	// MaxColumnWidth truncates longer values with "..."
-	// (sql-client.display.max-column-width); 0 means 30.
+	// (sql-client.display.max-column-width); 0 means 30, and 1 or 2 act
+	// as 3, the width of "...".
 	MaxColumnWidth int
 	// Zone renders TIMESTAMP_LTZ values (table.local-time-zone); nil means
 	// time.Local.
@@ -46,6 +47,10 @@ func PrintTableau(w io.Writer, schema *TableSchema, rows Rows, opts TableauOptio
 	if mw <= 0 {
 		mw = 30
 	}
+	// a value cut to fit ends in "...", so a column that cuts one is at
+	// least that wide: Flink's TableauStyle writes "..." into a column of
+	// width 1 or 2 and so shifts that row's borders past the others'
+	mw = max(mw, len(truncatedFlag))
 	zone := opts.Zone
 	if zone == nil {
 		zone = time.Local
@@ -114,10 +119,13 @@ func (p *tableauPrinter) cell(v any, t *types.DataType) string {
 // values, a TIMESTAMP or BOOLEAN column is as wide as its type needs.
 func fit(s string, width int) string {
 	if DisplayWidth(s) > width {
-		return truncateToWidth(s, max(width-3, 0)) + "..."
+		return truncateToWidth(s, max(width-len(truncatedFlag), 0)) + truncatedFlag
 	}
 	return s
 }
+
+// truncatedFlag ends a cut cell (TableauStyle's COLUMN_TRUNCATED_FLAG).
+const truncatedFlag = "..."
 
 // DisplayWidth is the number of terminal columns a string takes, as
 // Flink's TableauStyle.getStringDisplayWidth counts them: East Asian wide

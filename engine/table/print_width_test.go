@@ -78,3 +78,71 @@ func TestTableauFullWidth(t *testing.T) {
 		}
 	}
 }
+
+// A maximum column width of 1 or 2 still lines the borders up: a cut cell
+// is "...", so a column that cuts one is three columns wide (Flink's
+// TableauStyle writes "..." into the narrower column and shifts that
+// row's borders).
+func TestTableauSmallMaxColumnWidthKeepsBordersAligned(t *testing.T) {
+	for _, mode := range []string{"batch", "streaming"} {
+		for _, w := range []string{"1", "2", "3"} {
+			env := MustCreate(InBatchMode())
+			for _, s := range []string{
+				"SET 'execution.runtime-mode' = '" + mode + "'",
+				"SET 'sql-client.display.max-column-width' = '" + w + "'",
+			} {
+				if _, err := env.ExecuteSQL(s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := env.ExecuteSQL("SELECT * FROM (VALUES ('hello', 12345), ('ab', 1), ('日本', 2)) AS t(x, n)")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			if err := res.PrintTo(&b); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			width := -1
+			for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+				if !strings.HasPrefix(l, "|") && !strings.HasPrefix(l, "+") {
+					continue
+				}
+				if width < 0 {
+					width = DisplayWidth(l)
+				} else if DisplayWidth(l) != width {
+					t.Errorf("%s, width %s: line %q is %d columns wide, the first %d:\n%s", mode, w, l, DisplayWidth(l), width, out)
+				}
+			}
+			if mode == "batch" && !strings.Contains(out, "| ... | ... |\n") {
+				t.Errorf("%s, width %s: no cut cells:\n%s", mode, w, out)
+			}
+		}
+	}
+}
+
+// A maximum column width that is not an integer above 0 is an error naming
+// the key and the value, not ignored (Flink's SQL Client fails reading it
+// with "Could not parse value ... for key ...", and its PrintStyle refuses
+// a width below 1).
+func TestMaxColumnWidthBadValue(t *testing.T) {
+	for _, key := range []string{"sql-client.display.max-column-width", "table.display.max-column-width"} {
+		for _, v := range []string{"abc", "0", "-1", "3000000000", ""} {
+			env := MustCreate(InBatchMode())
+			_, err := env.ExecuteSQL("SET '" + key + "' = '" + v + "'")
+			if err == nil || !strings.Contains(err.Error(), "'"+v+"' for key '"+key+"'") {
+				t.Errorf("SET %s = %q: err %v", key, v, err)
+			}
+		}
+		env := MustCreate(InBatchMode())
+		if _, err := env.ExecuteSQL("SET '" + key + "' = ' 12 '"); err != nil {
+			t.Errorf("SET %s = ' 12 ': %v", key, err)
+		}
+		// a value set past SET (the Go API) fails the next query
+		env.GetConfig().GetConfiguration().SetString(key, "abc")
+		if _, err := env.ExecuteSQL("SELECT 1"); err == nil || !strings.Contains(err.Error(), "'abc' for key '"+key+"'") {
+			t.Errorf("query with %s = abc: err %v", key, err)
+		}
+	}
+}
