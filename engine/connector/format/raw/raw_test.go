@@ -59,6 +59,12 @@ func TestDecode(t *testing.T) {
 		{types.CharType(3), nil, []byte("abcdef"), "+I[abcdef]"},
 		{types.StringType(), map[string]string{"charset": "ISO-8859-1"}, []byte{'h', 0xe9}, "+I[hé]"},
 		{types.StringType(), nil, []byte{'a', 0xff, 'b'}, "+I[a\uFFFDb]"},
+		// one U+FFFD for each byte that is not part of a UTF-8 sequence, as
+		// the csv and json formats and the tableau output write, not one
+		// for the run
+		{types.StringType(), nil, []byte{'a', 0xff, 0xfe, 0xfd, 'b'}, "+I[a\uFFFD\uFFFD\uFFFDb]"},
+		{types.StringType(), nil, []byte{'a', 0xe2, 0x82, 'b', 0xc3}, "+I[a\uFFFD\uFFFDb\uFFFD]"},
+		{types.StringType(), nil, []byte{0xed, 0xa0, 0x80, 'x'}, "+I[\uFFFD\uFFFD\uFFFDx]"},
 		{types.BytesType(), nil, []byte{1, 2}, "+I[[1, 2]]"},
 	}
 	for _, c := range cases {
