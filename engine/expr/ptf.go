@@ -26,9 +26,6 @@ type PTFArg struct {
 	// SET_SEMANTIC_TABLE); otherwise it has row semantics
 	// (ROW_SEMANTIC_TABLE).
 	SetSemantics bool
-	// OptionalPartitionBy lets a set-semantic table be called without
-	// PARTITION BY (one partition, one task).
-	OptionalPartitionBy bool
 	// PassColumnsThrough puts all the input row's columns before the
 	// function's output columns (ArgumentTrait.PASS_COLUMNS_THROUGH);
 	// timers are not available then.
@@ -66,8 +63,14 @@ type ProcessTableFunctionDef struct {
 	New    func() ProcessTableFunction
 	// UpdatingOutput declares that the function emits changes (Flink's
 	// ChangelogFunction, retract mode): rows of every kind through
-	// CollectKind. It needs a table with set semantics and no on_time.
+	// CollectKind. It needs a table with set semantics (unless
+	// UpdatingRowSemantics) and no on_time.
 	UpdatingOutput bool
+	// UpdatingRowSemantics lets a function with UpdatingOutput take a
+	// table with row semantics: Flink's built-in FROM_CHANGELOG, whose
+	// changelog mode comes from its own ChangelogModeStrategy, is not held
+	// to the rule for user-defined ChangelogFunctions.
+	UpdatingRowSemantics bool
 	// Derive, when set, makes the output columns and the function of a
 	// call from its table argument's columns, partition keys (indexes)
 	// and scalar arguments (by name): for built-in PTFs whose output

@@ -104,32 +104,36 @@ func (f *toChangelog) Eval(ctx PTFContext, row *PTFRow) error {
 // code; the output is the row without the op column, as a change of that
 // kind,
 //
-//	SELECT * FROM FROM_CHANGELOG(input => TABLE t [PARTITION BY k],
+//	SELECT * FROM FROM_CHANGELOG(input => TABLE t,
 //	    [op => DESCRIPTOR(op_column)],
 //	    [op_mapping => MAP['c, r', 'INSERT', 'ub', 'UPDATE_BEFORE', ...]])
 //
+// The input is a table with row semantics, as in Flink 2.3.0: PARTITION
+// BY is refused ("Only tables with set semantics may be partitioned").
 // The default codes are the row kinds' names; an op_mapping key may list
 // several codes separated by commas. A NULL or unknown code fails the job
 // ("Received invalid op code 'x'"), as in Flink 2.3.
 func init() {
 	def := &ProcessTableFunctionDef{
 		Args: []PTFArg{
-			{Name: "input", Table: true, SetSemantics: true, OptionalPartitionBy: true},
+			// Flink 2.3.0: {TABLE, ROW SEMANTIC TABLE}
+			{Name: "input", Table: true},
 			{Name: "op", Descriptor: true, Optional: true},
 			{Name: "op_mapping", Type: types.MapType(types.StringType(), types.StringType()), Optional: true},
 		},
-		UpdatingOutput: true,
-		Derive:         deriveFromChangelog,
+		UpdatingOutput:       true,
+		UpdatingRowSemantics: true,
+		Derive:               deriveFromChangelog,
 	}
 	Builtins.Register(&Function{Name: "FROM_CHANGELOG", Kind: ProcessTableKind, Category: "Changelog", Process: def, MaxArgs: -1,
-		Signatures:  []string{"FROM_CHANGELOG(input => TABLE t [PARTITION BY k], [op => DESCRIPTOR(name)], [op_mapping => MAP<STRING, STRING>])"},
+		Signatures:  []string{"FROM_CHANGELOG(input => {TABLE, ROW SEMANTIC TABLE}, op => DESCRIPTOR, op_mapping => MAP<STRING, STRING>)"},
 		Description: "Converts an append-only stream with an operation code column into a dynamic table.",
 		Infer: func(c *InferCtx) (*types.DataType, error) {
 			return nil, fmt.Errorf("FROM_CHANGELOG is a process table function: call it in FROM, as in SELECT * FROM FROM_CHANGELOG(input => TABLE t)")
 		}})
 }
 
-func deriveFromChangelog(in []types.Field, keys []int, args map[string]any) ([]types.Field, func() ProcessTableFunction, error) {
+func deriveFromChangelog(in []types.Field, _ []int, args map[string]any) ([]types.Field, func() ProcessTableFunction, error) {
 	opName := "op"
 	if s, ok := args["op"].(string); ok {
 		opName = s
@@ -152,19 +156,12 @@ func deriveFromChangelog(in []types.Field, keys []int, args map[string]any) ([]t
 			}
 		}
 	}
-	isKey := map[int]bool{}
-	for _, k := range keys {
-		isKey[k] = true
-	}
 	opCol := -1
 	var out []types.Field
 	var rest []int
 	for i, f := range in {
 		if f.Name == opName {
 			opCol = i
-			continue
-		}
-		if isKey[i] {
 			continue
 		}
 		out = append(out, types.Field{Name: f.Name, Type: f.Type.WithTimeAttr(types.NoTimeAttr)})
@@ -175,9 +172,6 @@ func deriveFromChangelog(in []types.Field, keys []int, args map[string]any) ([]t
 	}
 	if !in[opCol].Type.IsString() {
 		return nil, nil, fmt.Errorf("The op column '%s' must be a string, but is %s", opName, in[opCol].Type)
-	}
-	if isKey[opCol] {
-		return nil, nil, fmt.Errorf("The op column '%s' must not be a partition key", opName)
 	}
 	return out, func() ProcessTableFunction { return &fromChangelog{kinds: kinds, op: opCol, rest: rest} }, nil
 }

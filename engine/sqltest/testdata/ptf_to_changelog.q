@@ -137,6 +137,13 @@ SELECT * FROM FROM_CHANGELOG(input => (SELECT * FROM TO_CHANGELOG(input => TABLE
 Received a total of 4 rows
 !unordered
 
+# FROM_CHANGELOG's input has row semantics in Flink 2.3.0 too: PARTITION
+# BY is refused
+SELECT * FROM FROM_CHANGELOG(input => TABLE cdc PARTITION BY id);
+[ERROR] Could not execute SQL statement. Reason:
+From line 1, column 15 to line 1, column 64: Only tables with set semantics may be partitioned. Invalid PARTITION BY clause in the 0-th operand of table function 'FROM_CHANGELOG'
+!error
+
 SELECT * FROM FROM_CHANGELOG(input => (SELECT 1 AS id, 'UPSERT' AS op));
 [ERROR] Could not execute SQL statement. Reason:
 Received invalid op code 'UPSERT'

@@ -141,7 +141,7 @@ func (b *binder) processTableFunc(t *sql.TableFunc, f *expr.Function, outer *sco
 		} else {
 			in, insc = b.tableRef(&sql.TableRef{Span: ta.Span, Name: ta.Name})
 		}
-		if def.UpdatingOutput && !a.SetSemantics {
+		if def.UpdatingOutput && !a.SetSemantics && !def.UpdatingRowSemantics {
 			b.failAt(ta, "PTFs that take table arguments with row semantics don't support updating output. Table argument '%s' of function '%s' must use set semantics.", a.Name, name)
 		}
 		if len(ta.PartitionBy) > 0 && !a.SetSemantics {
@@ -172,7 +172,7 @@ func (b *binder) processTableFunc(t *sql.TableFunc, f *expr.Function, outer *sco
 		if len(keys) > 0 {
 			inv += " PARTITION BY(" + strings.Join(keys, ", ") + ")"
 		}
-		if a.SetSemantics && len(keys) == 0 && !a.OptionalPartitionBy {
+		if a.SetSemantics && len(keys) == 0 {
 			b.failAt(ta, "Table argument '%s' requires a PARTITION BY clause for parallel processing.", a.Name)
 		}
 		invocation = append(invocation, inv)
