@@ -333,8 +333,8 @@ func (s *Server) expireIdle() {
 	}
 	s.mu.Unlock()
 	for _, ss := range expired {
-		s.logf("session %s (%q) expired after %s idle", ss.id, ss.name, s.cfg.IdleTimeout)
-		ss.close(s.cfg.CloseWait)
+		runOn := ss.close(s.cfg.CloseWait)
+		s.logf("session %s (%q) expired after %s idle%s", ss.id, ss.name, s.cfg.IdleTimeout, runOnText(runOn))
 	}
 }
 
@@ -518,8 +518,9 @@ func (s *Server) handleCloseSession(w http.ResponseWriter, r *http.Request, _ AP
 	s.mu.Lock()
 	delete(s.sessions, ss.id)
 	s.mu.Unlock()
-	ss.close(s.cfg.CloseWait)
-	s.logf("session %s (%q) closed", ss.id, ss.name)
+	runOn := ss.close(s.cfg.CloseWait)
+	// one line for the session, naming the INSERT jobs that run on
+	s.logf("session %s (%q) closed%s", ss.id, ss.name, runOnText(runOn))
 	writeJSON(w, http.StatusOK, CloseSessionResponse{Status: string(StatusClosed)})
 	return nil
 }

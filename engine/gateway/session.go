@@ -288,12 +288,14 @@ func (ss *session) closeOperation(id string) {
 // close closes every operation, cancels the session's query jobs and
 // waits (bounded by wait) for them and for executions to end. The jobs of
 // its INSERTs and statement sets still running run on: the server keeps
-// them (jobs.go), as a Flink session cluster keeps a closed session's jobs.
-func (ss *session) close(wait time.Duration) {
+// them (jobs.go), as a Flink session cluster keeps a closed session's jobs;
+// close returns them for the caller's one log line (runOnText), nil when
+// the session was closed already.
+func (ss *session) close(wait time.Duration) (runOn []*table.JobClient) {
 	ss.mu.Lock()
 	if ss.closed {
 		ss.mu.Unlock()
-		return
+		return nil
 	}
 	ss.closed = true
 	ops := ss.ops
@@ -326,7 +328,7 @@ func (ss *session) close(wait time.Duration) {
 		ss.mu.Unlock()
 		if !query {
 			ss.srv.detached.adopt(j, ss.srv.now())
-			ss.srv.logf("session %s (%q) closed; job %s (%s) runs on", ss.id, ss.name, j.JobID(), j.JobName())
+			runOn = append(runOn, j)
 			continue
 		}
 		_ = j.Cancel()
@@ -337,9 +339,26 @@ func (ss *session) close(wait time.Duration) {
 		select {
 		case <-j.Done():
 		case <-deadline.Done():
-			return
+			return runOn
 		}
 	}
+	return runOn
+}
+
+// runOnText ends the log line of a closed session with the jobs it left
+// running ("; job <id> (<name>) runs on"), "" when there are none.
+func runOnText(jobs []*table.JobClient) string {
+	if len(jobs) == 0 {
+		return ""
+	}
+	names := make([]string, len(jobs))
+	for i, j := range jobs {
+		names[i] = fmt.Sprintf("%s (%s)", j.JobID(), j.JobName())
+	}
+	if len(jobs) == 1 {
+		return "; job " + names[0] + " runs on"
+	}
+	return "; jobs " + strings.Join(names, ", ") + " run on"
 }
 
 // Statements configure-session accepts (Flink's ConfigureSession list).
