@@ -16,9 +16,12 @@ import (
 type testOutput struct {
 	ts     []*types.DataType
 	events []string
+	// lens are the rows of each batch emitted
+	lens []int
 }
 
 func (o *testOutput) Emit(b *types.Batch) error {
+	o.lens = append(o.lens, b.Len)
 	for _, r := range b.Rows(o.ts) {
 		o.events = append(o.events, r.String())
 	}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"math"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -124,68 +125,124 @@ func emptyBatch(ts []*types.DataType) *types.Batch {
 	return types.NewBatchBuilder(ts).Build()
 }
 
+// maxJoinBatchRows bounds the rows of one batch the hash join emits. A
+// probe batch whose rows each match many build rows (a join that fans
+// out, a cross join) emits its pairs in batches of at most this many rows,
+// each sent on before the next is made: the join holds one such batch at a
+// time, and the channel's byte budget
+// (riffle.exchange.max-bytes-per-channel) holds it back from there. A
+// variable for tests.
+var maxJoinBatchRows = 1 << 16
+
+// probeCursor is where the pairs of a probe batch go on from: the next
+// probe row, and how many of that row's matching build rows are paired
+// already.
+type probeCursor struct{ row, off int }
+
 func (j *HashJoin) probe(b *types.Batch) error {
-	li, ri := j.li[:0], j.ri[:0]
 	if j.strKeys != nil {
-		li, ri = j.strKeys.probe(b.Cols[j.Spec.LeftKeys[0]], b.Len, li, ri)
-	} else {
-		for i := 0; i < b.Len; i++ {
-			if keyHasNull(b, j.Spec.LeftKeys, j.Spec.NullSafe, i) {
-				continue
-			}
-			j.keyBuf = AppendRowKey(j.keyBuf[:0], b, j.Spec.LeftKeys, i)
-			for _, r := range j.table[vector.UnsafeString(j.keyBuf)] {
-				li = append(li, int32(i))
-				ri = append(ri, r)
-			}
-		}
-	}
-	j.li, j.ri = li, ri
-	// residual condition on candidate pairs, over the whole joined row
-	if j.residual != nil && len(li) > 0 {
-		var err error
-		if li, ri, err = keepResidualPairs(j.residual, j.Ctx.Eval, joinRows(b, j.build, li, ri, nil), li, ri); err != nil {
-			return err
-		}
+		j.strKeys.lookup(b.Cols[j.Spec.LeftKeys[0]], b.Len)
 	}
 	kind := j.Spec.Kind
-	if kind == opspec.RightJoin || kind == opspec.FullJoin {
-		for _, r := range ri {
-			j.matched[r] = true
-		}
+	semi := kind == opspec.SemiJoin || kind == opspec.AntiJoin
+	var probeMatched []bool
+	if semi || kind == opspec.LeftJoin || kind == opspec.FullJoin {
+		probeMatched = make([]bool, b.Len)
 	}
-	switch kind {
-	case opspec.SemiJoin, opspec.AntiJoin:
-		probeMatched := make([]bool, b.Len)
-		for _, l := range li {
-			probeMatched[l] = true
-		}
-		var sel []int32
-		for i, m := range probeMatched {
-			if m == (kind == opspec.SemiJoin) {
-				sel = append(sel, int32(i))
+	var cur probeCursor
+	for done := false; !done; {
+		var li, ri []int32
+		li, ri, cur = j.pairs(b, cur, j.li[:0], j.ri[:0], maxJoinBatchRows)
+		j.li, j.ri = li, ri
+		done = cur.row >= b.Len
+		// residual condition on candidate pairs, over the whole joined row
+		if j.residual != nil && len(li) > 0 {
+			var err error
+			if li, ri, err = keepResidualPairs(j.residual, j.Ctx.Eval, joinRows(b, j.build, li, ri, nil), li, ri); err != nil {
+				return err
 			}
 		}
-		if len(sel) == 0 {
-			return nil
+		if kind == opspec.RightJoin || kind == opspec.FullJoin {
+			for _, r := range ri {
+				j.matched[r] = true
+			}
 		}
-		return j.Emit(TakeRows(projectCols(b, j.Out), sel))
-	case opspec.LeftJoin, opspec.FullJoin:
-		probeMatched := make([]bool, b.Len)
-		for _, l := range li {
-			probeMatched[l] = true
+		if probeMatched != nil {
+			for _, l := range li {
+				probeMatched[l] = true
+			}
 		}
-		for i, m := range probeMatched {
-			if !m {
-				li = append(li, int32(i))
-				ri = append(ri, -1)
+		if semi {
+			continue
+		}
+		if done && probeMatched != nil {
+			// LEFT and FULL: the probe rows that matched nothing, with
+			// NULLs for the build side, after the last pairs
+			for i, m := range probeMatched {
+				if !m {
+					li = append(li, int32(i))
+					ri = append(ri, -1)
+				}
+			}
+		}
+		if len(li) > 0 {
+			if err := j.Emit(joinRows(b, j.build, li, ri, j.Out)); err != nil {
+				return err
 			}
 		}
 	}
-	if len(li) == 0 {
+	if !semi {
 		return nil
 	}
-	return j.Emit(joinRows(b, j.build, li, ri, j.Out))
+	var sel []int32
+	for i, m := range probeMatched {
+		if m == (kind == opspec.SemiJoin) {
+			sel = append(sel, int32(i))
+		}
+	}
+	if len(sel) == 0 {
+		return nil
+	}
+	return j.Emit(TakeRows(projectCols(b, j.Out), sel))
+}
+
+// pairs appends to li and ri the matching pairs (probe row, build row) of
+// probe batch b from cur on, in probe order and build order within, and
+// stops after limit pairs (limit >= 1). It returns the cursor after the
+// last pair; its row is b.Len when the batch has no pairs left. With
+// string keys, strKeys.lookup must have been called for b.
+func (j *HashJoin) pairs(b *types.Batch, cur probeCursor, li, ri []int32, limit int) ([]int32, []int32, probeCursor) {
+	if j.strKeys != nil {
+		return j.strKeys.pairs(cur, li, ri, limit)
+	}
+	for i := cur.row; i < b.Len; i++ {
+		if keyHasNull(b, j.Spec.LeftKeys, j.Spec.NullSafe, i) {
+			continue
+		}
+		j.keyBuf = AppendRowKey(j.keyBuf[:0], b, j.Spec.LeftKeys, i)
+		rows := j.table[vector.UnsafeString(j.keyBuf)]
+		off := 0
+		if i == cur.row {
+			off = cur.off
+		}
+		var n int
+		if li, ri, n = appendPairs(li, ri, int32(i), rows[off:], limit); off+n < len(rows) {
+			return li, ri, probeCursor{row: i, off: off + n}
+		}
+	}
+	return li, ri, probeCursor{row: b.Len}
+}
+
+// appendPairs appends the pairs (row, r) for the build rows r of rows to
+// li and ri, as many as keep len(li) at most limit, and returns how many
+// of rows it paired.
+func appendPairs(li, ri []int32, row int32, rows []int32, limit int) ([]int32, []int32, int) {
+	n := min(len(rows), limit-len(li))
+	for _, r := range rows[:n] {
+		li = append(li, row)
+		ri = append(ri, r)
+	}
+	return li, ri, n
 }
 
 // projectCols is b with only the columns out (nil: b itself).
@@ -350,16 +407,29 @@ func newStrJoinIndex(build *types.Batch, col int, nullSafe bool) *strJoinIndex {
 
 // probe appends the matching pairs (probe row, build row) for the n rows
 // of the probe side's key column c to li and ri, in probe order, build
-// order within. A unique build key (the common case of a join with a
-// dimension table) matches at most once per probe row: the pairs are
-// written into buffers sized once for the batch.
+// order within: lookup and then pairs with no limit.
 func (ix *strJoinIndex) probe(c arrow.Array, n int, li, ri []int32) ([]int32, []int32) {
-	// the batch's build key groups in one pass (strIndex.findBatch): -1
-	// for no match and for NULL unless null-safe
+	ix.lookup(c, n)
+	li, ri, _ = ix.pairs(probeCursor{}, li, ri, math.MaxInt)
+	return li, ri
+}
+
+// lookup finds the build key group of each of the n rows of the probe
+// side's key column c in one pass (strIndex.findBatch), for pairs: -1 for
+// no match and for NULL unless null-safe.
+func (ix *strJoinIndex) lookup(c arrow.Array, n int) {
 	ix.ids = growIDs(ix.ids, n)
+	ix.keys = ix.x.findBatch(c, ix.nullSafe, ix.ids, ix.keys)
+}
+
+// pairs is HashJoin.pairs over the groups lookup found. A unique build
+// key (the common case of a join with a dimension table) matches at most
+// once per probe row: when the whole batch fits under limit its pairs are
+// written into buffers sized once for the batch.
+func (ix *strJoinIndex) pairs(cur probeCursor, li, ri []int32, limit int) ([]int32, []int32, probeCursor) {
 	ids := ix.ids
-	ix.keys = ix.x.findBatch(c, ix.nullSafe, ids, ix.keys)
-	if ix.unique {
+	n := len(ids)
+	if ix.unique && cur.row == 0 && len(li)+n <= limit {
 		base := len(li)
 		li, ri = slices.Grow(li, n)[:base+n], slices.Grow(ri, n)[:base+n]
 		pl, pr := li[base:], ri[base:]
@@ -371,17 +441,25 @@ func (ix *strJoinIndex) probe(c arrow.Array, n int, li, ri []int32) ([]int32, []
 			pl[k], pr[k] = int32(i), ix.rows[g]
 			k++
 		}
-		return li[:base+k], ri[:base+k]
+		return li[:base+k], ri[:base+k], probeCursor{row: n}
 	}
-	li, ri = slices.Grow(li, n), slices.Grow(ri, n)
-	for i, g := range ids {
+	if limit == math.MaxInt {
+		li, ri = slices.Grow(li, n), slices.Grow(ri, n)
+	}
+	for i := cur.row; i < n; i++ {
+		g := ids[i]
 		if g < 0 {
 			continue
 		}
-		for _, r := range ix.rows[ix.start[g]:ix.start[g+1]] {
-			li = append(li, int32(i))
-			ri = append(ri, r)
+		rows := ix.rows[ix.start[g]:ix.start[g+1]]
+		off := 0
+		if i == cur.row {
+			off = cur.off
+		}
+		var k int
+		if li, ri, k = appendPairs(li, ri, int32(i), rows[off:], limit); off+k < len(rows) {
+			return li, ri, probeCursor{row: i, off: off + k}
 		}
 	}
-	return li, ri
+	return li, ri, probeCursor{row: n}
 }

@@ -1,0 +1,111 @@
+package runtime
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/riffle-sql/riffle/engine/expr"
+	"github.com/riffle-sql/riffle/engine/internal/opspec"
+	"github.com/riffle-sql/riffle/engine/types"
+)
+
+// A hash join that fans out (every probe row matches hundreds of build
+// rows) emits the same rows whatever maxJoinBatchRows is, in batches of at
+// most that many pairs (the last one of a LEFT or FULL probe batch adds
+// the probe rows that matched nothing): for every join kind, with a single
+// STRING key (the numbered-key table) and a STRING + INT key (the byte-key
+// table), with and without a residual condition.
+func TestHashJoinFanOutEmitsBoundedBatches(t *testing.T) {
+	ts := []*types.DataType{types.StringType(), types.IntType()}
+	out := append(append([]*types.DataType(nil), ts...), ts...)
+	var build, probe []*types.Row
+	for i := 0; i < 300; i++ {
+		build = append(build, ins("k", int32(i%7)))
+	}
+	build = append(build, ins("only on the build side", int32(0)))
+	for i := 0; i < 50; i++ {
+		probe = append(probe, ins("k", int32(i%7)))
+	}
+	for i := 0; i < 5; i++ {
+		probe = append(probe, ins(fmt.Sprintf("unmatched %d", i), int32(i)))
+	}
+	// the probe row's INT below the build row's (one key), below 4 (two
+	// keys, where the two are equal)
+	lt, _ := expr.Builtins.Lookup("<")
+	residual, err := expr.ResolveCall(lt, "<", []expr.Expr{&expr.InputRef{Index: 1, T: types.IntType()}, &expr.InputRef{Index: 3, T: types.IntType()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	residual2, err := expr.ResolveCall(lt, "<", []expr.Expr{&expr.InputRef{Index: 1, T: types.IntType()}, &expr.Literal{Value: int32(4), T: types.IntType()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(t *testing.T, spec opspec.JoinSpec, limit int) (rows []string, lens []int) {
+		t.Helper()
+		saved := maxJoinBatchRows
+		maxJoinBatchRows = limit
+		defer func() { maxJoinBatchRows = saved }()
+		outTypes := out
+		if spec.OutputsLeftOnly() {
+			outTypes = ts
+		}
+		h := newHarness(t, &HashJoin{Spec: spec}, outTypes, true, nil)
+		h.push(1, ts, build...)
+		if err := h.op.EndInput(1); err != nil {
+			t.Fatal(err)
+		}
+		h.push(0, ts, probe...)
+		probeLens := len(h.out.lens)
+		if err := h.op.EndInput(0); err != nil {
+			t.Fatal(err)
+		}
+		rows = h.out.take()
+		slices.Sort(rows)
+		return rows, h.out.lens[:probeLens]
+	}
+	for _, twoKeys := range []bool{false, true} {
+		for _, withResidual := range []bool{false, true} {
+			for _, kind := range []opspec.JoinKind{opspec.InnerJoin, opspec.LeftJoin, opspec.RightJoin, opspec.FullJoin, opspec.SemiJoin, opspec.AntiJoin} {
+				t.Run(fmt.Sprintf("%v/twoKeys=%v/residual=%v", kind, twoKeys, withResidual), func(t *testing.T) {
+					spec := opspec.JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: ts, RightTypes: ts}
+					if twoKeys {
+						spec.LeftKeys, spec.RightKeys = []int{0, 1}, []int{0, 1}
+					}
+					if withResidual {
+						spec.Residual = residual
+						if twoKeys {
+							spec.Residual = residual2
+						}
+					}
+					want, wantLens := run(t, spec, 1<<20)
+					if len(want) == 0 {
+						t.Fatal("the case checks nothing")
+					}
+					if kind == opspec.InnerJoin && !twoKeys && !withResidual && (len(want) != 50*300 || len(wantLens) != 1) {
+						t.Fatalf("unbounded: %d rows in %d batches, want 15000 in 1", len(want), len(wantLens))
+					}
+					for _, limit := range []int{1, 7, 100, 299, 300, 301} {
+						got, lens := run(t, spec, limit)
+						if strings.Join(got, "\n") != strings.Join(want, "\n") {
+							t.Fatalf("limit %d: %d rows, want %d", limit, len(got), len(want))
+						}
+						for k, n := range lens {
+							max := limit
+							if k == len(lens)-1 && (kind == opspec.LeftJoin || kind == opspec.FullJoin) {
+								max += len(probe)
+							}
+							if kind == opspec.SemiJoin || kind == opspec.AntiJoin {
+								max = len(probe)
+							}
+							if n > max {
+								t.Fatalf("limit %d: batch %d of %d has %d rows, more than %d", limit, k, len(lens), n, max)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
