@@ -109,3 +109,54 @@ func TestHashJoinFanOutEmitsBoundedBatches(t *testing.T) {
 		}
 	}
 }
+
+// A streaming join that fans out sends a batch's changes on as they are
+// made, in batches that end at an input row once maxJoinBatchRows changes
+// are made: the same changes in the same order as one batch, for inner and
+// outer joins, inserts and retractions.
+func TestStreamingJoinFanOutEmitsBoundedBatches(t *testing.T) {
+	var right, left, retract []*types.Row
+	for i := 0; i < 40; i++ {
+		right = append(right, ins(int32(1), fmt.Sprintf("r%d", i)))
+	}
+	for i := 0; i < 30; i++ {
+		left = append(left, ins(int32(1+i%2), fmt.Sprintf("l%d", i)))
+		retract = append(retract, row(types.Delete, int32(1+i%2), fmt.Sprintf("l%d", i)))
+	}
+	run := func(t *testing.T, kind opspec.JoinKind, limit int) (events []string, lens []int) {
+		t.Helper()
+		saved := maxJoinBatchRows
+		maxJoinBatchRows = limit
+		defer func() { maxJoinBatchRows = saved }()
+		h := joinHarness(t, kind)
+		h.push(1, joinRight, right...)
+		h.push(0, joinLeft, left...)
+		h.push(0, joinLeft, retract...)
+		return h.out.take(), h.out.lens
+	}
+	for _, kind := range []opspec.JoinKind{opspec.InnerJoin, opspec.LeftJoin, opspec.RightJoin, opspec.FullJoin} {
+		t.Run(kind.String(), func(t *testing.T) {
+			want, wantLens := run(t, kind, 1<<20)
+			if len(want) < 2*15*40 {
+				t.Fatalf("the case fans out to %d changes, want at least %d", len(want), 2*15*40)
+			}
+			for _, limit := range []int{1, 39, 40, 41, 100} {
+				got, lens := run(t, kind, limit)
+				if strings.Join(got, "\n") != strings.Join(want, "\n") {
+					t.Fatalf("limit %d: %d changes, want %d in the same order", limit, len(got), len(want))
+				}
+				if len(lens) <= len(wantLens) {
+					t.Fatalf("limit %d: %d batches, want more than %d", limit, len(lens), len(wantLens))
+				}
+				for k, n := range lens {
+					// a batch ends at the first row boundary at or past the
+					// limit: one row adds at most 40 joined rows and the
+					// outer joins' NULL-padded changes of its partners
+					if n >= limit+2*40+1 {
+						t.Fatalf("limit %d: batch %d has %d changes", limit, k, n)
+					}
+				}
+			}
+		})
+	}
+}

@@ -323,6 +323,15 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 	next := me.store.Len()
 	pairs := pairCursor{rows: pRow, entries: pEntry}
 	for i := 0; i < b.Len; i++ {
+		if len(out.kinds) >= maxJoinBatchRows {
+			// a batch that fans out sends its changes on as they are made,
+			// at a row's boundary (they read only this batch and the other
+			// side's stored rows, which this batch does not change)
+			if err := j.Emit(j.buildOutput(b, side, out)); err != nil {
+				return err
+			}
+			out = &joinOutput{}
+		}
 		partners := pairs.partners(i)
 		kind := b.Kind(i)
 		k := keyIDs[i]
