@@ -123,40 +123,56 @@ func TestStreamingJoinFanOutEmitsBoundedBatches(t *testing.T) {
 		left = append(left, ins(int32(1+i%2), fmt.Sprintf("l%d", i)))
 		retract = append(retract, row(types.Delete, int32(1+i%2), fmt.Sprintf("l%d", i)))
 	}
-	run := func(t *testing.T, kind opspec.JoinKind, limit int) (events []string, lens []int) {
+	// the right row's name is not r7
+	ne, _ := expr.Builtins.Lookup("<>")
+	residual, err := expr.ResolveCall(ne, "<>", []expr.Expr{&expr.InputRef{Index: 3, T: types.StringType()}, &expr.Literal{Value: "r7", T: types.StringType()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(t *testing.T, kind opspec.JoinKind, withResidual bool, limit int) (events []string, lens []int) {
 		t.Helper()
 		saved := maxJoinBatchRows
 		maxJoinBatchRows = limit
 		defer func() { maxJoinBatchRows = saved }()
-		h := joinHarness(t, kind)
+		spec := opspec.JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}
+		if withResidual {
+			spec.Residual = residual
+		}
+		h := newHarness(t, &StreamingJoin{Spec: spec}, joinOut, false, nil)
 		h.push(1, joinRight, right...)
 		h.push(0, joinLeft, left...)
 		h.push(0, joinLeft, retract...)
 		return h.out.take(), h.out.lens
 	}
-	for _, kind := range []opspec.JoinKind{opspec.InnerJoin, opspec.LeftJoin, opspec.RightJoin, opspec.FullJoin} {
-		t.Run(kind.String(), func(t *testing.T) {
-			want, wantLens := run(t, kind, 1<<20)
-			if len(want) < 2*15*40 {
-				t.Fatalf("the case fans out to %d changes, want at least %d", len(want), 2*15*40)
+	for _, withResidual := range []bool{false, true} {
+		for _, kind := range []opspec.JoinKind{opspec.InnerJoin, opspec.LeftJoin, opspec.RightJoin, opspec.FullJoin} {
+			t.Run(fmt.Sprintf("%v/residual=%v", kind, withResidual), func(t *testing.T) {
+				testStreamingFanOut(t, kind, withResidual, run)
+			})
+		}
+	}
+}
+
+func testStreamingFanOut(t *testing.T, kind opspec.JoinKind, withResidual bool, run func(*testing.T, opspec.JoinKind, bool, int) ([]string, []int)) {
+	want, wantLens := run(t, kind, withResidual, 1<<20)
+	if len(want) < 2*15*39 {
+		t.Fatalf("the case fans out to %d changes, want at least %d", len(want), 2*15*39)
+	}
+	for _, limit := range []int{1, 39, 40, 41, 100} {
+		got, lens := run(t, kind, withResidual, limit)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("limit %d: %d changes, want %d in the same order", limit, len(got), len(want))
+		}
+		if len(lens) <= len(wantLens) {
+			t.Fatalf("limit %d: %d batches, want more than %d", limit, len(lens), len(wantLens))
+		}
+		for k, n := range lens {
+			// a batch ends at the first row boundary at or past the
+			// limit: one row adds at most 40 joined rows and the
+			// outer joins' NULL-padded changes of its partners
+			if n >= limit+2*40+1 {
+				t.Fatalf("limit %d: batch %d has %d changes", limit, k, n)
 			}
-			for _, limit := range []int{1, 39, 40, 41, 100} {
-				got, lens := run(t, kind, limit)
-				if strings.Join(got, "\n") != strings.Join(want, "\n") {
-					t.Fatalf("limit %d: %d changes, want %d in the same order", limit, len(got), len(want))
-				}
-				if len(lens) <= len(wantLens) {
-					t.Fatalf("limit %d: %d batches, want more than %d", limit, len(lens), len(wantLens))
-				}
-				for k, n := range lens {
-					// a batch ends at the first row boundary at or past the
-					// limit: one row adds at most 40 joined rows and the
-					// outer joins' NULL-padded changes of its partners
-					if n >= limit+2*40+1 {
-						t.Fatalf("limit %d: batch %d has %d changes", limit, k, n)
-					}
-				}
-			}
-		})
+		}
 	}
 }

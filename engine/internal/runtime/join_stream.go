@@ -294,35 +294,20 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 	insertOnly := b.InsertOnly()
 	keyIDs := j.keyIDs(b, side, true)
 	now := me.ttl.now()
-	// candidate partners of every row: pairs (row, other entry); expired
-	// entries are gone
-	var pRow, pEntry []int32
-	for i, k := range keyIDs {
-		if k < 0 {
-			continue
-		}
-		for _, e := range them.bucket(k) {
-			if them.ttl.expired(e, now) {
-				continue
-			}
-			pRow = append(pRow, int32(i))
-			pEntry = append(pEntry, e)
-		}
-	}
-	if j.residual != nil && len(pRow) > 0 {
-		var err error
-		if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, j.pairBatch(b, side, pRow, pEntry), pRow, pEntry); err != nil {
-			return err
-		}
-	}
 	inOuter, otherOuter := j.outer(side), j.outer(other)
 	upsert := j.Spec.UpsertInputs[side] && j.Spec.Kind == opspec.InnerJoin
 	needLookup := !insertOnly || otherOuter || inOuter || upsert
 	out := &joinOutput{}
 	var appendRows []int32
 	next := me.store.Len()
-	pairs := pairCursor{rows: pRow, entries: pEntry}
-	for i := 0; i < b.Len; i++ {
+	var pairs pairCursor
+	for i, hi := 0, 0; i < b.Len; i++ {
+		if i == hi {
+			var err error
+			if pairs, hi, err = j.candidates(b, side, keyIDs, them, now, i); err != nil {
+				return err
+			}
+		}
 		if len(out.kinds) >= maxJoinBatchRows {
 			// a batch that fans out sends its changes on as they are made,
 			// at a row's boundary (they read only this batch and the other
@@ -431,6 +416,40 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 		return nil
 	}
 	return j.Emit(j.buildOutput(b, side, out))
+}
+
+// candidates returns the candidate partners of the rows of b (side's
+// input) from row lo on: pairs (row, entry of the other side's store them)
+// in row order, expired entries left out and, with a residual condition,
+// the pairs it is TRUE for; and hi, the row they end before: the first row
+// boundary at or past maxJoinBatchRows pairs (b.Len at the latest), so
+// that a batch that fans out holds no more of them at a time. Processing
+// rows before hi does not change them's entries or their expiry (it only
+// writes their associations and last-write times), so the pairs of later
+// rows are those the batch's start would give.
+func (j *StreamingJoin) candidates(b *types.Batch, side int, keyIDs []int32, them *joinSide, now int64, lo int) (pairCursor, int, error) {
+	var pRow, pEntry []int32
+	hi := lo
+	for ; hi < b.Len && len(pRow) < maxJoinBatchRows; hi++ {
+		k := keyIDs[hi]
+		if k < 0 {
+			continue
+		}
+		for _, e := range them.bucket(k) {
+			if them.ttl.expired(e, now) {
+				continue
+			}
+			pRow = append(pRow, int32(hi))
+			pEntry = append(pEntry, e)
+		}
+	}
+	if j.residual != nil && len(pRow) > 0 {
+		var err error
+		if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, j.pairBatch(b, side, pRow, pEntry), pRow, pEntry); err != nil {
+			return pairCursor{}, 0, err
+		}
+	}
+	return pairCursor{rows: pRow, entries: pEntry}, hi, nil
 }
 
 // pairBatch builds the joined rows of candidate pairs (input row, stored
