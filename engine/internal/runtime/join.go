@@ -215,22 +215,32 @@ func (j *HashJoin) pairs(b *types.Batch, cur probeCursor, li, ri []int32, limit 
 	if j.strKeys != nil {
 		return j.strKeys.pairs(cur, li, ri, limit)
 	}
-	for i := cur.row; i < b.Len; i++ {
+	return pairsOf(b.Len, func(i int) []int32 {
 		if keyHasNull(b, j.Spec.LeftKeys, j.Spec.NullSafe, i) {
-			continue
+			return nil
 		}
 		j.keyBuf = AppendRowKey(j.keyBuf[:0], b, j.Spec.LeftKeys, i)
-		rows := j.table[vector.UnsafeString(j.keyBuf)]
+		return j.table[vector.UnsafeString(j.keyBuf)]
+	}, cur, li, ri, limit)
+}
+
+// pairsOf appends to li and ri the pairs (i, r) of probe rows i from cur
+// on, below n, and the build rows r that matches(i) gives for each, in
+// that order, and stops after limit pairs; it returns the cursor after the
+// last pair (row n when none is left).
+func pairsOf(n int, matches func(i int) []int32, cur probeCursor, li, ri []int32, limit int) ([]int32, []int32, probeCursor) {
+	for i := cur.row; i < n; i++ {
+		rows := matches(i)
 		off := 0
 		if i == cur.row {
 			off = cur.off
 		}
-		var n int
-		if li, ri, n = appendPairs(li, ri, int32(i), rows[off:], limit); off+n < len(rows) {
-			return li, ri, probeCursor{row: i, off: off + n}
+		var k int
+		if li, ri, k = appendPairs(li, ri, int32(i), rows[off:], limit); off+k < len(rows) {
+			return li, ri, probeCursor{row: i, off: off + k}
 		}
 	}
-	return li, ri, probeCursor{row: b.Len}
+	return li, ri, probeCursor{row: n}
 }
 
 // appendPairs appends the pairs (row, r) for the build rows r of rows to
@@ -446,20 +456,10 @@ func (ix *strJoinIndex) pairs(cur probeCursor, li, ri []int32, limit int) ([]int
 	if limit == math.MaxInt {
 		li, ri = slices.Grow(li, n), slices.Grow(ri, n)
 	}
-	for i := cur.row; i < n; i++ {
-		g := ids[i]
-		if g < 0 {
-			continue
+	return pairsOf(n, func(i int) []int32 {
+		if g := ids[i]; g >= 0 {
+			return ix.rows[ix.start[g]:ix.start[g+1]]
 		}
-		rows := ix.rows[ix.start[g]:ix.start[g+1]]
-		off := 0
-		if i == cur.row {
-			off = cur.off
-		}
-		var k int
-		if li, ri, k = appendPairs(li, ri, int32(i), rows[off:], limit); off+k < len(rows) {
-			return li, ri, probeCursor{row: i, off: off + k}
-		}
-	}
-	return li, ri, probeCursor{row: n}
+		return nil
+	}, cur, li, ri, limit)
 }

@@ -43,6 +43,7 @@ import (
 	"golang.org/x/text/encoding/ianaindex"
 
 	"github.com/riffle-sql/riffle/engine/connector"
+	csvformat "github.com/riffle-sql/riffle/engine/connector/format/csv"
 	"github.com/riffle-sql/riffle/engine/connector/internal/columns"
 	"github.com/riffle-sql/riffle/engine/connector/internal/pending"
 	"github.com/riffle-sql/riffle/engine/types"
@@ -204,30 +205,14 @@ func (c *codec) appendValue(col columns.Column, msg []byte) error {
 		if utf8.Valid(msg) {
 			col.Append(msg)
 		} else {
-			col.Append(replaceInvalidUTF8(msg))
+			// one U+FFFD for each byte that is not UTF-8, as the csv
+			// format writes them
+			col.Append(csvformat.AppendValidUTF8(nil, msg))
 		}
 	default:
 		return fmt.Errorf("'raw' format currently doesn't support type: %s", c.t)
 	}
 	return nil
-}
-
-// replaceInvalidUTF8 returns msg with each byte that is not part of a
-// valid UTF-8 sequence replaced by U+FFFD: one for each byte, as the csv
-// and json formats decode such bytes (strings.ToValidUTF8 would write one
-// for a whole run).
-func replaceInvalidUTF8(msg []byte) []byte {
-	out := make([]byte, 0, len(msg)+8)
-	for i := 0; i < len(msg); {
-		r, n := utf8.DecodeRune(msg[i:])
-		if r == utf8.RuneError && n == 1 {
-			out = utf8.AppendRune(out, utf8.RuneError)
-		} else {
-			out = append(out, msg[i:i+n]...)
-		}
-		i += n
-	}
-	return out
 }
 
 // appendBytes appends the encoding of arr[i] to dst; null reports NULL.
