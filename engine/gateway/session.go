@@ -42,8 +42,11 @@ type session struct {
 	tail   chan struct{} // closed when the last submitted execution ended
 	wg     sync.WaitGroup
 
-	// queryJobs are the ids of the jobs of the session's queries: they end
-	// with the session, its INSERT jobs run on (jobs.go).
+	// queryJobs are the ids of the jobs that end with the session: its
+	// queries' jobs and the jobs of statements whose execution was
+	// cancelled (an INSERT with table.dml-sync, cancelled by its
+	// operation's or its session's close); its other INSERT jobs run on
+	// (jobs.go).
 	queryJobs map[string]bool
 
 	// statement set collected by BEGIN STATEMENT SET ... END; touched only
@@ -286,8 +289,10 @@ func (ss *session) closeOperation(id string) {
 }
 
 // close closes every operation, cancels the session's query jobs and
-// waits (bounded by wait) for them and for executions to end. The jobs of
-// its INSERTs and statement sets still running run on: the server keeps
+// waits (bounded by wait) for them and for executions to end; so it does
+// for the jobs of statements whose execution it cancelled (an INSERT with
+// table.dml-sync still executing). The jobs of its other INSERTs and
+// statement sets still running run on: the server keeps
 // them (jobs.go), as a Flink session cluster keeps a closed session's jobs;
 // close returns them for the caller's one log line (runOnText), nil when
 // the session was closed already.
@@ -455,6 +460,11 @@ func (ss *session) executeParsed(ctx context.Context, st sql.Statement, text str
 		if ctx.Err() != nil {
 			for _, j := range ss.env.Jobs()[before:] {
 				_ = j.Cancel()
+				// it ends with the session, not logged as running on
+				// (close sees it still RUNNING while it winds down)
+				ss.mu.Lock()
+				ss.queryJobs[j.JobID()] = true
+				ss.mu.Unlock()
 			}
 		}
 		return nil, err
