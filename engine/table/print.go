@@ -166,12 +166,23 @@ func truncateToWidth(s string, w int) string {
 	return strings.Repeat(" ", w-used) + s[:end]
 }
 
+// StreamingColumnWidthBound caps the width streaming output gives a
+// column of a variable-width type (strings, DOUBLE, arrays, ...), which
+// Flink sizes at the maximum column width: a width of 2^31 - 1, which
+// users set to mean "never cut", would pad every row to gigabytes (Flink's
+// TableauStyle overflows the int it adds the border to). 1,024 columns are
+// wider than any terminal line (a 3840-pixel 4K screen at a 6-pixel font
+// cell shows 640). The bound only pads: values are cut at the maximum
+// column width, so a longer one is shown whole and shifts its row's
+// borders past the others'.
+const StreamingColumnWidthBound = 1024
+
 // typeWidth is the display width Flink derives from a type for streaming
 // output (TableauStyle.columnWidthsByType): variable-width types get the
-// maximum column width, and every column is at least as wide as "<NULL>"
-// unless NULL prints empty.
+// maximum column width (at most StreamingColumnWidthBound), and every
+// column is at least as wide as "<NULL>" unless NULL prints empty.
 func typeWidth(t *types.DataType, maxWidth int, nullAsEmpty bool) int {
-	w := fixedTypeWidth(t, maxWidth)
+	w := fixedTypeWidth(t, min(maxWidth, StreamingColumnWidthBound))
 	if !nullAsEmpty {
 		w = max(w, len("<NULL>"))
 	}
@@ -220,8 +231,16 @@ func (p *tableauPrinter) print(w io.Writer, it Rows) error {
 	if p.streaming {
 		widths := make([]int, len(names)+1)
 		widths[0] = 2
+		// cuts are the widths values are cut at: a column's width, or the
+		// maximum width where StreamingColumnWidthBound narrowed it
+		cuts := make([]int, len(names)+1)
+		cuts[0] = 2
 		for i, n := range names {
 			widths[i+1] = max(typeWidth(ts[i], p.maxWidth, p.nullAsEmpty), DisplayWidth(n))
+			cuts[i+1] = widths[i+1]
+			if p.maxWidth > StreamingColumnWidthBound && fixedTypeWidth(ts[i], p.maxWidth) == p.maxWidth {
+				cuts[i+1] = max(widths[i+1], p.maxWidth)
+			}
 		}
 		sep := separator(widths)
 		header := append([]string{"op"}, names...)
@@ -234,7 +253,7 @@ func (p *tableauPrinter) print(w io.Writer, it Rows) error {
 			cells := make([]string, len(names)+1)
 			cells[0] = r.Kind.ShortString()
 			for i, v := range r.Values {
-				cells[i+1] = fit(p.cell(v, ts[i]), widths[i+1])
+				cells[i+1] = fit(p.cell(v, ts[i]), cuts[i+1])
 			}
 			if _, err := fmt.Fprint(w, line(widths, cells)); err != nil {
 				return err

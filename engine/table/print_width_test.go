@@ -146,3 +146,45 @@ func TestMaxColumnWidthBadValue(t *testing.T) {
 		}
 	}
 }
+
+// A maximum column width of 2^31 - 1 ("never cut") neither crashes nor
+// pads rows to gigabytes: streaming output sizes a string column at most
+// StreamingColumnWidthBound wide (it allocated 2 GB for one row) and shows
+// a longer value whole; batch output sizes columns from the data.
+func TestTableauHugeMaxColumnWidth(t *testing.T) {
+	long := strings.Repeat("x", StreamingColumnWidthBound+100)
+	for _, mode := range []string{"streaming", "batch"} {
+		env := MustCreate(InBatchMode())
+		for _, s := range []string{
+			"SET 'execution.runtime-mode' = '" + mode + "'",
+			"SET 'sql-client.display.max-column-width' = '2147483647'",
+		} {
+			if _, err := env.ExecuteSQL(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err := env.ExecuteSQL("SELECT * FROM (VALUES ('abc', 1), ('" + long + "', 2)) AS t(s, n)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := res.PrintTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, l := range strings.Split(out, "\n") {
+			if len(l) > len(long)+40 {
+				t.Fatalf("%s: a line is %d bytes long", mode, len(l))
+			}
+		}
+		if !strings.Contains(out, "| "+long+" |") {
+			t.Errorf("%s: the long value is not shown whole", mode)
+		}
+		if mode == "streaming" {
+			want := "| +I | " + strings.Repeat(" ", StreamingColumnWidthBound-3) + "abc |           1 |\n"
+			if !strings.Contains(out, want) {
+				t.Errorf("streaming: the short row is not padded to the bound:\n%.300s", out)
+			}
+		}
+	}
+}
