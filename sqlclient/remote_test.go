@@ -93,3 +93,19 @@ func TestStatementSetErrorPositions(t *testing.T) {
 		}
 	}
 }
+
+// A bad maximum column width in the gateway session's configuration (the
+// gateway's -D here; a Riffle or Flink gateway stores it unchecked) fails
+// a query with a message saying where the value is, not pointing at the
+// statement ("(in the statement at line 1, column 1 of -e)").
+func TestEndpointBadMaxColumnWidthNamesTheSession(t *testing.T) {
+	srv := gateway.NewServer(gateway.Config{PrintOutput: io.Discard, Defaults: map[string]string{"sql-client.display.max-column-width": "abc"}})
+	defer srv.Close()
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	code, _, errs := runClient(t, Options{Mode: ModeBatch, Endpoint: hs.URL, Statements: "SELECT 1;"}, "")
+	if code == 0 || !strings.Contains(errs, "Could not parse value 'abc' for key 'sql-client.display.max-column-width'") ||
+		!strings.Contains(errs, "in the session's configuration on the SQL Gateway") || strings.Contains(errs, "(in the statement at") {
+		t.Errorf("code %d, stderr:\n%s", code, errs)
+	}
+}

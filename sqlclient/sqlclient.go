@@ -465,18 +465,26 @@ func (c *client) info(msg string) {
 }
 
 // fail prints Flink's error block. Errors without a position get the
-// statement's position.
+// statement's position, except a bad value of the gateway session's
+// configuration (gateway.SessionConfigError), whose message says where
+// the value is.
 func (c *client) fail(name string, st session.Statement, err error) {
 	msg := err.Error()
 	var se *sql.Error
+	var ce *gateway.SessionConfigError
 	_, _, positioned := session.ErrorPosition(err)
 	positioned = positioned || errors.As(err, &se)
+	// a bad value in the session's configuration is not the statement's
+	// fault: the message says where the value is
+	inConfig := errors.As(err, &ce)
 	if gateway.SessionLost(err) {
 		msg += "\n(The SQL Gateway session expired or was closed on the server; run the statements again in a new session.)"
 	}
-	if !positioned {
+	switch {
+	case inConfig:
+	case !positioned:
 		msg = fmt.Sprintf("%s\n(in the statement at line %d, column %d of %s)", msg, st.Pos.Line, st.Pos.Column, name)
-	} else if name != "-e" && name != "<stdin>" {
+	case name != "-e" && name != "<stdin>":
 		msg = fmt.Sprintf("%s\n(in %s)", msg, name)
 	}
 	if !utf8.ValidString(msg) {

@@ -238,6 +238,14 @@ func ParseColumnWidth(key, value string) (int, error) {
 	return int(n), nil
 }
 
+// IsClientDisplayOption reports whether key is one of the SQL Client's
+// display options, which only the client showing a result reads (the
+// maximum column width keys): a SQL Gateway stores them unchecked, as
+// Flink's stores any SET.
+func IsClientDisplayOption(key string) bool {
+	return key == SQLClientMaxColumnWidth.Key || key == MaxColumnWidth.Key
+}
+
 // DisplayMaxColumnWidth is the maximum column width of tableau output:
 // sql-client.display.max-column-width when it is set, else
 // table.display.max-column-width, else 30. get looks a key up in the

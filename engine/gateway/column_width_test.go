@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -48,5 +49,58 @@ func TestRemoteMaxColumnWidthBadValue(t *testing.T) {
 	}
 	if want := "+-----+\n|   x |\n+-----+\n| ... |\n+-----+\n1 row in set\n"; b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// A Riffle gateway stores a bad maximum column width as Flink's SQL
+// Gateway stores any SET (OperationExecutor.callSetOperation puts the
+// key and value in the session's configuration unchecked): the SET over
+// REST, the session's properties and the gateway's -D defaults are taken,
+// and queries run on the server; the client showing the result fails with
+// an error saying the value is in the session's configuration
+// (SessionConfigError), not blaming the statement.
+func TestGatewayStoresBadMaxColumnWidth(t *testing.T) {
+	const key = "sql-client.display.max-column-width"
+	g := newTestGateway(t, Config{Defaults: map[string]string{"table.display.max-column-width": "0"}})
+	s := g.openSession(t, batchMode)
+	for _, stmt := range []string{"SET '" + key + "' = 'abc'", "SELECT 1"} {
+		op := g.execute(t, s, stmt)
+		g.fetchUntilReady(t, s, op)
+		if st := g.mustOK(t, "GET", "/v2/sessions/"+s+"/operations/"+op+"/status", nil)["status"]; st != "FINISHED" {
+			t.Errorf("%s over REST: status %v, want FINISHED", stmt, st)
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		props map[string]string
+		value string
+	}{
+		{"session properties", map[string]string{"execution.runtime-mode": "batch", key: "abc"}, "'abc' of '" + key + "'"},
+		{"the gateway's -D", batchMode, "'0' of 'table.display.max-column-width'"},
+	} {
+		e := g.connect(t, c.props)
+		_, err := e.ExecuteSQL("SELECT 'x' AS s")
+		var ce *SessionConfigError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), c.value) || !strings.Contains(err.Error(), "in the session's configuration on the SQL Gateway") {
+			t.Errorf("%s: err %v, want a SessionConfigError naming %s", c.name, err, c.value)
+		}
+		// the SET a Flink client sends is taken, and fixes the session
+		if _, err := e.ExecuteSQL("SET '" + key + "' = 'xyz'"); err != nil {
+			t.Errorf("%s: SET %s = 'xyz': %v", c.name, key, err)
+		}
+		if _, err := e.ExecuteSQL("SET '" + key + "' = '5'"); err != nil {
+			t.Fatal(err)
+		}
+		res, err := e.ExecuteSQL("SELECT 'abcdefgh' AS s")
+		if err != nil {
+			t.Fatalf("%s: after SET %s = '5': %v", c.name, key, err)
+		}
+		var b strings.Builder
+		if err := res.PrintTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "| ab... |") {
+			t.Errorf("%s: got\n%s", c.name, b.String())
+		}
 	}
 }

@@ -326,3 +326,21 @@ func RootCause(text string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// SessionConfigError is a value of the session's configuration on the SQL
+// Gateway that the client cannot read when it shows a result (a maximum
+// column width that is not an integer above 0). The statement is not at
+// fault: the value came from a SET, the session's properties or the
+// gateway's -D, which a gateway stores unchecked (as Flink's does), so
+// front ends do not point at the statement.
+type SessionConfigError struct {
+	Key, Value string
+	Err        error
+}
+
+func (e *SessionConfigError) Error() string {
+	return fmt.Sprintf("%v\n(The value '%s' of '%s' is in the session's configuration on the SQL Gateway: a SET, the session's properties or the gateway's -D set it; SET '%s' to an integer above 0.)",
+		e.Err, e.Value, e.Key, e.Key)
+}
+
+func (e *SessionConfigError) Unwrap() error { return e.Err }

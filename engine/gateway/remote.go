@@ -288,12 +288,17 @@ func (e *RemoteEngine) execute(ctx context.Context, statement string) (*RemoteRe
 	}
 	if res.isQuery {
 		// Flink's SQL Client reads the width when it shows a query's
-		// result and fails on a value that is not one (a Riffle gateway
-		// has refused it at SET already)
+		// result and fails on a value that is not one; a gateway (Flink's
+		// or Riffle's) stores any SET, so the error names the session's
+		// configuration as where the value is, not the statement
 		n, err := config.DisplayMaxColumnWidth(func(k string) (string, bool) { v, ok := conf[k]; return v, ok })
 		if err != nil {
 			res.release()
-			return nil, err
+			key := config.SQLClientMaxColumnWidth.Key
+			if _, ok := conf[key]; !ok {
+				key = config.MaxColumnWidth.Key
+			}
+			return nil, &SessionConfigError{Key: key, Value: conf[key], Err: err}
 		}
 		res.maxWidth = n
 	}

@@ -114,6 +114,9 @@ func (s *Server) newSession(name string, props map[string]string) (*session, err
 	// RESET returns to the gateway's defaults, dropping the session's
 	// properties, as Flink's SQL Gateway does
 	env.SetSessionDefaults(s.cfg.Defaults)
+	// a SET of a display option is stored unchecked, as Flink's SQL
+	// Gateway stores any SET: the client showing a result reads it
+	env.StoreClientOptionsUnchecked()
 	if s.cfg.PrintOutput != nil {
 		env.SetStdout(s.cfg.PrintOutput)
 	}

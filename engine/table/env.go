@@ -35,7 +35,10 @@ type TableEnvironment struct {
 	stdout io.Writer
 	// checkPath is the file access policy (SetPathPolicy); nil allows all.
 	checkPath func(path string) error
-	jobs      []*JobClient
+	// clientOptionsUnchecked: SET and statements leave the values of the
+	// SQL Client's display options unchecked (StoreClientOptionsUnchecked).
+	clientOptionsUnchecked bool
+	jobs                   []*JobClient
 	// onRestart is OnJobRestart's function (guarded by mu).
 	onRestart func(JobRestartEvent)
 	// skipped counts rows skipped by ignore-parse-errors, per table.
@@ -135,6 +138,31 @@ func (t *TableEnvironment) SetPathPolicy(check func(path string) error) {
 	t.mu.Lock()
 	t.checkPath = check
 	t.mu.Unlock()
+}
+
+// StoreClientOptionsUnchecked makes SET store the values of the SQL
+// Client's display options (sql-client.display.max-column-width,
+// table.display.max-column-width; config.IsClientDisplayOption) without
+// checking them, and statements run whatever they hold, as Flink's SQL
+// Gateway stores any SET in the session's configuration: the client that
+// shows a result reads them and reports a bad one. The gateway's sessions
+// call it; an embedded environment refuses a bad value at SET.
+func (t *TableEnvironment) StoreClientOptionsUnchecked() {
+	t.mu.Lock()
+	t.clientOptionsUnchecked = true
+	t.mu.Unlock()
+}
+
+// checkOption is config.CheckValue, except for a display option of an
+// environment that stores them unchecked.
+func (t *TableEnvironment) checkOption(key, value string) error {
+	t.mu.Lock()
+	unchecked := t.clientOptionsUnchecked
+	t.mu.Unlock()
+	if unchecked && config.IsClientDisplayOption(key) {
+		return nil
+	}
+	return config.CheckValue(key, value)
 }
 
 func (t *TableEnvironment) pathPolicy() func(string) error {

@@ -261,7 +261,7 @@ func (x *execution) set(s *sql.Set) (*TableResult, error) {
 			}
 		}
 	}
-	if err := config.CheckValue(s.Key, s.Value); err != nil {
+	if err := t.checkOption(s.Key, s.Value); err != nil {
 		return nil, err
 	}
 	t.config.conf.Set(s.Key, s.Value)
@@ -278,7 +278,7 @@ func (x *execution) set(s *sql.Set) (*TableResult, error) {
 func (t *TableEnvironment) checkConfig() error {
 	m := t.config.conf.ToMap()
 	for _, k := range physical.SortedKeys(m) {
-		if err := config.CheckValue(k, m[k]); err != nil {
+		if err := t.checkOption(k, m[k]); err != nil {
 			return err
 		}
 	}
