@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image/color"
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
@@ -34,7 +36,13 @@ type Dialog struct {
 	embeddedSettings        *widget.Label // the embedded engine's Entry.Info
 	newBtn, delBtn, saveBtn *widget.Button
 	testBtn, useBtn         *widget.Button
+	split                   *container.Split
+	settings                *container.Scroll // the form or the embedded panel
 }
+
+// leftMinWidth is the least width of the list of connections (New and
+// Delete under it need less, with the default theme).
+const leftMinWidth = 200
 
 // Show shows the dialog on win, the current tab's connection selected
 // (and returns it, for tests).
@@ -60,7 +68,12 @@ func Show(win fyne.Window, host Host) *Dialog {
 	}
 	cd.newBtn = widget.NewButtonWithIcon("New", theme.ContentAddIcon(), cd.newConnection)
 	cd.delBtn = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), cd.confirmDelete)
-	left := container.NewBorder(nil, container.NewHBox(cd.newBtn, cd.delBtn), nil, nil, cd.list)
+	// the list's column is never narrower than its buttons (nor than
+	// leftMinWidth): the split gives it that much however little the
+	// settings panel gets
+	leftWidth := canvas.NewRectangle(color.Transparent)
+	leftWidth.SetMinSize(fyne.NewSize(leftMinWidth, 0))
+	left := container.NewStack(leftWidth, container.NewBorder(nil, container.NewHBox(cd.newBtn, cd.delBtn), nil, nil, cd.list))
 
 	cd.name = widget.NewEntry()
 	cd.name.SetPlaceHolder("e.g. Flink staging")
@@ -105,17 +118,25 @@ func Show(win fyne.Window, host Host) *Dialog {
 	cd.embeddedInfo = container.NewVBox(widget.NewLabelWithStyle(host.EmbeddedName(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		info, cd.embeddedSettings, container.NewHBox(cd.useBtnEmbedded()))
 
-	// The settings scroll, so that the dialog's minimum size is the same
-	// whichever panel is shown and however long the status is: Fyne's
-	// dialog lays its content out from where its Close button was before,
-	// so a dialog that shrank or grew after it was shown (the gateway
-	// form's height counted at Show, the embedded panel's after) kept its
-	// old content height, and New and Delete hung below its box. The
-	// dialog's size fits the whole gateway form; a smaller window scrolls
-	// it.
-	split := container.NewHSplit(left, container.NewVScroll(container.NewStack(cd.form, cd.embeddedInfo)))
-	split.Offset = 0.3
-	cd.d = dialog.NewCustom("Connections", "Close", split, win)
+	// The settings scroll, both ways, so that the dialog's minimum size is
+	// the same whichever panel is shown and however long the status is:
+	// Fyne's dialog lays its content out from where its Close button was
+	// before, so a dialog that shrank or grew after it was shown (the
+	// gateway form's height counted at Show, the embedded panel's after)
+	// kept its old content height, and New and Delete hung below its box.
+	// Scrolling sideways too keeps the panel's minimum width out of the
+	// split: a vertical-only scroll is as wide as its content at least,
+	// so the split moved its divider to fit whichever panel was shown (a
+	// different place per connection), and a window narrower than the
+	// list plus the form cut the form off on the right (nothing scrolled
+	// to it) and squeezed the list under its New and Delete buttons. Now
+	// the divider sits at Offset or at the list's minimum width, whatever
+	// is shown, and a narrow panel scrolls sideways. The dialog's size
+	// fits the whole gateway form; a smaller window scrolls it.
+	cd.settings = container.NewScroll(container.NewStack(cd.form, cd.embeddedInfo))
+	cd.split = container.NewHSplit(left, cd.settings)
+	cd.split.Offset = 0.3
+	cd.d = dialog.NewCustom("Connections", "Close", cd.split, win)
 	cd.d.Resize(fyne.NewSize(860, 680))
 	cd.reloadNames()
 	current := host.CurrentName()
@@ -160,6 +181,7 @@ func (cd *Dialog) load(name string) {
 		cd.form.Hide()
 		cd.embeddedInfo.Show()
 		cd.delBtn.Disable()
+		cd.scrollToTop()
 		return
 	}
 	cfg, runInit := c.Config, c.RunInit
@@ -180,6 +202,24 @@ func (cd *Dialog) load(name string) {
 	cd.form.Show()
 	cd.delBtn.Enable()
 	cd.useBtn.Enable()
+	cd.scrollToTop()
+}
+
+// scrollToTop shows the top of the settings panel, whose content has
+// changed (another connection, a new one).
+func (cd *Dialog) scrollToTop() {
+	cd.settings.ScrollToTop()
+	cd.settings.Refresh()
+}
+
+// clampScroll keeps the settings panel's scroll offset within its
+// content after the content's height changed in place (the status line):
+// the scroll container lays its content out at the old offset, so a
+// panel scrolled down to a long error, which then shrank, showed blank
+// space below its end and hid the form's top, with no scroll bar to get
+// it back.
+func (cd *Dialog) clampScroll() {
+	cd.settings.Refresh()
 }
 
 // newConnection empties the form for a new connection.
@@ -202,6 +242,7 @@ func (cd *Dialog) newConnection() {
 	cd.embeddedInfo.Hide()
 	cd.form.Show()
 	cd.delBtn.Disable()
+	cd.scrollToTop()
 	cd.win.Canvas().Focus(cd.url)
 }
 
@@ -235,11 +276,13 @@ func (cd *Dialog) read() (persistence.Connection, error) {
 func (cd *Dialog) fail(err error) {
 	cd.status.Importance = widget.DangerImportance
 	cd.status.SetText(err.Error())
+	cd.clampScroll()
 }
 
 func (cd *Dialog) say(s string) {
 	cd.status.Importance = widget.MediumImportance
 	cd.status.SetText(s)
+	cd.clampScroll()
 }
 
 // save stores the form's connection.
