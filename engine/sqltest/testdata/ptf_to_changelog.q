@@ -159,3 +159,45 @@ SELECT * FROM FROM_CHANGELOG(input => TABLE cdc, op_mapping => MAP['c', 'UPSERT'
 [ERROR] Could not execute SQL statement. Reason:
 Invalid target mapping for argument 'op_mapping'. Unknown change operation: 'UPSERT'.
 !error
+
+# batch mode: Flink 2.3.0 plans no process table function in batch mode
+# (BatchPhysicalConstantTableFunctionScanRule: PROCESS_TABLE is
+# unsupported); FROM_CHANGELOG, whose output is updating, is refused so
+CREATE TEMPORARY VIEW cdc3 AS SELECT * FROM (VALUES
+  (1, 'n', 'INSERT'), (1, 'n', 'DELETE'), (1, 'n', 'DELETE'), (2, 'x', 'INSERT')) AS v(id, name, op);
+[INFO] Execute statement succeeded.
+!info
+
+SET 'execution.runtime-mode' = 'batch';
+[INFO] Execute statement succeeded.
+!info
+
+SELECT * FROM FROM_CHANGELOG(input => TABLE cdc3);
+[ERROR] Could not execute SQL statement. Reason:
+Unsupported function for scan:PROCESS_TABLE
+!error
+
+SELECT COUNT(*) AS c FROM FROM_CHANGELOG(input => TABLE cdc3);
+[ERROR] Could not execute SQL statement. Reason:
+Unsupported function for scan:PROCESS_TABLE
+!error
+
+SELECT name, COUNT(*) AS c FROM FROM_CHANGELOG(input => TABLE cdc3) GROUP BY name;
+[ERROR] Could not execute SQL statement. Reason:
+Unsupported function for scan:PROCESS_TABLE
+!error
+
+# riffle-only: Flink 2.3.0 runs no PTF in batch mode; Riffle runs the insert-only ones, as TO_CHANGELOG
+SELECT * FROM TO_CHANGELOG(input => TABLE t);
++--------+----+-------+
+|     op | id |  name |
++--------+----+-------+
+| INSERT |  1 | Alice |
+| INSERT |  2 |   Bob |
++--------+----+-------+
+2 rows in set
+!ok
+
+RESET 'execution.runtime-mode';
+[INFO] Execute statement succeeded.
+!info

@@ -30,8 +30,17 @@ func (p *ProcessTableFunction) Explain(n *Node) []Attr {
 }
 
 func (pl *planner) processTableFunction(x *plan.ProcessTableFunction) *Node {
-	in := pl.translate(x.Input)
 	s := x.Spec
+	if !pl.env.Streaming && s.Def.UpdatingOutput {
+		// Flink 2.3 plans no process table function in batch mode: its
+		// BatchPhysicalConstantTableFunctionScanRule throws this for
+		// FunctionKind.PROCESS_TABLE. Riffle runs the insert-only ones
+		// (riffle-only) but refuses, as Flink does, one that produces
+		// changes (FROM_CHANGELOG, a user-defined PTF with UpdatingOutput):
+		// batch operators consume inserts only.
+		pl.fail("Unsupported function for scan:PROCESS_TABLE")
+	}
+	in := pl.translate(x.Input)
 	if s.HasTable && !s.Def.Args[s.Def.TableArg()].SupportUpdates {
 		pl.requireInsertOnly("StreamPhysicalProcessTableFunction", in)
 	}
