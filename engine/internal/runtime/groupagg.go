@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -430,7 +431,10 @@ func (a *GroupAgg) argCols(b *types.Batch, s opspec.AggSpec) []arrow.Array {
 
 // ProcessBatch implements Operator.
 func (a *GroupAgg) ProcessBatch(_ int, b *types.Batch) error {
-	if a.Final && b.InsertOnly() {
+	if a.Final {
+		if err := finalInsertOnly(b); err != nil {
+			return err
+		}
 		return a.accumulateBatch(b)
 	}
 	if a.disk != nil {
@@ -587,8 +591,25 @@ func (a *GroupAgg) accumulateBatch(b *types.Batch) error {
 	return nil
 }
 
-// processRows handles one batch row by row (streaming changelog output,
-// or retracting input in batch mode).
+// finalInsertOnly refuses a change (-U/+U/-D) in the input of a batch
+// aggregation, which keeps no row counts and never retracts a result: the
+// batch planner refuses every route that would bring one (an updating
+// source, FROM_CHANGELOG, a PTF with updating output), so one here is a
+// source breaking its insert-only contract, reported, not panicked on.
+func finalInsertOnly(b *types.Batch) error {
+	if b.InsertOnly() {
+		return nil
+	}
+	for _, k := range b.Kinds {
+		if k != types.Insert {
+			return fmt.Errorf("A batch aggregation consumes only INSERT rows, but its input produced a row of kind %s (%s): in batch mode only insert-only inputs are supported", k, k.ShortString())
+		}
+	}
+	return nil
+}
+
+// processRows handles one streaming batch row by row, emitting changelog
+// output.
 func (a *GroupAgg) processRows(b *types.Batch) error {
 	ob := newRowEmitter(a.OutTypes, len(a.Keys))
 	args := make([][]arrow.Array, len(a.Aggs))
@@ -602,7 +623,7 @@ func (a *GroupAgg) processRows(b *types.Batch) error {
 		if err != nil {
 			return err
 		}
-		if found && !a.Final && a.ttl.expired(g, now) {
+		if found && a.ttl.expired(g, now) {
 			g, found = a.expire(b, i, g)
 		}
 		if !found {
@@ -610,13 +631,6 @@ func (a *GroupAgg) processRows(b *types.Batch) error {
 				continue // retraction of a group we never saw: ignore, as Flink does
 			}
 			g = a.newGroup(b, i)
-			if a.Final {
-				chunk := make([]arrow.Array, len(a.Keys))
-				for k, c := range a.Keys {
-					chunk[k] = vector.Take(b.Cols[c], []int32{int32(i)})
-				}
-				a.keyChunks = append(a.keyChunks, chunk)
-			}
 		}
 		if retract {
 			a.rowCount[g]--
@@ -632,9 +646,6 @@ func (a *GroupAgg) processRows(b *types.Batch) error {
 				}
 			}
 			a.accs[k].update(g, args[k], i, retract)
-		}
-		if a.Final {
-			continue
 		}
 		if err := a.emitGroupChange(ob, b, i, g); err != nil {
 			return err
