@@ -68,7 +68,7 @@ func TestBatchRefusesChanges(t *testing.T) {
 	if err := env.CreateTemporarySystemFunction("updating", updating); err != nil {
 		t.Fatal(err)
 	}
-	const ptfRefusal = "Unsupported function for scan:PROCESS_TABLE"
+	const ptfRefusal = "There are not enough rules to produce a node with desired properties: convention=BATCH_PHYSICAL"
 	for _, q := range []string{
 		"SELECT COUNT(*) FROM FROM_CHANGELOG(input => TABLE cdc)",
 		"SELECT name, COUNT(*) AS c FROM FROM_CHANGELOG(input => TABLE cdc) GROUP BY name",
@@ -77,7 +77,7 @@ func TestBatchRefusesChanges(t *testing.T) {
 		"SELECT COUNT(*) FROM updating(r => TABLE cdc PARTITION BY name)",
 	} {
 		rows, err := runBatchQuery(env, q)
-		if err == nil || err.Error() != ptfRefusal {
+		if err == nil || !strings.HasPrefix(err.Error(), ptfRefusal) {
 			t.Errorf("%s: got rows %d, error %v; want %q", q, len(rows), err, ptfRefusal)
 		}
 	}

@@ -32,13 +32,15 @@ func (p *ProcessTableFunction) Explain(n *Node) []Attr {
 func (pl *planner) processTableFunction(x *plan.ProcessTableFunction) *Node {
 	s := x.Spec
 	if !pl.env.Streaming && s.Def.UpdatingOutput {
-		// Flink 2.3 plans no process table function in batch mode: its
-		// BatchPhysicalConstantTableFunctionScanRule throws this for
-		// FunctionKind.PROCESS_TABLE. Riffle runs the insert-only ones
-		// (riffle-only) but refuses, as Flink does, one that produces
-		// changes (FROM_CHANGELOG, a user-defined PTF with UpdatingOutput):
-		// batch operators consume inserts only.
-		pl.fail("Unsupported function for scan:PROCESS_TABLE")
+		// Flink 2.3 plans no process table function in batch mode: no batch
+		// rule converts its FlinkLogicalTableFunctionScan, and Calcite's
+		// Volcano planner gives up with this (CannotPlanException; checked
+		// against Flink 2.3.0 in ptf_to_changelog.q). Riffle runs the
+		// insert-only ones (riffle-only) but refuses, as Flink does, one
+		// that produces changes (FROM_CHANGELOG, a user-defined PTF with
+		// UpdatingOutput): batch operators consume inserts only.
+		pl.fail("There are not enough rules to produce a node with desired properties: convention=BATCH_PHYSICAL, FlinkRelDistributionTraitDef=any, sort=[].\n"+
+			"Missing conversion is FlinkLogicalTableFunctionScan[convention: LOGICAL -> BATCH_PHYSICAL] (%s: a process table function whose output is updating cannot run in batch mode)", s.Name)
 	}
 	in := pl.translate(x.Input)
 	if s.HasTable && !s.Def.Args[s.Def.TableArg()].SupportUpdates {
