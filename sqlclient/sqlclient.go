@@ -487,12 +487,26 @@ func (c *client) fail(name string, st session.Statement, err error) {
 	case name != "-e" && name != "<stdin>":
 		msg = fmt.Sprintf("%s\n(in %s)", msg, name)
 	}
+	// a panic (a bug, or a user function's own) shows its stack only with
+	// sql-client.verbose, as Flink's SQL Client shows an exception's
+	var p interface{ PanicStack() string }
+	if errors.As(err, &p) && p.PanicStack() != "" && c.verbose() {
+		msg += "\n" + strings.TrimRight(p.PanicStack(), "\n")
+	}
 	if !utf8.ValidString(msg) {
 		// a message quoting a literal or a name with invalid bytes: U+FFFD
 		// for each, as the results show them
 		msg = string(csvformat.AppendValidUTF8(nil, []byte(msg)))
 	}
 	fmt.Fprintf(c.errOut, "[ERROR] Could not execute SQL statement. Reason:\n%s\n", msg)
+}
+
+// verbose reports the embedded session's sql-client.verbose: errors
+// print the stack of a panic (a remote engine's errors are the server's
+// text).
+func (c *client) verbose() bool {
+	ee, ok := c.engine.(*table.EmbeddedEngine)
+	return ok && strings.EqualFold(strings.TrimSpace(ee.Environment().Config().Get(config.Verbose.Key, "false")), "true")
 }
 
 // applyDefaults sets the client's session defaults (INSERT runs to

@@ -19,7 +19,34 @@ type Evaluator func(ctx *Ctx, b *types.Batch) (*Vec, error)
 type EvalError struct {
 	Func string
 	Msg  string
+	// Stack is the goroutine's stack when the error is a panic in the
+	// function (Msg "panic: …"), "" otherwise: shown with sql-client.verbose.
+	Stack string
 }
+
+// PanicStack returns the stack of a panic in the function ("" for other
+// errors), for front ends that print it on request (sql-client.verbose).
+func (e *EvalError) PanicStack() string { return e.Stack }
+
+// PanicError is a panic recovered in an operator or a function (a bug, or
+// a user function's own panic): its message is "panic: " and the value,
+// as Flink's SQL Client shows an exception's message; the stack is kept
+// for front ends that print it on request (sql-client.verbose).
+type PanicError struct {
+	Value any
+	Stack string
+}
+
+// NewPanicError records the panic value r with the current goroutine's
+// stack; call it in the deferred function that recovered r.
+func NewPanicError(r any) *PanicError {
+	return &PanicError{Value: r, Stack: string(debug.Stack())}
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+
+// PanicStack returns the stack where the panic was recovered.
+func (e *PanicError) PanicStack() string { return e.Stack }
 
 func (e *EvalError) Error() string {
 	if e.Func == "" {
@@ -120,7 +147,7 @@ func guard(name string, ev Evaluator) Evaluator {
 	return func(ctx *Ctx, b *types.Batch) (v *Vec, err error) {
 		defer func() {
 			if r := recover(); r != nil {
-				err = &EvalError{Func: name, Msg: fmt.Sprintf("panic: %v\n%s", r, debug.Stack())}
+				err = &EvalError{Func: name, Msg: fmt.Sprintf("panic: %v", r), Stack: string(debug.Stack())}
 			}
 		}()
 		return ev(ctx, b)

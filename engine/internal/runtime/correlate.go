@@ -66,7 +66,7 @@ func (c *Correlate) Open(ctx *OpContext, out Output) error {
 func (c *Correlate) ProcessBatch(_ int, b *types.Batch) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &expr.EvalError{Func: c.Call.Name, Msg: fmt.Sprintf("panic: %v\n%s", r, debug.Stack())}
+			err = &expr.EvalError{Func: c.Call.Name, Msg: fmt.Sprintf("panic: %v", r), Stack: string(debug.Stack())}
 		}
 	}()
 	vals := make([]*expr.Vec, len(c.args))

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	goruntime "runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -532,7 +531,7 @@ func (e *executor) runTask(ctx context.Context, chain []*Node, inst int, cp *tas
 				err = &TaskError{Operator: current, Err: ue}
 				return
 			}
-			err = &TaskError{Operator: current, Err: fmt.Errorf("panic: %v\n%s", r, debug.Stack())}
+			err = &TaskError{Operator: current, Err: expr.NewPanicError(r)}
 		}
 	}()
 	// build operators of the chain (all but a source head)
@@ -722,7 +721,7 @@ func (e *executor) runSource(ctx context.Context, head *Node, inst int, next Out
 		var err error
 		defer func() {
 			if r := recover(); r != nil {
-				err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
+				err = expr.NewPanicError(r)
 			}
 			errc <- err
 		}()

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"fmt"
-	"runtime/debug"
 	"sort"
 	"time"
 
@@ -150,7 +149,7 @@ func (o *ProcessTableFunction) ProcessBatch(_ int, b *types.Batch) error {
 func (o *ProcessTableFunction) call(f func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("process table function %s: panic: %v\n%s", o.Spec.Name, r, debug.Stack())
+			err = fmt.Errorf("process table function %s: %w", o.Spec.Name, expr.NewPanicError(r))
 		}
 	}()
 	if err := f(); err != nil {
