@@ -278,6 +278,12 @@ func Failure(err error) (summary, details string) {
 	}
 	msg := err.Error()
 	summary, details, _ = strings.Cut(msg, "\n")
+	// a panic's stack is kept apart from its message (expr.PanicError):
+	// the details show it, as an IDE's error log shows a stack trace
+	var p interface{ PanicStack() string }
+	if errors.As(err, &p) && p.PanicStack() != "" {
+		details = strings.TrimLeft(details+"\n"+p.PanicStack(), "\n")
+	}
 	return summary, strings.TrimRight(details, "\n")
 }
 

@@ -2,12 +2,14 @@ package monitor
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/riffle-sql/riffle/engine/expr"
 	"github.com/riffle-sql/riffle/engine/table"
 	"github.com/riffle-sql/riffle/workbench/plangraph"
 )
@@ -128,6 +130,11 @@ func TestFormat(t *testing.T) {
 	sum, det := Failure(errors.New("Calc(select=[boom(x)]): panic: kaboom\ngoroutine 7 [running]:\nmain.f()\n"))
 	if sum != "Calc(select=[boom(x)]): panic: kaboom" || det != "goroutine 7 [running]:\nmain.f()" {
 		t.Errorf("failure %q / %q", sum, det)
+	}
+	// a panic keeps its stack apart from its message: the details show it
+	sum, det = Failure(fmt.Errorf("job failed: %w", &expr.PanicError{Value: "kaboom", Stack: "goroutine 7 [running]:\nmain.f()\n"}))
+	if sum != "job failed: panic: kaboom" || det != "goroutine 7 [running]:\nmain.f()" {
+		t.Errorf("panic failure %q / %q", sum, det)
 	}
 }
 
