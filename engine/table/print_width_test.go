@@ -95,15 +95,7 @@ func TestTableauSmallMaxColumnWidthKeepsBordersAligned(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			res, err := env.ExecuteSQL("SELECT * FROM (VALUES ('hello', 12345), ('ab', 1), ('日本', 2)) AS t(x, n)")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b strings.Builder
-			if err := res.PrintTo(&b); err != nil {
-				t.Fatal(err)
-			}
-			out := b.String()
+			out := run(t, env, "SELECT * FROM (VALUES ('hello', 12345), ('ab', 1), ('日本', 2)) AS t(x, n)")
 			width := -1
 			for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 				if !strings.HasPrefix(l, "|") && !strings.HasPrefix(l, "+") {
@@ -163,15 +155,7 @@ func TestTableauHugeMaxColumnWidth(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		res, err := env.ExecuteSQL("SELECT * FROM (VALUES ('abc', 1), ('" + long + "', 2)) AS t(s, n)")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b strings.Builder
-		if err := res.PrintTo(&b); err != nil {
-			t.Fatal(err)
-		}
-		out := b.String()
+		out := run(t, env, "SELECT * FROM (VALUES ('abc', 1), ('"+long+"', 2)) AS t(s, n)")
 		for _, l := range strings.Split(out, "\n") {
 			if len(l) > len(long)+40 {
 				t.Fatalf("%s: a line is %d bytes long", mode, len(l))
