@@ -41,6 +41,7 @@ type Dialog struct {
 	caFile    *widget.Entry
 	caBrowse  *widget.Button
 	status    *widget.Label
+	settings  *container.Scroll // the form and the status line
 	saveBtn   *widget.Button
 	testBtn   *widget.Button
 	deleteBtn *widget.Button
@@ -104,7 +105,15 @@ func Show(win fyne.Window, host Host, name string) *Dialog {
 		widget.NewFormItem("CA file (TLS)", container.NewBorder(nil, nil, nil, cd.caBrowse, cd.caFile)),
 	)
 	buttons := container.NewBorder(nil, nil, cd.deleteBtn, container.NewHBox(cd.testBtn, cd.saveBtn))
-	right := container.NewBorder(nil, container.NewVBox(cd.status, buttons), nil, nil, container.NewVScroll(cd.form))
+	// The status line scrolls with the form, so that the dialog's minimum
+	// size never changes after Show: Fyne's dialog lays its content out
+	// from where its Close button was before, so when a long error grew
+	// the dialog past its size and a shorter status shrank it again, the
+	// content kept the long error's height, and Delete, Test connection
+	// and Save hung below the box, over Close. say scrolls the status
+	// into view.
+	cd.settings = container.NewVScroll(container.NewVBox(cd.form, cd.status))
+	right := container.NewBorder(nil, buttons, nil, nil, cd.settings)
 	split := container.NewHSplit(cd.list, right)
 	split.Offset = 0.28
 	cd.d = dialog.NewCustom("Kafka connections", "Close", split, win)
@@ -138,8 +147,12 @@ func (cd *Dialog) show(name string) {
 	cd.password.SetText(cfg.Password)
 	cd.savePass.SetChecked(cfg.SavePassword)
 	cd.caFile.SetText(cfg.CAFile)
-	cd.status.SetText("")
 	cd.status.Importance = widget.MediumImportance
+	cd.status.SetText("")
+	if cd.settings != nil {
+		cd.settings.ScrollToTop()
+		cd.settings.Refresh() // clamps the offset to the content
+	}
 	if cd.sel == "" {
 		cd.deleteBtn.Disable()
 	} else {
@@ -187,6 +200,27 @@ func (cd *Dialog) config() kafkabrowser.Config {
 func (cd *Dialog) say(text string, imp widget.Importance) {
 	cd.status.Importance = imp
 	cd.status.SetText(text)
+	cd.revealStatus()
+}
+
+// revealStatus scrolls the settings so that the status line, just
+// changed, is in view (its top, if it is taller than the pane). The
+// refresh first lays the content out at its new height and clamps the
+// offset to it: a scroll keeps its offset when its content shrinks in
+// place, which left blank space below a short status that replaced a
+// long error.
+func (cd *Dialog) revealStatus() {
+	s := cd.settings
+	s.Refresh()
+	top, h, view := cd.status.Position().Y, cd.status.Size().Height, s.Size().Height
+	y := s.Offset.Y
+	if top+h > y+view {
+		y = top + h - view
+	}
+	if top < y {
+		y = top
+	}
+	s.ScrollToOffset(fyne.NewPos(0, fyne.Max(y, 0)))
 }
 
 func (cd *Dialog) save() {
