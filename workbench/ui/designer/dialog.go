@@ -2,11 +2,13 @@ package designer
 
 import (
 	"fmt"
+	"image/color"
 	"slices"
 	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
@@ -55,9 +57,11 @@ type Dialog struct {
 	NewKey    *widget.Entry
 	NewValue  *widget.Entry
 	Problems  *widget.Label
-	Preview   *editor.Editor
-	InitCheck *widget.Check
-	Apply     *widget.Button
+	// ProblemsScroll holds Problems in a space of a fixed height.
+	ProblemsScroll *container.Scroll
+	Preview        *editor.Editor
+	InitCheck      *widget.Check
+	Apply          *widget.Button
 	// Positions confirms moving columns of a csv table (shown when the
 	// design moves some: Design.PositionChanges).
 	Positions *widget.Check
@@ -259,7 +263,18 @@ func (dd *Dialog) build() {
 	dd.FormScroll = container.NewScroll(form)                                  // both ways: a wide form scrolls inside the dialog
 	split := container.NewVSplit(widgets.WithWheel(dd.FormScroll), previewBox) // wheel_passthrough.go: the wheel scrolls over inputs too
 	split.Offset = 0.66
-	bar := container.NewBorder(nil, nil, nil, container.NewVBox(dd.Positions, dd.InitCheck, container.NewHBox(layout.NewSpacer(), cancel, dd.Apply)), dd.Problems)
+	// The problems scroll in a space of a fixed height, and Positions
+	// keeps its room when hidden, so that the dialog's minimum size never
+	// changes after Show: Fyne's dialog lays its content out from where
+	// its bottom edge was before, so when a long failure grew the dialog
+	// past its size and a short state shrank it again, the content kept
+	// the long failure's height, and Apply and Cancel hung below the box.
+	dd.ProblemsScroll = container.NewVScroll(dd.Problems)
+	dd.ProblemsScroll.SetMinSize(fyne.NewSize(0, widget.NewLabel("1\n2\n3").MinSize().Height))
+	positionsRoom := canvas.NewRectangle(color.Transparent)
+	positionsRoom.SetMinSize(dd.Positions.MinSize())
+	bar := container.NewBorder(nil, nil, nil, container.NewVBox(container.NewStack(positionsRoom, dd.Positions), dd.InitCheck,
+		container.NewHBox(layout.NewSpacer(), cancel, dd.Apply)), dd.ProblemsScroll)
 	content := container.NewBorder(nil, bar, nil, nil, split)
 
 	dd.building = false
@@ -758,6 +773,9 @@ func (dd *Dialog) Changed() {
 		dd.Apply.Enable()
 	}
 	dd.Problems.Refresh()
+	if dd.ProblemsScroll != nil {
+		dd.ProblemsScroll.Refresh() // clamps its offset to the new text
+	}
 	dd.showPreview()
 }
 
@@ -836,6 +854,8 @@ func (dd *Dialog) exec(stmts []string, recreate bool) {
 			dd.Problems.SetText("✕ " + err.Error())
 			dd.Problems.Importance = widget.DangerImportance
 			dd.Problems.Refresh()
+			dd.ProblemsScroll.ScrollToTop()
+			dd.ProblemsScroll.Refresh()
 			dd.Apply.Enable()
 			return
 		}

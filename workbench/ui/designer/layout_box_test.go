@@ -1,0 +1,51 @@
+package designer
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// TestDialogKeepsItsButtonsInsideItsBox: a long failure in the problems
+// line, then a short state again, must leave Apply inside the dialog's
+// box when the canvas lays the pop-up out again (Canvas.EnsureMinSize
+// calls the pop-up renderer's Layout, with no Refresh after it). Fyne's
+// dialog lays its content out from where its bottom edge was before, so
+// content whose minimum size grew past the dialog's size and shrank
+// again kept the larger height: 800x600, Apply ended at y 588 under a
+// box ending at 578.
+func TestDialogKeepsItsButtonsInsideItsBox(t *testing.T) {
+	for _, size := range []fyne.Size{{Width: 1400, Height: 900}, {Width: 800, Height: 600}} {
+		t.Run(fmt.Sprintf("%.0fx%.0f", size.Width, size.Height), func(t *testing.T) {
+			test.NewTempApp(t)
+			w := test.NewTempWindow(t, widget.NewLabel(""))
+			w.Resize(size)
+			h := &fakeHost{win: w, fail: errors.New("the gateway refused it: " + strings.Repeat("a long reason, ", 200))}
+			dd := Show(h, newDesign())
+			defer dd.Hide()
+			dd.Name.SetText("gen")
+			pop := w.Canvas().Overlays().Top().(*widget.PopUp)
+			d := fyne.CurrentApp().Driver()
+			check := func(when string) {
+				t.Helper()
+				test.WidgetRenderer(pop).Layout(w.Canvas().Size())
+				box := d.AbsolutePositionForObject(pop.Content).Y + pop.Content.Size().Height
+				for name, o := range map[string]fyne.CanvasObject{"Apply": dd.Apply, "the problems (their scroll)": dd.ProblemsScroll} {
+					if end := d.AbsolutePositionForObject(o).Y + o.Size().Height; end > box {
+						t.Errorf("%s: %s ends at y %.0f, below the dialog's box (ends at %.0f)", when, name, end, box)
+					}
+				}
+			}
+			check("shown")
+			dd.Apply.OnTapped()
+			check("a long failure")
+			dd.Name.SetText("gen2") // the design changed: the problems line says its state again
+			check("a short state again")
+		})
+	}
+}
