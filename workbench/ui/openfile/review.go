@@ -34,6 +34,7 @@ type Review struct {
 	initCheck *widget.Check
 	ddl       *editor.Editor
 	status    *widget.Label
+	statusBox *container.Scroll // the status, in a space three lines high
 	create    *widget.Button
 
 	// regenerating is set while the statement is rewritten from the form
@@ -130,7 +131,15 @@ func Show(win fyne.Window, res *infer.Result, host Host) *Review {
 	}
 	top := container.NewVSplit(cols, container.NewBorder(widget.NewLabel("CREATE TABLE (editable; the options above rewrite it)"), nil, nil, nil, r.ddl))
 	top.Offset = 0.35
-	body := container.NewBorder(form, container.NewBorder(nil, nil, nil, container.NewHBox(cancel, r.create), r.status), nil, nil, top)
+	// The status scrolls in a space three lines high, so that the dialog's
+	// minimum size never changes after Show: Fyne's dialog lays its
+	// content out from where its bottom edge was before, so when a long
+	// failure of Create table grew the dialog past its size and a short
+	// status shrank it again, the content kept the failure's height, and
+	// Cancel and Create table hung below the box.
+	r.statusBox = container.NewVScroll(r.status)
+	r.statusBox.SetMinSize(fyne.NewSize(0, widget.NewLabel("1\n2\n3").MinSize().Height))
+	body := container.NewBorder(form, container.NewBorder(nil, nil, nil, container.NewHBox(cancel, r.create), r.statusBox), nil, nil, top)
 	title := "Open " + filepath.Base(res.Path)
 	if strings.HasPrefix(res.Path, "topic ") { // a Kafka topic's sample
 		title = "Create table from " + res.Path
@@ -244,7 +253,17 @@ func (r *Review) validate() {
 		r.status.Importance = widget.MediumImportance
 		r.create.Enable()
 	}
+	r.showStatus()
+}
+
+// showStatus shows the status, just set, from its top; the refresh
+// clamps the scroll's offset to the new text, which it keeps otherwise.
+func (r *Review) showStatus() {
 	r.status.Refresh()
+	if r.statusBox != nil { // validate runs before the dialog is built
+		r.statusBox.ScrollToTop()
+		r.statusBox.Refresh()
+	}
 }
 
 func isCreateTable(st sql.Statement) bool {
@@ -265,6 +284,7 @@ func (r *Review) Apply() {
 	record := r.initCheck.Checked
 	r.create.Disable()
 	r.status.SetText("Creating…")
+	r.showStatus()
 	run := stmt
 	if r.Unmask != nil {
 		run = r.Unmask(stmt)
@@ -273,7 +293,7 @@ func (r *Review) Apply() {
 		if err != nil {
 			r.status.SetText(err.Error())
 			r.status.Importance = widget.DangerImportance
-			r.status.Refresh()
+			r.showStatus()
 			r.create.Enable()
 			return
 		}

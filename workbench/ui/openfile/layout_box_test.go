@@ -1,0 +1,49 @@
+package openfile
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// TestReviewKeepsItsButtonsInsideItsBox: a long failure of Create table,
+// then a short status again (the name edited), must leave Create table
+// inside the dialog's box when the canvas lays the pop-up out again
+// (Canvas.EnsureMinSize calls the pop-up renderer's Layout, with no
+// Refresh after it). Fyne's dialog lays its content out from where its
+// bottom edge was before, so content whose minimum size grew past the
+// dialog's size and shrank again kept the larger height: Create table
+// ended at y 923 under a box ending at 843 (1400x900), 593 under 573
+// (800x600).
+func TestReviewKeepsItsButtonsInsideItsBox(t *testing.T) {
+	for _, size := range []fyne.Size{{Width: 1400, Height: 900}, {Width: 800, Height: 600}} {
+		t.Run(fmt.Sprintf("%.0fx%.0f", size.Width, size.Height), func(t *testing.T) {
+			test.NewTempApp(t)
+			w := test.NewTempWindow(t, widget.NewLabel(""))
+			w.Resize(size)
+			h := &fakeHost{cat: fakeCatalog{}, execErr: errors.New("the gateway refused it: " + strings.Repeat("a long reason, ", 200))}
+			r := Show(w, inferred(t), h)
+			defer r.Hide()
+			pop := w.Canvas().Overlays().Top().(*widget.PopUp)
+			d := fyne.CurrentApp().Driver()
+			check := func(when string) {
+				t.Helper()
+				test.WidgetRenderer(pop).Layout(w.Canvas().Size())
+				box := d.AbsolutePositionForObject(pop.Content).Y + pop.Content.Size().Height
+				if end := d.AbsolutePositionForObject(r.create).Y + r.create.Size().Height; end > box {
+					t.Errorf("%s: Create table ends at y %.0f, below the dialog's box (ends at %.0f)", when, end, box)
+				}
+			}
+			check("shown")
+			r.Apply()
+			check("a long failure")
+			r.name.SetText("other")
+			check("a short status again")
+		})
+	}
+}
