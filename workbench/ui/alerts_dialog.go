@@ -278,6 +278,7 @@ type alertRuleEditor struct {
 	stmt, sink           *editor.Editor
 	enabled              *widget.Check
 	problem              *widget.Label
+	problemScroll        *container.Scroll // the problem line, three lines high
 	save                 *widget.Button
 	d                    dialog.Dialog
 }
@@ -340,8 +341,7 @@ func showAlertRuleEditor(w fyne.Window, r persistence.AlertRule, save func(persi
 			return
 		}
 		e.save.Disable()
-		e.problem.Importance = widget.LowImportance
-		e.problem.SetText("Checking the query, the condition and the sink statement…")
+		e.setProblem("Checking the query, the condition and the sink statement…", widget.LowImportance)
 		save(edited, func(err error) {
 			e.save.Enable()
 			if err != nil {
@@ -351,7 +351,15 @@ func showAlertRuleEditor(w fyne.Window, r persistence.AlertRule, save func(persi
 			e.d.Hide()
 		})
 	}
-	bottom := container.NewVBox(condRow, condHint, coolRow, coolHint, e.problem,
+	// The problem line scrolls in a space three lines high, so that the
+	// editor's minimum size never changes after Show: Fyne's dialog lays
+	// its content out from where its bottom edge was before, so when a
+	// long problem grew the editor past its size and a shorter one shrank
+	// it again, the content kept the long problem's height, and Save and
+	// Cancel hung below the box.
+	e.problemScroll = container.NewVScroll(e.problem)
+	e.problemScroll.SetMinSize(fyne.NewSize(0, widget.NewLabel("1\n2\n3").MinSize().Height))
+	bottom := container.NewVBox(condRow, condHint, coolRow, coolHint, e.problemScroll,
 		container.NewHBox(layout.NewSpacer(), cancel, e.save))
 	top := container.NewBorder(nil, nil, bold("Name"), nil, e.name)
 	content := container.NewBorder(top, bottom, nil, nil, editors)
@@ -364,6 +372,15 @@ func showAlertRuleEditor(w fyne.Window, r persistence.AlertRule, save func(persi
 	e.d.Resize(fyne.NewSize(min(1100, size.Width-80), min(900, size.Height-40)))
 	e.d.Show()
 	return e
+}
+
+// setProblem shows text on the problem line, from its top; the refresh
+// clamps the scroll's offset to the new text, which it keeps otherwise.
+func (e *alertRuleEditor) setProblem(text string, imp widget.Importance) {
+	e.problem.Importance = imp
+	e.problem.SetText(text)
+	e.problemScroll.ScrollToTop()
+	e.problemScroll.Refresh()
 }
 
 // rule reads the form (the cool-down and the condition are checked here;
@@ -403,8 +420,7 @@ func (e *alertRuleEditor) rule(base persistence.AlertRule) (persistence.AlertRul
 
 // show says what is wrong and puts the cursor where it is.
 func (e *alertRuleEditor) show(err error) {
-	e.problem.Importance = widget.DangerImportance
-	e.problem.SetText(problemText(err.Error()))
+	e.setProblem(problemText(err.Error()), widget.DangerImportance)
 	var se *alerting.SinkError
 	var ce *alerting.ConditionError
 	switch {
