@@ -351,14 +351,9 @@ func showAlertRuleEditor(w fyne.Window, r persistence.AlertRule, save func(persi
 			e.d.Hide()
 		})
 	}
-	// The problem line scrolls in a space three lines high, so that the
-	// editor's minimum size never changes after Show: Fyne's dialog lays
-	// its content out from where its bottom edge was before, so when a
-	// long problem grew the editor past its size and a shorter one shrank
-	// it again, the content kept the long problem's height, and Save and
-	// Cancel hung below the box.
-	e.problemScroll = container.NewVScroll(e.problem)
-	e.problemScroll.SetMinSize(fyne.NewSize(0, widget.NewLabel("1\n2\n3").MinSize().Height))
+	// the problem line, three lines high whatever it says, so that Save
+	// and Cancel stay inside the box (widgets.MessageBox)
+	e.problemScroll = widgets.MessageBox(e.problem, 3)
 	bottom := container.NewVBox(condRow, condHint, coolRow, coolHint, e.problemScroll,
 		container.NewHBox(layout.NewSpacer(), cancel, e.save))
 	top := container.NewBorder(nil, nil, bold("Name"), nil, e.name)
@@ -379,8 +374,7 @@ func showAlertRuleEditor(w fyne.Window, r persistence.AlertRule, save func(persi
 func (e *alertRuleEditor) setProblem(text string, imp widget.Importance) {
 	e.problem.Importance = imp
 	e.problem.SetText(text)
-	e.problemScroll.ScrollToTop()
-	e.problemScroll.Refresh()
+	widgets.ShowMessage(e.problemScroll)
 }
 
 // rule reads the form (the cool-down and the condition are checked here;

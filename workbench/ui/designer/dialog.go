@@ -263,14 +263,11 @@ func (dd *Dialog) build() {
 	dd.FormScroll = container.NewScroll(form)                                  // both ways: a wide form scrolls inside the dialog
 	split := container.NewVSplit(widgets.WithWheel(dd.FormScroll), previewBox) // wheel_passthrough.go: the wheel scrolls over inputs too
 	split.Offset = 0.66
-	// The problems scroll in a space of a fixed height, and Positions
+	// The problems are three lines high whatever they say, and Positions
 	// keeps its room when hidden, so that the dialog's minimum size never
-	// changes after Show: Fyne's dialog lays its content out from where
-	// its bottom edge was before, so when a long failure grew the dialog
-	// past its size and a short state shrank it again, the content kept
-	// the long failure's height, and Apply and Cancel hung below the box.
-	dd.ProblemsScroll = container.NewVScroll(dd.Problems)
-	dd.ProblemsScroll.SetMinSize(fyne.NewSize(0, widget.NewLabel("1\n2\n3").MinSize().Height))
+	// changes after Show and Apply and Cancel stay inside the box
+	// (widgets.MessageBox).
+	dd.ProblemsScroll = widgets.MessageBox(dd.Problems, 3)
 	positionsRoom := canvas.NewRectangle(color.Transparent)
 	positionsRoom.SetMinSize(dd.Positions.MinSize())
 	bar := container.NewBorder(nil, nil, nil, container.NewVBox(container.NewStack(positionsRoom, dd.Positions), dd.InitCheck,
@@ -854,8 +851,7 @@ func (dd *Dialog) exec(stmts []string, recreate bool) {
 			dd.Problems.SetText("✕ " + err.Error())
 			dd.Problems.Importance = widget.DangerImportance
 			dd.Problems.Refresh()
-			dd.ProblemsScroll.ScrollToTop()
-			dd.ProblemsScroll.Refresh()
+			widgets.ShowMessage(dd.ProblemsScroll)
 			dd.Apply.Enable()
 			return
 		}

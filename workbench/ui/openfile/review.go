@@ -131,14 +131,9 @@ func Show(win fyne.Window, res *infer.Result, host Host) *Review {
 	}
 	top := container.NewVSplit(cols, container.NewBorder(widget.NewLabel("CREATE TABLE (editable; the options above rewrite it)"), nil, nil, nil, r.ddl))
 	top.Offset = 0.35
-	// The status scrolls in a space three lines high, so that the dialog's
-	// minimum size never changes after Show: Fyne's dialog lays its
-	// content out from where its bottom edge was before, so when a long
-	// failure of Create table grew the dialog past its size and a short
-	// status shrank it again, the content kept the failure's height, and
-	// Cancel and Create table hung below the box.
-	r.statusBox = container.NewVScroll(r.status)
-	r.statusBox.SetMinSize(fyne.NewSize(0, widget.NewLabel("1\n2\n3").MinSize().Height))
+	// the status, three lines high whatever it says, so that Cancel and
+	// Create table stay inside the box (widgets.MessageBox)
+	r.statusBox = widgets.MessageBox(r.status, 3)
 	body := container.NewBorder(form, container.NewBorder(nil, nil, nil, container.NewHBox(cancel, r.create), r.statusBox), nil, nil, top)
 	title := "Open " + filepath.Base(res.Path)
 	if strings.HasPrefix(res.Path, "topic ") { // a Kafka topic's sample
@@ -261,8 +256,7 @@ func (r *Review) validate() {
 func (r *Review) showStatus() {
 	r.status.Refresh()
 	if r.statusBox != nil { // validate runs before the dialog is built
-		r.statusBox.ScrollToTop()
-		r.statusBox.Refresh()
+		widgets.ShowMessage(r.statusBox)
 	}
 }
 
