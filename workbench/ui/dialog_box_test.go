@@ -11,31 +11,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/workbench/persistence"
-)
 
-// dialogBoxCheck lays the window's top pop-up (a dialog) out again as the
-// desktop canvas does when the dialog's minimum size has changed
-// (Canvas.EnsureMinSize calls the pop-up renderer's Layout, with no
-// Refresh after it) and reports the objects that end below the top of
-// the dialog's bottom edge (less its padding), or the box itself.
-func dialogBoxCheck(t *testing.T, win fyne.Window) func(when string, objs map[string]fyne.CanvasObject) {
-	t.Helper()
-	pop, ok := win.Canvas().Overlays().Top().(*widget.PopUp)
-	if !ok {
-		t.Fatal("the dialog is not the top overlay")
-	}
-	d := fyne.CurrentApp().Driver()
-	return func(when string, objs map[string]fyne.CanvasObject) {
-		t.Helper()
-		test.WidgetRenderer(pop).Layout(win.Canvas().Size())
-		box := d.AbsolutePositionForObject(pop.Content).Y + pop.Content.Size().Height
-		for name, o := range objs {
-			if b := d.AbsolutePositionForObject(o).Y + o.Size().Height; b > box {
-				t.Errorf("%s: %s ends at y %.0f, below the dialog's box (ends at %.0f)", when, name, b, box)
-			}
-		}
-	}
-}
+	"github.com/riffle-sql/riffle/workbench/ui/internal/dialogtest"
+)
 
 // TestAlertRuleEditorKeepsItsButtonsInsideItsBox: a long problem line
 // grew the editor's minimum size past its size after it was shown, and a
@@ -51,7 +29,7 @@ func TestAlertRuleEditorKeepsItsButtonsInsideItsBox(t *testing.T) {
 			win.Resize(size)
 			e := showAlertRuleEditor(win, persistence.AlertRule{Name: "r", Statement: "SELECT 1"}, func(persistence.AlertRule, func(error)) {})
 			defer e.d.Hide()
-			check := dialogBoxCheck(t, win)
+			check := dialogtest.BoxCheck(t, win, false)
 			objs := map[string]fyne.CanvasObject{"Save": e.save, "the problem line (its scroll)": e.problemScroll}
 			check("shown", objs)
 			e.show(errors.New("the query fails: " + strings.Repeat("a long reason from the planner, ", 80)))

@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/workbench/persistence"
+
+	"github.com/riffle-sql/riffle/workbench/ui/internal/dialogtest"
 )
 
 // TestDialogKeepsItsButtonsInsideItsBox shows the dialog, then lays its
@@ -33,30 +35,8 @@ func TestDialogKeepsItsButtonsInsideItsBox(t *testing.T) {
 	}}
 	cd := Show(win, h)
 	defer cd.Hide()
-	pop, ok := win.Canvas().Overlays().Top().(*widget.PopUp)
-	if !ok {
-		t.Fatal("the dialog is not the top overlay")
-	}
-	closeBtn := findButton(pop.Content, "Close")
-	if closeBtn == nil {
-		t.Fatal("no Close button")
-	}
-	d := fyne.CurrentApp().Driver()
-	bottom := func(o fyne.CanvasObject) float32 { return d.AbsolutePositionForObject(o).Y + o.Size().Height }
-	check := func(when string, objs map[string]fyne.CanvasObject) {
-		t.Helper()
-		test.WidgetRenderer(pop).Layout(win.Canvas().Size()) // as Canvas.EnsureMinSize
-		box := d.AbsolutePositionForObject(pop.Content).Y + pop.Content.Size().Height
-		top := d.AbsolutePositionForObject(closeBtn).Y
-		if bottom(closeBtn) > box {
-			t.Errorf("%s: Close ends at y %.0f, below the box's bottom %.0f", when, bottom(closeBtn), box)
-		}
-		for name, o := range objs {
-			if b := bottom(o); b > top {
-				t.Errorf("%s: %s ends at y %.0f, below the top of Close (%.0f; the box ends at %.0f)", when, name, b, top, box)
-			}
-		}
-	}
+	pop := win.Canvas().Overlays().Top().(*widget.PopUp)
+	check := dialogtest.BoxCheck(t, win, true)
 	buttons := map[string]fyne.CanvasObject{"New": cd.newBtn, "Delete": cd.delBtn}
 	check("embedded connection shown", buttons)
 
@@ -70,23 +50,6 @@ func TestDialogKeepsItsButtonsInsideItsBox(t *testing.T) {
 
 	cd.Select(embedded)
 	check("embedded connection shown again", buttons)
-}
-
-// findButton is the button labelled text in o's tree of containers.
-func findButton(o fyne.CanvasObject, text string) *widget.Button {
-	switch o := o.(type) {
-	case *widget.Button:
-		if o.Text == text {
-			return o
-		}
-	case *fyne.Container:
-		for _, c := range o.Objects {
-			if b := findButton(c, text); b != nil {
-				return b
-			}
-		}
-	}
-	return nil
 }
 
 // showAt shows the dialog in a window of size w×h, with the embedded

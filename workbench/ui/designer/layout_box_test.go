@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/riffle-sql/riffle/workbench/ui/internal/dialogtest"
 )
 
 // TestDialogKeepsItsButtonsInsideItsBox: a long failure in the problems
@@ -29,17 +31,10 @@ func TestDialogKeepsItsButtonsInsideItsBox(t *testing.T) {
 			dd := Show(h, newDesign())
 			defer dd.Hide()
 			dd.Name.SetText("gen")
-			pop := w.Canvas().Overlays().Top().(*widget.PopUp)
-			d := fyne.CurrentApp().Driver()
+			inBox := dialogtest.BoxCheck(t, w, false)
 			check := func(when string) {
 				t.Helper()
-				test.WidgetRenderer(pop).Layout(w.Canvas().Size())
-				box := d.AbsolutePositionForObject(pop.Content).Y + pop.Content.Size().Height
-				for name, o := range map[string]fyne.CanvasObject{"Apply": dd.Apply, "the problems (their scroll)": dd.ProblemsScroll} {
-					if end := d.AbsolutePositionForObject(o).Y + o.Size().Height; end > box {
-						t.Errorf("%s: %s ends at y %.0f, below the dialog's box (ends at %.0f)", when, name, end, box)
-					}
-				}
+				inBox(when, map[string]fyne.CanvasObject{"Apply": dd.Apply, "the problems (their scroll)": dd.ProblemsScroll})
 			}
 			check("shown")
 			dd.Apply.OnTapped()

@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/workbench/kafkabrowser"
+
+	"github.com/riffle-sql/riffle/workbench/ui/internal/dialogtest"
 )
 
 // TestDialogKeepsItsButtonsInsideItsBox shows the dialog, then lays its
@@ -33,30 +35,11 @@ func TestDialogKeepsItsButtonsInsideItsBox(t *testing.T) {
 				Security: kafkabrowser.SASLSSL, Mechanism: kafkabrowser.MechPlain, Username: "alice"}}}
 			cd := Show(win, h, "local")
 			defer cd.Hide()
-			pop, ok := win.Canvas().Overlays().Top().(*widget.PopUp)
-			if !ok {
-				t.Fatal("the dialog is not the top overlay")
-			}
-			closeBtn := findButton(pop.Content, "Close")
-			if closeBtn == nil {
-				t.Fatal("no Close button")
-			}
-			d := fyne.CurrentApp().Driver()
-			bottom := func(o fyne.CanvasObject) float32 { return d.AbsolutePositionForObject(o).Y + o.Size().Height }
+			inBox := dialogtest.BoxCheck(t, win, true)
 			check := func(when string) {
 				t.Helper()
-				test.WidgetRenderer(pop).Layout(win.Canvas().Size()) // as Canvas.EnsureMinSize
-				box := d.AbsolutePositionForObject(pop.Content).Y + pop.Content.Size().Height
-				top := d.AbsolutePositionForObject(closeBtn).Y
-				if bottom(closeBtn) > box {
-					t.Errorf("%s: Close ends at y %.0f, below the box's bottom %.0f", when, bottom(closeBtn), box)
-				}
-				for name, o := range map[string]fyne.CanvasObject{"Delete": cd.deleteBtn, "Test connection": cd.testBtn,
-					"Save": cd.saveBtn, "the settings panel": cd.settings} {
-					if b := bottom(o); b > top {
-						t.Errorf("%s: %s ends at y %.0f, below the top of Close (%.0f; the box ends at %.0f)", when, name, b, top, box)
-					}
-				}
+				inBox(when, map[string]fyne.CanvasObject{"Delete": cd.deleteBtn, "Test connection": cd.testBtn,
+					"Save": cd.saveBtn, "the settings panel": cd.settings})
 			}
 			check("shown")
 			cd.say("Failed: "+strings.Repeat("a long reason from the broker, ", 60), widget.DangerImportance)
@@ -74,21 +57,4 @@ func TestDialogKeepsItsButtonsInsideItsBox(t *testing.T) {
 			check("new connection")
 		})
 	}
-}
-
-// findButton is the button labelled text in o's tree of containers.
-func findButton(o fyne.CanvasObject, text string) *widget.Button {
-	switch o := o.(type) {
-	case *widget.Button:
-		if o.Text == text {
-			return o
-		}
-	case *fyne.Container:
-		for _, c := range o.Objects {
-			if b := findButton(c, text); b != nil {
-				return b
-			}
-		}
-	}
-	return nil
 }

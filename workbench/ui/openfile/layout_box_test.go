@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/riffle-sql/riffle/workbench/ui/internal/dialogtest"
 )
 
 // TestReviewKeepsItsButtonsInsideItsBox: a long failure of Create table,
@@ -29,15 +31,10 @@ func TestReviewKeepsItsButtonsInsideItsBox(t *testing.T) {
 			h := &fakeHost{cat: fakeCatalog{}, execErr: errors.New("the gateway refused it: " + strings.Repeat("a long reason, ", 200))}
 			r := Show(w, inferred(t), h)
 			defer r.Hide()
-			pop := w.Canvas().Overlays().Top().(*widget.PopUp)
-			d := fyne.CurrentApp().Driver()
+			inBox := dialogtest.BoxCheck(t, w, false)
 			check := func(when string) {
 				t.Helper()
-				test.WidgetRenderer(pop).Layout(w.Canvas().Size())
-				box := d.AbsolutePositionForObject(pop.Content).Y + pop.Content.Size().Height
-				if end := d.AbsolutePositionForObject(r.create).Y + r.create.Size().Height; end > box {
-					t.Errorf("%s: Create table ends at y %.0f, below the dialog's box (ends at %.0f)", when, end, box)
-				}
+				inBox(when, map[string]fyne.CanvasObject{"Create table": r.create})
 			}
 			check("shown")
 			r.Apply()
