@@ -113,7 +113,8 @@ func TestHashJoinFanOutEmitsBoundedBatches(t *testing.T) {
 // A streaming join that fans out sends a batch's changes on as they are
 // made, in batches that end at an input row once maxJoinBatchRows changes
 // are made: the same changes in the same order as one batch, for inner and
-// outer joins, inserts and retractions.
+// outer joins, inserts and retractions, with state in memory and in the
+// disk state backend (its store cached to a few entries).
 func TestStreamingJoinFanOutEmitsBoundedBatches(t *testing.T) {
 	var right, left, retract []*types.Row
 	for i := 0; i < 40; i++ {
@@ -123,34 +124,114 @@ func TestStreamingJoinFanOutEmitsBoundedBatches(t *testing.T) {
 		left = append(left, ins(int32(1+i%2), fmt.Sprintf("l%d", i)))
 		retract = append(retract, row(types.Delete, int32(1+i%2), fmt.Sprintf("l%d", i)))
 	}
-	// the right row's name is not r7
+	residual := fanOutResidual(t)
+	for _, disk := range []bool{false, true} {
+		run := func(t *testing.T, kind opspec.JoinKind, withResidual bool, limit int) (events []string, lens []int) {
+			t.Helper()
+			h := fanOutJoinHarness(t, kind, withResidual, residual, limit, disk, joinOut)
+			h.push(1, joinRight, right...)
+			h.push(0, joinLeft, left...)
+			h.push(0, joinLeft, retract...)
+			return h.out.take(), h.out.lens
+		}
+		for _, withResidual := range []bool{false, true} {
+			for _, kind := range []opspec.JoinKind{opspec.InnerJoin, opspec.LeftJoin, opspec.RightJoin, opspec.FullJoin} {
+				t.Run(fmt.Sprintf("%v/residual=%v/disk=%v", kind, withResidual, disk), func(t *testing.T) {
+					testStreamingFanOut(t, kind, withResidual, run)
+				})
+			}
+		}
+	}
+}
+
+// A semi or anti join whose rows meet many candidate partners takes
+// them (and evaluates its residual condition) a segment of rows at a time:
+// the same changes in the same order whatever maxJoinBatchRows is, in
+// memory and on disk, for both sides' inserts and retractions.
+func TestStreamingSemiAntiJoinSegmentsCandidates(t *testing.T) {
+	var right1, right2, unright1, left, unleft []*types.Row
+	for i := 0; i < 40; i++ {
+		right1 = append(right1, ins(int32(1), fmt.Sprintf("r%d", i)))
+		unright1 = append(unright1, row(types.Delete, int32(1), fmt.Sprintf("r%d", i)))
+	}
+	for i := 0; i < 10; i++ {
+		right2 = append(right2, ins(int32(2), fmt.Sprintf("r%d", 40+i)))
+	}
+	for i := 0; i < 30; i++ {
+		left = append(left, ins(int32(1+i%2), fmt.Sprintf("l%d", i)))
+		unleft = append(unleft, row(types.Delete, int32(1+i%2), fmt.Sprintf("l%d", i)))
+	}
+	residual := fanOutResidual(t)
+	for _, disk := range []bool{false, true} {
+		for _, kind := range []opspec.JoinKind{opspec.SemiJoin, opspec.AntiJoin} {
+			for _, withResidual := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%v/residual=%v/disk=%v", kind, withResidual, disk), func(t *testing.T) {
+					run := func(limit int) ([]string, []int) {
+						h := fanOutJoinHarness(t, kind, withResidual, residual, limit, disk, joinLeft)
+						h.push(1, joinRight, right1...)
+						h.push(0, joinLeft, left...)
+						h.push(1, joinRight, right2...)
+						h.push(1, joinRight, unright1...)
+						h.push(0, joinLeft, unleft...)
+						return h.out.take(), h.out.lens
+					}
+					want, wantLens := run(1 << 20)
+					// every left row is forwarded once (it has a match, or
+					// none) and retracted once
+					if len(want) < 30 {
+						t.Fatalf("%d changes: %v", len(want), want)
+					}
+					for _, limit := range []int{1, 39, 40, 41, 100} {
+						got, lens := run(limit)
+						if strings.Join(got, "\n") != strings.Join(want, "\n") {
+							t.Fatalf("limit %d:\n%s\nwant\n%s", limit, strings.Join(got, "\n"), strings.Join(want, "\n"))
+						}
+						if limit == 1 && len(lens) <= len(wantLens) {
+							t.Fatalf("limit 1: %d batches, want more than %d", len(lens), len(wantLens))
+						}
+						for k, n := range lens {
+							// a batch ends at the first row boundary at or
+							// past the limit: one right row changes at most
+							// the 15 left rows of its key
+							if n >= limit+15 {
+								t.Fatalf("limit %d: batch %d has %d changes", limit, k, n)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// fanOutResidual is the residual condition "the right row's name is not
+// r7" over a join's left ++ right columns.
+func fanOutResidual(t *testing.T) expr.Expr {
+	t.Helper()
 	ne, _ := expr.Builtins.Lookup("<>")
 	residual, err := expr.ResolveCall(ne, "<>", []expr.Expr{&expr.InputRef{Index: 3, T: types.StringType()}, &expr.Literal{Value: "r7", T: types.StringType()}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(t *testing.T, kind opspec.JoinKind, withResidual bool, limit int) (events []string, lens []int) {
-		t.Helper()
-		saved := maxJoinBatchRows
-		maxJoinBatchRows = limit
-		defer func() { maxJoinBatchRows = saved }()
-		spec := opspec.JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}
-		if withResidual {
-			spec.Residual = residual
-		}
-		h := newHarness(t, &StreamingJoin{Spec: spec}, joinOut, false, nil)
-		h.push(1, joinRight, right...)
-		h.push(0, joinLeft, left...)
-		h.push(0, joinLeft, retract...)
-		return h.out.take(), h.out.lens
+	return residual
+}
+
+// fanOutJoinHarness opens a streaming join of kind on the first column,
+// with maxJoinBatchRows set to limit for the test, its state in memory or
+// on disk.
+func fanOutJoinHarness(t *testing.T, kind opspec.JoinKind, withResidual bool, residual expr.Expr, limit int, disk bool, out []*types.DataType) *harness {
+	t.Helper()
+	saved := maxJoinBatchRows
+	maxJoinBatchRows = limit
+	t.Cleanup(func() { maxJoinBatchRows = saved })
+	spec := opspec.JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}
+	if withResidual {
+		spec.Residual = residual
 	}
-	for _, withResidual := range []bool{false, true} {
-		for _, kind := range []opspec.JoinKind{opspec.InnerJoin, opspec.LeftJoin, opspec.RightJoin, opspec.FullJoin} {
-			t.Run(fmt.Sprintf("%v/residual=%v", kind, withResidual), func(t *testing.T) {
-				testStreamingFanOut(t, kind, withResidual, run)
-			})
-		}
+	if disk {
+		return newDiskHarness(t, &StreamingJoin{Spec: spec}, stateRoundTrip{outTypes: out}, nil, 3)
 	}
+	return newHarness(t, &StreamingJoin{Spec: spec}, out, false, nil)
 }
 
 func testStreamingFanOut(t *testing.T, kind opspec.JoinKind, withResidual bool, run func(*testing.T, opspec.JoinKind, bool, int) ([]string, []int)) {

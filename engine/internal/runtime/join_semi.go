@@ -26,32 +26,30 @@ func (j *StreamingJoin) processSemiAnti(side int, b *types.Batch) error {
 	anti := j.Spec.Kind == opspec.AntiJoin
 	keyIDs := j.keyIDs(b, side, true)
 	now := me.ttl.now()
-	var pRow, pEntry []int32
-	for i, k := range keyIDs {
-		if k < 0 {
-			continue
-		}
-		for _, e := range them.bucket(k) {
-			if them.count[e] > 0 && !them.ttl.expired(e, now) {
-				pRow = append(pRow, int32(i))
-				pEntry = append(pEntry, e)
-			}
-		}
-	}
-	if j.residual != nil && len(pRow) > 0 {
-		var err error
-		if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, j.pairBatch(b, side, pRow, pEntry), pRow, pEntry); err != nil {
-			return err
-		}
-	}
 	var kinds []types.RowKind
 	var rows []int32 // side 0: input rows; side 1: left store entries
 	emit := func(k types.RowKind, r int32) {
 		kinds = append(kinds, k)
 		rows = append(rows, r)
 	}
-	pairs := pairCursor{rows: pRow, entries: pEntry}
-	for i := 0; i < b.Len; i++ {
+	// candidate pairs, a segment of rows at a time (candidates): the rows
+	// processed change only this side's store and the other's
+	// associations and last-write times
+	var pairs pairCursor
+	for i, hi := 0, 0; i < b.Len; i++ {
+		if i == hi {
+			var err error
+			if pairs, hi, err = j.candidates(b, side, keyIDs, them, now, i, true); err != nil {
+				return err
+			}
+		}
+		if len(rows) >= maxJoinBatchRows {
+			// sent on at a row's boundary
+			if err := j.Emit(semiAntiOutput(b, side, kinds, rows, j.sides[0].store.Gather)); err != nil {
+				return err
+			}
+			kinds, rows = nil, nil
+		}
 		partners := pairs.partners(i)
 		kind := b.Kind(i)
 		k := keyIDs[i]

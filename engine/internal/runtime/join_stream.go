@@ -304,7 +304,7 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 	for i, hi := 0, 0; i < b.Len; i++ {
 		if i == hi {
 			var err error
-			if pairs, hi, err = j.candidates(b, side, keyIDs, them, now, i); err != nil {
+			if pairs, hi, err = j.candidates(b, side, keyIDs, them, now, i, false); err != nil {
 				return err
 			}
 		}
@@ -426,8 +426,9 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 // that a batch that fans out holds no more of them at a time. Processing
 // rows before hi does not change them's entries or their expiry (it only
 // writes their associations and last-write times), so the pairs of later
-// rows are those the batch's start would give.
-func (j *StreamingJoin) candidates(b *types.Batch, side int, keyIDs []int32, them *joinSide, now int64, lo int) (pairCursor, int, error) {
+// rows are those the batch's start would give. liveOnly leaves out entries
+// whose rows all left (a semi or anti join's).
+func (j *StreamingJoin) candidates(b *types.Batch, side int, keyIDs []int32, them *joinSide, now int64, lo int, liveOnly bool) (pairCursor, int, error) {
 	var pRow, pEntry []int32
 	hi := lo
 	for ; hi < b.Len && len(pRow) < maxJoinBatchRows; hi++ {
@@ -436,7 +437,7 @@ func (j *StreamingJoin) candidates(b *types.Batch, side int, keyIDs []int32, the
 			continue
 		}
 		for _, e := range them.bucket(k) {
-			if them.ttl.expired(e, now) {
+			if them.ttl.expired(e, now) || liveOnly && them.count[e] <= 0 {
 				continue
 			}
 			pRow = append(pRow, int32(hi))

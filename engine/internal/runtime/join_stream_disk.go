@@ -106,19 +106,23 @@ func (j *StreamingJoin) diskKeyPrefix(buf []byte, side int, b *types.Batch, i in
 	return buf
 }
 
-// diskScanPartners visits, for each row of b (in order) whose key is not
-// NULL, the other side's stored rows with that key: visit gets the row's
-// index, the stored key and value (valid during the call only) and the
-// offset in the key where the stored row's values start. An error of
-// visit ends the scan and is returned.
-func (j *StreamingJoin) diskScanPartners(side int, b *types.Batch, visit func(i int, k, v []byte, rowAt int) error) error {
+// diskScanPartners visits, for each row of b from row lo on (in order)
+// whose key is not NULL, the other side's stored rows with that key: visit
+// gets the row's index, the stored key and value (valid during the call
+// only) and the offset in the key where the stored row's values start.
+// It stops at the first row boundary where full reports true (a batch
+// that fans out is joined a segment at a time, as in memory) and returns
+// the row it stopped before (b.Len at the latest). An error of visit ends
+// the scan and is returned.
+func (j *StreamingJoin) diskScanPartners(side int, b *types.Batch, lo int, full func() bool, visit func(i int, k, v []byte, rowAt int) error) (hi int, err error) {
 	d := j.disk
 	keys := j.Spec.LeftKeys
 	if side == 1 {
 		keys = j.Spec.RightKeys
 	}
 	var visitErr error
-	for i := 0; i < b.Len; i++ {
+	i := lo
+	for ; i < b.Len && !full(); i++ {
 		if keyHasNull(b, keys, j.Spec.NullSafe, i) {
 			continue
 		}
@@ -130,10 +134,10 @@ func (j *StreamingJoin) diskScanPartners(side int, b *types.Batch, visit func(i 
 			return visitErr == nil
 		})
 		if err = errors.Join(err, visitErr); err != nil {
-			return err
+			return i, err
 		}
 	}
-	return nil
+	return i, nil
 }
 
 // diskLookupRow sets the store's key buffer to row i of b on side (its
@@ -212,11 +216,12 @@ func (j *StreamingJoin) processDisk(side int, b *types.Batch) error {
 	if side == 1 {
 		keys, myTypes, otherTypes = j.Spec.RightKeys, j.Spec.RightTypes, j.Spec.LeftTypes
 	}
-	// candidate pairs: row i with a decoded partner row and its count
+	// candidate pairs: row i with a decoded partner row and its count,
+	// made a segment of rows at a time (diskScanPartners)
 	var pRow, pEntry []int32
 	var partners [][]any
 	var counts []int64
-	err := j.diskScanPartners(side, b, func(i int, k, v []byte, rowAt int) error {
+	visit := func(i int, k, v []byte, rowAt int) error {
 		r := state.NewReader(k[rowAt:])
 		row := make([]any, len(otherTypes))
 		for c, t := range otherTypes {
@@ -232,31 +237,51 @@ func (j *StreamingJoin) processDisk(side int, b *types.Batch) error {
 		partners = append(partners, row)
 		counts = append(counts, cnt)
 		return nil
-	})
-	if err != nil {
-		return err
 	}
+	full := func() bool { return len(pRow) >= maxJoinBatchRows }
 	joined := func(rows, entries []int32) []arrow.Array {
 		return joinColumns(b, side, rows, diskStoredColumns(otherTypes, entries, func(e int32) []any { return partners[e] }))
 	}
-	if j.residual != nil && len(pRow) > 0 {
-		cand := &types.Batch{Cols: joined(pRow, pEntry), Len: len(pRow)}
-		if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, cand, pRow, pEntry); err != nil {
+	// output: each pair once per copy of the partner, with the input's
+	// kind, sent on whenever maxJoinBatchRows are made (the rows read only
+	// this batch and the other side's stored rows, which it does not change)
+	out := &joinOutput{}
+	flush := func() error {
+		if len(out.kinds) == 0 {
+			return nil
+		}
+		o := &types.Batch{Cols: joined(out.inRows, out.stored), Kinds: out.rowKinds(), Len: len(out.kinds)}
+		out = &joinOutput{}
+		return j.Emit(o)
+	}
+	for lo := 0; lo < b.Len; {
+		pRow, pEntry, partners, counts = pRow[:0], pEntry[:0], partners[:0], counts[:0]
+		hi, err := j.diskScanPartners(side, b, lo, full, visit)
+		if err != nil {
 			return err
 		}
-	}
-	// output: each pair once per copy of the partner, with the input's kind
-	var kinds []types.RowKind
-	var oRow, oEntry []int32
-	allInsert := true
-	for p, i := range pRow {
-		k := b.Kind(int(i))
-		for c := int64(0); c < counts[pEntry[p]]; c++ {
-			kinds = append(kinds, k)
-			oRow = append(oRow, i)
-			oEntry = append(oEntry, pEntry[p])
+		lo = hi
+		if j.residual != nil && len(pRow) > 0 {
+			cand := &types.Batch{Cols: joined(pRow, pEntry), Len: len(pRow)}
+			if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, cand, pRow, pEntry); err != nil {
+				return err
+			}
 		}
-		allInsert = allInsert && k == types.Insert
+		for p, i := range pRow {
+			k := b.Kind(int(i))
+			for c := int64(0); c < counts[pEntry[p]]; c++ {
+				out.add(k, i, pEntry[p])
+				if len(out.kinds) >= maxJoinBatchRows {
+					if err := flush(); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		// the next segment's partners replace these
+		if err := flush(); err != nil {
+			return err
+		}
 	}
 	// this side's rows: multiplicities updated
 	for i := 0; i < b.Len; i++ {
@@ -280,13 +305,7 @@ func (j *StreamingJoin) processDisk(side int, b *types.Batch) error {
 		}
 	}
 	j.Ctx.ReportState(j.StateSize())
-	if len(kinds) == 0 {
-		return nil
-	}
-	if allInsert {
-		kinds = nil
-	}
-	return j.Emit(&types.Batch{Cols: joined(oRow, oEntry), Kinds: kinds, Len: len(oRow)})
+	return nil
 }
 
 // SnapshotDisk implements DiskStateOperator.

@@ -50,13 +50,28 @@ func readDiskOuterValue(v []byte) (cnt, assoc int64, err error) {
 	return cnt, assoc, nil
 }
 
-// diskScanAssociated scans the partners of b's rows (diskScanPartners) for
-// an outer, semi or anti join: each distinct stored row is decoded once,
-// into parts; the pairs are (row of b, index in parts).
-func (j *StreamingJoin) diskScanAssociated(side int, b *types.Batch, otherTypes []*types.DataType) (parts []diskPartner, pRow, pEntry []int32, err error) {
-	seen := map[string]int32{}
-	err = j.diskScanPartners(side, b, func(i int, k, v []byte, rowAt int) error {
-		e, ok := seen[string(k)]
+// diskAssociated is the other side's stored rows a batch of an outer,
+// semi or anti join meets, each decoded once (by its key in seen) so that
+// the batch's rows see each other's changes to its associations, written
+// back at the batch's end when dirty.
+type diskAssociated struct {
+	parts []diskPartner
+	seen  map[string]int32
+}
+
+// diskScanAssociated scans the partners of b's rows from row lo on
+// (diskScanPartners) for an outer, semi or anti join, into a's parts:
+// the candidate pairs (row of b, index in a.parts) satisfying the
+// residual condition, and hi, the row they end before: the first row
+// boundary at or past maxJoinBatchRows pairs (b.Len at the latest).
+func (j *StreamingJoin) diskScanAssociated(side int, b *types.Batch, otherTypes []*types.DataType, lo int, a *diskAssociated) (pairs pairCursor, hi int, err error) {
+	if a.seen == nil {
+		a.seen = map[string]int32{}
+	}
+	var pRow, pEntry []int32
+	full := func() bool { return len(pRow) >= maxJoinBatchRows }
+	hi, err = j.diskScanPartners(side, b, lo, full, func(i int, k, v []byte, rowAt int) error {
+		e, ok := a.seen[string(k)]
 		if !ok {
 			r := state.NewReader(k[rowAt:])
 			row := make([]any, len(otherTypes))
@@ -70,15 +85,47 @@ func (j *StreamingJoin) diskScanAssociated(side int, b *types.Batch, otherTypes 
 			if err != nil {
 				return err
 			}
-			e = int32(len(parts))
-			seen[string(k)] = e
-			parts = append(parts, diskPartner{key: append([]byte(nil), k...), row: row, cnt: cnt, assoc: assoc})
+			e = int32(len(a.parts))
+			a.seen[string(k)] = e
+			a.parts = append(a.parts, diskPartner{key: append([]byte(nil), k...), row: row, cnt: cnt, assoc: assoc})
 		}
 		pRow = append(pRow, int32(i))
 		pEntry = append(pEntry, e)
 		return nil
 	})
-	return parts, pRow, pEntry, err
+	if err != nil {
+		return pairCursor{}, 0, err
+	}
+	if j.residual != nil && len(pRow) > 0 {
+		cand := &types.Batch{Cols: joinColumns(b, side, pRow, a.storedColumns(otherTypes, pEntry)), Len: len(pRow)}
+		if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, cand, pRow, pEntry); err != nil {
+			return pairCursor{}, 0, err
+		}
+	}
+	return pairCursor{rows: pRow, entries: pEntry}, hi, nil
+}
+
+// storedColumns builds the columns of the parts at entries (of types ts),
+// NULLs where an entry is -1 (NULL padding).
+func (a *diskAssociated) storedColumns(ts []*types.DataType, entries []int32) []arrow.Array {
+	return diskStoredColumns(ts, entries, func(e int32) []any {
+		if e < 0 {
+			return nil
+		}
+		return a.parts[e].row
+	})
+}
+
+// writeBack stores the parts whose associations the batch changed.
+func (a *diskAssociated) writeBack(d *joinDisk) error {
+	for _, pt := range a.parts {
+		if pt.dirty {
+			if err := d.store.Put(pt.key, diskOuterValue(pt.cnt, pt.assoc)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // processDiskOuter is processDisk for outer joins.
@@ -91,28 +138,24 @@ func (j *StreamingJoin) processDiskOuter(side int, b *types.Batch) error {
 		keys, myTypes, otherTypes = j.Spec.RightKeys, j.Spec.RightTypes, j.Spec.LeftTypes
 	}
 	inOuter, otherOuter := j.outer(side), j.outer(other)
-	parts, pRow, pEntry, err := j.diskScanAssociated(side, b, otherTypes)
-	if err != nil {
-		return err
-	}
-	rowOf := func(e int32) []any {
-		if e < 0 {
-			return nil // NULL padding
-		}
-		return parts[e].row
-	}
-	joined := func(rows, entries []int32) []arrow.Array {
-		return joinColumns(b, side, rows, diskStoredColumns(otherTypes, entries, rowOf))
-	}
-	if j.residual != nil && len(pRow) > 0 {
-		cand := &types.Batch{Cols: joined(pRow, pEntry), Len: len(pRow)}
-		if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, cand, pRow, pEntry); err != nil {
-			return err
-		}
-	}
+	var a diskAssociated
 	out := &joinOutput{}
-	pairs := pairCursor{rows: pRow, entries: pEntry}
-	for i := 0; i < b.Len; i++ {
+	var pairs pairCursor
+	for i, hi := 0, 0; i < b.Len; i++ {
+		if i == hi {
+			var err error
+			if pairs, hi, err = j.diskScanAssociated(side, b, otherTypes, i, &a); err != nil {
+				return err
+			}
+		}
+		if len(out.kinds) >= maxJoinBatchRows {
+			// a batch that fans out sends its changes on as they are made,
+			// at a row's boundary, as in memory
+			if err := j.Emit(&types.Batch{Cols: joinColumns(b, side, out.inRows, a.storedColumns(otherTypes, out.stored)), Kinds: out.rowKinds(), Len: len(out.kinds)}); err != nil {
+				return err
+			}
+			out = &joinOutput{}
+		}
 		partners := pairs.partners(i)
 		kind := b.Kind(i)
 		if keyHasNull(b, keys, j.Spec.NullSafe, i) {
@@ -143,7 +186,7 @@ func (j *StreamingJoin) processDiskOuter(side int, b *types.Batch) error {
 			} else {
 				var assocs int64
 				for _, e := range partners {
-					pt := &parts[e]
+					pt := &a.parts[e]
 					old := pt.assoc
 					out.joinPartner(types.Insert, int32(i), e, pt.cnt, old, otherOuter)
 					assocs += pt.cnt
@@ -171,7 +214,7 @@ func (j *StreamingJoin) processDiskOuter(side int, b *types.Batch) error {
 			continue
 		}
 		for _, e := range partners {
-			pt := &parts[e]
+			pt := &a.parts[e]
 			old := pt.assoc
 			out.retractPartner(kind, int32(i), e, pt.cnt, old, inOuter, otherOuter)
 			if otherOuter {
@@ -179,16 +222,12 @@ func (j *StreamingJoin) processDiskOuter(side int, b *types.Batch) error {
 			}
 		}
 	}
-	for _, pt := range parts {
-		if pt.dirty {
-			if err := d.store.Put(pt.key, diskOuterValue(pt.cnt, pt.assoc)); err != nil {
-				return err
-			}
-		}
+	if err := a.writeBack(d); err != nil {
+		return err
 	}
 	j.Ctx.ReportState(j.StateSize())
 	if len(out.kinds) == 0 {
 		return nil
 	}
-	return j.Emit(&types.Batch{Cols: joined(out.inRows, out.stored), Kinds: out.rowKinds(), Len: len(out.kinds)})
+	return j.Emit(&types.Batch{Cols: joinColumns(b, side, out.inRows, a.storedColumns(otherTypes, out.stored)), Kinds: out.rowKinds(), Len: len(out.kinds)})
 }

@@ -23,32 +23,34 @@ func (j *StreamingJoin) processDiskSemiAnti(side int, b *types.Batch) error {
 	if side == 1 {
 		keys, myTypes, otherTypes = j.Spec.RightKeys, j.Spec.RightTypes, j.Spec.LeftTypes
 	}
-	parts, pRow, pEntry, err := j.diskScanAssociated(side, b, otherTypes)
-	if err != nil {
-		return err
-	}
-	storedCols := func(entries []int32) []arrow.Array {
-		return diskStoredColumns(otherTypes, entries, func(e int32) []any { return parts[e].row })
-	}
-	if j.residual != nil && len(pRow) > 0 {
-		cand := &types.Batch{Cols: joinColumns(b, side, pRow, storedCols(pEntry)), Len: len(pRow)}
-		if pRow, pEntry, err = keepResidualPairs(j.residual, j.Ctx.Eval, cand, pRow, pEntry); err != nil {
-			return err
-		}
-	}
+	var a diskAssociated
+	storedCols := func(entries []int32) []arrow.Array { return a.storedColumns(otherTypes, entries) }
 	var kinds []types.RowKind
 	var rows []int32 // side 0: input rows; side 1: partners (left rows)
 	emit := func(k types.RowKind, r int32) {
 		kinds = append(kinds, k)
 		rows = append(rows, r)
 	}
-	pairs := pairCursor{rows: pRow, entries: pEntry}
-	for i := 0; i < b.Len; i++ {
+	var pairs pairCursor
+	for i, hi := 0, 0; i < b.Len; i++ {
+		if i == hi {
+			var err error
+			if pairs, hi, err = j.diskScanAssociated(side, b, otherTypes, i, &a); err != nil {
+				return err
+			}
+		}
+		if len(rows) >= maxJoinBatchRows {
+			// sent on at a row's boundary, as in memory
+			if err := j.Emit(semiAntiOutput(b, side, kinds, rows, storedCols)); err != nil {
+				return err
+			}
+			kinds, rows = nil, nil
+		}
 		partners := pairs.partners(i)
 		kind := b.Kind(i)
 		var matches int64
 		for _, e := range partners {
-			matches += parts[e].cnt
+			matches += a.parts[e].cnt
 		}
 		if !keyHasNull(b, keys, j.Spec.NullSafe, i) {
 			if err := j.diskCountRow(side, b, i, myTypes, kind.IsAccumulate(), side == 0, matches); err != nil {
@@ -63,7 +65,7 @@ func (j *StreamingJoin) processDiskSemiAnti(side int, b *types.Batch) error {
 		}
 		// a right row: the stored left rows it matches
 		for _, e := range partners {
-			pt := &parts[e]
+			pt := &a.parts[e]
 			assoc, out, changes := semiAntiOnRight(anti, kind.IsAccumulate(), pt.assoc)
 			if changes {
 				for c := int64(0); c < pt.cnt; c++ {
@@ -75,12 +77,8 @@ func (j *StreamingJoin) processDiskSemiAnti(side int, b *types.Batch) error {
 			}
 		}
 	}
-	for _, pt := range parts {
-		if pt.dirty {
-			if err := d.store.Put(pt.key, diskOuterValue(pt.cnt, pt.assoc)); err != nil {
-				return err
-			}
-		}
+	if err := a.writeBack(d); err != nil {
+		return err
 	}
 	j.Ctx.ReportState(j.StateSize())
 	if len(rows) == 0 {
