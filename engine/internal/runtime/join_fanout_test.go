@@ -257,3 +257,127 @@ func testStreamingFanOut(t *testing.T, kind opspec.JoinKind, withResidual bool, 
 		}
 	}
 }
+
+// A window join whose window meets many rows on one key emits the
+// window's joined rows maxJoinBatchRows at a time, at a left row's
+// boundary, then its unmatched rows: the same rows in the same order as
+// one batch, for every kind, with and without a residual condition.
+func TestWindowJoinFanOutEmitsBoundedBatches(t *testing.T) {
+	var left, right []*types.Row
+	for i := 0; i < 30; i++ {
+		left = append(left, ins([]string{"a", "b", "c"}[i%3], int32(i), ms(10_000)))
+	}
+	for i := 0; i < 40; i++ {
+		right = append(right, ins([]string{"a", "b", "d"}[i%3], int32(i), ms(10_000)))
+	}
+	// the right row's number is not 7
+	ne, _ := expr.Builtins.Lookup("<>")
+	residual, err := expr.ResolveCall(ne, "<>", []expr.Expr{&expr.InputRef{Index: 4, T: types.IntType()}, &expr.Literal{Value: int32(7), T: types.IntType()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := []opspec.JoinKind{opspec.InnerJoin, opspec.LeftJoin, opspec.RightJoin, opspec.FullJoin, opspec.SemiJoin, opspec.AntiJoin}
+	for _, kind := range kinds {
+		for _, withResidual := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%v/residual=%v", kind, withResidual), func(t *testing.T) {
+				run := func(limit int) ([]string, []int) {
+					saved := maxJoinBatchRows
+					maxJoinBatchRows = limit
+					defer func() { maxJoinBatchRows = saved }()
+					newOp, out := windowJoinStateOp(kind)
+					op := newOp().(*WindowJoin)
+					if withResidual {
+						op.Spec.Residual = residual
+					}
+					h := newHarness(t, op, out, false, nil)
+					h.push(0, winTypes, left...)
+					h.push(1, winTypes, right...)
+					h.watermark(0, 12_000)
+					h.watermark(1, 12_000) // the window fires
+					return h.out.take(), h.out.lens
+				}
+				want, wantLens := run(1 << 20)
+				if len(want) < 10 {
+					t.Fatalf("%d rows: %v", len(want), want)
+				}
+				for _, limit := range []int{1, 13, 14, 15, 100} {
+					got, lens := run(limit)
+					if strings.Join(got, "\n") != strings.Join(want, "\n") {
+						t.Fatalf("limit %d:\n%s\nwant\n%s", limit, strings.Join(got, "\n"), strings.Join(want, "\n"))
+					}
+					pairs := kind != opspec.SemiJoin && kind != opspec.AntiJoin
+					if pairs && limit == 1 && len(lens) <= len(wantLens) {
+						t.Fatalf("limit 1: %d batches, want more than %d", len(lens), len(wantLens))
+					}
+					for k, n := range lens {
+						// pairs end at the first left row at or past the
+						// limit (one left row meets at most 14 right rows);
+						// the unmatched rows of both sides come last
+						if pairs && k < len(lens)-1 && n >= limit+14 {
+							t.Fatalf("limit %d: batch %d has %d rows", limit, k, n)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// An interval join whose rows meet many cached rows of the other side
+// takes its candidate pairs and sends its output on a segment of rows at
+// a time: the same rows in the same order as one batch.
+func TestIntervalJoinFanOutEmitsBoundedBatches(t *testing.T) {
+	var left, right []*types.Row
+	for i := 0; i < 30; i++ {
+		left = append(left, ins(int64(1+i%2), ms(int64(100+i)), fmt.Sprintf("l%d", i)))
+	}
+	for i := 0; i < 40; i++ {
+		right = append(right, ins(int64(1), ms(int64(90+i)), fmt.Sprintf("r%d", i)))
+	}
+	ne, _ := expr.Builtins.Lookup("<>")
+	residual, err := expr.ResolveCall(ne, "<>", []expr.Expr{&expr.InputRef{Index: 5, T: types.StringType()}, &expr.Literal{Value: "r7", T: types.StringType()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := append(append([]*types.DataType(nil), ivTypes...), ivTypes...)
+	for _, kind := range []opspec.JoinKind{opspec.InnerJoin, opspec.LeftJoin, opspec.RightJoin, opspec.FullJoin} {
+		for _, withResidual := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%v/residual=%v", kind, withResidual), func(t *testing.T) {
+				run := func(limit int) ([]string, []int) {
+					saved := maxJoinBatchRows
+					maxJoinBatchRows = limit
+					defer func() { maxJoinBatchRows = saved }()
+					op := ivJoin(kind, false)
+					if withResidual {
+						op.Spec.Residual = residual
+					}
+					h := newHarness(t, op, out, false, nil)
+					h.push(1, ivTypes, right...)
+					h.push(0, ivTypes, left...)
+					h.watermark(0, 1_000)
+					h.watermark(1, 1_000) // every row expires: outer joins pad the unmatched
+					return h.out.take(), h.out.lens
+				}
+				want, wantLens := run(1 << 20)
+				if len(want) < 15*30 {
+					t.Fatalf("%d rows, want at least %d", len(want), 15*30)
+				}
+				for _, limit := range []int{1, 39, 40, 41, 100} {
+					got, lens := run(limit)
+					if strings.Join(got, "\n") != strings.Join(want, "\n") {
+						t.Fatalf("limit %d: %d rows, want %d in the same order", limit, len(got), len(want))
+					}
+					if len(lens) <= len(wantLens) {
+						t.Fatalf("limit %d: %d batches, want more than %d", limit, len(lens), len(wantLens))
+					}
+					for k, n := range lens {
+						// one left row meets at most the 40 right rows
+						if n >= limit+40 {
+							t.Fatalf("limit %d: batch %d has %d rows", limit, k, n)
+						}
+					}
+				}
+			})
+		}
+	}
+}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"container/heap"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -179,49 +180,75 @@ func (j *IntervalJoin) ProcessBatch(side int, b *types.Batch) error {
 	// bounds of the other side's qualifying times for a row at t
 	lowerOf := func(t int64) int64 { return t - j.relative[other] }
 	upperOf := func(t int64) int64 { return t + j.relative[side] }
-	// candidate pairs against the caches as they are now
+	// candidatesFrom gives the candidate pairs of the rows from lo on,
+	// against the caches as they are then, up to the first row boundary at
+	// or past maxJoinBatchRows pairs (hi), so that a batch that fans out
+	// holds no more of them at a time. Processing earlier rows of the
+	// batch only drops expired slots of the other side's cache (entries it
+	// marks removed, and skips) and caches rows of this side.
 	var pRow, pEntry []int32
-	for i, k := range keyIDs {
-		if k < 0 {
-			continue
-		}
-		lo, hi := lowerOf(times[i]), upperOf(times[i])
-		for _, slot := range j.state[k].cache[other] {
-			if slot.t >= lo && slot.t <= hi {
-				for _, e := range slot.entries {
-					pRow = append(pRow, int32(i))
-					pEntry = append(pEntry, e)
+	var matched []bool
+	candidatesFrom := func(lo int) (hi int, err error) {
+		pRow, pEntry = pRow[:0], pEntry[:0]
+		for hi = lo; hi < b.Len && len(pRow) < maxJoinBatchRows; hi++ {
+			k := keyIDs[hi]
+			if k < 0 {
+				continue
+			}
+			from, to := lowerOf(times[hi]), upperOf(times[hi])
+			for _, slot := range j.state[k].cache[other] {
+				if slot.t >= from && slot.t <= to {
+					for _, e := range slot.entries {
+						pRow = append(pRow, int32(hi))
+						pEntry = append(pEntry, e)
+					}
 				}
 			}
 		}
-	}
-	matched := make([]bool, len(pRow))
-	for i := range matched {
-		matched[i] = true
-	}
-	if j.residual != nil && len(pRow) > 0 {
-		cand := pairBatchOf(b, side, j.stores[other], pRow, pEntry)
-		v, err := j.residual(j.Ctx.Eval, cand)
-		if err != nil {
-			return err
+		matched = slices.Grow(matched[:0], len(pRow))[:len(pRow)]
+		for i := range matched {
+			matched[i] = true
 		}
-		arr := v.Materialize(cand.Len)
-		sel, all := vector.SelectionFromBools(arr)
-		if !all {
-			for i := range matched {
-				matched[i] = false
+		if j.residual != nil && len(pRow) > 0 {
+			cand := pairBatchOf(b, side, j.stores[other], pRow, pEntry)
+			v, err := j.residual(j.Ctx.Eval, cand)
+			if err != nil {
+				return 0, err
 			}
-			for _, s := range sel {
-				matched[s] = true
+			arr := v.Materialize(cand.Len)
+			sel, all := vector.SelectionFromBools(arr)
+			if !all {
+				for i := range matched {
+					matched[i] = false
+				}
+				for _, s := range sel {
+					matched[s] = true
+				}
 			}
 		}
+		return hi, nil
 	}
 	out := &joinOutput{}
 	var padOther []int32 // NULL-padded rows of the other side (expired unmatched)
 	removed := map[int32]bool{}
 	var cache []int32
 	p := 0
-	for i := 0; i < b.Len; i++ {
+	for i, segEnd := 0, 0; i < b.Len; i++ {
+		if i == segEnd {
+			var err error
+			if segEnd, err = candidatesFrom(i); err != nil {
+				return err
+			}
+			p = 0
+		}
+		if len(out.kinds) >= maxJoinBatchRows {
+			// sent on at a row's boundary: the other side's stored rows
+			// are compacted only at the batch's end
+			if err := j.emit(b, side, out); err != nil {
+				return err
+			}
+			out = &joinOutput{}
+		}
 		start := p
 		for p < len(pRow) && int(pRow[p]) == i {
 			p++

@@ -148,7 +148,41 @@ func (j *WindowJoin) joinWindow(w *[2][]*types.Batch) error {
 		}
 	}
 	lk := keys.ids(left, j.Spec.LeftKeys, j.Spec.NullSafe, false)
+	// the window's pairs, kept by the residual condition and emitted (not
+	// by a semi or anti join, which emits left rows) maxJoinBatchRows at a
+	// time, at a left row's boundary: a window where many rows meet on one
+	// key never holds all its joined rows at once
+	lMatched := make([]bool, left.Len)
+	rMatched := make([]bool, right.Len)
+	pairsOut := j.Spec.Kind != opspec.SemiJoin && j.Spec.Kind != opspec.AntiJoin
 	var li, ri []int32
+	flush := func() error {
+		kl, kr := li, ri
+		if j.residual != nil && len(kl) > 0 {
+			cand := joinRows(left, right, kl, kr, nil)
+			v, err := j.residual(j.Ctx.Eval, cand)
+			if err != nil {
+				return err
+			}
+			sel, all := vector.SelectionFromBools(v.Materialize(cand.Len))
+			if !all {
+				nl, nr := make([]int32, len(sel)), make([]int32, len(sel))
+				for k, s := range sel {
+					nl[k], nr[k] = kl[s], kr[s]
+				}
+				kl, kr = nl, nr
+			}
+		}
+		for k := range kl {
+			lMatched[kl[k]] = true
+			rMatched[kr[k]] = true
+		}
+		li, ri = li[:0], ri[:0]
+		if !pairsOut || len(kl) == 0 {
+			return nil
+		}
+		return j.Emit(joinRows(left, right, kl, kr, nil))
+	}
 	for i, k := range lk {
 		if k < 0 {
 			continue
@@ -157,28 +191,18 @@ func (j *WindowJoin) joinWindow(w *[2][]*types.Batch) error {
 			li = append(li, int32(i))
 			ri = append(ri, r)
 		}
-	}
-	if j.residual != nil && len(li) > 0 {
-		cand := joinRows(left, right, li, ri, nil)
-		v, err := j.residual(j.Ctx.Eval, cand)
-		if err != nil {
-			return err
-		}
-		sel, all := vector.SelectionFromBools(v.Materialize(cand.Len))
-		if !all {
-			nl, nr := make([]int32, len(sel)), make([]int32, len(sel))
-			for k, s := range sel {
-				nl[k], nr[k] = li[s], ri[s]
+		if len(li) >= maxJoinBatchRows {
+			if err := flush(); err != nil {
+				return err
 			}
-			li, ri = nl, nr
 		}
 	}
-	lMatched := make([]bool, left.Len)
-	rMatched := make([]bool, right.Len)
-	for k := range li {
-		lMatched[li[k]] = true
-		rMatched[ri[k]] = true
+	if err := flush(); err != nil {
+		return err
 	}
+	// the rows left unmatched: semi and anti joins' output, outer joins'
+	// NULL-padded rows
+	li, ri = nil, nil
 	switch j.Spec.Kind {
 	case opspec.SemiJoin, opspec.AntiJoin:
 		var sel []int32
