@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -124,7 +125,7 @@ func TestStreamingJoinFanOutEmitsBoundedBatches(t *testing.T) {
 		left = append(left, ins(int32(1+i%2), fmt.Sprintf("l%d", i)))
 		retract = append(retract, row(types.Delete, int32(1+i%2), fmt.Sprintf("l%d", i)))
 	}
-	residual := fanOutResidual(t)
+	residual := notEqualTo(t, 3, types.StringType(), "r7") // the right row's name is not r7
 	for _, disk := range []bool{false, true} {
 		run := func(t *testing.T, kind opspec.JoinKind, withResidual bool, limit int) (events []string, lens []int) {
 			t.Helper()
@@ -161,7 +162,7 @@ func TestStreamingSemiAntiJoinSegmentsCandidates(t *testing.T) {
 		left = append(left, ins(int32(1+i%2), fmt.Sprintf("l%d", i)))
 		unleft = append(unleft, row(types.Delete, int32(1+i%2), fmt.Sprintf("l%d", i)))
 	}
-	residual := fanOutResidual(t)
+	residual := notEqualTo(t, 3, types.StringType(), "r7") // the right row's name is not r7
 	for _, disk := range []bool{false, true} {
 		for _, kind := range []opspec.JoinKind{opspec.SemiJoin, opspec.AntiJoin} {
 			for _, withResidual := range []bool{false, true} {
@@ -175,28 +176,16 @@ func TestStreamingSemiAntiJoinSegmentsCandidates(t *testing.T) {
 						h.push(0, joinLeft, unleft...)
 						return h.out.take(), h.out.lens
 					}
-					want, wantLens := run(1 << 20)
+					want := checkFanOut(t, []int{1, 39, 40, 41, 100}, run,
+						func(limit int) bool { return limit == 1 },
+						// a batch ends at the first row boundary at or past
+						// the limit: one right row changes at most the 15
+						// left rows of its key
+						func(limit, _, _ int) int { return limit + 15 })
 					// every left row is forwarded once (it has a match, or
 					// none) and retracted once
 					if len(want) < 30 {
 						t.Fatalf("%d changes: %v", len(want), want)
-					}
-					for _, limit := range []int{1, 39, 40, 41, 100} {
-						got, lens := run(limit)
-						if strings.Join(got, "\n") != strings.Join(want, "\n") {
-							t.Fatalf("limit %d:\n%s\nwant\n%s", limit, strings.Join(got, "\n"), strings.Join(want, "\n"))
-						}
-						if limit == 1 && len(lens) <= len(wantLens) {
-							t.Fatalf("limit 1: %d batches, want more than %d", len(lens), len(wantLens))
-						}
-						for k, n := range lens {
-							// a batch ends at the first row boundary at or
-							// past the limit: one right row changes at most
-							// the 15 left rows of its key
-							if n >= limit+15 {
-								t.Fatalf("limit %d: batch %d has %d changes", limit, k, n)
-							}
-						}
 					}
 				})
 			}
@@ -204,26 +193,12 @@ func TestStreamingSemiAntiJoinSegmentsCandidates(t *testing.T) {
 	}
 }
 
-// fanOutResidual is the residual condition "the right row's name is not
-// r7" over a join's left ++ right columns.
-func fanOutResidual(t *testing.T) expr.Expr {
-	t.Helper()
-	ne, _ := expr.Builtins.Lookup("<>")
-	residual, err := expr.ResolveCall(ne, "<>", []expr.Expr{&expr.InputRef{Index: 3, T: types.StringType()}, &expr.Literal{Value: "r7", T: types.StringType()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return residual
-}
-
 // fanOutJoinHarness opens a streaming join of kind on the first column,
 // with maxJoinBatchRows set to limit for the test, its state in memory or
 // on disk.
 func fanOutJoinHarness(t *testing.T, kind opspec.JoinKind, withResidual bool, residual expr.Expr, limit int, disk bool, out []*types.DataType) *harness {
 	t.Helper()
-	saved := maxJoinBatchRows
-	maxJoinBatchRows = limit
-	t.Cleanup(func() { maxJoinBatchRows = saved })
+	setMaxJoinBatchRows(t, limit)
 	spec := opspec.JoinSpec{Kind: kind, LeftKeys: []int{0}, RightKeys: []int{0}, LeftTypes: joinLeft, RightTypes: joinRight}
 	if withResidual {
 		spec.Residual = residual
@@ -235,27 +210,59 @@ func fanOutJoinHarness(t *testing.T, kind opspec.JoinKind, withResidual bool, re
 }
 
 func testStreamingFanOut(t *testing.T, kind opspec.JoinKind, withResidual bool, run func(*testing.T, opspec.JoinKind, bool, int) ([]string, []int)) {
-	want, wantLens := run(t, kind, withResidual, 1<<20)
+	want := checkFanOut(t, []int{1, 39, 40, 41, 100}, func(limit int) ([]string, []int) { return run(t, kind, withResidual, limit) },
+		func(int) bool { return true },
+		// a batch ends at the first row boundary at or past the limit:
+		// one row adds at most 40 joined rows and the outer joins'
+		// NULL-padded changes of its partners
+		func(limit, _, _ int) int { return limit + 2*40 + 1 })
 	if len(want) < 2*15*39 {
 		t.Fatalf("the case fans out to %d changes, want at least %d", len(want), 2*15*39)
 	}
-	for _, limit := range []int{1, 39, 40, 41, 100} {
-		got, lens := run(t, kind, withResidual, limit)
+}
+
+// checkFanOut runs a case with maxJoinBatchRows unbounded (1<<20) and at
+// each of limits (run sets it): the same changes in the same order each
+// time, in more batches than unbounded where moreBatches(limit) says so,
+// batch k of n holding fewer than bound(limit, k, n) rows. It returns the
+// unbounded run's changes.
+func checkFanOut(t *testing.T, limits []int, run func(limit int) ([]string, []int), moreBatches func(limit int) bool, bound func(limit, k, n int) int) []string {
+	t.Helper()
+	want, wantLens := run(1 << 20)
+	for _, limit := range limits {
+		got, lens := run(limit)
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Fatalf("limit %d: %d changes, want %d in the same order", limit, len(got), len(want))
+			t.Fatalf("limit %d: %d changes, want %d in the same order:\n%s\nwant\n%s", limit, len(got), len(want), strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
-		if len(lens) <= len(wantLens) {
+		if moreBatches(limit) && len(lens) <= len(wantLens) {
 			t.Fatalf("limit %d: %d batches, want more than %d", limit, len(lens), len(wantLens))
 		}
 		for k, n := range lens {
-			// a batch ends at the first row boundary at or past the
-			// limit: one row adds at most 40 joined rows and the
-			// outer joins' NULL-padded changes of its partners
-			if n >= limit+2*40+1 {
-				t.Fatalf("limit %d: batch %d has %d changes", limit, k, n)
+			if n >= bound(limit, k, len(lens)) {
+				t.Fatalf("limit %d: batch %d of %d has %d changes", limit, k, len(lens), n)
 			}
 		}
 	}
+	return want
+}
+
+// setMaxJoinBatchRows sets maxJoinBatchRows to limit until the test ends.
+func setMaxJoinBatchRows(t *testing.T, limit int) {
+	saved := maxJoinBatchRows
+	maxJoinBatchRows = limit
+	t.Cleanup(func() { maxJoinBatchRows = saved })
+}
+
+// notEqualTo is the residual condition "input column i (of type typ) <>
+// v".
+func notEqualTo(t *testing.T, i int, typ *types.DataType, v any) expr.Expr {
+	t.Helper()
+	ne, _ := expr.Builtins.Lookup("<>")
+	e, err := expr.ResolveCall(ne, "<>", []expr.Expr{&expr.InputRef{Index: i, T: typ}, &expr.Literal{Value: v, T: typ}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
 // A window join whose window meets many rows on one key emits the
@@ -270,20 +277,13 @@ func TestWindowJoinFanOutEmitsBoundedBatches(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		right = append(right, ins([]string{"a", "b", "d"}[i%3], int32(i), ms(10_000)))
 	}
-	// the right row's number is not 7
-	ne, _ := expr.Builtins.Lookup("<>")
-	residual, err := expr.ResolveCall(ne, "<>", []expr.Expr{&expr.InputRef{Index: 4, T: types.IntType()}, &expr.Literal{Value: int32(7), T: types.IntType()}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	residual := notEqualTo(t, 4, types.IntType(), int32(7)) // the right row's number is not 7
 	kinds := []opspec.JoinKind{opspec.InnerJoin, opspec.LeftJoin, opspec.RightJoin, opspec.FullJoin, opspec.SemiJoin, opspec.AntiJoin}
 	for _, kind := range kinds {
 		for _, withResidual := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%v/residual=%v", kind, withResidual), func(t *testing.T) {
 				run := func(limit int) ([]string, []int) {
-					saved := maxJoinBatchRows
-					maxJoinBatchRows = limit
-					defer func() { maxJoinBatchRows = saved }()
+					setMaxJoinBatchRows(t, limit)
 					newOp, out := windowJoinStateOp(kind)
 					op := newOp().(*WindowJoin)
 					if withResidual {
@@ -296,27 +296,20 @@ func TestWindowJoinFanOutEmitsBoundedBatches(t *testing.T) {
 					h.watermark(1, 12_000) // the window fires
 					return h.out.take(), h.out.lens
 				}
-				want, wantLens := run(1 << 20)
-				if len(want) < 10 {
-					t.Fatalf("%d rows: %v", len(want), want)
-				}
-				for _, limit := range []int{1, 13, 14, 15, 100} {
-					got, lens := run(limit)
-					if strings.Join(got, "\n") != strings.Join(want, "\n") {
-						t.Fatalf("limit %d:\n%s\nwant\n%s", limit, strings.Join(got, "\n"), strings.Join(want, "\n"))
-					}
-					pairs := kind != opspec.SemiJoin && kind != opspec.AntiJoin
-					if pairs && limit == 1 && len(lens) <= len(wantLens) {
-						t.Fatalf("limit 1: %d batches, want more than %d", len(lens), len(wantLens))
-					}
-					for k, n := range lens {
+				pairs := kind != opspec.SemiJoin && kind != opspec.AntiJoin
+				want := checkFanOut(t, []int{1, 13, 14, 15, 100}, run,
+					func(limit int) bool { return pairs && limit == 1 },
+					func(limit, k, n int) int {
 						// pairs end at the first left row at or past the
 						// limit (one left row meets at most 14 right rows);
 						// the unmatched rows of both sides come last
-						if pairs && k < len(lens)-1 && n >= limit+14 {
-							t.Fatalf("limit %d: batch %d has %d rows", limit, k, n)
+						if pairs && k < n-1 {
+							return limit + 14
 						}
-					}
+						return math.MaxInt
+					})
+				if len(want) < 10 {
+					t.Fatalf("%d rows: %v", len(want), want)
 				}
 			})
 		}
@@ -334,19 +327,13 @@ func TestIntervalJoinFanOutEmitsBoundedBatches(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		right = append(right, ins(int64(1), ms(int64(90+i)), fmt.Sprintf("r%d", i)))
 	}
-	ne, _ := expr.Builtins.Lookup("<>")
-	residual, err := expr.ResolveCall(ne, "<>", []expr.Expr{&expr.InputRef{Index: 5, T: types.StringType()}, &expr.Literal{Value: "r7", T: types.StringType()}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	residual := notEqualTo(t, 5, types.StringType(), "r7") // the right row's name is not r7
 	out := append(append([]*types.DataType(nil), ivTypes...), ivTypes...)
 	for _, kind := range []opspec.JoinKind{opspec.InnerJoin, opspec.LeftJoin, opspec.RightJoin, opspec.FullJoin} {
 		for _, withResidual := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%v/residual=%v", kind, withResidual), func(t *testing.T) {
 				run := func(limit int) ([]string, []int) {
-					saved := maxJoinBatchRows
-					maxJoinBatchRows = limit
-					defer func() { maxJoinBatchRows = saved }()
+					setMaxJoinBatchRows(t, limit)
 					op := ivJoin(kind, false)
 					if withResidual {
 						op.Spec.Residual = residual
@@ -358,24 +345,11 @@ func TestIntervalJoinFanOutEmitsBoundedBatches(t *testing.T) {
 					h.watermark(1, 1_000) // every row expires: outer joins pad the unmatched
 					return h.out.take(), h.out.lens
 				}
-				want, wantLens := run(1 << 20)
+				want := checkFanOut(t, []int{1, 39, 40, 41, 100}, run, func(int) bool { return true },
+					// one left row meets at most the 40 right rows
+					func(limit, _, _ int) int { return limit + 40 })
 				if len(want) < 15*30 {
 					t.Fatalf("%d rows, want at least %d", len(want), 15*30)
-				}
-				for _, limit := range []int{1, 39, 40, 41, 100} {
-					got, lens := run(limit)
-					if strings.Join(got, "\n") != strings.Join(want, "\n") {
-						t.Fatalf("limit %d: %d rows, want %d in the same order", limit, len(got), len(want))
-					}
-					if len(lens) <= len(wantLens) {
-						t.Fatalf("limit %d: %d batches, want more than %d", limit, len(lens), len(wantLens))
-					}
-					for k, n := range lens {
-						// one left row meets at most the 40 right rows
-						if n >= limit+40 {
-							t.Fatalf("limit %d: batch %d has %d rows", limit, k, n)
-						}
-					}
 				}
 			})
 		}

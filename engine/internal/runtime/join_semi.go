@@ -35,14 +35,8 @@ func (j *StreamingJoin) processSemiAnti(side int, b *types.Batch) error {
 	// candidate pairs, a segment of rows at a time (candidates): the rows
 	// processed change only this side's store and the other's
 	// associations and last-write times
-	var pairs pairCursor
-	for i, hi := 0, 0; i < b.Len; i++ {
-		if i == hi {
-			var err error
-			if pairs, hi, err = j.candidates(b, side, keyIDs, them, now, i, true); err != nil {
-				return err
-			}
-		}
+	segs := pairSegments{next: func(lo int) (pairCursor, int, error) { return j.candidates(b, side, keyIDs, them, now, lo, true) }}
+	for i := 0; i < b.Len; i++ {
 		if len(rows) >= maxJoinBatchRows {
 			// sent on at a row's boundary
 			if err := j.Emit(semiAntiOutput(b, side, kinds, rows, j.sides[0].store.Gather)); err != nil {
@@ -50,7 +44,10 @@ func (j *StreamingJoin) processSemiAnti(side int, b *types.Batch) error {
 			}
 			kinds, rows = nil, nil
 		}
-		partners := pairs.partners(i)
+		partners, err := segs.partners(i)
+		if err != nil {
+			return err
+		}
 		kind := b.Kind(i)
 		k := keyIDs[i]
 		if side == 0 {

@@ -250,6 +250,28 @@ func (c *pairCursor) partners(i int) []int32 {
 	return c.entries[start:c.p]
 }
 
+// pairSegments walks a batch's candidate pairs a segment of input rows at
+// a time, so that a batch that fans out holds no more of them at once:
+// next makes the pairs of the rows from lo on and returns the row they
+// end before (past lo).
+type pairSegments struct {
+	next  func(lo int) (pairCursor, int, error)
+	pairs pairCursor
+	hi    int
+}
+
+// partners returns the entries paired with row i, making the next
+// segment's pairs when i reaches it; calls go by increasing i from 0.
+func (s *pairSegments) partners(i int) ([]int32, error) {
+	if i == s.hi {
+		var err error
+		if s.pairs, s.hi, err = s.next(i); err != nil {
+			return nil, err
+		}
+	}
+	return s.pairs.partners(i), nil
+}
+
 // joinPartner adds the output of input row i joining cnt copies of the
 // stored partner e, which had old associations: each joined row with
 // kind, preceded by -D of the NULL-padded partner while it had none (the
@@ -300,14 +322,8 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 	out := &joinOutput{}
 	var appendRows []int32
 	next := me.store.Len()
-	var pairs pairCursor
-	for i, hi := 0, 0; i < b.Len; i++ {
-		if i == hi {
-			var err error
-			if pairs, hi, err = j.candidates(b, side, keyIDs, them, now, i, false); err != nil {
-				return err
-			}
-		}
+	segs := pairSegments{next: func(lo int) (pairCursor, int, error) { return j.candidates(b, side, keyIDs, them, now, lo, false) }}
+	for i := 0; i < b.Len; i++ {
 		if len(out.kinds) >= maxJoinBatchRows {
 			// a batch that fans out sends its changes on as they are made,
 			// at a row's boundary (they read only this batch and the other
@@ -317,7 +333,10 @@ func (j *StreamingJoin) ProcessBatch(side int, b *types.Batch) error {
 			}
 			out = &joinOutput{}
 		}
-		partners := pairs.partners(i)
+		partners, err := segs.partners(i)
+		if err != nil {
+			return err
+		}
 		kind := b.Kind(i)
 		k := keyIDs[i]
 		if upsert {

@@ -140,14 +140,8 @@ func (j *StreamingJoin) processDiskOuter(side int, b *types.Batch) error {
 	inOuter, otherOuter := j.outer(side), j.outer(other)
 	var a diskAssociated
 	out := &joinOutput{}
-	var pairs pairCursor
-	for i, hi := 0, 0; i < b.Len; i++ {
-		if i == hi {
-			var err error
-			if pairs, hi, err = j.diskScanAssociated(side, b, otherTypes, i, &a); err != nil {
-				return err
-			}
-		}
+	segs := pairSegments{next: func(lo int) (pairCursor, int, error) { return j.diskScanAssociated(side, b, otherTypes, lo, &a) }}
+	for i := 0; i < b.Len; i++ {
 		if len(out.kinds) >= maxJoinBatchRows {
 			// a batch that fans out sends its changes on as they are made,
 			// at a row's boundary, as in memory
@@ -156,7 +150,10 @@ func (j *StreamingJoin) processDiskOuter(side int, b *types.Batch) error {
 			}
 			out = &joinOutput{}
 		}
-		partners := pairs.partners(i)
+		partners, err := segs.partners(i)
+		if err != nil {
+			return err
+		}
 		kind := b.Kind(i)
 		if keyHasNull(b, keys, j.Spec.NullSafe, i) {
 			if inOuter {

@@ -31,14 +31,8 @@ func (j *StreamingJoin) processDiskSemiAnti(side int, b *types.Batch) error {
 		kinds = append(kinds, k)
 		rows = append(rows, r)
 	}
-	var pairs pairCursor
-	for i, hi := 0, 0; i < b.Len; i++ {
-		if i == hi {
-			var err error
-			if pairs, hi, err = j.diskScanAssociated(side, b, otherTypes, i, &a); err != nil {
-				return err
-			}
-		}
+	segs := pairSegments{next: func(lo int) (pairCursor, int, error) { return j.diskScanAssociated(side, b, otherTypes, lo, &a) }}
+	for i := 0; i < b.Len; i++ {
 		if len(rows) >= maxJoinBatchRows {
 			// sent on at a row's boundary, as in memory
 			if err := j.Emit(semiAntiOutput(b, side, kinds, rows, storedCols)); err != nil {
@@ -46,7 +40,10 @@ func (j *StreamingJoin) processDiskSemiAnti(side int, b *types.Batch) error {
 			}
 			kinds, rows = nil, nil
 		}
-		partners := pairs.partners(i)
+		partners, err := segs.partners(i)
+		if err != nil {
+			return err
+		}
 		kind := b.Kind(i)
 		var matches int64
 		for _, e := range partners {
