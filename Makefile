@@ -12,9 +12,11 @@ APPTAGS ?= $(TAGS),no_emoji
 BIN     ?= bin/riffle
 RUNARGS ?=
 BENCH   ?= .
-# The engine is a Go module of its own (engine/go.mod); go.work joins it,
-# the workbench's module (.) and bench/, so ./engine/... is named apart.
-PKGS    ?= ./... ./engine/...
+# The engine is a Go module of its own (engine/go.mod), and so is the
+# harness against DuckDB (bench/go.mod, DuckDB's C++ library linked by cgo:
+# g++); go.work joins them to the workbench's module (.), so ./engine/...
+# and ./bench/... are named apart.
+PKGS    ?= ./... ./engine/... ./bench/...
 
 .PHONY: run build package test-package test test-race test-fuzz test-interop diff-flink race bench bench-kafka bench-nexmark-flink lint deps clean
 

@@ -132,8 +132,24 @@ func runSpeedupProfiled(w io.Writer, n, runs int, only string, sources []speedup
 		fmt.Fprintf(w, "\n**Not a measure of the engine**: at %d threads the same work took less than %.1f× the CPU of one thread on %d of %d lines (%s). More threads never do less work, so the one-thread runs ran on a slower machine: on a virtual machine whose memory the host takes back when idle, one core alone reads memory far slower than two (docs/benchmarks.md, \"The machine on the afternoon of 3 December\"). The speed-ups above overstate Riffle's.\n",
 			n, cheaperCPU, len(cheaper), len(lines), strings.Join(cheaper, ", "))
 	}
+	fmt.Fprint(w, busyMachineNote(calib))
 	runtime.GOMAXPROCS(n)
 	return ok
+}
+
+// busyALU is the machine's own arithmetic speed-up from one core to two
+// (-calibrate) below which the report says another process shared the
+// cores: on a quiet machine here it is 1.96–2.07×; a report run beside a
+// `go test` measured 1.00×, and its speed-ups 0.97–1.09×.
+const busyALU = 1.8
+
+// busyMachineNote is the report's note when the calibration found the
+// second core busy (nil calib: not measured, no note).
+func busyMachineNote(calib *calibration) string {
+	if calib == nil || calib.alu >= busyALU {
+		return ""
+	}
+	return fmt.Sprintf("\n**Not a measure of the engine**: this machine's own arithmetic speed-up from one core to two was %.2f× (under %.1f×) when the report began: another process was using a core, so the speed-ups above measure the sharing, not Riffle. Run the report with nothing else running (docs/benchmarks.md, \"One harness\": the bench lock).\n", calib.alu, busyALU)
 }
 
 // cheaperCPU is the CPU ratio (N threads over one) below which the

@@ -111,3 +111,16 @@ func TestSpeedupReportExplainsItsColumns(t *testing.T) {
 		}
 	}
 }
+
+// A report whose calibration found the second core busy says so under its
+// table; a quiet one, or one not calibrated, says nothing.
+func TestSpeedupReportFlagsABusyMachine(t *testing.T) {
+	if note := busyMachineNote(&calibration{alu: 1.00, memory: 0.9}); !strings.Contains(note, "Not a measure of the engine") || !strings.Contains(note, "1.00×") {
+		t.Errorf("a 1.00× calibration: note %q", note)
+	}
+	for _, c := range []*calibration{{alu: 1.98, memory: 1.9}, {alu: 1.8, memory: 0.9}, nil} {
+		if note := busyMachineNote(c); note != "" {
+			t.Errorf("calibration %v: note %q, want none", c, note)
+		}
+	}
+}

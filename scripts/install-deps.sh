@@ -4,8 +4,9 @@
 # root. Extra package names may be given as arguments.
 set -euo pipefail
 
-# Fyne's cgo build (go-gl/glfw, go-gl/gl) and go-sqlite3 need these.
-pkgs=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev
+# Fyne's cgo build (go-gl/glfw, go-gl/gl) and go-sqlite3 need these, and
+# bench/'s DuckDB (a C++ library linked by cgo) g++.
+pkgs=(gcc g++ pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev
       libxinerama-dev libxi-dev libxxf86vm-dev "$@")
 
 missing=()
