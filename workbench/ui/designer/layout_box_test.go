@@ -2,13 +2,10 @@ package designer
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/workbench/ui/internal/dialogtest"
 )
@@ -22,25 +19,20 @@ import (
 // again kept the larger height: 800x600, Apply ended at y 588 under a
 // box ending at 578.
 func TestDialogKeepsItsButtonsInsideItsBox(t *testing.T) {
-	for _, size := range []fyne.Size{{Width: 1400, Height: 900}, {Width: 800, Height: 600}} {
-		t.Run(fmt.Sprintf("%.0fx%.0f", size.Width, size.Height), func(t *testing.T) {
-			test.NewTempApp(t)
-			w := test.NewTempWindow(t, widget.NewLabel(""))
-			w.Resize(size)
-			h := &fakeHost{win: w, fail: errors.New("the gateway refused it: " + strings.Repeat("a long reason, ", 200))}
-			dd := Show(h, newDesign())
-			defer dd.Hide()
-			dd.Name.SetText("gen")
-			inBox := dialogtest.BoxCheck(t, w, false)
-			check := func(when string) {
-				t.Helper()
-				inBox(when, map[string]fyne.CanvasObject{"Apply": dd.Apply, "the problems (their scroll)": dd.ProblemsScroll})
-			}
-			check("shown")
-			dd.Apply.OnTapped()
-			check("a long failure")
-			dd.Name.SetText("gen2") // the design changed: the problems line says its state again
-			check("a short state again")
-		})
-	}
+	dialogtest.AtSizes(t, func(t *testing.T, w fyne.Window) {
+		h := &fakeHost{win: w, fail: errors.New("the gateway refused it: " + strings.Repeat("a long reason, ", 200))}
+		dd := Show(h, newDesign())
+		defer dd.Hide()
+		dd.Name.SetText("gen")
+		inBox := dialogtest.BoxCheck(t, w, false)
+		check := func(when string) {
+			t.Helper()
+			inBox(when, map[string]fyne.CanvasObject{"Apply": dd.Apply, "the problems (their scroll)": dd.ProblemsScroll})
+		}
+		check("shown")
+		dd.Apply.OnTapped()
+		check("a long failure")
+		dd.Name.SetText("gen2") // the design changed: the problems line says its state again
+		check("a short state again")
+	})
 }

@@ -1,12 +1,10 @@
 package kafkaconnections
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/workbench/kafkabrowser"
@@ -26,35 +24,30 @@ import (
 // height, and the buttons hung below the box (800x600: at y 557 under a
 // Close button starting at 521).
 func TestDialogKeepsItsButtonsInsideItsBox(t *testing.T) {
-	for _, size := range []fyne.Size{{Width: 1400, Height: 900}, {Width: 800, Height: 600}} {
-		t.Run(fmt.Sprintf("%.0fx%.0f", size.Width, size.Height), func(t *testing.T) {
-			test.NewTempApp(t)
-			win := test.NewTempWindow(t, widget.NewLabel(""))
-			win.Resize(size)
-			h := &fakeHost{conns: []kafkabrowser.Config{{Name: "local", Bootstrap: "127.0.0.1:9092",
-				Security: kafkabrowser.SASLSSL, Mechanism: kafkabrowser.MechPlain, Username: "alice"}}}
-			cd := Show(win, h, "local")
-			defer cd.Hide()
-			inBox := dialogtest.BoxCheck(t, win, true)
-			check := func(when string) {
-				t.Helper()
-				inBox(when, map[string]fyne.CanvasObject{"Delete": cd.deleteBtn, "Test connection": cd.testBtn,
-					"Save": cd.saveBtn, "the settings panel": cd.settings})
-			}
-			check("shown")
-			cd.say("Failed: "+strings.Repeat("a long reason from the broker, ", 60), widget.DangerImportance)
-			check("long error")
-			// the status scrolls with the form: its top must be in view
-			if y := cd.status.Position().Y - cd.settings.Offset.Y; y < 0 || y >= cd.settings.Size().Height {
-				t.Errorf("long error: the status line's top is at y %.0f in a pane %.0f high", y, cd.settings.Size().Height)
-			}
-			cd.say("Saved local.", widget.SuccessImportance)
-			check("short status again")
-			if max := fyne.Max(0, cd.settings.Content.MinSize().Height-cd.settings.Size().Height); cd.settings.Offset.Y > max {
-				t.Errorf("short status again: scrolled to y %.0f, past the content's end (at most %.0f)", cd.settings.Offset.Y, max)
-			}
-			cd.show("")
-			check("new connection")
-		})
-	}
+	dialogtest.AtSizes(t, func(t *testing.T, win fyne.Window) {
+		h := &fakeHost{conns: []kafkabrowser.Config{{Name: "local", Bootstrap: "127.0.0.1:9092",
+			Security: kafkabrowser.SASLSSL, Mechanism: kafkabrowser.MechPlain, Username: "alice"}}}
+		cd := Show(win, h, "local")
+		defer cd.Hide()
+		inBox := dialogtest.BoxCheck(t, win, true)
+		check := func(when string) {
+			t.Helper()
+			inBox(when, map[string]fyne.CanvasObject{"Delete": cd.deleteBtn, "Test connection": cd.testBtn,
+				"Save": cd.saveBtn, "the settings panel": cd.settings})
+		}
+		check("shown")
+		cd.say("Failed: "+strings.Repeat("a long reason from the broker, ", 60), widget.DangerImportance)
+		check("long error")
+		// the status scrolls with the form: its top must be in view
+		if y := cd.status.Position().Y - cd.settings.Offset.Y; y < 0 || y >= cd.settings.Size().Height {
+			t.Errorf("long error: the status line's top is at y %.0f in a pane %.0f high", y, cd.settings.Size().Height)
+		}
+		cd.say("Saved local.", widget.SuccessImportance)
+		check("short status again")
+		if max := fyne.Max(0, cd.settings.Content.MinSize().Height-cd.settings.Size().Height); cd.settings.Offset.Y > max {
+			t.Errorf("short status again: scrolled to y %.0f, past the content's end (at most %.0f)", cd.settings.Offset.Y, max)
+		}
+		cd.show("")
+		check("new connection")
+	})
 }

@@ -2,13 +2,10 @@ package openfile
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/riffle-sql/riffle/workbench/ui/internal/dialogtest"
 )
@@ -23,24 +20,19 @@ import (
 // ended at y 923 under a box ending at 843 (1400x900), 593 under 573
 // (800x600).
 func TestReviewKeepsItsButtonsInsideItsBox(t *testing.T) {
-	for _, size := range []fyne.Size{{Width: 1400, Height: 900}, {Width: 800, Height: 600}} {
-		t.Run(fmt.Sprintf("%.0fx%.0f", size.Width, size.Height), func(t *testing.T) {
-			test.NewTempApp(t)
-			w := test.NewTempWindow(t, widget.NewLabel(""))
-			w.Resize(size)
-			h := &fakeHost{cat: fakeCatalog{}, execErr: errors.New("the gateway refused it: " + strings.Repeat("a long reason, ", 200))}
-			r := Show(w, inferred(t), h)
-			defer r.Hide()
-			inBox := dialogtest.BoxCheck(t, w, false)
-			check := func(when string) {
-				t.Helper()
-				inBox(when, map[string]fyne.CanvasObject{"Create table": r.create})
-			}
-			check("shown")
-			r.Apply()
-			check("a long failure")
-			r.name.SetText("other")
-			check("a short status again")
-		})
-	}
+	dialogtest.AtSizes(t, func(t *testing.T, w fyne.Window) {
+		h := &fakeHost{cat: fakeCatalog{}, execErr: errors.New("the gateway refused it: " + strings.Repeat("a long reason, ", 200))}
+		r := Show(w, inferred(t), h)
+		defer r.Hide()
+		inBox := dialogtest.BoxCheck(t, w, false)
+		check := func(when string) {
+			t.Helper()
+			inBox(when, map[string]fyne.CanvasObject{"Create table": r.create})
+		}
+		check("shown")
+		r.Apply()
+		check("a long failure")
+		r.name.SetText("other")
+		check("a short status again")
+	})
 }

@@ -7,12 +7,28 @@
 package dialogtest
 
 import (
+	"fmt"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
+
+// AtSizes runs body as a subtest (named WxH) at each size a dialog's box
+// test covers, 1400x900 and 800x600, with a fresh test app and a temporary
+// window of that size.
+func AtSizes(t *testing.T, body func(t *testing.T, win fyne.Window)) {
+	t.Helper()
+	for _, size := range []fyne.Size{{Width: 1400, Height: 900}, {Width: 800, Height: 600}} {
+		t.Run(fmt.Sprintf("%.0fx%.0f", size.Width, size.Height), func(t *testing.T) {
+			test.NewTempApp(t)
+			win := test.NewTempWindow(t, widget.NewLabel(""))
+			win.Resize(size)
+			body(t, win)
+		})
+	}
+}
 
 // BoxCheck returns a check of win's top pop-up, a dialog: it lays the
 // pop-up out again as the desktop canvas does when the dialog's minimum
